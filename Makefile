@@ -1,0 +1,127 @@
+# gtsim - unit-level hardware model of GPUs.  `make help` lists the targets.
+#
+# Layout of the build (nothing generated is committed):
+#   build/release/   optimised build: libgtsim.a, gtsim, gtsim-tests, gtsim-bench
+#   build/san/       the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   build/gen/       generated C (spec pack/unpack, EU tables), shared by both
+#
+# Modules that generate code or need extra rules add a fragment in mk/*.mk; a
+# fragment may append to GEN_HEADERS, GEN_SOURCES and TEST_DEPS and add rules.
+
+SHELL      := /bin/bash
+CC         ?= cc
+PYTHON     ?= python3
+SAN        ?= 0
+ifeq ($(SAN),1)
+BUILD      ?= build/san
+OPT        := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDSAN      := -fsanitize=address,undefined
+else
+BUILD      ?= build/release
+OPT        := -O2
+LDSAN      :=
+endif
+GEN        := build/gen
+
+CPPFLAGS   := -I. -I$(GEN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CFLAGS     := -std=c11 -g $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+              -Wmissing-prototypes -Wno-format-truncation -fno-strict-aliasing -MMD -MP
+LDLIBS     := -lconfig -lz -lm
+TEST_LDLIBS:= -lcunit
+
+GEN_HEADERS :=
+GEN_SOURCES :=
+TEST_DEPS   :=
+
+-include $(sort $(wildcard mk/*.mk))
+
+LIB_SRCS   := $(sort $(shell find fabric spec units -name '*.c' 2>/dev/null))
+CLI_SRCS   := $(sort $(wildcard tools/*.c))
+BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
+TEST_SRCS  := $(sort $(wildcard tests/*/test_*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJS   := $(call obj,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SOURCES))
+CLI_OBJS   := $(call obj,$(CLI_SRCS))
+BENCH_OBJS := $(call obj,$(BENCH_SRCS))
+TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c)
+
+LIB   := $(BUILD)/libgtsim.a
+GTSIM := $(BUILD)/gtsim
+TESTS := $(BUILD)/gtsim-tests
+BENCH := $(BUILD)/gtsim-bench
+
+.PHONY: all deps run test test-release test-san bench help clean
+.DEFAULT_GOAL := all
+
+all: $(GTSIM) $(TESTS) $(BENCH)
+
+## deps: install the Debian packages gtsim needs (idempotent; apt-get as root)
+deps:
+	@scripts/install-deps.sh
+
+## run: install deps, build, and run the default workload on configs/gen9-skl-gt2.cfg
+run: deps
+	@$(MAKE) --no-print-directory $(GTSIM)
+	$(GTSIM) run -o out/default
+
+## test: install deps, run every test, then again under ASan + UBSan
+test: deps
+	@$(MAKE) --no-print-directory test-release
+	@$(MAKE) --no-print-directory test-san
+
+## test-release: the CUnit suites in the optimised build
+test-release: $(TESTS) $(GTSIM) $(TEST_DEPS)
+	GTSIM=$(GTSIM) $(TESTS)
+
+## test-san: the CUnit suites under AddressSanitizer + UndefinedBehaviorSanitizer
+test-san:
+	@$(MAKE) --no-print-directory SAN=1 BUILD=build/san build/san/gtsim-tests build/san/gtsim
+	GTSIM=build/san/gtsim ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/san/gtsim-tests
+
+## bench: build optimised and print the benchmark figures (targets in the output)
+bench: $(BENCH)
+	$(BENCH)
+
+## help: this list
+help:
+	@echo "gtsim make targets:"
+	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /' | column -t -s ':'
+
+## clean: remove build/ and out/
+clean:
+	rm -rf build out
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(GTSIM): $(CLI_OBJS) $(LIB)
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(BENCH): $(BENCH_OBJS) $(LIB)
+	$(CC) $(LDSAN) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
+
+# The test runner finds its suites through a generated list: tests/x/test_foo.c
+# defines `const struct test_suite test_suite_foo`.
+$(BUILD)/tests/suites.h: $(TEST_SRCS) Makefile
+	@mkdir -p $(@D)
+	@for f in $(TEST_SRCS); do b=$$(basename $$f .c); echo "SUITE(test_suite_$${b#test_})"; done > $@.tmp
+	@if ! cmp -s $@.tmp $@; then mv $@.tmp $@; else rm $@.tmp; fi
+
+$(BUILD)/obj/tests/test_main.o: $(BUILD)/tests/suites.h
+$(BUILD)/obj/tests/test_main.o: CPPFLAGS += -I$(BUILD)/tests
+
+$(TESTS): $(TEST_OBJS) $(LIB)
+	$(CC) $(LDSAN) -o $@ $(TEST_OBJS) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+
+$(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
