@@ -95,7 +95,8 @@ clean:
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	@rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	@ar rcs $@ $^
 
 $(GTSIM): $(CLI_OBJS) $(LIB)
 	$(CC) $(LDSAN) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
@@ -118,10 +119,12 @@ $(TESTS): $(TEST_OBJS) $(LIB)
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/gen/%.o: $(GEN)/%.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

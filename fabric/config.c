@@ -1,0 +1,238 @@
+/* fabric/config.c - see config.h. */
+#include "fabric/config.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+
+struct gt_config {
+    config_t cfg;
+    char *path;
+    char *include_dir;
+};
+
+static int libconfig_error(const struct gt_config *c, const char *fallback_file,
+                           struct gt_error *err)
+{
+    const char *file = config_error_file(&c->cfg);
+    if (!file)
+        file = fallback_file;
+    if (config_error_type(&c->cfg) == CONFIG_ERR_FILE_IO)
+        return gt_error_set(err, "%s: cannot read: %s", file,
+                            config_error_text(&c->cfg) ? config_error_text(&c->cfg) : "I/O error");
+    return gt_error_set(err, "%s:%d: %s", file, config_error_line(&c->cfg),
+                        config_error_text(&c->cfg));
+}
+
+static struct gt_config *config_new(const char *path, const char *include_dir)
+{
+    struct gt_config *c = gt_xcalloc(1, sizeof *c);
+    config_init(&c->cfg);
+    c->path = gt_xstrdup(path);
+    c->include_dir = gt_xstrdup(include_dir ? include_dir : ".");
+    config_set_include_dir(&c->cfg, c->include_dir);
+    return c;
+}
+
+struct gt_config *gt_config_load(const char *path, struct gt_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        gt_error_set(err, "%s: cannot open config: %s", path, strerror(errno));
+        return NULL;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    fclose(f);
+    struct gt_config *c = config_new(path, dir);
+    if (config_read_file(&c->cfg, path) != CONFIG_TRUE) {
+        libconfig_error(c, path, err);
+        gt_config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct gt_config *gt_config_parse(const char *text, const char *include_dir,
+                                  struct gt_error *err)
+{
+    struct gt_config *c = config_new("(text)", include_dir);
+    if (config_read_string(&c->cfg, text) != CONFIG_TRUE) {
+        libconfig_error(c, "(text)", err);
+        gt_config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void gt_config_free(struct gt_config *c)
+{
+    if (!c)
+        return;
+    config_destroy(&c->cfg);
+    free(c->path);
+    free(c->include_dir);
+    free(c);
+}
+
+void *gt_config_root(const struct gt_config *c) { return config_root_setting(&c->cfg); }
+const char *gt_config_path(const struct gt_config *c) { return c->path; }
+
+static bool parse_long(const char *s, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    if (errno || end == s || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* libconfig names: a letter or '*', then letters, digits, '-', '_', '*'. */
+static bool valid_name(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '*'))
+        return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_' || *s == '*'))
+            return false;
+    return true;
+}
+
+static int infer_type(const char *value)
+{
+    long long i;
+    double d;
+    if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+        return CONFIG_TYPE_BOOL;
+    if (parse_long(value, &i))
+        return (i > INT32_MAX || i < INT32_MIN) ? CONFIG_TYPE_INT64 : CONFIG_TYPE_INT;
+    if (parse_double(value, &d))
+        return CONFIG_TYPE_FLOAT;
+    return CONFIG_TYPE_STRING;
+}
+
+static int set_value(config_setting_t *s, const char *value, const char *key,
+                     struct gt_error *err)
+{
+    long long i = 0;
+    double d = 0;
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_BOOL:
+        if (strcmp(value, "true") && strcmp(value, "false"))
+            return gt_error_set(err, "--set %s: wants true or false, not '%s'", key, value);
+        config_setting_set_bool(s, strcmp(value, "true") == 0);
+        return 0;
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        if (!parse_long(value, &i))
+            return gt_error_set(err, "--set %s: wants an integer, not '%s'", key, value);
+        config_setting_set_int64(s, i);
+        return 0;
+    case CONFIG_TYPE_FLOAT:
+        if (!parse_double(value, &d))
+            return gt_error_set(err, "--set %s: wants a number, not '%s'", key, value);
+        config_setting_set_float(s, d);
+        return 0;
+    case CONFIG_TYPE_STRING: {
+        size_t n = strlen(value);
+        if (n >= 2 && value[0] == '"' && value[n - 1] == '"') {
+            char *copy = gt_xstrdup(value + 1);
+            copy[n - 2] = 0;
+            config_setting_set_string(s, copy);
+            free(copy);
+        } else {
+            config_setting_set_string(s, value);
+        }
+        return 0;
+    }
+    default:
+        return gt_error_set(err, "--set %s: is a group or list, not a value", key);
+    }
+}
+
+int gt_config_set(struct gt_config *c, const char *assignment, struct gt_error *err)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment)
+        return gt_error_set(err, "--set '%s': expected KEY=VALUE", assignment);
+    char key[512];
+    snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
+    const char *value = eq + 1;
+    config_setting_t *group = config_root_setting(&c->cfg);
+    char *p = key;
+    for (;;) {
+        char *dot = strchr(p, '.');
+        if (dot)
+            *dot = 0;
+        if (!*p || !valid_name(p)) {
+            if (dot)
+                *dot = '.';
+            return gt_error_set(err, "--set '%s': '%s' is not a valid key", assignment, key);
+        }
+        config_setting_t *member = config_setting_get_member(group, p);
+        if (dot) {
+            if (!member)
+                member = config_setting_add(group, p, CONFIG_TYPE_GROUP);
+            else if (config_setting_type(member) != CONFIG_TYPE_GROUP) {
+                *dot = '.';
+                return gt_error_set(err, "--set '%s': '%.*s' is a value, not a group",
+                                    assignment, (int)(dot - key), key);
+            }
+            group = member;
+            *dot = '.';
+            p = dot + 1;
+            continue;
+        }
+        if (member && config_setting_is_aggregate(member))
+            return gt_error_set(err, "--set '%s': '%s' is a group or list, not a value",
+                                assignment, key);
+        int type = infer_type(value);
+        if (member) {
+            int old = config_setting_type(member);
+            bool numeric_change = (old == CONFIG_TYPE_INT || old == CONFIG_TYPE_INT64) &&
+                                  type == CONFIG_TYPE_FLOAT;
+            bool wider_int = old == CONFIG_TYPE_INT && type == CONFIG_TYPE_INT64;
+            if (numeric_change || wider_int) {
+                config_setting_remove(group, p);
+                member = NULL;
+            }
+        }
+        if (!member)
+            member = config_setting_add(group, p, type);
+        if (!member)
+            return gt_error_set(err, "--set '%s': cannot add '%s'", assignment, key);
+        return set_value(member, value, key, err);
+    }
+}
+
+int gt_config_write(const struct gt_config *c, FILE *f, struct gt_error *err)
+{
+    config_write(&c->cfg, f);
+    if (ferror(f))
+        return gt_error_set(err, "writing the resolved config failed");
+    return 0;
+}

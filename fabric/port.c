@@ -1,0 +1,272 @@
+/* fabric/port.c - channels between ports: latency, capacity, width,
+ * back-pressure, and the two-phase rules described in port.h. */
+#include "fabric/port.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/sim_internal.h"
+
+#define MAX_LATENCY 1000000u
+#define MAX_CAPACITY (1u << 20)
+#define INJECT_CAPACITY 1024u
+
+static uint32_t round_up_pow2(uint32_t v)
+{
+    uint32_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+static struct channel *channel_new(struct sim *sim, struct port *out, struct port *in,
+                                   const struct link_params *link)
+{
+    struct channel *ch = gt_xcalloc(1, sizeof *ch);
+    ch->from = out;
+    ch->to = in;
+    ch->link = *link;
+    uint32_t slots = round_up_pow2(link->capacity);
+    ch->ring = gt_xcalloc(slots, sizeof *ch->ring);
+    ch->arrival = gt_xcalloc(slots, sizeof *ch->arrival);
+    ch->mask = slots - 1;
+    ch->pop_time_ps = ch->send_time_ps = ch->stall_time_ps = UINT64_MAX;
+    if (sim->channel_count == sim->channel_capacity) {
+        sim->channel_capacity = sim->channel_capacity ? 2 * sim->channel_capacity : 64;
+        sim->channels = gt_xrealloc(sim->channels, sim->channel_capacity * sizeof *sim->channels);
+    }
+    sim->channels[sim->channel_count++] = ch;
+    if (out)
+        out->channel = ch;
+    in->channel = ch;
+    return ch;
+}
+
+void channel_destroy(struct sim *sim, struct channel *ch)
+{
+    for (uint32_t i = ch->head; i != ch->tail; i++)
+        msg_free(sim, ch->ring[i & ch->mask]);
+    free(ch->ring);
+    free(ch->arrival);
+    free(ch);
+}
+
+uint32_t channel_occupancy(const struct channel *ch)
+{
+    return ch->tail - ch->head;
+}
+
+int sim_connect(struct sim *sim, struct port *out, struct port *in,
+                const struct link_params *link, struct gt_error *err)
+{
+    if (!out || !in)
+        return gt_error_set(err, "connect: missing port");
+    if (out->direction != PORT_OUT)
+        return gt_error_set(err, "%s.%s[%u] is an input port; a link starts at an output",
+                            out->owner->name, out->name, out->index);
+    if (in->direction != PORT_IN)
+        return gt_error_set(err, "%s.%s[%u] is an output port; a link ends at an input",
+                            in->owner->name, in->name, in->index);
+    if (out->channel)
+        return gt_error_set(err, "%s.%s[%u] is already linked", out->owner->name, out->name,
+                            out->index);
+    if (in->channel)
+        return gt_error_set(err, "%s.%s[%u] is already linked", in->owner->name, in->name,
+                            in->index);
+    if (link->latency < 1 || link->latency > MAX_LATENCY)
+        return gt_error_set(err, "latency %u out of range 1..%u cycles", link->latency,
+                            MAX_LATENCY);
+    if (link->capacity < 1 || link->capacity > MAX_CAPACITY)
+        return gt_error_set(err, "capacity %u out of range 1..%u messages", link->capacity,
+                            MAX_CAPACITY);
+    if (link->width < 1 || link->width > link->capacity)
+        return gt_error_set(err, "width %u out of range 1..capacity (%u)", link->width,
+                            link->capacity);
+    if (out->owner->sim != sim || in->owner->sim != sim)
+        return gt_error_set(err, "connect: ports belong to another simulation");
+    channel_new(sim, out, in, link);
+    return 0;
+}
+
+static void note_stall(struct sim *sim, struct channel *ch, bool for_width)
+{
+    if (ch->stall_time_ps == sim->now_ps)
+        return;                 /* one stall per cycle, however often the unit asks */
+    ch->stall_time_ps = sim->now_ps;
+    sim->stalls++;
+    if (for_width)
+        ch->stall_width++;
+    else
+        ch->stall_full++;
+}
+
+/* Whether the sender may send now; arranges its wake-up when it may not. */
+static bool channel_admits(struct sim *sim, struct channel *ch)
+{
+    struct unit *sender = ch->from->owner;
+    uint32_t occupancy = ch->tail - ch->head;
+    bool popped_now = ch->pop_time_ps == sim->now_ps;
+    /* Space freed by pops during this cycle is not usable until the next one,
+     * whichever of sender and receiver ticked first. */
+    if (popped_now)
+        occupancy += ch->pops_at_pop_time;
+    if (occupancy >= ch->link.capacity) {
+        note_stall(sim, ch, false);
+        if (popped_now)
+            sim_schedule(sim, sender, sender->sim->domains[sender->domain]->cycle + 1);
+        else
+            ch->sender_waiting = true;
+        return false;
+    }
+    if (ch->send_time_ps == sim->now_ps && ch->sends_at_send_time >= ch->link.width) {
+        note_stall(sim, ch, true);
+        sim_schedule(sim, sender, sender->sim->domains[sender->domain]->cycle + 1);
+        return false;
+    }
+    return true;
+}
+
+bool port_can_send(struct port *out)
+{
+    struct channel *ch = out->channel;
+    if (!ch)
+        return false;
+    return channel_admits(out->owner->sim, ch);
+}
+
+static void channel_push(struct sim *sim, struct channel *ch, struct msg *m, uint64_t arrival)
+{
+    uint32_t slot = ch->tail & ch->mask;
+    ch->ring[slot] = m;
+    ch->arrival[slot] = arrival;
+    ch->tail++;
+    uint32_t occupancy = ch->tail - ch->head;
+    if (occupancy > ch->peak_occupancy)
+        ch->peak_occupancy = occupancy;
+    sim_schedule(sim, ch->to->owner, arrival);
+}
+
+bool port_try_send(struct port *out, struct msg *m)
+{
+    struct channel *ch = out->channel;
+    struct unit *sender = out->owner;
+    struct sim *sim = sender->sim;
+    if (!ch) {
+        out->unbound_sends++;
+        return false;
+    }
+    if (!channel_admits(sim, ch))
+        return false;
+    if (ch->send_time_ps != sim->now_ps) {
+        ch->send_time_ps = sim->now_ps;
+        ch->sends_at_send_time = 0;
+    }
+    ch->sends_at_send_time++;
+    struct unit *receiver = ch->to->owner;
+    /* Visible on the first receiver edge after now, plus latency - 1 edges. */
+    uint64_t arrival = sim_domain_cycle_after(sim, receiver->domain, sim->now_ps)
+                     + ch->link.latency - 1;
+    m->source = sender->id;
+    ch->sent++;
+    sim->messages_sent++;
+    sim->last_progress_ps = sim->now_ps;
+    if (sim->trace)
+        trace_message(sim->trace, sim, ch, m);
+    channel_push(sim, ch, m, arrival);
+    return true;
+}
+
+static inline bool head_visible(const struct channel *ch, const struct unit *receiver)
+{
+    return ch->head != ch->tail &&
+           ch->arrival[ch->head & ch->mask] <=
+               receiver->sim->domains[receiver->domain]->cycle;
+}
+
+struct msg *port_peek(const struct port *in)
+{
+    const struct channel *ch = in->channel;
+    if (!ch || !head_visible(ch, in->owner))
+        return NULL;
+    return ch->ring[ch->head & ch->mask];
+}
+
+struct msg *port_pop(struct port *in)
+{
+    struct channel *ch = in->channel;
+    if (!ch || !head_visible(ch, in->owner))
+        return NULL;
+    struct sim *sim = in->owner->sim;
+    struct msg *m = ch->ring[ch->head & ch->mask];
+    ch->head++;
+    if (ch->pop_time_ps != sim->now_ps) {
+        ch->pop_time_ps = sim->now_ps;
+        ch->pops_at_pop_time = 0;
+    }
+    ch->pops_at_pop_time++;
+    in->received++;
+    sim->messages_delivered++;
+    sim->last_progress_ps = sim->now_ps;
+    if (ch->sender_waiting) {
+        ch->sender_waiting = false;
+        struct unit *sender = ch->from->owner;
+        sim_schedule(sim, sender, sim_domain_cycle_after(sim, sender->domain, sim->now_ps));
+    }
+    return m;
+}
+
+uint32_t port_visible(const struct port *in)
+{
+    const struct channel *ch = in->channel;
+    if (!ch)
+        return 0;
+    uint64_t now = in->owner->sim->domains[in->owner->domain]->cycle;
+    uint32_t n = 0;
+    for (uint32_t i = ch->head; i != ch->tail && ch->arrival[i & ch->mask] <= now; i++)
+        n++;
+    return n;
+}
+
+bool port_inject(struct port *in, struct msg *m)
+{
+    if (in->direction != PORT_IN)
+        return false;
+    struct sim *sim = in->owner->sim;
+    struct channel *ch = in->channel;
+    if (!ch) {
+        struct link_params link = { 1, INJECT_CAPACITY, INJECT_CAPACITY };
+        ch = channel_new(sim, NULL, in, &link);
+    }
+    if (ch->from)
+        return false;       /* a bound port takes traffic only from its sender */
+    if (ch->tail - ch->head > ch->mask) {
+        /* grow the ring: the backdoor ignores capacity */
+        uint32_t slots = (ch->mask + 1) * 2;
+        struct msg **ring = gt_xcalloc(slots, sizeof *ring);
+        uint64_t *arrival = gt_xcalloc(slots, sizeof *arrival);
+        uint32_t n = 0;
+        for (uint32_t i = ch->head; i != ch->tail; i++, n++) {
+            ring[n] = ch->ring[i & ch->mask];
+            arrival[n] = ch->arrival[i & ch->mask];
+        }
+        free(ch->ring);
+        free(ch->arrival);
+        ch->ring = ring;
+        ch->arrival = arrival;
+        ch->mask = slots - 1;
+        ch->head = 0;
+        ch->tail = n;
+        ch->link.capacity = slots;
+    }
+    uint64_t arrival = sim->domains[in->owner->domain]->next_unprocessed;
+    m->source = UINT32_MAX;
+    channel_push(sim, ch, m, arrival);
+    return true;
+}
+
+bool port_is_bound(const struct port *p) { return p->channel != NULL; }
+const char *port_name(const struct port *p) { return p->name; }
+uint32_t port_index(const struct port *p) { return p->index; }
+struct unit *port_unit(const struct port *p) { return p->owner; }
+enum port_direction port_direction(const struct port *p) { return p->direction; }

@@ -1,0 +1,66 @@
+/* fabric/port.h - ports and the channels that join them.
+ *
+ * A channel joins one output port to one input port. Its timing lives in the
+ * config, not in the units (DESIGN.md "Ports, messages and time"):
+ *   latency  >= 1 cycle of the receiver's clock from send to visibility;
+ *   capacity messages in flight plus queued at the receiver;
+ *   width    messages the sender may send per cycle of its clock.
+ *
+ * Two-phase semantics: during a cycle a unit sees only messages that arrived
+ * before it (sent at least `latency` cycles earlier), and the space a receiver
+ * frees by popping becomes usable by the sender only on the next cycle. So the
+ * order in which units tick within a cycle cannot change any result.
+ *
+ * A send that fails (channel full, or width used up this cycle) is
+ * back-pressure: the sender keeps the message and the stall is counted once
+ * per cycle. A sender blocked on a full channel is woken on the cycle after
+ * the receiver pops; one blocked on width is woken on its next cycle.
+ */
+#ifndef GTSIM_FABRIC_PORT_H
+#define GTSIM_FABRIC_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct msg;
+struct port;
+struct unit;
+
+enum port_direction { PORT_IN = 0, PORT_OUT = 1 };
+
+struct link_params {
+    uint32_t latency;       /* cycles, >= 1 */
+    uint32_t capacity;      /* messages, >= 1 */
+    uint32_t width;         /* messages per sender cycle, >= 1 */
+};
+
+/* Sends m on an output port. True: the channel owns m now. False: the channel
+ * is full, the width is used up this cycle, or the port is unbound; m stays
+ * with the caller and the stall is counted. */
+bool port_try_send(struct port *out, struct msg *m);
+
+/* Whether port_try_send() would succeed now. A false answer counts as a stall
+ * and arranges the wake-up, like a failed send. */
+bool port_can_send(struct port *out);
+
+/* The oldest message visible on an input port, or NULL. Stays in the channel. */
+struct msg *port_peek(const struct port *in);
+
+/* Takes the oldest visible message; the caller owns it. NULL when none. */
+struct msg *port_pop(struct port *in);
+
+/* Messages visible on an input port now. */
+uint32_t port_visible(const struct port *in);
+
+bool port_is_bound(const struct port *p);
+const char *port_name(const struct port *p);
+uint32_t port_index(const struct port *p);
+struct unit *port_unit(const struct port *p);
+enum port_direction port_direction(const struct port *p);
+
+/* Backdoor for tests and harnesses that drive one unit alone: puts m straight
+ * into the channel feeding input port `in`, visible from the receiver's next
+ * cycle, ignoring capacity. Fails (false) when the port is unbound. */
+bool port_inject(struct port *in, struct msg *m);
+
+#endif

@@ -1,0 +1,327 @@
+/* fabric/stats.c - see stats.h. */
+#include "fabric/stats.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/sim_internal.h"
+#include "fabric/unit.h"
+
+struct stats_row {
+    char *path;
+    bool is_integer;
+    uint64_t integer;
+    double real;
+    const char *measure;
+    const char *help;
+};
+
+struct stats_writer {
+    char prefix[512];
+    struct stats_row *rows;
+    size_t count, capacity;
+};
+
+struct stats_writer *stats_writer_create(void)
+{
+    return gt_xcalloc(1, sizeof(struct stats_writer));
+}
+
+void stats_writer_destroy(struct stats_writer *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->count; i++)
+        free(w->rows[i].path);
+    free(w->rows);
+    free(w);
+}
+
+void stats_set_prefix(struct stats_writer *w, const char *prefix)
+{
+    snprintf(w->prefix, sizeof w->prefix, "%s", prefix);
+}
+
+static struct stats_row *add_row(struct stats_writer *w, const char *name, const char *measure,
+                                 const char *help)
+{
+    if (w->count == w->capacity) {
+        w->capacity = w->capacity ? 2 * w->capacity : 256;
+        w->rows = gt_xrealloc(w->rows, w->capacity * sizeof *w->rows);
+    }
+    struct stats_row *r = &w->rows[w->count++];
+    size_t n = strlen(w->prefix) + strlen(name) + 2;
+    r->path = gt_xmalloc(n);
+    snprintf(r->path, n, "%s%s%s", w->prefix, w->prefix[0] ? "." : "", name);
+    r->measure = measure ? measure : "";
+    r->help = help ? help : "";
+    return r;
+}
+
+void stats_emit_u64(struct stats_writer *w, const char *name, uint64_t value,
+                    const char *measure, const char *help)
+{
+    struct stats_row *r = add_row(w, name, measure, help);
+    r->is_integer = true;
+    r->integer = value;
+}
+
+void stats_emit(struct stats_writer *w, const char *name, double value, const char *measure,
+                const char *help)
+{
+    struct stats_row *r = add_row(w, name, measure, help);
+    r->is_integer = false;
+    r->real = value;
+}
+
+size_t stats_row_count(const struct stats_writer *w) { return w->count; }
+
+static double row_value(const struct stats_row *r)
+{
+    return r->is_integer ? (double)r->integer : r->real;
+}
+
+bool stats_row(const struct stats_writer *w, size_t i, const char **path, double *value)
+{
+    if (i >= w->count)
+        return false;
+    *path = w->rows[i].path;
+    *value = row_value(&w->rows[i]);
+    return true;
+}
+
+bool stats_lookup(const struct stats_writer *w, const char *path, double *value)
+{
+    for (size_t i = 0; i < w->count; i++)
+        if (strcmp(w->rows[i].path, path) == 0) {
+            *value = row_value(&w->rows[i]);
+            return true;
+        }
+    return false;
+}
+
+static void write_number(FILE *f, const struct stats_row *r)
+{
+    if (r->is_integer)
+        fprintf(f, "%" PRIu64, r->integer);
+    else if (isfinite(r->real))
+        fprintf(f, "%.17g", r->real);
+    else
+        fputs("null", f);       /* JSON has no NaN or infinity */
+}
+
+static void write_json_string(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* The tree of path components, children in first-seen order. */
+struct stats_node {
+    const char *name;
+    size_t name_len;
+    const struct stats_row *row;
+    struct stats_node *first_child, *last_child, *next;
+};
+
+static struct stats_node *child(struct stats_node *parent, const char *name, size_t len)
+{
+    for (struct stats_node *c = parent->first_child; c; c = c->next)
+        if (c->name_len == len && memcmp(c->name, name, len) == 0)
+            return c;
+    struct stats_node *c = gt_xcalloc(1, sizeof *c);
+    c->name = name;
+    c->name_len = len;
+    if (parent->last_child)
+        parent->last_child->next = c;
+    else
+        parent->first_child = c;
+    parent->last_child = c;
+    return c;
+}
+
+static void free_tree(struct stats_node *n)
+{
+    struct stats_node *c = n->first_child;
+    while (c) {
+        struct stats_node *next = c->next;
+        free_tree(c);
+        free(c);
+        c = next;
+    }
+}
+
+static void write_tree(FILE *f, const struct stats_node *n, int depth)
+{
+    fputs("{", f);
+    bool first = true;
+    if (n->row && n->first_child) {
+        fprintf(f, "\n%*s\"value\": ", 2 * (depth + 1), "");
+        write_number(f, n->row);
+        first = false;
+    }
+    for (const struct stats_node *c = n->first_child; c; c = c->next) {
+        fprintf(f, "%s\n%*s", first ? "" : ",", 2 * (depth + 1), "");
+        first = false;
+        write_json_string(f, c->name, c->name_len);
+        fputs(": ", f);
+        if (c->first_child)
+            write_tree(f, c, depth + 1);
+        else
+            write_number(f, c->row);
+    }
+    fprintf(f, "\n%*s}", 2 * depth, "");
+}
+
+int stats_write_json(const struct stats_writer *w, FILE *f, struct gt_error *err)
+{
+    struct stats_node root = { 0 };
+    /* Index nodes by path prefix: consecutive rows usually share their unit,
+     * so remember the last leaf's parent to keep building cheap. */
+    for (size_t i = 0; i < w->count; i++) {
+        struct stats_node *n = &root;
+        const char *p = w->rows[i].path;
+        for (;;) {
+            const char *dot = strchr(p, '.');
+            size_t len = dot ? (size_t)(dot - p) : strlen(p);
+            n = child(n, p, len);
+            if (!dot)
+                break;
+            p = dot + 1;
+        }
+        n->row = &w->rows[i];
+    }
+    write_tree(f, &root, 0);
+    fputc('\n', f);
+    free_tree(&root);
+    if (ferror(f))
+        return gt_error_set(err, "writing stats.json failed");
+    return 0;
+}
+
+static void write_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int stats_write_csv(const struct stats_writer *w, FILE *f, struct gt_error *err)
+{
+    fputs("path,value,measure,description\n", f);
+    for (size_t i = 0; i < w->count; i++) {
+        const struct stats_row *r = &w->rows[i];
+        write_csv_field(f, r->path);
+        fputc(',', f);
+        write_number(f, r);
+        fputc(',', f);
+        write_csv_field(f, r->measure);
+        fputc(',', f);
+        write_csv_field(f, r->help);
+        fputc('\n', f);
+    }
+    if (ferror(f))
+        return gt_error_set(err, "writing stats.csv failed");
+    return 0;
+}
+
+/* ---- gathering from a simulation ------------------------------------------ */
+
+static void emit_port_stats(struct stats_writer *w, const struct unit *u, const struct port *p)
+{
+    char base[160];
+    if (unit_port_count(u, p->name) > 1)
+        snprintf(base, sizeof base, "port.%s.%u", p->name, p->index);
+    else
+        snprintf(base, sizeof base, "port.%s", p->name);
+    char name[224];
+    if (p->direction == PORT_IN) {
+        snprintf(name, sizeof name, "%s.received", base);
+        stats_emit_u64(w, name, p->received, "messages", "messages popped from this input");
+        return;
+    }
+    const struct channel *ch = p->channel;
+    snprintf(name, sizeof name, "%s.sent", base);
+    stats_emit_u64(w, name, ch ? ch->sent : 0, "messages", "messages sent on this output");
+    snprintf(name, sizeof name, "%s.stalled_full", base);
+    stats_emit_u64(w, name, ch ? ch->stall_full : 0, "cycles",
+                   "cycles a send was refused because the channel was full");
+    snprintf(name, sizeof name, "%s.stalled_width", base);
+    stats_emit_u64(w, name, ch ? ch->stall_width : 0, "cycles",
+                   "cycles a send was refused because the channel's width was used up");
+    snprintf(name, sizeof name, "%s.peak_occupancy", base);
+    stats_emit_u64(w, name, ch ? ch->peak_occupancy : 0, "messages",
+                   "most messages in flight and queued at once");
+    if (p->unbound_sends) {
+        snprintf(name, sizeof name, "%s.unbound_sends", base);
+        stats_emit_u64(w, name, p->unbound_sends, "messages",
+                       "sends attempted on this output while it was not linked");
+    }
+}
+
+void sim_write_stats(struct sim *sim, struct stats_writer *w)
+{
+    stats_set_prefix(w, "sim");
+    stats_emit_u64(w, "time_ps", sim->now_ps, "ps", "simulated time");
+    stats_emit_u64(w, "steps", sim->steps, "steps", "points in time with work");
+    stats_emit_u64(w, "ticks", sim->ticks, "ticks", "unit ticks, all units");
+    stats_emit_u64(w, "messages_sent", sim->messages_sent, "messages", "messages sent, all units");
+    stats_emit_u64(w, "messages_delivered", sim->messages_delivered, "messages",
+                   "messages popped by receivers, all units");
+    stats_emit_u64(w, "stalls", sim->stalls, "cycles", "channel-cycles with a refused send");
+    stats_emit_u64(w, "messages_peak", sim->messages_peak, "messages",
+                   "most messages alive at once");
+    stats_emit_u64(w, "log.errors", sim->log_counts[SIM_LOG_ERROR], "messages", "errors logged");
+    stats_emit_u64(w, "log.warnings", sim->log_counts[SIM_LOG_WARNING], "messages",
+                   "warnings logged");
+    for (uint32_t i = 0; i < sim->domain_count; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "clock.%s.cycles", sim->domains[i]->name);
+        stats_emit_u64(w, name, sim->now_ps / sim->domains[i]->period_ps, "cycles",
+                       "cycles of this clock in the simulated time");
+        snprintf(name, sizeof name, "clock.%s.active_edges", sim->domains[i]->name);
+        stats_emit_u64(w, name, sim->domains[i]->edges, "cycles",
+                       "edges on which some unit of this clock ticked");
+    }
+    for (uint32_t i = 0; i < sim->unit_count; i++) {
+        struct unit *u = sim->units[i];
+        stats_set_prefix(w, u->name);
+        stats_emit_u64(w, "ticks", u->ticks, "cycles", "cycles the unit was ticked");
+        stats_emit_u64(w, "busy_ticks", u->busy_ticks, "cycles",
+                       "ticks after which the unit asked to be ticked again");
+        if (u->ops->stats) {
+            for (const struct stat_desc *s = u->ops->stats; s->name; s++) {
+                const char *field = (const char *)u->state + s->offset;
+                if (s->type == STAT_REAL)
+                    stats_emit(w, s->name, *(const double *)field, s->measure, s->help);
+                else
+                    stats_emit_u64(w, s->name, *(const uint64_t *)field, s->measure, s->help);
+            }
+        }
+        if (u->ops->stats_derived)
+            u->ops->stats_derived(u, w);
+        for (const struct port *p = u->ports; p; p = p->next_in_unit)
+            emit_port_stats(w, u, p);
+    }
+    stats_set_prefix(w, "");
+}

@@ -1,0 +1,195 @@
+/* fabric/unit.h - the unit contract: what every unit module provides and uses.
+ *
+ * A unit kind is one `const struct unit_ops` with three descriptor tables:
+ *  - params: every configuration key the kind accepts (path, type, where it is
+ *    stored in the unit's state, default, range, help). The fabric fills the
+ *    state from the config before create() runs; unknown keys and values out
+ *    of range are errors naming the config file and line.
+ *  - ports: every port (name, direction, array size, required or optional,
+ *    help). The fabric creates them after create(); the unit looks them up
+ *    with unit_port() (usually once, in realize()) and keeps the pointers.
+ *  - stats: every counter kept in the state (name, unit of measure, help). The
+ *    fabric dumps them hierarchically; stats_derived() adds computed values.
+ *
+ * Lifecycle, driven by the fabric (DESIGN.md "The unit contract"):
+ *   create  -> state allocated and zeroed, params filled; allocate, set up
+ *   bind    -> the fabric connects ports by name from the config
+ *   realize -> check params together and that bindings make sense; return an
+ *              error (-1 and err filled), never exit
+ *   reset   -> architectural reset values; request the first wake if the unit
+ *              starts work by itself
+ *   tick    -> pop inputs, work, push outputs; return UNIT_BUSY to be ticked
+ *              again next cycle, UNIT_IDLE to sleep until a message arrives,
+ *              a timer set with unit_wake_at() fires, or an output it was
+ *              blocked on frees up
+ *   destroy -> free what create allocated (not the state itself)
+ *
+ * Rules: a unit talks to other units only through its ports; it keeps no
+ * globals; it touches only its own state and stats.
+ */
+#ifndef GTSIM_FABRIC_UNIT_H
+#define GTSIM_FABRIC_UNIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric/error.h"
+#include "fabric/msg.h"
+#include "fabric/port.h"
+
+struct sim;
+struct unit;
+struct stats_writer;
+
+enum unit_activity {
+    UNIT_IDLE = 0,      /* nothing more to do until something wakes the unit */
+    UNIT_BUSY = 1,      /* tick again on the next edge of the unit's clock */
+};
+
+/* ---- parameters ---------------------------------------------------------- */
+
+enum param_type {
+    PARAM_BOOL,         /* bool */
+    PARAM_U32,          /* uint32_t */
+    PARAM_U64,          /* uint64_t (0 .. INT64_MAX through the config) */
+    PARAM_I64,          /* int64_t */
+    PARAM_DOUBLE,       /* double */
+    PARAM_STRING,       /* char[PARAM_STRING_MAX], NUL-terminated */
+};
+
+#define PARAM_STRING_MAX 256
+
+struct param_desc {
+    const char *path;       /* key in the unit's config group; '.' nests groups */
+    enum param_type type;
+    size_t offset;          /* where in the unit's state the value lives */
+    int64_t min, max, def;  /* integer and bool types */
+    double fmin, fmax, fdef;/* PARAM_DOUBLE */
+    const char *sdef;       /* PARAM_STRING default */
+    const char *help;
+};
+
+#define PARAM_BOOL_FIELD(p, st, fld, d, h) \
+    { .path = p, .type = PARAM_BOOL, .offset = offsetof(st, fld), .min = 0, .max = 1, .def = (d), .help = h }
+#define PARAM_U32_FIELD(p, st, fld, d, lo, hi, h) \
+    { .path = p, .type = PARAM_U32, .offset = offsetof(st, fld), .min = (lo), .max = (hi), .def = (d), .help = h }
+#define PARAM_U64_FIELD(p, st, fld, d, lo, hi, h) \
+    { .path = p, .type = PARAM_U64, .offset = offsetof(st, fld), .min = (lo), .max = (hi), .def = (d), .help = h }
+#define PARAM_I64_FIELD(p, st, fld, d, lo, hi, h) \
+    { .path = p, .type = PARAM_I64, .offset = offsetof(st, fld), .min = (lo), .max = (hi), .def = (d), .help = h }
+#define PARAM_DOUBLE_FIELD(p, st, fld, d, lo, hi, h) \
+    { .path = p, .type = PARAM_DOUBLE, .offset = offsetof(st, fld), .fmin = (lo), .fmax = (hi), .fdef = (d), .help = h }
+#define PARAM_STRING_FIELD(p, st, fld, d, h) \
+    { .path = p, .type = PARAM_STRING, .offset = offsetof(st, fld), .sdef = (d), .help = h }
+#define PARAM_END { .path = NULL }
+
+/* ---- ports --------------------------------------------------------------- */
+
+enum port_flags {
+    PORT_REQUIRED = 0,      /* realize fails when it is not bound */
+    PORT_OPTIONAL = 1,      /* may stay unbound; sends on it fail and are counted */
+};
+
+struct port_desc {
+    const char *name;
+    enum port_direction direction;
+    uint32_t count;             /* array size; 0 is read as 1 */
+    const char *count_param;    /* or: the PARAM_U32 whose value is the array size */
+    unsigned flags;             /* enum port_flags */
+    uint32_t msg_kinds;         /* bit mask of enum msg_kind accepted/sent; 0 = any */
+    const char *help;
+};
+
+#define PORT_END { .name = NULL }
+
+/* ---- stats --------------------------------------------------------------- */
+
+enum stat_type {
+    STAT_COUNTER,           /* uint64_t that only grows */
+    STAT_LEVEL,             /* uint64_t that goes up and down (occupancy, peaks) */
+    STAT_REAL,              /* double */
+};
+
+struct stat_desc {
+    const char *name;       /* '.' nests: "stall.full" */
+    enum stat_type type;
+    size_t offset;
+    const char *measure;    /* "messages", "cycles", "bytes", ... */
+    const char *help;
+};
+
+#define STAT_COUNTER_FIELD(n, st, fld, m, h) { n, STAT_COUNTER, offsetof(st, fld), m, h }
+#define STAT_LEVEL_FIELD(n, st, fld, m, h)   { n, STAT_LEVEL, offsetof(st, fld), m, h }
+#define STAT_REAL_FIELD(n, st, fld, m, h)    { n, STAT_REAL, offsetof(st, fld), m, h }
+#define STAT_END { NULL, STAT_COUNTER, 0, NULL, NULL }
+
+/* Adds one computed value (a ratio, an average) to a stats dump. */
+void stats_emit(struct stats_writer *w, const char *name, double value, const char *measure,
+                const char *help);
+
+/* ---- the ops ------------------------------------------------------------- */
+
+struct unit_ops {
+    const char *kind;               /* config `kind = "..."` */
+    const char *help;               /* one paragraph: what it models, seed refs */
+    bool placeholder;               /* a stand-in that counts what it receives */
+    size_t state_size;
+    const struct param_desc *params;
+    const struct port_desc *ports;
+    const struct stat_desc *stats;
+
+    int (*create)(struct unit *u, struct gt_error *err);
+    /* Optional: ports beyond the table, made when a link names them (a
+     * placeholder takes any port name). NULL return + err when refused. */
+    struct port *(*port)(struct unit *u, const char *name, uint32_t index,
+                         enum port_direction direction, struct gt_error *err);
+    int (*realize)(struct unit *u, struct gt_error *err);
+    void (*reset)(struct unit *u);
+    enum unit_activity (*tick)(struct unit *u);
+    void (*stats_derived)(struct unit *u, struct stats_writer *w);
+    void (*destroy)(struct unit *u);
+};
+
+/* ---- what a unit may ask of the fabric ----------------------------------- */
+
+void *unit_state(const struct unit *u);
+const char *unit_name(const struct unit *u);        /* "gpu.slice0.subslice1.eu3" */
+const char *unit_kind(const struct unit *u);
+uint32_t unit_id(const struct unit *u);
+struct sim *unit_sim(const struct unit *u);
+
+/* The port `name[index]` declared by the kind (or made by its port() op); NULL
+ * when there is none. */
+struct port *unit_port(struct unit *u, const char *name, uint32_t index);
+
+/* Number of ports named `name` (the array size), 0 when none. */
+uint32_t unit_port_count(const struct unit *u, const char *name);
+
+/* Whether the unit's kind makes ports on demand (it has a port() op). */
+bool unit_makes_ports(const struct unit *u);
+
+/* Walks a unit's ports in the order they were made. */
+struct port *unit_first_port(const struct unit *u);
+struct port *unit_next_port(const struct port *p);
+
+/* Makes a port for a kind's port() op. */
+struct port *unit_add_port(struct unit *u, const char *name, uint32_t index,
+                           enum port_direction direction, unsigned flags);
+
+/* The current cycle of the unit's clock domain (the edge being ticked). */
+uint64_t unit_cycle(const struct unit *u);
+
+/* Ticks the unit on the given edge of its clock (later than the current one;
+ * an earlier or equal cycle is taken as the next edge). */
+void unit_wake_at(struct unit *u, uint64_t cycle);
+
+/* Tells the watchdog the unit made progress without moving a message (an EU
+ * executing ALU instructions). */
+void unit_progress(struct unit *u);
+
+/* Logs a message tagged with the unit's name: warnings for unmodelled
+ * features, notes for bad workload programming (which the unit also counts). */
+void unit_log(struct unit *u, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

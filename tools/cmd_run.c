@@ -1,0 +1,341 @@
+/* tools/cmd_run.c - `gtsim run` and `gtsim config`. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fabric/config.h"
+#include "fabric/stats.h"
+#include "fabric/trace.h"
+#include "tools/commands.h"
+#include "tools/machine.h"
+
+#define MAX_SETS 256
+
+struct run_args {
+    struct machine_request req;
+    const char *sets[MAX_SETS];
+    const char *out_dir;
+    bool trace;
+    uint64_t trace_max_events;
+    uint64_t max_cycles;
+    bool quiet;
+};
+
+static const char run_usage[] =
+    "usage: gtsim run [-c CONFIG] [-o OUTDIR] [--set KEY=VALUE]... [options] [WORKLOAD]\n"
+    "\n"
+    "Builds the machine CONFIG describes (default configs/gen9-skl-gt2.cfg), plays\n"
+    "WORKLOAD on it (default: the config's, builtin:fabric) until it is done, and\n"
+    "writes stats.json, stats.csv and the resolved config.cfg into OUTDIR.\n"
+    "\n"
+    "  -c, --config FILE        machine config (libconfig)\n"
+    "  -o, --out DIR            output directory (default out/run); made if missing\n"
+    "  -s, --set KEY=VALUE      override a config value, e.g. gpu.slice.subslice.count=2\n"
+    "                           or simulation.watchdog_cycles=5000 (repeatable)\n"
+    "      --trace              also write trace.json (Chrome trace events; open in Perfetto)\n"
+    "      --trace-max-events N bound the trace (default 1000000 events)\n"
+    "      --max-cycles N       stop after N cycles of the first clock\n"
+    "  -q, --quiet              no summary\n"
+    "  -h, --help               this text\n"
+    "\n"
+    "Exit status: 0 done, 1 error (a one-line message says which), 2 deadlock\n"
+    "(the watchdog's report names every non-empty channel).\n";
+
+static const char config_usage[] =
+    "usage: gtsim config [-c CONFIG] [--set KEY=VALUE]... [WORKLOAD]\n"
+    "\n"
+    "Checks that CONFIG builds a machine, then prints it resolved: @include\n"
+    "fragments expanded and --set overrides applied.\n";
+
+/* Takes "--opt VALUE" or "--opt=VALUE"; NULL when the option is not `name`. */
+static const char *option_value(int argc, char **argv, int *i, const char *shortname,
+                                const char *name, bool *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    *missing = false;
+    if ((shortname && strcmp(a, shortname) == 0) || strcmp(a, name) == 0) {
+        if (*i + 1 >= argc) {
+            *missing = true;
+            return NULL;
+        }
+        return argv[++*i];
+    }
+    if (strncmp(a, name, n) == 0 && a[n] == '=')
+        return a + n + 1;
+    return NULL;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Returns -1 on error (printed), 1 for --help (printed), 0 to go on. */
+static int parse_args(int argc, char **argv, struct run_args *a, const char *command,
+                      const char *usage)
+{
+    memset(a, 0, sizeof *a);
+    a->req.sets = a->sets;
+    a->out_dir = "out/run";
+    a->trace_max_events = 1000000;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        bool missing;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 1;
+        }
+        if ((v = option_value(argc, argv, &i, "-c", "--config", &missing))) {
+            a->req.config_path = v;
+        } else if (!missing && (v = option_value(argc, argv, &i, "-o", "--out", &missing))) {
+            a->out_dir = v;
+        } else if (!missing && (v = option_value(argc, argv, &i, "-s", "--set", &missing))) {
+            if (a->req.set_count == MAX_SETS) {
+                fprintf(stderr, "gtsim %s: more than %d --set options\n", command, MAX_SETS);
+                return -1;
+            }
+            a->sets[a->req.set_count++] = v;
+        } else if (!missing &&
+                   (v = option_value(argc, argv, &i, NULL, "--trace-max-events", &missing))) {
+            if (!parse_u64(v, &a->trace_max_events)) {
+                fprintf(stderr, "gtsim %s: --trace-max-events wants a number, not '%s'\n",
+                        command, v);
+                return -1;
+            }
+        } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--max-cycles", &missing))) {
+            if (!parse_u64(v, &a->max_cycles)) {
+                fprintf(stderr, "gtsim %s: --max-cycles wants a number, not '%s'\n", command, v);
+                return -1;
+            }
+        } else if (missing) {
+            fprintf(stderr, "gtsim %s: %s needs a value\n", command, argv[i]);
+            return -1;
+        } else if (!strcmp(argv[i], "--trace")) {
+            a->trace = true;
+        } else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+            a->quiet = true;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "gtsim %s: unknown option '%s' (try gtsim %s --help)\n", command,
+                    argv[i], command);
+            return -1;
+        } else if (a->req.workload) {
+            fprintf(stderr, "gtsim %s: one workload at a time ('%s' and '%s')\n", command,
+                    a->req.workload, argv[i]);
+            return -1;
+        } else {
+            a->req.workload = argv[i];
+        }
+    }
+    return 0;
+}
+
+static int make_dirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    return (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) ? 0 : -1;
+}
+
+static double host_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct progress {
+    double start, last_print;
+    bool printed;
+};
+
+/* On a terminal, runs longer than a second show the simulated cycles and the
+ * rate, refreshed four times a second. */
+static void show_progress(void *context, const struct sim *sim)
+{
+    struct progress *p = context;
+    double now = host_seconds();
+    if (now - p->start < 1.0 || now - p->last_print < 0.25)
+        return;
+    p->last_print = now;
+    p->printed = true;
+    uint64_t cycles = sim_now(sim) / sim_clock_period(sim, 0);
+    fprintf(stderr, "\rgtsim: %" PRIu64 " %s cycles, %.2f Mcycles/s   ", cycles,
+            sim_clock_name(sim, 0), (double)cycles / (now - p->start) / 1e6);
+    fflush(stderr);
+}
+
+static int write_file_with(const char *dir, const char *name,
+                           int (*writer)(const void *, FILE *, struct gt_error *),
+                           const void *object, struct gt_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return gt_error_set(err, "cannot write %s: %s", path, strerror(errno));
+    int rc = writer(object, f, err);
+    if (fclose(f) != 0 && rc == 0)
+        rc = gt_error_set(err, "cannot write %s: %s", path, strerror(errno));
+    return rc;
+}
+
+static int write_config(const void *c, FILE *f, struct gt_error *err)
+{
+    return gt_config_write(c, f, err);
+}
+
+static int write_json(const void *w, FILE *f, struct gt_error *err)
+{
+    return stats_write_json(w, f, err);
+}
+
+static int write_csv(const void *w, FILE *f, struct gt_error *err)
+{
+    return stats_write_csv(w, f, err);
+}
+
+static void print_summary(const struct sim *sim, const struct gt_config *config,
+                          const struct run_args *a, double seconds, enum sim_stop_reason reason)
+{
+    struct sim_totals t;
+    sim_totals(sim, &t);
+    printf("gtsim: %s\n", gt_config_path(config));
+    printf("  result       %s\n", sim_stop_reason_name(reason));
+    printf("  workload     %s\n", a->req.workload ? a->req.workload : "(the config's)");
+    double us = (double)sim_now(sim) / 1e6;
+    printf("  simulated    %.3f us:", us);
+    for (uint32_t d = 0; d < sim_clock_count(sim); d++)
+        printf("%s %" PRIu64 " %s cycles", d ? "," : "", sim_now(sim) / sim_clock_period(sim, d),
+               sim_clock_name(sim, d));
+    printf("\n");
+    uint64_t cycles0 = sim_now(sim) / sim_clock_period(sim, 0);
+    printf("  messages     %" PRIu64 " sent, %" PRIu64 " delivered, %" PRIu64
+           " stalled channel-cycles\n", t.messages_sent, t.messages_delivered, t.stalls);
+    printf("  units        %u, %" PRIu64 " ticks\n", sim_unit_count(sim), t.ticks);
+    printf("  host         %.3f s, %.2f M%s-cycles/s, %.2f M messages/s\n", seconds,
+           seconds > 0 ? (double)cycles0 / seconds / 1e6 : 0.0, sim_clock_name(sim, 0),
+           seconds > 0 ? (double)t.messages_delivered / seconds / 1e6 : 0.0);
+    printf("  output       %s/{stats.json,stats.csv,config.cfg%s}\n", a->out_dir,
+           a->trace ? ",trace.json" : "");
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    int parsed = parse_args(argc, argv, &a, "run", run_usage);
+    if (parsed)
+        return parsed > 0 ? EXIT_OK : EXIT_ERROR;
+    struct gt_error err;
+    struct gt_config *config = machine_config(&a.req, &err);
+    if (!config) {
+        fprintf(stderr, "gtsim run: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    struct sim *sim = machine_build(config, &err);
+    if (!sim) {
+        fprintf(stderr, "gtsim run: %s\n", err.message);
+        gt_config_free(config);
+        return EXIT_ERROR;
+    }
+    int status = EXIT_OK;
+    struct trace *trace = NULL;
+    struct stats_writer *stats = NULL;
+    if (make_dirs(a.out_dir) < 0) {
+        fprintf(stderr, "gtsim run: cannot make output directory '%s': %s\n", a.out_dir,
+                strerror(errno));
+        status = EXIT_ERROR;
+        goto done;
+    }
+    if (write_file_with(a.out_dir, "config.cfg", write_config, config, &err) < 0)
+        goto fail;
+    if (a.trace) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/trace.json", a.out_dir);
+        trace = trace_open(path, a.trace_max_events, &err);
+        if (!trace)
+            goto fail;
+        sim_set_trace(sim, trace);
+    }
+    struct progress progress = { .start = host_seconds() };
+    if (isatty(STDERR_FILENO))
+        sim_set_progress(sim, show_progress, &progress, 1u << 14);
+    uint64_t until = a.max_cycles ? a.max_cycles * sim_clock_period(sim, 0) : 0;
+    enum sim_stop_reason reason = sim_run(sim, until);
+    double seconds = host_seconds() - progress.start;
+    if (progress.printed)
+        fprintf(stderr, "\r\033[K");
+    if (trace) {
+        if (trace_close(trace, sim, &err) < 0)
+            goto fail;
+        trace = NULL;
+    }
+    stats = stats_writer_create();
+    sim_write_stats(sim, stats);
+    if (write_file_with(a.out_dir, "stats.json", write_json, stats, &err) < 0 ||
+        write_file_with(a.out_dir, "stats.csv", write_csv, stats, &err) < 0)
+        goto fail;
+    if (!a.quiet)
+        print_summary(sim, config, &a, seconds, reason);
+    if (reason == SIM_STOP_DEADLOCK) {
+        fprintf(stderr, "gtsim run: deadlock (the watchdog's report is above)\n");
+        status = EXIT_DEADLOCK;
+    }
+    goto done;
+fail:
+    fprintf(stderr, "gtsim run: %s\n", err.message);
+    status = EXIT_ERROR;
+done:
+    if (trace)
+        trace_close(trace, sim, &err);
+    stats_writer_destroy(stats);
+    sim_destroy(sim);
+    gt_config_free(config);
+    return status;
+}
+
+int cmd_config(int argc, char **argv)
+{
+    struct run_args a;
+    int parsed = parse_args(argc, argv, &a, "config", config_usage);
+    if (parsed)
+        return parsed > 0 ? EXIT_OK : EXIT_ERROR;
+    struct gt_error err;
+    struct gt_config *config = machine_config(&a.req, &err);
+    if (!config) {
+        fprintf(stderr, "gtsim config: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    struct sim *sim = machine_build(config, &err);
+    if (!sim) {
+        fprintf(stderr, "gtsim config: %s\n", err.message);
+        gt_config_free(config);
+        return EXIT_ERROR;
+    }
+    sim_destroy(sim);
+    int rc = gt_config_write(config, stdout, &err);
+    gt_config_free(config);
+    return rc < 0 ? EXIT_ERROR : EXIT_OK;
+}

@@ -1,0 +1,119 @@
+/* tools/machine.c - see machine.h. */
+#include "tools/machine.h"
+
+#include <libconfig.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric/topology.h"
+#include "units/registry.h"
+
+const char *machine_default_config(char *buf, size_t size)
+{
+    if (access(DEFAULT_CONFIG, R_OK) == 0) {
+        snprintf(buf, size, "%s", DEFAULT_CONFIG);
+        return buf;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        for (int up = 0; up < 3; up++) {
+            char *slash = strrchr(exe, '/');
+            if (!slash)
+                break;
+            *slash = 0;
+            snprintf(buf, size, "%s/%s", exe, DEFAULT_CONFIG);
+            if (access(buf, R_OK) == 0)
+                return buf;
+        }
+    }
+    snprintf(buf, size, "%s", DEFAULT_CONFIG);
+    return buf;
+}
+
+struct gt_config *machine_config(const struct machine_request *req, struct gt_error *err)
+{
+    char path[4096];
+    const char *config_path = req->config_path ? req->config_path
+                                               : machine_default_config(path, sizeof path);
+    struct gt_config *c = gt_config_load(config_path, err);
+    if (!c)
+        return NULL;
+    for (int i = 0; i < req->set_count; i++)
+        if (gt_config_set(c, req->sets[i], err) < 0) {
+            gt_config_free(c);
+            return NULL;
+        }
+    if (req->workload) {
+        config_setting_t *host = config_setting_get_member(gt_config_root(c), "host");
+        if (!host || !config_setting_get_member(host, "kind")) {
+            gt_error_set(err, "%s: no `host` unit to play workload '%s'", config_path,
+                         req->workload);
+            gt_config_free(c);
+            return NULL;
+        }
+        char set[4200];
+        snprintf(set, sizeof set, "host.workload=\"%s\"", req->workload);
+        if (gt_config_set(c, set, err) < 0) {
+            gt_config_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+/* The `simulation` group: watchdog and log settings. */
+static int read_simulation(const struct gt_config *config, struct sim_options *o,
+                           struct gt_error *err)
+{
+    o->watchdog_cycles = 100000;
+    o->log_level = SIM_LOG_WARNING;
+    o->tick_order_seed = 0;
+    o->log_file = NULL;
+    const config_setting_t *s = config_setting_get_member(gt_config_root(config), "simulation");
+    if (!s)
+        return 0;
+    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
+        return gt_error_set(err, "%s:%u: simulation must be a group",
+                            config_setting_source_file(s), config_setting_source_line(s));
+    for (int i = 0; i < config_setting_length(s); i++) {
+        const config_setting_t *c = config_setting_get_elem(s, (unsigned)i);
+        const char *name = config_setting_name(c);
+        const char *file = config_setting_source_file(c);
+        unsigned line = config_setting_source_line(c);
+        int t = config_setting_type(c);
+        if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+            return gt_error_set(err, "%s:%u: simulation.%s must be an integer",
+                                file ? file : "--set", line, name);
+        long long v = config_setting_get_int64(c);
+        if (strcmp(name, "watchdog_cycles") == 0 && v >= 0)
+            o->watchdog_cycles = (uint64_t)v;
+        else if (strcmp(name, "log_level") == 0 && v >= 0 && v <= 3)
+            o->log_level = (int)v;
+        else if (strcmp(name, "tick_order_seed") == 0 && v >= 0)
+            o->tick_order_seed = (uint64_t)v;
+        else if (!strcmp(name, "watchdog_cycles") || !strcmp(name, "log_level") ||
+                 !strcmp(name, "tick_order_seed"))
+            return gt_error_set(err, "%s:%u: simulation.%s = %lld is out of range",
+                                file ? file : "--set", line, name, v);
+        else
+            return gt_error_set(err, "%s:%u: simulation has no setting '%s' (watchdog_cycles, "
+                                "log_level, tick_order_seed)", file ? file : "--set", line, name);
+    }
+    return 0;
+}
+
+struct sim *machine_build(const struct gt_config *config, struct gt_error *err)
+{
+    struct sim_options o;
+    if (read_simulation(config, &o, err) < 0)
+        return NULL;
+    struct sim *sim = sim_create(&o);
+    if (topology_build(sim, config, unit_kind_find, err) < 0 || sim_realize(sim, err) < 0) {
+        sim_destroy(sim);
+        return NULL;
+    }
+    return sim;
+}

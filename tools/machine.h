@@ -1,0 +1,29 @@
+/* tools/machine.h - what the front end does to get from a config file and
+ * command-line overrides to a realized machine. */
+#ifndef GTSIM_TOOLS_MACHINE_H
+#define GTSIM_TOOLS_MACHINE_H
+
+#include "fabric/config.h"
+#include "fabric/error.h"
+#include "fabric/sim.h"
+
+#define DEFAULT_CONFIG "configs/gen9-skl-gt2.cfg"
+
+struct machine_request {
+    const char *config_path;        /* NULL: DEFAULT_CONFIG */
+    const char **sets;              /* "key=value" overrides */
+    int set_count;
+    const char *workload;           /* NULL: the config's */
+};
+
+/* Loads the config and applies the overrides and the workload. */
+struct gt_config *machine_config(const struct machine_request *req, struct gt_error *err);
+
+/* Builds and realizes the machine the config describes. */
+struct sim *machine_build(const struct gt_config *config, struct gt_error *err);
+
+/* Finds the default config: in the working directory, else beside the binary's
+ * repository (build/<variant>/gtsim -> ../../configs). */
+const char *machine_default_config(char *buf, size_t size);
+
+#endif

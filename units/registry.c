@@ -1,0 +1,38 @@
+/* units/registry.c - the table of unit kinds. A new unit adds its ops here. */
+#include "units/registry.h"
+
+#include <string.h>
+
+#include "units/host/host.h"
+#include "units/placeholder/placeholder.h"
+
+static const struct unit_ops *const real_kinds[] = {
+    &host_ops,
+    NULL
+};
+
+void unit_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), void *context)
+{
+    for (const struct unit_ops *const *k = real_kinds; *k; k++)
+        fn(*k, context);
+    for (const struct unit_ops *const *k = placeholder_kinds; *k; k++) {
+        /* A real unit replaces its placeholder of the same name. */
+        bool replaced = false;
+        for (const struct unit_ops *const *r = real_kinds; *r; r++)
+            if (strcmp((*r)->kind, (*k)->kind) == 0)
+                replaced = true;
+        if (!replaced)
+            fn(*k, context);
+    }
+}
+
+const struct unit_ops *unit_kind_find(const char *kind)
+{
+    for (const struct unit_ops *const *k = real_kinds; *k; k++)
+        if (strcmp((*k)->kind, kind) == 0)
+            return *k;
+    for (const struct unit_ops *const *k = placeholder_kinds; *k; k++)
+        if (strcmp((*k)->kind, kind) == 0)
+            return *k;
+    return NULL;
+}
