@@ -212,14 +212,16 @@ int gt_config_set(struct gt_config *c, const char *assignment, struct gt_error *
                                 assignment, key);
         int type = infer_type(value);
         if (member) {
+            /* Replaced, not edited: the new setting has no file:line, so an
+             * error about it names --set rather than the old line. A value
+             * that reads as the old type keeps it ("3" for a float). */
             int old = config_setting_type(member);
-            bool numeric_change = (old == CONFIG_TYPE_INT || old == CONFIG_TYPE_INT64) &&
-                                  type == CONFIG_TYPE_FLOAT;
-            bool wider_int = old == CONFIG_TYPE_INT && type == CONFIG_TYPE_INT64;
-            if (numeric_change || wider_int) {
-                config_setting_remove(group, p);
-                member = NULL;
-            }
+            if (old == CONFIG_TYPE_FLOAT && (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64))
+                type = CONFIG_TYPE_FLOAT;
+            if (old == CONFIG_TYPE_STRING)
+                type = CONFIG_TYPE_STRING;
+            config_setting_remove(group, p);
+            member = NULL;
         }
         if (!member)
             member = config_setting_add(group, p, type);

@@ -266,6 +266,23 @@ struct port *unit_port(struct unit *u, const char *name, uint32_t index)
     return NULL;
 }
 
+int unit_param_text(const struct unit *u, const char *path, char *buf, size_t size)
+{
+    const struct param_desc *p = find_param(u->ops, path);
+    if (!p)
+        return -1;
+    const char *field = (const char *)u->state + p->offset;
+    switch (p->type) {
+    case PARAM_BOOL: snprintf(buf, size, "%s", *(const bool *)field ? "true" : "false"); break;
+    case PARAM_U32: snprintf(buf, size, "%" PRIu32, *(const uint32_t *)field); break;
+    case PARAM_U64: snprintf(buf, size, "%" PRIu64, *(const uint64_t *)field); break;
+    case PARAM_I64: snprintf(buf, size, "%" PRId64, *(const int64_t *)field); break;
+    case PARAM_DOUBLE: snprintf(buf, size, "%.17g", *(const double *)field); break;
+    case PARAM_STRING: snprintf(buf, size, "%s", field); break;
+    }
+    return 0;
+}
+
 bool unit_makes_ports(const struct unit *u) { return u->ops->port != NULL; }
 struct port *unit_first_port(const struct unit *u) { return u->ports; }
 struct port *unit_next_port(const struct port *p) { return p->next_in_unit; }

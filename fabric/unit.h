@@ -166,6 +166,10 @@ struct port *unit_port(struct unit *u, const char *name, uint32_t index);
 /* Number of ports named `name` (the array size), 0 when none. */
 uint32_t unit_port_count(const struct unit *u, const char *name);
 
+/* Backdoor: a param's current value as text ("7", "true", "1150.5"); -1 when
+ * the kind has no such param. */
+int unit_param_text(const struct unit *u, const char *path, char *buf, size_t size);
+
 /* Whether the unit's kind makes ports on demand (it has a port() op). */
 bool unit_makes_ports(const struct unit *u);
 
