@@ -385,7 +385,7 @@ static int handle_memtrace(const struct block *block, uint32_t sub_opcode,
         if (check_register_block(block, "REGISTER_POLL", err))
             return -1;
         struct aub_register_poll poll = { block->offset, block_dword(block, 1), block_dword(block, 3),
-                                          block_dword(block, 5) };
+                                          block_dword(block, 5), (block_dword(block, 2) >> 2) & 1 };
         return callbacks->register_poll ? callbacks->register_poll(context, &poll, err) : 0;
     }
     case AUB_MEMTRACE_MEMORY_POLL: {
@@ -607,7 +607,8 @@ static int load_register_poll(void *context, const struct aub_register_poll *pol
     struct loader *loader = context;
     loader->load->blocks++;
     struct aub_event event = { .kind = AUB_EVENT_REGISTER_POLL, .file_offset = poll->file_offset,
-                               .offset = poll->offset, .value = poll->value, .mask = poll->mask };
+                               .offset = poll->offset, .value = poll->value, .mask = poll->mask,
+                               .not_equal = poll->not_equal };
     return log_append(loader, &event, NULL, 0, err);
 }
 

@@ -125,6 +125,8 @@ struct aub_register_poll {
     uint32_t offset;
     uint32_t mask;   /* wait until (register & mask) == value */
     uint32_t value;
+    int not_equal;   /* dw2 bit 2: wait until (register & mask) != value instead
+                      * (i915 aubcapture header "poll_not_equal"; Mesa writes 0) */
 };
 
 struct aub_memory_poll {
@@ -204,6 +206,7 @@ struct aub_event {
     uint32_t offset;  /* register / MMIO offset */
     uint32_t value;
     uint32_t mask;
+    int not_equal;    /* register poll: aub_register_poll.not_equal */
     uint32_t ring;    /* ring write: AUB_TRACE_RING_* */
     uint64_t address; /* ring write: dw3 address */
     size_t data_index; /* ring/MMIO write: first byte in the log's data pool */

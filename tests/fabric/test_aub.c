@@ -473,6 +473,7 @@ static void test_load_records_device_and_register_log(void)
         CU_ASSERT_EQUAL(load.log.events[i].value, expected[i].value);
     }
     CU_ASSERT_EQUAL(load.log.events[8].mask, 0x10);
+    CU_ASSERT_EQUAL(load.log.events[8].not_equal, 0);
     /* Events are in file order. */
     for (size_t i = 1; i < n; i++)
         CU_ASSERT(load.log.events[i].file_offset > load.log.events[i - 1].file_offset);
@@ -787,6 +788,92 @@ static void test_legacy_writer_round_trip(void)
     free(data);
 }
 
+/* Blocks no capture holds, hand-built from their documented layouts:
+ * MEMORY_WRITE_DISCONTIGUOUS (i915 aubcapture header: dw1 count 19:4, space
+ * 31:28, 63 packed {u64 address, u32 size}, then the data), MEMORY_POLL,
+ * classic COMMENT and MMIO_WRITE trace blocks (§2.5). */
+static void test_rare_blocks(void)
+{
+    const char *dir = test_temp_dir();
+    uint8_t file[4 * 256];
+    memset(file, 0, sizeof file);
+    size_t at = 0;
+    /* Discontiguous: 2 + 189 + 2 dwords, PHYSICAL, two elements. */
+    put_le32(file + at, 0xF70B0000 | (2 + 189 + 2 - 1));
+    put_le32(file + at + 4, 2u << 28 | 2u << 4);
+    put_le32(file + at + 8, 0x1FFE);  /* element 0: address low, high, size */
+    put_le32(file + at + 12, 0);
+    put_le32(file + at + 16, 3);
+    put_le32(file + at + 20, 0x5000); /* element 1 */
+    put_le32(file + at + 24, 0x1);
+    put_le32(file + at + 28, 5);
+    memcpy(file + at + 4 * (2 + 189), "abcdefgh", 8);
+    at += 4 * (2 + 189 + 2);
+    /* MEMORY_POLL, 6 dwords, reported raw. */
+    put_le32(file + at, 0xF7050005);
+    put_le32(file + at + 4, 0xABCD);
+    at += 24;
+    /* Classic comment "hi gtsim" (8 bytes) and an MMIO write of two dwords. */
+    put_le32(file + at, 0xE0C10003);
+    put_le32(file + at + 4, AUB_TRACE_OPERATION_COMMENT);
+    put_le32(file + at + 16, 8);
+    memcpy(file + at + 20, "hi gtsim", 8);
+    at += 28;
+    put_le32(file + at, 0xE0C10003);
+    put_le32(file + at + 4, AUB_TRACE_OPERATION_MMIO_WRITE);
+    put_le32(file + at + 12, 0x2030);
+    put_le32(file + at + 16, 8);
+    put_le32(file + at + 20, 0x10);
+    put_le32(file + at + 24, 0x20);
+    at += 28;
+    /* A DUMP_BMP block is skipped: 2 + 0 dwords. */
+    put_le32(file + at, 0xE09E0000);
+    at += 8;
+    const char *path = write_temp(dir, "rare.aub", file, at);
+
+    struct recorded r;
+    memset(&r, 0, sizeof r);
+    struct aub_reader_callbacks callbacks = { .memory_write = record_memory_write, .comment = record_comment };
+    struct gt_error err = { "" };
+    CU_ASSERT_EQUAL_FATAL(aub_read_file(path, &callbacks, &r, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(r.writes, 2);
+    CU_ASSERT_EQUAL(r.write[0].space, AUB_SPACE_PHYSICAL);
+    CU_ASSERT_EQUAL(r.write[0].address, 0x1FFE);
+    CU_ASSERT_EQUAL(r.write[0].size, 3);
+    CU_ASSERT_EQUAL(memcmp(r.write_data[0], "abc", 3), 0);
+    CU_ASSERT_EQUAL(r.write[1].address, 0x100005000ull);
+    CU_ASSERT_EQUAL(memcmp(r.write_data[1], "defgh", 5), 0);
+    CU_ASSERT_STRING_EQUAL(r.comment, "hi gtsim");
+
+    struct block_counts counts;
+    memset(&counts, 0, sizeof counts);
+    CU_ASSERT_EQUAL(aub_read_file(path, &counting_callbacks, &counts, &err), 0);
+    CU_ASSERT_EQUAL(counts.other, 3); /* memory poll, comment, MMIO write */
+
+    struct aub_load load;
+    CU_ASSERT_EQUAL_FATAL(aub_load_file(path, &load, NULL, &err), 0);
+    uint8_t back[8];
+    CU_ASSERT_EQUAL(gpu_memory_read(load.memory, 0x1FFE, back, 3, &err), 0);
+    CU_ASSERT_EQUAL(memcmp(back, "abc", 3), 0);
+    CU_ASSERT_EQUAL(gpu_memory_read(load.memory, 0x100005000ull, back, 5, &err), 0);
+    CU_ASSERT_EQUAL(memcmp(back, "defgh", 5), 0);
+    CU_ASSERT_EQUAL_FATAL(load.log.count, 1);
+    CU_ASSERT_EQUAL(load.log.events[0].kind, AUB_EVENT_MMIO_WRITE);
+    CU_ASSERT_EQUAL(load.log.events[0].offset, 0x2030);
+    CU_ASSERT_EQUAL(load.log.events[0].data_size, 8);
+    CU_ASSERT_EQUAL(get_le32(aub_event_data(&load.log, &load.log.events[0]) + 4), 0x20);
+    aub_load_release(&load);
+
+    /* An element running past the block is an error at offset 0. */
+    put_le32(file + 28, 9);
+    free((void *)path);
+    path = write_temp(dir, "rare-bad.aub", file, 4 * (2 + 189 + 2));
+    CU_ASSERT_EQUAL(aub_read_file(path, &callbacks, &r, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "offset 0x0:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "element 1"));
+    free((void *)path);
+}
+
 /* ---- malformed input --------------------------------------------------- */
 
 static void expect_error_at(const char *dir, const char *name, const uint8_t *data, size_t size, const char *offset_text,
@@ -968,6 +1055,30 @@ static void test_corrupted_captures_never_crash(void)
     free(byt.data);
 }
 
+/* §7: physical pages touched (Gen8/Gen9) and GTT image pages (Gen4/Gen7; the
+ * same bytes at GTT + 0x200000). */
+static void test_loaded_page_census_matches_the_notes(void)
+{
+    static const struct { const char *capture; uint64_t pages; } census[] = {
+        { "bdw_compute", 637 }, { "bdw_tri", 1154 }, { "skl_compute", 637 }, { "skl_tri", 1154 },
+        { "byt_compute", 18 },  { "byt_tri", 283 },  { "g965_tri", 528 },
+    };
+    for (size_t i = 0; i < sizeof census / sizeof census[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, TRACE_DIR "%s.aub.gz", census[i].capture);
+        struct aub_load load;
+        struct gt_error err = { "" };
+        CU_ASSERT_EQUAL_FATAL(aub_load_file(path, &load, NULL, &err), 0);
+        CU_ASSERT_EQUAL(gpu_memory_pages_allocated(load.memory), census[i].pages);
+        /* Gen4/Gen7: the GTT image starts at GTT 0x10000 = physical 0x210000. */
+        if (load.form == AUB_FORM_LEGACY) {
+            CU_ASSERT_PTR_NOT_NULL(gpu_memory_page_for_read(load.memory, 0x210000));
+            CU_ASSERT_PTR_NULL(gpu_memory_page_for_read(load.memory, 0x20F000));
+        }
+        aub_load_release(&load);
+    }
+}
+
 static void test_device_table(void)
 {
     const struct aub_device_info *info = aub_device_lookup(0x1912);
@@ -996,9 +1107,11 @@ static const struct test_case cases[] = {
     { "rewritten captures load to the same memory", test_rewritten_captures_load_to_the_same_memory },
     { "memtrace writer round trip", test_memtrace_writer_round_trip },
     { "legacy writer round trip", test_legacy_writer_round_trip },
+    { "rare block forms", test_rare_blocks },
     { "truncated files name the offset", test_truncated_files_name_the_offset },
     { "bad blocks name the offset", test_bad_blocks_name_the_offset },
     { "corrupted captures never crash", test_corrupted_captures_never_crash },
+    { "loaded page census matches the notes", test_loaded_page_census_matches_the_notes },
     { "device table", test_device_table },
     { 0 }
 };
