@@ -496,7 +496,7 @@ int aub_read_file(const char *path, const struct aub_reader_callbacks *callbacks
 
 struct loader {
     struct aub_load *load;
-    const struct aub_load_hooks *hooks;
+    const struct aub_load_options *options;
 };
 
 const uint8_t *aub_event_data(const struct aub_submission_log *log, const struct aub_event *event)
@@ -537,8 +537,8 @@ static int log_append(struct loader *loader, const struct aub_event *event, cons
         log->data_size += size;
     }
     log->count++;
-    if (loader->hooks && loader->hooks->event)
-        return loader->hooks->event(loader->hooks->context, loader->load, entry, err);
+    if (loader->options && loader->options->event)
+        return loader->options->event(loader->options->context, loader->load, entry, err);
     return 0;
 }
 
@@ -659,16 +659,18 @@ static const struct aub_reader_callbacks load_callbacks = {
     .mmio_write = load_mmio_write,
 };
 
-int aub_load_file(const char *path, struct aub_load *load, const struct aub_load_hooks *hooks,
+int aub_load_file(const char *path, struct aub_load *load, const struct aub_load_options *options,
                   struct gt_error *err)
 {
     memset(load, 0, sizeof *load);
     load->memory = gpu_memory_create(err);
     if (!load->memory)
         return -1;
+    if (options && options->page_limit)
+        gpu_memory_set_page_limit(load->memory, options->page_limit);
     /* Until a version header names the part, GGTT writes are refused. */
     gpu_address_space_init(&load->ggtt, load->memory, GPU_ADDRESS_SPACE_GGTT_GEN8, 0);
-    struct loader loader = { load, hooks };
+    struct loader loader = { load, options };
     if (aub_read_file(path, &load_callbacks, &loader, err)) {
         aub_load_release(load);
         return -1;

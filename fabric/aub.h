@@ -239,22 +239,27 @@ struct aub_load {
     uint64_t memory_write_bytes;
 };
 
-/* Called after each event is appended, with memory as the file has built it
- * up to that block: the place for a command streamer to execute (the blocks
- * that follow may overwrite what a submission used, §6 pitfall 7). */
-struct aub_load_hooks {
+/* Options of a load (all may be zero / NULL):
+ *  - event: called after each event is appended, with memory as the file has
+ *    built it up to that block: the place for a command streamer to execute
+ *    (the blocks that follow may overwrite what a submission used, §6
+ *    pitfall 7). Returning -1 stops the load.
+ *  - page_limit: the memory's page budget (gpu_memory_set_page_limit); 0 keeps
+ *    GPU_MEMORY_DEFAULT_PAGE_LIMIT. Bounds what a hostile file can allocate. */
+struct aub_load_options {
     void *context;
     int (*event)(void *context, struct aub_load *load, const struct aub_event *event,
                  struct gt_error *err);
+    uint64_t page_limit;
 };
 
 /* Loads path into a fresh load: GGTT_ENTRY writes go to the GTT entry array,
  * GGTT writes through the GGTT (format from the device: 32-bit GTT on
  * Gen4..Gen7, 64-bit GGTT on Gen8+), PHYSICAL and LOCAL writes to physical
- * memory; register writes/polls and ring/MMIO writes to the log. hooks may be
- * NULL. On error the load is released. Classic NONLOCAL/PCI writes are
+ * memory; register writes/polls and ring/MMIO writes to the log. options may
+ * be NULL. On error the load is released. Classic NONLOCAL/PCI writes are
  * errors (not modelled). */
-int aub_load_file(const char *path, struct aub_load *load, const struct aub_load_hooks *hooks,
+int aub_load_file(const char *path, struct aub_load *load, const struct aub_load_options *options,
                   struct gt_error *err);
 void aub_load_release(struct aub_load *load);
 

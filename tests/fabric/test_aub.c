@@ -408,10 +408,10 @@ static void check_submissions(const char *capture, const char *path, int legacy,
     check.capture = capture;
     check.batches = read_batch_list(capture);
     CU_ASSERT_FATAL(check.batches.count > 0);
-    struct aub_load_hooks hooks = { &check, legacy ? legacy_hook : execlist_hook };
+    struct aub_load_options options = { &check, legacy ? legacy_hook : execlist_hook, 0 };
     struct aub_load load;
     struct gt_error err = { "" };
-    int result = aub_load_file(path, &load, &hooks, &err);
+    int result = aub_load_file(path, &load, &options, &err);
     if (result)
         fprintf(stderr, "\n%s\n", err.message);
     CU_ASSERT_EQUAL_FATAL(result, 0);
@@ -496,6 +496,13 @@ static void test_load_records_device_and_register_log(void)
     /* GTT image: 528 pages 0x10000-0x234000 -> physical + 0x200000 (§7). */
     CU_ASSERT_EQUAL(gpu_memory_pages_allocated(load.memory), 528);
     aub_load_release(&load);
+
+    /* A page budget below what the capture needs stops the load with an error
+     * naming the block (byt_tri needs 283 pages). */
+    struct aub_load_options tight = { NULL, NULL, 100 };
+    CU_ASSERT_EQUAL(aub_load_file(TRACE_DIR "byt_tri.aub.gz", &load, &tight, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "budget"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "offset 0x"));
 
     CU_ASSERT_EQUAL_FATAL(aub_load_file(TRACE_DIR "byt_tri.aub.gz", &load, NULL, &err), 0);
     CU_ASSERT_EQUAL(load.generation, 7);
