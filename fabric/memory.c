@@ -245,8 +245,12 @@ static uint64_t load_u64(const struct sparse_store *store, uint64_t address)
         return 0;
     const uint8_t *p = page + (address & (GPU_PAGE_SIZE - 1));
     uint64_t value = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&value, p, sizeof value); /* one load on little-endian hosts */
+#else
     for (int i = 7; i >= 0; i--)
         value = (value << 8) | p[i];
+#endif
     return value;
 }
 
