@@ -99,10 +99,12 @@ $(LIB): $(LIB_OBJS)
 	@ar rcs $@ $^
 
 $(GTSIM): $(CLI_OBJS) $(LIB)
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(LDSAN) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
 $(BENCH): $(BENCH_OBJS) $(LIB)
-	$(CC) $(LDSAN) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(LDSAN) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
 
 # The test runner finds its suites through a generated list: tests/x/test_foo.c
 # defines `const struct test_suite test_suite_foo`.
@@ -115,7 +117,8 @@ $(BUILD)/obj/tests/test_main.o: $(BUILD)/tests/suites.h
 $(BUILD)/obj/tests/test_main.o: CPPFLAGS += -I$(BUILD)/tests
 
 $(TESTS): $(TEST_OBJS) $(LIB)
-	$(CC) $(LDSAN) -o $@ $(TEST_OBJS) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(LDSAN) -o $@ $(TEST_OBJS) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)

@@ -141,7 +141,11 @@ static void channel_push(struct sim *sim, struct channel *ch, struct msg *m, uin
     ch->ring[slot] = m;
     ch->arrival[slot] = arrival;
     ch->tail++;
+    /* Counted as the sender sees it (pops of this cycle still occupy), so
+     * the figure does not depend on tick order. */
     uint32_t occupancy = ch->tail - ch->head;
+    if (ch->pop_time_ps == sim->now_ps)
+        occupancy += ch->pops_at_pop_time;
     if (occupancy > ch->peak_occupancy)
         ch->peak_occupancy = occupancy;
     sim_schedule(sim, ch->to->owner, arrival);
