@@ -1,0 +1,145 @@
+/* tests/fabric/test_unit.c - the unit contract: parameter tables (every type,
+ * defaults, ranges, text overrides), port arrays sized by a param, lookup. */
+#include <math.h>
+#include <string.h>
+
+#include "fabric/sim.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+
+struct gadget {
+    bool enabled;
+    uint32_t lanes;
+    uint64_t bytes;
+    int64_t offset;
+    double ratio;
+    char label[PARAM_STRING_MAX];
+    uint32_t nested;
+    int created;
+};
+
+static const struct param_desc gadget_params[] = {
+    PARAM_BOOL_FIELD("enabled", struct gadget, enabled, 1, "on"),
+    PARAM_U32_FIELD("lanes", struct gadget, lanes, 4, 1, 16, "lanes, also the size of port in[]"),
+    PARAM_U64_FIELD("bytes", struct gadget, bytes, 1ll << 33, 0, 1ll << 40, "bytes"),
+    PARAM_I64_FIELD("offset", struct gadget, offset, -3, -100, 100, "offset"),
+    PARAM_DOUBLE_FIELD("ratio", struct gadget, ratio, 0.5, 0.0, 1.0, "ratio"),
+    PARAM_STRING_FIELD("label", struct gadget, label, "none", "label"),
+    PARAM_U32_FIELD("timing.nested", struct gadget, nested, 9, 0, 99, "a nested key"),
+    PARAM_END
+};
+
+static const struct port_desc gadget_ports[] = {
+    { .name = "in", .direction = PORT_IN, .count_param = "lanes", .flags = PORT_OPTIONAL,
+      .help = "one per lane" },
+    { .name = "out", .direction = PORT_OUT, .count = 2, .flags = PORT_OPTIONAL, .help = "two" },
+    PORT_END
+};
+
+static int gadget_create(struct unit *u, struct gt_error *err)
+{
+    struct gadget *g = unit_state(u);
+    if (strcmp(g->label, "refuse") == 0)
+        return gt_error_set(err, "label 'refuse' refused");
+    g->created = 1;
+    return 0;
+}
+
+static enum unit_activity gadget_tick(struct unit *u)
+{
+    (void)u;
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops gadget_ops = {
+    .kind = "gadget", .help = "test", .state_size = sizeof(struct gadget),
+    .params = gadget_params, .ports = gadget_ports, .create = gadget_create, .tick = gadget_tick,
+};
+
+static void test_defaults_fill_every_type(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct unit *u = probe_add(sim, &gadget_ops, "g", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    struct gadget *g = unit_state(u);
+    CU_ASSERT_TRUE(g->enabled);
+    CU_ASSERT_EQUAL(g->lanes, 4);
+    CU_ASSERT_EQUAL(g->bytes, 1ull << 33);
+    CU_ASSERT_EQUAL(g->offset, -3);
+    CU_ASSERT_DOUBLE_EQUAL(g->ratio, 0.5, 0);
+    CU_ASSERT_STRING_EQUAL(g->label, "none");
+    CU_ASSERT_EQUAL(g->nested, 9);
+    CU_ASSERT_EQUAL(g->created, 1);
+    sim_destroy(sim);
+}
+
+static void test_overrides_parse_and_check(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    const char *good[] = { "enabled=false", "lanes=0x10", "bytes=12", "offset=-100", "ratio=1",
+                           "label=hello world", "timing.nested=0", NULL };
+    struct unit *u = probe_add(sim, &gadget_ops, "g", good);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    struct gadget *g = unit_state(u);
+    CU_ASSERT_FALSE(g->enabled);
+    CU_ASSERT_EQUAL(g->lanes, 16);
+    CU_ASSERT_EQUAL(g->offset, -100);
+    CU_ASSERT_STRING_EQUAL(g->label, "hello world");
+    CU_ASSERT_EQUAL(unit_port_count(u, "in"), 16);      /* sized by lanes */
+    CU_ASSERT_EQUAL(unit_port_count(u, "out"), 2);
+    char text[64];
+    CU_ASSERT_EQUAL(unit_param_text(u, "ratio", text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(text, "1");
+    CU_ASSERT_EQUAL(unit_param_text(u, "nope", text, sizeof text), -1);
+
+    static const struct { const char *override, *says; } bad[] = {
+        { "lanes=17", "'lanes' = 17 is out of range 1..16" },
+        { "lanes=4x", "wants an integer, not '4x'" },
+        { "offset=-101", "out of range -100..100" },
+        { "ratio=1.5", "'ratio' = 1.5 is out of range 0..1" },
+        { "ratio=nan", "out of range" },
+        { "enabled=yes", "wants true or false" },
+        { "colour=red", "has no parameter 'colour'; known: enabled, lanes" },
+        { "label=refuse", "label 'refuse' refused" },
+        { "lanes", "is not key=value" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *over[] = { bad[i].override, NULL };
+        struct gt_error err;
+        char name[16];
+        snprintf(name, sizeof name, "bad%zu", i);
+        CU_ASSERT_PTR_NULL(sim_add_unit(sim, &gadget_ops, name, 0, NULL, over, &err));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, bad[i].says));
+    }
+    sim_destroy(sim);
+}
+
+static void test_ports_resolve_by_name(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    probe_add(sim, &gadget_ops, "top.g", NULL);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(sim, "top.g.in[3]", PORT_IN, &err));
+    CU_ASSERT_PTR_NULL(sim_resolve_port(sim, "top.g.in[4]", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "has ports in[0..3], not index 4"));
+    CU_ASSERT_PTR_NULL(sim_resolve_port(sim, "top.g.out", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "is an output port; expected an input"));
+    CU_ASSERT_PTR_NULL(sim_resolve_port(sim, "top.h.in", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "no unit named 'top.h'"));
+    CU_ASSERT_PTR_NULL(sim_resolve_port(sim, "top.g.in[x]", PORT_IN, &err));
+    CU_ASSERT_PTR_NULL(sim_resolve_port(sim, "nodot", PORT_IN, &err));
+    struct unit *dup = sim_add_unit(sim, &gadget_ops, "top.g", 0, NULL, NULL, &err);
+    CU_ASSERT_PTR_NULL(dup);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "declared twice"));
+    CU_ASSERT_PTR_NULL(sim_add_unit(sim, &gadget_ops, "x", 7, NULL, NULL, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "clock domain 7 does not exist"));
+    sim_destroy(sim);
+}
+
+static const struct test_case cases[] = {
+    { "defaults fill every type", test_defaults_fill_every_type },
+    { "overrides parse and check", test_overrides_parse_and_check },
+    { "ports resolve by name", test_ports_resolve_by_name },
+    { 0 }
+};
+TEST_SUITE(unit, cases);

@@ -1,0 +1,114 @@
+/* tests/units/test_placeholder.c - placeholders and the host, driven alone:
+ * a placeholder counts what it receives and spreads it round-robin over its
+ * outputs at `throughput` per cycle, or sinks it; the host sends exactly what
+ * it is told at its rate. */
+#include <string.h>
+
+#include "fabric/sim.h"
+#include "fabric/stats.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "units/host/host.h"
+#include "units/registry.h"
+
+static double stat(struct sim *sim, const char *path)
+{
+    struct stats_writer *w = stats_writer_create();
+    sim_write_stats(sim, w);
+    double v = -1;
+    stats_lookup(w, path, &v);
+    stats_writer_destroy(w);
+    return v;
+}
+
+static void test_placeholder_spreads_round_robin(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    const char *src_over[] = { "messages=9", "payload=10", NULL };
+    const char *ph_over[] = { "throughput=3", NULL };
+    struct unit *src = probe_add(sim, &probe_source_ops, "src", src_over);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(probe_add(sim, unit_kind_find("te"), "te", ph_over));
+    struct unit *d[3];
+    struct gt_error err;
+    struct link_params lp = { 1, 16, 16 };
+    CU_ASSERT_EQUAL_FATAL(sim_connect(sim, unit_port(src, "out", 0),
+                                      sim_resolve_port(sim, "te.hs", PORT_IN, &err), &lp, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        char name[8], out[16];
+        snprintf(name, sizeof name, "d%d", i);
+        snprintf(out, sizeof out, "te.ds[%d]", i);
+        d[i] = probe_add(sim, &probe_sink_ops, name, NULL);
+        CU_ASSERT_EQUAL_FATAL(sim_connect(sim, sim_resolve_port(sim, out, PORT_OUT, &err),
+                                          unit_port(d[i], "in", 0), &lp, &err), 0);
+    }
+    /* a name is one direction only */
+    CU_ASSERT_PTR_NULL(sim_resolve_port(sim, "te.ds[5]", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "port 'ds' is already an output"));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    for (int i = 0; i < 3; i++) {
+        struct probe_sink *s = unit_state(d[i]);
+        CU_ASSERT_EQUAL(s->received, 3);
+        for (int k = 0; k < 3; k++)
+            CU_ASSERT_EQUAL(s->tag[k], (uint32_t)(3 * k + i));   /* round-robin */
+    }
+    CU_ASSERT_EQUAL(stat(sim, "te.received"), 9);
+    CU_ASSERT_EQUAL(stat(sim, "te.received_bytes"), 90);
+    CU_ASSERT_EQUAL(stat(sim, "te.forwarded"), 9);
+    CU_ASSERT_EQUAL(stat(sim, "te.sunk"), 0);
+    sim_destroy(sim);
+}
+
+static void test_placeholder_sinks_without_outputs(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    const char *src_over[] = { "messages=40", "per_cycle=8", NULL };
+    const char *ph_over[] = { "throughput=2", NULL };
+    struct unit *src = probe_add(sim, &probe_source_ops, "src", src_over);
+    probe_add(sim, unit_kind_find("memory"), "mem", ph_over);
+    struct gt_error err;
+    struct link_params lp = { 1, 64, 8 };
+    sim_connect(sim, unit_port(src, "out", 0), sim_resolve_port(sim, "mem.in", PORT_IN, &err), &lp,
+                &err);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(stat(sim, "mem.sunk"), 40);
+    /* 2 per cycle from cycle 1: the last two are taken at cycle 20 */
+    CU_ASSERT_EQUAL(sim_now(sim), 20 * 1000);
+    sim_destroy(sim);
+}
+
+static void test_host_sends_what_it_is_told(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    const char *over[] = { "messages=25", "rate=5", "payload_bytes=12", NULL };
+    struct unit *host = probe_add(sim, &host_ops, "host", over);
+    struct unit *dst = probe_add(sim, &probe_sink_ops, "dst", NULL);
+    struct gt_error err;
+    struct link_params lp = { 2, 64, 5 };
+    sim_connect(sim, unit_port(host, "gpu", 0), unit_port(dst, "in", 0), &lp, &err);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct probe_sink *s = unit_state(dst);
+    CU_ASSERT_EQUAL(s->received, 25);
+    CU_ASSERT_EQUAL(s->cycle[24], 4 + 2);       /* 5 a cycle: the last sent at 4, latency 2 */
+    CU_ASSERT_EQUAL(stat(sim, "host.injected_bytes"), 25 * 12);
+    sim_destroy(sim);
+
+    sim = probe_sim(NULL);
+    const char *aub[] = { "workload=some.aub", NULL };
+    host = probe_add(sim, &host_ops, "host", aub);
+    dst = probe_add(sim, &probe_sink_ops, "dst", NULL);
+    sim_connect(sim, unit_port(host, "gpu", 0), unit_port(dst, "in", 0), &lp, &err);
+    CU_ASSERT_EQUAL(sim_realize(sim, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "host: workload 'some.aub' is not supported yet"));
+    sim_destroy(sim);
+}
+
+static const struct test_case cases[] = {
+    { "placeholder spreads round-robin", test_placeholder_spreads_round_robin },
+    { "placeholder sinks without outputs", test_placeholder_sinks_without_outputs },
+    { "host sends what it is told", test_host_sends_what_it_is_told },
+    { 0 }
+};
+TEST_SUITE(placeholder, cases);
