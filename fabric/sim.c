@@ -51,6 +51,8 @@ void sim_destroy(struct sim *sim)
     free(sim->ready);
     msg_pools_destroy(sim);
     free(sim->deadlock_report);
+    if (sim->memory && sim->memory_destroy)
+        sim->memory_destroy(sim->memory);
     free(sim);
 }
 
@@ -528,5 +530,11 @@ void unit_log(struct unit *u, int level, const char *fmt, ...)
 }
 
 void sim_set_trace(struct sim *sim, struct trace *trace) { sim->trace = trace; }
-void sim_set_memory(struct sim *sim, void *memory) { sim->memory = memory; }
+void sim_set_memory(struct sim *sim, void *memory, void (*destroy)(void *memory))
+{
+    if (sim->memory && sim->memory_destroy && sim->memory != memory)
+        sim->memory_destroy(sim->memory);
+    sim->memory = memory;
+    sim->memory_destroy = destroy;
+}
 void *sim_memory(const struct sim *sim) { return sim->memory; }

@@ -137,9 +137,10 @@ void sim_set_trace(struct sim *sim, struct trace *trace);
 
 /* ---- backdoor ----------------------------------------------------------- */
 
-/* Untimed access to the machine's functional memory, set by whoever builds
- * the machine (fabric/memory.h); NULL when the machine has none. */
-void sim_set_memory(struct sim *sim, void *memory);
+/* Untimed access to the machine's functional memory (a struct gpu_memory,
+ * fabric/memory.h), set by whoever builds the machine; NULL when it has none.
+ * The sim owns it from then on and frees it with `destroy` (may be NULL). */
+void sim_set_memory(struct sim *sim, void *memory, void (*destroy)(void *memory));
 void *sim_memory(const struct sim *sim);
 
 #endif

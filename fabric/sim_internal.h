@@ -142,6 +142,7 @@ struct sim {
 
     struct trace *trace;
     void *memory;
+    void (*memory_destroy)(void *memory);
 };
 
 /* sim.c */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fabric/memory.h"
 #include "fabric/topology.h"
 #include "units/registry.h"
 
@@ -105,12 +106,23 @@ static int read_simulation(const struct gt_config *config, struct sim_options *o
     return 0;
 }
 
+static void free_memory(void *memory)
+{
+    gpu_memory_destroy(memory);
+}
+
 struct sim *machine_build(const struct gt_config *config, struct gt_error *err)
 {
     struct sim_options o;
     if (read_simulation(config, &o, err) < 0)
         return NULL;
     struct sim *sim = sim_create(&o);
+    struct gpu_memory *memory = gpu_memory_create(err);
+    if (!memory) {
+        sim_destroy(sim);
+        return NULL;
+    }
+    sim_set_memory(sim, memory, free_memory);
     if (topology_build(sim, config, unit_kind_find, err) < 0 || sim_realize(sim, err) < 0) {
         sim_destroy(sim);
         return NULL;
