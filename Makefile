@@ -86,7 +86,7 @@ bench: $(BENCH)
 ## help: this list
 help:
 	@echo "gtsim make targets:"
-	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /' | column -t -s ':'
+	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## //' | awk -F': ' '{ printf "  %-14s %s\n", $$1, $$2 }'
 
 ## clean: remove build/ and out/
 clean:
