@@ -168,9 +168,12 @@ bool port_try_send(struct port *out, struct msg *m)
     }
     ch->sends_at_send_time++;
     struct unit *receiver = ch->to->owner;
-    /* Visible on the first receiver edge after now, plus latency - 1 edges. */
-    uint64_t arrival = sim_domain_cycle_after(sim, receiver->domain, sim->now_ps)
-                     + ch->link.latency - 1;
+    /* Visible on the first receiver edge after now, plus latency - 1 edges
+     * (within one clock domain: the sender's cycle plus latency). */
+    uint64_t arrival = receiver->domain == sender->domain
+                     ? sim->domains[sender->domain]->cycle + ch->link.latency
+                     : sim_domain_cycle_after(sim, receiver->domain, sim->now_ps)
+                       + ch->link.latency - 1;
     m->source = sender->id;
     ch->sent++;
     sim->messages_sent++;
@@ -215,7 +218,10 @@ struct msg *port_pop(struct port *in)
     if (ch->sender_waiting) {
         ch->sender_waiting = false;
         struct unit *sender = ch->from->owner;
-        sim_schedule(sim, sender, sim_domain_cycle_after(sim, sender->domain, sim->now_ps));
+        struct unit *receiver = in->owner;
+        sim_schedule(sim, sender, sender->domain == receiver->domain
+                                      ? sim->domains[sender->domain]->cycle + 1
+                                      : sim_domain_cycle_after(sim, sender->domain, sim->now_ps));
     }
     return m;
 }

@@ -291,30 +291,32 @@ static void process_domain_edge(struct sim *sim, struct clock_domain *d, uint64_
     }
 }
 
-/* The earliest time (ps) any domain has work, or UINT64_MAX. */
+/* The earliest time (ps) any domain has work, or UINT64_MAX. Each domain's
+ * next cycle is kept for step_at(), which then needs no division. */
 static uint64_t next_event_time(struct sim *sim)
 {
     uint64_t best = UINT64_MAX;
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         struct clock_domain *d = sim->domains[i];
         uint64_t c = domain_next_cycle(d);
-        if (c != UINT64_MAX && c * d->period_ps < best)
-            best = c * d->period_ps;
+        d->pending_cycle = c;
+        d->pending_time = c == UINT64_MAX ? UINT64_MAX : c * d->period_ps;
+        if (d->pending_time < best)
+            best = d->pending_time;
     }
     return best;
 }
 
+/* Processes time t, which next_event_time() just returned. */
 static bool step_at(struct sim *sim, uint64_t t)
 {
     sim->now_ps = t;
     sim->steps++;
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         struct clock_domain *d = sim->domains[i];
-        if (t % d->period_ps)
+        if (d->pending_time != t)
             continue;
-        uint64_t cycle = t / d->period_ps;
-        if (domain_next_cycle(d) != cycle)
-            continue;
+        uint64_t cycle = d->pending_cycle;
         /* A wake from the overflow heap lands in the wheel once the window
          * reaches it: move the window to this edge first. */
         d->next_unprocessed = cycle;

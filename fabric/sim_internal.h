@@ -42,6 +42,7 @@ struct clock_domain {
     uint64_t occupied[WHEEL_WORDS];
     struct wake_heap overflow;
     uint64_t edges;             /* edges processed (with work) */
+    uint64_t pending_cycle, pending_time;   /* next edge with work, from next_event_time() */
 };
 
 struct channel {

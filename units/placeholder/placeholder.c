@@ -102,7 +102,8 @@ static enum unit_activity placeholder_tick(struct unit *u)
         struct msg *m = port_peek(in);
         if (!m) {
             empty_inputs++;
-            s->next_input = (s->next_input + 1) % s->input_count;
+            if (++s->next_input == s->input_count)
+                s->next_input = 0;
             continue;
         }
         empty_inputs = 0;
@@ -115,7 +116,8 @@ static enum unit_activity placeholder_tick(struct unit *u)
             s->received_bytes += m->size;
             port_try_send(out, m);
             s->forwarded++;
-            s->next_output = (s->next_output + 1) % s->output_count;
+            if (++s->next_output == s->output_count)
+                s->next_output = 0;
         } else {
             port_pop(in);
             s->received++;
@@ -123,7 +125,8 @@ static enum unit_activity placeholder_tick(struct unit *u)
             s->sunk++;
             msg_free(unit_sim(u), m);
         }
-        s->next_input = (s->next_input + 1) % s->input_count;
+        if (++s->next_input == s->input_count)
+            s->next_input = 0;
         budget--;
     }
     if (budget == 0)
