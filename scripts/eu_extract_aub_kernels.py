@@ -160,7 +160,7 @@ def listings(text):
 
 
 def expected(body):
-    """[(opcode, compacted)] from a listing."""
+    """[(opcode, compacted, exec_size)] from a listing."""
     out = []
     for l in body:
         if l[:1].isspace():
@@ -169,17 +169,21 @@ def expected(body):
         if t[0].startswith("("):
             t = t[1:]
         m = re.match(r"^([a-z0-9]+)", t[0])
-        out.append((OPCODES[m.group(1)], "compacted" in l))
+        es = re.search(r"\((\d+)\)", l)
+        out.append((OPCODES[m.group(1)], "compacted" in l, int(es.group(1))))
     return out
 
 
 def match(read, addr, exp, gen):
     off = 0
-    for opcode, compacted in exp:
+    for opcode, compacted, es in exp:
         w = read(addr + off, 16)
         dw0 = u32(w, 0)
         is_c = gen >= 7 and bool((dw0 >> 29) & 1)
         if (dw0 & 0x7F) != opcode or is_c != compacted:
+            return None
+        # native form: ExecSize in bits 23:21 (003 L22738-22812), log2 of the size
+        if not is_c and 1 << ((dw0 >> 21) & 7) != es:
             return None
         off += 8 if is_c else 16
     return read(addr, off)
@@ -198,8 +202,12 @@ def main():
     for n, (header, body) in enumerate(listings(text)):
         exp = expected(body)
         found = None
+        before = text[:text.find(header + "\n" + body[0])] if body else text
+        near = [int(v, 16) for v in re.findall(r"Kernel Start Pointer(?: \d)?: (0x[0-9a-f]+)", before[-20000:])]
+        local = [b + k for k in reversed(near) for b in bases]
+        order = local + [a for a in cands if a not in local]
         for read in snaps:
-            for a in cands:
+            for a in order:
                 found = match(read, a, exp, gen)
                 if found:
                     break

@@ -20,7 +20,8 @@ Output keys (each line lists only what the tool printed):
            3-source operands without region.
   desc exdesc  send descriptors (hex)      mlen rlen ex_mlen   message lengths
   access   align1|align16   we_all 0|1   qtr 1Q..4Q|1H|2H|1N..8N|compr|sechalf|-
-  eot 0|1  compacted 0|1 (aubinator only)
+  eot 0|1  compacted 0|1 (aubinator only)  dd -|NoDDClr|NoDDChk|both  thr -|atomic|switch
+  jip uip  jump targets in bytes (gen7+)
 A line "skip" stands for an instruction the tool could not print.
 """
 import re
@@ -173,6 +174,29 @@ def parse_instruction(first, rest, gen):
     if cflag:
         fields["cflag"] = cflag
     align16 = "align16" in opts
+    if op in ("if", "else", "endif", "while", "break", "cont", "halt"):
+        # intel-gen4disasm prints the raw jump fields: gen7 "UIP JIP" (or only JIP),
+        # in 8-byte units; gen8+ "JIP UIP" in bytes. Mesa prints "JIP: n UIP: m".
+        nums = []
+        for t in toks:
+            if re.match(r"^-?\d+$", t):
+                nums.append(int(t))
+            else:
+                break
+        mj = re.search(r"JIP: (-?\d+)", text)
+        mu = re.search(r"UIP: (-?\d+)", text)
+        unit = 8 if gen == 7 else 1
+        if mj:
+            fields["jip"] = str(int(mj.group(1)) * unit)
+            if mu:
+                fields["uip"] = str(int(mu.group(1)) * unit)
+        elif gen == 7 and len(nums) == 2:
+            fields["uip"], fields["jip"] = str(nums[0] * unit), str(nums[1] * unit)
+        elif len(nums) >= 1:
+            fields["jip"] = str(nums[0] * unit)
+            if len(nums) >= 2:
+                fields["uip"] = str(nums[1] * unit)
+        toks = []
     three_src = op in ("mad", "lrp", "bfe", "bfi2", "csel", "madm")
     is_send = op in ("send", "sendc", "sends", "sendsc")
     if is_send and gen == 4 and toks and toks[0].isdigit():
@@ -206,6 +230,9 @@ def parse_instruction(first, rest, gen):
             qtr = o
     fields["qtr"] = qtr
     fields["eot"] = "1" if "EOT" in opts else "0"
+    fields["dd"] = {(0, 0): "-", (1, 0): "NoDDClr", (0, 1): "NoDDChk", (1, 1): "both"}[
+        ("NoDDClr" in opts, "NoDDChk" in opts)]
+    fields["thr"] = "atomic" if "atomic" in opts else ("switch" if "switch" in opts else "-")
     return fields
 
 

@@ -382,7 +382,9 @@ static void decode_dst(struct eu_instruction *in, int gi)
     if (d->type == EU_TYPE_INVALID)
         set_illegal(in, "reserved destination type");
     d->indirect = eu_field_get(g, EU_F_DST_ADDR_MODE, n) != 0;
-    d->hstride = hstride_of((unsigned)eu_field_get(g, EU_F_DST_HSTRIDE, n));
+    /* align16: 62:61 are reserved and the destination is contiguous (003 L22738-22812,
+     * the Direct Align16 column), printed <1> by Mesa and intel-gen4disasm */
+    d->hstride = in->access_mode ? 1 : hstride_of((unsigned)eu_field_get(g, EU_F_DST_HSTRIDE, n));
     if (!d->indirect) {
         d->reg_nr = (uint8_t)eu_field_get(g, EU_F_DST_REG_NR, n);
         if (in->access_mode == 0) {
@@ -574,7 +576,7 @@ static void decode_send(struct eu_instruction *in, int gi)
     if (in->is_split_send) {
         in->desc_is_reg = eu_field_get(g, EU_F_SENDS_SEL_REG32_DESC, n) != 0;
         in->ex_desc_is_reg = eu_field_get(g, EU_F_SENDS_SEL_REG32_EX_DESC, n) != 0;
-        in->desc = n[3];
+        in->desc = (uint32_t)eu_field_get(g, EU_F_SENDS_DESC, n);
         if (in->ex_desc_is_reg) {
             in->ex_desc_addr_subreg = (uint8_t)eu_field_get(g, EU_F_SENDS_EX_DESC_IA_SUBREG_NR, n);
         } else {
@@ -586,7 +588,8 @@ static void decode_send(struct eu_instruction *in, int gi)
     } else {
         in->desc_is_reg = in->src[1].present ? in->src[1].file != EU_FILE_IMM
                                              : eu_field_get(g, EU_F_SRC1_REG_FILE, n) != EU_FILE_IMM;
-        in->desc = n[3];
+        /* the descriptor field (gen7/8 124:96, gen9 126:96; bit 127 is EOT) */
+        in->desc = (uint32_t)eu_field_get(g, EU_F_DESC, n);
         if (gi == EU_GEN9_IDX)
             in->ex_desc = (uint32_t)(eu_field_get(g, EU_F_EX_DESC_31_28, n) << 28) |
                           (uint32_t)(eu_field_get(g, EU_F_EX_DESC_27_24, n) << 24) |

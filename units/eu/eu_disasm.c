@@ -279,13 +279,17 @@ int eu_disasm(const struct eu_instruction *in, char *buf, size_t n)
         pad(&o, col);
         if (in->desc_is_reg)
             put(&o, "a0.0");
-        else
+        else if (in->is_split_send)
             put(&o, "0x%08x", in->desc);
+        else /* send: the whole DWord 3, as Mesa prints it */
+            put(&o, "0x%08x", in->native[3]);
         if (in->is_split_send) {
+            /* Mesa prints the instruction's own extended-descriptor bits (31:16, 9:6);
+             * SFID and EOT are shown separately */
             if (in->ex_desc_is_reg)
                 put(&o, " a0.%u", in->ex_desc_addr_subreg);
             else
-                put(&o, " 0x%08x", in->ex_desc);
+                put(&o, " 0x%08x", in->ex_desc & ~0x2fu);
         }
         const char *sf = eu_sfid_names[gi][in->sfid & 15];
         put(&o, " %s", sf ? sf : "sfid?");

@@ -99,9 +99,13 @@ struct eu_instruction {
     /* send / sendc / sends / sendsc */
     uint8_t sfid;            /* shared-function id (Gen4: descriptor message target) */
     bool eot;
-    uint32_t desc;           /* message descriptor DWord (immediate form) */
+    uint32_t desc;           /* immediate message descriptor: gen4 the whole DWord 3
+                              * (EOT and message target included); gen7+ the Desc
+                              * field without EOT (native-fields.txt [send]) */
     bool desc_is_reg;        /* descriptor in a0.0 */
-    uint32_t ex_desc;        /* extended descriptor (Gen9) */
+    uint32_t ex_desc;        /* extended descriptor as the PRM defines it (003
+                              * L24378-24386): 31:16 function control, 9:6 ex_mlen
+                              * (sends), 5 EOT, 3:0 SFID */
     bool ex_desc_is_reg;
     uint8_t ex_desc_addr_subreg;
     uint8_t mlen, rlen, ex_mlen;
@@ -163,5 +167,10 @@ void eu_disasm_buffer(int gen, const uint8_t *p, size_t len, FILE *out, bool wit
 int eu_parse_hex_text(const char *text, size_t n, uint8_t **bytes, size_t *len,
                       struct gt_error *err);
 int eu_load_kernel_file(const char *path, uint8_t **bytes, size_t *len, struct gt_error *err);
+
+/* `gtsim disasm --gen N [--offsets] FILE` (argv[0] = "disasm"): listing on out, one
+ * line errors on err. Returns 0, 1 when the kernel holds illegal or truncated
+ * instructions, 2 on a usage or file error. */
+int eu_disasm_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif
