@@ -124,7 +124,7 @@ static void put_imm(struct out *o, const struct eu_operand *s)
     case EU_TYPE_F: {
         float f;
         memcpy(&f, &v, sizeof f);
-        put(o, "0x%08xF /* %gF */", v, (double)f);
+        put(o, "0x%xF /* %gF */", v, (double)f); /* Mesa: unpadded hex */
         break;
     }
     case EU_TYPE_HF: put(o, "0x%04xHF", v & 0xffff); break;
