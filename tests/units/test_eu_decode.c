@@ -488,6 +488,72 @@ static void test_no_compaction_gen4(void)
     CU_ASSERT_EQUAL(eu_instruction_size(9, b, 16), 8);
 }
 
+/* Gen8/Gen9 compact 3-source instructions. No capture holds one, so each entry of the
+ * 4-entry tables is checked against what the reference's "decoded" column says it
+ * means (shared/reference/eu/compaction-gen8.txt and -gen9.txt [3src-control-index],
+ * [3src-source-index]); the compact fields are placed by [compact-3src-layout]. */
+static void test_compact_3src(void)
+{
+    static const struct { unsigned es, qtr; bool we_all; } ctl[4] = {
+        { 8, 0, true }, { 8, 0, false }, { 16, 0, false }, { 16, 2, false },
+    };
+    for (int gen = 8; gen <= 9; gen++) {
+        for (unsigned ci = 0; ci < 4; ci++) {
+            for (unsigned si = 0; si < 4; si++) {
+                uint64_t c = 0x5b;                      /* mad, 6:0 */
+                c |= (uint64_t)ci << 8;                 /* control index 9:8 */
+                c |= (uint64_t)si << 10;                /* source index 11:10 */
+                c |= (uint64_t)9 << 12;                 /* dst reg 18:12 */
+                c |= 1ull << 29;                        /* CmptCtrl */
+                c |= 1ull << 32;                        /* src1 RepCtrl */
+                c |= (uint64_t)3 << 37;                 /* src1 subreg 39:37 (dwords) */
+                c |= (uint64_t)4 << 43;                 /* src0 reg 49:43 */
+                c |= (uint64_t)5 << 50;                 /* src1 reg 56:50 */
+                c |= (uint64_t)127 << 57;               /* src2 reg 63:57 */
+                uint8_t b[8];
+                for (unsigned j = 0; j < 8; j++)
+                    b[j] = (uint8_t)(c >> (8 * j));
+                struct eu_instruction in;
+                CU_ASSERT_EQUAL_FATAL(eu_decode(gen, b, 8, &in), 8);
+                CU_ASSERT(!in.illegal);
+                CU_ASSERT(in.compacted && in.is_3src);
+                CU_ASSERT_STRING_EQUAL(in.mnemonic, "mad");
+                CU_ASSERT_EQUAL(in.access_mode, 1);
+                CU_ASSERT_EQUAL(in.exec_size, ctl[ci].es);
+                CU_ASSERT_EQUAL(in.qtr_control, ctl[ci].qtr);
+                CU_ASSERT_EQUAL(in.mask_control, ctl[ci].we_all);
+                CU_ASSERT_EQUAL(in.pred_control, 0);
+                CU_ASSERT_EQUAL(in.dst.reg_nr, 9);
+                CU_ASSERT_EQUAL(in.dst.writemask, 0xf);
+                CU_ASSERT_EQUAL(in.dst.type, EU_TYPE_F);
+                CU_ASSERT_EQUAL(in.src[0].reg_nr, 4);
+                CU_ASSERT_EQUAL(in.src[1].reg_nr, 5);
+                CU_ASSERT_EQUAL(in.src[2].reg_nr, 127);
+                CU_ASSERT(!in.src[0].rep_ctrl && in.src[1].rep_ctrl && !in.src[2].rep_ctrl);
+                CU_ASSERT_EQUAL(in.src[1].subreg_nr, 12);
+                for (unsigned k = 0; k < 3; k++) {
+                    CU_ASSERT_EQUAL(in.src[k].type, EU_TYPE_F);
+                    CU_ASSERT_EQUAL(in.src[k].negate, si == k + 1);
+                    CU_ASSERT(!in.src[k].abs);
+                    CU_ASSERT(in.src[k].swizzle[0] == 0 && in.src[k].swizzle[1] == 1 &&
+                              in.src[k].swizzle[2] == 2 && in.src[k].swizzle[3] == 3);
+                }
+                /* and back */
+                uint32_t back[2];
+                CU_ASSERT_EQUAL(eu_compact(gen, in.native, back), 0);
+                CU_ASSERT_EQUAL(back[0], (uint32_t)c);
+                CU_ASSERT_EQUAL(back[1], (uint32_t)(c >> 32));
+            }
+        }
+    }
+    /* Gen7 has no 3-source compaction: a compact mad is not expanded as one. */
+    uint8_t b[8] = { 0x5b, 0, 0, 0x20, 0, 0, 0, 0 };
+    struct eu_instruction in;
+    CU_ASSERT_EQUAL(eu_decode(7, b, 8, &in), 8);
+    CU_ASSERT(in.compacted);
+    CU_ASSERT(in.illegal);
+}
+
 /* ---- bad input ------------------------------------------------------------------------ */
 
 static void put32(uint8_t *b, uint32_t v)
@@ -620,6 +686,7 @@ static const struct test_case cases[] = {
     { "capture kernels decode like aubinator, compacted ones included", test_aub_kernels },
     { "compaction round trips on driver and assembled kernels", test_compaction_roundtrip },
     { "gen4 has no compact form", test_no_compaction_gen4 },
+    { "gen8/gen9 compact 3-source instructions expand per the tables", test_compact_3src },
     { "truncated input consumes nothing", test_truncated },
     { "opcodes outside a generation decode as illegal", test_illegal_opcodes },
     { "reserved field values decode as illegal", test_reserved_fields },

@@ -176,6 +176,12 @@ int eu_uncompact(int gen, const uint32_t compact[2], uint32_t native[4], const c
         return 0;
     }
 
+    if (is_3src_opcode(gen, opcode)) {
+        /* compaction-gen7.txt has no 3-source layout (3-source compaction is gen8+,
+         * compaction-gen8.txt header) */
+        *reason = "no compact form of 3-source instructions on this generation";
+        return -1;
+    }
     /* [compact-layout]: bit 28 reserved (must be 0). */
     if (sub(c, 28, 28) != 0) {
         *reason = "reserved bit 28 set in compact instruction";
