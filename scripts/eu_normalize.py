@@ -21,7 +21,7 @@ Output keys (each line lists only what the tool printed):
   desc exdesc  send descriptors (hex)      mlen rlen ex_mlen   message lengths
   access   align1|align16   we_all 0|1   qtr 1Q..4Q|1H|2H|1N..8N|compr|sechalf|-
   eot 0|1  compacted 0|1 (aubinator only)  dd -|NoDDClr|NoDDChk|both  thr -|atomic|switch
-  jip uip  jump targets in bytes (gen7+)
+  jip uip  jump targets in bytes (gen7+)      jump pop  gen4 jump and pop counts
 A line "skip" stands for an instruction the tool could not print.
 """
 import re
@@ -183,6 +183,19 @@ def parse_instruction(first, rest, gen):
                 nums.append(int(t))
             else:
                 break
+        if gen == 4:
+            # gen4: intel-gen4disasm prints the src1 immediate holding jump count
+            # (15:0, signed, in instructions) and pop count (19:16) as a D value;
+            # Mesa prints "Jump: n Pop: m"
+            for t in toks:
+                mm = re.match(r"^(-?\d+)D$", t)
+                if mm:
+                    v = int(mm.group(1)) & 0xFFFFFFFF
+                    fields["jump"] = str((v & 0xFFFF) - ((v & 0x8000) << 1))
+                    fields["pop"] = str((v >> 16) & 0xF)
+            mm = re.search(r"Jump: (-?\d+) Pop: (\d+)", text)
+            if mm:
+                fields["jump"], fields["pop"] = mm.group(1), mm.group(2)
         mj = re.search(r"JIP: (-?\d+)", text)
         mu = re.search(r"UIP: (-?\d+)", text)
         unit = 8 if gen == 7 else 1

@@ -189,6 +189,10 @@ static void eu_test_fields(const struct eu_instruction *in, struct eu_kv *kv)
         kv_add(kv, "jip", "%d", in->jip);
     if (in->has_uip)
         kv_add(kv, "uip", "%d", in->uip);
+    if (in->has_jump_count) {
+        kv_add(kv, "jump", "%d", in->jump_count);
+        kv_add(kv, "pop", "%u", in->pop_count);
+    }
     kv_add(kv, "access", "%s", in->access_mode ? "align16" : "align1");
     kv_add(kv, "we_all", "%u", in->mask_control);
     /* quarter control spelling (Mesa / intel-gen4disasm): gen4 compr/sechalf; gen6+
