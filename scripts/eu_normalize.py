@@ -21,6 +21,7 @@ Output keys (each line lists only what the tool printed):
   desc exdesc  send descriptors (hex)      mlen rlen ex_mlen   message lengths
   access   align1|align16   we_all 0|1   qtr 1Q..4Q|1H|2H|1N..8N|compr|sechalf|-
   eot 0|1  compacted 0|1 (aubinator only)  dd -|NoDDClr|NoDDChk|both  thr -|atomic|switch
+  msg bti urb_offset  send message name, binding table, URB offset (aubinator only)
   jip uip  jump targets in bytes (gen7+)      jump pop  gen4 jump and pop counts
 A line "skip" stands for an instruction the tool could not print.
 """
@@ -231,6 +232,35 @@ def parse_instruction(first, rest, gen):
         fields["desc"] = "0x%x" % int(descs[0], 16)
     if len(descs) >= 2:
         fields["exdesc"] = "0x%x" % int(descs[1], 16)
+    if is_send and "MsgDesc:" in rest:
+        # aubinator's message description (Mesa's words) -> message name, binding
+        # table index, URB offset
+        md = rest.split("MsgDesc:", 1)[1]
+        unit = rest.split("MsgDesc:", 1)[0].split()
+        md = md.split(" mlen ")[0].strip()
+        mm = re.search(r"Surface = (\d+)|bti (\d+)", md)
+        if mm:
+            fields["bti"] = mm.group(1) or mm.group(2)
+        mm = re.search(r"\boffset (\d+)", md)
+        if mm:
+            fields["urb_offset"] = mm.group(1)
+        msg = None
+        if md.startswith("("):
+            msg = md[1:].split(",")[0]
+            msg = re.sub(r"^DC ", "", msg)
+            msg = "_".join(msg.lower().split())
+        elif md.startswith("RT write"):
+            msg = "render_target_write"
+        elif unit and unit[0] == "urb":
+            mm = re.search(r"(SIMD8 (write|read))|((write|read) ([HO])Word)", md)
+            if mm and mm.group(1):
+                msg = "simd8_" + mm.group(2)
+            elif mm:
+                msg = "%s_%sword" % (mm.group(4), mm.group(5).lower())
+        elif unit and unit[0] in ("sampler", "math") and md:
+            msg = md.split()[0]
+        if msg:
+            fields["msg"] = msg
     for key in ("mlen", "rlen", "ex_mlen"):
         mm = re.search(r"\b%s (\d+)" % key, rest)
         if mm:

@@ -184,6 +184,14 @@ static void eu_test_fields(const struct eu_instruction *in, struct eu_kv *kv)
             kv_add(kv, "ex_mlen", "%u", in->ex_mlen);
         if (in->gen == 4)
             kv_add(kv, "base_mrf", "%u", in->base_mrf);
+        const char *msg = eu_send_message_name(in);
+        uint32_t v;
+        if (msg)
+            kv_add(kv, "msg", "%s", msg);
+        if (eu_send_desc_field(in, "binding_table", &v))
+            kv_add(kv, "bti", "%u", v);
+        if (eu_send_desc_field(in, in->gen == 4 ? "offset" : "global_offset", &v))
+            kv_add(kv, "urb_offset", "%u", v);
     }
     if (in->has_jip)
         kv_add(kv, "jip", "%d", in->jip);

@@ -293,6 +293,12 @@ int eu_disasm(const struct eu_instruction *in, char *buf, size_t n)
         }
         const char *sf = eu_sfid_names[gi][in->sfid & 15];
         put(&o, " %s", sf ? sf : "sfid?");
+        const char *msg = eu_send_message_name(in);
+        uint32_t bti;
+        if (msg)
+            put(&o, " %s", msg);
+        if (eu_send_desc_field(in, "binding_table", &bti))
+            put(&o, " bti %u", bti);
         if (!in->desc_is_reg) {
             put(&o, " mlen %u", in->mlen);
             if (in->is_split_send && !in->ex_desc_is_reg)

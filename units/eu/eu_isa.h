@@ -143,6 +143,20 @@ int eu_compact(int gen, const uint32_t native[4], uint32_t compact[2]);
  * the buffer is too short or the generation is unsupported. */
 size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction *out);
 
+/* Message descriptors (opcodes.txt [message-descriptors]): a field of the immediate
+ * descriptor by name ("binding_table", "msg_type", "global_offset", "mlen" ...) for
+ * the instruction's shared function; false when the field does not exist there or the
+ * descriptor is in a register. */
+bool eu_send_desc_field(const struct eu_instruction *in, const char *name, uint32_t *value);
+/* Name of a message-type value in one of the enumerations ("sampler-message-type",
+ * "urb-opcode", "dc0-message-type", "dc1-message-type", "render-cache-message-type",
+ * "gen4-dp-read-type", "gen4-dp-write-type", "rt-write-subtype",
+ * "gateway-subfunction"), or NULL. */
+const char *eu_msg_enum_name(int gen, const char *table, unsigned value);
+/* The message a send carries ("ld_lz", "render_target_write", "simd8_write", ...),
+ * or NULL when unknown. */
+const char *eu_send_message_name(const struct eu_instruction *in);
+
 /* Names. */
 const char *eu_type_name(enum eu_type t);
 unsigned eu_type_size(enum eu_type t);
