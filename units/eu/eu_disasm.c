@@ -92,6 +92,15 @@ static void put_writemask(struct out *o, unsigned m)
     put(o, ".%s%s%s%s", m & 1 ? "x" : "", m & 2 ? "y" : "", m & 4 ? "z" : "", m & 8 ? "w" : "");
 }
 
+/* Mesa's spelling of a register-indirect operand: g[a0.N OFFSET], offset omitted when 0 */
+static void put_indirect(struct out *o, const struct eu_operand *r)
+{
+    put(o, "g[a0.%u", r->addr_subreg_nr);
+    if (r->addr_imm)
+        put(o, " %d", r->addr_imm);
+    put(o, "]");
+}
+
 static void put_dst(struct out *o, const struct eu_instruction *in)
 {
     const struct eu_operand *d = &in->dst;
@@ -101,7 +110,7 @@ static void put_dst(struct out *o, const struct eu_instruction *in)
         return;
     }
     if (d->indirect)
-        put(o, "g[a0.%u%+d]", d->addr_subreg_nr, d->addr_imm);
+        put_indirect(o, d);
     else
         put_reg_name(o, in->gen, d);
     put(o, "<%u>", d->hstride ? d->hstride : 1);
@@ -158,7 +167,7 @@ static void put_src(struct out *o, const struct eu_instruction *in, unsigned i)
         return;
     }
     if (s->indirect)
-        put(o, "g[a0.%u%+d]", s->addr_subreg_nr, s->addr_imm);
+        put_indirect(o, s);
     else
         put_reg_name(o, in->gen, s);
     if (s->file == EU_FILE_ARF && ((s->reg_nr >> 4) & 15) == 0) {
