@@ -498,6 +498,9 @@ static void test_no_compaction_gen4(void)
     uint8_t b[16] = { 0x01, 0x00, 0x60, 0x20 }; /* bit 29 set: still 16 bytes on gen4 */
     CU_ASSERT_EQUAL(eu_instruction_size(4, b, 16), 16);
     CU_ASSERT_EQUAL(eu_instruction_size(9, b, 16), 8);
+    struct eu_instruction in;
+    CU_ASSERT_EQUAL(eu_decode(4, b, 16, &in), 16);
+    CU_ASSERT(in.illegal && !in.compacted);
 }
 
 /* Gen8/Gen9 compact 3-source instructions. No capture holds one, so each entry of the

@@ -682,6 +682,8 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
         set_illegal(out, "illegal opcode 0");
     if (n[0] & 0x80)
         set_illegal(out, "reserved opcode bit 7 set");
+    if (gi == EU_GEN4_IDX && (n[0] & (1u << 29)))
+        set_illegal(out, "reserved bit 29 set (no compact form on gen4)");
     out->mnemonic = od->mnemonic;
     out->access_mode = (uint8_t)eu_field_get(gen, EU_F_ACCESS_MODE, n);
     out->mask_control = (uint8_t)eu_field_get(gen, EU_F_MASK_CONTROL, n);
