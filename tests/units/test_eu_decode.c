@@ -694,6 +694,41 @@ static void test_imm64(void)
     CU_ASSERT(in.illegal);
 }
 
+/* send with the descriptor in a0.0 (003 L24339: "<desc> ... register operand" must be
+ * a0.0<0;1,0>:ud): src1 RegFile ARF, RegNum 0x10 = a0 (003 L19469-19486); SFID 27:24,
+ * EOT 127 (003 L22815-22878). */
+static void test_send_register_desc(void)
+{
+    uint32_t w[4] = { 0 };
+    setb(w, 6, 0, 0x31);       /* send */
+    setb(w, 23, 21, 3);
+    setb(w, 27, 24, 10);       /* SFID: data cache */
+    setb(w, 36, 35, 1);        /* dst GRF */
+    setb(w, 40, 37, 2);        /* UW */
+    setb(w, 60, 53, 20);
+    setb(w, 62, 61, 1);
+    setb(w, 42, 41, 1);        /* src0 GRF */
+    setb(w, 46, 43, 0);        /* UD */
+    setb(w, 76, 69, 12);
+    setb(w, 90, 89, 0);        /* src1 ARF */
+    setb(w, 94, 91, 0);        /* UD */
+    setb(w, 108, 101, 0x10);   /* a0 */
+    uint8_t b[16];
+    to_bytes(w, b);
+    struct eu_instruction in;
+    CU_ASSERT_EQUAL_FATAL(eu_decode(9, b, 16, &in), 16);
+    CU_ASSERT(!in.illegal);
+    CU_ASSERT(in.is_send && in.desc_is_reg && !in.eot);
+    CU_ASSERT_EQUAL(in.sfid, 10);
+    CU_ASSERT_EQUAL(in.dst.reg_nr, 20);
+    CU_ASSERT_EQUAL(in.src[0].reg_nr, 12);
+    uint32_t v;
+    CU_ASSERT(!eu_send_desc_field(&in, "binding_table", &v));
+    char line[256];
+    eu_disasm(&in, line, sizeof line);
+    CU_ASSERT(strstr(line, " a0.0 dp_data_cache") != NULL);
+}
+
 /* Field accessors: every field of every generation reads back what was written,
  * including the split fields (AddrImm[9] apart from AddrImm[8:0] on gen8+). */
 static void test_field_roundtrip(void)
@@ -855,6 +890,7 @@ static const struct test_case cases[] = {
     { "gen9 register-indirect operands", test_indirect_gen9 },
     { "gen7 register-indirect VxH operand", test_indirect_gen7 },
     { "gen8 64-bit immediate", test_imm64 },
+    { "gen9 send with the descriptor in a0.0", test_send_register_desc },
     { "field accessors round trip, split fields included", test_field_roundtrip },
     { "truncated input consumes nothing", test_truncated },
     { "opcodes outside a generation decode as illegal", test_illegal_opcodes },

@@ -592,8 +592,8 @@ static void decode_send(struct eu_instruction *in, int gi)
             in->ex_mlen = (uint8_t)eu_field_get(g, EU_F_SENDS_EX_DESC_9_6, n);
         }
     } else {
-        in->desc_is_reg = in->src[1].present ? in->src[1].file != EU_FILE_IMM
-                                             : eu_field_get(g, EU_F_SRC1_REG_FILE, n) != EU_FILE_IMM;
+        /* the descriptor is src1: an immediate, or a0.0 (native-fields.txt [send]) */
+        in->desc_is_reg = eu_field_get(g, EU_F_SRC1_REG_FILE, n) != EU_FILE_IMM;
         /* the descriptor field (gen7/8 124:96, gen9 126:96; bit 127 is EOT) */
         in->desc = (uint32_t)eu_field_get(g, EU_F_DESC, n);
         if (gi == EU_GEN9_IDX)
