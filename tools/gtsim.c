@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/cmd_disasm.h"
 #include "tools/commands.h"
 
 struct command {
@@ -14,6 +15,7 @@ static const struct command commands[] = {
     { "run", cmd_run, "build a machine from a config and run a workload on it" },
     { "units", cmd_units, "list every unit kind with its ports, params and stats" },
     { "config", cmd_config, "print the resolved config (includes and --set applied)" },
+    { "disasm", cmd_disasm, "disassemble an EU kernel (raw bytes or intel-gen4asm hex)" },
     { NULL, NULL, NULL }
 };
 
