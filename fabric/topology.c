@@ -217,6 +217,24 @@ static int build_block(struct builder *b, const config_setting_t *block, const c
             const struct unit_ops *ops = b->lookup(kind);
             if (!ops)
                 return fail(b, k, "unknown unit kind '%s' (`gtsim units` lists them)", kind);
+            /* impl = "rtl" (or another implementation) picks the kind
+             * registered as "<kind>:<impl>", e.g. a Verilated model behind
+             * the same ports; "c" is the C model itself. */
+            const config_setting_t *impl = config_setting_get_member(c, "impl");
+            if (impl) {
+                if (config_setting_type(impl) != CONFIG_TYPE_STRING)
+                    return fail(b, impl, "impl must be a string (\"c\", \"rtl\", ...)");
+                const char *which = config_setting_get_string(impl);
+                if (strcmp(which, "c") != 0) {
+                    char impl_kind[256];
+                    snprintf(impl_kind, sizeof impl_kind, "%s:%s", kind, which);
+                    ops = b->lookup(impl_kind);
+                    if (!ops)
+                        return fail(b, impl, "kind '%s' has no '%s' implementation in this "
+                                    "build (RTL kinds are in gtsim-cosim, built by make cosim)",
+                                    kind, which);
+                }
+            }
             for (int64_t j = 0; j < n; j++) {
                 char full[512];
                 join_name(full, sizeof full, prefix, name, count < 0 ? -1 : j);

@@ -4,6 +4,8 @@
  *   units   groups with `kind = "..."`; the other keys are the kind's params;
  *           `count = N` makes N of them (name0 .. nameN-1); `clock = "..."`
  *           picks the clock domain (default: the block's, else the first);
+ *           `impl = "rtl"` picks the kind registered as "<kind>:rtl" (same
+ *           ports, another implementation; "c", the default, is the C model);
  *   blocks  groups without `kind` (slice, subslice), also with `count`,
  *           `clock`, units, blocks and links of their own;
  *   links   a list of { from = "a.out"; to = "b.in"; latency; capacity; width }.

@@ -242,7 +242,7 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
            a->trace ? ",trace.json" : "");
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
 {
     struct run_args a;
     int parsed = parse_args(argc, argv, &a, "run", run_usage);
@@ -254,7 +254,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "gtsim run: %s\n", err.message);
         return EXIT_ERROR;
     }
-    struct sim *sim = machine_build(config, &err);
+    struct sim *sim = machine_build(config, lookup, &err);
     if (!sim) {
         fprintf(stderr, "gtsim run: %s\n", err.message);
         gt_config_free(config);
@@ -316,7 +316,7 @@ done:
     return status;
 }
 
-int cmd_config(int argc, char **argv)
+int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup)
 {
     struct run_args a;
     int parsed = parse_args(argc, argv, &a, "config", config_usage);
@@ -328,7 +328,7 @@ int cmd_config(int argc, char **argv)
         fprintf(stderr, "gtsim config: %s\n", err.message);
         return EXIT_ERROR;
     }
-    struct sim *sim = machine_build(config, &err);
+    struct sim *sim = machine_build(config, lookup, &err);
     if (!sim) {
         fprintf(stderr, "gtsim config: %s\n", err.message);
         gt_config_free(config);

@@ -78,7 +78,7 @@ static void print_kind(const struct unit_ops *ops, void *context)
     printf("\n");
 }
 
-int cmd_units(int argc, char **argv)
+int cmd_units(int argc, char **argv, unit_kind_lookup_fn lookup)
 {
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
@@ -96,10 +96,14 @@ int cmd_units(int argc, char **argv)
         }
         only = argv[i];
     }
-    if (only && !unit_kind_find(only)) {
+    if (only && !lookup(only)) {
         fprintf(stderr, "gtsim units: no unit kind '%s'\n", only);
         return EXIT_ERROR;
     }
-    unit_kinds_each(print_kind, (void *)only);
+    if (only) {
+        print_kind(lookup(only), NULL);
+        return EXIT_OK;
+    }
+    unit_kinds_each(print_kind, NULL);
     return EXIT_OK;
 }

@@ -3,9 +3,16 @@
 #ifndef GTSIM_TOOLS_COMMANDS_H
 #define GTSIM_TOOLS_COMMANDS_H
 
-int cmd_run(int argc, char **argv);
-int cmd_config(int argc, char **argv);
-int cmd_units(int argc, char **argv);
+#include "fabric/topology.h"
+
+/* The whole command line with the given kind lookup: gtsim passes
+ * unit_kind_find; a build with more kinds (gtsim-cosim, with Verilated units)
+ * passes its own, which falls back to unit_kind_find. */
+int gtsim_main(int argc, char **argv, unit_kind_lookup_fn lookup);
+
+int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup);
+int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup);
+int cmd_units(int argc, char **argv, unit_kind_lookup_fn lookup);
 
 /* Exit statuses. */
 enum {

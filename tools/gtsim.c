@@ -1,48 +1,8 @@
-/* tools/gtsim.c - the gtsim command line: dispatches to the subcommands. */
-#include <stdio.h>
-#include <string.h>
-
-#include "tools/cmd_disasm.h"
+/* tools/gtsim.c - the gtsim binary: the command line with the standard kinds. */
 #include "tools/commands.h"
-
-struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-};
-
-static const struct command commands[] = {
-    { "run", cmd_run, "build a machine from a config and run a workload on it" },
-    { "units", cmd_units, "list every unit kind with its ports, params and stats" },
-    { "config", cmd_config, "print the resolved config (includes and --set applied)" },
-    { "disasm", cmd_disasm, "disassemble an EU kernel (raw bytes or intel-gen4asm hex)" },
-    { NULL, NULL, NULL }
-};
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: gtsim COMMAND [OPTIONS]\n\n"
-               "gtsim is a unit-level hardware model of GPUs (Intel Gen4-Gen9, VideoCore IV).\n\n"
-               "commands:\n");
-    for (const struct command *c = commands; c->name; c++)
-        fprintf(f, "  %-8s %s\n", c->name, c->summary);
-    fprintf(f, "\n`gtsim COMMAND --help` describes each. With no arguments, `gtsim run` runs the\n"
-               "built-in workload on " "configs/gen9-skl-gt2.cfg.\n");
-}
+#include "units/registry.h"
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return EXIT_ERROR;
-    }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        usage(stdout);
-        return EXIT_OK;
-    }
-    for (const struct command *c = commands; c->name; c++)
-        if (strcmp(argv[1], c->name) == 0)
-            return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "gtsim: unknown command '%s' (try gtsim --help)\n", argv[1]);
-    return EXIT_ERROR;
+    return gtsim_main(argc, argv, unit_kind_find);
 }

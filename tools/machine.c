@@ -8,7 +8,6 @@
 
 #include "fabric/memory.h"
 #include "fabric/topology.h"
-#include "units/registry.h"
 
 const char *machine_default_config(char *buf, size_t size)
 {
@@ -111,7 +110,8 @@ static void free_memory(void *memory)
     gpu_memory_destroy(memory);
 }
 
-struct sim *machine_build(const struct gt_config *config, struct gt_error *err)
+struct sim *machine_build(const struct gt_config *config, unit_kind_lookup_fn lookup,
+                          struct gt_error *err)
 {
     struct sim_options o;
     if (read_simulation(config, &o, err) < 0)
@@ -123,7 +123,7 @@ struct sim *machine_build(const struct gt_config *config, struct gt_error *err)
         return NULL;
     }
     sim_set_memory(sim, memory, free_memory);
-    if (topology_build(sim, config, unit_kind_find, err) < 0 || sim_realize(sim, err) < 0) {
+    if (topology_build(sim, config, lookup, err) < 0 || sim_realize(sim, err) < 0) {
         sim_destroy(sim);
         return NULL;
     }

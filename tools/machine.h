@@ -6,6 +6,7 @@
 #include "fabric/config.h"
 #include "fabric/error.h"
 #include "fabric/sim.h"
+#include "fabric/topology.h"
 
 #define DEFAULT_CONFIG "configs/gen9-skl-gt2.cfg"
 
@@ -20,7 +21,8 @@ struct machine_request {
 struct gt_config *machine_config(const struct machine_request *req, struct gt_error *err);
 
 /* Builds and realizes the machine the config describes. */
-struct sim *machine_build(const struct gt_config *config, struct gt_error *err);
+struct sim *machine_build(const struct gt_config *config, unit_kind_lookup_fn lookup,
+                          struct gt_error *err);
 
 /* Finds the default config: in the working directory, else beside the binary's
  * repository (build/<variant>/gtsim -> ../../configs). */

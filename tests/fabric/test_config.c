@@ -105,6 +105,9 @@ static void test_bad_configs_name_file_and_line(void)
         { CLOCKS "e = { kind = \"eu\"; clock = \"warp\"; };\n", ":2: no clock named 'warp'" },
         /* a stray value in a block */
         { CLOCKS "speed = 7;\n", ":2: 'speed' in block '(root)'" },
+        /* an implementation this build does not have */
+        { CLOCKS "x = { kind = \"vf\"; impl = \"rtl\"; };\n",
+          ":2: kind 'vf' has no 'rtl' implementation in this build" },
         /* a bad clock */
         { "clocks = { a = { mhz = 0.0; }; };\ne = { kind = \"eu\"; };\n",
           ":1: clock 'a': mhz must be a number" },
@@ -122,6 +125,22 @@ static void test_bad_configs_name_file_and_line(void)
             fprintf(stderr, "\ncase %zu:\n  got:    %s\n  wanted: %s\n", i, err.message, expect);
         CU_ASSERT_PTR_NOT_NULL(strstr(err.message, expect));
     }
+}
+
+/* impl = "alt" picks the kind registered as "<kind>:alt"; "c" the kind itself. */
+static void test_impl_picks_another_implementation(void)
+{
+    struct gt_error err;
+    struct gt_config *c = gt_config_parse(CLOCKS "r = { kind = \"test_relay\"; impl = \"alt\"; };\n"
+                                          "s = { kind = \"test_relay\"; impl = \"c\"; };\n", ".",
+                                          &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    struct sim *sim = sim_create(NULL);
+    CU_ASSERT_EQUAL_FATAL(topology_build(sim, c, probe_kind_find, &err), 0);
+    CU_ASSERT_STRING_EQUAL(unit_kind(sim_find_unit(sim, "r")), "test_relay:alt");
+    CU_ASSERT_STRING_EQUAL(unit_kind(sim_find_unit(sim, "s")), "test_relay");
+    sim_destroy(sim);
+    gt_config_free(c);
 }
 
 static void test_unlinked_required_port_names_unit_and_port(void)
@@ -226,6 +245,7 @@ static const struct test_case cases[] = {
     { "unlinked required port names unit and port",
       test_unlinked_required_port_names_unit_and_port },
     { "missing file", test_missing_file },
+    { "impl picks another implementation", test_impl_picks_another_implementation },
     { "include and overrides", test_include_and_overrides },
     { "gen9 gt2 topology", test_gen9_gt2_topology },
     { 0 }

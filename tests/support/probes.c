@@ -174,8 +174,18 @@ const struct unit_ops probe_relay_ops = {
     .stats = relay_stats, .realize = relay_realize, .tick = relay_tick,
 };
 
+/* The relay again under another name: stands for a second implementation of
+ * a kind (as an RTL model would be) in the topology's impl tests. */
+static const struct unit_ops probe_relay_alt_ops = {
+    .kind = "test_relay:alt", .help = "test: forwards (another implementation)",
+    .state_size = sizeof(struct probe_relay), .params = relay_params, .ports = relay_ports,
+    .stats = relay_stats, .realize = relay_realize, .tick = relay_tick,
+};
+
 const struct unit_ops *probe_kind_find(const char *kind)
 {
+    if (!strcmp(kind, "test_relay:alt"))
+        return &probe_relay_alt_ops;
     if (!strcmp(kind, "test_source"))
         return &probe_source_ops;
     if (!strcmp(kind, "test_sink"))
