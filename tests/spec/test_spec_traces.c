@@ -1,0 +1,129 @@
+/* tests/spec/test_spec_traces.c - the command tables identify every command of
+ * the real batches (tests/data/traces/NAME.batch.NN.bin, copied from
+ * ../shared/traces/intel) exactly as Mesa's aubinator did: the expected
+ * "dword-offset NAME" lists (NAME.batch.NN.cmds) were written from the
+ * aubinator decodes by tests/data/traces/expected.sh, not by gtsim. */
+#include "../test.h"
+
+#include "spec/spec.h"
+#include "spec_gen9_pack.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct batch_case {
+    const char *name;   /* file stem under tests/data/traces */
+    int gen;
+};
+
+static const struct batch_case batches[] = {
+    { "g965_tri.batch.00", 4 },
+    { "byt_tri.batch.00", 7 },    { "byt_tri.batch.01", 7 },
+    { "byt_compute.batch.00", 7 }, { "byt_compute.batch.01", 7 },
+    { "bdw_tri.batch.00", 8 },    { "bdw_tri.batch.01", 8 },
+    { "bdw_compute.batch.00", 8 }, { "bdw_compute.batch.01", 8 },
+    { "skl_tri.batch.00", 9 },    { "skl_tri.batch.01", 9 },
+    { "skl_compute.batch.00", 9 }, { "skl_compute.batch.01", 9 },
+};
+
+static uint32_t *read_batch(const char *stem, size_t *n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/traces/%s.bin", stem);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint32_t *dw = calloc(65536, sizeof(uint32_t));
+    *n = fread(dw, sizeof(uint32_t), 65536, f);
+    fclose(f);
+    return dw;
+}
+
+static void check_batch(const struct batch_case *bc, unsigned *total)
+{
+    size_t n = 0;
+    uint32_t *dw = read_batch(bc->name, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dw);
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/traces/%s.cmds", bc->name);
+    FILE *exp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(exp);
+
+    size_t off = 0;
+    unsigned long eoff;
+    char ename[128];
+    unsigned matched = 0;
+    while (fscanf(exp, "%lu %127s", &eoff, ename) == 2) {
+        if (off >= n) {
+            fprintf(stderr, "%s: ran out of dwords before %s\n", bc->name, ename);
+            CU_FAIL("batch shorter than the expected list");
+            break;
+        }
+        const struct spec_element *c = spec_find_command(bc->gen, dw + off, n - off);
+        if (off != eoff || !c || strcmp(c->name, ename) != 0) {
+            fprintf(stderr, "%s: dword %zu (0x%08x): got %s, expected %s at %lu\n", bc->name, off,
+                    dw[off], c ? c->name : "(none)", ename, eoff);
+            CU_FAIL("command sequence differs from aubinator");
+            break;
+        }
+        off += spec_command_length(c, dw + off);
+        matched++;
+    }
+    /* The batch file ends with its MI_BATCH_BUFFER_END. */
+    CU_ASSERT_EQUAL(off, n);
+    CU_ASSERT(matched > 0);
+    *total += matched;
+    fclose(exp);
+    free(dw);
+}
+
+static void test_trace_batches(void)
+{
+    unsigned total = 0;
+    for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++)
+        check_batch(&batches[i], &total);
+    /* wc -l tests/data/traces/\*.cmds */
+    CU_ASSERT_EQUAL(total, 761);
+}
+
+/* Field values of one decoded command against the aubinator text. */
+static void test_trace_fields(void)
+{
+    size_t n = 0;
+    uint32_t *dw = read_batch("skl_tri.batch.00", &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dw);
+    /* skl_tri.aubinator.txt: the batch opens with PIPE_CONTROL 0x7a000004,
+     * 0x00101021 (Depth Cache Flush, DC Flush, RT Cache Flush, CS Stall). */
+    struct GEN9_PIPE_CONTROL pc;
+    GEN9_PIPE_CONTROL_unpack(dw, &pc);
+    CU_ASSERT_EQUAL(pc.DWordLength, 4);
+    CU_ASSERT_TRUE(pc.DepthCacheFlushEnable);
+    CU_ASSERT_TRUE(pc.DCFlushEnable);
+    CU_ASSERT_TRUE(pc.RenderTargetCacheFlushEnable);
+    CU_ASSERT_TRUE(pc.CommandStreamerStallEnable);
+    CU_ASSERT_FALSE(pc.StallAtPixelScoreboard);
+    CU_ASSERT_EQUAL(pc.PostSyncOperation, 0);
+
+    /* The printer writes aubinator's "Name: value" lines. */
+    const struct spec_element *c = spec_find_command(9, dw, n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(spec_print_element(out, c, dw, n, "    "), 6);
+    fclose(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "    Depth Cache Flush Enable: true\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "    Stall At Pixel Scoreboard: false\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "    Post Sync Operation: 0 (No Write)\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "    Destination Address Type: 0 (PPGTT)\n"));
+    free(buf);
+    free(dw);
+}
+
+static const struct test_case cases[] = {
+    { "trace batches decode as aubinator", test_trace_batches },
+    { "trace field values", test_trace_fields },
+    { 0 }
+};
+TEST_SUITE(spec_traces, cases);
