@@ -204,6 +204,8 @@ class Gen:
                     for g in it.items:
                         if isinstance(g, Group) or (g.type == "struct" and (it.start + g.start) % 32):
                             raise SpecError("%s: unsupported group content" % e.where)
+            if tail is not None and tail.size > 2048:
+                raise SpecError("%s: tail entries wider than SPEC_MAX_TAIL_BITS" % e.where)
             if e.length is not None:
                 for it in fixed:
                     if self.item_end(it) >= e.length * 32:
@@ -260,6 +262,7 @@ class Gen:
                             out += self.descriptors(self.elems[g.struct], s, nm + ".", cp + ".")
                         else:
                             out.append((nm, s, s + g.width - 1, g, cp))
+                            out += self.raw_struct_view(g, s, nm)
             elif it.type == "struct":
                 m = mem[id(it)]
                 out += self.descriptors(self.elems[it.struct], base + it.start,
@@ -268,6 +271,18 @@ class Gen:
                 m = mem.get(id(it))
                 out.append((prefix + it.name, base + it.start, base + it.end, it,
                             (cpath + m[1]) if m else None))
+                out += self.raw_struct_view(it, base + it.start, prefix + it.name)
+        return out
+
+    def raw_struct_view(self, f, start, name):
+        """A sub-dword structure kept as raw bits (MOCS, SF_OUTPUT_ATTRIBUTE_DETAIL):
+        its fields, for printing only (no C member of their own)."""
+        if f.type != "uint" or not f.struct or f.struct not in self.elems:
+            return []
+        out = []
+        for d in self.descriptors(self.elems[f.struct], start, name + "."):
+            if d[2] <= start + f.width - 1:
+                out.append((d[0], d[1], d[2], d[3], None))
         return out
 
     def header_match(self, e):

@@ -106,8 +106,10 @@ int spec_field_format(const struct spec_field *f, const uint32_t *dw, char *buf,
     }
 }
 
+/* Prints the fields of fs; with entry >= 0 (a tail entry) the name gets "[entry]"
+ * after its first component, as aubinator writes group entries. */
 static void print_fields(FILE *out, const struct spec_field *fs, unsigned nf, const uint32_t *dw,
-                         uint32_t limit_bits, const char *indent)
+                         uint32_t limit_bits, const char *indent, int entry)
 {
     char buf[96];
     for (unsigned i = 0; i < nf; i++) {
@@ -115,7 +117,13 @@ static void print_fields(FILE *out, const struct spec_field *fs, unsigned nf, co
         if (f->type == SPEC_MBZ || f->type == SPEC_MBO || f->end >= limit_bits)
             continue;
         spec_field_format(f, dw, buf, sizeof buf);
-        fprintf(out, "%s%s: %s\n", indent, f->name, buf);
+        if (entry < 0) {
+            fprintf(out, "%s%s: %s\n", indent, f->name, buf);
+        } else {
+            const char *dot = strchr(f->name, '.');
+            int head = dot ? (int)(dot - f->name) : (int)strlen(f->name);
+            fprintf(out, "%s%.*s[%d]%s: %s\n", indent, head, f->name, entry, dot ? dot : "", buf);
+        }
     }
 }
 
@@ -127,18 +135,17 @@ uint32_t spec_print_element(FILE *out, const struct spec_element *e, const uint3
         len = spec_command_length(e, dw);
     if (len > avail)
         len = (uint32_t)avail;
-    print_fields(out, e->fields, e->n_fields, dw, len * 32, indent);
+    print_fields(out, e->fields, e->n_fields, dw, len * 32, indent, -1);
     if (e->n_tail_fields && e->tail_size) {
         for (uint32_t b = e->tail_start; b + e->tail_size <= len * 32; b += e->tail_size) {
-            fprintf(out, "%s[%u]\n", indent, (b - e->tail_start) / e->tail_size);
-            /* Tail fields are relative to the entry: shift by whole dwords
-             * when the entry is dword aligned, else print from a copy. */
-            uint32_t tmp[64] = { 0 };
-            uint32_t nbits = e->tail_size;
-            for (uint32_t k = 0; k < nbits && k < 64 * 32; k++)
+            /* Tail fields are relative to the entry: copy the entry's bits to
+             * the start of a buffer (entries need not be dword aligned). */
+            uint32_t tmp[SPEC_MAX_TAIL_BITS / 32] = { 0 };
+            for (uint32_t k = 0; k < e->tail_size && k < SPEC_MAX_TAIL_BITS; k++)
                 if ((dw[(b + k) / 32] >> ((b + k) % 32)) & 1)
                     tmp[k / 32] |= 1u << (k % 32);
-            print_fields(out, e->tail_fields, e->n_tail_fields, tmp, nbits, indent);
+            print_fields(out, e->tail_fields, e->n_tail_fields, tmp, e->tail_size, indent,
+                         (int)((b - e->tail_start) / e->tail_size));
         }
     }
     return len;

@@ -43,6 +43,9 @@ enum spec_ctype { SPEC_C_NONE, SPEC_C_U32, SPEC_C_U64, SPEC_C_I32, SPEC_C_I64,
 
 enum spec_kind { SPEC_COMMAND, SPEC_STRUCT, SPEC_REGISTER };
 
+/* Largest entry of a variable-length tail, in bits (gen_pack.py checks it). */
+#define SPEC_MAX_TAIL_BITS 2048
+
 struct spec_value {
     const char *name;
     uint32_t value;

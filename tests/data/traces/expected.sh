@@ -4,7 +4,9 @@
 # same trace (../shared/traces/intel/*/NAME.aubinator.txt), independently of
 # gtsim's decoder.  Batches are taken in the order NAME.batches.txt lists them;
 # a decoded command belongs to the current batch when its address lies inside
-# it, and the batch ends at its MI_BATCH_BUFFER_END.
+# it, and the batch ends at its MI_BATCH_BUFFER_END.  NAME.batch.NN.fields
+# holds, per command ("@offset NAME"), every "Field: value" line aubinator
+# printed for it (embedded structures' fields included, "<struct>" lines not).
 # Usage: cd tests/data/traces && ./expected.sh ../../../../shared/traces/intel
 set -e
 src=${1:-../../../../shared/traces/intel}
@@ -25,8 +27,18 @@ for b in *.batches.txt; do
             a = hex(substr($1, 1, length($1) - 1))
             if (a < base[cur] || a >= base[cur] + size[cur]) next
             out = file[cur]; sub(/\.bin$/, ".cmds", out)
-            printf "%d %s\n", (a - base[cur]) / 4, $3 > out
-            if ($3 == "MI_BATCH_BUFFER_END") { close(out); cur++ }
-        }' "$aub"
+            fout = file[cur]; sub(/\.bin$/, ".fields", fout)
+            off = (a - base[cur]) / 4
+            printf "%d %s\n", off, $3 > out
+            printf "@%d %s\n", off, $3 > fout
+            infield = 1
+            if ($3 == "MI_BATCH_BUFFER_END") { close(out); close(fout); cur++; infield = 0 }
+            next
+        }
+        /^0x[0-9a-f]+:  0x[0-9a-f]+:  [^:]/ { infield = 0; next }
+        /^0x/ { next }
+        /^    [^ ]/ { if (infield && $0 !~ /<struct /) print substr($0, 5) > fout; next }
+        { infield = 0 }' "$aub"
     rm -f /tmp/expected.$$
 done
+gzip -9nf ./*.fields
