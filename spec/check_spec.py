@@ -170,6 +170,60 @@ def compare_traces(gen, ours, tracedir):
     return diffs
 
 
+SEED_FILES = {"001": "001_cac73f28c8cd0b58.txt", "000": "000_d30e6cc240a1332f.txt",
+              "004": "004_213881109442438b.txt"}
+HEADER_DEFAULTS = ("Command Type", "Command SubType", "3D Command Opcode", "3D Command Sub Opcode",
+                   "MI Command Opcode", "Media Command Opcode", "Media Command Sub-Opcode",
+                   "SubOpcode", "Pipeline", "DWord Length")
+
+
+def compare_seed(gen, ours, seeddir, cache):
+    """Header defaults and length bias of each command against the seed table
+    its src names (seeds 001 and 004, whose rows read "bits name ... Default
+    Value: NNh").  A value the seed text does not show is not reported."""
+    diffs = []
+    for name in sorted(ours):
+        e = ours[name]
+        m = re.match(r"^(00[14]):(\d+)$", e.src)
+        if e.kind != "command" or not m:
+            continue
+        sid, line = m.group(1), int(m.group(2))
+        if sid not in cache:
+            with open(os.path.join(seeddir, SEED_FILES[sid]), errors="replace") as f:
+                cache[sid] = [" ".join(t.strip() for t in l.split("\t") if t.strip())
+                              for l in f.read().split("\n")]
+        lines = cache[sid]
+        sec = lines[line - 1:line + 60]
+        key = "gen%d %s" % (gen, name)
+        for l in sec[:12]:
+            b = re.search(r"Length Bias:\s*(\d+)", l)
+            if b:
+                cache["checked"] = cache.get("checked", 0) + 1
+                if int(b.group(1)) != e.bias:
+                    diffs.append((key + " seed-bias", "ours %d, seed %s:%d says %s" % (
+                        e.bias, sid, line, b.group(1))))
+                break
+        for f in e.items:
+            if not isinstance(f, gen_pack.Field) or f.dword != 0 or f.default is None \
+                    or f.name not in HEADER_DEFAULTS:
+                continue
+            for i, l in enumerate(sec):
+                if not re.match(r"^(0\s+)?\d+:\d+\s+" + re.escape(f.name) + r"\b", l, re.I):
+                    continue
+                for l2 in sec[i:i + 5]:
+                    d = re.search(r"Default Value:?\s*([0-9A-Fa-f]+)h\b", l2) or \
+                        re.search(r"^([0-9A-Fa-f]+)h\s.*\[Default\]", l2)
+                    if d:
+                        cache["checked"] = cache.get("checked", 0) + 1
+                        if int(d.group(1), 16) != int(f.default, 0):
+                            diffs.append(('%s seed-default "%s"' % (key, f.name),
+                                          "ours %s, seed %s:%d says %sh" % (
+                                              f.default, sid, line + i, d.group(1))))
+                        break
+                break
+    return diffs
+
+
 def main():
     datadir, refdir, allowfile = sys.argv[1:4]
     tracedir = sys.argv[4] if len(sys.argv) > 4 else os.path.join(refdir, "..", "..", "traces", "intel")
@@ -184,6 +238,8 @@ def main():
                 continue
             k, _, why = ln.partition(" | ")
             allow[k.strip()] = why.strip()
+    seeddir = os.path.join(refdir, "..", "..", "seeds")
+    seed_cache = {}
     used = set()
     unexplained = explained = 0
     trace_names = set()
@@ -192,6 +248,8 @@ def main():
         diffs = compare(gen, ours, os.path.join(refdir, "gen%d.xml" % gen))
         if os.path.isdir(tracedir):
             diffs += compare_traces(gen, ours, tracedir)
+        if os.path.isdir(seeddir):
+            diffs += compare_seed(gen, ours, seeddir, seed_cache)
         for key, msg in diffs:
             if key in allow:
                 used.add(key)
@@ -208,6 +266,8 @@ def main():
     stale = sorted(set(allow) - used)
     for k in stale:
         print("STALE allow entry (matches nothing): %s" % k)
+    print("check-spec: %d header defaults and length biases checked against the seed tables"
+          % seed_cache.get("checked", 0))
     print("check-spec: %d explained differences, %d unexplained, %d stale allow entries" % (
         explained, unexplained, len(stale)))
     return 1 if unexplained or stale else 0
