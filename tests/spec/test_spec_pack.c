@@ -277,6 +277,13 @@ static void test_lookup(void)
     const struct spec_element *r = spec_find_register(8, 0x7034);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_STRING_EQUAL(r->name, "L3CNTLREG");
+    /* CS registers: MI_MATH GPRs from 2600h, 8 bytes apart (gen8, inherited by gen9). */
+    r = spec_find_register(9, 0x2608);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_STRING_EQUAL(r->name, "CS_GPR1");
+    CU_ASSERT_EQUAL(r->length, 2);
+    CU_ASSERT_PTR_NULL(spec_find_register(7, 0x2600));   /* no GPRs on gen7 */
+    CU_ASSERT_PTR_NOT_NULL(spec_find_register(7, 0x2418));
     uint32_t nop = 0;
     CU_ASSERT_PTR_NULL(spec_find_command(8, &nop, 0));
     const struct spec_element *c = spec_find_command(8, &nop, 1);
