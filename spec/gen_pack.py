@@ -15,8 +15,8 @@ HEADER_FIELDS = {"Command Type", "Command SubType", "3D Command Opcode",
                  "3D Command Sub Opcode", "MI Command Opcode", "Media Command Opcode",
                  "Media Command Sub-Opcode", "Media Command Pipeline", "Pipeline",
                  "SubOpcode", "SubOpcode A", "SubOpcode B"}
-# Commands the header cannot tell apart; the first listed wins in the table.
-# (none so far: every duplicate is reported as an error)
+# Pairs of commands whose headers may overlap (a dword matching both); none so
+# far: any other overlap stops the build.
 SAME_HEADER_OK = set()
 
 
@@ -307,14 +307,18 @@ class Gen:
 
     def commands(self):
         cmds = self.ordered("command")
-        seen = {}
+        hm = []
         for e in cmds:
-            mm = self.header_match(e)
-            if mm[1] == 0:
+            match, mask = self.header_match(e)
+            if mask == 0:
                 raise SpecError("%s: no header fields with defaults" % e.where)
-            if mm in seen and (seen[mm], e.name) not in SAME_HEADER_OK:
-                raise SpecError("%s: same header as %s" % (e.where, seen[mm]))
-            seen.setdefault(mm, e.name)
+            # Two headers overlap when some dword matches both: they agree on
+            # every bit both masks cover.  The decoder could not tell them apart.
+            for (other, m2, k2) in hm:
+                common = mask & k2
+                if (match & common) == (m2 & common) and (other, e.name) not in SAME_HEADER_OK:
+                    raise SpecError("%s: header overlaps %s's" % (e.where, other))
+            hm.append((e.name, match, mask))
         # most specific first, then by name: a decoder's first hit is the best.
         return sorted(cmds, key=lambda e: (-bin(self.header_match(e)[1]).count("1"), e.name))
 
@@ -360,8 +364,6 @@ def emit_header(g, out):
         if not mem:
             w("    uint8_t unused_;\n")
         for ct, mn, cnt, f, grp in mem:
-            for nm, val in (f.values if isinstance(f, Field) else []):
-                pass
             w("    %s %s%s;\n" % (ct, mn, "[%d]" % cnt if cnt else ""))
         w("};\n")
         for ct, mn, cnt, f, grp in mem:

@@ -66,6 +66,14 @@ uint32_t spec_command_length(const struct spec_element *cmd, const uint32_t *dw)
     return cmd->length;
 }
 
+const struct spec_field *spec_find_field(const struct spec_element *e, const char *name)
+{
+    for (unsigned i = 0; i < e->n_fields; i++)
+        if (strcmp(e->fields[i].name, name) == 0)
+            return &e->fields[i];
+    return NULL;
+}
+
 uint64_t spec_field_raw(const struct spec_field *f, const uint32_t *dw)
 {
     return spec_bits_get(dw, f->start, f->end);

@@ -109,6 +109,10 @@ const struct spec_element *spec_find_register(int gen, uint32_t off);
 /* Total dwords of the command starting at dw (DWord Length + bias, or the fixed length). */
 uint32_t spec_command_length(const struct spec_element *cmd, const uint32_t *dw);
 
+/* Field `name` of element e (as in the data: "Pattern Row[3]",
+ * "Constant Body.Buffer[1]"); NULL when absent.  Look fields up once. */
+const struct spec_field *spec_find_field(const struct spec_element *e, const char *name);
+
 /* The raw bits of field f in the element at dw (at most 64). */
 uint64_t spec_field_raw(const struct spec_field *f, const uint32_t *dw);
 

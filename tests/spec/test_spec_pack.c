@@ -290,6 +290,14 @@ static void test_lookup(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_STRING_EQUAL(c->name, "MI_NOOP");
     CU_ASSERT_EQUAL(spec_command_length(c, &nop), 1);
+    /* 3DSTATE_POLY_STIPPLE_PATTERN: 32 rows from DW1 (seed 004:3943). */
+    const struct spec_element *pp = spec_find_element(8, SPEC_COMMAND, "3DSTATE_POLY_STIPPLE_PATTERN");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
+    const struct spec_field *row = spec_find_field(pp, "Pattern Row[31]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    CU_ASSERT_EQUAL(row->start, 32 * 32);
+    CU_ASSERT_EQUAL(row->end, 32 * 32 + 31);
+    CU_ASSERT_PTR_NULL(spec_find_field(pp, "Pattern Row[32]"));
     uint32_t vb = 0x78080003;  /* 3DSTATE_VERTEX_BUFFERS, one buffer: 1 + 4 dwords */
     c = spec_find_command(8, &vb, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
