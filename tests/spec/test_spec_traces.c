@@ -231,10 +231,106 @@ static void test_trace_field_values(void)
         fprintf(stderr, "%u of %u aubinator field lines differ\n", bad, checked);
 }
 
+struct struct_case {
+    const char *trace;
+    int gen;
+};
+
+static const struct struct_case struct_traces[] = {
+    { "g965_tri", 4 }, { "byt_tri", 7 }, { "byt_compute", 7 }, { "bdw_tri", 8 },
+    { "bdw_compute", 8 }, { "skl_tri", 9 }, { "skl_compute", 9 },
+};
+
+/* Decodes one dumped block (raw dwords gathered so far) and checks the
+ * expected "Field: value" lines, which are kept in exp (NUL separated). */
+static void check_struct_block(int gen, const char *name, const uint32_t *dw, unsigned ndw,
+                               const char *exp, size_t explen, unsigned *checked, unsigned *bad,
+                               unsigned *blocks)
+{
+    if (!name[0])
+        return;
+    const struct spec_element *e = spec_find_element(gen, SPEC_STRUCT, name);
+    if (!e)
+        e = spec_find_element(gen, SPEC_REGISTER, name);
+    if (!e) {
+        fprintf(stderr, "gen%d: no structure or register %s\n", gen, name);
+        CU_FAIL("dumped structure missing from the spec");
+        return;
+    }
+    (*blocks)++;
+    struct lines ours = { NULL, 0 };
+    FILE *out = open_memstream(&ours.buf, &ours.len);
+    spec_print_element(out, e, dw, ndw < e->length ? ndw : e->length, "");
+    fclose(out);
+    for (size_t o = 0; o < explen; o += strlen(exp + o) + 1) {
+        char line[512];
+        snprintf(line, sizeof line, "%s", exp + o);
+        char *isl = strstr(line, " (ISL_FORMAT_");   /* isl names: see check_fields */
+        if (isl)
+            *isl = 0;
+        (*checked)++;
+        if (!has_line(&ours, line)) {
+            if (*bad < 40)
+                fprintf(stderr, "gen%d %s: aubinator \"%s\" not printed\n", gen, name, line);
+            (*bad)++;
+        }
+    }
+    free(ours.buf);
+}
+
+/* Every state structure and register aubinator dumped from the traces (raw
+ * dwords and decoded fields, written by tests/data/traces/structs.sh) decodes
+ * the same through our structure and register tables. */
+static void test_trace_structs(void)
+{
+    unsigned checked = 0, bad = 0, blocks = 0;
+    for (size_t t = 0; t < sizeof struct_traces / sizeof struct_traces[0]; t++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/traces/%s.structs.gz", struct_traces[t].trace);
+        gzFile gz = gzopen(path, "rb");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gz);
+        char line[512], name[128] = "";
+        uint32_t dw[64];
+        unsigned ndw = 0;
+        static char exp[65536];
+        size_t explen = 0;
+        int gen = struct_traces[t].gen;
+        while (gzgets(gz, line, sizeof line)) {
+            line[strcspn(line, "\n")] = 0;
+            if (line[0] == '@') {
+                check_struct_block(gen, name, dw, ndw, exp, explen, &checked, &bad, &blocks);
+                snprintf(name, sizeof name, "%s", line + 1);
+                memset(dw, 0, sizeof dw);
+                ndw = 0;
+                explen = 0;
+            } else if (line[0] == '=') {
+                unsigned idx;
+                unsigned long v;
+                if (sscanf(line + 1, "%u 0x%lx", &idx, &v) == 2 && idx < 64) {
+                    dw[idx] = (uint32_t)v;
+                    if (idx + 1 > ndw)
+                        ndw = idx + 1;
+                }
+            } else if (line[0] != ':' && explen + strlen(line) + 1 < sizeof exp) {
+                memcpy(exp + explen, line, strlen(line) + 1);
+                explen += strlen(line) + 1;
+            }
+        }
+        check_struct_block(gen, name, dw, ndw, exp, explen, &checked, &bad, &blocks);
+        gzclose(gz);
+    }
+    if (bad)
+        fprintf(stderr, "%u of %u aubinator structure lines differ\n", bad, checked);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(blocks, 136);     /* zcat tests/data/traces/\*.structs.gz | grep -c '^@' */
+    CU_ASSERT(checked > 1000);
+}
+
 static const struct test_case cases[] = {
     { "trace batches decode as aubinator", test_trace_batches },
     { "trace field values", test_trace_fields },
     { "every trace field prints as aubinator", test_trace_field_values },
+    { "every dumped structure decodes as aubinator", test_trace_structs },
     { 0 }
 };
 TEST_SUITE(spec_traces, cases);
