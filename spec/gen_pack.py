@@ -312,6 +312,8 @@ class Gen:
             match, mask = self.header_match(e)
             if mask == 0:
                 raise SpecError("%s: no header fields with defaults" % e.where)
+            if e.bias < 1 or (self.length_field(e) is None and self.fixed_length(e) < 1):
+                raise SpecError("%s: a command is at least one dword" % e.where)
             # Two headers overlap when some dword matches both: they agree on
             # every bit both masks cover.  The decoder could not tell them apart.
             for (other, m2, k2) in hm:

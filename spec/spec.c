@@ -158,3 +158,27 @@ uint32_t spec_print_element(FILE *out, const struct spec_element *e, const uint3
     }
     return len;
 }
+
+size_t spec_print_batch(FILE *out, int gen, const uint32_t *dw, size_t n, size_t *unknown)
+{
+    size_t count = 0, bad = 0;
+    for (size_t off = 0; off < n;) {
+        const struct spec_element *c = spec_find_command(gen, dw + off, n - off);
+        if (!c) {
+            fprintf(out, "0x%04zx: unknown command 0x%08x\n", off * 4, dw[off]);
+            bad++;
+            off++;
+            continue;
+        }
+        uint32_t len = spec_command_length(c, dw + off);
+        fprintf(out, "0x%04zx: %s%s\n", off * 4, c->name, len > n - off ? " (truncated)" : "");
+        spec_print_element(out, c, dw + off, n - off, "    ");
+        count++;
+        if (len > n - off || strcmp(c->name, "MI_BATCH_BUFFER_END") == 0)
+            break;
+        off += len;
+    }
+    if (unknown)
+        *unknown = bad;
+    return count;
+}

@@ -106,7 +106,8 @@ const struct spec_element *spec_find_element(int gen, enum spec_kind kind, const
 /* The register at MMIO offset off; NULL when the generation does not list it. */
 const struct spec_element *spec_find_register(int gen, uint32_t off);
 
-/* Total dwords of the command starting at dw (DWord Length + bias, or the fixed length). */
+/* Total dwords of the command starting at dw (DWord Length + bias, or the
+ * fixed length); always >= 1.  It may exceed what the buffer holds: check. */
 uint32_t spec_command_length(const struct spec_element *cmd, const uint32_t *dw);
 
 /* Field `name` of element e (as in the data: "Pattern Row[3]",
@@ -128,5 +129,13 @@ const char *spec_field_value_name(const struct spec_field *f, uint64_t v);
  * (or the command's length).  Returns the number of dwords described. */
 uint32_t spec_print_element(FILE *out, const struct spec_element *e, const uint32_t *dw,
                             size_t avail, const char *indent);
+
+/* Walks a batch of n dwords from dw: prints each command ("0x%04x: NAME" with
+ * its dword offset, then its fields indented) until MI_BATCH_BUFFER_END or the
+ * end of the buffer.  A dword no command matches is printed as unknown and
+ * skipped; a command running past the end is printed as truncated and ends
+ * the walk.  Returns the number of commands identified; *unknown (if not
+ * NULL) gets the number of unidentified dwords. */
+size_t spec_print_batch(FILE *out, int gen, const uint32_t *dw, size_t n, size_t *unknown);
 
 #endif

@@ -292,7 +292,8 @@ static void test_trace_structs(void)
         char line[512], name[128] = "";
         uint32_t dw[64];
         unsigned ndw = 0;
-        static char exp[65536];
+        const size_t expcap = 65536;
+        char *exp = malloc(expcap);
         size_t explen = 0;
         int gen = struct_traces[t].gen;
         while (gzgets(gz, line, sizeof line)) {
@@ -311,12 +312,13 @@ static void test_trace_structs(void)
                     if (idx + 1 > ndw)
                         ndw = idx + 1;
                 }
-            } else if (line[0] != ':' && explen + strlen(line) + 1 < sizeof exp) {
+            } else if (line[0] != ':' && explen + strlen(line) + 1 < expcap) {
                 memcpy(exp + explen, line, strlen(line) + 1);
                 explen += strlen(line) + 1;
             }
         }
         check_struct_block(gen, name, dw, ndw, exp, explen, &checked, &bad, &blocks);
+        free(exp);
         gzclose(gz);
     }
     if (bad)
@@ -326,11 +328,44 @@ static void test_trace_structs(void)
     CU_ASSERT(checked > 1000);
 }
 
+/* The batch printer walks a whole batch and says what it cannot identify. */
+static void test_print_batch(void)
+{
+    size_t n = 0;
+    uint32_t *dw = read_batch("g965_tri.batch.00", &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dw);
+    char *buf = NULL;
+    size_t len = 0, unknown = 99;
+    FILE *out = open_memstream(&buf, &len);
+    size_t count = spec_print_batch(out, 4, dw, n, &unknown);
+    fclose(out);
+    CU_ASSERT_EQUAL(count, 34);      /* wc -l g965_tri.batch.00.cmds */
+    CU_ASSERT_EQUAL(unknown, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "0x0000: MI_FLUSH\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ": MI_BATCH_BUFFER_END\n"));
+    free(buf);
+
+    /* Garbage and truncation: 0xffffffff is no command; a PIPE_CONTROL header
+     * with only its first dword present is reported truncated. */
+    uint32_t junk[2] = { 0xffffffffu, 0x7a000004u };
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    count = spec_print_batch(out, 9, junk, 2, &unknown);
+    fclose(out);
+    CU_ASSERT_EQUAL(count, 1);
+    CU_ASSERT_EQUAL(unknown, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unknown command 0xffffffff"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "PIPE_CONTROL (truncated)"));
+    free(buf);
+    free(dw);
+}
+
 static const struct test_case cases[] = {
     { "trace batches decode as aubinator", test_trace_batches },
     { "trace field values", test_trace_fields },
     { "every trace field prints as aubinator", test_trace_field_values },
     { "every dumped structure decodes as aubinator", test_trace_structs },
+    { "batch printer", test_print_batch },
     { 0 }
 };
 TEST_SUITE(spec_traces, cases);
