@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "units/cs_alu/cs_alu.h"
+#include "units/cs/cs.h"
 #include "units/host/host.h"
 #include "units/placeholder/placeholder.h"
 
 static const struct unit_ops *const real_kinds[] = {
     &host_ops,
+    &cs_ops,
     &cs_alu_ops,
     NULL
 };

@@ -1,82 +1,426 @@
 /* units/host/host.c - see host.h. */
 #include "units/host/host.h"
 
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fabric/alloc.h"
+#include "fabric/aub.h"
+#include "fabric/memory.h"
 #include "fabric/port.h"
+#include "fabric/sim.h"
+#include "spec/spec.h"
+#include "units/cs/cs.h"
 
 #define BUILTIN_FABRIC "builtin:fabric"
+#define BUILTIN_CHUNK 4096u
+
+enum step_kind { STEP_MEMORY, STEP_REGISTER, STEP_POLL, STEP_RING, STEP_DEVICE };
+
+struct step {
+    enum step_kind kind;
+    uint8_t space;          /* enum aub_address_space */
+    uint32_t offset, value; /* register write; device: gen, PCI id */
+    uint64_t address;
+    uint64_t file_offset;
+    size_t data_index;      /* memory / ring: bytes in the data pool */
+    uint64_t size;
+};
 
 struct host {
+    /* params */
     char workload[PARAM_STRING_MAX];
     uint64_t messages;
-    uint32_t rate;
-    uint32_t payload_bytes;
-    struct port *gpu;
-    uint64_t injected, injected_bytes;
+    /* ports */
+    struct port *gpu, *gpu_reply;
+    /* AUB replay */
+    bool aub;
+    struct step *steps;
+    size_t step_count, step_capacity;
+    uint8_t *data;
+    size_t data_size, data_capacity;
+    size_t next_step;
+    enum gpu_address_space_format gtt_format;
+    struct gpu_address_space ggtt;
+    /* builtin */
+    uint32_t gen;
+    uint32_t command_header;
+    /* both */
+    bool waiting;           /* for a sync reply */
+    bool asked_gen, done;
+    struct msg *pending;    /* a message the CS could not take yet */
+    bool pending_waits;     /* sending it starts a wait */
+    /* stats */
+    uint64_t injected, memory_writes, memory_bytes, register_writes, syncs, faults;
 };
 
 static const struct param_desc host_params[] = {
     PARAM_STRING_FIELD("workload", struct host, workload, BUILTIN_FABRIC,
-                       "what to play: builtin:fabric (generic traffic through every link)"),
+                       "what to play: an AUB capture (FILE.aub, FILE.aub.gz) or builtin:fabric"),
     PARAM_U64_FIELD("messages", struct host, messages, 100000, 0, 1000000000000LL,
-                    "builtin:fabric: messages to send"),
-    PARAM_U32_FIELD("rate", struct host, rate, 1, 1, 1024, "builtin:fabric: messages per cycle"),
-    PARAM_U32_FIELD("payload_bytes", struct host, payload_bytes, 64, 0, 65536,
-                    "builtin:fabric: payload bytes per message"),
+                    "builtin:fabric: 3D state commands to send"),
     PARAM_END
 };
 
 static const struct port_desc host_ports[] = {
-    { .name = "gpu", .direction = PORT_OUT, .help = "work for the GPU" },
+    { .name = "gpu", .direction = PORT_OUT, .help = "MSG_MMIO to the command streamer" },
+    { .name = "gpu_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+      .help = "sync replies from the command streamer" },
     PORT_END
 };
 
 static const struct stat_desc host_stats[] = {
-    STAT_COUNTER_FIELD("injected", struct host, injected, "messages", "messages sent to the GPU"),
-    STAT_COUNTER_FIELD("injected_bytes", struct host, injected_bytes, "bytes",
-                       "payload bytes sent to the GPU"),
+    STAT_COUNTER_FIELD("injected", struct host, injected, "items",
+                       "commands (builtin) or AUB blocks played"),
+    STAT_COUNTER_FIELD("memory_writes", struct host, memory_writes, "writes",
+                       "memory writes applied from the workload"),
+    STAT_COUNTER_FIELD("memory_bytes", struct host, memory_bytes, "bytes",
+                       "bytes of memory written from the workload"),
+    STAT_COUNTER_FIELD("register_writes", struct host, register_writes, "writes",
+                       "register writes sent to the GPU"),
+    STAT_COUNTER_FIELD("syncs", struct host, syncs, "waits", "waits for the GPU to finish"),
+    STAT_COUNTER_FIELD("faults", struct host, faults, "writes",
+                       "workload memory writes that did not translate (skipped)"),
     STAT_END
 };
 
+/* ---- reading an AUB into steps ------------------------------------------- */
+
+static size_t keep_data(struct host *h, const uint8_t *data, uint64_t size)
+{
+    if (h->data_size + size > h->data_capacity) {
+        while (h->data_size + size > h->data_capacity)
+            h->data_capacity = h->data_capacity ? 2 * h->data_capacity : 1 << 20;
+        h->data = gt_xrealloc(h->data, h->data_capacity);
+    }
+    size_t index = h->data_size;
+    memcpy(h->data + index, data, size);
+    h->data_size += size;
+    return index;
+}
+
+static struct step *add_step(struct host *h, enum step_kind kind, uint64_t file_offset)
+{
+    if (h->step_count == h->step_capacity) {
+        h->step_capacity = h->step_capacity ? 2 * h->step_capacity : 1024;
+        h->steps = gt_xrealloc(h->steps, h->step_capacity * sizeof *h->steps);
+    }
+    struct step *s = &h->steps[h->step_count++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->file_offset = file_offset;
+    return s;
+}
+
+static int on_version(void *context, const struct aub_version *v, struct gt_error *err)
+{
+    struct host *h = context;
+    (void)err;
+    const struct aub_device_info *d = v->has_pci_id ? aub_device_lookup(v->pci_id) : NULL;
+    uint32_t gen = d ? (uint32_t)d->generation : v->form == AUB_FORM_MEMTRACE ? 8 : 7;
+    h->gtt_format = d ? d->gtt_format : v->form == AUB_FORM_MEMTRACE ? GPU_ADDRESS_SPACE_GGTT_GEN8
+                                                                     : GPU_ADDRESS_SPACE_GTT_GEN6;
+    struct step *s = add_step(h, STEP_DEVICE, v->file_offset);
+    s->offset = gen;
+    s->value = v->has_pci_id ? v->pci_id : 0;
+    return 0;
+}
+
+static int on_memory(void *context, const struct aub_memory_write *w, struct gt_error *err)
+{
+    struct host *h = context;
+    if (w->space == AUB_SPACE_NONLOCAL || w->space == AUB_SPACE_PCI)
+        return gt_error_set(err, "byte offset %" PRIu64 ": memory writes to the %s space are not "
+                            "modelled", w->file_offset, aub_address_space_name(w->space));
+    struct step *s = add_step(h, STEP_MEMORY, w->file_offset);
+    s->space = (uint8_t)w->space;
+    s->address = w->address;
+    s->size = w->size;
+    s->data_index = keep_data(h, w->data, w->size);
+    return 0;
+}
+
+static int on_register(void *context, const struct aub_register_write *w, struct gt_error *err)
+{
+    struct host *h = context;
+    (void)err;
+    struct step *s = add_step(h, STEP_REGISTER, w->file_offset);
+    s->offset = w->offset;
+    s->value = w->value;
+    return 0;
+}
+
+static int on_poll(void *context, const struct aub_register_poll *p, struct gt_error *err)
+{
+    (void)err;
+    add_step(context, STEP_POLL, p->file_offset);
+    return 0;
+}
+
+static int on_ring(void *context, const struct aub_ring_write *w, struct gt_error *err)
+{
+    struct host *h = context;
+    if (w->ring != AUB_TRACE_RING_PRB0)
+        return gt_error_set(err, "byte offset %" PRIu64 ": a ring write to ring %u; only the "
+                            "render ring is modelled", w->file_offset, w->ring);
+    struct step *s = add_step(h, STEP_RING, w->file_offset);
+    s->address = w->address;
+    s->size = w->size & ~3ull;
+    s->data_index = keep_data(h, w->data, w->size);
+    /* the next blocks may overwrite what this submission uses: wait for it
+     * to finish before playing them (aub-format §5.2) */
+    add_step(h, STEP_POLL, w->file_offset);
+    return 0;
+}
+
+static int on_mmio(void *context, const struct aub_mmio_write *w, struct gt_error *err)
+{
+    struct host *h = context;
+    (void)err;
+    for (uint64_t i = 0; i + 4 <= w->size; i += 4) {
+        struct step *s = add_step(h, STEP_REGISTER, w->file_offset);
+        s->offset = w->offset + (uint32_t)i;
+        memcpy(&s->value, w->data + i, 4);
+    }
+    return 0;
+}
+
+static int on_ignored(void *context, const void *block, struct gt_error *err)
+{
+    (void)context;
+    (void)block;
+    (void)err;
+    return 0;
+}
+
+static int on_memory_poll(void *context, const struct aub_memory_poll *p, struct gt_error *err)
+{
+    return on_ignored(context, p, err);
+}
+
+static int on_comment(void *context, const struct aub_comment *c, struct gt_error *err)
+{
+    return on_ignored(context, c, err);
+}
+
+static const struct aub_reader_callbacks replay_callbacks = {
+    .version = on_version,
+    .memory_write = on_memory,
+    .register_write = on_register,
+    .register_poll = on_poll,
+    .memory_poll = on_memory_poll,
+    .comment = on_comment,
+    .ring_write = on_ring,
+    .mmio_write = on_mmio,
+};
+
+/* ---- the unit ------------------------------------------------------------ */
+
 static int host_realize(struct unit *u, struct gt_error *err)
 {
-    struct host *s = unit_state(u);
-    if (strcmp(s->workload, BUILTIN_FABRIC) != 0)
-        return gt_error_set(err, "workload '%s' is not supported yet: this build plays only "
-                            BUILTIN_FABRIC " (AUB replay comes with the command streamer)",
-                            s->workload);
-    s->gpu = unit_port(u, "gpu", 0);
+    struct host *h = unit_state(u);
+    h->gpu = unit_port(u, "gpu", 0);
+    h->gpu_reply = unit_port(u, "gpu_reply", 0);
+    if (!port_is_bound(h->gpu_reply))
+        return gt_error_set(err, "host.gpu_reply must be linked from the command streamer's "
+                            "host_reply port (the host waits for the GPU through it)");
+    h->aub = strcmp(h->workload, BUILTIN_FABRIC) != 0;
+    if (!h->aub)
+        return 0;
+    if (strncmp(h->workload, "builtin:", 8) == 0)
+        return gt_error_set(err, "no built-in workload '%s' (there is " BUILTIN_FABRIC ")",
+                            h->workload);
+    if (!sim_memory(unit_sim(u)))
+        return gt_error_set(err, "the machine has no GPU memory to load '%s' into", h->workload);
+    h->step_count = h->data_size = 0;
+    if (aub_read_file(h->workload, &replay_callbacks, h, err) < 0)
+        return gt_error_prefix(err, "workload %s", h->workload);
+    if (h->step_count == 0 || h->steps[0].kind != STEP_DEVICE)
+        return gt_error_set(err, "workload %s: no AUB version header names the device", h->workload);
     return 0;
 }
 
 static void host_reset(struct unit *u)
 {
-    struct host *s = unit_state(u);
-    s->injected = s->injected_bytes = 0;
-    if (s->messages)
+    struct host *h = unit_state(u);
+    h->injected = 0;
+    h->next_step = 0;
+    h->waiting = h->asked_gen = h->done = false;
+    if (h->aub)
+        gpu_address_space_init(&h->ggtt, sim_memory(unit_sim(u)), h->gtt_format, 0);
+    if (h->aub || h->messages)
         unit_wake_at(u, 0);
+}
+
+/* Sends m, or keeps it for the next tick; `waits` starts a wait once sent. */
+static bool send(struct host *h, struct msg *m, bool waits)
+{
+    if (!port_try_send(h->gpu, m)) {
+        h->pending = m;
+        h->pending_waits = waits;
+        return false;
+    }
+    if (waits) {
+        h->waiting = true;
+        h->syncs++;
+    }
+    return true;
+}
+
+static struct msg *mmio(struct unit *u, enum cs_mmio_op op, uint32_t offset, uint32_t value,
+                        uint32_t extra)
+{
+    struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, (uint32_t)sizeof(struct cs_mmio) + extra);
+    struct cs_mmio *c = (struct cs_mmio *)m->payload;
+    c->op = op;
+    c->offset = offset;
+    c->value = value;
+    c->size = extra;
+    return m;
+}
+
+static void apply_memory(struct host *h, struct unit *u, const struct step *s)
+{
+    struct gpu_memory *memory = sim_memory(unit_sim(u));
+    const uint8_t *data = h->data + s->data_index;
+    struct gt_error err;
+    int rc;
+    switch (s->space) {
+    case AUB_SPACE_GGTT_ENTRY:
+        rc = gpu_memory_gtt_entries_write(memory, s->address, data, s->size, &err);
+        break;
+    case AUB_SPACE_GGTT:
+        rc = gpu_address_space_write(&h->ggtt, s->address, data, s->size, &err);
+        break;
+    default:
+        rc = gpu_memory_write(memory, s->address, data, s->size, &err);
+        break;
+    }
+    h->memory_writes++;
+    h->memory_bytes += s->size;
+    if (rc < 0) {
+        h->faults++;
+        unit_log(u, SIM_LOG_WARNING, "workload byte offset %" PRIu64 ": memory write skipped: %s",
+                 s->file_offset, err.message);
+    }
+}
+
+/* Plays steps until one must wait (a sync, or a full channel). */
+static void play_aub(struct host *h, struct unit *u)
+{
+    while (h->next_step < h->step_count && !h->waiting && !h->pending) {
+        const struct step *s = &h->steps[h->next_step++];
+        h->injected++;
+        switch (s->kind) {
+        case STEP_MEMORY:
+            apply_memory(h, u, s);
+            break;
+        case STEP_DEVICE:
+            send(h, mmio(u, CS_MMIO_DEVICE, s->offset, s->value, 0), false);
+            break;
+        case STEP_REGISTER:
+            h->register_writes++;
+            send(h, mmio(u, CS_MMIO_WRITE, s->offset, s->value, 0), false);
+            break;
+        case STEP_POLL:
+            send(h, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
+            break;
+        case STEP_RING: {
+            struct msg *m = mmio(u, CS_MMIO_RING_DATA, 0, 0, (uint32_t)s->size);
+            struct cs_mmio *c = (struct cs_mmio *)m->payload;
+            c->ring = AUB_TRACE_RING_PRB0;
+            c->address = s->address;
+            memcpy(c->data, h->data + s->data_index, s->size);
+            send(h, m, false);
+            break;
+        }
+        }
+    }
+    if (h->next_step == h->step_count && !h->waiting && !h->pending && !h->done) {
+        h->done = true;                 /* a last sync: the run ends when the GPU has */
+        send(h, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
+    }
+}
+
+/* builtin:fabric: ask the CS its generation, then send commands in chunks. */
+static void play_builtin(struct host *h, struct unit *u)
+{
+    if (!h->asked_gen) {
+        h->asked_gen = true;
+        send(h, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
+        return;
+    }
+    if (!h->command_header) {
+        const struct spec_element *e = spec_find_element((int)h->gen, SPEC_COMMAND,
+                                                         "3DSTATE_VF_STATISTICS");
+        if (!e) {
+            unit_log(u, SIM_LOG_ERROR, "builtin:fabric: Gen%u has no 3DSTATE_VF_STATISTICS", h->gen);
+            h->done = true;
+            return;
+        }
+        h->command_header = e->match | 1;       /* Statistics Enable */
+    }
+    while (h->injected < h->messages && !h->pending) {
+        uint64_t left = h->messages - h->injected;
+        uint32_t n = left < BUILTIN_CHUNK ? (uint32_t)left : BUILTIN_CHUNK;
+        struct msg *m = mmio(u, CS_MMIO_RING_DATA, 0, 0, 4 * n);
+        struct cs_mmio *c = (struct cs_mmio *)m->payload;
+        c->ring = AUB_TRACE_RING_PRB0;
+        for (uint32_t i = 0; i < n; i++)
+            memcpy(c->data + 4 * i, &h->command_header, 4);
+        h->injected += n;
+        if (!send(h, m, false))
+            return;
+    }
+    if (h->injected == h->messages && !h->pending && !h->done) {
+        h->done = true;
+        send(h, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
+    }
 }
 
 static enum unit_activity host_tick(struct unit *u)
 {
-    struct host *s = unit_state(u);
-    for (uint32_t i = 0; i < s->rate && s->injected < s->messages; i++) {
-        if (!port_can_send(s->gpu))
-            return UNIT_IDLE;           /* woken when the channel frees up */
-        struct msg *m = msg_alloc(unit_sim(u), MSG_GENERIC, s->payload_bytes);
-        m->tag = (uint32_t)s->injected;
-        port_try_send(s->gpu, m);
-        s->injected++;
-        s->injected_bytes += s->payload_bytes;
+    struct host *h = unit_state(u);
+    struct msg *reply;
+    while ((reply = port_pop(h->gpu_reply))) {
+        if (reply->kind == MSG_MMIO && reply->size >= sizeof(struct cs_mmio)) {
+            const struct cs_mmio *c = (const struct cs_mmio *)reply->payload;
+            if (c->op == CS_MMIO_SYNC_DONE) {
+                h->waiting = false;
+                h->gen = c->offset;
+            }
+        }
+        msg_free(unit_sim(u), reply);
     }
-    return s->injected < s->messages ? UNIT_BUSY : UNIT_IDLE;
+    if (h->pending) {
+        struct msg *m = h->pending;
+        h->pending = NULL;
+        if (!send(h, m, h->pending_waits))
+            return UNIT_IDLE;           /* woken when the channel frees */
+    }
+    if (h->waiting)
+        return UNIT_IDLE;               /* woken by the reply */
+    if (h->aub)
+        play_aub(h, u);
+    else
+        play_builtin(h, u);
+    return UNIT_IDLE;                   /* replies, and freed space, wake it */
+}
+
+static void host_destroy(struct unit *u)
+{
+    struct host *h = unit_state(u);
+    if (h->pending)
+        msg_free(unit_sim(u), h->pending);
+    free(h->steps);
+    free(h->data);
 }
 
 const struct unit_ops host_ops = {
     .kind = "host",
-    .help = "The host side: plays a workload into the GPU (builtin:fabric sends generic "
-            "traffic through every link).",
+    .help = "The host side: plays an AUB capture (memory writes, register writes, polls, ring "
+            "submissions) or builtin:fabric (3D state commands) into the command streamer.",
     .state_size = sizeof(struct host),
     .params = host_params,
     .ports = host_ports,
@@ -84,4 +428,5 @@ const struct unit_ops host_ops = {
     .realize = host_realize,
     .reset = host_reset,
     .tick = host_tick,
+    .destroy = host_destroy,
 };

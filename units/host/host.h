@@ -1,13 +1,27 @@
 /* units/host/host.h - the host side of the machine: plays a workload into the GPU.
  *
- * Models the CPU and driver only as a source of traffic; nothing of the host's
- * own timing is modelled. Workloads:
- *   "builtin:fabric"  sends `messages` generic messages of `payload_bytes`
- *                     bytes, `rate` per cycle, on its "gpu" output: traffic
- *                     that exercises every link of the machine (the default
- *                     workload until the command streamer reads AUB files).
- * Ports: "gpu" out (to the command streamer's host interface).
- * Stats: injected, injected_bytes.
+ * Models the CPU and driver only as a source of work for the command
+ * streamer; none of the host's own timing is modelled. Workloads:
+ *
+ *   FILE.aub, FILE.aub.gz   an AUB capture (fabric/aub.h): its blocks are played
+ *       in file order. Memory writes go straight into the machine's memory
+ *       (the backdoor: GGTT_ENTRY to the GTT entry array, GGTT through the
+ *       GTT of the capture's device, PHYSICAL as is); register writes go to
+ *       the CS as MMIO writes; a register poll, and a legacy ring write
+ *       (delivered inline), wait until the CS has finished everything before
+ *       it: a capture may overwrite what an earlier submission used
+ *       (notes/aub-format.md §4.5, §5.2, §6 pitfall 7). The device the capture
+ *       names is told to the CS, which refuses another generation's capture.
+ *
+ *   builtin:fabric   `messages` 3D state commands (3DSTATE_VF_STATISTICS, in
+ *       this generation's encoding, asked of the CS first) handed to the CS
+ *       as ring dwords, 4096 at a time: traffic through the CS and every link
+ *       of the pipeline behind it.
+ *
+ * Ports: "gpu" out (MSG_MMIO to the CS's "host" port), "gpu_reply" in (sync
+ * replies from the CS's "host_reply" port).
+ * Stats: injected (commands for builtin, blocks for AUB), memory_writes,
+ * memory_bytes, register_writes, syncs, faults.
  */
 #ifndef GTSIM_UNITS_HOST_H
 #define GTSIM_UNITS_HOST_H

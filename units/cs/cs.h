@@ -1,0 +1,91 @@
+/* units/cs/cs.h - the render command streamer (RCS).
+ *
+ * Models: submission by legacy ring (Gen4/Gen7: ring registers RING_HEAD/TAIL/
+ * START/CTL at 0x2030-0x203C, or ring dwords handed over inline as Mesa's AUB
+ * captures do, notes/aub-format.md §5.3-5.4) and by execlists (Gen8/Gen9:
+ * four writes to ELSP 0x2230 submit a context descriptor; the context image
+ * at LRCA + 4 KiB is a list of MI_LOAD_REGISTER_IMM that restores RING_* and
+ * the PPGTT root PDP0, notes/aub-format.md §4.3-4.4, seed 003 L1835-1866);
+ * the ring, first- and second-level batch buffers with chaining and the
+ * privilege bit (004 L19372-19588, notes/004-000-commands.md §2.4-2.5); the MI
+ * commands the seeds define for the render engine (register loads and stores,
+ * data stores, MI_PREDICATE and MI_SET_PREDICATE, MI_CONDITIONAL_BATCH_BUFFER_END,
+ * flushes, arbitration, user interrupts, MI_MATH through the CS ALU), PIPE_CONTROL
+ * post-sync writes (immediate, timestamp), PIPELINE_SELECT and
+ * STATE_BASE_ADDRESS. Every other command the spec tables know (3DSTATE_*,
+ * 3DPRIMITIVE, MEDIA_*, GPGPU_*) is unpacked and sent, in order, as a state
+ * packet down the pipeline it belongs to: "vf" for the 3D pipeline, "vfe"
+ * for media/GPGPU (each stage takes its own state and passes the rest on, so
+ * state stays ordered with the work behind it).
+ *
+ * Bad programming: a command no table knows is skipped by the length its
+ * header encodes (MI: bits 5:0 + 2 for opcodes >= 0x10; GFXPIPE and BLT: bits
+ * 7:0 + 2), counted and logged with its GPU address and dword; one whose
+ * length does not decode, a fetch that faults, a batch nested too deep, or
+ * a submission beyond `max_commands` stops the ring: the hang is counted and
+ * reported, the engine goes idle and the host is told.
+ *
+ * Not modelled: command-fetch caching and prefetch (each command costs
+ * ceil(dwords / dwords_per_cycle) cycles), preemption and context switches
+ * between two contexts (one context at a time), the "User Mode Privileged
+ * commands" table (absent from the seeds: LRI from non-privileged batches is
+ * allowed), the resource streamer, semaphores, waiting for the pipeline to
+ * drain on a stalling PIPE_CONTROL (the pipeline behind is placeholders).
+ *
+ * Ports: "host" in (MSG_MMIO from the host: register writes, inline ring
+ * dwords, sync requests), "host_reply" out (optional: sync replies),
+ * "vf" out and "vfe" out (optional: MSG_STATE packets), "alu" out and
+ * "alu_reply" in (optional: MI_MATH through a separate ALU unit; without
+ * them the CS runs the ALU itself).
+ */
+#ifndef GTSIM_UNITS_CS_H
+#define GTSIM_UNITS_CS_H
+
+#include <stdint.h>
+
+#include "fabric/unit.h"
+
+struct spec_element;
+
+extern const struct unit_ops cs_ops;
+
+/* ---- host <-> CS (MSG_MMIO) ---------------------------------------------- */
+
+enum cs_mmio_op {
+    CS_MMIO_WRITE = 1,      /* host -> CS: register `offset` = `value` */
+    CS_MMIO_RING_DATA = 2,  /* host -> CS: ring dwords handed over inline (legacy AUB) */
+    CS_MMIO_SYNC = 3,       /* host -> CS: reply when all work before it is done */
+    CS_MMIO_SYNC_DONE = 4,  /* CS -> host: reply to a sync */
+    CS_MMIO_DEVICE = 5,     /* host -> CS: the workload was captured on `value` (PCI id), gen `offset` */
+};
+
+struct cs_mmio {
+    uint32_t op;            /* enum cs_mmio_op */
+    uint32_t offset;        /* WRITE: MMIO offset; DEVICE, SYNC_DONE: generation */
+    uint32_t value;         /* WRITE: value; DEVICE: PCI id; SYNC_DONE: hangs so far */
+    uint32_t ring;          /* RING_DATA: which ring (AUB_TRACE_RING_*) */
+    uint64_t address;       /* RING_DATA: the address the capture names (unused) */
+    uint32_t size;          /* RING_DATA: bytes in data[] */
+    uint32_t reserved;
+    uint8_t data[];
+};
+
+/* ---- CS -> pipeline (MSG_STATE) ------------------------------------------ */
+
+struct cs_state_packet {
+    const struct spec_element *command;     /* what the spec tables call it */
+    uint32_t gen;
+    uint32_t dword_count;
+    uint64_t address;                       /* GPU address it was fetched from */
+    uint32_t ppgtt;                         /* 1: fetched through the PPGTT */
+    uint32_t unpacked_offset;               /* payload offset of the unpacked struct */
+    uint32_t dwords[];                      /* the command as fetched */
+};
+
+/* The unpacked C struct (struct GENn_<name>, command->c_size bytes). */
+static inline const void *cs_state_unpacked(const struct cs_state_packet *p)
+{
+    return (const uint8_t *)p + p->unpacked_offset;
+}
+
+#endif
