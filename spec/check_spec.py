@@ -2,7 +2,8 @@
 """spec/check_spec.py - compare spec/data with Mesa's genxml (and, when present,
 with the field names aubinator printed for the real traces).
 
-Usage: check_spec.py DATADIR REFDIR ALLOWFILE [TRACEDIR]
+Usage: check_spec.py [--quiet] DATADIR REFDIR ALLOWFILE [TRACEDIR]
+(--quiet: only unexplained differences and the totals)
 Every difference is printed with a key; ALLOWFILE lists the deliberate ones as
 "KEY | why" (KEY may be a shell-style pattern, e.g. "gen? CS_GPR* ...").  Exit status 1 when any difference is not explained there (or an
 explanation no longer matches anything).  Skips with a message when REFDIR is
@@ -264,8 +265,11 @@ def compare_seed(gen, ours, seeddir, cache):
 
 
 def main():
-    datadir, refdir, allowfile = sys.argv[1:4]
-    tracedir = sys.argv[4] if len(sys.argv) > 4 else os.path.join(refdir, "..", "..", "traces", "intel")
+    args = sys.argv[1:]
+    quiet = "--quiet" in args
+    args = [a for a in args if a != "--quiet"]
+    datadir, refdir, allowfile = args[0:3]
+    tracedir = args[3] if len(args) > 3 else os.path.join(refdir, "..", "..", "traces", "intel")
     if not os.path.isdir(refdir):
         print("check-spec: %s absent, skipping the comparison with the reference genxml" % refdir)
         return 0
@@ -295,15 +299,17 @@ def main():
             if pat is not None:
                 used.add(pat)
                 explained += 1
-                print("explained   %s: %s (%s)" % (key, msg, allow[pat]))
+                if not quiet:
+                    print("explained   %s: %s (%s)" % (key, msg, allow[pat]))
             else:
                 unexplained += 1
                 print("UNEXPLAINED %s: %s" % (key, msg))
         nfields = sum(len(our_leaves(e.items)) for e in ours.values())
-        print("gen%d: %d commands, %d structs, %d registers, %d fields compared" % (
-            gen, sum(e.kind == "command" for e in ours.values()),
-            sum(e.kind == "struct" for e in ours.values()),
-            sum(e.kind == "register" for e in ours.values()), nfields))
+        if not quiet:
+            print("gen%d: %d commands, %d structs, %d registers, %d fields compared" % (
+                gen, sum(e.kind == "command" for e in ours.values()),
+                sum(e.kind == "struct" for e in ours.values()),
+                sum(e.kind == "register" for e in ours.values()), nfields))
     stale = sorted(set(allow) - used)
     for k in stale:
         print("STALE allow entry (matches nothing): %s" % k)
