@@ -11,8 +11,10 @@ SPEC_REFDIR   ?= ../shared/reference/genxml
 GEN_HEADERS   += $(SPEC_GEN_H)
 GEN_SOURCES   += $(SPEC_GEN_C)
 
-# One run writes every generation (a stamp keeps make from running it per file).
-$(SPEC_GEN_H) $(SPEC_GEN_C): $(GEN)/.spec-stamp ;
+# One run writes every generation (a stamp keeps make from running it per file);
+# a generated file deleted behind make's back is written again (atomically).
+$(SPEC_GEN_H) $(SPEC_GEN_C): $(GEN)/.spec-stamp
+	@test -f $@ || $(PYTHON) spec/gen_pack.py spec/data $(GEN) $(SPEC_GENS)
 $(GEN)/.spec-stamp: spec/gen_pack.py $(SPEC_DATA)
 	@mkdir -p $(GEN)
 	$(PYTHON) spec/gen_pack.py spec/data $(GEN) $(SPEC_GENS)
