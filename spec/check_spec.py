@@ -2,7 +2,8 @@
 """spec/check_spec.py - compare spec/data with Mesa's genxml (and, when present,
 with the field names aubinator printed for the real traces).
 
-Usage: check_spec.py DATADIR REFDIR ALLOWFILE [TRACEDIR]
+Usage: check_spec.py [--quiet] DATADIR REFDIR ALLOWFILE [TRACEDIR]
+(--quiet: only unexplained differences and the totals)
 Every difference is printed with a key; ALLOWFILE lists the deliberate ones as
 "KEY | why" (KEY may be a shell-style pattern, e.g. "gen? CS_GPR* ...").  Exit status 1 when any difference is not explained there (or an
 explanation no longer matches anything).  Skips with a message when REFDIR is
@@ -178,11 +179,49 @@ HEADER_DEFAULTS = ("Command Type", "Command SubType", "3D Command Opcode", "3D C
                    "SubOpcode", "Pipeline", "DWord Length")
 
 
+def compare_seed_000(gen, ours, lines, cache):
+    """Seed 000 (Gen7 VLV, PDF text) lists a command's header defaults as the
+    first value lines of its table, in the order Command Type, SubType,
+    Opcode, Sub Opcode, then "<n>h Excludes DWord (0,1)" for DWord Length."""
+    diffs = []
+    order = ("Command Type", "Command SubType", "3D Command Opcode", "3D Command Sub Opcode")
+    for name in sorted(ours):
+        e = ours[name]
+        m = re.match(r"^000:(\d+)$", e.src)
+        if e.kind != "command" or not m:
+            continue
+        line = int(m.group(1))
+        sec = lines[line - 1:line + 40]
+        vals = [(i, re.match(r"^([0-9A-Fa-f]+)h\s", l).group(1)) for i, l in enumerate(sec)
+                if re.match(r"^([0-9A-Fa-f]+)h\s", l)]
+        if len(vals) < 4 or not sec[vals[3][0]].strip().endswith(name):
+            continue            # the table does not open the usual way: nothing to compare
+        fields = {f.name: f for f in e.items if isinstance(f, gen_pack.Field) and f.dword == 0}
+        for fname, (i, v) in zip(order, vals[:4]):
+            f = fields.get(fname)
+            cache["checked"] = cache.get("checked", 0) + 1
+            if f is None or f.default is None or int(f.default, 0) != int(v, 16):
+                diffs.append(('gen%d %s seed-default "%s"' % (gen, name, fname), "ours %s, seed 000:%d says %sh" % (
+                    f.default if f else None, line + i, v)))
+        ex = next(((i, v) for i, v in vals[4:] if "Excludes" in sec[i]), None)
+        f = fields.get("DWord Length")
+        if ex and f is not None:
+            cache["checked"] = cache.get("checked", 0) + 1
+            if f.default is None or int(f.default, 0) != int(ex[1], 16):
+                diffs.append(('gen%d %s seed-default "DWord Length"' % (gen, name),
+                              "ours %s, seed 000:%d says %sh" % (f.default, line + ex[0], ex[1])))
+    return diffs
+
+
 def compare_seed(gen, ours, seeddir, cache):
     """Header defaults and length bias of each command against the seed table
     its src names (seeds 001 and 004, whose rows read "bits name ... Default
     Value: NNh").  A value the seed text does not show is not reported."""
     diffs = []
+    if "000" not in cache:
+        with open(os.path.join(seeddir, SEED_FILES["000"]), errors="replace") as f:
+            cache["000"] = [l.strip() for l in f.read().split("\n")]
+    diffs += compare_seed_000(gen, ours, cache["000"], cache)
     for name in sorted(ours):
         e = ours[name]
         m = re.match(r"^(00[14]):(\d+)$", e.src)
@@ -226,8 +265,11 @@ def compare_seed(gen, ours, seeddir, cache):
 
 
 def main():
-    datadir, refdir, allowfile = sys.argv[1:4]
-    tracedir = sys.argv[4] if len(sys.argv) > 4 else os.path.join(refdir, "..", "..", "traces", "intel")
+    args = sys.argv[1:]
+    quiet = "--quiet" in args
+    args = [a for a in args if a != "--quiet"]
+    datadir, refdir, allowfile = args[0:3]
+    tracedir = args[3] if len(args) > 3 else os.path.join(refdir, "..", "..", "traces", "intel")
     if not os.path.isdir(refdir):
         print("check-spec: %s absent, skipping the comparison with the reference genxml" % refdir)
         return 0
@@ -257,15 +299,17 @@ def main():
             if pat is not None:
                 used.add(pat)
                 explained += 1
-                print("explained   %s: %s (%s)" % (key, msg, allow[pat]))
+                if not quiet:
+                    print("explained   %s: %s (%s)" % (key, msg, allow[pat]))
             else:
                 unexplained += 1
                 print("UNEXPLAINED %s: %s" % (key, msg))
         nfields = sum(len(our_leaves(e.items)) for e in ours.values())
-        print("gen%d: %d commands, %d structs, %d registers, %d fields compared" % (
-            gen, sum(e.kind == "command" for e in ours.values()),
-            sum(e.kind == "struct" for e in ours.values()),
-            sum(e.kind == "register" for e in ours.values()), nfields))
+        if not quiet:
+            print("gen%d: %d commands, %d structs, %d registers, %d fields compared" % (
+                gen, sum(e.kind == "command" for e in ours.values()),
+                sum(e.kind == "struct" for e in ours.values()),
+                sum(e.kind == "register" for e in ours.values()), nfields))
     stale = sorted(set(allow) - used)
     for k in stale:
         print("STALE allow entry (matches nothing): %s" % k)

@@ -193,6 +193,8 @@ class Gen:
 
     def check(self):
         for e in self.elems.values():
+            if not e.src:
+                raise SpecError("%s: no src= (every element says where it comes from)" % e.where)
             fixed, tail = self.fixed_items(e)
             for it in fixed:
                 if isinstance(it, Field) and it.type == "struct":

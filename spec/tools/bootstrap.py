@@ -19,6 +19,10 @@ How the data was made (so a reader can judge it):
     seed's name is kept in seed_name=.
   * Gen9 is written as changes against gen8 (inherits="gen8"); gen4 and gen7
     stand alone.
+Its seed-004 section finder missed headings that start with a tab or a DWord
+row, so some field lines pointed at the next command's table; seed_refs.py
+--recheck-004 corrected every one.  Running this again would overwrite the
+hand edits made since (see spec/README.md): it is kept as a record.
 Usage: bootstrap.py REFDIR SEEDDIR TRACEDIR OUTDIR
 """
 import os

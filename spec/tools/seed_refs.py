@@ -97,6 +97,10 @@ def rows(lines, start, limit=900, stop_at_heading=True):
             lo = int(b.group(2)) if b.group(2) else hi
             out.append((dword, hi, lo, norm(name), i + 1))
             continue
+        bare = re.match(r"^(\d+)\s+\d+(?::\d+)?$", ln)
+        if bare:
+            dword = int(bare.group(1))      # "1 31": a dword's first bit row, name elsewhere
+            continue
         m = ROW_DW.match(ln)
         if m and m.group(1) == m.group(2).replace(" ", ""):
             m = None        # "15 15 Reserved": the bit cell repeated, not a dword

@@ -266,6 +266,53 @@ static void test_known_encodings(void)
     CU_ASSERT_EQUAL(GEN9_PIPE_CONTROL_pack(dw, &pc2), -1);
 }
 
+/* Signed, fixed-point and float fields, with values from the seed's formats. */
+static void test_typed_fields(void)
+{
+    uint32_t dw[16];
+
+    /* seed 004:1965-1998: Drawing Rectangle Origin X/Y are S15 (16-bit two's
+     * complement) in DW3 15:0 and 31:16. */
+    struct GEN8_3DSTATE_DRAWING_RECTANGLE dr = { GEN8_3DSTATE_DRAWING_RECTANGLE_header,
+                                                 .DrawingRectangleOriginX = -1,
+                                                 .DrawingRectangleOriginY = -32768 };
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_DRAWING_RECTANGLE_pack(dw, &dr), 0);
+    CU_ASSERT_EQUAL(dw[3], 0x8000ffffu);
+    struct GEN8_3DSTATE_DRAWING_RECTANGLE dr2;
+    GEN8_3DSTATE_DRAWING_RECTANGLE_unpack(dw, &dr2);
+    CU_ASSERT_EQUAL(dr2.DrawingRectangleOriginX, -1);
+    CU_ASSERT_EQUAL(dr2.DrawingRectangleOriginY, -32768);
+    dr.DrawingRectangleOriginX = 32767;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_DRAWING_RECTANGLE_pack(dw, &dr), 0);
+    dr.DrawingRectangleOriginX = 32768;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_DRAWING_RECTANGLE_pack(dw, &dr), -1);
+    dr.DrawingRectangleOriginX = -32769;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_DRAWING_RECTANGLE_pack(dw, &dr), -1);
+
+    /* seed 004:4898: 8x Sample4 Y Offset is U0.4 in DW5 3:0, range [0,0.9375]. */
+    struct GEN8_3DSTATE_SAMPLE_PATTERN sp = { GEN8_3DSTATE_SAMPLE_PATTERN_header,
+                                              ._8xSample4YOffset = 0.9375 };
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_SAMPLE_PATTERN_pack(dw, &sp), 0);
+    CU_ASSERT_EQUAL(dw[5] & 0xf, 15);
+    sp._8xSample4YOffset = 0.5;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_SAMPLE_PATTERN_pack(dw, &sp), 0);
+    CU_ASSERT_EQUAL(dw[5] & 0xf, 8);
+    struct GEN8_3DSTATE_SAMPLE_PATTERN sp2;
+    GEN8_3DSTATE_SAMPLE_PATTERN_unpack(dw, &sp2);
+    CU_ASSERT_DOUBLE_EQUAL(sp2._8xSample4YOffset, 0.5, 0.0);
+    sp._8xSample4YOffset = 1.0;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_SAMPLE_PATTERN_pack(dw, &sp), -1);
+    sp._8xSample4YOffset = -0.0625;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_SAMPLE_PATTERN_pack(dw, &sp), -1);
+    sp._8xSample4YOffset = NAN;
+    CU_ASSERT_EQUAL(GEN8_3DSTATE_SAMPLE_PATTERN_pack(dw, &sp), -1);
+
+    /* skl_tri.aubinator.txt (SF_CLIP_VIEWPORT 0): m00 32.0 is 0x42000000. */
+    struct GEN9_SF_CLIP_VIEWPORT vp = { .ViewportMatrixElementM00 = 32.0f };
+    CU_ASSERT_EQUAL(GEN9_SF_CLIP_VIEWPORT_pack(dw, &vp), 0);
+    CU_ASSERT_EQUAL(dw[0], 0x42000000u);
+}
+
 static void test_lookup(void)
 {
     CU_ASSERT_PTR_NULL(spec_gen_get(5));
@@ -309,6 +356,7 @@ static const struct test_case cases[] = {
     { "round trip of every element", test_round_trip },
     { "out of range values are rejected", test_out_of_range },
     { "known encodings", test_known_encodings },
+    { "signed, fixed-point and float fields", test_typed_fields },
     { "lookup", test_lookup },
     { 0 }
 };
