@@ -20,6 +20,7 @@ static int run_disasm(int argc, char **argv, unit_kind_lookup_fn lookup)
 static const struct command commands[] = {
     { "run", cmd_run, "build a machine from a config and run a workload on it" },
     { "units", cmd_units, "list every unit kind with its ports, params and stats" },
+    { "decode", cmd_decode, "print every command a capture executes, with its fields" },
     { "config", cmd_config, "print the resolved config (includes and --set applied)" },
     { "disasm", run_disasm, "disassemble an EU kernel (raw bytes or intel-gen4asm hex)" },
     { NULL, NULL, NULL }

@@ -302,6 +302,10 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     if (reason == SIM_STOP_DEADLOCK) {
         fprintf(stderr, "gtsim run: deadlock (the watchdog's report is above)\n");
         status = EXIT_DEADLOCK;
+    } else if (sim_log_count(sim, SIM_LOG_ERROR)) {
+        fprintf(stderr, "gtsim run: the run logged %llu error(s) (above)\n",
+                (unsigned long long)sim_log_count(sim, SIM_LOG_ERROR));
+        status = EXIT_ERROR;
     }
     goto done;
 fail:
@@ -338,4 +342,83 @@ int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup)
     int rc = gt_config_write(config, stdout, &err);
     gt_config_free(config);
     return rc < 0 ? EXIT_ERROR : EXIT_OK;
+}
+
+static const char decode_usage[] =
+    "usage: gtsim decode [-c CONFIG] [--set KEY=VALUE]... WORKLOAD\n"
+    "\n"
+    "Runs WORKLOAD (an AUB capture) and prints every command the command streamer\n"
+    "executes, with its GPU address and every field, as Mesa's aubinator does; then\n"
+    "a summary: commands by name, unknown commands, hangs. Without -c the capture\n"
+    "runs on the config of the generation it was made on.\n";
+
+struct named_count {
+    const char *name;
+    double count;
+};
+
+static int by_count(const void *a, const void *b)
+{
+    const struct named_count *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+int cmd_decode(int argc, char **argv, unit_kind_lookup_fn lookup)
+{
+    struct run_args a;
+    int parsed = parse_args(argc, argv, &a, "decode", decode_usage);
+    if (parsed)
+        return parsed > 0 ? EXIT_OK : EXIT_ERROR;
+    if (!a.req.workload) {
+        fprintf(stderr, "gtsim decode: name a workload (an AUB capture)\n");
+        return EXIT_ERROR;
+    }
+    struct gt_error err;
+    struct gt_config *config = machine_config(&a.req, &err);
+    if (!config || machine_set_kind_param(config, "cs", "print_commands=\"-\"", &err) < 0) {
+        fprintf(stderr, "gtsim decode: %s\n", err.message);
+        gt_config_free(config);
+        return EXIT_ERROR;
+    }
+    struct sim *sim = machine_build(config, lookup, &err);
+    if (!sim) {
+        fprintf(stderr, "gtsim decode: %s\n", err.message);
+        gt_config_free(config);
+        return EXIT_ERROR;
+    }
+    enum sim_stop_reason reason = sim_run(sim, 0);
+    fflush(stdout);
+    struct stats_writer *w = stats_writer_create();
+    sim_write_stats(sim, w);
+    struct named_count *counts = calloc(stats_row_count(w), sizeof *counts);
+    size_t n = 0;
+    double total = 0, unknown = 0, hangs = 0;
+    for (size_t i = 0; i < stats_row_count(w); i++) {
+        const char *path;
+        double v;
+        stats_row(w, i, &path, &v);
+        const char *by = strstr(path, ".by_command.");
+        if (by) {
+            counts[n++] = (struct named_count){ by + 12, v };
+            total += v;
+        } else if (strstr(path, "cs.unknown_commands") && !strchr(strstr(path, "cs."), '/')) {
+            unknown += v;
+        } else if (strstr(path, "cs.hangs")) {
+            hangs += v;
+        }
+    }
+    qsort(counts, n, sizeof *counts, by_count);
+    printf("\nsummary: %.0f commands executed, %.0f unknown, %.0f hangs (%s)\n", total + unknown,
+           unknown, hangs, sim_stop_reason_name(reason));
+    for (size_t i = 0; i < n; i++)
+        printf("  %6.0f  %s\n", counts[i].count, counts[i].name);
+    free(counts);
+    stats_writer_destroy(w);
+    int status = reason == SIM_STOP_DEADLOCK ? EXIT_DEADLOCK
+               : sim_log_count(sim, SIM_LOG_ERROR) ? EXIT_ERROR : EXIT_OK;
+    sim_destroy(sim);
+    gt_config_free(config);
+    return status;
 }

@@ -13,6 +13,7 @@ int gtsim_main(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_units(int argc, char **argv, unit_kind_lookup_fn lookup);
+int cmd_decode(int argc, char **argv, unit_kind_lookup_fn lookup);
 
 /* Exit statuses. */
 enum {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fabric/aub.h"
 #include "fabric/memory.h"
 #include "fabric/topology.h"
 
@@ -33,11 +34,88 @@ const char *machine_default_config(char *buf, size_t size)
     return buf;
 }
 
+/* The AUB header's device: stops the read at the version block. */
+struct probe_device {
+    bool found;
+    uint32_t pci_id;
+    int generation;
+};
+
+static int probe_version(void *context, const struct aub_version *v, struct gt_error *err)
+{
+    struct probe_device *p = context;
+    const struct aub_device_info *d = v->has_pci_id ? aub_device_lookup(v->pci_id) : NULL;
+    p->found = true;
+    p->pci_id = v->has_pci_id ? v->pci_id : 0;
+    p->generation = d ? d->generation : v->form == AUB_FORM_MEMTRACE ? 8 : 7;
+    gt_error_set(err, "probe done");
+    return -1;
+}
+
+static int probe_ignore(void *context, const void *block, struct gt_error *err)
+{
+    (void)context;
+    (void)block;
+    return gt_error_set(err, "the capture does not start with a version block");
+}
+
+static int probe_memory(void *c, const struct aub_memory_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
+static int probe_register(void *c, const struct aub_register_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
+static int probe_poll(void *c, const struct aub_register_poll *b, struct gt_error *e) { return probe_ignore(c, b, e); }
+static int probe_mpoll(void *c, const struct aub_memory_poll *b, struct gt_error *e) { return probe_ignore(c, b, e); }
+static int probe_ring(void *c, const struct aub_ring_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
+static int probe_mmio(void *c, const struct aub_mmio_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
+static int probe_comment(void *c, const struct aub_comment *b, struct gt_error *e) { (void)c; (void)b; (void)e; return 0; }
+
+static const struct aub_reader_callbacks probe_callbacks = {
+    .version = probe_version, .memory_write = probe_memory, .register_write = probe_register,
+    .register_poll = probe_poll, .memory_poll = probe_mpoll, .comment = probe_comment,
+    .ring_write = probe_ring, .mmio_write = probe_mmio,
+};
+
+/* The config of the machine a capture was made on (configs/ has one per
+ * generation), found like the default config. */
+static int config_for_workload(const char *workload, char *buf, size_t size, struct gt_error *err)
+{
+    static const struct { int generation; const char *config; } by_generation[] = {
+        { 9, "configs/gen9-skl-gt2.cfg" }, { 8, "configs/gen8-bdw-gt2.cfg" },
+        { 7, "configs/gen7-vlv.cfg" }, { 4, "configs/gen4-g965.cfg" },
+    };
+    struct probe_device p = { 0 };
+    struct gt_error probe_err;
+    if (aub_read_file(workload, &probe_callbacks, &p, &probe_err) < 0 && !p.found)
+        return gt_error_set(err, "%s", probe_err.message);
+    for (size_t i = 0; i < sizeof by_generation / sizeof by_generation[0]; i++)
+        if (by_generation[i].generation == p.generation) {
+            char def[4096];
+            machine_default_config(def, sizeof def);
+            /* the default config's directory holds the others */
+            const char *slash = strrchr(def, '/');
+            size_t dir = slash ? (size_t)(slash - def) : 0;
+            const char *name = strrchr(by_generation[i].config, '/') + 1;
+            snprintf(buf, size, "%.*s%s%s", (int)dir, def, dir ? "/" : "", name);
+            return 0;
+        }
+    return gt_error_set(err, "workload %s was captured on a Gen%d part (PCI id 0x%04x): gtsim has "
+                        "no config for it; name one with -c", workload, p.generation, p.pci_id);
+}
+
+static bool is_builtin(const char *workload)
+{
+    return strncmp(workload, "builtin:", 8) == 0;
+}
+
 struct gt_config *machine_config(const struct machine_request *req, struct gt_error *err)
 {
     char path[4096];
-    const char *config_path = req->config_path ? req->config_path
-                                               : machine_default_config(path, sizeof path);
+    const char *config_path = req->config_path;
+    if (!config_path && req->workload && !is_builtin(req->workload)) {
+        if (config_for_workload(req->workload, path, sizeof path, err) < 0)
+            return NULL;
+        config_path = path;
+    }
+    if (!config_path)
+        config_path = machine_default_config(path, sizeof path);
     struct gt_config *c = gt_config_load(config_path, err);
     if (!c)
         return NULL;
@@ -62,6 +140,45 @@ struct gt_config *machine_config(const struct machine_request *req, struct gt_er
         }
     }
     return c;
+}
+
+static int set_in_groups(struct gt_config *c, config_setting_t *group, char *path, size_t len,
+                         size_t cap, const char *kind, const char *assignment, int *found,
+                         struct gt_error *err)
+{
+    for (int i = 0; i < config_setting_length(group); i++) {
+        config_setting_t *child = config_setting_get_elem(group, (unsigned)i);
+        if (config_setting_type(child) != CONFIG_TYPE_GROUP)
+            continue;
+        size_t n = (size_t)snprintf(path + len, cap - len, "%s%s", len ? "." : "",
+                                    config_setting_name(child));
+        const char *k = NULL;
+        if (config_setting_lookup_string(child, "kind", &k) && strcmp(k, kind) == 0) {
+            char set[4096];
+            snprintf(set, sizeof set, "%s.%s", path, assignment);
+            if (gt_config_set(c, set, err) < 0)
+                return -1;
+            (*found)++;
+        } else if (set_in_groups(c, child, path, len + n, cap, kind, assignment, found, err) < 0) {
+            return -1;
+        }
+        path[len] = 0;
+    }
+    return 0;
+}
+
+int machine_set_kind_param(struct gt_config *c, const char *kind, const char *assignment,
+                           struct gt_error *err)
+{
+    char path[2048] = "";
+    int found = 0;
+    if (set_in_groups(c, gt_config_root(c), path, 0, sizeof path, kind, assignment, &found,
+                      err) < 0)
+        return -1;
+    if (!found)
+        return gt_error_set(err, "%s: the machine has no unit of kind '%s'", gt_config_path(c),
+                            kind);
+    return found;
 }
 
 /* The `simulation` group: watchdog and log settings. */

@@ -17,8 +17,15 @@ struct machine_request {
     const char *workload;           /* NULL: the config's */
 };
 
-/* Loads the config and applies the overrides and the workload. */
+/* Loads the config and applies the overrides and the workload. Without a
+ * config named, a capture runs on the config of the generation it was made
+ * on (its AUB header's PCI id), anything else on DEFAULT_CONFIG. */
 struct gt_config *machine_config(const struct machine_request *req, struct gt_error *err);
+
+/* Sets "param=value" (`assignment`) on every unit of `kind` in the config;
+ * returns how many, or -1 (none is an error). */
+int machine_set_kind_param(struct gt_config *c, const char *kind, const char *assignment,
+                           struct gt_error *err);
 
 /* Builds and realizes the machine the config describes. */
 struct sim *machine_build(const struct gt_config *config, unit_kind_lookup_fn lookup,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "fabric/config.h"
+#include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "fabric/topology.h"
 #include "tests/support/probes.h"
@@ -199,6 +200,11 @@ static void test_include_and_overrides(void)
     gt_config_free(c);
 }
 
+static void free_memory(void *memory)
+{
+    gpu_memory_destroy(memory);
+}
+
 /* The default machine: the counts come from seed 003 / reference devices.txt
  * for SKL GT2 (0x1912): 1 slice, 3 subslices, 8 EUs each, 7 threads. */
 static void test_gen9_gt2_topology(void)
@@ -207,6 +213,7 @@ static void test_gen9_gt2_topology(void)
     struct gt_config *c = gt_config_load("configs/gen9-skl-gt2.cfg", &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     struct sim *sim = sim_create(NULL);
+    sim_set_memory(sim, gpu_memory_create(&err), free_memory);
     int rc = topology_build(sim, c, probe_kind_find, &err);
     if (rc)
         fprintf(stderr, "%s\n", err.message);

@@ -121,7 +121,9 @@ static void test_errors_are_one_line_and_nonzero(void)
         { "run --set host.messages=-5", "is out of range" },
         { "run --bogus", "unknown option '--bogus'" },
         { "run --max-cycles", "--max-cycles needs a value" },
-        { "run tests/data/nothing.aub", "workload 'tests/data/nothing.aub' is not supported yet" },
+        { "run tests/data/nothing.aub", "gtsim run: tests/data/nothing.aub: cannot open" },
+        { "run builtin:nothing", "no built-in workload 'builtin:nothing'" },
+        { "decode", "name a workload" },
         { "frobnicate", "unknown command 'frobnicate'" },
         { "units no_such_kind", "no unit kind 'no_such_kind'" },
         { "config --set simulation.speed=3", "simulation has no setting 'speed'" },
@@ -186,8 +188,11 @@ static void test_deadlock_exits_two_with_a_report(void)
     FILE *f = fopen(path, "w");
     fputs("clocks = { gt = { mhz = 1000.0; }; };\n"
           "host = { kind = \"host\"; messages = 20; };\n"
+          "cs = { kind = \"cs\"; };\n"
           "p = { kind = \"vf\"; };\nq = { kind = \"vs\"; };\n"
-          "links = ( { from = \"host.gpu\"; to = \"p.host\"; },\n"
+          "links = ( { from = \"host.gpu\"; to = \"cs.host\"; },\n"
+          "  { from = \"cs.host_reply\"; to = \"host.gpu_reply\"; },\n"
+          "  { from = \"cs.vf\"; to = \"p.cs\"; },\n"
           "  { from = \"p.out\"; to = \"q.in\"; capacity = 2; },\n"
           "  { from = \"q.out\"; to = \"p.back\"; capacity = 2; } );\n", f);
     fclose(f);

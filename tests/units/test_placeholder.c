@@ -2,8 +2,10 @@
  * a placeholder counts what it receives and spreads it round-robin over its
  * outputs at `throughput` per cycle, or sinks it; the host sends exactly what
  * it is told at its rate. */
+#include <stdio.h>
 #include <string.h>
 
+#include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "tests/support/probes.h"
@@ -78,37 +80,70 @@ static void test_placeholder_sinks_without_outputs(void)
     sim_destroy(sim);
 }
 
-static void test_host_sends_what_it_is_told(void)
+static void free_memory(void *memory)
 {
-    struct sim *sim = probe_sim(NULL);
-    const char *over[] = { "messages=25", "rate=5", "payload_bytes=12", NULL };
-    struct unit *host = probe_add(sim, &host_ops, "host", over);
-    struct unit *dst = probe_add(sim, &probe_sink_ops, "dst", NULL);
-    struct gt_error err;
-    struct link_params lp = { 2, 64, 5 };
-    sim_connect(sim, unit_port(host, "gpu", 0), unit_port(dst, "in", 0), &lp, &err);
-    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
-    struct probe_sink *s = unit_state(dst);
-    CU_ASSERT_EQUAL(s->received, 25);
-    CU_ASSERT_EQUAL(s->cycle[24], 4 + 2);       /* 5 a cycle: the last sent at 4, latency 2 */
-    CU_ASSERT_EQUAL(stat(sim, "host.injected_bytes"), 25 * 12);
-    sim_destroy(sim);
+    gpu_memory_destroy(memory);
+}
 
-    sim = probe_sim(NULL);
-    const char *aub[] = { "workload=some.aub", NULL };
-    host = probe_add(sim, &host_ops, "host", aub);
-    dst = probe_add(sim, &probe_sink_ops, "dst", NULL);
-    sim_connect(sim, unit_port(host, "gpu", 0), unit_port(dst, "in", 0), &lp, &err);
-    CU_ASSERT_EQUAL(sim_realize(sim, &err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "host: workload 'some.aub' is not supported yet"));
-    sim_destroy(sim);
+/* builtin:fabric: the host asks the CS its generation and sends that many
+ * 3DSTATE_VF_STATISTICS commands; the CS passes each down its 3D port. */
+static void test_host_builtin_workload_through_the_cs(void)
+{
+    static const unsigned gens[] = { 4, 7, 8, 9 };
+    for (size_t g = 0; g < 4; g++) {
+        struct sim *sim = probe_sim(NULL);
+        struct gt_error err;
+        sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+        char gen[16];
+        snprintf(gen, sizeof gen, "gen=%u", gens[g]);
+        const char *host_over[] = { "messages=5000", NULL };
+        const char *cs_over[] = { gen, NULL };
+        struct unit *host = probe_add(sim, &host_ops, "host", host_over);
+        struct unit *cs = probe_add(sim, unit_kind_find("cs"), "cs", cs_over);
+        struct unit *dst = probe_add(sim, &probe_sink_ops, "dst", NULL);
+        probe_link(sim, host, "gpu", cs, "host", 1, 8, 1);
+        probe_link(sim, cs, "host_reply", host, "gpu_reply", 1, 4, 1);
+        probe_link(sim, cs, "vf", dst, "in", 1, 4, 1);
+        CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+        CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+        struct probe_sink *s = unit_state(dst);
+        CU_ASSERT_EQUAL(s->received, 5000);
+        CU_ASSERT_EQUAL(stat(sim, "host.injected"), 5000);
+        CU_ASSERT_EQUAL(stat(sim, "cs.by_command.3DSTATE_VF_STATISTICS"), 5000);
+        CU_ASSERT_EQUAL(stat(sim, "cs.unknown_commands"), 0);
+        sim_destroy(sim);
+    }
+}
+
+static void test_host_refuses_what_it_cannot_play(void)
+{
+    static const struct { const char *workload, *says; } bad[] = {
+        { "workload=tests/data/no-such.aub", "tests/data/no-such.aub: cannot open" },
+        { "workload=builtin:teapot", "no built-in workload 'builtin:teapot'" },
+        { "workload=tests/data/traces/skl_compute.batch.00.bin", "tests/data/traces/skl_compute" },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        struct sim *sim = probe_sim(NULL);
+        struct gt_error err;
+        sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+        const char *over[] = { bad[i].workload, NULL };
+        struct unit *host = probe_add(sim, &host_ops, "host", over);
+        struct unit *cs = probe_add(sim, unit_kind_find("cs"), "cs", NULL);
+        probe_link(sim, host, "gpu", cs, "host", 1, 8, 1);
+        probe_link(sim, cs, "host_reply", host, "gpu_reply", 1, 4, 1);
+        CU_ASSERT_EQUAL(sim_realize(sim, &err), -1);
+        if (!strstr(err.message, bad[i].says))
+            fprintf(stderr, "\n%s: %s\n", bad[i].workload, err.message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, bad[i].says));
+        sim_destroy(sim);
+    }
 }
 
 static const struct test_case cases[] = {
     { "placeholder spreads round-robin", test_placeholder_spreads_round_robin },
     { "placeholder sinks without outputs", test_placeholder_sinks_without_outputs },
-    { "host sends what it is told", test_host_sends_what_it_is_told },
+    { "host builtin workload through the cs", test_host_builtin_workload_through_the_cs },
+    { "host refuses what it cannot play", test_host_refuses_what_it_cannot_play },
     { 0 }
 };
 TEST_SUITE(placeholder, cases);

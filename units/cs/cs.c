@@ -339,6 +339,8 @@ static void reg_grow(struct register_file *r)
 
 static uint32_t reg_get_raw(const struct register_file *r, uint32_t offset)
 {
+    if (r->capacity == 0)
+        return 0;
     uint32_t s = reg_slot(r, offset);
     return r->used[s] ? r->values[s] : 0;
 }
