@@ -13,12 +13,22 @@
 #include "fabric/trace.h"
 #include "tools/commands.h"
 #include "tools/machine.h"
+#include "units/cs/cs.h"
+#include "fabric/memory.h"
 
 #define MAX_SETS 256
+#define MAX_DUMPS 64
+
+struct dump_request {
+    uint64_t address, bytes;
+    const char *file;
+};
 
 struct run_args {
     struct machine_request req;
     const char *sets[MAX_SETS];
+    struct dump_request dumps[MAX_DUMPS];
+    int dump_count;
     const char *out_dir;
     bool trace;
     uint64_t trace_max_events;
@@ -40,6 +50,9 @@ static const char run_usage[] =
     "      --trace              also write trace.json (Chrome trace events; open in Perfetto)\n"
     "      --trace-max-events N bound the trace (default 1000000 events)\n"
     "      --max-cycles N       stop after N cycles of the first clock\n"
+    "      --dump ADDR:BYTES:FILE  after the run, write BYTES of GPU memory at ADDR\n"
+    "                           (the last executed context's address space) to FILE\n"
+    "                           (repeatable; numbers in C syntax, e.g. 0x1000:4096:c.bin)\n"
     "  -q, --quiet              no summary\n"
     "  -h, --help               this text\n"
     "\n"
@@ -119,6 +132,26 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
                 fprintf(stderr, "gtsim %s: --max-cycles wants a number, not '%s'\n", command, v);
                 return -1;
             }
+        } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--dump", &missing))) {
+            if (a->dump_count == MAX_DUMPS) {
+                fprintf(stderr, "gtsim %s: more than %d --dump options\n", command, MAX_DUMPS);
+                return -1;
+            }
+            struct dump_request *d = &a->dumps[a->dump_count];
+            char *end = NULL;
+            d->address = strtoull(v, &end, 0);
+            bool ok = end != v && *end == ':';
+            const char *bytes = ok ? end + 1 : v;
+            d->bytes = ok ? strtoull(bytes, &end, 0) : 0;
+            ok = ok && end != bytes && *end == ':' && end[1] && d->bytes > 0 &&
+                 d->bytes <= (1ull << 32);
+            if (!ok) {
+                fprintf(stderr, "gtsim %s: --dump wants ADDR:BYTES:FILE with 0 < BYTES <= 4 GiB, "
+                        "not '%s'\n", command, v);
+                return -1;
+            }
+            d->file = end + 1;
+            a->dump_count++;
         } else if (missing) {
             fprintf(stderr, "gtsim %s: %s needs a value\n", command, argv[i]);
             return -1;
@@ -217,6 +250,22 @@ static int write_csv(const void *w, FILE *f, struct gt_error *err)
     return stats_write_csv(w, f, err);
 }
 
+/* --dump: memory of the last executed context's address space. */
+static int write_dump(struct sim *sim, const struct dump_request *d, struct gt_error *err)
+{
+    struct gpu_address_space *space = NULL;
+    for (uint32_t i = 0; i < sim_unit_count(sim) && !space; i++)
+        if (strcmp(unit_kind(sim_unit(sim, i)), "cs") == 0)
+            space = cs_last_address_space(sim_unit(sim, i));
+    if (!space)
+        return gt_error_set(err, "--dump 0x%llx: no context was executed, so there is no "
+                            "address space to dump", (unsigned long long)d->address);
+    if (gpu_address_space_dump(space, d->address, d->bytes, d->file, err) < 0)
+        return gt_error_prefix(err, "--dump 0x%llx:%llu:%s", (unsigned long long)d->address,
+                               (unsigned long long)d->bytes, d->file);
+    return 0;
+}
+
 static void print_summary(const struct sim *sim, const struct gt_config *config,
                           const struct run_args *a, double seconds, enum sim_stop_reason reason)
 {
@@ -297,6 +346,9 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     if (write_file_with(a.out_dir, "stats.json", write_json, stats, &err) < 0 ||
         write_file_with(a.out_dir, "stats.csv", write_csv, stats, &err) < 0)
         goto fail;
+    for (int i = 0; i < a.dump_count; i++)
+        if (write_dump(sim, &a.dumps[i], &err) < 0)
+            goto fail;
     if (!a.quiet)
         print_summary(sim, config, &a, seconds, reason);
     if (reason == SIM_STOP_DEADLOCK) {

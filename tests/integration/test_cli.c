@@ -204,7 +204,64 @@ static void test_deadlock_exits_two_with_a_report(void)
     free(r);
 }
 
+/* The compute capture's input buffers, as the trace README defines them:
+ * a[i] = i and b[i] = 0.5 * (1024 - i), 1024 floats each; their GPU addresses
+ * are the SURFACE_STATE base addresses aubinator printed for skl_compute. */
+static void test_run_capture_and_dump_buffers(void)
+{
+    const char *dir = test_temp_dir();
+    char args[1200], file[600];
+    snprintf(args, sizeof args, "run -q -o %s/out --dump 0xfffffffeffc00000:4096:%s/a.bin "
+             "--dump 0xfffffffeffc01000:4096:%s/b.bin tests/data/traces/skl_compute.aub.gz",
+             dir, dir, dir);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    CU_ASSERT_STRING_EQUAL(r->err, "");
+    free(r);
+    float a[1024], b[1024];
+    snprintf(file, sizeof file, "%s/a.bin", dir);
+    FILE *f = fopen(file, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fread(a, 4, 1024, f), 1024);
+    fclose(f);
+    snprintf(file, sizeof file, "%s/b.bin", dir);
+    f = fopen(file, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fread(b, 4, 1024, f), 1024);
+    fclose(f);
+    for (int i = 0; i < 1024; i++) {
+        CU_ASSERT_EQUAL(a[i], (float)i);
+        CU_ASSERT_EQUAL(b[i], 0.5f * (float)(1024 - i));
+    }
+    /* bad --dump requests: one line, exit 1 */
+    r = gtsim("run -q --dump 0x1000:0:x.bin tests/data/traces/skl_compute.aub.gz");
+    CU_ASSERT_EQUAL(r->status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "--dump wants ADDR:BYTES:FILE"));
+    free(r);
+    snprintf(args, sizeof args, "run -q -o %s/out --set host.messages=10 --dump 0x1000:16:%s/x.bin",
+             dir, dir);
+    r = gtsim(args);
+    /* builtin: the context is the GGTT, where nothing is mapped: a clear fault */
+    CU_ASSERT_EQUAL(r->status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "GGTT fault at 0x1000: not present"));
+    free(r);
+}
+
+static void test_decode_prints_and_summarises(void)
+{
+    struct result *r = gtsim("decode tests/data/traces/g965_tri.aub.gz");
+    CU_ASSERT_EQUAL(r->status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "0x00010000:  0x"));     /* the batch's first command */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "3DPRIMITIVE"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "summary: 35 commands executed, 0 unknown, 0 hangs"));
+    /* 1 ring MI_BATCH_BUFFER_START + the batch's 34 commands (g965_tri.batch.00.cmds) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "       3  3DPRIMITIVE"));
+    free(r);
+}
+
 static const struct test_case cases[] = {
+    { "run a capture and dump buffers", test_run_capture_and_dump_buffers },
+    { "decode prints and summarises", test_decode_prints_and_summarises },
     { "default run writes its outputs", test_default_run_writes_its_outputs },
     { "help for every command", test_help_for_every_command },
     { "errors are one line and nonzero", test_errors_are_one_line_and_nonzero },

@@ -610,7 +610,51 @@ static void test_bad_programming(void)
     machine8_done(&m);
 }
 
+/* Gen7 legacy ring from registers (aub-format §5.4): RING_START, RING_CTL
+ * (bit 0 enable, 20:12 pages - 1), RING_HEAD, then a RING_TAIL write starts
+ * the ring. GTT PTEs in the Gen6/7 format (bit 0 valid, 31:12 address). The
+ * ring holds Gen7 MI_STORE_DATA_IMM (opcode 0x20, bit 22 GTT, length 2:
+ * DW1 0, DW2 address, DW3 data; seed 000). */
+static void test_legacy_ring_from_registers(void)
+{
+    struct sim_options o = { .watchdog_cycles = 100000, .log_level = -1 };
+    struct sim *sim = probe_sim(&o);
+    struct gt_error err;
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    sim_set_memory(sim, mem, free_memory);
+    const char *over[] = { "gen=7", NULL };
+    struct unit *cs = probe_add(sim, unit_kind_find("cs"), "cs", over);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t pte = (uint32_t)(GGTT_PHYS_BASE + i * 4096) | 1;
+        gpu_memory_gtt_entries_write(mem, 4ull * i, &pte, 4, NULL);
+    }
+    struct gpu_address_space gtt;
+    gpu_address_space_init(&gtt, mem, GPU_ADDRESS_SPACE_GTT_GEN6, 0);
+    uint32_t ring[8] = { (0x20u << 23) | (1u << 22) | 2, 0, (uint32_t)SCRATCH_GGTT, 0x600D,
+                         (0x20u << 23) | (1u << 22) | 2, 0, (uint32_t)SCRATCH_GGTT + 4, 0x7777 };
+    gpu_address_space_write(&gtt, RING_GGTT, ring, sizeof ring, NULL);
+    struct machine8 m = { .sim = sim, .cs = cs, .mem = mem };
+    mmio(&m, 0x2038, (uint32_t)RING_GGTT);      /* RING_START */
+    mmio(&m, 0x203C, 1);                        /* RING_CTL: enabled, 4 KiB */
+    mmio(&m, 0x2034, 0);                        /* RING_HEAD */
+    mmio(&m, 0x2030, 16);                       /* RING_TAIL: only the first store */
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    sim_run(sim, 0);
+    uint32_t got[2] = { 0, 0 };
+    gpu_address_space_read(&gtt, SCRATCH_GGTT, got, 8, NULL);
+    CU_ASSERT_EQUAL(got[0], 0x600D);
+    CU_ASSERT_EQUAL(got[1], 0);                 /* beyond the tail */
+    CU_ASSERT_EQUAL(stat(sim, "cs.submissions"), 1);
+    mmio(&m, 0x2030, 32);                       /* move the tail on: the second store */
+    sim_run(sim, 0);
+    gpu_address_space_read(&gtt, SCRATCH_GGTT, got, 8, NULL);
+    CU_ASSERT_EQUAL(got[1], 0x7777);
+    CU_ASSERT_EQUAL(stat(sim, "cs.submissions"), 2);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
+    { "legacy ring from registers", test_legacy_ring_from_registers },
     { "skl_compute as aubinator", test_skl_compute },
     { "skl_tri as aubinator", test_skl_tri },
     { "bdw_compute as aubinator", test_bdw_compute },

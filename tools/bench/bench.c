@@ -17,10 +17,14 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include <dirent.h>
+
 #include "fabric/config.h"
+#include "spec/spec.h"
 #include "fabric/sim.h"
+#include "fabric/memory.h"
+#include "fabric/stats.h"
 #include "fabric/topology.h"
-#include "units/host/host.h"
 #include "units/registry.h"
 
 static double now_seconds(void)
@@ -58,7 +62,54 @@ static void die(const char *what, const struct gt_error *err)
     exit(1);
 }
 
+static void free_memory(void *memory)
+{
+    gpu_memory_destroy(memory);
+}
+
 /* ---- 1: a chain of 64 pass-through units ---------------------------------- */
+
+/* A source of generic messages, one per cycle while the channel takes them. */
+struct source {
+    uint64_t messages, sent;
+    struct port *out;
+};
+
+static const struct param_desc source_params[] = {
+    PARAM_U64_FIELD("messages", struct source, messages, 1000, 0, 1LL << 40, "to send"),
+    PARAM_END
+};
+static const struct port_desc source_ports[] = {
+    { .name = "out", .direction = PORT_OUT, .help = "generic messages" }, PORT_END
+};
+
+static int source_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct source *s = unit_state(u);
+    s->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static void source_reset(struct unit *u)
+{
+    unit_wake_at(u, 0);
+}
+
+static enum unit_activity source_tick(struct unit *u)
+{
+    struct source *s = unit_state(u);
+    if (s->sent == s->messages || !port_can_send(s->out))
+        return UNIT_IDLE;
+    port_try_send(s->out, msg_alloc(unit_sim(u), MSG_GENERIC, 32));
+    return ++s->sent < s->messages ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static const struct unit_ops source_ops = {
+    .kind = "bench_source", .help = "bench: sends generic messages",
+    .state_size = sizeof(struct source), .params = source_params, .ports = source_ports,
+    .realize = source_realize, .reset = source_reset, .tick = source_tick,
+};
 
 static double bench_chain(unsigned length, uint64_t messages, uint64_t *delivered_out)
 {
@@ -68,13 +119,13 @@ static double bench_chain(unsigned length, uint64_t messages, uint64_t *delivere
     sim_add_clock(sim, "gt", 1000, &err);
     char count[64];
     snprintf(count, sizeof count, "messages=%llu", (unsigned long long)messages);
-    const char *host_over[] = { count, "payload_bytes=32", NULL };
-    struct unit *host = sim_add_unit(sim, &host_ops, "host", 0, NULL, host_over, &err);
-    if (!host)
-        die("host", &err);
+    const char *source_over[] = { count, NULL };
+    struct unit *source = sim_add_unit(sim, &source_ops, "source", 0, NULL, source_over, &err);
+    if (!source)
+        die("source", &err);
     const struct unit_ops *relay = unit_kind_find("vf");    /* a placeholder passes through */
     struct link_params link = { 1, 2, 1 };                   /* full rate: capacity = latency + 1 */
-    struct port *prev = unit_port(host, "gpu", 0);
+    struct port *prev = unit_port(source, "out", 0);
     for (unsigned i = 0; i <= length; i++) {
         char name[32];
         snprintf(name, sizeof name, "stage%u", i);
@@ -173,6 +224,7 @@ static void bench_default_machine(void)
     gt_config_set(c, "host.messages=1000000", &err);
     struct sim_options o = { .watchdog_cycles = 100000, .log_level = SIM_LOG_ERROR };
     struct sim *sim = sim_create(&o);
+    sim_set_memory(sim, gpu_memory_create(&err), free_memory);
     if (topology_build(sim, c, unit_kind_find, &err) < 0 || sim_realize(sim, &err) < 0)
         die("default machine", &err);
     double t0 = now_seconds();
@@ -181,12 +233,110 @@ static void bench_default_machine(void)
     struct sim_totals t;
     sim_totals(sim, &t);
     double cycles = (double)sim_now(sim) / (double)sim_clock_period(sim, 0);
-    printf("default machine (Gen9 GT2, builtin:fabric, 1M messages, %u units):\n"
+    printf("default machine (Gen9 GT2, builtin:fabric: 1M commands through the CS, %u units):\n"
            "  %.0f gt cycles in %.3f s = %.2f M cycles/s, %.1f M messages delivered/s\n",
            sim_unit_count(sim), cycles, seconds, cycles / seconds / 1e6,
            (double)t.messages_delivered / seconds / 1e6);
     sim_destroy(sim);
     gt_config_free(c);
+}
+
+/* ---- 4: command decode --------------------------------------------------- */
+
+/* Decodes every batch in tests/data/traces with the spec tables (identify,
+ * length, unpack into the generated struct) for about a second. */
+static void bench_decode_tables(void)
+{
+    DIR *d = opendir("tests/data/traces");
+    if (!d) {
+        printf("command decode: tests/data/traces not found (run from the repository root)\n");
+        return;
+    }
+    struct { uint32_t *dw; size_t n; int gen; } batches[32];
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && count < 32) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".bin"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/data/traces/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fseek(f, 0, SEEK_END);
+        long size = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        batches[count].dw = malloc((size_t)size);
+        batches[count].n = fread(batches[count].dw, 4, (size_t)size / 4, f);
+        fclose(f);
+        batches[count].gen = e->d_name[0] == 's' ? 9 : e->d_name[1] == 'd' ? 8
+                           : e->d_name[0] == 'b' ? 7 : 4;
+        count++;
+    }
+    closedir(d);
+    static uint8_t unpacked[1 << 16];
+    uint64_t commands = 0;
+    double t0 = now_seconds(), t = t0;
+    while (t - t0 < 1.0) {
+        for (int b = 0; b < count; b++) {
+            const uint32_t *dw = batches[b].dw;
+            size_t n = batches[b].n, at = 0;
+            while (at < n) {
+                const struct spec_element *c = spec_find_command(batches[b].gen, dw + at, n - at);
+                uint32_t len = c ? spec_command_length(c, dw + at) : 1;
+                if (c && c->unpack && len <= n - at && c->c_size <= sizeof unpacked)
+                    c->unpack(dw + at, unpacked);
+                at += len;
+                commands++;
+            }
+        }
+        t = now_seconds();
+    }
+    double rate = (double)commands / (t - t0);
+    printf("command decode (spec tables: identify, length, unpack; %d captured batches):\n"
+           "  %.1f M commands/s  (target >= 2 M/s: %s)\n\n", count, rate / 1e6,
+           rate >= 2e6 ? "met" : "NOT met");
+    for (int b = 0; b < count; b++)
+        free(batches[b].dw);
+}
+
+/* Replays every capture through host + CS + the whole machine. */
+static void bench_replay(void)
+{
+    static const char *const traces[] = { "skl_compute", "skl_tri", "bdw_compute", "bdw_tri",
+                                          "byt_compute", "byt_tri", "g965_tri" };
+    static const char *const configs[] = { "gen9-skl-gt2", "gen9-skl-gt2", "gen8-bdw-gt2",
+                                           "gen8-bdw-gt2", "gen7-vlv", "gen7-vlv", "gen4-g965" };
+    double seconds = 0, commands = 0;
+    for (int i = 0; i < 7; i++) {
+        struct gt_error err;
+        char path[256], set[256];
+        snprintf(path, sizeof path, "configs/%s.cfg", configs[i]);
+        snprintf(set, sizeof set, "host.workload=\"tests/data/traces/%s.aub.gz\"", traces[i]);
+        struct gt_config *c = gt_config_load(path, &err);
+        if (!c || gt_config_set(c, set, &err) < 0)
+            die("replay config", &err);
+        struct sim_options o = { .watchdog_cycles = 100000, .log_level = SIM_LOG_ERROR };
+        struct sim *sim = sim_create(&o);
+        sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+        if (topology_build(sim, c, unit_kind_find, &err) < 0 || sim_realize(sim, &err) < 0)
+            die("replay machine", &err);
+        double t0 = now_seconds();
+        sim_run(sim, 0);
+        seconds += now_seconds() - t0;
+        struct stats_writer *w = stats_writer_create();
+        sim_write_stats(sim, w);
+        double v = 0;
+        stats_lookup(w, "gpu.cs.commands", &v);
+        commands += v;
+        stats_writer_destroy(w);
+        sim_destroy(sim);
+        gt_config_free(c);
+    }
+    printf("capture replay (7 AUBs through host, CS and the placeholder pipeline):\n"
+           "  %.0f commands in %.1f ms host time (includes loading each capture)\n\n", commands,
+           seconds * 1e3);
 }
 
 int main(void)
@@ -220,6 +370,9 @@ int main(void)
            alone * 1e3, crowded * 1e3, crowded < 0.050 ? "met" : "NOT met");
 
     bench_default_machine();
+    printf("\n");
+    bench_decode_tables();
+    bench_replay();
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -230,6 +230,7 @@ struct cs {
     uint32_t fetch_capacity;
     uint32_t device_pci_id, device_gen;
     bool awaiting_alu;
+    bool executed_any;                          /* some submission ran */
     struct cs_alu_regs alu_regs;                /* SRCA, SRCB, ACCU, ZF, CF between MI_MATHs */
     FILE *print;
 
@@ -574,6 +575,7 @@ static void start_memory_ring(struct cs *s, struct unit *u)
     }
     s->ring = RING_MEMORY;
     s->submission_commands = 0;
+    s->executed_any = true;
 }
 
 static void start_inline_ring(struct cs *s, const struct cs_mmio *m)
@@ -585,6 +587,8 @@ static void start_inline_ring(struct cs *s, const struct cs_mmio *m)
     s->inline_pos = 0;
     s->ring = RING_INLINE;
     s->submission_commands = 0;
+    s->executed_any = true;
+    s->ppgtt_valid = false;
 }
 
 /* ---- fetching ------------------------------------------------------------ */
@@ -1346,6 +1350,14 @@ static void cs_destroy(struct unit *u)
     free(s->regs.used);
     free(s->inline_ring);
     free(s->fetch);
+}
+
+struct gpu_address_space *cs_last_address_space(struct unit *u)
+{
+    struct cs *s = unit_state(u);
+    if (!s->executed_any)
+        return NULL;
+    return s->ppgtt_valid ? &s->ppgtt : &s->ggtt;
 }
 
 const struct unit_ops cs_ops = {

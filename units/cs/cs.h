@@ -49,6 +49,13 @@ struct spec_element;
 
 extern const struct unit_ops cs_ops;
 
+struct gpu_address_space;
+
+/* Backdoor for harnesses (the CLI's --dump, tests), not for other units: the
+ * address space of the last context the CS executed (its PPGTT when it had
+ * one, else the GGTT); NULL before any submission. */
+struct gpu_address_space *cs_last_address_space(struct unit *u);
+
 /* ---- host <-> CS (MSG_MMIO) ---------------------------------------------- */
 
 enum cs_mmio_op {
