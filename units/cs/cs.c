@@ -228,6 +228,7 @@ struct cs {
     uint32_t pending_count;
     uint32_t *fetch;                            /* the command being executed */
     uint32_t fetch_capacity;
+    uint32_t fetch_count;                       /* dwords of the command in fetch[] */
     uint32_t device_pci_id, device_gen;
     bool awaiting_alu;
     bool executed_any;                          /* some submission ran */
@@ -668,15 +669,26 @@ static uint32_t header_length(uint32_t dw)
 
 /* ---- commands ------------------------------------------------------------ */
 
+/* A field of the command being executed; the part of it beyond the dwords
+ * the command has (a shorter form, e.g. a one-dword MI_STORE_DATA_IMM) reads
+ * as zero. */
 static uint64_t fv(const struct cs *s, enum cs_field f)
 {
-    return s->field[f] ? spec_field_raw(s->field[f], s->fetch) : 0;
+    const struct spec_field *x = s->field[f];
+    uint32_t bits = 32 * s->fetch_count;
+    if (!x || x->start >= bits)
+        return 0;
+    return spec_bits_get(s->fetch, x->start, x->end < bits ? x->end : bits - 1);
 }
 
 static uint64_t faddr(const struct cs *s, enum cs_field f)
 {
     const struct spec_field *x = s->field[f];
-    return x ? spec_get_address(s->fetch, x->start, x->end) & 0xFFFFFFFFFFFFull : 0;
+    uint32_t bits = 32 * s->fetch_count;
+    if (!x || x->start >= bits)
+        return 0;
+    return spec_get_address(s->fetch, x->start, x->end < bits ? x->end : bits - 1) &
+           0xFFFFFFFFFFFFull;
 }
 
 static bool in_privileged(const struct cs *s)
@@ -1122,6 +1134,7 @@ static bool step(struct cs *s, struct unit *u)
         hang(s, u, address, "%s of %u dwords runs past mapped memory", e ? e->name : "command", n);
         return false;
     }
+    s->fetch_count = n;
     advance(s, n);
     s->commands++;
     s->dwords += n;
