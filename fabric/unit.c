@@ -40,7 +40,7 @@ static const struct param_desc *find_param(const struct unit_ops *ops, const cha
     return NULL;
 }
 
-static const char *param_type_name(enum param_type t)
+const char *param_type_name(enum param_type t)
 {
     switch (t) {
     case PARAM_BOOL: return "bool";

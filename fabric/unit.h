@@ -60,6 +60,9 @@ enum param_type {
 
 #define PARAM_STRING_MAX 256
 
+/* "bool", "u32", ... for listings and messages. */
+const char *param_type_name(enum param_type t);
+
 struct param_desc {
     const char *path;       /* key in the unit's config group; '.' nests groups */
     enum param_type type;

@@ -8,19 +8,6 @@
 #include "tools/commands.h"
 #include "units/registry.h"
 
-static const char *type_name(enum param_type t)
-{
-    switch (t) {
-    case PARAM_BOOL: return "bool";
-    case PARAM_U32: return "u32";
-    case PARAM_U64: return "u64";
-    case PARAM_I64: return "i64";
-    case PARAM_DOUBLE: return "double";
-    case PARAM_STRING: return "string";
-    }
-    return "?";
-}
-
 static void print_kind(const struct unit_ops *ops, void *context)
 {
     const char *only = context;
@@ -50,7 +37,7 @@ static void print_kind(const struct unit_ops *ops, void *context)
             snprintf(range, sizeof range, " [%" PRId64 "..%" PRId64 "]", p->min, p->max);
             break;
         }
-        printf("    %-16s %-6s default %s%s\n        %s\n", p->path, type_name(p->type), def,
+        printf("    %-16s %-6s default %s%s\n        %s\n", p->path, param_type_name(p->type), def,
                range, p->help);
     }
     printf("  ports:\n");

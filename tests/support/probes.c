@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/memory.h"
+#include "fabric/stats.h"
 #include "units/registry.h"
 
 /* ---- source ---- */
@@ -222,4 +224,26 @@ int probe_link(struct sim *sim, struct unit *from, const char *out, struct unit 
     if (rc < 0)
         fprintf(stderr, "probe_link: %s\n", err.message);
     return rc;
+}
+
+static void free_memory(void *memory)
+{
+    gpu_memory_destroy(memory);
+}
+
+struct gpu_memory *probe_memory(struct sim *sim)
+{
+    struct gpu_memory *memory = gpu_memory_create(NULL);
+    sim_set_memory(sim, memory, free_memory);
+    return memory;
+}
+
+double probe_stat(struct sim *sim, const char *path)
+{
+    struct stats_writer *w = stats_writer_create();
+    sim_write_stats(sim, w);
+    double v = -1;
+    stats_lookup(w, path, &v);
+    stats_writer_destroy(w);
+    return v;
 }

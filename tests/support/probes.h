@@ -49,6 +49,12 @@ const struct unit_ops *probe_kind_find(const char *kind);
 /* A one-clock sim (1000 ps) with the given options (NULL: defaults). */
 struct sim *probe_sim(const struct sim_options *options);
 
+/* Gives the sim a fresh GPU memory (freed with it); returns it. */
+struct gpu_memory *probe_memory(struct sim *sim);
+
+/* The value of one stat path after a stats dump of the whole sim; -1 if absent. */
+double probe_stat(struct sim *sim, const char *path);
+
 /* Adds a unit or fails the test run loudly (returns NULL). */
 struct unit *probe_add(struct sim *sim, const struct unit_ops *ops, const char *name,
                        const char *const *overrides);

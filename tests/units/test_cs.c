@@ -28,21 +28,6 @@
 #include "units/host/host.h"
 #include "units/registry.h"
 
-static void free_memory(void *memory)
-{
-    gpu_memory_destroy(memory);
-}
-
-static double stat(struct sim *sim, const char *path)
-{
-    struct stats_writer *w = stats_writer_create();
-    sim_write_stats(sim, w);
-    double v = -1;
-    stats_lookup(w, path, &v);
-    stats_writer_destroy(w);
-    return v;
-}
-
 /* ---- part 1: the captures --------------------------------------------------- */
 
 struct batch {
@@ -192,7 +177,7 @@ static void check_trace(const char *trace)
     snprintf(workload, sizeof workload, "workload=%s", aub);
     struct sim *sim = probe_sim(NULL);
     struct gt_error err;
-    sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+    probe_memory(sim);
     const char *host_over[] = { workload, NULL };
     const char *cs_over[] = { gen_set, set, NULL };
     struct unit *host = probe_add(sim, &host_ops, "host", host_over);
@@ -208,11 +193,11 @@ static void check_trace(const char *trace)
         fprintf(stderr, "%s: %s\n", trace, err.message);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
-    CU_ASSERT_EQUAL(stat(sim, "cs.unknown_commands"), 0);
-    CU_ASSERT_EQUAL(stat(sim, "cs.hangs"), 0);
-    CU_ASSERT_EQUAL(stat(sim, "cs.batches"), nb);
-    CU_ASSERT_EQUAL(stat(sim, "cs.submissions"), nb);
-    CU_ASSERT_EQUAL(stat(sim, "host.faults"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.unknown_commands"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.hangs"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.batches"), nb);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.submissions"), nb);
+    CU_ASSERT_EQUAL(probe_stat(sim, "host.faults"), 0);
     sim_destroy(sim);       /* flushes the print file */
 
     struct printed *p;
@@ -311,8 +296,7 @@ static void machine8_init(struct machine8 *m, const char *const *cs_over)
     struct sim_options o = { .watchdog_cycles = 100000, .log_level = -1 };
     m->sim = probe_sim(&o);
     struct gt_error err;
-    m->mem = gpu_memory_create(&err);
-    sim_set_memory(m->sim, m->mem, free_memory);
+    m->mem = probe_memory(m->sim);
     const char *def[] = { "gen=8", NULL };
     m->cs = probe_add(m->sim, unit_kind_find("cs"), "cs", cs_over ? cs_over : def);
     /* GGTT: 64-bit PTEs, present bit 0 (aub-format §3.1) */
@@ -424,8 +408,8 @@ static void test_execlist_ppgtt_batch_stores(void)
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 0x12345678);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), 0xCAFEF00D);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 8), 0xCAFEF00D);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.submissions"), 1);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.hangs"), 0);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.submissions"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.hangs"), 0);
     /* context save wrote the final head back into the image: 16 bytes */
     CU_ASSERT_EQUAL(read32(&m, LRCA_GGTT + 0x1000 + 4 * 3), 16);
     machine8_done(&m);
@@ -438,8 +422,8 @@ static void test_nonprivileged_batch_cannot_use_the_ggtt(void)
     sdi(&m, SCRATCH_GGTT, 0x11111111);          /* GGTT store from a PPGTT batch */
     machine8_run(&m, true);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 0);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.privilege_violations"), 1);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.batches"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.privilege_violations"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.batches"), 1);
     machine8_done(&m);
 }
 
@@ -475,7 +459,7 @@ static void test_mi_math(void)
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 8), 0xFFFFFFFF);  /* 0 - 1 */
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 12), 0xFFFFFFFF);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 16), 0xFFFFFFFF); /* ~ZF, ZF = 0 replicated */
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.mi_math_instructions"), 8);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.mi_math_instructions"), 8);
     machine8_done(&m);
 }
 
@@ -526,7 +510,7 @@ static void test_pipe_control_post_sync(void)
     /* the timestamp counts at timestamp_hz (12 MHz by default) from time 0:
      * a few cycles of a 1 GHz clock in, it is still below 1 */
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 8), 0);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.post_sync_writes"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.post_sync_writes"), 2);
     machine8_done(&m);
 }
 
@@ -564,9 +548,9 @@ static void test_batch_levels(void)
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 12), 4);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 16), 0);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 20), 0);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.second_level_batches"), 1);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.chained_batches"), 1);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.submissions"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.second_level_batches"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.chained_batches"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.submissions"), 1);
     machine8_done(&m);
 }
 
@@ -586,8 +570,8 @@ static void test_bad_programming(void)
     machine8_run(&m, false);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 9);
     CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), 0);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.unknown_commands"), 2);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.hangs"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.unknown_commands"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.hangs"), 1);
     machine8_done(&m);
 
     machine8_init(&m, NULL);
@@ -595,8 +579,8 @@ static void test_bad_programming(void)
     emit(&m, 0x7FFF0000);
     emit(&m, 0);
     machine8_run(&m, false);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.hangs"), 1);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.submissions"), 0);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.hangs"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.submissions"), 0);
     machine8_done(&m);
 
     const char *limited[] = { "gen=8", "max_commands=1000", NULL };
@@ -605,8 +589,8 @@ static void test_bad_programming(void)
     emit(&m, (uint32_t)(SCRATCH_GGTT + 0x8000));
     emit(&m, 0);
     machine8_run(&m, false);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.hangs"), 1);
-    CU_ASSERT_EQUAL(stat(m.sim, "cs.commands"), 1000);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.hangs"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.commands"), 1000);
     machine8_done(&m);
 }
 
@@ -620,8 +604,7 @@ static void test_legacy_ring_from_registers(void)
     struct sim_options o = { .watchdog_cycles = 100000, .log_level = -1 };
     struct sim *sim = probe_sim(&o);
     struct gt_error err;
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    sim_set_memory(sim, mem, free_memory);
+    struct gpu_memory *mem = probe_memory(sim);
     const char *over[] = { "gen=7", NULL };
     struct unit *cs = probe_add(sim, unit_kind_find("cs"), "cs", over);
     for (uint32_t i = 0; i < 64; i++) {
@@ -644,12 +627,12 @@ static void test_legacy_ring_from_registers(void)
     gpu_address_space_read(&gtt, SCRATCH_GGTT, got, 8, NULL);
     CU_ASSERT_EQUAL(got[0], 0x600D);
     CU_ASSERT_EQUAL(got[1], 0);                 /* beyond the tail */
-    CU_ASSERT_EQUAL(stat(sim, "cs.submissions"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.submissions"), 1);
     mmio(&m, 0x2030, 32);                       /* move the tail on: the second store */
     sim_run(sim, 0);
     gpu_address_space_read(&gtt, SCRATCH_GGTT, got, 8, NULL);
     CU_ASSERT_EQUAL(got[1], 0x7777);
-    CU_ASSERT_EQUAL(stat(sim, "cs.submissions"), 2);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.submissions"), 2);
     sim_destroy(sim);
 }
 
@@ -675,7 +658,7 @@ static void test_random_batches_never_crash(void)
         }
         machine8_run(&m, round & 1);
         CU_ASSERT_EQUAL(sim_stop_reason(m.sim), SIM_STOP_QUIESCENT);
-        CU_ASSERT_TRUE(stat(m.sim, "cs.submissions") + stat(m.sim, "cs.hangs") >= 1);
+        CU_ASSERT_TRUE(probe_stat(m.sim, "cs.submissions") + probe_stat(m.sim, "cs.hangs") >= 1);
         machine8_done(&m);
     }
 }

@@ -13,16 +13,6 @@
 #include "units/host/host.h"
 #include "units/registry.h"
 
-static double stat(struct sim *sim, const char *path)
-{
-    struct stats_writer *w = stats_writer_create();
-    sim_write_stats(sim, w);
-    double v = -1;
-    stats_lookup(w, path, &v);
-    stats_writer_destroy(w);
-    return v;
-}
-
 static void test_placeholder_spreads_round_robin(void)
 {
     struct sim *sim = probe_sim(NULL);
@@ -54,10 +44,10 @@ static void test_placeholder_spreads_round_robin(void)
         for (int k = 0; k < 3; k++)
             CU_ASSERT_EQUAL(s->tag[k], (uint32_t)(3 * k + i));   /* round-robin */
     }
-    CU_ASSERT_EQUAL(stat(sim, "te.received"), 9);
-    CU_ASSERT_EQUAL(stat(sim, "te.received_bytes"), 90);
-    CU_ASSERT_EQUAL(stat(sim, "te.forwarded"), 9);
-    CU_ASSERT_EQUAL(stat(sim, "te.sunk"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "te.received"), 9);
+    CU_ASSERT_EQUAL(probe_stat(sim, "te.received_bytes"), 90);
+    CU_ASSERT_EQUAL(probe_stat(sim, "te.forwarded"), 9);
+    CU_ASSERT_EQUAL(probe_stat(sim, "te.sunk"), 0);
     sim_destroy(sim);
 }
 
@@ -74,15 +64,10 @@ static void test_placeholder_sinks_without_outputs(void)
                 &err);
     CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
     CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
-    CU_ASSERT_EQUAL(stat(sim, "mem.sunk"), 40);
+    CU_ASSERT_EQUAL(probe_stat(sim, "mem.sunk"), 40);
     /* 2 per cycle from cycle 1: the last two are taken at cycle 20 */
     CU_ASSERT_EQUAL(sim_now(sim), 20 * 1000);
     sim_destroy(sim);
-}
-
-static void free_memory(void *memory)
-{
-    gpu_memory_destroy(memory);
 }
 
 /* builtin:fabric: the host asks the CS its generation and sends that many
@@ -93,7 +78,7 @@ static void test_host_builtin_workload_through_the_cs(void)
     for (size_t g = 0; g < 4; g++) {
         struct sim *sim = probe_sim(NULL);
         struct gt_error err;
-        sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+        probe_memory(sim);
         char gen[16];
         snprintf(gen, sizeof gen, "gen=%u", gens[g]);
         const char *host_over[] = { "messages=5000", NULL };
@@ -108,9 +93,9 @@ static void test_host_builtin_workload_through_the_cs(void)
         CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
         struct probe_sink *s = unit_state(dst);
         CU_ASSERT_EQUAL(s->received, 5000);
-        CU_ASSERT_EQUAL(stat(sim, "host.injected"), 5000);
-        CU_ASSERT_EQUAL(stat(sim, "cs.by_command.3DSTATE_VF_STATISTICS"), 5000);
-        CU_ASSERT_EQUAL(stat(sim, "cs.unknown_commands"), 0);
+        CU_ASSERT_EQUAL(probe_stat(sim, "host.injected"), 5000);
+        CU_ASSERT_EQUAL(probe_stat(sim, "cs.by_command.3DSTATE_VF_STATISTICS"), 5000);
+        CU_ASSERT_EQUAL(probe_stat(sim, "cs.unknown_commands"), 0);
         sim_destroy(sim);
     }
 }
@@ -125,7 +110,7 @@ static void test_host_refuses_what_it_cannot_play(void)
     for (size_t i = 0; i < 3; i++) {
         struct sim *sim = probe_sim(NULL);
         struct gt_error err;
-        sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+        probe_memory(sim);
         const char *over[] = { bad[i].workload, NULL };
         struct unit *host = probe_add(sim, &host_ops, "host", over);
         struct unit *cs = probe_add(sim, unit_kind_find("cs"), "cs", NULL);
