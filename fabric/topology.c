@@ -415,7 +415,7 @@ static int expand_endpoint(struct builder *b, const config_setting_t *block, con
         char full[700];
         if (port_index == -2) {
             uint32_t n = unit_port_count(unit, port);
-            if (n == 0 && unit_makes_ports(unit)) {
+            if (n == 0 && unit_port_is_open(unit, port)) {
                 /* made on demand (placeholder): length from the other side */
                 out->open = true;
                 snprintf(out->open_port, sizeof out->open_port, "%s", port);

@@ -21,8 +21,9 @@
  * "slice[*].subslice[*].dataport.l3". `[N]` picks one of a counted unit,
  * block or port array; `[*]` takes all of them, in order; a counted thing
  * must be indexed. Both sides expand to lists that are joined pairwise, so
- * they must be the same length; a `[*]` port of a kind that makes ports on
- * demand (a placeholder) takes its length from the other side.
+ * they must be the same length; a `[*]` on a port array made on demand (a
+ * PORT_OPEN array, or any port of a placeholder) takes its length from the
+ * other side.
  */
 #ifndef GTSIM_FABRIC_TOPOLOGY_H
 #define GTSIM_FABRIC_TOPOLOGY_H

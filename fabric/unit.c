@@ -283,7 +283,19 @@ int unit_param_text(const struct unit *u, const char *path, char *buf, size_t si
     return 0;
 }
 
-bool unit_makes_ports(const struct unit *u) { return u->ops->port != NULL; }
+static const struct port_desc *find_port_desc(const struct unit_ops *ops, const char *name)
+{
+    for (const struct port_desc *d = ops->ports; d && d->name; d++)
+        if (strcmp(d->name, name) == 0)
+            return d;
+    return NULL;
+}
+
+bool unit_port_is_open(const struct unit *u, const char *name)
+{
+    const struct port_desc *d = find_port_desc(u->ops, name);
+    return d ? (d->flags & PORT_OPEN) != 0 : u->ops->port != NULL;
+}
 struct port *unit_first_port(const struct unit *u) { return u->ports; }
 struct port *unit_next_port(const struct port *p) { return p->next_in_unit; }
 
@@ -358,6 +370,8 @@ struct unit *sim_add_unit(struct sim *sim, const struct unit_ops *ops, const cha
     u->created = true;
     if (ops->ports) {
         for (const struct port_desc *d = ops->ports; d->name; d++) {
+            if (d->flags & PORT_OPEN)
+                continue;           /* made as links name them */
             uint32_t count = port_desc_count(u, d);
             for (uint32_t i = 0; i < count; i++) {
                 struct port *p = unit_add_port(u, d->name, i, d->direction, d->flags);
@@ -429,7 +443,16 @@ struct port *sim_resolve_port(struct sim *sim, const char *endpoint, enum port_d
         return NULL;
     }
     struct port *p = unit_port(u, port_part, index);
-    if (!p && u->ops->port) {
+    const struct port_desc *open = find_port_desc(u->ops, port_part);
+    if (!p && open && (open->flags & PORT_OPEN)) {
+        if (index > 4096) {
+            gt_error_set(err, "endpoint '%s': index %u is beyond 4096", endpoint, index);
+            return NULL;
+        }
+        p = unit_add_port(u, port_part, index, open->direction, open->flags);
+        p->desc = open;
+    }
+    if (!p && !open && u->ops->port) {
         p = u->ops->port(u, port_part, index, dir, err);
         if (!p)
             return NULL;
@@ -459,6 +482,19 @@ int sim_realize(struct sim *sim, struct gt_error *err)
         return gt_error_set(err, "the machine has no clock");
     for (uint32_t i = 0; i < sim->unit_count; i++) {
         struct unit *u = sim->units[i];
+        /* an open array must have no holes: ports 0..n-1 */
+        for (const struct port_desc *d = u->ops->ports; d && d->name; d++) {
+            if (!(d->flags & PORT_OPEN))
+                continue;
+            uint32_t n = unit_port_count(u, d->name);
+            for (uint32_t k = 0; k < n; k++)
+                if (!unit_port(u, d->name, k))
+                    return gt_error_set(err, "%s: port %s[%u] is not linked, but %s[%u] is",
+                                        u->name, d->name, k, d->name, n - 1);
+            if (n == 0 && !(d->flags & PORT_OPTIONAL))
+                return gt_error_set(err, "%s: no link names its port '%s' (kind '%s': %s)",
+                                    u->name, d->name, u->ops->kind, d->help ? d->help : "");
+        }
         for (struct port *p = u->ports; p; p = p->next_in_unit) {
             if (!p->channel && !(p->flags & PORT_OPTIONAL))
                 return gt_error_set(err, "%s: required %s port '%s[%u]' is not linked "

@@ -92,6 +92,10 @@ struct param_desc {
 enum port_flags {
     PORT_REQUIRED = 0,      /* realize fails when it is not bound */
     PORT_OPTIONAL = 1,      /* may stay unbound; sends on it fail and are counted */
+    PORT_OPEN = 2,          /* an array with as many ports as links name (index by
+                               index); the unit counts them at realize with
+                               unit_port_count(). `[*]` in a link takes its length
+                               from the other side. */
 };
 
 struct port_desc {
@@ -173,8 +177,9 @@ uint32_t unit_port_count(const struct unit *u, const char *name);
  * the kind has no such param. */
 int unit_param_text(const struct unit *u, const char *path, char *buf, size_t size);
 
-/* Whether the unit's kind makes ports on demand (it has a port() op). */
-bool unit_makes_ports(const struct unit *u);
+/* Whether port `name` of the unit is made on demand: the kind has a port()
+ * op, or declares `name` as a PORT_OPEN array. */
+bool unit_port_is_open(const struct unit *u, const char *name);
 
 /* Walks a unit's ports in the order they were made. */
 struct port *unit_first_port(const struct unit *u);

@@ -220,7 +220,13 @@ int probe_link(struct sim *sim, struct unit *from, const char *out, struct unit 
 {
     struct gt_error err;
     struct link_params lp = { latency, capacity, width };
-    int rc = sim_connect(sim, unit_port(from, out, 0), unit_port(to, in, 0), &lp, &err);
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s.%s", unit_name(from), out);
+    snprintf(b, sizeof b, "%s.%s", unit_name(to), in);
+    /* by name, as the topology links: open port arrays are made here */
+    struct port *o = sim_resolve_port(sim, a, PORT_OUT, &err);
+    struct port *i = o ? sim_resolve_port(sim, b, PORT_IN, &err) : NULL;
+    int rc = (o && i) ? sim_connect(sim, o, i, &lp, &err) : -1;
     if (rc < 0)
         fprintf(stderr, "probe_link: %s\n", err.message);
     return rc;

@@ -59,7 +59,8 @@ double probe_stat(struct sim *sim, const char *path);
 struct unit *probe_add(struct sim *sim, const struct unit_ops *ops, const char *name,
                        const char *const *overrides);
 
-/* Connects a.out -> b.in with the given link; returns 0. */
+/* Connects from.out -> to.in ("port" or "port[N]", resolved by name as the
+ * topology does) with the given link; returns 0. */
 int probe_link(struct sim *sim, struct unit *from, const char *out, struct unit *to,
                const char *in, uint32_t latency, uint32_t capacity, uint32_t width);
 

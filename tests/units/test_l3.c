@@ -1,0 +1,341 @@
+/* tests/units/test_l3.c - the L3 and the LLC/DRAM model driven alone by a
+ * scripted requester. Expected cycles follow from the parameters and the
+ * rules in units/l3/l3.h (seed 003 L18291-18573): one request per bank per
+ * cycle, hit latency, fills through miss entries, the Gen9 1-bit LRU. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/memreq.h"
+#include "fabric/sim.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "units/l3/l3.h"
+#include "units/memory/memory.h"
+
+#define MAX_SCRIPT 256
+
+/* Sends its script (address, op, target, cycle) and records reply cycles. */
+struct requester {
+    struct memreq script[MAX_SCRIPT];
+    uint64_t when[MAX_SCRIPT];
+    uint32_t count, sent, replies;
+    uint64_t reply_cycle[MAX_SCRIPT];
+    uint8_t reply_hit[MAX_SCRIPT];
+    struct port *out, *in;
+};
+
+static const struct port_desc requester_ports[] = {
+    { .name = "out", .direction = PORT_OUT, .help = "requests" },
+    { .name = "in", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "replies" },
+    PORT_END
+};
+
+static int requester_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct requester *r = unit_state(u);
+    r->out = unit_port(u, "out", 0);
+    r->in = unit_port(u, "in", 0);
+    return 0;
+}
+
+static void requester_reset(struct unit *u)
+{
+    struct requester *r = unit_state(u);
+    if (r->count)
+        unit_wake_at(u, r->when[0]);
+}
+
+static enum unit_activity requester_tick(struct unit *u)
+{
+    struct requester *r = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    struct msg *m;
+    while ((m = port_pop(r->in))) {
+        const struct memreply *a = (const struct memreply *)m->payload;
+        CU_ASSERT_EQUAL(m->kind, MSG_MEMORY_RESPONSE);
+        if (a->tag < MAX_SCRIPT) {
+            r->reply_cycle[a->tag] = now;
+            r->reply_hit[a->tag] = a->hit;
+        }
+        r->replies++;
+        msg_free(unit_sim(u), m);
+    }
+    while (r->sent < r->count && r->when[r->sent] <= now && port_can_send(r->out)) {
+        struct msg *q = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        *(struct memreq *)q->payload = r->script[r->sent];
+        ((struct memreq *)q->payload)->tag = r->sent;
+        port_try_send(r->out, q);
+        r->sent++;
+    }
+    if (r->sent < r->count && r->when[r->sent] > now)
+        unit_wake_at(u, r->when[r->sent]);
+    return r->sent < r->count && r->when[r->sent] <= now ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static const struct unit_ops requester_ops = {
+    .kind = "test_requester", .help = "test: scripted memory requests",
+    .state_size = sizeof(struct requester), .ports = requester_ports,
+    .realize = requester_realize, .reset = requester_reset, .tick = requester_tick,
+};
+
+static void script(struct requester *r, uint64_t when, uint64_t address, enum memreq_op op,
+                   enum memreq_target target)
+{
+    r->when[r->count] = when;
+    r->script[r->count] = (struct memreq){ .address = address, .bytes = 64, .op = (uint8_t)op,
+                                           .target = (uint8_t)target };
+    r->count++;
+}
+
+struct rig {
+    struct sim *sim;
+    struct unit *req, *l3, *mem;
+    struct requester *r;
+};
+
+/* requester -> L3 (one client) -> memory; every link latency 1. */
+static struct rig rig(const char *const *l3_over, const char *const *mem_over,
+                      void (*fill_script)(struct requester *))
+{
+    struct rig g;
+    struct sim_options o = { .watchdog_cycles = 100000, .log_level = -1 };
+    g.sim = probe_sim(&o);
+    g.req = probe_add(g.sim, &requester_ops, "req", NULL);
+    g.l3 = probe_add(g.sim, &l3_ops, "l3", l3_over);
+    g.mem = probe_add(g.sim, &memory_ops, "mem", mem_over);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g.l3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g.mem);
+    probe_link(g.sim, g.req, "out", g.l3, "client", 1, 64, 64);
+    probe_link(g.sim, g.l3, "client_reply", g.req, "in", 1, 64, 64);
+    probe_link(g.sim, g.l3, "memory", g.mem, "client", 1, 64, 64);
+    probe_link(g.sim, g.mem, "client_reply", g.l3, "memory_reply", 1, 64, 64);
+    g.r = unit_state(g.req);
+    fill_script(g.r);
+    struct gt_error err;
+    int rc = sim_realize(g.sim, &err);
+    if (rc)
+        fprintf(stderr, "rig: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return g;
+}
+
+static void two_reads_of_one_line(struct requester *r)
+{
+    script(r, 0, 0x1000, MEMREQ_READ, MEMREQ_DATA);
+    script(r, 500, 0x1000, MEMREQ_READ, MEMREQ_DATA);
+}
+
+/* Miss then hit. Miss: sent at 0, arrives at the L3 at 1, its bank looks it
+ * up at 1 and sends to memory (arrives 2); memory (no LLC) transfers 64 B at
+ * 32 B/cycle (2..4) and adds dram_latency 100: reply due 104, at the L3 at
+ * 105, fill + fill_latency 4 = 109, at the requester 110. Hit: sent at 500,
+ * looked up at 501, due 501 + 30 = 531, received 532. */
+static void test_miss_then_hit_latency(void)
+{
+    const char *l3o[] = { "hit_latency=30", "fill_latency=4", NULL };
+    const char *memo[] = { "llc_kib=0", "dram_latency=100", "bytes_per_cycle=32", NULL };
+    struct rig g = rig(l3o, memo, two_reads_of_one_line);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->replies, 2);
+    CU_ASSERT_EQUAL(g.r->reply_cycle[0], 110);
+    CU_ASSERT_EQUAL(g.r->reply_hit[0], 0);
+    CU_ASSERT_EQUAL(g.r->reply_cycle[1], 532);
+    CU_ASSERT_EQUAL(g.r->reply_hit[1], 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.misses"), 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.hit_rate"), 0.5);
+    sim_destroy(g.sim);
+}
+
+/* Warm 8 lines of one bank (lines 0, 8, 16, ... with 8 banks), then read them
+ * all at once at 1000: the bank takes one per cycle, so replies come at
+ * 1000 + 1 + k + 30 + 1 for k = 0..7; eight lines of eight different banks
+ * read at 2000 all come back together. */
+static void bank_script(struct requester *r)
+{
+    for (int k = 0; k < 8; k++)
+        script(r, (uint64_t)k, (uint64_t)k * 8 * 64, MEMREQ_READ, MEMREQ_DATA);
+    for (int k = 0; k < 8; k++)
+        script(r, 1000, (uint64_t)k * 8 * 64, MEMREQ_READ, MEMREQ_DATA);
+    for (int k = 0; k < 8; k++)
+        script(r, 1500, (uint64_t)(64 + k) * 64, MEMREQ_READ, MEMREQ_DATA);   /* warm 8 banks */
+    for (int k = 0; k < 8; k++)
+        script(r, 2000, (uint64_t)(64 + k) * 64, MEMREQ_READ, MEMREQ_DATA);
+}
+
+static void test_one_request_per_bank_per_cycle(void)
+{
+    const char *l3o[] = { "banks=8", "cache_kib=256", "urb_kib=256",
+                          "size_kib=768", NULL };
+    const char *memo[] = { "llc_kib=0", NULL };
+    struct rig g = rig(l3o, memo, bank_script);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->replies, 32);
+    for (int k = 0; k < 8; k++) {
+        CU_ASSERT_EQUAL(g.r->reply_cycle[8 + k], 1000 + 1 + (uint64_t)k + 30 + 1);
+        CU_ASSERT_EQUAL(g.r->reply_cycle[24 + k], 2000 + 1 + 30 + 1);
+    }
+    sim_destroy(g.sim);
+}
+
+/* Misses to one line wait in one miss entry: one memory read for both. */
+static void merged_script(struct requester *r)
+{
+    script(r, 0, 0x2000, MEMREQ_READ, MEMREQ_DATA);
+    script(r, 1, 0x2000, MEMREQ_WRITE, MEMREQ_DATA);
+}
+
+static void test_misses_to_one_line_merge(void)
+{
+    const char *const *l3o = NULL;
+    const char *memo[] = { "llc_kib=0", NULL };
+    struct rig g = rig(l3o, memo, merged_script);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->replies, 2);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "mem.requests"), 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.merged_misses"), 1);
+    CU_ASSERT_EQUAL(g.r->reply_cycle[0], g.r->reply_cycle[1]);
+    sim_destroy(g.sim);
+}
+
+/* The 1-bit LRU (seed 003 L18561-18565: pick the first way whose bit is 0
+ * and set it; when all are 1, clear them and pick way 0). Geometry: 1 bank,
+ * 2 KiB ways = 32 sets; cache 8 KiB = 4 ways; lines 0, 32, 64, 96, 128 share
+ * set 0. Fills of lines 0, 32, 64, 96 take ways 0-3 (bits 1111); line 128
+ * finds all set: clear, way 0 (line 0, dirty: a writeback), bits 1000. Line 0
+ * again misses and takes way 1 (line 32 goes), bits 1100. Line 96 (way 3)
+ * still hits. */
+static void lru_script(struct requester *r)
+{
+    script(r, 0, 0 * 32 * 64, MEMREQ_WRITE, MEMREQ_DATA);
+    for (int k = 1; k < 5; k++)
+        script(r, (uint64_t)k * 300, (uint64_t)k * 32 * 64, MEMREQ_READ, MEMREQ_DATA);
+    script(r, 2000, 0, MEMREQ_READ, MEMREQ_DATA);                  /* evicted: miss */
+    script(r, 2500, 3 * 32 * 64, MEMREQ_READ, MEMREQ_DATA);        /* still there */
+}
+
+static void test_one_bit_lru_evicts_way_zero(void)
+{
+    const char *l3o[] = { "banks=1", "cache_kib=8", "urb_kib=0", "size_kib=64",
+                          NULL };
+    const char *memo[] = { "llc_kib=0", NULL };
+    struct rig g = rig(l3o, memo, lru_script);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->replies, 7);
+    CU_ASSERT_EQUAL(g.r->reply_hit[5], 0);
+    CU_ASSERT_EQUAL(g.r->reply_hit[6], 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.evictions"), 2);     /* line 0, then line 128 */
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.writebacks"), 1);
+    sim_destroy(g.sim);
+}
+
+/* URB requests bypass the tags: urb_latency, never a miss. */
+static void urb_script(struct requester *r)
+{
+    script(r, 0, 0x40, MEMREQ_WRITE, MEMREQ_URB);
+    script(r, 10, 0x40, MEMREQ_READ, MEMREQ_URB);
+}
+
+static void test_urb_bypasses_tags(void)
+{
+    const char *l3o[] = { "urb_latency=20", NULL };
+    struct rig g = rig(l3o, NULL, urb_script);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->reply_cycle[0], 0 + 1 + 20 + 1);
+    CU_ASSERT_EQUAL(g.r->reply_cycle[1], 10 + 1 + 20 + 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "l3.urb_accesses"), 2);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "mem.requests"), 0);
+    sim_destroy(g.sim);
+}
+
+/* DRAM bandwidth: 16 uncached reads at once, 64 B each at 16 B/cycle: each
+ * holds the bus 4 cycles, so replies are 4 cycles apart; the first: in the
+ * L3 at 1, memory at 2, bus 2..6, +50 = 56, L3 at 57, fill 4 = 61, back 62. */
+static void bandwidth_script(struct requester *r)
+{
+    for (int k = 0; k < 16; k++)
+        script(r, 0, (uint64_t)k * 64, MEMREQ_READ, MEMREQ_UNCACHED);
+}
+
+static void test_dram_bandwidth_spaces_replies(void)
+{
+    const char *l3o[] = { "banks=16", "cache_kib=256", "urb_kib=256", NULL };
+    const char *memo[] = { "llc_kib=0", "bytes_per_cycle=16", "dram_latency=50", NULL };
+    struct rig g = rig(l3o, memo, bandwidth_script);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->replies, 16);
+    for (int k = 0; k < 16; k++)
+        CU_ASSERT_EQUAL(g.r->reply_cycle[k], 62 + 4 * (uint64_t)k);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "mem.dram_bytes"), 16 * 64);
+    sim_destroy(g.sim);
+}
+
+/* The LLC: a line read twice through an uncached L3 path hits the LLC the
+ * second time (llc_latency instead of the DRAM trip). */
+static void llc_script(struct requester *r)
+{
+    script(r, 0, 0x3000, MEMREQ_READ, MEMREQ_UNCACHED);
+    script(r, 400, 0x3000, MEMREQ_READ, MEMREQ_UNCACHED);
+}
+
+static void test_llc_hit(void)
+{
+    const char *const *l3o = NULL;
+    const char *memo[] = { "llc_kib=64", "llc_latency=40", "dram_latency=100", NULL };
+    struct rig g = rig(l3o, memo, llc_script);
+    CU_ASSERT_EQUAL(sim_run(g.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(g.r->reply_cycle[1], 400 + 1 + 1 + 40 + 1 + 4 + 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "mem.llc_hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(g.sim, "mem.llc_hit_rate"), 0.5);
+    sim_destroy(g.sim);
+}
+
+static void test_bad_geometry_and_messages(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct gt_error err;
+    const char *too_big[] = { "cache_kib=512", "urb_kib=384", NULL };
+    struct unit *l3 = probe_add(sim, &l3_ops, "l3", too_big);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l3);
+    struct unit *mem = probe_add(sim, &memory_ops, "mem", NULL);
+    for (uint32_t i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "l3.client[%u]", i);
+        struct msg *m = msg_alloc(sim, MSG_GENERIC, 4);     /* not a memory request */
+        port_inject(sim_resolve_port(sim, name, PORT_IN, &err), m);
+    }
+    probe_link(sim, l3, "memory", mem, "client", 1, 4, 1);
+    probe_link(sim, mem, "client_reply", l3, "memory_reply", 1, 4, 1);
+    CU_ASSERT_EQUAL(sim_realize(sim, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "exceed size_kib 768"));
+    sim_destroy(sim);
+
+    /* messages that are no memory request are counted and dropped */
+    sim = probe_sim(NULL);
+    const char *const *one = NULL;
+    l3 = probe_add(sim, &l3_ops, "l3", one);
+    mem = probe_add(sim, &memory_ops, "mem", NULL);
+    struct port *client = sim_resolve_port(sim, "l3.client", PORT_IN, &err);
+    port_inject(client, msg_alloc(sim, MSG_GENERIC, 4));
+    port_inject(client, msg_alloc(sim, MSG_MEMORY_REQUEST, 2));  /* short */
+    probe_link(sim, l3, "memory", mem, "client", 1, 4, 1);
+    probe_link(sim, mem, "client_reply", l3, "memory_reply", 1, 4, 1);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.unexpected"), 2);
+    sim_destroy(sim);
+}
+
+static const struct test_case cases[] = {
+    { "miss then hit latency", test_miss_then_hit_latency },
+    { "one request per bank per cycle", test_one_request_per_bank_per_cycle },
+    { "misses to one line merge", test_misses_to_one_line_merge },
+    { "one-bit lru evicts way zero", test_one_bit_lru_evicts_way_zero },
+    { "urb bypasses tags", test_urb_bypasses_tags },
+    { "dram bandwidth spaces replies", test_dram_bandwidth_spaces_replies },
+    { "llc hit", test_llc_hit },
+    { "bad geometry and messages", test_bad_geometry_and_messages },
+    { 0 }
+};
+TEST_SUITE(l3, cases);

@@ -1,0 +1,533 @@
+/* units/l3/l3.c - see l3.h. */
+#include "units/l3/l3.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/memreq.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "fabric/stats.h"
+
+#define MAX_CLIENTS 64
+
+/* A request waiting in a bank queue or a miss entry. */
+struct pending {
+    struct msg *m;
+    uint32_t client;                /* index of the port it came in on */
+};
+
+struct bank {
+    uint64_t *tags;                 /* line number per set x way */
+    uint8_t *valid, *dirty, *lru;   /* per set x way */
+    struct pending *queue;          /* ring of bank_queue requests */
+    uint32_t head, count;
+    uint64_t busy_until;            /* atomics hold the bank */
+};
+
+struct miss {
+    bool used;
+    uint64_t line;
+    struct pending *waiters;
+    uint32_t count, capacity;
+};
+
+struct reply {
+    uint64_t due;
+    struct msg *m;                  /* the request, turned into the reply */
+    uint32_t client;
+    uint8_t hit;
+};
+
+struct l3 {
+    /* params */
+    uint32_t size_kib, banks, cache_kib, urb_kib, slm_kib, way_kib;
+    uint32_t clients, bank_queue, misses_max;
+    uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
+    /* derived */
+    uint32_t sets, ways;
+    /* ports */
+    struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS];
+    struct port *memory, *memory_reply;
+    /* state */
+    struct bank *bank;
+    struct miss *miss;
+    struct reply *replies;          /* min-heap on due */
+    uint32_t reply_count, reply_capacity;
+    struct msg **to_memory;         /* FIFO of requests for memory */
+    uint32_t to_memory_head, to_memory_count, to_memory_capacity;
+    uint32_t next_client;
+    /* stats */
+    uint64_t reads, writes, atomics, hits, misses, merged_misses, evictions, writebacks;
+    uint64_t urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls, unexpected;
+};
+
+static const struct param_desc l3_params[] = {
+    PARAM_U32_FIELD("size_kib", struct l3, size_kib, 768, 64, 8192,
+                    "L3 of the slice in KiB (GT2: 768, seed 003 L18866-18878)"),
+    PARAM_U32_FIELD("banks", struct l3, banks, 4, 1, 64, "banks per slice (GT2: 4 of 192 KB)"),
+    PARAM_U32_FIELD("cache_kib", struct l3, cache_kib, 384, 1, 8192,
+                    "tagged cache part (DC + RO + Rest of the allocation tables)"),
+    PARAM_U32_FIELD("urb_kib", struct l3, urb_kib, 384, 0, 8192, "URB partition"),
+    PARAM_U32_FIELD("slm_kib", struct l3, slm_kib, 0, 0, 8192,
+                    "SLM partition (256 when SLM is on: L18838)"),
+    PARAM_U32_FIELD("way_kib", struct l3, way_kib, 2, 1, 64, "logical way size per bank"),
+    PARAM_U32_FIELD("bank_queue", struct l3, bank_queue, 16, 1, 4096, "requests a bank queues"),
+    PARAM_U32_FIELD("misses", struct l3, misses_max, 64, 1, 65536,
+                    "lines missing at once (miss entries)"),
+    PARAM_U32_FIELD("hit_latency", struct l3, hit_latency, 30, 1, 10000,
+                    "cycles from a bank taking a request to its reply on a hit (model choice: "
+                    "the seeds give no figure)"),
+    PARAM_U32_FIELD("fill_latency", struct l3, fill_latency, 4, 1, 10000,
+                    "cycles from a fill to the replies it releases"),
+    PARAM_U32_FIELD("urb_latency", struct l3, urb_latency, 20, 1, 10000,
+                    "cycles for URB and SLM accesses (no tag lookup)"),
+    PARAM_U32_FIELD("atomic_cycles", struct l3, atomic_cycles, 2, 1, 1000,
+                    "cycles an atomic holds its bank"),
+    PARAM_END
+};
+
+static const struct port_desc l3_ports[] = {
+    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+      .help = "MSG_MEMORY_REQUEST from a client" },
+    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
+    { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
+    { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
+    PORT_END
+};
+
+#define L3_STAT(n, f, m, h) STAT_COUNTER_FIELD(n, struct l3, f, m, h)
+static const struct stat_desc l3_stats[] = {
+    L3_STAT("reads", reads, "requests", "read requests"),
+    L3_STAT("writes", writes, "requests", "write requests"),
+    L3_STAT("atomics", atomics, "requests", "atomic requests"),
+    L3_STAT("hits", hits, "requests", "cached requests found in the L3"),
+    L3_STAT("misses", misses, "requests", "cached requests that went to memory"),
+    L3_STAT("merged_misses", merged_misses, "requests",
+            "misses to a line already being filled (no new memory request)"),
+    L3_STAT("evictions", evictions, "lines", "lines replaced by fills"),
+    L3_STAT("writebacks", writebacks, "lines", "dirty lines written back to memory"),
+    L3_STAT("urb_accesses", urb_accesses, "requests", "URB and SLM requests"),
+    L3_STAT("uncached", uncached, "requests", "requests passed straight to memory"),
+    L3_STAT("mshr_stalls", mshr_stalls, "cycles", "bank cycles lost with every miss entry in use"),
+    L3_STAT("queue_cycles", queue_cycles, "request-cycles",
+            "cycles requests spent waiting in bank queues"),
+    L3_STAT("reply_stalls", reply_stalls, "cycles", "cycles a reply waited for its port"),
+    L3_STAT("unexpected", unexpected, "messages", "messages that were no memory request (dropped)"),
+    STAT_END
+};
+
+/* ---- replies: a min-heap on the due cycle --------------------------------- */
+
+static void reply_push(struct l3 *s, struct reply r)
+{
+    if (s->reply_count == s->reply_capacity) {
+        s->reply_capacity = s->reply_capacity ? 2 * s->reply_capacity : 64;
+        s->replies = gt_xrealloc(s->replies, s->reply_capacity * sizeof *s->replies);
+    }
+    uint32_t i = s->reply_count++;
+    while (i && s->replies[(i - 1) / 2].due > r.due) {
+        s->replies[i] = s->replies[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->replies[i] = r;
+}
+
+static void reply_pop(struct l3 *s)
+{
+    struct reply last = s->replies[--s->reply_count];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= s->reply_count)
+            break;
+        if (c + 1 < s->reply_count && s->replies[c + 1].due < s->replies[c].due)
+            c++;
+        if (s->replies[c].due >= last.due)
+            break;
+        s->replies[i] = s->replies[c];
+        i = c;
+    }
+    if (s->reply_count)
+        s->replies[i] = last;
+}
+
+static void schedule_reply(struct l3 *s, struct msg *m, uint32_t client, uint64_t due, bool hit)
+{
+    reply_push(s, (struct reply){ due, m, client, hit });
+}
+
+/* ---- memory side ------------------------------------------------------------ */
+
+static void to_memory(struct l3 *s, struct msg *m)
+{
+    if (s->to_memory_count == s->to_memory_capacity) {
+        uint32_t capacity = s->to_memory_capacity ? 2 * s->to_memory_capacity : 64;
+        struct msg **q = gt_xmalloc(capacity * sizeof *q);
+        for (uint32_t i = 0; i < s->to_memory_count; i++)
+            q[i] = s->to_memory[(s->to_memory_head + i) % s->to_memory_capacity];
+        free(s->to_memory);
+        s->to_memory = q;
+        s->to_memory_head = 0;
+        s->to_memory_capacity = capacity;
+    }
+    s->to_memory[(s->to_memory_head + s->to_memory_count++) % s->to_memory_capacity] = m;
+}
+
+static struct msg *memory_request(struct unit *u, uint64_t line, enum memreq_op op, uint32_t tag)
+{
+    struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+    struct memreq *r = (struct memreq *)m->payload;
+    r->address = line * MEMREQ_LINE_BYTES;
+    r->bytes = MEMREQ_LINE_BYTES;
+    r->op = (uint8_t)op;
+    r->target = MEMREQ_DATA;
+    r->client = unit_id(u);
+    r->tag = tag;
+    return m;
+}
+
+/* ---- tags -------------------------------------------------------------------- */
+
+static uint32_t bank_of(const struct l3 *s, uint64_t line) { return (uint32_t)(line % s->banks); }
+static uint32_t set_of(const struct l3 *s, uint64_t line)
+{
+    return (uint32_t)((line / s->banks) % s->sets);
+}
+
+/* The way holding `line` in its set, or -1. */
+static int lookup(const struct l3 *s, const struct bank *b, uint64_t line)
+{
+    uint32_t base = set_of(s, line) * s->ways;
+    for (uint32_t w = 0; w < s->ways; w++)
+        if (b->valid[base + w] && b->tags[base + w] == line)
+            return (int)w;
+    return -1;
+}
+
+/* Gen9 1-bit LRU (L18561-18565, read as written): the victim is the first
+ * way whose bit is 0, and its bit is set; when every bit is 1 they are all
+ * cleared and way 0 is picked (and set). Hits do not update the bits (the
+ * replacement state changes on fills only). */
+static uint32_t victim(const struct l3 *s, struct bank *b, uint32_t set)
+{
+    uint8_t *bits = &b->lru[set * s->ways];
+    for (uint32_t w = 0; w < s->ways; w++)
+        if (!bits[w]) {
+            bits[w] = 1;
+            return w;
+        }
+    memset(bits, 0, s->ways);
+    bits[0] = 1;
+    return 0;
+}
+
+static void fill(struct l3 *s, struct unit *u, uint64_t line, bool dirty)
+{
+    struct bank *b = &s->bank[bank_of(s, line)];
+    uint32_t set = set_of(s, line);
+    int existing = lookup(s, b, line);
+    uint32_t way = existing >= 0 ? (uint32_t)existing : victim(s, b, set);
+    uint32_t i = set * s->ways + way;
+    if (existing < 0 && b->valid[i]) {
+        s->evictions++;
+        if (b->dirty[i]) {
+            s->writebacks++;
+            to_memory(s, memory_request(u, b->tags[i], MEMREQ_WRITE, UINT32_MAX));
+        }
+    }
+    b->tags[i] = line;
+    b->valid[i] = 1;
+    b->dirty[i] = dirty || (existing >= 0 && b->dirty[i]);
+}
+
+/* ---- the unit ---------------------------------------------------------------- */
+
+static int l3_realize(struct unit *u, struct gt_error *err)
+{
+    struct l3 *s = unit_state(u);
+    if (s->cache_kib + s->urb_kib + s->slm_kib > s->size_kib)
+        return gt_error_set(err, "cache_kib %u + urb_kib %u + slm_kib %u exceed size_kib %u",
+                            s->cache_kib, s->urb_kib, s->slm_kib, s->size_kib);
+    if (s->cache_kib % (s->banks * s->way_kib))
+        return gt_error_set(err, "cache_kib %u is not a whole number of %u KiB ways in each of "
+                            "%u banks", s->cache_kib, s->way_kib, s->banks);
+    s->sets = s->way_kib * 1024 / MEMREQ_LINE_BYTES;
+    s->ways = s->cache_kib / s->banks / s->way_kib;
+    /* one client per link made to "client" (an open array) */
+    s->clients = unit_port_count(u, "client");
+    if (s->clients > MAX_CLIENTS)
+        return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
+    if (unit_port_count(u, "client_reply") > s->clients)
+        return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
+                            unit_port_count(u, "client_reply") - 1,
+                            unit_port_count(u, "client_reply") - 1);
+    for (uint32_t i = 0; i < s->clients; i++) {
+        s->client[i] = unit_port(u, "client", i);
+        s->client_reply[i] = unit_port(u, "client_reply", i);     /* NULL: no replies */
+    }
+    s->memory = unit_port(u, "memory", 0);
+    s->memory_reply = unit_port(u, "memory_reply", 0);
+    s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
+    size_t lines = (size_t)s->sets * s->ways;
+    for (uint32_t i = 0; i < s->banks; i++) {
+        s->bank[i].tags = gt_xcalloc(lines, sizeof(uint64_t));
+        s->bank[i].valid = gt_xcalloc(lines, 1);
+        s->bank[i].dirty = gt_xcalloc(lines, 1);
+        s->bank[i].lru = gt_xcalloc(lines, 1);
+        s->bank[i].queue = gt_xcalloc(s->bank_queue, sizeof(struct pending));
+    }
+    s->miss = gt_xcalloc(s->misses_max, sizeof *s->miss);
+    return 0;
+}
+
+static struct miss *find_miss(struct l3 *s, uint64_t line, bool allocate)
+{
+    struct miss *free_entry = NULL;
+    for (uint32_t i = 0; i < s->misses_max; i++) {
+        if (s->miss[i].used && s->miss[i].line == line)
+            return &s->miss[i];
+        if (!s->miss[i].used && !free_entry)
+            free_entry = &s->miss[i];
+    }
+    if (!allocate || !free_entry)
+        return NULL;
+    free_entry->used = true;
+    free_entry->line = line;
+    free_entry->count = 0;
+    return free_entry;
+}
+
+static void add_waiter(struct miss *x, struct pending p)
+{
+    if (x->count == x->capacity) {
+        x->capacity = x->capacity ? 2 * x->capacity : 4;
+        x->waiters = gt_xrealloc(x->waiters, x->capacity * sizeof *x->waiters);
+    }
+    x->waiters[x->count++] = p;
+}
+
+/* Fills from memory release the requests waiting on the line. */
+static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
+{
+    struct msg *m;
+    while ((m = port_pop(s->memory_reply))) {
+        if (m->kind != MSG_MEMORY_RESPONSE || m->size < sizeof(struct memreply)) {
+            s->unexpected++;
+            msg_free(unit_sim(u), m);
+            continue;
+        }
+        const struct memreply *r = (const struct memreply *)m->payload;
+        uint64_t line = r->address / MEMREQ_LINE_BYTES;
+        struct miss *x = r->tag == UINT32_MAX ? NULL : find_miss(s, line, false);
+        msg_free(unit_sim(u), m);
+        if (!x)
+            continue;               /* a writeback's completion, or an uncached reply's */
+        bool dirty = false, cached = false;
+        for (uint32_t i = 0; i < x->count; i++) {
+            const struct memreq *q = (const struct memreq *)x->waiters[i].m->payload;
+            if (q->target == MEMREQ_UNCACHED)
+                continue;
+            cached = true;
+            dirty |= q->op != MEMREQ_READ;
+        }
+        if (cached)
+            fill(s, u, line, dirty);
+        for (uint32_t i = 0; i < x->count; i++)
+            schedule_reply(s, x->waiters[i].m, x->waiters[i].client, now + s->fill_latency, false);
+        x->used = false;
+        x->count = 0;
+    }
+}
+
+/* Requests from the clients go into their line's bank queue (round-robin
+ * over the clients; a full bank queue leaves the request in its channel). */
+static void take_requests(struct l3 *s, struct unit *u)
+{
+    for (uint32_t k = 0; k < s->clients; k++) {
+        uint32_t c = (s->next_client + k) % s->clients;
+        struct msg *m;
+        while ((m = port_peek(s->client[c]))) {
+            if (m->kind != MSG_MEMORY_REQUEST || m->size < sizeof(struct memreq)) {
+                port_pop(s->client[c]);
+                s->unexpected++;
+                msg_free(unit_sim(u), m);
+                continue;
+            }
+            const struct memreq *q = (const struct memreq *)m->payload;
+            struct bank *b = &s->bank[bank_of(s, q->address / MEMREQ_LINE_BYTES)];
+            if (b->count == s->bank_queue)
+                break;
+            port_pop(s->client[c]);
+            b->queue[(b->head + b->count++) % s->bank_queue] = (struct pending){ m, c };
+        }
+    }
+    s->next_client = (s->next_client + 1) % s->clients;
+}
+
+/* One request per bank per cycle. */
+static void serve_banks(struct l3 *s, struct unit *u, uint64_t now)
+{
+    for (uint32_t i = 0; i < s->banks; i++) {
+        struct bank *b = &s->bank[i];
+        if (b->count > 1)
+            s->queue_cycles += b->count - 1;
+        if (!b->count || now < b->busy_until)
+            continue;
+        struct pending p = b->queue[b->head];
+        const struct memreq *q = (const struct memreq *)p.m->payload;
+        uint64_t line = q->address / MEMREQ_LINE_BYTES;
+        if (q->target == MEMREQ_URB || q->target == MEMREQ_SLM) {
+            s->urb_accesses++;
+            schedule_reply(s, p.m, p.client, now + s->urb_latency, true);
+        } else if (q->target == MEMREQ_UNCACHED) {
+            struct miss *x = find_miss(s, line, true);
+            if (!x) {
+                s->mshr_stalls++;
+                continue;
+            }
+            s->uncached++;
+            if (x->count == 0)
+                to_memory(s, memory_request(u, line, (enum memreq_op)q->op, 0));
+            add_waiter(x, p);
+        } else {
+            int way = lookup(s, b, line);
+            struct miss *x = way < 0 ? find_miss(s, line, true) : NULL;
+            if (way < 0 && !x) {
+                s->mshr_stalls++;
+                continue;               /* the bank waits for a miss entry */
+            }
+            if (q->op == MEMREQ_READ)
+                s->reads++;
+            else if (q->op == MEMREQ_WRITE)
+                s->writes++;
+            else {
+                s->atomics++;
+                b->busy_until = now + s->atomic_cycles;
+            }
+            if (way >= 0) {
+                s->hits++;
+                if (q->op != MEMREQ_READ)
+                    b->dirty[set_of(s, line) * s->ways + (uint32_t)way] = 1;
+                schedule_reply(s, p.m, p.client, now + s->hit_latency, true);
+            } else {
+                s->misses++;
+                if (x->count == 0)
+                    to_memory(s, memory_request(u, line, MEMREQ_READ, 0));
+                else
+                    s->merged_misses++;
+                add_waiter(x, p);
+            }
+        }
+        b->head = (b->head + 1) % s->bank_queue;
+        b->count--;
+    }
+}
+
+static void send_memory(struct l3 *s)
+{
+    while (s->to_memory_count && port_try_send(s->memory, s->to_memory[s->to_memory_head])) {
+        s->to_memory_head = (s->to_memory_head + 1) % s->to_memory_capacity;
+        s->to_memory_count--;
+    }
+}
+
+static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
+{
+    while (s->reply_count && s->replies[0].due <= now) {
+        struct reply r = s->replies[0];
+        struct port *out = s->client_reply[r.client];
+        if (!out || !port_is_bound(out)) {
+            reply_pop(s);
+            msg_free(unit_sim(u), r.m);
+            continue;
+        }
+        /* the request message becomes its reply */
+        struct memreq q = *(const struct memreq *)r.m->payload;
+        struct memreply *a = (struct memreply *)r.m->payload;
+        if (!port_can_send(out)) {
+            s->reply_stalls++;
+            return;
+        }
+        memset(a, 0, sizeof *a);
+        a->address = q.address;
+        a->tag = q.tag;
+        a->op = q.op;
+        a->hit = r.hit;
+        r.m->kind = MSG_MEMORY_RESPONSE;
+        r.m->size = sizeof *a;
+        reply_pop(s);
+        port_try_send(out, r.m);
+    }
+}
+
+static enum unit_activity l3_tick(struct unit *u)
+{
+    struct l3 *s = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    take_fills(s, u, now);
+    take_requests(s, u);
+    serve_banks(s, u, now);
+    send_memory(s);
+    send_replies(s, u, now);
+    bool queued = false;
+    for (uint32_t i = 0; i < s->banks; i++)
+        queued |= s->bank[i].count != 0;
+    if (queued)
+        return UNIT_BUSY;
+    if (s->reply_count && s->replies[0].due > now)
+        unit_wake_at(u, s->replies[0].due);
+    return UNIT_IDLE;
+}
+
+static void l3_stats_derived(struct unit *u, struct stats_writer *w)
+{
+    struct l3 *s = unit_state(u);
+    uint64_t cached = s->hits + s->misses;
+    stats_emit(w, "hit_rate", cached ? (double)s->hits / (double)cached : 0.0, "ratio",
+               "hits / (hits + misses)");
+}
+
+static void l3_destroy(struct unit *u)
+{
+    struct l3 *s = unit_state(u);
+    struct sim *sim = unit_sim(u);
+    for (uint32_t i = 0; s->bank && i < s->banks; i++) {
+        for (uint32_t k = 0; k < s->bank[i].count; k++)
+            msg_free(sim, s->bank[i].queue[(s->bank[i].head + k) % s->bank_queue].m);
+        free(s->bank[i].tags);
+        free(s->bank[i].valid);
+        free(s->bank[i].dirty);
+        free(s->bank[i].lru);
+        free(s->bank[i].queue);
+    }
+    free(s->bank);
+    for (uint32_t i = 0; s->miss && i < s->misses_max; i++) {
+        for (uint32_t k = 0; k < s->miss[i].count; k++)
+            msg_free(sim, s->miss[i].waiters[k].m);
+        free(s->miss[i].waiters);
+    }
+    free(s->miss);
+    for (uint32_t i = 0; i < s->reply_count; i++)
+        msg_free(sim, s->replies[i].m);
+    free(s->replies);
+    for (uint32_t i = 0; i < s->to_memory_count; i++)
+        msg_free(sim, s->to_memory[(s->to_memory_head + i) % s->to_memory_capacity]);
+    free(s->to_memory);
+}
+
+const struct unit_ops l3_ops = {
+    .kind = "l3",
+    .help = "One slice's L3: banks taking a 64-byte request per cycle, 2 KiB logical ways, "
+            "Gen9 1-bit LRU, allocation on fill, dirty writebacks, URB/SLM bypassing the "
+            "tags (seed 003 L18291-18573).",
+    .state_size = sizeof(struct l3),
+    .params = l3_params,
+    .ports = l3_ports,
+    .stats = l3_stats,
+    .realize = l3_realize,
+    .tick = l3_tick,
+    .stats_derived = l3_stats_derived,
+    .destroy = l3_destroy,
+};
