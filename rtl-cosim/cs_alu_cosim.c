@@ -37,6 +37,8 @@ struct cs_alu_cosim {
     char wave[PARAM_STRING_MAX];
     uint64_t wave_from, wave_to, wave_after;
     uint32_t max_reports;
+    uint32_t cycle_tolerance;
+    uint32_t rtl_cpi;
     bool stop_on_mismatch;
     /* set up */
     enum mode mode;
@@ -76,6 +78,11 @@ static const struct param_desc cosim_params[] = {
     PARAM_U64_FIELD("wave_after", S, wave_after, 64, 0, INT64_MAX,
                     "lockstep: cycles dumped after the first mismatch"),
     PARAM_U32_FIELD("max_reports", S, max_reports, 20, 0, 1000000, "mismatch lines logged"),
+    PARAM_U32_FIELD("cycle_tolerance", S, cycle_tolerance, 0, 0, 1000000,
+                    "lockstep: cycles the RTL's response may be early or late (the ALU: 0)"),
+    PARAM_U32_FIELD("rtl_cycles_per_instruction", S, rtl_cpi, 0, 0, 64,
+                    "the RTL's cfg_cpi when it differs from the C model's (0: the same); "
+                    "shows the checker catching timing differences"),
     PARAM_BOOL_FIELD("stop_on_mismatch", S, stop_on_mismatch, 0,
                      "lockstep: stop the simulation at the first mismatch"),
     PARAM_END
@@ -183,7 +190,7 @@ static void cosim_reset(struct unit *u)
     cs_alu_engine_reset(&s->e);
     if (s->rtl) {
         cs_alu_rtl_reset(s->rtl);
-        cs_alu_rtl_set_cpi(s->rtl, s->e.cycles_per_instruction);
+        cs_alu_rtl_set_cpi(s->rtl, s->rtl_cpi ? s->rtl_cpi : s->e.cycles_per_instruction);
     }
     s->in_head = s->in_count = s->exp_head = s->exp_count = 0;
     s->rtl_valid_seen = false;
@@ -341,7 +348,9 @@ static void compare(struct unit *u, uint64_t now, const struct expected *x,
     uint32_t diffs = cosim_compare_payload(cosim_payload_fields("cs_alu", "response"), &x->r,
                                            sizeof x->r, got, sizeof *got, "c-model", "rtl",
                                            prefix, &s->errors);
-    if (s->rtl_valid_cycle != x->due) {
+    uint64_t late = s->rtl_valid_cycle > x->due ? s->rtl_valid_cycle - x->due
+                                                : x->due - s->rtl_valid_cycle;
+    if (late > s->cycle_tolerance) {
         diffs++;
         cosim_errors_add(&s->errors, "%s: field cycle (response ready): c-model %" PRIu64
                          ", rtl %" PRIu64, prefix, x->due, s->rtl_valid_cycle);

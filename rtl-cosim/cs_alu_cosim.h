@@ -22,6 +22,10 @@
  *   wave_after       lockstep: stop dumping this many cycles after the first
  *                    mismatch (default 64), so the file ends around it;
  *   max_reports      mismatch lines logged (the rest are counted);
+ *   cycle_tolerance  lockstep: how many cycles early or late the RTL's response
+ *                    may be ready (default 0: exact, as the ALU must be);
+ *   rtl_cycles_per_instruction  the RTL's clocks per instruction when they
+ *                    differ from the C model's (0, the default: the same);
  *   stop_on_mismatch lockstep: stop the simulation at the first mismatch.
  * Stats: requests, responses, rtl_edges, compared, mismatches, unmatched.
  */

@@ -10,6 +10,7 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "gtkwave/fstapi.h"
 
 #include "Vcs_alu.h"
 #include "Vcs_alu_broken.h"
@@ -250,6 +251,19 @@ void cs_alu_rtl_clock(struct cs_alu_rtl *r, uint64_t cycle)
 uint64_t cs_alu_rtl_edges(const struct cs_alu_rtl *r)
 {
     return r->edges;
+}
+
+int cs_alu_rtl_fst_info(const char *path, uint64_t *start_ps, uint64_t *end_ps,
+                        uint64_t *signals)
+{
+    void *ctx = fstReaderOpen(path);
+    if (!ctx)
+        return -1;
+    *start_ps = fstReaderGetStartTime(ctx);
+    *end_ps = fstReaderGetEndTime(ctx);
+    *signals = fstReaderGetVarCount(ctx);
+    fstReaderClose(ctx);
+    return 0;
 }
 
 }  // extern "C"

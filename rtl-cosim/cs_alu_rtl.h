@@ -77,6 +77,11 @@ bool cs_alu_rtl_running(struct cs_alu_rtl *r);
 void cs_alu_rtl_clock(struct cs_alu_rtl *r, uint64_t cycle);
 uint64_t cs_alu_rtl_edges(const struct cs_alu_rtl *r);  /* rising edges so far */
 
+/* Reads back an FST file's time span (ps) and signal count: 0, or -1 when it
+ * is not a readable FST file. For tests of the wave dumping. */
+int cs_alu_rtl_fst_info(const char *path, uint64_t *start_ps, uint64_t *end_ps,
+                        uint64_t *signals);
+
 #ifdef __cplusplus
 }
 #endif

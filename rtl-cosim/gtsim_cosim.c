@@ -43,7 +43,8 @@ static const char random_usage[] =
     "fields and cycle, exactly; mismatches are printed and the exit status is 3.\n"
     "  --ops N            ALU instructions at least (default 1000000)\n"
     "  --pop-permille P   the sink pops on P of 1000 cycles (back-pressure; default 1000)\n"
-    "  --wave FILE.fst    dump the RTL; in lockstep it ends 64 cycles after the first mismatch\n"
+    "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
+    "                     first mismatch to 64 after (the run is repeated to get it)\n"
     "  --record-dir DIR   record cs_alu's ports to DIR/request.rec and DIR/response.rec\n";
 
 static int cmd_random(int argc, char **argv)
@@ -90,9 +91,28 @@ static int cmd_random(int argc, char **argv)
     }
     struct random_run_result r;
     struct gt_error err;
+    /* First without a wave; the run is deterministic, so a mismatch is then
+     * run again dumping only the cycles around it. */
+    const char *wave = o.wave;
+    o.wave = NULL;
     if (cosim_random_run(&o, &r, &err) < 0) {
         fprintf(stderr, "gtsim-cosim random: %s\n", err.message);
         return EXIT_ERROR;
+    }
+    if (wave && (r.mismatches || strncmp(o.impl, "lockstep", 8) != 0)) {
+        struct random_run_options again = o;
+        struct random_run_result r2;
+        again.wave = wave;
+        again.report = NULL;
+        if (r.mismatches) {
+            again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
+            again.wave_to = r.first_mismatch + 64;
+        }
+        if (cosim_random_run(&again, &r2, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim random: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        o.wave = wave;
     }
     printf("gtsim-cosim random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
            " ALU instructions, %" PRIu64 " cycles, %.3f s (%.2f M ALU ops/s)\n", o.impl, o.seed,
@@ -103,8 +123,11 @@ static int cmd_random(int argc, char **argv)
                r.mismatches);
         if (r.mismatches)
             printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
-        if (o.wave)
-            printf("  wave: %s\n", o.wave);
+        if (o.wave && r.mismatches)
+            printf("  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", o.wave,
+                   r.first_mismatch > 300 ? r.first_mismatch - 300 : 0, r.first_mismatch + 64);
+        else if (wave)
+            printf("  wave: none written (no mismatch)\n");
     }
     return r.mismatches ? 3 : EXIT_OK;
 }

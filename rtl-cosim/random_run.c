@@ -43,6 +43,10 @@ int cosim_random_run(const struct random_run_options *o, struct random_run_resul
     size_t n = 0;
     if (o->wave)
         n += (size_t)snprintf(extra + n, sizeof extra - n, " wave = \"%s\";", o->wave);
+    if (o->wave && (o->wave_from || o->wave_to))
+        n += (size_t)snprintf(extra + n, sizeof extra - n,
+                              " wave_from = %" PRIu64 "L; wave_to = %" PRIu64 "L;", o->wave_from,
+                              o->wave_to);
     if (o->record_request)
         n += (size_t)snprintf(extra + n, sizeof extra - n, " record_request = \"%s\";",
                               o->record_request);
@@ -90,6 +94,7 @@ int cosim_random_run(const struct random_run_options *o, struct random_run_resul
     r->requests = r->cov.requests;
     r->instructions = r->cov.instructions;
     r->responses = (uint64_t)stat_value(sim, "gpu.sink.received");
+    r->response_stalls = (uint64_t)stat_value(sim, "gpu.cs_alu.port.response.stalled_full");
     if (cs_alu_cosim_is(alu)) {
         r->mismatches = cs_alu_cosim_finish(alu);
         r->compared = cs_alu_cosim_compared(alu);

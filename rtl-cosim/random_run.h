@@ -22,6 +22,7 @@ struct random_run_options {
     uint32_t pop_permille;      /* sink: default 1000 (never back-pressures) */
     uint32_t capacity;          /* response channel capacity, default 2 */
     const char *wave;           /* FST file (rtl/lockstep), or NULL */
+    uint64_t wave_from, wave_to;    /* cycles dumped (both 0: all) */
     const char *record_request, *record_response;  /* recordings, or NULL */
     FILE *report;               /* mismatch lines; NULL = none */
 };
@@ -30,6 +31,7 @@ struct random_run_result {
     uint64_t requests, responses, instructions;
     uint64_t compared, mismatches, first_mismatch;
     uint64_t cycles;
+    uint64_t response_stalls;   /* cycles the unit's response channel refused a send */
     double seconds;             /* host time of sim_run */
     struct cs_alu_coverage cov;
     struct cs_alu_engine engine;    /* the C model's counters (lockstep, record) */

@@ -317,9 +317,12 @@ static int replay_once(const struct replay_options *o, const char *const *dut_se
             r->first_mismatch = c->first_mismatch;
         if (c->errors.count && !r->first_report[0])
             snprintf(r->first_report, sizeof r->first_report, "%s", c->errors.line[0]);
-        if (o->report)
-            for (uint32_t k = 0; k < c->errors.count; k++)
+        if (o->report) {
+            for (uint32_t k = 0; k < c->errors.count && k < 20; k++)
                 fprintf(o->report, "%s\n", c->errors.line[k]);
+            if (c->errors.total > 20)
+                fprintf(o->report, "... %" PRIu64 " more mismatch lines\n", c->errors.total - 20);
+        }
     }
     rc = 0;
 out:

@@ -17,10 +17,12 @@
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fabric/config.h"
@@ -28,6 +30,7 @@
 #include "fabric/topology.h"
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_cosim.h"
+#include "rtl-cosim/cs_alu_rtl.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/recording.h"
 #include "rtl-cosim/replay.h"
@@ -160,6 +163,27 @@ static void test_random_lockstep_cpi3_long_requests(void)
     check_coverage(&r);
 }
 
+/* Short requests and a sink that rarely pops: the response channel is full
+ * most of the time, so both sides hold their answers under back-pressure. */
+static void test_random_lockstep_backpressure(void)
+{
+    struct random_run_options o = { .impl = "lockstep", .seed = 99, .ops = 100000,
+                                    .max_count = 6, .pop_permille = 40, .capacity = 1,
+                                    .report = stderr };
+    struct random_run_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT(r.instructions >= 100000);
+    CU_ASSERT(r.response_stalls > r.requests / 2);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.compared, r.requests);
+    /* the RTL alone under the same back-pressure delivers everything */
+    o.impl = "rtl";
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT_EQUAL(r.responses, r.requests);
+    CU_ASSERT(r.response_stalls > r.requests / 2);
+}
+
 /* The planted bug (SUB: CF on carry instead of borrow) must be caught, and the
  * report must name unit, port, message, field, both values and the cycle. */
 static void test_broken_rtl_is_caught(void)
@@ -167,7 +191,8 @@ static void test_broken_rtl_is_caught(void)
     const char *wave = tmp_path("broken.fst");
     FILE *report = fopen(tmp_path("broken.log"), "w");
     struct random_run_options o = { .impl = "lockstep_broken", .seed = 3, .ops = 20000,
-                                    .wave = wave, .report = report };
+                                    .wave = wave, .wave_from = 0, .wave_to = 0,
+                                    .report = report };
     struct random_run_result r;
     struct gt_error err;
     CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
@@ -182,13 +207,80 @@ static void test_broken_rtl_is_caught(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "field "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "c-model 0x"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "rtl 0x"));
-    CU_ASSERT(file_size(wave) > 100);
+    /* the wave runs from the start to 64 cycles (wave_after) past the mismatch */
+    uint64_t t0, t1, nsig;
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t0 <= 2000);                          /* the first cycle the unit ticked */
+    CU_ASSERT(t1 >= r.first_mismatch * 1000 && t1 <= (r.first_mismatch + 65) * 1000);
+    CU_ASSERT(nsig > 20);
+    /* a window: from 50 cycles before the mismatch */
+    const char *wave2 = tmp_path("window.fst");
+    o.wave = wave2;
+    o.wave_from = r.first_mismatch - 50;
+    o.wave_to = r.first_mismatch + 10;
+    report = fopen(tmp_path("broken2.log"), "w");
+    o.report = report;
+    uint64_t m = r.first_mismatch;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    fclose(report);
+    CU_ASSERT_EQUAL(r.first_mismatch, m);           /* deterministic */
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave2, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t0 >= (m - 50) * 1000 && t0 <= (m - 49) * 1000);
+    CU_ASSERT(t1 >= m * 1000 && t1 <= (m + 11) * 1000);
     /* the good RTL with the same seed: nothing */
     o.impl = "lockstep";
     o.wave = NULL;
     o.report = stderr;
     CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
     CU_ASSERT_EQUAL(r.mismatches, 0);
+}
+
+/* A timing difference alone (the RTL at 2 clocks per instruction, the C model
+ * at 1) is a mismatch on the cycle, unless within cycle_tolerance. (With many
+ * requests the slower RTL falls further behind each time.) */
+static void lockstep_timing(uint32_t requests, uint32_t tolerance, uint64_t *mismatches,
+                            char *first, size_t size)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "clocks = { gt = { period_ps = 1000; }; };\n"
+             "gpu = { stim = { kind = \"cs_alu_stim\"; requests = %u; max_count = 4; };\n"
+             "        cs_alu = { kind = \"cs_alu\"; impl = \"lockstep\";\n"
+             "                   rtl_cycles_per_instruction = 2; cycle_tolerance = %u; };\n"
+             "        sink = { kind = \"cosim_sink\"; };\n"
+             "        links = ( { from = \"stim.out\"; to = \"cs_alu.request\"; },\n"
+             "                  { from = \"cs_alu.response\"; to = \"sink.in\"; } ); };\n",
+             requests, tolerance);
+    struct gt_error err;
+    struct gt_config *c = gt_config_parse(text, ".", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    FILE *log = fopen(tmp_path("timing.log"), "w");
+    struct sim_options so = { .watchdog_cycles = 10000, .log_level = SIM_LOG_ERROR,
+                              .log_file = log };
+    struct sim *sim = sim_create(&so);
+    CU_ASSERT_EQUAL_FATAL(topology_build(sim, c, cosim_kind_find, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    sim_run(sim, 0);
+    struct unit *alu = sim_find_unit(sim, "gpu.cs_alu");
+    *mismatches = cs_alu_cosim_finish(alu);
+    const struct cosim_errors *e = cs_alu_cosim_errors(alu);
+    snprintf(first, size, "%s", e->count ? e->line[0] : "");
+    sim_destroy(sim);
+    gt_config_free(c);
+    fclose(log);
+}
+
+static void test_timing_difference_is_caught(void)
+{
+    uint64_t n;
+    char first[1024];
+    lockstep_timing(50, 0, &n, first, sizeof first);
+    CU_ASSERT(n > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(first, "field cycle (response ready): c-model "));
+    lockstep_timing(1, 0, &n, first, sizeof first);     /* one request of 1..4: late */
+    CU_ASSERT_EQUAL(n, 1);
+    lockstep_timing(1, 4, &n, first, sizeof first);     /* at most 4 cycles late */
+    CU_ASSERT_EQUAL(n, 0);
 }
 
 /* ---- record and replay ------------------------------------------------------------ */
@@ -228,7 +320,11 @@ static void test_record_then_replay(void)
     CU_ASSERT(rr.mismatches > 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(rr.first_report, "recorded 0x"));
     CU_ASSERT_PTR_NOT_NULL(strstr(rr.first_report, "rtl_broken 0x"));
-    CU_ASSERT(file_size(wave) > 100);
+    uint64_t t0, t1, nsig;
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t0 >= (rr.first_mismatch > 300 ? rr.first_mismatch - 300 : 0) * 1000);
+    CU_ASSERT(t0 <= rr.first_mismatch * 1000);
+    CU_ASSERT(t1 >= rr.first_mismatch * 1000 && t1 <= (rr.first_mismatch + 21) * 1000);
 
     /* a recording that does not parse is an error naming file and line */
     FILE *f = fopen(tmp_path("bad.rec"), "w");
@@ -296,6 +392,53 @@ static void test_impl_in_config(void)
     gt_config_free(c);
 }
 
+/* ---- the command line ------------------------------------------------------------ */
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* gtsim-cosim run with the example config, recording both ports and a wave,
+ * then gtsim-cosim replay of the recordings: into the RTL (exit 0) and into
+ * the BROKEN RTL (exit 3, mismatch lines, a wave). */
+static void test_command_line(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/out "
+                       "--set gpu.stim.requests=300 --record-port gpu.cs_alu.request=%s/req.rec "
+                       "--record-port gpu.cs_alu.response=%s/resp.rec --wave gpu.cs_alu=%s/run.fst",
+                       bin, d, d, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("req.rec")) > 0 && file_size(tmp_path("run.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.cs_alu.compared,300,' %s/out/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.cs_alu.mismatches,0,' %s/out/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --in %s/req.rec --expect %s/resp.rec > %s/replay.txt", bin, d,
+                       d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '300 checked, 0 mismatching' %s/replay.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --kind cs_alu:rtl_broken --in %s/req.rec --expect %s/resp.rec "
+                       "--wave %s/broken.fst > %s/broken.txt", bin, d, d, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q '^cosim mismatch: unit gpu.cs_alu port response message #' "
+                       "%s/broken.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("broken.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s random --impl lockstep_broken --ops 3000 > /dev/null 2>&1", bin), 3);
+    /* the plain impl names a missing kind clearly */
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/out2 "
+                       "--set gpu.cs_alu.impl=vhdl 2> %s/err.txt", bin, d, d), 1);
+    CU_ASSERT_EQUAL(sh("grep -q \"no 'vhdl' implementation\" %s/err.txt", d), 0);
+}
+
 /* ---- runner ---------------------------------------------------------------------- */
 
 struct test { const char *suite, *name; void (*run)(void); };
@@ -304,10 +447,14 @@ static const struct test tests[] = {
     { "rtl", "RTL and adapters keep the C unit's timing", test_rtl_timing_matches_c_unit },
     { "lockstep", "1M random ALU ops in lockstep, every opcode and register",
       test_random_lockstep_1m },
-    { "lockstep", "cpi 3, 256-instruction requests, heavy back-pressure",
+    { "lockstep", "cpi 3, requests of up to 256 instructions",
       test_random_lockstep_cpi3_long_requests },
     { "lockstep", "BROKEN RTL is caught and reported with a wave", test_broken_rtl_is_caught },
+    { "lockstep", "back-pressure on the response channel", test_random_lockstep_backpressure },
+    { "lockstep", "a timing difference is caught, within tolerance not",
+      test_timing_difference_is_caught },
     { "replay", "record a run, replay it into the RTL and the BROKEN RTL", test_record_then_replay },
+    { "cli", "gtsim-cosim run --record-port --wave, then replay", test_command_line },
     { "config", "impl = rtl / lockstep / c through topology_build", test_impl_in_config },
     { NULL, NULL, NULL }
 };
