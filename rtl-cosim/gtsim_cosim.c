@@ -248,7 +248,8 @@ static int cmd_bench(int argc, char **argv)
         if (k == 0)
             base = rate;
         char label[64];
-        snprintf(label, sizeof label, "fabric, impl = \"%s\"", impls[k]);
+        snprintf(label, sizeof label, "fabric, impl = \"%s\"%s", impls[k],
+                 k == 1 ? " (no file)" : "");
         printf("  %-34s %8.3f M ops/s   (%" PRIu64 " ops, %" PRIu64 " cycles, %.2f s, %.1fx "
                "the C unit's time%s)\n", label, rate / 1e6, r.instructions, r.cycles, r.seconds,
                base / rate, r.mismatches ? ", MISMATCHES" : "");
@@ -302,8 +303,31 @@ static int rewrite_and_run(int argc, char **argv)
     return rc;
 }
 
+struct units_walk {
+    char *argv0;
+    int rc;
+};
+
+static void print_cosim_kind(const struct unit_ops *ops, void *context)
+{
+    struct units_walk *w = context;
+    char *args[] = { w->argv0, (char *)"units", (char *)ops->kind, NULL };
+    printf("\n");
+    fflush(stdout);
+    if (gtsim_main(3, args, cosim_kind_find) != EXIT_OK)
+        w->rc = EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
 {
+    /* `units` lists gtsim's kinds from its registry; the co-simulation kinds
+     * follow (cmd_units has no way to enumerate a lookup's kinds). */
+    if (argc == 2 && !strcmp(argv[1], "units")) {
+        struct units_walk w = { argv[0], gtsim_main(argc, argv, cosim_kind_find) };
+        fflush(stdout);
+        cosim_kinds_each(print_cosim_kind, &w);
+        return w.rc;
+    }
     if (argc >= 2 && !strcmp(argv[1], "random"))
         return cmd_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
