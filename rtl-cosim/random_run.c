@@ -38,7 +38,7 @@ int cosim_random_run(const struct random_run_options *o, struct random_run_resul
     uint32_t cpi = o->cycles_per_instruction ? o->cycles_per_instruction : 1;
     /* requests average (1 + max_count) / 2 instructions (1 in 64 has none) */
     uint64_t requests = o->ops * 2 / (max_count + 1) + 1;
-    requests += requests / 32;
+    requests += requests / 16;             /* margin over the average */
     char extra[2048] = "";
     size_t n = 0;
     if (o->wave)

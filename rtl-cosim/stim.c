@@ -25,7 +25,7 @@ static uint32_t below(uint64_t *state, uint32_t n)
 
 struct cs_alu_stim {
     uint64_t seed, requests;
-    uint32_t max_count, reserved_permille, per_cycle;
+    uint32_t max_count, reserved_permille, malformed_permille, per_cycle;
     uint64_t rng;
     struct port *out;
     uint64_t sent;
@@ -40,6 +40,8 @@ static const struct param_desc stim_params[] = {
                     "most instructions per request"),
     PARAM_U32_FIELD("reserved_permille", struct cs_alu_stim, reserved_permille, 20, 0, 1000,
                     "reserved encodings per 1000 instructions"),
+    PARAM_U32_FIELD("malformed_permille", struct cs_alu_stim, malformed_permille, 5, 0, 1000,
+                    "requests per 1000 whose count exceeds what the payload carries"),
     PARAM_U32_FIELD("per_cycle", struct cs_alu_stim, per_cycle, 1, 1, 64, "requests per cycle"),
     PARAM_END
 };
@@ -176,6 +178,11 @@ static enum unit_activity stim_tick(struct unit *u)
         q->count = n;
         for (uint32_t k = 0; k < n; k++)
             q->instruction[k] = random_instruction(s);
+        if (below(&s->rng, 1000) < s->malformed_permille) {
+            /* more than the payload carries, or more than MI_MATH allows */
+            q->count = below(&s->rng, 2) ? n + 1 + below(&s->rng, 8) : 257 + below(&s->rng, 1000);
+            s->cov.malformed++;
+        }
         m->tag = (uint32_t)s->sent;
         port_try_send(s->out, m);
         s->sent++;

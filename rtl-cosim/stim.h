@@ -8,7 +8,10 @@
  * opcodes with valid operands, every register encoding drawn uniformly
  * (R0..R15, SRCA/SRCB, ACCU/ZF/CF), or - reserved_permille times in 1000 - a
  * reserved encoding (an unknown opcode or an operand outside the seed's table).
- * Params: seed, requests, max_count, reserved_permille, per_cycle.
+ * malformed_permille requests in 1000 announce more instructions than their
+ * payload carries (or than MI_MATH allows).
+ * Params: seed, requests, max_count, reserved_permille, malformed_permille,
+ * per_cycle.
  * Coverage it generated is readable with cs_alu_stim_coverage().
  *
  * "cosim_sink": pops what arrives on "in"; with pop_permille < 1000 it skips
@@ -32,7 +35,7 @@ extern const struct unit_ops cosim_sink_ops;
 struct cs_alu_coverage {
     uint64_t opcode[13];
     uint64_t reg[21];
-    uint64_t instructions, requests;
+    uint64_t instructions, requests, malformed;
 };
 const struct cs_alu_coverage *cs_alu_stim_coverage(const struct unit *u);
 

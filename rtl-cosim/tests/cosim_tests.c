@@ -126,6 +126,8 @@ static void check_coverage(const struct random_run_result *r)
         CU_ASSERT(r->cov.opcode[k] > 0);
     for (int k = 0; k < 21; k++)
         CU_ASSERT(r->cov.reg[k] > 0);
+    CU_ASSERT(r->cov.malformed > 0);
+    CU_ASSERT_EQUAL(r->engine.malformed, r->cov.malformed);
     /* the C model saw every class, reserved encodings included */
     CU_ASSERT(r->engine.loads > 0 && r->engine.alu_ops > 0 && r->engine.stores > 0 &&
               r->engine.noops > 0 && r->engine.reserved > 0);
