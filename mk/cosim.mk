@@ -56,6 +56,8 @@ cosim-lint:
 	$(VERILATOR) --lint-only -Wall -DBROKEN $(COSIM_RTL)
 
 $(COSIM_DIR)/vflags.stamp: FORCE_COSIM_STAMP
+	@command -v $(VERILATOR) >/dev/null || { echo "make cosim: '$(VERILATOR)' not found;" \
+	    "install it with make deps (Debian package verilator)" >&2; exit 1; }
 	@mkdir -p $(@D)
 	@printf '%s\n' "$(COSIM_VFLAGS) $(COSIM_VMAKE)" > $@.tmp
 	@if ! cmp -s $@.tmp $@; then mv $@.tmp $@; else rm $@.tmp; fi

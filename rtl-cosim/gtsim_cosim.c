@@ -220,11 +220,14 @@ static int cmd_bench(int argc, char **argv)
                                         0x102, 0x103, 0x104, 0x180, 0x580 };
     for (uint32_t i = 0; i < 4096; i++) {
         rng = rng * 6364136223846793005u + 1442695040888963407u;
-        uint32_t op = ops12[(rng >> 33) % 12];
-        uint32_t o1 = (op & 0x7f) == 0 && (op >> 7 & 7) == 3 ? (uint32_t)(rng >> 20) % 16
-                    : 0x20 + (uint32_t)(rng >> 20) % 2;
-        uint32_t o2 = (op >> 7 & 7) == 3 ? 0x31 + (uint32_t)(rng >> 40) % 3 : (uint32_t)(rng >> 40) % 16;
-        prog[i] = cs_alu_instruction(op, o1, o2);
+        uint32_t op = ops12[(rng >> 33) % 12], kind = op >> 7 & 7;    /* 1 LOAD, 3 STORE */
+        uint32_t gpr = (uint32_t)(rng >> 20) % 16, pick = (uint32_t)(rng >> 40);
+        if (kind == 1)
+            prog[i] = cs_alu_instruction(op, CS_ALU_REG_SRCA + pick % 2, gpr);
+        else if (kind == 3)
+            prog[i] = cs_alu_instruction(op, gpr, CS_ALU_REG_ACCU + pick % 3);
+        else
+            prog[i] = cs_alu_instruction(op, 0, 0);
     }
     double t0 = host_seconds();
     for (uint32_t i = 0; i < n; i++)

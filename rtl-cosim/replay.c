@@ -241,7 +241,6 @@ static int replay_once(const struct replay_options *o, const char *const *dut_se
     r->first_mismatch = UINT64_MAX;
     if (!o->inputs[0])
         return gt_error_set(err, "replay: no input recording");
-    struct gt_error e2;
     struct recording *first = recording_open(o->inputs[0], err);
     if (!first)
         return -1;
@@ -326,7 +325,6 @@ static int replay_once(const struct replay_options *o, const char *const *dut_se
     }
     rc = 0;
 out:
-    (void)e2;
     sim_destroy(sim);
     return rc;
 }
