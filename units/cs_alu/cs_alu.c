@@ -286,6 +286,9 @@ static enum unit_activity cs_alu_tick(struct unit *u)
         if (s->e.response.malformed)
             unit_log(u, SIM_LOG_NOTE, "malformed request (tag %u): %u instructions executed",
                      m->tag, s->e.response.executed);
+        if (s->e.response.reserved)
+            unit_log(u, SIM_LOG_NOTE, "request (tag %u): %u reserved ALU encodings executed as "
+                     "NOOP", m->tag, s->e.response.reserved);
         msg_free(sim, m);
         unit_wake_at(u, s->e.due);
         break;

@@ -1,0 +1,93 @@
+# mk/cosim.mk - RTL co-simulation (DESIGN.md "RTL co-simulation"): Verilator
+# turns rtl-cosim/rtl/*.sv into C++ models; gtsim-cosim is the gtsim CLI with
+# the Verilated kinds in its lookup; gtsim-cosim-tests runs the co-simulation
+# tests. Everything here is behind `make cosim`: `make all` and `make test` do
+# not need Verilator.
+#
+# Stages as in Verilator's examples: VERILATE (verilator --cc), BUILD (the
+# generated Makefile builds the model archive and the Verilator runtime), LINK.
+# A flags stamp rebuilds the models when the Verilator options change.
+
+VERILATOR      ?= verilator
+CXX            ?= g++
+VL_ROOT         = $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+COSIM_DIR      := $(BUILD)/cosim
+COSIM_VFLAGS   := --cc --trace-fst -Wall --x-assign fast --x-initial fast -O3
+COSIM_VMAKE    := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(COSIM_DIR)/Vcs_alu \
+                  -I$(COSIM_DIR)/Vcs_alu_broken -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
+                  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP
+
+COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv
+COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a
+COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a
+COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o)
+COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o
+# The C side of the co-simulation builds like the rest of gtsim (the Makefile's
+# $(BUILD)/obj/%.o rule, its CFLAGS and dependency files).
+COSIM_C_SRCS   := $(sort $(wildcard rtl-cosim/*.c))
+COSIM_C_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out rtl-cosim/gtsim_cosim.c,$(COSIM_C_SRCS)))
+COSIM_MAIN_OBJ := $(BUILD)/obj/rtl-cosim/gtsim_cosim.o
+COSIM_TEST_OBJ := $(BUILD)/obj/rtl-cosim/tests/cosim_tests.o
+COSIM_CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out tools/gtsim.c,$(wildcard tools/*.c)))
+COSIM_RT_OBJS  := $(COSIM_CXX_OBJS) $(COSIM_MODEL) $(COSIM_MODEL_BAD) $(COSIM_VLRT)
+COSIM_LDLIBS   := -lconfig -lz -lm -pthread
+
+COSIM_BIN      := $(COSIM_DIR)/gtsim-cosim
+COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
+
+.PHONY: cosim test-cosim cosim-bench cosim-lint
+
+## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
+cosim: $(COSIM_BIN) $(COSIM_TESTS)
+
+## test-cosim: co-simulation tests (1M+ random ALU ops in lockstep, BROKEN RTL caught, replay)
+test-cosim: cosim
+	@echo "-- RUN --"
+	$(COSIM_TESTS)
+
+## cosim-bench: co-simulation throughput (ALU ops/s) against the C unit alone
+cosim-bench: cosim
+	$(COSIM_BIN) bench
+
+## cosim-lint: verilator --lint-only -Wall on the RTL, as written and with BROKEN
+cosim-lint:
+	$(VERILATOR) --lint-only -Wall $(COSIM_RTL)
+	$(VERILATOR) --lint-only -Wall -DBROKEN $(COSIM_RTL)
+
+$(COSIM_DIR)/vflags.stamp: FORCE_COSIM_STAMP
+	@command -v $(VERILATOR) >/dev/null || { echo "make cosim: '$(VERILATOR)' not found;" \
+	    "install it with make deps (Debian package verilator)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	@printf '%s\n' "$(COSIM_VFLAGS) $(COSIM_VMAKE)" > $@.tmp
+	@if ! cmp -s $@.tmp $@; then mv $@.tmp $@; else rm $@.tmp; fi
+.PHONY: FORCE_COSIM_STAMP
+
+# $(1): prefix, $(2): extra verilator flags, $(3): extra targets of the generated Makefile
+define COSIM_VERILATE
+$(COSIM_DIR)/$(1)/$(1)__ALL.a $(if $(3),$(addprefix $(COSIM_DIR)/$(1)/,$(3))) &: $(COSIM_RTL) $(COSIM_DIR)/vflags.stamp
+	@echo "-- VERILATE -- $(1)"
+	@rm -rf $(COSIM_DIR)/$(1)
+	@$(VERILATOR) $(COSIM_VFLAGS) $(2) --prefix $(1) -Mdir $(COSIM_DIR)/$(1) $(COSIM_RTL)
+	@echo "-- BUILD -- $(1)"
+	@$$(MAKE) --no-print-directory -s -C $(COSIM_DIR)/$(1) -f $(1).mk $(COSIM_VMAKE) $(1)__ALL.a $(3) >/dev/null
+endef
+$(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_threads.o))
+$(eval $(call COSIM_VERILATE,Vcs_alu_broken,-DBROKEN,))
+
+$(COSIM_DIR)/obj/%.o: rtl-cosim/%.cpp $(COSIM_MODEL) $(COSIM_MODEL_BAD)
+	@mkdir -p $(@D)
+	@echo "  CXX     $<"
+	@$(CXX) $(COSIM_CXXFLAGS) -c -o $@ $<
+
+$(COSIM_BIN): $(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS) $(COSIM_RT_OBJS) $(BUILD)/libgtsim.a
+	@echo "-- LINK -- $@"
+	@$(CXX) $(LDSAN) -o $@ $(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS) $(COSIM_RT_OBJS) \
+	    $(BUILD)/libgtsim.a $(COSIM_LDLIBS)
+
+$(COSIM_TESTS): $(COSIM_TEST_OBJ) $(COSIM_C_OBJS) $(COSIM_RT_OBJS) $(BUILD)/libgtsim.a
+	@echo "-- LINK -- $@"
+	@$(CXX) $(LDSAN) -o $@ $(COSIM_TEST_OBJ) $(COSIM_C_OBJS) $(COSIM_RT_OBJS) \
+	    $(BUILD)/libgtsim.a $(COSIM_LDLIBS) -lcunit
+
+-include $(wildcard $(COSIM_DIR)/obj/*.d)

@@ -1,0 +1,29 @@
+/* rtl-cosim/cosim_kinds.c - see cosim_kinds.h. */
+#include "rtl-cosim/cosim_kinds.h"
+
+#include <string.h>
+
+#include "rtl-cosim/cs_alu_cosim.h"
+#include "rtl-cosim/replay.h"
+#include "rtl-cosim/stim.h"
+#include "units/registry.h"
+
+static const struct unit_ops *const cosim_kinds[] = {
+    &cs_alu_rtl_ops, &cs_alu_lockstep_ops, &cs_alu_record_ops, &cs_alu_rtl_broken_ops,
+    &cs_alu_lockstep_broken_ops, &cs_alu_stim_ops, &cosim_sink_ops, &cosim_player_ops,
+    &cosim_checker_ops, NULL
+};
+
+const struct unit_ops *cosim_kind_find(const char *kind)
+{
+    for (const struct unit_ops *const *k = cosim_kinds; *k; k++)
+        if (strcmp((*k)->kind, kind) == 0)
+            return *k;
+    return unit_kind_find(kind);
+}
+
+void cosim_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), void *context)
+{
+    for (const struct unit_ops *const *k = cosim_kinds; *k; k++)
+        fn(*k, context);
+}

@@ -1,0 +1,14 @@
+/* rtl-cosim/cosim_kinds.h - the kind lookup of gtsim-cosim: the co-simulation
+ * kinds (cs_alu:rtl, cs_alu:lockstep, cs_alu:record and the *_broken ones),
+ * the stimulus, sink and replay kinds, then everything gtsim knows. */
+#ifndef GTSIM_RTL_COSIM_COSIM_KINDS_H
+#define GTSIM_RTL_COSIM_COSIM_KINDS_H
+
+#include "fabric/unit.h"
+
+const struct unit_ops *cosim_kind_find(const char *kind);
+
+/* Calls fn for every co-simulation kind (not the gtsim ones). */
+void cosim_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), void *context);
+
+#endif

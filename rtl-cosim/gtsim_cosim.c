@@ -1,0 +1,353 @@
+/* rtl-cosim/gtsim_cosim.c - gtsim-cosim: the gtsim command line with the
+ * Verilated kinds (cs_alu:rtl, cs_alu:lockstep, cs_alu:record, the *_broken
+ * ones) in its kind lookup, plus three commands of its own:
+ *   random  seeded random lockstep (or rtl, or c) run of cs_alu
+ *   replay  drive a unit alone from port recordings and check its outputs
+ *   bench   co-simulation throughput against the C unit alone
+ * `run` and `config` also take --record-port UNIT.PORT=FILE and
+ * --wave UNIT=FILE.fst, which become --set UNIT.record_PORT="FILE" and
+ * --set UNIT.wave="FILE" (UNIT is the unit's config path, e.g. gpu.cs_alu; it
+ * must use one of the co-simulation impls, which take those params). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fabric/alloc.h"
+#include "rtl-cosim/cosim_kinds.h"
+#include "rtl-cosim/random_run.h"
+#include "rtl-cosim/replay.h"
+#include "tools/commands.h"
+#include "units/cs_alu/cs_alu.h"
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
+}
+
+static const char random_usage[] =
+    "usage: gtsim-cosim random [--impl IMPL] [--ops N] [--seed S] [--cpi N] [--max-count N]\n"
+    "                          [--pop-permille P] [--wave FILE.fst] [--record-dir DIR]\n"
+    "\n"
+    "Seeded random MI_MATH traffic through cs_alu_stim -> cs_alu -> cosim_sink, the\n"
+    "cs_alu built with impl IMPL (lockstep [default], lockstep_broken, rtl, rtl_broken,\n"
+    "record, c). Lockstep compares every response of the RTL with the C model's:\n"
+    "fields and cycle, exactly; mismatches are printed and the exit status is 3.\n"
+    "  --ops N            ALU instructions at least (default 1000000)\n"
+    "  --pop-permille P   the sink pops on P of 1000 cycles (back-pressure; default 1000)\n"
+    "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
+    "                     first mismatch to 64 after (the run is repeated to get it)\n"
+    "  --record-dir DIR   record cs_alu's ports to DIR/request.rec and DIR/response.rec\n";
+
+static int cmd_random(int argc, char **argv)
+{
+    struct random_run_options o = { .impl = "lockstep", .seed = 1, .ops = 1000000,
+                                    .report = stderr };
+    char rq[4096], rs[4096];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(random_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "gtsim-cosim random: %s needs a value (try --help)\n", a);
+            return EXIT_ERROR;
+        }
+        i++;
+        if (!strcmp(a, "--impl"))
+            o.impl = v;
+        else if (!strcmp(a, "--wave"))
+            o.wave = v;
+        else if (!strcmp(a, "--record-dir")) {
+            snprintf(rq, sizeof rq, "%s/request.rec", v);
+            snprintf(rs, sizeof rs, "%s/response.rec", v);
+            o.record_request = rq;
+            o.record_response = rs;
+        } else if (parse_u64(v, &x) && !strcmp(a, "--ops"))
+            o.ops = x;
+        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
+            o.seed = x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--cpi"))
+            o.cycles_per_instruction = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 256 && !strcmp(a, "--max-count"))
+            o.max_count = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
+            o.pop_permille = (uint32_t)x;
+        else {
+            fprintf(stderr, "gtsim-cosim random: bad option '%s %s' (try --help)\n", a, v);
+            return EXIT_ERROR;
+        }
+    }
+    struct random_run_result r;
+    struct gt_error err;
+    /* First without a wave; the run is deterministic, so a mismatch is then
+     * run again dumping only the cycles around it. */
+    const char *wave = o.wave;
+    o.wave = NULL;
+    if (cosim_random_run(&o, &r, &err) < 0) {
+        fprintf(stderr, "gtsim-cosim random: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    if (wave && (r.mismatches || strncmp(o.impl, "lockstep", 8) != 0)) {
+        struct random_run_options again = o;
+        struct random_run_result r2;
+        again.wave = wave;
+        again.report = NULL;
+        if (r.mismatches) {
+            again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
+            again.wave_to = r.first_mismatch + 64;
+        }
+        if (cosim_random_run(&again, &r2, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim random: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        o.wave = wave;
+    }
+    printf("gtsim-cosim random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
+           " ALU instructions, %" PRIu64 " cycles, %.3f s (%.2f M ALU ops/s)\n", o.impl, o.seed,
+           r.requests, r.instructions, r.cycles, r.seconds,
+           r.seconds > 0 ? (double)r.instructions / r.seconds / 1e6 : 0.0);
+    if (strncmp(o.impl, "lockstep", 8) == 0) {
+        printf("  compared %" PRIu64 " responses, %" PRIu64 " mismatching\n", r.compared,
+               r.mismatches);
+        if (r.mismatches)
+            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
+        if (o.wave && r.mismatches)
+            printf("  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", o.wave,
+                   r.first_mismatch > 300 ? r.first_mismatch - 300 : 0, r.first_mismatch + 64);
+        else if (wave)
+            printf("  wave: none written (no mismatch)\n");
+    }
+    return r.mismatches ? 3 : EXIT_OK;
+}
+
+static const char replay_usage[] =
+    "usage: gtsim-cosim replay [--kind KIND] --in FILE... [--expect FILE]... [--set P=V]...\n"
+    "                          [--wave FILE.fst] [--wave-before N] [--wave-after N]\n"
+    "\n"
+    "Drives one unit alone (KIND, default cs_alu:rtl) from port recordings of its\n"
+    "inputs and checks what it sends against recordings of its outputs (fields and\n"
+    "cycles, exactly). Recordings come from a co-simulation kind's record_* params,\n"
+    "e.g. gtsim-cosim run --record-port gpu.cs_alu.request=req.rec ... or\n"
+    "gtsim-cosim random --impl record --record-dir DIR. With --wave, a replay that\n"
+    "mismatches is run again dumping the RTL from N cycles before the first\n"
+    "mismatch (default 300) to N after (default 20). Exit status 3 on mismatch.\n";
+
+static int cmd_replay(int argc, char **argv)
+{
+    struct replay_options o = { .kind = "cs_alu:rtl", .wave_before = 300, .wave_after = 20,
+                                .lookup = cosim_kind_find, .report = stdout };
+    int ni = 0, ne = 0, ns = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(replay_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "gtsim-cosim replay: %s needs a value (try --help)\n", a);
+            return EXIT_ERROR;
+        }
+        i++;
+        if (!strcmp(a, "--kind"))
+            o.kind = v;
+        else if (!strcmp(a, "--in") && ni < REPLAY_MAX_PORTS)
+            o.inputs[ni++] = v;
+        else if (!strcmp(a, "--expect") && ne < REPLAY_MAX_PORTS)
+            o.expects[ne++] = v;
+        else if (!strcmp(a, "--set") && ns < REPLAY_MAX_SETS)
+            o.sets[ns++] = v;
+        else if (!strcmp(a, "--wave"))
+            o.wave = v;
+        else if (!strcmp(a, "--wave-before") && parse_u64(v, &o.wave_before))
+            ;
+        else if (!strcmp(a, "--wave-after") && parse_u64(v, &o.wave_after))
+            ;
+        else {
+            fprintf(stderr, "gtsim-cosim replay: bad option '%s %s' (try --help)\n", a, v);
+            return EXIT_ERROR;
+        }
+    }
+    struct replay_result r;
+    struct gt_error err;
+    if (cosim_replay(&o, &r, &err) < 0) {
+        fprintf(stderr, "gtsim-cosim replay: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    printf("gtsim-cosim replay: %s: %" PRIu64 " messages in, %" PRIu64 " checked, %" PRIu64
+           " mismatching, %" PRIu64 " cycles\n", o.kind, r.messages_in, r.messages_checked,
+           r.mismatches, r.cycles);
+    if (r.mismatches && o.wave)
+        printf("  wave around cycle %" PRIu64 ": %s\n", r.first_mismatch, o.wave);
+    return r.mismatches ? 3 : EXIT_OK;
+}
+
+static double host_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    uint64_t ops = 2000000;
+    if (argc == 3 && !strcmp(argv[1], "--ops") && parse_u64(argv[2], &ops))
+        ;
+    else if (argc != 1) {
+        fprintf(stderr, "usage: gtsim-cosim bench [--ops N]\n");
+        return EXIT_ERROR;
+    }
+    /* The function library alone: one instruction at a time. */
+    struct cs_alu_regs regs;
+    memset(&regs, 0, sizeof regs);
+    uint64_t rng = 1, sink = 0;
+    const uint32_t n = 1u << 24;
+    uint32_t *prog = gt_xmalloc(4096 * sizeof *prog);
+    static const uint32_t ops12[12] = { 0x000, 0x080, 0x480, 0x081, 0x481, 0x100, 0x101,
+                                        0x102, 0x103, 0x104, 0x180, 0x580 };
+    for (uint32_t i = 0; i < 4096; i++) {
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        uint32_t op = ops12[(rng >> 33) % 12], kind = op >> 7 & 7;    /* 1 LOAD, 3 STORE */
+        uint32_t gpr = (uint32_t)(rng >> 20) % 16, pick = (uint32_t)(rng >> 40);
+        if (kind == 1)
+            prog[i] = cs_alu_instruction(op, CS_ALU_REG_SRCA + pick % 2, gpr);
+        else if (kind == 3)
+            prog[i] = cs_alu_instruction(op, gpr, CS_ALU_REG_ACCU + pick % 3);
+        else
+            prog[i] = cs_alu_instruction(op, 0, 0);
+    }
+    double t0 = host_seconds();
+    for (uint32_t i = 0; i < n; i++)
+        sink += cs_alu_execute(&regs, prog[i & 4095]);
+    double lib = host_seconds() - t0;
+    free(prog);
+    printf("gtsim-cosim bench: cs_alu throughput, ALU instructions per host second\n");
+    printf("  %-34s %8.1f M ops/s   (%u instructions, checksum %" PRIu64 ")\n",
+           "function library (cs_alu_execute)", n / lib / 1e6, n, sink + regs.accu % 2);
+    static const char *const impls[] = { "c", "record", "rtl", "lockstep" };
+    double base = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        struct random_run_options o = { .impl = impls[k], .seed = 42, .ops = ops };
+        struct random_run_result r;
+        struct gt_error err;
+        if (cosim_random_run(&o, &r, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim bench: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        double rate = (double)r.instructions / r.seconds;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "fabric, impl = \"%s\"%s", impls[k],
+                 k == 1 ? " (no file)" : "");
+        printf("  %-34s %8.3f M ops/s   (%" PRIu64 " ops, %" PRIu64 " cycles, %.2f s, %.1fx "
+               "the C unit's time%s)\n", label, rate / 1e6, r.instructions, r.cycles, r.seconds,
+               base / rate, r.mismatches ? ", MISMATCHES" : "");
+    }
+    return EXIT_OK;
+}
+
+/* run/config: --record-port UNIT.PORT=FILE and --wave UNIT=FILE become --set. */
+static int rewrite_and_run(int argc, char **argv)
+{
+    char **args = gt_xcalloc((size_t)argc * 2 + 1, sizeof *args);
+    char **owned = gt_xcalloc((size_t)argc + 1, sizeof *owned);
+    int n = 0, no = 0;
+    for (int i = 0; i < argc; i++) {
+        bool rec = !strcmp(argv[i], "--record-port"), wave = !strcmp(argv[i], "--wave");
+        if ((rec || wave) && i > 1 && i + 1 < argc) {
+            const char *spec = argv[++i];
+            const char *eq = strchr(spec, '=');
+            const char *dot = eq ? eq : NULL;
+            if (rec)
+                for (const char *p = spec; p < eq; p++)
+                    if (*p == '.')
+                        dot = p;
+            if (!eq || (rec && dot == eq)) {
+                fprintf(stderr, "gtsim-cosim: %s wants %s, not '%s'\n", argv[i - 1],
+                        rec ? "UNIT.PORT=FILE" : "UNIT=FILE.fst", spec);
+                for (int k = 0; k < no; k++)
+                    free(owned[k]);
+                free(owned);
+                free(args);
+                return EXIT_ERROR;
+            }
+            char *set = gt_xmalloc(strlen(spec) + 32);
+            if (rec)
+                sprintf(set, "%.*s.record_%.*s=\"%s\"", (int)(dot - spec), spec,
+                        (int)(eq - dot - 1), dot + 1, eq + 1);
+            else
+                sprintf(set, "%.*s.wave=\"%s\"", (int)(eq - spec), spec, eq + 1);
+            owned[no++] = set;
+            args[n++] = (char *)"--set";
+            args[n++] = set;
+        } else {
+            args[n++] = argv[i];
+        }
+    }
+    int rc = gtsim_main(n, args, cosim_kind_find);
+    for (int k = 0; k < no; k++)
+        free(owned[k]);
+    free(owned);
+    free(args);
+    return rc;
+}
+
+struct units_walk {
+    char *argv0;
+    int rc;
+};
+
+static void print_cosim_kind(const struct unit_ops *ops, void *context)
+{
+    struct units_walk *w = context;
+    char *args[] = { w->argv0, (char *)"units", (char *)ops->kind, NULL };
+    printf("\n");
+    fflush(stdout);
+    if (gtsim_main(3, args, cosim_kind_find) != EXIT_OK)
+        w->rc = EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+    /* `units` lists gtsim's kinds from its registry; the co-simulation kinds
+     * follow (cmd_units has no way to enumerate a lookup's kinds). */
+    if (argc == 2 && !strcmp(argv[1], "units")) {
+        struct units_walk w = { argv[0], gtsim_main(argc, argv, cosim_kind_find) };
+        fflush(stdout);
+        cosim_kinds_each(print_cosim_kind, &w);
+        return w.rc;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "random"))
+        return cmd_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "replay"))
+        return cmd_replay(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "bench"))
+        return cmd_bench(argc - 1, argv + 1);
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        printf("gtsim-cosim: gtsim with the Verilated units (cs_alu:rtl, cs_alu:lockstep,\n"
+               "cs_alu:record, cs_alu:rtl_broken, cs_alu:lockstep_broken).\n\n"
+               "co-simulation commands:\n"
+               "  random   seeded random lockstep run of cs_alu (random --help)\n"
+               "  replay   drive a unit alone from port recordings (replay --help)\n"
+               "  bench    co-simulation throughput against the C unit alone\n"
+               "`run` and `config` also take --record-port UNIT.PORT=FILE and\n"
+               "--wave UNIT=FILE.fst (UNIT must use a co-simulation impl).\n\n");
+        return gtsim_main(2, (char *[]){ argv[0], (char *)"--help", NULL }, cosim_kind_find);
+    }
+    return rewrite_and_run(argc, argv);
+}

@@ -1,0 +1,67 @@
+/* rtl-cosim/recording.h - port recordings: the messages one port of one unit
+ * saw, with their cycles, in a text file that replay plays back.
+ *
+ * Format (version 1), line-oriented text, '#' starts a comment line:
+ *   gtsim-port-recording 1
+ *   unit gpu.cs_alu                 the unit's full name
+ *   kind cs_alu                     its kind (the C kind, without ":impl")
+ *   port request in                 port name and direction (in | out)
+ *   period_ps 869                   the unit's clock period
+ *   m CYCLE TAG KIND SIZE HEX       one per message, in order
+ * For an input port CYCLE is the cycle the unit took the message (popped it);
+ * for an output port the cycle it sent it. KIND is the msg_kind number, SIZE
+ * the payload bytes, HEX the payload, two lowercase hex digits per byte in
+ * memory order (little-endian fields). Example:
+ *   m 12 7 0 140 0a00000000000000...
+ *
+ * Recording happens in the co-simulation kinds (rtl-cosim/cs_alu_cosim.h) via
+ * their record_* params; gtsim-cosim's --record-port UNIT.PORT=FILE sets them.
+ */
+#ifndef GTSIM_RTL_COSIM_RECORDING_H
+#define GTSIM_RTL_COSIM_RECORDING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fabric/error.h"
+#include "fabric/msg.h"
+#include "fabric/port.h"
+
+struct recording_header {
+    char unit[256];
+    char kind[64];
+    char port[64];
+    enum port_direction direction;
+    uint64_t period_ps;
+};
+
+/* ---- writing ---------------------------------------------------------------- */
+
+struct recorder;
+struct recorder *recorder_open(const char *path, const struct recording_header *h,
+                               struct gt_error *err);
+void recorder_write(struct recorder *r, uint64_t cycle, const struct msg *m);
+void recorder_write_raw(struct recorder *r, uint64_t cycle, uint32_t tag, uint32_t kind,
+                        const void *payload, uint32_t size);
+uint64_t recorder_count(const struct recorder *r);
+/* Flushes and closes; -1 with err when the file could not be written. */
+int recorder_close(struct recorder *r, struct gt_error *err);
+
+/* ---- reading ---------------------------------------------------------------- */
+
+struct recorded_msg {
+    uint64_t cycle;
+    uint32_t tag, kind, size;
+    unsigned char *payload;     /* owned by the reader, valid until the next read */
+};
+
+struct recording;
+/* Opens and reads the header. Errors name the file and line. */
+struct recording *recording_open(const char *path, struct gt_error *err);
+const struct recording_header *recording_header(const struct recording *r);
+/* 1: a message; 0: the end; -1: a malformed line (err names file:line). */
+int recording_next(struct recording *r, struct recorded_msg *out, struct gt_error *err);
+void recording_close(struct recording *r);
+
+#endif

@@ -1,0 +1,506 @@
+/* rtl-cosim/tests/cosim_tests.c - gtsim-cosim-tests: the co-simulation tests
+ * (they need the Verilated models, so they live outside tests/ and run with
+ * `make test-cosim`).
+ *
+ *  - the RTL alone behind the C unit's ports has the C unit's exact timing
+ *    (the cycles of tests/units/test_cs_alu.c, worked out by hand);
+ *  - seeded random lockstep, >= 1M ALU instructions covering every opcode and
+ *    register encoding and reserved encodings, with back-pressure: no mismatch;
+ *  - the same with 3 cycles per instruction;
+ *  - the BROKEN RTL in lockstep: the checker reports the mismatch, naming the
+ *    unit, port, message, field, both values and the cycle, and writes a wave;
+ *  - record a run, replay it into the RTL (matches) and into the BROKEN RTL
+ *    (mismatch reported, FST written around it);
+ *  - impl = "rtl" / "lockstep" through a config and topology_build.
+ *
+ * `gtsim-cosim-tests [SUITE [TEST]]` runs a part. Exit status: 0 all passed. */
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fabric/config.h"
+#include "fabric/sim.h"
+#include "fabric/topology.h"
+#include "rtl-cosim/cosim_kinds.h"
+#include "rtl-cosim/cs_alu_cosim.h"
+#include "rtl-cosim/cs_alu_rtl.h"
+#include "rtl-cosim/random_run.h"
+#include "rtl-cosim/recording.h"
+#include "rtl-cosim/replay.h"
+#include "units/registry.h"
+
+static char tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char paths[16][512];
+    static unsigned next;
+    char *p = paths[next++ % 16];
+    snprintf(p, 512, "%s/%s", tmpdir, name);
+    return p;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* ---- the RTL alone: the C unit's timing, exactly ----------------------------- */
+
+/* Three requests (2, 0 and 5 ADDs) injected at cycle 0: taken at 0, 3, 4 and
+ * answered at 3, 4, 10 (1 + n cycles each); with 3 cycles per instruction at 7,
+ * 8, 24 - the cycles tests/units/test_cs_alu.c works out for the C unit. The
+ * adapters' record_response gives the cycle each response was sent. */
+static void timing_by_recording(const char *kind, uint32_t cpi, const uint64_t sent[3])
+{
+    struct sim_options so = { .watchdog_cycles = 10000, .log_level = SIM_LOG_ERROR };
+    struct sim *sim = sim_create(&so);
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_add_clock(sim, "gt", 1000, &err), 0);
+    char over[64], rec[600];
+    snprintf(over, sizeof over, "cycles_per_instruction=%u", cpi);
+    const char *path = tmp_path("timing.rec");
+    snprintf(rec, sizeof rec, "record_response=%s", path);
+    const char *alu_over[] = { over, rec, NULL };
+    struct unit *alu = sim_add_unit(sim, cosim_kind_find(kind), "alu", 0, NULL, alu_over, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alu);
+    struct unit *sink = sim_add_unit(sim, cosim_kind_find("cosim_sink"), "sink", 0, NULL, NULL,
+                                     &err);
+    struct link_params lp = { 1, 4, 1 };
+    CU_ASSERT_EQUAL_FATAL(sim_connect(sim, unit_port(alu, "response", 0),
+                                      unit_port(sink, "in", 0), &lp, &err), 0);
+    static const uint32_t counts[3] = { 2, 0, 5 };
+    for (int k = 0; k < 3; k++) {
+        struct msg *m = msg_alloc(sim, MSG_GENERIC, cs_alu_request_size(counts[k]));
+        struct cs_alu_request *q = (struct cs_alu_request *)m->payload;
+        q->count = counts[k];
+        q->gpr[0] = 5;
+        for (uint32_t i = 0; i < counts[k]; i++)
+            q->instruction[i] = cs_alu_instruction(CS_ALU_OP_ADD, 0, 0);
+        m->tag = 10 + (uint32_t)k;
+        CU_ASSERT(port_inject(unit_port(alu, "request", 0), m));
+    }
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    if (cs_alu_cosim_is(alu))
+        CU_ASSERT_EQUAL(cs_alu_cosim_finish(alu), 0);
+    sim_destroy(sim);                       /* closes the recording */
+    struct recording *r = recording_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    struct recorded_msg m;
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL_FATAL(recording_next(r, &m, &err), 1);
+        CU_ASSERT_EQUAL(m.cycle, sent[k]);
+        CU_ASSERT_EQUAL(m.tag, 10 + (uint32_t)k);
+        const struct cs_alu_response *p = (const void *)m.payload;
+        CU_ASSERT_EQUAL(p->executed, k == 0 ? 2u : k == 1 ? 0u : 5u);
+        CU_ASSERT_EQUAL(p->gpr[0], 5);
+    }
+    CU_ASSERT_EQUAL(recording_next(r, &m, &err), 0);
+    recording_close(r);
+}
+
+static void test_rtl_timing_matches_c_unit(void)
+{
+    static const uint64_t cpi1[3] = { 3, 4, 10 }, cpi3[3] = { 7, 8, 24 };
+    static const char *const kinds[] = { "cs_alu:rtl", "cs_alu:record", "cs_alu:lockstep" };
+    for (unsigned k = 0; k < 3; k++) {
+        timing_by_recording(kinds[k], 1, cpi1);
+        timing_by_recording(kinds[k], 3, cpi3);
+    }
+}
+
+/* ---- random lockstep ------------------------------------------------------------ */
+
+static void check_coverage(const struct random_run_result *r)
+{
+    for (int k = 0; k < 13; k++)
+        CU_ASSERT(r->cov.opcode[k] > 0);
+    for (int k = 0; k < 21; k++)
+        CU_ASSERT(r->cov.reg[k] > 0);
+    CU_ASSERT(r->cov.malformed > 0);
+    CU_ASSERT_EQUAL(r->engine.malformed, r->cov.malformed);
+    /* the C model saw every class, reserved encodings included */
+    CU_ASSERT(r->engine.loads > 0 && r->engine.alu_ops > 0 && r->engine.stores > 0 &&
+              r->engine.noops > 0 && r->engine.reserved > 0);
+}
+
+static void test_random_lockstep_1m(void)
+{
+    struct random_run_options o = { .impl = "lockstep", .seed = 2026, .ops = 1000000,
+                                    .pop_permille = 700, .capacity = 2, .report = stderr };
+    struct random_run_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    printf("\n    lockstep: %" PRIu64 " requests, %" PRIu64 " ALU ops, %" PRIu64
+           " compared, %" PRIu64 " mismatches, %" PRIu64 " cycles, %.2f s ",
+           r.requests, r.instructions, r.compared, r.mismatches, r.cycles, r.seconds);
+    CU_ASSERT(r.instructions >= 1000000);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.compared, r.requests);
+    CU_ASSERT_EQUAL(r.responses, r.requests);
+    CU_ASSERT_EQUAL(r.engine.instructions, r.instructions);
+    check_coverage(&r);
+}
+
+static void test_random_lockstep_cpi3_long_requests(void)
+{
+    struct random_run_options o = { .impl = "lockstep", .seed = 7, .ops = 200000,
+                                    .cycles_per_instruction = 3, .max_count = 256,
+                                    .pop_permille = 300, .capacity = 1, .report = stderr };
+    struct random_run_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT(r.instructions >= 200000);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.compared, r.requests);
+    check_coverage(&r);
+}
+
+/* Short requests and a sink that rarely pops: the response channel is full
+ * most of the time, so both sides hold their answers under back-pressure. */
+static void test_random_lockstep_backpressure(void)
+{
+    struct random_run_options o = { .impl = "lockstep", .seed = 99, .ops = 100000,
+                                    .max_count = 6, .pop_permille = 40, .capacity = 1,
+                                    .report = stderr };
+    struct random_run_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT(r.instructions >= 100000);
+    CU_ASSERT(r.response_stalls > r.requests / 2);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.compared, r.requests);
+    /* the RTL alone under the same back-pressure delivers everything */
+    o.impl = "rtl";
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT_EQUAL(r.responses, r.requests);
+    CU_ASSERT(r.response_stalls > r.requests / 2);
+}
+
+/* The planted bug (SUB: CF on carry instead of borrow) must be caught, and the
+ * report must name unit, port, message, field, both values and the cycle. */
+static void test_broken_rtl_is_caught(void)
+{
+    const char *wave = tmp_path("broken.fst");
+    FILE *report = fopen(tmp_path("broken.log"), "w");
+    struct random_run_options o = { .impl = "lockstep_broken", .seed = 3, .ops = 20000,
+                                    .wave = wave, .wave_from = 0, .wave_to = 0,
+                                    .report = report };
+    struct random_run_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    fclose(report);
+    printf("\n    caught: %s ", r.first_report);
+    CU_ASSERT(r.mismatches > 0);
+    CU_ASSERT(r.first_mismatch != UINT64_MAX);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "unit gpu.cs_alu"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "port response"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "message #"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "cycle "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "field "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "c-model 0x"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "rtl 0x"));
+    /* the wave runs from the start to 64 cycles (wave_after) past the mismatch */
+    uint64_t t0, t1, nsig;
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t0 <= 2000);                          /* the first cycle the unit ticked */
+    CU_ASSERT(t1 >= r.first_mismatch * 1000 && t1 <= (r.first_mismatch + 65) * 1000);
+    CU_ASSERT(nsig > 20);
+    /* a window: from 50 cycles before the mismatch */
+    const char *wave2 = tmp_path("window.fst");
+    o.wave = wave2;
+    o.wave_from = r.first_mismatch - 50;
+    o.wave_to = r.first_mismatch + 10;
+    report = fopen(tmp_path("broken2.log"), "w");
+    o.report = report;
+    uint64_t m = r.first_mismatch;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    fclose(report);
+    CU_ASSERT_EQUAL(r.first_mismatch, m);           /* deterministic */
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave2, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t0 >= (m - 50) * 1000 && t0 <= (m - 49) * 1000);
+    CU_ASSERT(t1 >= m * 1000 && t1 <= (m + 11) * 1000);
+    /* the good RTL with the same seed: nothing */
+    o.impl = "lockstep";
+    o.wave = NULL;
+    o.report = stderr;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+}
+
+/* A timing difference alone (the RTL at 2 clocks per instruction, the C model
+ * at 1) is a mismatch on the cycle, unless within cycle_tolerance. (With many
+ * requests the slower RTL falls further behind each time.) */
+static void lockstep_timing(uint32_t requests, uint32_t tolerance, uint64_t *mismatches,
+                            char *first, size_t size)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "clocks = { gt = { period_ps = 1000; }; };\n"
+             "gpu = { stim = { kind = \"cs_alu_stim\"; requests = %u; max_count = 4; };\n"
+             "        cs_alu = { kind = \"cs_alu\"; impl = \"lockstep\";\n"
+             "                   rtl_cycles_per_instruction = 2; cycle_tolerance = %u; };\n"
+             "        sink = { kind = \"cosim_sink\"; };\n"
+             "        links = ( { from = \"stim.out\"; to = \"cs_alu.request\"; },\n"
+             "                  { from = \"cs_alu.response\"; to = \"sink.in\"; } ); };\n",
+             requests, tolerance);
+    struct gt_error err;
+    struct gt_config *c = gt_config_parse(text, ".", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    FILE *log = fopen(tmp_path("timing.log"), "w");
+    struct sim_options so = { .watchdog_cycles = 10000, .log_level = SIM_LOG_ERROR,
+                              .log_file = log };
+    struct sim *sim = sim_create(&so);
+    CU_ASSERT_EQUAL_FATAL(topology_build(sim, c, cosim_kind_find, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    sim_run(sim, 0);
+    struct unit *alu = sim_find_unit(sim, "gpu.cs_alu");
+    *mismatches = cs_alu_cosim_finish(alu);
+    const struct cosim_errors *e = cs_alu_cosim_errors(alu);
+    snprintf(first, size, "%s", e->count ? e->line[0] : "");
+    sim_destroy(sim);
+    gt_config_free(c);
+    fclose(log);
+}
+
+static void test_timing_difference_is_caught(void)
+{
+    uint64_t n;
+    char first[1024];
+    lockstep_timing(50, 0, &n, first, sizeof first);
+    CU_ASSERT(n > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(first, "field cycle (response ready): c-model "));
+    lockstep_timing(1, 0, &n, first, sizeof first);     /* one request of 1..4: late */
+    CU_ASSERT_EQUAL(n, 1);
+    lockstep_timing(1, 4, &n, first, sizeof first);     /* at most 4 cycles late */
+    CU_ASSERT_EQUAL(n, 0);
+}
+
+/* ---- record and replay ------------------------------------------------------------ */
+
+static void test_record_then_replay(void)
+{
+    const char *rq = tmp_path("request.rec"), *rs = tmp_path("response.rec");
+    struct random_run_options o = { .impl = "record", .seed = 11, .ops = 50000,
+                                    .record_request = rq, .record_response = rs,
+                                    .report = stderr };
+    struct random_run_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(cosim_random_run(&o, &r, &err), 0);
+    CU_ASSERT(file_size(rq) > 0 && file_size(rs) > 0);
+
+    struct replay_options ro = { .kind = "cs_alu:rtl", .lookup = cosim_kind_find,
+                                 .wave_before = 300, .wave_after = 20 };
+    ro.inputs[0] = rq;
+    ro.expects[0] = rs;
+    struct replay_result rr;
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    CU_ASSERT_EQUAL(rr.messages_in, r.requests);
+    CU_ASSERT_EQUAL(rr.messages_checked, r.requests);
+    CU_ASSERT_EQUAL(rr.mismatches, 0);
+
+    /* the C model replays its own recording too */
+    ro.kind = "cs_alu";
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    CU_ASSERT_EQUAL(rr.mismatches, 0);
+
+    /* the broken RTL: caught, and a wave around the first mismatch */
+    const char *wave = tmp_path("replay.fst");
+    ro.kind = "cs_alu:rtl_broken";
+    ro.wave = wave;
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    printf("\n    replay caught: %s ", rr.first_report);
+    CU_ASSERT(rr.mismatches > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rr.first_report, "recorded 0x"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rr.first_report, "rtl_broken 0x"));
+    uint64_t t0, t1, nsig;
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t0 >= (rr.first_mismatch > 300 ? rr.first_mismatch - 300 : 0) * 1000);
+    CU_ASSERT(t0 <= rr.first_mismatch * 1000);
+    CU_ASSERT(t1 >= rr.first_mismatch * 1000 && t1 <= (rr.first_mismatch + 21) * 1000);
+
+    /* a recording that does not parse is an error naming file and line */
+    FILE *f = fopen(tmp_path("bad.rec"), "w");
+    fputs("gtsim-port-recording 1\nunit u\nkind cs_alu\nport request in\nperiod_ps 1000\n"
+          "m 1 2 0 4 abc\n", f);
+    fclose(f);
+    ro.inputs[0] = tmp_path("bad.rec");
+    ro.wave = NULL;
+    ro.kind = "cs_alu:rtl";
+    struct recording *rec = recording_open(ro.inputs[0], &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    struct recorded_msg m;
+    CU_ASSERT_EQUAL(recording_next(rec, &m, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "bad.rec:6"));
+    recording_close(rec);
+}
+
+/* ---- through a config ------------------------------------------------------------- */
+
+static void test_impl_in_config(void)
+{
+    static const char *const impls[] = { "rtl", "lockstep", "c" };
+    for (int k = 0; k < 3; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "clocks = { gt = { mhz = 1150.0; }; };\n"
+                 "gpu = { stim = { kind = \"cs_alu_stim\"; requests = 300; };\n"
+                 "        cs_alu = { kind = \"cs_alu\"; impl = \"%s\"; };\n"
+                 "        sink = { kind = \"cosim_sink\"; };\n"
+                 "        links = ( { from = \"stim.out\"; to = \"cs_alu.request\"; },\n"
+                 "                  { from = \"cs_alu.response\"; to = \"sink.in\"; } ); };\n",
+                 impls[k]);
+        struct gt_error err;
+        struct gt_config *c = gt_config_parse(text, ".", &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        struct sim *sim = sim_create(NULL);
+        CU_ASSERT_EQUAL_FATAL(topology_build(sim, c, cosim_kind_find, &err), 0);
+        CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+        CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+        struct unit *alu = sim_find_unit(sim, "gpu.cs_alu");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alu);
+        if (k == 2) {
+            CU_ASSERT_STRING_EQUAL(unit_kind(alu), "cs_alu");
+        } else {
+            char want[32];
+            snprintf(want, sizeof want, "cs_alu:%s", impls[k]);
+            CU_ASSERT_STRING_EQUAL(unit_kind(alu), want);
+        }
+        if (k == 1) {
+            CU_ASSERT_EQUAL(cs_alu_cosim_finish(alu), 0);
+            CU_ASSERT_EQUAL(cs_alu_cosim_compared(alu), 300);
+        }
+        sim_destroy(sim);
+        gt_config_free(c);
+    }
+    /* the plain gtsim lookup has no RTL: a clear error */
+    struct gt_error err;
+    struct gt_config *c = gt_config_parse(
+        "clocks = { gt = { mhz = 1.0; }; };\n"
+        "gpu = { cs_alu = { kind = \"cs_alu\"; impl = \"rtl\"; }; };\n", ".", &err);
+    struct sim *sim = sim_create(NULL);
+    CU_ASSERT_EQUAL(topology_build(sim, c, unit_kind_find, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "no 'rtl' implementation"));
+    sim_destroy(sim);
+    gt_config_free(c);
+}
+
+/* ---- the command line ------------------------------------------------------------ */
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* gtsim-cosim run with the example config, recording both ports and a wave,
+ * then gtsim-cosim replay of the recordings: into the RTL (exit 0) and into
+ * the BROKEN RTL (exit 3, mismatch lines, a wave). */
+static void test_command_line(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/out "
+                       "--set gpu.stim.requests=300 --record-port gpu.cs_alu.request=%s/req.rec "
+                       "--record-port gpu.cs_alu.response=%s/resp.rec --wave gpu.cs_alu=%s/run.fst",
+                       bin, d, d, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("req.rec")) > 0 && file_size(tmp_path("run.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.cs_alu.compared,300,' %s/out/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.cs_alu.mismatches,0,' %s/out/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --in %s/req.rec --expect %s/resp.rec > %s/replay.txt", bin, d,
+                       d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '300 checked, 0 mismatching' %s/replay.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --kind cs_alu:rtl_broken --in %s/req.rec --expect %s/resp.rec "
+                       "--wave %s/broken.fst > %s/broken.txt", bin, d, d, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q '^cosim mismatch: unit gpu.cs_alu port response message #' "
+                       "%s/broken.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("broken.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s random --impl lockstep_broken --ops 3000 > /dev/null 2>&1", bin), 3);
+    /* the plain impl names a missing kind clearly */
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/out2 "
+                       "--set gpu.cs_alu.impl=vhdl 2> %s/err.txt", bin, d, d), 1);
+    CU_ASSERT_EQUAL(sh("grep -q \"no 'vhdl' implementation\" %s/err.txt", d), 0);
+}
+
+/* ---- runner ---------------------------------------------------------------------- */
+
+struct test { const char *suite, *name; void (*run)(void); };
+
+static const struct test tests[] = {
+    { "rtl", "RTL and adapters keep the C unit's timing", test_rtl_timing_matches_c_unit },
+    { "lockstep", "1M random ALU ops in lockstep, every opcode and register",
+      test_random_lockstep_1m },
+    { "lockstep", "cpi 3, requests of up to 256 instructions",
+      test_random_lockstep_cpi3_long_requests },
+    { "lockstep", "BROKEN RTL is caught and reported with a wave", test_broken_rtl_is_caught },
+    { "lockstep", "back-pressure on the response channel", test_random_lockstep_backpressure },
+    { "lockstep", "a timing difference is caught, within tolerance not",
+      test_timing_difference_is_caught },
+    { "replay", "record a run, replay it into the RTL and the BROKEN RTL", test_record_then_replay },
+    { "cli", "gtsim-cosim run --record-port --wave, then replay", test_command_line },
+    { "config", "impl = rtl / lockstep / c through topology_build", test_impl_in_config },
+    { NULL, NULL, NULL }
+};
+
+int main(int argc, char **argv)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/gtsim-cosim-tests.XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite suites[8] = { 0 };
+    const char *names[8] = { 0 };
+    unsigned ns = 0, selected = 0;
+    for (const struct test *t = tests; t->suite; t++) {
+        if (argc > 1 && strcmp(argv[1], t->suite) != 0)
+            continue;
+        if (argc > 2 && strcmp(argv[2], t->name) != 0)
+            continue;
+        unsigned k = 0;
+        while (k < ns && strcmp(names[k], t->suite) != 0)
+            k++;
+        if (k == ns) {
+            names[ns] = t->suite;
+            suites[ns++] = CU_add_suite(t->suite, NULL, NULL);
+        }
+        CU_add_test(suites[k], t->name, t->run);
+        selected++;
+    }
+    if (!selected) {
+        fprintf(stderr, "gtsim-cosim-tests: no test matches\n");
+        CU_cleanup_registry();
+        return 1;
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned run = CU_get_number_of_tests_run(), failed = CU_get_number_of_tests_failed();
+    printf("\n%u passed, %u failed\n", run - failed, failed);
+    CU_cleanup_registry();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (failed == 0 && system(cmd) != 0)
+        fprintf(stderr, "gtsim-cosim-tests: could not remove %s\n", tmpdir);
+    return failed ? 1 : 0;
+}
