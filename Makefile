@@ -65,8 +65,9 @@ run: deps
 	@$(MAKE) --no-print-directory $(GTSIM)
 	$(GTSIM) run -o out/default
 
-## test: install deps, run every test, then again under ASan + UBSan
+## test: install deps, run every test (RTL co-simulation, then the CUnit suites, then again under ASan + UBSan)
 test: deps
+	@$(MAKE) --no-print-directory test-cosim
 	@$(MAKE) --no-print-directory test-release
 	@$(MAKE) --no-print-directory test-san
 

@@ -180,6 +180,8 @@ bool port_try_send(struct port *out, struct msg *m)
     sim->last_progress_ps = sim->now_ps;
     if (sim->trace)
         trace_message(sim->trace, sim, ch, m);
+    if (out->observer)
+        out->observer(out->observer_context, out, m, sim->domains[sender->domain]->cycle);
     channel_push(sim, ch, m, arrival);
     return true;
 }
@@ -215,6 +217,8 @@ struct msg *port_pop(struct port *in)
     in->received++;
     sim->messages_delivered++;
     sim->last_progress_ps = sim->now_ps;
+    if (in->observer)
+        in->observer(in->observer_context, in, m, sim->domains[in->owner->domain]->cycle);
     if (ch->sender_waiting) {
         ch->sender_waiting = false;
         struct unit *sender = ch->from->owner;
@@ -273,6 +277,12 @@ bool port_inject(struct port *in, struct msg *m)
     m->source = UINT32_MAX;
     channel_push(sim, ch, m, arrival);
     return true;
+}
+
+void port_set_observer(struct port *p, port_observer_fn fn, void *context)
+{
+    p->observer = fn;
+    p->observer_context = context;
 }
 
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }

@@ -58,6 +58,14 @@ uint32_t port_index(const struct port *p);
 struct unit *port_unit(const struct port *p);
 enum port_direction port_direction(const struct port *p);
 
+/* Observing a port (recordings, co-simulation): fn is called with every
+ * message an input port's unit pops, or an output port's unit sends, and the
+ * cycle of that unit's clock. One observer per port; NULL removes it. The
+ * observer must not keep `m`. */
+typedef void (*port_observer_fn)(void *context, const struct port *p, const struct msg *m,
+                                 uint64_t cycle);
+void port_set_observer(struct port *p, port_observer_fn fn, void *context);
+
 /* Backdoor for tests and harnesses that drive one unit alone: puts m straight
  * into the channel feeding input port `in`, visible from the receiver's next
  * cycle, ignoring capacity. Fails (false) when the port is unbound. */

@@ -217,6 +217,11 @@ void unit_wake_at(struct unit *u, uint64_t cycle)
     sim_schedule(u->sim, u, cycle);
 }
 
+uint64_t unit_clock_period(const struct unit *u)
+{
+    return u->sim->domains[u->domain]->period_ps;
+}
+
 uint64_t unit_cycle(const struct unit *u)
 {
     return u->sim->domains[u->domain]->cycle;

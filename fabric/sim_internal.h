@@ -70,6 +70,8 @@ struct port {
     const struct port_desc *desc;   /* NULL for ports made by a port() op */
     uint64_t received;              /* input: messages popped */
     uint64_t unbound_sends;         /* output: sends attempted while unbound */
+    port_observer_fn observer;
+    void *observer_context;
     struct port *next_in_unit;
 };
 

@@ -189,6 +189,9 @@ struct port *unit_next_port(const struct port *p);
 struct port *unit_add_port(struct unit *u, const char *name, uint32_t index,
                            enum port_direction direction, unsigned flags);
 
+/* The period of the unit's clock, in picoseconds. */
+uint64_t unit_clock_period(const struct unit *u);
+
 /* The current cycle of the unit's clock domain (the edge being ticked). */
 uint64_t unit_cycle(const struct unit *u);
 

@@ -11,7 +11,7 @@
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "rtl-cosim/cs_alu_rtl.h"
-#include "rtl-cosim/recording.h"
+#include "fabric/recording.h"
 
 enum mode { MODE_RECORD, MODE_RTL, MODE_LOCKSTEP };
 

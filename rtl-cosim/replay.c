@@ -9,7 +9,7 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "rtl-cosim/compare.h"
-#include "rtl-cosim/recording.h"
+#include "fabric/recording.h"
 
 /* ---- cosim_player -------------------------------------------------------------- */
 

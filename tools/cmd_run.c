@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fabric/config.h"
+#include "fabric/recording.h"
 #include "fabric/stats.h"
 #include "fabric/trace.h"
 #include "tools/commands.h"
@@ -18,6 +19,7 @@
 
 #define MAX_SETS 256
 #define MAX_DUMPS 64
+#define MAX_RECORDS 64
 
 struct dump_request {
     uint64_t address, bytes;
@@ -29,6 +31,8 @@ struct run_args {
     const char *sets[MAX_SETS];
     struct dump_request dumps[MAX_DUMPS];
     int dump_count;
+    const char *records[MAX_RECORDS];       /* "UNIT.PORT[N]=FILE" */
+    int record_count;
     const char *out_dir;
     bool trace;
     uint64_t trace_max_events;
@@ -53,6 +57,9 @@ static const char run_usage[] =
     "      --dump ADDR:BYTES:FILE  after the run, write BYTES of GPU memory at ADDR\n"
     "                           (the last executed context's address space) to FILE\n"
     "                           (repeatable; numbers in C syntax, e.g. 0x1000:4096:c.bin)\n"
+    "      --record-port UNIT.PORT[N]=FILE  record every message the port carries, with\n"
+    "                           its cycle, for replay into a unit or its RTL (repeatable;\n"
+    "                           format: fabric/recording.h)\n"
     "  -q, --quiet              no summary\n"
     "  -h, --help               this text\n"
     "\n"
@@ -132,6 +139,14 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
                 fprintf(stderr, "gtsim %s: --max-cycles wants a number, not '%s'\n", command, v);
                 return -1;
             }
+        } else if (!missing &&
+                   (v = option_value(argc, argv, &i, NULL, "--record-port", &missing))) {
+            if (a->record_count == MAX_RECORDS || !strchr(v, '=')) {
+                fprintf(stderr, "gtsim %s: --record-port wants UNIT.PORT[N]=FILE (at most %d), "
+                        "not '%s'\n", command, MAX_RECORDS, v);
+                return -1;
+            }
+            a->records[a->record_count++] = v;
         } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--dump", &missing))) {
             if (a->dump_count == MAX_DUMPS) {
                 fprintf(stderr, "gtsim %s: more than %d --dump options\n", command, MAX_DUMPS);
@@ -250,6 +265,51 @@ static int write_csv(const void *w, FILE *f, struct gt_error *err)
     return stats_write_csv(w, f, err);
 }
 
+static void record_message(void *context, const struct port *p, const struct msg *m,
+                           uint64_t cycle)
+{
+    (void)p;
+    recorder_write(context, cycle, m);
+}
+
+/* --record-port: a recorder on an existing port of the built machine. */
+static struct recorder *start_recording(struct sim *sim, const char *spec, struct gt_error *err)
+{
+    const char *eq = strchr(spec, '=');
+    char endpoint[512];
+    snprintf(endpoint, sizeof endpoint, "%.*s", (int)(eq - spec), spec);
+    char *dot = strrchr(endpoint, '.');
+    if (!dot) {
+        gt_error_set(err, "--record-port '%s': expected UNIT.PORT[N]=FILE", spec);
+        return NULL;
+    }
+    *dot = 0;
+    char port[128];
+    snprintf(port, sizeof port, "%s", dot + 1);
+    uint32_t index = 0;
+    char *bracket = strchr(port, '[');
+    if (bracket) {
+        index = (uint32_t)strtoul(bracket + 1, NULL, 10);
+        *bracket = 0;
+    }
+    struct unit *u = sim_find_unit(sim, endpoint);
+    struct port *p = u ? unit_port(u, port, index) : NULL;
+    if (!p) {
+        gt_error_set(err, "--record-port '%s': %s", spec, u ? "the unit has no such port"
+                                                          : "no unit of that name");
+        return NULL;
+    }
+    struct recording_header h = { .direction = port_direction(p),
+                                  .period_ps = unit_clock_period(u) };
+    snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
+    snprintf(h.kind, sizeof h.kind, "%.*s", (int)strcspn(unit_kind(u), ":"), unit_kind(u));
+    snprintf(h.port, sizeof h.port, "%s", port);
+    struct recorder *r = recorder_open(eq + 1, &h, err);
+    if (r)
+        port_set_observer(p, record_message, r);
+    return r;
+}
+
 /* --dump: memory of the last executed context's address space. */
 static int write_dump(struct sim *sim, const struct dump_request *d, struct gt_error *err)
 {
@@ -312,6 +372,7 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     int status = EXIT_OK;
     struct trace *trace = NULL;
     struct stats_writer *stats = NULL;
+    struct recorder *recorders[MAX_RECORDS] = { 0 };
     if (make_dirs(a.out_dir) < 0) {
         fprintf(stderr, "gtsim run: cannot make output directory '%s': %s\n", a.out_dir,
                 strerror(errno));
@@ -328,6 +389,9 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
             goto fail;
         sim_set_trace(sim, trace);
     }
+    for (int i = 0; i < a.record_count; i++)
+        if (!(recorders[i] = start_recording(sim, a.records[i], &err)))
+            goto fail;
     struct progress progress = { .start = host_seconds() };
     if (isatty(STDERR_FILENO))
         sim_set_progress(sim, show_progress, &progress, 1u << 14);
@@ -346,6 +410,12 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     if (write_file_with(a.out_dir, "stats.json", write_json, stats, &err) < 0 ||
         write_file_with(a.out_dir, "stats.csv", write_csv, stats, &err) < 0)
         goto fail;
+    for (int i = 0; i < a.record_count; i++) {
+        int rc = recorder_close(recorders[i], &err);
+        recorders[i] = NULL;
+        if (rc < 0)
+            goto fail;
+    }
     for (int i = 0; i < a.dump_count; i++)
         if (write_dump(sim, &a.dumps[i], &err) < 0)
             goto fail;
@@ -364,6 +434,9 @@ fail:
     fprintf(stderr, "gtsim run: %s\n", err.message);
     status = EXIT_ERROR;
 done:
+    for (int i = 0; i < a.record_count; i++)
+        if (recorders[i])
+            recorder_close(recorders[i], NULL);
     if (trace)
         trace_close(trace, sim, &err);
     stats_writer_destroy(stats);

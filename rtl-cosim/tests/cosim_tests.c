@@ -32,7 +32,7 @@
 #include "rtl-cosim/cs_alu_cosim.h"
 #include "rtl-cosim/cs_alu_rtl.h"
 #include "rtl-cosim/random_run.h"
-#include "rtl-cosim/recording.h"
+#include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
 #include "units/registry.h"
 

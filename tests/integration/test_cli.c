@@ -241,6 +241,39 @@ static void test_run_capture_and_dump_buffers(void)
     free(r);
 }
 
+/* --record-port: one "m" line per message the port carried; the CS's vf port
+ * carries one message per state packet the CS counts. */
+static void test_record_port(void)
+{
+    const char *dir = test_temp_dir();
+    char args[1200], file[600];
+    snprintf(args, sizeof args, "run -q -o %s/out --record-port gpu.cs.vf=%s/vf.rec "
+             "tests/data/traces/skl_compute.aub.gz", dir, dir);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    free(r);
+    char *buf = malloc(1 << 20);
+    snprintf(file, sizeof file, "%s/vf.rec", dir);
+    slurp(file, buf, 1 << 20);
+    CU_ASSERT_EQUAL(strncmp(buf, "gtsim-port-recording 1\n", 23), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nunit gpu.cs\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nport vf out\n"));
+    int messages = 0;
+    for (const char *p = buf; (p = strstr(p, "\nm ")); p++)
+        messages++;
+    char *csv = malloc(1 << 20);
+    snprintf(file, sizeof file, "%s/out/stats.csv", dir);
+    slurp(file, csv, 1 << 20);
+    CU_ASSERT_EQUAL(messages, csv_value(csv, "gpu.cs.state_packets"));
+    CU_ASSERT_TRUE(messages > 0);
+    free(csv);
+    free(buf);
+    r = gtsim("run -q --record-port gpu.cs.nope=x.rec");
+    CU_ASSERT_EQUAL(r->status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "the unit has no such port"));
+    free(r);
+}
+
 static void test_decode_prints_and_summarises(void)
 {
     struct result *r = gtsim("decode tests/data/traces/g965_tri.aub.gz");
@@ -256,6 +289,7 @@ static void test_decode_prints_and_summarises(void)
 static const struct test_case cases[] = {
     { "run a capture and dump buffers", test_run_capture_and_dump_buffers },
     { "decode prints and summarises", test_decode_prints_and_summarises },
+    { "record port", test_record_port },
     { "default run writes its outputs", test_default_run_writes_its_outputs },
     { "help for every command", test_help_for_every_command },
     { "errors are one line and nonzero", test_errors_are_one_line_and_nonzero },

@@ -1,4 +1,4 @@
-/* rtl-cosim/recording.h - port recordings: the messages one port of one unit
+/* fabric/recording.h - port recordings: the messages one port of one unit
  * saw, with their cycles, in a text file that replay plays back.
  *
  * Format (version 1), line-oriented text, '#' starts a comment line:
@@ -14,11 +14,12 @@
  * memory order (little-endian fields). Example:
  *   m 12 7 0 140 0a00000000000000...
  *
- * Recording happens in the co-simulation kinds (rtl-cosim/cs_alu_cosim.h) via
- * their record_* params; gtsim-cosim's --record-port UNIT.PORT=FILE sets them.
+ * `gtsim run --record-port UNIT.PORT[N]=FILE` records any port through a port
+ * observer (fabric/port.h); the co-simulation kinds (rtl-cosim/) also record
+ * through their record_* params, and rtl-cosim/replay.c plays recordings back.
  */
-#ifndef GTSIM_RTL_COSIM_RECORDING_H
-#define GTSIM_RTL_COSIM_RECORDING_H
+#ifndef GTSIM_FABRIC_RECORDING_H
+#define GTSIM_FABRIC_RECORDING_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* rtl-cosim/recording.c - see recording.h. */
-#include "rtl-cosim/recording.h"
+/* fabric/recording.c - see recording.h. */
+#include "fabric/recording.h"
 
 #include <errno.h>
 #include <inttypes.h>
