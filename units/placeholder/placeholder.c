@@ -109,12 +109,13 @@ static enum unit_activity placeholder_tick(struct unit *u)
         empty_inputs = 0;
         if (s->forward && s->output_count) {
             struct port *out = s->outputs[s->next_output];
-            if (!port_can_send(out))
+            /* send what is at the head of the input, then take it off: one
+             * admission check per message instead of two */
+            if (!port_try_send(out, m))
                 return UNIT_IDLE;       /* woken when the output frees up */
             port_pop(in);
             s->received++;
             s->received_bytes += m->size;
-            port_try_send(out, m);
             s->forwarded++;
             if (++s->next_output == s->output_count)
                 s->next_output = 0;
