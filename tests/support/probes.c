@@ -6,6 +6,7 @@
 
 #include "fabric/memory.h"
 #include "fabric/stats.h"
+#include "units/cs/cs.h"
 #include "units/registry.h"
 
 /* ---- source ---- */
@@ -119,6 +120,8 @@ static enum unit_activity sink_tick(struct unit *u)
             s->cycle[s->received] = now;
         }
         s->checksum = (s->checksum * 1000003u) ^ (m->tag * 31u + now);
+        if (m->kind == MSG_STATE && m->size >= sizeof(struct cs_state_packet))
+            s->space_format = ((const struct cs_state_packet *)m->payload)->space_format;
         s->received++;
         msg_free(unit_sim(u), m);
     }

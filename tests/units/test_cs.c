@@ -198,6 +198,13 @@ static void check_trace(const char *trace)
     CU_ASSERT_EQUAL(probe_stat(sim, "cs.batches"), nb);
     CU_ASSERT_EQUAL(probe_stat(sim, "cs.submissions"), nb);
     CU_ASSERT_EQUAL(probe_stat(sim, "host.faults"), 0);
+    /* state packets carry the context's address space: the execlist captures
+     * (Gen8/9) run through their 4-level PPGTT, the ring captures the GTT */
+    struct probe_sink *got = unit_state(pipe3d);
+    CU_ASSERT_TRUE(got->received > 0);
+    CU_ASSERT_EQUAL(got->space_format, gen >= 8 ? GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL
+                                      : gen == 7 ? GPU_ADDRESS_SPACE_GTT_GEN6
+                                                 : GPU_ADDRESS_SPACE_GTT_GEN4);
     sim_destroy(sim);       /* flushes the print file */
 
     struct printed *p;

@@ -877,6 +877,9 @@ static void send_state(struct cs *s, struct unit *u, const struct spec_element *
         p->address = address;
         p->ppgtt = ppgtt;
         p->unpacked_offset = (uint32_t)unpacked_offset;
+        const struct gpu_address_space *space = s->ppgtt_valid ? &s->ppgtt : &s->ggtt;
+        p->space_format = (uint32_t)space->format;
+        p->space_root = space->root;
         memcpy(p->dwords, s->fetch, 4ull * n);
         if (e->unpack && n >= e->length)
             e->unpack(p->dwords, (uint8_t *)p + unpacked_offset);

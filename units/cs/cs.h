@@ -86,6 +86,13 @@ struct cs_state_packet {
     uint64_t address;                       /* GPU address it was fetched from */
     uint32_t ppgtt;                         /* 1: fetched through the PPGTT */
     uint32_t unpacked_offset;               /* payload offset of the unpacked struct */
+    /* The submitting context's address space, for units that read memory the
+     * command points at (CURBE, interface descriptors, state): the PPGTT's
+     * root when the context has one (space_format = GPU_ADDRESS_SPACE_PPGTT_
+     * GEN8_4LEVEL), else the GGTT (root 0) in this generation's format. */
+    uint32_t space_format;                  /* enum gpu_address_space_format */
+    uint32_t reserved;
+    uint64_t space_root;
     uint32_t dwords[];                      /* the command as fetched */
 };
 
