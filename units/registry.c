@@ -3,11 +3,15 @@
 
 #include <string.h>
 
+#include "units/eu/eu.h"
 #include "units/host/host.h"
+#include "units/td/td.h"
 #include "units/placeholder/placeholder.h"
 
 static const struct unit_ops *const real_kinds[] = {
     &host_ops,
+    &eu_ops,
+    &td_ops,
     NULL
 };
 
