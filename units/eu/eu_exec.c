@@ -17,6 +17,9 @@
 /* Result lanes are filled for every channel of the exec size (>= 1) before they
  * are written; GCC cannot see that through the opcode switch. */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+/* cr0 rounding modes switch the host's rounding mode around the arithmetic:
+ * float operations must not be moved across fesetround or folded. */
+#pragma GCC optimize("-frounding-math")
 
 /* Opcodes (spec/eu/opcodes.txt, Gen7+ values). */
 enum {
@@ -794,7 +797,7 @@ static float rnde_f(float a)
     float r = floorf(a), d = a - r;
     if (d > 0.5f || (d == 0.5f && fmodf(r, 2.0f) != 0))
         r += 1.0f;
-    return isnan(d) ? a : r;
+    return isnan(d) ? a : copysignf(r, a);       /* rnde(-0.5) = -0 */
 }
 
 static double rnde_d(double a)
@@ -802,7 +805,7 @@ static double rnde_d(double a)
     double r = floor(a), d = a - r;
     if (d > 0.5 || (d == 0.5 && fmod(r, 2.0) != 0))
         r += 1.0;
-    return isnan(d) ? a : r;
+    return isnan(d) ? a : copysign(r, a);
 }
 
 static uint64_t raw_of_src_type(int64_t v, unsigned ty)
