@@ -18,6 +18,7 @@
 /* A decoded instruction with what the timing model needs, cached by address. */
 struct dentry {
     uint64_t addr;
+    struct dentry *next;        /* the entry last found after this one (checked by addr) */
     bool valid;
     uint8_t pipe;               /* enum eu_pipe */
     uint8_t occupancy;
@@ -26,6 +27,7 @@ struct dentry {
     uint8_t nread;
     uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
     uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
+    struct eu_fast fast;
     struct eu_instruction in;
 };
 
@@ -38,6 +40,7 @@ struct slot {
     uint32_t pending_wb;        /* sends awaiting write-back */
     uint64_t ready_cycle;       /* fetch stall (icache miss) */
     bool blocked_send;          /* a SEND message waits for its port */
+    struct dentry *last;        /* the entry just executed (a hint; checked by addr) */
     struct msg *pending_msg;
     struct port *pending_port;
     uint64_t instructions;
@@ -66,6 +69,8 @@ struct eu {
     struct slot *slots;
     uint64_t age_counter;
     uint32_t rr_next;
+    uint8_t age_order[EU_MAX_THREADS];  /* busy slots, oldest first */
+    uint32_t age_count;
     uint64_t pipe_busy_until[4];
     struct dentry *dcache;
     uint32_t dcache_mask, dcache_used;
@@ -247,8 +252,8 @@ static void classify(struct dentry *d)
     }
 }
 
-static const struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr,
-                                   enum eu_thread_status *why)
+static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr,
+                             enum eu_thread_status *why)
 {
     uint32_t h = hash_addr(addr) & s->dcache_mask;
     for (;;) {
@@ -291,6 +296,7 @@ static const struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl
     d->addr = addr;
     d->valid = true;
     classify(d);
+    eu_fast_prepare(&d->in, &d->fast);
     s->dcache_used++;
     s->decode_misses++;
     (void)u;
@@ -298,6 +304,23 @@ static const struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl
 }
 
 /* ---- thread lifecycle ------------------------------------------------------------ */
+
+/* The entry at the thread's ip: usually the one that followed the last
+ * instruction before, else a table lookup (decode on a miss). A flush of the
+ * table zeroes every entry, so stale hints fail the address check. */
+static struct dentry *fetch(struct eu *s, struct unit *u, struct slot *sl, enum eu_thread_status *why)
+{
+    uint64_t addr = sl->th.inst_base + sl->th.ip;
+    struct dentry *prev = sl->last, *d = prev ? prev->next : NULL;
+    if (!d || !d->valid || d->addr != addr) {
+        uint32_t used = s->dcache_used;
+        d = lookup(s, u, sl, addr, why);
+        if (prev && d && s->dcache_used >= used)
+            prev->next = d;
+    }
+    sl->last = d;
+    return d;
+}
 
 static void account(struct eu *s, struct unit *u)
 {
@@ -337,6 +360,12 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
         flush_end_queue(s);
     }
     account(s, u);
+    for (uint32_t k = 0; k < s->age_count; k++)
+        if (s->age_order[k] == i) {
+            memmove(&s->age_order[k], &s->age_order[k + 1], s->age_count - k - 1);
+            s->age_count--;
+            break;
+        }
     sl->busy = false;
     s->busy_slots--;
     s->active_threads = s->busy_slots;
@@ -374,7 +403,9 @@ static void allocate(struct eu *s)
     s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
-    s->iline_count = s->icache_kib * 1024 / 64;
+    s->iline_count = 1;
+    while (s->iline_count < s->icache_kib * 1024 / 64)
+        s->iline_count *= 2;                /* rounded up to a power of two */
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
     s->end_queue = gt_xcalloc(s->threads + 1, sizeof *s->end_queue);
 }
@@ -396,9 +427,10 @@ static bool start_thread(struct eu *s, struct unit *u, struct msg *m)
               (uint32_t)d->grf_start + d->grf_count <= EU_GRF_COUNT &&
               (d->gen == 0 || d->gen == 7 || d->gen == 8 || d->gen == 9) &&
               d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
-    memset(sl, 0, offsetof(struct slot, th));
+    memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
     sl->age = ++s->age_counter;
+    s->age_order[s->age_count++] = (uint8_t)i;
     s->busy_slots++;
     account(s, u);
     s->active_threads = s->busy_slots;
@@ -559,7 +591,9 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
 {
     struct slot *sl = &s->slots[i];
     struct eu_send_request rq;
-    enum eu_step_result r = eu_exec(&sl->th, &d->in, &rq, now);
+    enum eu_step_result r = EU_STEP_OK;
+    if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast))
+        r = eu_exec(&sl->th, &d->in, &rq, now);
     s->instructions++;
     sl->instructions++;
     if (timing && r == EU_STEP_OK && d->write_hi >= d->write_lo) {
@@ -616,24 +650,24 @@ static void retry_blocked_sends(struct eu *s, struct unit *u)
 /* Fast mode: every runnable thread runs until its next SEND. */
 static bool tick_fast(struct eu *s, struct unit *u, uint64_t now)
 {
-    bool more = false;
+    bool more = false, ran = false;
     for (unsigned i = 0; i < s->threads; i++) {
         struct slot *sl = &s->slots[i];
         while (runnable(sl)) {
             enum eu_thread_status why = EU_THREAD_OK;
-            const struct dentry *d = lookup(s, u, sl, sl->th.inst_base + sl->th.ip, &why);
+            const struct dentry *d = fetch(s, u, sl, &why);
             if (!d) {
                 s->fetch_faults++;
                 end_thread(s, u, i, why);
                 break;
             }
-            enum ready rd = deps_ready(sl, d, now);
-            if (rd == R_SEND) {
+            /* only write-backs can hold a thread in fast mode */
+            if (sl->pending_wb && deps_ready(sl, d, now) == R_SEND) {
                 s->stall_send_wait++;
                 break;
             }
             bool go = run_one(s, u, i, d, now, false);
-            unit_progress(u);
+            ran = true;
             if (!go)
                 break;
             if (d->pipe == EU_PIPE_SEND) {
@@ -642,38 +676,30 @@ static bool tick_fast(struct eu *s, struct unit *u, uint64_t now)
             }
         }
     }
+    if (ran)
+        unit_progress(u);
     return more;
 }
 
 /* Timing mode: one cycle of issue. */
 static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
 {
+    /* candidates: oldest first (the age order is kept as threads come and
+     * go), or round-robin starting after the last thread that issued */
     unsigned order[EU_MAX_THREADS], n = 0;
-    for (unsigned i = 0; i < s->threads; i++)
-        if (runnable(&s->slots[i]))
-            order[n++] = i;
+    if (s->round_robin) {
+        for (unsigned k = 0; k < s->threads; k++) {
+            unsigned i = (s->rr_next + k) % s->threads;
+            if (runnable(&s->slots[i]))
+                order[n++] = i;
+        }
+    } else {
+        for (unsigned k = 0; k < s->age_count; k++)
+            if (runnable(&s->slots[s->age_order[k]]))
+                order[n++] = s->age_order[k];
+    }
     if (n == 0)
         return false;
-    if (s->round_robin) {
-        /* rotate: start after the last thread that issued */
-        unsigned rot = 0;
-        while (rot < n && order[rot] < s->rr_next)
-            rot++;
-        unsigned tmp[EU_MAX_THREADS];
-        for (unsigned k = 0; k < n; k++)
-            tmp[k] = order[(rot + k) % n];
-        memcpy(order, tmp, n * sizeof *order);
-    } else {
-        /* oldest first (insertion sort by age; n <= 16) */
-        for (unsigned a = 1; a < n; a++) {
-            unsigned v = order[a], b = a;
-            while (b > 0 && s->slots[order[b - 1]].age > s->slots[v].age) {
-                order[b] = order[b - 1];
-                b--;
-            }
-            order[b] = v;
-        }
-    }
     unsigned issued = 0;
     bool pending_work = false;
     for (unsigned k = 0; k < n && issued < s->issue_width; k++) {
@@ -687,7 +713,7 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
         uint64_t addr = sl->th.inst_base + sl->th.ip;
         /* instruction cache (timing only): direct mapped, 64-byte lines */
         uint64_t line = addr >> 6;
-        uint32_t set = (uint32_t)(line % s->iline_count);
+        uint32_t set = (uint32_t)(line & (s->iline_count - 1));
         if (s->itags[set] != line + 1) {
             s->itags[set] = line + 1;
             s->icache_misses++;
@@ -699,7 +725,7 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
             }
         }
         enum eu_thread_status why = EU_THREAD_OK;
-        const struct dentry *d = lookup(s, u, sl, addr, &why);
+        const struct dentry *d = fetch(s, u, sl, &why);
         if (!d) {
             s->fetch_faults++;
             end_thread(s, u, i, why);
@@ -785,6 +811,7 @@ static void eu_reset(struct unit *u)
      * EU that never runs a thread costs no memory */
     s->dcache_used = 0;
     s->busy_slots = 0;
+    s->age_count = 0;
     s->age_counter = 0;
     s->rr_next = 0;
     s->last_account = 0;

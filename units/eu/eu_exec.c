@@ -61,16 +61,25 @@ struct ctx {
 
 /* ---- raw access ------------------------------------------------------------ */
 
-static uint64_t rd_le(const uint8_t *p, unsigned size)
+static inline uint64_t rd_le(const uint8_t *p, unsigned size)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, size);        /* little-endian host */
-    return v;
+    /* little-endian host; fixed-size copies so they compile to single loads */
+    switch (size) {
+    case 1: return p[0];
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
 }
 
-static void wr_le(uint8_t *p, unsigned size, uint64_t v)
+static inline void wr_le(uint8_t *p, unsigned size, uint64_t v)
 {
-    memcpy(p, &v, size);
+    switch (size) {
+    case 1: p[0] = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
 }
 
 static uint32_t cr0(const struct eu_thread *t)
@@ -752,15 +761,7 @@ static uint32_t chan_bits(unsigned n)
 
 static void rejoin(struct eu_thread *t)
 {
-    uint32_t w = t->wmask;
-    while (w) {
-        unsigned ch = (unsigned)__builtin_ctz(w);
-        w &= w - 1;
-        if (t->pcip[ch] == t->ip) {
-            t->amask |= 1u << ch;
-            t->wmask &= ~(1u << ch);
-        }
-    }
+    eu_rejoin(t);
 }
 
 static void park(struct eu_thread *t, uint32_t bits, uint32_t target)
@@ -1468,3 +1469,4 @@ unsigned eu_insn_occupancy(const struct eu_instruction *in)
     unsigned cyc = (in->exec_size * bytes + 15) / 16;
     return cyc ? cyc : 1;
 }
+

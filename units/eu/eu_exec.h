@@ -111,6 +111,41 @@ void eu_thread_init(struct eu_thread *t, int gen, uint64_t inst_base, uint32_t i
 enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in,
                             struct eu_send_request *send, uint64_t cycle);
 
+/* A pre-checked form of the commonest instructions (mov/add/mul/mad on F with
+ * direct, contiguous or scalar GRF operands, no modifiers, no flags, no
+ * saturate), prepared once at decode and executed without the general
+ * operand machinery. Results are identical to eu_exec's (tested). */
+struct eu_fast {
+    uint8_t op;                 /* 0: not eligible */
+    uint8_t nch, nsrc, off;
+    bool nomask;
+    uint8_t scalar;             /* bit i: source i is a scalar (register or immediate) */
+    uint8_t immediate;          /* bit i: source i is an immediate */
+    uint16_t dst;               /* GRF byte offsets */
+    uint16_t src[3];
+    uint32_t imm[3];
+    uint8_t size;               /* instruction bytes */
+};
+void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f);
+/* Executes a prepared instruction; false when the thread's state needs the
+ * general path (a cr0 rounding mode other than RTNE), in which case nothing
+ * was done. */
+bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f);
+
+/* Channels waiting at the thread's ip become active (per-channel IPs, L20955). */
+static inline void eu_rejoin(struct eu_thread *t)
+{
+    uint32_t w = t->wmask;
+    while (w) {
+        unsigned ch = (unsigned)__builtin_ctz(w);
+        w &= w - 1;
+        if (t->pcip[ch] == t->ip) {
+            t->amask |= 1u << ch;
+            t->wmask &= ~(1u << ch);
+        }
+    }
+}
+
 /* Register access helpers for tests, payload loading and writeback. */
 static inline uint32_t eu_grf_ud(const struct eu_thread *t, unsigned reg, unsigned dw)
 {
