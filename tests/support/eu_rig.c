@@ -1,6 +1,7 @@
 /* tests/support/eu_rig.c - see eu_rig.h. */
 #include "tests/support/eu_rig.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fabric/stats.h"
@@ -60,6 +61,8 @@ static enum unit_activity stub_tick(struct unit *u)
                     memcpy(s->eot_first[s->eots], p->regs[0], 32);
                 s->eot_cycle[s->eots] = unit_cycle(u);
             }
+            for (unsigned r = 0; r < p->mlen && r < 8; r++)
+                memcpy(s->last_eot[r], p->regs[r], 32);
             s->eots++;
         } else if (p->rlen) {
             struct msg *w = msg_alloc(sim, MSG_WRITEBACK,
@@ -151,6 +154,18 @@ struct msg *rig_dispatch_msg(struct sim *sim, uint64_t inst_base, uint32_t offse
         memcpy(d->grf[r], regs[r], 32);
     m->tag = request_id;
     return m;
+}
+
+size_t rig_load_file(struct sim *sim, uint64_t address, const char *path)
+{
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    struct gt_error err;
+    if (eu_load_kernel_file(path, &bytes, &len, &err) < 0)
+        return 0;
+    gpu_memory_write(rig_memory(sim), address, bytes, len, &err);
+    free(bytes);
+    return len;
 }
 
 double rig_stat(struct sim *sim, const char *path)

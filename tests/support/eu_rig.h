@@ -27,6 +27,7 @@ struct stub_sf {
     uint8_t last_sfid, last_mlen, last_rlen, last_flags;
     uint32_t eot_first[STUB_MAX_EOT][8];    /* first payload register of each EOT */
     uint64_t eot_cycle[STUB_MAX_EOT];
+    uint32_t last_eot[8][8];            /* the whole payload (up to 8 registers) of the last EOT */
 };
 extern const struct unit_ops stub_sf_ops;
 
@@ -39,6 +40,10 @@ void rig_load(struct sim *sim, uint64_t address, const struct eu_enc_buf *kernel
 struct msg *rig_dispatch_msg(struct sim *sim, uint64_t inst_base, uint32_t offset, unsigned simd,
                              const uint32_t (*regs)[8], unsigned nregs, uint32_t request_id,
                              uint8_t priority);
+
+/* Loads a kernel file (raw or intel-gen4asm hex) at a physical address;
+ * returns its length, 0 on error. */
+size_t rig_load_file(struct sim *sim, uint64_t address, const char *path);
 
 /* A stat's value, -1 when absent. */
 double rig_stat(struct sim *sim, const char *path);

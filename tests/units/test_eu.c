@@ -5,6 +5,8 @@
  * kernels) giving counted, deterministic outcomes. */
 #include "../test.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +320,50 @@ static void test_bad_messages_are_counted(void)
     sim_destroy(r.sim);
 }
 
+static void test_assembled_kernel_gen8_and_gen9(void)
+{
+    /* tests/data/eu/exec/alu_eot.gen{8,9}.g4a, assembled by intel-gen4asm at
+     * build time: the same kernel on both generations, in both modes */
+    for (int gen = 8; gen <= 9; gen++)
+        for (int fast = 0; fast < 2; fast++) {
+            const char *over_fast[] = { "fast=true", NULL };
+            struct rig r = rig_new(fast ? over_fast : NULL, 1);
+            char path[128];
+            snprintf(path, sizeof path, "build/gen/eu/exec/alu_eot.gen%d.hex", gen);
+            CU_ASSERT_FATAL(rig_load_file(r.sim, 0x20000, path) == 9 * 16);
+            float x[8] = { 0.25f, 1.0f, 2.0f, 3.0f, -4.0f, 9.0f, 100.0f, 0.0f };
+            int32_t y[8] = { 1, -2, 3, 0x40000000, -5, 6, 7, 8 };
+            uint32_t regs[3][8];
+            memset(regs, 0, sizeof regs);
+            memcpy(regs[1], x, 32);
+            memcpy(regs[2], y, 32);
+            struct msg *m = rig_dispatch_msg(r.sim, 0x20000, 0, 8, (const uint32_t (*)[8])regs, 3, 1, 0);
+            ((struct eu_dispatch *)m->payload)->gen = (uint8_t)gen;
+            CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+            CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+            struct stub_sf *sf = unit_state(r.sf);
+            CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+            CU_ASSERT_EQUAL(sf->last_mlen, 4);
+            for (unsigned i = 0; i < 8; i++) {
+                float a = x[i] + 1.5f, b = a * x[i], sel = b < 10.0f ? b : a;
+                uint32_t xb, sb;
+                memcpy(&xb, &x[i], 4);
+                memcpy(&sb, &sel, 4);
+                CU_ASSERT_EQUAL(sf->last_eot[0][i], sb);
+                CU_ASSERT_EQUAL(sf->last_eot[1][i], xb & 0x00ff0000u);
+                float sq = sqrtf(x[i]), got;
+                memcpy(&got, &sf->last_eot[2][i], 4);
+                if (x[i] < 0) {
+                    CU_ASSERT_TRUE(isnan(got));
+                } else {
+                    CU_ASSERT_DOUBLE_EQUAL(got, sq, sq * 1e-6);
+                }
+                CU_ASSERT_EQUAL((int32_t)sf->last_eot[3][i], (int32_t)((uint32_t)y[i] * (uint32_t)-3));
+            }
+            sim_destroy(r.sim);
+        }
+}
+
 static const struct test_case cases[] = {
     { "send and writeback (timing)", test_send_and_writeback_timing },
     { "send and writeback (fast)", test_send_and_writeback_fast },
@@ -329,6 +375,7 @@ static const struct test_case cases[] = {
     { "unwritten memory is illegal opcode", test_unwritten_memory_is_illegal_opcode },
     { "runaway kernel is stopped", test_runaway_kernel_is_stopped },
     { "bad messages are counted", test_bad_messages_are_counted },
+    { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
     { 0 }
 };
 TEST_SUITE(eu, cases);

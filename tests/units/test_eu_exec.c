@@ -1110,6 +1110,90 @@ static void test_simd16_and_quarter_control(void)
     prog_free(p);
 }
 
+static uint32_t lcg(uint32_t *x)
+{
+    *x = *x * 1664525u + 1013904223u;
+    return *x;
+}
+
+static void test_fast_path_matches_general(void)
+{
+    /* The prepared fast path (struct eu_fast) against the general executor on
+     * the same thread state: random bit patterns (denormals, NaNs, infinities
+     * included), SIMD4/8/16, scalar and immediate operands, partial masks,
+     * both denormal modes. */
+    uint32_t seed = 12345;
+    unsigned prepared = 0;
+    for (unsigned iter = 0; iter < 400; iter++) {
+        struct eu_enc_buf b = { .gen = 9 };
+        unsigned es = (unsigned[]){ 4, 8, 16 }[iter % 3];
+        unsigned op = (unsigned[]){ MOV, ADD, MUL, MAD }[(iter / 3) % 4];
+        struct eu_enc_opnd s0 = G(2, F), s1 = (iter & 16) ? S(6, 4, F) : G(6, F), s2 = G(10, F);
+        if (op == MUL && (iter & 32))
+            s1 = eu_enc_immf(bitsf(lcg(&seed)));
+        struct eu_enc_insn in = op == MOV ? op1(op, es, G(20, F), s0)
+                              : op == MAD ? op3(op, es, G(20, F), eu_enc_rgn(s0, 4, 4, 1),
+                                                (iter & 16) ? s1 : eu_enc_rgn(s1, 4, 4, 1),
+                                                eu_enc_rgn(s2, 4, 4, 1))
+                              : op2(op, es, G(20, F), s0, s1);
+        eu_enc_emit(&b, &in);
+        struct eu_instruction d;
+        CU_ASSERT_FATAL(eu_decode(9, b.bytes, b.len, &d) == 16);
+        struct eu_fast f;
+        eu_fast_prepare(&d, &f);
+        CU_ASSERT_NOT_EQUAL(f.op, 0);
+        if (!f.op) {
+            eu_enc_free(&b);
+            continue;
+        }
+        prepared++;
+        struct eu_thread *t1 = calloc(1, sizeof *t1), *t2 = calloc(1, sizeof *t2);
+        eu_thread_init(t1, 9, 0, 0, lcg(&seed) | 1);
+        for (unsigned r = 0; r < 24 * 8; r++) {
+            uint32_t v = lcg(&seed);
+            if ((v & 7) == 0) v &= 0x807fffffu;             /* denormal */
+            else if ((v & 7) == 1) v |= 0x7f800000u;        /* inf / NaN */
+            eu_grf_set_ud(t1, r / 8, r % 8, v);
+        }
+        uint32_t cr = (iter & 64) ? 1u << 7 : 0;
+        memcpy(t1->arf[EU_ARF_CR0], &cr, 4);
+        memcpy(t2, t1, sizeof *t1);
+        struct eu_send_request rq;
+        CU_ASSERT_EQUAL(eu_exec(t1, &d, &rq, 0), EU_STEP_OK);
+        CU_ASSERT_TRUE(eu_exec_fast(t2, &f));
+        /* bit-identical, except which NaN payload a NaN result carries (the
+         * host's choice among NaN operands; both paths give a NaN) */
+        unsigned diff = 0;
+        for (unsigned k = 0; k < EU_GRF_BYTES / 4; k++) {
+            uint32_t x = eu_grf_ud(t1, k / 8, k % 8), y = eu_grf_ud(t2, k / 8, k % 8);
+            if (x != y && !(isnan(bitsf(x)) && isnan(bitsf(y))))
+                diff++;
+        }
+        CU_ASSERT_EQUAL(diff, 0);
+        CU_ASSERT_EQUAL(t1->ip, t2->ip);
+        free(t1);
+        free(t2);
+        eu_enc_free(&b);
+    }
+    CU_ASSERT_EQUAL(prepared, 400);
+    /* not eligible: saturate, predication, a D type, a strided region */
+    struct eu_enc_insn no[4] = { op2(ADD, 8, G(20, F), G(2, F), G(3, F)), op2(ADD, 8, G(20, F), G(2, F), G(3, F)),
+                                 op2(ADD, 8, G(20, D), G(2, D), G(3, D)),
+                                 op2(ADD, 8, G(20, F), eu_enc_rgn(G(2, F), 16, 8, 2), G(3, F)) };
+    no[0].sat = true;
+    no[1].pred = 1;
+    for (unsigned k = 0; k < 4; k++) {
+        struct eu_enc_buf b = { .gen = 9 };
+        eu_enc_emit(&b, &no[k]);
+        struct eu_instruction d;
+        eu_decode(9, b.bytes, b.len, &d);
+        struct eu_fast f;
+        eu_fast_prepare(&d, &f);
+        CU_ASSERT_EQUAL(f.op, 0);
+        eu_enc_free(&b);
+    }
+}
+
 static const struct test_case cases[] = {
     { "mov float to int saturates", test_mov_float_to_int_saturates },
     { "mov int conversions and sat", test_mov_int_conversions_and_sat },
@@ -1145,6 +1229,7 @@ static const struct test_case cases[] = {
     { "send request fields", test_send_request_fields },
     { "illegal opcode ends thread", test_illegal_opcode_ends_thread },
     { "simd16 and quarter control", test_simd16_and_quarter_control },
+    { "fast path matches general", test_fast_path_matches_general },
     { 0 }
 };
 TEST_SUITE(eu_exec, cases);
