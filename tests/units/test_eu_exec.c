@@ -1124,18 +1124,34 @@ static void test_fast_path_matches_general(void)
      * both denormal modes. */
     uint32_t seed = 12345;
     unsigned prepared = 0;
-    for (unsigned iter = 0; iter < 400; iter++) {
+    for (unsigned iter = 0; iter < 800; iter++) {
         struct eu_enc_buf b = { .gen = 9 };
         unsigned es = (unsigned[]){ 4, 8, 16 }[iter % 3];
-        unsigned op = (unsigned[]){ MOV, ADD, MUL, MAD }[(iter / 3) % 4];
-        struct eu_enc_opnd s0 = G(2, F), s1 = (iter & 16) ? S(6, 4, F) : G(6, F), s2 = G(10, F);
-        if (op == MUL && (iter & 32))
-            s1 = eu_enc_immf(bitsf(lcg(&seed)));
-        struct eu_enc_insn in = op == MOV ? op1(op, es, G(20, F), s0)
-                              : op == MAD ? op3(op, es, G(20, F), eu_enc_rgn(s0, 4, 4, 1),
-                                                (iter & 16) ? s1 : eu_enc_rgn(s1, 4, 4, 1),
-                                                eu_enc_rgn(s2, 4, 4, 1))
-                              : op2(op, es, G(20, F), s0, s1);
+        unsigned kind = (iter / 3) % 3;                 /* 0 float, 1 integer, 2 cmp */
+        struct eu_enc_insn in;
+        if (kind == 0) {
+            unsigned op = (unsigned[]){ MOV, ADD, MUL, MAD }[(iter / 9) % 4];
+            struct eu_enc_opnd s0 = G(2, F), s1 = (iter & 16) ? S(6, 4, F) : G(6, F), s2 = G(10, F);
+            if (op == MUL && (iter & 32))
+                s1 = eu_enc_immf(bitsf(lcg(&seed)));
+            in = op == MOV ? op1(op, es, G(20, F), s0)
+               : op == MAD ? op3(op, es, G(20, F), eu_enc_rgn(s0, 4, 4, 1),
+                                 (iter & 16) ? s1 : eu_enc_rgn(s1, 4, 4, 1), eu_enc_rgn(s2, 4, 4, 1))
+               : op2(op, es, G(20, F), s0, s1);
+        } else if (kind == 1) {
+            unsigned op = (unsigned[]){ MOV, ADD, MUL, AND, OR, XOR }[(iter / 9) % 6];
+            struct eu_enc_opnd s0 = (iter & 64) ? G(2, UD) : G(2, D);
+            struct eu_enc_opnd s1 = (iter & 16) ? IMM(D, lcg(&seed)) : ((iter & 32) ? S(6, 8, UD) : G(6, D));
+            in = op == MOV ? op1(op, es, G(20, D), s0) : op2(op, es, (iter & 128) ? G(20, UD) : G(20, D), s0, s1);
+        } else {
+            bool fl = iter & 16;
+            struct eu_enc_opnd s0 = fl ? G(2, F) : ((iter & 64) ? G(2, UD) : G(2, D));
+            struct eu_enc_opnd s1 = fl ? ((iter & 32) ? eu_enc_immf(0.5f) : G(6, F)) : ((iter & 32) ? S(6, 0, D) : G(6, UD));
+            in = op2(CMP, es, (iter & 128) ? NUL(D) : (fl ? G(20, F) : G(20, D)), s0, s1);
+            in.cond = (uint8_t)(1 + (iter / 9) % 6);
+            in.flag_reg = (uint8_t)((iter >> 8) & 1);
+            in.flag_subreg = (uint8_t)((iter >> 9) & 1);
+        }
         eu_enc_emit(&b, &in);
         struct eu_instruction d;
         CU_ASSERT_FATAL(eu_decode(9, b.bytes, b.len, &d) == 16);
@@ -1155,7 +1171,9 @@ static void test_fast_path_matches_general(void)
             else if ((v & 7) == 1) v |= 0x7f800000u;        /* inf / NaN */
             eu_grf_set_ud(t1, r / 8, r % 8, v);
         }
-        uint32_t cr = (iter & 64) ? 1u << 7 : 0;
+        eu_flag_set(t1, 0, lcg(&seed));
+        eu_flag_set(t1, 1, lcg(&seed));
+        uint32_t cr = (iter & 4) ? 1u << 7 : 0;
         memcpy(t1->arf[EU_ARF_CR0], &cr, 4);
         memcpy(t2, t1, sizeof *t1);
         struct eu_send_request rq;
@@ -1170,15 +1188,17 @@ static void test_fast_path_matches_general(void)
                 diff++;
         }
         CU_ASSERT_EQUAL(diff, 0);
+        CU_ASSERT_EQUAL(eu_flag_get(t1, 0), eu_flag_get(t2, 0));
+        CU_ASSERT_EQUAL(eu_flag_get(t1, 1), eu_flag_get(t2, 1));
         CU_ASSERT_EQUAL(t1->ip, t2->ip);
         free(t1);
         free(t2);
         eu_enc_free(&b);
     }
-    CU_ASSERT_EQUAL(prepared, 400);
-    /* not eligible: saturate, predication, a D type, a strided region */
+    CU_ASSERT_EQUAL(prepared, 800);
+    /* not eligible: saturate, predication, a W type, a strided region */
     struct eu_enc_insn no[4] = { op2(ADD, 8, G(20, F), G(2, F), G(3, F)), op2(ADD, 8, G(20, F), G(2, F), G(3, F)),
-                                 op2(ADD, 8, G(20, D), G(2, D), G(3, D)),
+                                 op2(ADD, 8, G(20, W), G(2, W), G(3, W)),
                                  op2(ADD, 8, G(20, F), eu_enc_rgn(G(2, F), 16, 8, 2), G(3, F)) };
     no[0].sat = true;
     no[1].pred = 1;

@@ -111,12 +111,18 @@ void eu_thread_init(struct eu_thread *t, int gen, uint64_t inst_base, uint32_t i
 enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in,
                             struct eu_send_request *send, uint64_t cycle);
 
-/* A pre-checked form of the commonest instructions (mov/add/mul/mad on F with
- * direct, contiguous or scalar GRF operands, no modifiers, no flags, no
- * saturate), prepared once at decode and executed without the general
- * operand machinery. Results are identical to eu_exec's (tested). */
+/* A pre-checked form of the commonest instructions, prepared once at decode
+ * and executed without the general operand machinery: mov/add/mul/mad on F,
+ * mov/add/mul/and/or/xor on D/UD, and cmp on F or D/UD, with direct contiguous
+ * or scalar GRF operands or immediates, no source modifiers, no saturate, no
+ * predication. Results are identical to eu_exec's (tested). */
 struct eu_fast {
     uint8_t op;                 /* 0: not eligible */
+    bool integer;               /* D/UD operation */
+    uint8_t sign;               /* integer: bit i = source i is D (signed) */
+    uint8_t cond;               /* cmp: the conditional modifier */
+    uint8_t flag_bit;           /* cmp: first flag bit (f0.0 = 0 ... f1.1 = 48) */
+    bool dst_null;
     uint8_t nch, nsrc, off;
     bool nomask;
     uint8_t scalar;             /* bit i: source i is a scalar (register or immediate) */
