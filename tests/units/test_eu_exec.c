@@ -1110,6 +1110,94 @@ static void test_simd16_and_quarter_control(void)
     prog_free(p);
 }
 
+static void test_csel(void)
+{
+    /* csel.cm (gen8+, 3-source): src2 compared with 0 by the modifier picks
+     * src0 or src1; flags untouched */
+    struct prog *p = prog_new();
+    float a[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, b[8] = { -1, -2, -3, -4, -5, -6, -7, -8 };
+    float c[8] = { 0.5f, -0.5f, 0.0f, -0.0f, NAN, 1e-3f, -1e30f, 2.0f };
+    set_f(p, 1, a, 8);
+    set_f(p, 2, b, 8);
+    set_f(p, 3, c, 8);
+    struct eu_enc_insn in = op3(CSEL, 8, G(10, F), eu_enc_rgn(G(1, F), 4, 4, 1),
+                                eu_enc_rgn(G(2, F), 4, 4, 1), eu_enc_rgn(G(3, F), 4, 4, 1));
+    in.cond = CM_L;
+    emit(p, in);
+    in.dst = G(11, F);
+    in.cond = CM_GE;
+    emit(p, in);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(fl(p, 10, i), c[i] < 0 ? a[i] : b[i]);
+        CU_ASSERT_EQUAL(fl(p, 11, i), c[i] >= 0 ? a[i] : b[i]);     /* NaN: neither */
+    }
+    CU_ASSERT_EQUAL(eu_flag_get(p->t, 0), 0);
+    prog_free(p);
+}
+
+static void test_gen7_half_conversion_opcodes(void)
+{
+    /* f32to16 / f16to32 exist on gen7 only (opcodes.txt); the half goes to the
+     * low word of a dword-strided destination */
+    struct prog *p = prog_new();
+    p->b.gen = 7;
+    eu_thread_init(p->t, 7, 0, 0, 0xff);
+    float in[8] = { 1.0f, -2.5f, 65504.0f, 1e6f, 0.1f, -0.0f, 3.0f, 0.5f };
+    set_f(p, 1, in, 8);
+    emit(p, op1(19, 8, G(10, UD), G(1, F)));
+    emit(p, op1(20, 8, G(11, F), G(10, UD)));
+    struct eu_thread *t = p->t;
+    t->ip = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        struct eu_instruction d;
+        CU_ASSERT_FATAL(eu_decode(7, p->b.bytes + t->ip, p->b.len - t->ip, &d) == 16);
+        CU_ASSERT_FALSE(d.illegal);
+        struct eu_send_request rq;
+        CU_ASSERT_EQUAL(eu_exec(t, &d, &rq, 0), EU_STEP_OK);
+    }
+    const uint16_t h[8] = { 0x3c00, 0xc100, 0x7bff, 0x7c00, 0x2e66, 0x8000, 0x4200, 0x3800 };
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(ud(p, 10, i), h[i]);
+        float back = i == 3 ? INFINITY : (i == 4 ? 0.0999755859375f : in[i]);
+        CU_ASSERT_EQUAL(fbits(fl(p, 11, i)), fbits(back));
+    }
+    prog_free(p);
+}
+
+static void test_qword_and_byte_types(void)
+{
+    /* Q/UQ (gen8+): 64-bit integer arithmetic; B/UB sources promote, SIMD32
+     * on a byte region */
+    struct prog *p = prog_new();
+    p->t->dmask = p->t->amask = 0xffffffffu;
+    int64_t q[4] = { INT64_C(0x123456789), -5, INT64_MAX, INT64_C(1) << 40 };
+    memcpy(p->t->grf + 1 * 32, q, 32);
+    emit(p, op2(ADD, 4, G(10, Q), eu_enc_rgn(G(1, Q), 4, 4, 1), IMM(D, 7)));   /* imm64 is 1-source only */
+    emit(p, op2(SHL, 4, G(11, UQ), eu_enc_rgn(G(1, UQ), 4, 4, 1), IMM(UD, 33)));
+    for (unsigned i = 0; i < 32; i++)
+        p->t->grf[4 * 32 + i] = (uint8_t)(i * 9);
+    emit(p, op2(ADD, 32, eu_enc_rgn(G(12, W), 0, 0, 1), eu_enc_rgn(G(4, UB), 16, 16, 1),
+                eu_enc_rgn(G(4, B), 16, 16, 1)));   /* width is at most 16 */
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    int64_t r[4];
+    uint64_t sh[4];
+    memcpy(r, p->t->grf + 10 * 32, 32);
+    memcpy(sh, p->t->grf + 11 * 32, 32);
+    for (unsigned i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(r[i], (int64_t)((uint64_t)q[i] + 7));
+        CU_ASSERT_EQUAL(sh[i], (uint64_t)q[i] << 33);
+    }
+    for (unsigned i = 0; i < 32; i++) {
+        uint8_t v = (uint8_t)(i * 9);
+        int16_t want = (int16_t)(v + (int8_t)v);
+        int16_t got;
+        memcpy(&got, p->t->grf + 12 * 32 + 2 * i, 2);
+        CU_ASSERT_EQUAL(got, want);
+    }
+    prog_free(p);
+}
+
 static uint32_t lcg(uint32_t *x)
 {
     *x = *x * 1664525u + 1013904223u;
@@ -1250,6 +1338,9 @@ static const struct test_case cases[] = {
     { "illegal opcode ends thread", test_illegal_opcode_ends_thread },
     { "simd16 and quarter control", test_simd16_and_quarter_control },
     { "fast path matches general", test_fast_path_matches_general },
+    { "csel", test_csel },
+    { "gen7 half conversion opcodes", test_gen7_half_conversion_opcodes },
+    { "qword and byte types, simd32", test_qword_and_byte_types },
     { 0 }
 };
 TEST_SUITE(eu_exec, cases);
