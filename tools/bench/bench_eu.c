@@ -4,7 +4,8 @@
  *  - fast mode: EU instructions per host second (target >= 50 M/s);
  *  - timing mode: EU cycles per host second (target >= 5 M/s), with the
  *    instructions per second alongside.
- * Targets are printed next to the figures; nothing here fails a build. */
+ * Each figure is the best of three runs. Targets are printed next to the
+ * figures; nothing here fails a build. */
 #include "tools/bench/bench_eu.h"
 
 #include <stdio.h>
@@ -130,7 +131,15 @@ void bench_eu(void)
     printf("\nEU, one EU x 7 threads, %u threads of an ALU loop (24 mad/mul/add + add, cmp, while) "
            "x %u iterations:\n", BENCH_THREADS, BENCH_ITERATIONS);
     for (unsigned simd = 8; simd <= 16; simd *= 2) {
+        /* best of three runs of each */
         struct result f = run(true, simd), t = run(false, simd);
+        for (int k = 0; k < 2; k++) {
+            struct result f2 = run(true, simd), t2 = run(false, simd);
+            if (f2.seconds > 0 && f2.seconds < f.seconds)
+                f = f2;
+            if (t2.seconds > 0 && t2.seconds < t.seconds)
+                t = t2;
+        }
         double fi = f.seconds > 0 ? f.instructions / f.seconds : 0;
         double tc = t.seconds > 0 ? t.cycles / t.seconds : 0;
         double ti = t.seconds > 0 ? t.instructions / t.seconds : 0;

@@ -666,8 +666,17 @@ static bool tick_fast(struct eu *s, struct unit *u, uint64_t now)
                 s->stall_send_wait++;
                 break;
             }
-            bool go = run_one(s, u, i, d, now, false);
             ran = true;
+            if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
+                /* the common ALU case without the general bookkeeping */
+                s->instructions++;
+                if (++sl->instructions < s->max_thread_instructions || !s->max_thread_instructions)
+                    continue;
+                s->runaway++;
+                end_thread(s, u, i, EU_THREAD_RUNAWAY);
+                break;
+            }
+            bool go = run_one(s, u, i, d, now, false);
             if (!go)
                 break;
             if (d->pipe == EU_PIPE_SEND) {
