@@ -204,7 +204,7 @@ static void test_scoreboard_and_co_issue(void)
     /* instruction cache misses off, so only the ALU timing shows */
     const char *base[] = { "icache_latency=0", NULL };
     /* one thread, dependent chain: each add waits occupancy (SIMD8 F: 2
-     * cycles) + alu_latency (4) */
+     * cycles) + fpu_latency (4) */
     uint64_t dep = run_chain(base, true, 1, &stall, &issuing);
     CU_ASSERT_TRUE(stall > 0);
     CU_ASSERT_TRUE(dep >= 32 * 6);
@@ -222,11 +222,19 @@ static void test_scoreboard_and_co_issue(void)
     const char *fast[] = { "fast=true", NULL };
     uint64_t f = run_chain(fast, true, 1, &stall, &issuing);
     CU_ASSERT_TRUE(f < 10);
-    /* alu_latency 10: 6 more cycles per dependent add */
-    const char *slow[] = { "icache_latency=0", "alu_latency=10", NULL };
+    /* FPU and EM latency 10: 6 more cycles per dependent add */
+    const char *slow[] = { "icache_latency=0", "fpu_latency=10", "em_latency=10", NULL };
     uint64_t s = run_chain(slow, true, 1, &stall, &issuing);
     CU_ASSERT_TRUE(s >= dep + 32 * 6 - 8);
     CU_ASSERT_TRUE(s <= dep + 32 * 6 + 8);
+    /* without co-issue the two threads' chains, ready in the same cycles,
+     * issue one after the other: no cycle issues two ALU instructions (the
+     * two EOT sends go to the send pipe, one per cycle, in either case) */
+    const char *solo[] = { "icache_latency=0", "co_issue=false", NULL };
+    double issuing1;
+    uint64_t two_solo = run_chain(solo, true, 2, &stall, &issuing1);
+    CU_ASSERT_TRUE(two_solo >= two);
+    CU_ASSERT_EQUAL(issuing1, 2 * 33);
 }
 
 static void test_round_robin_and_bad_arbitration(void)

@@ -55,7 +55,8 @@ struct eu {
     uint32_t gen;
     bool fast;
     char arbitration[PARAM_STRING_MAX];
-    uint32_t alu_latency, math_latency, df_latency;
+    uint32_t fpu_latency, em_latency, math_latency, df_latency;
+    bool co_issue;
     uint32_t issue_width;
     uint32_t icache_kib, icache_latency;
     uint32_t decode_cache_entries;
@@ -101,8 +102,14 @@ static const struct param_desc eu_params[] = {
     PARAM_STRING_FIELD("arbitration", struct eu, arbitration, "oldest",
                        "issue order among ready threads: \"oldest\" first (seed 003 L19108) "
                        "or \"round_robin\""),
-    PARAM_U32_FIELD("alu_latency", struct eu, alu_latency, 4, 0, 1000,
-                    "cycles after a pipe finishes an ALU instruction until its result can be read"),
+    PARAM_U32_FIELD("fpu_latency", struct eu, fpu_latency, 4, 0, 1000,
+                    "cycles after the FPU pipe finishes an instruction until its result can be read "
+                    "(the seed gives no figure, notes §14.17)"),
+    PARAM_U32_FIELD("em_latency", struct eu, em_latency, 4, 0, 1000,
+                    "the same for ALU (non-math) work run on the EM pipe"),
+    PARAM_BOOL_FIELD("co_issue", struct eu, co_issue, 1,
+                     "two ALU instructions from different threads may issue in one cycle, one to "
+                     "the FPU and one to the EM pipe (seed 003 L19104-19112); false: one per cycle"),
     PARAM_U32_FIELD("math_latency", struct eu, math_latency, 16, 0, 1000,
                     "result latency of math (EM) instructions, cycles"),
     PARAM_U32_FIELD("df_latency", struct eu, df_latency, 8, 0, 1000,
@@ -587,7 +594,7 @@ static enum ready deps_ready(const struct slot *sl, const struct dentry *d, uint
 /* Runs one instruction of slot i; returns false when the thread stopped
  * (ended, or blocked on a port). */
 static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentry *d, uint64_t now,
-                    bool timing)
+                    bool timing, unsigned pipe)
 {
     struct slot *sl = &s->slots[i];
     struct eu_send_request rq;
@@ -598,7 +605,8 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     sl->instructions++;
     if (timing && r == EU_STEP_OK && d->write_hi >= d->write_lo) {
         uint32_t lat = d->latency_class == 1 ? s->math_latency
-                     : d->latency_class == 2 ? s->df_latency : s->alu_latency;
+                     : d->latency_class == 2 ? s->df_latency
+                     : pipe == EU_PIPE_EM ? s->em_latency : s->fpu_latency;
         uint64_t ready = now + d->occupancy + lat;
         for (unsigned g = d->write_lo; g <= d->write_hi; g++)
             sl->grf_ready[g] = ready;
@@ -676,7 +684,7 @@ static bool tick_fast(struct eu *s, struct unit *u, uint64_t now)
                 end_thread(s, u, i, EU_THREAD_RUNAWAY);
                 break;
             }
-            bool go = run_one(s, u, i, d, now, false);
+            bool go = run_one(s, u, i, d, now, false, d->pipe);
             if (!go)
                 break;
             if (d->pipe == EU_PIPE_SEND) {
@@ -710,7 +718,7 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
     if (n == 0)
         return false;
     unsigned issued = 0;
-    bool pending_work = false;
+    bool pending_work = false, alu_issued = false;
     for (unsigned k = 0; k < n && issued < s->issue_width; k++) {
         unsigned i = order[k];
         struct slot *sl = &s->slots[i];
@@ -753,12 +761,14 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
         unsigned pipe = d->pipe;
         if (pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] > now)
             pipe = EU_PIPE_EM;      /* the EM pipe runs FPU work too (L19104-19106) */
-        if (s->pipe_busy_until[pipe] > now) {
+        if (s->pipe_busy_until[pipe] > now || (pipe <= EU_PIPE_EM && alu_issued)) {
             s->stall_pipe++;
             continue;
         }
         s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? d->occupancy : 1);
-        run_one(s, u, i, d, now, true);
+        if (pipe <= EU_PIPE_EM && !s->co_issue)
+            alu_issued = true;
+        run_one(s, u, i, d, now, true, pipe);
         unit_progress(u);
         issued++;
         s->rr_next = i + 1;

@@ -11,7 +11,8 @@
  *    two threads), send and branch;
  *  - a pipe is busy for ceil(channels x bytes / 16) cycles (4 32-bit channels
  *    per cycle, L19171 read as in notes §11.1); results are ready after that
- *    plus `alu_latency` (`math_latency` for math, `df_latency` for DF);
+ *    plus `fpu_latency` or `em_latency` by the pipe used (`math_latency` for
+ *    math, `df_latency` for DF); `co_issue` false allows one ALU issue per cycle;
  *  - a scoreboard per GRF: SEND destinations are pending until the write-back
  *    arrives, ALU and math destinations until their latency has passed
  *    (L20905 dependency rules; NoDDClr/NoDDChk are not modelled);
