@@ -71,13 +71,18 @@ struct prog {
     struct eu_thread *t;
 };
 
-static struct prog *prog_new(void)
+static struct prog *prog_new_gen(int gen)
 {
     struct prog *p = calloc(1, sizeof *p);
-    p->b.gen = 9;
+    p->b.gen = gen;
     p->t = calloc(1, sizeof *p->t);
-    eu_thread_init(p->t, 9, 0, 0, 0xff);
+    eu_thread_init(p->t, gen, 0, 0, 0xff);
     return p;
+}
+
+static struct prog *prog_new(void)
+{
+    return prog_new_gen(9);
 }
 
 static void prog_free(struct prog *p)
@@ -102,7 +107,7 @@ static enum eu_step_result run(struct prog *p)
         if (t->ip >= p->b.len)
             return EU_STEP_OK;
         struct eu_instruction in;
-        if (!eu_decode(9, p->b.bytes + t->ip, p->b.len - t->ip, &in))
+        if (!eu_decode(p->b.gen, p->b.bytes + t->ip, p->b.len - t->ip, &in))
             return EU_STEP_FAULT;
         struct eu_send_request rq;
         enum eu_step_result r = eu_exec(t, &in, &rq, k);
@@ -265,9 +270,9 @@ static void test_add_mul_sat_and_modifiers(void)
     prog_free(p);
 }
 
-static void test_integer_alu(void)
+static void check_integer_alu(int gen)
 {
-    struct prog *p = prog_new();
+    struct prog *p = prog_new_gen(gen);
     int32_t a[8] = { 5, -7, 0x7fffffff, -1, 100, 0x12345678, -100000, 3 };
     int32_t b[8] = { 3, 2, 1, 31, -7, 4, 33, 0 };
     set_d(p, 1, a, 8);
@@ -300,6 +305,9 @@ static void test_integer_alu(void)
     }
     prog_free(p);
 }
+static void test_integer_alu_gen7(void) { check_integer_alu(7); }
+static void test_integer_alu_gen8(void) { check_integer_alu(8); }
+static void test_integer_alu_gen9(void) { check_integer_alu(9); }
 
 static void test_bit_operations(void)
 {
@@ -889,12 +897,12 @@ static struct eu_enc_insn add_imm(unsigned reg, int v)
     return op2(ADD, 8, G(reg, D), G(reg, D), IMM(D, (uint32_t)v));
 }
 
-static void test_divergent_nested_if_else(void)
+static void check_divergent_nested_if_else(int gen)
 {
     /* r1 = channel index; outer if (ch < 4) { +1; if (ch == 2) { +100 } } else { +10 }
      * JIP/UIP as Mesa lays them out: if -> else+1 / endif, else -> endif,
      * inner endif -> the enclosing block end (the else). */
-    struct prog *p = prog_new();
+    struct prog *p = prog_new_gen(gen);
     emit(p, op1(MOV, 8, G(1, D), IMM(V, 0x76543210)));
     emit(p, op1(MOV, 8, G(10, D), IMM(D, 0)));
     emit(p, pred_cmp(CM_L, 0, G(1, D), IMM(D, 4)));
@@ -923,6 +931,9 @@ static void test_divergent_nested_if_else(void)
     CU_ASSERT_EQUAL(p->t->amask, 0xff);
     prog_free(p);
 }
+static void test_divergent_nested_if_else_gen7(void) { check_divergent_nested_if_else(7); }
+static void test_divergent_nested_if_else_gen8(void) { check_divergent_nested_if_else(8); }
+static void test_divergent_nested_if_else_gen9(void) { check_divergent_nested_if_else(9); }
 
 static void test_if_with_no_channel_taken_jumps(void)
 {
@@ -945,11 +956,11 @@ static void test_if_with_no_channel_taken_jumps(void)
     prog_free(p);
 }
 
-static void test_loop_with_break_and_continue(void)
+static void check_loop_with_break_and_continue(int gen)
 {
     /* do { n++; if (n >= ch) break; if (n == 2) continue; count++; } while (1)
      * break/cont: JIP = next block end, UIP = the while (Gen7+ layout) */
-    struct prog *p = prog_new();
+    struct prog *p = prog_new_gen(gen);
     emit(p, op1(MOV, 8, G(1, D), IMM(V, 0x76543210)));
     emit(p, op1(MOV, 8, G(10, D), IMM(D, 0)));
     emit(p, op1(MOV, 8, G(11, D), IMM(D, 0)));
@@ -983,6 +994,9 @@ static void test_loop_with_break_and_continue(void)
     }
     prog_free(p);
 }
+static void test_loop_with_break_and_continue_gen7(void) { check_loop_with_break_and_continue(7); }
+static void test_loop_with_break_and_continue_gen8(void) { check_loop_with_break_and_continue(8); }
+static void test_loop_with_break_and_continue_gen9(void) { check_loop_with_break_and_continue(9); }
 
 static void test_halt_and_jmpi_and_call(void)
 {
@@ -1308,7 +1322,9 @@ static const struct test_case cases[] = {
     { "vector immediates V UV VF W", test_vector_immediates },
     { "half float conversions", test_half_float_conversions },
     { "add mul sat and source modifiers", test_add_mul_sat_and_modifiers },
-    { "integer alu", test_integer_alu },
+    { "integer alu (gen7)", test_integer_alu_gen7 },
+    { "integer alu (gen8)", test_integer_alu_gen8 },
+    { "integer alu (gen9)", test_integer_alu_gen9 },
     { "bit operations", test_bit_operations },
     { "bitfield extract and insert", test_bitfield_extract_insert },
     { "addc subb mach", test_carry_borrow_and_mach },
@@ -1329,9 +1345,13 @@ static const struct test_case cases[] = {
     { "indirect addressing", test_indirect_addressing },
     { "out of range register access", test_out_of_range_register_access_is_counted },
     { "predication forms", test_predication_forms },
-    { "divergent nested if else", test_divergent_nested_if_else },
+    { "divergent nested if else (gen7)", test_divergent_nested_if_else_gen7 },
+    { "divergent nested if else (gen8)", test_divergent_nested_if_else_gen8 },
+    { "divergent nested if else (gen9)", test_divergent_nested_if_else_gen9 },
     { "if with no channel taken", test_if_with_no_channel_taken_jumps },
-    { "loop with break and continue", test_loop_with_break_and_continue },
+    { "loop with break and continue (gen7)", test_loop_with_break_and_continue_gen7 },
+    { "loop with break and continue (gen8)", test_loop_with_break_and_continue_gen8 },
+    { "loop with break and continue (gen9)", test_loop_with_break_and_continue_gen9 },
     { "halt jmpi call ret", test_halt_and_jmpi_and_call },
     { "write to ip is a jump", test_write_to_ip_is_a_jump },
     { "send request fields", test_send_request_fields },
