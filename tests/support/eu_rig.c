@@ -71,11 +71,12 @@ static enum unit_activity stub_tick(struct unit *u)
             wb->slot = p->slot;
             wb->dst_reg = p->dst_reg;
             wb->rlen = p->rlen;
+            unsigned total = p->mlen + p->ex_mlen;
             for (unsigned r = 0; r < p->rlen; r++)
                 for (unsigned k = 0; k < 8; k++) {
                     uint32_t v = 0;
-                    if (p->mlen)
-                        memcpy(&v, p->regs[r % p->mlen] + 4 * k, 4);
+                    if (total)
+                        memcpy(&v, p->regs[r % total] + 4 * k, 4);
                     v += s->add;
                     memcpy(wb->regs[r] + 4 * k, &v, 4);
                 }

@@ -16,7 +16,7 @@
 
 /* Kind "test_sf": port "in" takes MSG_SEND; a SEND with rlen > 0 (and no EOT)
  * is answered on "out" with rlen registers: register r, dword k = payload
- * register (r mod mlen), dword k, plus param `add`. Every EOT message's
+ * register (r mod (mlen + ex_mlen)), dword k, plus param `add`. Every EOT message's
  * payload is recorded. */
 struct stub_sf {
     uint32_t add;                       /* param */

@@ -328,6 +328,40 @@ static void test_bad_messages_are_counted(void)
     sim_destroy(r.sim);
 }
 
+static void test_split_send_payloads(void)
+{
+    /* sends (gen9): src0 carries mlen registers, src1 ex_mlen more (ex_desc
+     * 9:6); the shared function sees them in order and replies to dst */
+    struct rig r = rig_new(NULL, 2);
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn s = { .opcode = 51, .exec_size = 8, .nsrc = 2, .sfid = 10 };
+    s.dst = G(20, UD);
+    s.src[0] = G(3, UD);
+    s.src[1] = G(7, UD);
+    s.desc = 1u << 25 | 2u << 20;                   /* mlen 1, rlen 2 */
+    s.ex_desc = 1u << 6;                            /* ex_mlen 1 */
+    eu_enc_emit(&b, &s);
+    struct eu_enc_insn e = send(0, 20, 2, 0, true);
+    eu_enc_emit(&b, &e);
+    rig_load(r.sim, 0x5000, &b);
+    uint32_t regs[8][8];
+    for (unsigned g = 0; g < 8; g++)
+        for (unsigned i = 0; i < 8; i++)
+            regs[g][i] = g * 100 + i;
+    dispatch(&r, 0x5000, (const uint32_t (*)[8])regs, 8, 3);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+    /* reply register k = payload register (k mod 2) + 100: r3 then r7 */
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(sf->last_eot[0][i], 300 + i + 100);
+        CU_ASSERT_EQUAL(sf->last_eot[1][i], 700 + i + 100);
+    }
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.writebacks"), 1);
+    eu_enc_free(&b);
+    sim_destroy(r.sim);
+}
+
 static void test_assembled_kernel_gen8_and_gen9(void)
 {
     /* tests/data/eu/exec/alu_eot.gen{8,9}.g4a, assembled by intel-gen4asm at
@@ -384,6 +418,7 @@ static const struct test_case cases[] = {
     { "runaway kernel is stopped", test_runaway_kernel_is_stopped },
     { "bad messages are counted", test_bad_messages_are_counted },
     { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
+    { "split send payloads", test_split_send_payloads },
     { 0 }
 };
 TEST_SUITE(eu, cases);

@@ -159,6 +159,25 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
     SET(EU_F_NIB_CONTROL, in->nib);
     SET(EU_F_FLAG_REG_NR, in->flag_reg);
     SET(EU_F_FLAG_SUBREG_NR, in->flag_subreg);
+    if (in->opcode == 51 || in->opcode == 52) {
+        /* gen9 split send (native-fields.txt [sends]): src0 and src1 are the
+         * two payloads; reg files are single bits; ex_mlen in ex_desc 9:6 */
+        if (gi != EU_GEN9_IDX)
+            return -1;
+        SET(EU_F_SENDS_DST_REG_FILE_1B, in->dst.file == EU_FILE_GRF);
+        SET(EU_F_SENDS_DST_REG_NR, in->dst.reg);
+        SET(EU_F_SENDS_DST_SUBREG_NR, in->dst.subreg / 16);
+        SET(EU_F_SENDS_SRC0_REG_NR, in->src[0].reg);
+        SET(EU_F_SENDS_SRC0_SUBREG_NR, in->src[0].subreg / 16);
+        SET(EU_F_SENDS_SRC1_REG_FILE_1B, in->src[1].file == EU_FILE_GRF);
+        SET(EU_F_SENDS_SRC1_REG_NR, in->src[1].reg);
+        SET(EU_F_SENDS_DESC, in->desc);
+        SET(EU_F_SENDS_EX_DESC_31_16, in->ex_desc >> 16);
+        SET(EU_F_SENDS_EX_DESC_9_6, in->ex_desc >> 6);
+        SET(EU_F_SENDS_EOT, in->eot);
+        SET(EU_F_SENDS_SFID, in->sfid);
+        return 0;
+    }
     /* dst */
     const struct eu_enc_opnd *d = &in->dst;
     int dt = type_code(gi, d->type, false);
