@@ -406,6 +406,41 @@ static void test_assembled_kernel_gen8_and_gen9(void)
         }
 }
 
+static void test_random_kernels_end_cleanly(void)
+{
+    /* random instruction words as kernels, in both modes: every thread ends
+     * (EOT, illegal instruction, fetch fault or the instruction limit), the
+     * machine goes quiet, nothing crashes */
+    uint32_t x = 99;
+    for (int fast = 0; fast < 2; fast++) {
+        const char *over[] = { "max_thread_instructions=3000", fast ? "fast=true" : "fast=false", NULL };
+        struct rig r = rig_new(over, 3);
+        struct eu_enc_buf b = { .gen = 9 };
+        static const uint8_t ops[] = { 1, 5, 9, 16, 34, 36, 37, 39, 40, 41, 42, 49, 56, 64, 65, 91 };
+        for (unsigned k = 0; k < 40 * 16; k++) {
+            x = x * 1664525u + 1013904223u;
+            if (b.len + 1 > b.cap) {
+                b.cap = b.cap ? 2 * b.cap : 1024;
+                b.bytes = realloc(b.bytes, b.cap);
+            }
+            b.bytes[b.len++] = (uint8_t)(x >> 24);
+        }
+        for (size_t at = 0; at < b.len; at += 16) {
+            b.bytes[at + 3] &= (uint8_t)~0x20;
+            b.bytes[at] = ops[(b.bytes[at + 5] + at) % sizeof ops];
+        }
+        rig_load(r.sim, 0x6000, &b);
+        for (uint32_t t = 0; t < 16; t++)
+            dispatch(&r, 0x6000 + (t % 8) * 64, NULL, 0, t);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_dispatched"), 16);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_ended"), 16);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.active_threads"), 0);
+        eu_enc_free(&b);
+        sim_destroy(r.sim);
+    }
+}
+
 static const struct test_case cases[] = {
     { "send and writeback (timing)", test_send_and_writeback_timing },
     { "send and writeback (fast)", test_send_and_writeback_fast },
@@ -419,6 +454,7 @@ static const struct test_case cases[] = {
     { "bad messages are counted", test_bad_messages_are_counted },
     { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
     { "split send payloads", test_split_send_payloads },
+    { "random kernels end cleanly", test_random_kernels_end_cleanly },
     { 0 }
 };
 TEST_SUITE(eu, cases);

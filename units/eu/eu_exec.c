@@ -361,6 +361,19 @@ static enum kind kind_of_type(unsigned ty)
     return type_is_float(ty) ? K_F : K_INT;
 }
 
+/* A float read as an integer lane (only mixed-type programming gets here):
+ * saturating like the conversions of L21657-21693, never undefined. */
+static int64_t sat_i64(double d)
+{
+    if (isnan(d))
+        return 0;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    if (d >= 9223372036854775808.0)
+        return INT64_MAX;
+    return (int64_t)d;
+}
+
 static lane_t to_kind(const struct ctx *c, unsigned ty, uint64_t raw, enum kind k)
 {
     lane_t v;
@@ -373,7 +386,7 @@ static lane_t to_kind(const struct ctx *c, unsigned ty, uint64_t raw, enum kind 
             f = ftz32(f);
         if (k == K_F) v.f = f;
         else if (k == K_DF) v.d = f;
-        else v.i = (int64_t)f;
+        else v.i = sat_i64(f);
         return v;
     }
     case EU_TYPE_HF:
@@ -381,7 +394,7 @@ static lane_t to_kind(const struct ctx *c, unsigned ty, uint64_t raw, enum kind 
         float f = ty == EU_TYPE_HF ? hf_value(c, (uint16_t)raw) : vf_to_float((unsigned)raw & 0xff);
         if (k == K_F) v.f = f;
         else if (k == K_DF) v.d = f;
-        else v.i = (int64_t)f;
+        else v.i = sat_i64(f);
         return v;
     }
     case EU_TYPE_DF: {
@@ -391,7 +404,7 @@ static lane_t to_kind(const struct ctx *c, unsigned ty, uint64_t raw, enum kind 
             d = ftz64(d);
         if (k == K_DF) v.d = d;
         else if (k == K_F) v.f = (float)d;
-        else v.i = (int64_t)d;
+        else v.i = sat_i64(d);
         return v;
     }
     default: {
@@ -421,7 +434,7 @@ static void read_src(struct ctx *c, const struct eu_operand *op, enum kind k, la
             if (ty == EU_TYPE_V || ty == EU_TYPE_UV) {
                 /* 8 x 4-bit, element ch % 8 (L21178-21376) */
                 unsigned nib = (unsigned)(op->imm >> (4 * (ch & 7))) & 15;
-                int64_t iv = ty == EU_TYPE_V ? (int64_t)((nib ^ 8) - 8) : (int64_t)nib;
+                int64_t iv = ty == EU_TYPE_V ? (int64_t)nib - ((nib & 8) ? 16 : 0) : (int64_t)nib;
                 v[ch] = to_kind(c, EU_TYPE_Q, (uint64_t)iv, k);
                 continue;
             }
@@ -1237,7 +1250,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     } write_dst(&c, r, K_INT, NULL, true); break;
     case OP_ADD: FOP(a + b, a + b, (int64_t)((uint64_t)a + (uint64_t)b)); write_dst(&c, r, k, NULL, true); break;
     case OP_MUL: FOP(a * b, a * b, (int64_t)((uint64_t)a * (uint64_t)b)); write_dst(&c, r, k, NULL, true); break;
-    case OP_AVG: FOR_CH r[ch].i = (s0[ch].i + s1[ch].i + 1) >> 1; write_dst(&c, r, K_INT, NULL, true); break;
+    case OP_AVG: FOR_CH r[ch].i = (int64_t)((uint64_t)s0[ch].i + (uint64_t)s1[ch].i + 1) >> 1;
+        write_dst(&c, r, K_INT, NULL, true); break;
     case OP_MAC: {
         /* dst = acc + src0 * src1 */
         const uint8_t *acc = t->arf[EU_ARF_ACC0];
