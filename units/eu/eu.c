@@ -77,6 +77,7 @@ struct eu {
     uint32_t dcache_mask, dcache_used;
     uint64_t *itags;
     uint32_t iline_count;
+    bool iline_pow2;
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
     uint32_t end_queue_len;
     uint64_t last_account;
@@ -410,9 +411,8 @@ static void allocate(struct eu *s)
     s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
-    s->iline_count = 1;
-    while (s->iline_count < s->icache_kib * 1024 / 64)
-        s->iline_count *= 2;                /* rounded up to a power of two */
+    s->iline_count = s->icache_kib * 1024 / 64;
+    s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
     s->end_queue = gt_xcalloc(s->threads + 1, sizeof *s->end_queue);
 }
@@ -730,7 +730,8 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
         uint64_t addr = sl->th.inst_base + sl->th.ip;
         /* instruction cache (timing only): direct mapped, 64-byte lines */
         uint64_t line = addr >> 6;
-        uint32_t set = (uint32_t)(line & (s->iline_count - 1));
+        uint32_t set = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
+                                     : (uint32_t)(line % s->iline_count);
         if (s->itags[set] != line + 1) {
             s->itags[set] = line + 1;
             s->icache_misses++;
