@@ -64,7 +64,11 @@ static enum unit_activity stub_tick(struct unit *u)
             for (unsigned r = 0; r < p->mlen && r < 8; r++)
                 memcpy(s->last_eot[r], p->regs[r], 32);
             s->eots++;
-        } else if (p->rlen) {
+        } else {
+            for (unsigned r = 0; r < (unsigned)(p->mlen + p->ex_mlen) && r < 16; r++)
+                memcpy(s->last_send[r], p->regs[r], 32);
+        }
+        if (!(p->flags & EU_SEND_EOT) && p->rlen) {
             struct msg *w = msg_alloc(sim, MSG_WRITEBACK,
                                       (uint32_t)(sizeof(struct eu_writeback_msg) + p->rlen * 32u));
             struct eu_writeback_msg *wb = (struct eu_writeback_msg *)w->payload;

@@ -28,6 +28,7 @@ struct stub_sf {
     uint32_t eot_first[STUB_MAX_EOT][8];    /* first payload register of each EOT */
     uint64_t eot_cycle[STUB_MAX_EOT];
     uint32_t last_eot[8][8];            /* the whole payload (up to 8 registers) of the last EOT */
+    uint32_t last_send[16][8];          /* the payload (up to 16 registers) of the last other SEND */
 };
 extern const struct unit_ops stub_sf_ops;
 

@@ -441,6 +441,61 @@ static void test_random_kernels_end_cleanly(void)
     }
 }
 
+static void test_driver_kernels_from_aub_captures(void)
+{
+    /* The shader kernels Mesa compiled in the AUB captures (tests/data/eu/aub,
+     * gen7/8/9; compacted instructions, SIMD8/16, 3-source, sampler, URB,
+     * render-target and data-port messages): every one runs to its EOT on a
+     * standalone EU with zero payload and the stub shared function, with no
+     * illegal instruction and no register fault. */
+    static const char *const kernels[] = {
+        "byt_compute.k00.gen7", "byt_tri.k00.gen7", "byt_tri.k01.gen7", "byt_tri.k02.gen7",
+        "byt_tri.k03.gen7", "byt_tri.k04.gen7", "bdw_compute.k00.gen8", "bdw_tri.k00.gen8",
+        "bdw_tri.k01.gen8", "bdw_tri.k02.gen8", "bdw_tri.k03.gen8", "skl_compute.k00.gen9",
+        "skl_tri.k00.gen9", "skl_tri.k01.gen9", "skl_tri.k02.gen9", "skl_tri.k03.gen9",
+        "skl_tri.k04.gen9", "skl_tri.k05.gen9", "skl_tri.k06.gen9",
+    };
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        for (int fast = 0; fast < 2; fast++) {
+            const char *over[] = { fast ? "fast=true" : "fast=false", NULL };
+            struct rig r = rig_new(over, 4);
+            char path[128];
+            snprintf(path, sizeof path, "tests/data/eu/aub/%s.bin", kernels[k]);
+            CU_ASSERT_FATAL(rig_load_file(r.sim, 0x40000, path) > 0);
+            bool compute = strstr(kernels[k], "compute") != NULL;
+            int gen = kernels[k][strlen(kernels[k]) - 1] - '0';
+            struct stub_sf *sf = unit_state(r.sf);
+            sf->add = 0x3f800000u;          /* replies: payload bits + 1.0f's bits */
+            struct msg *m = rig_dispatch_msg(r.sim, 0x40000, 0, compute ? 16 : 8, NULL, 0, 1, 0);
+            ((struct eu_dispatch *)m->payload)->gen = (uint8_t)gen;
+            CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+            CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+            if (sf->eots != 1 || rig_stat(r.sim, "eu.threads_killed") != 0)
+                fprintf(stderr, "\n%s: eots %llu killed %g\n", kernels[k],
+                        (unsigned long long)sf->eots, rig_stat(r.sim, "eu.threads_killed"));
+            CU_ASSERT_EQUAL(sf->eots, 1);
+            CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_killed"), 0);
+            CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.illegal_instructions"), 0);
+            CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.register_faults"), 0);
+            if (compute) {
+                /* c[i] = a[i] + b[i] at byte address 4 * (lane + 16 * group):
+                 * with r0 = r1 = 0, the write's address registers hold 4 *
+                 * lane and both reads return the address bits + 1.0f's
+                 * bits, so each sum is twice that float */
+                CU_ASSERT_EQUAL(sf->last_sfid, 7);          /* the EOT goes to the thread spawner */
+                for (unsigned lane = 0; lane < 16; lane++) {
+                    CU_ASSERT_EQUAL(sf->last_send[lane / 8][lane % 8], 4 * lane);
+                    uint32_t bits = 0x3f800000u + 4 * lane;
+                    float f, got;
+                    memcpy(&f, &bits, 4);
+                    memcpy(&got, &sf->last_send[2 + lane / 8][lane % 8], 4);
+                    CU_ASSERT_EQUAL(got, f + f);
+                }
+            }
+            sim_destroy(r.sim);
+        }
+}
+
 static const struct test_case cases[] = {
     { "send and writeback (timing)", test_send_and_writeback_timing },
     { "send and writeback (fast)", test_send_and_writeback_fast },
@@ -455,6 +510,7 @@ static const struct test_case cases[] = {
     { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
     { "split send payloads", test_split_send_payloads },
     { "random kernels end cleanly", test_random_kernels_end_cleanly },
+    { "driver kernels from aub captures", test_driver_kernels_from_aub_captures },
     { 0 }
 };
 TEST_SUITE(eu, cases);
