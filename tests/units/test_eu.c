@@ -328,6 +328,38 @@ static void test_bad_messages_are_counted(void)
     sim_destroy(r.sim);
 }
 
+static void test_assembled_flow_control_gen7(void)
+{
+    /* tests/data/eu/exec/flow.gen7.g4a: JIP/UIP written by intel-gen4asm */
+    for (int fast = 0; fast < 2; fast++) {
+        const char *over_fast[] = { "fast=true", NULL };
+        struct rig r = rig_new(fast ? over_fast : NULL, 1);
+        CU_ASSERT_FATAL(rig_load_file(r.sim, 0x30000, "build/gen/eu/exec/flow.gen7.hex") == 17 * 16);
+        uint32_t regs[2][8] = { { 0 } };
+        for (unsigned i = 0; i < 8; i++)
+            regs[1][i] = i;
+        struct msg *m = rig_dispatch_msg(r.sim, 0x30000, 0, 8, (const uint32_t (*)[8])regs, 2, 1, 0);
+        ((struct eu_dispatch *)m->payload)->gen = 7;
+        CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        struct stub_sf *sf = unit_state(r.sf);
+        CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+        for (int ch = 0; ch < 8; ch++) {
+            int n = 0, count = 0;
+            for (;;) {
+                n++;
+                if (n >= ch) break;
+                if (n == 2) continue;
+                count++;
+            }
+            CU_ASSERT_EQUAL((int32_t)sf->last_eot[0][ch], ch < 4 ? 1 : 10);
+            CU_ASSERT_EQUAL((int32_t)sf->last_eot[1][ch], n);
+            CU_ASSERT_EQUAL((int32_t)sf->last_eot[2][ch], count);
+        }
+        sim_destroy(r.sim);
+    }
+}
+
 static void test_split_send_payloads(void)
 {
     /* sends (gen9): src0 carries mlen registers, src1 ex_mlen more (ex_desc
@@ -509,6 +541,7 @@ static const struct test_case cases[] = {
     { "bad messages are counted", test_bad_messages_are_counted },
     { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
     { "split send payloads", test_split_send_payloads },
+    { "assembled flow control (gen7)", test_assembled_flow_control_gen7 },
     { "random kernels end cleanly", test_random_kernels_end_cleanly },
     { "driver kernels from aub captures", test_driver_kernels_from_aub_captures },
     { 0 }
