@@ -121,7 +121,7 @@ static const struct param_desc eu_params[] = {
                     "instruction cache size in KiB (direct mapped, 64-byte lines)"),
     PARAM_U32_FIELD("icache_latency", struct eu, icache_latency, 20, 0, 10000,
                     "cycles a thread waits on an instruction cache miss"),
-    PARAM_U32_FIELD("decode_cache_entries", struct eu, decode_cache_entries, 4096, 16, 1u << 20,
+    PARAM_U32_FIELD("decode_cache_entries", struct eu, decode_cache_entries, 2048, 16, 1u << 20,
                     "decoded instructions kept (rounded up to a power of two; flushed when full)"),
     PARAM_U64_FIELD("max_thread_instructions", struct eu, max_thread_instructions, 100000000, 0,
                     INT64_MAX, "a thread executing more instructions is ended and counted "
