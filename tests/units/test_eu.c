@@ -237,6 +237,42 @@ static void test_scoreboard_and_co_issue(void)
     CU_ASSERT_EQUAL(issuing1, 2 * 33);
 }
 
+static void test_flag_dependency_stalls(void)
+{
+    /* cmp writes f0.0, the predicated mov right after it reads f0.0: it waits
+     * for the compare's occupancy + latency like a GRF consumer would */
+    const char *over[] = { "icache_latency=0", NULL };
+    uint64_t cycles[2];
+    for (int dep = 0; dep < 2; dep++) {
+        struct rig r = rig_new(over, 1);
+        struct eu_enc_buf b = { .gen = 9 };
+        for (unsigned k = 0; k < 8; k++) {
+            /* baseline: the same instruction shapes without the flag traffic */
+            struct eu_enc_insn c = dep ? op2(16, 8, eu_enc_null(EU_TYPE_F), G(2, F), eu_enc_immf(0.5f))
+                                       : op2(ADD, 8, G(40 + k, F), G(2, F), eu_enc_immf(0.5f));
+            c.cond = dep ? 5 : 0;
+            eu_enc_emit(&b, &c);
+            struct eu_enc_insn m = { .opcode = MOV, .exec_size = 8, .nsrc = 1 };
+            m.dst = G(20 + k, F);
+            m.src[0] = G(3, F);
+            m.pred = dep ? 1 : 0;
+            eu_enc_emit(&b, &m);
+        }
+        struct eu_enc_insn e = send(0, 20, 1, 0, true);
+        eu_enc_emit(&b, &e);
+        rig_load(r.sim, 0x7000, &b);
+        dispatch(&r, 0x7000, NULL, 0, 1);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        cycles[dep] = sim_now(r.sim) / 1000;
+        if (dep)
+            CU_ASSERT_TRUE(rig_stat(r.sim, "eu.stall.dependency") > 0);
+        eu_enc_free(&b);
+        sim_destroy(r.sim);
+    }
+    /* each predicated mov waits about occupancy (2) + fpu_latency (4) */
+    CU_ASSERT_TRUE(cycles[1] >= cycles[0] + 8 * 4);
+}
+
 static void test_round_robin_and_bad_arbitration(void)
 {
     double stall, issuing;
@@ -534,6 +570,7 @@ static const struct test_case cases[] = {
     { "thread slots fill and free", test_thread_slots_fill_and_free },
     { "scoreboard and co-issue", test_scoreboard_and_co_issue },
     { "round robin and bad arbitration", test_round_robin_and_bad_arbitration },
+    { "flag dependency stalls", test_flag_dependency_stalls },
     { "icache misses cost cycles", test_icache_misses_cost_cycles },
     { "fetch fault ends thread", test_fetch_fault_ends_thread },
     { "unwritten memory is illegal opcode", test_unwritten_memory_is_illegal_opcode },

@@ -24,6 +24,7 @@ struct dentry {
     uint8_t occupancy;
     uint8_t latency_class;      /* 0 alu, 1 math, 2 df */
     bool reads_indirect;
+    bool reads_flags, writes_flags;     /* predication / flow control; cond modifier */
     uint8_t nread;
     uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
     uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
@@ -46,6 +47,7 @@ struct slot {
     uint64_t instructions;
     struct gpu_address_space space;
     uint64_t grf_ready[EU_GRF_COUNT];
+    uint64_t flags_ready;       /* f0/f1 written by an instruction still in its pipe */
     struct eu_thread th;
 };
 
@@ -219,6 +221,10 @@ static void classify(struct dentry *d)
     d->nread = 0;
     if (in->illegal)
         return;
+    /* flags: one scoreboard entry for f0/f1 together */
+    d->reads_flags = in->pred_control != 0 || in->opcode == 2 /* sel */;
+    d->writes_flags = in->cond_modifier != 0 && in->opcode != 2 && in->opcode != 18 /* csel */ &&
+                      !in->is_send && !in->is_math;
     if (in->is_send || in->is_split_send) {
         uint32_t mlen = in->mlen, rlen = in->rlen;
         if (in->desc_is_reg) {
@@ -575,6 +581,8 @@ static enum ready deps_ready(const struct slot *sl, const struct dentry *d, uint
     enum ready r = R_OK;
     if (d->reads_indirect && sl->pending_wb)
         return R_SEND;
+    if ((d->reads_flags || d->writes_flags) && sl->flags_ready > now)
+        r = R_DEP;
     for (unsigned k = 0; k < d->nread; k++)
         for (unsigned g = d->read_lo[k]; g <= d->read_hi[k]; g++)
             if (sl->grf_ready[g] > now) {
@@ -610,6 +618,10 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
         uint64_t ready = now + d->occupancy + lat;
         for (unsigned g = d->write_lo; g <= d->write_hi; g++)
             sl->grf_ready[g] = ready;
+    }
+    if (timing && r == EU_STEP_OK && d->writes_flags) {
+        uint32_t lat = pipe == EU_PIPE_EM ? s->em_latency : s->fpu_latency;
+        sl->flags_ready = now + d->occupancy + lat;
     }
     switch (r) {
     case EU_STEP_OK:

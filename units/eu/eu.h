@@ -14,8 +14,9 @@
  *    plus `fpu_latency` or `em_latency` by the pipe used (`math_latency` for
  *    math, `df_latency` for DF); `co_issue` false allows one ALU issue per cycle;
  *  - a scoreboard per GRF: SEND destinations are pending until the write-back
- *    arrives, ALU and math destinations until their latency has passed
- *    (L20905 dependency rules; NoDDClr/NoDDChk are not modelled);
+ *    arrives, ALU and math destinations until their latency has passed, and
+ *    one entry for the flags written by conditional modifiers and read by
+ *    predication (L20905 dependency rules; NoDDClr/NoDDChk are not modelled);
  *  - instruction fetch through an instruction cache modelled inside the EU
  *    (direct mapped, `icache_kib`, 64-byte lines, `icache_latency` per miss;
  *    the seed gives no figures, notes §14.17) and a decoded-instruction cache
@@ -33,7 +34,7 @@
  * faults, kernels exceeding `max_thread_instructions`) ends the thread or
  * discards the access, logs a note and counts it; nothing crashes or hangs.
  * Not modelled: Gen4 execution, the System Routine/exceptions, sendc's TDR
- * wait, flag/accumulator dependencies, thread priority classes, preemption,
+ * wait, accumulator and a0 dependencies, thread priority classes, preemption,
  * instruction prefetch timing beyond the cache model, self-modifying code
  * (the decode cache is never invalidated).
  */
