@@ -772,7 +772,7 @@ static uint32_t chan_bits(unsigned n)
 
 /* ---- flow control helpers --------------------------------------------------------- */
 
-static void rejoin(struct eu_thread *t)
+static inline void rejoin(struct eu_thread *t)
 {
     eu_rejoin(t);
 }
@@ -974,6 +974,23 @@ static enum eu_step_result do_send(struct ctx *c, struct eu_send_request *s)
     return s->eot ? EU_STEP_END : EU_STEP_SEND;
 }
 
+/* Flow control. Every channel has its own instruction pointer (PcIP) and runs
+ * an instruction only when its PcIP equals the thread's ip (L20955, and the
+ * Evaluate-Write-Enable rule L23850-23884). Channels that leave the current
+ * path wait ("park") with a target PcIP and rejoin when the ip reaches it.
+ * The seed lacks the per-instruction JIP/UIP pages (notes §14.4); the choice
+ * here matches the layout Mesa's emitter gives (brw_eu_emit.c
+ * brw_set_uip_jip / patch_IF_ELSE) and is checked against a gen7 kernel whose
+ * jumps intel-gen4asm encoded:
+ *  - if: enabled channels whose predicate fails wait at JIP (the first
+ *    instruction of the else block, or the endif); UIP is the endif;
+ *  - else: the active channels wait at JIP (the endif);
+ *  - endif, join: convergence points;
+ *  - break: the enabled channels wait past the while that UIP names;
+ *    cont and halt: they wait at UIP (the while, the final halt);
+ *  - while: enabled channels go back to JIP; the others wait after the while;
+ *  - after any of these, when no channel is active the ip jumps to JIP (the
+ *    next point where channels may be waiting), else it moves on. */
 static enum eu_step_result do_flow(struct ctx *c)
 {
     const struct eu_instruction *in = c->in;
