@@ -350,6 +350,39 @@ static void test_runaway_kernel_is_stopped(void)
     }
 }
 
+static void test_back_pressure_on_send_and_td_ports(void)
+{
+    /* a slow shared function (capacity 1, one pop every 50 cycles) and a TD
+     * side that pops slowly: SENDs and thread ends wait in the EU, nothing is
+     * lost, the run ends */
+    struct sim *sim = probe_sim(NULL);
+    struct unit *eu = probe_add(sim, &eu_ops, "eu", NULL);
+    const char *slow[] = { "per_cycle=1", "start_cycle=300", NULL };
+    struct unit *sink = probe_add(sim, &probe_sink_ops, "sf", slow);
+    struct unit *ends = probe_add(sim, &probe_sink_ops, "ends", slow);
+    probe_link(sim, eu, "send", sink, "in", 1, 1, 1);
+    probe_link(sim, eu, "td", ends, "in", 1, 1, 1);
+    rig_memory(sim);
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn e = send(0, 1, 1, 0, true);
+    eu_enc_emit(&b, &e);
+    rig_load(sim, 0x8000, &b);
+    for (uint32_t t = 0; t < 30; t++) {
+        struct msg *m = rig_dispatch_msg(sim, 0x8000, 0, 8, NULL, 0, t, 0);
+        CU_ASSERT_TRUE(port_inject(unit_port(eu, "dispatch", 0), m));
+    }
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct probe_sink *ps = unit_state(sink), *pe = unit_state(ends);
+    CU_ASSERT_EQUAL(ps->received, 30);
+    CU_ASSERT_EQUAL(pe->received, 30);
+    CU_ASSERT_EQUAL(rig_stat(sim, "eu.threads_ended"), 30);
+    CU_ASSERT_TRUE(rig_stat(sim, "eu.stall.port") > 0);
+    eu_enc_free(&b);
+    sim_destroy(sim);
+}
+
 static void test_bad_messages_are_counted(void)
 {
     struct rig r = rig_new(NULL, 1);
@@ -576,6 +609,7 @@ static const struct test_case cases[] = {
     { "unwritten memory is illegal opcode", test_unwritten_memory_is_illegal_opcode },
     { "runaway kernel is stopped", test_runaway_kernel_is_stopped },
     { "bad messages are counted", test_bad_messages_are_counted },
+    { "back-pressure on send and td ports", test_back_pressure_on_send_and_td_ports },
     { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
     { "split send payloads", test_split_send_payloads },
     { "assembled flow control (gen7)", test_assembled_flow_control_gen7 },

@@ -81,7 +81,7 @@ struct eu {
     uint32_t iline_count;
     bool iline_pow2;
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
-    uint32_t end_queue_len;
+    uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
     uint32_t busy_slots;
     /* stats */
@@ -160,7 +160,7 @@ static const struct stat_desc eu_stats[] = {
     C("stall.send_wait", stall_send_wait, "thread-cycles", "threads held waiting for a write-back"),
     C("stall.pipe", stall_pipe, "thread-cycles", "threads held because their pipe was busy"),
     C("stall.fetch", stall_fetch, "thread-cycles", "threads waiting on an instruction cache miss"),
-    C("stall.port", stall_port, "thread-cycles", "threads whose SEND waited for a full port"),
+    C("stall.port", stall_port, "attempts", "retries of a SEND whose port was full"),
     C("thread_cycles", thread_cycles, "thread-cycles", "sum over cycles of threads resident"),
     STAT_LEVEL_FIELD("active_threads", struct eu, active_threads, "threads", "threads resident now"),
     STAT_LEVEL_FIELD("active_threads_peak", struct eu, active_threads_peak, "threads",
@@ -370,6 +370,12 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
         e->ffid = sl->ffid;
         e->instructions = sl->instructions;
         m->tag = sl->request_id;
+        if (s->end_queue_len == s->end_queue_cap) {
+            /* only when dispatches arrive faster than the TD takes the ends
+             * (a TD never re-dispatches a slot before seeing its end) */
+            s->end_queue_cap *= 2;
+            s->end_queue = gt_xrealloc(s->end_queue, s->end_queue_cap * sizeof *s->end_queue);
+        }
         s->end_queue[s->end_queue_len++] = m;
         flush_end_queue(s);
     }
@@ -420,7 +426,8 @@ static void allocate(struct eu *s)
     s->iline_count = s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
-    s->end_queue = gt_xcalloc(s->threads + 1, sizeof *s->end_queue);
+    s->end_queue_cap = s->threads + 1;
+    s->end_queue = gt_xcalloc(s->end_queue_cap, sizeof *s->end_queue);
 }
 
 static bool start_thread(struct eu *s, struct unit *u, struct msg *m)
@@ -903,12 +910,9 @@ static enum unit_activity eu_tick(struct unit *u)
     account(s, u);
     if (port_peek(s->dispatch) && s->busy_slots < s->threads)
         more = true;
-    if (more || s->end_queue_len)
-        return UNIT_BUSY;
-    for (unsigned i = 0; i < s->threads; i++)
-        if (s->slots[i].pending_msg)
-            return UNIT_BUSY;
-    return UNIT_IDLE;
+    /* a SEND or thread end held by a full channel needs no tick: the fabric
+     * wakes the EU when the receiver frees space (fabric/port.h) */
+    return more ? UNIT_BUSY : UNIT_IDLE;
 }
 
 static void eu_stats_derived(struct unit *u, struct stats_writer *w)
