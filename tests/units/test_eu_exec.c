@@ -10,6 +10,7 @@
 #include "../test.h"
 
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -737,6 +738,48 @@ static void test_rounding_modes_from_cr0(void)
     prog_free(p);
 }
 
+static void test_alt_mode(void)
+{
+    /* cr0.0[0] ALT (L21473-21511): +/-INF results become +/-fmax; log, rsq and
+     * sqrt take abs() of the source. IEEE mode for comparison. */
+    struct prog *p = prog_new();
+    float a[8] = { 3e38f, -3e38f, -4.0f, -8.0f, -4.0f, 0.0f, 2.0f, 1.0f };
+    float b[8] = { 3e38f, 3e38f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f };
+    set_f(p, 1, a, 8);
+    set_f(p, 2, b, 8);
+    emit(p, op2(ADD, 8, G(10, F), G(1, F), G(2, F)));
+    emit(p, op2(MUL, 8, G(11, F), G(1, F), G(2, F)));
+    unsigned fns[4] = { 4, 2, 5, 1 };       /* sqrt log rsq inv */
+    for (unsigned k = 0; k < 4; k++) {
+        struct eu_enc_insn m = op2(MATH, 8, G(12 + k, F), G(1, F), NUL(F));
+        m.cond = (uint8_t)fns[k];
+        emit(p, m);
+    }
+    for (int alt = 0; alt < 2; alt++) {
+        eu_thread_init(p->t, 9, 0, 0, 0xff);
+        set_f(p, 1, a, 8);
+        set_f(p, 2, b, 8);
+        uint32_t cr = (uint32_t)alt;
+        memcpy(p->t->arf[EU_ARF_CR0], &cr, 4);
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        float big = alt ? FLT_MAX : INFINITY;
+        CU_ASSERT_EQUAL(fl(p, 10, 0), big);                 /* 3e38 + 3e38 overflows */
+        CU_ASSERT_EQUAL(fl(p, 11, 0), big);                 /* 9e76 */
+        CU_ASSERT_EQUAL(fl(p, 11, 1), -big);
+        if (alt) {
+            CU_ASSERT_DOUBLE_EQUAL(fl(p, 12, 2), 2.0, 1e-6);      /* sqrt(|-4|) */
+            CU_ASSERT_DOUBLE_EQUAL(fl(p, 13, 3), 3.0, 1e-6);      /* log2(|-8|) */
+            CU_ASSERT_DOUBLE_EQUAL(fl(p, 14, 4), 0.5, 1e-6);      /* rsq(|-4|) */
+            CU_ASSERT_EQUAL(fl(p, 15, 5), FLT_MAX);               /* inv(0) */
+        } else {
+            CU_ASSERT_TRUE(isnan(fl(p, 12, 2)));
+            CU_ASSERT_TRUE(isnan(fl(p, 13, 3)));
+            CU_ASSERT_TRUE(isinf(fl(p, 15, 5)));
+        }
+    }
+    prog_free(p);
+}
+
 static void test_double_precision(void)
 {
     struct prog *p = prog_new();
@@ -1390,6 +1433,7 @@ static const struct test_case cases[] = {
     { "denormals by cr0", test_denormals_by_cr0 },
     { "rounding modes from cr0", test_rounding_modes_from_cr0 },
     { "double precision", test_double_precision },
+    { "alt mode", test_alt_mode },
     { "region addressing", test_region_addressing },
     { "align16 swizzle and writemask", test_align16_swizzle_and_writemask },
     { "indirect addressing", test_indirect_addressing },

@@ -55,6 +55,7 @@ struct ctx {
     uint32_t exec_bits;     /* channels of the instruction, absolute */
     uint32_t en;            /* write enables, relative to off */
     bool ftz_f, ftz_df, ftz_hf;
+    bool alt;               /* cr0.0[0]: ALT single-precision mode */
     bool f2i_round;         /* cr0.0[12] */
     uint64_t cycle;
 };
@@ -561,6 +562,8 @@ static uint64_t lane_to_raw(const struct ctx *c, lane_t v, enum kind k, unsigned
     switch (ty) {
     case EU_TYPE_F: {
         float f = k == K_F ? v.f : (float)v.d;
+        if (c->alt && isinf(f))
+            f = copysignf(FLT_MAX, f);  /* ALT: +/-INF results become +/-fmax (L21473-21511) */
         if (c->ftz_f) f = ftz32(f);
         uint32_t r; memcpy(&r, &f, 4); return r;
     }
@@ -1071,6 +1074,7 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     c.exec_bits = chan_bits(c.nch) << c.off;
     uint32_t crv = cr0(t);
     c.ftz_f = !(crv >> 7 & 1);
+    c.alt = crv & 1;
     c.ftz_df = !(crv >> 6 & 1);
     c.ftz_hf = !(crv >> 10 & 1);
     c.f2i_round = crv >> 12 & 1;
@@ -1436,6 +1440,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
                     else r[ch].d = math1(fn, s0[ch].d, &dz);
                 } else {
                     float a = k == K_F ? s0[ch].f : (float)s0[ch].i;
+                    if (c.alt && (fn == MF_LOG || fn == MF_SQRT || fn == MF_RSQ))
+                        a = fabsf(a);   /* ALT: log, rsq, sqrt take abs() of the source */
                     float b = ns > 1 ? (k == K_F ? s1[ch].f : (float)s1[ch].i) : 0;
                     if (fn == MF_POW) r[ch].f = powf(a, b);
                     else if (fn == MF_FDIV) { if (b == 0 && (en >> ch & 1)) dz = true; r[ch].f = a / b; }

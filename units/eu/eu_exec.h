@@ -19,15 +19,16 @@
  *    layout Mesa's emitter produces (see eu_exec.c "flow control");
  *  - float modes from cr0.0 (L20019-20065): rounding mode, single/double/half
  *    denormal flush or keep, min/max NaN rules (L21702-21739), float to
- *    integer saturation (L21657-21693);
+ *    integer saturation (L21657-21693), ALT mode for F (INF results become
+ *    fmax; log, rsq and sqrt take abs() of their source, L21473-21511);
  *  - the in-EU math functions (L24065-24295) with the INT DIV sign table
  *    (L24244);
  *  - SEND/SENDC/SENDS: the instruction is turned into a request (descriptors,
  *    payload registers) for the unit to route; EOT ends the thread (L24296-24416).
  * Not modelled: Gen4 execution (the Gen4 mask stacks), the System Routine and
  * exceptions (an illegal instruction sets cr0.1 bit 28 and ends the thread,
- * counted), IEEE exception flags other than Invalid/Divide-by-zero, ALT float
- * mode's fmax results (ALT is treated as IEEE), smov/movi/sad2/sada2/wait, the
+ * counted), IEEE exception flags other than Divide-by-zero, smov/movi/sad2/
+ * sada2/wait/brd/brc, the
  * madm/invm/rsqrtm extra precision (they run as fma/inv/rsq), mach's use of
  * the accumulator as an input (it computes the high half directly).
  */
@@ -134,8 +135,8 @@ struct eu_fast {
 };
 void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f);
 /* Executes a prepared instruction; false when the thread's state needs the
- * general path (a cr0 rounding mode other than RTNE), in which case nothing
- * was done. */
+ * general path (a cr0 rounding mode other than RTNE, or ALT mode), in which
+ * case nothing was done. */
 bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f);
 
 /* Channels waiting at the thread's ip become active (per-channel IPs, L20955). */

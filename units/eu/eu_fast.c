@@ -303,8 +303,8 @@ bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f)
 {
     uint32_t crv;
     memcpy(&crv, t->arf[EU_ARF_CR0], 4);
-    if ((crv >> 4) & 3)
-        return false;                   /* directed rounding: the general path */
+    if (((crv >> 4) & 3) || (crv & 1))
+        return false;                   /* directed rounding or ALT mode: the general path */
     bool ftz = !(crv >> 7 & 1);
     unsigned n = f->nch;
     uint32_t bits = chan_bits(n);
