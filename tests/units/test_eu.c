@@ -383,6 +383,32 @@ static void test_back_pressure_on_send_and_td_ports(void)
     sim_destroy(sim);
 }
 
+static void test_unmodelled_wait_is_a_counted_nop(void)
+{
+    /* wait (n0 notifications are not modelled): a nop, counted, warned once;
+     * the thread still reaches its EOT */
+    struct rig r = rig_new(NULL, 1);
+    struct eu_enc_buf b = { .gen = 9 };
+    for (int k = 0; k < 3; k++) {
+        struct eu_enc_insn w = { .opcode = 48, .exec_size = 1, .nsrc = 1, .nomask = true };
+        w.dst = eu_enc_arf(0x90, 0, EU_TYPE_UD);
+        w.src[0] = eu_enc_rgn(eu_enc_arf(0x90, 0, EU_TYPE_UD), 0, 1, 0);
+        eu_enc_emit(&b, &w);
+    }
+    struct eu_enc_insn e = send(0, 1, 1, 0, true);
+    eu_enc_emit(&b, &e);
+    rig_load(r.sim, 0x9000, &b);
+    dispatch(&r, 0x9000, NULL, 0, 1);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.unmodelled_instructions"), 3);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_killed"), 0);
+    CU_ASSERT_EQUAL(sim_log_count(r.sim, SIM_LOG_WARNING), 1);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL(sf->eots, 1);
+    eu_enc_free(&b);
+    sim_destroy(r.sim);
+}
+
 static void test_bad_messages_are_counted(void)
 {
     struct rig r = rig_new(NULL, 1);
@@ -609,6 +635,7 @@ static const struct test_case cases[] = {
     { "unwritten memory is illegal opcode", test_unwritten_memory_is_illegal_opcode },
     { "runaway kernel is stopped", test_runaway_kernel_is_stopped },
     { "bad messages are counted", test_bad_messages_are_counted },
+    { "unmodelled wait is a counted nop", test_unmodelled_wait_is_a_counted_nop },
     { "back-pressure on send and td ports", test_back_pressure_on_send_and_td_ports },
     { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
     { "split send payloads", test_split_send_payloads },

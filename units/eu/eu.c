@@ -91,7 +91,8 @@ struct eu {
     uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch, stall_port;
     uint64_t thread_cycles, active_threads, active_threads_peak;
     uint64_t sends, writebacks, sends_dropped;
-    uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero;
+    uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero, unmodelled;
+    bool warned_unmodelled;
     uint64_t icache_misses, decode_misses;
 };
 
@@ -173,6 +174,8 @@ static const struct stat_desc eu_stats[] = {
     C("fetch_faults", fetch_faults, "fetches", "instruction fetches that faulted (thread ended)"),
     C("runaway_threads", runaway, "threads", "threads ended by max_thread_instructions"),
     C("divide_by_zero", divide_by_zero, "instructions", "math instructions dividing by zero"),
+    C("unmodelled_instructions", unmodelled, "instructions",
+      "wait, smov, movi, sad2, sada2: not modelled, executed as nops (warned once)"),
     C("icache_misses", icache_misses, "lines", "instruction cache misses (timing mode)"),
     C("decode_misses", decode_misses, "instructions", "instructions decoded (decoded-cache misses)"),
     STAT_END
@@ -401,6 +404,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
     s->illegal += sl->th.counts.illegal;
     s->register_faults += sl->th.counts.register_faults;
     s->divide_by_zero += sl->th.counts.divide_by_zero;
+    s->unmodelled += sl->th.counts.unmodelled;
     memset(&sl->th.counts, 0, sizeof sl->th.counts);
     if (st != EU_THREAD_OK) {
         s->threads_killed++;
@@ -614,8 +618,14 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     struct slot *sl = &s->slots[i];
     struct eu_send_request rq;
     enum eu_step_result r = EU_STEP_OK;
-    if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast))
+    if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
         r = eu_exec(&sl->th, &d->in, &rq, now);
+        if (sl->th.counts.unmodelled && !s->warned_unmodelled) {
+            s->warned_unmodelled = true;
+            unit_log(u, SIM_LOG_WARNING, "%s is not modelled: executed as a nop (further ones "
+                     "counted in unmodelled_instructions)", d->in.mnemonic ? d->in.mnemonic : "?");
+        }
+    }
     s->instructions++;
     sl->instructions++;
     if (timing && r == EU_STEP_OK && d->write_hi >= d->write_lo) {

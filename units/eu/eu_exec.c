@@ -1460,6 +1460,11 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         }
         break;
     }
+    case 48: case 10: case 3: case 80: case 81:
+        /* wait, smov, movi, sad2, sada2: not modelled; a nop, counted (the
+         * unit warns) */
+        t->counts.unmodelled++;
+        break;
     default:
         res = illegal(t, "opcode not modelled");
         break;

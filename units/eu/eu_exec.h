@@ -27,8 +27,9 @@
  *    payload registers) for the unit to route; EOT ends the thread (L24296-24416).
  * Not modelled: Gen4 execution (the Gen4 mask stacks), the System Routine and
  * exceptions (an illegal instruction sets cr0.1 bit 28 and ends the thread,
- * counted), IEEE exception flags other than Divide-by-zero, smov/movi/sad2/
- * sada2/wait/brd/brc, the
+ * counted), IEEE exception flags other than Divide-by-zero; wait (no n0
+ * notifications: it does not block), smov, movi, sad2 and sada2 run as nops,
+ * counted as unmodelled; brd and brc end the thread like an illegal opcode; the
  * madm/invm/rsqrtm extra precision (they run as fma/inv/rsq), mach's use of
  * the accumulator as an input (it computes the high half directly).
  */
@@ -85,6 +86,7 @@ struct eu_exec_counts {
     uint64_t illegal;           /* illegal opcodes/fields, unmodelled opcodes */
     uint64_t register_faults;   /* accesses outside the register file (discarded/zero) */
     uint64_t divide_by_zero;
+    uint64_t unmodelled;        /* wait, smov, movi, sad2, sada2 run as nop (a warning) */
 };
 
 struct eu_thread {
