@@ -150,6 +150,53 @@ static void test_queue_depth_back_pressure(void)
     sim_destroy(r.sim);
 }
 
+static void test_eu_choice_policies(void)
+{
+    /* Three EUs of 4 slots. Two requests go to EU0 and EU1 under either policy;
+     * then EU0 reports a thread end and a third request comes: most_free
+     * gives it to EU0 (4 free, lowest index among the freest), round_robin to
+     * EU2 (next in turn). */
+    for (int rr = 0; rr < 2; rr++) {
+        struct sim *sim = probe_sim(NULL);
+        const char *over[] = { "eus=3", "threads_per_eu=4",
+                               rr ? "eu_choice=round_robin" : "eu_choice=most_free", NULL };
+        struct unit *td = probe_add(sim, &td_ops, "td", over);
+        struct unit *sink[3];
+        struct gt_error err;
+        struct link_params lp = { 1, 8, 2 };
+        for (unsigned e = 0; e < 3; e++) {
+            char name[8];
+            snprintf(name, sizeof name, "s%u", e);
+            sink[e] = probe_add(sim, &probe_sink_ops, name, NULL);
+            sim_connect(sim, unit_port(td, "eu", e), unit_port(sink[e], "in", 0), &lp, &err);
+        }
+        CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+        for (uint32_t id = 0; id < 2; id++)
+            CU_ASSERT_TRUE(port_inject(unit_port(td, "cs", 0), rig_dispatch_msg(sim, 0, 0, 8, NULL, 0, id, 0)));
+        CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+        struct msg *end = msg_alloc(sim, MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
+        ((struct eu_thread_end *)end->payload)->op = EU_TD_THREAD_END;
+        CU_ASSERT_TRUE(port_inject(unit_port(td, "eu_end", 0), end));
+        CU_ASSERT_TRUE(port_inject(unit_port(td, "cs", 0), rig_dispatch_msg(sim, 0, 0, 8, NULL, 0, 2, 0)));
+        CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+        unsigned got[3];
+        for (unsigned e = 0; e < 3; e++)
+            got[e] = (unsigned)((struct probe_sink *)unit_state(sink[e]))->received;
+        CU_ASSERT_EQUAL(got[0], rr ? 1u : 2u);
+        CU_ASSERT_EQUAL(got[1], 1u);
+        CU_ASSERT_EQUAL(got[2], rr ? 1u : 0u);
+        CU_ASSERT_EQUAL(rig_stat(sim, "td.thread_ends"), 1);
+        sim_destroy(sim);
+    }
+    struct sim *sim = probe_sim(NULL);
+    const char *bad[] = { "eu_choice=random", NULL };
+    probe_add(sim, &td_ops, "td", bad);
+    struct gt_error err;
+    CU_ASSERT_NOT_EQUAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "eu_choice"));
+    sim_destroy(sim);
+}
+
 static void test_unexpected_messages_are_counted(void)
 {
     struct tdrig r = tdrig_new(1, 1, 4);
@@ -167,6 +214,7 @@ static const struct test_case cases[] = {
     { "dispatch fills free slots only", test_dispatch_fills_free_slots_only },
     { "priority then age", test_priority_then_age },
     { "queue depth back-pressure", test_queue_depth_back_pressure },
+    { "eu choice policies", test_eu_choice_policies },
     { "unexpected messages are counted", test_unexpected_messages_are_counted },
     { 0 }
 };

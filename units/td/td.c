@@ -23,6 +23,9 @@ struct td_req {
 struct td {
     /* params */
     uint32_t eus, threads_per_eu, queue_depth, dispatch_per_cycle;
+    char eu_choice[PARAM_STRING_MAX];
+    bool round_robin;
+    uint32_t next_eu;
     /* ports */
     struct port *stage[TD_STAGES];
     struct port **eu_out, **eu_end;
@@ -46,6 +49,9 @@ static const struct param_desc td_params[] = {
                     "dispatch requests waiting at most"),
     PARAM_U32_FIELD("dispatch_per_cycle", struct td, dispatch_per_cycle, 1, 1, 64,
                     "threads dispatched per cycle at most"),
+    PARAM_STRING_FIELD("eu_choice", struct td, eu_choice, "most_free",
+                       "which EU gets the next thread: \"most_free\" (most free slots, lowest "
+                       "index among equals) or \"round_robin\" (the next EU with a free slot)"),
     PARAM_END
 };
 
@@ -91,8 +97,16 @@ static void account(struct td *s, struct unit *u)
 
 static int td_realize(struct unit *u, struct gt_error *err)
 {
-    (void)err;
     struct td *s = unit_state(u);
+    if (strcmp(s->eu_choice, "most_free") == 0) {
+        s->round_robin = false;
+    } else if (strcmp(s->eu_choice, "round_robin") == 0) {
+        s->round_robin = true;
+    } else {
+        gt_error_set(err, "eu_choice must be \"most_free\" or \"round_robin\", not \"%s\"",
+                     s->eu_choice);
+        return -1;
+    }
     for (unsigned i = 0; i < TD_STAGES; i++)
         s->stage[i] = unit_port(u, stage_ports[i], 0);
     return 0;
@@ -126,6 +140,7 @@ static void td_reset(struct unit *u)
         s->eu_end[i] = unit_port(u, "eu_end", i);
     }
     s->seq = 0;
+    s->next_eu = 0;
     s->next_generic = 0;
     s->last_account = 0;
     s->total_outstanding = 0;
@@ -215,10 +230,15 @@ static enum unit_activity td_tick(struct unit *u)
         }
         int eu = -1;
         uint32_t most = 0;
-        for (uint32_t e = 0; e < s->eus; e++) {
+        for (uint32_t k = 0; k < s->eus; k++) {
+            uint32_t e = s->round_robin ? (s->next_eu + k) % s->eus : k;
             if (!port_is_bound(s->eu_out[e]) || s->outstanding[e] >= s->threads_per_eu)
                 continue;
             uint32_t free_slots = s->threads_per_eu - s->outstanding[e];
+            if (s->round_robin) {
+                eu = (int)e;
+                break;
+            }
             if (free_slots > most) {
                 most = free_slots;
                 eu = (int)e;
@@ -236,6 +256,7 @@ static enum unit_activity td_tick(struct unit *u)
         s->queued--;
         ((struct eu_dispatch *)r.m->payload)->eu = (uint16_t)eu;
         port_try_send(s->eu_out[eu], r.m);
+        s->next_eu = ((uint32_t)eu + 1) % s->eus;
         s->outstanding[eu]++;
         s->total_outstanding++;
         s->dispatched++;

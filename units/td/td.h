@@ -9,9 +9,10 @@
  *  - queue: up to `queue_depth` requests wait; when full the TD stops taking
  *    requests (back-pressure on the stage's channel);
  *  - arbitration: highest `priority` first, then oldest;
- *  - EU choice: the EU with the most free slots (`threads_per_eu` minus the
- *    threads the TD has dispatched to it and not yet seen end), the lowest
- *    index among equals; up to `dispatch_per_cycle` dispatches per cycle.
+ *  - EU choice (`eu_choice`): the EU with the most free slots
+ *    (`threads_per_eu` minus the threads the TD has dispatched to it and not
+ *    yet seen end), the lowest index among equals; or round-robin over the
+ *    EUs with a free slot; up to `dispatch_per_cycle` dispatches per cycle.
  * Ports: inputs "vs" "hs" "ds" "gs" "sf" "clip" "wm" "vfe" "cs" (optional,
  *        requests from each stage), "eu_end"[eus] (thread ends); outputs
  *        "eu"[eus]. MSG_GENERIC traffic on any input is passed round-robin to
