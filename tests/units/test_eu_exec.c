@@ -831,6 +831,60 @@ static void test_region_addressing(void)
     prog_free(p);
 }
 
+static void test_seed_region_examples(void)
+{
+    /* The region examples of seed 003 L20380-20470:
+     *  (a) add (16) r6.0<1>:w r1.7<16;8,1>:b r2.1<16;8,1>:b
+     *  (b) the same with src0 a vector of replicated scalars (HorzStride 0,
+     *      Width 8; VertStride 1 here: one new scalar per row of 8)
+     *  (c) add (8) r8.0<1>:f r[a0.0]<4,1>:w r6.0<4;4,1>:f   (Vx1: a0.0, a0.1
+     *      give the origins of the two rows of 4 words) */
+    struct prog *p = prog_new();
+    p->t->dmask = p->t->amask = 0xffff;
+    for (unsigned i = 0; i < 64; i++) {
+        p->t->grf[1 * 32 + i] = (uint8_t)(i + 1);              /* r1, r2: bytes 1..64 */
+        p->t->grf[3 * 32 + i] = (uint8_t)(200 - i);            /* r3, r4 */
+    }
+    struct eu_enc_opnd s0 = eu_enc_rgn(eu_enc_grf(1, 7, EU_TYPE_B), 16, 8, 1);
+    struct eu_enc_opnd s1 = eu_enc_rgn(eu_enc_grf(3, 1, EU_TYPE_B), 16, 8, 1);
+    emit(p, op2(ADD, 16, eu_enc_rgn(eu_enc_grf(6, 0, EU_TYPE_W), 0, 0, 1), s0, s1));
+    struct eu_enc_opnd r0 = eu_enc_rgn(eu_enc_grf(1, 7, EU_TYPE_B), 1, 8, 0);
+    emit(p, op2(ADD, 16, eu_enc_rgn(eu_enc_grf(7, 0, EU_TYPE_W), 0, 0, 1), r0, s1));
+    /* (c): words at r10 (two rows from a0.0 = &r10.2, a0.1 = &r11.6), floats at r12 */
+    for (unsigned i = 0; i < 32; i++) {
+        int16_t w = (int16_t)(i * 3 - 20);
+        memcpy(p->t->grf + 10 * 32 + 2 * i, &w, 2);
+    }
+    float f6[8] = { 0.5f, 1.5f, 2.5f, 3.5f, -1, -2, -3, -4 };
+    set_f(p, 12, f6, 8);
+    emit(p, op1(MOV, 1, eu_enc_arf(0x10, 0, EU_TYPE_UW), IMM(UW, 10 * 32 + 4)));
+    emit(p, op1(MOV, 1, eu_enc_arf(0x10, 2, EU_TYPE_UW), IMM(UW, 11 * 32 + 12)));
+    struct eu_enc_opnd vx1 = eu_enc_rgn(eu_enc_grf(0, 0, EU_TYPE_W), 0xff, 4, 1);
+    vx1.indirect = true;
+    emit(p, op2(ADD, 8, G(8, F), vx1, eu_enc_rgn(G(12, F), 4, 4, 1)));
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned ch = 0; ch < 16; ch++) {
+        unsigned row = ch / 8, col = ch % 8;
+        /* byte addresses from the pseudocode of L20362-20380 */
+        unsigned a0 = 1 * 32 + 7 + row * 16 + col, a1 = 3 * 32 + 1 + row * 16 + col;
+        unsigned ar = 1 * 32 + 7 + row * 1 + 0;
+        int want = (int8_t)p->t->grf[a0] + (int8_t)p->t->grf[a1];
+        int want_r = (int8_t)p->t->grf[ar] + (int8_t)p->t->grf[a1];
+        int16_t got, got_r;
+        memcpy(&got, p->t->grf + 6 * 32 + 2 * ch, 2);
+        memcpy(&got_r, p->t->grf + 7 * 32 + 2 * ch, 2);
+        CU_ASSERT_EQUAL(got, want);
+        CU_ASSERT_EQUAL(got_r, want_r);
+    }
+    for (unsigned ch = 0; ch < 8; ch++) {
+        unsigned origin = ch < 4 ? 10 * 32 + 4 : 11 * 32 + 12;
+        int16_t w;
+        memcpy(&w, p->t->grf + origin + 2 * (ch % 4), 2);
+        CU_ASSERT_EQUAL(fl(p, 8, ch), (float)w + f6[ch]);
+    }
+    prog_free(p);
+}
+
 static void test_align16_swizzle_and_writemask(void)
 {
     struct prog *p = prog_new();
@@ -1435,6 +1489,7 @@ static const struct test_case cases[] = {
     { "double precision", test_double_precision },
     { "alt mode", test_alt_mode },
     { "region addressing", test_region_addressing },
+    { "seed region examples", test_seed_region_examples },
     { "align16 swizzle and writemask", test_align16_swizzle_and_writemask },
     { "indirect addressing", test_indirect_addressing },
     { "out of range register access", test_out_of_range_register_access_is_counted },
