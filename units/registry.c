@@ -3,17 +3,21 @@
 
 #include <string.h>
 
-#include "units/cs_alu/cs_alu.h"
 #include "units/cs/cs.h"
+#include "units/cs_alu/cs_alu.h"
+#include "units/eu/eu.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
+#include "units/td/td.h"
 #include "units/placeholder/placeholder.h"
 
 static const struct unit_ops *const real_kinds[] = {
     &host_ops,
     &cs_ops,
     &cs_alu_ops,
+    &eu_ops,
+    &td_ops,
     &l3_ops,
     &memory_ops,
     NULL

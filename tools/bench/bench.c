@@ -26,6 +26,7 @@
 #include "fabric/stats.h"
 #include "fabric/topology.h"
 #include "units/registry.h"
+#include "tools/bench/bench_eu.h"
 
 static double now_seconds(void)
 {
@@ -377,5 +378,6 @@ int main(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("\npeak RSS: %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
+    bench_eu();
     return 0;
 }

@@ -1,0 +1,647 @@
+/* tests/units/test_eu.c - the EU unit driven alone through its ports: dispatch
+ * messages in, SENDs out to a stub shared function (tests/support/eu_rig.h),
+ * write-backs in, thread ends out. Timing and fast mode, thread slots,
+ * scoreboard, and bad programming (fetch faults, illegal opcodes, runaway
+ * kernels) giving counted, deterministic outcomes. */
+#include "../test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support/eu_rig.h"
+#include "tests/support/probes.h"
+#include "units/eu/eu.h"
+#include "units/eu/eu_msg.h"
+
+enum { MOV = 1, ADD = 64, MUL = 65, JMPI = 32, SEND = 49, MAD = 91 };
+
+#define G(r, t) eu_enc_grf(r, 0, EU_TYPE_##t)
+#define IMM(t, v) eu_enc_imm(EU_TYPE_##t, (uint64_t)(v))
+
+struct rig {
+    struct sim *sim;
+    struct unit *src, *eu, *sf, *ends;
+};
+
+static struct rig rig_new(const char *const *eu_over, uint32_t wb_latency)
+{
+    struct rig r;
+    r.sim = probe_sim(NULL);
+    /* the dispatch port stays unlinked: port_inject feeds it directly */
+    r.src = NULL;
+    r.eu = probe_add(r.sim, &eu_ops, "eu", eu_over);
+    r.sf = probe_add(r.sim, &stub_sf_ops, "sf", NULL);
+    const char *sink_over[] = { "per_cycle=4", NULL };
+    r.ends = probe_add(r.sim, &probe_sink_ops, "ends", sink_over);
+    probe_link(r.sim, r.eu, "send", r.sf, "in", 1, 16, 4);
+    probe_link(r.sim, r.sf, "out", r.eu, "writeback", wb_latency, 16, 4);
+    probe_link(r.sim, r.eu, "td", r.ends, "in", 1, 16, 4);
+    rig_memory(r.sim);
+    struct gt_error err;
+    CU_ASSERT_EQUAL(sim_realize(r.sim, &err), 0);
+    return r;
+}
+
+static void dispatch(struct rig *r, uint64_t base, const uint32_t (*regs)[8], unsigned n, uint32_t id)
+{
+    struct msg *m = rig_dispatch_msg(r->sim, base, 0, 8, regs, n, id, 0);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->eu, "dispatch", 0), m));
+}
+
+static struct eu_enc_insn op2(unsigned op, unsigned es, struct eu_enc_opnd d, struct eu_enc_opnd a,
+                              struct eu_enc_opnd b)
+{
+    struct eu_enc_insn in = { .opcode = (uint8_t)op, .exec_size = (uint8_t)es, .dst = d, .nsrc = 2 };
+    in.src[0] = a;
+    in.src[1] = b;
+    return in;
+}
+
+static struct eu_enc_insn send(unsigned dst, unsigned src, unsigned mlen, unsigned rlen, bool eot)
+{
+    struct eu_enc_insn s = { .opcode = SEND, .exec_size = 8, .nsrc = 1, .sfid = 10 };
+    s.dst = rlen ? G(dst, UD) : eu_enc_null(EU_TYPE_UD);
+    s.src[0] = G(src, UD);
+    s.desc = mlen << 25 | rlen << 20;
+    s.eot = eot;
+    s.nomask = eot;
+    return s;
+}
+
+/* send r1 -> r4 (reply = r1 + add); r5 = r4 + 1; r6 = r1 * 3; EOT with r5, r6 */
+static struct eu_enc_buf kernel_send_roundtrip(void)
+{
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn s = send(4, 1, 1, 1, false);
+    eu_enc_emit(&b, &s);
+    struct eu_enc_insn a = op2(ADD, 8, G(5, D), G(4, D), IMM(D, 1));
+    eu_enc_emit(&b, &a);
+    a = op2(MUL, 8, G(6, D), G(1, D), IMM(D, 3));
+    eu_enc_emit(&b, &a);
+    s = send(0, 5, 2, 0, true);
+    eu_enc_emit(&b, &s);
+    return b;
+}
+
+static void check_roundtrip(bool fast)
+{
+    const char *over_fast[] = { "fast=true", NULL };
+    struct rig r = rig_new(fast ? over_fast : NULL, 20);
+    struct eu_enc_buf k = kernel_send_roundtrip();
+    rig_load(r.sim, 0x10000, &k);
+    uint32_t regs[2][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = 0;
+        regs[1][i] = 1000 * i + 7;
+    }
+    dispatch(&r, 0x10000, (const uint32_t (*)[8])regs, 2, 42);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL(sf->sends, 2);
+    CU_ASSERT_EQUAL(sf->eots, 1);
+    CU_ASSERT_EQUAL(sf->writebacks, 1);
+    CU_ASSERT_EQUAL(sf->last_mlen, 2);
+    CU_ASSERT_EQUAL(sf->last_sfid, 10);
+    CU_ASSERT_TRUE(sf->last_flags & EU_SEND_EOT);
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(sf->eot_first[0][i], regs[1][i] + 100 + 1);   /* stub adds 100 */
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_dispatched"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_ended"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.instructions"), 4);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.writebacks"), 1);
+    CU_ASSERT_TRUE(rig_stat(r.sim, "eu.stall.send_wait") > 0);     /* the add waited */
+    struct probe_sink *ends = unit_state(r.ends);
+    CU_ASSERT_EQUAL(ends->received, 1);
+    CU_ASSERT_EQUAL(ends->tag[0], 42);
+    if (!fast) {
+        /* the EOT cannot leave before the write-back: 20-cycle return latency */
+        CU_ASSERT_TRUE(sf->eot_cycle[0] >= 20);
+    }
+    eu_enc_free(&k);
+    sim_destroy(r.sim);
+}
+
+static void test_send_and_writeback_timing(void) { check_roundtrip(false); }
+static void test_send_and_writeback_fast(void) { check_roundtrip(true); }
+
+static void test_thread_slots_fill_and_free(void)
+{
+    /* 20 threads into a 7-slot EU: at most 7 resident; each computes its own
+     * result; every slot's end is reported */
+    struct rig r = rig_new(NULL, 5);
+    struct eu_enc_buf k = kernel_send_roundtrip();
+    rig_load(r.sim, 0x2000, &k);
+    for (uint32_t t = 0; t < 20; t++) {
+        uint32_t regs[2][8] = { { 0 } };
+        for (unsigned i = 0; i < 8; i++)
+            regs[1][i] = t * 100 + i;
+        dispatch(&r, 0x2000, (const uint32_t (*)[8])regs, 2, t);
+    }
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL(sf->eots, 20);
+    bool seen[20] = { false };
+    for (unsigned e = 0; e < 20; e++) {
+        uint32_t t = (sf->eot_first[e][0] - 101) / 100;
+        CU_ASSERT_FATAL(t < 20);
+        seen[t] = true;
+        for (unsigned i = 0; i < 8; i++)
+            CU_ASSERT_EQUAL(sf->eot_first[e][i], t * 100 + i + 101);
+    }
+    for (unsigned t = 0; t < 20; t++)
+        CU_ASSERT_TRUE(seen[t]);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.active_threads_peak"), 7);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_ended"), 20);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.active_threads"), 0);
+    CU_ASSERT_TRUE(rig_stat(r.sim, "eu.thread_cycles") > 0);
+    struct probe_sink *ends = unit_state(r.ends);
+    CU_ASSERT_EQUAL(ends->received, 20);
+    eu_enc_free(&k);
+    sim_destroy(r.sim);
+}
+
+/* n dependent adds (each reads the previous result), then EOT */
+static struct eu_enc_buf kernel_chain(unsigned n, bool dependent)
+{
+    struct eu_enc_buf b = { .gen = 9 };
+    for (unsigned i = 0; i < n; i++) {
+        struct eu_enc_insn a = dependent ? op2(ADD, 8, G(10, F), G(10, F), eu_enc_immf(1.0f))
+                                         : op2(ADD, 8, G(10 + i % 8, F), G(2, F), eu_enc_immf(1.0f));
+        eu_enc_emit(&b, &a);
+    }
+    struct eu_enc_insn s = send(0, 10, 1, 0, true);
+    eu_enc_emit(&b, &s);
+    return b;
+}
+
+static uint64_t run_chain(const char *const *over, bool dependent, unsigned threads, double *stall,
+                          double *issuing)
+{
+    struct rig r = rig_new(over, 1);
+    struct eu_enc_buf k = kernel_chain(32, dependent);
+    rig_load(r.sim, 0x4000, &k);
+    for (unsigned t = 0; t < threads; t++)
+        dispatch(&r, 0x4000, NULL, 0, t);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL(sf->eots, threads);
+    if (dependent)
+        for (unsigned e = 0; e < threads; e++)
+            CU_ASSERT_EQUAL(sf->eot_first[e][0], 0x42000000u);    /* 32.0f */
+    *stall = rig_stat(r.sim, "eu.stall.dependency");
+    *issuing = rig_stat(r.sim, "eu.cycles_issuing");
+    uint64_t cycles = sim_now(r.sim) / 1000;
+    eu_enc_free(&k);
+    sim_destroy(r.sim);
+    return cycles;
+}
+
+static void test_scoreboard_and_co_issue(void)
+{
+    double stall, issuing;
+    /* instruction cache misses off, so only the ALU timing shows */
+    const char *base[] = { "icache_latency=0", NULL };
+    /* one thread, dependent chain: each add waits occupancy (SIMD8 F: 2
+     * cycles) + fpu_latency (4) */
+    uint64_t dep = run_chain(base, true, 1, &stall, &issuing);
+    CU_ASSERT_TRUE(stall > 0);
+    CU_ASSERT_TRUE(dep >= 32 * 6);
+    CU_ASSERT_TRUE(dep <= 32 * 6 + 16);
+    /* independent adds of one thread: no dependency stall; one per cycle
+     * alternating between the FPU and EM pipes (2 cycles each) */
+    uint64_t ind = run_chain(base, false, 1, &stall, &issuing);
+    CU_ASSERT_EQUAL(stall, 0);
+    CU_ASSERT_TRUE(ind <= 32 + 16);
+    /* two threads of dependent chains overlap: about the time of one */
+    uint64_t two = run_chain(base, true, 2, &stall, &issuing);
+    CU_ASSERT_TRUE(two < dep + 16);
+    CU_ASSERT_TRUE(issuing < 2 * 33);           /* some cycles issued two at once */
+    /* fast mode: no latencies at all */
+    const char *fast[] = { "fast=true", NULL };
+    uint64_t f = run_chain(fast, true, 1, &stall, &issuing);
+    CU_ASSERT_TRUE(f < 10);
+    /* FPU and EM latency 10: 6 more cycles per dependent add */
+    const char *slow[] = { "icache_latency=0", "fpu_latency=10", "em_latency=10", NULL };
+    uint64_t s = run_chain(slow, true, 1, &stall, &issuing);
+    CU_ASSERT_TRUE(s >= dep + 32 * 6 - 8);
+    CU_ASSERT_TRUE(s <= dep + 32 * 6 + 8);
+    /* without co-issue the two threads' chains, ready in the same cycles,
+     * issue one after the other: no cycle issues two ALU instructions (the
+     * two EOT sends go to the send pipe, one per cycle, in either case) */
+    const char *solo[] = { "icache_latency=0", "co_issue=false", NULL };
+    double issuing1;
+    uint64_t two_solo = run_chain(solo, true, 2, &stall, &issuing1);
+    CU_ASSERT_TRUE(two_solo >= two);
+    CU_ASSERT_EQUAL(issuing1, 2 * 33);
+}
+
+static void test_flag_dependency_stalls(void)
+{
+    /* cmp writes f0.0, the predicated mov right after it reads f0.0: it waits
+     * for the compare's occupancy + latency like a GRF consumer would */
+    const char *over[] = { "icache_latency=0", NULL };
+    uint64_t cycles[2];
+    for (int dep = 0; dep < 2; dep++) {
+        struct rig r = rig_new(over, 1);
+        struct eu_enc_buf b = { .gen = 9 };
+        for (unsigned k = 0; k < 8; k++) {
+            /* baseline: the same instruction shapes without the flag traffic */
+            struct eu_enc_insn c = dep ? op2(16, 8, eu_enc_null(EU_TYPE_F), G(2, F), eu_enc_immf(0.5f))
+                                       : op2(ADD, 8, G(40 + k, F), G(2, F), eu_enc_immf(0.5f));
+            c.cond = dep ? 5 : 0;
+            eu_enc_emit(&b, &c);
+            struct eu_enc_insn m = { .opcode = MOV, .exec_size = 8, .nsrc = 1 };
+            m.dst = G(20 + k, F);
+            m.src[0] = G(3, F);
+            m.pred = dep ? 1 : 0;
+            eu_enc_emit(&b, &m);
+        }
+        struct eu_enc_insn e = send(0, 20, 1, 0, true);
+        eu_enc_emit(&b, &e);
+        rig_load(r.sim, 0x7000, &b);
+        dispatch(&r, 0x7000, NULL, 0, 1);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        cycles[dep] = sim_now(r.sim) / 1000;
+        if (dep)
+            CU_ASSERT_TRUE(rig_stat(r.sim, "eu.stall.dependency") > 0);
+        eu_enc_free(&b);
+        sim_destroy(r.sim);
+    }
+    /* each predicated mov waits about occupancy (2) + fpu_latency (4) */
+    CU_ASSERT_TRUE(cycles[1] >= cycles[0] + 8 * 4);
+}
+
+static void test_round_robin_and_bad_arbitration(void)
+{
+    double stall, issuing;
+    const char *rr[] = { "arbitration=round_robin", NULL };
+    uint64_t c = run_chain(rr, true, 3, &stall, &issuing);
+    CU_ASSERT_TRUE(c > 0);
+    struct sim *sim = probe_sim(NULL);
+    const char *bad[] = { "arbitration=random", NULL };
+    probe_add(sim, &eu_ops, "eu", bad);
+    struct gt_error err;
+    CU_ASSERT_NOT_EQUAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "arbitration"));
+    sim_destroy(sim);
+}
+
+static void test_icache_misses_cost_cycles(void)
+{
+    double stall, issuing;
+    const char *cold[] = { "icache_latency=100", NULL };
+    uint64_t slow = run_chain(cold, false, 1, &stall, &issuing);
+    uint64_t fast = run_chain(NULL, false, 1, &stall, &issuing);
+    /* 33 instructions x 16 bytes = 9 lines of 64 bytes: 9 misses */
+    CU_ASSERT_TRUE(slow >= fast + 9 * 80);
+}
+
+static void test_fetch_fault_ends_thread(void)
+{
+    /* a GGTT address with no PTE: the fetch faults, the thread ends, the slot
+     * frees and the end is reported with its status */
+    struct rig r = rig_new(NULL, 1);
+    struct msg *m = rig_dispatch_msg(r.sim, 0x100000, 0, 8, NULL, 0, 9, 0);
+    ((struct eu_dispatch *)m->payload)->space_format = GPU_ADDRESS_SPACE_GGTT_GEN8;
+    CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.fetch_faults"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_killed"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_ended"), 1);
+    struct probe_sink *ends = unit_state(r.ends);
+    CU_ASSERT_EQUAL(ends->received, 1);
+    CU_ASSERT_TRUE(sim_log_count(r.sim, SIM_LOG_NOTE) >= 1);
+    sim_destroy(r.sim);
+}
+
+static void test_unwritten_memory_is_illegal_opcode(void)
+{
+    /* memory never written reads as zero: opcode 0 is illegal (L22275) */
+    struct rig r = rig_new(NULL, 1);
+    dispatch(&r, 0x900000, NULL, 0, 1);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.illegal_instructions"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_killed"), 1);
+    sim_destroy(r.sim);
+}
+
+static void test_runaway_kernel_is_stopped(void)
+{
+    /* jmpi to itself forever: ended after max_thread_instructions */
+    const char *over[] = { "max_thread_instructions=1000", NULL };
+    for (int fast = 0; fast < 2; fast++) {
+        const char *over_fast[] = { "max_thread_instructions=1000", "fast=true", NULL };
+        struct rig r = rig_new(fast ? over_fast : over, 1);
+        struct eu_enc_buf b = { .gen = 9 };
+        struct eu_enc_insn j = { .opcode = JMPI, .exec_size = 1, .nsrc = 1, .nomask = true };
+        j.dst = eu_enc_null(EU_TYPE_D);
+        j.src[0] = IMM(D, (uint32_t)-16);
+        eu_enc_emit(&b, &j);
+        rig_load(r.sim, 0x3000, &b);
+        dispatch(&r, 0x3000, NULL, 0, 5);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.runaway_threads"), 1);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.instructions"), 1000);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_ended"), 1);
+        eu_enc_free(&b);
+        sim_destroy(r.sim);
+    }
+}
+
+static void test_back_pressure_on_send_and_td_ports(void)
+{
+    /* a slow shared function (capacity 1, one pop every 50 cycles) and a TD
+     * side that pops slowly: SENDs and thread ends wait in the EU, nothing is
+     * lost, the run ends */
+    struct sim *sim = probe_sim(NULL);
+    struct unit *eu = probe_add(sim, &eu_ops, "eu", NULL);
+    const char *slow[] = { "per_cycle=1", "start_cycle=300", NULL };
+    struct unit *sink = probe_add(sim, &probe_sink_ops, "sf", slow);
+    struct unit *ends = probe_add(sim, &probe_sink_ops, "ends", slow);
+    probe_link(sim, eu, "send", sink, "in", 1, 1, 1);
+    probe_link(sim, eu, "td", ends, "in", 1, 1, 1);
+    rig_memory(sim);
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn e = send(0, 1, 1, 0, true);
+    eu_enc_emit(&b, &e);
+    rig_load(sim, 0x8000, &b);
+    for (uint32_t t = 0; t < 30; t++) {
+        struct msg *m = rig_dispatch_msg(sim, 0x8000, 0, 8, NULL, 0, t, 0);
+        CU_ASSERT_TRUE(port_inject(unit_port(eu, "dispatch", 0), m));
+    }
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct probe_sink *ps = unit_state(sink), *pe = unit_state(ends);
+    CU_ASSERT_EQUAL(ps->received, 30);
+    CU_ASSERT_EQUAL(pe->received, 30);
+    CU_ASSERT_EQUAL(rig_stat(sim, "eu.threads_ended"), 30);
+    CU_ASSERT_TRUE(rig_stat(sim, "eu.stall.port") > 0);
+    eu_enc_free(&b);
+    sim_destroy(sim);
+}
+
+static void test_unmodelled_wait_is_a_counted_nop(void)
+{
+    /* wait (n0 notifications are not modelled): a nop, counted, warned once;
+     * the thread still reaches its EOT */
+    struct rig r = rig_new(NULL, 1);
+    struct eu_enc_buf b = { .gen = 9 };
+    for (int k = 0; k < 3; k++) {
+        struct eu_enc_insn w = { .opcode = 48, .exec_size = 1, .nsrc = 1, .nomask = true };
+        w.dst = eu_enc_arf(0x90, 0, EU_TYPE_UD);
+        w.src[0] = eu_enc_rgn(eu_enc_arf(0x90, 0, EU_TYPE_UD), 0, 1, 0);
+        eu_enc_emit(&b, &w);
+    }
+    struct eu_enc_insn e = send(0, 1, 1, 0, true);
+    eu_enc_emit(&b, &e);
+    rig_load(r.sim, 0x9000, &b);
+    dispatch(&r, 0x9000, NULL, 0, 1);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.unmodelled_instructions"), 3);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_killed"), 0);
+    CU_ASSERT_EQUAL(sim_log_count(r.sim, SIM_LOG_WARNING), 1);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL(sf->eots, 1);
+    eu_enc_free(&b);
+    sim_destroy(r.sim);
+}
+
+static void test_bad_messages_are_counted(void)
+{
+    struct rig r = rig_new(NULL, 1);
+    struct msg *m = msg_alloc(r.sim, MSG_THREAD_DISPATCH, 4);      /* too short */
+    CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+    m = msg_alloc(r.sim, MSG_WRITEBACK, sizeof(struct eu_writeback_msg));
+    CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+    struct msg *w = msg_alloc(r.sim, MSG_WRITEBACK, sizeof(struct eu_writeback_msg));
+    CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "writeback", 1), w));  /* nothing pending */
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.bad_messages"), 3);
+    sim_destroy(r.sim);
+}
+
+static void test_assembled_flow_control_gen7(void)
+{
+    /* tests/data/eu/exec/flow.gen7.g4a: JIP/UIP written by intel-gen4asm */
+    for (int fast = 0; fast < 2; fast++) {
+        const char *over_fast[] = { "fast=true", NULL };
+        struct rig r = rig_new(fast ? over_fast : NULL, 1);
+        CU_ASSERT_FATAL(rig_load_file(r.sim, 0x30000, "build/gen/eu/exec/flow.gen7.hex") == 17 * 16);
+        uint32_t regs[2][8] = { { 0 } };
+        for (unsigned i = 0; i < 8; i++)
+            regs[1][i] = i;
+        struct msg *m = rig_dispatch_msg(r.sim, 0x30000, 0, 8, (const uint32_t (*)[8])regs, 2, 1, 0);
+        ((struct eu_dispatch *)m->payload)->gen = 7;
+        CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        struct stub_sf *sf = unit_state(r.sf);
+        CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+        for (int ch = 0; ch < 8; ch++) {
+            int n = 0, count = 0;
+            for (;;) {
+                n++;
+                if (n >= ch) break;
+                if (n == 2) continue;
+                count++;
+            }
+            CU_ASSERT_EQUAL((int32_t)sf->last_eot[0][ch], ch < 4 ? 1 : 10);
+            CU_ASSERT_EQUAL((int32_t)sf->last_eot[1][ch], n);
+            CU_ASSERT_EQUAL((int32_t)sf->last_eot[2][ch], count);
+        }
+        sim_destroy(r.sim);
+    }
+}
+
+static void test_split_send_payloads(void)
+{
+    /* sends (gen9): src0 carries mlen registers, src1 ex_mlen more (ex_desc
+     * 9:6); the shared function sees them in order and replies to dst */
+    struct rig r = rig_new(NULL, 2);
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn s = { .opcode = 51, .exec_size = 8, .nsrc = 2, .sfid = 10 };
+    s.dst = G(20, UD);
+    s.src[0] = G(3, UD);
+    s.src[1] = G(7, UD);
+    s.desc = 1u << 25 | 2u << 20;                   /* mlen 1, rlen 2 */
+    s.ex_desc = 1u << 6;                            /* ex_mlen 1 */
+    eu_enc_emit(&b, &s);
+    struct eu_enc_insn e = send(0, 20, 2, 0, true);
+    eu_enc_emit(&b, &e);
+    rig_load(r.sim, 0x5000, &b);
+    uint32_t regs[8][8];
+    for (unsigned g = 0; g < 8; g++)
+        for (unsigned i = 0; i < 8; i++)
+            regs[g][i] = g * 100 + i;
+    dispatch(&r, 0x5000, (const uint32_t (*)[8])regs, 8, 3);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+    /* reply register k = payload register (k mod 2) + 100: r3 then r7 */
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(sf->last_eot[0][i], 300 + i + 100);
+        CU_ASSERT_EQUAL(sf->last_eot[1][i], 700 + i + 100);
+    }
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.writebacks"), 1);
+    eu_enc_free(&b);
+    sim_destroy(r.sim);
+}
+
+static void test_assembled_kernel_gen8_and_gen9(void)
+{
+    /* tests/data/eu/exec/alu_eot.gen{8,9}.g4a, assembled by intel-gen4asm at
+     * build time: the same kernel on both generations, in both modes */
+    for (int gen = 8; gen <= 9; gen++)
+        for (int fast = 0; fast < 2; fast++) {
+            const char *over_fast[] = { "fast=true", NULL };
+            struct rig r = rig_new(fast ? over_fast : NULL, 1);
+            char path[128];
+            snprintf(path, sizeof path, "build/gen/eu/exec/alu_eot.gen%d.hex", gen);
+            CU_ASSERT_FATAL(rig_load_file(r.sim, 0x20000, path) == 9 * 16);
+            float x[8] = { 0.25f, 1.0f, 2.0f, 3.0f, -4.0f, 9.0f, 100.0f, 0.0f };
+            int32_t y[8] = { 1, -2, 3, 0x40000000, -5, 6, 7, 8 };
+            uint32_t regs[3][8];
+            memset(regs, 0, sizeof regs);
+            memcpy(regs[1], x, 32);
+            memcpy(regs[2], y, 32);
+            struct msg *m = rig_dispatch_msg(r.sim, 0x20000, 0, 8, (const uint32_t (*)[8])regs, 3, 1, 0);
+            ((struct eu_dispatch *)m->payload)->gen = (uint8_t)gen;
+            CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+            CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+            struct stub_sf *sf = unit_state(r.sf);
+            CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+            CU_ASSERT_EQUAL(sf->last_mlen, 4);
+            for (unsigned i = 0; i < 8; i++) {
+                float a = x[i] + 1.5f, b = a * x[i], sel = b < 10.0f ? b : a;
+                uint32_t xb, sb;
+                memcpy(&xb, &x[i], 4);
+                memcpy(&sb, &sel, 4);
+                CU_ASSERT_EQUAL(sf->last_eot[0][i], sb);
+                CU_ASSERT_EQUAL(sf->last_eot[1][i], xb & 0x00ff0000u);
+                float sq = sqrtf(x[i]), got;
+                memcpy(&got, &sf->last_eot[2][i], 4);
+                if (x[i] < 0) {
+                    CU_ASSERT_TRUE(isnan(got));
+                } else {
+                    CU_ASSERT_DOUBLE_EQUAL(got, sq, sq * 1e-6);
+                }
+                CU_ASSERT_EQUAL((int32_t)sf->last_eot[3][i], (int32_t)((uint32_t)y[i] * (uint32_t)-3));
+            }
+            sim_destroy(r.sim);
+        }
+}
+
+static void test_random_kernels_end_cleanly(void)
+{
+    /* random instruction words as kernels, in both modes: every thread ends
+     * (EOT, illegal instruction, fetch fault or the instruction limit), the
+     * machine goes quiet, nothing crashes */
+    uint32_t x = 99;
+    for (int fast = 0; fast < 2; fast++) {
+        const char *over[] = { "max_thread_instructions=3000", fast ? "fast=true" : "fast=false", NULL };
+        struct rig r = rig_new(over, 3);
+        struct eu_enc_buf b = { .gen = 9 };
+        static const uint8_t ops[] = { 1, 5, 9, 16, 34, 36, 37, 39, 40, 41, 42, 49, 56, 64, 65, 91 };
+        for (unsigned k = 0; k < 40 * 16; k++) {
+            x = x * 1664525u + 1013904223u;
+            if (b.len + 1 > b.cap) {
+                b.cap = b.cap ? 2 * b.cap : 1024;
+                b.bytes = realloc(b.bytes, b.cap);
+            }
+            b.bytes[b.len++] = (uint8_t)(x >> 24);
+        }
+        for (size_t at = 0; at < b.len; at += 16) {
+            b.bytes[at + 3] &= (uint8_t)~0x20;
+            b.bytes[at] = ops[(b.bytes[at + 5] + at) % sizeof ops];
+        }
+        rig_load(r.sim, 0x6000, &b);
+        for (uint32_t t = 0; t < 16; t++)
+            dispatch(&r, 0x6000 + (t % 8) * 64, NULL, 0, t);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_dispatched"), 16);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_ended"), 16);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.active_threads"), 0);
+        eu_enc_free(&b);
+        sim_destroy(r.sim);
+    }
+}
+
+static void test_driver_kernels_from_aub_captures(void)
+{
+    /* The shader kernels Mesa compiled in the AUB captures (tests/data/eu/aub,
+     * gen7/8/9; compacted instructions, SIMD8/16, 3-source, sampler, URB,
+     * render-target and data-port messages): every one runs to its EOT on a
+     * standalone EU with zero payload and the stub shared function, with no
+     * illegal instruction and no register fault. */
+    static const char *const kernels[] = {
+        "byt_compute.k00.gen7", "byt_tri.k00.gen7", "byt_tri.k01.gen7", "byt_tri.k02.gen7",
+        "byt_tri.k03.gen7", "byt_tri.k04.gen7", "bdw_compute.k00.gen8", "bdw_tri.k00.gen8",
+        "bdw_tri.k01.gen8", "bdw_tri.k02.gen8", "bdw_tri.k03.gen8", "skl_compute.k00.gen9",
+        "skl_tri.k00.gen9", "skl_tri.k01.gen9", "skl_tri.k02.gen9", "skl_tri.k03.gen9",
+        "skl_tri.k04.gen9", "skl_tri.k05.gen9", "skl_tri.k06.gen9",
+    };
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        for (int fast = 0; fast < 2; fast++) {
+            const char *over[] = { fast ? "fast=true" : "fast=false", NULL };
+            struct rig r = rig_new(over, 4);
+            char path[128];
+            snprintf(path, sizeof path, "tests/data/eu/aub/%s.bin", kernels[k]);
+            CU_ASSERT_FATAL(rig_load_file(r.sim, 0x40000, path) > 0);
+            bool compute = strstr(kernels[k], "compute") != NULL;
+            int gen = kernels[k][strlen(kernels[k]) - 1] - '0';
+            struct stub_sf *sf = unit_state(r.sf);
+            sf->add = 0x3f800000u;          /* replies: payload bits + 1.0f's bits */
+            struct msg *m = rig_dispatch_msg(r.sim, 0x40000, 0, compute ? 16 : 8, NULL, 0, 1, 0);
+            ((struct eu_dispatch *)m->payload)->gen = (uint8_t)gen;
+            CU_ASSERT_TRUE(port_inject(unit_port(r.eu, "dispatch", 0), m));
+            CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+            if (sf->eots != 1 || rig_stat(r.sim, "eu.threads_killed") != 0)
+                fprintf(stderr, "\n%s: eots %llu killed %g\n", kernels[k],
+                        (unsigned long long)sf->eots, rig_stat(r.sim, "eu.threads_killed"));
+            CU_ASSERT_EQUAL(sf->eots, 1);
+            CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.threads_killed"), 0);
+            CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.illegal_instructions"), 0);
+            CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.register_faults"), 0);
+            if (compute) {
+                /* c[i] = a[i] + b[i] at byte address 4 * (lane + 16 * group):
+                 * with r0 = r1 = 0, the write's address registers hold 4 *
+                 * lane and both reads return the address bits + 1.0f's
+                 * bits, so each sum is twice that float */
+                CU_ASSERT_EQUAL(sf->last_sfid, 7);          /* the EOT goes to the thread spawner */
+                for (unsigned lane = 0; lane < 16; lane++) {
+                    CU_ASSERT_EQUAL(sf->last_send[lane / 8][lane % 8], 4 * lane);
+                    uint32_t bits = 0x3f800000u + 4 * lane;
+                    float f, got;
+                    memcpy(&f, &bits, 4);
+                    memcpy(&got, &sf->last_send[2 + lane / 8][lane % 8], 4);
+                    CU_ASSERT_EQUAL(got, f + f);
+                }
+            }
+            sim_destroy(r.sim);
+        }
+}
+
+static const struct test_case cases[] = {
+    { "send and writeback (timing)", test_send_and_writeback_timing },
+    { "send and writeback (fast)", test_send_and_writeback_fast },
+    { "thread slots fill and free", test_thread_slots_fill_and_free },
+    { "scoreboard and co-issue", test_scoreboard_and_co_issue },
+    { "round robin and bad arbitration", test_round_robin_and_bad_arbitration },
+    { "flag dependency stalls", test_flag_dependency_stalls },
+    { "icache misses cost cycles", test_icache_misses_cost_cycles },
+    { "fetch fault ends thread", test_fetch_fault_ends_thread },
+    { "unwritten memory is illegal opcode", test_unwritten_memory_is_illegal_opcode },
+    { "runaway kernel is stopped", test_runaway_kernel_is_stopped },
+    { "bad messages are counted", test_bad_messages_are_counted },
+    { "unmodelled wait is a counted nop", test_unmodelled_wait_is_a_counted_nop },
+    { "back-pressure on send and td ports", test_back_pressure_on_send_and_td_ports },
+    { "assembled kernel gen8 and gen9", test_assembled_kernel_gen8_and_gen9 },
+    { "split send payloads", test_split_send_payloads },
+    { "assembled flow control (gen7)", test_assembled_flow_control_gen7 },
+    { "random kernels end cleanly", test_random_kernels_end_cleanly },
+    { "driver kernels from aub captures", test_driver_kernels_from_aub_captures },
+    { 0 }
+};
+TEST_SUITE(eu, cases);

@@ -1,0 +1,48 @@
+/* units/eu/eu.h - the execution unit (Gen7/8/9): hardware threads running EU
+ * kernels, with the ISA executed per channel by units/eu/eu_exec.c.
+ *
+ * Models (seed 003 = SKL PRM vol 7):
+ *  - thread slots (param `threads`; Gen9 7 per EU, notes §11.1/§14.2) filled by
+ *    dispatch messages from the thread dispatcher; r0.. loaded from the payload;
+ *  - issue: "oldest first" - the EU fills its pipes from the threads in age
+ *    order (L19108-19112), or round-robin (param `arbitration`); one
+ *    instruction per thread per cycle, one per pipe: FPU, EM (which runs all
+ *    FPU work as well, L19104-19106, so two ALU instructions may co-issue from
+ *    two threads), send and branch;
+ *  - a pipe is busy for ceil(channels x bytes / 16) cycles (4 32-bit channels
+ *    per cycle, L19171 read as in notes §11.1); results are ready after that
+ *    plus `fpu_latency` or `em_latency` by the pipe used (`math_latency` for
+ *    math, `df_latency` for DF); `co_issue` false allows one ALU issue per cycle;
+ *  - a scoreboard per GRF: SEND destinations are pending until the write-back
+ *    arrives, ALU and math destinations until their latency has passed, and
+ *    one entry for the flags written by conditional modifiers and read by
+ *    predication (L20905 dependency rules; NoDDClr/NoDDChk are not modelled);
+ *  - instruction fetch through an instruction cache modelled inside the EU
+ *    (direct mapped, `icache_kib`, 64-byte lines, `icache_latency` per miss;
+ *    the seed gives no figures, notes §14.17) and a decoded-instruction cache
+ *    keyed by address (decode once);
+ *  - SEND: the payload registers go out on port "sfid[SFID]" when bound, else
+ *    on "send"; write-backs come back on "writeback[*]"; EOT ends the thread,
+ *    whose slot is freed once its last write-back has arrived, and a thread-end
+ *    message goes out on "td";
+ *  - `fast` mode: a thread runs until its next SEND in one tick, no latencies.
+ * Ports: "dispatch" in (MSG_THREAD_DISPATCH; MSG_GENERIC traffic is passed on
+ *        unchanged to "send"), "send" out, "sfid"[16] out (optional, per SFID),
+ *        "writeback"[4] in (optional), "td" out (optional, thread ends).
+ *        Payloads: units/eu/eu_msg.h.
+ * Bad programming (illegal opcodes, register accesses outside the GRF, fetch
+ * faults, kernels exceeding `max_thread_instructions`) ends the thread or
+ * discards the access, logs a note and counts it; nothing crashes or hangs.
+ * Not modelled: Gen4 execution, the System Routine/exceptions, sendc's TDR
+ * wait, accumulator and a0 dependencies, thread priority classes, preemption,
+ * instruction prefetch timing beyond the cache model, self-modifying code
+ * (the decode cache is never invalidated).
+ */
+#ifndef GTSIM_UNITS_EU_EU_H
+#define GTSIM_UNITS_EU_EU_H
+
+#include "fabric/unit.h"
+
+extern const struct unit_ops eu_ops;
+
+#endif

@@ -1,0 +1,97 @@
+/* units/eu/eu_msg.h - the payloads of the messages the EU, the thread
+ * dispatcher and the shared functions exchange (DESIGN.md "Ports, messages and
+ * time": thread dispatch requests and payloads, SEND messages, write-backs).
+ *
+ *  MSG_THREAD_DISPATCH, op EU_TD_DISPATCH: struct eu_dispatch followed by
+ *      grf_count registers of 32 bytes. A stage sends it to the TD ("a
+ *      dispatch request"); the TD forwards it unchanged to the EU it picks.
+ *  MSG_THREAD_DISPATCH, op EU_TD_THREAD_END: struct eu_thread_end, EU -> TD,
+ *      when a thread's slot is free again (after EOT and its last write-back,
+ *      or after the EU ended it for bad programming).
+ *  MSG_SEND: struct eu_send_msg followed by mlen + ex_mlen registers, EU ->
+ *      the shared function chosen by SFID (003 L24296-24416).
+ *  MSG_WRITEBACK: struct eu_writeback_msg followed by rlen registers, shared
+ *      function -> EU; slot and dst_reg are copied from the SEND.
+ * All multi-byte fields are host-endian; register images are the GRF bytes.
+ */
+#ifndef GTSIM_UNITS_EU_MSG_H
+#define GTSIM_UNITS_EU_MSG_H
+
+#include <stdint.h>
+
+#define EU_MSG_REG_BYTES 32
+
+enum eu_td_op {
+    EU_TD_DISPATCH = 1,
+    EU_TD_THREAD_END = 2,
+};
+
+struct eu_dispatch {
+    uint32_t op;                /* EU_TD_DISPATCH */
+    uint32_t request_id;        /* the requester's; echoed in the thread end */
+    uint64_t inst_base;         /* Instruction Base Address (GPU virtual) */
+    uint64_t space_root;        /* PPGTT PML4 (physical) when space_format is the PPGTT */
+    uint32_t kernel_offset;     /* kernel start pointer, relative to inst_base */
+    uint8_t space_format;       /* enum gpu_address_space_format for instruction fetch */
+    uint8_t gen;                /* 7, 8 or 9 */
+    uint8_t simd;               /* dispatch width 8, 16 or 32 */
+    uint8_t priority;           /* larger = more urgent (TD arbitration) */
+    uint32_t dmask;             /* dispatch mask (sr0.2) */
+    uint16_t grf_start;         /* first GRF the payload fills (normally 0) */
+    uint16_t grf_count;         /* payload registers that follow */
+    uint32_t ffid;              /* requesting fixed function (sr0.0[27:24]) */
+    uint16_t eu;                /* set by the TD: which EU got it */
+    uint16_t slot;              /* set by the EU: which thread slot */
+    uint8_t grf[][EU_MSG_REG_BYTES];
+};
+
+enum eu_thread_status {
+    EU_THREAD_OK = 0,           /* ended by EOT */
+    EU_THREAD_ILLEGAL = 1,      /* illegal instruction (counted) */
+    EU_THREAD_FETCH_FAULT = 2,  /* instruction fetch faulted */
+    EU_THREAD_RUNAWAY = 3,      /* exceeded max_thread_instructions */
+    EU_THREAD_BAD_DISPATCH = 4, /* malformed dispatch, never started */
+};
+
+struct eu_thread_end {
+    uint32_t op;                /* EU_TD_THREAD_END */
+    uint32_t request_id;
+    uint16_t slot;
+    uint16_t status;            /* enum eu_thread_status */
+    uint32_t ffid;
+    uint64_t instructions;
+};
+
+enum eu_send_flags {
+    EU_SEND_EOT = 1,
+    EU_SEND_HEADER = 2,
+    EU_SEND_SENDC = 4,
+    EU_SEND_DST_NULL = 8,
+    EU_SEND_SPLIT = 16,
+};
+
+struct eu_send_msg {
+    uint8_t sfid;
+    uint8_t mlen;               /* registers of the first part */
+    uint8_t ex_mlen;            /* sends: registers of the second part */
+    uint8_t rlen;               /* registers the reply must carry */
+    uint8_t slot;               /* sending thread slot */
+    uint8_t dst_reg;            /* first write-back GRF */
+    uint8_t exec_size;
+    uint8_t flags;              /* enum eu_send_flags */
+    uint32_t desc, ex_desc;
+    uint32_t exec_mask;         /* enabled channels */
+    uint32_t ffid;
+    uint8_t regs[][EU_MSG_REG_BYTES];
+};
+
+struct eu_writeback_msg {
+    uint8_t slot;
+    uint8_t dst_reg;
+    uint8_t rlen;
+    uint8_t reserved;
+    uint32_t reserved2;
+    uint8_t regs[][EU_MSG_REG_BYTES];
+};
+
+#endif
