@@ -66,9 +66,11 @@ typedef void (*port_observer_fn)(void *context, const struct port *p, const stru
                                  uint64_t cycle);
 void port_set_observer(struct port *p, port_observer_fn fn, void *context);
 
-/* Backdoor for tests and harnesses that drive one unit alone: puts m straight
- * into the channel feeding input port `in`, visible from the receiver's next
- * cycle, ignoring capacity. Fails (false) when the port is unbound. */
+/* Backdoor for tests and harnesses that drive one unit alone: puts m into
+ * input port `in`, visible from the receiver's next cycle, ignoring capacity.
+ * The first injection gives an unlinked port a backdoor channel (so realize
+ * then finds it bound). Fails (false) on a port linked to a sender, whose
+ * traffic comes only from that sender. */
 bool port_inject(struct port *in, struct msg *m);
 
 #endif
