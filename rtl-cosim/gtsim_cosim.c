@@ -17,6 +17,7 @@
 
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
+#include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
 #include "tools/commands.h"
@@ -194,6 +195,83 @@ static int cmd_replay(int argc, char **argv)
     return r.mismatches ? 3 : EXIT_OK;
 }
 
+
+static const char l3_random_usage[] =
+    "usage: gtsim-cosim l3-random [--impl IMPL] [--seed S] [--requests N] [--clients N]\n"
+    "                             [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
+    "                             [--record-dir DIR]\n"
+    "\n"
+    "Seeded random L3 traffic (l3_stim: hits, misses, set conflicts, evictions,\n"
+    "writebacks, URB, uncached, atomics) through l3 (banks = 1, 4 ways) to the memory\n"
+    "model, the l3 built with impl IMPL (lockstep [default], lockstep_broken, rtl,\n"
+    "rtl_broken, c). Lockstep compares every reply (by tag per client: fields and\n"
+    "cycle, exactly) and memory request; exit status 3 on mismatch.\n"
+    "  --requests N       per client (default 20000); --clients N (default 3)\n"
+    "  --pop-permille P   the requester pops replies on P of 1000 cycles (default 1000)\n"
+    "  --record-dir DIR   record the l3's client[0], client_reply[0], memory and\n"
+    "                     memory_reply ports to DIR/<port>.rec (for replay)\n";
+
+static int cmd_l3_random(int argc, char **argv)
+{
+    struct l3_random_options o = { .impl = "lockstep", .seed = 1, .requests = 20000,
+                                   .report = stderr };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(l3_random_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "gtsim-cosim l3-random: %s needs a value (try --help)\n", a);
+            return EXIT_ERROR;
+        }
+        i++;
+        if (!strcmp(a, "--impl"))
+            o.impl = v;
+        else if (!strcmp(a, "--wave"))
+            o.wave = v;
+        else if (!strcmp(a, "--record-dir"))
+            o.record_dir = v;
+        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
+            o.seed = x;
+        else if (parse_u64(v, &x) && x <= 100000000 && !strcmp(a, "--requests"))
+            o.requests = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--clients"))
+            o.clients = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
+            o.pop_permille = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 4096 && !strcmp(a, "--memory-capacity"))
+            o.memory_capacity = (uint32_t)x;
+        else {
+            fprintf(stderr, "gtsim-cosim l3-random: bad option '%s %s' (try --help)\n", a, v);
+            return EXIT_ERROR;
+        }
+    }
+    struct l3_random_result r;
+    struct gt_error err;
+    if (l3_random_run(&o, &r, &err) < 0) {
+        fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    printf("gtsim-cosim l3-random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
+           " replies (%" PRIu64 " bad), %" PRIu64 " cycles, %.3f s (%.0f k requests/s)\n",
+           o.impl, o.seed, r.sent, r.received, r.bad_replies, r.cycles, r.seconds,
+           r.seconds > 0 ? (double)r.sent / r.seconds / 1e3 : 0.0);
+    printf("  l3:");
+    for (int i = 0; i < L3_RANDOM_STATS; i++)
+        printf(" %s %" PRIu64, l3_random_stat_names[i], r.stats[i]);
+    printf("\n");
+    if (strncmp(o.impl, "lockstep", 8) == 0) {
+        printf("  compared %" PRIu64 " messages, %" PRIu64 " mismatching\n", r.compared,
+               r.mismatches);
+        if (r.mismatches)
+            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
+    }
+    return r.mismatches || r.bad_replies ? 3 : EXIT_OK;
+}
+
 static double host_seconds(void)
 {
     struct timespec ts;
@@ -333,6 +411,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "random"))
         return cmd_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "l3-random"))
+        return cmd_l3_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
@@ -343,6 +423,7 @@ int main(int argc, char **argv)
                "cs_alu:record, cs_alu:rtl_broken, cs_alu:lockstep_broken).\n\n"
                "co-simulation commands:\n"
                "  random   seeded random lockstep run of cs_alu (random --help)\n"
+               "  l3-random  seeded random lockstep run of the L3 (l3-random --help)\n"
                "  replay   drive a unit alone from port recordings (replay --help)\n"
                "  bench    co-simulation throughput against the C unit alone\n"
                "`run` and `config` also take --record-port UNIT.PORT=FILE and\n"
