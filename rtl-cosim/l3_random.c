@@ -74,15 +74,18 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
              "  memory = { kind = \"memory\"; llc_kib = 16; llc_ways = 4; llc_latency = 10;"
              " dram_latency = 30; queue = 4; };\n"
              "  links = ( { from = \"stim.out[*]\"; to = \"l3.client[*]\"; },\n"
-             "            { from = \"l3.client_reply[*]\"; to = \"stim.in[*]\"; capacity = %u; },\n"
-             "            { from = \"l3.memory\"; to = \"memory.client[0]\"; capacity = %u; },\n"
+             "            { from = \"l3.client_reply[*]\"; to = \"stim.in[*]\"; capacity = %u;"
+             " width = %u; },\n"
+             "            { from = \"l3.memory\"; to = \"memory.client[0]\"; capacity = %u;"
+             " width = %u; },\n"
              "            { from = \"memory.client_reply[0]\"; to = \"l3.memory_reply\";"
-             " capacity = %u; } );\n"
+             " capacity = %u; width = %u; } );\n"
              "};\n",
              o->seed, o->clients ? o->clients : 3, o->requests, o->outstanding ? o->outstanding : 8,
              o->pop_permille ? o->pop_permille : 1000, o->impl ? o->impl : "c", extra,
-             o->reply_capacity ? o->reply_capacity : 2, o->memory_capacity ? o->memory_capacity : 2,
-             o->memory_capacity ? o->memory_capacity : 2);
+             o->reply_capacity ? o->reply_capacity : 2, o->width ? o->width : 1,
+             o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1,
+             o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1);
     struct gt_config *config = gt_config_parse(text, ".", err);
     if (!config)
         return -1;

@@ -31,6 +31,8 @@
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_cosim.h"
 #include "rtl-cosim/cs_alu_rtl.h"
+#include "rtl-cosim/l3_cosim.h"
+#include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/random_run.h"
 #include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
@@ -441,6 +443,205 @@ static void test_command_line(void)
     CU_ASSERT_EQUAL(sh("grep -q \"no 'vhdl' implementation\" %s/err.txt", d), 0);
 }
 
+
+/* ---- the L3 ------------------------------------------------------------------------ */
+
+enum { L3_READS, L3_WRITES, L3_ATOMICS, L3_HITS, L3_MISSES, L3_MERGED, L3_EVICTIONS,
+       L3_WRITEBACKS, L3_URB, L3_UNCACHED, L3_MSHR_STALLS, L3_QUEUE_CYCLES, L3_REPLY_STALLS };
+
+static void l3_run(const struct l3_random_options *o, struct l3_random_result *r)
+{
+    struct gt_error err;
+    int rc = l3_random_run(o, r, &err);
+    if (rc < 0)
+        printf("\n    l3_random_run: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+/* Seeded random traffic from three clients, in lockstep: every reply (by tag
+ * per client) and memory request compared, fields and cycle exactly, and the
+ * counters at the end. With and without back-pressure on replies and memory.
+ * The traffic must have reached every path of the L3. */
+static void test_l3_random_lockstep(void)
+{
+    static const struct { uint64_t seed; uint32_t pop, memcap; } runs[] = {
+        { 1, 1000, 2 }, { 2, 350, 1 }, { 3, 700, 16 }, { 4, 120, 1 },
+    };
+    uint64_t total = 0;
+    for (unsigned k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        struct l3_random_options o = { .impl = "lockstep", .seed = runs[k].seed,
+                                       .requests = 12000, .pop_permille = runs[k].pop,
+                                       .memory_capacity = runs[k].memcap, .report = stderr };
+        struct l3_random_result r;
+        l3_run(&o, &r);
+        CU_ASSERT_EQUAL(r.mismatches, 0);
+        CU_ASSERT_EQUAL(r.sent, 3 * 12000);
+        CU_ASSERT_EQUAL(r.received, r.sent);
+        CU_ASSERT_EQUAL(r.bad_replies, 0);
+        /* every reply and every memory request was compared */
+        CU_ASSERT_EQUAL(r.compared, r.received + r.memory_requests);
+        CU_ASSERT(r.stats[L3_HITS] > 1000 && r.stats[L3_MISSES] > 1000);
+        CU_ASSERT(r.stats[L3_MERGED] > 50 && r.stats[L3_EVICTIONS] > 500);
+        CU_ASSERT(r.stats[L3_WRITEBACKS] > 200 && r.stats[L3_ATOMICS] > 500);
+        CU_ASSERT(r.stats[L3_URB] > 500 && r.stats[L3_UNCACHED] > 500);
+        CU_ASSERT(r.stats[L3_MSHR_STALLS] > 0 && r.stats[L3_REPLY_STALLS] > 0);
+        /* the requests add up: every one counted once by kind */
+        CU_ASSERT_EQUAL(r.stats[L3_READS] + r.stats[L3_WRITES] + r.stats[L3_ATOMICS] +
+                        r.stats[L3_URB] + r.stats[L3_UNCACHED], r.sent);
+        CU_ASSERT_EQUAL(r.stats[L3_HITS] + r.stats[L3_MISSES],
+                        r.stats[L3_READS] + r.stats[L3_WRITES] + r.stats[L3_ATOMICS]);
+        if (r.mismatches)
+            printf("\n    seed %" PRIu64 ": %s\n", o.seed, r.first_report);
+        total += r.compared;
+    }
+    printf("\n    %" PRIu64 " L3 messages compared ", total);
+}
+
+/* The RTL alone behind the ports gives the C unit's run: the same cycles, the
+ * same latencies seen by the requesters, the same counters. */
+static void test_l3_rtl_equals_c(void)
+{
+    struct l3_random_options o = { .impl = "c", .seed = 5, .requests = 8000, .pop_permille = 500,
+                                   .memory_capacity = 1, .report = stderr };
+    struct l3_random_result c, rtl;
+    l3_run(&o, &c);
+    o.impl = "rtl";
+    l3_run(&o, &rtl);
+    CU_ASSERT_EQUAL(rtl.cycles, c.cycles);
+    CU_ASSERT_EQUAL(rtl.received, c.received);
+    CU_ASSERT_EQUAL(rtl.latency_cycles, c.latency_cycles);
+    CU_ASSERT_EQUAL(rtl.memory_requests, c.memory_requests);
+    for (int i = 0; i < L3_RANDOM_STATS; i++) {
+        if (rtl.stats[i] != c.stats[i])
+            printf("\n    %s: c %" PRIu64 ", rtl %" PRIu64, l3_random_stat_names[i], c.stats[i],
+                   rtl.stats[i]);
+        CU_ASSERT_EQUAL(rtl.stats[i], c.stats[i]);
+    }
+    CU_ASSERT(rtl.rtl_clocks > rtl.cycles / 2);
+    /* the broken RTL alone gives another run */
+    o.impl = "rtl_broken";
+    struct l3_random_result bad;
+    l3_run(&o, &bad);
+    CU_ASSERT(bad.latency_cycles != c.latency_cycles || bad.stats[L3_HITS] != c.stats[L3_HITS]);
+}
+
+/* The BROKEN RTL (the LRU evicts way 1 when every bit is set) in lockstep: the
+ * checker reports it naming unit, port, message, field, both values, cycle;
+ * the wave is written. */
+static void test_l3_broken_is_caught(void)
+{
+    const char *wave = tmp_path("l3_broken.fst");
+    FILE *quiet = fopen("/dev/null", "w");
+    struct l3_random_options o = { .impl = "lockstep_broken", .seed = 1, .requests = 3000,
+                                   .wave = wave, .report = quiet };
+    struct l3_random_result r;
+    l3_run(&o, &r);
+    fclose(quiet);
+    o.report = NULL;
+    printf("\n    caught: %s ", r.first_report);
+    CU_ASSERT(r.mismatches > 0);
+    CU_ASSERT(r.first_mismatch < r.cycles);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "cosim mismatch: unit gpu.l3 port "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "c-model "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, ", rtl "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, " cycle "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, ": field "));
+    CU_ASSERT(file_size(wave) > 100);
+    /* the good RTL with a cycle tolerance still matches; lockstep is deterministic */
+    o.impl = "lockstep";
+    o.wave = NULL;
+    l3_run(&o, &r);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+}
+
+/* Record the C unit's four ports in a run (no back-pressure on its outputs, as
+ * replay assumes), replay them into the RTL alone: every reply and memory
+ * request at its recorded cycle; the BROKEN RTL is caught. */
+static void test_l3_record_then_replay(void)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/l3rec", tmpdir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    struct l3_random_options o = { .impl = "c", .seed = 9, .requests = 6000, .clients = 1,
+                                   .reply_capacity = 64, .memory_capacity = 64, .width = 8,
+                                   .record_dir = dir, .report = stderr };
+    struct l3_random_result r;
+    l3_run(&o, &r);
+    CU_ASSERT_EQUAL(r.stats[L3_REPLY_STALLS], 0);
+    CU_ASSERT(r.stats[L3_EVICTIONS] > 100 && r.stats[L3_WRITEBACKS] > 50);
+    char in0[600], in1[600], ex0[600], ex1[600];
+    snprintf(in0, sizeof in0, "%s/client.rec", dir);
+    snprintf(in1, sizeof in1, "%s/memory_reply.rec", dir);
+    snprintf(ex0, sizeof ex0, "%s/client_reply.rec", dir);
+    snprintf(ex1, sizeof ex1, "%s/memory.rec", dir);
+    struct replay_options ro = { .kind = "l3:rtl", .lookup = cosim_kind_find,
+                                 .wave_before = 300, .wave_after = 20 };
+    ro.inputs[0] = in0;
+    ro.inputs[1] = in1;
+    ro.expects[0] = ex0;
+    ro.expects[1] = ex1;
+    static const char *const sets[] = { "banks=1", "size_kib=64", "cache_kib=8", "urb_kib=32",
+                                        "way_kib=2", "misses=6", "bank_queue=8",
+                                        "hit_latency=12", "fill_latency=3", "urb_latency=7",
+                                        "atomic_cycles=3", NULL };
+    for (int i = 0; sets[i]; i++)
+        ro.sets[i] = sets[i];
+    struct replay_result rr;
+    struct gt_error err;
+    int rc = cosim_replay(&ro, &rr, &err);
+    if (rc < 0)
+        printf("\n    replay: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    if (rr.mismatches)
+        printf("\n    replay: %s\n", rr.first_report);
+    CU_ASSERT_EQUAL(rr.mismatches, 0);
+    CU_ASSERT_EQUAL(rr.messages_checked, r.received + r.memory_requests);
+    CU_ASSERT_EQUAL(rr.messages_in, r.sent + r.memory_requests);  /* writebacks are replied to */
+    /* the C unit replays its own recording too */
+    ro.kind = "l3";
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    CU_ASSERT_EQUAL(rr.mismatches, 0);
+    ro.kind = "l3:rtl_broken";
+    ro.report = NULL;
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    printf("\n    replay caught: %s ", rr.first_report);
+    CU_ASSERT(rr.mismatches > 0);
+}
+
+/* The example config through gtsim-cosim run: impl = "c", "lockstep" and
+ * "rtl" give the same stats (the L3's, the requesters', memory's), apart from
+ * the co-simulation's own counters and the simulator's message peak. */
+static void test_l3_config(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    static const char *const impls[] = { "c", "lockstep", "rtl" };
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3_%s "
+                           "--set gpu.l3.impl=%s", bin, d, impls[k], impls[k]), 0);
+        CU_ASSERT_EQUAL(sh("grep -v -e '^gpu.l3.rtl_clocks,' -e '^gpu.l3.compared,' "
+                           "-e '^gpu.l3.mismatches,' -e '^gpu.l3.unmatched,' "
+                           "-e '^sim.messages_peak,' %s/l3_%s/stats.csv > %s/l3_%s.csv", d,
+                           impls[k], d, impls[k]), 0);
+    }
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.writebacks,[1-9]' %s/l3_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.stim.received,12000,' %s/l3_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("cmp -s %s/l3_c.csv %s/l3_lockstep.csv", d, d), 0);
+    CU_ASSERT_EQUAL(sh("cmp -s %s/l3_c.csv %s/l3_rtl.csv", d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.mismatches,0,' %s/l3_lockstep/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.compared,[1-9]' %s/l3_lockstep/stats.csv", d), 0);
+    /* the broken RTL in the same machine: a nonzero exit is not promised, the
+     * mismatch count is */
+    sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3_bad "
+       "--set gpu.l3.impl=lockstep_broken 2> %s/l3_bad.txt", bin, d, d);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.mismatches,[1-9]' %s/l3_bad/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.l3 port' %s/l3_bad.txt", d), 0);
+}
+
 /* ---- runner ---------------------------------------------------------------------- */
 
 struct test { const char *suite, *name; void (*run)(void); };
@@ -458,6 +659,13 @@ static const struct test tests[] = {
     { "replay", "record a run, replay it into the RTL and the BROKEN RTL", test_record_then_replay },
     { "cli", "gtsim-cosim run --record-port --wave, then replay", test_command_line },
     { "config", "impl = rtl / lockstep / c through topology_build", test_impl_in_config },
+    { "l3", "random traffic in lockstep, with back-pressure: no mismatch",
+      test_l3_random_lockstep },
+    { "l3", "the RTL alone gives the C unit's cycles and counters", test_l3_rtl_equals_c },
+    { "l3", "BROKEN L3 RTL is caught and reported with a wave", test_l3_broken_is_caught },
+    { "l3", "record the C unit's ports, replay into the RTL and the BROKEN RTL",
+      test_l3_record_then_replay },
+    { "l3", "the example config: c, lockstep and rtl give the same stats", test_l3_config },
     { NULL, NULL, NULL }
 };
 
