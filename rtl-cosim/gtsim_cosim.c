@@ -335,6 +335,30 @@ static int cmd_bench(int argc, char **argv)
                "the C unit's time%s)\n", label, rate / 1e6, r.instructions, r.cycles, r.seconds,
                base / rate, r.mismatches ? ", MISMATCHES" : "");
     }
+    /* The L3: random requests from three clients, with reply back-pressure. */
+    printf("gtsim-cosim bench: l3 throughput, L3 requests per host second (3 clients, "
+           "pop 700/1000)\n");
+    static const char *const l3_impls[] = { "c", "rtl", "lockstep" };
+    uint32_t l3_requests = (uint32_t)(ops / 20 > 1000 ? ops / 20 : 1000);
+    for (unsigned k = 0; k < 3; k++) {
+        struct l3_random_options o = { .impl = l3_impls[k], .seed = 42, .requests = l3_requests,
+                                       .pop_permille = 700 };
+        struct l3_random_result r;
+        struct gt_error err;
+        if (l3_random_run(&o, &r, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim bench: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        double rate = (double)r.sent / r.seconds;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "fabric, l3 impl = \"%s\"", l3_impls[k]);
+        printf("  %-34s %8.3f M req/s   (%" PRIu64 " requests, %" PRIu64 " cycles, %.2f s, "
+               "%.1fx the C unit's time, %.2f M cycles/s%s)\n", label, rate / 1e6, r.sent,
+               r.cycles, r.seconds, base / rate, (double)r.cycles / r.seconds / 1e6,
+               r.mismatches ? ", MISMATCHES" : "");
+    }
     return EXIT_OK;
 }
 
