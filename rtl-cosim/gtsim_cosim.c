@@ -18,6 +18,7 @@
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/l3_random.h"
+#include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
 #include "tools/commands.h"
@@ -435,6 +436,21 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "random"))
         return cmd_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "build-math-aub")) {
+        if (argc != 3 || argv[2][0] == '-') {
+            fprintf(stderr, "usage: gtsim-cosim build-math-aub OUT.aub\n"
+                    "  a Gen9 execlist capture whose batch runs MI_MATH programs using every ALU\n"
+                    "  opcode and stores R0..R15 after each to GGTT 0x%x (%d bytes; see\n"
+                    "  rtl-cosim/math_aub.h)\n", MATH_AUB_RESULT_GGTT, MATH_AUB_RESULT_BYTES);
+            return EXIT_ERROR;
+        }
+        struct gt_error err;
+        if (math_aub_write(argv[2], &err) < 0) {
+            fprintf(stderr, "gtsim-cosim build-math-aub: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        return EXIT_OK;
+    }
     if (argc >= 2 && !strcmp(argv[1], "l3-random"))
         return cmd_l3_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
@@ -448,6 +464,7 @@ int main(int argc, char **argv)
                "co-simulation commands:\n"
                "  random   seeded random lockstep run of cs_alu (random --help)\n"
                "  l3-random  seeded random lockstep run of the L3 (l3-random --help)\n"
+               "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
                "  replay   drive a unit alone from port recordings (replay --help)\n"
                "  bench    co-simulation throughput against the C unit alone\n"
                "`run` and `config` also take --record-port UNIT.PORT=FILE and\n"

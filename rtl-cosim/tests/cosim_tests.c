@@ -33,6 +33,7 @@
 #include "rtl-cosim/cs_alu_rtl.h"
 #include "rtl-cosim/l3_cosim.h"
 #include "rtl-cosim/l3_random.h"
+#include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
 #include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
@@ -642,6 +643,176 @@ static void test_l3_config(void)
     CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.l3 port' %s/l3_bad.txt", d), 0);
 }
 
+
+/* ---- MI_MATH in a whole machine ------------------------------------------------- */
+
+/* The seed's ALU (003 L1321-1528), written here again from the text and not
+ * from units/cs_alu: LOAD/LOADINV/LOAD0/LOAD1 set SRCA or SRCB; ADD, SUB, AND,
+ * OR, XOR set ACCU, ZF = (ACCU == 0), CF = carry (ADD), borrow (SUB), 0 (logic);
+ * STORE/STOREINV copy ACCU, ZF or CF (a flag on all 64 bits) into a GPR. */
+struct ref_alu { uint64_t gpr[16], srca, srcb, accu; bool zf, cf; };
+
+static void ref_execute(struct ref_alu *a, uint32_t dw)
+{
+    uint32_t op = dw >> 20, x = dw >> 10 & 0x3FF, y = dw & 0x3FF;
+    uint64_t *src = x == 0x20 ? &a->srca : &a->srcb;
+    switch (op) {
+    case 0x080: *src = a->gpr[y]; break;
+    case 0x480: *src = ~a->gpr[y]; break;
+    case 0x081: *src = 0; break;
+    case 0x481: *src = ~0ull; break;
+    case 0x100: a->accu = a->srca + a->srcb; a->cf = a->accu < a->srca; break;
+    case 0x101: a->accu = a->srca - a->srcb; a->cf = a->srca < a->srcb; break;
+    case 0x102: a->accu = a->srca & a->srcb; a->cf = false; break;
+    case 0x103: a->accu = a->srca | a->srcb; a->cf = false; break;
+    case 0x104: a->accu = a->srca ^ a->srcb; a->cf = false; break;
+    case 0x180: case 0x580: {
+        uint64_t v = y == 0x31 ? a->accu : y == 0x32 ? (a->zf ? ~0ull : 0) : (a->cf ? ~0ull : 0);
+        a->gpr[x] = op == 0x580 ? ~v : v;
+        return;
+    }
+    default: return;                    /* NOOP */
+    }
+    if (op >= 0x100 && op <= 0x104)
+        a->zf = a->accu == 0;
+}
+
+static bool read_file(const char *path, void *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, size, f);
+    fclose(f);
+    return n == size;
+}
+
+/* Sum of the lines of a stats.csv other than the ALU's own and the
+ * simulator's tick totals (which count the ALU's ticks too). */
+static int stats_without_alu(const char *dir, const char *out)
+{
+    return sh("grep -v -e '^gpu.cs_alu\\.' -e '^sim.steps,' -e '^sim.ticks,' "
+              "-e '^sim.clock.gt.active_edges,' %s/stats.csv > %s", dir, out);
+}
+
+static uint64_t csv_value(const char *dir, const char *key)
+{
+    char cmd[1024], line[256] = "";
+    snprintf(cmd, sizeof cmd, "grep '^%s,' %s/stats.csv | cut -d, -f2", key, dir);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return UINT64_MAX;
+    if (!fgets(line, sizeof line, p))
+        line[0] = 0;
+    pclose(p);
+    return line[0] ? strtoull(line, NULL, 10) : UINT64_MAX;
+}
+
+/* gtsim-cosim build-math-aub, then gtsim-cosim run on the Gen9 GT2 machine
+ * with gpu.cs_alu.impl = c, rtl and lockstep, dumping the result buffer: the
+ * results equal the seed's ALU computed here, the three runs give the same
+ * results and the same stats but the ALU unit's own; the BROKEN ALU is caught
+ * in lockstep, and alone (rtl_broken) stores wrong results. */
+static void test_mi_math_workload(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL_FATAL(sh("%s build-math-aub %s/math.aub", bin, d), 0);
+
+    /* every opcode and every operand register of the seed's tables is used */
+    static const uint32_t opcodes[12] = { 0x000, 0x080, 0x480, 0x081, 0x481, 0x100, 0x101,
+                                          0x102, 0x103, 0x104, 0x180, 0x580 };
+    bool used_op[12] = { 0 }, used_load[16] = { 0 }, used_store[16] = { 0 }, used_src[2] = { 0 };
+    bool used_flag[3] = { 0 };
+    uint32_t total = 0;
+    struct ref_alu ref = { 0 };
+    memcpy(ref.gpr, math_aub_initial_gprs, sizeof ref.gpr);
+    uint64_t expect[MATH_AUB_PROGRAMS][16];
+    for (int p = 0; p < MATH_AUB_PROGRAMS; p++) {
+        const struct math_aub_program *m = &math_aub_programs[p];
+        for (uint32_t k = 0; k < m->count; k++) {
+            uint32_t dw = m->instruction[k], op = dw >> 20, x = dw >> 10 & 0x3FF, y = dw & 0x3FF;
+            for (int o = 0; o < 12; o++)
+                used_op[o] |= op == opcodes[o];
+            if (op == 0x080 || op == 0x480)
+                used_load[y & 15] = true;
+            if (op == 0x081 || op == 0x481 || op == 0x080 || op == 0x480)
+                used_src[x & 1] = true;
+            if (op == 0x180 || op == 0x580) {
+                used_store[x & 15] = true;
+                used_flag[y - 0x31] = true;
+            }
+            ref_execute(&ref, dw);
+        }
+        total += m->count;
+        memcpy(expect[p], ref.gpr, sizeof ref.gpr);
+    }
+    for (int o = 0; o < 12; o++)
+        CU_ASSERT(used_op[o]);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT(used_load[i] && used_store[i]);
+    CU_ASSERT(used_src[0] && used_src[1] && used_flag[0] && used_flag[1] && used_flag[2]);
+    /* spot values worked out by hand: ~0 + 1 = 0 with CF; 1 - ~0 = 2 with a borrow */
+    CU_ASSERT_EQUAL(expect[0][5], 0);
+    CU_ASSERT_EQUAL(expect[0][6], ~0ull);
+    CU_ASSERT_EQUAL(expect[0][13], ~0ull);
+    CU_ASSERT_EQUAL(expect[1][7], 2);
+    CU_ASSERT_EQUAL(expect[1][8], 0);
+    CU_ASSERT_EQUAL(expect[2][11], 0x123456789ABCDEF0ull & 0x0F0F0F0F0F0F0F0Full);
+
+    static const char *const impls[] = { "c", "rtl", "lockstep", "rtl_broken" };
+    uint64_t got[4][MATH_AUB_PROGRAMS][16];
+    for (int k = 0; k < 4; k++) {
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/math_%s", d, impls[k]);
+        CU_ASSERT_EQUAL(sh("%s run -q -c configs/gen9-skl-gt2.cfg --set gpu.cs_alu.impl=%s -o %s "
+                           "--dump 0x%x:%d:%s/result.bin %s/math.aub", bin, impls[k], dir,
+                           MATH_AUB_RESULT_GGTT, MATH_AUB_RESULT_BYTES, dir, d), 0);
+        char path[700];
+        snprintf(path, sizeof path, "%s/result.bin", dir);
+        CU_ASSERT_FATAL(read_file(path, got[k], sizeof got[k]));
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs.mi_math_instructions"), total);
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs.hangs"), 0);
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs.submissions"), 1);
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs_alu.requests"), MATH_AUB_PROGRAMS);
+        char csv[700];
+        snprintf(csv, sizeof csv, "%s/math_%s.csv", d, impls[k]);
+        CU_ASSERT_EQUAL(stats_without_alu(dir, csv), 0);
+    }
+    for (int k = 0; k < 3; k++)
+        for (int p = 0; p < MATH_AUB_PROGRAMS; p++)
+            for (int i = 0; i < 16; i++) {
+                if (got[k][p][i] != expect[p][i])
+                    printf("\n    impl %s program %d R%d: 0x%016" PRIx64 ", expected 0x%016" PRIx64,
+                           impls[k], p, i, got[k][p][i], expect[p][i]);
+                CU_ASSERT_EQUAL(got[k][p][i], expect[p][i]);
+            }
+    CU_ASSERT(memcmp(got[3], expect, sizeof expect) != 0);      /* the broken ALU alone */
+    CU_ASSERT_EQUAL(sh("cmp -s %s/math_c.csv %s/math_rtl.csv", d, d), 0);
+    CU_ASSERT_EQUAL(sh("cmp -s %s/math_c.csv %s/math_lockstep.csv", d, d), 0);
+    /* the totals differ only by the ALU's own ticks */
+    char dc[600], dr[600];
+    snprintf(dc, sizeof dc, "%s/math_c", d);
+    snprintf(dr, sizeof dr, "%s/math_rtl", d);
+    CU_ASSERT_EQUAL(csv_value(dc, "sim.ticks") - csv_value(dc, "gpu.cs_alu.ticks"),
+                    csv_value(dr, "sim.ticks") - csv_value(dr, "gpu.cs_alu.ticks"));
+    snprintf(dr, sizeof dr, "%s/math_lockstep", d);
+    CU_ASSERT_EQUAL(csv_value(dr, "gpu.cs_alu.compared"), MATH_AUB_PROGRAMS);
+    CU_ASSERT_EQUAL(csv_value(dr, "gpu.cs_alu.mismatches"), 0);
+    /* the BROKEN ALU in lockstep */
+    sh("%s run -q -c configs/gen9-skl-gt2.cfg --set gpu.cs_alu.impl=lockstep_broken -o "
+       "%s/math_bad %s/math.aub 2> %s/math_bad.txt", bin, d, d, d);
+    snprintf(dr, sizeof dr, "%s/math_bad", d);
+    uint64_t bad = csv_value(dr, "gpu.cs_alu.mismatches");
+    CU_ASSERT(bad > 0 && bad != UINT64_MAX);
+    CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.cs_alu port response message #' "
+                       "%s/math_bad.txt", d), 0);
+}
+
 /* ---- runner ---------------------------------------------------------------------- */
 
 struct test { const char *suite, *name; void (*run)(void); };
@@ -666,6 +837,8 @@ static const struct test tests[] = {
     { "l3", "record the C unit's ports, replay into the RTL and the BROKEN RTL",
       test_l3_record_then_replay },
     { "l3", "the example config: c, lockstep and rtl give the same stats", test_l3_config },
+    { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",
+      test_mi_math_workload },
     { NULL, NULL, NULL }
 };
 
