@@ -1,13 +1,16 @@
 /* rtl-cosim/gtsim_cosim.c - gtsim-cosim: the gtsim command line with the
- * Verilated kinds (cs_alu:rtl, cs_alu:lockstep, cs_alu:record, the *_broken
- * ones) in its kind lookup, plus three commands of its own:
- *   random  seeded random lockstep (or rtl, or c) run of cs_alu
- *   replay  drive a unit alone from port recordings and check its outputs
- *   bench   co-simulation throughput against the C unit alone
- * `run` and `config` also take --record-port UNIT.PORT=FILE and
- * --wave UNIT=FILE.fst, which become --set UNIT.record_PORT="FILE" and
+ * Verilated kinds (cs_alu:rtl, cs_alu:lockstep, cs_alu:record, l3:rtl,
+ * l3:lockstep, the *_broken ones) in its kind lookup, plus commands of its own:
+ *   random          seeded random lockstep (or rtl, or c) run of cs_alu
+ *   l3-random       the same for the L3
+ *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
+ *   replay          drive a unit alone from port recordings and check its outputs
+ *   bench           co-simulation throughput against the C units alone
+ * `run` and `config` also take --wave UNIT=FILE.fst, which becomes
  * --set UNIT.wave="FILE" (UNIT is the unit's config path, e.g. gpu.cs_alu; it
- * must use one of the co-simulation impls, which take those params). */
+ * must use one of the co-simulation impls, which take that param). `run`
+ * records any port with --record-port UNIT.PORT[N]=FILE itself; for `config`
+ * it becomes --set UNIT.record_PORT="FILE" (the cs_alu kinds' params). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -363,14 +366,19 @@ static int cmd_bench(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* run/config: --record-port UNIT.PORT=FILE and --wave UNIT=FILE become --set. */
+/* run/config: --wave UNIT=FILE, and for config --record-port UNIT.PORT=FILE,
+ * become --set. */
 static int rewrite_and_run(int argc, char **argv)
 {
     char **args = gt_xcalloc((size_t)argc * 2 + 1, sizeof *args);
     char **owned = gt_xcalloc((size_t)argc + 1, sizeof *owned);
     int n = 0, no = 0;
     for (int i = 0; i < argc; i++) {
-        bool rec = !strcmp(argv[i], "--record-port"), wave = !strcmp(argv[i], "--wave");
+        /* `run` records any port itself (fabric/recording.h, port observers);
+         * `config` has no --record-port, so there it becomes the co-simulation
+         * kinds' record_* params */
+        bool rec = !strcmp(argv[i], "--record-port") && argc > 1 && strcmp(argv[1], "run") != 0;
+        bool wave = !strcmp(argv[i], "--wave");
         if ((rec || wave) && i > 1 && i + 1 < argc) {
             const char *spec = argv[++i];
             const char *eq = strchr(spec, '=');

@@ -644,6 +644,42 @@ static void test_l3_config(void)
 }
 
 
+/* gtsim-cosim run records the C L3's four ports with --record-port on the
+ * example machine (one requester, no back-pressure on the L3's outputs, as
+ * replay assumes); gtsim-cosim replay drives the RTL alone from them (exit 0)
+ * and the BROKEN RTL (exit 3, a mismatch line); --wave dumps the lockstep RTL. */
+static void test_l3_command_line(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3cli "
+                       "--set gpu.l3.impl=c --set gpu.stim.clients=1 "
+                       "--set gpu.stim.pop_permille=1000 --set link_defaults.width=4 "
+                       "--set link_defaults.capacity=64 "
+                       "--record-port 'gpu.l3.client[0]=%s/l3c.rec' "
+                       "--record-port gpu.l3.memory_reply=%s/l3mr.rec "
+                       "--record-port 'gpu.l3.client_reply[0]=%s/l3cr.rec' "
+                       "--record-port gpu.l3.memory=%s/l3m.rec", bin, d, d, d, d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.reply_stalls,0,' %s/l3cli/stats.csv", d), 0);
+    const char *sets = "--set banks=1 --set size_kib=64 --set cache_kib=8 --set urb_kib=32 "
+                       "--set way_kib=2 --set misses=8 --set bank_queue=12";
+    CU_ASSERT_EQUAL(sh("%s replay --kind l3:rtl --in %s/l3c.rec --in %s/l3mr.rec --expect "
+                       "%s/l3cr.rec --expect %s/l3m.rec %s > %s/l3replay.txt", bin, d, d, d, d,
+                       sets, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q ' 0 mismatching' %s/l3replay.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --kind l3:rtl_broken --in %s/l3c.rec --in %s/l3mr.rec "
+                       "--expect %s/l3cr.rec --expect %s/l3m.rec %s > %s/l3bad.txt", bin, d, d,
+                       d, d, sets, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q '^cosim mismatch: unit gpu.l3 port ' %s/l3bad.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3wave "
+                       "--set gpu.stim.requests=300 --wave gpu.l3=%s/l3.fst", bin, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("l3.fst")) > 100);
+}
+
 /* ---- MI_MATH in a whole machine ------------------------------------------------- */
 
 /* The seed's ALU (003 L1321-1528), written here again from the text and not
@@ -837,6 +873,8 @@ static const struct test tests[] = {
     { "l3", "record the C unit's ports, replay into the RTL and the BROKEN RTL",
       test_l3_record_then_replay },
     { "l3", "the example config: c, lockstep and rtl give the same stats", test_l3_config },
+    { "l3", "gtsim-cosim run --record-port of the C L3, replay into the RTL",
+      test_l3_command_line },
     { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",
       test_mi_math_workload },
     { NULL, NULL, NULL }
