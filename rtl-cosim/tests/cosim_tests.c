@@ -33,6 +33,7 @@
 #include "rtl-cosim/cs_alu_rtl.h"
 #include "rtl-cosim/l3_cosim.h"
 #include "rtl-cosim/l3_random.h"
+#include "rtl-cosim/l3_rtl.h"
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
 #include "fabric/recording.h"
@@ -459,6 +460,113 @@ static void l3_run(const struct l3_random_options *o, struct l3_random_result *r
     CU_ASSERT_EQUAL_FATAL(rc, 0);
 }
 
+/* The bank alone through l3_rtl.h, cycles and victims worked out by hand from
+ * units/l3/l3.h's rules (not from the C unit): 2 ways, hit 5, fill 2, URB 3,
+ * atomics hold the bank 2 cycles; lines 0x100, 0x120, 0x140, 0x160 share set 0.
+ * Returns the evictions' writebacks seen when C is filled (0 when the LRU
+ * works: A is clean). */
+static uint32_t l3_bank_by_hand(enum l3_rtl_variant variant)
+{
+    struct l3_rtl *r = l3_rtl_create(variant, false);
+    struct l3_rtl_cfg cfg = { 2, 4, 5, 2, 3, 2 };
+    l3_rtl_reset(r, &cfg);
+    struct l3_rtl_reply rep;
+    uint64_t line;
+    uint8_t op;
+    bool wb;
+    uint32_t early_writebacks = 0;
+#define REQ(addr, tag, o, t) (&(struct l3_rtl_req){ (addr), (tag), (tag) + 100, (o), (t), 1 })
+    /* a read miss of A: one memory read, the reply 2 cycles after the fill */
+    l3_rtl_enq(r, 1, REQ(0x100 * 64, 1, 0, 0));
+    l3_rtl_serve(r, 1);
+    CU_ASSERT_FALSE(l3_rtl_reply_head(r, &rep));
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb));
+    CU_ASSERT(line == 0x100 && op == 0 && !wb);
+    l3_rtl_mem_pop(r, 1);
+    l3_rtl_fill(r, 10, 0x100 * 64, 0);
+    CU_ASSERT_TRUE_FATAL(l3_rtl_reply_head(r, &rep));
+    CU_ASSERT(rep.due == 12 && rep.tag == 1 && rep.mtag == 101 && !rep.hit && rep.port == 1);
+    l3_rtl_reply_pop(r, 12);
+    /* a hit: 5 cycles */
+    l3_rtl_enq(r, 13, REQ(0x100 * 64 + 8, 2, 0, 0));
+    l3_rtl_serve(r, 13);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.due == 18 && rep.hit && rep.tag == 2);
+    l3_rtl_reply_pop(r, 18);
+    /* B written (miss, dirty on fill into way 1), then C and D: with LRU bits
+     * {1,1} C clears them and takes way 0 (A, clean: no writeback); D takes
+     * way 1 (B, dirty: written back) */
+    const uint64_t lines[3] = { 0x120, 0x140, 0x160 };
+    for (int k = 0; k < 3; k++) {
+        uint64_t now = 20 + 10 * (uint64_t)k;
+        l3_rtl_enq(r, now, REQ(lines[k] * 64, 3 + (uint32_t)k, k == 0 ? 1 : 0, 0));
+        l3_rtl_serve(r, now);
+        CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == lines[k] && !wb);
+        l3_rtl_mem_pop(r, now);
+        l3_rtl_fill(r, now + 5, lines[k] * 64, 0);
+        if (k == 1)
+            while (l3_rtl_mem_head(r, &line, &op, &wb)) {
+                early_writebacks++;
+                l3_rtl_mem_pop(r, now + 5);
+            }
+        CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.due == now + 7 && !rep.hit);
+        l3_rtl_reply_pop(r, now + 7);
+    }
+    if (variant == L3_RTL_GOOD) {
+        CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb));
+        CU_ASSERT(line == 0x120 && op == 1 && wb);                  /* B written back */
+        l3_rtl_mem_pop(r, 45);
+    }
+    /* two reads of E in one frame each: one memory read, the second merged;
+     * the fill releases both, in arrival order */
+    l3_rtl_enq(r, 50, REQ(0x180 * 64, 7, 0, 0));
+    l3_rtl_enq(r, 50, REQ(0x180 * 64, 8, 0, 0));
+    l3_rtl_serve(r, 50);
+    l3_rtl_serve(r, 51);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x180);
+    l3_rtl_mem_pop(r, 51);
+    CU_ASSERT_FALSE(l3_rtl_mem_head(r, &line, &op, &wb));
+    l3_rtl_fill(r, 60, 0x180 * 64, 0);
+    CU_ASSERT_EQUAL(l3_rtl_reply_count(r), 2);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 7 && rep.due == 62);
+    l3_rtl_reply_pop(r, 62);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 8 && rep.due == 62);
+    l3_rtl_reply_pop(r, 62);
+    /* URB: no tags, 3 cycles; an atomic hit holds the bank 2 cycles */
+    l3_rtl_enq(r, 70, REQ(0x5000, 9, 0, 1));
+    l3_rtl_serve(r, 70);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 9 && rep.due == 73 && rep.hit);
+    l3_rtl_reply_pop(r, 73);
+    l3_rtl_enq(r, 80, REQ(0x180 * 64, 10, 2, 0));
+    l3_rtl_enq(r, 80, REQ(0x180 * 64, 11, 0, 0));
+    l3_rtl_serve(r, 80);
+    l3_rtl_serve(r, 81);
+    CU_ASSERT_EQUAL(l3_rtl_queue_count(r), 1);                      /* held */
+    l3_rtl_serve(r, 82);
+    CU_ASSERT_EQUAL(l3_rtl_queue_count(r), 0);
+    CU_ASSERT_EQUAL(l3_rtl_reply_count(r), 2);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 10 && rep.due == 85);
+    struct l3_rtl_stats st;
+    l3_rtl_stats(r, &st);
+    CU_ASSERT(st.reads == 7 && st.writes == 1 && st.atomics == 1 && st.urb_accesses == 1);
+    /* hits: A, the atomic and the read of E; misses A B C D E E (merged) */
+    CU_ASSERT(st.hits == 3 && st.misses == 6 && st.merged_misses == 1);
+    CU_ASSERT(st.queue_cycles == 2);        /* serves at 50 and 80 with two queued */
+    /* E (0x180) is in set 0 too: its fill evicts C (bits {1,1} cleared, way 0) */
+    if (variant == L3_RTL_GOOD)
+        CU_ASSERT(st.evictions == 3 && st.writebacks == 1);
+    CU_ASSERT_FALSE(l3_rtl_overflow(r));
+#undef REQ
+    l3_rtl_destroy(r);
+    return early_writebacks;
+}
+
+static void test_l3_bank_by_hand(void)
+{
+    CU_ASSERT_EQUAL(l3_bank_by_hand(L3_RTL_GOOD), 0);
+    /* BROKEN evicts B (dirty) instead of A when C is filled */
+    CU_ASSERT_EQUAL(l3_bank_by_hand(L3_RTL_BROKEN), 1);
+}
+
 /* Seeded random traffic from three clients, in lockstep: every reply (by tag
  * per client) and memory request compared, fields and cycle exactly, and the
  * counters at the end. With and without back-pressure on replies and memory.
@@ -866,6 +974,8 @@ static const struct test tests[] = {
     { "replay", "record a run, replay it into the RTL and the BROKEN RTL", test_record_then_replay },
     { "cli", "gtsim-cosim run --record-port --wave, then replay", test_command_line },
     { "config", "impl = rtl / lockstep / c through topology_build", test_impl_in_config },
+    { "l3", "the bank alone: cycles, LRU victims, merging worked out by hand",
+      test_l3_bank_by_hand },
     { "l3", "random traffic in lockstep, with back-pressure: no mismatch",
       test_l3_random_lockstep },
     { "l3", "the RTL alone gives the C unit's cycles and counters", test_l3_rtl_equals_c },
