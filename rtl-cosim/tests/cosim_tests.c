@@ -12,6 +12,20 @@
  *  - record a run, replay it into the RTL (matches) and into the BROKEN RTL
  *    (mismatch reported, FST written around it);
  *  - impl = "rtl" / "lockstep" through a config and topology_build.
+ * The L3 (suite l3):
+ *  - the one-bank RTL alone against cycles, LRU victims and merging worked out
+ *    by hand; the BROKEN bank evicts the wrong (dirty) line;
+ *  - seeded random traffic from three clients in lockstep (4 seeds, 144k
+ *    requests, ~200k replies and memory requests compared, with reply and
+ *    memory back-pressure), every path of the L3 reached: no mismatch;
+ *  - the RTL alone gives the C unit's cycles, latencies and counters exactly;
+ *  - the BROKEN RTL in lockstep: caught, reported, a wave written;
+ *  - the C unit's ports recorded, replayed into the RTL (and the BROKEN RTL),
+ *    through the API and through gtsim-cosim run --record-port / replay;
+ *  - the example config: impl c, lockstep and rtl give the same stats.
+ * MI_MATH in a machine (suite math): a built Gen9 capture on the GT2 config
+ * with the ALU c, rtl and lockstep: results equal the seed's ALU recomputed
+ * here, identical stats but the ALU's own; the BROKEN ALU caught.
  *
  * `gtsim-cosim-tests [SUITE [TEST]]` runs a part. Exit status: 0 all passed. */
 #include <CUnit/Basic.h>
