@@ -468,15 +468,15 @@ int main(int argc, char **argv)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         printf("gtsim-cosim: gtsim with the Verilated units (cs_alu:rtl, cs_alu:lockstep,\n"
-               "cs_alu:record, cs_alu:rtl_broken, cs_alu:lockstep_broken).\n\n"
+               "cs_alu:record, l3:rtl, l3:lockstep, and the *_broken variants).\n\n"
                "co-simulation commands:\n"
-               "  random   seeded random lockstep run of cs_alu (random --help)\n"
-               "  l3-random  seeded random lockstep run of the L3 (l3-random --help)\n"
+               "  random          seeded random lockstep run of cs_alu (random --help)\n"
+               "  l3-random       seeded random lockstep run of the L3 (l3-random --help)\n"
                "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
-               "  replay   drive a unit alone from port recordings (replay --help)\n"
-               "  bench    co-simulation throughput against the C unit alone\n"
-               "`run` and `config` also take --record-port UNIT.PORT=FILE and\n"
-               "--wave UNIT=FILE.fst (UNIT must use a co-simulation impl).\n\n");
+               "  replay          drive a unit alone from port recordings (replay --help)\n"
+               "  bench           co-simulation throughput against the C units alone\n"
+               "`run` also takes --wave UNIT=FILE.fst (UNIT must use a co-simulation impl)\n"
+               "and records any port with --record-port UNIT.PORT[N]=FILE.\n\n");
         return gtsim_main(2, (char *[]){ argv[0], (char *)"--help", NULL }, cosim_kind_find);
     }
     return rewrite_and_run(argc, argv);
