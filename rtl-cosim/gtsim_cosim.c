@@ -212,6 +212,8 @@ static const char l3_random_usage[] =
     "cycle, exactly) and memory request; exit status 3 on mismatch.\n"
     "  --requests N       per client (default 20000); --clients N (default 3)\n"
     "  --pop-permille P   the requester pops replies on P of 1000 cycles (default 1000)\n"
+    "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
+    "                     first mismatch to 64 after (the run is repeated to get it)\n"
     "  --record-dir DIR   record the l3's client[0], client_reply[0], memory and\n"
     "                     memory_reply ports to DIR/<port>.rec (for replay)\n";
 
@@ -255,9 +257,32 @@ static int cmd_l3_random(int argc, char **argv)
     }
     struct l3_random_result r;
     struct gt_error err;
+    /* Lockstep: first without a wave; the run is deterministic, so a mismatch
+     * is run again dumping only from 300 cycles before it to 64 after. */
+    const char *wave = o.wave;
+    char wave_note[4200] = "";
+    bool lockstep = strncmp(o.impl, "lockstep", 8) == 0;
+    if (lockstep)
+        o.wave = NULL;
     if (l3_random_run(&o, &r, &err) < 0) {
         fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
         return EXIT_ERROR;
+    }
+    if (wave && lockstep && r.mismatches) {
+        struct l3_random_options again = o;
+        struct l3_random_result r2;
+        again.wave = wave;
+        again.report = NULL;
+        again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
+        again.wave_to = r.first_mismatch + 64;
+        if (l3_random_run(&again, &r2, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        snprintf(wave_note, sizeof wave_note, "  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n",
+                 wave, again.wave_from, again.wave_to);
+    } else if (wave && lockstep) {
+        snprintf(wave_note, sizeof wave_note, "  wave: none written (no mismatch)\n");
     }
     printf("gtsim-cosim l3-random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
            " replies (%" PRIu64 " bad), %" PRIu64 " cycles, %.3f s (%.0f k requests/s)\n",
@@ -273,6 +298,7 @@ static int cmd_l3_random(int argc, char **argv)
         if (r.mismatches)
             printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
     }
+    fputs(wave_note, stdout);
     return r.mismatches || r.bad_replies ? 3 : EXIT_OK;
 }
 

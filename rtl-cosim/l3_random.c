@@ -59,7 +59,10 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
     memset(r, 0, sizeof *r);
     r->first_mismatch = UINT64_MAX;
     char extra[1024] = "";
-    if (o->wave)
+    if (o->wave && (o->wave_from || o->wave_to))
+        snprintf(extra, sizeof extra, " wave = \"%s\"; wave_from = %" PRIu64 "L; wave_to = %"
+                 PRIu64 "L;", o->wave, o->wave_from, o->wave_to);
+    else if (o->wave)
         snprintf(extra, sizeof extra, " wave = \"%s\";", o->wave);
     char text[4096];
     snprintf(text, sizeof text,

@@ -21,6 +21,7 @@ struct l3_random_options {
     uint32_t outstanding;       /* per client, default 8 */
     uint32_t width;             /* messages per cycle on the reply and memory links, default 1 */
     const char *wave;           /* FST file (rtl, lockstep), or NULL */
+    uint64_t wave_from, wave_to;    /* cycles dumped (both 0: all) */
     const char *record_dir;     /* record the L3's ports of client 0 and memory here */
     FILE *report;               /* mismatch lines; NULL = none */
 };
