@@ -800,6 +800,13 @@ static void test_l3_command_line(void)
     CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3wave "
                        "--set gpu.stim.requests=300 --wave gpu.l3=%s/l3.fst", bin, d, d), 0);
     CU_ASSERT(file_size(tmp_path("l3.fst")) > 100);
+    /* l3-random: the BROKEN RTL gives exit status 3 and a wave around the mismatch */
+    CU_ASSERT_EQUAL(sh("%s l3-random --impl lockstep_broken --requests 1000 --wave %s/l3r.fst "
+                       "> %s/l3r.txt 2>&1", bin, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q 'first mismatch at cycle' %s/l3r.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("l3r.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s l3-random --requests 1000 > %s/l3ok.txt", bin, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q ', 0 mismatching' %s/l3ok.txt", d), 0);
 }
 
 /* ---- MI_MATH in a whole machine ------------------------------------------------- */
