@@ -15,14 +15,16 @@ COSIM_DIR      := $(BUILD)/cosim
 COSIM_VFLAGS   := --cc --trace-fst -Wall --x-assign fast --x-initial fast -O3
 COSIM_VMAKE    := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(COSIM_DIR)/Vcs_alu \
-                  -I$(COSIM_DIR)/Vcs_alu_broken -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
+                  -I$(COSIM_DIR)/Vcs_alu_broken -I$(COSIM_DIR)/Vl3_bank -I$(COSIM_DIR)/Vl3_bank_broken \
+                  -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
                   -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP
 
-COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv
-COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a
-COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a
+COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_bank.sv
+COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_bank/Vl3_bank__ALL.a
+COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a \
+                   $(COSIM_DIR)/Vl3_bank_broken/Vl3_bank_broken__ALL.a
 COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o)
-COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o
+COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o
 # The C side of the co-simulation builds like the rest of gtsim (the Makefile's
 # $(BUILD)/obj/%.o rule, its CFLAGS and dependency files).
 COSIM_C_SRCS   := $(sort $(wildcard rtl-cosim/*.c))
@@ -41,19 +43,19 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops in lockstep, BROKEN RTL caught, replay)
+## test-cosim: co-simulation tests (1M+ random ALU ops and 200k L3 messages in lockstep, BROKEN RTLs caught, replay)
 test-cosim: cosim
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s) against the C unit alone
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s) against the C units alone
 cosim-bench: cosim
 	$(COSIM_BIN) bench
 
 ## cosim-lint: verilator --lint-only -Wall on the RTL, as written and with BROKEN
 cosim-lint:
-	$(VERILATOR) --lint-only -Wall $(COSIM_RTL)
-	$(VERILATOR) --lint-only -Wall -DBROKEN $(COSIM_RTL)
+	for f in $(COSIM_RTL); do $(VERILATOR) --lint-only -Wall $$f && \
+	    $(VERILATOR) --lint-only -Wall -DBROKEN $$f || exit 1; done
 
 $(COSIM_DIR)/vflags.stamp: FORCE_COSIM_STAMP
 	@command -v $(VERILATOR) >/dev/null || { echo "make cosim: '$(VERILATOR)' not found;" \
@@ -63,17 +65,20 @@ $(COSIM_DIR)/vflags.stamp: FORCE_COSIM_STAMP
 	@if ! cmp -s $@.tmp $@; then mv $@.tmp $@; else rm $@.tmp; fi
 .PHONY: FORCE_COSIM_STAMP
 
-# $(1): prefix, $(2): extra verilator flags, $(3): extra targets of the generated Makefile
+# $(1): prefix, $(2): extra verilator flags, $(3): extra targets of the generated Makefile,
+# $(4): the source
 define COSIM_VERILATE
-$(COSIM_DIR)/$(1)/$(1)__ALL.a $(if $(3),$(addprefix $(COSIM_DIR)/$(1)/,$(3))) &: $(COSIM_RTL) $(COSIM_DIR)/vflags.stamp
+$(COSIM_DIR)/$(1)/$(1)__ALL.a $(if $(3),$(addprefix $(COSIM_DIR)/$(1)/,$(3))) &: $(4) $(COSIM_DIR)/vflags.stamp
 	@echo "-- VERILATE -- $(1)"
 	@rm -rf $(COSIM_DIR)/$(1)
-	@$(VERILATOR) $(COSIM_VFLAGS) $(2) --prefix $(1) -Mdir $(COSIM_DIR)/$(1) $(COSIM_RTL)
+	@$(VERILATOR) $(COSIM_VFLAGS) $(2) --prefix $(1) -Mdir $(COSIM_DIR)/$(1) $(4)
 	@echo "-- BUILD -- $(1)"
 	@$$(MAKE) --no-print-directory -s -C $(COSIM_DIR)/$(1) -f $(1).mk $(COSIM_VMAKE) $(1)__ALL.a $(3) >/dev/null
 endef
-$(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_threads.o))
-$(eval $(call COSIM_VERILATE,Vcs_alu_broken,-DBROKEN,))
+$(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_threads.o,rtl-cosim/rtl/cs_alu.sv))
+$(eval $(call COSIM_VERILATE,Vcs_alu_broken,-DBROKEN,,rtl-cosim/rtl/cs_alu.sv))
+$(eval $(call COSIM_VERILATE,Vl3_bank,,,rtl-cosim/rtl/l3_bank.sv))
+$(eval $(call COSIM_VERILATE,Vl3_bank_broken,-DBROKEN,,rtl-cosim/rtl/l3_bank.sv))
 
 $(COSIM_DIR)/obj/%.o: rtl-cosim/%.cpp $(COSIM_MODEL) $(COSIM_MODEL_BAD)
 	@mkdir -p $(@D)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
+#include "fabric/memreq.h"
 #include "units/cs_alu/cs_alu.h"
 
 static const struct cosim_field cs_alu_response_fields[] = {
@@ -30,8 +31,33 @@ static const struct cosim_field cs_alu_request_fields[] = {
     COSIM_FIELD_END
 };
 
+/* The L3's ports (fabric/memreq.h). memreq.client is the sender's unit id,
+ * which differs between a full machine and a replay: not compared. */
+static const struct cosim_field memreq_fields[] = {
+    { "address", offsetof(struct memreq, address), 8, 1 },
+    { "tag", offsetof(struct memreq, tag), 4, 1 },
+    { "bytes", offsetof(struct memreq, bytes), 2, 1 },
+    { "op", offsetof(struct memreq, op), 1, 1 },
+    { "target", offsetof(struct memreq, target), 1, 1 },
+    COSIM_FIELD_END
+};
+
+static const struct cosim_field memreply_fields[] = {
+    { "address", offsetof(struct memreply, address), 8, 1 },
+    { "tag", offsetof(struct memreply, tag), 4, 1 },
+    { "op", offsetof(struct memreply, op), 1, 1 },
+    { "hit", offsetof(struct memreply, hit), 1, 1 },
+    COSIM_FIELD_END
+};
+
 const struct cosim_field *cosim_payload_fields(const char *kind, const char *port)
 {
+    if (strncmp(kind, "l3", 2) == 0 && (kind[2] == 0 || kind[2] == ':')) {
+        if (strcmp(port, "memory") == 0 || strcmp(port, "client") == 0)
+            return memreq_fields;
+        if (strcmp(port, "memory_reply") == 0 || strcmp(port, "client_reply") == 0)
+            return memreply_fields;
+    }
     if (strncmp(kind, "cs_alu", 6) == 0 && (kind[6] == 0 || kind[6] == ':')) {
         if (strcmp(port, "response") == 0)
             return cs_alu_response_fields;

@@ -1,13 +1,16 @@
 /* rtl-cosim/gtsim_cosim.c - gtsim-cosim: the gtsim command line with the
- * Verilated kinds (cs_alu:rtl, cs_alu:lockstep, cs_alu:record, the *_broken
- * ones) in its kind lookup, plus three commands of its own:
- *   random  seeded random lockstep (or rtl, or c) run of cs_alu
- *   replay  drive a unit alone from port recordings and check its outputs
- *   bench   co-simulation throughput against the C unit alone
- * `run` and `config` also take --record-port UNIT.PORT=FILE and
- * --wave UNIT=FILE.fst, which become --set UNIT.record_PORT="FILE" and
+ * Verilated kinds (cs_alu:rtl, cs_alu:lockstep, cs_alu:record, l3:rtl,
+ * l3:lockstep, the *_broken ones) in its kind lookup, plus commands of its own:
+ *   random          seeded random lockstep (or rtl, or c) run of cs_alu
+ *   l3-random       the same for the L3
+ *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
+ *   replay          drive a unit alone from port recordings and check its outputs
+ *   bench           co-simulation throughput against the C units alone
+ * `run` and `config` also take --wave UNIT=FILE.fst, which becomes
  * --set UNIT.wave="FILE" (UNIT is the unit's config path, e.g. gpu.cs_alu; it
- * must use one of the co-simulation impls, which take those params). */
+ * must use one of the co-simulation impls, which take that param). `run`
+ * records any port with --record-port UNIT.PORT[N]=FILE itself; for `config`
+ * it becomes --set UNIT.record_PORT="FILE" (the cs_alu kinds' params). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +20,8 @@
 
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
+#include "rtl-cosim/l3_random.h"
+#include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
 #include "tools/commands.h"
@@ -194,6 +199,109 @@ static int cmd_replay(int argc, char **argv)
     return r.mismatches ? 3 : EXIT_OK;
 }
 
+
+static const char l3_random_usage[] =
+    "usage: gtsim-cosim l3-random [--impl IMPL] [--seed S] [--requests N] [--clients N]\n"
+    "                             [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
+    "                             [--record-dir DIR]\n"
+    "\n"
+    "Seeded random L3 traffic (l3_stim: hits, misses, set conflicts, evictions,\n"
+    "writebacks, URB, uncached, atomics) through l3 (banks = 1, 4 ways) to the memory\n"
+    "model, the l3 built with impl IMPL (lockstep [default], lockstep_broken, rtl,\n"
+    "rtl_broken, c). Lockstep compares every reply (by tag per client: fields and\n"
+    "cycle, exactly) and memory request; exit status 3 on mismatch.\n"
+    "  --requests N       per client (default 20000); --clients N (default 3)\n"
+    "  --pop-permille P   the requester pops replies on P of 1000 cycles (default 1000)\n"
+    "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
+    "                     first mismatch to 64 after (the run is repeated to get it)\n"
+    "  --record-dir DIR   record the l3's client[0], client_reply[0], memory and\n"
+    "                     memory_reply ports to DIR/<port>.rec (for replay)\n";
+
+static int cmd_l3_random(int argc, char **argv)
+{
+    struct l3_random_options o = { .impl = "lockstep", .seed = 1, .requests = 20000,
+                                   .report = stderr };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(l3_random_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "gtsim-cosim l3-random: %s needs a value (try --help)\n", a);
+            return EXIT_ERROR;
+        }
+        i++;
+        if (!strcmp(a, "--impl"))
+            o.impl = v;
+        else if (!strcmp(a, "--wave"))
+            o.wave = v;
+        else if (!strcmp(a, "--record-dir"))
+            o.record_dir = v;
+        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
+            o.seed = x;
+        else if (parse_u64(v, &x) && x <= 100000000 && !strcmp(a, "--requests"))
+            o.requests = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--clients"))
+            o.clients = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
+            o.pop_permille = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 4096 && !strcmp(a, "--memory-capacity"))
+            o.memory_capacity = (uint32_t)x;
+        else {
+            fprintf(stderr, "gtsim-cosim l3-random: bad option '%s %s' (try --help)\n", a, v);
+            return EXIT_ERROR;
+        }
+    }
+    struct l3_random_result r;
+    struct gt_error err;
+    /* Lockstep: first without a wave; the run is deterministic, so a mismatch
+     * is run again dumping only from 300 cycles before it to 64 after. */
+    const char *wave = o.wave;
+    char wave_note[4200] = "";
+    bool lockstep = strncmp(o.impl, "lockstep", 8) == 0;
+    if (lockstep)
+        o.wave = NULL;
+    if (l3_random_run(&o, &r, &err) < 0) {
+        fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    if (wave && lockstep && r.mismatches) {
+        struct l3_random_options again = o;
+        struct l3_random_result r2;
+        again.wave = wave;
+        again.report = NULL;
+        again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
+        again.wave_to = r.first_mismatch + 64;
+        if (l3_random_run(&again, &r2, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        snprintf(wave_note, sizeof wave_note, "  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n",
+                 wave, again.wave_from, again.wave_to);
+    } else if (wave && lockstep) {
+        snprintf(wave_note, sizeof wave_note, "  wave: none written (no mismatch)\n");
+    }
+    printf("gtsim-cosim l3-random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
+           " replies (%" PRIu64 " bad), %" PRIu64 " cycles, %.3f s (%.0f k requests/s)\n",
+           o.impl, o.seed, r.sent, r.received, r.bad_replies, r.cycles, r.seconds,
+           r.seconds > 0 ? (double)r.sent / r.seconds / 1e3 : 0.0);
+    printf("  l3:");
+    for (int i = 0; i < L3_RANDOM_STATS; i++)
+        printf(" %s %" PRIu64, l3_random_stat_names[i], r.stats[i]);
+    printf("\n");
+    if (strncmp(o.impl, "lockstep", 8) == 0) {
+        printf("  compared %" PRIu64 " messages, %" PRIu64 " mismatching\n", r.compared,
+               r.mismatches);
+        if (r.mismatches)
+            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
+    }
+    fputs(wave_note, stdout);
+    return r.mismatches || r.bad_replies ? 3 : EXIT_OK;
+}
+
 static double host_seconds(void)
 {
     struct timespec ts;
@@ -257,17 +365,46 @@ static int cmd_bench(int argc, char **argv)
                "the C unit's time%s)\n", label, rate / 1e6, r.instructions, r.cycles, r.seconds,
                base / rate, r.mismatches ? ", MISMATCHES" : "");
     }
+    /* The L3: random requests from three clients, with reply back-pressure. */
+    printf("gtsim-cosim bench: l3 throughput, L3 requests per host second (3 clients, "
+           "pop 700/1000)\n");
+    static const char *const l3_impls[] = { "c", "rtl", "lockstep" };
+    uint32_t l3_requests = (uint32_t)(ops / 20 > 1000 ? ops / 20 : 1000);
+    for (unsigned k = 0; k < 3; k++) {
+        struct l3_random_options o = { .impl = l3_impls[k], .seed = 42, .requests = l3_requests,
+                                       .pop_permille = 700 };
+        struct l3_random_result r;
+        struct gt_error err;
+        if (l3_random_run(&o, &r, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim bench: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        double rate = (double)r.sent / r.seconds;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "fabric, l3 impl = \"%s\"", l3_impls[k]);
+        printf("  %-34s %8.3f M req/s   (%" PRIu64 " requests, %" PRIu64 " cycles, %.2f s, "
+               "%.1fx the C unit's time, %.2f M cycles/s%s)\n", label, rate / 1e6, r.sent,
+               r.cycles, r.seconds, base / rate, (double)r.cycles / r.seconds / 1e6,
+               r.mismatches ? ", MISMATCHES" : "");
+    }
     return EXIT_OK;
 }
 
-/* run/config: --record-port UNIT.PORT=FILE and --wave UNIT=FILE become --set. */
+/* run/config: --wave UNIT=FILE, and for config --record-port UNIT.PORT=FILE,
+ * become --set. */
 static int rewrite_and_run(int argc, char **argv)
 {
     char **args = gt_xcalloc((size_t)argc * 2 + 1, sizeof *args);
     char **owned = gt_xcalloc((size_t)argc + 1, sizeof *owned);
     int n = 0, no = 0;
     for (int i = 0; i < argc; i++) {
-        bool rec = !strcmp(argv[i], "--record-port"), wave = !strcmp(argv[i], "--wave");
+        /* `run` records any port itself (fabric/recording.h, port observers);
+         * `config` has no --record-port, so there it becomes the co-simulation
+         * kinds' record_* params */
+        bool rec = !strcmp(argv[i], "--record-port") && argc > 1 && strcmp(argv[1], "run") != 0;
+        bool wave = !strcmp(argv[i], "--wave");
         if ((rec || wave) && i > 1 && i + 1 < argc) {
             const char *spec = argv[++i];
             const char *eq = strchr(spec, '=');
@@ -333,6 +470,23 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "random"))
         return cmd_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "build-math-aub")) {
+        if (argc != 3 || argv[2][0] == '-') {
+            fprintf(stderr, "usage: gtsim-cosim build-math-aub OUT.aub\n"
+                    "  a Gen9 execlist capture whose batch runs MI_MATH programs using every ALU\n"
+                    "  opcode and stores R0..R15 after each to GGTT 0x%x (%d bytes; see\n"
+                    "  rtl-cosim/math_aub.h)\n", MATH_AUB_RESULT_GGTT, MATH_AUB_RESULT_BYTES);
+            return EXIT_ERROR;
+        }
+        struct gt_error err;
+        if (math_aub_write(argv[2], &err) < 0) {
+            fprintf(stderr, "gtsim-cosim build-math-aub: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        return EXIT_OK;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "l3-random"))
+        return cmd_l3_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
@@ -340,13 +494,15 @@ int main(int argc, char **argv)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         printf("gtsim-cosim: gtsim with the Verilated units (cs_alu:rtl, cs_alu:lockstep,\n"
-               "cs_alu:record, cs_alu:rtl_broken, cs_alu:lockstep_broken).\n\n"
+               "cs_alu:record, l3:rtl, l3:lockstep, and the *_broken variants).\n\n"
                "co-simulation commands:\n"
-               "  random   seeded random lockstep run of cs_alu (random --help)\n"
-               "  replay   drive a unit alone from port recordings (replay --help)\n"
-               "  bench    co-simulation throughput against the C unit alone\n"
-               "`run` and `config` also take --record-port UNIT.PORT=FILE and\n"
-               "--wave UNIT=FILE.fst (UNIT must use a co-simulation impl).\n\n");
+               "  random          seeded random lockstep run of cs_alu (random --help)\n"
+               "  l3-random       seeded random lockstep run of the L3 (l3-random --help)\n"
+               "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
+               "  replay          drive a unit alone from port recordings (replay --help)\n"
+               "  bench           co-simulation throughput against the C units alone\n"
+               "`run` also takes --wave UNIT=FILE.fst (UNIT must use a co-simulation impl)\n"
+               "and records any port with --record-port UNIT.PORT[N]=FILE.\n\n");
         return gtsim_main(2, (char *[]){ argv[0], (char *)"--help", NULL }, cosim_kind_find);
     }
     return rewrite_and_run(argc, argv);

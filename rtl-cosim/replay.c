@@ -285,6 +285,12 @@ static int replay_once(const struct replay_options *o, const char *const *dut_se
             if (!p)
                 goto out;
             struct port *dp = unit_port(dut, h.port, 0);
+            if (!dp && unit_port_is_open(dut, h.port)) {
+                /* an open array (the L3's "client"): made as a link naming [0] would */
+                char endpoint[512];
+                snprintf(endpoint, sizeof endpoint, "%s.%s[0]", h0.unit, h.port);
+                dp = sim_resolve_port(sim, endpoint, pass == 0 ? PORT_IN : PORT_OUT, err);
+            }
             if (!dp) {
                 gt_error_set(err, "%s: unit kind %s has no port '%s'", files[i], o->kind, h.port);
                 goto out;

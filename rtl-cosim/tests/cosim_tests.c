@@ -12,6 +12,20 @@
  *  - record a run, replay it into the RTL (matches) and into the BROKEN RTL
  *    (mismatch reported, FST written around it);
  *  - impl = "rtl" / "lockstep" through a config and topology_build.
+ * The L3 (suite l3):
+ *  - the one-bank RTL alone against cycles, LRU victims and merging worked out
+ *    by hand; the BROKEN bank evicts the wrong (dirty) line;
+ *  - seeded random traffic from three clients in lockstep (4 seeds, 144k
+ *    requests, ~200k replies and memory requests compared, with reply and
+ *    memory back-pressure), every path of the L3 reached: no mismatch;
+ *  - the RTL alone gives the C unit's cycles, latencies and counters exactly;
+ *  - the BROKEN RTL in lockstep: caught, reported, a wave written;
+ *  - the C unit's ports recorded, replayed into the RTL (and the BROKEN RTL),
+ *    through the API and through gtsim-cosim run --record-port / replay;
+ *  - the example config: impl c, lockstep and rtl give the same stats.
+ * MI_MATH in a machine (suite math): a built Gen9 capture on the GT2 config
+ * with the ALU c, rtl and lockstep: results equal the seed's ALU recomputed
+ * here, identical stats but the ALU's own; the BROKEN ALU caught.
  *
  * `gtsim-cosim-tests [SUITE [TEST]]` runs a part. Exit status: 0 all passed. */
 #include <CUnit/Basic.h>
@@ -31,6 +45,10 @@
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_cosim.h"
 #include "rtl-cosim/cs_alu_rtl.h"
+#include "rtl-cosim/l3_cosim.h"
+#include "rtl-cosim/l3_random.h"
+#include "rtl-cosim/l3_rtl.h"
+#include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
 #include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
@@ -441,6 +459,525 @@ static void test_command_line(void)
     CU_ASSERT_EQUAL(sh("grep -q \"no 'vhdl' implementation\" %s/err.txt", d), 0);
 }
 
+
+/* ---- the L3 ------------------------------------------------------------------------ */
+
+enum { L3_READS, L3_WRITES, L3_ATOMICS, L3_HITS, L3_MISSES, L3_MERGED, L3_EVICTIONS,
+       L3_WRITEBACKS, L3_URB, L3_UNCACHED, L3_MSHR_STALLS, L3_QUEUE_CYCLES, L3_REPLY_STALLS };
+
+static void l3_run(const struct l3_random_options *o, struct l3_random_result *r)
+{
+    struct gt_error err;
+    int rc = l3_random_run(o, r, &err);
+    if (rc < 0)
+        printf("\n    l3_random_run: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+/* The bank alone through l3_rtl.h, cycles and victims worked out by hand from
+ * units/l3/l3.h's rules (not from the C unit): 2 ways, hit 5, fill 2, URB 3,
+ * atomics hold the bank 2 cycles; lines 0x100, 0x120, 0x140, 0x160 share set 0.
+ * Returns the evictions' writebacks seen when C is filled (0 when the LRU
+ * works: A is clean). */
+static uint32_t l3_bank_by_hand(enum l3_rtl_variant variant)
+{
+    struct l3_rtl *r = l3_rtl_create(variant, false);
+    struct l3_rtl_cfg cfg = { 2, 4, 5, 2, 3, 2 };
+    l3_rtl_reset(r, &cfg);
+    struct l3_rtl_reply rep;
+    uint64_t line;
+    uint8_t op;
+    bool wb;
+    uint32_t early_writebacks = 0;
+#define REQ(addr, tag, o, t) (&(struct l3_rtl_req){ (addr), (tag), (tag) + 100, (o), (t), 1 })
+    /* a read miss of A: one memory read, the reply 2 cycles after the fill */
+    l3_rtl_enq(r, 1, REQ(0x100 * 64, 1, 0, 0));
+    l3_rtl_serve(r, 1);
+    CU_ASSERT_FALSE(l3_rtl_reply_head(r, &rep));
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb));
+    CU_ASSERT(line == 0x100 && op == 0 && !wb);
+    l3_rtl_mem_pop(r, 1);
+    l3_rtl_fill(r, 10, 0x100 * 64, 0);
+    CU_ASSERT_TRUE_FATAL(l3_rtl_reply_head(r, &rep));
+    CU_ASSERT(rep.due == 12 && rep.tag == 1 && rep.mtag == 101 && !rep.hit && rep.port == 1);
+    l3_rtl_reply_pop(r, 12);
+    /* a hit: 5 cycles */
+    l3_rtl_enq(r, 13, REQ(0x100 * 64 + 8, 2, 0, 0));
+    l3_rtl_serve(r, 13);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.due == 18 && rep.hit && rep.tag == 2);
+    l3_rtl_reply_pop(r, 18);
+    /* B written (miss, dirty on fill into way 1), then C and D: with LRU bits
+     * {1,1} C clears them and takes way 0 (A, clean: no writeback); D takes
+     * way 1 (B, dirty: written back) */
+    const uint64_t lines[3] = { 0x120, 0x140, 0x160 };
+    for (int k = 0; k < 3; k++) {
+        uint64_t now = 20 + 10 * (uint64_t)k;
+        l3_rtl_enq(r, now, REQ(lines[k] * 64, 3 + (uint32_t)k, k == 0 ? 1 : 0, 0));
+        l3_rtl_serve(r, now);
+        CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == lines[k] && !wb);
+        l3_rtl_mem_pop(r, now);
+        l3_rtl_fill(r, now + 5, lines[k] * 64, 0);
+        if (k == 1)
+            while (l3_rtl_mem_head(r, &line, &op, &wb)) {
+                early_writebacks++;
+                l3_rtl_mem_pop(r, now + 5);
+            }
+        CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.due == now + 7 && !rep.hit);
+        l3_rtl_reply_pop(r, now + 7);
+    }
+    if (variant == L3_RTL_GOOD) {
+        CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb));
+        CU_ASSERT(line == 0x120 && op == 1 && wb);                  /* B written back */
+        l3_rtl_mem_pop(r, 45);
+    }
+    /* two reads of E in one frame each: one memory read, the second merged;
+     * the fill releases both, in arrival order */
+    l3_rtl_enq(r, 50, REQ(0x180 * 64, 7, 0, 0));
+    l3_rtl_enq(r, 50, REQ(0x180 * 64, 8, 0, 0));
+    l3_rtl_serve(r, 50);
+    l3_rtl_serve(r, 51);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x180);
+    l3_rtl_mem_pop(r, 51);
+    CU_ASSERT_FALSE(l3_rtl_mem_head(r, &line, &op, &wb));
+    l3_rtl_fill(r, 60, 0x180 * 64, 0);
+    CU_ASSERT_EQUAL(l3_rtl_reply_count(r), 2);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 7 && rep.due == 62);
+    l3_rtl_reply_pop(r, 62);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 8 && rep.due == 62);
+    l3_rtl_reply_pop(r, 62);
+    /* URB: no tags, 3 cycles; an atomic hit holds the bank 2 cycles */
+    l3_rtl_enq(r, 70, REQ(0x5000, 9, 0, 1));
+    l3_rtl_serve(r, 70);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 9 && rep.due == 73 && rep.hit);
+    l3_rtl_reply_pop(r, 73);
+    l3_rtl_enq(r, 80, REQ(0x180 * 64, 10, 2, 0));
+    l3_rtl_enq(r, 80, REQ(0x180 * 64, 11, 0, 0));
+    l3_rtl_serve(r, 80);
+    l3_rtl_serve(r, 81);
+    CU_ASSERT_EQUAL(l3_rtl_queue_count(r), 1);                      /* held */
+    l3_rtl_serve(r, 82);
+    CU_ASSERT_EQUAL(l3_rtl_queue_count(r), 0);
+    CU_ASSERT_EQUAL(l3_rtl_reply_count(r), 2);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 10 && rep.due == 85);
+    struct l3_rtl_stats st;
+    l3_rtl_stats(r, &st);
+    CU_ASSERT(st.reads == 7 && st.writes == 1 && st.atomics == 1 && st.urb_accesses == 1);
+    /* hits: A, the atomic and the read of E; misses A B C D E E (merged) */
+    CU_ASSERT(st.hits == 3 && st.misses == 6 && st.merged_misses == 1);
+    CU_ASSERT(st.queue_cycles == 2);        /* serves at 50 and 80 with two queued */
+    /* E (0x180) is in set 0 too: its fill evicts C (bits {1,1} cleared, way 0) */
+    if (variant == L3_RTL_GOOD)
+        CU_ASSERT(st.evictions == 3 && st.writebacks == 1);
+    CU_ASSERT_FALSE(l3_rtl_overflow(r));
+#undef REQ
+    l3_rtl_destroy(r);
+    return early_writebacks;
+}
+
+static void test_l3_bank_by_hand(void)
+{
+    CU_ASSERT_EQUAL(l3_bank_by_hand(L3_RTL_GOOD), 0);
+    /* BROKEN evicts B (dirty) instead of A when C is filled */
+    CU_ASSERT_EQUAL(l3_bank_by_hand(L3_RTL_BROKEN), 1);
+}
+
+/* Seeded random traffic from three clients, in lockstep: every reply (by tag
+ * per client) and memory request compared, fields and cycle exactly, and the
+ * counters at the end. With and without back-pressure on replies and memory.
+ * The traffic must have reached every path of the L3. */
+static void test_l3_random_lockstep(void)
+{
+    static const struct { uint64_t seed; uint32_t pop, memcap; } runs[] = {
+        { 1, 1000, 2 }, { 2, 350, 1 }, { 3, 700, 16 }, { 4, 120, 1 },
+    };
+    uint64_t total = 0;
+    for (unsigned k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        struct l3_random_options o = { .impl = "lockstep", .seed = runs[k].seed,
+                                       .requests = 12000, .pop_permille = runs[k].pop,
+                                       .memory_capacity = runs[k].memcap, .report = stderr };
+        struct l3_random_result r;
+        l3_run(&o, &r);
+        CU_ASSERT_EQUAL(r.mismatches, 0);
+        CU_ASSERT_EQUAL(r.sent, 3 * 12000);
+        CU_ASSERT_EQUAL(r.received, r.sent);
+        CU_ASSERT_EQUAL(r.bad_replies, 0);
+        /* every reply and every memory request was compared */
+        CU_ASSERT_EQUAL(r.compared, r.received + r.memory_requests);
+        CU_ASSERT(r.stats[L3_HITS] > 1000 && r.stats[L3_MISSES] > 1000);
+        CU_ASSERT(r.stats[L3_MERGED] > 50 && r.stats[L3_EVICTIONS] > 500);
+        CU_ASSERT(r.stats[L3_WRITEBACKS] > 200 && r.stats[L3_ATOMICS] > 500);
+        CU_ASSERT(r.stats[L3_URB] > 500 && r.stats[L3_UNCACHED] > 500);
+        CU_ASSERT(r.stats[L3_MSHR_STALLS] > 0 && r.stats[L3_REPLY_STALLS] > 0);
+        /* the requests add up: every one counted once by kind */
+        CU_ASSERT_EQUAL(r.stats[L3_READS] + r.stats[L3_WRITES] + r.stats[L3_ATOMICS] +
+                        r.stats[L3_URB] + r.stats[L3_UNCACHED], r.sent);
+        CU_ASSERT_EQUAL(r.stats[L3_HITS] + r.stats[L3_MISSES],
+                        r.stats[L3_READS] + r.stats[L3_WRITES] + r.stats[L3_ATOMICS]);
+        if (r.mismatches)
+            printf("\n    seed %" PRIu64 ": %s\n", o.seed, r.first_report);
+        total += r.compared;
+    }
+    printf("\n    %" PRIu64 " L3 messages compared ", total);
+}
+
+/* The RTL alone behind the ports gives the C unit's run: the same cycles, the
+ * same latencies seen by the requesters, the same counters. */
+static void test_l3_rtl_equals_c(void)
+{
+    struct l3_random_options o = { .impl = "c", .seed = 5, .requests = 8000, .pop_permille = 500,
+                                   .memory_capacity = 1, .report = stderr };
+    struct l3_random_result c, rtl;
+    l3_run(&o, &c);
+    o.impl = "rtl";
+    l3_run(&o, &rtl);
+    CU_ASSERT_EQUAL(rtl.cycles, c.cycles);
+    CU_ASSERT_EQUAL(rtl.received, c.received);
+    CU_ASSERT_EQUAL(rtl.latency_cycles, c.latency_cycles);
+    CU_ASSERT_EQUAL(rtl.memory_requests, c.memory_requests);
+    for (int i = 0; i < L3_RANDOM_STATS; i++) {
+        if (rtl.stats[i] != c.stats[i])
+            printf("\n    %s: c %" PRIu64 ", rtl %" PRIu64, l3_random_stat_names[i], c.stats[i],
+                   rtl.stats[i]);
+        CU_ASSERT_EQUAL(rtl.stats[i], c.stats[i]);
+    }
+    CU_ASSERT(rtl.rtl_clocks > rtl.cycles / 2);
+    /* the broken RTL alone gives another run */
+    o.impl = "rtl_broken";
+    struct l3_random_result bad;
+    l3_run(&o, &bad);
+    CU_ASSERT(bad.latency_cycles != c.latency_cycles || bad.stats[L3_HITS] != c.stats[L3_HITS]);
+}
+
+/* The BROKEN RTL (the LRU evicts way 1 when every bit is set) in lockstep: the
+ * checker reports it naming unit, port, message, field, both values, cycle;
+ * the wave is written. */
+static void test_l3_broken_is_caught(void)
+{
+    const char *wave = tmp_path("l3_broken.fst");
+    FILE *quiet = fopen("/dev/null", "w");
+    struct l3_random_options o = { .impl = "lockstep_broken", .seed = 1, .requests = 3000,
+                                   .wave = wave, .report = quiet };
+    struct l3_random_result r;
+    l3_run(&o, &r);
+    fclose(quiet);
+    o.report = NULL;
+    printf("\n    caught: %s ", r.first_report);
+    CU_ASSERT(r.mismatches > 0);
+    CU_ASSERT(r.first_mismatch < r.cycles);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "cosim mismatch: unit gpu.l3 port "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "c-model "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, ", rtl "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, " cycle "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, ": field "));
+    CU_ASSERT(file_size(wave) > 100);
+    /* the good RTL with a cycle tolerance still matches; lockstep is deterministic */
+    o.impl = "lockstep";
+    o.wave = NULL;
+    l3_run(&o, &r);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+}
+
+/* Record the C unit's four ports in a run (no back-pressure on its outputs, as
+ * replay assumes), replay them into the RTL alone: every reply and memory
+ * request at its recorded cycle; the BROKEN RTL is caught. */
+static void test_l3_record_then_replay(void)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/l3rec", tmpdir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    struct l3_random_options o = { .impl = "c", .seed = 9, .requests = 6000, .clients = 1,
+                                   .reply_capacity = 64, .memory_capacity = 64, .width = 8,
+                                   .record_dir = dir, .report = stderr };
+    struct l3_random_result r;
+    l3_run(&o, &r);
+    CU_ASSERT_EQUAL(r.stats[L3_REPLY_STALLS], 0);
+    CU_ASSERT(r.stats[L3_EVICTIONS] > 100 && r.stats[L3_WRITEBACKS] > 50);
+    char in0[600], in1[600], ex0[600], ex1[600];
+    snprintf(in0, sizeof in0, "%s/client.rec", dir);
+    snprintf(in1, sizeof in1, "%s/memory_reply.rec", dir);
+    snprintf(ex0, sizeof ex0, "%s/client_reply.rec", dir);
+    snprintf(ex1, sizeof ex1, "%s/memory.rec", dir);
+    struct replay_options ro = { .kind = "l3:rtl", .lookup = cosim_kind_find,
+                                 .wave_before = 300, .wave_after = 20 };
+    ro.inputs[0] = in0;
+    ro.inputs[1] = in1;
+    ro.expects[0] = ex0;
+    ro.expects[1] = ex1;
+    static const char *const sets[] = { "banks=1", "size_kib=64", "cache_kib=8", "urb_kib=32",
+                                        "way_kib=2", "misses=6", "bank_queue=8",
+                                        "hit_latency=12", "fill_latency=3", "urb_latency=7",
+                                        "atomic_cycles=3", NULL };
+    for (int i = 0; sets[i]; i++)
+        ro.sets[i] = sets[i];
+    struct replay_result rr;
+    struct gt_error err;
+    int rc = cosim_replay(&ro, &rr, &err);
+    if (rc < 0)
+        printf("\n    replay: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    if (rr.mismatches)
+        printf("\n    replay: %s\n", rr.first_report);
+    CU_ASSERT_EQUAL(rr.mismatches, 0);
+    CU_ASSERT_EQUAL(rr.messages_checked, r.received + r.memory_requests);
+    CU_ASSERT_EQUAL(rr.messages_in, r.sent + r.memory_requests);  /* writebacks are replied to */
+    /* the C unit replays its own recording too */
+    ro.kind = "l3";
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    CU_ASSERT_EQUAL(rr.mismatches, 0);
+    ro.kind = "l3:rtl_broken";
+    ro.report = NULL;
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    printf("\n    replay caught: %s ", rr.first_report);
+    CU_ASSERT(rr.mismatches > 0);
+}
+
+/* The example config through gtsim-cosim run: impl = "c", "lockstep" and
+ * "rtl" give the same stats (the L3's, the requesters', memory's), apart from
+ * the co-simulation's own counters and the simulator's message peak. */
+static void test_l3_config(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    static const char *const impls[] = { "c", "lockstep", "rtl" };
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3_%s "
+                           "--set gpu.l3.impl=%s", bin, d, impls[k], impls[k]), 0);
+        CU_ASSERT_EQUAL(sh("grep -v -e '^gpu.l3.rtl_clocks,' -e '^gpu.l3.compared,' "
+                           "-e '^gpu.l3.mismatches,' -e '^gpu.l3.unmatched,' "
+                           "-e '^sim.messages_peak,' %s/l3_%s/stats.csv > %s/l3_%s.csv", d,
+                           impls[k], d, impls[k]), 0);
+    }
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.writebacks,[1-9]' %s/l3_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.stim.received,12000,' %s/l3_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("cmp -s %s/l3_c.csv %s/l3_lockstep.csv", d, d), 0);
+    CU_ASSERT_EQUAL(sh("cmp -s %s/l3_c.csv %s/l3_rtl.csv", d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.mismatches,0,' %s/l3_lockstep/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.compared,[1-9]' %s/l3_lockstep/stats.csv", d), 0);
+    /* the broken RTL in the same machine: a nonzero exit is not promised, the
+     * mismatch count is */
+    sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3_bad "
+       "--set gpu.l3.impl=lockstep_broken 2> %s/l3_bad.txt", bin, d, d);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.mismatches,[1-9]' %s/l3_bad/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.l3 port' %s/l3_bad.txt", d), 0);
+}
+
+
+/* gtsim-cosim run records the C L3's four ports with --record-port on the
+ * example machine (one requester, no back-pressure on the L3's outputs, as
+ * replay assumes); gtsim-cosim replay drives the RTL alone from them (exit 0)
+ * and the BROKEN RTL (exit 3, a mismatch line); --wave dumps the lockstep RTL. */
+static void test_l3_command_line(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3cli "
+                       "--set gpu.l3.impl=c --set gpu.stim.clients=1 "
+                       "--set gpu.stim.pop_permille=1000 --set link_defaults.width=4 "
+                       "--set link_defaults.capacity=64 "
+                       "--record-port 'gpu.l3.client[0]=%s/l3c.rec' "
+                       "--record-port gpu.l3.memory_reply=%s/l3mr.rec "
+                       "--record-port 'gpu.l3.client_reply[0]=%s/l3cr.rec' "
+                       "--record-port gpu.l3.memory=%s/l3m.rec", bin, d, d, d, d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.l3.reply_stalls,0,' %s/l3cli/stats.csv", d), 0);
+    const char *sets = "--set banks=1 --set size_kib=64 --set cache_kib=8 --set urb_kib=32 "
+                       "--set way_kib=2 --set misses=8 --set bank_queue=12";
+    CU_ASSERT_EQUAL(sh("%s replay --kind l3:rtl --in %s/l3c.rec --in %s/l3mr.rec --expect "
+                       "%s/l3cr.rec --expect %s/l3m.rec %s > %s/l3replay.txt", bin, d, d, d, d,
+                       sets, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q ' 0 mismatching' %s/l3replay.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --kind l3:rtl_broken --in %s/l3c.rec --in %s/l3mr.rec "
+                       "--expect %s/l3cr.rec --expect %s/l3m.rec %s > %s/l3bad.txt", bin, d, d,
+                       d, d, sets, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q '^cosim mismatch: unit gpu.l3 port ' %s/l3bad.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/l3_lockstep.cfg -o %s/l3wave "
+                       "--set gpu.stim.requests=300 --wave gpu.l3=%s/l3.fst", bin, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("l3.fst")) > 100);
+    /* l3-random: the BROKEN RTL gives exit status 3 and a wave around the mismatch */
+    CU_ASSERT_EQUAL(sh("%s l3-random --impl lockstep_broken --requests 1000 --wave %s/l3r.fst "
+                       "> %s/l3r.txt 2>&1", bin, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q 'first mismatch at cycle' %s/l3r.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("l3r.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s l3-random --requests 1000 > %s/l3ok.txt", bin, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q ', 0 mismatching' %s/l3ok.txt", d), 0);
+}
+
+/* ---- MI_MATH in a whole machine ------------------------------------------------- */
+
+/* The seed's ALU (003 L1321-1528), written here again from the text and not
+ * from units/cs_alu: LOAD/LOADINV/LOAD0/LOAD1 set SRCA or SRCB; ADD, SUB, AND,
+ * OR, XOR set ACCU, ZF = (ACCU == 0), CF = carry (ADD), borrow (SUB), 0 (logic);
+ * STORE/STOREINV copy ACCU, ZF or CF (a flag on all 64 bits) into a GPR. */
+struct ref_alu { uint64_t gpr[16], srca, srcb, accu; bool zf, cf; };
+
+static void ref_execute(struct ref_alu *a, uint32_t dw)
+{
+    uint32_t op = dw >> 20, x = dw >> 10 & 0x3FF, y = dw & 0x3FF;
+    uint64_t *src = x == 0x20 ? &a->srca : &a->srcb;
+    switch (op) {
+    case 0x080: *src = a->gpr[y]; break;
+    case 0x480: *src = ~a->gpr[y]; break;
+    case 0x081: *src = 0; break;
+    case 0x481: *src = ~0ull; break;
+    case 0x100: a->accu = a->srca + a->srcb; a->cf = a->accu < a->srca; break;
+    case 0x101: a->accu = a->srca - a->srcb; a->cf = a->srca < a->srcb; break;
+    case 0x102: a->accu = a->srca & a->srcb; a->cf = false; break;
+    case 0x103: a->accu = a->srca | a->srcb; a->cf = false; break;
+    case 0x104: a->accu = a->srca ^ a->srcb; a->cf = false; break;
+    case 0x180: case 0x580: {
+        uint64_t v = y == 0x31 ? a->accu : y == 0x32 ? (a->zf ? ~0ull : 0) : (a->cf ? ~0ull : 0);
+        a->gpr[x] = op == 0x580 ? ~v : v;
+        return;
+    }
+    default: return;                    /* NOOP */
+    }
+    if (op >= 0x100 && op <= 0x104)
+        a->zf = a->accu == 0;
+}
+
+static bool read_file(const char *path, void *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, size, f);
+    fclose(f);
+    return n == size;
+}
+
+/* Sum of the lines of a stats.csv other than the ALU's own and the
+ * simulator's tick totals (which count the ALU's ticks too). */
+static int stats_without_alu(const char *dir, const char *out)
+{
+    return sh("grep -v -e '^gpu.cs_alu\\.' -e '^sim.steps,' -e '^sim.ticks,' "
+              "-e '^sim.clock.gt.active_edges,' %s/stats.csv > %s", dir, out);
+}
+
+static uint64_t csv_value(const char *dir, const char *key)
+{
+    char cmd[1024], line[256] = "";
+    snprintf(cmd, sizeof cmd, "grep '^%s,' %s/stats.csv | cut -d, -f2", key, dir);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return UINT64_MAX;
+    if (!fgets(line, sizeof line, p))
+        line[0] = 0;
+    pclose(p);
+    return line[0] ? strtoull(line, NULL, 10) : UINT64_MAX;
+}
+
+/* gtsim-cosim build-math-aub, then gtsim-cosim run on the Gen9 GT2 machine
+ * with gpu.cs_alu.impl = c, rtl and lockstep, dumping the result buffer: the
+ * results equal the seed's ALU computed here, the three runs give the same
+ * results and the same stats but the ALU unit's own; the BROKEN ALU is caught
+ * in lockstep, and alone (rtl_broken) stores wrong results. */
+static void test_mi_math_workload(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL_FATAL(sh("%s build-math-aub %s/math.aub", bin, d), 0);
+
+    /* every opcode and every operand register of the seed's tables is used */
+    static const uint32_t opcodes[12] = { 0x000, 0x080, 0x480, 0x081, 0x481, 0x100, 0x101,
+                                          0x102, 0x103, 0x104, 0x180, 0x580 };
+    bool used_op[12] = { 0 }, used_load[16] = { 0 }, used_store[16] = { 0 }, used_src[2] = { 0 };
+    bool used_flag[3] = { 0 };
+    uint32_t total = 0;
+    struct ref_alu ref = { 0 };
+    memcpy(ref.gpr, math_aub_initial_gprs, sizeof ref.gpr);
+    uint64_t expect[MATH_AUB_PROGRAMS][16];
+    for (int p = 0; p < MATH_AUB_PROGRAMS; p++) {
+        const struct math_aub_program *m = &math_aub_programs[p];
+        for (uint32_t k = 0; k < m->count; k++) {
+            uint32_t dw = m->instruction[k], op = dw >> 20, x = dw >> 10 & 0x3FF, y = dw & 0x3FF;
+            for (int o = 0; o < 12; o++)
+                used_op[o] |= op == opcodes[o];
+            if (op == 0x080 || op == 0x480)
+                used_load[y & 15] = true;
+            if (op == 0x081 || op == 0x481 || op == 0x080 || op == 0x480)
+                used_src[x & 1] = true;
+            if (op == 0x180 || op == 0x580) {
+                used_store[x & 15] = true;
+                used_flag[y - 0x31] = true;
+            }
+            ref_execute(&ref, dw);
+        }
+        total += m->count;
+        memcpy(expect[p], ref.gpr, sizeof ref.gpr);
+    }
+    for (int o = 0; o < 12; o++)
+        CU_ASSERT(used_op[o]);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT(used_load[i] && used_store[i]);
+    CU_ASSERT(used_src[0] && used_src[1] && used_flag[0] && used_flag[1] && used_flag[2]);
+    /* spot values worked out by hand: ~0 + 1 = 0 with CF; 1 - ~0 = 2 with a borrow */
+    CU_ASSERT_EQUAL(expect[0][5], 0);
+    CU_ASSERT_EQUAL(expect[0][6], ~0ull);
+    CU_ASSERT_EQUAL(expect[0][13], ~0ull);
+    CU_ASSERT_EQUAL(expect[1][7], 2);
+    CU_ASSERT_EQUAL(expect[1][8], 0);
+    CU_ASSERT_EQUAL(expect[2][11], 0x123456789ABCDEF0ull & 0x0F0F0F0F0F0F0F0Full);
+
+    static const char *const impls[] = { "c", "rtl", "lockstep", "rtl_broken" };
+    uint64_t got[4][MATH_AUB_PROGRAMS][16];
+    for (int k = 0; k < 4; k++) {
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/math_%s", d, impls[k]);
+        CU_ASSERT_EQUAL(sh("%s run -q -c configs/gen9-skl-gt2.cfg --set gpu.cs_alu.impl=%s -o %s "
+                           "--dump 0x%x:%d:%s/result.bin %s/math.aub", bin, impls[k], dir,
+                           MATH_AUB_RESULT_GGTT, MATH_AUB_RESULT_BYTES, dir, d), 0);
+        char path[700];
+        snprintf(path, sizeof path, "%s/result.bin", dir);
+        CU_ASSERT_FATAL(read_file(path, got[k], sizeof got[k]));
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs.mi_math_instructions"), total);
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs.hangs"), 0);
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs.submissions"), 1);
+        CU_ASSERT_EQUAL(csv_value(dir, "gpu.cs_alu.requests"), MATH_AUB_PROGRAMS);
+        char csv[700];
+        snprintf(csv, sizeof csv, "%s/math_%s.csv", d, impls[k]);
+        CU_ASSERT_EQUAL(stats_without_alu(dir, csv), 0);
+    }
+    for (int k = 0; k < 3; k++)
+        for (int p = 0; p < MATH_AUB_PROGRAMS; p++)
+            for (int i = 0; i < 16; i++) {
+                if (got[k][p][i] != expect[p][i])
+                    printf("\n    impl %s program %d R%d: 0x%016" PRIx64 ", expected 0x%016" PRIx64,
+                           impls[k], p, i, got[k][p][i], expect[p][i]);
+                CU_ASSERT_EQUAL(got[k][p][i], expect[p][i]);
+            }
+    CU_ASSERT(memcmp(got[3], expect, sizeof expect) != 0);      /* the broken ALU alone */
+    CU_ASSERT_EQUAL(sh("cmp -s %s/math_c.csv %s/math_rtl.csv", d, d), 0);
+    CU_ASSERT_EQUAL(sh("cmp -s %s/math_c.csv %s/math_lockstep.csv", d, d), 0);
+    /* the totals differ only by the ALU's own ticks */
+    char dc[600], dr[600];
+    snprintf(dc, sizeof dc, "%s/math_c", d);
+    snprintf(dr, sizeof dr, "%s/math_rtl", d);
+    CU_ASSERT_EQUAL(csv_value(dc, "sim.ticks") - csv_value(dc, "gpu.cs_alu.ticks"),
+                    csv_value(dr, "sim.ticks") - csv_value(dr, "gpu.cs_alu.ticks"));
+    snprintf(dr, sizeof dr, "%s/math_lockstep", d);
+    CU_ASSERT_EQUAL(csv_value(dr, "gpu.cs_alu.compared"), MATH_AUB_PROGRAMS);
+    CU_ASSERT_EQUAL(csv_value(dr, "gpu.cs_alu.mismatches"), 0);
+    /* the BROKEN ALU in lockstep */
+    sh("%s run -q -c configs/gen9-skl-gt2.cfg --set gpu.cs_alu.impl=lockstep_broken -o "
+       "%s/math_bad %s/math.aub 2> %s/math_bad.txt", bin, d, d, d);
+    snprintf(dr, sizeof dr, "%s/math_bad", d);
+    uint64_t bad = csv_value(dr, "gpu.cs_alu.mismatches");
+    CU_ASSERT(bad > 0 && bad != UINT64_MAX);
+    CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.cs_alu port response message #' "
+                       "%s/math_bad.txt", d), 0);
+}
+
 /* ---- runner ---------------------------------------------------------------------- */
 
 struct test { const char *suite, *name; void (*run)(void); };
@@ -458,6 +995,19 @@ static const struct test tests[] = {
     { "replay", "record a run, replay it into the RTL and the BROKEN RTL", test_record_then_replay },
     { "cli", "gtsim-cosim run --record-port --wave, then replay", test_command_line },
     { "config", "impl = rtl / lockstep / c through topology_build", test_impl_in_config },
+    { "l3", "the bank alone: cycles, LRU victims, merging worked out by hand",
+      test_l3_bank_by_hand },
+    { "l3", "random traffic in lockstep, with back-pressure: no mismatch",
+      test_l3_random_lockstep },
+    { "l3", "the RTL alone gives the C unit's cycles and counters", test_l3_rtl_equals_c },
+    { "l3", "BROKEN L3 RTL is caught and reported with a wave", test_l3_broken_is_caught },
+    { "l3", "record the C unit's ports, replay into the RTL and the BROKEN RTL",
+      test_l3_record_then_replay },
+    { "l3", "the example config: c, lockstep and rtl give the same stats", test_l3_config },
+    { "l3", "gtsim-cosim run --record-port of the C L3, replay into the RTL",
+      test_l3_command_line },
+    { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",
+      test_mi_math_workload },
     { NULL, NULL, NULL }
 };
 

@@ -1,0 +1,730 @@
+/* rtl-cosim/l3_cosim.c - see l3_cosim.h. */
+#include "rtl-cosim/l3_cosim.h"
+
+#include <inttypes.h>
+#include <stdalign.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/memreq.h"
+#include "fabric/msg.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "fabric/stats.h"
+#include "rtl-cosim/l3_rtl.h"
+#include "units/l3/l3.h"
+
+#define MAX_CLIENTS 64
+#define CMODEL_BYTES 8192   /* room for the C unit's state (checked at create) */
+#define NSTATS 12           /* the counters both sides keep */
+
+static const char *const counter_names[NSTATS] = {
+    "reads", "writes", "atomics", "hits", "misses", "merged_misses", "evictions", "writebacks",
+    "urb_accesses", "uncached", "mshr_stalls", "queue_cycles",
+};
+
+struct fill_ev { uint64_t addr; uint32_t tag; };
+struct mem_ev { uint64_t line; uint8_t op; bool wb; };
+struct rep_ev { uint64_t cycle, addr; uint32_t tag, mtag; uint8_t op, hit, port; };
+
+struct l3_cosim {
+    /* The C unit's state comes first: l3_ops works on unit_state(u). */
+    alignas(max_align_t) unsigned char cmodel[CMODEL_BYTES];
+    /* params: the C unit's (same names, defaults and ranges) ... */
+    uint32_t size_kib, banks, cache_kib, urb_kib, slm_kib, way_kib, bank_queue, misses;
+    uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
+    /* ... and the co-simulation's */
+    char wave[PARAM_STRING_MAX];
+    uint64_t wave_from, wave_to, wave_after;
+    uint32_t max_reports, cycle_tolerance;
+    bool stop_on_mismatch;
+    /* set up */
+    bool lockstep;
+    enum l3_rtl_variant variant;
+    struct l3_rtl *rtl;
+    uint32_t clients, next_client;
+    struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS], *memory, *memory_reply;
+    size_t c_off[NSTATS + 2];           /* the C unit's counters, + reply_stalls, unexpected */
+    /* lockstep: what the C unit did this cycle */
+    struct fill_ev *fills;
+    struct l3_rtl_req *reqs;
+    struct mem_ev *cmem;
+    uint32_t nfills, nreqs, ncmem, capfills, capreqs, capcmem;
+    uint32_t credit[MAX_CLIENTS];
+    /* lockstep: replies waiting for the other side */
+    struct rep_ev *pend_c, *pend_r;
+    uint32_t npend_c, npend_r, cappend_c, cappend_r;
+    uint64_t mem_compared;
+    uint64_t first_mismatch;
+    bool finished, overflow_seen;
+    struct cosim_errors errors;
+    /* stats: the C unit's names */
+    uint64_t st[NSTATS];
+    uint64_t reply_stalls, unexpected;
+    uint64_t rtl_clocks, compared, mismatches, unmatched;
+};
+
+#define S struct l3_cosim
+static const struct param_desc l3c_params[] = {
+    PARAM_U32_FIELD("size_kib", S, size_kib, 768, 64, 8192, "as the C unit's"),
+    PARAM_U32_FIELD("banks", S, banks, 4, 1, 64, "as the C unit's (the RTL: 1)"),
+    PARAM_U32_FIELD("cache_kib", S, cache_kib, 384, 1, 8192,
+                    "as the C unit's (the RTL: at most 8 ways of 2 KiB)"),
+    PARAM_U32_FIELD("urb_kib", S, urb_kib, 384, 0, 8192, "as the C unit's"),
+    PARAM_U32_FIELD("slm_kib", S, slm_kib, 0, 0, 8192, "as the C unit's"),
+    PARAM_U32_FIELD("way_kib", S, way_kib, 2, 1, 64, "as the C unit's (the RTL: 2)"),
+    PARAM_U32_FIELD("bank_queue", S, bank_queue, 16, 1, 4096, "as the C unit's (the RTL: <= 16)"),
+    PARAM_U32_FIELD("misses", S, misses, 64, 1, 65536, "as the C unit's (the RTL: <= 16)"),
+    PARAM_U32_FIELD("hit_latency", S, hit_latency, 30, 1, 10000, "as the C unit's"),
+    PARAM_U32_FIELD("fill_latency", S, fill_latency, 4, 1, 10000, "as the C unit's"),
+    PARAM_U32_FIELD("urb_latency", S, urb_latency, 20, 1, 10000, "as the C unit's"),
+    PARAM_U32_FIELD("atomic_cycles", S, atomic_cycles, 2, 1, 1000, "as the C unit's"),
+    PARAM_STRING_FIELD("wave", S, wave, "", "dump the RTL to this FST file"),
+    PARAM_U64_FIELD("wave_from", S, wave_from, 0, 0, INT64_MAX, "first cycle dumped"),
+    PARAM_U64_FIELD("wave_to", S, wave_to, INT64_MAX, 0, INT64_MAX, "last cycle dumped"),
+    PARAM_U64_FIELD("wave_after", S, wave_after, 64, 0, INT64_MAX,
+                    "lockstep: cycles dumped after the first mismatch"),
+    PARAM_U32_FIELD("max_reports", S, max_reports, 20, 0, 1000000, "mismatch lines logged"),
+    PARAM_U32_FIELD("cycle_tolerance", S, cycle_tolerance, 0, 0, 1000000,
+                    "lockstep: cycles an RTL reply may be early or late (exact: 0)"),
+    PARAM_BOOL_FIELD("stop_on_mismatch", S, stop_on_mismatch, 0,
+                     "lockstep: stop the simulation at the first mismatch"),
+    PARAM_END
+};
+
+static const struct port_desc l3c_ports[] = {
+    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+      .help = "MSG_MEMORY_REQUEST from a client" },
+    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
+    { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
+    { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
+    PORT_END
+};
+
+#define ST(n, i, m, h) { n, STAT_COUNTER, offsetof(S, st) + (i) * sizeof(uint64_t), m, h }
+static const struct stat_desc l3c_stats[] = {
+    ST("reads", 0, "requests", "read requests"),
+    ST("writes", 1, "requests", "write requests"),
+    ST("atomics", 2, "requests", "atomic requests"),
+    ST("hits", 3, "requests", "cached requests found in the L3"),
+    ST("misses", 4, "requests", "cached requests that went to memory"),
+    ST("merged_misses", 5, "requests",
+       "misses to a line already being filled (no new memory request)"),
+    ST("evictions", 6, "lines", "lines replaced by fills"),
+    ST("writebacks", 7, "lines", "dirty lines written back to memory"),
+    ST("urb_accesses", 8, "requests", "URB and SLM requests"),
+    ST("uncached", 9, "requests", "requests passed straight to memory"),
+    ST("mshr_stalls", 10, "cycles", "bank cycles lost with every miss entry in use"),
+    ST("queue_cycles", 11, "request-cycles", "cycles requests spent waiting in bank queues"),
+    STAT_COUNTER_FIELD("reply_stalls", S, reply_stalls, "cycles",
+                       "cycles a reply waited for its port"),
+    STAT_COUNTER_FIELD("unexpected", S, unexpected, "messages",
+                       "messages that were no memory request (dropped)"),
+    STAT_COUNTER_FIELD("rtl_clocks", S, rtl_clocks, "clocks", "RTL clocks given (frames of commands)"),
+    STAT_COUNTER_FIELD("compared", S, compared, "messages",
+                       "lockstep: replies and memory requests compared"),
+    STAT_COUNTER_FIELD("mismatches", S, mismatches, "messages",
+                       "lockstep: messages (or counters) that differ"),
+    STAT_COUNTER_FIELD("unmatched", S, unmatched, "messages",
+                       "lockstep: messages one side sent and the other did not"),
+    STAT_END
+};
+#undef ST
+#undef S
+
+#define GROW(arr, n, cap)                                                   \
+    do {                                                                    \
+        if ((n) == (cap)) {                                                 \
+            (cap) = (cap) ? 2 * (cap) : 16;                                 \
+            (arr) = gt_xrealloc((arr), (cap) * sizeof *(arr));              \
+        }                                                                   \
+    } while (0)
+
+/* ---- set up ----------------------------------------------------------------- */
+
+static const struct param_desc *find_param(const struct param_desc *t, const char *path)
+{
+    for (; t->path; t++)
+        if (strcmp(t->path, path) == 0)
+            return t;
+    return NULL;
+}
+
+static size_t param_bytes(enum param_type t)
+{
+    switch (t) {
+    case PARAM_BOOL: return sizeof(bool);
+    case PARAM_U32: return sizeof(uint32_t);
+    case PARAM_U64: return sizeof(uint64_t);
+    case PARAM_I64: return sizeof(int64_t);
+    case PARAM_DOUBLE: return sizeof(double);
+    case PARAM_STRING: return PARAM_STRING_MAX;
+    }
+    return 0;
+}
+
+static int create_common(struct unit *u, struct gt_error *err, bool lockstep,
+                         enum l3_rtl_variant variant)
+{
+    struct l3_cosim *s = unit_state(u);
+    s->lockstep = lockstep;
+    s->variant = variant;
+    s->first_mismatch = UINT64_MAX;
+    if (!lockstep)
+        return 0;
+    /* The C unit's params, from ours (same paths), into its state. */
+    if (l3_ops.state_size > CMODEL_BYTES)
+        return gt_error_set(err, "l3:lockstep: the C unit's state (%zu bytes) outgrew the %d "
+                            "bytes kept for it (rtl-cosim/l3_cosim.c CMODEL_BYTES)",
+                            l3_ops.state_size, CMODEL_BYTES);
+    for (const struct param_desc *p = l3_ops.params; p->path; p++) {
+        const struct param_desc *mine = find_param(l3c_params, p->path);
+        if (!mine || mine->type != p->type)
+            return gt_error_set(err, "l3:lockstep: the C unit's param '%s' has no twin here",
+                                p->path);
+        memcpy(s->cmodel + p->offset, (unsigned char *)s + mine->offset, param_bytes(p->type));
+    }
+    return l3_ops.create ? l3_ops.create(u, err) : 0;
+}
+
+static int create_rtl(struct unit *u, struct gt_error *err)
+{
+    return create_common(u, err, false, L3_RTL_GOOD);
+}
+static int create_lockstep(struct unit *u, struct gt_error *err)
+{
+    return create_common(u, err, true, L3_RTL_GOOD);
+}
+static int create_rtl_broken(struct unit *u, struct gt_error *err)
+{
+    return create_common(u, err, false, L3_RTL_BROKEN);
+}
+static int create_lockstep_broken(struct unit *u, struct gt_error *err)
+{
+    return create_common(u, err, true, L3_RTL_BROKEN);
+}
+
+static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle);
+
+static int l3c_realize(struct unit *u, struct gt_error *err)
+{
+    struct l3_cosim *s = unit_state(u);
+    if (s->cache_kib + s->urb_kib + s->slm_kib > s->size_kib)
+        return gt_error_set(err, "cache_kib %u + urb_kib %u + slm_kib %u exceed size_kib %u",
+                            s->cache_kib, s->urb_kib, s->slm_kib, s->size_kib);
+    if (s->banks != 1)
+        return gt_error_set(err, "banks %u: the L3 RTL is one bank (set banks = 1)", s->banks);
+    if (s->way_kib * 1024 / MEMREQ_LINE_BYTES != L3_RTL_SETS || s->way_kib * 1024 % 64)
+        return gt_error_set(err, "way_kib %u: the L3 RTL has %d sets (way_kib = 2)", s->way_kib,
+                            L3_RTL_SETS);
+    if (s->cache_kib % s->way_kib || s->cache_kib / s->way_kib > L3_RTL_WAYS)
+        return gt_error_set(err, "cache_kib %u: the L3 RTL takes 1..%d whole ways of %u KiB",
+                            s->cache_kib, L3_RTL_WAYS, s->way_kib);
+    if (s->misses > L3_RTL_MSHRS || s->bank_queue > L3_RTL_QDEPTH)
+        return gt_error_set(err, "misses %u, bank_queue %u: the L3 RTL has %d and %d", s->misses,
+                            s->bank_queue, L3_RTL_MSHRS, L3_RTL_QDEPTH);
+    s->clients = unit_port_count(u, "client");
+    if (s->clients > MAX_CLIENTS)
+        return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
+    if (unit_port_count(u, "client_reply") > s->clients)
+        return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
+                            unit_port_count(u, "client_reply") - 1,
+                            unit_port_count(u, "client_reply") - 1);
+    for (uint32_t i = 0; i < s->clients; i++) {
+        s->client[i] = unit_port(u, "client", i);
+        s->client_reply[i] = unit_port(u, "client_reply", i);
+    }
+    s->memory = unit_port(u, "memory", 0);
+    s->memory_reply = unit_port(u, "memory_reply", 0);
+    if (s->lockstep) {
+        if (l3_ops.realize(u, err) < 0)
+            return -1;
+        for (uint32_t k = 0; k < NSTATS + 2; k++) {
+            const char *name = k < NSTATS ? counter_names[k]
+                                          : k == NSTATS ? "reply_stalls" : "unexpected";
+            const struct stat_desc *d = l3_ops.stats;
+            while (d->name && strcmp(d->name, name) != 0)
+                d++;
+            if (!d->name)
+                return gt_error_set(err, "l3:lockstep: the C unit has no stat '%s'", name);
+            s->c_off[k] = d->offset;
+        }
+        for (uint32_t i = 0; i < s->clients; i++) {
+            port_set_observer(s->client[i], observe, s);
+            if (s->client_reply[i])
+                port_set_observer(s->client_reply[i], observe, s);
+        }
+        port_set_observer(s->memory, observe, s);
+        port_set_observer(s->memory_reply, observe, s);
+    }
+    if (!s->rtl) {
+        s->rtl = l3_rtl_create(s->variant, s->wave[0] != 0);
+        if (s->wave[0] && l3_rtl_trace_open(s->rtl, s->wave, s->wave_from, s->wave_to) < 0)
+            return gt_error_set(err, "wave: cannot write FST file '%s'", s->wave);
+    }
+    s->errors.keep = 1000;
+    return 0;
+}
+
+static void l3c_reset(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    if (s->lockstep && l3_ops.reset)
+        l3_ops.reset(u);
+    struct l3_rtl_cfg cfg = { s->cache_kib / s->way_kib, s->misses, s->hit_latency,
+                              s->fill_latency, s->urb_latency, s->atomic_cycles };
+    l3_rtl_reset(s->rtl, &cfg);
+}
+
+static void l3c_destroy(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    if (s->lockstep && l3_ops.destroy)
+        l3_ops.destroy(u);
+    l3_rtl_destroy(s->rtl);
+    s->rtl = NULL;
+    free(s->fills);
+    free(s->reqs);
+    free(s->cmem);
+    free(s->pend_c);
+    free(s->pend_r);
+    cosim_errors_free(&s->errors);
+}
+
+/* ---- messages ----------------------------------------------------------------- */
+
+static bool good_request(const struct msg *m)
+{
+    return m->kind == MSG_MEMORY_REQUEST && m->size >= sizeof(struct memreq);
+}
+static bool good_reply(const struct msg *m)
+{
+    return m->kind == MSG_MEMORY_RESPONSE && m->size >= sizeof(struct memreply);
+}
+
+static struct l3_rtl_req rtl_req(const struct msg *m, uint32_t port)
+{
+    const struct memreq *q = (const struct memreq *)m->payload;
+    return (struct l3_rtl_req){ q->address, q->tag, m->tag, (uint8_t)(q->op & 3),
+                                (uint8_t)(q->target & 3), (uint8_t)port };
+}
+
+/* The RTL's replies due now, as far as `may_send` lets them go. */
+static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct unit *, uint32_t),
+                        void (*sent)(struct unit *, const struct l3_rtl_reply *, uint64_t))
+{
+    struct l3_cosim *s = unit_state(u);
+    struct l3_rtl_reply r;
+    while (l3_rtl_reply_head(s->rtl, &r) && r.due <= now) {
+        struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
+        if (!out || !port_is_bound(out)) {
+            l3_rtl_reply_pop(s->rtl, now);
+            continue;
+        }
+        if (!may_send(u, r.port)) {
+            if (!s->lockstep)
+                s->reply_stalls++;
+            return;
+        }
+        sent(u, &r, now);
+        l3_rtl_reply_pop(s->rtl, now);
+    }
+}
+
+/* ---- rtl mode: the adapter does the C unit's port work around the RTL ------- */
+
+static bool rtl_may_send(struct unit *u, uint32_t port)
+{
+    struct l3_cosim *s = unit_state(u);
+    return port_can_send(s->client_reply[port]);
+}
+
+static void rtl_sent(struct unit *u, const struct l3_rtl_reply *r, uint64_t now)
+{
+    (void)now;
+    struct l3_cosim *s = unit_state(u);
+    struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_RESPONSE, sizeof(struct memreply));
+    struct memreply *a = (struct memreply *)m->payload;
+    a->address = r->addr;
+    a->tag = r->tag;
+    a->op = r->op;
+    a->hit = r->hit;
+    m->tag = r->mtag;
+    port_try_send(s->client_reply[r->port], m);
+}
+
+static enum unit_activity rtl_tick(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    struct sim *sim = unit_sim(u);
+    uint64_t now = unit_cycle(u);
+    struct msg *m;
+    while ((m = port_pop(s->memory_reply))) {
+        if (good_reply(m)) {
+            const struct memreply *r = (const struct memreply *)m->payload;
+            l3_rtl_fill(s->rtl, now, r->address, r->tag);
+        } else {
+            s->unexpected++;
+        }
+        msg_free(sim, m);
+    }
+    for (uint32_t k = 0; k < s->clients; k++) {
+        uint32_t c = (s->next_client + k) % s->clients;
+        while ((m = port_peek(s->client[c]))) {
+            if (!good_request(m)) {
+                port_pop(s->client[c]);
+                s->unexpected++;
+                msg_free(sim, m);
+                continue;
+            }
+            if (l3_rtl_queue_count(s->rtl) >= s->bank_queue)
+                break;
+            port_pop(s->client[c]);
+            struct l3_rtl_req q = rtl_req(m, c);
+            l3_rtl_enq(s->rtl, now, &q);
+            msg_free(sim, m);
+        }
+    }
+    if (s->clients)
+        s->next_client = (s->next_client + 1) % s->clients;
+    l3_rtl_serve(s->rtl, now);
+    uint64_t line;
+    uint8_t op;
+    bool wb;
+    while (l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
+        m = msg_alloc(sim, MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        struct memreq *q = (struct memreq *)m->payload;
+        q->address = line * MEMREQ_LINE_BYTES;
+        q->bytes = MEMREQ_LINE_BYTES;
+        q->op = op;
+        q->target = MEMREQ_DATA;
+        q->client = unit_id(u);
+        q->tag = wb ? UINT32_MAX : 0;
+        if (!port_try_send(s->memory, m)) {
+            msg_free(sim, m);
+            break;
+        }
+        l3_rtl_mem_pop(s->rtl, now);
+    }
+    rtl_replies(u, now, rtl_may_send, rtl_sent);
+    struct l3_rtl_stats st;
+    l3_rtl_stats(s->rtl, &st);
+    memcpy(s->st, &st, sizeof s->st);
+    s->rtl_clocks = l3_rtl_clocks(s->rtl);
+    if (l3_rtl_overflow(s->rtl) && !s->overflow_seen) {
+        s->overflow_seen = true;
+        unit_log(u, SIM_LOG_ERROR, "the L3 RTL overflowed one of its fixed capacities "
+                 "(rtl-cosim/l3_rtl.h); its behaviour is no longer the C unit's");
+    }
+    if (l3_rtl_queue_count(s->rtl))
+        return UNIT_BUSY;
+    struct l3_rtl_reply r;
+    if (l3_rtl_reply_head(s->rtl, &r) && r.due > now)
+        unit_wake_at(u, r.due);
+    return UNIT_IDLE;
+}
+
+/* ---- lockstep ------------------------------------------------------------------ */
+
+static void mismatch_at(struct unit *u, uint64_t cycle)
+{
+    struct l3_cosim *s = unit_state(u);
+    s->mismatches++;
+    if (s->first_mismatch == UINT64_MAX) {
+        s->first_mismatch = cycle;
+        uint64_t to = cycle + s->wave_after;
+        l3_rtl_trace_window(s->rtl, s->wave_from, to < s->wave_to ? to : s->wave_to);
+        if (s->stop_on_mismatch)
+            sim_request_stop(unit_sim(u));
+    }
+}
+
+static void report(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report(struct unit *u, const char *fmt, ...)
+{
+    struct l3_cosim *s = unit_state(u);
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (s->errors.count < s->max_reports)
+        unit_log(u, SIM_LOG_ERROR, "%s", buf);
+    cosim_errors_add(&s->errors, "%s", buf);
+}
+
+static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle)
+{
+    struct l3_cosim *s = context;
+    const char *name = port_name(p);
+    if (strcmp(name, "client") == 0) {
+        if (!good_request(m))
+            return;
+        GROW(s->reqs, s->nreqs, s->capreqs);
+        s->reqs[s->nreqs++] = rtl_req(m, port_index(p));
+    } else if (strcmp(name, "memory_reply") == 0) {
+        if (!good_reply(m))
+            return;
+        const struct memreply *r = (const struct memreply *)m->payload;
+        GROW(s->fills, s->nfills, s->capfills);
+        s->fills[s->nfills++] = (struct fill_ev){ r->address, r->tag };
+    } else if (strcmp(name, "memory") == 0) {
+        const struct memreq *q = (const struct memreq *)m->payload;
+        GROW(s->cmem, s->ncmem, s->capcmem);
+        s->cmem[s->ncmem++] = (struct mem_ev){ q->address / MEMREQ_LINE_BYTES, q->op,
+                                               q->tag == UINT32_MAX };
+    } else if (strcmp(name, "client_reply") == 0) {
+        const struct memreply *a = (const struct memreply *)m->payload;
+        uint32_t port = port_index(p);
+        if (port < MAX_CLIENTS)
+            s->credit[port]++;
+        GROW(s->pend_c, s->npend_c, s->cappend_c);
+        s->pend_c[s->npend_c++] = (struct rep_ev){ cycle, a->address, a->tag, m->tag, a->op,
+                                                   a->hit, (uint8_t)port };
+    }
+}
+
+static void compare_replies(struct unit *u, const struct rep_ev *c, const struct rep_ev *r)
+{
+    struct l3_cosim *s = unit_state(u);
+    char prefix[512];
+    snprintf(prefix, sizeof prefix,
+             "cosim mismatch: unit %s port client_reply[%u] message tag %u cycle %" PRIu64,
+             unit_name(u), c->port, c->tag, c->cycle);
+    uint32_t diffs = 0;
+#define FIELD(name, a, b)                                                                   \
+    if ((uint64_t)(a) != (uint64_t)(b)) {                                                   \
+        diffs++;                                                                            \
+        report(u, "%s: field %s: c-model 0x%" PRIx64 ", rtl 0x%" PRIx64, prefix, name,      \
+               (uint64_t)(a), (uint64_t)(b));                                               \
+    }
+    FIELD("address", c->addr, r->addr)
+    FIELD("op", c->op, r->op)
+    FIELD("hit", c->hit, r->hit)
+    FIELD("msg.tag", c->mtag, r->mtag)
+#undef FIELD
+    uint64_t d = c->cycle > r->cycle ? c->cycle - r->cycle : r->cycle - c->cycle;
+    if (d > s->cycle_tolerance) {
+        diffs++;
+        report(u, "%s: field cycle (reply sent): c-model %" PRIu64 ", rtl %" PRIu64, prefix,
+               c->cycle, r->cycle);
+    }
+    s->compared++;
+    if (diffs)
+        mismatch_at(u, c->cycle < r->cycle ? c->cycle : r->cycle);
+}
+
+/* Pairs replies per client port by tag, oldest first. */
+static void match_replies(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    for (uint32_t i = 0; i < s->npend_r;) {
+        const struct rep_ev *r = &s->pend_r[i];
+        uint32_t k = 0;
+        while (k < s->npend_c && (s->pend_c[k].port != r->port || s->pend_c[k].tag != r->tag))
+            k++;
+        if (k == s->npend_c) {
+            i++;
+            continue;
+        }
+        compare_replies(u, &s->pend_c[k], r);
+        memmove(&s->pend_c[k], &s->pend_c[k + 1], (s->npend_c - k - 1) * sizeof *s->pend_c);
+        s->npend_c--;
+        memmove(&s->pend_r[i], &s->pend_r[i + 1], (s->npend_r - i - 1) * sizeof *s->pend_r);
+        s->npend_r--;
+    }
+}
+
+static bool lockstep_may_send(struct unit *u, uint32_t port)
+{
+    struct l3_cosim *s = unit_state(u);
+    if (!s->credit[port])
+        return false;
+    s->credit[port]--;
+    return true;
+}
+
+static void lockstep_sent(struct unit *u, const struct l3_rtl_reply *r, uint64_t now)
+{
+    struct l3_cosim *s = unit_state(u);
+    GROW(s->pend_r, s->npend_r, s->cappend_r);
+    s->pend_r[s->npend_r++] = (struct rep_ev){ now, r->addr, r->tag, r->mtag, r->op, r->hit,
+                                               r->port };
+}
+
+static enum unit_activity lockstep_tick(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    s->nfills = s->nreqs = s->ncmem = 0;
+    memset(s->credit, 0, sizeof s->credit);
+    enum unit_activity act = l3_ops.tick(u);
+
+    /* The same cycle for the RTL: the fills and requests the C unit took. */
+    for (uint32_t i = 0; i < s->nfills; i++)
+        l3_rtl_fill(s->rtl, now, s->fills[i].addr, s->fills[i].tag);
+    for (uint32_t i = 0; i < s->nreqs; i++)
+        l3_rtl_enq(s->rtl, now, &s->reqs[i]);
+    l3_rtl_serve(s->rtl, now);
+    /* Memory requests: in order, on the same cycle. */
+    for (uint32_t i = 0; i < s->ncmem; i++) {
+        const struct mem_ev *c = &s->cmem[i];
+        uint64_t line;
+        uint8_t op;
+        bool wb;
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "cosim mismatch: unit %s port memory message #%" PRIu64
+                 " cycle %" PRIu64, unit_name(u), s->mem_compared, now);
+        s->mem_compared++;
+        s->compared++;
+        if (!l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
+            s->unmatched++;
+            report(u, "%s: the c-model sent line 0x%" PRIx64 " op %u%s, the rtl nothing", prefix,
+                   c->line, c->op, c->wb ? " (writeback)" : "");
+            mismatch_at(u, now);
+            continue;
+        }
+        uint32_t diffs = 0;
+        if (line != c->line) {
+            diffs++;
+            report(u, "%s: field address/64: c-model 0x%" PRIx64 ", rtl 0x%" PRIx64, prefix,
+                   c->line, line);
+        }
+        if (op != c->op) {
+            diffs++;
+            report(u, "%s: field op: c-model %u, rtl %u", prefix, c->op, op);
+        }
+        if (wb != c->wb) {
+            diffs++;
+            report(u, "%s: field tag (writeback): c-model 0x%x, rtl 0x%x", prefix,
+                   c->wb ? UINT32_MAX : 0, wb ? UINT32_MAX : 0);
+        }
+        if (diffs)
+            mismatch_at(u, now);
+        l3_rtl_mem_pop(s->rtl, now);
+    }
+    /* Replies: as many per port as the C unit could send. */
+    rtl_replies(u, now, lockstep_may_send, lockstep_sent);
+    match_replies(u);
+    if (l3_rtl_overflow(s->rtl) && !s->overflow_seen) {
+        s->overflow_seen = true;
+        report(u, "cosim mismatch: unit %s cycle %" PRIu64 ": the rtl overflowed one of its fixed "
+               "capacities (rtl-cosim/l3_rtl.h)", unit_name(u), now);
+        mismatch_at(u, now);
+    }
+    for (uint32_t k = 0; k < NSTATS; k++)
+        memcpy(&s->st[k], s->cmodel + s->c_off[k], sizeof(uint64_t));
+    memcpy(&s->reply_stalls, s->cmodel + s->c_off[NSTATS], sizeof(uint64_t));
+    memcpy(&s->unexpected, s->cmodel + s->c_off[NSTATS + 1], sizeof(uint64_t));
+    s->rtl_clocks = l3_rtl_clocks(s->rtl);
+    return act;
+}
+
+static void l3c_stats_derived(struct unit *u, struct stats_writer *w)
+{
+    struct l3_cosim *s = unit_state(u);
+    uint64_t cached = s->st[3] + s->st[4];
+    stats_emit(w, "hit_rate", cached ? (double)s->st[3] / (double)cached : 0.0, "ratio",
+               "hits / (hits + misses)");
+}
+
+/* ---- queries ------------------------------------------------------------------- */
+
+bool l3_cosim_is(const struct unit *u)
+{
+    return strncmp(unit_kind(u), "l3:", 3) == 0;
+}
+
+uint64_t l3_cosim_finish(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    if (!s->lockstep || s->finished)
+        return s->mismatches;
+    s->finished = true;
+    uint64_t now = unit_cycle(u);
+    for (uint32_t i = 0; i < s->npend_c; i++) {
+        const struct rep_ev *c = &s->pend_c[i];
+        report(u, "cosim mismatch: unit %s port client_reply[%u] message tag %u cycle %" PRIu64
+               ": the c-model replied, the rtl did not", unit_name(u), c->port, c->tag, c->cycle);
+        s->unmatched++;
+        mismatch_at(u, c->cycle);
+    }
+    for (uint32_t i = 0; i < s->npend_r; i++) {
+        const struct rep_ev *r = &s->pend_r[i];
+        report(u, "cosim mismatch: unit %s port client_reply[%u] message tag %u cycle %" PRIu64
+               ": the rtl replied, the c-model did not", unit_name(u), r->port, r->tag, r->cycle);
+        s->unmatched++;
+        mismatch_at(u, r->cycle);
+    }
+    uint64_t line;
+    uint8_t op;
+    bool wb;
+    if (l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
+        report(u, "cosim mismatch: unit %s port memory: the rtl still holds a request for line "
+               "0x%" PRIx64 " the c-model never sent", unit_name(u), line);
+        s->unmatched++;
+        mismatch_at(u, now);
+    }
+    struct l3_rtl_stats st;
+    l3_rtl_stats(s->rtl, &st);
+    const uint64_t *rst = &st.reads;
+    for (uint32_t k = 0; k < NSTATS; k++)
+        if (rst[k] != s->st[k]) {
+            report(u, "cosim mismatch: unit %s stat %s at the end (cycle %" PRIu64 "): c-model "
+                   "%" PRIu64 ", rtl %" PRIu64, unit_name(u), counter_names[k], now, s->st[k],
+                   rst[k]);
+            mismatch_at(u, now);
+        }
+    return s->mismatches;
+}
+
+const struct cosim_errors *l3_cosim_errors(const struct unit *u)
+{
+    const struct l3_cosim *s = unit_state(u);
+    return &s->errors;
+}
+
+uint64_t l3_cosim_compared(const struct unit *u)
+{
+    const struct l3_cosim *s = unit_state(u);
+    return s->compared;
+}
+
+uint64_t l3_cosim_first_mismatch(const struct unit *u)
+{
+    const struct l3_cosim *s = unit_state(u);
+    return s->first_mismatch;
+}
+
+/* ---- the kinds ------------------------------------------------------------------- */
+
+#define L3C_OPS(sym, name, create_fn, tick_fn, text)                                    \
+    const struct unit_ops sym = {                                                       \
+        .kind = name,                                                                   \
+        .help = text,                                                                   \
+        .state_size = sizeof(struct l3_cosim),                                          \
+        .params = l3c_params,                                                           \
+        .ports = l3c_ports,                                                             \
+        .stats = l3c_stats,                                                             \
+        .create = create_fn,                                                            \
+        .realize = l3c_realize,                                                         \
+        .reset = l3c_reset,                                                             \
+        .tick = tick_fn,                                                                \
+        .stats_derived = l3c_stats_derived,                                             \
+        .destroy = l3c_destroy,                                                         \
+    }
+
+L3C_OPS(l3_rtl_ops, "l3:rtl", create_rtl, rtl_tick,
+        "l3 as RTL: rtl-cosim/rtl/l3_bank.sv (one bank), Verilated, behind the C unit's ports.");
+L3C_OPS(l3_lockstep_ops, "l3:lockstep", create_lockstep, lockstep_tick,
+        "l3 in lockstep: the C unit drives the ports, the one-bank RTL takes the same "
+        "messages; replies matched by tag per client and compared (fields, cycle exactly).");
+L3C_OPS(l3_rtl_broken_ops, "l3:rtl_broken", create_rtl_broken, rtl_tick,
+        "l3 as RTL built with `define BROKEN (the LRU evicts the wrong way).");
+L3C_OPS(l3_lockstep_broken_ops, "l3:lockstep_broken", create_lockstep_broken, lockstep_tick,
+        "l3 in lockstep against the BROKEN RTL: must report mismatches.");

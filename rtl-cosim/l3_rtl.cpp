@@ -1,0 +1,298 @@
+// rtl-cosim/l3_rtl.cpp - see l3_rtl.h. Built like cs_alu_rtl.cpp: a context
+// per model, explicit time, eval() per edge, final() before destruction.
+#include "rtl-cosim/l3_rtl.h"
+
+#include <memory>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "Vl3_bank.h"
+#include "Vl3_bank_broken.h"
+
+namespace {
+
+enum : uint8_t { CMD_NOP = 0, CMD_FILL = 1, CMD_ENQ = 2, CMD_SERVE = 3, CMD_MPOP = 4, CMD_RPOP = 5 };
+
+struct Pins {
+    uint8_t cmd = CMD_NOP, op = 0, target = 0, port = 0;
+    uint64_t now = 0, addr = 0;
+    uint32_t tag = 0, mtag = 0;
+};
+
+struct Out {
+    bool busy, mem_valid, mem_wb, reply_valid, reply_hit, overflow;
+    uint8_t mem_op, reply_op, reply_port;
+    uint32_t queue_count, reply_count, reply_tag, reply_mtag;
+    uint64_t mem_line, reply_due, reply_addr;
+    struct l3_rtl_stats st;
+};
+
+class Model {
+public:
+    virtual ~Model() = default;
+    virtual void cfg(const l3_rtl_cfg &c) = 0;
+    virtual void pins(const Pins &p) = 0;
+    virtual void clk(bool v) = 0;
+    virtual void rst_n(bool v) = 0;
+    virtual void eval() = 0;
+    virtual void out(Out &o) const = 0;
+    virtual void trace(VerilatedFstC *tfp) = 0;
+    virtual void final() = 0;
+    virtual VerilatedContext *context() = 0;
+};
+
+template <class V>
+class Impl final : public Model {
+public:
+    explicit Impl(bool trace) : ctx_{new VerilatedContext} {
+        ctx_->traceEverOn(trace);
+        top_.reset(new V{ctx_.get(), "TOP"});
+        top_->clk = 0;
+        top_->rst_n = 1;
+        pins(Pins{});
+    }
+    void cfg(const l3_rtl_cfg &c) override {
+        top_->cfg_ways = (uint8_t)c.ways;
+        top_->cfg_misses = (uint8_t)c.misses;
+        top_->cfg_hit_latency = (uint16_t)c.hit_latency;
+        top_->cfg_fill_latency = (uint16_t)c.fill_latency;
+        top_->cfg_urb_latency = (uint16_t)c.urb_latency;
+        top_->cfg_atomic_cycles = (uint16_t)c.atomic_cycles;
+    }
+    void pins(const Pins &p) override {
+        top_->cmd = p.cmd;
+        top_->cmd_now = p.now;
+        top_->cmd_addr = p.addr;
+        top_->cmd_tag = p.tag;
+        top_->cmd_mtag = p.mtag;
+        top_->cmd_op = p.op;
+        top_->cmd_target = p.target;
+        top_->cmd_port = p.port;
+    }
+    void clk(bool v) override { top_->clk = v; }
+    void rst_n(bool v) override { top_->rst_n = v; }
+    void eval() override { top_->eval(); }
+    void out(Out &o) const override {
+        o.busy = top_->busy;
+        o.queue_count = top_->queue_count;
+        o.mem_valid = top_->mem_valid;
+        o.mem_line = top_->mem_line;
+        o.mem_op = top_->mem_op;
+        o.mem_wb = top_->mem_writeback;
+        o.reply_valid = top_->reply_valid;
+        o.reply_due = top_->reply_due;
+        o.reply_addr = top_->reply_addr;
+        o.reply_tag = top_->reply_tag;
+        o.reply_mtag = top_->reply_mtag;
+        o.reply_op = top_->reply_op;
+        o.reply_hit = top_->reply_hit;
+        o.reply_port = top_->reply_port;
+        o.reply_count = top_->reply_count;
+        o.overflow = top_->overflow;
+        o.st = {top_->st_reads, top_->st_writes, top_->st_atomics, top_->st_hits,
+                            top_->st_misses, top_->st_merged, top_->st_evictions,
+                            top_->st_writebacks, top_->st_urb, top_->st_uncached,
+                            top_->st_mshr_stalls, top_->st_queue_cycles};
+    }
+    void trace(VerilatedFstC *tfp) override { top_->trace(tfp, 99); }
+    void final() override { top_->final(); }
+    VerilatedContext *context() override { return ctx_.get(); }
+
+private:
+    const std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<V> top_;
+};
+
+}  // namespace
+
+struct l3_rtl {
+    std::unique_ptr<Model> model;
+    std::unique_ptr<VerilatedFstC> tfp;
+    Out o{};
+    uint64_t clocks = 0, from = 0, to = 0;
+    bool trace_allowed = false;
+};
+
+static void sample(l3_rtl *r)
+{
+    r->model->out(r->o);
+}
+
+// One clock with the pins p, then the pins back to NOP.
+static void clock(l3_rtl *r, const Pins &p)
+{
+    Model &m = *r->model;
+    bool dump = r->tfp && p.now >= r->from && p.now <= r->to;
+    uint64_t t = r->clocks * 10;
+    m.pins(p);
+    m.context()->time(t);
+    m.clk(false);
+    m.eval();
+    if (dump)
+        r->tfp->dump(t);
+    m.context()->time(t + 5);
+    m.clk(true);
+    m.eval();
+    if (dump)
+        r->tfp->dump(t + 5);
+    m.clk(false);
+    Pins idle;
+    idle.now = p.now;
+    m.pins(idle);
+    m.eval();
+    r->clocks++;
+    sample(r);
+}
+
+extern "C" {
+
+struct l3_rtl *l3_rtl_create(enum l3_rtl_variant variant, bool trace)
+{
+    l3_rtl *r = new l3_rtl;
+    r->trace_allowed = trace;
+    if (variant == L3_RTL_BROKEN)
+        r->model.reset(new Impl<Vl3_bank_broken>(trace));
+    else
+        r->model.reset(new Impl<Vl3_bank>(trace));
+    return r;
+}
+
+void l3_rtl_trace_close(struct l3_rtl *r)
+{
+    if (r->tfp) {
+        r->tfp->close();
+        r->tfp.reset();
+    }
+}
+
+void l3_rtl_destroy(struct l3_rtl *r)
+{
+    if (!r)
+        return;
+    r->model->final();
+    l3_rtl_trace_close(r);
+    delete r;
+}
+
+void l3_rtl_reset(struct l3_rtl *r, const struct l3_rtl_cfg *cfg)
+{
+    Model &m = *r->model;
+    m.context()->assertOn(false);
+    m.cfg(*cfg);
+    m.pins(Pins{});
+    m.rst_n(false);
+    for (int i = 0; i < 2; i++) {
+        m.clk(false);
+        m.eval();
+        m.clk(true);
+        m.eval();
+    }
+    m.clk(false);
+    m.rst_n(true);
+    m.eval();
+    m.context()->assertOn(true);
+    sample(r);
+}
+
+int l3_rtl_trace_open(struct l3_rtl *r, const char *path, uint64_t from, uint64_t to)
+{
+    if (!r->trace_allowed)
+        return -1;
+    l3_rtl_trace_close(r);
+    r->tfp.reset(new VerilatedFstC);
+    r->model->trace(r->tfp.get());
+    r->tfp->open(path);
+    if (!r->tfp->isOpen()) {
+        r->tfp.reset();
+        return -1;
+    }
+    r->from = from;
+    r->to = to;
+    return 0;
+}
+
+void l3_rtl_trace_window(struct l3_rtl *r, uint64_t from, uint64_t to)
+{
+    r->from = from;
+    r->to = to;
+}
+
+void l3_rtl_fill(struct l3_rtl *r, uint64_t now, uint64_t addr, uint32_t tag)
+{
+    Pins p;
+    p.cmd = CMD_FILL;
+    p.now = now;
+    p.addr = addr;
+    p.tag = tag;
+    clock(r, p);
+    Pins idle;
+    idle.now = now;
+    while (r->o.busy)
+        clock(r, idle);
+}
+
+void l3_rtl_enq(struct l3_rtl *r, uint64_t now, const struct l3_rtl_req *q)
+{
+    Pins p;
+    p.cmd = CMD_ENQ;
+    p.now = now;
+    p.addr = q->addr;
+    p.tag = q->tag;
+    p.mtag = q->mtag;
+    p.op = q->op;
+    p.target = q->target;
+    p.port = q->port;
+    clock(r, p);
+}
+
+void l3_rtl_serve(struct l3_rtl *r, uint64_t now)
+{
+    Pins p;
+    p.cmd = CMD_SERVE;
+    p.now = now;
+    clock(r, p);
+}
+
+bool l3_rtl_mem_head(const struct l3_rtl *r, uint64_t *line, uint8_t *op, bool *writeback)
+{
+    if (!r->o.mem_valid)
+        return false;
+    *line = r->o.mem_line;
+    *op = r->o.mem_op;
+    *writeback = r->o.mem_wb;
+    return true;
+}
+
+void l3_rtl_mem_pop(struct l3_rtl *r, uint64_t now)
+{
+    Pins p;
+    p.cmd = CMD_MPOP;
+    p.now = now;
+    clock(r, p);
+}
+
+bool l3_rtl_reply_head(const struct l3_rtl *r, struct l3_rtl_reply *out)
+{
+    if (!r->o.reply_valid)
+        return false;
+    *out = l3_rtl_reply{r->o.reply_due, r->o.reply_addr, r->o.reply_tag, r->o.reply_mtag,
+                        r->o.reply_op, (uint8_t)r->o.reply_hit, r->o.reply_port};
+    return true;
+}
+
+void l3_rtl_reply_pop(struct l3_rtl *r, uint64_t now)
+{
+    Pins p;
+    p.cmd = CMD_RPOP;
+    p.now = now;
+    clock(r, p);
+}
+
+uint32_t l3_rtl_queue_count(const struct l3_rtl *r) { return r->o.queue_count; }
+uint32_t l3_rtl_reply_count(const struct l3_rtl *r) { return r->o.reply_count; }
+bool l3_rtl_overflow(const struct l3_rtl *r) { return r->o.overflow; }
+void l3_rtl_stats(const struct l3_rtl *r, struct l3_rtl_stats *out) { *out = r->o.st; }
+uint64_t l3_rtl_clocks(const struct l3_rtl *r) { return r->clocks; }
+
+}  // extern "C"

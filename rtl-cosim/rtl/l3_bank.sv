@@ -1,0 +1,479 @@
+// rtl-cosim/rtl/l3_bank.sv - one bank of the L3 (units/l3/l3.{h,c} with
+// banks = 1), in synthesizable SystemVerilog.
+//
+// Same behaviour as the C model, which states each rule with its seed line
+// (seed 003 L18291-18573): 64-byte lines, SETS sets (2 KiB logical ways),
+// cfg_ways ways, Gen9 1-bit LRU (victim = first way whose bit is 0, set it;
+// all 1: clear all, pick way 0 and set it; changed on fills only), allocation
+// on fill with one miss entry (MSHR) per line and merged misses behind it,
+// dirty lines written back when evicted, URB/SLM bypassing the tags,
+// uncached requests through a miss entry without a fill, atomics holding the
+// bank for cfg_atomic_cycles.
+//
+// Time. One fabric cycle of the L3 is a frame of RTL clocks, one command per
+// clock, in the order the C unit's tick works: FILL per memory reply (then
+// one clock per waiter it releases, busy high), ENQ per request taken into the
+// bank queue, one SERVE (the bank step, at fabric cycle cmd_now), then MPOP per
+// memory request sent and RPOP per reply sent. Replies wait in a binary
+// min-heap on their due cycle laid out exactly as the C model's (the same
+// sift-up and sift-down, ties included), so under reply back-pressure the RTL
+// sends in the same order as the C model, cycle for cycle.
+//
+// Capacities are parameters (the C model grows its lists): MSHRS miss
+// entries of WPE waiters, QDEPTH queued requests, RCAP replies waiting, MQ
+// memory requests waiting. Going past one sets `overflow` (sticky); the
+// adapter reports it.
+//
+// `define BROKEN plants one bug: when every LRU bit of a set is 1 the victim
+// is way 1 instead of way 0, so the wrong line is evicted.
+
+module l3_bank #(
+    parameter int SETS = 32,
+    parameter int WAYS = 8,
+    parameter int MSHRS = 16,
+    parameter int WPE = 16,
+    parameter int QDEPTH = 16,
+    parameter int RCAP = 64,
+    parameter int MQ = 64
+) (
+    input  logic        clk,
+    input  logic        rst_n,
+
+    input  logic [7:0]  cfg_ways,           // 1..WAYS
+    input  logic [7:0]  cfg_misses,         // miss entries in use, 1..MSHRS
+    input  logic [15:0] cfg_hit_latency,
+    input  logic [15:0] cfg_fill_latency,
+    input  logic [15:0] cfg_urb_latency,
+    input  logic [15:0] cfg_atomic_cycles,
+
+    input  logic [2:0]  cmd,                // CMD_* below; ignored while busy
+    input  logic [63:0] cmd_now,            // the fabric cycle (SERVE)
+    input  logic [63:0] cmd_addr,           // ENQ: request address; FILL: reply address
+    input  logic [31:0] cmd_tag,            // ENQ: memreq tag; FILL: memreply tag
+    input  logic [31:0] cmd_mtag,           // ENQ: the message header's tag
+    input  logic [1:0]  cmd_op,             // ENQ: enum memreq_op
+    input  logic [1:0]  cmd_target,         // ENQ: enum memreq_target
+    input  logic [5:0]  cmd_port,           // ENQ: client port index
+
+    output logic        busy,               // releasing a fill's waiters
+    output logic [7:0]  queue_count,
+
+    output logic        mem_valid,          // head of the memory request FIFO
+    output logic [57:0] mem_line,
+    output logic [1:0]  mem_op,
+    output logic        mem_writeback,      // tag UINT32_MAX
+
+    output logic        reply_valid,        // heap top (any due)
+    output logic [63:0] reply_due,
+    output logic [63:0] reply_addr,
+    output logic [31:0] reply_tag,
+    output logic [31:0] reply_mtag,
+    output logic [1:0]  reply_op,
+    output logic        reply_hit,
+    output logic [5:0]  reply_port,
+    output logic [7:0]  reply_count,
+
+    output logic        overflow,
+    output logic [63:0] st_reads, st_writes, st_atomics, st_hits, st_misses,
+    output logic [63:0] st_merged, st_evictions, st_writebacks, st_urb, st_uncached,
+    output logic [63:0] st_mshr_stalls, st_queue_cycles
+);
+    localparam logic [2:0] CMD_NOP = 3'd0, CMD_FILL = 3'd1, CMD_ENQ = 3'd2, CMD_SERVE = 3'd3,
+                           CMD_MPOP = 3'd4, CMD_RPOP = 3'd5;
+    localparam logic [1:0] OP_READ = 2'd0, OP_WRITE = 2'd1;
+    localparam logic [1:0] T_URB = 2'd1, T_SLM = 2'd2, T_UNCACHED = 2'd3;
+    localparam int SB = $clog2(SETS), MB = $clog2(MSHRS), WB = $clog2(WPE + 1);
+    localparam int QB = $clog2(QDEPTH), RB = $clog2(RCAP + 1), MQB = $clog2(MQ);
+    localparam int RLEVELS = $clog2(RCAP) + 1;
+    localparam int YB = $clog2(WAYS), WIB = $clog2(WPE);
+
+    typedef struct packed {
+        logic [63:0] addr;
+        logic [31:0] tag;
+        logic [31:0] mtag;
+        logic [1:0]  op;
+        logic [1:0]  target;
+        logic [5:0]  port;
+    } req_t;
+
+    typedef struct packed {
+        logic [63:0] due;
+        logic [63:0] addr;
+        logic [31:0] tag;
+        logic [31:0] mtag;
+        logic [1:0]  op;
+        logic        hit;
+        logic [5:0]  port;
+    } rep_t;
+
+    typedef struct packed {
+        logic [57:0] line;
+        logic [1:0]  op;
+        logic        wb;
+    } mreq_t;
+
+    // ---- state ------------------------------------------------------------
+    logic [57:0] tags  [SETS][WAYS];
+    logic        valid [SETS][WAYS];
+    logic        dirty [SETS][WAYS];
+    logic        lru   [SETS][WAYS];
+
+    req_t        q     [QDEPTH];
+    logic [QB-1:0] q_head;
+    logic [7:0]  q_count;
+    logic [63:0] busy_until;
+
+    logic        m_used  [MSHRS];
+    logic [57:0] m_line  [MSHRS];
+    logic [WB-1:0] m_count [MSHRS];
+    req_t        m_wait  [MSHRS][WPE];
+
+    rep_t        heap  [RCAP];
+    logic [RB-1:0] h_count;
+
+    mreq_t       mq    [MQ];
+    logic [MQB-1:0] mq_head;
+    logic [7:0]  mq_count;
+
+    logic          releasing;
+    logic [MB-1:0] rel_entry;
+    logic [WB-1:0] rel_index;
+    logic [63:0]   rel_due;
+
+    // ---- combinational helpers --------------------------------------------
+    req_t        head;
+    logic [57:0] head_line;
+    logic [SB-1:0] head_set;
+    logic [57:0] fill_line;
+    logic [SB-1:0] fill_set;
+
+    assign head      = q[q_head];
+    assign head_line = head.addr[63:6];
+    assign head_set  = head_line[SB-1:0];
+    assign fill_line = cmd_addr[63:6];
+    assign fill_set  = fill_line[SB-1:0];
+
+    // Tag lookup of the bank queue's head (SERVE).
+    logic          hit_found;
+    logic [YB-1:0]    hit_way;
+    always_comb begin
+        hit_found = 1'b0;
+        hit_way = '0;
+        for (int w = WAYS - 1; w >= 0; w--)
+            if (w < int'(cfg_ways) && valid[head_set][w] && tags[head_set][w] == head_line) begin
+                hit_found = 1'b1;
+                hit_way = YB'(w);
+            end
+    end
+
+    // Miss entry of a line (first match), and the first free entry.
+    function automatic logic [MB:0] find_entry(input logic [57:0] line,
+                                               input logic used [MSHRS],
+                                               input logic [57:0] lines [MSHRS],
+                                               input logic [7:0] n);
+        logic [MB:0] r;
+        r = {1'b1, {MB{1'b0}}};
+        for (int i = MSHRS - 1; i >= 0; i--)
+            if (i < int'(n) && used[i] && lines[i] == line)
+                r = {1'b0, MB'(i)};
+        return r;                   // MSB set: none
+    endfunction
+
+    logic [MB:0] serve_match, serve_free, fill_match;
+    always_comb begin
+        serve_match = find_entry(head_line, m_used, m_line, cfg_misses);
+        fill_match  = find_entry(fill_line, m_used, m_line, cfg_misses);
+        serve_free  = {1'b1, {MB{1'b0}}};
+        for (int i = MSHRS - 1; i >= 0; i--)
+            if (i < int'(cfg_misses) && !m_used[i])
+                serve_free = {1'b0, MB'(i)};
+    end
+
+    // FILL: the line's way (present) or the LRU victim.
+    logic          fill_present;
+    logic [YB-1:0]    fill_way_present;
+    logic [YB-1:0]    victim_way;
+    logic          all_set;
+    always_comb begin
+        fill_present = 1'b0;
+        fill_way_present = '0;
+        for (int w = WAYS - 1; w >= 0; w--)
+            if (w < int'(cfg_ways) && valid[fill_set][w] && tags[fill_set][w] == fill_line) begin
+                fill_present = 1'b1;
+                fill_way_present = YB'(w);
+            end
+        all_set = 1'b1;
+        victim_way = '0;
+        for (int w = WAYS - 1; w >= 0; w--)
+            if (w < int'(cfg_ways) && !lru[fill_set][w]) begin
+                all_set = 1'b0;
+                victim_way = YB'(w);
+            end
+`ifdef BROKEN
+        if (all_set && cfg_ways > 8'd1)
+            victim_way = YB'(1);
+`endif
+    end
+
+    // Of the waiters of the entry a fill releases: any cached, any writing.
+    logic fill_cached, fill_dirty;
+    always_comb begin
+        fill_cached = 1'b0;
+        fill_dirty = 1'b0;
+        for (int k = 0; k < WPE; k++)
+            if (!fill_match[MB] && WB'(k) < m_count[fill_match[MB-1:0]] &&
+                m_wait[fill_match[MB-1:0]][k].target != T_UNCACHED) begin
+                fill_cached = 1'b1;
+                if (m_wait[fill_match[MB-1:0]][k].op != OP_READ)
+                    fill_dirty = 1'b1;
+            end
+    end
+
+    // ---- the reply heap (as units/l3/l3.c reply_push / reply_pop) ------------
+    logic        push_en, pop_en;
+    rep_t        push_r;
+    rep_t        heap_n [RCAP];
+    logic [RB-1:0] h_count_n;
+    always_comb begin
+        int i, c;
+        logic done;
+        rep_t last;
+        heap_n = heap;
+        h_count_n = h_count;
+        i = 0;
+        c = 0;
+        done = 1'b0;
+        last = '0;
+        if (push_en && int'(h_count) < RCAP) begin
+            i = int'(h_count);
+            for (int k = 0; k < RLEVELS; k++)
+                if (!done && i != 0 && heap_n[(i - 1) / 2].due > push_r.due) begin
+                    heap_n[i] = heap_n[(i - 1) / 2];
+                    i = (i - 1) / 2;
+                end else
+                    done = 1'b1;
+            heap_n[i] = push_r;
+            h_count_n = h_count + 1'b1;
+        end else if (pop_en && h_count != 0) begin
+            h_count_n = h_count - 1'b1;
+            last = heap[int'(h_count_n)];
+            for (int k = 0; k < RLEVELS; k++)
+                if (!done) begin
+                    c = 2 * i + 1;
+                    if (c >= int'(h_count_n))
+                        done = 1'b1;
+                    else begin
+                        if (c + 1 < int'(h_count_n) && heap_n[c + 1].due < heap_n[c].due)
+                            c = c + 1;
+                        if (heap_n[c].due >= last.due)
+                            done = 1'b1;
+                        else begin
+                            heap_n[i] = heap_n[c];
+                            i = c;
+                        end
+                    end
+                end
+            if (h_count_n != 0)
+                heap_n[i] = last;
+        end
+    end
+
+    // ---- what this clock does ----------------------------------------------
+    logic serve_go, serve_urb, serve_unc, serve_cached, serve_stall;
+    logic [MB-1:0] serve_entry;
+    always_comb begin
+        serve_go = !releasing && cmd == CMD_SERVE && q_count != 0 && cmd_now >= busy_until;
+        serve_urb = serve_go && (head.target == T_URB || head.target == T_SLM);
+        serve_unc = serve_go && head.target == T_UNCACHED;
+        serve_cached = serve_go && !serve_urb && !serve_unc;
+        serve_entry = !serve_match[MB] ? serve_match[MB-1:0] : serve_free[MB-1:0];
+        serve_stall = (serve_unc || (serve_cached && !hit_found)) && serve_match[MB] &&
+                      serve_free[MB];
+    end
+
+    always_comb begin
+        push_en = 1'b0;
+        push_r = '0;
+        pop_en = !releasing && cmd == CMD_RPOP;
+        if (releasing) begin
+            push_en = 1'b1;
+            push_r.due  = rel_due;
+            push_r.addr = m_wait[rel_entry][rel_index[WIB-1:0]].addr;
+            push_r.tag  = m_wait[rel_entry][rel_index[WIB-1:0]].tag;
+            push_r.mtag = m_wait[rel_entry][rel_index[WIB-1:0]].mtag;
+            push_r.op   = m_wait[rel_entry][rel_index[WIB-1:0]].op;
+            push_r.hit  = 1'b0;
+            push_r.port = m_wait[rel_entry][rel_index[WIB-1:0]].port;
+        end else if (serve_urb || (serve_cached && hit_found)) begin
+            push_en = 1'b1;
+            push_r.due  = cmd_now + (serve_urb ? 64'(cfg_urb_latency) : 64'(cfg_hit_latency));
+            push_r.addr = head.addr;
+            push_r.tag  = head.tag;
+            push_r.mtag = head.mtag;
+            push_r.op   = head.op;
+            push_r.hit  = 1'b1;
+            push_r.port = head.port;
+        end
+    end
+
+    // ---- registers -----------------------------------------------------------
+    always_ff @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            for (int s = 0; s < SETS; s++)
+                for (int w = 0; w < WAYS; w++) begin
+                    tags[s][w] <= '0;
+                    valid[s][w] <= 1'b0;
+                    dirty[s][w] <= 1'b0;
+                    lru[s][w] <= 1'b0;
+                end
+            for (int i = 0; i < MSHRS; i++) begin
+                m_used[i] <= 1'b0;
+                m_line[i] <= '0;
+                m_count[i] <= '0;
+            end
+            q_head <= '0;
+            q_count <= '0;
+            busy_until <= '0;
+            h_count <= '0;
+            mq_head <= '0;
+            mq_count <= '0;
+            releasing <= 1'b0;
+            rel_entry <= '0;
+            rel_index <= '0;
+            rel_due <= '0;
+            overflow <= 1'b0;
+            {st_reads, st_writes, st_atomics, st_hits, st_misses, st_merged} <= '0;
+            {st_evictions, st_writebacks, st_urb, st_uncached, st_mshr_stalls} <= '0;
+            st_queue_cycles <= '0;
+        end else begin
+            heap <= heap_n;
+            h_count <= h_count_n;
+            if (push_en && int'(h_count) >= RCAP)
+                overflow <= 1'b1;
+
+            if (releasing) begin
+                // one waiter of the filled line per clock, in arrival order
+                if (rel_index + 1'b1 == m_count[rel_entry]) begin
+                    releasing <= 1'b0;
+                    m_used[rel_entry] <= 1'b0;
+                    m_count[rel_entry] <= '0;
+                end
+                rel_index <= rel_index + 1'b1;
+            end else begin
+                case (cmd)
+                CMD_FILL: if (cmd_tag != 32'hffffffff && !fill_match[MB]) begin
+                    if (fill_cached) begin
+                        logic [YB-1:0] w;
+                        w = fill_present ? fill_way_present : victim_way;
+                        if (!fill_present) begin
+                            if (all_set)
+                                for (int k = 0; k < WAYS; k++)
+                                    lru[fill_set][k] <= 1'b0;
+                            lru[fill_set][w] <= 1'b1;
+                            if (valid[fill_set][w]) begin
+                                st_evictions <= st_evictions + 1;
+                                if (dirty[fill_set][w]) begin
+                                    st_writebacks <= st_writebacks + 1;
+                                    mq[MQB'(mq_head + MQB'(mq_count))] <=
+                                        '{line: tags[fill_set][w], op: OP_WRITE, wb: 1'b1};
+                                    mq_count <= mq_count + 1'b1;
+                                    if (int'(mq_count) >= MQ)
+                                        overflow <= 1'b1;
+                                end
+                            end
+                        end
+                        tags[fill_set][w] <= fill_line;
+                        valid[fill_set][w] <= 1'b1;
+                        dirty[fill_set][w] <= fill_dirty || (fill_present && dirty[fill_set][w]);
+                    end
+                    releasing <= 1'b1;
+                    rel_entry <= fill_match[MB-1:0];
+                    rel_index <= '0;
+                    rel_due <= cmd_now + 64'(cfg_fill_latency);
+                end
+                CMD_ENQ: begin
+                    q[QB'(q_head + QB'(q_count))] <= '{addr: cmd_addr, tag: cmd_tag,
+                        mtag: cmd_mtag, op: cmd_op, target: cmd_target, port: cmd_port};
+                    q_count <= q_count + 1'b1;
+                    if (int'(q_count) >= QDEPTH)
+                        overflow <= 1'b1;
+                end
+                CMD_SERVE: begin
+                    if (q_count > 8'd1)
+                        st_queue_cycles <= st_queue_cycles + 64'(q_count) - 64'd1;
+                    if (serve_stall)
+                        st_mshr_stalls <= st_mshr_stalls + 1;
+                    else if (serve_go) begin
+                        q_head <= q_head + 1'b1;
+                        q_count <= q_count - 1'b1;
+                        if (serve_urb)
+                            st_urb <= st_urb + 1;
+                        else begin
+                            if (serve_unc)
+                                st_uncached <= st_uncached + 1;
+                            else if (head.op == OP_READ)
+                                st_reads <= st_reads + 1;
+                            else if (head.op == OP_WRITE)
+                                st_writes <= st_writes + 1;
+                            else begin
+                                st_atomics <= st_atomics + 1;
+                                busy_until <= cmd_now + 64'(cfg_atomic_cycles);
+                            end
+                            if (serve_cached && hit_found) begin
+                                st_hits <= st_hits + 1;
+                                if (head.op != OP_READ)
+                                    dirty[head_set][hit_way] <= 1'b1;
+                            end else begin
+                                // a miss (or uncached): into the line's miss entry
+                                if (serve_cached)
+                                    st_misses <= st_misses + 1;
+                                if (serve_match[MB]) begin
+                                    m_used[serve_entry] <= 1'b1;
+                                    m_line[serve_entry] <= head_line;
+                                end
+                                if (serve_match[MB] || m_count[serve_entry] == 0) begin
+                                    mq[MQB'(mq_head + MQB'(mq_count))] <= '{line: head_line,
+                                        op: serve_unc ? head.op : OP_READ, wb: 1'b0};
+                                    mq_count <= mq_count + 1'b1;
+                                    if (int'(mq_count) >= MQ)
+                                        overflow <= 1'b1;
+                                end else if (serve_cached)
+                                    st_merged <= st_merged + 1;
+                                m_wait[serve_entry][serve_match[MB] ? '0 :
+                                    m_count[serve_entry][WIB-1:0]] <= head;
+                                m_count[serve_entry] <= (serve_match[MB] ? '0 :
+                                    m_count[serve_entry]) + 1'b1;
+                                if (!serve_match[MB] && int'(m_count[serve_entry]) >= WPE)
+                                    overflow <= 1'b1;
+                            end
+                        end
+                    end
+                end
+                CMD_MPOP: if (mq_count != 0) begin
+                    mq_head <= mq_head + 1'b1;
+                    mq_count <= mq_count - 1'b1;
+                end
+                CMD_NOP, CMD_RPOP: ;   // RPOP: the heap pops (above)
+                default: ;
+                endcase
+            end
+        end
+    end
+
+    // ---- outputs -------------------------------------------------------------
+    assign busy          = releasing;
+    assign queue_count   = q_count;
+    assign mem_valid     = mq_count != 0;
+    assign mem_line      = mq[mq_head].line;
+    assign mem_op        = mq[mq_head].op;
+    assign mem_writeback = mq[mq_head].wb;
+    assign reply_valid   = h_count != 0;
+    assign reply_due     = heap[0].due;
+    assign reply_addr    = heap[0].addr;
+    assign reply_tag     = heap[0].tag;
+    assign reply_mtag    = heap[0].mtag;
+    assign reply_op      = heap[0].op;
+    assign reply_hit     = heap[0].hit;
+    assign reply_port    = heap[0].port;
+    assign reply_count   = 8'(h_count);
+endmodule
