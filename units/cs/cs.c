@@ -192,7 +192,7 @@ struct cs {
     char print_commands[PARAM_STRING_MAX];
 
     /* ports */
-    struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply;
+    struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply, *vfe_drained;
 
     /* spec */
     const struct spec_gen *spec;
@@ -231,6 +231,7 @@ struct cs {
     uint32_t fetch_count;                       /* dwords of the command in fetch[] */
     uint32_t device_pci_id, device_gen;
     bool awaiting_alu;
+    bool awaiting_drain;        /* a sync waits for the GPGPU front end's drain reply */
     bool executed_any;                          /* some submission ran */
     struct cs_alu_regs alu_regs;                /* SRCA, SRCB, ACCU, ZF, CF between MI_MATHs */
     FILE *print;
@@ -268,6 +269,9 @@ static const struct port_desc cs_ports[] = {
       .help = "MSG_STATE: 3D state and primitives, in order, down the 3D pipeline" },
     { .name = "vfe", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "MSG_STATE: media and GPGPU state and walkers, in order" },
+    { .name = "vfe_drained", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+      .help = "the GPGPU front end's reply (MSG_MMIO CS_MMIO_SYNC_DONE) to a CS_MMIO_SYNC sent "
+              "down \"vfe\": its threads have ended; a host sync waits for it when linked" },
     { .name = "alu", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "MI_MATH work for a separate CS ALU unit (else the CS runs it)" },
     { .name = "alu_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
@@ -1203,7 +1207,16 @@ static bool take_host_message(struct cs *s, struct unit *u)
         start_inline_ring(s, c);
         break;
     case CS_MMIO_SYNC:
-        reply_sync(s, u);
+        if (s->vfe && s->vfe_drained && port_can_send(s->vfe)) {
+            /* the host may reuse memory after the sync: wait until the
+             * GPGPU threads before it have ended */
+            struct msg *d = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+            ((struct cs_mmio *)d->payload)->op = CS_MMIO_SYNC;
+            port_try_send(s->vfe, d);
+            s->awaiting_drain = true;
+        } else {
+            reply_sync(s, u);
+        }
         break;
     case CS_MMIO_DEVICE:
         s->device_pci_id = c->value;
@@ -1263,6 +1276,9 @@ static int cs_realize(struct unit *u, struct gt_error *err)
     s->vfe = unit_port(u, "vfe", 0);
     s->alu = unit_port(u, "alu", 0);
     s->alu_reply = unit_port(u, "alu_reply", 0);
+    s->vfe_drained = unit_port(u, "vfe_drained", 0);
+    if (!port_is_bound(s->vfe_drained))
+        s->vfe_drained = NULL;
     if (!port_is_bound(s->host_reply))
         s->host_reply = NULL;
     if (!port_is_bound(s->vf))
@@ -1298,6 +1314,7 @@ static void cs_reset(struct unit *u)
     stop_ring(s);
     memset(&s->alu_regs, 0, sizeof s->alu_regs);
     s->awaiting_alu = false;
+    s->awaiting_drain = false;
     s->predicate = false;
     s->set_predicate = 0;
     s->elsp_writes = 0;
@@ -1318,6 +1335,19 @@ static enum unit_activity cs_tick(struct unit *u)
     }
     if (s->awaiting_alu) {
         if (!take_alu_reply(s, u))
+            return UNIT_IDLE;           /* woken when the reply arrives */
+    }
+    if (s->awaiting_drain) {
+        struct msg *d;
+        while ((d = port_pop(s->vfe_drained)) != NULL) {
+            if (d->kind == MSG_MMIO && d->size >= sizeof(struct cs_mmio) &&
+                ((const struct cs_mmio *)d->payload)->op == CS_MMIO_SYNC_DONE && s->awaiting_drain) {
+                s->awaiting_drain = false;
+                reply_sync(s, u);
+            }
+            msg_free(unit_sim(u), d);
+        }
+        if (s->awaiting_drain)
             return UNIT_IDLE;           /* woken when the reply arrives */
     }
     if (now < s->busy_until) {

@@ -34,7 +34,10 @@
  *
  * Ports: "host" in (MSG_MMIO from the host: register writes, inline ring
  * dwords, sync requests), "host_reply" out (optional: sync replies),
- * "vf" out and "vfe" out (optional: MSG_STATE packets), "alu" out and
+ * "vf" out and "vfe" out (optional: MSG_STATE packets; a host sync also
+ * goes down "vfe" as MSG_MMIO CS_MMIO_SYNC when "vfe_drained" is linked, and
+ * the sync is replied to only when the front end answers CS_MMIO_SYNC_DONE on
+ * "vfe_drained": its threads have ended), "alu" out and
  * "alu_reply" in (optional: MI_MATH through a separate ALU unit; without
  * them the CS runs the ALU itself).
  */
