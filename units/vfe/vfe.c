@@ -148,9 +148,9 @@ static const struct stat_desc vfe_stats[] = {
     C("unknown_eot", unknown_eot, "messages", "EOTs naming no live thread group"),
     C("ignored_packets", ignored_packets, "packets", "media commands not modelled (MEDIA_OBJECT* ...)"),
     C("state_flushes", state_flushes, "commands", "MEDIA_STATE_FLUSH commands"),
-    C("stall.threads", stall_threads, "cycles", "cycles held by the in-flight thread limit"),
-    C("stall.td", stall_td, "cycles", "cycles held by a full dispatch channel"),
-    C("stall.resources", stall_resources, "cycles", "cycles waiting for SLM or a barrier"),
+    C("stall.threads", stall_threads, "events", "times the in-flight thread limit held the walker"),
+    C("stall.td", stall_td, "events", "times a full dispatch channel held the walker"),
+    C("stall.resources", stall_resources, "events", "times a group waited for SLM or a barrier"),
     STAT_LEVEL_FIELD("in_flight_peak", struct vfe, in_flight_peak, "threads", "most threads in flight"),
     STAT_END
 };
@@ -469,7 +469,9 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     return m;
 }
 
-/* Generates threads of the active walker; returns true while it has more. */
+/* Generates threads of the active walker; true when it dispatched this cycle
+ * and has more to do. A walker held by the thread limit, SLM, a barrier or a
+ * full channel waits idle: an EOT or free channel space wakes the unit. */
 static bool run_walker(struct vfe *s, struct unit *u)
 {
     struct walker *w = &s->w;
@@ -482,7 +484,7 @@ static bool run_walker(struct vfe *s, struct unit *u)
             struct group_rec *g = &s->groups[s->next_group];
             if (g->live) {
                 s->stall_resources++;
-                return true;
+                return false;
             }
             bool placed = false;
             for (uint32_t k = 0; k < s->tds; k++) {
@@ -496,7 +498,7 @@ static bool run_walker(struct vfe *s, struct unit *u)
             }
             if (!placed) {
                 s->stall_resources++;
-                return true;
+                return false;
             }
             g->live = true;
             g->threads_left = w->threads_per_group;
@@ -506,12 +508,12 @@ static bool run_walker(struct vfe *s, struct unit *u)
         }
         if (s->in_flight >= limit) {
             s->stall_threads++;
-            return true;
+            return false;
         }
         struct port *out = s->td[s->groups[w->group].td];
         if (!port_can_send(out)) {
             s->stall_td++;
-            return true;
+            return false;
         }
         struct msg *m = build_dispatch(s, u, w->thread);
         port_try_send(out, m);
