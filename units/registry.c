@@ -7,6 +7,7 @@
 #include "units/cs_alu/cs_alu.h"
 #include "units/dataport/dataport.h"
 #include "units/eu/eu.h"
+#include "units/gateway/gateway.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
@@ -24,6 +25,7 @@ static const struct unit_ops *const real_kinds[] = {
     &memory_ops,
     &vfe_ops,
     &dataport_ops,
+    &gateway_ops,
     NULL
 };
 

@@ -566,8 +566,10 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     /* A gateway BarrierMsg (SFID 3, SubFuncID 4, 003 L9024-9036): the thread
      * waits for the gateway's notification (a write-back with rlen 0). The
      * kernel's own `wait n0` that follows is a nop in eu_exec.c, so the wait
-     * is kept here, from the send on. */
-    if (rq->sfid == EU_SFID_GATEWAY && (rq->desc & 7) == 4 && !rq->eot) {
+     * is kept here, from the send on (only when the gateway is linked; a
+     * predicated barrier with a response waits on its register instead). */
+    if (rq->sfid == EU_SFID_GATEWAY && (rq->desc & 7) == 4 && !rq->eot && !wb &&
+        out == s->sfid[EU_SFID_GATEWAY]) {
         sl->barrier_wait = true;
         sl->pending_wb++;
     }
