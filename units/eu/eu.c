@@ -51,6 +51,7 @@ struct slot {
     uint64_t grf_ready[EU_GRF_COUNT];
     uint64_t flags_ready;       /* f0/f1 written by an instruction still in its pipe */
     bool barrier_wait;          /* sent a gateway BarrierMsg; waits for its notification */
+    bool after_barrier;         /* the last instruction was that BarrierMsg */
     struct eu_thread_context ctx;       /* from the dispatch, copied into every SEND */
     struct eu_thread th;
 };
@@ -571,6 +572,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     if (rq->sfid == EU_SFID_GATEWAY && (rq->desc & 7) == 4 && !rq->eot && !wb &&
         out == s->sfid[EU_SFID_GATEWAY]) {
         sl->barrier_wait = true;
+        sl->after_barrier = true;
         sl->pending_wb++;
     }
     if (wb) {
@@ -656,8 +658,14 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     struct eu_send_request rq;
     enum eu_step_result r = EU_STEP_OK;
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
+        uint64_t unmodelled = sl->th.counts.unmodelled;
         r = eu_exec(&sl->th, &d->in, &rq, now);
-        if (sl->th.counts.unmodelled && !s->warned_unmodelled) {
+        /* a `wait` right after a gateway barrier is a nop by design: the
+         * barrier's wait was kept at the send (issue_send); no warning */
+        bool barrier_wait = sl->after_barrier && d->in.mnemonic &&
+                            strcmp(d->in.mnemonic, "wait") == 0;
+        sl->after_barrier = false;
+        if (sl->th.counts.unmodelled > unmodelled && !s->warned_unmodelled && !barrier_wait) {
             s->warned_unmodelled = true;
             unit_log(u, SIM_LOG_WARNING, "%s is not modelled: executed as a nop (further ones "
                      "counted in unmodelled_instructions)", d->in.mnemonic ? d->in.mnemonic : "?");
