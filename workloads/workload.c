@@ -47,8 +47,11 @@ static void emit(struct batch *b, const uint32_t *dw, uint32_t n)
 }
 
 struct shape {
-    uint32_t groups, slm_enc8, slm_enc9;
+    uint32_t groups_x, groups_y, slm_enc8, slm_enc9;
     bool barrier;
+    uint32_t surfaces;                  /* BTI 0.. */
+    uint64_t va[3];
+    uint32_t bytes[3];
 };
 
 /* The commands of one GPGPU dispatch, Gen8 or Gen9 encodings (same names). */
@@ -95,7 +98,8 @@ struct shape {
         emit(b, d, GEN##G##_MEDIA_INTERFACE_DESCRIPTOR_LOAD_length);                         \
         struct GEN##G##_GPGPU_WALKER w = { GEN##G##_GPGPU_WALKER_header,                     \
             .ThreadWidthCounterMaximum = WORKLOAD_GROUP_THREADS - 1, .SIMDSize = 0,          \
-            .ThreadGroupIDXDimension = sh->groups, .ThreadGroupIDYDimension = 1,             \
+            .ThreadGroupIDXDimension = sh->groups_x,                                         \
+            .ThreadGroupIDYDimension = sh->groups_y,                                         \
             .ThreadGroupIDZDimension = 1, .RightExecutionMask = 0xff,                        \
             .BottomExecutionMask = 0xffffffffu };                                            \
         GEN##G##_GPGPU_WALKER_pack(d, &w);                                                   \
@@ -104,22 +108,22 @@ struct shape {
         GEN##G##_MEDIA_STATE_FLUSH_pack(d, &f);                                              \
         emit(b, d, GEN##G##_MEDIA_STATE_FLUSH_length);                                       \
         struct GEN##G##_INTERFACE_DESCRIPTOR_DATA id = { .KernelStartPointer = KERNEL_OFF,   \
-            .BindingTablePointer = 0, .BindingTableEntryCount = 2,                           \
+            .BindingTablePointer = 0, .BindingTableEntryCount = sh->surfaces,                \
             .ConstantURBEntryReadLength = 1,                                                 \
             .NumberOfThreadsInGPGPUThreadGroup = WORKLOAD_GROUP_THREADS,                     \
             .SharedLocalMemorySize = SLM_ENC, .BarrierEnable = sh->barrier };                \
         uint32_t idw[8] = { 0 };                                                             \
         GEN##G##_INTERFACE_DESCRIPTOR_DATA_pack(idw, &id);                                   \
         put(im, VA_BASE + DYN_OFF, idw, sizeof idw);                                         \
-        for (uint32_t s = 0; s < 2; s++) {                                                   \
+        for (uint32_t s = 0; s < sh->surfaces; s++) {                                        \
             struct GEN##G##_RENDER_SURFACE_STATE ss = { .SurfaceType = 4,                    \
                 .SurfaceFormat = 0x1ff, .SurfaceHorizontalAlignment = 1,                     \
                 .SurfaceVerticalAlignment = 1 };                                             \
-            uint32_t size = (s == 0 ? WORKLOAD_ELEMENTS * 4 : WORKLOAD_OUT_BYTES) - 1;       \
+            uint32_t size = sh->bytes[s] - 1;                                                \
             ss.Width = size & 0x7f;                                                          \
             ss.Height = (size >> 7) & 0x3fff;                                                \
             ss.Depth = (size >> 21) & 0x7ff;                                                 \
-            ss.SurfaceBaseAddress = s == 0 ? WORKLOAD_IN_VA : WORKLOAD_OUT_VA;               \
+            ss.SurfaceBaseAddress = sh->va[s];                                               \
             uint32_t sdw[16] = { 0 };                                                        \
             GEN##G##_RENDER_SURFACE_STATE_pack(sdw, &ss);                                    \
             put(im, VA_BASE + SURF_OFF + 0x100 + 64 * s, sdw, sizeof sdw);                   \
@@ -159,16 +163,33 @@ static int w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error 
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                    struct gt_error *err)
 {
-    struct shape sh = { .groups = WORKLOAD_ELEMENTS / (8 * WORKLOAD_GROUP_THREADS) };
-    bool reduce = strcmp(name, "reduce") == 0;
-    if (!reduce && strcmp(name, "histogram") != 0)
-        return gt_error_set(err, "unknown workload '%s' (histogram, reduce)", name);
+    struct shape sh = { .groups_x = WORKLOAD_ELEMENTS / (8 * WORKLOAD_GROUP_THREADS),
+                        .groups_y = 1, .surfaces = 2,
+                        .va = { WORKLOAD_IN_VA, WORKLOAD_OUT_VA },
+                        .bytes = { WORKLOAD_ELEMENTS * 4, WORKLOAD_OUT_BYTES } };
+    bool reduce = strcmp(name, "reduce") == 0, sgemm = strcmp(name, "sgemm") == 0;
+    if (!reduce && !sgemm && strcmp(name, "histogram") != 0)
+        return gt_error_set(err, "unknown workload '%s' (histogram, reduce, sgemm)", name);
     if (gen != 8 && gen != 9)
         return gt_error_set(err, "workloads are written for Gen8 and Gen9, not Gen%d", gen);
     if (reduce) {
         sh.barrier = true;
         sh.slm_enc8 = 1;        /* 4 KB */
         sh.slm_enc9 = 3;        /* 4 KB */
+    }
+    if (sgemm) {
+        sh.barrier = true;
+        sh.slm_enc8 = 1;        /* 4 KB: the K x 8 B panel takes K * 32 bytes */
+        sh.slm_enc9 = 3;
+        sh.groups_x = WORKLOAD_SGEMM_N / 8;
+        sh.groups_y = WORKLOAD_SGEMM_M / WORKLOAD_GROUP_THREADS;
+        sh.surfaces = 3;
+        sh.va[0] = WORKLOAD_SGEMM_A_VA;
+        sh.va[1] = WORKLOAD_SGEMM_B_VA;
+        sh.va[2] = WORKLOAD_SGEMM_C_VA;
+        sh.bytes[0] = WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_K * 4;
+        sh.bytes[1] = WORKLOAD_SGEMM_K * WORKLOAD_SGEMM_N * 4;
+        sh.bytes[2] = WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_N * 4;
     }
     uint8_t *kernel = NULL;
     size_t klen = 0;
@@ -189,9 +210,20 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         uint32_t reg[8] = { t, 0, 0, 0, 0, 0, 0, 0 };
         put(&im, VA_BASE + DYN_OFF + 0x100 + 32 * t, reg, sizeof reg);
     }
-    for (uint32_t i = 0; i < WORKLOAD_ELEMENTS; i++) {
-        uint32_t v = reduce ? workload_reduce_input(i) : workload_histogram_input(i);
-        put(&im, WORKLOAD_IN_VA + 4 * i, &v, 4);
+    if (sgemm) {
+        for (uint32_t i = 0; i < WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_K; i++) {
+            float v = workload_sgemm_a(i);
+            put(&im, WORKLOAD_SGEMM_A_VA + 4 * i, &v, 4);
+        }
+        for (uint32_t i = 0; i < WORKLOAD_SGEMM_K * WORKLOAD_SGEMM_N; i++) {
+            float v = workload_sgemm_b(i);
+            put(&im, WORKLOAD_SGEMM_B_VA + 4 * i, &v, 4);
+        }
+    } else {
+        for (uint32_t i = 0; i < WORKLOAD_ELEMENTS; i++) {
+            uint32_t v = reduce ? workload_reduce_input(i) : workload_histogram_input(i);
+            put(&im, WORKLOAD_IN_VA + 4 * i, &v, 4);
+        }
     }
     if (build_batch(gen, &sh, &im, &b, err) < 0)
         goto done;

@@ -72,6 +72,40 @@ static void check_reduce(int gen, const char *config)
     CU_ASSERT_EQUAL(wrong, 0);
 }
 
+static void check_sgemm(int gen, const char *config)
+{
+    char aub[256];
+    snprintf(aub, sizeof aub, AUB_DIR "/sgemm.gen%d.aub.gz", gen);
+    CU_ASSERT_TRUE_FATAL(have(aub));
+    enum { M = WORKLOAD_SGEMM_M, N = WORKLOAD_SGEMM_N, K = WORKLOAD_SGEMM_K };
+    static float c[M * N];
+    const char *dir = test_temp_dir();
+    char cmd[2048], file[600];
+    snprintf(file, sizeof file, "%s/c.bin", dir);
+    snprintf(cmd, sizeof cmd, "%s run -q -c %s -o %s/run --dump 0x%llx:%zu:%s %s >%s/log 2>&1",
+             test_gtsim_binary(), config, dir, (unsigned long long)WORKLOAD_SGEMM_C_VA,
+             sizeof c, file, aub, dir);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    FILE *f = fopen(file, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fread(c, 4, M * N, f), M * N);
+    fclose(f);
+    int wrong = 0;
+    for (uint32_t r = 0; r < M; r++)
+        for (uint32_t col = 0; col < N; col++) {
+            float acc = 0.0f;
+            for (uint32_t k = 0; k < K; k++) {
+                float p = workload_sgemm_a(r * K + k) * workload_sgemm_b(k * N + col);
+                acc = acc + p;
+            }
+            wrong += c[r * N + col] != acc;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
+static void test_sgemm_gen9(void) { check_sgemm(9, "configs/gen9-skl-gt2.cfg"); }
+static void test_sgemm_gen8(void) { check_sgemm(8, "configs/gen8-bdw-gt2.cfg"); }
+
 static void test_histogram_gen9(void) { check_histogram(9, "configs/gen9-skl-gt2.cfg"); }
 static void test_histogram_gen8(void) { check_histogram(8, "configs/gen8-bdw-gt2.cfg"); }
 static void test_reduce_gen9(void) { check_reduce(9, "configs/gen9-skl-gt2.cfg"); }
@@ -84,6 +118,8 @@ static const struct test_case cases[] = {
     { "SLM + barrier reduction, Gen9", test_reduce_gen9 },
     { "SLM + barrier reduction, Gen8", test_reduce_gen8 },
     { "SLM + barrier reduction, Gen9 GT3", test_reduce_gen9_gt3 },
+    { "tiled SGEMM (SLM panel, barrier), Gen9", test_sgemm_gen9 },
+    { "tiled SGEMM (SLM panel, barrier), Gen8", test_sgemm_gen8 },
     { 0 }
 };
 TEST_SUITE(workloads, cases);
