@@ -13,7 +13,10 @@ WL_BIN  := $(BUILD)/gtsim-workload
 WL_G4A  := $(sort $(wildcard workloads/kernels/*.g4a))
 WL_HEX  := $(patsubst workloads/kernels/%.g4a,$(GEN)/workloads/%.hex,$(WL_G4A)) \
            $(GEN)/workloads/sgemm.gen8.hex $(GEN)/workloads/sgemm.gen9.hex
-WL_AUBS := $(WL_HEX:.hex=.aub.gz)
+WL_AUBS := $(WL_HEX:.hex=.aub.gz) $(GEN)/workloads/histogram-indirect.gen9.aub.gz
+
+$(GEN)/workloads/histogram-indirect.gen9.aub.gz: $(GEN)/workloads/histogram.gen9.hex $(WL_BIN)
+	$(WL_BIN) histogram-indirect 9 $< $@
 
 $(GEN)/workloads/sgemm.gen%.g4a: workloads/kernels/gen_sgemm.py
 	@mkdir -p $(@D)

@@ -52,6 +52,7 @@ struct shape {
     uint32_t surfaces;                  /* BTI 0.. */
     uint64_t va[3];
     uint32_t bytes[3];
+    bool indirect;                      /* dimensions by GPGPU_DISPATCHDIMX/Y/Z */
 };
 
 /* The commands of one GPGPU dispatch, Gen8 or Gen9 encodings (same names). */
@@ -96,10 +97,17 @@ struct shape {
             .InterfaceDescriptorDataStartAddress = 0 };                                      \
         GEN##G##_MEDIA_INTERFACE_DESCRIPTOR_LOAD_pack(d, &il);                               \
         emit(b, d, GEN##G##_MEDIA_INTERFACE_DESCRIPTOR_LOAD_length);                         \
+        if (sh->indirect) {                                                                  \
+            /* MI_LOAD_REGISTER_IMM of GPGPU_DISPATCHDIMX/Y/Z (003 L16947-16980) */          \
+            uint32_t lri[7] = { 0x22u << 23 | 5, 0x2500, sh->groups_x, 0x2504, sh->groups_y, \
+                                0x2508, 1 };                                                 \
+            emit(b, lri, 7);                                                                 \
+        }                                                                                    \
         struct GEN##G##_GPGPU_WALKER w = { GEN##G##_GPGPU_WALKER_header,                     \
+            .IndirectParameterEnable = sh->indirect,                                         \
             .ThreadWidthCounterMaximum = WORKLOAD_GROUP_THREADS - 1, .SIMDSize = 0,          \
-            .ThreadGroupIDXDimension = sh->groups_x,                                         \
-            .ThreadGroupIDYDimension = sh->groups_y,                                         \
+            .ThreadGroupIDXDimension = sh->indirect ? 0 : sh->groups_x,                      \
+            .ThreadGroupIDYDimension = sh->indirect ? 0 : sh->groups_y,                      \
             .ThreadGroupIDZDimension = 1, .RightExecutionMask = 0xff,                        \
             .BottomExecutionMask = 0xffffffffu };                                            \
         GEN##G##_GPGPU_WALKER_pack(d, &w);                                                   \
@@ -168,8 +176,10 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
                         .va = { WORKLOAD_IN_VA, WORKLOAD_OUT_VA },
                         .bytes = { WORKLOAD_ELEMENTS * 4, WORKLOAD_OUT_BYTES } };
     bool reduce = strcmp(name, "reduce") == 0, sgemm = strcmp(name, "sgemm") == 0;
-    if (!reduce && !sgemm && strcmp(name, "histogram") != 0)
-        return gt_error_set(err, "unknown workload '%s' (histogram, reduce, sgemm)", name);
+    sh.indirect = strcmp(name, "histogram-indirect") == 0;
+    if (!reduce && !sgemm && !sh.indirect && strcmp(name, "histogram") != 0)
+        return gt_error_set(err, "unknown workload '%s' (histogram, histogram-indirect, reduce, "
+                            "sgemm)", name);
     if (gen != 8 && gen != 9)
         return gt_error_set(err, "workloads are written for Gen8 and Gen9, not Gen%d", gen);
     if (reduce) {

@@ -11,6 +11,9 @@
  * Inputs and what the kernels compute (a test recomputes them on the CPU):
  *   "histogram": in[i] = workload_histogram_input(i) (0..15);
  *                out[v] = how many in[i] == v, v = 0..15 (untyped atomic INC).
+ *   "histogram-indirect": the same, dispatched by an indirect GPGPU_WALKER
+ *                (zero dimensions in the command; GPGPU_DISPATCHDIMX/Y/Z loaded
+ *                by MI_LOAD_REGISTER_IMM before it).
  *   "reduce":    in[i] = workload_reduce_input(i); groups of 32 elements;
  *                out[g * 4 + t] = in[32g] + ... + in[32g + 31] for every
  *                thread t of group g (SLM exchange, then a barrier).
@@ -64,7 +67,7 @@ static inline float workload_sgemm_b(uint32_t i)
     return (float)((i * 5u) % 7u) - 3.0f;
 }
 
-/* Writes workload `name` ("histogram", "reduce", "sgemm") for generation gen (8 or
+/* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm") for generation gen (8 or
  * 9) with the kernel in kernel_hex (intel-gen4asm output) to out_aub (gzip
  * when it ends in .gz). 0, or -1 and err. */
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,

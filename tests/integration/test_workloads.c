@@ -40,10 +40,8 @@ static bool have(const char *aub)
     return false;
 }
 
-static void check_histogram(int gen, const char *config)
+static void check_histogram_aub(const char *aub, const char *config)
 {
-    char aub[256];
-    snprintf(aub, sizeof aub, AUB_DIR "/histogram.gen%d.aub.gz", gen);
     CU_ASSERT_TRUE_FATAL(have(aub));
     uint32_t out[16], expect[16] = { 0 };
     for (uint32_t i = 0; i < WORKLOAD_ELEMENTS; i++)
@@ -51,6 +49,19 @@ static void check_histogram(int gen, const char *config)
     CU_ASSERT_EQUAL_FATAL(run(config, aub, out, sizeof out), 0);
     for (int v = 0; v < 16; v++)
         CU_ASSERT_EQUAL(out[v], expect[v]);
+}
+
+static void check_histogram(int gen, const char *config)
+{
+    char aub[256];
+    snprintf(aub, sizeof aub, AUB_DIR "/histogram.gen%d.aub.gz", gen);
+    check_histogram_aub(aub, config);
+}
+
+/* The walker's dimensions come from GPGPU_DISPATCHDIMX/Y/Z (the command's are 0). */
+static void test_histogram_indirect(void)
+{
+    check_histogram_aub(AUB_DIR "/histogram-indirect.gen9.aub.gz", "configs/gen9-skl-gt2.cfg");
 }
 
 static void check_reduce(int gen, const char *config)
@@ -115,6 +126,7 @@ static void test_reduce_gen9_gt3(void) { check_reduce(9, "configs/gen9-skl-gt3.c
 static const struct test_case cases[] = {
     { "atomics histogram, Gen9", test_histogram_gen9 },
     { "atomics histogram, Gen8", test_histogram_gen8 },
+    { "atomics histogram, indirect walker (Gen9)", test_histogram_indirect },
     { "SLM + barrier reduction, Gen9", test_reduce_gen9 },
     { "SLM + barrier reduction, Gen8", test_reduce_gen8 },
     { "SLM + barrier reduction, Gen9 GT3", test_reduce_gen9_gt3 },

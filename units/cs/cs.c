@@ -857,6 +857,26 @@ static bool set_predicate_noops(const struct cs *s)
     }
 }
 
+/* GPGPU_WALKER with Indirect Parameter Enable (DW0 bit 10): the group
+ * counts come from GPGPU_DISPATCHDIMX/Y/Z (0x2500/0x2504/0x2508, loaded by
+ * MI_LOAD_REGISTER_MEM: seed 003 L16947-16980), which the CS holds; the
+ * packet carries them in the dimension fields, so the front end sees the
+ * walker as it runs. */
+static void indirect_dims(struct cs *s, struct unit *u, const struct spec_element *e,
+                          struct cs_state_packet *p)
+{
+    static const char *const names[3] = { "Thread Group ID X Dimension",
+                                          "Thread Group ID Y Dimension",
+                                          "Thread Group ID Z Dimension" };
+    for (int i = 0; i < 3; i++) {
+        const struct spec_field *f = spec_find_field(e, names[i]);
+        if (!f || f->ctype != SPEC_C_U32)
+            continue;
+        uint32_t v = reg_read(s, u, 0x2500u + 4u * (uint32_t)i);
+        memcpy((uint8_t *)p + p->unpacked_offset + f->offset, &v, 4);
+    }
+}
+
 static void send_state(struct cs *s, struct unit *u, const struct spec_element *e, uint32_t n,
                        uint64_t address, bool ppgtt)
 {
@@ -887,6 +907,8 @@ static void send_state(struct cs *s, struct unit *u, const struct spec_element *
         memcpy(p->dwords, s->fetch, 4ull * n);
         if (e->unpack && n >= e->length)
             e->unpack(p->dwords, (uint8_t *)p + unpacked_offset);
+        if (strcmp(e->name, "GPGPU_WALKER") == 0 && n >= e->length && (s->fetch[0] & (1u << 10)))
+            indirect_dims(s, u, e, p);
         s->state_packets++;
         if (!port_try_send(targets[t], m)) {
             /* Back-pressure: parsing stops until it is accepted. */

@@ -12,7 +12,9 @@
  * data stores, MI_PREDICATE and MI_SET_PREDICATE, MI_CONDITIONAL_BATCH_BUFFER_END,
  * flushes, arbitration, user interrupts, MI_MATH through the CS ALU), PIPE_CONTROL
  * post-sync writes (immediate, timestamp), PIPELINE_SELECT and
- * STATE_BASE_ADDRESS. Every other command the spec tables know (3DSTATE_*,
+ * STATE_BASE_ADDRESS. A GPGPU_WALKER with Indirect Parameter Enable carries
+ * GPGPU_DISPATCHDIMX/Y/Z (0x2500-0x2508) in its packet's dimension fields.
+ * Every other command the spec tables know (3DSTATE_*,
  * 3DPRIMITIVE, MEDIA_*, GPGPU_*) is unpacked and sent, in order, as a state
  * packet down the pipeline it belongs to: "vf" for the 3D pipeline, "vfe"
  * for media/GPGPU (each stage takes its own state and passes the rest on, so

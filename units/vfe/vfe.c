@@ -86,7 +86,6 @@ struct vfe {
     uint32_t barrier_bitmap[VFE_MAX_TD];
     uint32_t in_flight;
     uint32_t request_seq;
-    bool warned_indirect;
     /* stats */
     uint64_t packets, walkers, groups_dispatched, threads_dispatched, threads_ended;
     uint64_t empty_walkers, walkers_refused, descriptor_faults, curbe_faults, slm_oversize;
@@ -143,7 +142,7 @@ static const struct stat_desc vfe_stats[] = {
     C("groups_refused", groups_refused, "walkers",
       "walkers whose groups cannot fit a subslice (barrier/SLM groups larger than subslice_threads)"),
     C("indirect_walkers", indirect_walkers, "commands",
-      "walkers with Indirect Parameter Enable (run with the command's dimensions)"),
+      "walkers with Indirect Parameter Enable (dimensions from GPGPU_DISPATCHDIMX/Y/Z via the CS)"),
     C("bad_messages", bad_messages, "messages", "unexpected or malformed messages (dropped)"),
     C("unknown_eot", unknown_eot, "messages", "EOTs naming no live thread group"),
     C("ignored_packets", ignored_packets, "packets", "media commands not modelled (MEDIA_OBJECT* ...)"),
@@ -274,14 +273,8 @@ static void start_walker(struct vfe *s, struct unit *u, const struct cs_state_pa
     else
         WALKER_TAKE(9, ThreadGroupIDStartingResumeZ);
     s->walkers++;
-    if (indirect) {
-        s->indirect_walkers++;
-        if (!s->warned_indirect) {
-            s->warned_indirect = true;
-            unit_log(u, SIM_LOG_WARNING, "GPGPU_WALKER Indirect Parameter Enable is not modelled "
-                     "(GPGPU_DISPATCHDIM registers are the CS's): the command's dimensions are used");
-        }
-    }
+    if (indirect)
+        s->indirect_walkers++;  /* the CS put GPGPU_DISPATCHDIMX/Y/Z in the dimensions */
     w->simd = simd == 0 ? 8 : simd == 1 ? 16 : 32;
     w->threads_per_group = (w->wmax + 1) * (w->hmax + 1) * (w->dmax + 1);
     if (w->xdim == 0 || w->ydim == 0 || w->zdim == 0 || w->x >= w->xdim || w->y >= w->ydim ||

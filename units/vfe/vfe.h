@@ -15,8 +15,8 @@
  *    (width+1)*(height+1)*(depth+1) threads of SIMD8/16/32; a thread at the
  *    width maximum gets the Right Execution Mask, at the height maximum the
  *    Bottom mask, both: their AND (L17204-17236); indirect dispatch (the
- *    dimensions from GPGPU_DISPATCHDIMX/Y/Z are not visible to this unit:
- *    an indirect walker is counted and run with the command's dimensions);
+ *    CS, which holds GPGPU_DISPATCHDIMX/Y/Z, puts them in the packet's
+ *    dimensions; a zero dimension means no work, L16947-16980);
  *  - the GPGPU thread payload (L17304-17336): R0 (R0.0[29:24] SLM index,
  *    R0.1 group X, R0.2 barrier enable/ID and SLM enable, R0.4 binding table
  *    pointer, R0.5[9] GPGPU dispatch and [8:0] FFTID, R0.6 group Y, R0.7 group
