@@ -94,6 +94,26 @@ static void put_surface(struct gpu_memory *mem, uint32_t bti, uint64_t base, uin
     gpu_memory_write(mem, SSBA + BT + 4 * bti, &state_off, 4, NULL);
 }
 
+/* A 2D linear surface at BTI bti: width x height texels of `format`, pitch bytes. */
+static void put_surface_2d(struct gpu_memory *mem, uint32_t bti, uint64_t base, uint32_t format,
+                           uint32_t width, uint32_t height, uint32_t pitch)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;          /* SURFTYPE_2D */
+    v.SurfaceFormat = format;
+    v.Width = width - 1;
+    v.Height = height - 1;
+    v.SurfacePitch = pitch - 1;
+    v.SurfaceBaseAddress = base;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000 + bti * 64;
+    gpu_memory_write(mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(mem, SSBA + BT + 4 * bti, &state_off, 4, NULL);
+}
+
 static struct rig rig_new(bool with_l3, const char *const *over)
 {
     struct rig r = { 0 };
@@ -140,7 +160,7 @@ static struct msg *send_msg(struct rig *r, uint8_t sfid, uint32_t desc, uint8_t 
     p->exec_mask = exec_mask;
     p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
                                          .gen = 9, .binding_table = BT,
-                                         .surface_state_base = SSBA, .binding_table_entries = 2,
+                                         .surface_state_base = SSBA, .binding_table_entries = 4,
                                          .slm_base = 4096, .slm_size = 4096 };
     if (regs)
         memcpy(p->regs, regs, n * 32);
@@ -402,6 +422,49 @@ static void test_bad_messages(void)
     rig_free(&r);
 }
 
+/* Typed write then read on a 2D R32_UINT surface; out of bounds reads 0;
+ * R8G8B8A8_UNORM converts to float (L5193-5203). */
+static void test_typed_2d(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_surface_2d(r.mem, 2, 0x400000, 0xD7, 16, 4, 64);
+    put_surface_2d(r.mem, 3, 0x500000, 0xC7, 4, 1, 16);
+    uint32_t regs[4][8] = { { 0 } };
+    regs[0][7] = 0xffff;                        /* header: pixel sample mask */
+    for (int i = 0; i < 8; i++) {
+        regs[1][i] = (uint32_t)i + 3;           /* U */
+        regs[2][i] = 2;                         /* V */
+        regs[3][i] = 0x7000u + (uint32_t)i;     /* R */
+    }
+    uint32_t wdesc = 13u << 14 | 0xeu << 8 | 2;
+    run(&r, send_msg(&r, 12, wdesc, 4, 0, 0, 0xff, true, regs));
+    for (int i = 0; i < 8; i++) {
+        uint32_t v;
+        gpu_memory_read(r.mem, 0x400000 + 2 * 64 + ((uint32_t)i + 3) * 4, &v, 4, NULL);
+        CU_ASSERT_EQUAL(v, 0x7000u + (uint32_t)i);
+    }
+    regs[1][7] = 16;                            /* beyond the width */
+    uint32_t rdesc = 5u << 14 | 0xeu << 8 | 2;
+    run(&r, send_msg(&r, 12, rdesc, 3, 0, 1, 0xff, true, regs));
+    struct catcher *c = unit_state(r.catcher);
+    for (int i = 0; i < 7; i++)
+        CU_ASSERT_EQUAL(c->regs[0][i], 0x7000u + (uint32_t)i);
+    CU_ASSERT_EQUAL(c->regs[0][7], 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.out_of_bounds"), 1);
+    uint8_t texel[4] = { 0x00, 0x80, 0xff, 0x40 };
+    gpu_memory_write(r.mem, 0x500000 + 4, texel, 4, NULL);
+    uint32_t q[3][8] = { { 0, 0, 0, 0, 0, 0, 0, 0xffff }, { 1 }, { 0 } };
+    run(&r, send_msg(&r, 12, 5u << 14 | 0u << 8 | 3, 3, 0, 4, 0x1, true, q));
+    float f[4];
+    for (int ch = 0; ch < 4; ch++)
+        memcpy(&f[ch], &c->regs[ch][0], 4);
+    CU_ASSERT_EQUAL(f[0], 0.0f);
+    CU_ASSERT_EQUAL(f[1], 128.0f / 255.0f);
+    CU_ASSERT_EQUAL(f[2], 1.0f);
+    CU_ASSERT_EQUAL(f[3], 64.0f / 255.0f);
+    rig_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },
     { "out-of-bounds reads give 0, writes dropped", test_out_of_bounds_and_null },
@@ -411,6 +474,7 @@ static const struct test_case cases[] = {
     { "A64 untyped read, dword/byte scattered, OWord block", test_a64_scattered_block },
     { "one L3 request per line, reply after the L3", test_l3_lines },
     { "unknown and malformed messages", test_bad_messages },
+    { "typed read/write on 2D surfaces, format conversion", test_typed_2d },
     { 0 }
 };
 TEST_SUITE(dataport, cases);

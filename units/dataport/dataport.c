@@ -27,7 +27,7 @@ enum dp_op {
     OP_A64_UNTYPED_READ, OP_A64_UNTYPED_WRITE, OP_A64_ATOMIC,
     OP_A64_BYTE_READ, OP_A64_BYTE_WRITE,
     OP_BYTE_READ, OP_BYTE_WRITE, OP_DWORD_READ, OP_DWORD_WRITE,
-    OP_OWORD_READ, OP_OWORD_WRITE, OP_FENCE, OP_UNSUPPORTED,
+    OP_OWORD_READ, OP_OWORD_WRITE, OP_FENCE, OP_TYPED_READ, OP_TYPED_WRITE, OP_UNSUPPORTED,
 };
 
 enum model { M_NULL, M_BUFFER, M_A32, M_A64, M_SLM };
@@ -36,6 +36,9 @@ struct surf {
     enum model model;
     uint64_t base;
     uint64_t size;              /* bytes; 0 = unchecked */
+    /* for typed messages */
+    uint32_t type, format, width, height, depth, pitch;     /* extents, not minus one */
+    bool tiled;
 };
 
 struct txn {
@@ -196,7 +199,8 @@ static void resolve(struct acc *a, uint32_t bti, bool a64)
 {
     struct dp *s = a->s;
     const struct eu_thread_context *c = a->ctx;
-    a->sf = (struct surf){ M_NULL, 0, 0 };
+    memset(&a->sf, 0, sizeof a->sf);
+    a->sf.model = M_NULL;
     if (a64) {
         a->sf.model = M_A64;
         return;
@@ -235,25 +239,32 @@ static void resolve(struct acc *a, uint32_t bti, bool a64)
                   entry);
         return;
     }
-    uint32_t type, w, h, d, pitch;
+    uint32_t type, w, h, d, pitch, format;
     uint64_t base;
+    bool tiled;
     if (c->gen == 7) {
         struct GEN7_RENDER_SURFACE_STATE v;
         GEN7_RENDER_SURFACE_STATE_unpack(dw, &v);
         type = v.SurfaceType, w = v.Width, h = v.Height, d = v.Depth, base = v.SurfaceBaseAddress;
-        pitch = v.SurfacePitch;
+        pitch = v.SurfacePitch, format = v.SurfaceFormat, tiled = v.TiledSurface;
     } else if (c->gen == 8) {
         struct GEN8_RENDER_SURFACE_STATE v;
         GEN8_RENDER_SURFACE_STATE_unpack(dw, &v);
         type = v.SurfaceType, w = v.Width, h = v.Height, d = v.Depth, base = v.SurfaceBaseAddress;
-        pitch = v.SurfacePitch;
+        pitch = v.SurfacePitch, format = v.SurfaceFormat, tiled = v.TileMode != 0;
     } else {
         struct GEN9_RENDER_SURFACE_STATE v;
         GEN9_RENDER_SURFACE_STATE_unpack(dw, &v);
         type = v.SurfaceType, w = v.Width, h = v.Height, d = v.Depth, base = v.SurfaceBaseAddress;
-        pitch = v.SurfacePitch;
+        pitch = v.SurfacePitch, format = v.SurfaceFormat, tiled = v.TileMode != 0;
     }
-    (void)pitch;
+    a->sf.type = type;
+    a->sf.format = format;
+    a->sf.tiled = tiled;
+    a->sf.pitch = pitch + 1;
+    a->sf.width = w + 1;
+    a->sf.height = h + 1;
+    a->sf.depth = d + 1;
     if (type == 7)      /* SURFTYPE_NULL */
         return;
     a->sf.model = M_BUFFER;
@@ -350,6 +361,47 @@ static uint32_t atomic_op(unsigned aop, uint32_t old, uint32_t src0, uint32_t sr
     }
 }
 
+/* ---- typed surfaces (L5193-5276) ------------------------------------------------ */
+
+/* Bytes per element and channels of the formats typed messages handle here:
+ * 32-bit channels (1, 2, 4 of FLOAT/SINT/UINT) and the 8-bit R8G8B8A8 and R8
+ * UNORM/UINT forms. 0: not modelled. */
+static unsigned typed_layout(uint32_t format, unsigned *channels, unsigned *kind)
+{
+    switch (format) {
+    case 0x000: *channels = 4; *kind = 0; return 16;    /* R32G32B32A32_FLOAT */
+    case 0x001: case 0x002: *channels = 4; *kind = 1; return 16;   /* _SINT, _UINT */
+    case 0x085: *channels = 2; *kind = 0; return 8;     /* R32G32_FLOAT */
+    case 0x086: case 0x087: *channels = 2; *kind = 1; return 8;
+    case 0x0D8: *channels = 1; *kind = 0; return 4;     /* R32_FLOAT */
+    case 0x0D6: case 0x0D7: *channels = 1; *kind = 1; return 4;    /* R32_SINT, R32_UINT */
+    case 0x0C7: *channels = 4; *kind = 2; return 4;     /* R8G8B8A8_UNORM */
+    case 0x0CB: *channels = 4; *kind = 3; return 4;     /* R8G8B8A8_UINT */
+    case 0x140: *channels = 1; *kind = 2; return 1;     /* R8_UNORM */
+    case 0x143: *channels = 1; *kind = 3; return 1;     /* R8_UINT */
+    default: return 0;
+    }
+}
+
+static uint32_t unorm8_to_f32(uint8_t v)
+{
+    float f = (float)v / 255.0f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint8_t f32_to_unorm8(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    if (!(f > 0.0f))
+        return 0;           /* also NaN */
+    if (f >= 1.0f)
+        return 255;
+    return (uint8_t)(f * 255.0f + 0.5f);    /* round to nearest (L5193-5203) */
+}
+
 /* ---- message decode ------------------------------------------------------------- */
 
 static enum dp_op decode(unsigned gen, unsigned sfid, uint32_t desc)
@@ -365,6 +417,8 @@ static enum dp_op decode(unsigned gen, unsigned sfid, uint32_t desc)
         case 0x12: return OP_A64_ATOMIC;
         case 0x10: return OP_A64_BYTE_READ;
         case 0x1a: return OP_A64_BYTE_WRITE;
+        case 5: return OP_TYPED_READ;
+        case 13: return OP_TYPED_WRITE;
         default: return OP_UNSUPPORTED;
         }
     }
@@ -560,6 +614,112 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
             } else {
                 access_slot(a, base + 4ull * d, &v, 4, MEMREQ_READ);
                 WBWRITE(r, dw, v);
+            }
+        }
+        break;
+    }
+    case OP_TYPED_READ:
+    case OP_TYPED_WRITE: {
+        /* header, then U [V [R [LOD]]] one register each, then (writes) the
+         * enabled channels one register each; 8 slots, the low or high half
+         * of the exec mask by desc[13] (slot group) */
+        bool write = op == OP_TYPED_WRITE;
+        unsigned chmask = (~(desc >> 8)) & 0xf;
+        unsigned nch = (unsigned)__builtin_popcount(chmask);
+        unsigned group = (desc >> 13) & 1;
+        mask = (mask >> (8 * group)) & 0xff;
+        if (hdr)
+            mask &= (MREAD(0, 7) >> (8 * group)) & 0xff;
+        resolve(a, bti, false);
+        unsigned coords = write ? (p->ex_mlen ? p->mlen - hdr : p->mlen - hdr - nch)
+                                : p->mlen - hdr;
+        if (coords == 0 || coords > 4)
+            coords = 1;
+        unsigned dbase = p->ex_mlen && write ? p->mlen : hdr + coords;
+        unsigned channels = 0, kind = 0;
+        unsigned bpe = a->sf.model == M_BUFFER ? typed_layout(a->sf.format, &channels, &kind) : 0;
+        write ? s->writes++ : s->reads++;
+        if (a->sf.model == M_BUFFER && (!bpe || a->sf.tiled)) {
+            s->unsupported++;
+            warn_once(s, a->u, 4, "typed access to format 0x%x (tiled: %u) is not modelled: "
+                      "zeros", a->sf.format, a->sf.tiled);
+            break;
+        }
+        for (unsigned i = 0; i < 8; i++) {
+            if (!(mask & (1u << i)))
+                continue;
+            uint32_t u = MREAD(hdr, i), v = coords > 1 ? MREAD(hdr + 1, i) : 0;
+            uint32_t r = coords > 2 ? MREAD(hdr + 2, i) : 0;
+            bool buffer = a->sf.type == 4;
+            uint64_t w = buffer ? a->sf.size / (bpe ? bpe : 1) : a->sf.width;
+            bool in = a->sf.model == M_BUFFER && u < w &&
+                      (buffer || (v < a->sf.height && r < a->sf.depth));
+            uint64_t off = buffer ? (uint64_t)u * bpe
+                                  : ((uint64_t)r * a->sf.height + v) * a->sf.pitch + (uint64_t)u * bpe;
+            uint8_t texel[16] = { 0 };
+            if (!in) {
+                s->out_of_bounds++;
+                if (!write) {
+                    /* present channels 0, missing alpha 1 (L5276) */
+                    unsigned c = 0;
+                    for (unsigned ch = 0; ch < 4; ch++)
+                        if (chmask & (1u << ch)) {
+                            uint32_t one = kind == 0 || kind == 2 ? 0x3f800000u : 1u;
+                            WBWRITE(c, i, ch == 3 && channels < 4 ? one : 0u);
+                            c++;
+                        }
+                }
+                continue;
+            }
+            if (!write) {
+                struct surf keep = a->sf;
+                a->sf.size = 0;         /* bounds done above */
+                access_slot(a, off, texel, bpe, MEMREQ_READ);
+                a->sf = keep;
+                unsigned c = 0;
+                for (unsigned ch = 0; ch < 4; ch++) {
+                    if (!(chmask & (1u << ch)))
+                        continue;
+                    uint32_t val;
+                    if (ch >= channels)
+                        val = ch == 3 ? (kind == 0 || kind == 2 ? 0x3f800000u : 1u) : 0u;
+                    else if (kind <= 1)
+                        memcpy(&val, texel + 4 * ch, 4);
+                    else if (kind == 2)
+                        val = unorm8_to_f32(texel[ch]);
+                    else
+                        val = texel[ch];
+                    WBWRITE(c, i, val);
+                    c++;
+                }
+            } else {
+                unsigned c = 0;
+                for (unsigned ch = 0; ch < 4; ch++) {
+                    if (!(chmask & (1u << ch)))
+                        continue;
+                    uint32_t val = MREAD(dbase + c, i);
+                    c++;
+                    if (ch >= channels)
+                        continue;       /* missing components are not written */
+                    if (kind <= 1)
+                        memcpy(texel + 4 * ch, &val, 4);
+                    else if (kind == 2)
+                        texel[ch] = f32_to_unorm8(val);
+                    else
+                        texel[ch] = (uint8_t)(val > 255 ? 255 : val);   /* UINT clamps */
+                }
+                /* only the enabled channels change: read, merge, write */
+                uint8_t old[16] = { 0 };
+                struct surf keep = a->sf;
+                a->sf.size = 0;
+                access_slot(a, off, old, bpe, MEMREQ_READ);
+                s->bytes_read -= bpe;
+                unsigned cb = kind <= 1 ? 4 : 1;
+                for (unsigned ch = 0; ch < channels; ch++)
+                    if (chmask & (1u << ch))
+                        memcpy(old + cb * ch, texel + cb * ch, cb);
+                access_slot(a, off, old, bpe, MEMREQ_WRITE);
+                a->sf = keep;
             }
         }
         break;

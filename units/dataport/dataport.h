@@ -19,8 +19,12 @@
  *    dword scattered read/write, OWord block read/write (1-8 OWords, header
  *    offset in OWords), untyped atomics and A64 untyped atomics (the 32-bit
  *    ops of L18634-18680: AND OR XOR MOV INC DEC ADD SUB RSUB IMAX IMIN UMAX
- *    UMIN CMPWR PREDEC), memory fence (replies when the lines before it are
- *    done), the constant cache path (the read messages on SFID 9);
+ *    UMIN CMPWR PREDEC), typed surface read/write (Gen8/9, 8 slots by slot
+ *    group, 1D/2D/3D linear and BUFFER surfaces, the formats R32/R32G32/
+ *    R32G32B32A32 FLOAT/SINT/UINT, R8G8B8A8 and R8 UNORM/UINT with the
+ *    conversions of L5193-5203; out of bounds: 0, missing alpha 1, writes
+ *    dropped), memory fence (replies when the lines before it are done), the
+ *    constant cache path (the read messages on SFID 9);
  *  - timing: the functional access happens when the message is taken; the
  *    write-back goes to the EU when every 64-byte line the message touched
  *    has been answered by the slice's L3 (one MSG_MEMORY_REQUEST per line,
@@ -38,8 +42,8 @@
  *        dropped), "writeback"[open] out (to the EU of the same index), "l3"
  *        out and "l3_reply" in (optional), or "memory" and "memory_reply" on
  *        machines without an L3 (Gen4).
- * Not modelled: typed surface messages and media block messages (replied
- * with zeros, counted as unsupported), scratch (HWord) messages, DC2 scaled
+ * Not modelled: other typed formats, tiled surfaces, typed atomics and
+ * media block messages (replied with zeros, counted as unsupported), scratch (HWord) messages, DC2 scaled
  * messages, atomic counters, float atomics, the render cache, tiled surfaces,
  * coherency types and the cache-control bits, per-message ordering beyond
  * issue order of the line requests.
