@@ -512,6 +512,30 @@ static void test_random_messages(void)
     rig_free(&r);
 }
 
+/* Scratch: a thread's HWord block at General State Base + M0.5[31:10] +
+ * desc[11:0] x 32 bytes; written then read back, two registers. */
+static void test_scratch(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t regs[3][8] = { { 0 } };
+    regs[0][5] = 0x600000u | 0x3ffu;            /* the low 10 bits are not address */
+    for (int i = 0; i < 8; i++) {
+        regs[1][i] = 0x100u + (uint32_t)i;
+        regs[2][i] = 0x200u + (uint32_t)i;
+    }
+    uint32_t wdesc = 1u << 18 | 1u << 17 | 1u << 16 | 1u << 12 | 3;    /* HWord offset 3 */
+    run(&r, send_msg(&r, 10, wdesc, 3, 0, 0, 0xff, true, regs));
+    uint32_t v;
+    gpu_memory_read(r.mem, 0x600000 + 3 * 32 + 32 + 4, &v, 4, NULL);
+    CU_ASSERT_EQUAL(v, 0x201);
+    uint32_t rdesc = 1u << 18 | 1u << 16 | 1u << 12 | 3;
+    run(&r, send_msg(&r, 10, rdesc, 1, 0, 2, 0xff, true, regs));
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(c->regs[0][7], 0x107);
+    CU_ASSERT_EQUAL(c->regs[1][0], 0x200);
+    rig_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },
     { "out-of-bounds reads give 0, writes dropped", test_out_of_bounds_and_null },
@@ -523,6 +547,7 @@ static const struct test_case cases[] = {
     { "unknown and malformed messages", test_bad_messages },
     { "typed read/write on 2D surfaces, format conversion", test_typed_2d },
     { "random messages: no crash, one reply each", test_random_messages },
+    { "scratch block write and read", test_scratch },
     { 0 }
 };
 TEST_SUITE(dataport, cases);

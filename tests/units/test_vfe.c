@@ -192,6 +192,11 @@ static void test_walker_payloads(void)
     uint32_t dw[GEN9_MEDIA_CURBE_LOAD_length];
     GEN9_MEDIA_CURBE_LOAD_pack(dw, &c);
     packet(&r, "MEDIA_CURBE_LOAD", dw, GEN9_MEDIA_CURBE_LOAD_length);
+    struct GEN9_MEDIA_VFE_STATE vs = { GEN9_MEDIA_VFE_STATE_header, .PerThreadScratchSpace = 2,
+        .ScratchSpaceBasePointer = 0x80000, .MaximumNumberOfThreads = 63 };
+    uint32_t vdw[GEN9_MEDIA_VFE_STATE_length];
+    CU_ASSERT_EQUAL(GEN9_MEDIA_VFE_STATE_pack(vdw, &vs), 0);
+    packet(&r, "MEDIA_VFE_STATE", vdw, GEN9_MEDIA_VFE_STATE_length);
     struct GEN9_INTERFACE_DESCRIPTOR_DATA id = basic_id();
     load_ids(&r, &id, 1, IDS);
     walker(&r, 0, 1, 1, 3, 2, 1, 0x00ff);
@@ -213,6 +218,11 @@ static void test_walker_payloads(void)
         CU_ASSERT_EQUAL(k->grf[2][0], (1 + thread) * 100);  /* thread k: CURBE reg 1 + k */
         CU_ASSERT_EQUAL(k->dmask, thread == 1 ? 0x00ffu : 0xffffu);
         CU_ASSERT_EQUAL(k->ctx.binding_table, 0x40);
+        /* scratch: 1 KB << 2 per thread from 0x80000, every live thread its own slot */
+        CU_ASSERT_EQUAL(k->grf[0][3] & 15, 2);
+        CU_ASSERT_EQUAL(k->grf[0][5] & ~0x3ffu, 0x80000u + 4096u * k->ctx.scratch_slot);
+        for (uint32_t m = 0; m < n; m++)
+            CU_ASSERT_NOT_EQUAL(t->c[m].ctx.scratch_slot, k->ctx.scratch_slot);
         CU_ASSERT_EQUAL(k->ctx.binding_table_entries, 3);
     }
     CU_ASSERT_EQUAL(stat(&r, "groups"), 6);

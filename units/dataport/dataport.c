@@ -27,7 +27,8 @@ enum dp_op {
     OP_A64_UNTYPED_READ, OP_A64_UNTYPED_WRITE, OP_A64_ATOMIC,
     OP_A64_BYTE_READ, OP_A64_BYTE_WRITE,
     OP_BYTE_READ, OP_BYTE_WRITE, OP_DWORD_READ, OP_DWORD_WRITE,
-    OP_OWORD_READ, OP_OWORD_WRITE, OP_FENCE, OP_TYPED_READ, OP_TYPED_WRITE, OP_UNSUPPORTED,
+    OP_OWORD_READ, OP_OWORD_WRITE, OP_FENCE, OP_TYPED_READ, OP_TYPED_WRITE,
+    OP_SCRATCH_READ, OP_SCRATCH_WRITE, OP_UNSUPPORTED,
 };
 
 enum model { M_NULL, M_BUFFER, M_A32, M_A64, M_SLM };
@@ -423,8 +424,9 @@ static enum dp_op decode(unsigned gen, unsigned sfid, uint32_t desc)
         }
     }
     if (sfid == SFID_DC0 || sfid == SFID_DCRO) {
-        if (desc & (1u << 18))
-            return OP_UNSUPPORTED;          /* scratch (HWord) */
+        if (desc & (1u << 18))              /* scratch (HWord) block, bit 17 = write */
+            return sfid == SFID_DC0 ? (desc & (1u << 17) ? OP_SCRATCH_WRITE : OP_SCRATCH_READ)
+                                    : OP_UNSUPPORTED;
         switch (type4) {
         case 0: case 1: return OP_OWORD_READ;
         case 3: return OP_DWORD_READ;
@@ -722,6 +724,30 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
                 a->sf = keep;
             }
         }
+        break;
+    }
+    case OP_SCRATCH_READ:
+    case OP_SCRATCH_WRITE: {
+        /* the thread's scratch space: General State Base + M0.5[31:10] (its
+         * R0.5, set by the dispatcher) + desc[11:0] HWords; as many registers
+         * as the reply (read) or the payload after the header (write) has */
+        bool write = op == OP_SCRATCH_WRITE;
+        resolve(a, BTI_STATELESS, false);
+        a->sf.size = 0;
+        uint64_t base = (uint64_t)(MREAD(0, 5) & ~0x3ffu) + (uint64_t)(desc & 0xfff) * 32;
+        unsigned regs = write ? nregs - 1 : rlen;
+        write ? s->writes++ : s->reads++;
+        for (unsigned r = 0; r < regs; r++)
+            for (unsigned d = 0; d < 8; d++) {
+                uint32_t v = 0;
+                if (write) {
+                    v = MREAD(1 + r, d);
+                    access_slot(a, base + 32ull * r + 4 * d, &v, 4, MEMREQ_WRITE);
+                } else {
+                    access_slot(a, base + 32ull * r + 4 * d, &v, 4, MEMREQ_READ);
+                    WBWRITE(r, d, v);
+                }
+            }
         break;
     }
     case OP_FENCE:

@@ -23,7 +23,9 @@
  *    group, 1D/2D/3D linear and BUFFER surfaces, the formats R32/R32G32/
  *    R32G32B32A32 FLOAT/SINT/UINT, R8G8B8A8 and R8 UNORM/UINT with the
  *    conversions of L5193-5203; out of bounds: 0, missing alpha 1, writes
- *    dropped), memory fence (replies when the lines before it are done), the
+ *    dropped), scratch block read/write (DC0 desc[18]: General State Base +
+ *    the header's M0.5[31:10] + desc[11:0] HWords), memory fence (replies
+ *    when the lines before it are done), the
  *    constant cache path (the read messages on SFID 9);
  *  - timing: the functional access happens when the message is taken; the
  *    write-back goes to the EU when every 64-byte line the message touched
@@ -43,8 +45,8 @@
  *        out and "l3_reply" in (optional), or "memory" and "memory_reply" on
  *        machines without an L3 (Gen4).
  * Not modelled: other typed formats, tiled surfaces, typed atomics and
- * media block messages (replied with zeros, counted as unsupported), scratch (HWord) messages, DC2 scaled
- * messages, atomic counters, float atomics, the render cache, tiled surfaces,
+ * media block messages (replied with zeros, counted as unsupported), DC2
+ * scaled messages, atomic counters, float atomics, the render cache,
  * coherency types and the cache-control bits, per-message ordering beyond
  * issue order of the line requests.
  */

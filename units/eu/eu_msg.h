@@ -44,7 +44,7 @@ struct eu_thread_context {
     uint32_t slm_base, slm_size;    /* the group's SLM in its subslice, bytes; size 0 = none */
     uint32_t group;                 /* thread group number (the dispatcher's) */
     uint16_t barrier_threads;       /* threads the group's barrier waits for; 0 = no barrier */
-    uint16_t reserved;
+    uint16_t scratch_slot;          /* the dispatcher's per-thread scratch index */
 };
 
 enum eu_td_op {

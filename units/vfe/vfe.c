@@ -71,6 +71,10 @@ struct vfe {
     uint64_t gsba, ssba, dsba, ioba, iba;
     uint32_t gs_size;
     uint32_t vfe_max_threads, curbe_alloc;
+    uint64_t scratch_base;          /* MEDIA_VFE_STATE, relative to General State Base */
+    uint32_t scratch_per_thread, scratch_enc;
+    uint8_t *scratch_used;          /* per in-flight thread index (max_threads) */
+    uint32_t scratch_next;
     uint8_t *curbe;
     uint32_t curbe_len;
     bool curbe_ok;
@@ -417,6 +421,19 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     d->grf_count = (uint16_t)regs;
     d->ffid = VFE_FFID_GPGPU;
     uint32_t slm_base = g->slm_mask ? (uint32_t)__builtin_ctz(g->slm_mask) * VFE_SLM_GRANULE : 0;
+    /* a per-thread scratch slot: the first free index from a rotating start
+     * (run_walker holds in_flight below max_threads, so one is free) */
+    uint32_t slot = 0;
+    for (uint32_t j = 0; j < s->max_threads; j++) {
+        uint32_t i = (s->scratch_next + j) % s->max_threads;
+        if (!s->scratch_used[i]) {
+            slot = i;
+            break;
+        }
+    }
+    s->scratch_used[slot] = 1;
+    s->scratch_next = (slot + 1) % s->max_threads;
+    uint64_t scratch = s->scratch_base + (uint64_t)slot * s->scratch_per_thread;
     d->ctx = (struct eu_thread_context){
         .space_root = w->space_root,
         .space_format = (uint8_t)w->space_format,
@@ -433,6 +450,7 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
         .slm_size = id->slm_bytes,
         .group = w->group,
         .barrier_threads = (uint16_t)(g->barrier >= 0 ? w->threads_per_group : 0),
+        .scratch_slot = (uint16_t)slot,
     };
     /* R0 (003 L17304-17336) */
     uint8_t *r0 = d->grf[0];
@@ -441,9 +459,9 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     put32(r0, 2, (g->barrier >= 0 ? (1u << 29) | ((uint32_t)g->barrier & 15) << 24 |
                   ((uint32_t)g->barrier >> 4 & 1) << 31 : 0) |
                  (id->slm_bytes ? 1u << 28 : 0));
-    put32(r0, 3, id->sampler & ~31u);
+    put32(r0, 3, (id->sampler & ~31u) | s->scratch_enc);
     put32(r0, 4, id->bt & ~31u);
-    put32(r0, 5, 1u << 9 | (d->request_id & 0x1ff));
+    put32(r0, 5, ((uint32_t)scratch & ~0x3ffu) | 1u << 9 | (d->request_id & 0x1ff));
     put32(r0, 6, w->y);
     put32(r0, 7, w->z);
     /* CURBE: cross-thread, then this thread's part */
@@ -539,6 +557,8 @@ static void take_eot(struct vfe *s, struct unit *u, struct msg *m)
     s->threads_ended++;
     if (s->in_flight)
         s->in_flight--;
+    if (p->ctx.valid && p->ctx.scratch_slot < s->max_threads)
+        s->scratch_used[p->ctx.scratch_slot] = 0;
     uint32_t gi = p->ctx.group;
     if (!p->ctx.valid || gi >= VFE_MAX_GROUPS || !s->groups[gi].live) {
         s->unknown_eot++;
@@ -572,15 +592,24 @@ static void take_packet(struct vfe *s, struct unit *u, const struct cs_state_pac
             const struct GEN7_MEDIA_VFE_STATE *v = cs_state_unpacked(p);
             s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
             s->curbe_alloc = v->CURBEAllocationSize;
+            s->scratch_enc = v->PerThreadScratchSpace & 15;
+            s->scratch_per_thread = 1024u * (s->scratch_enc + 1);   /* Gen7: 1 KB steps */
+            s->scratch_base = v->ScratchSpaceBasePointer;
         } else if (p->gen == 8) {
             const struct GEN8_MEDIA_VFE_STATE *v = cs_state_unpacked(p);
             s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
             s->curbe_alloc = v->CURBEAllocationSize;
+            s->scratch_enc = v->PerThreadScratchSpace & 15;
+            s->scratch_base = v->ScratchSpaceBasePointer;
         } else {
             const struct GEN9_MEDIA_VFE_STATE *v = cs_state_unpacked(p);
             s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
             s->curbe_alloc = v->CURBEAllocationSize;
+            s->scratch_enc = v->PerThreadScratchSpace & 15;
+            s->scratch_base = v->ScratchSpaceBasePointer;
         }
+        if (p->gen >= 8)    /* Gen8/9: 1 KB << n, up to 2 MB */
+            s->scratch_per_thread = 1024u << (s->scratch_enc > 11 ? 11 : s->scratch_enc);
     } else if (strcmp(name, "MEDIA_CURBE_LOAD") == 0) {
         uint32_t len = 0, start = 0;
         if (p->gen == 7) {
@@ -679,6 +708,9 @@ static void vfe_reset(struct unit *u)
         s->curbe = gt_xcalloc(1, VFE_CURBE_MAX);
     if (!s->groups)
         s->groups = gt_xcalloc(VFE_MAX_GROUPS, sizeof *s->groups);
+    free(s->scratch_used);
+    s->scratch_used = gt_xcalloc(s->max_threads, 1);
+    s->scratch_next = 0;
     memset(s->groups, 0, VFE_MAX_GROUPS * sizeof *s->groups);
     memset(&s->w, 0, sizeof s->w);
     memset(s->slm_bitmap, 0, sizeof s->slm_bitmap);
@@ -748,6 +780,8 @@ static void vfe_destroy(struct unit *u)
     free(s->curbe);
     free(s->groups);
     free(s->ts);
+    free(s->scratch_used);
+    s->scratch_used = NULL;
     s->curbe = NULL;
     s->groups = NULL;
     s->ts = NULL;

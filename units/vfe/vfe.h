@@ -31,7 +31,10 @@
  *    thread context to the gateway); both freed when the group's last thread
  *    sends its EOT to the thread spawner (SFID 7, L18133-18191);
  *  - at most `max_threads` GPGPU threads in flight (MEDIA_VFE_STATE's maximum
- *    when smaller).
+ *    when smaller), each with its own scratch space: R0.5[31:10] = Scratch
+ *    Space Base Pointer + slot x per-thread size (Gen8/9: 1 KB << Per Thread
+ *    Scratch Space, Gen7: 1 KB x (n + 1)), R0.3[3:0] the size code; the slot
+ *    is free again at the thread's EOT.
  * Bad programming (counted and logged, never a crash or hang): a walker with
  * a zero dimension or zero threads does nothing (empty_walkers); one with
  * more than `max_walker_threads` threads is refused (walkers_refused); an
@@ -46,8 +49,7 @@
  *        per subslice: MSG_THREAD_DISPATCH, units/eu/eu_msg.h), "ts"[open] in
  *        (MSG_SEND with EOT from the EUs, SFID 7).
  * Not modelled: MEDIA_OBJECT*, the media walker and scoreboard, URB handles
- * and their partitioning (payloads go straight into the dispatch), scratch
- * space, child threads and spawn messages, global barriers across subslices,
+ * and their partitioning (payloads go straight into the dispatch), child threads and spawn messages, global barriers across subslices,
  * preemption, MEDIA_POOL_STATE.
  */
 #ifndef GTSIM_UNITS_VFE_H
