@@ -455,8 +455,6 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
     unsigned hdr = (p->flags & EU_SEND_HEADER) ? 1 : 0;
     uint32_t bti = desc & 0xff;
     uint32_t mask = p->exec_mask;
-    uint8_t zero[EU_MSG_REG_BYTES * 16];
-    memset(zero, 0, sizeof zero);
 #define REG_OK(r) ((r) < nregs)
 #define MREAD(r, d) (REG_OK(r) ? rd32(m, (r), (d)) : 0u)
 #define WBWRITE(r, d, v) do { if (wb && (r) < rlen) wr32(wb, (r), (d), (v)); } while (0)
@@ -470,9 +468,8 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
         unsigned mode = (desc >> 12) & 3;
         unsigned slots = mode == 1 ? 16 : 8;
         unsigned chmask = (~(desc >> 8)) & 0xf;
-        unsigned nch = (unsigned)__builtin_popcount(chmask);
         if (mode == 0)
-            chmask = 0xf, nch = 4;  /* SIMD4x2 (not modelled further) */
+            chmask = 0xf;           /* SIMD4x2 (not modelled further) */
         mask &= slots == 16 ? 0xffff : 0xff;
         if (hdr)
             mask &= MREAD(0, 7) & 0xffff;
@@ -502,7 +499,6 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
                 c++;
             }
         }
-        (void)nch;
         break;
     }
     case OP_UNTYPED_ATOMIC:
@@ -510,8 +506,6 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
         bool a64 = op == OP_A64_ATOMIC;
         unsigned aop = (desc >> 8) & 0xf;
         unsigned slots = (desc >> 12) & 1 ? 8 : 16;
-        bool ret = (desc >> 13) & 1;
-        (void)ret;
         mask &= slots == 16 ? 0xffff : 0xff;
         if (hdr)
             mask &= MREAD(0, 7) & 0xffff;
@@ -760,7 +754,6 @@ static void execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, 
 #undef REG_OK
 #undef MREAD
 #undef WBWRITE
-    (void)zero;
 }
 
 /* ---- transactions --------------------------------------------------------------- */

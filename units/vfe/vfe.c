@@ -77,7 +77,6 @@ struct vfe {
     uint32_t scratch_next;
     uint8_t *curbe;
     uint32_t curbe_len;
-    bool curbe_ok;
     uint32_t ids_raw[VFE_MAX_IDS][VFE_ID_BYTES / 4];
     uint32_t id_count;
     bool ids_ok;
@@ -630,6 +629,11 @@ static void take_packet(struct vfe *s, struct unit *u, const struct cs_state_pac
             unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD of %u bytes: kept the first %u", len,
                      VFE_CURBE_MAX);
             len = VFE_CURBE_MAX;
+        }
+        if (s->curbe_alloc && len > s->curbe_alloc * 32u) {
+            s->curbe_faults++;      /* beyond MEDIA_VFE_STATE's CURBE Allocation Size: kept */
+            unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD of %u bytes exceeds the CURBE allocation "
+                     "of %u", len, s->curbe_alloc * 32u);
         }
         s->curbe_len = len;
         memset(s->curbe, 0, VFE_CURBE_MAX);
