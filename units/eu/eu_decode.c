@@ -634,7 +634,7 @@ static void decode_split_send_operands(struct eu_instruction *in)
 
 static bool is_flow_with_jip(const struct eu_instruction *in)
 {
-    static const char *const names[] = { "if", "else", "endif", "while", "break", "cont",
+    static const char *const names[] = { "if", "iff", "else", "endif", "while", "break", "cont",
                                          "halt", "goto", "join", NULL };
     for (unsigned i = 0; names[i]; i++)
         if (opcode_is(in, names[i]))

@@ -106,10 +106,15 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
 {
     int gi = eu_gen_index(gen);
     memset(w, 0, 16);
-    if (gi < 0 || gi == EU_GEN4_IDX)
+    if (gi < 0)
         return -1;
     const struct eu_opcode_desc *od = &eu_opcode_table[gi][in->opcode & 127];
     bool three = od->mnemonic && od->nsrc == 3;
+    /* gen4: ALU instructions only (its send and jump-count forms are not
+     * written here) */
+    if (gi == EU_GEN4_IDX && (three || in->opcode == 49 || in->opcode == 50 ||
+                              (in->opcode >= 32 && in->opcode <= 47)))
+        return -1;
     SET(EU_F_OPCODE, in->opcode);
     SET(EU_F_ACCESS_MODE, in->align16 || three);
     SET(EU_F_QTR_CONTROL, in->qtr);

@@ -303,6 +303,13 @@ static uint8_t *operand_space(struct eu_thread *t, const struct eu_operand *op, 
         *limit = EU_ARF_COUNT * EU_REG_BYTES;
         return &t->arf[0][0];
     }
+    if (op->file == EU_FILE_MRF) {
+        /* Gen4 message registers; reg_nr bit 7 is the COMPR4 flag (opcodes.txt
+         * [register-file]) */
+        *base = (uint32_t)(op->reg_nr & 15) * EU_REG_BYTES + op->subreg_nr;
+        *limit = EU_MRF_COUNT * EU_REG_BYTES;
+        return t->mrf;
+    }
     *base = (uint32_t)op->reg_nr * EU_REG_BYTES + op->subreg_nr;
     *limit = EU_GRF_BYTES;
     return t->grf;
@@ -327,6 +334,9 @@ static void region_addrs(const struct ctx *c, const struct eu_operand *op, bool 
             base = (a0_word(t, op->addr_subreg_nr) + (uint32_t)(int32_t)op->addr_imm) & 0x1fff;
         for (unsigned ch = 0; ch < n; ch++)
             addr[ch] = base + ch * hs * es;
+        if (op->file == EU_FILE_MRF && (op->reg_nr & 0x80) && n == 16)
+            for (unsigned ch = 8; ch < 16; ch++)   /* Gen4 COMPR4: the second half to m+4 */
+                addr[ch] = base + 4 * EU_REG_BYTES + (ch - 8) * hs * es;
         return;
     }
     if (c->in->access_mode == 1 && !op->rep_ctrl) {
@@ -581,6 +591,16 @@ static uint64_t lane_to_raw(const struct ctx *c, lane_t v, enum kind k, unsigned
     }
 }
 
+/* Gen4 has no AccWrCtrl bit (native-fields.txt acc_wr_control: reserved on
+ * gen4): the arithmetic instructions (opcode groups 100xxxx and 101xxxx, 003
+ * L23013) write the accumulator implicitly. Mesa's Gen4 code relies on it
+ * (line then mac, the g965_tri fragment kernel); which opcodes exactly is
+ * inferred, the Gen4 EU volume not being a seed. */
+static bool gen4_implicit_acc(unsigned op)
+{
+    return op >= OP_ADD && op <= 95;
+}
+
 /* Post-operation condition (L20872-20895): the result as the destination
  * holds it before saturation. */
 static bool cond_post(unsigned cm, lane_t v, enum kind k, unsigned dty)
@@ -632,7 +652,7 @@ static void write_dst(struct ctx *c, const lane_t *r, enum kind k, const bool *c
         }
         set_flags64(t, f);
     }
-    if (in->acc_wr_control && !is_acc(d)) {
+    if ((in->acc_wr_control || (in->gen == 4 && gen4_implicit_acc(in->opcode))) && !is_acc(d)) {
         /* implicit accumulator update (L19606-19766) */
         uint8_t *acc = t->arf[EU_ARF_ACC0];
         for (unsigned ch = 0; ch < n; ch++) {
@@ -967,6 +987,20 @@ static enum eu_step_result do_send(struct ctx *c, struct eu_send_request *s)
     s->ex_mlen = in->is_split_send ? (uint8_t)((ex >> 6) & 15) : 0;
     s->src_reg = in->src[0].reg_nr;
     s->src1_reg = in->src[1].reg_nr;
+    if (in->gen == 4) {
+        /* Gen4 (native-fields.txt [send], opcodes.txt [message-descriptors]):
+         * the descriptor DWord holds EOT 31, target 27:24, mlen 23:20, rlen
+         * 19:16; the payload is m[base_mrf ..], a GRF src0 being copied to
+         * the base MRF first (the implied move, whole register). */
+        s->mlen = (uint8_t)((desc >> 20) & 15);
+        s->rlen = (uint8_t)((desc >> 16) & 15);
+        s->header_present = false;
+        s->from_mrf = true;
+        s->src_reg = in->base_mrf & 15;
+        if (in->src[0].file == EU_FILE_GRF)
+            memcpy(t->mrf + s->src_reg * EU_REG_BYTES, t->grf + in->src[0].reg_nr * EU_REG_BYTES,
+                   EU_REG_BYTES);
+    }
     s->dst_reg = in->dst.reg_nr;
     s->dst_null = in->dst.file == EU_FILE_ARF || s->rlen == 0;
     s->exec_size = (uint8_t)c->nch;
@@ -975,6 +1009,94 @@ static enum eu_step_result do_send(struct ctx *c, struct eu_send_request *s)
     if (t->wmask)
         rejoin(t);
     return s->eot ? EU_STEP_END : EU_STEP_SEND;
+}
+
+const uint8_t *eu_send_payload_reg(const struct eu_thread *t, const struct eu_send_request *rq,
+                                   unsigned r)
+{
+    if (rq->from_mrf) {
+        unsigned m = rq->src_reg + r;
+        return m < EU_MRF_COUNT ? t->mrf + m * EU_REG_BYTES : NULL;
+    }
+    unsigned g = r < rq->mlen ? rq->src_reg + r : rq->src1_reg + (r - rq->mlen);
+    return g < EU_GRF_COUNT ? t->grf + g * EU_REG_BYTES : NULL;
+}
+
+/* Gen4 flow control. Gen4 encodes a jump count in 128-bit instructions
+ * relative to the instruction itself and a pop count for its mask stack
+ * (native-fields.txt [branch]; counts as Mesa's emitter writes them: IF ->
+ * ELSE = else - if (lands on the ELSE), IF -> ENDIF = endif - if, ELSE ->
+ * ENDIF = endif - else + 1 (past the ENDIF), WHILE = do - while + 1 (the
+ * instruction after DO), BREAK = while - break + 1 (past the WHILE), CONT =
+ * while - cont (the WHILE)). The Gen4 EU volume is not a seed: the mask
+ * stack (16 entries in hardware, seed 001 L523-L526) is modelled by its
+ * effect, with the same per-channel IPs as Gen7+ (003 L20955):
+ *  - if: enabled channels whose predicate fails wait at the target, marked
+ *    (PcIP | 2) so that only the ELSE or ENDIF there releases them; when no
+ *    channel is left the ip jumps to the target;
+ *  - iff: the same without a mask-stack entry: they wait at the target;
+ *  - else: the channels that ran the if block wait at the target (past the
+ *    ENDIF), then those waiting at this ELSE are released; when none are, the
+ *    ip jumps to the target;
+ *  - endif: releases the channels waiting at it;
+ *  - break: enabled channels wait at the target (past the WHILE); cont: they
+ *    wait at the target (the WHILE); neither jumps (the channels still
+ *    waiting inside the loop must be reached);
+ *  - while: channels whose predicate holds (all active ones when not
+ *    predicated) go back to the target; the others wait past the WHILE.
+ * A mask-stack overflow (more than 16 nested levels) is not modelled. */
+static void release_tagged(struct eu_thread *t, uint32_t at)
+{
+    for (uint32_t w = t->wmask; w; w &= w - 1) {
+        unsigned ch = (unsigned)__builtin_ctz(w);
+        if (t->pcip[ch] == (at | 2u)) {
+            t->pcip[ch] = at;
+            t->amask |= 1u << ch;
+            t->wmask &= ~(1u << ch);
+        }
+    }
+}
+
+static enum eu_step_result do_flow4(struct ctx *c)
+{
+    const struct eu_instruction *in = c->in;
+    struct eu_thread *t = c->t;
+    uint32_t ip = t->ip, next = ip + in->size;
+    uint32_t target = ip + (uint32_t)(in->jump_count * 16);
+    uint32_t active = t->amask & c->exec_bits;
+    uint32_t en_abs = c->en << c->off;
+    switch (in->opcode) {
+    case OP_IF:
+    case 35: /* iff */
+        park(t, active & ~en_abs, in->opcode == OP_IF ? target | 2u : target);
+        if (t->amask == 0) jump(t, target);
+        else jump(t, next);
+        return EU_STEP_OK;
+    case OP_ELSE:
+        park(t, active, target);
+        release_tagged(t, ip);
+        if (t->amask == 0) jump(t, target);
+        else jump(t, next);
+        return EU_STEP_OK;
+    case OP_ENDIF:
+        release_tagged(t, ip);
+        jump(t, next);
+        return EU_STEP_OK;
+    case OP_BREAK:
+    case OP_CONT:
+        park(t, en_abs, target);
+        jump(t, next);
+        return EU_STEP_OK;
+    case OP_WHILE: {
+        uint32_t back = in->pred_control ? en_abs : active;
+        park(t, active & ~back, next);
+        if (back) jump(t, target);
+        else jump(t, next);
+        return EU_STEP_OK;
+    }
+    default:
+        return EU_STEP_OK;
+    }
 }
 
 /* Flow control. Every channel has its own instruction pointer (PcIP) and runs
@@ -1062,8 +1184,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
 {
     if (in->illegal)
         return illegal(t, in->illegal_reason ? in->illegal_reason : "illegal instruction");
-    if (in->gen < 7)
-        return illegal(t, "gen4 execution is not modelled");
+    if (in->gen != 4 && in->gen < 7)
+        return illegal(t, "only gen4 and gen7+ execute");
     t->counts.instructions++;
     struct ctx c;
     c.t = t;
@@ -1071,6 +1193,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     c.cycle = cycle;
     c.nch = in->exec_size;
     c.off = (in->qtr_control * 8u + in->nib_control * 4u) & 31;
+    if (in->gen == 4)
+        c.off = in->qtr_control == 1 ? 8 : 0;   /* gen4: 1 = sechalf, 2 = compressed */
     c.exec_bits = chan_bits(c.nch) << c.off;
     uint32_t crv = cr0(t);
     c.ftz_f = !(crv >> 7 & 1);
@@ -1084,6 +1208,16 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     c.en = en;
 
     unsigned op = in->opcode;
+    if (in->gen == 4) {
+        if (in->is_branch)
+            return do_flow4(&c);
+        if (op == 38) {                 /* do: a marker, nothing to execute */
+            t->ip += in->size;
+            return EU_STEP_OK;
+        }
+        if (op >= 44 && op <= 47)       /* msave, mrest, push, pop */
+            return illegal(t, "gen4 mask-stack save/restore (msave/mrest/push/pop) is not modelled");
+    }
     if (in->is_branch || op == OP_JMPI || op == OP_CALL || op == OP_CALLA || op == OP_RET) {
         uint32_t ip = t->ip;
         switch (op) {
