@@ -390,12 +390,19 @@ static void test_carry_borrow_and_mach(void)
     c.acc_wr = true;
     emit(p, c);
     emit(p, op1(MOV, 8, G(13, UD), eu_enc_arf(0x20, 0, EU_TYPE_UD)));     /* borrows */
+    /* the 32x32 multiply macro of 004 L23190: mul acc0 src0 src1:uw (low
+     * word), mach dst src0 src1 (high dword), mov from acc0 (low dword) */
+    struct eu_enc_opnd lo_uw = eu_enc_rgn(G(2, UW), 16, 8, 2);
+    emit(p, op2(MUL, 8, eu_enc_arf(0x20, 0, EU_TYPE_UD), G(1, UD), lo_uw));
     c = op2(MACH, 8, G(14, UD), G(1, UD), G(2, UD));
     c.acc_wr = true;
     emit(p, c);
+    emit(p, op1(MOV, 8, G(16, UD), eu_enc_arf(0x20, 0, EU_TYPE_UD)));
+    emit(p, op2(MUL, 8, eu_enc_arf(0x20, 0, EU_TYPE_D), G(1, D), lo_uw));
     c = op2(MACH, 8, G(15, D), G(1, D), G(2, D));
     c.acc_wr = true;
     emit(p, c);
+    emit(p, op1(MOV, 8, G(17, D), eu_enc_arf(0x20, 0, EU_TYPE_D)));
     CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
     for (unsigned i = 0; i < 8; i++) {
         uint64_t s = (uint64_t)a[i] + b[i];
@@ -404,8 +411,10 @@ static void test_carry_borrow_and_mach(void)
         CU_ASSERT_EQUAL(ud(p, 12, i), a[i] - b[i]);
         CU_ASSERT_EQUAL(ud(p, 13, i), a[i] < b[i] ? 1u : 0u);
         CU_ASSERT_EQUAL(ud(p, 14, i), (uint32_t)(((uint64_t)a[i] * b[i]) >> 32));
+        CU_ASSERT_EQUAL(ud(p, 16, i), (uint32_t)((uint64_t)a[i] * b[i]));
         int64_t sp = (int64_t)(int32_t)a[i] * (int32_t)b[i];
         CU_ASSERT_EQUAL((int32_t)ud(p, 15, i), (int32_t)(sp >> 32));
+        CU_ASSERT_EQUAL(ud(p, 17, i), (uint32_t)sp);
     }
     prog_free(p);
 }

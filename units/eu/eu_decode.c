@@ -706,6 +706,12 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
     out->flag_subreg_nr = (uint8_t)eu_field_get(gen, EU_F_FLAG_SUBREG_NR, n);
     out->nsrc = od->nsrc;
     out->has_dst = od->ndst > 0;
+    /* smov has a destination, src0 and the src1 channel-mask immediate (004
+     * L24086-24120: "smov[.cmod] (exec_size) dst src0 src1"); the opcode
+     * table counts it as operand-less */
+    bool smov = opcode_is(out, "smov");
+    if (smov)
+        out->has_dst = true;
 
     bool send = opcode_is(out, "send") || opcode_is(out, "sendc");
     out->is_split_send = opcode_is(out, "sends") || opcode_is(out, "sendsc");
@@ -758,6 +764,8 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
         }
         if (opcode_is(out, "jmpi") || opcode_is(out, "pop"))
             ns = 1;
+        if (smov)
+            ns = 2;
         out->nsrc = (uint8_t)(ns > 2 ? 2 : ns);
         for (unsigned i = 0; i < out->nsrc; i++)
             decode_src(out, gi, i);

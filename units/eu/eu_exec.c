@@ -27,12 +27,12 @@ enum {
     OP_SHL = 9, OP_ASR = 12, OP_CMP = 16, OP_CMPN = 17, OP_CSEL = 18, OP_F32TO16 = 19,
     OP_F16TO32 = 20, OP_BFREV = 23, OP_BFE = 24, OP_BFI1 = 25, OP_BFI2 = 26, OP_JMPI = 32,
     OP_IF = 34, OP_ELSE = 36, OP_ENDIF = 37, OP_WHILE = 39, OP_BREAK = 40, OP_CONT = 41,
-    OP_HALT = 42, OP_CALLA = 43, OP_CALL = 44, OP_RET = 45, OP_GOTO = 46, OP_JOIN = 47,
+    OP_HALT = 42, OP_CALLA = 43, OP_BRD = 33, OP_BRC = 35, OP_CALL = 44, OP_RET = 45, OP_GOTO = 46, OP_JOIN = 47,
     OP_SEND = 49, OP_SENDC = 50, OP_SENDS = 51, OP_SENDSC = 52, OP_MATH = 56, OP_ADD = 64,
     OP_MUL = 65, OP_AVG = 66, OP_FRC = 67, OP_RNDU = 68, OP_RNDD = 69, OP_RNDE = 70,
     OP_RNDZ = 71, OP_MAC = 72, OP_MACH = 73, OP_LZD = 74, OP_FBH = 75, OP_FBL = 76,
     OP_CBIT = 77, OP_ADDC = 78, OP_SUBB = 79, OP_DP4 = 84, OP_DPH = 85, OP_DP3 = 86,
-    OP_DP2 = 87, OP_LINE = 89, OP_PLN = 90, OP_MAD = 91, OP_LRP = 92, OP_MADM = 93,
+    OP_DP2 = 87, OP_LINE = 89, OP_SAD2 = 80, OP_SADA2 = 81, OP_SMOV = 10, OP_MOVI = 3, OP_PLN = 90, OP_MAD = 91, OP_LRP = 92, OP_MADM = 93,
     OP_NOP = 126,
 };
 
@@ -691,7 +691,9 @@ static void write_dst(struct ctx *c, const lane_t *r, enum kind k, const bool *c
         uint64_t raw = lane_to_raw(c, r[ch], k, d->type, in->saturate);
         wr_le(space + addr[ch], es, raw);
         if (is_acc(d) && k == K_INT && ch < EU_MAX_CHANNELS)
-            t->acc_wide[ch] = int_from_raw(d->type, raw);
+            /* D/UD: the accumulator keeps 64 bits (the full D x W product
+             * of a mul, 004 L23100; 003 L19692-19702) */
+            t->acc_wide[ch] = type_bytes(d->type) == 4 ? r[ch].i : int_from_raw(d->type, raw);
     }
 }
 
@@ -1179,6 +1181,27 @@ static void release_breaks(struct eu_thread *t, uint32_t while_ip, uint32_t next
     }
 }
 
+/* A branch offset in bytes: the JIP/UIP immediate (gen7: 16-bit in 8-byte
+ * units, gen8+: 32-bit bytes, native-fields.txt [branch]) or, when src0 is a
+ * register (brd, brc, call: 004 L9260, L9298, L9471), its DWord k (brc
+ * reads JIP, UIP as a pair). */
+static int32_t branch_offset(struct ctx *c, enum eu_field f, unsigned k)
+{
+    const struct eu_instruction *in = c->in;
+    if (in->gen >= 8 && eu_field_get(in->gen, EU_F_SRC0_REG_FILE, in->native) == EU_FILE_GRF) {
+        uint32_t at = (uint32_t)eu_field_get(in->gen, EU_F_SRC0_REG_NR, in->native) * 32u +
+                      (uint32_t)eu_field_get(in->gen, EU_F_SRC0_SUBREG_NR, in->native) + 4 * k;
+        if (at + 4 <= EU_GRF_BYTES)
+            return (int32_t)rd_le(c->t->grf + at, 4);
+        fault(c);
+        return (int32_t)in->size;
+    }
+    uint64_t raw = eu_field_get(in->gen, f, in->native);
+    if (in->gen == 7)
+        return (int32_t)(int16_t)raw * 8;
+    return (int32_t)(uint32_t)raw;
+}
+
 enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in,
                             struct eu_send_request *send, uint64_t cycle)
 {
@@ -1218,7 +1241,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         if (op >= 44 && op <= 47)       /* msave, mrest, push, pop */
             return illegal(t, "gen4 mask-stack save/restore (msave/mrest/push/pop) is not modelled");
     }
-    if (in->is_branch || op == OP_JMPI || op == OP_CALL || op == OP_CALLA || op == OP_RET) {
+    if (in->is_branch || op == OP_JMPI || op == OP_CALL || op == OP_CALLA || op == OP_RET ||
+        op == OP_BRD || op == OP_BRC) {
         uint32_t ip = t->ip;
         switch (op) {
         case OP_WHILE:
@@ -1236,19 +1260,34 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         }
         case OP_CALL:
         case OP_CALLA: {
-            /* dst.0 = return ip, dst.1 = active mask; JIP (or the absolute
-             * target for calla) in the src1 immediate */
-            uint32_t target = (uint32_t)eu_field_get(in->gen, EU_F_JIP, in->native);
+            /* 004 L9471-9560 (call, calla): the enabled channels jump (PcIP =
+             * IP + JIP, or JIP for calla) and form the CallMask, the others
+             * move to the next instruction; when any jumped, dst.0 = the
+             * return IP, dst.1 = CallMask. JIP: the src1 immediate, or src0
+             * when it is a register. */
+            uint32_t en_abs = c.en << c.off;
+            if (!en_abs) {
+                jump(t, ip + in->size);
+                return EU_STEP_OK;
+            }
+            int32_t off = branch_offset(&c, EU_F_JIP, 0);
+            uint32_t target = op == OP_CALLA ? (uint32_t)off : ip + (uint32_t)off;
             const struct eu_operand *d = &in->dst;
             if (d->file == EU_FILE_GRF && d->reg_nr * 32u + d->subreg_nr + 8 <= EU_GRF_BYTES) {
                 wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr, 4, ip + in->size);
-                wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr + 4, 4, t->amask);
+                wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr + 4, 4, en_abs);
             }
+            park(t, t->amask & c.exec_bits & ~en_abs, ip + in->size);
+            t->call_mask = en_abs;
             t->call_depth++;
-            jump(t, op == OP_CALLA ? target : ip + target);
+            jump(t, target & ~7u);
             return EU_STEP_OK;
         }
         case OP_RET: {
+            /* 004 L23936-23963: enabled channels go to the return IP
+             * (src0.chan[0]) and leave the CallMask; when the CallMask is
+             * empty, the ip jumps there and the CallMask is restored from
+             * src0.chan[1]; otherwise the ip moves on. */
             const struct eu_operand *s = &in->src[0];
             uint32_t at = s->reg_nr * 32u + s->subreg_nr;
             if (s->file != EU_FILE_GRF || at + 8 > EU_GRF_BYTES) {
@@ -1256,19 +1295,51 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
                 jump(t, ip + in->size);
                 return EU_STEP_OK;
             }
-            uint32_t rip = (uint32_t)rd_le(t->grf + at, 4);
+            uint32_t rip = (uint32_t)rd_le(t->grf + at, 4) & ~7u;
             uint32_t mask = (uint32_t)rd_le(t->grf + at + 4, 4);
-            t->amask |= mask & t->dmask;
-            t->wmask &= ~t->amask;
-            if (t->call_depth) t->call_depth--;
-            jump(t, rip & ~7u);
+            uint32_t en_abs = c.en << c.off;
+            park(t, en_abs, rip);
+            t->call_mask &= ~en_abs;
+            if (t->call_mask == 0) {
+                t->call_mask = mask;
+                if (t->call_depth) t->call_depth--;
+                jump(t, rip);
+            } else {
+                jump(t, ip + in->size);
+            }
+            return EU_STEP_OK;
+        }
+        case OP_BRD: {
+            /* 004 L9293-9321: enabled channels branch to IP + JIP, the
+             * others to the next instruction; the ip follows the branch when
+             * any channel took it. */
+            uint32_t en_abs = c.en << c.off;
+            uint32_t target = ip + (uint32_t)branch_offset(&c, EU_F_JIP, 0);
+            if (en_abs) {
+                park(t, t->amask & c.exec_bits & ~en_abs, ip + in->size);
+                jump(t, target & ~7u);
+            } else {
+                jump(t, ip + in->size);
+            }
+            return EU_STEP_OK;
+        }
+        case OP_BRC: {
+            /* 004 L9253-9290: enabled channels branch to IP + UIP (where all
+             * converge), the others go on; when no channel goes on, the ip
+             * jumps to IP + JIP (the end of the innermost conditional). */
+            uint32_t en_abs = c.en << c.off;
+            uint32_t jipv = ip + (uint32_t)branch_offset(&c, EU_F_JIP, 0);
+            uint32_t uipv = ip + (uint32_t)branch_offset(&c, EU_F_UIP, 1);
+            park(t, en_abs, uipv & ~7u);
+            if (t->amask == 0) jump(t, jipv & ~7u);
+            else jump(t, ip + in->size);
             return EU_STEP_OK;
         }
         case OP_IF: case OP_ELSE: case OP_ENDIF: case OP_BREAK: case OP_CONT:
         case OP_HALT: case OP_GOTO: case OP_JOIN:
             return do_flow(&c);
         default:
-            return illegal(t, "branch opcode not modelled (brd/brc)");
+            return illegal(t, "branch opcode not modelled");
         }
     }
     if (in->is_send || in->is_split_send)
@@ -1279,7 +1350,7 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     bool cv[EU_MAX_CHANNELS];
     bool logic = op == OP_NOT || op == OP_AND || op == OP_OR || op == OP_XOR;
     unsigned ns = in->is_3src ? 3 : in->nsrc;
-    if (op == OP_MOV || op == OP_F32TO16 || op == OP_F16TO32)
+    if (op == OP_MOV || op == OP_F32TO16 || op == OP_F16TO32 || op == OP_SMOV || op == OP_MOVI)
         k = kind_of_type(in->src[0].type);
     if (ns > 0) read_src(&c, &in->src[0], k, s0, logic);
     if (ns > 1) read_src(&c, &in->src[1], k, s1, logic);
@@ -1419,20 +1490,96 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         break;
     }
     case OP_MACH: {
-        /* high 32 bits of the 64-bit product; acc keeps the low half */
-        bool u = in->src[0].type == EU_TYPE_UD && in->src[1].type == EU_TYPE_UD;
+        /* 004 L23186-23215: acc[63:0] = (src1[31:16] * src0[31:0]) << 16 +
+         * acc[63:0]; dst = acc[63:32]. With mul acc0 src0 src1:uw before it
+         * (the low half of src1), acc ends as the full 64-bit product. The
+         * high word is signed for D, unsigned for UD; Gen4-7 take the high
+         * word from src0 instead ("mach reverses the roles of the two source
+         * operands compared to previous generations", 003 L21114). */
+        bool rev = in->gen < 8;
+        const struct eu_operand *hop = rev ? &in->src[0] : &in->src[1];
+        uint8_t *acc = t->arf[EU_ARF_ACC0];
         FOR_CH {
-            if (u) {
-                uint64_t p = (uint64_t)(uint32_t)s0[ch].u * (uint32_t)s1[ch].u;
-                r[ch].i = (int64_t)(p >> 32);
-                t->acc_wide[ch] = (int64_t)p;
-            } else {
-                int64_t p = (int64_t)(int32_t)s0[ch].i * (int32_t)s1[ch].i;
-                r[ch].i = p >> 32;
-                t->acc_wide[ch] = p;
+            uint32_t hv = (uint32_t)(rev ? s0[ch].u : s1[ch].u);
+            uint32_t fv = (uint32_t)(rev ? s1[ch].u : s0[ch].u);
+            const struct eu_operand *fop = rev ? &in->src[1] : &in->src[0];
+            int64_t hi = hop->type == EU_TYPE_D ? (int64_t)(int16_t)(hv >> 16) : (int64_t)(hv >> 16);
+            int64_t full = fop->type == EU_TYPE_D ? (int64_t)(int32_t)fv : (int64_t)fv;
+            uint64_t a = (uint64_t)((hi * full) * 65536) + (uint64_t)t->acc_wide[ch];
+            r[ch].i = (int64_t)a >> 32;
+            if (en >> ch & 1) {
+                t->acc_wide[ch] = (int64_t)a;
+                wr_le(acc + 4 * (ch & 15), 4, (uint32_t)a);
+            }
+        }
+        struct eu_instruction plain = *in;
+        plain.acc_wr_control = false;   /* the accumulator holds the 64-bit sum */
+        c.in = &plain;
+        write_dst(&c, r, K_INT, NULL, true);
+        c.in = in;
+        break;
+    }
+    case OP_SAD2: case OP_SADA2: {
+        /* 004 L24782-24845: per 2-tuple of channels, |s0[n] - s1[n]| +
+         * |s0[n+1] - s1[n+1]| (plus the accumulator's channel n for sada2)
+         * goes to the first channel of the tuple, and to the accumulator
+         * (16 bits per channel kept in dst; the accumulator keeps its guide
+         * bits). The odd channels are "written but with undefined values":
+         * here they are written 0. */
+        FOR_CH r[ch].i = 0;
+        for (unsigned ch = 0; ch + 1 < n; ch += 2) {
+            int64_t d0 = s0[ch].i - s1[ch].i, d1 = s0[ch + 1].i - s1[ch + 1].i;
+            int64_t sad = (d0 < 0 ? -d0 : d0) + (d1 < 0 ? -d1 : d1);
+            if (op == OP_SADA2) sad += t->acc_wide[ch];
+            r[ch].i = sad;
+            if (en >> ch & 1) {
+                t->acc_wide[ch] = sad;
+                t->acc_wide[ch + 1] = 0;
             }
         }
         write_dst(&c, r, K_INT, NULL, true);
+        break;
+    }
+    case OP_SMOV: {
+        /* 004 L24086-24120: src1 is an immediate channel mask. Without
+         * predication it masks the execution mask; with predication the
+         * flags are not used: the instruction runs (with its execution
+         * mask) only when some channel survives the immediate mask. */
+        uint32_t imm = (uint32_t)in->src[1].imm >> c.off;
+        uint32_t base_en = in->mask_control ? chan_bits(n) : (t->amask >> c.off) & chan_bits(n);
+        c.en = in->pred_control ? ((base_en & imm) ? base_en : 0) : (base_en & imm);
+        FOR_CH r[ch] = s0[ch];
+        write_dst(&c, r, k, NULL, true);
+        break;
+    }
+    case OP_MOVI: {
+        /* 004 L23026-23066: src0 is indirect; every channel reads the
+         * register a0.0[11:5] + addr_imm[9:5], at the subregister of its
+         * own address subregister a0.(n mod 8)[4:0] + addr_imm[4:0] (aligned
+         * down to the element size). */
+        const struct eu_operand *o = &in->src[0];
+        unsigned es = type_bytes(o->type);
+        uint32_t a00 = a0_word(t, 0);
+        uint32_t reg = ((a00 >> 5) + ((uint32_t)(int32_t)o->addr_imm >> 5)) & 0x7f;
+        FOR_CH {
+            uint32_t sub = (a0_word(t, ch % 8) + (uint32_t)(int32_t)o->addr_imm) & 31u & ~(es - 1);
+            uint64_t raw = 0;
+            if (o->file == EU_FILE_GRF && o->indirect)
+                raw = rd_le(t->grf + reg * EU_REG_BYTES + sub, es);
+            else
+                fault(&c);
+            r[ch] = to_kind(&c, o->type, raw, k);
+            if (o->abs || o->negate) {
+                if (k == K_INT) {
+                    if (o->abs && r[ch].i < 0) r[ch].i = -r[ch].i;
+                    if (o->negate) r[ch].i = -r[ch].i;
+                } else if (k == K_F) {
+                    if (o->abs) r[ch].f = fabsf(r[ch].f);
+                    if (o->negate) r[ch].f = -r[ch].f;
+                }
+            }
+        }
+        write_dst(&c, r, k, NULL, true);
         break;
     }
     case OP_ADDC: case OP_SUBB: {
@@ -1594,8 +1741,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         }
         break;
     }
-    case 48: case 10: case 3: case 80: case 81:
-        /* wait, smov, movi, sad2, sada2: not modelled; a nop, counted (the
+    case 48:
+        /* wait: no notification registers are modelled; a nop, counted (the
          * unit warns) */
         t->counts.unmodelled++;
         break;

@@ -109,6 +109,7 @@ struct eu_thread {
     uint32_t pcip[EU_MAX_CHANNELS];
     int64_t acc_wide[EU_MAX_CHANNELS];  /* integer accumulator, 64-bit (003 L19692-19702) */
     uint32_t call_depth;
+    uint32_t call_mask;         /* channels inside the current subroutine (004 call/ret) */
     struct eu_exec_counts counts;
     const char *fault_reason;
     alignas(32) uint8_t grf[EU_GRF_BYTES];
