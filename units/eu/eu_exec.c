@@ -1724,6 +1724,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
                     if (c.alt && (fn == MF_LOG || fn == MF_SQRT || fn == MF_RSQ))
                         a = fabsf(a);   /* ALT: log, rsq, sqrt take abs() of the source */
                     float b = ns > 1 ? (k == K_F ? s1[ch].f : (float)s1[ch].i) : 0;
+                    if (fn == MF_INVM && ns > 1)
+                        a = b;  /* invm a, b: the approximation of 1/b for a / b (003 L24255-24270) */
                     if (fn == MF_POW) r[ch].f = powf(a, b);
                     else if (fn == MF_FDIV) { if (b == 0 && (en >> ch & 1)) dz = true; r[ch].f = a / b; }
                     else r[ch].f = math1f(fn, a, &dz);

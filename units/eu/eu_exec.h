@@ -33,13 +33,23 @@
  *    GRF src0 to the base MRF and the payload from the MRF
  *    (eu_send_payload_reg). The EU unit (eu.c) must copy payloads through
  *    eu_send_payload_reg and accept gen 4 dispatches to run Gen4 threads.
+ *  - the instructions seed 004 gives pseudocode for: smov (immediate channel
+ *    mask), movi (indexed move through a0.0-a0.7), sad2/sada2 (2-tuple SAD
+ *    into the accumulator), brd/brc (branch diverging/converging), call/calla/
+ *    ret per channel with the CallMask, mach (src1's high word times src0
+ *    accumulated into the 64-bit accumulator; Gen4-7 with the sources'
+ *    roles reversed, 003 L21114), madm (fma) and invm/rsqrtm (the INV/RSQ
+ *    approximation; invm a, b approximates 1/b) as the fdiv/sqrt macros of
+ *    003 L24255-24290 use them.
  * Not modelled: Gen4 msave/mrest/push/pop and mask-stack overflow, the System Routine and
  * exceptions (an illegal instruction sets cr0.1 bit 28 and ends the thread,
  * counted), IEEE exception flags other than Divide-by-zero; wait (no n0
- * notifications: it does not block), smov, movi, sad2 and sada2 run as nops,
- * counted as unmodelled; brd and brc end the thread like an illegal opcode; the
- * madm/invm/rsqrtm extra precision (they run as fma/inv/rsq), mach's use of
- * the accumulator as an input (it computes the high half directly).
+ * notifications: it does not block; a counted nop); the 2 extra exponent bits
+ * madm/invm/rsqrtm carry in acc2-acc9 (003 L24251: "34 bits for single
+ * precision"; the seed does not lay out how an operand selects its acc nor
+ * the bit format): madm is an fma in the operand type, so the macros are
+ * exact except where intermediate values leave the type's exponent range;
+ * the math .eo early-out flag.
  */
 #ifndef GTSIM_UNITS_EU_EXEC_H
 #define GTSIM_UNITS_EU_EXEC_H
