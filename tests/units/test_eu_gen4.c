@@ -272,12 +272,152 @@ static void test_implicit_accumulator_line_mac(void)
     eu_enc_free(&b);
 }
 
+static struct eu_enc_insn alu(unsigned op, struct eu_enc_opnd d, struct eu_enc_opnd a,
+                              struct eu_enc_opnd b, unsigned nsrc)
+{
+    struct eu_enc_insn in = { .opcode = (uint8_t)op, .exec_size = 8, .nsrc = (uint8_t)nsrc };
+    in.dst = d;
+    in.src[0] = a;
+    in.src[1] = b;
+    return in;
+}
+
+static struct eu_enc_insn cmp(unsigned cm, struct eu_enc_opnd a, struct eu_enc_opnd b)
+{
+    struct eu_enc_insn in = alu(16, eu_enc_null(EU_TYPE_D), a, b, 2);
+    in.cond = (uint8_t)cm;
+    return in;
+}
+
+static struct eu_enc_insn addi(unsigned reg, int v)
+{
+    return alu(64, G(reg, EU_TYPE_D), G(reg, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, (uint32_t)v), 2);
+}
+
+/* a Gen4 flow instruction: jump count in instructions, pop count */
+static struct eu_enc_insn flow4(unsigned op, bool pred)
+{
+    struct eu_enc_insn in = { .opcode = (uint8_t)op, .exec_size = 8, .pred = pred ? 1 : 0 };
+    in.dst = eu_enc_null(EU_TYPE_D);
+    return in;
+}
+
+static void patch4(struct eu_enc_buf *b, size_t at, size_t to, int extra, unsigned pop)
+{
+    eu_enc_patch_jump(b, at, ((int32_t)to - (int32_t)at) + 16 * extra, (int32_t)pop);
+}
+
+enum { IF4 = 34, ELSE4 = 36, ENDIF4 = 37, DO4 = 38, WHILE4 = 39, BREAK4 = 40, CONT4 = 41 };
+
+static void test_gen4_divergent_nested_if_else(void)
+{
+    /* if (ch < 4) { +1; if (ch == 2) { +100 } } else { +10 }; +1000, with
+     * the jump counts as native-fields.txt [branch] gives Mesa's layout:
+     * IF -> ELSE = else - if, IF -> ENDIF = endif - if, ELSE -> ENDIF =
+     * endif - else + 1 with pop count 1. */
+    struct eu_enc_buf b = { .gen = 4 };
+    struct eu_enc_insn m = alu(1, G(1, EU_TYPE_D), eu_enc_imm(EU_TYPE_V, 0x76543210), eu_enc_null(EU_TYPE_D), 1);
+    eu_enc_emit(&b, &m);
+    struct eu_enc_insn z = alu(1, G(10, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 0), eu_enc_null(EU_TYPE_D), 1);
+    eu_enc_emit(&b, &z);
+    struct eu_enc_insn c1 = cmp(5, G(1, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 4));
+    eu_enc_emit(&b, &c1);
+    struct eu_enc_insn i1 = flow4(IF4, true);
+    size_t if1 = eu_enc_emit(&b, &i1);
+    struct eu_enc_insn a1 = addi(10, 1);
+    eu_enc_emit(&b, &a1);
+    struct eu_enc_insn c2 = cmp(1, G(1, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 2));
+    eu_enc_emit(&b, &c2);
+    struct eu_enc_insn i2 = flow4(IF4, true);
+    size_t if2 = eu_enc_emit(&b, &i2);
+    struct eu_enc_insn a2 = addi(10, 100);
+    eu_enc_emit(&b, &a2);
+    struct eu_enc_insn e2 = flow4(ENDIF4, false);
+    size_t endif2 = eu_enc_emit(&b, &e2);
+    struct eu_enc_insn el = flow4(ELSE4, false);
+    size_t else1 = eu_enc_emit(&b, &el);
+    struct eu_enc_insn a3 = addi(10, 10);
+    eu_enc_emit(&b, &a3);
+    struct eu_enc_insn e1 = flow4(ENDIF4, false);
+    size_t endif1 = eu_enc_emit(&b, &e1);
+    struct eu_enc_insn a4 = addi(10, 1000);
+    eu_enc_emit(&b, &a4);
+    patch4(&b, if1, else1, 0, 0);
+    patch4(&b, if2, endif2, 0, 0);
+    patch4(&b, else1, endif1, 1, 1);
+    patch4(&b, endif2, endif2, 0, 1);
+    patch4(&b, endif1, endif1, 0, 1);
+    CU_ASSERT_EQUAL(b.errors, 0);
+    struct eu_thread *t = calloc(1, sizeof *t);
+    eu_thread_init(t, 4, 0, 0, 0xff);
+    run_words(t, &b);
+    for (unsigned ch = 0; ch < 8; ch++)
+        CU_ASSERT_EQUAL(eu_grf_ud(t, 10, ch), ch < 4 ? 1001u + (ch == 2 ? 100u : 0u) : 1010u);
+    /* no channel taking the if: the ip jumps straight to the else */
+    eu_thread_init(t, 4, 0, 0, 0xf0);
+    run_words(t, &b);
+    for (unsigned ch = 4; ch < 8; ch++)
+        CU_ASSERT_EQUAL(eu_grf_ud(t, 10, ch), 1010u);
+    free(t);
+    eu_enc_free(&b);
+}
+
+static void test_gen4_loop_with_break_and_continue(void)
+{
+    /* do { i++; if (i == 3) continue; sum += i; if (i > ch) break; } while (i < 6)
+     * per channel, jump counts as Mesa lays them out: WHILE = do - while + 1,
+     * BREAK = while - break + 1, CONT = while - cont. The sums, worked by
+     * hand: ch 0: 1; 1: 1+2; 2, 3: 1+2+4; 4: 1+2+4+5; 5, 6, 7: 1+2+4+5+6. */
+    static const uint32_t want[8] = { 1, 3, 7, 7, 12, 18, 18, 18 };
+    struct eu_enc_buf b = { .gen = 4 };
+    struct eu_enc_insn in;
+    in = alu(1, G(1, EU_TYPE_D), eu_enc_imm(EU_TYPE_V, 0x76543210), eu_enc_null(EU_TYPE_D), 1);
+    eu_enc_emit(&b, &in);
+    in = alu(1, G(10, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 0), eu_enc_null(EU_TYPE_D), 1);
+    eu_enc_emit(&b, &in);
+    in = alu(1, G(11, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 0), eu_enc_null(EU_TYPE_D), 1);
+    eu_enc_emit(&b, &in);
+    in = flow4(DO4, false);
+    size_t d = eu_enc_emit(&b, &in);
+    in = addi(11, 1);
+    eu_enc_emit(&b, &in);
+    in = cmp(1, G(11, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 3));
+    eu_enc_emit(&b, &in);
+    in = flow4(CONT4, true);
+    size_t ct = eu_enc_emit(&b, &in);
+    in = alu(64, G(10, EU_TYPE_D), G(10, EU_TYPE_D), G(11, EU_TYPE_D), 2);
+    eu_enc_emit(&b, &in);
+    in = cmp(3, G(11, EU_TYPE_D), G(1, EU_TYPE_D));
+    eu_enc_emit(&b, &in);
+    in = flow4(BREAK4, true);
+    size_t br = eu_enc_emit(&b, &in);
+    in = cmp(5, G(11, EU_TYPE_D), eu_enc_imm(EU_TYPE_D, 6));
+    eu_enc_emit(&b, &in);
+    in = flow4(WHILE4, true);
+    size_t wh = eu_enc_emit(&b, &in);
+    in = addi(10, 0);
+    eu_enc_emit(&b, &in);
+    patch4(&b, wh, d, 1, 0);
+    patch4(&b, br, wh, 1, 0);
+    patch4(&b, ct, wh, 0, 0);
+    CU_ASSERT_EQUAL(b.errors, 0);
+    struct eu_thread *t = calloc(1, sizeof *t);
+    eu_thread_init(t, 4, 0, 0, 0xff);
+    run_words(t, &b);
+    for (unsigned ch = 0; ch < 8; ch++)
+        CU_ASSERT_EQUAL(eu_grf_ud(t, 10, ch), want[ch]);
+    free(t);
+    eu_enc_free(&b);
+}
+
 static const struct test_case cases[] = {
     { "g965 constant color fragment kernel", test_g965_constant_color_fragment_kernel },
     { "g965 vertex kernel simd4x2", test_g965_vertex_kernel_simd4x2 },
     { "g965 interpolating fragment kernel", test_g965_interpolating_fragment_kernel },
     { "sechalf and compressed", test_sechalf_and_compressed },
     { "implicit accumulator line mac", test_implicit_accumulator_line_mac },
+    { "gen4 divergent nested if else", test_gen4_divergent_nested_if_else },
+    { "gen4 loop with break and continue", test_gen4_loop_with_break_and_continue },
     { 0 }
 };
 TEST_SUITE(eu_gen4, cases);
