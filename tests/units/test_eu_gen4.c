@@ -410,6 +410,33 @@ static void test_gen4_loop_with_break_and_continue(void)
     eu_enc_free(&b);
 }
 
+static void test_gen4_flow_kernel_from_intel_gen4asm(void)
+{
+    /* tests/data/eu/exec/flow.gen4.g4a, jump counts by intel-gen4asm: the
+     * results are what its comment works out per channel. */
+    size_t len;
+    uint8_t *k = load("build/gen/eu/exec/flow.gen4.hex", &len);
+    struct eu_thread *t = calloc(1, sizeof *t);
+    eu_thread_init(t, 4, 0, 0, 0xff);
+    for (unsigned ch = 0; ch < 8; ch++)
+        eu_grf_set_ud(t, 1, ch, ch);
+    struct run4 res;
+    run_gen4(t, k, len, &res);
+    CU_ASSERT_TRUE(res.ended);
+    CU_ASSERT_EQUAL(res.eot.mlen, 3);
+    for (unsigned ch = 0; ch < 8; ch++) {
+        unsigned n = ch ? ch : 1;                       /* n++ happens before the test */
+        unsigned count = 0;
+        for (unsigned i = 1; i < n; i++)
+            count += i != 2;
+        CU_ASSERT_EQUAL(res.eot_payload[0][ch], ch < 4 ? 1u : 10u);
+        CU_ASSERT_EQUAL(res.eot_payload[1][ch], n);
+        CU_ASSERT_EQUAL(res.eot_payload[2][ch], count);
+    }
+    free(t);
+    free(k);
+}
+
 static const struct test_case cases[] = {
     { "g965 constant color fragment kernel", test_g965_constant_color_fragment_kernel },
     { "g965 vertex kernel simd4x2", test_g965_vertex_kernel_simd4x2 },
@@ -418,6 +445,7 @@ static const struct test_case cases[] = {
     { "implicit accumulator line mac", test_implicit_accumulator_line_mac },
     { "gen4 divergent nested if else", test_gen4_divergent_nested_if_else },
     { "gen4 loop with break and continue", test_gen4_loop_with_break_and_continue },
+    { "gen4 flow kernel from intel-gen4asm", test_gen4_flow_kernel_from_intel_gen4asm },
     { 0 }
 };
 TEST_SUITE(eu_gen4, cases);

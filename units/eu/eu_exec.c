@@ -1065,8 +1065,11 @@ static enum eu_step_result do_flow4(struct ctx *c)
     struct eu_thread *t = c->t;
     uint32_t ip = t->ip, next = ip + in->size;
     uint32_t target = ip + (uint32_t)(in->jump_count * 16);
-    uint32_t active = t->amask & c->exec_bits;
-    uint32_t en_abs = c->en << c->off;
+    /* the mask registers are the thread's, whatever the exec size
+     * (intel-gen4asm writes endif and while with exec size 1); a predicate
+     * covers the instruction's channels */
+    uint32_t active = t->amask;
+    uint32_t en_abs = in->pred_control ? (c->en << c->off) : (in->mask_control ? t->dmask : active);
     switch (in->opcode) {
     case OP_IF:
     case 35: /* iff */
