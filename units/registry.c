@@ -8,6 +8,7 @@
 #include "units/eu/eu.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
+#include "units/math/math.h"
 #include "units/memory/memory.h"
 #include "units/td/td.h"
 #include "units/placeholder/placeholder.h"
@@ -19,6 +20,7 @@ static const struct unit_ops *const real_kinds[] = {
     &eu_ops,
     &td_ops,
     &l3_ops,
+    &math_ops,
     &memory_ops,
     NULL
 };
