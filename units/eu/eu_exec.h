@@ -162,7 +162,8 @@ struct eu_fast {
     uint16_t src[3];
     uint32_t imm[3];
     uint8_t size;               /* instruction bytes */
-    uint8_t vec;                /* float SIMD8/16 mov, add, mul, mad: 1..4 (whole-register form) */
+    uint8_t vec;                /* float SIMD8/16 mov, add, mul, mad: 1..4 (whole-register form,
+                                 * set only on hosts with AVX2 and FMA) */
 };
 void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f);
 /* Executes a prepared instruction; false when the thread's state needs the

@@ -114,8 +114,12 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
     f->nomask = in->mask_control != 0;
     f->size = (uint8_t)in->size;
     f->op = (uint8_t)op;
-    if (!integer && (in->exec_size == 8 || in->exec_size == 16))
+#ifdef EU_FAST_AVX2
+    /* the whole-register form needs a host with AVX2 and FMA (checked once, here) */
+    if (!integer && (in->exec_size == 8 || in->exec_size == 16) && __builtin_cpu_supports("avx2") &&
+        __builtin_cpu_supports("fma"))
         f->vec = (uint8_t)(op == OP_MOV ? 1 : op == OP_ADD ? 2 : op == OP_MUL ? 3 : op == OP_MAD ? 4 : 0);
+#endif
 }
 
 static inline __attribute__((always_inline)) void
@@ -344,7 +348,8 @@ static inline bool rel(unsigned cm, bool lt, bool eq, bool gt)
 
 /* cmp: the flag bits of enabled channels, and all ones / zero in the
  * destination (L20872-20895); NaN is unordered: only .ne holds. */
-static void fast_cmp(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, uint32_t en)
+static inline __attribute__((always_inline)) void
+fast_cmp(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, uint32_t en)
 {
     uint32_t res = 0;
     if (f->integer) {
@@ -371,11 +376,11 @@ static void fast_cmp(struct eu_thread *t, const struct eu_fast *f, unsigned n, b
     memcpy(&hi, t->arf[EU_ARF_F1], 4);
     flags = (uint64_t)lo | (uint64_t)hi << 32;
     unsigned base = f->flag_bit + f->off;
-    for (unsigned ch = 0; ch < n && base + ch < 64; ch++)
-        if (en >> ch & 1) {
-            uint64_t bit = UINT64_C(1) << (base + ch);
-            flags = (res >> ch & 1) ? (flags | bit) : (flags & ~bit);
-        }
+    if (base < 64) {
+        /* only the enabled channels' bits change (the bits past f1 are gone) */
+        uint64_t m = (uint64_t)(en & chan_bits(n)) << base, v = (uint64_t)res << base;
+        flags = (flags & ~m) | (v & m);
+    }
     lo = (uint32_t)flags;
     hi = (uint32_t)(flags >> 32);
     memcpy(t->arf[EU_ARF_F0], &lo, 4);
@@ -412,7 +417,11 @@ static __attribute__((noinline)) void exec_general(struct eu_thread *t, const st
 {
     unsigned n = f->nch;
     if (f->op == OP_CMP) {
-        fast_cmp(t, f, n, ftz, en);
+        switch (n) {    /* constant sizes: fixed-length copies */
+        case 8: fast_cmp(t, f, 8, ftz, en); break;
+        case 16: fast_cmp(t, f, 16, ftz, en); break;
+        default: fast_cmp(t, f, n, ftz, en); break;
+        }
     } else if (f->integer) {
         switch (n) {
         case 8: int_body(t, f, 8, en); break;
@@ -439,8 +448,7 @@ bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f)
     uint32_t bits = chan_bits(f->nch);
     uint32_t en = f->nomask ? bits : (t->amask >> f->off) & bits;
 #ifdef EU_FAST_AVX2
-    if (!(f->vec && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-          avx_table[f->nch == 16][ftz][f->vec - 1](t, f, en)))
+    if (!(f->vec && avx_table[f->nch == 16][ftz][f->vec - 1](t, f, en)))
         exec_general(t, f, ftz, en);
 #else
     exec_general(t, f, ftz, en);
