@@ -437,6 +437,32 @@ static void test_gen4_flow_kernel_from_intel_gen4asm(void)
     free(k);
 }
 
+static void test_gen4_jmpi(void)
+{
+    /* jmpi (1) ip ip 2: the count is of 128-bit instructions from the one
+     * after the jmpi (Mesa's Gen4 layout), so the two adds after it are
+     * skipped. */
+    struct eu_enc_buf b = { .gen = 4 };
+    struct eu_enc_insn j = { .opcode = 32, .exec_size = 1, .nsrc = 2, .nomask = true };
+    j.dst = eu_enc_arf(0xa0, 0, EU_TYPE_UD);
+    j.src[0] = eu_enc_rgn(eu_enc_arf(0xa0, 0, EU_TYPE_UD), 0, 1, 0);
+    j.src[1] = eu_enc_imm(EU_TYPE_D, 2);
+    eu_enc_emit(&b, &j);
+    struct eu_enc_insn in = addi(10, 1);
+    eu_enc_emit(&b, &in);                       /* skipped */
+    in = addi(10, 10);
+    eu_enc_emit(&b, &in);                       /* skipped */
+    in = addi(10, 100);
+    eu_enc_emit(&b, &in);
+    struct eu_thread *t = calloc(1, sizeof *t);
+    eu_thread_init(t, 4, 0, 0, 0xff);
+    run_words(t, &b);
+    for (unsigned ch = 0; ch < 8; ch++)
+        CU_ASSERT_EQUAL(eu_grf_ud(t, 10, ch), 100u);
+    free(t);
+    eu_enc_free(&b);
+}
+
 static const struct test_case cases[] = {
     { "g965 constant color fragment kernel", test_g965_constant_color_fragment_kernel },
     { "g965 vertex kernel simd4x2", test_g965_vertex_kernel_simd4x2 },
@@ -446,6 +472,7 @@ static const struct test_case cases[] = {
     { "gen4 divergent nested if else", test_gen4_divergent_nested_if_else },
     { "gen4 loop with break and continue", test_gen4_loop_with_break_and_continue },
     { "gen4 flow kernel from intel-gen4asm", test_gen4_flow_kernel_from_intel_gen4asm },
+    { "gen4 jmpi", test_gen4_jmpi },
     { 0 }
 };
 TEST_SUITE(eu_gen4, cases);

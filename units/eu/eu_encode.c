@@ -112,7 +112,7 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
     bool three = od->mnemonic && od->nsrc == 3;
     /* gen4: ALU instructions only (its send and jump-count forms are not
      * written here) */
-    if (gi == EU_GEN4_IDX && (three || in->opcode == 49 || in->opcode == 50 || in->opcode == 32 ||
+    if (gi == EU_GEN4_IDX && (three || in->opcode == 49 || in->opcode == 50 ||
                               (in->opcode >= 44 && in->opcode <= 47)))
         return -1;
     SET(EU_F_OPCODE, in->opcode);

@@ -1258,7 +1258,16 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
             c.nch = 1;
             read_src(&c, &in->src[0], K_INT, v, false);
             bool take = !in->pred_control || (pred_mask(&c) & 1);
-            jump(t, take ? ip + 16 + (uint32_t)v[0].i : ip + in->size);
+            int32_t off = (int32_t)v[0].i;
+            if (in->gen == 4) {
+                /* Gen4 (Mesa's brw_JMPI / brw_land_fwd_jump): "jmpi ip ip
+                 * imm", the immediate in src1 counting 128-bit instructions
+                 * after the next one */
+                if (eu_field_get(4, EU_F_SRC1_REG_FILE, in->native) == EU_FILE_IMM)
+                    off = (int32_t)(uint32_t)eu_field_get(4, EU_F_IMM32, in->native);
+                off *= 16;
+            }
+            jump(t, take ? ip + 16 + (uint32_t)off : ip + in->size);
             return EU_STEP_OK;
         }
         case OP_CALL:
