@@ -463,6 +463,79 @@ static void test_gen4_jmpi(void)
     eu_enc_free(&b);
 }
 
+static void test_gen4_alu_opcodes_from_intel_gen4asm(void)
+{
+    /* tests/data/eu/exec/alu.gen4.g4a: one result per opcode, each worked
+     * out here from what the opcode computes. */
+    static const int32_t g1[8] = { -3, -2, -1, 0, 1, 2, 3, 4 };
+    static const float g2[8] = { 1.5f, -2.25f, 0.5f, 3.75f, -0.5f, 2.5f, -1.5f, 7.0f };
+    static const int32_t g3[8] = { 5, 7, -9, 12, 100, -1, 0x12345678, 3 };
+    static const float g4[8] = { 2, 3, 4, 5, 6, 7, 8, 9 };
+    size_t len;
+    uint8_t *k = load("build/gen/eu/exec/alu.gen4.hex", &len);
+    struct eu_thread *t = calloc(1, sizeof *t);
+    eu_thread_init(t, 4, 0, 0, 0xff);
+    for (unsigned ch = 0; ch < 8; ch++) {
+        eu_grf_set_ud(t, 1, ch, (uint32_t)g1[ch]);
+        eu_grf_set_ud(t, 2, ch, fbits(g2[ch]));
+        eu_grf_set_ud(t, 3, ch, (uint32_t)g3[ch]);
+        eu_grf_set_ud(t, 4, ch, fbits(g4[ch]));
+    }
+    struct run4 res;
+    run_gen4(t, k, len, &res);
+    CU_ASSERT_FALSE(res.ended);                         /* no EOT: runs off the end */
+#define R(reg) eu_grf_ud(t, reg, ch)
+#define RF(reg) bitsf(eu_grf_ud(t, reg, ch))
+    for (unsigned ch = 0; ch < 8; ch++) {
+        uint32_t a = (uint32_t)g1[ch], b = (uint32_t)g3[ch];
+        CU_ASSERT_EQUAL(R(10), a);
+        CU_ASSERT_EQUAL(R(11), ~b);
+        CU_ASSERT_EQUAL(R(12), a & b);
+        CU_ASSERT_EQUAL(R(13), a | b);
+        CU_ASSERT_EQUAL(R(14), a ^ b);
+        CU_ASSERT_EQUAL(R(15), b << 2);
+        CU_ASSERT_EQUAL(R(16), b >> 4);
+        CU_ASSERT_EQUAL(R(17), (b >> 31) ? ~(~b >> 4) : b >> 4);     /* arithmetic */
+        bool gt = g1[ch] > g3[ch];
+        CU_ASSERT_EQUAL(R(18), gt ? 0xffffffffu : 0u);
+        CU_ASSERT_EQUAL(R(19), gt ? a : b);                         /* the larger */
+        CU_ASSERT_EQUAL(RF(21), g2[ch] + g4[ch]);
+        CU_ASSERT_EQUAL(RF(22), g2[ch] * g4[ch]);
+        int64_t sum = (int64_t)g1[ch] + g3[ch] + 1;
+        CU_ASSERT_EQUAL((int32_t)R(23), (int32_t)(sum >= 0 ? sum / 2 : -((-sum + 1) / 2)));
+        CU_ASSERT_EQUAL(RF(24), g2[ch] - floorf(g2[ch]));
+        CU_ASSERT_EQUAL(RF(25), floorf(g2[ch]));
+        CU_ASSERT_EQUAL(RF(26), ceilf(g2[ch]));
+        static const float rne[8] = { 2, -2, 0, 4, -0.0f, 2, -2, 7 };
+        CU_ASSERT_EQUAL(R(27), fbits(rne[ch]));
+        CU_ASSERT_EQUAL(RF(28), truncf(g2[ch]));
+        unsigned lz = 0;
+        while (lz < 32 && !(b >> (31 - lz) & 1))
+            lz++;
+        CU_ASSERT_EQUAL(R(29), lz);
+        unsigned g = ch / 4 * 4;
+        float d2 = g2[g] * g4[g] + g2[g + 1] * g4[g + 1];
+        float d3 = d2 + g2[g + 2] * g4[g + 2];
+        CU_ASSERT_EQUAL(RF(30), d3 + g2[g + 3] * g4[g + 3]);
+        CU_ASSERT_EQUAL(RF(31), d3 + g4[g + 3]);
+        CU_ASSERT_EQUAL(RF(32), d3);
+        CU_ASSERT_EQUAL(RF(33), d2);
+        float line = 6.0f * g2[ch] + 9.0f;                          /* p = g4[4], q = g4[7] */
+        CU_ASSERT_EQUAL(RF(34), line);
+        CU_ASSERT_EQUAL(RF(35), line + g2[ch] * g4[ch]);            /* mac: the line's acc */
+        static const unsigned yxwz[4] = { 1, 0, 3, 2 };
+        CU_ASSERT_EQUAL(RF(36), g2[g + yxwz[ch % 4]] * g4[g]);
+        CU_ASSERT_EQUAL(RF(37), g2[g] < 0 ? g4[ch] : 0.0f);          /* .x replicated */
+        CU_ASSERT_EQUAL(RF(38), ch % 2 == 0 ? g2[ch] : 0.0f);       /* writemask .xz */
+        CU_ASSERT_EQUAL(RF(39), g2[ch] < 0 ? 0.0f : (g2[ch] > 1 ? 1.0f : g2[ch]));
+        CU_ASSERT_EQUAL((int32_t)R(40), (int32_t)truncf(g2[ch]));
+    }
+#undef R
+#undef RF
+    free(t);
+    free(k);
+}
+
 static const struct test_case cases[] = {
     { "g965 constant color fragment kernel", test_g965_constant_color_fragment_kernel },
     { "g965 vertex kernel simd4x2", test_g965_vertex_kernel_simd4x2 },
@@ -473,6 +546,7 @@ static const struct test_case cases[] = {
     { "gen4 loop with break and continue", test_gen4_loop_with_break_and_continue },
     { "gen4 flow kernel from intel-gen4asm", test_gen4_flow_kernel_from_intel_gen4asm },
     { "gen4 jmpi", test_gen4_jmpi },
+    { "gen4 alu opcodes from intel-gen4asm", test_gen4_alu_opcodes_from_intel_gen4asm },
     { 0 }
 };
 TEST_SUITE(eu_gen4, cases);
