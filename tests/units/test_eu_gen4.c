@@ -162,8 +162,9 @@ static void test_g965_interpolating_fragment_kernel(void)
     /* k02: SIMD16 pixel kernel with compressed instructions, line/mac through
      * the implicit accumulator and two math sends (one sechalf); it runs to
      * its EOT render-target write. Checked: the pixel X coordinates computed
-     * by its first instruction, add(16) g2<1>UW g1.4<2,4,0>UW 0x10101010V:
-     * subspan origin X (g1.4, g1.6, ...) + 0,1,0,1 ... */
+     * by its first instruction, add(16) g2<1>UW g1.4<2,4,0>UW 0x10101010V
+     * (subspan origin X g1.4, g1.6, ... + 0,1,0,1 ...), and the compressed
+     * conversion of them to floats. */
     size_t len;
     uint8_t *k = load("tests/data/eu/aub/g965_tri.k02.gen4.bin", &len);
     struct eu_thread *t = calloc(1, sizeof *t);
@@ -173,6 +174,19 @@ static void test_g965_interpolating_fragment_kernel(void)
     for (unsigned r = 3; r < 6; r++)
         for (unsigned d = 0; d < 8; d++)
             eu_grf_set_ud(t, r, d, fbits(0.5f * (float)(d + 1)));
+    /* the first instruction alone: g2 = subspan X + (0,1,0,1...) as UW */
+    struct eu_instruction first;
+    struct eu_send_request rq;
+    CU_ASSERT_FATAL(eu_decode(4, k, len, &first) == 16);
+    CU_ASSERT_EQUAL(eu_exec(t, &first, &rq, 0), EU_STEP_OK);
+    /* g1 UW element e: e even = 20 + e, odd = 9 + e; g1.4<2,4,0>: element
+     * 4 + 2 * (c / 4) for channel c; the V immediate's nibble c % 8 */
+    unsigned want[16];
+    for (unsigned c = 0; c < 16; c++) {
+        want[c] = 24 + 2 * (c / 4) + (0x10101010u >> (4 * (c % 8)) & 15);
+        uint32_t dw = eu_grf_ud(t, 2, c / 2);
+        CU_ASSERT_EQUAL((c & 1) ? dw >> 16 : dw & 0xffff, want[c]);
+    }
     struct run4 res;
     run_gen4(t, k, len, &res);
     CU_ASSERT_TRUE(res.ended);
@@ -180,16 +194,11 @@ static void test_g965_interpolating_fragment_kernel(void)
     CU_ASSERT_EQUAL(res.sfids[0], 1);
     CU_ASSERT_EQUAL(res.sfids[1], 1);
     CU_ASSERT_EQUAL(res.eot.sfid, 5);
-    /* g1.4<2,4,0>UW: UW element 4 + 2 * row, the same for 4 channels; V
-     * 0x10101010 = 0,1,0,1,0,1,0,1 */
-    for (unsigned ch = 0; ch < 16; ch++) {
-        unsigned row = ch / 4, e = 4 + 2 * row;
-        uint32_t dw = eu_grf_ud(t, 1, e / 2);
-        unsigned x = (e & 1) ? dw >> 16 : dw & 0xffff;
-        uint32_t g2 = eu_grf_ud(t, 2, ch / 2);
-        (void)g2;
-        CU_ASSERT_EQUAL(x, 20u + 2 * (e / 2));
-    }
+    /* add(16) g124<1>F g2<8,8,1>UW -g1<0,1,0>F {compr}: the 16 X values as
+     * floats over g124..g125, less g1.0 read as a float (a denormal here,
+     * flushed under the default cr0) */
+    for (unsigned c = 0; c < 16; c++)
+        CU_ASSERT_EQUAL(bitsf(eu_grf_ud(t, 124 + c / 8, c % 8)), (float)want[c]);
     free(t);
     free(k);
 }
