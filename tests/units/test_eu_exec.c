@@ -1496,13 +1496,13 @@ static void test_sad2_and_sada2(void)
     prog_free(p);
 }
 
-static void test_brd_and_brc(void)
+static void check_brd_and_brc(int gen)
 {
     /* 004 L9253-9321. Channels 0-2 (r1 < 3) take brd to A; 3-7 go on, add
      * 100, and brc to END (all branch away: the ip jumps to its JIP, END);
      * ...the ip is at A: 0-2 add 1, brc to END with JIP back at the waiting
      * channels (the add 100): they run it, their brc sends all to END. */
-    struct prog *p = prog_new();
+    struct prog *p = prog_new_gen(gen);
     emit(p, op1(MOV, 8, G(1, D), IMM(V, 0x76543210)));
     emit(p, op1(MOV, 8, G(10, D), IMM(D, 0)));
     emit(p, pred_cmp(CM_L, 0, G(1, D), IMM(D, 3)));
@@ -1522,6 +1522,10 @@ static void test_brd_and_brc(void)
         CU_ASSERT_EQUAL(ud(p, 10, ch), ch < 3 ? 1001u : 1100u);
     prog_free(p);
 }
+
+static void test_brd_and_brc_gen7(void) { check_brd_and_brc(7); }
+static void test_brd_and_brc_gen8(void) { check_brd_and_brc(8); }
+static void test_brd_and_brc_gen9(void) { check_brd_and_brc(9); }
 
 static void test_predicated_call_and_ret(void)
 {
@@ -1708,7 +1712,9 @@ static const struct test_case cases[] = {
     { "fast path matches general", test_fast_path_matches_general },
     { "smov and movi", test_smov_and_movi },
     { "sad2 and sada2", test_sad2_and_sada2 },
-    { "brd and brc", test_brd_and_brc },
+    { "brd and brc (gen7)", test_brd_and_brc_gen7 },
+    { "brd and brc (gen8)", test_brd_and_brc_gen8 },
+    { "brd and brc (gen9)", test_brd_and_brc_gen9 },
     { "predicated call and ret", test_predicated_call_and_ret },
     { "fdiv and sqrt macros (invm, rsqrtm, madm)", test_fdiv_and_sqrt_macros },
     { "csel", test_csel },

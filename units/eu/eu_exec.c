@@ -1185,12 +1185,25 @@ static void release_breaks(struct eu_thread *t, uint32_t while_ip, uint32_t next
 }
 
 /* A branch offset in bytes: the JIP/UIP immediate (gen7: 16-bit in 8-byte
- * units, gen8+: 32-bit bytes, native-fields.txt [branch]) or, when src0 is a
- * register (brd, brc, call: 004 L9260, L9298, L9471), its DWord k (brc
- * reads JIP, UIP as a pair). */
+ * units, seed 000's brc/brd pages; gen8+: 32-bit bytes, native-fields.txt
+ * [branch]) or, when src0 is a register (brd, brc, call: 004 L9260, L9298,
+ * L9471), its DWord k (gen8+ brc reads JIP, UIP as a pair; gen7 packs both
+ * in one DWord). */
 static int32_t branch_offset(struct ctx *c, enum eu_field f, unsigned k)
 {
     const struct eu_instruction *in = c->in;
+    if (in->gen == 7 && eu_field_get(7, EU_F_SRC0_REG_FILE, in->native) == EU_FILE_GRF) {
+        /* gen7: one DWord, JIP in 15:0 and UIP in 31:16, 8-byte units (seed
+         * 000 brc/brd pages: "a scalar DWord containing both JIP and UIP") */
+        uint32_t at = (uint32_t)eu_field_get(7, EU_F_SRC0_REG_NR, in->native) * 32u +
+                      (uint32_t)eu_field_get(7, EU_F_SRC0_SUBREG_NR, in->native);
+        if (at + 4 > EU_GRF_BYTES) {
+            fault(c);
+            return (int32_t)in->size;
+        }
+        uint32_t dw = (uint32_t)rd_le(c->t->grf + at, 4);
+        return (int32_t)(int16_t)(k ? dw >> 16 : dw & 0xffff) * 8;
+    }
     if (in->gen >= 8 && eu_field_get(in->gen, EU_F_SRC0_REG_FILE, in->native) == EU_FILE_GRF) {
         uint32_t at = (uint32_t)eu_field_get(in->gen, EU_F_SRC0_REG_NR, in->native) * 32u +
                       (uint32_t)eu_field_get(in->gen, EU_F_SRC0_SUBREG_NR, in->native) + 4 * k;

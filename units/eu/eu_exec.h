@@ -106,7 +106,7 @@ struct eu_exec_counts {
     uint64_t illegal;           /* illegal opcodes/fields, unmodelled opcodes */
     uint64_t register_faults;   /* accesses outside the register file (discarded/zero) */
     uint64_t divide_by_zero;
-    uint64_t unmodelled;        /* wait, smov, movi, sad2, sada2 run as nop (a warning) */
+    uint64_t unmodelled;        /* wait runs as a nop (a warning) */
 };
 
 struct eu_thread {
