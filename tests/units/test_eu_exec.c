@@ -1618,15 +1618,15 @@ static void test_fdiv_and_sqrt_macros(void)
 
 static void test_random_words_never_crash(void)
 {
-    /* Bad input: random 128-bit words (and compact 64-bit ones) on all three
+    /* Bad input: random 128-bit words (and compact 64-bit ones) on all four
      * generations decode and execute to some outcome on a thread with random
      * registers - no crash, no undefined behaviour (run under ASan/UBSan by
      * make test-san), every step returns. */
     uint32_t seed = 777;
     struct eu_thread *t = calloc(1, sizeof *t);
     unsigned counts[4] = { 0 };
-    for (unsigned iter = 0; iter < 6000; iter++) {
-        int gen = (int[]){ 7, 8, 9 }[iter % 3];
+    for (unsigned iter = 0; iter < 8000; iter++) {
+        int gen = (int[]){ 4, 7, 8, 9 }[iter % 4];
         if (iter % 64 == 0) {
             eu_thread_init(t, gen, 0, 0, lcg(&seed));
             for (unsigned r = 0; r < EU_GRF_COUNT * 8; r++)
@@ -1644,7 +1644,8 @@ static void test_random_words_never_crash(void)
             static const uint8_t ops[] = { 1, 2, 4, 5, 6, 7, 8, 9, 12, 16, 17, 18, 24, 25, 26, 32,
                                            34, 36, 37, 39, 40, 41, 42, 44, 45, 49, 56, 64, 65,
                                            66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78,
-                                           79, 84, 85, 86, 87, 89, 90, 91, 92, 126 };
+                                           79, 80, 81, 84, 85, 86, 87, 89, 90, 91, 92, 93, 3,
+                                           10, 33, 35, 38, 43, 126 };
             w[3] &= (uint8_t)~0x20;
             w[0] = ops[lcg(&seed) % sizeof ops];
         }

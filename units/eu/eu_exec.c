@@ -1100,7 +1100,8 @@ static enum eu_step_result do_flow4(struct ctx *c)
         return EU_STEP_OK;
     }
     default:
-        return EU_STEP_OK;
+        /* halt: no Gen4 semantics to go by (Mesa does not emit it there) */
+        return illegal(t, "gen4 halt is not modelled");
     }
 }
 
