@@ -10,6 +10,7 @@
 #include "units/gateway/gateway.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
+#include "units/math/math.h"
 #include "units/memory/memory.h"
 #include "units/td/td.h"
 #include "units/vfe/vfe.h"
@@ -22,6 +23,7 @@ static const struct unit_ops *const real_kinds[] = {
     &eu_ops,
     &td_ops,
     &l3_ops,
+    &math_ops,
     &memory_ops,
     &vfe_ops,
     &dataport_ops,

@@ -390,12 +390,19 @@ static void test_carry_borrow_and_mach(void)
     c.acc_wr = true;
     emit(p, c);
     emit(p, op1(MOV, 8, G(13, UD), eu_enc_arf(0x20, 0, EU_TYPE_UD)));     /* borrows */
+    /* the 32x32 multiply macro of 004 L23190: mul acc0 src0 src1:uw (low
+     * word), mach dst src0 src1 (high dword), mov from acc0 (low dword) */
+    struct eu_enc_opnd lo_uw = eu_enc_rgn(G(2, UW), 16, 8, 2);
+    emit(p, op2(MUL, 8, eu_enc_arf(0x20, 0, EU_TYPE_UD), G(1, UD), lo_uw));
     c = op2(MACH, 8, G(14, UD), G(1, UD), G(2, UD));
     c.acc_wr = true;
     emit(p, c);
+    emit(p, op1(MOV, 8, G(16, UD), eu_enc_arf(0x20, 0, EU_TYPE_UD)));
+    emit(p, op2(MUL, 8, eu_enc_arf(0x20, 0, EU_TYPE_D), G(1, D), lo_uw));
     c = op2(MACH, 8, G(15, D), G(1, D), G(2, D));
     c.acc_wr = true;
     emit(p, c);
+    emit(p, op1(MOV, 8, G(17, D), eu_enc_arf(0x20, 0, EU_TYPE_D)));
     CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
     for (unsigned i = 0; i < 8; i++) {
         uint64_t s = (uint64_t)a[i] + b[i];
@@ -404,8 +411,10 @@ static void test_carry_borrow_and_mach(void)
         CU_ASSERT_EQUAL(ud(p, 12, i), a[i] - b[i]);
         CU_ASSERT_EQUAL(ud(p, 13, i), a[i] < b[i] ? 1u : 0u);
         CU_ASSERT_EQUAL(ud(p, 14, i), (uint32_t)(((uint64_t)a[i] * b[i]) >> 32));
+        CU_ASSERT_EQUAL(ud(p, 16, i), (uint32_t)((uint64_t)a[i] * b[i]));
         int64_t sp = (int64_t)(int32_t)a[i] * (int32_t)b[i];
         CU_ASSERT_EQUAL((int32_t)ud(p, 15, i), (int32_t)(sp >> 32));
+        CU_ASSERT_EQUAL(ud(p, 17, i), (uint32_t)sp);
     }
     prog_free(p);
 }
@@ -1319,8 +1328,9 @@ static void test_fast_path_matches_general(void)
 {
     /* The prepared fast path (struct eu_fast) against the general executor on
      * the same thread state: random bit patterns (denormals, NaNs, infinities
-     * included), SIMD4/8/16, scalar and immediate operands, partial masks,
-     * both denormal modes. */
+     * included; every other case has no denormal source but tiny normals whose
+     * results underflow, the whole-register path's case), SIMD4/8/16, scalar
+     * and immediate operands, partial masks, both denormal modes. */
     uint32_t seed = 12345;
     unsigned prepared = 0;
     for (unsigned iter = 0; iter < 800; iter++) {
@@ -1366,7 +1376,9 @@ static void test_fast_path_matches_general(void)
         eu_thread_init(t1, 9, 0, 0, lcg(&seed) | 1);
         for (unsigned r = 0; r < 24 * 8; r++) {
             uint32_t v = lcg(&seed);
-            if ((v & 7) == 0) v &= 0x807fffffu;             /* denormal */
+            if ((v & 7) == 0 && (iter & 8))
+                v = (v & 0x807fffffu) | 0x00800000u;        /* tiny normal: results underflow */
+            else if ((v & 7) == 0) v &= 0x807fffffu;        /* denormal */
             else if ((v & 7) == 1) v |= 0x7f800000u;        /* inf / NaN */
             eu_grf_set_ud(t1, r / 8, r % 8, v);
         }
@@ -1413,17 +1425,208 @@ static void test_fast_path_matches_general(void)
     }
 }
 
+/* ---- smov, movi, sad2, sada2, brd, brc, call/ret, the fdiv/sqrt macros ---- */
+
+enum { MOVI = 3, SMOV = 10, BRD = 33, BRC = 35, SAD2 = 80, SADA2 = 81, MADM = 93 };
+
+static void test_smov_and_movi(void)
+{
+    /* smov (004 L24086-24120): without predication the src1 immediate masks
+     * the execution mask; with predication the flags are not used, the
+     * instruction runs with its whole mask when some channel survives the
+     * immediate. */
+    struct prog *p = prog_new();
+    emit(p, op1(MOV, 8, G(1, D), IMM(V, 0x76543210)));
+    emit(p, op2(SMOV, 8, G(10, D), G(1, D), IMM(UD, 0x5a)));
+    struct eu_enc_insn sp = op2(SMOV, 8, G(11, D), G(1, D), IMM(UD, 0x01));
+    sp.pred = 1;                                 /* f0.0 is 0: a flag predicate would disable all */
+    emit(p, sp);
+    struct eu_enc_insn sn = op2(SMOV, 8, G(12, D), G(1, D), IMM(UD, 0x100));
+    sn.pred = 1;                                 /* no channel of 8 in the immediate */
+    emit(p, sn);
+    /* movi (004 L23026-23066): register from a0.0[11:5], each channel's
+     * subregister from its own a0.n[4:0]; a0.1..7 carry no register bits */
+    struct eu_enc_opnd ind = eu_enc_rgn(G(0, D), 8, 8, 1);
+    ind.indirect = true;
+    ind.addr_subreg = 0;
+    ind.addr_imm = 0;
+    emit(p, op1(MOV, 8, eu_enc_arf(0x10, 0, EU_TYPE_UW), G(30, UW)));
+    emit(p, op1(MOVI, 8, G(13, D), ind));
+    for (unsigned n = 0; n < 8; n++) {
+        uint16_t a = (uint16_t)(4 * (7 - n) | (n == 0 ? 20u << 5 : 0));
+        uint32_t w = eu_grf_ud(p->t, 30, n / 2);
+        w = (n & 1) ? (w & 0xffff) | (uint32_t)a << 16 : (w & 0xffff0000u) | a;
+        eu_grf_set_ud(p->t, 30, n / 2, w);
+        eu_grf_set_ud(p->t, 20, n, 100 + n);
+    }
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned ch = 0; ch < 8; ch++) {
+        CU_ASSERT_EQUAL(ud(p, 10, ch), (0x5au >> ch & 1) ? ch : 0u);
+        CU_ASSERT_EQUAL(ud(p, 11, ch), ch);
+        CU_ASSERT_EQUAL(ud(p, 12, ch), 0u);
+        CU_ASSERT_EQUAL(ud(p, 13, ch), 107u - ch);
+    }
+    prog_free(p);
+}
+
+static void test_sad2_and_sada2(void)
+{
+    /* 004 L24782-24845: per 2-tuple, |s0[n]-s1[n]| + |s0[n+1]-s1[n+1]| into
+     * channel n (and the accumulator); sada2 adds the accumulator's channel n */
+    static const uint8_t a[8] = { 10, 20, 30, 40, 50, 60, 70, 80 };
+    static const uint8_t b[8] = { 13, 15, 30, 50, 45, 66, 71, 70 };
+    struct prog *p = prog_new();
+    emit(p, op2(SAD2, 8, G(13, W), G(2, UB), G(3, UB)));
+    emit(p, op2(SADA2, 8, G(14, W), G(2, UB), G(4, UB)));
+    for (unsigned k = 0; k < 2; k++) {
+        eu_grf_set_ud(p->t, 2, k, (uint32_t)a[4 * k] | (uint32_t)a[4 * k + 1] << 8 |
+                                  (uint32_t)a[4 * k + 2] << 16 | (uint32_t)a[4 * k + 3] << 24);
+        eu_grf_set_ud(p->t, 3, k, (uint32_t)b[4 * k] | (uint32_t)b[4 * k + 1] << 8 |
+                                  (uint32_t)b[4 * k + 2] << 16 | (uint32_t)b[4 * k + 3] << 24);
+    }
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned n = 0; n < 8; n += 2) {
+        unsigned sad = (unsigned)abs(a[n] - b[n]) + (unsigned)abs(a[n + 1] - b[n + 1]);
+        unsigned sada = a[n] + a[n + 1] + sad;          /* r4 is zero */
+        CU_ASSERT_EQUAL(ud(p, 13, n / 2) & 0xffff, sad);
+        CU_ASSERT_EQUAL(ud(p, 14, n / 2) & 0xffff, sada);
+    }
+    CU_ASSERT_EQUAL(ud(p, 13, 0) & 0xffff, 8u);         /* 3 + 5, worked by hand */
+    CU_ASSERT_EQUAL(ud(p, 14, 3) & 0xffff, 161u);       /* 70 + 80 + 1 + 10 */
+    prog_free(p);
+}
+
+static void check_brd_and_brc(int gen)
+{
+    /* 004 L9253-9321. Channels 0-2 (r1 < 3) take brd to A; 3-7 go on, add
+     * 100, and brc to END (all branch away: the ip jumps to its JIP, END);
+     * ...the ip is at A: 0-2 add 1, brc to END with JIP back at the waiting
+     * channels (the add 100): they run it, their brc sends all to END. */
+    struct prog *p = prog_new_gen(gen);
+    emit(p, op1(MOV, 8, G(1, D), IMM(V, 0x76543210)));
+    emit(p, op1(MOV, 8, G(10, D), IMM(D, 0)));
+    emit(p, pred_cmp(CM_L, 0, G(1, D), IMM(D, 3)));
+    struct eu_enc_insn d = flow(BRD, 0, 0);
+    d.pred = 1;
+    size_t bd = emit(p, d);
+    size_t b100 = emit(p, add_imm(10, 100));
+    size_t c1 = emit(p, flow(BRC, 0, 0));
+    size_t a = emit(p, add_imm(10, 1));
+    size_t c2 = emit(p, flow(BRC, 0, 0));
+    size_t end = emit(p, add_imm(10, 1000));
+    eu_enc_patch_jump(&p->b, bd, (int32_t)(a - bd), 0);
+    eu_enc_patch_jump(&p->b, c1, (int32_t)(end - c1), (int32_t)(end - c1));
+    eu_enc_patch_jump(&p->b, c2, (int32_t)b100 - (int32_t)c2, (int32_t)(end - c2));
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned ch = 0; ch < 8; ch++)
+        CU_ASSERT_EQUAL(ud(p, 10, ch), ch < 3 ? 1001u : 1100u);
+    prog_free(p);
+}
+
+static void test_brd_and_brc_gen7(void) { check_brd_and_brc(7); }
+static void test_brd_and_brc_gen8(void) { check_brd_and_brc(8); }
+static void test_brd_and_brc_gen9(void) { check_brd_and_brc(9); }
+
+static void test_predicated_call_and_ret(void)
+{
+    /* 004 L9471 (call), L23936 (ret): channels 0-2 (predicate) enter the
+     * subroutine, 3-7 wait at the next instruction; ret sends them back and,
+     * the CallMask being empty, the ip follows. */
+    struct prog *p = prog_new();
+    emit(p, op1(MOV, 8, G(1, D), IMM(V, 0x76543210)));
+    emit(p, op1(MOV, 8, G(10, D), IMM(D, 0)));
+    emit(p, pred_cmp(CM_L, 0, G(1, D), IMM(D, 3)));
+    struct eu_enc_insn cl = { .opcode = CALL, .exec_size = 8, .dst = G(20, UD), .nsrc = 0, .pred = 1 };
+    size_t ca = emit(p, cl);
+    emit(p, add_imm(10, 10));
+    struct eu_enc_insn jo = op1(JMPI, 1, NUL(D), IMM(D, 32));
+    jo.nomask = true;
+    emit(p, jo);                                /* over the subroutine */
+    size_t sub = emit(p, add_imm(10, 1));
+    emit(p, op1(RET, 8, NUL(UD), S(20, 0, UD)));
+    emit(p, add_imm(10, 100));
+    eu_enc_patch_jump(&p->b, ca, (int32_t)(sub - ca), 0);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned ch = 0; ch < 8; ch++)
+        CU_ASSERT_EQUAL(ud(p, 10, ch), ch < 3 ? 111u : 110u);
+    CU_ASSERT_EQUAL(ud(p, 20, 1), 0x7u);        /* CallMask */
+    CU_ASSERT_EQUAL(ud(p, 20, 0), (uint32_t)ca + 16);
+    prog_free(p);
+}
+
+static struct eu_enc_insn madm(unsigned d, unsigned s0, unsigned s1, unsigned s2, bool neg1)
+{
+    struct eu_enc_insn in = op3(MADM, 8, G(d, F), eu_enc_rgn(G(s0, F), 4, 4, 1),
+                                eu_enc_rgn(G(s1, F), 4, 4, 1), eu_enc_rgn(G(s2, F), 4, 4, 1));
+    in.src[1].negate = neg1;
+    return in;
+}
+
+static void test_fdiv_and_sqrt_macros(void)
+{
+    /* The seed's single-precision IEEE fdiv and sqrt macros (003 L24255-
+     * 24290): invm / rsqrtm give the first approximation, the madm steps
+     * refine it; the result must be the correctly rounded a / b and
+     * sqrt(a) (IEEE, computed here by the host). The acc2-acc9 selectors
+     * carry 2 extra exponent bits the seed does not lay out; the values
+     * here stay far from the range ends, where those bits do not matter. */
+    uint32_t seed = 99;
+    for (unsigned round = 0; round < 16; round++) {
+        struct prog *p = prog_new();
+        /* fdiv: r2 = 0, r6 = a, r4 = b, r5 = 1 */
+        struct eu_enc_insn m = op2(MATH, 8, G(8, F), G(6, F), G(4, F));
+        m.cond = 14;                            /* INVM */
+        emit(p, m);
+        emit(p, madm(9, 2, 6, 8, false));       /* q0 = a*y0 */
+        emit(p, madm(10, 5, 4, 8, true));       /* e0 = 1-b*y0 */
+        emit(p, madm(1, 8, 10, 8, false));      /* y1 = y0+e0*y0 */
+        emit(p, madm(11, 6, 4, 9, true));       /* r0 = a-b*q0 */
+        emit(p, madm(9, 9, 11, 1, false));      /* q1 = q0+r0*y1 */
+        emit(p, madm(12, 6, 4, 9, true));       /* r1 = a-b*q1 (r6 kept: r12 here) */
+        emit(p, madm(13, 9, 12, 1, false));     /* q = q1+r1*y1 */
+        /* sqrt: r0' = r2 = 0, r16 = 1/2, r14 = a' */
+        struct eu_enc_insn q = op1(MATH, 8, G(17, F), G(14, F));
+        q.cond = 15;                            /* RSQRTM */
+        emit(p, q);
+        emit(p, madm(19, 2, 16, 17, false));    /* H0 = 1/2*y0 */
+        emit(p, madm(21, 2, 14, 17, false));    /* S0 = a*y0 */
+        emit(p, madm(20, 16, 21, 19, true));    /* d0 = 1/2-S0*H0 */
+        emit(p, madm(19, 19, 20, 19, false));   /* H1 = H0+d0*H0 */
+        emit(p, madm(17, 21, 20, 21, false));   /* S1 = S0+d0*S0 */
+        emit(p, madm(20, 14, 17, 17, true));    /* e0 = a-S1*S1 */
+        emit(p, madm(22, 17, 20, 19, false));   /* S = S1+e0*H1 */
+        float a[8], b[8], sa[8];
+        for (unsigned ch = 0; ch < 8; ch++) {
+            a[ch] = ldexpf(1.0f + (float)(lcg(&seed) >> 9) / 8388608.0f, (int)(lcg(&seed) % 40) - 20);
+            b[ch] = ldexpf(1.0f + (float)(lcg(&seed) >> 9) / 8388608.0f, (int)(lcg(&seed) % 40) - 20);
+            if (lcg(&seed) & 1) a[ch] = -a[ch];
+            sa[ch] = ldexpf(1.0f + (float)(lcg(&seed) >> 9) / 8388608.0f, (int)(lcg(&seed) % 40) - 20);
+            eu_grf_set_ud(p->t, 6, ch, fbits(a[ch]));
+            eu_grf_set_ud(p->t, 4, ch, fbits(b[ch]));
+            eu_grf_set_ud(p->t, 5, ch, fbits(1.0f));
+            eu_grf_set_ud(p->t, 14, ch, fbits(sa[ch]));
+            eu_grf_set_ud(p->t, 16, ch, fbits(0.5f));
+        }
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        for (unsigned ch = 0; ch < 8; ch++) {
+            CU_ASSERT_EQUAL(ud(p, 13, ch), fbits(a[ch] / b[ch]));
+            CU_ASSERT_EQUAL(ud(p, 22, ch), fbits(sqrtf(sa[ch])));
+        }
+        prog_free(p);
+    }
+}
+
 static void test_random_words_never_crash(void)
 {
-    /* Bad input: random 128-bit words (and compact 64-bit ones) on all three
+    /* Bad input: random 128-bit words (and compact 64-bit ones) on all four
      * generations decode and execute to some outcome on a thread with random
      * registers - no crash, no undefined behaviour (run under ASan/UBSan by
      * make test-san), every step returns. */
     uint32_t seed = 777;
     struct eu_thread *t = calloc(1, sizeof *t);
     unsigned counts[4] = { 0 };
-    for (unsigned iter = 0; iter < 6000; iter++) {
-        int gen = (int[]){ 7, 8, 9 }[iter % 3];
+    for (unsigned iter = 0; iter < 8000; iter++) {
+        int gen = (int[]){ 4, 7, 8, 9 }[iter % 4];
         if (iter % 64 == 0) {
             eu_thread_init(t, gen, 0, 0, lcg(&seed));
             for (unsigned r = 0; r < EU_GRF_COUNT * 8; r++)
@@ -1441,7 +1644,8 @@ static void test_random_words_never_crash(void)
             static const uint8_t ops[] = { 1, 2, 4, 5, 6, 7, 8, 9, 12, 16, 17, 18, 24, 25, 26, 32,
                                            34, 36, 37, 39, 40, 41, 42, 44, 45, 49, 56, 64, 65,
                                            66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78,
-                                           79, 84, 85, 86, 87, 89, 90, 91, 92, 126 };
+                                           79, 80, 81, 84, 85, 86, 87, 89, 90, 91, 92, 93, 3,
+                                           10, 33, 35, 38, 43, 126 };
             w[3] &= (uint8_t)~0x20;
             w[0] = ops[lcg(&seed) % sizeof ops];
         }
@@ -1507,6 +1711,13 @@ static const struct test_case cases[] = {
     { "illegal opcode ends thread", test_illegal_opcode_ends_thread },
     { "simd16 and quarter control", test_simd16_and_quarter_control },
     { "fast path matches general", test_fast_path_matches_general },
+    { "smov and movi", test_smov_and_movi },
+    { "sad2 and sada2", test_sad2_and_sada2 },
+    { "brd and brc (gen7)", test_brd_and_brc_gen7 },
+    { "brd and brc (gen8)", test_brd_and_brc_gen8 },
+    { "brd and brc (gen9)", test_brd_and_brc_gen9 },
+    { "predicated call and ret", test_predicated_call_and_ret },
+    { "fdiv and sqrt macros (invm, rsqrtm, madm)", test_fdiv_and_sqrt_macros },
     { "csel", test_csel },
     { "random words never crash", test_random_words_never_crash },
     { "gen7 half conversion opcodes", test_gen7_half_conversion_opcodes },

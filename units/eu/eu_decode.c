@@ -634,8 +634,8 @@ static void decode_split_send_operands(struct eu_instruction *in)
 
 static bool is_flow_with_jip(const struct eu_instruction *in)
 {
-    static const char *const names[] = { "if", "else", "endif", "while", "break", "cont",
-                                         "halt", "goto", "join", NULL };
+    static const char *const names[] = { "if", "iff", "else", "endif", "while", "break", "cont",
+                                         "halt", "goto", "join", "brd", "brc", NULL };
     for (unsigned i = 0; names[i]; i++)
         if (opcode_is(in, names[i]))
             return true;
@@ -706,6 +706,15 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
     out->flag_subreg_nr = (uint8_t)eu_field_get(gen, EU_F_FLAG_SUBREG_NR, n);
     out->nsrc = od->nsrc;
     out->has_dst = od->ndst > 0;
+    /* smov has a destination, src0 and the src1 channel-mask immediate (004
+     * L24086-24120: "smov[.cmod] (exec_size) dst src0 src1"); the opcode
+     * table counts it as operand-less */
+    bool smov = opcode_is(out, "smov");
+    /* call/calla write the return IP and CallMask to dst; ret reads them from
+     * src0 (004 L9471-9560, L23936-23963) */
+    bool call = opcode_is(out, "call") || opcode_is(out, "calla"), ret = opcode_is(out, "ret");
+    if (smov || call)
+        out->has_dst = true;
 
     bool send = opcode_is(out, "send") || opcode_is(out, "sendc");
     out->is_split_send = opcode_is(out, "sends") || opcode_is(out, "sendsc");
@@ -741,6 +750,7 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
             out->jip = (int32_t)sext(eu_field_get(gen, EU_F_JIP, n), w) * unit;
             /* UIP: if (gen7+), else (gen8+), break, cont, halt, goto. */
             if (opcode_is(out, "if") || opcode_is(out, "break") || opcode_is(out, "cont") ||
+                opcode_is(out, "brc") ||
                 opcode_is(out, "halt") || opcode_is(out, "goto") || opcode_is(out, "join") ||
                 (gi >= EU_GEN8_IDX && opcode_is(out, "else"))) {
                 out->has_uip = true;
@@ -757,6 +767,10 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
                  eu_field_get(gen, EU_F_SRC1_REG_NR, n) == 0 ? 1 : 2;
         }
         if (opcode_is(out, "jmpi") || opcode_is(out, "pop"))
+            ns = 1;
+        if (smov)
+            ns = 2;
+        if (ret)
             ns = 1;
         out->nsrc = (uint8_t)(ns > 2 ? 2 : ns);
         for (unsigned i = 0; i < out->nsrc; i++)

@@ -106,10 +106,15 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
 {
     int gi = eu_gen_index(gen);
     memset(w, 0, 16);
-    if (gi < 0 || gi == EU_GEN4_IDX)
+    if (gi < 0)
         return -1;
     const struct eu_opcode_desc *od = &eu_opcode_table[gi][in->opcode & 127];
     bool three = od->mnemonic && od->nsrc == 3;
+    /* gen4: ALU instructions only (its send and jump-count forms are not
+     * written here) */
+    if (gi == EU_GEN4_IDX && (three || in->opcode == 49 || in->opcode == 50 ||
+                              (in->opcode >= 44 && in->opcode <= 47)))
+        return -1;
     SET(EU_F_OPCODE, in->opcode);
     SET(EU_F_ACCESS_MODE, in->align16 || three);
     SET(EU_F_QTR_CONTROL, in->qtr);
@@ -275,7 +280,18 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
                          strcmp(od->mnemonic, "endif") == 0 || strcmp(od->mnemonic, "while") == 0 ||
                          strcmp(od->mnemonic, "break") == 0 || strcmp(od->mnemonic, "cont") == 0 ||
                          strcmp(od->mnemonic, "halt") == 0 || strcmp(od->mnemonic, "call") == 0 ||
-                         strcmp(od->mnemonic, "goto") == 0 || strcmp(od->mnemonic, "join") == 0)) {
+                         strcmp(od->mnemonic, "goto") == 0 || strcmp(od->mnemonic, "join") == 0 ||
+                         strcmp(od->mnemonic, "brd") == 0 || strcmp(od->mnemonic, "brc") == 0 ||
+                         strcmp(od->mnemonic, "iff") == 0)) {
+        if (gi == EU_GEN4_IDX) {
+            /* gen4: jip = the jump count in bytes (16 per instruction), uip =
+             * the pop count (native-fields.txt [branch]); src1 an immediate D */
+            SET(EU_F_SRC1_REG_FILE, EU_FILE_IMM);
+            SET(EU_F_SRC1_TYPE, type_code(gi, EU_TYPE_D, true));
+            SET(EU_F_JUMP_COUNT, (uint32_t)(in->jip / 16) & 0xffff);
+            SET(EU_F_POP_COUNT, (uint32_t)in->uip);
+            return 0;
+        }
         int unit = gi == EU_GEN7_IDX ? 8 : 1;
         SET(EU_F_JIP, (uint32_t)(in->jip / unit));
         SET(EU_F_UIP, (uint32_t)(in->uip / unit));
@@ -307,9 +323,14 @@ void eu_enc_patch_jump(struct eu_enc_buf *b, size_t offset, int32_t jip, int32_t
     for (unsigned i = 0; i < 4; i++)
         w[i] = (uint32_t)b->bytes[offset + 4 * i] | (uint32_t)b->bytes[offset + 4 * i + 1] << 8 |
                (uint32_t)b->bytes[offset + 4 * i + 2] << 16 | (uint32_t)b->bytes[offset + 4 * i + 3] << 24;
-    int unit = gen == 7 ? 8 : 1;
-    SET(EU_F_JIP, (uint32_t)(jip / unit));
-    SET(EU_F_UIP, (uint32_t)(uip / unit));
+    if (gen == 4) {
+        SET(EU_F_JUMP_COUNT, (uint32_t)(jip / 16) & 0xffff);
+        SET(EU_F_POP_COUNT, (uint32_t)uip);
+    } else {
+        int unit = gen == 7 ? 8 : 1;
+        SET(EU_F_JIP, (uint32_t)(jip / unit));
+        SET(EU_F_UIP, (uint32_t)(uip / unit));
+    }
     for (unsigned i = 0; i < 4; i++)
         for (unsigned k = 0; k < 4; k++)
             b->bytes[offset + 4 * i + k] = (uint8_t)(w[i] >> (8 * k));

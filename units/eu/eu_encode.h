@@ -1,4 +1,4 @@
-/* units/eu/eu_encode.h - a small encoder for Gen7/8/9 native instructions,
+/* units/eu/eu_encode.h - a small encoder for Gen4/7/8/9 native instructions,
  * for tests and workload builders that need kernels intel-gen4asm cannot
  * express (every type, JIP/UIP flow control, split sends). It writes the
  * fields through the same spec tables the decoder reads (spec/eu/
@@ -41,7 +41,7 @@ struct eu_enc_insn {
     bool sat, acc_wr;
     struct eu_enc_opnd dst, src[3];
     uint8_t nsrc;
-    int32_t jip, uip;           /* flow control, bytes */
+    int32_t jip, uip;           /* flow control, bytes (gen4: jip = jump count x 16, uip = pop count) */
     /* send */
     uint8_t sfid;
     uint32_t desc, ex_desc;

@@ -27,12 +27,12 @@ enum {
     OP_SHL = 9, OP_ASR = 12, OP_CMP = 16, OP_CMPN = 17, OP_CSEL = 18, OP_F32TO16 = 19,
     OP_F16TO32 = 20, OP_BFREV = 23, OP_BFE = 24, OP_BFI1 = 25, OP_BFI2 = 26, OP_JMPI = 32,
     OP_IF = 34, OP_ELSE = 36, OP_ENDIF = 37, OP_WHILE = 39, OP_BREAK = 40, OP_CONT = 41,
-    OP_HALT = 42, OP_CALLA = 43, OP_CALL = 44, OP_RET = 45, OP_GOTO = 46, OP_JOIN = 47,
+    OP_HALT = 42, OP_CALLA = 43, OP_BRD = 33, OP_BRC = 35, OP_CALL = 44, OP_RET = 45, OP_GOTO = 46, OP_JOIN = 47,
     OP_SEND = 49, OP_SENDC = 50, OP_SENDS = 51, OP_SENDSC = 52, OP_MATH = 56, OP_ADD = 64,
     OP_MUL = 65, OP_AVG = 66, OP_FRC = 67, OP_RNDU = 68, OP_RNDD = 69, OP_RNDE = 70,
     OP_RNDZ = 71, OP_MAC = 72, OP_MACH = 73, OP_LZD = 74, OP_FBH = 75, OP_FBL = 76,
     OP_CBIT = 77, OP_ADDC = 78, OP_SUBB = 79, OP_DP4 = 84, OP_DPH = 85, OP_DP3 = 86,
-    OP_DP2 = 87, OP_LINE = 89, OP_PLN = 90, OP_MAD = 91, OP_LRP = 92, OP_MADM = 93,
+    OP_DP2 = 87, OP_LINE = 89, OP_SAD2 = 80, OP_SADA2 = 81, OP_SMOV = 10, OP_MOVI = 3, OP_PLN = 90, OP_MAD = 91, OP_LRP = 92, OP_MADM = 93,
     OP_NOP = 126,
 };
 
@@ -303,6 +303,13 @@ static uint8_t *operand_space(struct eu_thread *t, const struct eu_operand *op, 
         *limit = EU_ARF_COUNT * EU_REG_BYTES;
         return &t->arf[0][0];
     }
+    if (op->file == EU_FILE_MRF) {
+        /* Gen4 message registers; reg_nr bit 7 is the COMPR4 flag (opcodes.txt
+         * [register-file]) */
+        *base = (uint32_t)(op->reg_nr & 15) * EU_REG_BYTES + op->subreg_nr;
+        *limit = EU_MRF_COUNT * EU_REG_BYTES;
+        return t->mrf;
+    }
     *base = (uint32_t)op->reg_nr * EU_REG_BYTES + op->subreg_nr;
     *limit = EU_GRF_BYTES;
     return t->grf;
@@ -327,6 +334,9 @@ static void region_addrs(const struct ctx *c, const struct eu_operand *op, bool 
             base = (a0_word(t, op->addr_subreg_nr) + (uint32_t)(int32_t)op->addr_imm) & 0x1fff;
         for (unsigned ch = 0; ch < n; ch++)
             addr[ch] = base + ch * hs * es;
+        if (op->file == EU_FILE_MRF && (op->reg_nr & 0x80) && n == 16)
+            for (unsigned ch = 8; ch < 16; ch++)   /* Gen4 COMPR4: the second half to m+4 */
+                addr[ch] = base + 4 * EU_REG_BYTES + (ch - 8) * hs * es;
         return;
     }
     if (c->in->access_mode == 1 && !op->rep_ctrl) {
@@ -581,6 +591,16 @@ static uint64_t lane_to_raw(const struct ctx *c, lane_t v, enum kind k, unsigned
     }
 }
 
+/* Gen4 has no AccWrCtrl bit (native-fields.txt acc_wr_control: reserved on
+ * gen4): the arithmetic instructions (opcode groups 100xxxx and 101xxxx, 003
+ * L23013) write the accumulator implicitly. Mesa's Gen4 code relies on it
+ * (line then mac, the g965_tri fragment kernel); which opcodes exactly is
+ * inferred, the Gen4 EU volume not being a seed. */
+static bool gen4_implicit_acc(unsigned op)
+{
+    return op >= OP_ADD && op <= 95;
+}
+
 /* Post-operation condition (L20872-20895): the result as the destination
  * holds it before saturation. */
 static bool cond_post(unsigned cm, lane_t v, enum kind k, unsigned dty)
@@ -632,7 +652,7 @@ static void write_dst(struct ctx *c, const lane_t *r, enum kind k, const bool *c
         }
         set_flags64(t, f);
     }
-    if (in->acc_wr_control && !is_acc(d)) {
+    if ((in->acc_wr_control || (in->gen == 4 && gen4_implicit_acc(in->opcode))) && !is_acc(d)) {
         /* implicit accumulator update (L19606-19766) */
         uint8_t *acc = t->arf[EU_ARF_ACC0];
         for (unsigned ch = 0; ch < n; ch++) {
@@ -671,7 +691,9 @@ static void write_dst(struct ctx *c, const lane_t *r, enum kind k, const bool *c
         uint64_t raw = lane_to_raw(c, r[ch], k, d->type, in->saturate);
         wr_le(space + addr[ch], es, raw);
         if (is_acc(d) && k == K_INT && ch < EU_MAX_CHANNELS)
-            t->acc_wide[ch] = int_from_raw(d->type, raw);
+            /* D/UD: the accumulator keeps 64 bits (the full D x W product
+             * of a mul, 004 L23100; 003 L19692-19702) */
+            t->acc_wide[ch] = type_bytes(d->type) == 4 ? r[ch].i : int_from_raw(d->type, raw);
     }
 }
 
@@ -967,6 +989,20 @@ static enum eu_step_result do_send(struct ctx *c, struct eu_send_request *s)
     s->ex_mlen = in->is_split_send ? (uint8_t)((ex >> 6) & 15) : 0;
     s->src_reg = in->src[0].reg_nr;
     s->src1_reg = in->src[1].reg_nr;
+    if (in->gen == 4) {
+        /* Gen4 (native-fields.txt [send], opcodes.txt [message-descriptors]):
+         * the descriptor DWord holds EOT 31, target 27:24, mlen 23:20, rlen
+         * 19:16; the payload is m[base_mrf ..], a GRF src0 being copied to
+         * the base MRF first (the implied move, whole register). */
+        s->mlen = (uint8_t)((desc >> 20) & 15);
+        s->rlen = (uint8_t)((desc >> 16) & 15);
+        s->header_present = false;
+        s->from_mrf = true;
+        s->src_reg = in->base_mrf & 15;
+        if (in->src[0].file == EU_FILE_GRF)
+            memcpy(t->mrf + s->src_reg * EU_REG_BYTES, t->grf + in->src[0].reg_nr * EU_REG_BYTES,
+                   EU_REG_BYTES);
+    }
     s->dst_reg = in->dst.reg_nr;
     s->dst_null = in->dst.file == EU_FILE_ARF || s->rlen == 0;
     s->exec_size = (uint8_t)c->nch;
@@ -975,6 +1011,98 @@ static enum eu_step_result do_send(struct ctx *c, struct eu_send_request *s)
     if (t->wmask)
         rejoin(t);
     return s->eot ? EU_STEP_END : EU_STEP_SEND;
+}
+
+const uint8_t *eu_send_payload_reg(const struct eu_thread *t, const struct eu_send_request *rq,
+                                   unsigned r)
+{
+    if (rq->from_mrf) {
+        unsigned m = rq->src_reg + r;
+        return m < EU_MRF_COUNT ? t->mrf + m * EU_REG_BYTES : NULL;
+    }
+    unsigned g = r < rq->mlen ? rq->src_reg + r : rq->src1_reg + (r - rq->mlen);
+    return g < EU_GRF_COUNT ? t->grf + g * EU_REG_BYTES : NULL;
+}
+
+/* Gen4 flow control. Gen4 encodes a jump count in 128-bit instructions
+ * relative to the instruction itself and a pop count for its mask stack
+ * (native-fields.txt [branch]; counts as Mesa's emitter writes them: IF ->
+ * ELSE = else - if (lands on the ELSE), IF -> ENDIF = endif - if, ELSE ->
+ * ENDIF = endif - else + 1 (past the ENDIF), WHILE = do - while + 1 (the
+ * instruction after DO), BREAK = while - break + 1 (past the WHILE), CONT =
+ * while - cont (the WHILE)). The Gen4 EU volume is not a seed: the mask
+ * stack (16 entries in hardware, seed 001 L523-L526) is modelled by its
+ * effect, with the same per-channel IPs as Gen7+ (003 L20955):
+ *  - if: enabled channels whose predicate fails wait at the target, marked
+ *    (PcIP | 2) so that only the ELSE or ENDIF there releases them; when no
+ *    channel is left the ip jumps to the target;
+ *  - iff: the same without a mask-stack entry: they wait at the target;
+ *  - else: the channels that ran the if block wait at the target (past the
+ *    ENDIF), then those waiting at this ELSE are released; when none are, the
+ *    ip jumps to the target;
+ *  - endif: releases the channels waiting at it;
+ *  - break: enabled channels wait at the target (past the WHILE); cont: they
+ *    wait at the target (the WHILE); neither jumps (the channels still
+ *    waiting inside the loop must be reached);
+ *  - while: channels whose predicate holds (all active ones when not
+ *    predicated) go back to the target; the others wait past the WHILE.
+ * A mask-stack overflow (more than 16 nested levels) is not modelled. */
+static void release_tagged(struct eu_thread *t, uint32_t at)
+{
+    for (uint32_t w = t->wmask; w; w &= w - 1) {
+        unsigned ch = (unsigned)__builtin_ctz(w);
+        if (t->pcip[ch] == (at | 2u)) {
+            t->pcip[ch] = at;
+            t->amask |= 1u << ch;
+            t->wmask &= ~(1u << ch);
+        }
+    }
+}
+
+static enum eu_step_result do_flow4(struct ctx *c)
+{
+    const struct eu_instruction *in = c->in;
+    struct eu_thread *t = c->t;
+    uint32_t ip = t->ip, next = ip + in->size;
+    uint32_t target = ip + (uint32_t)(in->jump_count * 16);
+    /* the mask registers are the thread's, whatever the exec size
+     * (intel-gen4asm writes endif and while with exec size 1); a predicate
+     * covers the instruction's channels */
+    uint32_t active = t->amask;
+    uint32_t en_abs = in->pred_control ? (c->en << c->off) : (in->mask_control ? t->dmask : active);
+    switch (in->opcode) {
+    case OP_IF:
+    case 35: /* iff */
+        park(t, active & ~en_abs, in->opcode == OP_IF ? target | 2u : target);
+        if (t->amask == 0) jump(t, target);
+        else jump(t, next);
+        return EU_STEP_OK;
+    case OP_ELSE:
+        park(t, active, target);
+        release_tagged(t, ip);
+        if (t->amask == 0) jump(t, target);
+        else jump(t, next);
+        return EU_STEP_OK;
+    case OP_ENDIF:
+        release_tagged(t, ip);
+        jump(t, next);
+        return EU_STEP_OK;
+    case OP_BREAK:
+    case OP_CONT:
+        park(t, en_abs, target);
+        jump(t, next);
+        return EU_STEP_OK;
+    case OP_WHILE: {
+        uint32_t back = in->pred_control ? en_abs : active;
+        park(t, active & ~back, next);
+        if (back) jump(t, target);
+        else jump(t, next);
+        return EU_STEP_OK;
+    }
+    default:
+        /* halt: no Gen4 semantics to go by (Mesa does not emit it there) */
+        return illegal(t, "gen4 halt is not modelled");
+    }
 }
 
 /* Flow control. Every channel has its own instruction pointer (PcIP) and runs
@@ -1057,13 +1185,47 @@ static void release_breaks(struct eu_thread *t, uint32_t while_ip, uint32_t next
     }
 }
 
+/* A branch offset in bytes: the JIP/UIP immediate (gen7: 16-bit in 8-byte
+ * units, seed 000's brc/brd pages; gen8+: 32-bit bytes, native-fields.txt
+ * [branch]) or, when src0 is a register (brd, brc, call: 004 L9260, L9298,
+ * L9471), its DWord k (gen8+ brc reads JIP, UIP as a pair; gen7 packs both
+ * in one DWord). */
+static int32_t branch_offset(struct ctx *c, enum eu_field f, unsigned k)
+{
+    const struct eu_instruction *in = c->in;
+    if (in->gen == 7 && eu_field_get(7, EU_F_SRC0_REG_FILE, in->native) == EU_FILE_GRF) {
+        /* gen7: one DWord, JIP in 15:0 and UIP in 31:16, 8-byte units (seed
+         * 000 brc/brd pages: "a scalar DWord containing both JIP and UIP") */
+        uint32_t at = (uint32_t)eu_field_get(7, EU_F_SRC0_REG_NR, in->native) * 32u +
+                      (uint32_t)eu_field_get(7, EU_F_SRC0_SUBREG_NR, in->native);
+        if (at + 4 > EU_GRF_BYTES) {
+            fault(c);
+            return (int32_t)in->size;
+        }
+        uint32_t dw = (uint32_t)rd_le(c->t->grf + at, 4);
+        return (int32_t)(int16_t)(k ? dw >> 16 : dw & 0xffff) * 8;
+    }
+    if (in->gen >= 8 && eu_field_get(in->gen, EU_F_SRC0_REG_FILE, in->native) == EU_FILE_GRF) {
+        uint32_t at = (uint32_t)eu_field_get(in->gen, EU_F_SRC0_REG_NR, in->native) * 32u +
+                      (uint32_t)eu_field_get(in->gen, EU_F_SRC0_SUBREG_NR, in->native) + 4 * k;
+        if (at + 4 <= EU_GRF_BYTES)
+            return (int32_t)rd_le(c->t->grf + at, 4);
+        fault(c);
+        return (int32_t)in->size;
+    }
+    uint64_t raw = eu_field_get(in->gen, f, in->native);
+    if (in->gen == 7)
+        return (int32_t)(int16_t)raw * 8;
+    return (int32_t)(uint32_t)raw;
+}
+
 enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in,
                             struct eu_send_request *send, uint64_t cycle)
 {
     if (in->illegal)
         return illegal(t, in->illegal_reason ? in->illegal_reason : "illegal instruction");
-    if (in->gen < 7)
-        return illegal(t, "gen4 execution is not modelled");
+    if (in->gen != 4 && in->gen < 7)
+        return illegal(t, "only gen4 and gen7+ execute");
     t->counts.instructions++;
     struct ctx c;
     c.t = t;
@@ -1071,6 +1233,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     c.cycle = cycle;
     c.nch = in->exec_size;
     c.off = (in->qtr_control * 8u + in->nib_control * 4u) & 31;
+    if (in->gen == 4)
+        c.off = in->qtr_control == 1 ? 8 : 0;   /* gen4: 1 = sechalf, 2 = compressed */
     c.exec_bits = chan_bits(c.nch) << c.off;
     uint32_t crv = cr0(t);
     c.ftz_f = !(crv >> 7 & 1);
@@ -1084,7 +1248,18 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     c.en = en;
 
     unsigned op = in->opcode;
-    if (in->is_branch || op == OP_JMPI || op == OP_CALL || op == OP_CALLA || op == OP_RET) {
+    if (in->gen == 4) {
+        if (in->is_branch)
+            return do_flow4(&c);
+        if (op == 38) {                 /* do: a marker, nothing to execute */
+            t->ip += in->size;
+            return EU_STEP_OK;
+        }
+        if (op >= 44 && op <= 47)       /* msave, mrest, push, pop */
+            return illegal(t, "gen4 mask-stack save/restore (msave/mrest/push/pop) is not modelled");
+    }
+    if (in->is_branch || op == OP_JMPI || op == OP_CALL || op == OP_CALLA || op == OP_RET ||
+        op == OP_BRD || op == OP_BRC) {
         uint32_t ip = t->ip;
         switch (op) {
         case OP_WHILE:
@@ -1097,24 +1272,48 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
             c.nch = 1;
             read_src(&c, &in->src[0], K_INT, v, false);
             bool take = !in->pred_control || (pred_mask(&c) & 1);
-            jump(t, take ? ip + 16 + (uint32_t)v[0].i : ip + in->size);
+            int32_t off = (int32_t)v[0].i;
+            if (in->gen == 4) {
+                /* Gen4 (Mesa's brw_JMPI / brw_land_fwd_jump): "jmpi ip ip
+                 * imm", the immediate in src1 counting 128-bit instructions
+                 * after the next one */
+                if (eu_field_get(4, EU_F_SRC1_REG_FILE, in->native) == EU_FILE_IMM)
+                    off = (int32_t)(uint32_t)eu_field_get(4, EU_F_IMM32, in->native);
+                off *= 16;
+            }
+            jump(t, take ? ip + 16 + (uint32_t)off : ip + in->size);
             return EU_STEP_OK;
         }
         case OP_CALL:
         case OP_CALLA: {
-            /* dst.0 = return ip, dst.1 = active mask; JIP (or the absolute
-             * target for calla) in the src1 immediate */
-            uint32_t target = (uint32_t)eu_field_get(in->gen, EU_F_JIP, in->native);
+            /* 004 L9471-9560 (call, calla): the enabled channels jump (PcIP =
+             * IP + JIP, or JIP for calla) and form the CallMask, the others
+             * move to the next instruction; when any jumped, dst.0 = the
+             * return IP, dst.1 = CallMask. JIP: the src1 immediate, or src0
+             * when it is a register. */
+            uint32_t en_abs = c.en << c.off;
+            if (!en_abs) {
+                jump(t, ip + in->size);
+                return EU_STEP_OK;
+            }
+            int32_t off = branch_offset(&c, EU_F_JIP, 0);
+            uint32_t target = op == OP_CALLA ? (uint32_t)off : ip + (uint32_t)off;
             const struct eu_operand *d = &in->dst;
             if (d->file == EU_FILE_GRF && d->reg_nr * 32u + d->subreg_nr + 8 <= EU_GRF_BYTES) {
                 wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr, 4, ip + in->size);
-                wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr + 4, 4, t->amask);
+                wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr + 4, 4, en_abs);
             }
+            park(t, t->amask & c.exec_bits & ~en_abs, ip + in->size);
+            t->call_mask = en_abs;
             t->call_depth++;
-            jump(t, op == OP_CALLA ? target : ip + target);
+            jump(t, target & ~7u);
             return EU_STEP_OK;
         }
         case OP_RET: {
+            /* 004 L23936-23963: enabled channels go to the return IP
+             * (src0.chan[0]) and leave the CallMask; when the CallMask is
+             * empty, the ip jumps there and the CallMask is restored from
+             * src0.chan[1]; otherwise the ip moves on. */
             const struct eu_operand *s = &in->src[0];
             uint32_t at = s->reg_nr * 32u + s->subreg_nr;
             if (s->file != EU_FILE_GRF || at + 8 > EU_GRF_BYTES) {
@@ -1122,19 +1321,51 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
                 jump(t, ip + in->size);
                 return EU_STEP_OK;
             }
-            uint32_t rip = (uint32_t)rd_le(t->grf + at, 4);
+            uint32_t rip = (uint32_t)rd_le(t->grf + at, 4) & ~7u;
             uint32_t mask = (uint32_t)rd_le(t->grf + at + 4, 4);
-            t->amask |= mask & t->dmask;
-            t->wmask &= ~t->amask;
-            if (t->call_depth) t->call_depth--;
-            jump(t, rip & ~7u);
+            uint32_t en_abs = c.en << c.off;
+            park(t, en_abs, rip);
+            t->call_mask &= ~en_abs;
+            if (t->call_mask == 0) {
+                t->call_mask = mask;
+                if (t->call_depth) t->call_depth--;
+                jump(t, rip);
+            } else {
+                jump(t, ip + in->size);
+            }
+            return EU_STEP_OK;
+        }
+        case OP_BRD: {
+            /* 004 L9293-9321: enabled channels branch to IP + JIP, the
+             * others to the next instruction; the ip follows the branch when
+             * any channel took it. */
+            uint32_t en_abs = c.en << c.off;
+            uint32_t target = ip + (uint32_t)branch_offset(&c, EU_F_JIP, 0);
+            if (en_abs) {
+                park(t, t->amask & c.exec_bits & ~en_abs, ip + in->size);
+                jump(t, target & ~7u);
+            } else {
+                jump(t, ip + in->size);
+            }
+            return EU_STEP_OK;
+        }
+        case OP_BRC: {
+            /* 004 L9253-9290: enabled channels branch to IP + UIP (where all
+             * converge), the others go on; when no channel goes on, the ip
+             * jumps to IP + JIP (the end of the innermost conditional). */
+            uint32_t en_abs = c.en << c.off;
+            uint32_t jipv = ip + (uint32_t)branch_offset(&c, EU_F_JIP, 0);
+            uint32_t uipv = ip + (uint32_t)branch_offset(&c, EU_F_UIP, 1);
+            park(t, en_abs, uipv & ~7u);
+            if (t->amask == 0) jump(t, jipv & ~7u);
+            else jump(t, ip + in->size);
             return EU_STEP_OK;
         }
         case OP_IF: case OP_ELSE: case OP_ENDIF: case OP_BREAK: case OP_CONT:
         case OP_HALT: case OP_GOTO: case OP_JOIN:
             return do_flow(&c);
         default:
-            return illegal(t, "branch opcode not modelled (brd/brc)");
+            return illegal(t, "branch opcode not modelled");
         }
     }
     if (in->is_send || in->is_split_send)
@@ -1145,7 +1376,7 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     bool cv[EU_MAX_CHANNELS];
     bool logic = op == OP_NOT || op == OP_AND || op == OP_OR || op == OP_XOR;
     unsigned ns = in->is_3src ? 3 : in->nsrc;
-    if (op == OP_MOV || op == OP_F32TO16 || op == OP_F16TO32)
+    if (op == OP_MOV || op == OP_F32TO16 || op == OP_F16TO32 || op == OP_SMOV || op == OP_MOVI)
         k = kind_of_type(in->src[0].type);
     if (ns > 0) read_src(&c, &in->src[0], k, s0, logic);
     if (ns > 1) read_src(&c, &in->src[1], k, s1, logic);
@@ -1285,20 +1516,96 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         break;
     }
     case OP_MACH: {
-        /* high 32 bits of the 64-bit product; acc keeps the low half */
-        bool u = in->src[0].type == EU_TYPE_UD && in->src[1].type == EU_TYPE_UD;
+        /* 004 L23186-23215: acc[63:0] = (src1[31:16] * src0[31:0]) << 16 +
+         * acc[63:0]; dst = acc[63:32]. With mul acc0 src0 src1:uw before it
+         * (the low half of src1), acc ends as the full 64-bit product. The
+         * high word is signed for D, unsigned for UD; Gen4-7 take the high
+         * word from src0 instead ("mach reverses the roles of the two source
+         * operands compared to previous generations", 003 L21114). */
+        bool rev = in->gen < 8;
+        const struct eu_operand *hop = rev ? &in->src[0] : &in->src[1];
+        uint8_t *acc = t->arf[EU_ARF_ACC0];
         FOR_CH {
-            if (u) {
-                uint64_t p = (uint64_t)(uint32_t)s0[ch].u * (uint32_t)s1[ch].u;
-                r[ch].i = (int64_t)(p >> 32);
-                t->acc_wide[ch] = (int64_t)p;
-            } else {
-                int64_t p = (int64_t)(int32_t)s0[ch].i * (int32_t)s1[ch].i;
-                r[ch].i = p >> 32;
-                t->acc_wide[ch] = p;
+            uint32_t hv = (uint32_t)(rev ? s0[ch].u : s1[ch].u);
+            uint32_t fv = (uint32_t)(rev ? s1[ch].u : s0[ch].u);
+            const struct eu_operand *fop = rev ? &in->src[1] : &in->src[0];
+            int64_t hi = hop->type == EU_TYPE_D ? (int64_t)(int16_t)(hv >> 16) : (int64_t)(hv >> 16);
+            int64_t full = fop->type == EU_TYPE_D ? (int64_t)(int32_t)fv : (int64_t)fv;
+            uint64_t a = (uint64_t)((hi * full) * 65536) + (uint64_t)t->acc_wide[ch];
+            r[ch].i = (int64_t)a >> 32;
+            if (en >> ch & 1) {
+                t->acc_wide[ch] = (int64_t)a;
+                wr_le(acc + 4 * (ch & 15), 4, (uint32_t)a);
+            }
+        }
+        struct eu_instruction plain = *in;
+        plain.acc_wr_control = false;   /* the accumulator holds the 64-bit sum */
+        c.in = &plain;
+        write_dst(&c, r, K_INT, NULL, true);
+        c.in = in;
+        break;
+    }
+    case OP_SAD2: case OP_SADA2: {
+        /* 004 L24782-24845: per 2-tuple of channels, |s0[n] - s1[n]| +
+         * |s0[n+1] - s1[n+1]| (plus the accumulator's channel n for sada2)
+         * goes to the first channel of the tuple, and to the accumulator
+         * (16 bits per channel kept in dst; the accumulator keeps its guide
+         * bits). The odd channels are "written but with undefined values":
+         * here they are written 0. */
+        FOR_CH r[ch].i = 0;
+        for (unsigned ch = 0; ch + 1 < n; ch += 2) {
+            int64_t d0 = s0[ch].i - s1[ch].i, d1 = s0[ch + 1].i - s1[ch + 1].i;
+            int64_t sad = (d0 < 0 ? -d0 : d0) + (d1 < 0 ? -d1 : d1);
+            if (op == OP_SADA2) sad += t->acc_wide[ch];
+            r[ch].i = sad;
+            if (en >> ch & 1) {
+                t->acc_wide[ch] = sad;
+                t->acc_wide[ch + 1] = 0;
             }
         }
         write_dst(&c, r, K_INT, NULL, true);
+        break;
+    }
+    case OP_SMOV: {
+        /* 004 L24086-24120: src1 is an immediate channel mask. Without
+         * predication it masks the execution mask; with predication the
+         * flags are not used: the instruction runs (with its execution
+         * mask) only when some channel survives the immediate mask. */
+        uint32_t imm = (uint32_t)in->src[1].imm >> c.off;
+        uint32_t base_en = in->mask_control ? chan_bits(n) : (t->amask >> c.off) & chan_bits(n);
+        c.en = in->pred_control ? ((base_en & imm) ? base_en : 0) : (base_en & imm);
+        FOR_CH r[ch] = s0[ch];
+        write_dst(&c, r, k, NULL, true);
+        break;
+    }
+    case OP_MOVI: {
+        /* 004 L23026-23066: src0 is indirect; every channel reads the
+         * register a0.0[11:5] + addr_imm[9:5], at the subregister of its
+         * own address subregister a0.(n mod 8)[4:0] + addr_imm[4:0] (aligned
+         * down to the element size). */
+        const struct eu_operand *o = &in->src[0];
+        unsigned es = type_bytes(o->type);
+        uint32_t a00 = a0_word(t, 0);
+        uint32_t reg = ((a00 >> 5) + ((uint32_t)(int32_t)o->addr_imm >> 5)) & 0x7f;
+        FOR_CH {
+            uint32_t sub = (a0_word(t, ch % 8) + (uint32_t)(int32_t)o->addr_imm) & 31u & ~(es - 1);
+            uint64_t raw = 0;
+            if (o->file == EU_FILE_GRF && o->indirect)
+                raw = rd_le(t->grf + reg * EU_REG_BYTES + sub, es);
+            else
+                fault(&c);
+            r[ch] = to_kind(&c, o->type, raw, k);
+            if (o->abs || o->negate) {
+                if (k == K_INT) {
+                    if (o->abs && r[ch].i < 0) r[ch].i = -r[ch].i;
+                    if (o->negate) r[ch].i = -r[ch].i;
+                } else if (k == K_F) {
+                    if (o->abs) r[ch].f = fabsf(r[ch].f);
+                    if (o->negate) r[ch].f = -r[ch].f;
+                }
+            }
+        }
+        write_dst(&c, r, k, NULL, true);
         break;
     }
     case OP_ADDC: case OP_SUBB: {
@@ -1443,6 +1750,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
                     if (c.alt && (fn == MF_LOG || fn == MF_SQRT || fn == MF_RSQ))
                         a = fabsf(a);   /* ALT: log, rsq, sqrt take abs() of the source */
                     float b = ns > 1 ? (k == K_F ? s1[ch].f : (float)s1[ch].i) : 0;
+                    if (fn == MF_INVM && ns > 1)
+                        a = b;  /* invm a, b: the approximation of 1/b for a / b (003 L24255-24270) */
                     if (fn == MF_POW) r[ch].f = powf(a, b);
                     else if (fn == MF_FDIV) { if (b == 0 && (en >> ch & 1)) dz = true; r[ch].f = a / b; }
                     else r[ch].f = math1f(fn, a, &dz);
@@ -1460,8 +1769,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         }
         break;
     }
-    case 48: case 10: case 3: case 80: case 81:
-        /* wait, smov, movi, sad2, sada2: not modelled; a nop, counted (the
+    case 48:
+        /* wait: no notification registers are modelled; a nop, counted (the
          * unit warns) */
         t->counts.unmodelled++;
         break;

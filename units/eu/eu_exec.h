@@ -1,4 +1,4 @@
-/* units/eu/eu_exec.h - functional execution of Gen7/8/9 EU instructions, one
+/* units/eu/eu_exec.h - functional execution of Gen4 and Gen7/8/9 EU instructions, one
  * hardware thread at a time (the timing lives in units/eu/eu.c).
  *
  * Models (seed 003 = SKL PRM vol 7, line numbers in the seed):
@@ -25,13 +25,31 @@
  *    (L24244);
  *  - SEND/SENDC/SENDS: the instruction is turned into a request (descriptors,
  *    payload registers) for the unit to route; EOT ends the thread (L24296-24416).
- * Not modelled: Gen4 execution (the Gen4 mask stacks), the System Routine and
+ *  - Gen4 (965G; its EU volume is not a seed, reference/eu/ and Mesa fill
+ *    the gap): the message registers m0..m15 (COMPR4 included), sechalf and
+ *    compressed SIMD16, the implicit accumulator of arithmetic instructions,
+ *    IF/IFF/ELSE/ENDIF/WHILE/BREAK/CONT with their jump counts (the mask stack
+ *    by its effect, see eu_exec.c do_flow4), SEND with the implied move of a
+ *    GRF src0 to the base MRF and the payload from the MRF
+ *    (eu_send_payload_reg). The EU unit (eu.c) must copy payloads through
+ *    eu_send_payload_reg and accept gen 4 dispatches to run Gen4 threads.
+ *  - the instructions seed 004 gives pseudocode for: smov (immediate channel
+ *    mask), movi (indexed move through a0.0-a0.7), sad2/sada2 (2-tuple SAD
+ *    into the accumulator), brd/brc (branch diverging/converging), call/calla/
+ *    ret per channel with the CallMask, mach (src1's high word times src0
+ *    accumulated into the 64-bit accumulator; Gen4-7 with the sources'
+ *    roles reversed, 003 L21114), madm (fma) and invm/rsqrtm (the INV/RSQ
+ *    approximation; invm a, b approximates 1/b) as the fdiv/sqrt macros of
+ *    003 L24255-24290 use them.
+ * Not modelled: Gen4 msave/mrest/push/pop and mask-stack overflow, the System Routine and
  * exceptions (an illegal instruction sets cr0.1 bit 28 and ends the thread,
  * counted), IEEE exception flags other than Divide-by-zero; wait (no n0
- * notifications: it does not block), smov, movi, sad2 and sada2 run as nops,
- * counted as unmodelled; brd and brc end the thread like an illegal opcode; the
- * madm/invm/rsqrtm extra precision (they run as fma/inv/rsq), mach's use of
- * the accumulator as an input (it computes the high half directly).
+ * notifications: it does not block; a counted nop); the 2 extra exponent bits
+ * madm/invm/rsqrtm carry in acc2-acc9 (003 L24251: "34 bits for single
+ * precision"; the seed does not lay out how an operand selects its acc nor
+ * the bit format): madm is an fma in the operand type, so the macros are
+ * exact except where intermediate values leave the type's exponent range;
+ * the math .eo early-out flag.
  */
 #ifndef GTSIM_UNITS_EU_EXEC_H
 #define GTSIM_UNITS_EU_EXEC_H
@@ -46,6 +64,7 @@
 #define EU_REG_BYTES 32
 #define EU_GRF_BYTES (EU_GRF_COUNT * EU_REG_BYTES)
 #define EU_MAX_CHANNELS 32
+#define EU_MRF_COUNT 16
 
 /* ARF storage, one 32-byte slot each (acc0 and acc1 adjacent so a SIMD16
  * float accumulator region runs from one into the other). */
@@ -78,6 +97,7 @@ struct eu_send_request {
     bool dst_null;              /* destination is the null register */
     uint8_t exec_size;
     uint32_t exec_mask;         /* channels enabled (WrEn) */
+    bool from_mrf;              /* Gen4: the payload is m[src_reg ..] (eu_send_payload_reg) */
 };
 
 /* Counters the execution keeps per thread; the unit sums them. */
@@ -86,7 +106,7 @@ struct eu_exec_counts {
     uint64_t illegal;           /* illegal opcodes/fields, unmodelled opcodes */
     uint64_t register_faults;   /* accesses outside the register file (discarded/zero) */
     uint64_t divide_by_zero;
-    uint64_t unmodelled;        /* wait, smov, movi, sad2, sada2 run as nop (a warning) */
+    uint64_t unmodelled;        /* wait runs as a nop (a warning) */
 };
 
 struct eu_thread {
@@ -99,15 +119,23 @@ struct eu_thread {
     uint32_t pcip[EU_MAX_CHANNELS];
     int64_t acc_wide[EU_MAX_CHANNELS];  /* integer accumulator, 64-bit (003 L19692-19702) */
     uint32_t call_depth;
+    uint32_t call_mask;         /* channels inside the current subroutine (004 call/ret) */
     struct eu_exec_counts counts;
     const char *fault_reason;
     alignas(32) uint8_t grf[EU_GRF_BYTES];
+    alignas(32) uint8_t mrf[EU_MRF_COUNT * EU_REG_BYTES];  /* Gen4 message registers m0..m15 */
     alignas(32) uint8_t arf[EU_ARF_COUNT][EU_REG_BYTES];
 };
 
 /* A fresh thread: registers zero, cr0 at reset (RTNE, denormals flushed,
  * IEEE mode), all dispatched channels active at ip. */
 void eu_thread_init(struct eu_thread *t, int gen, uint64_t inst_base, uint32_t ip, uint32_t dmask);
+
+/* Register r (0 .. mlen + ex_mlen - 1) of a SEND's payload: GRF registers on
+ * Gen7+, the message registers from the base MRF on Gen4 (where a GRF src0 was
+ * first copied to the base MRF, the implied move). NULL outside the file. */
+const uint8_t *eu_send_payload_reg(const struct eu_thread *t, const struct eu_send_request *rq,
+                                   unsigned r);
 
 /* Executes one decoded instruction, which must be the one at t->ip. cycle is
  * the current cycle (tm0 reads it). */
@@ -134,6 +162,8 @@ struct eu_fast {
     uint16_t src[3];
     uint32_t imm[3];
     uint8_t size;               /* instruction bytes */
+    uint8_t vec;                /* float SIMD8/16 mov, add, mul, mad: 1..4 (whole-register form,
+                                 * set only on hosts with AVX2 and FMA) */
 };
 void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f);
 /* Executes a prepared instruction; false when the thread's state needs the

@@ -3,11 +3,18 @@
  * with the same results as eu_exec (IEEE single precision, RTNE, cr0.0[7]
  * denormal flushing of sources and results, L20019-20065). Kept apart from
  * eu_exec.c, which is compiled for dynamic rounding modes; this path only runs
- * when cr0 selects RTNE. */
+ * when cr0 selects RTNE. SIMD8/16 float forms run whole registers as AVX2
+ * vectors on hosts that have AVX2 and FMA; the denormal flush is an exact
+ * integer test of the exponent bits of whole vectors (a source holding a
+ * denormal takes the per-channel path). */
 #include "units/eu/eu_exec.h"
 
 #include <math.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define EU_FAST_AVX2 1
+#endif
 
 enum { OP_MOV = 1, OP_AND = 5, OP_OR = 6, OP_XOR = 7, OP_CMP = 16, OP_ADD = 64, OP_MUL = 65,
        OP_MAD = 91 };
@@ -107,6 +114,12 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
     f->nomask = in->mask_control != 0;
     f->size = (uint8_t)in->size;
     f->op = (uint8_t)op;
+#ifdef EU_FAST_AVX2
+    /* the whole-register form needs a host with AVX2 and FMA (checked once, here) */
+    if (!integer && (in->exec_size == 8 || in->exec_size == 16) && __builtin_cpu_supports("avx2") &&
+        __builtin_cpu_supports("fma"))
+        f->vec = (uint8_t)(op == OP_MOV ? 1 : op == OP_ADD ? 2 : op == OP_MUL ? 3 : op == OP_MAD ? 4 : 0);
+#endif
 }
 
 static inline __attribute__((always_inline)) void
@@ -208,6 +221,103 @@ fast_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, ui
     store(t, f, r, n, en);
 }
 
+#ifdef EU_FAST_AVX2
+/* SIMD8/SIMD16 float bodies for x86-64 hosts with AVX2 and FMA (chosen at run
+ * time): one 32-byte GRF per host vector, loaded and stored straight from the
+ * register file. Under the default cr0 (denormals flushed, cr0.0[7] = 0) the
+ * flush changes nothing unless a value has a zero exponent and a non-zero
+ * fraction: the sources are tested for that with integer vector operations,
+ * and a source vector holding a denormal sends the instruction to the
+ * per-channel path (returns false, nothing done). Results are flushed
+ * branch-free (zero exponent: keep the sign). All sources are read before the
+ * destination is written. */
+__attribute__((target("avx2,fma"), always_inline)) static inline bool
+body_avx(struct eu_thread *t, const struct eu_fast *f, unsigned regs, bool ftz, uint32_t en,
+         unsigned op)
+{
+    __m256 v[3][2], r[2];
+    unsigned ns = op == OP_MOV ? 1 : op == OP_MAD ? 3 : 2;
+    const __m256i expo = _mm256_set1_epi32(0x7f800000), frac = _mm256_set1_epi32(0x7fffff);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i den = zero;
+    for (unsigned i = 0; i < ns; i++) {
+        for (unsigned k = 0; k < regs; k++) {
+            if (f->scalar >> i & 1) {
+                uint32_t b;
+                if (f->immediate >> i & 1)
+                    b = f->imm[i];
+                else
+                    memcpy(&b, t->grf + f->src[i], 4);
+                v[i][k] = _mm256_castsi256_ps(_mm256_set1_epi32((int)b));
+            } else {
+                v[i][k] = _mm256_loadu_ps((const float *)(t->grf + f->src[i] + 32 * k));
+            }
+            if (ftz) {
+                __m256i u = _mm256_castps_si256(v[i][k]);
+                __m256i ez = _mm256_cmpeq_epi32(_mm256_and_si256(u, expo), zero);
+                __m256i fz = _mm256_cmpeq_epi32(_mm256_and_si256(u, frac), zero);
+                den = _mm256_or_si256(den, _mm256_andnot_si256(fz, ez));
+            }
+        }
+    }
+    if (ftz && !_mm256_testz_si256(den, den))
+        return false;
+    const __m256i mag = _mm256_set1_epi32(0x7fffffff);
+    for (unsigned k = 0; k < regs; k++) {
+        switch (op) {
+        case OP_MOV: r[k] = v[0][k]; break;
+        case OP_ADD: r[k] = _mm256_add_ps(v[0][k], v[1][k]); break;
+        case OP_MUL: r[k] = _mm256_mul_ps(v[0][k], v[1][k]); break;
+        default: r[k] = _mm256_fmadd_ps(v[1][k], v[2][k], v[0][k]); break;   /* src0 + src1 * src2 */
+        }
+        if (ftz && op != OP_MOV) {
+            __m256i u = _mm256_castps_si256(r[k]);
+            __m256i ez = _mm256_cmpeq_epi32(_mm256_and_si256(u, expo), zero);
+            r[k] = _mm256_castsi256_ps(_mm256_andnot_si256(_mm256_and_si256(ez, mag), u));
+        }
+    }
+    uint8_t *dst = t->grf + f->dst;
+    if (en == chan_bits(regs * 8)) {
+        for (unsigned k = 0; k < regs; k++)
+            _mm256_storeu_ps((float *)(dst + 32 * k), r[k]);
+    } else {
+        for (unsigned k = 0; k < regs; k++) {
+            uint32_t m = en >> (8 * k) & 0xff;
+            __m256i sel = _mm256_set_epi32(-(int)(m >> 7 & 1), -(int)(m >> 6 & 1), -(int)(m >> 5 & 1),
+                                           -(int)(m >> 4 & 1), -(int)(m >> 3 & 1), -(int)(m >> 2 & 1),
+                                           -(int)(m >> 1 & 1), -(int)(m & 1));
+            _mm256_maskstore_ps((float *)(dst + 32 * k), sel, r[k]);
+        }
+    }
+    return true;
+}
+
+/* one copy per exec size, flush mode and operation: straight-line code */
+#define AVX_COPY(N, FTZ, OP, NAME)                                                           \
+    __attribute__((target("avx2,fma"))) static bool NAME(struct eu_thread *t,               \
+                                                         const struct eu_fast *f, uint32_t en) \
+    {                                                                                      \
+        return body_avx(t, f, N, FTZ, en, OP);                                             \
+    }
+#define AVX_COPIES(N, FTZ, SUFFIX)                                                           \
+    AVX_COPY(N, FTZ, OP_MOV, avx_mov##SUFFIX)                                                \
+    AVX_COPY(N, FTZ, OP_ADD, avx_add##SUFFIX)                                                \
+    AVX_COPY(N, FTZ, OP_MUL, avx_mul##SUFFIX)                                                \
+    AVX_COPY(N, FTZ, OP_MAD, avx_mad##SUFFIX)
+AVX_COPIES(1, true, 8f)
+AVX_COPIES(2, true, 16f)
+AVX_COPIES(1, false, 8)
+AVX_COPIES(2, false, 16)
+
+typedef bool avx_fn(struct eu_thread *t, const struct eu_fast *f, uint32_t en);
+/* [simd16][ftz][mov, add, mul, mad] */
+static avx_fn *const avx_table[2][2][4] = {
+    { { avx_mov8, avx_add8, avx_mul8, avx_mad8 }, { avx_mov8f, avx_add8f, avx_mul8f, avx_mad8f } },
+    { { avx_mov16, avx_add16, avx_mul16, avx_mad16 },
+      { avx_mov16f, avx_add16f, avx_mul16f, avx_mad16f } },
+};
+#endif
+
 static inline __attribute__((always_inline)) void
 int_load(const struct eu_thread *t, const struct eu_fast *f, unsigned i, uint32_t *v, unsigned n)
 {
@@ -238,7 +348,8 @@ static inline bool rel(unsigned cm, bool lt, bool eq, bool gt)
 
 /* cmp: the flag bits of enabled channels, and all ones / zero in the
  * destination (L20872-20895); NaN is unordered: only .ne holds. */
-static void fast_cmp(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, uint32_t en)
+static inline __attribute__((always_inline)) void
+fast_cmp(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, uint32_t en)
 {
     uint32_t res = 0;
     if (f->integer) {
@@ -265,11 +376,11 @@ static void fast_cmp(struct eu_thread *t, const struct eu_fast *f, unsigned n, b
     memcpy(&hi, t->arf[EU_ARF_F1], 4);
     flags = (uint64_t)lo | (uint64_t)hi << 32;
     unsigned base = f->flag_bit + f->off;
-    for (unsigned ch = 0; ch < n && base + ch < 64; ch++)
-        if (en >> ch & 1) {
-            uint64_t bit = UINT64_C(1) << (base + ch);
-            flags = (res >> ch & 1) ? (flags | bit) : (flags & ~bit);
-        }
+    if (base < 64) {
+        /* only the enabled channels' bits change (the bits past f1 are gone) */
+        uint64_t m = (uint64_t)(en & chan_bits(n)) << base, v = (uint64_t)res << base;
+        flags = (flags & ~m) | (v & m);
+    }
     lo = (uint32_t)flags;
     hi = (uint32_t)(flags >> 32);
     memcpy(t->arf[EU_ARF_F0], &lo, 4);
@@ -299,18 +410,18 @@ int_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, uint32_t en)
     store(t, f, r, n, en);
 }
 
-bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f)
+/* Everything but the whole-register float forms (kept out of line so the
+ * common case below has no large stack frame). */
+static __attribute__((noinline)) void exec_general(struct eu_thread *t, const struct eu_fast *f,
+                                                   bool ftz, uint32_t en)
 {
-    uint32_t crv;
-    memcpy(&crv, t->arf[EU_ARF_CR0], 4);
-    if (((crv >> 4) & 3) || (crv & 1))
-        return false;                   /* directed rounding or ALT mode: the general path */
-    bool ftz = !(crv >> 7 & 1);
     unsigned n = f->nch;
-    uint32_t bits = chan_bits(n);
-    uint32_t en = f->nomask ? bits : (t->amask >> f->off) & bits;
     if (f->op == OP_CMP) {
-        fast_cmp(t, f, n, ftz, en);
+        switch (n) {    /* constant sizes: fixed-length copies */
+        case 8: fast_cmp(t, f, 8, ftz, en); break;
+        case 16: fast_cmp(t, f, 16, ftz, en); break;
+        default: fast_cmp(t, f, n, ftz, en); break;
+        }
     } else if (f->integer) {
         switch (n) {
         case 8: int_body(t, f, 8, en); break;
@@ -325,6 +436,23 @@ bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f)
         default: fast_body(t, f, 32, ftz, en); break;
         }
     }
+}
+
+bool eu_exec_fast(struct eu_thread *t, const struct eu_fast *f)
+{
+    uint32_t crv;
+    memcpy(&crv, t->arf[EU_ARF_CR0], 4);
+    if (((crv >> 4) & 3) || (crv & 1))
+        return false;                   /* directed rounding or ALT mode: the general path */
+    bool ftz = !(crv >> 7 & 1);
+    uint32_t bits = chan_bits(f->nch);
+    uint32_t en = f->nomask ? bits : (t->amask >> f->off) & bits;
+#ifdef EU_FAST_AVX2
+    if (!(f->vec && avx_table[f->nch == 16][ftz][f->vec - 1](t, f, en)))
+        exec_general(t, f, ftz, en);
+#else
+    exec_general(t, f, ftz, en);
+#endif
     t->counts.instructions++;
     t->ip += f->size;
     if (t->wmask)

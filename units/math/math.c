@@ -1,0 +1,311 @@
+/* units/math/math.c - see math.h. */
+#include "units/math/math.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/sim.h"
+#include "units/eu/eu_msg.h"
+
+#define MATH_MAX_EUS 64
+#define CH_PER_REG (MATH_REG_BYTES / 4)
+
+/* ---- the function library ------------------------------------------------------ */
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static float as_float(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static uint32_t as_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* One float function of 003 L24065-24250 (the same codes as the Gen4 message). */
+static float float_fn(unsigned fn, float x, float y)
+{
+    switch (fn) {
+    case MATH_INV: return 1.0f / x;
+    case MATH_LOG: return log2f(x);
+    case MATH_EXP: return exp2f(x);
+    case MATH_SQRT: return sqrtf(x);
+    case MATH_RSQ: return 1.0f / sqrtf(x);
+    case MATH_SIN: return sinf(x);
+    case MATH_COS: return cosf(x);
+    default: return powf(x, y);             /* MATH_POW */
+    }
+}
+
+void math_gen4_execute(uint32_t desc, const uint8_t (*payload)[MATH_REG_BYTES], unsigned mlen,
+                       uint32_t exec_mask, uint8_t (*out)[MATH_REG_BYTES], unsigned rlen,
+                       struct math_gen4_status *status)
+{
+    memset(status, 0, sizeof *status);
+    for (unsigned r = 0; r < rlen; r++)
+        memset(out[r], 0, MATH_REG_BYTES);
+    unsigned fn = desc & 15;
+    bool is_signed = desc >> 4 & 1, saturate = desc >> 6 & 1, scalar = desc >> 7 & 1;
+    bool integer = fn >= MATH_INTDIVMOD && fn <= MATH_INTMOD;
+    bool valid = (fn >= MATH_INV && fn <= MATH_SINCOS) || fn == MATH_POW || integer;
+    unsigned nops = fn == MATH_POW || integer ? 2 : 1;
+    unsigned results = fn == MATH_SINCOS || fn == MATH_INTDIVMOD ? 2 : 1;
+    if (!valid || mlen < nops) {
+        status->bad = true;
+        return;
+    }
+    unsigned per = mlen / nops;                 /* registers per operand */
+    unsigned nch = per * CH_PER_REG;
+    for (unsigned ch = 0; ch < nch; ch++) {
+        unsigned src = scalar ? 0 : ch;
+        uint32_t a = rd32(payload[src / CH_PER_REG] + 4 * (src % CH_PER_REG));
+        uint32_t b = nops > 1 ? rd32(payload[per + src / CH_PER_REG] + 4 * (src % CH_PER_REG)) : 0;
+        uint32_t res[2] = { 0, 0 };
+        if (integer) {
+            if (b == 0) {
+                if (exec_mask >> ch & 1)
+                    status->divide_by_zero = true;
+                res[0] = 0xffffffffu;
+                res[1] = a;
+            } else if (is_signed) {
+                int32_t x = (int32_t)a, y = (int32_t)b;
+                if (x == INT32_MIN && y == -1) {
+                    res[0] = (uint32_t)INT32_MIN;
+                    res[1] = 0;
+                } else {
+                    res[0] = (uint32_t)(x / y);
+                    res[1] = (uint32_t)(x % y);
+                }
+            } else {
+                res[0] = a / b;
+                res[1] = a % b;
+            }
+            if (fn == MATH_INTMOD)
+                res[0] = res[1];
+        } else {
+            float x = as_float(a), y = as_float(b);
+            float r0 = fn == MATH_SINCOS ? sinf(x) : float_fn(fn, x, y);
+            float r1 = fn == MATH_SINCOS ? cosf(x) : 0.0f;
+            if (saturate) {
+                r0 = isnan(r0) || r0 < 0 ? 0.0f : (r0 > 1 ? 1.0f : r0);
+                r1 = isnan(r1) || r1 < 0 ? 0.0f : (r1 > 1 ? 1.0f : r1);
+            }
+            res[0] = as_bits(r0);
+            res[1] = as_bits(r1);
+        }
+        for (unsigned k = 0; k < results; k++) {
+            unsigned reg = k * per + ch / CH_PER_REG;
+            if (reg < rlen)
+                wr32(out[reg] + 4 * (ch % CH_PER_REG), res[k]);
+        }
+    }
+}
+
+/* ---- the unit ---------------------------------------------------------------------- */
+
+struct pending {
+    struct msg *reply;
+    uint64_t due;
+    uint32_t port;
+};
+
+struct math_unit {
+    /* params */
+    uint32_t latency, per_cycle, queue;
+    /* ports */
+    uint32_t eus;
+    struct port *eu[MATH_MAX_EUS], *eu_reply[MATH_MAX_EUS];
+    /* state: replies in arrival order (a ring) */
+    struct pending *q;
+    uint32_t head, count;
+    uint32_t next_port;
+    /* stats */
+    uint64_t messages, replies, divide_by_zero, bad_messages, reply_stalls;
+};
+
+static const struct param_desc math_params[] = {
+    PARAM_U32_FIELD("latency", struct math_unit, latency, 22, 1, 100000,
+                    "cycles from a message's arrival to its reply (no seed figure: 001 has no "
+                    "timing at all, notes/001-gen4.md §8)"),
+    PARAM_U32_FIELD("per_cycle", struct math_unit, per_cycle, 1, 1, 64,
+                    "messages accepted per cycle"),
+    PARAM_U32_FIELD("queue", struct math_unit, queue, 32, 1, 65536,
+                    "messages in flight at most (more wait in the input channels)"),
+    PARAM_END
+};
+
+static const struct port_desc math_ports[] = {
+    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN,
+      .help = "SEND messages (MSG_SEND, SFID 1) from the EU of this index" },
+    { .name = "eu_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "MSG_WRITEBACK to the EU of the same index" },
+    PORT_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct math_unit, f, m, h)
+static const struct stat_desc math_stats[] = {
+    C("messages", messages, "messages", "math messages taken"),
+    C("replies", replies, "messages", "write-backs sent"),
+    C("divide_by_zero", divide_by_zero, "messages", "messages with an integer division by zero"),
+    C("bad_messages", bad_messages, "messages",
+      "malformed messages (wrong kind, reserved function, short payload): answered with zeros "
+      "or dropped"),
+    C("reply_stalls", reply_stalls, "attempts", "replies held by a full eu_reply channel"),
+    STAT_END
+};
+#undef C
+
+static int math_realize(struct unit *u, struct gt_error *err)
+{
+    struct math_unit *s = unit_state(u);
+    s->eus = unit_port_count(u, "eu");
+    if (s->eus > MATH_MAX_EUS)
+        return gt_error_set(err, "%u EUs linked; at most %d", s->eus, MATH_MAX_EUS);
+    if (unit_port_count(u, "eu_reply") > s->eus)
+        return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not",
+                            unit_port_count(u, "eu_reply") - 1, unit_port_count(u, "eu_reply") - 1);
+    for (uint32_t i = 0; i < s->eus; i++) {
+        s->eu[i] = unit_port(u, "eu", i);
+        s->eu_reply[i] = unit_port(u, "eu_reply", i);
+    }
+    s->q = gt_xcalloc(s->queue, sizeof *s->q);
+    return 0;
+}
+
+static void drop_queue(struct math_unit *s, struct sim *sim)
+{
+    for (uint32_t k = 0; k < s->count; k++)
+        msg_free(sim, s->q[(s->head + k) % s->queue].reply);
+    s->head = s->count = 0;
+}
+
+static void math_reset(struct unit *u)
+{
+    struct math_unit *s = unit_state(u);
+    drop_queue(s, unit_sim(u));
+    s->next_port = 0;
+}
+
+static void take(struct math_unit *s, struct unit *u, struct msg *m, uint32_t port, uint64_t now)
+{
+    struct sim *sim = unit_sim(u);
+    const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
+    if (m->kind != MSG_SEND || m->size < sizeof *p ||
+        m->size < sizeof *p + (size_t)(p->mlen + p->ex_mlen) * EU_MSG_REG_BYTES) {
+        s->bad_messages++;
+        unit_log(u, SIM_LOG_NOTE, "dropped a malformed %s message on eu[%u]", msg_kind_name(m->kind),
+                 port);
+        return;
+    }
+    s->messages++;
+    if ((p->flags & EU_SEND_EOT) || p->rlen == 0 || (p->flags & EU_SEND_DST_NULL)) {
+        if (p->flags & EU_SEND_EOT) {
+            s->bad_messages++;
+            unit_log(u, SIM_LOG_NOTE, "EOT message to the math unit (thread end is not its job)");
+        }
+        return;                             /* nothing to write back */
+    }
+    struct msg *w = msg_alloc(sim, MSG_WRITEBACK,
+                              (uint32_t)(sizeof(struct eu_writeback_msg) + p->rlen * EU_MSG_REG_BYTES));
+    struct eu_writeback_msg *wb = (struct eu_writeback_msg *)w->payload;
+    wb->slot = p->slot;
+    wb->dst_reg = p->dst_reg;
+    wb->rlen = p->rlen;
+    struct math_gen4_status st;
+    math_gen4_execute(p->desc, (const uint8_t (*)[MATH_REG_BYTES])p->regs, p->mlen, p->exec_mask,
+                      (uint8_t (*)[MATH_REG_BYTES])wb->regs, p->rlen, &st);
+    if (st.bad) {
+        s->bad_messages++;
+        unit_log(u, SIM_LOG_NOTE, "math message with function %u, mlen %u: answered with zeros",
+                 p->desc & 15, p->mlen);
+    }
+    if (st.divide_by_zero)
+        s->divide_by_zero++;
+    w->tag = m->tag;
+    struct pending *e = &s->q[(s->head + s->count) % s->queue];
+    e->reply = w;
+    e->due = now + s->latency;
+    e->port = port;
+    s->count++;
+}
+
+static enum unit_activity math_tick(struct unit *u)
+{
+    struct math_unit *s = unit_state(u);
+    struct sim *sim = unit_sim(u);
+    uint64_t now = unit_cycle(u);
+    /* replies due, in order */
+    while (s->count) {
+        struct pending *e = &s->q[s->head];
+        if (e->due > now)
+            break;
+        struct port *out = e->port < s->eus ? s->eu_reply[e->port] : NULL;
+        if (!out || !port_is_bound(out)) {
+            msg_free(sim, e->reply);        /* nobody to answer: dropped */
+        } else if (!port_try_send(out, e->reply)) {
+            s->reply_stalls++;
+            break;                          /* woken when the channel frees */
+        } else {
+            s->replies++;
+        }
+        s->head = (s->head + 1) % s->queue;
+        s->count--;
+    }
+    /* new messages, round-robin over the EUs */
+    uint32_t taken = 0;
+    for (uint32_t k = 0; k < s->eus && taken < s->per_cycle && s->count < s->queue; k++) {
+        uint32_t i = (s->next_port + k) % s->eus;
+        struct msg *m = port_pop(s->eu[i]);
+        if (!m)
+            continue;
+        take(s, u, m, i, now);
+        msg_free(sim, m);
+        taken++;
+        s->next_port = i + 1;
+    }
+    if (s->count)
+        unit_wake_at(u, s->q[s->head].due > now ? s->q[s->head].due : now + 1);
+    return taken ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static void math_destroy(struct unit *u)
+{
+    struct math_unit *s = unit_state(u);
+    if (s->q)
+        drop_queue(s, unit_sim(u));
+    free(s->q);
+    s->q = NULL;
+}
+
+const struct unit_ops math_ops = {
+    .kind = "math",
+    .help = "Gen4 extended math shared function (SFID 1; seed 001 L280-L281, functions as seed "
+            "003 L24065-24295): INV, LOG, EXP, SQRT, RSQ, SIN, COS, SINCOS, POW, INT DIV on "
+            "8-channel operands; answers each message `latency` cycles after it arrives.",
+    .state_size = sizeof(struct math_unit),
+    .params = math_params,
+    .ports = math_ports,
+    .stats = math_stats,
+    .realize = math_realize,
+    .reset = math_reset,
+    .tick = math_tick,
+    .destroy = math_destroy,
+};
