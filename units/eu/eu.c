@@ -104,8 +104,8 @@ struct eu {
 static const struct param_desc eu_params[] = {
     PARAM_U32_FIELD("threads", struct eu, threads, 7, 1, EU_MAX_THREADS,
                     "hardware threads per EU (Gen9: 7, notes/003-skl-sharedfn-eu.md §14.2)"),
-    PARAM_U32_FIELD("gen", struct eu, gen, 9, 7, 9,
-                    "default ISA generation when a dispatch does not name one (7, 8, 9)"),
+    PARAM_U32_FIELD("gen", struct eu, gen, 9, 4, 9,
+                    "default ISA generation when a dispatch does not name one (4, 7, 8, 9)"),
     PARAM_BOOL_FIELD("fast", struct eu, fast, 0,
                      "functional fast mode: a thread runs until its next SEND in one tick"),
     PARAM_STRING_FIELD("arbitration", struct eu, arbitration, "oldest",
@@ -180,7 +180,7 @@ static const struct stat_desc eu_stats[] = {
     C("runaway_threads", runaway, "threads", "threads ended by max_thread_instructions"),
     C("divide_by_zero", divide_by_zero, "instructions", "math instructions dividing by zero"),
     C("unmodelled_instructions", unmodelled, "instructions",
-      "wait, smov, movi, sad2, sada2: not modelled, executed as nops (warned once)"),
+      "instructions executed as counted nops (wait: no notification registers; Gen4 msave, mrest, push, pop end the thread) (warned once)"),
     C("icache_misses", icache_misses, "lines", "instruction cache misses (timing mode)"),
     C("decode_misses", decode_misses, "instructions", "instructions decoded (decoded-cache misses)"),
     STAT_END
@@ -241,7 +241,14 @@ static void classify(struct dentry *d)
         }
         if (in->src[0].indirect)
             d->reads_indirect = true;
-        if (mlen) {
+        if (in->gen == 4 && mlen) {
+            /* Gen4: the payload is in the message registers; only a GRF
+             * src0 (the implied move to the base MRF) is read */
+            if (in->src[0].file == EU_FILE_GRF) {
+                d->read_lo[d->nread] = in->src[0].reg_nr;
+                d->read_hi[d->nread++] = in->src[0].reg_nr;
+            }
+        } else if (mlen) {
             d->read_lo[d->nread] = in->src[0].reg_nr;
             d->read_hi[d->nread++] = (uint8_t)(in->src[0].reg_nr + mlen - 1 > 127 ? 127 : in->src[0].reg_nr + mlen - 1);
         }
@@ -473,7 +480,7 @@ static bool start_thread(struct eu *s, struct unit *u, struct msg *m)
     bool ok = m->size >= sizeof *d && d->op == EU_TD_DISPATCH &&
               m->size >= sizeof *d + (size_t)d->grf_count * EU_MSG_REG_BYTES &&
               (uint32_t)d->grf_start + d->grf_count <= EU_GRF_COUNT &&
-              (d->gen == 0 || d->gen == 7 || d->gen == 8 || d->gen == 9) &&
+              (d->gen == 0 || d->gen == 4 || d->gen == 7 || d->gen == 8 || d->gen == 9) &&
               d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
     memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
@@ -544,9 +551,10 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     p->ffid = sl->ffid;
     p->ctx = sl->ctx;
     for (unsigned r = 0; r < regs; r++) {
-        unsigned g = r < rq->mlen ? rq->src_reg + r : rq->src1_reg + (r - rq->mlen);
-        if (g < EU_GRF_COUNT)
-            memcpy(p->regs[r], t->grf + g * EU_REG_BYTES, EU_REG_BYTES);
+        /* GRFs on Gen7+, the message registers on Gen4 (eu_exec.h) */
+        const uint8_t *src = eu_send_payload_reg(t, rq, r);
+        if (src)
+            memcpy(p->regs[r], src, EU_REG_BYTES);
         else
             s->register_faults++;
     }
@@ -987,7 +995,7 @@ static void eu_destroy(struct unit *u)
 
 const struct unit_ops eu_ops = {
     .kind = "eu",
-    .help = "Execution unit (Gen7/8/9): hardware threads executing EU kernels per channel "
+    .help = "Execution unit (Gen4, Gen7, Gen8, Gen9): hardware threads executing EU kernels per channel "
             "(seed 003 EU ISA L19086-25514), oldest-first issue to the FPU/EM/send/branch "
             "pipes, a GRF scoreboard, an instruction cache and a decoded-instruction cache; "
             "SENDs routed by SFID, EOT frees the slot. `fast` runs each thread to its next SEND "
