@@ -6,6 +6,7 @@
 #include "units/cs/cs.h"
 #include "units/cs_alu/cs_alu.h"
 #include "units/eu/eu.h"
+#include "units/fpu/fpu.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
@@ -17,6 +18,7 @@ static const struct unit_ops *const real_kinds[] = {
     &cs_ops,
     &cs_alu_ops,
     &eu_ops,
+    &fpu_ops,
     &td_ops,
     &l3_ops,
     &memory_ops,
