@@ -27,6 +27,8 @@ struct fpu_cosim {
     struct fpu_rtl *rtl;
     struct port *request, *response;
     uint32_t rtl_occ;                   /* results inside the RTL pipe */
+    bool stalled;
+    uint64_t stall_from;
     struct fpu_request ring[RING];      /* lockstep: requests in flight, for reports */
     uint32_t ring_head, ring_count;
     uint64_t first_mismatch;
@@ -127,6 +129,7 @@ static void cosim_reset(struct unit *u)
     fpu_rtl_set_depth(s->rtl, s->e.depth);
     s->rtl_occ = 0;
     s->ring_head = s->ring_count = 0;
+    s->stalled = false;
 }
 
 static void cosim_destroy(struct unit *u)
@@ -151,6 +154,26 @@ static struct msg *pop_request(struct unit *u)
     return NULL;
 }
 
+/* The pipe holds from this cycle (woken when the response channel frees). */
+static enum unit_activity stall(struct unit *u)
+{
+    struct fpu_cosim *s = unit_state(u);
+    if (!s->stalled) {
+        s->stalled = true;
+        s->stall_from = unit_cycle(u);
+    }
+    return UNIT_IDLE;
+}
+
+static void moving(struct unit *u)
+{
+    struct fpu_cosim *s = unit_state(u);
+    if (s->stalled) {
+        s->stalls += unit_cycle(u) - s->stall_from;
+        s->stalled = false;
+    }
+}
+
 static void send_response(struct unit *u, const struct fpu_response *r, uint32_t tag)
 {
     struct fpu_cosim *s = unit_state(u);
@@ -168,10 +191,9 @@ static enum unit_activity rtl_tick(struct unit *u)
     struct fpu_cosim *s = unit_state(u);
     uint64_t now = unit_cycle(u);
     bool valid = fpu_rtl_resp_valid(s->rtl);
-    if (valid && !port_can_send(s->response)) {
-        s->stalls++;
-        return UNIT_IDLE;                       /* the pipe holds; woken when the channel frees */
-    }
+    if (valid && !port_can_send(s->response))
+        return stall(u);                        /* the pipe holds; woken when the channel frees */
+    moving(u);
     if (valid) {
         struct fpu_response r;
         uint32_t tag;
@@ -273,10 +295,9 @@ static enum unit_activity lockstep_tick(struct unit *u)
     bool can = !out || port_can_send(s->response);
     if (!fpu_engine_moves(&s->e, can)) {
         /* both pipes hold: the RTL sees resp_ready low, which changes nothing */
-        fpu_engine_step(&s->e, false, NULL, 0);
-        s->stalls++;
-        return UNIT_IDLE;
+        return stall(u);
     }
+    moving(u);
     bool rvalid = fpu_rtl_resp_valid(s->rtl);
     struct fpu_request q0;
     memset(&q0, 0, sizeof q0);

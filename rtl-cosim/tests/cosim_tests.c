@@ -66,6 +66,7 @@
 #include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
 #include "units/fpu/fpu.h"
+#include "units/fpu/fpu_gen.h"
 #include "units/registry.h"
 
 static char tmpdir[256];
@@ -994,14 +995,6 @@ static void test_mi_math_workload(void)
 
 /* ---- the FPU pipe ---------------------------------------------------------------- */
 
-static const uint32_t fpu_specials[42] = {
-    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
-    0xff800001, 0x7fa00000, 0x7fffffff, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff,
-    0x00400000, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
-    0x3f000000, 0xbf000000, 0x3f800001, 0x3f7fffff, 0x4f000000, 0xcf000000, 0x4effffff,
-    0x4f800000, 0x4f7fffff, 0xcf000001, 0x3fc00000, 0x40000000, 0x33800000, 0x34000000,
-    0x00800001, 0x4b000000, 0x4b800000, 0x3effffff, 0xbf800001, 0x7f000000, 0x0c000000,
-};
 
 struct fpu_direct {
     struct fpu_rtl *rtl;
@@ -1056,9 +1049,9 @@ static void test_fpu_specials_by_hand(void)
                             q.ctrl |= (k / 4 % 3) << FPU_CTRL_DTYPE_SHIFT;
                         for (unsigned l = 0; l < 4; l++) {
                             unsigned p = (k + l) % (n * n);
-                            q.src[0][l] = fpu_specials[p / n];
-                            q.src[1][l] = fpu_specials[p % n];
-                            q.src[2][l] = fpu_specials[(p * 7) % n];
+                            q.src[0][l] = fpu_special_f[p / n];
+                            q.src[1][l] = fpu_special_f[p % n];
+                            q.src[2][l] = fpu_special_f[(p * 7) % n];
                         }
                         fpu_direct_one(&d, &q);
                     }
@@ -1074,9 +1067,9 @@ static void test_fpu_specials_by_hand(void)
             q.ctrl = (k / 4 % 5 == 0) ? FPU_CTRL_NEG(0) | FPU_CTRL_ABS(2) : 0;
             for (unsigned l = 0; l < 4; l++) {
                 unsigned p = (k + l) % (n * n * n);
-                q.src[0][l] = fpu_specials[p / (n * n)];
-                q.src[1][l] = fpu_specials[p / n % n];
-                q.src[2][l] = fpu_specials[p % n];
+                q.src[0][l] = fpu_special_f[p / (n * n)];
+                q.src[1][l] = fpu_special_f[p / n % n];
+                q.src[2][l] = fpu_special_f[p % n];
             }
             fpu_direct_one(&d, &q);
         }

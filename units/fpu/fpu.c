@@ -297,10 +297,8 @@ bool fpu_engine_step(struct fpu_engine *e, bool out_taken, const struct fpu_requ
                      uint32_t tag)
 {
     uint32_t d = e->depth;
-    if (e->st[d - 1].valid && !out_taken) {
-        e->stall_cycles++;
+    if (e->st[d - 1].valid && !out_taken)
         return false;
-    }
     if (e->st[d - 1].valid) {
         e->responses++;
         e->occupancy--;
@@ -310,10 +308,11 @@ bool fpu_engine_step(struct fpu_engine *e, bool out_taken, const struct fpu_requ
     e->st[0].valid = q != NULL;
     if (q) {
         e->st[0].tag = tag;
-        if (!fpu_compute(q, &e->st[0].r))
+        if (fpu_compute(q, &e->st[0].r))
+            e->lane_ops += (uint64_t)__builtin_popcount(q->mask & 15u);
+        else
             e->bad_requests++;
         e->requests++;
-        e->lane_ops += (uint64_t)__builtin_popcount(q->mask & 15u);
         e->occupancy++;
     }
     return true;
@@ -324,6 +323,8 @@ bool fpu_engine_step(struct fpu_engine *e, bool out_taken, const struct fpu_requ
 struct fpu {
     struct fpu_engine e;
     struct port *request, *response;
+    bool stalled;
+    uint64_t stall_from;
     uint64_t bad_kind;
 };
 
@@ -368,6 +369,7 @@ static void fpu_reset(struct unit *u)
 {
     struct fpu *s = unit_state(u);
     fpu_engine_reset(&s->e);
+    s->stalled = false;
 }
 
 void fpu_request_from_payload(struct fpu_request *q, const void *payload, uint32_t size)
@@ -387,8 +389,15 @@ static enum unit_activity fpu_tick(struct unit *u)
     const struct fpu_stage *out = fpu_engine_out(&s->e);
     bool can = !out || port_can_send(s->response);
     if (!fpu_engine_moves(&s->e, can)) {
-        fpu_engine_step(&s->e, false, NULL, 0);
+        if (!s->stalled) {
+            s->stalled = true;
+            s->stall_from = unit_cycle(u);
+        }
         return UNIT_IDLE;                       /* woken when the channel frees up */
+    }
+    if (s->stalled) {
+        s->e.stall_cycles += unit_cycle(u) - s->stall_from;
+        s->stalled = false;
     }
     if (out) {
         struct msg *m = msg_alloc(sim, MSG_GENERIC, sizeof(struct fpu_response));

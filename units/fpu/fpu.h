@@ -125,7 +125,7 @@ const struct fpu_stage *fpu_engine_out(const struct fpu_engine *e);
 /* One cycle: `out_taken` says whether the last stage's result was sent (must
  * be true when it left, false when it was held); when the pipe moves, `q`
  * (may be NULL) enters stage 0. Returns false when the pipe stalled (q not
- * taken). */
+ * taken; nothing changes). stall_cycles is the caller's to count. */
 bool fpu_engine_step(struct fpu_engine *e, bool out_taken, const struct fpu_request *q,
                      uint32_t tag);
 /* Whether the pipe moves this cycle given whether the output can be sent. */

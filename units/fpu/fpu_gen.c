@@ -26,7 +26,7 @@ static uint32_t below(struct fpu_gen *g, uint32_t n)
     return (uint32_t)((fpu_gen_next(g) >> 32) % n);
 }
 
-static const uint32_t special_f[] = {
+const uint32_t fpu_special_f[FPU_SPECIAL_F_COUNT] = {
     0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
     0xff800001, 0x7fa00000, 0x7fffffff, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff,
     0x00400000, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
@@ -44,7 +44,7 @@ static uint32_t gen_f(struct fpu_gen *g)
     uint32_t k = below(g, 16);
     uint32_t r = (uint32_t)fpu_gen_next(g);
     if (k < 5)
-        return special_f[below(g, sizeof special_f / sizeof special_f[0])];
+        return fpu_special_f[below(g, FPU_SPECIAL_F_COUNT)];
     if (k < 7)
         return (r & 0x807fffffu);                           /* denormal or zero */
     if (k < 9)

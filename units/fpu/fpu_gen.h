@@ -18,6 +18,11 @@ struct fpu_gen {
     uint64_t ftz, keep;         /* requests per denormal mode */
 };
 
+/* The special float operands the generator favours (signed zeros, infinities,
+ * NaNs quiet and signalling, denormals, FLT_MAX/FLT_MIN, ties, 2^31/2^32). */
+#define FPU_SPECIAL_F_COUNT 42
+extern const uint32_t fpu_special_f[FPU_SPECIAL_F_COUNT];
+
 void fpu_gen_init(struct fpu_gen *g, uint64_t seed);
 uint64_t fpu_gen_next(struct fpu_gen *g);
 /* A random valid request (ALT never set). */
