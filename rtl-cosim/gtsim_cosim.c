@@ -22,6 +22,7 @@
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/fpu_random.h"
+#include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
@@ -488,6 +489,66 @@ static int cmd_bench(int argc, char **argv)
                "%.1fx the C unit's time, %.2f M cycles/s%s)\n", label, rate / 1e6, r.sent,
                r.cycles, r.seconds, base / rate, (double)r.cycles / r.seconds / 1e6,
                r.mismatches ? ", MISMATCHES" : "");
+    }
+    /* The FPU pipe: random operations (4 lanes each), no back-pressure. */
+    uint64_t fpu_requests = ops / 4;
+    printf("gtsim-cosim bench: fpu throughput, operations (4 lanes) per host second\n");
+    struct fpu_gen g;
+    fpu_gen_init(&g, 42);
+    struct fpu_request *qs = gt_xmalloc(4096 * sizeof *qs);
+    for (unsigned i = 0; i < 4096; i++)
+        fpu_gen_request(&g, &qs[i]);
+    const uint32_t fn = 1u << 20;
+    uint32_t fsum = 0;
+    t0 = host_seconds();
+    for (uint32_t i = 0; i < fn; i++) {
+        struct fpu_response fr;
+        fpu_compute(&qs[i & 4095], &fr);
+        fsum += fr.result[i & 3] + fr.flags;
+    }
+    double flib = host_seconds() - t0;
+    printf("  %-34s %8.3f M ops/s   (%u operations, checksum %u)\n",
+           "function library (fpu_compute)", fn / flib / 1e6, fn, fsum);
+    struct fpu_rtl *rtl = fpu_rtl_create(FPU_RTL_GOOD, false);
+    fpu_rtl_reset(rtl);
+    fpu_rtl_set_depth(rtl, 4);
+    fpu_rtl_set_resp_ready(rtl, true);
+    const uint32_t rn = 1u << 18;
+    t0 = host_seconds();
+    for (uint32_t i = 0; i < rn; i++) {
+        fpu_rtl_set_request(rtl, &qs[i & 4095], i);
+        fpu_rtl_clock(rtl, i);
+        if (fpu_rtl_resp_valid(rtl)) {
+            struct fpu_response fr;
+            uint32_t tag;
+            fpu_rtl_response(rtl, &fr, &tag);
+            fsum += fr.result[i & 3];
+        }
+    }
+    double frtl = host_seconds() - t0;
+    fpu_rtl_destroy(rtl);
+    free(qs);
+    printf("  %-34s %8.3f M ops/s   (%u operations, one per clock, checksum %u)\n",
+           "Verilated fpu_pipe alone (no fabric)", rn / frtl / 1e6, rn, fsum);
+    static const char *const fpu_impls[] = { "c", "rtl", "lockstep" };
+    double fbase = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        struct fpu_random_options o = { .impl = fpu_impls[k], .seed = 42,
+                                        .requests = fpu_requests };
+        struct fpu_random_result r;
+        struct gt_error err;
+        if (fpu_random_run(&o, &r, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim bench: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        double rate = (double)r.sent / r.seconds;
+        if (k == 0)
+            fbase = rate;
+        char label[64];
+        snprintf(label, sizeof label, "fabric, fpu impl = \"%s\"", fpu_impls[k]);
+        printf("  %-34s %8.3f M ops/s   (%" PRIu64 " operations, %" PRIu64 " cycles, %.2f s, "
+               "%.1fx the C unit's time%s)\n", label, rate / 1e6, r.sent, r.cycles, r.seconds,
+               fbase / rate, r.mismatches ? ", MISMATCHES" : "");
     }
     return EXIT_OK;
 }
