@@ -42,6 +42,23 @@
  * register of `depth` stages; when the last stage holds a result the response
  * channel refuses, the whole pipe stalls (nothing moves, nothing is taken).
  * Stats: requests, responses, lane_ops, stall_cycles, bad_kind, bad_requests.
+ * Where the EU executor (and so this unit) disagrees with the seed:
+ *  - int -> F rounds to nearest even whatever cr0.0[5:4] says; the seed says
+ *    "use the current rounding mode" (L21694-21700): mov (F<-D) 0x01000001
+ *    under RU gives 0x4b800000, the seed 0x4b800001;
+ *  - post conditions are taken before the format conversion and before the
+ *    denormal flush, the seed takes them "after all the clamping, normalizing,
+ *    or format conversion logic" (L20866-20873, "equivalent to ... a separate
+ *    cmp" of the result): mov.z (D<-F) 0.5 writes 0 with flag 0 (seed 1);
+ *    mov.l (UD<-F) -1.0 writes 0 with flag 1 (seed 0); mul.z of a result that
+ *    flushes to 0 gives flag 0 (seed 1);
+ *  - cr0.0[11] IEEE MinMax (L20025) is ignored: min/max with an sNaN always
+ *    return the other source (the DX rule), never the quietened sNaN of the
+ *    IEEE rule (L21702-21739);
+ *  - sNaNs pass unquietened through non-raw moves (modifiers, .sat aside) and
+ *    compare-selects (L21556-21571 quietens on any operation but raw moves);
+ *  - source modifiers change a NaN's sign (L21571; L21415 says they do not);
+ *  - .o (overflow) is never set (L20890).
  * Not modelled: DF (the 2-lane 64-bit form), HF, ALT mode (cr0.0[0]: refused as a
  * bad request), IEEE exception flags, cr0.0[11] min/max sNaN preference (the EU
  * ignores it too), accumulator sources, the EU's predicated sel; int->F follows
