@@ -252,9 +252,10 @@ static void compare(struct unit *u, uint64_t now, const struct fpu_stage *c,
     snprintf(prefix, sizeof prefix, "cosim mismatch: unit %s port response message #%" PRIu64
              " (tag %u) cycle %" PRIu64, unit_name(u), s->compared, c->tag, now);
     char what[160];
-    snprintf(what, sizeof what, "%s cond %u ctrl %#x %s %s%s", fpu_op_name(q->op), q->cond,
-             q->ctrl, rm_name[(q->mode >> FPU_MODE_RM_SHIFT) & 3],
-             (q->mode & FPU_MODE_SP_DENORM) ? "denorm-keep" : "denorm-flush",
+    snprintf(what, sizeof what, "%s cond %u ctrl %#x %s sp-denorm-%s dp-denorm-%s%s",
+             fpu_op_name(q->op), q->cond, q->ctrl, rm_name[(q->mode >> FPU_MODE_RM_SHIFT) & 3],
+             (q->mode & FPU_MODE_SP_DENORM) ? "keep" : "flush",
+             (q->mode & FPU_MODE_DP_DENORM) ? "keep" : "flush",
              (q->mode & FPU_MODE_F2I_RM) ? " f2i-rm" : "");
     uint32_t before = s->errors.count, diffs = 0;
     s->compared++;
@@ -267,19 +268,47 @@ static void compare(struct unit *u, uint64_t now, const struct fpu_stage *c,
         cosim_errors_add(&s->errors, "%s: field status: c-model %u, rtl %u (%s)", prefix,
                          c->r.status, r->status, what);
     }
-    for (unsigned l = 0; l < FPU_LANES; l++) {
-        bool fr = r->result[l] != c->r.result[l], ff = ((r->flags ^ c->r.flags) >> l) & 1;
+    unsigned sty = (q->ctrl >> FPU_CTRL_STYPE_SHIFT) & 3, dty = (q->ctrl >> FPU_CTRL_DTYPE_SHIFT) & 3;
+    bool df = q->op == FPU_OP_MOV ? (sty == FPU_T_DF || dty == FPU_T_DF) : (q->ctrl & FPU_CTRL_DF);
+    bool wide_src = df && (q->op != FPU_OP_MOV || sty == FPU_T_DF);
+    bool wide_dst = df && (q->op != FPU_OP_MOV || dty == FPU_T_DF);
+    unsigned lanes = df ? FPU_DF_LANES : FPU_LANES;
+    for (unsigned l = 0; l < lanes; l++) {
+        uint64_t cv = wide_dst ? (uint64_t)c->r.result[2 * l] | (uint64_t)c->r.result[2 * l + 1] << 32
+                               : c->r.result[l];
+        uint64_t rv = wide_dst ? (uint64_t)r->result[2 * l] | (uint64_t)r->result[2 * l + 1] << 32
+                               : r->result[l];
+        bool fr = rv != cv, ff = ((r->flags ^ c->r.flags) >> l) & 1;
         if (!fr && !ff)
             continue;
         diffs++;
-        char ops[96];
-        snprintf(ops, sizeof ops, "src %08x %08x %08x", q->src[0][l], q->src[1][l], q->src[2][l]);
+        char ops[128];
+        if (wide_src)
+            snprintf(ops, sizeof ops, "DF lane, src %08x%08x %08x%08x %08x%08x", q->src[0][2 * l + 1],
+                     q->src[0][2 * l], q->src[1][2 * l + 1], q->src[1][2 * l], q->src[2][2 * l + 1],
+                     q->src[2][2 * l]);
+        else
+            snprintf(ops, sizeof ops, "%ssrc %08x %08x %08x", df ? "DF lane, " : "", q->src[0][l],
+                     q->src[1][l], q->src[2][l]);
+        int w = wide_dst ? 16 : 8;
         if (fr)
-            cosim_errors_add(&s->errors, "%s: lane %u field result: c-model 0x%08x, rtl 0x%08x "
-                             "(%s, %s)", prefix, l, c->r.result[l], r->result[l], what, ops);
+            cosim_errors_add(&s->errors, "%s: lane %u field result: c-model 0x%0*" PRIx64 ", rtl "
+                             "0x%0*" PRIx64 " (%s, %s)", prefix, l, w, cv, w, rv, what, ops);
         if (ff)
             cosim_errors_add(&s->errors, "%s: lane %u field flag: c-model %u, rtl %u (%s, %s)",
                              prefix, l, c->r.flags >> l & 1, r->flags >> l & 1, what, ops);
+    }
+    /* words a DF result does not use must agree too */
+    for (unsigned k = wide_dst ? 4 : lanes; k < FPU_LANES; k++)
+        if (r->result[k] != c->r.result[k]) {
+            diffs++;
+            cosim_errors_add(&s->errors, "%s: field result word %u (unused): c-model 0x%08x, rtl "
+                             "0x%08x (%s)", prefix, k, c->r.result[k], r->result[k], what);
+        }
+    if ((r->flags ^ c->r.flags) >> lanes) {
+        diffs++;
+        cosim_errors_add(&s->errors, "%s: field flags (unused lanes): c-model 0x%x, rtl 0x%x (%s)",
+                         prefix, c->r.flags, r->flags, what);
     }
     if (diffs) {
         mismatch_at(u, now);

@@ -8,8 +8,8 @@
  *                  the two outputs must agree: both silent, or both answering
  *                  with the same tag, per-lane results, flags and status
  *                  (values exact, cycles exact). A mismatch line names the
- *                  lane, the field, both values, the operation and the lane's
- *                  operands and modes.
+ *                  lane (a 64-bit lane for DF), the field, both values, the
+ *                  operation and the lane's operands and modes.
  *   fpu:rtl_broken, fpu:lockstep_broken
  *                  the same with `define BROKEN (RU ignores the sticky bit).
  *

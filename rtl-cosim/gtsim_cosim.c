@@ -221,9 +221,10 @@ static int cmd_fpu_random(int argc, char **argv)
            r.seconds > 0 ? (double)r.sent / r.seconds / 1e6 : 0.0);
     printf("  ops: ADD %" PRIu64 " MUL %" PRIu64 " MAD %" PRIu64 " SEL %" PRIu64 " CMP %" PRIu64
            " MOV %" PRIu64 "; rounding RTNE %" PRIu64 " RU %" PRIu64 " RD %" PRIu64 " RTZ %" PRIu64
-           "; denormals flushed %" PRIu64 " kept %" PRIu64 "\n", r.cov.per_op[0], r.cov.per_op[1],
-           r.cov.per_op[2], r.cov.per_op[3], r.cov.per_op[4], r.cov.per_op[5], r.cov.per_rm[0],
-           r.cov.per_rm[1], r.cov.per_rm[2], r.cov.per_rm[3], r.cov.ftz, r.cov.keep);
+           "; SP denormals flushed %" PRIu64 " kept %" PRIu64 "; DF %" PRIu64 "\n", r.cov.per_op[0],
+           r.cov.per_op[1], r.cov.per_op[2], r.cov.per_op[3], r.cov.per_op[4], r.cov.per_op[5],
+           r.cov.per_rm[0], r.cov.per_rm[1], r.cov.per_rm[2], r.cov.per_rm[3], r.cov.ftz,
+           r.cov.keep, r.cov.df);
     if (strncmp(o.impl, "lockstep", 8) == 0) {
         printf("  compared %" PRIu64 " responses, %" PRIu64 " mismatching\n", r.compared,
                r.mismatches);

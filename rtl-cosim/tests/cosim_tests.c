@@ -1110,6 +1110,80 @@ static void test_fpu_specials_by_hand(void)
     fpu_rtl_destroy(d.rtl);
 }
 
+static void test_fpu_df_specials_by_hand(void)
+{
+    struct fpu_direct d = { .rtl = fpu_rtl_create(FPU_RTL_GOOD, false) };
+    fpu_rtl_reset(d.rtl);
+    fpu_rtl_set_depth(d.rtl, 1);
+    const unsigned n = FPU_SPECIAL_D_COUNT;
+    struct fpu_request q;
+    for (unsigned mode = 0; mode < 32; mode++) {
+        uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_DP_DENORM : 0) |
+                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0);
+        for (unsigned op = 0; op < FPU_OP_COUNT; op++)
+            for (unsigned cm = 0; cm <= 9; cm++) {
+                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0))
+                    continue;
+                if ((mode & 24) && op != FPU_OP_MOV)
+                    continue;
+                for (unsigned k = 0; k < n * n; k += 2) {
+                    memset(&q, 0, sizeof q);
+                    q.op = (uint8_t)op;
+                    q.cond = (uint8_t)cm;
+                    q.mask = 3;
+                    q.mode = cr0;
+                    q.ctrl = (k / 2 % 2) ? FPU_CTRL_SAT : 0;
+                    if (k / 2 % 7 == 3)
+                        q.ctrl |= FPU_CTRL_NEG(0) | FPU_CTRL_ABS(1);
+                    if (op == FPU_OP_MOV) {
+                        unsigned sty = k / 4 % 2 ? FPU_T_DF : (k / 8 % 3);
+                        unsigned dty = sty == FPU_T_DF ? k / 8 % 4 : FPU_T_DF;
+                        q.ctrl |= sty << FPU_CTRL_STYPE_SHIFT | dty << FPU_CTRL_DTYPE_SHIFT;
+                    } else {
+                        q.ctrl |= FPU_CTRL_DF;
+                    }
+                    for (unsigned l = 0; l < 2; l++) {
+                        unsigned p = k + l;
+                        uint64_t v[3] = { fpu_special_d[p / n % n], fpu_special_d[p % n],
+                                          fpu_special_d[(p * 7) % n] };
+                        for (unsigned i = 0; i < 3; i++) {
+                            q.src[i][2 * l] = (uint32_t)v[i];
+                            q.src[i][2 * l + 1] = (uint32_t)(v[i] >> 32);
+                        }
+                    }
+                    if (op == FPU_OP_MOV && ((q.ctrl >> FPU_CTRL_STYPE_SHIFT) & 3) == FPU_T_F)
+                        for (unsigned l = 0; l < 2; l++)
+                            q.src[0][l] = fpu_special_f[(k + l) % FPU_SPECIAL_F_COUNT];
+                    fpu_direct_one(&d, &q);
+                }
+            }
+        if (mode & 24)
+            continue;
+        for (unsigned k = 0; k < n * n * n; k += 2) {
+            memset(&q, 0, sizeof q);
+            q.op = FPU_OP_MAD;
+            q.mask = 3;
+            q.mode = cr0;
+            q.ctrl = FPU_CTRL_DF | ((k / 2 % 5 == 0) ? FPU_CTRL_NEG(0) | FPU_CTRL_ABS(2) : 0);
+            for (unsigned l = 0; l < 2; l++) {
+                unsigned p = k + l;
+                uint64_t v[3] = { fpu_special_d[p / (n * n) % n], fpu_special_d[p / n % n],
+                                  fpu_special_d[p % n] };
+                for (unsigned i = 0; i < 3; i++) {
+                    q.src[i][2 * l] = (uint32_t)v[i];
+                    q.src[i][2 * l + 1] = (uint32_t)(v[i] >> 32);
+                }
+            }
+            fpu_direct_one(&d, &q);
+        }
+    }
+    printf("\n    %" PRIu64 " DF requests (%" PRIu64 " lanes) of special operands ", d.requests,
+           d.requests * 2);
+    CU_ASSERT_EQUAL(d.bad, 0);
+    CU_ASSERT(d.requests > 200000);
+    fpu_rtl_destroy(d.rtl);
+}
+
 static void test_fpu_lockstep_1m(void)
 {
     struct fpu_random_options o = { .impl = "lockstep", .seed = 1, .requests = 1000000,
@@ -1128,6 +1202,7 @@ static void test_fpu_lockstep_1m(void)
     for (int rm = 0; rm < 4; rm++)
         CU_ASSERT(r.cov.per_rm[rm] > 230000);
     CU_ASSERT(r.cov.ftz > 450000 && r.cov.keep > 450000);
+    CU_ASSERT(r.cov.df > 230000);
 }
 
 static void test_fpu_lockstep_backpressure_depths(void)
@@ -1184,7 +1259,7 @@ static void test_fpu_broken_is_caught(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "lane "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "field result: c-model 0x"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, ", rtl 0x"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, " ru "));     /* the broken mode */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, " ru sp-denorm-"));     /* the broken mode */
     uint64_t t0, t1, nsig;
     CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave, &t0, &t1, &nsig), 0);
     CU_ASSERT(t1 >= r.first_mismatch * 1000 && t1 <= (r.first_mismatch + 65) * 1000);
@@ -1273,6 +1348,8 @@ static const struct test tests[] = {
       test_mi_math_workload },
     { "fpu", "special operands, every pair (MAD: triple) and mode, RTL against the C function",
       test_fpu_specials_by_hand },
+    { "fpu", "DF specials: every pair (MAD: triple), DF<->F/D/UD, every mode, RTL against C",
+      test_fpu_df_specials_by_hand },
     { "fpu", "1M random operations in lockstep: every op, condition, rounding and denormal mode",
       test_fpu_lockstep_1m },
     { "fpu", "lockstep with back-pressure and depths 1, 4, 7, 16", test_fpu_lockstep_backpressure_depths },

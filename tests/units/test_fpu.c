@@ -26,13 +26,21 @@ enum { OP_MOV = 1, OP_SEL = 2, OP_CMP = 16, OP_ADD = 64, OP_MUL = 65, OP_MAD = 9
 
 static enum eu_type eu_type_of(unsigned t)
 {
-    return t == FPU_T_F ? EU_TYPE_F : t == FPU_T_D ? EU_TYPE_D : EU_TYPE_UD;
+    return t == FPU_T_F ? EU_TYPE_F : t == FPU_T_D ? EU_TYPE_D : t == FPU_T_UD ? EU_TYPE_UD
+                                                                              : EU_TYPE_DF;
+}
+
+/* DF requests run on two 64-bit channels. */
+static bool is_df(const struct fpu_request *q)
+{
+    unsigned sty = (q->ctrl >> FPU_CTRL_STYPE_SHIFT) & 3, dty = (q->ctrl >> FPU_CTRL_DTYPE_SHIFT) & 3;
+    return q->op == FPU_OP_MOV ? (sty == FPU_T_DF || dty == FPU_T_DF) : (q->ctrl & FPU_CTRL_DF);
 }
 
 static struct eu_enc_opnd src_opnd(const struct fpu_request *q, unsigned i, enum eu_type ty)
 {
     struct eu_enc_opnd o = eu_enc_grf(2 + i, 0, ty);
-    o = eu_enc_rgn(o, 4, 4, 1);
+    o = is_df(q) ? eu_enc_rgn(o, 2, 2, 1) : eu_enc_rgn(o, 4, 4, 1);
     o.negate = q->ctrl & FPU_CTRL_NEG(i);
     o.abs = q->ctrl & FPU_CTRL_ABS(i);
     return o;
@@ -55,9 +63,11 @@ static void eu_run(struct eu_side *e, const struct fpu_request *q, struct fpu_re
     if (!e->have || e->op != q->op || e->cond != q->cond || e->ctrl != q->ctrl) {
         unsigned sty = (q->ctrl >> FPU_CTRL_STYPE_SHIFT) & 3;
         unsigned dty = (q->ctrl >> FPU_CTRL_DTYPE_SHIFT) & 3;
-        enum eu_type st = q->op == FPU_OP_MOV ? eu_type_of(sty) : EU_TYPE_F;
-        enum eu_type dt = q->op == FPU_OP_MOV ? eu_type_of(dty) : EU_TYPE_F;
-        struct eu_enc_insn in = { .opcode = opc[q->op], .exec_size = 4, .cond = q->cond,
+        enum eu_type ft = is_df(q) ? EU_TYPE_DF : EU_TYPE_F;
+        enum eu_type st = q->op == FPU_OP_MOV ? eu_type_of(sty) : ft;
+        enum eu_type dt = q->op == FPU_OP_MOV ? eu_type_of(dty) : ft;
+        struct eu_enc_insn in = { .opcode = opc[q->op], .exec_size = is_df(q) ? 2 : 4,
+                                  .cond = q->cond,
                                   .sat = q->ctrl & FPU_CTRL_SAT };
         in.dst = eu_enc_grf(10, 0, dt);
         unsigned ns = q->op == FPU_OP_MOV ? 1 : q->op == FPU_OP_MAD ? 3 : 2;
@@ -80,7 +90,7 @@ static void eu_run(struct eu_side *e, const struct fpu_request *q, struct fpu_re
         e->ctrl = q->ctrl;
     }
     struct eu_thread *t = e->t;
-    eu_thread_init(t, 9, 0, 0, q->mask);
+    eu_thread_init(t, 9, 0, 0, is_df(q) ? q->mask & 3u : q->mask);
     for (unsigned i = 0; i < 3; i++)
         for (unsigned l = 0; l < FPU_LANES; l++)
             eu_grf_set_ud(t, 2 + i, l, q->src[i][l]);
@@ -90,7 +100,7 @@ static void eu_run(struct eu_side *e, const struct fpu_request *q, struct fpu_re
     memset(r, 0, sizeof *r);
     for (unsigned l = 0; l < FPU_LANES; l++)
         r->result[l] = eu_grf_ud(t, 10, l);
-    r->flags = eu_flag_get(t, 0) & 15;
+    r->flags = eu_flag_get(t, 0) & (is_df(q) ? 3u : 15u);
 }
 
 static void describe(const struct fpu_request *q, char *buf, size_t n)
@@ -210,6 +220,86 @@ static void test_fpu_specials_match_eu(void)
     CU_ASSERT(requests > 150000);
 }
 
+/* DF: every pair of DF specials (MAD: every triple) for every op and
+ * condition, DF <-> F/D/UD conversions of the DF and F specials, in every
+ * rounding mode and DF/SP denormal mode. */
+static void test_fpu_df_specials_match_eu(void)
+{
+    struct eu_side e = { .t = malloc(sizeof(struct eu_thread)) };
+    const unsigned n = FPU_SPECIAL_D_COUNT;
+    unsigned bad = 0, shown = 0, requests = 0;
+    struct fpu_request q;
+    for (unsigned mode = 0; mode < 32; mode++) {
+        uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_DP_DENORM : 0) |
+                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0);
+        for (unsigned op = 0; op < FPU_OP_COUNT; op++)
+            for (unsigned cm = 0; cm <= 9; cm++) {
+                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0) || (op == FPU_OP_SEL && cm == 0))
+                    continue;
+                if ((mode & 24) && op != FPU_OP_MOV)
+                    continue;
+                for (unsigned k = 0; k < n * n; k += 2) {
+                    memset(&q, 0, sizeof q);
+                    q.op = (uint8_t)op;
+                    q.cond = (uint8_t)cm;
+                    q.mask = 3;
+                    q.mode = cr0;
+                    q.ctrl = (k / 2 % 2) ? FPU_CTRL_SAT : 0;
+                    if (k / 2 % 7 == 3)
+                        q.ctrl |= FPU_CTRL_NEG(0) | FPU_CTRL_ABS(1);
+                    if (op == FPU_OP_MOV) {
+                        unsigned sty = k / 4 % 2 ? FPU_T_DF : (k / 8 % 3);
+                        unsigned dty = sty == FPU_T_DF ? k / 8 % 4 : FPU_T_DF;
+                        q.ctrl |= sty << FPU_CTRL_STYPE_SHIFT | dty << FPU_CTRL_DTYPE_SHIFT;
+                        if (sty == FPU_T_F) {
+                            for (unsigned l = 0; l < 2; l++)
+                                q.src[0][l] = fpu_special_f[(k + l) % FPU_SPECIAL_F_COUNT];
+                            bad += check_one(&e, &q, &shown);
+                            requests++;
+                            continue;
+                        }
+                    } else {
+                        q.ctrl |= FPU_CTRL_DF;
+                    }
+                    for (unsigned l = 0; l < 2; l++) {
+                        unsigned p = k + l;
+                        uint64_t v[3] = { fpu_special_d[p / n % n], fpu_special_d[p % n],
+                                          fpu_special_d[(p * 7) % n] };
+                        for (unsigned i = 0; i < 3; i++) {
+                            q.src[i][2 * l] = (uint32_t)v[i];
+                            q.src[i][2 * l + 1] = (uint32_t)(v[i] >> 32);
+                        }
+                    }
+                    bad += check_one(&e, &q, &shown);
+                    requests++;
+                }
+            }
+        if (mode & 24)
+            continue;
+        for (unsigned k = 0; k < n * n * n; k += 2) {
+            memset(&q, 0, sizeof q);
+            q.op = FPU_OP_MAD;
+            q.mask = 3;
+            q.mode = cr0;
+            q.ctrl = FPU_CTRL_DF;
+            for (unsigned l = 0; l < 2; l++) {
+                unsigned p = k + l;
+                uint64_t v[3] = { fpu_special_d[p / (n * n) % n], fpu_special_d[p / n % n],
+                                  fpu_special_d[p % n] };
+                for (unsigned i = 0; i < 3; i++) {
+                    q.src[i][2 * l] = (uint32_t)v[i];
+                    q.src[i][2 * l + 1] = (uint32_t)(v[i] >> 32);
+                }
+            }
+            bad += check_one(&e, &q, &shown);
+            requests++;
+        }
+    }
+    free(e.t);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(requests > 200000);
+}
+
 /* Values worked out from the seed, not from either model. */
 static uint32_t one(unsigned op, unsigned cond, uint32_t ctrl, uint32_t mode, uint32_t a,
                     uint32_t b, uint32_t c, bool *flag)
@@ -311,6 +401,38 @@ static void test_fpu_seed_values(void)
     /* a conditional modifier sees the result before .sat */
     one(FPU_OP_ADD, FPU_CM_L, FPU_CTRL_SAT, 0, 0xbf800000, 0x3f000000, 0, &f);
     CU_ASSERT_TRUE(f);
+    /* DF: two lanes; 1 + 2^-53 is a tie in double; F -> DF quietens an sNaN;
+     * DF -> F overflows by mode and rounds by mode */
+    struct fpu_request dq = { .op = FPU_OP_ADD, .mask = 3, .ctrl = FPU_CTRL_DF, .mode = RM(1) };
+    dq.src[0][1] = 0x3ff00000;                              /* 1.0 */
+    dq.src[1][1] = 0x3ca00000;                              /* 2^-53 */
+    struct fpu_response dr;
+    CU_ASSERT_TRUE(fpu_compute(&dq, &dr));
+    CU_ASSERT(dr.result[0] == 1 && dr.result[1] == 0x3ff00000);    /* RU: 1 + 2^-52 */
+    CU_ASSERT(dr.result[2] == 0 && dr.result[3] == 0);               /* lane 1: 0 + 0 */
+    dq.mode = RM(0);
+    CU_ASSERT_TRUE(fpu_compute(&dq, &dr));
+    CU_ASSERT(dr.result[0] == 0 && dr.result[1] == 0x3ff00000);    /* RTNE: 1.0 */
+    struct fpu_request cq = { .op = FPU_OP_MOV, .mask = 3,
+                              .ctrl = FPU_T_F << FPU_CTRL_STYPE_SHIFT | MOVTO(FPU_T_DF) };
+    cq.src[0][0] = 0x7f800001;
+    cq.src[0][1] = 0xc0400000;                              /* -3.0 */
+    CU_ASSERT_TRUE(fpu_compute(&cq, &dr));
+    CU_ASSERT(dr.result[0] == 0x20000000 && dr.result[1] == 0x7ff80000);
+    CU_ASSERT(dr.result[2] == 0 && dr.result[3] == 0xc0080000);
+    cq.ctrl = FPU_T_DF << FPU_CTRL_STYPE_SHIFT | MOVTO(FPU_T_F);
+    cq.src[0][0] = 0;
+    cq.src[0][1] = 0x47f00000;                              /* 2^128 */
+    cq.src[0][2] = 0x10000000;
+    cq.src[0][3] = 0x3ff00000;                              /* 1 + 2^-24: a float tie */
+    static const uint32_t big[4] = { 0x7f800000, 0x7f800000, 0x7f7fffff, 0x7f7fffff };
+    static const uint32_t tie[4] = { 0x3f800000, 0x3f800001, 0x3f800000, 0x3f800000 };
+    for (unsigned rm = 0; rm < 4; rm++) {
+        cq.mode = RM(rm);
+        CU_ASSERT_TRUE(fpu_compute(&cq, &dr));
+        CU_ASSERT_EQUAL(dr.result[0], big[rm]);
+        CU_ASSERT_EQUAL(dr.result[1], tie[rm]);
+    }
     /* bad requests: ALT mode, unknown op, MBZ */
     struct fpu_request q = { .op = FPU_OP_ADD, .mask = 15, .mode = FPU_MODE_ALT };
     struct fpu_response r;
@@ -427,6 +549,8 @@ static const struct test_case cases[] = {
     { "fpu matches the EU executor on 50k random SIMD4 instructions", test_fpu_matches_eu_executor },
     { "fpu matches the EU executor on every pair/triple of special operands in every mode",
       test_fpu_specials_match_eu },
+    { "DF: every pair/triple of DF specials and DF conversions in every mode, against eu_exec",
+      test_fpu_df_specials_match_eu },
     { "values worked out from the seed", test_fpu_seed_values },
     { "unit timing: depth cycles, one per cycle, bad requests", test_fpu_unit_timing },
     { "unit back-pressure holds the pipe; values and tags through the ports",

@@ -198,17 +198,242 @@ static uint32_t int_to_int(int64_t v, unsigned ty, bool sat)
     return (uint32_t)v;
 }
 
+/* ---- DF: two 64-bit lanes ---------------------------------------------------------- */
+
+#define DNAN_INDEFINITE 0xfff8000000000000ull
+
+static double d_of(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+static uint64_t du_of(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static bool d_nan(uint64_t u)
+{
+    return (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+static bool d_sub(uint64_t u)
+{
+    return (u & 0x7ff0000000000000ull) == 0 && (u & 0x000fffffffffffffull) != 0;
+}
+
+static uint64_t d_quiet(uint64_t u)
+{
+    return u | 0x0008000000000000ull;
+}
+
+static uint64_t read_d(uint64_t u, bool ftz, uint32_t ctrl, unsigned i)
+{
+    if (ftz && d_sub(u))
+        u &= 0x8000000000000000ull;
+    if (ctrl & FPU_CTRL_ABS(i))
+        u &= 0x7fffffffffffffffull;
+    if (ctrl & FPU_CTRL_NEG(i))
+        u ^= 0x8000000000000000ull;
+    return u;
+}
+
+static bool cond_d(unsigned cm, uint64_t u)
+{
+    bool nan = d_nan(u), zero = (u << 1) == 0, sign = (u >> 63) && !zero;
+    switch (cm) {
+    case FPU_CM_Z: return zero && !nan;
+    case FPU_CM_NZ: return !(zero && !nan);
+    case FPU_CM_G: return !sign && !zero && !nan;
+    case FPU_CM_GE: return (!sign || zero) && !nan;
+    case FPU_CM_L: return sign && !zero && !nan;
+    case FPU_CM_LE: return (sign || zero) && !nan;
+    case FPU_CM_U: return nan;
+    default: return false;
+    }
+}
+
+static bool rel_d(unsigned cm, uint64_t a, uint64_t b)
+{
+    double x = d_of(a), y = d_of(b);
+    switch (cm) {
+    case FPU_CM_Z: return x == y;
+    case FPU_CM_NZ: return !(x == y);
+    case FPU_CM_G: return x > y;
+    case FPU_CM_GE: return x >= y;
+    case FPU_CM_L: return x < y;
+    case FPU_CM_LE: return x <= y;
+    case FPU_CM_U: return d_nan(a) || d_nan(b);
+    default: return false;
+    }
+}
+
+static uint64_t write_d(uint64_t u, bool sat, bool ftz)
+{
+    if (sat) {
+        if (d_nan(u) || ((u >> 63) && (u << 1)))
+            u = 0;
+        else if (d_of(u) > 1.0)
+            u = 0x3ff0000000000000ull;
+    }
+    if (ftz && d_sub(u))
+        u &= 0x8000000000000000ull;
+    return u;
+}
+
+static uint64_t arith_d(unsigned op, uint64_t a, uint64_t b, uint64_t c)
+{
+    const uint64_t v[3] = { op == FPU_OP_MAD ? b : a, op == FPU_OP_MAD ? c : b, a };
+    unsigned n = op == FPU_OP_MAD ? 3 : 2;
+    for (unsigned i = 0; i < n; i++)
+        if (d_nan(v[i]))
+            return d_quiet(v[i]);
+    double x = d_of(a), y = d_of(b);
+    double z = op == FPU_OP_MAD ? fma(y, d_of(c), x) : op == FPU_OP_ADD ? x + y : x * y;
+    uint64_t r = du_of(z);
+    return d_nan(r) ? DNAN_INDEFINITE : r;
+}
+
+/* min/max on doubles: no float->double widening, so two NaNs give src0 as is */
+static uint64_t minmax_d(bool min, uint64_t a, uint64_t b)
+{
+    bool na = d_nan(a), nb = d_nan(b);
+    if (na && nb) return a;
+    if (na) return b;
+    if (nb) return a;
+    double x = d_of(a), y = d_of(b);
+    if (x == y && x == 0)
+        return min ? ((a >> 63) ? a : b) : ((a >> 63) ? b : a);
+    return min ? (x < y ? a : b) : (x > y ? a : b);
+}
+
+static uint32_t d_to_int(uint64_t u, unsigned ty, bool f2i_rm)
+{
+    if (d_nan(u))
+        return 0;
+    double d = d_of(u);
+    d = f2i_rm ? nearbyint(d) : trunc(d);
+    double lo = ty == FPU_T_D ? -2147483648.0 : 0.0;
+    double hi = ty == FPU_T_D ? 2147483647.0 : 4294967295.0;
+    if (d <= lo)
+        return (uint32_t)(int64_t)lo;
+    if (d >= hi)
+        return (uint32_t)(int64_t)hi;
+    return ty == FPU_T_D ? (uint32_t)(int32_t)d : (uint32_t)d;
+}
+
+static uint64_t src64(const struct fpu_request *q, unsigned i, unsigned l)
+{
+    return (uint64_t)q->src[i][2 * l] | (uint64_t)q->src[i][2 * l + 1] << 32;
+}
+
+static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
+{
+    unsigned op = q->op, cm = q->cond;
+    unsigned sty = (q->ctrl >> FPU_CTRL_STYPE_SHIFT) & 3, dty = (q->ctrl >> FPU_CTRL_DTYPE_SHIFT) & 3;
+    if (op != FPU_OP_MOV)
+        sty = dty = FPU_T_DF;
+    bool ftz_f = !(q->mode & FPU_MODE_SP_DENORM), ftz_d = !(q->mode & FPU_MODE_DP_DENORM);
+    bool sat = q->ctrl & FPU_CTRL_SAT;
+    unsigned rm = (q->mode >> FPU_MODE_RM_SHIFT) & 3;
+    static const int modes[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
+    int saved = fegetround();
+    for (unsigned l = 0; l < FPU_DF_LANES; l++) {
+        if (!(q->mask >> l & 1))
+            continue;
+        uint64_t res = 0;
+        bool flag = false;
+        if (sty == FPU_T_D || sty == FPU_T_UD) {
+            /* int -> DF: exact */
+            int64_t v = read_i(q->src[0][l], sty, q->ctrl, 0);
+            double d = (double)v;
+            if (sat) d = d < 0 ? 0.0 : (d > 1 ? 1.0 : d);
+            res = du_of(d);
+            flag = cond_i(cm, v);
+        } else if (sty == FPU_T_F) {
+            /* F -> DF: exact; a NaN comes out quietened (the host's widening) */
+            uint32_t a = read_f(q->src[0][l], ftz_f, q->ctrl, 0);
+            flag = cond_f(cm, a);
+            uint64_t d = du_of((double)f_of(a));
+            if (is_nan(a))
+                d = (uint64_t)(a >> 31) << 63 | 0x7ff8000000000000ull |
+                    (uint64_t)(a & 0x003fffffu) << 29;
+            res = write_d(d, sat, ftz_d);
+        } else {
+            uint64_t a = read_d(src64(q, 0, l), ftz_d, q->ctrl, 0);
+            uint64_t b = read_d(src64(q, 1, l), ftz_d, q->ctrl, 1);
+            uint64_t c = read_d(src64(q, 2, l), ftz_d, q->ctrl, 2);
+            if (rm)
+                fesetround(modes[rm]);
+            switch (op) {
+            case FPU_OP_ADD: case FPU_OP_MUL: case FPU_OP_MAD:
+                res = arith_d(op, a, b, c);
+                flag = cond_d(cm, res);
+                res = write_d(res, sat, ftz_d);
+                break;
+            case FPU_OP_SEL:
+                if (cm == FPU_CM_L || cm == FPU_CM_GE)
+                    res = minmax_d(cm == FPU_CM_L, a, b);
+                else if (cm)
+                    res = rel_d(cm, a, b) ? a : b;
+                else
+                    res = a;
+                res = write_d(res, sat, ftz_d);
+                break;
+            case FPU_OP_CMP:
+                flag = rel_d(cm, a, b);
+                res = flag ? ~0ull : 0;
+                break;
+            default: /* MOV from DF */
+                flag = cond_d(cm, a);
+                if (dty == FPU_T_DF) {
+                    res = write_d(a, sat, ftz_d);
+                } else if (dty == FPU_T_F) {
+                    /* narrowing: rounded by cr0; a NaN keeps its top payload, quietened */
+                    uint64_t s = a;
+                    if (sat)
+                        s = write_d(a, true, false);
+                    uint32_t f = u_of((float)d_of(s));
+                    if (d_nan(s))
+                        f = (uint32_t)(s >> 63) << 31 | 0x7fc00000u |
+                            (uint32_t)(s >> 29 & 0x003fffffu);
+                    res = write_f(f, false, ftz_f);
+                } else {
+                    res = d_to_int(a, dty, q->mode & FPU_MODE_F2I_RM);
+                }
+                break;
+            }
+            if (rm)
+                fesetround(saved);
+        }
+        if (dty == FPU_T_DF) {
+            r->result[2 * l] = (uint32_t)res;
+            r->result[2 * l + 1] = (uint32_t)(res >> 32);
+        } else {
+            r->result[l] = (uint32_t)res;
+        }
+        if (flag && (cm || op == FPU_OP_CMP) && op != FPU_OP_SEL)
+            r->flags |= 1u << l;
+    }
+    return true;
+}
+
 bool fpu_compute(const struct fpu_request *q, struct fpu_response *r)
 {
     memset(r, 0, sizeof *r);
     unsigned op = q->op, cm = q->cond;
     unsigned sty = (q->ctrl >> FPU_CTRL_STYPE_SHIFT) & 3, dty = (q->ctrl >> FPU_CTRL_DTYPE_SHIFT) & 3;
     if (op >= FPU_OP_COUNT || (q->mode & FPU_MODE_ALT) || q->reserved || q->pad ||
-        (q->ctrl >> 12) || (op == FPU_OP_MOV && (sty > 2 || dty > 2)) || q->mask > 15 ||
-        cm > FPU_CM_U) {
+        (q->ctrl >> 13) || q->mask > 15 || cm > FPU_CM_U) {
         r->status = 1;
         return false;
     }
+    if (op == FPU_OP_MOV ? (sty == FPU_T_DF || dty == FPU_T_DF) : (q->ctrl & FPU_CTRL_DF) != 0)
+        return compute_df(q, r);
     bool ftz = !(q->mode & FPU_MODE_SP_DENORM);
     bool sat = q->ctrl & FPU_CTRL_SAT;
     unsigned rm = (q->mode >> FPU_MODE_RM_SHIFT) & 3;

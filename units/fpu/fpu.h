@@ -1,7 +1,7 @@
 /* units/fpu/fpu.h - the FPU pipe of one EU for one group of four 32-bit lanes
- * (the SIMD4 width of a Gen9 FPU: 003 L19171 "SIMD4 still executes in 2
- * cycles" read as a 4-wide 32-bit datapath, notes §11.1). One operation is
- * issued per cycle and its results leave `depth` cycles later.
+ * or two 64-bit (DF) lanes (the SIMD4 width of a Gen9 FPU: 003 L19171 "SIMD4
+ * still executes in 2 cycles" read as a 4-wide 32-bit datapath, notes §11.1).
+ * One operation is issued per cycle and its results leave `depth` cycles later.
  *
  * Semantics are the EU executor's (units/eu/eu_exec.c) for one instruction on
  * four channels, as cr0.0 sets them (003 L20019-20065, L21377-22100):
@@ -33,6 +33,15 @@
  *  - a conditional modifier on ADD/MUL/MAD/MOV sets the flags from the result
  *    as the destination holds it before saturation and before the denormal
  *    flush (L20872-20895), NaN -> false except NZ and U.
+ * DF (ctrl FPU_CTRL_DF for ADD..CMP; type FPU_T_DF on either side of a MOV):
+ * two lanes, the same rules in double precision with cr0.0[6] for DF denormals;
+ * MOV F->DF is exact (NaNs quietened), DF->F rounds by cr0.0[5:4] (NaNs keep
+ * their top payload, quietened) and flushes by cr0.0[7], D/UD->DF is exact,
+ * DF->D/UD as F->D/UD; min/max of two DF NaNs give src0 unquietened (the EU
+ * widens F to double for min/max, which quietens; DF is not widened).
+ * Lane layout: 32-bit lane l is src[i][l] / result[l]; 64-bit lane l is
+ * src[i][2l] (low) and src[i][2l+1] (high), likewise result; a DF request uses
+ * mask bits 1:0 and flags bits 1:0.
  * Lanes whose `mask` bit is 0 produce result 0 and flag 0.
  *
  * Ports: "request" in (struct fpu_request), "response" out (struct
@@ -59,7 +68,7 @@
  *    compare-selects (L21556-21571 quietens on any operation but raw moves);
  *  - source modifiers change a NaN's sign (L21571; L21415 says they do not);
  *  - .o (overflow) is never set (L20890).
- * Not modelled: DF (the 2-lane 64-bit form), HF, ALT mode (cr0.0[0]: refused as a
+ * Not modelled: HF, ALT mode (cr0.0[0]: refused as a
  * bad request), IEEE exception flags, cr0.0[11] min/max sNaN preference (the EU
  * ignores it too), accumulator sources, the EU's predicated sel; int->F follows
  * the EU, which rounds to nearest even whatever cr0 says, while the seed says
@@ -74,6 +83,7 @@
 #include "fabric/unit.h"
 
 #define FPU_LANES 4
+#define FPU_DF_LANES 2
 #define FPU_MAX_DEPTH 64
 
 enum fpu_op { FPU_OP_ADD = 0, FPU_OP_MUL, FPU_OP_MAD, FPU_OP_SEL, FPU_OP_CMP, FPU_OP_MOV,
@@ -82,7 +92,7 @@ enum fpu_op { FPU_OP_ADD = 0, FPU_OP_MUL, FPU_OP_MAD, FPU_OP_SEL, FPU_OP_CMP, FP
 enum fpu_cond { FPU_CM_NONE = 0, FPU_CM_Z, FPU_CM_NZ, FPU_CM_G, FPU_CM_GE, FPU_CM_L, FPU_CM_LE,
                 FPU_CM_U = 9 };
 /* MOV types. */
-enum fpu_type { FPU_T_F = 0, FPU_T_D = 1, FPU_T_UD = 2 };
+enum fpu_type { FPU_T_F = 0, FPU_T_D = 1, FPU_T_UD = 2, FPU_T_DF = 3 };
 
 /* ctrl bits */
 #define FPU_CTRL_SAT 1u                         /* .sat */
@@ -90,14 +100,16 @@ enum fpu_type { FPU_T_F = 0, FPU_T_D = 1, FPU_T_UD = 2 };
 #define FPU_CTRL_ABS(i) (1u << (2 + 2 * (i)))   /* (abs)src i */
 #define FPU_CTRL_STYPE_SHIFT 8                  /* MOV: source type, 2 bits */
 #define FPU_CTRL_DTYPE_SHIFT 10                 /* MOV: destination type, 2 bits */
+#define FPU_CTRL_DF (1u << 12)                  /* ADD..CMP: DF, two 64-bit lanes */
 
 /* cr0.0 bits the pipe reads (others ignored; ALT refused). */
 #define FPU_MODE_ALT 1u
 #define FPU_MODE_RM_SHIFT 4                     /* 0 RTNE, 1 RU, 2 RD, 3 RTZ */
 #define FPU_MODE_SP_DENORM 0x80u                /* 1: keep single-precision denormals */
+#define FPU_MODE_DP_DENORM 0x40u                /* 1: keep double-precision denormals */
 #define FPU_MODE_F2I_RM 0x1000u                 /* 1: F->int rounds by RM, 0: RTZ */
 
-/* "request" payload, 64 bytes. */
+/* "request" payload, 64 bytes (no pointers: recordings replay it as is). */
 struct fpu_request {
     uint8_t op;                 /* enum fpu_op */
     uint8_t cond;               /* enum fpu_cond */

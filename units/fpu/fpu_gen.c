@@ -58,6 +58,44 @@ static uint32_t gen_f(struct fpu_gen *g)
     return r;
 }
 
+const uint64_t fpu_special_d[FPU_SPECIAL_D_COUNT] = {
+    0x0000000000000000ull, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
+    0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull, 0x7ff4000000000000ull,
+    0xfff0000020000000ull, 0x0000000000000001ull, 0x8000000000000001ull, 0x000fffffffffffffull,
+    0x0010000000000000ull, 0x8010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
+    0x3ff0000000000000ull, 0xbff0000000000000ull, 0x3fe0000000000000ull, 0x3ff0000000000001ull,
+    0x3fefffffffffffffull, 0x3ca0000000000000ull, 0x3ff0000010000000ull, 0x3ff0000010000001ull,
+    0x3ff0000030000000ull, 0x47efffffe0000000ull, 0x47effffff0000000ull, 0x47f0000000000000ull,
+    0x36a0000000000000ull, 0x3690000000000000ull, 0x3690000000000001ull, 0x380fffffe0000000ull,
+    0x3810000000000000ull, 0x41e0000000000000ull, 0xc1e0000000000000ull, 0x41efffffffe00000ull,
+    0x41f0000000000000ull, 0x41efffffffffffffull, 0xc1e0000000100000ull, 0x4330000000000000ull,
+};
+
+static uint64_t gen_d(struct fpu_gen *g)
+{
+    uint32_t k = below(g, 16);
+    uint64_t r = fpu_gen_next(g);
+    if (k < 5)
+        return fpu_special_d[below(g, FPU_SPECIAL_D_COUNT)];
+    if (k < 7)
+        return r & 0x800fffffffffffffull;                           /* denormal or zero */
+    if (k < 9)
+        return (r & 0x8000000000000000ull) | (0x3fe0000000000000ull + (r & 0x003fffffffffffffull));
+    if (k < 12) {
+        /* a float's value plus low bits: DF -> F rounding, float denormals, overflow */
+        uint32_t f = gen_f(g);
+        uint32_t e = f >> 23 & 0xff;
+        if (e == 0xff)
+            return fpu_special_d[below(g, 8)];
+        uint64_t d = (uint64_t)(f >> 31) << 63 | (uint64_t)(e ? e - 127 + 1023 : 1023 - 140) << 52 |
+                     (uint64_t)(f & 0x7fffff) << 29;
+        return d | (below(g, 2) ? (r & 0x1fffffff) : (below(g, 2) ? 0x10000000 : 0));
+    }
+    if (k < 13)
+        return (r & 0x800fffffffffffffull) | ((uint64_t)(0x41c + (r >> 58 & 7)) << 52);  /* 2^29..2^36 */
+    return r;
+}
+
 static uint32_t gen_i(struct fpu_gen *g)
 {
     uint32_t k = below(g, 4);
@@ -92,12 +130,50 @@ void fpu_gen_request(struct fpu_gen *g, struct fpu_request *q)
         if (below(g, 4) == 0)
             ctrl |= (below(g, 3) + 1) << (1 + 2 * i);       /* neg, abs or -abs */
     unsigned sty = FPU_T_F, dty = FPU_T_F;
+    bool df = below(g, 4) == 0;
     if (op == FPU_OP_MOV) {
-        sty = below(g, 3);
-        dty = below(g, 3);
+        sty = below(g, df ? 4 : 3);
+        dty = below(g, df ? 4 : 3);
+        if (df && sty != FPU_T_DF && dty != FPU_T_DF)
+            *(below(g, 2) ? &sty : &dty) = FPU_T_DF;
         ctrl |= sty << FPU_CTRL_STYPE_SHIFT | dty << FPU_CTRL_DTYPE_SHIFT;
+    } else if (df) {
+        ctrl |= FPU_CTRL_DF;
+        sty = FPU_T_DF;
+    }
+    if (df) {
+        g->df++;
+        if (below(g, 2))
+            q->mode |= FPU_MODE_DP_DENORM;
     }
     q->ctrl = ctrl;
+    if (sty == FPU_T_DF) {
+        for (unsigned l = 0; l < FPU_DF_LANES; l++)
+            for (unsigned i = 0; i < 3; i++) {
+                uint64_t v = gen_d(g);
+                q->src[i][2 * l] = (uint32_t)v;
+                q->src[i][2 * l + 1] = (uint32_t)(v >> 32);
+            }
+        for (unsigned l = 0; l < FPU_DF_LANES; l++) {
+            if (below(g, 8) == 0) {             /* equal or negated: x - x, min/max ties */
+                q->src[1][2 * l] = q->src[0][2 * l];
+                q->src[1][2 * l + 1] = q->src[0][2 * l + 1] ^ (below(g, 2) ? 0x80000000u : 0);
+            } else if (op == FPU_OP_MAD && below(g, 8) == 0) {
+                double b, c, a;
+                uint64_t u;
+                u = (uint64_t)q->src[1][2 * l] | (uint64_t)q->src[1][2 * l + 1] << 32;
+                memcpy(&b, &u, 8);
+                u = (uint64_t)q->src[2][2 * l] | (uint64_t)q->src[2][2 * l + 1] << 32;
+                memcpy(&c, &u, 8);
+                a = -(b * c);
+                memcpy(&u, &a, 8);
+                u ^= below(g, 2);
+                q->src[0][2 * l] = (uint32_t)u;
+                q->src[0][2 * l + 1] = (uint32_t)(u >> 32);
+            }
+        }
+        goto done;
+    }
     for (unsigned l = 0; l < FPU_LANES; l++)
         for (unsigned i = 0; i < 3; i++)
             q->src[i][l] = sty == FPU_T_F ? gen_f(g) : gen_i(g);
@@ -117,6 +193,7 @@ void fpu_gen_request(struct fpu_gen *g, struct fpu_request *q)
             q->src[0][l] = p ^ (below(g, 2) ? 1u : 0);
         }
     }
+done:
     g->per_op[op]++;
     g->per_rm[rm]++;
     if (keep)
