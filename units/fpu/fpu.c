@@ -562,7 +562,8 @@ static const struct param_desc fpu_params[] = {
 
 static const struct port_desc fpu_ports[] = {
     { .name = "request", .direction = PORT_IN, .msg_kinds = 1u << MSG_GENERIC,
-      .help = "one operation on 4 lanes: struct fpu_request (op, cond, mask, ctrl, cr0, sources)" },
+      .help = "one operation on 4 (DF: 2) lanes: struct fpu_request (op, cond, mask, ctrl, cr0, "
+              "sources)" },
     { .name = "response", .direction = PORT_OUT, .msg_kinds = 1u << MSG_GENERIC,
       .help = "its results depth cycles later: struct fpu_response (results, flags, status)" },
     PORT_END
@@ -647,10 +648,10 @@ static enum unit_activity fpu_tick(struct unit *u)
 
 const struct unit_ops fpu_ops = {
     .kind = "fpu",
-    .help = "The FPU pipe of one EU for four 32-bit lanes (seed 003 L19171, float rules "
-            "L21377-22100): ADD, MUL, MAD (fused), SEL min/max, CMP, MOV F/D/UD conversions, "
-            "with cr0 rounding and denormal modes, saturate and source modifiers, as the EU "
-            "executes them; one operation per cycle, results depth cycles later.",
+    .help = "The FPU pipe of one EU for four 32-bit or two DF lanes (seed 003 L19171, float "
+            "rules L21377-22100): ADD, MUL, MAD (fused), SEL min/max, CMP, MOV F/D/UD/DF "
+            "conversions, with cr0 rounding and denormal modes, saturate and source modifiers, "
+            "as the EU executes them; one operation per cycle, results depth cycles later.",
     .state_size = sizeof(struct fpu),
     .params = fpu_params,
     .ports = fpu_ports,
