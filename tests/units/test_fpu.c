@@ -1,8 +1,11 @@
 /* tests/units/test_fpu.c - the FPU pipe (units/fpu) against the EU executor
  * (units/eu/eu_exec.c): every request also runs as a one-instruction SIMD4
- * kernel (encoded by units/eu/eu_encode.h, decoded, executed on one thread with
- * cr0.0 set from the request's mode), and results and flags must agree bit for
- * bit. Plus the pipe's timing and back-pressure through the fabric. */
+ * (DF: SIMD2) kernel (encoded by units/eu/eu_encode.h, decoded, executed on
+ * one thread with cr0.0 set from the request's mode), and results and flags
+ * must agree bit for bit: 50k random requests, every pair/triple of special
+ * operands in every mode (F and DF), and 300 kernels run on a standalone EU
+ * unit (tests/support/eu_rig.h). Plus values worked out from the seed, and the
+ * pipe's timing and back-pressure through the fabric. */
 #include "../test.h"
 
 #include <inttypes.h>
@@ -15,7 +18,9 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/topology.h"
+#include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
+#include "units/eu/eu.h"
 #include "units/eu/eu_encode.h"
 #include "units/eu/eu_exec.h"
 #include "units/fpu/fpu.h"
@@ -158,6 +163,113 @@ static void test_fpu_matches_eu_executor(void)
     unsigned bad = compare_with_eu(1, 50000, &lanes);
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT_EQUAL(lanes, 200000);
+}
+
+
+/* The same through a standalone EU unit (tests/support/eu_rig.h): each request
+ * is a kernel - cr0.0 from the payload, the one instruction, the flags and the
+ * result register out through an EOT send - dispatched to a real EU with the
+ * sources as payload registers. Checks that what eu_exec computes alone is
+ * what the EU unit computes (results, flags), not only the executor. */
+static void test_fpu_matches_eu_unit_kernels(void)
+{
+    enum { SEND = 49 };
+    struct fpu_gen g;
+    fpu_gen_init(&g, 77);
+    unsigned bad = 0, shown = 0, done = 0;
+    for (unsigned k = 0; k < 300; k++) {
+        struct fpu_request q;
+        fpu_gen_request(&g, &q);
+        q.mask = is_df(&q) ? 3 : 15;                /* every lane: the dispatch mask is 0xff */
+        struct fpu_response want;
+        fpu_compute(&q, &want);
+        /* the kernel: eu_run's instruction, reading r2..r4 into r10 */
+        struct eu_side e = { .t = malloc(sizeof(struct eu_thread)) };
+        struct fpu_response direct;
+        eu_run(&e, &q, &direct);                    /* and the executor alone */
+        free(e.t);
+        struct eu_enc_buf b = { .gen = 9 };
+        struct eu_enc_insn m = { .opcode = OP_MOV, .exec_size = 1, .nsrc = 1, .nomask = true };
+        m.dst = eu_enc_arf(0x80, 0, EU_TYPE_UD);                        /* cr0.0 */
+        m.src[0] = eu_enc_scalar(5, 0, EU_TYPE_UD);
+        eu_enc_emit(&b, &m);
+        {
+            /* the instruction eu_run uses */
+            static const uint8_t opc[FPU_OP_COUNT] = { OP_ADD, OP_MUL, OP_MAD, OP_SEL, OP_CMP, OP_MOV };
+            unsigned sty = (q.ctrl >> FPU_CTRL_STYPE_SHIFT) & 3, dty = (q.ctrl >> FPU_CTRL_DTYPE_SHIFT) & 3;
+            enum eu_type ft = is_df(&q) ? EU_TYPE_DF : EU_TYPE_F;
+            enum eu_type st = q.op == FPU_OP_MOV ? eu_type_of(sty) : ft;
+            enum eu_type dt = q.op == FPU_OP_MOV ? eu_type_of(dty) : ft;
+            struct eu_enc_insn in = { .opcode = opc[q.op], .exec_size = is_df(&q) ? 2 : 4,
+                                      .cond = q.cond, .sat = q.ctrl & FPU_CTRL_SAT };
+            in.dst = eu_enc_grf(10, 0, dt);
+            unsigned ns = q.op == FPU_OP_MOV ? 1 : q.op == FPU_OP_MAD ? 3 : 2;
+            for (unsigned i = 0; i < ns; i++) {
+                in.src[i] = ns == 3 ? eu_enc_grf(2 + i, 0, st) : src_opnd(&q, i, st);
+                in.src[i].negate = q.ctrl & FPU_CTRL_NEG(i);
+                in.src[i].abs = q.ctrl & FPU_CTRL_ABS(i);
+            }
+            in.nsrc = (uint8_t)ns;
+            in.align16 = ns == 3;
+            eu_enc_emit(&b, &in);
+        }
+        m.dst = eu_enc_grf(10, 16, EU_TYPE_UD);                         /* r10.4 = f0.0 */
+        m.src[0] = eu_enc_rgn(eu_enc_arf(0x30, 0, EU_TYPE_UD), 0, 1, 0);
+        eu_enc_emit(&b, &m);
+        struct eu_enc_insn snd = { .opcode = SEND, .exec_size = 8, .nsrc = 1, .sfid = 10,
+                                   .eot = true, .nomask = true };
+        snd.dst = eu_enc_null(EU_TYPE_UD);
+        snd.src[0] = eu_enc_grf(10, 0, EU_TYPE_UD);
+        snd.desc = 1u << 25;
+        eu_enc_emit(&b, &snd);
+        CU_ASSERT_EQUAL_FATAL(b.errors, 0);
+
+        struct sim *sim = probe_sim(NULL);
+        struct unit *eu = probe_add(sim, &eu_ops, "eu", NULL);
+        struct unit *sf = probe_add(sim, &stub_sf_ops, "sf", NULL);
+        const char *sink_over[] = { "per_cycle=4", NULL };
+        struct unit *ends = probe_add(sim, &probe_sink_ops, "ends", sink_over);
+        probe_link(sim, eu, "send", sf, "in", 1, 16, 4);
+        probe_link(sim, sf, "out", eu, "writeback", 1, 16, 4);
+        probe_link(sim, eu, "td", ends, "in", 1, 16, 4);
+        rig_memory(sim);
+        struct gt_error err;
+        CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+        rig_load(sim, 0x10000, &b);
+        uint32_t regs[6][8];
+        memset(regs, 0, sizeof regs);
+        for (unsigned i = 0; i < 3; i++)
+            for (unsigned l = 0; l < FPU_LANES; l++)
+                regs[2 + i][l] = q.src[i][l];
+        regs[5][0] = q.mode;
+        struct msg *dm = rig_dispatch_msg(sim, 0x10000, 0, 8, (const uint32_t (*)[8])regs, 6, 1, 0);
+        CU_ASSERT_TRUE(port_inject(unit_port(eu, "dispatch", 0), dm));
+        CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+        struct stub_sf *st = unit_state(sf);
+        CU_ASSERT_EQUAL_FATAL(st->eots, 1);
+        uint32_t lanes_mask = is_df(&q) ? 3u : 15u;
+        bool ok = true;
+        for (unsigned l = 0; l < FPU_LANES; l++)
+            ok &= st->eot_first[0][l] == want.result[l] && direct.result[l] == want.result[l];
+        ok &= (st->eot_first[0][4] & lanes_mask) == want.flags && direct.flags == want.flags;
+        if (!ok) {
+            bad++;
+            if (shown++ < 5) {
+                char buf[512];
+                describe(&q, buf, sizeof buf);
+                fprintf(stderr, "\nfpu vs eu unit: %s: fpu %08x %08x %08x %08x flags %x, eu unit "
+                        "%08x %08x %08x %08x flags %x", buf, want.result[0], want.result[1],
+                        want.result[2], want.result[3], want.flags, st->eot_first[0][0],
+                        st->eot_first[0][1], st->eot_first[0][2], st->eot_first[0][3],
+                        st->eot_first[0][4] & lanes_mask);
+            }
+        }
+        done++;
+        sim_destroy(sim);
+        eu_enc_free(&b);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(done, 300);
 }
 
 /* Every pair of special operands (MAD: every triple) in every rounding mode,
@@ -547,6 +659,8 @@ static void test_fpu_unit_backpressure_and_values(void)
 
 static const struct test_case cases[] = {
     { "fpu matches the EU executor on 50k random SIMD4 instructions", test_fpu_matches_eu_executor },
+    { "fpu matches a standalone EU unit running 300 one-instruction kernels",
+      test_fpu_matches_eu_unit_kernels },
     { "fpu matches the EU executor on every pair/triple of special operands in every mode",
       test_fpu_specials_match_eu },
     { "DF: every pair/triple of DF specials and DF conversions in every mode, against eu_exec",
