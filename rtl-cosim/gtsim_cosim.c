@@ -493,7 +493,7 @@ static int cmd_bench(int argc, char **argv)
     }
     /* The FPU pipe: random operations (4 lanes each), no back-pressure. */
     uint64_t fpu_requests = ops / 4;
-    printf("gtsim-cosim bench: fpu throughput, operations (4 lanes) per host second\n");
+    printf("gtsim-cosim bench: fpu throughput, operations (4 lanes, or 2 DF) per host second\n");
     struct fpu_gen g;
     fpu_gen_init(&g, 42);
     struct fpu_request *qs = gt_xmalloc(4096 * sizeof *qs);

@@ -1316,6 +1316,34 @@ static void test_fpu_record_then_replay(void)
     CU_ASSERT(t1 >= rr.first_mismatch * 1000 && t1 <= (rr.first_mismatch + 21) * 1000);
 }
 
+static void test_fpu_command_line(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/fpu_lockstep.cfg -o %s/fout "
+                       "--set gpu.stim.requests=3000 --set gpu.sink.pop_permille=1000 "
+                       "--record-port gpu.fpu.request=%s/freq.rec "
+                       "--record-port gpu.fpu.response=%s/fresp.rec --wave gpu.fpu=%s/frun.fst",
+                       bin, d, d, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("freq.rec")) > 0 && file_size(tmp_path("frun.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.fpu.compared,3000,' %s/fout/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.fpu.mismatches,0,' %s/fout/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --kind fpu:rtl --in %s/freq.rec --expect %s/fresp.rec "
+                       "> %s/freplay.txt", bin, d, d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '3000 checked, 0 mismatching' %s/freplay.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s fpu-random --impl lockstep_broken --requests 3000 --wave %s/frand.fst "
+                       "> %s/frand.txt 2>&1", bin, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q 'lane [0-3] field result: c-model 0x' %s/frand.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("frand.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s fpu-random --impl rtl --requests 2000 --depth 9 --pop-permille 500 "
+                       "> /dev/null 2>&1", bin), 0);
+    CU_ASSERT_EQUAL(sh("%s fpu-random --depth 17 > /dev/null 2>&1", bin), 1);
+}
+
 /* ---- runner ---------------------------------------------------------------------- */
 
 struct test { const char *suite, *name; void (*run)(void); };
@@ -1357,6 +1385,7 @@ static const struct test tests[] = {
     { "fpu", "BROKEN FPU RTL is caught: lane, field, mode, and a wave", test_fpu_broken_is_caught },
     { "fpu", "record the C unit's ports, replay into the RTL, C, lockstep and BROKEN RTL",
       test_fpu_record_then_replay },
+    { "fpu", "gtsim-cosim run --record-port --wave, replay, fpu-random", test_fpu_command_line },
     { NULL, NULL, NULL }
 };
 
