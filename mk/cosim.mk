@@ -46,12 +46,12 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops and 200k L3 messages in lockstep, BROKEN RTLs caught, replay)
+## test-cosim: co-simulation tests (1M+ random ALU ops, 200k L3 messages, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
 test-cosim: cosim
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s) against the C units alone
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, FPU ops/s) against the C units alone
 cosim-bench: cosim
 	$(COSIM_BIN) bench
 
