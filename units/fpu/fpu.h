@@ -65,9 +65,15 @@
  *    return the other source (the DX rule), never the quietened sNaN of the
  *    IEEE rule (L21702-21739);
  *  - sNaNs pass unquietened through non-raw moves (modifiers, .sat aside) and
- *    compare-selects (L21556-21571 quietens on any operation but raw moves);
+ *    compare-selects (L21565 quietens on any operation but raw moves); DF
+ *    min/max of two sNaNs returns src0 unquietened (L21732/L21738: "qNaN (of
+ *    the first source)"; F is quietened, by the host's widening to double);
  *  - source modifiers change a NaN's sign (L21571; L21415 says they do not);
- *  - .o (overflow) is never set (L20890).
+ *  - .o (overflow) is never set (L20890);
+ *  - a DF->F conversion whose result is an F denormal is flushed when cr0.0[7]
+ *    = 0; L21417 says denormal outputs "are retained if there is a format
+ *    conversion" (stated for mixed HF/F mode; whether it covers DF->F is not
+ *    said).
  * Not modelled: HF, ALT mode (cr0.0[0]: refused as a
  * bad request), IEEE exception flags, cr0.0[11] min/max sNaN preference (the EU
  * ignores it too), accumulator sources, the EU's predicated sel; int->F follows
