@@ -64,6 +64,8 @@ static const struct stat_desc cosim_stats[] = {
     STAT_COUNTER_FIELD("requests", S, requests, "messages", "requests taken"),
     STAT_COUNTER_FIELD("responses", S, responses, "messages", "responses sent"),
     STAT_COUNTER_FIELD("lane_ops", S, e.lane_ops, "lanes", "lockstep: lanes the C engine computed"),
+    STAT_COUNTER_FIELD("bad_requests", S, e.bad_requests, "messages",
+                       "lockstep: requests the C engine refused (status 1)"),
     STAT_COUNTER_FIELD("rtl_edges", S, rtl_edges, "cycles", "rising edges given to the RTL"),
     STAT_COUNTER_FIELD("stall_cycles", S, stalls, "cycles", "cycles the pipe held (response full)"),
     STAT_COUNTER_FIELD("compared", S, compared, "messages", "lockstep: responses compared"),

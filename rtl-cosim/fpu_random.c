@@ -31,7 +31,8 @@ static const struct param_desc stim_params[] = {
     PARAM_U32_FIELD("idle_permille", struct fpu_stim, idle_permille, 50, 0, 1000,
                     "cycles per 1000 with no request"),
     PARAM_U32_FIELD("short_permille", struct fpu_stim, short_permille, 2, 0, 1000,
-                    "requests per 1000 with a short payload (bad requests)"),
+                    "requests per 1000 with a short payload, and as many with a field out "
+                    "of range (bad requests)"),
     PARAM_END
 };
 
@@ -74,6 +75,18 @@ static enum unit_activity stim_tick(struct unit *u)
         return UNIT_BUSY;
     struct fpu_request q;
     fpu_gen_request(&s->g, &q);
+    if ((x >> 8) % 1000 < s->short_permille) {
+        /* a bad request: one field out of range (checked like a short payload) */
+        switch ((x >> 4) % 7) {
+        case 0: q.op = (uint8_t)(FPU_OP_COUNT + (x & 7)); break;
+        case 1: q.mode |= FPU_MODE_ALT; break;
+        case 2: q.reserved = (uint8_t)(1 + (x & 0x7f)); break;
+        case 3: q.pad = 1u << (x & 31); break;
+        case 4: q.ctrl |= 1u << (13 + (x & 15)); break;
+        case 5: q.mask = (uint8_t)(16 + (x & 0xef)); break;
+        default: q.cond = (uint8_t)(10 + (x & 0x3f)); break;
+        }
+    }
     bool short_payload = (x >> 20) % 1000 < s->short_permille;
     uint32_t size = short_payload ? (uint32_t)sizeof q - 4 : (uint32_t)sizeof q;
     struct msg *m = msg_alloc(unit_sim(u), MSG_GENERIC, size);
