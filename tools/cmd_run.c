@@ -326,8 +326,44 @@ static int write_dump(struct sim *sim, const struct dump_request *d, struct gt_e
     return 0;
 }
 
+/* The GPU's work in one line from the stats: EU utilisation (EU-cycles in
+ * which the EU issued, over EUs x cycles of the GT clock), thread occupancy
+ * and the L3's hit rate, over every unit of those kinds. Nothing when no EU ran. */
+static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
+{
+    double eus = 0, issuing = 0, instructions = 0, hits = 0, misses = 0, occupancy = 0;
+    uint64_t cycles = 0;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        char path[600];
+        double v;
+        if (strcmp(unit_kind(u), "eu") == 0) {
+            eus++;
+            cycles = unit_cycle(u) > cycles ? unit_cycle(u) : cycles;
+            snprintf(path, sizeof path, "%s.cycles_issuing", unit_name(u));
+            issuing += stats_lookup(w, path, &v) ? v : 0;
+            snprintf(path, sizeof path, "%s.instructions", unit_name(u));
+            instructions += stats_lookup(w, path, &v) ? v : 0;
+            snprintf(path, sizeof path, "%s.occupancy", unit_name(u));
+            occupancy += stats_lookup(w, path, &v) ? v : 0;
+        } else if (strcmp(unit_kind(u), "l3") == 0) {
+            snprintf(path, sizeof path, "%s.hits", unit_name(u));
+            hits += stats_lookup(w, path, &v) ? v : 0;
+            snprintf(path, sizeof path, "%s.misses", unit_name(u));
+            misses += stats_lookup(w, path, &v) ? v : 0;
+        }
+    }
+    if (instructions == 0 || eus == 0)
+        return;
+    printf("  gpu          %.0f EU instructions, EU utilisation %.1f%% (issuing), thread "
+           "occupancy %.1f%%, L3 hit rate %.1f%% (%.0f of %.0f)\n", instructions,
+           cycles ? 100.0 * issuing / (eus * (double)cycles) : 0.0, 100.0 * occupancy / eus,
+           hits + misses > 0 ? 100.0 * hits / (hits + misses) : 0.0, hits, hits + misses);
+}
+
 static void print_summary(const struct sim *sim, const struct gt_config *config,
-                          const struct run_args *a, double seconds, enum sim_stop_reason reason)
+                          const struct run_args *a, double seconds, enum sim_stop_reason reason,
+                          const struct stats_writer *w)
 {
     struct sim_totals t;
     sim_totals(sim, &t);
@@ -347,6 +383,7 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
     printf("  host         %.3f s, %.2f M%s-cycles/s, %.2f M messages/s\n", seconds,
            seconds > 0 ? (double)cycles0 / seconds / 1e6 : 0.0, sim_clock_name(sim, 0),
            seconds > 0 ? (double)t.messages_delivered / seconds / 1e6 : 0.0);
+    print_gpu_work(sim, w);
     printf("  output       %s/{stats.json,stats.csv,config.cfg%s}\n", a->out_dir,
            a->trace ? ",trace.json" : "");
 }
@@ -420,7 +457,7 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
         if (write_dump(sim, &a.dumps[i], &err) < 0)
             goto fail;
     if (!a.quiet)
-        print_summary(sim, config, &a, seconds, reason);
+        print_summary(sim, config, &a, seconds, reason, stats);
     if (reason == SIM_STOP_DEADLOCK) {
         fprintf(stderr, "gtsim run: deadlock (the watchdog's report is above)\n");
         status = EXIT_DEADLOCK;

@@ -5,12 +5,15 @@
 
 #include "units/cs/cs.h"
 #include "units/cs_alu/cs_alu.h"
+#include "units/dataport/dataport.h"
 #include "units/eu/eu.h"
 #include "units/fpu/fpu.h"
+#include "units/gateway/gateway.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
 #include "units/td/td.h"
+#include "units/vfe/vfe.h"
 #include "units/placeholder/placeholder.h"
 
 static const struct unit_ops *const real_kinds[] = {
@@ -22,6 +25,9 @@ static const struct unit_ops *const real_kinds[] = {
     &td_ops,
     &l3_ops,
     &memory_ops,
+    &vfe_ops,
+    &dataport_ops,
+    &gateway_ops,
     NULL
 };
 

@@ -27,6 +27,7 @@
 #include "fabric/topology.h"
 #include "units/registry.h"
 #include "tools/bench/bench_eu.h"
+#include "tools/bench/bench_sgemm.h"
 
 static double now_seconds(void)
 {
@@ -379,5 +380,6 @@ int main(void)
     getrusage(RUSAGE_SELF, &ru);
     printf("\npeak RSS: %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
     bench_eu();
+    bench_sgemm();
     return 0;
 }

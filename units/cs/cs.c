@@ -192,7 +192,7 @@ struct cs {
     char print_commands[PARAM_STRING_MAX];
 
     /* ports */
-    struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply;
+    struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply, *vfe_drained;
 
     /* spec */
     const struct spec_gen *spec;
@@ -231,6 +231,7 @@ struct cs {
     uint32_t fetch_count;                       /* dwords of the command in fetch[] */
     uint32_t device_pci_id, device_gen;
     bool awaiting_alu;
+    bool awaiting_drain;        /* a sync waits for the GPGPU front end's drain reply */
     bool executed_any;                          /* some submission ran */
     struct cs_alu_regs alu_regs;                /* SRCA, SRCB, ACCU, ZF, CF between MI_MATHs */
     FILE *print;
@@ -268,6 +269,9 @@ static const struct port_desc cs_ports[] = {
       .help = "MSG_STATE: 3D state and primitives, in order, down the 3D pipeline" },
     { .name = "vfe", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "MSG_STATE: media and GPGPU state and walkers, in order" },
+    { .name = "vfe_drained", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+      .help = "the GPGPU front end's reply (MSG_MMIO CS_MMIO_SYNC_DONE) to a CS_MMIO_SYNC sent "
+              "down \"vfe\": its threads have ended; a host sync waits for it when linked" },
     { .name = "alu", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "MI_MATH work for a separate CS ALU unit (else the CS runs it)" },
     { .name = "alu_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
@@ -853,6 +857,26 @@ static bool set_predicate_noops(const struct cs *s)
     }
 }
 
+/* GPGPU_WALKER with Indirect Parameter Enable (DW0 bit 10): the group
+ * counts come from GPGPU_DISPATCHDIMX/Y/Z (0x2500/0x2504/0x2508, loaded by
+ * MI_LOAD_REGISTER_MEM: seed 003 L16947-16980), which the CS holds; the
+ * packet carries them in the dimension fields, so the front end sees the
+ * walker as it runs. */
+static void indirect_dims(struct cs *s, struct unit *u, const struct spec_element *e,
+                          struct cs_state_packet *p)
+{
+    static const char *const names[3] = { "Thread Group ID X Dimension",
+                                          "Thread Group ID Y Dimension",
+                                          "Thread Group ID Z Dimension" };
+    for (int i = 0; i < 3; i++) {
+        const struct spec_field *f = spec_find_field(e, names[i]);
+        if (!f || f->ctype != SPEC_C_U32)
+            continue;
+        uint32_t v = reg_read(s, u, 0x2500u + 4u * (uint32_t)i);
+        memcpy((uint8_t *)p + p->unpacked_offset + f->offset, &v, 4);
+    }
+}
+
 static void send_state(struct cs *s, struct unit *u, const struct spec_element *e, uint32_t n,
                        uint64_t address, bool ppgtt)
 {
@@ -883,6 +907,8 @@ static void send_state(struct cs *s, struct unit *u, const struct spec_element *
         memcpy(p->dwords, s->fetch, 4ull * n);
         if (e->unpack && n >= e->length)
             e->unpack(p->dwords, (uint8_t *)p + unpacked_offset);
+        if (strcmp(e->name, "GPGPU_WALKER") == 0 && n >= e->length && (s->fetch[0] & (1u << 10)))
+            indirect_dims(s, u, e, p);
         s->state_packets++;
         if (!port_try_send(targets[t], m)) {
             /* Back-pressure: parsing stops until it is accepted. */
@@ -1203,7 +1229,16 @@ static bool take_host_message(struct cs *s, struct unit *u)
         start_inline_ring(s, c);
         break;
     case CS_MMIO_SYNC:
-        reply_sync(s, u);
+        if (s->vfe && s->vfe_drained && port_can_send(s->vfe)) {
+            /* the host may reuse memory after the sync: wait until the
+             * GPGPU threads before it have ended */
+            struct msg *d = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+            ((struct cs_mmio *)d->payload)->op = CS_MMIO_SYNC;
+            port_try_send(s->vfe, d);
+            s->awaiting_drain = true;
+        } else {
+            reply_sync(s, u);
+        }
         break;
     case CS_MMIO_DEVICE:
         s->device_pci_id = c->value;
@@ -1263,6 +1298,9 @@ static int cs_realize(struct unit *u, struct gt_error *err)
     s->vfe = unit_port(u, "vfe", 0);
     s->alu = unit_port(u, "alu", 0);
     s->alu_reply = unit_port(u, "alu_reply", 0);
+    s->vfe_drained = unit_port(u, "vfe_drained", 0);
+    if (!port_is_bound(s->vfe_drained))
+        s->vfe_drained = NULL;
     if (!port_is_bound(s->host_reply))
         s->host_reply = NULL;
     if (!port_is_bound(s->vf))
@@ -1298,6 +1336,7 @@ static void cs_reset(struct unit *u)
     stop_ring(s);
     memset(&s->alu_regs, 0, sizeof s->alu_regs);
     s->awaiting_alu = false;
+    s->awaiting_drain = false;
     s->predicate = false;
     s->set_predicate = 0;
     s->elsp_writes = 0;
@@ -1318,6 +1357,19 @@ static enum unit_activity cs_tick(struct unit *u)
     }
     if (s->awaiting_alu) {
         if (!take_alu_reply(s, u))
+            return UNIT_IDLE;           /* woken when the reply arrives */
+    }
+    if (s->awaiting_drain) {
+        struct msg *d;
+        while ((d = port_pop(s->vfe_drained)) != NULL) {
+            if (d->kind == MSG_MMIO && d->size >= sizeof(struct cs_mmio) &&
+                ((const struct cs_mmio *)d->payload)->op == CS_MMIO_SYNC_DONE && s->awaiting_drain) {
+                s->awaiting_drain = false;
+                reply_sync(s, u);
+            }
+            msg_free(unit_sim(u), d);
+        }
+        if (s->awaiting_drain)
             return UNIT_IDLE;           /* woken when the reply arrives */
     }
     if (now < s->busy_until) {

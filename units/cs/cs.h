@@ -12,7 +12,9 @@
  * data stores, MI_PREDICATE and MI_SET_PREDICATE, MI_CONDITIONAL_BATCH_BUFFER_END,
  * flushes, arbitration, user interrupts, MI_MATH through the CS ALU), PIPE_CONTROL
  * post-sync writes (immediate, timestamp), PIPELINE_SELECT and
- * STATE_BASE_ADDRESS. Every other command the spec tables know (3DSTATE_*,
+ * STATE_BASE_ADDRESS. A GPGPU_WALKER with Indirect Parameter Enable carries
+ * GPGPU_DISPATCHDIMX/Y/Z (0x2500-0x2508) in its packet's dimension fields.
+ * Every other command the spec tables know (3DSTATE_*,
  * 3DPRIMITIVE, MEDIA_*, GPGPU_*) is unpacked and sent, in order, as a state
  * packet down the pipeline it belongs to: "vf" for the 3D pipeline, "vfe"
  * for media/GPGPU (each stage takes its own state and passes the rest on, so
@@ -34,7 +36,10 @@
  *
  * Ports: "host" in (MSG_MMIO from the host: register writes, inline ring
  * dwords, sync requests), "host_reply" out (optional: sync replies),
- * "vf" out and "vfe" out (optional: MSG_STATE packets), "alu" out and
+ * "vf" out and "vfe" out (optional: MSG_STATE packets; a host sync also
+ * goes down "vfe" as MSG_MMIO CS_MMIO_SYNC when "vfe_drained" is linked, and
+ * the sync is replied to only when the front end answers CS_MMIO_SYNC_DONE on
+ * "vfe_drained": its threads have ended), "alu" out and
  * "alu_reply" in (optional: MI_MATH through a separate ALU unit; without
  * them the CS runs the ALU itself).
  */

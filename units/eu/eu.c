@@ -13,6 +13,8 @@
 #define EU_MAX_THREADS 16
 #define EU_SFID_PORTS 16
 #define EU_WB_PORTS 4
+#define EU_SFID_GATEWAY 3
+#define EU_SFID_TS 7
 #define NEVER UINT64_MAX
 
 /* A decoded instruction with what the timing model needs, cached by address. */
@@ -48,6 +50,9 @@ struct slot {
     struct gpu_address_space space;
     uint64_t grf_ready[EU_GRF_COUNT];
     uint64_t flags_ready;       /* f0/f1 written by an instruction still in its pipe */
+    bool barrier_wait;          /* sent a gateway BarrierMsg; waits for its notification */
+    bool after_barrier;         /* the last instruction was that BarrierMsg */
+    struct eu_thread_context ctx;       /* from the dispatch, copied into every SEND */
     struct eu_thread th;
 };
 
@@ -414,6 +419,25 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
                  : st == EU_THREAD_FETCH_FAULT ? "instruction fetch fault"
                  : "max_thread_instructions exceeded");
     }
+    /* A GPGPU thread ended for bad programming sends no EOT of its own: the
+     * EU tells the thread spawner (SFID 7) that it is gone, so the group's
+     * resources are freed and the front end does not wait for it forever. */
+    if (st != EU_THREAD_OK && sl->ctx.valid && !sl->pending_msg &&
+        port_is_bound(s->sfid[EU_SFID_TS])) {
+        struct msg *m = msg_alloc(unit_sim(u), MSG_SEND, sizeof(struct eu_send_msg));
+        struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+        p->sfid = EU_SFID_TS;
+        p->slot = (uint8_t)i;
+        p->flags = EU_SEND_EOT | EU_SEND_DST_NULL;
+        p->ffid = sl->ffid;
+        p->ctx = sl->ctx;
+        m->tag = i;
+        if (!port_try_send(s->sfid[EU_SFID_TS], m)) {
+            sl->pending_msg = m;
+            sl->pending_port = s->sfid[EU_SFID_TS];
+            sl->blocked_send = true;
+        }
+    }
     if (sl->pending_wb == 0 && !sl->pending_msg)
         free_slot(s, u, i);
 }
@@ -473,6 +497,7 @@ static bool start_thread(struct eu *s, struct unit *u, struct msg *m)
     }
     sl->request_id = d->request_id;
     sl->ffid = d->ffid;
+    sl->ctx = d->ctx;
     int gen = d->gen ? d->gen : (int)s->gen;
     uint32_t dmask = d->dmask ? d->dmask : (d->simd >= 32 ? ~0u : ((1u << (d->simd ? d->simd : 8)) - 1));
     eu_thread_init(&sl->th, gen, d->inst_base, d->kernel_offset, dmask);
@@ -517,6 +542,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     p->ex_desc = rq->ex_desc;
     p->exec_mask = rq->exec_mask;
     p->ffid = sl->ffid;
+    p->ctx = sl->ctx;
     for (unsigned r = 0; r < regs; r++) {
         unsigned g = r < rq->mlen ? rq->src_reg + r : rq->src1_reg + (r - rq->mlen);
         if (g < EU_GRF_COUNT)
@@ -537,6 +563,17 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
             for (unsigned r = 0; r < rq->rlen && rq->dst_reg + r < EU_GRF_COUNT; r++)
                 memset(t->grf + (rq->dst_reg + r) * EU_REG_BYTES, 0, EU_REG_BYTES);
         return;
+    }
+    /* A gateway BarrierMsg (SFID 3, SubFuncID 4, 003 L9024-9036): the thread
+     * waits for the gateway's notification (a write-back with rlen 0). The
+     * kernel's own `wait n0` that follows is a nop in eu_exec.c, so the wait
+     * is kept here, from the send on (only when the gateway is linked; a
+     * predicated barrier with a response waits on its register instead). */
+    if (rq->sfid == EU_SFID_GATEWAY && (rq->desc & 7) == 4 && !rq->eot && !wb &&
+        out == s->sfid[EU_SFID_GATEWAY]) {
+        sl->barrier_wait = true;
+        sl->after_barrier = true;
+        sl->pending_wb++;
     }
     if (wb) {
         sl->pending_wb++;
@@ -563,6 +600,8 @@ static void take_writeback(struct eu *s, struct unit *u, struct msg *m)
     }
     struct slot *sl = &s->slots[w->slot];
     uint64_t now = unit_cycle(u);
+    if (w->rlen == 0 && sl->barrier_wait)
+        sl->barrier_wait = false;       /* the barrier's notification */
     for (unsigned r = 0; r < w->rlen; r++) {
         unsigned g = w->dst_reg + r;
         if (g >= EU_GRF_COUNT) {
@@ -619,8 +658,14 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     struct eu_send_request rq;
     enum eu_step_result r = EU_STEP_OK;
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
+        uint64_t unmodelled = sl->th.counts.unmodelled;
         r = eu_exec(&sl->th, &d->in, &rq, now);
-        if (sl->th.counts.unmodelled && !s->warned_unmodelled) {
+        /* a `wait` right after a gateway barrier is a nop by design: the
+         * barrier's wait was kept at the send (issue_send); no warning */
+        bool barrier_wait = sl->after_barrier && d->in.mnemonic &&
+                            strcmp(d->in.mnemonic, "wait") == 0;
+        sl->after_barrier = false;
+        if (sl->th.counts.unmodelled > unmodelled && !s->warned_unmodelled && !barrier_wait) {
             s->warned_unmodelled = true;
             unit_log(u, SIM_LOG_WARNING, "%s is not modelled: executed as a nop (further ones "
                      "counted in unmodelled_instructions)", d->in.mnemonic ? d->in.mnemonic : "?");
@@ -664,7 +709,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
 
 static bool runnable(const struct slot *sl)
 {
-    return sl->busy && !sl->ended && !sl->blocked_send;
+    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait;
 }
 
 static void retry_blocked_sends(struct eu *s, struct unit *u)

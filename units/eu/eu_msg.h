@@ -11,7 +11,9 @@
  *  MSG_SEND: struct eu_send_msg followed by mlen + ex_mlen registers, EU ->
  *      the shared function chosen by SFID (003 L24296-24416).
  *  MSG_WRITEBACK: struct eu_writeback_msg followed by rlen registers, shared
- *      function -> EU; slot and dst_reg are copied from the SEND.
+ *      function -> EU; slot and dst_reg are copied from the SEND. A
+ *      write-back with rlen 0 to a thread waiting at a gateway barrier
+ *      (SFID 3, BarrierMsg) is the barrier's notification (n0, 003 L9087-9140).
  * All multi-byte fields are host-endian; register images are the GRF bytes.
  */
 #ifndef GTSIM_UNITS_EU_MSG_H
@@ -20,6 +22,30 @@
 #include <stdint.h>
 
 #define EU_MSG_REG_BYTES 32
+
+/* The per-thread context a shared function needs and the hardware keeps
+ * beside the thread (the binding table pointer, the state bases of the
+ * submitting context, its address space, the thread group's SLM and barrier).
+ * The stage that dispatches a thread fills it (units/vfe for GPGPU threads);
+ * the EU copies it unchanged into every SEND of the thread. valid = 0: no
+ * context (the shared function treats surface accesses as to a null surface). */
+struct eu_thread_context {
+    uint64_t space_root;            /* PPGTT PML4 (physical) when space_format is the PPGTT */
+    uint8_t space_format;           /* enum gpu_address_space_format of the context */
+    uint8_t valid;
+    uint8_t gen;                    /* 7, 8 or 9: the layouts of state in memory */
+    uint8_t barrier_id;             /* the group's barrier on its subslice (R0.2[27:24]) */
+    uint32_t binding_table;         /* offset of the binding table from surface_state_base */
+    uint64_t surface_state_base;    /* STATE_BASE_ADDRESS */
+    uint64_t general_state_base;    /* A32 stateless base */
+    uint64_t dynamic_state_base;
+    uint32_t general_state_size;    /* bytes of A32 stateless space; 0 = unchecked */
+    uint32_t binding_table_entries; /* from the interface descriptor; 0 = unknown */
+    uint32_t slm_base, slm_size;    /* the group's SLM in its subslice, bytes; size 0 = none */
+    uint32_t group;                 /* thread group number (the dispatcher's) */
+    uint16_t barrier_threads;       /* threads the group's barrier waits for; 0 = no barrier */
+    uint16_t scratch_slot;          /* the dispatcher's per-thread scratch index */
+};
 
 enum eu_td_op {
     EU_TD_DISPATCH = 1,
@@ -42,6 +68,7 @@ struct eu_dispatch {
     uint32_t ffid;              /* requesting fixed function (sr0.0[27:24]) */
     uint16_t eu;                /* set by the TD: which EU got it */
     uint16_t slot;              /* set by the EU: which thread slot */
+    struct eu_thread_context ctx;       /* carried with the thread's SENDs */
     uint8_t grf[][EU_MSG_REG_BYTES];
 };
 
@@ -82,6 +109,8 @@ struct eu_send_msg {
     uint32_t desc, ex_desc;
     uint32_t exec_mask;         /* enabled channels */
     uint32_t ffid;
+    uint32_t reserved;
+    struct eu_thread_context ctx;       /* the sending thread's (from its dispatch) */
     uint8_t regs[][EU_MSG_REG_BYTES];
 };
 

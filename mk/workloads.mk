@@ -1,0 +1,48 @@
+# mk/workloads.mk - the project's own GPGPU workloads (workloads/workload.h):
+# kernels workloads/kernels/<name>.gen<N>.g4a assembled by intel-gen4asm
+# (Debian intel-gpu-tools) into build/gen/workloads/<name>.gen<N>.hex, then
+# written as AUBs build/gen/workloads/<name>.gen<N>.aub.gz by gtsim-workload,
+# which the integration tests (tests/integration/test_workloads.c) and the
+# SGEMM bench (tools/bench/bench_sgemm.c) run. The SGEMM kernel is generated
+# first (its K loop unrolled: intel-gen4asm has no macros) by
+# workloads/kernels/gen_sgemm.py. (eu_gen_of comes from mk/eu.mk.)
+
+WL_SRCS := $(sort $(wildcard workloads/*.c))
+WL_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(WL_SRCS))
+WL_BIN  := $(BUILD)/gtsim-workload
+WL_G4A  := $(sort $(wildcard workloads/kernels/*.g4a))
+WL_HEX  := $(patsubst workloads/kernels/%.g4a,$(GEN)/workloads/%.hex,$(WL_G4A)) \
+           $(GEN)/workloads/sgemm.gen8.hex $(GEN)/workloads/sgemm.gen9.hex
+WL_AUBS := $(WL_HEX:.hex=.aub.gz) $(GEN)/workloads/histogram-indirect.gen9.aub.gz
+
+$(GEN)/workloads/histogram-indirect.gen9.aub.gz: $(GEN)/workloads/histogram.gen9.hex $(WL_BIN)
+	$(WL_BIN) histogram-indirect 9 $< $@
+
+$(GEN)/workloads/sgemm.gen%.g4a: workloads/kernels/gen_sgemm.py
+	@mkdir -p $(@D)
+	$(PYTHON) $< $* 64 $@ 64
+
+$(GEN)/workloads/sgemm.gen%.hex: $(GEN)/workloads/sgemm.gen%.g4a
+	intel-gen4asm -g $* -o $@ $<
+
+$(GEN)/workloads/%.hex: workloads/kernels/%.g4a
+	@mkdir -p $(@D)
+	intel-gen4asm -g $(call eu_gen_of,$<) -o $@ $<
+
+$(GEN)/workloads/%.aub.gz: $(GEN)/workloads/%.hex $(WL_BIN)
+	$(WL_BIN) $(firstword $(subst ., ,$*)) $(call eu_gen_of,$<) $< $@
+
+$(WL_BIN): $(WL_OBJS) $(BUILD)/libgtsim.a
+	@echo "  LD      $@"
+	@$(CC) $(LDSAN) -o $@ $(WL_OBJS) $(BUILD)/libgtsim.a $(LDLIBS)
+
+.SECONDARY: $(WL_HEX) $(WL_HEX:.hex=.g4a)
+
+TEST_DEPS += $(WL_AUBS)
+
+.PHONY: workloads
+## workloads: assemble the workload kernels and write their AUBs (build/gen/workloads)
+workloads: $(WL_AUBS)
+
+# make bench runs the SGEMM workload too (tools/bench/bench_sgemm.c)
+bench: $(GEN)/workloads/sgemm.gen9.aub.gz

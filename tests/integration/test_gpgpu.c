@@ -1,0 +1,157 @@
+/* tests/integration/test_gpgpu.c - the driver-captured compute workloads end
+ * to end through `gtsim run`: the result buffer read back with --dump must be
+ * c[i] = a[i] + b[i] = i + 0.5 * (1024 - i) for all 1024 elements (the
+ * traces' README defines the workload); the walker's shape (16 groups of 4
+ * SIMD16 threads, from the aubinator listings) shows in the stats; a kernel
+ * stopped by the EU's runaway limit ends the run cleanly. The result
+ * surface's address is BTI 0's SURFACE_STATE base in each *_compute.aubinator.txt. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tests/test.h"
+
+struct result {
+    int status;
+    char out[16384];
+    char err[16384];
+};
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    buf[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+static struct result *gtsim(const char *args)
+{
+    struct result *r = calloc(1, sizeof *r);
+    const char *dir = test_temp_dir();
+    char cmd[4096], out[512], err[512];
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", test_gtsim_binary(), args, out, err);
+    int s = system(cmd);
+    r->status = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+    slurp(out, r->out, sizeof r->out);
+    slurp(err, r->err, sizeof r->err);
+    return r;
+}
+
+/* The sum of every stat whose path ends in `suffix`. */
+static double csv_sum(const char *csv, const char *suffix)
+{
+    double sum = 0;
+    size_t n = strlen(suffix);
+    for (const char *line = csv; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        const char *comma = strchr(line, ',');
+        if (!comma || (size_t)(comma - line) < n)
+            continue;
+        if (strncmp(comma - n, suffix, n) == 0 && (comma - n == line || comma[-(long)n - 1] == '.'))
+            sum += strtod(comma + 1, NULL);
+    }
+    return sum;
+}
+
+static char *read_csv(const char *dir)
+{
+    char file[600];
+    char *csv = malloc(1 << 22);
+    snprintf(file, sizeof file, "%s/out/stats.csv", dir);
+    slurp(file, csv, 1 << 22);
+    return csv;
+}
+
+static void check_compute(const char *config, const char *trace, const char *c_address)
+{
+    const char *dir = test_temp_dir();
+    char args[1600], file[600];
+    snprintf(args, sizeof args, "run -c %s -o %s/out --dump %s:4096:%s/c.bin "
+             "tests/data/traces/%s", config, dir, c_address, dir, trace);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "EU utilisation"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "L3 hit rate"));
+    free(r);
+    float c[1024];
+    snprintf(file, sizeof file, "%s/c.bin", dir);
+    FILE *f = fopen(file, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fread(c, 4, 1024, f), 1024);
+    fclose(f);
+    int wrong = 0;
+    for (int i = 0; i < 1024; i++)
+        wrong += c[i] != (float)i + 0.5f * (float)(1024 - i);
+    CU_ASSERT_EQUAL(wrong, 0);
+    char *csv = read_csv(dir);
+    CU_ASSERT_EQUAL(csv_sum(csv, "vfe.walkers"), 1);
+    CU_ASSERT_EQUAL(csv_sum(csv, "vfe.groups"), 16);
+    CU_ASSERT_EQUAL(csv_sum(csv, "vfe.threads_dispatched"), 64);
+    CU_ASSERT_EQUAL(csv_sum(csv, "vfe.threads_ended"), 64);
+    /* two untyped reads and one untyped write per thread, 64 bytes each */
+    CU_ASSERT_EQUAL(csv_sum(csv, "dataport.reads"), 128);
+    CU_ASSERT_EQUAL(csv_sum(csv, "dataport.writes"), 64);
+    CU_ASSERT_EQUAL(csv_sum(csv, "dataport.bytes_read"), 2 * 4096);
+    CU_ASSERT_EQUAL(csv_sum(csv, "dataport.bytes_written"), 4096);
+    CU_ASSERT_EQUAL(csv_sum(csv, "dataport.out_of_bounds"), 0);
+    /* each message's 16 dwords are one 64-byte line: 192 lines, all first touches */
+    CU_ASSERT_EQUAL(csv_sum(csv, "dataport.lines"), 192);
+    CU_ASSERT_EQUAL(csv_sum(csv, "threads_killed"), 0);
+    free(csv);
+}
+
+static void test_gen9_compute(void)
+{
+    check_compute("configs/gen9-skl-gt2.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000");
+}
+
+static void test_gen8_compute(void)
+{
+    check_compute("configs/gen8-bdw-gt2.cfg", "bdw_compute.aub.gz", "0xfffffffefffdc000");
+}
+
+static void test_gen7_compute(void)
+{
+    check_compute("configs/gen7-vlv.cfg", "byt_compute.aub.gz", "0x23000");
+}
+
+/* The same capture on GT3 and GT4 (more slices and subslices) gives the same buffer. */
+static void test_gen9_compute_gt3_gt4(void)
+{
+    check_compute("configs/gen9-skl-gt3.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000");
+    check_compute("configs/gen9-skl-gt4.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000");
+}
+
+/* A kernel that never ends, as the EU sees it: every thread runs past
+ * max_thread_instructions, is ended and counted, the thread spawner is told,
+ * and the run finishes (no hang, no deadlock). */
+static void test_runaway_kernel_ends(void)
+{
+    const char *dir = test_temp_dir();
+    char args[1200];
+    snprintf(args, sizeof args, "run -q -o %s/out --set gpu.slice.subslice.eu.max_thread_instructions=5 "
+             "tests/data/traces/skl_compute.aub.gz", dir);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    free(r);
+    char *csv = read_csv(dir);
+    CU_ASSERT_EQUAL(csv_sum(csv, "runaway_threads"), 64);
+    CU_ASSERT_EQUAL(csv_sum(csv, "vfe.threads_ended"), 64);
+    free(csv);
+}
+
+static const struct test_case cases[] = {
+    { "Gen9 skl_compute: c = a + b for all 1024 elements", test_gen9_compute },
+    { "Gen8 bdw_compute: c = a + b for all 1024 elements", test_gen8_compute },
+    { "Gen7 byt_compute: c = a + b for all 1024 elements", test_gen7_compute },
+    { "Gen9 compute on GT3 and GT4", test_gen9_compute_gt3_gt4 },
+    { "a kernel that never ends is stopped and the run finishes", test_runaway_kernel_ends },
+    { 0 }
+};
+TEST_SUITE(gpgpu, cases);

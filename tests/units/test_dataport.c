@@ -1,0 +1,553 @@
+/* tests/units/test_dataport.c - the data port driven alone: SEND messages are
+ * injected on its "eu" port, its write-backs caught, its memory checked through
+ * the backdoor. Expected values follow from the message definitions (seed 003
+ * L4828-7583, notes/003-skl-sharedfn-eu.md §4: untyped surface layout, the
+ * atomic op table L18634-18680, the address models L4862-5014) and from the
+ * data the test itself wrote; line counts from the 64-byte line rule. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/memory.h"
+#include "fabric/memreq.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "spec_gen9_pack.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "units/dataport/dataport.h"
+#include "units/eu/eu_msg.h"
+#include "units/l3/l3.h"
+#include "units/memory/memory.h"
+
+#define SSBA 0x100000u          /* surface state base (physical space) */
+#define BT 0x40u                /* binding table offset */
+#define BUF 0x200000u           /* the buffer surface (BTI 0), 4096 bytes */
+#define BUF2 0x300000u          /* BTI 1, 256 bytes */
+
+/* Catches write-backs. */
+struct catcher {
+    struct port *in;
+    uint64_t count;
+    uint64_t cycle;
+    uint8_t rlen;
+    uint32_t regs[16][8];
+};
+
+static const struct port_desc catcher_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "write-backs" },
+    PORT_END
+};
+
+static int catcher_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct catcher *c = unit_state(u);
+    c->in = unit_port(u, "in", 0);
+    return 0;
+}
+
+static enum unit_activity catcher_tick(struct unit *u)
+{
+    struct catcher *c = unit_state(u);
+    struct msg *m;
+    while ((m = port_pop(c->in))) {
+        const struct eu_writeback_msg *w = (const struct eu_writeback_msg *)m->payload;
+        CU_ASSERT_EQUAL(m->kind, MSG_WRITEBACK);
+        c->count++;
+        c->cycle = unit_cycle(u);
+        c->rlen = w->rlen;
+        memset(c->regs, 0, sizeof c->regs);
+        memcpy(c->regs, w->regs, (size_t)(w->rlen > 16 ? 16 : w->rlen) * 32);
+        msg_free(unit_sim(u), m);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops catcher_ops = {
+    .kind = "test_wb_catcher",
+    .state_size = sizeof(struct catcher),
+    .ports = catcher_ports,
+    .realize = catcher_realize,
+    .tick = catcher_tick,
+};
+
+struct rig {
+    struct sim *sim;
+    struct gpu_memory *mem;
+    struct unit *dp, *catcher;
+};
+
+static void put_surface(struct gpu_memory *mem, uint32_t bti, uint64_t base, uint32_t bytes)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 4;          /* SURFTYPE_BUFFER */
+    v.SurfaceFormat = 0x1ff;    /* RAW */
+    uint32_t n = bytes - 1;
+    v.Width = n & 0x7f;
+    v.Height = (n >> 7) & 0x3fff;
+    v.Depth = (n >> 21) & 0x7ff;
+    v.SurfaceBaseAddress = base;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000 + bti * 64;
+    gpu_memory_write(mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(mem, SSBA + BT + 4 * bti, &state_off, 4, NULL);
+}
+
+/* A 2D linear surface at BTI bti: width x height texels of `format`, pitch bytes. */
+static void put_surface_2d(struct gpu_memory *mem, uint32_t bti, uint64_t base, uint32_t format,
+                           uint32_t width, uint32_t height, uint32_t pitch)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;          /* SURFTYPE_2D */
+    v.SurfaceFormat = format;
+    v.Width = width - 1;
+    v.Height = height - 1;
+    v.SurfacePitch = pitch - 1;
+    v.SurfaceBaseAddress = base;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000 + bti * 64;
+    gpu_memory_write(mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(mem, SSBA + BT + 4 * bti, &state_off, 4, NULL);
+}
+
+static struct rig rig_new(bool with_l3, const char *const *over)
+{
+    struct rig r = { 0 };
+    r.sim = probe_sim(NULL);
+    r.mem = probe_memory(r.sim);
+    r.dp = probe_add(r.sim, &dataport_ops, "dp", over);
+    r.catcher = probe_add(r.sim, &catcher_ops, "wb", NULL);
+    probe_link(r.sim, r.dp, "writeback[0]", r.catcher, "in", 1, 8, 4);
+    if (with_l3) {
+        const char *l3_over[] = { "size_kib=768", "banks=4", "cache_kib=384", "urb_kib=384", NULL };
+        struct unit *l3 = probe_add(r.sim, &l3_ops, "l3", l3_over);
+        struct unit *mem = probe_add(r.sim, &memory_ops, "mem", NULL);
+        probe_link(r.sim, r.dp, "l3", l3, "client[0]", 1, 16, 4);
+        probe_link(r.sim, l3, "client_reply[0]", r.dp, "l3_reply", 1, 16, 4);
+        probe_link(r.sim, l3, "memory", mem, "client[0]", 1, 16, 4);
+        probe_link(r.sim, mem, "client_reply[0]", l3, "memory_reply", 1, 16, 4);
+    }
+    /* the "eu" input is made by name and fed through the backdoor */
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "dp.eu[0]", PORT_IN, &err));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
+    put_surface(r.mem, 0, BUF, 4096);
+    put_surface(r.mem, 1, BUF2, 256);
+    return r;
+}
+
+/* A SEND with `nregs` payload registers. */
+static struct msg *send_msg(struct rig *r, uint8_t sfid, uint32_t desc, uint8_t mlen,
+                            uint8_t ex_mlen, uint8_t rlen, uint32_t exec_mask, bool header,
+                            const uint32_t (*regs)[8])
+{
+    unsigned n = (unsigned)mlen + ex_mlen;
+    struct msg *m = msg_alloc(r->sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + n * 32));
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    p->sfid = sfid;
+    p->mlen = mlen;
+    p->ex_mlen = ex_mlen;
+    p->rlen = rlen;
+    p->slot = 3;
+    p->dst_reg = 20;
+    p->exec_size = 16;
+    p->flags = header ? EU_SEND_HEADER : 0;
+    p->desc = desc | (uint32_t)mlen << 25 | (uint32_t)rlen << 20 | (header ? 1u << 19 : 0);
+    p->exec_mask = exec_mask;
+    p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
+                                         .gen = 9, .binding_table = BT,
+                                         .surface_state_base = SSBA, .binding_table_entries = 4,
+                                         .slm_base = 4096, .slm_size = 4096 };
+    if (regs)
+        memcpy(p->regs, regs, n * 32);
+    return m;
+}
+
+static void run(struct rig *r, struct msg *m)
+{
+    CU_ASSERT_TRUE(port_inject(unit_port(r->dp, "eu", 0), m));
+    sim_run(r->sim, 0);
+}
+
+static void rig_free(struct rig *r)
+{
+    sim_destroy(r->sim);
+}
+
+/* desc for DC1 untyped surface read/write, SIMD16, red only (mask 0xe disables GBA) */
+#define UNTYPED(type, bti) ((uint32_t)(type) << 14 | 1u << 12 | 0xeu << 8 | (bti))
+
+static void fill_buffer(struct rig *r)
+{
+    float a[1024];
+    for (int i = 0; i < 1024; i++)
+        a[i] = (float)i * 0.25f;
+    gpu_memory_write(r->mem, BUF, a, sizeof a, NULL);
+}
+
+static void test_untyped_read_write_simd16(void)
+{
+    struct rig r = rig_new(false, NULL);
+    fill_buffer(&r);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = (uint32_t)(100 + 3 * i) * 4;   /* strided dword offsets */
+    run(&r, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs));
+    CU_ASSERT_EQUAL(r.catcher ? ((struct catcher *)unit_state(r.catcher))->count : 0, 1);
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(c->rlen, 2);
+    for (int i = 0; i < 16; i++) {
+        float f;
+        memcpy(&f, &c->regs[i / 8][i % 8], 4);
+        CU_ASSERT_EQUAL(f, (float)(100 + 3 * i) * 0.25f);
+    }
+    /* write slots 0..15 except 5 (exec mask) */
+    for (int i = 0; i < 16; i++) {
+        regs[i / 8][i % 8] = (uint32_t)(800 + i) * 4;
+        regs[2 + i / 8][i % 8] = 0xabc00000u + (uint32_t)i;
+    }
+    run(&r, send_msg(&r, 12, UNTYPED(9, 0), 2, 2, 0, 0xffff & ~(1u << 5), false, regs));
+    for (int i = 0; i < 16; i++) {
+        uint32_t v;
+        gpu_memory_read(r.mem, BUF + (800u + (uint32_t)i) * 4, &v, 4, NULL);
+        uint32_t before;
+        float f = (float)(800 + i) * 0.25f;
+        memcpy(&before, &f, 4);
+        CU_ASSERT_EQUAL(v, i == 5 ? before : 0xabc00000u + (uint32_t)i);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.reads"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.writes"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.bytes_written"), 60);
+    rig_free(&r);
+}
+
+/* Out of bounds: BTI 1 is 256 bytes; reads beyond return 0, writes are dropped. */
+static void test_out_of_bounds_and_null(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t ones[64];
+    for (int i = 0; i < 64; i++)
+        ones[i] = 0x11111111u;
+    gpu_memory_write(r.mem, BUF2, ones, sizeof ones, NULL);
+    gpu_memory_write(r.mem, BUF2 + 256, ones, sizeof ones, NULL);
+    uint32_t regs[4][8] = { { 0 } };
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = (uint32_t)(i * 32);    /* 0, 32, ... 480: half beyond 256 */
+    run(&r, send_msg(&r, 12, UNTYPED(1, 1), 2, 0, 2, 0xffff, false, regs));
+    struct catcher *c = unit_state(r.catcher);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(c->regs[i / 8][i % 8], i < 8 ? 0x11111111u : 0u);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.out_of_bounds"), 8);
+    /* a write beyond the end leaves memory past the surface alone */
+    for (int i = 0; i < 16; i++)
+        regs[2 + i / 8][i % 8] = 0xdeadu;
+    run(&r, send_msg(&r, 12, UNTYPED(9, 1), 2, 2, 0, 0xffff, false, regs));
+    uint32_t v;
+    gpu_memory_read(r.mem, BUF2 + 256, &v, 4, NULL);
+    CU_ASSERT_EQUAL(v, 0x11111111u);
+    gpu_memory_read(r.mem, BUF2 + 32, &v, 4, NULL);
+    CU_ASSERT_EQUAL(v, 0xdeadu);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.out_of_bounds"), 16);
+    rig_free(&r);
+}
+
+/* A binding table index beyond the interface descriptor's entry count is a
+ * null surface: zeros back, counted, nothing written, the thread gets its reply. */
+static void test_bti_beyond_table(void)
+{
+    struct rig r = rig_new(false, NULL);
+    fill_buffer(&r);
+    uint32_t regs[4][8] = { { 0 } };
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = 64u + 4u * (uint32_t)i;
+    run(&r, send_msg(&r, 12, UNTYPED(1, 7), 2, 0, 2, 0xffff, false, regs));
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(c->count, 1);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(c->regs[i / 8][i % 8], 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.bti_beyond_table"), 1);
+    rig_free(&r);
+}
+
+/* Untyped atomics: ADD returns the old value, CMPWR swaps when equal, INC;
+ * all 16 slots hit distinct dwords. */
+static void test_untyped_atomics(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t init[16];
+    for (int i = 0; i < 16; i++)
+        init[i] = (uint32_t)i * 10;
+    gpu_memory_write(r.mem, BUF, init, sizeof init, NULL);
+    uint32_t regs[6][8];
+    for (int i = 0; i < 16; i++) {
+        regs[i / 8][i % 8] = (uint32_t)i * 4;
+        regs[2 + i / 8][i % 8] = 5;             /* src0 */
+        regs[4 + i / 8][i % 8] = 777;           /* src1 */
+    }
+    /* ADD (7), return data, SIMD16 */
+    uint32_t add = 2u << 14 | 1u << 13 | 7u << 8 | 0;
+    run(&r, send_msg(&r, 12, add, 4, 0, 2, 0xffff, false, regs));
+    struct catcher *c = unit_state(r.catcher);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(c->regs[i / 8][i % 8], (uint32_t)i * 10);
+    uint32_t v[16];
+    gpu_memory_read(r.mem, BUF, v, sizeof v, NULL);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(v[i], (uint32_t)i * 10 + 5);
+    /* CMPWR (14): slots whose value is 5 (only slot 0: 0 + 5) become 777 */
+    uint32_t cmpwr = 2u << 14 | 1u << 13 | 14u << 8 | 0;
+    run(&r, send_msg(&r, 12, cmpwr, 6, 0, 2, 0xffff, false, regs));
+    gpu_memory_read(r.mem, BUF, v, sizeof v, NULL);
+    CU_ASSERT_EQUAL(v[0], 777);
+    for (int i = 1; i < 16; i++)
+        CU_ASSERT_EQUAL(v[i], (uint32_t)i * 10 + 5);
+    /* PREDEC (15) returns the new value */
+    uint32_t predec = 2u << 14 | 1u << 13 | 15u << 8 | 0;
+    run(&r, send_msg(&r, 12, predec, 2, 0, 2, 0x3, false, regs));
+    CU_ASSERT_EQUAL(c->regs[0][0], 776);
+    CU_ASSERT_EQUAL(c->regs[0][1], 14);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.atomics"), 3);
+    rig_free(&r);
+}
+
+/* SLM (BTI 254): a write then a read of the group's allocation; an access
+ * beyond the allocation is counted (and wraps in the subslice's array). */
+static void test_slm(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 16; i++) {
+        regs[i / 8][i % 8] = (uint32_t)(15 - i) * 4;
+        regs[2 + i / 8][i % 8] = 0x5000u + (uint32_t)i;
+    }
+    run(&r, send_msg(&r, 12, UNTYPED(9, 254), 2, 2, 0, 0xffff, false, regs));
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = (uint32_t)i * 4;
+    run(&r, send_msg(&r, 12, UNTYPED(1, 254), 2, 0, 2, 0xffff, false, regs));
+    struct catcher *c = unit_state(r.catcher);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(c->regs[i / 8][i % 8], 0x5000u + 15u - (uint32_t)i);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.slm_accesses"), 32);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.slm_out_of_bounds"), 0);
+    regs[0][0] = 8192;      /* beyond the group's 4096 bytes */
+    run(&r, send_msg(&r, 12, UNTYPED(1, 254), 2, 0, 2, 0x1, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.slm_out_of_bounds"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.page_faults"), 0);
+    rig_free(&r);
+}
+
+/* A64 untyped read and byte/dword scattered and OWord block on DC0. */
+static void test_a64_scattered_block(void)
+{
+    struct rig r = rig_new(false, NULL);
+    fill_buffer(&r);
+    /* A64 untyped read (0x11), SIMD8, red: 8 addresses as qwords in 2 registers */
+    uint32_t regs[4][8] = { { 0 } };
+    for (int i = 0; i < 8; i++) {
+        uint64_t a = BUF + 4u * (uint32_t)(i * 7);
+        regs[i / 4][(i % 4) * 2] = (uint32_t)a;
+        regs[i / 4][(i % 4) * 2 + 1] = (uint32_t)(a >> 32);
+    }
+    uint32_t a64 = 0x11u << 14 | 2u << 12 | 0xeu << 8 | 0xff;
+    run(&r, send_msg(&r, 12, a64, 2, 0, 1, 0xff, false, regs));
+    struct catcher *c = unit_state(r.catcher);
+    for (int i = 0; i < 8; i++) {
+        float f;
+        memcpy(&f, &c->regs[0][i], 4);
+        CU_ASSERT_EQUAL(f, (float)(i * 7) * 0.25f);
+    }
+    /* DC0 dword scattered write (11) SIMD8 then byte scattered read (4) of byte 1 of each */
+    uint32_t w[2][8];
+    for (int i = 0; i < 8; i++) {
+        w[0][i] = 0x800u + 4u * (uint32_t)i;
+        w[1][i] = 0x04030201u * (uint32_t)(i + 1);
+    }
+    run(&r, send_msg(&r, 10, 11u << 14 | 2u << 8 | 0, 2, 0, 0, 0xff, false, w));
+    uint32_t b[1][8];
+    for (int i = 0; i < 8; i++)
+        b[0][i] = 0x800u + 4u * (uint32_t)i + 1;
+    run(&r, send_msg(&r, 10, 4u << 14 | 0u << 10 | 0, 1, 0, 1, 0xff, false, b));
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(c->regs[0][i], (0x04030201u * (uint32_t)(i + 1) >> 8) & 0xff);
+    /* OWord block read (0), 2 OWords at OWord offset 0x80 (byte 0x800) */
+    uint32_t h[1][8] = { { 0, 0, 0x80, 0, 0, 0, 0, 0 } };
+    run(&r, send_msg(&r, 10, 0u << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(c->regs[0][i], 0x04030201u * (uint32_t)(i + 1));
+    rig_free(&r);
+}
+
+/* Timing through a real L3: one request per 64-byte line touched, the reply
+ * only after the L3 has answered them; a second read of the same lines hits. */
+static void test_l3_lines(void)
+{
+    struct rig r = rig_new(true, NULL);
+    fill_buffer(&r);
+    uint32_t regs[2][8];
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = (uint32_t)i * 4;       /* 64 contiguous bytes: one line */
+    run(&r, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.misses"), 1);
+    struct catcher *c = unit_state(r.catcher);
+    uint64_t first = c->cycle;
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = (uint32_t)i * 64;      /* 16 lines */
+    run(&r, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 17);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.l3_replies"), 17);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.hits"), 1);       /* line 0 again */
+    CU_ASSERT_EQUAL(c->count, 2);
+    CU_ASSERT_TRUE(first > 2);
+    rig_free(&r);
+}
+
+/* Unknown messages and garbage: counted, zeros back, never a crash. */
+static void test_bad_messages(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t regs[2][8] = { { 0 } };
+    run(&r, send_msg(&r, 12, 31u << 14, 2, 0, 2, 0xffff, false, regs));    /* unknown type */
+    run(&r, send_msg(&r, 5, 0, 2, 0, 1, 0xffff, false, regs));             /* render cache */
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(c->count, 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.unsupported"), 2);
+    struct msg *m = msg_alloc(r.sim, MSG_SEND, 4);                          /* truncated */
+    run(&r, m);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.bad_messages"), 1);
+    rig_free(&r);
+}
+
+/* Typed write then read on a 2D R32_UINT surface; out of bounds reads 0;
+ * R8G8B8A8_UNORM converts to float (L5193-5203). */
+static void test_typed_2d(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_surface_2d(r.mem, 2, 0x400000, 0xD7, 16, 4, 64);
+    put_surface_2d(r.mem, 3, 0x500000, 0xC7, 4, 1, 16);
+    uint32_t regs[4][8] = { { 0 } };
+    regs[0][7] = 0xffff;                        /* header: pixel sample mask */
+    for (int i = 0; i < 8; i++) {
+        regs[1][i] = (uint32_t)i + 3;           /* U */
+        regs[2][i] = 2;                         /* V */
+        regs[3][i] = 0x7000u + (uint32_t)i;     /* R */
+    }
+    uint32_t wdesc = 13u << 14 | 0xeu << 8 | 2;
+    run(&r, send_msg(&r, 12, wdesc, 4, 0, 0, 0xff, true, regs));
+    for (int i = 0; i < 8; i++) {
+        uint32_t v;
+        gpu_memory_read(r.mem, 0x400000 + 2 * 64 + ((uint32_t)i + 3) * 4, &v, 4, NULL);
+        CU_ASSERT_EQUAL(v, 0x7000u + (uint32_t)i);
+    }
+    regs[1][7] = 16;                            /* beyond the width */
+    uint32_t rdesc = 5u << 14 | 0xeu << 8 | 2;
+    run(&r, send_msg(&r, 12, rdesc, 3, 0, 1, 0xff, true, regs));
+    struct catcher *c = unit_state(r.catcher);
+    for (int i = 0; i < 7; i++)
+        CU_ASSERT_EQUAL(c->regs[0][i], 0x7000u + (uint32_t)i);
+    CU_ASSERT_EQUAL(c->regs[0][7], 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.out_of_bounds"), 1);
+    uint8_t texel[4] = { 0x00, 0x80, 0xff, 0x40 };
+    gpu_memory_write(r.mem, 0x500000 + 4, texel, 4, NULL);
+    uint32_t q[3][8] = { { 0, 0, 0, 0, 0, 0, 0, 0xffff }, { 1 }, { 0 } };
+    run(&r, send_msg(&r, 12, 5u << 14 | 0u << 8 | 3, 3, 0, 4, 0x1, true, q));
+    float f[4];
+    for (int ch = 0; ch < 4; ch++)
+        memcpy(&f[ch], &c->regs[ch][0], 4);
+    CU_ASSERT_EQUAL(f[0], 0.0f);
+    CU_ASSERT_EQUAL(f[1], 128.0f / 255.0f);
+    CU_ASSERT_EQUAL(f[2], 1.0f);
+    CU_ASSERT_EQUAL(f[3], 64.0f / 255.0f);
+    rig_free(&r);
+}
+
+static uint32_t xorshift(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* Random messages (any SFID the port takes, any descriptor, payload,
+ * context and address space): nothing crashes (ASan/UBSan in test-san), and
+ * every message asking for a reply gets exactly one. */
+static void test_random_messages(void)
+{
+    struct rig r = rig_new(false, NULL);
+    fill_buffer(&r);
+    static const uint8_t sfids[] = { 9, 10, 12, 4, 5, 2 };
+    uint32_t x = 0x1234567u, expect = 0;
+    for (int n = 0; n < 3000; n++) {
+        uint8_t mlen = (uint8_t)(1 + xorshift(&x) % 6), ex = (uint8_t)(xorshift(&x) % 5);
+        uint8_t rlen = (uint8_t)(xorshift(&x) % 9);
+        uint32_t regs[11][8];
+        for (int i = 0; i < 11; i++)
+            for (int k = 0; k < 8; k++)
+                regs[i][k] = xorshift(&x) % 3 ? xorshift(&x) % 8192 : xorshift(&x);
+        uint32_t desc = xorshift(&x) & 0x7ffff;
+        struct msg *m = send_msg(&r, sfids[xorshift(&x) % 6], desc, mlen, ex, rlen,
+                                 xorshift(&x), xorshift(&x) & 1, (const uint32_t (*)[8])regs);
+        struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+        switch (xorshift(&x) % 4) {
+        case 0: p->ctx.space_format = GPU_ADDRESS_SPACE_GGTT_GEN8; break;     /* no entries: faults */
+        case 1: p->ctx.gen = (uint8_t)(7 + xorshift(&x) % 3); break;
+        case 2: p->ctx.slm_base = xorshift(&x); p->ctx.slm_size = xorshift(&x); break;
+        default: p->ctx.surface_state_base = xorshift(&x); p->ctx.binding_table = xorshift(&x);
+                 p->ctx.binding_table_entries = xorshift(&x) % 300; break;
+        }
+        expect += rlen > 0;
+        CU_ASSERT_TRUE(port_inject(unit_port(r.dp, "eu", 0), m));
+        if (n % 64 == 63)
+            sim_run(r.sim, 0);
+    }
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(c->count, expect);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.messages"), 3000);
+    rig_free(&r);
+}
+
+/* Scratch: a thread's HWord block at General State Base + M0.5[31:10] +
+ * desc[11:0] x 32 bytes; written then read back, two registers. */
+static void test_scratch(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t regs[3][8] = { { 0 } };
+    regs[0][5] = 0x600000u | 0x3ffu;            /* the low 10 bits are not address */
+    for (int i = 0; i < 8; i++) {
+        regs[1][i] = 0x100u + (uint32_t)i;
+        regs[2][i] = 0x200u + (uint32_t)i;
+    }
+    uint32_t wdesc = 1u << 18 | 1u << 17 | 1u << 16 | 1u << 12 | 3;    /* HWord offset 3 */
+    run(&r, send_msg(&r, 10, wdesc, 3, 0, 0, 0xff, true, regs));
+    uint32_t v;
+    gpu_memory_read(r.mem, 0x600000 + 3 * 32 + 32 + 4, &v, 4, NULL);
+    CU_ASSERT_EQUAL(v, 0x201);
+    uint32_t rdesc = 1u << 18 | 1u << 16 | 1u << 12 | 3;
+    run(&r, send_msg(&r, 10, rdesc, 1, 0, 2, 0xff, true, regs));
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(c->regs[0][7], 0x107);
+    CU_ASSERT_EQUAL(c->regs[1][0], 0x200);
+    rig_free(&r);
+}
+
+static const struct test_case cases[] = {
+    { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },
+    { "out-of-bounds reads give 0, writes dropped", test_out_of_bounds_and_null },
+    { "binding table index beyond the table: null surface, counted", test_bti_beyond_table },
+    { "untyped atomics ADD, CMPWR, PREDEC", test_untyped_atomics },
+    { "SLM round trip, beyond the allocation counted", test_slm },
+    { "A64 untyped read, dword/byte scattered, OWord block", test_a64_scattered_block },
+    { "one L3 request per line, reply after the L3", test_l3_lines },
+    { "unknown and malformed messages", test_bad_messages },
+    { "typed read/write on 2D surfaces, format conversion", test_typed_2d },
+    { "random messages: no crash, one reply each", test_random_messages },
+    { "scratch block write and read", test_scratch },
+    { 0 }
+};
+TEST_SUITE(dataport, cases);
