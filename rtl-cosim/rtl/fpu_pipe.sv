@@ -1,6 +1,7 @@
-// rtl-cosim/rtl/fpu_pipe.sv - the FPU pipe of one EU for four 32-bit lanes,
-// the RTL of units/fpu (units/fpu/fpu.h has the semantics, seed 003 line
-// numbers there). Synthesizable SystemVerilog.
+// rtl-cosim/rtl/fpu_pipe.sv - the FPU pipe of one EU for four 32-bit lanes or
+// two 64-bit (DF) lanes, the RTL of units/fpu (units/fpu/fpu.h has the
+// semantics and lane layout, seed 003 line numbers there). Synthesizable
+// SystemVerilog.
 //
 // Datapath per lane (combinational, in front of stage 0): source read (denormal
 // flush by cr0.0[7], abs, neg), then one of
@@ -15,7 +16,11 @@
 //     fmax by mode, L21611-21614) fall out of adding the rounded significand
 //     to the biased exponent;
 //   - NaN/inf/invalid rules, min/max, compare, F<->D/UD and D<->UD conversion;
+//   - for DF the same functions at double width (fma_core_d: 106-bit product,
+//     53-bit addend, 168-bit window, 2^-1074 LSB) and F<->DF, DF<->D/UD;
 // then the condition flags (before .sat and flush), .sat and the output flush.
+// The whole datapath sits in front of stage 0 (one cycle); the other stages
+// only carry results - a timing-closed design would spread it over them.
 // Pipeline: MAXD stages of {valid, tag, results, flags, status}; the result
 // leaves from stage cfg_depth-1. The whole pipe moves when the last stage is
 // empty or resp_ready is high (req_ready = that), else it holds.
