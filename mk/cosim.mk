@@ -16,15 +16,18 @@ COSIM_VFLAGS   := --cc --trace-fst -Wall --x-assign fast --x-initial fast -O3
 COSIM_VMAKE    := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(COSIM_DIR)/Vcs_alu \
                   -I$(COSIM_DIR)/Vcs_alu_broken -I$(COSIM_DIR)/Vl3_bank -I$(COSIM_DIR)/Vl3_bank_broken \
+                  -I$(COSIM_DIR)/Vfpu_pipe -I$(COSIM_DIR)/Vfpu_pipe_broken \
                   -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
                   -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP
 
-COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_bank.sv
-COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_bank/Vl3_bank__ALL.a
+COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_bank.sv rtl-cosim/rtl/fpu_pipe.sv
+COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_bank/Vl3_bank__ALL.a \
+                   $(COSIM_DIR)/Vfpu_pipe/Vfpu_pipe__ALL.a
 COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a \
-                   $(COSIM_DIR)/Vl3_bank_broken/Vl3_bank_broken__ALL.a
+                   $(COSIM_DIR)/Vl3_bank_broken/Vl3_bank_broken__ALL.a \
+                   $(COSIM_DIR)/Vfpu_pipe_broken/Vfpu_pipe_broken__ALL.a
 COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o)
-COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o
+COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o $(COSIM_DIR)/obj/fpu_rtl.o
 # The C side of the co-simulation builds like the rest of gtsim (the Makefile's
 # $(BUILD)/obj/%.o rule, its CFLAGS and dependency files).
 COSIM_C_SRCS   := $(sort $(wildcard rtl-cosim/*.c))
@@ -43,12 +46,12 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops and 200k L3 messages in lockstep, BROKEN RTLs caught, replay)
+## test-cosim: co-simulation tests (1M+ random ALU ops, 200k L3 messages, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
 test-cosim: cosim
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s) against the C units alone
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, FPU ops/s) against the C units alone
 cosim-bench: cosim
 	$(COSIM_BIN) bench
 
@@ -79,6 +82,8 @@ $(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_th
 $(eval $(call COSIM_VERILATE,Vcs_alu_broken,-DBROKEN,,rtl-cosim/rtl/cs_alu.sv))
 $(eval $(call COSIM_VERILATE,Vl3_bank,,,rtl-cosim/rtl/l3_bank.sv))
 $(eval $(call COSIM_VERILATE,Vl3_bank_broken,-DBROKEN,,rtl-cosim/rtl/l3_bank.sv))
+$(eval $(call COSIM_VERILATE,Vfpu_pipe,,,rtl-cosim/rtl/fpu_pipe.sv))
+$(eval $(call COSIM_VERILATE,Vfpu_pipe_broken,-DBROKEN,,rtl-cosim/rtl/fpu_pipe.sv))
 
 $(COSIM_DIR)/obj/%.o: rtl-cosim/%.cpp $(COSIM_MODEL) $(COSIM_MODEL_BAD)
 	@mkdir -p $(@D)

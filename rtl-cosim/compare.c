@@ -10,6 +10,7 @@
 #include "fabric/alloc.h"
 #include "fabric/memreq.h"
 #include "units/cs_alu/cs_alu.h"
+#include "units/fpu/fpu.h"
 
 static const struct cosim_field cs_alu_response_fields[] = {
     { "gpr", offsetof(struct cs_alu_response, gpr), 8, CS_ALU_GPRS },
@@ -50,8 +51,33 @@ static const struct cosim_field memreply_fields[] = {
     COSIM_FIELD_END
 };
 
+/* The FPU pipe (units/fpu/fpu.h): result[l] and the flags word name the lane. */
+static const struct cosim_field fpu_response_fields[] = {
+    { "result", offsetof(struct fpu_response, result), 4, FPU_LANES },
+    { "flags(bit=lane)", offsetof(struct fpu_response, flags), 4, 1 },
+    { "status", offsetof(struct fpu_response, status), 4, 1 },
+    COSIM_FIELD_END
+};
+
+static const struct cosim_field fpu_request_fields[] = {
+    { "op/cond/mask/reserved", offsetof(struct fpu_request, op), 4, 1 },
+    { "ctrl", offsetof(struct fpu_request, ctrl), 4, 1 },
+    { "mode", offsetof(struct fpu_request, mode), 4, 1 },
+    { "pad", offsetof(struct fpu_request, pad), 4, 1 },
+    { "src0", offsetof(struct fpu_request, src[0]), 4, FPU_LANES },
+    { "src1", offsetof(struct fpu_request, src[1]), 4, FPU_LANES },
+    { "src2", offsetof(struct fpu_request, src[2]), 4, FPU_LANES },
+    COSIM_FIELD_END
+};
+
 const struct cosim_field *cosim_payload_fields(const char *kind, const char *port)
 {
+    if (strncmp(kind, "fpu", 3) == 0 && (kind[3] == 0 || kind[3] == ':')) {
+        if (strcmp(port, "response") == 0)
+            return fpu_response_fields;
+        if (strcmp(port, "request") == 0)
+            return fpu_request_fields;
+    }
     if (strncmp(kind, "l3", 2) == 0 && (kind[2] == 0 || kind[2] == ':')) {
         if (strcmp(port, "memory") == 0 || strcmp(port, "client") == 0)
             return memreq_fields;

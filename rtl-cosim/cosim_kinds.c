@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "rtl-cosim/cs_alu_cosim.h"
+#include "rtl-cosim/fpu_cosim.h"
+#include "rtl-cosim/fpu_random.h"
 #include "rtl-cosim/l3_cosim.h"
 #include "rtl-cosim/l3_stim.h"
 #include "rtl-cosim/replay.h"
@@ -14,7 +16,8 @@ static const struct unit_ops *const cosim_kinds[] = {
     &cs_alu_rtl_ops, &cs_alu_lockstep_ops, &cs_alu_record_ops, &cs_alu_rtl_broken_ops,
     &cs_alu_lockstep_broken_ops, &cs_alu_stim_ops, &cosim_sink_ops, &cosim_player_ops,
     &cosim_checker_ops, &l3_rtl_ops, &l3_lockstep_ops, &l3_rtl_broken_ops,
-    &l3_lockstep_broken_ops, &l3_stim_ops, NULL
+    &l3_lockstep_broken_ops, &l3_stim_ops, &fpu_rtl_ops, &fpu_lockstep_ops,
+    &fpu_rtl_broken_ops, &fpu_lockstep_broken_ops, &fpu_stim_ops, NULL
 };
 
 const struct unit_ops *cosim_kind_find(const char *kind)

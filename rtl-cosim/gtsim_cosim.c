@@ -3,6 +3,7 @@
  * l3:lockstep, the *_broken ones) in its kind lookup, plus commands of its own:
  *   random          seeded random lockstep (or rtl, or c) run of cs_alu
  *   l3-random       the same for the L3
+ *   fpu-random      the same for the FPU pipe
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
  *   bench           co-simulation throughput against the C units alone
@@ -20,6 +21,8 @@
 
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
+#include "rtl-cosim/fpu_random.h"
+#include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/random_run.h"
@@ -130,6 +133,105 @@ static int cmd_random(int argc, char **argv)
             printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
         if (o.wave && r.mismatches)
             printf("  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", o.wave,
+                   r.first_mismatch > 300 ? r.first_mismatch - 300 : 0, r.first_mismatch + 64);
+        else if (wave)
+            printf("  wave: none written (no mismatch)\n");
+    }
+    return r.mismatches ? 3 : EXIT_OK;
+}
+
+static const char fpu_random_usage[] =
+    "usage: gtsim-cosim fpu-random [--impl IMPL] [--seed S] [--requests N] [--depth D]\n"
+    "                              [--pop-permille P] [--wave FILE.fst] [--record-dir DIR]\n"
+    "\n"
+    "Seeded random FPU operations (every op, condition, rounding and denormal mode,\n"
+    "special values over-represented) through fpu_stim -> fpu -> cosim_sink, the fpu\n"
+    "built with impl IMPL (lockstep [default], lockstep_broken, rtl, rtl_broken, c).\n"
+    "Lockstep compares every cycle's output (tag, per-lane results and flags, status)\n"
+    "exactly; mismatches are printed and the exit status is 3.\n"
+    "  --requests N       operations of 4 lanes (default 250000)\n"
+    "  --depth D          pipeline stages, 1..16 (default 4)\n"
+    "  --pop-permille P   the sink pops on P of 1000 cycles (back-pressure; default 1000)\n"
+    "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
+    "                     first mismatch to 64 after (the run is repeated to get it)\n"
+    "  --record-dir DIR   record the fpu's ports to DIR/request.rec and DIR/response.rec\n";
+
+static int cmd_fpu_random(int argc, char **argv)
+{
+    struct fpu_random_options o = { .impl = "lockstep", .seed = 1, .requests = 250000,
+                                    .report = stderr };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(fpu_random_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "gtsim-cosim fpu-random: %s needs a value (try --help)\n", a);
+            return EXIT_ERROR;
+        }
+        i++;
+        if (!strcmp(a, "--impl"))
+            o.impl = v;
+        else if (!strcmp(a, "--wave"))
+            o.wave = v;
+        else if (!strcmp(a, "--record-dir"))
+            o.record_dir = v;
+        else if (parse_u64(v, &x) && !strcmp(a, "--requests"))
+            o.requests = x;
+        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
+            o.seed = x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--depth"))
+            o.depth = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
+            o.pop_permille = (uint32_t)x;
+        else {
+            fprintf(stderr, "gtsim-cosim fpu-random: bad option '%s %s' (try --help)\n", a, v);
+            return EXIT_ERROR;
+        }
+    }
+    struct fpu_random_result r;
+    struct gt_error err;
+    const char *wave = o.wave;
+    o.wave = NULL;
+    if (fpu_random_run(&o, &r, &err) < 0) {
+        fprintf(stderr, "gtsim-cosim fpu-random: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    if (wave && (r.mismatches || strncmp(o.impl, "lockstep", 8) != 0)) {
+        struct fpu_random_options again = o;
+        struct fpu_random_result r2;
+        again.wave = wave;
+        again.report = NULL;
+        again.record_dir = NULL;
+        if (r.mismatches) {
+            again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
+            again.wave_to = r.first_mismatch + 64;
+        }
+        if (fpu_random_run(&again, &r2, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim fpu-random: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+    }
+    printf("gtsim-cosim fpu-random: impl %s seed %" PRIu64 ": %" PRIu64 " operations (%" PRIu64
+           " lanes), %" PRIu64 " cycles, %" PRIu64 " stall cycles, %.3f s (%.3f M ops/s)\n",
+           o.impl, o.seed, r.sent, r.sent * 4, r.cycles, r.stall_cycles, r.seconds,
+           r.seconds > 0 ? (double)r.sent / r.seconds / 1e6 : 0.0);
+    printf("  ops: ADD %" PRIu64 " MUL %" PRIu64 " MAD %" PRIu64 " SEL %" PRIu64 " CMP %" PRIu64
+           " MOV %" PRIu64 "; rounding RTNE %" PRIu64 " RU %" PRIu64 " RD %" PRIu64 " RTZ %" PRIu64
+           "; SP denormals flushed %" PRIu64 " kept %" PRIu64 "; DF %" PRIu64 "\n", r.cov.per_op[0],
+           r.cov.per_op[1], r.cov.per_op[2], r.cov.per_op[3], r.cov.per_op[4], r.cov.per_op[5],
+           r.cov.per_rm[0], r.cov.per_rm[1], r.cov.per_rm[2], r.cov.per_rm[3], r.cov.ftz,
+           r.cov.keep, r.cov.df);
+    if (strncmp(o.impl, "lockstep", 8) == 0) {
+        printf("  compared %" PRIu64 " responses, %" PRIu64 " mismatching\n", r.compared,
+               r.mismatches);
+        if (r.mismatches)
+            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
+        if (wave && r.mismatches)
+            printf("  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", wave,
                    r.first_mismatch > 300 ? r.first_mismatch - 300 : 0, r.first_mismatch + 64);
         else if (wave)
             printf("  wave: none written (no mismatch)\n");
@@ -389,6 +491,66 @@ static int cmd_bench(int argc, char **argv)
                r.cycles, r.seconds, base / rate, (double)r.cycles / r.seconds / 1e6,
                r.mismatches ? ", MISMATCHES" : "");
     }
+    /* The FPU pipe: random operations (4 lanes each), no back-pressure. */
+    uint64_t fpu_requests = ops / 4;
+    printf("gtsim-cosim bench: fpu throughput, operations (4 lanes, or 2 DF) per host second\n");
+    struct fpu_gen g;
+    fpu_gen_init(&g, 42);
+    struct fpu_request *qs = gt_xmalloc(4096 * sizeof *qs);
+    for (unsigned i = 0; i < 4096; i++)
+        fpu_gen_request(&g, &qs[i]);
+    const uint32_t fn = 1u << 20;
+    uint32_t fsum = 0;
+    t0 = host_seconds();
+    for (uint32_t i = 0; i < fn; i++) {
+        struct fpu_response fr;
+        fpu_compute(&qs[i & 4095], &fr);
+        fsum += fr.result[i & 3] + fr.flags;
+    }
+    double flib = host_seconds() - t0;
+    printf("  %-34s %8.3f M ops/s   (%u operations, checksum %u)\n",
+           "function library (fpu_compute)", fn / flib / 1e6, fn, fsum);
+    struct fpu_rtl *rtl = fpu_rtl_create(FPU_RTL_GOOD, false);
+    fpu_rtl_reset(rtl);
+    fpu_rtl_set_depth(rtl, 4);
+    fpu_rtl_set_resp_ready(rtl, true);
+    const uint32_t rn = 1u << 18;
+    t0 = host_seconds();
+    for (uint32_t i = 0; i < rn; i++) {
+        fpu_rtl_set_request(rtl, &qs[i & 4095], i);
+        fpu_rtl_clock(rtl, i);
+        if (fpu_rtl_resp_valid(rtl)) {
+            struct fpu_response fr;
+            uint32_t tag;
+            fpu_rtl_response(rtl, &fr, &tag);
+            fsum += fr.result[i & 3];
+        }
+    }
+    double frtl = host_seconds() - t0;
+    fpu_rtl_destroy(rtl);
+    free(qs);
+    printf("  %-34s %8.3f M ops/s   (%u operations, one per clock, checksum %u)\n",
+           "Verilated fpu_pipe alone (no fabric)", rn / frtl / 1e6, rn, fsum);
+    static const char *const fpu_impls[] = { "c", "rtl", "lockstep" };
+    double fbase = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        struct fpu_random_options o = { .impl = fpu_impls[k], .seed = 42,
+                                        .requests = fpu_requests };
+        struct fpu_random_result r;
+        struct gt_error err;
+        if (fpu_random_run(&o, &r, &err) < 0) {
+            fprintf(stderr, "gtsim-cosim bench: %s\n", err.message);
+            return EXIT_ERROR;
+        }
+        double rate = (double)r.sent / r.seconds;
+        if (k == 0)
+            fbase = rate;
+        char label[64];
+        snprintf(label, sizeof label, "fabric, fpu impl = \"%s\"", fpu_impls[k]);
+        printf("  %-34s %8.3f M ops/s   (%" PRIu64 " operations, %" PRIu64 " cycles, %.2f s, "
+               "%.1fx the C unit's time%s)\n", label, rate / 1e6, r.sent, r.cycles, r.seconds,
+               fbase / rate, r.mismatches ? ", MISMATCHES" : "");
+    }
     return EXIT_OK;
 }
 
@@ -487,6 +649,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "l3-random"))
         return cmd_l3_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "fpu-random"))
+        return cmd_fpu_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
@@ -498,6 +662,7 @@ int main(int argc, char **argv)
                "co-simulation commands:\n"
                "  random          seeded random lockstep run of cs_alu (random --help)\n"
                "  l3-random       seeded random lockstep run of the L3 (l3-random --help)\n"
+               "  fpu-random      seeded random lockstep run of the FPU pipe (fpu-random --help)\n"
                "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
                "  replay          drive a unit alone from port recordings (replay --help)\n"
                "  bench           co-simulation throughput against the C units alone\n"

@@ -7,6 +7,7 @@
 #include "units/cs_alu/cs_alu.h"
 #include "units/dataport/dataport.h"
 #include "units/eu/eu.h"
+#include "units/fpu/fpu.h"
 #include "units/gateway/gateway.h"
 #include "units/host/host.h"
 #include "units/l3/l3.h"
@@ -21,6 +22,7 @@ static const struct unit_ops *const real_kinds[] = {
     &cs_ops,
     &cs_alu_ops,
     &eu_ops,
+    &fpu_ops,
     &td_ops,
     &l3_ops,
     &math_ops,

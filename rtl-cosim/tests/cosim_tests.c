@@ -27,6 +27,17 @@
  * with the ALU c, rtl and lockstep: results equal the seed's ALU recomputed
  * here, identical stats but the ALU's own; the BROKEN ALU caught.
  *
+ * The FPU pipe (suite fpu):
+ *  - every pair (and, for MAD, triple) of 42 special operands through the RTL
+ *    alone in every rounding and denormal mode, against units/fpu's C function;
+ *  - 1M seeded random operations (4M lanes) in lockstep, every operation,
+ *    condition, rounding mode and denormal mode, special values
+ *    over-represented; more seeds with back-pressure and depths 1 and 7;
+ *  - the RTL alone gives the C unit's cycles and stalls; the BROKEN RTL (RU
+ *    ignores sticky) is caught with a lane-and-field report and a wave;
+ *  - the C unit's ports recorded, replayed into the RTL, the C unit and the
+ *    BROKEN RTL.
+ *
  * `gtsim-cosim-tests [SUITE [TEST]]` runs a part. Exit status: 0 all passed. */
 #include <CUnit/Basic.h>
 #include <CUnit/CUnit.h>
@@ -45,6 +56,8 @@
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_cosim.h"
 #include "rtl-cosim/cs_alu_rtl.h"
+#include "rtl-cosim/fpu_random.h"
+#include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_cosim.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/l3_rtl.h"
@@ -52,6 +65,8 @@
 #include "rtl-cosim/random_run.h"
 #include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
+#include "units/fpu/fpu.h"
+#include "units/fpu/fpu_gen.h"
 #include "units/registry.h"
 
 static char tmpdir[256];
@@ -978,6 +993,357 @@ static void test_mi_math_workload(void)
                        "%s/math_bad.txt", d), 0);
 }
 
+/* ---- the FPU pipe ---------------------------------------------------------------- */
+
+
+struct fpu_direct {
+    struct fpu_rtl *rtl;
+    uint64_t cycle, requests, bad;
+};
+
+/* One request through the RTL (depth 1) and fpu_compute; counts differences. */
+static void fpu_direct_one(struct fpu_direct *d, const struct fpu_request *q)
+{
+    struct fpu_response want, got;
+    uint32_t tag;
+    fpu_compute(q, &want);
+    fpu_rtl_set_request(d->rtl, q, (uint32_t)d->requests);
+    fpu_rtl_set_resp_ready(d->rtl, true);
+    fpu_rtl_clock(d->rtl, d->cycle++);
+    CU_ASSERT_FATAL(fpu_rtl_resp_valid(d->rtl));
+    fpu_rtl_response(d->rtl, &got, &tag);
+    d->requests++;
+    if (memcmp(&want, &got, sizeof want) != 0 || tag != (uint32_t)(d->requests - 1)) {
+        if (d->bad++ < 5)
+            printf("\n    %s cond %u ctrl %#x mode %#x src %08x %08x %08x: c %08x flags %x, "
+                   "rtl %08x flags %x", fpu_op_name(q->op), q->cond, q->ctrl, q->mode,
+                   q->src[0][0], q->src[1][0], q->src[2][0], want.result[0], want.flags,
+                   got.result[0], got.flags);
+    }
+}
+
+static void test_fpu_specials_by_hand(void)
+{
+    struct fpu_direct d = { .rtl = fpu_rtl_create(FPU_RTL_GOOD, false) };
+    fpu_rtl_reset(d.rtl);
+    fpu_rtl_set_depth(d.rtl, 1);
+    const unsigned n = 42;
+    struct fpu_request q;
+    for (unsigned mode = 0; mode < 16; mode++) {
+        uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_SP_DENORM : 0) |
+                       ((mode & 8) ? FPU_MODE_F2I_RM : 0);
+        /* pairs, four per request, for every two-source op and condition */
+        for (unsigned op = 0; op < FPU_OP_COUNT; op++)
+            for (unsigned cm = 0; cm <= 9; cm++) {
+                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0))
+                    continue;
+                for (unsigned sat = 0; sat < 2; sat++)
+                    for (unsigned k = 0; k < n * n; k += 4) {
+                        memset(&q, 0, sizeof q);
+                        q.op = (uint8_t)op;
+                        q.cond = (uint8_t)cm;
+                        q.mask = 15;
+                        q.mode = cr0;
+                        q.ctrl = sat ? FPU_CTRL_SAT : 0;
+                        if (op == FPU_OP_MOV)      /* F -> F, D, UD by k */
+                            q.ctrl |= (k / 4 % 3) << FPU_CTRL_DTYPE_SHIFT;
+                        for (unsigned l = 0; l < 4; l++) {
+                            unsigned p = (k + l) % (n * n);
+                            q.src[0][l] = fpu_special_f[p / n];
+                            q.src[1][l] = fpu_special_f[p % n];
+                            q.src[2][l] = fpu_special_f[(p * 7) % n];
+                        }
+                        fpu_direct_one(&d, &q);
+                    }
+            }
+        /* MAD: every triple, with source modifiers on some */
+        if (mode & 8)
+            continue;
+        for (unsigned k = 0; k < n * n * n; k += 4) {
+            memset(&q, 0, sizeof q);
+            q.op = FPU_OP_MAD;
+            q.mask = 15;
+            q.mode = cr0;
+            q.ctrl = (k / 4 % 5 == 0) ? FPU_CTRL_NEG(0) | FPU_CTRL_ABS(2) : 0;
+            for (unsigned l = 0; l < 4; l++) {
+                unsigned p = (k + l) % (n * n * n);
+                q.src[0][l] = fpu_special_f[p / (n * n)];
+                q.src[1][l] = fpu_special_f[p / n % n];
+                q.src[2][l] = fpu_special_f[p % n];
+            }
+            fpu_direct_one(&d, &q);
+        }
+    }
+    /* integer sources: D/UD -> F, D, UD with neg/abs and sat */
+    static const uint32_t ints[] = { 0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0x80000001,
+                                     0x00ffffff, 0x01000001, 0x7fffff80, 0x7fffffc0, 0xffffff80,
+                                     0x01000003, 0xfefffffd };
+    for (unsigned sty = 1; sty <= 2; sty++)
+        for (unsigned dty = 0; dty <= 2; dty++)
+            for (unsigned mods = 0; mods < 8; mods++)
+                for (unsigned cm = 0; cm <= 6; cm++) {
+                    memset(&q, 0, sizeof q);
+                    q.op = FPU_OP_MOV;
+                    q.cond = (uint8_t)cm;
+                    q.mask = 15;
+                    q.ctrl = (mods & 1 ? FPU_CTRL_SAT : 0) | (mods & 2 ? FPU_CTRL_NEG(0) : 0) |
+                             (mods & 4 ? FPU_CTRL_ABS(0) : 0) | sty << FPU_CTRL_STYPE_SHIFT |
+                             dty << FPU_CTRL_DTYPE_SHIFT;
+                    for (unsigned k = 0; k < sizeof ints / sizeof ints[0]; k += 4) {
+                        for (unsigned l = 0; l < 4; l++)
+                            q.src[0][l] = ints[(k + l) % (sizeof ints / sizeof ints[0])];
+                        fpu_direct_one(&d, &q);
+                    }
+                }
+    /* bad requests: status 1, results and flags 0 */
+    memset(&q, 0, sizeof q);
+    q.op = 6;
+    q.mask = 15;
+    fpu_direct_one(&d, &q);
+    q.op = FPU_OP_ADD;
+    q.mode = FPU_MODE_ALT;
+    fpu_direct_one(&d, &q);
+    printf("\n    %" PRIu64 " requests (%" PRIu64 " lanes) of special operands ", d.requests,
+           d.requests * 4);
+    CU_ASSERT_EQUAL(d.bad, 0);
+    CU_ASSERT(d.requests > 100000);
+    fpu_rtl_destroy(d.rtl);
+}
+
+static void test_fpu_df_specials_by_hand(void)
+{
+    struct fpu_direct d = { .rtl = fpu_rtl_create(FPU_RTL_GOOD, false) };
+    fpu_rtl_reset(d.rtl);
+    fpu_rtl_set_depth(d.rtl, 1);
+    const unsigned n = FPU_SPECIAL_D_COUNT;
+    struct fpu_request q;
+    for (unsigned mode = 0; mode < 32; mode++) {
+        uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_DP_DENORM : 0) |
+                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0);
+        for (unsigned op = 0; op < FPU_OP_COUNT; op++)
+            for (unsigned cm = 0; cm <= 9; cm++) {
+                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0))
+                    continue;
+                if ((mode & 24) && op != FPU_OP_MOV)
+                    continue;
+                for (unsigned k = 0; k < n * n; k += 2) {
+                    memset(&q, 0, sizeof q);
+                    q.op = (uint8_t)op;
+                    q.cond = (uint8_t)cm;
+                    q.mask = 3;
+                    q.mode = cr0;
+                    q.ctrl = (k / 2 % 2) ? FPU_CTRL_SAT : 0;
+                    if (k / 2 % 7 == 3)
+                        q.ctrl |= FPU_CTRL_NEG(0) | FPU_CTRL_ABS(1);
+                    if (op == FPU_OP_MOV) {
+                        unsigned sty = k / 4 % 2 ? FPU_T_DF : (k / 8 % 3);
+                        unsigned dty = sty == FPU_T_DF ? k / 8 % 4 : FPU_T_DF;
+                        q.ctrl |= sty << FPU_CTRL_STYPE_SHIFT | dty << FPU_CTRL_DTYPE_SHIFT;
+                    } else {
+                        q.ctrl |= FPU_CTRL_DF;
+                    }
+                    for (unsigned l = 0; l < 2; l++) {
+                        unsigned p = k + l;
+                        uint64_t v[3] = { fpu_special_d[p / n % n], fpu_special_d[p % n],
+                                          fpu_special_d[(p * 7) % n] };
+                        for (unsigned i = 0; i < 3; i++) {
+                            q.src[i][2 * l] = (uint32_t)v[i];
+                            q.src[i][2 * l + 1] = (uint32_t)(v[i] >> 32);
+                        }
+                    }
+                    if (op == FPU_OP_MOV && ((q.ctrl >> FPU_CTRL_STYPE_SHIFT) & 3) == FPU_T_F)
+                        for (unsigned l = 0; l < 2; l++)
+                            q.src[0][l] = fpu_special_f[(k + l) % FPU_SPECIAL_F_COUNT];
+                    fpu_direct_one(&d, &q);
+                }
+            }
+        if (mode & 24)
+            continue;
+        for (unsigned k = 0; k < n * n * n; k += 2) {
+            memset(&q, 0, sizeof q);
+            q.op = FPU_OP_MAD;
+            q.mask = 3;
+            q.mode = cr0;
+            q.ctrl = FPU_CTRL_DF | ((k / 2 % 5 == 0) ? FPU_CTRL_NEG(0) | FPU_CTRL_ABS(2) : 0);
+            for (unsigned l = 0; l < 2; l++) {
+                unsigned p = k + l;
+                uint64_t v[3] = { fpu_special_d[p / (n * n) % n], fpu_special_d[p / n % n],
+                                  fpu_special_d[p % n] };
+                for (unsigned i = 0; i < 3; i++) {
+                    q.src[i][2 * l] = (uint32_t)v[i];
+                    q.src[i][2 * l + 1] = (uint32_t)(v[i] >> 32);
+                }
+            }
+            fpu_direct_one(&d, &q);
+        }
+    }
+    printf("\n    %" PRIu64 " DF requests (%" PRIu64 " lanes) of special operands ", d.requests,
+           d.requests * 2);
+    CU_ASSERT_EQUAL(d.bad, 0);
+    CU_ASSERT(d.requests > 200000);
+    fpu_rtl_destroy(d.rtl);
+}
+
+static void test_fpu_lockstep_1m(void)
+{
+    struct fpu_random_options o = { .impl = "lockstep", .seed = 1, .requests = 1000000,
+                                    .report = stderr };
+    struct fpu_random_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(fpu_random_run(&o, &r, &err), 0);
+    printf("\n    %" PRIu64 " ops (%" PRIu64 " lanes) in %.2f s, %" PRIu64 " compared ", r.sent,
+           r.sent * 4, r.seconds, r.compared);
+    CU_ASSERT_EQUAL(r.sent, 1000000);
+    CU_ASSERT_EQUAL(r.received, 1000000);
+    CU_ASSERT_EQUAL(r.compared, 1000000);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    for (int op = 0; op < FPU_OP_COUNT; op++)
+        CU_ASSERT(r.cov.per_op[op] > 150000);
+    for (int rm = 0; rm < 4; rm++)
+        CU_ASSERT(r.cov.per_rm[rm] > 230000);
+    CU_ASSERT(r.cov.ftz > 450000 && r.cov.keep > 450000);
+    CU_ASSERT(r.cov.df > 230000);
+}
+
+static void test_fpu_lockstep_backpressure_depths(void)
+{
+    static const struct { uint32_t depth, pop; uint64_t seed; } runs[] = {
+        { 4, 300, 2 }, { 1, 600, 3 }, { 7, 1000, 4 }, { 16, 500, 5 },
+    };
+    for (unsigned i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        struct fpu_random_options o = { .impl = "lockstep", .seed = runs[i].seed,
+                                        .requests = 50000, .depth = runs[i].depth,
+                                        .pop_permille = runs[i].pop, .report = stderr };
+        struct fpu_random_result r;
+        struct gt_error err;
+        CU_ASSERT_EQUAL_FATAL(fpu_random_run(&o, &r, &err), 0);
+        CU_ASSERT_EQUAL(r.compared, 50000);
+        CU_ASSERT_EQUAL(r.mismatches, 0);
+        if (runs[i].pop < 1000)
+            CU_ASSERT(r.stall_cycles > 1000);
+    }
+}
+
+static void test_fpu_rtl_equals_c(void)
+{
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    struct fpu_random_result r[3];
+    for (int i = 0; i < 3; i++) {
+        struct fpu_random_options o = { .impl = impls[i], .seed = 9, .requests = 30000,
+                                        .depth = 5, .pop_permille = 700, .report = stderr };
+        struct gt_error err;
+        CU_ASSERT_EQUAL_FATAL(fpu_random_run(&o, &r[i], &err), 0);
+    }
+    for (int i = 1; i < 3; i++) {
+        CU_ASSERT_EQUAL(r[i].cycles, r[0].cycles);
+        CU_ASSERT_EQUAL(r[i].received, r[0].received);
+        CU_ASSERT_EQUAL(r[i].stall_cycles, r[0].stall_cycles);
+    }
+    CU_ASSERT(r[0].stall_cycles > 0);
+    CU_ASSERT_EQUAL(r[2].mismatches, 0);
+}
+
+static void test_fpu_broken_is_caught(void)
+{
+    const char *wave = tmp_path("fpu_broken.fst");
+    FILE *report = fopen(tmp_path("fpu_broken.log"), "w");
+    struct fpu_random_options o = { .impl = "lockstep_broken", .seed = 3, .requests = 5000,
+                                    .wave = wave, .report = report };
+    struct fpu_random_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(fpu_random_run(&o, &r, &err), 0);
+    fclose(report);
+    printf("\n    caught: %s ", r.first_report);
+    CU_ASSERT(r.mismatches > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "unit gpu.fpu port response message #"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "lane "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "field result: c-model 0x"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, ", rtl 0x"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, " ru sp-denorm-"));     /* the broken mode */
+    uint64_t t0, t1, nsig;
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(wave, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t1 >= r.first_mismatch * 1000 && t1 <= (r.first_mismatch + 65) * 1000);
+    CU_ASSERT(nsig > 20);
+    /* the RTL alone differs from the C unit's results too (no checker): the
+     * sink receives everything, in the same cycles */
+    o.impl = "rtl_broken";
+    o.wave = NULL;
+    o.report = NULL;
+    struct fpu_random_result r2;
+    CU_ASSERT_EQUAL_FATAL(fpu_random_run(&o, &r2, &err), 0);
+    CU_ASSERT_EQUAL(r2.received, 5000);
+}
+
+static void test_fpu_record_then_replay(void)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", tmp_path("fpu_rec"));
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    struct fpu_random_options o = { .impl = "c", .seed = 11, .requests = 20000,
+                                    .record_dir = dir, .report = stderr };
+    struct fpu_random_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(fpu_random_run(&o, &r, &err), 0);
+    char rq[600], rs[600];
+    snprintf(rq, sizeof rq, "%s/request.rec", dir);
+    snprintf(rs, sizeof rs, "%s/response.rec", dir);
+    static const char *const kinds[] = { "fpu:rtl", "fpu", "fpu:lockstep" };
+    for (int i = 0; i < 3; i++) {
+        struct replay_options ro = { .kind = kinds[i], .lookup = cosim_kind_find,
+                                     .wave_before = 300, .wave_after = 20 };
+        ro.inputs[0] = rq;
+        ro.expects[0] = rs;
+        struct replay_result rr;
+        CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+        CU_ASSERT_EQUAL(rr.messages_in, 20000);
+        CU_ASSERT_EQUAL(rr.messages_checked, 20000);
+        CU_ASSERT_EQUAL(rr.mismatches, 0);
+        if (rr.mismatches)
+            printf("\n    %s: %s", kinds[i], rr.first_report);
+    }
+    struct replay_options ro = { .kind = "fpu:rtl_broken", .lookup = cosim_kind_find,
+                                 .wave = tmp_path("fpu_replay.fst"), .wave_before = 300,
+                                 .wave_after = 20 };
+    ro.inputs[0] = rq;
+    ro.expects[0] = rs;
+    struct replay_result rr;
+    CU_ASSERT_EQUAL_FATAL(cosim_replay(&ro, &rr, &err), 0);
+    printf("\n    replay caught: %s ", rr.first_report);
+    CU_ASSERT(rr.mismatches > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rr.first_report, "field result["));
+    uint64_t t0, t1, nsig;
+    CU_ASSERT_EQUAL_FATAL(cs_alu_rtl_fst_info(ro.wave, &t0, &t1, &nsig), 0);
+    CU_ASSERT(t1 >= rr.first_mismatch * 1000 && t1 <= (rr.first_mismatch + 21) * 1000);
+}
+
+static void test_fpu_command_line(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/fpu_lockstep.cfg -o %s/fout "
+                       "--set gpu.stim.requests=3000 --set gpu.sink.pop_permille=1000 "
+                       "--record-port gpu.fpu.request=%s/freq.rec "
+                       "--record-port gpu.fpu.response=%s/fresp.rec --wave gpu.fpu=%s/frun.fst",
+                       bin, d, d, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("freq.rec")) > 0 && file_size(tmp_path("frun.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.fpu.compared,3000,' %s/fout/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.fpu.mismatches,0,' %s/fout/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("%s replay --kind fpu:rtl --in %s/freq.rec --expect %s/fresp.rec "
+                       "> %s/freplay.txt", bin, d, d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '3000 checked, 0 mismatching' %s/freplay.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s fpu-random --impl lockstep_broken --requests 3000 --wave %s/frand.fst "
+                       "> %s/frand.txt 2>&1", bin, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q 'lane [0-3] field result: c-model 0x' %s/frand.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("frand.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s fpu-random --impl rtl --requests 2000 --depth 9 --pop-permille 500 "
+                       "> /dev/null 2>&1", bin), 0);
+    CU_ASSERT_EQUAL(sh("%s fpu-random --depth 17 > /dev/null 2>&1", bin), 1);
+}
+
 /* ---- runner ---------------------------------------------------------------------- */
 
 struct test { const char *suite, *name; void (*run)(void); };
@@ -1008,6 +1374,18 @@ static const struct test tests[] = {
       test_l3_command_line },
     { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",
       test_mi_math_workload },
+    { "fpu", "special operands, every pair (MAD: triple) and mode, RTL against the C function",
+      test_fpu_specials_by_hand },
+    { "fpu", "DF specials: every pair (MAD: triple), DF<->F/D/UD, every mode, RTL against C",
+      test_fpu_df_specials_by_hand },
+    { "fpu", "1M random operations in lockstep: every op, condition, rounding and denormal mode",
+      test_fpu_lockstep_1m },
+    { "fpu", "lockstep with back-pressure and depths 1, 4, 7, 16", test_fpu_lockstep_backpressure_depths },
+    { "fpu", "the RTL alone gives the C unit's cycles and stalls", test_fpu_rtl_equals_c },
+    { "fpu", "BROKEN FPU RTL is caught: lane, field, mode, and a wave", test_fpu_broken_is_caught },
+    { "fpu", "record the C unit's ports, replay into the RTL, C, lockstep and BROKEN RTL",
+      test_fpu_record_then_replay },
+    { "fpu", "gtsim-cosim run --record-port --wave, replay, fpu-random", test_fpu_command_line },
     { NULL, NULL, NULL }
 };
 
@@ -1020,8 +1398,8 @@ int main(int argc, char **argv)
     }
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
-    CU_pSuite suites[8] = { 0 };
-    const char *names[8] = { 0 };
+    CU_pSuite suites[16] = { 0 };
+    const char *names[16] = { 0 };
     unsigned ns = 0, selected = 0;
     for (const struct test *t = tests; t->suite; t++) {
         if (argc > 1 && strcmp(argv[1], t->suite) != 0)

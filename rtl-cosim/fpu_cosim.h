@@ -1,0 +1,45 @@
+/* rtl-cosim/fpu_cosim.h - the FPU pipe's RTL (rtl/fpu_pipe.sv) in the fabric,
+ * picked by `impl` on a unit of kind "fpu" (units/fpu/fpu.h):
+ *
+ *   fpu:rtl        the Verilated pipe alone drives the ports.
+ *   fpu:lockstep   the C engine (units/fpu's, the same code as the C unit)
+ *                  drives the ports; the RTL gets the same request on the same
+ *                  cycle and the same output handshake, and on every cycle
+ *                  the two outputs must agree: both silent, or both answering
+ *                  with the same tag, per-lane results, flags and status
+ *                  (values exact, cycles exact). A mismatch line names the
+ *                  lane (a 64-bit lane for DF), the field, both values, the
+ *                  operation and the lane's operands and modes.
+ *   fpu:rtl_broken, fpu:lockstep_broken
+ *                  the same with `define BROKEN (RU ignores the sticky bit).
+ *
+ * Params: depth (as the C unit's; 1..16 here: the RTL's MAXD), wave (FST
+ * file), wave_from, wave_to, wave_after (lockstep: cycles dumped past the
+ * first mismatch, 64), max_reports (20), stop_on_mismatch.
+ * Stats: requests, responses, compared, mismatches, unmatched, rtl_edges,
+ * stall_cycles, bad_kind. Recording: port observers (fabric/recording.h) work
+ * in every mode, the adapters do not use them.
+ */
+#ifndef GTSIM_RTL_COSIM_FPU_COSIM_H
+#define GTSIM_RTL_COSIM_FPU_COSIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/unit.h"
+#include "rtl-cosim/compare.h"
+
+extern const struct unit_ops fpu_rtl_ops;
+extern const struct unit_ops fpu_lockstep_ops;
+extern const struct unit_ops fpu_rtl_broken_ops;
+extern const struct unit_ops fpu_lockstep_broken_ops;
+
+bool fpu_cosim_is(const struct unit *u);
+/* Ends the comparison: results still in one pipe and not the other become
+ * mismatches. Returns the mismatching messages so far; safe to call again. */
+uint64_t fpu_cosim_finish(struct unit *u);
+const struct cosim_errors *fpu_cosim_errors(const struct unit *u);
+uint64_t fpu_cosim_compared(const struct unit *u);
+uint64_t fpu_cosim_first_mismatch(const struct unit *u);
+
+#endif
