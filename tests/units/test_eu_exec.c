@@ -969,6 +969,33 @@ static void test_seed_snan_quietened_except_raw_moves(void)
     CU_ASSERT_EQUAL(ud(p, 12, 0), 0x7fc00001u);                 /* NaN != 1: src0 */
     CU_ASSERT_EQUAL(ud(p, 13, 0), 0x7fc00001u);
     prog_free(p);
+
+    /* csel (a select) and DF moves: raw DF keeps it, F -> DF and -DF do not */
+    p = prog_new();
+    for (unsigned i = 0; i < 8; i++) {
+        eu_grf_set_ud(p->t, 1, i, snan);
+        eu_grf_set_ud(p->t, 2, i, 0x3f800000u);
+        eu_grf_set_ud(p->t, 3, i, 0x3f800000u);                 /* src2 = 1 > 0 */
+    }
+    struct eu_enc_insn cs = op3(CSEL, 8, G(10, F), eu_enc_rgn(G(1, F), 4, 4, 1),
+                                eu_enc_rgn(G(2, F), 4, 4, 1), eu_enc_rgn(G(3, F), 4, 4, 1));
+    cs.cond = CM_G;
+    emit(p, cs);
+    uint64_t dsn[4] = { 0x7ff0000000000001ull, 0x7ff0000000000001ull, 0x7ff0000000000001ull,
+                        0x7ff0000000000001ull };
+    memcpy(p->t->grf + 4 * 32, dsn, 32);
+    emit(p, op1(MOV, 4, G(11, DF), eu_enc_rgn(G(4, DF), 4, 4, 1)));
+    struct eu_enc_opnd dn = eu_enc_rgn(G(4, DF), 4, 4, 1);
+    dn.negate = true;
+    emit(p, op1(MOV, 4, G(12, DF), dn));
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), 0x7fc00001u);
+    uint64_t r11, r12;
+    memcpy(&r11, p->t->grf + 11 * 32, 8);
+    memcpy(&r12, p->t->grf + 12 * 32, 8);
+    CU_ASSERT_EQUAL(r11, 0x7ff0000000000001ull);
+    CU_ASSERT_EQUAL(r12, 0xfff8000000000001ull);
+    prog_free(p);
 }
 
 static void test_seed_overflow_condition(void)
@@ -996,6 +1023,18 @@ static void test_seed_overflow_condition(void)
     CU_ASSERT_EQUAL(f0 & 0x3f, 0x01u);          /* 3e39 overflows; inf * 10 is not an overflow */
     CU_ASSERT_EQUAL(f0 >> 16 & 0x3f, 0x1du);    /* 3e38, inf, 3e9, -3e9 do not fit in D */
     CU_ASSERT_EQUAL(f1 & 0x0f, 0x01u);          /* 0x7fffffff + 1 */
+    prog_free(p);
+
+    /* DF -> F: 1e300 is outside F's range, 1.0 and inf (exact) are not */
+    p = prog_new();
+    double dv[4] = { 1e300, 1.0, INFINITY, -1e300 };
+    memcpy(p->t->grf + 32, dv, 32);
+    struct eu_enc_insn n = op1(MOV, 4, G(10, F), eu_enc_rgn(G(1, DF), 4, 4, 1));
+    n.cond = CM_O;
+    emit(p, n);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(eu_flag_get(p->t, 0) & 0xf, 0x9u);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), 0x7f800000u);
     prog_free(p);
 }
 
