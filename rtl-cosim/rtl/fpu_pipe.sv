@@ -18,7 +18,11 @@
 //   - NaN/inf/invalid rules, min/max, compare, F<->D/UD and D<->UD conversion;
 //   - for DF the same functions at double width (fma_core_d: 106-bit product,
 //     53-bit addend, 168-bit window, 2^-1074 LSB) and F<->DF, DF<->D/UD;
-// then the condition flags (before .sat and flush), .sat and the output flush.
+// then the condition flags (on the value written: converted and flushed, but
+// before .sat; .o from inf results of finite sources and out-of-range
+// conversions), .sat and the output flush. cr0.0[11] picks the IEEE or DX
+// min/max sNaN rule; SEL and non-raw MOVs quieten sNaNs; int->F rounds by
+// cr0.0[5:4] (units/fpu/fpu.h has the rules and their seed lines).
 // The whole datapath sits in front of stage 0 (one cycle); the other stages
 // only carry results - a timing-closed design would spread it over them.
 // Pipeline: MAXD stages of {valid, tag, results, flags, status}; the result
@@ -55,7 +59,7 @@ module fpu_pipe #(
     localparam logic [2:0] OP_ADD = 3'd0, OP_MUL = 3'd1, OP_MAD = 3'd2, OP_SEL = 3'd3,
                            OP_CMP = 3'd4;
     localparam logic [3:0] CM_Z = 4'd1, CM_NZ = 4'd2, CM_G = 4'd3, CM_GE = 4'd4, CM_L = 4'd5,
-                           CM_LE = 4'd6, CM_U = 4'd9;
+                           CM_LE = 4'd6, CM_O = 4'd8, CM_U = 4'd9;
     localparam logic [31:0] QNAN_INDEF = 32'hffc00000;
 
     // ---- float helpers ----------------------------------------------------
@@ -128,6 +132,29 @@ module fpu_pipe #(
             CM_U: return n;
             default: return 1'b0;
         endcase
+    endfunction
+
+    // post condition of an integer destination x converted from a float
+    // (NaN forces the relations false; of: out of range, for .o)
+    function automatic logic cond_conv(input logic [3:0] cm, input logic signed [35:0] x,
+                                       input logic n, input logic of);
+        case (cm)
+            CM_O: return of;
+            CM_U: return n;
+            CM_Z: return x == 0 && !n;
+            CM_NZ: return !(x == 0 && !n);
+            CM_G: return x > 0 && !n;
+            CM_GE: return x >= 0 && !n;
+            CM_L: return x < 0 && !n;
+            CM_LE: return x <= 0 && !n;
+            default: return 1'b0;
+        endcase
+    endfunction
+
+    // an integer result outside D (dty 1) / UD (2)
+    function automatic logic int_of(input logic signed [35:0] v, input logic [1:0] dty);
+        if (dty == 2'd1) return v < -36'sh80000000 || v > 36'sh7fffffff;
+        return v < 0 || v > 36'shffffffff;
     endfunction
 
     function automatic logic cond_i(input logic [3:0] cm, input logic signed [35:0] x);
@@ -260,15 +287,16 @@ module fpu_pipe #(
     endfunction
 
     // ---- conversions ------------------------------------------------------
-    // F -> D (dty 1) or UD (2): NaN 0, RTZ or by mode, saturating
-    function automatic logic [31:0] f_to_int(input logic [31:0] u, input logic [1:0] dty,
+    // F -> D (dty 1) or UD (2): NaN 0, RTZ or by mode, saturating; bit 32: out
+    // of range (.o), a NaN is not
+    function automatic logic [32:0] f_to_int(input logic [31:0] u, input logic [1:0] dty,
                                              input logic use_rm, input logic [1:0] rm);
         logic [23:0] m;
         int e, rs;
         logic [39:0] mag;
         logic g, st, big, inc;
         logic signed [41:0] v;
-        if (is_nan(u)) return 32'h0;
+        if (is_nan(u)) return 33'h0;
         m = {u[30:23] != 0, u[22:0]};
         e = (u[30:23] == 0 ? 1 : int'(u[30:23])) - 150;
         big = 1'b0;
@@ -291,17 +319,17 @@ module fpu_pipe #(
         if (big) mag = 40'h100000000;
         v = u[31] ? -$signed({2'b0, mag}) : $signed({2'b0, mag});
         if (dty == 2'd1) begin
-            if (v < -42'sh80000000) return 32'h80000000;
-            if (v > 42'sh7fffffff) return 32'h7fffffff;
+            if (v < -42'sh80000000) return {1'b1, 32'h80000000};
+            if (v > 42'sh7fffffff) return {1'b1, 32'h7fffffff};
         end else begin
-            if (v < 0) return 32'h0;
-            if (v > 42'shffffffff) return 32'hffffffff;
+            if (v < 0) return {1'b1, 32'h0};
+            if (v > 42'shffffffff) return {1'b1, 32'hffffffff};
         end
-        return v[31:0];
+        return {1'b0, v[31:0]};
     endfunction
 
-    // int (|v| < 2^33) -> F, round to nearest even
-    function automatic logic [31:0] int_to_f(input logic signed [35:0] v);
+    // int (|v| < 2^33) -> F, rounded by cr0.0[5:4] (L21694-21700)
+    function automatic logic [31:0] int_to_f(input logic signed [35:0] v, input logic [1:0] rm);
         logic [34:0] mag;
         int lead, s;
         logic [34:0] kept;
@@ -324,7 +352,7 @@ module fpu_pipe #(
             g = mag[s - 1];
             st = (mag & ((35'h1 << (s - 1)) - 35'h1)) != 0;
         end
-        if (g && (st || kept[0])) kept = kept + 35'h1;
+        if (round_inc(rm, v < 0, kept[0], g, st)) kept = kept + 35'h1;
         pack = ({8'b0, 32'(lead + 126)} << 23) + {5'b0, kept};
         return {v < 0, pack[30:0]};
     endfunction
@@ -340,7 +368,8 @@ module fpu_pipe #(
         logic [1:0] rm, sty, dty;
         logic [31:0] a, b, c, res, one;
         logic signed [35:0] v;
-        logic pinf, pinv, psign;
+        logic pinf, pinv, psign, ieee, sa, sb;
+        logic [32:0] cv;
         ftz = !mode[7];
         rm = mode[5:4];
         sat = ctrl[0];
@@ -355,17 +384,18 @@ module fpu_pipe #(
             if (ctrl[2] && v < 0) v = -v;
             if (ctrl[1]) v = -v;
             if (dty == 2'd0) begin
-                res = int_to_f(v);
+                res = int_to_f(v, rm);
                 if (sat) res = v < 0 ? 32'h0 : (v > 0 ? 32'h3f800000 : res);
                 flag = cond_i(cm, v);
             end else begin
+                if (cm == CM_O) flag = int_of(v, dty);
+                else if (dty == 2'd1) flag = cond_i(cm, 36'(signed'(v[31:0])));
+                else flag = cond_i(cm, {4'b0, v[31:0]});
                 if (dty == 2'd1) begin
-                    flag = cond_i(cm, 36'(signed'(v[31:0])));
                     res = v[31:0];
                     if (sat && v < -36'sh80000000) res = 32'h80000000;
                     if (sat && v > 36'sh7fffffff) res = 32'h7fffffff;
                 end else begin
-                    flag = cond_i(cm, {4'b0, v[31:0]});
                     res = v[31:0];
                     if (sat && v < 0) res = 32'h0;
                     if (sat && v > 36'shffffffff) res = 32'hffffffff;
@@ -401,7 +431,11 @@ module fpu_pipe #(
                 else if (pinf) res = {psign, 31'h7f800000};
                 else if (op != OP_MUL && is_inf(z)) res = z;
                 else res = fma_core(x, y, z, op == OP_MUL, rm);
-                flag = cond_f(cm, res);
+                // flags on the result as written, before .sat (L20866-20873)
+                if (cm == CM_O)
+                    flag = is_inf(res) && !is_inf(a) && !is_inf(b) && !(op == OP_MAD && is_inf(c));
+                else
+                    flag = cond_f(cm, flush(res, ftz));
                 if (sat) begin
                     if (is_nan(res) || (res[31] && !is_zero(res))) res = 32'h0;
                     else if (!res[31] && res[30:0] > 31'h3f800000) res = 32'h3f800000;
@@ -409,8 +443,13 @@ module fpu_pipe #(
                 res = flush(res, ftz);
             end
             OP_SEL: begin
+                ieee = mode[11];
+                sa = is_nan(a) && !a[22];
+                sb = is_nan(b) && !b[22];
                 if (cm == CM_L || cm == CM_GE) begin
-                    if (is_nan(a) && is_nan(b)) res = quiet(a);
+                    if (is_nan(a) && is_nan(b)) res = quiet((ieee && sb && !sa) ? b : a);
+                    else if (ieee && sa) res = quiet(a);
+                    else if (ieee && sb) res = quiet(b);
                     else if (is_nan(a)) res = b;
                     else if (is_nan(b)) res = a;
                     else if (is_zero(a) && is_zero(b))
@@ -419,6 +458,7 @@ module fpu_pipe #(
                     else res = f_lt(b, a) ? a : b;
                 end else if (cm != 0) res = rel(cm, a, b) ? a : b;
                 else res = a;
+                if (is_nan(res)) res = quiet(res);     // sel quietens (L21820)
                 if (sat) begin
                     if (is_nan(res) || (res[31] && !is_zero(res))) res = 32'h0;
                     else if (!res[31] && res[30:0] > 31'h3f800000) res = 32'h3f800000;
@@ -431,16 +471,22 @@ module fpu_pipe #(
             end
             default: begin
                 // MOV from F
-                flag = cond_f(cm, a);
                 if (dty == 2'd0) begin
+                    // a raw move keeps an sNaN; modifiers or .sat quieten it (L21565)
+                    if (is_nan(a) && (ctrl[2:0] != 0)) a = quiet(a);
+                    flag = cm == CM_O ? 1'b0 : cond_f(cm, a);
                     res = a;
                     if (sat) begin
                         if (is_nan(res) || (res[31] && !is_zero(res))) res = 32'h0;
                         else if (!res[31] && res[30:0] > 31'h3f800000) res = 32'h3f800000;
                     end
                     res = flush(res, ftz);
-                end else
-                    res = f_to_int(a, dty, mode[12], rm);
+                end else begin
+                    cv = f_to_int(a, dty, mode[12], rm);
+                    res = cv[31:0];
+                    flag = cond_conv(cm, dty == 2'd1 ? 36'(signed'(res)) : {4'b0, res}, is_nan(a),
+                                     cv[32]);
+                end
             end
         endcase
         return {flag, res};
@@ -612,15 +658,15 @@ module fpu_pipe #(
         return {sign, pack[62:0]};
     endfunction
 
-    // DF -> D (dty 1) / UD (2): NaN 0, RTZ or by mode, saturating
-    function automatic logic [31:0] d_to_int(input logic [63:0] u, input logic [1:0] dty,
+    // DF -> D (dty 1) / UD (2): NaN 0, RTZ or by mode, saturating; bit 32 as f_to_int
+    function automatic logic [32:0] d_to_int(input logic [63:0] u, input logic [1:0] dty,
                                              input logic use_rm, input logic [1:0] rm);
         logic [52:0] m;
         int e, rs;
         logic [33:0] mag;
         logic g, st, big, inc;
         logic signed [35:0] v;
-        if (d_nan(u)) return 32'h0;
+        if (d_nan(u)) return 33'h0;
         m = {u[62:52] != 0, u[51:0]};
         e = (u[62:52] == 0 ? 1 : int'(u[62:52])) - 1075;
         big = u[62:52] == 11'h7ff || e >= -20;
@@ -641,13 +687,13 @@ module fpu_pipe #(
         if (big) mag = 34'h100000000;
         v = u[63] ? -$signed({2'b0, mag}) : $signed({2'b0, mag});
         if (dty == 2'd1) begin
-            if (v < -36'sh80000000) return 32'h80000000;
-            if (v > 36'sh7fffffff) return 32'h7fffffff;
+            if (v < -36'sh80000000) return {1'b1, 32'h80000000};
+            if (v > 36'sh7fffffff) return {1'b1, 32'h7fffffff};
         end else begin
-            if (v < 0) return 32'h0;
-            if (v > 36'shffffffff) return 32'hffffffff;
+            if (v < 0) return {1'b1, 32'h0};
+            if (v > 36'shffffffff) return {1'b1, 32'hffffffff};
         end
-        return v[31:0];
+        return {1'b0, v[31:0]};
     endfunction
 
     // int (|v| < 2^34) -> DF, exact
@@ -736,9 +782,10 @@ module fpu_pipe #(
         logic ftz_f, ftz_d, sat, flag;
         logic [1:0] rm, sty, dty;
         logic [63:0] a, b, c, res, x, y, z;
-        logic [31:0] f;
+        logic [31:0] f, g;
         logic signed [35:0] v;
-        logic pinf, pinv, psign;
+        logic pinf, pinv, psign, ieee, sa, sb;
+        logic [32:0] cv;
         ftz_f = !mode[7];
         ftz_d = !mode[6];
         rm = mode[5:4];
@@ -792,13 +839,21 @@ module fpu_pipe #(
                 else if (pinf) res = {psign, 63'h7ff0000000000000};
                 else if (op != OP_MUL && d_inf(z)) res = z;
                 else res = fma_core_d(x, y, z, op == OP_MUL, rm);
-                flag = cond_d(cm, res);
+                if (cm == CM_O)
+                    flag = d_inf(res) && !d_inf(a) && !d_inf(b) && !(op == OP_MAD && d_inf(c));
+                else
+                    flag = cond_d(cm, d_flush(res, ftz_d));
                 if (sat) res = d_sat(res);
                 res = d_flush(res, ftz_d);
             end
             OP_SEL: begin
+                ieee = mode[11];
+                sa = d_nan(a) && !a[51];
+                sb = d_nan(b) && !b[51];
                 if (cm == CM_L || cm == CM_GE) begin
-                    if (d_nan(a) && d_nan(b)) res = a;
+                    if (d_nan(a) && d_nan(b)) res = (ieee && sb && !sa) ? b : a;
+                    else if (ieee && sa) res = a;
+                    else if (ieee && sb) res = b;
                     else if (d_nan(a)) res = b;
                     else if (d_nan(b)) res = a;
                     else if (d_zero(a) && d_zero(b))
@@ -807,6 +862,7 @@ module fpu_pipe #(
                     else res = d_lt(b, a) ? a : b;
                 end else if (cm != 0) res = rel_d(cm, a, b) ? a : b;
                 else res = a;
+                if (d_nan(res)) res = res | 64'h0008000000000000;     // sel quietens (L21820)
                 if (sat) res = d_sat(res);
                 res = d_flush(res, ftz_d);
             end
@@ -816,16 +872,23 @@ module fpu_pipe #(
             end
             default: begin
                 // MOV from DF
-                flag = cond_d(cm, a);
                 if (dty == 2'd3) begin
+                    if (d_nan(a) && (ctrl[2:0] != 0)) a = a | 64'h0008000000000000;
+                    flag = cm == CM_O ? 1'b0 : cond_d(cm, a);
                     res = a;
                     if (sat) res = d_sat(res);
                     res = d_flush(res, ftz_d);
                 end else if (dty == 2'd0) begin
+                    g = flush(d_to_f(a, rm), ftz_f);
+                    flag = cm == CM_O ? is_inf(g) && !d_inf(a) : cond_f(cm, g);
                     f = d_to_f(sat ? d_sat(a) : a, rm);
                     res = {32'b0, flush(f, ftz_f)};
-                end else
-                    res = {32'b0, d_to_int(a, dty, mode[12], rm)};
+                end else begin
+                    cv = d_to_int(a, dty, mode[12], rm);
+                    res = {32'b0, cv[31:0]};
+                    flag = cond_conv(cm, dty == 2'd1 ? 36'(signed'(cv[31:0])) : {4'b0, cv[31:0]},
+                                     d_nan(a), cv[32]);
+                end
             end
         endcase
         return {flag, res};

@@ -1029,14 +1029,16 @@ static void test_fpu_specials_by_hand(void)
     fpu_rtl_set_depth(d.rtl, 1);
     const unsigned n = 42;
     struct fpu_request q;
-    for (unsigned mode = 0; mode < 16; mode++) {
+    for (unsigned mode = 0; mode < 32; mode++) {
         uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_SP_DENORM : 0) |
-                       ((mode & 8) ? FPU_MODE_F2I_RM : 0);
+                       ((mode & 8) ? FPU_MODE_F2I_RM : 0) | ((mode & 16) ? FPU_MODE_IEEE_MINMAX : 0);
         /* pairs, four per request, for every two-source op and condition */
         for (unsigned op = 0; op < FPU_OP_COUNT; op++)
             for (unsigned cm = 0; cm <= 9; cm++) {
-                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0))
+                if (cm == 7 || (op == FPU_OP_CMP && cm == 0))
                     continue;
+                if ((mode & 16) && op != FPU_OP_SEL)
+                    continue;               /* cr0.0[11]: min/max only */
                 for (unsigned sat = 0; sat < 2; sat++)
                     for (unsigned k = 0; k < n * n; k += 4) {
                         memset(&q, 0, sizeof q);
@@ -1047,6 +1049,8 @@ static void test_fpu_specials_by_hand(void)
                         q.ctrl = sat ? FPU_CTRL_SAT : 0;
                         if (op == FPU_OP_MOV)      /* F -> F, D, UD by k */
                             q.ctrl |= (k / 4 % 3) << FPU_CTRL_DTYPE_SHIFT;
+                        if (k / 4 % 7 == 3)         /* a non-raw move quietens */
+                            q.ctrl |= FPU_CTRL_NEG(0);
                         for (unsigned l = 0; l < 4; l++) {
                             unsigned p = (k + l) % (n * n);
                             q.src[0][l] = fpu_special_f[p / n];
@@ -1057,7 +1061,7 @@ static void test_fpu_specials_by_hand(void)
                     }
             }
         /* MAD: every triple, with source modifiers on some */
-        if (mode & 8)
+        if (mode & 24)
             continue;
         for (unsigned k = 0; k < n * n * n; k += 4) {
             memset(&q, 0, sizeof q);
@@ -1117,15 +1121,18 @@ static void test_fpu_df_specials_by_hand(void)
     fpu_rtl_set_depth(d.rtl, 1);
     const unsigned n = FPU_SPECIAL_D_COUNT;
     struct fpu_request q;
-    for (unsigned mode = 0; mode < 32; mode++) {
+    for (unsigned mode = 0; mode < 64; mode++) {
         uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_DP_DENORM : 0) |
-                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0);
+                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0) |
+                       ((mode & 32) ? FPU_MODE_IEEE_MINMAX : 0);
         for (unsigned op = 0; op < FPU_OP_COUNT; op++)
             for (unsigned cm = 0; cm <= 9; cm++) {
-                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0))
+                if (cm == 7 || (op == FPU_OP_CMP && cm == 0))
                     continue;
                 if ((mode & 24) && op != FPU_OP_MOV)
                     continue;
+                if ((mode & 32) && (op != FPU_OP_SEL || (mode & 24)))
+                    continue;               /* cr0.0[11]: min/max only */
                 for (unsigned k = 0; k < n * n; k += 2) {
                     memset(&q, 0, sizeof q);
                     q.op = (uint8_t)op;
@@ -1157,7 +1164,7 @@ static void test_fpu_df_specials_by_hand(void)
                     fpu_direct_one(&d, &q);
                 }
             }
-        if (mode & 24)
+        if (mode & 56)
             continue;
         for (unsigned k = 0; k < n * n * n; k += 2) {
             memset(&q, 0, sizeof q);

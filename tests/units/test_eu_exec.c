@@ -813,6 +813,231 @@ static void test_double_precision(void)
     prog_free(p);
 }
 
+/* ---- seed rules the executor used to miss (item by item) ------------------------------ */
+
+static void set_cr0(struct prog *p, uint32_t cr)
+{
+    memcpy(p->t->arf[EU_ARF_CR0], &cr, 4);
+}
+
+static void test_seed_int_to_float_rounds_by_cr0(void)
+{
+    /* "If the integer source value is not exactly representable in the
+     * destination floating-point format, use the current rounding mode"
+     * (L21694-21700). 2^24 + 1 lies halfway between 2^24 (0x4b800000) and
+     * 2^24 + 2 (0x4b800001). */
+    const uint32_t pos[4] = { 0x4b800000u, 0x4b800001u, 0x4b800000u, 0x4b800000u };
+    const uint32_t neg[4] = { 0xcb800000u, 0xcb800000u, 0xcb800001u, 0xcb800000u };
+    for (unsigned rm = 0; rm < 4; rm++) {
+        struct prog *p = prog_new();
+        int32_t v[8] = { 0x01000001, -0x01000001, 3, 0, 0, 0, 0, 0 };
+        set_d(p, 1, v, 8);
+        set_cr0(p, rm << 4);
+        emit(p, op1(MOV, 8, G(10, F), G(1, D)));
+        emit(p, op2(ADD, 8, G(11, F), G(1, D), IMM(D, 0)));     /* int compute, F destination */
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        CU_ASSERT_EQUAL(ud(p, 10, 0), pos[rm]);
+        CU_ASSERT_EQUAL(ud(p, 10, 1), neg[rm]);
+        CU_ASSERT_EQUAL(ud(p, 10, 2), 0x40400000u);
+        CU_ASSERT_EQUAL(ud(p, 11, 0), pos[rm]);
+        CU_ASSERT_EQUAL(ud(p, 11, 1), neg[rm]);
+        CU_ASSERT_EQUAL(fegetround(), FE_TONEAREST);
+        prog_free(p);
+    }
+}
+
+static void test_seed_post_conditions_after_conversion(void)
+{
+    /* post_sign / post_zero are "after all the clamping, normalizing, or
+     * format conversion logic" (L20866-20868), before .sat (L20873). */
+    struct prog *p = prog_new();
+    float a[8] = { 0.5f, -1.0f, 0x1p-100f, NAN, 2.0f, -0.25f, 0, 0 };
+    set_f(p, 1, a, 8);
+    struct eu_enc_insn m = op1(MOV, 8, G(10, D), G(1, F));
+    m.cond = CM_Z;                              /* f0.0 */
+    emit(p, m);
+    m = op1(MOV, 8, G(11, UD), G(1, F));
+    m.cond = CM_L;                              /* f0.1 */
+    m.flag_subreg = 1;
+    emit(p, m);
+    struct eu_enc_insn u = op2(MUL, 8, G(12, F), G(1, F), IMM(F, fbits(0x1p-40f)));
+    u.cond = CM_Z;                              /* f1.0: 2^-140 flushes to 0 (cr0.0[7] = 0) */
+    u.flag_reg = 1;
+    emit(p, u);
+    struct eu_enc_insn t = op2(ADD, 8, G(13, F), G(1, F), IMM(F, 0));
+    t.cond = CM_L;                              /* f1.1: .sat clamps after the flags */
+    t.sat = true;
+    t.flag_reg = 1;
+    t.flag_subreg = 1;
+    emit(p, t);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    uint32_t f0 = eu_flag_get(p->t, 0), f1 = eu_flag_get(p->t, 1);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), 0u);
+    CU_ASSERT_EQUAL(f0 & 1, 1u);                /* mov.z (D<-F) 0.5: writes 0, flag 1 */
+    CU_ASSERT_EQUAL(f0 >> 1 & 1, 0u);           /* -1.0 -> -1: not zero */
+    CU_ASSERT_EQUAL(f0 >> 3 & 1, 0u);           /* NaN -> 0, but NC forces false */
+    CU_ASSERT_EQUAL(f0 >> 5 & 1, 1u);           /* -0.25 -> 0 */
+    CU_ASSERT_EQUAL(ud(p, 11, 1), 0u);
+    CU_ASSERT_EQUAL(f0 >> 17 & 1, 0u);          /* mov.l (UD<-F) -1.0: writes 0, flag 0 */
+    CU_ASSERT_EQUAL(f0 >> 21 & 1, 0u);          /* -0.25 -> 0 */
+    CU_ASSERT_EQUAL(ud(p, 12, 2), 0u);
+    CU_ASSERT_EQUAL(f1 >> 2 & 1, 1u);           /* mul.z, result flushed to 0: flag 1 */
+    CU_ASSERT_EQUAL(f1 >> 4 & 1, 0u);           /* 2 * 2^-40 is not zero */
+    CU_ASSERT_EQUAL(ud(p, 13, 1), 0u);          /* .sat: -1 -> 0 ... */
+    CU_ASSERT_EQUAL(f1 >> 17 & 1, 1u);          /* ... but the flag sees -1 */
+    prog_free(p);
+}
+
+static void test_seed_ieee_minmax_prefers_snan(void)
+{
+    /* cr0.0[11] (L20025-20029): 0 = the result is the non-sNaN source, 1 =
+     * the sNaN source, quietened (L21702-21739); two sNaNs give the first,
+     * quietened (L21732, L21738); qNaN with sNaN gives the quietened sNaN. */
+    const uint32_t snan = 0x7f800001u, snan2 = 0xff800005u, qnan = 0x7fc00007u;
+    uint32_t a[8] = { snan, 0x3f800000u, snan, qnan, snan, 0, 0, 0 };
+    uint32_t b[8] = { 0x3f800000u, snan, snan2, snan, qnan, 0, 0, 0 };
+    for (unsigned ieee = 0; ieee < 2; ieee++) {
+        struct prog *p = prog_new();
+        for (unsigned i = 0; i < 8; i++) {
+            eu_grf_set_ud(p->t, 1, i, a[i]);
+            eu_grf_set_ud(p->t, 2, i, b[i]);
+        }
+        set_cr0(p, ieee << 11);
+        struct eu_enc_insn s = op2(SEL, 8, G(10, F), G(1, F), G(2, F));
+        s.cond = CM_L;
+        emit(p, s);
+        s.dst = G(11, F);
+        s.cond = CM_GE;
+        emit(p, s);
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        for (unsigned r = 10; r <= 11; r++) {
+            CU_ASSERT_EQUAL(ud(p, r, 0), ieee ? 0x7fc00001u : 0x3f800000u);
+            CU_ASSERT_EQUAL(ud(p, r, 1), ieee ? 0x7fc00001u : 0x3f800000u);
+            CU_ASSERT_EQUAL(ud(p, r, 2), 0x7fc00001u);
+            CU_ASSERT_EQUAL(ud(p, r, 3), ieee ? 0x7fc00001u : qnan);
+            CU_ASSERT_EQUAL(ud(p, r, 4), 0x7fc00001u);
+        }
+        prog_free(p);
+    }
+    /* DF: Min(sNaN, sNaN) = "qNaN (of the first source)" (L21732) */
+    for (unsigned ieee = 0; ieee < 2; ieee++) {
+        struct prog *p = prog_new();
+        uint64_t da[4] = { 0x7ff0000000000001ull, 0x7ff0000000000001ull, 0x3ff0000000000000ull, 0 };
+        uint64_t db[4] = { 0xfff0000000000002ull, 0x3ff0000000000000ull, 0x7ff8000000000003ull, 0 };
+        memcpy(p->t->grf + 32, da, 32);
+        memcpy(p->t->grf + 64, db, 32);
+        set_cr0(p, ieee << 11);
+        struct eu_enc_insn s = op2(SEL, 4, G(10, DF), eu_enc_rgn(G(1, DF), 4, 4, 1),
+                                   eu_enc_rgn(G(2, DF), 4, 4, 1));
+        s.cond = CM_L;
+        emit(p, s);
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        uint64_t r[4];
+        memcpy(r, p->t->grf + 10 * 32, 32);
+        CU_ASSERT_EQUAL(r[0], 0x7ff8000000000001ull);
+        CU_ASSERT_EQUAL(r[1], ieee ? 0x7ff8000000000001ull : 0x3ff0000000000000ull);
+        CU_ASSERT_EQUAL(r[2], 0x3ff0000000000000ull);
+        prog_free(p);
+    }
+}
+
+static void test_seed_snan_quietened_except_raw_moves(void)
+{
+    /* "Raw moves do not check for NaNs and do not ... quietize NaN values"
+     * (L21565); mov (other than raw moves) and sel produce a qNaN (L21813-21821).
+     * Source modifiers apply to NaNs (L21571; L21415 says the opposite, for
+     * mixed HF/F mode: the general rule is kept). */
+    struct prog *p = prog_new();
+    const uint32_t snan = 0x7f800001u;
+    for (unsigned i = 0; i < 8; i++)
+        eu_grf_set_ud(p->t, 1, i, snan);
+    for (unsigned i = 0; i < 8; i++)
+        eu_grf_set_ud(p->t, 2, i, 0x3f800000u);
+    emit(p, op1(MOV, 8, G(10, F), G(1, F)));                    /* raw */
+    struct eu_enc_opnd ng = G(1, F);
+    ng.negate = true;
+    emit(p, op1(MOV, 8, G(11, F), ng));                         /* modifier: not raw */
+    struct eu_enc_insn s = op2(SEL, 8, G(12, F), G(1, F), G(2, F));
+    s.cond = CM_NZ;                                              /* compare-select */
+    emit(p, s);
+    s.dst = G(13, F);
+    s.cond = 0;                                                  /* no predicate: src0 */
+    emit(p, s);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), snan);
+    CU_ASSERT_EQUAL(ud(p, 11, 0), 0xffc00001u);
+    CU_ASSERT_EQUAL(ud(p, 12, 0), 0x7fc00001u);                 /* NaN != 1: src0 */
+    CU_ASSERT_EQUAL(ud(p, 13, 0), 0x7fc00001u);
+    prog_free(p);
+
+    /* csel (a select) and DF moves: raw DF keeps it, F -> DF and -DF do not */
+    p = prog_new();
+    for (unsigned i = 0; i < 8; i++) {
+        eu_grf_set_ud(p->t, 1, i, snan);
+        eu_grf_set_ud(p->t, 2, i, 0x3f800000u);
+        eu_grf_set_ud(p->t, 3, i, 0x3f800000u);                 /* src2 = 1 > 0 */
+    }
+    struct eu_enc_insn cs = op3(CSEL, 8, G(10, F), eu_enc_rgn(G(1, F), 4, 4, 1),
+                                eu_enc_rgn(G(2, F), 4, 4, 1), eu_enc_rgn(G(3, F), 4, 4, 1));
+    cs.cond = CM_G;
+    emit(p, cs);
+    uint64_t dsn[4] = { 0x7ff0000000000001ull, 0x7ff0000000000001ull, 0x7ff0000000000001ull,
+                        0x7ff0000000000001ull };
+    memcpy(p->t->grf + 4 * 32, dsn, 32);
+    emit(p, op1(MOV, 4, G(11, DF), eu_enc_rgn(G(4, DF), 4, 4, 1)));
+    struct eu_enc_opnd dn = eu_enc_rgn(G(4, DF), 4, 4, 1);
+    dn.negate = true;
+    emit(p, op1(MOV, 4, G(12, DF), dn));
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), 0x7fc00001u);
+    uint64_t r11, r12;
+    memcpy(&r11, p->t->grf + 11 * 32, 8);
+    memcpy(&r12, p->t->grf + 12 * 32, 8);
+    CU_ASSERT_EQUAL(r11, 0x7ff0000000000001ull);
+    CU_ASSERT_EQUAL(r12, 0xfff8000000000001ull);
+    prog_free(p);
+}
+
+static void test_seed_overflow_condition(void)
+{
+    /* .o = OF: "the computed result is outside the range of the destination
+     * data type"; inf float -> int sets it (L20890). */
+    struct prog *p = prog_new();
+    float a[8] = { 3e38f, 2.0f, INFINITY, 3e9f, -3e9f, 1.5f, 0, 0 };
+    set_f(p, 1, a, 8);
+    struct eu_enc_insn m = op2(MUL, 8, G(10, F), G(1, F), IMM(F, fbits(10.0f)));
+    m.cond = CM_O;
+    emit(p, m);
+    struct eu_enc_insn c = op1(MOV, 8, G(11, D), G(1, F));
+    c.cond = CM_O;
+    c.flag_subreg = 1;
+    emit(p, c);
+    int32_t d[8] = { 0x7fffffff, 1, -0x7fffffff - 1, 5, 0, 0, 0, 0 };
+    set_d(p, 2, d, 8);
+    struct eu_enc_insn ad = op2(ADD, 8, G(12, D), G(2, D), IMM(D, 1));
+    ad.cond = CM_O;
+    ad.flag_reg = 1;
+    emit(p, ad);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    uint32_t f0 = eu_flag_get(p->t, 0), f1 = eu_flag_get(p->t, 1);
+    CU_ASSERT_EQUAL(f0 & 0x3f, 0x01u);          /* 3e39 overflows; inf * 10 is not an overflow */
+    CU_ASSERT_EQUAL(f0 >> 16 & 0x3f, 0x1du);    /* 3e38, inf, 3e9, -3e9 do not fit in D */
+    CU_ASSERT_EQUAL(f1 & 0x0f, 0x01u);          /* 0x7fffffff + 1 */
+    prog_free(p);
+
+    /* DF -> F: 1e300 is outside F's range, 1.0 and inf (exact) are not */
+    p = prog_new();
+    double dv[4] = { 1e300, 1.0, INFINITY, -1e300 };
+    memcpy(p->t->grf + 32, dv, 32);
+    struct eu_enc_insn n = op1(MOV, 4, G(10, F), eu_enc_rgn(G(1, DF), 4, 4, 1));
+    n.cond = CM_O;
+    emit(p, n);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(eu_flag_get(p->t, 0) & 0xf, 0x9u);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), 0x7f800000u);
+    prog_free(p);
+}
+
 /* ---- regions and addressing ---------------------------------------------------------- */
 
 static void test_region_addressing(void)
@@ -1684,6 +1909,11 @@ static const struct test_case cases[] = {
     { "compare flags and select", test_compare_flags_and_select },
     { "min max nan rules", test_min_max_nan_rules },
     { "post conditions", test_post_conditions },
+    { "seed: int to float rounds by cr0", test_seed_int_to_float_rounds_by_cr0 },
+    { "seed: post conditions after conversion", test_seed_post_conditions_after_conversion },
+    { "seed: ieee minmax prefers snan", test_seed_ieee_minmax_prefers_snan },
+    { "seed: snan quietened except raw moves", test_seed_snan_quietened_except_raw_moves },
+    { "seed: overflow condition", test_seed_overflow_condition },
     { "dot products align16", test_dot_products_align16 },
     { "line and plane", test_line_and_plane },
     { "math functions", test_math_functions },

@@ -280,15 +280,17 @@ static void test_fpu_specials_match_eu(void)
     const unsigned n = FPU_SPECIAL_F_COUNT;
     unsigned bad = 0, shown = 0, requests = 0;
     struct fpu_request q;
-    for (unsigned mode = 0; mode < 16; mode++) {
+    for (unsigned mode = 0; mode < 32; mode++) {
         uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_SP_DENORM : 0) |
-                       ((mode & 8) ? FPU_MODE_F2I_RM : 0);
+                       ((mode & 8) ? FPU_MODE_F2I_RM : 0) | ((mode & 16) ? FPU_MODE_IEEE_MINMAX : 0);
         for (unsigned op = 0; op < FPU_OP_COUNT; op++)
             for (unsigned cm = 0; cm <= 9; cm++) {
-                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0) || (op == FPU_OP_SEL && cm == 0))
+                if (cm == 7 || (op == FPU_OP_CMP && cm == 0) || (op == FPU_OP_SEL && cm == 0))
                     continue;
                 if ((mode & 8) && op != FPU_OP_MOV)
                     continue;                   /* cr0.0[12] only matters to F->int */
+                if ((mode & 16) && op != FPU_OP_SEL)
+                    continue;                   /* cr0.0[11] only to min/max */
                 for (unsigned k = 0; k < n * n; k += 4) {
                     memset(&q, 0, sizeof q);
                     q.op = (uint8_t)op;
@@ -310,7 +312,7 @@ static void test_fpu_specials_match_eu(void)
                     requests++;
                 }
             }
-        if (mode & 8)
+        if (mode & 24)
             continue;
         for (unsigned k = 0; k < n * n * n; k += 4) {
             memset(&q, 0, sizeof q);
@@ -341,15 +343,18 @@ static void test_fpu_df_specials_match_eu(void)
     const unsigned n = FPU_SPECIAL_D_COUNT;
     unsigned bad = 0, shown = 0, requests = 0;
     struct fpu_request q;
-    for (unsigned mode = 0; mode < 32; mode++) {
+    for (unsigned mode = 0; mode < 64; mode++) {
         uint32_t cr0 = (mode & 3) << FPU_MODE_RM_SHIFT | ((mode & 4) ? FPU_MODE_DP_DENORM : 0) |
-                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0);
+                       ((mode & 8) ? FPU_MODE_SP_DENORM : 0) | ((mode & 16) ? FPU_MODE_F2I_RM : 0) |
+                       ((mode & 32) ? FPU_MODE_IEEE_MINMAX : 0);
         for (unsigned op = 0; op < FPU_OP_COUNT; op++)
             for (unsigned cm = 0; cm <= 9; cm++) {
-                if (cm == 7 || cm == 8 || (op == FPU_OP_CMP && cm == 0) || (op == FPU_OP_SEL && cm == 0))
+                if (cm == 7 || (op == FPU_OP_CMP && cm == 0) || (op == FPU_OP_SEL && cm == 0))
                     continue;
                 if ((mode & 24) && op != FPU_OP_MOV)
                     continue;
+                if ((mode & 32) && (op != FPU_OP_SEL || (mode & 24)))
+                    continue;                   /* cr0.0[11] only to min/max */
                 for (unsigned k = 0; k < n * n; k += 2) {
                     memset(&q, 0, sizeof q);
                     q.op = (uint8_t)op;
@@ -386,7 +391,7 @@ static void test_fpu_df_specials_match_eu(void)
                     requests++;
                 }
             }
-        if (mode & 24)
+        if (mode & 56)
             continue;
         for (unsigned k = 0; k < n * n * n; k += 2) {
             memset(&q, 0, sizeof q);
@@ -430,6 +435,87 @@ static uint32_t one(unsigned op, unsigned cond, uint32_t ctrl, uint32_t mode, ui
 
 #define RM(x) ((uint32_t)(x) << FPU_MODE_RM_SHIFT)
 #define MOVTO(t) ((uint32_t)(t) << FPU_CTRL_DTYPE_SHIFT)
+
+#define MOVFROM(t) ((uint32_t)(t) << FPU_CTRL_STYPE_SHIFT)
+
+/* The rules the EU executor used to miss, values from the seed's text. */
+static void test_fpu_seed_rules(void)
+{
+    bool f;
+    /* int -> F "use the current rounding mode" (L21694-21700): 2^24 + 1 */
+    static const uint32_t up[4] = { 0x4b800000, 0x4b800001, 0x4b800000, 0x4b800000 };
+    for (unsigned rm = 0; rm < 4; rm++) {
+        CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, MOVFROM(FPU_T_D) | MOVTO(FPU_T_F), RM(rm), 0x01000001,
+                            0, 0, NULL), up[rm]);
+        CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, MOVFROM(FPU_T_UD) | MOVTO(FPU_T_F), RM(rm), 0x01000001,
+                            0, 0, NULL), up[rm]);
+    }
+    /* post conditions after conversion and flush, before .sat (L20866-20873) */
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, FPU_CM_Z, MOVTO(FPU_T_D), 0, 0x3f000000, 0, 0, &f), 0);
+    CU_ASSERT_TRUE(f);                                      /* mov.z (D<-F) 0.5 */
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, FPU_CM_L, MOVTO(FPU_T_UD), 0, 0xbf800000, 0, 0, &f), 0);
+    CU_ASSERT_FALSE(f);                                     /* mov.l (UD<-F) -1.0 */
+    CU_ASSERT_EQUAL(one(FPU_OP_MUL, FPU_CM_Z, 0, 0, 0x0d800000, 0x2b800000, 0, &f), 0);
+    CU_ASSERT_TRUE(f);                                      /* 2^-100 * 2^-40 flushes to 0 */
+    one(FPU_OP_MUL, FPU_CM_Z, 0, FPU_MODE_SP_DENORM, 0x0d800000, 0x2b800000, 0, &f);
+    CU_ASSERT_FALSE(f);                                     /* kept denormal: not zero */
+    one(FPU_OP_MOV, FPU_CM_Z, MOVTO(FPU_T_D), 0, 0x7fc00000, 0, 0, &f);
+    CU_ASSERT_FALSE(f);                                     /* NaN -> 0, NC forces false */
+    /* cr0.0[11] IEEE min/max (L20025-20029, L21702-21739) */
+    const uint32_t IEEE = FPU_MODE_IEEE_MINMAX;
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_L, 0, 0, 0x7f800001, 0x3f800000, 0, NULL), 0x3f800000);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_L, 0, IEEE, 0x7f800001, 0x3f800000, 0, NULL), 0x7fc00001);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_GE, 0, IEEE, 0x3f800000, 0xff800002, 0, NULL), 0xffc00002);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_GE, 0, IEEE, 0x7fc00003, 0x7f800001, 0, NULL), 0x7fc00001);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_GE, 0, 0, 0x7fc00003, 0x7f800001, 0, NULL), 0x7fc00003);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_L, 0, 0, 0x7fc00000, 0x3f800000, 0, NULL), 0x3f800000);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_L, 0, IEEE, 0x7fc00000, 0x3f800000, 0, NULL), 0x3f800000);
+    /* DF min of two sNaNs: "qNaN (of the first source)" (L21732) */
+    struct fpu_request dq = { .op = FPU_OP_SEL, .cond = FPU_CM_L, .mask = 1, .ctrl = FPU_CTRL_DF };
+    dq.src[0][0] = 1;
+    dq.src[0][1] = 0x7ff00000;
+    dq.src[1][0] = 2;
+    dq.src[1][1] = 0xfff00000;
+    struct fpu_response dr;
+    CU_ASSERT_TRUE(fpu_compute(&dq, &dr));
+    CU_ASSERT(dr.result[0] == 1 && dr.result[1] == 0x7ff80000);
+    /* sNaNs quietened except by raw moves (L21565, L21813-21821) */
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, 0, 0, 0x7f800001, 0, 0, NULL), 0x7f800001);
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, FPU_CTRL_NEG(0), 0, 0x7f800001, 0, 0, NULL), 0xffc00001);
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, FPU_CTRL_ABS(0), 0, 0xff800001, 0, 0, NULL), 0x7fc00001);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_NZ, 0, 0, 0x7f800001, 0x3f800000, 0, NULL), 0x7fc00001);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_G, 0, 0, 0x7f800001, 0x3f800000, 0, NULL), 0x3f800000);
+    CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_G, 0, 0, 0x3f800000, 0xff800001, 0, NULL), 0xffc00001);
+    /* .o: outside the destination type's range (L20890) */
+    one(FPU_OP_MUL, FPU_CM_O, 0, 0, 0x7f000000, 0x40000000, 0, &f);
+    CU_ASSERT_TRUE(f);                                      /* 2^127 * 2 */
+    one(FPU_OP_MUL, FPU_CM_O, 0, 0, 0x7f800000, 0x40000000, 0, &f);
+    CU_ASSERT_FALSE(f);                                     /* inf * 2: exact */
+    one(FPU_OP_ADD, FPU_CM_O, 0, 0, 0x3f800000, 0x40000000, 0, &f);
+    CU_ASSERT_FALSE(f);
+    one(FPU_OP_MOV, FPU_CM_O, MOVTO(FPU_T_D), 0, 0x7f800000, 0, 0, &f);
+    CU_ASSERT_TRUE(f);                                      /* inf -> D (named by L20890) */
+    one(FPU_OP_MOV, FPU_CM_O, MOVTO(FPU_T_D), 0, 0x4f000000, 0, 0, &f);
+    CU_ASSERT_TRUE(f);                                      /* 2^31 */
+    one(FPU_OP_MOV, FPU_CM_O, MOVTO(FPU_T_D), 0, 0x4effffff, 0, 0, &f);
+    CU_ASSERT_FALSE(f);
+    one(FPU_OP_MOV, FPU_CM_O, MOVTO(FPU_T_UD), 0, 0xbf800000, 0, 0, &f);
+    CU_ASSERT_TRUE(f);                                      /* -1.0 -> UD */
+    one(FPU_OP_MOV, FPU_CM_O, MOVFROM(FPU_T_D) | MOVTO(FPU_T_UD), 0, 0xffffffff, 0, 0, &f);
+    CU_ASSERT_TRUE(f);                                      /* -1 -> UD */
+    one(FPU_OP_MOV, FPU_CM_O, MOVFROM(FPU_T_UD) | MOVTO(FPU_T_D), 0, 0x7fffffff, 0, 0, &f);
+    CU_ASSERT_FALSE(f);
+    one(FPU_OP_MOV, FPU_CM_O, MOVFROM(FPU_T_D) | MOVTO(FPU_T_D) | FPU_CTRL_NEG(0), 0, 0x80000000,
+        0, 0, &f);
+    CU_ASSERT_TRUE(f);                                      /* -(-2^31) */
+    /* DF -> F: 1e300 overflows F */
+    dq = (struct fpu_request){ .op = FPU_OP_MOV, .cond = FPU_CM_O, .mask = 1,
+                               .ctrl = MOVFROM(FPU_T_DF) | MOVTO(FPU_T_F) };
+    dq.src[0][1] = 0x7e37e43c;
+    CU_ASSERT_TRUE(fpu_compute(&dq, &dr));
+    CU_ASSERT_EQUAL(dr.result[0], 0x7f800000);
+    CU_ASSERT_EQUAL(dr.flags & 1, 1);
+}
 
 static void test_fpu_seed_values(void)
 {
@@ -666,6 +752,7 @@ static const struct test_case cases[] = {
     { "DF: every pair/triple of DF specials and DF conversions in every mode, against eu_exec",
       test_fpu_df_specials_match_eu },
     { "values worked out from the seed", test_fpu_seed_values },
+    { "seed rules: int->F rounding, post conditions, IEEE min/max, sNaN, .o", test_fpu_seed_rules },
     { "unit timing: depth cycles, one per cycle, bad requests", test_fpu_unit_timing },
     { "unit back-pressure holds the pipe; values and tags through the ports",
       test_fpu_unit_backpressure_and_values },

@@ -6,6 +6,17 @@
  * precision, so int64 lanes) -> the operation per channel -> conversion to the
  * destination type with saturate, conditional-modifier flags, the implicit
  * accumulator -> the next ip (flow control moves the per-channel IPs).
+ *
+ * Float rules taken from the seed (units/fpu/fpu.h, which mirrors this file,
+ * has the full list and the choices where the seed is ambiguous): int -> float
+ * rounds by cr0.0[5:4] (L21694-21700); conditional-modifier flags are taken on
+ * the value the destination holds before .sat (L20866-20873); cr0.0[11]
+ * selects the IEEE or DX min/max sNaN rule (L20025-20029, L21702-21739); every
+ * operation but a raw move quietens sNaNs (L21565, L21813-21821); .o is the
+ * overflow of L20890; source modifiers apply to NaNs (L21571 over L21415);
+ * DF -> F denormal results flush by cr0.0[7] (L21417 is for mixed HF/F mode).
+ * The fast path (eu_fast.c) takes none of the affected cases: no conditional
+ * modifiers but cmp's, no sel, no int -> float, RTNE only, raw F moves only.
  */
 #include "units/eu/eu_exec.h"
 
@@ -57,6 +68,9 @@ struct ctx {
     bool ftz_f, ftz_df, ftz_hf;
     bool alt;               /* cr0.0[0]: ALT single-precision mode */
     bool f2i_round;         /* cr0.0[12] */
+    bool ieee_minmax;       /* cr0.0[11] */
+    bool quiet;             /* NaN results are quietened: all but raw moves (L21565, L21813-21821) */
+    uint32_t src_inf;       /* .o: channels with an infinite source (relative to off) */
     uint64_t cycle;
 };
 
@@ -575,17 +589,22 @@ static uint64_t lane_to_raw(const struct ctx *c, lane_t v, enum kind k, unsigned
         if (c->alt && isinf(f))
             f = copysignf(FLT_MAX, f);  /* ALT: +/-INF results become +/-fmax (L21473-21511) */
         if (c->ftz_f) f = ftz32(f);
-        uint32_t r; memcpy(&r, &f, 4); return r;
+        uint32_t r; memcpy(&r, &f, 4);
+        if (c->quiet && isnan(f)) r |= 0x00400000u;
+        return r;
     }
     case EU_TYPE_DF: {
         double o = k == K_F ? (double)v.f : v.d;
         if (c->ftz_df) o = ftz64(o);
-        uint64_t r; memcpy(&r, &o, 8); return r;
+        uint64_t r; memcpy(&r, &o, 8);
+        if (c->quiet && isnan(o)) r |= UINT64_C(0x0008000000000000);
+        return r;
     }
     default: {
         uint16_t h = float_to_half(k == K_F ? v.f : (float)v.d);
         if (c->ftz_hf && (h & 0x7c00) == 0)
             h &= 0x8000;
+        if (c->quiet && (h & 0x7fff) > 0x7c00) h |= 0x0200;
         return h;
     }
     }
@@ -601,22 +620,52 @@ static bool gen4_implicit_acc(unsigned op)
     return op >= OP_ADD && op <= 95;
 }
 
-/* Post-operation condition (L20872-20895): the result as the destination
- * holds it before saturation. */
-static bool cond_post(unsigned cm, lane_t v, enum kind k, unsigned dty)
+/* Post-operation condition (L20864-20895): post_sign and post_zero are taken
+ * "after all the clamping, normalizing, or format conversion logic", i.e. on
+ * the value the destination holds (converted to its type, denormals flushed)
+ * but before .sat ("the bits generated at the output of a compute are before
+ * the .sat"). NC is the computed result's NaN-ness (a NaN converted to an
+ * integer type writes 0 but still forces the flag false). .o (OF, L20890):
+ * the result is outside the destination type's range: an integer result that
+ * does not fit (D/UD/W/UW/B/UB; 64-bit results never flag), a float result
+ * that went to +/-inf from finite sources, a float -> integer conversion out
+ * of range (inf included). */
+static bool cond_post(const struct ctx *c, unsigned cm, lane_t v, enum kind k, unsigned dty,
+                      unsigned ch)
 {
-    bool nan = false, zero, sign;
-    if (k == K_INT) {
-        int64_t x = v.i;
-        if (!type_is_float(dty) && type_bytes(dty) < 8)
-            x = int_from_raw(dty, (uint64_t)x);      /* wrapped to the destination */
+    bool nan = false, zero, sign, of = false;
+    if (k != K_INT)
+        nan = isnan(k == K_F ? (double)v.f : v.d);
+    uint64_t raw = lane_to_raw(c, v, k, dty, false);
+    if (type_is_float(dty)) {
+        bool inf;
+        if (dty == EU_TYPE_DF) {
+            zero = (raw << 1) == 0;
+            inf = (raw << 1) == UINT64_C(0xffe0000000000000);
+            sign = raw >> 63;
+        } else if (dty == EU_TYPE_HF) {
+            zero = (raw & 0x7fff) == 0;
+            inf = (raw & 0x7fff) == 0x7c00;
+            sign = raw >> 15 & 1;
+        } else {
+            zero = (raw & 0x7fffffffu) == 0;
+            inf = (raw & 0x7fffffffu) == 0x7f800000u;
+            sign = raw >> 31 & 1;
+        }
+        sign = sign && !zero;
+        of = inf && !(c->src_inf >> ch & 1);
+    } else {
+        int64_t x = int_from_raw(dty, raw);
         zero = x == 0;
         sign = x < 0;
-    } else {
-        double d = k == K_F ? (double)v.f : v.d;
-        nan = isnan(d);
-        zero = d == 0;
-        sign = signbit(d) && !zero;
+        if (cm == CM_O && k == K_INT) {
+            of = type_bytes(dty) < 8 && (v.i < int_min(dty) || v.i > (int64_t)int_max_u(dty));
+        } else if (cm == CM_O && !nan) {
+            double d = k == K_F ? (double)v.f : v.d;
+            d = c->f2i_round ? nearbyint(d) : trunc(d);
+            double hi = (double)int_max_u(dty);
+            of = d < (double)int_min(dty) || (type_bytes(dty) == 8 ? d >= hi : d > hi);
+        }
     }
     switch (cm) {
     case CM_Z: return zero && !nan;
@@ -625,6 +674,7 @@ static bool cond_post(unsigned cm, lane_t v, enum kind k, unsigned dty)
     case CM_GE: return (!sign || zero) && !nan;
     case CM_L: return sign && !zero && !nan;
     case CM_LE: return (sign || zero) && !nan;
+    case CM_O: return of;
     case CM_U: return nan;
     default: return false;
     }
@@ -646,7 +696,7 @@ static void write_dst(struct ctx *c, const lane_t *r, enum kind k, const bool *c
         for (unsigned ch = 0; ch < n; ch++) {
             if (!(en >> ch & 1) || fb + ch >= 64)
                 continue;
-            bool b = cond_val ? cond_val[ch] : cond_post(in->cond_modifier, r[ch], k, d->type);
+            bool b = cond_val ? cond_val[ch] : cond_post(c, in->cond_modifier, r[ch], k, d->type, ch);
             if (b) f |= UINT64_C(1) << (fb + ch);
             else f &= ~(UINT64_C(1) << (fb + ch));
         }
@@ -867,14 +917,52 @@ static enum kind exec_kind(const struct eu_instruction *in)
     return k;
 }
 
-static double fmin_ieee(double a, double b, bool min)
+/* min/max (L21702-21739): with cr0.0[11] = 0 (the DX rule, L20025-20029) a
+ * NaN source is ignored; with cr0.0[11] = 1 (IEEE) an sNaN source is
+ * preferred to a number and gives its quietened value. Two NaNs give the
+ * first source's NaN quietened, except that under the IEEE rule a qNaN and an
+ * sNaN give the quietened sNaN (L21728-21738). -0 < +0. */
+static float minmax_f(float a, float b, bool min, bool ieee)
 {
-    /* min/max: a NaN source is ignored; both NaN -> the first source's qNaN
-     * (L21702-21739; the choice between L21728 and L21435 is notes §14.21). */
-    if (isnan(a) && isnan(b)) return a;
-    if (isnan(a)) return b;
-    if (isnan(b)) return a;
+    uint32_t ua, ub;
+    memcpy(&ua, &a, 4);
+    memcpy(&ub, &b, 4);
+    bool na = isnan(a), nb = isnan(b);
+    bool sa = na && !(ua & 0x00400000u), sb = nb && !(ub & 0x00400000u);
+    uint32_t r;
+    if (na || nb) {
+        if (na && nb) r = (ieee && sb && !sa) ? ub : ua;
+        else if (ieee && (sa || sb)) r = sa ? ua : ub;
+        else return na ? b : a;
+        r |= 0x00400000u;
+        float f;
+        memcpy(&f, &r, 4);
+        return f;
+    }
     if (a == b && a == 0)   /* -0 < +0 for min/max */
+        return min ? (signbit(a) ? a : b) : (signbit(a) ? b : a);
+    return min ? (a < b ? a : b) : (a > b ? a : b);
+}
+
+static double minmax_d(double a, double b, bool min, bool ieee)
+{
+    uint64_t ua, ub;
+    const uint64_t qb = UINT64_C(0x0008000000000000);
+    memcpy(&ua, &a, 8);
+    memcpy(&ub, &b, 8);
+    bool na = isnan(a), nb = isnan(b);
+    bool sa = na && !(ua & qb), sb = nb && !(ub & qb);
+    uint64_t r;
+    if (na || nb) {
+        if (na && nb) r = (ieee && sb && !sa) ? ub : ua;
+        else if (ieee && (sa || sb)) r = sa ? ua : ub;
+        else return na ? b : a;
+        r |= qb;
+        double d;
+        memcpy(&d, &r, 8);
+        return d;
+    }
+    if (a == b && a == 0)
         return min ? (signbit(a) ? a : b) : (signbit(a) ? b : a);
     return min ? (a < b ? a : b) : (a > b ? a : b);
 }
@@ -1242,6 +1330,12 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     c.ftz_df = !(crv >> 6 & 1);
     c.ftz_hf = !(crv >> 10 & 1);
     c.f2i_round = crv >> 12 & 1;
+    c.ieee_minmax = crv >> 11 & 1;
+    /* raw moves (mov, same type, no modifiers, no .sat) keep an sNaN as it
+     * is; every other operation quietens it (L21565, L21813-21821) */
+    c.quiet = !(in->opcode == OP_MOV && in->src[0].type == in->dst.type && !in->src[0].abs &&
+                !in->src[0].negate && !in->saturate);
+    c.src_inf = 0;
     uint32_t en = in->mask_control ? chan_bits(c.nch) : (t->amask >> c.off) & chan_bits(c.nch);
     if (in->pred_control && in->opcode != OP_SEL)
         en &= pred_mask(&c);
@@ -1382,10 +1476,21 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     if (ns > 1) read_src(&c, &in->src[1], k, s1, logic);
     if (ns > 2) read_src(&c, &in->src[2], k, s2, logic);
     unsigned n = c.nch;
+    if (in->cond_modifier == CM_O && k != K_INT) {
+        /* .o: a result that is +/-inf from finite sources overflowed */
+        for (unsigned ch = 0; ch < n; ch++) {
+            bool inf = false;
+            const lane_t *sv[3] = { s0, s1, s2 };
+            for (unsigned i = 0; i < ns && i < 3; i++)
+                inf = inf || isinf(k == K_F ? (double)sv[i][ch].f : sv[i][ch].d);
+            if (inf) c.src_inf |= 1u << ch;
+        }
+    }
     int saved_round = -1;
     unsigned rm = (crv >> 4) & 3;
-    if (k != K_INT && rm != 0) {
-        /* cr0.0[5:4] rounding: RTNE, RU, RD, RTZ (L21575-21610) */
+    if ((k != K_INT || type_is_float(in->dst.type)) && rm != 0) {
+        /* cr0.0[5:4] rounding: RTNE, RU, RD, RTZ (L21575-21610); integer to
+         * float conversions too ("use the current rounding mode", L21694-21700) */
         static const int modes[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
         saved_round = fegetround();
         fesetround(modes[rm]);
@@ -1414,8 +1519,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         FOR_CH {
             if (cm == CM_L || cm == CM_GE) {
                 bool mn = cm == CM_L;
-                if (k == K_F) r[ch].f = (float)fmin_ieee(s0[ch].f, s1[ch].f, mn);
-                else if (k == K_DF) r[ch].d = fmin_ieee(s0[ch].d, s1[ch].d, mn);
+                if (k == K_F) r[ch].f = minmax_f(s0[ch].f, s1[ch].f, mn, c.ieee_minmax);
+                else if (k == K_DF) r[ch].d = minmax_d(s0[ch].d, s1[ch].d, mn, c.ieee_minmax);
                 else r[ch].i = mn ? (s0[ch].i < s1[ch].i ? s0[ch].i : s1[ch].i)
                                   : (s0[ch].i >= s1[ch].i ? s0[ch].i : s1[ch].i);
             } else if (cm) {

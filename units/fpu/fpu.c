@@ -79,6 +79,39 @@ static bool cond_f(unsigned cm, uint32_t u)
     }
 }
 
+/* F/D/UD -> integer: whether the conversion is outside the type's range
+ * (.o, L20890; a NaN is not an overflow). */
+static bool f2i_of(double d, unsigned ty, bool f2i_rm)
+{
+    if (isnan(d))
+        return false;
+    d = f2i_rm ? nearbyint(d) : trunc(d);
+    return ty == FPU_T_D ? (d < -2147483648.0 || d > 2147483647.0) : (d < 0.0 || d > 4294967295.0);
+}
+
+static bool i_of(int64_t v, unsigned ty)
+{
+    return ty == FPU_T_D ? (v < INT32_MIN || v > INT32_MAX) : (v < 0 || v > (int64_t)UINT32_MAX);
+}
+
+/* The post condition of an integer destination x converted from a float
+ * that may be NaN (NC forces the relations false, L20872-20895). */
+static bool cond_conv(unsigned cm, int64_t x, bool nan, bool of)
+{
+    if (cm == FPU_CM_O) return of;
+    if (cm == FPU_CM_U) return nan;
+    if (nan) return cm == FPU_CM_NZ;
+    switch (cm) {
+    case FPU_CM_Z: return x == 0;
+    case FPU_CM_NZ: return x != 0;
+    case FPU_CM_G: return x > 0;
+    case FPU_CM_GE: return x >= 0;
+    case FPU_CM_L: return x < 0;
+    case FPU_CM_LE: return x <= 0;
+    default: return false;
+    }
+}
+
 static bool cond_i(unsigned cm, int64_t x)
 {
     switch (cm) {
@@ -159,10 +192,16 @@ static uint32_t arith(unsigned op, uint32_t a, uint32_t b, uint32_t c)
     return r;
 }
 
-static uint32_t minmax(bool min, uint32_t a, uint32_t b)
+/* min/max (L21702-21739): cr0.0[11] = 0 ignores a NaN source, = 1 prefers an
+ * sNaN source (quietened); two NaNs: the first quietened, or under the IEEE
+ * rule the sNaN when the other is a qNaN. */
+static uint32_t minmax(bool min, uint32_t a, uint32_t b, bool ieee)
 {
     bool na = is_nan(a), nb = is_nan(b);
-    if (na && nb) return quiet(a);
+    bool sa = na && !(a & 0x00400000u), sb = nb && !(b & 0x00400000u);
+    if (na && nb) return quiet((ieee && sb && !sa) ? b : a);
+    if (ieee && sa) return quiet(a);
+    if (ieee && sb) return quiet(b);
     if (na) return b;
     if (nb) return a;
     float x = f_of(a), y = f_of(b);
@@ -219,6 +258,11 @@ static uint64_t du_of(double d)
 static bool d_nan(uint64_t u)
 {
     return (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+static bool d_inf(uint64_t u)
+{
+    return (u & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
 }
 
 static bool d_sub(uint64_t u)
@@ -298,11 +342,15 @@ static uint64_t arith_d(unsigned op, uint64_t a, uint64_t b, uint64_t c)
     return d_nan(r) ? DNAN_INDEFINITE : r;
 }
 
-/* min/max on doubles: no float->double widening, so two NaNs give src0 as is */
-static uint64_t minmax_d(bool min, uint64_t a, uint64_t b)
+/* min/max on doubles: as minmax */
+static uint64_t minmax_d(bool min, uint64_t a, uint64_t b, bool ieee)
 {
+    const uint64_t qb = 0x0008000000000000ull;
     bool na = d_nan(a), nb = d_nan(b);
-    if (na && nb) return a;
+    bool sa = na && !(a & qb), sb = nb && !(b & qb);
+    if (na && nb) return d_quiet((ieee && sb && !sa) ? b : a);
+    if (ieee && sa) return d_quiet(a);
+    if (ieee && sb) return d_quiet(b);
     if (na) return b;
     if (nb) return a;
     double x = d_of(a), y = d_of(b);
@@ -353,15 +401,15 @@ static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
             double d = (double)v;
             if (sat) d = d < 0 ? 0.0 : (d > 1 ? 1.0 : d);
             res = du_of(d);
-            flag = cond_i(cm, v);
+            flag = cond_i(cm, v);       /* exact: the sign and zero of v; never .o */
         } else if (sty == FPU_T_F) {
             /* F -> DF: exact; a NaN comes out quietened (the host's widening) */
             uint32_t a = read_f(q->src[0][l], ftz_f, q->ctrl, 0);
-            flag = cond_f(cm, a);
             uint64_t d = du_of((double)f_of(a));
             if (is_nan(a))
                 d = (uint64_t)(a >> 31) << 63 | 0x7ff8000000000000ull |
                     (uint64_t)(a & 0x003fffffu) << 29;
+            flag = cond_d(cm, write_d(d, false, ftz_d));    /* exact: never .o */
             res = write_d(d, sat, ftz_d);
         } else {
             uint64_t a = read_d(src64(q, 0, l), ftz_d, q->ctrl, 0);
@@ -372,16 +420,22 @@ static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
             switch (op) {
             case FPU_OP_ADD: case FPU_OP_MUL: case FPU_OP_MAD:
                 res = arith_d(op, a, b, c);
-                flag = cond_d(cm, res);
+                if (cm == FPU_CM_O)
+                    flag = d_inf(write_d(res, false, ftz_d)) && !d_inf(a) && !d_inf(b) &&
+                           !(op == FPU_OP_MAD && d_inf(c));
+                else
+                    flag = cond_d(cm, write_d(res, false, ftz_d));
                 res = write_d(res, sat, ftz_d);
                 break;
             case FPU_OP_SEL:
                 if (cm == FPU_CM_L || cm == FPU_CM_GE)
-                    res = minmax_d(cm == FPU_CM_L, a, b);
+                    res = minmax_d(cm == FPU_CM_L, a, b, q->mode & FPU_MODE_IEEE_MINMAX);
                 else if (cm)
                     res = rel_d(cm, a, b) ? a : b;
                 else
                     res = a;
+                if (d_nan(res))
+                    res = d_quiet(res);     /* sel quietens (L21820) */
                 res = write_d(res, sat, ftz_d);
                 break;
             case FPU_OP_CMP:
@@ -389,8 +443,11 @@ static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
                 res = flag ? ~0ull : 0;
                 break;
             default: /* MOV from DF */
-                flag = cond_d(cm, a);
                 if (dty == FPU_T_DF) {
+                    /* a raw move keeps an sNaN; modifiers or .sat make it an operation */
+                    if (d_nan(a) && (q->ctrl & (FPU_CTRL_NEG(0) | FPU_CTRL_ABS(0) | FPU_CTRL_SAT)))
+                        a = d_quiet(a);
+                    flag = cm == FPU_CM_O ? false : cond_d(cm, a);
                     res = write_d(a, sat, ftz_d);
                 } else if (dty == FPU_T_F) {
                     /* narrowing: rounded by cr0; a NaN keeps its top payload, quietened */
@@ -402,8 +459,20 @@ static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
                         f = (uint32_t)(s >> 63) << 31 | 0x7fc00000u |
                             (uint32_t)(s >> 29 & 0x003fffffu);
                     res = write_f(f, false, ftz_f);
+                    if (cm) {
+                        /* the flags see the conversion without .sat */
+                        uint32_t g = u_of((float)d_of(a));
+                        if (d_nan(a))
+                            g = (uint32_t)(a >> 63) << 31 | 0x7fc00000u |
+                                (uint32_t)(a >> 29 & 0x003fffffu);
+                        g = write_f(g, false, ftz_f);
+                        flag = cm == FPU_CM_O ? (g & 0x7fffffffu) == 0x7f800000u && !d_inf(a)
+                                              : cond_f(cm, g);
+                    }
                 } else {
                     res = d_to_int(a, dty, q->mode & FPU_MODE_F2I_RM);
+                    flag = cond_conv(cm, dty == FPU_T_D ? (int64_t)(int32_t)res : (int64_t)res,
+                                     d_nan(a), f2i_of(d_of(a), dty, q->mode & FPU_MODE_F2I_RM));
                 }
                 break;
             }
@@ -447,15 +516,20 @@ bool fpu_compute(const struct fpu_request *q, struct fpu_response *r)
         if (op == FPU_OP_MOV && sty != FPU_T_F) {
             int64_t v = read_i(q->src[0][l], sty, q->ctrl, 0);
             if (dty == FPU_T_F) {
-                /* int -> F: the EU converts outside its cr0 rounding (RTNE) */
+                /* int -> F: rounded by cr0.0[5:4] (L21694-21700) */
+                if (rm)
+                    fesetround(modes[rm]);
                 float f = (float)v;
+                if (rm)
+                    fesetround(saved);
                 if (sat) f = f < 0 ? 0.0f : (f > 1 ? 1.0f : f);
                 res = u_of(f);
-                flag = cond_i(cm, v);
+                flag = cond_i(cm, v);       /* the sign and zero of v; never .o */
             } else {
                 res = int_to_int(v, dty, sat);
-                flag = cond_i(cm, dty == FPU_T_D ? (int64_t)(int32_t)(uint32_t)v
-                                                 : (int64_t)(uint32_t)v);
+                flag = cm == FPU_CM_O ? i_of(v, dty)
+                                      : cond_i(cm, dty == FPU_T_D ? (int64_t)(int32_t)(uint32_t)v
+                                                                  : (int64_t)(uint32_t)v);
             }
         } else {
             uint32_t a = read_f(q->src[0][l], ftz, q->ctrl, 0);
@@ -466,16 +540,23 @@ bool fpu_compute(const struct fpu_request *q, struct fpu_response *r)
             switch (op) {
             case FPU_OP_ADD: case FPU_OP_MUL: case FPU_OP_MAD:
                 res = arith(op, a, b, c);
-                flag = cond_f(cm, res);
+                if (cm == FPU_CM_O)
+                    flag = (write_f(res, false, ftz) & 0x7fffffffu) == 0x7f800000u &&
+                           (a & 0x7fffffffu) != 0x7f800000u && (b & 0x7fffffffu) != 0x7f800000u &&
+                           !(op == FPU_OP_MAD && (c & 0x7fffffffu) == 0x7f800000u);
+                else
+                    flag = cond_f(cm, write_f(res, false, ftz));
                 res = write_f(res, sat, ftz);
                 break;
             case FPU_OP_SEL:
                 if (cm == FPU_CM_L || cm == FPU_CM_GE)
-                    res = minmax(cm == FPU_CM_L, a, b);
+                    res = minmax(cm == FPU_CM_L, a, b, q->mode & FPU_MODE_IEEE_MINMAX);
                 else if (cm)
                     res = rel_f(cm, a, b) ? a : b;
                 else
                     res = a;
+                if (is_nan(res))
+                    res = quiet(res);       /* sel quietens (L21820) */
                 res = write_f(res, sat, ftz);
                 break;
             case FPU_OP_CMP:
@@ -483,9 +564,17 @@ bool fpu_compute(const struct fpu_request *q, struct fpu_response *r)
                 res = flag ? 0xffffffffu : 0;
                 break;
             default: /* MOV from F */
-                flag = cond_f(cm, a);
-                res = dty == FPU_T_F ? write_f(a, sat, ftz)
-                                     : f_to_int(a, dty, q->mode & FPU_MODE_F2I_RM);
+                if (dty == FPU_T_F) {
+                    /* a raw move keeps an sNaN; modifiers or .sat make it an operation */
+                    if (is_nan(a) && (q->ctrl & (FPU_CTRL_NEG(0) | FPU_CTRL_ABS(0) | FPU_CTRL_SAT)))
+                        a = quiet(a);
+                    flag = cm == FPU_CM_O ? false : cond_f(cm, a);
+                    res = write_f(a, sat, ftz);
+                } else {
+                    res = f_to_int(a, dty, q->mode & FPU_MODE_F2I_RM);
+                    flag = cond_conv(cm, dty == FPU_T_D ? (int64_t)(int32_t)res : (int64_t)res,
+                                     is_nan(a), f2i_of(f_of(a), dty, q->mode & FPU_MODE_F2I_RM));
+                }
                 break;
             }
             if (rm)

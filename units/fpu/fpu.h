@@ -7,8 +7,7 @@
  * four channels, as cr0.0 sets them (003 L20019-20065, L21377-22100):
  *  - source read: F sources flushed to a signed zero when cr0.0[7] = 0
  *    (single-precision denormals flushed) and then the source modifiers abs,
- *    neg, applied to NaNs too (L21571; L21415 says the opposite, notes §14.13;
- *    the EU applies them);
+ *    neg, applied to NaNs too (decision, see "seed choices" below);
  *  - ADD s0+s1, MUL s0*s1, MAD s0 + s1*s2 fused (one rounding, L21622-21635),
  *    rounded by cr0.0[5:4] (RTNE, RU, RD, RTZ, L21575-21614): overflow to inf or
  *    fmax by mode, x-x = +0 (-0 under RD), denormal results kept and then
@@ -18,27 +17,44 @@
  *    s0 (the order the EU's host arithmetic picks, x86 SSE/FMA: see
  *    tests/units/test_fpu.c); an invalid operation (inf-inf, 0*inf) gives the
  *    qNaN indefinite 0xffc00000;
- *  - SEL: cond L = min, GE = max (L21702-21739): a NaN source is ignored, two
- *    NaNs give the first source quietened, -0 < +0; the other conditions pick
- *    s0 when "s0 cond s1" holds, else s1; no flags; cond 0 (a predicated sel
- *    in the EU) picks s0;
+ *  - every operation but a raw move quietens an sNaN (L21565, "Raw moves do
+ *    not ... quietize NaN values"; L21813-21821 lists mov "except for raw
+ *    moves" and sel among the operations producing a qNaN): a raw move is MOV
+ *    F->F or DF->DF without modifiers and without .sat; SEL quietens a NaN it
+ *    selects, whatever its condition;
+ *  - SEL: cond L = min, GE = max (L21702-21739), -0 < +0. cr0.0[11] (IEEE
+ *    MinMax, L20025-20029) = 0: a NaN source is ignored (the DX rule); = 1: an
+ *    sNaN source is preferred to a number and gives its quietened value. Two
+ *    NaNs give the first source quietened (L21728-21738 "qNaN (of the first
+ *    source)"), except that under cr0.0[11] = 1 a qNaN and an sNaN give the
+ *    quietened sNaN (L21730, L21736). The other conditions pick s0 when "s0
+ *    cond s1" holds, else s1; no flags; cond 0 (a predicated sel in the EU)
+ *    picks s0;
  *  - CMP (L21916-22058): flags = s0 cond s1 (Z NZ G GE L LE U); false for EQ..LE
  *    when a source is NaN, true for NZ; results all ones / zero;
  *  - MOV with a type change among F, D, UD (L21657-21694, L22060-22100):
  *    F->D/UD rounds toward zero (or by cr0.0[5:4] when cr0.0[12] = 1),
- *    saturates to the type's range, NaN -> 0; D/UD->F rounds to nearest even
- *    (the EU's choice, see "not modelled"); D<->UD wraps, or clamps with sat;
+ *    saturates to the type's range, NaN -> 0; D/UD->F rounds by cr0.0[5:4]
+ *    ("use the current rounding mode", L21694-21700); D<->UD wraps, or clamps
+ *    with sat;
  *  - saturate (.sat) on an F destination clamps to [0.0, 1.0], NaN -> +0,
  *    before the output flush; on an integer destination it clamps to the range;
  *  - a conditional modifier on ADD/MUL/MAD/MOV sets the flags from the result
- *    as the destination holds it before saturation and before the denormal
- *    flush (L20872-20895), NaN -> false except NZ and U.
+ *    "after all the clamping, normalizing, or format conversion logic"
+ *    (L20866-20873): the value the destination holds, converted to its type
+ *    and with denormals flushed, but before .sat (L20873). NC (NaN) is the
+ *    computed value's, so a NaN converted to D/UD (written 0) still forces
+ *    Z..LE false and sets U. .o (L20890, "outside the range of the destination
+ *    data type"): a float result that is +/-inf from finite sources (ADD/MUL:
+ *    s0, s1; MAD: s0, s1, s2; DF->F: its source), an F/DF->D/UD conversion out
+ *    of range (inf included, NaN not), a D/UD->D/UD move out of range (after
+ *    the modifiers); never for int->F/DF, F->DF or same-type float moves.
+ *    An overflow that rounds to fmax (RTZ, RD/RU away from inf) is not seen;
  * DF (ctrl FPU_CTRL_DF for ADD..CMP; type FPU_T_DF on either side of a MOV):
  * two lanes, the same rules in double precision with cr0.0[6] for DF denormals;
  * MOV F->DF is exact (NaNs quietened), DF->F rounds by cr0.0[5:4] (NaNs keep
  * their top payload, quietened) and flushes by cr0.0[7], D/UD->DF is exact,
- * DF->D/UD as F->D/UD; min/max of two DF NaNs give src0 unquietened (the EU
- * widens F to double for min/max, which quietens; DF is not widened).
+ * DF->D/UD as F->D/UD.
  * Lane layout: 32-bit lane l is src[i][l] / result[l]; 64-bit lane l is
  * src[i][2l] (low) and src[i][2l+1] (high), likewise result; a DF request uses
  * mask bits 1:0 and flags bits 1:0.
@@ -51,34 +67,22 @@
  * register of `depth` stages; when the last stage holds a result the response
  * channel refuses, the whole pipe stalls (nothing moves, nothing is taken).
  * Stats: requests, responses, lane_ops, stall_cycles, bad_kind, bad_requests.
- * Where the EU executor (and so this unit) disagrees with the seed:
- *  - int -> F rounds to nearest even whatever cr0.0[5:4] says; the seed says
- *    "use the current rounding mode" (L21694-21700): mov (F<-D) 0x01000001
- *    under RU gives 0x4b800000, the seed 0x4b800001;
- *  - post conditions are taken before the format conversion and before the
- *    denormal flush, the seed takes them "after all the clamping, normalizing,
- *    or format conversion logic" (L20866-20873, "equivalent to ... a separate
- *    cmp" of the result): mov.z (D<-F) 0.5 writes 0 with flag 0 (seed 1);
- *    mov.l (UD<-F) -1.0 writes 0 with flag 1 (seed 0); mul.z of a result that
- *    flushes to 0 gives flag 0 (seed 1);
- *  - cr0.0[11] IEEE MinMax (L20025) is ignored: min/max with an sNaN always
- *    return the other source (the DX rule), never the quietened sNaN of the
- *    IEEE rule (L21702-21739);
- *  - sNaNs pass unquietened through non-raw moves (modifiers, .sat aside) and
- *    compare-selects (L21565 quietens on any operation but raw moves); DF
- *    min/max of two sNaNs returns src0 unquietened (L21732/L21738: "qNaN (of
- *    the first source)"; F is quietened, by the host's widening to double);
- *  - source modifiers change a NaN's sign (L21571; L21415 says they do not);
- *  - .o (overflow) is never set (L20890);
- *  - a DF->F conversion whose result is an F denormal is flushed when cr0.0[7]
- *    = 0; L21417 says denormal outputs "are retained if there is a format
- *    conversion" (stated for mixed HF/F mode; whether it covers DF->F is not
- *    said).
- * Not modelled: HF, ALT mode (cr0.0[0]: refused as a
- * bad request), IEEE exception flags, cr0.0[11] min/max sNaN preference (the EU
- * ignores it too), accumulator sources, the EU's predicated sel; int->F follows
- * the EU, which rounds to nearest even whatever cr0 says, while the seed says
- * "use the current rounding mode" (L21694-21700).
+ * Seed choices (the EU executor makes the same):
+ *  - source modifiers on a NaN: L21571 ("The EU applies numeric source
+ *    modifiers ... to NaN source values ... possibly changing the sign bit")
+ *    against L21415 ("Source modifiers are not applied to NAN", one terse
+ *    line of the "Complete Listing of Deviations ... vs IEEE-754",
+ *    L21409-21417). L21571 is the NaN section's own rule and says what
+ *    happens to the sign and the payload ("NaN sign bits are normally don't
+ *    care values", L21571-21573), so it is followed: modifiers are applied
+ *    (-sNaN 0x7f800001 on a non-raw move gives 0xffc00001);
+ *  - DF->F results that are F denormals are flushed when cr0.0[7] = 0 (the F
+ *    denormal control, L20019-20065). L21417 ("the denorms are retained if
+ *    there is a format conversion") is stated for mixed HF/F mode, where the
+ *    HF denorm control (cr0.0[10]) is the one at stake; DF->F is not mixed
+ *    mode, so it does not apply.
+ * Not modelled: HF, ALT mode (cr0.0[0]: refused as a bad request), IEEE
+ * exception flags, accumulator sources, the EU's predicated sel.
  */
 #ifndef GTSIM_UNITS_FPU_FPU_H
 #define GTSIM_UNITS_FPU_FPU_H
@@ -96,7 +100,7 @@ enum fpu_op { FPU_OP_ADD = 0, FPU_OP_MUL, FPU_OP_MAD, FPU_OP_SEL, FPU_OP_CMP, FP
               FPU_OP_COUNT };
 /* Conditional modifiers, the EU encoding (003 L20846-20895). */
 enum fpu_cond { FPU_CM_NONE = 0, FPU_CM_Z, FPU_CM_NZ, FPU_CM_G, FPU_CM_GE, FPU_CM_L, FPU_CM_LE,
-                FPU_CM_U = 9 };
+                FPU_CM_O = 8, FPU_CM_U = 9 };
 /* MOV types. */
 enum fpu_type { FPU_T_F = 0, FPU_T_D = 1, FPU_T_UD = 2, FPU_T_DF = 3 };
 
@@ -114,6 +118,7 @@ enum fpu_type { FPU_T_F = 0, FPU_T_D = 1, FPU_T_UD = 2, FPU_T_DF = 3 };
 #define FPU_MODE_SP_DENORM 0x80u                /* 1: keep single-precision denormals */
 #define FPU_MODE_DP_DENORM 0x40u                /* 1: keep double-precision denormals */
 #define FPU_MODE_F2I_RM 0x1000u                 /* 1: F->int rounds by RM, 0: RTZ */
+#define FPU_MODE_IEEE_MINMAX 0x800u             /* 1: min/max prefer an sNaN source */
 
 /* "request" payload, 64 bytes (no pointers: recordings replay it as is). */
 struct fpu_request {

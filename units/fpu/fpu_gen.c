@@ -113,18 +113,18 @@ void fpu_gen_request(struct fpu_gen *g, struct fpu_request *q)
     unsigned op = below(g, FPU_OP_COUNT);
     q->op = (uint8_t)op;
     static const uint8_t conds[] = { FPU_CM_NONE, FPU_CM_Z, FPU_CM_NZ, FPU_CM_G, FPU_CM_GE,
-                                     FPU_CM_L, FPU_CM_LE, FPU_CM_U };
+                                     FPU_CM_L, FPU_CM_LE, FPU_CM_O, FPU_CM_U };
     if (op == FPU_OP_SEL)
-        q->cond = below(g, 2) ? (below(g, 2) ? FPU_CM_L : FPU_CM_GE) : conds[1 + below(g, 7)];
+        q->cond = below(g, 2) ? (below(g, 2) ? FPU_CM_L : FPU_CM_GE) : conds[1 + below(g, 8)];
     else if (op == FPU_OP_CMP)
-        q->cond = conds[1 + below(g, 7)];
+        q->cond = conds[1 + below(g, 8)];
     else
-        q->cond = below(g, 2) ? conds[below(g, 8)] : 0;
+        q->cond = below(g, 2) ? conds[below(g, 9)] : 0;
     q->mask = below(g, 8) ? 15 : (uint8_t)below(g, 16);
     unsigned rm = below(g, 4);
     bool keep = below(g, 2);
     q->mode = rm << FPU_MODE_RM_SHIFT | (keep ? FPU_MODE_SP_DENORM : 0) |
-              (below(g, 2) ? FPU_MODE_F2I_RM : 0);
+              (below(g, 2) ? FPU_MODE_F2I_RM : 0) | (below(g, 2) ? FPU_MODE_IEEE_MINMAX : 0);
     uint32_t ctrl = below(g, 4) == 0 ? FPU_CTRL_SAT : 0;
     for (unsigned i = 0; i < 3; i++)
         if (below(g, 4) == 0)
