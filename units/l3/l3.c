@@ -66,7 +66,7 @@ struct l3 {
     /* stats */
     uint64_t reads, writes, atomics, hits, misses, merged_misses, evictions, writebacks;
     uint64_t urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls, unexpected;
-    uint64_t reprograms, programming_violations, rejected_programmings;
+    uint64_t reprograms, programming_violations, rejected_programmings, ro_reads;
 };
 
 static const struct param_desc l3_params[] = {
@@ -415,6 +415,8 @@ static void serve_banks(struct l3 *s, struct unit *u, uint64_t now)
                 s->mshr_stalls++;
                 continue;               /* the bank waits for a miss entry */
             }
+            if (q->target == L3_TARGET_RO_DATA)
+                s->ro_reads++;          /* one pool with DC and Rest here */
             if (q->op == MEMREQ_READ)
                 s->reads++;
             else if (q->op == MEMREQ_WRITE)
@@ -578,6 +580,8 @@ static void l3_stats_derived(struct unit *u, struct stats_writer *w)
                "hits / (hits + misses)");
     if (!s->cs)
         return;         /* no command streamer linked: the params' partition, never changed */
+    stats_emit(w, "ro_reads", (double)s->ro_reads, "requests",
+               "read-only data (constant cache) requests, part of reads");
     stats_emit(w, "reprograms", (double)s->reprograms, "writes",
                "L3CNTLREG writes taken (partition changed)");
     stats_emit(w, "programming_violations", (double)s->programming_violations, "rules",

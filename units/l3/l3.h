@@ -37,7 +37,7 @@
  * "memory_reply" in (to the LLC/DRAM), "cs" in (optional: L3CNTLREG writes).
  * Stats: reads, writes, atomics, hits, misses, merged_misses, evictions,
  * writebacks, urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls,
- * unexpected; derived hit_rate, and with "cs" linked reprograms,
+ * unexpected; derived hit_rate, and with "cs" linked ro_reads, reprograms,
  * programming_violations, rejected_programmings, partition.{urb,slm,ro,dc,rest}_kib.
  */
 #ifndef GTSIM_UNITS_L3_H
@@ -46,5 +46,12 @@
 #include "fabric/unit.h"
 
 extern const struct unit_ops l3_ops;
+
+/* A memreq target beyond fabric/memreq.h's: "L3 RO data" (seed 003
+ * L18475-18481: the read-only clients, constant cache and sampler, are one
+ * pool). The data port's constant cache sends its misses with it; the L3
+ * serves them as cached reads and counts them (ro_reads). Memory models
+ * treat it as cached data. */
+#define L3_TARGET_RO_DATA 4u
 
 #endif
