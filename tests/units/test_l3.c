@@ -491,6 +491,47 @@ static void test_l3cntlreg_rules(void)
     sim_destroy(sim);
 }
 
+/* DC | RO pools: with URB 48, RO 32, DC 16 ways (the {URB 384, DC 128, RO
+ * 256} row), R/W data fills only the 16 DC ways of a set and read-only data
+ * only the 32 RO ways. 17 R/W lines of one set (line stride banks x sets =
+ * 4 x 32 lines = 8 KB) evict the first (1-bit LRU: all 16 bits set, cleared,
+ * way 0 picked); 17 read-only lines fit. */
+static void same_set_dc(struct requester *r)
+{
+    for (uint32_t i = 0; i < 17; i++)
+        script(r, 2000 + 200 * i, 8192ull * i, MEMREQ_READ, MEMREQ_DATA);
+    script(r, 6000, 0, MEMREQ_READ, MEMREQ_DATA);
+}
+
+static void same_set_ro(struct requester *r)
+{
+    for (uint32_t i = 0; i < 17; i++)
+        script(r, 2000 + 200 * i, 8192ull * i, MEMREQ_READ, (enum memreq_target)L3_TARGET_RO_DATA);
+    script(r, 6000, 0, MEMREQ_READ, (enum memreq_target)L3_TARGET_RO_DATA);
+}
+
+static void test_l3cntlreg_pools(void)
+{
+    const uint32_t split[] = { (48u << 1) | (32u << 11) | (16u << 18) };
+    struct sim *sim = program_l3(split, 1, same_set_dc);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.misses"), 18);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.hits"), 0);
+    /* line 16 evicts line 0 (way 0), line 0 again evicts line 1 (way 1) */
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.evictions"), 2);
+    sim_destroy(sim);
+    sim = program_l3(split, 1, same_set_ro);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.misses"), 17);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.evictions"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.ro_reads"), 18);
+    sim_destroy(sim);
+    /* the params' partition (all Rest, 48 ways): both fit */
+    sim = program_l3(NULL, 0, same_set_dc);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.evictions"), 0);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "miss then hit latency", test_miss_then_hit_latency },
     { "one request per bank per cycle", test_one_request_per_bank_per_cycle },
@@ -502,6 +543,7 @@ static const struct test_case cases[] = {
     { "bad geometry and messages", test_bad_geometry_and_messages },
     { "l3cntlreg partition", test_l3cntlreg_partition },
     { "l3cntlreg rules", test_l3cntlreg_rules },
+    { "l3cntlreg dc and ro pools", test_l3cntlreg_pools },
     { 0 }
 };
 TEST_SUITE(l3, cases);

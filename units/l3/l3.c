@@ -50,6 +50,7 @@ struct l3 {
     uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
     /* derived */
     uint32_t sets, ways, max_ways;
+    uint32_t dc_ways, ro_ways;      /* of `ways`: laid out DC | Rest | RO */
     /* the partition in KiB (from the params, then from L3CNTLREG writes) */
     uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     /* ports */
@@ -218,25 +219,34 @@ static int lookup(const struct l3 *s, const struct bank *b, uint64_t line)
  * way whose bit is 0, and its bit is set; when every bit is 1 they are all
  * cleared and way 0 is picked (and set). Hits do not update the bits (the
  * replacement state changes on fills only). */
-static uint32_t victim(const struct l3 *s, struct bank *b, uint32_t set)
+static uint32_t victim(const struct l3 *s, struct bank *b, uint32_t set, uint32_t lo, uint32_t hi)
 {
     uint8_t *bits = &b->lru[set * s->ways];
-    for (uint32_t w = 0; w < s->ways; w++)
+    for (uint32_t w = lo; w < hi; w++)
         if (!bits[w]) {
             bits[w] = 1;
             return w;
         }
-    memset(bits, 0, s->ways);
-    bits[0] = 1;
-    return 0;
+    memset(bits + lo, 0, hi - lo);
+    bits[lo] = 1;
+    return lo;
 }
 
-static void fill(struct l3 *s, struct unit *u, uint64_t line, bool dirty)
+/* Fills allocate in their pool's ways: R/W data in DC + Rest, read-only
+ * data in Rest + RO (the ways are laid out DC | Rest | RO, so each pool is
+ * one range; with the params' partition, all Rest, both are every way). The
+ * 1-bit LRU runs over the pool's range. */
+static void fill(struct l3 *s, struct unit *u, uint64_t line, bool dirty, bool ro)
 {
     struct bank *b = &s->bank[bank_of(s, line)];
     uint32_t set = set_of(s, line);
     int existing = lookup(s, b, line);
-    uint32_t way = existing >= 0 ? (uint32_t)existing : victim(s, b, set);
+    uint32_t lo = ro ? s->dc_ways : 0, hi = ro ? s->ways : s->ways - s->ro_ways;
+    if (lo >= hi) {             /* a pool with no ways (a counted violation): any way */
+        lo = 0;
+        hi = s->ways;
+    }
+    uint32_t way = existing >= 0 ? (uint32_t)existing : victim(s, b, set, lo, hi);
     uint32_t i = set * s->ways + way;
     if (existing < 0 && b->valid[i]) {
         s->evictions++;
@@ -263,6 +273,7 @@ static int l3_realize(struct unit *u, struct gt_error *err)
                             "%u banks", s->cache_kib, s->way_kib, s->banks);
     s->sets = s->way_kib * 1024 / MEMREQ_LINE_BYTES;
     s->ways = s->cache_kib / s->banks / s->way_kib;
+    s->dc_ways = s->ro_ways = 0;        /* the params' cache is all Rest */
     s->max_ways = s->size_kib / s->banks / s->way_kib;   /* room for any L3CNTLREG partition */
     s->part_urb = s->urb_kib;
     s->part_slm = s->slm_kib;
@@ -341,16 +352,17 @@ static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
         msg_free(unit_sim(u), m);
         if (!x)
             continue;               /* a writeback's completion, or an uncached reply's */
-        bool dirty = false, cached = false;
+        bool dirty = false, cached = false, ro = true;
         for (uint32_t i = 0; i < x->count; i++) {
             const struct memreq *q = (const struct memreq *)x->waiters[i].m->payload;
             if (q->target == MEMREQ_UNCACHED)
                 continue;
             cached = true;
             dirty |= q->op != MEMREQ_READ;
+            ro &= q->target == L3_TARGET_RO_DATA;
         }
         if (cached)
-            fill(s, u, line, dirty);
+            fill(s, u, line, dirty, ro);
         for (uint32_t i = 0; i < x->count; i++)
             schedule_reply(s, x->waiters[i].m, x->waiters[i].client, now + s->fill_latency, false);
         x->used = false;
@@ -530,6 +542,8 @@ static void program(struct l3 *s, struct unit *u, uint32_t value)
         memset(b->lru, 0, all_lines);
     }
     s->ways = cache_ways;
+    s->dc_ways = dc;
+    s->ro_ways = ro;
     s->part_slm = slm_ways * way_kib;
     s->part_urb = urb * way_kib;
     s->part_ro = ro * way_kib;

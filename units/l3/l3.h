@@ -14,7 +14,11 @@
  *
  * The partition: `cache_kib` is the part of the slice's L3 that is tagged
  * cache (the L3 allocation tables' DC + RO + "Rest", L18366-18384, 18866-18878:
- * GT2 default 384 KB with URB 384 KB). DC and RO are one pool here.
+ * GT2 default 384 KB with URB 384 KB), all of it "Rest" (shared by R/W and
+ * read-only data). With DC and RO ways programmed, the ways are laid out
+ * DC | Rest | RO: R/W data fills DC + Rest, read-only data (target
+ * L3_TARGET_RO_DATA) fills Rest + RO, each pool under its own 1-bit LRU;
+ * lookups search every way.
  * The params give the partition at reset; a write of L3CNTLREG from the CS
  * (MSG_MMIO CS_MMIO_WRITE on "cs") reprograms it: genxml layout 0 SLM Enable,
  * 7:1 URB, 17:11 RO, 24:18 DC, 31:25 All, in ways (2 KB per bank; SLM on =
