@@ -65,6 +65,17 @@ struct shape {
         PS_MASK(ps);                                                                         \
         GEN##G##_PIPELINE_SELECT_pack(d, &ps);                                               \
         emit(b, d, GEN##G##_PIPELINE_SELECT_length);                                         \
+        if (sh->barrier) {                                                                   \
+            /* the kernel uses SLM: the L3 gets an SLM partition first (003 notes \
+             * §4.5: CS-stalling PIPE_CONTROL, then LRI of L3CNTLREG = 60000021h,   \
+             * SLM 256 + URB 128 + Rest 384 KB, the value Mesa's skl_compute uses) */ \
+            struct GEN##G##_PIPE_CONTROL pc = { GEN##G##_PIPE_CONTROL_header,                \
+                .CommandStreamerStallEnable = true };                                        \
+            GEN##G##_PIPE_CONTROL_pack(d, &pc);                                              \
+            emit(b, d, GEN##G##_PIPE_CONTROL_length);                                        \
+            uint32_t l3[3] = { 0x22u << 23 | 1, 0x7034, 0x60000021 };                        \
+            emit(b, l3, 3);                                                                  \
+        }                                                                                    \
         struct GEN##G##_STATE_BASE_ADDRESS sba = { GEN##G##_STATE_BASE_ADDRESS_header,       \
             .GeneralStateBaseAddressModifyEnable = true,                                     \
             .SurfaceStateBaseAddressModifyEnable = true,                                     \

@@ -114,6 +114,12 @@ static const char *check_sgemm_named(const char *name, int gen, const char *conf
             wrong += c[r * N + col] != acc;
         }
     CU_ASSERT_EQUAL(wrong, 0);
+    /* the batch gives the L3 an SLM partition (L3CNTLREG 60000021h: SLM
+     * 256 KB) before the walker, so no SLM access finds SLM disabled */
+    snprintf(cmd, sizeof cmd, "grep -q 'l3.partition.slm_kib,256,' %s/run/stats.csv && "
+             "! grep -q 'l3.slm_unallocated,[1-9]' %s/run/stats.csv && "
+             "grep -q 'l3.slm_unallocated,0,' %s/run/stats.csv", dir, dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
     return dir;
 }
 

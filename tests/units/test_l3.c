@@ -532,6 +532,22 @@ static void test_l3cntlreg_pools(void)
     sim_destroy(sim);
 }
 
+/* SLM needs an SLM partition: an SLM request while SLM Enable is clear is
+ * counted as bad programming; after 60000021h (SLM on) it is not. */
+static void one_slm_access(struct requester *r) { script(r, 2000, 0x40, MEMREQ_READ, MEMREQ_SLM); }
+
+static void test_slm_needs_partition(void)
+{
+    struct sim *sim = program_l3(NULL, 0, one_slm_access);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.slm_unallocated"), 1);
+    sim_destroy(sim);
+    const uint32_t slm[] = { 0x60000021 };
+    sim = program_l3(slm, 1, one_slm_access);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.slm_unallocated"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.urb_accesses"), 1);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "miss then hit latency", test_miss_then_hit_latency },
     { "one request per bank per cycle", test_one_request_per_bank_per_cycle },
@@ -544,6 +560,7 @@ static const struct test_case cases[] = {
     { "l3cntlreg partition", test_l3cntlreg_partition },
     { "l3cntlreg rules", test_l3cntlreg_rules },
     { "l3cntlreg dc and ro pools", test_l3cntlreg_pools },
+    { "slm needs an slm partition", test_slm_needs_partition },
     { 0 }
 };
 TEST_SUITE(l3, cases);

@@ -68,6 +68,7 @@ struct l3 {
     uint64_t reads, writes, atomics, hits, misses, merged_misses, evictions, writebacks;
     uint64_t urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls, unexpected;
     uint64_t reprograms, programming_violations, rejected_programmings, ro_reads;
+    uint64_t slm_unallocated;
 };
 
 static const struct param_desc l3_params[] = {
@@ -409,6 +410,8 @@ static void serve_banks(struct l3 *s, struct unit *u, uint64_t now)
         uint64_t line = q->address / MEMREQ_LINE_BYTES;
         if (q->target == MEMREQ_URB || q->target == MEMREQ_SLM) {
             s->urb_accesses++;
+            if (q->target == MEMREQ_SLM && s->part_slm == 0)
+                s->slm_unallocated++;       /* SLM used with SLM Enable clear */
             schedule_reply(s, p.m, p.client, now + s->urb_latency, true);
         } else if (q->target == MEMREQ_UNCACHED) {
             struct miss *x = find_miss(s, line, true);
@@ -596,6 +599,9 @@ static void l3_stats_derived(struct unit *u, struct stats_writer *w)
         return;         /* no command streamer linked: the params' partition, never changed */
     stats_emit(w, "ro_reads", (double)s->ro_reads, "requests",
                "read-only data (constant cache) requests, part of reads");
+    stats_emit(w, "slm_unallocated", (double)s->slm_unallocated, "requests",
+               "SLM requests while the partition has no SLM (L3CNTLREG SLM Enable clear: "
+               "bad programming)");
     stats_emit(w, "reprograms", (double)s->reprograms, "writes",
                "L3CNTLREG writes taken (partition changed)");
     stats_emit(w, "programming_violations", (double)s->programming_violations, "rules",

@@ -41,7 +41,8 @@
  * "memory_reply" in (to the LLC/DRAM), "cs" in (optional: L3CNTLREG writes).
  * Stats: reads, writes, atomics, hits, misses, merged_misses, evictions,
  * writebacks, urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls,
- * unexpected; derived hit_rate, and with "cs" linked ro_reads, reprograms,
+ * unexpected; derived hit_rate, and with "cs" linked ro_reads,
+ * slm_unallocated (SLM requests with no SLM partition), reprograms,
  * programming_violations, rejected_programmings, partition.{urb,slm,ro,dc,rest}_kib.
  */
 #ifndef GTSIM_UNITS_L3_H
