@@ -12,7 +12,8 @@ WL_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(WL_SRCS))
 WL_BIN  := $(BUILD)/gtsim-workload
 WL_G4A  := $(sort $(wildcard workloads/kernels/*.g4a))
 WL_HEX  := $(patsubst workloads/kernels/%.g4a,$(GEN)/workloads/%.hex,$(WL_G4A)) \
-           $(GEN)/workloads/sgemm.gen8.hex $(GEN)/workloads/sgemm.gen9.hex
+           $(GEN)/workloads/sgemm.gen8.hex $(GEN)/workloads/sgemm.gen9.hex \
+           $(GEN)/workloads/sgemm256.gen9.hex
 WL_AUBS := $(WL_HEX:.hex=.aub.gz) $(GEN)/workloads/histogram-indirect.gen9.aub.gz
 
 $(GEN)/workloads/histogram-indirect.gen9.aub.gz: $(GEN)/workloads/histogram.gen9.hex $(WL_BIN)
@@ -23,6 +24,14 @@ $(GEN)/workloads/sgemm.gen%.g4a: workloads/kernels/gen_sgemm.py
 	$(PYTHON) $< $* 64 $@ 64
 
 $(GEN)/workloads/sgemm.gen%.hex: $(GEN)/workloads/sgemm.gen%.g4a
+	intel-gen4asm -g $* -o $@ $<
+
+# the bench's large problem: N = 256 columns (workloads/workload.h "sgemm256")
+$(GEN)/workloads/sgemm256.gen%.g4a: workloads/kernels/gen_sgemm.py
+	@mkdir -p $(@D)
+	$(PYTHON) $< $* 64 $@ 256
+
+$(GEN)/workloads/sgemm256.gen%.hex: $(GEN)/workloads/sgemm256.gen%.g4a
 	intel-gen4asm -g $* -o $@ $<
 
 $(GEN)/workloads/%.hex: workloads/kernels/%.g4a
@@ -45,4 +54,4 @@ TEST_DEPS += $(WL_AUBS)
 workloads: $(WL_AUBS)
 
 # make bench runs the SGEMM workload too (tools/bench/bench_sgemm.c)
-bench: $(GEN)/workloads/sgemm.gen9.aub.gz
+bench: $(GEN)/workloads/sgemm.gen9.aub.gz $(GEN)/workloads/sgemm256.gen9.aub.gz

@@ -103,6 +103,9 @@ static const struct port_desc l3c_ports[] = {
       .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
     { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
     { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
+    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+      .help = "L3CNTLREG writes (the C unit's port; lockstep: the C unit takes them, the "
+              "one-bank RTL has a fixed partition; leave it unlinked to compare)" },
     PORT_END
 };
 

@@ -53,6 +53,7 @@ struct shape {
     uint64_t va[3];
     uint32_t bytes[3];
     bool indirect;                      /* dimensions by GPGPU_DISPATCHDIMX/Y/Z */
+    uint32_t max_threads;               /* MEDIA_VFE_STATE Maximum Number of Threads + 1 */
 };
 
 /* The commands of one GPGPU dispatch, Gen8 or Gen9 encodings (same names). */
@@ -64,6 +65,17 @@ struct shape {
         PS_MASK(ps);                                                                         \
         GEN##G##_PIPELINE_SELECT_pack(d, &ps);                                               \
         emit(b, d, GEN##G##_PIPELINE_SELECT_length);                                         \
+        if (sh->barrier) {                                                                   \
+            /* the kernel uses SLM: the L3 gets an SLM partition first (003 notes \
+             * §4.5: CS-stalling PIPE_CONTROL, then LRI of L3CNTLREG = 60000021h,   \
+             * SLM 256 + URB 128 + Rest 384 KB, the value Mesa's skl_compute uses) */ \
+            struct GEN##G##_PIPE_CONTROL pc = { GEN##G##_PIPE_CONTROL_header,                \
+                .CommandStreamerStallEnable = true };                                        \
+            GEN##G##_PIPE_CONTROL_pack(d, &pc);                                              \
+            emit(b, d, GEN##G##_PIPE_CONTROL_length);                                        \
+            uint32_t l3[3] = { 0x22u << 23 | 1, 0x7034, 0x60000021 };                        \
+            emit(b, l3, 3);                                                                  \
+        }                                                                                    \
         struct GEN##G##_STATE_BASE_ADDRESS sba = { GEN##G##_STATE_BASE_ADDRESS_header,       \
             .GeneralStateBaseAddressModifyEnable = true,                                     \
             .SurfaceStateBaseAddressModifyEnable = true,                                     \
@@ -82,7 +94,7 @@ struct shape {
             return gt_error_set(err, "STATE_BASE_ADDRESS does not pack");                    \
         emit(b, d, GEN##G##_STATE_BASE_ADDRESS_length);                                      \
         struct GEN##G##_MEDIA_VFE_STATE vfe = { GEN##G##_MEDIA_VFE_STATE_header,             \
-            .MaximumNumberOfThreads = 55, .NumberOfURBEntries = 2,                           \
+            .MaximumNumberOfThreads = sh->max_threads - 1, .NumberOfURBEntries = 2,          \
             .URBEntryAllocationSize = 2, .CURBEAllocationSize = 4 };                         \
         GEN##G##_MEDIA_VFE_STATE_pack(d, &vfe);                                              \
         emit(b, d, GEN##G##_MEDIA_VFE_STATE_length);                                         \
@@ -172,14 +184,17 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
                    struct gt_error *err)
 {
     struct shape sh = { .groups_x = WORKLOAD_ELEMENTS / (8 * WORKLOAD_GROUP_THREADS),
-                        .groups_y = 1, .surfaces = 2,
+                        .groups_y = 1, .surfaces = 2, .max_threads = 56,
                         .va = { WORKLOAD_IN_VA, WORKLOAD_OUT_VA },
                         .bytes = { WORKLOAD_ELEMENTS * 4, WORKLOAD_OUT_BYTES } };
-    bool reduce = strcmp(name, "reduce") == 0, sgemm = strcmp(name, "sgemm") == 0;
+    bool reduce = strcmp(name, "reduce") == 0, big = strcmp(name, "sgemm256") == 0;
+    bool sgemm = big || strcmp(name, "sgemm") == 0;
+    const uint32_t m = big ? WORKLOAD_SGEMM256_MN : WORKLOAD_SGEMM_M;
+    const uint32_t n = big ? WORKLOAD_SGEMM256_MN : WORKLOAD_SGEMM_N, k = WORKLOAD_SGEMM_K;
     sh.indirect = strcmp(name, "histogram-indirect") == 0;
     if (!reduce && !sgemm && !sh.indirect && strcmp(name, "histogram") != 0)
         return gt_error_set(err, "unknown workload '%s' (histogram, histogram-indirect, reduce, "
-                            "sgemm)", name);
+                            "sgemm, sgemm256)", name);
     if (gen != 8 && gen != 9)
         return gt_error_set(err, "workloads are written for Gen8 and Gen9, not Gen%d", gen);
     if (reduce) {
@@ -191,15 +206,20 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         sh.barrier = true;
         sh.slm_enc8 = 1;        /* 4 KB: the K x 8 B panel takes K * 32 bytes */
         sh.slm_enc9 = 3;
-        sh.groups_x = WORKLOAD_SGEMM_N / 8;
-        sh.groups_y = WORKLOAD_SGEMM_M / WORKLOAD_GROUP_THREADS;
+        /* the large problem is for GT3 too: a driver programs the device's
+         * threads, 6 subslices x 56 on GT3 (reference/eu/devices.txt); the
+         * others keep one subslice's 56 */
+        if (big)
+            sh.max_threads = 6 * 56;
+        sh.groups_x = n / 8;
+        sh.groups_y = m / WORKLOAD_GROUP_THREADS;
         sh.surfaces = 3;
         sh.va[0] = WORKLOAD_SGEMM_A_VA;
         sh.va[1] = WORKLOAD_SGEMM_B_VA;
         sh.va[2] = WORKLOAD_SGEMM_C_VA;
-        sh.bytes[0] = WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_K * 4;
-        sh.bytes[1] = WORKLOAD_SGEMM_K * WORKLOAD_SGEMM_N * 4;
-        sh.bytes[2] = WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_N * 4;
+        sh.bytes[0] = m * k * 4;
+        sh.bytes[1] = k * n * 4;
+        sh.bytes[2] = m * n * 4;
     }
     uint8_t *kernel = NULL;
     size_t klen = 0;
@@ -221,11 +241,11 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         put(&im, VA_BASE + DYN_OFF + 0x100 + 32 * t, reg, sizeof reg);
     }
     if (sgemm) {
-        for (uint32_t i = 0; i < WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_K; i++) {
+        for (uint32_t i = 0; i < m * k; i++) {
             float v = workload_sgemm_a(i);
             put(&im, WORKLOAD_SGEMM_A_VA + 4 * i, &v, 4);
         }
-        for (uint32_t i = 0; i < WORKLOAD_SGEMM_K * WORKLOAD_SGEMM_N; i++) {
+        for (uint32_t i = 0; i < k * n; i++) {
             float v = workload_sgemm_b(i);
             put(&im, WORKLOAD_SGEMM_B_VA + 4 * i, &v, 4);
         }

@@ -26,6 +26,10 @@
  *                each C element is sum over k of A[r][k] * B[k][c], products
  *                rounded before each add, k in order. Small integers make the
  *                sums exact.
+ *   "sgemm256":  the same kernel and inputs with M = N = WORKLOAD_SGEMM256_MN
+ *                (256) and the same K (64): 2048 groups, enough work to fill
+ *                a GT3 (the bench's large problem; K stays 64 because the
+ *                kernel keeps its A row in registers).
  */
 #ifndef GTSIM_WORKLOADS_WORKLOAD_H
 #define GTSIM_WORKLOADS_WORKLOAD_H
@@ -53,6 +57,7 @@ static inline uint32_t workload_reduce_input(uint32_t i)
 #define WORKLOAD_SGEMM_M 64u
 #define WORKLOAD_SGEMM_N 64u
 #define WORKLOAD_SGEMM_K 64u
+#define WORKLOAD_SGEMM256_MN 256u  /* M = N; A, B, C each fit the 256 KB below */
 #define WORKLOAD_SGEMM_A_VA 0x10100000ull
 #define WORKLOAD_SGEMM_B_VA 0x10140000ull
 #define WORKLOAD_SGEMM_C_VA 0x10180000ull
@@ -67,7 +72,8 @@ static inline float workload_sgemm_b(uint32_t i)
     return (float)((i * 5u) % 7u) - 3.0f;
 }
 
-/* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm") for generation gen (8 or
+/* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm",
+ * "sgemm256") for generation gen (8 or
  * 9) with the kernel in kernel_hex (intel-gen4asm output) to out_aub (gzip
  * when it ends in .gz). 0, or -1 and err. */
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,

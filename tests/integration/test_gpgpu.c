@@ -146,12 +146,44 @@ static void test_runaway_kernel_ends(void)
     free(csv);
 }
 
+/* The captures program L3CNTLREG with MI_LOAD_REGISTER_IMM (their aubinator
+ * dumps: skl_compute writes 60000021h, SLM on, URB 16 + All 48 ways, before
+ * the walker and the default 60000060h, URB 48 + All 48 ways, after it). Started
+ * from another partition (URB 512, cache 256 KB), the L3 ends with the one the
+ * capture programmed last: URB 384 KB, Rest 384 KB (48 ways x 2 KB x 4 banks;
+ * 003 notes §4.5), on every slice, with no rule broken. */
+static void test_l3_partition_from_the_capture(void)
+{
+    const char *dir = test_temp_dir();
+    char args[1200];
+    snprintf(args, sizeof args, "run -q -o %s/out -c configs/gen9-skl-gt3.cfg "
+             "--set gpu.slice.l3.urb_kib=512 --set gpu.slice.l3.cache_kib=256 "
+             "tests/data/traces/skl_compute.aub.gz", dir);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    free(r);
+    char *csv = read_csv(dir);
+    CU_ASSERT_EQUAL(csv_sum(csv, "cs.l3_writes"), 2);
+    CU_ASSERT_EQUAL(csv_sum(csv, "l3.reprograms"), 2 * 2);
+    CU_ASSERT_EQUAL(csv_sum(csv, "l3.programming_violations"), 0);
+    CU_ASSERT_EQUAL(csv_sum(csv, "l3.rejected_programmings"), 0);
+    CU_ASSERT_EQUAL(csv_sum(csv, "partition.urb_kib"), 2 * 384);
+    CU_ASSERT_EQUAL(csv_sum(csv, "partition.rest_kib"), 2 * 384);
+    CU_ASSERT_EQUAL(csv_sum(csv, "partition.slm_kib"), 0);
+    CU_ASSERT_EQUAL(csv_sum(csv, "partition.dc_kib") + csv_sum(csv, "partition.ro_kib"), 0);
+    /* the batch's stalling PIPE_CONTROLs waited for the GPGPU front end */
+    CU_ASSERT_TRUE(csv_sum(csv, "cs.cs_stalls") > 0);
+    CU_ASSERT_EQUAL(csv_sum(csv, "vfe.threads_ended"), 64);
+    free(csv);
+}
+
 static const struct test_case cases[] = {
     { "Gen9 skl_compute: c = a + b for all 1024 elements", test_gen9_compute },
     { "Gen8 bdw_compute: c = a + b for all 1024 elements", test_gen8_compute },
     { "Gen7 byt_compute: c = a + b for all 1024 elements", test_gen7_compute },
     { "Gen9 compute on GT3 and GT4", test_gen9_compute_gt3_gt4 },
     { "a kernel that never ends is stopped and the run finishes", test_runaway_kernel_ends },
+    { "the L3 partition is the one the capture programmed", test_l3_partition_from_the_capture },
     { 0 }
 };
 TEST_SUITE(gpgpu, cases);

@@ -83,23 +83,25 @@ static void check_reduce(int gen, const char *config)
     CU_ASSERT_EQUAL(wrong, 0);
 }
 
-static void check_sgemm(int gen, const char *config)
+/* Returns the run's directory (stats in run/stats.csv). */
+static const char *check_sgemm_named(const char *name, int gen, const char *config, uint32_t M,
+                              uint32_t N, const char *extra)
 {
     char aub[256];
-    snprintf(aub, sizeof aub, AUB_DIR "/sgemm.gen%d.aub.gz", gen);
+    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen%d.aub.gz", name, gen);
     CU_ASSERT_TRUE_FATAL(have(aub));
-    enum { M = WORKLOAD_SGEMM_M, N = WORKLOAD_SGEMM_N, K = WORKLOAD_SGEMM_K };
-    static float c[M * N];
+    enum { K = WORKLOAD_SGEMM_K };
+    static float c[WORKLOAD_SGEMM256_MN * WORKLOAD_SGEMM256_MN];
     const char *dir = test_temp_dir();
     char cmd[2048], file[600];
     snprintf(file, sizeof file, "%s/c.bin", dir);
-    snprintf(cmd, sizeof cmd, "%s run -q -c %s -o %s/run --dump 0x%llx:%zu:%s %s >%s/log 2>&1",
-             test_gtsim_binary(), config, dir, (unsigned long long)WORKLOAD_SGEMM_C_VA,
-             sizeof c, file, aub, dir);
+    snprintf(cmd, sizeof cmd, "%s run -q -c %s %s -o %s/run --dump 0x%llx:%zu:%s %s >%s/log 2>&1",
+             test_gtsim_binary(), config, extra, dir, (unsigned long long)WORKLOAD_SGEMM_C_VA,
+             (size_t)M * N * 4, file, aub, dir);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
     FILE *f = fopen(file, "rb");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(fread(c, 4, M * N, f), M * N);
+    CU_ASSERT_EQUAL(fread(c, 4, (size_t)M * N, f), (size_t)M * N);
     fclose(f);
     int wrong = 0;
     for (uint32_t r = 0; r < M; r++)
@@ -112,6 +114,31 @@ static void check_sgemm(int gen, const char *config)
             wrong += c[r * N + col] != acc;
         }
     CU_ASSERT_EQUAL(wrong, 0);
+    /* the batch gives the L3 an SLM partition (L3CNTLREG 60000021h: SLM
+     * 256 KB) before the walker, so no SLM access finds SLM disabled */
+    snprintf(cmd, sizeof cmd, "grep -q 'l3.partition.slm_kib,256,' %s/run/stats.csv && "
+             "! grep -q 'l3.slm_unallocated,[1-9]' %s/run/stats.csv && "
+             "grep -q 'l3.slm_unallocated,0,' %s/run/stats.csv", dir, dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    return dir;
+}
+
+static void check_sgemm(int gen, const char *config)
+{
+    check_sgemm_named("sgemm", gen, config, WORKLOAD_SGEMM_M, WORKLOAD_SGEMM_N, "");
+}
+
+/* The bench's large problem (256x256x64, MEDIA_VFE_STATE programmed for 336
+ * threads) on GT3 with fast EUs: the right C, and the front end filled all
+ * 2 x 3 x 8 x 7 = 336 hardware threads. */
+static void test_sgemm256_gt3(void)
+{
+    const char *dir = check_sgemm_named("sgemm256", 9, "configs/gen9-skl-gt3.cfg", WORKLOAD_SGEMM256_MN,
+                      WORKLOAD_SGEMM256_MN, "--set gpu.slice.subslice.eu.fast=true");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "grep -q '^gpu.vfe.in_flight_peak,336,' %s/run/stats.csv",
+             dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 static void test_sgemm_gen9(void) { check_sgemm(9, "configs/gen9-skl-gt2.cfg"); }
@@ -132,6 +159,7 @@ static const struct test_case cases[] = {
     { "SLM + barrier reduction, Gen9 GT3", test_reduce_gen9_gt3 },
     { "tiled SGEMM (SLM panel, barrier), Gen9", test_sgemm_gen9 },
     { "tiled SGEMM (SLM panel, barrier), Gen8", test_sgemm_gen8 },
+    { "tiled SGEMM 256x256x64 on GT3, fast EUs", test_sgemm256_gt3 },
     { 0 }
 };
 TEST_SUITE(workloads, cases);

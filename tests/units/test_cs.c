@@ -297,7 +297,16 @@ static void mmio(struct machine8 *m, uint32_t offset, uint32_t value)
 
 static void mmio(struct machine8 *m, uint32_t offset, uint32_t value);
 
+static void machine8_init_ex(struct machine8 *m, const char *const *cs_over,
+                             void (*extra)(struct machine8 *m));
+
 static void machine8_init(struct machine8 *m, const char *const *cs_over)
+{
+    machine8_init_ex(m, cs_over, NULL);
+}
+
+static void machine8_init_ex(struct machine8 *m, const char *const *cs_over,
+                             void (*extra)(struct machine8 *m))
 {
     memset(m, 0, sizeof *m);
     struct sim_options o = { .watchdog_cycles = 100000, .log_level = -1 };
@@ -321,6 +330,8 @@ static void machine8_init(struct machine8 *m, const char *const *cs_over)
     /* the CS is driven alone, through the backdoor on its host port: the
      * first injection makes that channel, so realize finds the port bound */
     mmio(m, 0x2094, 0);
+    if (extra)
+        extra(m);
     CU_ASSERT_EQUAL_FATAL(sim_realize(m->sim, &err), 0);
 }
 
@@ -670,6 +681,170 @@ static void test_random_batches_never_crash(void)
     }
 }
 
+/* ---- what the CS sends down "vfe" and "l3" ----------------------------------- */
+
+/* Records each message (cycle, kind, MMIO op and value); answers a
+ * CS_MMIO_SYNC with CS_MMIO_SYNC_DONE on "out" `delay` cycles later, as the
+ * GPGPU front end does once its threads have ended. */
+struct recorder {
+    uint32_t delay;
+    struct port *in, *out;
+    uint32_t count;
+    uint64_t cycle[64];
+    uint32_t kind[64], op[64], value[64];
+    uint64_t reply_at;              /* 0: no reply owed */
+    uint64_t replied_cycle;
+};
+
+static const struct param_desc recorder_params[] = {
+    PARAM_U32_FIELD("delay", struct recorder, delay, 500, 1, 100000, "sync reply delay"),
+    PARAM_END
+};
+
+static const struct port_desc recorder_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "anything" },
+    { .name = "out", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .help = "sync replies" },
+    PORT_END
+};
+
+static int recorder_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct recorder *r = unit_state(u);
+    r->in = unit_port(u, "in", 0);
+    r->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity recorder_tick(struct unit *u)
+{
+    struct recorder *r = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    struct msg *m;
+    while ((m = port_pop(r->in)) != NULL) {
+        if (r->count < 64) {
+            r->cycle[r->count] = now;
+            r->kind[r->count] = m->kind;
+            if (m->kind == MSG_MMIO) {
+                const struct cs_mmio *c = (const struct cs_mmio *)m->payload;
+                r->op[r->count] = c->op;
+                r->value[r->count] = c->value;
+                if (c->op == CS_MMIO_SYNC)
+                    r->reply_at = now + r->delay;
+            }
+            r->count++;
+        }
+        msg_free(unit_sim(u), m);
+    }
+    if (r->reply_at && now >= r->reply_at && port_can_send(r->out)) {
+        struct msg *d = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+        ((struct cs_mmio *)d->payload)->op = CS_MMIO_SYNC_DONE;
+        port_try_send(r->out, d);
+        r->replied_cycle = now;
+        r->reply_at = 0;
+    } else if (r->reply_at) {
+        unit_wake_at(u, r->reply_at > now ? r->reply_at : now + 1);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops recorder_ops = {
+    .kind = "test_recorder", .help = "test: records messages, answers syncs",
+    .state_size = sizeof(struct recorder), .params = recorder_params, .ports = recorder_ports,
+    .realize = recorder_realize, .tick = recorder_tick,
+};
+
+static void add_fake_vfe(struct machine8 *m)
+{
+    struct unit *v = probe_add(m->sim, &recorder_ops, "vfe", NULL);
+    probe_link(m->sim, m->cs, "vfe", v, "in", 1, 4, 1);
+    probe_link(m->sim, v, "out", m->cs, "vfe_drained", 1, 4, 1);
+}
+
+static void add_fake_l3s(struct machine8 *m)
+{
+    struct unit *a = probe_add(m->sim, &recorder_ops, "l3a", NULL);
+    struct unit *b = probe_add(m->sim, &recorder_ops, "l3b", NULL);
+    probe_link(m->sim, m->cs, "l3[0]", a, "in", 1, 1, 1);
+    probe_link(m->sim, m->cs, "l3[1]", b, "in", 1, 1, 1);
+}
+
+static struct recorder *recorder_of(struct machine8 *m, const char *name)
+{
+    for (uint32_t i = 0; i < sim_unit_count(m->sim); i++)
+        if (strcmp(unit_name(sim_unit(m->sim, i)), name) == 0)
+            return unit_state(sim_unit(m->sim, i));
+    return NULL;
+}
+
+/* PIPE_CONTROL (Gen8: 6 dwords, opcode 0x7A000004); DW1 bit 20 is Command
+ * Streamer Stall Enable, bit 1 Stall At Pixel Scoreboard (003 notes §5.4). */
+static void pipe_control(struct machine8 *m, uint32_t dw1)
+{
+    emit(m, 0x7A000004);
+    emit(m, dw1);
+    for (int i = 0; i < 4; i++)
+        emit(m, 0);
+}
+
+/* A CS Stall waits until the GPGPU front end says its work has drained: the
+ * next command reaches the front end only after the drain reply (the front
+ * end answers 500 cycles after the sync); without the stall bit it follows
+ * at once. */
+static void test_cs_stall_waits_for_gpgpu_drain(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_fake_vfe);
+    pipe_control(&m, 1u << 20);
+    pipe_control(&m, 1u << 1);
+    machine8_run(&m, false);
+    struct recorder *v = recorder_of(&m, "vfe");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    /* PIPE_CONTROL packet, the sync, the second PIPE_CONTROL packet */
+    CU_ASSERT_EQUAL_FATAL(v->count, 3);
+    CU_ASSERT_EQUAL(v->kind[0], MSG_STATE);
+    CU_ASSERT_EQUAL(v->kind[1], MSG_MMIO);
+    CU_ASSERT_EQUAL(v->op[1], CS_MMIO_SYNC);
+    CU_ASSERT_EQUAL(v->kind[2], MSG_STATE);
+    CU_ASSERT_EQUAL(v->replied_cycle, v->cycle[1] + 500);
+    CU_ASSERT_TRUE(v->cycle[2] > v->replied_cycle);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.cs_stalls"), 1);
+    machine8_done(&m);
+
+    machine8_init_ex(&m, NULL, add_fake_vfe);
+    pipe_control(&m, 1u << 1);
+    pipe_control(&m, 1u << 1);
+    machine8_run(&m, false);
+    v = recorder_of(&m, "vfe");
+    CU_ASSERT_EQUAL_FATAL(v->count, 2);
+    CU_ASSERT_TRUE(v->cycle[1] - v->cycle[0] < 10);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.cs_stalls"), 0);
+    machine8_done(&m);
+}
+
+/* An LRI of L3CNTLREG (0x7034) reaches every linked L3 with its value (the
+ * skl_compute capture's SLM configuration, then the default 60000060h). */
+static void test_l3cntlreg_write_goes_to_every_l3(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_fake_l3s);
+    lri(&m, 0x7034, 0x60000021);
+    lri(&m, 0x2600, 1);             /* another register: not sent */
+    lri(&m, 0x7034, 0x60000060);
+    machine8_run(&m, false);
+    const char *names[] = { "l3a", "l3b" };
+    for (int i = 0; i < 2; i++) {
+        struct recorder *r = recorder_of(&m, names[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL_FATAL(r->count, 2);
+        CU_ASSERT_EQUAL(r->op[0], CS_MMIO_WRITE);
+        CU_ASSERT_EQUAL(r->value[0], 0x60000021);
+        CU_ASSERT_EQUAL(r->value[1], 0x60000060);
+    }
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.l3_writes"), 2);
+    machine8_done(&m);
+}
+
 static const struct test_case cases[] = {
     { "random batches never crash", test_random_batches_never_crash },
     { "legacy ring from registers", test_legacy_ring_from_registers },
@@ -687,6 +862,8 @@ static const struct test_case cases[] = {
     { "pipe_control post-sync", test_pipe_control_post_sync },
     { "batch levels", test_batch_levels },
     { "bad programming", test_bad_programming },
+    { "cs stall waits for gpgpu drain", test_cs_stall_waits_for_gpgpu_drain },
+    { "l3cntlreg write goes to every l3", test_l3cntlreg_write_goes_to_every_l3 },
     { 0 }
 };
 TEST_SUITE(cs, cases);

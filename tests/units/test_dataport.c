@@ -406,6 +406,63 @@ static void test_l3_lines(void)
     rig_free(&r);
 }
 
+/* The constant cache path (SFID 9, the read-only data port, notes §4.1): the
+ * first OWord block read of a line misses and goes to the L3 as read-only
+ * data; the same read again hits the constant cache, makes no L3 request and
+ * replies after cc_latency; a DC0 read of the line (SFID 10) does not use the
+ * constant cache. */
+static void test_constant_cache(void)
+{
+    const char *over[] = { "cc_lines=64", "cc_latency=10", NULL };
+    struct rig r = rig_new(true, over);
+    fill_buffer(&r);
+    struct catcher *c = unit_state(r.catcher);
+    /* OWord block read (type 0), 2 OWords at OWord offset 4 (byte 64: line 1) */
+    uint32_t h[1][8] = { { 0, 0, 4, 0, 0, 0, 0, 0 } };
+    uint64_t t0 = sim_now(r.sim) / 1000;
+    run(&r, send_msg(&r, 9, 0u << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+    uint64_t miss_latency = c->cycle - t0;
+    for (int i = 0; i < 8; i++) {
+        float f;
+        memcpy(&f, &c->regs[0][i], 4);
+        CU_ASSERT_EQUAL(f, (float)(16 + i) * 0.25f);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.cc_misses"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.cc_hits"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.reads"), 1);
+
+    uint64_t t1 = sim_now(r.sim) / 1000;
+    memset(c->regs, 0, sizeof c->regs);
+    run(&r, send_msg(&r, 9, 0u << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+    uint64_t hit_latency = c->cycle - t1;
+    for (int i = 0; i < 8; i++) {
+        float f;
+        memcpy(&f, &c->regs[0][i], 4);
+        CU_ASSERT_EQUAL(f, (float)(16 + i) * 0.25f);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.cc_hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 1);          /* no new L3 request */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.reads"), 1);
+    CU_ASSERT_TRUE(hit_latency >= 10 && hit_latency <= 10 + 3);
+    CU_ASSERT_TRUE(miss_latency > hit_latency + 30);     /* an L3 miss: L3 + memory latency */
+
+    run(&r, send_msg(&r, 10, 0u << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.hits"), 1);           /* the line is in the L3 */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.cc_hits"), 1);
+    rig_free(&r);
+
+    /* cc_lines = 0: no constant cache, every SFID 9 read goes to the L3 */
+    const char *none[] = { "cc_lines=0", NULL };
+    r = rig_new(true, none);
+    run(&r, send_msg(&r, 9, 0u << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+    run(&r, send_msg(&r, 9, 0u << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.cc_hits") + probe_stat(r.sim, "dp.cc_misses"), 0);
+    rig_free(&r);
+}
+
 /* Unknown messages and garbage: counted, zeros back, never a crash. */
 static void test_bad_messages(void)
 {
@@ -548,6 +605,7 @@ static const struct test_case cases[] = {
     { "typed read/write on 2D surfaces, format conversion", test_typed_2d },
     { "random messages: no crash, one reply each", test_random_messages },
     { "scratch block write and read", test_scratch },
+    { "constant cache path (SFID 9)", test_constant_cache },
     { 0 }
 };
 TEST_SUITE(dataport, cases);

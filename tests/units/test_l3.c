@@ -9,6 +9,7 @@
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
+#include "units/cs/cs.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
 
@@ -327,6 +328,226 @@ static void test_bad_geometry_and_messages(void)
     sim_destroy(sim);
 }
 
+/* ---- L3CNTLREG from the command streamer ----------------------------------- */
+
+/* Sends MSG_MMIO writes of L3CNTLREG at given cycles, as the CS does. */
+struct programmer {
+    uint32_t value[8];
+    uint64_t when[8];
+    uint32_t count, sent;
+    struct port *out;
+};
+
+static const struct port_desc programmer_ports[] = {
+    { .name = "out", .direction = PORT_OUT, .help = "L3CNTLREG writes" },
+    PORT_END
+};
+
+static int programmer_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct programmer *p = unit_state(u);
+    p->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static void programmer_reset(struct unit *u)
+{
+    struct programmer *p = unit_state(u);
+    if (p->count)
+        unit_wake_at(u, p->when[0]);
+}
+
+static enum unit_activity programmer_tick(struct unit *u)
+{
+    struct programmer *p = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    while (p->sent < p->count && p->when[p->sent] <= now && port_can_send(p->out)) {
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+        struct cs_mmio *w = (struct cs_mmio *)m->payload;
+        w->op = CS_MMIO_WRITE;
+        w->offset = 0x7034;
+        w->value = p->value[p->sent++];
+        port_try_send(p->out, m);
+    }
+    if (p->sent < p->count)
+        unit_wake_at(u, p->when[p->sent]);
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops programmer_ops = {
+    .kind = "test_l3_programmer", .help = "test: scripted L3CNTLREG writes",
+    .state_size = sizeof(struct programmer), .ports = programmer_ports,
+    .realize = programmer_realize, .reset = programmer_reset, .tick = programmer_tick,
+};
+
+static void no_requests(struct requester *r) { (void)r; }
+
+static void one_write(struct requester *r) { script(r, 0, 0x1000, MEMREQ_WRITE, MEMREQ_DATA); }
+
+/* Runs the writes (at cycle 1000, 1001, ...) against a default GT2 slice
+ * L3 (768 KB, 4 banks, 2 KB ways: 96 ways) and returns the simulation. */
+static struct sim *program_l3(const uint32_t *values, uint32_t n,
+                              void (*fill_script)(struct requester *))
+{
+    struct sim_options o = { .watchdog_cycles = 100000, .log_level = -1 };
+    struct sim *sim = probe_sim(&o);
+    struct unit *req = probe_add(sim, &requester_ops, "req", NULL);
+    struct unit *l3 = probe_add(sim, &l3_ops, "l3", NULL);
+    struct unit *mem = probe_add(sim, &memory_ops, "mem", NULL);
+    struct unit *cs = probe_add(sim, &programmer_ops, "cs", NULL);
+    probe_link(sim, req, "out", l3, "client", 1, 64, 64);
+    probe_link(sim, l3, "client_reply", req, "in", 1, 64, 64);
+    probe_link(sim, l3, "memory", mem, "client", 1, 64, 64);
+    probe_link(sim, mem, "client_reply", l3, "memory_reply", 1, 64, 64);
+    probe_link(sim, cs, "out", l3, "cs", 1, 8, 1);
+    fill_script(unit_state(req));
+    struct programmer *p = unit_state(cs);
+    for (uint32_t i = 0; i < n; i++) {
+        p->value[i] = values[i];
+        p->when[i] = 1000 + i;
+    }
+    p->count = n;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    return sim;
+}
+
+static void check_partition(struct sim *sim, double slm, double urb, double ro, double dc,
+                            double rest)
+{
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.partition.slm_kib"), slm);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.partition.urb_kib"), urb);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.partition.ro_kib"), ro);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.partition.dc_kib"), dc);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.partition.rest_kib"), rest);
+}
+
+/* Field layout (genxml L3CNTLREG): 0 SLM Enable, 7:1 URB, 17:11 RO, 24:18 DC,
+ * 31:25 All, in ways of 8 KB per GT2 slice (2 KB x 4 banks); SLM is 256 KB.
+ * Expected sizes: the GT2 allocation table rows (003 notes §4.5). */
+static void test_l3cntlreg_partition(void)
+{
+    /* no write: the params' partition (URB 384, Rest 384) */
+    struct sim *sim = program_l3(NULL, 0, no_requests);
+    check_partition(sim, 0, 384, 0, 0, 384);
+    sim_destroy(sim);
+
+    /* skl_compute's first write, 0x60000021: SLM on, URB 16, All 48 ways =
+     * the SLM row {SLM 256, URB 128, Rest 384} */
+    const uint32_t slm[] = { 0x60000021 };
+    sim = program_l3(slm, 1, no_requests);
+    check_partition(sim, 256, 128, 0, 0, 384);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.reprograms"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.programming_violations"), 0);
+    sim_destroy(sim);
+
+    /* URB 48, RO 32, DC 16 ways: the row {URB 384, DC 128, RO 256}; then
+     * the default 0x60000060 back to {URB 384, Rest 384} */
+    const uint32_t split[] = { (48u << 1) | (32u << 11) | (16u << 18), 0x60000060 };
+    sim = program_l3(split, 1, no_requests);
+    check_partition(sim, 0, 384, 256, 128, 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.programming_violations"), 0);
+    sim_destroy(sim);
+    sim = program_l3(split, 2, no_requests);
+    check_partition(sim, 0, 384, 0, 0, 384);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.reprograms"), 2);
+    sim_destroy(sim);
+}
+
+static void test_l3cntlreg_rules(void)
+{
+    /* everything to DC with no RO: "Rest = 0 implies RO != 0" (applied, counted) */
+    const uint32_t all_dc[] = { (48u << 1) | (48u << 18) };
+    struct sim *sim = program_l3(all_dc, 1, no_requests);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.programming_violations"), 1);
+    check_partition(sim, 0, 384, 0, 384, 0);
+    sim_destroy(sim);
+
+    /* URB 48 + All 32 = 80 of 96 ways: not every way included: rejected */
+    const uint32_t short_sum[] = { (48u << 1) | (32u << 25) };
+    sim = program_l3(short_sum, 1, no_requests);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.programming_violations"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.rejected_programmings"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.reprograms"), 0);
+    check_partition(sim, 0, 384, 0, 0, 384);
+    sim_destroy(sim);
+
+    /* URB 80 (640 KB > 512), RO 8, All 8 (64 KB: R/W ways under 128 KB): two
+     * rules broken, the ways add up, so applied */
+    const uint32_t small_rw[] = { (80u << 1) | (8u << 11) | (8u << 25) };
+    sim = program_l3(small_rw, 1, no_requests);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.programming_violations"), 2);
+    check_partition(sim, 0, 640, 64, 0, 64);
+    sim_destroy(sim);
+
+    /* the L3 is emptied when reprogrammed: a dirty line is written back */
+    const uint32_t dflt[] = { 0x60000060 };
+    sim = program_l3(dflt, 1, one_write);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.misses"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.writebacks"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "mem.writes"), 1);
+    sim_destroy(sim);
+}
+
+/* DC | RO pools: with URB 48, RO 32, DC 16 ways (the {URB 384, DC 128, RO
+ * 256} row), R/W data fills only the 16 DC ways of a set and read-only data
+ * only the 32 RO ways. 17 R/W lines of one set (line stride banks x sets =
+ * 4 x 32 lines = 8 KB) evict the first (1-bit LRU: all 16 bits set, cleared,
+ * way 0 picked); 17 read-only lines fit. */
+static void same_set_dc(struct requester *r)
+{
+    for (uint32_t i = 0; i < 17; i++)
+        script(r, 2000 + 200 * i, 8192ull * i, MEMREQ_READ, MEMREQ_DATA);
+    script(r, 6000, 0, MEMREQ_READ, MEMREQ_DATA);
+}
+
+static void same_set_ro(struct requester *r)
+{
+    for (uint32_t i = 0; i < 17; i++)
+        script(r, 2000 + 200 * i, 8192ull * i, MEMREQ_READ, (enum memreq_target)L3_TARGET_RO_DATA);
+    script(r, 6000, 0, MEMREQ_READ, (enum memreq_target)L3_TARGET_RO_DATA);
+}
+
+static void test_l3cntlreg_pools(void)
+{
+    const uint32_t split[] = { (48u << 1) | (32u << 11) | (16u << 18) };
+    struct sim *sim = program_l3(split, 1, same_set_dc);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.misses"), 18);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.hits"), 0);
+    /* line 16 evicts line 0 (way 0), line 0 again evicts line 1 (way 1) */
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.evictions"), 2);
+    sim_destroy(sim);
+    sim = program_l3(split, 1, same_set_ro);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.misses"), 17);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.evictions"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.ro_reads"), 18);
+    sim_destroy(sim);
+    /* the params' partition (all Rest, 48 ways): both fit */
+    sim = program_l3(NULL, 0, same_set_dc);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.evictions"), 0);
+    sim_destroy(sim);
+}
+
+/* SLM needs an SLM partition: an SLM request while SLM Enable is clear is
+ * counted as bad programming; after 60000021h (SLM on) it is not. */
+static void one_slm_access(struct requester *r) { script(r, 2000, 0x40, MEMREQ_READ, MEMREQ_SLM); }
+
+static void test_slm_needs_partition(void)
+{
+    struct sim *sim = program_l3(NULL, 0, one_slm_access);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.slm_unallocated"), 1);
+    sim_destroy(sim);
+    const uint32_t slm[] = { 0x60000021 };
+    sim = program_l3(slm, 1, one_slm_access);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.slm_unallocated"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l3.urb_accesses"), 1);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "miss then hit latency", test_miss_then_hit_latency },
     { "one request per bank per cycle", test_one_request_per_bank_per_cycle },
@@ -336,6 +557,10 @@ static const struct test_case cases[] = {
     { "dram bandwidth spaces replies", test_dram_bandwidth_spaces_replies },
     { "llc hit", test_llc_hit },
     { "bad geometry and messages", test_bad_geometry_and_messages },
+    { "l3cntlreg partition", test_l3cntlreg_partition },
+    { "l3cntlreg rules", test_l3cntlreg_rules },
+    { "l3cntlreg dc and ro pools", test_l3cntlreg_pools },
+    { "slm needs an slm partition", test_slm_needs_partition },
     { 0 }
 };
 TEST_SUITE(l3, cases);

@@ -1,8 +1,13 @@
-/* tools/bench/bench_sgemm.c - the tiled SGEMM workload (workloads/workload.h,
- * written by mk/workloads.mk) through the whole machine on Gen9 GT2 and GT3:
- * simulated GT cycles, GPU cycles per host second, EU instructions per host
- * second, the slowdown against the same SGEMM in plain C on the host, and
- * the peak RSS. */
+/* tools/bench/bench_sgemm.c - the tiled SGEMM workloads (workloads/workload.h,
+ * written by mk/workloads.mk) through the whole machine on Gen9 GT2 and GT3,
+ * with the EUs in timing mode and in fast mode (eu.fast: a thread runs to its
+ * next SEND in one tick): simulated GT cycles, GPU cycles per host second, EU
+ * instructions per host second, the slowdown against the same SGEMM in plain
+ * C on the host, and the peak RSS. Two problems: 64x64x64 (the integration
+ * tests' workload, MEDIA_VFE_STATE capped at 56 threads) and 256x256x64
+ * (programmed for GT3's 336 threads). After each pair of timing runs the
+ * bench prints GT3's speedup and, when GT3 is not clearly faster, why, from
+ * the stats (threads in flight, the front end's stalls, L3 and DRAM). */
 #include "tools/bench/bench_sgemm.h"
 
 #include <stdio.h>
@@ -21,7 +26,22 @@
 #include "units/registry.h"
 #include "workloads/workload.h"
 
-#define SGEMM_AUB "build/gen/workloads/sgemm.gen9.aub.gz"
+#define AUB_DIR "build/gen/workloads/"
+
+struct problem {
+    const char *aub;
+    uint32_t m, n, k;
+};
+
+/* What one run measured. */
+struct run {
+    bool ok;
+    uint64_t cycles;
+    double seconds, instructions;
+    double eus, hw_threads, occupancy;          /* occupancy: mean over EUs, 0..1 */
+    double in_flight_peak, vfe_thread_stalls, threads;
+    double l3_hits, l3_misses, dram_utilisation, memory_latency;
+};
 
 static double seconds_now(void)
 {
@@ -36,18 +56,20 @@ static void release_memory(void *m)
 }
 
 /* The same C = A x B on the host, best of several runs (seconds per run). */
-static double plain_c_seconds(void)
+static double plain_c_seconds(const struct problem *p)
 {
-    enum { M = WORKLOAD_SGEMM_M, N = WORKLOAD_SGEMM_N, K = WORKLOAD_SGEMM_K };
-    static float a[M * K], b[K * N], c[M * N];
+    const uint32_t M = p->m, N = p->n, K = p->k;
+    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+    float *c = malloc(sizeof(float) * M * N);
     for (uint32_t i = 0; i < M * K; i++)
         a[i] = workload_sgemm_a(i);
     for (uint32_t i = 0; i < K * N; i++)
         b[i] = workload_sgemm_b(i);
+    int iterations = (int)(100u * 64u * 64u / (M * N)) + 1;
     double best = 1e9;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = seconds_now();
-        for (int it = 0; it < 100; it++)
+        for (int it = 0; it < iterations; it++)
             for (uint32_t r = 0; r < M; r++)
                 for (uint32_t col = 0; col < N; col++) {
                     float acc = 0.0f;
@@ -55,24 +77,45 @@ static double plain_c_seconds(void)
                         acc += a[r * K + k] * b[k * N + col];
                     c[r * N + col] = acc + (float)it * 0.0f;
                 }
-        double s = (seconds_now() - t0) / 100;
+        double s = (seconds_now() - t0) / iterations;
         best = s < best ? s : best;
     }
     volatile float sink = c[0];
     (void)sink;
+    free(a);
+    free(b);
+    free(c);
     return best;
 }
 
-static void run_on(const char *config, double plain)
+static double stat_sum(struct sim *sim, struct stats_writer *w, const char *kind,
+                       const char *name)
 {
+    double sum = 0;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        char path[600];
+        double v;
+        snprintf(path, sizeof path, "%s.%s", unit_name(u), name);
+        if (strcmp(unit_kind(u), kind) == 0 && stats_lookup(w, path, &v))
+            sum += v;
+    }
+    return sum;
+}
+
+static struct run run_on(const char *config, const char *aub, bool fast, double plain)
+{
+    struct run r = { .ok = false };
     struct gt_error err;
     char set[256];
-    snprintf(set, sizeof set, "host.workload=\"%s\"", SGEMM_AUB);
+    snprintf(set, sizeof set, "host.workload=\"%s\"", aub);
     struct gt_config *c = gt_config_load(config, &err);
-    if (!c || gt_config_set(c, set, &err) < 0) {
+    if (!c || gt_config_set(c, set, &err) < 0 ||
+        gt_config_set(c, fast ? "gpu.slice.subslice.eu.fast=true"
+                              : "gpu.slice.subslice.eu.fast=false", &err) < 0) {
         printf("  %s: %s\n", config, err.message);
         gt_config_free(c);
-        return;
+        return r;
     }
     struct sim_options o = { .watchdog_cycles = 100000, .log_level = SIM_LOG_ERROR };
     struct sim *sim = sim_create(&o);
@@ -81,43 +124,119 @@ static void run_on(const char *config, double plain)
         printf("  %s: %s\n", config, err.message);
         sim_destroy(sim);
         gt_config_free(c);
-        return;
+        return r;
     }
     double t0 = seconds_now();
     sim_run(sim, 0);
-    double s = seconds_now() - t0;
-    uint64_t cycles = sim_now(sim) / sim_clock_period(sim, 0);
+    r.seconds = seconds_now() - t0;
+    r.cycles = sim_now(sim) / sim_clock_period(sim, 0);
     struct stats_writer *w = stats_writer_create();
     sim_write_stats(sim, w);
-    double instructions = 0;
+    r.instructions = stat_sum(sim, w, "eu", "instructions");
+    r.occupancy = stat_sum(sim, w, "eu", "occupancy");
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
         struct unit *u = sim_unit(sim, i);
-        char path[600];
-        double v;
-        snprintf(path, sizeof path, "%s.instructions", unit_name(u));
-        if (strcmp(unit_kind(u), "eu") == 0 && stats_lookup(w, path, &v))
-            instructions += v;
+        char text[64];
+        if (strcmp(unit_kind(u), "eu") == 0) {
+            r.eus++;
+            r.hw_threads += unit_param_text(u, "threads", text, sizeof text) == 0 ? atof(text) : 0;
+        }
     }
+    r.occupancy = r.eus ? r.occupancy / r.eus : 0;
+    r.in_flight_peak = stat_sum(sim, w, "vfe", "in_flight_peak");
+    r.vfe_thread_stalls = stat_sum(sim, w, "vfe", "stall.threads");
+    r.threads = stat_sum(sim, w, "vfe", "threads_dispatched");
+    r.l3_hits = stat_sum(sim, w, "l3", "hits");
+    r.l3_misses = stat_sum(sim, w, "l3", "misses");
+    r.dram_utilisation = stat_sum(sim, w, "memory", "dram_utilisation");
+    r.memory_latency = stat_sum(sim, w, "memory", "average_latency");
     stats_writer_destroy(w);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("  %-26s %7llu GT cycles in %.3f s = %.2f M GPU-cycles/s, %.2f M EU instr/s, "
-           "slowdown vs plain C %.0fx, peak RSS %.1f MiB\n", config, (unsigned long long)cycles,
-           s, (double)cycles / s / 1e6, instructions / s / 1e6, plain > 0 ? s / plain : 0.0,
-           (double)ru.ru_maxrss / 1024.0);
+    char label[160];
+    snprintf(label, sizeof label, "%s %s", strstr(config, "gt3") ? "GT3" : "GT2",
+             fast ? "fast  " : "timing");
+    printf("  %-11s %8llu GT cycles in %6.3f s = %5.2f M GPU-cycles/s, %6.2f M EU instr/s, "
+           "slowdown vs plain C %6.0fx, peak RSS %.1f MiB\n", label, (unsigned long long)r.cycles,
+           r.seconds, (double)r.cycles / r.seconds / 1e6, r.instructions / r.seconds / 1e6,
+           plain > 0 ? r.seconds / plain : 0.0, (double)ru.ru_maxrss / 1024.0);
     sim_destroy(sim);
     gt_config_free(c);
+    r.ok = true;
+    return r;
+}
+
+/* GT3 has twice GT2's EUs and L3; "clearly faster" is taken as >= 1.5x. */
+static void explain(const struct run *gt2, const struct run *gt3)
+{
+    double speedup = (double)gt2->cycles / (double)gt3->cycles;
+    printf("    GT3 vs GT2 (timing): %.2fx fewer cycles with %.0f vs %.0f EUs", speedup,
+           gt3->eus, gt2->eus);
+    for (int i = 0; i < 2; i++) {
+        const struct run *r = i ? gt3 : gt2;
+        double cached = r->l3_hits + r->l3_misses;
+        printf("%s %s: front end's threads in flight peak %.0f (hardware threads %.0f), "
+               "occupancy %.0f%%, L3 hits %.0f%%, "
+               "DRAM busy %.0f%%", i ? ";" : "\n     ", i ? "GT3" : "GT2", r->in_flight_peak,
+               r->hw_threads, 100 * r->occupancy, cached ? 100 * r->l3_hits / cached : 0.0,
+               100 * r->dram_utilisation);
+    }
+    printf("\n");
+    if (speedup >= 1.5)
+        return;
+    printf("    GT3 is not clearly faster:");
+    bool said = false;
+    if (gt3->in_flight_peak < 0.75 * gt3->hw_threads && gt3->vfe_thread_stalls > 0) {
+        printf(" the front end held GT3 at %.0f threads in flight of its %.0f (vfe.stall.threads "
+               "%.0f: the workload's MEDIA_VFE_STATE Maximum Number of Threads), so the extra "
+               "EUs sit idle (occupancy %.0f%%);", gt3->in_flight_peak, gt3->hw_threads,
+               gt3->vfe_thread_stalls, 100 * gt3->occupancy);
+        said = true;
+    }
+    if (gt3->threads < 4 * gt3->hw_threads) {
+        printf(" %.0f threads in all for %.0f hardware threads: dispatch ramp and the last "
+               "groups' tail weigh on a short run;", gt3->threads, gt3->hw_threads);
+        said = true;
+    }
+    if (gt3->dram_utilisation > 0.6) {
+        printf(" DRAM %.0f%% busy (average memory latency %.0f cycles): bandwidth-bound;",
+               100 * gt3->dram_utilisation, gt3->memory_latency);
+        said = true;
+    }
+    if (!said)
+        printf(" no single limit stands out in the stats;");
+    printf("\n");
+}
+
+static void bench_problem(const struct problem *p, const char *why)
+{
+    if (access(p->aub, R_OK) != 0) {
+        printf("\nSGEMM: %s not found (make workloads)\n", p->aub);
+        return;
+    }
+    double plain = plain_c_seconds(p);
+    printf("\ntiled SGEMM %ux%ux%u (Gen9, SIMD8, SLM panel + barrier, %s; plain C on the host: "
+           "%.1f us):\n", p->m, p->n, p->k, why, plain * 1e6);
+    struct run t2 = run_on("configs/gen9-skl-gt2.cfg", p->aub, false, plain);
+    struct run t3 = run_on("configs/gen9-skl-gt3.cfg", p->aub, false, plain);
+    struct run f2 = run_on("configs/gen9-skl-gt2.cfg", p->aub, true, plain);
+    struct run f3 = run_on("configs/gen9-skl-gt3.cfg", p->aub, true, plain);
+    if (t2.ok && t3.ok)
+        explain(&t2, &t3);
+    if (t2.ok && f2.ok && t3.ok && f3.ok)
+        printf("    fast mode: %.2fx (GT2) and %.2fx (GT3) the host speed of timing mode; "
+               "cycles %+.1f%% and %+.1f%% (fast mode is functional: its cycles are not "
+               "timing figures)\n", t2.seconds / f2.seconds, t3.seconds / f3.seconds,
+               100.0 * ((double)f2.cycles / (double)t2.cycles - 1),
+               100.0 * ((double)f3.cycles / (double)t3.cycles - 1));
 }
 
 void bench_sgemm(void)
 {
-    if (access(SGEMM_AUB, R_OK) != 0) {
-        printf("\nSGEMM: %s not found (make workloads)\n", SGEMM_AUB);
-        return;
-    }
-    double plain = plain_c_seconds();
-    printf("\ntiled SGEMM %ux%ux%u (Gen9, SIMD8, SLM panel + barrier; plain C on the host: "
-           "%.1f us):\n", WORKLOAD_SGEMM_M, WORKLOAD_SGEMM_N, WORKLOAD_SGEMM_K, plain * 1e6);
-    run_on("configs/gen9-skl-gt2.cfg", plain);
-    run_on("configs/gen9-skl-gt3.cfg", plain);
+    const struct problem small = { AUB_DIR "sgemm.gen9.aub.gz", WORKLOAD_SGEMM_M,
+                                   WORKLOAD_SGEMM_N, WORKLOAD_SGEMM_K };
+    const struct problem large = { AUB_DIR "sgemm256.gen9.aub.gz", WORKLOAD_SGEMM256_MN,
+                                   WORKLOAD_SGEMM256_MN, WORKLOAD_SGEMM_K };
+    bench_problem(&small, "512 threads, at most 56 in flight");
+    bench_problem(&large, "8192 threads, at most 336 in flight");
 }

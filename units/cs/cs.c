@@ -25,6 +25,7 @@ enum {
     REG_HWS_PGA = 0x2080,
     REG_NOPID = 0x2094,
     REG_ELSP = 0x2230,
+    REG_L3CNTLREG = 0x7034,     /* Gen8/Gen9: the slices' L3 partition (003 notes §4.5) */
     REG_EXECLIST_STATUS = 0x2234,
     REG_CONTEXT_CONTROL = 0x2244,
     REG_PDP0_LDW = 0x2270,
@@ -106,7 +107,7 @@ enum cs_field {
     F_SETPRED_ENABLE,
     F_CBBE_SEMAPHORE, F_CBBE_GLOBAL, F_CBBE_DATA, F_CBBE_ADDRESS, F_CBBE_MASK_MODE,
     F_ARB_ENABLE,
-    F_PC_POST_SYNC, F_PC_ADDRESS, F_PC_IMMEDIATE, F_PC_DEST_TYPE, F_PC_STORE_INDEX,
+    F_PC_POST_SYNC, F_PC_ADDRESS, F_PC_IMMEDIATE, F_PC_DEST_TYPE, F_PC_STORE_INDEX, F_PC_CS_STALL,
     F_PS_SELECTION, F_PS_MASK,
     F_NOOP_ID, F_NOOP_ID_WRITE,
     F_COUNT
@@ -151,6 +152,7 @@ static const struct { enum cs_command command; const char *name; } field_names[F
     [F_PC_IMMEDIATE] = { CMD_PIPE_CONTROL, "Immediate Data" },
     [F_PC_DEST_TYPE] = { CMD_PIPE_CONTROL, "Destination Address Type" },
     [F_PC_STORE_INDEX] = { CMD_PIPE_CONTROL, "Store Data Index" },
+    [F_PC_CS_STALL] = { CMD_PIPE_CONTROL, "Command Streamer Stall Enable" },
     [F_PS_SELECTION] = { CMD_PIPELINE_SELECT, "Pipeline Selection" },
     [F_PS_MASK] = { CMD_PIPELINE_SELECT, "Mask Bits" },
     [F_NOOP_ID] = { CMD_MI_NOOP, "Identification Number" },
@@ -158,6 +160,7 @@ static const struct { enum cs_command command; const char *name; } field_names[F
 };
 
 #define MAX_COMMAND_DWORDS 65536u
+#define CS_MAX_L3 8
 
 /* Which pipeline a passed-on command belongs to, by name: 3D* to the 3D
  * pipeline, MEDIA_* and GPGPU_* to the media/GPGPU one, the rest (STATE_BASE_
@@ -193,6 +196,8 @@ struct cs {
 
     /* ports */
     struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply, *vfe_drained;
+    struct port *l3[CS_MAX_L3];                 /* the slices' L3s (L3CNTLREG writes) */
+    uint32_t l3_count;
 
     /* spec */
     const struct spec_gen *spec;
@@ -223,8 +228,8 @@ struct cs {
     uint32_t pipeline;                          /* PIPELINE_SELECT: 0 3D, 1 media, 2 GPGPU */
     uint64_t submission_commands;
     uint64_t busy_until;                        /* next cycle a command may start */
-    struct msg *pending[2];                     /* messages waiting for space */
-    struct port *pending_port[2];
+    struct msg *pending[3];                     /* messages waiting for space */
+    struct port *pending_port[3];
     uint32_t pending_count;
     uint32_t *fetch;                            /* the command being executed */
     uint32_t fetch_capacity;
@@ -232,6 +237,8 @@ struct cs {
     uint32_t device_pci_id, device_gen;
     bool awaiting_alu;
     bool awaiting_drain;        /* a sync waits for the GPGPU front end's drain reply */
+    bool drain_for_host;        /* ... and the host waits for its reply (else a CS stall) */
+    uint32_t l3_unsent;         /* bit per L3 still to be sent the latest L3CNTLREG */
     bool executed_any;                          /* some submission ran */
     struct cs_alu_regs alu_regs;                /* SRCA, SRCB, ACCU, ZF, CF between MI_MATHs */
     FILE *print;
@@ -241,7 +248,7 @@ struct cs {
     uint64_t hangs, submissions, batches, second_level_batches, chained_batches;
     uint64_t predicated_off, privilege_violations, user_interrupts, post_sync_writes;
     uint64_t register_writes, register_reads, faults, mi_math_instructions, not_modelled;
-    uint64_t stall_cycles, device_mismatches;
+    uint64_t stall_cycles, device_mismatches, cs_stalls, l3_writes;
 };
 
 static const struct param_desc cs_params[] = {
@@ -276,6 +283,8 @@ static const struct port_desc cs_ports[] = {
       .help = "MI_MATH work for a separate CS ALU unit (else the CS runs it)" },
     { .name = "alu_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
       .help = "the CS ALU's results" },
+    { .name = "l3", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034, Gen8+) to each slice's L3" },
     PORT_END
 };
 
@@ -307,6 +316,9 @@ static const struct stat_desc cs_stats[] = {
     CS_STAT("stall_cycles", stall_cycles, "cycles", "cycles waiting for a pipeline port"),
     CS_STAT("device_mismatches", device_mismatches, "events",
             "workloads captured on another generation than this CS"),
+    CS_STAT("cs_stalls", cs_stalls, "commands",
+            "stalling PIPE_CONTROLs (CS Stall) that waited for the GPGPU front end to drain"),
+    CS_STAT("l3_writes", l3_writes, "writes", "L3CNTLREG writes passed to the slices' L3s"),
     STAT_END
 };
 
@@ -414,6 +426,32 @@ static void reg_write(struct cs *s, struct unit *u, uint32_t offset, uint32_t va
     }
     if (offset == REG_RING_TAIL && s->gen < 8 && (reg_get_raw(&s->regs, REG_RING_CTL) & 1))
         start_memory_ring(s, u);
+    if (offset == REG_L3CNTLREG && s->gen >= 8 && s->l3_count) {
+        /* The slices' L3s take the new partition; the CS parses on only
+         * once every L3 has the write (cs_tick sends the latest value). */
+        s->l3_unsent = (1u << s->l3_count) - 1;
+        s->l3_writes++;
+    }
+}
+
+/* Sends the latest L3CNTLREG to the L3s still owed it; false while one's
+ * port is full. */
+static bool send_l3(struct cs *s, struct unit *u)
+{
+    for (uint32_t i = 0; i < s->l3_count; i++) {
+        if (!(s->l3_unsent & (1u << i)))
+            continue;
+        if (!port_can_send(s->l3[i]))
+            return false;
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+        struct cs_mmio *w = (struct cs_mmio *)m->payload;
+        w->op = CS_MMIO_WRITE;
+        w->offset = REG_L3CNTLREG;
+        w->value = reg_get_raw(&s->regs, REG_L3CNTLREG);
+        port_try_send(s->l3[i], m);
+        s->l3_unsent &= ~(1u << i);
+    }
+    return true;
 }
 
 /* ---- reporting ----------------------------------------------------------- */
@@ -1099,6 +1137,20 @@ static void execute(struct cs *s, struct unit *u, const struct spec_element *e, 
                 s->post_sync_writes++;
         }
         send_state(s, u, e, n, address, ppgtt);     /* ordering token down the 3D pipe */
+        if (fv(s, F_PC_CS_STALL) && s->vfe && s->vfe_drained) {
+            /* CS Stall: parsing waits until the GPGPU work before it has
+             * drained (the host sync's handshake with the front end; the
+             * 3D pipe behind has no threads in flight to wait for). */
+            struct msg *d = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+            ((struct cs_mmio *)d->payload)->op = CS_MMIO_SYNC;
+            if (s->pending_count || !port_try_send(s->vfe, d)) {
+                s->pending[s->pending_count] = d;
+                s->pending_port[s->pending_count++] = s->vfe;
+            }
+            s->awaiting_drain = true;
+            s->drain_for_host = false;
+            s->cs_stalls++;
+        }
         return;
     }
     case CMD_PIPELINE_SELECT: {
@@ -1236,6 +1288,7 @@ static bool take_host_message(struct cs *s, struct unit *u)
             ((struct cs_mmio *)d->payload)->op = CS_MMIO_SYNC;
             port_try_send(s->vfe, d);
             s->awaiting_drain = true;
+            s->drain_for_host = true;
         } else {
             reply_sync(s, u);
         }
@@ -1307,6 +1360,11 @@ static int cs_realize(struct unit *u, struct gt_error *err)
         s->vf = NULL;
     if (!port_is_bound(s->vfe))
         s->vfe = NULL;
+    s->l3_count = unit_port_count(u, "l3");
+    if (s->l3_count > CS_MAX_L3)
+        return gt_error_set(err, "%u L3s linked to \"l3\"; at most %d", s->l3_count, CS_MAX_L3);
+    for (uint32_t i = 0; i < s->l3_count; i++)
+        s->l3[i] = unit_port(u, "l3", i);
     if (port_is_bound(s->alu) != port_is_bound(s->alu_reply))
         return gt_error_set(err, "link both alu and alu_reply, or neither");
     if (!port_is_bound(s->alu)) {
@@ -1337,6 +1395,8 @@ static void cs_reset(struct unit *u)
     memset(&s->alu_regs, 0, sizeof s->alu_regs);
     s->awaiting_alu = false;
     s->awaiting_drain = false;
+    s->drain_for_host = false;
+    s->l3_unsent = 0;
     s->predicate = false;
     s->set_predicate = 0;
     s->elsp_writes = 0;
@@ -1355,6 +1415,10 @@ static enum unit_activity cs_tick(struct unit *u)
         s->pending_port[0] = s->pending_port[1];
         s->pending_count--;
     }
+    if (s->l3_unsent && !send_l3(s, u)) {
+        s->stall_cycles++;
+        return UNIT_IDLE;               /* woken when the port frees */
+    }
     if (s->awaiting_alu) {
         if (!take_alu_reply(s, u))
             return UNIT_IDLE;           /* woken when the reply arrives */
@@ -1365,7 +1429,8 @@ static enum unit_activity cs_tick(struct unit *u)
             if (d->kind == MSG_MMIO && d->size >= sizeof(struct cs_mmio) &&
                 ((const struct cs_mmio *)d->payload)->op == CS_MMIO_SYNC_DONE && s->awaiting_drain) {
                 s->awaiting_drain = false;
-                reply_sync(s, u);
+                if (s->drain_for_host)
+                    reply_sync(s, u);
             }
             msg_free(unit_sim(u), d);
         }
@@ -1382,11 +1447,11 @@ static enum unit_activity cs_tick(struct unit *u)
             return UNIT_BUSY;
         if (s->pending_count || s->awaiting_alu)
             return UNIT_IDLE;
-        return engine_busy(s) || port_peek(s->host) ? UNIT_BUSY : UNIT_IDLE;
+        return engine_busy(s) || port_peek(s->host) || s->l3_unsent ? UNIT_BUSY : UNIT_IDLE;
     }
     while (!engine_busy(s) && take_host_message(s, u))
         ;
-    return engine_busy(s) || port_peek(s->host) ? UNIT_BUSY : UNIT_IDLE;
+    return engine_busy(s) || port_peek(s->host) || s->l3_unsent ? UNIT_BUSY : UNIT_IDLE;
 }
 
 static void cs_stats_derived(struct unit *u, struct stats_writer *w)

@@ -32,7 +32,16 @@
  * between two contexts (one context at a time), the "User Mode Privileged
  * commands" table (absent from the seeds: LRI from non-privileged batches is
  * allowed), the resource streamer, semaphores, waiting for the pipeline to
- * drain on a stalling PIPE_CONTROL (the pipeline behind is placeholders).
+ * drain on a stalling PIPE_CONTROL for the 3D pipeline (a CS Stall waits for
+ * the GPGPU front end only: below).
+ *
+ * A PIPE_CONTROL with Command Streamer Stall Enable sends CS_MMIO_SYNC down
+ * "vfe" (after the PIPE_CONTROL's own packet) when "vfe_drained" is linked,
+ * and parsing waits for the CS_MMIO_SYNC_DONE: the GPGPU threads before it
+ * have ended (no host reply; counted in cs_stalls). A write of L3CNTLREG
+ * (0x7034, Gen8/Gen9; by LRI, LRM, LRR or the host) goes to every L3 linked
+ * to the open "l3" port as MSG_MMIO CS_MMIO_WRITE; parsing waits until each
+ * has taken it.
  *
  * Ports: "host" in (MSG_MMIO from the host: register writes, inline ring
  * dwords, sync requests), "host_reply" out (optional: sync replies),
@@ -41,7 +50,8 @@
  * the sync is replied to only when the front end answers CS_MMIO_SYNC_DONE on
  * "vfe_drained": its threads have ended), "alu" out and
  * "alu_reply" in (optional: MI_MATH through a separate ALU unit; without
- * them the CS runs the ALU itself).
+ * them the CS runs the ALU itself), "l3"[n] out (optional: L3CNTLREG writes
+ * to the slices' L3s).
  */
 #ifndef GTSIM_UNITS_CS_H
 #define GTSIM_UNITS_CS_H

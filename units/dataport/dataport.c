@@ -13,6 +13,7 @@
 #include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
 #include "units/eu/eu_msg.h"
+#include "units/l3/l3.h"
 
 #define DP_MAX_EUS 64
 #define DP_MAX_LINES 256            /* lines one message may touch (SIMD16 x 4 ch x 2 lines) */
@@ -52,6 +53,7 @@ struct txn {
     uint64_t lines[DP_MAX_LINES];
     uint8_t targets[DP_MAX_LINES];
     uint8_t ops[DP_MAX_LINES];
+    bool ro;                    /* SFID 9: through the constant cache */
 };
 
 struct pending_line {
@@ -60,7 +62,7 @@ struct pending_line {
 
 struct dp {
     /* params */
-    uint32_t max_outstanding, latency, messages_per_cycle, slm_kib, gen;
+    uint32_t max_outstanding, latency, messages_per_cycle, slm_kib, gen, cc_lines, cc_latency;
     /* ports */
     struct port **eu, **wb;
     uint32_t eus;
@@ -74,13 +76,14 @@ struct dp {
     uint64_t *ready_due;
     uint32_t ready_head, ready_count;
     uint8_t *slm;
+    uint64_t *cc;               /* constant cache: line number + 1 per entry, 0 empty */
     uint32_t next_eu;
     uint32_t in_flight;
     /* stats */
     uint64_t messages, reads, writes, atomics, fences, lines, l3_replies, bytes_read, bytes_written;
     uint64_t slm_accesses, out_of_bounds, bti_beyond_table, state_faults, page_faults;
     uint64_t slm_out_of_bounds, unsupported, bad_messages, stall_l3, stall_writeback;
-    uint64_t lines_dropped, latency_sum, sunk;
+    uint64_t lines_dropped, latency_sum, sunk, cc_hits, cc_misses;
     uint32_t warned;
 };
 
@@ -95,6 +98,12 @@ static const struct param_desc dp_params[] = {
                     "shared local memory of the subslice, KiB (seed 003 L17346: 64 KB)"),
     PARAM_U32_FIELD("gen", struct dp, gen, 9, 7, 9,
                     "generation of the message encodings when a thread names none"),
+    PARAM_U32_FIELD("cc_lines", struct dp, cc_lines, 64, 0, 65536,
+                    "constant cache lines (64 B, direct mapped; 0: none). The seed names the "
+                    "read-only port's constant cache but gives no size: model choice"),
+    PARAM_U32_FIELD("cc_latency", struct dp, cc_latency, 10, 1, 100000,
+                    "cycles from an SFID 9 read whose lines all hit the constant cache to its "
+                    "reply (model choice; IGC's heuristic has 60 for DP CC against 400 for DC)"),
     PARAM_END
 };
 
@@ -139,6 +148,8 @@ static const struct stat_desc dp_stats[] = {
     C("stall.writeback", stall_writeback, "cycles", "cycles with a reply held by a full channel"),
     C("lines_dropped", lines_dropped, "lines", "lines beyond what one message may track (not timed)"),
     C("latency_sum", latency_sum, "cycles", "message latency summed over replied messages"),
+    C("cc_hits", cc_hits, "lines", "SFID 9 lines found in the constant cache (no L3 request)"),
+    C("cc_misses", cc_misses, "lines", "SFID 9 lines sent to the L3 as read-only data"),
     STAT_END
 };
 #undef C
@@ -836,6 +847,30 @@ static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *
     }
     uint64_t now = unit_cycle(u);
     t->lines_left = 0;
+    t->ro = p->sfid == SFID_DCRO && op != OP_UNSUPPORTED && s->cc_lines && s->l3 &&
+            port_is_bound(s->l3);
+    if (t->ro && t->nlines) {
+        /* the constant cache (read-only port, notes §4.1): hits need no L3
+         * request; misses go to the L3 as read-only data and fill the cache
+         * when their lines come back */
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < t->nlines; i++) {
+            uint64_t line = t->lines[i] / MEMREQ_LINE_BYTES;
+            if (s->cc[line % s->cc_lines] == line + 1) {
+                s->cc_hits++;
+                continue;
+            }
+            s->cc_misses++;
+            t->lines[kept] = t->lines[i];
+            t->ops[kept] = t->ops[i];
+            t->targets[kept++] = L3_TARGET_RO_DATA;
+        }
+        t->nlines = kept;
+        if (!kept) {
+            ready_push(s, ti, now + s->cc_latency);
+            return true;
+        }
+    }
     if (s->l3 && port_is_bound(s->l3) && t->nlines && op != OP_FENCE) {
         t->lines_left = t->nlines;
         for (uint32_t i = 0; i < t->nlines; i++)
@@ -892,6 +927,10 @@ static void take_l3_replies(struct dp *s, struct unit *u)
             s->bad_messages++;
         } else {
             s->l3_replies++;
+            if (s->txn[r->tag].ro) {
+                uint64_t line = r->address / MEMREQ_LINE_BYTES;
+                s->cc[line % s->cc_lines] = line + 1;
+            }
             if (--s->txn[r->tag].lines_left == 0)
                 ready_push(s, r->tag, 0);
         }
@@ -964,6 +1003,8 @@ static void dp_release(struct dp *s, struct unit *u)
     free(s->ready);
     free(s->ready_due);
     free(s->slm);
+    free(s->cc);
+    s->cc = NULL;
     s->txn = NULL;
     s->lq = NULL;
     s->ready = NULL;
@@ -979,6 +1020,7 @@ static void dp_reset(struct unit *u)
     s->ready = gt_xcalloc(s->max_outstanding, sizeof *s->ready);
     s->ready_due = gt_xcalloc(s->max_outstanding, sizeof *s->ready_due);
     s->slm = gt_xcalloc(1, s->slm_kib * 1024u);
+    s->cc = gt_xcalloc(s->cc_lines ? s->cc_lines : 1, sizeof *s->cc);
     s->free_txn = 0;
     s->lq_head = s->lq_count = s->lq_cap = 0;
     s->ready_head = s->ready_count = 0;

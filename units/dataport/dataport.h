@@ -26,7 +26,14 @@
  *    dropped), scratch block read/write (DC0 desc[18]: General State Base +
  *    the header's M0.5[31:10] + desc[11:0] HWords), memory fence (replies
  *    when the lines before it are done), the
- *    constant cache path (the read messages on SFID 9);
+ *    constant cache path (the read messages on SFID 9, the read-only data
+ *    port, notes §4.1: OWord block, DWord and byte scattered reads): with an
+ *    L3 linked they go through a direct-mapped constant cache of `cc_lines`
+ *    64-byte lines; a message whose lines all hit replies after `cc_latency`
+ *    without L3 traffic, missing lines go to the L3 as read-only data
+ *    (L3_TARGET_RO_DATA, units/l3/l3.h) and fill the cache when answered.
+ *    The data itself always comes from memory when the message is taken,
+ *    so the cache is timing only (no stale data); stats cc_hits, cc_misses;
  *  - timing: the functional access happens when the message is taken; the
  *    write-back goes to the EU when every 64-byte line the message touched
  *    has been answered by the slice's L3 (one MSG_MEMORY_REQUEST per line,
@@ -48,7 +55,9 @@
  * media block messages (replied with zeros, counted as unsupported), DC2
  * scaled messages, atomic counters, float atomics, the render cache,
  * coherency types and the cache-control bits, per-message ordering beyond
- * issue order of the line requests.
+ * issue order of the line requests, constant cache invalidation (PIPE_CONTROL
+ * Constant Cache Invalidation Enable has no path to the data ports: the cache
+ * only ever changes timing), the sampler cache path.
  */
 #ifndef GTSIM_UNITS_DATAPORT_H
 #define GTSIM_UNITS_DATAPORT_H

@@ -9,8 +9,11 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
+#include "units/cs/cs.h"
 
 #define MAX_CLIENTS 64
+#define L3CNTLREG 0x7034u
+#define SLM_KIB_PER_BANK 64u        /* "SLM-capable 64KB" per bank (003 notes §4.4-4.5) */
 
 /* A request waiting in a bank queue or a miss entry. */
 struct pending {
@@ -46,10 +49,13 @@ struct l3 {
     uint32_t clients, bank_queue, misses_max;
     uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
     /* derived */
-    uint32_t sets, ways;
+    uint32_t sets, ways, max_ways;
+    uint32_t dc_ways, ro_ways;      /* of `ways`: laid out DC | Rest | RO */
+    /* the partition in KiB (from the params, then from L3CNTLREG writes) */
+    uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     /* ports */
     struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS];
-    struct port *memory, *memory_reply;
+    struct port *memory, *memory_reply, *cs;
     /* state */
     struct bank *bank;
     struct miss *miss;
@@ -61,6 +67,8 @@ struct l3 {
     /* stats */
     uint64_t reads, writes, atomics, hits, misses, merged_misses, evictions, writebacks;
     uint64_t urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls, unexpected;
+    uint64_t reprograms, programming_violations, rejected_programmings, ro_reads;
+    uint64_t slm_unallocated;
 };
 
 static const struct param_desc l3_params[] = {
@@ -94,6 +102,8 @@ static const struct port_desc l3_ports[] = {
     { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
     { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
     { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
+    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+      .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034) from the command streamer" },
     PORT_END
 };
 
@@ -210,25 +220,34 @@ static int lookup(const struct l3 *s, const struct bank *b, uint64_t line)
  * way whose bit is 0, and its bit is set; when every bit is 1 they are all
  * cleared and way 0 is picked (and set). Hits do not update the bits (the
  * replacement state changes on fills only). */
-static uint32_t victim(const struct l3 *s, struct bank *b, uint32_t set)
+static uint32_t victim(const struct l3 *s, struct bank *b, uint32_t set, uint32_t lo, uint32_t hi)
 {
     uint8_t *bits = &b->lru[set * s->ways];
-    for (uint32_t w = 0; w < s->ways; w++)
+    for (uint32_t w = lo; w < hi; w++)
         if (!bits[w]) {
             bits[w] = 1;
             return w;
         }
-    memset(bits, 0, s->ways);
-    bits[0] = 1;
-    return 0;
+    memset(bits + lo, 0, hi - lo);
+    bits[lo] = 1;
+    return lo;
 }
 
-static void fill(struct l3 *s, struct unit *u, uint64_t line, bool dirty)
+/* Fills allocate in their pool's ways: R/W data in DC + Rest, read-only
+ * data in Rest + RO (the ways are laid out DC | Rest | RO, so each pool is
+ * one range; with the params' partition, all Rest, both are every way). The
+ * 1-bit LRU runs over the pool's range. */
+static void fill(struct l3 *s, struct unit *u, uint64_t line, bool dirty, bool ro)
 {
     struct bank *b = &s->bank[bank_of(s, line)];
     uint32_t set = set_of(s, line);
     int existing = lookup(s, b, line);
-    uint32_t way = existing >= 0 ? (uint32_t)existing : victim(s, b, set);
+    uint32_t lo = ro ? s->dc_ways : 0, hi = ro ? s->ways : s->ways - s->ro_ways;
+    if (lo >= hi) {             /* a pool with no ways (a counted violation): any way */
+        lo = 0;
+        hi = s->ways;
+    }
+    uint32_t way = existing >= 0 ? (uint32_t)existing : victim(s, b, set, lo, hi);
     uint32_t i = set * s->ways + way;
     if (existing < 0 && b->valid[i]) {
         s->evictions++;
@@ -255,6 +274,16 @@ static int l3_realize(struct unit *u, struct gt_error *err)
                             "%u banks", s->cache_kib, s->way_kib, s->banks);
     s->sets = s->way_kib * 1024 / MEMREQ_LINE_BYTES;
     s->ways = s->cache_kib / s->banks / s->way_kib;
+    s->dc_ways = s->ro_ways = 0;        /* the params' cache is all Rest */
+    s->max_ways = s->size_kib / s->banks / s->way_kib;   /* room for any L3CNTLREG partition */
+    s->part_urb = s->urb_kib;
+    s->part_slm = s->slm_kib;
+    s->part_dc = 0;
+    s->part_ro = 0;
+    s->part_rest = s->cache_kib;
+    s->cs = unit_port(u, "cs", 0);     /* NULL in a wrapper without the port */
+    if (s->cs && !port_is_bound(s->cs))
+        s->cs = NULL;
     /* one client per link made to "client" (an open array) */
     s->clients = unit_port_count(u, "client");
     if (s->clients > MAX_CLIENTS)
@@ -270,7 +299,7 @@ static int l3_realize(struct unit *u, struct gt_error *err)
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
     s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
-    size_t lines = (size_t)s->sets * s->ways;
+    size_t lines = (size_t)s->sets * s->max_ways;
     for (uint32_t i = 0; i < s->banks; i++) {
         s->bank[i].tags = gt_xcalloc(lines, sizeof(uint64_t));
         s->bank[i].valid = gt_xcalloc(lines, 1);
@@ -324,16 +353,17 @@ static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
         msg_free(unit_sim(u), m);
         if (!x)
             continue;               /* a writeback's completion, or an uncached reply's */
-        bool dirty = false, cached = false;
+        bool dirty = false, cached = false, ro = true;
         for (uint32_t i = 0; i < x->count; i++) {
             const struct memreq *q = (const struct memreq *)x->waiters[i].m->payload;
             if (q->target == MEMREQ_UNCACHED)
                 continue;
             cached = true;
             dirty |= q->op != MEMREQ_READ;
+            ro &= q->target == L3_TARGET_RO_DATA;
         }
         if (cached)
-            fill(s, u, line, dirty);
+            fill(s, u, line, dirty, ro);
         for (uint32_t i = 0; i < x->count; i++)
             schedule_reply(s, x->waiters[i].m, x->waiters[i].client, now + s->fill_latency, false);
         x->used = false;
@@ -380,6 +410,8 @@ static void serve_banks(struct l3 *s, struct unit *u, uint64_t now)
         uint64_t line = q->address / MEMREQ_LINE_BYTES;
         if (q->target == MEMREQ_URB || q->target == MEMREQ_SLM) {
             s->urb_accesses++;
+            if (q->target == MEMREQ_SLM && s->part_slm == 0)
+                s->slm_unallocated++;       /* SLM used with SLM Enable clear */
             schedule_reply(s, p.m, p.client, now + s->urb_latency, true);
         } else if (q->target == MEMREQ_UNCACHED) {
             struct miss *x = find_miss(s, line, true);
@@ -398,6 +430,8 @@ static void serve_banks(struct l3 *s, struct unit *u, uint64_t now)
                 s->mshr_stalls++;
                 continue;               /* the bank waits for a miss entry */
             }
+            if (q->target == L3_TARGET_RO_DATA)
+                s->ro_reads++;          /* one pool with DC and Rest here */
             if (q->op == MEMREQ_READ)
                 s->reads++;
             else if (q->op == MEMREQ_WRITE)
@@ -462,10 +496,84 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
     }
 }
 
+/* L3CNTLREG (Gen8/Gen9 genxml: 0 SLM Enable, 7:1 URB Allocation, 17:11 RO
+ * Allocation, 24:18 DC Allocation, 31:25 All Allocation, in ways; the
+ * default 0x60000060 is URB 48 + All 48 = 96 ways of 2 KB in 4 banks = 768 KB,
+ * the GT2 row {URB 384, Rest 384}: 003 notes §4.5). SLM, when enabled, is
+ * the 64 KB per bank the allocation tables give it. The rules (L18834-18911)
+ * are checked and each broken one counted; a write whose ways do not add up
+ * to the L3, or that leaves no cache, is not applied. The L3 must be empty
+ * when it is reprogrammed (L18855-18858): dirty lines are written back and
+ * every line is invalidated. */
+static void program(struct l3 *s, struct unit *u, uint32_t value)
+{
+    uint32_t slm_ways = (value & 1) ? SLM_KIB_PER_BANK / s->way_kib : 0;
+    uint32_t urb = (value >> 1) & 0x7F, ro = (value >> 11) & 0x7F;
+    uint32_t dc = (value >> 18) & 0x7F, all = (value >> 25) & 0x7F;
+    uint32_t way_kib = s->way_kib * s->banks;           /* one way across the banks */
+    uint32_t step_kib = 4 * s->banks, max_kib = 128 * s->banks, rw_min_kib = 32 * s->banks;
+    uint64_t broken = 0;
+    bool sum_ok = slm_ways + urb + ro + dc + all == s->max_ways;
+    broken += !sum_ok;                                  /* "All L3 ways have to be included" */
+    broken += dc && dc * way_kib < rw_min_kib;          /* R/W ways 0 or >= 128 KB (GT2) */
+    broken += all && all * way_kib < rw_min_kib;
+    broken += !all && !ro;                              /* Rest = 0 implies RO != 0 */
+    const uint32_t parts[4] = { urb, all, dc, ro };     /* 0 to 512 KB in 16 KB steps (GT2) */
+    for (int i = 0; i < 4; i++)
+        broken += parts[i] * way_kib > max_kib || (parts[i] * way_kib) % step_kib;
+    s->programming_violations += broken;
+    if (broken)
+        unit_log(u, SIM_LOG_WARNING, "L3CNTLREG 0x%08x breaks %u programming rule(s) (SLM %u, "
+                 "URB %u, RO %u, DC %u, All %u ways of %u)", value, (unsigned)broken,
+                 slm_ways, urb, ro, dc, all, s->max_ways);
+    uint32_t cache_ways = ro + dc + all;
+    if (!sum_ok || cache_ways == 0) {
+        s->rejected_programmings++;
+        return;
+    }
+    for (uint32_t i = 0; i < s->banks; i++) {
+        struct bank *b = &s->bank[i];
+        size_t lines = (size_t)s->sets * s->ways;
+        for (size_t k = 0; k < lines; k++)
+            if (b->valid[k] && b->dirty[k]) {
+                s->writebacks++;
+                to_memory(s, memory_request(u, b->tags[k], MEMREQ_WRITE, UINT32_MAX));
+            }
+        size_t all_lines = (size_t)s->sets * s->max_ways;
+        memset(b->valid, 0, all_lines);
+        memset(b->dirty, 0, all_lines);
+        memset(b->lru, 0, all_lines);
+    }
+    s->ways = cache_ways;
+    s->dc_ways = dc;
+    s->ro_ways = ro;
+    s->part_slm = slm_ways * way_kib;
+    s->part_urb = urb * way_kib;
+    s->part_ro = ro * way_kib;
+    s->part_dc = dc * way_kib;
+    s->part_rest = all * way_kib;
+    s->reprograms++;
+}
+
+static void take_programming(struct l3 *s, struct unit *u)
+{
+    struct msg *m;
+    while (s->cs && (m = port_pop(s->cs)) != NULL) {
+        const struct cs_mmio *w = (const struct cs_mmio *)m->payload;
+        if (m->kind == MSG_MMIO && m->size >= sizeof *w && w->op == CS_MMIO_WRITE &&
+            w->offset == L3CNTLREG)
+            program(s, u, w->value);
+        else
+            s->unexpected++;
+        msg_free(unit_sim(u), m);
+    }
+}
+
 static enum unit_activity l3_tick(struct unit *u)
 {
     struct l3 *s = unit_state(u);
     uint64_t now = unit_cycle(u);
+    take_programming(s, u);
     take_fills(s, u, now);
     take_requests(s, u);
     serve_banks(s, u, now);
@@ -487,6 +595,25 @@ static void l3_stats_derived(struct unit *u, struct stats_writer *w)
     uint64_t cached = s->hits + s->misses;
     stats_emit(w, "hit_rate", cached ? (double)s->hits / (double)cached : 0.0, "ratio",
                "hits / (hits + misses)");
+    if (!s->cs)
+        return;         /* no command streamer linked: the params' partition, never changed */
+    stats_emit(w, "ro_reads", (double)s->ro_reads, "requests",
+               "read-only data (constant cache) requests, part of reads");
+    stats_emit(w, "slm_unallocated", (double)s->slm_unallocated, "requests",
+               "SLM requests while the partition has no SLM (L3CNTLREG SLM Enable clear: "
+               "bad programming)");
+    stats_emit(w, "reprograms", (double)s->reprograms, "writes",
+               "L3CNTLREG writes taken (partition changed)");
+    stats_emit(w, "programming_violations", (double)s->programming_violations, "rules",
+               "L3CNTLREG programming rules broken (003 notes §4.5: sum of ways, R/W 0 or "
+               ">= 128 KB, Rest = 0 needs RO != 0, 0..512 KB in 16 KB steps)");
+    stats_emit(w, "rejected_programmings", (double)s->rejected_programmings, "writes",
+               "L3CNTLREG writes not applied (ways do not sum to the L3, or no cache ways)");
+    stats_emit(w, "partition.urb_kib", s->part_urb, "KiB", "URB partition");
+    stats_emit(w, "partition.slm_kib", s->part_slm, "KiB", "SLM partition");
+    stats_emit(w, "partition.ro_kib", s->part_ro, "KiB", "read-only data partition");
+    stats_emit(w, "partition.dc_kib", s->part_dc, "KiB", "data cache (R/W) partition");
+    stats_emit(w, "partition.rest_kib", s->part_rest, "KiB", "\"All\" (Rest) partition");
 }
 
 static void l3_destroy(struct unit *u)

@@ -14,19 +14,36 @@
  *
  * The partition: `cache_kib` is the part of the slice's L3 that is tagged
  * cache (the L3 allocation tables' DC + RO + "Rest", L18366-18384, 18866-18878:
- * GT2 default 384 KB with URB 384 KB). DC and RO are one pool here.
+ * GT2 default 384 KB with URB 384 KB), all of it "Rest" (shared by R/W and
+ * read-only data). With DC and RO ways programmed, the ways are laid out
+ * DC | Rest | RO: R/W data fills DC + Rest, read-only data (target
+ * L3_TARGET_RO_DATA) fills Rest + RO, each pool under its own 1-bit LRU;
+ * lookups search every way.
+ * The params give the partition at reset; a write of L3CNTLREG from the CS
+ * (MSG_MMIO CS_MMIO_WRITE on "cs") reprograms it: genxml layout 0 SLM Enable,
+ * 7:1 URB, 17:11 RO, 24:18 DC, 31:25 All, in ways (2 KB per bank; SLM on =
+ * 64 KB per bank), checked against the rules of 003 notes §4.5 (every way
+ * included, R/W ways 0 or >= 128 KB, Rest = 0 needs RO != 0, 0..512 KB in
+ * 16 KB steps, GT2 figures scaled by banks / 4): each broken rule is counted
+ * in programming_violations; a write whose ways do not add up, or that leaves
+ * no cache ways, is counted in rejected_programmings and not applied. The
+ * cache is emptied on a reprogram (dirty lines written back), as the seed
+ * requires software to have flushed it.
  *
  * Not modelled: snoops and coherency flows, the SuperQ and ingress FIFO
  * structure (a bank queue of `bank_queue` requests stands for them), the
  * 2x-clocked data arrays and their bubbles, ECC, the LSQC ordering of same-line
- * atomics beyond bank order, L3CNTLREG reprogramming at run time.
+ * atomics beyond bank order, the L3SQCREG/coherent-line flush sequence of a
+ * reprogram (the L3 just empties itself).
  *
  * Ports: "client"[clients] in (MSG_MEMORY_REQUEST), "client_reply"[clients]
  * out (MSG_MEMORY_RESPONSE to the client of the same index), "memory" out and
- * "memory_reply" in (to the LLC/DRAM).
+ * "memory_reply" in (to the LLC/DRAM), "cs" in (optional: L3CNTLREG writes).
  * Stats: reads, writes, atomics, hits, misses, merged_misses, evictions,
  * writebacks, urb_accesses, uncached, mshr_stalls, queue_cycles, reply_stalls,
- * unexpected; derived hit_rate.
+ * unexpected; derived hit_rate, and with "cs" linked ro_reads,
+ * slm_unallocated (SLM requests with no SLM partition), reprograms,
+ * programming_violations, rejected_programmings, partition.{urb,slm,ro,dc,rest}_kib.
  */
 #ifndef GTSIM_UNITS_L3_H
 #define GTSIM_UNITS_L3_H
@@ -34,5 +51,12 @@
 #include "fabric/unit.h"
 
 extern const struct unit_ops l3_ops;
+
+/* A memreq target beyond fabric/memreq.h's: "L3 RO data" (seed 003
+ * L18475-18481: the read-only clients, constant cache and sampler, are one
+ * pool). The data port's constant cache sends its misses with it; the L3
+ * serves them as cached reads and counts them (ro_reads). Memory models
+ * treat it as cached data. */
+#define L3_TARGET_RO_DATA 4u
 
 #endif
