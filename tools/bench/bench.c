@@ -336,7 +336,7 @@ static void bench_replay(void)
         sim_destroy(sim);
         gt_config_free(c);
     }
-    printf("capture replay (7 AUBs through host, CS and the placeholder pipeline):\n"
+    printf("capture replay (7 AUBs through host, CS and the rest of each machine):\n"
            "  %.0f commands in %.1f ms host time (includes loading each capture)\n\n", commands,
            seconds * 1e3);
 }
