@@ -44,6 +44,11 @@ struct slot {
     uint64_t ready_cycle;       /* fetch stall (icache miss) */
     bool blocked_send;          /* a SEND message waits for its port */
     struct dentry *last;        /* the entry just executed (a hint; checked by addr) */
+    const struct dentry *dep_d; /* the entry dep_at was worked out for (NULL: none) */
+    uint64_t dep_at;            /* when its operands are all ready (NEVER: a write-back) */
+    uint64_t iline_key;         /* instruction cache line + 1 of the last fetch, and its set */
+    uint32_t iset;
+    uint64_t never_mask[2];     /* GRFs set to NEVER by a SEND awaiting write-back */
     struct msg *pending_msg;
     struct port *pending_port;
     uint64_t instructions;
@@ -89,6 +94,7 @@ struct eu {
     uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
     uint32_t busy_slots;
+    uint32_t pending_msgs;      /* slots holding a message their port refused */
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
     uint64_t threads_dispatched, threads_ended, threads_killed;
@@ -312,6 +318,8 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     if (s->dcache_used * 4 >= (s->dcache_mask + 1) * 3) {
         memset(s->dcache, 0, (s->dcache_mask + 1) * sizeof *s->dcache);
         s->dcache_used = 0;
+        for (unsigned i = 0; i < s->threads; i++)
+            s->slots[i].dep_d = NULL;
         h = hash_addr(addr) & s->dcache_mask;
     }
     while (s->dcache[h].valid)
@@ -340,7 +348,12 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
 static struct dentry *fetch(struct eu *s, struct unit *u, struct slot *sl, enum eu_thread_status *why)
 {
     uint64_t addr = sl->th.inst_base + sl->th.ip;
-    struct dentry *prev = sl->last, *d = prev ? prev->next : NULL;
+    struct dentry *prev = sl->last, *d;
+    /* a thread held at an instruction fetches it again: the hint is the
+     * entry itself (keeping prev->next pointing at its successor) */
+    if (prev && prev->valid && prev->addr == addr)
+        return prev;
+    d = prev ? prev->next : NULL;
     if (!d || !d->valid || d->addr != addr) {
         uint32_t used = s->dcache_used;
         d = lookup(s, u, sl, addr, why);
@@ -374,6 +387,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
     if (sl->pending_msg) {
         msg_free(unit_sim(u), sl->pending_msg);
         sl->pending_msg = NULL;
+        s->pending_msgs--;
     }
     if (port_is_bound(s->td)) {
         struct msg *m = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
@@ -443,6 +457,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
             sl->pending_msg = m;
             sl->pending_port = s->sfid[EU_SFID_TS];
             sl->blocked_send = true;
+            s->pending_msgs++;
         }
     }
     if (sl->pending_wb == 0 && !sl->pending_msg)
@@ -585,13 +600,17 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     }
     if (wb) {
         sl->pending_wb++;
-        for (unsigned r = 0; r < rq->rlen && rq->dst_reg + r < EU_GRF_COUNT; r++)
-            sl->grf_ready[rq->dst_reg + r] = NEVER;
+        for (unsigned r = 0; r < rq->rlen && rq->dst_reg + r < EU_GRF_COUNT; r++) {
+            unsigned g = rq->dst_reg + r;
+            sl->grf_ready[g] = NEVER;
+            sl->never_mask[g / 64] |= UINT64_C(1) << (g % 64);
+        }
     }
     if (!port_try_send(out, m)) {
         sl->pending_msg = m;
         sl->pending_port = out;
         sl->blocked_send = true;
+        s->pending_msgs++;
     }
 }
 
@@ -608,6 +627,7 @@ static void take_writeback(struct eu *s, struct unit *u, struct msg *m)
     }
     struct slot *sl = &s->slots[w->slot];
     uint64_t now = unit_cycle(u);
+    sl->dep_d = NULL;
     if (w->rlen == 0 && sl->barrier_wait)
         sl->barrier_wait = false;       /* the barrier's notification */
     for (unsigned r = 0; r < w->rlen; r++) {
@@ -618,13 +638,19 @@ static void take_writeback(struct eu *s, struct unit *u, struct msg *m)
         }
         memcpy(sl->th.grf + g * EU_REG_BYTES, w->regs[r], EU_REG_BYTES);
         sl->grf_ready[g] = now;
+        sl->never_mask[g / 64] &= ~(UINT64_C(1) << (g % 64));
     }
     s->writebacks++;
     sl->pending_wb--;
     if (sl->pending_wb == 0) {
-        for (unsigned g = 0; g < EU_GRF_COUNT; g++)
-            if (sl->grf_ready[g] == NEVER)
-                sl->grf_ready[g] = now;     /* a reply shorter than rlen */
+        /* a reply shorter than rlen: only registers a SEND set to NEVER can be */
+        for (unsigned k = 0; k < 2; k++)
+            for (uint64_t b = sl->never_mask[k]; b; b &= b - 1) {
+                unsigned g = k * 64 + (unsigned)__builtin_ctzll(b);
+                if (sl->grf_ready[g] == NEVER)
+                    sl->grf_ready[g] = now;
+            }
+        sl->never_mask[0] = sl->never_mask[1] = 0;
         if (sl->ended && !sl->pending_msg)
             free_slot(s, u, w->slot);
     }
@@ -657,6 +683,26 @@ static enum ready deps_ready(const struct slot *sl, const struct dentry *d, uint
     return r;
 }
 
+/* When deps_ready would first say R_OK for d: NEVER when it says R_SEND.
+ * Depends only on the slot's scoreboard, which changes only when the slot
+ * issues or takes a write-back (both drop the slot's cached value). */
+static uint64_t deps_at(const struct slot *sl, const struct dentry *d)
+{
+    if (d->reads_indirect && sl->pending_wb)
+        return NEVER;
+    uint64_t at = 0;
+    if (d->reads_flags || d->writes_flags)
+        at = sl->flags_ready;
+    for (unsigned k = 0; k < d->nread; k++)
+        for (unsigned g = d->read_lo[k]; g <= d->read_hi[k]; g++)
+            if (sl->grf_ready[g] > at)
+                at = sl->grf_ready[g];
+    for (unsigned g = d->write_lo; g <= d->write_hi; g++)
+        if (sl->grf_ready[g] > at)
+            at = sl->grf_ready[g];
+    return at;
+}
+
 /* Runs one instruction of slot i; returns false when the thread stopped
  * (ended, or blocked on a port). */
 static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentry *d, uint64_t now,
@@ -665,6 +711,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     struct slot *sl = &s->slots[i];
     struct eu_send_request rq;
     enum eu_step_result r = EU_STEP_OK;
+    sl->dep_d = NULL;
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
         uint64_t unmodelled = sl->th.counts.unmodelled;
         r = eu_exec(&sl->th, &d->in, &rq, now);
@@ -722,12 +769,13 @@ static bool runnable(const struct slot *sl)
 
 static void retry_blocked_sends(struct eu *s, struct unit *u)
 {
-    for (unsigned i = 0; i < s->threads; i++) {
+    for (unsigned i = 0; i < s->threads && s->pending_msgs; i++) {
         struct slot *sl = &s->slots[i];
         if (!sl->busy || !sl->pending_msg)
             continue;
         if (port_try_send(sl->pending_port, sl->pending_msg)) {
             sl->pending_msg = NULL;
+            s->pending_msgs--;
             sl->blocked_send = false;
             if (sl->ended && sl->pending_wb == 0)
                 free_slot(s, u, i);
@@ -812,8 +860,12 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
         uint64_t addr = sl->th.inst_base + sl->th.ip;
         /* instruction cache (timing only): direct mapped, 64-byte lines */
         uint64_t line = addr >> 6;
-        uint32_t set = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
+        if (sl->iline_key != line + 1) {
+            sl->iline_key = line + 1;
+            sl->iset = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
                                      : (uint32_t)(line % s->iline_count);
+        }
+        uint32_t set = sl->iset;
         if (s->itags[set] != line + 1) {
             s->itags[set] = line + 1;
             s->icache_misses++;
@@ -831,7 +883,11 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
             end_thread(s, u, i, why);
             continue;
         }
-        enum ready rd = deps_ready(sl, d, now);
+        if (sl->dep_d != d) {
+            sl->dep_at = deps_at(sl, d);
+            sl->dep_d = d;
+        }
+        enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
             s->stall_send_wait++;
             continue;
@@ -917,6 +973,7 @@ static void eu_reset(struct unit *u)
     s->age_counter = 0;
     s->rr_next = 0;
     s->last_account = 0;
+    s->pending_msgs = 0;
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 
