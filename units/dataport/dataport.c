@@ -56,6 +56,15 @@ struct txn {
     bool ro;                    /* SFID 9: through the constant cache */
 };
 
+/* A surface state as read from memory and what resolve() makes of it. */
+struct surf_memo {
+    bool valid;
+    uint32_t gen;
+    uint32_t dw[16];
+    struct surf sf;
+};
+#define DP_SURF_MEMOS 8
+
 struct pending_line {
     uint32_t txn, index;
 };
@@ -79,6 +88,9 @@ struct dp {
     uint64_t *cc;               /* constant cache: line number + 1 per entry, 0 empty */
     uint32_t next_eu;
     uint32_t in_flight;
+    uint64_t txn_used[DP_MAX_TXN / 64];     /* txn[k].used, as bits */
+    struct surf_memo memo[DP_SURF_MEMOS];
+    uint32_t memo_next;
     /* stats */
     uint64_t messages, reads, writes, atomics, fences, lines, l3_replies, bytes_read, bytes_written;
     uint64_t slm_accesses, out_of_bounds, bti_beyond_table, state_faults, page_faults;
@@ -184,6 +196,8 @@ struct acc {
     const struct eu_thread_context *ctx;
     struct gpu_address_space as;
     struct surf sf;
+    bool tlb_valid;             /* the last page translated (reads; a write drops it) */
+    uint64_t tlb_vpage, tlb_ppage;
 };
 
 static void add_line(struct acc *a, uint64_t line_addr, uint8_t target, uint8_t op)
@@ -251,6 +265,19 @@ static void resolve(struct acc *a, uint32_t bti, bool a64)
                   entry);
         return;
     }
+    /* the unpacking depends only on the generation and the state's bytes:
+     * states seen before are looked up by their bytes */
+    size_t state_bytes = c->gen >= 8 ? 64 : 32;
+    for (uint32_t k = 0; k < DP_SURF_MEMOS; k++) {
+        const struct surf_memo *mo = &s->memo[k];
+        if (mo->valid && mo->gen == c->gen && memcmp(mo->dw, dw, state_bytes) == 0) {
+            a->sf = mo->sf;
+            return;
+        }
+    }
+    struct surf_memo *mo = &s->memo[s->memo_next];
+    s->memo_next = (s->memo_next + 1) % DP_SURF_MEMOS;
+    mo->valid = false;
     uint32_t type, w, h, d, pitch, format;
     uint64_t base;
     bool tiled;
@@ -277,16 +304,20 @@ static void resolve(struct acc *a, uint32_t bti, bool a64)
     a->sf.width = w + 1;
     a->sf.height = h + 1;
     a->sf.depth = d + 1;
-    if (type == 7)      /* SURFTYPE_NULL */
-        return;
-    a->sf.model = M_BUFFER;
-    a->sf.base = base;
-    if (type == 4 || type == 5) {   /* BUFFER, STRBUF: size - 1 = Depth | Height | Width */
-        a->sf.size = ((uint64_t)d << 21 | (uint64_t)h << 7 | w) + 1;
-    } else {
-        /* other surface types through untyped messages: bounded by the 2D extent */
-        a->sf.size = ((uint64_t)w + 1) * ((uint64_t)h + 1) * ((uint64_t)d + 1) * 16;
+    if (type != 7) {    /* SURFTYPE_NULL stays M_NULL */
+        a->sf.model = M_BUFFER;
+        a->sf.base = base;
+        if (type == 4 || type == 5) {   /* BUFFER, STRBUF: size - 1 = Depth | Height | Width */
+            a->sf.size = ((uint64_t)d << 21 | (uint64_t)h << 7 | w) + 1;
+        } else {
+            /* other surface types through untyped messages: bounded by the 2D extent */
+            a->sf.size = ((uint64_t)w + 1) * ((uint64_t)h + 1) * ((uint64_t)d + 1) * 16;
+        }
     }
+    mo->gen = c->gen;
+    memcpy(mo->dw, dw, state_bytes);
+    mo->sf = a->sf;
+    mo->valid = true;
 }
 
 /* One slot's access of n bytes (n <= 8) at offset/address off. Reads fill
@@ -328,14 +359,31 @@ static void access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint
         uint64_t addr = a->sf.model == M_A64 ? off
                       : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
         uint64_t phys;
-        if (gpu_address_space_translate(&a->as, addr, &phys) < 0) {
+        uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+        if (a->tlb_valid && a->tlb_vpage == vpage) {
+            phys = a->tlb_ppage | (addr & (GPU_PAGE_SIZE - 1));
+        } else if (gpu_address_space_translate(&a->as, addr, &phys) < 0) {
             s->page_faults++;
             warn_once(s, a->u, 2, "data port access faulted (address low 0x%x, high 0x%x)",
                       (uint32_t)addr, (uint32_t)(addr >> 32));
             return;
+        } else {
+            a->tlb_valid = true;
+            a->tlb_vpage = vpage;
+            a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
         }
-        int rc = write ? gpu_address_space_write(&a->as, addr, buf, n, &err)
+        int rc;
+        if ((addr & (GPU_PAGE_SIZE - 1)) + n <= GPU_PAGE_SIZE) {
+            /* within the page just translated: what the address-space call
+             * would do after translating it again */
+            rc = write ? gpu_memory_write(a->as.memory, phys, buf, n, &err)
+                       : gpu_memory_read(a->as.memory, phys, buf, n, &err);
+        } else {
+            rc = write ? gpu_address_space_write(&a->as, addr, buf, n, &err)
                        : gpu_address_space_read(&a->as, addr, buf, n, &err);
+        }
+        if (write)
+            a->tlb_valid = false;   /* the write may have changed the page tables */
         if (rc < 0) {
             s->page_faults++;
             return;
@@ -809,12 +857,18 @@ static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *
     uint32_t ti = s->free_txn;
     struct txn *t = &s->txn[ti];
     s->free_txn = UINT32_MAX;
-    for (uint32_t k = 0; k < s->max_outstanding; k++)
-        if (!s->txn[k].used && k != ti) {
-            s->free_txn = k;
+    t->used = true;
+    s->txn_used[ti / 64] |= UINT64_C(1) << (ti % 64);
+    /* the lowest unused transaction below max_outstanding */
+    for (uint32_t w = 0; w * 64 < s->max_outstanding; w++) {
+        uint64_t fr = ~s->txn_used[w];
+        if (fr) {
+            uint32_t k = w * 64 + (uint32_t)__builtin_ctzll(fr);
+            if (k < s->max_outstanding)
+                s->free_txn = k;
             break;
         }
-    t->used = true;
+    }
     t->eu = eu;
     t->nlines = 0;
     t->wb = NULL;
@@ -887,6 +941,7 @@ static void finish(struct dp *s, struct unit *u, uint32_t ti)
     uint64_t now = unit_cycle(u);
     s->latency_sum += now > t->start ? now - t->start : 0;
     t->used = false;
+    s->txn_used[ti / 64] &= ~(UINT64_C(1) << (ti % 64));
     t->wb = NULL;
     s->in_flight--;
     if (s->free_txn == UINT32_MAX)
@@ -1022,6 +1077,9 @@ static void dp_reset(struct unit *u)
     s->slm = gt_xcalloc(1, s->slm_kib * 1024u);
     s->cc = gt_xcalloc(s->cc_lines ? s->cc_lines : 1, sizeof *s->cc);
     s->free_txn = 0;
+    memset(s->txn_used, 0, sizeof s->txn_used);
+    memset(s->memo, 0, sizeof s->memo);
+    s->memo_next = 0;
     s->lq_head = s->lq_count = s->lq_cap = 0;
     s->ready_head = s->ready_count = 0;
     s->in_flight = 0;
