@@ -876,12 +876,17 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
                 continue;
             }
         }
-        enum eu_thread_status why = EU_THREAD_OK;
-        const struct dentry *d = fetch(s, u, sl, &why);
-        if (!d) {
-            s->fetch_faults++;
-            end_thread(s, u, i, why);
-            continue;
+        /* a held thread's instruction is the entry it fetched last (what
+         * fetch() would return; inlined for the common case) */
+        const struct dentry *d = sl->last;
+        if (!d || !d->valid || d->addr != addr) {
+            enum eu_thread_status why = EU_THREAD_OK;
+            d = fetch(s, u, sl, &why);
+            if (!d) {
+                s->fetch_faults++;
+                end_thread(s, u, i, why);
+                continue;
+            }
         }
         if (sl->dep_d != d) {
             sl->dep_at = deps_at(sl, d);
