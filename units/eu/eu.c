@@ -807,6 +807,7 @@ static bool tick_fast(struct eu *s, struct unit *u, uint64_t now)
             ran = true;
             if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
                 /* the common ALU case without the general bookkeeping */
+                sl->dep_d = NULL;
                 s->instructions++;
                 if (++sl->instructions < s->max_thread_instructions || !s->max_thread_instructions)
                     continue;
@@ -857,6 +858,9 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
             pending_work = true;
             continue;
         }
+        const struct dentry *d = sl->dep_d;
+        if (d && s->itags[sl->iset] == sl->iline_key)
+            goto judged;    /* held since its last check; its line still cached */
         uint64_t addr = sl->th.inst_base + sl->th.ip;
         /* instruction cache (timing only): direct mapped, 64-byte lines */
         uint64_t line = addr >> 6;
@@ -878,7 +882,7 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
         }
         /* a held thread's instruction is the entry it fetched last (what
          * fetch() would return; inlined for the common case) */
-        const struct dentry *d = sl->last;
+        d = sl->last;
         if (!d || !d->valid || d->addr != addr) {
             enum eu_thread_status why = EU_THREAD_OK;
             d = fetch(s, u, sl, &why);
@@ -892,6 +896,7 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
             sl->dep_at = deps_at(sl, d);
             sl->dep_d = d;
         }
+    judged:;
         enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
             s->stall_send_wait++;
