@@ -2,6 +2,10 @@
  * or two 64-bit (DF) lanes (the SIMD4 width of a Gen9 FPU: 003 L19171 "SIMD4
  * still executes in 2 cycles" read as a 4-wide 32-bit datapath, notes §11.1).
  * One operation is issued per cycle and its results leave `depth` cycles later.
+ * Not modelled: half precision and mixed HF/F mode, ALT mode (refused as a bad
+ * request), the IEEE exception flags, the .r (round-increment) modifier,
+ * accumulator sources, and any use by the EU itself (the EU executes its own
+ * float instructions; this unit exists so the FPU RTL can be co-simulated).
  *
  * Semantics are the EU executor's (units/eu/eu_exec.c) for one instruction on
  * four channels, as cr0.0 sets them (003 L20019-20065, L21377-22100):
