@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,6 +543,63 @@ static int log_append(struct loader *loader, const struct aub_event *event, cons
     return 0;
 }
 
+void aub_version_device(const struct aub_version *version, struct aub_device_guess *out)
+{
+    out->pci_id = version->has_pci_id ? version->pci_id : 0;
+    out->device = version->has_pci_id ? aub_device_lookup(version->pci_id) : NULL;
+    if (out->device) {
+        out->generation = out->device->generation;
+        out->gtt_format = out->device->gtt_format;
+    } else if (version->form == AUB_FORM_MEMTRACE) {
+        out->generation = 8;
+        out->gtt_format = GPU_ADDRESS_SPACE_GGTT_GEN8;
+    } else {
+        out->generation = 7;
+        out->gtt_format = GPU_ADDRESS_SPACE_GTT_GEN6;
+    }
+}
+
+struct device_reader {
+    bool found;
+    struct aub_device_guess guess;
+};
+
+static int read_device_version(void *context, const struct aub_version *version,
+                               struct gt_error *err)
+{
+    struct device_reader *r = context;
+    (void)err;
+    r->found = true;
+    aub_version_device(version, &r->guess);
+    return -1;      /* enough read */
+}
+
+static int read_device_other(void *context, const struct aub_memory_write *write,
+                             struct gt_error *err)
+{
+    (void)context;
+    return gt_error_set(err, "byte offset %" PRIu64 ": the capture does not start with a "
+                        "version block naming its device", write->file_offset);
+}
+
+int aub_read_device(const char *path, struct aub_device_guess *out, struct gt_error *err)
+{
+    static const struct aub_reader_callbacks callbacks = {
+        .version = read_device_version, .memory_write = read_device_other,
+    };
+    struct device_reader r = { 0 };
+    struct gt_error local;
+    if (aub_read_file(path, &callbacks, &r, &local) < 0 && !r.found) {
+        if (err)
+            *err = local;
+        return -1;
+    }
+    if (!r.found)
+        return gt_error_set(err, "%s: no version block names the capture's device", path);
+    *out = r.guess;
+    return 0;
+}
+
 static int load_version(void *context, const struct aub_version *version, struct gt_error *err)
 {
     struct loader *loader = context;
@@ -549,23 +607,12 @@ static int load_version(void *context, const struct aub_version *version, struct
     (void)err;
     load->blocks++;
     load->form = version->form;
-    load->pci_id = version->has_pci_id ? version->pci_id : 0;
-    load->device = version->has_pci_id ? aub_device_lookup(version->pci_id) : NULL;
-    enum gpu_address_space_format format;
-    if (load->device) {
-        load->generation = load->device->generation;
-        format = load->device->gtt_format;
-    } else if (version->form == AUB_FORM_MEMTRACE) {
-        /* Unknown part: the memtrace form is written for Gen8+ (§4). */
-        load->generation = 8;
-        format = GPU_ADDRESS_SPACE_GGTT_GEN8;
-    } else {
-        /* Unknown part, legacy form: Gen6/Gen7 PTE layout (a superset of
-         * Gen4's for addresses below 4 GiB). */
-        load->generation = 7;
-        format = GPU_ADDRESS_SPACE_GTT_GEN6;
-    }
-    gpu_address_space_init(&load->ggtt, load->memory, format, 0);
+    struct aub_device_guess guess;
+    aub_version_device(version, &guess);
+    load->pci_id = guess.pci_id;
+    load->device = guess.device;
+    load->generation = guess.generation;
+    gpu_address_space_init(&load->ggtt, load->memory, guess.gtt_format, 0);
     return 0;
 }
 

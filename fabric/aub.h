@@ -190,6 +190,22 @@ struct aub_device_info {
 /* The known device for a PCI id, or NULL. */
 const struct aub_device_info *aub_device_lookup(uint32_t pci_id);
 
+/* What a capture's version block says about its device. An unknown PCI id is
+ * taken by the file's form: memtrace captures are written for Gen8+ (a Gen8
+ * GGTT), legacy ones for Gen4..Gen7 (the Gen6/7 GTT layout, a superset of
+ * Gen4's below 4 GiB): aub-format.md §2.1-2.2. */
+struct aub_device_guess {
+    uint32_t pci_id;                        /* 0 when the file names none */
+    const struct aub_device_info *device;   /* NULL for an unknown PCI id */
+    int generation;
+    enum gpu_address_space_format gtt_format;
+};
+void aub_version_device(const struct aub_version *version, struct aub_device_guess *out);
+
+/* Reads only as far as a capture's version block and says its device; -1 with
+ * err when the file cannot be read or does not start with a version block. */
+int aub_read_device(const char *path, struct aub_device_guess *out, struct gt_error *err);
+
 /* ---- loader ------------------------------------------------------------ */
 
 /* One entry of the submission log, in file order. */

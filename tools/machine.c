@@ -34,45 +34,6 @@ const char *machine_default_config(char *buf, size_t size)
     return buf;
 }
 
-/* The AUB header's device: stops the read at the version block. */
-struct probe_device {
-    bool found;
-    uint32_t pci_id;
-    int generation;
-};
-
-static int probe_version(void *context, const struct aub_version *v, struct gt_error *err)
-{
-    struct probe_device *p = context;
-    const struct aub_device_info *d = v->has_pci_id ? aub_device_lookup(v->pci_id) : NULL;
-    p->found = true;
-    p->pci_id = v->has_pci_id ? v->pci_id : 0;
-    p->generation = d ? d->generation : v->form == AUB_FORM_MEMTRACE ? 8 : 7;
-    gt_error_set(err, "probe done");
-    return -1;
-}
-
-static int probe_ignore(void *context, const void *block, struct gt_error *err)
-{
-    (void)context;
-    (void)block;
-    return gt_error_set(err, "the capture does not start with a version block");
-}
-
-static int probe_memory(void *c, const struct aub_memory_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
-static int probe_register(void *c, const struct aub_register_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
-static int probe_poll(void *c, const struct aub_register_poll *b, struct gt_error *e) { return probe_ignore(c, b, e); }
-static int probe_mpoll(void *c, const struct aub_memory_poll *b, struct gt_error *e) { return probe_ignore(c, b, e); }
-static int probe_ring(void *c, const struct aub_ring_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
-static int probe_mmio(void *c, const struct aub_mmio_write *b, struct gt_error *e) { return probe_ignore(c, b, e); }
-static int probe_comment(void *c, const struct aub_comment *b, struct gt_error *e) { (void)c; (void)b; (void)e; return 0; }
-
-static const struct aub_reader_callbacks probe_callbacks = {
-    .version = probe_version, .memory_write = probe_memory, .register_write = probe_register,
-    .register_poll = probe_poll, .memory_poll = probe_mpoll, .comment = probe_comment,
-    .ring_write = probe_ring, .mmio_write = probe_mmio,
-};
-
 /* The config of the machine a capture was made on (configs/ has one per
  * generation), found like the default config. */
 static int config_for_workload(const char *workload, char *buf, size_t size, struct gt_error *err)
@@ -81,10 +42,9 @@ static int config_for_workload(const char *workload, char *buf, size_t size, str
         { 9, "configs/gen9-skl-gt2.cfg" }, { 8, "configs/gen8-bdw-gt2.cfg" },
         { 7, "configs/gen7-vlv.cfg" }, { 4, "configs/gen4-g965.cfg" },
     };
-    struct probe_device p = { 0 };
-    struct gt_error probe_err;
-    if (aub_read_file(workload, &probe_callbacks, &p, &probe_err) < 0 && !p.found)
-        return gt_error_set(err, "%s", probe_err.message);
+    struct aub_device_guess p;
+    if (aub_read_device(workload, &p, err) < 0)
+        return -1;
     for (size_t i = 0; i < sizeof by_generation / sizeof by_generation[0]; i++)
         if (by_generation[i].generation == p.generation) {
             char def[4096];

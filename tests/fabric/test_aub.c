@@ -1105,7 +1105,42 @@ static void test_device_table(void)
     CU_ASSERT_PTR_NULL(aub_device_lookup(0x1234));
 }
 
+/* aub_read_device: the generation of each capture (trace README: skl Gen9,
+ * bdw Gen8, byt Gen7, g965 Gen4, with their PCI ids), and a clear error for a
+ * file that does not start with a version block. */
+static void test_read_device(void)
+{
+    static const struct { const char *name; int gen; uint32_t pci; } caps[] = {
+        { "skl_compute", 9, 0x1912 }, { "skl_tri", 9, 0x1912 }, { "bdw_compute", 8, 0x1616 },
+        { "bdw_tri", 8, 0x1616 }, { "byt_compute", 7, 0x0f31 }, { "byt_tri", 7, 0x0f31 },
+        { "g965_tri", 4, 0x29a2 },
+    };
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/traces/%s.aub.gz", caps[i].name);
+        struct aub_device_guess g;
+        struct gt_error err;
+        CU_ASSERT_EQUAL_FATAL(aub_read_device(path, &g, &err), 0);
+        CU_ASSERT_EQUAL(g.generation, caps[i].gen);
+        CU_ASSERT_EQUAL(g.pci_id, caps[i].pci);
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/headless.aub", test_temp_dir());
+    struct aub_writer w;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(aub_writer_open(&w, path, 0, &err), 0);
+    uint32_t word = 0x12345678;
+    CU_ASSERT_EQUAL(aub_write_memory(&w, AUB_SPACE_PHYSICAL, 0x1000, &word, 4, &err), 0);
+    CU_ASSERT_EQUAL(aub_writer_close(&w, &err), 0);
+    struct aub_device_guess g;
+    CU_ASSERT_EQUAL(aub_read_device(path, &g, &err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "byte offset 0: the capture does not start with a "
+                                  "version block"));
+    CU_ASSERT_EQUAL(aub_read_device("tests/data/no-such.aub", &g, &err), -1);
+}
+
 static const struct test_case cases[] = {
+    { "read device", test_read_device },
     { "memtrace captures parse completely", test_memtrace_captures_parse_completely },
     { "legacy captures parse completely", test_legacy_captures_parse_completely },
     { "Gen8/Gen9 batches equal the raw files", test_batches_equal_raw_files_gen8_gen9 },

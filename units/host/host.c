@@ -117,13 +117,12 @@ static int on_version(void *context, const struct aub_version *v, struct gt_erro
 {
     struct host *h = context;
     (void)err;
-    const struct aub_device_info *d = v->has_pci_id ? aub_device_lookup(v->pci_id) : NULL;
-    uint32_t gen = d ? (uint32_t)d->generation : v->form == AUB_FORM_MEMTRACE ? 8 : 7;
-    h->gtt_format = d ? d->gtt_format : v->form == AUB_FORM_MEMTRACE ? GPU_ADDRESS_SPACE_GGTT_GEN8
-                                                                     : GPU_ADDRESS_SPACE_GTT_GEN6;
+    struct aub_device_guess guess;
+    aub_version_device(v, &guess);
+    h->gtt_format = guess.gtt_format;
     struct step *s = add_step(h, STEP_DEVICE, v->file_offset);
-    s->offset = gen;
-    s->value = v->has_pci_id ? v->pci_id : 0;
+    s->offset = (uint32_t)guess.generation;
+    s->value = guess.pci_id;
     return 0;
 }
 
