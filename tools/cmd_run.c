@@ -514,6 +514,12 @@ static const char decode_usage[] =
     "a summary: commands by name, unknown commands, hangs. Without -c the capture\n"
     "runs on the config of the generation it was made on.\n";
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
 struct named_count {
     const char *name;
     double count;
@@ -565,9 +571,9 @@ int cmd_decode(int argc, char **argv, unit_kind_lookup_fn lookup)
         if (by) {
             counts[n++] = (struct named_count){ by + 12, v };
             total += v;
-        } else if (strstr(path, "cs.unknown_commands") && !strchr(strstr(path, "cs."), '/')) {
+        } else if (ends_with(path, "cs.unknown_commands")) {
             unknown += v;
-        } else if (strstr(path, "cs.hangs")) {
+        } else if (ends_with(path, "cs.hangs")) {
             hangs += v;
         }
     }
