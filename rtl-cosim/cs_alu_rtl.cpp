@@ -10,6 +10,7 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "rtl-cosim/wave_window.h"
 #include "gtkwave/fstapi.h"
 
 #include "Vcs_alu.h"
@@ -91,12 +92,9 @@ private:
 
 struct cs_alu_rtl {
     std::unique_ptr<Model> model;
-    std::unique_ptr<VerilatedFstC> tfp;
+    WaveWindow wave;
     uint64_t period_ps = 1000;
-    uint64_t from = 0, to = 0;
     uint64_t edges = 0;
-    uint64_t last_dump = 0;
-    bool dumped = false;
     bool finalized = false;
     bool trace_allowed = false;
 };
@@ -116,10 +114,7 @@ struct cs_alu_rtl *cs_alu_rtl_create(enum cs_alu_rtl_variant variant, bool trace
 
 void cs_alu_rtl_trace_close(struct cs_alu_rtl *r)
 {
-    if (r->tfp) {
-        r->tfp->close();
-        r->tfp.reset();
-    }
+    r->wave.close();
 }
 
 void cs_alu_rtl_destroy(struct cs_alu_rtl *r)
@@ -157,30 +152,20 @@ int cs_alu_rtl_trace_open(struct cs_alu_rtl *r, const char *path, uint64_t perio
 {
     if (!r->trace_allowed || period_ps < 2)
         return -1;
-    cs_alu_rtl_trace_close(r);
-    r->tfp.reset(new VerilatedFstC);
-    r->model->trace(r->tfp.get());
-    r->tfp->open(path);
-    if (!r->tfp->isOpen()) {
-        r->tfp.reset();
+    if (!r->wave.open(*r->model, path, from, to))
         return -1;
-    }
     r->period_ps = period_ps;
-    r->from = from;
-    r->to = to;
-    r->dumped = false;
     return 0;
 }
 
 void cs_alu_rtl_trace_window(struct cs_alu_rtl *r, uint64_t from, uint64_t to)
 {
-    r->from = from;
-    r->to = to;
+    r->wave.window(from, to);
 }
 
 bool cs_alu_rtl_tracing(const struct cs_alu_rtl *r)
 {
-    return r->tfp != nullptr;
+    return r->wave.tracing();
 }
 
 void cs_alu_rtl_set_cpi(struct cs_alu_rtl *r, uint32_t cycles_per_instruction)
@@ -222,13 +207,7 @@ bool cs_alu_rtl_running(struct cs_alu_rtl *r)
 
 static void dump(struct cs_alu_rtl *r, uint64_t cycle, uint64_t t)
 {
-    if (!r->tfp || cycle < r->from || cycle > r->to)
-        return;
-    if (r->dumped && t <= r->last_dump)
-        return;                         // FST time only moves forward
-    r->tfp->dump(t);
-    r->last_dump = t;
-    r->dumped = true;
+    r->wave.dump(cycle, t);
 }
 
 void cs_alu_rtl_clock(struct cs_alu_rtl *r, uint64_t cycle)

@@ -8,6 +8,7 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "rtl-cosim/wave_window.h"
 
 #include "Vfpu_pipe.h"
 #include "Vfpu_pipe_broken.h"
@@ -91,11 +92,8 @@ private:
 
 struct fpu_rtl {
     std::unique_ptr<Model> model;
-    std::unique_ptr<VerilatedFstC> tfp;
+    WaveWindow wave;
     uint64_t period_ps = 1000;
-    uint64_t from = 0, to = 0;
-    uint64_t last_dump = 0;
-    bool dumped = false;
     bool trace_allowed = false;
 };
 
@@ -114,10 +112,7 @@ struct fpu_rtl *fpu_rtl_create(enum fpu_rtl_variant variant, bool trace)
 
 void fpu_rtl_trace_close(struct fpu_rtl *r)
 {
-    if (r->tfp) {
-        r->tfp->close();
-        r->tfp.reset();
-    }
+    r->wave.close();
 }
 
 void fpu_rtl_destroy(struct fpu_rtl *r)
@@ -154,30 +149,20 @@ int fpu_rtl_trace_open(struct fpu_rtl *r, const char *path, uint64_t period_ps, 
 {
     if (!r->trace_allowed || period_ps < 2)
         return -1;
-    fpu_rtl_trace_close(r);
-    r->tfp.reset(new VerilatedFstC);
-    r->model->trace(r->tfp.get());
-    r->tfp->open(path);
-    if (!r->tfp->isOpen()) {
-        r->tfp.reset();
+    if (!r->wave.open(*r->model, path, from, to))
         return -1;
-    }
     r->period_ps = period_ps;
-    r->from = from;
-    r->to = to;
-    r->dumped = false;
     return 0;
 }
 
 void fpu_rtl_trace_window(struct fpu_rtl *r, uint64_t from, uint64_t to)
 {
-    r->from = from;
-    r->to = to;
+    r->wave.window(from, to);
 }
 
 bool fpu_rtl_tracing(const struct fpu_rtl *r)
 {
-    return r->tfp != nullptr;
+    return r->wave.tracing();
 }
 
 void fpu_rtl_set_depth(struct fpu_rtl *r, uint32_t depth)
@@ -213,20 +198,14 @@ void fpu_rtl_response(const struct fpu_rtl *r, struct fpu_response *out, uint32_
 
 static void dump(struct fpu_rtl *r, uint64_t cycle, uint64_t t)
 {
-    if (!r->tfp || cycle < r->from || cycle > r->to)
-        return;
-    if (r->dumped && t <= r->last_dump)
-        return;
-    r->tfp->dump(t);
-    r->last_dump = t;
-    r->dumped = true;
+    r->wave.dump(cycle, t);
 }
 
 void fpu_rtl_clock(struct fpu_rtl *r, uint64_t cycle)
 {
     Model &m = *r->model;
     uint64_t t0 = cycle * r->period_ps;
-    if (r->tfp) {
+    if (r->wave.tracing()) {
         m.context()->time(t0);
         m.eval();
         dump(r, cycle, t0);
@@ -234,7 +213,7 @@ void fpu_rtl_clock(struct fpu_rtl *r, uint64_t cycle)
     }
     m.set_clk(true);
     m.eval();
-    if (r->tfp)
+    if (r->wave.tracing())
         dump(r, cycle, t0 + r->period_ps / 2);
     m.set_clk(false);
     m.eval();

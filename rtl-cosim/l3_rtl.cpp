@@ -6,6 +6,7 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "rtl-cosim/wave_window.h"
 
 #include "Vl3_bank.h"
 #include "Vl3_bank_broken.h"
@@ -108,9 +109,9 @@ private:
 
 struct l3_rtl {
     std::unique_ptr<Model> model;
-    std::unique_ptr<VerilatedFstC> tfp;
+    WaveWindow wave;
     Out o{};
-    uint64_t clocks = 0, from = 0, to = 0;
+    uint64_t clocks = 0;
     bool trace_allowed = false;
 };
 
@@ -123,19 +124,19 @@ static void sample(l3_rtl *r)
 static void clock(l3_rtl *r, const Pins &p)
 {
     Model &m = *r->model;
-    bool dump = r->tfp && p.now >= r->from && p.now <= r->to;
+    bool dump = r->wave.in_window(p.now);
     uint64_t t = r->clocks * 10;
     m.pins(p);
     m.context()->time(t);
     m.clk(false);
     m.eval();
     if (dump)
-        r->tfp->dump(t);
+        r->wave.tfp->dump(t);
     m.context()->time(t + 5);
     m.clk(true);
     m.eval();
     if (dump)
-        r->tfp->dump(t + 5);
+        r->wave.tfp->dump(t + 5);
     m.clk(false);
     Pins idle;
     idle.now = p.now;
@@ -160,10 +161,7 @@ struct l3_rtl *l3_rtl_create(enum l3_rtl_variant variant, bool trace)
 
 void l3_rtl_trace_close(struct l3_rtl *r)
 {
-    if (r->tfp) {
-        r->tfp->close();
-        r->tfp.reset();
-    }
+    r->wave.close();
 }
 
 void l3_rtl_destroy(struct l3_rtl *r)
@@ -199,23 +197,12 @@ int l3_rtl_trace_open(struct l3_rtl *r, const char *path, uint64_t from, uint64_
 {
     if (!r->trace_allowed)
         return -1;
-    l3_rtl_trace_close(r);
-    r->tfp.reset(new VerilatedFstC);
-    r->model->trace(r->tfp.get());
-    r->tfp->open(path);
-    if (!r->tfp->isOpen()) {
-        r->tfp.reset();
-        return -1;
-    }
-    r->from = from;
-    r->to = to;
-    return 0;
+    return r->wave.open(*r->model, path, from, to) ? 0 : -1;
 }
 
 void l3_rtl_trace_window(struct l3_rtl *r, uint64_t from, uint64_t to)
 {
-    r->from = from;
-    r->to = to;
+    r->wave.window(from, to);
 }
 
 void l3_rtl_fill(struct l3_rtl *r, uint64_t now, uint64_t addr, uint32_t tag)
