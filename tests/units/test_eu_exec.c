@@ -1365,6 +1365,27 @@ static void test_halt_and_jmpi_and_call(void)
     prog_free(p);
 }
 
+static void test_jmpi_units_by_generation(void)
+{
+    /* seed 003 L21110: jmpi offsets are bytes on Gen8+, 8-byte units
+     * before. An offset of 16 bytes (Gen9) and of 2 units (Gen7) both skip
+     * the one 16-byte instruction after the jmpi; Gen7 with 16 would land
+     * 128 bytes further, past the end of the kernel. */
+    const int gens[] = { 7, 8, 9 };
+    for (unsigned g = 0; g < 3; g++) {
+        struct prog *p = prog_new_gen(gens[g]);
+        emit(p, op1(MOV, 8, G(10, D), IMM(D, 1)));
+        struct eu_enc_insn j = op1(JMPI, 1, NUL(D), IMM(D, gens[g] < 8 ? 2 : 16));
+        j.nomask = true;
+        emit(p, j);
+        emit(p, add_imm(10, 50));               /* skipped */
+        emit(p, add_imm(10, 2));
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        CU_ASSERT_EQUAL(ud(p, 10, 0), 3u);
+        prog_free(p);
+    }
+}
+
 static void test_write_to_ip_is_a_jump(void)
 {
     /* "Unconditional branches are done using mov with IP as the destination"
@@ -1936,6 +1957,7 @@ static const struct test_case cases[] = {
     { "loop with break and continue (gen8)", test_loop_with_break_and_continue_gen8 },
     { "loop with break and continue (gen9)", test_loop_with_break_and_continue_gen9 },
     { "halt jmpi call ret", test_halt_and_jmpi_and_call },
+    { "jmpi units by generation", test_jmpi_units_by_generation },
     { "write to ip is a jump", test_write_to_ip_is_a_jump },
     { "send request fields", test_send_request_fields },
     { "illegal opcode ends thread", test_illegal_opcode_ends_thread },

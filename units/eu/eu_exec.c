@@ -1361,7 +1361,12 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
             return do_flow(&c);
         case OP_JMPI: {
             /* uniform: jump relative to the next 16-byte instruction (Mesa's
-             * brw_land_fwd_jump convention), taken when channel 0's predicate holds */
+             * brw_land_fwd_jump convention), taken when channel 0's predicate
+             * holds. The offset is in bytes on Gen8+ and in 8-byte units
+             * before: seed 003 L21110 ("Relative instruction offsets ... are
+             * now 32-bit values in units of bytes (rather than 16-bit values
+             * using 8-byte units) for ... jmpi"); Mesa's brw_land_fwd_jump
+             * writes 2 units per instruction from Gen5. */
             lane_t v[EU_MAX_CHANNELS];
             c.nch = 1;
             read_src(&c, &in->src[0], K_INT, v, false);
@@ -1374,6 +1379,8 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
                 if (eu_field_get(4, EU_F_SRC1_REG_FILE, in->native) == EU_FILE_IMM)
                     off = (int32_t)(uint32_t)eu_field_get(4, EU_F_IMM32, in->native);
                 off *= 16;
+            } else if (in->gen < 8) {
+                off *= 8;
             }
             jump(t, take ? ip + 16 + (uint32_t)off : ip + in->size);
             return EU_STEP_OK;
