@@ -7,11 +7,10 @@
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
  *   bench           co-simulation throughput against the C units alone
- * `run` and `config` also take --wave UNIT=FILE.fst, which becomes
- * --set UNIT.wave="FILE" (UNIT is the unit's config path, e.g. gpu.cs_alu; it
- * must use one of the co-simulation impls, which take that param). `run`
- * records any port with --record-port UNIT.PORT[N]=FILE itself; for `config`
- * it becomes --set UNIT.record_PORT="FILE" (the cs_alu kinds' params). */
+ * `run` and `config` take --wave FILE.fst (every unit run as RTL) or
+ * --wave UNIT=FILE.fst themselves (tools/cmd_run.c). `run` records any port
+ * with --record-port UNIT.PORT[N]=FILE itself; for `config` it becomes
+ * --set UNIT.record_PORT="FILE" (the cs_alu kinds' params). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -554,8 +553,7 @@ static int cmd_bench(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* run/config: --wave UNIT=FILE, and for config --record-port UNIT.PORT=FILE,
- * become --set. */
+/* config: --record-port UNIT.PORT=FILE becomes --set UNIT.record_PORT. */
 static int rewrite_and_run(int argc, char **argv)
 {
     char **args = gt_xcalloc((size_t)argc * 2 + 1, sizeof *args);
@@ -566,18 +564,16 @@ static int rewrite_and_run(int argc, char **argv)
          * `config` has no --record-port, so there it becomes the co-simulation
          * kinds' record_* params */
         bool rec = !strcmp(argv[i], "--record-port") && argc > 1 && strcmp(argv[1], "run") != 0;
-        bool wave = !strcmp(argv[i], "--wave");
-        if ((rec || wave) && i > 1 && i + 1 < argc) {
+        if (rec && i > 1 && i + 1 < argc) {
             const char *spec = argv[++i];
             const char *eq = strchr(spec, '=');
-            const char *dot = eq ? eq : NULL;
-            if (rec)
-                for (const char *p = spec; p < eq; p++)
-                    if (*p == '.')
-                        dot = p;
-            if (!eq || (rec && dot == eq)) {
-                fprintf(stderr, "gtsim-cosim: %s wants %s, not '%s'\n", argv[i - 1],
-                        rec ? "UNIT.PORT=FILE" : "UNIT=FILE.fst", spec);
+            const char *dot = eq;
+            for (const char *p = spec; p < eq; p++)
+                if (*p == '.')
+                    dot = p;
+            if (!eq || dot == eq) {
+                fprintf(stderr, "gtsim-cosim: %s wants UNIT.PORT=FILE, not '%s'\n", argv[i - 1],
+                        spec);
                 for (int k = 0; k < no; k++)
                     free(owned[k]);
                 free(owned);
@@ -585,11 +581,8 @@ static int rewrite_and_run(int argc, char **argv)
                 return EXIT_ERROR;
             }
             char *set = gt_xmalloc(strlen(spec) + 32);
-            if (rec)
-                sprintf(set, "%.*s.record_%.*s=\"%s\"", (int)(dot - spec), spec,
-                        (int)(eq - dot - 1), dot + 1, eq + 1);
-            else
-                sprintf(set, "%.*s.wave=\"%s\"", (int)(eq - spec), spec, eq + 1);
+            sprintf(set, "%.*s.record_%.*s=\"%s\"", (int)(dot - spec), spec,
+                    (int)(eq - dot - 1), dot + 1, eq + 1);
             owned[no++] = set;
             args[n++] = (char *)"--set";
             args[n++] = set;
@@ -666,7 +659,7 @@ int main(int argc, char **argv)
                "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
                "  replay          drive a unit alone from port recordings (replay --help)\n"
                "  bench           co-simulation throughput against the C units alone\n"
-               "`run` also takes --wave UNIT=FILE.fst (UNIT must use a co-simulation impl)\n"
+               "`run` also takes --wave FILE.fst (every unit run as RTL) or --wave UNIT=FILE.fst\n"
                "and records any port with --record-port UNIT.PORT[N]=FILE.\n\n");
         return gtsim_main(2, (char *[]){ argv[0], (char *)"--help", NULL }, cosim_kind_find);
     }

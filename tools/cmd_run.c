@@ -20,6 +20,7 @@
 #define MAX_SETS 256
 #define MAX_DUMPS 64
 #define MAX_RECORDS 64
+#define MAX_WAVES 8
 
 struct dump_request {
     uint64_t address, bytes;
@@ -32,6 +33,9 @@ struct run_args {
     struct dump_request dumps[MAX_DUMPS];
     int dump_count;
     const char *records[MAX_RECORDS];       /* "UNIT.PORT[N]=FILE" */
+    const char *wave;                       /* --wave FILE.fst: every co-simulated unit */
+    char wave_sets[MAX_WAVES][4200];        /* --wave UNIT=FILE.fst as UNIT.wave="FILE" */
+    int wave_count;
     int record_count;
     const char *out_dir;
     bool trace;
@@ -60,6 +64,10 @@ static const char run_usage[] =
     "      --record-port UNIT.PORT[N]=FILE  record every message the port carries, with\n"
     "                           its cycle, for replay into a unit or its RTL (repeatable;\n"
     "                           format: fabric/recording.h)\n"
+    "      --wave FILE.fst      dump the waveform of every unit run as RTL (impl rtl or\n"
+    "                           lockstep, gtsim-cosim); in lockstep it ends wave_after\n"
+    "                           cycles past the first mismatch; several such units each\n"
+    "                           get FILE.<unit>.fst. --wave UNIT=FILE.fst: one unit\n"
     "  -q, --quiet              no summary\n"
     "  -h, --help               this text\n"
     "\n"
@@ -147,6 +155,21 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
                 return -1;
             }
             a->records[a->record_count++] = v;
+        } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--wave", &missing))) {
+            const char *eq = strchr(v, '=');
+            if (!eq) {
+                a->wave = v;
+            } else if (eq == v || !eq[1] || a->req.set_count == MAX_SETS ||
+                       a->wave_count == MAX_WAVES) {
+                fprintf(stderr, "gtsim %s: --wave wants FILE.fst or UNIT=FILE.fst (at most %d), "
+                        "not '%s'\n", command, MAX_WAVES, v);
+                return -1;
+            } else {
+                char *set = a->wave_sets[a->wave_count++];
+                snprintf(set, sizeof a->wave_sets[0], "%.*s.wave=\"%s\"", (int)(eq - v), v,
+                         eq + 1);
+                a->sets[a->req.set_count++] = set;
+            }
         } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--dump", &missing))) {
             if (a->dump_count == MAX_DUMPS) {
                 fprintf(stderr, "gtsim %s: more than %d --dump options\n", command, MAX_DUMPS);
@@ -396,6 +419,10 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
         return parsed > 0 ? EXIT_OK : EXIT_ERROR;
     struct gt_error err;
     struct gt_config *config = machine_config(&a.req, &err);
+    if (config && a.wave && machine_set_wave(config, a.wave, &err) < 0) {
+        gt_config_free(config);
+        config = NULL;
+    }
     if (!config) {
         fprintf(stderr, "gtsim run: %s\n", err.message);
         return EXIT_ERROR;
@@ -490,6 +517,10 @@ int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup)
         return parsed > 0 ? EXIT_OK : EXIT_ERROR;
     struct gt_error err;
     struct gt_config *config = machine_config(&a.req, &err);
+    if (config && a.wave && machine_set_wave(config, a.wave, &err) < 0) {
+        gt_config_free(config);
+        config = NULL;
+    }
     if (!config) {
         fprintf(stderr, "gtsim config: %s\n", err.message);
         return EXIT_ERROR;

@@ -3,9 +3,11 @@
 
 #include <libconfig.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fabric/alloc.h"
 #include "fabric/aub.h"
 #include "fabric/memory.h"
 #include "fabric/topology.h"
@@ -139,6 +141,60 @@ int machine_set_kind_param(struct gt_config *c, const char *kind, const char *as
         return gt_error_set(err, "%s: the machine has no unit of kind '%s'", gt_config_path(c),
                             kind);
     return found;
+}
+
+#define MAX_WAVE_UNITS 64
+
+/* The config paths of the groups that choose an impl other than "c". */
+static void find_rtl_units(config_setting_t *group, char *path, size_t len, size_t cap,
+                           char (*found)[512], int *count)
+{
+    for (int i = 0; i < config_setting_length(group); i++) {
+        config_setting_t *child = config_setting_get_elem(group, (unsigned)i);
+        if (config_setting_type(child) != CONFIG_TYPE_GROUP)
+            continue;
+        size_t n = (size_t)snprintf(path + len, cap - len, "%s%s", len ? "." : "",
+                                    config_setting_name(child));
+        const char *impl = NULL;
+        if (config_setting_lookup_string(child, "impl", &impl) && strcmp(impl, "c") != 0) {
+            if (*count < MAX_WAVE_UNITS)
+                snprintf(found[*count], sizeof found[0], "%s", path);
+            (*count)++;
+        } else if (len + n < cap) {
+            find_rtl_units(child, path, len + n, cap, found, count);
+        }
+        path[len] = 0;
+    }
+}
+
+int machine_set_wave(struct gt_config *c, const char *file, struct gt_error *err)
+{
+    char path[2048] = "";
+    char (*units)[512] = gt_xcalloc(MAX_WAVE_UNITS, sizeof *units);
+    int count = 0;
+    find_rtl_units(gt_config_root(c), path, 0, sizeof path, units, &count);
+    int rc = count;
+    if (!count)
+        rc = gt_error_set(err, "--wave %s: no unit of the machine uses an RTL impl (choose one "
+                          "with --set UNIT.impl=rtl or lockstep)", file);
+    else if (count > MAX_WAVE_UNITS)
+        rc = gt_error_set(err, "--wave %s: %d units use an RTL impl; at most %d", file, count,
+                          MAX_WAVE_UNITS);
+    const char *dot = strrchr(file, '.');
+    if (!dot || strchr(dot, '/'))
+        dot = file + strlen(file);
+    for (int i = 0; rc > 0 && i < count; i++) {
+        char set[4800];
+        if (count == 1)
+            snprintf(set, sizeof set, "%s.wave=\"%s\"", units[i], file);
+        else
+            snprintf(set, sizeof set, "%s.wave=\"%.*s.%s%s\"", units[i], (int)(dot - file), file,
+                     units[i], dot);
+        if (gt_config_set(c, set, err) < 0)
+            rc = -1;
+    }
+    free(units);
+    return rc;
 }
 
 /* The `simulation` group: watchdog and log settings. */

@@ -27,6 +27,12 @@ struct gt_config *machine_config(const struct machine_request *req, struct gt_er
 int machine_set_kind_param(struct gt_config *c, const char *kind, const char *assignment,
                            struct gt_error *err);
 
+/* --wave: sets the `wave` param of every unit whose `impl` is not "c" (the
+ * co-simulation kinds take it) to `file`; with several such units each gets
+ * `file` with ".<unit config path>" put before its extension. Returns how
+ * many, or -1 (none is an error). */
+int machine_set_wave(struct gt_config *c, const char *file, struct gt_error *err);
+
 /* Builds and realizes the machine the config describes. */
 struct sim *machine_build(const struct gt_config *config, unit_kind_lookup_fn lookup,
                           struct gt_error *err);

@@ -468,6 +468,11 @@ static void test_command_line(void)
                        "%s/broken.txt", d), 0);
     CU_ASSERT(file_size(tmp_path("broken.fst")) > 100);
     CU_ASSERT_EQUAL(sh("%s random --impl lockstep_broken --ops 3000 > /dev/null 2>&1", bin), 3);
+    /* --wave FILE.fst: every unit run as RTL (here the one) */
+    CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/outw "
+                       "--set gpu.stim.requests=100 --wave %s/all.fst", bin, d, d), 0);
+    CU_ASSERT(file_size(tmp_path("all.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("grep -q 'wave = \"%s/all.fst\"' %s/outw/config.cfg", d, d), 0);
     /* the plain impl names a missing kind clearly */
     CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/out2 "
                        "--set gpu.cs_alu.impl=vhdl 2> %s/err.txt", bin, d, d), 1);

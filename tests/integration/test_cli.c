@@ -121,6 +121,8 @@ static void test_errors_are_one_line_and_nonzero(void)
         { "frobnicate", "unknown command 'frobnicate'" },
         { "units no_such_kind", "no unit kind 'no_such_kind'" },
         { "config --set simulation.speed=3", "simulation has no setting 'speed'" },
+        { "run --wave w.fst", "--wave w.fst: no unit of the machine uses an RTL impl" },
+        { "run --wave =w.fst", "--wave wants FILE.fst or UNIT=FILE.fst" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct result *r = gtsim(cases[i].args);
