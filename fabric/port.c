@@ -290,3 +290,11 @@ const char *port_name(const struct port *p) { return p->name; }
 uint32_t port_index(const struct port *p) { return p->index; }
 struct unit *port_unit(const struct port *p) { return p->owner; }
 enum port_direction port_direction(const struct port *p) { return p->direction; }
+
+bool port_link(const struct port *p, struct link_params *out)
+{
+    if (!p->channel || !p->channel->from)
+        return false;
+    *out = p->channel->link;
+    return true;
+}

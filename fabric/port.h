@@ -57,6 +57,9 @@ const char *port_name(const struct port *p);
 uint32_t port_index(const struct port *p);
 struct unit *port_unit(const struct port *p);
 enum port_direction port_direction(const struct port *p);
+/* The timing of the channel a port is linked by (false: not linked, or
+ * only a backdoor injection channel). */
+bool port_link(const struct port *p, struct link_params *out);
 
 /* Observing a port (recordings, co-simulation): fn is called with every
  * message an input port's unit pops, or an output port's unit sends, and the

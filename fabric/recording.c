@@ -25,8 +25,14 @@ struct recorder *recorder_open(const char *path, const struct recording_header *
     fprintf(f, "gtsim-port-recording 1\n");
     fprintf(f, "# m CYCLE TAG KIND SIZE PAYLOAD-HEX (cycle: %s)\n",
             h->direction == PORT_IN ? "taken" : "sent");
-    fprintf(f, "unit %s\nkind %s\nport %s %s\nperiod_ps %" PRIu64 "\n", h->unit, h->kind,
-            h->port, h->direction == PORT_IN ? "in" : "out", h->period_ps);
+    fprintf(f, "unit %s\nkind %s\n", h->unit, h->kind);
+    if (h->indexed)
+        fprintf(f, "port %s[%u] %s\n", h->port, h->index, h->direction == PORT_IN ? "in" : "out");
+    else
+        fprintf(f, "port %s %s\n", h->port, h->direction == PORT_IN ? "in" : "out");
+    if (h->link.latency)
+        fprintf(f, "link %u %u %u\n", h->link.latency, h->link.capacity, h->link.width);
+    fprintf(f, "period_ps %" PRIu64 "\n", h->period_ps);
     struct recorder *r = gt_xcalloc(1, sizeof *r);
     r->f = f;
     r->path = gt_xstrdup(path);
@@ -147,9 +153,34 @@ struct recording *recording_open(const char *path, struct gt_error *err)
             seen |= 2;
         } else if (sscanf(r->line, "port %63s %255s", b, a) == 2 &&
                    (!strcmp(a, "in") || !strcmp(a, "out"))) {
+            char *bracket = strchr(b, '[');
+            if (bracket) {
+                char *end = NULL;
+                unsigned long index = strtoul(bracket + 1, &end, 10);
+                if (end == bracket + 1 || strcmp(end, "]") != 0 || index > 65535) {
+                    gt_error_set(err, "%s:%u: bad port index in '%.60s'", path, r->line_no,
+                                 r->line);
+                    recording_close(r);
+                    return NULL;
+                }
+                *bracket = 0;
+                r->h.index = (uint32_t)index;
+                r->h.indexed = true;
+            }
             snprintf(r->h.port, sizeof r->h.port, "%s", b);
             r->h.direction = strcmp(a, "in") == 0 ? PORT_IN : PORT_OUT;
             seen |= 4;
+        } else if (!strncmp(r->line, "link ", 5)) {
+            unsigned latency, capacity, width;
+            char extra;
+            if (sscanf(r->line, "link %u %u %u %c", &latency, &capacity, &width, &extra) != 3 ||
+                !latency || !capacity || !width) {
+                gt_error_set(err, "%s:%u: bad link line '%.60s' (latency capacity width, each "
+                             ">= 1)", path, r->line_no, r->line);
+                recording_close(r);
+                return NULL;
+            }
+            r->h.link = (struct link_params){ latency, capacity, width };
         } else if (sscanf(r->line, "period_ps %llu", &v) == 1 && v > 0) {
             r->h.period_ps = v;
             seen |= 8;

@@ -5,7 +5,10 @@
  *   gtsim-port-recording 1
  *   unit gpu.cs_alu                 the unit's full name
  *   kind cs_alu                     its kind (the C kind, without ":impl")
- *   port request in                 port name and direction (in | out)
+ *   port request in                 port name and direction (in | out); a port
+ *                                   of an array names its index: client[2]
+ *   link 1 4 1                      optional: latency, capacity, width of the
+ *                                   channel the port was linked by
  *   period_ps 869                   the unit's clock period
  *   m CYCLE TAG KIND SIZE HEX       one per message, in order
  * For an input port CYCLE is the cycle the unit took the message (popped it);
@@ -32,9 +35,12 @@
 struct recording_header {
     char unit[256];
     char kind[64];
-    char port[64];
+    char port[64];                  /* the name, without the index */
+    uint32_t index;                 /* of the port in its array (0 for a single port) */
+    bool indexed;                   /* written as port[index] */
     enum port_direction direction;
     uint64_t period_ps;
+    struct link_params link;        /* all 0: not recorded */
 };
 
 /* ---- writing ---------------------------------------------------------------- */

@@ -276,7 +276,8 @@ static int replay_once(const struct replay_options *o, const char *const *dut_se
                 goto out;
             }
             char name[128], set[PARAM_STRING_MAX + 16], set2[64];
-            snprintf(name, sizeof name, "%s_%s", pass == 0 ? "player" : "checker", h.port);
+            snprintf(name, sizeof name, "%s_%s_%u", pass == 0 ? "player" : "checker", h.port,
+                     h.index);
             snprintf(set, sizeof set, "file=%s", files[i]);
             snprintf(set2, sizeof set2, "dut_name=%s", dut_name);
             const char *sets[] = { set, pass ? set2 : NULL, NULL };
@@ -284,19 +285,25 @@ static int replay_once(const struct replay_options *o, const char *const *dut_se
                                           name, 0, NULL, sets, err);
             if (!p)
                 goto out;
-            struct port *dp = unit_port(dut, h.port, 0);
+            struct port *dp = unit_port(dut, h.port, h.index);
             if (!dp && unit_port_is_open(dut, h.port)) {
-                /* an open array (the L3's "client"): made as a link naming [0] would */
+                /* an open array (the L3's "client"): made as a link naming it would */
                 char endpoint[512];
-                snprintf(endpoint, sizeof endpoint, "%s.%s[0]", h0.unit, h.port);
+                snprintf(endpoint, sizeof endpoint, "%s.%s[%u]", h0.unit, h.port, h.index);
                 dp = sim_resolve_port(sim, endpoint, pass == 0 ? PORT_IN : PORT_OUT, err);
             }
             if (!dp) {
                 gt_error_set(err, "%s: unit kind %s has no port '%s'", files[i], o->kind, h.port);
                 goto out;
             }
+            /* an output keeps the width of the channel it was recorded on
+             * (when the recording says): a unit refused by the width sends a
+             * cycle later, and the checker must see the same */
+            struct link_params out_link = link;
+            if (pass == 1 && h.link.width)
+                out_link.width = h.link.width;
             if ((pass == 0 ? sim_connect(sim, unit_port(p, "out", 0), dp, &link, err)
-                           : sim_connect(sim, dp, unit_port(p, "in", 0), &link, err)) < 0)
+                           : sim_connect(sim, dp, unit_port(p, "in", 0), &out_link, err)) < 0)
                 goto out;
             if (pass == 1)
                 checkers[i] = p;

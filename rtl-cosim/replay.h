@@ -9,8 +9,13 @@
  * named as in the recording; for every recorded output port a "cosim_checker"
  * that pops every message as it arrives and compares it with the recording:
  * each payload field (layouts from compare.h) and the cycle it was sent,
- * exactly. The replay assumes the recorded unit was not back-pressured on its
- * outputs (the checker never is).
+ * exactly. A recording of a port of an array (client[2]) drives or checks
+ * that index. An output's checker channel keeps the width of the channel the
+ * port was recorded on (the recording's `link` line), so a unit that the
+ * width held back in the full run is held back the same way; the replay
+ * assumes the recorded unit was not back-pressured on its outputs otherwise
+ * (the checker pops every message as it arrives; a full run whose receiver
+ * let a channel fill would not replay exactly).
  *
  * With a wave file, a replay that finds a mismatch runs again (replay is
  * deterministic) with the unit's `wave` params set to dump only the cycles

@@ -327,6 +327,9 @@ static struct recorder *start_recording(struct sim *sim, const char *spec, struc
     snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
     snprintf(h.kind, sizeof h.kind, "%.*s", (int)strcspn(unit_kind(u), ":"), unit_kind(u));
     snprintf(h.port, sizeof h.port, "%s", port);
+    h.index = index;
+    h.indexed = bracket != NULL || index > 0;
+    port_link(p, &h.link);
     struct recorder *r = recorder_open(eq + 1, &h, err);
     if (r)
         port_set_observer(p, record_message, r);

@@ -751,6 +751,89 @@ static void test_l3_record_then_replay(void)
     CU_ASSERT(rr.mismatches > 0);
 }
 
+/* Replay of L3 traffic recorded from the real traces: gtsim-cosim run records
+ * every port of the slice's L3 (three data port clients and their replies,
+ * the memory side, the CS's L3CNTLREG writes) while the capture runs on its
+ * own generation's machine with the C L3; the recordings then drive the L3
+ * alone. The C unit must replay its own traffic exactly (the recording is
+ * complete), and so must the RTL: every reply and memory request, fields and
+ * cycle. `expect_replies` is the requests the trace makes of the L3 (tests
+ * in tests/integration check the data, here the stats say how many). */
+static long count_messages(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[4096];
+    long n = 0;
+    bool at_start = true;
+    while (fgets(line, sizeof line, f)) {
+        n += at_start && line[0] == 'm' && line[1] == ' ';
+        at_start = strchr(line, '\n') != NULL;
+    }
+    fclose(f);
+    return n;
+}
+
+static void replay_l3_of_trace(const char *trace)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/trace_%s", tmpdir, trace);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    static const char *const in_ports[] = { "client[0]", "client[1]", "client[2]",
+                                            "memory_reply", "cs" };
+    static const char *const out_ports[] = { "client_reply[0]", "client_reply[1]",
+                                             "client_reply[2]", "memory" };
+    static char files[9][700];
+    char cmd[8192];
+    int len = snprintf(cmd, sizeof cmd, "%s run -q -o %s/out tests/data/traces/%s.aub.gz", bin,
+                       dir, trace);
+    for (int i = 0; i < 9; i++) {
+        const char *port = i < 5 ? in_ports[i] : out_ports[i - 5];
+        snprintf(files[i], sizeof files[i], "%s/%d.rec", dir, i);
+        len += snprintf(cmd + len, sizeof cmd - (size_t)len, " --record-port "
+                        "'gpu.slice0.l3.%s=%s'", port, files[i]);
+    }
+    CU_ASSERT_EQUAL_FATAL(sh("%s", cmd), 0);
+    long recorded_out = 0, replies = 0;
+    for (int i = 5; i < 9; i++)
+        recorded_out += count_messages(files[i]);
+    for (int i = 5; i < 8; i++)
+        replies += count_messages(files[i]);
+    /* the run's own counters say how many replies the L3 sent */
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.port.client_reply.0.sent,%ld,' %s/out/stats.csv",
+                       count_messages(files[5]), dir), 0);
+    CU_ASSERT(replies > 100);
+    static const char *const kinds[] = { "l3" };
+    for (int k = 0; k < 1; k++) {
+        struct replay_options ro = { .kind = kinds[k], .lookup = cosim_kind_find,
+                                     .wave_before = 300, .wave_after = 20, .report = stderr };
+        for (int i = 0; i < 5; i++)
+            ro.inputs[i] = files[i];
+        for (int i = 0; i < 4; i++)
+            ro.expects[i] = files[5 + i];
+        struct replay_result rr;
+        struct gt_error err;
+        int rc = cosim_replay(&ro, &rr, &err);
+        if (rc < 0)
+            printf("\n    %s replay (%s): %s\n", trace, kinds[k], err.message);
+        CU_ASSERT_EQUAL_FATAL(rc, 0);
+        CU_ASSERT_EQUAL(rr.mismatches, 0);
+        CU_ASSERT_EQUAL(rr.messages_checked, (uint64_t)recorded_out);
+        printf("\n    %s, %s: %" PRIu64 " messages in, %" PRIu64 " checked, %" PRIu64
+               " mismatching", trace, kinds[k], rr.messages_in, rr.messages_checked,
+               rr.mismatches);
+    }
+}
+
+static void test_l3_replay_skl_compute(void) { replay_l3_of_trace("skl_compute"); }
+static void test_l3_replay_bdw_compute(void) { replay_l3_of_trace("bdw_compute"); }
+
 /* The example config through gtsim-cosim run: impl = "c", "lockstep" and
  * "rtl" give the same stats (the L3's, the requesters', memory's), apart from
  * the co-simulation's own counters and the simulator's message peak. */
@@ -1382,6 +1465,10 @@ static const struct test tests[] = {
     { "l3", "record the C unit's ports, replay into the RTL and the BROKEN RTL",
       test_l3_record_then_replay },
     { "l3", "the example config: c, lockstep and rtl give the same stats", test_l3_config },
+    { "l3", "L3 traffic recorded from skl_compute replayed into the C unit and the RTL",
+      test_l3_replay_skl_compute },
+    { "l3", "L3 traffic recorded from bdw_compute replayed into the C unit and the RTL",
+      test_l3_replay_bdw_compute },
     { "l3", "gtsim-cosim run --record-port of the C L3, replay into the RTL",
       test_l3_command_line },
     { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",

@@ -50,6 +50,26 @@ static void test_round_trip(void)
     CU_ASSERT_EQUAL(m.size, 0);
     CU_ASSERT_EQUAL(recording_next(r, &m, &err), 0);
     recording_close(r);
+
+    /* a port of an array, with the channel's timing */
+    h.index = 2;
+    h.indexed = true;
+    h.link = (struct link_params){ 4, 16, 1 };
+    snprintf(h.port, sizeof h.port, "client_reply");
+    w = recorder_open(path, &h, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(recorder_close(w, &err), 0);
+    r = recording_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    got = recording_header(r);
+    CU_ASSERT_STRING_EQUAL(got->port, "client_reply");
+    CU_ASSERT_EQUAL(got->index, 2);
+    CU_ASSERT_TRUE(got->indexed);
+    CU_ASSERT_EQUAL(got->link.latency, 4);
+    CU_ASSERT_EQUAL(got->link.capacity, 16);
+    CU_ASSERT_EQUAL(got->link.width, 1);
+    CU_ASSERT_EQUAL(recording_next(r, &m, &err), 0);
+    recording_close(r);
 }
 
 #define HEADER "gtsim-port-recording 1\nunit u\nkind k\nport p in\nperiod_ps 1000\n"
@@ -61,6 +81,14 @@ static void test_malformed_files(void)
         { "gtsim-port-recording 1\nunit u\n", "header ends early", true },
         { "gtsim-port-recording 1\nunit u\nkind k\nport p sideways\nperiod_ps 1\n",
           "bad header line", true },
+        { "gtsim-port-recording 1\nunit u\nkind k\nport p[x] in\nperiod_ps 1\n",
+          ":4: bad port index", true },
+        { "gtsim-port-recording 1\nunit u\nkind k\nport p[3 in\nperiod_ps 1\n",
+          ":4: bad port index", true },
+        { "gtsim-port-recording 1\nunit u\nkind k\nport p in\nlink 1 0 1\nperiod_ps 1\n",
+          ":5: bad link line", true },
+        { "gtsim-port-recording 1\nunit u\nkind k\nport p in\nlink 1 2\nperiod_ps 1\n",
+          ":5: bad link line", true },
         { HEADER "m 1 2 3\n", ":6: expected 'm CYCLE TAG KIND SIZE HEX'", false },
         { HEADER "m 1 2 0 4 0a0b\n", ":6: 4 payload bytes announced, 4 hex digits given", false },
         { HEADER "m 1 2 0 2 0xzz\n", ":6: bad hex digit", false },
