@@ -180,8 +180,9 @@ bool port_try_send(struct port *out, struct msg *m)
     sim->last_progress_ps = sim->now_ps;
     if (sim->trace)
         trace_message(sim->trace, sim, ch, m);
-    if (out->observer)
-        out->observer(out->observer_context, out, m, sim->domains[sender->domain]->cycle);
+    for (uint32_t i = 0; i < out->observer_count; i++)
+        out->observers[i].fn(out->observers[i].context, out, m,
+                             sim->domains[sender->domain]->cycle);
     channel_push(sim, ch, m, arrival);
     return true;
 }
@@ -217,8 +218,9 @@ struct msg *port_pop(struct port *in)
     in->received++;
     sim->messages_delivered++;
     sim->last_progress_ps = sim->now_ps;
-    if (in->observer)
-        in->observer(in->observer_context, in, m, sim->domains[in->owner->domain]->cycle);
+    for (uint32_t i = 0; i < in->observer_count; i++)
+        in->observers[i].fn(in->observers[i].context, in, m,
+                            sim->domains[in->owner->domain]->cycle);
     if (ch->sender_waiting) {
         ch->sender_waiting = false;
         struct unit *sender = ch->from->owner;
@@ -279,10 +281,27 @@ bool port_inject(struct port *in, struct msg *m)
     return true;
 }
 
+bool port_add_observer(struct port *p, port_observer_fn fn, void *context)
+{
+    if (!fn || p->observer_count == PORT_MAX_OBSERVERS)
+        return false;
+    p->observers[p->observer_count++] = (struct port_observer){ fn, context };
+    return true;
+}
+
+void port_remove_observer(struct port *p, port_observer_fn fn, void *context)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < p->observer_count; i++)
+        if (p->observers[i].fn != fn || p->observers[i].context != context)
+            p->observers[kept++] = p->observers[i];
+    p->observer_count = kept;
+}
+
 void port_set_observer(struct port *p, port_observer_fn fn, void *context)
 {
-    p->observer = fn;
-    p->observer_context = context;
+    p->observer_count = 0;
+    port_add_observer(p, fn, context);
 }
 
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }

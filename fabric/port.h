@@ -63,10 +63,17 @@ bool port_link(const struct port *p, struct link_params *out);
 
 /* Observing a port (recordings, co-simulation): fn is called with every
  * message an input port's unit pops, or an output port's unit sends, and the
- * cycle of that unit's clock. One observer per port; NULL removes it. The
- * observer must not keep `m`. */
+ * cycle of that unit's clock. A port holds up to PORT_MAX_OBSERVERS, called
+ * in the order they were added (a lockstep adapter watching its own ports and
+ * a --record-port recorder can share one). Observers must not keep `m`.
+ * port_add_observer: false when the port has no room (or fn is NULL).
+ * port_remove_observer: removes fn with that context. port_set_observer:
+ * replaces every observer by fn (none when fn is NULL). */
+#define PORT_MAX_OBSERVERS 4
 typedef void (*port_observer_fn)(void *context, const struct port *p, const struct msg *m,
                                  uint64_t cycle);
+bool port_add_observer(struct port *p, port_observer_fn fn, void *context);
+void port_remove_observer(struct port *p, port_observer_fn fn, void *context);
 void port_set_observer(struct port *p, port_observer_fn fn, void *context);
 
 /* Backdoor for tests and harnesses that drive one unit alone: puts m into

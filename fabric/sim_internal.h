@@ -70,8 +70,11 @@ struct port {
     const struct port_desc *desc;   /* NULL for ports made by a port() op */
     uint64_t received;              /* input: messages popped */
     uint64_t unbound_sends;         /* output: sends attempted while unbound */
-    port_observer_fn observer;
-    void *observer_context;
+    struct port_observer {          /* called in the order they were added */
+        port_observer_fn fn;
+        void *context;
+    } observers[PORT_MAX_OBSERVERS];
+    uint32_t observer_count;
     struct port *next_in_unit;
 };
 

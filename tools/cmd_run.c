@@ -331,8 +331,12 @@ static struct recorder *start_recording(struct sim *sim, const char *spec, struc
     h.indexed = bracket != NULL || index > 0;
     port_link(p, &h.link);
     struct recorder *r = recorder_open(eq + 1, &h, err);
-    if (r)
-        port_set_observer(p, record_message, r);
+    if (r && !port_add_observer(p, record_message, r)) {
+        recorder_close(r, NULL);
+        gt_error_set(err, "--record-port '%s': the port already has %d observers", spec,
+                     PORT_MAX_OBSERVERS);
+        return NULL;
+    }
     return r;
 }
 

@@ -201,6 +201,78 @@ static void test_backdoor_injection_drives_a_unit_alone(void)
     sim_destroy(sim);
 }
 
+/* Observers: each sees every message of its port with the cycle of the
+ * port's unit (sent on cycles 0..4 by the source, popped latency 3 later by
+ * the sink), in the order they were added; removing one leaves the others;
+ * a port holds at most PORT_MAX_OBSERVERS. */
+struct observed {
+    int id;
+    uint32_t count;
+    uint64_t cycle[8];
+    int *order, *order_count;
+};
+
+static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle)
+{
+    (void)p;
+    (void)m;
+    struct observed *o = context;
+    if (o->count < 8)
+        o->cycle[o->count] = cycle;
+    o->count++;
+    o->order[(*o->order_count)++ % 64] = o->id;
+}
+
+static void test_observers_share_a_port(void)
+{
+    const char *src[] = { "messages=5", NULL };
+    struct pair p = make_pair(src, NULL, 3, 8, 1, 0);
+    int order[64], order_count = 0;
+    struct observed a = { 1, 0, { 0 }, order, &order_count };
+    struct observed b = { 2, 0, { 0 }, order, &order_count };
+    struct observed in = { 3, 0, { 0 }, order, &order_count };
+    struct port *out = unit_port(p.src, "out", 0), *inp = unit_port(p.dst, "in", 0);
+    CU_ASSERT_TRUE(port_add_observer(out, observe, &a));
+    CU_ASSERT_TRUE(port_add_observer(out, observe, &b));
+    CU_ASSERT_TRUE(port_add_observer(inp, observe, &in));
+    CU_ASSERT_FALSE(port_add_observer(out, NULL, &a));
+    CU_ASSERT_EQUAL(sim_run(p.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(a.count, 5);
+    CU_ASSERT_EQUAL(b.count, 5);
+    CU_ASSERT_EQUAL(in.count, 5);
+    for (uint32_t i = 0; i < 5; i++) {
+        CU_ASSERT_EQUAL(a.cycle[i], i);
+        CU_ASSERT_EQUAL(b.cycle[i], i);
+        CU_ASSERT_EQUAL(in.cycle[i], i + 3);
+    }
+    /* on the output, a before b for every message */
+    int last_out = 0;
+    for (int i = 0; i < order_count; i++)
+        if (order[i] != 3) {
+            CU_ASSERT_EQUAL(order[i], last_out == 1 ? 2 : 1);
+            last_out = order[i];
+        }
+    sim_destroy(p.sim);
+
+    /* removal and the limit, on a fresh run */
+    p = make_pair(src, NULL, 1, 8, 1, 0);
+    out = unit_port(p.src, "out", 0);
+    a.count = b.count = 0;
+    CU_ASSERT_TRUE(port_add_observer(out, observe, &a));
+    CU_ASSERT_TRUE(port_add_observer(out, observe, &b));
+    port_remove_observer(out, observe, &a);
+    for (int i = 1; i < PORT_MAX_OBSERVERS; i++)
+        CU_ASSERT_TRUE(port_add_observer(out, observe, &in));
+    CU_ASSERT_FALSE(port_add_observer(out, observe, &in));
+    in.count = 0;
+    CU_ASSERT_EQUAL(sim_run(p.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(a.count, 0);
+    CU_ASSERT_EQUAL(b.count, 5);
+    CU_ASSERT_EQUAL(in.count, 5 * (PORT_MAX_OBSERVERS - 1));
+    port_set_observer(out, NULL, NULL);         /* none left */
+    sim_destroy(p.sim);
+}
+
 static void test_bad_links_are_refused(void)
 {
     struct sim *sim = probe_sim(NULL);
@@ -235,6 +307,7 @@ static const struct test_case cases[] = {
     { "crossing clock domains", test_crossing_clock_domains },
     { "back-pressure through a chain", test_backpressure_through_a_chain },
     { "backdoor injection drives a unit alone", test_backdoor_injection_drives_a_unit_alone },
+    { "observers share a port", test_observers_share_a_port },
     { "bad links are refused", test_bad_links_are_refused },
     { 0 }
 };
