@@ -1452,6 +1452,136 @@ static void test_illegal_opcode_ends_thread(void)
     prog_free(p);
 }
 
+/* cr0 operands for the System Routine tests: cr0.N as a scalar source, and
+ * as a SIMD1 destination */
+static struct eu_enc_opnd cr0_src(unsigned dword)
+{
+    struct eu_enc_opnd o = eu_enc_scalar(0x80, dword * 4, EU_TYPE_UD);
+    o.file = EU_FILE_ARF;
+    return o;
+}
+
+static struct eu_enc_insn cr0_op(unsigned op, unsigned dword, uint32_t imm)
+{
+    struct eu_enc_insn i = op2(op, 1, eu_enc_arf(0x80, dword * 4, EU_TYPE_UD), cr0_src(dword),
+                               IMM(UD, imm));
+    i.nomask = true;
+    return i;
+}
+
+static uint32_t cr0_dword(struct prog *p, unsigned dword)
+{
+    uint32_t v;
+    memcpy(&v, p->t->arf[EU_ARF_CR0] + 4 * dword, 4);
+    return v;
+}
+
+/* 003 L22170-22200, L20019-20065: an illegal opcode with cr0.1[12] set goes
+ * to the SIP with AIP = its IP, cr0.1[28] and cr0.0[31] set; the routine
+ * moves AIP past it and clears cr0.0[31], which returns there. Layout:
+ * 0 mov r10=1; 16 illegal; 32 add r10+=2; 48 jmpi over the routine;
+ * 64 routine: mov r20=cr0.1; add cr0.2+=16; and cr0.1 &= ~bit28;
+ * and cr0.0 &= ~bit31; 128 end. */
+static void test_illegal_opcode_enters_the_system_routine(void)
+{
+    for (int enabled = 0; enabled < 2; enabled++) {
+        struct prog *p = prog_new();
+        emit(p, op1(MOV, 8, G(10, D), IMM(D, 1)));
+        size_t at = p->b.len;
+        emit(p, op1(MOV, 8, G(11, D), IMM(D, 1)));
+        memset(p->b.bytes + at, 0, 16);                     /* opcode 0: illegal */
+        emit(p, add_imm(10, 2));
+        struct eu_enc_insn j = op1(JMPI, 1, NUL(D), IMM(D, 64));
+        j.nomask = true;
+        emit(p, j);
+        struct eu_enc_insn m = op1(MOV, 1, G(20, UD), cr0_src(1));
+        m.nomask = true;
+        CU_ASSERT_EQUAL(emit(p, m), 64);
+        emit(p, cr0_op(ADD, 2, 16));
+        emit(p, cr0_op(AND, 1, ~(1u << 28)));
+        emit(p, cr0_op(AND, 0, 0x7fffffffu));
+        CU_ASSERT_EQUAL(p->b.len, 128);
+        eu_thread_set_system(p->t, 0, enabled ? 1u << 12 : 0, true, 64);
+        enum eu_step_result r = run(p);
+        CU_ASSERT_EQUAL(p->t->counts.illegal, 1);
+        if (enabled) {
+            CU_ASSERT_EQUAL(r, EU_STEP_OK);
+            CU_ASSERT_EQUAL(ud(p, 10, 0), 3u);              /* resumed after the illegal one */
+            CU_ASSERT_EQUAL(ud(p, 20, 0), 1u << 28 | 1u << 12);  /* status seen in the routine */
+            CU_ASSERT_EQUAL(cr0_dword(p, 2), 32u);          /* AIP = 16, moved on by 16 */
+            CU_ASSERT_EQUAL(cr0_dword(p, 0) >> 31, 0u);
+            CU_ASSERT_EQUAL(p->t->counts.exceptions, 1);
+        } else {
+            /* disabled: the thread ends with the status and AIP set */
+            CU_ASSERT_EQUAL(r, EU_STEP_FAULT);
+            CU_ASSERT_EQUAL(cr0_dword(p, 1) >> 28 & 1, 1u);
+            CU_ASSERT_EQUAL(cr0_dword(p, 2), 16u);
+            CU_ASSERT_EQUAL(p->t->counts.exceptions, 0);
+        }
+        prog_free(p);
+    }
+}
+
+/* A software exception (cr0.1[29] set by the application, enabled by
+ * cr0.1[13]) enters the routine with AIP = the next instruction (L20057);
+ * the routine clears the bit and cr0.0[31] and the thread carries on. Not
+ * enabled: the write just stays in cr0.1. An illegal opcode inside the
+ * routine is not nested (L22180s): the thread ends. Writing 1 to cr0.0[31]
+ * outside the routine has no effect. Layout: 0 or cr0.1 |= bit29;
+ * 16 add r10+=5; 32 jmpi over; 48 routine: mov r21=77; (illegal);
+ * and cr0.1 &= ~bit29; and cr0.0 &= ~bit31; end. */
+static void test_software_exception_and_nesting(void)
+{
+    for (int variant = 0; variant < 3; variant++) {    /* enabled, disabled, nested illegal */
+        struct prog *p = prog_new();
+        emit(p, cr0_op(OR, 1, 1u << 29));
+        emit(p, add_imm(10, 5));
+        struct eu_enc_insn j = op1(JMPI, 1, NUL(D), IMM(D, variant == 2 ? 64 : 48));
+        j.nomask = true;
+        emit(p, j);
+        struct eu_enc_insn m = op1(MOV, 1, G(21, UD), IMM(UD, 77));
+        m.nomask = true;
+        CU_ASSERT_EQUAL(emit(p, m), 48);
+        if (variant == 2) {
+            size_t at = p->b.len;
+            emit(p, m);
+            memset(p->b.bytes + at, 0, 16);
+        }
+        emit(p, cr0_op(AND, 1, ~(1u << 29)));
+        emit(p, cr0_op(AND, 0, 0x7fffffffu));
+        eu_thread_set_system(p->t, 0, variant == 1 ? 0 : 1u << 13, true, 48);
+        enum eu_step_result r = run(p);
+        if (variant == 0) {
+            CU_ASSERT_EQUAL(r, EU_STEP_OK);
+            CU_ASSERT_EQUAL(ud(p, 21, 0), 77u);
+            CU_ASSERT_EQUAL(ud(p, 10, 0), 5u);
+            CU_ASSERT_EQUAL(cr0_dword(p, 2), 16u);
+            CU_ASSERT_EQUAL(cr0_dword(p, 1) >> 29 & 1, 0u);
+            CU_ASSERT_EQUAL(p->t->counts.exceptions, 1);
+        } else if (variant == 1) {
+            CU_ASSERT_EQUAL(r, EU_STEP_OK);
+            CU_ASSERT_EQUAL(ud(p, 21, 0), 0u);
+            CU_ASSERT_EQUAL(ud(p, 10, 0), 5u);
+            CU_ASSERT_EQUAL(cr0_dword(p, 1) >> 29 & 1, 1u);
+            CU_ASSERT_EQUAL(p->t->counts.exceptions, 0);
+        } else {
+            CU_ASSERT_EQUAL(r, EU_STEP_FAULT);
+            CU_ASSERT_EQUAL(ud(p, 21, 0), 77u);
+            CU_ASSERT_EQUAL(cr0_dword(p, 1) >> 28 & 1, 1u);   /* latched */
+            CU_ASSERT_EQUAL(cr0_dword(p, 2), 16u);            /* AIP of the first */
+            CU_ASSERT_EQUAL(p->t->counts.exceptions, 1);
+        }
+        prog_free(p);
+    }
+    /* writing 1 to cr0.0[31] outside the routine does nothing */
+    struct prog *p = prog_new();
+    emit(p, cr0_op(OR, 0, 1u << 31));
+    eu_thread_set_system(p->t, 0, 0, true, 0);
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(cr0_dword(p, 0) >> 31, 0u);
+    prog_free(p);
+}
+
 static void test_simd16_and_quarter_control(void)
 {
     /* SIMD16 region spans two registers; a SIMD8 instruction with QtrCtrl 2Q
@@ -1961,6 +2091,8 @@ static const struct test_case cases[] = {
     { "write to ip is a jump", test_write_to_ip_is_a_jump },
     { "send request fields", test_send_request_fields },
     { "illegal opcode ends thread", test_illegal_opcode_ends_thread },
+    { "illegal opcode enters the System Routine", test_illegal_opcode_enters_the_system_routine },
+    { "software exception, no nesting", test_software_exception_and_nesting },
     { "simd16 and quarter control", test_simd16_and_quarter_control },
     { "fast path matches general", test_fast_path_matches_general },
     { "smov and movi", test_smov_and_movi },

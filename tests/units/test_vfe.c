@@ -24,6 +24,9 @@
 struct caught {
     uint32_t grf[4][8];
     uint32_t grf_count, dmask, simd, kernel;
+    uint32_t cr0_0, cr0_1;
+    uint64_t sip;
+    uint8_t sip_valid;
     struct eu_thread_context ctx;
 };
 
@@ -62,6 +65,10 @@ static enum unit_activity tdcatch_tick(struct unit *u)
             k->dmask = d->dmask;
             k->simd = d->simd;
             k->kernel = d->kernel_offset;
+            k->cr0_0 = d->cr0_0;
+            k->cr0_1 = d->cr0_1;
+            k->sip = d->sip;
+            k->sip_valid = d->sip_valid;
             k->ctx = d->ctx;
         }
         c->count++;
@@ -230,6 +237,47 @@ static void test_walker_payloads(void)
     sim_destroy(r.sim);
 }
 
+/* The thread's "transparent header" (003 L11090-11130): the interface
+ * descriptor's FP mode, rounding mode and exception enables become cr0.0[0],
+ * cr0.0[5:4], cr0.1[12] and cr0.1[13]; STATE_SIP's offset is relative to
+ * General State Base (L22196). Before any STATE_SIP there is no routine. */
+static void test_exception_state_in_the_dispatch(void)
+{
+    struct rig r = rig_new(NULL);
+    struct GEN9_INTERFACE_DESCRIPTOR_DATA ids[2] = { basic_id(), basic_id() };
+    ids[1].FloatingPointMode = GEN9_INTERFACE_DESCRIPTOR_DATA_FloatingPointMode_Alternate;
+    ids[1].RoundingMode = GEN9_INTERFACE_DESCRIPTOR_DATA_RoundingMode_RD;
+    ids[1].IllegalOpcodeExceptionEnable = true;
+    ids[1].SoftwareExceptionEnable = true;
+    load_ids(&r, ids, 2, IDS);
+    walker(&r, 0, 1, 1, 1, 1, 1, 0xffff);
+    struct GEN9_STATE_BASE_ADDRESS sba = { GEN9_STATE_BASE_ADDRESS_header,
+        .GeneralStateBaseAddress = 0x100000, .GeneralStateBaseAddressModifyEnable = true };
+    uint32_t sdw[GEN9_STATE_BASE_ADDRESS_length];
+    CU_ASSERT_EQUAL(GEN9_STATE_BASE_ADDRESS_pack(sdw, &sba), 0);
+    packet(&r, "STATE_BASE_ADDRESS", sdw, GEN9_STATE_BASE_ADDRESS_length);
+    struct GEN9_STATE_SIP sip = { GEN9_STATE_SIP_header, .SystemInstructionPointer = 0x2340 };
+    uint32_t pdw[GEN9_STATE_SIP_length];
+    CU_ASSERT_EQUAL(GEN9_STATE_SIP_pack(pdw, &sip), 0);
+    packet(&r, "STATE_SIP", pdw, GEN9_STATE_SIP_length);
+    walker(&r, 1, 1, 1, 1, 1, 1, 0xffff);
+    sim_run(r.sim, 0);
+    struct tdcatch *t = unit_state(r.td);
+    CU_ASSERT_EQUAL_FATAL(t->count, 4);
+    for (int n = 0; n < 2; n++) {
+        CU_ASSERT_EQUAL(t->c[n].cr0_0, 0);
+        CU_ASSERT_EQUAL(t->c[n].cr0_1, 0);
+        CU_ASSERT_EQUAL(t->c[n].sip_valid, 0);
+    }
+    for (int n = 2; n < 4; n++) {
+        CU_ASSERT_EQUAL(t->c[n].cr0_0, 1u | 2u << 4);
+        CU_ASSERT_EQUAL(t->c[n].cr0_1, 1u << 12 | 1u << 13);
+        CU_ASSERT_EQUAL(t->c[n].sip_valid, 1);
+        CU_ASSERT_EQUAL(t->c[n].sip, 0x100000u + 0x2340u);
+    }
+    sim_destroy(r.sim);
+}
+
 /* A host sync waits until every thread has sent its EOT. */
 static void test_sync_waits_for_eots(void)
 {
@@ -371,6 +419,7 @@ static void test_random_packets(void)
 
 static const struct test_case cases[] = {
     { "walker: group order, R0, CURBE, right mask", test_walker_payloads },
+    { "exception state and SIP in the dispatch", test_exception_state_in_the_dispatch },
     { "a sync waits for every EOT", test_sync_waits_for_eots },
     { "SLM and barriers per group, freed at the last EOT", test_slm_and_barriers },
     { "zero, absurd and undefined walkers; SLM beyond the partition", test_bad_walkers },

@@ -103,6 +103,7 @@ struct eu {
     uint64_t thread_cycles, active_threads, active_threads_peak;
     uint64_t sends, writebacks, sends_dropped;
     uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero, unmodelled;
+    uint64_t exceptions;
     bool warned_unmodelled;
     uint64_t icache_misses, decode_misses;
 };
@@ -180,7 +181,10 @@ static const struct stat_desc eu_stats[] = {
     C("sends", sends, "messages", "SEND messages issued"),
     C("writebacks", writebacks, "messages", "write-backs received"),
     C("sends_dropped", sends_dropped, "messages", "SENDs with no bound port (null SFID or unlinked)"),
-    C("illegal_instructions", illegal, "instructions", "illegal or unmodelled instructions (thread ended)"),
+    C("illegal_instructions", illegal, "instructions",
+      "illegal or unmodelled instructions (the thread ended, or went to the System Routine)"),
+    C("exceptions", exceptions, "exceptions",
+      "entries into the System Routine (illegal opcode, software exception; STATE_SIP)"),
     C("register_faults", register_faults, "accesses", "register accesses outside the register file"),
     C("fetch_faults", fetch_faults, "fetches", "instruction fetches that faulted (thread ended)"),
     C("runaway_threads", runaway, "threads", "threads ended by max_thread_instructions"),
@@ -431,6 +435,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
     s->register_faults += sl->th.counts.register_faults;
     s->divide_by_zero += sl->th.counts.divide_by_zero;
     s->unmodelled += sl->th.counts.unmodelled;
+    s->exceptions += sl->th.counts.exceptions;
     memset(&sl->th.counts, 0, sizeof sl->th.counts);
     if (st != EU_THREAD_OK) {
         s->threads_killed++;
@@ -523,6 +528,7 @@ static bool start_thread(struct eu *s, struct unit *u, struct msg *m)
     int gen = d->gen ? d->gen : (int)s->gen;
     uint32_t dmask = d->dmask ? d->dmask : (d->simd >= 32 ? ~0u : ((1u << (d->simd ? d->simd : 8)) - 1));
     eu_thread_init(&sl->th, gen, d->inst_base, d->kernel_offset, dmask);
+    eu_thread_set_system(&sl->th, d->cr0_0, d->cr0_1, d->sip_valid, d->sip);
     memcpy(sl->th.grf + d->grf_start * EU_REG_BYTES, d->grf, (size_t)d->grf_count * EU_REG_BYTES);
     /* sr0.0: FFID 27:24, EUID 11:8 (left 0), TID 2:0 (L19938-19975) */
     uint32_t sr0 = (d->ffid & 15) << 24 | (i & 7);

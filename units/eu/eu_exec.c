@@ -137,6 +137,45 @@ void eu_thread_init(struct eu_thread *t, int gen, uint64_t inst_base, uint32_t i
     /* cr0.0 = 0 at dispatch: RTNE, denormals flushed, IEEE mode (L20019-20065). */
 }
 
+#define CR0_MASTER_EXCEPTION (1u << 31)         /* cr0.0 */
+#define CR0_SOFTWARE_EXCEPTION (1u << 29)       /* cr0.1 */
+#define CR0_ILLEGAL_STATUS (1u << 28)           /* cr0.1 */
+#define CR0_SOFTWARE_ENABLE (1u << 13)          /* cr0.1 */
+#define CR0_ILLEGAL_ENABLE (1u << 12)           /* cr0.1 */
+
+void eu_thread_set_system(struct eu_thread *t, uint32_t cr0_0, uint32_t cr0_1, bool sip_valid,
+                          uint64_t sip)
+{
+    /* 003 L11090-11130: the dispatch loads FP mode (cr0.0[0]) and the two
+     * exception enables; L20019-20065: the rounding mode "is initialized by
+     * Thread Dispatch" */
+    wr_le(t->arf[EU_ARF_CR0], 4, cr0_0 & 0x31u);
+    wr_le(t->arf[EU_ARF_CR0] + 4, 4, cr0_1 & (CR0_SOFTWARE_ENABLE | CR0_ILLEGAL_ENABLE));
+    t->sip_valid = sip_valid;
+    t->sip = sip;
+}
+
+/* 003 L22170-22200: "the EU saves the thread's IP into its AIP register
+ * (cr0.2), and then moves the System Routine offset, SIP, into the thread's
+ * IP register"; the status bit says which exception; cr0.0[31] marks the
+ * exception state. Not nested: false (nothing done) when no SIP is
+ * programmed or the thread is already in the System Routine. The masks stay
+ * as they were (L22180). */
+static bool enter_system_routine(struct eu_thread *t, uint32_t status, uint32_t aip)
+{
+    uint32_t c0 = (uint32_t)rd_le(t->arf[EU_ARF_CR0], 4);
+    uint32_t c1 = (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 4, 4);
+    wr_le(t->arf[EU_ARF_CR0] + 4, 4, c1 | status);     /* latched even when not taken */
+    if (!t->sip_valid || (c0 & CR0_MASTER_EXCEPTION))
+        return false;
+    wr_le(t->arf[EU_ARF_CR0], 4, c0 | CR0_MASTER_EXCEPTION);
+    wr_le(t->arf[EU_ARF_CR0] + 8, 4, aip);
+    t->counts.exceptions++;
+    /* the EU's ip is 32 bits relative to Instruction Base Address (L11109) */
+    t->ip = (uint32_t)(t->sip - t->inst_base) & ~15u;
+    return true;
+}
+
 /* ---- types ----------------------------------------------------------------- */
 
 static bool type_is_float(unsigned ty)
@@ -1044,14 +1083,45 @@ static float math1f(unsigned fn, float x, bool *dz)
 
 static enum eu_step_result illegal(struct eu_thread *t, const char *why)
 {
-    /* No System Routine is modelled: the Illegal Opcode status (cr0.1[28],
-     * L20019-20065) is set, the instruction is counted and the thread ends. */
-    uint32_t s = (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 4, 4) | (1u << 28);
-    wr_le(t->arf[EU_ARF_CR0] + 4, 4, s);
-    wr_le(t->arf[EU_ARF_CR0] + 8, 4, t->ip);        /* AIP = IP for illegal opcode */
+    /* With Illegal Opcode Exception Enable (cr0.1[12]) and a System Routine,
+     * the thread goes there with AIP = IP (L20057 table); otherwise (or
+     * nested in the System Routine) the status bit and AIP are set, the
+     * instruction is counted and the thread ends. */
     t->counts.illegal++;
+    uint32_t c1 = (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 4, 4);
+    if (t->gen >= 7 && (c1 & CR0_ILLEGAL_ENABLE) &&
+        enter_system_routine(t, CR0_ILLEGAL_STATUS, t->ip))
+        return EU_STEP_OK;
+    uint32_t s = (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 4, 4) | CR0_ILLEGAL_STATUS;
+    wr_le(t->arf[EU_ARF_CR0] + 4, 4, s);
+    if (!(rd_le(t->arf[EU_ARF_CR0], 4) & CR0_MASTER_EXCEPTION))
+        wr_le(t->arf[EU_ARF_CR0] + 8, 4, t->ip);    /* AIP = IP for illegal opcode */
     t->fault_reason = why;
     return EU_STEP_FAULT;
+}
+
+/* After an instruction wrote cr0 (old: cr0.0 and cr0.1 before it), at the
+ * instruction's end (next_ip): cr0.0[31] "Writing 1 to this bit has no
+ * effect"; clearing it leaves the System Routine, "hardware restores IP from
+ * [AIP]" (L20019-20057); setting cr0.1[29] in an application routine with
+ * Software Exception Enable raises a software exception, AIP = IP + 1 (the
+ * next instruction, L20057 table). True when the ip was moved. */
+static bool cr0_written(struct eu_thread *t, uint32_t old0, uint32_t old1, uint32_t next_ip)
+{
+    uint32_t c0 = (uint32_t)rd_le(t->arf[EU_ARF_CR0], 4);
+    uint32_t c1 = (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 4, 4);
+    if (!(old0 & CR0_MASTER_EXCEPTION)) {
+        wr_le(t->arf[EU_ARF_CR0], 4, c0 & ~CR0_MASTER_EXCEPTION);
+        if ((c1 & CR0_SOFTWARE_EXCEPTION) && !(old1 & CR0_SOFTWARE_EXCEPTION) &&
+            (c1 & CR0_SOFTWARE_ENABLE) && enter_system_routine(t, CR0_SOFTWARE_EXCEPTION, next_ip))
+            return true;
+        return false;
+    }
+    if (!(c0 & CR0_MASTER_EXCEPTION)) {
+        t->ip = (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 8, 4) & ~7u;
+        return true;
+    }
+    return false;
 }
 
 static enum eu_step_result do_send(struct ctx *c, struct eu_send_request *s)
@@ -1340,6 +1410,11 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     if (in->pred_control && in->opcode != OP_SEL)
         en &= pred_mask(&c);
     c.en = en;
+
+    /* cr0 before the instruction, when it is the destination (exceptions) */
+    bool writes_cr0 = in->has_dst && in->dst.file == EU_FILE_ARF && (in->dst.reg_nr >> 4) == 8;
+    uint32_t old_cr0_0 = writes_cr0 ? crv : 0;
+    uint32_t old_cr0_1 = writes_cr0 ? (uint32_t)rd_le(t->arf[EU_ARF_CR0] + 4, 4) : 0;
 
     unsigned op = in->opcode;
     if (in->gen == 4) {
@@ -1896,6 +1971,11 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         fesetround(saved_round);
     if (res != EU_STEP_OK)
         return res;
+    if (writes_cr0 && in->gen >= 7 && cr0_written(t, old_cr0_0, old_cr0_1, t->ip + in->size)) {
+        if (t->wmask)
+            rejoin(t);
+        return EU_STEP_OK;
+    }
     /* a write to ip is a jump (L20955: "mov with IP as the destination") */
     if (in->dst.file == EU_FILE_ARF && (in->dst.reg_nr >> 4) == 10 && in->has_dst) {
         jump(t, (uint32_t)rd_le(t->arf[EU_ARF_IP], 4) & ~7u);

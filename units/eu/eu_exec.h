@@ -41,9 +41,21 @@
  *    roles reversed, 003 L21114), madm (fma) and invm/rsqrtm (the INV/RSQ
  *    approximation; invm a, b approximates 1/b) as the fdiv/sqrt macros of
  *    003 L24255-24290 use them.
- * Not modelled: Gen4 msave/mrest/push/pop and mask-stack overflow, the System Routine and
- * exceptions (an illegal instruction sets cr0.1 bit 28 and ends the thread,
- * counted), IEEE exception flags other than Divide-by-zero; wait (no n0
+ *  - exceptions and the System Routine (003 L20019-20065 cr0, L22130-22200):
+ *    an illegal instruction (Illegal Opcode Exception Enable, cr0.1[12]) or a
+ *    write setting cr0.1[29] (Software Exception Enable, cr0.1[13]) saves
+ *    AIP in cr0.2 (IP, or the next IP for a software exception), sets the
+ *    status bit and cr0.0[31], and moves the thread to the SIP; a write
+ *    clearing cr0.0[31] returns to AIP; writing 1 there has no effect.
+ *    Exceptions are not nested: one raised inside the System Routine is
+ *    latched in cr0.1 and, for an illegal instruction, ends the thread. With
+ *    the exception disabled or no SIP programmed, an illegal instruction sets
+ *    cr0.1[28] and AIP and ends the thread, counted (the seed leaves the
+ *    outcome undefined: "undetermined behavior including a system hang").
+ * Not modelled: Gen4 msave/mrest/push/pop and mask-stack overflow, the
+ * breakpoint, halt and context save/restore exceptions, Vector Mask Enable
+ * and Single Program Flow from the dispatch, IEEE exception flags other than
+ * Divide-by-zero; wait (no n0
  * notifications: it does not block; a counted nop); the 2 extra exponent bits
  * madm/invm/rsqrtm carry in acc2-acc9 (003 L24251: "34 bits for single
  * precision"; the seed does not lay out how an operand selects its acc nor
@@ -107,6 +119,7 @@ struct eu_exec_counts {
     uint64_t register_faults;   /* accesses outside the register file (discarded/zero) */
     uint64_t divide_by_zero;
     uint64_t unmodelled;        /* wait runs as a nop (a warning) */
+    uint64_t exceptions;        /* entries into the System Routine */
 };
 
 struct eu_thread {
@@ -122,6 +135,8 @@ struct eu_thread {
     uint32_t call_mask;         /* channels inside the current subroutine (004 call/ret) */
     struct eu_exec_counts counts;
     const char *fault_reason;
+    uint64_t sip;               /* System Routine, GPU virtual (eu_thread_set_system) */
+    bool sip_valid;
     alignas(32) uint8_t grf[EU_GRF_BYTES];
     alignas(32) uint8_t mrf[EU_MRF_COUNT * EU_REG_BYTES];  /* Gen4 message registers m0..m15 */
     alignas(32) uint8_t arf[EU_ARF_COUNT][EU_REG_BYTES];
@@ -130,6 +145,13 @@ struct eu_thread {
 /* A fresh thread: registers zero, cr0 at reset (RTNE, denormals flushed,
  * IEEE mode), all dispatched channels active at ip. */
 void eu_thread_init(struct eu_thread *t, int gen, uint64_t inst_base, uint32_t ip, uint32_t dmask);
+
+/* What the dispatcher loads besides the payload (units/eu/eu_msg.h struct
+ * eu_dispatch): cr0.0 and cr0.1 (only their defined dispatch-time bits are
+ * taken: cr0.0 FP mode 0 and rounding 5:4, cr0.1 enables 12 and 13) and the
+ * System Routine's address. */
+void eu_thread_set_system(struct eu_thread *t, uint32_t cr0_0, uint32_t cr0_1, bool sip_valid,
+                          uint64_t sip);
 
 /* Register r (0 .. mlen + ex_mlen - 1) of a SEND's payload: GRF registers on
  * Gen7+, the message registers from the base MRF on Gen4 (where a GRF src0 was

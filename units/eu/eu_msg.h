@@ -66,6 +66,16 @@ struct eu_dispatch {
     uint16_t grf_start;         /* first GRF the payload fills (normally 0) */
     uint16_t grf_count;         /* payload registers that follow */
     uint32_t ffid;              /* requesting fixed function (sr0.0[27:24]) */
+    /* The thread's "transparent header" from the stage's state (seed 003
+     * L11090-11130): cr0.0 (FP mode bit 0, rounding mode 5:4) and cr0.1
+     * (Illegal Opcode Exception Enable bit 12, Software Exception Enable
+     * bit 13) as the EU loads them; 0 = the reset values. */
+    uint32_t cr0_0, cr0_1;
+    /* The System Routine (STATE_SIP, seed 003 L22196: relative to General
+     * State Base Address), as a GPU virtual address; sip_valid = 0: none was
+     * programmed, and exceptions end the thread. */
+    uint64_t sip;
+    uint8_t sip_valid;
     uint16_t eu;                /* set by the TD: which EU got it */
     uint16_t slot;              /* set by the EU: which thread slot */
     struct eu_thread_context ctx;       /* carried with the thread's SENDs */

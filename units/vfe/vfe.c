@@ -30,6 +30,7 @@ struct vfe_id {
     uint32_t group_threads;
     uint32_t slm_bytes;
     bool barrier;
+    uint32_t cr0_0, cr0_1;      /* what the thread's cr0 starts with (eu_msg.h) */
 };
 
 struct group_rec {
@@ -69,6 +70,8 @@ struct vfe {
     /* state from the command stream */
     uint32_t gen;
     uint64_t gsba, ssba, dsba, ioba, iba;
+    uint64_t sip;                   /* STATE_SIP, relative to General State Base (L22196) */
+    bool sip_valid;
     uint32_t gs_size;
     uint32_t vfe_max_threads, curbe_alloc;
     uint64_t scratch_base;          /* MEDIA_VFE_STATE, relative to General State Base */
@@ -217,6 +220,12 @@ static uint32_t slm_bytes(uint32_t gen, uint32_t enc)
         (id)->group_threads = v.NumberOfThreadsInGPGPUThreadGroup;                      \
         (id)->slm_bytes = slm_bytes(G, v.SharedLocalMemorySize);                        \
         (id)->barrier = v.BarrierEnable;                                                \
+        /* 003 L11090-11130: FP mode -> cr0.0[0], the exception enables ->  \
+         * cr0.1[12] (illegal opcode), cr0.1[13] (software); the rounding   \
+         * mode -> cr0.0[5:4] (same encoding, RTNE RU RD RTZ) */            \
+        (id)->cr0_0 = (v.FloatingPointMode & 1u) | (v.RoundingMode & 3u) << 4;          \
+        (id)->cr0_1 = (uint32_t)v.IllegalOpcodeExceptionEnable << 12 |                  \
+                      (uint32_t)v.SoftwareExceptionEnable << 13;                        \
     } while (0)
 
 static bool decode_id(struct vfe *s, uint32_t gen, uint32_t offset, struct vfe_id *id)
@@ -419,6 +428,10 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     d->grf_start = 0;
     d->grf_count = (uint16_t)regs;
     d->ffid = VFE_FFID_GPGPU;
+    d->cr0_0 = id->cr0_0;
+    d->cr0_1 = id->cr0_1;
+    d->sip = s->gsba + s->sip;
+    d->sip_valid = s->sip_valid;
     uint32_t slm_base = g->slm_mask ? (uint32_t)__builtin_ctz(g->slm_mask) * VFE_SLM_GRANULE : 0;
     /* a per-thread scratch slot: the first free index from a rotating start
      * (run_walker holds in_flight below max_threads, so one is free) */
@@ -586,6 +599,15 @@ static void take_packet(struct vfe *s, struct unit *u, const struct cs_state_pac
     s->gen = p->gen;
     if (strcmp(name, "STATE_BASE_ADDRESS") == 0) {
         take_sba(s, p);
+    } else if (strcmp(name, "STATE_SIP") == 0) {
+        /* the System Routine's offset (003 L22196) */
+        if (p->gen == 7)
+            s->sip = ((const struct GEN7_STATE_SIP *)cs_state_unpacked(p))->SystemInstructionPointer;
+        else if (p->gen == 8)
+            s->sip = ((const struct GEN8_STATE_SIP *)cs_state_unpacked(p))->SystemInstructionPointer;
+        else
+            s->sip = ((const struct GEN9_STATE_SIP *)cs_state_unpacked(p))->SystemInstructionPointer;
+        s->sip_valid = true;
     } else if (strcmp(name, "MEDIA_VFE_STATE") == 0) {
         if (p->gen == 7) {
             const struct GEN7_MEDIA_VFE_STATE *v = cs_state_unpacked(p);

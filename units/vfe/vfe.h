@@ -3,6 +3,9 @@
  *
  * Models (seed 003 = SKL PRM vol 7; notes/003-skl-pipeline.md §6; command
  * layouts from seed 004 (Gen8) and 000 (Gen7) through the spec tables):
+ *  - STATE_SIP (the System Routine, relative to General State Base, L22196),
+ *    carried with every dispatch with the interface descriptor's FP mode,
+ *    rounding mode and exception enables for the EU's cr0 (L11090-11130);
  *  - STATE_BASE_ADDRESS (the bases the thread context carries), MEDIA_VFE_STATE
  *    (maximum threads, CURBE allocation; L17520-17613), MEDIA_CURBE_LOAD (the
  *    CURBE is read from Dynamic State Base + offset when the command arrives,
