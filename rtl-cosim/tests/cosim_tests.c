@@ -751,6 +751,40 @@ static void test_l3_record_then_replay(void)
     CU_ASSERT(rr.mismatches > 0);
 }
 
+/* Every Gen8/Gen9 trace with the CS ALU as rtl and lockstep gives the C
+ * model's stats for every unit but the ALU itself (whose adapter kinds keep
+ * their own counters: requests, responses, compared ...), with 0 mismatches.
+ * None of the captures runs MI_MATH (the MI_MATH capture of our own does,
+ * test_mi_math_workload), so this shows the RTL in the full machine on real
+ * work leaves the run as it was. */
+static void test_cs_alu_on_every_trace(void)
+{
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+    static const char *const traces[] = { "skl_compute", "skl_tri", "bdw_compute", "bdw_tri" };
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    const char *d = tmpdir;
+    for (int t = 0; t < 4; t++) {
+        for (int k = 0; k < 3; k++) {
+            CU_ASSERT_EQUAL(sh("%s run -q tests/data/traces/%s.aub.gz --set gpu.cs_alu.impl=%s "
+                               "-o %s/alu_%s_%s", bin, traces[t], impls[k], d, traces[t],
+                               impls[k]), 0);
+            CU_ASSERT_EQUAL(sh("grep -v '^gpu.cs_alu\\.' %s/alu_%s_%s/stats.csv > %s/alu_%s_%s.csv",
+                               d, traces[t], impls[k], d, traces[t], impls[k]), 0);
+        }
+        CU_ASSERT_EQUAL(sh("grep -q '^gpu.cs.commands,[1-9]' %s/alu_%s_c.csv", d, traces[t]), 0);
+        CU_ASSERT_EQUAL(sh("cmp -s %s/alu_%s_c.csv %s/alu_%s_rtl.csv", d, traces[t], d,
+                           traces[t]), 0);
+        CU_ASSERT_EQUAL(sh("cmp -s %s/alu_%s_c.csv %s/alu_%s_lockstep.csv", d, traces[t], d,
+                           traces[t]), 0);
+        CU_ASSERT_EQUAL(sh("grep -q '^gpu.cs_alu.mismatches,0,' %s/alu_%s_lockstep/stats.csv", d,
+                           traces[t]), 0);
+    }
+}
+
 /* Replay of L3 traffic recorded from the real traces: gtsim-cosim run records
  * every port of the slice's L3 (three data port clients and their replies,
  * the memory side, the CS's L3CNTLREG writes) while the capture runs on its
@@ -1473,6 +1507,8 @@ static const struct test tests[] = {
       test_l3_command_line },
     { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",
       test_mi_math_workload },
+    { "math", "every Gen8/Gen9 trace with the ALU as c, rtl, lockstep: the same stats",
+      test_cs_alu_on_every_trace },
     { "fpu", "special operands, every pair (MAD: triple) and mode, RTL against the C function",
       test_fpu_specials_by_hand },
     { "fpu", "DF specials: every pair (MAD: triple), DF<->F/D/UD, every mode, RTL against C",
