@@ -1222,7 +1222,8 @@ const struct unit_ops eu_ops = {
     .kind = "eu",
     .help = "Execution unit (Gen4, Gen7, Gen8, Gen9): hardware threads executing EU kernels per channel "
             "(seed 003 EU ISA L19086-25514), oldest-first issue to the FPU/EM/send/branch "
-            "pipes, a GRF scoreboard, instruction fetch through the subslice icache (\"icache\" linked) or its own cache, a decoded-instruction cache; "
+            "pipes, a GRF scoreboard, instruction fetch through the subslice icache (\"icache\" "
+            "linked) or its own cache, a decoded-instruction cache; "
             "SENDs routed by SFID, EOT frees the slot. `fast` runs each thread to its next SEND "
             "in one tick.",
     .state_size = sizeof(struct eu),
