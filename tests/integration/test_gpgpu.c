@@ -80,6 +80,7 @@ static void check_compute(const char *config, const char *trace, const char *c_a
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "EU utilisation"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "L3 hit rate"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "icache hit rate"));
     free(r);
     float c[1024];
     snprintf(file, sizeof file, "%s/c.bin", dir);
