@@ -698,13 +698,13 @@ static void ic_dispatch(struct ic_rig *r, unsigned eu, uint64_t base, uint32_t i
 }
 
 /* 11 independent adds and the EOT send: 12 native instructions of 16 bytes
- * = 192 bytes = 3 lines of 64 bytes at a line-aligned base. One thread: each
- * line is one fetch request and one icache miss, and the thread waits for
- * each: sent at t, looked up at t + 1, filled at t + 1 + miss_latency, seen
- * by the EU at t + 2 + miss_latency, when the thread issues. So stall.fetch
- * is 3 x (miss_latency + 2), and the run takes exactly as long as the EU's
- * own cache model with icache_latency = miss_latency + 2 (a miss there holds
- * the thread icache_latency cycles). */
+ * = 192 bytes = 3 lines of 64 bytes at a line-aligned base. One thread, no
+ * prefetch: each line is one fetch request and one icache miss, and the
+ * thread waits for each: sent at t, looked up at t + 1, filled at
+ * t + 1 + miss_latency, seen by the EU at t + 2 + miss_latency, when the
+ * thread issues. So stall.fetch is 3 x (miss_latency + 2), and the run takes
+ * exactly as long as the EU's own cache model with icache_latency =
+ * miss_latency + 2 (a miss there holds the thread icache_latency cycles). */
 static void test_fetch_through_icache_one_thread(void)
 {
     uint64_t cycles[3];
@@ -715,7 +715,8 @@ static void test_fetch_through_icache_one_thread(void)
         char ml[32];
         snprintf(ml, sizeof ml, "miss_latency=%u", miss_latency[v]);
         const char *ic_over[] = { ml, NULL };
-        struct ic_rig r = ic_rig_new(NULL, ic_over, 1);
+        const char *no_prefetch[] = { "fetch_prefetch_lines=0", NULL };
+        struct ic_rig r = ic_rig_new(no_prefetch, ic_over, 1);
         rig_load(r.sim, 0x4000, &k);
         ic_dispatch(&r, 0, 0x4000, 1);
         CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
@@ -743,12 +744,45 @@ static void test_fetch_through_icache_one_thread(void)
     eu_enc_free(&k);
 }
 
-/* Two threads of one EU run the kernel side by side: the EU fetches each of
- * the 3 lines once (the second thread joins the first one's request or finds
- * the line in the fetch buffer). Two EUs running it at once: each EU sends
- * its 3 requests; the icache misses 6 times but fills each line once, the
- * other EU's miss merging into it. Run again afterwards, a thread finds every
- * line in its EU's fetch buffer: no new request. */
+/* The same kernel with 2 lines of prefetch (the default): entering line 0
+ * the thread asks for it and for lines 1 and 2; entering line 1 for line 3,
+ * entering line 2 for line 4 (the seed's fetch up to 8 instructions past the
+ * end, L20915): 5 requests. With the rig's links 4 wide and 2 lookups per
+ * cycle, lines 1 and 2 are back by the time the thread reaches them (line 2
+ * at most one cycle after line 0, while line 0's 4 instructions take 4
+ * cycles), so only line 0's miss_latency + 2 is a stall, and the EOT goes
+ * out 2 x (miss_latency + 2) cycles earlier than without prefetch. */
+static void test_fetch_prefetch_hides_lines(void)
+{
+    struct eu_enc_buf k = kernel_chain(11, false);
+    uint64_t eot[2];
+    for (unsigned prefetch = 0; prefetch < 2; prefetch++) {
+        const char *ic_over[] = { "miss_latency=30", NULL };
+        const char *none[] = { "fetch_prefetch_lines=0", NULL };
+        struct ic_rig r = ic_rig_new(prefetch ? NULL : none, ic_over, 1);
+        rig_load(r.sim, 0x4000, &k);
+        ic_dispatch(&r, 0, 0x4000, 1);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        struct stub_sf *sf = unit_state(r.sf[0]);
+        CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+        eot[prefetch] = sf->eot_cycle[0];
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), prefetch ? 5 : 3);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.prefetches"), prefetch ? 4 : 0);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.stall.fetch"), (prefetch ? 1 : 3) * (30 + 2));
+        sim_destroy(r.sim);
+    }
+    CU_ASSERT_EQUAL(eot[1] + 2 * (30 + 2), eot[0]);
+    eu_enc_free(&k);
+}
+
+/* With the default 2 lines of prefetch an EU asks for the kernel's 3 lines
+ * and the 2 after them: 5 lines (test above). Two threads of one EU run the
+ * kernel side by side: the EU still asks for each of the 5 lines once (the
+ * second thread joins a request already made or finds the line in the fetch
+ * buffer). Two EUs running it at once: each EU sends its 5 requests; the
+ * icache misses 10 times but fills each line once, the other EU's miss
+ * merging into it. Run again afterwards, a thread finds every line in its
+ * EU's fetch buffer (8 lines hold all 5): no new request. */
 static void test_fetch_shared_by_threads_and_eus(void)
 {
     struct eu_enc_buf k = kernel_chain(11, false);
@@ -758,8 +792,8 @@ static void test_fetch_shared_by_threads_and_eus(void)
     ic_dispatch(&r, 0, 0x4000, 2);
     CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
     CU_ASSERT_EQUAL(((struct stub_sf *)unit_state(r.sf[0]))->eots, 2);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 3);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 3);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 5);
     sim_destroy(r.sim);
 
     r = ic_rig_new(NULL, NULL, 2);
@@ -769,15 +803,15 @@ static void test_fetch_shared_by_threads_and_eus(void)
     CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
     for (unsigned i = 0; i < 2; i++)
         CU_ASSERT_EQUAL(((struct stub_sf *)unit_state(r.sf[i]))->eots, 1);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 3);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu1.fetch.requests"), 3);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 6);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.misses"), 6);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.merged_misses"), 3);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.fills"), 3);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu1.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 10);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.misses"), 10);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.merged_misses"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.fills"), 5);
     ic_dispatch(&r, 0, 0x4000, 3);
     CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
-    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 3);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 5);
     CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.threads_ended"), 2);
     sim_destroy(r.sim);
     eu_enc_free(&k);
@@ -819,6 +853,7 @@ static const struct test_case cases[] = {
     { "flag dependency stalls", test_flag_dependency_stalls },
     { "icache misses cost cycles", test_icache_misses_cost_cycles },
     { "fetch through the icache: one thread, cycles from the lines", test_fetch_through_icache_one_thread },
+    { "fetch through the icache: prefetch hides the next lines", test_fetch_prefetch_hides_lines },
     { "fetch through the icache: shared by threads and EUs", test_fetch_shared_by_threads_and_eus },
     { "fetch through the icache: fast mode, half link refused", test_fetch_fast_mode_and_half_link },
     { "fetch fault ends thread", test_fetch_fault_ends_thread },

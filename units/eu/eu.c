@@ -1,6 +1,7 @@
 /* units/eu/eu.c - the EU unit; see eu.h for what it models. */
 #include "units/eu/eu.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@
 #define EU_WB_PORTS 4
 #define EU_SFID_GATEWAY 3
 #define EU_SFID_TS 7
+/* Line requests in flight: one per waiting thread, and up to as many prefetches. */
+#define EU_FETCH_ENTRIES (2 * EU_MAX_THREADS)
 #define NEVER UINT64_MAX
 
 /* A line requested from the subslice instruction cache; tag = its index. */
@@ -85,7 +88,7 @@ struct eu {
     bool co_issue;
     uint32_t issue_width;
     uint32_t icache_kib, icache_latency;
-    uint32_t fetch_buffer_lines;
+    uint32_t fetch_buffer_lines, fetch_prefetch_lines;
     uint32_t decode_cache_entries;
     uint64_t max_thread_instructions;
     /* ports */
@@ -107,8 +110,8 @@ struct eu {
     uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
     uint32_t iline_count;
     bool iline_pow2;
-    struct fetch_entry fetches[EU_MAX_THREADS];     /* line requests to the icache */
-    uint32_t fetches_unsent;
+    struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
+    uint32_t fetches_unsent, fetches_used;
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
     uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
@@ -124,7 +127,7 @@ struct eu {
     uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero, unmodelled;
     bool warned_unmodelled;
     uint64_t icache_misses, decode_misses;
-    uint64_t fetch_requests, fetch_merged;
+    uint64_t fetch_requests, fetch_merged, fetch_prefetches;
 };
 
 static const struct param_desc eu_params[] = {
@@ -160,6 +163,10 @@ static const struct param_desc eu_params[] = {
                     "with \"icache\" linked: 64-byte lines the EU keeps from the subslice "
                     "instruction cache (direct mapped, shared by its threads; a modelling "
                     "choice, the seed gives no figure, notes §14.17)"),
+    PARAM_U32_FIELD("fetch_prefetch_lines", struct eu, fetch_prefetch_lines, 2, 0, 16,
+                    "with \"icache\" linked: lines past the one a thread enters that the EU "
+                    "requests ahead when they are not in its buffer (seed 003 L20915: \"up to 8 "
+                    "instructions\" beyond = 2 lines of 16-byte instructions); within a 4 KiB page"),
     PARAM_U32_FIELD("decode_cache_entries", struct eu, decode_cache_entries, 2048, 16, 1u << 20,
                     "decoded instructions kept (rounded up to a power of two; flushed when full)"),
     PARAM_U64_FIELD("max_thread_instructions", struct eu, max_thread_instructions, 100000000, 0,
@@ -222,7 +229,10 @@ static const struct stat_desc eu_stats[] = {
     C("fetch.requests", fetch_requests, "lines",
       "lines requested from the subslice instruction cache (timing mode, \"icache\" linked)"),
     C("fetch.merged", fetch_merged, "fetches",
-      "fetch-buffer misses that joined another thread's request for the same line"),
+      "fetch-buffer misses that joined a request already made for the line (another "
+      "thread's, or a prefetch)"),
+    C("fetch.prefetches", fetch_prefetches, "lines",
+      "lines requested ahead of need (part of fetch.requests)"),
     C("decode_misses", decode_misses, "instructions", "instructions decoded (decoded-cache misses)"),
     STAT_END
 };
@@ -512,7 +522,7 @@ static void allocate(struct eu *s)
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
     memset(s->fetches, 0, sizeof s->fetches);
-    s->fetches_unsent = 0;
+    s->fetches_unsent = s->fetches_used = 0;
     s->end_queue_cap = s->threads + 1;
     s->end_queue = gt_xcalloc(s->end_queue_cap, sizeof *s->end_queue);
 }
@@ -808,7 +818,7 @@ static bool runnable(const struct slot *sl)
 
 static void send_fetches(struct eu *s, struct unit *u)
 {
-    for (unsigned e = 0; e < EU_MAX_THREADS && s->fetches_unsent; e++) {
+    for (unsigned e = 0; e < EU_FETCH_ENTRIES && s->fetches_unsent; e++) {
         struct fetch_entry *f = &s->fetches[e];
         if (!f->used || f->sent)
             continue;
@@ -829,10 +839,39 @@ static void send_fetches(struct eu *s, struct unit *u)
     }
 }
 
+static uint32_t fetch_buffer_set(const struct eu *s, uint64_t line)
+{
+    return s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
+                         : (uint32_t)(line % s->iline_count);
+}
+
+/* The entry already requesting `line`, or EU_FETCH_ENTRIES. */
+static unsigned fetch_find(const struct eu *s, uint64_t line)
+{
+    for (unsigned e = 0; e < EU_FETCH_ENTRIES; e++)
+        if (s->fetches[e].used && s->fetches[e].line == line)
+            return e;
+    return EU_FETCH_ENTRIES;
+}
+
+static unsigned fetch_request(struct eu *s, struct unit *u, uint64_t line)
+{
+    unsigned e = 0;
+    while (e < EU_FETCH_ENTRIES && s->fetches[e].used)
+        e++;
+    assert(e < EU_FETCH_ENTRIES);   /* prefetches stop at half the entries (fetch_line) */
+    s->fetches[e] = (struct fetch_entry){ .used = true, .sent = false, .line = line };
+    s->fetches_used++;
+    s->fetches_unsent++;
+    send_fetches(s, u);
+    return e;
+}
+
 /* The thread needs the line of addr: true when it may go on (the line is in
  * the EU's fetch buffer, or the address does not translate and fetch() will
- * fault), false when it now waits for a line fetch, its own or another
- * thread's for the same line. */
+ * fault), false when it now waits for a line request, its own or one already
+ * made for the same line. Either way the next fetch_prefetch_lines lines of
+ * the page are requested when they are neither in the buffer nor requested. */
 static bool fetch_line(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr, uint64_t now)
 {
     uint64_t page = addr >> 12;
@@ -844,32 +883,30 @@ static bool fetch_line(struct eu *s, struct unit *u, struct slot *sl, uint64_t a
         sl->ipage_physical = physical >> 12;
     }
     uint64_t line = (sl->ipage_physical << 6) | ((addr >> 6) & 63);
-    uint32_t set = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
-                                 : (uint32_t)(line % s->iline_count);
-    if (s->itags[set] == line + 1) {
+    bool held = s->itags[fetch_buffer_set(s, line)] == line + 1;
+    if (held) {
         sl->line_held = true;
-        return true;
-    }
-    unsigned e, free_entry = EU_MAX_THREADS;
-    for (e = 0; e < EU_MAX_THREADS; e++) {
-        if (s->fetches[e].used && s->fetches[e].line == line)
-            break;
-        if (!s->fetches[e].used && free_entry == EU_MAX_THREADS)
-            free_entry = e;
-    }
-    if (e < EU_MAX_THREADS) {
-        s->fetch_merged++;
     } else {
-        /* one entry per waiting thread at most, so one is always free */
-        e = free_entry;
-        s->fetches[e] = (struct fetch_entry){ .used = true, .sent = false, .line = line };
-        s->fetches_unsent++;
-        send_fetches(s, u);
+        unsigned e = fetch_find(s, line);
+        if (e < EU_FETCH_ENTRIES)
+            s->fetch_merged++;
+        else
+            e = fetch_request(s, u, line);     /* at most one per waiting thread: one is free */
+        sl->fetch_wait = true;
+        sl->fetch_entry = (uint8_t)e;
+        sl->fetch_since = now;
     }
-    sl->fetch_wait = true;
-    sl->fetch_entry = (uint8_t)e;
-    sl->fetch_since = now;
-    return false;
+    for (uint32_t k = 1; k <= s->fetch_prefetch_lines; k++) {
+        uint64_t ahead = line + k;
+        if (ahead >> 6 != line >> 6 || s->fetches_used >= EU_MAX_THREADS)
+            break;          /* the next page may not translate; keep entries for threads */
+        if (s->itags[fetch_buffer_set(s, ahead)] == ahead + 1 ||
+            fetch_find(s, ahead) < EU_FETCH_ENTRIES)
+            continue;
+        fetch_request(s, u, ahead);
+        s->fetch_prefetches++;
+    }
+    return held;
 }
 
 /* A line arrives: it goes into the fetch buffer and every thread waiting
@@ -878,7 +915,7 @@ static void take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
 {
     const struct memreply *r = (const struct memreply *)m->payload;
     struct fetch_entry *f = m->kind == MSG_MEMORY_RESPONSE && m->size >= sizeof *r && s->slots &&
-                                    r->tag < EU_MAX_THREADS ? &s->fetches[r->tag] : NULL;
+                                    r->tag < EU_FETCH_ENTRIES ? &s->fetches[r->tag] : NULL;
     if (!f || !f->used || !f->sent || r->address / MEMREQ_LINE_BYTES != f->line) {
         s->bad_messages++;
         unit_log(u, SIM_LOG_NOTE, "unexpected %s message on icache_reply dropped",
@@ -886,10 +923,9 @@ static void take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
         return;
     }
     uint64_t now = unit_cycle(u);
-    uint32_t set = s->iline_pow2 ? (uint32_t)(f->line & (s->iline_count - 1))
-                                 : (uint32_t)(f->line % s->iline_count);
-    s->itags[set] = f->line + 1;
+    s->itags[fetch_buffer_set(s, f->line)] = f->line + 1;
     f->used = false;
+    s->fetches_used--;
     for (unsigned i = 0; i < s->threads; i++) {
         struct slot *sl = &s->slots[i];
         if (sl->busy && sl->fetch_wait && sl->fetch_entry == r->tag) {

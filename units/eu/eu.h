@@ -27,7 +27,10 @@
  *    = the request's entry) on "icache" and stalls (stall.fetch) until the
  *    reply on "icache_reply"; threads of the EU that want a line already
  *    requested wait on that request (fetch.merged) instead of sending their
- *    own. Without "icache" linked (an EU alone, tests/support/eu_rig.h) the
+ *    own. On entering a line a thread also has the EU request the next
+ *    `fetch_prefetch_lines` lines (2: the seed's prefetch of "up to 8
+ *    instructions" beyond, L20915) that are neither buffered nor requested,
+ *    within the line's 4 KiB page (fetch.prefetches). Without "icache" linked (an EU alone, tests/support/eu_rig.h) the
  *    EU keeps its own direct-mapped cache of `icache_kib` with
  *    `icache_latency` per miss and no traffic. The seed gives no figures for
  *    either (notes §14.17): the defaults are modelling choices. Fast mode
@@ -50,9 +53,9 @@
  * discards the access, logs a note and counts it; nothing crashes or hangs.
  * Not modelled: Gen4 execution, the System Routine/exceptions, sendc's TDR
  * wait, accumulator and a0 dependencies, thread priority classes, preemption,
- * instruction prefetch (a line is fetched when a thread reaches it; the
- * seed's prefetch of up to 8 instructions, L20915, is not timed), the
- * fetch buffer's replacement beyond direct mapping, self-modifying code
+ * instruction prefetch in the EU's own cache model (icache unlinked), prefetch
+ * across a page boundary, the fetch buffer's replacement beyond direct
+ * mapping, self-modifying code
  * (the decode cache is never invalidated).
  */
 #ifndef GTSIM_UNITS_EU_EU_H
