@@ -112,6 +112,7 @@ struct eu {
     bool iline_pow2;
     struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
     uint32_t fetches_unsent, fetches_used;
+    uint32_t fetches_end;       /* entries at or past this index are free */
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
     uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
@@ -522,7 +523,7 @@ static void allocate(struct eu *s)
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
     memset(s->fetches, 0, sizeof s->fetches);
-    s->fetches_unsent = s->fetches_used = 0;
+    s->fetches_unsent = s->fetches_used = s->fetches_end = 0;
     s->end_queue_cap = s->threads + 1;
     s->end_queue = gt_xcalloc(s->end_queue_cap, sizeof *s->end_queue);
 }
@@ -818,7 +819,7 @@ static bool runnable(const struct slot *sl)
 
 static void send_fetches(struct eu *s, struct unit *u)
 {
-    for (unsigned e = 0; e < EU_FETCH_ENTRIES && s->fetches_unsent; e++) {
+    for (unsigned e = 0; e < s->fetches_end && s->fetches_unsent; e++) {
         struct fetch_entry *f = &s->fetches[e];
         if (!f->used || f->sent)
             continue;
@@ -848,7 +849,7 @@ static uint32_t fetch_buffer_set(const struct eu *s, uint64_t line)
 /* The entry already requesting `line`, or EU_FETCH_ENTRIES. */
 static unsigned fetch_find(const struct eu *s, uint64_t line)
 {
-    for (unsigned e = 0; e < EU_FETCH_ENTRIES; e++)
+    for (unsigned e = 0; e < s->fetches_end; e++)
         if (s->fetches[e].used && s->fetches[e].line == line)
             return e;
     return EU_FETCH_ENTRIES;
@@ -862,6 +863,8 @@ static unsigned fetch_request(struct eu *s, struct unit *u, uint64_t line)
     assert(e < EU_FETCH_ENTRIES);   /* prefetches stop at half the entries (fetch_line) */
     s->fetches[e] = (struct fetch_entry){ .used = true, .sent = false, .line = line };
     s->fetches_used++;
+    if (e >= s->fetches_end)
+        s->fetches_end = e + 1;
     s->fetches_unsent++;
     send_fetches(s, u);
     return e;
@@ -926,6 +929,8 @@ static void take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
     s->itags[fetch_buffer_set(s, f->line)] = f->line + 1;
     f->used = false;
     s->fetches_used--;
+    while (s->fetches_end && !s->fetches[s->fetches_end - 1].used)
+        s->fetches_end--;
     for (unsigned i = 0; i < s->threads; i++) {
         struct slot *sl = &s->slots[i];
         if (sl->busy && sl->fetch_wait && sl->fetch_entry == r->tag) {

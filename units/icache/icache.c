@@ -334,9 +334,11 @@ static bool take_requests(struct icache *s, struct unit *u, uint64_t now)
         return false;
     memset(s->port_blocked, 0, s->eus * sizeof *s->port_blocked);
     uint32_t budget = s->lookups_per_cycle, last = UINT32_MAX;
-    bool progress = true;
-    while (budget && progress) {
-        progress = false;
+    /* a message cannot arrive during the tick, so a port seen empty stays
+     * empty: later rounds run only while some port had more than one */
+    bool more = true;
+    while (budget && more) {
+        more = false;
         for (uint32_t k = 0; k < s->eus && budget; k++) {
             uint32_t p = (s->next_port + k) % s->eus;
             if (s->port_blocked[p])
@@ -352,7 +354,7 @@ static bool take_requests(struct icache *s, struct unit *u, uint64_t now)
                 unit_log(u, SIM_LOG_NOTE, "unexpected %s message on eu[%u] dropped",
                          msg_kind_name(m->kind), p);
                 msg_free(unit_sim(u), m);
-                progress = true;
+                more = true;
                 continue;
             }
             if (lookup(s, p, q, now) == LOOKUP_BLOCKED) {
@@ -364,7 +366,7 @@ static bool take_requests(struct icache *s, struct unit *u, uint64_t now)
             unit_progress(u);
             budget--;
             last = p;
-            progress = true;
+            more = more || port_peek(s->eu[p]) != NULL;
         }
     }
     if (last != UINT32_MAX)
