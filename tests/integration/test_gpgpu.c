@@ -112,7 +112,7 @@ static void check_compute(const char *config, const char *trace, const char *c_a
      * fetch_prefetch_lines, seed 003 L20915), so lines 4 and 5 too: 6 lines,
      * all in the kernel's page. Each subslice's instruction cache (48 KiB)
      * reads each of them from the L3 once, as read-only data; each EU asks
-     * for each at most once (its fetch buffer of 8 lines keeps all 6), and
+     * for each at most once (its fetch buffer of 64 lines keeps all 6), and
      * every request is looked up */
     double requests = csv_sum(csv, "icache.requests");
     CU_ASSERT_EQUAL(csv_sum(csv, "icache.memory_requests"), 6 * subslices);

@@ -782,7 +782,7 @@ static void test_fetch_prefetch_hides_lines(void)
  * buffer). Two EUs running it at once: each EU sends its 5 requests; the
  * icache misses 10 times but fills each line once, the other EU's miss
  * merging into it. Run again afterwards, a thread finds every line in its
- * EU's fetch buffer (8 lines hold all 5): no new request. */
+ * EU's fetch buffer (its 64 lines hold all 5): no new request. */
 static void test_fetch_shared_by_threads_and_eus(void)
 {
     struct eu_enc_buf k = kernel_chain(11, false);
