@@ -266,6 +266,7 @@ struct endpoint_list {
     uint32_t count, capacity;
     /* a [*] port that the kind makes on demand: the units and the port name */
     bool open;
+    bool append;                /* [+]: numbered after the ports already made */
     char **open_units;
     uint32_t open_count, open_capacity;
     char open_port[128];
@@ -293,7 +294,7 @@ static void endpoint_list_free(struct endpoint_list *l)
     list_free(l->open_units, l->open_count);
 }
 
-/* "name", "name[7]", "name[*]": index -1 none, -2 all. */
+/* "name", "name[7]", "name[*]", "name[+]": index -1 none, -2 all, -3 append. */
 static int parse_segment(struct builder *b, const config_setting_t *at, const char *text,
                          const char *seg, char *name, size_t size, int64_t *index)
 {
@@ -305,12 +306,14 @@ static int parse_segment(struct builder *b, const config_setting_t *at, const ch
         snprintf(name, size, "%.*s", (int)(bracket - seg), seg);
         if (strcmp(bracket, "[*]") == 0) {
             *index = -2;
+        } else if (strcmp(bracket, "[+]") == 0) {
+            *index = -3;
         } else {
             char *end = NULL;
             errno = 0;
             long long v = strtoll(bracket + 1, &end, 10);
             if (errno || end == bracket + 1 || strcmp(end, "]") != 0 || v < 0)
-                return fail(b, at, "link endpoint '%s': bad index in '%s' (use [N] or [*])",
+                return fail(b, at, "link endpoint '%s': bad index in '%s' (use [N], [*] or [+])",
                             text, seg);
             *index = v;
         }
@@ -363,6 +366,11 @@ static int expand_endpoint(struct builder *b, const config_setting_t *block, con
                  text, segments[s - 1]);
             goto error;
         }
+        if (index == -3) {
+            fail(b, at, "link endpoint '%s': [+] is for a port made on demand, not '%s'", text,
+                 name);
+            goto error;
+        }
         int64_t count = get_count(b, child);
         if (count == -2)
             goto error;
@@ -413,6 +421,18 @@ static int expand_endpoint(struct builder *b, const config_setting_t *block, con
             goto error;
         }
         char full[700];
+        if (port_index == -3) {
+            if (!unit_port_is_open(unit, port)) {
+                fail(b, at, "link endpoint '%s': [+] needs a port made on demand; kind '%s' "
+                     "does not make '%s'", text, unit_kind(unit), port);
+                goto error;
+            }
+            out->open = true;
+            out->append = true;
+            snprintf(out->open_port, sizeof out->open_port, "%s", port);
+            list_add(&out->open_units, &out->open_count, &out->open_capacity, units[u]);
+            continue;
+        }
         if (port_index == -2) {
             uint32_t n = unit_port_count(unit, port);
             if (n == 0 && unit_port_is_open(unit, port)) {
@@ -456,12 +476,16 @@ static int close_open_list(struct builder *b, const config_setting_t *at, const 
         return fail(b, at, "link endpoint '%s': %u endpoints on the other side cannot be shared "
                     "evenly by %u units", text, length, l->open_count);
     uint32_t per_unit = length / l->open_count;
-    for (uint32_t u = 0; u < l->open_count; u++)
+    for (uint32_t u = 0; u < l->open_count; u++) {
+        /* [+] starts after the ports earlier links made */
+        const struct unit *unit = l->append ? sim_find_unit(b->sim, l->open_units[u]) : NULL;
+        uint32_t first = unit ? unit_port_count(unit, l->open_port) : 0;
         for (uint32_t i = 0; i < per_unit; i++) {
             char full[700];
-            snprintf(full, sizeof full, "%s.%s[%u]", l->open_units[u], l->open_port, i);
+            snprintf(full, sizeof full, "%s.%s[%u]", l->open_units[u], l->open_port, first + i);
             list_add(&l->names, &l->count, &l->capacity, full);
         }
+    }
     return 0;
 }
 

@@ -23,7 +23,9 @@
  * must be indexed. Both sides expand to lists that are joined pairwise, so
  * they must be the same length; a `[*]` on a port array made on demand (a
  * PORT_OPEN array, or any port of a placeholder) takes its length from the
- * other side.
+ * other side. `[+]` on such an array does the same with new ports numbered
+ * after those earlier links made: "l3.client[+]" after "l3.client[*]" adds a
+ * second set of clients after the first.
  */
 #ifndef GTSIM_FABRIC_TOPOLOGY_H
 #define GTSIM_FABRIC_TOPOLOGY_H

@@ -358,10 +358,12 @@ static int write_dump(struct sim *sim, const struct dump_request *d, struct gt_e
 
 /* The GPU's work in one line from the stats: EU utilisation (EU-cycles in
  * which the EU issued, over EUs x cycles of the GT clock), thread occupancy
- * and the L3's hit rate, over every unit of those kinds. Nothing when no EU ran. */
+ * and the L3's hit rate (and the instruction caches', when EUs fetched through
+ * them), over every unit of those kinds. Nothing when no EU ran. */
 static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
 {
     double eus = 0, issuing = 0, instructions = 0, hits = 0, misses = 0, occupancy = 0;
+    double icache_hits = 0, icache_requests = 0;
     uint64_t cycles = 0;
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
         struct unit *u = sim_unit(sim, i);
@@ -381,14 +383,23 @@ static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
             hits += stats_lookup(w, path, &v) ? v : 0;
             snprintf(path, sizeof path, "%s.misses", unit_name(u));
             misses += stats_lookup(w, path, &v) ? v : 0;
+        } else if (strcmp(unit_kind(u), "icache") == 0) {
+            snprintf(path, sizeof path, "%s.hits", unit_name(u));
+            icache_hits += stats_lookup(w, path, &v) ? v : 0;
+            snprintf(path, sizeof path, "%s.requests", unit_name(u));
+            icache_requests += stats_lookup(w, path, &v) ? v : 0;
         }
     }
     if (instructions == 0 || eus == 0)
         return;
     printf("  gpu          %.0f EU instructions, EU utilisation %.1f%% (issuing), thread "
-           "occupancy %.1f%%, L3 hit rate %.1f%% (%.0f of %.0f)\n", instructions,
+           "occupancy %.1f%%, L3 hit rate %.1f%% (%.0f of %.0f)", instructions,
            cycles ? 100.0 * issuing / (eus * (double)cycles) : 0.0, 100.0 * occupancy / eus,
            hits + misses > 0 ? 100.0 * hits / (hits + misses) : 0.0, hits, hits + misses);
+    if (icache_requests > 0)
+        printf(", icache hit rate %.1f%% (%.0f of %.0f)", 100.0 * icache_hits / icache_requests,
+               icache_hits, icache_requests);
+    printf("\n");
 }
 
 static void print_summary(const struct sim *sim, const struct gt_config *config,

@@ -10,6 +10,7 @@
 #include "units/fpu/fpu.h"
 #include "units/gateway/gateway.h"
 #include "units/host/host.h"
+#include "units/icache/icache.h"
 #include "units/l3/l3.h"
 #include "units/math/math.h"
 #include "units/memory/memory.h"
@@ -30,6 +31,7 @@ static const struct unit_ops *const real_kinds[] = {
     &vfe_ops,
     &dataport_ops,
     &gateway_ops,
+    &icache_ops,
     NULL
 };
 

@@ -109,6 +109,15 @@ static void test_bad_configs_name_file_and_line(void)
         /* an implementation this build does not have */
         { CLOCKS "x = { kind = \"vf\"; impl = \"rtl\"; };\n",
           ":2: kind 'vf' has no 'rtl' implementation in this build" },
+        /* [+] on a unit rather than a port */
+        { CLOCKS "s = { kind = \"test_source\"; count = 2; };\nd = { kind = \"test_sink\"; };\n"
+                 "links = ( { from = \"s[+].out\"; to = \"d.in\"; } );\n",
+          ":4: link endpoint 's[+].out': [+] is for a port made on demand, not 's'" },
+        /* [+] on a port the kind does not make on demand */
+        { CLOCKS "s = { kind = \"test_source\"; };\nd = { kind = \"test_sink\"; };\n"
+                 "links = ( { from = \"s.out\"; to = \"d.in[+]\"; } );\n",
+          ":4: link endpoint 'd.in[+]': [+] needs a port made on demand; kind 'test_sink' does "
+          "not make 'in'" },
         /* a bad clock */
         { "clocks = { a = { mhz = 0.0; }; };\ne = { kind = \"eu\"; };\n",
           ":1: clock 'a': mhz must be a number" },
@@ -126,6 +135,29 @@ static void test_bad_configs_name_file_and_line(void)
             fprintf(stderr, "\ncase %zu:\n  got:    %s\n  wanted: %s\n", i, err.message, expect);
         CU_ASSERT_PTR_NOT_NULL(strstr(err.message, expect));
     }
+}
+
+/* [+] on a port array made on demand adds ports after those earlier links
+ * made: 2 then 3 sources give in[0..4], each bound once. */
+static void test_append_ports_after_earlier_links(void)
+{
+    struct gt_error err;
+    struct gt_config *c = gt_config_parse(CLOCKS "s = { kind = \"test_source\"; count = 2; };\n"
+                                          "t = { kind = \"test_source\"; count = 3; };\n"
+                                          "p = { kind = \"om\"; };\n"
+                                          "links = ( { from = \"s[*].out\"; to = \"p.in[*]\"; },\n"
+                                          "  { from = \"t[*].out\"; to = \"p.in[+]\"; } );\n",
+                                          ".", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    struct sim *sim = sim_create(NULL);
+    CU_ASSERT_EQUAL_FATAL(topology_build(sim, c, probe_kind_find, &err), 0);
+    struct unit *p = sim_find_unit(sim, "p");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(unit_port_count(p, "in"), 5);
+    for (uint32_t i = 0; i < 5; i++)
+        CU_ASSERT_TRUE(port_is_bound(unit_port(p, "in", i)));
+    sim_destroy(sim);
+    gt_config_free(c);
 }
 
 /* impl = "alt" picks the kind registered as "<kind>:alt"; "c" the kind itself. */
@@ -248,6 +280,7 @@ static void test_gen9_gt2_topology(void)
 }
 
 static const struct test_case cases[] = {
+    { "[+] appends ports after earlier links", test_append_ports_after_earlier_links },
     { "bad configs name file and line", test_bad_configs_name_file_and_line },
     { "unlinked required port names unit and port",
       test_unlinked_required_port_names_unit_and_port },

@@ -5,6 +5,7 @@
  * SIMD16 threads, from the aubinator listings) shows in the stats; a kernel
  * stopped by the EU's runaway limit ends the run cleanly. The result
  * surface's address is BTI 0's SURFACE_STATE base in each *_compute.aubinator.txt. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,8 @@ static char *read_csv(const char *dir)
     return csv;
 }
 
-static void check_compute(const char *config, const char *trace, const char *c_address)
+static void check_compute(const char *config, const char *trace, const char *c_address,
+                          unsigned subslices)
 {
     const char *dir = test_temp_dir();
     char args[1600], file[600];
@@ -78,6 +80,7 @@ static void check_compute(const char *config, const char *trace, const char *c_a
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "EU utilisation"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "L3 hit rate"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "icache hit rate"));
     free(r);
     float c[1024];
     snprintf(file, sizeof file, "%s/c.bin", dir);
@@ -103,29 +106,49 @@ static void check_compute(const char *config, const char *trace, const char *c_a
     /* each message's 16 dwords are one 64-byte line: 192 lines, all first touches */
     CU_ASSERT_EQUAL(csv_sum(csv, "dataport.lines"), 192);
     CU_ASSERT_EQUAL(csv_sum(csv, "threads_killed"), 0);
+    /* instruction fetch: the kernel is 208 bytes of straight-line code (the
+     * *_compute.k00.*.bin files) from a 64-byte aligned start, so 4 lines,
+     * and the EU asks for 2 lines past the one a thread enters (its default
+     * fetch_prefetch_lines, seed 003 L20915), so lines 4 and 5 too: 6 lines,
+     * all in the kernel's page. Each subslice's instruction cache (48 KiB)
+     * reads each of them from the L3 once, as read-only data; each EU asks
+     * for each at most once (its fetch buffer of 64 lines keeps all 6), and
+     * every request is looked up */
+    double requests = csv_sum(csv, "icache.requests");
+    CU_ASSERT_EQUAL(csv_sum(csv, "icache.memory_requests"), 6 * subslices);
+    CU_ASSERT_EQUAL(csv_sum(csv, "icache.fills"), 6 * subslices);
+    if (strstr(csv, "l3.ro_reads"))     /* (shown when the L3 has "cs" linked) */
+        CU_ASSERT_EQUAL(csv_sum(csv, "l3.ro_reads"), 6 * subslices);
+    CU_ASSERT_EQUAL(csv_sum(csv, "icache.hits") + csv_sum(csv, "icache.misses"), requests);
+    CU_ASSERT_EQUAL(csv_sum(csv, "fetch.requests"), requests);
+    CU_ASSERT_TRUE(requests >= 6 * subslices);
+    CU_ASSERT_EQUAL((uint64_t)requests % 6, 0);
+    /* one of each EU's 6 requests is the first line, asked for on need */
+    CU_ASSERT_EQUAL(csv_sum(csv, "fetch.prefetches"), requests / 6 * 5);
+    CU_ASSERT_EQUAL(csv_sum(csv, "icache.bad_messages"), 0);
     free(csv);
 }
 
 static void test_gen9_compute(void)
 {
-    check_compute("configs/gen9-skl-gt2.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000");
+    check_compute("configs/gen9-skl-gt2.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000", 3);
 }
 
 static void test_gen8_compute(void)
 {
-    check_compute("configs/gen8-bdw-gt2.cfg", "bdw_compute.aub.gz", "0xfffffffefffdc000");
+    check_compute("configs/gen8-bdw-gt2.cfg", "bdw_compute.aub.gz", "0xfffffffefffdc000", 3);
 }
 
 static void test_gen7_compute(void)
 {
-    check_compute("configs/gen7-vlv.cfg", "byt_compute.aub.gz", "0x23000");
+    check_compute("configs/gen7-vlv.cfg", "byt_compute.aub.gz", "0x23000", 1);
 }
 
 /* The same capture on GT3 and GT4 (more slices and subslices) gives the same buffer. */
 static void test_gen9_compute_gt3_gt4(void)
 {
-    check_compute("configs/gen9-skl-gt3.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000");
-    check_compute("configs/gen9-skl-gt4.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000");
+    check_compute("configs/gen9-skl-gt3.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000", 6);
+    check_compute("configs/gen9-skl-gt4.cfg", "skl_compute.aub.gz", "0xfffffffefffdc000", 9);
 }
 
 /* A kernel that never ends, as the EU sees it: every thread runs past

@@ -13,6 +13,7 @@
 #include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
+#include "units/icache/icache.h"
 #include "units/eu/eu_msg.h"
 
 enum { MOV = 1, ADD = 64, MUL = 65, JMPI = 32, SEND = 49, MAD = 91 };
@@ -654,6 +655,193 @@ static void test_driver_kernels_from_aub_captures(void)
         }
 }
 
+/* ---- fetch through the subslice instruction cache ("icache" linked) ---------------- */
+
+struct ic_rig {
+    struct sim *sim;
+    struct unit *eu[2], *sf[2], *icache;
+};
+
+/* `eus` EUs, each with its own stub shared function, fetching through one
+ * icache (no memory behind it: a miss fills miss_latency cycles after its
+ * lookup); every link latency 1. */
+static struct ic_rig ic_rig_new(const char *const *eu_over, const char *const *ic_over,
+                                unsigned eus)
+{
+    struct ic_rig r;
+    memset(&r, 0, sizeof r);
+    r.sim = probe_sim(NULL);
+    r.icache = probe_add(r.sim, &icache_ops, "icache", ic_over);
+    for (unsigned i = 0; i < eus; i++) {
+        char name[16], port[32];
+        snprintf(name, sizeof name, "eu%u", i);
+        r.eu[i] = probe_add(r.sim, &eu_ops, name, eu_over);
+        snprintf(name, sizeof name, "sf%u", i);
+        r.sf[i] = probe_add(r.sim, &stub_sf_ops, name, NULL);
+        probe_link(r.sim, r.eu[i], "send", r.sf[i], "in", 1, 16, 4);
+        probe_link(r.sim, r.sf[i], "out", r.eu[i], "writeback", 1, 16, 4);
+        snprintf(port, sizeof port, "eu[%u]", i);
+        probe_link(r.sim, r.eu[i], "icache", r.icache, port, 1, 16, 4);
+        snprintf(port, sizeof port, "eu_reply[%u]", i);
+        probe_link(r.sim, r.icache, port, r.eu[i], "icache_reply", 1, 16, 4);
+    }
+    rig_memory(r.sim);
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
+    return r;
+}
+
+static void ic_dispatch(struct ic_rig *r, unsigned eu, uint64_t base, uint32_t id)
+{
+    struct msg *m = rig_dispatch_msg(r->sim, base, 0, 8, NULL, 0, id, 0);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->eu[eu], "dispatch", 0), m));
+}
+
+/* 11 independent adds and the EOT send: 12 native instructions of 16 bytes
+ * = 192 bytes = 3 lines of 64 bytes at a line-aligned base. One thread, no
+ * prefetch: each line is one fetch request and one icache miss, and the
+ * thread waits for each: sent at t, looked up at t + 1, filled at
+ * t + 1 + miss_latency, seen by the EU at t + 2 + miss_latency, when the
+ * thread issues. So stall.fetch is 3 x (miss_latency + 2), and the run takes
+ * exactly as long as the EU's own cache model with icache_latency =
+ * miss_latency + 2 (a miss there holds the thread icache_latency cycles). */
+static void test_fetch_through_icache_one_thread(void)
+{
+    uint64_t cycles[3];
+    const uint32_t miss_latency[2] = { 30, 50 };
+    struct eu_enc_buf k = kernel_chain(11, false);
+    CU_ASSERT_EQUAL_FATAL(k.len, 3 * 64);
+    for (unsigned v = 0; v < 2; v++) {
+        char ml[32];
+        snprintf(ml, sizeof ml, "miss_latency=%u", miss_latency[v]);
+        const char *ic_over[] = { ml, NULL };
+        const char *no_prefetch[] = { "fetch_prefetch_lines=0", NULL };
+        struct ic_rig r = ic_rig_new(no_prefetch, ic_over, 1);
+        rig_load(r.sim, 0x4000, &k);
+        ic_dispatch(&r, 0, 0x4000, 1);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        cycles[v] = sim_now(r.sim) / 1000;
+        CU_ASSERT_EQUAL(((struct stub_sf *)unit_state(r.sf[0]))->eots, 1);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 3);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.stall.fetch"), 3 * (miss_latency[v] + 2));
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.icache_misses"), 0);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 3);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.misses"), 3);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.fills"), 3);
+        sim_destroy(r.sim);
+    }
+    /* the same kernel on a lone EU with its own cache */
+    const char *own[] = { "icache_latency=32", NULL };
+    struct rig r = rig_new(own, 1);
+    rig_load(r.sim, 0x4000, &k);
+    dispatch(&r, 0x4000, NULL, 0, 1);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    cycles[2] = sim_now(r.sim) / 1000;
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.icache_misses"), 3);
+    sim_destroy(r.sim);
+    CU_ASSERT_EQUAL(cycles[0], cycles[2]);
+    CU_ASSERT_EQUAL(cycles[1], cycles[0] + 3 * (50 - 30));
+    eu_enc_free(&k);
+}
+
+/* The same kernel with 2 lines of prefetch (the default): entering line 0
+ * the thread asks for it and for lines 1 and 2; entering line 1 for line 3,
+ * entering line 2 for line 4 (the seed's fetch up to 8 instructions past the
+ * end, L20915): 5 requests. With the rig's links 4 wide and 2 lookups per
+ * cycle, lines 1 and 2 are back by the time the thread reaches them (line 2
+ * at most one cycle after line 0, while line 0's 4 instructions take 4
+ * cycles), so only line 0's miss_latency + 2 is a stall, and the EOT goes
+ * out 2 x (miss_latency + 2) cycles earlier than without prefetch. */
+static void test_fetch_prefetch_hides_lines(void)
+{
+    struct eu_enc_buf k = kernel_chain(11, false);
+    uint64_t eot[2];
+    for (unsigned prefetch = 0; prefetch < 2; prefetch++) {
+        const char *ic_over[] = { "miss_latency=30", NULL };
+        const char *none[] = { "fetch_prefetch_lines=0", NULL };
+        struct ic_rig r = ic_rig_new(prefetch ? NULL : none, ic_over, 1);
+        rig_load(r.sim, 0x4000, &k);
+        ic_dispatch(&r, 0, 0x4000, 1);
+        CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+        struct stub_sf *sf = unit_state(r.sf[0]);
+        CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+        eot[prefetch] = sf->eot_cycle[0];
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), prefetch ? 5 : 3);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.prefetches"), prefetch ? 4 : 0);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.stall.fetch"), (prefetch ? 1 : 3) * (30 + 2));
+        sim_destroy(r.sim);
+    }
+    CU_ASSERT_EQUAL(eot[1] + 2 * (30 + 2), eot[0]);
+    eu_enc_free(&k);
+}
+
+/* With the default 2 lines of prefetch an EU asks for the kernel's 3 lines
+ * and the 2 after them: 5 lines (test above). Two threads of one EU run the
+ * kernel side by side: the EU still asks for each of the 5 lines once (the
+ * second thread joins a request already made or finds the line in the fetch
+ * buffer). Two EUs running it at once: each EU sends its 5 requests; the
+ * icache misses 10 times but fills each line once, the other EU's miss
+ * merging into it. Run again afterwards, a thread finds every line in its
+ * EU's fetch buffer (its 64 lines hold all 5): no new request. */
+static void test_fetch_shared_by_threads_and_eus(void)
+{
+    struct eu_enc_buf k = kernel_chain(11, false);
+    struct ic_rig r = ic_rig_new(NULL, NULL, 1);
+    rig_load(r.sim, 0x4000, &k);
+    ic_dispatch(&r, 0, 0x4000, 1);
+    ic_dispatch(&r, 0, 0x4000, 2);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(((struct stub_sf *)unit_state(r.sf[0]))->eots, 2);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 5);
+    sim_destroy(r.sim);
+
+    r = ic_rig_new(NULL, NULL, 2);
+    rig_load(r.sim, 0x4000, &k);
+    ic_dispatch(&r, 0, 0x4000, 1);
+    ic_dispatch(&r, 1, 0x4000, 2);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    for (unsigned i = 0; i < 2; i++)
+        CU_ASSERT_EQUAL(((struct stub_sf *)unit_state(r.sf[i]))->eots, 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu1.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 10);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.misses"), 10);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.merged_misses"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.fills"), 5);
+    ic_dispatch(&r, 0, 0x4000, 3);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.fetch.requests"), 5);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.threads_ended"), 2);
+    sim_destroy(r.sim);
+    eu_enc_free(&k);
+}
+
+/* Fast mode fetches nothing through the icache (no latencies at all), and a
+ * half-linked fetch path is a config error. */
+static void test_fetch_fast_mode_and_half_link(void)
+{
+    struct eu_enc_buf k = kernel_chain(11, false);
+    const char *fast[] = { "fast=true", NULL };
+    struct ic_rig r = ic_rig_new(fast, NULL, 1);
+    rig_load(r.sim, 0x4000, &k);
+    ic_dispatch(&r, 0, 0x4000, 1);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(((struct stub_sf *)unit_state(r.sf[0]))->eots, 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "icache.requests"), 0);
+    sim_destroy(r.sim);
+    eu_enc_free(&k);
+
+    struct sim *sim = probe_sim(NULL);
+    struct unit *eu = probe_add(sim, &eu_ops, "eu", NULL);
+    struct unit *ic = probe_add(sim, &icache_ops, "icache", NULL);
+    probe_link(sim, eu, "icache", ic, "eu[0]", 1, 4, 1);
+    struct gt_error err;
+    CU_ASSERT_NOT_EQUAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "icache_reply"));
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "gen4 thread through the unit, timing", test_gen4_thread_timing },
     { "gen4 thread through the unit, fast", test_gen4_thread_fast },
@@ -664,6 +852,10 @@ static const struct test_case cases[] = {
     { "round robin and bad arbitration", test_round_robin_and_bad_arbitration },
     { "flag dependency stalls", test_flag_dependency_stalls },
     { "icache misses cost cycles", test_icache_misses_cost_cycles },
+    { "fetch through the icache: one thread, cycles from the lines", test_fetch_through_icache_one_thread },
+    { "fetch through the icache: prefetch hides the next lines", test_fetch_prefetch_hides_lines },
+    { "fetch through the icache: shared by threads and EUs", test_fetch_shared_by_threads_and_eus },
+    { "fetch through the icache: fast mode, half link refused", test_fetch_fast_mode_and_half_link },
     { "fetch fault ends thread", test_fetch_fault_ends_thread },
     { "unwritten memory is illegal opcode", test_unwritten_memory_is_illegal_opcode },
     { "runaway kernel is stopped", test_runaway_kernel_is_stopped },

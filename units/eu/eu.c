@@ -1,11 +1,13 @@
 /* units/eu/eu.c - the EU unit; see eu.h for what it models. */
 #include "units/eu/eu.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabric/alloc.h"
 #include "fabric/memory.h"
+#include "fabric/memreq.h"
 #include "fabric/sim.h"
 #include "units/eu/eu_exec.h"
 #include "units/eu/eu_msg.h"
@@ -15,7 +17,15 @@
 #define EU_WB_PORTS 4
 #define EU_SFID_GATEWAY 3
 #define EU_SFID_TS 7
+/* Line requests in flight: one per waiting thread, and up to as many prefetches. */
+#define EU_FETCH_ENTRIES (2 * EU_MAX_THREADS)
 #define NEVER UINT64_MAX
+
+/* A line requested from the subslice instruction cache; tag = its index. */
+struct fetch_entry {
+    bool used, sent;
+    uint64_t line;              /* physical address / 64 */
+};
 
 /* A decoded instruction with what the timing model needs, cached by address. */
 struct dentry {
@@ -48,6 +58,13 @@ struct slot {
     uint64_t dep_at;            /* when its operands are all ready (NEVER: a write-back) */
     uint64_t iline_key;         /* instruction cache line + 1 of the last fetch, and its set */
     uint32_t iset;
+    /* fetch through the subslice instruction cache ("icache" linked) */
+    bool line_held;             /* the thread holds the line iline_key names */
+    bool fetch_wait;            /* waits for the reply to fetch entry fetch_entry */
+    uint8_t fetch_entry;
+    uint64_t fetch_since;       /* the cycle it started waiting */
+    uint64_t ipage_key;         /* virtual 4 KiB page + 1 of the last translated fetch */
+    uint64_t ipage_physical;    /* and its physical page */
     uint64_t never_mask[2];     /* GRFs set to NEVER by a SEND awaiting write-back */
     struct msg *pending_msg;
     struct port *pending_port;
@@ -71,12 +88,15 @@ struct eu {
     bool co_issue;
     uint32_t issue_width;
     uint32_t icache_kib, icache_latency;
+    uint32_t fetch_buffer_lines, fetch_prefetch_lines;
     uint32_t decode_cache_entries;
     uint64_t max_thread_instructions;
     /* ports */
     struct port *dispatch, *send, *td;
     struct port *sfid[EU_SFID_PORTS];
     struct port *writeback[EU_WB_PORTS];
+    struct port *icache, *icache_reply;
+    bool icache_linked;
     /* state */
     bool round_robin;
     struct slot *slots;
@@ -87,9 +107,12 @@ struct eu {
     uint64_t pipe_busy_until[4];
     struct dentry *dcache;
     uint32_t dcache_mask, dcache_used;
-    uint64_t *itags;
+    uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
     uint32_t iline_count;
     bool iline_pow2;
+    struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
+    uint32_t fetches_unsent, fetches_used;
+    uint32_t fetches_end;       /* entries at or past this index are free */
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
     uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
@@ -106,6 +129,7 @@ struct eu {
     uint64_t exceptions;
     bool warned_unmodelled;
     uint64_t icache_misses, decode_misses;
+    uint64_t fetch_requests, fetch_merged, fetch_prefetches;
 };
 
 static const struct param_desc eu_params[] = {
@@ -133,9 +157,19 @@ static const struct param_desc eu_params[] = {
     PARAM_U32_FIELD("issue_width", struct eu, issue_width, 4, 1, 4,
                     "instructions issued per cycle at most (one per pipe: FPU, EM, send, branch)"),
     PARAM_U32_FIELD("icache_kib", struct eu, icache_kib, 48, 1, 4096,
-                    "instruction cache size in KiB (direct mapped, 64-byte lines)"),
+                    "with \"icache\" not linked: the EU's own instruction cache in KiB (direct "
+                    "mapped, 64-byte lines)"),
     PARAM_U32_FIELD("icache_latency", struct eu, icache_latency, 20, 0, 10000,
-                    "cycles a thread waits on an instruction cache miss"),
+                    "with \"icache\" not linked: cycles a thread waits on a miss of that cache"),
+    PARAM_U32_FIELD("fetch_buffer_lines", struct eu, fetch_buffer_lines, 64, 1, 4096,
+                    "with \"icache\" linked: 64-byte lines the EU keeps from the subslice "
+                    "instruction cache (direct mapped by physical line, shared by its threads). "
+                    "The seed gives no figure (notes §14.17); 64 is a simulation-speed choice: "
+                    "fewer lines give more icache traffic and host time, little timing change"),
+    PARAM_U32_FIELD("fetch_prefetch_lines", struct eu, fetch_prefetch_lines, 2, 0, 16,
+                    "with \"icache\" linked: lines past the one a thread enters that the EU "
+                    "requests ahead when they are not in its buffer (seed 003 L20915: \"up to 8 "
+                    "instructions\" beyond = 2 lines of 16-byte instructions); within a 4 KiB page"),
     PARAM_U32_FIELD("decode_cache_entries", struct eu, decode_cache_entries, 2048, 16, 1u << 20,
                     "decoded instructions kept (rounded up to a power of two; flushed when full)"),
     PARAM_U64_FIELD("max_thread_instructions", struct eu, max_thread_instructions, 100000000, 0,
@@ -155,6 +189,10 @@ static const struct port_desc eu_ports[] = {
       .help = "shared-function write-backs (MSG_WRITEBACK)" },
     { .name = "td", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "thread-end notices to the thread dispatcher" },
+    { .name = "icache", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+      .help = "line fetches (MSG_MEMORY_REQUEST) to the subslice instruction cache" },
+    { .name = "icache_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+      .help = "their replies (MSG_MEMORY_RESPONSE)" },
     PORT_END
 };
 
@@ -172,7 +210,8 @@ static const struct stat_desc eu_stats[] = {
     C("stall.dependency", stall_dependency, "thread-cycles", "ready threads held by the ALU scoreboard"),
     C("stall.send_wait", stall_send_wait, "thread-cycles", "threads held waiting for a write-back"),
     C("stall.pipe", stall_pipe, "thread-cycles", "threads held because their pipe was busy"),
-    C("stall.fetch", stall_fetch, "thread-cycles", "threads waiting on an instruction cache miss"),
+    C("stall.fetch", stall_fetch, "thread-cycles",
+      "threads waiting on an instruction cache miss (or, with \"icache\" linked, a line fetch)"),
     C("stall.port", stall_port, "attempts", "retries of a SEND whose port was full"),
     C("thread_cycles", thread_cycles, "thread-cycles", "sum over cycles of threads resident"),
     STAT_LEVEL_FIELD("active_threads", struct eu, active_threads, "threads", "threads resident now"),
@@ -191,7 +230,15 @@ static const struct stat_desc eu_stats[] = {
     C("divide_by_zero", divide_by_zero, "instructions", "math instructions dividing by zero"),
     C("unmodelled_instructions", unmodelled, "instructions",
       "instructions executed as counted nops (wait: no notification registers; Gen4 msave, mrest, push, pop end the thread) (warned once)"),
-    C("icache_misses", icache_misses, "lines", "instruction cache misses (timing mode)"),
+    C("icache_misses", icache_misses, "lines",
+      "misses of the EU's own instruction cache (timing mode, \"icache\" not linked)"),
+    C("fetch.requests", fetch_requests, "lines",
+      "lines requested from the subslice instruction cache (timing mode, \"icache\" linked)"),
+    C("fetch.merged", fetch_merged, "fetches",
+      "fetch-buffer misses that joined a request already made for the line (another "
+      "thread's, or a prefetch)"),
+    C("fetch.prefetches", fetch_prefetches, "lines",
+      "lines requested ahead of need (part of fetch.requests)"),
     C("decode_misses", decode_misses, "instructions", "instructions decoded (decoded-cache misses)"),
     STAT_END
 };
@@ -478,9 +525,11 @@ static void allocate(struct eu *s)
     s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
-    s->iline_count = s->icache_kib * 1024 / 64;
+    s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
+    memset(s->fetches, 0, sizeof s->fetches);
+    s->fetches_unsent = s->fetches_used = s->fetches_end = 0;
     s->end_queue_cap = s->threads + 1;
     s->end_queue = gt_xcalloc(s->end_queue_cap, sizeof *s->end_queue);
 }
@@ -770,7 +819,134 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
 
 static bool runnable(const struct slot *sl)
 {
-    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait;
+    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait && !sl->fetch_wait;
+}
+
+/* ---- fetch through the subslice instruction cache ("icache" linked) ------------------ */
+
+static void send_fetches(struct eu *s, struct unit *u)
+{
+    for (unsigned e = 0; e < s->fetches_end && s->fetches_unsent; e++) {
+        struct fetch_entry *f = &s->fetches[e];
+        if (!f->used || f->sent)
+            continue;
+        if (!port_can_send(s->icache))
+            return;             /* the fabric wakes the EU when the channel frees up */
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        struct memreq *r = (struct memreq *)m->payload;
+        r->address = f->line * MEMREQ_LINE_BYTES;
+        r->tag = e;
+        r->bytes = MEMREQ_LINE_BYTES;
+        r->op = MEMREQ_READ;
+        r->client = unit_id(u);
+        m->tag = e;
+        port_try_send(s->icache, m);
+        f->sent = true;
+        s->fetches_unsent--;
+        s->fetch_requests++;
+    }
+}
+
+static uint32_t fetch_buffer_set(const struct eu *s, uint64_t line)
+{
+    return s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
+                         : (uint32_t)(line % s->iline_count);
+}
+
+/* The entry already requesting `line`, or EU_FETCH_ENTRIES. */
+static unsigned fetch_find(const struct eu *s, uint64_t line)
+{
+    for (unsigned e = 0; e < s->fetches_end; e++)
+        if (s->fetches[e].used && s->fetches[e].line == line)
+            return e;
+    return EU_FETCH_ENTRIES;
+}
+
+static unsigned fetch_request(struct eu *s, struct unit *u, uint64_t line)
+{
+    unsigned e = 0;
+    while (e < EU_FETCH_ENTRIES && s->fetches[e].used)
+        e++;
+    assert(e < EU_FETCH_ENTRIES);   /* prefetches stop at half the entries (fetch_line) */
+    s->fetches[e] = (struct fetch_entry){ .used = true, .sent = false, .line = line };
+    s->fetches_used++;
+    if (e >= s->fetches_end)
+        s->fetches_end = e + 1;
+    s->fetches_unsent++;
+    send_fetches(s, u);
+    return e;
+}
+
+/* The thread needs the line of addr: true when it may go on (the line is in
+ * the EU's fetch buffer, or the address does not translate and fetch() will
+ * fault), false when it now waits for a line request, its own or one already
+ * made for the same line. Either way the next fetch_prefetch_lines lines of
+ * the page are requested when they are neither in the buffer nor requested. */
+static bool fetch_line(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr, uint64_t now)
+{
+    uint64_t page = addr >> 12;
+    if (sl->ipage_key != page + 1) {
+        uint64_t physical;
+        if (!sl->space.memory || gpu_address_space_translate(&sl->space, addr, &physical) < 0)
+            return true;
+        sl->ipage_key = page + 1;
+        sl->ipage_physical = physical >> 12;
+    }
+    uint64_t line = (sl->ipage_physical << 6) | ((addr >> 6) & 63);
+    bool held = s->itags[fetch_buffer_set(s, line)] == line + 1;
+    if (held) {
+        sl->line_held = true;
+    } else {
+        unsigned e = fetch_find(s, line);
+        if (e < EU_FETCH_ENTRIES)
+            s->fetch_merged++;
+        else
+            e = fetch_request(s, u, line);     /* at most one per waiting thread: one is free */
+        sl->fetch_wait = true;
+        sl->fetch_entry = (uint8_t)e;
+        sl->fetch_since = now;
+    }
+    for (uint32_t k = 1; k <= s->fetch_prefetch_lines; k++) {
+        uint64_t ahead = line + k;
+        if (ahead >> 6 != line >> 6 || s->fetches_used >= EU_MAX_THREADS)
+            break;          /* the next page may not translate; keep entries for threads */
+        if (s->itags[fetch_buffer_set(s, ahead)] == ahead + 1 ||
+            fetch_find(s, ahead) < EU_FETCH_ENTRIES)
+            continue;
+        fetch_request(s, u, ahead);
+        s->fetch_prefetches++;
+    }
+    return held;
+}
+
+/* A line arrives: it goes into the fetch buffer and every thread waiting
+ * for it holds it and may issue this cycle. */
+static void take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
+{
+    const struct memreply *r = (const struct memreply *)m->payload;
+    struct fetch_entry *f = m->kind == MSG_MEMORY_RESPONSE && m->size >= sizeof *r && s->slots &&
+                                    r->tag < EU_FETCH_ENTRIES ? &s->fetches[r->tag] : NULL;
+    if (!f || !f->used || !f->sent || r->address / MEMREQ_LINE_BYTES != f->line) {
+        s->bad_messages++;
+        unit_log(u, SIM_LOG_NOTE, "unexpected %s message on icache_reply dropped",
+                 msg_kind_name(m->kind));
+        return;
+    }
+    uint64_t now = unit_cycle(u);
+    s->itags[fetch_buffer_set(s, f->line)] = f->line + 1;
+    f->used = false;
+    s->fetches_used--;
+    while (s->fetches_end && !s->fetches[s->fetches_end - 1].used)
+        s->fetches_end--;
+    for (unsigned i = 0; i < s->threads; i++) {
+        struct slot *sl = &s->slots[i];
+        if (sl->busy && sl->fetch_wait && sl->fetch_entry == r->tag) {
+            sl->fetch_wait = false;
+            sl->line_held = true;
+            s->stall_fetch += now - sl->fetch_since;
+        }
+    }
+    unit_progress(u);
 }
 
 static void retry_blocked_sends(struct eu *s, struct unit *u)
@@ -865,25 +1041,38 @@ static bool tick_timing(struct eu *s, struct unit *u, uint64_t now)
             continue;
         }
         const struct dentry *d = sl->dep_d;
-        if (d && s->itags[sl->iset] == sl->iline_key)
-            goto judged;    /* held since its last check; its line still cached */
+        if (d && (s->icache_linked ? sl->line_held : s->itags[sl->iset] == sl->iline_key))
+            goto judged;    /* held since its last check; its line still there */
         uint64_t addr = sl->th.inst_base + sl->th.ip;
-        /* instruction cache (timing only): direct mapped, 64-byte lines */
         uint64_t line = addr >> 6;
-        if (sl->iline_key != line + 1) {
-            sl->iline_key = line + 1;
-            sl->iset = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
-                                     : (uint32_t)(line % s->iline_count);
-        }
-        uint32_t set = sl->iset;
-        if (s->itags[set] != line + 1) {
-            s->itags[set] = line + 1;
-            s->icache_misses++;
-            if (s->icache_latency) {
-                sl->ready_cycle = now + s->icache_latency;
-                s->stall_fetch++;
-                pending_work = true;
+        if (s->icache_linked) {
+            /* the thread keeps the line it executes from; a new line comes
+             * from the EU's fetch buffer or, on a miss there, from the
+             * subslice instruction cache (timing only) */
+            if (sl->iline_key != line + 1) {
+                sl->iline_key = line + 1;
+                sl->line_held = false;
+            }
+            if (!sl->line_held && !fetch_line(s, u, sl, addr, now))
                 continue;
+        } else {
+            /* the EU's own instruction cache (timing only): direct mapped,
+             * 64-byte lines, icache_latency per miss */
+            if (sl->iline_key != line + 1) {
+                sl->iline_key = line + 1;
+                sl->iset = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
+                                         : (uint32_t)(line % s->iline_count);
+            }
+            uint32_t set = sl->iset;
+            if (s->itags[set] != line + 1) {
+                s->itags[set] = line + 1;
+                s->icache_misses++;
+                if (s->icache_latency) {
+                    sl->ready_cycle = now + s->icache_latency;
+                    s->stall_fetch++;
+                    pending_work = true;
+                    continue;
+                }
             }
         }
         /* a held thread's instruction is the entry it fetched last (what
@@ -954,6 +1143,11 @@ static int eu_realize(struct unit *u, struct gt_error *err)
         s->sfid[i] = unit_port(u, "sfid", i);
     for (unsigned i = 0; i < EU_WB_PORTS; i++)
         s->writeback[i] = unit_port(u, "writeback", i);
+    s->icache = unit_port(u, "icache", 0);
+    s->icache_reply = unit_port(u, "icache_reply", 0);
+    s->icache_linked = port_is_bound(s->icache);
+    if (s->icache_linked != port_is_bound(s->icache_reply))
+        return gt_error_set(err, "\"icache\" and \"icache_reply\" are linked together or not at all");
     return 0;
 }
 
@@ -1000,16 +1194,22 @@ static enum unit_activity eu_tick(struct unit *u)
     struct sim *sim = unit_sim(u);
     if (s->end_queue_len)
         flush_end_queue(s);
+    struct msg *m;
     /* write-backs first: they may unblock threads this cycle */
     for (unsigned w = 0; w < EU_WB_PORTS; w++) {
-        struct msg *m;
         while (s->writeback[w] && (m = port_pop(s->writeback[w])) != NULL) {
             take_writeback(s, u, m);
             msg_free(sim, m);
         }
     }
+    /* instruction lines from the subslice cache, then fetches still to send */
+    while ((m = port_pop(s->icache_reply)) != NULL) {
+        take_fetch_reply(s, u, m);
+        msg_free(sim, m);
+    }
+    if (s->fetches_unsent)
+        send_fetches(s, u);
     /* dispatches (and generic traffic passing through) */
-    struct msg *m;
     while ((m = port_peek(s->dispatch)) != NULL) {
         if (m->kind == MSG_THREAD_DISPATCH) {
             if (!start_thread(s, u, m))
@@ -1070,7 +1270,8 @@ const struct unit_ops eu_ops = {
     .kind = "eu",
     .help = "Execution unit (Gen4, Gen7, Gen8, Gen9): hardware threads executing EU kernels per channel "
             "(seed 003 EU ISA L19086-25514), oldest-first issue to the FPU/EM/send/branch "
-            "pipes, a GRF scoreboard, an instruction cache and a decoded-instruction cache; "
+            "pipes, a GRF scoreboard, instruction fetch through the subslice icache (\"icache\" "
+            "linked) or its own cache, a decoded-instruction cache; "
             "SENDs routed by SFID, EOT frees the slot. `fast` runs each thread to its next SEND "
             "in one tick.",
     .state_size = sizeof(struct eu),

@@ -17,10 +17,29 @@
  *    arrives, ALU and math destinations until their latency has passed, and
  *    one entry for the flags written by conditional modifiers and read by
  *    predication (L20905 dependency rules; NoDDClr/NoDDChk are not modelled);
- *  - instruction fetch through an instruction cache modelled inside the EU
- *    (direct mapped, `icache_kib`, 64-byte lines, `icache_latency` per miss;
- *    the seed gives no figures, notes §14.17) and a decoded-instruction cache
- *    keyed by address (decode once);
+ *  - instruction fetch, in timing mode, 64-byte lines (seed 003 L18327):
+ *    with "icache" linked, through the subslice's shared instruction cache
+ *    (units/icache/icache.h): each thread holds the line it executes from;
+ *    when its ip enters another line it looks in the EU's fetch buffer
+ *    (`fetch_buffer_lines` lines, direct mapped by physical line, shared by
+ *    the EU's threads; filled by the replies; its default of 64 is a
+ *    simulation-speed choice: with fewer lines more fetches reach the
+ *    icache and cost host time, while SGEMM's cycles move by under 1%
+ *    between 8 and 128 lines), and on a miss there sends one
+ *    line request (MSG_MEMORY_REQUEST, read, the physical line address, tag
+ *    = the request's entry) on "icache" and stalls (stall.fetch) until the
+ *    reply on "icache_reply"; threads of the EU that want a line already
+ *    requested wait on that request (fetch.merged) instead of sending their
+ *    own. On entering a line a thread also has the EU request the next
+ *    `fetch_prefetch_lines` lines (2: the seed's prefetch of "up to 8
+ *    instructions" beyond, L20915) that are neither buffered nor requested,
+ *    within the line's 4 KiB page (fetch.prefetches). Without "icache" linked (an EU alone, tests/support/eu_rig.h) the
+ *    EU keeps its own direct-mapped cache of `icache_kib` with
+ *    `icache_latency` per miss and no traffic. The seed gives no figures for
+ *    either (notes §14.17): the defaults are modelling choices. Fast mode
+ *    fetches through neither (no fetch timing, no fetch traffic);
+ *  - a decoded-instruction cache keyed by address (decode once), in both
+ *    modes;
  *  - SEND: the payload registers go out on port "sfid[SFID]" when bound, else
  *    on "send"; write-backs come back on "writeback[*]"; EOT ends the thread,
  *    whose slot is freed once its last write-back has arrived, and a thread-end
@@ -28,14 +47,18 @@
  *  - `fast` mode: a thread runs until its next SEND in one tick, no latencies.
  * Ports: "dispatch" in (MSG_THREAD_DISPATCH; MSG_GENERIC traffic is passed on
  *        unchanged to "send"), "send" out, "sfid"[16] out (optional, per SFID),
- *        "writeback"[4] in (optional), "td" out (optional, thread ends).
+ *        "writeback"[4] in (optional), "td" out (optional, thread ends),
+ *        "icache" out and "icache_reply" in (optional, linked together:
+ *        line fetches to the subslice instruction cache, fabric/memreq.h).
  *        Payloads: units/eu/eu_msg.h.
  * Bad programming (illegal opcodes, register accesses outside the GRF, fetch
  * faults, kernels exceeding `max_thread_instructions`) ends the thread or
  * discards the access, logs a note and counts it; nothing crashes or hangs.
  * Not modelled: Gen4 execution, the System Routine/exceptions, sendc's TDR
  * wait, accumulator and a0 dependencies, thread priority classes, preemption,
- * instruction prefetch timing beyond the cache model, self-modifying code
+ * instruction prefetch in the EU's own cache model (icache unlinked), prefetch
+ * across a page boundary, the fetch buffer's replacement beyond direct
+ * mapping, self-modifying code
  * (the decode cache is never invalidated).
  */
 #ifndef GTSIM_UNITS_EU_EU_H
