@@ -30,7 +30,7 @@
 #include "fabric/error.h"
 #include "fabric/topology.h"
 
-#define REPLAY_MAX_PORTS 8
+#define REPLAY_MAX_PORTS 16
 #define REPLAY_MAX_SETS 32
 
 struct replay_options {

@@ -819,38 +819,57 @@ static void replay_l3_of_trace(const char *trace)
     char dir[600];
     snprintf(dir, sizeof dir, "%s/trace_%s", tmpdir, trace);
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
-    static const char *const in_ports[] = { "client[0]", "client[1]", "client[2]",
-                                            "memory_reply", "cs" };
-    static const char *const out_ports[] = { "client_reply[0]", "client_reply[1]",
-                                             "client_reply[2]", "memory" };
-    static char files[9][700];
+    /* how many clients the machine links to the L3 (data ports, the
+     * instruction caches): a first run's stats name every client port */
+    CU_ASSERT_EQUAL_FATAL(sh("%s run -q -o %s/plain tests/data/traces/%s.aub.gz", bin, dir,
+                             trace), 0);
+    int clients = 0;
+    for (; clients < 12; clients++)
+        if (sh("grep -q '^gpu.slice0.l3.port.client.%d.received,' %s/plain/stats.csv", clients,
+               dir) != 0)
+            break;
+    CU_ASSERT_FATAL(clients >= 3 && clients <= 11);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.port.client.%d.received,' %s/plain/stats.csv",
+                       clients, dir), 1);
+    /* inputs: every client, memory_reply, cs; outputs: every client_reply, memory */
+    char ports[28][32];
+    int nin = 0, nout = 0;
+    for (int i = 0; i < clients; i++)
+        snprintf(ports[nin++], sizeof ports[0], "client[%d]", i);
+    snprintf(ports[nin++], sizeof ports[0], "memory_reply");
+    snprintf(ports[nin++], sizeof ports[0], "cs");
+    for (int i = 0; i < clients; i++)
+        snprintf(ports[nin + nout++], sizeof ports[0], "client_reply[%d]", i);
+    snprintf(ports[nin + nout++], sizeof ports[0], "memory");
+    static char files[28][700];
     char cmd[8192];
     int len = snprintf(cmd, sizeof cmd, "%s run -q -o %s/out tests/data/traces/%s.aub.gz", bin,
                        dir, trace);
-    for (int i = 0; i < 9; i++) {
-        const char *port = i < 5 ? in_ports[i] : out_ports[i - 5];
+    for (int i = 0; i < nin + nout; i++) {
         snprintf(files[i], sizeof files[i], "%s/%d.rec", dir, i);
         len += snprintf(cmd + len, sizeof cmd - (size_t)len, " --record-port "
-                        "'gpu.slice0.l3.%s=%s'", port, files[i]);
+                        "'gpu.slice0.l3.%s=%s'", ports[i], files[i]);
     }
     CU_ASSERT_EQUAL_FATAL(sh("%s", cmd), 0);
+    /* recording changes nothing: the same stats as the plain run */
+    CU_ASSERT_EQUAL(sh("cmp -s %s/plain/stats.csv %s/out/stats.csv", dir, dir), 0);
     long recorded_out = 0, replies = 0;
-    for (int i = 5; i < 9; i++)
+    for (int i = nin; i < nin + nout; i++)
         recorded_out += count_messages(files[i]);
-    for (int i = 5; i < 8; i++)
+    for (int i = nin; i < nin + clients; i++)
         replies += count_messages(files[i]);
     /* the run's own counters say how many replies the L3 sent */
     CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.port.client_reply.0.sent,%ld,' %s/out/stats.csv",
-                       count_messages(files[5]), dir), 0);
+                       count_messages(files[nin]), dir), 0);
     CU_ASSERT(replies > 100);
     static const char *const kinds[] = { "l3" };
     for (int k = 0; k < 1; k++) {
         struct replay_options ro = { .kind = kinds[k], .lookup = cosim_kind_find,
                                      .wave_before = 300, .wave_after = 20, .report = stderr };
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < nin; i++)
             ro.inputs[i] = files[i];
-        for (int i = 0; i < 4; i++)
-            ro.expects[i] = files[5 + i];
+        for (int i = 0; i < nout; i++)
+            ro.expects[i] = files[nin + i];
         struct replay_result rr;
         struct gt_error err;
         int rc = cosim_replay(&ro, &rr, &err);
@@ -859,9 +878,9 @@ static void replay_l3_of_trace(const char *trace)
         CU_ASSERT_EQUAL_FATAL(rc, 0);
         CU_ASSERT_EQUAL(rr.mismatches, 0);
         CU_ASSERT_EQUAL(rr.messages_checked, (uint64_t)recorded_out);
-        printf("\n    %s, %s: %" PRIu64 " messages in, %" PRIu64 " checked, %" PRIu64
-               " mismatching", trace, kinds[k], rr.messages_in, rr.messages_checked,
-               rr.mismatches);
+        printf("\n    %s, %s: %d clients, %" PRIu64 " messages in, %" PRIu64 " checked, %"
+               PRIu64 " mismatching", trace, kinds[k], clients, rr.messages_in,
+               rr.messages_checked, rr.mismatches);
     }
 }
 
