@@ -304,11 +304,11 @@ static int cmd_replay(int argc, char **argv)
 
 static const char l3_random_usage[] =
     "usage: gtsim-cosim l3-random [--impl IMPL] [--seed S] [--requests N] [--clients N]\n"
-    "                             [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
+    "                             [--banks B] [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
     "                             [--record-dir DIR]\n"
     "\n"
     "Seeded random L3 traffic (l3_stim: hits, misses, set conflicts, evictions,\n"
-    "writebacks, URB, uncached, atomics) through l3 (banks = 1, 4 ways) to the memory\n"
+    "writebacks, URB, uncached, atomics) through l3 (B banks, default 1, 4 ways each) to the memory\n"
     "model, the l3 built with impl IMPL (lockstep [default], lockstep_broken, rtl,\n"
     "rtl_broken, c). Lockstep compares every reply (by tag per client: fields and\n"
     "cycle, exactly) and memory request; exit status 3 on mismatch.\n"
@@ -348,6 +348,8 @@ static int cmd_l3_random(int argc, char **argv)
             o.requests = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--clients"))
             o.clients = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--banks"))
+            o.banks = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
             o.pop_permille = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 4096 && !strcmp(a, "--memory-capacity"))

@@ -497,7 +497,7 @@ static void l3_run(const struct l3_random_options *o, struct l3_random_result *r
 static uint32_t l3_bank_by_hand(enum l3_rtl_variant variant)
 {
     struct l3_rtl *r = l3_rtl_create(variant, false);
-    struct l3_rtl_cfg cfg = { 2, 4, 5, 2, 3, 2 };
+    struct l3_rtl_cfg cfg = { 2, 4, 5, 2, 3, 2, 1, 0, 0, false };
     l3_rtl_reset(r, &cfg);
     struct l3_rtl_reply rep;
     uint64_t line;
