@@ -56,6 +56,11 @@ struct l3_cosim {
     uint32_t ways, dc_ways, ro_ways;
     uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     uint64_t reprograms, programming_violations, rejected_programmings;
+    /* rtl mode: the messages the C unit would hold, so the machine's message
+     * count is the same: requests taken (each becomes a reply, any one will
+     * do) and one per memory request the RTL holds, in its order */
+    struct msg **spare, **mq_msgs;
+    uint32_t nspare, capspare, mq_head, mq_count, mq_cap;
     size_t c_off[NSTATS + 2];           /* the C unit's counters, + reply_stalls, unexpected */
     /* lockstep: what the C unit did this cycle */
     struct fill_ev *fills;
@@ -325,6 +330,12 @@ static void l3c_destroy(struct unit *u)
     free(s->reqs);
     free(s->cmem);
     free(s->progs);
+    for (uint32_t i = 0; i < s->nspare; i++)
+        msg_free(unit_sim(u), s->spare[i]);
+    free(s->spare);
+    for (uint32_t i = 0; i < s->mq_count; i++)
+        msg_free(unit_sim(u), s->mq_msgs[(s->mq_head + i) % s->mq_cap]);
+    free(s->mq_msgs);
     free(s->pend_c);
     free(s->pend_r);
     cosim_errors_free(&s->errors);
@@ -351,6 +362,14 @@ static struct l3_rtl_req rtl_req(const struct msg *m, uint32_t port)
     return (struct l3_rtl_req){ q->address, q->tag, m->tag, op, target, (uint8_t)port };
 }
 
+/* A request message kept for its reply (rtl mode). */
+static struct msg *spare_take(struct l3_cosim *s, struct sim *sim)
+{
+    if (s->nspare)
+        return s->spare[--s->nspare];
+    return msg_alloc(sim, MSG_MEMORY_RESPONSE, sizeof(struct memreply));   /* not reached */
+}
+
 /* The RTL's replies due now, as far as `may_send` lets them go. */
 static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct unit *, uint32_t),
                         void (*sent)(struct unit *, const struct l3_rtl_reply *, uint64_t))
@@ -361,6 +380,8 @@ static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct un
         struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
         if (!out || !port_is_bound(out)) {
             l3_rtl_reply_pop(s->rtl, now);
+            if (!s->lockstep)
+                msg_free(unit_sim(u), spare_take(s, unit_sim(u)));
             continue;
         }
         if (!may_send(u, r.port)) {
@@ -409,12 +430,37 @@ static bool rtl_may_send(struct unit *u, uint32_t port)
     return port_can_send(s->client_reply[port]);
 }
 
+/* Memory request messages for what the RTL queued since the last call, as
+ * the C unit allocates them when it queues them. */
+static void mq_sync(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    uint32_t n = l3_rtl_mem_count(s->rtl);
+    while (s->mq_count < n) {
+        if (s->mq_count == s->mq_cap) {
+            uint32_t cap = s->mq_cap ? 2 * s->mq_cap : 64;
+            struct msg **q = gt_xmalloc(cap * sizeof *q);
+            for (uint32_t i = 0; i < s->mq_count; i++)
+                q[i] = s->mq_msgs[(s->mq_head + i) % s->mq_cap];
+            free(s->mq_msgs);
+            s->mq_msgs = q;
+            s->mq_head = 0;
+            s->mq_cap = cap;
+        }
+        s->mq_msgs[(s->mq_head + s->mq_count++) % s->mq_cap] =
+            msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+    }
+}
+
 static void rtl_sent(struct unit *u, const struct l3_rtl_reply *r, uint64_t now)
 {
     (void)now;
     struct l3_cosim *s = unit_state(u);
-    struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_RESPONSE, sizeof(struct memreply));
+    struct msg *m = spare_take(s, unit_sim(u));
     struct memreply *a = (struct memreply *)m->payload;
+    memset(a, 0, sizeof *a);
+    m->kind = MSG_MEMORY_RESPONSE;
+    m->size = sizeof *a;
     a->address = r->addr;
     a->tag = r->tag;
     a->op = r->op;
@@ -437,15 +483,18 @@ static enum unit_activity rtl_tick(struct unit *u)
         else
             s->unexpected++;
         msg_free(sim, m);
+        mq_sync(u);
     }
     while ((m = port_pop(s->memory_reply))) {
         if (good_reply(m)) {
-            const struct memreply *r = (const struct memreply *)m->payload;
-            l3_rtl_fill(s->rtl, now, r->address, r->tag);
+            const struct memreply r = *(const struct memreply *)m->payload;
+            msg_free(sim, m);
+            l3_rtl_fill(s->rtl, now, r.address, r.tag);
+            mq_sync(u);
         } else {
             s->unexpected++;
+            msg_free(sim, m);
         }
-        msg_free(sim, m);
     }
     for (uint32_t k = 0; k < s->clients; k++) {
         uint32_t c = (s->next_client + k) % s->clients;
@@ -463,17 +512,19 @@ static enum unit_activity rtl_tick(struct unit *u)
             port_pop(s->client[c]);
             struct l3_rtl_req q = rtl_req(m, c);
             l3_rtl_enq(s->rtl, now, &q);
-            msg_free(sim, m);
+            GROW(s->spare, s->nspare, s->capspare);
+            s->spare[s->nspare++] = m;
         }
     }
     if (s->clients)
         s->next_client = (s->next_client + 1) % s->clients;
     l3_rtl_serve(s->rtl, now);
+    mq_sync(u);
     uint64_t line;
     uint8_t op;
     bool wb;
-    while (l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
-        m = msg_alloc(sim, MSG_MEMORY_REQUEST, sizeof(struct memreq));
+    while (s->mq_count && l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
+        m = s->mq_msgs[s->mq_head];
         struct memreq *q = (struct memreq *)m->payload;
         q->address = line * MEMREQ_LINE_BYTES;
         q->bytes = MEMREQ_LINE_BYTES;
@@ -481,10 +532,10 @@ static enum unit_activity rtl_tick(struct unit *u)
         q->target = MEMREQ_DATA;
         q->client = unit_id(u);
         q->tag = wb ? UINT32_MAX : 0;
-        if (!port_try_send(s->memory, m)) {
-            msg_free(sim, m);
+        if (!port_try_send(s->memory, m))
             break;
-        }
+        s->mq_head = (s->mq_head + 1) % s->mq_cap;
+        s->mq_count--;
         l3_rtl_mem_pop(s->rtl, now);
     }
     rtl_replies(u, now, rtl_may_send, rtl_sent);

@@ -25,7 +25,7 @@ struct Pins {
 struct Out {
     bool busy, mem_valid, mem_wb, reply_valid, reply_hit, overflow;
     uint8_t mem_op, reply_op, reply_port;
-    uint32_t queue_counts, reply_count, reply_tag, reply_mtag;
+    uint32_t queue_counts, mem_count, reply_count, reply_tag, reply_mtag;
     uint64_t mem_line, reply_due, reply_addr;
     struct l3_rtl_stats st;
 };
@@ -87,6 +87,7 @@ public:
         o.mem_line = top_->mem_line;
         o.mem_op = top_->mem_op;
         o.mem_wb = top_->mem_writeback;
+        o.mem_count = top_->mem_count;
         o.reply_valid = top_->reply_valid;
         o.reply_due = top_->reply_due;
         o.reply_addr = top_->reply_addr;
@@ -130,7 +131,7 @@ static void sample(l3_rtl *r)
     r->model->out(r->o);
 }
 
-// One clock with the pins p, then the pins back to NOP.
+// One clock with the pins p.
 static void clock(l3_rtl *r, const Pins &p)
 {
     Model &m = *r->model;
@@ -147,12 +148,8 @@ static void clock(l3_rtl *r, const Pins &p)
     m.eval();
     if (dump)
         r->wave.tfp->dump(t + 5);
-    m.clk(false);
-    Pins idle;
-    idle.now = p.now;
-    m.pins(idle);
-    m.eval();
-    r->clocks++;
+    m.clk(false);       // the pins stay until the next clock sets its own (the
+    r->clocks++;        // outputs depend on the registers only)
     sample(r);
 }
 
@@ -322,6 +319,7 @@ uint32_t l3_rtl_bank_queue_count(const struct l3_rtl *r, uint32_t bank)
     return bank < L3_RTL_BANKS ? (r->o.queue_counts >> (8 * bank)) & 0xff : 0;
 }
 uint32_t l3_rtl_reply_count(const struct l3_rtl *r) { return r->o.reply_count; }
+uint32_t l3_rtl_mem_count(const struct l3_rtl *r) { return r->o.mem_count; }
 bool l3_rtl_overflow(const struct l3_rtl *r) { return r->o.overflow; }
 void l3_rtl_stats(const struct l3_rtl *r, struct l3_rtl_stats *out) { *out = r->o.st; }
 uint64_t l3_rtl_clocks(const struct l3_rtl *r) { return r->clocks; }

@@ -91,6 +91,7 @@ void l3_rtl_reply_pop(struct l3_rtl *r, uint64_t now);
 uint32_t l3_rtl_queue_count(const struct l3_rtl *r);   /* every bank's */
 uint32_t l3_rtl_bank_queue_count(const struct l3_rtl *r, uint32_t bank);
 uint32_t l3_rtl_reply_count(const struct l3_rtl *r);
+uint32_t l3_rtl_mem_count(const struct l3_rtl *r);     /* memory requests waiting */
 bool l3_rtl_overflow(const struct l3_rtl *r);
 void l3_rtl_stats(const struct l3_rtl *r, struct l3_rtl_stats *out);
 uint64_t l3_rtl_clocks(const struct l3_rtl *r);

@@ -88,6 +88,7 @@ module l3_slice #(
     output logic [57:0] mem_line,
     output logic [1:0]  mem_op,
     output logic        mem_writeback,      // tag UINT32_MAX
+    output logic [15:0] mem_count,          // memory requests waiting
 
     output logic        reply_valid,        // heap top (any due)
     output logic [63:0] reply_due,
@@ -200,41 +201,47 @@ module l3_slice #(
     assign fill_bank = line_rem[BB-1:0];
     assign enq_bank  = line_rem[BB-1:0];    // ENQ and FILL both name their line with cmd_addr
 
+    // The ways in use (below cfg_ways). The lookups below are only worked out
+    // for the command that needs them (a simulation speed choice: the logic is
+    // the same, its result is unused on other clocks).
+    logic [WAYS-1:0] ways_mask;
+    assign ways_mask = ~({WAYS{1'b1}} << cfg_ways);
+
     // Tag lookup of the served bank's queue head (SERVE).
     logic          hit_found;
     logic [YB-1:0] hit_way;
     always_comb begin
+        logic [WAYS-1:0] v;
         hit_found = 1'b0;
         hit_way = '0;
-        for (int w = WAYS - 1; w >= 0; w--)
-            if (w < int'(cfg_ways) && valid[sb][head_set][w] &&
-                tags[sb][head_set][w] == head_line) begin
-                hit_found = 1'b1;
-                hit_way = YB'(w);
-            end
+        v = cmd == CMD_SERVE ? valid[sb][head_set] & ways_mask : '0;
+        if (v != '0)
+            for (int w = WAYS - 1; w >= 0; w--)
+                if (v[w] && tags[sb][head_set][w] == head_line) begin
+                    hit_found = 1'b1;
+                    hit_way = YB'(w);
+                end
     end
 
-    // Miss entry of a line (first match), and the first free entry.
-    function automatic logic [MB:0] find_entry(input logic [57:0] line,
-                                               input logic used [MSHRS],
-                                               input logic [57:0] lines [MSHRS],
-                                               input logic [7:0] n);
-        logic [MB:0] r;
-        r = {1'b1, {MB{1'b0}}};
-        for (int i = MSHRS - 1; i >= 0; i--)
-            if (i < int'(n) && used[i] && lines[i] == line)
-                r = {1'b0, MB'(i)};
-        return r;                   // MSB set: none
-    endfunction
-
+    // Miss entry of a line (first match: serve_match, fill_match), and the
+    // first free entry (serve_free); MSB set: none.
     logic [MB:0] serve_match, serve_free, fill_match;
     always_comb begin
-        serve_match = find_entry(head_line, m_used, m_line, cfg_misses);
-        fill_match  = find_entry(fill_line, m_used, m_line, cfg_misses);
-        serve_free  = {1'b1, {MB{1'b0}}};
-        for (int i = MSHRS - 1; i >= 0; i--)
-            if (i < int'(cfg_misses) && !m_used[i])
-                serve_free = {1'b0, MB'(i)};
+        logic [57:0] line;
+        logic [MB:0] match;
+        line = cmd == CMD_SERVE ? head_line : fill_line;
+        match = {1'b1, {MB{1'b0}}};
+        serve_free = {1'b1, {MB{1'b0}}};
+        if (cmd == CMD_SERVE || cmd == CMD_FILL)
+            for (int i = MSHRS - 1; i >= 0; i--)
+                if (i < int'(cfg_misses)) begin
+                    if (m_used[i] && m_line[i] == line)
+                        match = {1'b0, MB'(i)};
+                    if (!m_used[i])
+                        serve_free = {1'b0, MB'(i)};
+                end
+        serve_match = match;
+        fill_match = match;
     end
 
     // Of the waiters of the entry a fill releases: any cached, any writing,
@@ -244,15 +251,16 @@ module l3_slice #(
         fill_cached = 1'b0;
         fill_dirty = 1'b0;
         fill_ro = 1'b1;
-        for (int k = 0; k < WPE; k++)
-            if (!fill_match[MB] && WB'(k) < m_count[fill_match[MB-1:0]] &&
-                m_wait[fill_match[MB-1:0]][k].target != T_UNCACHED) begin
-                fill_cached = 1'b1;
-                if (m_wait[fill_match[MB-1:0]][k].op != OP_READ)
-                    fill_dirty = 1'b1;
-                if (m_wait[fill_match[MB-1:0]][k].target != T_RO)
-                    fill_ro = 1'b0;
-            end
+        if (cmd == CMD_FILL && !fill_match[MB])
+            for (int k = 0; k < WPE; k++)
+                if (WB'(k) < m_count[fill_match[MB-1:0]] &&
+                    m_wait[fill_match[MB-1:0]][k].target != T_UNCACHED) begin
+                    fill_cached = 1'b1;
+                    if (m_wait[fill_match[MB-1:0]][k].op != OP_READ)
+                        fill_dirty = 1'b1;
+                    if (m_wait[fill_match[MB-1:0]][k].target != T_RO)
+                        fill_ro = 1'b0;
+                end
     end
 
     // FILL: the line's way (present, any way) or the LRU victim in its pool:
@@ -264,52 +272,54 @@ module l3_slice #(
     logic [7:0]    pool_lo, pool_hi;
     logic [WAYS-1:0] fill_lru;
     always_comb begin
+        logic [WAYS-1:0] v, pool, free;
         pool_lo = fill_ro ? cfg_dc_ways : 8'd0;
         pool_hi = fill_ro ? cfg_ways : cfg_ways - cfg_ro_ways;
         if (pool_lo >= pool_hi) begin
             pool_lo = 8'd0;
             pool_hi = cfg_ways;
         end
+        pool = ~({WAYS{1'b1}} << pool_hi) & ({WAYS{1'b1}} << pool_lo);
         fill_present = 1'b0;
         fill_way_present = '0;
-        for (int w = WAYS - 1; w >= 0; w--)
-            if (w < int'(cfg_ways) && valid[fill_bank][fill_set][w] &&
-                tags[fill_bank][fill_set][w] == fill_line) begin
-                fill_present = 1'b1;
-                fill_way_present = YB'(w);
-            end
-        all_set = 1'b1;
+        v = cmd == CMD_FILL ? valid[fill_bank][fill_set] & ways_mask : '0;
+        if (v != '0)
+            for (int w = WAYS - 1; w >= 0; w--)
+                if (v[w] && tags[fill_bank][fill_set][w] == fill_line) begin
+                    fill_present = 1'b1;
+                    fill_way_present = YB'(w);
+                end
+        free = cmd == CMD_FILL ? ~lru[fill_bank][fill_set] & pool : '0;
+        all_set = free == '0;
         victim_way = YB'(pool_lo);
-        for (int w = WAYS - 1; w >= 0; w--)
-            if (w >= int'(pool_lo) && w < int'(pool_hi) && !lru[fill_bank][fill_set][w]) begin
-                all_set = 1'b0;
-                victim_way = YB'(w);
-            end
+        if (!all_set)
+            for (int w = WAYS - 1; w >= 0; w--)
+                if (free[w])
+                    victim_way = YB'(w);
 `ifdef BROKEN
         if (all_set && pool_hi - pool_lo > 8'd1)
             victim_way = YB'(pool_lo + 8'd1);
 `endif
         // the set's bits after allocating victim_way (all set: the range cleared first)
-        fill_lru = lru[fill_bank][fill_set];
-        if (all_set)
-            for (int w = 0; w < WAYS; w++)
-                if (w >= int'(pool_lo) && w < int'(pool_hi))
-                    fill_lru[w] = 1'b0;
-        fill_lru[victim_way] = 1'b1;
+        fill_lru = (all_set ? lru[fill_bank][fill_set] & ~pool : lru[fill_bank][fill_set]) |
+                   (WAYS'(1) << victim_way);
     end
 
     // FLUSH: the first dirty line of the current set at or after fl_way.
     logic          fl_found;
     logic [YB-1:0] fl_found_way;
     always_comb begin
+        logic [WAYS-1:0] d;
         fl_found = 1'b0;
         fl_found_way = '0;
-        for (int w = WAYS - 1; w >= 0; w--)
-            if (w >= int'(fl_way) && w < int'(cfg_ways) && valid[fl_bank][fl_set][w] &&
-                dirty[fl_bank][fl_set][w]) begin
-                fl_found = 1'b1;
-                fl_found_way = YB'(w);
-            end
+        d = flushing ? valid[fl_bank][fl_set] & dirty[fl_bank][fl_set] & ways_mask &
+                       ({WAYS{1'b1}} << fl_way) : '0;
+        if (d != '0)
+            for (int w = WAYS - 1; w >= 0; w--)
+                if (d[w]) begin
+                    fl_found = 1'b1;
+                    fl_found_way = YB'(w);
+                end
     end
 
     // ---- what this clock does ----------------------------------------------
@@ -595,6 +605,7 @@ module l3_slice #(
             queue_counts[8 * b +: 8] = q_count[b];
     assign busy          = releasing || flushing;
     assign mem_valid     = mq_count != 0;
+    assign mem_count     = 16'(mq_count);
     assign mem_line      = mq[mq_head].line;
     assign mem_op        = mq[mq_head].op;
     assign mem_writeback = mq[mq_head].wb;
