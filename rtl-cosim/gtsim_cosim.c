@@ -304,7 +304,8 @@ static int cmd_replay(int argc, char **argv)
 
 static const char l3_random_usage[] =
     "usage: gtsim-cosim l3-random [--impl IMPL] [--seed S] [--requests N] [--clients N]\n"
-    "                             [--banks B] [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
+    "                             [--banks B] [--ro-permille P] [--slm-permille P]\n"
+    "                             [--program-permille P] [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
     "                             [--record-dir DIR]\n"
     "\n"
     "Seeded random L3 traffic (l3_stim: hits, misses, set conflicts, evictions,\n"
@@ -314,6 +315,8 @@ static const char l3_random_usage[] =
     "cycle, exactly) and memory request; exit status 3 on mismatch.\n"
     "  --requests N       per client (default 20000); --clients N (default 3)\n"
     "  --pop-permille P   the requester pops replies on P of 1000 cycles (default 1000)\n"
+    "  --ro-permille P, --slm-permille P   cached requests to RO data, URB ones to SLM\n"
+    "  --program-permille P   an L3CNTLREG write (random partition) on P of 1000 cycles\n"
     "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
     "                     first mismatch to 64 after (the run is repeated to get it)\n"
     "  --record-dir DIR   record the l3's client[0], client_reply[0], memory and\n"
@@ -350,6 +353,12 @@ static int cmd_l3_random(int argc, char **argv)
             o.clients = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--banks"))
             o.banks = (uint32_t)x;
+        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--ro-permille"))
+            o.ro_permille = (uint32_t)x;
+        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--slm-permille"))
+            o.slm_permille = (uint32_t)x;
+        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--program-permille"))
+            o.program_permille = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
             o.pop_permille = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 4096 && !strcmp(a, "--memory-capacity"))

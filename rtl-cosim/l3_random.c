@@ -16,6 +16,7 @@
 const char *const l3_random_stat_names[L3_RANDOM_STATS] = {
     "reads", "writes", "atomics", "hits", "misses", "merged_misses", "evictions", "writebacks",
     "urb_accesses", "uncached", "mshr_stalls", "queue_cycles", "reply_stalls", "unexpected",
+    "ro_reads", "slm_unallocated", "reprograms", "programming_violations", "rejected_programmings",
 };
 
 static double host_seconds(void)
@@ -71,7 +72,8 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
              "link_defaults = { latency = 1; capacity = 4; width = 1; };\n"
              "gpu = {\n"
              "  stim = { kind = \"l3_stim\"; seed = %" PRIu64 "L; clients = %u; requests = %u;"
-             " outstanding = %u; pop_permille = %u; };\n"
+             " outstanding = %u; pop_permille = %u; ro_permille = %u; slm_permille = %u;"
+             " program_permille = %u; program_ways = 32; };\n"
              "  l3 = { kind = \"l3\"; impl = \"%s\"; banks = %u; size_kib = %u; cache_kib = %u;"
              " urb_kib = %u; way_kib = 2; misses = 6; bank_queue = 8; hit_latency = 12;"
              " fill_latency = 3; urb_latency = 7; atomic_cycles = 3;%s };\n"
@@ -83,14 +85,16 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
              "            { from = \"l3.memory\"; to = \"memory.client[0]\"; capacity = %u;"
              " width = %u; },\n"
              "            { from = \"memory.client_reply[0]\"; to = \"l3.memory_reply\";"
-             " capacity = %u; width = %u; } );\n"
+             " capacity = %u; width = %u; }%s );\n"
              "};\n",
              o->seed, o->clients ? o->clients : 3, o->requests, o->outstanding ? o->outstanding : 8,
-             o->pop_permille ? o->pop_permille : 1000, o->impl ? o->impl : "c", banks, 64 * banks,
+             o->pop_permille ? o->pop_permille : 1000, o->ro_permille, o->slm_permille,
+             o->program_permille, o->impl ? o->impl : "c", banks, 64 * banks,
              8 * banks, 32 * banks, extra,
              o->reply_capacity ? o->reply_capacity : 2, o->width ? o->width : 1,
              o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1,
-             o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1);
+             o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1,
+             o->program_permille ? ",\n            { from = \"stim.cs\"; to = \"l3.cs\"; }" : "");
     struct gt_config *config = gt_config_parse(text, ".", err);
     if (!config)
         return -1;
