@@ -46,8 +46,8 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops, 200k L3 messages, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
-test-cosim: cosim
+## test-cosim: co-simulation tests (1M+ random ALU ops, 300k L3 messages, the slice L3 in real machines, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
+test-cosim: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
