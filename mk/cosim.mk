@@ -51,8 +51,8 @@ test-cosim: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, FPU ops/s) against the C units alone
-cosim-bench: cosim
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, FPU ops/s) against the C units alone
+cosim-bench: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	$(COSIM_BIN) bench
 
 ## cosim-lint: verilator --lint-only -Wall on the RTL, as written and with BROKEN
