@@ -27,7 +27,7 @@ enum {
     L3_RTL_WPE = 64,        /* waiters per miss entry */
     L3_RTL_QDEPTH = 16,     /* per bank */
     L3_RTL_RCAP = 512,      /* replies waiting */
-    L3_RTL_MQ = 512,        /* memory requests waiting */
+    L3_RTL_MQ = 16384,      /* memory requests waiting: a flush of every line fits */
 };
 
 enum l3_rtl_variant { L3_RTL_GOOD = 0, L3_RTL_BROKEN = 1 };

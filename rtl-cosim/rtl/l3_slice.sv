@@ -55,7 +55,7 @@ module l3_slice #(
     parameter int WPE = 64,
     parameter int QDEPTH = 16,
     parameter int RCAP = 512,
-    parameter int MQ = 512
+    parameter int MQ = 16384         // every line of the slice flushed, and more
 ) (
     input  logic        clk,
     input  logic        rst_n,

@@ -13,8 +13,8 @@
  *    (mismatch reported, FST written around it);
  *  - impl = "rtl" / "lockstep" through a config and topology_build.
  * The L3 (suite l3):
- *  - the one-bank RTL alone against cycles, LRU victims and merging worked out
- *    by hand; the BROKEN bank evicts the wrong (dirty) line;
+ *  - the slice RTL (one bank) alone against cycles, LRU victims and merging
+ *    worked out by hand; the BROKEN RTL evicts the wrong (dirty) line;
  *  - seeded random traffic from three clients in lockstep (4 seeds, 144k
  *    requests, ~200k replies and memory requests compared, with reply and
  *    memory back-pressure), every path of the L3 reached: no mismatch;
@@ -22,7 +22,14 @@
  *  - the BROKEN RTL in lockstep: caught, reported, a wave written;
  *  - the C unit's ports recorded, replayed into the RTL (and the BROKEN RTL),
  *    through the API and through gtsim-cosim run --record-port / replay;
- *  - the example config: impl c, lockstep and rtl give the same stats.
+ *  - the example config: impl c, lockstep and rtl give the same stats;
+ *  - 2, 3 and 4 banks with RO data, SLM and random L3CNTLREG writes in
+ *    lockstep (no mismatch) and alone (the C unit's run);
+ *  - real machines (every Gen8/Gen9 capture, VLV's one-bank L3, GT4's three
+ *    slices, SGEMM on GT2, GT3 and an evicting GT2 L3) with the slices' L3 as
+ *    l3, l3:rtl, l3:lockstep: identical stats.csv but the adapter's rows,
+ *    identical result buffers, lockstep clean; the BROKEN slice caught there;
+ *    geometries past the RTL refused at realize.
  * MI_MATH in a machine (suite math): a built Gen9 capture on the GT2 config
  * with the ALU c, rtl and lockstep: results equal the seed's ALU recomputed
  * here, identical stats but the ALU's own; the BROKEN ALU caught.
