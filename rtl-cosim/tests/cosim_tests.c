@@ -605,6 +605,101 @@ static void test_l3_bank_by_hand(void)
     CU_ASSERT_EQUAL(l3_bank_by_hand(L3_RTL_BROKEN), 1);
 }
 
+/* Two banks with DC | Rest | RO pools, then an L3CNTLREG flush, through
+ * l3_rtl.h; lines, ways and write-back order worked out by hand from
+ * units/l3/l3.h's rules (not from the C unit): 4 ways, DC = way 0, RO = way 3,
+ * so R/W data fills ways 0..2 and RO data ways 1..3; a line's bank is
+ * line mod 2, its set (line / 2) mod 32. */
+static void test_l3_slice_by_hand(void)
+{
+    struct l3_rtl *r = l3_rtl_create(L3_RTL_GOOD, false);
+    struct l3_rtl_cfg cfg = { 4, 4, 5, 2, 3, 2, 2, 1, 1, false };
+    l3_rtl_reset(r, &cfg);
+    struct l3_rtl_reply rep;
+    uint64_t line;
+    uint8_t op;
+    bool wb;
+#define SREQ(ln, tag, o, t) (&(struct l3_rtl_req){ (ln) * 64, (tag), (tag), (o), (t), 0 })
+    /* write miss of 0x100 (bank 0, set 0): R/W pool, LRU picks way 0, dirty */
+    l3_rtl_enq(r, 1, SREQ(0x100, 1, 1, 0));
+    CU_ASSERT_EQUAL(l3_rtl_bank_queue_count(r, 0), 1);
+    CU_ASSERT_EQUAL(l3_rtl_bank_queue_count(r, 1), 0);
+    l3_rtl_serve(r, 1);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x100 && op == 0 && !wb);
+    l3_rtl_mem_pop(r, 1);
+    l3_rtl_fill(r, 5, 0x100 * 64, 0);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 1 && rep.due == 7 && !rep.hit);
+    l3_rtl_reply_pop(r, 7);
+    /* RO read miss of 0x101 (bank 1, set 0): RO pool, first way 1; clean */
+    l3_rtl_enq(r, 8, SREQ(0x101, 2, 0, 4));
+    CU_ASSERT_EQUAL(l3_rtl_bank_queue_count(r, 1), 1);
+    l3_rtl_serve(r, 8);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x101);
+    l3_rtl_mem_pop(r, 8);
+    l3_rtl_fill(r, 12, 0x101 * 64, 0);
+    l3_rtl_reply_pop(r, 14);
+    /* write miss of 0x141 (bank 1, set 0): R/W pool, way 1 taken: way 0, dirty */
+    l3_rtl_enq(r, 15, SREQ(0x141, 3, 1, 0));
+    l3_rtl_serve(r, 15);
+    l3_rtl_mem_pop(r, 15);
+    l3_rtl_fill(r, 20, 0x141 * 64, 0);
+    l3_rtl_reply_pop(r, 22);
+    /* both bank-1 lines hit; an SLM request with no SLM partition is counted */
+    l3_rtl_enq(r, 23, SREQ(0x101, 4, 0, 4));
+    l3_rtl_enq(r, 23, SREQ(0x141, 5, 0, 0));
+    l3_rtl_enq(r, 23, SREQ(0x40, 6, 0, 2));
+    l3_rtl_serve(r, 23);            /* bank 0: the SLM request, bank 1: 0x101 */
+    l3_rtl_serve(r, 24);            /* bank 1: 0x141 */
+    CU_ASSERT_EQUAL(l3_rtl_queue_count(r), 0);
+    CU_ASSERT_EQUAL(l3_rtl_reply_count(r), 3);
+    CU_ASSERT_FALSE(l3_rtl_mem_head(r, &line, &op, &wb));
+    while (l3_rtl_reply_head(r, &rep)) {
+        CU_ASSERT(rep.hit);
+        l3_rtl_reply_pop(r, 30);
+    }
+    /* write miss of 0x181 (bank 1, set 0): ways 0 and 1 have their bit: way 2 */
+    l3_rtl_enq(r, 40, SREQ(0x181, 9, 1, 0));
+    l3_rtl_serve(r, 40);
+    l3_rtl_mem_pop(r, 40);
+    l3_rtl_fill(r, 45, 0x181 * 64, 0);
+    CU_ASSERT_FALSE(l3_rtl_mem_head(r, &line, &op, &wb));
+    /* write miss of 0x1c1: the R/W pool's bits all set: cleared, way 0 taken,
+     * so dirty 0x141 is evicted and written back (the RO line in way 1 stays) */
+    l3_rtl_enq(r, 50, SREQ(0x1c1, 10, 1, 0));
+    l3_rtl_serve(r, 50);
+    l3_rtl_mem_pop(r, 50);
+    l3_rtl_fill(r, 55, 0x1c1 * 64, 0);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x141 && op == 1 && wb);
+    l3_rtl_mem_pop(r, 55);
+    /* L3CNTLREG applied: the dirty lines written back in bank, set, way order
+     * (0x100 of bank 0; 0x1c1 in way 0 and 0x181 in way 2 of bank 1; the RO
+     * line is clean), everything invalid */
+    l3_rtl_program(r, 60, 4, 0, 0, true);
+    CU_ASSERT_EQUAL(l3_rtl_mem_count(r), 3);
+    static const uint64_t flushed[3] = { 0x100, 0x1c1, 0x181 };
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == flushed[i] && op == 1 &&
+                       wb);
+        l3_rtl_mem_pop(r, 60);
+    }
+    l3_rtl_enq(r, 61, SREQ(0x101, 7, 0, 0));
+    l3_rtl_enq(r, 61, SREQ(0x40, 8, 0, 2));
+    l3_rtl_serve(r, 61);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x101 && !wb);   /* a miss */
+    struct l3_rtl_stats st;
+    l3_rtl_stats(r, &st);
+    CU_ASSERT_EQUAL(st.writebacks, 4);
+    CU_ASSERT_EQUAL(st.ro_reads, 2);
+    CU_ASSERT_EQUAL(st.hits, 2);
+    CU_ASSERT_EQUAL(st.misses, 6);
+    CU_ASSERT_EQUAL(st.evictions, 1);
+    CU_ASSERT_EQUAL(st.urb_accesses, 2);
+    CU_ASSERT_EQUAL(st.slm_unallocated, 1);     /* SLM on after the write */
+    CU_ASSERT_FALSE(l3_rtl_overflow(r));
+#undef SREQ
+    l3_rtl_destroy(r);
+}
+
 /* Seeded random traffic from three clients, in lockstep: every reply (by tag
  * per client) and memory request compared, fields and cycle exactly, and the
  * counters at the end. With and without back-pressure on replies and memory.
@@ -1593,6 +1688,8 @@ static const struct test tests[] = {
       test_l3_bank_by_hand },
     { "l3", "random traffic in lockstep, with back-pressure: no mismatch",
       test_l3_random_lockstep },
+    { "l3", "two banks, DC|Rest|RO pools, an L3CNTLREG flush, worked out by hand",
+      test_l3_slice_by_hand },
     { "l3", "the RTL alone gives the C unit's cycles and counters", test_l3_rtl_equals_c },
     { "l3", "2, 3, 4 banks with RO, SLM and L3CNTLREG writes in lockstep: no mismatch",
       test_l3_random_slice_lockstep },
