@@ -131,25 +131,30 @@ static void sample(l3_rtl *r)
     r->model->out(r->o);
 }
 
-// One clock with the pins p.
+// One clock with the pins p: they and the rising edge in one eval (Verilator
+// settles the logic of the inputs before it takes the edge), then the falling
+// edge with the pins back to NOP, so the lookups gated by the command are not
+// worked out twice.
 static void clock(l3_rtl *r, const Pins &p)
 {
     Model &m = *r->model;
     bool dump = r->wave.in_window(p.now);
     uint64_t t = r->clocks * 10;
     m.pins(p);
-    m.context()->time(t);
-    m.clk(false);
-    m.eval();
-    if (dump)
-        r->wave.tfp->dump(t);
     m.context()->time(t + 5);
     m.clk(true);
     m.eval();
     if (dump)
         r->wave.tfp->dump(t + 5);
-    m.clk(false);       // the pins stay until the next clock sets its own (the
-    r->clocks++;        // outputs depend on the registers only)
+    Pins idle;
+    idle.now = p.now;
+    m.pins(idle);
+    m.context()->time(t + 10);
+    m.clk(false);
+    m.eval();
+    if (dump)
+        r->wave.tfp->dump(t + 10);
+    r->clocks++;
     sample(r);
 }
 
