@@ -15,16 +15,16 @@ COSIM_DIR      := $(BUILD)/cosim
 COSIM_VFLAGS   := --cc --trace-fst -Wall --x-assign fast --x-initial fast -O3
 COSIM_VMAKE    := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(COSIM_DIR)/Vcs_alu \
-                  -I$(COSIM_DIR)/Vcs_alu_broken -I$(COSIM_DIR)/Vl3_bank -I$(COSIM_DIR)/Vl3_bank_broken \
+                  -I$(COSIM_DIR)/Vcs_alu_broken -I$(COSIM_DIR)/Vl3_slice -I$(COSIM_DIR)/Vl3_slice_broken \
                   -I$(COSIM_DIR)/Vfpu_pipe -I$(COSIM_DIR)/Vfpu_pipe_broken \
                   -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
                   -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP
 
-COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_bank.sv rtl-cosim/rtl/fpu_pipe.sv
-COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_bank/Vl3_bank__ALL.a \
+COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_slice.sv rtl-cosim/rtl/fpu_pipe.sv
+COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_slice/Vl3_slice__ALL.a \
                    $(COSIM_DIR)/Vfpu_pipe/Vfpu_pipe__ALL.a
 COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a \
-                   $(COSIM_DIR)/Vl3_bank_broken/Vl3_bank_broken__ALL.a \
+                   $(COSIM_DIR)/Vl3_slice_broken/Vl3_slice_broken__ALL.a \
                    $(COSIM_DIR)/Vfpu_pipe_broken/Vfpu_pipe_broken__ALL.a
 COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o)
 COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o $(COSIM_DIR)/obj/fpu_rtl.o
@@ -46,13 +46,13 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops, 200k L3 messages, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
-test-cosim: cosim
+## test-cosim: co-simulation tests (1M+ random ALU ops, 300k L3 messages, the slice L3 in real machines, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
+test-cosim: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, FPU ops/s) against the C units alone
-cosim-bench: cosim
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, FPU ops/s) against the C units alone
+cosim-bench: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	$(COSIM_BIN) bench
 
 ## cosim-lint: verilator --lint-only -Wall on the RTL, as written and with BROKEN
@@ -80,8 +80,8 @@ $(COSIM_DIR)/$(1)/$(1)__ALL.a $(if $(3),$(addprefix $(COSIM_DIR)/$(1)/,$(3))) &:
 endef
 $(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_threads.o,rtl-cosim/rtl/cs_alu.sv))
 $(eval $(call COSIM_VERILATE,Vcs_alu_broken,-DBROKEN,,rtl-cosim/rtl/cs_alu.sv))
-$(eval $(call COSIM_VERILATE,Vl3_bank,,,rtl-cosim/rtl/l3_bank.sv))
-$(eval $(call COSIM_VERILATE,Vl3_bank_broken,-DBROKEN,,rtl-cosim/rtl/l3_bank.sv))
+$(eval $(call COSIM_VERILATE,Vl3_slice,,,rtl-cosim/rtl/l3_slice.sv))
+$(eval $(call COSIM_VERILATE,Vl3_slice_broken,-DBROKEN,,rtl-cosim/rtl/l3_slice.sv))
 $(eval $(call COSIM_VERILATE,Vfpu_pipe,,,rtl-cosim/rtl/fpu_pipe.sv))
 $(eval $(call COSIM_VERILATE,Vfpu_pipe_broken,-DBROKEN,,rtl-cosim/rtl/fpu_pipe.sv))
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
@@ -303,16 +304,19 @@ static int cmd_replay(int argc, char **argv)
 
 static const char l3_random_usage[] =
     "usage: gtsim-cosim l3-random [--impl IMPL] [--seed S] [--requests N] [--clients N]\n"
-    "                             [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
+    "                             [--banks B] [--ro-permille P] [--slm-permille P]\n"
+    "                             [--program-permille P] [--pop-permille P] [--memory-capacity N] [--wave FILE.fst]\n"
     "                             [--record-dir DIR]\n"
     "\n"
     "Seeded random L3 traffic (l3_stim: hits, misses, set conflicts, evictions,\n"
-    "writebacks, URB, uncached, atomics) through l3 (banks = 1, 4 ways) to the memory\n"
+    "writebacks, URB, uncached, atomics) through l3 (B banks, default 1, 4 ways each) to the memory\n"
     "model, the l3 built with impl IMPL (lockstep [default], lockstep_broken, rtl,\n"
     "rtl_broken, c). Lockstep compares every reply (by tag per client: fields and\n"
     "cycle, exactly) and memory request; exit status 3 on mismatch.\n"
     "  --requests N       per client (default 20000); --clients N (default 3)\n"
     "  --pop-permille P   the requester pops replies on P of 1000 cycles (default 1000)\n"
+    "  --ro-permille P, --slm-permille P   cached requests to RO data, URB ones to SLM\n"
+    "  --program-permille P   an L3CNTLREG write (random partition) on P of 1000 cycles\n"
     "  --wave FILE.fst    dump the RTL: in lockstep, only from 300 cycles before the\n"
     "                     first mismatch to 64 after (the run is repeated to get it)\n"
     "  --record-dir DIR   record the l3's client[0], client_reply[0], memory and\n"
@@ -347,6 +351,14 @@ static int cmd_l3_random(int argc, char **argv)
             o.requests = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--clients"))
             o.clients = (uint32_t)x;
+        else if (parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--banks"))
+            o.banks = (uint32_t)x;
+        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--ro-permille"))
+            o.ro_permille = (uint32_t)x;
+        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--slm-permille"))
+            o.slm_permille = (uint32_t)x;
+        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--program-permille"))
+            o.program_permille = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
             o.pop_permille = (uint32_t)x;
         else if (parse_u64(v, &x) && x >= 1 && x <= 4096 && !strcmp(a, "--memory-capacity"))
@@ -410,14 +422,96 @@ static double host_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A value of a run's stats.csv (path,value,...), or -1. */
+static double csv_stat(const char *dir, const char *path)
+{
+    char file[4200], line[1024];
+    snprintf(file, sizeof file, "%s/stats.csv", dir);
+    FILE *f = fopen(file, "r");
+    double v = -1;
+    size_t n = strlen(path);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, path, n) && line[n] == ',') {
+            v = strtod(line + n + 1, NULL);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* The L3 in a whole machine: `workload` on the GT2 config with the slice's L3
+ * as the C unit, the RTL and lockstep; GPU cycles per host second (the whole
+ * run: loading the capture and writing the stats included). */
+static int bench_l3_machine(char *argv0, const char *workload)
+{
+    FILE *probe = fopen(workload, "rb");
+    if (!probe) {
+        printf("gtsim-cosim bench: l3 in a machine: %s not found (make workloads), skipped\n",
+               workload);
+        return EXIT_OK;
+    }
+    fclose(probe);
+    char dir[] = "/tmp/gtsim-cosim-bench.XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "gtsim-cosim bench: mkdtemp: %s\n", strerror(errno));
+        return EXIT_ERROR;
+    }
+    printf("gtsim-cosim bench: l3 in a machine, GPU cycles per host second (%s, "
+           "configs/gen9-skl-gt2.cfg)\n", workload);
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    double base = 0;
+    int rc = EXIT_OK;
+    for (unsigned k = 0; k < 3 && rc == EXIT_OK; k++) {
+        char out[64], set[64];
+        snprintf(out, sizeof out, "%s/%s", dir, impls[k]);
+        snprintf(set, sizeof set, "gpu.slice.l3.impl=%s", impls[k]);
+        char *args[] = { argv0, (char *)"run", (char *)"-q", (char *)"-c",
+                         (char *)"configs/gen9-skl-gt2.cfg", (char *)"-o", out, (char *)"--set",
+                         set, (char *)workload, NULL };
+        double t0 = host_seconds();
+        rc = gtsim_main(10, args, cosim_kind_find);
+        double t = host_seconds() - t0;
+        double cycles = csv_stat(out, "sim.clock.gt.cycles");
+        double mism = csv_stat(out, "gpu.slice0.l3.mismatches");
+        double clocks = csv_stat(out, "gpu.slice0.l3.rtl_clocks");
+        if (rc != EXIT_OK || cycles <= 0) {
+            fprintf(stderr, "gtsim-cosim bench: the %s run failed\n", impls[k]);
+            rc = EXIT_ERROR;
+            break;
+        }
+        double rate = cycles / t;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "machine, l3 impl = \"%s\"", impls[k]);
+        printf("  %-34s %8.3f M cycles/s (%.0f GPU cycles, %.2f s, %.1fx the C unit's time",
+               label, rate / 1e6, cycles, t, base / rate);
+        if (clocks > 0)
+            printf(", %.0f RTL clocks, %.2f M clocks/s", clocks, clocks / t / 1e6);
+        printf("%s)\n", mism > 0 ? ", MISMATCHES" : "");
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+        if (system(cmd) != 0)
+            break;
+    }
+    rmdir(dir);
+    return rc;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     uint64_t ops = 2000000;
-    if (argc == 3 && !strcmp(argv[1], "--ops") && parse_u64(argv[2], &ops))
-        ;
-    else if (argc != 1) {
-        fprintf(stderr, "usage: gtsim-cosim bench [--ops N]\n");
-        return EXIT_ERROR;
+    const char *workload = "build/gen/workloads/sgemm.gen9.aub.gz";
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--ops") && parse_u64(argv[i + 1], &ops))
+            i++;
+        else if (i + 1 < argc && !strcmp(argv[i], "--workload"))
+            workload = argv[++i];
+        else {
+            fprintf(stderr, "usage: gtsim-cosim bench [--ops N] [--workload AUB]\n");
+            return EXIT_ERROR;
+        }
     }
     /* The function library alone: one instruction at a time. */
     struct cs_alu_regs regs;
@@ -490,6 +584,8 @@ static int cmd_bench(int argc, char **argv)
                r.cycles, r.seconds, base / rate, (double)r.cycles / r.seconds / 1e6,
                r.mismatches ? ", MISMATCHES" : "");
     }
+    if (bench_l3_machine(argv[0], workload) != EXIT_OK)
+        return EXIT_ERROR;
     /* The FPU pipe: random operations (4 lanes each), no back-pressure. */
     uint64_t fpu_requests = ops / 4;
     printf("gtsim-cosim bench: fpu throughput, operations (4 lanes, or 2 DF) per host second\n");

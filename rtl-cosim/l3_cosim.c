@@ -16,11 +16,12 @@
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "rtl-cosim/l3_rtl.h"
+#include "units/cs/cs.h"
 #include "units/l3/l3.h"
 
 #define MAX_CLIENTS 64
 #define CMODEL_BYTES 8192   /* room for the C unit's state (checked at create) */
-#define NSTATS 12           /* the counters both sides keep */
+#define NSTATS 12           /* the counters both sides keep in the stat table */
 
 static const char *const counter_names[NSTATS] = {
     "reads", "writes", "atomics", "hits", "misses", "merged_misses", "evictions", "writebacks",
@@ -28,6 +29,7 @@ static const char *const counter_names[NSTATS] = {
 };
 
 struct fill_ev { uint64_t addr; uint32_t tag; };
+struct prog_ev { uint32_t value; };
 struct mem_ev { uint64_t line; uint8_t op; bool wb; };
 struct rep_ev { uint64_t cycle, addr; uint32_t tag, mtag; uint8_t op, hit, port; };
 
@@ -48,12 +50,24 @@ struct l3_cosim {
     struct l3_rtl *rtl;
     uint32_t clients, next_client;
     struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS], *memory, *memory_reply;
+    struct port *cs;                    /* NULL: not linked */
+    uint32_t max_ways;                  /* size_kib / banks / way_kib */
+    /* the partition (rtl mode: the adapter's, as the C unit keeps it) */
+    uint32_t ways, dc_ways, ro_ways;
+    uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
+    uint64_t reprograms, programming_violations, rejected_programmings;
+    /* rtl mode: the messages the C unit would hold, so the machine's message
+     * count is the same: requests taken (each becomes a reply, any one will
+     * do) and one per memory request the RTL holds, in its order */
+    struct msg **spare, **mq_msgs;
+    uint32_t nspare, capspare, mq_head, mq_count, mq_cap;
     size_t c_off[NSTATS + 2];           /* the C unit's counters, + reply_stalls, unexpected */
     /* lockstep: what the C unit did this cycle */
     struct fill_ev *fills;
     struct l3_rtl_req *reqs;
     struct mem_ev *cmem;
-    uint32_t nfills, nreqs, ncmem, capfills, capreqs, capcmem;
+    struct prog_ev *progs;
+    uint32_t nfills, nreqs, ncmem, capfills, capreqs, capcmem, nprogs, capprogs;
     uint32_t credit[MAX_CLIENTS];
     /* lockstep: replies waiting for the other side */
     struct rep_ev *pend_c, *pend_r;
@@ -65,20 +79,20 @@ struct l3_cosim {
     /* stats: the C unit's names */
     uint64_t st[NSTATS];
     uint64_t reply_stalls, unexpected;
+    uint64_t ro_reads, slm_unallocated;     /* rtl mode: the RTL's */
     uint64_t rtl_clocks, compared, mismatches, unmatched;
 };
 
 #define S struct l3_cosim
 static const struct param_desc l3c_params[] = {
     PARAM_U32_FIELD("size_kib", S, size_kib, 768, 64, 8192, "as the C unit's"),
-    PARAM_U32_FIELD("banks", S, banks, 4, 1, 64, "as the C unit's (the RTL: 1)"),
-    PARAM_U32_FIELD("cache_kib", S, cache_kib, 384, 1, 8192,
-                    "as the C unit's (the RTL: at most 8 ways of 2 KiB)"),
+    PARAM_U32_FIELD("banks", S, banks, 4, 1, 64, "as the C unit's (the RTL: 1..4)"),
+    PARAM_U32_FIELD("cache_kib", S, cache_kib, 384, 1, 8192, "as the C unit's"),
     PARAM_U32_FIELD("urb_kib", S, urb_kib, 384, 0, 8192, "as the C unit's"),
     PARAM_U32_FIELD("slm_kib", S, slm_kib, 0, 0, 8192, "as the C unit's"),
     PARAM_U32_FIELD("way_kib", S, way_kib, 2, 1, 64, "as the C unit's (the RTL: 2)"),
     PARAM_U32_FIELD("bank_queue", S, bank_queue, 16, 1, 4096, "as the C unit's (the RTL: <= 16)"),
-    PARAM_U32_FIELD("misses", S, misses, 64, 1, 65536, "as the C unit's (the RTL: <= 16)"),
+    PARAM_U32_FIELD("misses", S, misses, 64, 1, 65536, "as the C unit's (the RTL: <= 64)"),
     PARAM_U32_FIELD("hit_latency", S, hit_latency, 30, 1, 10000, "as the C unit's"),
     PARAM_U32_FIELD("fill_latency", S, fill_latency, 4, 1, 10000, "as the C unit's"),
     PARAM_U32_FIELD("urb_latency", S, urb_latency, 20, 1, 10000, "as the C unit's"),
@@ -104,8 +118,8 @@ static const struct port_desc l3c_ports[] = {
     { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
     { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
     { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
-      .help = "L3CNTLREG writes (the C unit's port; lockstep: the C unit takes them, the "
-              "one-bank RTL has a fixed partition; leave it unlinked to compare)" },
+      .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034): decoded by l3_partition_decode, "
+              "applied to the RTL as a flush and new partition pins" },
     PORT_END
 };
 
@@ -220,17 +234,28 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
     if (s->cache_kib + s->urb_kib + s->slm_kib > s->size_kib)
         return gt_error_set(err, "cache_kib %u + urb_kib %u + slm_kib %u exceed size_kib %u",
                             s->cache_kib, s->urb_kib, s->slm_kib, s->size_kib);
-    if (s->banks != 1)
-        return gt_error_set(err, "banks %u: the L3 RTL is one bank (set banks = 1)", s->banks);
-    if (s->way_kib * 1024 / MEMREQ_LINE_BYTES != L3_RTL_SETS || s->way_kib * 1024 % 64)
+    if (s->cache_kib % (s->banks * s->way_kib))
+        return gt_error_set(err, "cache_kib %u is not a whole number of %u KiB ways in each of "
+                            "%u banks", s->cache_kib, s->way_kib, s->banks);
+    /* the RTL's compile-time maxima (rtl-cosim/l3_rtl.h) */
+    if (s->banks > L3_RTL_BANKS)
+        return gt_error_set(err, "banks %u: the L3 RTL has at most %d banks per slice", s->banks,
+                            L3_RTL_BANKS);
+    if (s->way_kib * 1024 / MEMREQ_LINE_BYTES != L3_RTL_SETS)
         return gt_error_set(err, "way_kib %u: the L3 RTL has %d sets (way_kib = 2)", s->way_kib,
                             L3_RTL_SETS);
-    if (s->cache_kib % s->way_kib || s->cache_kib / s->way_kib > L3_RTL_WAYS)
-        return gt_error_set(err, "cache_kib %u: the L3 RTL takes 1..%d whole ways of %u KiB",
-                            s->cache_kib, L3_RTL_WAYS, s->way_kib);
+    s->max_ways = s->size_kib / s->banks / s->way_kib;
+    if (s->max_ways > L3_RTL_WAYS)
+        return gt_error_set(err, "size_kib %u: %u ways of %u KiB per bank in %u banks, the L3 "
+                            "RTL has at most %d (any L3CNTLREG partition must fit)", s->size_kib,
+                            s->max_ways, s->way_kib, s->banks, L3_RTL_WAYS);
     if (s->misses > L3_RTL_MSHRS || s->bank_queue > L3_RTL_QDEPTH)
-        return gt_error_set(err, "misses %u, bank_queue %u: the L3 RTL has %d and %d", s->misses,
-                            s->bank_queue, L3_RTL_MSHRS, L3_RTL_QDEPTH);
+        return gt_error_set(err, "misses %u, bank_queue %u: the L3 RTL has at most %d miss "
+                            "entries and %d queued requests per bank", s->misses, s->bank_queue,
+                            L3_RTL_MSHRS, L3_RTL_QDEPTH);
+    s->cs = unit_port(u, "cs", 0);
+    if (s->cs && !port_is_bound(s->cs))
+        s->cs = NULL;
     s->clients = unit_port_count(u, "client");
     if (s->clients > MAX_CLIENTS)
         return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
@@ -264,6 +289,8 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
         }
         port_set_observer(s->memory, observe, s);
         port_set_observer(s->memory_reply, observe, s);
+        if (s->cs)
+            port_set_observer(s->cs, observe, s);
     }
     if (!s->rtl) {
         s->rtl = l3_rtl_create(s->variant, s->wave[0] != 0);
@@ -279,8 +306,16 @@ static void l3c_reset(struct unit *u)
     struct l3_cosim *s = unit_state(u);
     if (s->lockstep && l3_ops.reset)
         l3_ops.reset(u);
-    struct l3_rtl_cfg cfg = { s->cache_kib / s->way_kib, s->misses, s->hit_latency,
-                              s->fill_latency, s->urb_latency, s->atomic_cycles };
+    /* the params' partition: all Rest */
+    s->ways = s->cache_kib / s->banks / s->way_kib;
+    s->dc_ways = s->ro_ways = 0;
+    s->part_urb = s->urb_kib;
+    s->part_slm = s->slm_kib;
+    s->part_dc = s->part_ro = 0;
+    s->part_rest = s->cache_kib;
+    struct l3_rtl_cfg cfg = { s->ways, s->misses, s->hit_latency, s->fill_latency,
+                              s->urb_latency, s->atomic_cycles, s->banks, s->dc_ways,
+                              s->ro_ways, s->part_slm != 0 };
     l3_rtl_reset(s->rtl, &cfg);
 }
 
@@ -294,6 +329,13 @@ static void l3c_destroy(struct unit *u)
     free(s->fills);
     free(s->reqs);
     free(s->cmem);
+    free(s->progs);
+    for (uint32_t i = 0; i < s->nspare; i++)
+        msg_free(unit_sim(u), s->spare[i]);
+    free(s->spare);
+    for (uint32_t i = 0; i < s->mq_count; i++)
+        msg_free(unit_sim(u), s->mq_msgs[(s->mq_head + i) % s->mq_cap]);
+    free(s->mq_msgs);
     free(s->pend_c);
     free(s->pend_r);
     cosim_errors_free(&s->errors);
@@ -313,8 +355,19 @@ static bool good_reply(const struct msg *m)
 static struct l3_rtl_req rtl_req(const struct msg *m, uint32_t port)
 {
     const struct memreq *q = (const struct memreq *)m->payload;
-    return (struct l3_rtl_req){ q->address, q->tag, m->tag, (uint8_t)(q->op & 3),
-                                (uint8_t)(q->target & 3), (uint8_t)port };
+    /* the C unit's classes: op READ, WRITE, anything else atomic; target URB, SLM,
+     * UNCACHED, RO data, anything else R/W data */
+    uint8_t op = q->op > MEMREQ_ATOMIC ? MEMREQ_ATOMIC : q->op;
+    uint8_t target = q->target > L3_TARGET_RO_DATA ? MEMREQ_DATA : q->target;
+    return (struct l3_rtl_req){ q->address, q->tag, m->tag, op, target, (uint8_t)port };
+}
+
+/* A request message kept for its reply (rtl mode). */
+static struct msg *spare_take(struct l3_cosim *s, struct sim *sim)
+{
+    if (s->nspare)
+        return s->spare[--s->nspare];
+    return msg_alloc(sim, MSG_MEMORY_RESPONSE, sizeof(struct memreply));   /* not reached */
 }
 
 /* The RTL's replies due now, as far as `may_send` lets them go. */
@@ -327,6 +380,8 @@ static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct un
         struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
         if (!out || !port_is_bound(out)) {
             l3_rtl_reply_pop(s->rtl, now);
+            if (!s->lockstep)
+                msg_free(unit_sim(u), spare_take(s, unit_sim(u)));
             continue;
         }
         if (!may_send(u, r.port)) {
@@ -341,18 +396,71 @@ static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct un
 
 /* ---- rtl mode: the adapter does the C unit's port work around the RTL ------- */
 
+/* An L3CNTLREG write, as the C unit's program(): the rules (the shared
+ * decode), then, when applied, the RTL's flush and the new partition. */
+static void rtl_program(struct unit *u, uint64_t now, uint32_t value)
+{
+    struct l3_cosim *s = unit_state(u);
+    struct l3_partition p;
+    l3_partition_decode(value, s->banks, s->way_kib, s->max_ways, &p);
+    s->programming_violations += p.violations;
+    if (p.violations)
+        unit_log(u, SIM_LOG_WARNING, "L3CNTLREG 0x%08x breaks %u programming rule(s) (SLM %u, "
+                 "URB %u, RO %u, DC %u, All %u ways of %u)", value, p.violations,
+                 p.slm_ways, p.urb, p.ro, p.dc, p.all, s->max_ways);
+    if (!p.apply) {
+        s->rejected_programmings++;
+        return;
+    }
+    l3_rtl_program(s->rtl, now, p.ways, p.dc_ways, p.ro_ways, p.slm_kib != 0);
+    s->ways = p.ways;
+    s->dc_ways = p.dc_ways;
+    s->ro_ways = p.ro_ways;
+    s->part_slm = p.slm_kib;
+    s->part_urb = p.urb_kib;
+    s->part_ro = p.ro_kib;
+    s->part_dc = p.dc_kib;
+    s->part_rest = p.rest_kib;
+    s->reprograms++;
+}
+
 static bool rtl_may_send(struct unit *u, uint32_t port)
 {
     struct l3_cosim *s = unit_state(u);
     return port_can_send(s->client_reply[port]);
 }
 
+/* Memory request messages for what the RTL queued since the last call, as
+ * the C unit allocates them when it queues them. */
+static void mq_sync(struct unit *u)
+{
+    struct l3_cosim *s = unit_state(u);
+    uint32_t n = l3_rtl_mem_count(s->rtl);
+    while (s->mq_count < n) {
+        if (s->mq_count == s->mq_cap) {
+            uint32_t cap = s->mq_cap ? 2 * s->mq_cap : 64;
+            struct msg **q = gt_xmalloc(cap * sizeof *q);
+            for (uint32_t i = 0; i < s->mq_count; i++)
+                q[i] = s->mq_msgs[(s->mq_head + i) % s->mq_cap];
+            free(s->mq_msgs);
+            s->mq_msgs = q;
+            s->mq_head = 0;
+            s->mq_cap = cap;
+        }
+        s->mq_msgs[(s->mq_head + s->mq_count++) % s->mq_cap] =
+            msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+    }
+}
+
 static void rtl_sent(struct unit *u, const struct l3_rtl_reply *r, uint64_t now)
 {
     (void)now;
     struct l3_cosim *s = unit_state(u);
-    struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_RESPONSE, sizeof(struct memreply));
+    struct msg *m = spare_take(s, unit_sim(u));
     struct memreply *a = (struct memreply *)m->payload;
+    memset(a, 0, sizeof *a);
+    m->kind = MSG_MEMORY_RESPONSE;
+    m->size = sizeof *a;
     a->address = r->addr;
     a->tag = r->tag;
     a->op = r->op;
@@ -367,14 +475,26 @@ static enum unit_activity rtl_tick(struct unit *u)
     struct sim *sim = unit_sim(u);
     uint64_t now = unit_cycle(u);
     struct msg *m;
+    while (s->cs && (m = port_pop(s->cs)) != NULL) {
+        const struct cs_mmio *w = (const struct cs_mmio *)m->payload;
+        if (m->kind == MSG_MMIO && m->size >= sizeof *w && w->op == CS_MMIO_WRITE &&
+            w->offset == L3CNTLREG)
+            rtl_program(u, now, w->value);
+        else
+            s->unexpected++;
+        msg_free(sim, m);
+        mq_sync(u);
+    }
     while ((m = port_pop(s->memory_reply))) {
         if (good_reply(m)) {
-            const struct memreply *r = (const struct memreply *)m->payload;
-            l3_rtl_fill(s->rtl, now, r->address, r->tag);
+            const struct memreply r = *(const struct memreply *)m->payload;
+            msg_free(sim, m);
+            l3_rtl_fill(s->rtl, now, r.address, r.tag);
+            mq_sync(u);
         } else {
             s->unexpected++;
+            msg_free(sim, m);
         }
-        msg_free(sim, m);
     }
     for (uint32_t k = 0; k < s->clients; k++) {
         uint32_t c = (s->next_client + k) % s->clients;
@@ -385,22 +505,26 @@ static enum unit_activity rtl_tick(struct unit *u)
                 msg_free(sim, m);
                 continue;
             }
-            if (l3_rtl_queue_count(s->rtl) >= s->bank_queue)
+            const struct memreq *mq = (const struct memreq *)m->payload;
+            uint32_t bank = (uint32_t)(mq->address / MEMREQ_LINE_BYTES % s->banks);
+            if (l3_rtl_bank_queue_count(s->rtl, bank) >= s->bank_queue)
                 break;
             port_pop(s->client[c]);
             struct l3_rtl_req q = rtl_req(m, c);
             l3_rtl_enq(s->rtl, now, &q);
-            msg_free(sim, m);
+            GROW(s->spare, s->nspare, s->capspare);
+            s->spare[s->nspare++] = m;
         }
     }
     if (s->clients)
         s->next_client = (s->next_client + 1) % s->clients;
     l3_rtl_serve(s->rtl, now);
+    mq_sync(u);
     uint64_t line;
     uint8_t op;
     bool wb;
-    while (l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
-        m = msg_alloc(sim, MSG_MEMORY_REQUEST, sizeof(struct memreq));
+    while (s->mq_count && l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
+        m = s->mq_msgs[s->mq_head];
         struct memreq *q = (struct memreq *)m->payload;
         q->address = line * MEMREQ_LINE_BYTES;
         q->bytes = MEMREQ_LINE_BYTES;
@@ -408,16 +532,18 @@ static enum unit_activity rtl_tick(struct unit *u)
         q->target = MEMREQ_DATA;
         q->client = unit_id(u);
         q->tag = wb ? UINT32_MAX : 0;
-        if (!port_try_send(s->memory, m)) {
-            msg_free(sim, m);
+        if (!port_try_send(s->memory, m))
             break;
-        }
+        s->mq_head = (s->mq_head + 1) % s->mq_cap;
+        s->mq_count--;
         l3_rtl_mem_pop(s->rtl, now);
     }
     rtl_replies(u, now, rtl_may_send, rtl_sent);
     struct l3_rtl_stats st;
     l3_rtl_stats(s->rtl, &st);
     memcpy(s->st, &st, sizeof s->st);
+    s->ro_reads = st.ro_reads;
+    s->slm_unallocated = st.slm_unallocated;
     s->rtl_clocks = l3_rtl_clocks(s->rtl);
     if (l3_rtl_overflow(s->rtl) && !s->overflow_seen) {
         s->overflow_seen = true;
@@ -481,6 +607,13 @@ static void observe(void *context, const struct port *p, const struct msg *m, ui
         GROW(s->cmem, s->ncmem, s->capcmem);
         s->cmem[s->ncmem++] = (struct mem_ev){ q->address / MEMREQ_LINE_BYTES, q->op,
                                                q->tag == UINT32_MAX };
+    } else if (strcmp(name, "cs") == 0) {
+        const struct cs_mmio *w = (const struct cs_mmio *)m->payload;
+        if (m->kind == MSG_MMIO && m->size >= sizeof *w && w->op == CS_MMIO_WRITE &&
+            w->offset == L3CNTLREG) {
+            GROW(s->progs, s->nprogs, s->capprogs);
+            s->progs[s->nprogs++] = (struct prog_ev){ w->value };
+        }
     } else if (strcmp(name, "client_reply") == 0) {
         const struct memreply *a = (const struct memreply *)m->payload;
         uint32_t port = port_index(p);
@@ -564,11 +697,18 @@ static enum unit_activity lockstep_tick(struct unit *u)
 {
     struct l3_cosim *s = unit_state(u);
     uint64_t now = unit_cycle(u);
-    s->nfills = s->nreqs = s->ncmem = 0;
+    s->nfills = s->nreqs = s->ncmem = s->nprogs = 0;
     memset(s->credit, 0, sizeof s->credit);
     enum unit_activity act = l3_ops.tick(u);
 
-    /* The same cycle for the RTL: the fills and requests the C unit took. */
+    /* The same cycle for the RTL: the L3CNTLREG writes, fills and requests the C
+     * unit took. */
+    for (uint32_t i = 0; i < s->nprogs; i++) {
+        struct l3_partition p;
+        l3_partition_decode(s->progs[i].value, s->banks, s->way_kib, s->max_ways, &p);
+        if (p.apply)
+            l3_rtl_program(s->rtl, now, p.ways, p.dc_ways, p.ro_ways, p.slm_kib != 0);
+    }
     for (uint32_t i = 0; i < s->nfills; i++)
         l3_rtl_fill(s->rtl, now, s->fills[i].addr, s->fills[i].tag);
     for (uint32_t i = 0; i < s->nreqs; i++)
@@ -628,12 +768,38 @@ static enum unit_activity lockstep_tick(struct unit *u)
     return act;
 }
 
+/* The C unit's derived stats, same names and descriptions: lockstep emits the
+ * C unit's own (its state is ours); rtl mode the RTL's counters and the
+ * adapter's partition. */
 static void l3c_stats_derived(struct unit *u, struct stats_writer *w)
 {
     struct l3_cosim *s = unit_state(u);
+    if (s->lockstep) {
+        l3_ops.stats_derived(u, w);
+        return;
+    }
     uint64_t cached = s->st[3] + s->st[4];
     stats_emit(w, "hit_rate", cached ? (double)s->st[3] / (double)cached : 0.0, "ratio",
                "hits / (hits + misses)");
+    if (!s->cs)
+        return;
+    stats_emit(w, "ro_reads", (double)s->ro_reads, "requests",
+               "read-only data (constant cache) requests, part of reads");
+    stats_emit(w, "slm_unallocated", (double)s->slm_unallocated, "requests",
+               "SLM requests while the partition has no SLM (L3CNTLREG SLM Enable clear: "
+               "bad programming)");
+    stats_emit(w, "reprograms", (double)s->reprograms, "writes",
+               "L3CNTLREG writes taken (partition changed)");
+    stats_emit(w, "programming_violations", (double)s->programming_violations, "rules",
+               "L3CNTLREG programming rules broken (003 notes §4.5: sum of ways, R/W 0 or "
+               ">= 128 KB, Rest = 0 needs RO != 0, 0..512 KB in 16 KB steps)");
+    stats_emit(w, "rejected_programmings", (double)s->rejected_programmings, "writes",
+               "L3CNTLREG writes not applied (ways do not sum to the L3, or no cache ways)");
+    stats_emit(w, "partition.urb_kib", s->part_urb, "KiB", "URB partition");
+    stats_emit(w, "partition.slm_kib", s->part_slm, "KiB", "SLM partition");
+    stats_emit(w, "partition.ro_kib", s->part_ro, "KiB", "read-only data partition");
+    stats_emit(w, "partition.dc_kib", s->part_dc, "KiB", "data cache (R/W) partition");
+    stats_emit(w, "partition.rest_kib", s->part_rest, "KiB", "\"All\" (Rest) partition");
 }
 
 /* ---- queries ------------------------------------------------------------------- */
@@ -683,6 +849,22 @@ uint64_t l3_cosim_finish(struct unit *u)
                    rst[k]);
             mismatch_at(u, now);
         }
+    /* the derived counters both keep (the C unit emits them with "cs" linked) */
+    struct stats_writer *w = stats_writer_create();
+    l3_ops.stats_derived(u, w);
+    const struct { const char *name; uint64_t rtl; } derived[] = {
+        { "ro_reads", st.ro_reads }, { "slm_unallocated", st.slm_unallocated },
+    };
+    for (size_t k = 0; k < sizeof derived / sizeof derived[0]; k++) {
+        double c;
+        if (stats_lookup(w, derived[k].name, &c) && (uint64_t)c != derived[k].rtl) {
+            report(u, "cosim mismatch: unit %s stat %s at the end (cycle %" PRIu64 "): c-model "
+                   "%" PRIu64 ", rtl %" PRIu64, unit_name(u), derived[k].name, now, (uint64_t)c,
+                   derived[k].rtl);
+            mismatch_at(u, now);
+        }
+    }
+    stats_writer_destroy(w);
     return s->mismatches;
 }
 
@@ -723,9 +905,10 @@ uint64_t l3_cosim_first_mismatch(const struct unit *u)
     }
 
 L3C_OPS(l3_rtl_ops, "l3:rtl", create_rtl, rtl_tick,
-        "l3 as RTL: rtl-cosim/rtl/l3_bank.sv (one bank), Verilated, behind the C unit's ports.");
+        "l3 as RTL: rtl-cosim/rtl/l3_slice.sv (a slice: banks, shared miss entries), "
+        "Verilated, behind the C unit's ports.");
 L3C_OPS(l3_lockstep_ops, "l3:lockstep", create_lockstep, lockstep_tick,
-        "l3 in lockstep: the C unit drives the ports, the one-bank RTL takes the same "
+        "l3 in lockstep: the C unit drives the ports, the slice RTL takes the same "
         "messages; replies matched by tag per client and compared (fields, cycle exactly).");
 L3C_OPS(l3_rtl_broken_ops, "l3:rtl_broken", create_rtl_broken, rtl_tick,
         "l3 as RTL built with `define BROKEN (the LRU evicts the wrong way).");

@@ -16,6 +16,7 @@
 const char *const l3_random_stat_names[L3_RANDOM_STATS] = {
     "reads", "writes", "atomics", "hits", "misses", "merged_misses", "evictions", "writebacks",
     "urb_accesses", "uncached", "mshr_stalls", "queue_cycles", "reply_stalls", "unexpected",
+    "ro_reads", "slm_unallocated", "reprograms", "programming_violations", "rejected_programmings",
 };
 
 static double host_seconds(void)
@@ -64,15 +65,17 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
                  PRIu64 "L;", o->wave, o->wave_from, o->wave_to);
     else if (o->wave)
         snprintf(extra, sizeof extra, " wave = \"%s\";", o->wave);
+    uint32_t banks = o->banks ? o->banks : 1;
     char text[4096];
     snprintf(text, sizeof text,
              "clocks = { gt = { period_ps = 1000; }; };\n"
              "link_defaults = { latency = 1; capacity = 4; width = 1; };\n"
              "gpu = {\n"
              "  stim = { kind = \"l3_stim\"; seed = %" PRIu64 "L; clients = %u; requests = %u;"
-             " outstanding = %u; pop_permille = %u; };\n"
-             "  l3 = { kind = \"l3\"; impl = \"%s\"; banks = 1; size_kib = 64; cache_kib = 8;"
-             " urb_kib = 32; way_kib = 2; misses = 6; bank_queue = 8; hit_latency = 12;"
+             " outstanding = %u; pop_permille = %u; ro_permille = %u; slm_permille = %u;"
+             " program_permille = %u; program_ways = 32; };\n"
+             "  l3 = { kind = \"l3\"; impl = \"%s\"; banks = %u; size_kib = %u; cache_kib = %u;"
+             " urb_kib = %u; way_kib = 2; misses = 6; bank_queue = 8; hit_latency = 12;"
              " fill_latency = 3; urb_latency = 7; atomic_cycles = 3;%s };\n"
              "  memory = { kind = \"memory\"; llc_kib = 16; llc_ways = 4; llc_latency = 10;"
              " dram_latency = 30; queue = 4; };\n"
@@ -82,13 +85,16 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
              "            { from = \"l3.memory\"; to = \"memory.client[0]\"; capacity = %u;"
              " width = %u; },\n"
              "            { from = \"memory.client_reply[0]\"; to = \"l3.memory_reply\";"
-             " capacity = %u; width = %u; } );\n"
+             " capacity = %u; width = %u; }%s );\n"
              "};\n",
              o->seed, o->clients ? o->clients : 3, o->requests, o->outstanding ? o->outstanding : 8,
-             o->pop_permille ? o->pop_permille : 1000, o->impl ? o->impl : "c", extra,
+             o->pop_permille ? o->pop_permille : 1000, o->ro_permille, o->slm_permille,
+             o->program_permille, o->impl ? o->impl : "c", banks, 64 * banks,
+             8 * banks, 32 * banks, extra,
              o->reply_capacity ? o->reply_capacity : 2, o->width ? o->width : 1,
              o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1,
-             o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1);
+             o->memory_capacity ? o->memory_capacity : 2, o->width ? o->width : 1,
+             o->program_permille ? ",\n            { from = \"stim.cs\"; to = \"l3.cs\"; }" : "");
     struct gt_config *config = gt_config_parse(text, ".", err);
     if (!config)
         return -1;

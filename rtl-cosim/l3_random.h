@@ -1,5 +1,5 @@
 /* rtl-cosim/l3_random.h - a seeded random run of the L3: l3_stim -> l3 (impl
- * chosen, banks = 1, 4 ways of 2 KiB) -> memory (LLC/DRAM model), built from a
+ * chosen, `banks` banks (default 1) of 4 ways of 2 KiB) -> memory (LLC/DRAM model), built from a
  * generated config by topology_build as `impl = "..."` in a user's config
  * would be. Used by `gtsim-cosim l3-random`, the tests and the bench. */
 #ifndef GTSIM_RTL_COSIM_L3_RANDOM_H
@@ -15,6 +15,9 @@ struct l3_random_options {
     uint64_t seed;
     uint32_t requests;          /* per client */
     uint32_t clients;           /* default 3 */
+    uint32_t banks;             /* L3 banks, default 1 (size, cache and URB scale with it) */
+    uint32_t ro_permille, slm_permille;     /* l3_stim's: RO data and SLM requests */
+    uint32_t program_permille;  /* > 0: l3_stim's "cs" linked to the L3, L3CNTLREG writes */
     uint32_t pop_permille;      /* requester: default 1000 (no reply back-pressure) */
     uint32_t reply_capacity;    /* L3 -> requester channel capacity, default 2 */
     uint32_t memory_capacity;   /* L3 <-> memory channel capacity, default 2 */
@@ -26,14 +29,14 @@ struct l3_random_options {
     FILE *report;               /* mismatch lines; NULL = none */
 };
 
-#define L3_RANDOM_STATS 14
+#define L3_RANDOM_STATS 19
 extern const char *const l3_random_stat_names[L3_RANDOM_STATS];
 
 struct l3_random_result {
     uint64_t sent, received, bad_replies, latency_cycles;
     uint64_t compared, mismatches, first_mismatch;
     uint64_t cycles, rtl_clocks;
-    uint64_t stats[L3_RANDOM_STATS];    /* gpu.l3.<l3_random_stat_names[i]> */
+    uint64_t stats[L3_RANDOM_STATS];    /* gpu.l3.<l3_random_stat_names[i]> (0: not emitted) */
     uint64_t memory_requests;           /* gpu.memory.requests */
     double seconds;
     char first_report[1024];

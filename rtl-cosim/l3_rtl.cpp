@@ -8,15 +8,16 @@
 #include "verilated_fst_c.h"
 #include "rtl-cosim/wave_window.h"
 
-#include "Vl3_bank.h"
-#include "Vl3_bank_broken.h"
+#include "Vl3_slice.h"
+#include "Vl3_slice_broken.h"
 
 namespace {
 
-enum : uint8_t { CMD_NOP = 0, CMD_FILL = 1, CMD_ENQ = 2, CMD_SERVE = 3, CMD_MPOP = 4, CMD_RPOP = 5 };
+enum : uint8_t { CMD_NOP = 0, CMD_FILL = 1, CMD_ENQ = 2, CMD_SERVE = 3, CMD_MPOP = 4, CMD_RPOP = 5,
+                   CMD_FLUSH = 6 };
 
 struct Pins {
-    uint8_t cmd = CMD_NOP, op = 0, target = 0, port = 0;
+    uint8_t cmd = CMD_NOP, bank = 0, op = 0, target = 0, port = 0;
     uint64_t now = 0, addr = 0;
     uint32_t tag = 0, mtag = 0;
 };
@@ -24,7 +25,7 @@ struct Pins {
 struct Out {
     bool busy, mem_valid, mem_wb, reply_valid, reply_hit, overflow;
     uint8_t mem_op, reply_op, reply_port;
-    uint32_t queue_count, reply_count, reply_tag, reply_mtag;
+    uint32_t queue_counts, mem_count, reply_count, reply_tag, reply_mtag;
     uint64_t mem_line, reply_due, reply_addr;
     struct l3_rtl_stats st;
 };
@@ -54,7 +55,11 @@ public:
         pins(Pins{});
     }
     void cfg(const l3_rtl_cfg &c) override {
+        top_->cfg_banks = (uint8_t)c.banks;
         top_->cfg_ways = (uint8_t)c.ways;
+        top_->cfg_dc_ways = (uint8_t)c.dc_ways;
+        top_->cfg_ro_ways = (uint8_t)c.ro_ways;
+        top_->cfg_slm_on = c.slm_on;
         top_->cfg_misses = (uint8_t)c.misses;
         top_->cfg_hit_latency = (uint16_t)c.hit_latency;
         top_->cfg_fill_latency = (uint16_t)c.fill_latency;
@@ -63,6 +68,7 @@ public:
     }
     void pins(const Pins &p) override {
         top_->cmd = p.cmd;
+        top_->cmd_bank = p.bank;
         top_->cmd_now = p.now;
         top_->cmd_addr = p.addr;
         top_->cmd_tag = p.tag;
@@ -76,11 +82,12 @@ public:
     void eval() override { top_->eval(); }
     void out(Out &o) const override {
         o.busy = top_->busy;
-        o.queue_count = top_->queue_count;
+        o.queue_counts = top_->queue_counts;
         o.mem_valid = top_->mem_valid;
         o.mem_line = top_->mem_line;
         o.mem_op = top_->mem_op;
         o.mem_wb = top_->mem_writeback;
+        o.mem_count = top_->mem_count;
         o.reply_valid = top_->reply_valid;
         o.reply_due = top_->reply_due;
         o.reply_addr = top_->reply_addr;
@@ -94,7 +101,8 @@ public:
         o.st = {top_->st_reads, top_->st_writes, top_->st_atomics, top_->st_hits,
                             top_->st_misses, top_->st_merged, top_->st_evictions,
                             top_->st_writebacks, top_->st_urb, top_->st_uncached,
-                            top_->st_mshr_stalls, top_->st_queue_cycles};
+                            top_->st_mshr_stalls, top_->st_queue_cycles, top_->st_ro_reads,
+                            top_->st_slm_unallocated};
     }
     void trace(VerilatedFstC *tfp) override { top_->trace(tfp, 99); }
     void final() override { top_->final(); }
@@ -107,8 +115,11 @@ private:
 
 }  // namespace
 
+static_assert(L3_RTL_BANKS * 8 <= 32, "queue_counts is read as 32 bits");
+
 struct l3_rtl {
     std::unique_ptr<Model> model;
+    l3_rtl_cfg cfg{};
     WaveWindow wave;
     Out o{};
     uint64_t clocks = 0;
@@ -120,28 +131,29 @@ static void sample(l3_rtl *r)
     r->model->out(r->o);
 }
 
-// One clock with the pins p, then the pins back to NOP.
+// One clock with the pins p: they and the rising edge in one eval (Verilator
+// settles the logic of the inputs before it takes the edge), then the falling
+// edge with the pins back to NOP, so the lookups gated by the command are not
+// worked out twice.
 static void clock(l3_rtl *r, const Pins &p)
 {
     Model &m = *r->model;
     bool dump = r->wave.in_window(p.now);
     uint64_t t = r->clocks * 10;
     m.pins(p);
-    m.context()->time(t);
-    m.clk(false);
-    m.eval();
-    if (dump)
-        r->wave.tfp->dump(t);
     m.context()->time(t + 5);
     m.clk(true);
     m.eval();
     if (dump)
         r->wave.tfp->dump(t + 5);
-    m.clk(false);
     Pins idle;
     idle.now = p.now;
     m.pins(idle);
+    m.context()->time(t + 10);
+    m.clk(false);
     m.eval();
+    if (dump)
+        r->wave.tfp->dump(t + 10);
     r->clocks++;
     sample(r);
 }
@@ -153,9 +165,9 @@ struct l3_rtl *l3_rtl_create(enum l3_rtl_variant variant, bool trace)
     l3_rtl *r = new l3_rtl;
     r->trace_allowed = trace;
     if (variant == L3_RTL_BROKEN)
-        r->model.reset(new Impl<Vl3_bank_broken>(trace));
+        r->model.reset(new Impl<Vl3_slice_broken>(trace));
     else
-        r->model.reset(new Impl<Vl3_bank>(trace));
+        r->model.reset(new Impl<Vl3_slice>(trace));
     return r;
 }
 
@@ -177,6 +189,7 @@ void l3_rtl_reset(struct l3_rtl *r, const struct l3_rtl_cfg *cfg)
 {
     Model &m = *r->model;
     m.context()->assertOn(false);
+    r->cfg = *cfg;
     m.cfg(*cfg);
     m.pins(Pins{});
     m.rst_n(false);
@@ -203,6 +216,26 @@ int l3_rtl_trace_open(struct l3_rtl *r, const char *path, uint64_t from, uint64_
 void l3_rtl_trace_window(struct l3_rtl *r, uint64_t from, uint64_t to)
 {
     r->wave.window(from, to);
+}
+
+void l3_rtl_program(struct l3_rtl *r, uint64_t now, uint32_t ways, uint32_t dc_ways,
+                    uint32_t ro_ways, bool slm_on)
+{
+    Pins p;
+    p.cmd = CMD_FLUSH;
+    p.now = now;
+    clock(r, p);
+    Pins idle;
+    idle.now = now;
+    while (r->o.busy)
+        clock(r, idle);
+    r->cfg.ways = ways;
+    r->cfg.dc_ways = dc_ways;
+    r->cfg.ro_ways = ro_ways;
+    r->cfg.slm_on = slm_on;
+    r->model->cfg(r->cfg);
+    r->model->eval();
+    sample(r);
 }
 
 void l3_rtl_fill(struct l3_rtl *r, uint64_t now, uint64_t addr, uint32_t tag)
@@ -235,10 +268,13 @@ void l3_rtl_enq(struct l3_rtl *r, uint64_t now, const struct l3_rtl_req *q)
 
 void l3_rtl_serve(struct l3_rtl *r, uint64_t now)
 {
-    Pins p;
-    p.cmd = CMD_SERVE;
-    p.now = now;
-    clock(r, p);
+    for (uint32_t b = 0; b < r->cfg.banks; b++) {
+        Pins p;
+        p.cmd = CMD_SERVE;
+        p.bank = (uint8_t)b;
+        p.now = now;
+        clock(r, p);
+    }
 }
 
 bool l3_rtl_mem_head(const struct l3_rtl *r, uint64_t *line, uint8_t *op, bool *writeback)
@@ -276,8 +312,19 @@ void l3_rtl_reply_pop(struct l3_rtl *r, uint64_t now)
     clock(r, p);
 }
 
-uint32_t l3_rtl_queue_count(const struct l3_rtl *r) { return r->o.queue_count; }
+uint32_t l3_rtl_queue_count(const struct l3_rtl *r)
+{
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < L3_RTL_BANKS; b++)
+        n += (r->o.queue_counts >> (8 * b)) & 0xff;
+    return n;
+}
+uint32_t l3_rtl_bank_queue_count(const struct l3_rtl *r, uint32_t bank)
+{
+    return bank < L3_RTL_BANKS ? (r->o.queue_counts >> (8 * bank)) & 0xff : 0;
+}
 uint32_t l3_rtl_reply_count(const struct l3_rtl *r) { return r->o.reply_count; }
+uint32_t l3_rtl_mem_count(const struct l3_rtl *r) { return r->o.mem_count; }
 bool l3_rtl_overflow(const struct l3_rtl *r) { return r->o.overflow; }
 void l3_rtl_stats(const struct l3_rtl *r, struct l3_rtl_stats *out) { *out = r->o.st; }
 uint64_t l3_rtl_clocks(const struct l3_rtl *r) { return r->clocks; }

@@ -1,9 +1,11 @@
-/* rtl-cosim/l3_rtl.h - the Verilated rtl/l3_bank.sv (one L3 bank) behind a C
- * API, for the adapters in l3_cosim.c. The only C++ is l3_rtl.cpp.
+/* rtl-cosim/l3_rtl.h - the Verilated rtl/l3_slice.sv (one slice's L3: banks,
+ * shared miss entries, reply heap and memory FIFO) behind a C API, for the
+ * adapters in l3_cosim.c. The only C++ is l3_rtl.cpp.
  *
  * One call below is one RTL clock (l3_rtl_fill: one, plus one per waiter it
- * releases), given in the order of a fabric cycle of the C unit: fills,
- * enqueues, serve, memory pops, reply pops (rtl/l3_bank.sv "Time").
+ * releases; l3_rtl_serve: one per bank; l3_rtl_program: the flush's clocks),
+ * given in the order of a fabric cycle of the C unit: programming, fills,
+ * enqueues, serve, memory pops, reply pops (rtl/l3_slice.sv "Time").
  * Capacities are the Verilated parameters (L3_RTL_*); past them the RTL sets
  * its sticky overflow flag.
  */
@@ -18,25 +20,31 @@ extern "C" {
 #endif
 
 enum {
+    L3_RTL_BANKS = 4,       /* banks of the slice */
     L3_RTL_SETS = 32,       /* 2 KiB ways of 64-byte lines */
-    L3_RTL_WAYS = 8,
-    L3_RTL_MSHRS = 16,
-    L3_RTL_WPE = 16,        /* waiters per miss entry */
-    L3_RTL_QDEPTH = 16,
-    L3_RTL_RCAP = 64,       /* replies waiting */
-    L3_RTL_MQ = 64,         /* memory requests waiting */
+    L3_RTL_WAYS = 96,       /* per bank: GT2's 768 KB in 4 banks of 2 KiB ways */
+    L3_RTL_MSHRS = 64,      /* miss entries, shared by the banks */
+    L3_RTL_WPE = 64,        /* waiters per miss entry */
+    L3_RTL_QDEPTH = 16,     /* per bank */
+    L3_RTL_RCAP = 512,      /* replies waiting */
+    L3_RTL_MQ = 16384,      /* memory requests waiting: a flush of every line fits */
 };
 
 enum l3_rtl_variant { L3_RTL_GOOD = 0, L3_RTL_BROKEN = 1 };
 
 struct l3_rtl_cfg {
     uint32_t ways, misses, hit_latency, fill_latency, urb_latency, atomic_cycles;
+    uint32_t banks;             /* 1..L3_RTL_BANKS */
+    uint32_t dc_ways, ro_ways;  /* of ways: DC | Rest | RO (0, 0: all Rest) */
+    bool slm_on;                /* the partition has SLM */
 };
 
 struct l3_rtl_req {
     uint64_t addr;
     uint32_t tag, mtag;     /* memreq tag, message header tag */
-    uint8_t op, target, port;
+    uint8_t op;             /* enum memreq_op; 2 stands for any atomic */
+    uint8_t target;         /* enum memreq_target, 4 = L3_TARGET_RO_DATA; 0..4 */
+    uint8_t port;
 };
 
 struct l3_rtl_reply {
@@ -48,6 +56,7 @@ struct l3_rtl_reply {
 struct l3_rtl_stats {
     uint64_t reads, writes, atomics, hits, misses, merged_misses, evictions, writebacks;
     uint64_t urb_accesses, uncached, mshr_stalls, queue_cycles;
+    uint64_t ro_reads, slm_unallocated;
 };
 
 struct l3_rtl;
@@ -64,8 +73,13 @@ int l3_rtl_trace_open(struct l3_rtl *r, const char *path, uint64_t from, uint64_
 void l3_rtl_trace_window(struct l3_rtl *r, uint64_t from, uint64_t to);
 void l3_rtl_trace_close(struct l3_rtl *r);
 
+/* An L3CNTLREG write the adapter decoded and applies: FLUSH (write back the
+ * dirty lines of the current ways, invalidate), then the new partition pins. */
+void l3_rtl_program(struct l3_rtl *r, uint64_t now, uint32_t ways, uint32_t dc_ways,
+                    uint32_t ro_ways, bool slm_on);
 void l3_rtl_fill(struct l3_rtl *r, uint64_t now, uint64_t addr, uint32_t tag);
 void l3_rtl_enq(struct l3_rtl *r, uint64_t now, const struct l3_rtl_req *q);
+/* SERVE each bank, 0 .. banks - 1. */
 void l3_rtl_serve(struct l3_rtl *r, uint64_t now);
 /* The head of the memory request FIFO; false when empty. */
 bool l3_rtl_mem_head(const struct l3_rtl *r, uint64_t *line, uint8_t *op, bool *writeback);
@@ -74,8 +88,10 @@ void l3_rtl_mem_pop(struct l3_rtl *r, uint64_t now);
 bool l3_rtl_reply_head(const struct l3_rtl *r, struct l3_rtl_reply *out);
 void l3_rtl_reply_pop(struct l3_rtl *r, uint64_t now);
 
-uint32_t l3_rtl_queue_count(const struct l3_rtl *r);
+uint32_t l3_rtl_queue_count(const struct l3_rtl *r);   /* every bank's */
+uint32_t l3_rtl_bank_queue_count(const struct l3_rtl *r, uint32_t bank);
 uint32_t l3_rtl_reply_count(const struct l3_rtl *r);
+uint32_t l3_rtl_mem_count(const struct l3_rtl *r);     /* memory requests waiting */
 bool l3_rtl_overflow(const struct l3_rtl *r);
 void l3_rtl_stats(const struct l3_rtl *r, struct l3_rtl_stats *out);
 uint64_t l3_rtl_clocks(const struct l3_rtl *r);

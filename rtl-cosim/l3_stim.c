@@ -9,6 +9,8 @@
 #include "fabric/msg.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
+#include "units/cs/cs.h"
+#include "units/l3/l3.h"
 
 #define MAX_STREAMS 16
 
@@ -23,6 +25,9 @@ struct l3_stim {
     uint32_t clients, requests, outstanding, send_permille, pop_permille;
     uint32_t urb_permille, uncached_permille, write_permille, atomic_permille;
     uint32_t hot_permille, hot_lines, conflict_sets, conflict_lines;
+    uint32_t ro_permille, slm_permille, program_permille, program_ways;
+    struct port *cs;
+    uint64_t programs;
     uint64_t rng;
     struct stream st[MAX_STREAMS];
     uint64_t sent, received, bad_replies, latency_cycles;
@@ -45,6 +50,13 @@ static const struct param_desc stim_params[] = {
     PARAM_U32_FIELD("hot_lines", S, hot_lines, 24, 1, 1 << 20, "hot lines"),
     PARAM_U32_FIELD("conflict_sets", S, conflict_sets, 3, 1, 4096, "sets the other lines share"),
     PARAM_U32_FIELD("conflict_lines", S, conflict_lines, 10, 1, 1 << 16, "lines per such set"),
+    PARAM_U32_FIELD("ro_permille", S, ro_permille, 0, 0, 1000,
+                    "cached requests to read-only data (target L3_TARGET_RO_DATA)"),
+    PARAM_U32_FIELD("slm_permille", S, slm_permille, 0, 0, 1000, "URB requests sent as SLM"),
+    PARAM_U32_FIELD("program_permille", S, program_permille, 0, 0, 1000,
+                    "chance a cycle of an L3CNTLREG write on \"cs\" (linked)"),
+    PARAM_U32_FIELD("program_ways", S, program_ways, 32, 2, 127,
+                    "the L3's ways per bank (size_kib / banks / way_kib): most writes sum to it"),
     PARAM_END
 };
 
@@ -53,6 +65,8 @@ static const struct port_desc stim_ports[] = {
       .msg_kinds = 1u << MSG_MEMORY_REQUEST, .help = "requests" },
     { .name = "in", .direction = PORT_IN, .count_param = "clients", .flags = PORT_OPTIONAL,
       .help = "replies" },
+    { .name = "cs", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+      .msg_kinds = 1u << MSG_MMIO, .help = "L3CNTLREG writes (MSG_MMIO CS_MMIO_WRITE)" },
     PORT_END
 };
 
@@ -62,6 +76,7 @@ static const struct stat_desc stim_stats[] = {
     STAT_COUNTER_FIELD("bad_replies", S, bad_replies, "messages",
                        "replies with a tag not outstanding, or of another kind"),
     STAT_COUNTER_FIELD("latency_cycles", S, latency_cycles, "cycles", "sum of reply latencies"),
+    STAT_COUNTER_FIELD("programs", S, programs, "messages", "L3CNTLREG writes sent"),
     STAT_END
 };
 #undef S
@@ -88,6 +103,9 @@ static int stim_realize(struct unit *u, struct gt_error *err)
         s->st[i].in = unit_port(u, "in", i);
         s->st[i].sent_at = gt_xmalloc((s->requests + 1) * sizeof(uint64_t));
     }
+    s->cs = unit_port(u, "cs", 0);
+    if (s->cs && !port_is_bound(s->cs))
+        s->cs = NULL;
     return 0;
 }
 
@@ -117,6 +135,11 @@ static struct memreq make_request(struct l3_stim *s, uint32_t tag, uint32_t clie
     uint32_t r = below(s, 1000);
     q.target = r < s->urb_permille ? MEMREQ_URB
              : r < s->urb_permille + s->uncached_permille ? MEMREQ_UNCACHED : MEMREQ_DATA;
+    /* drawn only when asked for, so older runs keep their sequences */
+    if (q.target == MEMREQ_URB && s->slm_permille && below(s, 1000) < s->slm_permille)
+        q.target = MEMREQ_SLM;
+    if (q.target == MEMREQ_DATA && s->ro_permille && below(s, 1000) < s->ro_permille)
+        q.target = L3_TARGET_RO_DATA;
     r = below(s, 1000);
     q.op = r < s->write_permille ? MEMREQ_WRITE
          : r < s->write_permille + s->atomic_permille ? MEMREQ_ATOMIC : MEMREQ_READ;
@@ -131,12 +154,39 @@ static struct memreq make_request(struct l3_stim *s, uint32_t tag, uint32_t clie
     return q;
 }
 
+/* An L3CNTLREG value: mostly ways that add up to program_ways (URB, RO, DC,
+ * All; now and then SLM on), now and then one that does not (rejected). */
+static uint32_t make_program(struct l3_stim *s)
+{
+    uint32_t n = s->program_ways;
+    uint32_t slm = below(s, 8) == 0, slm_ways = slm ? n / 2 : 0;
+    uint32_t left = n - slm_ways;
+    uint32_t urb = below(s, left / 2 + 1);
+    uint32_t ro = below(s, 3) ? below(s, (left - urb) / 3 + 1) : 0;
+    uint32_t dc = below(s, 2) ? below(s, (left - urb - ro) / 2 + 1) : 0;
+    uint32_t all = left - urb - ro - dc;
+    if (below(s, 6) == 0)
+        all = below(s, 2) ? all + 1 : 0;       /* sum off, or Rest 0 */
+    return slm | (urb & 0x7F) << 1 | (ro & 0x7F) << 11 | (dc & 0x7F) << 18 |
+           (all & 0x7F) << 25;
+}
+
 static enum unit_activity stim_tick(struct unit *u)
 {
     struct l3_stim *s = unit_state(u);
     struct sim *sim = unit_sim(u);
     uint64_t now = unit_cycle(u);
     bool busy = false;
+    if (s->cs && s->program_permille && below(s, 1000) < s->program_permille &&
+        port_can_send(s->cs)) {
+        struct msg *m = msg_alloc(sim, MSG_MMIO, sizeof(struct cs_mmio));
+        struct cs_mmio *w = (struct cs_mmio *)m->payload;
+        w->op = CS_MMIO_WRITE;
+        w->offset = L3CNTLREG;
+        w->value = make_program(s);
+        port_try_send(s->cs, m);
+        s->programs++;
+    }
     for (uint32_t i = 0; i < s->clients; i++) {
         struct stream *t = &s->st[i];
         struct msg *m;

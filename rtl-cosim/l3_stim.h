@@ -11,9 +11,13 @@
  * `conflict_sets` sets x `conflict_lines` lines per set (misses, set
  * conflicts, evictions and dirty writebacks once conflict_lines > ways).
  * pop_permille < 1000 pops a reply only on that share of cycles, so the L3's
- * reply channels fill (back-pressure).
+ * reply channels fill (back-pressure). ro_permille of the cached requests go
+ * to read-only data (L3_TARGET_RO_DATA), slm_permille of the URB ones to SLM;
+ * with "cs" linked, program_permille of the cycles send an L3CNTLREG write
+ * (mostly ways adding up to program_ways, with URB, RO, DC, All pools and
+ * now and then SLM; now and then a write the L3 must reject).
  * Stats: sent, received, bad_replies (a tag not outstanding on that stream,
- * or a reply of another kind), latency_cycles (sum, send to reply).
+ * or a reply of another kind), latency_cycles (sum, send to reply), programs.
  */
 #ifndef GTSIM_RTL_COSIM_L3_STIM_H
 #define GTSIM_RTL_COSIM_L3_STIM_H

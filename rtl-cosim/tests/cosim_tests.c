@@ -13,8 +13,8 @@
  *    (mismatch reported, FST written around it);
  *  - impl = "rtl" / "lockstep" through a config and topology_build.
  * The L3 (suite l3):
- *  - the one-bank RTL alone against cycles, LRU victims and merging worked out
- *    by hand; the BROKEN bank evicts the wrong (dirty) line;
+ *  - the slice RTL (one bank) alone against cycles, LRU victims and merging
+ *    worked out by hand; the BROKEN RTL evicts the wrong (dirty) line;
  *  - seeded random traffic from three clients in lockstep (4 seeds, 144k
  *    requests, ~200k replies and memory requests compared, with reply and
  *    memory back-pressure), every path of the L3 reached: no mismatch;
@@ -22,7 +22,14 @@
  *  - the BROKEN RTL in lockstep: caught, reported, a wave written;
  *  - the C unit's ports recorded, replayed into the RTL (and the BROKEN RTL),
  *    through the API and through gtsim-cosim run --record-port / replay;
- *  - the example config: impl c, lockstep and rtl give the same stats.
+ *  - the example config: impl c, lockstep and rtl give the same stats;
+ *  - 2, 3 and 4 banks with RO data, SLM and random L3CNTLREG writes in
+ *    lockstep (no mismatch) and alone (the C unit's run);
+ *  - real machines (every Gen8/Gen9 capture, VLV's one-bank L3, GT4's three
+ *    slices, SGEMM on GT2, GT3 and an evicting GT2 L3) with the slices' L3 as
+ *    l3, l3:rtl, l3:lockstep: identical stats.csv but the adapter's rows,
+ *    identical result buffers, lockstep clean; the BROKEN slice caught there;
+ *    geometries past the RTL refused at realize.
  * MI_MATH in a machine (suite math): a built Gen9 capture on the GT2 config
  * with the ALU c, rtl and lockstep: results equal the seed's ALU recomputed
  * here, identical stats but the ALU's own; the BROKEN ALU caught.
@@ -483,7 +490,9 @@ static void test_command_line(void)
 /* ---- the L3 ------------------------------------------------------------------------ */
 
 enum { L3_READS, L3_WRITES, L3_ATOMICS, L3_HITS, L3_MISSES, L3_MERGED, L3_EVICTIONS,
-       L3_WRITEBACKS, L3_URB, L3_UNCACHED, L3_MSHR_STALLS, L3_QUEUE_CYCLES, L3_REPLY_STALLS };
+       L3_WRITEBACKS, L3_URB, L3_UNCACHED, L3_MSHR_STALLS, L3_QUEUE_CYCLES, L3_REPLY_STALLS,
+       L3_UNEXPECTED, L3_RO_READS, L3_SLM_UNALLOCATED, L3_REPROGRAMS, L3_VIOLATIONS,
+       L3_REJECTED };
 
 static void l3_run(const struct l3_random_options *o, struct l3_random_result *r)
 {
@@ -502,7 +511,7 @@ static void l3_run(const struct l3_random_options *o, struct l3_random_result *r
 static uint32_t l3_bank_by_hand(enum l3_rtl_variant variant)
 {
     struct l3_rtl *r = l3_rtl_create(variant, false);
-    struct l3_rtl_cfg cfg = { 2, 4, 5, 2, 3, 2 };
+    struct l3_rtl_cfg cfg = { 2, 4, 5, 2, 3, 2, 1, 0, 0, false };
     l3_rtl_reset(r, &cfg);
     struct l3_rtl_reply rep;
     uint64_t line;
@@ -601,6 +610,101 @@ static void test_l3_bank_by_hand(void)
     CU_ASSERT_EQUAL(l3_bank_by_hand(L3_RTL_BROKEN), 1);
 }
 
+/* Two banks with DC | Rest | RO pools, then an L3CNTLREG flush, through
+ * l3_rtl.h; lines, ways and write-back order worked out by hand from
+ * units/l3/l3.h's rules (not from the C unit): 4 ways, DC = way 0, RO = way 3,
+ * so R/W data fills ways 0..2 and RO data ways 1..3; a line's bank is
+ * line mod 2, its set (line / 2) mod 32. */
+static void test_l3_slice_by_hand(void)
+{
+    struct l3_rtl *r = l3_rtl_create(L3_RTL_GOOD, false);
+    struct l3_rtl_cfg cfg = { 4, 4, 5, 2, 3, 2, 2, 1, 1, false };
+    l3_rtl_reset(r, &cfg);
+    struct l3_rtl_reply rep;
+    uint64_t line;
+    uint8_t op;
+    bool wb;
+#define SREQ(ln, tag, o, t) (&(struct l3_rtl_req){ (ln) * 64, (tag), (tag), (o), (t), 0 })
+    /* write miss of 0x100 (bank 0, set 0): R/W pool, LRU picks way 0, dirty */
+    l3_rtl_enq(r, 1, SREQ(0x100, 1, 1, 0));
+    CU_ASSERT_EQUAL(l3_rtl_bank_queue_count(r, 0), 1);
+    CU_ASSERT_EQUAL(l3_rtl_bank_queue_count(r, 1), 0);
+    l3_rtl_serve(r, 1);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x100 && op == 0 && !wb);
+    l3_rtl_mem_pop(r, 1);
+    l3_rtl_fill(r, 5, 0x100 * 64, 0);
+    CU_ASSERT_TRUE(l3_rtl_reply_head(r, &rep) && rep.tag == 1 && rep.due == 7 && !rep.hit);
+    l3_rtl_reply_pop(r, 7);
+    /* RO read miss of 0x101 (bank 1, set 0): RO pool, first way 1; clean */
+    l3_rtl_enq(r, 8, SREQ(0x101, 2, 0, 4));
+    CU_ASSERT_EQUAL(l3_rtl_bank_queue_count(r, 1), 1);
+    l3_rtl_serve(r, 8);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x101);
+    l3_rtl_mem_pop(r, 8);
+    l3_rtl_fill(r, 12, 0x101 * 64, 0);
+    l3_rtl_reply_pop(r, 14);
+    /* write miss of 0x141 (bank 1, set 0): R/W pool, way 1 taken: way 0, dirty */
+    l3_rtl_enq(r, 15, SREQ(0x141, 3, 1, 0));
+    l3_rtl_serve(r, 15);
+    l3_rtl_mem_pop(r, 15);
+    l3_rtl_fill(r, 20, 0x141 * 64, 0);
+    l3_rtl_reply_pop(r, 22);
+    /* both bank-1 lines hit; an SLM request with no SLM partition is counted */
+    l3_rtl_enq(r, 23, SREQ(0x101, 4, 0, 4));
+    l3_rtl_enq(r, 23, SREQ(0x141, 5, 0, 0));
+    l3_rtl_enq(r, 23, SREQ(0x40, 6, 0, 2));
+    l3_rtl_serve(r, 23);            /* bank 0: the SLM request, bank 1: 0x101 */
+    l3_rtl_serve(r, 24);            /* bank 1: 0x141 */
+    CU_ASSERT_EQUAL(l3_rtl_queue_count(r), 0);
+    CU_ASSERT_EQUAL(l3_rtl_reply_count(r), 3);
+    CU_ASSERT_FALSE(l3_rtl_mem_head(r, &line, &op, &wb));
+    while (l3_rtl_reply_head(r, &rep)) {
+        CU_ASSERT(rep.hit);
+        l3_rtl_reply_pop(r, 30);
+    }
+    /* write miss of 0x181 (bank 1, set 0): ways 0 and 1 have their bit: way 2 */
+    l3_rtl_enq(r, 40, SREQ(0x181, 9, 1, 0));
+    l3_rtl_serve(r, 40);
+    l3_rtl_mem_pop(r, 40);
+    l3_rtl_fill(r, 45, 0x181 * 64, 0);
+    CU_ASSERT_FALSE(l3_rtl_mem_head(r, &line, &op, &wb));
+    /* write miss of 0x1c1: the R/W pool's bits all set: cleared, way 0 taken,
+     * so dirty 0x141 is evicted and written back (the RO line in way 1 stays) */
+    l3_rtl_enq(r, 50, SREQ(0x1c1, 10, 1, 0));
+    l3_rtl_serve(r, 50);
+    l3_rtl_mem_pop(r, 50);
+    l3_rtl_fill(r, 55, 0x1c1 * 64, 0);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x141 && op == 1 && wb);
+    l3_rtl_mem_pop(r, 55);
+    /* L3CNTLREG applied: the dirty lines written back in bank, set, way order
+     * (0x100 of bank 0; 0x1c1 in way 0 and 0x181 in way 2 of bank 1; the RO
+     * line is clean), everything invalid */
+    l3_rtl_program(r, 60, 4, 0, 0, true);
+    CU_ASSERT_EQUAL(l3_rtl_mem_count(r), 3);
+    static const uint64_t flushed[3] = { 0x100, 0x1c1, 0x181 };
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == flushed[i] && op == 1 &&
+                       wb);
+        l3_rtl_mem_pop(r, 60);
+    }
+    l3_rtl_enq(r, 61, SREQ(0x101, 7, 0, 0));
+    l3_rtl_enq(r, 61, SREQ(0x40, 8, 0, 2));
+    l3_rtl_serve(r, 61);
+    CU_ASSERT_TRUE(l3_rtl_mem_head(r, &line, &op, &wb) && line == 0x101 && !wb);   /* a miss */
+    struct l3_rtl_stats st;
+    l3_rtl_stats(r, &st);
+    CU_ASSERT_EQUAL(st.writebacks, 4);
+    CU_ASSERT_EQUAL(st.ro_reads, 2);
+    CU_ASSERT_EQUAL(st.hits, 2);
+    CU_ASSERT_EQUAL(st.misses, 6);
+    CU_ASSERT_EQUAL(st.evictions, 1);
+    CU_ASSERT_EQUAL(st.urb_accesses, 2);
+    CU_ASSERT_EQUAL(st.slm_unallocated, 1);     /* SLM on after the write */
+    CU_ASSERT_FALSE(l3_rtl_overflow(r));
+#undef SREQ
+    l3_rtl_destroy(r);
+}
+
 /* Seeded random traffic from three clients, in lockstep: every reply (by tag
  * per client) and memory request compared, fields and cycle exactly, and the
  * counters at the end. With and without back-pressure on replies and memory.
@@ -666,6 +770,71 @@ static void test_l3_rtl_equals_c(void)
     struct l3_random_result bad;
     l3_run(&o, &bad);
     CU_ASSERT(bad.latency_cycles != c.latency_cycles || bad.stats[L3_HITS] != c.stats[L3_HITS]);
+}
+
+/* A slice of 2, 3 and 4 banks in lockstep, with read-only data, SLM and
+ * random L3CNTLREG writes (flushes of dirty lines, DC | Rest | RO pools,
+ * rejected writes) besides the traffic above: nothing differs, and every one
+ * of those paths was reached. */
+static void test_l3_random_slice_lockstep(void)
+{
+    FILE *quiet = fopen("/dev/null", "w");     /* the rule warnings of the random writes */
+    static const struct { uint64_t seed; uint32_t banks, pop, memcap, program; } runs[] = {
+        { 21, 4, 1000, 2, 1 }, { 22, 2, 350, 1, 2 }, { 23, 3, 700, 16, 1 }, { 24, 4, 200, 1, 3 },
+    };
+    uint64_t total = 0, evictions = 0;
+    for (unsigned k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        struct l3_random_options o = { .impl = "lockstep", .seed = runs[k].seed,
+                                       .requests = 8000, .banks = runs[k].banks,
+                                       .pop_permille = runs[k].pop,
+                                       .memory_capacity = runs[k].memcap, .ro_permille = 300,
+                                       .slm_permille = 300, .program_permille = runs[k].program,
+                                       .report = quiet };
+        struct l3_random_result r;
+        l3_run(&o, &r);
+        CU_ASSERT_EQUAL(r.mismatches, 0);
+        CU_ASSERT_EQUAL(r.received, 3 * 8000);
+        CU_ASSERT_EQUAL(r.bad_replies, 0);
+        CU_ASSERT_EQUAL(r.compared, r.received + r.memory_requests);
+        CU_ASSERT(r.stats[L3_HITS] > 1000 && r.stats[L3_MISSES] > 500);
+        CU_ASSERT(r.stats[L3_WRITEBACKS] > 100);   /* evictions and flushes */
+        evictions += r.stats[L3_EVICTIONS];
+        CU_ASSERT(r.stats[L3_RO_READS] > 1000 && r.stats[L3_SLM_UNALLOCATED] > 50);
+        CU_ASSERT(r.stats[L3_REPROGRAMS] > 5 && r.stats[L3_REJECTED] > 0);
+        CU_ASSERT(r.stats[L3_VIOLATIONS] > 0 && r.stats[L3_MSHR_STALLS] > 0);
+        if (r.mismatches)
+            printf("\n    seed %" PRIu64 ": %s\n", o.seed, r.first_report);
+        total += r.compared;
+    }
+    fclose(quiet);
+    CU_ASSERT(evictions > 200);
+    printf("\n    %" PRIu64 " L3 messages compared ", total);
+}
+
+/* The slice RTL alone (4 banks, RO, SLM, L3CNTLREG writes) gives the C unit's
+ * run: cycles, latencies, every counter including the partition's. */
+static void test_l3_slice_rtl_equals_c(void)
+{
+    FILE *quiet = fopen("/dev/null", "w");
+    struct l3_random_options o = { .impl = "c", .seed = 31, .requests = 6000, .banks = 4,
+                                   .pop_permille = 500, .memory_capacity = 1,
+                                   .ro_permille = 300, .slm_permille = 300,
+                                   .program_permille = 2, .report = quiet };
+    struct l3_random_result c, rtl;
+    l3_run(&o, &c);
+    o.impl = "rtl";
+    l3_run(&o, &rtl);
+    CU_ASSERT_EQUAL(rtl.cycles, c.cycles);
+    CU_ASSERT_EQUAL(rtl.latency_cycles, c.latency_cycles);
+    CU_ASSERT_EQUAL(rtl.memory_requests, c.memory_requests);
+    for (int i = 0; i < L3_RANDOM_STATS; i++) {
+        if (rtl.stats[i] != c.stats[i])
+            printf("\n    %s: c %" PRIu64 ", rtl %" PRIu64, l3_random_stat_names[i], c.stats[i],
+                   rtl.stats[i]);
+        CU_ASSERT_EQUAL(rtl.stats[i], c.stats[i]);
+    }
+    CU_ASSERT(c.stats[L3_REPROGRAMS] > 0 && c.stats[L3_RO_READS] > 0);
+    fclose(quiet);
 }
 
 /* The BROKEN RTL (the LRU evicts way 1 when every bit is set) in lockstep: the
@@ -862,8 +1031,8 @@ static void replay_l3_of_trace(const char *trace)
     CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.port.client_reply.0.sent,%ld,' %s/out/stats.csv",
                        count_messages(files[nin]), dir), 0);
     CU_ASSERT(replies > 100);
-    static const char *const kinds[] = { "l3" };
-    for (int k = 0; k < 1; k++) {
+    static const char *const kinds[] = { "l3", "l3:rtl" };
+    for (int k = 0; k < 2; k++) {
         struct replay_options ro = { .kind = kinds[k], .lookup = cosim_kind_find,
                                      .wave_before = 300, .wave_after = 20, .report = stderr };
         for (int i = 0; i < nin; i++)
@@ -963,6 +1132,153 @@ static void test_l3_command_line(void)
     CU_ASSERT(file_size(tmp_path("l3r.fst")) > 100);
     CU_ASSERT_EQUAL(sh("%s l3-random --requests 1000 > %s/l3ok.txt", bin, d), 0);
     CU_ASSERT_EQUAL(sh("grep -q ', 0 mismatching' %s/l3ok.txt", d), 0);
+}
+
+/* ---- the L3 in whole machines ------------------------------------------------------ */
+
+static void cosim_bin(char *bin, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", bin, size - 32);
+    CU_ASSERT_FATAL(n > 0);
+    bin[n] = 0;
+    strcpy(strrchr(bin, '/') + 1, "gtsim-cosim");
+}
+
+/* The only rows an l3:rtl or l3:lockstep adds to a run's stats.csv: the
+ * adapter's own counters, one set per slice. */
+#define L3_ADAPTER_ROWS "-e '^gpu\\.slice[0-9]*\\.l3\\.\\(rtl_clocks\\|compared\\|mismatches\\|unmatched\\),'"
+
+struct l3_machine {
+    const char *name, *config, *workload;
+    const char *sets;           /* more --set options, or "" */
+    const char *dump;           /* "ADDR:BYTES" of the result buffer, or NULL */
+    uint32_t slices;
+    bool traffic;               /* the L3s take requests (not only L3CNTLREG writes) */
+};
+
+/* A real machine with its slices' L3 as the C unit, as the RTL alone and in
+ * lockstep: every stats.csv row equal (but the adapter's own), the result
+ * buffer equal, lockstep without a mismatch in any slice and, where the L3s
+ * had traffic, with replies compared in every slice. The expected values are
+ * the C unit's run. */
+static void l3_machine_run(const struct l3_machine *m)
+{
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    const char *d = tmpdir;
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    for (int k = 0; k < 3; k++) {
+        char dump[600] = "";
+        if (m->dump)
+            snprintf(dump, sizeof dump, "--dump %s:%s/%s_%s.bin", m->dump, d, m->name, impls[k]);
+        int rc = sh("%s run -q -c %s -o %s/%s_%s --set gpu.slice.l3.impl=%s %s %s %s "
+                    "> %s/%s_%s.log 2>&1", bin, m->config, d, m->name, impls[k], impls[k],
+                    m->sets, dump, m->workload, d, m->name, impls[k]);
+        if (rc != 0)
+            printf("\n    %s with l3 impl %s: exit %d (%s/%s_%s.log)", m->name, impls[k], rc, d,
+                   m->name, impls[k]);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_EQUAL(sh("grep -v " L3_ADAPTER_ROWS " %s/%s_%s/stats.csv > %s/%s_%s.csv", d,
+                           m->name, impls[k], d, m->name, impls[k]), 0);
+    }
+    /* the C unit's run has none of those rows; the others differ in nothing else */
+    CU_ASSERT_EQUAL(sh("cmp -s %s/%s_c.csv %s/%s_c/stats.csv", d, m->name, d, m->name), 0);
+    for (int k = 1; k < 3; k++) {
+        int rc = sh("cmp -s %s/%s_c.csv %s/%s_%s.csv", d, m->name, d, m->name, impls[k]);
+        if (rc)
+            sh("diff %s/%s_c.csv %s/%s_%s.csv | head -5", d, m->name, d, m->name, impls[k]);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (m->dump)
+            CU_ASSERT_EQUAL(sh("cmp -s %s/%s_c.bin %s/%s_%s.bin", d, m->name, d, m->name,
+                               impls[k]), 0);
+    }
+    CU_ASSERT_EQUAL(sh("test $(grep -c '^gpu.slice[0-9]*.l3.mismatches,0,' "
+                       "%s/%s_lockstep/stats.csv) -eq %u", d, m->name, m->slices), 0);
+    CU_ASSERT_EQUAL(sh("test $(grep -c '^gpu.slice[0-9]*.l3.unmatched,0,' "
+                       "%s/%s_lockstep/stats.csv) -eq %u", d, m->name, m->slices), 0);
+    if (m->traffic)
+        CU_ASSERT_EQUAL(sh("test $(grep -c '^gpu.slice[0-9]*.l3.compared,[1-9]' "
+                           "%s/%s_lockstep/stats.csv) -eq %u", d, m->name, m->slices), 0);
+    /* every slice took the capture's L3CNTLREG writes (Gen8/Gen9: the CS links "cs") */
+    if (strstr(m->config, "gen7") == NULL)
+        CU_ASSERT_EQUAL(sh("test $(grep -c '^gpu.slice[0-9]*.l3.port.cs.received,[1-9]' "
+                           "%s/%s_rtl/stats.csv) -eq %u", d, m->name, m->slices), 0);
+}
+
+#define SGEMM_AUB "build/gen/workloads/sgemm.gen9.aub.gz"
+#define SGEMM_C "0x10180000:16384"      /* C: 64 x 64 floats (workloads/workload.h) */
+/* A GT2 slice L3 too small for the workload's L3CNTLREG (64 ways per bank, the
+ * capture's value adds up to 96: rejected), so the params' 16 KB cache (2 ways
+ * per bank) stays: evictions, dirty writebacks, SLM with no SLM partition. */
+#define SMALL_L3 "--set gpu.slice.l3.size_kib=512 --set gpu.slice.l3.cache_kib=16"
+
+static void test_l3_machine_captures(void)
+{
+    static const struct l3_machine m[] = {
+        { "skl_compute", "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_compute.aub.gz", "",
+          "0xfffffffefffdc000:4096", 1, true },
+        { "skl_tri", "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_tri.aub.gz", "", NULL,
+          1, false },
+        { "bdw_compute", "configs/gen8-bdw-gt2.cfg", "tests/data/traces/bdw_compute.aub.gz", "",
+          "0xfffffffefffdc000:4096", 1, true },
+        { "bdw_tri", "configs/gen8-bdw-gt2.cfg", "tests/data/traces/bdw_tri.aub.gz", "", NULL,
+          1, false },
+        { "byt_compute", "configs/gen7-vlv.cfg", "tests/data/traces/byt_compute.aub.gz", "",
+          "0x23000:4096", 1, true },
+        { "skl_compute_gt4", "configs/gen9-skl-gt4.cfg", "tests/data/traces/skl_compute.aub.gz",
+          "", "0xfffffffefffdc000:4096", 3, false },
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        l3_machine_run(&m[i]);
+}
+
+static void test_l3_machine_sgemm(void)
+{
+    static const struct l3_machine m[] = {
+        { "sgemm_gt2", "configs/gen9-skl-gt2.cfg", SGEMM_AUB, "", SGEMM_C, 1, true },
+        { "sgemm_gt3", "configs/gen9-skl-gt3.cfg", SGEMM_AUB, "", SGEMM_C, 2, true },
+        { "sgemm_small", "configs/gen9-skl-gt2.cfg", SGEMM_AUB, SMALL_L3, SGEMM_C, 1, true },
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        l3_machine_run(&m[i]);
+    const char *d = tmpdir;
+    /* the runs did reach the L3's paths: hits and merged misses; on the small
+     * L3 evictions, dirty writebacks, SLM without a partition, a rejected write */
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.hits,[1-9]' %s/sgemm_gt2_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.merged_misses,[1-9]' %s/sgemm_gt2_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice1.l3.hits,[1-9]' %s/sgemm_gt3_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.evictions,[1-9][0-9][0-9]' %s/sgemm_small_c.csv",
+                       d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.writebacks,[1-9][0-9]' %s/sgemm_small_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.slm_unallocated,[1-9]' %s/sgemm_small_c.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.rejected_programmings,1,' %s/sgemm_small_c.csv",
+                       d), 0);
+}
+
+/* The BROKEN slice RTL (the LRU evicts the wrong way) in lockstep in the
+ * machine whose L3 evicts: mismatches reported, naming the slice's L3. */
+static void test_l3_machine_broken(void)
+{
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    const char *d = tmpdir;
+    sh("%s run -q -c configs/gen9-skl-gt2.cfg -o %s/sgemm_bad "
+       "--set gpu.slice.l3.impl=lockstep_broken " SMALL_L3 " " SGEMM_AUB " 2> %s/sgemm_bad.txt",
+       bin, d, d);
+    CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.mismatches,[1-9]' %s/sgemm_bad/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.slice0.l3 port' %s/sgemm_bad.txt", d),
+                    0);
+    /* the RTL's maxima: a clear error at realize, no crash */
+    CU_ASSERT_EQUAL(sh("%s run -q -o %s/l3_big --set gpu.slice.l3.impl=rtl "
+                       "--set gpu.slice.l3.banks=8 --set gpu.slice.l3.cache_kib=384 "
+                       "tests/data/traces/skl_compute.aub.gz > %s/l3_big.txt 2>&1", bin, d, d),
+                    1);
+    CU_ASSERT_EQUAL(sh("grep -q 'banks 8: the L3 RTL has at most 4 banks' %s/l3_big.txt", d), 0);
+    CU_ASSERT_EQUAL(sh("%s run -q -o %s/l3_big2 --set gpu.slice.l3.impl=lockstep "
+                       "--set gpu.slice.l3.size_kib=1024 "
+                       "tests/data/traces/skl_compute.aub.gz > %s/l3_big2.txt 2>&1", bin, d, d),
+                    1);
+    CU_ASSERT_EQUAL(sh("grep -q 'size_kib 1024: 128 ways .* at most 96' %s/l3_big2.txt", d), 0);
 }
 
 /* ---- MI_MATH in a whole machine ------------------------------------------------- */
@@ -1513,7 +1829,13 @@ static const struct test tests[] = {
       test_l3_bank_by_hand },
     { "l3", "random traffic in lockstep, with back-pressure: no mismatch",
       test_l3_random_lockstep },
+    { "l3", "two banks, DC|Rest|RO pools, an L3CNTLREG flush, worked out by hand",
+      test_l3_slice_by_hand },
     { "l3", "the RTL alone gives the C unit's cycles and counters", test_l3_rtl_equals_c },
+    { "l3", "2, 3, 4 banks with RO, SLM and L3CNTLREG writes in lockstep: no mismatch",
+      test_l3_random_slice_lockstep },
+    { "l3", "the slice RTL alone with L3CNTLREG writes gives the C unit's run",
+      test_l3_slice_rtl_equals_c },
     { "l3", "BROKEN L3 RTL is caught and reported with a wave", test_l3_broken_is_caught },
     { "l3", "record the C unit's ports, replay into the RTL and the BROKEN RTL",
       test_l3_record_then_replay },
@@ -1522,6 +1844,12 @@ static const struct test tests[] = {
       test_l3_replay_skl_compute },
     { "l3", "L3 traffic recorded from bdw_compute replayed into the C unit and the RTL",
       test_l3_replay_bdw_compute },
+    { "l3", "real captures on GT2/GT4/BDW/VLV: l3, l3:rtl, l3:lockstep give the same run",
+      test_l3_machine_captures },
+    { "l3", "SGEMM on GT2, GT3 and an evicting L3: the same stats and C matrix",
+      test_l3_machine_sgemm },
+    { "l3", "BROKEN slice RTL caught in a machine; geometries past the RTL refused",
+      test_l3_machine_broken },
     { "l3", "gtsim-cosim run --record-port of the C L3, replay into the RTL",
       test_l3_command_line },
     { "math", "an MI_MATH capture on Gen9 GT2: c, rtl, lockstep agree with the seed's ALU",

@@ -12,7 +12,6 @@
 #include "units/cs/cs.h"
 
 #define MAX_CLIENTS 64
-#define L3CNTLREG 0x7034u
 #define SLM_KIB_PER_BANK 64u        /* "SLM-capable 64KB" per bank (003 notes §4.4-4.5) */
 
 /* A request waiting in a bank queue or a miss entry. */
@@ -505,29 +504,51 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
  * to the L3, or that leaves no cache, is not applied. The L3 must be empty
  * when it is reprogrammed (L18855-18858): dirty lines are written back and
  * every line is invalidated. */
+void l3_partition_decode(uint32_t value, uint32_t banks, uint32_t way_kib, uint32_t max_ways,
+                         struct l3_partition *out)
+{
+    struct l3_partition p = { 0 };
+    p.slm_ways = (value & 1) ? SLM_KIB_PER_BANK / way_kib : 0;
+    p.urb = (value >> 1) & 0x7F;
+    p.ro = (value >> 11) & 0x7F;
+    p.dc = (value >> 18) & 0x7F;
+    p.all = (value >> 25) & 0x7F;
+    uint32_t slice_way_kib = way_kib * banks;           /* one way across the banks */
+    uint32_t step_kib = 4 * banks, max_kib = 128 * banks, rw_min_kib = 32 * banks;
+    bool sum_ok = p.slm_ways + p.urb + p.ro + p.dc + p.all == max_ways;
+    p.violations += !sum_ok;                            /* "All L3 ways have to be included" */
+    p.violations += p.dc && p.dc * slice_way_kib < rw_min_kib;  /* R/W 0 or >= 128 KB (GT2) */
+    p.violations += p.all && p.all * slice_way_kib < rw_min_kib;
+    p.violations += !p.all && !p.ro;                    /* Rest = 0 implies RO != 0 */
+    const uint32_t parts[4] = { p.urb, p.all, p.dc, p.ro };  /* 0 to 512 KB in 16 KB steps (GT2) */
+    for (int i = 0; i < 4; i++)
+        p.violations += parts[i] * slice_way_kib > max_kib ||
+                        (parts[i] * slice_way_kib) % step_kib;
+    uint32_t cache_ways = p.ro + p.dc + p.all;
+    p.apply = sum_ok && cache_ways != 0;
+    if (p.apply) {
+        p.ways = cache_ways;
+        p.dc_ways = p.dc;
+        p.ro_ways = p.ro;
+        p.slm_kib = p.slm_ways * slice_way_kib;
+        p.urb_kib = p.urb * slice_way_kib;
+        p.ro_kib = p.ro * slice_way_kib;
+        p.dc_kib = p.dc * slice_way_kib;
+        p.rest_kib = p.all * slice_way_kib;
+    }
+    *out = p;
+}
+
 static void program(struct l3 *s, struct unit *u, uint32_t value)
 {
-    uint32_t slm_ways = (value & 1) ? SLM_KIB_PER_BANK / s->way_kib : 0;
-    uint32_t urb = (value >> 1) & 0x7F, ro = (value >> 11) & 0x7F;
-    uint32_t dc = (value >> 18) & 0x7F, all = (value >> 25) & 0x7F;
-    uint32_t way_kib = s->way_kib * s->banks;           /* one way across the banks */
-    uint32_t step_kib = 4 * s->banks, max_kib = 128 * s->banks, rw_min_kib = 32 * s->banks;
-    uint64_t broken = 0;
-    bool sum_ok = slm_ways + urb + ro + dc + all == s->max_ways;
-    broken += !sum_ok;                                  /* "All L3 ways have to be included" */
-    broken += dc && dc * way_kib < rw_min_kib;          /* R/W ways 0 or >= 128 KB (GT2) */
-    broken += all && all * way_kib < rw_min_kib;
-    broken += !all && !ro;                              /* Rest = 0 implies RO != 0 */
-    const uint32_t parts[4] = { urb, all, dc, ro };     /* 0 to 512 KB in 16 KB steps (GT2) */
-    for (int i = 0; i < 4; i++)
-        broken += parts[i] * way_kib > max_kib || (parts[i] * way_kib) % step_kib;
-    s->programming_violations += broken;
-    if (broken)
+    struct l3_partition p;
+    l3_partition_decode(value, s->banks, s->way_kib, s->max_ways, &p);
+    s->programming_violations += p.violations;
+    if (p.violations)
         unit_log(u, SIM_LOG_WARNING, "L3CNTLREG 0x%08x breaks %u programming rule(s) (SLM %u, "
-                 "URB %u, RO %u, DC %u, All %u ways of %u)", value, (unsigned)broken,
-                 slm_ways, urb, ro, dc, all, s->max_ways);
-    uint32_t cache_ways = ro + dc + all;
-    if (!sum_ok || cache_ways == 0) {
+                 "URB %u, RO %u, DC %u, All %u ways of %u)", value, p.violations,
+                 p.slm_ways, p.urb, p.ro, p.dc, p.all, s->max_ways);
+    if (!p.apply) {
         s->rejected_programmings++;
         return;
     }
@@ -544,14 +565,14 @@ static void program(struct l3 *s, struct unit *u, uint32_t value)
         memset(b->dirty, 0, all_lines);
         memset(b->lru, 0, all_lines);
     }
-    s->ways = cache_ways;
-    s->dc_ways = dc;
-    s->ro_ways = ro;
-    s->part_slm = slm_ways * way_kib;
-    s->part_urb = urb * way_kib;
-    s->part_ro = ro * way_kib;
-    s->part_dc = dc * way_kib;
-    s->part_rest = all * way_kib;
+    s->ways = p.ways;
+    s->dc_ways = p.dc_ways;
+    s->ro_ways = p.ro_ways;
+    s->part_slm = p.slm_kib;
+    s->part_urb = p.urb_kib;
+    s->part_ro = p.ro_kib;
+    s->part_dc = p.dc_kib;
+    s->part_rest = p.rest_kib;
     s->reprograms++;
 }
 

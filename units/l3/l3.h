@@ -59,4 +59,20 @@ extern const struct unit_ops l3_ops;
  * treat it as cached data. */
 #define L3_TARGET_RO_DATA 4u
 
+/* L3CNTLREG (0x7034) decoded for one slice: the fields in ways, the rules of
+ * 003 notes §4.5 (L18834-18911) checked, and what the partition becomes.
+ * `banks`, `way_kib` and `max_ways` (size_kib / banks / way_kib) are the
+ * unit's geometry. Pure: the C unit and the RTL adapters share it. */
+struct l3_partition {
+    uint32_t slm_ways, urb, ro, dc, all;   /* the fields, in ways (SLM: 64 KB per bank) */
+    uint32_t violations;                   /* rules broken */
+    bool apply;                            /* the ways add up and some are cache */
+    /* when applied: the cache ways (DC | Rest | RO) and the partition in KiB */
+    uint32_t ways, dc_ways, ro_ways;
+    uint32_t slm_kib, urb_kib, ro_kib, dc_kib, rest_kib;
+};
+#define L3CNTLREG 0x7034u
+void l3_partition_decode(uint32_t value, uint32_t banks, uint32_t way_kib, uint32_t max_ways,
+                         struct l3_partition *out);
+
 #endif
