@@ -360,6 +360,14 @@ static int write_dump(struct sim *sim, const struct dump_request *d, struct gt_e
  * which the EU issued, over EUs x cycles of the GT clock), thread occupancy
  * and the L3's hit rate (and the instruction caches', when EUs fetched through
  * them), over every unit of those kinds. Nothing when no EU ran. */
+/* Whether a unit's kind is `kind` in any implementation ("l3", "l3:rtl"). */
+static bool kind_is(const struct unit *u, const char *kind)
+{
+    const char *k = unit_kind(u);
+    size_t n = strlen(kind);
+    return strncmp(k, kind, n) == 0 && (k[n] == 0 || k[n] == ':');
+}
+
 static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
 {
     double eus = 0, issuing = 0, instructions = 0, hits = 0, misses = 0, occupancy = 0;
@@ -369,7 +377,7 @@ static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
         struct unit *u = sim_unit(sim, i);
         char path[600];
         double v;
-        if (strcmp(unit_kind(u), "eu") == 0) {
+        if (kind_is(u, "eu")) {
             eus++;
             cycles = unit_cycle(u) > cycles ? unit_cycle(u) : cycles;
             snprintf(path, sizeof path, "%s.cycles_issuing", unit_name(u));
@@ -378,12 +386,12 @@ static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
             instructions += stats_lookup(w, path, &v) ? v : 0;
             snprintf(path, sizeof path, "%s.occupancy", unit_name(u));
             occupancy += stats_lookup(w, path, &v) ? v : 0;
-        } else if (strcmp(unit_kind(u), "l3") == 0) {
+        } else if (kind_is(u, "l3")) {
             snprintf(path, sizeof path, "%s.hits", unit_name(u));
             hits += stats_lookup(w, path, &v) ? v : 0;
             snprintf(path, sizeof path, "%s.misses", unit_name(u));
             misses += stats_lookup(w, path, &v) ? v : 0;
-        } else if (strcmp(unit_kind(u), "icache") == 0) {
+        } else if (kind_is(u, "icache")) {
             snprintf(path, sizeof path, "%s.hits", unit_name(u));
             icache_hits += stats_lookup(w, path, &v) ? v : 0;
             snprintf(path, sizeof path, "%s.requests", unit_name(u));
