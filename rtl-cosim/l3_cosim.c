@@ -282,15 +282,20 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
                 return gt_error_set(err, "l3:lockstep: the C unit has no stat '%s'", name);
             s->c_off[k] = d->offset;
         }
+        /* beside any other observer (a --record-port recorder) */
+        bool room = true;
         for (uint32_t i = 0; i < s->clients; i++) {
-            port_set_observer(s->client[i], observe, s);
+            room &= port_add_observer(s->client[i], observe, s);
             if (s->client_reply[i])
-                port_set_observer(s->client_reply[i], observe, s);
+                room &= port_add_observer(s->client_reply[i], observe, s);
         }
-        port_set_observer(s->memory, observe, s);
-        port_set_observer(s->memory_reply, observe, s);
+        room &= port_add_observer(s->memory, observe, s);
+        room &= port_add_observer(s->memory_reply, observe, s);
         if (s->cs)
-            port_set_observer(s->cs, observe, s);
+            room &= port_add_observer(s->cs, observe, s);
+        if (!room)
+            return gt_error_set(err, "l3:lockstep: a port already has %d observers",
+                                PORT_MAX_OBSERVERS);
     }
     if (!s->rtl) {
         s->rtl = l3_rtl_create(s->variant, s->wave[0] != 0);
