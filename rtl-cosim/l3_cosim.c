@@ -783,28 +783,13 @@ static void l3c_stats_derived(struct unit *u, struct stats_writer *w)
         l3_ops.stats_derived(u, w);
         return;
     }
-    uint64_t cached = s->st[3] + s->st[4];
-    stats_emit(w, "hit_rate", cached ? (double)s->st[3] / (double)cached : 0.0, "ratio",
-               "hits / (hits + misses)");
-    if (!s->cs)
-        return;
-    stats_emit(w, "ro_reads", (double)s->ro_reads, "requests",
-               "read-only data (constant cache) requests, part of reads");
-    stats_emit(w, "slm_unallocated", (double)s->slm_unallocated, "requests",
-               "SLM requests while the partition has no SLM (L3CNTLREG SLM Enable clear: "
-               "bad programming)");
-    stats_emit(w, "reprograms", (double)s->reprograms, "writes",
-               "L3CNTLREG writes taken (partition changed)");
-    stats_emit(w, "programming_violations", (double)s->programming_violations, "rules",
-               "L3CNTLREG programming rules broken (003 notes §4.5: sum of ways, R/W 0 or "
-               ">= 128 KB, Rest = 0 needs RO != 0, 0..512 KB in 16 KB steps)");
-    stats_emit(w, "rejected_programmings", (double)s->rejected_programmings, "writes",
-               "L3CNTLREG writes not applied (ways do not sum to the L3, or no cache ways)");
-    stats_emit(w, "partition.urb_kib", s->part_urb, "KiB", "URB partition");
-    stats_emit(w, "partition.slm_kib", s->part_slm, "KiB", "SLM partition");
-    stats_emit(w, "partition.ro_kib", s->part_ro, "KiB", "read-only data partition");
-    stats_emit(w, "partition.dc_kib", s->part_dc, "KiB", "data cache (R/W) partition");
-    stats_emit(w, "partition.rest_kib", s->part_rest, "KiB", "\"All\" (Rest) partition");
+    l3_derived_emit(w, &(struct l3_derived){
+        .hits = s->st[3], .misses = s->st[4], .programmable = s->cs != NULL,
+        .ro_reads = s->ro_reads, .slm_unallocated = s->slm_unallocated,
+        .reprograms = s->reprograms, .programming_violations = s->programming_violations,
+        .rejected_programmings = s->rejected_programmings, .urb_kib = s->part_urb,
+        .slm_kib = s->part_slm, .ro_kib = s->part_ro, .dc_kib = s->part_dc,
+        .rest_kib = s->part_rest });
 }
 
 /* ---- queries ------------------------------------------------------------------- */

@@ -104,9 +104,14 @@ struct gt_config *machine_config(const struct machine_request *req, struct gt_er
     return c;
 }
 
-static int set_in_groups(struct gt_config *c, config_setting_t *group, char *path, size_t len,
-                         size_t cap, const char *kind, const char *assignment, int *found,
-                         struct gt_error *err)
+/* Walks the config's groups depth first with their dotted paths: `visit`
+ * returns 1 when it took the group (its children are not visited), 0 to go
+ * into it, -1 to stop with an error. */
+typedef int (*group_visit_fn)(void *context, config_setting_t *group, const char *path,
+                              struct gt_error *err);
+
+static int walk_groups(config_setting_t *group, char *path, size_t len, size_t cap,
+                       group_visit_fn visit, void *context, struct gt_error *err)
 {
     for (int i = 0; i < config_setting_length(group); i++) {
         config_setting_t *child = config_setting_get_elem(group, (unsigned)i);
@@ -114,86 +119,99 @@ static int set_in_groups(struct gt_config *c, config_setting_t *group, char *pat
             continue;
         size_t n = (size_t)snprintf(path + len, cap - len, "%s%s", len ? "." : "",
                                     config_setting_name(child));
-        const char *k = NULL;
-        if (config_setting_lookup_string(child, "kind", &k) && strcmp(k, kind) == 0) {
-            char set[4096];
-            snprintf(set, sizeof set, "%s.%s", path, assignment);
-            if (gt_config_set(c, set, err) < 0)
-                return -1;
-            (*found)++;
-        } else if (set_in_groups(c, child, path, len + n, cap, kind, assignment, found, err) < 0) {
+        int taken = visit(context, child, path, err);
+        if (taken < 0 ||
+            (!taken && len + n < cap &&
+             walk_groups(child, path, len + n, cap, visit, context, err) < 0))
             return -1;
-        }
         path[len] = 0;
     }
     return 0;
+}
+
+struct kind_assignment {
+    struct gt_config *config;
+    const char *kind, *assignment;
+    int found;
+};
+
+/* Sets the assignment on a group of the kind. */
+static int assign_to_kind(void *context, config_setting_t *group, const char *path,
+                          struct gt_error *err)
+{
+    struct kind_assignment *a = context;
+    const char *k = NULL;
+    if (!config_setting_lookup_string(group, "kind", &k) || strcmp(k, a->kind) != 0)
+        return 0;
+    char set[4096];
+    snprintf(set, sizeof set, "%s.%s", path, a->assignment);
+    if (gt_config_set(a->config, set, err) < 0)
+        return -1;
+    a->found++;
+    return 1;
 }
 
 int machine_set_kind_param(struct gt_config *c, const char *kind, const char *assignment,
                            struct gt_error *err)
 {
     char path[2048] = "";
-    int found = 0;
-    if (set_in_groups(c, gt_config_root(c), path, 0, sizeof path, kind, assignment, &found,
-                      err) < 0)
+    struct kind_assignment a = { c, kind, assignment, 0 };
+    if (walk_groups(gt_config_root(c), path, 0, sizeof path, assign_to_kind, &a, err) < 0)
         return -1;
-    if (!found)
+    if (!a.found)
         return gt_error_set(err, "%s: the machine has no unit of kind '%s'", gt_config_path(c),
                             kind);
-    return found;
+    return a.found;
 }
 
 #define MAX_WAVE_UNITS 64
 
-/* The config paths of the groups that choose an impl other than "c". */
-static void find_rtl_units(config_setting_t *group, char *path, size_t len, size_t cap,
-                           char (*found)[512], int *count)
+struct rtl_units {
+    char (*paths)[512];
+    int count;
+};
+
+/* Notes a group that chooses an impl other than "c". */
+static int note_rtl_unit(void *context, config_setting_t *group, const char *path,
+                         struct gt_error *err)
 {
-    for (int i = 0; i < config_setting_length(group); i++) {
-        config_setting_t *child = config_setting_get_elem(group, (unsigned)i);
-        if (config_setting_type(child) != CONFIG_TYPE_GROUP)
-            continue;
-        size_t n = (size_t)snprintf(path + len, cap - len, "%s%s", len ? "." : "",
-                                    config_setting_name(child));
-        const char *impl = NULL;
-        if (config_setting_lookup_string(child, "impl", &impl) && strcmp(impl, "c") != 0) {
-            if (*count < MAX_WAVE_UNITS)
-                snprintf(found[*count], sizeof found[0], "%s", path);
-            (*count)++;
-        } else if (len + n < cap) {
-            find_rtl_units(child, path, len + n, cap, found, count);
-        }
-        path[len] = 0;
-    }
+    (void)err;
+    struct rtl_units *r = context;
+    const char *impl = NULL;
+    if (!config_setting_lookup_string(group, "impl", &impl) || strcmp(impl, "c") == 0)
+        return 0;
+    if (r->count < MAX_WAVE_UNITS)
+        snprintf(r->paths[r->count], sizeof r->paths[0], "%s", path);
+    r->count++;
+    return 1;
 }
 
 int machine_set_wave(struct gt_config *c, const char *file, struct gt_error *err)
 {
     char path[2048] = "";
-    char (*units)[512] = gt_xcalloc(MAX_WAVE_UNITS, sizeof *units);
-    int count = 0;
-    find_rtl_units(gt_config_root(c), path, 0, sizeof path, units, &count);
-    int rc = count;
-    if (!count)
+    struct rtl_units r = { gt_xcalloc(MAX_WAVE_UNITS, sizeof *r.paths), 0 };
+    walk_groups(gt_config_root(c), path, 0, sizeof path, note_rtl_unit, &r, err);
+    int rc = r.count;
+    if (!r.count)
         rc = gt_error_set(err, "--wave %s: no unit of the machine uses an RTL impl (choose one "
                           "with --set UNIT.impl=rtl or lockstep)", file);
-    else if (count > MAX_WAVE_UNITS)
-        rc = gt_error_set(err, "--wave %s: %d units use an RTL impl; at most %d", file, count,
+    else if (r.count > MAX_WAVE_UNITS)
+        rc = gt_error_set(err, "--wave %s: %d units use an RTL impl; at most %d", file, r.count,
                           MAX_WAVE_UNITS);
     const char *dot = strrchr(file, '.');
     if (!dot || strchr(dot, '/'))
         dot = file + strlen(file);
-    for (int i = 0; rc > 0 && i < count; i++) {
+    for (int i = 0; rc > 0 && i < r.count; i++) {
         char set[4800];
-        if (count == 1)
-            snprintf(set, sizeof set, "%s.wave=\"%s\"", units[i], file);
+        if (r.count == 1)
+            snprintf(set, sizeof set, "%s.wave=\"%s\"", r.paths[i], file);
         else
-            snprintf(set, sizeof set, "%s.wave=\"%.*s.%s%s\"", units[i], (int)(dot - file), file,
-                     units[i], dot);
+            snprintf(set, sizeof set, "%s.wave=\"%.*s.%s%s\"", r.paths[i], (int)(dot - file),
+                     file, r.paths[i], dot);
         if (gt_config_set(c, set, err) < 0)
             rc = -1;
     }
-    free(units);
+    free(r.paths);
     return rc;
 }
 

@@ -480,6 +480,11 @@ static void test_command_line(void)
                        "--set gpu.stim.requests=100 --wave %s/all.fst", bin, d, d), 0);
     CU_ASSERT(file_size(tmp_path("all.fst")) > 100);
     CU_ASSERT_EQUAL(sh("grep -q 'wave = \"%s/all.fst\"' %s/outw/config.cfg", d, d), 0);
+    /* two units run as RTL: each gets FILE.<unit>.fst */
+    CU_ASSERT_EQUAL(sh("%s config --set gpu.cs_alu.impl=rtl --set gpu.slice.l3.impl=lockstep "
+                       "--wave %s/two.fst > %s/two.cfg", bin, d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'wave = \"%s/two.gpu.cs_alu.fst\"' %s/two.cfg", d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'wave = \"%s/two.gpu.slice.l3.fst\"' %s/two.cfg", d, d), 0);
     /* the plain impl names a missing kind clearly */
     CU_ASSERT_EQUAL(sh("%s run -q -c rtl-cosim/configs/cs_alu_lockstep.cfg -o %s/out2 "
                        "--set gpu.cs_alu.impl=vhdl 2> %s/err.txt", bin, d, d), 1);
@@ -744,6 +749,28 @@ static void test_l3_random_lockstep(void)
     printf("\n    %" PRIu64 " L3 messages compared ", total);
 }
 
+/* Runs o with impl "c", then "rtl", and requires the same run: cycles,
+ * replies, latencies, memory requests and every counter (o->impl is left
+ * "rtl"). */
+static void l3_run_c_then_rtl(struct l3_random_options *o, struct l3_random_result *c,
+                              struct l3_random_result *rtl)
+{
+    o->impl = "c";
+    l3_run(o, c);
+    o->impl = "rtl";
+    l3_run(o, rtl);
+    CU_ASSERT_EQUAL(rtl->cycles, c->cycles);
+    CU_ASSERT_EQUAL(rtl->received, c->received);
+    CU_ASSERT_EQUAL(rtl->latency_cycles, c->latency_cycles);
+    CU_ASSERT_EQUAL(rtl->memory_requests, c->memory_requests);
+    for (int i = 0; i < L3_RANDOM_STATS; i++) {
+        if (rtl->stats[i] != c->stats[i])
+            printf("\n    %s: c %" PRIu64 ", rtl %" PRIu64, l3_random_stat_names[i],
+                   c->stats[i], rtl->stats[i]);
+        CU_ASSERT_EQUAL(rtl->stats[i], c->stats[i]);
+    }
+}
+
 /* The RTL alone behind the ports gives the C unit's run: the same cycles, the
  * same latencies seen by the requesters, the same counters. */
 static void test_l3_rtl_equals_c(void)
@@ -751,19 +778,7 @@ static void test_l3_rtl_equals_c(void)
     struct l3_random_options o = { .impl = "c", .seed = 5, .requests = 8000, .pop_permille = 500,
                                    .memory_capacity = 1, .report = stderr };
     struct l3_random_result c, rtl;
-    l3_run(&o, &c);
-    o.impl = "rtl";
-    l3_run(&o, &rtl);
-    CU_ASSERT_EQUAL(rtl.cycles, c.cycles);
-    CU_ASSERT_EQUAL(rtl.received, c.received);
-    CU_ASSERT_EQUAL(rtl.latency_cycles, c.latency_cycles);
-    CU_ASSERT_EQUAL(rtl.memory_requests, c.memory_requests);
-    for (int i = 0; i < L3_RANDOM_STATS; i++) {
-        if (rtl.stats[i] != c.stats[i])
-            printf("\n    %s: c %" PRIu64 ", rtl %" PRIu64, l3_random_stat_names[i], c.stats[i],
-                   rtl.stats[i]);
-        CU_ASSERT_EQUAL(rtl.stats[i], c.stats[i]);
-    }
+    l3_run_c_then_rtl(&o, &c, &rtl);
     CU_ASSERT(rtl.rtl_clocks > rtl.cycles / 2);
     /* the broken RTL alone gives another run */
     o.impl = "rtl_broken";
@@ -821,18 +836,7 @@ static void test_l3_slice_rtl_equals_c(void)
                                    .ro_permille = 300, .slm_permille = 300,
                                    .program_permille = 2, .report = quiet };
     struct l3_random_result c, rtl;
-    l3_run(&o, &c);
-    o.impl = "rtl";
-    l3_run(&o, &rtl);
-    CU_ASSERT_EQUAL(rtl.cycles, c.cycles);
-    CU_ASSERT_EQUAL(rtl.latency_cycles, c.latency_cycles);
-    CU_ASSERT_EQUAL(rtl.memory_requests, c.memory_requests);
-    for (int i = 0; i < L3_RANDOM_STATS; i++) {
-        if (rtl.stats[i] != c.stats[i])
-            printf("\n    %s: c %" PRIu64 ", rtl %" PRIu64, l3_random_stat_names[i], c.stats[i],
-                   rtl.stats[i]);
-        CU_ASSERT_EQUAL(rtl.stats[i], c.stats[i]);
-    }
+    l3_run_c_then_rtl(&o, &c, &rtl);
     CU_ASSERT(c.stats[L3_REPROGRAMS] > 0 && c.stats[L3_RO_READS] > 0);
     fclose(quiet);
 }

@@ -610,31 +610,42 @@ static enum unit_activity l3_tick(struct unit *u)
     return UNIT_IDLE;
 }
 
-static void l3_stats_derived(struct unit *u, struct stats_writer *w)
+void l3_derived_emit(struct stats_writer *w, const struct l3_derived *d)
 {
-    struct l3 *s = unit_state(u);
-    uint64_t cached = s->hits + s->misses;
-    stats_emit(w, "hit_rate", cached ? (double)s->hits / (double)cached : 0.0, "ratio",
+    uint64_t cached = d->hits + d->misses;
+    stats_emit(w, "hit_rate", cached ? (double)d->hits / (double)cached : 0.0, "ratio",
                "hits / (hits + misses)");
-    if (!s->cs)
+    if (!d->programmable)
         return;         /* no command streamer linked: the params' partition, never changed */
-    stats_emit(w, "ro_reads", (double)s->ro_reads, "requests",
+    stats_emit(w, "ro_reads", (double)d->ro_reads, "requests",
                "read-only data (constant cache) requests, part of reads");
-    stats_emit(w, "slm_unallocated", (double)s->slm_unallocated, "requests",
+    stats_emit(w, "slm_unallocated", (double)d->slm_unallocated, "requests",
                "SLM requests while the partition has no SLM (L3CNTLREG SLM Enable clear: "
                "bad programming)");
-    stats_emit(w, "reprograms", (double)s->reprograms, "writes",
+    stats_emit(w, "reprograms", (double)d->reprograms, "writes",
                "L3CNTLREG writes taken (partition changed)");
-    stats_emit(w, "programming_violations", (double)s->programming_violations, "rules",
+    stats_emit(w, "programming_violations", (double)d->programming_violations, "rules",
                "L3CNTLREG programming rules broken (003 notes §4.5: sum of ways, R/W 0 or "
                ">= 128 KB, Rest = 0 needs RO != 0, 0..512 KB in 16 KB steps)");
-    stats_emit(w, "rejected_programmings", (double)s->rejected_programmings, "writes",
+    stats_emit(w, "rejected_programmings", (double)d->rejected_programmings, "writes",
                "L3CNTLREG writes not applied (ways do not sum to the L3, or no cache ways)");
-    stats_emit(w, "partition.urb_kib", s->part_urb, "KiB", "URB partition");
-    stats_emit(w, "partition.slm_kib", s->part_slm, "KiB", "SLM partition");
-    stats_emit(w, "partition.ro_kib", s->part_ro, "KiB", "read-only data partition");
-    stats_emit(w, "partition.dc_kib", s->part_dc, "KiB", "data cache (R/W) partition");
-    stats_emit(w, "partition.rest_kib", s->part_rest, "KiB", "\"All\" (Rest) partition");
+    stats_emit(w, "partition.urb_kib", d->urb_kib, "KiB", "URB partition");
+    stats_emit(w, "partition.slm_kib", d->slm_kib, "KiB", "SLM partition");
+    stats_emit(w, "partition.ro_kib", d->ro_kib, "KiB", "read-only data partition");
+    stats_emit(w, "partition.dc_kib", d->dc_kib, "KiB", "data cache (R/W) partition");
+    stats_emit(w, "partition.rest_kib", d->rest_kib, "KiB", "\"All\" (Rest) partition");
+}
+
+static void l3_stats_derived(struct unit *u, struct stats_writer *w)
+{
+    const struct l3 *s = unit_state(u);
+    l3_derived_emit(w, &(struct l3_derived){
+        .hits = s->hits, .misses = s->misses, .programmable = s->cs != NULL,
+        .ro_reads = s->ro_reads, .slm_unallocated = s->slm_unallocated,
+        .reprograms = s->reprograms, .programming_violations = s->programming_violations,
+        .rejected_programmings = s->rejected_programmings, .urb_kib = s->part_urb,
+        .slm_kib = s->part_slm, .ro_kib = s->part_ro, .dc_kib = s->part_dc,
+        .rest_kib = s->part_rest });
 }
 
 static void l3_destroy(struct unit *u)

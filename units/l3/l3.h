@@ -75,4 +75,18 @@ struct l3_partition {
 void l3_partition_decode(uint32_t value, uint32_t banks, uint32_t way_kib, uint32_t max_ways,
                          struct l3_partition *out);
 
+/* The L3's derived stats (hit_rate, and with a command streamer linked the
+ * partition and its programming counters), under the names and descriptions
+ * every implementation of the kind reports: the C unit and the RTL adapters
+ * fill it from their own counters. */
+struct l3_derived {
+    uint64_t hits, misses;
+    bool programmable;                      /* "cs" linked */
+    uint64_t ro_reads, slm_unallocated;
+    uint64_t reprograms, programming_violations, rejected_programmings;
+    uint32_t urb_kib, slm_kib, ro_kib, dc_kib, rest_kib;
+};
+struct stats_writer;
+void l3_derived_emit(struct stats_writer *w, const struct l3_derived *d);
+
 #endif
