@@ -6,6 +6,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/memreq.h"
+#include "fabric/min_heap.h"
 #include "fabric/sim.h"
 #include "units/l3/l3.h"
 
@@ -55,8 +56,7 @@ struct icache {
     uint32_t entries_used;
     uint32_t *send_queue;       /* miss entries whose memory request waits for the port */
     uint32_t send_head, send_count;
-    struct reply *replies;      /* min-heap on (due, order) */
-    uint32_t reply_count, reply_capacity;
+    struct min_heap replies;    /* struct reply, least (due, order) first */
     uint64_t reply_order;
     uint32_t next_port;
     bool *port_blocked;         /* this cycle: its request found no free miss entry */
@@ -116,57 +116,26 @@ static const struct stat_desc icache_stats[] = {
 };
 #undef C
 
-/* ---- replies: a min-heap on (due, order) ------------------------------------------- */
+/* ---- replies: a min-heap on (due, order) (fabric/min_heap.h) ------------------------ */
 
-static bool reply_before(const struct reply *a, const struct reply *b)
+static bool reply_before(const void *pa, const void *pb)
 {
+    const struct reply *a = pa, *b = pb;
     return a->due != b->due ? a->due < b->due : a->order < b->order;
 }
 
 static void reply_push(struct icache *s, uint64_t due, uint32_t eu, uint32_t tag,
                        uint64_t address, bool hit)
 {
-    if (s->reply_count == s->reply_capacity) {
-        s->reply_capacity = s->reply_capacity ? s->reply_capacity * 2 : 16;
-        s->replies = gt_xrealloc(s->replies, s->reply_capacity * sizeof *s->replies);
-    }
-    uint32_t i = s->reply_count++;
-    struct reply r = { due, s->reply_order++, address, eu, tag, hit };
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (!reply_before(&r, &s->replies[parent]))
-            break;
-        s->replies[i] = s->replies[parent];
-        i = parent;
-    }
-    s->replies[i] = r;
-}
-
-static void reply_pop(struct icache *s)
-{
-    struct reply last = s->replies[--s->reply_count];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= s->reply_count)
-            break;
-        if (c + 1 < s->reply_count && reply_before(&s->replies[c + 1], &s->replies[c]))
-            c++;
-        if (!reply_before(&s->replies[c], &last))
-            break;
-        s->replies[i] = s->replies[c];
-        i = c;
-    }
-    if (s->reply_count)
-        s->replies[i] = last;
+    min_heap_push(&s->replies, &(struct reply){ due, s->reply_order++, address, eu, tag, hit });
 }
 
 /* Sends the replies that are due; one refused by a full channel holds the
  * rest (the fabric wakes the unit when it frees up). */
 static void send_replies(struct icache *s, struct unit *u, uint64_t now)
 {
-    while (s->reply_count && s->replies[0].due <= now) {
-        const struct reply *r = &s->replies[0];
+    const struct reply *r;
+    while ((r = min_heap_top(&s->replies)) && r->due <= now) {
         struct port *out = r->eu < s->eus ? s->eu_reply[r->eu] : NULL;
         if (out && port_is_bound(out)) {
             if (!port_can_send(out)) {
@@ -182,7 +151,7 @@ static void send_replies(struct icache *s, struct unit *u, uint64_t now)
             m->tag = r->tag;
             port_try_send(out, m);
         }
-        reply_pop(s);
+        min_heap_pop(&s->replies);
     }
 }
 
@@ -389,17 +358,15 @@ static void icache_release(struct icache *s)
     free(s->eu_reply);
     free(s->tags);
     free(s->send_queue);
-    free(s->replies);
+    min_heap_free(&s->replies);
     free(s->port_blocked);
     for (uint32_t i = 0; i < IC_MAX_MISS_ENTRIES; i++)
         free(s->entries[i].waiters);
     s->eu = s->eu_reply = NULL;
     s->tags = NULL;
     s->send_queue = NULL;
-    s->replies = NULL;
     s->port_blocked = NULL;
     memset(s->entries, 0, sizeof s->entries);
-    s->reply_count = s->reply_capacity = 0;
 }
 
 static int icache_realize(struct unit *u, struct gt_error *err)
@@ -415,6 +382,7 @@ static int icache_realize(struct unit *u, struct gt_error *err)
     if (s->memory_linked != port_is_bound(s->memory_reply))
         return gt_error_set(err, "\"memory\" and \"memory_reply\" are linked together or not at all");
     icache_release(s);
+    min_heap_init(&s->replies, sizeof(struct reply), reply_before);
     s->sets = lines / s->ways;
     s->eus = unit_port_count(u, "eu");
     uint32_t replies = unit_port_count(u, "eu_reply");
@@ -444,7 +412,7 @@ static void icache_reset(struct unit *u)
     s->entries_used = 0;
     s->use_clock = 0;
     s->send_head = s->send_count = 0;
-    s->reply_count = 0;
+    min_heap_clear(&s->replies);
     s->reply_order = 0;
     s->next_port = 0;
 }
@@ -467,8 +435,9 @@ static enum unit_activity icache_tick(struct unit *u)
     send_replies(s, u, now);
     /* a reply or memory request held by a full channel needs no tick: the
      * fabric wakes the unit when the channel frees up */
-    if (s->reply_count && s->replies[0].due > now)
-        unit_wake_at(u, s->replies[0].due);
+    const struct reply *waiting = min_heap_top(&s->replies);
+    if (waiting && waiting->due > now)
+        unit_wake_at(u, waiting->due);
     if (!s->memory_linked && s->entries_used) {
         uint64_t next = UINT64_MAX;
         for (uint32_t i = 0; i < s->miss_entry_count; i++)

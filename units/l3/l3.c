@@ -6,6 +6,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/memreq.h"
+#include "fabric/min_heap.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
@@ -58,8 +59,7 @@ struct l3 {
     /* state */
     struct bank *bank;
     struct miss *miss;
-    struct reply *replies;          /* min-heap on due */
-    uint32_t reply_count, reply_capacity;
+    struct min_heap replies;        /* struct reply, least due first */
     struct msg **to_memory;         /* FIFO of requests for memory */
     uint32_t to_memory_head, to_memory_count, to_memory_capacity;
     uint32_t next_client;
@@ -127,44 +127,17 @@ static const struct stat_desc l3_stats[] = {
     STAT_END
 };
 
-/* ---- replies: a min-heap on the due cycle --------------------------------- */
+/* ---- replies: a min-heap on the due cycle (fabric/min_heap.h; the slice RTL
+ * mirrors its order) ------------------------------------------------------------ */
 
-static void reply_push(struct l3 *s, struct reply r)
+static bool reply_before(const void *a, const void *b)
 {
-    if (s->reply_count == s->reply_capacity) {
-        s->reply_capacity = s->reply_capacity ? 2 * s->reply_capacity : 64;
-        s->replies = gt_xrealloc(s->replies, s->reply_capacity * sizeof *s->replies);
-    }
-    uint32_t i = s->reply_count++;
-    while (i && s->replies[(i - 1) / 2].due > r.due) {
-        s->replies[i] = s->replies[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    s->replies[i] = r;
-}
-
-static void reply_pop(struct l3 *s)
-{
-    struct reply last = s->replies[--s->reply_count];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= s->reply_count)
-            break;
-        if (c + 1 < s->reply_count && s->replies[c + 1].due < s->replies[c].due)
-            c++;
-        if (s->replies[c].due >= last.due)
-            break;
-        s->replies[i] = s->replies[c];
-        i = c;
-    }
-    if (s->reply_count)
-        s->replies[i] = last;
+    return ((const struct reply *)a)->due < ((const struct reply *)b)->due;
 }
 
 static void schedule_reply(struct l3 *s, struct msg *m, uint32_t client, uint64_t due, bool hit)
 {
-    reply_push(s, (struct reply){ due, m, client, hit });
+    min_heap_push(&s->replies, &(struct reply){ due, m, client, hit });
 }
 
 /* ---- memory side ------------------------------------------------------------ */
@@ -297,6 +270,7 @@ static int l3_realize(struct unit *u, struct gt_error *err)
     }
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
+    min_heap_init(&s->replies, sizeof(struct reply), reply_before);
     s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
     size_t lines = (size_t)s->sets * s->max_ways;
     for (uint32_t i = 0; i < s->banks; i++) {
@@ -468,11 +442,12 @@ static void send_memory(struct l3 *s)
 
 static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
 {
-    while (s->reply_count && s->replies[0].due <= now) {
-        struct reply r = s->replies[0];
+    const struct reply *top;
+    while ((top = min_heap_top(&s->replies)) && top->due <= now) {
+        struct reply r = *top;
         struct port *out = s->client_reply[r.client];
         if (!out || !port_is_bound(out)) {
-            reply_pop(s);
+            min_heap_pop(&s->replies);
             msg_free(unit_sim(u), r.m);
             continue;
         }
@@ -490,7 +465,7 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
         a->hit = r.hit;
         r.m->kind = MSG_MEMORY_RESPONSE;
         r.m->size = sizeof *a;
-        reply_pop(s);
+        min_heap_pop(&s->replies);
         port_try_send(out, r.m);
     }
 }
@@ -605,8 +580,9 @@ static enum unit_activity l3_tick(struct unit *u)
         queued |= s->bank[i].count != 0;
     if (queued)
         return UNIT_BUSY;
-    if (s->reply_count && s->replies[0].due > now)
-        unit_wake_at(u, s->replies[0].due);
+    const struct reply *next = min_heap_top(&s->replies);
+    if (next && next->due > now)
+        unit_wake_at(u, next->due);
     return UNIT_IDLE;
 }
 
@@ -668,9 +644,9 @@ static void l3_destroy(struct unit *u)
         free(s->miss[i].waiters);
     }
     free(s->miss);
-    for (uint32_t i = 0; i < s->reply_count; i++)
-        msg_free(sim, s->replies[i].m);
-    free(s->replies);
+    for (uint32_t i = 0; i < s->replies.count; i++)
+        msg_free(sim, ((struct reply *)min_heap_at(&s->replies, i))->m);
+    min_heap_free(&s->replies);
     for (uint32_t i = 0; i < s->to_memory_count; i++)
         msg_free(sim, s->to_memory[(s->to_memory_head + i) % s->to_memory_capacity]);
     free(s->to_memory);
