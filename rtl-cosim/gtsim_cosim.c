@@ -25,21 +25,11 @@
 #include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/math_aub.h"
+#include "rtl-cosim/random_command.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
 #include "tools/commands.h"
 #include "units/cs_alu/cs_alu.h"
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || s[0] == '-')
-        return false;
-    *out = v;
-    return true;
-}
 
 static const char random_usage[] =
     "usage: gtsim-cosim random [--impl IMPL] [--ops N] [--seed S] [--cpi N] [--max-count N]\n"
@@ -55,89 +45,76 @@ static const char random_usage[] =
     "                     first mismatch to 64 after (the run is repeated to get it)\n"
     "  --record-dir DIR   record cs_alu's ports to DIR/request.rec and DIR/response.rec\n";
 
+struct alu_random {
+    struct random_run_options o;
+    struct random_run_result r;
+    char request[4096], response[4096];
+};
+
+static bool alu_random_option(void *context, const char *a, const char *v)
+{
+    struct alu_random *c = context;
+    uint64_t x;
+    if (!strcmp(a, "--record-dir")) {
+        snprintf(c->request, sizeof c->request, "%s/request.rec", v);
+        snprintf(c->response, sizeof c->response, "%s/response.rec", v);
+        c->o.record_request = c->request;
+        c->o.record_response = c->response;
+    } else if (cli_parse_u64(v, &x) && !strcmp(a, "--ops")) {
+        c->o.ops = x;
+    } else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed")) {
+        c->o.seed = x;
+    } else if (cli_parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--cpi")) {
+        c->o.cycles_per_instruction = (uint32_t)x;
+    } else if (cli_parse_u64(v, &x) && x >= 1 && x <= 256 && !strcmp(a, "--max-count")) {
+        c->o.max_count = (uint32_t)x;
+    } else if (cli_parse_u64(v, &x) && x >= 1 && x <= 1000 &&
+               !strcmp(a, "--pop-permille")) {
+        c->o.pop_permille = (uint32_t)x;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static int alu_random_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                          bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct alu_random *c = context;
+    struct random_run_options o = c->o;
+    struct random_run_result scratch, *r = repeat ? &scratch : &c->r;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = to;
+    if (repeat) {
+        o.report = NULL;
+        o.record_request = o.record_response = NULL;
+    }
+    if (cosim_random_run(&o, r, err) < 0)
+        return -1;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    r->first_report, false };
+    return 0;
+}
+
+static void alu_random_print(void *context)
+{
+    const struct alu_random *c = context;
+    const struct random_run_result *r = &c->r;
+    printf("gtsim-cosim random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
+           " ALU instructions, %" PRIu64 " cycles, %.3f s (%.2f M ALU ops/s)\n", c->o.impl,
+           c->o.seed, r->requests, r->instructions, r->cycles, r->seconds,
+           r->seconds > 0 ? (double)r->instructions / r->seconds / 1e6 : 0.0);
+}
+
 static int cmd_random(int argc, char **argv)
 {
-    struct random_run_options o = { .impl = "lockstep", .seed = 1, .ops = 1000000,
-                                    .report = stderr };
-    char rq[4096], rs[4096];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(random_usage, stdout);
-            return EXIT_OK;
-        }
-        if (!v) {
-            fprintf(stderr, "gtsim-cosim random: %s needs a value (try --help)\n", a);
-            return EXIT_ERROR;
-        }
-        i++;
-        if (!strcmp(a, "--impl"))
-            o.impl = v;
-        else if (!strcmp(a, "--wave"))
-            o.wave = v;
-        else if (!strcmp(a, "--record-dir")) {
-            snprintf(rq, sizeof rq, "%s/request.rec", v);
-            snprintf(rs, sizeof rs, "%s/response.rec", v);
-            o.record_request = rq;
-            o.record_response = rs;
-        } else if (parse_u64(v, &x) && !strcmp(a, "--ops"))
-            o.ops = x;
-        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
-            o.seed = x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--cpi"))
-            o.cycles_per_instruction = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 256 && !strcmp(a, "--max-count"))
-            o.max_count = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
-            o.pop_permille = (uint32_t)x;
-        else {
-            fprintf(stderr, "gtsim-cosim random: bad option '%s %s' (try --help)\n", a, v);
-            return EXIT_ERROR;
-        }
-    }
-    struct random_run_result r;
-    struct gt_error err;
-    /* First without a wave; the run is deterministic, so a mismatch is then
-     * run again dumping only the cycles around it. */
-    const char *wave = o.wave;
-    o.wave = NULL;
-    if (cosim_random_run(&o, &r, &err) < 0) {
-        fprintf(stderr, "gtsim-cosim random: %s\n", err.message);
-        return EXIT_ERROR;
-    }
-    if (wave && (r.mismatches || strncmp(o.impl, "lockstep", 8) != 0)) {
-        struct random_run_options again = o;
-        struct random_run_result r2;
-        again.wave = wave;
-        again.report = NULL;
-        if (r.mismatches) {
-            again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
-            again.wave_to = r.first_mismatch + 64;
-        }
-        if (cosim_random_run(&again, &r2, &err) < 0) {
-            fprintf(stderr, "gtsim-cosim random: %s\n", err.message);
-            return EXIT_ERROR;
-        }
-        o.wave = wave;
-    }
-    printf("gtsim-cosim random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
-           " ALU instructions, %" PRIu64 " cycles, %.3f s (%.2f M ALU ops/s)\n", o.impl, o.seed,
-           r.requests, r.instructions, r.cycles, r.seconds,
-           r.seconds > 0 ? (double)r.instructions / r.seconds / 1e6 : 0.0);
-    if (strncmp(o.impl, "lockstep", 8) == 0) {
-        printf("  compared %" PRIu64 " responses, %" PRIu64 " mismatching\n", r.compared,
-               r.mismatches);
-        if (r.mismatches)
-            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
-        if (o.wave && r.mismatches)
-            printf("  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", o.wave,
-                   r.first_mismatch > 300 ? r.first_mismatch - 300 : 0, r.first_mismatch + 64);
-        else if (wave)
-            printf("  wave: none written (no mismatch)\n");
-    }
-    return r.mismatches ? 3 : EXIT_OK;
+    struct alu_random c = { .o = { .impl = "lockstep", .seed = 1, .ops = 1000000,
+                                   .report = stderr } };
+    const struct random_command command = { "random", random_usage, "responses", &c.o.impl,
+                                            alu_random_option, alu_random_run,
+                                            alu_random_print, &c };
+    return random_command_main(&command, argc, argv);
 }
 
 static const char fpu_random_usage[] =
@@ -156,87 +133,74 @@ static const char fpu_random_usage[] =
     "                     first mismatch to 64 after (the run is repeated to get it)\n"
     "  --record-dir DIR   record the fpu's ports to DIR/request.rec and DIR/response.rec\n";
 
-static int cmd_fpu_random(int argc, char **argv)
-{
-    struct fpu_random_options o = { .impl = "lockstep", .seed = 1, .requests = 250000,
-                                    .report = stderr };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(fpu_random_usage, stdout);
-            return EXIT_OK;
-        }
-        if (!v) {
-            fprintf(stderr, "gtsim-cosim fpu-random: %s needs a value (try --help)\n", a);
-            return EXIT_ERROR;
-        }
-        i++;
-        if (!strcmp(a, "--impl"))
-            o.impl = v;
-        else if (!strcmp(a, "--wave"))
-            o.wave = v;
-        else if (!strcmp(a, "--record-dir"))
-            o.record_dir = v;
-        else if (parse_u64(v, &x) && !strcmp(a, "--requests"))
-            o.requests = x;
-        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
-            o.seed = x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--depth"))
-            o.depth = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
-            o.pop_permille = (uint32_t)x;
-        else {
-            fprintf(stderr, "gtsim-cosim fpu-random: bad option '%s %s' (try --help)\n", a, v);
-            return EXIT_ERROR;
-        }
-    }
+struct fpu_random {
+    struct fpu_random_options o;
     struct fpu_random_result r;
-    struct gt_error err;
-    const char *wave = o.wave;
-    o.wave = NULL;
-    if (fpu_random_run(&o, &r, &err) < 0) {
-        fprintf(stderr, "gtsim-cosim fpu-random: %s\n", err.message);
-        return EXIT_ERROR;
+};
+
+static bool fpu_random_option(void *context, const char *a, const char *v)
+{
+    struct fpu_random *c = context;
+    uint64_t x;
+    if (!strcmp(a, "--record-dir"))
+        c->o.record_dir = v;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--requests"))
+        c->o.requests = x;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed"))
+        c->o.seed = x;
+    else if (cli_parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--depth"))
+        c->o.depth = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
+        c->o.pop_permille = (uint32_t)x;
+    else
+        return false;
+    return true;
+}
+
+static int fpu_random_command_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                                  bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct fpu_random *c = context;
+    struct fpu_random_options o = c->o;
+    struct fpu_random_result scratch, *r = repeat ? &scratch : &c->r;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = to;
+    if (repeat) {
+        o.report = NULL;
+        o.record_dir = NULL;
     }
-    if (wave && (r.mismatches || strncmp(o.impl, "lockstep", 8) != 0)) {
-        struct fpu_random_options again = o;
-        struct fpu_random_result r2;
-        again.wave = wave;
-        again.report = NULL;
-        again.record_dir = NULL;
-        if (r.mismatches) {
-            again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
-            again.wave_to = r.first_mismatch + 64;
-        }
-        if (fpu_random_run(&again, &r2, &err) < 0) {
-            fprintf(stderr, "gtsim-cosim fpu-random: %s\n", err.message);
-            return EXIT_ERROR;
-        }
-    }
+    if (fpu_random_run(&o, r, err) < 0)
+        return -1;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    r->first_report, false };
+    return 0;
+}
+
+static void fpu_random_print(void *context)
+{
+    const struct fpu_random *c = context;
+    const struct fpu_random_result *r = &c->r;
     printf("gtsim-cosim fpu-random: impl %s seed %" PRIu64 ": %" PRIu64 " operations (%" PRIu64
            " lanes), %" PRIu64 " cycles, %" PRIu64 " stall cycles, %.3f s (%.3f M ops/s)\n",
-           o.impl, o.seed, r.sent, r.sent * 4, r.cycles, r.stall_cycles, r.seconds,
-           r.seconds > 0 ? (double)r.sent / r.seconds / 1e6 : 0.0);
+           c->o.impl, c->o.seed, r->sent, r->sent * 4, r->cycles, r->stall_cycles, r->seconds,
+           r->seconds > 0 ? (double)r->sent / r->seconds / 1e6 : 0.0);
     printf("  ops: ADD %" PRIu64 " MUL %" PRIu64 " MAD %" PRIu64 " SEL %" PRIu64 " CMP %" PRIu64
            " MOV %" PRIu64 "; rounding RTNE %" PRIu64 " RU %" PRIu64 " RD %" PRIu64 " RTZ %" PRIu64
-           "; SP denormals flushed %" PRIu64 " kept %" PRIu64 "; DF %" PRIu64 "\n", r.cov.per_op[0],
-           r.cov.per_op[1], r.cov.per_op[2], r.cov.per_op[3], r.cov.per_op[4], r.cov.per_op[5],
-           r.cov.per_rm[0], r.cov.per_rm[1], r.cov.per_rm[2], r.cov.per_rm[3], r.cov.ftz,
-           r.cov.keep, r.cov.df);
-    if (strncmp(o.impl, "lockstep", 8) == 0) {
-        printf("  compared %" PRIu64 " responses, %" PRIu64 " mismatching\n", r.compared,
-               r.mismatches);
-        if (r.mismatches)
-            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
-        if (wave && r.mismatches)
-            printf("  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", wave,
-                   r.first_mismatch > 300 ? r.first_mismatch - 300 : 0, r.first_mismatch + 64);
-        else if (wave)
-            printf("  wave: none written (no mismatch)\n");
-    }
-    return r.mismatches ? 3 : EXIT_OK;
+           "; SP denormals flushed %" PRIu64 " kept %" PRIu64 "; DF %" PRIu64 "\n",
+           r->cov.per_op[0], r->cov.per_op[1], r->cov.per_op[2], r->cov.per_op[3],
+           r->cov.per_op[4], r->cov.per_op[5], r->cov.per_rm[0], r->cov.per_rm[1],
+           r->cov.per_rm[2], r->cov.per_rm[3], r->cov.ftz, r->cov.keep, r->cov.df);
+}
+
+static int cmd_fpu_random(int argc, char **argv)
+{
+    struct fpu_random c = { .o = { .impl = "lockstep", .seed = 1, .requests = 250000,
+                                   .report = stderr } };
+    const struct random_command command = { "fpu-random", fpu_random_usage, "responses",
+                                            &c.o.impl, fpu_random_option,
+                                            fpu_random_command_run, fpu_random_print, &c };
+    return random_command_main(&command, argc, argv);
 }
 
 static const char replay_usage[] =
@@ -278,9 +242,9 @@ static int cmd_replay(int argc, char **argv)
             o.sets[ns++] = v;
         else if (!strcmp(a, "--wave"))
             o.wave = v;
-        else if (!strcmp(a, "--wave-before") && parse_u64(v, &o.wave_before))
+        else if (!strcmp(a, "--wave-before") && cli_parse_u64(v, &o.wave_before))
             ;
-        else if (!strcmp(a, "--wave-after") && parse_u64(v, &o.wave_after))
+        else if (!strcmp(a, "--wave-after") && cli_parse_u64(v, &o.wave_after))
             ;
         else {
             fprintf(stderr, "gtsim-cosim replay: bad option '%s %s' (try --help)\n", a, v);
@@ -322,97 +286,83 @@ static const char l3_random_usage[] =
     "  --record-dir DIR   record the l3's client[0], client_reply[0], memory and\n"
     "                     memory_reply ports to DIR/<port>.rec (for replay)\n";
 
-static int cmd_l3_random(int argc, char **argv)
-{
-    struct l3_random_options o = { .impl = "lockstep", .seed = 1, .requests = 20000,
-                                   .report = stderr };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(l3_random_usage, stdout);
-            return EXIT_OK;
-        }
-        if (!v) {
-            fprintf(stderr, "gtsim-cosim l3-random: %s needs a value (try --help)\n", a);
-            return EXIT_ERROR;
-        }
-        i++;
-        if (!strcmp(a, "--impl"))
-            o.impl = v;
-        else if (!strcmp(a, "--wave"))
-            o.wave = v;
-        else if (!strcmp(a, "--record-dir"))
-            o.record_dir = v;
-        else if (parse_u64(v, &x) && !strcmp(a, "--seed"))
-            o.seed = x;
-        else if (parse_u64(v, &x) && x <= 100000000 && !strcmp(a, "--requests"))
-            o.requests = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--clients"))
-            o.clients = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--banks"))
-            o.banks = (uint32_t)x;
-        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--ro-permille"))
-            o.ro_permille = (uint32_t)x;
-        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--slm-permille"))
-            o.slm_permille = (uint32_t)x;
-        else if (parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--program-permille"))
-            o.program_permille = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
-            o.pop_permille = (uint32_t)x;
-        else if (parse_u64(v, &x) && x >= 1 && x <= 4096 && !strcmp(a, "--memory-capacity"))
-            o.memory_capacity = (uint32_t)x;
-        else {
-            fprintf(stderr, "gtsim-cosim l3-random: bad option '%s %s' (try --help)\n", a, v);
-            return EXIT_ERROR;
-        }
-    }
+struct l3_random {
+    struct l3_random_options o;
     struct l3_random_result r;
-    struct gt_error err;
-    /* Lockstep: first without a wave; the run is deterministic, so a mismatch
-     * is run again dumping only from 300 cycles before it to 64 after. */
-    const char *wave = o.wave;
-    char wave_note[4200] = "";
-    bool lockstep = strncmp(o.impl, "lockstep", 8) == 0;
-    if (lockstep)
-        o.wave = NULL;
-    if (l3_random_run(&o, &r, &err) < 0) {
-        fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
-        return EXIT_ERROR;
+};
+
+static bool l3_random_option(void *context, const char *a, const char *v)
+{
+    struct l3_random_options *o = &((struct l3_random *)context)->o;
+    uint64_t x;
+    if (!strcmp(a, "--record-dir"))
+        o->record_dir = v;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed"))
+        o->seed = x;
+    else if (cli_parse_u64(v, &x) && x <= 100000000 && !strcmp(a, "--requests"))
+        o->requests = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x >= 1 && x <= 16 && !strcmp(a, "--clients"))
+        o->clients = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x >= 1 && x <= 64 && !strcmp(a, "--banks"))
+        o->banks = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--ro-permille"))
+        o->ro_permille = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--slm-permille"))
+        o->slm_permille = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x <= 1000 && !strcmp(a, "--program-permille"))
+        o->program_permille = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x >= 1 && x <= 1000 && !strcmp(a, "--pop-permille"))
+        o->pop_permille = (uint32_t)x;
+    else if (cli_parse_u64(v, &x) && x >= 1 && x <= 4096 &&
+             !strcmp(a, "--memory-capacity"))
+        o->memory_capacity = (uint32_t)x;
+    else
+        return false;
+    return true;
+}
+
+static int l3_random_command_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                                 bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct l3_random *c = context;
+    struct l3_random_options o = c->o;
+    struct l3_random_result scratch, *r = repeat ? &scratch : &c->r;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = to;
+    if (repeat) {
+        o.report = NULL;
+        o.record_dir = NULL;
     }
-    if (wave && lockstep && r.mismatches) {
-        struct l3_random_options again = o;
-        struct l3_random_result r2;
-        again.wave = wave;
-        again.report = NULL;
-        again.wave_from = r.first_mismatch > 300 ? r.first_mismatch - 300 : 0;
-        again.wave_to = r.first_mismatch + 64;
-        if (l3_random_run(&again, &r2, &err) < 0) {
-            fprintf(stderr, "gtsim-cosim l3-random: %s\n", err.message);
-            return EXIT_ERROR;
-        }
-        snprintf(wave_note, sizeof wave_note, "  wave: %s (cycles %" PRIu64 "..%" PRIu64 ")\n",
-                 wave, again.wave_from, again.wave_to);
-    } else if (wave && lockstep) {
-        snprintf(wave_note, sizeof wave_note, "  wave: none written (no mismatch)\n");
-    }
+    if (l3_random_run(&o, r, err) < 0)
+        return -1;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    r->first_report, r->bad_replies != 0 };
+    return 0;
+}
+
+static void l3_random_print(void *context)
+{
+    const struct l3_random *c = context;
+    const struct l3_random_result *r = &c->r;
     printf("gtsim-cosim l3-random: impl %s seed %" PRIu64 ": %" PRIu64 " requests, %" PRIu64
            " replies (%" PRIu64 " bad), %" PRIu64 " cycles, %.3f s (%.0f k requests/s)\n",
-           o.impl, o.seed, r.sent, r.received, r.bad_replies, r.cycles, r.seconds,
-           r.seconds > 0 ? (double)r.sent / r.seconds / 1e3 : 0.0);
+           c->o.impl, c->o.seed, r->sent, r->received, r->bad_replies, r->cycles, r->seconds,
+           r->seconds > 0 ? (double)r->sent / r->seconds / 1e3 : 0.0);
     printf("  l3:");
     for (int i = 0; i < L3_RANDOM_STATS; i++)
-        printf(" %s %" PRIu64, l3_random_stat_names[i], r.stats[i]);
+        printf(" %s %" PRIu64, l3_random_stat_names[i], r->stats[i]);
     printf("\n");
-    if (strncmp(o.impl, "lockstep", 8) == 0) {
-        printf("  compared %" PRIu64 " messages, %" PRIu64 " mismatching\n", r.compared,
-               r.mismatches);
-        if (r.mismatches)
-            printf("  first mismatch at cycle %" PRIu64 ": %s\n", r.first_mismatch, r.first_report);
-    }
-    fputs(wave_note, stdout);
-    return r.mismatches || r.bad_replies ? 3 : EXIT_OK;
+}
+
+static int cmd_l3_random(int argc, char **argv)
+{
+    struct l3_random c = { .o = { .impl = "lockstep", .seed = 1, .requests = 20000,
+                                  .report = stderr } };
+    const struct random_command command = { "l3-random", l3_random_usage, "messages",
+                                            &c.o.impl, l3_random_option, l3_random_command_run,
+                                            l3_random_print, &c };
+    return random_command_main(&command, argc, argv);
 }
 
 static double host_seconds(void)
@@ -504,7 +454,7 @@ static int cmd_bench(int argc, char **argv)
     uint64_t ops = 2000000;
     const char *workload = "build/gen/workloads/sgemm.gen9.aub.gz";
     for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--ops") && parse_u64(argv[i + 1], &ops))
+        if (i + 1 < argc && !strcmp(argv[i], "--ops") && cli_parse_u64(argv[i + 1], &ops))
             i++;
         else if (i + 1 < argc && !strcmp(argv[i], "--workload"))
             workload = argv[++i];

@@ -1,5 +1,7 @@
 /* tools/cli.c - the gtsim command line: dispatches to the subcommands. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/cmd_disasm.h"
@@ -35,6 +37,17 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", c->name, c->summary);
     fprintf(f, "\n`gtsim COMMAND --help` describes each. With no arguments, `gtsim run` runs the\n"
                "built-in workload on configs/gen9-skl-gt2.cfg.\n");
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
 }
 
 int gtsim_main(int argc, char **argv, unit_kind_lookup_fn lookup)

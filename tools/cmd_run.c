@@ -99,17 +99,6 @@ static const char *option_value(int argc, char **argv, int *i, const char *short
     return NULL;
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || s[0] == '-')
-        return false;
-    *out = v;
-    return true;
-}
-
 /* Returns -1 on error (printed), 1 for --help (printed), 0 to go on. */
 static int parse_args(int argc, char **argv, struct run_args *a, const char *command,
                       const char *usage)
@@ -137,13 +126,13 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
             a->sets[a->req.set_count++] = v;
         } else if (!missing &&
                    (v = option_value(argc, argv, &i, NULL, "--trace-max-events", &missing))) {
-            if (!parse_u64(v, &a->trace_max_events)) {
+            if (!cli_parse_u64(v, &a->trace_max_events)) {
                 fprintf(stderr, "gtsim %s: --trace-max-events wants a number, not '%s'\n",
                         command, v);
                 return -1;
             }
         } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--max-cycles", &missing))) {
-            if (!parse_u64(v, &a->max_cycles)) {
+            if (!cli_parse_u64(v, &a->max_cycles)) {
                 fprintf(stderr, "gtsim %s: --max-cycles wants a number, not '%s'\n", command, v);
                 return -1;
             }
