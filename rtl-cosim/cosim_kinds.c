@@ -33,3 +33,22 @@ void cosim_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), voi
     for (const struct unit_ops *const *k = cosim_kinds; *k; k++)
         fn(*k, context);
 }
+
+bool cosim_kind_mode(const char *kind, enum cosim_mode *mode, bool *broken)
+{
+    static const struct { const char *suffix; enum cosim_mode mode; bool broken; } names[] = {
+        { "rtl", COSIM_MODE_RTL, false },
+        { "lockstep", COSIM_MODE_LOCKSTEP, false },
+        { "record", COSIM_MODE_RECORD, false },
+        { "rtl_broken", COSIM_MODE_RTL, true },
+        { "lockstep_broken", COSIM_MODE_LOCKSTEP, true },
+    };
+    const char *colon = strchr(kind, ':');
+    for (size_t i = 0; colon && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(colon + 1, names[i].suffix) == 0) {
+            *mode = names[i].mode;
+            *broken = names[i].broken;
+            return true;
+        }
+    return false;
+}

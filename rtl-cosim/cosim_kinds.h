@@ -8,6 +8,14 @@
 
 const struct unit_ops *cosim_kind_find(const char *kind);
 
+/* What a co-simulation kind's name says after its ':' ("l3:lockstep_broken"):
+ * the mode, and whether the RTL is the variant built with `define BROKEN.
+ * The adapters' one create op reads it from unit_kind(). False when the name
+ * has no such suffix. */
+enum cosim_mode { COSIM_MODE_RTL, COSIM_MODE_LOCKSTEP, COSIM_MODE_RECORD };
+#include <stdbool.h>
+bool cosim_kind_mode(const char *kind, enum cosim_mode *mode, bool *broken);
+
 /* Calls fn for every co-simulation kind (not the gtsim ones). */
 void cosim_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), void *context);
 

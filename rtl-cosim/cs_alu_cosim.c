@@ -10,10 +10,10 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
+#include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_rtl.h"
 #include "fabric/recording.h"
 
-enum mode { MODE_RECORD, MODE_RTL, MODE_LOCKSTEP };
 
 #define QUEUE 64        /* requests/responses one side may run ahead of the other */
 
@@ -41,7 +41,7 @@ struct cs_alu_cosim {
     uint32_t rtl_cpi;
     bool stop_on_mismatch;
     /* set up */
-    enum mode mode;
+    enum cosim_mode mode;
     enum cs_alu_rtl_variant variant;
     struct cs_alu_rtl *rtl;
     struct port *request, *response;
@@ -114,43 +114,20 @@ static const struct stat_desc cosim_stats[] = {
 
 /* ---- set up ----------------------------------------------------------------- */
 
-static int create_common(struct unit *u, enum mode mode, enum cs_alu_rtl_variant variant)
+/* One create for every kind: the kind's name gives the mode and the RTL. */
+static int cosim_create(struct unit *u, struct gt_error *err)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    s->mode = mode;
-    s->variant = variant;
+    bool broken;
+    if (!cosim_kind_mode(unit_kind(u), &s->mode, &broken))
+        return gt_error_set(err, "%s: not a co-simulation kind", unit_kind(u));
+    s->variant = broken ? CS_ALU_RTL_BROKEN : CS_ALU_RTL_GOOD;
     s->first_mismatch = UINT64_MAX;
-    if (mode == MODE_LOCKSTEP) {
+    if (s->mode == COSIM_MODE_LOCKSTEP) {
         s->in = gt_xcalloc(QUEUE, sizeof *s->in);
         s->exp = gt_xcalloc(QUEUE, sizeof *s->exp);
     }
     return 0;
-}
-
-static int create_rtl(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_RTL, CS_ALU_RTL_GOOD);
-}
-static int create_lockstep(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_LOCKSTEP, CS_ALU_RTL_GOOD);
-}
-static int create_record(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_RECORD, CS_ALU_RTL_GOOD);
-}
-static int create_rtl_broken(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_RTL, CS_ALU_RTL_BROKEN);
-}
-static int create_lockstep_broken(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_LOCKSTEP, CS_ALU_RTL_BROKEN);
 }
 
 /* The unit's clock period. The unit API has no accessor for it (see the
@@ -172,9 +149,9 @@ static int cosim_realize(struct unit *u, struct gt_error *err)
     struct cs_alu_cosim *s = unit_state(u);
     s->request = unit_port(u, "request", 0);
     s->response = unit_port(u, "response", 0);
-    if (s->mode == MODE_RECORD && s->wave[0])
+    if (s->mode == COSIM_MODE_RECORD && s->wave[0])
         return gt_error_set(err, "wave: cs_alu:record runs no RTL to dump");
-    if (s->mode != MODE_RECORD && !s->rtl) {
+    if (s->mode != COSIM_MODE_RECORD && !s->rtl) {
         s->rtl = cs_alu_rtl_create(s->variant, s->wave[0] != 0);
         if (s->wave[0] && cs_alu_rtl_trace_open(s->rtl, s->wave, unit_period(u), s->wave_from,
                                                 s->wave_to) < 0)
@@ -252,7 +229,7 @@ static bool c_send(struct unit *u, uint64_t now)
     port_try_send(s->response, m);
     s->responses++;
     s->e.busy = false;
-    if (s->mode == MODE_LOCKSTEP) {
+    if (s->mode == COSIM_MODE_LOCKSTEP) {
         if (s->exp_count == QUEUE) {
             s->unmatched++;
             cosim_errors_add(&s->errors, "cosim mismatch: unit %s port response: the RTL is %u "
@@ -295,7 +272,7 @@ static void c_take(struct unit *u, uint64_t now)
     record(u, 0, now, m->tag, m->payload, m->size);
     s->requests++;
     cs_alu_engine_accept(&s->e, m->payload, m->size, m->tag, now);
-    if (s->mode == MODE_LOCKSTEP) {
+    if (s->mode == COSIM_MODE_LOCKSTEP) {
         if (s->in_count == QUEUE) {
             s->unmatched++;
             cosim_errors_add(&s->errors, "cosim mismatch: unit %s port request: the RTL took no "
@@ -468,7 +445,7 @@ static enum unit_activity rtl_tick(struct unit *u)
 static void cosim_stats_derived(struct unit *u, struct stats_writer *w)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    if (s->mode == MODE_LOCKSTEP)
+    if (s->mode == COSIM_MODE_LOCKSTEP)
         stats_emit(w, "pending_compare", (double)(s->exp_count + s->in_count), "messages",
                    "lockstep: responses or requests still waiting for the RTL at the end");
 }
@@ -483,7 +460,7 @@ bool cs_alu_cosim_is(const struct unit *u)
 uint64_t cs_alu_cosim_finish(struct unit *u)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    if (s->mode != MODE_LOCKSTEP || s->finished)
+    if (s->mode != COSIM_MODE_LOCKSTEP || s->finished)
         return s->mismatches;
     s->finished = true;
     uint32_t before = s->errors.count;
@@ -554,14 +531,14 @@ const struct cs_alu_engine *cs_alu_cosim_engine(const struct unit *u)
         .destroy = cosim_destroy,                                                       \
     }
 
-COSIM_OPS(cs_alu_rtl_ops, "cs_alu:rtl", create_rtl, rtl_tick,
+COSIM_OPS(cs_alu_rtl_ops, "cs_alu:rtl", cosim_create, rtl_tick,
           "cs_alu as RTL: rtl-cosim/rtl/cs_alu.sv, Verilated, behind the C unit's ports.");
-COSIM_OPS(cs_alu_lockstep_ops, "cs_alu:lockstep", create_lockstep, lockstep_tick,
+COSIM_OPS(cs_alu_lockstep_ops, "cs_alu:lockstep", cosim_create, lockstep_tick,
           "cs_alu in lockstep: the C model drives the ports, the RTL runs beside it and "
           "every response is compared (fields and cycle, exactly).");
-COSIM_OPS(cs_alu_record_ops, "cs_alu:record", create_record, record_tick,
+COSIM_OPS(cs_alu_record_ops, "cs_alu:record", cosim_create, record_tick,
           "cs_alu's C model with port recording (record_request, record_response).");
-COSIM_OPS(cs_alu_rtl_broken_ops, "cs_alu:rtl_broken", create_rtl_broken, rtl_tick,
+COSIM_OPS(cs_alu_rtl_broken_ops, "cs_alu:rtl_broken", cosim_create, rtl_tick,
           "cs_alu as RTL built with `define BROKEN (one planted bug), to prove the checker.");
-COSIM_OPS(cs_alu_lockstep_broken_ops, "cs_alu:lockstep_broken", create_lockstep_broken,
+COSIM_OPS(cs_alu_lockstep_broken_ops, "cs_alu:lockstep_broken", cosim_create,
           lockstep_tick, "cs_alu in lockstep against the BROKEN RTL: must report mismatches.");

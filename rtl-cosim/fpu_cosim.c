@@ -9,10 +9,10 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
+#include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/fpu_rtl.h"
 #include "units/fpu/fpu.h"
 
-enum mode { MODE_RTL, MODE_LOCKSTEP };
 
 #define RING (FPU_MAX_DEPTH + 2)
 
@@ -22,7 +22,7 @@ struct fpu_cosim {
     uint64_t wave_from, wave_to, wave_after;
     uint32_t max_reports;
     bool stop_on_mismatch;
-    enum mode mode;
+    enum cosim_mode mode;
     enum fpu_rtl_variant variant;
     struct fpu_rtl *rtl;
     struct port *request, *response;
@@ -78,34 +78,16 @@ static const struct stat_desc cosim_stats[] = {
 };
 #undef S
 
-static int create_common(struct unit *u, enum mode mode, enum fpu_rtl_variant variant)
+/* One create for every kind: the kind's name gives the mode and the RTL. */
+static int cosim_create(struct unit *u, struct gt_error *err)
 {
     struct fpu_cosim *s = unit_state(u);
-    s->mode = mode;
-    s->variant = variant;
+    bool broken;
+    if (!cosim_kind_mode(unit_kind(u), &s->mode, &broken) || s->mode == COSIM_MODE_RECORD)
+        return gt_error_set(err, "%s: not an fpu co-simulation kind", unit_kind(u));
+    s->variant = broken ? FPU_RTL_BROKEN : FPU_RTL_GOOD;
     s->first_mismatch = UINT64_MAX;
     return 0;
-}
-
-static int create_rtl(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_RTL, FPU_RTL_GOOD);
-}
-static int create_lockstep(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_LOCKSTEP, FPU_RTL_GOOD);
-}
-static int create_rtl_broken(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_RTL, FPU_RTL_BROKEN);
-}
-static int create_lockstep_broken(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    return create_common(u, MODE_LOCKSTEP, FPU_RTL_BROKEN);
 }
 
 static int cosim_realize(struct unit *u, struct gt_error *err)
@@ -396,7 +378,7 @@ bool fpu_cosim_is(const struct unit *u)
 uint64_t fpu_cosim_finish(struct unit *u)
 {
     struct fpu_cosim *s = unit_state(u);
-    if (s->mode != MODE_LOCKSTEP || s->finished)
+    if (s->mode != COSIM_MODE_LOCKSTEP || s->finished)
         return s->mismatches;
     s->finished = true;
     uint32_t before = s->errors.count;
@@ -445,12 +427,12 @@ uint64_t fpu_cosim_first_mismatch(const struct unit *u)
         .destroy = cosim_destroy,                                                       \
     }
 
-COSIM_OPS(fpu_rtl_ops, "fpu:rtl", create_rtl, rtl_tick,
+COSIM_OPS(fpu_rtl_ops, "fpu:rtl", cosim_create, rtl_tick,
           "fpu as RTL: rtl-cosim/rtl/fpu_pipe.sv, Verilated, behind the C unit's ports.");
-COSIM_OPS(fpu_lockstep_ops, "fpu:lockstep", create_lockstep, lockstep_tick,
+COSIM_OPS(fpu_lockstep_ops, "fpu:lockstep", cosim_create, lockstep_tick,
           "fpu in lockstep: the C engine drives the ports, the RTL runs beside it; every "
           "cycle's output is compared (tag, per-lane results and flags, status; exact).");
-COSIM_OPS(fpu_rtl_broken_ops, "fpu:rtl_broken", create_rtl_broken, rtl_tick,
+COSIM_OPS(fpu_rtl_broken_ops, "fpu:rtl_broken", cosim_create, rtl_tick,
           "fpu as RTL built with `define BROKEN (RU ignores sticky), to prove the checker.");
-COSIM_OPS(fpu_lockstep_broken_ops, "fpu:lockstep_broken", create_lockstep_broken, lockstep_tick,
+COSIM_OPS(fpu_lockstep_broken_ops, "fpu:lockstep_broken", cosim_create, lockstep_tick,
           "fpu in lockstep against the BROKEN RTL: must report mismatches.");

@@ -15,6 +15,7 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
+#include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/l3_rtl.h"
 #include "units/cs/cs.h"
 #include "units/l3/l3.h"
@@ -185,14 +186,18 @@ static size_t param_bytes(enum param_type t)
     return 0;
 }
 
-static int create_common(struct unit *u, struct gt_error *err, bool lockstep,
-                         enum l3_rtl_variant variant)
+/* One create for every kind: the kind's name gives the mode and the RTL. */
+static int cosim_create(struct unit *u, struct gt_error *err)
 {
     struct l3_cosim *s = unit_state(u);
-    s->lockstep = lockstep;
-    s->variant = variant;
+    enum cosim_mode mode;
+    bool broken;
+    if (!cosim_kind_mode(unit_kind(u), &mode, &broken) || mode == COSIM_MODE_RECORD)
+        return gt_error_set(err, "%s: not an l3 co-simulation kind", unit_kind(u));
+    s->lockstep = mode == COSIM_MODE_LOCKSTEP;
+    s->variant = broken ? L3_RTL_BROKEN : L3_RTL_GOOD;
     s->first_mismatch = UINT64_MAX;
-    if (!lockstep)
+    if (!s->lockstep)
         return 0;
     /* The C unit's params, from ours (same paths), into its state. */
     if (l3_ops.state_size > CMODEL_BYTES)
@@ -207,23 +212,6 @@ static int create_common(struct unit *u, struct gt_error *err, bool lockstep,
         memcpy(s->cmodel + p->offset, (unsigned char *)s + mine->offset, param_bytes(p->type));
     }
     return l3_ops.create ? l3_ops.create(u, err) : 0;
-}
-
-static int create_rtl(struct unit *u, struct gt_error *err)
-{
-    return create_common(u, err, false, L3_RTL_GOOD);
-}
-static int create_lockstep(struct unit *u, struct gt_error *err)
-{
-    return create_common(u, err, true, L3_RTL_GOOD);
-}
-static int create_rtl_broken(struct unit *u, struct gt_error *err)
-{
-    return create_common(u, err, false, L3_RTL_BROKEN);
-}
-static int create_lockstep_broken(struct unit *u, struct gt_error *err)
-{
-    return create_common(u, err, true, L3_RTL_BROKEN);
 }
 
 static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle);
@@ -894,13 +882,13 @@ uint64_t l3_cosim_first_mismatch(const struct unit *u)
         .destroy = l3c_destroy,                                                         \
     }
 
-L3C_OPS(l3_rtl_ops, "l3:rtl", create_rtl, rtl_tick,
+L3C_OPS(l3_rtl_ops, "l3:rtl", cosim_create, rtl_tick,
         "l3 as RTL: rtl-cosim/rtl/l3_slice.sv (a slice: banks, shared miss entries), "
         "Verilated, behind the C unit's ports.");
-L3C_OPS(l3_lockstep_ops, "l3:lockstep", create_lockstep, lockstep_tick,
+L3C_OPS(l3_lockstep_ops, "l3:lockstep", cosim_create, lockstep_tick,
         "l3 in lockstep: the C unit drives the ports, the slice RTL takes the same "
         "messages; replies matched by tag per client and compared (fields, cycle exactly).");
-L3C_OPS(l3_rtl_broken_ops, "l3:rtl_broken", create_rtl_broken, rtl_tick,
+L3C_OPS(l3_rtl_broken_ops, "l3:rtl_broken", cosim_create, rtl_tick,
         "l3 as RTL built with `define BROKEN (the LRU evicts the wrong way).");
-L3C_OPS(l3_lockstep_broken_ops, "l3:lockstep_broken", create_lockstep_broken, lockstep_tick,
+L3C_OPS(l3_lockstep_broken_ops, "l3:lockstep_broken", cosim_create, lockstep_tick,
         "l3 in lockstep against the BROKEN RTL: must report mismatches.");
