@@ -2,16 +2,19 @@
 #include "fabric/recording.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabric/alloc.h"
+#include "fabric/unit.h"
 
 struct recorder {
     FILE *f;
     char *path;
     uint64_t count;
+    struct port *observed;          /* recorder_attach's port, or NULL */
 };
 
 struct recorder *recorder_open(const char *path, const struct recording_header *h,
@@ -70,10 +73,43 @@ uint64_t recorder_count(const struct recorder *r)
     return r->count;
 }
 
+static void record_message(void *context, const struct port *p, const struct msg *m,
+                           uint64_t cycle)
+{
+    (void)p;
+    recorder_write(context, cycle, m);
+}
+
+struct recorder *recorder_attach(struct port *p, const char *path, struct gt_error *err)
+{
+    struct unit *u = port_unit(p);
+    struct recording_header h = { .direction = port_direction(p),
+                                  .period_ps = unit_clock_period(u),
+                                  .index = port_index(p) };
+    snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
+    snprintf(h.kind, sizeof h.kind, "%.*s", (int)strcspn(unit_kind(u), ":"), unit_kind(u));
+    snprintf(h.port, sizeof h.port, "%s", port_name(p));
+    h.indexed = h.index > 0 || unit_port_count(u, port_name(p)) > 1;
+    port_link(p, &h.link);
+    struct recorder *r = recorder_open(path, &h, err);
+    if (!r)
+        return NULL;
+    if (!port_add_observer(p, record_message, r)) {
+        recorder_close(r, NULL);
+        gt_error_set(err, "cannot record %s.%s: the port already has %d observers",
+                     unit_name(u), port_name(p), PORT_MAX_OBSERVERS);
+        return NULL;
+    }
+    r->observed = p;
+    return r;
+}
+
 int recorder_close(struct recorder *r, struct gt_error *err)
 {
     if (!r)
         return 0;
+    if (r->observed)
+        port_remove_observer(r->observed, record_message, r);
     int rc = 0;
     if (ferror(r->f) | fclose(r->f))
         rc = gt_error_set(err, "cannot write recording %s", r->path);

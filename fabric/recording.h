@@ -52,7 +52,14 @@ void recorder_write(struct recorder *r, uint64_t cycle, const struct msg *m);
 void recorder_write_raw(struct recorder *r, uint64_t cycle, uint32_t tag, uint32_t kind,
                         const void *payload, uint32_t size);
 uint64_t recorder_count(const struct recorder *r);
-/* Flushes and closes; -1 with err when the file could not be written. */
+/* Records every message port p carries to `path`, through a port observer
+ * beside any others (a lockstep adapter's): the header names p's unit, its
+ * kind without ":impl", the port (with its index when the unit has several
+ * of that name) and the channel's timing. NULL with err when the file
+ * cannot be written or the port has no room for another observer. */
+struct recorder *recorder_attach(struct port *p, const char *path, struct gt_error *err);
+/* Flushes and closes (an attached recorder leaves its port first); -1 with
+ * err when the file could not be written. */
 int recorder_close(struct recorder *r, struct gt_error *err);
 
 /* ---- reading ---------------------------------------------------------------- */

@@ -124,28 +124,18 @@ static double host_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void record_message(void *context, const struct port *p, const struct msg *m,
-                           uint64_t cycle)
-{
-    (void)p;
-    recorder_write(context, cycle, m);
-}
-
+/* Records the unit's port `port` to DIR/<port>.rec. */
 static struct recorder *record(struct unit *u, const char *dir, const char *port,
                                struct gt_error *err)
 {
     struct port *p = unit_port(u, port, 0);
-    struct recording_header h = { .direction = port_direction(p),
-                                  .period_ps = unit_clock_period(u) };
-    snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
-    snprintf(h.kind, sizeof h.kind, "fpu");
-    snprintf(h.port, sizeof h.port, "%s", port);
+    if (!p) {
+        gt_error_set(err, "no port %s on %s", port, unit_name(u));
+        return NULL;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.rec", dir, port);
-    struct recorder *r = recorder_open(path, &h, err);
-    if (r)
-        port_set_observer(p, record_message, r);
-    return r;
+    return recorder_attach(p, path, err);
 }
 
 int fpu_random_run(const struct fpu_random_options *o, struct fpu_random_result *r,

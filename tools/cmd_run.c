@@ -277,13 +277,6 @@ static int write_csv(const void *w, FILE *f, struct gt_error *err)
     return stats_write_csv(w, f, err);
 }
 
-static void record_message(void *context, const struct port *p, const struct msg *m,
-                           uint64_t cycle)
-{
-    (void)p;
-    recorder_write(context, cycle, m);
-}
-
 /* --record-port: a recorder on an existing port of the built machine. */
 static struct recorder *start_recording(struct sim *sim, const char *spec, struct gt_error *err)
 {
@@ -311,21 +304,9 @@ static struct recorder *start_recording(struct sim *sim, const char *spec, struc
                                                           : "no unit of that name");
         return NULL;
     }
-    struct recording_header h = { .direction = port_direction(p),
-                                  .period_ps = unit_clock_period(u) };
-    snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
-    snprintf(h.kind, sizeof h.kind, "%.*s", (int)strcspn(unit_kind(u), ":"), unit_kind(u));
-    snprintf(h.port, sizeof h.port, "%s", port);
-    h.index = index;
-    h.indexed = bracket != NULL || index > 0;
-    port_link(p, &h.link);
-    struct recorder *r = recorder_open(eq + 1, &h, err);
-    if (r && !port_add_observer(p, record_message, r)) {
-        recorder_close(r, NULL);
-        gt_error_set(err, "--record-port '%s': the port already has %d observers", spec,
-                     PORT_MAX_OBSERVERS);
-        return NULL;
-    }
+    struct recorder *r = recorder_attach(p, eq + 1, err);
+    if (!r)
+        gt_error_prefix(err, "--record-port '%s'", spec);
     return r;
 }
 
