@@ -30,14 +30,30 @@ const char *unit_kind(const struct unit *u) { return u->ops->kind; }
 uint32_t unit_id(const struct unit *u) { return u->id; }
 struct sim *unit_sim(const struct unit *u) { return u->sim; }
 
-static const struct param_desc *find_param(const struct unit_ops *ops, const char *path)
+const struct param_desc *param_find(const struct param_desc *table, const char *path)
 {
-    if (!ops->params)
-        return NULL;
-    for (const struct param_desc *p = ops->params; p->path; p++)
+    for (const struct param_desc *p = table; p && p->path; p++)
         if (strcmp(p->path, path) == 0)
             return p;
     return NULL;
+}
+
+static const struct param_desc *find_param(const struct unit_ops *ops, const char *path)
+{
+    return param_find(ops->params, path);
+}
+
+size_t param_type_size(enum param_type t)
+{
+    switch (t) {
+    case PARAM_BOOL: return sizeof(bool);
+    case PARAM_U32: return sizeof(uint32_t);
+    case PARAM_U64: return sizeof(uint64_t);
+    case PARAM_I64: return sizeof(int64_t);
+    case PARAM_DOUBLE: return sizeof(double);
+    case PARAM_STRING: return PARAM_STRING_MAX;
+    }
+    return 0;
 }
 
 const char *param_type_name(enum param_type t)

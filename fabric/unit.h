@@ -62,6 +62,8 @@ enum param_type {
 
 /* "bool", "u32", ... for listings and messages. */
 const char *param_type_name(enum param_type t);
+/* Bytes a param of the type takes in the state (strings: PARAM_STRING_MAX). */
+size_t param_type_size(enum param_type t);
 
 struct param_desc {
     const char *path;       /* key in the unit's config group; '.' nests groups */
@@ -72,6 +74,9 @@ struct param_desc {
     const char *sdef;       /* PARAM_STRING default */
     const char *help;
 };
+
+/* The entry of a param table (ending in PARAM_END) with that path, or NULL. */
+const struct param_desc *param_find(const struct param_desc *table, const char *path);
 
 #define PARAM_BOOL_FIELD(p, st, fld, d, h) \
     { .path = p, .type = PARAM_BOOL, .offset = offsetof(st, fld), .min = 0, .max = 1, .def = (d), .help = h }

@@ -23,6 +23,7 @@
 #define MAX_CLIENTS 64
 #define CMODEL_BYTES 8192   /* room for the C unit's state (checked at create) */
 #define NSTATS 12           /* the counters both sides keep in the stat table */
+enum { STAT_HITS = 3, STAT_MISSES = 4 };   /* their places in counter_names */
 
 static const char *const counter_names[NSTATS] = {
     "reads", "writes", "atomics", "hits", "misses", "merged_misses", "evictions", "writebacks",
@@ -165,27 +166,6 @@ static const struct stat_desc l3c_stats[] = {
 
 /* ---- set up ----------------------------------------------------------------- */
 
-static const struct param_desc *find_param(const struct param_desc *t, const char *path)
-{
-    for (; t->path; t++)
-        if (strcmp(t->path, path) == 0)
-            return t;
-    return NULL;
-}
-
-static size_t param_bytes(enum param_type t)
-{
-    switch (t) {
-    case PARAM_BOOL: return sizeof(bool);
-    case PARAM_U32: return sizeof(uint32_t);
-    case PARAM_U64: return sizeof(uint64_t);
-    case PARAM_I64: return sizeof(int64_t);
-    case PARAM_DOUBLE: return sizeof(double);
-    case PARAM_STRING: return PARAM_STRING_MAX;
-    }
-    return 0;
-}
-
 /* One create for every kind: the kind's name gives the mode and the RTL. */
 static int cosim_create(struct unit *u, struct gt_error *err)
 {
@@ -205,11 +185,11 @@ static int cosim_create(struct unit *u, struct gt_error *err)
                             "bytes kept for it (rtl-cosim/l3_cosim.c CMODEL_BYTES)",
                             l3_ops.state_size, CMODEL_BYTES);
     for (const struct param_desc *p = l3_ops.params; p->path; p++) {
-        const struct param_desc *mine = find_param(l3c_params, p->path);
+        const struct param_desc *mine = param_find(l3c_params, p->path);
         if (!mine || mine->type != p->type)
             return gt_error_set(err, "l3:lockstep: the C unit's param '%s' has no twin here",
                                 p->path);
-        memcpy(s->cmodel + p->offset, (unsigned char *)s + mine->offset, param_bytes(p->type));
+        memcpy(s->cmodel + p->offset, (unsigned char *)s + mine->offset, param_type_size(p->type));
     }
     return l3_ops.create ? l3_ops.create(u, err) : 0;
 }
@@ -772,7 +752,7 @@ static void l3c_stats_derived(struct unit *u, struct stats_writer *w)
         return;
     }
     l3_derived_emit(w, &(struct l3_derived){
-        .hits = s->st[3], .misses = s->st[4], .programmable = s->cs != NULL,
+        .hits = s->st[STAT_HITS], .misses = s->st[STAT_MISSES], .programmable = s->cs != NULL,
         .ro_reads = s->ro_reads, .slm_unallocated = s->slm_unallocated,
         .reprograms = s->reprograms, .programming_violations = s->programming_violations,
         .rejected_programmings = s->rejected_programmings, .urb_kib = s->part_urb,
