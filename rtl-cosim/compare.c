@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "units/cs_alu/cs_alu.h"
 #include "units/fpu/fpu.h"
 
@@ -32,7 +32,7 @@ static const struct cosim_field cs_alu_request_fields[] = {
     COSIM_FIELD_END
 };
 
-/* The L3's ports (fabric/memreq.h). memreq.client is the sender's unit id,
+/* The L3's ports (units/common/memreq.h). memreq.client is the sender's unit id,
  * which differs between a full machine and a replay: not compared. */
 static const struct cosim_field memreq_fields[] = {
     { "address", offsetof(struct memreq, address), 8, 1 },

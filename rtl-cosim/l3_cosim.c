@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/msg.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/l3_rtl.h"
-#include "units/cs/cs.h"
+#include "units/common/mmio.h"
 #include "units/l3/l3.h"
 
 #define MAX_CLIENTS 64
@@ -331,7 +331,7 @@ static struct l3_rtl_req rtl_req(const struct msg *m, uint32_t port)
     /* the C unit's classes: op READ, WRITE, anything else atomic; target URB, SLM,
      * UNCACHED, RO data, anything else R/W data */
     uint8_t op = q->op > MEMREQ_ATOMIC ? MEMREQ_ATOMIC : q->op;
-    uint8_t target = q->target > L3_TARGET_RO_DATA ? MEMREQ_DATA : q->target;
+    uint8_t target = q->target > MEMREQ_RO_DATA ? MEMREQ_DATA : q->target;
     return (struct l3_rtl_req){ q->address, q->tag, m->tag, op, target, (uint8_t)port };
 }
 

@@ -43,7 +43,7 @@ struct l3_rtl_req {
     uint64_t addr;
     uint32_t tag, mtag;     /* memreq tag, message header tag */
     uint8_t op;             /* enum memreq_op; 2 stands for any atomic */
-    uint8_t target;         /* enum memreq_target, 4 = L3_TARGET_RO_DATA; 0..4 */
+    uint8_t target;         /* enum memreq_target, 4 = MEMREQ_RO_DATA; 0..4 */
     uint8_t port;
 };
 

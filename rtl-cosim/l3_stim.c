@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/msg.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
-#include "units/cs/cs.h"
+#include "units/common/mmio.h"
 #include "units/l3/l3.h"
 
 #define MAX_STREAMS 16
@@ -51,7 +51,7 @@ static const struct param_desc stim_params[] = {
     PARAM_U32_FIELD("conflict_sets", S, conflict_sets, 3, 1, 4096, "sets the other lines share"),
     PARAM_U32_FIELD("conflict_lines", S, conflict_lines, 10, 1, 1 << 16, "lines per such set"),
     PARAM_U32_FIELD("ro_permille", S, ro_permille, 0, 0, 1000,
-                    "cached requests to read-only data (target L3_TARGET_RO_DATA)"),
+                    "cached requests to read-only data (target MEMREQ_RO_DATA)"),
     PARAM_U32_FIELD("slm_permille", S, slm_permille, 0, 0, 1000, "URB requests sent as SLM"),
     PARAM_U32_FIELD("program_permille", S, program_permille, 0, 0, 1000,
                     "chance a cycle of an L3CNTLREG write on \"cs\" (linked)"),
@@ -139,7 +139,7 @@ static struct memreq make_request(struct l3_stim *s, uint32_t tag, uint32_t clie
     if (q.target == MEMREQ_URB && s->slm_permille && below(s, 1000) < s->slm_permille)
         q.target = MEMREQ_SLM;
     if (q.target == MEMREQ_DATA && s->ro_permille && below(s, 1000) < s->ro_permille)
-        q.target = L3_TARGET_RO_DATA;
+        q.target = MEMREQ_RO_DATA;
     r = below(s, 1000);
     q.op = r < s->write_permille ? MEMREQ_WRITE
          : r < s->write_permille + s->atomic_permille ? MEMREQ_ATOMIC : MEMREQ_READ;

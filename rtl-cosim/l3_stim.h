@@ -12,7 +12,7 @@
  * conflicts, evictions and dirty writebacks once conflict_lines > ways).
  * pop_permille < 1000 pops a reply only on that share of cycles, so the L3's
  * reply channels fill (back-pressure). ro_permille of the cached requests go
- * to read-only data (L3_TARGET_RO_DATA), slm_permille of the URB ones to SLM;
+ * to read-only data (MEMREQ_RO_DATA), slm_permille of the URB ones to SLM;
  * with "cs" linked, program_permille of the cycles send an L3CNTLREG write
  * (mostly ways adding up to program_ways, with URB, RO, DC, All pools and
  * now and then SLM; now and then a write the L3 must reject).

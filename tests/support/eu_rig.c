@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fabric/stats.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 
 static const struct param_desc stub_params[] = {
     PARAM_U32_FIELD("add", struct stub_sf, add, 100, 0, UINT32_MAX, "added to every reply dword"),

@@ -6,7 +6,7 @@
 
 #include "fabric/memory.h"
 #include "fabric/stats.h"
-#include "units/cs/cs.h"
+#include "units/common/state_packet.h"
 #include "units/registry.h"
 
 /* ---- source ---- */

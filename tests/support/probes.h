@@ -28,7 +28,7 @@ struct probe_sink {
     struct port *in;
     uint64_t received;
     uint64_t checksum;      /* order-sensitive hash of (tag, cycle) */
-    uint32_t space_format;  /* of the last MSG_STATE packet (units/cs/cs.h) */
+    uint32_t space_format;  /* of the last MSG_STATE packet (units/common/state_packet.h) */
     uint32_t tag[PROBE_MAX_RECORDS];
     uint64_t cycle[PROBE_MAX_RECORDS];
 };

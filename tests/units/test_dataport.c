@@ -8,14 +8,14 @@
 #include <string.h>
 
 #include "fabric/memory.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "units/dataport/dataport.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
 

@@ -14,7 +14,7 @@
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
 #include "units/icache/icache.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 
 enum { MOV = 1, ADD = 64, MUL = 65, JMPI = 32, SEND = 49, MAD = 91 };
 

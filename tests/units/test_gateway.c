@@ -9,7 +9,7 @@
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 #include "units/gateway/gateway.h"
 
 struct catcher {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
@@ -262,7 +262,7 @@ static void test_miss_through_memory(void)
     CU_ASSERT_EQUAL(r.f[0]->reply_cycle[0], 54);
     CU_ASSERT_EQUAL(r.m->requests, 1);
     CU_ASSERT_EQUAL(r.m->address[0], 0x12340);
-    CU_ASSERT_EQUAL(r.m->target[0], L3_TARGET_RO_DATA);
+    CU_ASSERT_EQUAL(r.m->target[0], MEMREQ_RO_DATA);
     CU_ASSERT_EQUAL(r.m->held[0].op, MEMREQ_READ);
     CU_ASSERT_EQUAL(r.m->held[0].bytes, 64);
     CU_ASSERT_EQUAL(stat(&r, "memory_requests"), 1);

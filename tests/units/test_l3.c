@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
-#include "units/cs/cs.h"
+#include "units/common/mmio.h"
 #include "units/l3/l3.h"
 #include "units/memory/memory.h"
 
@@ -506,8 +506,8 @@ static void same_set_dc(struct requester *r)
 static void same_set_ro(struct requester *r)
 {
     for (uint32_t i = 0; i < 17; i++)
-        script(r, 2000 + 200 * i, 8192ull * i, MEMREQ_READ, (enum memreq_target)L3_TARGET_RO_DATA);
-    script(r, 6000, 0, MEMREQ_READ, (enum memreq_target)L3_TARGET_RO_DATA);
+        script(r, 2000 + 200 * i, 8192ull * i, MEMREQ_READ, (enum memreq_target)MEMREQ_RO_DATA);
+    script(r, 6000, 0, MEMREQ_READ, (enum memreq_target)MEMREQ_RO_DATA);
 }
 
 static void test_l3cntlreg_pools(void)

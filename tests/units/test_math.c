@@ -13,7 +13,7 @@
 #include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 #include "units/math/math.h"
 
 static uint32_t fb(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }

@@ -9,7 +9,7 @@
 #include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 #include "units/td/td.h"
 
 #define MAX_EUS 4

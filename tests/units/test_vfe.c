@@ -13,8 +13,9 @@
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
-#include "units/cs/cs.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/mmio.h"
+#include "units/common/state_packet.h"
+#include "units/common/thread_msg.h"
 #include "units/vfe/vfe.h"
 
 #define MAX_CAUGHT 64
@@ -112,7 +113,7 @@ static struct rig rig_new(const char *const *over)
     return r;
 }
 
-/* A state packet as the CS sends it (units/cs/cs.h). */
+/* A state packet as the CS sends it (units/common/state_packet.h). */
 static void packet(struct rig *r, const char *name, const uint32_t *dw, uint32_t n)
 {
     const struct spec_element *e = spec_find_element(9, SPEC_COMMAND, name);

@@ -17,7 +17,7 @@
 #include "fabric/stats.h"
 #include "units/eu/eu.h"
 #include "units/eu/eu_encode.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 
 #define BENCH_THREADS 56
 #define BENCH_ITERATIONS 2000

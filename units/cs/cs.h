@@ -59,8 +59,8 @@
 #include <stdint.h>
 
 #include "fabric/unit.h"
-
-struct spec_element;
+#include "units/common/mmio.h"
+#include "units/common/state_packet.h"
 
 extern const struct unit_ops cs_ops;
 
@@ -71,50 +71,8 @@ struct gpu_address_space;
  * one, else the GGTT); NULL before any submission. */
 struct gpu_address_space *cs_last_address_space(struct unit *u);
 
-/* ---- host <-> CS (MSG_MMIO) ---------------------------------------------- */
-
-enum cs_mmio_op {
-    CS_MMIO_WRITE = 1,      /* host -> CS: register `offset` = `value` */
-    CS_MMIO_RING_DATA = 2,  /* host -> CS: ring dwords handed over inline (legacy AUB) */
-    CS_MMIO_SYNC = 3,       /* host -> CS: reply when all work before it is done */
-    CS_MMIO_SYNC_DONE = 4,  /* CS -> host: reply to a sync */
-    CS_MMIO_DEVICE = 5,     /* host -> CS: the workload was captured on `value` (PCI id), gen `offset` */
-};
-
-struct cs_mmio {
-    uint32_t op;            /* enum cs_mmio_op */
-    uint32_t offset;        /* WRITE: MMIO offset; DEVICE, SYNC_DONE: generation */
-    uint32_t value;         /* WRITE: value; DEVICE: PCI id; SYNC_DONE: hangs so far */
-    uint32_t ring;          /* RING_DATA: which ring (AUB_TRACE_RING_*) */
-    uint64_t address;       /* RING_DATA: the address the capture names (unused) */
-    uint32_t size;          /* RING_DATA: bytes in data[] */
-    uint32_t reserved;
-    uint8_t data[];
-};
-
-/* ---- CS -> pipeline (MSG_STATE) ------------------------------------------ */
-
-struct cs_state_packet {
-    const struct spec_element *command;     /* what the spec tables call it */
-    uint32_t gen;
-    uint32_t dword_count;
-    uint64_t address;                       /* GPU address it was fetched from */
-    uint32_t ppgtt;                         /* 1: fetched through the PPGTT */
-    uint32_t unpacked_offset;               /* payload offset of the unpacked struct */
-    /* The submitting context's address space, for units that read memory the
-     * command points at (CURBE, interface descriptors, state): the PPGTT's
-     * root when the context has one (space_format = GPU_ADDRESS_SPACE_PPGTT_
-     * GEN8_4LEVEL), else the GGTT (root 0) in this generation's format. */
-    uint32_t space_format;                  /* enum gpu_address_space_format */
-    uint32_t reserved;
-    uint64_t space_root;
-    uint32_t dwords[];                      /* the command as fetched */
-};
-
-/* The unpacked C struct (struct GENn_<name>, command->c_size bytes). */
-static inline const void *cs_state_unpacked(const struct cs_state_packet *p)
-{
-    return (const uint8_t *)p + p->unpacked_offset;
-}
+/* The messages it exchanges: units/common/mmio.h (MSG_MMIO with the host, the
+ * front ends and the L3s), units/common/state_packet.h (MSG_STATE down "vf"
+ * and "vfe"). */
 
 #endif

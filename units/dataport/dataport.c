@@ -7,12 +7,12 @@
 
 #include "fabric/alloc.h"
 #include "fabric/memory.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/sim.h"
 #include "spec_gen7_pack.h"
 #include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 #include "units/l3/l3.h"
 
 #define DP_MAX_EUS 64
@@ -917,7 +917,7 @@ static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *
             s->cc_misses++;
             t->lines[kept] = t->lines[i];
             t->ops[kept] = t->ops[i];
-            t->targets[kept++] = L3_TARGET_RO_DATA;
+            t->targets[kept++] = MEMREQ_RO_DATA;
         }
         t->nlines = kept;
         if (!kept) {

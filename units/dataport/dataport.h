@@ -31,13 +31,13 @@
  *    L3 linked they go through a direct-mapped constant cache of `cc_lines`
  *    64-byte lines; a message whose lines all hit replies after `cc_latency`
  *    without L3 traffic, missing lines go to the L3 as read-only data
- *    (L3_TARGET_RO_DATA, units/l3/l3.h) and fill the cache when answered.
+ *    (MEMREQ_RO_DATA, units/l3/l3.h) and fill the cache when answered.
  *    The data itself always comes from memory when the message is taken,
  *    so the cache is timing only (no stale data); stats cc_hits, cc_misses;
  *  - timing: the functional access happens when the message is taken; the
  *    write-back goes to the EU when every 64-byte line the message touched
  *    has been answered by the slice's L3 (one MSG_MEMORY_REQUEST per line,
- *    fabric/memreq.h; SLM lines with target SLM), or after `latency` cycles
+ *    units/common/memreq.h; SLM lines with target SLM), or after `latency` cycles
  *    when no L3 is linked; at most `max_outstanding` messages in flight.
  * Bad programming (counted, logged once per kind, never a crash or hang): a
  * BTI beyond the interface descriptor's binding table entry count, or whose

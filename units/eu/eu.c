@@ -7,10 +7,10 @@
 
 #include "fabric/alloc.h"
 #include "fabric/memory.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/sim.h"
 #include "units/eu/eu_exec.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 
 #define EU_MAX_THREADS 16
 #define EU_SFID_PORTS 16
@@ -180,7 +180,7 @@ static const struct param_desc eu_params[] = {
 
 static const struct port_desc eu_ports[] = {
     { .name = "dispatch", .direction = PORT_IN, .flags = PORT_OPTIONAL,
-      .help = "thread dispatch (MSG_THREAD_DISPATCH, units/eu/eu_msg.h); MSG_GENERIC is passed on" },
+      .help = "thread dispatch (MSG_THREAD_DISPATCH, units/common/thread_msg.h); MSG_GENERIC is passed on" },
     { .name = "send", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "SEND messages whose SFID has no port of its own, and passed-on generic traffic" },
     { .name = "sfid", .direction = PORT_OUT, .count = EU_SFID_PORTS, .flags = PORT_OPTIONAL,

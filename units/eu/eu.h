@@ -49,8 +49,8 @@
  *        unchanged to "send"), "send" out, "sfid"[16] out (optional, per SFID),
  *        "writeback"[4] in (optional), "td" out (optional, thread ends),
  *        "icache" out and "icache_reply" in (optional, linked together:
- *        line fetches to the subslice instruction cache, fabric/memreq.h).
- *        Payloads: units/eu/eu_msg.h.
+ *        line fetches to the subslice instruction cache, units/common/memreq.h).
+ *        Payloads: units/common/thread_msg.h.
  * Bad programming (illegal opcodes, register accesses outside the GRF, fetch
  * faults, kernels exceeding `max_thread_instructions`) ends the thread or
  * discards the access, logs a note and counts it; nothing crashes or hangs.

@@ -146,7 +146,7 @@ struct eu_thread {
  * IEEE mode), all dispatched channels active at ip. */
 void eu_thread_init(struct eu_thread *t, int gen, uint64_t inst_base, uint32_t ip, uint32_t dmask);
 
-/* What the dispatcher loads besides the payload (units/eu/eu_msg.h struct
+/* What the dispatcher loads besides the payload (units/common/thread_msg.h struct
  * eu_dispatch): cr0.0 and cr0.1 (only their defined dispatch-time bits are
  * taken: cr0.0 FP mode 0 and rounding 5:4, cr0.1 enables 12 and 13) and the
  * System Routine's address. */

@@ -6,7 +6,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/sim.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 
 #define GW_BARRIERS 32
 #define GW_MAX_WAITERS 64

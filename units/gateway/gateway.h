@@ -7,7 +7,7 @@
  *    every requester gets its notification (an empty write-back, the EU's n0)
  *    and the count restarts at zero (L9087-9140). The thread count is the
  *    group's, programmed by the front end before dispatch (L17362-17366); it
- *    travels with the thread context (units/eu/eu_msg.h), or comes from
+ *    travels with the thread context (units/common/thread_msg.h), or comes from
  *    M0.2[14:9] when M0.2[15] Barrier Count Enable is set. A predicated
  *    barrier (M0.2[30]) returns in W0.0[15:0] the sum of the requesters'
  *    M0.3 predicate bits;

@@ -11,7 +11,7 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "spec/spec.h"
-#include "units/cs/cs.h"
+#include "units/common/mmio.h"
 
 #define BUILTIN_FABRIC "builtin:fabric"
 #define BUILTIN_CHUNK 4096u

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/min_heap.h"
 #include "fabric/sim.h"
 #include "units/l3/l3.h"
@@ -236,7 +236,7 @@ static void send_memory_requests(struct icache *s, struct unit *u)
         r->tag = i;
         r->bytes = MEMREQ_LINE_BYTES;
         r->op = MEMREQ_READ;
-        r->target = L3_TARGET_RO_DATA;      /* the RO(I/S/C/T) pool, seed 003 L18366-18384 */
+        r->target = MEMREQ_RO_DATA;      /* the RO(I/S/C/T) pool, seed 003 L18366-18384 */
         r->client = unit_id(u);
         m->tag = i;
         port_try_send(s->memory, m);

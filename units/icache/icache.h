@@ -3,10 +3,10 @@
  * Models (seed 003): the instruction cache ("I$") is an L3 client that only
  * reads (L18408, L18443) and belongs to the read-only pool "RO(I/S/C/T)"
  * (instruction, state, constant, texture: L18366-18384, L18849), so its misses
- * go to the slice's L3 as read-only data (L3_TARGET_RO_DATA, units/l3/l3.h;
+ * go to the slice's L3 as read-only data (MEMREQ_RO_DATA, units/l3/l3.h;
  * the destination field of L18475-18481); instruction streams are read-only
  * (L19102), so lines are never dirty and an eviction writes nothing back.
- * Lines are the L3's 64 bytes (L18327, fabric/memreq.h).
+ * Lines are the L3's 64 bytes (L18327, units/common/memreq.h).
  *
  * The seed gives no size, associativity, latency or bandwidth for it
  * (notes/003-skl-sharedfn-eu.md §14.17; neither does reference/eu/devices.txt),

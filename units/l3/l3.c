@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/min_heap.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
-#include "units/cs/cs.h"
+#include "units/common/mmio.h"
 
 #define MAX_CLIENTS 64
 #define SLM_KIB_PER_BANK 64u        /* "SLM-capable 64KB" per bank (003 notes §4.4-4.5) */
@@ -333,7 +333,7 @@ static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
                 continue;
             cached = true;
             dirty |= q->op != MEMREQ_READ;
-            ro &= q->target == L3_TARGET_RO_DATA;
+            ro &= q->target == MEMREQ_RO_DATA;
         }
         if (cached)
             fill(s, u, line, dirty, ro);
@@ -403,7 +403,7 @@ static void serve_banks(struct l3 *s, struct unit *u, uint64_t now)
                 s->mshr_stalls++;
                 continue;               /* the bank waits for a miss entry */
             }
-            if (q->target == L3_TARGET_RO_DATA)
+            if (q->target == MEMREQ_RO_DATA)
                 s->ro_reads++;          /* one pool with DC and Rest here */
             if (q->op == MEMREQ_READ)
                 s->reads++;

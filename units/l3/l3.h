@@ -17,7 +17,7 @@
  * GT2 default 384 KB with URB 384 KB), all of it "Rest" (shared by R/W and
  * read-only data). With DC and RO ways programmed, the ways are laid out
  * DC | Rest | RO: R/W data fills DC + Rest, read-only data (target
- * L3_TARGET_RO_DATA) fills Rest + RO, each pool under its own 1-bit LRU;
+ * MEMREQ_RO_DATA) fills Rest + RO, each pool under its own 1-bit LRU;
  * lookups search every way.
  * The params give the partition at reset; a write of L3CNTLREG from the CS
  * (MSG_MMIO CS_MMIO_WRITE on "cs") reprograms it: genxml layout 0 SLM Enable,
@@ -51,13 +51,6 @@
 #include "fabric/unit.h"
 
 extern const struct unit_ops l3_ops;
-
-/* A memreq target beyond fabric/memreq.h's: "L3 RO data" (seed 003
- * L18475-18481: the read-only clients, constant cache and sampler, are one
- * pool). The data port's constant cache sends its misses with it; the L3
- * serves them as cached reads and counts them (ro_reads). Memory models
- * treat it as cached data. */
-#define L3_TARGET_RO_DATA 4u
 
 /* L3CNTLREG (0x7034) decoded for one slice: the fields in ways, the rules of
  * 003 notes §4.5 (L18834-18911) checked, and what the partition becomes.

@@ -7,7 +7,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/sim.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/thread_msg.h"
 
 #define MATH_MAX_EUS 64
 #define CH_PER_REG (MATH_REG_BYTES / 4)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
-#include "fabric/memreq.h"
+#include "units/common/memreq.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"

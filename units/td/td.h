@@ -5,7 +5,7 @@
  * Models (seed 003): the local thread dispatcher of a subslice (L18415,
  * L17388; notes/003-skl-pipeline.md §6 for the payloads the stages build).
  * The TD learns that a slot is free only from the thread-end messages the EUs
- * send (units/eu/eu_msg.h), never by looking at an EU.
+ * send (units/common/thread_msg.h), never by looking at an EU.
  *  - queue: up to `queue_depth` requests wait; when full the TD stops taking
  *    requests (back-pressure on the stage's channel);
  *  - arbitration: highest `priority` first, then oldest;

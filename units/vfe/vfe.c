@@ -12,8 +12,9 @@
 #include "spec_gen7_pack.h"
 #include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
-#include "units/cs/cs.h"
-#include "units/eu/eu_msg.h"
+#include "units/common/mmio.h"
+#include "units/common/state_packet.h"
+#include "units/common/thread_msg.h"
 
 #define VFE_MAX_IDS 64
 #define VFE_ID_BYTES 32

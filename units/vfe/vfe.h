@@ -49,7 +49,7 @@
  * Ports: "cs" in (MSG_STATE from the command streamer; MSG_MMIO CS_MMIO_SYNC:
  *        a host sync), "cs_drained" out (MSG_MMIO CS_MMIO_SYNC_DONE once every
  *        thread dispatched before the sync has ended), "td"[open] out (one
- *        per subslice: MSG_THREAD_DISPATCH, units/eu/eu_msg.h), "ts"[open] in
+ *        per subslice: MSG_THREAD_DISPATCH, units/common/thread_msg.h), "ts"[open] in
  *        (MSG_SEND with EOT from the EUs, SFID 7).
  * Not modelled: MEDIA_OBJECT*, the media walker and scoreboard, URB handles
  * and their partitioning (payloads go straight into the dispatch), child threads and spawn messages, global barriers across subslices,

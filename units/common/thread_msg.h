@@ -1,4 +1,4 @@
-/* units/eu/eu_msg.h - the payloads of the messages the EU, the thread
+/* units/common/thread_msg.h - the payloads of the messages the EU, the thread
  * dispatcher and the shared functions exchange (DESIGN.md "Ports, messages and
  * time": thread dispatch requests and payloads, SEND messages, write-backs).
  *
@@ -16,8 +16,8 @@
  *      (SFID 3, BarrierMsg) is the barrier's notification (n0, 003 L9087-9140).
  * All multi-byte fields are host-endian; register images are the GRF bytes.
  */
-#ifndef GTSIM_UNITS_EU_MSG_H
-#define GTSIM_UNITS_EU_MSG_H
+#ifndef GTSIM_UNITS_COMMON_THREAD_MSG_H
+#define GTSIM_UNITS_COMMON_THREAD_MSG_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* fabric/memreq.h - requests to the memory side (L3, URB, LLC, DRAM) and
+/* units/common/memreq.h - requests to the memory side (L3, URB, LLC, DRAM) and
  * their replies: the protocol between shared functions and memory models.
  *
  * Timing only: the data itself is read and written by the requester through
@@ -11,8 +11,8 @@
  * same index. Writes are replied to as well (the completion a fence waits
  * for).
  */
-#ifndef GTSIM_FABRIC_MEMREQ_H
-#define GTSIM_FABRIC_MEMREQ_H
+#ifndef GTSIM_UNITS_COMMON_MEMREQ_H
+#define GTSIM_UNITS_COMMON_MEMREQ_H
 
 #include <stdint.h>
 
@@ -30,6 +30,12 @@ enum memreq_target {
     MEMREQ_URB = 1,         /* URB: data array only, no tags */
     MEMREQ_SLM = 2,         /* shared local memory: the highly banked arrays */
     MEMREQ_UNCACHED = 3,    /* straight through to memory */
+    /* L3 RO data (seed 003 L18475-18481): the read-only clients (constant
+     * cache, sampler, instruction cache) are one pool. The L3 serves these as
+     * cached reads in its RO pool and counts them (ro_reads); memory models
+     * treat them as cached data. */
+    MEMREQ_RO_DATA = 4,
+    MEMREQ_TARGET_COUNT
 };
 
 struct memreq {
