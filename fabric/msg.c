@@ -23,6 +23,11 @@ static const char *const msg_kind_names[MSG_KIND_COUNT] = {
     [MSG_MEMORY_REQUEST] = "memory_request",
     [MSG_MEMORY_RESPONSE] = "memory_response",
     [MSG_PIXELS] = "pixels",
+    [MSG_URB] = "urb",
+    [MSG_SETUP] = "setup",
+    [MSG_SUBSPANS] = "subspans",
+    [MSG_QPU_IO] = "qpu_io",
+    [MSG_QPU_RESULT] = "qpu_result",
 };
 
 const char *msg_kind_name(uint32_t kind)

@@ -17,19 +17,29 @@
 
 struct sim;
 
+/* Each kind's payload struct lives in units/common/ (the header named beside
+ * it); docs/architecture.md says which units exchange it. */
 enum msg_kind {
     MSG_GENERIC = 0,        /* test and workload traffic with no hardware meaning */
-    MSG_MMIO,               /* register read/write from the host to the GPU */
-    MSG_STATE,              /* a state packet: an unpacked 3DSTATE_*, MEDIA_*, GPGPU_* */
-    MSG_PRIMITIVE,          /* URB handle(s) + topology + flags between FF stages */
-    MSG_THREAD_DISPATCH,    /* thread dispatch request and payload to the EUs */
-    MSG_SEND,               /* an EU SEND: descriptors + payload registers */
-    MSG_WRITEBACK,          /* a shared function's reply to a SEND */
-    MSG_MEMORY_REQUEST,     /* a 64-byte-line request to L3/URB/memory */
-    MSG_MEMORY_RESPONSE,    /* its completion */
-    MSG_PIXELS,             /* pixel quads to the back end */
+    MSG_MMIO,               /* register traffic: host, CS, front ends, L3s (mmio.h) */
+    MSG_STATE,              /* a state packet: a parsed 3DSTATE_*, MEDIA_*, GPGPU_* (state_packet.h) */
+    MSG_PRIMITIVE,          /* vertex packets, URB handle(s) + topology + flags, between FF stages (primitive.h) */
+    MSG_THREAD_DISPATCH,    /* thread dispatch request and payload to the EUs; thread end (thread_msg.h) */
+    MSG_SEND,               /* an EU SEND: descriptors + payload registers (thread_msg.h) */
+    MSG_WRITEBACK,          /* a shared function's reply to a SEND (thread_msg.h) */
+    MSG_MEMORY_REQUEST,     /* a 64-byte-line request to L3/URB/memory (memreq.h) */
+    MSG_MEMORY_RESPONSE,    /* its completion (memreq.h) */
+    MSG_PIXELS,             /* render target writes to the pixel back end (pixel.h) */
+    MSG_URB,                /* URB entry allocation, references, reads and writes by FF stages (urb.h) */
+    MSG_SETUP,              /* a set-up primitive, SF -> WM: edges, depth and attribute planes (primitive.h) */
+    MSG_SUBSPANS,           /* rasterized 2x2 subspans, WM -> pixel shader dispatch (pixel.h) */
+    MSG_QPU_IO,             /* VideoCore IV: a QPU's register-mapped write to TMU/SFU/VPM/TLB/... (vc4_io.h) */
+    MSG_QPU_RESULT,         /* VideoCore IV: what comes back (r4 data, VPM reads, DMA done) (vc4_io.h) */
     MSG_KIND_COUNT
 };
+
+/* A mask of one kind, for port descriptors: MSG_KIND_BIT(MSG_SEND). */
+#define MSG_KIND_BIT(k) (1u << (k))
 
 /* Printable name of a kind ("generic", "mmio", ...); "invalid" when out of range. */
 const char *msg_kind_name(uint32_t kind);

@@ -1,0 +1,108 @@
+/* units/common/primitive.h - primitives between the geometry stages
+ * (MSG_PRIMITIVE) and set-up primitives from SF to WM (MSG_SETUP).
+ *
+ * Between fixed-function stages the hardware passes vertex packets of
+ * {VUE handle, PrimType, StartPrim, EndPrim, optionally vertex header data}
+ * (seed 003 L11749-11757). We carry one whole primitive (or one instance's
+ * worth of a strip) per message, in API order end to end: the handles of
+ * its vertices in the URB, the topology they came from and the flags each
+ * stage needs. A stage that takes a primitive dereferences its handles when
+ * it is done with them (units/common/urb.h).
+ *
+ * After SF the vertices are in screen space and set up: MSG_SETUP carries
+ * what the rasterizer and the pixel shader payload need (edge equations in
+ * the rasterizer's fixed point, the depth plane, and each attribute's plane
+ * coefficients a0/a1/a2 for SBE; the payload layout of the deltas is a gap
+ * in the seed, 003 notes §3.13).
+ *
+ * VideoCore IV reuses MSG_PRIMITIVE for its vertex batches, with VPM indices
+ * instead of URB handles (struct vc4_primitive, vc4_io.h).
+ */
+#ifndef GTSIM_UNITS_COMMON_PRIMITIVE_H
+#define GTSIM_UNITS_COMMON_PRIMITIVE_H
+
+#include <stdint.h>
+
+/* 3D_Prim_Topo_Type (003 L11559-11654; numeric encodings are a gap in the
+ * seed, taken from Mesa's genxml gen9.xml "3D_Prim_Topo_Type"). */
+enum prim_topology {
+    PRIM_POINTLIST = 1,
+    PRIM_LINELIST = 2,
+    PRIM_LINESTRIP = 3,
+    PRIM_TRILIST = 4,
+    PRIM_TRISTRIP = 5,
+    PRIM_TRIFAN = 6,
+    PRIM_QUADLIST = 7,
+    PRIM_QUADSTRIP = 8,
+    PRIM_LINELIST_ADJ = 9,
+    PRIM_LINESTRIP_ADJ = 10,
+    PRIM_TRILIST_ADJ = 11,
+    PRIM_TRISTRIP_ADJ = 12,
+    PRIM_TRISTRIP_REVERSE = 13,
+    PRIM_POLYGON = 14,
+    PRIM_RECTLIST = 15,
+    PRIM_LINELOOP = 16,
+    PRIM_POINTLIST_BF = 17,
+    PRIM_LINESTRIP_CONT = 18,
+    PRIM_LINESTRIP_BF = 19,
+    PRIM_LINESTRIP_CONT_BF = 20,
+    PRIM_TRIFAN_NOSTIPPLE = 22,
+    PRIM_PATCHLIST_1 = 32,          /* PATCHLIST_n = 31 + n, n = 1..32 */
+    PRIM_PATCHLIST_32 = 63,
+};
+
+/* Vertices in a patch list's patch; 0 when the topology is no patch list. */
+static inline uint32_t prim_patch_vertices(uint32_t topology)
+{
+    return topology >= PRIM_PATCHLIST_1 && topology <= PRIM_PATCHLIST_32
+               ? topology - PRIM_PATCHLIST_1 + 1 : 0;
+}
+
+enum prim_flags {
+    PRIM_START = 1u << 0,           /* StartPrim: first primitive of a strip/fan/draw */
+    PRIM_END = 1u << 1,             /* EndPrim: last of it */
+    PRIM_BACK_FACING = 1u << 2,     /* set by SF's face determination */
+    PRIM_RESTARTED = 1u << 3,       /* follows a primitive restart (cut index) */
+    PRIM_CLIPPED = 1u << 4,         /* vertices made by CLIP */
+};
+
+#define PRIM_MAX_VERTICES 32u       /* PATCHLIST_32 */
+
+struct primitive_packet {
+    uint32_t topology;              /* enum prim_topology as the stage received it */
+    uint32_t flags;                 /* enum prim_flags */
+    uint32_t vertex_count;          /* handles in use */
+    uint32_t provoking;             /* index in handles[] of the provoking vertex */
+    uint32_t instance;              /* InstanceID */
+    uint32_t primitive_id;          /* PrimitiveID as the stages count it */
+    uint32_t stream;                /* GS stream (SOL); 0 otherwise */
+    uint32_t draw;                  /* the 3DPRIMITIVE it came from (ordering, stats) */
+    uint32_t handles[PRIM_MAX_VERTICES];    /* VUE handles (urb.h) */
+};
+
+/* A set-up primitive, SF -> WM (003 L14361-15206). Edges are
+ * a*x + b*y + c >= 0 inside, in the rasterizer's fixed point (sub-pixel bits
+ * as 3DSTATE_SF selects), relative to the primitive's bounding box origin. */
+#define SETUP_MAX_ATTRIBUTES 32u
+
+struct setup_plane {
+    float a0, a1, a2;               /* value = a0 + a1 * dx + a2 * dy (dx, dy from vertex 0) */
+};
+
+struct setup_primitive {
+    uint32_t topology;              /* what the rasterizer draws: point, line or triangle form */
+    uint32_t flags;                 /* enum prim_flags (BACK_FACING here) */
+    uint32_t primitive_id;
+    uint32_t viewport_index, rt_array_index;
+    int32_t x_min, y_min, x_max, y_max;     /* bounding box in pixels, scissored */
+    int64_t edge_a[3], edge_b[3], edge_c[3];
+    uint32_t subpixel_bits;
+    float x0, y0;                   /* vertex 0 in screen space (the planes' origin) */
+    struct setup_plane depth;       /* z */
+    struct setup_plane inverse_w;   /* 1/w for perspective-correct barycentrics */
+    uint32_t attribute_count;       /* planes in use (4 components each) */
+    uint32_t constant_mask;         /* attributes that are flat / constant */
+    struct setup_plane attributes[SETUP_MAX_ATTRIBUTES][4];
+};
+
+#endif

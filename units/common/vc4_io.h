@@ -1,0 +1,93 @@
+/* units/common/vc4_io.h - VideoCore IV: a QPU's register-mapped I/O
+ * (MSG_QPU_IO out, MSG_QPU_RESULT back) and the vertex batches the binner and
+ * the primitive setup exchange (MSG_PRIMITIVE).
+ *
+ * A QPU has no SEND: I/O is a write to waddr 32-63 or a read of raddr 32-51,
+ * plus the 4-bit signal field (seed 002, Table 14 @91738; notes/002-videocore4.md
+ * §3.9, §3.12). The QPU unit turns each such access into one message to the
+ * slice's shared unit that owns the register (TMU, SFU, VPM/VCD/VDW, TLB,
+ * mutex, host interrupt): 16 lanes of 32 bits, and for a TMU coordinate
+ * write the uniform it pops with it (notes §7.2 item 4: the configuration
+ * word travels in-band). What comes back (r4 data from the SFU at N+3 or the
+ * TMU on a signal, VPM reads, DMA completion, the mutex grant) is a
+ * MSG_QPU_RESULT; the QPU stalls at its SP stage until it arrives (002 @68561).
+ * Requests of one QPU are in order; shared units keep one FIFO per QPU
+ * (notes §7.2 item 5).
+ */
+#ifndef GTSIM_UNITS_COMMON_VC4_IO_H
+#define GTSIM_UNITS_COMMON_VC4_IO_H
+
+#include <stdint.h>
+
+#define QPU_LANES 16u
+
+/* The write addresses of register-mapped I/O (Table 14; the same number in
+ * the A and B spaces unless noted). */
+enum qpu_io_register {
+    QPU_IO_TMU_NOSWAP = 36,
+    QPU_IO_HOST_INT = 38,
+    QPU_IO_UNIFORMS_ADDRESS = 40,
+    QPU_IO_TLB_STENCIL_SETUP = 43,
+    QPU_IO_TLB_Z = 44,
+    QPU_IO_TLB_COLOUR_MS = 45,
+    QPU_IO_TLB_COLOUR_ALL = 46,
+    QPU_IO_TLB_ALPHA_MASK = 47,
+    QPU_IO_VPM_WRITE = 48,          /* reads of 48: VPM_READ */
+    QPU_IO_VPMVCD_SETUP = 49,       /* A: VPMVCD_RD_SETUP, B: VPMVCD_WR_SETUP */
+    QPU_IO_VPM_ADDR = 50,           /* A: VPM_LD_ADDR, B: VPM_ST_ADDR (starts the DMA) */
+    QPU_IO_MUTEX = 51,              /* read: acquire; write: release */
+    QPU_IO_SFU_RECIP = 52,
+    QPU_IO_SFU_RECIPSQRT = 53,
+    QPU_IO_SFU_EXP = 54,
+    QPU_IO_SFU_LOG = 55,
+    QPU_IO_TMU0_S = 56,             /* retiring write: the request goes */
+    QPU_IO_TMU0_T = 57,
+    QPU_IO_TMU0_R = 58,
+    QPU_IO_TMU0_B = 59,
+    QPU_IO_TMU1_S = 60,
+    QPU_IO_TMU1_T = 61,
+    QPU_IO_TMU1_R = 62,
+    QPU_IO_TMU1_B = 63,
+};
+
+enum qpu_io_op {
+    QPU_IO_WRITE = 1,               /* a write to `reg` */
+    QPU_IO_READ = 2,                /* a read of `reg` (VPM_READ, VPM_*_WAIT, MUTEX_ACQUIRE) */
+    QPU_IO_SIGNAL = 3,              /* a signal: load TMU result into r4 (sig 10/11), TLB
+                                       colour/alpha/coverage read (sig 7/8/9/12),
+                                       scoreboard wait/unlock (sig 4/5) */
+};
+
+struct qpu_io {
+    uint32_t op;                    /* enum qpu_io_op */
+    uint32_t reg;                   /* enum qpu_io_register, or the sig code for SIGNAL */
+    uint32_t file_b;                /* 1: the B register space (regs 49/50 differ) */
+    uint32_t qpu;                   /* QPU number in the GPU (QPU_NUMBER) */
+    uint32_t thread;                /* 0 or 1 */
+    uint32_t lane_mask;             /* lanes written (condition codes applied) */
+    uint32_t uniform;               /* TMU writes: the uniform popped with it */
+    uint32_t uniform_valid;
+    uint32_t value[QPU_LANES];
+};
+
+struct qpu_result {
+    uint32_t reg;                   /* what it answers (register or sig code) */
+    uint32_t qpu, thread;
+    uint32_t to_r4;                 /* 1: the value goes to accumulator r4 */
+    uint32_t value[QPU_LANES];
+};
+
+/* A batch of vertices shaded in the VPM, from the vertex cache manager to the
+ * binner (coordinate shader outputs, Fig 11) or to primitive setup (vertex
+ * shader outputs, Fig 10): VPM column indices instead of URB handles. */
+#define VC4_MAX_BATCH_VERTICES 16u
+
+struct vc4_primitive {
+    uint32_t mode;                  /* GL primitive mode of the Vertex Array/Indexed Primitive record */
+    uint32_t vertex_count;
+    uint32_t first_vpm_row;         /* where the batch's columns start in the VPM */
+    uint32_t words_per_vertex;      /* 7/8 (PTB input) or 3+NVARY / 4+NVARY (PSE input) */
+    uint32_t vpm_column[VC4_MAX_BATCH_VERTICES];
+};
+
+#endif
