@@ -79,7 +79,8 @@ class MessageDescriptors:
                 overlap = a["gen_lo"] <= b["gen_hi"] and b["gen_lo"] <= a["gen_hi"]
                 assert not overlap or (a["hi"], a["lo"]) == (b["hi"], b["lo"]), \
                     "%s and %s: two layouts of %s.%s" % (a["src"], b["src"], a["group"], a["field"])
-        # accessor names: a field with one layout in its group has no generation suffix
+        # accessor names: a field with one layout in its group has no generation suffix;
+        # otherwise each row is named after its first generation
         layouts = {}
         for f in self.fields:
             layouts.setdefault((f["group"], f["field"]), set()).add((f["hi"], f["lo"]))
@@ -87,9 +88,7 @@ class MessageDescriptors:
         for f in self.fields:
             name = "desc_%s_%s" % (prefix[f["group"]], f["field"])
             if len(layouts[(f["group"], f["field"])]) > 1:
-                same = [g for g in self.fields if g["group"] == f["group"] and
-                        g["field"] == f["field"] and (g["hi"], g["lo"]) == (f["hi"], f["lo"])]
-                name += "_gen%d" % min(g["gen_lo"] for g in same)
+                name += "_gen%d" % f["gen_lo"]      # the row's first generation
             f["accessor"] = name
             acc = self.accessors.setdefault(name, (f["hi"], f["lo"], []))
             assert (acc[0], acc[1]) == (f["hi"], f["lo"]), name
