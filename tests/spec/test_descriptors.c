@@ -175,7 +175,8 @@ static void test_render_cache_and_gen4_dp(void)
 /* Data cache ports: msg type 17:14 (DC0) / 18:14 (DC1), category 18, BTI 7:0; message
  * control (Mesa brw_eu.h descriptors; 003 L7444-7533 names them): untyped channel mask
  * 11:8 and SIMD mode 13:12, atomic op 11:8 / SIMD8 12 / return data 13, byte scattered
- * SIMD16 8 and data size 11:10, A64 scattered subtype 9:8 and SIMD16 12, dword block
+ * SIMD16 8 and data size 11:10, A64 scattered subtype 9:8 and SIMD16 12 (A64 untyped
+ * SIMD16 12 as well), dword block
  * size 9:8, OWord block size 10:8, typed slot group 13, scratch write 17 / DWord 16 /
  * invalidate 15 / block size 13:12 / HWord offset 11:0 (003 L6015: 12 bits). */
 static void test_data_cache(void)
@@ -206,6 +207,8 @@ static void test_data_cache(void)
     CU_ASSERT_EQUAL(desc_dc_a64_scattered_subtype(a64b), 1);
     CU_ASSERT_EQUAL(desc_dc_data_size(a64b), 1);
     CU_ASSERT_EQUAL(desc_dc_a64_scattered_simd16(a64b), 1);
+    CU_ASSERT_EQUAL(desc_dc_a64_simd16(put(1, 12, 12) | put(0xf, 11, 8)), 1);
+    CU_ASSERT_EQUAL(desc_dc_a64_simd16(put(1, 13, 13)), 0);
     CU_ASSERT_EQUAL(desc_dc_dword_block_size(put(3, 9, 8) | put(1, 10, 10)), 3);
     CU_ASSERT_EQUAL(desc_dc_oword_block_size(put(4, 10, 8) | put(1, 11, 11)), 4);
     CU_ASSERT_EQUAL(desc_dc_typed_slot_group(put(1, 13, 13)), 1);

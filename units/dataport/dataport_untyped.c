@@ -4,7 +4,9 @@
 #include "units/dataport/dataport_internal.h"
 
 /* The message control is read as the untyped surface messages' (simd_mode and
- * channel_mask, spec/eu/descriptors.txt) for the A64 forms too. */
+ * channel_mask, spec/eu/descriptors.txt) for the A64 forms too, as the model always
+ * has; Mesa's A64 form has SIMD16 in bit 12 alone (desc_dc_a64_simd16), so an A64 SIMD8
+ * message is taken as SIMD4x2 here (spec/eu/README.md, disagreement 5). */
 void dp_untyped(struct acc *a, const struct dp_msg *x, enum dp_op op)
 {
     struct dp *s = a->s;
