@@ -3,11 +3,13 @@
 
 EU_SPEC_TXT := $(wildcard spec/eu/*.txt)
 
-$(GEN)/eu_spec.h $(GEN)/eu_spec.c &: spec/eu/gen_eu_tables.py $(EU_SPEC_TXT)
+# msg_desc.h: the SFID message-descriptor accessors and constants (spec/eu/gen_msg_desc.py).
+$(GEN)/eu_spec.h $(GEN)/eu_spec.c $(GEN)/msg_desc.h &: spec/eu/gen_eu_tables.py \
+		spec/eu/gen_msg_desc.py $(EU_SPEC_TXT)
 	@mkdir -p $(GEN)
-	$(PYTHON) spec/eu/gen_eu_tables.py spec/eu $(GEN)/eu_spec.h $(GEN)/eu_spec.c
+	$(PYTHON) spec/eu/gen_eu_tables.py spec/eu $(GEN)/eu_spec.h $(GEN)/eu_spec.c $(GEN)/msg_desc.h
 
-GEN_HEADERS += $(GEN)/eu_spec.h
+GEN_HEADERS += $(GEN)/eu_spec.h $(GEN)/msg_desc.h
 GEN_SOURCES += $(GEN)/eu_spec.c
 
 # Test kernels: tests/data/eu/<name>.gen<N>.g4a -> build/gen/eu/<name>.gen<N>.hex

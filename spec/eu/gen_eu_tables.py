@@ -11,7 +11,12 @@ plain-text spec data in spec/eu/:
 Provenance of the data is in spec/eu/README.md; every fact below is a row of one of
 those files, so the generated C carries the file and line it came from in a comment.
 
-Usage: gen_eu_tables.py SPEC_DIR OUT_H OUT_C   (Python 3 standard library only)
+  descriptors.txt      message-descriptor fields opcodes.txt lacks, the SFID -> field
+                       group map and the C prefixes of the groups
+
+Usage: gen_eu_tables.py SPEC_DIR OUT_H OUT_C OUT_DESC_H   (Python 3 standard library only)
+OUT_DESC_H (msg_desc.h) gets the message-descriptor accessors and constants; the generic
+field reader and message names they need are written into OUT_C.
 """
 import os
 import re
@@ -77,8 +82,12 @@ def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+from gen_msg_desc import MessageDescriptors  # noqa: E402
+
+
 def main():
-    spec, out_h, out_c = sys.argv[1:4]
+    spec, out_h, out_c, out_desc_h = sys.argv[1:5]
+    msg_desc = MessageDescriptors(spec, read_sections, parse_bits)
     nf_path = os.path.join(spec, "native-fields.txt")
     op_path = os.path.join(spec, "opcodes.txt")
     nf = read_sections(nf_path)
@@ -175,51 +184,6 @@ def main():
         for gi, g in enumerate(GENS):
             if cells[2 + gi] == "y":
                 math[g][code] = cells[1]
-
-    # ---- message descriptors ------------------------------------------------------
-    def gen_range(text):
-        """'4', '5-9', '7.5-9' -> (lo, hi) over the modelled generations; gen7.5
-        (Haswell) is not modelled, so '7.5-' starts at 8."""
-        t = text.split()[0]
-        lo, _, hi = t.partition("-")
-        hi = hi or lo
-        lof = float(lo)
-        return (int(lof) + (1 if lof != int(lof) else 0), int(float(hi)))
-
-    desc_fields = []
-    cols, rows = ops["message-descriptors"]
-    for lineno, cells in rows:
-        group, gens, field, bits = cells[0], cells[1], cells[2], cells[3]
-        (hi, lo), = parse_bits(bits)
-        g_lo, g_hi = gen_range(gens)
-        desc_fields.append((group, g_lo, g_hi, field, hi, lo, lineno))
-
-    enums = []  # (table, value, gen_lo, gen_hi, name, lineno)
-    for table, name_col, gens_col in [("sampler-message-type", 1, 2), ("urb-opcode", 1, 2),
-                                      ("dc0-message-type", 1, None), ("dc1-message-type", 1, 2),
-                                      ("gen4-dp-read-type", 1, None), ("gen4-dp-write-type", 1, None),
-                                      ("rt-write-subtype", 1, None), ("gateway-subfunction", 1, None)]:
-        cols, rows = ops[table]
-        for lineno, cells in rows:
-            if table == "rt-write-subtype":
-                name = "_".join(cells[1].replace(",", "").split()).lower()
-                rng_ = (4, 9)
-            else:
-                name = cells[name_col].split()[0]
-                rng_ = gen_range(cells[gens_col]) if gens_col is not None else (4, 9)
-            if table.startswith("gen4-"):
-                rng_ = (4, 4)
-            if table in ("dc0-message-type",):
-                rng_ = (7, 9)
-            enums.append((table, int(cells[0]), rng_[0], rng_[1], name, lineno))
-    cols, rows = ops["render-cache-message-type"]
-    for lineno, cells in rows:
-        # columns gen7, gen9; gen8 follows the gen7 column (Mesa's gen7/gen8 render
-        # cache message types are the same)
-        if cells[1] != "-":
-            enums.append(("render-cache-message-type", int(cells[0]), 7, 8, cells[1], lineno))
-        if cells[2].split()[0] != "-":
-            enums.append(("render-cache-message-type", int(cells[0]), 9, 9, cells[2].split()[0], lineno))
 
     # ---- compaction ------------------------------------------------------------
     compact = {}
@@ -340,15 +304,6 @@ def main():
     H.append("};")
     H.append("extern const struct eu_compact_tables eu_compact_table[EU_GEN_COUNT];")
     H.append("")
-    H.append("/* Message-descriptor fields (opcodes.txt [message-descriptors]): bits hi:lo of")
-    H.append(" * the 32-bit descriptor, for the shared-function group on gens gen_lo..gen_hi. */")
-    H.append("struct eu_desc_field { const char *group; uint8_t gen_lo, gen_hi; const char *name; uint8_t hi, lo; };")
-    H.append("extern const struct eu_desc_field eu_desc_fields[];")
-    H.append("extern const unsigned eu_desc_field_count;")
-    H.append("/* Message-type enumerations (opcodes.txt [sampler-message-type] ...). */")
-    H.append("struct eu_enum_entry { const char *table; uint8_t value, gen_lo, gen_hi; const char *name; };")
-    H.append("extern const struct eu_enum_entry eu_enum_entries[];")
-    H.append("extern const unsigned eu_enum_entry_count;")
     H.append("")
     H.append("#endif")
 
@@ -442,23 +397,15 @@ def main():
         C.append("    },")
     C.append("};")
 
-    C.append("")
-    C.append("const struct eu_desc_field eu_desc_fields[] = {")
-    for group, g_lo, g_hi, field, hi, lo, lineno in desc_fields:
-        C.append('    { "%s", %d, %d, "%s", %d, %d }, /* opcodes.txt:%d */' % (group, g_lo, g_hi, field, hi, lo, lineno))
-    C.append("};")
-    C.append("const unsigned eu_desc_field_count = %d;" % len(desc_fields))
-    C.append("const struct eu_enum_entry eu_enum_entries[] = {")
-    for table, value, g_lo, g_hi, name, lineno in enums:
-        C.append('    { "%s", %d, %d, %d, "%s" }, /* opcodes.txt:%d */' % (table, value, g_lo, g_hi, name, lineno))
-    C.append("};")
-    C.append("const unsigned eu_enum_entry_count = %d;" % len(enums))
+    C.extend(msg_desc.emit_c())
 
     os.makedirs(os.path.dirname(out_h) or ".", exist_ok=True)
     with open(out_h, "w") as f:
         f.write("\n".join(H) + "\n")
     with open(out_c, "w") as f:
         f.write("\n".join(C) + "\n")
+    with open(out_desc_h, "w") as f:
+        f.write("\n".join(msg_desc.emit_h()) + "\n")
 
 
 if __name__ == "__main__":

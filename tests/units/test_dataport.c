@@ -593,6 +593,59 @@ static void test_scratch(void)
     rig_free(&r);
 }
 
+/* Which port takes which message (opcodes.txt [dc0-message-type], notes/003 §4.1): the
+ * read-only port (SFID 9) takes the reads and not the writes or the fence; DC0's
+ * unaligned OWord block read (1) reads as the aligned one here; the untyped messages
+ * are on DC0 on Gen7 only (types 5, 13), on DC1 from Gen8. */
+static void test_ports_and_generations(void)
+{
+    struct rig r = rig_new(false, NULL);
+    fill_buffer(&r);
+    struct catcher *c = unit_state(r.catcher);
+    uint32_t h[2][8] = { { 0, 0, 0x10, 0, 0, 0, 0, 0 }, { 0 } };   /* OWord 0x10 = byte 0x100 */
+    for (uint32_t type = 0; type < 2; type++) {
+        memset(c->regs, 0, sizeof c->regs);
+        run(&r, send_msg(&r, type ? 10 : 9, type << 14 | 2u << 8 | 0, 1, 0, 1, 0xff, true, h));
+        for (int i = 0; i < 8; i++) {
+            float f;
+            memcpy(&f, &c->regs[0][i], 4);
+            CU_ASSERT_EQUAL(f, (float)(0x40 + i) * 0.25f);
+        }
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.reads"), 2);
+    /* an OWord block write (8) and a fence (7) on SFID 9: not taken, memory unchanged */
+    for (int i = 0; i < 8; i++)
+        h[1][i] = 0xdead0000u + (uint32_t)i;
+    run(&r, send_msg(&r, 9, 8u << 14 | 2u << 8 | 0, 2, 0, 0, 0xff, true, h));
+    run(&r, send_msg(&r, 9, 7u << 14, 1, 0, 1, 0xff, true, h));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.unsupported"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.fences"), 0);
+    uint32_t v;
+    gpu_memory_read(r.mem, BUF + 0x100, &v, 4, NULL);
+    CU_ASSERT_NOT_EQUAL(v, 0xdead0000u);
+    run(&r, send_msg(&r, 10, 7u << 14, 1, 0, 1, 0xff, true, h));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.fences"), 1);
+    /* DC0 untyped surface read (5), SIMD8 (13:12 = 2), red, A32 stateless (BTI 255 with
+     * a zero General State Base): Gen9 does not take it, Gen7 does */
+    uint32_t a[1][8];
+    for (int i = 0; i < 8; i++)
+        a[0][i] = BUF + 4u * (uint32_t)(5 * i);
+    uint32_t untyped = 5u << 14 | 2u << 12 | 0xeu << 8 | 255;
+    run(&r, send_msg(&r, 10, untyped, 1, 0, 1, 0xff, false, a));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.unsupported"), 3);
+    struct msg *m = send_msg(&r, 10, untyped, 1, 0, 1, 0xff, false, a);
+    ((struct eu_send_msg *)m->payload)->ctx.gen = 7;
+    memset(c->regs, 0, sizeof c->regs);
+    run(&r, m);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.unsupported"), 3);
+    for (int i = 0; i < 8; i++) {
+        float f;
+        memcpy(&f, &c->regs[0][i], 4);
+        CU_ASSERT_EQUAL(f, (float)(5 * i) * 0.25f);
+    }
+    rig_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },
     { "out-of-bounds reads give 0, writes dropped", test_out_of_bounds_and_null },
@@ -606,6 +659,7 @@ static const struct test_case cases[] = {
     { "random messages: no crash, one reply each", test_random_messages },
     { "scratch block write and read", test_scratch },
     { "constant cache path (SFID 9)", test_constant_cache },
+    { "which port and generation takes which message", test_ports_and_generations },
     { 0 }
 };
 TEST_SUITE(dataport, cases);

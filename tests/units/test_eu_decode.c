@@ -188,9 +188,9 @@ static void eu_test_fields(const struct eu_instruction *in, struct eu_kv *kv)
         uint32_t v;
         if (msg)
             kv_add(kv, "msg", "%s", msg);
-        if (eu_send_desc_field(in, "binding_table", &v))
+        if (eu_send_desc_field(in, DESC_F_BINDING_TABLE, &v))
             kv_add(kv, "bti", "%u", v);
-        if (eu_send_desc_field(in, in->gen == 4 ? "offset" : "global_offset", &v))
+        if (eu_send_desc_field(in, in->gen == 4 ? DESC_F_OFFSET : DESC_F_GLOBAL_OFFSET, &v))
             kv_add(kv, "urb_offset", "%u", v);
     }
     if (in->has_jip)
@@ -723,7 +723,7 @@ static void test_send_register_desc(void)
     CU_ASSERT_EQUAL(in.dst.reg_nr, 20);
     CU_ASSERT_EQUAL(in.src[0].reg_nr, 12);
     uint32_t v;
-    CU_ASSERT(!eu_send_desc_field(&in, "binding_table", &v));
+    CU_ASSERT(!eu_send_desc_field(&in, DESC_F_BINDING_TABLE, &v));
     char line[256];
     eu_disasm(&in, line, sizeof line);
     CU_ASSERT(strstr(line, " a0.0 dp_data_cache") != NULL);

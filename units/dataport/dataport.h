@@ -2,7 +2,9 @@
  * data ports DC0 and DC1 and the read-only/constant cache port, Gen7/8/9.
  *
  * Models (seed 003 L4828-7583; notes/003-skl-sharedfn-eu.md §4; descriptor
- * layouts where the seed has names only from Mesa, marked [EXT] there):
+ * layouts where the seed has names only from Mesa, marked [EXT] there, read through
+ * the generated accessors of build/gen/msg_desc.h, spec/eu/descriptors.txt; the
+ * files of each concern are listed in dataport_internal.h):
  *  - SFIDs: 10 = DC0, 12 = DC1 (Gen8/9), 9 = read-only data/constant cache;
  *    Gen7 puts the untyped messages on DC0 (types 5, 6, 13);
  *  - address models (L4862-5014): binding table + RENDER_SURFACE_STATE (BTI <

@@ -298,7 +298,7 @@ int eu_disasm(const struct eu_instruction *in, char *buf, size_t n)
             if (in->ex_desc_is_reg)
                 put(&o, " a0.%u", in->ex_desc_addr_subreg);
             else
-                put(&o, " 0x%08x", in->ex_desc & ~0x2fu);
+                put(&o, " 0x%08x", in->ex_desc & ~(DESC_EXDESC_SFID_MASK | DESC_EXDESC_EOT_MASK));
         }
         const char *sf = eu_sfid_names[gi][in->sfid & 15];
         put(&o, " %s", sf ? sf : "sfid?");
@@ -306,7 +306,7 @@ int eu_disasm(const struct eu_instruction *in, char *buf, size_t n)
         uint32_t bti;
         if (msg)
             put(&o, " %s", msg);
-        if (eu_send_desc_field(in, "binding_table", &bti))
+        if (eu_send_desc_field(in, DESC_F_BINDING_TABLE, &bti))
             put(&o, " bti %u", bti);
         if (!in->desc_is_reg) {
             put(&o, " mlen %u", in->mlen);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "eu_spec.h"
+#include "msg_desc.h"
 #include "fabric/error.h"
 
 /* Register files as encoded in the 2-bit RegFile fields (spec/eu/opcodes.txt
@@ -143,16 +144,11 @@ int eu_compact(int gen, const uint32_t native[4], uint32_t compact[2]);
  * the buffer is too short or the generation is unsupported. */
 size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction *out);
 
-/* Message descriptors (opcodes.txt [message-descriptors]): a field of the immediate
- * descriptor by name ("binding_table", "msg_type", "global_offset", "mlen" ...) for
- * the instruction's shared function; false when the field does not exist there or the
+/* Message descriptors (build/gen/msg_desc.h): a field of the immediate descriptor by
+ * id (DESC_F_BINDING_TABLE, DESC_F_MSG_TYPE, DESC_F_GLOBAL_OFFSET ...) for the
+ * instruction's shared function; false when the field does not exist there or the
  * descriptor is in a register. */
-bool eu_send_desc_field(const struct eu_instruction *in, const char *name, uint32_t *value);
-/* Name of a message-type value in one of the enumerations ("sampler-message-type",
- * "urb-opcode", "dc0-message-type", "dc1-message-type", "render-cache-message-type",
- * "gen4-dp-read-type", "gen4-dp-write-type", "rt-write-subtype",
- * "gateway-subfunction"), or NULL. */
-const char *eu_msg_enum_name(int gen, const char *table, unsigned value);
+bool eu_send_desc_field(const struct eu_instruction *in, enum msg_desc_field f, uint32_t *value);
 /* The message a send carries ("ld_lz", "render_target_write", "simd8_write", ...),
  * or NULL when unknown. */
 const char *eu_send_message_name(const struct eu_instruction *in);

@@ -6,6 +6,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/sim.h"
+#include "msg_desc.h"
 #include "units/common/thread_msg.h"
 
 #define GW_BARRIERS 32
@@ -123,9 +124,9 @@ static void take(struct gateway *s, struct unit *u, uint32_t eu, struct msg *m)
     s->messages++;
     uint32_t m0[8];
     memcpy(m0, p->regs[0], sizeof m0);
-    unsigned fn = p->desc & 7;
+    unsigned fn = desc_gw_subfunction(p->desc);   /* SubFuncID, 003 L9024-9036 */
     uint8_t rlen = p->rlen > 1 ? 1 : p->rlen;
-    if (fn == 4) {
+    if (fn == DESC_GW_BARRIER_MSG) {
         s->barrier_msgs++;
         uint32_t id = ((m0[2] >> 24) & 15) | ((m0[2] >> 31) << 4);
         struct barrier *b = &s->bar[id];
@@ -153,7 +154,7 @@ static void take(struct gateway *s, struct unit *u, uint32_t eu, struct msg *m)
             b->predicate_sum += (uint32_t)__builtin_popcount(m0[3] & 0xffff);
         if (b->arrived >= b->count)
             release(s, u, b);
-    } else if (fn == 3) {
+    } else if (fn == DESC_GW_GET_TIMESTAMP) {
         s->timestamps++;
         uint64_t t = unit_cycle(u);
         uint32_t w0[8] = { 0 };

@@ -7,6 +7,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/sim.h"
+#include "msg_desc.h"
 #include "units/common/thread_msg.h"
 
 #define MATH_MAX_EUS 64
@@ -62,8 +63,10 @@ void math_gen4_execute(uint32_t desc, const uint8_t (*payload)[MATH_REG_BYTES], 
     memset(status, 0, sizeof *status);
     for (unsigned r = 0; r < rlen; r++)
         memset(out[r], 0, MATH_REG_BYTES);
-    unsigned fn = desc & 15;
-    bool is_signed = desc >> 4 & 1, saturate = desc >> 6 & 1, scalar = desc >> 7 & 1;
+    /* the gen4 math message descriptor (opcodes.txt [message-descriptors] math rows) */
+    unsigned fn = desc_math_function(desc);
+    bool is_signed = desc_math_signed_int(desc), saturate = desc_math_saturate(desc);
+    bool scalar = desc_math_data_type(desc);
     bool integer = fn >= MATH_INTDIVMOD && fn <= MATH_INTMOD;
     bool valid = (fn >= MATH_INV && fn <= MATH_SINCOS) || fn == MATH_POW || integer;
     unsigned nops = fn == MATH_POW || integer ? 2 : 1;
@@ -235,7 +238,7 @@ static void take(struct math_unit *s, struct unit *u, struct msg *m, uint32_t po
     if (st.bad) {
         s->bad_messages++;
         unit_log(u, SIM_LOG_NOTE, "math message with function %u, mlen %u: answered with zeros",
-                 p->desc & 15, p->mlen);
+                 desc_math_function(p->desc), p->mlen);
     }
     if (st.divide_by_zero)
         s->divide_by_zero++;

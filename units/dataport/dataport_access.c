@@ -1,0 +1,93 @@
+/* units/dataport/dataport_access.c - one slot's access: bounds, translation through the
+ * thread's GPU address space, the functional read or write, and the 64-byte lines the
+ * message touched (for its timing). SLM accesses are in dataport_slm.c. */
+#include "units/dataport/dataport_internal.h"
+
+#include <string.h>
+
+/* Records that the message touched the line of line_addr (target: MEMREQ_DATA,
+ * MEMREQ_SLM ...); a line read and written is requested once, as a write. */
+void dp_add_line(struct acc *a, uint64_t line_addr, uint8_t target, uint8_t op)
+{
+    struct txn *t = a->t;
+    uint64_t line = line_addr & ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    for (uint32_t i = t->nlines; i-- > 0;)
+        if (t->lines[i] == line && t->targets[i] == target) {
+            if (op != MEMREQ_READ)
+                t->ops[i] = op;
+            return;
+        }
+    if (t->nlines == DP_MAX_LINES) {
+        a->s->lines_dropped++;
+        return;
+    }
+    t->lines[t->nlines] = line;
+    t->targets[t->nlines] = target;
+    t->ops[t->nlines] = op;
+    t->nlines++;
+}
+
+/* One slot's access of n bytes (n <= 8) at offset/address off. Reads fill
+ * buf (zeros when out of bounds or faulting); writes store it. */
+void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op)
+{
+    struct dp *s = a->s;
+    struct gt_error err;
+    bool write = op == MEMREQ_WRITE;
+    if (!write)
+        memset(buf, 0, n);
+    switch (a->sf.model) {
+    case M_NULL:
+        s->out_of_bounds++;
+        return;
+    case M_SLM:
+        dp_access_slm(a, off, buf, n, op);
+        break;
+    case M_BUFFER:
+    case M_A32:
+    case M_A64: {
+        if (a->sf.size && off + n > a->sf.size) {
+            s->out_of_bounds++;
+            return;
+        }
+        uint64_t addr = a->sf.model == M_A64 ? off
+                      : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
+        uint64_t phys;
+        uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+        if (a->tlb_valid && a->tlb_vpage == vpage) {
+            phys = a->tlb_ppage | (addr & (GPU_PAGE_SIZE - 1));
+        } else if (gpu_address_space_translate(&a->as, addr, &phys) < 0) {
+            s->page_faults++;
+            dp_warn_once(s, a->u, 2, "data port access faulted (address low 0x%x, high 0x%x)",
+                         (uint32_t)addr, (uint32_t)(addr >> 32));
+            return;
+        } else {
+            a->tlb_valid = true;
+            a->tlb_vpage = vpage;
+            a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+        }
+        int rc;
+        if ((addr & (GPU_PAGE_SIZE - 1)) + n <= GPU_PAGE_SIZE) {
+            /* within the page just translated: what the address-space call
+             * would do after translating it again */
+            rc = write ? gpu_memory_write(a->as.memory, phys, buf, n, &err)
+                       : gpu_memory_read(a->as.memory, phys, buf, n, &err);
+        } else {
+            rc = write ? gpu_address_space_write(&a->as, addr, buf, n, &err)
+                       : gpu_address_space_read(&a->as, addr, buf, n, &err);
+        }
+        if (write)
+            a->tlb_valid = false;   /* the write may have changed the page tables */
+        if (rc < 0) {
+            s->page_faults++;
+            return;
+        }
+        dp_add_line(a, phys, MEMREQ_DATA, op);
+        break;
+    }
+    }
+    if (write)
+        s->bytes_written += n;
+    else
+        s->bytes_read += n;
+}

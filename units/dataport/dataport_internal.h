@@ -1,0 +1,206 @@
+/* units/dataport/dataport_internal.h - what the data port's files share (private to
+ * units/dataport/): the unit's state, the transaction of one message, the surface a
+ * message addresses, and the functions of each concern:
+ *   dataport.c           the unit shell: params, ports, stats, taking messages, tick
+ *   dataport_decode.c    descriptor -> message (the generated accessors of msg_desc.h)
+ *   dataport_surface.c   BTI -> surface (binding table, RENDER_SURFACE_STATE, models)
+ *   dataport_access.c    one slot's access to memory, the lines a message touches
+ *   dataport_slm.c       one slot's access to shared local memory
+ *   dataport_untyped.c   untyped surface read/write (A32 and A64)
+ *   dataport_scattered.c byte and dword scattered read/write
+ *   dataport_block.c     OWord block and HWord scratch block read/write
+ *   dataport_atomic.c    untyped atomics (A32 and A64)
+ *   dataport_typed.c     typed surface read/write and their formats
+ *   dataport_const_cache.c  the read-only port's constant cache (timing only)
+ *   dataport_timing.c    line requests to the L3 and their replies, the reply queue
+ * What the unit models is in dataport.h.
+ */
+#ifndef GTSIM_UNITS_DATAPORT_INTERNAL_H
+#define GTSIM_UNITS_DATAPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fabric/memory.h"
+#include "fabric/unit.h"
+#include "msg_desc.h"
+#include "units/common/memreq.h"
+#include "units/common/thread_msg.h"
+
+#define DP_MAX_EUS 64
+#define DP_MAX_LINES 256            /* lines one message may touch (SIMD16 x 4 ch x 2 lines) */
+#define DP_MAX_TXN 1024
+
+enum { SFID_DCRO = 9, SFID_DC0 = 10, SFID_DC1 = 12 };
+enum { BTI_SLM = 254, BTI_STATELESS_NC = 253, BTI_STATELESS = 255 };
+
+/* The messages the unit knows, whatever their encoding. */
+enum dp_op {
+    OP_NONE, OP_UNTYPED_READ, OP_UNTYPED_WRITE, OP_UNTYPED_ATOMIC,
+    OP_A64_UNTYPED_READ, OP_A64_UNTYPED_WRITE, OP_A64_ATOMIC,
+    OP_A64_BYTE_READ, OP_A64_BYTE_WRITE,
+    OP_BYTE_READ, OP_BYTE_WRITE, OP_DWORD_READ, OP_DWORD_WRITE,
+    OP_OWORD_READ, OP_OWORD_WRITE, OP_FENCE, OP_TYPED_READ, OP_TYPED_WRITE,
+    OP_SCRATCH_READ, OP_SCRATCH_WRITE, OP_UNSUPPORTED,
+};
+
+enum model { M_NULL, M_BUFFER, M_A32, M_A64, M_SLM };
+
+struct surf {
+    enum model model;
+    uint64_t base;
+    uint64_t size;              /* bytes; 0 = unchecked */
+    /* for typed messages */
+    uint32_t type, format, width, height, depth, pitch;     /* extents, not minus one */
+    bool tiled;
+};
+
+struct txn {
+    bool used;
+    uint32_t eu;                /* input/write-back port index */
+    uint64_t start;             /* cycle the message was taken */
+    struct msg *wb;             /* NULL: no reply due */
+    uint32_t lines_left;
+    uint32_t nlines;
+    uint64_t lines[DP_MAX_LINES];
+    uint8_t targets[DP_MAX_LINES];
+    uint8_t ops[DP_MAX_LINES];
+    bool ro;                    /* SFID 9: through the constant cache */
+};
+
+/* A surface state as read from memory and what resolve() makes of it. */
+struct surf_memo {
+    bool valid;
+    uint32_t gen;
+    uint32_t dw[16];
+    struct surf sf;
+};
+#define DP_SURF_MEMOS 8
+
+struct pending_line {
+    uint32_t txn, index;
+};
+
+struct dp {
+    /* params */
+    uint32_t max_outstanding, latency, messages_per_cycle, slm_kib, gen, cc_lines, cc_latency;
+    /* ports */
+    struct port **eu, **wb;
+    uint32_t eus;
+    struct port *l3, *l3_reply;
+    /* state */
+    struct txn *txn;
+    uint32_t free_txn;
+    struct pending_line *lq;    /* line requests waiting for the l3 port */
+    uint32_t lq_head, lq_count, lq_cap;
+    uint32_t *ready;            /* txns whose reply can go (FIFO) */
+    uint64_t *ready_due;
+    uint32_t ready_head, ready_count;
+    uint8_t *slm;
+    uint64_t *cc;               /* constant cache: line number + 1 per entry, 0 empty */
+    uint32_t next_eu;
+    uint32_t in_flight;
+    uint64_t txn_used[DP_MAX_TXN / 64];     /* txn[k].used, as bits */
+    struct surf_memo memo[DP_SURF_MEMOS];
+    uint32_t memo_next;
+    /* stats */
+    uint64_t messages, reads, writes, atomics, fences, lines, l3_replies, bytes_read, bytes_written;
+    uint64_t slm_accesses, out_of_bounds, bti_beyond_table, state_faults, page_faults;
+    uint64_t slm_out_of_bounds, unsupported, bad_messages, stall_l3, stall_writeback;
+    uint64_t lines_dropped, latency_sum, sunk, cc_hits, cc_misses;
+    uint32_t warned;
+};
+
+/* One message being executed: its memory view and the surface it addresses. */
+struct acc {
+    struct dp *s;
+    struct unit *u;
+    struct txn *t;
+    const struct eu_thread_context *ctx;
+    struct gpu_address_space as;
+    struct surf sf;
+    bool tlb_valid;             /* the last page translated (reads; a write drops it) */
+    uint64_t tlb_vpage, tlb_ppage;
+};
+
+/* The registers of one message: its payload (nregs registers), the reply (rlen
+ * registers; wb NULL when none), the descriptor and what every family reads of it. */
+struct dp_msg {
+    const struct eu_send_msg *p;
+    const uint8_t *m;
+    uint32_t nregs;
+    uint8_t *wb;
+    uint32_t rlen;
+    uint32_t desc;
+    unsigned hdr;               /* 1: the payload starts with a header register */
+    uint32_t bti;
+    uint32_t mask;              /* the execution mask */
+};
+
+static inline uint32_t rd32(const uint8_t *regs, unsigned reg, unsigned dw)
+{
+    uint32_t v;
+    memcpy(&v, regs + reg * EU_MSG_REG_BYTES + dw * 4, 4);
+    return v;
+}
+
+static inline void wr32(uint8_t *regs, unsigned reg, unsigned dw, uint32_t v)
+{
+    memcpy(regs + reg * EU_MSG_REG_BYTES + dw * 4, &v, 4);
+}
+
+/* DWord d of payload register r (0 beyond the payload). */
+static inline uint32_t dp_mread(const struct dp_msg *x, unsigned r, unsigned d)
+{
+    return r < x->nregs ? rd32(x->m, r, d) : 0u;
+}
+
+/* DWord d of reply register r (dropped beyond the reply). */
+static inline void dp_wbwrite(const struct dp_msg *x, unsigned r, unsigned d, uint32_t v)
+{
+    if (x->wb && r < x->rlen)
+        wr32(x->wb, r, d, v);
+}
+
+/* dataport.c */
+void dp_warn_once(struct dp *s, struct unit *u, unsigned bit, const char *fmt, uint32_t a,
+                  uint32_t b);
+
+/* dataport_decode.c */
+enum dp_op dp_decode(unsigned gen, unsigned sfid, uint32_t desc);
+void dp_execute(struct acc *a, const struct eu_send_msg *p, uint32_t nregs, uint8_t *wb,
+                uint32_t rlen, enum dp_op op);
+
+/* dataport_surface.c */
+void dp_resolve(struct acc *a, uint32_t bti, bool a64);
+
+/* dataport_access.c */
+void dp_add_line(struct acc *a, uint64_t line_addr, uint8_t target, uint8_t op);
+void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op);
+
+/* dataport_slm.c */
+void dp_access_slm(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op);
+
+/* dataport_const_cache.c */
+uint32_t dp_const_cache_filter(struct dp *s, struct txn *t);
+void dp_const_cache_fill(struct dp *s, uint64_t address);
+
+/* message families */
+void dp_untyped(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_byte_scattered(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_dword_scattered(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_oword_block(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_scratch_block(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_typed(struct acc *a, const struct dp_msg *x, enum dp_op op);
+
+/* dataport_timing.c */
+void dp_route_lines(struct dp *s, uint32_t ti, enum dp_op op, bool sfid_ro, uint64_t now);
+void dp_finish(struct dp *s, struct unit *u, uint32_t ti);
+void dp_send_lines(struct dp *s, struct unit *u);
+void dp_take_l3_replies(struct dp *s, struct unit *u);
+void dp_send_replies(struct dp *s, struct unit *u, uint64_t now);
+bool dp_reply_due(const struct dp *s, uint64_t now);
+
+#endif

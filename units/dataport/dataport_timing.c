@@ -1,0 +1,150 @@
+/* units/dataport/dataport_timing.c - when a message's reply goes: one MSG_MEMORY_REQUEST
+ * per 64-byte line it touched to the slice's L3 (units/common/memreq.h; SLM lines with
+ * target SLM), the reply when every line is answered, or after `latency` cycles when no
+ * L3 is linked; and the reply queue (write-backs in order, each at its due cycle). */
+#include "units/dataport/dataport_internal.h"
+
+#include <stdlib.h>
+
+#include "fabric/alloc.h"
+#include "fabric/sim.h"
+
+/* ---- the reply queue: transactions whose reply can go, in order, each with the cycle
+ * it is due at -------------------------------------------------------------------- */
+
+static void ready_push(struct dp *s, uint32_t t, uint64_t due)
+{
+    uint32_t cap = s->max_outstanding;
+    s->ready[(s->ready_head + s->ready_count) % cap] = t;
+    s->ready_due[(s->ready_head + s->ready_count) % cap] = due;
+    s->ready_count++;
+}
+
+void dp_send_replies(struct dp *s, struct unit *u, uint64_t now)
+{
+    while (s->ready_count) {
+        uint32_t ti = s->ready[s->ready_head];
+        if (s->ready_due[s->ready_head] > now) {
+            unit_wake_at(u, s->ready_due[s->ready_head]);
+            return;
+        }
+        struct txn *t = &s->txn[ti];
+        if (t->wb) {
+            struct port *out = t->eu < s->eus ? s->wb[t->eu] : NULL;
+            if (out && port_is_bound(out)) {
+                if (!port_can_send(out)) {
+                    s->stall_writeback++;
+                    return;
+                }
+                port_try_send(out, t->wb);
+            } else {
+                msg_free(unit_sim(u), t->wb);
+            }
+        }
+        s->ready_head = (s->ready_head + 1) % s->max_outstanding;
+        s->ready_count--;
+        dp_finish(s, u, ti);
+        unit_progress(u);
+    }
+}
+
+/* Whether the reply queue's head is due by the next cycle (the unit stays busy). */
+bool dp_reply_due(const struct dp *s, uint64_t now)
+{
+    return s->ready_count && s->ready_due[s->ready_head] <= now + 1;
+}
+
+/* ---- line requests ----------------------------------------------------------------- */
+
+static void lq_push(struct dp *s, uint32_t t, uint32_t i)
+{
+    if (s->lq_count == s->lq_cap) {
+        uint32_t cap = s->lq_cap ? s->lq_cap * 2 : 256;
+        struct pending_line *q = gt_xmalloc(cap * sizeof *q);
+        for (uint32_t k = 0; k < s->lq_count; k++)
+            q[k] = s->lq[(s->lq_head + k) % s->lq_cap];
+        free(s->lq);
+        s->lq = q;
+        s->lq_head = 0;
+        s->lq_cap = cap;
+    }
+    s->lq[(s->lq_head + s->lq_count++) % s->lq_cap] = (struct pending_line){ t, i };
+}
+
+/* Where a message's lines go once it has executed: through the constant cache (SFID 9
+ * with an L3: hits need no request), as line requests to the L3 (the reply when all
+ * are answered), or, without an L3, a fence, or no lines, a reply after `latency`. */
+void dp_route_lines(struct dp *s, uint32_t ti, enum dp_op op, bool sfid_ro, uint64_t now)
+{
+    struct txn *t = &s->txn[ti];
+    t->lines_left = 0;
+    t->ro = sfid_ro && op != OP_UNSUPPORTED && s->cc_lines && s->l3 && port_is_bound(s->l3);
+    if (t->ro && t->nlines && dp_const_cache_filter(s, t) == 0) {
+        ready_push(s, ti, now + s->cc_latency);
+        return;
+    }
+    if (s->l3 && port_is_bound(s->l3) && t->nlines && op != OP_FENCE) {
+        t->lines_left = t->nlines;
+        for (uint32_t i = 0; i < t->nlines; i++)
+            lq_push(s, ti, i);
+    } else {
+        ready_push(s, ti, now + s->latency);
+    }
+}
+
+void dp_send_lines(struct dp *s, struct unit *u)
+{
+    while (s->lq_count) {
+        if (!port_can_send(s->l3)) {
+            s->stall_l3++;
+            return;
+        }
+        struct pending_line pl = s->lq[s->lq_head];
+        s->lq_head = (s->lq_head + 1) % s->lq_cap;
+        s->lq_count--;
+        const struct txn *t = &s->txn[pl.txn];
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        struct memreq *r = (struct memreq *)m->payload;
+        r->address = t->lines[pl.index];
+        r->tag = pl.txn;
+        r->bytes = MEMREQ_LINE_BYTES;
+        r->op = t->ops[pl.index];
+        r->target = t->targets[pl.index];
+        r->client = unit_id(u);
+        port_try_send(s->l3, m);
+        s->lines++;
+    }
+}
+
+void dp_take_l3_replies(struct dp *s, struct unit *u)
+{
+    struct msg *m;
+    while (s->l3_reply && (m = port_pop(s->l3_reply)) != NULL) {
+        const struct memreply *r = (const struct memreply *)m->payload;
+        if (m->kind != MSG_MEMORY_RESPONSE || m->size < sizeof *r || r->tag >= s->max_outstanding ||
+            !s->txn[r->tag].used || s->txn[r->tag].lines_left == 0) {
+            s->bad_messages++;
+        } else {
+            s->l3_replies++;
+            if (s->txn[r->tag].ro)
+                dp_const_cache_fill(s, r->address);
+            if (--s->txn[r->tag].lines_left == 0)
+                ready_push(s, r->tag, 0);
+        }
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+}
+
+void dp_finish(struct dp *s, struct unit *u, uint32_t ti)
+{
+    struct txn *t = &s->txn[ti];
+    uint64_t now = unit_cycle(u);
+    s->latency_sum += now > t->start ? now - t->start : 0;
+    t->used = false;
+    s->txn_used[ti / 64] &= ~(UINT64_C(1) << (ti % 64));
+    t->wb = NULL;
+    s->in_flight--;
+    if (s->free_txn == UINT32_MAX)
+        s->free_txn = ti;
+}

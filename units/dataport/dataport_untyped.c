@@ -1,0 +1,51 @@
+/* units/dataport/dataport_untyped.c - untyped surface read and write, A32/SLM/BTS and A64 (seed 003
+ * L6063-6130): SIMD8/16 slots, 1-4 channels of consecutive DWords per slot; a header
+ * (M0.7) masks the slots further. */
+#include "units/dataport/dataport_internal.h"
+
+/* The message control is read as the untyped surface messages' (simd_mode and
+ * channel_mask, spec/eu/descriptors.txt) for the A64 forms too, as the model always
+ * has; Mesa's A64 form has SIMD16 in bit 12 alone (desc_dc_a64_simd16), so an A64 SIMD8
+ * message is taken as SIMD4x2 here (spec/eu/README.md, disagreement 5). */
+void dp_untyped(struct acc *a, const struct dp_msg *x, enum dp_op op)
+{
+    struct dp *s = a->s;
+    uint32_t desc = x->desc;
+    uint32_t mask = x->mask;
+    bool a64 = op == OP_A64_UNTYPED_READ || op == OP_A64_UNTYPED_WRITE;
+    bool write = op == OP_UNTYPED_WRITE || op == OP_A64_UNTYPED_WRITE;
+    unsigned mode = desc_dc_simd_mode(desc);     /* 0 SIMD4x2, 1 SIMD16, 2 SIMD8 */
+    unsigned slots = mode == 1 ? 16 : 8;
+    unsigned chmask = ~desc_dc_channel_mask(desc) & 0xf;    /* 1 = channel disabled */
+    if (mode == 0)
+        chmask = 0xf;           /* SIMD4x2 (not modelled further) */
+    mask &= slots == 16 ? 0xffff : 0xff;
+    if (x->hdr)
+        mask &= dp_mread(x, 0, 7) & 0xffff;
+    dp_resolve(a, x->bti, a64);
+    unsigned addr_regs = a64 ? slots / 4 : slots / 8;
+    unsigned dbase = x->hdr + addr_regs, per = slots / 8;
+    write ? s->writes++ : s->reads++;
+    for (unsigned i = 0; i < slots; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        uint64_t off = a64 ? ((uint64_t)dp_mread(x, x->hdr + i / 4, (i % 4) * 2 + 1) << 32 |
+                              dp_mread(x, x->hdr + i / 4, (i % 4) * 2))
+                           : dp_mread(x, x->hdr + i / 8, i % 8);
+        unsigned c = 0;
+        for (unsigned ch = 0; ch < 4; ch++) {
+            if (!(chmask & (1u << ch)))
+                continue;
+            uint32_t v = 0;
+            unsigned r = c * per + i / 8;
+            if (write) {
+                v = dp_mread(x, dbase + r, i % 8);
+                dp_access_slot(a, off + 4 * ch, &v, 4, MEMREQ_WRITE);
+            } else {
+                dp_access_slot(a, off + 4 * ch, &v, 4, MEMREQ_READ);
+                dp_wbwrite(x, r, i % 8, v);
+            }
+            c++;
+        }
+    }
+}
