@@ -558,6 +558,69 @@ static void test_not_supported(void)
     CU_ASSERT_TRUE(d->fields[1].channel == FORMAT_CH_Y && raw[1] == 0x10);
 }
 
+/* BC1-BC3 blocks worked out by hand from the EXT_texture_compression_s3tc definition */
+static int texel_is(const struct format_value *t, float r, float g, float b, float a)
+{
+    const float eps = 1e-6f;
+    return fabsf(t->f[0] - r) < eps && fabsf(t->f[1] - g) < eps && fabsf(t->f[2] - b) < eps &&
+           fabsf(t->f[3] - a) < eps;
+}
+
+static void test_bc1_to_bc3_blocks(void)
+{
+    struct format_value t[16];
+    /* c0 = 0xF800 red > c1 = 0x001F blue: four colours; texels 0-3 take indices
+     * 0, 1, 2, 3 (0xE4 = 11 10 01 00b), the rest index 0 */
+    static const uint8_t four[8] = { 0x00, 0xf8, 0x1f, 0x00, 0xe4, 0x00, 0x00, 0x00 };
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC1_UNORM, four, t), FORMAT_OK);
+    CU_ASSERT_TRUE(texel_is(&t[0], 1, 0, 0, 1));
+    CU_ASSERT_TRUE(texel_is(&t[1], 0, 0, 1, 1));
+    CU_ASSERT_TRUE(texel_is(&t[2], 2.0f / 3, 0, 1.0f / 3, 1));
+    CU_ASSERT_TRUE(texel_is(&t[3], 1.0f / 3, 0, 2.0f / 3, 1));
+    CU_ASSERT_TRUE(texel_is(&t[15], 1, 0, 0, 1));
+    /* c0 = blue < c1 = red: three colours and transparent black (BC1) or opaque
+     * black (DXT1_RGB); texel 5 takes index 2 (bits 11:10), texel 6 index 3 */
+    static const uint8_t three[8] = { 0x1f, 0x00, 0x00, 0xf8, 0x00, 0x38, 0x00, 0x00 };
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC1_UNORM, three, t), FORMAT_OK);
+    CU_ASSERT_TRUE(texel_is(&t[5], 0.5f, 0, 0.5f, 1));
+    CU_ASSERT_TRUE(texel_is(&t[6], 0, 0, 0, 0));
+    CU_ASSERT_TRUE(texel_is(&t[0], 0, 0, 1, 1));
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_DXT1_RGB, three, t), FORMAT_OK);
+    CU_ASSERT_TRUE(texel_is(&t[6], 0, 0, 0, 1));
+    /* BC2: alphas 0xF, 0x0, 0x8 for texels 0-2 (bytes 0x0f, 0x08), colour block with
+     * c0 == c1 (green 0x07E0) still four-colour: index 3 is green, not black */
+    static const uint8_t bc2[16] = { 0x0f, 0x08, 0, 0, 0, 0, 0, 0,
+                                     0xe0, 0x07, 0xe0, 0x07, 0xc0, 0x00, 0x00, 0x00 };
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC2_UNORM, bc2, t), FORMAT_OK);
+    CU_ASSERT_TRUE(texel_is(&t[0], 0, 1, 0, 1));
+    CU_ASSERT_TRUE(texel_is(&t[1], 0, 1, 0, 0));
+    CU_ASSERT_TRUE(texel_is(&t[2], 0, 1, 0, 8.0f / 15));
+    CU_ASSERT_TRUE(texel_is(&t[3], 0, 1, 0, 0));
+    /* BC3, a0 = 255 > a1 = 0: eight alphas; texels 0-3 take alpha indices 0, 1, 2, 7
+     * (3-bit fields: 0 | 1 << 3 | 2 << 6 | 7 << 9 = 0x0E88) */
+    static const uint8_t bc3[16] = { 0xff, 0x00, 0x88, 0x0e, 0, 0, 0, 0,
+                                     0xe0, 0x07, 0xe0, 0x07, 0, 0, 0, 0 };
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC3_UNORM, bc3, t), FORMAT_OK);
+    CU_ASSERT_TRUE(texel_is(&t[0], 0, 1, 0, 1));
+    CU_ASSERT_TRUE(texel_is(&t[1], 0, 1, 0, 0));
+    CU_ASSERT_TRUE(texel_is(&t[2], 0, 1, 0, 6.0f / 7));
+    CU_ASSERT_TRUE(texel_is(&t[3], 0, 1, 0, 1.0f / 7));
+    /* a0 = 0 <= a1 = 255: six alphas, index 2 is 1/5, 6 is 0, 7 is 1 (texels 0-2
+     * take indices 2, 6, 7: 2 | 6 << 3 | 7 << 6 = 0x1F2) */
+    static const uint8_t bc3b[16] = { 0x00, 0xff, 0xf2, 0x01, 0, 0, 0, 0,
+                                      0xe0, 0x07, 0xe0, 0x07, 0, 0, 0, 0 };
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC3_UNORM, bc3b, t), FORMAT_OK);
+    CU_ASSERT_TRUE(texel_is(&t[0], 0, 1, 0, 0.2f));
+    CU_ASSERT_TRUE(texel_is(&t[1], 0, 1, 0, 0));
+    CU_ASSERT_TRUE(texel_is(&t[2], 0, 1, 0, 1));
+    /* sRGB: a full-on endpoint stays 1.0, alpha is linear */
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC1_UNORM_SRGB, four, t), FORMAT_OK);
+    CU_ASSERT_TRUE(fabsf(t[0].f[0] - 1) < 1e-6f && t[0].f[3] == 1);
+    CU_ASSERT_TRUE(fabsf(t[2].f[2] - 0.0908417f) < 1e-5f);   /* sRGB 1/3 -> 0.0908417 */
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_BC7_UNORM, four, t), FORMAT_NOT_SUPPORTED);
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_R8_UNORM, four, t), FORMAT_NOT_SUPPORTED);
+}
+
 /* ---- round trips over every format this library converts ---- */
 
 static uint32_t next_random(uint32_t *state)
@@ -681,6 +744,7 @@ static const struct test_case cases[] = {
     { "missing channels and mapping", test_missing_channels_and_mapping },
     { "shared exponent", test_shared_exponent },
     { "not supported", test_not_supported },
+    { "bc1 to bc3 blocks", test_bc1_to_bc3_blocks },
     { "round trips", test_round_trips },
     { 0 }
 };

@@ -438,3 +438,106 @@ int format_unpack_fields(unsigned key, const void *texel, uint64_t raw[FORMAT_MA
                      : 0;
     return FORMAT_OK;
 }
+
+/* ---- BC1-BC3 (S3TC/DXT) blocks ----
+ * The seeds do not describe the compressed formats ("found in the Memory Data
+ * Formats chapter", 003 L3363, which they do not contain); the decoding follows
+ * the public EXT_texture_compression_s3tc specification, the same definition as
+ * Direct3D's BC1-BC3:
+ * - a colour block is two RGB565 endpoints c0, c1 (little-endian 16-bit words)
+ *   and 32 bits of 2-bit indices, texel i (row-major) in bits 2i+1:2i; index 0
+ *   is c0, 1 is c1; with c0 > c1 (as integers) 2 is (2c0+c1)/3 and 3 is
+ *   (c0+2c1)/3; otherwise 2 is (c0+c1)/2 and 3 is black, transparent for
+ *   BC1 (alpha 0) and opaque for DXT1_RGB, which has no alpha. BC2 and BC3 colour
+ *   blocks always use the four-colour rule.
+ * - BC2 puts 64 bits of 4-bit alphas first, texel i in bits 4i+3:4i.
+ * - BC3 puts an alpha block first: a0, a1 bytes and 48 bits of 3-bit indices;
+ *   with a0 > a1 indices 2-7 are (6a0+a1)/7 ... (a0+6a1)/7; otherwise 2-5 are
+ *   (4a0+a1)/5 ... (a0+4a1)/5, 6 is 0 and 7 is 1.
+ * Interpolation is in float on the UNORM endpoint values (the hardware's exact
+ * rounding of interpolated values is not in the seeds); for the _SRGB formats the
+ * interpolated R, G, B are then decoded with the sRGB curve. */
+
+static void bc_colour_block(const uint8_t *block, bool four_colour_always, bool punch_through,
+                            struct format_value *texels)
+{
+    uint16_t c[2] = { (uint16_t)(block[0] | block[1] << 8), (uint16_t)(block[2] | block[3] << 8) };
+    float rgb[4][3], alpha[4] = { 1, 1, 1, 1 };
+    for (unsigned e = 0; e < 2; e++) {
+        rgb[e][0] = (float)((c[e] >> 11) & 31) / 31.0f;
+        rgb[e][1] = (float)((c[e] >> 5) & 63) / 63.0f;
+        rgb[e][2] = (float)(c[e] & 31) / 31.0f;
+    }
+    bool four = four_colour_always || c[0] > c[1];
+    for (unsigned k = 0; k < 3; k++) {
+        if (four) {
+            rgb[2][k] = (2 * rgb[0][k] + rgb[1][k]) / 3;
+            rgb[3][k] = (rgb[0][k] + 2 * rgb[1][k]) / 3;
+        } else {
+            rgb[2][k] = (rgb[0][k] + rgb[1][k]) / 2;
+            rgb[3][k] = 0;
+        }
+    }
+    if (!four && punch_through)
+        alpha[3] = 0;
+    uint32_t indices = (uint32_t)block[4] | (uint32_t)block[5] << 8 | (uint32_t)block[6] << 16 |
+                       (uint32_t)block[7] << 24;
+    for (unsigned t = 0; t < 16; t++) {
+        unsigned i = (indices >> (2 * t)) & 3;
+        texels[t].kind = FORMAT_VALUE_FLOAT;
+        for (unsigned k = 0; k < 3; k++)
+            texels[t].f[k] = rgb[i][k];
+        texels[t].f[3] = alpha[i];
+    }
+}
+
+static void bc3_alpha_block(const uint8_t *block, struct format_value *texels)
+{
+    float a0 = block[0] / 255.0f, a1 = block[1] / 255.0f, alpha[8];
+    alpha[0] = a0;
+    alpha[1] = a1;
+    if (block[0] > block[1]) {
+        for (unsigned i = 2; i < 8; i++)
+            alpha[i] = ((float)(8 - i) * a0 + (float)(i - 1) * a1) / 7;
+    } else {
+        for (unsigned i = 2; i < 6; i++)
+            alpha[i] = ((float)(6 - i) * a0 + (float)(i - 1) * a1) / 5;
+        alpha[6] = 0;
+        alpha[7] = 1;
+    }
+    uint64_t indices = 0;
+    for (unsigned b = 0; b < 6; b++)
+        indices |= (uint64_t)block[2 + b] << (8 * b);
+    for (unsigned t = 0; t < 16; t++)
+        texels[t].f[3] = alpha[(indices >> (3 * t)) & 7];
+}
+
+int format_decode_block(unsigned key, const void *block, struct format_value *texels)
+{
+    const struct format_desc *desc = format_describe(key);
+    if (!desc)
+        return FORMAT_UNKNOWN;
+    const uint8_t *bytes = block;
+    switch (desc->layout) {
+    case FORMAT_LAYOUT_BC1:
+    case FORMAT_LAYOUT_DXT1RGB:
+        bc_colour_block(bytes, false, desc->layout == FORMAT_LAYOUT_BC1, texels);
+        break;
+    case FORMAT_LAYOUT_BC2:
+        bc_colour_block(bytes + 8, true, false, texels);
+        for (unsigned t = 0; t < 16; t++)
+            texels[t].f[3] = (float)((bytes[t / 2] >> (4 * (t % 2))) & 15) / 15.0f;
+        break;
+    case FORMAT_LAYOUT_BC3:
+        bc_colour_block(bytes + 8, true, false, texels);
+        bc3_alpha_block(bytes, texels);
+        break;
+    default:
+        return FORMAT_NOT_SUPPORTED;
+    }
+    if (desc->space == FORMAT_SPACE_SRGB)
+        for (unsigned t = 0; t < 16; t++)
+            for (unsigned k = 0; k < 3; k++)
+                texels[t].f[k] = format_srgb_to_linear(texels[t].f[k]);
+    return FORMAT_OK;
+}

@@ -37,8 +37,9 @@
  *   [0, 65408], shared exponent from the largest channel, mantissas rounded half up).
  *
  * Not modelled (format_unpack/format_pack return FORMAT_NOT_SUPPORTED)
- * - compressed formats (BC1-7, DXT1, FXT1, ETC1/2, EAC, ASTC): the table has their
- *   block sizes; decoding them is left for the sampler;
+ * - compressed formats: the table has their block sizes; format_decode_block
+ *   decodes BC1-BC3 and DXT1_RGB blocks (see format.c for the definition used) but
+ *   not BC4-7, FXT1, ETC1/2, EAC or ASTC; format_unpack/pack take none of them;
  * - palette (P is an index into a palette the sampler holds), 4:2:2 YCRCB (a texel
  *   is half of a 32-bit pair), planar YUV, MONO8, RAW, the 64-bit PASSTHRU formats
  *   and formats of fewer than 8 bits per texel (R1_UNORM, P2): format_unpack_fields
@@ -152,6 +153,11 @@ unsigned format_block_bytes(const struct format_desc *desc);
  * format's value_kind. */
 int format_unpack(unsigned key, const void *texel, struct format_value *out);
 int format_pack(unsigned key, const struct format_value *in, void *texel);
+
+/* The texels of one compressed block, row-major, block_width * block_height of
+ * them, as floats: BC1, BC2, BC3 and DXT1_RGB (and their _SRGB forms); the other
+ * compressed layouts return FORMAT_NOT_SUPPORTED. */
+int format_decode_block(unsigned key, const void *block, struct format_value *texels);
 
 /* The raw bit fields of a texel, in the table's field order (plain, palette,
  * sharedexp, yuv422 and PASSTHRU layouts of 8 bits or more). */
