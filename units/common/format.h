@@ -8,7 +8,7 @@
  *   layout and bit fields (channel, type, width, position from bit 0 of the texel's
  *   little-endian bytes, as the name reads: R8G8B8A8 has R in bits 7:0). The ASTC
  *   encodings, which the same 9-bit Surface Format field takes when RENDER_SURFACE_
- *   STATE "ASTC Enable" is set (003 L3519), are keys 0x200 | encoding.
+ *   STATE "ASTC Enable" is set (003 L3521), are keys 0x200 | encoding.
  * - format_unpack: a texel of a bit-field format to float4, int4 or uint4 (the kind
  *   the table gives: U32 for UINT formats, S32 for SINT, float for the rest, 003
  *   L5206). Channels feed the outputs as the Gen9 sampler's "Sampler Output Channel
