@@ -355,6 +355,36 @@ static void test_decode_gen9_capture(void)
     CU_ASSERT_EQUAL(surface_offset(&s, 4096, 0, 0, 0, 0, &a), SURFACE_OUT_OF_BOUNDS);
 }
 
+/* Buffers: entries element_bytes apart; structured buffers: structure x at
+ * x * pitch, byte y inside it (bounds U < entries, V < pitch, 003 L5092-5120) */
+static void test_address_buffers(void)
+{
+    struct GEN8_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = GEN8_RENDER_SURFACE_STATE_SurfaceType_SURFTYPE_BUFFER;
+    v.SurfaceFormat = 0x000;    /* 16-byte entries */
+    v.Width = 0x7F, v.Height = 1, v.Depth = 0, v.SurfaceBaseAddress = 0x8000;
+    uint32_t dw[16];
+    CU_ASSERT_EQUAL_FATAL(GEN8_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    struct surface s;
+    CU_ASSERT_EQUAL_FATAL(surface_from_state(8, dw, &s), SURFACE_OK);
+    CU_ASSERT_EQUAL(s.buffer_entries, 256);
+    uint64_t a;
+    CU_ASSERT_EQUAL(surface_address(&s, 255, 0, 0, 0, 0, &a), SURFACE_OK);
+    CU_ASSERT_EQUAL(a, 0x8000 + 255 * 16);
+    CU_ASSERT_EQUAL(surface_address(&s, 256, 0, 0, 0, 0, &a), SURFACE_OUT_OF_BOUNDS);
+    v.SurfaceType = GEN8_RENDER_SURFACE_STATE_SurfaceType_SURFTYPE_STRBUF;
+    v.SurfaceFormat = 0x1FF, v.SurfacePitch = 31, v.Width = 9, v.Height = 0;
+    CU_ASSERT_EQUAL_FATAL(GEN8_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    CU_ASSERT_EQUAL_FATAL(surface_from_state(8, dw, &s), SURFACE_OK);
+    CU_ASSERT_EQUAL(surface_offset(&s, 3, 5, 0, 0, 0, &a), SURFACE_OK);
+    CU_ASSERT_EQUAL(a, 3 * 32 + 5);
+    CU_ASSERT_EQUAL(surface_offset(&s, 3, 32, 0, 0, 0, &a), SURFACE_OUT_OF_BOUNDS);
+    CU_ASSERT_EQUAL(surface_offset(&s, 10, 0, 0, 0, 0, &a), SURFACE_OUT_OF_BOUNDS);
+    v.TileMode = GEN8_RENDER_SURFACE_STATE_TileMode_YMAJOR;    /* buffers are never tiled */
+    CU_ASSERT_EQUAL_FATAL(GEN8_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    CU_ASSERT_EQUAL(surface_from_state(8, dw, &s), SURFACE_RESERVED);
+}
+
 /* ---- Gen9 states for the address tests ----------------------------------------- */
 
 struct gen9_desc {
@@ -672,6 +702,10 @@ static void test_reserved_encodings(void)
     v.SurfaceHorizontalAlignment = 0;           /* reserved */
     GEN9_RENDER_SURFACE_STATE_pack(dw, &v);
     CU_ASSERT_EQUAL(surface_from_state(9, dw, &s), SURFACE_RESERVED);
+    v.SurfaceType = 0;                          /* ... but ignored for Gen9 1D */
+    GEN9_RENDER_SURFACE_STATE_pack(dw, &v);
+    CU_ASSERT_EQUAL(surface_from_state(9, dw, &s), SURFACE_OK);
+    v.SurfaceType = 1;
     v.SurfaceHorizontalAlignment = 1, v.TileMode = 2, v.TiledResourceMode = 1;  /* Yf needs Y */
     GEN9_RENDER_SURFACE_STATE_pack(dw, &v);
     CU_ASSERT_EQUAL(surface_from_state(9, dw, &s), SURFACE_RESERVED);
@@ -755,6 +789,7 @@ static const struct test_case cases[] = {
     { "gen7 capture state", test_decode_gen7_capture },
     { "gen8 decode", test_decode_gen8 },
     { "gen9 capture states", test_decode_gen9_capture },
+    { "buffers and structured buffers", test_address_buffers },
     { "2d arrays with mips, every tiling", test_address_2d_mips },
     { "cube arrays", test_address_cube },
     { "3d surfaces", test_address_3d },

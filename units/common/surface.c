@@ -35,7 +35,7 @@ static const uint8_t aux_rsv_gen9 = 0xD0;
 
 /* Bytes per element by SURFACE_FORMAT range: the numbering groups formats by
  * size (seed 003 L5216-5273: 0x000-0x002 128 bpp, 0x080-0x087 64, 0x0C0-0x0D8
- * 32, 0x100-0x11A 16, 0x140-0x144 8); 0x1FF RAW is bytes (003 L5058 untyped
+ * 32, 0x100-0x11A 16, 0x140-0x144 8); 0x1FF RAW is bytes (003 L5054 untyped
  * messages: "treat the data as RAW"). Everything else (96 bpp, compressed,
  * YUV, ...) is left to surface_set_element. */
 static const struct {
@@ -257,7 +257,7 @@ static void element_alignment(struct surface *s, uint32_t h_state, uint32_t v_st
                tiling_shape(s->tiling, s->element_bytes, &t)) {
         s->halign = t.width_bytes / s->element_bytes, s->valign = t.height_rows;
     } else if (s->gen == 9) {
-        s->halign = h_state, s->valign = v_state;
+        s->halign = max1(h_state), s->valign = max1(v_state);
     } else {
         s->halign = max1(h_state / s->block_width), s->valign = max1(v_state / s->block_height);
     }
@@ -291,7 +291,7 @@ static void derive_counts(struct surface *s)
     s->levels = s->mip_count_lod + 1;
     s->array_length = 1;
     if (s->type == SURFACE_BUFFER || s->type == SURFACE_STRBUF) {
-        /* entries - 1 = Depth | Height[13:0] | Width[6:0] (003 L5085) */
+        /* entries - 1 = Depth | Height[13:0] | Width[6:0] (003 L5083-5087) */
         uint64_t w = (s->width - 1) & 0x7F, h = s->height - 1, d = s->depth - 1;
         s->buffer_entries = (d << 21 | h << 7 | w) + 1;
         s->depth = 1;
@@ -304,6 +304,18 @@ static void derive_counts(struct surface *s)
     }
 }
 
+/* Whether the state's alignment fields count: images, except on Gen9 1D and
+ * Yf/Ys surfaces, where the fields are ignored (SKL RENDER_SURFACE_STATE
+ * Surface Vertical Alignment, as quoted in Mesa isl_gfx9.c). */
+static bool uses_state_alignment(const struct surface *s)
+{
+    if (!is_image(s))
+        return false;
+    if (s->gen == 9 && (s->type == SURFACE_1D || s->tiling == TILING_YF || s->tiling == TILING_YS))
+        return false;
+    return true;
+}
+
 /* Refuses what the state may not hold or the library does not model. */
 static void check(struct surface *s)
 {
@@ -311,7 +323,7 @@ static void check(struct surface *s)
         refuse(s, SURFACE_RESERVED);
     if (s->samples == RSV || (s->samples > 1 && s->type != SURFACE_2D))
         refuse(s, SURFACE_RESERVED);
-    if (is_image(s) && (s->halign == RSV || s->valign == RSV))
+    if (uses_state_alignment(s) && (s->halign == RSV || s->valign == RSV))
         refuse(s, SURFACE_RESERVED);
     if (s->samples <= 1)
         s->msaa_layout = SURFACE_MSAA_NONE;
@@ -321,7 +333,7 @@ static void check(struct surface *s)
         (s->type == SURFACE_3D || s->samples > 1))
         refuse(s, SURFACE_UNSUPPORTED);
     if ((s->type == SURFACE_BUFFER || s->type == SURFACE_STRBUF) && s->tiling != TILING_LINEAR)
-        refuse(s, SURFACE_RESERVED);    /* 003 L5058: buffers cannot be tiled */
+        refuse(s, SURFACE_RESERVED);    /* 003 L5056: buffers cannot be tiled */
 }
 
 /* Tiled pitches must be whole tiles. */
@@ -483,7 +495,9 @@ static enum surface_status buffer_offset(const struct surface *s, uint32_t x, ui
         *offset = (uint64_t)x * s->element_bytes;
         return SURFACE_OK;
     }
-    if (y >= s->pitch)      /* STRBUF: structure x, byte y (003 L5100-5118) */
+    /* STRBUF: structure x, byte y, inferred from the bounds "U < Size", "V <
+     * Pitch - Access Width" (003 L5092-5120; the figure is not in the seed) */
+    if (y >= s->pitch)
         return SURFACE_OUT_OF_BOUNDS;
     *offset = (uint64_t)x * s->pitch + y;
     return SURFACE_OK;

@@ -7,7 +7,7 @@
  *   (spec/data/gen*.xml; Gen4's is the 5-dword G965 form, no dword 5);
  * - types 1D/2D/3D/CUBE/BUFFER/STRBUF/NULL; arrays (Depth + 1 slices, 6 per
  *   cube), minimum array element, render target view extent; buffers' size
- *   (Depth | Height | Width = entries - 1, 003 L5085);
+ *   (Depth | Height | Width = entries - 1, 003 L5083-5087);
  * - tiling linear/X/Y/W and Gen9's Yf/Ys (tiling.h);
  * - mip chains: the 2D layout (LOD 1 below LOD 0, LODs 2.. to the right of
  *   LOD 1 stacked downwards; Gen4's MIPLAYOUT_RIGHT mirrors it), Gen4-8 3D
