@@ -8,7 +8,8 @@
  * - types 1D/2D/3D/CUBE/BUFFER/STRBUF/NULL; arrays (Depth + 1 slices, 6 per
  *   cube), minimum array element, render target view extent; buffers' size
  *   (Depth | Height | Width = entries - 1, 003 L5083-5087);
- * - tiling linear/X/Y/W and Gen9's Yf/Ys (tiling.h);
+ * - tiling linear/X/Y/W and Gen9's Yf/Ys (tiling.h); the pitch is the bytes
+ *   per row of the surface as tiled (a W-tiled stencil's own pitch);
  * - mip chains: the 2D layout (LOD 1 below LOD 0, LODs 2.. to the right of
  *   LOD 1 stacked downwards; Gen4's MIPLAYOUT_RIGHT mirrors it), Gen4-8 3D
  *   surfaces (and Gen4 cubes) with 2^lod slices of a LOD side by side, Gen9
@@ -31,6 +32,9 @@
  * extent); public Mesa isl (mip layout, QPitch formula, alignments, 1D, 3D,
  * interleaved sample encoding as in blorp's encode_msaa) for what the seeds do
  * not hold: facts only, no code.
+ *
+ * Gen7 has no MIP Map Layout Mode field (Gen4-6 only; gmmlib: "MIPLAYOUT_RIGHT
+ * not supported after Gen6"), so only Gen4 states can select RIGHT.
  *
  * Not modelled: bit-6 swizzling; the Yf/Ys mip tail (LODs at or past Mip Tail
  * Start are refused), Yf/Ys 3D and MSAA tile shapes (refused); planar (YUV)
