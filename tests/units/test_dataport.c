@@ -522,6 +522,43 @@ static void test_typed_2d(void)
     rig_free(&r);
 }
 
+/* Typed messages take any uncompressed format the formats library converts:
+ * a write of green alone to R10G10B10A2_UNORM changes only bits 19:10, and a
+ * read unpacks every channel as value / (2^bits - 1) (UNORM, 003 L5193-5203). */
+static void test_typed_packed_format(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_surface_2d(r.mem, 3, 0x600000, 0x0C2, 4, 2, 16);    /* R10G10B10A2_UNORM */
+    uint32_t texel = 0x80000155u;                           /* A = 2, B = 0, G = 0, R = 0x155 */
+    gpu_memory_write(r.mem, 0x600000 + 16 + 2 * 4, &texel, 4, NULL);
+    float one = 1.0f;
+    uint32_t g[4][8] = { { 0, 0, 0, 0, 0, 0, 0, 0x1 }, { 2 }, { 1 }, { 0 } };
+    memcpy(&g[3][0], &one, 4);
+    run(&r, send_msg(&r, 12, 13u << 14 | 0xdu << 8 | 3, 4, 0, 0, 0xff, true, g));  /* G only */
+    uint32_t now;
+    gpu_memory_read(r.mem, 0x600000 + 16 + 2 * 4, &now, 4, NULL);
+    CU_ASSERT_EQUAL(now, 0x80000155u | 0x3ffu << 10);
+    run(&r, send_msg(&r, 12, 5u << 14 | 0u << 8 | 3, 3, 0, 4, 0xff, true, g));     /* RGBA */
+    struct catcher *c = unit_state(r.catcher);
+    float f[4];
+    for (int ch = 0; ch < 4; ch++)
+        memcpy(&f[ch], &c->regs[ch][0], 4);
+    CU_ASSERT_DOUBLE_EQUAL(f[0], 341.0 / 1023.0, 1e-7);
+    CU_ASSERT_EQUAL(f[1], 1.0f);
+    CU_ASSERT_EQUAL(f[2], 0.0f);
+    CU_ASSERT_DOUBLE_EQUAL(f[3], 2.0 / 3.0, 1e-7);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.unsupported"), 0);
+    /* R16G16_FLOAT holding a signalling NaN in red: writing green alone
+     * leaves red's bits as they were (a convert-and-repack would quiet it) */
+    put_surface_2d(r.mem, 3, 0x600000, 0x0D0, 4, 2, 16);
+    texel = 0x00007c01u;
+    gpu_memory_write(r.mem, 0x600000 + 16 + 2 * 4, &texel, 4, NULL);
+    run(&r, send_msg(&r, 12, 13u << 14 | 0xdu << 8 | 3, 4, 0, 0, 0xff, true, g));
+    gpu_memory_read(r.mem, 0x600000 + 16 + 2 * 4, &now, 4, NULL);
+    CU_ASSERT_EQUAL(now, 0x3c00u << 16 | 0x7c01u);          /* half 1.0 is 0x3c00 */
+    rig_free(&r);
+}
+
 static uint32_t xorshift(uint32_t *x)
 {
     *x ^= *x << 13;
@@ -656,6 +693,7 @@ static const struct test_case cases[] = {
     { "one L3 request per line, reply after the L3", test_l3_lines },
     { "unknown and malformed messages", test_bad_messages },
     { "typed read/write on 2D surfaces, format conversion", test_typed_2d },
+    { "typed write merges one channel of a packed format", test_typed_packed_format },
     { "random messages: no crash, one reply each", test_random_messages },
     { "scratch block write and read", test_scratch },
     { "constant cache path (SFID 9)", test_constant_cache },

@@ -758,13 +758,24 @@ static void test_reserved_encodings(void)
     v7.SurfaceType = 1, v7.NumberOfMultisamples = 1;
     GEN7_RENDER_SURFACE_STATE_pack(dw, &v7);
     CU_ASSERT_EQUAL(surface_from_state(7, dw, &s), SURFACE_RESERVED);
-    /* an unsized format: addresses wait for surface_set_element */
-    v7.NumberOfMultisamples = 0, v7.SurfaceFormat = 0x186, v7.Width = 15, v7.Height = 15;
+    /* a format the formats table lacks (0x0D5): addresses wait for
+     * surface_set_element */
+    v7.NumberOfMultisamples = 0, v7.SurfaceFormat = 0x0D5, v7.Width = 15, v7.Height = 15;
     v7.SurfacePitch = 63;
     GEN7_RENDER_SURFACE_STATE_pack(dw, &v7);
     CU_ASSERT_EQUAL(surface_from_state(7, dw, &s), SURFACE_OK);
     CU_ASSERT_EQUAL(surface_offset(&s, 4, 4, 0, 0, 0, &a), SURFACE_NO_ELEMENT_SIZE);
     surface_set_element(&s, 8, 4, 4);       /* a BC1-like 4x4 block of 8 bytes */
+    CU_ASSERT_EQUAL(surface_offset(&s, 5, 9, 0, 0, 0, &a), SURFACE_OK);
+    CU_ASSERT_EQUAL(a, 2 * 64 + 1 * 8);
+    /* BC1_UNORM (0x186) is sized by the formats table: 8 bytes a 4x4 block
+     * (S3TC: two 16-bit colours and 16 2-bit indices) */
+    v7.SurfaceFormat = 0x186;
+    GEN7_RENDER_SURFACE_STATE_pack(dw, &v7);
+    CU_ASSERT_EQUAL(surface_from_state(7, dw, &s), SURFACE_OK);
+    CU_ASSERT_EQUAL(s.element_bytes, 8);
+    CU_ASSERT_EQUAL(s.block_width, 4);
+    CU_ASSERT_EQUAL(s.block_height, 4);
     CU_ASSERT_EQUAL(surface_offset(&s, 5, 9, 0, 0, 0, &a), SURFACE_OK);
     CU_ASSERT_EQUAL(a, 2 * 64 + 1 * 8);
     CU_ASSERT_STRING_EQUAL(surface_status_name(SURFACE_RESERVED), "reserved encoding");

@@ -2,6 +2,8 @@
  * byte offset of a pixel in it (what is modelled and the sources: surface.h). */
 #include "units/common/surface.h"
 
+#include "units/common/format.h"
+
 #include <string.h>
 
 #include "spec_gen4_pack.h"
@@ -32,27 +34,6 @@ static const enum surface_aux aux_gen9[8] = { SURFACE_AUX_NONE, SURFACE_AUX_CCS_
                                               SURFACE_AUX_APPEND, SURFACE_AUX_HIZ,
                                               SURFACE_AUX_NONE, SURFACE_AUX_CCS_E };
 static const uint8_t aux_rsv_gen9 = 0xD0;
-
-/* Bytes per element by SURFACE_FORMAT range: the numbering groups formats by
- * size (seed 003 L5216-5273: 0x000-0x002 128 bpp, 0x080-0x087 64, 0x0C0-0x0D8
- * 32, 0x100-0x11A 16, 0x140-0x144 8); 0x1FF RAW is bytes (003 L5054 untyped
- * messages: "treat the data as RAW"). Everything else (96 bpp, compressed,
- * YUV, ...) is left to surface_set_element. */
-static const struct {
-    uint16_t first, last;
-    uint8_t bytes;
-} format_sizes[] = {
-    { 0x000, 0x03F, 16 }, { 0x080, 0x0BF, 8 }, { 0x0C0, 0x0FF, 4 },
-    { 0x100, 0x13F, 2 }, { 0x140, 0x17F, 1 }, { 0x1FF, 0x1FF, 1 },
-};
-
-static uint32_t format_bytes(uint32_t format)
-{
-    for (size_t i = 0; i < sizeof format_sizes / sizeof format_sizes[0]; i++)
-        if (format >= format_sizes[i].first && format <= format_sizes[i].last)
-            return format_sizes[i].bytes;
-    return 0;
-}
 
 static uint32_t align_up(uint32_t v, uint32_t a)
 {
@@ -369,7 +350,13 @@ enum surface_status surface_from_state(unsigned gen, const uint32_t *dw, struct 
     out->halign_state = out->halign;
     out->valign_state = out->valign;
     out->qpitch_state = out->qpitch;
-    surface_set_element(out, format_bytes(out->format), 1, 1);
+    /* the element's size and block from the formats library (units/common/
+     * format.h); a format it does not know leaves the size unknown */
+    const struct format_desc *f = format_describe(out->format);
+    if (f)
+        surface_set_element(out, format_block_bytes(f), f->block_width, f->block_height);
+    else
+        surface_set_element(out, 0, 1, 1);
     return out->status;
 }
 

@@ -39,8 +39,9 @@
  * Not modelled: bit-6 swizzling; the Yf/Ys mip tail (LODs at or past Mip Tail
  * Start are refused), Yf/Ys 3D and MSAA tile shapes (refused); planar (YUV)
  * offsets; quilted surfaces; Gen6 and Gen4.5/Gen5 states; the HiZ/MCS/CCS
- * layouts themselves; compressed formats' element size (the caller sets it
- * with surface_set_element, see element_bytes); render target rotation.
+ * layouts themselves; render target rotation. The element size and
+ * compression block come from the formats library (units/common/format.h);
+ * RAW (0x1FF) counts as one byte (003 L5054 "treat the data as RAW").
  */
 #ifndef GTSIM_UNITS_COMMON_SURFACE_H
 #define GTSIM_UNITS_COMMON_SURFACE_H
@@ -141,11 +142,11 @@ struct surface {
  * not addressable; the fields that could be read are still filled. */
 enum surface_status surface_from_state(unsigned gen, const uint32_t *dw, struct surface *out);
 
-/* Sets the element size of s's format (from the formats library): bytes per
- * element and the compression block's width and height in pixels. Needed for
- * the formats surface_from_state does not size (only the uncompressed ranges
- * 0x000-0x17F of the SURFACE_FORMAT numbering and RAW are). Recomputes the
- * derived alignment and QPitch. */
+/* Sets the element size of s's format: bytes per element and the
+ * compression block's width and height in pixels. surface_from_state sets it
+ * from the formats library; a caller that reinterprets the surface (a typed
+ * view, a format the table lacks) sets its own. Recomputes the derived
+ * alignment and QPitch. */
 void surface_set_element(struct surface *s, uint32_t element_bytes, uint32_t block_width,
                          uint32_t block_height);
 

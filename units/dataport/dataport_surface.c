@@ -1,14 +1,37 @@
 /* units/dataport/dataport_surface.c - the surface a message addresses: a binding table
  * index to a binding-table entry and RENDER_SURFACE_STATE, or to the A32/A64 stateless
- * and SLM address models (seed 003 L4862-5014). Moved as is from dataport.c; the
- * surfaces library will replace the state decode. */
+ * and SLM address models (seed 003 L4862-5014).  The state is decoded by the
+ * surfaces library. */
 #include "units/dataport/dataport_internal.h"
 
 #include <string.h>
 
-#include "spec_gen7_pack.h"
-#include "spec_gen8_pack.h"
-#include "spec_gen9_pack.h"
+#include "units/common/surface.h"
+
+/* The data port's view of a decoded surface. Untyped and scattered messages
+ * see BUFFER and STRBUF surfaces as Depth|Height|Width + 1 bytes and other
+ * types as bounded by their extent at 16 bytes an element; typed messages
+ * use the extent (slices: a 3D surface's depth, a cube's cubes, else the
+ * array length) and the pitch. */
+static void surface_to_dp(const struct surface *sd, struct surf *sf)
+{
+    sf->type = sd->type;
+    sf->format = sd->format;
+    sf->tiled = sd->tiling != TILING_LINEAR;
+    sf->pitch = sd->pitch;
+    sf->width = sd->width;
+    sf->height = sd->height;
+    sf->depth = sd->type == SURFACE_3D ? sd->depth
+              : sd->type == SURFACE_CUBE ? sd->array_length / 6 : sd->array_length;
+    if (sd->type == SURFACE_NULL)
+        return;
+    sf->model = M_BUFFER;
+    sf->base = sd->base_address;
+    if (sd->type == SURFACE_BUFFER || sd->type == SURFACE_STRBUF)
+        sf->size = sd->buffer_entries;
+    else
+        sf->size = (uint64_t)sf->width * sf->height * sf->depth * 16;
+}
 
 /* Resolves a BTI to a surface (L4862-5014). */
 void dp_resolve(struct acc *a, uint32_t bti, bool a64)
@@ -69,41 +92,18 @@ void dp_resolve(struct acc *a, uint32_t bti, bool a64)
     struct surf_memo *mo = &s->memo[s->memo_next];
     s->memo_next = (s->memo_next + 1) % DP_SURF_MEMOS;
     mo->valid = false;
-    uint32_t type, w, h, d, pitch, format;
-    uint64_t base;
-    bool tiled;
-    if (c->gen == 7) {
-        struct GEN7_RENDER_SURFACE_STATE v;
-        GEN7_RENDER_SURFACE_STATE_unpack(dw, &v);
-        type = v.SurfaceType, w = v.Width, h = v.Height, d = v.Depth, base = v.SurfaceBaseAddress;
-        pitch = v.SurfacePitch, format = v.SurfaceFormat, tiled = v.TiledSurface;
-    } else if (c->gen == 8) {
-        struct GEN8_RENDER_SURFACE_STATE v;
-        GEN8_RENDER_SURFACE_STATE_unpack(dw, &v);
-        type = v.SurfaceType, w = v.Width, h = v.Height, d = v.Depth, base = v.SurfaceBaseAddress;
-        pitch = v.SurfacePitch, format = v.SurfaceFormat, tiled = v.TileMode != 0;
+    /* the state's fields through the surfaces library (units/common/surface.h);
+     * a state it refuses (a reserved encoding) is a null surface, counted
+     * with the unreadable ones */
+    struct surface sd;
+    if (surface_from_state(c->gen, dw, &sd) != SURFACE_OK && sd.status != SURFACE_NO_ELEMENT_SIZE) {
+        s->state_faults++;
+        dp_warn_once(s, a->u, 5, "surface state of BTI %u refused (status -%u, units/common/surface.h): null surface",
+                     bti, (uint32_t)-(int32_t)sd.status);
+        memset(&a->sf, 0, sizeof a->sf);
+        a->sf.model = M_NULL;
     } else {
-        struct GEN9_RENDER_SURFACE_STATE v;
-        GEN9_RENDER_SURFACE_STATE_unpack(dw, &v);
-        type = v.SurfaceType, w = v.Width, h = v.Height, d = v.Depth, base = v.SurfaceBaseAddress;
-        pitch = v.SurfacePitch, format = v.SurfaceFormat, tiled = v.TileMode != 0;
-    }
-    a->sf.type = type;
-    a->sf.format = format;
-    a->sf.tiled = tiled;
-    a->sf.pitch = pitch + 1;
-    a->sf.width = w + 1;
-    a->sf.height = h + 1;
-    a->sf.depth = d + 1;
-    if (type != 7) {    /* SURFTYPE_NULL stays M_NULL */
-        a->sf.model = M_BUFFER;
-        a->sf.base = base;
-        if (type == 4 || type == 5) {   /* BUFFER, STRBUF: size - 1 = Depth | Height | Width */
-            a->sf.size = ((uint64_t)d << 21 | (uint64_t)h << 7 | w) + 1;
-        } else {
-            /* other surface types through untyped messages: bounded by the 2D extent */
-            a->sf.size = ((uint64_t)w + 1) * ((uint64_t)h + 1) * ((uint64_t)d + 1) * 16;
-        }
+        surface_to_dp(&sd, &a->sf);
     }
     mo->gen = c->gen;
     memcpy(mo->dw, dw, state_bytes);

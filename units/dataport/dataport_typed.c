@@ -1,49 +1,67 @@
 /* units/dataport/dataport_typed.c - typed surface read and write (seed 003 L6179-6204): 8 slots
- * by slot group, 1D/2D/3D linear and BUFFER surfaces, the formats of typed_layout
- * with the conversions of L5193-5203. */
+ * by slot group, 1D/2D/3D linear and BUFFER surfaces, every uncompressed format the
+ * formats library converts (units/common/format.h, the conversions of L5193-5203).
+ * Not modelled: tiled surfaces (counted as unsupported), QPitch between the
+ * slices of arrays (slices are Height rows apart). */
 #include "units/dataport/dataport_internal.h"
 
 #include <string.h>
 
+#include "units/common/format.h"
+
 /* ---- typed surfaces (L5193-5276) ------------------------------------------------ */
 
-/* Bytes per element and channels of the formats typed messages handle here:
- * 32-bit channels (1, 2, 4 of FLOAT/SINT/UINT) and the 8-bit R8G8B8A8 and R8
- * UNORM/UINT forms. 0: not modelled. */
-static unsigned typed_layout(uint32_t format, unsigned *channels, unsigned *kind)
+/* The formats typed messages take: any uncompressed format of whole bytes the
+ * formats library converts (units/common/format.h: the conversions of
+ * L5193-5203). NULL: not modelled (compressed, palette, YUV, under 8 bits). */
+static const struct format_desc *typed_format(uint32_t format)
 {
-    switch (format) {
-    case 0x000: *channels = 4; *kind = 0; return 16;    /* R32G32B32A32_FLOAT */
-    case 0x001: case 0x002: *channels = 4; *kind = 1; return 16;   /* _SINT, _UINT */
-    case 0x085: *channels = 2; *kind = 0; return 8;     /* R32G32_FLOAT */
-    case 0x086: case 0x087: *channels = 2; *kind = 1; return 8;
-    case 0x0D8: *channels = 1; *kind = 0; return 4;     /* R32_FLOAT */
-    case 0x0D6: case 0x0D7: *channels = 1; *kind = 1; return 4;    /* R32_SINT, R32_UINT */
-    case 0x0C7: *channels = 4; *kind = 2; return 4;     /* R8G8B8A8_UNORM */
-    case 0x0CB: *channels = 4; *kind = 3; return 4;     /* R8G8B8A8_UINT */
-    case 0x140: *channels = 1; *kind = 2; return 1;     /* R8_UNORM */
-    case 0x143: *channels = 1; *kind = 3; return 1;     /* R8_UINT */
-    default: return 0;
+    const struct format_desc *f = format_describe(format);
+    if (!f || f->block_width != 1 || f->block_height != 1 || f->bits % 8 || f->bits > 128)
+        return NULL;
+    uint8_t probe[16] = { 0 };
+    struct format_value v;
+    return format_unpack(format, probe, &v) == FORMAT_OK ? f : NULL;
+}
+
+/* Whether the format stores channel ch (R, G, B, A; L and I feed them). */
+static bool format_has_channel(const struct format_desc *f, unsigned ch)
+{
+    for (unsigned k = 0; k < f->field_count; k++) {
+        unsigned c = f->fields[k].channel;
+        if (c == ch || c == FORMAT_CH_I || (c == FORMAT_CH_L && ch < 3))
+            return true;
     }
+    return false;
 }
 
-static uint32_t unorm8_to_f32(uint8_t v)
+/* A channel's 32 bits as the message carries them: float bits for float
+ * formats, the integer for integer ones. */
+static uint32_t value_bits(const struct format_value *v, unsigned ch)
 {
-    float f = (float)v / 255.0f;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
+    uint32_t b;
+    if (v->kind == FORMAT_VALUE_FLOAT)
+        memcpy(&b, &v->f[ch], 4);
+    else
+        b = v->u[ch];
+    return b;
 }
 
-static uint8_t f32_to_unorm8(uint32_t bits)
+static void set_value_bits(struct format_value *v, unsigned ch, uint32_t b)
 {
-    float f;
-    memcpy(&f, &bits, 4);
-    if (!(f > 0.0f))
-        return 0;           /* also NaN */
-    if (f >= 1.0f)
-        return 255;
-    return (uint8_t)(f * 255.0f + 0.5f);    /* round to nearest (L5193-5203) */
+    if (v->kind == FORMAT_VALUE_FLOAT)
+        memcpy(&v->f[ch], &b, 4);
+    else
+        v->u[ch] = b;
+}
+
+/* Copies bits [shift, shift + bits) of src into dst (little-endian texels). */
+static void copy_field(uint8_t *dst, const uint8_t *src, unsigned shift, unsigned bits)
+{
+    for (unsigned b = shift; b < shift + bits; b++) {
+        uint8_t m = (uint8_t)(1u << (b % 8));
+        dst[b / 8] = (uint8_t)((dst[b / 8] & ~m) | (src[b / 8] & m));
+    }
 }
 
 void dp_typed(struct acc *a, const struct dp_msg *x, enum dp_op op)
@@ -67,8 +85,8 @@ void dp_typed(struct acc *a, const struct dp_msg *x, enum dp_op op)
     if (coords == 0 || coords > 4)
         coords = 1;
     unsigned dbase = x->p->ex_mlen && write ? x->p->mlen : x->hdr + coords;
-    unsigned channels = 0, kind = 0;
-    unsigned bpe = a->sf.model == M_BUFFER ? typed_layout(a->sf.format, &channels, &kind) : 0;
+    const struct format_desc *fmt = a->sf.model == M_BUFFER ? typed_format(a->sf.format) : NULL;
+    unsigned bpe = fmt ? format_block_bytes(fmt) : 0;
     write ? s->writes++ : s->reads++;
     if (a->sf.model == M_BUFFER && (!bpe || a->sf.tiled)) {
         s->unsupported++;
@@ -95,8 +113,10 @@ void dp_typed(struct acc *a, const struct dp_msg *x, enum dp_op op)
                 unsigned c = 0;
                 for (unsigned ch = 0; ch < 4; ch++)
                     if (chmask & (1u << ch)) {
-                        uint32_t one = kind == 0 || kind == 2 ? 0x3f800000u : 1u;
-                        dp_wbwrite(x, c, i, ch == 3 && channels < 4 ? one : 0u);
+                        /* a null surface reads as float 0, 0, 0, 1 */
+                        bool ints = fmt && fmt->value_kind != FORMAT_VALUE_FLOAT;
+                        bool alpha = fmt && format_has_channel(fmt, 3);
+                        dp_wbwrite(x, c, i, ch == 3 && !alpha ? (ints ? 1u : 0x3f800000u) : 0u);
                         c++;
                     }
             }
@@ -107,48 +127,40 @@ void dp_typed(struct acc *a, const struct dp_msg *x, enum dp_op op)
             a->sf.size = 0;         /* bounds done above */
             dp_access_slot(a, off, texel, bpe, MEMREQ_READ);
             a->sf = keep;
+            /* missing channels read 0, 0, 0, 1 (L5214) */
+            struct format_value value;
+            format_unpack(a->sf.format, texel, &value);
             unsigned c = 0;
             for (unsigned ch = 0; ch < 4; ch++) {
                 if (!(chmask & (1u << ch)))
                     continue;
-                uint32_t val;
-                if (ch >= channels)
-                    val = ch == 3 ? (kind == 0 || kind == 2 ? 0x3f800000u : 1u) : 0u;
-                else if (kind <= 1)
-                    memcpy(&val, texel + 4 * ch, 4);
-                else if (kind == 2)
-                    val = unorm8_to_f32(texel[ch]);
-                else
-                    val = texel[ch];
-                dp_wbwrite(x, c, i, val);
+                dp_wbwrite(x, c, i, value_bits(&value, ch));
                 c++;
             }
         } else {
-            unsigned c = 0;
-            for (unsigned ch = 0; ch < 4; ch++) {
-                if (!(chmask & (1u << ch)))
-                    continue;
-                uint32_t val = dp_mread(x, dbase + c, i);
-                c++;
-                if (ch >= channels)
-                    continue;       /* missing components are not written */
-                if (kind <= 1)
-                    memcpy(texel + 4 * ch, &val, 4);
-                else if (kind == 2)
-                    texel[ch] = f32_to_unorm8(val);
-                else
-                    texel[ch] = (uint8_t)(val > 255 ? 255 : val);   /* UINT clamps */
-            }
-            /* only the enabled channels change: read, merge, write */
+            /* only the enabled channels change: read, merge the new
+             * channels' bit fields, write; missing components are not
+             * written */
             uint8_t old[16] = { 0 };
             struct surf keep = a->sf;
             a->sf.size = 0;
             dp_access_slot(a, off, old, bpe, MEMREQ_READ);
             s->bytes_read -= bpe;
-            unsigned cb = kind <= 1 ? 4 : 1;
-            for (unsigned ch = 0; ch < channels; ch++)
-                if (chmask & (1u << ch))
-                    memcpy(old + cb * ch, texel + cb * ch, cb);
+            struct format_value value;
+            format_unpack(a->sf.format, old, &value);
+            unsigned c = 0;
+            for (unsigned ch = 0; ch < 4; ch++) {
+                if (!(chmask & (1u << ch)))
+                    continue;
+                set_value_bits(&value, ch, dp_mread(x, dbase + c, i));
+                c++;
+            }
+            format_pack(a->sf.format, &value, texel);
+            for (unsigned k = 0; k < fmt->field_count; k++) {
+                const struct format_field *fd = &fmt->fields[k];
+                if (fd->channel <= FORMAT_CH_A && (chmask & (1u << fd->channel)))
+                    copy_field(old, texel, fd->shift, fd->bits);
+            }
             dp_access_slot(a, off, old, bpe, MEMREQ_WRITE);
             a->sf = keep;
         }
