@@ -119,15 +119,15 @@ static void packet(struct rig *r, const char *name, const uint32_t *dw, uint32_t
     const struct spec_element *e = spec_find_element(9, SPEC_COMMAND, name);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     uint32_t off = (uint32_t)((sizeof(struct cs_state_packet) + n * 4 + 15) & ~15u);
-    struct msg *m = msg_alloc(r->sim, MSG_STATE, off + (uint32_t)e->c_size);
+    struct msg *m = msg_alloc(r->sim, MSG_STATE, off + (uint32_t)e->common_size);
     struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
-    p->command = e;
+    p->id = e->id;
     p->gen = 9;
     p->dword_count = n;
-    p->unpacked_offset = off;
+    p->common_offset = off;
     p->space_format = r->space_format;
     memcpy(p->dwords, dw, n * 4);
-    e->unpack(dw, (uint8_t *)p + off);
+    e->unpack_common(dw, (uint8_t *)p + off);
     CU_ASSERT_TRUE(port_inject(unit_port(r->vfe, "cs", 0), m));
 }
 
