@@ -1,11 +1,12 @@
 # mk/spec.mk - the command/state/register spec: spec/data/gen*.xml -> build/gen/
-# spec_genN_pack.{h,c} through spec/gen_pack.py, and `make check-spec`, which
+# spec_genN_pack.{h,c} and spec_common.{h,c} (ids, superset structs) through
+# spec/gen_pack.py, and `make check-spec`, which
 # compares the data with Mesa's genxml in ../shared/reference/genxml.
 
 SPEC_GENS     := 4 7 8 9
 SPEC_DATA     := $(wildcard spec/data/gen*.xml)
-SPEC_GEN_H    := $(foreach g,$(SPEC_GENS),$(GEN)/spec_gen$(g)_pack.h)
-SPEC_GEN_C    := $(foreach g,$(SPEC_GENS),$(GEN)/spec_gen$(g)_pack.c)
+SPEC_GEN_H    := $(foreach g,$(SPEC_GENS),$(GEN)/spec_gen$(g)_pack.h) $(GEN)/spec_common.h
+SPEC_GEN_C    := $(foreach g,$(SPEC_GENS),$(GEN)/spec_gen$(g)_pack.c) $(GEN)/spec_common.c
 SPEC_REFDIR   ?= ../shared/reference/genxml
 
 GEN_HEADERS   += $(SPEC_GEN_H)

@@ -48,6 +48,22 @@ const struct spec_element *spec_find_element(int gen, enum spec_kind kind, const
     return NULL;
 }
 
+const struct spec_element *spec_element_by_id(int gen, enum spec_id id)
+{
+    const struct spec_gen *g = spec_gen_get(gen);
+    if (!g || id <= SPEC_ID_NONE || id >= SPEC_ID_COUNT)
+        return NULL;
+    return g->by_id[id];
+}
+
+const struct spec_field *spec_find_field_common(const struct spec_element *e, size_t common_offset)
+{
+    for (unsigned i = 0; i < e->n_fields; i++)
+        if (e->fields[i].common_ctype != SPEC_C_NONE && e->fields[i].common_offset == common_offset)
+            return &e->fields[i];
+    return NULL;
+}
+
 const struct spec_element *spec_find_register(int gen, uint32_t off)
 {
     const struct spec_gen *g = spec_gen_get(gen);

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spec_common.h"    /* generated: enum spec_id, struct spec_<NAME> */
+
 enum spec_type {
     SPEC_UINT,      /* unsigned integer (enums too: values != NULL) */
     SPEC_INT,       /* two's complement in the field's width */
@@ -39,9 +41,21 @@ enum spec_type {
 
 /* How a field's C member is stored (for generic access by tests and tools). */
 enum spec_ctype { SPEC_C_NONE, SPEC_C_U32, SPEC_C_U64, SPEC_C_I32, SPEC_C_I64,
-                  SPEC_C_BOOL, SPEC_C_FLOAT, SPEC_C_DOUBLE };
+                  SPEC_C_BOOL, SPEC_C_FLOAT, SPEC_C_DOUBLE,
+                  SPEC_C_STRUCT /* superset members only: an embedded struct spec_<NAME> */ };
 
 enum spec_kind { SPEC_COMMAND, SPEC_STRUCT, SPEC_REGISTER };
+
+/* Which pipeline a command's state packet goes down (derived once by
+ * gen_pack.py from the PRM's naming: 3DSTATE_* and 3DPRIMITIVE the 3D one,
+ * MEDIA_* and GPGPU_* the media/GPGPU one, the rest both; MI commands are
+ * BOTH too, but the CS executes them itself). A bit mask: 3D | MEDIA = BOTH. */
+enum spec_pipeline {
+    SPEC_PIPELINE_NONE = 0,     /* structures and registers */
+    SPEC_PIPELINE_3D = 1,
+    SPEC_PIPELINE_MEDIA = 2,
+    SPEC_PIPELINE_BOTH = 3,
+};
 
 /* Largest entry of a variable-length tail, in bits (gen_pack.py checks it). */
 #define SPEC_MAX_TAIL_BITS 2048
@@ -61,6 +75,8 @@ struct spec_field {
     size_t offset;             /* offsetof the member in struct GENn_X */
     const struct spec_value *values;
     const char *src;           /* "004:23590" (seed:line), "ref", "trace" */
+    size_t common_offset;      /* offsetof the member in struct spec_<NAME> (the superset) */
+    uint8_t common_ctype;      /* enum spec_ctype there (maybe wider); SPEC_C_NONE if none */
 };
 
 struct spec_element {
@@ -83,6 +99,34 @@ struct spec_element {
     int (*pack)(uint32_t *dw, const void *v);
     void (*unpack)(const uint32_t *dw, void *v);
     const char *src;
+    uint16_t id;               /* enum spec_id: the same for this name in every generation */
+    uint8_t pipeline;          /* enum spec_pipeline */
+    size_t common_size;        /* sizeof(struct spec_<NAME>) */
+    /* GENn_<NAME>_unpack_common: fills struct spec_<NAME> (members this
+     * generation lacks read 0) from the element's dwords. */
+    void (*unpack_common)(const uint32_t *dw, void *v);
+};
+
+/* A member of a superset struct spec_<NAME> (spec_common.h). */
+struct spec_member {
+    const char *name;          /* the C member name, as in struct GENn_<NAME> */
+    size_t offset, size;       /* offsetof, sizeof (the whole array for arrays) */
+    uint8_t ctype;             /* enum spec_ctype (SPEC_C_STRUCT: an embedded superset) */
+    uint16_t count;            /* array entries, 0 when not an array */
+    const char *struct_name;   /* SPEC_C_STRUCT: the embedded element's name */
+    uint16_t present;          /* bit (1 << gen) per generation that has the member */
+};
+
+/* A superset struct: the union of every generation's members of one name. */
+struct spec_common {
+    const char *name;
+    uint16_t id;               /* enum spec_id */
+    uint8_t kind;              /* enum spec_kind */
+    uint8_t pipeline;          /* enum spec_pipeline */
+    uint16_t present;          /* bit (1 << gen) per generation that has the element */
+    size_t size;               /* sizeof(struct spec_<NAME>) */
+    uint16_t n_members;
+    const struct spec_member *members;
 };
 
 struct spec_gen {
@@ -92,6 +136,7 @@ struct spec_gen {
     const struct spec_element *commands;   /* most specific mask first */
     const struct spec_element *structs;    /* by name */
     const struct spec_element *registers;  /* by name */
+    const struct spec_element *const *by_id;   /* [SPEC_ID_COUNT]: NULL where absent */
 };
 
 /* The tables of generation gen (4, 7, 8, 9); NULL for any other. */
@@ -102,6 +147,19 @@ const struct spec_element *spec_find_command(int gen, const uint32_t *dw, size_t
 
 /* A command, structure or register by its name; NULL when absent. */
 const struct spec_element *spec_find_element(int gen, enum spec_kind kind, const char *name);
+
+/* The command, structure or register with id `id` in generation gen; NULL
+ * when that generation has no such element. */
+const struct spec_element *spec_element_by_id(int gen, enum spec_id id);
+
+/* The superset description of id (members, present bits); NULL for
+ * SPEC_ID_NONE or an id out of range. */
+const struct spec_common *spec_common_get(enum spec_id id);
+
+/* The field of e whose superset member sits at common_offset in struct
+ * spec_<NAME> (an offsetof() the compiler checks, rather than a name typed
+ * in a string); NULL when e's generation lacks the member. */
+const struct spec_field *spec_find_field_common(const struct spec_element *e, size_t common_offset);
 
 /* The register at MMIO offset off; NULL when the generation does not list it. */
 const struct spec_element *spec_find_register(int gen, uint32_t off);

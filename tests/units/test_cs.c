@@ -23,6 +23,7 @@
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "tests/support/probes.h"
+#include "spec/spec.h"
 #include "tests/test.h"
 #include "units/cs/cs.h"
 #include "units/host/host.h"
@@ -692,6 +693,9 @@ struct recorder {
     uint32_t count;
     uint64_t cycle[64];
     uint32_t kind[64], op[64], value[64];
+    uint32_t id[64], gen[64], dwords[64];   /* MSG_STATE: the packet's id, gen, dword count */
+    uint32_t walker_dims[3];                /* the last GPGPU_WALKER's superset dimensions */
+    uint32_t walker_raw_x;                  /* ... and its raw X dimension dword */
     uint64_t reply_at;              /* 0: no reply owed */
     uint64_t replied_cycle;
 };
@@ -732,6 +736,19 @@ static enum unit_activity recorder_tick(struct unit *u)
                 if (c->op == CS_MMIO_SYNC)
                     r->reply_at = now + r->delay;
             }
+            if (m->kind == MSG_STATE) {
+                const struct cs_state_packet *p = (const struct cs_state_packet *)m->payload;
+                r->id[r->count] = p->id;
+                r->gen[r->count] = p->gen;
+                r->dwords[r->count] = p->dword_count;
+                if (p->id == SPEC_ID_GPGPU_WALKER) {
+                    const struct spec_GPGPU_WALKER *w = cs_state_common(p);
+                    r->walker_dims[0] = w->ThreadGroupIDXDimension;
+                    r->walker_dims[1] = w->ThreadGroupIDYDimension;
+                    r->walker_dims[2] = w->ThreadGroupIDZDimension;
+                    r->walker_raw_x = p->dwords[7];     /* Gen8 DW7: X dimension */
+                }
+            }
             r->count++;
         }
         msg_free(unit_sim(u), m);
@@ -759,6 +776,13 @@ static void add_fake_vfe(struct machine8 *m)
     struct unit *v = probe_add(m->sim, &recorder_ops, "vfe", NULL);
     probe_link(m->sim, m->cs, "vfe", v, "in", 1, 4, 1);
     probe_link(m->sim, v, "out", m->cs, "vfe_drained", 1, 4, 1);
+}
+
+static void add_fake_pipes(struct machine8 *m)
+{
+    add_fake_vfe(m);
+    struct unit *v = probe_add(m->sim, &recorder_ops, "vf", NULL);
+    probe_link(m->sim, m->cs, "vf", v, "in", 1, 4, 1);
 }
 
 static void add_fake_l3s(struct machine8 *m)
@@ -822,6 +846,64 @@ static void test_cs_stall_waits_for_gpgpu_drain(void)
     machine8_done(&m);
 }
 
+/* Every command the CS passes on goes down the pipeline(s) its PRM name gives,
+ * as a packet naming it by id with its superset struct: STATE_BASE_ADDRESS to
+ * both, 3DSTATE_DRAWING_RECTANGLE to the 3D pipeline, MEDIA_STATE_FLUSH and
+ * GPGPU_WALKER to the media one; an indirect walker (DW0 bit 10) carries
+ * GPGPU_DISPATCHDIMX/Y/Z (0x2500-0x2508, seed 003 L16947-16980) in its
+ * superset dimensions, the raw dwords as fetched. */
+static void test_state_packets_carry_ids(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_fake_pipes);
+    lri(&m, 0x2500, 7);
+    lri(&m, 0x2504, 3);
+    lri(&m, 0x2508, 2);
+    /* STATE_BASE_ADDRESS (Gen8: 16 dwords, 0x61010000 | 14, seed 004) */
+    emit(&m, 0x61010000u | 14);
+    for (int i = 0; i < 15; i++)
+        emit(&m, 0);
+    /* 3DSTATE_DRAWING_RECTANGLE (0x79000000 | 2: 4 dwords) */
+    emit(&m, 0x79000002u);
+    for (int i = 0; i < 3; i++)
+        emit(&m, 0);
+    /* GPGPU_WALKER (Gen8: 15 dwords, 0x71050000 | 13), Indirect Parameter
+     * Enable; its own X/Y/Z dimensions (DW7, DW9, DW10) say 1 */
+    emit(&m, 0x71050000u | (1u << 10) | 13);
+    for (int i = 1; i < 15; i++)
+        emit(&m, i == 7 || i == 9 || i == 10 ? 1 : 0);
+    /* MEDIA_STATE_FLUSH (0x70040000 | 0: 2 dwords) */
+    emit(&m, 0x70040000u);
+    emit(&m, 0);
+    machine8_run(&m, false);
+    struct recorder *vfe = recorder_of(&m, "vfe"), *vf = recorder_of(&m, "vf");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(vfe);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(vf);
+    static const char *const want_vfe[] = { "STATE_BASE_ADDRESS", "GPGPU_WALKER",
+                                            "MEDIA_STATE_FLUSH" };
+    static const uint32_t vfe_dwords[] = { 16, 15, 2 };
+    CU_ASSERT_EQUAL_FATAL(vfe->count, 3);
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(vfe->kind[i], MSG_STATE);
+        CU_ASSERT_STRING_EQUAL(spec_common_get((enum spec_id)vfe->id[i])->name, want_vfe[i]);
+        CU_ASSERT_EQUAL(vfe->gen[i], 8);
+        CU_ASSERT_EQUAL(vfe->dwords[i], vfe_dwords[i]);
+    }
+    CU_ASSERT_EQUAL(vfe->id[1], SPEC_ID_GPGPU_WALKER);
+    CU_ASSERT_EQUAL(vfe->walker_dims[0], 7);
+    CU_ASSERT_EQUAL(vfe->walker_dims[1], 3);
+    CU_ASSERT_EQUAL(vfe->walker_dims[2], 2);
+    CU_ASSERT_EQUAL(vfe->walker_raw_x, 1);
+    CU_ASSERT_EQUAL_FATAL(vf->count, 2);
+    CU_ASSERT_STRING_EQUAL(spec_common_get((enum spec_id)vf->id[0])->name, "STATE_BASE_ADDRESS");
+    CU_ASSERT_STRING_EQUAL(spec_common_get((enum spec_id)vf->id[1])->name,
+                           "3DSTATE_DRAWING_RECTANGLE");
+    CU_ASSERT_EQUAL(vf->dwords[1], 4);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.state_packets"), 5);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.unknown_commands"), 0);
+    machine8_done(&m);
+}
+
 /* An LRI of L3CNTLREG (0x7034) reaches every linked L3 with its value (the
  * skl_compute capture's SLM configuration, then the default 60000060h). */
 static void test_l3cntlreg_write_goes_to_every_l3(void)
@@ -864,6 +946,7 @@ static const struct test_case cases[] = {
     { "bad programming", test_bad_programming },
     { "cs stall waits for gpgpu drain", test_cs_stall_waits_for_gpgpu_drain },
     { "l3cntlreg write goes to every l3", test_l3cntlreg_write_goes_to_every_l3 },
+    { "state packets carry ids down their pipelines", test_state_packets_carry_ids },
     { 0 }
 };
 TEST_SUITE(cs, cases);

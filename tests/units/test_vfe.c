@@ -10,6 +10,8 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "spec/spec.h"
+#include "spec_gen7_pack.h"
+#include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
@@ -113,22 +115,28 @@ static struct rig rig_new(const char *const *over)
     return r;
 }
 
-/* A state packet as the CS sends it (units/common/state_packet.h). */
-static void packet(struct rig *r, const char *name, const uint32_t *dw, uint32_t n)
+/* A state packet as the CS sends it (units/common/state_packet.h), from a
+ * command of generation gen. */
+static void packet_gen(struct rig *r, int gen, const char *name, const uint32_t *dw, uint32_t n)
 {
-    const struct spec_element *e = spec_find_element(9, SPEC_COMMAND, name);
+    const struct spec_element *e = spec_find_element(gen, SPEC_COMMAND, name);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     uint32_t off = (uint32_t)((sizeof(struct cs_state_packet) + n * 4 + 15) & ~15u);
-    struct msg *m = msg_alloc(r->sim, MSG_STATE, off + (uint32_t)e->c_size);
+    struct msg *m = msg_alloc(r->sim, MSG_STATE, off + (uint32_t)e->common_size);
     struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
-    p->command = e;
-    p->gen = 9;
+    p->id = e->id;
+    p->gen = (uint32_t)gen;
     p->dword_count = n;
-    p->unpacked_offset = off;
+    p->common_offset = off;
     p->space_format = r->space_format;
     memcpy(p->dwords, dw, n * 4);
-    e->unpack(dw, (uint8_t *)p + off);
+    e->unpack_common(dw, (uint8_t *)p + off);
     CU_ASSERT_TRUE(port_inject(unit_port(r->vfe, "cs", 0), m));
+}
+
+static void packet(struct rig *r, const char *name, const uint32_t *dw, uint32_t n)
+{
+    packet_gen(r, 9, name, dw, n);
 }
 
 static void load_ids(struct rig *r, const struct GEN9_INTERFACE_DESCRIPTOR_DATA *ids, unsigned n,
@@ -418,6 +426,92 @@ static void test_random_packets(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7 and Gen8 state takes the same path as Gen9's; only what the
+ * hardware encodes differently differs: Per Thread Scratch Space (Gen7
+ * 1 KB x (n + 1), Gen8 1 KB << n), Shared Local Memory Size (Gen7/Gen8 4 KB
+ * units, Gen9 1 KB << (n - 1)) and the Z start (Gen7 "Thread Group ID
+ * Starting Z", Gen8 "Starting/Resume Z"). Each walker: 1 x 1 x 3 groups
+ * from Z = 1, one SIMD8 thread per group: two dispatches, R0.7 = 1 and 2,
+ * each thread in its own scratch slot. */
+static void gen_path(int gen)
+{
+    struct rig r = rig_new(NULL);
+    uint32_t dw[32] = { 0 };
+    if (gen == 7) {
+        struct GEN7_MEDIA_VFE_STATE vs = { GEN7_MEDIA_VFE_STATE_header, .PerThreadScratchSpace = 2,
+            .ScratchSpaceBasePointer = 0x80000, .MaximumNumberOfThreads = 63 };
+        CU_ASSERT_EQUAL(GEN7_MEDIA_VFE_STATE_pack(dw, &vs), 0);
+        packet_gen(&r, 7, "MEDIA_VFE_STATE", dw, GEN7_MEDIA_VFE_STATE_length);
+        struct GEN7_INTERFACE_DESCRIPTOR_DATA id = { .KernelStartPointer = 0x4000,
+            .BindingTablePointer = 0x40, .NumberOfThreadsInGPGPUThreadGroup = 1,
+            .SharedLocalMemorySize = 2 };
+        CU_ASSERT_EQUAL(GEN7_INTERFACE_DESCRIPTOR_DATA_pack(dw, &id), 0);
+        gpu_memory_write(r.mem, IDS, dw, 32, NULL);
+        struct GEN7_MEDIA_INTERFACE_DESCRIPTOR_LOAD l = { GEN7_MEDIA_INTERFACE_DESCRIPTOR_LOAD_header,
+            .InterfaceDescriptorTotalLength = 32, .InterfaceDescriptorDataStartAddress = IDS };
+        CU_ASSERT_EQUAL(GEN7_MEDIA_INTERFACE_DESCRIPTOR_LOAD_pack(dw, &l), 0);
+        packet_gen(&r, 7, "MEDIA_INTERFACE_DESCRIPTOR_LOAD", dw,
+                   GEN7_MEDIA_INTERFACE_DESCRIPTOR_LOAD_length);
+        struct GEN7_GPGPU_WALKER w = { GEN7_GPGPU_WALKER_header, .ThreadGroupIDXDimension = 1,
+            .ThreadGroupIDYDimension = 1, .ThreadGroupIDStartingZ = 1,
+            .ThreadGroupIDZDimension = 3, .RightExecutionMask = 0xff,
+            .BottomExecutionMask = 0xffffffffu };
+        CU_ASSERT_EQUAL(GEN7_GPGPU_WALKER_pack(dw, &w), 0);
+        packet_gen(&r, 7, "GPGPU_WALKER", dw, GEN7_GPGPU_WALKER_length);
+    } else {
+        struct GEN8_MEDIA_VFE_STATE vs = { GEN8_MEDIA_VFE_STATE_header, .PerThreadScratchSpace = 2,
+            .ScratchSpaceBasePointer = 0x80000, .MaximumNumberOfThreads = 63 };
+        CU_ASSERT_EQUAL(GEN8_MEDIA_VFE_STATE_pack(dw, &vs), 0);
+        packet_gen(&r, 8, "MEDIA_VFE_STATE", dw, GEN8_MEDIA_VFE_STATE_length);
+        struct GEN8_INTERFACE_DESCRIPTOR_DATA id = { .KernelStartPointer = 0x4000,
+            .BindingTablePointer = 0x40, .NumberOfThreadsInGPGPUThreadGroup = 1,
+            .SharedLocalMemorySize = 2 };
+        CU_ASSERT_EQUAL(GEN8_INTERFACE_DESCRIPTOR_DATA_pack(dw, &id), 0);
+        gpu_memory_write(r.mem, IDS, dw, 32, NULL);
+        struct GEN8_MEDIA_INTERFACE_DESCRIPTOR_LOAD l = { GEN8_MEDIA_INTERFACE_DESCRIPTOR_LOAD_header,
+            .InterfaceDescriptorTotalLength = 32, .InterfaceDescriptorDataStartAddress = IDS };
+        CU_ASSERT_EQUAL(GEN8_MEDIA_INTERFACE_DESCRIPTOR_LOAD_pack(dw, &l), 0);
+        packet_gen(&r, 8, "MEDIA_INTERFACE_DESCRIPTOR_LOAD", dw,
+                   GEN8_MEDIA_INTERFACE_DESCRIPTOR_LOAD_length);
+        struct GEN8_GPGPU_WALKER w = { GEN8_GPGPU_WALKER_header, .ThreadGroupIDXDimension = 1,
+            .ThreadGroupIDYDimension = 1, .ThreadGroupIDStartingResumeZ = 1,
+            .ThreadGroupIDZDimension = 3, .RightExecutionMask = 0xff,
+            .BottomExecutionMask = 0xffffffffu };
+        CU_ASSERT_EQUAL(GEN8_GPGPU_WALKER_pack(dw, &w), 0);
+        packet_gen(&r, 8, "GPGPU_WALKER", dw, GEN8_GPGPU_WALKER_length);
+    }
+    sim_run(r.sim, 0);
+    struct tdcatch *t = unit_state(r.td);
+    CU_ASSERT_EQUAL_FATAL(t->count, 2);
+    CU_ASSERT_EQUAL(t->c[1].grf[0][7], 2);
+    CU_ASSERT_NOT_EQUAL(t->c[0].ctx.scratch_slot, t->c[1].ctx.scratch_slot);
+    uint32_t per_thread = gen == 7 ? 3 * 1024 : 4 * 1024;
+    for (uint32_t n = 0; n < 2; n++)
+        CU_ASSERT_EQUAL(t->c[n].grf[0][5] & ~0x3ffu,
+                        0x80000u + per_thread * t->c[n].ctx.scratch_slot);
+    const struct caught *k = &t->c[0];
+    CU_ASSERT_EQUAL(k->kernel, 0x4000);
+    CU_ASSERT_EQUAL(k->simd, 8);
+    CU_ASSERT_EQUAL(k->dmask, 0xff);
+    CU_ASSERT_EQUAL(k->grf[0][7], 1);                       /* R0.7: group Z 1 */
+    CU_ASSERT_EQUAL(k->grf[0][4] & ~31u, 0x40);
+    CU_ASSERT_EQUAL(k->ctx.gen, gen);
+    CU_ASSERT_EQUAL(k->ctx.slm_size, 2 * 4096);             /* 4 KB units on both */
+    CU_ASSERT_EQUAL(k->grf[0][2] & (1u << 28), 1u << 28);   /* R0.2[28] SLM enable */
+    CU_ASSERT_EQUAL(k->grf[0][3] & 15, 2);
+    CU_ASSERT_EQUAL(k->grf_count, 1);                       /* no CURBE read */
+    CU_ASSERT_EQUAL(stat(&r, "walkers"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "threads_dispatched"), 2);
+    CU_ASSERT_EQUAL(stat(&r, "ignored_packets"), 0);
+    sim_destroy(r.sim);
+}
+
+static void test_gen7_and_gen8_one_path(void)
+{
+    gen_path(7);
+    gen_path(8);
+}
+
 static const struct test_case cases[] = {
     { "walker: group order, R0, CURBE, right mask", test_walker_payloads },
     { "exception state and SIP in the dispatch", test_exception_state_in_the_dispatch },
@@ -426,6 +520,7 @@ static const struct test_case cases[] = {
     { "zero, absurd and undefined walkers; SLM beyond the partition", test_bad_walkers },
     { "interface descriptors outside memory", test_descriptor_outside_memory },
     { "random media commands end cleanly", test_random_packets },
+    { "Gen7 and Gen8 state on the same path", test_gen7_and_gen8_one_path },
     { 0 }
 };
 TEST_SUITE(vfe, cases);

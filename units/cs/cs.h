@@ -15,10 +15,11 @@
  * STATE_BASE_ADDRESS. A GPGPU_WALKER with Indirect Parameter Enable carries
  * GPGPU_DISPATCHDIMX/Y/Z (0x2500-0x2508) in its packet's dimension fields.
  * Every other command the spec tables know (3DSTATE_*,
- * 3DPRIMITIVE, MEDIA_*, GPGPU_*) is unpacked and sent, in order, as a state
- * packet down the pipeline it belongs to: "vf" for the 3D pipeline, "vfe"
- * for media/GPGPU (each stage takes its own state and passes the rest on, so
- * state stays ordered with the work behind it).
+ * 3DPRIMITIVE, MEDIA_*, GPGPU_*) is sent, in order, as a state packet naming
+ * it by id (enum spec_id) with its superset struct (struct spec_<NAME>,
+ * spec/README.md) down the pipeline the tables give it: "vf" for the 3D
+ * pipeline, "vfe" for media/GPGPU (each stage takes its own state and passes
+ * the rest on, so state stays ordered with the work behind it).
  *
  * Bad programming: a command no table knows is skipped by the length its
  * header encodes (MI: bits 5:0 + 2 for opcodes >= 0x10; GFXPIPE and BLT: bits
@@ -53,6 +54,9 @@
  * them the CS runs the ALU itself), "l3"[n] out (optional: L3CNTLREG writes
  * to the slices' L3s).
  */
+/* Files: cs.c (the unit shell), cs_submission.c (rings, execlists, batches,
+ * fetching), cs_mi.c (executing commands), cs_registers.c (registers); their
+ * shared declarations are in cs_internal.h. */
 #ifndef GTSIM_UNITS_CS_H
 #define GTSIM_UNITS_CS_H
 

@@ -9,12 +9,10 @@
 #include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "spec/spec.h"
-#include "spec_gen7_pack.h"
-#include "spec_gen8_pack.h"
-#include "spec_gen9_pack.h"
 #include "units/common/mmio.h"
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
+#include "units/common/thread_payload.h"
 
 #define VFE_MAX_IDS 64
 #define VFE_ID_BYTES 32
@@ -174,33 +172,23 @@ static bool read_mem(const struct cs_state_packet *p, struct sim *sim, uint64_t 
     return gpu_address_space_read(&as, addr, dst, n, &err) == 0;
 }
 
-#define SBA_TAKE(G)                                                                     \
-    do {                                                                                \
-        const struct GEN##G##_STATE_BASE_ADDRESS *v = cs_state_unpacked(p);             \
-        if (v->GeneralStateBaseAddressModifyEnable) s->gsba = v->GeneralStateBaseAddress; \
-        if (v->SurfaceStateBaseAddressModifyEnable) s->ssba = v->SurfaceStateBaseAddress; \
-        if (v->DynamicStateBaseAddressModifyEnable) s->dsba = v->DynamicStateBaseAddress; \
-        if (v->IndirectObjectBaseAddressModifyEnable) s->ioba = v->IndirectObjectBaseAddress; \
-        if (v->InstructionBaseAddressModifyEnable) s->iba = v->InstructionBaseAddress;  \
-    } while (0)
-
-static void take_sba(struct vfe *s, const struct cs_state_packet *p)
+static void take_sba(struct vfe *s, const struct spec_STATE_BASE_ADDRESS *v)
 {
-    if (p->gen == 7) {
-        SBA_TAKE(7);
-    } else if (p->gen == 8) {
-        SBA_TAKE(8);
-        const struct GEN8_STATE_BASE_ADDRESS *v = cs_state_unpacked(p);
-        if (v->GeneralStateBufferSizeModifyEnable)
-            s->gs_size = v->GeneralStateBufferSize;
-    } else {
-        SBA_TAKE(9);
-        const struct GEN9_STATE_BASE_ADDRESS *v = cs_state_unpacked(p);
-        if (v->GeneralStateBufferSizeModifyEnable)
-            s->gs_size = v->GeneralStateBufferSize;
-    }
+    if (v->GeneralStateBaseAddressModifyEnable) s->gsba = v->GeneralStateBaseAddress;
+    if (v->SurfaceStateBaseAddressModifyEnable) s->ssba = v->SurfaceStateBaseAddress;
+    if (v->DynamicStateBaseAddressModifyEnable) s->dsba = v->DynamicStateBaseAddress;
+    if (v->IndirectObjectBaseAddressModifyEnable) s->ioba = v->IndirectObjectBaseAddress;
+    if (v->InstructionBaseAddressModifyEnable) s->iba = v->InstructionBaseAddress;
+    /* Gen8/Gen9 only (Gen7's STATE_BASE_ADDRESS has upper bounds instead):
+     * the Modify Enable reads 0 on Gen7, so the size stays unchecked. */
+    if (v->GeneralStateBufferSizeModifyEnable)
+        s->gs_size = v->GeneralStateBufferSize;
 }
 
+/* Shared Local Memory Size of the interface descriptor: the one field whose
+ * encoding differs (spec/data/gen9.xml and gen8.xml INTERFACE_DESCRIPTOR_DATA
+ * value lists, from the reference genxml: Gen9 "Encodes 1K" .. "Encodes 64K"
+ * as 1 << (n - 1) KB; Gen7/Gen8 "Encodes 4k" steps of 4 KB, 0..16). */
 static uint32_t slm_bytes(uint32_t gen, uint32_t enc)
 {
     if (gen == 9)
@@ -208,83 +196,58 @@ static uint32_t slm_bytes(uint32_t gen, uint32_t enc)
     return enc * 4096u;     /* Gen7/Gen8: 4 KB units (0..16) */
 }
 
-#define ID_TAKE(G, raw, id)                                                             \
-    do {                                                                                \
-        struct GEN##G##_INTERFACE_DESCRIPTOR_DATA v;                                    \
-        GEN##G##_INTERFACE_DESCRIPTOR_DATA_unpack((const uint32_t *)(raw), &v);         \
-        (id)->ksp = v.KernelStartPointer;                                               \
-        (id)->bt = (uint32_t)v.BindingTablePointer;                                     \
-        (id)->bt_entries = v.BindingTableEntryCount;                                    \
-        (id)->sampler = (uint32_t)v.SamplerStatePointer;                                \
-        (id)->read_len = v.ConstantURBEntryReadLength;                                  \
-        (id)->read_off = v.ConstantURBEntryReadOffset;                                  \
-        (id)->group_threads = v.NumberOfThreadsInGPGPUThreadGroup;                      \
-        (id)->slm_bytes = slm_bytes(G, v.SharedLocalMemorySize);                        \
-        (id)->barrier = v.BarrierEnable;                                                \
-        /* 003 L11090-11130: FP mode -> cr0.0[0], the exception enables ->  \
-         * cr0.1[12] (illegal opcode), cr0.1[13] (software); the rounding   \
-         * mode -> cr0.0[5:4] (same encoding, RTNE RU RD RTZ) */            \
-        (id)->cr0_0 = (v.FloatingPointMode & 1u) | (v.RoundingMode & 3u) << 4;          \
-        (id)->cr0_1 = (uint32_t)v.IllegalOpcodeExceptionEnable << 12 |                  \
-                      (uint32_t)v.SoftwareExceptionEnable << 13;                        \
-    } while (0)
-
 static bool decode_id(struct vfe *s, uint32_t gen, uint32_t offset, struct vfe_id *id)
 {
     memset(id, 0, sizeof *id);
-    if (!s->ids_ok || offset >= s->id_count)
+    const struct spec_element *e = spec_element_by_id((int)gen, SPEC_ID_INTERFACE_DESCRIPTOR_DATA);
+    if (!s->ids_ok || offset >= s->id_count || !e)
         return false;
-    const uint32_t *raw = s->ids_raw[offset];
-    if (gen == 7) {
-        ID_TAKE(7, raw, id);
-    } else if (gen == 8) {
-        ID_TAKE(8, raw, id);
-        struct GEN8_INTERFACE_DESCRIPTOR_DATA v;
-        GEN8_INTERFACE_DESCRIPTOR_DATA_unpack((const uint32_t *)raw, &v);
-        id->cross_len = v.CrossThreadConstantDataReadLength;
-    } else {
-        ID_TAKE(9, raw, id);
-        struct GEN9_INTERFACE_DESCRIPTOR_DATA v;
-        GEN9_INTERFACE_DESCRIPTOR_DATA_unpack((const uint32_t *)raw, &v);
-        id->cross_len = v.CrossThreadConstantDataReadLength;
-    }
+    struct spec_INTERFACE_DESCRIPTOR_DATA v;
+    e->unpack_common(s->ids_raw[offset], &v);
+    id->ksp = v.KernelStartPointer;
+    id->bt = (uint32_t)v.BindingTablePointer;
+    id->bt_entries = v.BindingTableEntryCount;
+    id->sampler = (uint32_t)v.SamplerStatePointer;
+    id->read_len = v.ConstantURBEntryReadLength;
+    id->read_off = v.ConstantURBEntryReadOffset;
+    id->cross_len = v.CrossThreadConstantDataReadLength;    /* Gen8/Gen9; Gen7: 0 */
+    id->group_threads = v.NumberOfThreadsInGPGPUThreadGroup;
+    id->slm_bytes = slm_bytes(gen, v.SharedLocalMemorySize);
+    id->barrier = v.BarrierEnable;
+    /* 003 L11090-11130: FP mode -> cr0.0[0], the exception enables ->
+     * cr0.1[12] (illegal opcode), cr0.1[13] (software); the rounding
+     * mode -> cr0.0[5:4] (same encoding, RTNE RU RD RTZ) */
+    id->cr0_0 = (v.FloatingPointMode & 1u) | (v.RoundingMode & 3u) << 4;
+    id->cr0_1 = (uint32_t)v.IllegalOpcodeExceptionEnable << 12 |
+                (uint32_t)v.SoftwareExceptionEnable << 13;
     id->valid = true;
     return true;
 }
 
 /* ---- the walker ------------------------------------------------------------------ */
 
-#define WALKER_TAKE(G, ZSTART)                                                          \
-    do {                                                                                \
-        const struct GEN##G##_GPGPU_WALKER *v = cs_state_unpacked(p);                   \
-        idoff = v->InterfaceDescriptorOffset;                                           \
-        indirect = v->IndirectParameterEnable;                                          \
-        w->wmax = v->ThreadWidthCounterMaximum;                                         \
-        w->hmax = v->ThreadHeightCounterMaximum;                                        \
-        w->dmax = v->ThreadDepthCounterMaximum;                                         \
-        simd = v->SIMDSize;                                                             \
-        w->x = v->ThreadGroupIDStartingX;                                               \
-        w->xdim = v->ThreadGroupIDXDimension;                                           \
-        w->y = v->ThreadGroupIDStartingY;                                               \
-        w->ydim = v->ThreadGroupIDYDimension;                                           \
-        w->z = v->ZSTART;                                                               \
-        w->zdim = v->ThreadGroupIDZDimension;                                           \
-        w->right = v->RightExecutionMask;                                               \
-        w->bottom = v->BottomExecutionMask;                                             \
-    } while (0)
-
 static void start_walker(struct vfe *s, struct unit *u, const struct cs_state_packet *p)
 {
     struct walker *w = &s->w;
     memset(w, 0, sizeof *w);
-    uint32_t idoff = 0, simd = 0;
-    bool indirect = false;
-    if (p->gen == 7)
-        WALKER_TAKE(7, ThreadGroupIDStartingZ);
-    else if (p->gen == 8)
-        WALKER_TAKE(8, ThreadGroupIDStartingResumeZ);
-    else
-        WALKER_TAKE(9, ThreadGroupIDStartingResumeZ);
+    const struct spec_GPGPU_WALKER *v = cs_state_common(p);
+    uint32_t idoff = v->InterfaceDescriptorOffset;
+    bool indirect = v->IndirectParameterEnable;
+    uint32_t simd = v->SIMDSize;
+    w->wmax = v->ThreadWidthCounterMaximum;
+    w->hmax = v->ThreadHeightCounterMaximum;
+    w->dmax = v->ThreadDepthCounterMaximum;
+    w->x = v->ThreadGroupIDStartingX;
+    w->xdim = v->ThreadGroupIDXDimension;
+    w->y = v->ThreadGroupIDStartingY;
+    w->ydim = v->ThreadGroupIDYDimension;
+    /* Gen7 names the Z start "Thread Group ID Starting Z", Gen8/Gen9 "Starting/
+     * Resume Z" (seed 003 L17150-17236: also where a preempted walker resumes);
+     * the superset keeps both, the other reads 0. */
+    w->z = p->gen == 7 ? v->ThreadGroupIDStartingZ : v->ThreadGroupIDStartingResumeZ;
+    w->zdim = v->ThreadGroupIDZDimension;
+    w->right = v->RightExecutionMask;
+    w->bottom = v->BottomExecutionMask;
     s->walkers++;
     if (indirect)
         s->indirect_walkers++;  /* the CS put GPGPU_DISPATCHDIMX/Y/Z in the dimensions */
@@ -401,19 +364,19 @@ static uint32_t thread_mask(const struct walker *w, uint32_t k)
     return m;
 }
 
-static void put32(uint8_t *r, unsigned dw, uint32_t v)
-{
-    memcpy(r + dw * 4, &v, 4);
-}
-
+/* The dispatch of thread k of the current group: R0, the CURBE's cross-thread
+ * and per-thread constants and the thread context, by the thread payload
+ * builder (units/common/thread_payload.h, 003 L17304-17336). */
 static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
 {
     struct walker *w = &s->w;
     const struct vfe_id *id = &w->id;
     const struct group_rec *g = &s->groups[w->group];
-    uint32_t regs = 1 + id->cross_len + id->read_len;
-    if (regs > 128)
-        regs = 128;
+    const struct thread_constants curbe = {
+        .data = s->curbe, .data_bytes = s->curbe_len, .cross_thread_regs = id->cross_len,
+        .read_offset_regs = id->read_off, .per_thread_regs = id->read_len,
+    };
+    uint32_t regs = thread_payload_regs(1, &curbe);
     struct msg *m = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH,
                               (uint32_t)(sizeof(struct eu_dispatch) + regs * EU_MSG_REG_BYTES));
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
@@ -447,49 +410,23 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     s->scratch_used[slot] = 1;
     s->scratch_next = (slot + 1) % s->max_threads;
     uint64_t scratch = s->scratch_base + (uint64_t)slot * s->scratch_per_thread;
-    d->ctx = (struct eu_thread_context){
-        .space_root = w->space_root,
-        .space_format = (uint8_t)w->space_format,
-        .valid = 1,
-        .gen = (uint8_t)w->gen,
-        .barrier_id = (uint8_t)(g->barrier >= 0 ? g->barrier : 0),
-        .binding_table = id->bt,
-        .surface_state_base = s->ssba,
-        .general_state_base = s->gsba,
-        .dynamic_state_base = s->dsba,
-        .general_state_size = s->gs_size ? s->gs_size * 4096u : 0,
-        .binding_table_entries = id->bt_entries,
-        .slm_base = slm_base,
-        .slm_size = id->slm_bytes,
-        .group = w->group,
-        .barrier_threads = (uint16_t)(g->barrier >= 0 ? w->threads_per_group : 0),
-        .scratch_slot = (uint16_t)slot,
-    };
-    /* R0 (003 L17304-17336) */
-    uint8_t *r0 = d->grf[0];
-    put32(r0, 0, (uint32_t)(slm_base / VFE_SLM_GRANULE & 0x3f) << 24);
-    put32(r0, 1, w->x);
-    put32(r0, 2, (g->barrier >= 0 ? (1u << 29) | ((uint32_t)g->barrier & 15) << 24 |
-                  ((uint32_t)g->barrier >> 4 & 1) << 31 : 0) |
-                 (id->slm_bytes ? 1u << 28 : 0));
-    put32(r0, 3, (id->sampler & ~31u) | s->scratch_enc);
-    put32(r0, 4, id->bt & ~31u);
-    put32(r0, 5, ((uint32_t)scratch & ~0x3ffu) | 1u << 9 | (d->request_id & 0x1ff));
-    put32(r0, 6, w->y);
-    put32(r0, 7, w->z);
-    /* CURBE: cross-thread, then this thread's part */
-    uint32_t r = 1;
-    for (uint32_t i = 0; i < id->cross_len && r < regs; i++, r++) {
-        uint32_t off = i * EU_MSG_REG_BYTES;
-        if (off + EU_MSG_REG_BYTES <= s->curbe_len)
-            memcpy(d->grf[r], s->curbe + off, EU_MSG_REG_BYTES);
-    }
-    for (uint32_t i = 0; i < id->read_len && r < regs; i++, r++) {
-        uint64_t off = ((uint64_t)id->cross_len + id->read_off + (uint64_t)k * id->read_len + i) *
-                       EU_MSG_REG_BYTES;
-        if (off + EU_MSG_REG_BYTES <= s->curbe_len)
-            memcpy(d->grf[r], s->curbe + off, EU_MSG_REG_BYTES);
-    }
+    thread_payload_context(&(struct thread_context_source){
+        .gen = (uint8_t)w->gen, .space_format = (uint8_t)w->space_format,
+        .space_root = w->space_root, .surface_state_base = s->ssba,
+        .general_state_base = s->gsba, .dynamic_state_base = s->dsba,
+        .general_state_pages = s->gs_size, .binding_table = id->bt,
+        .binding_table_entries = id->bt_entries, .slm_base = slm_base,
+        .slm_size = id->slm_bytes, .group = w->group, .barrier_id = g->barrier,
+        .barrier_threads = w->threads_per_group, .scratch_slot = slot,
+    }, &d->ctx);
+    thread_payload_r0(&(struct thread_r0){
+        .fftid = d->request_id, .scratch_space_offset = (uint32_t)scratch,
+        .per_thread_scratch = s->scratch_enc, .sampler_state_pointer = id->sampler,
+        .binding_table_pointer = id->bt, .gpgpu = true, .slm_base = slm_base,
+        .slm_enable = id->slm_bytes != 0, .barrier_id = g->barrier,
+        .group_id = { w->x, w->y, w->z },
+    }, d->grf[0]);
+    thread_payload_constants(&curbe, k, d->grf, 1, regs);
     return m;
 }
 
@@ -588,121 +525,109 @@ static void take_eot(struct vfe *s, struct unit *u, struct msg *m)
 
 /* ---- packets --------------------------------------------------------------------- */
 
+/* MEDIA_VFE_STATE (003 L17520-17613). */
+static void take_vfe_state(struct vfe *s, uint32_t gen, const struct spec_MEDIA_VFE_STATE *v)
+{
+    s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
+    s->curbe_alloc = v->CURBEAllocationSize;
+    s->scratch_enc = v->PerThreadScratchSpace & 15;
+    s->scratch_base = v->ScratchSpaceBasePointer;
+    /* Per Thread Scratch Space has two encodings (the seeds only say R0.3
+     * copies it, 003 L11403-11406; the sizes are the reference genxml's):
+     * Gen7 1 KB x (n + 1), Gen8/Gen9 1 KB << n, up to 2 MB. */
+    if (gen == 7)
+        s->scratch_per_thread = 1024u * (s->scratch_enc + 1);
+    else
+        s->scratch_per_thread = 1024u << (s->scratch_enc > 11 ? 11 : s->scratch_enc);
+}
+
+/* MEDIA_CURBE_LOAD: the CURBE is read from Dynamic State Base + offset when
+ * the command arrives (003 L17257-17268). */
+static void take_curbe_load(struct vfe *s, struct unit *u, const struct cs_state_packet *p)
+{
+    const struct spec_MEDIA_CURBE_LOAD *v = cs_state_common(p);
+    uint32_t len = v->CURBETotalDataLength;
+    uint32_t start = v->CURBEDataStartAddress;
+    if (len > VFE_CURBE_MAX) {
+        s->curbe_faults++;
+        unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD of %u bytes: kept the first %u", len,
+                 VFE_CURBE_MAX);
+        len = VFE_CURBE_MAX;
+    }
+    if (s->curbe_alloc && len > s->curbe_alloc * 32u) {
+        s->curbe_faults++;      /* beyond MEDIA_VFE_STATE's CURBE Allocation Size: kept */
+        unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD of %u bytes exceeds the CURBE allocation "
+                 "of %u", len, s->curbe_alloc * 32u);
+    }
+    s->curbe_len = len;
+    memset(s->curbe, 0, VFE_CURBE_MAX);
+    if (len && !read_mem(p, unit_sim(u), s->dsba + start, s->curbe, len)) {
+        s->curbe_faults++;
+        unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD at 0x%" PRIx64 ": CURBE data at 0x%" PRIx64
+                 " unreadable (zeros from the fault on)", p->address, s->dsba + start);
+    }
+}
+
+/* MEDIA_INTERFACE_DESCRIPTOR_LOAD: up to 64 descriptors of 32 bytes from
+ * Dynamic State Base + offset (003 L17917, L18030), decoded at each walker. */
+static void take_id_load(struct vfe *s, struct unit *u, const struct cs_state_packet *p)
+{
+    const struct spec_MEDIA_INTERFACE_DESCRIPTOR_LOAD *v = cs_state_common(p);
+    uint32_t len = v->InterfaceDescriptorTotalLength;
+    uint64_t start = v->InterfaceDescriptorDataStartAddress;
+    uint32_t count = len / VFE_ID_BYTES;
+    if (count > VFE_MAX_IDS) {
+        s->descriptor_faults++;
+        count = VFE_MAX_IDS;
+    }
+    memset(s->ids_raw, 0, sizeof s->ids_raw);
+    s->id_count = count;
+    s->ids_ok = count > 0;
+    if (count && !read_mem(p, unit_sim(u), s->dsba + start, s->ids_raw, count * VFE_ID_BYTES)) {
+        s->descriptor_faults++;
+        s->ids_ok = false;
+        unit_log(u, SIM_LOG_NOTE, "MEDIA_INTERFACE_DESCRIPTOR_LOAD at 0x%" PRIx64
+                 ": descriptors at 0x%" PRIx64 " unreadable", p->address, s->dsba + start);
+    }
+}
+
 static void take_packet(struct vfe *s, struct unit *u, const struct cs_state_packet *p)
 {
-    const char *name = p->command ? p->command->name : "";
-    struct sim *sim = unit_sim(u);
     s->packets++;
     if (p->gen < 7 || p->gen > 9) {
         s->ignored_packets++;
         return;
     }
     s->gen = p->gen;
-    if (strcmp(name, "STATE_BASE_ADDRESS") == 0) {
-        take_sba(s, p);
-    } else if (strcmp(name, "STATE_SIP") == 0) {
+    switch ((enum spec_id)p->id) {
+    case SPEC_ID_STATE_BASE_ADDRESS:
+        take_sba(s, cs_state_common(p));
+        break;
+    case SPEC_ID_STATE_SIP:
         /* the System Routine's offset (003 L22196) */
-        if (p->gen == 7)
-            s->sip = ((const struct GEN7_STATE_SIP *)cs_state_unpacked(p))->SystemInstructionPointer;
-        else if (p->gen == 8)
-            s->sip = ((const struct GEN8_STATE_SIP *)cs_state_unpacked(p))->SystemInstructionPointer;
-        else
-            s->sip = ((const struct GEN9_STATE_SIP *)cs_state_unpacked(p))->SystemInstructionPointer;
+        s->sip = ((const struct spec_STATE_SIP *)cs_state_common(p))->SystemInstructionPointer;
         s->sip_valid = true;
-    } else if (strcmp(name, "MEDIA_VFE_STATE") == 0) {
-        if (p->gen == 7) {
-            const struct GEN7_MEDIA_VFE_STATE *v = cs_state_unpacked(p);
-            s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
-            s->curbe_alloc = v->CURBEAllocationSize;
-            s->scratch_enc = v->PerThreadScratchSpace & 15;
-            s->scratch_per_thread = 1024u * (s->scratch_enc + 1);   /* Gen7: 1 KB steps */
-            s->scratch_base = v->ScratchSpaceBasePointer;
-        } else if (p->gen == 8) {
-            const struct GEN8_MEDIA_VFE_STATE *v = cs_state_unpacked(p);
-            s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
-            s->curbe_alloc = v->CURBEAllocationSize;
-            s->scratch_enc = v->PerThreadScratchSpace & 15;
-            s->scratch_base = v->ScratchSpaceBasePointer;
-        } else {
-            const struct GEN9_MEDIA_VFE_STATE *v = cs_state_unpacked(p);
-            s->vfe_max_threads = v->MaximumNumberOfThreads + 1;
-            s->curbe_alloc = v->CURBEAllocationSize;
-            s->scratch_enc = v->PerThreadScratchSpace & 15;
-            s->scratch_base = v->ScratchSpaceBasePointer;
-        }
-        if (p->gen >= 8)    /* Gen8/9: 1 KB << n, up to 2 MB */
-            s->scratch_per_thread = 1024u << (s->scratch_enc > 11 ? 11 : s->scratch_enc);
-    } else if (strcmp(name, "MEDIA_CURBE_LOAD") == 0) {
-        uint32_t len = 0, start = 0;
-        if (p->gen == 7) {
-            const struct GEN7_MEDIA_CURBE_LOAD *v = cs_state_unpacked(p);
-            len = v->CURBETotalDataLength;
-            start = v->CURBEDataStartAddress;
-        } else if (p->gen == 8) {
-            const struct GEN8_MEDIA_CURBE_LOAD *v = cs_state_unpacked(p);
-            len = v->CURBETotalDataLength;
-            start = v->CURBEDataStartAddress;
-        } else {
-            const struct GEN9_MEDIA_CURBE_LOAD *v = cs_state_unpacked(p);
-            len = v->CURBETotalDataLength;
-            start = v->CURBEDataStartAddress;
-        }
-        if (len > VFE_CURBE_MAX) {
-            s->curbe_faults++;
-            unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD of %u bytes: kept the first %u", len,
-                     VFE_CURBE_MAX);
-            len = VFE_CURBE_MAX;
-        }
-        if (s->curbe_alloc && len > s->curbe_alloc * 32u) {
-            s->curbe_faults++;      /* beyond MEDIA_VFE_STATE's CURBE Allocation Size: kept */
-            unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD of %u bytes exceeds the CURBE allocation "
-                     "of %u", len, s->curbe_alloc * 32u);
-        }
-        s->curbe_len = len;
-        memset(s->curbe, 0, VFE_CURBE_MAX);
-        if (len && !read_mem(p, sim, s->dsba + start, s->curbe, len)) {
-            s->curbe_faults++;
-            unit_log(u, SIM_LOG_NOTE, "MEDIA_CURBE_LOAD at 0x%" PRIx64 ": CURBE data at 0x%" PRIx64
-                     " unreadable (zeros from the fault on)", p->address, s->dsba + start);
-        }
-    } else if (strcmp(name, "MEDIA_INTERFACE_DESCRIPTOR_LOAD") == 0) {
-        uint32_t len = 0;
-        uint64_t start = 0;
-        if (p->gen == 7) {
-            const struct GEN7_MEDIA_INTERFACE_DESCRIPTOR_LOAD *v = cs_state_unpacked(p);
-            len = v->InterfaceDescriptorTotalLength;
-            start = v->InterfaceDescriptorDataStartAddress;
-        } else if (p->gen == 8) {
-            const struct GEN8_MEDIA_INTERFACE_DESCRIPTOR_LOAD *v = cs_state_unpacked(p);
-            len = v->InterfaceDescriptorTotalLength;
-            start = v->InterfaceDescriptorDataStartAddress;
-        } else {
-            const struct GEN9_MEDIA_INTERFACE_DESCRIPTOR_LOAD *v = cs_state_unpacked(p);
-            len = v->InterfaceDescriptorTotalLength;
-            start = v->InterfaceDescriptorDataStartAddress;
-        }
-        uint32_t count = len / VFE_ID_BYTES;
-        if (count > VFE_MAX_IDS) {
-            s->descriptor_faults++;
-            count = VFE_MAX_IDS;
-        }
-        memset(s->ids_raw, 0, sizeof s->ids_raw);
-        s->id_count = count;
-        s->ids_ok = count > 0;
-        if (count && !read_mem(p, sim, s->dsba + start, s->ids_raw, count * VFE_ID_BYTES)) {
-            s->descriptor_faults++;
-            s->ids_ok = false;
-            unit_log(u, SIM_LOG_NOTE, "MEDIA_INTERFACE_DESCRIPTOR_LOAD at 0x%" PRIx64
-                     ": descriptors at 0x%" PRIx64 " unreadable", p->address, s->dsba + start);
-        }
-    } else if (strcmp(name, "GPGPU_WALKER") == 0) {
+        break;
+    case SPEC_ID_MEDIA_VFE_STATE:
+        take_vfe_state(s, p->gen, cs_state_common(p));
+        break;
+    case SPEC_ID_MEDIA_CURBE_LOAD:
+        take_curbe_load(s, u, p);
+        break;
+    case SPEC_ID_MEDIA_INTERFACE_DESCRIPTOR_LOAD:
+        take_id_load(s, u, p);
+        break;
+    case SPEC_ID_GPGPU_WALKER:
         start_walker(s, u, p);
-    } else if (strcmp(name, "MEDIA_STATE_FLUSH") == 0) {
+        break;
+    case SPEC_ID_MEDIA_STATE_FLUSH:
         s->state_flushes++;
-    } else if (strcmp(name, "PIPELINE_SELECT") == 0) {
-        /* nothing to do: the CS orders the pipelines */
-    } else {
+        break;
+    case SPEC_ID_PIPELINE_SELECT:
+        break;      /* nothing to do: the CS orders the pipelines */
+    default:
         s->ignored_packets++;
+        break;
     }
 }
 
@@ -786,8 +711,9 @@ static enum unit_activity vfe_tick(struct unit *u)
         }
         if (m->kind == MSG_STATE && m->size >= sizeof(struct cs_state_packet)) {
             const struct cs_state_packet *p = (const struct cs_state_packet *)m->payload;
-            if (p->unpacked_offset >= sizeof *p && p->command &&
-                p->unpacked_offset + p->command->c_size <= m->size)
+            const struct spec_common *c = spec_common_get((enum spec_id)p->id);
+            if (p->common_offset >= sizeof *p && c &&
+                (uint64_t)p->common_offset + c->size <= m->size)
                 take_packet(s, u, p);
             else
                 s->bad_messages++;
