@@ -1,0 +1,131 @@
+/* rtl-cosim/lockstep.h - what every co-simulation adapter shares: the
+ * lockstep loop, the mismatch book-keeping and the queries.
+ *
+ * A co-simulated kind ("l3", "cs_alu", "fpu") has adapter kinds named
+ * "<kind>:<mode>" (rtl-cosim/cosim_kinds.h), picked by `impl =` in a config.
+ * Each adapter's state starts with a `struct lockstep` and its params table
+ * with LOCKSTEP_PARAMS; a `struct lockstep_desc` says the rest:
+ *
+ *   lockstep  The C unit runs as a unit of its own kind inside the adapter
+ *             (fabric/unit.h unit_create_inner: its ops, its own state behind
+ *             unit_state, the adapter's ports and params of the same names).
+ *             Every tick the C unit ticks first and drives the ports; port
+ *             observers on every port of the adapter hand the kind's observe()
+ *             each message the C unit popped or sent, in order; then the
+ *             kind's rtl_step() gives the RTL the same cycle's inputs and
+ *             compares its outputs with what the C unit sent. The adapter
+ *             never sees the C unit's state: its counters come from the C
+ *             unit's stat table.
+ *   rtl       The kind's rtl_tick() alone drives the ports.
+ *
+ * Mismatch reports (ibex dv/cosim style: both sides named, accumulated, not
+ * fatal) name the unit, port, message, field and cycle:
+ *   cosim mismatch: unit gpu.l3 port client_reply[2] message tag 17 cycle 1234:
+ *   field hit: c-model 0x1, rtl 0x0
+ * The first max_reports lines are logged as errors; the first mismatch narrows
+ * a wave dump to end wave_after cycles later and stops the run when
+ * stop_on_mismatch is set. */
+#ifndef GTSIM_RTL_COSIM_LOCKSTEP_H
+#define GTSIM_RTL_COSIM_LOCKSTEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/unit.h"
+#include "rtl-cosim/compare.h"
+#include "rtl-cosim/cosim_kinds.h"
+
+struct lockstep_desc {
+    const char *c_kind;         /* the C unit's kind, run inside the adapter in lockstep */
+    /* Lockstep: a message the C unit popped from input port p, or sent on
+     * output port p, on `cycle`. */
+    void (*observe)(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle);
+    /* Lockstep, after the C unit's tick on cycle `now`: the RTL's cycle and
+     * the comparison. Returns the activity of the two together. */
+    enum unit_activity (*rtl_step)(struct unit *u, uint64_t now, enum unit_activity c_activity);
+    /* Lockstep, at the end: what one side sent and the other did not. */
+    void (*finish)(struct unit *u, uint64_t now);
+    /* Narrows the RTL's wave dump to cycles from..to (NULL: no wave). */
+    void (*wave_window)(struct unit *u, uint64_t from, uint64_t to);
+};
+
+struct lockstep {
+    /* params (LOCKSTEP_PARAMS) */
+    char wave[PARAM_STRING_MAX];
+    uint64_t wave_from, wave_to, wave_after;
+    uint32_t max_reports, cycle_tolerance;
+    bool stop_on_mismatch;
+    /* set up */
+    const struct lockstep_desc *desc;
+    enum cosim_mode mode;
+    bool broken;                        /* the RTL built with `define BROKEN */
+    const struct unit_ops *c_ops;       /* lockstep: the C unit's kind ... */
+    struct unit *c_unit;                /* ... and the C unit */
+    /* the comparison */
+    uint64_t compared, mismatches, unmatched;
+    uint64_t first_mismatch;            /* UINT64_MAX: none */
+    bool finished;
+    struct cosim_errors errors;
+};
+
+/* The params every adapter takes, for a state S whose `struct lockstep` is
+ * member M; `tolerance_help` states the kind's cycle tolerance. */
+#define LOCKSTEP_PARAMS(S, M, tolerance_help)                                                  \
+    PARAM_STRING_FIELD("wave", S, M.wave, "", "dump the RTL to this FST file"),                 \
+    PARAM_U64_FIELD("wave_from", S, M.wave_from, 0, 0, INT64_MAX, "first cycle dumped"),        \
+    PARAM_U64_FIELD("wave_to", S, M.wave_to, INT64_MAX, 0, INT64_MAX, "last cycle dumped"),     \
+    PARAM_U64_FIELD("wave_after", S, M.wave_after, 64, 0, INT64_MAX,                            \
+                    "lockstep: cycles dumped after the first mismatch"),                        \
+    PARAM_U32_FIELD("max_reports", S, M.max_reports, 20, 0, 1000000, "mismatch lines logged"),  \
+    PARAM_U32_FIELD("cycle_tolerance", S, M.cycle_tolerance, 0, 0, 1000000, tolerance_help),    \
+    PARAM_BOOL_FIELD("stop_on_mismatch", S, M.stop_on_mismatch, 0,                              \
+                     "lockstep: stop the simulation at the first mismatch")
+
+/* The state of an adapter unit: its `struct lockstep` comes first. */
+static inline struct lockstep *lockstep_of(const struct unit *u)
+{
+    return (struct lockstep *)unit_state(u);
+}
+
+/* create: the mode from the kind's name; in lockstep the C unit (its create
+ * runs). `modes` is a mask of 1u << enum cosim_mode the kind serves. */
+int lockstep_create(struct unit *u, const struct lockstep_desc *desc, unsigned modes,
+                    struct gt_error *err);
+/* realize (after the adapter found its ports): the C unit's realize and the
+ * observers on every port. */
+int lockstep_realize(struct unit *u, struct gt_error *err);
+/* reset: the C unit's. */
+void lockstep_reset(struct unit *u);
+/* The lockstep tick: the C unit's, then the kind's rtl_step. */
+enum unit_activity lockstep_tick(struct unit *u);
+/* destroy: the C unit and the reports. */
+void lockstep_destroy(struct unit *u);
+
+/* One mismatch line: logged while fewer than max_reports were kept. */
+void lockstep_report(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts a mismatching message seen at `cycle` (the first narrows the wave
+ * and may stop the run). */
+void lockstep_mismatch(struct unit *u, uint64_t cycle);
+/* Reports and counts a cycle outside the tolerance; returns 1 when so. */
+uint32_t lockstep_check_cycle(struct unit *u, const char *prefix, const char *what,
+                              uint64_t c_cycle, uint64_t rtl_cycle);
+/* Logs report lines from..count that are within max_reports (for lines
+ * added with cosim_compare_payload). */
+void lockstep_log_from(struct unit *u, uint32_t from);
+
+/* A counter of the C unit's stat table, by name (0 when it has none). */
+uint64_t lockstep_c_stat(struct unit *u, const char *name);
+
+/* ---- queries (every adapter kind) ----------------------------------------- */
+
+/* True when u is an adapter kind ("l3:lockstep", ...). */
+bool cosim_unit_is(const struct unit *u);
+/* Ends the comparison (lockstep): what one side sent and the other did not
+ * becomes mismatches. Returns the mismatching messages so far; safe to call
+ * more than once. */
+uint64_t cosim_finish(struct unit *u);
+const struct cosim_errors *cosim_errors(const struct unit *u);
+uint64_t cosim_compared(const struct unit *u);
+uint64_t cosim_first_mismatch(const struct unit *u);   /* UINT64_MAX: none */
+
+#endif
