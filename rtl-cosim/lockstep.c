@@ -20,7 +20,7 @@ int lockstep_create(struct unit *u, const struct lockstep_desc *desc, unsigned m
     ls->errors.keep = 1000;
     if (!cosim_kind_mode(unit_kind(u), &ls->mode, &ls->broken) || !(modes & 1u << ls->mode))
         return gt_error_set(err, "%s: not a %s co-simulation kind", unit_kind(u), desc->c_kind);
-    if (ls->mode != COSIM_MODE_LOCKSTEP)
+    if (ls->mode == COSIM_MODE_RTL)
         return 0;
     ls->c_ops = unit_kind_find(desc->c_kind);
     if (!ls->c_ops)
@@ -46,7 +46,7 @@ static void observe(void *context, const struct port *p, const struct msg *m, ui
 int lockstep_realize(struct unit *u, struct gt_error *err)
 {
     struct lockstep *ls = lockstep_of(u);
-    if (ls->mode != COSIM_MODE_LOCKSTEP)
+    if (!ls->c_unit)
         return 0;
     if (ls->c_ops->realize && ls->c_ops->realize(ls->c_unit, err) < 0)
         return -1;
@@ -137,6 +137,17 @@ uint64_t lockstep_c_stat(struct unit *u, const char *name)
     stats_lookup(w, name, &v);
     stats_writer_destroy(w);
     return (uint64_t)v;
+}
+
+void lockstep_emit_rows(struct unit *u, struct stats_writer *w, const struct lockstep_row *rows)
+{
+    struct lockstep *ls = lockstep_of(u);
+    for (const struct lockstep_row *r = rows; r->name; r++) {
+        uint64_t v = r->c_stat && ls->c_unit
+                         ? lockstep_c_stat(u, r->c_stat)
+                         : *(const uint64_t *)((const char *)unit_state(u) + r->offset);
+        stats_emit_u64(w, r->name, v, r->measure, r->help);
+    }
 }
 
 /* ---- queries -------------------------------------------------------------- */

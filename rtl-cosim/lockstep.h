@@ -16,6 +16,7 @@
  *             compares its outputs with what the C unit sent. The adapter
  *             never sees the C unit's state: its counters come from the C
  *             unit's stat table.
+ *   record    (cs_alu) the C unit alone, as in lockstep, with no RTL.
  *   rtl       The kind's rtl_tick() alone drives the ports.
  *
  * Mismatch reports (ibex dv/cosim style: both sides named, accumulated, not
@@ -59,7 +60,7 @@ struct lockstep {
     const struct lockstep_desc *desc;
     enum cosim_mode mode;
     bool broken;                        /* the RTL built with `define BROKEN */
-    const struct unit_ops *c_ops;       /* lockstep: the C unit's kind ... */
+    const struct unit_ops *c_ops;       /* lockstep, record: the C unit's kind ... */
     struct unit *c_unit;                /* ... and the C unit */
     /* the comparison */
     uint64_t compared, mismatches, unmatched;
@@ -87,8 +88,8 @@ static inline struct lockstep *lockstep_of(const struct unit *u)
     return (struct lockstep *)unit_state(u);
 }
 
-/* create: the mode from the kind's name; in lockstep the C unit (its create
- * runs). `modes` is a mask of 1u << enum cosim_mode the kind serves. */
+/* create: the mode from the kind's name; in lockstep and record the C unit
+ * (its create runs). `modes` is a mask of 1u << enum cosim_mode the kind serves. */
 int lockstep_create(struct unit *u, const struct lockstep_desc *desc, unsigned modes,
                     struct gt_error *err);
 /* realize (after the adapter found its ports): the C unit's realize and the
@@ -115,6 +116,18 @@ void lockstep_log_from(struct unit *u, uint32_t from);
 
 /* A counter of the C unit's stat table, by name (0 when it has none). */
 uint64_t lockstep_c_stat(struct unit *u, const char *name);
+
+/* A stats row of an adapter: a counter of its state (offset), or, when the
+ * C unit runs, the C unit's counter `c_stat`. */
+struct lockstep_row {
+    const char *name;
+    size_t offset;
+    const char *c_stat;         /* NULL: always the adapter's */
+    const char *measure, *help;
+};
+#define LOCKSTEP_ROW_END { NULL, 0, NULL, NULL, NULL }
+struct stats_writer;
+void lockstep_emit_rows(struct unit *u, struct stats_writer *w, const struct lockstep_row *rows);
 
 /* ---- queries (every adapter kind) ----------------------------------------- */
 
