@@ -96,47 +96,17 @@ static const struct lockstep_row cosim_rows[] = {
 };
 #undef S
 
-static void observe(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle);
-static enum unit_activity lockstep_step(struct unit *u, uint64_t now, enum unit_activity act);
-static void lockstep_finish(struct unit *u, uint64_t now);
-static void wave_window(struct unit *u, uint64_t from, uint64_t to);
-
-static const struct lockstep_desc cs_alu_lockstep_desc = {
-    .c_kind = "cs_alu",
-    .observe = observe,
-    .rtl_step = lockstep_step,
-    .finish = lockstep_finish,
-    .wave_window = wave_window,
-};
-
 /* ---- set up ----------------------------------------------------------------- */
 
-/* One create for every kind: the kind's name gives the mode and the RTL. */
 static int cosim_create(struct unit *u, struct gt_error *err)
 {
+    (void)err;
     struct cs_alu_cosim *s = unit_state(u);
-    if (lockstep_create(u, &cs_alu_lockstep_desc, 1u << COSIM_MODE_RTL |
-                        1u << COSIM_MODE_LOCKSTEP | 1u << COSIM_MODE_RECORD, err) < 0)
-        return -1;
     if (s->ls.mode == COSIM_MODE_LOCKSTEP) {
         s->in = gt_xcalloc(QUEUE, sizeof *s->in);
         s->exp = gt_xcalloc(QUEUE, sizeof *s->exp);
     }
     return 0;
-}
-
-/* The unit's clock period. The unit API has no accessor for it (see the
- * report: unit_clock_period() would do), so: the domain whose current cycle
- * puts its edge at the current time; the first domain before the run. */
-static uint64_t unit_period(struct unit *u)
-{
-    struct sim *sim = unit_sim(u);
-    uint64_t now = sim_now(sim), cycle = unit_cycle(u);
-    if (cycle > 0)
-        for (uint32_t d = 0; d < sim_clock_count(sim); d++)
-            if (sim_clock_period(sim, d) * cycle == now)
-                return sim_clock_period(sim, d);
-    return sim_clock_period(sim, 0);
 }
 
 static int cosim_realize(struct unit *u, struct gt_error *err)
@@ -146,12 +116,16 @@ static int cosim_realize(struct unit *u, struct gt_error *err)
     s->response = unit_port(u, "response", 0);
     if (s->ls.mode == COSIM_MODE_RECORD && s->ls.wave[0])
         return gt_error_set(err, "wave: cs_alu:record runs no RTL to dump");
-    if (lockstep_realize(u, err) < 0)
-        return -1;
+    return 0;
+}
+
+static int rtl_open(struct unit *u, struct gt_error *err)
+{
+    struct cs_alu_cosim *s = unit_state(u);
     if (s->ls.mode != COSIM_MODE_RECORD && !s->rtl) {
         s->rtl = cs_alu_rtl_create(s->ls.broken ? CS_ALU_RTL_BROKEN : CS_ALU_RTL_GOOD,
                                    s->ls.wave[0] != 0);
-        if (s->ls.wave[0] && cs_alu_rtl_trace_open(s->rtl, s->ls.wave, unit_period(u),
+        if (s->ls.wave[0] && cs_alu_rtl_trace_open(s->rtl, s->ls.wave, unit_clock_period(u),
                                                    s->ls.wave_from, s->ls.wave_to) < 0)
             return gt_error_set(err, "wave: cannot write FST file '%s'", s->ls.wave);
     }
@@ -161,7 +135,6 @@ static int cosim_realize(struct unit *u, struct gt_error *err)
 static void cosim_reset(struct unit *u)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    lockstep_reset(u);
     if (s->rtl) {
         cs_alu_rtl_reset(s->rtl);
         cs_alu_rtl_set_cpi(s->rtl, s->rtl_cpi ? s->rtl_cpi : s->cycles_per_instruction);
@@ -179,7 +152,6 @@ static void cosim_destroy(struct unit *u)
             unit_log(u, SIM_LOG_ERROR, "%s", err.message);
         s->rec[k] = NULL;
     }
-    lockstep_destroy(u);
     cs_alu_rtl_destroy(s->rtl);
     s->rtl = NULL;
     free(s->in);
@@ -197,7 +169,7 @@ static void record(struct unit *u, int which, uint64_t cycle, uint32_t tag, cons
         return;
     if (!s->rec[which]) {
         struct recording_header h = { .direction = which == 0 ? PORT_IN : PORT_OUT,
-                                      .period_ps = unit_period(u) };
+                                      .period_ps = unit_clock_period(u) };
         snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
         snprintf(h.kind, sizeof h.kind, "cs_alu");
         snprintf(h.port, sizeof h.port, "%s", which == 0 ? "request" : "response");
@@ -453,30 +425,33 @@ void cs_alu_cosim_counters(struct unit *u, struct cs_alu_engine *out)
 
 /* ---- the kinds --------------------------------------------------------------- */
 
-#define COSIM_OPS(sym, name, create_fn, tick_fn, text)                                  \
-    const struct unit_ops sym = {                                                       \
-        .kind = name,                                                                   \
-        .help = text,                                                                   \
-        .state_size = sizeof(struct cs_alu_cosim),                                      \
-        .params = cosim_params,                                                         \
-        .ports = cosim_ports,                                                           \
-        .stats = NULL,          /* cosim_rows, from stats_derived */                    \
-        .create = create_fn,                                                            \
-        .realize = cosim_realize,                                                       \
-        .reset = cosim_reset,                                                           \
-        .tick = tick_fn,                                                                \
-        .stats_derived = cosim_stats_derived,                                           \
-        .destroy = cosim_destroy,                                                       \
-    }
+const struct lockstep_desc cs_alu_cosim_desc = {
+    .c_kind = "cs_alu",
+    .modes = 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP | 1u << COSIM_MODE_RECORD,
+    .create = cosim_create,
+    .realize = cosim_realize,
+    .rtl_open = rtl_open,
+    .reset = cosim_reset,
+    .destroy = cosim_destroy,
+    .rtl_tick = rtl_tick,
+    .observe = observe,
+    .rtl_step = lockstep_step,
+    .finish = lockstep_finish,
+    .wave_window = wave_window,
+    .stats_derived = cosim_stats_derived,
+};
 
-COSIM_OPS(cs_alu_rtl_ops, "cs_alu:rtl", cosim_create, rtl_tick,
-          "cs_alu as RTL: rtl-cosim/rtl/cs_alu.sv, Verilated, behind the C unit's ports.");
-COSIM_OPS(cs_alu_lockstep_ops, "cs_alu:lockstep", cosim_create, lockstep_tick,
-          "cs_alu in lockstep: the C model drives the ports, the RTL runs beside it and "
-          "every response is compared (fields and cycle, exactly).");
-COSIM_OPS(cs_alu_record_ops, "cs_alu:record", cosim_create, lockstep_tick,
-          "cs_alu's C model with port recording (record_request, record_response).");
-COSIM_OPS(cs_alu_rtl_broken_ops, "cs_alu:rtl_broken", cosim_create, rtl_tick,
-          "cs_alu as RTL built with `define BROKEN (one planted bug), to prove the checker.");
-COSIM_OPS(cs_alu_lockstep_broken_ops, "cs_alu:lockstep_broken", cosim_create,
-          lockstep_tick, "cs_alu in lockstep against the BROKEN RTL: must report mismatches.");
+#define CS_ALU_KIND(sym, name, text) \
+    LOCKSTEP_KIND(sym, name, struct cs_alu_cosim, cosim_params, cosim_ports, NULL, text)
+
+CS_ALU_KIND(cs_alu_rtl_ops, "cs_alu:rtl",
+            "cs_alu as RTL: rtl-cosim/rtl/cs_alu.sv, Verilated, behind the C unit's ports.");
+CS_ALU_KIND(cs_alu_lockstep_ops, "cs_alu:lockstep",
+            "cs_alu in lockstep: the C unit drives the ports, the RTL runs beside it and "
+            "every response is compared (fields and cycle, exactly).");
+CS_ALU_KIND(cs_alu_record_ops, "cs_alu:record",
+            "cs_alu's C unit with port recording (record_request, record_response).");
+CS_ALU_KIND(cs_alu_rtl_broken_ops, "cs_alu:rtl_broken",
+            "cs_alu as RTL built with `define BROKEN (one planted bug), to prove the checker.");
+CS_ALU_KIND(cs_alu_lockstep_broken_ops, "cs_alu:lockstep_broken",
+            "cs_alu in lockstep against the BROKEN RTL: must report mismatches.");

@@ -39,6 +39,7 @@
 #include "rtl-cosim/lockstep.h"
 #include "units/cs_alu/cs_alu.h"
 
+extern const struct lockstep_desc cs_alu_cosim_desc;
 extern const struct unit_ops cs_alu_rtl_ops;
 extern const struct unit_ops cs_alu_lockstep_ops;
 extern const struct unit_ops cs_alu_record_ops;

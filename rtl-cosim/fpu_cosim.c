@@ -72,33 +72,18 @@ static const struct lockstep_row cosim_rows[] = {
 };
 #undef S
 
-static void observe(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle);
-static enum unit_activity lockstep_step(struct unit *u, uint64_t now, enum unit_activity act);
-static void lockstep_finish(struct unit *u, uint64_t now);
-static void wave_window(struct unit *u, uint64_t from, uint64_t to);
-
-static const struct lockstep_desc fpu_lockstep_desc = {
-    .c_kind = "fpu",
-    .observe = observe,
-    .rtl_step = lockstep_step,
-    .finish = lockstep_finish,
-    .wave_window = wave_window,
-};
-
-/* One create for every kind: the kind's name gives the mode and the RTL. */
-static int cosim_create(struct unit *u, struct gt_error *err)
-{
-    return lockstep_create(u, &fpu_lockstep_desc, 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP,
-                           err);
-}
-
 static int cosim_realize(struct unit *u, struct gt_error *err)
 {
+    (void)err;
     struct fpu_cosim *s = unit_state(u);
     s->request = unit_port(u, "request", 0);
     s->response = unit_port(u, "response", 0);
-    if (lockstep_realize(u, err) < 0)
-        return -1;
+    return 0;
+}
+
+static int rtl_open(struct unit *u, struct gt_error *err)
+{
+    struct fpu_cosim *s = unit_state(u);
     if (!s->rtl) {
         s->rtl = fpu_rtl_create(s->ls.broken ? FPU_RTL_BROKEN : FPU_RTL_GOOD, s->ls.wave[0] != 0);
         if (s->ls.wave[0] && fpu_rtl_trace_open(s->rtl, s->ls.wave, unit_clock_period(u),
@@ -111,7 +96,6 @@ static int cosim_realize(struct unit *u, struct gt_error *err)
 static void cosim_reset(struct unit *u)
 {
     struct fpu_cosim *s = unit_state(u);
-    lockstep_reset(u);
     fpu_rtl_reset(s->rtl);
     fpu_rtl_set_depth(s->rtl, s->depth);
     s->rtl_occ = 0;
@@ -124,7 +108,6 @@ static void cosim_reset(struct unit *u)
 static void cosim_destroy(struct unit *u)
 {
     struct fpu_cosim *s = unit_state(u);
-    lockstep_destroy(u);
     fpu_rtl_destroy(s->rtl);
     s->rtl = NULL;
 }
@@ -396,28 +379,32 @@ static void lockstep_finish(struct unit *u, uint64_t now)
     }
 }
 
-#define COSIM_OPS(sym, name, create_fn, tick_fn, text)                                  \
-    const struct unit_ops sym = {                                                       \
-        .kind = name,                                                                   \
-        .help = text,                                                                   \
-        .state_size = sizeof(struct fpu_cosim),                                         \
-        .params = cosim_params,                                                         \
-        .ports = cosim_ports,                                                           \
-        .stats = NULL,          /* cosim_rows, from stats_derived */                    \
-        .stats_derived = cosim_stats_derived,                                           \
-        .create = create_fn,                                                            \
-        .realize = cosim_realize,                                                       \
-        .reset = cosim_reset,                                                           \
-        .tick = tick_fn,                                                                \
-        .destroy = cosim_destroy,                                                       \
-    }
+/* ---- the kinds ---------------------------------------------------------------- */
 
-COSIM_OPS(fpu_rtl_ops, "fpu:rtl", cosim_create, rtl_tick,
-          "fpu as RTL: rtl-cosim/rtl/fpu_pipe.sv, Verilated, behind the C unit's ports.");
-COSIM_OPS(fpu_lockstep_ops, "fpu:lockstep", cosim_create, lockstep_tick,
-          "fpu in lockstep: the C engine drives the ports, the RTL runs beside it; every "
-          "cycle's output is compared (tag, per-lane results and flags, status; exact).");
-COSIM_OPS(fpu_rtl_broken_ops, "fpu:rtl_broken", cosim_create, rtl_tick,
-          "fpu as RTL built with `define BROKEN (RU ignores sticky), to prove the checker.");
-COSIM_OPS(fpu_lockstep_broken_ops, "fpu:lockstep_broken", cosim_create, lockstep_tick,
-          "fpu in lockstep against the BROKEN RTL: must report mismatches.");
+const struct lockstep_desc fpu_cosim_desc = {
+    .c_kind = "fpu",
+    .modes = 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP,
+    .realize = cosim_realize,
+    .rtl_open = rtl_open,
+    .reset = cosim_reset,
+    .destroy = cosim_destroy,
+    .rtl_tick = rtl_tick,
+    .observe = observe,
+    .rtl_step = lockstep_step,
+    .finish = lockstep_finish,
+    .wave_window = wave_window,
+    .stats_derived = cosim_stats_derived,
+};
+
+#define FPU_KIND(sym, name, text) \
+    LOCKSTEP_KIND(sym, name, struct fpu_cosim, cosim_params, cosim_ports, NULL, text)
+
+FPU_KIND(fpu_rtl_ops, "fpu:rtl",
+         "fpu as RTL: rtl-cosim/rtl/fpu_pipe.sv, Verilated, behind the C unit's ports.");
+FPU_KIND(fpu_lockstep_ops, "fpu:lockstep",
+         "fpu in lockstep: the C unit drives the ports, the RTL runs beside it; every "
+         "cycle's output is compared (tag, per-lane results and flags, status; exact).");
+FPU_KIND(fpu_rtl_broken_ops, "fpu:rtl_broken",
+         "fpu as RTL built with `define BROKEN (RU ignores sticky), to prove the checker.");
+FPU_KIND(fpu_lockstep_broken_ops, "fpu:lockstep_broken",
+         "fpu in lockstep against the BROKEN RTL: must report mismatches.");

@@ -31,6 +31,7 @@
 #include "fabric/unit.h"
 #include "rtl-cosim/lockstep.h"
 
+extern const struct lockstep_desc fpu_cosim_desc;
 extern const struct unit_ops fpu_rtl_ops;
 extern const struct unit_ops fpu_lockstep_ops;
 extern const struct unit_ops fpu_rtl_broken_ops;

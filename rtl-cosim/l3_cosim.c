@@ -157,35 +157,10 @@ static const struct stat_desc l3c_lockstep_stats[] = {
 
 /* ---- set up ----------------------------------------------------------------- */
 
-static void observe(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle);
-static enum unit_activity lockstep_step(struct unit *u, uint64_t now, enum unit_activity act);
-static void lockstep_finish(struct unit *u, uint64_t now);
-static void wave_window(struct unit *u, uint64_t from, uint64_t to);
-
-static const struct lockstep_desc l3_lockstep_desc = {
-    .c_kind = "l3",
-    .observe = observe,
-    .rtl_step = lockstep_step,
-    .finish = lockstep_finish,
-    .wave_window = wave_window,
-};
-
-/* One create for every kind: the kind's name gives the mode and the RTL; in
- * lockstep the C unit is made, with our values of its params. */
-static int cosim_create(struct unit *u, struct gt_error *err)
-{
-    struct l3_cosim *s = unit_state(u);
-    if (lockstep_create(u, &l3_lockstep_desc, 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP,
-                        err) < 0)
-        return -1;
-    s->lockstep = s->ls.mode == COSIM_MODE_LOCKSTEP;
-    return 0;
-}
-
-
 static int l3c_realize(struct unit *u, struct gt_error *err)
 {
     struct l3_cosim *s = unit_state(u);
+    s->lockstep = s->ls.mode == COSIM_MODE_LOCKSTEP;
     if (s->cache_kib + s->urb_kib + s->slm_kib > s->size_kib)
         return gt_error_set(err, "cache_kib %u + urb_kib %u + slm_kib %u exceed size_kib %u",
                             s->cache_kib, s->urb_kib, s->slm_kib, s->size_kib);
@@ -224,8 +199,12 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
     }
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
-    if (lockstep_realize(u, err) < 0)
-        return -1;
+    return 0;
+}
+
+static int rtl_open(struct unit *u, struct gt_error *err)
+{
+    struct l3_cosim *s = unit_state(u);
     if (!s->rtl) {
         s->rtl = l3_rtl_create(s->ls.broken ? L3_RTL_BROKEN : L3_RTL_GOOD, s->ls.wave[0] != 0);
         if (s->ls.wave[0] &&
@@ -238,7 +217,6 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
 static void l3c_reset(struct unit *u)
 {
     struct l3_cosim *s = unit_state(u);
-    lockstep_reset(u);
     /* the params' partition: all Rest */
     s->ways = s->cache_kib / s->banks / s->way_kib;
     s->dc_ways = s->ro_ways = 0;
@@ -255,7 +233,6 @@ static void l3c_reset(struct unit *u)
 static void l3c_destroy(struct unit *u)
 {
     struct l3_cosim *s = unit_state(u);
-    lockstep_destroy(u);
     l3_rtl_destroy(s->rtl);
     s->rtl = NULL;
     free(s->fills);
@@ -757,29 +734,31 @@ static void lockstep_finish(struct unit *u, uint64_t now)
 
 /* ---- the kinds ------------------------------------------------------------------- */
 
-#define L3C_OPS(sym, name, stat_table, tick_fn, text)                                   \
-    const struct unit_ops sym = {                                                       \
-        .kind = name,                                                                   \
-        .help = text,                                                                   \
-        .state_size = sizeof(struct l3_cosim),                                          \
-        .params = l3c_params,                                                           \
-        .ports = l3c_ports,                                                             \
-        .stats = stat_table,                                                            \
-        .create = cosim_create,                                                          \
-        .realize = l3c_realize,                                                         \
-        .reset = l3c_reset,                                                             \
-        .tick = tick_fn,                                                                \
-        .stats_derived = l3c_stats_derived,                                             \
-        .destroy = l3c_destroy,                                                         \
-    }
+const struct lockstep_desc l3_cosim_desc = {
+    .c_kind = "l3",
+    .modes = 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP,
+    .realize = l3c_realize,
+    .rtl_open = rtl_open,
+    .reset = l3c_reset,
+    .destroy = l3c_destroy,
+    .rtl_tick = rtl_tick,
+    .observe = observe,
+    .rtl_step = lockstep_step,
+    .finish = lockstep_finish,
+    .wave_window = wave_window,
+    .stats_derived = l3c_stats_derived,
+};
 
-L3C_OPS(l3_rtl_ops, "l3:rtl", l3c_stats, rtl_tick,
+#define L3_KIND(sym, name, stat_table, text) \
+    LOCKSTEP_KIND(sym, name, struct l3_cosim, l3c_params, l3c_ports, stat_table, text)
+
+L3_KIND(l3_rtl_ops, "l3:rtl", l3c_stats,
         "l3 as RTL: rtl-cosim/rtl/l3_slice.sv (a slice: banks, shared miss entries), "
         "Verilated, behind the C unit's ports.");
-L3C_OPS(l3_lockstep_ops, "l3:lockstep", NULL, lockstep_tick,
+L3_KIND(l3_lockstep_ops, "l3:lockstep", NULL,
         "l3 in lockstep: the C unit drives the ports, the slice RTL takes the same "
         "messages; replies matched by tag per client and compared (fields, cycle exactly).");
-L3C_OPS(l3_rtl_broken_ops, "l3:rtl_broken", l3c_stats, rtl_tick,
+L3_KIND(l3_rtl_broken_ops, "l3:rtl_broken", l3c_stats,
         "l3 as RTL built with `define BROKEN (the LRU evicts the wrong way).");
-L3C_OPS(l3_lockstep_broken_ops, "l3:lockstep_broken", NULL, lockstep_tick,
+L3_KIND(l3_lockstep_broken_ops, "l3:lockstep_broken", NULL,
         "l3 in lockstep against the BROKEN RTL: must report mismatches.");

@@ -67,6 +67,7 @@
 #include "fabric/unit.h"
 #include "rtl-cosim/lockstep.h"
 
+extern const struct lockstep_desc l3_cosim_desc;
 extern const struct unit_ops l3_rtl_ops;
 extern const struct unit_ops l3_lockstep_ops;
 extern const struct unit_ops l3_rtl_broken_ops;

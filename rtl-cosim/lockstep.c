@@ -11,30 +11,33 @@
 #include "fabric/stats.h"
 #include "units/registry.h"
 
-int lockstep_create(struct unit *u, const struct lockstep_desc *desc, unsigned modes,
-                    struct gt_error *err)
+int lockstep_unit_create(struct unit *u, struct gt_error *err)
 {
     struct lockstep *ls = lockstep_of(u);
-    ls->desc = desc;
+    ls->desc = cosim_desc_find(unit_kind(u));
     ls->first_mismatch = UINT64_MAX;
     ls->errors.keep = 1000;
-    if (!cosim_kind_mode(unit_kind(u), &ls->mode, &ls->broken) || !(modes & 1u << ls->mode))
-        return gt_error_set(err, "%s: not a %s co-simulation kind", unit_kind(u), desc->c_kind);
-    if (ls->mode == COSIM_MODE_RTL)
-        return 0;
-    ls->c_ops = unit_kind_find(desc->c_kind);
-    if (!ls->c_ops)
-        return gt_error_set(err, "%s: no C unit of kind '%s'", unit_kind(u), desc->c_kind);
-    /* The C unit takes the adapter's values of its params (same path and type). */
-    const struct param_desc *mine = cosim_kind_find(unit_kind(u))->params;
-    for (const struct param_desc *p = ls->c_ops->params; p && p->path; p++) {
-        const struct param_desc *twin = param_find(mine, p->path);
-        if (!twin || twin->type != p->type)
-            return gt_error_set(err, "%s: the C unit's param '%s' has no twin here",
-                                unit_kind(u), p->path);
+    if (!ls->desc || !cosim_kind_mode(unit_kind(u), &ls->mode, &ls->broken) ||
+        !(ls->desc->modes & 1u << ls->mode))
+        return gt_error_set(err, "%s: not a co-simulation kind", unit_kind(u));
+    if (ls->mode != COSIM_MODE_RTL) {
+        ls->c_ops = unit_kind_find(ls->desc->c_kind);
+        if (!ls->c_ops)
+            return gt_error_set(err, "%s: no C unit of kind '%s'", unit_kind(u),
+                                ls->desc->c_kind);
+        /* The C unit takes the adapter's values of its params (same path and type). */
+        const struct param_desc *mine = cosim_kind_find(unit_kind(u))->params;
+        for (const struct param_desc *p = ls->c_ops->params; p && p->path; p++) {
+            const struct param_desc *twin = param_find(mine, p->path);
+            if (!twin || twin->type != p->type)
+                return gt_error_set(err, "%s: the C unit's param '%s' has no twin here",
+                                    unit_kind(u), p->path);
+        }
+        ls->c_unit = unit_create_inner(u, ls->c_ops, err);
+        if (!ls->c_unit)
+            return -1;
     }
-    ls->c_unit = unit_create_inner(u, ls->c_ops, err);
-    return ls->c_unit ? 0 : -1;
+    return ls->desc->create ? ls->desc->create(u, err) : 0;
 }
 
 static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle)
@@ -43,38 +46,54 @@ static void observe(void *context, const struct port *p, const struct msg *m, ui
     lockstep_of(u)->desc->observe(u, p, m, cycle);
 }
 
-int lockstep_realize(struct unit *u, struct gt_error *err)
+int lockstep_unit_realize(struct unit *u, struct gt_error *err)
 {
     struct lockstep *ls = lockstep_of(u);
-    if (!ls->c_unit)
-        return 0;
-    if (ls->c_ops->realize && ls->c_ops->realize(ls->c_unit, err) < 0)
+    if (ls->desc->realize(u, err) < 0)
         return -1;
-    /* beside any other observer (a --record-port recorder) */
-    for (struct port *p = unit_first_port(u); p; p = unit_next_port(p))
-        if (port_is_bound(p) && !port_add_observer(p, observe, u))
-            return gt_error_set(err, "%s: port %s[%u] already has %d observers", unit_kind(u),
-                                port_name(p), port_index(p), PORT_MAX_OBSERVERS);
-    return 0;
+    if (ls->c_unit) {
+        if (ls->c_ops->realize && ls->c_ops->realize(ls->c_unit, err) < 0)
+            return -1;
+        /* beside any other observer (a --record-port recorder) */
+        for (struct port *p = unit_first_port(u); p; p = unit_next_port(p))
+            if (port_is_bound(p) && !port_add_observer(p, observe, u))
+                return gt_error_set(err, "%s: port %s[%u] already has %d observers",
+                                    unit_kind(u), port_name(p), port_index(p),
+                                    PORT_MAX_OBSERVERS);
+    }
+    return ls->desc->rtl_open ? ls->desc->rtl_open(u, err) : 0;
 }
 
-void lockstep_reset(struct unit *u)
+void lockstep_unit_reset(struct unit *u)
 {
     struct lockstep *ls = lockstep_of(u);
     if (ls->c_unit && ls->c_ops->reset)
         ls->c_ops->reset(ls->c_unit);
+    if (ls->desc->reset)
+        ls->desc->reset(u);
 }
 
-enum unit_activity lockstep_tick(struct unit *u)
+enum unit_activity lockstep_unit_tick(struct unit *u)
 {
     struct lockstep *ls = lockstep_of(u);
+    if (ls->mode == COSIM_MODE_RTL)
+        return ls->desc->rtl_tick(u);
     enum unit_activity c = ls->c_ops->tick(ls->c_unit);
     return ls->desc->rtl_step(u, unit_cycle(u), c);
 }
 
-void lockstep_destroy(struct unit *u)
+void lockstep_unit_stats_derived(struct unit *u, struct stats_writer *w)
 {
     struct lockstep *ls = lockstep_of(u);
+    if (ls->desc->stats_derived)
+        ls->desc->stats_derived(u, w);
+}
+
+void lockstep_unit_destroy(struct unit *u)
+{
+    struct lockstep *ls = lockstep_of(u);
+    if (ls->desc && ls->desc->destroy)
+        ls->desc->destroy(u);
     unit_destroy_inner(ls->c_unit);
     ls->c_unit = NULL;
     cosim_errors_free(&ls->errors);

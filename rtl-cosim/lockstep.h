@@ -36,8 +36,23 @@
 #include "rtl-cosim/compare.h"
 #include "rtl-cosim/cosim_kinds.h"
 
+struct stats_writer;
+/* A co-simulated kind: the C unit's kind, and what its adapter does around
+ * the shared loop. Hooks may be NULL where marked. */
 struct lockstep_desc {
-    const char *c_kind;         /* the C unit's kind, run inside the adapter in lockstep */
+    const char *c_kind;         /* "l3": the C unit's kind, and the adapters' prefix */
+    unsigned modes;             /* 1u << enum cosim_mode it serves */
+    /* create, after the C unit's (may be NULL) */
+    int (*create)(struct unit *u, struct gt_error *err);
+    /* realize: the adapter's ports and checks, before the C unit's realize */
+    int (*realize)(struct unit *u, struct gt_error *err);
+    /* realize, after the C unit's: the RTL model and its wave (may be NULL) */
+    int (*rtl_open)(struct unit *u, struct gt_error *err);
+    /* reset, after the C unit's; destroy, before it (may be NULL) */
+    void (*reset)(struct unit *u);
+    void (*destroy)(struct unit *u);
+    /* rtl mode: the RTL alone drives the ports */
+    enum unit_activity (*rtl_tick)(struct unit *u);
     /* Lockstep: a message the C unit popped from input port p, or sent on
      * output port p, on `cycle`. */
     void (*observe)(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle);
@@ -46,8 +61,10 @@ struct lockstep_desc {
     enum unit_activity (*rtl_step)(struct unit *u, uint64_t now, enum unit_activity c_activity);
     /* Lockstep, at the end: what one side sent and the other did not. */
     void (*finish)(struct unit *u, uint64_t now);
-    /* Narrows the RTL's wave dump to cycles from..to (NULL: no wave). */
+    /* Narrows the RTL's wave dump to cycles from..to (may be NULL). */
     void (*wave_window)(struct unit *u, uint64_t from, uint64_t to);
+    /* The adapter's stats beyond its table (may be NULL). */
+    void (*stats_derived)(struct unit *u, struct stats_writer *w);
 };
 
 struct lockstep {
@@ -88,19 +105,33 @@ static inline struct lockstep *lockstep_of(const struct unit *u)
     return (struct lockstep *)unit_state(u);
 }
 
-/* create: the mode from the kind's name; in lockstep and record the C unit
- * (its create runs). `modes` is a mask of 1u << enum cosim_mode the kind serves. */
-int lockstep_create(struct unit *u, const struct lockstep_desc *desc, unsigned modes,
-                    struct gt_error *err);
-/* realize (after the adapter found its ports): the C unit's realize and the
- * observers on every port. */
-int lockstep_realize(struct unit *u, struct gt_error *err);
-/* reset: the C unit's. */
-void lockstep_reset(struct unit *u);
-/* The lockstep tick: the C unit's, then the kind's rtl_step. */
-enum unit_activity lockstep_tick(struct unit *u);
-/* destroy: the C unit and the reports. */
-void lockstep_destroy(struct unit *u);
+/* The ops of every adapter kind (see LOCKSTEP_KIND): the mode and, in
+ * lockstep and record, the C unit from the kind's name, then the hooks of
+ * the kind's descriptor (cosim_kinds.h cosim_desc_find). */
+int lockstep_unit_create(struct unit *u, struct gt_error *err);
+int lockstep_unit_realize(struct unit *u, struct gt_error *err);
+void lockstep_unit_reset(struct unit *u);
+enum unit_activity lockstep_unit_tick(struct unit *u);
+void lockstep_unit_stats_derived(struct unit *u, struct stats_writer *w);
+void lockstep_unit_destroy(struct unit *u);
+
+/* An adapter kind `name` ("l3:lockstep") with state S (a struct lockstep
+ * first), the kind's tables and help. */
+#define LOCKSTEP_KIND(sym, name, S, param_table, port_table, stat_table, text)              \
+    const struct unit_ops sym = {                                                         \
+        .kind = name,                                                                     \
+        .help = text,                                                                     \
+        .state_size = sizeof(S),                                                          \
+        .params = param_table,                                                            \
+        .ports = port_table,                                                              \
+        .stats = stat_table,                                                              \
+        .create = lockstep_unit_create,                                                   \
+        .realize = lockstep_unit_realize,                                                 \
+        .reset = lockstep_unit_reset,                                                     \
+        .tick = lockstep_unit_tick,                                                       \
+        .stats_derived = lockstep_unit_stats_derived,                                     \
+        .destroy = lockstep_unit_destroy,                                                 \
+    }
 
 /* One mismatch line: logged while fewer than max_reports were kept. */
 void lockstep_report(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -126,7 +157,6 @@ struct lockstep_row {
     const char *measure, *help;
 };
 #define LOCKSTEP_ROW_END { NULL, 0, NULL, NULL, NULL }
-struct stats_writer;
 void lockstep_emit_rows(struct unit *u, struct stats_writer *w, const struct lockstep_row *rows);
 
 /* ---- queries (every adapter kind) ----------------------------------------- */
