@@ -28,7 +28,8 @@
  *   rtl_cycles_per_instruction  the RTL's clocks per instruction when they
  *                    differ from the C model's (0, the default: the same);
  *   stop_on_mismatch lockstep: stop the simulation at the first mismatch.
- * Stats: requests, responses, rtl_edges, compared, mismatches, unmatched.
+ * Stats: requests, responses, instructions (the C unit's), rtl_edges,
+ * compared, mismatches, unmatched, bad_kind; lockstep adds pending_compare.
  */
 #ifndef GTSIM_RTL_COSIM_CS_ALU_COSIM_H
 #define GTSIM_RTL_COSIM_CS_ALU_COSIM_H

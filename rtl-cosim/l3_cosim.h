@@ -54,7 +54,7 @@
  *
  * Params: the C unit's, plus wave (FST file), wave_from, wave_to, max_reports,
  * cycle_tolerance, stop_on_mismatch. Lockstep uses the port observers of the
- * L3's ports (so --record-port cannot record an l3:lockstep's ports).
+ * L3's ports, beside a --record-port recorder (a port holds four).
  * Stats: the C unit's, plus rtl_clocks, compared, mismatches, unmatched (the
  * only rows a machine's stats.csv gains with l3:rtl or l3:lockstep).
  */
