@@ -239,20 +239,6 @@ static void observe(struct unit *u, const struct port *p, const struct msg *m, u
     x->sent = cycle;
 }
 
-static struct msg *pop_request(struct unit *u)
-{
-    struct cs_alu_cosim *s = unit_state(u);
-    struct msg *m;
-    while ((m = port_pop(s->request))) {
-        if (m->kind == MSG_GENERIC)
-            return m;
-        s->bad_kind++;
-        unit_log(u, SIM_LOG_NOTE, "dropped a %s message on port request", msg_kind_name(m->kind));
-        msg_free(unit_sim(u), m);
-    }
-    return NULL;
-}
-
 /* ---- lockstep comparison --------------------------------------------------- */
 
 static void wave_window(struct unit *u, uint64_t from, uint64_t to)
@@ -347,7 +333,7 @@ static enum unit_activity rtl_tick(struct unit *u)
         }
     }
     if (port_visible(s->request) && cs_alu_rtl_req_ready(s->rtl)) {
-        struct msg *m = pop_request(u);
+        struct msg *m = lockstep_pop_generic(u, s->request, &s->bad_kind);
         if (m) {
             struct cs_alu_request q;
             memset(&q, 0, sizeof q);

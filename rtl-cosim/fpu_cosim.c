@@ -112,20 +112,6 @@ static void cosim_destroy(struct unit *u)
     s->rtl = NULL;
 }
 
-static struct msg *pop_request(struct unit *u)
-{
-    struct fpu_cosim *s = unit_state(u);
-    struct msg *m;
-    while ((m = port_pop(s->request))) {
-        if (m->kind == MSG_GENERIC)
-            return m;
-        s->bad_kind++;
-        unit_log(u, SIM_LOG_NOTE, "dropped a %s message on port request", msg_kind_name(m->kind));
-        msg_free(unit_sim(u), m);
-    }
-    return NULL;
-}
-
 /* The pipe holds from this cycle (woken when the response channel frees). */
 static enum unit_activity stall(struct unit *u)
 {
@@ -174,7 +160,7 @@ static enum unit_activity rtl_tick(struct unit *u)
         s->rtl_occ--;
     }
     fpu_rtl_set_resp_ready(s->rtl, true);
-    struct msg *m = pop_request(u);
+    struct msg *m = lockstep_pop_generic(u, s->request, &s->bad_kind);
     if (m) {
         struct fpu_request q;
         fpu_request_from_payload(&q, m->payload, m->size);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/msg.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
@@ -167,6 +168,20 @@ void lockstep_emit_rows(struct unit *u, struct stats_writer *w, const struct loc
                          : *(const uint64_t *)((const char *)unit_state(u) + r->offset);
         stats_emit_u64(w, r->name, v, r->measure, r->help);
     }
+}
+
+struct msg *lockstep_pop_generic(struct unit *u, struct port *in, uint64_t *bad_kind)
+{
+    struct msg *m;
+    while ((m = port_pop(in))) {
+        if (m->kind == MSG_GENERIC)
+            return m;
+        (*bad_kind)++;
+        unit_log(u, SIM_LOG_NOTE, "dropped a %s message on port %s", msg_kind_name(m->kind),
+                 port_name(in));
+        msg_free(unit_sim(u), m);
+    }
+    return NULL;
 }
 
 /* ---- queries -------------------------------------------------------------- */

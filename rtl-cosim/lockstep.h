@@ -159,6 +159,10 @@ struct lockstep_row {
 #define LOCKSTEP_ROW_END { NULL, 0, NULL, NULL, NULL }
 void lockstep_emit_rows(struct unit *u, struct stats_writer *w, const struct lockstep_row *rows);
 
+/* rtl mode: the oldest MSG_GENERIC message on `in`; others are dropped,
+ * counted in *bad_kind and noted in the log. NULL when none is left. */
+struct msg *lockstep_pop_generic(struct unit *u, struct port *in, uint64_t *bad_kind);
+
 /* ---- queries (every adapter kind) ----------------------------------------- */
 
 /* True when u is an adapter kind ("l3:lockstep", ...). */
