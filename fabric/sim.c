@@ -214,7 +214,7 @@ static uint64_t domain_next_cycle(struct clock_domain *d)
 
 void unit_wake_at(struct unit *u, uint64_t cycle)
 {
-    sim_schedule(u->sim, u, cycle);
+    sim_schedule(u->sim, u->host ? u->host : u, cycle);
 }
 
 uint64_t unit_clock_period(const struct unit *u)

@@ -95,6 +95,7 @@ struct unit {
     /* trace: the current span of consecutive active cycles */
     uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
     bool created, realized;
+    struct unit *host;              /* an inner unit's host (unit_create_inner), else NULL */
 };
 
 struct msg_pool_class {

@@ -279,6 +279,19 @@ static void emit_port_stats(struct stats_writer *w, const struct unit *u, const 
     }
 }
 
+void unit_write_stat_table(struct unit *u, struct stats_writer *w)
+{
+    if (u->ops->stats) {
+        for (const struct stat_desc *s = u->ops->stats; s->name; s++) {
+            const char *field = (const char *)u->state + s->offset;
+            if (s->type == STAT_REAL)
+                stats_emit(w, s->name, *(const double *)field, s->measure, s->help);
+            else
+                stats_emit_u64(w, s->name, *(const uint64_t *)field, s->measure, s->help);
+        }
+    }
+}
+
 void sim_write_stats(struct sim *sim, struct stats_writer *w)
 {
     stats_set_prefix(w, "sim");
@@ -309,15 +322,7 @@ void sim_write_stats(struct sim *sim, struct stats_writer *w)
         stats_emit_u64(w, "ticks", u->ticks, "cycles", "cycles the unit was ticked");
         stats_emit_u64(w, "busy_ticks", u->busy_ticks, "cycles",
                        "ticks after which the unit asked to be ticked again");
-        if (u->ops->stats) {
-            for (const struct stat_desc *s = u->ops->stats; s->name; s++) {
-                const char *field = (const char *)u->state + s->offset;
-                if (s->type == STAT_REAL)
-                    stats_emit(w, s->name, *(const double *)field, s->measure, s->help);
-                else
-                    stats_emit_u64(w, s->name, *(const uint64_t *)field, s->measure, s->help);
-            }
-        }
+        unit_write_stat_table(u, w);
         if (u->ops->stats_derived)
             u->ops->stats_derived(u, w);
         for (const struct port *p = u->ports; p; p = p->next_in_unit)

@@ -274,9 +274,15 @@ struct port *unit_add_port(struct unit *u, const char *name, uint32_t index,
     return p;
 }
 
+/* An inner unit's ports are its host's. */
+static const struct unit *port_holder(const struct unit *u)
+{
+    return u->host ? u->host : u;
+}
+
 struct port *unit_port(struct unit *u, const char *name, uint32_t index)
 {
-    for (struct port *p = u->ports; p; p = p->next_in_unit)
+    for (struct port *p = port_holder(u)->ports; p; p = p->next_in_unit)
         if (p->index == index && strcmp(p->name, name) == 0)
             return p;
     return NULL;
@@ -312,13 +318,13 @@ bool unit_port_is_open(const struct unit *u, const char *name)
     const struct port_desc *d = find_port_desc(u->ops, name);
     return d ? (d->flags & PORT_OPEN) != 0 : u->ops->port != NULL;
 }
-struct port *unit_first_port(const struct unit *u) { return u->ports; }
+struct port *unit_first_port(const struct unit *u) { return port_holder(u)->ports; }
 struct port *unit_next_port(const struct port *p) { return p->next_in_unit; }
 
 uint32_t unit_port_count(const struct unit *u, const char *name)
 {
     uint32_t n = 0;
-    for (const struct port *p = u->ports; p; p = p->next_in_unit)
+    for (const struct port *p = port_holder(u)->ports; p; p = p->next_in_unit)
         if (strcmp(p->name, name) == 0 && p->index + 1 > n)
             n = p->index + 1;
     return n;
@@ -412,6 +418,45 @@ void unit_destroy_instance(struct unit *u)
     free(u->state);
     free(u->name);
     free(u);
+}
+
+struct unit *unit_create_inner(struct unit *host, const struct unit_ops *ops, struct gt_error *err)
+{
+    struct unit *u = gt_xcalloc(1, sizeof *u);
+    u->sim = host->sim;
+    u->ops = ops;
+    u->state = gt_xcalloc(1, ops->state_size ? ops->state_size : 1);
+    u->name = gt_xstrdup(host->name);
+    u->id = host->id;
+    u->domain = host->domain;
+    u->host = host;
+    apply_defaults(u);
+    for (const struct param_desc *p = ops->params; p && p->path; p++) {
+        const struct param_desc *mine = find_param(host->ops, p->path);
+        if (mine && mine->type == p->type)
+            memcpy((char *)u->state + p->offset, (const char *)host->state + mine->offset,
+                   param_type_size(p->type));
+    }
+    if (ops->create && ops->create(u, err) < 0) {
+        gt_error_prefix(err, "%s (%s inside %s)", host->name, ops->kind, host->ops->kind);
+        free(u->state);
+        free(u->name);
+        free(u);
+        return NULL;
+    }
+    u->created = true;
+    return u;
+}
+
+void unit_destroy_inner(struct unit *inner)
+{
+    if (!inner)
+        return;
+    if (inner->created && inner->ops->destroy)
+        inner->ops->destroy(inner);
+    free(inner->state);
+    free(inner->name);
+    free(inner);
 }
 
 struct unit *sim_find_unit(const struct sim *sim, const char *name)

@@ -212,4 +212,21 @@ void unit_progress(struct unit *u);
  * features, notes for bad workload programming (which the unit also counts). */
 void unit_log(struct unit *u, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* ---- a unit run inside another ------------------------------------------ */
+
+/* A unit of kind `ops` that `host` runs (a co-simulation adapter running the
+ * C model beside an RTL): its own state, whose params are the kind's defaults
+ * overwritten by the host's values of the params both kinds name alike (same
+ * path and type); the host's ports, name, id and clock; its wake-ups wake the
+ * host. create() has run when this returns (NULL and err when it failed). The
+ * fabric never realizes, resets, ticks or lists it: the host calls its ops and
+ * writes its stat table with unit_write_stat_table(). */
+struct unit *unit_create_inner(struct unit *host, const struct unit_ops *ops,
+                               struct gt_error *err);
+void unit_destroy_inner(struct unit *inner);       /* runs destroy(); NULL is fine */
+
+/* Writes the counters of a unit's stat table to w, under w's prefix (what
+ * sim_write_stats writes for each unit before its stats_derived()). */
+void unit_write_stat_table(struct unit *u, struct stats_writer *w);
+
 #endif

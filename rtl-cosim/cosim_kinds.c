@@ -20,6 +20,20 @@ static const struct unit_ops *const cosim_kinds[] = {
     &fpu_rtl_broken_ops, &fpu_lockstep_broken_ops, &fpu_stim_ops, NULL
 };
 
+static const struct lockstep_desc *const cosim_descs[] = {
+    &cs_alu_cosim_desc, &fpu_cosim_desc, &l3_cosim_desc, NULL
+};
+
+const struct lockstep_desc *cosim_desc_find(const char *kind)
+{
+    const char *colon = strchr(kind, ':');
+    for (const struct lockstep_desc *const *d = cosim_descs; colon && *d; d++)
+        if (strlen((*d)->c_kind) == (size_t)(colon - kind) &&
+            strncmp((*d)->c_kind, kind, (size_t)(colon - kind)) == 0)
+            return *d;
+    return NULL;
+}
+
 const struct unit_ops *cosim_kind_find(const char *kind)
 {
     for (const struct unit_ops *const *k = cosim_kinds; *k; k++)

@@ -16,6 +16,11 @@ enum cosim_mode { COSIM_MODE_RTL, COSIM_MODE_LOCKSTEP, COSIM_MODE_RECORD };
 #include <stdbool.h>
 bool cosim_kind_mode(const char *kind, enum cosim_mode *mode, bool *broken);
 
+/* The descriptor of the co-simulated kind an adapter kind's name starts with
+ * ("l3" for "l3:lockstep"), or NULL. */
+struct lockstep_desc;
+const struct lockstep_desc *cosim_desc_find(const char *kind);
+
 /* Calls fn for every co-simulation kind (not the gtsim ones). */
 void cosim_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), void *context);
 

@@ -10,8 +10,8 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
-#include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_rtl.h"
+#include "rtl-cosim/lockstep.h"
 #include "fabric/recording.h"
 
 
@@ -30,19 +30,13 @@ struct expected {
 };
 
 struct cs_alu_cosim {
+    struct lockstep ls;                 /* first: the co-simulation's params and reports */
     /* params */
-    struct cs_alu_engine e;             /* e.cycles_per_instruction is the param */
+    uint32_t cycles_per_instruction;    /* the C unit's param (it gets it by name) */
     char record_request[PARAM_STRING_MAX];
     char record_response[PARAM_STRING_MAX];
-    char wave[PARAM_STRING_MAX];
-    uint64_t wave_from, wave_to, wave_after;
-    uint32_t max_reports;
-    uint32_t cycle_tolerance;
     uint32_t rtl_cpi;
-    bool stop_on_mismatch;
     /* set up */
-    enum cosim_mode mode;
-    enum cs_alu_rtl_variant variant;
     struct cs_alu_rtl *rtl;
     struct port *request, *response;
     struct recorder *rec[2];            /* request, response */
@@ -53,38 +47,27 @@ struct cs_alu_cosim {
     /* lockstep */
     struct rtl_request *in;             /* QUEUE, for the RTL */
     uint32_t in_head, in_count;
-    struct expected *exp;               /* QUEUE, the C model's responses */
+    struct expected *exp;               /* QUEUE, the C unit's responses */
     uint32_t exp_head, exp_count;
+    uint64_t taken;                     /* the cycle the C unit took its request */
     bool rtl_valid_seen;
     uint64_t rtl_valid_cycle;
-    uint64_t first_mismatch;
-    bool finished;
-    struct cosim_errors errors;
     /* stats */
-    uint64_t requests, responses, compared, mismatches, bad_kind, rtl_edges, unmatched;
+    uint64_t requests, responses, bad_kind, rtl_edges, none;
 };
 
 #define S struct cs_alu_cosim
 static const struct param_desc cosim_params[] = {
-    PARAM_U32_FIELD("cycles_per_instruction", S, e.cycles_per_instruction, 1, 1, 64,
+    PARAM_U32_FIELD("cycles_per_instruction", S, cycles_per_instruction, 1, 1, 64,
                     "clocks per ALU instruction (as the C unit's)"),
     PARAM_STRING_FIELD("record_request", S, record_request, "",
                        "record port request to this file (rtl-cosim/recording.h format)"),
     PARAM_STRING_FIELD("record_response", S, record_response, "",
                        "record port response to this file"),
-    PARAM_STRING_FIELD("wave", S, wave, "", "dump the RTL to this FST file"),
-    PARAM_U64_FIELD("wave_from", S, wave_from, 0, 0, INT64_MAX, "first cycle dumped"),
-    PARAM_U64_FIELD("wave_to", S, wave_to, INT64_MAX, 0, INT64_MAX, "last cycle dumped"),
-    PARAM_U64_FIELD("wave_after", S, wave_after, 64, 0, INT64_MAX,
-                    "lockstep: cycles dumped after the first mismatch"),
-    PARAM_U32_FIELD("max_reports", S, max_reports, 20, 0, 1000000, "mismatch lines logged"),
-    PARAM_U32_FIELD("cycle_tolerance", S, cycle_tolerance, 0, 0, 1000000,
-                    "lockstep: cycles the RTL's response may be early or late (the ALU: 0)"),
+    LOCKSTEP_PARAMS(S, ls, "lockstep: cycles the RTL's response may be early or late (the ALU: 0)"),
     PARAM_U32_FIELD("rtl_cycles_per_instruction", S, rtl_cpi, 0, 0, 64,
                     "the RTL's cfg_cpi when it differs from the C model's (0: the same); "
                     "shows the checker catching timing differences"),
-    PARAM_BOOL_FIELD("stop_on_mismatch", S, stop_on_mismatch, 0,
-                     "lockstep: stop the simulation at the first mismatch"),
     PARAM_END
 };
 
@@ -96,52 +79,34 @@ static const struct port_desc cosim_ports[] = {
     PORT_END
 };
 
-static const struct stat_desc cosim_stats[] = {
-    STAT_COUNTER_FIELD("requests", S, requests, "messages", "requests taken"),
-    STAT_COUNTER_FIELD("responses", S, responses, "messages", "responses sent"),
-    STAT_COUNTER_FIELD("instructions", S, e.instructions, "instructions",
-                       "ALU instructions executed by the C model (record, lockstep)"),
-    STAT_COUNTER_FIELD("rtl_edges", S, rtl_edges, "cycles", "rising edges given to the RTL"),
-    STAT_COUNTER_FIELD("compared", S, compared, "messages", "lockstep: responses compared"),
-    STAT_COUNTER_FIELD("mismatches", S, mismatches, "messages",
-                       "lockstep: responses that differ in a field or in cycle"),
-    STAT_COUNTER_FIELD("unmatched", S, unmatched, "messages",
-                       "lockstep: responses one side gave and the other did not"),
-    STAT_COUNTER_FIELD("bad_kind", S, bad_kind, "messages", "requests of another kind (dropped)"),
-    STAT_END
+/* Written by cosim_stats_derived in this order (instructions: the C unit's). */
+static const struct lockstep_row cosim_rows[] = {
+    { "requests", offsetof(S, requests), NULL, "messages", "requests taken" },
+    { "responses", offsetof(S, responses), NULL, "messages", "responses sent" },
+    { "instructions", offsetof(S, none), "instructions", "instructions",
+      "ALU instructions executed by the C model (record, lockstep)" },
+    { "rtl_edges", offsetof(S, rtl_edges), NULL, "cycles", "rising edges given to the RTL" },
+    { "compared", offsetof(S, ls.compared), NULL, "messages", "lockstep: responses compared" },
+    { "mismatches", offsetof(S, ls.mismatches), NULL, "messages",
+      "lockstep: responses that differ in a field or in cycle" },
+    { "unmatched", offsetof(S, ls.unmatched), NULL, "messages",
+      "lockstep: responses one side gave and the other did not" },
+    { "bad_kind", offsetof(S, bad_kind), NULL, "messages", "requests of another kind (dropped)" },
+    LOCKSTEP_ROW_END
 };
 #undef S
 
 /* ---- set up ----------------------------------------------------------------- */
 
-/* One create for every kind: the kind's name gives the mode and the RTL. */
 static int cosim_create(struct unit *u, struct gt_error *err)
 {
+    (void)err;
     struct cs_alu_cosim *s = unit_state(u);
-    bool broken;
-    if (!cosim_kind_mode(unit_kind(u), &s->mode, &broken))
-        return gt_error_set(err, "%s: not a co-simulation kind", unit_kind(u));
-    s->variant = broken ? CS_ALU_RTL_BROKEN : CS_ALU_RTL_GOOD;
-    s->first_mismatch = UINT64_MAX;
-    if (s->mode == COSIM_MODE_LOCKSTEP) {
+    if (s->ls.mode == COSIM_MODE_LOCKSTEP) {
         s->in = gt_xcalloc(QUEUE, sizeof *s->in);
         s->exp = gt_xcalloc(QUEUE, sizeof *s->exp);
     }
     return 0;
-}
-
-/* The unit's clock period. The unit API has no accessor for it (see the
- * report: unit_clock_period() would do), so: the domain whose current cycle
- * puts its edge at the current time; the first domain before the run. */
-static uint64_t unit_period(struct unit *u)
-{
-    struct sim *sim = unit_sim(u);
-    uint64_t now = sim_now(sim), cycle = unit_cycle(u);
-    if (cycle > 0)
-        for (uint32_t d = 0; d < sim_clock_count(sim); d++)
-            if (sim_clock_period(sim, d) * cycle == now)
-                return sim_clock_period(sim, d);
-    return sim_clock_period(sim, 0);
 }
 
 static int cosim_realize(struct unit *u, struct gt_error *err)
@@ -149,25 +114,30 @@ static int cosim_realize(struct unit *u, struct gt_error *err)
     struct cs_alu_cosim *s = unit_state(u);
     s->request = unit_port(u, "request", 0);
     s->response = unit_port(u, "response", 0);
-    if (s->mode == COSIM_MODE_RECORD && s->wave[0])
+    if (s->ls.mode == COSIM_MODE_RECORD && s->ls.wave[0])
         return gt_error_set(err, "wave: cs_alu:record runs no RTL to dump");
-    if (s->mode != COSIM_MODE_RECORD && !s->rtl) {
-        s->rtl = cs_alu_rtl_create(s->variant, s->wave[0] != 0);
-        if (s->wave[0] && cs_alu_rtl_trace_open(s->rtl, s->wave, unit_period(u), s->wave_from,
-                                                s->wave_to) < 0)
-            return gt_error_set(err, "wave: cannot write FST file '%s'", s->wave);
+    return 0;
+}
+
+static int rtl_open(struct unit *u, struct gt_error *err)
+{
+    struct cs_alu_cosim *s = unit_state(u);
+    if (s->ls.mode != COSIM_MODE_RECORD && !s->rtl) {
+        s->rtl = cs_alu_rtl_create(s->ls.broken ? CS_ALU_RTL_BROKEN : CS_ALU_RTL_GOOD,
+                                   s->ls.wave[0] != 0);
+        if (s->ls.wave[0] && cs_alu_rtl_trace_open(s->rtl, s->ls.wave, unit_clock_period(u),
+                                                   s->ls.wave_from, s->ls.wave_to) < 0)
+            return gt_error_set(err, "wave: cannot write FST file '%s'", s->ls.wave);
     }
-    s->errors.keep = 1000;
     return 0;
 }
 
 static void cosim_reset(struct unit *u)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    cs_alu_engine_reset(&s->e);
     if (s->rtl) {
         cs_alu_rtl_reset(s->rtl);
-        cs_alu_rtl_set_cpi(s->rtl, s->rtl_cpi ? s->rtl_cpi : s->e.cycles_per_instruction);
+        cs_alu_rtl_set_cpi(s->rtl, s->rtl_cpi ? s->rtl_cpi : s->cycles_per_instruction);
     }
     s->in_head = s->in_count = s->exp_head = s->exp_count = 0;
     s->rtl_valid_seen = false;
@@ -186,7 +156,6 @@ static void cosim_destroy(struct unit *u)
     s->rtl = NULL;
     free(s->in);
     free(s->exp);
-    cosim_errors_free(&s->errors);
 }
 
 /* ---- recording -------------------------------------------------------------- */
@@ -200,7 +169,7 @@ static void record(struct unit *u, int which, uint64_t cycle, uint32_t tag, cons
         return;
     if (!s->rec[which]) {
         struct recording_header h = { .direction = which == 0 ? PORT_IN : PORT_OUT,
-                                      .period_ps = unit_period(u) };
+                                      .period_ps = unit_clock_period(u) };
         snprintf(h.unit, sizeof h.unit, "%s", unit_name(u));
         snprintf(h.kind, sizeof h.kind, "cs_alu");
         snprintf(h.port, sizeof h.port, "%s", which == 0 ? "request" : "response");
@@ -215,68 +184,28 @@ static void record(struct unit *u, int which, uint64_t cycle, uint32_t tag, cons
     recorder_write_raw(s->rec[which], cycle, tag, MSG_GENERIC, payload, size);
 }
 
-/* ---- the C model side (record, lockstep): exactly units/cs_alu's timing ------ */
+/* ---- the C unit's side (record, lockstep), through the port observers -------- */
 
-static bool c_send(struct unit *u, uint64_t now)
+/* A request the C unit took (its port request), or a response it sent. */
+static void observe(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    if (!s->e.busy || now < s->e.due || !port_can_send(s->response))
-        return false;
-    struct msg *m = msg_alloc(unit_sim(u), MSG_GENERIC, sizeof(struct cs_alu_response));
-    memcpy(m->payload, &s->e.response, sizeof s->e.response);
-    m->tag = s->e.tag;
-    record(u, 1, now, m->tag, m->payload, m->size);
-    port_try_send(s->response, m);
-    s->responses++;
-    s->e.busy = false;
-    if (s->mode == COSIM_MODE_LOCKSTEP) {
-        if (s->exp_count == QUEUE) {
-            s->unmatched++;
-            cosim_errors_add(&s->errors, "cosim mismatch: unit %s port response: the RTL is %u "
-                             "responses behind; dropping the oldest expected", unit_name(u),
-                             QUEUE);
-            s->exp_head = (s->exp_head + 1) % QUEUE;
-            s->exp_count--;
+    bool lockstep = s->ls.mode == COSIM_MODE_LOCKSTEP;
+    if (p == s->request) {
+        if (m->kind != MSG_GENERIC) {
+            s->bad_kind++;
+            return;
         }
-        struct expected *x = &s->exp[(s->exp_head + s->exp_count++) % QUEUE];
-        x->r = s->e.response;
-        x->tag = s->e.tag;
-        x->due = s->e.due;
-        x->sent = now;
-    }
-    return true;
-}
-
-static struct msg *pop_request(struct unit *u)
-{
-    struct cs_alu_cosim *s = unit_state(u);
-    struct msg *m;
-    while ((m = port_pop(s->request))) {
-        if (m->kind == MSG_GENERIC)
-            return m;
-        s->bad_kind++;
-        unit_log(u, SIM_LOG_NOTE, "dropped a %s message on port request", msg_kind_name(m->kind));
-        msg_free(unit_sim(u), m);
-    }
-    return NULL;
-}
-
-static void c_take(struct unit *u, uint64_t now)
-{
-    struct cs_alu_cosim *s = unit_state(u);
-    if (s->e.busy)
-        return;
-    struct msg *m = pop_request(u);
-    if (!m)
-        return;
-    record(u, 0, now, m->tag, m->payload, m->size);
-    s->requests++;
-    cs_alu_engine_accept(&s->e, m->payload, m->size, m->tag, now);
-    if (s->mode == COSIM_MODE_LOCKSTEP) {
+        record(u, 0, cycle, m->tag, m->payload, m->size);
+        s->requests++;
+        s->taken = cycle;
+        if (!lockstep)
+            return;
         if (s->in_count == QUEUE) {
-            s->unmatched++;
-            cosim_errors_add(&s->errors, "cosim mismatch: unit %s port request: the RTL took no "
-                             "request for %u requests; dropping the oldest", unit_name(u), QUEUE);
+            s->ls.unmatched++;
+            cosim_errors_add(&s->ls.errors, "cosim mismatch: unit %s port request: the RTL took "
+                             "no request for %u requests; dropping the oldest", unit_name(u),
+                             QUEUE);
             s->in_head = (s->in_head + 1) % QUEUE;
             s->in_count--;
         }
@@ -285,32 +214,38 @@ static void c_take(struct unit *u, uint64_t now)
         memcpy(&r->q, m->payload, m->size < sizeof r->q ? m->size : sizeof r->q);
         r->count = cs_alu_request_count(m->payload, m->size, &r->malformed);
         r->tag = m->tag;
+        return;
     }
-    msg_free(unit_sim(u), m);
+    record(u, 1, cycle, m->tag, m->payload, m->size);
+    s->responses++;
+    if (!lockstep)
+        return;
+    if (s->exp_count == QUEUE) {
+        s->ls.unmatched++;
+        cosim_errors_add(&s->ls.errors, "cosim mismatch: unit %s port response: the RTL is %u "
+                         "responses behind; dropping the oldest expected", unit_name(u), QUEUE);
+        s->exp_head = (s->exp_head + 1) % QUEUE;
+        s->exp_count--;
+    }
+    struct expected *x = &s->exp[(s->exp_head + s->exp_count++) % QUEUE];
+    memset(&x->r, 0, sizeof x->r);
+    memcpy(&x->r, m->payload, m->size < sizeof x->r ? m->size : sizeof x->r);
+    x->tag = m->tag;
+    /* The cycle the C unit's response was ready (it may leave later under
+     * back-pressure): the unit's timing, one cycle to take the GPRs and
+     * cycles_per_instruction per instruction executed (units/cs_alu/cs_alu.h,
+     * seed 004 L20918). */
+    x->due = s->taken + 1 + (uint64_t)x->r.executed * s->cycles_per_instruction;
+    x->sent = cycle;
 }
 
 /* ---- lockstep comparison --------------------------------------------------- */
 
-static void mismatch_at(struct unit *u, uint64_t cycle)
+static void wave_window(struct unit *u, uint64_t from, uint64_t to)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    s->mismatches++;
-    if (s->first_mismatch == UINT64_MAX) {
-        s->first_mismatch = cycle;
-        if (s->rtl && cs_alu_rtl_tracing(s->rtl)) {
-            uint64_t to = cycle + s->wave_after;
-            cs_alu_rtl_trace_window(s->rtl, s->wave_from, to < s->wave_to ? to : s->wave_to);
-        }
-        if (s->stop_on_mismatch)
-            sim_request_stop(unit_sim(u));
-    }
-}
-
-static void log_new_errors(struct unit *u, uint32_t from)
-{
-    struct cs_alu_cosim *s = unit_state(u);
-    for (uint32_t i = from; i < s->errors.count && i < s->max_reports; i++)
-        unit_log(u, SIM_LOG_ERROR, "%s", s->errors.line[i]);
+    if (s->rtl && cs_alu_rtl_tracing(s->rtl))
+        cs_alu_rtl_trace_window(s->rtl, from, to);
 }
 
 static void compare(struct unit *u, uint64_t now, const struct expected *x,
@@ -320,44 +255,26 @@ static void compare(struct unit *u, uint64_t now, const struct expected *x,
     char prefix[512];
     snprintf(prefix, sizeof prefix,
              "cosim mismatch: unit %s port response message #%" PRIu64 " (tag %u) cycle %" PRIu64,
-             unit_name(u), s->compared, x->tag, x->due);
-    uint32_t before = s->errors.count;
+             unit_name(u), s->ls.compared, x->tag, x->due);
+    uint32_t before = s->ls.errors.count;
     uint32_t diffs = cosim_compare_payload(cosim_payload_fields("cs_alu", "response"), &x->r,
                                            sizeof x->r, got, sizeof *got, "c-model", "rtl",
-                                           prefix, &s->errors);
-    uint64_t late = s->rtl_valid_cycle > x->due ? s->rtl_valid_cycle - x->due
-                                                : x->due - s->rtl_valid_cycle;
-    if (late > s->cycle_tolerance) {
-        diffs++;
-        cosim_errors_add(&s->errors, "%s: field cycle (response ready): c-model %" PRIu64
-                         ", rtl %" PRIu64, prefix, x->due, s->rtl_valid_cycle);
-    }
-    s->compared++;
-    if (diffs) {
-        mismatch_at(u, x->due < now ? x->due : now);
-        log_new_errors(u, before);
-    }
+                                           prefix, &s->ls.errors);
+    lockstep_log_from(u, before);
+    diffs += lockstep_check_cycle(u, prefix, "response ready", x->due, s->rtl_valid_cycle);
+    s->ls.compared++;
+    if (diffs)
+        lockstep_mismatch(u, x->due < now ? x->due : now);
 }
 
 /* ---- ticks ------------------------------------------------------------------ */
 
-static enum unit_activity record_tick(struct unit *u)
+/* After the C unit's tick (record: nothing more). */
+static enum unit_activity lockstep_step(struct unit *u, uint64_t now, enum unit_activity act)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    uint64_t now = unit_cycle(u);
-    c_send(u, now);
-    c_take(u, now);
-    if (s->e.busy && now < s->e.due)
-        unit_wake_at(u, s->e.due);
-    return UNIT_IDLE;
-}
-
-static enum unit_activity lockstep_tick(struct unit *u)
-{
-    struct cs_alu_cosim *s = unit_state(u);
-    uint64_t now = unit_cycle(u);
-    c_send(u, now);
-    c_take(u, now);
+    if (s->ls.mode == COSIM_MODE_RECORD)
+        return act;
 
     /* The RTL: compare its response once the C model's matching one has left;
      * hand it the requests the C model took, in order. */
@@ -389,12 +306,10 @@ static enum unit_activity lockstep_tick(struct unit *u)
     cs_alu_rtl_set_request(s->rtl, NULL, 0);
     cs_alu_rtl_set_resp_ready(s->rtl, false);
 
-    if (s->e.busy && now < s->e.due)
-        unit_wake_at(u, s->e.due);
     if (cs_alu_rtl_running(s->rtl) || s->in_count ||
         (cs_alu_rtl_resp_valid(s->rtl) && (s->exp_count || !s->rtl_valid_seen)))
         return UNIT_BUSY;
-    return UNIT_IDLE;
+    return act;
 }
 
 static enum unit_activity rtl_tick(struct unit *u)
@@ -418,7 +333,7 @@ static enum unit_activity rtl_tick(struct unit *u)
         }
     }
     if (port_visible(s->request) && cs_alu_rtl_req_ready(s->rtl)) {
-        struct msg *m = pop_request(u);
+        struct msg *m = lockstep_pop_generic(u, s->request, &s->bad_kind);
         if (m) {
             struct cs_alu_request q;
             memset(&q, 0, sizeof q);
@@ -445,100 +360,84 @@ static enum unit_activity rtl_tick(struct unit *u)
 static void cosim_stats_derived(struct unit *u, struct stats_writer *w)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    if (s->mode == COSIM_MODE_LOCKSTEP)
+    lockstep_emit_rows(u, w, cosim_rows);
+    if (s->ls.mode == COSIM_MODE_LOCKSTEP)
         stats_emit(w, "pending_compare", (double)(s->exp_count + s->in_count), "messages",
                    "lockstep: responses or requests still waiting for the RTL at the end");
 }
 
 /* ---- queries ---------------------------------------------------------------- */
 
-bool cs_alu_cosim_is(const struct unit *u)
-{
-    return strncmp(unit_kind(u), "cs_alu:", 7) == 0;
-}
-
-uint64_t cs_alu_cosim_finish(struct unit *u)
+/* The end of the comparison: responses one side gave and the other did not. */
+static void lockstep_finish(struct unit *u, uint64_t now)
 {
     struct cs_alu_cosim *s = unit_state(u);
-    if (s->mode != COSIM_MODE_LOCKSTEP || s->finished)
-        return s->mismatches;
-    s->finished = true;
-    uint32_t before = s->errors.count;
     for (uint32_t i = 0; i < s->exp_count; i++) {
         const struct expected *x = &s->exp[(s->exp_head + i) % QUEUE];
-        cosim_errors_add(&s->errors, "cosim mismatch: unit %s port response message #%" PRIu64
-                         " (tag %u) cycle %" PRIu64 ": the c-model answered, the rtl did not",
-                         unit_name(u), s->compared + i, x->tag, x->due);
-        s->unmatched++;
-        mismatch_at(u, x->due);
+        lockstep_report(u, "cosim mismatch: unit %s port response message #%" PRIu64
+                        " (tag %u) cycle %" PRIu64 ": the c-model answered, the rtl did not",
+                        unit_name(u), s->ls.compared + i, x->tag, x->due);
+        s->ls.unmatched++;
+        lockstep_mismatch(u, x->due);
     }
     if (s->in_count) {
-        cosim_errors_add(&s->errors, "cosim mismatch: unit %s port request: %u requests never "
-                         "taken by the rtl", unit_name(u), s->in_count);
-        s->unmatched += s->in_count;
-        mismatch_at(u, unit_cycle(u));
+        lockstep_report(u, "cosim mismatch: unit %s port request: %u requests never taken by "
+                        "the rtl", unit_name(u), s->in_count);
+        s->ls.unmatched += s->in_count;
+        lockstep_mismatch(u, now);
     }
     if (!s->exp_count && s->rtl && cs_alu_rtl_resp_valid(s->rtl) && s->rtl_valid_seen) {
-        cosim_errors_add(&s->errors, "cosim mismatch: unit %s port response message #%" PRIu64
-                         " cycle %" PRIu64 ": the rtl answered, the c-model did not",
-                         unit_name(u), s->compared, s->rtl_valid_cycle);
-        s->unmatched++;
-        mismatch_at(u, s->rtl_valid_cycle);
+        lockstep_report(u, "cosim mismatch: unit %s port response message #%" PRIu64
+                        " cycle %" PRIu64 ": the rtl answered, the c-model did not",
+                        unit_name(u), s->ls.compared, s->rtl_valid_cycle);
+        s->ls.unmatched++;
+        lockstep_mismatch(u, s->rtl_valid_cycle);
     }
-    log_new_errors(u, before);
-    return s->mismatches;
 }
 
-const struct cosim_errors *cs_alu_cosim_errors(const struct unit *u)
+void cs_alu_cosim_counters(struct unit *u, struct cs_alu_engine *out)
 {
-    const struct cs_alu_cosim *s = unit_state(u);
-    return &s->errors;
-}
-
-uint64_t cs_alu_cosim_compared(const struct unit *u)
-{
-    const struct cs_alu_cosim *s = unit_state(u);
-    return s->compared;
-}
-
-uint64_t cs_alu_cosim_first_mismatch(const struct unit *u)
-{
-    const struct cs_alu_cosim *s = unit_state(u);
-    return s->first_mismatch;
-}
-
-const struct cs_alu_engine *cs_alu_cosim_engine(const struct unit *u)
-{
-    const struct cs_alu_cosim *s = unit_state(u);
-    return &s->e;
+    memset(out, 0, sizeof *out);
+    out->requests = lockstep_c_stat(u, "requests");
+    out->instructions = lockstep_c_stat(u, "instructions");
+    out->loads = lockstep_c_stat(u, "loads");
+    out->alu_ops = lockstep_c_stat(u, "alu_ops");
+    out->stores = lockstep_c_stat(u, "stores");
+    out->noops = lockstep_c_stat(u, "noops");
+    out->reserved = lockstep_c_stat(u, "reserved_instructions");
+    out->malformed = lockstep_c_stat(u, "malformed_requests");
+    out->busy_cycles = lockstep_c_stat(u, "busy_cycles");
 }
 
 /* ---- the kinds --------------------------------------------------------------- */
 
-#define COSIM_OPS(sym, name, create_fn, tick_fn, text)                                  \
-    const struct unit_ops sym = {                                                       \
-        .kind = name,                                                                   \
-        .help = text,                                                                   \
-        .state_size = sizeof(struct cs_alu_cosim),                                      \
-        .params = cosim_params,                                                         \
-        .ports = cosim_ports,                                                           \
-        .stats = cosim_stats,                                                           \
-        .create = create_fn,                                                            \
-        .realize = cosim_realize,                                                       \
-        .reset = cosim_reset,                                                           \
-        .tick = tick_fn,                                                                \
-        .stats_derived = cosim_stats_derived,                                           \
-        .destroy = cosim_destroy,                                                       \
-    }
+const struct lockstep_desc cs_alu_cosim_desc = {
+    .c_kind = "cs_alu",
+    .modes = 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP | 1u << COSIM_MODE_RECORD,
+    .create = cosim_create,
+    .realize = cosim_realize,
+    .rtl_open = rtl_open,
+    .reset = cosim_reset,
+    .destroy = cosim_destroy,
+    .rtl_tick = rtl_tick,
+    .observe = observe,
+    .rtl_step = lockstep_step,
+    .finish = lockstep_finish,
+    .wave_window = wave_window,
+    .stats_derived = cosim_stats_derived,
+};
 
-COSIM_OPS(cs_alu_rtl_ops, "cs_alu:rtl", cosim_create, rtl_tick,
-          "cs_alu as RTL: rtl-cosim/rtl/cs_alu.sv, Verilated, behind the C unit's ports.");
-COSIM_OPS(cs_alu_lockstep_ops, "cs_alu:lockstep", cosim_create, lockstep_tick,
-          "cs_alu in lockstep: the C model drives the ports, the RTL runs beside it and "
-          "every response is compared (fields and cycle, exactly).");
-COSIM_OPS(cs_alu_record_ops, "cs_alu:record", cosim_create, record_tick,
-          "cs_alu's C model with port recording (record_request, record_response).");
-COSIM_OPS(cs_alu_rtl_broken_ops, "cs_alu:rtl_broken", cosim_create, rtl_tick,
-          "cs_alu as RTL built with `define BROKEN (one planted bug), to prove the checker.");
-COSIM_OPS(cs_alu_lockstep_broken_ops, "cs_alu:lockstep_broken", cosim_create,
-          lockstep_tick, "cs_alu in lockstep against the BROKEN RTL: must report mismatches.");
+#define CS_ALU_KIND(sym, name, text) \
+    LOCKSTEP_KIND(sym, name, struct cs_alu_cosim, cosim_params, cosim_ports, NULL, text)
+
+CS_ALU_KIND(cs_alu_rtl_ops, "cs_alu:rtl",
+            "cs_alu as RTL: rtl-cosim/rtl/cs_alu.sv, Verilated, behind the C unit's ports.");
+CS_ALU_KIND(cs_alu_lockstep_ops, "cs_alu:lockstep",
+            "cs_alu in lockstep: the C unit drives the ports, the RTL runs beside it and "
+            "every response is compared (fields and cycle, exactly).");
+CS_ALU_KIND(cs_alu_record_ops, "cs_alu:record",
+            "cs_alu's C unit with port recording (record_request, record_response).");
+CS_ALU_KIND(cs_alu_rtl_broken_ops, "cs_alu:rtl_broken",
+            "cs_alu as RTL built with `define BROKEN (one planted bug), to prove the checker.");
+CS_ALU_KIND(cs_alu_lockstep_broken_ops, "cs_alu:lockstep_broken",
+            "cs_alu in lockstep against the BROKEN RTL: must report mismatches.");

@@ -3,13 +3,14 @@
  * `impl = "..."` on a unit of kind "cs_alu":
  *
  *   cs_alu:rtl       the Verilated rtl/cs_alu.sv alone drives the ports.
- *   cs_alu:lockstep  the C model (the same engine as the C unit) drives the
- *                    ports; the RTL sees every request on the same cycle and
+ *   cs_alu:lockstep  the C unit (a unit of kind "cs_alu" inside the adapter,
+ *                    rtl-cosim/lockstep.h) drives the ports; through port
+ *                    observers the RTL sees every request on the same cycle and
  *                    its responses are compared message by message: every
  *                    field exactly, and the cycle the response was ready
  *                    exactly (tolerance 0 for the ALU). Mismatches accumulate
  *                    (ibex dv/cosim style) and are logged as errors.
- *   cs_alu:record    the C model alone, like "cs_alu" (c), with recording.
+ *   cs_alu:record    the C unit alone, like "cs_alu" (c), with recording.
  *   cs_alu:rtl_broken, cs_alu:lockstep_broken
  *                    the same with rtl/cs_alu.sv built with `define BROKEN
  *                    (one planted bug): the checker must catch it.
@@ -27,7 +28,8 @@
  *   rtl_cycles_per_instruction  the RTL's clocks per instruction when they
  *                    differ from the C model's (0, the default: the same);
  *   stop_on_mismatch lockstep: stop the simulation at the first mismatch.
- * Stats: requests, responses, rtl_edges, compared, mismatches, unmatched.
+ * Stats: requests, responses, instructions (the C unit's), rtl_edges,
+ * compared, mismatches, unmatched, bad_kind; lockstep adds pending_compare.
  */
 #ifndef GTSIM_RTL_COSIM_CS_ALU_COSIM_H
 #define GTSIM_RTL_COSIM_CS_ALU_COSIM_H
@@ -35,29 +37,19 @@
 #include <stdint.h>
 
 #include "fabric/unit.h"
-#include "rtl-cosim/compare.h"
+#include "rtl-cosim/lockstep.h"
 #include "units/cs_alu/cs_alu.h"
 
+extern const struct lockstep_desc cs_alu_cosim_desc;
 extern const struct unit_ops cs_alu_rtl_ops;
 extern const struct unit_ops cs_alu_lockstep_ops;
 extern const struct unit_ops cs_alu_record_ops;
 extern const struct unit_ops cs_alu_rtl_broken_ops;
 extern const struct unit_ops cs_alu_lockstep_broken_ops;
 
-/* True when u is one of the kinds above. */
-bool cs_alu_cosim_is(const struct unit *u);
-
-/* Ends the comparison (lockstep): responses one side gave and the other did
- * not become mismatches. Returns the number of mismatching messages so far.
- * Call after the run; safe to call more than once. */
-uint64_t cs_alu_cosim_finish(struct unit *u);
-
-/* The mismatch report lines so far (lockstep). */
-const struct cosim_errors *cs_alu_cosim_errors(const struct unit *u);
-uint64_t cs_alu_cosim_compared(const struct unit *u);
-/* The cycle of the first mismatch; UINT64_MAX when none. */
-uint64_t cs_alu_cosim_first_mismatch(const struct unit *u);
-/* The C engine (lockstep, record): counters by instruction class. */
-const struct cs_alu_engine *cs_alu_cosim_engine(const struct unit *u);
+/* The C unit's counters by instruction class (record, lockstep; zero in rtl
+ * mode), read from its stat table. The comparison's queries (cosim_finish,
+ * cosim_errors, ...) are rtl-cosim/lockstep.h's. */
+void cs_alu_cosim_counters(struct unit *u, struct cs_alu_engine *out);
 
 #endif

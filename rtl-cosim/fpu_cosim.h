@@ -2,8 +2,9 @@
  * picked by `impl` on a unit of kind "fpu" (units/fpu/fpu.h):
  *
  *   fpu:rtl        the Verilated pipe alone drives the ports.
- *   fpu:lockstep   the C engine (units/fpu's, the same code as the C unit)
- *                  drives the ports; the RTL gets the same request on the same
+ *   fpu:lockstep   the C unit (a unit of kind "fpu" inside the adapter,
+ *                  rtl-cosim/lockstep.h) drives the ports; through port
+ *                  observers the RTL gets the same request on the same
  *                  cycle and the same output handshake, and on every cycle
  *                  the two outputs must agree: both silent, or both answering
  *                  with the same tag, per-lane results, flags and status
@@ -15,7 +16,8 @@
  *
  * Params: depth (as the C unit's; 1..16 here: the RTL's MAXD), wave (FST
  * file), wave_from, wave_to, wave_after (lockstep: cycles dumped past the
- * first mismatch, 64), max_reports (20), stop_on_mismatch.
+ * first mismatch, 64), max_reports (20), stop_on_mismatch; cycle_tolerance
+ * is taken and not used (every cycle is compared, exact).
  * Stats: requests, responses, compared, mismatches, unmatched, rtl_edges,
  * stall_cycles, bad_kind. Recording: port observers (fabric/recording.h) work
  * in every mode, the adapters do not use them.
@@ -27,19 +29,15 @@
 #include <stdint.h>
 
 #include "fabric/unit.h"
-#include "rtl-cosim/compare.h"
+#include "rtl-cosim/lockstep.h"
 
+extern const struct lockstep_desc fpu_cosim_desc;
 extern const struct unit_ops fpu_rtl_ops;
 extern const struct unit_ops fpu_lockstep_ops;
 extern const struct unit_ops fpu_rtl_broken_ops;
 extern const struct unit_ops fpu_lockstep_broken_ops;
 
-bool fpu_cosim_is(const struct unit *u);
-/* Ends the comparison: results still in one pipe and not the other become
- * mismatches. Returns the mismatching messages so far; safe to call again. */
-uint64_t fpu_cosim_finish(struct unit *u);
-const struct cosim_errors *fpu_cosim_errors(const struct unit *u);
-uint64_t fpu_cosim_compared(const struct unit *u);
-uint64_t fpu_cosim_first_mismatch(const struct unit *u);
+/* The comparison's queries (cosim_finish, cosim_errors, ...) are
+ * rtl-cosim/lockstep.h's. */
 
 #endif

@@ -200,11 +200,11 @@ int fpu_random_run(const struct fpu_random_options *o, struct fpu_random_result 
     r->stall_cycles = stats_lookup(w, "gpu.fpu.stall_cycles", &v) ? (uint64_t)v : 0;
     stats_writer_destroy(w);
     r->cov = *fpu_stim_gen(sim_find_unit(sim, "gpu.stim"));
-    if (fpu_cosim_is(fpu)) {
-        r->mismatches = fpu_cosim_finish(fpu);
-        r->compared = fpu_cosim_compared(fpu);
-        r->first_mismatch = fpu_cosim_first_mismatch(fpu);
-        const struct cosim_errors *e = fpu_cosim_errors(fpu);
+    if (cosim_unit_is(fpu)) {
+        r->mismatches = cosim_finish(fpu);
+        r->compared = cosim_compared(fpu);
+        r->first_mismatch = cosim_first_mismatch(fpu);
+        const struct cosim_errors *e = cosim_errors(fpu);
         if (e->count)
             snprintf(r->first_report, sizeof r->first_report, "%s", e->line[0]);
     }

@@ -2,7 +2,6 @@
 #include "rtl-cosim/l3_cosim.h"
 
 #include <inttypes.h>
-#include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,11 +16,11 @@
 #include "fabric/stats.h"
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/l3_rtl.h"
+#include "rtl-cosim/lockstep.h"
 #include "units/common/mmio.h"
 #include "units/l3/l3.h"
 
 #define MAX_CLIENTS 64
-#define CMODEL_BYTES 8192   /* room for the C unit's state (checked at create) */
 #define NSTATS 12           /* the counters both sides keep in the stat table */
 enum { STAT_HITS = 3, STAT_MISSES = 4 };   /* their places in counter_names */
 
@@ -36,19 +35,13 @@ struct mem_ev { uint64_t line; uint8_t op; bool wb; };
 struct rep_ev { uint64_t cycle, addr; uint32_t tag, mtag; uint8_t op, hit, port; };
 
 struct l3_cosim {
-    /* The C unit's state comes first: l3_ops works on unit_state(u). */
-    alignas(max_align_t) unsigned char cmodel[CMODEL_BYTES];
-    /* params: the C unit's (same names, defaults and ranges) ... */
+    struct lockstep ls;                 /* first: the co-simulation's params and reports */
+    /* params: the C unit's (same names, defaults and ranges; in lockstep the C
+     * unit gets them by name) */
     uint32_t size_kib, banks, cache_kib, urb_kib, slm_kib, way_kib, bank_queue, misses;
     uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
-    /* ... and the co-simulation's */
-    char wave[PARAM_STRING_MAX];
-    uint64_t wave_from, wave_to, wave_after;
-    uint32_t max_reports, cycle_tolerance;
-    bool stop_on_mismatch;
     /* set up */
     bool lockstep;
-    enum l3_rtl_variant variant;
     struct l3_rtl *rtl;
     uint32_t clients, next_client;
     struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS], *memory, *memory_reply;
@@ -63,7 +56,6 @@ struct l3_cosim {
      * do) and one per memory request the RTL holds, in its order */
     struct msg **spare, **mq_msgs;
     uint32_t nspare, capspare, mq_head, mq_count, mq_cap;
-    size_t c_off[NSTATS + 2];           /* the C unit's counters, + reply_stalls, unexpected */
     /* lockstep: what the C unit did this cycle */
     struct fill_ev *fills;
     struct l3_rtl_req *reqs;
@@ -75,14 +67,12 @@ struct l3_cosim {
     struct rep_ev *pend_c, *pend_r;
     uint32_t npend_c, npend_r, cappend_c, cappend_r;
     uint64_t mem_compared;
-    uint64_t first_mismatch;
-    bool finished, overflow_seen;
-    struct cosim_errors errors;
-    /* stats: the C unit's names */
+    bool overflow_seen;
+    /* stats (rtl mode: the C unit's names, the RTL's counters) */
     uint64_t st[NSTATS];
     uint64_t reply_stalls, unexpected;
-    uint64_t ro_reads, slm_unallocated;     /* rtl mode: the RTL's */
-    uint64_t rtl_clocks, compared, mismatches, unmatched;
+    uint64_t ro_reads, slm_unallocated;
+    uint64_t rtl_clocks;
 };
 
 #define S struct l3_cosim
@@ -99,16 +89,7 @@ static const struct param_desc l3c_params[] = {
     PARAM_U32_FIELD("fill_latency", S, fill_latency, 4, 1, 10000, "as the C unit's"),
     PARAM_U32_FIELD("urb_latency", S, urb_latency, 20, 1, 10000, "as the C unit's"),
     PARAM_U32_FIELD("atomic_cycles", S, atomic_cycles, 2, 1, 1000, "as the C unit's"),
-    PARAM_STRING_FIELD("wave", S, wave, "", "dump the RTL to this FST file"),
-    PARAM_U64_FIELD("wave_from", S, wave_from, 0, 0, INT64_MAX, "first cycle dumped"),
-    PARAM_U64_FIELD("wave_to", S, wave_to, INT64_MAX, 0, INT64_MAX, "last cycle dumped"),
-    PARAM_U64_FIELD("wave_after", S, wave_after, 64, 0, INT64_MAX,
-                    "lockstep: cycles dumped after the first mismatch"),
-    PARAM_U32_FIELD("max_reports", S, max_reports, 20, 0, 1000000, "mismatch lines logged"),
-    PARAM_U32_FIELD("cycle_tolerance", S, cycle_tolerance, 0, 0, 1000000,
-                    "lockstep: cycles an RTL reply may be early or late (exact: 0)"),
-    PARAM_BOOL_FIELD("stop_on_mismatch", S, stop_on_mismatch, 0,
-                     "lockstep: stop the simulation at the first mismatch"),
+    LOCKSTEP_PARAMS(S, ls, "lockstep: cycles an RTL reply may be early or late (exact: 0)"),
     PARAM_END
 };
 
@@ -144,13 +125,23 @@ static const struct stat_desc l3c_stats[] = {
                        "cycles a reply waited for its port"),
     STAT_COUNTER_FIELD("unexpected", S, unexpected, "messages",
                        "messages that were no memory request (dropped)"),
-    STAT_COUNTER_FIELD("rtl_clocks", S, rtl_clocks, "clocks", "RTL clocks given (frames of commands)"),
-    STAT_COUNTER_FIELD("compared", S, compared, "messages",
-                       "lockstep: replies and memory requests compared"),
-    STAT_COUNTER_FIELD("mismatches", S, mismatches, "messages",
-                       "lockstep: messages (or counters) that differ"),
-    STAT_COUNTER_FIELD("unmatched", S, unmatched, "messages",
-                       "lockstep: messages one side sent and the other did not"),
+#define L3C_COSIM_STATS                                                                     \
+    STAT_COUNTER_FIELD("rtl_clocks", S, rtl_clocks, "clocks",                                 \
+                       "RTL clocks given (frames of commands)"),                              \
+    STAT_COUNTER_FIELD("compared", S, ls.compared, "messages",                                \
+                       "lockstep: replies and memory requests compared"),                     \
+    STAT_COUNTER_FIELD("mismatches", S, ls.mismatches, "messages",                            \
+                       "lockstep: messages (or counters) that differ"),                       \
+    STAT_COUNTER_FIELD("unmatched", S, ls.unmatched, "messages",                              \
+                       "lockstep: messages one side sent and the other did not")
+    L3C_COSIM_STATS,
+    STAT_END
+};
+
+/* Lockstep: the C unit's own table and derived stats are the unit's rows,
+ * with these between them (see l3c_stats_derived). */
+static const struct stat_desc l3c_lockstep_stats[] = {
+    L3C_COSIM_STATS,
     STAT_END
 };
 #undef ST
@@ -166,39 +157,10 @@ static const struct stat_desc l3c_stats[] = {
 
 /* ---- set up ----------------------------------------------------------------- */
 
-/* One create for every kind: the kind's name gives the mode and the RTL. */
-static int cosim_create(struct unit *u, struct gt_error *err)
-{
-    struct l3_cosim *s = unit_state(u);
-    enum cosim_mode mode;
-    bool broken;
-    if (!cosim_kind_mode(unit_kind(u), &mode, &broken) || mode == COSIM_MODE_RECORD)
-        return gt_error_set(err, "%s: not an l3 co-simulation kind", unit_kind(u));
-    s->lockstep = mode == COSIM_MODE_LOCKSTEP;
-    s->variant = broken ? L3_RTL_BROKEN : L3_RTL_GOOD;
-    s->first_mismatch = UINT64_MAX;
-    if (!s->lockstep)
-        return 0;
-    /* The C unit's params, from ours (same paths), into its state. */
-    if (l3_ops.state_size > CMODEL_BYTES)
-        return gt_error_set(err, "l3:lockstep: the C unit's state (%zu bytes) outgrew the %d "
-                            "bytes kept for it (rtl-cosim/l3_cosim.c CMODEL_BYTES)",
-                            l3_ops.state_size, CMODEL_BYTES);
-    for (const struct param_desc *p = l3_ops.params; p->path; p++) {
-        const struct param_desc *mine = param_find(l3c_params, p->path);
-        if (!mine || mine->type != p->type)
-            return gt_error_set(err, "l3:lockstep: the C unit's param '%s' has no twin here",
-                                p->path);
-        memcpy(s->cmodel + p->offset, (unsigned char *)s + mine->offset, param_type_size(p->type));
-    }
-    return l3_ops.create ? l3_ops.create(u, err) : 0;
-}
-
-static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle);
-
 static int l3c_realize(struct unit *u, struct gt_error *err)
 {
     struct l3_cosim *s = unit_state(u);
+    s->lockstep = s->ls.mode == COSIM_MODE_LOCKSTEP;
     if (s->cache_kib + s->urb_kib + s->slm_kib > s->size_kib)
         return gt_error_set(err, "cache_kib %u + urb_kib %u + slm_kib %u exceed size_kib %u",
                             s->cache_kib, s->urb_kib, s->slm_kib, s->size_kib);
@@ -237,48 +199,24 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
     }
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
-    if (s->lockstep) {
-        if (l3_ops.realize(u, err) < 0)
-            return -1;
-        for (uint32_t k = 0; k < NSTATS + 2; k++) {
-            const char *name = k < NSTATS ? counter_names[k]
-                                          : k == NSTATS ? "reply_stalls" : "unexpected";
-            const struct stat_desc *d = l3_ops.stats;
-            while (d->name && strcmp(d->name, name) != 0)
-                d++;
-            if (!d->name)
-                return gt_error_set(err, "l3:lockstep: the C unit has no stat '%s'", name);
-            s->c_off[k] = d->offset;
-        }
-        /* beside any other observer (a --record-port recorder) */
-        bool room = true;
-        for (uint32_t i = 0; i < s->clients; i++) {
-            room &= port_add_observer(s->client[i], observe, s);
-            if (s->client_reply[i])
-                room &= port_add_observer(s->client_reply[i], observe, s);
-        }
-        room &= port_add_observer(s->memory, observe, s);
-        room &= port_add_observer(s->memory_reply, observe, s);
-        if (s->cs)
-            room &= port_add_observer(s->cs, observe, s);
-        if (!room)
-            return gt_error_set(err, "l3:lockstep: a port already has %d observers",
-                                PORT_MAX_OBSERVERS);
-    }
+    return 0;
+}
+
+static int rtl_open(struct unit *u, struct gt_error *err)
+{
+    struct l3_cosim *s = unit_state(u);
     if (!s->rtl) {
-        s->rtl = l3_rtl_create(s->variant, s->wave[0] != 0);
-        if (s->wave[0] && l3_rtl_trace_open(s->rtl, s->wave, s->wave_from, s->wave_to) < 0)
-            return gt_error_set(err, "wave: cannot write FST file '%s'", s->wave);
+        s->rtl = l3_rtl_create(s->ls.broken ? L3_RTL_BROKEN : L3_RTL_GOOD, s->ls.wave[0] != 0);
+        if (s->ls.wave[0] &&
+            l3_rtl_trace_open(s->rtl, s->ls.wave, s->ls.wave_from, s->ls.wave_to) < 0)
+            return gt_error_set(err, "wave: cannot write FST file '%s'", s->ls.wave);
     }
-    s->errors.keep = 1000;
     return 0;
 }
 
 static void l3c_reset(struct unit *u)
 {
     struct l3_cosim *s = unit_state(u);
-    if (s->lockstep && l3_ops.reset)
-        l3_ops.reset(u);
     /* the params' partition: all Rest */
     s->ways = s->cache_kib / s->banks / s->way_kib;
     s->dc_ways = s->ro_ways = 0;
@@ -295,8 +233,6 @@ static void l3c_reset(struct unit *u)
 static void l3c_destroy(struct unit *u)
 {
     struct l3_cosim *s = unit_state(u);
-    if (s->lockstep && l3_ops.destroy)
-        l3_ops.destroy(u);
     l3_rtl_destroy(s->rtl);
     s->rtl = NULL;
     free(s->fills);
@@ -311,7 +247,6 @@ static void l3c_destroy(struct unit *u)
     free(s->mq_msgs);
     free(s->pend_c);
     free(s->pend_r);
-    cosim_errors_free(&s->errors);
 }
 
 /* ---- messages ----------------------------------------------------------------- */
@@ -533,36 +468,18 @@ static enum unit_activity rtl_tick(struct unit *u)
 
 /* ---- lockstep ------------------------------------------------------------------ */
 
-static void mismatch_at(struct unit *u, uint64_t cycle)
+static void wave_window(struct unit *u, uint64_t from, uint64_t to)
 {
     struct l3_cosim *s = unit_state(u);
-    s->mismatches++;
-    if (s->first_mismatch == UINT64_MAX) {
-        s->first_mismatch = cycle;
-        uint64_t to = cycle + s->wave_after;
-        l3_rtl_trace_window(s->rtl, s->wave_from, to < s->wave_to ? to : s->wave_to);
-        if (s->stop_on_mismatch)
-            sim_request_stop(unit_sim(u));
-    }
+    l3_rtl_trace_window(s->rtl, from, to);
 }
 
-static void report(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void report(struct unit *u, const char *fmt, ...)
+#define report lockstep_report
+#define mismatch_at lockstep_mismatch
+
+static void observe(struct unit *u, const struct port *p, const struct msg *m, uint64_t cycle)
 {
     struct l3_cosim *s = unit_state(u);
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (s->errors.count < s->max_reports)
-        unit_log(u, SIM_LOG_ERROR, "%s", buf);
-    cosim_errors_add(&s->errors, "%s", buf);
-}
-
-static void observe(void *context, const struct port *p, const struct msg *m, uint64_t cycle)
-{
-    struct l3_cosim *s = context;
     const char *name = port_name(p);
     if (strcmp(name, "client") == 0) {
         if (!good_request(m))
@@ -617,13 +534,8 @@ static void compare_replies(struct unit *u, const struct rep_ev *c, const struct
     FIELD("hit", c->hit, r->hit)
     FIELD("msg.tag", c->mtag, r->mtag)
 #undef FIELD
-    uint64_t d = c->cycle > r->cycle ? c->cycle - r->cycle : r->cycle - c->cycle;
-    if (d > s->cycle_tolerance) {
-        diffs++;
-        report(u, "%s: field cycle (reply sent): c-model %" PRIu64 ", rtl %" PRIu64, prefix,
-               c->cycle, r->cycle);
-    }
-    s->compared++;
+    diffs += lockstep_check_cycle(u, prefix, "reply sent", c->cycle, r->cycle);
+    s->ls.compared++;
     if (diffs)
         mismatch_at(u, c->cycle < r->cycle ? c->cycle : r->cycle);
 }
@@ -666,13 +578,10 @@ static void lockstep_sent(struct unit *u, const struct l3_rtl_reply *r, uint64_t
                                                r->port };
 }
 
-static enum unit_activity lockstep_tick(struct unit *u)
+/* After the C unit's tick: the same cycle for the RTL. */
+static enum unit_activity lockstep_step(struct unit *u, uint64_t now, enum unit_activity act)
 {
     struct l3_cosim *s = unit_state(u);
-    uint64_t now = unit_cycle(u);
-    s->nfills = s->nreqs = s->ncmem = s->nprogs = 0;
-    memset(s->credit, 0, sizeof s->credit);
-    enum unit_activity act = l3_ops.tick(u);
 
     /* The same cycle for the RTL: the L3CNTLREG writes, fills and requests the C
      * unit took. */
@@ -697,9 +606,9 @@ static enum unit_activity lockstep_tick(struct unit *u)
         snprintf(prefix, sizeof prefix, "cosim mismatch: unit %s port memory message #%" PRIu64
                  " cycle %" PRIu64, unit_name(u), s->mem_compared, now);
         s->mem_compared++;
-        s->compared++;
+        s->ls.compared++;
         if (!l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
-            s->unmatched++;
+            s->ls.unmatched++;
             report(u, "%s: the c-model sent line 0x%" PRIx64 " op %u%s, the rtl nothing", prefix,
                    c->line, c->op, c->wb ? " (writeback)" : "");
             mismatch_at(u, now);
@@ -733,22 +642,26 @@ static enum unit_activity lockstep_tick(struct unit *u)
                "capacities (rtl-cosim/l3_rtl.h)", unit_name(u), now);
         mismatch_at(u, now);
     }
-    for (uint32_t k = 0; k < NSTATS; k++)
-        memcpy(&s->st[k], s->cmodel + s->c_off[k], sizeof(uint64_t));
-    memcpy(&s->reply_stalls, s->cmodel + s->c_off[NSTATS], sizeof(uint64_t));
-    memcpy(&s->unexpected, s->cmodel + s->c_off[NSTATS + 1], sizeof(uint64_t));
     s->rtl_clocks = l3_rtl_clocks(s->rtl);
+    /* what the observers collected is used */
+    s->nfills = s->nreqs = s->ncmem = s->nprogs = 0;
+    memset(s->credit, 0, sizeof s->credit);
     return act;
 }
 
-/* The C unit's derived stats, same names and descriptions: lockstep emits the
- * C unit's own (its state is ours); rtl mode the RTL's counters and the
- * adapter's partition. */
+/* The C unit's rows, same names and descriptions: lockstep writes the C
+ * unit's own table, the co-simulation's counters, the C unit's derived
+ * stats; rtl mode the RTL's counters and the adapter's partition. */
 static void l3c_stats_derived(struct unit *u, struct stats_writer *w)
 {
     struct l3_cosim *s = unit_state(u);
     if (s->lockstep) {
-        l3_ops.stats_derived(u, w);
+        struct lockstep *ls = &s->ls;
+        unit_write_stat_table(ls->c_unit, w);
+        for (const struct stat_desc *d = l3c_lockstep_stats; d->name; d++)
+            stats_emit_u64(w, d->name, *(const uint64_t *)((const char *)s + d->offset),
+                           d->measure, d->help);
+        ls->c_ops->stats_derived(ls->c_unit, w);
         return;
     }
     l3_derived_emit(w, &(struct l3_derived){
@@ -762,30 +675,23 @@ static void l3c_stats_derived(struct unit *u, struct stats_writer *w)
 
 /* ---- queries ------------------------------------------------------------------- */
 
-bool l3_cosim_is(const struct unit *u)
-{
-    return strncmp(unit_kind(u), "l3:", 3) == 0;
-}
-
-uint64_t l3_cosim_finish(struct unit *u)
+/* The end of the comparison: what one side sent and the other did not, and
+ * the counters. */
+static void lockstep_finish(struct unit *u, uint64_t now)
 {
     struct l3_cosim *s = unit_state(u);
-    if (!s->lockstep || s->finished)
-        return s->mismatches;
-    s->finished = true;
-    uint64_t now = unit_cycle(u);
     for (uint32_t i = 0; i < s->npend_c; i++) {
         const struct rep_ev *c = &s->pend_c[i];
         report(u, "cosim mismatch: unit %s port client_reply[%u] message tag %u cycle %" PRIu64
                ": the c-model replied, the rtl did not", unit_name(u), c->port, c->tag, c->cycle);
-        s->unmatched++;
+        s->ls.unmatched++;
         mismatch_at(u, c->cycle);
     }
     for (uint32_t i = 0; i < s->npend_r; i++) {
         const struct rep_ev *r = &s->pend_r[i];
         report(u, "cosim mismatch: unit %s port client_reply[%u] message tag %u cycle %" PRIu64
                ": the rtl replied, the c-model did not", unit_name(u), r->port, r->tag, r->cycle);
-        s->unmatched++;
+        s->ls.unmatched++;
         mismatch_at(u, r->cycle);
     }
     uint64_t line;
@@ -794,22 +700,23 @@ uint64_t l3_cosim_finish(struct unit *u)
     if (l3_rtl_mem_head(s->rtl, &line, &op, &wb)) {
         report(u, "cosim mismatch: unit %s port memory: the rtl still holds a request for line "
                "0x%" PRIx64 " the c-model never sent", unit_name(u), line);
-        s->unmatched++;
+        s->ls.unmatched++;
         mismatch_at(u, now);
     }
     struct l3_rtl_stats st;
     l3_rtl_stats(s->rtl, &st);
     const uint64_t *rst = &st.reads;
-    for (uint32_t k = 0; k < NSTATS; k++)
-        if (rst[k] != s->st[k]) {
+    for (uint32_t k = 0; k < NSTATS; k++) {
+        uint64_t c = lockstep_c_stat(u, counter_names[k]);
+        if (rst[k] != c) {
             report(u, "cosim mismatch: unit %s stat %s at the end (cycle %" PRIu64 "): c-model "
-                   "%" PRIu64 ", rtl %" PRIu64, unit_name(u), counter_names[k], now, s->st[k],
-                   rst[k]);
+                   "%" PRIu64 ", rtl %" PRIu64, unit_name(u), counter_names[k], now, c, rst[k]);
             mismatch_at(u, now);
         }
+    }
     /* the derived counters both keep (the C unit emits them with "cs" linked) */
     struct stats_writer *w = stats_writer_create();
-    l3_ops.stats_derived(u, w);
+    s->ls.c_ops->stats_derived(s->ls.c_unit, w);
     const struct { const char *name; uint64_t rtl; } derived[] = {
         { "ro_reads", st.ro_reads }, { "slm_unallocated", st.slm_unallocated },
     };
@@ -823,52 +730,35 @@ uint64_t l3_cosim_finish(struct unit *u)
         }
     }
     stats_writer_destroy(w);
-    return s->mismatches;
-}
-
-const struct cosim_errors *l3_cosim_errors(const struct unit *u)
-{
-    const struct l3_cosim *s = unit_state(u);
-    return &s->errors;
-}
-
-uint64_t l3_cosim_compared(const struct unit *u)
-{
-    const struct l3_cosim *s = unit_state(u);
-    return s->compared;
-}
-
-uint64_t l3_cosim_first_mismatch(const struct unit *u)
-{
-    const struct l3_cosim *s = unit_state(u);
-    return s->first_mismatch;
 }
 
 /* ---- the kinds ------------------------------------------------------------------- */
 
-#define L3C_OPS(sym, name, create_fn, tick_fn, text)                                    \
-    const struct unit_ops sym = {                                                       \
-        .kind = name,                                                                   \
-        .help = text,                                                                   \
-        .state_size = sizeof(struct l3_cosim),                                          \
-        .params = l3c_params,                                                           \
-        .ports = l3c_ports,                                                             \
-        .stats = l3c_stats,                                                             \
-        .create = create_fn,                                                            \
-        .realize = l3c_realize,                                                         \
-        .reset = l3c_reset,                                                             \
-        .tick = tick_fn,                                                                \
-        .stats_derived = l3c_stats_derived,                                             \
-        .destroy = l3c_destroy,                                                         \
-    }
+const struct lockstep_desc l3_cosim_desc = {
+    .c_kind = "l3",
+    .modes = 1u << COSIM_MODE_RTL | 1u << COSIM_MODE_LOCKSTEP,
+    .realize = l3c_realize,
+    .rtl_open = rtl_open,
+    .reset = l3c_reset,
+    .destroy = l3c_destroy,
+    .rtl_tick = rtl_tick,
+    .observe = observe,
+    .rtl_step = lockstep_step,
+    .finish = lockstep_finish,
+    .wave_window = wave_window,
+    .stats_derived = l3c_stats_derived,
+};
 
-L3C_OPS(l3_rtl_ops, "l3:rtl", cosim_create, rtl_tick,
+#define L3_KIND(sym, name, stat_table, text) \
+    LOCKSTEP_KIND(sym, name, struct l3_cosim, l3c_params, l3c_ports, stat_table, text)
+
+L3_KIND(l3_rtl_ops, "l3:rtl", l3c_stats,
         "l3 as RTL: rtl-cosim/rtl/l3_slice.sv (a slice: banks, shared miss entries), "
         "Verilated, behind the C unit's ports.");
-L3C_OPS(l3_lockstep_ops, "l3:lockstep", cosim_create, lockstep_tick,
+L3_KIND(l3_lockstep_ops, "l3:lockstep", NULL,
         "l3 in lockstep: the C unit drives the ports, the slice RTL takes the same "
         "messages; replies matched by tag per client and compared (fields, cycle exactly).");
-L3C_OPS(l3_rtl_broken_ops, "l3:rtl_broken", cosim_create, rtl_tick,
+L3_KIND(l3_rtl_broken_ops, "l3:rtl_broken", l3c_stats,
         "l3 as RTL built with `define BROKEN (the LRU evicts the wrong way).");
-L3C_OPS(l3_lockstep_broken_ops, "l3:lockstep_broken", cosim_create, lockstep_tick,
+L3_KIND(l3_lockstep_broken_ops, "l3:lockstep_broken", NULL,
         "l3 in lockstep against the BROKEN RTL: must report mismatches.");

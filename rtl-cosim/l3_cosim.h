@@ -13,8 +13,9 @@
  *                 partition.*). Request messages are kept until their reply
  *                 and memory requests allocated when the RTL queues them, as
  *                 the C unit does, so even the machine's message counts match.
- *   l3:lockstep   the C unit itself (l3_ops, run on this unit's ports) drives
- *                 the ports; port observers hand every message it pops (L3CNTLREG
+ *   l3:lockstep   the C unit itself (a unit of kind "l3" inside the adapter,
+ *                 rtl-cosim/lockstep.h: its own state, this unit's ports)
+ *                 drives the ports; port observers hand every message it pops (L3CNTLREG
  *                 writes, client requests, memory replies) to the RTL in the
  *                 same cycle, in the same order. The RTL's memory requests are
  *                 compared in order with the C unit's (fields, same cycle); its
@@ -53,7 +54,7 @@
  *
  * Params: the C unit's, plus wave (FST file), wave_from, wave_to, max_reports,
  * cycle_tolerance, stop_on_mismatch. Lockstep uses the port observers of the
- * L3's ports (so --record-port cannot record an l3:lockstep's ports).
+ * L3's ports, beside a --record-port recorder (a port holds four).
  * Stats: the C unit's, plus rtl_clocks, compared, mismatches, unmatched (the
  * only rows a machine's stats.csv gains with l3:rtl or l3:lockstep).
  */
@@ -64,19 +65,14 @@
 #include <stdint.h>
 
 #include "fabric/unit.h"
-#include "rtl-cosim/compare.h"
+#include "rtl-cosim/lockstep.h"
 
+extern const struct lockstep_desc l3_cosim_desc;
 extern const struct unit_ops l3_rtl_ops;
 extern const struct unit_ops l3_lockstep_ops;
 extern const struct unit_ops l3_rtl_broken_ops;
 extern const struct unit_ops l3_lockstep_broken_ops;
 
-bool l3_cosim_is(const struct unit *u);
-/* Ends the comparison (lockstep): what one side sent and the other did not,
- * and the counters. Returns the mismatches so far; safe to call twice. */
-uint64_t l3_cosim_finish(struct unit *u);
-const struct cosim_errors *l3_cosim_errors(const struct unit *u);
-uint64_t l3_cosim_compared(const struct unit *u);
-uint64_t l3_cosim_first_mismatch(const struct unit *u);
+/* The queries (cosim_finish, cosim_errors, ...) are rtl-cosim/lockstep.h's. */
 
 #endif

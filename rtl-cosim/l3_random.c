@@ -124,11 +124,11 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
     r->memory_requests = stats_lookup(w, "gpu.memory.requests", &v) ? (uint64_t)v : 0;
     r->rtl_clocks = stats_lookup(w, "gpu.l3.rtl_clocks", &v) ? (uint64_t)v : 0;
     stats_writer_destroy(w);
-    if (l3_cosim_is(l3)) {
-        r->mismatches = l3_cosim_finish(l3);
-        r->compared = l3_cosim_compared(l3);
-        r->first_mismatch = l3_cosim_first_mismatch(l3);
-        const struct cosim_errors *e = l3_cosim_errors(l3);
+    if (cosim_unit_is(l3)) {
+        r->mismatches = cosim_finish(l3);
+        r->compared = cosim_compared(l3);
+        r->first_mismatch = cosim_first_mismatch(l3);
+        const struct cosim_errors *e = cosim_errors(l3);
         if (e->count)
             snprintf(r->first_report, sizeof r->first_report, "%s", e->line[0]);
     }

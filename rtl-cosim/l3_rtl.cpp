@@ -1,12 +1,9 @@
-// rtl-cosim/l3_rtl.cpp - see l3_rtl.h. Built like cs_alu_rtl.cpp: a context
-// per model, explicit time, eval() per edge, final() before destruction.
+// rtl-cosim/l3_rtl.cpp - see l3_rtl.h. The slice's pins and its clocking in
+// frames of commands; the context, model, wave and reset are
+// verilated_model.h's.
 #include "rtl-cosim/l3_rtl.h"
 
-#include <memory>
-
-#include "verilated.h"
-#include "verilated_fst_c.h"
-#include "rtl-cosim/wave_window.h"
+#include "rtl-cosim/verilated_model.h"
 
 #include "Vl3_slice.h"
 #include "Vl3_slice_broken.h"
@@ -16,7 +13,7 @@ namespace {
 enum : uint8_t { CMD_NOP = 0, CMD_FILL = 1, CMD_ENQ = 2, CMD_SERVE = 3, CMD_MPOP = 4, CMD_RPOP = 5,
                    CMD_FLUSH = 6 };
 
-struct Pins {
+struct Command {
     uint8_t cmd = CMD_NOP, bank = 0, op = 0, target = 0, port = 0;
     uint64_t now = 0, addr = 0;
     uint32_t tag = 0, mtag = 0;
@@ -30,100 +27,76 @@ struct Out {
     struct l3_rtl_stats st;
 };
 
-class Model {
+class Pins : public RtlModel {
 public:
-    virtual ~Model() = default;
     virtual void cfg(const l3_rtl_cfg &c) = 0;
-    virtual void pins(const Pins &p) = 0;
-    virtual void clk(bool v) = 0;
-    virtual void rst_n(bool v) = 0;
-    virtual void eval() = 0;
+    virtual void pins(const Command &p) = 0;
     virtual void out(Out &o) const = 0;
-    virtual void trace(VerilatedFstC *tfp) = 0;
-    virtual void final() = 0;
-    virtual VerilatedContext *context() = 0;
 };
 
 template <class V>
-class Impl final : public Model {
-public:
-    explicit Impl(bool trace) : ctx_{new VerilatedContext} {
-        ctx_->traceEverOn(trace);
-        top_.reset(new V{ctx_.get(), "TOP"});
-        top_->clk = 0;
-        top_->rst_n = 1;
-        pins(Pins{});
-    }
-    void cfg(const l3_rtl_cfg &c) override {
-        top_->cfg_banks = (uint8_t)c.banks;
-        top_->cfg_ways = (uint8_t)c.ways;
-        top_->cfg_dc_ways = (uint8_t)c.dc_ways;
-        top_->cfg_ro_ways = (uint8_t)c.ro_ways;
-        top_->cfg_slm_on = c.slm_on;
-        top_->cfg_misses = (uint8_t)c.misses;
-        top_->cfg_hit_latency = (uint16_t)c.hit_latency;
-        top_->cfg_fill_latency = (uint16_t)c.fill_latency;
-        top_->cfg_urb_latency = (uint16_t)c.urb_latency;
-        top_->cfg_atomic_cycles = (uint16_t)c.atomic_cycles;
-    }
-    void pins(const Pins &p) override {
-        top_->cmd = p.cmd;
-        top_->cmd_bank = p.bank;
-        top_->cmd_now = p.now;
-        top_->cmd_addr = p.addr;
-        top_->cmd_tag = p.tag;
-        top_->cmd_mtag = p.mtag;
-        top_->cmd_op = p.op;
-        top_->cmd_target = p.target;
-        top_->cmd_port = p.port;
-    }
-    void clk(bool v) override { top_->clk = v; }
-    void rst_n(bool v) override { top_->rst_n = v; }
-    void eval() override { top_->eval(); }
-    void out(Out &o) const override {
-        o.busy = top_->busy;
-        o.queue_counts = top_->queue_counts;
-        o.mem_valid = top_->mem_valid;
-        o.mem_line = top_->mem_line;
-        o.mem_op = top_->mem_op;
-        o.mem_wb = top_->mem_writeback;
-        o.mem_count = top_->mem_count;
-        o.reply_valid = top_->reply_valid;
-        o.reply_due = top_->reply_due;
-        o.reply_addr = top_->reply_addr;
-        o.reply_tag = top_->reply_tag;
-        o.reply_mtag = top_->reply_mtag;
-        o.reply_op = top_->reply_op;
-        o.reply_hit = top_->reply_hit;
-        o.reply_port = top_->reply_port;
-        o.reply_count = top_->reply_count;
-        o.overflow = top_->overflow;
-        o.st = {top_->st_reads, top_->st_writes, top_->st_atomics, top_->st_hits,
-                            top_->st_misses, top_->st_merged, top_->st_evictions,
-                            top_->st_writebacks, top_->st_urb, top_->st_uncached,
-                            top_->st_mshr_stalls, top_->st_queue_cycles, top_->st_ro_reads,
-                            top_->st_slm_unallocated};
-    }
-    void trace(VerilatedFstC *tfp) override { top_->trace(tfp, 99); }
-    void final() override { top_->final(); }
-    VerilatedContext *context() override { return ctx_.get(); }
+class Impl final : public VerilatedTop<V, Pins> {
+    using VerilatedTop<V, Pins>::top;
 
-private:
-    const std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<V> top_;
+public:
+    explicit Impl(bool trace) : VerilatedTop<V, Pins>(trace) { pins(Command{}); }
+    void cfg(const l3_rtl_cfg &c) override {
+        top().cfg_banks = (uint8_t)c.banks;
+        top().cfg_ways = (uint8_t)c.ways;
+        top().cfg_dc_ways = (uint8_t)c.dc_ways;
+        top().cfg_ro_ways = (uint8_t)c.ro_ways;
+        top().cfg_slm_on = c.slm_on;
+        top().cfg_misses = (uint8_t)c.misses;
+        top().cfg_hit_latency = (uint16_t)c.hit_latency;
+        top().cfg_fill_latency = (uint16_t)c.fill_latency;
+        top().cfg_urb_latency = (uint16_t)c.urb_latency;
+        top().cfg_atomic_cycles = (uint16_t)c.atomic_cycles;
+    }
+    void pins(const Command &p) override {
+        top().cmd = p.cmd;
+        top().cmd_bank = p.bank;
+        top().cmd_now = p.now;
+        top().cmd_addr = p.addr;
+        top().cmd_tag = p.tag;
+        top().cmd_mtag = p.mtag;
+        top().cmd_op = p.op;
+        top().cmd_target = p.target;
+        top().cmd_port = p.port;
+    }
+    void out(Out &o) const override {
+        o.busy = top().busy;
+        o.queue_counts = top().queue_counts;
+        o.mem_valid = top().mem_valid;
+        o.mem_line = top().mem_line;
+        o.mem_op = top().mem_op;
+        o.mem_wb = top().mem_writeback;
+        o.mem_count = top().mem_count;
+        o.reply_valid = top().reply_valid;
+        o.reply_due = top().reply_due;
+        o.reply_addr = top().reply_addr;
+        o.reply_tag = top().reply_tag;
+        o.reply_mtag = top().reply_mtag;
+        o.reply_op = top().reply_op;
+        o.reply_hit = top().reply_hit;
+        o.reply_port = top().reply_port;
+        o.reply_count = top().reply_count;
+        o.overflow = top().overflow;
+        o.st = {top().st_reads, top().st_writes, top().st_atomics, top().st_hits,
+                            top().st_misses, top().st_merged, top().st_evictions,
+                            top().st_writebacks, top().st_urb, top().st_uncached,
+                            top().st_mshr_stalls, top().st_queue_cycles, top().st_ro_reads,
+                            top().st_slm_unallocated};
+    }
 };
 
 }  // namespace
 
 static_assert(L3_RTL_BANKS * 8 <= 32, "queue_counts is read as 32 bits");
 
-struct l3_rtl {
-    std::unique_ptr<Model> model;
+struct l3_rtl : RtlHarness<Pins> {
     l3_rtl_cfg cfg{};
-    WaveWindow wave;
     Out o{};
     uint64_t clocks = 0;
-    bool trace_allowed = false;
 };
 
 static void sample(l3_rtl *r)
@@ -135,22 +108,22 @@ static void sample(l3_rtl *r)
 // settles the logic of the inputs before it takes the edge), then the falling
 // edge with the pins back to NOP, so the lookups gated by the command are not
 // worked out twice.
-static void clock(l3_rtl *r, const Pins &p)
+static void clock(l3_rtl *r, const Command &p)
 {
-    Model &m = *r->model;
+    Pins &m = *r->model;
     bool dump = r->wave.in_window(p.now);
     uint64_t t = r->clocks * 10;
     m.pins(p);
     m.context()->time(t + 5);
-    m.clk(true);
+    m.set_clk(true);
     m.eval();
     if (dump)
         r->wave.tfp->dump(t + 5);
-    Pins idle;
+    Command idle;
     idle.now = p.now;
     m.pins(idle);
     m.context()->time(t + 10);
-    m.clk(false);
+    m.set_clk(false);
     m.eval();
     if (dump)
         r->wave.tfp->dump(t + 10);
@@ -163,11 +136,7 @@ extern "C" {
 struct l3_rtl *l3_rtl_create(enum l3_rtl_variant variant, bool trace)
 {
     l3_rtl *r = new l3_rtl;
-    r->trace_allowed = trace;
-    if (variant == L3_RTL_BROKEN)
-        r->model.reset(new Impl<Vl3_slice_broken>(trace));
-    else
-        r->model.reset(new Impl<Vl3_slice>(trace));
+    r->create<Impl, Vl3_slice, Vl3_slice_broken>(variant == L3_RTL_BROKEN, trace);
     return r;
 }
 
@@ -176,41 +145,21 @@ void l3_rtl_trace_close(struct l3_rtl *r)
     r->wave.close();
 }
 
-void l3_rtl_destroy(struct l3_rtl *r)
-{
-    if (!r)
-        return;
-    r->model->final();
-    l3_rtl_trace_close(r);
-    delete r;
-}
+void l3_rtl_destroy(struct l3_rtl *r) { delete r; }
 
 void l3_rtl_reset(struct l3_rtl *r, const struct l3_rtl_cfg *cfg)
 {
-    Model &m = *r->model;
-    m.context()->assertOn(false);
     r->cfg = *cfg;
-    m.cfg(*cfg);
-    m.pins(Pins{});
-    m.rst_n(false);
-    for (int i = 0; i < 2; i++) {
-        m.clk(false);
-        m.eval();
-        m.clk(true);
-        m.eval();
-    }
-    m.clk(false);
-    m.rst_n(true);
-    m.eval();
-    m.context()->assertOn(true);
+    r->reset([cfg](Pins &m) {
+        m.cfg(*cfg);
+        m.pins(Command{});
+    });
     sample(r);
 }
 
 int l3_rtl_trace_open(struct l3_rtl *r, const char *path, uint64_t from, uint64_t to)
 {
-    if (!r->trace_allowed)
-        return -1;
-    return r->wave.open(*r->model, path, from, to) ? 0 : -1;
+    return r->trace_open(path, 0, from, to) ? 0 : -1;
 }
 
 void l3_rtl_trace_window(struct l3_rtl *r, uint64_t from, uint64_t to)
@@ -221,11 +170,11 @@ void l3_rtl_trace_window(struct l3_rtl *r, uint64_t from, uint64_t to)
 void l3_rtl_program(struct l3_rtl *r, uint64_t now, uint32_t ways, uint32_t dc_ways,
                     uint32_t ro_ways, bool slm_on)
 {
-    Pins p;
+    Command p;
     p.cmd = CMD_FLUSH;
     p.now = now;
     clock(r, p);
-    Pins idle;
+    Command idle;
     idle.now = now;
     while (r->o.busy)
         clock(r, idle);
@@ -240,13 +189,13 @@ void l3_rtl_program(struct l3_rtl *r, uint64_t now, uint32_t ways, uint32_t dc_w
 
 void l3_rtl_fill(struct l3_rtl *r, uint64_t now, uint64_t addr, uint32_t tag)
 {
-    Pins p;
+    Command p;
     p.cmd = CMD_FILL;
     p.now = now;
     p.addr = addr;
     p.tag = tag;
     clock(r, p);
-    Pins idle;
+    Command idle;
     idle.now = now;
     while (r->o.busy)
         clock(r, idle);
@@ -254,7 +203,7 @@ void l3_rtl_fill(struct l3_rtl *r, uint64_t now, uint64_t addr, uint32_t tag)
 
 void l3_rtl_enq(struct l3_rtl *r, uint64_t now, const struct l3_rtl_req *q)
 {
-    Pins p;
+    Command p;
     p.cmd = CMD_ENQ;
     p.now = now;
     p.addr = q->addr;
@@ -269,7 +218,7 @@ void l3_rtl_enq(struct l3_rtl *r, uint64_t now, const struct l3_rtl_req *q)
 void l3_rtl_serve(struct l3_rtl *r, uint64_t now)
 {
     for (uint32_t b = 0; b < r->cfg.banks; b++) {
-        Pins p;
+        Command p;
         p.cmd = CMD_SERVE;
         p.bank = (uint8_t)b;
         p.now = now;
@@ -289,7 +238,7 @@ bool l3_rtl_mem_head(const struct l3_rtl *r, uint64_t *line, uint8_t *op, bool *
 
 void l3_rtl_mem_pop(struct l3_rtl *r, uint64_t now)
 {
-    Pins p;
+    Command p;
     p.cmd = CMD_MPOP;
     p.now = now;
     clock(r, p);
@@ -306,7 +255,7 @@ bool l3_rtl_reply_head(const struct l3_rtl *r, struct l3_rtl_reply *out)
 
 void l3_rtl_reply_pop(struct l3_rtl *r, uint64_t now)
 {
-    Pins p;
+    Command p;
     p.cmd = CMD_RPOP;
     p.now = now;
     clock(r, p);

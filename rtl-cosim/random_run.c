@@ -95,12 +95,12 @@ int cosim_random_run(const struct random_run_options *o, struct random_run_resul
     r->instructions = r->cov.instructions;
     r->responses = (uint64_t)stat_value(sim, "gpu.sink.received");
     r->response_stalls = (uint64_t)stat_value(sim, "gpu.cs_alu.port.response.stalled_full");
-    if (cs_alu_cosim_is(alu)) {
-        r->mismatches = cs_alu_cosim_finish(alu);
-        r->compared = cs_alu_cosim_compared(alu);
-        r->first_mismatch = cs_alu_cosim_first_mismatch(alu);
-        r->engine = *cs_alu_cosim_engine(alu);
-        const struct cosim_errors *e = cs_alu_cosim_errors(alu);
+    if (cosim_unit_is(alu)) {
+        r->mismatches = cosim_finish(alu);
+        r->compared = cosim_compared(alu);
+        r->first_mismatch = cosim_first_mismatch(alu);
+        cs_alu_cosim_counters(alu, &r->engine);
+        const struct cosim_errors *e = cosim_errors(alu);
         if (e->count)
             snprintf(r->first_report, sizeof r->first_report, "%s", e->line[0]);
     }

@@ -130,8 +130,8 @@ static void timing_by_recording(const char *kind, uint32_t cpi, const uint64_t s
     }
     CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
     CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
-    if (cs_alu_cosim_is(alu))
-        CU_ASSERT_EQUAL(cs_alu_cosim_finish(alu), 0);
+    if (cosim_unit_is(alu))
+        CU_ASSERT_EQUAL(cosim_finish(alu), 0);
     sim_destroy(sim);                       /* closes the recording */
     struct recording *r = recording_open(path, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -304,8 +304,8 @@ static void lockstep_timing(uint32_t requests, uint32_t tolerance, uint64_t *mis
     CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
     sim_run(sim, 0);
     struct unit *alu = sim_find_unit(sim, "gpu.cs_alu");
-    *mismatches = cs_alu_cosim_finish(alu);
-    const struct cosim_errors *e = cs_alu_cosim_errors(alu);
+    *mismatches = cosim_finish(alu);
+    const struct cosim_errors *e = cosim_errors(alu);
     snprintf(first, size, "%s", e->count ? e->line[0] : "");
     sim_destroy(sim);
     gt_config_free(c);
@@ -416,8 +416,8 @@ static void test_impl_in_config(void)
             CU_ASSERT_STRING_EQUAL(unit_kind(alu), want);
         }
         if (k == 1) {
-            CU_ASSERT_EQUAL(cs_alu_cosim_finish(alu), 0);
-            CU_ASSERT_EQUAL(cs_alu_cosim_compared(alu), 300);
+            CU_ASSERT_EQUAL(cosim_finish(alu), 0);
+            CU_ASSERT_EQUAL(cosim_compared(alu), 300);
         }
         sim_destroy(sim);
         gt_config_free(c);

@@ -1,9 +1,11 @@
 /* tests/fabric/test_unit.c - the unit contract: parameter tables (every type,
- * defaults, ranges, text overrides), port arrays sized by a param, lookup. */
+ * defaults, ranges, text overrides), port arrays sized by a param, lookup, a
+ * unit run inside another (unit_create_inner). */
 #include <math.h>
 #include <string.h>
 
 #include "fabric/sim.h"
+#include "fabric/stats.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 
@@ -136,10 +138,172 @@ static void test_ports_resolve_by_name(void)
     sim_destroy(sim);
 }
 
+/* ---- a unit inside another ---- */
+
+/* "holder": takes one message, sends it `delay` cycles later (a timer). */
+struct holder {
+    uint32_t delay;
+    struct port *in, *out;
+    struct msg *held;
+    uint64_t due, sent;
+};
+
+static const struct param_desc holder_params[] = {
+    PARAM_U32_FIELD("delay", struct holder, delay, 1, 1, 100, "cycles held"),
+    PARAM_END
+};
+static const struct port_desc holder_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "in" },
+    { .name = "out", .direction = PORT_OUT, .help = "out" },
+    PORT_END
+};
+static const struct stat_desc holder_stats[] = {
+    STAT_COUNTER_FIELD("sent", struct holder, sent, "messages", "sent"),
+    STAT_END
+};
+
+static int holder_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct holder *h = unit_state(u);
+    h->in = unit_port(u, "in", 0);
+    h->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity holder_tick(struct unit *u)
+{
+    struct holder *h = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    if (h->held) {
+        if (now < h->due) {
+            unit_wake_at(u, h->due);
+            return UNIT_IDLE;
+        }
+        if (!port_can_send(h->out))
+            return UNIT_IDLE;
+        port_try_send(h->out, h->held);
+        h->held = NULL;
+        h->sent++;
+    }
+    if ((h->held = port_pop(h->in)) != NULL) {
+        h->due = now + h->delay;
+        unit_wake_at(u, h->due);
+    }
+    return UNIT_IDLE;
+}
+
+static void holder_destroy(struct unit *u)
+{
+    struct holder *h = unit_state(u);
+    if (h->held)
+        msg_free(unit_sim(u), h->held);
+}
+
+static const struct unit_ops holder_ops = {
+    .kind = "holder", .help = "test: holds each message", .state_size = sizeof(struct holder),
+    .params = holder_params, .ports = holder_ports, .stats = holder_stats,
+    .realize = holder_realize, .tick = holder_tick, .destroy = holder_destroy,
+};
+
+/* "shell": runs a holder inside itself; its own param `label` and the
+ * holder's `delay` (which the holder gets by name). */
+struct shell {
+    uint32_t delay;
+    char label[PARAM_STRING_MAX];
+    struct unit *inner;
+};
+
+static const struct param_desc shell_params[] = {
+    PARAM_U32_FIELD("delay", struct shell, delay, 1, 1, 100, "the holder's"),
+    PARAM_STRING_FIELD("label", struct shell, label, "", "the shell's own"),
+    PARAM_END
+};
+
+static int shell_create(struct unit *u, struct gt_error *err)
+{
+    struct shell *s = unit_state(u);
+    s->inner = unit_create_inner(u, &holder_ops, err);
+    return s->inner ? 0 : -1;
+}
+static int shell_realize(struct unit *u, struct gt_error *err)
+{
+    return holder_ops.realize(((struct shell *)unit_state(u))->inner, err);
+}
+static enum unit_activity shell_tick(struct unit *u)
+{
+    return holder_ops.tick(((struct shell *)unit_state(u))->inner);
+}
+static void shell_destroy(struct unit *u)
+{
+    unit_destroy_inner(((struct shell *)unit_state(u))->inner);
+}
+
+static const struct unit_ops shell_ops = {
+    .kind = "shell", .help = "test: a holder inside", .state_size = sizeof(struct shell),
+    .params = shell_params, .ports = holder_ports, .create = shell_create,
+    .realize = shell_realize, .tick = shell_tick, .destroy = shell_destroy,
+};
+
+/* source -> (holder | shell) -> sink; the sink's arrival cycles. */
+static struct sim *holder_run(const struct unit_ops *ops, struct unit **unit)
+{
+    struct sim *sim = probe_sim(NULL);
+    const char *src_over[] = { "messages=4", NULL };
+    const char *over[] = { "delay=5", NULL };
+    struct unit *src = probe_add(sim, &probe_source_ops, "src", src_over);
+    struct unit *u = probe_add(sim, ops, "h", over);
+    struct unit *sink = probe_add(sim, &probe_sink_ops, "sink", NULL);
+    probe_link(sim, src, "out", u, "in", 1, 2, 1);
+    probe_link(sim, u, "out", sink, "in", 1, 2, 1);
+    struct gt_error err;
+    CU_ASSERT_EQUAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    *unit = u;
+    return sim;
+}
+
+static void test_inner_unit_runs_on_its_host(void)
+{
+    struct unit *alone, *host;
+    struct sim *ref = holder_run(&holder_ops, &alone);
+    struct sim *sim = holder_run(&shell_ops, &host);
+    struct unit *inner = ((struct shell *)unit_state(host))->inner;
+    struct holder *h = unit_state(inner);
+    /* its own state, with the host's value of the param it shares */
+    CU_ASSERT_PTR_NOT_EQUAL(unit_state(inner), unit_state(host));
+    CU_ASSERT_EQUAL(h->delay, 5);
+    CU_ASSERT_STRING_EQUAL(unit_name(inner), "h");
+    CU_ASSERT_STRING_EQUAL(unit_kind(inner), "holder");
+    /* the host's ports */
+    CU_ASSERT_PTR_EQUAL(unit_port(inner, "in", 0), unit_port(host, "in", 0));
+    CU_ASSERT_EQUAL(unit_port_count(inner, "out"), 1);
+    /* four messages, each held 5 cycles: the same arrivals and the same ticks
+     * as the holder alone (the inner unit's timer wakes its host) */
+    struct probe_sink *got = unit_state(sim_find_unit(sim, "sink"));
+    struct probe_sink *want = unit_state(sim_find_unit(ref, "sink"));
+    CU_ASSERT_EQUAL(got->received, 4);
+    CU_ASSERT_EQUAL(want->received, 4);
+    for (uint32_t i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(got->cycle[i], want->cycle[i]);
+    CU_ASSERT_DOUBLE_EQUAL(probe_stat(sim, "h.ticks"), probe_stat(ref, "h.ticks"), 0);
+    /* the inner unit's stats: only through unit_write_stat_table */
+    CU_ASSERT_DOUBLE_EQUAL(probe_stat(sim, "h.sent"), -1, 0);
+    struct stats_writer *w = stats_writer_create();
+    unit_write_stat_table(inner, w);
+    double sent = 0;
+    CU_ASSERT_TRUE(stats_lookup(w, "sent", &sent));
+    CU_ASSERT_DOUBLE_EQUAL(sent, 4, 0);
+    stats_writer_destroy(w);
+    sim_destroy(sim);
+    sim_destroy(ref);
+}
+
 static const struct test_case cases[] = {
     { "defaults fill every type", test_defaults_fill_every_type },
     { "overrides parse and check", test_overrides_parse_and_check },
     { "ports resolve by name", test_ports_resolve_by_name },
+    { "an inner unit runs on its host", test_inner_unit_runs_on_its_host },
     { 0 }
 };
 TEST_SUITE(unit, cases);
