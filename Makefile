@@ -35,7 +35,7 @@ TEST_DEPS   :=
 
 -include $(sort $(wildcard mk/*.mk))
 
-LIB_SRCS   := $(sort $(shell find fabric spec units -name '*.c' 2>/dev/null))
+LIB_SRCS   := $(sort $(shell find fabric spec isa units -name '*.c' 2>/dev/null))
 CLI_SRCS   := $(sort $(wildcard tools/*.c))
 BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
 TEST_SRCS  := $(sort $(wildcard tests/*/test_*.c))

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 int cmd_disasm(int argc, char **argv)
 {

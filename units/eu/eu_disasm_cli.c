@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 static void usage(FILE *f)
 {

@@ -70,7 +70,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #define EU_GRF_COUNT 128
 #define EU_REG_BYTES 32

@@ -1,8 +1,8 @@
-/* units/eu/eu_send.c - message descriptors of send instructions: fields by name and
+/* isa/intel/eu_send.c - message descriptors of send instructions: fields by name and
  * message-type names, from opcodes.txt [message-descriptors] and the message-type
  * enumerations (generated into eu_desc_fields / eu_enum_entries).
  */
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #include <string.h>
 

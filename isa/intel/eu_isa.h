@@ -1,4 +1,4 @@
-/* units/eu/eu_isa.h - decoding and disassembling Intel GPU EU instructions
+/* isa/intel/eu_isa.h - decoding and disassembling Intel GPU EU instructions
  * (Gen4 = 965G, Gen7 = Ivy Bridge / ValleyView, Gen8 = Broadwell, Gen9 = Skylake).
  *
  * Every encoding fact comes from the spec tables in spec/eu/ (see spec/eu/README.md
@@ -11,8 +11,8 @@
  * reason in `illegal_reason`; a buffer too short for the instruction gives 0 bytes
  * consumed.
  */
-#ifndef GTSIM_UNITS_EU_ISA_H
-#define GTSIM_UNITS_EU_ISA_H
+#ifndef GTSIM_ISA_INTEL_EU_ISA_H
+#define GTSIM_ISA_INTEL_EU_ISA_H
 
 #include <stdbool.h>
 #include <stddef.h>
