@@ -182,9 +182,4 @@ int eu_parse_hex_text(const char *text, size_t n, uint8_t **bytes, size_t *len,
                       struct gt_error *err);
 int eu_load_kernel_file(const char *path, uint8_t **bytes, size_t *len, struct gt_error *err);
 
-/* `gtsim disasm --gen N [--offsets] FILE` (argv[0] = "disasm"): listing on out, one
- * line errors on err. Returns 0, 1 when the kernel holds illegal or truncated
- * instructions, 2 on a usage or file error. */
-int eu_disasm_main(int argc, char **argv, FILE *out, FILE *err);
-
 #endif

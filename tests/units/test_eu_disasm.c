@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "isa/intel/eu_isa.h"
+#include "tools/cmd_disasm.h"
 
 static void collapse(const char *in, char *out, size_t n)
 {
