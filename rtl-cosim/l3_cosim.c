@@ -854,6 +854,7 @@ uint64_t l3_cosim_first_mismatch(const struct unit *u)
         .params = l3c_params,                                                           \
         .ports = l3c_ports,                                                             \
         .stats = l3c_stats,                                                             \
+        .key_figures = l3_key_figures,                                                  \
         .create = create_fn,                                                            \
         .realize = l3c_realize,                                                         \
         .reset = l3c_reset,                                                             \

@@ -1266,6 +1266,17 @@ static void eu_destroy(struct unit *u)
     eu_release(unit_state(u), u);
 }
 
+/* The run summary's figures (fabric/unit.h): instructions, the share of
+ * EU-cycles that issued, and the mean thread occupancy. */
+static const struct key_figure eu_key_figures[] = {
+    { .label = "EU instructions", .form = KEY_FIGURE_TOTAL, .stat = "instructions",
+      .flags = KEY_FIGURE_GATES },
+    { .label = "EU utilisation", .form = KEY_FIGURE_PER_CYCLE, .stat = "cycles_issuing",
+      .note = "(issuing)" },
+    { .label = "thread occupancy", .form = KEY_FIGURE_MEAN, .stat = "occupancy" },
+    KEY_FIGURE_END
+};
+
 const struct unit_ops eu_ops = {
     .kind = "eu",
     .help = "Execution unit (Gen4, Gen7, Gen8, Gen9): hardware threads executing EU kernels per channel "
@@ -1278,6 +1289,7 @@ const struct unit_ops eu_ops = {
     .params = eu_params,
     .ports = eu_ports,
     .stats = eu_stats,
+    .key_figures = eu_key_figures,
     .realize = eu_realize,
     .reset = eu_reset,
     .tick = eu_tick,
