@@ -100,7 +100,8 @@ enum port_flags {
     PORT_OPEN = 2,          /* an array with as many ports as links name (index by
                                index); the unit counts them at realize with
                                unit_port_count(). `[*]` in a link takes its length
-                               from the other side. */
+                               from the other side. Its `count` ports (0 unless
+                               set) are made with the unit, linked or not. */
 };
 
 struct port_desc {

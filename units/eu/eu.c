@@ -14,7 +14,12 @@
 
 #define EU_MAX_THREADS 16
 #define EU_SFID_PORTS 16
-#define EU_WB_PORTS 4
+/* Write-back ports: an open array, one per shared function that answers, so at
+ * most one per SFID (a 4-bit field). The first four are made with the EU,
+ * linked or not, only so that stats.csv keeps its rows port.writeback.0-3 as
+ * before the array was open; links may name more. */
+#define EU_WRITEBACK_PORTS_MAX EU_SFID_PORTS
+#define EU_WRITEBACK_PORTS_MADE 4
 #define EU_SFID_GATEWAY 3
 #define EU_SFID_TS 7
 /* Line requests in flight: one per waiting thread, and up to as many prefetches. */
@@ -94,7 +99,8 @@ struct eu {
     /* ports */
     struct port *dispatch, *send, *td;
     struct port *sfid[EU_SFID_PORTS];
-    struct port *writeback[EU_WB_PORTS];
+    struct port *writeback[EU_WRITEBACK_PORTS_MAX];
+    uint32_t writeback_ports;   /* how many of them the links made */
     struct port *icache, *icache_reply;
     bool icache_linked;
     /* state */
@@ -185,8 +191,10 @@ static const struct port_desc eu_ports[] = {
       .help = "SEND messages whose SFID has no port of its own, and passed-on generic traffic" },
     { .name = "sfid", .direction = PORT_OUT, .count = EU_SFID_PORTS, .flags = PORT_OPTIONAL,
       .help = "SEND messages by shared-function id (index = SFID)" },
-    { .name = "writeback", .direction = PORT_IN, .count = EU_WB_PORTS, .flags = PORT_OPTIONAL,
-      .help = "shared-function write-backs (MSG_WRITEBACK)" },
+    { .name = "writeback", .direction = PORT_IN, .count = EU_WRITEBACK_PORTS_MADE,
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "shared-function write-backs (MSG_WRITEBACK), one port per shared function "
+              "that answers (link with [+] or an index; at most one per SFID)" },
     { .name = "td", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .help = "thread-end notices to the thread dispatcher" },
     { .name = "icache", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
@@ -1141,7 +1149,11 @@ static int eu_realize(struct unit *u, struct gt_error *err)
     s->td = unit_port(u, "td", 0);
     for (unsigned i = 0; i < EU_SFID_PORTS; i++)
         s->sfid[i] = unit_port(u, "sfid", i);
-    for (unsigned i = 0; i < EU_WB_PORTS; i++)
+    s->writeback_ports = unit_port_count(u, "writeback");
+    if (s->writeback_ports > EU_WRITEBACK_PORTS_MAX)
+        return gt_error_set(err, "%u \"writeback\" ports linked; at most %u (one per SFID)",
+                            s->writeback_ports, EU_WRITEBACK_PORTS_MAX);
+    for (unsigned i = 0; i < s->writeback_ports; i++)
         s->writeback[i] = unit_port(u, "writeback", i);
     s->icache = unit_port(u, "icache", 0);
     s->icache_reply = unit_port(u, "icache_reply", 0);
@@ -1196,8 +1208,8 @@ static enum unit_activity eu_tick(struct unit *u)
         flush_end_queue(s);
     struct msg *m;
     /* write-backs first: they may unblock threads this cycle */
-    for (unsigned w = 0; w < EU_WB_PORTS; w++) {
-        while (s->writeback[w] && (m = port_pop(s->writeback[w])) != NULL) {
+    for (unsigned w = 0; w < s->writeback_ports; w++) {
+        while ((m = port_pop(s->writeback[w])) != NULL) {
             take_writeback(s, u, m);
             msg_free(sim, m);
         }

@@ -47,7 +47,8 @@
  *  - `fast` mode: a thread runs until its next SEND in one tick, no latencies.
  * Ports: "dispatch" in (MSG_THREAD_DISPATCH; MSG_GENERIC traffic is passed on
  *        unchanged to "send"), "send" out, "sfid"[16] out (optional, per SFID),
- *        "writeback"[4] in (optional), "td" out (optional, thread ends),
+ *        "writeback"[n] in (optional; open, one per shared function that
+ *        answers, 0-3 always made), "td" out (optional, thread ends),
  *        "icache" out and "icache_reply" in (optional, linked together:
  *        line fetches to the subslice instruction cache, units/common/memreq.h).
  *        Payloads: units/common/thread_msg.h.
