@@ -1,4 +1,4 @@
-/* tests/units/test_eu_exec.c - the EU's per-channel execution (units/eu/eu_exec.c)
+/* tests/units/test_eu_exec.c - the EU's per-channel execution (units/eu/eu_exec*.c)
  * on one thread, instruction by instruction.
  *
  * Kernels are built with the encoder (isa/intel/eu_encode.h), which writes fields

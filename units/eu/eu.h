@@ -1,5 +1,7 @@
 /* units/eu/eu.h - the execution unit (Gen7/8/9): hardware threads running EU
- * kernels, with the ISA executed per channel by units/eu/eu_exec.c.
+ * kernels, with the ISA executed per channel by units/eu/eu_exec*.c (and
+ * eu_fast.c). Files: eu.c (the unit shell), eu_fetch.c (instruction fetch),
+ * eu_schedule.c (dispatch, scoreboard, arbitration, sends); eu_internal.h.
  *
  * Models (seed 003 = SKL PRM vol 7):
  *  - thread slots (param `threads`; Gen9 7 per EU, notes §11.1/§14.2) filled by

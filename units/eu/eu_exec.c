@@ -456,3 +456,18 @@ unsigned eu_insn_occupancy(const struct eu_instruction *in)
     return cyc ? cyc : 1;
 }
 
+bool eu_insn_reads_flags(const struct eu_instruction *in)
+{
+    return in->pred_control != 0 || in->opcode == OP_SEL;
+}
+
+bool eu_insn_writes_flags(const struct eu_instruction *in)
+{
+    return in->cond_modifier != 0 && in->opcode != OP_SEL && in->opcode != OP_CSEL &&
+           !in->is_send && !in->is_math;
+}
+
+unsigned eu_insn_extra_dst_regs(const struct eu_instruction *in)
+{
+    return in->is_math && in->math_function == MF_INTDIVMOD ? 1 : 0;
+}
