@@ -35,7 +35,7 @@ TEST_DEPS   :=
 
 -include $(sort $(wildcard mk/*.mk))
 
-LIB_SRCS   := $(sort $(shell find fabric spec units -name '*.c' 2>/dev/null))
+LIB_SRCS   := $(sort $(shell find fabric spec isa units -name '*.c' 2>/dev/null))
 CLI_SRCS   := $(sort $(wildcard tools/*.c))
 BENCH_SRCS := $(sort $(wildcard tools/bench/*.c))
 TEST_SRCS  := $(sort $(wildcard tests/*/test_*.c))
@@ -44,7 +44,8 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJS   := $(call obj,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SOURCES))
 CLI_OBJS   := $(call obj,$(CLI_SRCS))
 BENCH_OBJS := $(call obj,$(BENCH_SRCS))
-TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c $(wildcard tests/support/*.c))
+# tests/units/test_eu_disasm.c drives the disasm command itself
+TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c $(wildcard tests/support/*.c) tools/cmd_disasm.c)
 
 LIB   := $(BUILD)/libgtsim.a
 GTSIM := $(BUILD)/gtsim

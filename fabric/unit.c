@@ -392,9 +392,9 @@ struct unit *sim_add_unit(struct sim *sim, const struct unit_ops *ops, const cha
     u->created = true;
     if (ops->ports) {
         for (const struct port_desc *d = ops->ports; d->name; d++) {
-            if (d->flags & PORT_OPEN)
-                continue;           /* made as links name them */
-            uint32_t count = port_desc_count(u, d);
+            /* an open array is made as links name it, beyond the `count`
+             * ports it declares as always there */
+            uint32_t count = (d->flags & PORT_OPEN) ? d->count : port_desc_count(u, d);
             for (uint32_t i = 0; i < count; i++) {
                 struct port *p = unit_add_port(u, d->name, i, d->direction, d->flags);
                 p->desc = d;

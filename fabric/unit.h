@@ -100,7 +100,8 @@ enum port_flags {
     PORT_OPEN = 2,          /* an array with as many ports as links name (index by
                                index); the unit counts them at realize with
                                unit_port_count(). `[*]` in a link takes its length
-                               from the other side. */
+                               from the other side. Its `count` ports (0 unless
+                               set) are made with the unit, linked or not. */
 };
 
 struct port_desc {
@@ -140,6 +141,40 @@ struct stat_desc {
 void stats_emit(struct stats_writer *w, const char *name, double value, const char *measure,
                 const char *help);
 
+/* ---- key figures: what a kind puts in the run summary ----------------------
+ *
+ * `gtsim run` ends with one line of the GPU's work; each kind names the stats
+ * that belong there and how its units' values add up (tools/cmd_run.c sums a
+ * stat over every unit of the kind, from the finished stats dump). */
+
+enum key_figure_form {
+    KEY_FIGURE_TOTAL,       /* "<total> <label>" */
+    KEY_FIGURE_PER_CYCLE,   /* "<label> <100 x total / (units x cycles)>%": a per-cycle
+                               count over the units' cycles (the latest unit_cycle) */
+    KEY_FIGURE_MEAN,        /* "<label> <100 x total / units>%": a per-unit fraction, averaged */
+    KEY_FIGURE_HIT_RATE,    /* "<label> <100 x total / (total + other)>% (<total> of <sum>)":
+                               stat counts hits, `other` misses */
+    KEY_FIGURE_SHARE,       /* "<label> <100 x total / other>% (<total> of <other>)":
+                               stat counts hits, `other` every lookup */
+};
+
+enum key_figure_flags {
+    KEY_FIGURE_GATES = 1,   /* no summary line when this figure's total is 0 (no EU ran);
+                               the kind carrying it leads the line */
+    KEY_FIGURE_IF_ANY = 2,  /* left out when its denominator is 0 */
+};
+
+struct key_figure {
+    const char *label;          /* "EU utilisation" */
+    enum key_figure_form form;
+    const char *stat;           /* a stat of the kind (table or derived) */
+    const char *other;          /* the second stat of HIT_RATE and SHARE */
+    const char *note;           /* printed after the value: "(issuing)" */
+    unsigned flags;             /* enum key_figure_flags */
+};
+
+#define KEY_FIGURE_END { .label = NULL }
+
 /* ---- the ops ------------------------------------------------------------- */
 
 struct unit_ops {
@@ -150,6 +185,7 @@ struct unit_ops {
     const struct param_desc *params;
     const struct port_desc *ports;
     const struct stat_desc *stats;
+    const struct key_figure *key_figures;   /* optional, ends in KEY_FIGURE_END */
 
     int (*create)(struct unit *u, struct gt_error *err);
     /* Optional: ports beyond the table, made when a link names them (a

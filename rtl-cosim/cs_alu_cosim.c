@@ -428,7 +428,7 @@ const struct lockstep_desc cs_alu_cosim_desc = {
 };
 
 #define CS_ALU_KIND(sym, name, text) \
-    LOCKSTEP_KIND(sym, name, struct cs_alu_cosim, cosim_params, cosim_ports, NULL, text)
+    LOCKSTEP_KIND(sym, name, struct cs_alu_cosim, cosim_params, cosim_ports, NULL, NULL, text)
 
 CS_ALU_KIND(cs_alu_rtl_ops, "cs_alu:rtl",
             "cs_alu as RTL: rtl-cosim/rtl/cs_alu.sv, Verilated, behind the C unit's ports.");

@@ -383,7 +383,7 @@ const struct lockstep_desc fpu_cosim_desc = {
 };
 
 #define FPU_KIND(sym, name, text) \
-    LOCKSTEP_KIND(sym, name, struct fpu_cosim, cosim_params, cosim_ports, NULL, text)
+    LOCKSTEP_KIND(sym, name, struct fpu_cosim, cosim_params, cosim_ports, NULL, NULL, text)
 
 FPU_KIND(fpu_rtl_ops, "fpu:rtl",
          "fpu as RTL: rtl-cosim/rtl/fpu_pipe.sv, Verilated, behind the C unit's ports.");

@@ -750,7 +750,7 @@ const struct lockstep_desc l3_cosim_desc = {
 };
 
 #define L3_KIND(sym, name, stat_table, text) \
-    LOCKSTEP_KIND(sym, name, struct l3_cosim, l3c_params, l3c_ports, stat_table, text)
+    LOCKSTEP_KIND(sym, name, struct l3_cosim, l3c_params, l3c_ports, stat_table, l3_key_figures, text)
 
 L3_KIND(l3_rtl_ops, "l3:rtl", l3c_stats,
         "l3 as RTL: rtl-cosim/rtl/l3_slice.sv (a slice: banks, shared miss entries), "

@@ -116,8 +116,9 @@ void lockstep_unit_stats_derived(struct unit *u, struct stats_writer *w);
 void lockstep_unit_destroy(struct unit *u);
 
 /* An adapter kind `name` ("l3:lockstep") with state S (a struct lockstep
- * first), the kind's tables and help. */
-#define LOCKSTEP_KIND(sym, name, S, param_table, port_table, stat_table, text)              \
+ * first), the kind's tables, the C kind's key figures for the run summary
+ * (NULL: none) and help. */
+#define LOCKSTEP_KIND(sym, name, S, param_table, port_table, stat_table, figures, text)     \
     const struct unit_ops sym = {                                                         \
         .kind = name,                                                                     \
         .help = text,                                                                     \
@@ -125,6 +126,7 @@ void lockstep_unit_destroy(struct unit *u);
         .params = param_table,                                                            \
         .ports = port_table,                                                              \
         .stats = stat_table,                                                              \
+        .key_figures = figures,                                                           \
         .create = lockstep_unit_create,                                                   \
         .realize = lockstep_unit_realize,                                                 \
         .reset = lockstep_unit_reset,                                                     \

@@ -8,4 +8,8 @@
  * kernel has illegal or truncated instructions, 2 on a usage or file error. */
 int cmd_disasm(int argc, char **argv);
 
+/* The same with the output and error streams given (the tests use it). */
+#include <stdio.h>
+int eu_disasm_main(int argc, char **argv, FILE *out, FILE *err);
+
 #endif

@@ -326,63 +326,124 @@ static int write_dump(struct sim *sim, const struct dump_request *d, struct gt_e
     return 0;
 }
 
-/* The GPU's work in one line from the stats: EU utilisation (EU-cycles in
- * which the EU issued, over EUs x cycles of the GT clock), thread occupancy
- * and the L3's hit rate (and the instruction caches', when EUs fetched through
- * them), over every unit of those kinds. Nothing when no EU ran. */
-/* Whether a unit's kind is `kind` in any implementation ("l3", "l3:rtl"). */
-static bool kind_is(const struct unit *u, const char *kind)
+/* The GPU's work in one line: every kind that names key figures
+ * (fabric/unit.h) has each figure's stat summed over its units from the
+ * finished stats dump. The kind whose figure gates the line (the EU: nothing
+ * when no EU ran) leads it; the others follow in the machine's unit order.
+ * Kinds sharing one table (an RTL twin of a C kind) add up together. */
+#define SUMMARY_KINDS 32
+#define SUMMARY_FIGURES 8
+
+struct figure_group {
+    const struct key_figure *figures;
+    uint32_t units;
+    uint64_t cycles;                    /* the latest cycle of the group's units */
+    double total[SUMMARY_FIGURES], other[SUMMARY_FIGURES];
+};
+
+static double unit_stat(const struct stats_writer *w, const struct unit *u, const char *stat)
 {
-    const char *k = unit_kind(u);
-    size_t n = strlen(kind);
-    return strncmp(k, kind, n) == 0 && (k[n] == 0 || k[n] == ':');
+    char path[600];
+    double v;
+    snprintf(path, sizeof path, "%s.%s", unit_name(u), stat);
+    return stats_lookup(w, path, &v) ? v : 0;
 }
 
-static void print_gpu_work(const struct sim *sim, const struct stats_writer *w)
+static bool group_gates(const struct figure_group *g)
 {
-    double eus = 0, issuing = 0, instructions = 0, hits = 0, misses = 0, occupancy = 0;
-    double icache_hits = 0, icache_requests = 0;
-    uint64_t cycles = 0;
+    for (const struct key_figure *f = g->figures; f->label; f++)
+        if (f->flags & KEY_FIGURE_GATES)
+            return true;
+    return false;
+}
+
+/* Prints one figure (with its ", " separator unless first); false when left out. */
+static bool print_figure(const struct figure_group *g, unsigned i, bool first)
+{
+    const struct key_figure *f = &g->figures[i];
+    double total = g->total[i], of = 0;
+    const char *sep = first ? "" : ", ";
+    const char *note_sep = f->note ? " " : "", *note = f->note ? f->note : "";
+    switch (f->form) {
+    case KEY_FIGURE_TOTAL:
+        printf("%s%.0f %s%s%s", sep, total, f->label, note_sep, note);
+        return true;
+    case KEY_FIGURE_PER_CYCLE:
+    case KEY_FIGURE_MEAN:
+        of = f->form == KEY_FIGURE_MEAN ? (double)g->units
+                                        : (double)g->units * (double)g->cycles;
+        if (of == 0 && (f->flags & KEY_FIGURE_IF_ANY))
+            return false;
+        printf("%s%s %.1f%%%s%s", sep, f->label, of > 0 ? 100.0 * total / of : 0.0, note_sep,
+               note);
+        return true;
+    case KEY_FIGURE_HIT_RATE:
+    case KEY_FIGURE_SHARE:
+        of = f->form == KEY_FIGURE_HIT_RATE ? total + g->other[i] : g->other[i];
+        if (of == 0 && (f->flags & KEY_FIGURE_IF_ANY))
+            return false;
+        printf("%s%s %.1f%% (%.0f of %.0f)%s%s", sep, f->label,
+               of > 0 ? 100.0 * total / of : 0.0, total, of, note_sep, note);
+        return true;
+    }
+    return false;
+}
+
+static void print_gpu_work(const struct sim *sim, const struct stats_writer *w,
+                           unit_kind_lookup_fn lookup)
+{
+    struct figure_group groups[SUMMARY_KINDS];
+    unsigned count = 0;
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
         struct unit *u = sim_unit(sim, i);
-        char path[600];
-        double v;
-        if (kind_is(u, "eu")) {
-            eus++;
-            cycles = unit_cycle(u) > cycles ? unit_cycle(u) : cycles;
-            snprintf(path, sizeof path, "%s.cycles_issuing", unit_name(u));
-            issuing += stats_lookup(w, path, &v) ? v : 0;
-            snprintf(path, sizeof path, "%s.instructions", unit_name(u));
-            instructions += stats_lookup(w, path, &v) ? v : 0;
-            snprintf(path, sizeof path, "%s.occupancy", unit_name(u));
-            occupancy += stats_lookup(w, path, &v) ? v : 0;
-        } else if (kind_is(u, "l3")) {
-            snprintf(path, sizeof path, "%s.hits", unit_name(u));
-            hits += stats_lookup(w, path, &v) ? v : 0;
-            snprintf(path, sizeof path, "%s.misses", unit_name(u));
-            misses += stats_lookup(w, path, &v) ? v : 0;
-        } else if (kind_is(u, "icache")) {
-            snprintf(path, sizeof path, "%s.hits", unit_name(u));
-            icache_hits += stats_lookup(w, path, &v) ? v : 0;
-            snprintf(path, sizeof path, "%s.requests", unit_name(u));
-            icache_requests += stats_lookup(w, path, &v) ? v : 0;
+        const struct unit_ops *ops = lookup(unit_kind(u));
+        const struct key_figure *figures = ops ? ops->key_figures : NULL;
+        if (!figures || !figures->label)
+            continue;
+        unsigned k = 0;
+        while (k < count && groups[k].figures != figures)
+            k++;
+        if (k == count) {
+            if (count == SUMMARY_KINDS)
+                continue;
+            memset(&groups[count], 0, sizeof groups[count]);
+            groups[count++].figures = figures;
+        }
+        struct figure_group *g = &groups[k];
+        g->units++;
+        g->cycles = unit_cycle(u) > g->cycles ? unit_cycle(u) : g->cycles;
+        for (unsigned f = 0; f < SUMMARY_FIGURES && figures[f].label; f++) {
+            g->total[f] += unit_stat(w, u, figures[f].stat);
+            if (figures[f].other)
+                g->other[f] += unit_stat(w, u, figures[f].other);
         }
     }
-    if (instructions == 0 || eus == 0)
+    bool any_gate = false;
+    for (unsigned k = 0; k < count; k++)
+        for (unsigned f = 0; f < SUMMARY_FIGURES && groups[k].figures[f].label; f++)
+            if (groups[k].figures[f].flags & KEY_FIGURE_GATES) {
+                if (groups[k].total[f] == 0)
+                    return;
+                any_gate = true;
+            }
+    if (!any_gate)
         return;
-    printf("  gpu          %.0f EU instructions, EU utilisation %.1f%% (issuing), thread "
-           "occupancy %.1f%%, L3 hit rate %.1f%% (%.0f of %.0f)", instructions,
-           cycles ? 100.0 * issuing / (eus * (double)cycles) : 0.0, 100.0 * occupancy / eus,
-           hits + misses > 0 ? 100.0 * hits / (hits + misses) : 0.0, hits, hits + misses);
-    if (icache_requests > 0)
-        printf(", icache hit rate %.1f%% (%.0f of %.0f)", 100.0 * icache_hits / icache_requests,
-               icache_hits, icache_requests);
+    printf("  gpu          ");
+    bool first = true;
+    for (int leading = 1; leading >= 0; leading--)
+        for (unsigned k = 0; k < count; k++) {
+            if (group_gates(&groups[k]) != (bool)leading)
+                continue;
+            for (unsigned f = 0; f < SUMMARY_FIGURES && groups[k].figures[f].label; f++)
+                if (print_figure(&groups[k], f, first))
+                    first = false;
+        }
     printf("\n");
 }
 
 static void print_summary(const struct sim *sim, const struct gt_config *config,
                           const struct run_args *a, double seconds, enum sim_stop_reason reason,
-                          const struct stats_writer *w)
+                          const struct stats_writer *w, unit_kind_lookup_fn lookup)
 {
     struct sim_totals t;
     sim_totals(sim, &t);
@@ -402,7 +463,7 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
     printf("  host         %.3f s, %.2f M%s-cycles/s, %.2f M messages/s\n", seconds,
            seconds > 0 ? (double)cycles0 / seconds / 1e6 : 0.0, sim_clock_name(sim, 0),
            seconds > 0 ? (double)t.messages_delivered / seconds / 1e6 : 0.0);
-    print_gpu_work(sim, w);
+    print_gpu_work(sim, w, lookup);
     printf("  output       %s/{stats.json,stats.csv,config.cfg%s}\n", a->out_dir,
            a->trace ? ",trace.json" : "");
 }
@@ -480,7 +541,7 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
         if (write_dump(sim, &a.dumps[i], &err) < 0)
             goto fail;
     if (!a.quiet)
-        print_summary(sim, config, &a, seconds, reason, stats);
+        print_summary(sim, config, &a, seconds, reason, stats, lookup);
     if (reason == SIM_STOP_DEADLOCK) {
         fprintf(stderr, "gtsim run: deadlock (the watchdog's report is above)\n");
         status = EXIT_DEADLOCK;

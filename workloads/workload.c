@@ -7,7 +7,7 @@
 #include "fabric/aub.h"
 #include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 /* Physical layout: GGTT pages (ring, context), the PPGTT tables, and the
  * pages behind the PPGTT's one 2 MiB window at VA 0x10000000. */

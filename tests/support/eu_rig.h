@@ -10,7 +10,7 @@
 #include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "fabric/unit.h"
-#include "units/eu/eu_encode.h"
+#include "isa/intel/eu_encode.h"
 
 #define STUB_MAX_EOT 256
 

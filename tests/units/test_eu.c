@@ -26,7 +26,8 @@ struct rig {
     struct unit *src, *eu, *sf, *ends;
 };
 
-static struct rig rig_new(const char *const *eu_over, uint32_t wb_latency)
+/* The rig with the shared function's replies on the EU's port `wb_port`. */
+static struct rig rig_new_on(const char *const *eu_over, uint32_t wb_latency, const char *wb_port)
 {
     struct rig r;
     r.sim = probe_sim(NULL);
@@ -37,12 +38,17 @@ static struct rig rig_new(const char *const *eu_over, uint32_t wb_latency)
     const char *sink_over[] = { "per_cycle=4", NULL };
     r.ends = probe_add(r.sim, &probe_sink_ops, "ends", sink_over);
     probe_link(r.sim, r.eu, "send", r.sf, "in", 1, 16, 4);
-    probe_link(r.sim, r.sf, "out", r.eu, "writeback", wb_latency, 16, 4);
+    probe_link(r.sim, r.sf, "out", r.eu, wb_port, wb_latency, 16, 4);
     probe_link(r.sim, r.eu, "td", r.ends, "in", 1, 16, 4);
     rig_memory(r.sim);
     struct gt_error err;
     CU_ASSERT_EQUAL(sim_realize(r.sim, &err), 0);
     return r;
+}
+
+static struct rig rig_new(const char *const *eu_over, uint32_t wb_latency)
+{
+    return rig_new_on(eu_over, wb_latency, "writeback");
 }
 
 static void dispatch(struct rig *r, uint64_t base, const uint32_t (*regs)[8], unsigned n, uint32_t id)
@@ -154,6 +160,41 @@ static void check_gen4_thread(bool fast)
 
 static void test_gen4_thread_timing(void) { check_gen4_thread(false); }
 static void test_gen4_thread_fast(void) { check_gen4_thread(true); }
+
+/* The write-back ports are an open array: a fifth shared function answering on
+ * writeback[4] (beyond the four made with the EU) reaches the thread like the
+ * first; the reply is the stub's r1 + 100 (tests/support/eu_rig.c), then + 1. */
+static void test_writeback_open_array(void)
+{
+    struct rig r = rig_new_on(NULL, 3, "writeback[4]");
+    CU_ASSERT_EQUAL(unit_port_count(r.eu, "writeback"), 5);
+    struct eu_enc_buf k = kernel_send_roundtrip();
+    rig_load(r.sim, 0x10000, &k);
+    uint32_t regs[2][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++)
+        regs[1][i] = 5 * i + 1;
+    dispatch(&r, 0x10000, (const uint32_t (*)[8])regs, 2, 9);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r.sf);
+    CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(sf->eot_first[0][i], 5 * i + 1 + 100 + 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.writebacks"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.port.writeback.4.received"), 1);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.port.writeback.0.received"), 0);
+    eu_enc_free(&k);
+    sim_destroy(r.sim);
+
+    /* an open array has no holes: writeback[6] without [4] and [5] is refused */
+    struct sim *sim = probe_sim(NULL);
+    struct unit *eu = probe_add(sim, &eu_ops, "eu", NULL);
+    struct unit *sf2 = probe_add(sim, &stub_sf_ops, "sf", NULL);
+    probe_link(sim, sf2, "out", eu, "writeback[6]", 1, 16, 4);
+    struct gt_error err;
+    CU_ASSERT_NOT_EQUAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "port writeback[4] is not linked"));
+    sim_destroy(sim);
+}
 
 static void test_send_and_writeback_timing(void) { check_roundtrip(false); }
 static void test_send_and_writeback_fast(void) { check_roundtrip(true); }
@@ -847,6 +888,7 @@ static const struct test_case cases[] = {
     { "gen4 thread through the unit, fast", test_gen4_thread_fast },
     { "send and writeback (timing)", test_send_and_writeback_timing },
     { "send and writeback (fast)", test_send_and_writeback_fast },
+    { "write-backs on an open port array", test_writeback_open_array },
     { "thread slots fill and free", test_thread_slots_fill_and_free },
     { "scoreboard and co-issue", test_scoreboard_and_co_issue },
     { "round robin and bad arbitration", test_round_robin_and_bad_arbitration },

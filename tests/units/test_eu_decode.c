@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #define EU_KV_MAX 32
 

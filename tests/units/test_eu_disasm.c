@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
+#include "tools/cmd_disasm.h"
 
 static void collapse(const char *in, char *out, size_t n)
 {

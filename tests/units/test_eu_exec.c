@@ -1,7 +1,7 @@
-/* tests/units/test_eu_exec.c - the EU's per-channel execution (units/eu/eu_exec.c)
+/* tests/units/test_eu_exec.c - the EU's per-channel execution (units/eu/eu_exec*.c)
  * on one thread, instruction by instruction.
  *
- * Kernels are built with the encoder (units/eu/eu_encode.h), which writes fields
+ * Kernels are built with the encoder (isa/intel/eu_encode.h), which writes fields
  * through the same spec tables the decoder (tested against intel-gen4disasm in
  * test_eu_decode.c) reads. Every expected value is worked out here from the
  * seed's definitions (seed 003 = SKL PRM vol 7 line numbers) with C arithmetic
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/eu/eu_encode.h"
+#include "isa/intel/eu_encode.h"
 #include "units/eu/eu_exec.h"
 
 enum {

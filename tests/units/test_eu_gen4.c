@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/eu/eu_encode.h"
+#include "isa/intel/eu_encode.h"
 #include "units/eu/eu_exec.h"
 
 #define STUB_ADD 100u

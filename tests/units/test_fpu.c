@@ -1,6 +1,6 @@
 /* tests/units/test_fpu.c - the FPU pipe (units/fpu) against the EU executor
  * (units/eu/eu_exec.c): every request also runs as a one-instruction SIMD4
- * (DF: SIMD2) kernel (encoded by units/eu/eu_encode.h, decoded, executed on
+ * (DF: SIMD2) kernel (encoded by isa/intel/eu_encode.h, decoded, executed on
  * one thread with cr0.0 set from the request's mode), and results and flags
  * must agree bit for bit: 50k random requests, every pair/triple of special
  * operands in every mode (F and DF), and 300 kernels run on a standalone EU
@@ -21,7 +21,7 @@
 #include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
-#include "units/eu/eu_encode.h"
+#include "isa/intel/eu_encode.h"
 #include "units/eu/eu_exec.h"
 #include "units/fpu/fpu.h"
 #include "units/fpu/fpu_gen.h"

@@ -16,7 +16,7 @@
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "units/eu/eu.h"
-#include "units/eu/eu_encode.h"
+#include "isa/intel/eu_encode.h"
 #include "units/common/thread_msg.h"
 
 #define BENCH_THREADS 56

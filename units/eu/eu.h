@@ -1,5 +1,7 @@
 /* units/eu/eu.h - the execution unit (Gen7/8/9): hardware threads running EU
- * kernels, with the ISA executed per channel by units/eu/eu_exec.c.
+ * kernels, with the ISA executed per channel by units/eu/eu_exec*.c (and
+ * eu_fast.c). Files: eu.c (the unit shell), eu_fetch.c (instruction fetch),
+ * eu_schedule.c (dispatch, scoreboard, arbitration, sends); eu_internal.h.
  *
  * Models (seed 003 = SKL PRM vol 7):
  *  - thread slots (param `threads`; Gen9 7 per EU, notes §11.1/§14.2) filled by
@@ -47,7 +49,8 @@
  *  - `fast` mode: a thread runs until its next SEND in one tick, no latencies.
  * Ports: "dispatch" in (MSG_THREAD_DISPATCH; MSG_GENERIC traffic is passed on
  *        unchanged to "send"), "send" out, "sfid"[16] out (optional, per SFID),
- *        "writeback"[4] in (optional), "td" out (optional, thread ends),
+ *        "writeback"[n] in (optional; open, one per shared function that
+ *        answers, 0-3 always made), "td" out (optional, thread ends),
  *        "icache" out and "icache_reply" in (optional, linked together:
  *        line fetches to the subslice instruction cache, units/common/memreq.h).
  *        Payloads: units/common/thread_msg.h.

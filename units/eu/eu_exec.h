@@ -1,5 +1,5 @@
 /* units/eu/eu_exec.h - functional execution of Gen4 and Gen7/8/9 EU instructions, one
- * hardware thread at a time (the timing lives in units/eu/eu.c).
+ * hardware thread at a time (the timing lives in units/eu/eu_schedule.c).
  *
  * Models (seed 003 = SKL PRM vol 7, line numbers in the seed):
  *  - the per-thread register files: 128 GRF of 32 bytes (L19451); the ARF
@@ -16,7 +16,7 @@
  *  - per-channel flow control with a per-channel IP (PcIP, L20955) and the
  *    Gen6+ JIP/UIP branch fields; the per-instruction JIP/UIP semantics are a
  *    gap in the seed (notes/003-skl-sharedfn-eu.md §14.4) and follow the
- *    layout Mesa's emitter produces (see eu_exec.c "flow control");
+ *    layout Mesa's emitter produces (see eu_exec_flow.c);
  *  - float modes from cr0.0 (L20019-20065): rounding mode, single/double/half
  *    denormal flush or keep, min/max NaN rules (L21702-21739), float to
  *    integer saturation (L21657-21693), ALT mode for F (INF results become
@@ -29,9 +29,9 @@
  *    the gap): the message registers m0..m15 (COMPR4 included), sechalf and
  *    compressed SIMD16, the implicit accumulator of arithmetic instructions,
  *    IF/IFF/ELSE/ENDIF/WHILE/BREAK/CONT with their jump counts (the mask stack
- *    by its effect, see eu_exec.c do_flow4), SEND with the implied move of a
+ *    by its effect, see eu_exec_flow.c exec_flow4), SEND with the implied move of a
  *    GRF src0 to the base MRF and the payload from the MRF
- *    (eu_send_payload_reg). The EU unit (eu.c) must copy payloads through
+ *    (eu_send_payload_reg). The EU unit (eu_schedule.c) must copy payloads through
  *    eu_send_payload_reg and accept gen 4 dispatches to run Gen4 threads.
  *  - the instructions seed 004 gives pseudocode for: smov (immediate channel
  *    mask), movi (indexed move through a0.0-a0.7), sad2/sada2 (2-tuple SAD
@@ -70,7 +70,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #define EU_GRF_COUNT 128
 #define EU_REG_BYTES 32
@@ -228,5 +228,12 @@ enum eu_pipe eu_insn_pipe(const struct eu_instruction *in);
  * L19171 "SIMD4 still executes in 2 cycles" read as a 4-wide 32-bit datapath,
  * notes §11.1), 2 for 64-bit types. */
 unsigned eu_insn_occupancy(const struct eu_instruction *in);
+/* Scoreboard classes: whether the instruction reads f0/f1 (predication; sel
+ * always), whether it writes them (a conditional modifier, but on sel, csel,
+ * send and math), and the registers its destination writes past its region
+ * (math intdivmod: the remainder in the next one). */
+bool eu_insn_reads_flags(const struct eu_instruction *in);
+bool eu_insn_writes_flags(const struct eu_instruction *in);
+unsigned eu_insn_extra_dst_regs(const struct eu_instruction *in);
 
 #endif

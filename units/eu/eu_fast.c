@@ -8,6 +8,7 @@
  * integer test of the exponent bits of whole vectors (a source holding a
  * denormal takes the per-channel path). */
 #include "units/eu/eu_exec.h"
+#include "units/eu/eu_opcodes.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,9 +17,6 @@
 #define EU_FAST_AVX2 1
 #endif
 
-enum { OP_MOV = 1, OP_AND = 5, OP_OR = 6, OP_XOR = 7, OP_CMP = 16, OP_ADD = 64, OP_MUL = 65,
-       OP_MAD = 91 };
-enum { CM_Z = 1, CM_NZ, CM_G, CM_GE, CM_L, CM_LE };
 
 static uint32_t chan_bits(unsigned n)
 {

@@ -460,6 +460,14 @@ static void icache_destroy(struct unit *u)
     icache_release(unit_state(u));
 }
 
+/* The run summary's figure (fabric/unit.h): hits over lookups, when EUs fetched
+ * through an instruction cache. */
+static const struct key_figure icache_key_figures[] = {
+    { .label = "icache hit rate", .form = KEY_FIGURE_SHARE, .stat = "hits", .other = "requests",
+      .flags = KEY_FIGURE_IF_ANY },
+    KEY_FIGURE_END
+};
+
 const struct unit_ops icache_ops = {
     .kind = "icache",
     .help = "A subslice's instruction cache shared by its EUs (seed 003 L18408: an L3 read "
@@ -472,6 +480,7 @@ const struct unit_ops icache_ops = {
     .params = icache_params,
     .ports = icache_ports,
     .stats = icache_stats,
+    .key_figures = icache_key_figures,
     .realize = icache_realize,
     .reset = icache_reset,
     .tick = icache_tick,

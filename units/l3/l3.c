@@ -652,6 +652,12 @@ static void l3_destroy(struct unit *u)
     free(s->to_memory);
 }
 
+/* The run summary's figure (fabric/unit.h): the hit rate of cached requests. */
+const struct key_figure l3_key_figures[] = {
+    { .label = "L3 hit rate", .form = KEY_FIGURE_HIT_RATE, .stat = "hits", .other = "misses" },
+    KEY_FIGURE_END
+};
+
 const struct unit_ops l3_ops = {
     .kind = "l3",
     .help = "One slice's L3: banks taking a 64-byte request per cycle, 2 KiB logical ways, "
@@ -661,6 +667,7 @@ const struct unit_ops l3_ops = {
     .params = l3_params,
     .ports = l3_ports,
     .stats = l3_stats,
+    .key_figures = l3_key_figures,
     .realize = l3_realize,
     .tick = l3_tick,
     .stats_derived = l3_stats_derived,

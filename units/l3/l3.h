@@ -51,6 +51,8 @@
 #include "fabric/unit.h"
 
 extern const struct unit_ops l3_ops;
+/* The run summary's L3 figure; the RTL twins of the kind (rtl-cosim/) name it too. */
+extern const struct key_figure l3_key_figures[];
 
 /* L3CNTLREG (0x7034) decoded for one slice: the fields in ways, the rules of
  * 003 notes §4.5 (L18834-18911) checked, and what the partition becomes.

@@ -1,4 +1,4 @@
-/* units/eu/eu_decode.c - native/compact EU instruction decoding.
+/* isa/intel/eu_decode.c - native/compact EU instruction decoding.
  *
  * Field positions: spec/eu/native-fields.txt (generated into eu_field_table).
  * Encodings of the field values: spec/eu/opcodes.txt. Compact forms:
@@ -6,7 +6,7 @@
  * the PRM has the fact: 003 = SKL PRM vol 7 (seed 003_59eaf1066a666480.txt),
  * 004 = BDW PRM vol 2a (seed 004_213881109442438b.txt).
  */
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #include <string.h>
 

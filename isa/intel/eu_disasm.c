@@ -1,9 +1,9 @@
-/* units/eu/eu_disasm.c - one line per decoded EU instruction, in a syntax close to
+/* isa/intel/eu_disasm.c - one line per decoded EU instruction, in a syntax close to
  * intel-gen4disasm and Mesa's disassembler (the column layout, register and type
  * spellings, and the "{ align1 1Q ... }" option block follow those tools' output as
  * seen in tests/data/eu/ and the aubinator listings).
  */
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -1,16 +1,16 @@
-/* units/eu/eu_encode.h - a small encoder for Gen4/7/8/9 native instructions,
+/* isa/intel/eu_encode.h - a small encoder for Gen4/7/8/9 native instructions,
  * for tests and workload builders that need kernels intel-gen4asm cannot
  * express (every type, JIP/UIP flow control, split sends). It writes the
  * fields through the same spec tables the decoder reads (spec/eu/
  * native-fields.txt, opcodes.txt), so what it emits is checked by decoding it.
  * Only the native (uncompacted) form is produced. */
-#ifndef GTSIM_UNITS_EU_ENCODE_H
-#define GTSIM_UNITS_EU_ENCODE_H
+#ifndef GTSIM_ISA_INTEL_EU_ENCODE_H
+#define GTSIM_ISA_INTEL_EU_ENCODE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 /* One operand. Source regions are in elements (<vstride;width,hstride>). */
 struct eu_enc_opnd {

@@ -1,4 +1,4 @@
-/* units/eu/eu_isa.h - decoding and disassembling Intel GPU EU instructions
+/* isa/intel/eu_isa.h - decoding and disassembling Intel GPU EU instructions
  * (Gen4 = 965G, Gen7 = Ivy Bridge / ValleyView, Gen8 = Broadwell, Gen9 = Skylake).
  *
  * Every encoding fact comes from the spec tables in spec/eu/ (see spec/eu/README.md
@@ -11,8 +11,8 @@
  * reason in `illegal_reason`; a buffer too short for the instruction gives 0 bytes
  * consumed.
  */
-#ifndef GTSIM_UNITS_EU_ISA_H
-#define GTSIM_UNITS_EU_ISA_H
+#ifndef GTSIM_ISA_INTEL_EU_ISA_H
+#define GTSIM_ISA_INTEL_EU_ISA_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -177,10 +177,5 @@ void eu_disasm_buffer(int gen, const uint8_t *p, size_t len, FILE *out, bool wit
 int eu_parse_hex_text(const char *text, size_t n, uint8_t **bytes, size_t *len,
                       struct gt_error *err);
 int eu_load_kernel_file(const char *path, uint8_t **bytes, size_t *len, struct gt_error *err);
-
-/* `gtsim disasm --gen N [--offsets] FILE` (argv[0] = "disasm"): listing on out, one
- * line errors on err. Returns 0, 1 when the kernel holds illegal or truncated
- * instructions, 2 on a usage or file error. */
-int eu_disasm_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

@@ -1,6 +1,6 @@
-/* units/eu/eu_encode.c - see eu_encode.h. Field positions and codes come from the
+/* isa/intel/eu_encode.c - see eu_encode.h. Field positions and codes come from the
  * generated spec tables (spec/eu/native-fields.txt, opcodes.txt). */
-#include "units/eu/eu_encode.h"
+#include "isa/intel/eu_encode.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* units/eu/eu_send.c - message descriptors of send instructions: fields by id and the
+/* isa/intel/eu_send.c - message descriptors of send instructions: fields by id and the
  * message a send carries, through the generated descriptor reader (build/gen/msg_desc.h,
  * from opcodes.txt [message-descriptors] and spec/eu/descriptors.txt).
  */
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 bool eu_send_desc_field(const struct eu_instruction *in, enum msg_desc_field f, uint32_t *value)
 {

@@ -1,9 +1,9 @@
-/* units/eu/eu_kernel_file.c - reading EU kernels from files: raw binary, or the hex
+/* isa/intel/eu_kernel_file.c - reading EU kernels from files: raw binary, or the hex
  * text intel-gen4asm writes without -b: one instruction per line,
  *     { 0x00600001, 0x204003bd, 0x008d0060, 0x00000000 },
  * (little-endian DWords in instruction order; a compact instruction is two words).
  */
-#include "units/eu/eu_isa.h"
+#include "isa/intel/eu_isa.h"
 
 #include <ctype.h>
 #include <errno.h>

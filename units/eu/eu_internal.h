@@ -1,0 +1,179 @@
+/* units/eu/eu_internal.h - the EU unit's state, shared by its files (private to
+ * units/eu/eu*.c; the unit's interface is eu.h):
+ *  - eu.c           the unit shell: params, ports, stats, realize/reset/tick;
+ *  - eu_fetch.c     instruction fetch: the decoded-instruction cache, the
+ *                   subslice instruction cache client and the fetch buffer;
+ *  - eu_schedule.c  scheduling: dispatch and thread end, the scoreboard,
+ *                   thread arbitration and issue to the pipes, SENDs and
+ *                   write-backs.
+ * The execution of one instruction is eu_exec.h's. */
+#ifndef GTSIM_UNITS_EU_EU_INTERNAL_H
+#define GTSIM_UNITS_EU_EU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/memory.h"
+#include "fabric/unit.h"
+#include "units/common/thread_msg.h"
+#include "units/eu/eu_exec.h"
+
+
+#define EU_MAX_THREADS 16
+#define EU_SFID_PORTS 16
+/* Write-back ports: an open array, one per shared function that answers, so at
+ * most one per SFID (a 4-bit field). The first four are made with the EU,
+ * linked or not, only so that stats.csv keeps its rows port.writeback.0-3 as
+ * before the array was open; links may name more. */
+#define EU_WRITEBACK_PORTS_MAX EU_SFID_PORTS
+#define EU_WRITEBACK_PORTS_MADE 4
+#define EU_SFID_GATEWAY 3
+#define EU_SFID_TS 7
+/* Line requests in flight: one per waiting thread, and up to as many prefetches. */
+#define EU_FETCH_ENTRIES (2 * EU_MAX_THREADS)
+#define NEVER UINT64_MAX
+
+/* A line requested from the subslice instruction cache; tag = its index. */
+struct fetch_entry {
+    bool used, sent;
+    uint64_t line;              /* physical address / 64 */
+};
+
+/* A decoded instruction with what the timing model needs, cached by address. */
+struct dentry {
+    uint64_t addr;
+    struct dentry *next;        /* the entry last found after this one (checked by addr) */
+    bool valid;
+    uint8_t pipe;               /* enum eu_pipe */
+    uint8_t occupancy;
+    uint8_t latency_class;      /* 0 alu, 1 math, 2 df */
+    bool reads_indirect;
+    bool reads_flags, writes_flags;     /* predication / flow control; cond modifier */
+    uint8_t nread;
+    uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
+    uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
+    struct eu_fast fast;
+    struct eu_instruction in;
+};
+
+struct slot {
+    bool busy;
+    bool ended;                 /* EOT issued; waiting for write-backs */
+    uint8_t end_status;
+    uint64_t age;
+    uint32_t request_id, ffid;
+    uint32_t pending_wb;        /* sends awaiting write-back */
+    uint64_t ready_cycle;       /* fetch stall (icache miss) */
+    bool blocked_send;          /* a SEND message waits for its port */
+    struct dentry *last;        /* the entry just executed (a hint; checked by addr) */
+    const struct dentry *dep_d; /* the entry dep_at was worked out for (NULL: none) */
+    uint64_t dep_at;            /* when its operands are all ready (NEVER: a write-back) */
+    uint64_t iline_key;         /* instruction cache line + 1 of the last fetch, and its set */
+    uint32_t iset;
+    /* fetch through the subslice instruction cache ("icache" linked) */
+    bool line_held;             /* the thread holds the line iline_key names */
+    bool fetch_wait;            /* waits for the reply to fetch entry fetch_entry */
+    uint8_t fetch_entry;
+    uint64_t fetch_since;       /* the cycle it started waiting */
+    uint64_t ipage_key;         /* virtual 4 KiB page + 1 of the last translated fetch */
+    uint64_t ipage_physical;    /* and its physical page */
+    uint64_t never_mask[2];     /* GRFs set to NEVER by a SEND awaiting write-back */
+    struct msg *pending_msg;
+    struct port *pending_port;
+    uint64_t instructions;
+    struct gpu_address_space space;
+    uint64_t grf_ready[EU_GRF_COUNT];
+    uint64_t flags_ready;       /* f0/f1 written by an instruction still in its pipe */
+    bool barrier_wait;          /* sent a gateway BarrierMsg; waits for its notification */
+    bool after_barrier;         /* the last instruction was that BarrierMsg */
+    struct eu_thread_context ctx;       /* from the dispatch, copied into every SEND */
+    struct eu_thread th;
+};
+
+struct eu {
+    /* params */
+    uint32_t threads;
+    uint32_t gen;
+    bool fast;
+    char arbitration[PARAM_STRING_MAX];
+    uint32_t fpu_latency, em_latency, math_latency, df_latency;
+    bool co_issue;
+    uint32_t issue_width;
+    uint32_t icache_kib, icache_latency;
+    uint32_t fetch_buffer_lines, fetch_prefetch_lines;
+    uint32_t decode_cache_entries;
+    uint64_t max_thread_instructions;
+    /* ports */
+    struct port *dispatch, *send, *td;
+    struct port *sfid[EU_SFID_PORTS];
+    struct port *writeback[EU_WRITEBACK_PORTS_MAX];
+    uint32_t writeback_ports;   /* how many of them the links made */
+    struct port *icache, *icache_reply;
+    bool icache_linked;
+    /* state */
+    bool round_robin;
+    struct slot *slots;
+    uint64_t age_counter;
+    uint32_t rr_next;
+    uint8_t age_order[EU_MAX_THREADS];  /* busy slots, oldest first */
+    uint32_t age_count;
+    uint64_t pipe_busy_until[4];
+    struct dentry *dcache;
+    uint32_t dcache_mask, dcache_used;
+    uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
+    uint32_t iline_count;
+    bool iline_pow2;
+    struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
+    uint32_t fetches_unsent, fetches_used;
+    uint32_t fetches_end;       /* entries at or past this index are free */
+    struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
+    uint32_t end_queue_len, end_queue_cap;
+    uint64_t last_account;
+    uint32_t busy_slots;
+    uint32_t pending_msgs;      /* slots holding a message their port refused */
+    /* stats */
+    uint64_t received, forwarded, sunk, bad_messages;
+    uint64_t threads_dispatched, threads_ended, threads_killed;
+    uint64_t instructions, cycles_issuing;
+    uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch, stall_port;
+    uint64_t thread_cycles, active_threads, active_threads_peak;
+    uint64_t sends, writebacks, sends_dropped;
+    uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero, unmodelled;
+    uint64_t exceptions;
+    bool warned_unmodelled;
+    uint64_t icache_misses, decode_misses;
+    uint64_t fetch_requests, fetch_merged, fetch_prefetches;
+};
+
+/* ---- eu_fetch.c ------------------------------------------------------------------ */
+
+/* The decoded entry at the thread's ip (decoding it on a miss); NULL with *why
+ * set when the fetch faults. */
+struct dentry *eu_fetch_decoded(struct eu *s, struct unit *u, struct slot *sl,
+                                enum eu_thread_status *why);
+/* In timing mode with "icache" linked: whether the thread may go on with the
+ * line of addr (else it now waits for a line request); requests prefetches. */
+bool eu_fetch_line(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr, uint64_t now);
+/* Sends the line requests still unsent, as the "icache" channel allows. */
+void eu_send_fetches(struct eu *s, struct unit *u);
+/* A line from the subslice instruction cache ("icache_reply"). */
+void eu_take_fetch_reply(struct eu *s, struct unit *u, struct msg *m);
+
+/* ---- eu_schedule.c ---------------------------------------------------------------- */
+
+/* Adds the busy slots' cycles since the last call to thread_cycles. */
+void eu_account(struct eu *s, struct unit *u);
+/* Sends the thread-end messages the "td" port now takes. */
+void eu_flush_end_queue(struct eu *s);
+/* A dispatch: false when no slot is free (the message stays queued). */
+bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m);
+/* A shared function's write-back (any "writeback" port). */
+void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m);
+/* Retries the SENDs a full channel refused. */
+void eu_retry_blocked_sends(struct eu *s, struct unit *u);
+/* Fast mode: every runnable thread runs to its next SEND; true: more to do. */
+bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now);
+/* Timing mode: one cycle of issue; true: more to do. */
+bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now);
+
+#endif

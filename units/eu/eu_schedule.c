@@ -1,0 +1,594 @@
+/* units/eu/eu_schedule.c - the EU's scheduling (see eu.h): dispatch into
+ * thread slots and thread end, the GRF and flag scoreboard, thread arbitration
+ * (oldest first or round robin) and issue to the pipes, SENDs out and
+ * write-backs in. */
+#include "units/eu/eu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/sim.h"
+#include "units/common/memreq.h"
+
+/* ---- thread lifecycle ------------------------------------------------------------ */
+
+void eu_account(struct eu *s, struct unit *u)
+{
+    uint64_t now = unit_cycle(u);
+    if (now > s->last_account)
+        s->thread_cycles += (now - s->last_account) * s->busy_slots;
+    s->last_account = now;
+}
+
+void eu_flush_end_queue(struct eu *s)
+{
+    while (s->end_queue_len && port_can_send(s->td)) {
+        port_try_send(s->td, s->end_queue[0]);
+        memmove(s->end_queue, s->end_queue + 1, (s->end_queue_len - 1) * sizeof *s->end_queue);
+        s->end_queue_len--;
+    }
+}
+
+static void free_slot(struct eu *s, struct unit *u, unsigned i)
+{
+    struct slot *sl = &s->slots[i];
+    if (sl->pending_msg) {
+        msg_free(unit_sim(u), sl->pending_msg);
+        sl->pending_msg = NULL;
+        s->pending_msgs--;
+    }
+    if (port_is_bound(s->td)) {
+        struct msg *m = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
+        struct eu_thread_end *e = (struct eu_thread_end *)m->payload;
+        e->op = EU_TD_THREAD_END;
+        e->request_id = sl->request_id;
+        e->slot = (uint16_t)i;
+        e->status = sl->end_status;
+        e->ffid = sl->ffid;
+        e->instructions = sl->instructions;
+        m->tag = sl->request_id;
+        if (s->end_queue_len == s->end_queue_cap) {
+            /* only when dispatches arrive faster than the TD takes the ends
+             * (a TD never re-dispatches a slot before seeing its end) */
+            s->end_queue_cap *= 2;
+            s->end_queue = gt_xrealloc(s->end_queue, s->end_queue_cap * sizeof *s->end_queue);
+        }
+        s->end_queue[s->end_queue_len++] = m;
+        eu_flush_end_queue(s);
+    }
+    eu_account(s, u);
+    for (uint32_t k = 0; k < s->age_count; k++)
+        if (s->age_order[k] == i) {
+            memmove(&s->age_order[k], &s->age_order[k + 1], s->age_count - k - 1);
+            s->age_count--;
+            break;
+        }
+    sl->busy = false;
+    s->busy_slots--;
+    s->active_threads = s->busy_slots;
+    s->threads_ended++;
+}
+
+/* The thread is over (EOT or killed); the slot frees when no write-back is due. */
+static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_status st)
+{
+    struct slot *sl = &s->slots[i];
+    sl->ended = true;
+    sl->end_status = (uint8_t)st;
+    s->illegal += sl->th.counts.illegal;
+    s->register_faults += sl->th.counts.register_faults;
+    s->divide_by_zero += sl->th.counts.divide_by_zero;
+    s->unmodelled += sl->th.counts.unmodelled;
+    s->exceptions += sl->th.counts.exceptions;
+    memset(&sl->th.counts, 0, sizeof sl->th.counts);
+    if (st != EU_THREAD_OK) {
+        s->threads_killed++;
+        unit_log(u, SIM_LOG_NOTE, "thread %u (request %u) ended at ip 0x%x: %s", i, sl->request_id,
+                 sl->th.ip,
+                 st == EU_THREAD_ILLEGAL ? (sl->th.fault_reason ? sl->th.fault_reason : "illegal")
+                 : st == EU_THREAD_FETCH_FAULT ? "instruction fetch fault"
+                 : "max_thread_instructions exceeded");
+    }
+    /* A GPGPU thread ended for bad programming sends no EOT of its own: the
+     * EU tells the thread spawner (SFID 7) that it is gone, so the group's
+     * resources are freed and the front end does not wait for it forever. */
+    if (st != EU_THREAD_OK && sl->ctx.valid && !sl->pending_msg &&
+        port_is_bound(s->sfid[EU_SFID_TS])) {
+        struct msg *m = msg_alloc(unit_sim(u), MSG_SEND, sizeof(struct eu_send_msg));
+        struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+        p->sfid = EU_SFID_TS;
+        p->slot = (uint8_t)i;
+        p->flags = EU_SEND_EOT | EU_SEND_DST_NULL;
+        p->ffid = sl->ffid;
+        p->ctx = sl->ctx;
+        m->tag = i;
+        if (!port_try_send(s->sfid[EU_SFID_TS], m)) {
+            sl->pending_msg = m;
+            sl->pending_port = s->sfid[EU_SFID_TS];
+            sl->blocked_send = true;
+            s->pending_msgs++;
+        }
+    }
+    if (sl->pending_wb == 0 && !sl->pending_msg)
+        free_slot(s, u, i);
+}
+
+static void allocate(struct eu *s)
+{
+    s->slots = gt_xcalloc(s->threads, sizeof *s->slots);
+    uint32_t cap = 16;
+    while (cap < s->decode_cache_entries)
+        cap *= 2;
+    s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
+    s->dcache_mask = cap - 1;
+    s->dcache_used = 0;
+    s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
+    s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
+    s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
+    memset(s->fetches, 0, sizeof s->fetches);
+    s->fetches_unsent = s->fetches_used = s->fetches_end = 0;
+    s->end_queue_cap = s->threads + 1;
+    s->end_queue = gt_xcalloc(s->end_queue_cap, sizeof *s->end_queue);
+}
+
+bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
+{
+    if (!s->slots)
+        allocate(s);
+    unsigned i;
+    for (i = 0; i < s->threads; i++)
+        if (!s->slots[i].busy)
+            break;
+    if (i == s->threads)
+        return false;
+    struct slot *sl = &s->slots[i];
+    const struct eu_dispatch *d = (const struct eu_dispatch *)m->payload;
+    bool ok = m->size >= sizeof *d && d->op == EU_TD_DISPATCH &&
+              m->size >= sizeof *d + (size_t)d->grf_count * EU_MSG_REG_BYTES &&
+              (uint32_t)d->grf_start + d->grf_count <= EU_GRF_COUNT &&
+              (d->gen == 0 || d->gen == 4 || d->gen == 7 || d->gen == 8 || d->gen == 9) &&
+              d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
+    memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
+    sl->busy = true;
+    sl->age = ++s->age_counter;
+    s->age_order[s->age_count++] = (uint8_t)i;
+    s->busy_slots++;
+    eu_account(s, u);
+    s->active_threads = s->busy_slots;
+    if (s->active_threads > s->active_threads_peak)
+        s->active_threads_peak = s->active_threads;
+    s->threads_dispatched++;
+    if (!ok) {
+        s->bad_messages++;
+        unit_log(u, SIM_LOG_NOTE, "malformed thread dispatch (%u bytes) dropped", m->size);
+        sl->request_id = m->size >= 8 ? d->request_id : 0;
+        sl->ended = true;
+        sl->end_status = EU_THREAD_BAD_DISPATCH;
+        s->threads_killed++;
+        free_slot(s, u, i);
+        return true;
+    }
+    sl->request_id = d->request_id;
+    sl->ffid = d->ffid;
+    sl->ctx = d->ctx;
+    int gen = d->gen ? d->gen : (int)s->gen;
+    uint32_t dmask = d->dmask ? d->dmask : (d->simd >= 32 ? ~0u : ((1u << (d->simd ? d->simd : 8)) - 1));
+    eu_thread_init(&sl->th, gen, d->inst_base, d->kernel_offset, dmask);
+    eu_thread_set_system(&sl->th, d->cr0_0, d->cr0_1, d->sip_valid, d->sip);
+    memcpy(sl->th.grf + d->grf_start * EU_REG_BYTES, d->grf, (size_t)d->grf_count * EU_REG_BYTES);
+    /* sr0.0: FFID 27:24, EUID 11:8 (left 0), TID 2:0 (L19938-19975) */
+    uint32_t sr0 = (d->ffid & 15) << 24 | (i & 7);
+    memcpy(sl->th.arf[EU_ARF_SR0], &sr0, 4);
+    struct gpu_memory *mem = sim_memory(unit_sim(u));
+    gpu_address_space_init(&sl->space, mem, (enum gpu_address_space_format)d->space_format,
+                           d->space_root);
+    return true;
+}
+
+/* ---- sends and write-backs --------------------------------------------------------- */
+
+static struct port *route(struct eu *s, unsigned sfid)
+{
+    if (sfid < EU_SFID_PORTS && port_is_bound(s->sfid[sfid]))
+        return s->sfid[sfid];
+    return port_is_bound(s->send) ? s->send : NULL;
+}
+
+static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu_send_request *rq)
+{
+    struct slot *sl = &s->slots[i];
+    struct eu_thread *t = &sl->th;
+    unsigned regs = rq->mlen + rq->ex_mlen;
+    struct msg *m = msg_alloc(unit_sim(u), MSG_SEND,
+                              (uint32_t)(sizeof(struct eu_send_msg) + regs * EU_MSG_REG_BYTES));
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    p->sfid = rq->sfid;
+    p->mlen = rq->mlen;
+    p->ex_mlen = rq->ex_mlen;
+    p->rlen = rq->rlen;
+    p->slot = (uint8_t)i;
+    p->dst_reg = rq->dst_reg;
+    p->exec_size = rq->exec_size;
+    p->flags = (uint8_t)((rq->eot ? EU_SEND_EOT : 0) | (rq->header_present ? EU_SEND_HEADER : 0) |
+                         (rq->sendc ? EU_SEND_SENDC : 0) | (rq->dst_null ? EU_SEND_DST_NULL : 0) |
+                         (rq->split ? EU_SEND_SPLIT : 0));
+    p->desc = rq->desc;
+    p->ex_desc = rq->ex_desc;
+    p->exec_mask = rq->exec_mask;
+    p->ffid = sl->ffid;
+    p->ctx = sl->ctx;
+    for (unsigned r = 0; r < regs; r++) {
+        /* GRFs on Gen7+, the message registers on Gen4 (eu_exec.h) */
+        const uint8_t *src = eu_send_payload_reg(t, rq, r);
+        if (src)
+            memcpy(p->regs[r], src, EU_REG_BYTES);
+        else
+            s->register_faults++;
+    }
+    m->tag = i;
+    s->sends++;
+    bool wb = rq->rlen > 0 && !rq->eot;
+    struct port *out = rq->sfid ? route(s, rq->sfid) : NULL;
+    if (!out) {
+        /* null SFID or nothing linked: the message goes nowhere; a reply
+         * that will never come is taken as zeros so the thread cannot hang */
+        s->sends_dropped++;
+        msg_free(unit_sim(u), m);
+        if (wb && !rq->dst_null)
+            for (unsigned r = 0; r < rq->rlen && rq->dst_reg + r < EU_GRF_COUNT; r++)
+                memset(t->grf + (rq->dst_reg + r) * EU_REG_BYTES, 0, EU_REG_BYTES);
+        return;
+    }
+    /* A gateway BarrierMsg (SFID 3, SubFuncID 4, 003 L9024-9036): the thread
+     * waits for the gateway's notification (a write-back with rlen 0). The
+     * kernel's own `wait n0` that follows is a nop in eu_exec_alu.c, so the wait
+     * is kept here, from the send on (only when the gateway is linked; a
+     * predicated barrier with a response waits on its register instead). */
+    if (rq->sfid == EU_SFID_GATEWAY && (rq->desc & 7) == 4 && !rq->eot && !wb &&
+        out == s->sfid[EU_SFID_GATEWAY]) {
+        sl->barrier_wait = true;
+        sl->after_barrier = true;
+        sl->pending_wb++;
+    }
+    if (wb) {
+        sl->pending_wb++;
+        for (unsigned r = 0; r < rq->rlen && rq->dst_reg + r < EU_GRF_COUNT; r++) {
+            unsigned g = rq->dst_reg + r;
+            sl->grf_ready[g] = NEVER;
+            sl->never_mask[g / 64] |= UINT64_C(1) << (g % 64);
+        }
+    }
+    if (!port_try_send(out, m)) {
+        sl->pending_msg = m;
+        sl->pending_port = out;
+        sl->blocked_send = true;
+        s->pending_msgs++;
+    }
+}
+
+void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
+{
+    const struct eu_writeback_msg *w = (const struct eu_writeback_msg *)m->payload;
+    if (m->kind != MSG_WRITEBACK || m->size < sizeof *w ||
+        m->size < sizeof *w + (size_t)w->rlen * EU_MSG_REG_BYTES || !s->slots || w->slot >= s->threads ||
+        !s->slots[w->slot].busy || s->slots[w->slot].pending_wb == 0) {
+        s->bad_messages++;
+        unit_log(u, SIM_LOG_NOTE, "unexpected write-back (kind %s, %u bytes) dropped",
+                 msg_kind_name(m->kind), m->size);
+        return;
+    }
+    struct slot *sl = &s->slots[w->slot];
+    uint64_t now = unit_cycle(u);
+    sl->dep_d = NULL;
+    if (w->rlen == 0 && sl->barrier_wait)
+        sl->barrier_wait = false;       /* the barrier's notification */
+    for (unsigned r = 0; r < w->rlen; r++) {
+        unsigned g = w->dst_reg + r;
+        if (g >= EU_GRF_COUNT) {
+            s->register_faults++;
+            continue;
+        }
+        memcpy(sl->th.grf + g * EU_REG_BYTES, w->regs[r], EU_REG_BYTES);
+        sl->grf_ready[g] = now;
+        sl->never_mask[g / 64] &= ~(UINT64_C(1) << (g % 64));
+    }
+    s->writebacks++;
+    sl->pending_wb--;
+    if (sl->pending_wb == 0) {
+        /* a reply shorter than rlen: only registers a SEND set to NEVER can be */
+        for (unsigned k = 0; k < 2; k++)
+            for (uint64_t b = sl->never_mask[k]; b; b &= b - 1) {
+                unsigned g = k * 64 + (unsigned)__builtin_ctzll(b);
+                if (sl->grf_ready[g] == NEVER)
+                    sl->grf_ready[g] = now;
+            }
+        sl->never_mask[0] = sl->never_mask[1] = 0;
+        if (sl->ended && !sl->pending_msg)
+            free_slot(s, u, w->slot);
+    }
+}
+
+/* ---- execution -------------------------------------------------------------------------- */
+
+enum ready { R_OK, R_DEP, R_SEND };
+
+static enum ready deps_ready(const struct slot *sl, const struct dentry *d, uint64_t now)
+{
+    enum ready r = R_OK;
+    if (d->reads_indirect && sl->pending_wb)
+        return R_SEND;
+    if ((d->reads_flags || d->writes_flags) && sl->flags_ready > now)
+        r = R_DEP;
+    for (unsigned k = 0; k < d->nread; k++)
+        for (unsigned g = d->read_lo[k]; g <= d->read_hi[k]; g++)
+            if (sl->grf_ready[g] > now) {
+                if (sl->grf_ready[g] == NEVER)
+                    return R_SEND;
+                r = R_DEP;
+            }
+    for (unsigned g = d->write_lo; g <= d->write_hi; g++)
+        if (sl->grf_ready[g] > now) {
+            if (sl->grf_ready[g] == NEVER)
+                return R_SEND;
+            r = R_DEP;
+        }
+    return r;
+}
+
+/* When deps_ready would first say R_OK for d: NEVER when it says R_SEND.
+ * Depends only on the slot's scoreboard, which changes only when the slot
+ * issues or takes a write-back (both drop the slot's cached value). */
+static uint64_t deps_at(const struct slot *sl, const struct dentry *d)
+{
+    if (d->reads_indirect && sl->pending_wb)
+        return NEVER;
+    uint64_t at = 0;
+    if (d->reads_flags || d->writes_flags)
+        at = sl->flags_ready;
+    for (unsigned k = 0; k < d->nread; k++)
+        for (unsigned g = d->read_lo[k]; g <= d->read_hi[k]; g++)
+            if (sl->grf_ready[g] > at)
+                at = sl->grf_ready[g];
+    for (unsigned g = d->write_lo; g <= d->write_hi; g++)
+        if (sl->grf_ready[g] > at)
+            at = sl->grf_ready[g];
+    return at;
+}
+
+/* Runs one instruction of slot i; returns false when the thread stopped
+ * (ended, or blocked on a port). */
+static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentry *d, uint64_t now,
+                    bool timing, unsigned pipe)
+{
+    struct slot *sl = &s->slots[i];
+    struct eu_send_request rq;
+    enum eu_step_result r = EU_STEP_OK;
+    sl->dep_d = NULL;
+    if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
+        uint64_t unmodelled = sl->th.counts.unmodelled;
+        r = eu_exec(&sl->th, &d->in, &rq, now);
+        /* a `wait` right after a gateway barrier is a nop by design: the
+         * barrier's wait was kept at the send (issue_send); no warning */
+        bool barrier_wait = sl->after_barrier && d->in.mnemonic &&
+                            strcmp(d->in.mnemonic, "wait") == 0;
+        sl->after_barrier = false;
+        if (sl->th.counts.unmodelled > unmodelled && !s->warned_unmodelled && !barrier_wait) {
+            s->warned_unmodelled = true;
+            unit_log(u, SIM_LOG_WARNING, "%s is not modelled: executed as a nop (further ones "
+                     "counted in unmodelled_instructions)", d->in.mnemonic ? d->in.mnemonic : "?");
+        }
+    }
+    s->instructions++;
+    sl->instructions++;
+    if (timing && r == EU_STEP_OK && d->write_hi >= d->write_lo) {
+        uint32_t lat = d->latency_class == 1 ? s->math_latency
+                     : d->latency_class == 2 ? s->df_latency
+                     : pipe == EU_PIPE_EM ? s->em_latency : s->fpu_latency;
+        uint64_t ready = now + d->occupancy + lat;
+        for (unsigned g = d->write_lo; g <= d->write_hi; g++)
+            sl->grf_ready[g] = ready;
+    }
+    if (timing && r == EU_STEP_OK && d->writes_flags) {
+        uint32_t lat = pipe == EU_PIPE_EM ? s->em_latency : s->fpu_latency;
+        sl->flags_ready = now + d->occupancy + lat;
+    }
+    switch (r) {
+    case EU_STEP_OK:
+        break;
+    case EU_STEP_SEND:
+        issue_send(s, u, i, &rq);
+        break;
+    case EU_STEP_END:
+        issue_send(s, u, i, &rq);
+        end_thread(s, u, i, EU_THREAD_OK);
+        return false;
+    case EU_STEP_FAULT:
+        end_thread(s, u, i, EU_THREAD_ILLEGAL);
+        return false;
+    }
+    if (s->max_thread_instructions && sl->instructions >= s->max_thread_instructions) {
+        s->runaway++;
+        end_thread(s, u, i, EU_THREAD_RUNAWAY);
+        return false;
+    }
+    return !sl->blocked_send;
+}
+
+static bool runnable(const struct slot *sl)
+{
+    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait && !sl->fetch_wait;
+}
+
+void eu_retry_blocked_sends(struct eu *s, struct unit *u)
+{
+    for (unsigned i = 0; i < s->threads && s->pending_msgs; i++) {
+        struct slot *sl = &s->slots[i];
+        if (!sl->busy || !sl->pending_msg)
+            continue;
+        if (port_try_send(sl->pending_port, sl->pending_msg)) {
+            sl->pending_msg = NULL;
+            s->pending_msgs--;
+            sl->blocked_send = false;
+            if (sl->ended && sl->pending_wb == 0)
+                free_slot(s, u, i);
+        } else {
+            s->stall_port++;
+        }
+    }
+}
+
+/* Fast mode: every runnable thread runs until its next SEND. */
+bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
+{
+    bool more = false, ran = false;
+    for (unsigned i = 0; i < s->threads; i++) {
+        struct slot *sl = &s->slots[i];
+        while (runnable(sl)) {
+            enum eu_thread_status why = EU_THREAD_OK;
+            const struct dentry *d = eu_fetch_decoded(s, u, sl, &why);
+            if (!d) {
+                s->fetch_faults++;
+                end_thread(s, u, i, why);
+                break;
+            }
+            /* only write-backs can hold a thread in fast mode */
+            if (sl->pending_wb && deps_ready(sl, d, now) == R_SEND) {
+                s->stall_send_wait++;
+                break;
+            }
+            ran = true;
+            if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
+                /* the common ALU case without the general bookkeeping */
+                sl->dep_d = NULL;
+                s->instructions++;
+                if (++sl->instructions < s->max_thread_instructions || !s->max_thread_instructions)
+                    continue;
+                s->runaway++;
+                end_thread(s, u, i, EU_THREAD_RUNAWAY);
+                break;
+            }
+            bool go = run_one(s, u, i, d, now, false, d->pipe);
+            if (!go)
+                break;
+            if (d->pipe == EU_PIPE_SEND) {
+                more = true;    /* continue on the next tick */
+                break;
+            }
+        }
+    }
+    if (ran)
+        unit_progress(u);
+    return more;
+}
+
+/* Timing mode: one cycle of issue. */
+bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
+{
+    /* candidates: oldest first (the age order is kept as threads come and
+     * go), or round-robin starting after the last thread that issued */
+    unsigned order[EU_MAX_THREADS], n = 0;
+    if (s->round_robin) {
+        for (unsigned k = 0; k < s->threads; k++) {
+            unsigned i = (s->rr_next + k) % s->threads;
+            if (runnable(&s->slots[i]))
+                order[n++] = i;
+        }
+    } else {
+        for (unsigned k = 0; k < s->age_count; k++)
+            if (runnable(&s->slots[s->age_order[k]]))
+                order[n++] = s->age_order[k];
+    }
+    if (n == 0)
+        return false;
+    unsigned issued = 0;
+    bool pending_work = false, alu_issued = false;
+    for (unsigned k = 0; k < n && issued < s->issue_width; k++) {
+        unsigned i = order[k];
+        struct slot *sl = &s->slots[i];
+        if (sl->ready_cycle > now) {
+            s->stall_fetch++;
+            pending_work = true;
+            continue;
+        }
+        const struct dentry *d = sl->dep_d;
+        if (d && (s->icache_linked ? sl->line_held : s->itags[sl->iset] == sl->iline_key))
+            goto judged;    /* held since its last check; its line still there */
+        uint64_t addr = sl->th.inst_base + sl->th.ip;
+        uint64_t line = addr >> 6;
+        if (s->icache_linked) {
+            /* the thread keeps the line it executes from; a new line comes
+             * from the EU's fetch buffer or, on a miss there, from the
+             * subslice instruction cache (timing only) */
+            if (sl->iline_key != line + 1) {
+                sl->iline_key = line + 1;
+                sl->line_held = false;
+            }
+            if (!sl->line_held && !eu_fetch_line(s, u, sl, addr, now))
+                continue;
+        } else {
+            /* the EU's own instruction cache (timing only): direct mapped,
+             * 64-byte lines, icache_latency per miss */
+            if (sl->iline_key != line + 1) {
+                sl->iline_key = line + 1;
+                sl->iset = s->iline_pow2 ? (uint32_t)(line & (s->iline_count - 1))
+                                         : (uint32_t)(line % s->iline_count);
+            }
+            uint32_t set = sl->iset;
+            if (s->itags[set] != line + 1) {
+                s->itags[set] = line + 1;
+                s->icache_misses++;
+                if (s->icache_latency) {
+                    sl->ready_cycle = now + s->icache_latency;
+                    s->stall_fetch++;
+                    pending_work = true;
+                    continue;
+                }
+            }
+        }
+        /* a held thread's instruction is the entry it fetched last (what
+         * eu_fetch_decoded() would return; inlined for the common case) */
+        d = sl->last;
+        if (!d || !d->valid || d->addr != addr) {
+            enum eu_thread_status why = EU_THREAD_OK;
+            d = eu_fetch_decoded(s, u, sl, &why);
+            if (!d) {
+                s->fetch_faults++;
+                end_thread(s, u, i, why);
+                continue;
+            }
+        }
+        if (sl->dep_d != d) {
+            sl->dep_at = deps_at(sl, d);
+            sl->dep_d = d;
+        }
+    judged:;
+        enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
+        if (rd == R_SEND) {
+            s->stall_send_wait++;
+            continue;
+        }
+        pending_work = true;
+        if (rd == R_DEP) {
+            s->stall_dependency++;
+            continue;
+        }
+        unsigned pipe = d->pipe;
+        if (pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] > now)
+            pipe = EU_PIPE_EM;      /* the EM pipe runs FPU work too (L19104-19106) */
+        if (s->pipe_busy_until[pipe] > now || (pipe <= EU_PIPE_EM && alu_issued)) {
+            s->stall_pipe++;
+            continue;
+        }
+        s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? d->occupancy : 1);
+        if (pipe <= EU_PIPE_EM && !s->co_issue)
+            alu_issued = true;
+        run_one(s, u, i, d, now, true, pipe);
+        unit_progress(u);
+        issued++;
+        s->rr_next = i + 1;
+    }
+    if (issued)
+        s->cycles_issuing++;
+    return pending_work || issued;
+}
