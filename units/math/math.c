@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
+#include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "units/common/thread_msg.h"
 
@@ -121,21 +122,15 @@ void math_gen4_execute(uint32_t desc, const uint8_t (*payload)[MATH_REG_BYTES], 
 
 /* ---- the unit ---------------------------------------------------------------------- */
 
-struct pending {
-    struct msg *reply;
-    uint64_t due;
-    uint32_t port;
-};
-
 struct math_unit {
     /* params */
     uint32_t latency, per_cycle, queue;
     /* ports */
     uint32_t eus;
     struct port *eu[MATH_MAX_EUS], *eu_reply[MATH_MAX_EUS];
-    /* state: replies in arrival order (a ring) */
-    struct pending *q;
-    uint32_t head, count;
+    /* state: replies by due cycle (all `latency` after arrival: arrival order),
+     * at most `queue`; one held by a full channel holds the rest */
+    struct reply_queue pending;
     uint32_t next_port;
     /* stats */
     uint64_t messages, replies, divide_by_zero, bad_messages, reply_stalls;
@@ -186,21 +181,18 @@ static int math_realize(struct unit *u, struct gt_error *err)
         s->eu[i] = unit_port(u, "eu", i);
         s->eu_reply[i] = unit_port(u, "eu_reply", i);
     }
-    s->q = gt_xcalloc(s->queue, sizeof *s->q);
+    reply_queue_free(&s->pending, unit_sim(u));
+    reply_queue_init(&s->pending, &(struct reply_queue_config){
+        .capacity = s->queue, .order = REPLY_QUEUE_READY_THEN_INSERTION,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eus,
+        .stall_count = &s->reply_stalls });
     return 0;
-}
-
-static void drop_queue(struct math_unit *s, struct sim *sim)
-{
-    for (uint32_t k = 0; k < s->count; k++)
-        msg_free(sim, s->q[(s->head + k) % s->queue].reply);
-    s->head = s->count = 0;
 }
 
 static void math_reset(struct unit *u)
 {
     struct math_unit *s = unit_state(u);
-    drop_queue(s, unit_sim(u));
+    reply_queue_clear(&s->pending, unit_sim(u));
     s->next_port = 0;
 }
 
@@ -240,11 +232,7 @@ static void take(struct math_unit *s, struct unit *u, struct msg *m, uint32_t po
     if (st.divide_by_zero)
         s->divide_by_zero++;
     w->tag = m->tag;
-    struct pending *e = &s->q[(s->head + s->count) % s->queue];
-    e->reply = w;
-    e->due = now + s->latency;
-    e->port = port;
-    s->count++;
+    reply_queue_push(&s->pending, now + s->latency, port, w, NULL);  /* tick checked room */
 }
 
 static enum unit_activity math_tick(struct unit *u)
@@ -252,26 +240,12 @@ static enum unit_activity math_tick(struct unit *u)
     struct math_unit *s = unit_state(u);
     struct sim *sim = unit_sim(u);
     uint64_t now = unit_cycle(u);
-    /* replies due, in order */
-    while (s->count) {
-        struct pending *e = &s->q[s->head];
-        if (e->due > now)
-            break;
-        struct port *out = e->port < s->eus ? s->eu_reply[e->port] : NULL;
-        if (!out || !port_is_bound(out)) {
-            msg_free(sim, e->reply);        /* nobody to answer: dropped */
-        } else if (!port_try_send(out, e->reply)) {
-            s->reply_stalls++;
-            break;                          /* woken when the channel frees */
-        } else {
-            s->replies++;
-        }
-        s->head = (s->head + 1) % s->queue;
-        s->count--;
-    }
+    /* replies due, in order (no eu_reply: dropped) */
+    s->replies += reply_queue_send(&s->pending, u).sent;
     /* new messages, round-robin over the EUs */
     uint32_t taken = 0;
-    for (uint32_t k = 0; k < s->eus && taken < s->per_cycle && s->count < s->queue; k++) {
+    for (uint32_t k = 0; k < s->eus && taken < s->per_cycle && !reply_queue_full(&s->pending);
+         k++) {
         uint32_t i = (s->next_port + k) % s->eus;
         struct msg *m = port_pop(s->eu[i]);
         if (!m)
@@ -281,18 +255,18 @@ static enum unit_activity math_tick(struct unit *u)
         taken++;
         s->next_port = i + 1;
     }
-    if (s->count)
-        unit_wake_at(u, s->q[s->head].due > now ? s->q[s->head].due : now + 1);
+    /* a reply held by a full channel is tried again next cycle (each try a stall) */
+    if (reply_queue_count(&s->pending)) {
+        uint64_t due = reply_queue_next_ready(&s->pending);
+        unit_wake_at(u, due > now ? due : now + 1);
+    }
     return taken ? UNIT_BUSY : UNIT_IDLE;
 }
 
 static void math_destroy(struct unit *u)
 {
     struct math_unit *s = unit_state(u);
-    if (s->q)
-        drop_queue(s, unit_sim(u));
-    free(s->q);
-    s->q = NULL;
+    reply_queue_free(&s->pending, unit_sim(u));
 }
 
 const struct unit_ops math_ops = {
