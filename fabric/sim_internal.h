@@ -78,6 +78,12 @@ struct port {
     struct port *next_in_unit;
 };
 
+/* An array of ports made by unit_port_array(). */
+struct port_array {
+    struct port **ports;
+    struct port_array *next;
+};
+
 struct unit {
     struct sim *sim;
     const struct unit_ops *ops;
@@ -87,6 +93,7 @@ struct unit {
     uint32_t domain;
     struct port *ports;             /* list in declaration order */
     struct port *ports_tail;
+    struct port_array *port_arrays; /* made by unit_port_array(), freed with the unit */
     /* scheduling */
     uint64_t ready_stamp;           /* cycle + 1 of the edge it is queued to tick on */
     uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */

@@ -324,6 +324,21 @@ uint32_t unit_port_count(const struct unit *u, const char *name)
     return n;
 }
 
+struct port **unit_port_array(struct unit *u, const char *name, uint32_t *count)
+{
+    uint32_t n = unit_port_count(u, name);
+    struct port_array *a = gt_xcalloc(1, sizeof *a);
+    a->ports = gt_xcalloc((size_t)n + 1, sizeof *a->ports);
+    for (struct port *p = u->ports; p; p = p->next_in_unit)
+        if (p->index < n && strcmp(p->name, name) == 0)
+            a->ports[p->index] = p;
+    a->next = u->port_arrays;
+    u->port_arrays = a;
+    if (count)
+        *count = n;
+    return a->ports;
+}
+
 static uint32_t port_desc_count(const struct unit *u, const struct port_desc *d)
 {
     if (d->count_param) {
@@ -408,6 +423,12 @@ void unit_destroy_instance(struct unit *u)
         free(p->name);
         free(p);
         p = next;
+    }
+    while (u->port_arrays) {
+        struct port_array *next = u->port_arrays->next;
+        free(u->port_arrays->ports);
+        free(u->port_arrays);
+        u->port_arrays = next;
     }
     free(u->state);
     free(u->name);

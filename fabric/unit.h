@@ -178,6 +178,12 @@ struct port *unit_port(struct unit *u, const char *name, uint32_t index);
 /* Number of ports named `name` (the array size), 0 when none. */
 uint32_t unit_port_count(const struct unit *u, const char *name);
 
+/* The ports `name[0..count-1]` in one array (count: unit_port_count()), with
+ * one NULL after the last; an index no link made (a gap in an open array) is
+ * NULL too. The array is the fabric's, freed with the unit; each call makes a
+ * new one (call it once, in realize). */
+struct port **unit_port_array(struct unit *u, const char *name, uint32_t *count);
+
 /* Backdoor: a param's current value as text ("7", "true", "1150.5"); -1 when
  * the kind has no such param. */
 int unit_param_text(const struct unit *u, const char *path, char *buf, size_t size);

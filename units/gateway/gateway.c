@@ -32,7 +32,7 @@ struct gateway {
     uint32_t latency, max_waiters;
     /* ports */
     struct port **eu, **wb;
-    uint32_t eus;
+    uint32_t eus, wbs;
     /* state */
     struct barrier *bar;
     /* replies by due cycle (all `latency` after their cause, so in the order
@@ -171,20 +171,12 @@ static int gw_realize(struct unit *u, struct gt_error *err)
 {
     (void)err;
     struct gateway *s = unit_state(u);
-    s->eus = unit_port_count(u, "eu");
-    free(s->eu);
-    free(s->wb);
-    s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
-    s->wb = gt_xcalloc(s->eus + 1, sizeof *s->wb);
-    uint32_t wbs = unit_port_count(u, "writeback");
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu[i] = unit_port(u, "eu", i);
-        s->wb[i] = i < wbs ? unit_port(u, "writeback", i) : NULL;
-    }
+    s->eu = unit_port_array(u, "eu", &s->eus);
+    s->wb = unit_port_array(u, "writeback", &s->wbs);
     reply_queue_free(&s->replies, unit_sim(u));
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
-        .ports = s->wb, .port_count = s->eus });
+        .ports = s->wb, .port_count = s->wbs });
     return 0;
 }
 
@@ -219,10 +211,7 @@ static void gw_destroy(struct unit *u)
     struct gateway *s = unit_state(u);
     reply_queue_free(&s->replies, unit_sim(u));
     free(s->bar);
-    free(s->eu);
-    free(s->wb);
     s->bar = NULL;
-    s->eu = s->wb = NULL;
 }
 
 const struct unit_ops gateway_ops = {

@@ -45,7 +45,7 @@ struct icache {
     uint32_t size_kib, ways, hit_latency, miss_latency, lookups_per_cycle, miss_entry_count;
     /* ports */
     struct port **eu, **eu_reply;
-    uint32_t eus;
+    uint32_t eus, eu_replies;
     struct port *memory, *memory_reply;
     bool memory_linked;
     /* state */
@@ -337,15 +337,12 @@ static bool take_requests(struct icache *s, struct unit *u, uint64_t now)
 
 static void icache_release(struct icache *s, struct sim *sim)
 {
-    free(s->eu);
-    free(s->eu_reply);
     free(s->tags);
     free(s->send_queue);
     reply_queue_free(&s->replies, sim);
     free(s->port_blocked);
     for (uint32_t i = 0; i < IC_MAX_MISS_ENTRIES; i++)
         free(s->entries[i].waiters);
-    s->eu = s->eu_reply = NULL;
     s->tags = NULL;
     s->send_queue = NULL;
     s->port_blocked = NULL;
@@ -366,21 +363,15 @@ static int icache_realize(struct unit *u, struct gt_error *err)
         return gt_error_set(err, "\"memory\" and \"memory_reply\" are linked together or not at all");
     icache_release(s, unit_sim(u));
     s->sets = lines / s->ways;
-    s->eus = unit_port_count(u, "eu");
-    uint32_t replies = unit_port_count(u, "eu_reply");
-    if (replies > s->eus)
-        return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not", replies - 1,
-                            replies - 1);
-    s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
-    s->eu_reply = gt_xcalloc(s->eus + 1, sizeof *s->eu_reply);
+    s->eu = unit_port_array(u, "eu", &s->eus);
+    s->eu_reply = unit_port_array(u, "eu_reply", &s->eu_replies);
+    if (s->eu_replies > s->eus)
+        return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not", s->eu_replies - 1,
+                            s->eu_replies - 1);
     s->port_blocked = gt_xcalloc(s->eus + 1, sizeof *s->port_blocked);
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu[i] = unit_port(u, "eu", i);
-        s->eu_reply[i] = i < replies ? unit_port(u, "eu_reply", i) : NULL;
-    }
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .data_size = sizeof(struct reply), .order = REPLY_QUEUE_READY_THEN_INSERTION,
-        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eus,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eu_replies,
         .stall_count = &s->stall_reply, .build = make_reply, .context = u });
     s->tags = gt_xcalloc((size_t)s->sets * s->ways, sizeof *s->tags);
     s->send_queue = gt_xcalloc(s->miss_entry_count, sizeof *s->send_queue);

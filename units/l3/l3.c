@@ -47,7 +47,8 @@ struct l3 {
     /* the partition in KiB (from the params, then from L3CNTLREG writes) */
     uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     /* ports */
-    struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS];
+    struct port **client, **client_reply;
+    uint32_t client_replies;
     struct port *memory, *memory_reply, *cs;
     /* state */
     struct bank *bank;
@@ -263,22 +264,18 @@ static int l3_realize(struct unit *u, struct gt_error *err)
     if (s->cs && !port_is_bound(s->cs))
         s->cs = NULL;
     /* one client per link made to "client" (an open array) */
-    s->clients = unit_port_count(u, "client");
+    s->client = unit_port_array(u, "client", &s->clients);
+    s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     if (s->clients > MAX_CLIENTS)
         return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
-    if (unit_port_count(u, "client_reply") > s->clients)
+    if (s->client_replies > s->clients)
         return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
-                            unit_port_count(u, "client_reply") - 1,
-                            unit_port_count(u, "client_reply") - 1);
-    for (uint32_t i = 0; i < s->clients; i++) {
-        s->client[i] = unit_port(u, "client", i);
-        s->client_reply[i] = unit_port(u, "client_reply", i);     /* NULL: no replies */
-    }
+                            s->client_replies - 1, s->client_replies - 1);
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .data_size = sizeof(uint8_t), .order = REPLY_QUEUE_READY_HEAP_TIES,
-        .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->clients,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->client_replies,
         .stall_count = &s->reply_stalls, .build = make_reply });
     s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
     size_t lines = (size_t)s->sets * s->max_ways;

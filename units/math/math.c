@@ -127,7 +127,8 @@ struct math_unit {
     uint32_t latency, per_cycle, queue;
     /* ports */
     uint32_t eus;
-    struct port *eu[MATH_MAX_EUS], *eu_reply[MATH_MAX_EUS];
+    struct port **eu, **eu_reply;
+    uint32_t eu_replies;
     /* state: replies by due cycle (all `latency` after arrival: arrival order),
      * at most `queue`; one held by a full channel holds the rest */
     struct reply_queue pending;
@@ -171,20 +172,17 @@ static const struct stat_desc math_stats[] = {
 static int math_realize(struct unit *u, struct gt_error *err)
 {
     struct math_unit *s = unit_state(u);
-    s->eus = unit_port_count(u, "eu");
+    s->eu = unit_port_array(u, "eu", &s->eus);
+    s->eu_reply = unit_port_array(u, "eu_reply", &s->eu_replies);
     if (s->eus > MATH_MAX_EUS)
         return gt_error_set(err, "%u EUs linked; at most %d", s->eus, MATH_MAX_EUS);
-    if (unit_port_count(u, "eu_reply") > s->eus)
+    if (s->eu_replies > s->eus)
         return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not",
-                            unit_port_count(u, "eu_reply") - 1, unit_port_count(u, "eu_reply") - 1);
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu[i] = unit_port(u, "eu", i);
-        s->eu_reply[i] = unit_port(u, "eu_reply", i);
-    }
+                            s->eu_replies - 1, s->eu_replies - 1);
     reply_queue_free(&s->pending, unit_sim(u));
     reply_queue_init(&s->pending, &(struct reply_queue_config){
         .capacity = s->queue, .order = REPLY_QUEUE_READY_THEN_INSERTION,
-        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eus,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eu_replies,
         .stall_count = &s->reply_stalls });
     return 0;
 }

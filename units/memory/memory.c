@@ -29,7 +29,8 @@ struct memory {
     /* params */
     uint32_t clients, llc_kib, llc_ways, llc_latency, dram_latency, bytes_per_cycle, queue;
     /* ports */
-    struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS];
+    struct port **client, **client_reply;
+    uint32_t client_replies;
     /* LLC */
     uint32_t sets;
     uint64_t *tags, *stamp;
@@ -90,17 +91,13 @@ static int memory_realize(struct unit *u, struct gt_error *err)
 {
     struct memory *s = unit_state(u);
     /* one client per link made to "client" (an open array) */
-    s->clients = unit_port_count(u, "client");
+    s->client = unit_port_array(u, "client", &s->clients);
+    s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     if (s->clients > MAX_CLIENTS)
         return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
-    if (unit_port_count(u, "client_reply") > s->clients)
+    if (s->client_replies > s->clients)
         return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
-                            unit_port_count(u, "client_reply") - 1,
-                            unit_port_count(u, "client_reply") - 1);
-    for (uint32_t i = 0; i < s->clients; i++) {
-        s->client[i] = unit_port(u, "client", i);
-        s->client_reply[i] = unit_port(u, "client_reply", i);     /* NULL: no replies */
-    }
+                            s->client_replies - 1, s->client_replies - 1);
     uint64_t lines = (uint64_t)s->llc_kib * 1024 / MEMREQ_LINE_BYTES;
     if (lines % s->llc_ways)
         return gt_error_set(err, "llc_kib %u is not a whole number of %u-way sets", s->llc_kib,
@@ -229,7 +226,7 @@ static enum unit_activity memory_tick(struct unit *u)
         struct due_reply *r = &s->replies[s->reply_head];
         if (r->due > now)
             break;
-        struct port *out = s->client_reply[r->client];
+        struct port *out = r->client < s->client_replies ? s->client_reply[r->client] : NULL;
         bool linked = out && port_is_bound(out);
         if (linked && !port_can_send(out))
             break;

@@ -109,6 +109,8 @@ static int td_realize(struct unit *u, struct gt_error *err)
     }
     for (unsigned i = 0; i < TD_STAGES; i++)
         s->stage[i] = unit_port(u, stage_ports[i], 0);
+    s->eu_out = unit_port_array(u, "eu", NULL);         /* `eus` of each */
+    s->eu_end = unit_port_array(u, "eu_end", NULL);
     return 0;
 }
 
@@ -119,11 +121,8 @@ static void td_release(struct td *s, struct unit *u)
             msg_free(unit_sim(u), s->queue[i].m);
     free(s->queue);
     free(s->outstanding);
-    free(s->eu_out);
-    free(s->eu_end);
     s->queue = NULL;
     s->outstanding = NULL;
-    s->eu_out = s->eu_end = NULL;
     s->queued = 0;
 }
 
@@ -133,12 +132,6 @@ static void td_reset(struct unit *u)
     td_release(s, u);
     s->queue = gt_xcalloc(s->queue_depth, sizeof *s->queue);
     s->outstanding = gt_xcalloc(s->eus, sizeof *s->outstanding);
-    s->eu_out = gt_xcalloc(s->eus, sizeof *s->eu_out);
-    s->eu_end = gt_xcalloc(s->eus, sizeof *s->eu_end);
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu_out[i] = unit_port(u, "eu", i);
-        s->eu_end[i] = unit_port(u, "eu_end", i);
-    }
     s->seq = 0;
     s->next_eu = 0;
     s->next_generic = 0;
