@@ -68,6 +68,8 @@ struct port {
     unsigned flags;
     struct channel *channel;
     const struct port_desc *desc;   /* NULL for ports made by a port() op */
+    uint32_t msg_kinds;             /* desc->msg_kinds (0: any), for the checks */
+    bool warned_kind;               /* an undeclared kind sent on it was logged */
     uint64_t received;              /* input: messages popped */
     uint64_t unbound_sends;         /* output: sends attempted while unbound */
     struct port_observer {          /* called in the order they were added */
@@ -144,6 +146,7 @@ struct sim {
 
     /* totals */
     uint64_t steps, ticks, messages_sent, messages_delivered, stalls;
+    uint64_t undeclared_sends;      /* sends of a kind the port does not declare */
 
     /* progress callback */
     sim_progress_fn progress_fn;

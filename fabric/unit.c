@@ -407,6 +407,7 @@ struct unit *sim_add_unit(struct sim *sim, const struct unit_ops *ops, const cha
             for (uint32_t i = 0; i < count; i++) {
                 struct port *p = unit_add_port(u, d->name, i, d->direction, d->flags);
                 p->desc = d;
+                p->msg_kinds = d->msg_kinds;
             }
         }
     }
@@ -488,6 +489,7 @@ struct port *sim_resolve_port(struct sim *sim, const char *endpoint, enum port_d
         }
         p = unit_add_port(u, port_part, index, open->direction, open->flags);
         p->desc = open;
+        p->msg_kinds = open->msg_kinds;
     }
     if (!p && !open && u->ops->port) {
         p = u->ops->port(u, port_part, index, dir, err);

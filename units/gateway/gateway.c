@@ -54,9 +54,11 @@ static const struct param_desc gw_params[] = {
 };
 
 static const struct port_desc gw_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "gateway messages (SEND to SFID 3) from each EU" },
-    { .name = "writeback", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "notifications and replies to the EU of the same index" },
     PORT_END
 };

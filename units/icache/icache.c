@@ -82,13 +82,17 @@ static const struct param_desc icache_params[] = {
 };
 
 static const struct port_desc icache_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "line fetch requests (MSG_MEMORY_REQUEST, read) from each EU" },
-    { .name = "eu_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "the replies (MSG_MEMORY_RESPONSE, same tag) to the EU of the same index" },
-    { .name = "memory", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "memory", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
       .help = "line reads for misses (MSG_MEMORY_REQUEST, read-only data) to the L3" },
-    { .name = "memory_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "memory_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL,
       .help = "their replies (MSG_MEMORY_RESPONSE)" },
     PORT_END
 };

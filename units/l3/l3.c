@@ -91,12 +91,16 @@ static const struct param_desc l3_params[] = {
 };
 
 static const struct port_desc l3_ports[] = {
-    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "client", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN,
       .help = "MSG_MEMORY_REQUEST from a client" },
-    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
-    { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
-    { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
-    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "client_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
+    { .name = "memory", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .help = "misses and writebacks to LLC/DRAM" },
+    { .name = "memory_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .help = "fills from LLC/DRAM" },
+    { .name = "cs", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO), .flags = PORT_OPTIONAL,
       .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034) from the command streamer" },
     PORT_END
 };

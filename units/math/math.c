@@ -149,9 +149,10 @@ static const struct param_desc math_params[] = {
 };
 
 static const struct port_desc math_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND), .flags = PORT_OPEN,
       .help = "SEND messages (MSG_SEND, SFID 1) from the EU of this index" },
-    { .name = "eu_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "MSG_WRITEBACK to the EU of the same index" },
     PORT_END
 };

@@ -65,9 +65,11 @@ static const struct param_desc memory_params[] = {
 };
 
 static const struct port_desc memory_ports[] = {
-    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "client", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN,
       .help = "MSG_MEMORY_REQUEST from an L3" },
-    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
+    { .name = "client_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
     PORT_END
 };
 

@@ -55,19 +55,33 @@ static const struct param_desc td_params[] = {
     PARAM_END
 };
 
+/* Thread requests; generic (test) traffic is passed on to the EUs. */
+#define TD_REQUEST_KINDS (MSG_BIT(MSG_THREAD_DISPATCH) | MSG_BIT(MSG_GENERIC))
+
 static const struct port_desc td_ports[] = {
-    { .name = "vs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "vertex shader requests" },
-    { .name = "hs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "hull shader requests" },
-    { .name = "ds", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "domain shader requests" },
-    { .name = "gs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "geometry shader requests" },
-    { .name = "sf", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "setup thread requests" },
-    { .name = "clip", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "clip thread requests" },
-    { .name = "wm", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "pixel shader requests" },
-    { .name = "vfe", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "media/GPGPU requests" },
-    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "other requests" },
-    { .name = "eu_end", .direction = PORT_IN, .count_param = "eus", .flags = PORT_OPTIONAL,
+    { .name = "vs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "vertex shader requests" },
+    { .name = "hs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "hull shader requests" },
+    { .name = "ds", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "domain shader requests" },
+    { .name = "gs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "geometry shader requests" },
+    { .name = "sf", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "setup thread requests" },
+    { .name = "clip", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "clip thread requests" },
+    { .name = "wm", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "pixel shader requests" },
+    { .name = "vfe", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "media/GPGPU requests" },
+    { .name = "cs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "other requests" },
+    { .name = "eu_end", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .count_param = "eus", .flags = PORT_OPTIONAL,
       .help = "thread-end messages from each EU" },
-    { .name = "eu", .direction = PORT_OUT, .count_param = "eus", .flags = PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_OUT, .msg_kinds = TD_REQUEST_KINDS,
+      .count_param = "eus", .flags = PORT_OPTIONAL,
       .help = "dispatches to each EU" },
     PORT_END
 };
