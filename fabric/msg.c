@@ -3,6 +3,7 @@
  * class come from malloc and are counted the same way. */
 #include "fabric/msg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,28 @@ static const char *const msg_kind_names[MSG_KIND_COUNT] = {
 const char *msg_kind_name(uint32_t kind)
 {
     return kind < MSG_KIND_COUNT ? msg_kind_names[kind] : "invalid";
+}
+
+const char *msg_kinds_text(uint32_t kinds, char *buf, size_t size)
+{
+    if (size)
+        buf[0] = 0;
+    if (!kinds) {
+        snprintf(buf, size, "any");
+        return buf;
+    }
+    size_t used = 0;
+    for (uint32_t k = 0; k < 32; k++) {
+        if (!(kinds & MSG_BIT(k)))
+            continue;
+        int n = snprintf(buf + used, size > used ? size - used : 0, "%s%s", used ? ", " : "",
+                         msg_kind_name(k));
+        if (n > 0)
+            used += (size_t)n;
+        if (used >= size)
+            break;
+    }
+    return buf;
 }
 
 static uint32_t class_payload(uint32_t c)

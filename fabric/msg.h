@@ -13,6 +13,7 @@
 #define GTSIM_FABRIC_MSG_H
 
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sim;
@@ -38,11 +39,15 @@ enum msg_kind {
     MSG_KIND_COUNT
 };
 
-/* A mask of one kind, for port descriptors: MSG_KIND_BIT(MSG_SEND). */
-#define MSG_KIND_BIT(k) (1u << (k))
 
 /* Printable name of a kind ("generic", "mmio", ...); "invalid" when out of range. */
 const char *msg_kind_name(uint32_t kind);
+
+/* A kind's bit in a set of kinds (struct port_desc.msg_kinds). */
+#define MSG_BIT(kind) (1u << (kind))
+
+/* A set of kinds as text ("send, generic"; "any" for 0), into buf. */
+const char *msg_kinds_text(uint32_t kinds, char *buf, size_t size);
 
 struct msg {
     struct msg *next;           /* free-list link; the owner may use it for its own queues */

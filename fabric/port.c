@@ -85,6 +85,14 @@ int sim_connect(struct sim *sim, struct port *out, struct port *in,
                             link->capacity);
     if (out->owner->sim != sim || in->owner->sim != sim)
         return gt_error_set(err, "connect: ports belong to another simulation");
+    if (out->msg_kinds && in->msg_kinds && !(out->msg_kinds & in->msg_kinds)) {
+        char sends[256], takes[256];
+        return gt_error_set(err, "%s.%s[%u] sends %s but %s.%s[%u] takes %s: no message kind "
+                            "in common", out->owner->name, out->name, out->index,
+                            msg_kinds_text(out->msg_kinds, sends, sizeof sends),
+                            in->owner->name, in->name, in->index,
+                            msg_kinds_text(in->msg_kinds, takes, sizeof takes));
+    }
     channel_new(sim, out, in, link);
     return 0;
 }
@@ -151,11 +159,27 @@ static void channel_push(struct sim *sim, struct channel *ch, struct msg *m, uin
     sim_schedule(sim, ch->to->owner, arrival);
 }
 
+/* A unit sent a kind its port does not declare: a model bug, logged once per
+ * port and counted (sim_undeclared_sends). */
+static void undeclared_send(struct sim *sim, struct port *out, const struct msg *m)
+{
+    sim->undeclared_sends++;
+    if (out->warned_kind)
+        return;
+    out->warned_kind = true;
+    char declared[256];
+    unit_log(out->owner, SIM_LOG_WARNING, "sends a %s message on %s[%u], which declares %s",
+             msg_kind_name(m->kind), out->name, out->index,
+             msg_kinds_text(out->msg_kinds, declared, sizeof declared));
+}
+
 bool port_try_send(struct port *out, struct msg *m)
 {
     struct channel *ch = out->channel;
     struct unit *sender = out->owner;
     struct sim *sim = sender->sim;
+    if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
+        undeclared_send(sim, out, m);
     if (!ch) {
         out->unbound_sends++;
         return false;
@@ -305,6 +329,7 @@ void port_set_observer(struct port *p, port_observer_fn fn, void *context)
 }
 
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }
+uint32_t port_msg_kinds(const struct port *p) { return p->msg_kinds; }
 const char *port_name(const struct port *p) { return p->name; }
 uint32_t port_index(const struct port *p) { return p->index; }
 struct unit *port_unit(const struct port *p) { return p->owner; }

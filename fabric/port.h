@@ -53,6 +53,11 @@ struct msg *port_pop(struct port *in);
 uint32_t port_visible(const struct port *in);
 
 bool port_is_bound(const struct port *p);
+/* The message kinds the port declares (struct port_desc.msg_kinds, MSG_BIT of
+ * each); 0: any (placeholders, test rigs, ports made by a port() op). A link
+ * is refused when both ends declare kinds and none is common; a send of a
+ * kind its port does not declare is logged (once per port) and counted. */
+uint32_t port_msg_kinds(const struct port *p);
 const char *port_name(const struct port *p);
 uint32_t port_index(const struct port *p);
 struct unit *port_unit(const struct port *p);

@@ -521,6 +521,8 @@ void sim_log(struct sim *sim, int level, const char *who, const char *fmt, ...)
         fputc('\n', f);
 }
 
+uint64_t sim_undeclared_sends(const struct sim *sim) { return sim->undeclared_sends; }
+
 uint64_t sim_log_count(const struct sim *sim, int level)
 {
     return (level >= 0 && level <= SIM_LOG_DEBUG) ? sim->log_counts[level] : 0;

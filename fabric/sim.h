@@ -128,6 +128,9 @@ void sim_write_stats(struct sim *sim, struct stats_writer *w);
 void sim_log(struct sim *sim, int level, const char *who, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 uint64_t sim_log_count(const struct sim *sim, int level);
+/* Sends of a message kind the sending port does not declare (a model bug;
+ * each port's first is logged as a warning). */
+uint64_t sim_undeclared_sends(const struct sim *sim);
 
 /* ---- trace -------------------------------------------------------------- */
 

@@ -68,6 +68,8 @@ struct port {
     unsigned flags;
     struct channel *channel;
     const struct port_desc *desc;   /* NULL for ports made by a port() op */
+    uint32_t msg_kinds;             /* desc->msg_kinds (0: any), for the checks */
+    bool warned_kind;               /* an undeclared kind sent on it was logged */
     uint64_t received;              /* input: messages popped */
     uint64_t unbound_sends;         /* output: sends attempted while unbound */
     struct port_observer {          /* called in the order they were added */
@@ -76,6 +78,12 @@ struct port {
     } observers[PORT_MAX_OBSERVERS];
     uint32_t observer_count;
     struct port *next_in_unit;
+};
+
+/* An array of ports made by unit_port_array(). */
+struct port_array {
+    struct port **ports;
+    struct port_array *next;
 };
 
 struct unit {
@@ -87,6 +95,7 @@ struct unit {
     uint32_t domain;
     struct port *ports;             /* list in declaration order */
     struct port *ports_tail;
+    struct port_array *port_arrays; /* made by unit_port_array(), freed with the unit */
     /* scheduling */
     uint64_t ready_stamp;           /* cycle + 1 of the edge it is queued to tick on */
     uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */
@@ -138,6 +147,7 @@ struct sim {
 
     /* totals */
     uint64_t steps, ticks, messages_sent, messages_delivered, stalls;
+    uint64_t undeclared_sends;      /* sends of a kind the port does not declare */
 
     /* progress callback */
     sim_progress_fn progress_fn;

@@ -330,6 +330,31 @@ uint32_t unit_port_count(const struct unit *u, const char *name)
     return n;
 }
 
+static void free_port_arrays(struct unit *u)
+{
+    while (u->port_arrays) {
+        struct port_array *next = u->port_arrays->next;
+        free(u->port_arrays->ports);
+        free(u->port_arrays);
+        u->port_arrays = next;
+    }
+}
+
+struct port **unit_port_array(struct unit *u, const char *name, uint32_t *count)
+{
+    uint32_t n = unit_port_count(u, name);
+    struct port_array *a = gt_xcalloc(1, sizeof *a);
+    a->ports = gt_xcalloc((size_t)n + 1, sizeof *a->ports);
+    for (struct port *p = port_holder(u)->ports; p; p = p->next_in_unit)
+        if (p->index < n && strcmp(p->name, name) == 0)
+            a->ports[p->index] = p;
+    a->next = u->port_arrays;
+    u->port_arrays = a;
+    if (count)
+        *count = n;
+    return a->ports;
+}
+
 static uint32_t port_desc_count(const struct unit *u, const struct port_desc *d)
 {
     if (d->count_param) {
@@ -398,6 +423,7 @@ struct unit *sim_add_unit(struct sim *sim, const struct unit_ops *ops, const cha
             for (uint32_t i = 0; i < count; i++) {
                 struct port *p = unit_add_port(u, d->name, i, d->direction, d->flags);
                 p->desc = d;
+                p->msg_kinds = d->msg_kinds;
             }
         }
     }
@@ -415,6 +441,7 @@ void unit_destroy_instance(struct unit *u)
         free(p);
         p = next;
     }
+    free_port_arrays(u);
     free(u->state);
     free(u->name);
     free(u);
@@ -454,6 +481,7 @@ void unit_destroy_inner(struct unit *inner)
         return;
     if (inner->created && inner->ops->destroy)
         inner->ops->destroy(inner);
+    free_port_arrays(inner);
     free(inner->state);
     free(inner->name);
     free(inner);
@@ -512,6 +540,7 @@ struct port *sim_resolve_port(struct sim *sim, const char *endpoint, enum port_d
         }
         p = unit_add_port(u, port_part, index, open->direction, open->flags);
         p->desc = open;
+        p->msg_kinds = open->msg_kinds;
     }
     if (!p && !open && u->ops->port) {
         p = u->ops->port(u, port_part, index, dir, err);

@@ -6,8 +6,9 @@
  *    state from the config before create() runs; unknown keys and values out
  *    of range are errors naming the config file and line.
  *  - ports: every port (name, direction, array size, required or optional,
- *    help). The fabric creates them after create(); the unit looks them up
- *    with unit_port() (usually once, in realize()) and keeps the pointers.
+ *    the message kinds it carries, help). The fabric creates them after
+ *    create(); the unit looks them up with unit_port() or unit_port_array()
+ *    (usually once, in realize()) and keeps the pointers.
  *  - stats: every counter kept in the state (name, unit of measure, help). The
  *    fabric dumps them hierarchically; stats_derived() adds computed values.
  *
@@ -110,7 +111,10 @@ struct port_desc {
     uint32_t count;             /* array size; 0 is read as 1 */
     const char *count_param;    /* or: the PARAM_U32 whose value is the array size */
     unsigned flags;             /* enum port_flags */
-    uint32_t msg_kinds;         /* bit mask of enum msg_kind accepted/sent; 0 = any */
+    uint32_t msg_kinds;         /* MSG_BIT() of each kind it takes or sends; 0 = any (only
+                                   placeholders and test rigs). A link between ports whose
+                                   kinds do not meet is a config error; a send of a kind
+                                   not declared is logged and counted. */
     const char *help;
 };
 
@@ -213,6 +217,12 @@ struct port *unit_port(struct unit *u, const char *name, uint32_t index);
 
 /* Number of ports named `name` (the array size), 0 when none. */
 uint32_t unit_port_count(const struct unit *u, const char *name);
+
+/* The ports `name[0..count-1]` in one array (count: unit_port_count()), with
+ * one NULL after the last; an index no link made (a gap in an open array) is
+ * NULL too. The array is the fabric's, freed with the unit; each call makes a
+ * new one (call it once, in realize). */
+struct port **unit_port_array(struct unit *u, const char *name, uint32_t *count);
 
 /* Backdoor: a param's current value as text ("7", "true", "1150.5"); -1 when
  * the kind has no such param. */

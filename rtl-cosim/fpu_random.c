@@ -37,7 +37,8 @@ static const struct param_desc stim_params[] = {
 };
 
 static const struct port_desc stim_ports[] = {
-    { .name = "out", .direction = PORT_OUT, .help = "struct fpu_request" },
+    { .name = "out", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_GENERIC),
+      .help = "struct fpu_request" },
     PORT_END
 };
 

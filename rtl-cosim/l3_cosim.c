@@ -94,13 +94,17 @@ static const struct param_desc l3c_params[] = {
 };
 
 static const struct port_desc l3c_ports[] = {
-    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "client", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN,
       .help = "MSG_MEMORY_REQUEST from a client" },
-    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "client_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
-    { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
-    { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
-    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "memory", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .help = "misses and writebacks to LLC/DRAM" },
+    { .name = "memory_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .help = "fills from LLC/DRAM" },
+    { .name = "cs", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO), .flags = PORT_OPTIONAL,
       .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034): decoded by l3_partition_decode, "
               "applied to the RTL as a flush and new partition pins" },
     PORT_END

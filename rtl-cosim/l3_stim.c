@@ -63,7 +63,8 @@ static const struct param_desc stim_params[] = {
 static const struct port_desc stim_ports[] = {
     { .name = "out", .direction = PORT_OUT, .count_param = "clients",
       .msg_kinds = 1u << MSG_MEMORY_REQUEST, .help = "requests" },
-    { .name = "in", .direction = PORT_IN, .count_param = "clients", .flags = PORT_OPTIONAL,
+    { .name = "in", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .count_param = "clients", .flags = PORT_OPTIONAL,
       .help = "replies" },
     { .name = "cs", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .msg_kinds = 1u << MSG_MMIO, .help = "L3CNTLREG writes (MSG_MMIO CS_MMIO_WRITE)" },

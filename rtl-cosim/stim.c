@@ -47,7 +47,8 @@ static const struct param_desc stim_params[] = {
 };
 
 static const struct port_desc stim_ports[] = {
-    { .name = "out", .direction = PORT_OUT, .help = "struct cs_alu_request" },
+    { .name = "out", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_GENERIC),
+      .help = "struct cs_alu_request" },
     PORT_END
 };
 

@@ -35,6 +35,8 @@ static const struct port_desc gadget_ports[] = {
     { .name = "in", .direction = PORT_IN, .count_param = "lanes", .flags = PORT_OPTIONAL,
       .help = "one per lane" },
     { .name = "out", .direction = PORT_OUT, .count = 2, .flags = PORT_OPTIONAL, .help = "two" },
+    { .name = "open", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "as many as links name" },
     PORT_END
 };
 
@@ -278,6 +280,10 @@ static void test_inner_unit_runs_on_its_host(void)
     /* the host's ports */
     CU_ASSERT_PTR_EQUAL(unit_port(inner, "in", 0), unit_port(host, "in", 0));
     CU_ASSERT_EQUAL(unit_port_count(inner, "out"), 1);
+    uint32_t n = 0;
+    struct port **outs = unit_port_array(inner, "out", &n);
+    CU_ASSERT_EQUAL(n, 1);
+    CU_ASSERT_PTR_EQUAL(outs[0], unit_port(host, "out", 0));
     /* four messages, each held 5 cycles: the same arrivals and the same ticks
      * as the holder alone (the inner unit's timer wakes its host) */
     struct probe_sink *got = unit_state(sim_find_unit(sim, "sink"));
@@ -299,11 +305,47 @@ static void test_inner_unit_runs_on_its_host(void)
     sim_destroy(ref);
 }
 
+/* unit_port_array gives the ports of one name by index, NULL where no link
+ * made one, and a NULL after the last. */
+static void test_port_arrays_in_one_call(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct unit *g = probe_add(sim, &gadget_ops, "g", (const char *[]){ "lanes=5", NULL });
+    struct unit *a = probe_add(sim, &probe_source_ops, "a", NULL);
+    struct unit *b = probe_add(sim, &probe_source_ops, "b", NULL);
+    CU_ASSERT_EQUAL_FATAL(probe_link(sim, a, "out", g, "open[0]", 1, 1, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(probe_link(sim, b, "out", g, "open[2]", 1, 1, 1), 0);
+    uint32_t n = 99;
+    struct port **in = unit_port_array(g, "in", &n);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    for (uint32_t i = 0; i < 5; i++) {
+        CU_ASSERT_PTR_NOT_NULL(in[i]);
+        CU_ASSERT_PTR_EQUAL(in[i], unit_port(g, "in", i));
+        CU_ASSERT_EQUAL(port_index(in[i]), i);
+    }
+    CU_ASSERT_PTR_NULL(in[5]);
+    struct port **open = unit_port_array(g, "open", &n);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_PTR_NOT_NULL(open[0]);
+    CU_ASSERT_TRUE(port_is_bound(open[0]));
+    CU_ASSERT_PTR_NULL(open[1]);                    /* no link named open[1] */
+    CU_ASSERT_PTR_NOT_NULL(open[2]);
+    CU_ASSERT_EQUAL(port_index(open[2]), 2);
+    CU_ASSERT_PTR_NULL(open[3]);
+    struct port **none = unit_port_array(g, "nothing", &n);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(none);
+    CU_ASSERT_PTR_NULL(none[0]);
+    CU_ASSERT_PTR_NOT_NULL(unit_port_array(g, "out", NULL));
+    sim_destroy(sim);                               /* frees the arrays (sanitizer run) */
+}
+
 static const struct test_case cases[] = {
     { "defaults fill every type", test_defaults_fill_every_type },
     { "overrides parse and check", test_overrides_parse_and_check },
     { "ports resolve by name", test_ports_resolve_by_name },
     { "an inner unit runs on its host", test_inner_unit_runs_on_its_host },
+    { "port arrays in one call", test_port_arrays_in_one_call },
     { 0 }
 };
 TEST_SUITE(unit, cases);

@@ -31,7 +31,7 @@ static void test_kind_names(void)
     }
     CU_ASSERT_STRING_EQUAL(msg_kind_name(MSG_KIND_COUNT), "invalid");
     CU_ASSERT_STRING_EQUAL(msg_kind_name(MSG_URB), "urb");
-    CU_ASSERT_EQUAL(MSG_KIND_BIT(MSG_SEND), 1u << 5);
+    CU_ASSERT_EQUAL(MSG_BIT(MSG_SEND), 1u << 5);
     /* a port mask must hold every kind */
     CU_ASSERT_TRUE(MSG_KIND_COUNT <= 32);
 }

@@ -159,10 +159,41 @@ static void test_barrier_without_count(void)
     sim_destroy(r.sim);
 }
 
+/* Replies to different EUs do not wait for each other: with EU 0's write-back
+ * channel full (one place, never emptied), EU 1's reply still goes out, and
+ * EU 0's second reply stays queued (fabric/port.h back-pressure). Three
+ * barriers without a count, each answered at once. */
+static void test_a_full_channel_holds_only_its_eu(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct unit *gw = probe_add(sim, &gateway_ops, "gw", NULL);
+    const char *const stuck[] = { "per_cycle=0", NULL };
+    struct unit *sink = probe_add(sim, &probe_sink_ops, "c0", stuck);
+    struct unit *c1 = probe_add(sim, &catcher_ops, "c1", NULL);
+    CU_ASSERT_EQUAL_FATAL(probe_link(sim, gw, "writeback[0]", sink, "in", 1, 1, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(probe_link(sim, gw, "writeback[1]", c1, "in", 1, 16, 4), 0);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim_resolve_port(sim, "gw.eu[0]", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim_resolve_port(sim, "gw.eu[1]", PORT_IN, &err));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    struct rig r = { .sim = sim, .gw = gw };
+    barrier(&r, 0, 1, 7u << 24, 0, 0, 0);
+    barrier(&r, 0, 2, 7u << 24, 0, 0, 0);
+    barrier(&r, 1, 3, 7u << 24, 0, 0, 0);
+    sim_run(sim, 1000 * 1000);      /* EU 0's channel never drains: 1000 cycles */
+    struct catcher *b = unit_state(c1);
+    CU_ASSERT_EQUAL_FATAL(b->count, 1);
+    CU_ASSERT_EQUAL(b->slots[0], 3);
+    CU_ASSERT_EQUAL(((struct probe_sink *)unit_state(sink))->received, 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gw.no_count"), 3);
+    sim_destroy(sim);               /* frees the reply still queued (sanitizer run) */
+}
+
 static const struct test_case cases[] = {
     { "barrier notifies every requester at its count", test_barrier_releases_at_count },
     { "predicated barrier sum, count from the message", test_predicated_and_count_enable },
     { "barrier without a count, malformed message", test_barrier_without_count },
+    { "a full channel holds only its EU", test_a_full_channel_holds_only_its_eu },
     { 0 }
 };
 TEST_SUITE(gateway, cases);

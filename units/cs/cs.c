@@ -30,22 +30,29 @@ static const struct param_desc cs_params[] = {
 };
 
 static const struct port_desc cs_ports[] = {
-    { .name = "host", .direction = PORT_IN, .help = "MSG_MMIO from the host: register writes, "
+    { .name = "host", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .help = "MSG_MMIO from the host: register writes, "
       "inline ring dwords, syncs" },
-    { .name = "host_reply", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "host_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
       .help = "MSG_MMIO sync replies to the host" },
-    { .name = "vf", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "vf", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE), .flags = PORT_OPTIONAL,
       .help = "MSG_STATE: 3D state and primitives, in order, down the 3D pipeline" },
-    { .name = "vfe", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "vfe", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
       .help = "MSG_STATE: media and GPGPU state and walkers, in order" },
-    { .name = "vfe_drained", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "vfe_drained", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
       .help = "the GPGPU front end's reply (MSG_MMIO CS_MMIO_SYNC_DONE) to a CS_MMIO_SYNC sent "
               "down \"vfe\": its threads have ended; a host sync waits for it when linked" },
-    { .name = "alu", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "alu", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_GENERIC),
+      .flags = PORT_OPTIONAL,
       .help = "MI_MATH work for a separate CS ALU unit (else the CS runs it)" },
-    { .name = "alu_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "alu_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_GENERIC),
+      .flags = PORT_OPTIONAL,
       .help = "the CS ALU's results" },
-    { .name = "l3", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034, Gen8+) to each slice's L3" },
     PORT_END
 };

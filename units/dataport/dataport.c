@@ -32,17 +32,23 @@ static const struct param_desc dp_params[] = {
 };
 
 static const struct port_desc dp_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND) | MSG_BIT(MSG_GENERIC),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "SEND messages from each EU (MSG_SEND)" },
-    { .name = "writeback", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "write-backs to the EU of the same index (MSG_WRITEBACK)" },
-    { .name = "l3", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
       .help = "line requests to the slice's L3 (MSG_MEMORY_REQUEST)" },
-    { .name = "l3_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL,
       .help = "their completions (MSG_MEMORY_RESPONSE)" },
-    { .name = "memory", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "memory", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
       .help = "the same line requests straight to memory, on machines without an L3 (Gen4)" },
-    { .name = "memory_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "memory_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL,
       .help = "their completions" },
     PORT_END
 };

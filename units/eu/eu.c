@@ -56,21 +56,28 @@ static const struct param_desc eu_params[] = {
 };
 
 static const struct port_desc eu_ports[] = {
-    { .name = "dispatch", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "dispatch", .direction = PORT_IN,
+      .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH) | MSG_BIT(MSG_GENERIC),
+      .flags = PORT_OPTIONAL,
       .help = "thread dispatch (MSG_THREAD_DISPATCH, units/common/thread_msg.h); MSG_GENERIC is passed on" },
-    { .name = "send", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "send", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_SEND) | MSG_BIT(MSG_GENERIC),
+      .flags = PORT_OPTIONAL,
       .help = "SEND messages whose SFID has no port of its own, and passed-on generic traffic" },
-    { .name = "sfid", .direction = PORT_OUT, .count = EU_SFID_PORTS, .flags = PORT_OPTIONAL,
+    { .name = "sfid", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_SEND),
+      .count = EU_SFID_PORTS, .flags = PORT_OPTIONAL,
       .help = "SEND messages by shared-function id (index = SFID)" },
-    { .name = "writeback", .direction = PORT_IN, .count = EU_WRITEBACK_PORTS_MADE,
-      .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "writeback", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .count = EU_WRITEBACK_PORTS_MADE, .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "shared-function write-backs (MSG_WRITEBACK), one port per shared function "
               "that answers (link with [+] or an index; at most one per SFID)" },
-    { .name = "td", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL,
       .help = "thread-end notices to the thread dispatcher" },
-    { .name = "icache", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "icache", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
       .help = "line fetches (MSG_MEMORY_REQUEST) to the subslice instruction cache" },
-    { .name = "icache_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "icache_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL,
       .help = "their replies (MSG_MEMORY_RESPONSE)" },
     PORT_END
 };

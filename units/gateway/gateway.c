@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
+#include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "msg_desc.h"
 #include "units/common/thread_msg.h"
@@ -27,22 +28,17 @@ struct barrier {
     struct waiter w[GW_MAX_WAITERS];
 };
 
-struct reply {
-    struct msg *m;
-    uint32_t eu;
-    uint64_t due;
-};
-
 struct gateway {
     /* params */
     uint32_t latency, max_waiters;
     /* ports */
     struct port **eu, **wb;
-    uint32_t eus;
+    uint32_t eus, wbs;
     /* state */
     struct barrier *bar;
-    struct reply *q;
-    uint32_t q_len, q_cap;
+    /* replies by due cycle (all `latency` after their cause, so in the order
+     * made); one held by a full channel holds only later ones to its EU */
+    struct reply_queue replies;
     uint32_t warned;
     /* stats */
     uint64_t messages, barrier_msgs, barriers_released, timestamps, notifications;
@@ -59,9 +55,11 @@ static const struct param_desc gw_params[] = {
 };
 
 static const struct port_desc gw_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "gateway messages (SEND to SFID 3) from each EU" },
-    { .name = "writeback", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "notifications and replies to the EU of the same index" },
     PORT_END
 };
@@ -94,11 +92,7 @@ static void queue_reply(struct gateway *s, struct unit *u, uint32_t eu, uint8_t 
     if (rlen && w0)
         memcpy(w->regs[0], w0, EU_MSG_REG_BYTES);
     m->tag = slot;
-    if (s->q_len == s->q_cap) {
-        s->q_cap = s->q_cap ? s->q_cap * 2 : 64;
-        s->q = gt_xrealloc(s->q, s->q_cap * sizeof *s->q);
-    }
-    s->q[s->q_len++] = (struct reply){ m, eu, unit_cycle(u) + s->latency };
+    reply_queue_push(&s->replies, unit_cycle(u) + s->latency, eu, m, NULL);
 }
 
 static void release(struct gateway *s, struct unit *u, struct barrier *b)
@@ -180,30 +174,19 @@ static int gw_realize(struct unit *u, struct gt_error *err)
 {
     (void)err;
     struct gateway *s = unit_state(u);
-    s->eus = unit_port_count(u, "eu");
-    free(s->eu);
-    free(s->wb);
-    s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
-    s->wb = gt_xcalloc(s->eus + 1, sizeof *s->wb);
-    uint32_t wbs = unit_port_count(u, "writeback");
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu[i] = unit_port(u, "eu", i);
-        s->wb[i] = i < wbs ? unit_port(u, "writeback", i) : NULL;
-    }
+    s->eu = unit_port_array(u, "eu", &s->eus);
+    s->wb = unit_port_array(u, "writeback", &s->wbs);
+    reply_queue_free(&s->replies, unit_sim(u));
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
+        .ports = s->wb, .port_count = s->wbs });
     return 0;
-}
-
-static void gw_release_all(struct gateway *s, struct unit *u)
-{
-    for (uint32_t i = 0; i < s->q_len; i++)
-        msg_free(unit_sim(u), s->q[i].m);
-    s->q_len = 0;
 }
 
 static void gw_reset(struct unit *u)
 {
     struct gateway *s = unit_state(u);
-    gw_release_all(s, u);
+    reply_queue_clear(&s->replies, unit_sim(u));
     if (!s->bar)
         s->bar = gt_xcalloc(GW_BARRIERS, sizeof *s->bar);
     memset(s->bar, 0, GW_BARRIERS * sizeof *s->bar);
@@ -212,7 +195,6 @@ static void gw_reset(struct unit *u)
 static enum unit_activity gw_tick(struct unit *u)
 {
     struct gateway *s = unit_state(u);
-    uint64_t now = unit_cycle(u);
     struct msg *m;
     for (uint32_t e = 0; e < s->eus; e++)
         while ((m = port_pop(s->eu[e])) != NULL) {
@@ -220,40 +202,19 @@ static enum unit_activity gw_tick(struct unit *u)
             msg_free(unit_sim(u), m);
             unit_progress(u);
         }
-    uint64_t next = UINT64_MAX;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < s->q_len; i++) {
-        struct reply r = s->q[i];
-        struct port *out = r.eu < s->eus ? s->wb[r.eu] : NULL;
-        if (r.due <= now && (!out || !port_is_bound(out) || port_can_send(out))) {
-            if (out && port_is_bound(out))
-                port_try_send(out, r.m);
-            else
-                msg_free(unit_sim(u), r.m);
-            unit_progress(u);
-            continue;
-        }
-        if (r.due > now && r.due < next)
-            next = r.due;
-        s->q[k++] = r;
-    }
-    s->q_len = k;
-    if (next != UINT64_MAX)
-        unit_wake_at(u, next);
+    struct reply_queue_result sent = reply_queue_send(&s->replies, u);
+    if (sent.sent || sent.dropped)
+        unit_progress(u);
+    reply_queue_wake(&s->replies, u);
     return UNIT_IDLE;
 }
 
 static void gw_destroy(struct unit *u)
 {
     struct gateway *s = unit_state(u);
-    gw_release_all(s, u);
-    free(s->q);
+    reply_queue_free(&s->replies, unit_sim(u));
     free(s->bar);
-    free(s->eu);
-    free(s->wb);
-    s->q = NULL;
     s->bar = NULL;
-    s->eu = s->wb = NULL;
 }
 
 const struct unit_ops gateway_ops = {

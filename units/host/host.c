@@ -64,8 +64,10 @@ static const struct param_desc host_params[] = {
 };
 
 static const struct port_desc host_ports[] = {
-    { .name = "gpu", .direction = PORT_OUT, .help = "MSG_MMIO to the command streamer" },
-    { .name = "gpu_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "gpu", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .help = "MSG_MMIO to the command streamer" },
+    { .name = "gpu_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
       .help = "sync replies from the command streamer" },
     PORT_END
 };

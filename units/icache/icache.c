@@ -6,7 +6,7 @@
 
 #include "fabric/alloc.h"
 #include "units/common/memreq.h"
-#include "fabric/min_heap.h"
+#include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "units/l3/l3.h"
 
@@ -33,10 +33,10 @@ struct way {
     uint64_t last_use;          /* LRU stamp */
 };
 
+/* What a queued reply says (its message is made when the channel can take it). */
 struct reply {
-    uint64_t due, order;        /* heap key: due cycle, then issue order */
     uint64_t address;
-    uint32_t eu, tag;
+    uint32_t tag;
     bool hit;
 };
 
@@ -45,7 +45,7 @@ struct icache {
     uint32_t size_kib, ways, hit_latency, miss_latency, lookups_per_cycle, miss_entry_count;
     /* ports */
     struct port **eu, **eu_reply;
-    uint32_t eus;
+    uint32_t eus, eu_replies;
     struct port *memory, *memory_reply;
     bool memory_linked;
     /* state */
@@ -56,8 +56,7 @@ struct icache {
     uint32_t entries_used;
     uint32_t *send_queue;       /* miss entries whose memory request waits for the port */
     uint32_t send_head, send_count;
-    struct min_heap replies;    /* struct reply, least (due, order) first */
-    uint64_t reply_order;
+    struct reply_queue replies; /* struct reply by (due, issue order), to eu_reply[eu] */
     uint32_t next_port;
     bool *port_blocked;         /* this cycle: its request found no free miss entry */
     /* stats */
@@ -83,13 +82,17 @@ static const struct param_desc icache_params[] = {
 };
 
 static const struct port_desc icache_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "line fetch requests (MSG_MEMORY_REQUEST, read) from each EU" },
-    { .name = "eu_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "the replies (MSG_MEMORY_RESPONSE, same tag) to the EU of the same index" },
-    { .name = "memory", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "memory", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
       .help = "line reads for misses (MSG_MEMORY_REQUEST, read-only data) to the L3" },
-    { .name = "memory_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "memory_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL,
       .help = "their replies (MSG_MEMORY_RESPONSE)" },
     PORT_END
 };
@@ -116,43 +119,27 @@ static const struct stat_desc icache_stats[] = {
 };
 #undef C
 
-/* ---- replies: a min-heap on (due, order) (fabric/min_heap.h) ------------------------ */
-
-static bool reply_before(const void *pa, const void *pb)
-{
-    const struct reply *a = pa, *b = pb;
-    return a->due != b->due ? a->due < b->due : a->order < b->order;
-}
+/* ---- replies (fabric/reply_queue.h): by due cycle, then issue order; one refused by
+ * a full channel holds the rest (the fabric wakes the unit when it frees up) ------------ */
 
 static void reply_push(struct icache *s, uint64_t due, uint32_t eu, uint32_t tag,
                        uint64_t address, bool hit)
 {
-    min_heap_push(&s->replies, &(struct reply){ due, s->reply_order++, address, eu, tag, hit });
+    reply_queue_push(&s->replies, due, eu, NULL, &(struct reply){ address, tag, hit });
 }
 
-/* Sends the replies that are due; one refused by a full channel holds the
- * rest (the fabric wakes the unit when it frees up). */
-static void send_replies(struct icache *s, struct unit *u, uint64_t now)
+/* The message of a reply, made once its channel can take it. */
+static struct msg *make_reply(void *context, struct reply_queue_entry *e)
 {
-    const struct reply *r;
-    while ((r = min_heap_top(&s->replies)) && r->due <= now) {
-        struct port *out = r->eu < s->eus ? s->eu_reply[r->eu] : NULL;
-        if (out && port_is_bound(out)) {
-            if (!port_can_send(out)) {
-                s->stall_reply++;
-                return;
-            }
-            struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_RESPONSE, sizeof(struct memreply));
-            struct memreply *a = (struct memreply *)m->payload;
-            a->address = r->address;
-            a->tag = r->tag;
-            a->op = MEMREQ_READ;
-            a->hit = r->hit;
-            m->tag = r->tag;
-            port_try_send(out, m);
-        }
-        min_heap_pop(&s->replies);
-    }
+    const struct reply *r = reply_queue_data(e);
+    struct msg *m = msg_alloc(unit_sim(context), MSG_MEMORY_RESPONSE, sizeof(struct memreply));
+    struct memreply *a = (struct memreply *)m->payload;
+    a->address = r->address;
+    a->tag = r->tag;
+    a->op = MEMREQ_READ;
+    a->hit = r->hit;
+    m->tag = r->tag;
+    return m;
 }
 
 /* ---- tags and miss entries --------------------------------------------------------- */
@@ -352,17 +339,14 @@ static bool take_requests(struct icache *s, struct unit *u, uint64_t now)
 
 /* ---- the unit ------------------------------------------------------------------------ */
 
-static void icache_release(struct icache *s)
+static void icache_release(struct icache *s, struct sim *sim)
 {
-    free(s->eu);
-    free(s->eu_reply);
     free(s->tags);
     free(s->send_queue);
-    min_heap_free(&s->replies);
+    reply_queue_free(&s->replies, sim);
     free(s->port_blocked);
     for (uint32_t i = 0; i < IC_MAX_MISS_ENTRIES; i++)
         free(s->entries[i].waiters);
-    s->eu = s->eu_reply = NULL;
     s->tags = NULL;
     s->send_queue = NULL;
     s->port_blocked = NULL;
@@ -381,21 +365,18 @@ static int icache_realize(struct unit *u, struct gt_error *err)
     s->memory_linked = port_is_bound(s->memory);
     if (s->memory_linked != port_is_bound(s->memory_reply))
         return gt_error_set(err, "\"memory\" and \"memory_reply\" are linked together or not at all");
-    icache_release(s);
-    min_heap_init(&s->replies, sizeof(struct reply), reply_before);
+    icache_release(s, unit_sim(u));
     s->sets = lines / s->ways;
-    s->eus = unit_port_count(u, "eu");
-    uint32_t replies = unit_port_count(u, "eu_reply");
-    if (replies > s->eus)
-        return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not", replies - 1,
-                            replies - 1);
-    s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
-    s->eu_reply = gt_xcalloc(s->eus + 1, sizeof *s->eu_reply);
+    s->eu = unit_port_array(u, "eu", &s->eus);
+    s->eu_reply = unit_port_array(u, "eu_reply", &s->eu_replies);
+    if (s->eu_replies > s->eus)
+        return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not", s->eu_replies - 1,
+                            s->eu_replies - 1);
     s->port_blocked = gt_xcalloc(s->eus + 1, sizeof *s->port_blocked);
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu[i] = unit_port(u, "eu", i);
-        s->eu_reply[i] = i < replies ? unit_port(u, "eu_reply", i) : NULL;
-    }
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .data_size = sizeof(struct reply), .order = REPLY_QUEUE_READY_THEN_INSERTION,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eu_replies,
+        .stall_count = &s->stall_reply, .build = make_reply, .context = u });
     s->tags = gt_xcalloc((size_t)s->sets * s->ways, sizeof *s->tags);
     s->send_queue = gt_xcalloc(s->miss_entry_count, sizeof *s->send_queue);
     return 0;
@@ -412,8 +393,7 @@ static void icache_reset(struct unit *u)
     s->entries_used = 0;
     s->use_clock = 0;
     s->send_head = s->send_count = 0;
-    min_heap_clear(&s->replies);
-    s->reply_order = 0;
+    reply_queue_clear(&s->replies, unit_sim(u));
     s->next_port = 0;
 }
 
@@ -432,12 +412,10 @@ static enum unit_activity icache_tick(struct unit *u)
     bool more = take_requests(s, u, now);
     if (s->send_count)
         send_memory_requests(s, u);
-    send_replies(s, u, now);
+    reply_queue_send(&s->replies, u);       /* no eu_reply: dropped */
     /* a reply or memory request held by a full channel needs no tick: the
      * fabric wakes the unit when the channel frees up */
-    const struct reply *waiting = min_heap_top(&s->replies);
-    if (waiting && waiting->due > now)
-        unit_wake_at(u, waiting->due);
+    reply_queue_wake(&s->replies, u);
     if (!s->memory_linked && s->entries_used) {
         uint64_t next = UINT64_MAX;
         for (uint32_t i = 0; i < s->miss_entry_count; i++)
@@ -457,7 +435,7 @@ static void icache_stats_derived(struct unit *u, struct stats_writer *w)
 
 static void icache_destroy(struct unit *u)
 {
-    icache_release(unit_state(u));
+    icache_release(unit_state(u), unit_sim(u));
 }
 
 /* The run summary's figure (fabric/unit.h): hits over lookups, when EUs fetched

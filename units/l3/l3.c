@@ -6,8 +6,8 @@
 
 #include "fabric/alloc.h"
 #include "units/common/memreq.h"
-#include "fabric/min_heap.h"
 #include "fabric/port.h"
+#include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "units/common/mmio.h"
@@ -36,13 +36,6 @@ struct miss {
     uint32_t count, capacity;
 };
 
-struct reply {
-    uint64_t due;
-    struct msg *m;                  /* the request, turned into the reply */
-    uint32_t client;
-    uint8_t hit;
-};
-
 struct l3 {
     /* params */
     uint32_t size_kib, banks, cache_kib, urb_kib, slm_kib, way_kib;
@@ -54,12 +47,14 @@ struct l3 {
     /* the partition in KiB (from the params, then from L3CNTLREG writes) */
     uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     /* ports */
-    struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS];
+    struct port **client, **client_reply;
+    uint32_t client_replies;
     struct port *memory, *memory_reply, *cs;
     /* state */
     struct bank *bank;
     struct miss *miss;
-    struct min_heap replies;        /* struct reply, least due first */
+    struct reply_queue replies;     /* the requests, turned into replies when sent; the
+                                       unit's bytes: the hit flag */
     struct msg **to_memory;         /* FIFO of requests for memory */
     uint32_t to_memory_head, to_memory_count, to_memory_capacity;
     uint32_t next_client;
@@ -96,12 +91,16 @@ static const struct param_desc l3_params[] = {
 };
 
 static const struct port_desc l3_ports[] = {
-    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "client", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN,
       .help = "MSG_MEMORY_REQUEST from a client" },
-    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
-    { .name = "memory", .direction = PORT_OUT, .help = "misses and writebacks to LLC/DRAM" },
-    { .name = "memory_reply", .direction = PORT_IN, .help = "fills from LLC/DRAM" },
-    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "client_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
+    { .name = "memory", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .help = "misses and writebacks to LLC/DRAM" },
+    { .name = "memory_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .help = "fills from LLC/DRAM" },
+    { .name = "cs", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO), .flags = PORT_OPTIONAL,
       .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034) from the command streamer" },
     PORT_END
 };
@@ -127,17 +126,29 @@ static const struct stat_desc l3_stats[] = {
     STAT_END
 };
 
-/* ---- replies: a min-heap on the due cycle (fabric/min_heap.h; the slice RTL
- * mirrors its order) ------------------------------------------------------------ */
-
-static bool reply_before(const void *a, const void *b)
-{
-    return ((const struct reply *)a)->due < ((const struct reply *)b)->due;
-}
+/* ---- replies: by due cycle, equal ones in binary-heap order (the slice RTL,
+ * rtl-cosim/rtl/l3_slice.sv, mirrors it: fabric/min_heap.h) ------------------------ */
 
 static void schedule_reply(struct l3 *s, struct msg *m, uint32_t client, uint64_t due, bool hit)
 {
-    min_heap_push(&s->replies, &(struct reply){ due, m, client, hit });
+    uint8_t hit_flag = hit;
+    reply_queue_push(&s->replies, due, client, m, &hit_flag);
+}
+
+/* Once the client's channel can take it, the request message becomes its reply. */
+static struct msg *make_reply(void *context, struct reply_queue_entry *e)
+{
+    (void)context;
+    struct memreq q = *(const struct memreq *)e->msg->payload;
+    struct memreply *a = (struct memreply *)e->msg->payload;
+    memset(a, 0, sizeof *a);
+    a->address = q.address;
+    a->tag = q.tag;
+    a->op = q.op;
+    a->hit = *(const uint8_t *)reply_queue_data(e);
+    e->msg->kind = MSG_MEMORY_RESPONSE;
+    e->msg->size = sizeof *a;
+    return e->msg;
 }
 
 /* ---- memory side ------------------------------------------------------------ */
@@ -257,20 +268,19 @@ static int l3_realize(struct unit *u, struct gt_error *err)
     if (s->cs && !port_is_bound(s->cs))
         s->cs = NULL;
     /* one client per link made to "client" (an open array) */
-    s->clients = unit_port_count(u, "client");
+    s->client = unit_port_array(u, "client", &s->clients);
+    s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     if (s->clients > MAX_CLIENTS)
         return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
-    if (unit_port_count(u, "client_reply") > s->clients)
+    if (s->client_replies > s->clients)
         return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
-                            unit_port_count(u, "client_reply") - 1,
-                            unit_port_count(u, "client_reply") - 1);
-    for (uint32_t i = 0; i < s->clients; i++) {
-        s->client[i] = unit_port(u, "client", i);
-        s->client_reply[i] = unit_port(u, "client_reply", i);     /* NULL: no replies */
-    }
+                            s->client_replies - 1, s->client_replies - 1);
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
-    min_heap_init(&s->replies, sizeof(struct reply), reply_before);
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .data_size = sizeof(uint8_t), .order = REPLY_QUEUE_READY_HEAP_TIES,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->client_replies,
+        .stall_count = &s->reply_stalls, .build = make_reply });
     s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
     size_t lines = (size_t)s->sets * s->max_ways;
     for (uint32_t i = 0; i < s->banks; i++) {
@@ -440,36 +450,6 @@ static void send_memory(struct l3 *s)
     }
 }
 
-static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
-{
-    const struct reply *top;
-    while ((top = min_heap_top(&s->replies)) && top->due <= now) {
-        struct reply r = *top;
-        struct port *out = s->client_reply[r.client];
-        if (!out || !port_is_bound(out)) {
-            min_heap_pop(&s->replies);
-            msg_free(unit_sim(u), r.m);
-            continue;
-        }
-        /* the request message becomes its reply */
-        struct memreq q = *(const struct memreq *)r.m->payload;
-        struct memreply *a = (struct memreply *)r.m->payload;
-        if (!port_can_send(out)) {
-            s->reply_stalls++;
-            return;
-        }
-        memset(a, 0, sizeof *a);
-        a->address = q.address;
-        a->tag = q.tag;
-        a->op = q.op;
-        a->hit = r.hit;
-        r.m->kind = MSG_MEMORY_RESPONSE;
-        r.m->size = sizeof *a;
-        min_heap_pop(&s->replies);
-        port_try_send(out, r.m);
-    }
-}
-
 /* L3CNTLREG (Gen8/Gen9 genxml: 0 SLM Enable, 7:1 URB Allocation, 17:11 RO
  * Allocation, 24:18 DC Allocation, 31:25 All Allocation, in ways; the
  * default 0x60000060 is URB 48 + All 48 = 96 ways of 2 KB in 4 banks = 768 KB,
@@ -574,15 +554,13 @@ static enum unit_activity l3_tick(struct unit *u)
     take_requests(s, u);
     serve_banks(s, u, now);
     send_memory(s);
-    send_replies(s, u, now);
+    reply_queue_send(&s->replies, u);       /* no client_reply: dropped */
     bool queued = false;
     for (uint32_t i = 0; i < s->banks; i++)
         queued |= s->bank[i].count != 0;
     if (queued)
         return UNIT_BUSY;
-    const struct reply *next = min_heap_top(&s->replies);
-    if (next && next->due > now)
-        unit_wake_at(u, next->due);
+    reply_queue_wake(&s->replies, u);
     return UNIT_IDLE;
 }
 
@@ -644,9 +622,7 @@ static void l3_destroy(struct unit *u)
         free(s->miss[i].waiters);
     }
     free(s->miss);
-    for (uint32_t i = 0; i < s->replies.count; i++)
-        msg_free(sim, ((struct reply *)min_heap_at(&s->replies, i))->m);
-    min_heap_free(&s->replies);
+    reply_queue_free(&s->replies, sim);
     for (uint32_t i = 0; i < s->to_memory_count; i++)
         msg_free(sim, s->to_memory[(s->to_memory_head + i) % s->to_memory_capacity]);
     free(s->to_memory);

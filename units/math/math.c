@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
+#include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "msg_desc.h"
 #include "units/common/thread_msg.h"
@@ -124,21 +125,16 @@ void math_gen4_execute(uint32_t desc, const uint8_t (*payload)[MATH_REG_BYTES], 
 
 /* ---- the unit ---------------------------------------------------------------------- */
 
-struct pending {
-    struct msg *reply;
-    uint64_t due;
-    uint32_t port;
-};
-
 struct math_unit {
     /* params */
     uint32_t latency, per_cycle, queue;
     /* ports */
     uint32_t eus;
-    struct port *eu[MATH_MAX_EUS], *eu_reply[MATH_MAX_EUS];
-    /* state: replies in arrival order (a ring) */
-    struct pending *q;
-    uint32_t head, count;
+    struct port **eu, **eu_reply;
+    uint32_t eu_replies;
+    /* state: replies by due cycle (all `latency` after arrival: arrival order),
+     * at most `queue`; one held by a full channel holds the rest */
+    struct reply_queue pending;
     uint32_t next_port;
     /* stats */
     uint64_t messages, replies, divide_by_zero, bad_messages, reply_stalls;
@@ -156,9 +152,10 @@ static const struct param_desc math_params[] = {
 };
 
 static const struct port_desc math_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND), .flags = PORT_OPEN,
       .help = "SEND messages (MSG_SEND, SFID 1) from the EU of this index" },
-    { .name = "eu_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "eu_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "MSG_WRITEBACK to the EU of the same index" },
     PORT_END
 };
@@ -179,31 +176,25 @@ static const struct stat_desc math_stats[] = {
 static int math_realize(struct unit *u, struct gt_error *err)
 {
     struct math_unit *s = unit_state(u);
-    s->eus = unit_port_count(u, "eu");
+    s->eu = unit_port_array(u, "eu", &s->eus);
+    s->eu_reply = unit_port_array(u, "eu_reply", &s->eu_replies);
     if (s->eus > MATH_MAX_EUS)
         return gt_error_set(err, "%u EUs linked; at most %d", s->eus, MATH_MAX_EUS);
-    if (unit_port_count(u, "eu_reply") > s->eus)
+    if (s->eu_replies > s->eus)
         return gt_error_set(err, "eu_reply[%u] is linked but eu[%u] is not",
-                            unit_port_count(u, "eu_reply") - 1, unit_port_count(u, "eu_reply") - 1);
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu[i] = unit_port(u, "eu", i);
-        s->eu_reply[i] = unit_port(u, "eu_reply", i);
-    }
-    s->q = gt_xcalloc(s->queue, sizeof *s->q);
+                            s->eu_replies - 1, s->eu_replies - 1);
+    reply_queue_free(&s->pending, unit_sim(u));
+    reply_queue_init(&s->pending, &(struct reply_queue_config){
+        .capacity = s->queue, .order = REPLY_QUEUE_READY_THEN_INSERTION,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->eu_reply, .port_count = s->eu_replies,
+        .stall_count = &s->reply_stalls });
     return 0;
-}
-
-static void drop_queue(struct math_unit *s, struct sim *sim)
-{
-    for (uint32_t k = 0; k < s->count; k++)
-        msg_free(sim, s->q[(s->head + k) % s->queue].reply);
-    s->head = s->count = 0;
 }
 
 static void math_reset(struct unit *u)
 {
     struct math_unit *s = unit_state(u);
-    drop_queue(s, unit_sim(u));
+    reply_queue_clear(&s->pending, unit_sim(u));
     s->next_port = 0;
 }
 
@@ -243,11 +234,7 @@ static void take(struct math_unit *s, struct unit *u, struct msg *m, uint32_t po
     if (st.divide_by_zero)
         s->divide_by_zero++;
     w->tag = m->tag;
-    struct pending *e = &s->q[(s->head + s->count) % s->queue];
-    e->reply = w;
-    e->due = now + s->latency;
-    e->port = port;
-    s->count++;
+    reply_queue_push(&s->pending, now + s->latency, port, w, NULL);  /* tick checked room */
 }
 
 static enum unit_activity math_tick(struct unit *u)
@@ -255,26 +242,12 @@ static enum unit_activity math_tick(struct unit *u)
     struct math_unit *s = unit_state(u);
     struct sim *sim = unit_sim(u);
     uint64_t now = unit_cycle(u);
-    /* replies due, in order */
-    while (s->count) {
-        struct pending *e = &s->q[s->head];
-        if (e->due > now)
-            break;
-        struct port *out = e->port < s->eus ? s->eu_reply[e->port] : NULL;
-        if (!out || !port_is_bound(out)) {
-            msg_free(sim, e->reply);        /* nobody to answer: dropped */
-        } else if (!port_try_send(out, e->reply)) {
-            s->reply_stalls++;
-            break;                          /* woken when the channel frees */
-        } else {
-            s->replies++;
-        }
-        s->head = (s->head + 1) % s->queue;
-        s->count--;
-    }
+    /* replies due, in order (no eu_reply: dropped) */
+    s->replies += reply_queue_send(&s->pending, u).sent;
     /* new messages, round-robin over the EUs */
     uint32_t taken = 0;
-    for (uint32_t k = 0; k < s->eus && taken < s->per_cycle && s->count < s->queue; k++) {
+    for (uint32_t k = 0; k < s->eus && taken < s->per_cycle && !reply_queue_full(&s->pending);
+         k++) {
         uint32_t i = (s->next_port + k) % s->eus;
         struct msg *m = port_pop(s->eu[i]);
         if (!m)
@@ -284,18 +257,18 @@ static enum unit_activity math_tick(struct unit *u)
         taken++;
         s->next_port = i + 1;
     }
-    if (s->count)
-        unit_wake_at(u, s->q[s->head].due > now ? s->q[s->head].due : now + 1);
+    /* a reply held by a full channel is tried again next cycle (each try a stall) */
+    if (reply_queue_count(&s->pending)) {
+        uint64_t due = reply_queue_next_ready(&s->pending);
+        unit_wake_at(u, due > now ? due : now + 1);
+    }
     return taken ? UNIT_BUSY : UNIT_IDLE;
 }
 
 static void math_destroy(struct unit *u)
 {
     struct math_unit *s = unit_state(u);
-    if (s->q)
-        drop_queue(s, unit_sim(u));
-    free(s->q);
-    s->q = NULL;
+    reply_queue_free(&s->pending, unit_sim(u));
 }
 
 const struct unit_ops math_ops = {

@@ -7,6 +7,7 @@
 #include "fabric/alloc.h"
 #include "units/common/memreq.h"
 #include "fabric/port.h"
+#include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 
@@ -18,18 +19,12 @@ struct waiting {
     uint64_t arrived;
 };
 
-struct due_reply {
-    uint64_t due;
-    struct msg *m;
-    uint32_t client;
-    uint8_t hit;
-};
-
 struct memory {
     /* params */
     uint32_t clients, llc_kib, llc_ways, llc_latency, dram_latency, bytes_per_cycle, queue;
     /* ports */
-    struct port *client[MAX_CLIENTS], *client_reply[MAX_CLIENTS];
+    struct port **client, **client_reply;
+    uint32_t client_replies;
     /* LLC */
     uint32_t sets;
     uint64_t *tags, *stamp;
@@ -38,8 +33,9 @@ struct memory {
     /* queue and replies */
     struct waiting *fifo;
     uint32_t head, count;
-    struct due_reply *replies;          /* in due order: due times never decrease */
-    uint32_t reply_head, reply_count, reply_capacity;
+    struct reply_queue replies;         /* by due cycle (a hit may be due before an earlier
+                                           miss), then arrival; the requests, turned into
+                                           replies when sent; the unit's bytes: the hit flag */
     uint64_t dram_free;                 /* first cycle the DRAM bus is free */
     uint64_t busy_cycles;
     uint32_t next_client;
@@ -64,9 +60,11 @@ static const struct param_desc memory_params[] = {
 };
 
 static const struct port_desc memory_ports[] = {
-    { .name = "client", .direction = PORT_IN, .flags = PORT_OPEN,
+    { .name = "client", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPEN,
       .help = "MSG_MEMORY_REQUEST from an L3" },
-    { .name = "client_reply", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
+    { .name = "client_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "MSG_MEMORY_RESPONSE to the client of the same index" },
     PORT_END
 };
 
@@ -86,21 +84,33 @@ static const struct stat_desc memory_stats[] = {
     STAT_END
 };
 
+/* Once the client's channel can take it, the request message becomes its reply. */
+static struct msg *make_reply(void *context, struct reply_queue_entry *e)
+{
+    (void)context;
+    struct memreq q = *(const struct memreq *)e->msg->payload;
+    struct memreply *a = (struct memreply *)e->msg->payload;
+    memset(a, 0, sizeof *a);
+    a->address = q.address;
+    a->tag = q.tag;
+    a->op = q.op;
+    a->hit = *(const uint8_t *)reply_queue_data(e);
+    e->msg->kind = MSG_MEMORY_RESPONSE;
+    e->msg->size = sizeof *a;
+    return e->msg;
+}
+
 static int memory_realize(struct unit *u, struct gt_error *err)
 {
     struct memory *s = unit_state(u);
     /* one client per link made to "client" (an open array) */
-    s->clients = unit_port_count(u, "client");
+    s->client = unit_port_array(u, "client", &s->clients);
+    s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     if (s->clients > MAX_CLIENTS)
         return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
-    if (unit_port_count(u, "client_reply") > s->clients)
+    if (s->client_replies > s->clients)
         return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
-                            unit_port_count(u, "client_reply") - 1,
-                            unit_port_count(u, "client_reply") - 1);
-    for (uint32_t i = 0; i < s->clients; i++) {
-        s->client[i] = unit_port(u, "client", i);
-        s->client_reply[i] = unit_port(u, "client_reply", i);     /* NULL: no replies */
-    }
+                            s->client_replies - 1, s->client_replies - 1);
     uint64_t lines = (uint64_t)s->llc_kib * 1024 / MEMREQ_LINE_BYTES;
     if (lines % s->llc_ways)
         return gt_error_set(err, "llc_kib %u is not a whole number of %u-way sets", s->llc_kib,
@@ -113,29 +123,11 @@ static int memory_realize(struct unit *u, struct gt_error *err)
         s->dirty = gt_xcalloc(lines, 1);
     }
     s->fifo = gt_xcalloc(s->queue, sizeof *s->fifo);
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .data_size = sizeof(uint8_t), .order = REPLY_QUEUE_READY_THEN_INSERTION,
+        .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->client_replies,
+        .build = make_reply });
     return 0;
-}
-
-static void push_reply(struct memory *s, struct due_reply r)
-{
-    if (s->reply_count == s->reply_capacity) {
-        uint32_t capacity = s->reply_capacity ? 2 * s->reply_capacity : 64;
-        struct due_reply *q = gt_xmalloc(capacity * sizeof *q);
-        for (uint32_t i = 0; i < s->reply_count; i++)
-            q[i] = s->replies[(s->reply_head + i) % s->reply_capacity];
-        free(s->replies);
-        s->replies = q;
-        s->reply_head = 0;
-        s->reply_capacity = capacity;
-    }
-    /* keep due order: a hit may be due before an earlier miss */
-    uint32_t i = s->reply_count++;
-    while (i && s->replies[(s->reply_head + i - 1) % s->reply_capacity].due > r.due) {
-        s->replies[(s->reply_head + i) % s->reply_capacity] =
-            s->replies[(s->reply_head + i - 1) % s->reply_capacity];
-        i--;
-    }
-    s->replies[(s->reply_head + i) % s->reply_capacity] = r;
 }
 
 /* Occupies the DRAM bus for one line from `now`; returns when it is done. */
@@ -222,37 +214,14 @@ static enum unit_activity memory_tick(struct unit *u)
             due = dram_transfer(s, now) + s->dram_latency;
         }
         s->latency_cycles += due - w.arrived;
-        push_reply(s, (struct due_reply){ due, w.m, w.client, hit });
+        uint8_t hit_flag = hit;
+        reply_queue_push(&s->replies, due, w.client, w.m, &hit_flag);
     }
-    /* replies in due order */
-    while (s->reply_count) {
-        struct due_reply *r = &s->replies[s->reply_head];
-        if (r->due > now)
-            break;
-        struct port *out = s->client_reply[r->client];
-        bool linked = out && port_is_bound(out);
-        if (linked && !port_can_send(out))
-            break;
-        struct memreq q = *(const struct memreq *)r->m->payload;
-        struct memreply *a = (struct memreply *)r->m->payload;
-        memset(a, 0, sizeof *a);
-        a->address = q.address;
-        a->tag = q.tag;
-        a->op = q.op;
-        a->hit = r->hit;
-        r->m->kind = MSG_MEMORY_RESPONSE;
-        r->m->size = sizeof *a;
-        if (linked)
-            port_try_send(out, r->m);
-        else
-            msg_free(unit_sim(u), r->m);
-        s->reply_head = (s->reply_head + 1) % s->reply_capacity;
-        s->reply_count--;
-    }
+    /* replies in due order (no client_reply: dropped) */
+    reply_queue_send(&s->replies, u);
     if (s->count)
         return UNIT_BUSY;
-    if (s->reply_count && s->replies[s->reply_head].due > now)
-        unit_wake_at(u, s->replies[s->reply_head].due);
+    reply_queue_wake(&s->replies, u);
     return UNIT_IDLE;
 }
 
@@ -273,10 +242,8 @@ static void memory_destroy(struct unit *u)
     struct memory *s = unit_state(u);
     for (uint32_t i = 0; i < s->count; i++)
         msg_free(unit_sim(u), s->fifo[(s->head + i) % s->queue].m);
-    for (uint32_t i = 0; i < s->reply_count; i++)
-        msg_free(unit_sim(u), s->replies[(s->reply_head + i) % s->reply_capacity].m);
+    reply_queue_free(&s->replies, unit_sim(u));
     free(s->fifo);
-    free(s->replies);
     free(s->tags);
     free(s->stamp);
     free(s->valid);

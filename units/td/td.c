@@ -55,19 +55,33 @@ static const struct param_desc td_params[] = {
     PARAM_END
 };
 
+/* Thread requests; generic (test) traffic is passed on to the EUs. */
+#define TD_REQUEST_KINDS (MSG_BIT(MSG_THREAD_DISPATCH) | MSG_BIT(MSG_GENERIC))
+
 static const struct port_desc td_ports[] = {
-    { .name = "vs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "vertex shader requests" },
-    { .name = "hs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "hull shader requests" },
-    { .name = "ds", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "domain shader requests" },
-    { .name = "gs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "geometry shader requests" },
-    { .name = "sf", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "setup thread requests" },
-    { .name = "clip", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "clip thread requests" },
-    { .name = "wm", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "pixel shader requests" },
-    { .name = "vfe", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "media/GPGPU requests" },
-    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "other requests" },
-    { .name = "eu_end", .direction = PORT_IN, .count_param = "eus", .flags = PORT_OPTIONAL,
+    { .name = "vs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "vertex shader requests" },
+    { .name = "hs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "hull shader requests" },
+    { .name = "ds", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "domain shader requests" },
+    { .name = "gs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "geometry shader requests" },
+    { .name = "sf", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "setup thread requests" },
+    { .name = "clip", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "clip thread requests" },
+    { .name = "wm", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "pixel shader requests" },
+    { .name = "vfe", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "media/GPGPU requests" },
+    { .name = "cs", .direction = PORT_IN, .msg_kinds = TD_REQUEST_KINDS,
+      .flags = PORT_OPTIONAL, .help = "other requests" },
+    { .name = "eu_end", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .count_param = "eus", .flags = PORT_OPTIONAL,
       .help = "thread-end messages from each EU" },
-    { .name = "eu", .direction = PORT_OUT, .count_param = "eus", .flags = PORT_OPTIONAL,
+    { .name = "eu", .direction = PORT_OUT, .msg_kinds = TD_REQUEST_KINDS,
+      .count_param = "eus", .flags = PORT_OPTIONAL,
       .help = "dispatches to each EU" },
     PORT_END
 };
@@ -109,6 +123,8 @@ static int td_realize(struct unit *u, struct gt_error *err)
     }
     for (unsigned i = 0; i < TD_STAGES; i++)
         s->stage[i] = unit_port(u, stage_ports[i], 0);
+    s->eu_out = unit_port_array(u, "eu", NULL);         /* `eus` of each */
+    s->eu_end = unit_port_array(u, "eu_end", NULL);
     return 0;
 }
 
@@ -119,11 +135,8 @@ static void td_release(struct td *s, struct unit *u)
             msg_free(unit_sim(u), s->queue[i].m);
     free(s->queue);
     free(s->outstanding);
-    free(s->eu_out);
-    free(s->eu_end);
     s->queue = NULL;
     s->outstanding = NULL;
-    s->eu_out = s->eu_end = NULL;
     s->queued = 0;
 }
 
@@ -133,12 +146,6 @@ static void td_reset(struct unit *u)
     td_release(s, u);
     s->queue = gt_xcalloc(s->queue_depth, sizeof *s->queue);
     s->outstanding = gt_xcalloc(s->eus, sizeof *s->outstanding);
-    s->eu_out = gt_xcalloc(s->eus, sizeof *s->eu_out);
-    s->eu_end = gt_xcalloc(s->eus, sizeof *s->eu_end);
-    for (uint32_t i = 0; i < s->eus; i++) {
-        s->eu_out[i] = unit_port(u, "eu", i);
-        s->eu_end[i] = unit_port(u, "eu_end", i);
-    }
     s->seq = 0;
     s->next_eu = 0;
     s->next_generic = 0;

@@ -118,14 +118,18 @@ static const struct param_desc vfe_params[] = {
 };
 
 static const struct port_desc vfe_ports[] = {
-    { .name = "cs", .direction = PORT_IN, .flags = PORT_OPTIONAL,
+    { .name = "cs", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
       .help = "MSG_STATE packets from the command streamer (MEDIA_*, GPGPU_*, STATE_BASE_ADDRESS)" },
-    { .name = "cs_drained", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "cs_drained", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
       .help = "reply to a CS sync (MSG_MMIO CS_MMIO_SYNC_DONE) once every thread dispatched "
               "before it has ended" },
-    { .name = "td", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "thread dispatches, one port per subslice's thread dispatcher" },
-    { .name = "ts", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL,
+    { .name = "ts", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "EOT messages of GPGPU threads (SEND to SFID 7) from the EUs" },
     PORT_END
 };

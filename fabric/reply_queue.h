@@ -1,0 +1,148 @@
+/* fabric/reply_queue.h - messages held until a cycle, then sent on ports with
+ * back-pressure: the "reply at cycle N" queue of a shared function or cache.
+ *
+ * A unit pushes an entry (a message, the index of the output port it goes to,
+ * the cycle from which it may leave, and optionally some bytes of its own);
+ * reply_queue_send() then sends, in the queue's order, every entry that is
+ * ready, and reply_queue_wake() asks the fabric to tick the unit on the next
+ * ready cycle. The order is chosen at init:
+ *   REPLY_QUEUE_READY_THEN_INSERTION  ready cycle, then insertion (stable);
+ *   REPLY_QUEUE_READY_HEAP_TIES       ready cycle; equal ones in the order the
+ *                                     textbook binary heap of fabric/min_heap.h
+ *                                     gives (the L3 slice RTL mirrors it);
+ *   REPLY_QUEUE_INSERTION             insertion only: an entry that is not
+ *                                     ready holds every later one (a FIFO).
+ *
+ * Back-pressure: a send the channel refuses (full, or its width used up this
+ * cycle) keeps the entry in the queue; with REPLY_QUEUE_STOP nothing after it
+ * is sent this call, with REPLY_QUEUE_PER_PORT only later entries to the same
+ * port wait. A call that met a refusal counts one stall (config.stall_count).
+ * The fabric wakes the unit when the refusing channel frees up, so
+ * reply_queue_wake() asks for no tick for an entry held that way.
+ *
+ * An entry whose port index is out of range or whose port is not bound is
+ * dropped (its message freed). An entry may hold no message: a build() hook
+ * then makes it only once the port can take it (so a message exists only
+ * while it is in a channel, as the machine's message count expects), and
+ * build() may also reshape a held message (a request turned into its reply).
+ * An entry with no message and no build() leaves without sending anything.
+ * The optional done() hook sees every entry that leaves.
+ */
+#ifndef GTSIM_FABRIC_REPLY_QUEUE_H
+#define GTSIM_FABRIC_REPLY_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric/min_heap.h"
+
+struct msg;
+struct port;
+struct sim;
+struct unit;
+
+enum reply_queue_order {
+    REPLY_QUEUE_READY_THEN_INSERTION = 0,
+    REPLY_QUEUE_READY_HEAP_TIES,
+    REPLY_QUEUE_INSERTION,
+};
+
+enum reply_queue_refusal {
+    REPLY_QUEUE_STOP = 0,       /* the first refused send holds everything after it */
+    REPLY_QUEUE_PER_PORT,       /* it holds only later entries to the same port */
+};
+
+struct reply_queue_entry {
+    uint64_t ready;             /* the cycle from which it may be sent */
+    uint64_t order;             /* insertion number */
+    struct msg *msg;            /* what is sent, or NULL (see build) */
+    uint32_t port;              /* index into config.ports */
+    /* followed by config.data_size bytes of the unit's own (reply_queue_data) */
+};
+
+/* The unit's own bytes of an entry (8-byte aligned). */
+static inline void *reply_queue_data(const struct reply_queue_entry *e)
+{
+    return (unsigned char *)(uintptr_t)e + sizeof *e;
+}
+
+struct reply_queue_config {
+    uint32_t capacity;          /* entries at most; 0: grows as needed */
+    size_t data_size;           /* bytes of the unit's own per entry; 0: none */
+    enum reply_queue_order order;
+    enum reply_queue_refusal refusal;
+    struct port *const *ports;  /* entry.port indexes this array (kept, not copied) */
+    uint32_t port_count;
+    uint64_t *stall_count;      /* optional: +1 per reply_queue_send() that met a refusal */
+    /* Optional: called once the port can take the entry; returns the message
+     * to send (the entry's, reshaped, or a new one when it holds none). */
+    struct msg *(*build)(void *context, struct reply_queue_entry *e);
+    /* Optional: called for every entry that leaves (sent: false when dropped
+     * for want of a port, or when it had nothing to send). */
+    void (*done)(void *context, const struct reply_queue_entry *e, bool sent);
+    void *context;              /* passed to build and done */
+};
+
+struct reply_queue {
+    struct reply_queue_config config;
+    struct min_heap heap;       /* entries, least first in the queue's order */
+    uint64_t next_order;
+    unsigned char *held;        /* REPLY_QUEUE_PER_PORT: entries waiting on a refusal */
+    uint32_t held_capacity;
+    unsigned char *scratch;     /* one entry being built by reply_queue_push */
+};
+
+/* Sets an empty queue up (the config is copied; its ports array is not). */
+void reply_queue_init(struct reply_queue *q, const struct reply_queue_config *config);
+
+/* Frees the messages held and the storage (the queue can be inited again). */
+void reply_queue_free(struct reply_queue *q, struct sim *sim);
+
+/* Frees the messages held and empties the queue (a unit's reset). */
+void reply_queue_clear(struct reply_queue *q, struct sim *sim);
+
+/* Adds an entry: m (may be NULL, see build) to ports[port] from cycle `ready`,
+ * with data_size bytes copied from data (NULL: zeros). False when the queue is
+ * full: nothing is taken, the caller keeps m. */
+bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, struct msg *m,
+                      const void *data);
+
+static inline uint32_t reply_queue_count(const struct reply_queue *q)
+{
+    return q->heap.count;
+}
+
+static inline bool reply_queue_full(const struct reply_queue *q)
+{
+    return q->config.capacity && q->heap.count >= q->config.capacity;
+}
+
+/* The first entry in the queue's order, or NULL when empty. */
+static inline const struct reply_queue_entry *reply_queue_first(const struct reply_queue *q)
+{
+    return (const struct reply_queue_entry *)min_heap_top(&q->heap);
+}
+
+/* The ready cycle of the first entry; UINT64_MAX when empty. */
+uint64_t reply_queue_next_ready(const struct reply_queue *q);
+
+struct reply_queue_result {
+    uint32_t sent;              /* messages the channels took */
+    uint32_t dropped;           /* entries that left without a send */
+    bool refused;               /* a send was refused: entries wait for the channel */
+};
+
+/* Sends the entries ready on the unit's current cycle, in order, until the
+ * queue is empty, the first entry is not ready, or (REPLY_QUEUE_STOP) a send
+ * is refused. */
+struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u);
+
+/* Asks the fabric to tick u on the first entry's ready cycle when that is
+ * later than the current one. Nothing when empty, or when the first entry is
+ * ready (it waits for a channel, which wakes the unit when it frees up) -
+ * except with REPLY_QUEUE_PER_PORT, where entries to other ports may go on
+ * their own ready cycle: the earliest one later than now is asked for. */
+void reply_queue_wake(const struct reply_queue *q, struct unit *u);
+
+#endif
