@@ -53,15 +53,24 @@ static void print_kind(const struct unit_ops *ops, void *context)
             snprintf(count, sizeof count, "[%u]", d->count);
         else
             count[0] = 0;
-        printf("    %s%-*s %-3s %s%s\n", d->name, (int)(16 - strlen(d->name)), count,
-               d->direction == PORT_IN ? "in" : "out",
-               (d->flags & PORT_OPTIONAL) ? "(optional) " : "", d->help ? d->help : "");
+        char kinds[160];
+        printf("    %s%-*s %-3s %s%s%s\n        carries: %s\n", d->name,
+               (int)(16 - strlen(d->name)), count, d->direction == PORT_IN ? "in" : "out",
+               (d->flags & PORT_OPTIONAL) ? "(optional) " : "",
+               (d->flags & PORT_OPEN) ? "(open: one port per link) " : "", d->help ? d->help : "",
+               msg_kinds_text(d->msg_kinds, kinds, sizeof kinds));
     }
     printf("  stats (besides ticks, busy_ticks and per-port counters):\n");
     if (!ops->stats || !ops->stats->name)
         printf("    (none)\n");
     for (const struct stat_desc *s = ops->stats; s && s->name; s++)
         printf("    %-16s %-9s %s\n", s->name, s->measure, s->help);
+    if (ops->key_figures && ops->key_figures->label) {
+        printf("  key figures (in the run summary):\n");
+        for (const struct key_figure *k = ops->key_figures; k->label; k++)
+            printf("    %s: %s%s%s\n", k->label, k->stat, k->other ? ", " : "",
+                   k->other ? k->other : "");
+    }
     printf("\n");
 }
 
@@ -72,7 +81,8 @@ int cmd_units(int argc, char **argv, unit_kind_lookup_fn lookup)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: gtsim units [KIND]\n\n"
                    "Lists every unit kind (or one) with its params (type, default, range, help),\n"
-                   "ports (direction, array size, help) and stats. Every unit also has the\n"
+                   "ports (direction, array size, help, the message kinds each carries), stats\n"
+                   "and the key figures it gives the run summary. Every unit also has the\n"
                    "fabric's stats: ticks, busy_ticks, and per port: received (inputs); sent,\n"
                    "stalled_full, stalled_width, peak_occupancy (outputs).\n");
             return EXIT_OK;

@@ -145,6 +145,14 @@ static void test_units_lists_kinds_with_help(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "threads"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "injected"));
     free(r);
+    /* a port says which message kinds it carries; a kind names its key figures */
+    r = gtsim("units l3");
+    CU_ASSERT_EQUAL(r->status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "client           in  (open: one port per link)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "carries: memory_request"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "carries: mmio"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "L3 hit rate: hits, misses"));
+    free(r);
     r = gtsim("config --set gpu.slice.subslice.count=2");
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "count = 2"));
