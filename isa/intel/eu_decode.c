@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "msg_desc.h"
+
 int eu_gen_index(int gen)
 {
     switch (gen) {
@@ -586,9 +588,11 @@ static void decode_send(struct eu_instruction *in, int gi)
         if (in->ex_desc_is_reg) {
             in->ex_desc_addr_subreg = (uint8_t)eu_field_get(g, EU_F_SENDS_EX_DESC_IA_SUBREG_NR, n);
         } else {
-            in->ex_desc = (uint32_t)(eu_field_get(g, EU_F_SENDS_EX_DESC_31_16, n) << 16) |
-                          (uint32_t)(eu_field_get(g, EU_F_SENDS_EX_DESC_9_6, n) << 6) |
-                          (uint32_t)in->sfid | (in->eot ? 1u << 5 : 0);
+            in->ex_desc =
+                desc_exdesc_ex_function_control_encode(
+                    (uint32_t)eu_field_get(g, EU_F_SENDS_EX_DESC_31_16, n)) |
+                desc_exdesc_ex_mlen_encode((uint32_t)eu_field_get(g, EU_F_SENDS_EX_DESC_9_6, n)) |
+                desc_exdesc_sfid_encode(in->sfid) | desc_exdesc_eot_encode(in->eot);
             in->ex_mlen = (uint8_t)eu_field_get(g, EU_F_SENDS_EX_DESC_9_6, n);
         }
     } else {
@@ -597,13 +601,14 @@ static void decode_send(struct eu_instruction *in, int gi)
         /* the descriptor field (gen7/8 124:96, gen9 126:96; bit 127 is EOT) */
         in->desc = (uint32_t)eu_field_get(g, EU_F_DESC, n);
         if (gi == EU_GEN9_IDX)
-            in->ex_desc = (uint32_t)(eu_field_get(g, EU_F_EX_DESC_31_28, n) << 28) |
-                          (uint32_t)(eu_field_get(g, EU_F_EX_DESC_27_24, n) << 24) |
-                          (uint32_t)(eu_field_get(g, EU_F_EX_DESC_23_20, n) << 20) |
-                          (uint32_t)(eu_field_get(g, EU_F_EX_DESC_19_16, n) << 16) |
-                          (uint32_t)in->sfid | (in->eot ? 1u << 5 : 0);
+            in->ex_desc =
+                desc_exdesc_piece_31_28_encode((uint32_t)eu_field_get(g, EU_F_EX_DESC_31_28, n)) |
+                desc_exdesc_piece_27_24_encode((uint32_t)eu_field_get(g, EU_F_EX_DESC_27_24, n)) |
+                desc_exdesc_piece_23_20_encode((uint32_t)eu_field_get(g, EU_F_EX_DESC_23_20, n)) |
+                desc_exdesc_piece_19_16_encode((uint32_t)eu_field_get(g, EU_F_EX_DESC_19_16, n)) |
+                desc_exdesc_sfid_encode(in->sfid) | desc_exdesc_eot_encode(in->eot);
         else
-            in->ex_desc = (uint32_t)in->sfid | (in->eot ? 1u << 5 : 0);
+            in->ex_desc = desc_exdesc_sfid_encode(in->sfid) | desc_exdesc_eot_encode(in->eot);
     }
     if (!in->desc_is_reg) {
         in->mlen = (uint8_t)eu_field_get(g, EU_F_MLEN, n);

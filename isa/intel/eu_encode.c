@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/alloc.h"
+#include "msg_desc.h"
 
 struct eu_enc_opnd eu_enc_grf(unsigned reg, unsigned subreg, enum eu_type type)
 {
@@ -177,8 +178,8 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
         SET(EU_F_SENDS_SRC1_REG_FILE_1B, in->src[1].file == EU_FILE_GRF);
         SET(EU_F_SENDS_SRC1_REG_NR, in->src[1].reg);
         SET(EU_F_SENDS_DESC, in->desc);
-        SET(EU_F_SENDS_EX_DESC_31_16, in->ex_desc >> 16);
-        SET(EU_F_SENDS_EX_DESC_9_6, in->ex_desc >> 6);
+        SET(EU_F_SENDS_EX_DESC_31_16, desc_exdesc_ex_function_control(in->ex_desc));
+        SET(EU_F_SENDS_EX_DESC_9_6, desc_exdesc_ex_mlen(in->ex_desc));
         SET(EU_F_SENDS_EOT, in->eot);
         SET(EU_F_SENDS_SFID, in->sfid);
         return 0;
@@ -270,10 +271,10 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
         SET(EU_F_DESC, in->desc);
         SET(EU_F_EOT, in->eot);
         if (gi == EU_GEN9_IDX) {
-            SET(EU_F_EX_DESC_31_28, in->ex_desc >> 28);
-            SET(EU_F_EX_DESC_27_24, in->ex_desc >> 24);
-            SET(EU_F_EX_DESC_23_20, in->ex_desc >> 20);
-            SET(EU_F_EX_DESC_19_16, in->ex_desc >> 16);
+            SET(EU_F_EX_DESC_31_28, desc_exdesc_piece_31_28(in->ex_desc));
+            SET(EU_F_EX_DESC_27_24, desc_exdesc_piece_27_24(in->ex_desc));
+            SET(EU_F_EX_DESC_23_20, desc_exdesc_piece_23_20(in->ex_desc));
+            SET(EU_F_EX_DESC_19_16, desc_exdesc_piece_19_16(in->ex_desc));
         }
     }
     if (od->mnemonic && (strcmp(od->mnemonic, "if") == 0 || strcmp(od->mnemonic, "else") == 0 ||

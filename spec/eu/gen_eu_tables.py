@@ -110,11 +110,15 @@ def main():
 
     # ---- opcodes ---------------------------------------------------------------
     opcode_rows = {g: {} for g in GENS}
+    opcode_names = []   # (C name, value, generations, line): the opcodes of a modelled gen
     cols, rows = ops["opcodes"]
     for lineno, cells in rows:
         value = int(cells[0])
         mnem = cells[2]
         nsrc, ndst = int(cells[3]), int(cells[4])
+        gens_of = [g for gi, g in enumerate(GENS) if cells[5 + gi] in ("y", "p", "?")]
+        if gens_of:
+            opcode_names.append(("EU_OPCODE_" + cname(mnem), value, " ".join(gens_of), lineno))
         for gi, g in enumerate(GENS):
             flag = cells[5 + gi]
             if flag in ("y", "p"):
@@ -154,9 +158,13 @@ def main():
             types3[g][code] = None if v == "-" else v
 
     cond = {g: [None] * 16 for g in GENS}
+    cond_names = []     # (C name, value, line)
     cols, rows = ops["conditional-modifier"]
     for lineno, cells in rows:
         code = int(cells[0])
+        if cells[1] != "-":
+            cond_names.append(("EU_COND_MOD_" + ("NONE" if cells[1] == "(none)" else cname(cells[1])),
+                               code, lineno))
         for gi, g in enumerate(GENS):
             if cells[2 + gi] == "y" and cells[1] not in ("(none)", "-"):
                 cond[g][code] = cells[1]
@@ -254,6 +262,23 @@ def main():
     H.append("")
     H.append("enum eu_gen_index { EU_GEN4_IDX, EU_GEN7_IDX, EU_GEN8_IDX, EU_GEN9_IDX, EU_GEN_COUNT };")
     H.append("")
+    names_ = [n for n, _, _, _ in opcode_names] + [n for n, _, _ in cond_names]
+    assert len(names_) == len(set(names_)), "two opcodes or modifiers of one name"
+    H.append("/* Opcodes by mnemonic (opcodes.txt [opcodes]): every opcode of a modelled")
+    H.append(" * generation, with the generations that have it. Different generations give")
+    H.append(" * some values different mnemonics (44: msave on gen4, call on gen7+). */")
+    H.append("enum {")
+    for name, value, gens_of, lineno in opcode_names:
+        H.append("    %s = %d, /* opcodes.txt:%d %s */" % (name, value, lineno, gens_of))
+    H.append("};")
+    H.append("#define EU_OPCODE_COUNT 128     /* the opcode field is 7 bits: eu_opcode_table's size */")
+    H.append("")
+    H.append("/* Conditional modifiers (opcodes.txt [conditional-modifier]). */")
+    H.append("enum {")
+    for name, value, lineno in cond_names:
+        H.append("    %s = %d, /* opcodes.txt:%d */" % (name, value, lineno))
+    H.append("};")
+    H.append("")
     H.append("/* Native-instruction fields (spec/eu/native-fields.txt). */")
     H.append("enum eu_field {")
     for name, src, pos in fields:
@@ -273,7 +298,7 @@ def main():
     H.append("    uint8_t nsrc, ndst;     /* as the disassemblers treat them */")
     H.append("    uint8_t prm_only;       /* listed by the PRM only (Mesa does not know it) */")
     H.append("};")
-    H.append("extern const struct eu_opcode_desc eu_opcode_table[EU_GEN_COUNT][128];")
+    H.append("extern const struct eu_opcode_desc eu_opcode_table[EU_GEN_COUNT][EU_OPCODE_COUNT];")
     H.append("extern const char *const eu_sfid_names[EU_GEN_COUNT][16];")
     H.append("extern const char *const eu_reg_type_names[EU_GEN_COUNT][16];")
     H.append("extern const char *const eu_imm_type_names[EU_GEN_COUNT][16];")

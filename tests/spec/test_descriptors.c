@@ -44,6 +44,44 @@ static void test_generic_fields(void)
     CU_ASSERT_EQUAL(desc_exdesc_eot(ex), 1);
     CU_ASSERT_EQUAL(desc_exdesc_ex_function_control(ex), 0x1234);
     CU_ASSERT_EQUAL(ex & ~(DESC_EXDESC_SFID_MASK | DESC_EXDESC_EOT_MASK), 0x123400c0u);
+    /* sends: ExDesc[9:6] is the second payload's length (003 L22844; Mesa brw_message_ex_desc) */
+    CU_ASSERT_EQUAL(desc_exdesc_ex_mlen(ex), 3);
+    CU_ASSERT_EQUAL(desc_exdesc_ex_mlen(ex & ~put(15, 9, 6)), 0);
+    /* send: ex_desc 31:16 in four 4-bit pieces (003 L22844) */
+    CU_ASSERT_EQUAL(desc_exdesc_piece_31_28(ex), 0x1);
+    CU_ASSERT_EQUAL(desc_exdesc_piece_27_24(ex), 0x2);
+    CU_ASSERT_EQUAL(desc_exdesc_piece_23_20(ex), 0x3);
+    CU_ASSERT_EQUAL(desc_exdesc_piece_19_16(ex), 0x4);
+    CU_ASSERT_EQUAL(desc_exdesc_piece_31_28_encode(0xa) | desc_exdesc_piece_27_24_encode(0xb) |
+                    desc_exdesc_piece_23_20_encode(0xc) | desc_exdesc_piece_19_16_encode(0xd),
+                    put(0xabcd, 31, 16));
+}
+
+/* The encoders place a value in the field's bits and drop what does not fit. */
+static void test_encoders(void)
+{
+    CU_ASSERT_EQUAL(desc_exdesc_ex_function_control_encode(0x1234) |
+                    desc_exdesc_ex_mlen_encode(3) | desc_exdesc_eot_encode(1) |
+                    desc_exdesc_sfid_encode(12),
+                    put(0x1234, 31, 16) | put(3, 9, 6) | put(1, 5, 5) | put(12, 3, 0));
+    CU_ASSERT_EQUAL(desc_exdesc_eot_encode(0), 0);
+    CU_ASSERT_EQUAL(desc_exdesc_ex_mlen_encode(0x13), put(3, 9, 6));     /* 4 bits */
+    CU_ASSERT_EQUAL(desc_msg_mlen_gen5_encode(11) | desc_msg_rlen_gen5_encode(17) |
+                    desc_msg_header_present_encode(1) | desc_msg_function_control_gen5_encode(0x5a5a5),
+                    put(11, 28, 25) | put(17, 24, 20) | put(1, 19, 19) | put(0x5a5a5, 18, 0));
+    CU_ASSERT_EQUAL(desc_msg_mlen_gen4_encode(9) | desc_msg_rlen_gen4_encode(3),
+                    put(9, 23, 20) | put(3, 19, 16));
+    CU_ASSERT_EQUAL(desc_gw_subfunction_encode(DESC_GW_BARRIER_MSG), put(4, 2, 0));
+    /* the masks are the fields' bits: a0.0's descriptor fields are bits 28:0 (003 L24367-24376) */
+    CU_ASSERT_EQUAL(DESC_MSG_MLEN_GEN5_MASK | DESC_MSG_RLEN_GEN5_MASK | DESC_MSG_HEADER_PRESENT_MASK |
+                    DESC_MSG_FUNCTION_CONTROL_GEN5_MASK, 0x1fffffffu);
+    uint32_t x = 0x2545f491u;
+    for (int i = 0; i < 1000; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        CU_ASSERT_EQUAL(desc_exdesc_ex_mlen_encode(desc_exdesc_ex_mlen(x)), x & put(15, 9, 6));
+        CU_ASSERT_EQUAL(desc_dc_msg_type_encode(desc_dc_msg_type(x)), x & DESC_DC_MSG_TYPE_MASK);
+        CU_ASSERT_EQUAL(desc_msg_rlen_gen5(desc_msg_rlen_gen5_encode(x)), x & 31);
+    }
 }
 
 /* Gen4 math message (Mesa): function 3:0, signed 4, precision 5, saturate 6, scalar 7;
@@ -354,6 +392,7 @@ static void test_value_names_unique(void)
 
 static const struct test_case cases[] = {
     { "generic fields and the extended descriptor", test_generic_fields },
+    { "encoders", test_encoders },
     { "gen4 math", test_math },
     { "sampler", test_sampler },
     { "urb", test_urb },

@@ -29,6 +29,7 @@ struct catcher {
     struct port *in;
     uint64_t count;
     uint64_t cycle;
+    uint64_t cycles[4];         /* of the first four write-backs */
     uint8_t rlen;
     uint32_t regs[16][8];
 };
@@ -53,6 +54,8 @@ static enum unit_activity catcher_tick(struct unit *u)
     while ((m = port_pop(c->in))) {
         const struct eu_writeback_msg *w = (const struct eu_writeback_msg *)m->payload;
         CU_ASSERT_EQUAL(m->kind, MSG_WRITEBACK);
+        if (c->count < 4)
+            c->cycles[c->count] = unit_cycle(u);
         c->count++;
         c->cycle = unit_cycle(u);
         c->rlen = w->rlen;
@@ -683,7 +686,65 @@ static void test_ports_and_generations(void)
     rig_free(&r);
 }
 
+/* The reply queue (fabric/reply_queue.h, insertion order, the first refusal stops it):
+ * three messages taken on one cycle with no L3 are all due `latency` cycles later (the
+ * param's meaning). With a write-back channel that holds one message the second reply
+ * is refused (one stall) and goes later; the write in between has no write-back and
+ * leaves on its due cycle. With a wide channel nothing stalls and every latency is
+ * exactly `latency`. */
+static void reply_queue_case(uint32_t capacity, uint64_t *stall, uint64_t *latency_sum,
+                             uint64_t cycles[2])
+{
+    struct rig r = { 0 };
+    r.sim = probe_sim(NULL);
+    r.mem = probe_memory(r.sim);
+    const char *over[] = { "messages_per_cycle=4", "latency=20", NULL };
+    r.dp = probe_add(r.sim, &dataport_ops, "dp", over);
+    r.catcher = probe_add(r.sim, &catcher_ops, "wb", NULL);
+    probe_link(r.sim, r.dp, "writeback[0]", r.catcher, "in", 1, capacity, capacity);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "dp.eu[0]", PORT_IN, &err));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
+    put_surface(r.mem, 0, BUF, 4096);
+    fill_buffer(&r);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 16; i++) {
+        regs[i / 8][i % 8] = (uint32_t)i * 4;
+        regs[2 + i / 8][i % 8] = (uint32_t)i;
+    }
+    struct port *in = unit_port(r.dp, "eu", 0);
+    CU_ASSERT_TRUE(port_inject(in, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs)));
+    CU_ASSERT_TRUE(port_inject(in, send_msg(&r, 12, UNTYPED(9, 0), 2, 2, 0, 0xffff, false, regs)));
+    CU_ASSERT_TRUE(port_inject(in, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs)));
+    sim_run(r.sim, 0);
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.messages"), 3);
+    CU_ASSERT_EQUAL(c->count, 2);
+    *stall = (uint64_t)probe_stat(r.sim, "dp.stall.writeback");
+    *latency_sum = (uint64_t)probe_stat(r.sim, "dp.latency_sum");
+    cycles[0] = c->cycles[0];
+    cycles[1] = c->cycles[1];
+    rig_free(&r);
+}
+
+static void test_reply_queue_back_pressure(void)
+{
+    uint64_t stall, latency_sum, cycles[2];
+    reply_queue_case(8, &stall, &latency_sum, cycles);
+    CU_ASSERT_EQUAL(stall, 0);
+    CU_ASSERT_EQUAL(latency_sum, 3 * 20);
+    CU_ASSERT_EQUAL(cycles[1], cycles[0]);          /* both replies on one cycle */
+    uint64_t wide_first = cycles[0];
+    reply_queue_case(1, &stall, &latency_sum, cycles);
+    CU_ASSERT_TRUE(stall >= 1);
+    CU_ASSERT_EQUAL(cycles[0], wide_first);         /* the first reply is not held */
+    CU_ASSERT_TRUE(cycles[1] > cycles[0]);
+    /* the read and the write left on time; the second read waited cycles[1] - cycles[0] */
+    CU_ASSERT_EQUAL(latency_sum, 3 * 20 + (cycles[1] - cycles[0]));
+}
+
 static const struct test_case cases[] = {
+    { "reply queue: in order, held by a refused write-back", test_reply_queue_back_pressure },
     { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },
     { "out-of-bounds reads give 0, writes dropped", test_out_of_bounds_and_null },
     { "binding table index beyond the table: null surface, counted", test_bti_beyond_table },

@@ -878,7 +878,72 @@ static void test_random_bytes(void)
     }
 }
 
+/* The generated opcode and conditional-modifier constants (build/gen/eu_spec.h, from
+ * spec/eu/opcodes.txt) against the encodings typed here from the sources: the gen9
+ * opcode table, 003 L23026-23160 (hex), with while = 0x27 from the summary L23696; the
+ * gen4-only opcodes from Mesa brw_eu_defines.h (BRW_OPCODE_DO 38, MSAVE 44, MREST 45,
+ * PUSH 46, POP 47); the conditional modifiers, 003 L20846-20895 (0000b none ... 1001b
+ * .u). Each constant is also the opcode of that mnemonic in the decoder's table on a
+ * generation that has it. */
+static void test_opcode_constants(void)
+{
+    static const struct { unsigned value, expected; const char *mnemonic; int gen; } ops[] = {
+        { EU_OPCODE_ILLEGAL, 0x00, "illegal", 9 }, { EU_OPCODE_MOV, 0x01, "mov", 9 },
+        { EU_OPCODE_SEL, 0x02, "sel", 9 }, { EU_OPCODE_MOVI, 0x03, "movi", 9 },
+        { EU_OPCODE_NOT, 0x04, "not", 9 }, { EU_OPCODE_AND, 0x05, "and", 9 },
+        { EU_OPCODE_OR, 0x06, "or", 9 }, { EU_OPCODE_XOR, 0x07, "xor", 9 },
+        { EU_OPCODE_SHR, 0x08, "shr", 9 }, { EU_OPCODE_SHL, 0x09, "shl", 9 },
+        { EU_OPCODE_SMOV, 0x0a, "smov", 9 }, { EU_OPCODE_ASR, 0x0c, "asr", 9 },
+        { EU_OPCODE_CMP, 0x10, "cmp", 9 }, { EU_OPCODE_CMPN, 0x11, "cmpn", 9 },
+        { EU_OPCODE_CSEL, 0x12, "csel", 9 }, { EU_OPCODE_BFREV, 0x17, "bfrev", 9 },
+        { EU_OPCODE_BFE, 0x18, "bfe", 9 }, { EU_OPCODE_BFI1, 0x19, "bfi1", 9 },
+        { EU_OPCODE_BFI2, 0x1a, "bfi2", 9 }, { EU_OPCODE_JMPI, 0x20, "jmpi", 9 },
+        { EU_OPCODE_BRD, 0x21, "brd", 9 }, { EU_OPCODE_IF, 0x22, "if", 9 },
+        { EU_OPCODE_BRC, 0x23, "brc", 9 }, { EU_OPCODE_ELSE, 0x24, "else", 9 },
+        { EU_OPCODE_ENDIF, 0x25, "endif", 9 }, { EU_OPCODE_WHILE, 0x27, "while", 9 },
+        { EU_OPCODE_BREAK, 0x28, "break", 9 }, { EU_OPCODE_CONT, 0x29, "cont", 9 },
+        { EU_OPCODE_HALT, 0x2a, "halt", 9 }, { EU_OPCODE_CALLA, 0x2b, "calla", 9 },
+        { EU_OPCODE_CALL, 0x2c, "call", 9 }, { EU_OPCODE_RET, 0x2d, "ret", 9 },
+        { EU_OPCODE_GOTO, 0x2e, "goto", 9 }, { EU_OPCODE_JOIN, 0x2f, "join", 9 },
+        { EU_OPCODE_WAIT, 0x30, "wait", 9 }, { EU_OPCODE_SEND, 0x31, "send", 9 },
+        { EU_OPCODE_SENDC, 0x32, "sendc", 9 }, { EU_OPCODE_SENDS, 0x33, "sends", 9 },
+        { EU_OPCODE_SENDSC, 0x34, "sendsc", 9 }, { EU_OPCODE_MATH, 0x38, "math", 9 },
+        { EU_OPCODE_ADD, 0x40, "add", 9 }, { EU_OPCODE_MUL, 0x41, "mul", 9 },
+        { EU_OPCODE_AVG, 0x42, "avg", 9 }, { EU_OPCODE_FRC, 0x43, "frc", 9 },
+        { EU_OPCODE_RNDU, 0x44, "rndu", 9 }, { EU_OPCODE_RNDD, 0x45, "rndd", 9 },
+        { EU_OPCODE_RNDE, 0x46, "rnde", 9 }, { EU_OPCODE_RNDZ, 0x47, "rndz", 9 },
+        { EU_OPCODE_MAC, 0x48, "mac", 9 }, { EU_OPCODE_MACH, 0x49, "mach", 9 },
+        { EU_OPCODE_LZD, 0x4a, "lzd", 9 }, { EU_OPCODE_FBH, 0x4b, "fbh", 9 },
+        { EU_OPCODE_FBL, 0x4c, "fbl", 9 }, { EU_OPCODE_CBIT, 0x4d, "cbit", 9 },
+        { EU_OPCODE_ADDC, 0x4e, "addc", 9 }, { EU_OPCODE_SUBB, 0x4f, "subb", 9 },
+        { EU_OPCODE_SAD2, 0x50, "sad2", 9 }, { EU_OPCODE_SADA2, 0x51, "sada2", 9 },
+        { EU_OPCODE_DP4, 0x54, "dp4", 9 }, { EU_OPCODE_DPH, 0x55, "dph", 9 },
+        { EU_OPCODE_DP3, 0x56, "dp3", 9 }, { EU_OPCODE_DP2, 0x57, "dp2", 9 },
+        { EU_OPCODE_LINE, 0x59, "line", 9 }, { EU_OPCODE_PLN, 0x5a, "pln", 9 },
+        { EU_OPCODE_MAD, 0x5b, "mad", 9 }, { EU_OPCODE_LRP, 0x5c, "lrp", 9 },
+        { EU_OPCODE_MADM, 0x5d, "madm", 9 }, { EU_OPCODE_NOP, 0x7e, "nop", 9 },
+        { EU_OPCODE_DO, 38, "do", 4 }, { EU_OPCODE_MSAVE, 44, "msave", 4 },
+        { EU_OPCODE_MREST, 45, "mrest", 4 }, { EU_OPCODE_PUSH, 46, "push", 4 },
+        { EU_OPCODE_POP, 47, "pop", 4 },
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        CU_ASSERT_EQUAL(ops[i].value, ops[i].expected);
+        CU_ASSERT_TRUE(ops[i].value < EU_OPCODE_COUNT);
+        const char *m = eu_opcode_table[eu_gen_index(ops[i].gen)][ops[i].value].mnemonic;
+        CU_ASSERT_TRUE(m && strcmp(m, ops[i].mnemonic) == 0);
+    }
+    CU_ASSERT_EQUAL(EU_OPCODE_COUNT, 128);      /* a 7-bit field, 003 L23013 */
+    static const unsigned cond[][2] = {
+        { EU_COND_MOD_NONE, 0 }, { EU_COND_MOD_Z, 1 }, { EU_COND_MOD_NZ, 2 },
+        { EU_COND_MOD_G, 3 }, { EU_COND_MOD_GE, 4 }, { EU_COND_MOD_L, 5 },
+        { EU_COND_MOD_LE, 6 }, { EU_COND_MOD_R, 7 }, { EU_COND_MOD_O, 8 }, { EU_COND_MOD_U, 9 },
+    };
+    for (size_t i = 0; i < sizeof cond / sizeof cond[0]; i++)
+        CU_ASSERT_EQUAL(cond[i][0], cond[i][1]);
+}
+
 static const struct test_case cases[] = {
+    { "opcode and conditional-modifier constants", test_opcode_constants },
     { "gen4 kernel assembled by intel-gen4asm decodes like intel-gen4disasm", test_corpus_gen4 },
     { "gen7 kernel assembled by intel-gen4asm decodes like intel-gen4disasm", test_corpus_gen7 },
     { "gen8 kernel assembled by intel-gen4asm decodes like intel-gen4disasm", test_corpus_gen8 },

@@ -14,6 +14,7 @@
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
 #include "units/common/thread_msg.h"
+#include "msg_desc.h"
 #include "units/math/math.h"
 
 static uint32_t fb(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
@@ -47,21 +48,21 @@ static void test_float_functions(void)
     struct math_gen4_status st;
     uint8_t out[2][32];
     const float x[8] = { 4.0f, 0.25f, 1.0f, 16.0f, 0.0f, -0.0f, -1.0f, INFINITY };
-    run1(MATH_INV, x, NULL, 1, out, 1, &st);
+    run1(DESC_MATH_INV, x, NULL, 1, out, 1, &st);
     CU_ASSERT_FALSE(st.bad);
     const float inv[8] = { 0.25f, 4.0f, 1.0f, 0.0625f, INFINITY, -INFINITY, -1.0f, 0.0f };
     for (unsigned ch = 0; ch < 8; ch++)
         CU_ASSERT_EQUAL(get(out, 0, ch), fb(inv[ch]));
-    run1(MATH_SQRT, x, NULL, 1, out, 1, &st);
+    run1(DESC_MATH_SQRT, x, NULL, 1, out, 1, &st);
     CU_ASSERT_EQUAL(bf(get(out, 0, 0)), 2.0f);
     CU_ASSERT_EQUAL(bf(get(out, 0, 1)), 0.5f);
     CU_ASSERT_TRUE(isnan(bf(get(out, 0, 6))));          /* sqrt(-1) = NaN */
-    run1(MATH_RSQ, x, NULL, 1, out, 1, &st);
+    run1(DESC_MATH_RSQ, x, NULL, 1, out, 1, &st);
     CU_ASSERT_EQUAL(bf(get(out, 0, 0)), 0.5f);
     CU_ASSERT_EQUAL(bf(get(out, 0, 3)), 0.25f);
     CU_ASSERT_EQUAL(get(out, 0, 4), fb(INFINITY));      /* rsq(+0) = +inf */
     const float lx[8] = { 8.0f, 0.5f, 1.0f, 1024.0f, 0.0f, -1.0f, 2.0f, 0.125f };
-    run1(MATH_LOG, lx, NULL, 1, out, 1, &st);
+    run1(DESC_MATH_LOG, lx, NULL, 1, out, 1, &st);
     const float lg[8] = { 3.0f, -1.0f, 0.0f, 10.0f, -INFINITY, NAN, 1.0f, -3.0f };
     for (unsigned ch = 0; ch < 8; ch++) {
         if (isnan(lg[ch])) {
@@ -70,27 +71,27 @@ static void test_float_functions(void)
             CU_ASSERT_EQUAL(get(out, 0, ch), fb(lg[ch]));
         }
     }
-    run1(MATH_EXP, lg, NULL, 1, out, 1, &st);           /* exp2 undoes log2 on these */
+    run1(DESC_MATH_EXP, lg, NULL, 1, out, 1, &st);           /* exp2 undoes log2 on these */
     CU_ASSERT_EQUAL(bf(get(out, 0, 0)), 8.0f);
     CU_ASSERT_EQUAL(bf(get(out, 0, 1)), 0.5f);
     CU_ASSERT_EQUAL(bf(get(out, 0, 4)), 0.0f);          /* 2^-inf = 0 */
     const float px[8] = { 2, 3, 4, 10, 2, 0.5f, 9, 1 }, py[8] = { 10, 2, 0.5f, 3, -1, 2, 0.5f, 100 };
-    run1(MATH_POW, px, py, 2, out, 1, &st);
+    run1(DESC_MATH_POW, px, py, 2, out, 1, &st);
     const float pw[8] = { 1024, 9, 2, 1000, 0.5f, 0.25f, 3, 1 };
     for (unsigned ch = 0; ch < 8; ch++)
         CU_ASSERT_EQUAL(bf(get(out, 0, ch)), pw[ch]);
     /* sincos: sines in the first register, cosines in the second */
     const float sx[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-    run1(MATH_SINCOS, sx, NULL, 1, out, 2, &st);
+    run1(DESC_MATH_SINCOS, sx, NULL, 1, out, 2, &st);
     CU_ASSERT_EQUAL(bf(get(out, 0, 3)), 0.0f);
     CU_ASSERT_EQUAL(bf(get(out, 1, 3)), 1.0f);
     /* saturate (desc bit 6): results clamped to [0, 1] */
-    run1(MATH_INV | 1u << 6, x, NULL, 1, out, 1, &st);
+    run1(DESC_MATH_INV | 1u << 6, x, NULL, 1, out, 1, &st);
     CU_ASSERT_EQUAL(bf(get(out, 0, 0)), 0.25f);
     CU_ASSERT_EQUAL(bf(get(out, 0, 1)), 1.0f);          /* 4 -> 1 */
     CU_ASSERT_EQUAL(bf(get(out, 0, 5)), 0.0f);          /* -inf -> 0 */
     /* scalar data (desc bit 7): channel 0's result everywhere */
-    run1(MATH_INV | 1u << 7, x, NULL, 1, out, 1, &st);
+    run1(DESC_MATH_INV | 1u << 7, x, NULL, 1, out, 1, &st);
     for (unsigned ch = 0; ch < 8; ch++)
         CU_ASSERT_EQUAL(bf(get(out, 0, ch)), 0.25f);
 }
@@ -107,7 +108,7 @@ static void test_integer_division(void)
         put(p, 1, ch, (uint32_t)d[ch]);
     }
     struct math_gen4_status st;
-    math_gen4_execute(MATH_INTDIVMOD | 1u << 4, (const uint8_t (*)[32])p, 2, 0xff, out, 2, &st);
+    math_gen4_execute(DESC_MATH_INTDIVMOD | 1u << 4, (const uint8_t (*)[32])p, 2, 0xff, out, 2, &st);
     const int32_t q[7] = { 3, -3, -3, 3, 14, 0, INT32_MIN }, r[7] = { 1, -1, 1, -1, 2, 0, 0 };
     for (unsigned ch = 0; ch < 7; ch++) {
         CU_ASSERT_EQUAL((int32_t)get(out, 0, ch), q[ch]);
@@ -117,10 +118,10 @@ static void test_integer_division(void)
     CU_ASSERT_EQUAL(get(out, 0, 7), 0xffffffffu);
     CU_ASSERT_EQUAL(get(out, 1, 7), 5u);
     /* the same division by zero in a disabled channel is not counted */
-    math_gen4_execute(MATH_INTDIV | 1u << 4, (const uint8_t (*)[32])p, 2, 0x7f, out, 1, &st);
+    math_gen4_execute(DESC_MATH_INTDIV | 1u << 4, (const uint8_t (*)[32])p, 2, 0x7f, out, 1, &st);
     CU_ASSERT_FALSE(st.divide_by_zero);
     /* unsigned (bit 4 clear): -7 is 0xfffffff9 */
-    math_gen4_execute(MATH_INTMOD, (const uint8_t (*)[32])p, 2, 0xff, out, 1, &st);
+    math_gen4_execute(DESC_MATH_INTMOD, (const uint8_t (*)[32])p, 2, 0xff, out, 1, &st);
     CU_ASSERT_EQUAL(get(out, 0, 1), 0xfffffff9u % 2u);
     CU_ASSERT_EQUAL(get(out, 0, 4), 2u);
 }
@@ -134,7 +135,7 @@ static void test_bad_messages(void)
     CU_ASSERT_TRUE(st.bad);
     CU_ASSERT_EQUAL(get(out, 0, 0), 0u);
     CU_ASSERT_EQUAL(get(out, 1, 7), 0u);
-    math_gen4_execute(MATH_POW, (const uint8_t (*)[32])p, 1, 0xff, out, 1, &st); /* one operand */
+    math_gen4_execute(DESC_MATH_POW, (const uint8_t (*)[32])p, 1, 0xff, out, 1, &st); /* one operand */
     CU_ASSERT_TRUE(st.bad);
 }
 
@@ -157,7 +158,7 @@ static void test_eu_send_to_math_unit(void)
     CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
     struct eu_enc_buf k = { .gen = 9 };
     struct eu_enc_insn s = { .opcode = 49, .exec_size = 8, .nsrc = 1, .sfid = 1,
-                             .desc = 1u << 25 | 1u << 20 | MATH_INV };
+                             .desc = 1u << 25 | 1u << 20 | DESC_MATH_INV };
     s.dst = eu_enc_grf(4, 0, EU_TYPE_F);
     s.src[0] = eu_enc_grf(2, 0, EU_TYPE_F);
     eu_enc_emit(&k, &s);

@@ -17,6 +17,7 @@
 #include "fabric/stats.h"
 #include "units/eu/eu.h"
 #include "isa/intel/eu_encode.h"
+#include "msg_desc.h"
 #include "units/common/thread_msg.h"
 
 #define BENCH_THREADS 56
@@ -46,33 +47,34 @@ static void build_kernel(struct eu_enc_buf *b, unsigned simd)
         in.src[0] = eu_enc_grf(d, 0, EU_TYPE_F);
         in.src[1] = eu_enc_grf(40, 0, EU_TYPE_F);
         if (i % 3 == 0) {
-            in.opcode = 91;                     /* mad: d = d + r40 * r42 */
+            in.opcode = EU_OPCODE_MAD;      /* d = d + r40 * r42 */
             in.nsrc = 3;
             in.align16 = true;
             in.src[0] = eu_enc_rgn(in.src[0], 4, 4, 1);
             in.src[1] = eu_enc_rgn(in.src[1], 4, 4, 1);
             in.src[2] = eu_enc_rgn(eu_enc_grf(42, 0, EU_TYPE_F), 4, 4, 1);
         } else {
-            in.opcode = i % 3 == 1 ? 65 : 64;   /* mul, add */
+            in.opcode = i % 3 == 1 ? EU_OPCODE_MUL : EU_OPCODE_ADD;
         }
         eu_enc_emit(b, &in);
     }
-    struct eu_enc_insn inc = { .opcode = 64, .exec_size = 8, .nsrc = 2 };
+    struct eu_enc_insn inc = { .opcode = EU_OPCODE_ADD, .exec_size = 8, .nsrc = 2 };
     inc.dst = eu_enc_grf(2, 0, EU_TYPE_D);
     inc.src[0] = eu_enc_grf(2, 0, EU_TYPE_D);
     inc.src[1] = eu_enc_imm(EU_TYPE_D, 1);
     eu_enc_emit(b, &inc);
-    struct eu_enc_insn cmp = { .opcode = 16, .exec_size = 8, .nsrc = 2, .cond = 5 };
+    struct eu_enc_insn cmp = { .opcode = EU_OPCODE_CMP, .exec_size = 8, .nsrc = 2,
+                               .cond = EU_COND_MOD_L };
     cmp.dst = eu_enc_null(EU_TYPE_D);
     cmp.src[0] = eu_enc_grf(2, 0, EU_TYPE_D);
     cmp.src[1] = eu_enc_imm(EU_TYPE_D, BENCH_ITERATIONS);
     eu_enc_emit(b, &cmp);
-    struct eu_enc_insn wh = { .opcode = 39, .exec_size = 8, .pred = 1 };
+    struct eu_enc_insn wh = { .opcode = EU_OPCODE_WHILE, .exec_size = 8, .pred = 1 };
     wh.dst = eu_enc_null(EU_TYPE_D);
     size_t at = eu_enc_emit(b, &wh);
     eu_enc_patch_jump(b, at, (int32_t)top - (int32_t)at, 0);
-    struct eu_enc_insn s = { .opcode = 49, .exec_size = 8, .nsrc = 1, .sfid = 10, .eot = true,
-                             .nomask = true, .desc = 1u << 25 };
+    struct eu_enc_insn s = { .opcode = EU_OPCODE_SEND, .exec_size = 8, .nsrc = 1, .sfid = 10,
+                             .eot = true, .nomask = true, .desc = desc_msg_mlen_gen5_encode(1) };
     s.dst = eu_enc_null(EU_TYPE_UD);
     s.src[0] = eu_enc_grf(10, 0, EU_TYPE_UD);
     eu_enc_emit(b, &s);

@@ -180,26 +180,24 @@ static int dp_realize(struct unit *u, struct gt_error *err)
         s->l3 = unit_port(u, "memory", 0);
         s->l3_reply = unit_port(u, "memory_reply", 0);
     }
+    dp_reply_queue_init(s, u);
     return 0;
 }
 
 static void dp_release(struct dp *s, struct unit *u)
 {
+    reply_queue_clear(&s->replies, unit_sim(u));
     if (s->txn)
         for (uint32_t i = 0; i < DP_MAX_TXN; i++)
             if (s->txn[i].wb)
                 msg_free(unit_sim(u), s->txn[i].wb);
     free(s->txn);
     free(s->lq);
-    free(s->ready);
-    free(s->ready_due);
     free(s->slm);
     free(s->cc);
     s->cc = NULL;
     s->txn = NULL;
     s->lq = NULL;
-    s->ready = NULL;
-    s->ready_due = NULL;
     s->slm = NULL;
 }
 
@@ -208,8 +206,6 @@ static void dp_reset(struct unit *u)
     struct dp *s = unit_state(u);
     dp_release(s, u);
     s->txn = gt_xcalloc(DP_MAX_TXN, sizeof *s->txn);
-    s->ready = gt_xcalloc(s->max_outstanding, sizeof *s->ready);
-    s->ready_due = gt_xcalloc(s->max_outstanding, sizeof *s->ready_due);
     s->slm = gt_xcalloc(1, s->slm_kib * 1024u);
     s->cc = gt_xcalloc(s->cc_lines ? s->cc_lines : 1, sizeof *s->cc);
     s->free_txn = 0;
@@ -217,7 +213,6 @@ static void dp_reset(struct unit *u)
     memset(s->memo, 0, sizeof s->memo);
     s->memo_next = 0;
     s->lq_head = s->lq_count = s->lq_cap = 0;
-    s->ready_head = s->ready_count = 0;
     s->in_flight = 0;
 }
 
@@ -226,7 +221,7 @@ static enum unit_activity dp_tick(struct unit *u)
     struct dp *s = unit_state(u);
     uint64_t now = unit_cycle(u);
     dp_take_l3_replies(s, u);
-    dp_send_replies(s, u, now);
+    dp_send_replies(s, u);
     uint32_t taken = 0;
     for (uint32_t k = 0; k < s->eus && taken < s->messages_per_cycle; k++) {
         uint32_t e = (s->next_eu + k) % s->eus;
@@ -242,7 +237,7 @@ static enum unit_activity dp_tick(struct unit *u)
     }
     if (s->l3 && port_is_bound(s->l3))
         dp_send_lines(s, u);
-    dp_send_replies(s, u, now);
+    dp_send_replies(s, u);
     bool more = s->lq_count > 0;
     for (uint32_t e = 0; e < s->eus && !more; e++)
         if (port_peek(s->eu[e]) && s->free_txn != UINT32_MAX)
@@ -263,6 +258,7 @@ static void dp_destroy(struct unit *u)
 {
     struct dp *s = unit_state(u);
     dp_release(s, u);
+    reply_queue_free(&s->replies, unit_sim(u));
     free(s->eu);
     free(s->wb);
     s->eu = s->wb = NULL;

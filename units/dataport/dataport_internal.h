@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "fabric/memory.h"
+#include "fabric/reply_queue.h"
 #include "fabric/unit.h"
 #include "msg_desc.h"
 #include "units/common/memreq.h"
@@ -94,9 +95,7 @@ struct dp {
     uint32_t free_txn;
     struct pending_line *lq;    /* line requests waiting for the l3 port */
     uint32_t lq_head, lq_count, lq_cap;
-    uint32_t *ready;            /* txns whose reply can go (FIFO) */
-    uint64_t *ready_due;
-    uint32_t ready_head, ready_count;
+    struct reply_queue replies; /* txns whose reply can go: the txn index per entry */
     uint8_t *slm;
     uint64_t *cc;               /* constant cache: line number + 1 per entry, 0 empty */
     uint32_t next_eu;
@@ -200,7 +199,8 @@ void dp_route_lines(struct dp *s, uint32_t ti, enum dp_op op, bool sfid_ro, uint
 void dp_finish(struct dp *s, struct unit *u, uint32_t ti);
 void dp_send_lines(struct dp *s, struct unit *u);
 void dp_take_l3_replies(struct dp *s, struct unit *u);
-void dp_send_replies(struct dp *s, struct unit *u, uint64_t now);
+void dp_reply_queue_init(struct dp *s, struct unit *u);
+void dp_send_replies(struct dp *s, struct unit *u);
 bool dp_reply_due(const struct dp *s, uint64_t now);
 
 #endif

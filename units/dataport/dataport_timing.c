@@ -5,53 +5,55 @@
 #include "units/dataport/dataport_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "fabric/alloc.h"
 #include "fabric/sim.h"
 
-/* ---- the reply queue: transactions whose reply can go, in order, each with the cycle
- * it is due at -------------------------------------------------------------------- */
+/* ---- the reply queue (fabric/reply_queue.h): transactions whose reply can go, in the
+ * order they became ready (an entry not yet due holds every later one), each with the
+ * cycle it is due at; a refused write-back holds everything after it ---------------- */
 
-static void ready_push(struct dp *s, uint32_t t, uint64_t due)
+/* Leaves the queue: the transaction (the entry's data) is finished. */
+static void reply_left(void *context, const struct reply_queue_entry *e, bool sent)
 {
-    uint32_t cap = s->max_outstanding;
-    s->ready[(s->ready_head + s->ready_count) % cap] = t;
-    s->ready_due[(s->ready_head + s->ready_count) % cap] = due;
-    s->ready_count++;
+    (void)sent;
+    struct unit *u = context;
+    uint32_t ti;
+    memcpy(&ti, reply_queue_data(e), sizeof ti);
+    dp_finish(unit_state(u), u, ti);
+    unit_progress(u);
 }
 
-void dp_send_replies(struct dp *s, struct unit *u, uint64_t now)
+void dp_reply_queue_init(struct dp *s, struct unit *u)
 {
-    while (s->ready_count) {
-        uint32_t ti = s->ready[s->ready_head];
-        if (s->ready_due[s->ready_head] > now) {
-            unit_wake_at(u, s->ready_due[s->ready_head]);
-            return;
-        }
-        struct txn *t = &s->txn[ti];
-        if (t->wb) {
-            struct port *out = t->eu < s->eus ? s->wb[t->eu] : NULL;
-            if (out && port_is_bound(out)) {
-                if (!port_can_send(out)) {
-                    s->stall_writeback++;
-                    return;
-                }
-                port_try_send(out, t->wb);
-            } else {
-                msg_free(unit_sim(u), t->wb);
-            }
-        }
-        s->ready_head = (s->ready_head + 1) % s->max_outstanding;
-        s->ready_count--;
-        dp_finish(s, u, ti);
-        unit_progress(u);
-    }
+    reply_queue_free(&s->replies, unit_sim(u));
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .capacity = s->max_outstanding, .data_size = sizeof(uint32_t),
+        .order = REPLY_QUEUE_INSERTION, .refusal = REPLY_QUEUE_STOP,
+        .ports = s->wb, .port_count = s->eus, .stall_count = &s->stall_writeback,
+        .done = reply_left, .context = u });
 }
 
-/* Whether the reply queue's head is due by the next cycle (the unit stays busy). */
+/* The write-back (if any) goes to the EU's port from `due`; the queue owns it from now
+ * on. One entry per transaction in flight, so the queue (max_outstanding) has room. */
+static void ready_push(struct dp *s, uint32_t ti, uint64_t due)
+{
+    struct txn *t = &s->txn[ti];
+    reply_queue_push(&s->replies, due, t->eu, t->wb, &ti);
+    t->wb = NULL;
+}
+
+void dp_send_replies(struct dp *s, struct unit *u)
+{
+    reply_queue_send(&s->replies, u);
+    reply_queue_wake(&s->replies, u);
+}
+
+/* Whether the reply queue's first entry is due by the next cycle (the unit stays busy). */
 bool dp_reply_due(const struct dp *s, uint64_t now)
 {
-    return s->ready_count && s->ready_due[s->ready_head] <= now + 1;
+    return reply_queue_next_ready(&s->replies) <= now + 1;
 }
 
 /* ---- line requests ----------------------------------------------------------------- */

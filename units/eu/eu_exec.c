@@ -27,6 +27,8 @@
 #include <fenv.h>
 #include <math.h>
 
+#include "msg_desc.h"
+
 uint32_t eu_flag_get(const struct eu_thread *t, unsigned reg)
 {
     return (uint32_t)rd_le(t->arf[reg ? EU_ARF_F1 : EU_ARF_F0], 4);
@@ -139,19 +141,21 @@ enum eu_step_result exec_send(struct ctx *c, struct lanes *l)
     s->sfid = in->sfid;
     s->eot = in->eot;
     s->split = in->is_split_send;
-    s->sendc = in->opcode == OP_SENDC || in->opcode == OP_SENDSC;
+    s->sendc = in->opcode == EU_OPCODE_SENDC || in->opcode == EU_OPCODE_SENDSC;
     uint32_t desc = in->desc;
     if (in->desc_is_reg)
-        desc = (uint32_t)rd_le(t->arf[EU_ARF_A0], 4) & 0x1fffffff;   /* a0.0, low 29 bits */
+        desc = (uint32_t)rd_le(t->arf[EU_ARF_A0], 4) &      /* a0.0: its descriptor fields */
+               (DESC_MSG_MLEN_GEN5_MASK | DESC_MSG_RLEN_GEN5_MASK | DESC_MSG_HEADER_PRESENT_MASK |
+                DESC_MSG_FUNCTION_CONTROL_GEN5_MASK);
     uint32_t ex = in->ex_desc;
     if (in->ex_desc_is_reg)
         ex = (uint32_t)rd_le(t->arf[EU_ARF_A0] + 2 * in->ex_desc_addr_subreg, 4);
     s->desc = desc;
     s->ex_desc = ex;
-    s->mlen = (uint8_t)((desc >> 25) & 15);
-    s->rlen = (uint8_t)((desc >> 20) & 31);
-    s->header_present = (desc >> 19) & 1;
-    s->ex_mlen = in->is_split_send ? (uint8_t)((ex >> 6) & 15) : 0;
+    s->mlen = (uint8_t)desc_msg_mlen_gen5(desc);
+    s->rlen = (uint8_t)desc_msg_rlen_gen5(desc);
+    s->header_present = desc_msg_header_present(desc) != 0;
+    s->ex_mlen = in->is_split_send ? (uint8_t)desc_exdesc_ex_mlen(ex) : 0;
     s->src_reg = in->src[0].reg_nr;
     s->src1_reg = in->src[1].reg_nr;
     if (in->gen == 4) {
@@ -159,8 +163,8 @@ enum eu_step_result exec_send(struct ctx *c, struct lanes *l)
          * the descriptor DWord holds EOT 31, target 27:24, mlen 23:20, rlen
          * 19:16; the payload is m[base_mrf ..], a GRF src0 being copied to
          * the base MRF first (the implied move, whole register). */
-        s->mlen = (uint8_t)((desc >> 20) & 15);
-        s->rlen = (uint8_t)((desc >> 16) & 15);
+        s->mlen = (uint8_t)desc_msg_mlen_gen4(desc);
+        s->rlen = (uint8_t)desc_msg_rlen_gen4(desc);
         s->header_present = false;
         s->from_mrf = true;
         s->src_reg = in->base_mrf & 15;
@@ -217,79 +221,80 @@ struct exec_opcode {
 };
 
 /* Every opcode's family, by the opcode the decoder gives (Gen7+ numbering,
- * which Gen4 shares but for the OP_GEN4_* ones eu_exec handles first). An
+ * which Gen4 shares but for the gen4-only ones, EU_OPCODE_DO, _MSAVE, _MREST,
+ * _PUSH and _POP, that eu_exec handles first). An
  * instruction the decoder marks as a branch goes to flow control and one it
  * marks as a send to the send family, whatever its row here. */
 static const struct exec_opcode exec_opcodes[EU_OPCODE_COUNT] = {
-    [OP_MOV] = { exec_moves, EXEC_KIND_OF_SRC0 },
-    [OP_SMOV] = { exec_moves, EXEC_KIND_OF_SRC0 },
-    [OP_MOVI] = { exec_moves, EXEC_KIND_OF_SRC0 },
-    [OP_F32TO16] = { exec_moves, EXEC_KIND_OF_SRC0 },
-    [OP_F16TO32] = { exec_moves, EXEC_KIND_OF_SRC0 },
-    [OP_NOT] = { exec_logic, EXEC_LOGIC_SOURCES },
-    [OP_AND] = { exec_logic, EXEC_LOGIC_SOURCES },
-    [OP_OR] = { exec_logic, EXEC_LOGIC_SOURCES },
-    [OP_XOR] = { exec_logic, EXEC_LOGIC_SOURCES },
-    [OP_SHR] = { exec_logic, 0 },
-    [OP_SHL] = { exec_logic, 0 },
-    [OP_ASR] = { exec_logic, 0 },
-    [OP_BFREV] = { exec_logic, 0 },
-    [OP_BFE] = { exec_logic, 0 },
-    [OP_BFI1] = { exec_logic, 0 },
-    [OP_BFI2] = { exec_logic, 0 },
-    [OP_LZD] = { exec_logic, 0 },
-    [OP_FBH] = { exec_logic, 0 },
-    [OP_FBL] = { exec_logic, 0 },
-    [OP_CBIT] = { exec_logic, 0 },
-    [OP_SEL] = { exec_compare, 0 },
-    [OP_CMP] = { exec_compare, 0 },
-    [OP_CMPN] = { exec_compare, 0 },
-    [OP_CSEL] = { exec_compare, 0 },
-    [OP_ADD] = { exec_arithmetic, 0 },
-    [OP_MUL] = { exec_arithmetic, 0 },
-    [OP_AVG] = { exec_arithmetic, 0 },
-    [OP_FRC] = { exec_arithmetic, 0 },
-    [OP_RNDU] = { exec_arithmetic, 0 },
-    [OP_RNDD] = { exec_arithmetic, 0 },
-    [OP_RNDE] = { exec_arithmetic, 0 },
-    [OP_RNDZ] = { exec_arithmetic, 0 },
-    [OP_DP4] = { exec_arithmetic, 0 },
-    [OP_DPH] = { exec_arithmetic, 0 },
-    [OP_DP3] = { exec_arithmetic, 0 },
-    [OP_DP2] = { exec_arithmetic, 0 },
-    [OP_LINE] = { exec_arithmetic, 0 },
-    [OP_PLN] = { exec_arithmetic, 0 },
-    [OP_MAD] = { exec_arithmetic, 0 },
-    [OP_MADM] = { exec_arithmetic, 0 },
-    [OP_LRP] = { exec_arithmetic, 0 },
-    [OP_MAC] = { exec_accumulator, 0 },
-    [OP_MACH] = { exec_accumulator, 0 },
-    [OP_SAD2] = { exec_accumulator, 0 },
-    [OP_SADA2] = { exec_accumulator, 0 },
-    [OP_ADDC] = { exec_accumulator, 0 },
-    [OP_SUBB] = { exec_accumulator, 0 },
-    [OP_MATH] = { exec_math, 0 },
-    [OP_NOP] = { exec_no_operation, 0 },
-    [OP_WAIT] = { exec_no_operation, 0 },
-    [OP_JMPI] = { exec_flow, EXEC_DIRECT },
-    [OP_BRD] = { exec_flow, EXEC_DIRECT },
-    [OP_IF] = { exec_flow, EXEC_DIRECT },
-    [OP_BRC] = { exec_flow, EXEC_DIRECT },
-    [OP_ELSE] = { exec_flow, EXEC_DIRECT },
-    [OP_ENDIF] = { exec_flow, EXEC_DIRECT },
-    [OP_WHILE] = { exec_flow, EXEC_DIRECT },
-    [OP_BREAK] = { exec_flow, EXEC_DIRECT },
-    [OP_CONT] = { exec_flow, EXEC_DIRECT },
-    [OP_HALT] = { exec_flow, EXEC_DIRECT },
-    [OP_CALLA] = { exec_flow, EXEC_DIRECT },
-    [OP_CALL] = { exec_flow, EXEC_DIRECT },
-    [OP_RET] = { exec_flow, EXEC_DIRECT },
-    [OP_GOTO] = { exec_flow, EXEC_DIRECT },
-    [OP_JOIN] = { exec_flow, EXEC_DIRECT },
-    [OP_SEND] = { exec_send, EXEC_DIRECT },
-    [OP_SENDC] = { exec_send, EXEC_DIRECT },
-    [OP_SENDS] = { exec_send, EXEC_DIRECT },
-    [OP_SENDSC] = { exec_send, EXEC_DIRECT },
+    [EU_OPCODE_MOV] = { exec_moves, EXEC_KIND_OF_SRC0 },
+    [EU_OPCODE_SMOV] = { exec_moves, EXEC_KIND_OF_SRC0 },
+    [EU_OPCODE_MOVI] = { exec_moves, EXEC_KIND_OF_SRC0 },
+    [EU_OPCODE_F32TO16] = { exec_moves, EXEC_KIND_OF_SRC0 },
+    [EU_OPCODE_F16TO32] = { exec_moves, EXEC_KIND_OF_SRC0 },
+    [EU_OPCODE_NOT] = { exec_logic, EXEC_LOGIC_SOURCES },
+    [EU_OPCODE_AND] = { exec_logic, EXEC_LOGIC_SOURCES },
+    [EU_OPCODE_OR] = { exec_logic, EXEC_LOGIC_SOURCES },
+    [EU_OPCODE_XOR] = { exec_logic, EXEC_LOGIC_SOURCES },
+    [EU_OPCODE_SHR] = { exec_logic, 0 },
+    [EU_OPCODE_SHL] = { exec_logic, 0 },
+    [EU_OPCODE_ASR] = { exec_logic, 0 },
+    [EU_OPCODE_BFREV] = { exec_logic, 0 },
+    [EU_OPCODE_BFE] = { exec_logic, 0 },
+    [EU_OPCODE_BFI1] = { exec_logic, 0 },
+    [EU_OPCODE_BFI2] = { exec_logic, 0 },
+    [EU_OPCODE_LZD] = { exec_logic, 0 },
+    [EU_OPCODE_FBH] = { exec_logic, 0 },
+    [EU_OPCODE_FBL] = { exec_logic, 0 },
+    [EU_OPCODE_CBIT] = { exec_logic, 0 },
+    [EU_OPCODE_SEL] = { exec_compare, 0 },
+    [EU_OPCODE_CMP] = { exec_compare, 0 },
+    [EU_OPCODE_CMPN] = { exec_compare, 0 },
+    [EU_OPCODE_CSEL] = { exec_compare, 0 },
+    [EU_OPCODE_ADD] = { exec_arithmetic, 0 },
+    [EU_OPCODE_MUL] = { exec_arithmetic, 0 },
+    [EU_OPCODE_AVG] = { exec_arithmetic, 0 },
+    [EU_OPCODE_FRC] = { exec_arithmetic, 0 },
+    [EU_OPCODE_RNDU] = { exec_arithmetic, 0 },
+    [EU_OPCODE_RNDD] = { exec_arithmetic, 0 },
+    [EU_OPCODE_RNDE] = { exec_arithmetic, 0 },
+    [EU_OPCODE_RNDZ] = { exec_arithmetic, 0 },
+    [EU_OPCODE_DP4] = { exec_arithmetic, 0 },
+    [EU_OPCODE_DPH] = { exec_arithmetic, 0 },
+    [EU_OPCODE_DP3] = { exec_arithmetic, 0 },
+    [EU_OPCODE_DP2] = { exec_arithmetic, 0 },
+    [EU_OPCODE_LINE] = { exec_arithmetic, 0 },
+    [EU_OPCODE_PLN] = { exec_arithmetic, 0 },
+    [EU_OPCODE_MAD] = { exec_arithmetic, 0 },
+    [EU_OPCODE_MADM] = { exec_arithmetic, 0 },
+    [EU_OPCODE_LRP] = { exec_arithmetic, 0 },
+    [EU_OPCODE_MAC] = { exec_accumulator, 0 },
+    [EU_OPCODE_MACH] = { exec_accumulator, 0 },
+    [EU_OPCODE_SAD2] = { exec_accumulator, 0 },
+    [EU_OPCODE_SADA2] = { exec_accumulator, 0 },
+    [EU_OPCODE_ADDC] = { exec_accumulator, 0 },
+    [EU_OPCODE_SUBB] = { exec_accumulator, 0 },
+    [EU_OPCODE_MATH] = { exec_math, 0 },
+    [EU_OPCODE_NOP] = { exec_no_operation, 0 },
+    [EU_OPCODE_WAIT] = { exec_no_operation, 0 },
+    [EU_OPCODE_JMPI] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_BRD] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_IF] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_BRC] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_ELSE] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_ENDIF] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_WHILE] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_BREAK] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_CONT] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_HALT] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_CALLA] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_CALL] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_RET] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_GOTO] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_JOIN] = { exec_flow, EXEC_DIRECT },
+    [EU_OPCODE_SEND] = { exec_send, EXEC_DIRECT },
+    [EU_OPCODE_SENDC] = { exec_send, EXEC_DIRECT },
+    [EU_OPCODE_SENDS] = { exec_send, EXEC_DIRECT },
+    [EU_OPCODE_SENDSC] = { exec_send, EXEC_DIRECT },
 };
 
 static const struct exec_opcode exec_branch = { exec_flow, EXEC_DIRECT };
@@ -319,11 +324,11 @@ static void set_up(struct ctx *c, struct eu_thread *t, const struct eu_instructi
     c->ieee_minmax = crv >> 11 & 1;
     /* raw moves (mov, same type, no modifiers, no .sat) keep an sNaN as it
      * is; every other operation quietens it (L21565, L21813-21821) */
-    c->quiet = !(in->opcode == OP_MOV && in->src[0].type == in->dst.type && !in->src[0].abs &&
-               !in->src[0].negate && !in->saturate);
+    c->quiet = !(in->opcode == EU_OPCODE_MOV && in->src[0].type == in->dst.type &&
+                 !in->src[0].abs && !in->src[0].negate && !in->saturate);
     c->src_inf = 0;
     uint32_t en = in->mask_control ? chan_bits(c->nch) : (t->amask >> c->off) & chan_bits(c->nch);
-    if (in->pred_control && in->opcode != OP_SEL)
+    if (in->pred_control && in->opcode != EU_OPCODE_SEL)
         en &= exec_pred_mask(c);
     c->en = en;
     c->crv = crv;
@@ -343,7 +348,7 @@ static void read_sources(struct ctx *c, const struct exec_opcode *e, struct lane
     if (ns > 0) exec_read_src(c, &in->src[0], k, l->s0, logic);
     if (ns > 1) exec_read_src(c, &in->src[1], k, l->s1, logic);
     if (ns > 2) exec_read_src(c, &in->src[2], k, l->s2, logic);
-    if (in->cond_modifier == CM_O && k != K_INT) {
+    if (in->cond_modifier == EU_COND_MOD_O && k != K_INT) {
         /* .o: a result that is +/-inf from finite sources overflowed */
         for (unsigned ch = 0; ch < c->nch; ch++) {
             bool inf = false;
@@ -394,11 +399,11 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
     if (in->gen == 4) {
         if (in->is_branch)
             return exec_flow4(&c);
-        if (op == OP_GEN4_DO) {         /* a marker, nothing to execute */
+        if (op == EU_OPCODE_DO) {         /* a marker, nothing to execute */
             t->ip += in->size;
             return EU_STEP_OK;
         }
-        if (op >= OP_GEN4_MSAVE && op <= OP_GEN4_POP)
+        if (op >= EU_OPCODE_MSAVE && op <= EU_OPCODE_POP)
             return exec_illegal(t, "gen4 mask-stack save/restore (msave/mrest/push/pop) is not modelled");
     }
     const struct exec_opcode *e = &exec_opcodes[op];
@@ -436,8 +441,8 @@ enum eu_pipe eu_insn_pipe(const struct eu_instruction *in)
 {
     if (in->is_send || in->is_split_send)
         return EU_PIPE_SEND;
-    if (in->is_branch || in->opcode == OP_JMPI || in->opcode == OP_CALL || in->opcode == OP_RET ||
-        in->opcode == OP_CALLA)
+    if (in->is_branch || in->opcode == EU_OPCODE_JMPI || in->opcode == EU_OPCODE_CALL ||
+        in->opcode == EU_OPCODE_RET || in->opcode == EU_OPCODE_CALLA)
         return EU_PIPE_BRANCH;
     /* the EM pipe runs math and everything the FPU runs (L19104-19106); DF and
      * transcendental math go to EM */
@@ -458,16 +463,16 @@ unsigned eu_insn_occupancy(const struct eu_instruction *in)
 
 bool eu_insn_reads_flags(const struct eu_instruction *in)
 {
-    return in->pred_control != 0 || in->opcode == OP_SEL;
+    return in->pred_control != 0 || in->opcode == EU_OPCODE_SEL;
 }
 
 bool eu_insn_writes_flags(const struct eu_instruction *in)
 {
-    return in->cond_modifier != 0 && in->opcode != OP_SEL && in->opcode != OP_CSEL &&
+    return in->cond_modifier != 0 && in->opcode != EU_OPCODE_SEL && in->opcode != EU_OPCODE_CSEL &&
            !in->is_send && !in->is_math;
 }
 
 unsigned eu_insn_extra_dst_regs(const struct eu_instruction *in)
 {
-    return in->is_math && in->math_function == MF_INTDIVMOD ? 1 : 0;
+    return in->is_math && in->math_function == DESC_MATH_INTDIVMOD ? 1 : 0;
 }

@@ -95,12 +95,12 @@ static bool cmp_rel(unsigned cm, lane_t a, lane_t b, enum kind k, bool cmpn)
 {
     if (k == K_INT) {
         switch (cm) {
-        case CM_Z: return a.i == b.i;
-        case CM_NZ: return a.i != b.i;
-        case CM_G: return a.i > b.i;
-        case CM_GE: return a.i >= b.i;
-        case CM_L: return a.i < b.i;
-        case CM_LE: return a.i <= b.i;
+        case EU_COND_MOD_Z: return a.i == b.i;
+        case EU_COND_MOD_NZ: return a.i != b.i;
+        case EU_COND_MOD_G: return a.i > b.i;
+        case EU_COND_MOD_GE: return a.i >= b.i;
+        case EU_COND_MOD_L: return a.i < b.i;
+        case EU_COND_MOD_LE: return a.i <= b.i;
         default: return false;
         }
     }
@@ -110,16 +110,16 @@ static bool cmp_rel(unsigned cm, lane_t a, lane_t b, enum kind k, bool cmpn)
         /* cmpn (L21397-21403): true when src1 is NaN, false when only src0 is;
          * .ne the reverse */
         bool r = ny;
-        return cm == CM_NZ ? !r : r;
+        return cm == EU_COND_MOD_NZ ? !r : r;
     }
     switch (cm) {
-    case CM_Z: return x == y;
-    case CM_NZ: return !(x == y);
-    case CM_G: return x > y;
-    case CM_GE: return x >= y;
-    case CM_L: return x < y;
-    case CM_LE: return x <= y;
-    case CM_U: return nx || ny;
+    case EU_COND_MOD_Z: return x == y;
+    case EU_COND_MOD_NZ: return !(x == y);
+    case EU_COND_MOD_G: return x > y;
+    case EU_COND_MOD_GE: return x >= y;
+    case EU_COND_MOD_L: return x < y;
+    case EU_COND_MOD_LE: return x <= y;
+    case EU_COND_MOD_U: return nx || ny;
     default: return false;
     }
 }
@@ -127,19 +127,19 @@ static bool cmp_rel(unsigned cm, lane_t a, lane_t b, enum kind k, bool cmpn)
 static double math1(unsigned fn, double x, bool *dz)
 {
     switch (fn) {
-    case MF_INV: case MF_INVM:
+    case DESC_MATH_INV: case DESC_MATH_INVM:
         if (x == 0) *dz = true;
         return 1.0 / x;
-    case MF_LOG:
+    case DESC_MATH_LOG:
         if (x == 0) *dz = true;
         return log2(x);
-    case MF_EXP: return exp2(x);
-    case MF_SQRT: return sqrt(x);
-    case MF_RSQ: case MF_RSQRTM:
+    case DESC_MATH_EXP: return exp2(x);
+    case DESC_MATH_SQRT: return sqrt(x);
+    case DESC_MATH_RSQ: case DESC_MATH_RSQRTM:
         if (x == 0) *dz = true;
         return 1.0 / sqrt(x);
-    case MF_SIN: return sin(x);
-    case MF_COS: return cos(x);
+    case DESC_MATH_SIN: return sin(x);
+    case DESC_MATH_COS: return cos(x);
     default: return NAN;
     }
 }
@@ -149,19 +149,19 @@ static double math1(unsigned fn, double x, bool *dz)
 static float math1f(unsigned fn, float x, bool *dz)
 {
     switch (fn) {
-    case MF_INV: case MF_INVM:
+    case DESC_MATH_INV: case DESC_MATH_INVM:
         if (x == 0) *dz = true;
         return 1.0f / x;
-    case MF_LOG:
+    case DESC_MATH_LOG:
         if (x == 0) *dz = true;
         return log2f(x);
-    case MF_EXP: return exp2f(x);
-    case MF_SQRT: return sqrtf(x);
-    case MF_RSQ: case MF_RSQRTM:
+    case DESC_MATH_EXP: return exp2f(x);
+    case DESC_MATH_SQRT: return sqrtf(x);
+    case DESC_MATH_RSQ: case DESC_MATH_RSQRTM:
         if (x == 0) *dz = true;
         return 1.0f / sqrtf(x);
-    case MF_SIN: return sinf(x);
-    case MF_COS: return cosf(x);
+    case DESC_MATH_SIN: return sinf(x);
+    case DESC_MATH_COS: return cosf(x);
     default: return NAN;
     }
 }
@@ -187,19 +187,19 @@ enum eu_step_result exec_moves(struct ctx *c, struct lanes *l)
     lane_t *s0 = l->s0;
     lane_t *r = l->r;
     switch (c->in->opcode) {
-    case OP_MOV:
+    case EU_OPCODE_MOV:
         FOR_CH r[ch] = s0[ch];
         exec_write_dst(c, r, k, NULL, true);
         break;
-    case OP_F32TO16:
+    case EU_OPCODE_F32TO16:
         FOR_CH r[ch].i = exec_float_to_half(k == K_F ? s0[ch].f : (float)s0[ch].d);
         exec_write_dst(c, r, K_INT, NULL, true);
         break;
-    case OP_F16TO32:
+    case EU_OPCODE_F16TO32:
         FOR_CH r[ch].f = exec_hf_value(c, (uint16_t)s0[ch].i);
         exec_write_dst(c, r, K_F, NULL, true);
         break;
-    case OP_SMOV: {
+    case EU_OPCODE_SMOV: {
         /* 004 L24086-24120: src1 is an immediate channel mask. Without
          * predication it masks the execution mask; with predication the
          * flags are not used: the instruction runs (with its execution
@@ -211,7 +211,7 @@ enum eu_step_result exec_moves(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, k, NULL, true);
         break;
     }
-    case OP_MOVI: {
+    case EU_OPCODE_MOVI: {
         /* 004 L23026-23066: src0 is indirect; every channel reads the
          * register a0.0[11:5] + addr_imm[9:5], at the subregister of its
          * own address subregister a0.(n mod 8)[4:0] + addr_imm[4:0] (aligned
@@ -259,18 +259,18 @@ enum eu_step_result exec_logic(struct ctx *c, struct lanes *l)
     lane_t *s2 = l->s2;
     lane_t *r = l->r;
     switch (op) {
-    case OP_NOT: FOR_CH r[ch].i = ~s0[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_AND: FOR_CH r[ch].i = s0[ch].i & s1[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_OR:  FOR_CH r[ch].i = s0[ch].i | s1[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_XOR: FOR_CH r[ch].i = s0[ch].i ^ s1[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_SHR: case OP_SHL: case OP_ASR: {
+    case EU_OPCODE_NOT: FOR_CH r[ch].i = ~s0[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
+    case EU_OPCODE_AND: FOR_CH r[ch].i = s0[ch].i & s1[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
+    case EU_OPCODE_OR:  FOR_CH r[ch].i = s0[ch].i | s1[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
+    case EU_OPCODE_XOR: FOR_CH r[ch].i = s0[ch].i ^ s1[ch].i; exec_write_dst(c, r, K_INT, NULL, true); break;
+    case EU_OPCODE_SHR: case EU_OPCODE_SHL: case EU_OPCODE_ASR: {
         /* shift count: low 5 bits, low 6 in QWord mode (opcode table) */
         bool q = type_bytes(in->src[0].type) == 8 || type_bytes(in->dst.type) == 8;
         unsigned mask = q ? 63 : 31;
         FOR_CH {
             unsigned sh = (unsigned)s1[ch].u & mask;
-            if (op == OP_SHL) r[ch].u = s0[ch].u << sh;
-            else if (op == OP_SHR) r[ch].u = raw_of_src_type(s0[ch].i, in->src[0].type) >> sh;
+            if (op == EU_OPCODE_SHL) r[ch].u = s0[ch].u << sh;
+            else if (op == EU_OPCODE_SHR) r[ch].u = raw_of_src_type(s0[ch].i, in->src[0].type) >> sh;
             else {
                 int64_t v = type_bytes(in->src[0].type) >= 8 ? s0[ch].i
                           : exec_int_from_raw(type_bytes(in->src[0].type) == 4 ? EU_TYPE_D :
@@ -282,8 +282,8 @@ enum eu_step_result exec_logic(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, K_INT, NULL, true);
         break;
     }
-    case OP_BFREV: FOR_CH r[ch].i = bitrev32((uint32_t)s0[ch].i); exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_BFE: FOR_CH {
+    case EU_OPCODE_BFREV: FOR_CH r[ch].i = bitrev32((uint32_t)s0[ch].i); exec_write_dst(c, r, K_INT, NULL, true); break;
+    case EU_OPCODE_BFE: FOR_CH {
         /* width = src0[4:0], offset = src1[4:0], value = src2 */
         unsigned w = (unsigned)s0[ch].u & 31, o = (unsigned)s1[ch].u & 31;
         uint32_t v = (uint32_t)s2[ch].u;
@@ -295,17 +295,17 @@ enum eu_step_result exec_logic(struct ctx *c, struct lanes *l)
             r[ch].i = in->dst.type == EU_TYPE_D ? (int64_t)((int32_t)v >> o) : (int64_t)(v >> o);
         }
     } exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_BFI1: FOR_CH {
+    case EU_OPCODE_BFI1: FOR_CH {
         unsigned w = (unsigned)s0[ch].u & 31, o = (unsigned)s1[ch].u & 31;
         r[ch].i = (int64_t)(uint32_t)((((uint32_t)1 << w) - 1) << o);
     } exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_BFI2: FOR_CH {
+    case EU_OPCODE_BFI2: FOR_CH {
         uint32_t m = (uint32_t)s0[ch].u;
         r[ch].i = (int64_t)(uint32_t)((m & (uint32_t)s1[ch].u) | (~m & (uint32_t)s2[ch].u));
     } exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_LZD: FOR_CH { uint32_t v = (uint32_t)s0[ch].u; r[ch].i = v ? __builtin_clz(v) : 32; }
+    case EU_OPCODE_LZD: FOR_CH { uint32_t v = (uint32_t)s0[ch].u; r[ch].i = v ? __builtin_clz(v) : 32; }
         exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_FBH: FOR_CH {
+    case EU_OPCODE_FBH: FOR_CH {
         /* UD: first 1 from the MSB; D: first bit differing from the sign;
          * result counts from the MSB, 0xFFFFFFFF when none */
         uint32_t v = (uint32_t)s0[ch].u;
@@ -316,9 +316,9 @@ enum eu_step_result exec_logic(struct ctx *c, struct lanes *l)
         else
             r[ch].i = v ? (int64_t)__builtin_clz(v) : (int64_t)0xffffffff;
     } exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_FBL: FOR_CH { uint32_t v = (uint32_t)s0[ch].u; r[ch].i = v ? (int64_t)__builtin_ctz(v) : (int64_t)0xffffffff; }
+    case EU_OPCODE_FBL: FOR_CH { uint32_t v = (uint32_t)s0[ch].u; r[ch].i = v ? (int64_t)__builtin_ctz(v) : (int64_t)0xffffffff; }
         exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_CBIT: FOR_CH r[ch].i = __builtin_popcount((uint32_t)raw_of_src_type(s0[ch].i, in->src[0].type));
+    case EU_OPCODE_CBIT: FOR_CH r[ch].i = __builtin_popcount((uint32_t)raw_of_src_type(s0[ch].i, in->src[0].type));
         exec_write_dst(c, r, K_INT, NULL, true); break;
     default:
         break;
@@ -340,13 +340,13 @@ enum eu_step_result exec_compare(struct ctx *c, struct lanes *l)
     lane_t *r = l->r;
     bool *cv = l->cv;
     switch (op) {
-    case OP_SEL: {
+    case EU_OPCODE_SEL: {
         /* sel.l / sel.ge: min / max; otherwise the predicate selects (no flag update) */
         uint32_t pm = in->pred_control ? exec_pred_mask(c) : ~0u;
         unsigned cm = in->cond_modifier;
         FOR_CH {
-            if (cm == CM_L || cm == CM_GE) {
-                bool mn = cm == CM_L;
+            if (cm == EU_COND_MOD_L || cm == EU_COND_MOD_GE) {
+                bool mn = cm == EU_COND_MOD_L;
                 if (k == K_F) r[ch].f = minmax_f(s0[ch].f, s1[ch].f, mn, c->ieee_minmax);
                 else if (k == K_DF) r[ch].d = minmax_d(s0[ch].d, s1[ch].d, mn, c->ieee_minmax);
                 else r[ch].i = mn ? (s0[ch].i < s1[ch].i ? s0[ch].i : s1[ch].i)
@@ -360,18 +360,18 @@ enum eu_step_result exec_compare(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, k, NULL, false);
         break;
     }
-    case OP_CMP: case OP_CMPN: {
+    case EU_OPCODE_CMP: case EU_OPCODE_CMPN: {
         uint64_t bits[EU_MAX_CHANNELS];
         uint64_t ones = UINT64_MAX;
         FOR_CH {
-            cv[ch] = cmp_rel(in->cond_modifier, s0[ch], s1[ch], k, op == OP_CMPN);
+            cv[ch] = cmp_rel(in->cond_modifier, s0[ch], s1[ch], k, op == EU_OPCODE_CMPN);
             bits[ch] = cv[ch] ? ones : 0;
         }
         exec_update_flags(c, cv);
         exec_write_dst_bits(c, bits);
         break;
     }
-    case OP_CSEL:
+    case EU_OPCODE_CSEL:
         /* csel.cm: src2 compared with 0 selects src0 or src1 (gen8+) */
         FOR_CH {
             lane_t z; z.u = 0;
@@ -401,22 +401,22 @@ enum eu_step_result exec_arithmetic(struct ctx *c, struct lanes *l)
     lane_t *s2 = l->s2;
     lane_t *r = l->r;
     switch (op) {
-    case OP_ADD: FOP(a + b, a + b, (int64_t)((uint64_t)a + (uint64_t)b)); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_MUL: FOP(a * b, a * b, (int64_t)((uint64_t)a * (uint64_t)b)); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_AVG: FOR_CH r[ch].i = (int64_t)((uint64_t)s0[ch].i + (uint64_t)s1[ch].i + 1) >> 1;
+    case EU_OPCODE_ADD: FOP(a + b, a + b, (int64_t)((uint64_t)a + (uint64_t)b)); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_MUL: FOP(a * b, a * b, (int64_t)((uint64_t)a * (uint64_t)b)); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_AVG: FOR_CH r[ch].i = (int64_t)((uint64_t)s0[ch].i + (uint64_t)s1[ch].i + 1) >> 1;
         exec_write_dst(c, r, K_INT, NULL, true); break;
-    case OP_FRC: FOP(a - floorf(a), a - floor(a), 0); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_RNDU: FOP(ceilf(a), ceil(a), a); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_RNDD: FOP(floorf(a), floor(a), a); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_RNDE: FOP(rnde_f(a), rnde_d(a), a); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_RNDZ: FOP(truncf(a), trunc(a), a); exec_write_dst(c, r, k, NULL, true); break;
-    case OP_DP4: case OP_DPH: case OP_DP3: case OP_DP2: {
+    case EU_OPCODE_FRC: FOP(a - floorf(a), a - floor(a), 0); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_RNDU: FOP(ceilf(a), ceil(a), a); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_RNDD: FOP(floorf(a), floor(a), a); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_RNDE: FOP(rnde_f(a), rnde_d(a), a); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_RNDZ: FOP(truncf(a), trunc(a), a); exec_write_dst(c, r, k, NULL, true); break;
+    case EU_OPCODE_DP4: case EU_OPCODE_DPH: case EU_OPCODE_DP3: case EU_OPCODE_DP2: {
         for (unsigned g = 0; g + 3 < n || g < n; g += 4) {
             double acc = 0;
-            unsigned m = op == OP_DP2 ? 2 : (op == OP_DP4 ? 4 : 3);
+            unsigned m = op == EU_OPCODE_DP2 ? 2 : (op == EU_OPCODE_DP4 ? 4 : 3);
             for (unsigned i = 0; i < m && g + i < n; i++)
                 acc += k == K_DF ? s0[g + i].d * s1[g + i].d : (double)(s0[g + i].f * s1[g + i].f);
-            if (op == OP_DPH && g + 3 < n)
+            if (op == EU_OPCODE_DPH && g + 3 < n)
                 acc += k == K_DF ? s1[g + 3].d : s1[g + 3].f;
             for (unsigned i = 0; i < 4 && g + i < n; i++) {
                 if (k == K_DF) r[g + i].d = acc; else r[g + i].f = (float)acc;
@@ -425,7 +425,7 @@ enum eu_step_result exec_arithmetic(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, k, NULL, true);
         break;
     }
-    case OP_LINE: case OP_PLN: {
+    case EU_OPCODE_LINE: case EU_OPCODE_PLN: {
         /* line: p * src1 + q (p = src0.0, q = src0.3); pln: p * u + q * v + r
          * (p, q, r = src0.0, .1, .3; u in src1's registers, v in the next one per
          * 8 channels) */
@@ -438,12 +438,12 @@ enum eu_step_result exec_arithmetic(struct ctx *c, struct lanes *l)
         }
         float p, q, rr;
         memcpy(&p, t->grf + b0, 4);
-        memcpy(&q, t->grf + b0 + (op == OP_LINE ? 12 : 4), 4);
+        memcpy(&q, t->grf + b0 + (op == EU_OPCODE_LINE ? 12 : 4), 4);
         memcpy(&rr, t->grf + b0 + 12, 4);
         FOR_CH {
             float u, v;
-            memcpy(&u, t->grf + b1 + (ch / 8) * 32 * (op == OP_PLN ? 2 : 1) + (ch % 8) * 4, 4);
-            if (op == OP_LINE) {
+            memcpy(&u, t->grf + b1 + (ch / 8) * 32 * (op == EU_OPCODE_PLN ? 2 : 1) + (ch % 8) * 4, 4);
+            if (op == EU_OPCODE_LINE) {
                 r[ch].f = p * u + q;
             } else {
                 memcpy(&v, t->grf + b1 + (ch / 8) * 64 + 32 + (ch % 8) * 4, 4);
@@ -453,7 +453,7 @@ enum eu_step_result exec_arithmetic(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, K_F, NULL, true);
         break;
     }
-    case OP_MAD: case OP_MADM:
+    case EU_OPCODE_MAD: case EU_OPCODE_MADM:
         /* mad: src0 + src1 * src2, fused (L21622-21635) */
         FOR_CH {
             if (k == K_F) r[ch].f = fmaf(s1[ch].f, s2[ch].f, s0[ch].f);
@@ -462,7 +462,7 @@ enum eu_step_result exec_arithmetic(struct ctx *c, struct lanes *l)
         }
         exec_write_dst(c, r, k, NULL, true);
         break;
-    case OP_LRP:
+    case EU_OPCODE_LRP:
         /* lrp: src0 * src1 + (1 - src0) * src2 */
         FOR_CH {
             if (k == K_DF) r[ch].d = s0[ch].d * s1[ch].d + (1 - s0[ch].d) * s2[ch].d;
@@ -490,7 +490,7 @@ enum eu_step_result exec_accumulator(struct ctx *c, struct lanes *l)
     lane_t *s2 = l->s2;
     lane_t *r = l->r;
     switch (op) {
-    case OP_MAC: {
+    case EU_OPCODE_MAC: {
         /* dst = acc + src0 * src1 */
         const uint8_t *acc = t->arf[EU_ARF_ACC0];
         FOR_CH {
@@ -501,7 +501,7 @@ enum eu_step_result exec_accumulator(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, k, NULL, true);
         break;
     }
-    case OP_MACH: {
+    case EU_OPCODE_MACH: {
         /* 004 L23186-23215: acc[63:0] = (src1[31:16] * src0[31:0]) << 16 +
          * acc[63:0]; dst = acc[63:32]. With mul acc0 src0 src1:uw before it
          * (the low half of src1), acc ends as the full 64-bit product. The
@@ -531,7 +531,7 @@ enum eu_step_result exec_accumulator(struct ctx *c, struct lanes *l)
         c->in = in;
         break;
     }
-    case OP_SAD2: case OP_SADA2: {
+    case EU_OPCODE_SAD2: case EU_OPCODE_SADA2: {
         /* 004 L24782-24845: per 2-tuple of channels, |s0[n] - s1[n]| +
          * |s0[n+1] - s1[n+1]| (plus the accumulator's channel n for sada2)
          * goes to the first channel of the tuple, and to the accumulator
@@ -542,7 +542,7 @@ enum eu_step_result exec_accumulator(struct ctx *c, struct lanes *l)
         for (unsigned ch = 0; ch + 1 < n; ch += 2) {
             int64_t d0 = s0[ch].i - s1[ch].i, d1 = s0[ch + 1].i - s1[ch + 1].i;
             int64_t sad = (d0 < 0 ? -d0 : d0) + (d1 < 0 ? -d1 : d1);
-            if (op == OP_SADA2) sad += t->acc_wide[ch];
+            if (op == EU_OPCODE_SADA2) sad += t->acc_wide[ch];
             r[ch].i = sad;
             if (c->en >> ch & 1) {
                 t->acc_wide[ch] = sad;
@@ -552,11 +552,11 @@ enum eu_step_result exec_accumulator(struct ctx *c, struct lanes *l)
         exec_write_dst(c, r, K_INT, NULL, true);
         break;
     }
-    case OP_ADDC: case OP_SUBB: {
+    case EU_OPCODE_ADDC: case EU_OPCODE_SUBB: {
         /* UD: carry / borrow to the accumulator */
         FOR_CH {
             uint64_t a = (uint32_t)s0[ch].u, b = (uint32_t)s1[ch].u;
-            if (op == OP_ADDC) { r[ch].i = (int64_t)(uint32_t)(a + b); s2[ch].i = (a + b) >> 32; }
+            if (op == EU_OPCODE_ADDC) { r[ch].i = (int64_t)(uint32_t)(a + b); s2[ch].i = (a + b) >> 32; }
             else { r[ch].i = (int64_t)(uint32_t)(a - b); s2[ch].i = a < b; }
         }
         exec_write_dst(c, r, K_INT, NULL, true);
@@ -586,10 +586,10 @@ enum eu_step_result exec_math(struct ctx *c, struct lanes *l)
     lane_t *s1 = l->s1;
     lane_t *r = l->r;
     switch (c->in->opcode) {
-    case OP_MATH: {
+    case EU_OPCODE_MATH: {
         unsigned fn = in->math_function;
         bool dz = false;
-        if (fn >= MF_INTDIVMOD && fn <= MF_INTMOD) {
+        if (fn >= DESC_MATH_INTDIVMOD && fn <= DESC_MATH_INTMOD) {
             /* INT DIV (L24244): quotient sign = xor of the signs, remainder
              * takes the numerator's. Divide by zero is not defined by the
              * seed: quotient all ones, remainder = numerator (counted). */
@@ -607,11 +607,11 @@ enum eu_step_result exec_math(struct ctx *c, struct lanes *l)
                     else { r[ch].i = a / b; rem[ch].i = a % b; }
                 }
             }
-            if (fn == MF_INTMOD) {
+            if (fn == DESC_MATH_INTMOD) {
                 exec_write_dst(c, rem, K_INT, NULL, false);
             } else {
                 exec_write_dst(c, r, K_INT, NULL, false);
-                if (fn == MF_INTDIVMOD) {
+                if (fn == DESC_MATH_INTDIVMOD) {
                     /* remainder to the next register */
                     struct eu_instruction copy = *in;
                     copy.dst.reg_nr = (uint8_t)(copy.dst.reg_nr + 1);
@@ -623,18 +623,18 @@ enum eu_step_result exec_math(struct ctx *c, struct lanes *l)
         } else {
             FOR_CH {
                 if (k == K_DF) {
-                    if (fn == MF_POW) r[ch].d = pow(s0[ch].d, s1[ch].d);
-                    else if (fn == MF_FDIV) { if (s1[ch].d == 0 && (c->en >> ch & 1)) dz = true; r[ch].d = s0[ch].d / s1[ch].d; }
+                    if (fn == DESC_MATH_POW) r[ch].d = pow(s0[ch].d, s1[ch].d);
+                    else if (fn == DESC_MATH_FDIV) { if (s1[ch].d == 0 && (c->en >> ch & 1)) dz = true; r[ch].d = s0[ch].d / s1[ch].d; }
                     else r[ch].d = math1(fn, s0[ch].d, &dz);
                 } else {
                     float a = k == K_F ? s0[ch].f : (float)s0[ch].i;
-                    if (c->alt && (fn == MF_LOG || fn == MF_SQRT || fn == MF_RSQ))
+                    if (c->alt && (fn == DESC_MATH_LOG || fn == DESC_MATH_SQRT || fn == DESC_MATH_RSQ))
                         a = fabsf(a);   /* ALT: log, rsq, sqrt take abs() of the source */
                     float b = ns > 1 ? (k == K_F ? s1[ch].f : (float)s1[ch].i) : 0;
-                    if (fn == MF_INVM && ns > 1)
+                    if (fn == DESC_MATH_INVM && ns > 1)
                         a = b;  /* invm a, b: the approximation of 1/b for a / b (003 L24255-24270) */
-                    if (fn == MF_POW) r[ch].f = powf(a, b);
-                    else if (fn == MF_FDIV) { if (b == 0 && (c->en >> ch & 1)) dz = true; r[ch].f = a / b; }
+                    if (fn == DESC_MATH_POW) r[ch].f = powf(a, b);
+                    else if (fn == DESC_MATH_FDIV) { if (b == 0 && (c->en >> ch & 1)) dz = true; r[ch].f = a / b; }
                     else r[ch].f = math1f(fn, a, &dz);
                 }
             }
@@ -662,9 +662,9 @@ enum eu_step_result exec_no_operation(struct ctx *c, struct lanes *l)
     (void)l;
     struct eu_thread *t = c->t;
     switch (c->in->opcode) {
-    case OP_NOP:
+    case EU_OPCODE_NOP:
         break;
-    case OP_WAIT:
+    case EU_OPCODE_WAIT:
         /* wait: no notification registers are modelled; a nop, counted (the
          * unit warns) */
         t->counts.unmodelled++;

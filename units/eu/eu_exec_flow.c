@@ -51,28 +51,28 @@ enum eu_step_result exec_flow4(struct ctx *c)
     uint32_t active = t->amask;
     uint32_t en_abs = in->pred_control ? (c->en << c->off) : (in->mask_control ? t->dmask : active);
     switch (in->opcode) {
-    case OP_IF:
+    case EU_OPCODE_IF:
     case 35: /* iff */
-        park(t, active & ~en_abs, in->opcode == OP_IF ? target | 2u : target);
+        park(t, active & ~en_abs, in->opcode == EU_OPCODE_IF ? target | 2u : target);
         if (t->amask == 0) jump(t, target);
         else jump(t, next);
         return EU_STEP_OK;
-    case OP_ELSE:
+    case EU_OPCODE_ELSE:
         park(t, active, target);
         release_tagged(t, ip);
         if (t->amask == 0) jump(t, target);
         else jump(t, next);
         return EU_STEP_OK;
-    case OP_ENDIF:
+    case EU_OPCODE_ENDIF:
         release_tagged(t, ip);
         jump(t, next);
         return EU_STEP_OK;
-    case OP_BREAK:
-    case OP_CONT:
+    case EU_OPCODE_BREAK:
+    case EU_OPCODE_CONT:
         park(t, en_abs, target);
         jump(t, next);
         return EU_STEP_OK;
-    case OP_WHILE: {
+    case EU_OPCODE_WHILE: {
         uint32_t back = in->pred_control ? en_abs : active;
         park(t, active & ~back, next);
         if (back) jump(t, target);
@@ -110,39 +110,39 @@ static enum eu_step_result do_flow(struct ctx *c)
     uint32_t active = t->amask & c->exec_bits;
     uint32_t en_abs = c->en << c->off;          /* active and predicate true */
     switch (in->opcode) {
-    case OP_IF:
+    case EU_OPCODE_IF:
         /* channels whose condition fails wait at JIP (the else block or endif) */
         park(t, active & ~en_abs, ip + (uint32_t)in->jip);
         if (t->amask == 0) jump(t, ip + (uint32_t)in->jip);
         else jump(t, next);
         return EU_STEP_OK;
-    case OP_ELSE:
+    case EU_OPCODE_ELSE:
         park(t, active, ip + (uint32_t)in->jip);
         jump(t, next);
         if (t->amask == 0) jump(t, ip + (uint32_t)in->jip);
         return EU_STEP_OK;
-    case OP_ENDIF:
-    case OP_JOIN:
+    case EU_OPCODE_ENDIF:
+    case EU_OPCODE_JOIN:
         if (t->amask == 0) jump(t, ip + (uint32_t)in->jip);
         else jump(t, next);
         return EU_STEP_OK;
-    case OP_BREAK:
-    case OP_GOTO:
+    case EU_OPCODE_BREAK:
+    case EU_OPCODE_GOTO:
         /* break: UIP is the while (Gen7+); the channel resumes after it and is
          * marked so the while lets it fall through */
         park(t, en_abs, ip + (uint32_t)in->uip);
         for (uint32_t b = en_abs; b; b &= b - 1)
-            t->pcip[__builtin_ctz(b)] |= in->opcode == OP_BREAK ? 1u : 0u;   /* tag: odd = broke */
+            t->pcip[__builtin_ctz(b)] |= in->opcode == EU_OPCODE_BREAK ? 1u : 0u;   /* tag: odd = broke */
         if (t->amask == 0) jump(t, ip + (uint32_t)in->jip);
         else jump(t, next);
         return EU_STEP_OK;
-    case OP_CONT:
-    case OP_HALT:
+    case EU_OPCODE_CONT:
+    case EU_OPCODE_HALT:
         park(t, en_abs, ip + (uint32_t)in->uip);
         if (t->amask == 0) jump(t, ip + (uint32_t)in->jip);
         else jump(t, next);
         return EU_STEP_OK;
-    case OP_WHILE: {
+    case EU_OPCODE_WHILE: {
         uint32_t back = in->pred_control ? en_abs : active;
         park(t, active & ~back, next);
         if (back) jump(t, ip + (uint32_t)in->jip);
@@ -210,10 +210,10 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
     unsigned op = in->opcode;
     uint32_t ip = t->ip;
     switch (op) {
-    case OP_WHILE:
+    case EU_OPCODE_WHILE:
         release_breaks(t, ip, ip + in->size);
         return do_flow(c);
-    case OP_JMPI: {
+    case EU_OPCODE_JMPI: {
         /* uniform: jump relative to the next 16-byte instruction (Mesa's
          * brw_land_fwd_jump convention), taken when channel 0's predicate
          * holds. The offset is in bytes on Gen8+ and in 8-byte units
@@ -239,8 +239,8 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         jump(t, take ? ip + 16 + (uint32_t)off : ip + in->size);
         return EU_STEP_OK;
     }
-    case OP_CALL:
-    case OP_CALLA: {
+    case EU_OPCODE_CALL:
+    case EU_OPCODE_CALLA: {
         /* 004 L9471-9560 (call, calla): the enabled channels jump (PcIP =
          * IP + JIP, or JIP for calla) and form the CallMask, the others
          * move to the next instruction; when any jumped, dst.0 = the
@@ -252,7 +252,7 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
             return EU_STEP_OK;
         }
         int32_t off = branch_offset(c, EU_F_JIP, 0);
-        uint32_t target = op == OP_CALLA ? (uint32_t)off : ip + (uint32_t)off;
+        uint32_t target = op == EU_OPCODE_CALLA ? (uint32_t)off : ip + (uint32_t)off;
         const struct eu_operand *d = &in->dst;
         if (d->file == EU_FILE_GRF && d->reg_nr * 32u + d->subreg_nr + 8 <= EU_GRF_BYTES) {
             wr_le(t->grf + d->reg_nr * 32u + d->subreg_nr, 4, ip + in->size);
@@ -264,7 +264,7 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         jump(t, target & ~7u);
         return EU_STEP_OK;
     }
-    case OP_RET: {
+    case EU_OPCODE_RET: {
         /* 004 L23936-23963: enabled channels go to the return IP
          * (src0.chan[0]) and leave the CallMask; when the CallMask is
          * empty, the ip jumps there and the CallMask is restored from
@@ -290,7 +290,7 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         }
         return EU_STEP_OK;
     }
-    case OP_BRD: {
+    case EU_OPCODE_BRD: {
         /* 004 L9293-9321: enabled channels branch to IP + JIP, the
          * others to the next instruction; the ip follows the branch when
          * any channel took it. */
@@ -304,7 +304,7 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         }
         return EU_STEP_OK;
     }
-    case OP_BRC: {
+    case EU_OPCODE_BRC: {
         /* 004 L9253-9290: enabled channels branch to IP + UIP (where all
          * converge), the others go on; when no channel goes on, the ip
          * jumps to IP + JIP (the end of the innermost conditional). */
@@ -316,8 +316,8 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         else jump(t, ip + in->size);
         return EU_STEP_OK;
     }
-    case OP_IF: case OP_ELSE: case OP_ENDIF: case OP_BREAK: case OP_CONT:
-    case OP_HALT: case OP_GOTO: case OP_JOIN:
+    case EU_OPCODE_IF: case EU_OPCODE_ELSE: case EU_OPCODE_ENDIF: case EU_OPCODE_BREAK:
+    case EU_OPCODE_CONT: case EU_OPCODE_HALT: case EU_OPCODE_GOTO: case EU_OPCODE_JOIN:
         return do_flow(c);
     default:
         return exec_illegal(t, "branch opcode not modelled");

@@ -14,7 +14,8 @@
 #define GTSIM_UNITS_EU_EU_EXEC_INTERNAL_H
 
 #include "units/eu/eu_exec.h"
-#include "units/eu/eu_opcodes.h"
+#include "eu_spec.h"
+#include "msg_desc.h"
 
 #include <string.h>
 

@@ -478,7 +478,7 @@ static uint64_t lane_to_raw(const struct ctx *c, lane_t v, enum kind k, unsigned
  * inferred, the Gen4 EU volume not being a seed. */
 static bool gen4_implicit_acc(unsigned op)
 {
-    return op >= OP_ADD && op <= 95;
+    return op >= EU_OPCODE_ADD && op <= 95;
 }
 
 /* Post-operation condition (L20864-20895): post_sign and post_zero are taken
@@ -519,9 +519,9 @@ static bool cond_post(const struct ctx *c, unsigned cm, lane_t v, enum kind k, u
         int64_t x = exec_int_from_raw(dty, raw);
         zero = x == 0;
         sign = x < 0;
-        if (cm == CM_O && k == K_INT) {
+        if (cm == EU_COND_MOD_O && k == K_INT) {
             of = type_bytes(dty) < 8 && (v.i < int_min(dty) || v.i > (int64_t)int_max_u(dty));
-        } else if (cm == CM_O && !nan) {
+        } else if (cm == EU_COND_MOD_O && !nan) {
             double d = k == K_F ? (double)v.f : v.d;
             d = c->f2i_round ? nearbyint(d) : trunc(d);
             double hi = (double)int_max_u(dty);
@@ -529,14 +529,14 @@ static bool cond_post(const struct ctx *c, unsigned cm, lane_t v, enum kind k, u
         }
     }
     switch (cm) {
-    case CM_Z: return zero && !nan;
-    case CM_NZ: return !(zero && !nan);
-    case CM_G: return !sign && !zero && !nan;
-    case CM_GE: return (!sign || zero) && !nan;
-    case CM_L: return sign && !zero && !nan;
-    case CM_LE: return (sign || zero) && !nan;
-    case CM_O: return of;
-    case CM_U: return nan;
+    case EU_COND_MOD_Z: return zero && !nan;
+    case EU_COND_MOD_NZ: return !(zero && !nan);
+    case EU_COND_MOD_G: return !sign && !zero && !nan;
+    case EU_COND_MOD_GE: return (!sign || zero) && !nan;
+    case EU_COND_MOD_L: return sign && !zero && !nan;
+    case EU_COND_MOD_LE: return (sign || zero) && !nan;
+    case EU_COND_MOD_O: return of;
+    case EU_COND_MOD_U: return nan;
     default: return false;
     }
 }
@@ -551,7 +551,7 @@ void exec_write_dst(struct ctx *c, const lane_t *r, enum kind k, const bool *con
     struct eu_thread *t = c->t;
     unsigned n = c->nch;
     uint32_t en = c->en;
-    if (set_flags && in->cond_modifier && in->opcode != OP_SEL) {
+    if (set_flags && in->cond_modifier && in->opcode != EU_OPCODE_SEL) {
         uint64_t f = flags64(t);
         unsigned fb = in->flag_reg_nr * 32u + in->flag_subreg_nr * 16u + c->off;
         for (unsigned ch = 0; ch < n; ch++) {

@@ -8,7 +8,8 @@
  * integer test of the exponent bits of whole vectors (a source holding a
  * denormal takes the per-channel path). */
 #include "units/eu/eu_exec.h"
-#include "units/eu/eu_opcodes.h"
+#include "eu_spec.h"
+#include "msg_desc.h"
 
 #include <math.h>
 #include <string.h>
@@ -69,24 +70,24 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
     memset(f, 0, sizeof *f);
     unsigned op = in->opcode;
     if (in->illegal || in->gen < 7 || in->saturate || in->pred_control || in->acc_wr_control ||
-        in->exec_size < 4 || (in->cond_modifier && op != OP_CMP))
+        in->exec_size < 4 || (in->cond_modifier && op != EU_OPCODE_CMP))
         return;
     const struct eu_operand *d = &in->dst;
     bool integer = in->src[0].type == EU_TYPE_D || in->src[0].type == EU_TYPE_UD;
     unsigned ns;
     switch (op) {
-    case OP_MOV: ns = 1; break;
-    case OP_ADD: case OP_MUL: ns = 2; break;
-    case OP_AND: case OP_OR: case OP_XOR: ns = integer ? 2 : 0; break;
-    case OP_MAD: ns = integer ? 0 : 3; break;
-    case OP_CMP: ns = in->cond_modifier >= CM_Z && in->cond_modifier <= CM_LE ? 2 : 0; break;
+    case EU_OPCODE_MOV: ns = 1; break;
+    case EU_OPCODE_ADD: case EU_OPCODE_MUL: ns = 2; break;
+    case EU_OPCODE_AND: case EU_OPCODE_OR: case EU_OPCODE_XOR: ns = integer ? 2 : 0; break;
+    case EU_OPCODE_MAD: ns = integer ? 0 : 3; break;
+    case EU_OPCODE_CMP: ns = in->cond_modifier >= EU_COND_MOD_Z && in->cond_modifier <= EU_COND_MOD_LE ? 2 : 0; break;
     default: ns = 0; break;
     }
     if (!ns || (ns == 3) != in->is_3src)
         return;
     f->integer = integer;
     bool null_dst = d->file == EU_FILE_ARF && (d->reg_nr >> 4) == 0 && !d->indirect;
-    if (op == OP_CMP && null_dst) {
+    if (op == EU_OPCODE_CMP && null_dst) {
         f->dst_null = true;
     } else {
         bool dtype = integer ? (d->type == EU_TYPE_D || d->type == EU_TYPE_UD) : d->type == EU_TYPE_F;
@@ -116,7 +117,8 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
     /* the whole-register form needs a host with AVX2 and FMA (checked once, here) */
     if (!integer && (in->exec_size == 8 || in->exec_size == 16) && __builtin_cpu_supports("avx2") &&
         __builtin_cpu_supports("fma"))
-        f->vec = (uint8_t)(op == OP_MOV ? 1 : op == OP_ADD ? 2 : op == OP_MUL ? 3 : op == OP_MAD ? 4 : 0);
+        f->vec = (uint8_t)(op == EU_OPCODE_MOV ? 1 : op == EU_OPCODE_ADD ? 2
+                           : op == EU_OPCODE_MUL ? 3 : op == EU_OPCODE_MAD ? 4 : 0);
 #endif
 }
 
@@ -194,9 +196,9 @@ fast_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, ui
     if (f->nsrc > 2) fast_load(t, f, 2, c, n);
     if (ftz) {
         switch (f->op) {
-        case OP_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(a[ch]); break;
-        case OP_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(ftzf(a[ch]) + ftzf(b[ch])); break;
-        case OP_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(ftzf(a[ch]) * ftzf(b[ch])); break;
+        case EU_OPCODE_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(a[ch]); break;
+        case EU_OPCODE_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(ftzf(a[ch]) + ftzf(b[ch])); break;
+        case EU_OPCODE_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(ftzf(a[ch]) * ftzf(b[ch])); break;
         default:
             for (unsigned ch = 0; ch < n; ch++) {
                 a[ch] = ftzf(a[ch]);
@@ -210,9 +212,9 @@ fast_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, ui
         }
     } else {
         switch (f->op) {
-        case OP_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch]; break;
-        case OP_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] + b[ch]; break;
-        case OP_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] * b[ch]; break;
+        case EU_OPCODE_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch]; break;
+        case EU_OPCODE_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] + b[ch]; break;
+        case EU_OPCODE_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] * b[ch]; break;
         default: mad_loop(r, a, b, c, n); break;
         }
     }
@@ -234,7 +236,7 @@ body_avx(struct eu_thread *t, const struct eu_fast *f, unsigned regs, bool ftz, 
          unsigned op)
 {
     __m256 v[3][2], r[2];
-    unsigned ns = op == OP_MOV ? 1 : op == OP_MAD ? 3 : 2;
+    unsigned ns = op == EU_OPCODE_MOV ? 1 : op == EU_OPCODE_MAD ? 3 : 2;
     const __m256i expo = _mm256_set1_epi32(0x7f800000), frac = _mm256_set1_epi32(0x7fffff);
     const __m256i zero = _mm256_setzero_si256();
     __m256i den = zero;
@@ -263,12 +265,12 @@ body_avx(struct eu_thread *t, const struct eu_fast *f, unsigned regs, bool ftz, 
     const __m256i mag = _mm256_set1_epi32(0x7fffffff);
     for (unsigned k = 0; k < regs; k++) {
         switch (op) {
-        case OP_MOV: r[k] = v[0][k]; break;
-        case OP_ADD: r[k] = _mm256_add_ps(v[0][k], v[1][k]); break;
-        case OP_MUL: r[k] = _mm256_mul_ps(v[0][k], v[1][k]); break;
+        case EU_OPCODE_MOV: r[k] = v[0][k]; break;
+        case EU_OPCODE_ADD: r[k] = _mm256_add_ps(v[0][k], v[1][k]); break;
+        case EU_OPCODE_MUL: r[k] = _mm256_mul_ps(v[0][k], v[1][k]); break;
         default: r[k] = _mm256_fmadd_ps(v[1][k], v[2][k], v[0][k]); break;   /* src0 + src1 * src2 */
         }
-        if (ftz && op != OP_MOV) {
+        if (ftz && op != EU_OPCODE_MOV) {
             __m256i u = _mm256_castps_si256(r[k]);
             __m256i ez = _mm256_cmpeq_epi32(_mm256_and_si256(u, expo), zero);
             r[k] = _mm256_castsi256_ps(_mm256_andnot_si256(_mm256_and_si256(ez, mag), u));
@@ -298,10 +300,10 @@ body_avx(struct eu_thread *t, const struct eu_fast *f, unsigned regs, bool ftz, 
         return body_avx(t, f, N, FTZ, en, OP);                                             \
     }
 #define AVX_COPIES(N, FTZ, SUFFIX)                                                           \
-    AVX_COPY(N, FTZ, OP_MOV, avx_mov##SUFFIX)                                                \
-    AVX_COPY(N, FTZ, OP_ADD, avx_add##SUFFIX)                                                \
-    AVX_COPY(N, FTZ, OP_MUL, avx_mul##SUFFIX)                                                \
-    AVX_COPY(N, FTZ, OP_MAD, avx_mad##SUFFIX)
+    AVX_COPY(N, FTZ, EU_OPCODE_MOV, avx_mov##SUFFIX)                                         \
+    AVX_COPY(N, FTZ, EU_OPCODE_ADD, avx_add##SUFFIX)                                         \
+    AVX_COPY(N, FTZ, EU_OPCODE_MUL, avx_mul##SUFFIX)                                         \
+    AVX_COPY(N, FTZ, EU_OPCODE_MAD, avx_mad##SUFFIX)
 AVX_COPIES(1, true, 8f)
 AVX_COPIES(2, true, 16f)
 AVX_COPIES(1, false, 8)
@@ -335,11 +337,11 @@ int_load(const struct eu_thread *t, const struct eu_fast *f, unsigned i, uint32_
 static inline bool rel(unsigned cm, bool lt, bool eq, bool gt)
 {
     switch (cm) {
-    case CM_Z: return eq;
-    case CM_NZ: return !eq;
-    case CM_G: return gt;
-    case CM_GE: return gt || eq;
-    case CM_L: return lt;
+    case EU_COND_MOD_Z: return eq;
+    case EU_COND_MOD_NZ: return !eq;
+    case EU_COND_MOD_G: return gt;
+    case EU_COND_MOD_GE: return gt || eq;
+    case EU_COND_MOD_L: return lt;
     default: return lt || eq;
     }
 }
@@ -398,11 +400,11 @@ int_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, uint32_t en)
     int_load(t, f, 0, a, n);
     if (f->nsrc > 1) int_load(t, f, 1, b, n);
     switch (f->op) {
-    case OP_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch]; break;
-    case OP_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] + b[ch]; break;
-    case OP_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] * b[ch]; break;
-    case OP_AND: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] & b[ch]; break;
-    case OP_OR: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] | b[ch]; break;
+    case EU_OPCODE_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch]; break;
+    case EU_OPCODE_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] + b[ch]; break;
+    case EU_OPCODE_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] * b[ch]; break;
+    case EU_OPCODE_AND: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] & b[ch]; break;
+    case EU_OPCODE_OR: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] | b[ch]; break;
     default: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] ^ b[ch]; break;
     }
     store(t, f, r, n, en);
@@ -414,7 +416,7 @@ static __attribute__((noinline)) void exec_general(struct eu_thread *t, const st
                                                    bool ftz, uint32_t en)
 {
     unsigned n = f->nch;
-    if (f->op == OP_CMP) {
+    if (f->op == EU_OPCODE_CMP) {
         switch (n) {    /* constant sizes: fixed-length copies */
         case 8: fast_cmp(t, f, 8, ftz, en); break;
         case 16: fast_cmp(t, f, 16, ftz, en); break;

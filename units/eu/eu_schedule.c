@@ -9,6 +9,7 @@
 
 #include "fabric/alloc.h"
 #include "fabric/sim.h"
+#include "msg_desc.h"
 #include "units/common/memreq.h"
 
 /* ---- thread lifecycle ------------------------------------------------------------ */
@@ -245,8 +246,8 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
      * kernel's own `wait n0` that follows is a nop in eu_exec_alu.c, so the wait
      * is kept here, from the send on (only when the gateway is linked; a
      * predicated barrier with a response waits on its register instead). */
-    if (rq->sfid == EU_SFID_GATEWAY && (rq->desc & 7) == 4 && !rq->eot && !wb &&
-        out == s->sfid[EU_SFID_GATEWAY]) {
+    if (rq->sfid == EU_SFID_GATEWAY && desc_gw_subfunction(rq->desc) == DESC_GW_BARRIER_MSG &&
+        !rq->eot && !wb && out == s->sfid[EU_SFID_GATEWAY]) {
         sl->barrier_wait = true;
         sl->after_barrier = true;
         sl->pending_wb++;

@@ -46,14 +46,14 @@ static uint32_t as_bits(float f)
 static float float_fn(unsigned fn, float x, float y)
 {
     switch (fn) {
-    case MATH_INV: return 1.0f / x;
-    case MATH_LOG: return log2f(x);
-    case MATH_EXP: return exp2f(x);
-    case MATH_SQRT: return sqrtf(x);
-    case MATH_RSQ: return 1.0f / sqrtf(x);
-    case MATH_SIN: return sinf(x);
-    case MATH_COS: return cosf(x);
-    default: return powf(x, y);             /* MATH_POW */
+    case DESC_MATH_INV: return 1.0f / x;
+    case DESC_MATH_LOG: return log2f(x);
+    case DESC_MATH_EXP: return exp2f(x);
+    case DESC_MATH_SQRT: return sqrtf(x);
+    case DESC_MATH_RSQ: return 1.0f / sqrtf(x);
+    case DESC_MATH_SIN: return sinf(x);
+    case DESC_MATH_COS: return cosf(x);
+    default: return powf(x, y);             /* DESC_MATH_POW */
     }
 }
 
@@ -68,10 +68,10 @@ void math_gen4_execute(uint32_t desc, const uint8_t (*payload)[MATH_REG_BYTES], 
     unsigned fn = desc_math_function(desc);
     bool is_signed = desc_math_signed_int(desc), saturate = desc_math_saturate(desc);
     bool scalar = desc_math_data_type(desc);
-    bool integer = fn >= MATH_INTDIVMOD && fn <= MATH_INTMOD;
-    bool valid = (fn >= MATH_INV && fn <= MATH_SINCOS) || fn == MATH_POW || integer;
-    unsigned nops = fn == MATH_POW || integer ? 2 : 1;
-    unsigned results = fn == MATH_SINCOS || fn == MATH_INTDIVMOD ? 2 : 1;
+    bool integer = fn >= DESC_MATH_INTDIVMOD && fn <= DESC_MATH_INTMOD;
+    bool valid = (fn >= DESC_MATH_INV && fn <= DESC_MATH_SINCOS) || fn == DESC_MATH_POW || integer;
+    unsigned nops = fn == DESC_MATH_POW || integer ? 2 : 1;
+    unsigned results = fn == DESC_MATH_SINCOS || fn == DESC_MATH_INTDIVMOD ? 2 : 1;
     if (!valid || mlen < nops) {
         status->bad = true;
         return;
@@ -102,12 +102,12 @@ void math_gen4_execute(uint32_t desc, const uint8_t (*payload)[MATH_REG_BYTES], 
                 res[0] = a / b;
                 res[1] = a % b;
             }
-            if (fn == MATH_INTMOD)
+            if (fn == DESC_MATH_INTMOD)
                 res[0] = res[1];
         } else {
             float x = as_float(a), y = as_float(b);
-            float r0 = fn == MATH_SINCOS ? sinf(x) : float_fn(fn, x, y);
-            float r1 = fn == MATH_SINCOS ? cosf(x) : 0.0f;
+            float r0 = fn == DESC_MATH_SINCOS ? sinf(x) : float_fn(fn, x, y);
+            float r1 = fn == DESC_MATH_SINCOS ? cosf(x) : 0.0f;
             if (saturate) {
                 r0 = isnan(r0) || r0 < 0 ? 0.0f : (r0 > 1 ? 1.0f : r0);
                 r1 = isnan(r1) || r1 < 0 ? 0.0f : (r1 > 1 ? 1.0f : r1);

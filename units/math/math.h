@@ -46,11 +46,8 @@
 
 #define MATH_REG_BYTES 32
 
-enum math_gen4_function {
-    MATH_INV = 1, MATH_LOG = 2, MATH_EXP = 3, MATH_SQRT = 4, MATH_RSQ = 5, MATH_SIN = 6,
-    MATH_COS = 7, MATH_SINCOS = 8, MATH_POW = 10, MATH_INTDIVMOD = 11, MATH_INTDIV = 12,
-    MATH_INTMOD = 13,
-};
+/* The function codes are DESC_MATH_* of msg_desc.h (generated from spec/eu/opcodes.txt
+ * [math-function]); the Gen4 ones are those the table marks for gen4. */
 
 struct math_gen4_status {
     bool bad;               /* reserved function or payload too short: zeros returned */
