@@ -683,7 +683,7 @@ size_t eu_decode(int gen, const uint8_t *p, size_t avail, struct eu_instruction 
         set_illegal(out, "opcode not defined on this generation");
         return size;
     }
-    if (out->opcode == 0)
+    if (out->opcode == EU_OPCODE_ILLEGAL)
         set_illegal(out, "illegal opcode 0");
     if (n[0] & 0x80)
         set_illegal(out, "reserved opcode bit 7 set");

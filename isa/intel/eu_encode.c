@@ -113,7 +113,7 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
     bool three = od->mnemonic && od->nsrc == 3;
     /* gen4: ALU instructions only (its send and jump-count forms are not
      * written here) */
-    if (gi == EU_GEN4_IDX && (three || in->opcode == 49 || in->opcode == 50 ||
+    if (gi == EU_GEN4_IDX && (three || in->opcode == EU_OPCODE_SEND || in->opcode == EU_OPCODE_SENDC ||
                               (in->opcode >= 44 && in->opcode <= 47)))
         return -1;
     SET(EU_F_OPCODE, in->opcode);
@@ -165,7 +165,7 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
     SET(EU_F_NIB_CONTROL, in->nib);
     SET(EU_F_FLAG_REG_NR, in->flag_reg);
     SET(EU_F_FLAG_SUBREG_NR, in->flag_subreg);
-    if (in->opcode == 51 || in->opcode == 52) {
+    if (in->opcode == EU_OPCODE_SENDS || in->opcode == EU_OPCODE_SENDSC) {
         /* gen9 split send (native-fields.txt [sends]): src0 and src1 are the
          * two payloads; reg files are single bits; ex_mlen in ex_desc 9:6 */
         if (gi != EU_GEN9_IDX)
@@ -263,7 +263,7 @@ int eu_encode(int gen, const struct eu_enc_insn *in, uint32_t w[4])
             SET(f[8], log2u(s->width ? s->width : 1));
         }
     }
-    bool send = in->opcode == 49 || in->opcode == 50;
+    bool send = in->opcode == EU_OPCODE_SEND || in->opcode == EU_OPCODE_SENDC;
     if (send) {
         SET(EU_F_SRC1_REG_FILE, EU_FILE_IMM);
         SET(EU_F_SRC1_TYPE, type_code(gi, EU_TYPE_UD, true));

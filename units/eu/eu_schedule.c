@@ -371,8 +371,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
         r = eu_exec(&sl->th, &d->in, &rq, now);
         /* a `wait` right after a gateway barrier is a nop by design: the
          * barrier's wait was kept at the send (issue_send); no warning */
-        bool barrier_wait = sl->after_barrier && d->in.mnemonic &&
-                            strcmp(d->in.mnemonic, "wait") == 0;
+        bool barrier_wait = sl->after_barrier && d->in.opcode == EU_OPCODE_WAIT;
         sl->after_barrier = false;
         if (sl->th.counts.unmodelled > unmodelled && !s->warned_unmodelled && !barrier_wait) {
             s->warned_unmodelled = true;
