@@ -10,16 +10,22 @@
 
 SHELL      := /bin/bash
 CC         ?= cc
+# an archive of LTO objects needs the linker plugin: gcc-ar, not ar
+AR         := gcc-ar
 PYTHON     ?= python3
 SAN        ?= 0
 ifeq ($(SAN),1)
 BUILD      ?= build/san
 OPT        := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-LDSAN      := -fsanitize=address,undefined
+LDOPT      := -fsanitize=address,undefined
 else
 BUILD      ?= build/release
-OPT        := -O2
-LDSAN      :=
+# Link-time optimisation: the EU, the data port and the CS are split into
+# files by concern, and their hot paths cross files (scheduling -> execution
+# -> accounting); without LTO that costs about 7% more host instructions on
+# SGEMM (callgrind), with it the split costs under 2%.
+OPT        := -O2 -flto=auto
+LDOPT      := -O2 -flto=auto
 endif
 GEN        := build/gen
 
@@ -98,15 +104,15 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	@rm -f $@
 	@echo "  AR      $@"
-	@ar rcs $@ $^
+	@$(AR) rcs $@ $^
 
 $(GTSIM): $(CLI_OBJS) $(LIB)
 	@echo "  LD      $@"
-	@$(CC) $(LDSAN) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+	@$(CC) $(LDOPT) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
 $(BENCH): $(BENCH_OBJS) $(LIB)
 	@echo "  LD      $@"
-	@$(CC) $(LDSAN) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
+	@$(CC) $(LDOPT) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
 
 # The test runner finds its suites through a generated list: tests/x/test_foo.c
 # defines `const struct test_suite test_suite_foo`.
@@ -120,7 +126,7 @@ $(BUILD)/obj/tests/test_main.o: CPPFLAGS += -I$(BUILD)/tests
 
 $(TESTS): $(TEST_OBJS) $(LIB)
 	@echo "  LD      $@"
-	@$(CC) $(LDSAN) -o $@ $(TEST_OBJS) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+	@$(CC) $(LDOPT) -o $@ $(TEST_OBJS) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)

@@ -92,12 +92,12 @@ $(COSIM_DIR)/obj/%.o: rtl-cosim/%.cpp $(COSIM_MODEL) $(COSIM_MODEL_BAD)
 
 $(COSIM_BIN): $(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS) $(COSIM_RT_OBJS) $(BUILD)/libgtsim.a
 	@echo "-- LINK -- $@"
-	@$(CXX) $(LDSAN) -o $@ $(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS) $(COSIM_RT_OBJS) \
+	@$(CXX) $(LDOPT) -o $@ $(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS) $(COSIM_RT_OBJS) \
 	    $(BUILD)/libgtsim.a $(COSIM_LDLIBS)
 
 $(COSIM_TESTS): $(COSIM_TEST_OBJ) $(COSIM_C_OBJS) $(COSIM_RT_OBJS) $(BUILD)/libgtsim.a
 	@echo "-- LINK -- $@"
-	@$(CXX) $(LDSAN) -o $@ $(COSIM_TEST_OBJ) $(COSIM_C_OBJS) $(COSIM_RT_OBJS) \
+	@$(CXX) $(LDOPT) -o $@ $(COSIM_TEST_OBJ) $(COSIM_C_OBJS) $(COSIM_RT_OBJS) \
 	    $(BUILD)/libgtsim.a $(COSIM_LDLIBS) -lcunit
 
 -include $(wildcard $(COSIM_DIR)/obj/*.d)

@@ -43,7 +43,7 @@ $(GEN)/workloads/%.aub.gz: $(GEN)/workloads/%.hex $(WL_BIN)
 
 $(WL_BIN): $(WL_OBJS) $(BUILD)/libgtsim.a
 	@echo "  LD      $@"
-	@$(CC) $(LDSAN) -o $@ $(WL_OBJS) $(BUILD)/libgtsim.a $(LDLIBS)
+	@$(CC) $(LDOPT) -o $@ $(WL_OBJS) $(BUILD)/libgtsim.a $(LDLIBS)
 
 .SECONDARY: $(WL_HEX) $(WL_HEX:.hex=.g4a)
 
