@@ -15,6 +15,7 @@
 #include "units/math/math.h"
 #include "units/memory/memory.h"
 #include "units/td/td.h"
+#include "units/urb/urb.h"
 #include "units/vfe/vfe.h"
 #include "units/placeholder/placeholder.h"
 
@@ -32,6 +33,7 @@ static const struct unit_ops *const real_kinds[] = {
     &dataport_ops,
     &gateway_ops,
     &icache_ops,
+    &urb_ops,
     NULL
 };
 
