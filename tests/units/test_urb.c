@@ -563,6 +563,16 @@ static void test_out_of_bounds_and_bad_messages(void)
     CU_ASSERT_EQUAL(wb_dword(r.eu, 0, 0, 0), 9);
     CU_ASSERT_EQUAL(wb_dword(r.eu, 0, 1, 0), 0);    /* byte 16384: outside */
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.out_of_bounds"), 2);
+    /* a stage's write of rows 1-2 of handle 255: row 1 is the URB's last, row 2 is dropped */
+    uint8_t rows[2][URB_ROW_BYTES];
+    memset(rows, 0x55, sizeof rows);
+    uint32_t h = 255;
+    request(&r, URB_OP_WRITE, URB_CLIENT_VS, 6, 1, &h, 1, 2, rows);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(urb_dword(&r, 255 * 64 + 60), 0x55555555u);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.out_of_bounds"), 3);
+    CU_ASSERT_EQUAL_FATAL(r.stage->count, 1);
+    CU_ASSERT_EQUAL(caught(r.stage, 0)->op, URB_OP_WRITE_DONE);
     /* SIMD8 with both optional phases but only 2 registers; reserved opcode 9
      * (zeros back to the waiting thread); a stage op it never sends */
     send(&r, urb_desc(DESC_URB_SIMD8_READ, 0, true, true, 2, 1), rd, 1, 1, 0xff, 0);
@@ -614,6 +624,16 @@ static void test_timing_without_and_with_l3(void)
     CU_ASSERT_EQUAL(probe_stat(c.sim, "urb.lines"), 8);
     CU_ASSERT_EQUAL(probe_stat(c.sim, "l3.urb_accesses"), 8);
     CU_ASSERT_EQUAL(probe_stat(c.sim, "l3.misses"), 0);
+    /* a stage's read of 5 rows from row 1 of handle 600: bytes 600 x 64 + 32 up
+     * to + 192, lines 600, 601 and 602 */
+    uint32_t h = 600;
+    uint64_t start = sim_now(c.sim) / 1000;
+    request(&c, URB_OP_READ, URB_CLIENT_GS, 9, 1, &h, 1, 5, NULL);
+    sim_run(c.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(c.stage->count, 1);
+    CU_ASSERT_TRUE(c.stage->cycle[0] - start >= 100);
+    CU_ASSERT_EQUAL(probe_stat(c.sim, "urb.lines"), 8 + 3);
+    CU_ASSERT_EQUAL(probe_stat(c.sim, "l3.urb_accesses"), 8 + 3);
     sim_destroy(c.sim);
 }
 

@@ -162,20 +162,37 @@ static void reply_at(struct urb *s, uint64_t cycle, uint32_t port, struct msg *r
         reply_queue_push(&s->replies, cycle, port, reply, NULL);
 }
 
+/* A transaction of n lines (or the reply after `latency` when no L3 is linked
+ * or there are no lines); returns the transaction, or UINT32_MAX. */
+static uint32_t txn_start(struct urb *s, struct unit *u, uint32_t n, bool out_of_bounds,
+                          uint32_t port, struct msg *reply)
+{
+    if (out_of_bounds)
+        s->out_of_bounds++;
+    if (!port_is_bound(s->l3) || n == 0) {
+        reply_at(s, unit_cycle(u) + (n ? s->latency : 1), port, reply);
+        return UINT32_MAX;
+    }
+    uint32_t t = txn_new(s);
+    s->txn[t] = (struct urb_txn){ .used = true, .lines_left = n, .port = port, .reply = reply };
+    return t;
+}
+
 void urb_time_access(struct urb *s, struct unit *u, const struct urb_lines *lines, uint32_t port,
                      struct msg *reply)
 {
-    if (lines->out_of_bounds)
-        s->out_of_bounds++;
-    if (!port_is_bound(s->l3) || lines->count == 0) {
-        reply_at(s, unit_cycle(u) + (lines->count ? s->latency : 1), port, reply);
-        return;
-    }
-    uint32_t t = txn_new(s);
-    s->txn[t] = (struct urb_txn){ .used = true, .lines_left = lines->count, .port = port,
-                                  .reply = reply };
-    for (uint32_t i = 0; i < lines->count; i++)
+    uint32_t t = txn_start(s, u, lines->count, lines->out_of_bounds, port, reply);
+    for (uint32_t i = 0; t != UINT32_MAX && i < lines->count; i++)
         lq_push(s, (struct urb_line){ t, lines->address[i], lines->op[i] });
+}
+
+/* n consecutive lines from byte `first`. */
+static void urb_time_span(struct urb *s, struct unit *u, uint32_t first, uint32_t n, uint8_t op,
+                          bool out_of_bounds, uint32_t port, struct msg *reply)
+{
+    uint32_t t = txn_start(s, u, n, out_of_bounds, port, reply);
+    for (uint32_t i = 0; t != UINT32_MAX && i < n; i++)
+        lq_push(s, (struct urb_line){ t, first + i * MEMREQ_LINE_BYTES, op });
 }
 
 static void send_lines(struct urb *s, struct unit *u)
@@ -510,28 +527,21 @@ static void ff_access(struct urb *s, struct unit *u, uint32_t port, const struct
     r->count = 1;
     r->handles[0] = q->handles[0];
     uint64_t base = (uint64_t)urb_handle_offset(q->handles[0]) + (uint64_t)q->row * URB_ROW_BYTES;
-    /* a stage's access can be longer than one SEND's: its lines are counted here */
-    struct urb_lines lines = { 0 };
-    uint32_t dwords = q->rows * (URB_ROW_BYTES / 4);
-    for (uint32_t d = 0; d < dwords; d++) {
-        uint64_t a = base + 4u * d;
-        if (write) {
-            uint32_t v;
-            memcpy(&v, &q->data[0][0] + 4u * d, 4);
-            urb_write_dword(s, &lines, a, v);
-        } else {
-            uint32_t v = urb_read_dword(s, &lines, a);
-            memcpy(&r->data[0][0] + 4u * d, &v, 4);
-        }
-        if (lines.count == URB_MAX_MSG_LINES) {     /* time this much, go on with the rest */
-            struct urb_lines part = lines;
-            lines = (struct urb_lines){ 0 };
-            lines.out_of_bounds = part.out_of_bounds;
-            part.out_of_bounds = false;
-            urb_time_access(s, u, &part, port, NULL);
-        }
+    uint64_t end = base + (uint64_t)q->rows * URB_ROW_BYTES;
+    bool out_of_bounds = end > s->store_bytes;
+    if (base < s->store_bytes) {
+        uint64_t inside = (out_of_bounds ? s->store_bytes : end) - base;
+        if (write)
+            memcpy(s->bytes + base, q->data, inside);
+        else
+            memcpy(r->data, s->bytes + base, inside);
     }
-    urb_time_access(s, u, &lines, port, m);
+    /* the lines inside the URB (a stage's access may be longer than one SEND's) */
+    uint64_t first = base / MEMREQ_LINE_BYTES;
+    uint64_t last = ((out_of_bounds ? s->store_bytes : end) + MEMREQ_LINE_BYTES - 1) / MEMREQ_LINE_BYTES;
+    uint32_t n = last > first ? (uint32_t)(last - first) : 0;
+    urb_time_span(s, u, (uint32_t)(first * MEMREQ_LINE_BYTES), n,
+                  write ? MEMREQ_WRITE : MEMREQ_READ, out_of_bounds, port, m);
 }
 
 static void take_client(struct urb *s, struct unit *u, uint32_t port, struct msg *m)
