@@ -52,12 +52,16 @@ enum urb_client {
 };
 
 enum urb_op {
-    URB_OP_ALLOC = 1,       /* stage -> URB: `count` entries of the client's size */
-    URB_OP_ALLOCATED,       /* URB -> stage: handles[0..count) (in allocation order) */
-    URB_OP_REFERENCE,       /* stage -> URB: one more reader of each handle */
-    URB_OP_DEREFERENCE,     /* stage -> URB: a reader is done; the last frees the entry */
-    URB_OP_WRITE,           /* stage -> URB: rows of one entry from `row` */
-    URB_OP_READ,            /* stage -> URB: rows of one entry from `row` */
+    URB_OP_ALLOC = 1,       /* stage -> URB: `count` entries of the client's size; waits
+                               while the client's allocation has too few free */
+    URB_OP_ALLOCATED,       /* URB -> stage: handles[0..count) (in allocation order); count
+                               0 when the request can never be met (no allocation, or
+                               more entries than it has) */
+    URB_OP_REFERENCE,       /* stage -> URB: one more reader of each handle (no reply) */
+    URB_OP_DEREFERENCE,     /* stage -> URB: a reader is done; the last frees the entry
+                               (no reply) */
+    URB_OP_WRITE,           /* stage -> URB: rows of the entry handles[0] from `row` */
+    URB_OP_READ,            /* stage -> URB: rows of the entry handles[0] from `row` */
     URB_OP_DATA,            /* URB -> stage: the rows read */
     URB_OP_WRITE_DONE,      /* URB -> stage: the write reached its GO point (L18721-18727) */
 };
