@@ -404,7 +404,8 @@ static uint32_t urb_desc(uint32_t opcode, uint32_t global, bool swizzle_or_mask,
 {
     return desc_urb_opcode_gen8_encode(opcode) | desc_urb_global_offset_gen8_encode(global) |
            desc_urb_swizzle_gen8_encode(swizzle_or_mask) |
-           desc_urb_per_slot_offset_gen8_encode(per_slot) | 1u << 19 | mlen << 25 | rlen << 20;
+           desc_urb_per_slot_offset_gen8_encode(per_slot) | desc_msg_header_present_encode(1) |
+           desc_msg_mlen_gen5_encode(mlen) | desc_msg_rlen_gen5_encode(rlen);
 }
 
 static void test_send_hword(void)
@@ -579,10 +580,14 @@ static void test_out_of_bounds_and_bad_messages(void)
     send(&r, urb_desc(9, 0, false, false, 1, 1), rd, 1, 1, 0xff, 0);
     request(&r, 99, URB_CLIENT_VS, 0, 0, NULL, 0, 0, NULL);
     request(&r, URB_OP_ALLOC, URB_CLIENT_COUNT, 0, 1, NULL, 0, 0, NULL);
+    /* Header Present clear (must be 1, L8491): counted, executed */
+    send(&r, urb_desc(DESC_URB_READ_HWORD, 1, false, false, 1, 1) & ~desc_msg_header_present_encode(1),
+         rd, 1, 1, 0xff, 0);
     sim_run(r.sim, 0);
-    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.bad_messages"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.bad_messages"), 4);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.unsupported"), 1);
-    CU_ASSERT_EQUAL_FATAL(r.eu->count, 3);      /* both replied, with zeros */
+    CU_ASSERT_EQUAL_FATAL(r.eu->count, 4);      /* every read replied: zeros for the bad ones */
+    CU_ASSERT_EQUAL(wb_dword(r.eu, 3, 0, 0), 0x55555555u);  /* the stage's write above */
     CU_ASSERT_EQUAL(wb_dword(r.eu, 2, 0, 0), 0);
     sim_destroy(r.sim);
 }

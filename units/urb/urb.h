@@ -44,7 +44,7 @@
  *    src0, notes/003-skl-pipeline.md item 21). Reads outside the URB return 0,
  *    writes outside it are dropped (L8465), counted. EOT on a write is an
  *    ordinary write (the EU ends the thread); on a read or atomic it is counted
- *    as bad programming (L8462).
+ *    as bad programming (L8461).
  *  - Timing: every access goes to the L3 as one MEMREQ_URB request per 64-byte
  *    line it touches (port "l3"; the URB is a partition of the L3's data
  *    arrays, L8459, L18499); the reply leaves when the last line is answered.

@@ -94,12 +94,12 @@ static bool hword_oword(struct urb *s, const struct eu_send_msg *p, uint32_t reg
     bool write = opcode == DESC_URB_WRITE_HWORD || opcode == DESC_URB_WRITE_OWORD;
     struct oword_form f = { .oword = opcode == DESC_URB_WRITE_OWORD || opcode == DESC_URB_READ_OWORD,
                             .interleaved = desc_urb_swizzle_gen8(p->desc) != 0 };
-    uint32_t unit = f.oword ? 16u : 32u;    /* Global Offset: 256-bit, OWORD 128-bit (L8496) */
+    uint32_t unit = f.oword ? 16u : 32u;    /* Global Offset: 256-bit, OWORD 128-bit (L8499) */
     uint32_t global = desc_urb_global_offset_gen8(p->desc);
     bool per_slot = desc_urb_per_slot_offset_gen8(p->desc) != 0;
     uint32_t m5 = reg_dword(p, 0, 5);
     f.high = (m5 >> 16) & 1;                /* High OWORD Enable (L8514) */
-    /* M0.5[15:8] ANDed with the execution mask's low 8 bits (L8463, L8516) */
+    /* M0.5[15:8] ANDed with the execution mask's low 8 bits (L8463, L8515-8523) */
     uint32_t enable = ((m5 >> 8) & 0xffu) & p->exec_mask & 0xffu;
     for (uint32_t v = 0; v < 2; v++) {
         uint32_t handle = reg_dword(p, 0, v) & 0x3fffu;             /* M0.0/M0.1[13:0] */
@@ -166,7 +166,7 @@ static bool atomic(struct urb *s, const struct eu_send_msg *p, uint8_t (*wb)[32]
                    struct urb_lines *lines, unsigned opcode)
 {
     if (desc_urb_per_slot_offset_gen8(p->desc) || desc_urb_swizzle_gen8(p->desc))
-        s->bad_messages++;          /* both "must be 0 for URB_ATOMIC_*" (L8491, L8494) */
+        s->bad_messages++;          /* both "must be 0 for URB_ATOMIC_*" (L8493, L8498) */
     uint32_t handle = reg_dword(p, 0, 0) & 0xffffu;
     uint64_t address = (uint64_t)urb_handle_offset(handle) + 4u * desc_urb_global_offset_gen8(p->desc);
     uint32_t src0 = reg_dword(p, 0, 2);
@@ -193,10 +193,12 @@ bool urb_execute_send(struct urb *s, struct unit *u, const struct eu_send_msg *p
         s->bad_messages++;
         return false;
     }
+    if (!desc_msg_header_present(p->desc))
+        s->bad_messages++;      /* "This bit must be 1 for all URB messages" (L8491) */
     unsigned opcode = desc_urb_opcode_gen8(p->desc);
     bool write = opcode == DESC_URB_WRITE_HWORD || opcode == DESC_URB_WRITE_OWORD ||
                  opcode == DESC_URB_SIMD8_WRITE;
-    if ((p->flags & EU_SEND_EOT) && !write)    /* not on reads or atomics (L8462) */
+    if ((p->flags & EU_SEND_EOT) && !write)    /* not on reads or atomics (L8461) */
         s->eot_not_on_write++;
     bool ok;
     switch (opcode) {
