@@ -369,6 +369,33 @@ static void test_reference_counts_and_refusals(void)
     sim_destroy(r.sim);
 }
 
+static void test_state_resent_and_reprogrammed(void)
+{
+    struct rig r = rig_new(NULL, false, NULL);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 0, 8);
+    sim_run(r.sim, 0);
+    alloc(&r, URB_CLIENT_VS, 1, 8);
+    sim_run(r.sim, 0);
+    alloc(&r, URB_CLIENT_VS, 2, 1);             /* waits: all 8 in use */
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 0, 8);    /* the same state again: nothing changes */
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(r.stage->count, 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.reprogrammed_in_use"), 0);
+    /* a new allocation (16 entries from 8 x 8 KB = 64 KB) while 8 are in use:
+     * counted, rebuilt, and the waiting request is served from it */
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 8, 0, 16);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.reprogrammed_in_use"), 1);
+    CU_ASSERT_EQUAL_FATAL(r.stage->count, 2);
+    CU_ASSERT_EQUAL(caught(r.stage, 1)->tag, 2);
+    CU_ASSERT_EQUAL(caught(r.stage, 1)->handles[0], 65536 / 64);
+    deref(&r, URB_CLIENT_VS, 512);              /* a handle of the old allocation */
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.bad_handles"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.state.urb"), 3);
+    sim_destroy(r.sim);
+}
+
 /* ---- data ---------------------------------------------------------------------------- */
 
 static void test_stage_write_then_read(void)
@@ -647,6 +674,7 @@ static const struct test_case cases[] = {
     { "allocation checks and multi-slice scaling", test_state_checks_and_slices },
     { "out of entries: requests wait and resume in order", test_out_of_entries_waits_in_order },
     { "reference counts, refused allocations", test_reference_counts_and_refusals },
+    { "state sent again, allocation reprogrammed in use", test_state_resent_and_reprogrammed },
     { "a stage writes rows and reads them back", test_stage_write_then_read },
     { "SFID 6 HWORD writes and reads, masks and per-slot offsets", test_send_hword },
     { "SFID 6 OWORD write and read", test_send_oword },
