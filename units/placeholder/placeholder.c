@@ -178,6 +178,9 @@ PLACEHOLDER_OPS(sf_ops, "sf", "the strips-and-fans / setup unit");
 PLACEHOLDER_OPS(wm_ops, "wm", "the windower/masker (rasterizer and PS dispatch)");
 PLACEHOLDER_OPS(vfe_ops, "vfe", "the media/GPGPU front end (VFE, GPGPU walker)");
 PLACEHOLDER_OPS(urb_ops, "urb", "the unified return buffer manager");
+/* Gen4's URB is divided by URB_FENCE among fixed functions (seed 001), not
+ * allocated by 3DSTATE_URB_*: its own kind, not written yet (issue 14). */
+PLACEHOLDER_OPS(urb_fence_ops, "urb_fence", "the Gen4 URB, divided by URB_FENCE");
 /* Slice: L3 and the pixel back end. */
 PLACEHOLDER_OPS(l3_ops, "l3", "an L3 cache bank group",
                 PLANNED_U32("size_kib", 0, 768, 64, 4096,
@@ -200,6 +203,6 @@ PLACEHOLDER_OPS(memory_ops, "memory", "the LLC/DRAM memory model");
 
 const struct unit_ops *const placeholder_kinds[] = {
     &cs_ops, &vf_ops, &vs_ops, &hs_ops, &te_ops, &ds_ops, &gs_ops, &sol_ops, &clip_ops,
-    &sf_ops, &wm_ops, &vfe_ops, &urb_ops, &l3_ops, &om_ops, &td_ops, &eu_ops, &sampler_ops,
+    &sf_ops, &wm_ops, &vfe_ops, &urb_ops, &urb_fence_ops, &l3_ops, &om_ops, &td_ops, &eu_ops, &sampler_ops,
     &dataport_ops, &pi_ops, &gateway_ops, &icache_ops, &memory_ops, NULL
 };
