@@ -16,3 +16,17 @@ $(GEN)/vc4_v3d_regs.h $(GEN)/vc4_v3d_regs.c &: spec/vc4/gen_v3d_registers.py spe
 
 GEN_HEADERS += $(GEN)/vc4_v3d_regs.h
 GEN_SOURCES += $(GEN)/vc4_v3d_regs.c
+
+# Control-list records (Sec 9 of seed 002): codes, lengths, field positions, value names.
+$(GEN)/vc4_packets.h $(GEN)/vc4_packets.c &: spec/vc4/gen_vc4_packets.py spec/vc4/gen_vc4_tables.py \
+		spec/vc4/packets.txt
+	@mkdir -p $(GEN)
+	$(PYTHON) spec/vc4/gen_vc4_packets.py spec/vc4/packets.txt $(GEN)/vc4_packets.h $(GEN)/vc4_packets.c
+
+GEN_HEADERS += $(GEN)/vc4_packets.h
+GEN_SOURCES += $(GEN)/vc4_packets.c
+
+.PHONY: check-vc4-packets
+## check-vc4-packets: compare spec/vc4/packets.txt with Mesa's v3d_packet_v21.xml (../shared/reference/vc4)
+check-vc4-packets:
+	$(PYTHON) spec/vc4/gen_vc4_packets.py --check spec/vc4/packets.txt ../shared/reference/vc4/v3d_packet_v21.xml
