@@ -89,6 +89,10 @@ int eu_disasm_main(int argc, char **argv, FILE *out, FILE *errf)
     }
     if (vc4 && path)
         return vc4_disasm_file(path, offsets, words, out, errf);
+    if (vc4) {
+        fprintf(errf, "gtsim disasm: FILE is required (try --help)\n");
+        return 2;
+    }
     if (!gen || !path) {
         fprintf(errf, "gtsim disasm: %s is required (try --help)\n", !gen ? "--gen N" : "FILE");
         return 2;
