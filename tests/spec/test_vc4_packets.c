@@ -82,6 +82,23 @@ static void test_fields(void)
     }
 }
 
+static void test_memory_records(void)
+{
+    /* Table 45 @174647: byte offsets of the GL shader state record, Table 46 the NV record */
+    CU_ASSERT_EQUAL(VC4_RECORD_SHADER_RECORD_LENGTH, 36);
+    CU_ASSERT_EQUAL(VC4_RECORD_SHADER_RECORD_FRAGMENT_SHADER_NUMBER_OF_VARYINGS_START, 3 * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_SHADER_RECORD_FRAGMENT_SHADER_CODE_ADDRESS_START, 4 * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_SHADER_RECORD_VERTEX_SHADER_ATTRIBUTE_ARRAY_SELECT_BITS_START, 14 * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_SHADER_RECORD_VERTEX_SHADER_UNIFORMS_ADDRESS_START, 20 * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_SHADER_RECORD_COORDINATE_SHADER_UNIFORMS_ADDRESS_START, 32 * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_ATTRIBUTE_RECORD_LENGTH, 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_ATTRIBUTE_RECORD_NUMBER_OF_BYTES_MINUS_1_START, (40 - 36) * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_ATTRIBUTE_RECORD_COORDINATE_SHADER_VPM_OFFSET_START, (43 - 36) * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_NV_SHADER_RECORD_SHADED_VERTEX_DATA_ADDRESS_START, 12 * 8);
+    CU_ASSERT_EQUAL(VC4_RECORD_NV_SHADER_RECORD_CLIP_COORDINATES_HEADER_INCLUDED_IN_SHADED_VERTEX_DATA_START, 3);
+    CU_ASSERT_EQUAL(VC4_RECORD_VG_SHADER_RECORD_LENGTH, 12);
+}
+
 static void test_against_mesa_xml(void)
 {
     const char *xml = "../shared/reference/vc4/v3d_packet_v21.xml";
@@ -97,6 +114,7 @@ static void test_against_mesa_xml(void)
 static const struct test_case cases[] = {
     { "record codes, lengths and classes (Table 38)", test_codes_and_lengths },
     { "field positions", test_fields },
+    { "shader state and attribute records (Tables 45-47)", test_memory_records },
     { "agrees with Mesa's v3d_packet_v21.xml (skips without ../shared)", test_against_mesa_xml },
     { 0 }
 };
