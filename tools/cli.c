@@ -24,7 +24,7 @@ static const struct command commands[] = {
     { "units", cmd_units, "list every unit kind with its ports, params and stats" },
     { "decode", cmd_decode, "print every command a capture executes, with its fields" },
     { "config", cmd_config, "print the resolved config (includes and --set applied)" },
-    { "disasm", run_disasm, "disassemble an EU kernel (raw bytes or intel-gen4asm hex)" },
+    { "disasm", run_disasm, "disassemble an EU kernel or a VideoCore IV QPU program (--isa vc4)" },
     { NULL, NULL, NULL }
 };
 
