@@ -342,6 +342,38 @@ static void test_addresses_and_bounds(void)
     CU_ASSERT_EQUAL(c.out_of_bounds, 2);
 }
 
+static void test_index_buffer(void)
+{
+    CU_ASSERT_EQUAL(vf_index_bytes(VF_INDEX_BYTE), 1);
+    CU_ASSERT_EQUAL(vf_index_bytes(VF_INDEX_WORD), 2);
+    CU_ASSERT_EQUAL(vf_index_bytes(VF_INDEX_DWORD), 4);
+    CU_ASSERT_EQUAL(vf_index_bytes(3), 0);
+    CU_ASSERT_EQUAL(vf_index_all_ones(VF_INDEX_BYTE), 0xffu);
+    CU_ASSERT_EQUAL(vf_index_all_ones(VF_INDEX_WORD), 0xffffu);
+    CU_ASSERT_EQUAL(vf_index_all_ones(VF_INDEX_DWORD), 0xffffffffu);
+
+    /* a 10-byte IB of WORD indices at 0x2000: entries 0..4 inside, 5 outside */
+    uint64_t address;
+    CU_ASSERT_TRUE(vf_index_address(0x2000, 10, VF_INDEX_WORD, 4, &address));
+    CU_ASSERT_EQUAL(address, 0x2008u);
+    CU_ASSERT_FALSE(vf_index_address(0x2000, 10, VF_INDEX_WORD, 5, &address));
+    CU_ASSERT_EQUAL(address, 0x200au);
+    CU_ASSERT_FALSE(vf_index_address(0x2000, 10, 3, 0, &address));
+
+    /* unsigned little-endian values; out of bounds reads 0 */
+    const uint8_t bytes[4] = { 0xfe, 0xff, 0x12, 0x80 };
+    CU_ASSERT_EQUAL(vf_index_value(VF_INDEX_BYTE, bytes), 0xfeu);
+    CU_ASSERT_EQUAL(vf_index_value(VF_INDEX_WORD, bytes), 0xfffeu);
+    CU_ASSERT_EQUAL(vf_index_value(VF_INDEX_DWORD, bytes), 0x8012fffeu);
+    CU_ASSERT_EQUAL(vf_index_value(VF_INDEX_DWORD, NULL), 0u);
+
+    /* SEQUENTIAL: start + number, base vertex ignored; RANDOM: value + base */
+    CU_ASSERT_EQUAL(vf_vertex_index(false, 10, -5, 3, 999), 13u);
+    CU_ASSERT_EQUAL(vf_vertex_index(true, 10, -5, 3, 7), 2u);
+    CU_ASSERT_EQUAL(vf_vertex_index(true, 10, 100, 3, 7), 107u);
+    CU_ASSERT_EQUAL(vf_vertex_index(true, 0, -8, 0, 7), 0xffffffffu);
+}
+
 static const struct test_case cases[] = {
     { "table rows", test_table_rows },
     { "every row converts", test_every_row_converts },
@@ -351,6 +383,7 @@ static const struct test_case cases[] = {
     { "component controls", test_component_controls },
     { "unsupported format", test_unsupported_format },
     { "addresses and bounds", test_addresses_and_bounds },
+    { "index buffer", test_index_buffer },
     { 0 }
 };
 TEST_SUITE(vf_fetch, cases);

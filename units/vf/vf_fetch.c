@@ -100,6 +100,42 @@ bool vf_element_address(const struct vf_buffer *buffer, uint64_t structure_index
     return offset + bytes <= buffer->size;
 }
 
+unsigned vf_index_bytes(unsigned index_format)
+{
+    return index_format <= VF_INDEX_DWORD ? 1u << index_format : 0;
+}
+
+uint32_t vf_index_all_ones(unsigned index_format)
+{
+    unsigned bytes = vf_index_bytes(index_format);
+    return bytes == 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1;
+}
+
+bool vf_index_address(uint64_t base, uint32_t size, unsigned index_format, uint64_t ib_index,
+                      uint64_t *address)
+{
+    unsigned bytes = vf_index_bytes(index_format);
+    *address = base + ib_index * bytes;
+    return bytes != 0 && (ib_index + 1) * bytes <= size;
+}
+
+uint32_t vf_index_value(unsigned index_format, const uint8_t *bytes)
+{
+    unsigned count = vf_index_bytes(index_format);
+    uint32_t value = 0;
+    for (unsigned i = 0; bytes && i < count; i++)
+        value |= (uint32_t)bytes[i] << (8 * i);
+    return value;
+}
+
+uint32_t vf_vertex_index(bool random, uint32_t start_vertex, int32_t base_vertex,
+                         uint32_t vertex_number, uint32_t index_value)
+{
+    if (!random)
+        return start_vertex + vertex_number;
+    return index_value + (uint32_t)base_vertex;
+}
+
 /* The converted components of the source: 4 dwords, and how many exist. */
 static int convert_source(unsigned key, const uint8_t *source, uint32_t dwords[4])
 {

@@ -37,6 +37,8 @@
  *   an element not wholly inside reads as all-zero source bytes (001 L4944
  *   "srcData = 0"), which are then converted as usual; counted (out_of_bounds).
  *
+ * The index buffer and VertexIndex generation are below (vf_index_*).
+ *
  * Not modelled here: the edge flag (EdgeFlagEnable) and 3DSTATE_VF_SGVS /
  * VF_COMPONENT_PACKING placement (the VF unit's job), Gen4-Gen7's MaxIndex bound.
  */
@@ -105,6 +107,29 @@ uint64_t vf_structure_index(bool instancing, uint32_t step_rate, uint32_t vertex
  * `bytes` lies at or beyond base + size. */
 bool vf_element_address(const struct vf_buffer *buffer, uint64_t structure_index,
                         uint32_t element_offset, unsigned bytes, uint64_t *address);
+
+/* Index buffer (3DSTATE_INDEX_BUFFER Index Format, numbers from Mesa's genxml
+ * gen9.xml; "All index values are UNSIGNED", 004 L3700) and the VertexIndex
+ * of a vertex (seed 001 L4836-4868, VertexIndexGeneration): SEQUENTIAL
+ * VertexIndex = StartVertexLocation + VertexNumber; RANDOM reads the IB at
+ * IBIndex = StartVertexLocation + VertexNumber and VertexIndex = IB value +
+ * BaseVertexLocation (S31, RANDOM only, 001 L4744-4752), modulo 2^32. An index
+ * read beyond the IB's BufferSize returns 0 (004 L631-634: "Access of any data
+ * outside of the valid extent of a vertex or index buffer will return the value
+ * 0"). Gen4's cut value is the index format's all-ones (001 L4872-4874); Gen7.5+
+ * compare the 3DSTATE_VF Cut Index instead (004 L6501; its "possibly
+ * sign-extended" comparison is not modelled: indices are zero-extended). */
+enum vf_index_format { VF_INDEX_BYTE = 0, VF_INDEX_WORD = 1, VF_INDEX_DWORD = 2 };
+
+unsigned vf_index_bytes(unsigned index_format);         /* 1, 2, 4; 0 if not a format */
+uint32_t vf_index_all_ones(unsigned index_format);
+/* The address of IB entry `ib_index`; false when it lies beyond base + size. */
+bool vf_index_address(uint64_t base, uint32_t size, unsigned index_format, uint64_t ib_index,
+                      uint64_t *address);
+/* The index value from its bytes (little-endian), 0 when `bytes` is NULL (out of bounds). */
+uint32_t vf_index_value(unsigned index_format, const uint8_t *bytes);
+uint32_t vf_vertex_index(bool random, uint32_t start_vertex, int32_t base_vertex,
+                         uint32_t vertex_number, uint32_t index_value);
 
 /* One element: `source` holds vf_source_bytes(format) bytes, or is NULL when
  * the element is out of bounds (read as zeros, counted). Returns 0, or -1 when
