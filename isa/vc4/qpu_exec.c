@@ -580,7 +580,7 @@ static void step_load_imm(struct qpu_state *s, const struct vc4_qpu_instr *in,
 }
 
 static void step_branch(struct qpu_state *s, const struct vc4_qpu_instr *in,
-                        struct qpu_step_result *r)
+                        const struct qpu_io *io, struct qpu_step_result *r)
 {
     uint32_t link = s->pc + 4 * 8;  /* "PC+4": four instructions on, past the delay slots */
     r->branch_taken = branch_condition(s, in->cond_br);
@@ -607,8 +607,8 @@ static void step_branch(struct qpu_state *s, const struct vc4_qpu_instr *in,
     };
     for (unsigned i = 0; i < QPU_LANES; i++)
         w[0].value[i] = w[1].value[i] = link;
-    commit_write(s, NULL, &w[0]);
-    commit_write(s, NULL, &w[1]);
+    commit_write(s, io, &w[0]);
+    commit_write(s, io, &w[1]);
 }
 
 struct qpu_step_result qpu_step(struct qpu_state *s, const struct vc4_qpu_instr *in,
@@ -626,7 +626,7 @@ struct qpu_step_result qpu_step(struct qpu_state *s, const struct vc4_qpu_instr 
                           in->sig == VC4_SIG_LAST_THREAD_SWITCH;
         break;
     case VC4_FORMAT_BRANCH:
-        step_branch(s, in, &r);
+        step_branch(s, in, io, &r);
         break;
     default:  /* load immediates, semaphore; reserved types run as a 32-bit load (flagged) */
         step_load_imm(s, in, io);
