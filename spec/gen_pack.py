@@ -428,13 +428,14 @@ def unpack_stmt(g, f, start, expr):
     return "%s = (%s)spec_bits_get(dw, %d, %d);" % (expr, ct, start, end)
 
 
-def emit_unpack_common(g, e, w):
-    """GENn_X_unpack_common: GENn_X_unpack's statements into struct spec_X."""
+def emit_unpack(g, e, w, suffix, struct_name):
+    """GENn_X<suffix>: the element's fields into `struct_name`, nested
+    structures through their own GENn_Y<suffix> (suffix "_unpack" for the
+    generation's own struct, "_unpack_common" for struct spec_X)."""
     P = g.prefix
-    n = g.sname(e)
     fixed, _ = g.fixed_items(e)
     mem = {id(m[3]): m for m in g.members(e)}
-    w("void %s_unpack_common(const uint32_t *dw, struct %s *v)\n{\n" % (n, common_sname(e.name)))
+    w("void %s%s(const uint32_t *dw, struct %s *v)\n{\n" % (g.sname(e), suffix, struct_name))
     w("    memset(v, 0, sizeof *v);\n")
     for it in fixed:
         if isinstance(it, Group):
@@ -445,17 +446,23 @@ def emit_unpack_common(g, e, w):
                 for i in range(it.count):
                     s = it.start + i * it.size + gf.start
                     if gf.type == "struct":
-                        w("    %s%s_unpack_common(dw + %d, &v->%s[%d]);\n" % (P, ename(gf.struct), s // 32, m[1], i))
+                        w("    %s%s%s(dw + %d, &v->%s[%d]);\n" % (P, ename(gf.struct), suffix, s // 32, m[1], i))
                     else:
                         w("    %s\n" % unpack_stmt(g, gf, s, "v->%s[%d]" % (m[1], i)))
         elif it.type == "struct":
             m = mem[id(it)]
-            w("    %s%s_unpack_common(dw + %d, &v->%s);\n" % (P, ename(it.struct), it.start // 32, m[1]))
+            w("    %s%s%s(dw + %d, &v->%s);\n" % (P, ename(it.struct), suffix, it.start // 32, m[1]))
         else:
             m = mem.get(id(it))
             if m:
                 w("    %s\n" % unpack_stmt(g, it, it.start, "v->%s" % m[1]))
     w("    (void)dw;\n}\n\n")
+
+
+def emit_unpack_common(g, e, w):
+    """GENn_X_unpack_common: GENn_X_unpack's statements into struct spec_X."""
+    emit_unpack(g, e, w, "_unpack_common", common_sname(e.name))
+
 
 
 def emit_source(g, out, common):
@@ -501,28 +508,7 @@ def emit_source(g, out, common):
         if not body:
             w("    (void)v;\n")
         w("    return 0;\n}\n\n")
-        w("void %s_unpack(const uint32_t *dw, struct %s *v)\n{\n" % (n, n))
-        w("    memset(v, 0, sizeof *v);\n")
-        for it in fixed:
-            if isinstance(it, Group):
-                for gf in it.items:
-                    m = mem.get(id(gf))
-                    if not m:
-                        continue
-                    for i in range(it.count):
-                        s = it.start + i * it.size + gf.start
-                        if gf.type == "struct":
-                            w("    %s%s_unpack(dw + %d, &v->%s[%d]);\n" % (P, ename(gf.struct), s // 32, m[1], i))
-                        else:
-                            w("    %s\n" % unpack_stmt(g, gf, s, "v->%s[%d]" % (m[1], i)))
-            elif it.type == "struct":
-                m = mem[id(it)]
-                w("    %s%s_unpack(dw + %d, &v->%s);\n" % (P, ename(it.struct), it.start // 32, m[1]))
-            else:
-                m = mem.get(id(it))
-                if m:
-                    w("    %s\n" % unpack_stmt(g, it, it.start, "v->%s" % m[1]))
-        w("    (void)dw;\n}\n\n")
+        emit_unpack(g, e, w, "_unpack", n)
         emit_unpack_common(g, e, w)
         w("static int %s_pack_any(uint32_t *dw, const void *v) { return %s_pack(dw, v); }\n" % (n, n))
         w("static void %s_unpack_any(const uint32_t *dw, void *v) { %s_unpack(dw, v); }\n" % (n, n))
