@@ -55,4 +55,16 @@ struct memreply {
     uint16_t reserved;
 };
 
+struct msg;
+struct reply_queue_entry;
+
+/* Turns a MSG_MEMORY_REQUEST into its MSG_MEMORY_RESPONSE in place (the same
+ * message: address, tag and op kept, `hit` set), as a memory model answers. */
+void memreq_make_reply(struct msg *m, uint8_t hit);
+
+/* A reply_queue build hook (fabric/reply_queue.h) for memory models that push
+ * the request itself with one byte of entry data, the hit flag: the request
+ * becomes its reply once the client's channel can take it. */
+struct msg *memreq_reply_build(void *context, struct reply_queue_entry *e);
+
 #endif

@@ -135,22 +135,6 @@ static void schedule_reply(struct l3 *s, struct msg *m, uint32_t client, uint64_
     reply_queue_push(&s->replies, due, client, m, &hit_flag);
 }
 
-/* Once the client's channel can take it, the request message becomes its reply. */
-static struct msg *make_reply(void *context, struct reply_queue_entry *e)
-{
-    (void)context;
-    struct memreq q = *(const struct memreq *)e->msg->payload;
-    struct memreply *a = (struct memreply *)e->msg->payload;
-    memset(a, 0, sizeof *a);
-    a->address = q.address;
-    a->tag = q.tag;
-    a->op = q.op;
-    a->hit = *(const uint8_t *)reply_queue_data(e);
-    e->msg->kind = MSG_MEMORY_RESPONSE;
-    e->msg->size = sizeof *a;
-    return e->msg;
-}
-
 /* ---- memory side ------------------------------------------------------------ */
 
 static void to_memory(struct l3 *s, struct msg *m)
@@ -280,7 +264,7 @@ static int l3_realize(struct unit *u, struct gt_error *err)
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .data_size = sizeof(uint8_t), .order = REPLY_QUEUE_READY_HEAP_TIES,
         .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->client_replies,
-        .stall_count = &s->reply_stalls, .build = make_reply });
+        .stall_count = &s->reply_stalls, .build = memreq_reply_build });
     s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
     size_t lines = (size_t)s->sets * s->max_ways;
     for (uint32_t i = 0; i < s->banks; i++) {

@@ -84,22 +84,6 @@ static const struct stat_desc memory_stats[] = {
     STAT_END
 };
 
-/* Once the client's channel can take it, the request message becomes its reply. */
-static struct msg *make_reply(void *context, struct reply_queue_entry *e)
-{
-    (void)context;
-    struct memreq q = *(const struct memreq *)e->msg->payload;
-    struct memreply *a = (struct memreply *)e->msg->payload;
-    memset(a, 0, sizeof *a);
-    a->address = q.address;
-    a->tag = q.tag;
-    a->op = q.op;
-    a->hit = *(const uint8_t *)reply_queue_data(e);
-    e->msg->kind = MSG_MEMORY_RESPONSE;
-    e->msg->size = sizeof *a;
-    return e->msg;
-}
-
 static int memory_realize(struct unit *u, struct gt_error *err)
 {
     struct memory *s = unit_state(u);
@@ -126,7 +110,7 @@ static int memory_realize(struct unit *u, struct gt_error *err)
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .data_size = sizeof(uint8_t), .order = REPLY_QUEUE_READY_THEN_INSERTION,
         .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->client_replies,
-        .build = make_reply });
+        .build = memreq_reply_build });
     return 0;
 }
 
