@@ -192,12 +192,11 @@ static void dp_release(struct dp *s, struct unit *u)
             if (s->txn[i].wb)
                 msg_free(unit_sim(u), s->txn[i].wb);
     free(s->txn);
-    free(s->lq);
+    fifo_release(&s->line_queue);
     free(s->slm);
     free(s->cc);
     s->cc = NULL;
     s->txn = NULL;
-    s->lq = NULL;
     s->slm = NULL;
 }
 
@@ -212,7 +211,7 @@ static void dp_reset(struct unit *u)
     memset(s->txn_used, 0, sizeof s->txn_used);
     memset(s->memo, 0, sizeof s->memo);
     s->memo_next = 0;
-    s->lq_head = s->lq_count = s->lq_cap = 0;
+    fifo_init(&s->line_queue, sizeof(struct pending_line));
     s->in_flight = 0;
 }
 
@@ -238,7 +237,7 @@ static enum unit_activity dp_tick(struct unit *u)
     if (s->l3 && port_is_bound(s->l3))
         dp_send_lines(s, u);
     dp_send_replies(s, u);
-    bool more = s->lq_count > 0;
+    bool more = fifo_count(&s->line_queue) > 0;
     for (uint32_t e = 0; e < s->eus && !more; e++)
         if (port_peek(s->eu[e]) && s->free_txn != UINT32_MAX)
             more = true;

@@ -24,6 +24,7 @@
 
 #include "fabric/memory.h"
 #include "fabric/reply_queue.h"
+#include "fabric/fifo.h"
 #include "fabric/unit.h"
 #include "msg_desc.h"
 #include "units/common/memreq.h"
@@ -93,8 +94,7 @@ struct dp {
     /* state */
     struct txn *txn;
     uint32_t free_txn;
-    struct pending_line *lq;    /* line requests waiting for the l3 port */
-    uint32_t lq_head, lq_count, lq_cap;
+    struct fifo line_queue;     /* struct pending_line: line requests waiting for the l3 port */
     struct reply_queue replies; /* txns whose reply can go: the txn index per entry */
     uint8_t *slm;
     uint64_t *cc;               /* constant cache: line number + 1 per entry, 0 empty */

@@ -58,21 +58,6 @@ bool dp_reply_due(const struct dp *s, uint64_t now)
 
 /* ---- line requests ----------------------------------------------------------------- */
 
-static void lq_push(struct dp *s, uint32_t t, uint32_t i)
-{
-    if (s->lq_count == s->lq_cap) {
-        uint32_t cap = s->lq_cap ? s->lq_cap * 2 : 256;
-        struct pending_line *q = gt_xmalloc(cap * sizeof *q);
-        for (uint32_t k = 0; k < s->lq_count; k++)
-            q[k] = s->lq[(s->lq_head + k) % s->lq_cap];
-        free(s->lq);
-        s->lq = q;
-        s->lq_head = 0;
-        s->lq_cap = cap;
-    }
-    s->lq[(s->lq_head + s->lq_count++) % s->lq_cap] = (struct pending_line){ t, i };
-}
-
 /* Where a message's lines go once it has executed: through the constant cache (SFID 9
  * with an L3: hits need no request), as line requests to the L3 (the reply when all
  * are answered), or, without an L3, a fence, or no lines, a reply after `latency`. */
@@ -88,7 +73,7 @@ void dp_route_lines(struct dp *s, uint32_t ti, enum dp_op op, bool sfid_ro, uint
     if (s->l3 && port_is_bound(s->l3) && t->nlines && op != OP_FENCE) {
         t->lines_left = t->nlines;
         for (uint32_t i = 0; i < t->nlines; i++)
-            lq_push(s, ti, i);
+            fifo_push(&s->line_queue, &(struct pending_line){ ti, i });
     } else {
         ready_push(s, ti, now + s->latency);
     }
@@ -96,14 +81,13 @@ void dp_route_lines(struct dp *s, uint32_t ti, enum dp_op op, bool sfid_ro, uint
 
 void dp_send_lines(struct dp *s, struct unit *u)
 {
-    while (s->lq_count) {
+    while (fifo_count(&s->line_queue)) {
         if (!port_can_send(s->l3)) {
             s->stall_l3++;
             return;
         }
-        struct pending_line pl = s->lq[s->lq_head];
-        s->lq_head = (s->lq_head + 1) % s->lq_cap;
-        s->lq_count--;
+        struct pending_line pl;
+        fifo_pop(&s->line_queue, &pl);
         const struct txn *t = &s->txn[pl.txn];
         struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
         struct memreq *r = (struct memreq *)m->payload;

@@ -141,21 +141,6 @@ static uint32_t txn_new(struct urb *s)
     return i;
 }
 
-static void lq_push(struct urb *s, struct urb_line line)
-{
-    if (s->lq_count == s->lq_cap) {
-        uint32_t cap = s->lq_cap ? s->lq_cap * 2 : 256;
-        struct urb_line *q = gt_xmalloc(cap * sizeof *q);
-        for (uint32_t k = 0; k < s->lq_count; k++)
-            q[k] = s->lq[(s->lq_head + k) % s->lq_cap];
-        free(s->lq);
-        s->lq = q;
-        s->lq_head = 0;
-        s->lq_cap = cap;
-    }
-    s->lq[(s->lq_head + s->lq_count++) % s->lq_cap] = line;
-}
-
 static void reply_at(struct urb *s, uint64_t cycle, uint32_t port, struct msg *reply)
 {
     if (reply)
@@ -183,7 +168,7 @@ void urb_time_access(struct urb *s, struct unit *u, const struct urb_lines *line
 {
     uint32_t t = txn_start(s, u, lines->count, lines->out_of_bounds, port, reply);
     for (uint32_t i = 0; t != UINT32_MAX && i < lines->count; i++)
-        lq_push(s, (struct urb_line){ t, lines->address[i], lines->op[i] });
+        fifo_push(&s->line_queue, &(struct urb_line){ t, lines->address[i], lines->op[i] });
 }
 
 /* n consecutive lines from byte `first`. */
@@ -192,19 +177,18 @@ static void urb_time_span(struct urb *s, struct unit *u, uint32_t first, uint32_
 {
     uint32_t t = txn_start(s, u, n, out_of_bounds, port, reply);
     for (uint32_t i = 0; t != UINT32_MAX && i < n; i++)
-        lq_push(s, (struct urb_line){ t, first + i * MEMREQ_LINE_BYTES, op });
+        fifo_push(&s->line_queue, &(struct urb_line){ t, first + i * MEMREQ_LINE_BYTES, op });
 }
 
 static void send_lines(struct urb *s, struct unit *u)
 {
-    while (s->lq_count) {
+    while (fifo_count(&s->line_queue)) {
         if (!port_can_send(s->l3)) {
             s->l3_stalls++;
             return;
         }
-        struct urb_line line = s->lq[s->lq_head];
-        s->lq_head = (s->lq_head + 1) % s->lq_cap;
-        s->lq_count--;
+        struct urb_line line;
+        fifo_pop(&s->line_queue, &line);
         struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
         struct memreq *r = (struct memreq *)m->payload;
         r->address = line.address;      /* the offset in the URB partition */
@@ -676,9 +660,8 @@ static void release_all(struct urb *s, struct unit *u)
     free(s->txn);
     s->txn = NULL;
     s->txn_cap = 0;
-    free(s->lq);
-    s->lq = NULL;
-    s->lq_head = s->lq_count = s->lq_cap = 0;
+    fifo_release(&s->line_queue);
+    fifo_init(&s->line_queue, sizeof(struct urb_line));
     for (uint32_t c = 0; c < URB_CLIENT_COUNT; c++) {
         pool_release(&s->pool[c]);
         free(s->pool[c].waiters);
@@ -720,13 +703,13 @@ static enum unit_activity urb_tick(struct unit *u)
             msg_free(unit_sim(u), m);
             unit_progress(u);
         }
-    if (s->lq_count)
+    if (fifo_count(&s->line_queue))
         send_lines(s, u);
     struct reply_queue_result sent = reply_queue_send(&s->replies, u);
     if (sent.sent || sent.dropped)
         unit_progress(u);
     reply_queue_wake(&s->replies, u);
-    return s->lq_count ? UNIT_BUSY : UNIT_IDLE;
+    return fifo_count(&s->line_queue) ? UNIT_BUSY : UNIT_IDLE;
 }
 
 static void urb_destroy(struct unit *u)

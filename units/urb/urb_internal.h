@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fabric/fifo.h"
 #include "fabric/reply_queue.h"
 #include "units/common/urb.h"
 
@@ -77,8 +78,7 @@ struct urb {
     /* timing */
     struct urb_txn *txn;
     uint32_t txn_cap;
-    struct urb_line *lq;
-    uint32_t lq_head, lq_count, lq_cap;
+    struct fifo line_queue;             /* struct urb_line: line requests waiting for the l3 port */
     struct reply_queue replies;
     uint32_t warned;
     /* stats */
