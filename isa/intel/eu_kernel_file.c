@@ -6,9 +6,10 @@
 #include "isa/intel/eu_isa.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fabric/file.h"
 
 int eu_parse_hex_text(const char *text, size_t n, uint8_t **bytes, size_t *len,
                       struct gt_error *err)
@@ -105,42 +106,10 @@ int eu_load_kernel_file(const char *path, uint8_t **bytes, size_t *len, struct g
 {
     *bytes = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gt_error_set(err, "%s: %s", path, strerror(errno));
-    size_t cap = 4096, used = 0;
-    uint8_t *b = malloc(cap);
-    if (!b) {
-        fclose(f);
-        return gt_error_set(err, "out of memory");
-    }
-    for (;;) {
-        if (used == cap) {
-            if (cap > (64u << 20)) {
-                free(b);
-                fclose(f);
-                return gt_error_set(err, "%s: larger than 64 MiB", path);
-            }
-            cap *= 2;
-            uint8_t *nb = realloc(b, cap);
-            if (!nb) {
-                free(b);
-                fclose(f);
-                return gt_error_set(err, "out of memory");
-            }
-            b = nb;
-        }
-        size_t k = fread(b + used, 1, cap - used, f);
-        used += k;
-        if (k == 0)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(b);
-        return gt_error_set(err, "%s: read error", path);
-    }
+    uint8_t *b;
+    size_t used;
+    if (gt_read_file(path, 64u << 20, &b, &used, err) != 0)
+        return -1;
     if (looks_like_hex_text(b, used)) {
         int r = eu_parse_hex_text((const char *)b, used, bytes, len, err);
         free(b);

@@ -7,10 +7,11 @@
 #include "isa/vc4/qpu_disasm.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fabric/file.h"
 
 struct text {
     char *buf;
@@ -196,40 +197,11 @@ int vc4_load_qpu_file(const char *path, uint64_t **words, size_t *count, struct 
 {
     *words = NULL;
     *count = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gt_error_set(err, "%s: %s", path, strerror(errno));
-    size_t cap = 4096, used = 0;
-    char *b = malloc(cap);
-    for (;;) {
-        if (!b) {
-            fclose(f);
-            return gt_error_set(err, "out of memory");
-        }
-        if (used == cap) {
-            if (cap > (64u << 20)) {
-                free(b);
-                fclose(f);
-                return gt_error_set(err, "%s: larger than 64 MiB", path);
-            }
-            cap *= 2;
-            char *nb = realloc(b, cap);
-            if (!nb)
-                free(b);
-            b = nb;
-            continue;
-        }
-        size_t k = fread(b + used, 1, cap - used, f);
-        used += k;
-        if (k == 0)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(b);
-        return gt_error_set(err, "%s: read error", path);
-    }
+    uint8_t *raw;
+    size_t used;
+    if (gt_read_file(path, 64u << 20, &raw, &used, err) != 0)
+        return -1;
+    char *b = (char *)raw;
     bool text = memchr(b, 0, used) == NULL;
     size_t n = text ? parse_text(b, used, NULL) : 0;
     if (n > 0) {
