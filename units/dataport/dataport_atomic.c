@@ -45,9 +45,7 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
     for (unsigned i = 0; i < slots; i++) {
         if (!(mask & (1u << i)))
             continue;
-        uint64_t off = a64 ? ((uint64_t)dp_mread(x, x->hdr + i / 4, (i % 4) * 2 + 1) << 32 |
-                              dp_mread(x, x->hdr + i / 4, (i % 4) * 2))
-                           : dp_mread(x, x->hdr + i / 8, i % 8);
+        uint64_t off = dp_slot_address(x, a64, i);
         uint32_t old = 0;
         uint64_t before = s->out_of_bounds + s->page_faults;
         dp_access_slot(a, off, &old, 4, MEMREQ_ATOMIC);

@@ -155,6 +155,19 @@ static inline uint32_t dp_mread(const struct dp_msg *x, unsigned r, unsigned d)
     return r < x->nregs ? rd32(x->m, r, d) : 0u;
 }
 
+/* Slot i's address in a message's address payload (after the header): A32
+ * offsets are one DWord a slot, 8 slots a register; A64 addresses (seed 003
+ * L4932-4958) are a QWord a slot, low DWord first, 4 slots a register (the
+ * seed names the MAP32b/MAP64b payloads only; notes/003-skl-sharedfn-eu.md
+ * §4: 1 and 2 registers for SIMD8). */
+static inline uint64_t dp_slot_address(const struct dp_msg *x, bool a64, unsigned i)
+{
+    if (a64)
+        return (uint64_t)dp_mread(x, x->hdr + i / 4, (i % 4) * 2 + 1) << 32 |
+               dp_mread(x, x->hdr + i / 4, (i % 4) * 2);
+    return dp_mread(x, x->hdr + i / 8, i % 8);
+}
+
 /* DWord d of reply register r (dropped beyond the reply). */
 static inline void dp_wbwrite(const struct dp_msg *x, unsigned r, unsigned d, uint32_t v)
 {

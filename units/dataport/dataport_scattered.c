@@ -24,9 +24,7 @@ void dp_byte_scattered(struct acc *a, const struct dp_msg *x, enum dp_op op)
     for (unsigned i = 0; i < slots; i++) {
         if (!(mask & (1u << i)))
             continue;
-        uint64_t off = a64 ? ((uint64_t)dp_mread(x, x->hdr + i / 4, (i % 4) * 2 + 1) << 32 |
-                              dp_mread(x, x->hdr + i / 4, (i % 4) * 2))
-                           : dp_mread(x, x->hdr + i / 8, i % 8);
+        uint64_t off = dp_slot_address(x, a64, i);
         if (!a64 && x->hdr)
             off += dp_mread(x, 0, 2);     /* global offset (A32 base offset) */
         uint32_t v = 0;
