@@ -323,6 +323,19 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "1 illegal"));
     free(out_buf);
     free(err_buf);
+
+    /* an unknown instruction set: a one-line error, usage status 2 */
+    out = open_memstream(&out_buf, &out_len);
+    errf = open_memstream(&err_buf, &err_len);
+    char *argv3[] = { "disasm", "--isa", "arm", bin, NULL };
+    rc = eu_disasm_main(4, argv3, out, errf);
+    fclose(out);
+    fclose(errf);
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_EQUAL(out_len, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "--isa needs 'intel' or 'vc4'"));
+    free(out_buf);
+    free(err_buf);
     free(bin);
     free(path);
 }
