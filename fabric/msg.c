@@ -29,6 +29,7 @@ static const char *const msg_kind_names[MSG_KIND_COUNT] = {
     [MSG_SUBSPANS] = "subspans",
     [MSG_QPU_IO] = "qpu_io",
     [MSG_QPU_RESULT] = "qpu_result",
+    [MSG_DOMAIN] = "domain",
 };
 
 const char *msg_kind_name(uint32_t kind)

@@ -36,6 +36,7 @@ enum msg_kind {
     MSG_SUBSPANS,           /* rasterized 2x2 subspans, WM -> pixel shader dispatch (pixel.h) */
     MSG_QPU_IO,             /* VideoCore IV: a QPU's register-mapped write to TMU/SFU/VPM/TLB/... (vc4_io.h) */
     MSG_QPU_RESULT,         /* VideoCore IV: what comes back (r4 data, VPM reads, DMA done) (vc4_io.h) */
+    MSG_DOMAIN,             /* tessellated domain points and their primitives, TE -> DS (tessellation.h) */
     MSG_KIND_COUNT
 };
 

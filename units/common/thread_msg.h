@@ -47,6 +47,28 @@ struct eu_thread_context {
     uint16_t scratch_slot;          /* the dispatcher's per-thread scratch index */
 };
 
+/* The Fixed Function Identifier a stage puts in its dispatches (sr0.0[27:24],
+ * 003 L11158-11160; "forwarded on the message bus for all out-going messages
+ * from this thread", L19942). The shared function that takes a thread's EOT
+ * tells the owning stage by it ("EOT returns to owning FF via FFID/FFTID",
+ * notes/003-skl-pipeline.md §10): the URB unit sends a struct eu_thread_end
+ * (request_id = ctx.group, where a 3D stage puts its own request number) on
+ * its port "eot"[FFID] once the EOT write reached its GO point. The
+ * numbers themselves are a gap in the seeds: these are the model's (GPGPU's 7
+ * is what units/vfe has always used). */
+enum ff_id {
+    FFID_NONE = 0,
+    FFID_VS = 1,
+    FFID_HS = 2,
+    FFID_DS = 3,
+    FFID_GS = 4,
+    FFID_CLIP = 5,
+    FFID_SF = 6,
+    FFID_GPGPU = 7,
+    FFID_PS = 8,
+    FFID_COUNT
+};
+
 enum eu_td_op {
     EU_TD_DISPATCH = 1,
     EU_TD_THREAD_END = 2,

@@ -48,6 +48,9 @@ static const struct port_desc urb_ports[] = {
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "URB messages (SEND to SFID 6) from each EU" },
     { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "write-backs to the EU of the same index" },
+    { .name = "eot", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "thread ends (EU_TD_THREAD_END) to the stage whose FFID is the index" },
     { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
       .flags = PORT_OPTIONAL, .help = "MEMREQ_URB line requests to the slice's L3" },
     { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
@@ -89,6 +92,9 @@ static const struct stat_desc urb_stats[] = {
     C("bad_messages", bad_messages, "messages", "malformed messages or programming"),
     C("unsupported", unsupported, "messages", "reserved opcodes and other generations' forms"),
     C("eot_not_on_write", eot_not_on_write, "messages", "EOT on a read or an atomic"),
+    C("eot_notified", eot_notified, "threads", "EOT writes whose stage was told the thread ended"),
+    C("eot_unrouted", eot_unrouted, "threads",
+      "EOT writes with no stage linked at their FFID's eot port (nobody told)"),
     C("lines", lines, "requests", "64-byte line requests sent to the L3"),
     C("l3_stalls", l3_stalls, "cycles", "ticks a line request waited for the L3's channel"),
     C("reply_stalls", reply_stalls, "events", "replies held by a full channel"),
@@ -600,7 +606,34 @@ static void take_send(struct urb *s, struct unit *u, uint32_t eu, struct msg *m)
     }
     struct urb_lines lines = { 0 };
     urb_execute_send(s, u, p, (uint32_t)p->mlen + p->ex_mlen, regs, p->rlen, &lines);
+    struct msg *end = NULL;
+    uint32_t end_port = 0;
+    if (p->flags & EU_SEND_EOT) {
+        /* "EOT returns to owning FF via FFID/FFTID" (notes/003-skl-pipeline.md
+         * §10): the stage that dispatched the thread learns it ended once the
+         * EOT write reaches its GO point, so what it hands on next reads
+         * the thread's outputs (units/common/thread_msg.h, enum ff_id). */
+        if (p->ffid < s->eots && port_is_bound(s->eot[p->ffid])) {
+            end = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
+            struct eu_thread_end *t = (struct eu_thread_end *)end->payload;
+            memset(t, 0, sizeof *t);
+            t->op = EU_TD_THREAD_END;
+            t->request_id = p->ctx.group;
+            t->slot = p->slot;
+            t->ffid = p->ffid;
+            end_port = s->client_replies + s->writebacks + p->ffid;
+            s->eot_notified++;
+        } else {
+            s->eot_unrouted++;
+        }
+    }
+    if (end && !wb) {
+        urb_time_access(s, u, &lines, end_port, end);
+        return;
+    }
     urb_time_access(s, u, &lines, s->client_replies + eu, wb);
+    if (end)
+        urb_time_access(s, u, &(struct urb_lines){ 0 }, end_port, end);
 }
 
 /* ---- the unit -------------------------------------------------------------------- */
@@ -634,18 +667,21 @@ static int urb_realize(struct unit *u, struct gt_error *err)
     s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     s->eu = unit_port_array(u, "eu", &s->eus);
     s->writeback = unit_port_array(u, "writeback", &s->writebacks);
+    s->eot = unit_port_array(u, "eot", &s->eots);
     s->l3 = unit_port(u, "l3", 0);
     s->l3_reply = unit_port(u, "l3_reply", 0);
     free(s->out);
-    s->out = gt_xcalloc(s->client_replies + s->writebacks + 1, sizeof *s->out);
+    s->out = gt_xcalloc(s->client_replies + s->writebacks + s->eots + 1, sizeof *s->out);
     for (uint32_t i = 0; i < s->client_replies; i++)
         s->out[i] = s->client_reply[i];
     for (uint32_t i = 0; i < s->writebacks; i++)
         s->out[s->client_replies + i] = s->writeback[i];
+    for (uint32_t i = 0; i < s->eots; i++)
+        s->out[s->client_replies + s->writebacks + i] = s->eot[i];
     reply_queue_free(&s->replies, unit_sim(u));
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
-        .ports = s->out, .port_count = s->client_replies + s->writebacks,
+        .ports = s->out, .port_count = s->client_replies + s->writebacks + s->eots,
         .stall_count = &s->reply_stalls });
     s->store_bytes = s->size_kib * KIB * s->slices;
     return 0;

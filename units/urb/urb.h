@@ -57,13 +57,17 @@
  *        "client"[open] in and "client_reply"[open] out (MSG_URB, a stage and
  *        its replies on the same index), "eu"[open] in (MSG_SEND, SFID 6) and
  *        "writeback"[open] out (MSG_WRITEBACK to the EU of the same index),
- *        "l3" out (MSG_MEMORY_REQUEST) and "l3_reply" in (MSG_MEMORY_RESPONSE),
- *        all optional.
+ *        "eot"[open] out (MSG_THREAD_DISPATCH: an EU_TD_THREAD_END to the stage
+ *        whose FFID is the index, units/common/thread_msg.h enum ff_id, when
+ *        a thread's EOT write reached its GO point; request_id is the
+ *        thread's ctx.group), "l3" out (MSG_MEMORY_REQUEST) and "l3_reply"
+ *        in (MSG_MEMORY_RESPONSE), all optional.
  * Stats: alloc_requests, allocations, frees, references, dereferences,
  *        refused_allocations, bad_handles, reprogrammed_in_use,
  *        entries_in_use_peak.<client>, stall_cycles.<client> (added when a
  *        wait ends), ff_reads, ff_writes, send.<form>, out_of_bounds,
- *        bad_messages, unsupported, eot_not_on_write, lines, l3_stalls,
+ *        bad_messages, unsupported, eot_not_on_write, eot_notified,
+ *        eot_unrouted, lines, l3_stalls,
  *        reply_stalls, state.urb, state.push_constant_alloc, state.ignored,
  *        check.overlaps, check.beyond_urb, check.entry_count_rule,
  *        check.push_constant_beyond_32kb, check.start_below_32kb.

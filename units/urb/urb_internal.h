@@ -64,10 +64,10 @@ struct urb {
     uint32_t size_kib, slices, latency;
     /* ports */
     struct port *state;
-    struct port **client, **client_reply, **eu, **writeback;
-    uint32_t clients, client_replies, eus, writebacks;
+    struct port **client, **client_reply, **eu, **writeback, **eot;
+    uint32_t clients, client_replies, eus, writebacks, eots;
     struct port *l3, *l3_reply;
-    struct port **out;              /* client_reply[...] then writeback[...] */
+    struct port **out;              /* client_reply[...], writeback[...], then eot[...] */
     /* the store */
     uint8_t *bytes;
     uint32_t store_bytes;
@@ -88,6 +88,7 @@ struct urb {
     uint64_t ff_reads, ff_writes;
     uint64_t write_hword, write_oword, read_hword, read_oword, simd8_write, simd8_read, atomics;
     uint64_t out_of_bounds, bad_messages, unsupported, eot_not_on_write;
+    uint64_t eot_notified, eot_unrouted;
     uint64_t lines, l3_stalls, reply_stalls, l3_replies;
     uint64_t state_urb, state_push, state_ignored;
     uint64_t check_overlaps, check_beyond, check_entry_count, check_push_beyond, check_start_low;

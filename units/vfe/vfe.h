@@ -63,6 +63,6 @@
 extern const struct unit_ops vfe_ops;
 
 /* The FFID the front end puts in its dispatches (sr0.0[27:24]). */
-#define VFE_FFID_GPGPU 7
+#define VFE_FFID_GPGPU 7       /* FFID_GPGPU, units/common/thread_msg.h */
 
 #endif
