@@ -77,7 +77,17 @@ struct primitive_packet {
     uint32_t primitive_id;          /* PrimitiveID as the stages count it */
     uint32_t stream;                /* GS stream (SOL); 0 otherwise */
     uint32_t draw;                  /* the 3DPRIMITIVE it came from (ordering, stats) */
-    uint32_t handles[PRIM_MAX_VERTICES];    /* VUE handles (urb.h) */
+    /* The URB references a primitive owns (the convention every stage keeps,
+     * so that entries free exactly when their last reader is done): with
+     * owner_handle URB_HANDLE_NONE the packet holds one reference on each of
+     * handles[0..vertex_count); otherwise one reference on owner_handle only,
+     * and handles[] point inside that entry (a GS output entry holds all the
+     * vertices its thread emitted, 003 L13031-13676). A stage that forwards a
+     * primitive passes its references on; a stage that consumes it (and makes
+     * new vertices, or drops it) dereferences them when it no longer reads
+     * them. VF takes one reference per primitive on each vertex it sends. */
+    uint32_t owner_handle;
+    uint32_t handles[PRIM_MAX_VERTICES];    /* VUE handles (urb.h), 64-byte units */
 };
 
 /* A set-up primitive, SF -> WM (003 L14361-15206). Edges are
