@@ -53,8 +53,8 @@ struct eu_thread_context {
  * tells the owning stage by it ("EOT returns to owning FF via FFID/FFTID",
  * notes/003-skl-pipeline.md §10): the URB unit sends a struct eu_thread_end
  * (request_id = ctx.group, where a 3D stage puts its own request number) on
- * its port "eot"[FFID] once the EOT write reached its GO point. The
- * numbers themselves are a gap in the seeds: these are the model's (GPGPU's 7
+ * its port "eot_<stage>" (eot_vs, eot_hs, eot_ds, eot_gs) once the EOT
+ * write reached its GO point. The numbers themselves are a gap in the seeds: these are the model's (GPGPU's 7
  * is what units/vfe has always used). */
 enum ff_id {
     FFID_NONE = 0,

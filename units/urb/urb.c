@@ -48,9 +48,14 @@ static const struct port_desc urb_ports[] = {
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "URB messages (SEND to SFID 6) from each EU" },
     { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "write-backs to the EU of the same index" },
-    { .name = "eot", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
-      .flags = PORT_OPEN | PORT_OPTIONAL,
-      .help = "thread ends (EU_TD_THREAD_END) to the stage whose FFID is the index" },
+    { .name = "eot_vs", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL, .help = "thread ends (EU_TD_THREAD_END) of FFID_VS threads" },
+    { .name = "eot_hs", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL, .help = "thread ends of FFID_HS threads" },
+    { .name = "eot_ds", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL, .help = "thread ends of FFID_DS threads" },
+    { .name = "eot_gs", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL, .help = "thread ends of FFID_GS threads" },
     { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
       .flags = PORT_OPTIONAL, .help = "MEMREQ_URB line requests to the slice's L3" },
     { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
@@ -94,7 +99,7 @@ static const struct stat_desc urb_stats[] = {
     C("eot_not_on_write", eot_not_on_write, "messages", "EOT on a read or an atomic"),
     C("eot_notified", eot_notified, "threads", "EOT writes whose stage was told the thread ended"),
     C("eot_unrouted", eot_unrouted, "threads",
-      "EOT writes with no stage linked at their FFID's eot port (nobody told)"),
+      "EOT writes with no stage linked at their FFID's eot_<stage> port (nobody told)"),
     C("lines", lines, "requests", "64-byte line requests sent to the L3"),
     C("l3_stalls", l3_stalls, "cycles", "ticks a line request waited for the L3's channel"),
     C("reply_stalls", reply_stalls, "events", "replies held by a full channel"),
@@ -613,7 +618,7 @@ static void take_send(struct urb *s, struct unit *u, uint32_t eu, struct msg *m)
          * §10): the stage that dispatched the thread learns it ended once the
          * EOT write reaches its GO point, so what it hands on next reads
          * the thread's outputs (units/common/thread_msg.h, enum ff_id). */
-        if (p->ffid < s->eots && port_is_bound(s->eot[p->ffid])) {
+        if (p->ffid < s->eots && s->eot[p->ffid]) {
             end = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
             struct eu_thread_end *t = (struct eu_thread_end *)end->payload;
             memset(t, 0, sizeof *t);
@@ -667,7 +672,17 @@ static int urb_realize(struct unit *u, struct gt_error *err)
     s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     s->eu = unit_port_array(u, "eu", &s->eus);
     s->writeback = unit_port_array(u, "writeback", &s->writebacks);
-    s->eot = unit_port_array(u, "eot", &s->eots);
+    /* the stages whose threads end with a URB write, by FFID (thread_msg.h) */
+    static const struct { uint32_t ffid; const char *port; } eot_ports[] = {
+        { FFID_VS, "eot_vs" }, { FFID_HS, "eot_hs" }, { FFID_DS, "eot_ds" }, { FFID_GS, "eot_gs" },
+    };
+    s->eots = FFID_COUNT;
+    free(s->eot);
+    s->eot = gt_xcalloc(FFID_COUNT, sizeof *s->eot);
+    for (unsigned i = 0; i < sizeof eot_ports / sizeof eot_ports[0]; i++) {
+        struct port *p = unit_port(u, eot_ports[i].port, 0);
+        s->eot[eot_ports[i].ffid] = port_is_bound(p) ? p : NULL;
+    }
     s->l3 = unit_port(u, "l3", 0);
     s->l3_reply = unit_port(u, "l3_reply", 0);
     free(s->out);
@@ -755,8 +770,10 @@ static void urb_destroy(struct unit *u)
     reply_queue_free(&s->replies, unit_sim(u));
     free(s->bytes);
     free(s->out);
+    free(s->eot);
     s->bytes = NULL;
     s->out = NULL;
+    s->eot = NULL;
 }
 
 const struct unit_ops urb_ops = {

@@ -57,10 +57,10 @@
  *        "client"[open] in and "client_reply"[open] out (MSG_URB, a stage and
  *        its replies on the same index), "eu"[open] in (MSG_SEND, SFID 6) and
  *        "writeback"[open] out (MSG_WRITEBACK to the EU of the same index),
- *        "eot"[open] out (MSG_THREAD_DISPATCH: an EU_TD_THREAD_END to the stage
- *        whose FFID is the index, units/common/thread_msg.h enum ff_id, when
- *        a thread's EOT write reached its GO point; request_id is the
- *        thread's ctx.group), "l3" out (MSG_MEMORY_REQUEST) and "l3_reply"
+ *        "eot_vs", "eot_hs", "eot_ds", "eot_gs" out (MSG_THREAD_DISPATCH: an
+ *        EU_TD_THREAD_END to the stage of the thread's FFID, units/common/
+ *        thread_msg.h enum ff_id, when its EOT write reached its GO point;
+ *        request_id is the thread's ctx.group), "l3" out (MSG_MEMORY_REQUEST) and "l3_reply"
  *        in (MSG_MEMORY_RESPONSE), all optional.
  * Stats: alloc_requests, allocations, frees, references, dereferences,
  *        refused_allocations, bad_handles, reprogrammed_in_use,
