@@ -1,0 +1,249 @@
+/* tests/units/test_sf.c - the SF unit's front half driven alone: VUEs in the
+ * real URB unit, SF_CLIP_VIEWPORT in memory, primitives injected on "clip".
+ * Expected screen positions are worked out here: divide by w, then
+ * x' = m00 x + m30, y' = m11 y + m31, z' = m22 z + m32 (seed 003
+ * L14732-14744), with the matrix of a 64x64 GL viewport (m00 = 32, m30 = 32,
+ * m11 = -32, m31 = 32: Mesa's y flip for a window-system framebuffer is
+ * irrelevant here, any values do). */
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/memory.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "spec_common.h"
+#include "spec_gen9_pack.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "units/common/mmio.h"
+#include "units/common/primitive.h"
+#include "units/common/state_packet.h"
+#include "units/common/urb.h"
+#include "units/sf/sf.h"
+#include "units/urb/urb.h"
+
+struct catcher {
+    struct port *in;
+    uint32_t count;
+    uint8_t last[512];
+};
+
+static const struct port_desc catcher_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "anything" },
+    PORT_END
+};
+
+static int catcher_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct catcher *c = unit_state(u);
+    c->in = unit_port(u, "in", 0);
+    return 0;
+}
+
+static enum unit_activity catcher_tick(struct unit *u)
+{
+    struct catcher *c = unit_state(u);
+    struct msg *m;
+    while ((m = port_pop(c->in))) {
+        memcpy(c->last, m->payload, m->size < sizeof c->last ? m->size : sizeof c->last);
+        c->count++;
+        msg_free(unit_sim(u), m);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops catcher_ops = {
+    .kind = "test_sf_catcher",
+    .state_size = sizeof(struct catcher),
+    .ports = catcher_ports,
+    .realize = catcher_realize,
+    .tick = catcher_tick,
+};
+
+struct rig {
+    struct sim *sim;
+    struct gpu_memory *mem;
+    struct unit *sf, *urb;
+    struct catcher *alloc, *drained;
+};
+
+/* A state packet of `id` whose superset struct is `common` (dwords unused). */
+static void inject_state(struct rig *r, const char *port, struct unit *u, uint32_t id,
+                         const void *common, size_t size)
+{
+    size_t off = cs_state_common_offset(1);
+    struct msg *m = msg_alloc(r->sim, MSG_STATE, (uint32_t)(off + size));
+    memset(m->payload, 0, off + size);
+    struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
+    p->id = id;
+    p->gen = 9;
+    p->dword_count = 1;
+    p->common_offset = (uint32_t)off;
+    p->space_format = GPU_ADDRESS_SPACE_PHYSICAL;
+    memcpy((uint8_t *)p + off, common, size);
+    CU_ASSERT_TRUE(port_inject(unit_port(u, port, 0), m));
+}
+
+static struct rig rig_new(void)
+{
+    struct rig r = { 0 };
+    r.sim = probe_sim(NULL);
+    r.mem = probe_memory(r.sim);
+    r.urb = probe_add(r.sim, &urb_ops, "urb", NULL);
+    r.sf = probe_add(r.sim, &sf_ops, "sf", NULL);
+    struct unit *alloc = probe_add(r.sim, &catcher_ops, "alloc", NULL);
+    struct unit *drained = probe_add(r.sim, &catcher_ops, "drained", NULL);
+    probe_link(r.sim, r.sf, "urb", r.urb, "client[0]", 1, 4, 1);
+    probe_link(r.sim, r.urb, "client_reply[0]", r.sf, "urb_reply", 1, 4, 1);
+    probe_link(r.sim, r.urb, "client_reply[1]", alloc, "in", 1, 4, 1);
+    probe_link(r.sim, r.sf, "drained", drained, "in", 1, 4, 1);
+    /* the test stands in CLIP's place: the first injection binds sf.clip, so
+     * STATE_BASE_ADDRESS goes in before realize */
+    struct spec_STATE_BASE_ADDRESS sba = { .DynamicStateBaseAddressModifyEnable = true,
+                                           .DynamicStateBaseAddress = 0x100000 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_STATE_BASE_ADDRESS, &sba, sizeof sba);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.client[1]", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.state", PORT_IN, &err));
+    int rc = sim_realize(r.sim, &err);
+    if (rc)
+        fprintf(stderr, "realize: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    r.alloc = unit_state(alloc);
+    r.drained = unit_state(drained);
+    return r;
+}
+
+static void run(struct rig *r, uint64_t cycles)
+{
+    sim_run(r->sim, sim_now(r->sim) + cycles * 1000);
+}
+
+/* Three VS entries (3DSTATE_URB_VS: start 8 KB x 4, 64-byte entries, 32 of
+ * them) allocated through client 1; returns their handles. */
+static void three_entries(struct rig *r, uint32_t handles[3])
+{
+    struct spec_3DSTATE_URB_VS v = { .VSNumberOfURBEntries = 32, .VSURBEntryAllocationSize = 0,
+                                     .VSURBStartingAddress = 4 };
+    inject_state(r, "state", r->urb, SPEC_ID_3DSTATE_URB_VS, &v, sizeof v);
+    run(r, 4);
+    struct msg *m = msg_alloc(r->sim, MSG_URB, sizeof(struct urb_msg));
+    struct urb_msg *q = (struct urb_msg *)m->payload;
+    memset(q, 0, sizeof *q);
+    q->op = URB_OP_ALLOC;
+    q->client = URB_CLIENT_VS;
+    q->count = 3;
+    CU_ASSERT_TRUE(port_inject(unit_port(r->urb, "client", 1), m));
+    run(r, 10);
+    CU_ASSERT_EQUAL_FATAL(r->alloc->count, 1);
+    const struct urb_msg *a = (const struct urb_msg *)r->alloc->last;
+    CU_ASSERT_EQUAL_FATAL(a->count, 3);
+    memcpy(handles, a->handles, 3 * sizeof handles[0]);
+}
+
+static void write_position(struct rig *r, uint32_t handle, float x, float y, float z, float w)
+{
+    float row[8] = { 0 };
+    row[4] = x;
+    row[5] = y;
+    row[6] = z;
+    row[7] = w;
+    CU_ASSERT_EQUAL(urb_backdoor_write(r->urb, urb_handle_offset(handle), row, sizeof row), 32);
+}
+
+static void inject_primitive(struct rig *r, const uint32_t handles[3], uint32_t draw)
+{
+    struct msg *m = msg_alloc(r->sim, MSG_PRIMITIVE, sizeof(struct primitive_packet));
+    struct primitive_packet *p = (struct primitive_packet *)m->payload;
+    memset(p, 0, sizeof *p);
+    p->topology = PRIM_TRILIST;
+    p->flags = PRIM_START | PRIM_END;
+    p->vertex_count = 3;
+    p->draw = draw;
+    p->owner_handle = URB_HANDLE_NONE;
+    memcpy(p->handles, handles, 3 * sizeof handles[0]);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->sf, "clip", 0), m));
+}
+
+static void test_positions_reach_screen_space(void)
+{
+    struct rig r = rig_new();
+    /* SF_CLIP_VIEWPORT 0 at dynamic base 0x100000 + 0x40 */
+    struct GEN9_SF_CLIP_VIEWPORT vp = {
+        .ViewportMatrixElementM00 = 32.0f, .ViewportMatrixElementM11 = -32.0f,
+        .ViewportMatrixElementM22 = 0.5f, .ViewportMatrixElementM30 = 32.0f,
+        .ViewportMatrixElementM31 = 32.0f, .ViewportMatrixElementM32 = 0.5f,
+    };
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_SF_CLIP_VIEWPORT_pack(dw, &vp), 0);
+    CU_ASSERT_EQUAL(gpu_memory_write(r.mem, 0x100040, dw, sizeof dw, NULL), 0);
+    struct spec_3DSTATE_SF sfs = { .ViewportTransformEnable = true };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_SF, &sfs, sizeof sfs);
+    struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP ptr = { .SFClipViewportPointer = 0x40 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, &ptr,
+                 sizeof ptr);
+    uint32_t h[3];
+    three_entries(&r, h);
+    write_position(&r, h[0], 0.5f, 0.5f, 0.0f, 1.0f);     /* -> (48, 16, 0.5) */
+    write_position(&r, h[1], -2.0f, 1.0f, 1.0f, 2.0f);    /* /2: (-1, 0.5, 0.5) -> (0, 16, 0.75) */
+    write_position(&r, h[2], 0.0f, -1.0f, -1.0f, 1.0f);   /* -> (32, 64, 0) */
+    inject_primitive(&r, h, 7);
+    run(&r, 60);
+    const struct sf_observed_draw *d;
+    CU_ASSERT_EQUAL_FATAL(sf_observed_draws(r.sf, &d), 1);
+    CU_ASSERT_EQUAL(d[0].draw, 7);
+    CU_ASSERT_EQUAL(d[0].primitives, 1);
+    const float want[3][3] = { { 48, 16, 0.5f }, { 0, 16, 0.75f }, { 32, 64, 0 } };
+    for (int v = 0; v < 3; v++)
+        for (int c = 0; c < 3; c++)
+            CU_ASSERT_DOUBLE_EQUAL(d[0].primitives_seen[0].v[v].screen[c], want[v][c], 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(d[0].primitives_seen[0].v[1].clip[3], 2.0, 0);
+    /* the references were dropped: the three entries are free again */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.vertices"), 3);
+    /* a sync behind it comes back on "drained" with its registers intact */
+    struct msg *m = msg_alloc(r.sim, MSG_MMIO, sizeof(struct cs_mmio) + sizeof(struct pipeline_registers));
+    memset(m->payload, 0, m->size);
+    struct cs_mmio *c = (struct cs_mmio *)m->payload;
+    c->op = CS_MMIO_SYNC;
+    c->size = sizeof(struct pipeline_registers);
+    struct pipeline_registers *regs = (struct pipeline_registers *)c->data;
+    regs->written = 1u << PIPE_REG_IA_VERTICES;
+    regs->value[PIPE_REG_IA_VERTICES] = 3;
+    CU_ASSERT_TRUE(port_inject(unit_port(r.sf, "clip", 0), m));
+    run(&r, 10);
+    CU_ASSERT_EQUAL_FATAL(r.drained->count, 1);
+    const struct cs_mmio *back = (const struct cs_mmio *)r.drained->last;
+    CU_ASSERT_EQUAL(back->op, CS_MMIO_SYNC_DONE);
+    CU_ASSERT_EQUAL(((const struct pipeline_registers *)back->data)->value[PIPE_REG_IA_VERTICES], 3);
+    sim_destroy(r.sim);
+}
+
+static void test_nan_and_transform_off(void)
+{
+    struct rig r = rig_new();
+    uint32_t h[3];
+    three_entries(&r, h);
+    /* no 3DSTATE_SF yet: the transform is off, positions are divided only */
+    write_position(&r, h[0], 2.0f, 4.0f, 1.0f, 2.0f);
+    write_position(&r, h[1], 0.0f, 0.0f, 0.0f, 1.0f);
+    write_position(&r, h[2], 0.0f, 0.0f, 0.0f, 0.0f);    /* 0/0: NaN */
+    inject_primitive(&r, h, 1);
+    run(&r, 60);
+    const struct sf_observed_draw *d;
+    CU_ASSERT_EQUAL_FATAL(sf_observed_draws(r.sf, &d), 1);
+    CU_ASSERT_DOUBLE_EQUAL(d[0].primitives_seen[0].v[0].screen[0], 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(d[0].primitives_seen[0].v[0].screen[1], 2.0, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.nan_discarded"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);
+    sim_destroy(r.sim);
+}
+
+static const struct test_case cases[] = {
+    { "positions divided and transformed, references dropped, sync returned",
+      test_positions_reach_screen_space },
+    { "viewport transform off, NaN positions discarded", test_nan_and_transform_off },
+    { 0 }
+};
+TEST_SUITE(sf, cases);
