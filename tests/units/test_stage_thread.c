@@ -301,6 +301,12 @@ static void test_push_constants(void)
     CU_ASSERT_FALSE(stage_constants_take_mmio(c, 0x2310, 0xffffffffu));
     CU_ASSERT_TRUE(stage_constants_take_mmio(c, INSTPM_OFFSET, (1u << 22) | (1u << 6)));
     CU_ASSERT_TRUE(c->address_offset_disable);
+    /* Gen9's CS_DEBUG_MODE2 bit 4 does the same, and clears it (the value
+     * Mesa writes to set it is 0x00100010, skl_tri.structs.gz) */
+    CU_ASSERT_TRUE(stage_constants_take_mmio(c, CS_DEBUG_MODE2_OFFSET, 1u << 20));
+    CU_ASSERT_FALSE(c->address_offset_disable);
+    CU_ASSERT_TRUE(stage_constants_take_mmio(c, CS_DEBUG_MODE2_OFFSET, 0x00100010u));
+    CU_ASSERT_TRUE(c->address_offset_disable);
     body->ReadLength[2] = 0;
     body->Buffer[0] = 0x30000800;
     stage_constants_take(c, sim, p, &b, body);

@@ -22,10 +22,14 @@ void stage_bases_take(struct stage_bases *b, const struct spec_STATE_BASE_ADDRES
 
 bool stage_constants_take_mmio(struct stage_constants *c, uint32_t offset, uint32_t value)
 {
-    if (offset != INSTPM_OFFSET)
+    uint32_t bit;
+    if (offset == INSTPM_OFFSET)
+        bit = INSTPM_CONSTANT_BUFFER_ADDRESS_OFFSET_DISABLE;
+    else if (offset == CS_DEBUG_MODE2_OFFSET)
+        bit = CS_DEBUG_MODE2_CONSTANT_BUFFER_ADDRESS_OFFSET_DISABLE;
+    else
         return false;
-    /* INSTPM is a masked register: bit n + 16 enables the write of bit n. */
-    uint32_t bit = INSTPM_CONSTANT_BUFFER_ADDRESS_OFFSET_DISABLE;
+    /* masked registers: bit n + 16 enables the write of bit n */
     if (value & (bit << 16))
         c->address_offset_disable = (value & bit) != 0;
     return true;

@@ -22,8 +22,9 @@
  *    exception enables (L11090-11130);
  *  - L11480-11558 "Push Constant Programming Overview": 3DSTATE_CONSTANT_*
  *    names up to four buffers, each Read Length 32-byte registers, located
- *    by an offset from Dynamic State Base Address or, when INSTPM's
- *    CONSTANT_BUFFER Address Offset Disable is set, by a graphics address;
+ *    by an offset from Dynamic State Base Address or, when INSTPM's (Gen8)
+ *    or CS_DEBUG_MODE2's (Gen9) CONSTANT_BUFFER Address Offset Disable is
+ *    set, by a graphics address;
  *    the command "initiates the process of reading the PC source data" (so
  *    the data is read when the command arrives) and every later thread gets
  *    the concatenation of the four buffers (buffer 0 first) after its R0
@@ -97,20 +98,26 @@ static inline uint32_t stage_scratch_bytes(uint32_t code)
 /* A stage's push constants (3DSTATE_CONSTANT_*), read when the command
  * arrives. */
 #define STAGE_CONSTANTS_MAX_REGS 64u    /* "2KB (64 * 32B)" per stage (L11480-11558) */
+/* The bit that makes the pointers graphics addresses: INSTPM bit 6 on Gen8,
+ * CS_DEBUG_MODE2 bit 4 on Gen9 (reference genxml gen8.xml / gen9.xml
+ * "CONSTANT_BUFFER Address Offset Disable"; Mesa sets it on both). Both are
+ * masked registers. */
 #define INSTPM_OFFSET 0x20c0u
 #define INSTPM_CONSTANT_BUFFER_ADDRESS_OFFSET_DISABLE (1u << 6)
+#define CS_DEBUG_MODE2_OFFSET 0x20d8u
+#define CS_DEBUG_MODE2_CONSTANT_BUFFER_ADDRESS_OFFSET_DISABLE (1u << 4)
 
 struct stage_constants {
-    bool address_offset_disable;    /* INSTPM bit 6, from the in-band register writes */
+    bool address_offset_disable;    /* INSTPM / CS_DEBUG_MODE2, from in-band register writes */
     uint32_t regs;                  /* registers of data[] in use */
     uint8_t data[STAGE_CONSTANTS_MAX_REGS][EU_MSG_REG_BYTES];
     uint64_t read_failures;         /* buffers that could not be read (zeros pushed) */
     uint64_t truncated;             /* loads longer than STAGE_CONSTANTS_MAX_REGS (cut) */
 };
 
-/* An in-band register write (MSG_MMIO CS_MMIO_WRITE): INSTPM is a masked
- * register (bits 31:16 enable the writes of bits 15:0). True when it was
- * INSTPM. */
+/* An in-band register write (MSG_MMIO CS_MMIO_WRITE) of INSTPM or
+ * CS_DEBUG_MODE2 (masked registers: bits 31:16 enable the writes of bits
+ * 15:0). True when it was one of them. */
 bool stage_constants_take_mmio(struct stage_constants *c, uint32_t offset, uint32_t value);
 
 /* 3DSTATE_CONSTANT_VS/HS/DS/GS/PS: reads the buffers now. */
