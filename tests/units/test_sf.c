@@ -25,7 +25,7 @@
 struct catcher {
     struct port *in;
     uint32_t count;
-    uint8_t last[512];
+    uint8_t last[sizeof(struct setup_primitive)];
 };
 
 static const struct port_desc catcher_ports[] = {
@@ -65,7 +65,7 @@ struct rig {
     struct sim *sim;
     struct gpu_memory *mem;
     struct unit *sf, *urb;
-    struct catcher *alloc, *drained;
+    struct catcher *alloc, *drained, *wm;
 };
 
 /* A state packet of `id` whose superset struct is `common` (dwords unused). */
@@ -94,6 +94,8 @@ static struct rig rig_new(void)
     r.sf = probe_add(r.sim, &sf_ops, "sf", NULL);
     struct unit *alloc = probe_add(r.sim, &catcher_ops, "alloc", NULL);
     struct unit *drained = probe_add(r.sim, &catcher_ops, "drained", NULL);
+    struct unit *wm = probe_add(r.sim, &catcher_ops, "wm", NULL);
+    probe_link(r.sim, r.sf, "wm", wm, "in", 1, 16, 1);
     probe_link(r.sim, r.sf, "urb", r.urb, "client[0]", 1, 4, 1);
     probe_link(r.sim, r.urb, "client_reply[0]", r.sf, "urb_reply", 1, 4, 1);
     probe_link(r.sim, r.urb, "client_reply[1]", alloc, "in", 1, 4, 1);
@@ -112,6 +114,7 @@ static struct rig rig_new(void)
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     r.alloc = unit_state(alloc);
     r.drained = unit_state(drained);
+    r.wm = unit_state(wm);
     return r;
 }
 
@@ -174,12 +177,18 @@ static void test_positions_reach_screen_space(void)
         .ViewportMatrixElementM00 = 32.0f, .ViewportMatrixElementM11 = -32.0f,
         .ViewportMatrixElementM22 = 0.5f, .ViewportMatrixElementM30 = 32.0f,
         .ViewportMatrixElementM31 = 32.0f, .ViewportMatrixElementM32 = 0.5f,
+        .XMaxViewPort = 63.0f, .YMaxViewPort = 63.0f,
     };
     uint32_t dw[16] = { 0 };
     CU_ASSERT_EQUAL(GEN9_SF_CLIP_VIEWPORT_pack(dw, &vp), 0);
     CU_ASSERT_EQUAL(gpu_memory_write(r.mem, 0x100040, dw, sizeof dw, NULL), 0);
     struct spec_3DSTATE_SF sfs = { .ViewportTransformEnable = true };
     inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_SF, &sfs, sizeof sfs);
+    struct spec_3DSTATE_DRAWING_RECTANGLE rect = { .ClippedDrawingRectangleXMax = 63,
+                                                   .ClippedDrawingRectangleYMax = 63 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, &rect, sizeof rect);
+    struct spec_3DSTATE_RASTER raster = { .CullMode = 1 /* NONE */ };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
     struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP ptr = { .SFClipViewportPointer = 0x40 };
     inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, &ptr,
                  sizeof ptr);
@@ -199,6 +208,19 @@ static void test_positions_reach_screen_space(void)
         for (int c = 0; c < 3; c++)
             CU_ASSERT_DOUBLE_EQUAL(d[0].primitives_seen[0].v[v].screen[c], want[v][c], 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(d[0].primitives_seen[0].v[1].clip[3], 2.0, 0);
+    /* set up and on to WM: pixel centres from (0.5, 16.5) to (47.5, 63.5),
+     * the box clipped at 63 by the drawing rectangle and the extents */
+    uint32_t setups = 0;
+    const struct setup_primitive *sp = NULL;
+    for (uint32_t i = 0; i < r.wm->count && i < 1; i++)
+        sp = (const struct setup_primitive *)r.wm->last;
+    setups = (uint32_t)probe_stat(r.sim, "sf.setup.triangles");
+    CU_ASSERT_EQUAL(setups, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT_EQUAL(sp->x_min, 0);
+    CU_ASSERT_EQUAL(sp->x_max, 47);
+    CU_ASSERT_EQUAL(sp->y_min, 16);
+    CU_ASSERT_EQUAL(sp->y_max, 63);
     /* the references were dropped: the three entries are free again */
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.vertices"), 3);

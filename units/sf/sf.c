@@ -12,6 +12,7 @@
 #include "units/common/mmio.h"
 #include "units/common/primitive.h"
 #include "units/common/urb.h"
+#include "units/sf/sf_setup.h"
 
 #define SF_VIEWPORTS 16u
 #define SF_CLIP_VIEWPORT_BYTES 64u      /* 16 dwords each (reference genxml) */
@@ -24,6 +25,8 @@ struct sf {
     uint64_t dynamic_base;
     bool viewport_transform;
     struct spec_SF_CLIP_VIEWPORT viewport[SF_VIEWPORTS];
+    struct spec_SCISSOR_RECT scissor[SF_VIEWPORTS];
+    struct sf_setup_state setup;    /* viewport-independent part */
     /* the head primitive's reads */
     bool reading;
     uint32_t reads_sent, reads_back;
@@ -35,15 +38,17 @@ struct sf {
     struct sf_observed_draw observed[SF_OBSERVED_DRAWS];
     /* stats */
     uint64_t primitives, vertices, nan_discarded, draws, bad_primitives, stall_urb;
-    uint64_t viewport_read_failures;
+    uint64_t viewport_read_failures, scissor_read_failures;
+    uint64_t triangles, rectangles, degenerate, face_culled, outside, not_set_up, stall_wm;
 };
 
 static const struct port_desc sf_ports[] = {
     { .name = "clip", .direction = PORT_IN,
       .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_MMIO),
       .help = "state, primitives and syncs from CLIP, in order" },
-    { .name = "wm", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO),
-      .flags = PORT_OPTIONAL, .help = "state and syncs on to WM" },
+    { .name = "wm", .direction = PORT_OUT,
+      .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_SETUP),
+      .flags = PORT_OPTIONAL, .help = "state, set-up objects and syncs on to WM" },
     { .name = "urb", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_URB),
       .flags = PORT_OPTIONAL, .help = "VUE reads and dereferences to the URB" },
     { .name = "urb_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_URB),
@@ -65,6 +70,16 @@ static const struct stat_desc sf_stats[] = {
     C("stall.urb", stall_urb, "events", "times the URB channel was full"),
     C("viewport_read_failures", viewport_read_failures, "commands",
       "SF_CLIP_VIEWPORT arrays that could not be read (zeros used)"),
+    C("scissor_read_failures", scissor_read_failures, "commands",
+      "SCISSOR_RECT arrays that could not be read (zeros used)"),
+    C("setup.triangles", triangles, "objects", "triangles set up and sent to WM"),
+    C("setup.rectangles", rectangles, "objects", "rectangles set up and sent to WM"),
+    C("culled.degenerate", degenerate, "objects", "degenerate objects discarded (003 L14820)"),
+    C("culled.face", face_culled, "objects", "triangles discarded by Cull Mode (003 L14834)"),
+    C("culled.outside", outside, "objects",
+      "objects wholly outside the clip rectangle (003 L14858-14870)"),
+    C("not_set_up", not_set_up, "objects", "points and lines: their setup is not modelled yet"),
+    C("stall.wm", stall_wm, "events", "times WM's channel was full"),
     FF_STAGE_STATS("ff.", struct sf, ff),
     STAT_END
 };
@@ -82,10 +97,53 @@ static void take_state(void *context, const struct cs_state_packet *p)
             s->dynamic_base = v->DynamicStateBaseAddress;
         break;
     }
-    case SPEC_ID_3DSTATE_SF:
-        s->viewport_transform = ((const struct spec_3DSTATE_SF *)cs_state_common(p))
-                                    ->ViewportTransformEnable;
+    case SPEC_ID_3DSTATE_SF: {
+        const struct spec_3DSTATE_SF *v = cs_state_common(p);
+        s->viewport_transform = v->ViewportTransformEnable;
+        s->setup.subpixel_bits = v->VertexSubPixelPrecisionSelect ? 4 : 8;
         break;
+    }
+    case SPEC_ID_3DSTATE_RASTER: {
+        /* Gen8/9 moved culling and the scissor enable here (reference genxml) */
+        const struct spec_3DSTATE_RASTER *v = cs_state_common(p);
+        s->setup.cull_mode = v->CullMode;
+        s->setup.front_winding = v->FrontWinding;
+        s->setup.scissor_enable = v->ScissorRectangleEnable;
+        break;
+    }
+    case SPEC_ID_3DSTATE_DRAWING_RECTANGLE: {
+        const struct spec_3DSTATE_DRAWING_RECTANGLE *v = cs_state_common(p);
+        s->setup.origin_x = v->DrawingRectangleOriginX;
+        s->setup.origin_y = v->DrawingRectangleOriginY;
+        s->setup.clip_x_min = (int32_t)v->ClippedDrawingRectangleXMin;
+        s->setup.clip_y_min = (int32_t)v->ClippedDrawingRectangleYMin;
+        s->setup.clip_x_max = (int32_t)v->ClippedDrawingRectangleXMax;
+        s->setup.clip_y_max = (int32_t)v->ClippedDrawingRectangleYMax;
+        break;
+    }
+    case SPEC_ID_3DSTATE_MULTISAMPLE:
+        s->setup.pixel_center = ((const struct spec_3DSTATE_MULTISAMPLE *)cs_state_common(p))
+                                    ->PixelLocation == 0;   /* CENTER */
+        break;
+    case SPEC_ID_3DSTATE_SCISSOR_STATE_POINTERS: {
+        const struct spec_3DSTATE_SCISSOR_STATE_POINTERS *v = cs_state_common(p);
+        struct gpu_address_space as;
+        gpu_address_space_init(&as, sim_memory(unit_sim(s->unit)),
+                               (enum gpu_address_space_format)p->space_format, p->space_root);
+        const struct spec_element *e = spec_element_by_id((int)p->gen, SPEC_ID_SCISSOR_RECT);
+        for (uint32_t i = 0; i < SF_VIEWPORTS; i++) {
+            uint32_t dw[2];
+            struct gt_error err;
+            memset(&s->scissor[i], 0, sizeof s->scissor[i]);
+            if (gpu_address_space_read(&as, s->dynamic_base + v->ScissorRectPointer + 8u * i, dw,
+                                       sizeof dw, &err) != 0 || !e || !e->unpack_common) {
+                s->scissor_read_failures++;
+                continue;
+            }
+            e->unpack_common(dw, &s->scissor[i]);
+        }
+        break;
+    }
     case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP: {
         const struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP *v = cs_state_common(p);
         struct gpu_address_space as;
@@ -172,6 +230,62 @@ static struct sf_observed_draw *observed_draw(struct sf *s, uint32_t draw)
                ? &s->observed[s->draws_seen - 1] : NULL;
 }
 
+/* Object setup (units/sf/sf_setup.h) of the primitive's objects: a
+ * rectangle, a triangle, or a polygon from CLIP fanned from its first
+ * vertex; each object set up goes to WM as MSG_SETUP. */
+static void set_up(struct sf *s, const struct primitive_packet *p,
+                   const struct sf_observed_vertex *v)
+{
+    uint32_t n = p->vertex_count;
+    if (n < 3) {
+        s->not_set_up++;
+        return;
+    }
+    uint32_t vpi = s->viewport_index < SF_VIEWPORTS ? s->viewport_index : 0;
+    struct sf_setup_state st = s->setup;
+    if (!st.subpixel_bits)
+        st.subpixel_bits = 8;
+    st.viewport_extents_enable = s->viewport_transform;
+    st.viewport_x_min = s->viewport[vpi].XMinViewPort;
+    st.viewport_y_min = s->viewport[vpi].YMinViewPort;
+    st.viewport_x_max = s->viewport[vpi].XMaxViewPort;
+    st.viewport_y_max = s->viewport[vpi].YMaxViewPort;
+    st.scissor_x_min = (int32_t)s->scissor[vpi].ScissorRectangleXMin;
+    st.scissor_y_min = (int32_t)s->scissor[vpi].ScissorRectangleYMin;
+    st.scissor_x_max = (int32_t)s->scissor[vpi].ScissorRectangleXMax;
+    st.scissor_y_max = (int32_t)s->scissor[vpi].ScissorRectangleYMax;
+    bool rectangle = p->topology == PRIM_RECTLIST;
+    uint32_t objects = rectangle ? 1 : n - 2;
+    for (uint32_t k = 0; k < objects; k++) {
+        const struct sf_observed_vertex *a = &v[0], *b = &v[k + 1], *c = &v[k + 2];
+        struct sf_setup_vertex sv[3] = {
+            { a->screen[0], a->screen[1], a->screen[2], a->clip[3] },
+            { b->screen[0], b->screen[1], b->screen[2], b->clip[3] },
+            { c->screen[0], c->screen[1], c->screen[2], c->clip[3] },
+        };
+        struct msg *m = msg_alloc(unit_sim(s->unit), MSG_SETUP, sizeof(struct setup_primitive));
+        struct setup_primitive *out = (struct setup_primitive *)m->payload;
+        enum sf_setup_result r = sf_setup_object(&st, sv, rectangle, out);
+        if (r != SF_SETUP_OK) {
+            if (r == SF_SETUP_DEGENERATE)
+                s->degenerate++;
+            else if (r == SF_SETUP_CULLED_FACE)
+                s->face_culled++;
+            else
+                s->outside++;
+            msg_free(unit_sim(s->unit), m);
+            continue;
+        }
+        out->primitive_id = p->primitive_id;
+        out->viewport_index = vpi;
+        if (rectangle)
+            s->rectangles++;
+        else
+            s->triangles++;
+        ff_stage_emit(&s->ff, m);
+    }
+}
+
 /* The primitive's positions are in: divide, transform, record, release. */
 static void finish_primitive(struct sf *s, const struct primitive_packet *p)
 {
@@ -200,6 +314,8 @@ static void finish_primitive(struct sf *s, const struct primitive_packet *p)
     s->vertices += n;
     if (nan)
         s->nan_discarded++;     /* "unconditionally discarded" (L14730) */
+    else
+        set_up(s, p, v);
     struct sf_observed_draw *d = observed_draw(s, p->draw);
     if (d) {
         d->primitives++;
@@ -317,6 +433,10 @@ static int sf_realize(struct unit *u, struct gt_error *err)
         { SPEC_ID_STATE_BASE_ADDRESS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_SF, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_RASTER, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_DRAWING_RECTANGLE, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_MULTISAMPLE, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_SCISSOR_STATE_POINTERS, FF_STAGE_TAKE },
     };
     struct ff_stage_config c = {
         .in = unit_port(u, "clip", 0), .out = unit_port(u, "wm", 0),
@@ -334,6 +454,12 @@ static void sf_reset(struct unit *u)
     s->dynamic_base = 0;
     s->viewport_transform = false;
     memset(s->viewport, 0, sizeof s->viewport);
+    memset(s->scissor, 0, sizeof s->scissor);
+    memset(&s->setup, 0, sizeof s->setup);
+    /* state never programmed reads as zeros: Pixel Location 0 is CENTER,
+     * Vertex SubPixel Precision Select 0 is 8 bits, Cull Mode 0 is BOTH */
+    s->setup.pixel_center = true;
+    s->setup.subpixel_bits = 8;
     s->reading = false;
     s->draws_seen = 0;
     s->any_draw = false;
