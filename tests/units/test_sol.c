@@ -12,6 +12,7 @@
  * buffer, pitch 20). Expected bytes are computed here from the VUE contents
  * the test writes, the decl list and the object order of seed 003
  * L13746-13780. */
+#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +40,7 @@ struct catcher {
     struct port *in;
     uint32_t count, primitives, mmio;
     uint32_t kind[CATCH_MAX];
-    uint8_t payload[CATCH_MAX][CATCH_BYTES];
+    alignas(16) uint8_t payload[CATCH_MAX][CATCH_BYTES];    /* message payloads are 16-aligned */
 };
 
 static const struct port_desc catcher_ports[] = {

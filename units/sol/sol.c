@@ -707,7 +707,8 @@ static enum ff_stage_work_result work_mmio(struct sol *s, struct msg *m)
     if (c->op != CS_MMIO_SYNC)
         return FF_STAGE_PASS;
     /* hold it until the SO writes before it have completed */
-    queue_send(&s->l3_queue, s->l3);
+    if (s->l3)
+        queue_send(&s->l3_queue, s->l3);
     if (s->l3_outstanding || s->l3_queue.count || s->urb_queue.count)
         return FF_STAGE_NOT_NOW;        /* woken by the L3's replies (or a freed channel) */
     if (c->size < sizeof(struct pipeline_registers) ||
