@@ -27,6 +27,7 @@
 #include "tests/test.h"
 #include "units/cs/cs.h"
 #include "units/host/host.h"
+#include "units/sol/sol.h"
 #include "units/registry.h"
 
 /* ---- part 1: the captures --------------------------------------------------- */
@@ -1164,6 +1165,48 @@ static void test_masked_pipeline_registers(void)
     machine8_done(&m);
 }
 
+/* The CS and the real SOL unit as the whole 3D pipeline ("vf" -> sol.gs,
+ * sol.drained -> "pipe_drained"): the query sequence's register values make
+ * the round trip. LRIs of SO_WRITE_OFFSET1 and SO_PRIM_STORAGE_NEEDED2 (both
+ * dwords) go down in-band, the CS Stall's sync comes back from SOL with its
+ * registers, and MI_STORE_REGISTER_MEM reads them. */
+static void add_sol(struct machine8 *m)
+{
+    struct unit *sol = probe_add(m->sim, &sol_ops, "sol", NULL);
+    probe_link(m->sim, m->cs, "vf", sol, "gs", 1, 4, 1);
+    probe_link(m->sim, sol, "drained", m->cs, "pipe_drained", 1, 4, 1);
+}
+
+static void test_pipeline_registers_through_sol(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_sol);
+    lri(&m, 0x5284, 0x80);                      /* SO_WRITE_OFFSET1 */
+    lri(&m, 0x5250, 11);                        /* SO_PRIM_STORAGE_NEEDED2 low, high */
+    lri(&m, 0x5254, 2);
+    pipe_control(&m, 1u << 20);
+    lri(&m, 0x5284, 0x99);                      /* after the stall: the copy follows too */
+    srm(&m, 0x5284, SCRATCH_GGTT, false);
+    srm(&m, 0x5250, SCRATCH_GGTT + 4, false);
+    srm(&m, 0x5254, SCRATCH_GGTT + 8, false);
+    srm(&m, 0x5200, SCRATCH_GGTT + 12, false);
+    pipe_control(&m, 1u << 20);
+    srm(&m, 0x5284, SCRATCH_GGTT + 16, false);
+    machine8_run(&m, false);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 0x99);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), 11);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 8), 2);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 12), 0);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 16), 0x99);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.syncs"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.SO_PRIM_STORAGE_NEEDED2"), (double)(11 + (2ull << 32)));
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "sol.syncs"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "sol.register_writes"), 4);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "sol.so_write_offset.1"), 0x99);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.submissions"), 1);
+    machine8_done(&m);
+}
+
 static const struct test_case cases[] = {
     { "random batches never crash", test_random_batches_never_crash },
     { "legacy ring from registers", test_legacy_ring_from_registers },
@@ -1188,6 +1231,7 @@ static const struct test_case cases[] = {
     { "pipeline registers stay in the cs when unlinked",
       test_pipeline_registers_stay_in_the_cs_when_unlinked },
     { "masked pipeline registers", test_masked_pipeline_registers },
+    { "pipeline registers through sol", test_pipeline_registers_through_sol },
     { 0 }
 };
 TEST_SUITE(cs, cases);
