@@ -27,6 +27,7 @@
 #include "tests/test.h"
 #include "units/cs/cs.h"
 #include "units/host/host.h"
+#include "units/sol/sol.h"
 #include "units/registry.h"
 
 /* ---- part 1: the captures --------------------------------------------------- */
@@ -927,6 +928,285 @@ static void test_l3cntlreg_write_goes_to_every_l3(void)
     machine8_done(&m);
 }
 
+/* ---- the 3D pipeline's registers in-band (units/common/mmio.h) -------------- */
+
+/* Stands for the 3D pipeline on "vf": records what arrives, applies
+ * CS_MMIO_WRITEs of SO_WRITE_OFFSET0 to its own copy, and answers a
+ * CS_MMIO_SYNC `delay` cycles later on "out" with known values: IA_VERTICES
+ * 0x1_00000007, SO_NUM_PRIMS_WRITTEN0 2, SO_WRITE_OFFSET0 = the offset written
+ * + 120 (two triangles of 20-byte vertices streamed out meanwhile). */
+#define STUB_IA_VERTICES 0x100000007ull
+struct pipe_stub {
+    struct port *in, *out;
+    uint32_t count;
+    uint32_t kind[64], op[64], offset[64], value[64];
+    uint32_t sync_payload_bytes;
+    uint64_t sync_gs_primitives;    /* the CS's copy it carried */
+    uint32_t so_write_offset0;
+    uint64_t reply_at;
+    struct msg *reply;
+};
+
+static const struct port_desc pipe_stub_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "what the CS sends down vf" },
+    { .name = "out", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .help = "sync replies" },
+    PORT_END
+};
+
+static int pipe_stub_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct pipe_stub *r = unit_state(u);
+    r->in = unit_port(u, "in", 0);
+    r->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity pipe_stub_tick(struct unit *u)
+{
+    struct pipe_stub *r = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    struct msg *m;
+    while ((m = port_pop(r->in)) != NULL) {
+        uint32_t i = r->count < 64 ? r->count++ : 63;
+        r->kind[i] = m->kind;
+        if (m->kind == MSG_MMIO) {
+            const struct cs_mmio *c = (const struct cs_mmio *)m->payload;
+            r->op[i] = c->op;
+            r->offset[i] = c->offset;
+            r->value[i] = c->value;
+            if (c->op == CS_MMIO_WRITE && c->offset == 0x5280)
+                r->so_write_offset0 = c->value;
+            if (c->op == CS_MMIO_SYNC && !r->reply) {
+                r->sync_payload_bytes = c->size;
+                struct pipeline_registers regs;
+                memcpy(&regs, c->data, sizeof regs);
+                r->sync_gs_primitives = regs.value[PIPE_REG_GS_PRIMITIVES];
+                regs.value[PIPE_REG_IA_VERTICES] = STUB_IA_VERTICES;
+                regs.value[PIPE_REG_SO_NUM_PRIMS_WRITTEN0] = 2;
+                regs.value[PIPE_REG_SO_WRITE_OFFSET0] = r->so_write_offset0 + 120;
+                regs.written = 1ull << PIPE_REG_IA_VERTICES |
+                               1ull << PIPE_REG_SO_NUM_PRIMS_WRITTEN0 |
+                               1ull << PIPE_REG_SO_WRITE_OFFSET0;
+                r->reply = msg_alloc(unit_sim(u), MSG_MMIO, m->size);
+                memcpy(r->reply->payload, m->payload, m->size);
+                struct cs_mmio *d = (struct cs_mmio *)r->reply->payload;
+                d->op = CS_MMIO_SYNC_DONE;
+                memcpy(d->data, &regs, sizeof regs);
+                r->reply_at = now + 100;
+            }
+        }
+        msg_free(unit_sim(u), m);
+    }
+    if (r->reply && now >= r->reply_at && port_try_send(r->out, r->reply)) {
+        r->reply = NULL;
+    } else if (r->reply) {
+        unit_wake_at(u, r->reply_at > now ? r->reply_at : now + 1);
+    }
+    return UNIT_IDLE;
+}
+
+static void pipe_stub_destroy(struct unit *u)
+{
+    struct pipe_stub *r = unit_state(u);
+    if (r->reply)
+        msg_free(unit_sim(u), r->reply);
+}
+
+static const struct unit_ops pipe_stub_ops = {
+    .kind = "test_pipe_stub", .help = "test: the 3D pipeline answering syncs",
+    .state_size = sizeof(struct pipe_stub), .ports = pipe_stub_ports,
+    .realize = pipe_stub_realize, .tick = pipe_stub_tick, .destroy = pipe_stub_destroy,
+};
+
+static void add_pipe_stub(struct machine8 *m)
+{
+    struct unit *v = probe_add(m->sim, &pipe_stub_ops, "pipe", NULL);
+    probe_link(m->sim, m->cs, "vf", v, "in", 1, 4, 1);
+    probe_link(m->sim, v, "out", m->cs, "pipe_drained", 1, 4, 1);
+}
+
+static void add_vf_recorder(struct machine8 *m)
+{
+    struct unit *v = probe_add(m->sim, &recorder_ops, "vf", NULL);
+    probe_link(m->sim, m->cs, "vf", v, "in", 1, 4, 1);
+}
+
+/* The stream-out query's sequence (the skl_xfb capture: LRI of the write
+ * offset, a stalling PIPE_CONTROL, then MI_STORE_REGISTER_MEM of the counters)
+ * with "pipe_drained" linked: the register write goes down "vf" in order
+ * (after the PIPE_CONTROL packet before it), the stall's sync carries the
+ * CS's copies (GS_PRIMITIVES_COUNT as loaded) and waits for the reply, and
+ * the stores read what the pipeline answered; a counter no stage wrote keeps
+ * the CS's value. Before the stall a store reads the CS's own copy. */
+static void test_pipeline_registers_in_band(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_pipe_stub);
+    lri(&m, 0x2330, 5);                         /* GS_PRIMITIVES_COUNT low */
+    lri(&m, 0x2334, 0);                         /* ... high */
+    pipe_control(&m, 1u << 1);                  /* not stalling */
+    lri(&m, 0x5280, 0x40);                      /* SO_WRITE_OFFSET0 */
+    srm(&m, 0x5280, SCRATCH_GGTT + 0x40, false);    /* before the stall: the CS's copy */
+    lri(&m, 0x2600, 9);                         /* a CS register: not sent */
+    pipe_control(&m, 1u << 20);                 /* CS Stall */
+    srm(&m, 0x2310, SCRATCH_GGTT, false);       /* IA_VERTICES_COUNT low, high */
+    srm(&m, 0x2314, SCRATCH_GGTT + 4, false);
+    srm(&m, 0x5200, SCRATCH_GGTT + 8, false);   /* SO_NUM_PRIMS_WRITTEN0 low, high */
+    srm(&m, 0x5204, SCRATCH_GGTT + 12, false);
+    srm(&m, 0x5280, SCRATCH_GGTT + 16, false);  /* SO_WRITE_OFFSET0 */
+    srm(&m, 0x2330, SCRATCH_GGTT + 20, false);  /* GS_PRIMITIVES_COUNT: no stage wrote it */
+    /* MI_LOAD_REGISTER_REG (opcode 0x2A): SO_NUM_PRIMS_WRITTEN0 -> CS_GPR1 */
+    emit(&m, (0x2Au << 23) | 1);
+    emit(&m, 0x5200);
+    emit(&m, 0x2608);
+    srm(&m, 0x2608, SCRATCH_GGTT + 24, false);
+    machine8_run(&m, false);
+    struct pipe_stub *p = NULL;
+    for (uint32_t i = 0; i < sim_unit_count(m.sim); i++)
+        if (strcmp(unit_name(sim_unit(m.sim, i)), "pipe") == 0)
+            p = unit_state(sim_unit(m.sim, i));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    /* LRI GS_PRIMITIVES x2, PIPE_CONTROL, LRI SO_WRITE_OFFSET0, PIPE_CONTROL, sync */
+    CU_ASSERT_EQUAL_FATAL(p->count, 6);
+    CU_ASSERT_EQUAL(p->kind[0], MSG_MMIO);
+    CU_ASSERT_EQUAL(p->op[0], CS_MMIO_WRITE);
+    CU_ASSERT_EQUAL(p->offset[0], 0x2330);
+    CU_ASSERT_EQUAL(p->value[0], 5);
+    CU_ASSERT_EQUAL(p->offset[1], 0x2334);
+    CU_ASSERT_EQUAL(p->kind[2], MSG_STATE);
+    CU_ASSERT_EQUAL(p->kind[3], MSG_MMIO);
+    CU_ASSERT_EQUAL(p->op[3], CS_MMIO_WRITE);
+    CU_ASSERT_EQUAL(p->offset[3], 0x5280);
+    CU_ASSERT_EQUAL(p->value[3], 0x40);
+    CU_ASSERT_EQUAL(p->kind[4], MSG_STATE);
+    CU_ASSERT_EQUAL(p->kind[5], MSG_MMIO);
+    CU_ASSERT_EQUAL(p->op[5], CS_MMIO_SYNC);
+    CU_ASSERT_EQUAL(p->sync_payload_bytes, sizeof(struct pipeline_registers));
+    CU_ASSERT_EQUAL(p->sync_gs_primitives, 5);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 0x40), 0x40);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), (uint32_t)STUB_IA_VERTICES);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), (uint32_t)(STUB_IA_VERTICES >> 32));
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 8), 2);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 12), 0);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 16), 0x40 + 120);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 20), 5);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 24), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.syncs"), 1);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.register_writes"), 3);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.IA_VERTICES_COUNT"), (double)STUB_IA_VERTICES);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.SO_NUM_PRIMS_WRITTEN0"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.submissions"), 1);
+
+    /* a host sync goes down "vf" as well */
+    p->reply = NULL;
+    struct msg *sync = msg_alloc(m.sim, MSG_MMIO, sizeof(struct cs_mmio));
+    ((struct cs_mmio *)sync->payload)->op = CS_MMIO_SYNC;
+    CU_ASSERT_TRUE(port_inject(unit_port(m.cs, "host", 0), sync));
+    sim_run(m.sim, 0);
+    CU_ASSERT_EQUAL(p->count, 7);
+    CU_ASSERT_EQUAL(p->op[6], CS_MMIO_SYNC);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.syncs"), 2);
+    CU_ASSERT_EQUAL(sim_stop_reason(m.sim), SIM_STOP_QUIESCENT);
+    machine8_done(&m);
+}
+
+/* Without "pipe_drained" (every machine today) nothing but state packets goes
+ * down "vf": register writes stay in the CS, a CS Stall does not wait for the
+ * 3D pipeline, and no pipe.* stats appear. */
+static void test_pipeline_registers_stay_in_the_cs_when_unlinked(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_vf_recorder);
+    lri(&m, 0x5280, 0x40);
+    lri(&m, 0x2310, 3);
+    pipe_control(&m, 1u << 20);
+    srm(&m, 0x5280, SCRATCH_GGTT, false);
+    srm(&m, 0x2310, SCRATCH_GGTT + 4, false);
+    machine8_run(&m, false);
+    struct recorder *v = recorder_of(&m, "vf");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL_FATAL(v->count, 1);
+    CU_ASSERT_EQUAL(v->kind[0], MSG_STATE);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 0x40);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), 3);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.syncs"), -1);
+    machine8_done(&m);
+}
+
+/* INSTPM and CS_DEBUG_MODE2 are masked registers (reference genxml: each
+ * field's Mask 16 bits up): the skl captures' LRI of CS_DEBUG_MODE2 =
+ * 0x00100010 sets CONSTANT_BUFFER Address Offset Disable (bit 4); a later
+ * write with the mask bit clear leaves it; the value that goes down "vf" is
+ * the register's. */
+static void test_masked_pipeline_registers(void)
+{
+    const char *gen9[] = { "gen=9", NULL };
+    struct machine8 m;
+    machine8_init_ex(&m, gen9, add_pipe_stub);
+    lri(&m, 0x20D8, 0x00100010);
+    lri(&m, 0x20D8, 0x00000000);
+    lri(&m, 0x20C0, 0x00400040);                /* INSTPM bit 6 with its mask */
+    srm(&m, 0x20D8, SCRATCH_GGTT, false);
+    srm(&m, 0x20C0, SCRATCH_GGTT + 4, false);
+    machine8_run(&m, false);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 0x10);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), 0x40);
+    struct pipe_stub *p = NULL;
+    for (uint32_t i = 0; i < sim_unit_count(m.sim); i++)
+        if (strcmp(unit_name(sim_unit(m.sim, i)), "pipe") == 0)
+            p = unit_state(sim_unit(m.sim, i));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL_FATAL(p->count, 3);
+    CU_ASSERT_EQUAL(p->value[0], 0x10);
+    CU_ASSERT_EQUAL(p->value[1], 0x10);
+    CU_ASSERT_EQUAL(p->offset[2], 0x20C0);
+    CU_ASSERT_EQUAL(p->value[2], 0x40);
+    machine8_done(&m);
+}
+
+/* The CS and the real SOL unit as the whole 3D pipeline ("vf" -> sol.gs,
+ * sol.drained -> "pipe_drained"): the query sequence's register values make
+ * the round trip. LRIs of SO_WRITE_OFFSET1 and SO_PRIM_STORAGE_NEEDED2 (both
+ * dwords) go down in-band, the CS Stall's sync comes back from SOL with its
+ * registers, and MI_STORE_REGISTER_MEM reads them. */
+static void add_sol(struct machine8 *m)
+{
+    struct unit *sol = probe_add(m->sim, &sol_ops, "sol", NULL);
+    probe_link(m->sim, m->cs, "vf", sol, "gs", 1, 4, 1);
+    probe_link(m->sim, sol, "drained", m->cs, "pipe_drained", 1, 4, 1);
+}
+
+static void test_pipeline_registers_through_sol(void)
+{
+    struct machine8 m;
+    machine8_init_ex(&m, NULL, add_sol);
+    lri(&m, 0x5284, 0x80);                      /* SO_WRITE_OFFSET1 */
+    lri(&m, 0x5250, 11);                        /* SO_PRIM_STORAGE_NEEDED2 low, high */
+    lri(&m, 0x5254, 2);
+    pipe_control(&m, 1u << 20);
+    lri(&m, 0x5284, 0x99);                      /* after the stall: the copy follows too */
+    srm(&m, 0x5284, SCRATCH_GGTT, false);
+    srm(&m, 0x5250, SCRATCH_GGTT + 4, false);
+    srm(&m, 0x5254, SCRATCH_GGTT + 8, false);
+    srm(&m, 0x5200, SCRATCH_GGTT + 12, false);
+    pipe_control(&m, 1u << 20);
+    srm(&m, 0x5284, SCRATCH_GGTT + 16, false);
+    machine8_run(&m, false);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT), 0x99);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 4), 11);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 8), 2);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 12), 0);
+    CU_ASSERT_EQUAL(read32(&m, SCRATCH_GGTT + 16), 0x99);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.syncs"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.pipe.SO_PRIM_STORAGE_NEEDED2"), (double)(11 + (2ull << 32)));
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "sol.syncs"), 2);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "sol.register_writes"), 4);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "sol.so_write_offset.1"), 0x99);
+    CU_ASSERT_EQUAL(probe_stat(m.sim, "cs.submissions"), 1);
+    machine8_done(&m);
+}
+
 static const struct test_case cases[] = {
     { "random batches never crash", test_random_batches_never_crash },
     { "legacy ring from registers", test_legacy_ring_from_registers },
@@ -947,6 +1227,11 @@ static const struct test_case cases[] = {
     { "cs stall waits for gpgpu drain", test_cs_stall_waits_for_gpgpu_drain },
     { "l3cntlreg write goes to every l3", test_l3cntlreg_write_goes_to_every_l3 },
     { "state packets carry ids down their pipelines", test_state_packets_carry_ids },
+    { "pipeline registers in-band", test_pipeline_registers_in_band },
+    { "pipeline registers stay in the cs when unlinked",
+      test_pipeline_registers_stay_in_the_cs_when_unlinked },
+    { "masked pipeline registers", test_masked_pipeline_registers },
+    { "pipeline registers through sol", test_pipeline_registers_through_sol },
     { 0 }
 };
 TEST_SUITE(cs, cases);

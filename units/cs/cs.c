@@ -36,8 +36,15 @@ static const struct port_desc cs_ports[] = {
     { .name = "host_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL,
       .help = "MSG_MMIO sync replies to the host" },
-    { .name = "vf", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE), .flags = PORT_OPTIONAL,
-      .help = "MSG_STATE: 3D state and primitives, in order, down the 3D pipeline" },
+    { .name = "vf", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
+      .help = "MSG_STATE: 3D state and primitives, in order, down the 3D pipeline (and, with "
+              "\"pipe_drained\" linked, MSG_MMIO writes of 3D registers and syncs)" },
+    { .name = "pipe_drained", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
+      .help = "the 3D pipeline's reply (MSG_MMIO CS_MMIO_SYNC_DONE with struct "
+              "pipeline_registers) to a CS_MMIO_SYNC sent down \"vf\"; when linked, writes of "
+              "3D-owned registers go down \"vf\" and stalls and host syncs wait for the reply" },
     { .name = "vfe", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL,
       .help = "MSG_STATE: media and GPGPU state and walkers, in order" },
@@ -147,9 +154,14 @@ static bool take_host_message(struct cs *s, struct unit *u)
             port_try_send(s->vfe, d);
             s->awaiting_drain = true;
             s->drain_for_host = true;
-        } else {
-            reply_sync(s, u);
         }
+        if (s->vf && s->pipe_drained) {
+            /* ... and until the 3D pipeline's work has left it */
+            cs_send_pipe_sync(s, u);
+            s->drain_for_host = true;
+        }
+        if (!s->awaiting_drain && !s->awaiting_pipe)
+            reply_sync(s, u);
         break;
     case CS_MMIO_DEVICE:
         s->device_pci_id = c->value;
@@ -195,6 +207,9 @@ static int cs_realize(struct unit *u, struct gt_error *err)
     s->vfe_drained = unit_port(u, "vfe_drained", 0);
     if (!port_is_bound(s->vfe_drained))
         s->vfe_drained = NULL;
+    s->pipe_drained = unit_port(u, "pipe_drained", 0);
+    if (!port_is_bound(s->pipe_drained))
+        s->pipe_drained = NULL;
     if (!port_is_bound(s->host_reply))
         s->host_reply = NULL;
     if (!port_is_bound(s->vf))
@@ -236,6 +251,7 @@ static void cs_reset(struct unit *u)
     memset(&s->alu_regs, 0, sizeof s->alu_regs);
     s->awaiting_alu = false;
     s->awaiting_drain = false;
+    s->awaiting_pipe = false;
     s->drain_for_host = false;
     s->l3_unsent = 0;
     s->predicate = false;
@@ -247,14 +263,18 @@ static enum unit_activity cs_tick(struct unit *u)
 {
     struct cs *s = unit_state(u);
     uint64_t now = unit_cycle(u);
-    while (s->pending_count) {
-        if (!port_try_send(s->pending_port[0], s->pending[0])) {
-            s->stall_cycles++;
-            return UNIT_IDLE;           /* woken when the port frees */
-        }
-        s->pending[0] = s->pending[1];
-        s->pending_port[0] = s->pending_port[1];
-        s->pending_count--;
+    uint32_t sent = 0;
+    while (sent < s->pending_count && port_try_send(s->pending_port[sent], s->pending[sent]))
+        sent++;
+    if (sent) {
+        memmove(s->pending, s->pending + sent, (s->pending_count - sent) * sizeof *s->pending);
+        memmove(s->pending_port, s->pending_port + sent,
+                (s->pending_count - sent) * sizeof *s->pending_port);
+        s->pending_count -= sent;
+    }
+    if (s->pending_count) {
+        s->stall_cycles++;
+        return UNIT_IDLE;               /* woken when the port frees */
     }
     if (s->l3_unsent && !cs_send_l3(s, u)) {
         s->stall_cycles++;
@@ -264,18 +284,28 @@ static enum unit_activity cs_tick(struct unit *u)
         if (!cs_take_alu_reply(s, u))
             return UNIT_IDLE;           /* woken when the reply arrives */
     }
-    if (s->awaiting_drain) {
+    if (s->awaiting_drain || s->awaiting_pipe) {
         struct msg *d;
-        while ((d = port_pop(s->vfe_drained)) != NULL) {
+        while (s->awaiting_drain && (d = port_pop(s->vfe_drained)) != NULL) {
             if (d->kind == MSG_MMIO && d->size >= sizeof(struct cs_mmio) &&
                 ((const struct cs_mmio *)d->payload)->op == CS_MMIO_SYNC_DONE && s->awaiting_drain) {
                 s->awaiting_drain = false;
-                if (s->drain_for_host)
+                if (s->drain_for_host && !s->awaiting_pipe) {
                     reply_sync(s, u);
+                    s->drain_for_host = false;
+                }
             }
             msg_free(unit_sim(u), d);
         }
-        if (s->awaiting_drain)
+        while (s->awaiting_pipe && (d = port_pop(s->pipe_drained)) != NULL) {
+            cs_take_pipe_reply(s, u, d);
+            msg_free(unit_sim(u), d);
+            if (!s->awaiting_pipe && !s->awaiting_drain && s->drain_for_host) {
+                reply_sync(s, u);
+                s->drain_for_host = false;
+            }
+        }
+        if (s->awaiting_drain || s->awaiting_pipe)
             return UNIT_IDLE;           /* woken when the reply arrives */
     }
     if (now < s->busy_until) {
@@ -305,6 +335,34 @@ static void cs_stats_derived(struct unit *u, struct stats_writer *w)
         snprintf(name, sizeof name, "by_command.%s", s->spec->commands[i].name);
         stats_emit(w, name, (double)s->command_counts[i], "commands", "commands of this name");
     }
+    if (!s->pipe_drained)
+        return;     /* the 3D pipeline's registers stay the stages' own */
+    stats_emit(w, "pipe.syncs", (double)s->pipe_syncs, "events",
+               "CS_MMIO_SYNCs sent down the 3D pipeline (stalls and host syncs)");
+    stats_emit(w, "pipe.register_writes", (double)s->pipe_register_writes, "writes",
+               "writes of 3D-owned registers sent down the 3D pipeline");
+    stats_emit(w, "pipe.malformed_replies", (double)s->pipe_malformed, "messages",
+               "pipe_drained messages that were no well-formed CS_MMIO_SYNC_DONE");
+    /* the pipeline statistics as of the last sync (their 64-bit registers) */
+    static const struct { const char *name; uint32_t offset; } counters[] = {
+        { "IA_VERTICES_COUNT", 0x2310 }, { "IA_PRIMITIVES_COUNT", 0x2318 },
+        { "VS_INVOCATION_COUNT", 0x2320 }, { "HS_INVOCATION_COUNT", 0x2300 },
+        { "DS_INVOCATION_COUNT", 0x2308 }, { "GS_INVOCATION_COUNT", 0x2328 },
+        { "GS_PRIMITIVES_COUNT", 0x2330 }, { "CL_INVOCATION_COUNT", 0x2338 },
+        { "CL_PRIMITIVES_COUNT", 0x2340 }, { "PS_INVOCATION_COUNT", 0x2348 },
+        { "PS_DEPTH_COUNT", 0x2350 },
+        { "SO_NUM_PRIMS_WRITTEN0", 0x5200 }, { "SO_NUM_PRIMS_WRITTEN1", 0x5208 },
+        { "SO_NUM_PRIMS_WRITTEN2", 0x5210 }, { "SO_NUM_PRIMS_WRITTEN3", 0x5218 },
+        { "SO_PRIM_STORAGE_NEEDED0", 0x5240 }, { "SO_PRIM_STORAGE_NEEDED1", 0x5248 },
+        { "SO_PRIM_STORAGE_NEEDED2", 0x5250 }, { "SO_PRIM_STORAGE_NEEDED3", 0x5258 },
+    };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "pipe.%s", counters[i].name);
+        uint64_t v = cs_reg_get_raw(&s->regs, counters[i].offset) |
+                     (uint64_t)cs_reg_get_raw(&s->regs, counters[i].offset + 4) << 32;
+        stats_emit(w, name, (double)v, "count", "the register as of the last 3D pipeline sync");
+    }
 }
 
 static void cs_destroy(struct unit *u)
@@ -312,6 +370,8 @@ static void cs_destroy(struct unit *u)
     struct cs *s = unit_state(u);
     for (uint32_t i = 0; i < s->pending_count; i++)
         msg_free(unit_sim(u), s->pending[i]);
+    free(s->pending);
+    free(s->pending_port);
     if (s->print && s->print != stdout)
         fclose(s->print);
     else if (s->print)

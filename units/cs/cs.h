@@ -32,9 +32,9 @@
  * ceil(dwords / dwords_per_cycle) cycles), preemption and context switches
  * between two contexts (one context at a time), the "User Mode Privileged
  * commands" table (absent from the seeds: LRI from non-privileged batches is
- * allowed), the resource streamer, semaphores, waiting for the pipeline to
- * drain on a stalling PIPE_CONTROL for the 3D pipeline (a CS Stall waits for
- * the GPGPU front end only: below).
+ * allowed), the resource streamer, semaphores; without "pipe_drained" linked,
+ * waiting for the 3D pipeline to drain on a stalling PIPE_CONTROL (a CS Stall
+ * then waits for the GPGPU front end only: below).
  *
  * A PIPE_CONTROL with Command Streamer Stall Enable sends CS_MMIO_SYNC down
  * "vfe" (after the PIPE_CONTROL's own packet) when "vfe_drained" is linked,
@@ -44,6 +44,26 @@
  * to the open "l3" port as MSG_MMIO CS_MMIO_WRITE; parsing waits until each
  * has taken it.
  *
+ * The 3D pipeline's registers (units/common/mmio.h), when "pipe_drained" is
+ * linked: a write (LRI, LRM, LRR or the host) of a register a 3D stage owns
+ * goes down "vf" as MSG_MMIO CS_MMIO_WRITE in order with the commands around
+ * it, each dword its own write: the statistics counters (HS_INVOCATION_COUNT
+ * 0x2300 .. PS_DEPTH_COUNT 0x2350, 64 bits), SO_NUM_PRIMS_WRITTEN0-3 (0x5200
+ * + 8n), SO_PRIM_STORAGE_NEEDED0-3 (0x5240 + 8n), SO_WRITE_OFFSET0-3 (0x5280
+ * + 4n), the 3DPRIM_* registers of indirect draws (0x2420-0x2444), INSTPM
+ * (0x20C0) and CS_DEBUG_MODE2 (0x20D8, Gen9: Mesa's SKL batches set
+ * CONSTANT_BUFFER Address Offset Disable there); INSTPM and CS_DEBUG_MODE2
+ * are masked registers (bits 31:16 enable 15:0, reference genxml) and the
+ * value sent is the one the register takes. The CS keeps its own copy. A
+ * CS Stall and a host sync send CS_MMIO_SYNC down "vf" with struct
+ * pipeline_registers (the CS's copies) and wait for CS_MMIO_SYNC_DONE on
+ * "pipe_drained" (as well as for the GPGPU front end's reply when
+ * "vfe_drained" is linked); the fields a stage wrote become the CS's copies,
+ * which MI_STORE_REGISTER_MEM and MI_LOAD_REGISTER_REG read. The counters
+ * then also appear in the CS's stats (pipe.<REGISTER>, as of the last sync,
+ * with pipe.syncs, pipe.register_writes, pipe.malformed_replies; none of
+ * these when the port is unlinked).
+ *
  * Ports: "host" in (MSG_MMIO from the host: register writes, inline ring
  * dwords, sync requests), "host_reply" out (optional: sync replies),
  * "vf" out and "vfe" out (optional: MSG_STATE packets; a host sync also
@@ -52,7 +72,8 @@
  * "vfe_drained": its threads have ended), "alu" out and
  * "alu_reply" in (optional: MI_MATH through a separate ALU unit; without
  * them the CS runs the ALU itself), "l3"[n] out (optional: L3CNTLREG writes
- * to the slices' L3s).
+ * to the slices' L3s), "pipe_drained" in (optional: the 3D pipeline's sync
+ * replies, above; "vf" then carries MSG_MMIO too).
  */
 /* Files: cs.c (the unit shell), cs_submission.c (rings, execlists, batches,
  * fetching), cs_mi.c (executing commands), cs_registers.c (registers); their

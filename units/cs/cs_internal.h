@@ -44,6 +44,19 @@ enum {
     REG_PREDICATE_RESULT = 0x2418,
     REG_PREDICATE_RESULT_1 = 0x241C,
     REG_CS_GPR = 0x2600,            /* 16 x 64 bits */
+    /* The 3D pipeline's registers (units/common/mmio.h; offsets from the
+     * reference genxml gen9.xml registers, PS_DEPTH_COUNT and the 3DPRIM_*
+     * from spec/data/gen8.xml's notes, INSTPM and CS_DEBUG_MODE2 from the
+     * reference genxml gen8.xml / the skl captures' LRIs). */
+    REG_HS_INVOCATION_COUNT = 0x2300,   /* first of the 64-bit statistics counters */
+    REG_PS_DEPTH_COUNT = 0x2350,        /* last of them */
+    REG_SO_NUM_PRIMS_WRITTEN0 = 0x5200, /* + 8n, 64 bits */
+    REG_SO_PRIM_STORAGE_NEEDED0 = 0x5240, /* + 8n, 64 bits */
+    REG_SO_WRITE_OFFSET0 = 0x5280,      /* + 4n, 32 bits */
+    REG_3DPRIM_FIRST = 0x2420,          /* 3DPRIM_END_OFFSET .. 3DPRIM_BASE_VERTEX and 0x2444 */
+    REG_3DPRIM_LAST = 0x2444,
+    REG_INSTPM = 0x20C0,
+    REG_CS_DEBUG_MODE2 = 0x20D8,
 };
 
 /* Fields of the MI commands the CS reads from the raw dwords (a shorter
@@ -101,6 +114,7 @@ struct cs {
 
     /* ports */
     struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply, *vfe_drained;
+    struct port *pipe_drained;                  /* the 3D pipeline's sync replies (optional) */
     struct port *l3[CS_MAX_L3];                 /* the slices' L3s (L3CNTLREG writes) */
     uint32_t l3_count;
 
@@ -130,15 +144,16 @@ struct cs {
     uint32_t pipeline;                          /* PIPELINE_SELECT: 0 3D, 1 media, 2 GPGPU */
     uint64_t submission_commands;
     uint64_t busy_until;                        /* next cycle a command may start */
-    struct msg *pending[3];                     /* messages waiting for space */
-    struct port *pending_port[3];
-    uint32_t pending_count;
+    struct msg **pending;                       /* messages waiting for space, in order */
+    struct port **pending_port;
+    uint32_t pending_count, pending_capacity;
     uint32_t *fetch;                            /* the command being executed */
     uint32_t fetch_capacity;
     uint32_t fetch_count;                       /* dwords of the command in fetch[] */
     uint32_t device_pci_id, device_gen;
     bool awaiting_alu;
     bool awaiting_drain;        /* a sync waits for the GPGPU front end's drain reply */
+    bool awaiting_pipe;         /* a sync waits for the 3D pipeline's reply on "pipe_drained" */
     bool drain_for_host;        /* ... and the host waits for its reply (else a CS stall) */
     uint32_t l3_unsent;         /* bit per L3 still to be sent the latest L3CNTLREG */
     bool executed_any;                          /* some submission ran */
@@ -151,6 +166,8 @@ struct cs {
     uint64_t predicated_off, privilege_violations, user_interrupts, post_sync_writes;
     uint64_t register_writes, register_reads, faults, mi_math_instructions, not_modelled;
     uint64_t stall_cycles, device_mismatches, cs_stalls, l3_writes;
+    /* with "pipe_drained" bound only (emitted by stats_derived then) */
+    uint64_t pipe_syncs, pipe_register_writes, pipe_malformed;
 };
 
 /* ---- cs_registers.c ---- */
@@ -163,6 +180,24 @@ void cs_reg_write(struct cs *s, struct unit *u, uint32_t offset, uint32_t value)
 /* Sends the latest L3CNTLREG to the L3s still owed it; false while one's
  * port is full. */
 bool cs_send_l3(struct cs *s, struct unit *u);
+/* Whether a 3D stage owns the register (mmio.h): its writes go down "vf"
+ * when "pipe_drained" is bound. */
+bool cs_reg_is_pipeline(uint32_t offset);
+/* The field of struct pipeline_registers a register dword belongs to, and
+ * whether it is the high dword; -1 when none. */
+int cs_pipeline_field(uint32_t offset, bool *high);
+/* Sends CS_MMIO_SYNC down "vf" with the CS's copies of the pipeline
+ * registers (the reply comes on "pipe_drained"). */
+void cs_send_pipe_sync(struct cs *s, struct unit *u);
+/* Takes the 3D pipeline's CS_MMIO_SYNC_DONE: its fields become the CS's
+ * copies. */
+void cs_take_pipe_reply(struct cs *s, struct unit *u, const struct msg *m);
+
+/* Sends m on p now when nothing waits before it, else queues it (parsing
+ * stops until the queue has left). */
+void cs_send(struct cs *s, struct port *p, struct msg *m);
+/* Queues m for p behind what waits (sent by the tick, in order). */
+void cs_queue(struct cs *s, struct port *p, struct msg *m);
 
 /* ---- cs_submission.c ---- */
 void cs_report(struct cs *s, struct unit *u, const char *fmt, ...)

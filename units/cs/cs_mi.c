@@ -139,10 +139,8 @@ static void execute_mi_math(struct cs *s, struct unit *u, uint32_t length)
         r->count = count;
         memcpy(r->instruction, s->fetch + 1, 4ull * count);
         s->awaiting_alu = true;
-        if (!port_try_send(s->alu, m)) {
-            s->pending[s->pending_count] = m;
-            s->pending_port[s->pending_count++] = s->alu;
-        }
+        if (!port_try_send(s->alu, m))
+            cs_queue(s, s->alu, m);
         return;
     }
     gprs_from_registers(s, s->alu_regs.gpr);
@@ -272,11 +270,8 @@ static void send_state(struct cs *s, struct unit *u, const struct spec_element *
         if (e->id == SPEC_ID_GPGPU_WALKER && n >= e->length && (s->fetch[0] & (1u << 10)))
             indirect_dims(s, u, common);
         s->state_packets++;
-        if (!port_try_send(targets[t], m)) {
-            /* Back-pressure: parsing stops until it is accepted. */
-            s->pending[s->pending_count] = m;
-            s->pending_port[s->pending_count++] = targets[t];
-        }
+        if (!port_try_send(targets[t], m))
+            cs_queue(s, targets[t], m);     /* back-pressure: parsing stops until it leaves */
     }
 }
 
@@ -460,13 +455,17 @@ static void execute_pipe_control(struct cs *s, struct unit *u, const struct spec
          * 3D pipe behind has no threads in flight to wait for). */
         struct msg *d = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
         ((struct cs_mmio *)d->payload)->op = CS_MMIO_SYNC;
-        if (s->pending_count || !port_try_send(s->vfe, d)) {
-            s->pending[s->pending_count] = d;
-            s->pending_port[s->pending_count++] = s->vfe;
-        }
+        if (s->pending_count || !port_try_send(s->vfe, d))
+            cs_queue(s, s->vfe, d);
         s->awaiting_drain = true;
         s->drain_for_host = false;
         s->cs_stalls++;
+    }
+    if (fv(s, F_PC_CS_STALL) && s->vf && s->pipe_drained) {
+        /* ... and the 3D pipeline's work before it: the in-band sync
+         * (units/common/mmio.h) comes back with the pipeline's registers */
+        cs_send_pipe_sync(s, u);
+        s->drain_for_host = false;
     }
 }
 
