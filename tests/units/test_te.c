@@ -426,6 +426,24 @@ static void test_patches_in_order_and_bad_input(void)
     sim_destroy(r.sim);
 }
 
+static void test_unusable_state_counted(void)
+{
+    uint32_t h;
+    struct rig r = rig_new(&h);
+    /* QUAD outputs points or triangles (seed 003 L12759): LINE is counted;
+     * the tessellator then joins the points in order (16 points, 15 lines) */
+    const float header[8] = { 0, 0, 3, 3, 3, 3, 3, 3 };
+    write_header(&r, h, header);
+    te_state(&r, true, TESS_DOMAIN_QUAD, TESS_PARTITION_INTEGER, TESS_OUTPUT_LINE);
+    inject_patch(&r, h, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.ds->count, 2);
+    CU_ASSERT_EQUAL(batch(&r, 1)->point_count, 16);
+    CU_ASSERT_EQUAL(batch(&r, 1)->index_count, 30);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "te.bad_state"), 1);
+    sim_destroy(r.sim);
+}
+
 static void test_needs_the_urb(void)
 {
     struct sim *sim = probe_sim(NULL);
@@ -451,6 +469,7 @@ static const struct test_case cases[] = {
     { "an ISOLINE patch from DW6/DW7", test_isoline_patch },
     { "TE disabled: primitives pass through", test_disabled_passes_through },
     { "patches in order; bad primitives and enables counted", test_patches_in_order_and_bad_input },
+    { "an unusable 3DSTATE_TE is counted", test_unusable_state_counted },
     { "no URB link: a realize error", test_needs_the_urb },
     { 0 }
 };

@@ -97,12 +97,6 @@ static const struct stat_desc te_stats[] = {
 };
 #undef C
 
-static const struct key_figure te_key_figures[] = {
-    { .label = "patches tessellated", .form = KEY_FIGURE_TOTAL, .stat = "patches",
-      .flags = KEY_FIGURE_IF_ANY },
-    KEY_FIGURE_END
-};
-
 static void warn_once(struct te *s, uint32_t bit, const char *what, uint32_t value)
 {
     if (s->warned & (1u << bit))
@@ -338,7 +332,7 @@ static enum ff_stage_work_result tessellate_patch(struct te *s, const struct pri
     s->bad_factors += r->bad_factors;
     if (r->bad_factors)
         warn_once(s, 0, "tessellation factor NaN, infinite or above the maximum", r->bad_factors);
-    if (r->bad_config) {
+    if (r->bad_config && !state_unusable(s)) {     /* else counted when the read went out */
         s->bad_state++;
         warn_once(s, 1, "3DSTATE_TE maximum tessellation factor out of range", r->bad_config);
     }
@@ -514,7 +508,6 @@ const struct unit_ops te_ops = {
     .params = te_params,
     .ports = te_ports,
     .stats = te_stats,
-    .key_figures = te_key_figures,
     .create = te_create,
     .realize = te_realize,
     .reset = te_reset,
