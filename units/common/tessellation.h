@@ -17,6 +17,10 @@
  * (points a batch's primitives use are repeated in it), the last with
  * TESS_BATCH_LAST. The patch entry is referenced once per batch by TE (the
  * DS dereferences it when the batch's threads are done) - see urb.h.
+ * A batch's points are in the tessellator's point order (a patch that fits
+ * one batch carries the tessellator's point and index lists unchanged). A
+ * culled patch is one batch, FIRST | LAST | CULLED with no points and no
+ * indices: it still carries the patch's reference, which DS drops.
  */
 #ifndef GTSIM_UNITS_COMMON_TESSELLATION_H
 #define GTSIM_UNITS_COMMON_TESSELLATION_H
