@@ -54,6 +54,17 @@ void unit_kinds_each(void (*fn)(const struct unit_ops *ops, void *context), void
 
 const struct unit_ops *unit_kind_find(const char *kind)
 {
+    /* impl = "placeholder" (fabric/topology.c looks up "<kind>:<impl>"):
+     * the stand-in even where a real unit of that kind exists, for a
+     * machine whose generation the real unit does not model yet. */
+    const char *suffix = ":placeholder";
+    size_t n = strlen(kind), m = strlen(suffix);
+    if (n > m && strcmp(kind + n - m, suffix) == 0) {
+        for (const struct unit_ops *const *k = placeholder_kinds; *k; k++)
+            if (strlen((*k)->kind) == n - m && strncmp((*k)->kind, kind, n - m) == 0)
+                return *k;
+        return NULL;
+    }
     for (const struct unit_ops *const *k = real_kinds; *k; k++)
         if (strcmp((*k)->kind, kind) == 0)
             return *k;
