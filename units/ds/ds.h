@@ -9,7 +9,10 @@
  *    URB Data, Maximum Number of Threads + 1, kernel, scratch, FP mode,
  *    exceptions, Statistics Enable), 3DSTATE_CONSTANT_DS,
  *    3DSTATE_BINDING_TABLE_POINTERS_DS, 3DSTATE_SAMPLER_STATE_POINTERS_DS,
- *    STATE_BASE_ADDRESS; all passed on downstream.
+ *    STATE_BASE_ADDRESS, 3DSTATE_URB_DS (its entry count: a batch holds
+ *    all its entries until its primitives leave, so a batch of more points
+ *    than the allocation has entries could never be shaded: counted and
+ *    dropped, never waited for); all passed on downstream.
  *  - Per MSG_DOMAIN batch, in order: one output URB entry per domain point
  *    (URB_OP_ALLOC, URB_CLIENT_DS), the patch data the threads get pushed
  *    (URB_OP_READ of Patch URB Entry Read Length 256-bit rows from Read
@@ -43,14 +46,18 @@
  * Stats: ff.*, threads.*, batches, points, primitives, ds_invocations,
  *        culled_batches, bad_batches, disabled_batches, refused_allocations,
  *        unexpected_urb_replies, bad_state, unsupported_simd4x2,
- *        grf_start_overlaps, bad_mmio, urb_wait_cycles.
+ *        grf_start_overlaps, batch_beyond_allocation, bad_mmio, urb_wait_cycles.
  *
  * Not modelled: the DS vertex cache (the seed's cache tagged by U,V within a
  * patch: TE's batches name each point once, so every point is shaded), the
  * SIMD4x2 dispatch mode (counted; SIMD8 threads are dispatched) and the
  * DUAL_PATCH kernel of SIMD8_SINGLE_OR_DUAL_PATCH (the hardware's choice of
  * kernel is an implementation note; SINGLE_PATCH threads are used), user
- * clip distance tests (CLIP's), overlap of consecutive batches' threads.
+ * clip distance tests (CLIP's), overlap of consecutive batches' threads,
+ * the URB slices' scaling of the entry count (the one-slice number is the
+ * bound used). The URB_OP_REFERENCEs leave on "urb" before the primitives
+ * leave on "gs"; that they reach the URB before a later stage's
+ * dereference relies on the links' latencies, not on a handshake.
  */
 #ifndef GTSIM_UNITS_DS_H
 #define GTSIM_UNITS_DS_H
