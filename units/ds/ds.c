@@ -560,6 +560,9 @@ static int ds_realize(struct unit *u, struct gt_error *err)
     s->urb_reply = unit_port(u, "urb_reply", 0);
     if (!port_is_bound(s->urb) || !port_is_bound(s->urb_reply))
         return gt_error_set(err, "ds: \"urb\" and \"urb_reply\" must be linked (output entries)");
+    if (!port_is_bound(unit_port(u, "eot", 0)))
+        return gt_error_set(err, "ds: \"eot\" must be linked (the URB's eot_ds): without it "
+                            "no thread would ever end");
     return stage_threads_init(&s->threads, u, FFID_DS, err);
 }
 

@@ -69,7 +69,7 @@ static const struct port_desc hs_ports[] = {
     { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "HS thread requests to the subslices' TDs" },
     { .name = "eot", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
-      .flags = PORT_OPTIONAL, .help = "thread ends from the URB (eot_hs)" },
+      .flags = PORT_OPTIONAL, .help = "thread ends from the URB (eot_hs); required" },
     { .name = "urb", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_URB),
       .help = "patch entry allocations and input vertex dereferences" },
     { .name = "urb_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_URB),
@@ -564,6 +564,9 @@ static int hs_realize(struct unit *u, struct gt_error *err)
     s->urb_reply = unit_port(u, "urb_reply", 0);
     if (!port_is_bound(s->urb) || !port_is_bound(s->urb_reply))
         return gt_error_set(err, "hs: \"urb\" and \"urb_reply\" must be linked (patch entries)");
+    if (!port_is_bound(unit_port(u, "eot", 0)))
+        return gt_error_set(err, "hs: \"eot\" must be linked (the URB's eot_hs): without it "
+                            "no thread would ever end");
     return stage_threads_init(&s->threads, u, FFID_HS, err);
 }
 
