@@ -35,7 +35,7 @@ struct catcher {
     struct port *in;
     uint32_t count;
     uint32_t kind[MAX_CAUGHT];
-    uint8_t payload[MAX_CAUGHT][1024];
+    _Alignas(16) uint8_t payload[MAX_CAUGHT][1024];
 };
 
 static const struct port_desc catcher_ports[] = {
