@@ -28,7 +28,7 @@
 #include "units/ds/ds.h"
 #include "units/urb/urb.h"
 
-#define MAX_CAUGHT 16
+#define MAX_CAUGHT 48
 
 /* ---- catchers: thread dispatches, the TE side, URB replies ------------------------------- */
 
@@ -313,17 +313,22 @@ static void domain_batch(struct rig *r, const struct tess_domain_batch *b)
 #define DS_FIRST_HANDLE (DS_START * 8192u / 64u)
 #define DS_ENTRIES 16u
 
-static void setup_urb(struct rig *r)
+static void setup_urb_entries(struct rig *r, uint32_t entries)
 {
-    urb_state(r, SPEC_ID_3DSTATE_URB_DS, DS_START, 0, DS_ENTRIES);
+    urb_state(r, SPEC_ID_3DSTATE_URB_DS, DS_START, 0, entries);
     urb_state(r, SPEC_ID_3DSTATE_URB_HS, 6, 1, 4);
     /* the DS sees 3DSTATE_URB_DS in the pipeline too */
     struct msg *m;
     struct spec_3DSTATE_URB_DS *v = state_msg(r, SPEC_ID_3DSTATE_URB_DS, sizeof *v, &m);
-    v->DSNumberOfURBEntries = DS_ENTRIES;
+    v->DSNumberOfURBEntries = entries;
     v->DSURBStartingAddress = DS_START;
     to_ds(r, m);
     run(r, 5);
+}
+
+static void setup_urb(struct rig *r)
+{
+    setup_urb_entries(r, DS_ENTRIES);
 }
 
 static void test_batches(void)
@@ -508,9 +513,61 @@ static void test_disabled_and_oversized(void)
     sim_destroy(r.sim);
 }
 
+/* A batch of 40 points: its entries come in two allocations (32 handles a
+ * message, urb.h), five threads, 40 point primitives; no pushed data, W 0.0
+ * without Compute W Coordinate Enable. */
+static void test_large_batch(void)
+{
+    struct rig r = rig_new();
+    setup_urb_entries(&r, 64);
+    uint32_t patch = patch_entry(&r, 1);
+    ds_state(&r, &(struct ds_setup){ .enable = true, .max_threads = 7 });
+    struct tess_domain_batch *b = calloc(1, sizeof *b);
+    b->patch_handle = patch;
+    b->flags = TESS_BATCH_FIRST | TESS_BATCH_LAST;
+    b->domain = TESS_DOMAIN_QUAD;
+    b->output_topology = TESS_OUTPUT_POINT;
+    b->point_count = b->index_count = 40;
+    for (uint32_t i = 0; i < 40; i++) {
+        b->u[i] = 0.25f;
+        b->v[i] = (float)i / 64.0f;
+        b->indices[i] = (uint8_t)(39 - i);          /* emitted in reverse */
+    }
+    domain_batch(&r, b);
+    run(&r, 60);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 5);
+    for (uint32_t t = 0; t < 5; t++) {
+        const struct eu_dispatch *d = dispatch_at(&r, t);
+        CU_ASSERT_EQUAL(d->dmask, 0xffu);
+        CU_ASSERT_EQUAL(d->grf_count, 5);
+        CU_ASSERT_EQUAL(grff(d, 3, 7), 0.0f);
+        CU_ASSERT_EQUAL(grff(d, 2, 7), (float)(8 * t + 7) / 64.0f);
+        CU_ASSERT_EQUAL(grf32(d, 4, 7), DS_FIRST_HANDLE + 8 * t + 7);
+    }
+    for (uint32_t t = 0; t < 5; t++)
+        eot_write(&r, dispatch_at(&r, t)->request_id);
+    run(&r, 120);
+    uint32_t ahead = 2;                             /* URB_DS, DS */
+    CU_ASSERT_EQUAL_FATAL(r.gs->count, ahead + 40);
+    for (uint32_t k = 0; k < 40; k++) {
+        CU_ASSERT_EQUAL(prim_at(&r, ahead + k)->topology, PRIM_POINTLIST);
+        CU_ASSERT_EQUAL(prim_at(&r, ahead + k)->vertex_count, 1);
+        CU_ASSERT_EQUAL(prim_at(&r, ahead + k)->handles[0], DS_FIRST_HANDLE + 39 - k);
+    }
+    CU_ASSERT_EQUAL(prim_at(&r, ahead)->flags, (uint32_t)PRIM_START);
+    CU_ASSERT_EQUAL(prim_at(&r, ahead + 39)->flags, (uint32_t)PRIM_END);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.alloc_requests"), 3);    /* the patch's, 32, 8 */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.references"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.dereferences"), 1);      /* the patch */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 1);
+    free(b);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload, pushed patch data, primitives, references, DS_INVOCATION_COUNT", test_batches },
     { "disabled pass-through, batch beyond the allocation", test_disabled_and_oversized },
+    { "a batch of 40 points: two allocations, five threads", test_large_batch },
     { 0 }
 };
 TEST_SUITE(ds, cases);

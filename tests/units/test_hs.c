@@ -532,8 +532,34 @@ static void test_disabled_and_refused(void)
     sim_destroy(r.sim);
 }
 
+/* SINGLE_PATCH with 10 ICPs: handles in R1 (ICPs 0-7) and R2 (8, 9). */
+static void test_single_patch_many_icps(void)
+{
+    struct rig r = rig_new();
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 0, 16);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_HS, HS_START, HS_ENTRY_UNITS - 1, 8);
+    run(&r, 5);
+    uint32_t v[10];
+    vs_entries(&r, 10, v);
+    hs_state(&r, &(struct hs_setup){ .enable = true, .max_threads = 7, .vertex_handles = true });
+    patch(&r, PRIM_PATCHLIST_1 + 9, 10, v, 5);
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    const struct eu_dispatch *d = dispatch_at(&r, 0);
+    CU_ASSERT_EQUAL(d->grf_count, 3);
+    for (uint32_t k = 0; k < 10; k++)
+        CU_ASSERT_EQUAL(grf32(d, 1 + k / 8, k % 8), v[k]);
+    CU_ASSERT_EQUAL(grf32(d, 2, 2), 0u);
+    eot_write(&r, d->request_id);
+    run(&r, 40);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "hs.patches"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 10);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SINGLE_PATCH payload, instances, order, references, HS_INVOCATION_COUNT", test_single_patch },
+    { "SINGLE_PATCH with 10 ICP handles", test_single_patch_many_icps },
     { "8_PATCH payload and dispatch mask", test_eight_patch },
     { "DUAL_PATCH payload and dispatch masks", test_dual_patch },
     { "disabled pass-through, refused allocation", test_disabled_and_refused },
