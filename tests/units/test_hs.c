@@ -557,12 +557,42 @@ static void test_single_patch_many_icps(void)
     sim_destroy(r.sim);
 }
 
+/* Maximum Number of Threads 0 (one thread): the second instance waits for
+ * the first to end; the patch leaves after both. */
+static void test_thread_limit(void)
+{
+    struct rig r = rig_new();
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 0, 16);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_HS, HS_START, HS_ENTRY_UNITS - 1, 8);
+    run(&r, 5);
+    uint32_t v[3];
+    vs_entries(&r, 3, v);
+    hs_state(&r, &(struct hs_setup){ .enable = true, .instance_count = 1, .max_threads = 0 });
+    patch(&r, PRIM_PATCHLIST_1 + 2, 3, v, 9);
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    CU_ASSERT_EQUAL(dispatch_at(&r, 0)->grf_count, 1);     /* no handles asked for */
+    CU_ASSERT_TRUE(probe_stat(r.sim, "hs.threads.stall.max_threads") > 0);
+    eot_write(&r, dispatch_at(&r, 0)->request_id);
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 2);
+    CU_ASSERT_EQUAL((grf32(dispatch_at(&r, 1), 0, 2) >> 17) & 0x7f, 1u);
+    CU_ASSERT_EQUAL(r.te->count, 1);                       /* the state only */
+    eot_write(&r, dispatch_at(&r, 1)->request_id);
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.te->count, 2);
+    CU_ASSERT_EQUAL(prim_at(&r, 1)->owner_handle, HS_FIRST_HANDLE);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "hs.threads.in_flight_peak"), 1);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SINGLE_PATCH payload, instances, order, references, HS_INVOCATION_COUNT", test_single_patch },
     { "SINGLE_PATCH with 10 ICP handles", test_single_patch_many_icps },
     { "8_PATCH payload and dispatch mask", test_eight_patch },
     { "DUAL_PATCH payload and dispatch masks", test_dual_patch },
     { "disabled pass-through, refused allocation", test_disabled_and_refused },
+    { "Maximum Number of Threads holds the second instance", test_thread_limit },
     { 0 }
 };
 TEST_SUITE(hs, cases);
