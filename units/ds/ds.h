@@ -42,7 +42,7 @@
  *
  * Ports: "te" in (MSG_STATE, MSG_DOMAIN, MSG_PRIMITIVE, MSG_MMIO), "gs" out,
  *        "td"[open] out, "eot" in (the URB's "eot_ds"), "urb" out /
- *        "urb_reply" in.
+ *        "urb_reply" in; all but "gs" must be linked (a realize error otherwise).
  * Stats: ff.*, threads.*, batches, points, primitives, ds_invocations,
  *        culled_batches, bad_batches, disabled_batches, refused_allocations,
  *        unexpected_urb_replies, bad_state, unsupported_simd4x2,

@@ -50,7 +50,8 @@
  *
  * Ports: "vs" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO, anything else is
  *        passed on in order), "te" out, "td"[open] out (MSG_THREAD_DISPATCH),
- *        "eot" in (the URB's "eot_hs"), "urb" out / "urb_reply" in (MSG_URB).
+ *        "eot" in (the URB's "eot_hs"), "urb" out / "urb_reply" in (MSG_URB); "td",
+ *        "eot" and "urb"/"urb_reply" must be linked (a realize error otherwise).
  * Stats: ff.* (FF_STAGE_STATS), threads.* (STAGE_THREADS_STATS), patches,
  *        dispatches (thread groups), hs_invocations, bad_patches,
  *        refused_allocations, non_patch_primitives, unexpected_urb_replies,
