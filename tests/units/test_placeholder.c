@@ -19,7 +19,7 @@ static void test_placeholder_spreads_round_robin(void)
     const char *src_over[] = { "messages=9", "payload=10", NULL };
     const char *ph_over[] = { "throughput=3", NULL };
     struct unit *src = probe_add(sim, &probe_source_ops, "src", src_over);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(probe_add(sim, unit_kind_find("te"), "te", ph_over));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(probe_add(sim, unit_kind_find("te:placeholder"), "te", ph_over));
     struct unit *d[3];
     struct gt_error err;
     struct link_params lp = { 1, 16, 16 };
@@ -124,8 +124,24 @@ static void test_host_refuses_what_it_cannot_play(void)
     }
 }
 
+/* impl = "placeholder": the stand-in even where the real kind exists. */
+static void test_placeholder_impl_lookup(void)
+{
+    const struct unit_ops *real = unit_kind_find("urb");
+    const struct unit_ops *stand_in = unit_kind_find("urb:placeholder");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(stand_in);
+    CU_ASSERT_FALSE(real->placeholder);
+    CU_ASSERT_TRUE(stand_in->placeholder);
+    CU_ASSERT_STRING_EQUAL(stand_in->kind, "urb");
+    CU_ASSERT_PTR_NULL(unit_kind_find("no_such_unit:placeholder"));
+    CU_ASSERT_PTR_NULL(unit_kind_find(":placeholder"));
+    CU_ASSERT_PTR_NULL(unit_kind_find("ur:placeholder"));
+}
+
 static const struct test_case cases[] = {
     { "placeholder spreads round-robin", test_placeholder_spreads_round_robin },
+    { "impl = placeholder finds the stand-in", test_placeholder_impl_lookup },
     { "placeholder sinks without outputs", test_placeholder_sinks_without_outputs },
     { "host builtin workload through the cs", test_host_builtin_workload_through_the_cs },
     { "host refuses what it cannot play", test_host_refuses_what_it_cannot_play },
