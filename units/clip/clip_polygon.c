@@ -138,7 +138,7 @@ enum clip_action clip_mode_action(uint32_t mode, struct clip_determination d)
 static void add_plane(struct clip_plane *planes, uint32_t *n, float a, float b, float c, float d,
                       float offset, int32_t distance)
 {
-    planes[*n] = (struct clip_plane){ { a, b, c, d }, offset, distance };
+    planes[*n] = (struct clip_plane){ { a, b, c, d }, offset, distance, false };
     (*n)++;
 }
 
@@ -146,6 +146,7 @@ uint32_t clip_planes(const struct clip_test_config *c, struct clip_plane planes[
 {
     uint32_t n = 0;
     add_plane(planes, &n, 0, 0, 0, 1, -CLIP_W_EPSILON, -1);         /* w > 0 */
+    planes[0].w_floor = true;
     if (c->z_near) {
         if (c->d3d)
             add_plane(planes, &n, 0, 0, 1, 0, 0, -1);               /* z >= 0 */
@@ -194,10 +195,12 @@ void clip_point_lerp(const struct clip_point *a, const struct clip_point *b, flo
 }
 
 /* The cut of the edge from the inside vertex a (da >= 0) to the outside b. */
-static void cut(const struct clip_point *a, float da, const struct clip_point *b, float db,
-                struct clip_point *p)
+static void cut(const struct clip_plane *pl, const struct clip_point *a, float da,
+                const struct clip_point *b, float db, struct clip_point *p)
 {
     clip_point_lerp(a, b, da / (da - db), p);
+    if (pl->w_floor && p->pos[3] < CLIP_W_EPSILON)      /* NaN stays: caught later */
+        p->pos[3] = CLIP_W_EPSILON;
 }
 
 uint32_t clip_polygon(const struct clip_plane *planes, uint32_t plane_count,
@@ -229,10 +232,10 @@ uint32_t clip_polygon(const struct clip_plane *planes, uint32_t plane_count,
             }
             if (cin) {
                 if (!pin)
-                    cut(cur, dc, prev, dp, &o[m++]);
+                    cut(pl, cur, dc, prev, dp, &o[m++]);
                 o[m++] = *cur;
             } else if (pin) {
-                cut(prev, dp, cur, dc, &o[m++]);
+                cut(pl, prev, dp, cur, dc, &o[m++]);
             }
         }
         n = m;
@@ -254,10 +257,10 @@ bool clip_line(const struct clip_plane *planes, uint32_t plane_count, struct cli
             return false;
         struct clip_point p;
         if (!in0) {
-            cut(&v[1], d1, &v[0], d0, &p);
+            cut(&planes[k], &v[1], d1, &v[0], d0, &p);
             v[0] = p;
         } else if (!in1) {
-            cut(&v[0], d0, &v[1], d1, &p);
+            cut(&planes[k], &v[0], d0, &v[1], d1, &p);
             v[1] = p;
         }
     }

@@ -41,7 +41,8 @@
  *
  * Not in the seed (notes item 16: plane order, precision, output order and
  * guardband use are unspecified), chosen here: the planes are w > 0 (w >=
- * CLIP_W_EPSILON, so no output vertex divides by zero), near, far, x min, x
+ * CLIP_W_EPSILON, and a vertex cut there gets w >= CLIP_W_EPSILON even when
+ * rounding lands it at 0, so no output vertex divides by zero), near, far, x min, x
  * max, y min, y max, then the user clip-test planes 0-7; X/Y are cut at the
  * guardband when its test is on, else at the viewport, and not at all when
  * neither test is on (an infinite guardband side is no plane); the output
@@ -82,7 +83,7 @@ enum clip_outcode {
 #define CLIP_SOURCE_VERTICES 3u     /* a clipped object has at most 3 vertices */
 #define CLIP_MAX_PLANES 15u         /* w, near, far, 4 x/y, 8 user */
 #define CLIP_POLYGON_MAX 24u        /* 3 + one per plane, with room */
-#define CLIP_W_EPSILON 1e-30f       /* w below this is outside the w > 0 plane */
+#define CLIP_W_EPSILON 1e-6f        /* w below this is outside the w > 0 plane */
 
 /* What VertexClipTest needs (3DSTATE_CLIP, 3DSTATE_RASTER, SF_CLIP_VIEWPORT). */
 struct clip_test_config {
@@ -135,6 +136,7 @@ struct clip_plane {
     float coef[4];
     float offset;
     int32_t distance;                   /* -1: a position plane */
+    bool w_floor;                       /* the w > 0 plane: a cut's w is at least CLIP_W_EPSILON */
 };
 
 /* The planes of the chosen order (see above) for the configuration; returns
