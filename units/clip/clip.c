@@ -37,7 +37,7 @@ static const struct param_desc clip_params[] = {
 static const struct port_desc clip_ports[] = {
     { .name = "sol", .direction = PORT_IN,
       .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_MMIO),
-      .help = "state, primitives and register traffic from SOL, in order" },
+      .flags = PORT_OPTIONAL, .help = "state, primitives and register traffic from SOL, in order" },
     { .name = "sf", .direction = PORT_OUT,
       .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL, .help = "state, primitives and register traffic to SF, in order" },
