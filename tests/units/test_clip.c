@@ -728,6 +728,86 @@ static void test_bad_input_counted(void)
     rig_free(&r);
 }
 
+/* A packet owning one entry (owner_handle, as a GS output): an object passed on alone
+ * takes a reference on the owner; a clipped one is written whole into new entries; the
+ * packet's one reference (on the owner) is dropped at the end. */
+static struct msg *owner_packet(struct rig *r, uint32_t topology, uint32_t owner,
+                                const uint32_t *handles, uint32_t n)
+{
+    struct msg *m = msg_alloc(r->sim, MSG_PRIMITIVE, sizeof(struct primitive_packet));
+    struct primitive_packet *p = (struct primitive_packet *)m->payload;
+    p->topology = topology;
+    p->vertex_count = n;
+    p->owner_handle = owner;
+    memcpy(p->handles, handles, n * sizeof *handles);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->clip, "sol", 0), m));
+    return m;
+}
+
+static void test_owner_handle_packets(void)
+{
+    struct rig r = rig_new(32, 4, NULL, false);
+    /* strip v0 v1 v2 v3: (v0 v1 v2) and (v1 v2 v3) both cross x = w */
+    struct vue v[4] = { vue_at(0, 0, 0, 1, 0, 0), vue_at(0.5f, 0, 0, 1, 0, 0),
+                        vue_at(2, 0.5f, 0, 1, 0, 0), vue_at(3, 0.5f, 0, 1, 0, 0) };
+    for (uint32_t i = 0; i < 4; i++)
+        write_vue(&r, r.handles[i], &v[i]);
+    owner_packet(&r, PRIM_TRISTRIP, r.handles[0], r.handles, 4);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(sf_primitives(&r), 2);
+    uint32_t made = 0;
+    for (uint32_t k = 0; k < 2; k++) {
+        const struct primitive_packet *o = sf_primitive(&r, k);
+        CU_ASSERT_EQUAL(o->topology, PRIM_POLYGON);
+        CU_ASSERT_EQUAL(o->owner_handle, URB_HANDLE_NONE);
+        for (uint32_t i = 0; i < o->vertex_count; i++)      /* all in new entries */
+            CU_ASSERT_TRUE(o->handles[i] >= FIRST_HANDLE + 4 * HANDLE_STEP);
+        made += o->vertex_count;
+    }
+    /* a surviving original is copied exactly: the first polygon starts at v0 */
+    struct vue got = read_vue(&r, sf_primitive(&r, 0)->handles[0]);
+    CU_ASSERT_EQUAL(memcmp(got.dw, v[0].dw, sizeof got.dw), 0);
+    CU_ASSERT_EQUAL(stat(&r, "clip.vertices_made"), made);
+    /* the owner's one reference (the packet's) dropped: the owner entry freed */
+    CU_ASSERT_EQUAL(stat(&r, "urb.references"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "urb.dereferences"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "urb.frees"), 1);
+    /* LINESTRIP k0 k1 k3 owned by k0: (k0 k1) inside leaves alone with a reference on
+     * the owner; (k1 k3) crosses x = w: new entries */
+    urb_request(&r, URB_OP_ALLOC, 4, NULL);
+    sim_run(r.sim, 0);
+    const struct urb_msg *al = (const struct urb_msg *)r.own->payload[1];
+    CU_ASSERT_EQUAL_FATAL(al->count, 4);
+    uint32_t k[4];
+    memcpy(k, al->handles, sizeof k);
+    write_vue(&r, k[0], &v[0]);
+    write_vue(&r, k[1], &v[1]);
+    write_vue(&r, k[3], &v[3]);
+    uint32_t line[3] = { k[0], k[1], k[3] };
+    owner_packet(&r, PRIM_LINESTRIP, k[0], line, 3);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(sf_primitives(&r), 4);
+    const struct primitive_packet *pass = sf_primitive(&r, 2), *cut = sf_primitive(&r, 3);
+    CU_ASSERT_EQUAL(pass->topology, PRIM_LINESTRIP);
+    CU_ASSERT_EQUAL(pass->owner_handle, k[0]);
+    CU_ASSERT_EQUAL(pass->handles[0], k[0]);
+    CU_ASSERT_EQUAL(pass->handles[1], k[1]);
+    CU_ASSERT_EQUAL(cut->topology, PRIM_LINESTRIP);
+    CU_ASSERT_TRUE(cut->flags & PRIM_CLIPPED);
+    CU_ASSERT_EQUAL(cut->owner_handle, URB_HANDLE_NONE);
+    CU_ASSERT_EQUAL(cut->vertex_count, 2);
+    /* (k1 k3) cut at x = w from k1: t = (1 - 0.5) / ((1 - 0.5) - (1 - 3)) */
+    float t = 0.5f / (0.5f - (1.0f - 3.0f));
+    struct vue end = read_vue(&r, cut->handles[1]);
+    CU_ASSERT_TRUE(close_to(fdw(&end, VUE_DW_POSITION_X), 0.5f + t * 2.5f));
+    CU_ASSERT_TRUE(close_to(fdw(&end, VUE_DW_POSITION_X + 1), t * 0.5f));
+    /* one reference taken on the owner, one dropped: k0 lives on */
+    CU_ASSERT_EQUAL(stat(&r, "urb.references"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "urb.dereferences"), 2);
+    CU_ASSERT_EQUAL(stat(&r, "urb.frees"), 1);
+    rig_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "an inside triangle passes whole", test_inside_passes_whole },
     { "a triangle crossing x = w gets new URB vertices", test_crossing_triangle_makes_vertices },
@@ -740,6 +820,7 @@ static const struct test_case cases[] = {
     { "guardband from dynamic state", test_guardband_from_dynamic_state },
     { "URB allocation back-pressure", test_allocation_back_pressure },
     { "bad input is counted", test_bad_input_counted },
+    { "packets owning one entry", test_owner_handle_packets },
     { 0 }
 };
 TEST_SUITE(clip, cases);
