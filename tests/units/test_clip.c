@@ -656,6 +656,47 @@ static void test_guardband_from_dynamic_state(void)
     rig_free(&r);
 }
 
+/* Viewport Index (D2) selects the guardband; above Maximum VP Index it reads 0
+ * (004 L1549); an empty guardband is counted and the viewport's [-1, 1] used. */
+static void test_viewport_index_and_bad_guardband(void)
+{
+    struct spec_3DSTATE_CLIP c = clip_defaults();
+    c.GuardbandClipTestEnable = true;
+    c.MaximumVPIndex = 1;
+    struct rig r = rig_new(32, 6, &c, false);
+    uint32_t vp[2][16] = { { 0 } };
+    float good[4] = { -4.0f, 4.0f, -4.0f, 4.0f }, empty[4] = { 5.0f, -5.0f, -4.0f, 4.0f };
+    memcpy(&vp[0][8], good, sizeof good);
+    memcpy(&vp[1][8], empty, sizeof empty);
+    CU_ASSERT_EQUAL(gpu_memory_write(r.mem, 0x20000, vp, sizeof vp, NULL), 0);
+    struct spec_STATE_BASE_ADDRESS sba;
+    memset(&sba, 0, sizeof sba);
+    sba.DynamicStateBaseAddressModifyEnable = true;
+    sba.DynamicStateBaseAddress = 0x20000;
+    state(&r, SPEC_ID_STATE_BASE_ADDRESS, &sba, sizeof sba);
+    struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP ptr = { .SFClipViewportPointer = 0 };
+    state(&r, SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, &ptr, sizeof ptr);
+    /* two triangles reaching x = 2 w: viewport index 5 (reads 0: guardband 4, accepted)
+     * and index 1 (empty guardband: [-1, 1], so clipped) */
+    for (uint32_t i = 0; i < 6; i++) {
+        struct vue v = vue_at(i % 3 == 1 ? 2.0f : 0, i % 3 == 2 ? 1.0f : 0, 0, 1, 0, 0);
+        v.dw[VUE_DW_VIEWPORT_INDEX] = i < 3 ? 5 : 1;
+        write_vue(&r, r.handles[i], &v);
+    }
+    primitive(&r, PRIM_TRILIST, r.handles, 3, 0);
+    primitive(&r, PRIM_TRILIST, r.handles + 3, 3, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(stat(&r, "clip.trivially_accepted"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "clip.clipped"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "clip.bad_viewport"), 1);
+    CU_ASSERT_EQUAL_FATAL(sf_primitives(&r), 2);
+    const struct primitive_packet *p = sf_primitive(&r, 1);
+    CU_ASSERT_EQUAL_FATAL(p->vertex_count, 4);
+    struct vue a = read_vue(&r, p->handles[1]);
+    CU_ASSERT_TRUE(close_to(fdw(&a, VUE_DW_POSITION_X), fdw(&a, VUE_DW_POSITION_X + 3)));
+    rig_free(&r);
+}
+
 static void test_allocation_back_pressure(void)
 {
     /* 8 entries, all held by the test: the clipper waits until two are freed */
@@ -818,6 +859,7 @@ static const struct test_case cases[] = {
     { "a strip is split and keeps its winding", test_strip_split_keeps_winding },
     { "the sync returns CL counters", test_sync_returns_counters },
     { "guardband from dynamic state", test_guardband_from_dynamic_state },
+    { "viewport index and an empty guardband", test_viewport_index_and_bad_guardband },
     { "URB allocation back-pressure", test_allocation_back_pressure },
     { "bad input is counted", test_bad_input_counted },
     { "packets owning one entry", test_owner_handle_packets },
