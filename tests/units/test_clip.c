@@ -33,7 +33,7 @@ struct catcher {
     struct port *in;
     uint32_t count;
     uint32_t kind[CATCH_MAX];
-    uint8_t payload[CATCH_MAX][CATCH_BYTES];
+    _Alignas(16) uint8_t payload[CATCH_MAX][CATCH_BYTES];   /* payload structs need their alignment */
 };
 
 static const struct port_desc catcher_ports[] = {
