@@ -26,7 +26,7 @@
 
 /* ---- a catcher keeping copies of what arrives ---------------------------------------- */
 
-#define CATCH_MAX 64
+#define CATCH_MAX 512
 #define CATCH_BYTES 1024
 
 struct catcher {
@@ -849,6 +849,100 @@ static void test_owner_handle_packets(void)
     rig_free(&r);
 }
 
+/* Random packets (topologies, vertex counts, positions with NaN, infinities and
+ * negative w, every clip mode): nothing crashes or hangs, and the references add up:
+ * once a stand-in SF drops every reference of what reached it, every URB entry is free
+ * and no handle was ever unknown to the URB. */
+static uint32_t lcg(uint32_t *x)
+{
+    *x = *x * 1664525u + 1013904223u;
+    return *x >> 8;
+}
+
+static void test_random_packets_balance_references(void)
+{
+    static const uint32_t topologies[] = {
+        PRIM_POINTLIST, PRIM_LINELIST, PRIM_LINESTRIP, PRIM_TRILIST, PRIM_TRISTRIP,
+        PRIM_TRISTRIP_REVERSE, PRIM_TRIFAN, PRIM_POLYGON, PRIM_LINELIST_ADJ, PRIM_LINESTRIP_ADJ,
+        PRIM_TRILIST_ADJ, PRIM_RECTLIST, PRIM_QUADLIST, PRIM_PATCHLIST_1 + 2,
+    };
+    static const float specials[] = { NAN, INFINITY, -INFINITY, -0.0f, 0.0f, 1e30f };
+    uint32_t seed = 12345;
+    double made = 0, bad = 0, out = 0;
+    for (uint32_t round = 0; round < 6; round++) {
+        struct spec_3DSTATE_CLIP c = clip_defaults();
+        c.ClipMode = round % 5;
+        c.GuardbandClipTestEnable = round & 1;
+        c.APIMode = (round >> 1) & 1;
+        c.UserClipDistanceClipTestEnableBitmask = round == 3 ? 0x3 : 0;
+        c.UserClipDistanceCullTestEnableBitmask = round == 3 ? 0x4 : 0;
+        c.ForceUserClipDistanceClipTestEnableBitmask = c.ForceUserClipDistanceCullTestEnableBitmask =
+            round == 3;
+        c.TriangleStripListProvokingVertexSelect = round % 4;   /* 3 is reserved */
+        struct rig r = rig_new(512, 0, &c, false);
+        uint32_t kept[24 * 8], kept_count = 0;
+        struct spec_3DSTATE_RASTER raster;
+        memset(&raster, 0, sizeof raster);
+        raster.ViewportZNearClipTestEnable = raster.ViewportZFarClipTestEnable = true;
+        state(&r, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
+        for (uint32_t k = 0; k < 24; k++) {
+            uint32_t n = 1 + lcg(&seed) % 8;
+            urb_request(&r, URB_OP_ALLOC, n, NULL);
+            sim_run(r.sim, 0);
+            const struct urb_msg *al = (const struct urb_msg *)r.own->payload[r.own->count - 1];
+            CU_ASSERT_EQUAL_FATAL(al->count, n);
+            uint32_t h[8];
+            for (uint32_t i = 0; i < n; i++) {
+                h[i] = al->handles[i];
+                float pos[4];
+                for (int q = 0; q < 4; q++)
+                    pos[q] = (float)(lcg(&seed) % 1000) / 250.0f - 2.0f;
+                pos[3] += 1.0f;
+                if (lcg(&seed) % 16 == 0)
+                    pos[lcg(&seed) % 4] = specials[lcg(&seed) % 6];
+                struct vue v = vue_at(pos[0], pos[1], pos[2], pos[3], 0, (float)i);
+                for (uint32_t d = 0; d < 3; d++)
+                    set_dist(&v, d, (float)(lcg(&seed) % 100) / 50.0f - 1.0f);
+                write_vue(&r, h[i], &v);
+            }
+            uint32_t topology = topologies[lcg(&seed) % (sizeof topologies / sizeof topologies[0])];
+            if (lcg(&seed) % 4 == 0) {
+                /* the packet owns h[0]'s reference only: the test keeps the others' */
+                owner_packet(&r, topology, h[0], h, n);
+                memcpy(kept + kept_count, h + 1, (n - 1) * sizeof *h);
+                kept_count += n - 1;
+            } else
+                primitive(&r, topology, h, n, 0);
+            sim_run(r.sim, 0);
+        }
+        CU_ASSERT_EQUAL(stat(&r, "clip.bad_replies"), 0);
+        made += stat(&r, "clip.vertices_made");
+        bad += stat(&r, "clip.bad_objects") + stat(&r, "clip.clip_nonfinite");
+        out += stat(&r, "clip.objects_out");
+        /* the stand-in SF: drop each packet's references */
+        for (uint32_t k = 0; k < r.sf->count && k < CATCH_MAX; k++) {
+            if (r.sf->kind[k] != MSG_PRIMITIVE)
+                continue;
+            const struct primitive_packet *p = (const struct primitive_packet *)r.sf->payload[k];
+            if (p->owner_handle != URB_HANDLE_NONE)
+                urb_request(&r, URB_OP_DEREFERENCE, 1, &p->owner_handle);
+            else
+                urb_request(&r, URB_OP_DEREFERENCE, p->vertex_count, p->handles);
+            sim_run(r.sim, 0);
+        }
+        for (uint32_t i = 0; i < kept_count; i++)
+            urb_request(&r, URB_OP_DEREFERENCE, 1, &kept[i]);
+        sim_run(r.sim, 0);
+        CU_ASSERT_TRUE(r.sf->count < CATCH_MAX);
+        CU_ASSERT_EQUAL(stat(&r, "urb.bad_handles"), 0);
+        if (stat(&r, "urb.frees") != stat(&r, "urb.allocations"))
+            fprintf(stderr, "round %u: frees %g allocations %g\n", round, stat(&r, "urb.frees"),
+                    stat(&r, "urb.allocations"));
+        CU_ASSERT_EQUAL(stat(&r, "urb.frees"), stat(&r, "urb.allocations"));
+        rig_free(&r);
+    }
+}
+
 static const struct test_case cases[] = {
     { "an inside triangle passes whole", test_inside_passes_whole },
     { "a triangle crossing x = w gets new URB vertices", test_crossing_triangle_makes_vertices },
@@ -863,6 +957,7 @@ static const struct test_case cases[] = {
     { "URB allocation back-pressure", test_allocation_back_pressure },
     { "bad input is counted", test_bad_input_counted },
     { "packets owning one entry", test_owner_handle_packets },
+    { "random packets balance their references", test_random_packets_balance_references },
     { 0 }
 };
 TEST_SUITE(clip, cases);
