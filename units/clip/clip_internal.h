@@ -1,0 +1,133 @@
+/* units/clip/clip_internal.h - the CLIP unit's state, shared by its files (see clip.h). */
+#ifndef GTSIM_UNITS_CLIP_INTERNAL_H
+#define GTSIM_UNITS_CLIP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "units/clip/clip_polygon.h"
+#include "units/common/ff_stage.h"
+#include "units/common/primitive.h"
+#include "units/common/urb.h"
+
+struct msg;
+struct unit;
+
+#define CLIP_VIEWPORTS 16u              /* SF_CLIP_VIEWPORT array (003 L15104) */
+#define CLIP_VIEWPORT_BYTES 64u         /* 16 dwords each */
+#define CLIP_MAX_VUE_ROWS 64u           /* VUE read length limit: 63 rows + header (L11800) */
+#define CLIP_MAX_OBJECTS PRIM_MAX_VERTICES
+
+/* One object of a primitive packet (a point, line or triangle). */
+struct clip_object {
+    uint8_t n;                          /* vertices: 1, 2 or 3 */
+    uint8_t v[3];                       /* indices into the packet's handles[] */
+    bool inverted;                      /* a strip's odd triangle: SF flips its winding */
+    uint8_t provoking;                  /* index into v[] (3DSTATE_CLIP's selects) */
+    uint32_t topology;                  /* the pass-through topology (003 L14311-14335) */
+};
+
+struct clip_viewport {
+    bool valid;                         /* read from memory */
+    float gb_xmin, gb_xmax, gb_ymin, gb_ymax;
+};
+
+enum clip_phase {
+    CLIP_PHASE_NONE = 0,
+    CLIP_PHASE_READ_HEADERS,            /* vertex headers (and clip distances) of the packet */
+    CLIP_PHASE_OBJECTS,                 /* classify and act on objects in order */
+    CLIP_PHASE_READ_FULL,               /* whole VUEs of the object being clipped */
+    CLIP_PHASE_ALLOC,                   /* entries for the vertices clipping made */
+    CLIP_PHASE_WRITE,                   /* writing them */
+    CLIP_PHASE_EMIT,                    /* the clipped object to SF */
+    CLIP_PHASE_FINISH,                  /* the input's references dropped */
+};
+
+/* Reply tags: phase << 8 | index. */
+#define CLIP_TAG(phase, index) ((uint32_t)(phase) << 8 | (uint32_t)(index))
+
+/* The packet being worked on. */
+struct clip_job {
+    const struct msg *msg;              /* the input at the head (NULL: none) */
+    struct primitive_packet prim;
+    uint32_t phase;                     /* enum clip_phase */
+    struct clip_object objects[CLIP_MAX_OBJECTS];
+    uint32_t object_count;
+    uint32_t used;                      /* bitmask: vertices some object uses */
+    uint32_t header_rows;               /* rows read per vertex for the test (1 or 2) */
+    uint32_t sent, pending;             /* requests sent in the phase, replies awaited */
+    uint64_t wait_since;
+    uint8_t action[CLIP_MAX_OBJECTS];   /* enum clip_action per object */
+    bool partial, adjacency, alloc_refused;
+    float pos[PRIM_MAX_VERTICES][4];
+    float dist[PRIM_MAX_VERTICES][CLIP_DISTANCES];
+    uint32_t header[PRIM_MAX_VERTICES][4];  /* D0-D3 */
+    uint32_t object;                    /* the object being acted on */
+    /* the object being clipped */
+    struct clip_point out[CLIP_POLYGON_MAX];
+    uint32_t out_count;
+    bool line;
+    uint32_t make_count;                /* vertices to write */
+    uint8_t make[CLIP_POLYGON_MAX];     /* which out[] they are */
+    uint32_t handle[CLIP_POLYGON_MAX];  /* the handle of each out[] */
+    uint32_t full[CLIP_SOURCE_VERTICES][CLIP_MAX_VUE_ROWS * 8];
+    uint32_t vertex_rows;
+};
+
+struct clip_state {
+    /* 3DSTATE_CLIP */
+    bool enable, statistics, force_clip_mask, force_cull_mask, perspective_divide_disable;
+    bool viewport_xy, guardband, force_zero_rta;
+    bool non_perspective_barycentric;
+    uint32_t mode, api_mode, max_vp_index;
+    uint32_t tri_provoking, line_provoking, fan_provoking;
+    uint8_t clip_clip_mask, clip_cull_mask;
+    /* 3DSTATE_RASTER */
+    bool z_near, z_far;
+    /* 3DSTATE_VS/DS/GS: enables and masks, GS vertex size; 3DSTATE_URB_*: entry sizes */
+    bool stage_enable[3];               /* VS, DS, GS */
+    uint8_t stage_clip_mask[3], stage_cull_mask[3];
+    uint32_t gs_vertex_size;            /* Output Vertex Size (16 B units minus one) */
+    uint32_t entry_size[3];             /* URB Entry Allocation Size (64 B units minus one) */
+    bool entry_known[3];
+    /* 3DSTATE_SF */
+    bool sf_statistics;
+    /* STATE_BASE_ADDRESS, 3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP */
+    uint64_t dynamic_state_base;
+    bool viewports_set;
+    struct clip_viewport viewport[CLIP_VIEWPORTS];
+};
+
+struct clip {
+    /* params */
+    uint32_t per_cycle;
+    bool count_cl_primitives;
+    struct unit *self;
+    /* ports */
+    struct port *in, *out, *urb, *urb_reply, *drained;
+    struct ff_stage stage;
+    struct clip_state st;
+    struct clip_job job;
+    /* registers (the seed's 64-bit counters) */
+    uint64_t cl_invocations, cl_primitives;
+    uint32_t warned;
+    /* stats */
+    uint64_t packets_in, objects_in, trivially_accepted, trivially_rejected, clipped;
+    uint64_t culled_by_distance, bad_objects, discarded, vertices_made, objects_out;
+    uint64_t passed_whole, urb_alloc_wait_cycles, urb_read_wait_cycles, urb_port_stalls;
+    uint64_t partial_objects, adjacency_vertices, patches_rejected, unsupported_topology;
+    uint64_t clipped_away, clip_overflow, clip_nonfinite, alloc_refused, reserved_clip_mode;
+    uint64_t clip_without_divide, bad_viewport, viewport_unreadable, bad_messages, bad_replies;
+    uint64_t reserved_provoking, no_urb, vue_size_unknown, register_writes, syncs;
+    uint64_t state_clip;
+};
+
+/* clip_object.c: a primitive packet's work (ff_stage work() for MSG_PRIMITIVE);
+ * a URB reply for the job. */
+int clip_work_primitive(struct clip *s, struct unit *u, struct msg *m);
+void clip_take_urb_reply(struct clip *s, struct unit *u, struct msg *m);
+
+void clip_warn_once(struct clip *s, struct unit *u, unsigned bit, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif
