@@ -875,6 +875,61 @@ static void test_back_pressure(void)
     sim_destroy(r.sim);
 }
 
+/* The fewest VS entries the VF accepts for a topology, 2 x (history + 1 + first)
+ * (vf.h): PATCHLIST_4 needs 8, and 10 patches run through 8 entries with a
+ * consumer; with 7 the draw is skipped and counted, as is an unknown topology. */
+static void test_entries_needed(void)
+{
+    struct rig r = rig_new(&(struct rig_options){ .l3_delay = 7, .consumer = true });
+    basic_state(&r, 8, 40, PRIM_PATCHLIST_1 + 3);
+    draw(&r, &(struct draw){ .count = 40, .instances = 1 });
+    run(&r);
+    const struct primitive_packet *p[16];
+    CU_ASSERT_EQUAL_FATAL(primitives(&r, p, 16), 10);
+    check_vertices(&r, p[9], (int[]){ 36, 37, 38, 39 }, 4);
+    CU_ASSERT_EQUAL(stat(&r, "urb.frees"), 40);
+    sim_destroy(r.sim);
+
+    r = rig_new(&(struct rig_options){ .l3_delay = 7, .consumer = true });
+    basic_state(&r, 7, 40, PRIM_PATCHLIST_1 + 3);
+    draw(&r, &(struct draw){ .count = 40, .instances = 1 });
+    topology(&r, 21);                   /* no 3D_Prim_Topo_Type has 21 */
+    draw(&r, &(struct draw){ .count = 40, .instances = 1 });
+    run(&r);
+    CU_ASSERT_EQUAL(primitives(&r, p, 16), 0);
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.urb_too_small"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.topology"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "urb.alloc_requests"), 0);
+    sim_destroy(r.sim);
+}
+
+/* A valid element after an invalid one breaks 004 L6429: counted, ignored. */
+static void test_element_gap(void)
+{
+    struct rig r = rig_new(&(struct rig_options){ .l3_delay = 0 });
+    basic_state(&r, 64, 2, PRIM_POINTLIST);
+    uint32_t dw[1 + 2 * 3] = { 0 };
+    struct GEN9_3DSTATE_VERTEX_ELEMENTS h = { GEN9_3DSTATE_VERTEX_ELEMENTS_header };
+    h.DWordLength = 5;
+    CU_ASSERT_EQUAL(GEN9_3DSTATE_VERTEX_ELEMENTS_pack(dw, &h), 0);
+    struct GEN9_VERTEX_ELEMENT_STATE e0 = { .Valid = true, .SourceElementFormat = SURFACE_FORMAT_R32G32B32A32_FLOAT,
+                                            .Component0Control = SRC, .Component1Control = SRC,
+                                            .Component2Control = SRC, .Component3Control = SRC };
+    struct GEN9_VERTEX_ELEMENT_STATE e2 = e0;
+    e2.Component0Control = VFCOMP_STORE_1_INT;
+    CU_ASSERT_EQUAL(GEN9_VERTEX_ELEMENT_STATE_pack(dw + 1, &e0), 0);
+    CU_ASSERT_EQUAL(GEN9_VERTEX_ELEMENT_STATE_pack(dw + 5, &e2), 0);   /* element 1 invalid */
+    send_state(&r, "3DSTATE_VERTEX_ELEMENTS", dw, 7);
+    draw(&r, &(struct draw){ .count = 2, .instances = 1 });
+    run(&r);
+    const struct primitive_packet *p[2];
+    CU_ASSERT_EQUAL_FATAL(primitives(&r, p, 2), 2);
+    CU_ASSERT_EQUAL(vertex_of(&r, p[1]->handles[0]), 1);
+    CU_ASSERT_EQUAL(vue_dword(&r, p[1]->handles[0], 8), 0);     /* element 2 not stored */
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.state"), 1);
+    sim_destroy(r.sim);
+}
+
 /* No URB allocation: the URB refuses, objects are dropped and counted, no hang. */
 static void test_no_allocation(void)
 {
@@ -905,6 +960,8 @@ static const struct test_case cases[] = {
     { "bad draws and registers", test_bad_draws_and_registers },
     { "back-pressure", test_back_pressure },
     { "no allocation", test_no_allocation },
+    { "entries needed", test_entries_needed },
+    { "element gap", test_element_gap },
     { 0 }
 };
 TEST_SUITE(vf, cases);

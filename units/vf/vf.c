@@ -27,7 +27,7 @@ enum {
 };
 
 static const struct param_desc vf_params[] = {
-    PARAM_U32_FIELD("vertex_records", struct vf, records_capacity, 256, 96, 65536,
+    PARAM_U32_FIELD("vertex_records", struct vf, records_capacity, 256, 98, 65536,
                     "vertices the VF tracks at once (its window, cache and queued objects); "
                     "the seed gives no figure"),
     PARAM_U32_FIELD("cache_entries", struct vf, cache_entries, 32, 0, 64,
@@ -100,7 +100,7 @@ static const struct stat_desc vf_stats[] = {
       "stores after a NOSTORE (not permitted, 003 L12179)"),
     C("bad.invalid_control", fetch_counters.invalid_control, "components",
       "component controls with no meaning"),
-    C("bad.topology", assembler.counters.bad_topology, "draws", "draws of an unknown topology"),
+    C("bad.topology", bad_topology, "draws", "draws of a topology VF does not know (skipped)"),
     C("bad.state", bad_state, "packets", "malformed or out-of-range VF state"),
     C("bad.unsupported_gen", unsupported_gen, "packets", "VF state of a generation before Gen8"),
     C("bad.messages", bad_messages, "messages", "malformed or unexpected messages"),
@@ -374,8 +374,9 @@ static int vf_realize(struct unit *u, struct gt_error *err)
     };
     if (ff_stage_init(&s->ff, &c, err) < 0)
         return -1;
-    if (s->records_capacity < 2 * PRIM_MAX_VERTICES + s->cache_entries + 16)
-        return gt_error_set(err, "%s: vertex_records %u is below 2 x 32 + cache_entries + 16",
+    /* a PATCHLIST_32 draw holds up to 2 x 32 vertices and queues objects of 32 */
+    if (s->records_capacity < 3 * PRIM_MAX_VERTICES + s->cache_entries + 2)
+        return gt_error_set(err, "%s: vertex_records %u is below 3 x 32 + cache_entries + 2",
                             unit_name(u), s->records_capacity);
     return vf_draw_init(s, err);
 }

@@ -45,8 +45,8 @@
  *   RANDOM draws (sequential ones never hit, 001 L5508), off with the VS's
  *   Vertex Cache Disable or a PrimitiveID stored in the VUE (001 L5506),
  *   flushed between instances and draws (001 L5522-5524). Its size is not in
- *   the seed (param cache_entries, FIFO replacement; at most a quarter of the
- *   VS entries so the VF cannot starve itself).
+ *   the seed (param cache_entries, FIFO replacement; at most half of the VS
+ *   entries the VF does not need for itself, below, so it cannot starve).
  * - PrimitiveID: the object's number within its instance (001 L5096-5108); a
  *   vertex's STORE_PID component is the number of objects made before it was
  *   added (the S/R counter rule of 001 L5110-5160 for each listed topology).
@@ -70,7 +70,13 @@
  * (URB_OP_DEREFERENCE) - so dangling vertices are freed (003 L12193-12195).
  * Each object sent takes one reference per vertex (URB_OP_REFERENCE, sent
  * before the primitive) that the primitive carries on. An object leaves only
- * when its vertices' writes are done (URB_OP_WRITE_DONE).
+ * when its vertices' writes are done (URB_OP_WRITE_DONE). The VF may hold
+ * 2 x (history + 1 + first) entries itself (vf_assembly_history: the object
+ * held back for its END flag and the vertices later objects may use); a draw
+ * when 3DSTATE_URB_VS gives fewer is skipped and counted (bad.urb_too_small)
+ * rather than waiting for itself forever. The REFERENCE for a primitive is
+ * sent before the primitive, on the VF's own URB channel, so that it reaches
+ * the URB before a consumer's DEREFERENCE can (with the usual 1-cycle links).
  *
  * Ports: "cs" in (MSG_STATE, MSG_MMIO: CS_MMIO_WRITE of the 3DPRIM_* and
  *        IA_* registers is applied and consumed, other writes go on;

@@ -288,3 +288,8 @@ const struct vf_object *vf_assembly_held(const struct vf_assembler *a)
 {
     return a->have_pending ? &a->pending : NULL;
 }
+
+bool vf_topology_known(uint32_t topology)
+{
+    return rule_of(topology).shape != SHAPE_NONE;
+}

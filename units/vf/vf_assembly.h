@@ -122,6 +122,9 @@ bool vf_topology_cuts(uint32_t topology);
  * the vertices of the held object below. 0 for a topology VF does not know. */
 unsigned vf_assembly_history(uint32_t topology, bool *uses_first);
 
+/* Whether VF assembles the topology at all (a draw of any other is dropped). */
+bool vf_topology_known(uint32_t topology);
+
 /* The object made but held back until its END flag is known (it leaves on
  * the next object or at the end of the topology); NULL when there is none. */
 const struct vf_object *vf_assembly_held(const struct vf_assembler *assembler);

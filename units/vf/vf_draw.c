@@ -271,18 +271,27 @@ bool vf_draw_start(struct vf *s, const struct cs_state_packet *p)
                      s->max_draw_vertices);
         return false;
     }
-    bool uses_first;
-    unsigned history = vf_assembly_history(d->topology, &uses_first);
-    uint32_t held = history + 1u + (uses_first ? 1u : 0u) + PRIM_MAX_VERTICES;
-    if (s->urb && port_is_bound(s->urb) && s->vs_entries &&
-        s->vs_entries < history + 1u + (uses_first ? 1u : 0u)) {
-        /* the VF could never hold one object's vertices: it would wait forever */
-        s->urb_too_small++;
-        vf_warn_once(s, 3, "3DSTATE_URB_VS gives %u entries, fewer than one object of topology %u "
-                     "needs: draw skipped", s->vs_entries, d->topology);
+    if (!vf_topology_known(d->topology)) {
+        s->bad_topology++;
+        vf_warn_once(s, 11, "3DPRIMITIVE of topology %u, which VF does not know: skipped",
+                     d->topology);
         return false;
     }
-    if (held + s->cache_entries + 2 > s->records_capacity) {
+    /* URB entries the VF itself may hold at once: the object held back for its
+     * END flag, the window of vertices later objects may use, the vertex being
+     * added and a fan's first vertex (an object has at most history + 1 + first
+     * vertices). With fewer VS entries it would wait for itself forever. */
+    bool uses_first;
+    unsigned history = vf_assembly_history(d->topology, &uses_first);
+    uint32_t own = 2u * (history + 1u + (uses_first ? 1u : 0u));
+    bool urb = s->urb && port_is_bound(s->urb);
+    if (urb && s->vs_entries && s->vs_entries < own) {
+        s->urb_too_small++;
+        vf_warn_once(s, 3, "3DSTATE_URB_VS gives %u entries, fewer than the %u topology %u needs "
+                     "in the VF: draw skipped", s->vs_entries, own, d->topology);
+        return false;
+    }
+    if (own + PRIM_MAX_VERTICES + s->cache_entries + 2 > s->records_capacity) {
         s->bad_draws++;
         vf_warn_once(s, 4, "vertex_records too small for topology %u: draw skipped", d->topology);
         return false;
@@ -296,9 +305,11 @@ bool vf_draw_start(struct vf *s, const struct cs_state_packet *p)
     /* the cache: VertexIndex tags (003 L11986-11992), for RANDOM draws only and
      * not with a PrimitiveID in the VUE (001 L5500-5512); Vertex Cache Disable */
     d->cache_enabled = d->random && s->cache_entries && !s->vs_cache_disable && !elements_use_pid(s);
+    /* the cache's entries come on top of those: at most half of what is left */
     d->cache_limit = s->cache_entries;
-    if (s->vs_entries && d->cache_limit > s->vs_entries / 4)
-        d->cache_limit = s->vs_entries / 4;     /* leave entries for the vertices in flight */
+    if (urb && s->vs_entries && d->cache_limit > (s->vs_entries - own) / 2)
+        d->cache_limit = (s->vs_entries - own) / 2;
+    d->cache_enabled = d->cache_enabled && d->cache_limit > 0;
     memset(s->ib_lines, 0, sizeof s->ib_lines);
     d->active = d->generating = true;
     return true;

@@ -137,7 +137,7 @@ struct vf {
     uint64_t index_lines, urb_allocs, urb_writes, urb_references, urb_dereferences;
     uint64_t stall_urb, stall_l3, stall_output, stall_records;
     struct vf_fetch_counters fetch_counters;
-    uint64_t index_out_of_bounds, unsupported_gen;
+    uint64_t index_out_of_bounds, unsupported_gen, bad_topology;
     uint64_t refused_allocations, address_faults, bad_state, bad_draws, bad_messages;
     uint64_t edge_flags_ignored, sgvs_beyond_entry, urb_too_small, registers_written;
     uint64_t syncs;
