@@ -530,6 +530,10 @@ static void test_strip(void)
         CU_ASSERT_EQUAL(p[t]->primitive_id, (uint32_t)t);
         CU_ASSERT_EQUAL(p[t]->owner_handle, URB_HANDLE_NONE);
     }
+    /* each vertex is new in the first primitive that carries it */
+    CU_ASSERT_EQUAL(p[0]->new_vertices, 0x7);
+    CU_ASSERT_EQUAL(p[1]->new_vertices, 0x4);
+    CU_ASSERT_EQUAL(p[2]->new_vertices, 0x4);
     CU_ASSERT_EQUAL(p[0]->flags & (PRIM_START | PRIM_END), PRIM_START);
     CU_ASSERT_EQUAL(p[1]->flags & (PRIM_START | PRIM_END), 0);
     CU_ASSERT_EQUAL(p[2]->flags & (PRIM_START | PRIM_END), PRIM_END);
@@ -639,6 +643,10 @@ static void test_vertex_cache(void)
     primitives(&r, p, 4);
     CU_ASSERT_EQUAL(p[1]->handles[0], p[0]->handles[2]);      /* index 2 hit */
     CU_ASSERT_EQUAL(p[2]->handles[0], p[0]->handles[0]);      /* index 0 hit */
+    /* hits are not new: the VS does not shade them again (VCHit, 001 L4817) */
+    CU_ASSERT_EQUAL(p[0]->new_vertices, 0x7);
+    CU_ASSERT_EQUAL(p[1]->new_vertices, 0x4);
+    CU_ASSERT_EQUAL(p[2]->new_vertices, 0);
     CU_ASSERT_EQUAL(stat(&r, "vf.cache.hits"), 5);
     CU_ASSERT_EQUAL(stat(&r, "vf.cache.misses"), 4);
     CU_ASSERT_EQUAL(stat(&r, "vf.vertices.fetched"), 4);

@@ -40,8 +40,10 @@
  *   vertex removal and the IA counters: vf_assembly.h.
  * - The vertex cache (003 L11986-11992): tagged by VertexIndex, it holds the
  *   handles of vertices already fetched; a hit sends the same handle again
- *   (nothing fetched or written; hardware marks it VCHit so the VS does not
- *   shade it again, 001 L4817: the VS sees a handle it already has). Only for
+ *   (nothing fetched or written). Hardware marks it VCHit so the VS does not
+ *   shade it again (001 L4817); here every primitive's new_vertices mask
+ *   (primitive.h) marks the handles no earlier primitive carried, which the
+ *   VS shades, once - hits and vertices shared between objects are not. Only for
  *   RANDOM draws (sequential ones never hit, 001 L5508), off with the VS's
  *   Vertex Cache Disable or a PrimitiveID stored in the VUE (001 L5506),
  *   flushed between instances and draws (001 L5522-5524). Its size is not in

@@ -190,6 +190,12 @@ static void emit_objects(struct vf *s)
             p->draw = s->draw.id;
             p->owner_handle = URB_HANDLE_NONE;
             memcpy(p->handles, handles, q->vertex_count * sizeof handles[0]);
+            for (uint32_t i = 0; i < q->vertex_count; i++) {
+                struct vf_record *r = &s->records[q->records[i]];
+                if (!r->sent)
+                    p->new_vertices |= 1u << i;
+                r->sent = true;
+            }
             ff_stage_emit(&s->ff, m);
             s->primitives_out++;
         }

@@ -32,6 +32,7 @@ struct vf_record {
     bool written;                   /* its VUE is complete (or no URB is linked) */
     bool failed;                    /* the URB gave no entry: objects using it are dropped */
     bool fetching;                  /* in the fetch ring, not yet written */
+    bool sent;                      /* a primitive carried it already (primitive.h new_vertices) */
     uint32_t holders;               /* the window, the cache and queued objects that use it */
     uint32_t handle;                /* URB_HANDLE_NONE until allocated */
     uint32_t lines_pending;         /* vertex-data lines not yet answered by the L3 */
