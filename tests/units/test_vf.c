@@ -862,6 +862,33 @@ static void test_bad_draws_and_registers(void)
     sim_destroy(r.sim);
 }
 
+/* IA_VERTICES_COUNT and IA_PRIMITIVES_COUNT count only while 3DSTATE_VF_STATISTICS
+ * enables them (004 L6657): two TRILIST draws of 3, the first with statistics off. */
+static void test_statistics_enable(void)
+{
+    struct rig r = rig_new(&(struct rig_options){ .l3_delay = 1 });
+    basic_state(&r, 64, 3, PRIM_TRILIST);
+    statistics(&r, false);
+    draw(&r, &(struct draw){ .count = 3, .instances = 1 });
+    mmio(&r, CS_MMIO_SYNC, 0, 0);
+    statistics(&r, true);
+    draw(&r, &(struct draw){ .count = 3, .instances = 1 });
+    mmio(&r, CS_MMIO_SYNC, 0, 0);
+    run(&r);
+    const struct caught *sync[2];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r.caught->count && n < 2; i++)
+        if (r.caught->items[i].kind == MSG_MMIO)
+            sync[n++] = &r.caught->items[i];
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(sync[0]->regs.value[PIPE_REG_IA_VERTICES], 0);
+    CU_ASSERT_EQUAL(sync[0]->regs.value[PIPE_REG_IA_PRIMITIVES], 0);
+    CU_ASSERT_EQUAL(sync[1]->regs.value[PIPE_REG_IA_VERTICES], 3);
+    CU_ASSERT_EQUAL(sync[1]->regs.value[PIPE_REG_IA_PRIMITIVES], 1);
+    CU_ASSERT_EQUAL(stat(&r, "vf.IA_VERTICES_COUNT"), 3);
+    sim_destroy(r.sim);
+}
+
 /* Back-pressure: 8 VS entries, a slow L3 and a narrow output for 60 triangles
  * (180 vertices); the consumer frees entries as it takes primitives. The draw
  * completes (no deadlock), stalls are counted, every entry is freed. */
@@ -966,6 +993,7 @@ static const struct test_case cases[] = {
     { "indirect", test_indirect },
     { "topologies", test_topologies },
     { "bad draws and registers", test_bad_draws_and_registers },
+    { "statistics enable", test_statistics_enable },
     { "back-pressure", test_back_pressure },
     { "no allocation", test_no_allocation },
     { "entries needed", test_entries_needed },
