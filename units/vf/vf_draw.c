@@ -429,8 +429,10 @@ static bool index_line_ready(struct vf *s, uint64_t address)
             break;                      /* its reply is still to come: ask later */
         s->ib_next = (s->ib_next + 1) % VF_IB_PREFETCH;
         s->ib_lines[slot] = (struct vf_ib_line){ true, false, line + i };
-        vf_io_queue_line(s, (line + i) * MEMREQ_LINE_BYTES, VF_TAG_INDEX_LINE | slot);
-        s->index_lines++;
+        if (vf_io_queue_line(s, (line + i) * MEMREQ_LINE_BYTES, VF_TAG_INDEX_LINE | slot))
+            s->index_lines++;
+        else
+            s->ib_lines[slot].answered = true;      /* a fault: nothing to wait for */
     }
     s->stall_l3++;
     return false;

@@ -156,7 +156,7 @@ bool vf_draw_step(struct vf *s);
 /* vf_io.c: the URB and L3 sides */
 void vf_io_replies(struct vf *s);
 void vf_io_pump(struct vf *s);
-void vf_io_queue_line(struct vf *s, uint64_t virtual_address, uint32_t tag);
+bool vf_io_queue_line(struct vf *s, uint64_t virtual_address, uint32_t tag);
 void vf_io_dereference(struct vf *s, uint32_t handle);
 bool vf_io_reference(struct vf *s, const uint32_t *handles, uint32_t count);
 void vf_record_release(struct vf *s, uint32_t record);

@@ -186,17 +186,17 @@ static bool send_write(struct vf *s, uint32_t id)
 
 /* ---- L3 ------------------------------------------------------------------------- */
 
-void vf_io_queue_line(struct vf *s, uint64_t virtual_address, uint32_t tag)
+bool vf_io_queue_line(struct vf *s, uint64_t virtual_address, uint32_t tag)
 {
     if (!s->l3 || !port_is_bound(s->l3))
-        return;                 /* no L3 linked: fetch is untimed */
+        return false;           /* no L3 linked: fetch is untimed */
     struct gpu_address_space as;
     gpu_address_space_init(&as, sim_memory(unit_sim(s->unit)),
                            (enum gpu_address_space_format)s->draw.space_format, s->draw.space_root);
     uint64_t physical;
     if (gpu_address_space_translate(&as, virtual_address, &physical) < 0) {
         s->address_faults++;
-        return;                 /* nothing to time: the functional read gives zeros */
+        return false;           /* nothing to time: the functional read gives zeros */
     }
     struct vf_line_request q = { physical & ~(uint64_t)(MEMREQ_LINE_BYTES - 1), tag };
     fifo_push(&s->lines, &q);
@@ -204,6 +204,7 @@ void vf_io_queue_line(struct vf *s, uint64_t virtual_address, uint32_t tag)
         s->ib_outstanding++;
     else
         s->records[tag].lines_pending++;
+    return true;
 }
 
 /* ---- replies -------------------------------------------------------------------- */
