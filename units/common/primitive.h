@@ -87,10 +87,10 @@ struct primitive_packet {
      * new vertices, or drops it) dereferences them when it no longer reads
      * them. VF takes one reference per primitive on each vertex it sends. */
     uint32_t owner_handle;
-    /* VF -> VS: bit i set when handles[i] is a vertex VF fetched anew (a
-     * vertex cache miss, 003 L11986): the VS shades it once; a cache hit
-     * names a vertex already sent (and shaded) with its bit clear. Stages
-     * after the VS leave it 0. */
+    /* VF -> VS: bit i set when handles[i] is a vertex VF has just written and no
+     * earlier primitive carried: the VS shades exactly these, once. A vertex
+     * shared with an earlier object (strips, fans) or found in the vertex cache
+     * (the VCHit mark, seed 001 L4817) comes with its bit clear. 0 elsewhere. */
     uint32_t new_vertices;
     uint32_t handles[PRIM_MAX_VERTICES];    /* VUE handles (urb.h), 64-byte units */
 };

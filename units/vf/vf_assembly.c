@@ -267,3 +267,29 @@ void vf_assembly_end(struct vf_assembler *a)
     if (a->known)
         end_topology(a);
 }
+
+unsigned vf_assembly_history(uint32_t topology, bool *uses_first)
+{
+    struct topology_rule rule = rule_of(topology);
+    *uses_first = rule.shape == SHAPE_FAN || topology == PRIM_LINELOOP;
+    switch (rule.shape) {
+    case SHAPE_LIST: return rule.group - 1u;        /* the incomplete object's vertices */
+    case SHAPE_LINESTRIP: case SHAPE_FAN: return 1;
+    case SHAPE_TRISTRIP: return 2;
+    case SHAPE_LINESTRIP_ADJ: case SHAPE_QUADSTRIP: return 3;
+    /* put_strip_adj_object: a middle object reaches 8 back, the last one of an
+     * odd-length strip 9 */
+    case SHAPE_TRISTRIP_ADJ: return 9;
+    default: return 0;
+    }
+}
+
+const struct vf_object *vf_assembly_held(const struct vf_assembler *a)
+{
+    return a->have_pending ? &a->pending : NULL;
+}
+
+bool vf_topology_known(uint32_t topology)
+{
+    return rule_of(topology).shape != SHAPE_NONE;
+}

@@ -115,4 +115,18 @@ void vf_assembly_end(struct vf_assembler *assembler);
 /* Whether the cut index applies to the topology (L11867-11883). */
 bool vf_topology_cuts(uint32_t topology);
 
+/* How many of the latest vertices of a topology objects not yet made may
+ * still use (the vertices before the one being added), and whether they may
+ * also use the topology's first vertex (fans, POLYGON, LINELOOP's closing
+ * line). A caller that holds resources per vertex keeps exactly those, plus
+ * the vertices of the held object below. 0 for a topology VF does not know. */
+unsigned vf_assembly_history(uint32_t topology, bool *uses_first);
+
+/* Whether VF assembles the topology at all (a draw of any other is dropped). */
+bool vf_topology_known(uint32_t topology);
+
+/* The object made but held back until its END flag is known (it leaves on
+ * the next object or at the end of the topology); NULL when there is none. */
+const struct vf_object *vf_assembly_held(const struct vf_assembler *assembler);
+
 #endif
