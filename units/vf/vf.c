@@ -59,6 +59,10 @@ static const struct port_desc vf_ports[] = {
       .help = "the URB's answers (client_reply[i])" },
     { .name = "l3", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
       .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST), .help = "vertex and index line reads" },
+    { .name = "urb_state", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+      .msg_kinds = MSG_BIT(MSG_STATE),
+      .help = "copies of 3DSTATE_URB_* and 3DSTATE_PUSH_CONSTANT_ALLOC_* for the URB unit's "
+              "state port, in command order ahead of the VF's allocations" },
     { .name = "l3_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL,
       .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE), .help = "the L3's answers" },
     PORT_END
@@ -67,6 +71,10 @@ static const struct port_desc vf_ports[] = {
 #define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct vf, f, m, h)
 static const struct stat_desc vf_stats[] = {
     C("draws", draws, "commands", "3DPRIMITIVE commands"),
+    C("urb_state.copied", urb_state_copied, "packets",
+      "URB allocation commands copied to the URB unit"),
+    C("urb_state.dropped", urb_state_dropped, "packets",
+      "URB allocation commands the urb_state link could not take (lost: a model bug)"),
     C("draws.empty", empty_draws, "commands", "draws of 0 vertices or 0 instances (no-ops)"),
     C("draws.indirect", indirect_draws, "commands", "draws taking the 3DPRIM_* registers"),
     C("draws.bad", bad_draws, "commands", "absurd draws skipped, or End Offset with no VB0 pitch"),
@@ -194,10 +202,46 @@ static void take_vertex_elements(struct vf *s, const struct cs_state_packet *p)
     }
 }
 
+/* The URB's allocation state travels to the URB unit from here, so that it
+ * arrives in command order with the VF's own allocations (the URB unit's
+ * state port; units/urb/urb.h). The link is sized for it: a refusal is
+ * counted and logged. */
+static void copy_urb_state(struct vf *s, const struct cs_state_packet *p)
+{
+    if (!s->urb_state)
+        return;
+    const struct spec_common *c = spec_common_get((enum spec_id)p->id);
+    size_t bytes = p->common_offset + (c ? c->size : 0);
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_STATE, (uint32_t)bytes);
+    memcpy(m->payload, p, bytes);
+    if (!port_try_send(s->urb_state, m)) {
+        msg_free(unit_sim(s->unit), m);
+        s->urb_state_dropped++;
+        unit_log(s->unit, SIM_LOG_ERROR, "a URB allocation command could not reach the URB");
+        return;
+    }
+    s->urb_state_copied++;
+}
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct vf *s = context;
     s->gen = p->gen;
+    switch ((enum spec_id)p->id) {
+    case SPEC_ID_3DSTATE_URB_VS:
+    case SPEC_ID_3DSTATE_URB_HS:
+    case SPEC_ID_3DSTATE_URB_DS:
+    case SPEC_ID_3DSTATE_URB_GS:
+    case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_VS:
+    case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_HS:
+    case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_DS:
+    case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_GS:
+    case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_PS:
+        copy_urb_state(s, p);
+        break;
+    default:
+        break;
+    }
     switch ((enum spec_id)p->id) {
     case SPEC_ID_3DSTATE_VERTEX_BUFFERS:
         if (gen_ok(s, p))
@@ -349,6 +393,9 @@ static int vf_realize(struct unit *u, struct gt_error *err)
     s->urb_reply = unit_port(u, "urb_reply", 0);
     s->l3 = unit_port(u, "l3", 0);
     s->l3_reply = unit_port(u, "l3_reply", 0);
+    s->urb_state = unit_port(u, "urb_state", 0);
+    if (!port_is_bound(s->urb_state))
+        s->urb_state = NULL;
     if (port_is_bound(s->urb) != port_is_bound(s->urb_reply))
         return gt_error_set(err, "%s: urb and urb_reply must be linked together", unit_name(u));
     if (port_is_bound(s->l3) != port_is_bound(s->l3_reply))
@@ -365,6 +412,14 @@ static int vf_realize(struct unit *u, struct gt_error *err)
         { SPEC_ID_3DSTATE_VF_STATISTICS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_VS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_URB_VS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_URB_HS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_URB_DS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_URB_GS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_VS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_HS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_DS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_GS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_PS, FF_STAGE_TAKE },
         { SPEC_ID_3DPRIMITIVE, FF_STAGE_WORK },
     };
     struct ff_stage_config c = {

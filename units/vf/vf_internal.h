@@ -87,7 +87,7 @@ struct vf {
     uint32_t vertices_per_cycle, primitives_per_cycle;
     uint64_t max_draw_vertices;
     /* ports */
-    struct port *cs, *vs, *urb, *urb_reply, *l3, *l3_reply;
+    struct port *cs, *vs, *urb, *urb_reply, *l3, *l3_reply, *urb_state;
     struct unit *unit;
     struct ff_stage ff;
     /* state (the packets the VF takes, seed 003 L11853-11960) */
@@ -137,6 +137,7 @@ struct vf {
     uint64_t cache_hits, cache_misses, primitives_out, objects_dropped, lines_requested;
     uint64_t index_lines, urb_allocs, urb_writes, urb_references, urb_dereferences;
     uint64_t stall_urb, stall_l3, stall_output, stall_records;
+    uint64_t urb_state_copied, urb_state_dropped;
     struct vf_fetch_counters fetch_counters;
     uint64_t index_out_of_bounds, unsupported_gen, bad_topology;
     uint64_t refused_allocations, address_faults, bad_state, bad_draws, bad_messages;
