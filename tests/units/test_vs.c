@@ -15,6 +15,7 @@
 #include "fabric/sim.h"
 #include "msg_desc.h"
 #include "spec_common.h"
+#include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "units/common/mmio.h"
@@ -22,6 +23,8 @@
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
 #include "units/common/urb.h"
+#include "units/eu/eu.h"
+#include "units/td/td.h"
 #include "units/urb/urb.h"
 #include "units/vs/vs.h"
 
@@ -171,7 +174,7 @@ static void urb_vs_state(struct rig *r, uint32_t start, uint32_t size, uint32_t 
     CU_ASSERT_TRUE(port_inject(unit_port(r->urb, "state", 0), m));
 }
 
-static struct rig rig_new(const char *const *vs_over)
+static struct rig rig_build(const char *const *vs_over, bool real_eus)
 {
     struct rig r = { 0 };
     r.sim = probe_sim(NULL);
@@ -179,12 +182,33 @@ static struct rig rig_new(const char *const *vs_over)
     r.urb = probe_add(r.sim, &urb_ops, "urb", NULL);
     r.vs = probe_add(r.sim, &vs_ops, "vs", vs_over);
     r.idle = probe_add(r.sim, &idle_ops, "idle", NULL);
-    struct unit *t0 = probe_add(r.sim, &catcher_ops, "td0", NULL);
-    struct unit *t1 = probe_add(r.sim, &catcher_ops, "td1", NULL);
+    struct unit *t0 = real_eus ? NULL : probe_add(r.sim, &catcher_ops, "td0", NULL);
+    struct unit *t1 = real_eus ? NULL : probe_add(r.sim, &catcher_ops, "td1", NULL);
     struct unit *hs = probe_add(r.sim, &catcher_ops, "hs", NULL);
     struct unit *al = probe_add(r.sim, &catcher_ops, "alloc", NULL);
-    probe_link(r.sim, r.vs, "td[0]", t0, "in", 1, 4, 1);
-    probe_link(r.sim, r.vs, "td[1]", t1, "in", 1, 4, 1);
+    if (real_eus) {
+        /* one subslice: the real TD and two EUs; the EUs' URB SENDs (SFID 6)
+         * go to the URB, its replies come back on writeback[2] */
+        const char *td_over[] = { "eus=2", NULL };
+        struct unit *td = probe_add(r.sim, &td_ops, "td", td_over);
+        probe_link(r.sim, r.vs, "td[0]", td, "vs", 1, 4, 1);
+        for (uint32_t i = 0; i < 2; i++) {
+            char name[16], port[16];
+            snprintf(name, sizeof name, "eu%u", i);
+            struct unit *eu = probe_add(r.sim, &eu_ops, name, NULL);
+            snprintf(port, sizeof port, "eu[%u]", i);
+            probe_link(r.sim, td, port, eu, "dispatch", 1, 8, 2);
+            snprintf(port, sizeof port, "eu_end[%u]", i);
+            probe_link(r.sim, eu, "td", td, port, 1, 8, 2);
+            snprintf(port, sizeof port, "eu[%u]", i);
+            probe_link(r.sim, eu, "sfid[6]", r.urb, port, 1, 8, 2);
+            snprintf(port, sizeof port, "writeback[%u]", i);
+            probe_link(r.sim, r.urb, port, eu, "writeback[2]", 1, 8, 2);
+        }
+    } else {
+        probe_link(r.sim, r.vs, "td[0]", t0, "in", 1, 4, 1);
+        probe_link(r.sim, r.vs, "td[1]", t1, "in", 1, 4, 1);
+    }
     probe_link(r.sim, r.vs, "hs", hs, "in", 1, 64, 4);
     probe_link(r.sim, r.vs, "urb", r.urb, "client[0]", 1, 16, 4);
     probe_link(r.sim, r.urb, "client_reply[0]", r.vs, "urb_reply", 1, 16, 4);
@@ -195,15 +219,16 @@ static struct rig rig_new(const char *const *vs_over)
     struct spec_STATE_BASE_ADDRESS *nothing;
     to_vs(&r, state_msg(&r, SPEC_ID_STATE_BASE_ADDRESS, 19, sizeof *nothing, (void **)&nothing));
     struct gt_error err;
-    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.eu[0]", PORT_IN, &err));
+    if (!real_eus)
+        CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.eu[0]", PORT_IN, &err));
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.client[1]", PORT_IN, &err));
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.state", PORT_IN, &err));
     int rc = sim_realize(r.sim, &err);
     if (rc)
         fprintf(stderr, "realize: %s\n", err.message);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
-    r.td[0] = unit_state(t0);
-    r.td[1] = unit_state(t1);
+    r.td[0] = t0 ? unit_state(t0) : NULL;
+    r.td[1] = t1 ? unit_state(t1) : NULL;
     r.hs = unit_state(hs);
     r.alloc = unit_state(al);
     /* the VS's URB: 32 KB on, 32 entries of 2 x 64 B (4 rows); VF's part is
@@ -229,6 +254,11 @@ static struct rig rig_new(const char *const *vs_over)
                                            sizeof vue), sizeof vue);
     }
     return r;
+}
+
+static struct rig rig_new(const char *const *vs_over)
+{
+    return rig_build(vs_over, false);
 }
 
 static void base_address(struct rig *r, uint64_t dynamic, uint64_t instruction)
@@ -596,6 +626,50 @@ static void test_thread_limit(void)
     sim_destroy(r.sim);
 }
 
+/* Real EUs behind a real TD run a tiny VS: out.dword 16 (row 2) of each
+ * vertex = element 0 component 0 + 100, written with a SIMD8 URB write with
+ * EOT to the handles of R1; the URB's EOT notice lets the primitives go. */
+static void test_real_eus(void)
+{
+    struct rig r = rig_build(NULL, true);
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn mov = { .opcode = 1, .exec_size = 8, .nsrc = 1 };
+    mov.dst = eu_enc_grf(112, 0, EU_TYPE_UD);
+    mov.src[0] = eu_enc_grf(1, 0, EU_TYPE_UD);                 /* the return handles */
+    eu_enc_emit(&b, &mov);
+    struct eu_enc_insn add = { .opcode = 64, .exec_size = 8, .nsrc = 2 };
+    add.dst = eu_enc_grf(113, 0, EU_TYPE_D);
+    add.src[0] = eu_enc_grf(2, 0, EU_TYPE_D);                  /* element 0 component 0 */
+    add.src[1] = eu_enc_imm(EU_TYPE_D, 100);
+    eu_enc_emit(&b, &add);
+    struct eu_enc_insn send = { .opcode = 49, .exec_size = 8, .nsrc = 1, .sfid = 6, .eot = true };
+    send.dst = eu_enc_null(EU_TYPE_UD);
+    send.src[0] = eu_enc_grf(112, 0, EU_TYPE_UD);
+    send.desc = desc_urb_opcode_gen8_encode(DESC_URB_SIMD8_WRITE) |
+                desc_urb_global_offset_gen8_encode(4) | desc_msg_header_present_encode(1) |
+                desc_msg_mlen_gen5_encode(2);
+    eu_enc_emit(&b, &send);
+    rig_load(r.sim, 0x40000100, &b);
+    eu_enc_free(&b);
+    base_address(&r, 0, 0x40000000);
+    vs_state(&r, (struct vs_setup){ .enable = true, .statistics = true, .kernel = 0x100,
+                                    .read_offset = 0, .read_length = 1, .grf_start = 2,
+                                    .max_threads = 4 });
+    for (uint32_t t = 0; t < 4; t++)
+        triangle(&r, 3 * t, 3 * t + 1, 3 * t + 2, 0x7, t);
+    run(&r, 3000);
+    const struct primitive_packet *out[CATCH_MAX];
+    CU_ASSERT_EQUAL(primitives(r.hs, out), 4);
+    CU_ASSERT_EQUAL(stat(&r, "threads"), 2);
+    CU_ASSERT_EQUAL(stat(&r, "threads.ended"), 2);
+    for (uint32_t i = 0; i < 12; i++) {
+        uint32_t v = 0;
+        urb_backdoor_read(r.urb, urb_handle_offset(r.handles[i]) + 64, &v, 4);
+        CU_ASSERT_EQUAL(v, 0x1000u * i + 100);
+    }
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload from the URB, batches of 8, primitives in order after their threads",
       test_payload_batches_and_order },
@@ -603,6 +677,7 @@ static const struct test_case cases[] = {
       test_partial_release_cache_hits_and_sync },
     { "disabled pass-through and bad state counted", test_disabled_and_bad_state },
     { "Maximum Number of Threads holds dispatch", test_thread_limit },
+    { "real EUs behind a TD run a VS kernel that writes the URB with EOT", test_real_eus },
     { 0 }
 };
 TEST_SUITE(vs, cases);

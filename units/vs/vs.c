@@ -464,6 +464,8 @@ static enum ff_stage_work_result take_primitive(struct vs *s, struct msg *m)
             close_open_batch(s);    /* so the batches ahead can go and free up */
             return FF_STAGE_NOT_NOW;
         }
+    } else if (s->held_count >= VS_HELD_MAX) {
+        return FF_STAGE_NOT_NOW;    /* behind held primitives (not after a state change) */
     }
     s->primitives_in++;
     if (fresh != p->new_vertices) {
@@ -481,8 +483,6 @@ static enum ff_stage_work_result take_primitive(struct vs *s, struct msg *m)
         s->primitives_out++;
         return FF_STAGE_PASS;       /* "vertices flow through the unit unmodified" */
     }
-    if (!shade && s->held_count >= VS_HELD_MAX)
-        return FF_STAGE_NOT_NOW;
     uint32_t index = (s->held_head + s->held_count) % VS_HELD_MAX;
     struct vs_held *h = &s->held[index];
     h->prim = *p;
