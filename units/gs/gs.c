@@ -25,6 +25,7 @@ enum job_phase { JOB_FREE = 0, JOB_ALLOC, JOB_READ, JOB_DISPATCH, JOB_RUNNING, J
 struct gs_job {
     uint32_t phase;
     bool alloc_sent;
+    bool failed;                    /* no thread ran: entries freed, nothing emitted */
     struct primitive_packet in;     /* the object (owns one set of its references) */
     uint32_t lanes, first_instance;
     uint32_t entries[GS_LANES];
@@ -54,10 +55,13 @@ struct gs {
     struct gs_job jobs[GS_JOBS];
     uint32_t head, count;           /* ring of jobs in dispatch order */
     uint32_t next_instance;         /* instances of the head input object already made */
+    struct msg **urb_queue;         /* URB requests waiting for the "urb" channel, in order */
+    uint32_t urb_queue_head, urb_queue_count, urb_queue_size;
     uint64_t invocations, gs_primitives;
     uint64_t objects, instances, primitives_out, vertices_out, vertex_count_clamped,
         refused_entries, unaligned_vertices, grf_start_adjusted, payload_truncated,
-        unsupported_dispatch_mode, partial_primitives, bad_messages, passed_through;
+        unsupported_dispatch_mode, partial_primitives, bad_messages, passed_through,
+        no_thread_dispatcher;
 };
 
 static const struct port_desc gs_ports[] = {
@@ -97,6 +101,8 @@ static const struct stat_desc gs_stats[] = {
     C("unsupported_dispatch_mode", unsupported_dispatch_mode, "threads",
       "SIMD4x2 dispatch modes (dispatched with the SIMD8 layout)"),
     C("partial_primitives", partial_primitives, "primitives", "incomplete strip tails dropped"),
+    C("no_thread_dispatcher", no_thread_dispatcher, "threads",
+      "threads with no \"td\" output linked (object dropped)"),
     C("bad_messages", bad_messages, "messages", "malformed or unexpected messages"),
     FF_STAGE_STATS("ff.", struct gs, stage),
     STAGE_THREADS_STATS("td.", struct gs, threads),
@@ -132,12 +138,37 @@ static bool urb_send(struct gs *s, struct unit *u, uint32_t op, uint32_t tag, ui
     q->rows = rows;
     if (handles && count)
         memcpy(q->handles, handles, count * sizeof *handles);
-    if (!port_try_send(s->urb, m)) {
-        msg_free(unit_sim(u), m);
-        return false;
+    /* queued in order: the channel takes a few per cycle */
+    if (s->urb_queue_count == s->urb_queue_size) {
+        uint32_t size = s->urb_queue_size ? 2 * s->urb_queue_size : 64;
+        struct msg **q2 = calloc(size, sizeof *q2);
+        for (uint32_t i = 0; i < s->urb_queue_count; i++)
+            q2[i] = s->urb_queue[(s->urb_queue_head + i) % s->urb_queue_size];
+        free(s->urb_queue);
+        s->urb_queue = q2;
+        s->urb_queue_size = size;
+        s->urb_queue_head = 0;
     }
-    unit_progress(u);
+    s->urb_queue[(s->urb_queue_head + s->urb_queue_count++) % s->urb_queue_size] = m;
     return true;
+}
+
+static void urb_flush(struct gs *s, struct unit *u)
+{
+    while (s->urb_queue_count &&
+           port_try_send(s->urb, s->urb_queue[s->urb_queue_head])) {
+        s->urb_queue_head = (s->urb_queue_head + 1) % s->urb_queue_size;
+        s->urb_queue_count--;
+        unit_progress(u);
+    }
+}
+
+static void urb_queue_clear(struct gs *s, struct unit *u)
+{
+    for (; s->urb_queue_count; s->urb_queue_count--) {
+        msg_free(unit_sim(u), s->urb_queue[s->urb_queue_head]);
+        s->urb_queue_head = (s->urb_queue_head + 1) % s->urb_queue_size;
+    }
 }
 
 /* Drops the references a primitive owns (primitive.h owner_handle rule). */
@@ -413,6 +444,13 @@ static void advance_dispatch(struct gs *s, struct unit *u)
         if (j->phase == JOB_READ)
             return;
         if (j->phase == JOB_DISPATCH) {
+            if (!s->threads.records) {
+                /* enabled with no thread dispatcher linked: nowhere to run */
+                s->no_thread_dispatcher++;
+                j->failed = true;
+                j->phase = JOB_READY;
+                continue;
+            }
             if (stage_threads_can_dispatch(&s->threads, &s->kernel))
                 dispatch(s, u, j);
             return;
@@ -619,7 +657,8 @@ static void retire(struct gs *s, struct unit *u)
     while (s->count && job_at(s, 0)->phase == JOB_READY) {
         struct gs_job *j = job_at(s, 0);
         for (uint32_t l = 0; l < j->lanes; l++) {
-            emit_entry(s, u, j, l);
+            if (!j->failed)
+                emit_entry(s, u, j, l);
             urb_send(s, u, URB_OP_DEREFERENCE, 0, 1, &j->entries[l], 0, 0);
         }
         release_primitive(s, u, &j->in);
@@ -646,11 +685,11 @@ static int gs_realize(struct unit *u, struct gt_error *err)
         s->urb_reply = NULL;
     /* every state id goes to work(): state waits there for the threads ahead */
     struct ff_stage_id *ids = calloc(SPEC_ID_COUNT, sizeof *ids);
-    for (uint32_t i = 0; i < (uint32_t)SPEC_ID_COUNT; i++)
-        ids[i] = (struct ff_stage_id){ i, FF_STAGE_WORK };
+    for (uint32_t i = 1; i < (uint32_t)SPEC_ID_COUNT; i++)
+        ids[i - 1] = (struct ff_stage_id){ i, FF_STAGE_WORK };
     struct ff_stage_config cfg = {
         .in = s->in, .out = port_is_bound(s->out) ? s->out : NULL, .ids = ids,
-        .id_count = SPEC_ID_COUNT,
+        .id_count = SPEC_ID_COUNT - 1,
         .work_kinds = MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_MMIO),
         .per_cycle = 1, .work = gs_work, .context = u,
     };
@@ -676,6 +715,7 @@ static void gs_reset(struct unit *u)
         s->jobs[i].phase = JOB_FREE;
     }
     s->head = s->count = s->next_instance = 0;
+    urb_queue_clear(s, u);
 }
 
 static enum unit_activity gs_tick(struct unit *u)
@@ -694,8 +734,16 @@ static enum unit_activity gs_tick(struct unit *u)
     }
     advance_dispatch(s, u);
     retire(s, u);
+    /* the references the new primitives own reach the URB before the
+     * primitives can reach a reader that dereferences them */
+    urb_flush(s, u);
+    if (s->urb_queue_count)
+        return UNIT_BUSY;
     enum ff_stage_status st = ff_stage_tick(&s->stage, u);
     advance_dispatch(s, u);
+    urb_flush(s, u);
+    if (s->urb_queue_count)
+        return UNIT_BUSY;
     bool waiting_dispatch = false;
     for (uint32_t k = 0; k < s->count; k++)
         if (job_at(s, k)->phase == JOB_DISPATCH)
@@ -710,6 +758,9 @@ static void gs_destroy(struct unit *u)
     struct gs *s = unit_state(u);
     for (uint32_t i = 0; i < GS_JOBS; i++)
         free(s->jobs[i].vertex_data);
+    urb_queue_clear(s, u);
+    free(s->urb_queue);
+    s->urb_queue = NULL;
     stage_threads_release(&s->threads);
 }
 

@@ -48,7 +48,8 @@
  * Stats: objects, threads, instances, primitives_out, vertices_out,
  *        invocations, gs_primitives, vertex_count_clamped, refused_entries,
  *        unaligned_vertices, grf_start_adjusted, payload_truncated,
- *        unsupported_dispatch_mode, partial_primitives, bad_messages,
+ *        unsupported_dispatch_mode, partial_primitives, no_thread_dispatcher,
+ *        bad_messages, passed_through,
  *        td.*, ff.*.
  *
  * Not modelled: SIMD4x2 (DUAL_OBJECT / DUAL_INSTANCE / SINGLE) dispatch
