@@ -43,6 +43,11 @@ struct gs_config {
     uint32_t urb_entry_bytes;       /* from 3DSTATE_URB_GS; 0 = unknown */
 };
 
+/* 3DSTATE_CLIP's provoking vertex selects (as VF uses them) */
+struct gs_provoking {
+    uint32_t line, tri, fan;
+};
+
 struct gs {
     struct ff_stage stage;
     struct port *in, *out, *urb, *urb_reply;
@@ -52,6 +57,7 @@ struct gs {
     struct stage_constants constants;
     struct stage_space space;
     struct gs_config c;
+    struct gs_provoking provoking;
     struct gs_job jobs[GS_JOBS];
     uint32_t head, count;           /* ring of jobs in dispatch order */
     uint32_t next_instance;         /* instances of the head input object already made */
@@ -61,7 +67,7 @@ struct gs {
     uint64_t objects, instances, primitives_out, vertices_out, vertex_count_clamped,
         refused_entries, unaligned_vertices, grf_start_adjusted, payload_truncated,
         unsupported_dispatch_mode, partial_primitives, bad_messages, passed_through,
-        no_thread_dispatcher;
+        no_thread_dispatcher, bad_output_topology;
 };
 
 static const struct port_desc gs_ports[] = {
@@ -103,6 +109,8 @@ static const struct stat_desc gs_stats[] = {
     C("partial_primitives", partial_primitives, "primitives", "incomplete strip tails dropped"),
     C("no_thread_dispatcher", no_thread_dispatcher, "threads",
       "threads with no \"td\" output linked (object dropped)"),
+    C("bad_output_topology", bad_output_topology, "entries",
+      "entries whose Output Topology is no GS output topology (nothing emitted)"),
     C("bad_messages", bad_messages, "messages", "malformed or unexpected messages"),
     FF_STAGE_STATS("ff.", struct gs, stage),
     STAGE_THREADS_STATS("td.", struct gs, threads),
@@ -248,6 +256,13 @@ static void take_state(struct gs *s, struct unit *u, const struct cs_state_packe
         s->kernel.sampler_state =
             (uint32_t)((const struct spec_3DSTATE_SAMPLER_STATE_POINTERS_GS *)v)->PointerToGSSamplerState;
         break;
+    case SPEC_ID_3DSTATE_CLIP: {
+        const struct spec_3DSTATE_CLIP *clip = v;
+        s->provoking = (struct gs_provoking){ clip->LineStripListProvokingVertexSelect,
+                                              clip->TriangleStripListProvokingVertexSelect,
+                                              clip->TriangleFanProvokingVertexSelect };
+        break;
+    }
     case SPEC_ID_3DSTATE_URB_GS:
         /* Entry Allocation Size is in 64-byte units minus one (units/urb) */
         s->c.urb_entry_bytes =
@@ -569,86 +584,92 @@ static void emit_entry(struct gs *s, struct unit *u, const struct gs_job *j, uin
         count = max;
     }
     s->vertices_out += count;
+    /* the output topology's shape (003 "GS Output Topologies", L13208-13234) */
+    enum { LIST, STRIP, FAN } shape = LIST;
     uint32_t per = 1, topology = c->output_topology;
-    bool strip = false;
     switch (topology) {
     case PRIM_POINTLIST: case PRIM_POINTLIST_BF: per = 1; break;
     case PRIM_LINELIST: per = 2; break;
     case PRIM_LINESTRIP: case PRIM_LINESTRIP_BF: case PRIM_LINESTRIP_CONT:
-    case PRIM_LINESTRIP_CONT_BF: per = 2; strip = true; break;
+    case PRIM_LINESTRIP_CONT_BF: per = 2; shape = STRIP; break;
     case PRIM_TRILIST: case PRIM_RECTLIST: per = 3; break;
-    case PRIM_TRISTRIP: case PRIM_TRISTRIP_REVERSE: per = 3; strip = true; break;
-    default: {
-        uint32_t n = prim_patch_vertices(topology);
-        if (n) {
-            per = n;
-            break;
+    case PRIM_TRISTRIP: case PRIM_TRISTRIP_REVERSE: per = 3; shape = STRIP; break;
+    case PRIM_TRIFAN: case PRIM_TRIFAN_NOSTIPPLE: case PRIM_POLYGON: per = 3; shape = FAN; break;
+    default:
+        per = prim_patch_vertices(topology);
+        if (!per) {     /* not a GS output topology: nothing parsed (counted) */
+            s->bad_output_topology++;
+            return;
         }
-        /* TRIFAN / POLYGON and the rest: not parsed (counted) */
-        s->bad_messages++;
-        return;
     }
-    }
-    uint32_t start = 0;     /* first vertex of the current strip / list run */
+    uint32_t start = 0;     /* first vertex of the current strip / fan / list run */
     for (uint32_t k = 0; k < count; k++) {
         bool cut = !c->control_sid && c->header_rows && header_bit(control, k);
+        bool last = cut || k + 1 == count;
         uint32_t run = k - start + 1;
-        bool make = strip ? run >= per : run % per == 0;
+        bool make = shape == LIST ? run % per == 0 : run >= per;
         if (make) {
-            uint32_t v0 = strip ? k + 1 - per : k + 1 - per;
-            uint32_t order[3] = { v0, v0 + 1, v0 + 2 };
+            uint32_t v0 = k + 1 - per, order[PRIM_MAX_VERTICES];
+            for (uint32_t i = 0; i < per; i++)
+                order[i] = v0 + i;
             uint32_t ptopology = topology;
-            if (per == 3 && strip) {
+            if (shape == STRIP && per == 3) {
+                /* odd triangles reordered as the Reorder Mode says (L13100-13107) */
                 bool odd = ((v0 - start) % 2 == 1) != (topology == PRIM_TRISTRIP_REVERSE);
-                if (odd) {
-                    ptopology = PRIM_TRISTRIP_REVERSE;
-                    if (c->reorder_trailing) { order[0] = v0 + 1; order[1] = v0; }
-                    else { order[1] = v0 + 2; order[2] = v0 + 1; }
-                } else {
-                    ptopology = PRIM_TRISTRIP;
+                ptopology = odd ? PRIM_TRISTRIP_REVERSE : PRIM_TRISTRIP;
+                if (odd && c->reorder_trailing) {
+                    order[0] = v0 + 1;
+                    order[1] = v0;
+                } else if (odd) {
+                    order[1] = v0 + 2;
+                    order[2] = v0 + 1;
                 }
+            } else if (shape == FAN) {
+                order[0] = start;
             }
             struct msg *m = msg_alloc(unit_sim(u), MSG_PRIMITIVE, sizeof(struct primitive_packet));
             struct primitive_packet *p = (struct primitive_packet *)m->payload;
             memset(p, 0, sizeof *p);
             p->topology = ptopology;
             p->vertex_count = per;
-            p->provoking = 0;
             p->instance = j->in.instance;
             p->primitive_id = j->in.primitive_id;
             p->draw = j->in.draw;
             p->owner_handle = entry;
-            p->flags = (strip ? (k + 1 - per == start ? PRIM_START : 0) : PRIM_START | PRIM_END);
+            if (shape == LIST)
+                p->flags = PRIM_START | PRIM_END;
+            else
+                p->flags = (run == per ? PRIM_START : 0u) | (last ? PRIM_END : 0u);
+            /* the provoking vertex as 3DSTATE_CLIP selects it (like VF) */
+            uint32_t select = per == 2 ? s->provoking.line
+                              : per == 3 && topology != PRIM_RECTLIST && topology != PRIM_POLYGON
+                                  ? (shape == FAN ? s->provoking.fan : s->provoking.tri) : 0;
+            p->provoking = select < per ? select : 0;
             for (uint32_t i = 0; i < per; i++) {
-                uint32_t vi = per == 3 && strip ? order[i] : v0 + i;
-                uint32_t byte = urb_handle_offset(entry) + first + vi * vertex_bytes;
+                uint32_t byte = urb_handle_offset(entry) + first + order[i] * vertex_bytes;
                 if (byte % URB_HANDLE_UNIT_BYTES)
                     s->unaligned_vertices++;
                 p->handles[i] = byte / URB_HANDLE_UNIT_BYTES;
             }
-            /* stream id: the control data's 2 bits of the primitive's vertex when
-             * the format is SID, else Default Stream Id (L13236-13245) */
+            /* stream id: the control data's 2 bits of the primitive's last
+             * vertex when the format is SID, else Default Stream Id (L13236-13245) */
             p->stream = c->default_stream;
             if (c->control_sid && c->header_rows)
                 p->stream = header_bit(control, 2 * k) | (header_bit(control, 2 * k + 1) << 1);
-            if (strip && (cut || k + 1 == count))
-                p->flags |= PRIM_END;
             urb_send(s, u, URB_OP_REFERENCE, 0, 1, &entry, 0, 0);
             ff_stage_emit(&s->stage, m);
             s->primitives_out++;
             if (c->statistics)
                 s->gs_primitives++;
         }
-        if (cut) {
-            if (!make && run % per && !(strip && run >= per))
+        if (last) {
+            /* vertices that make no whole primitive: "partial primitives", not
+             * counted in GS_PRIMITIVES_COUNT (003 L11042) */
+            if (shape == LIST ? run % per != 0 : run < per)
                 s->partial_primitives++;
             start = k + 1;
         }
     }
-    if (!strip && (count - start) % per)
-        s->partial_primitives++;
-    if (strip && count > start && count - start < per)
-        s->partial_primitives++;
 }
 
 /* Emits the oldest jobs whose threads ended, in dispatch order (L13249). */

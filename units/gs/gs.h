@@ -49,7 +49,7 @@
  *        invocations, gs_primitives, vertex_count_clamped, refused_entries,
  *        unaligned_vertices, grf_start_adjusted, payload_truncated,
  *        unsupported_dispatch_mode, partial_primitives, no_thread_dispatcher,
- *        bad_messages, passed_through,
+ *        bad_output_topology, bad_messages, passed_through,
  *        td.*, ff.*.
  *
  * Not modelled: SIMD4x2 (DUAL_OBJECT / DUAL_INSTANCE / SINGLE) dispatch
