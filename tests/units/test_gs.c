@@ -435,7 +435,6 @@ static void test_simd8_strip_with_cut(void)
     CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.unaligned_vertices"), 0);
     /* the input VUEs were freed when the thread ended; the entry lives on
      * with the primitives' three references */
-    if (getenv("GS_DEBUG")) fprintf(stderr, "frees %g deref %g refs %g bad %g alloc %g\n", probe_stat(r.sim, "urb.frees"), probe_stat(r.sim, "urb.dereferences"), probe_stat(r.sim, "urb.references"), probe_stat(r.sim, "urb.bad_handles"), probe_stat(r.sim, "urb.allocations"));
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.bad_handles"), 0);
     for (uint32_t i = 0; i < 3; i++)
@@ -532,11 +531,67 @@ static void test_instances_streams_and_pass_through(void)
     sim_destroy(r.sim);
 }
 
+/* Two objects, two threads: the second ends first, output still leaves in
+ * dispatch order (L13249); TRIFAN output; a thread that emits nothing frees
+ * its entry. */
+static void test_output_order_fan_and_empty(void)
+{
+    struct rig r = rig_new();
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 1, 16);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_GS, 8, 7, 8);
+    run(&r, 5);
+    uint32_t in[3];
+    input_vues(&r, in);
+    struct spec_3DSTATE_GS g = {
+        .Enable = true, .DispatchMode = 3, .OutputTopology = PRIM_TRIFAN, .OutputVertexSize = 3,
+        .ControlDataHeaderSize = 1, .StatisticsEnable = 1, .MaximumNumberOfThreads = 3,
+    };
+    gs_state(&r, &g);
+    send_primitive(&r, PRIM_POINTLIST, &in[0], 1, 1);
+    send_primitive(&r, PRIM_POINTLIST, &in[1], 1, 2);
+    send_primitive(&r, PRIM_POINTLIST, &in[2], 1, 3);
+    run(&r, 200);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 3);
+    uint32_t entries[3] = { 1024, 1032, 1040 };
+    for (uint32_t t = 0; t < 3; t++)
+        CU_ASSERT_EQUAL(grf(r.td, t, 1, 0), entries[t]);
+    /* thread 0: 5 vertices, one fan; thread 1: 3 vertices; thread 2: none */
+    uint32_t five[8] = { 5 }, three[8] = { 3 }, none[8] = { 0 };
+    urb_backdoor_write(r.urb, entries[0] * 64, five, 32);
+    urb_backdoor_write(r.urb, entries[1] * 64, three, 32);
+    urb_backdoor_write(r.urb, entries[2] * 64, none, 32);
+    eot_write(&r, r.td->head[1].request_id);
+    eot_write(&r, r.td->head[2].request_id);
+    run(&r, 100);
+    CU_ASSERT_EQUAL(r.sol->count, 3);           /* the states only: thread 0 still runs */
+    eot_write(&r, r.td->head[0].request_id);
+    run(&r, 100);
+    CU_ASSERT_EQUAL_FATAL(r.sol->count, 3 + 3 + 1);
+    uint32_t fan[3][3] = { { 0, 1, 2 }, { 0, 2, 3 }, { 0, 3, 4 } };
+    for (uint32_t i = 0; i < 3; i++) {
+        const struct primitive_packet *p = sol_prim(&r, 3 + i);
+        CU_ASSERT_EQUAL(p->owner_handle, entries[0]);
+        CU_ASSERT_EQUAL(p->primitive_id, 1);
+        for (uint32_t k = 0; k < 3; k++)        /* vertex k at 64 B x (1 + k): after the count and header rows */
+            CU_ASSERT_EQUAL(p->handles[k], entries[0] + 1 + fan[i][k]);
+    }
+    CU_ASSERT_EQUAL(sol_prim(&r, 6)->owner_handle, entries[1]);
+    CU_ASSERT_EQUAL(sol_prim(&r, 6)->primitive_id, 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.gs_primitives"), 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.invocations"), 0);    /* increment value 0 */
+    /* freed: the three input VUEs and the empty thread's entry */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.bad_handles"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload, strip cut by a cut bit, vertex count clamp, references, sync",
       test_simd8_strip_with_cut },
     { "instancing, static output, stream ids, pass-through when disabled",
       test_instances_streams_and_pass_through },
+    { "output in dispatch order, TRIFAN output, a thread that emits nothing",
+      test_output_order_fan_and_empty },
     { 0 }
 };
 TEST_SUITE(gs, cases);
