@@ -38,7 +38,7 @@ struct recorder {
     struct port *in;
     uint32_t count;
     uint32_t kind[REC_MAX];
-    uint8_t payload[REC_MAX][REC_BYTES];
+    _Alignas(16) uint8_t payload[REC_MAX][REC_BYTES];
 };
 
 static const struct port_desc recorder_ports[] = {
