@@ -585,6 +585,45 @@ static void test_output_order_fan_and_empty(void)
     sim_destroy(r.sim);
 }
 
+/* SIMD4x2 DUAL_INSTANCE: three instances make two threads (2 + 1), the
+ * SIMD4x2 payload table (003 L13253-13570): R0.0/R0.1 instance | handle,
+ * ICP handles eight to a register, vertex data not swizzled. */
+static void test_dual_instance_payload(void)
+{
+    struct rig r = rig_new();
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 1, 16);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_GS, 8, 7, 8);
+    run(&r, 5);
+    uint32_t in[3];
+    input_vues(&r, in);
+    struct spec_3DSTATE_GS g = {
+        .Enable = true, .DispatchMode = 1, .IncludeVertexHandles = true, .IncludePrimitiveID = true,
+        .VertexURBEntryReadOffset = 2, .VertexURBEntryReadLength = 1, .OutputTopology = PRIM_POINTLIST,
+        .OutputVertexSize = 3, .ControlDataHeaderSize = 1, .InstanceControl = 2,
+        .MaximumNumberOfThreads = 3, .StatisticsEnable = 1, .InvocationsIncrementValue = 1,
+    };
+    gs_state(&r, &g);
+    send_primitive(&r, PRIM_TRILIST, in, 3, 7);
+    run(&r, 200);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 2);
+    uint32_t entries[3] = { 1024, 1032, 1040 };
+    CU_ASSERT_EQUAL(r.td->head[0].dmask, 0xff);
+    CU_ASSERT_EQUAL(r.td->head[1].dmask, 0x0f);
+    CU_ASSERT_EQUAL(grf(r.td, 0, 0, 0), entries[0]);
+    CU_ASSERT_EQUAL(grf(r.td, 0, 0, 1), (1u << 27) | entries[1]);
+    CU_ASSERT_EQUAL(grf(r.td, 1, 0, 0), (2u << 27) | entries[2]);
+    CU_ASSERT_EQUAL(grf(r.td, 0, 0, 2) & 0x3f0000u, PRIM_TRILIST << 16);
+    CU_ASSERT_EQUAL(grf(r.td, 0, 1, 0), 7);                 /* primitive id */
+    for (uint32_t v = 0; v < 3; v++)
+        CU_ASSERT_EQUAL(grf(r.td, 0, 2, v), in[v]);
+    CU_ASSERT_EQUAL(r.td->head[0].grf_count, 3 + 3);
+    for (uint32_t v = 0; v < 3; v++)
+        for (uint32_t dw = 0; dw < 8; dw++)                  /* row 2 of each vertex */
+            CU_ASSERT_EQUAL(grf(r.td, 1, 3 + v, dw), 0x1000u * v + 0x20u + dw);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.invocations"), 3);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload, strip cut by a cut bit, vertex count clamp, references, sync",
       test_simd8_strip_with_cut },
@@ -592,6 +631,7 @@ static const struct test_case cases[] = {
       test_instances_streams_and_pass_through },
     { "output in dispatch order, TRIFAN output, a thread that emits nothing",
       test_output_order_fan_and_empty },
+    { "SIMD4x2 DUAL_INSTANCE payload", test_dual_instance_payload },
     { 0 }
 };
 TEST_SUITE(gs, cases);

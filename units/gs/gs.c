@@ -66,7 +66,7 @@ struct gs {
     uint64_t invocations, gs_primitives;
     uint64_t objects, instances, primitives_out, vertices_out, vertex_count_clamped,
         refused_entries, unaligned_vertices, grf_start_adjusted, payload_truncated,
-        unsupported_dispatch_mode, partial_primitives, bad_messages, passed_through,
+        partial_primitives, bad_messages, passed_through,
         no_thread_dispatcher, bad_output_topology;
 };
 
@@ -104,8 +104,6 @@ static const struct stat_desc gs_stats[] = {
     C("grf_start_adjusted", grf_start_adjusted, "threads",
       "Dispatch GRF Start inside the fixed payload (vertex data moved after it)"),
     C("payload_truncated", payload_truncated, "threads", "payloads cut at 128 registers"),
-    C("unsupported_dispatch_mode", unsupported_dispatch_mode, "threads",
-      "SIMD4x2 dispatch modes (dispatched with the SIMD8 layout)"),
     C("partial_primitives", partial_primitives, "primitives", "incomplete strip tails dropped"),
     C("no_thread_dispatcher", no_thread_dispatcher, "threads",
       "threads with no \"td\" output linked (object dropped)"),
@@ -303,6 +301,18 @@ static void take_mmio(struct gs *s, struct unit *u, struct msg *m)
     (void)u;
 }
 
+/* Dispatch modes (3DSTATE_GS Dispatch Mode, genxml): 0 SINGLE, 1
+ * DUAL_INSTANCE, 2 DUAL_OBJECT (SIMD4x2), 3 SIMD8. */
+enum { GS_DISPATCH_SINGLE = 0, GS_DISPATCH_DUAL_INSTANCE, GS_DISPATCH_DUAL_OBJECT, GS_DISPATCH_SIMD8 };
+
+/* Object instances one thread shades: 8 in SIMD8, 2 in DUAL_INSTANCE, else 1
+ * (a DUAL_OBJECT thread here carries one object, see gs.h). */
+static uint32_t gs_instances_per_thread(const struct gs_config *c)
+{
+    return c->dispatch_mode == GS_DISPATCH_SIMD8 ? GS_LANES
+           : c->dispatch_mode == GS_DISPATCH_DUAL_INSTANCE ? 2u : 1u;
+}
+
 /* ---- work from the input --------------------------------------------------------- */
 
 static enum ff_stage_work_result gs_work(void *context, struct msg *m)
@@ -335,7 +345,8 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
             j->in = *p;
             j->first_instance = s->next_instance;
             uint32_t left = s->c.instance_count - s->next_instance;
-            j->lanes = left < GS_LANES ? left : GS_LANES;
+            uint32_t per_thread = gs_instances_per_thread(&s->c);
+            j->lanes = left < per_thread ? left : per_thread;
             if (s->next_instance) {
                 if (p->owner_handle != URB_HANDLE_NONE)
                     urb_send(s, u, URB_OP_REFERENCE, 0, 1, &p->owner_handle, 0, 0);
@@ -370,8 +381,104 @@ static void put_dword(uint8_t (*grf)[EU_MSG_REG_BYTES], uint32_t reg, uint32_t d
     memcpy(&grf[reg][dw * 4], &v, 4);
 }
 
+static void put_dword(uint8_t (*grf)[EU_MSG_REG_BYTES], uint32_t reg, uint32_t dw, uint32_t v);
+static void thread_sent(struct gs *s, struct unit *u, struct gs_job *j, struct msg *m);
+
+/* R0.2: Primitive Topology Type [21:16] (UNDEFINED, 0, with Discard
+ * Adjacency) and Hint [22], both payload layouts. */
+static void put_r0_topology(const struct gs *s, const struct gs_job *j,
+                            uint8_t (*grf)[EU_MSG_REG_BYTES])
+{
+    uint32_t topology = s->c.discard_adjacency ? 0 : j->in.topology, r02;
+    memcpy(&r02, &grf[0][8], 4);
+    r02 = (r02 & ~0x7f0000u) | ((topology & 0x3f) << 16) | ((s->c.hint & 1) << 22);
+    put_dword(grf, 0, 2, r02);
+}
+
+/* The SIMD4x2 payload (SINGLE, DUAL_INSTANCE, DUAL_OBJECT; 003 L13253-13570):
+ * R0.0/R0.1 GS Instance ID [31:27] | URB Return Handle [15:0] of the lower
+ * and upper half; R1.0 (R1.4) Primitive ID when Include PrimitiveID; ICP
+ * handles eight to a register (SINGLE, DUAL_INSTANCE: DWn = ICP n) or four
+ * (DUAL_OBJECT: object 0 in DW3:0, object 1 in DW7:4); constants; vertex
+ * data vertex after vertex, Vertex URB Entry Read Length registers each, not
+ * swizzled (SINGLE, DUAL_INSTANCE). DUAL_OBJECT splits each vertex's data
+ * into halves (object 0 lower, object 1 upper): read here as one 128-bit
+ * element per register half, two registers per 256-bit row (the seed's
+ * wording; its figure is missing). */
+static void dispatch_simd4x2(struct gs *s, struct unit *u, struct gs_job *j)
+{
+    const struct gs_config *c = &s->c;
+    bool dual_object = c->dispatch_mode == GS_DISPATCH_DUAL_OBJECT;
+    uint32_t nv = j->in.vertex_count, per_reg = dual_object ? 4u : 8u;
+    uint32_t reg = 1;
+    uint32_t prim_reg = c->include_primitive_id ? reg++ : 0;
+    uint32_t handle_reg = reg;
+    if (c->include_vertex_handles)
+        reg += (nv + per_reg - 1) / per_reg;
+    uint32_t const_reg = reg;
+    uint32_t data_reg = reg + s->constants.regs;
+    if (c->grf_start >= data_reg)
+        data_reg = c->grf_start;
+    else if (c->read_length)
+        s->grf_start_adjusted++;
+    uint32_t vertex_regs = c->read_length * (dual_object ? 2u : 1u);
+    uint32_t total = data_reg + nv * vertex_regs;
+    if (total > THREAD_PAYLOAD_MAX_REGS) {
+        s->payload_truncated++;
+        total = THREAD_PAYLOAD_MAX_REGS;
+    }
+    /* channels: DW3:0 for the lower half, DW7:4 for the upper */
+    uint32_t dmask = j->lanes > 1 ? 0xffu : 0x0fu;
+    struct msg *m = stage_threads_new(&s->threads, u, &s->kernel, &s->bases, &s->space, total,
+                                      dmask, job_slot(s, j));
+    struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
+    uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
+    put_r0_topology(s, j, grf);
+    for (uint32_t l = 0; l < j->lanes && l < 2; l++)
+        put_dword(grf, 0, l, (dual_object ? 0u : (j->first_instance + l) << 27) |
+                                 (j->entries[l] & 0xffff));
+    if (prim_reg)
+        put_dword(grf, prim_reg, 0, j->in.primitive_id);
+    if (c->include_vertex_handles)
+        for (uint32_t v = 0; v < nv; v++)
+            if (handle_reg + v / per_reg < total)
+                put_dword(grf, handle_reg + v / per_reg, v % per_reg, j->in.handles[v] & 0xffff);
+    stage_constants_write(&s->constants, grf, const_reg, total < data_reg ? total : data_reg);
+    for (uint32_t v = 0; v < nv; v++)
+        for (uint32_t row = 0; row < c->read_length; row++) {
+            const uint8_t *src = j->vertex_data + ((size_t)v * c->read_length + row) * URB_ROW_BYTES;
+            if (!dual_object) {
+                uint32_t r = data_reg + v * c->read_length + row;
+                if (r < total)
+                    memcpy(grf[r], src, URB_ROW_BYTES);
+                continue;
+            }
+            for (uint32_t half = 0; half < 2; half++) {
+                uint32_t r = data_reg + v * vertex_regs + row * 2 + half;
+                if (r < total)
+                    memcpy(grf[r], src + half * 16, 16);    /* object 0: lower half */
+            }
+        }
+    thread_sent(s, u, j, m);
+}
+
+static void thread_sent(struct gs *s, struct unit *u, struct gs_job *j, struct msg *m)
+{
+    stage_threads_send(&s->threads, u, m);
+    free(j->vertex_data);
+    j->vertex_data = NULL;
+    j->phase = JOB_RUNNING;
+    s->instances += j->lanes;
+    if (s->c.statistics)
+        s->invocations += (uint64_t)s->c.invocations_increment * j->lanes;
+}
+
 static void dispatch(struct gs *s, struct unit *u, struct gs_job *j)
 {
+    if (s->c.dispatch_mode != GS_DISPATCH_SIMD8) {
+        dispatch_simd4x2(s, u, j);
+        return;
+    }
     const struct gs_config *c = &s->c;
     uint32_t nv = j->in.vertex_count;
     bool single = c->instance_count == 1;
@@ -392,17 +499,11 @@ static void dispatch(struct gs *s, struct unit *u, struct gs_job *j)
         s->payload_truncated++;
         total = THREAD_PAYLOAD_MAX_REGS;
     }
-    if (c->dispatch_mode != 3)
-        s->unsupported_dispatch_mode++;
     struct msg *m = stage_threads_new(&s->threads, u, &s->kernel, &s->bases, &s->space, total,
                                       (1u << j->lanes) - 1, job_slot(s, j));
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
     uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
-    uint32_t topology = c->discard_adjacency ? 0 : j->in.topology;
-    uint32_t r02;
-    memcpy(&r02, &grf[0][8], 4);
-    r02 = (r02 & ~0x7f0000u) | ((topology & 0x3f) << 16) | ((c->hint & 1) << 22);
-    put_dword(grf, 0, 2, r02);
+    put_r0_topology(s, j, grf);
     for (uint32_t l = 0; l < j->lanes; l++) {
         put_dword(grf, 1, l, ((j->first_instance + l) << 27) | (j->entries[l] & 0xffff));
         if (prim_reg)
@@ -432,13 +533,7 @@ static void dispatch(struct gs *s, struct unit *u, struct gs_job *j)
                     put_dword(grf, r, 0, val);
             }
         }
-    stage_threads_send(&s->threads, u, m);
-    free(j->vertex_data);
-    j->vertex_data = NULL;
-    j->phase = JOB_RUNNING;
-    s->instances += j->lanes;
-    if (c->statistics)
-        s->invocations += (uint64_t)c->invocations_increment * j->lanes;
+    thread_sent(s, u, j, m);
 }
 
 /* Advances the oldest job not yet dispatched (dispatch is in order). */
@@ -452,6 +547,7 @@ static void advance_dispatch(struct gs *s, struct unit *u)
                                          0, 0);
             if (!s->urb) {
                 s->refused_entries++;
+                j->failed = true;
                 j->phase = JOB_READY;       /* nothing to dispatch into */
             }
             return;

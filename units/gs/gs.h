@@ -17,8 +17,12 @@
  *    component per register (InstanceCount == 1) or as is (> 1). The vertex
  *    data starts at Dispatch GRF Start Register For URB Data when that lies
  *    past the constants (else right after them, counted).
+ *  - Dispatch, SIMD4x2 (L13253-13570): SINGLE (one instance per thread),
+ *    DUAL_INSTANCE (two), DUAL_OBJECT: R0.0/R0.1 instance | handle, R1.0
+ *    Primitive ID, ICP handles 8 (4 per object in DUAL_OBJECT) per register,
+ *    constants, vertex data unswizzled (DUAL_OBJECT: halves, see gs.c).
  *  - Instancing: Instance Control + 1 instances per object; a thread takes
- *    up to 8 instances of one object (one per channel).
+ *    up to 8 (SIMD8) or 2 (DUAL_INSTANCE) instances of one object.
  *  - Output entries: one URB_CLIENT_GS entry per object instance (L13178),
  *    allocated before dispatch. After the thread's EOT write (the URB's
  *    "eot_gs" notice) the unit reads back each entry's OUTPUT_VERTEX_COUNT
@@ -28,7 +32,8 @@
  *    and builds the output topology's primitives: vertex k at byte
  *    (count header + control header) + k x (Output Vertex Size + 1) x 16 in
  *    the entry; a cut bit ends the strip after that vertex; stream ids as
- *    the seed's "GS Output StreamID" (L13236-13245). Each primitive carries
+ *    the seed's "GS Output StreamID" (L13236-13245); the provoking vertex as
+ *    3DSTATE_CLIP selects it (as VF does). Each primitive carries
  *    owner_handle = the entry with one reference (URB_OP_REFERENCE), the
  *    GS's own reference is then dropped; the input object's references are
  *    dropped when its threads ended. Output leaves in dispatch order (L13249).
@@ -45,16 +50,15 @@
  * Ports: "ds" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "sol" out, "td"[open]
  *        out (MSG_THREAD_DISPATCH), "eot" in (urb.eot_gs), "urb" out /
  *        "urb_reply" in (MSG_URB).
- * Stats: objects, threads, instances, primitives_out, vertices_out,
+ * Stats: objects, instances, primitives_out, vertices_out,
  *        invocations, gs_primitives, vertex_count_clamped, refused_entries,
  *        unaligned_vertices, grf_start_adjusted, payload_truncated,
- *        unsupported_dispatch_mode, partial_primitives, no_thread_dispatcher,
+ *        partial_primitives, no_thread_dispatcher,
  *        bad_output_topology, bad_messages, passed_through,
  *        td.*, ff.*.
  *
- * Not modelled: SIMD4x2 (DUAL_OBJECT / DUAL_INSTANCE / SINGLE) dispatch
- * (counted, dispatched with the SIMD8 layout); packing several objects into
- * one SIMD8 thread (each thread carries one object's instances); L3 timing of
+ * Not modelled: packing several objects into one SIMD8 or DUAL_OBJECT
+ * thread (each thread carries one object's instances); L3 timing of
  * the FF reads; the semaphore handle; user clip distance tests; handles are
  * 64-byte units (primitive.h) so a vertex that does not start on a 64-byte
  * boundary gets the handle of the 64 bytes it starts in (counted as
