@@ -1,0 +1,77 @@
+/* units/gs/gs.h - the Geometry Shader stage of Gen8/Gen9 (unit kind "gs").
+ *
+ * Models (seed 003 GS L13031-13676, VUE formats L11747-11844; 3DSTATE_GS and
+ * 3DSTATE_URB_GS layouts from seed 004 / reference genxml gen9.xml):
+ *  - Objects: VF already splits topologies into objects in the order of the
+ *    seed's Object Vertex Ordering table (L13071-13125, units/vf/vf_assembly),
+ *    so each MSG_PRIMITIVE that reaches the GS is one object.
+ *  - Dispatch, SIMD8 (the mode Mesa programs on Gen9: the skl_gs capture's
+ *    3DSTATE_GS has Dispatch Mode 3 = SIMD8), payload L13527-13676: R0 common
+ *    fields (stage_thread) + R0.2[21:16] topology (0 when Discard Adjacency),
+ *    R0.2[22] Hint; R1.n = GS Instance ID [31:27] | URB Return Handle [15:0];
+ *    R2.n Primitive ID when Include PrimitiveID; the ICP handles when Include
+ *    Vertex Handles (one register per ICP with the object in DW0 when
+ *    InstanceCount == 1, eight handles per register when > 1); push
+ *    constants; pushed vertex data (Vertex URB Entry Read Offset/Length rows
+ *    of each input vertex, read through the URB unit), swizzled one
+ *    component per register (InstanceCount == 1) or as is (> 1). The vertex
+ *    data starts at Dispatch GRF Start Register For URB Data when that lies
+ *    past the constants (else right after them, counted).
+ *  - Dispatch, SIMD4x2 (L13253-13570): SINGLE (one instance per thread),
+ *    DUAL_INSTANCE (two), DUAL_OBJECT: R0.0/R0.1 instance | handle, R1.0
+ *    Primitive ID, ICP handles 8 (4 per object in DUAL_OBJECT) per register,
+ *    constants, vertex data unswizzled (DUAL_OBJECT: halves, see gs.c).
+ *  - Instancing: Instance Control + 1 instances per object; a thread takes
+ *    up to 8 (SIMD8) or 2 (DUAL_INSTANCE) instances of one object.
+ *  - Output entries: one URB_CLIENT_GS entry per object instance (L13178),
+ *    allocated before dispatch. After the thread's EOT write (the URB's
+ *    "eot_gs" notice) the unit reads back each entry's OUTPUT_VERTEX_COUNT
+ *    (the first 32 bytes when Static Output is clear, L13194-13206; else
+ *    Static Output Vertex Count) and the control data header (Control Data
+ *    Header Size x 32 bytes; cut bits 1/vertex or stream ids 2/vertex, L13180)
+ *    and builds the output topology's primitives: vertex k at byte
+ *    (count header + control header) + k x (Output Vertex Size + 1) x 16 in
+ *    the entry; a cut bit ends the strip after that vertex; stream ids as
+ *    the seed's "GS Output StreamID" (L13236-13245); the provoking vertex as
+ *    3DSTATE_CLIP selects it (as VF does). Each primitive carries
+ *    owner_handle = the entry with one reference (URB_OP_REFERENCE), the
+ *    GS's own reference is then dropped; the input object's references are
+ *    dropped when its threads ended. Output leaves in dispatch order (L13249).
+ *  - Vertex counts beyond 1024 (L13203) or beyond what fits in the entry
+ *    (3DSTATE_URB_GS size, when it came down the pipeline) are clamped and
+ *    counted.
+ *  - Statistics (003 L11041-11042): GS_INVOCATION_COUNT += Invocations
+ *    Increment Value per dispatched instance, GS_PRIMITIVES_COUNT += complete
+ *    primitives parsed from thread output, both when Statistics Enable; set
+ *    by CS_MMIO_WRITE (0x2328/0x2330, each dword its own write) and reported
+ *    in CS_MMIO_SYNC (PIPE_REG_GS_INVOCATIONS / PIPE_REG_GS_PRIMITIVES).
+ *  - GS disabled: primitives pass through unchanged (L13037).
+ *
+ * Ports: "ds" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "sol" out, "td"[open]
+ *        out (MSG_THREAD_DISPATCH), "eot" in (urb.eot_gs), "urb" out /
+ *        "urb_reply" in (MSG_URB).
+ * Stats: objects, instances, primitives_out, vertices_out,
+ *        invocations, gs_primitives, vertex_count_clamped, refused_entries,
+ *        unaligned_vertices, grf_start_adjusted, payload_truncated,
+ *        partial_primitives, no_thread_dispatcher,
+ *        bad_output_topology, bad_messages, passed_through,
+ *        td.*, ff.*.
+ *
+ * Not modelled: packing several objects into one SIMD8 or DUAL_OBJECT
+ * thread (each thread carries one object's instances); L3 timing of
+ * the FF reads; the semaphore handle; user clip distance tests; handles are
+ * 64-byte units (primitive.h) so a vertex that does not start on a 64-byte
+ * boundary gets the handle of the 64 bytes it starts in (counted as
+ * unaligned_vertices).
+ */
+#ifndef GTSIM_UNITS_GS_H
+#define GTSIM_UNITS_GS_H
+
+#include "fabric/unit.h"
+
+extern const struct unit_ops gs_ops;
+
+#define GS_INVOCATION_COUNT_OFFSET 0x2328u
+#define GS_PRIMITIVES_COUNT_OFFSET 0x2330u
+
+#endif
