@@ -68,8 +68,8 @@ struct pending_read {
 struct qpu {
     /* params */
     uint32_t qpu_number, cycles_per_instruction, address_mask, memory_bytes_mb;
+    uint32_t qpus_per_slice, tmus_per_slice;
     uint64_t watchdog_instructions;
-    bool tmu_swap;
     /* ports */
     struct port *start, *done;
     struct port *out[FN_COUNT], *result[FN_COUNT];
@@ -116,7 +116,14 @@ struct qpu {
 
 static const struct param_desc qpu_params[] = {
     PARAM_U32_FIELD("qpu_number", struct qpu, qpu_number, 0, 0, 15,
-                    "QPU_NUMBER (raddr_b 38, Table 14 @91738): the QPU's index in the GPU"),
+                    "QPU_NUMBER (raddr_b 38, Table 14 @91738) until a program start names it "
+                    "(the scheduler's port index)"),
+    PARAM_U32_FIELD("qpus_per_slice", struct qpu, qpus_per_slice, 4, 1, 16,
+                    "QPUs in a slice (IDENT1 QUPS, Table 80): the QPU's place in its slice is "
+                    "its number modulo this"),
+    PARAM_U32_FIELD("tmus_per_slice", struct qpu, tmus_per_slice, 1, 1, 2,
+                    "TMUs in the slice (IDENT1 TUPS); with 2, QPUs 2 and 3 of the slice swap "
+                    "TMU0 and TMU1 unless TMU_NOSWAP is written (002 @97875)"),
     PARAM_U32_FIELD("cycles_per_instruction", struct qpu, cycles_per_instruction, 4, 1, 64,
                     "clocks per instruction: \"instruction cycle time of four system clocks\" "
                     "(002 @43385)"),
@@ -128,9 +135,6 @@ static const struct param_desc qpu_params[] = {
                     "alias)"),
     PARAM_U32_FIELD("memory_mb", struct qpu, memory_bytes_mb, 1024, 1, 4096,
                     "memory the QPU can address, MiB; fetches and uniforms beyond it are counted"),
-    PARAM_BOOL_FIELD("tmu_swap", struct qpu, tmu_swap, false,
-                     "swap TMU0 and TMU1 unless TMU_NOSWAP is written: QPUs 2 and 3 of a slice "
-                     "with two TMUs (002 @97875)"),
     PARAM_END
 };
 
@@ -409,7 +413,8 @@ static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bo
 static int tmu_of(const struct qpu *s, unsigned waddr_or_sig, bool is_sig)
 {
     int t = is_sig ? (waddr_or_sig == VC4_SIG_LOAD_TMU1) : waddr_or_sig >= VC4_WADDR_A_TMU1_S;
-    if (s->tmu_swap && !s->noswap)
+    bool swap = s->tmus_per_slice == 2 && s->qpu_number % s->qpus_per_slice >= 2;
+    if (swap && !s->noswap)
         t ^= 1;
     return t ? FN_TMU1 : FN_TMU0;
 }
@@ -679,6 +684,8 @@ static void end_program(struct qpu *s, struct unit *u, uint32_t status)
 
 static void start_program(struct qpu *s, struct unit *u, const struct qpu_program *p)
 {
+    if (p->qpu < 16)
+        s->qpu_number = p->qpu;     /* the scheduler's number for this QPU */
     qpu_state_init(&s->st, s->qpu_number);
     s->st.pc = p->pc;
     s->st.uniform_address = p->uniforms;

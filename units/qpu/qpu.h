@@ -52,8 +52,11 @@
  * thread_switches_ignored: user programs are not threaded), varyings (fragment shaders), the
  * TLB and scoreboard (counted in unsupported_io), breakpoints (sig 0, counted), the
  * TMU_NOSWAP three-instruction rule (the flag is applied at once), the QPU's own pipeline
- * (results are written at issue), the automatic TMU swap for QPUs 2 and 3 of a slice with
- * two TMUs (applied with `slice_qpu` like hardware, see tmu_swap).
+ * (results are written at issue).
+ * The automatic TMU swap of QPUs 2 and 3 of a slice with two TMUs is applied (params
+ * qpus_per_slice, tmus_per_slice) until the program writes TMU_NOSWAP (002 @97875).
+ * QPU_NUMBER is the one the scheduler's start message gives (its port index), so one config
+ * group with `count` serves every QPU.
  */
 #ifndef GTSIM_UNITS_QPU_H
 #define GTSIM_UNITS_QPU_H
