@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
@@ -14,6 +15,7 @@
 #include "tests/test.h"
 #include "units/common/mmio.h"
 #include "units/common/vc4_io.h"
+#include "isa/vc4/qpu_decode.h"
 #include "units/qpu/qpu.h"
 #include "units/vc4_v3d/vc4_v3d.h"
 
@@ -295,12 +297,71 @@ static void test_bad_job_file(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad.txt:2: run PC UNIFORMS COUNT"));
 }
 
+/* GPU_FFT's shaders (../shared/workloads/gpu_fft, read here at test time, never copied; the
+ * test skips when the folder is absent): the job loader's hex32 reads the C-array text as the
+ * QPU sees it (two words per instruction, low word first): the first instruction of
+ * shader_256 is its "mov rb_0x40, 0x40", a 32-bit load immediate of 0x40 (Fig 5 @82668). */
+static void test_gpu_fft_shader_loads(void)
+{
+    const char *hex = "../shared/workloads/gpu_fft/hex/shader_256.hex";
+    FILE *f = fopen(hex, "r");
+    if (!f) {
+        printf("\n  [vc4_v3d] %s absent: GPU_FFT check skipped ", hex);
+        return;
+    }
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    /* the words, parsed here: 0x tokens outside // comments */
+    static uint32_t words[1 << 16];
+    unsigned count = 0;
+    for (char *p = text; *p && count < (1u << 16);) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '0' && p[1] == 'x') {
+            words[count++] = (uint32_t)strtoul(p, &p, 16);
+        } else {
+            p++;
+        }
+    }
+    CU_ASSERT_TRUE_FATAL(count >= 2);
+    CU_ASSERT_EQUAL(count % 2, 0);
+    struct vc4_qpu_instr in;
+    vc4_qpu_decode((uint64_t)words[1] << 32 | words[0], &in);
+    CU_ASSERT_EQUAL(in.format, VC4_FORMAT_LOAD_IMM_32);
+    CU_ASSERT_EQUAL(in.immediate, 0x40u);
+    /* the job loader puts the same words in memory */
+    const char *dir = test_temp_dir();
+    char path[512], args[2048], cwd[1024];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/fft.txt", dir);
+    f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "hex32 0x10000 %s/%s\nexpect 0x10000", cwd, hex);
+    for (unsigned i = 0; i < count && i < 64; i++)
+        fprintf(f, " 0x%x", words[i]);
+    fprintf(f, "\nexpect 0x%x 0x%x\n", 0x10000 + 4 * (count - 1), words[count - 1]);
+    fclose(f);
+    snprintf(args, sizeof args, "%s run -q -c configs/vc4-bcm2835.cfg -o %s/out3 %s "
+             ">%s/stdout 2>%s/stderr </dev/null", test_gtsim_binary(), dir, path, dir, dir);
+    int s = system(args);
+    CU_ASSERT_TRUE(WIFEXITED(s) && WEXITSTATUS(s) == 0);
+    static char csv[1 << 20];
+    snprintf(path, sizeof path, "%s/out3/stats.csv", dir);
+    slurp(path, csv, sizeof csv);
+    CU_ASSERT_EQUAL(csv_value(csv, "host.expect_mismatches"), 0);
+    CU_ASSERT_EQUAL(csv_value(csv, "host.expect_matches"), (count < 64 ? count : 64) + 1);
+}
+
 static const struct test_case cases[] = {
     { "user program queue, lowest free QPU, SRQCS counts, sync", test_queue_and_scheduler },
     { "SQRSV0 reservation keeps user programs off a QPU", test_reservation },
     { "queue overflow, SRQCS clears, HOST_INT in DBQITC", test_overflow_clear_and_host_interrupt },
     { "vc4-bcm2835: twelve user programs store through VDW", test_bcm2835_job_twelve_programs },
     { "malformed vc4 job file", test_bad_job_file },
+    { "GPU_FFT shader words load as the QPU reads them", test_gpu_fft_shader_loads },
     { 0 }
 };
 TEST_SUITE(vc4_v3d, cases);
