@@ -304,6 +304,37 @@ static void test_tmu_fifo_overrun(void)
     sim_destroy(r.sim);
 }
 
+/* with two TMUs per slice, QPUs 2 and 3 swap TMU0 and TMU1 (@97875) until TMU_NOSWAP is
+ * written: QPU 2's TMU0 lookup leaves on its tmu1 port, QPU 1's on tmu0; after writing 1 to
+ * TMU_NOSWAP, QPU 2's goes to tmu0 */
+static void test_tmu_swap(void)
+{
+    static const char *const over[] = { "tmus_per_slice=2", NULL };
+    struct vc4_rig r = vc4_rig_new(3, VC4_RIG_TMU, over, NULL);
+    uint64_t a[8], b[8];
+    unsigned na = 0, nb = 0;
+    a[na++] = vc4_mov(W_TMU0_S, MUX_RA, RD_ELEMENT);
+    a[na++] = vc4_with_sig(vc4_nop(), SIG_LOAD_TMU0);
+    end3(a, &na);
+    b[nb++] = vc4_load_imm(W_TMU_NOSWAP, 1);
+    for (unsigned i = 0; i < na; i++)
+        b[nb++] = a[i];
+    vc4_rig_program(&r, CODE, a, na);
+    vc4_rig_program(&r, CODE + 0x400, b, nb);
+    vc4_rig_start(&r, 1, CODE, UNIF, 0);
+    vc4_rig_start(&r, 2, CODE, UNIF, 0);
+    vc4_rig_start(&r, 2, CODE + 0x400, UNIF, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(r.done[1]->count, 1);
+    CU_ASSERT_EQUAL(r.done[2]->count, 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu1.port.tmu0.sent"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu1.port.tmu1.sent"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu2.port.tmu1.sent"), 2);   /* the swapped program */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu2.port.tmu0.sent"), 2);   /* after TMU_NOSWAP */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "tmu.loads"), 3);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "VPM horizontal write, read back, vertical write", test_vpm_write_read_round_trip },
     { "VPM 8-bit packed and 16-bit laned layouts", test_vpm_sub_word_layouts },
@@ -315,6 +346,7 @@ static const struct test_case cases[] = {
     { "mutex taken in turn", test_mutex },
     { "TMU direct lookups into r4", test_tmu_direct_lookup },
     { "TMU FIFO overrun counted", test_tmu_fifo_overrun },
+    { "TMU swap for QPUs 2 and 3, TMU_NOSWAP", test_tmu_swap },
     { 0 }
 };
 TEST_SUITE(vc4_vpm, cases);
