@@ -335,6 +335,43 @@ static void test_tmu_swap(void)
     sim_destroy(r.sim);
 }
 
+/* one instruction reading VPM_READ (space A) and MUTEX_ACQUIRE (space B, the QPU number,
+ * @67887) from two units: each answer lands in its own operand */
+static void test_two_io_reads_in_one_instruction(void)
+{
+    struct vc4_rig r = vc4_rig_new(2, VC4_RIG_VPM | VC4_RIG_SYNC, NULL, NULL);
+    uint64_t p[24];
+    unsigned n = 0;
+    p[n++] = vc4_load_imm_b(W_VPMVCD_SETUP, block(0, 1, 1, 0, SIZE32, 8));
+    p[n++] = vc4_load_imm(W_VPM, 0x5a5a0000);                         /* row 8 */
+    p[n++] = vc4_load_imm(W_VPMVCD_SETUP, block(1, 1, 1, 0, SIZE32, 8));
+    p[n++] = vc4_nop();
+    p[n++] = vc4_nop();
+    /* or r0, ra(VPM_READ); v8min r1, rb(MUTEX_ACQUIRE), rb (Table 13 code 4) */
+    p[n++] = vc4_alu_word((struct vc4_alu){ .sig = SIG_NONE, .cond_add = COND_ALWAYS,
+                                            .cond_mul = COND_ALWAYS, .waddr_add = W_R0,
+                                            .waddr_mul = W_R1, .op_add = OP_OR, .op_mul = 4,
+                                            .raddr_a = RD_VPM, .raddr_b = RD_MUTEX,
+                                            .add_a = MUX_RA, .add_b = MUX_RA, .mul_a = MUX_RB,
+                                            .mul_b = MUX_RB });
+    p[n++] = vc4_load_imm_b(W_VPMVCD_SETUP, block(0, 1, 1, 0, SIZE32, 9));
+    p[n++] = vc4_mov(W_VPM, MUX_R0, RD_NOP);                           /* row 9 */
+    p[n++] = vc4_mov(W_VPM, MUX_R1, RD_NOP);                           /* row 10 */
+    p[n++] = vc4_mov(W_MUTEX_RELEASE, MUX_R1, RD_NOP);
+    end3(p, &n);
+    vc4_rig_program(&r, CODE, p, n);
+    vc4_rig_start(&r, 1, CODE, UNIF, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(r.done[1]->count, 1);
+    for (unsigned i = 0; i < 16; i++) {
+        CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 9, i), 0x5a5a0000u);
+        CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 10, i), 1u);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sync.mutex_acquires"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sync.bad_releases"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "VPM horizontal write, read back, vertical write", test_vpm_write_read_round_trip },
     { "VPM 8-bit packed and 16-bit laned layouts", test_vpm_sub_word_layouts },
@@ -347,6 +384,7 @@ static const struct test_case cases[] = {
     { "TMU direct lookups into r4", test_tmu_direct_lookup },
     { "TMU FIFO overrun counted", test_tmu_fifo_overrun },
     { "TMU swap for QPUs 2 and 3, TMU_NOSWAP", test_tmu_swap },
+    { "VPM and mutex reads in one instruction", test_two_io_reads_in_one_instruction },
     { 0 }
 };
 TEST_SUITE(vc4_vpm, cases);

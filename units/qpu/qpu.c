@@ -22,6 +22,7 @@ enum expect { EXPECT_R4, EXPECT_READ, EXPECT_GRANT };
 
 struct expect_fifo {
     uint8_t kind[EXPECT_MAX];
+    uint8_t slot[EXPECT_MAX];   /* EXPECT_READ: which of the instruction's reads it answers */
     unsigned head, count;
 };
 
@@ -88,6 +89,7 @@ struct qpu {
     struct pending_read reads[2];
     unsigned reads_needed, reads_have, reads_used;
     bool reads_requested;
+    unsigned read_slot;         /* the read being requested (its answer's slot) */
     uint32_t read_value[2][QPU_LANES];
     uint64_t next_issue;        /* cycle the instruction may issue at */
     enum stall_cause stall;
@@ -104,14 +106,13 @@ struct qpu {
     uint64_t last_sfu_write, last_uniforms_address;
     uint32_t logged;
     /* stats */
-    uint64_t programs, instructions, busy_cycles, idle_cycles_unused;
+    uint64_t programs, instructions, busy_cycles;
     uint64_t stall_cycles[STALL_COUNT];
     uint64_t restrictions[R_COUNT];
     uint64_t illegal_instructions, io_unbound, unsupported_io, watchdog_kills, fetch_faults;
     uint64_t uniforms, uniform_overruns, uniform_faults, thread_switches_ignored;
     uint64_t host_interrupts, breakpoints, sfu_writes, vpm_accesses, sync_accesses;
     uint64_t tmu_accesses, bad_messages, unexpected_results, semaphore_ops, expect_overflow;
-    uint64_t last_busy_cycle;
 };
 
 static const struct param_desc qpu_params[] = {
@@ -267,7 +268,9 @@ static bool expect_push(struct qpu *s, int fn, enum expect e)
         s->expect_overflow++;
         return false;
     }
-    f->kind[(f->head + f->count++) % EXPECT_MAX] = (uint8_t)e;
+    unsigned i = (f->head + f->count++) % EXPECT_MAX;
+    f->kind[i] = (uint8_t)e;
+    f->slot[i] = (uint8_t)s->read_slot;
     return true;
 }
 
@@ -720,6 +723,7 @@ static void take_result(struct qpu *s, int fn, struct msg *m)
         return;
     }
     enum expect e = (enum expect)f->kind[f->head];
+    unsigned slot = f->slot[f->head];
     f->head = (f->head + 1) % EXPECT_MAX;
     f->count--;
     switch (e) {
@@ -730,8 +734,10 @@ static void take_result(struct qpu *s, int fn, struct msg *m)
             memcpy(s->st.acc[4], r->value, sizeof s->st.acc[4]);
         break;
     case EXPECT_READ:
-        if (s->reads_have < 2)
-            memcpy(s->read_value[s->reads_have++], r->value, sizeof r->value);
+        if (slot < 2 && s->reads_have < 2) {
+            memcpy(s->read_value[slot], r->value, sizeof r->value);
+            s->reads_have++;
+        }
         break;
     case EXPECT_GRANT:
         if (s->grants_pending)
@@ -787,23 +793,20 @@ static bool issue(struct qpu *s, struct unit *u)
     }
     const struct vc4_qpu_instr *in = &s->in;
     if (!s->reads_requested) {
-        unsigned asked = 0;
         for (unsigned k = 0; k < s->reads_needed; k++) {
             struct pending_read *r = &s->reads[k];
             if (r->fn == FN_VPM)
                 s->vpm_accesses++;
             else
                 s->sync_accesses++;
-            if (request(s, u, r->fn, EXPECT_READ, QPU_IO_READ, r->raddr, r->file_b, NULL,
-                        0xffff, NULL)) {
-                asked++;
-            } else {
-                /* unlinked: answer 0 here, in order */
-                if (s->reads_have < 2)
-                    memset(s->read_value[s->reads_have++], 0, sizeof s->read_value[0]);
+            s->read_slot = k;
+            if (!request(s, u, r->fn, EXPECT_READ, QPU_IO_READ, r->raddr, r->file_b, NULL,
+                         0xffff, NULL) && s->reads_have < 2) {
+                /* unlinked: answered 0 here */
+                memset(s->read_value[k], 0, sizeof s->read_value[0]);
+                s->reads_have++;
             }
         }
-        (void)asked;
         s->reads_requested = true;
         if (s->outbox_count && !flush_outbox(s)) {
             hold(s, STALL_SEND);
@@ -811,7 +814,7 @@ static bool issue(struct qpu *s, struct unit *u)
         }
     }
     if (s->reads_have < s->reads_needed) {
-        hold(s, fn_stall(s->reads[s->reads_have].fn));
+        hold(s, fn_stall(s->reads[0].fn));
         return false;
     }
     if ((muxes_read(in) & (1u << VC4_MUX_R4)) && s->r4_pending) {
