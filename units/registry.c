@@ -18,6 +18,13 @@
 #include "units/urb/urb.h"
 #include "units/vfe/vfe.h"
 #include "units/placeholder/placeholder.h"
+#include "units/qpu/qpu.h"
+#include "units/vc4_host/vc4_host.h"
+#include "units/vc4_sfu/vc4_sfu.h"
+#include "units/vc4_sync/vc4_sync.h"
+#include "units/vc4_tmu/vc4_tmu.h"
+#include "units/vc4_v3d/vc4_v3d.h"
+#include "units/vc4_vpm/vc4_vpm.h"
 
 static const struct unit_ops *const real_kinds[] = {
     &host_ops,
@@ -34,6 +41,14 @@ static const struct unit_ops *const real_kinds[] = {
     &gateway_ops,
     &icache_ops,
     &urb_ops,
+    /* VideoCore IV (issue 15) */
+    &qpu_ops,
+    &vc4_host_ops,
+    &vc4_sfu_ops,
+    &vc4_sync_ops,
+    &vc4_tmu_ops,
+    &vc4_v3d_ops,
+    &vc4_vpm_ops,
     NULL
 };
 

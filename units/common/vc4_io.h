@@ -19,7 +19,9 @@
 
 #include <stdint.h>
 
-#define QPU_LANES 16u
+#ifndef QPU_LANES
+#define QPU_LANES 16    /* the same spelling as isa/vc4/qpu_exec.h */
+#endif
 
 /* The write addresses of register-mapped I/O (Table 14; the same number in
  * the A and B spaces unless noted). */
@@ -56,9 +58,17 @@ enum qpu_io_op {
     QPU_IO_SIGNAL = 3,              /* a signal: load TMU result into r4 (sig 10/11), TLB
                                        colour/alpha/coverage read (sig 7/8/9/12),
                                        scoreboard wait/unlock (sig 4/5) */
+    QPU_IO_SEMAPHORE = 4,           /* semaphore instruction (Fig 6 @83883): `reg` = number,
+                                       value[0] = 1 to decrement (sa), 0 to increment; the
+                                       answer (a qpu_io_result with the same reg) is the grant */
+    QPU_IO_START = 5,               /* scheduler -> QPU: run a program (struct qpu_program) */
+    QPU_IO_PROGRAM_END = 6,         /* QPU -> scheduler: the program ended (struct qpu_program,
+                                       `status` says how) */
 };
 
-struct qpu_io {
+/* A QPU's request to a shared unit (MSG_QPU_IO). Every payload carried as MSG_QPU_IO starts
+ * with `op`, so a receiver tells them apart by it. */
+struct qpu_io_request {
     uint32_t op;                    /* enum qpu_io_op */
     uint32_t reg;                   /* enum qpu_io_register, or the sig code for SIGNAL */
     uint32_t file_b;                /* 1: the B register space (regs 49/50 differ) */
@@ -70,11 +80,37 @@ struct qpu_io {
     uint32_t value[QPU_LANES];
 };
 
-struct qpu_result {
+/* What a shared unit answers (MSG_QPU_RESULT), in the order of the QPU's requests that
+ * expect one: r4 data (SFU write, TMU signal), VPM reads, VPM busy and wait reads, the mutex
+ * grant, semaphore grants. */
+struct qpu_io_result {
     uint32_t reg;                   /* what it answers (register or sig code) */
     uint32_t qpu, thread;
     uint32_t to_r4;                 /* 1: the value goes to accumulator r4 */
     uint32_t value[QPU_LANES];
+};
+
+/* A program for a QPU (QPU_IO_START, scheduler -> QPU) and its end (QPU_IO_PROGRAM_END, QPU ->
+ * scheduler), both MSG_QPU_IO: what the QPU scheduler (QPS) writes into a QPU at thread start
+ * for a user program: "the program counter, uniforms base and uniforms size" (002 @57217,
+ * @120083; the user program queue V3D_SRQPC/SRQUA/SRQUL, Tables 65-67). */
+enum qpu_program_status {
+    QPU_PROGRAM_ENDED = 0,          /* program end signal and its two delay slots */
+    QPU_PROGRAM_WATCHDOG = 1,       /* killed after the unit's watchdog instruction count */
+    QPU_PROGRAM_FETCH_FAULT = 2,    /* an instruction fetch outside memory */
+    QPU_PROGRAM_HOST_INTERRUPT = 3, /* not an end: a HOST_INT write (value = the value written) */
+};
+
+struct qpu_program {
+    uint32_t op;                    /* QPU_IO_START or QPU_IO_PROGRAM_END */
+    uint32_t qpu;                   /* QPU_NUMBER of the QPU that runs / ran it */
+    uint32_t pc;                    /* byte address of the first instruction */
+    uint32_t uniforms;              /* byte address of the uniform stream */
+    uint32_t uniforms_length;       /* uniforms it may read; > 1023 or 0 = unlimited */
+    uint32_t request_id;            /* the scheduler's number for it */
+    uint32_t status;                /* PROGRAM_END: enum qpu_program_status */
+    uint32_t value;                 /* HOST_INTERRUPT: the value written */
+    uint64_t instructions;          /* PROGRAM_END: instructions it executed */
 };
 
 /* A batch of vertices shaded in the VPM, from the vertex cache manager to the

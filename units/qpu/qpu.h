@@ -1,0 +1,68 @@
+/* units/qpu/qpu.h - one VideoCore IV QPU (quad processor) running programs with
+ * isa/vc4/qpu_exec, its register-mapped I/O turned into messages to the shared units.
+ *
+ * What it models (seed 002, notes/002-videocore4.md §2.5, §3.10-3.12, §7.1: one unit per
+ * QPU, as the EU is per EU on the Intel side):
+ *  - an instruction every `cycles_per_instruction` clocks ("instruction cycle time of four
+ *    system clocks", @43385); fetches from memory at the program counter (8 bytes each);
+ *  - the uniform stream: UNIFORM_READ pops the 32-bit word at the uniform pointer, which
+ *    the scheduler sets at program start and UNIFORMS_ADDRESS rewrites (@62206, @63309);
+ *    reads past the scheduler's uniforms length (<= 1023, V3D_SRQUL) are counted;
+ *  - register-mapped I/O as MSG_QPU_IO (units/common/vc4_io.h), one port per shared
+ *    function: "sfu" (SFU_RECIP..SFU_LOG, 52-55), "vpm" (VPM_WRITE, VPMVCD_*_SETUP,
+ *    VPM_*_ADDR writes; VPM_READ, VPM_*_BUSY, VPM_*_WAIT reads, 48-50), "sync" (mutex
+ *    acquire/release 51, the semaphore instruction of Fig 6 @83883), "tmu0"/"tmu1" (writes
+ *    56-63 with the uniform each coordinate write pops, @96330, except a direct lookup that
+ *    writes only s; load signals 10/11), and the program end and HOST_INT writes (38) on
+ *    "done" to the scheduler. What comes back (MSG_QPU_RESULT on the function's "_result"
+ *    input) arrives in request order per function (notes §7.2 item 5);
+ *  - stalls at the SP stage (@68561): before an instruction issues, its I/O reads
+ *    (VPM_READ, *_BUSY, *_WAIT, MUTEX_ACQUIRE) are requested and the QPU waits for their
+ *    answers; a read of r4 waits for an outstanding SFU or TMU result; after a semaphore
+ *    instruction the QPU waits for the grant; a full output channel holds the next issue;
+ *  - program end (sig 3): two delay-slot instructions, then the QPU reports the end
+ *    (QPU_IO_PROGRAM_END) and takes the next program on the next instruction cycle (@57429);
+ *  - the restrictions of the "Summary of Instruction Restrictions" (@88994, notes §3.10)
+ *    that span instructions, counted (and the first of each logged) as hardware misbehaviour
+ *    a programmer needs to see, never a crash: a regfile read of a location written by the
+ *    previous instruction (item 7), r4 read, or another r4 write, in the 2 instructions after
+ *    an SFU write (item 8), a rotate right after a write of r5 or of the rotated accumulator
+ *    (items 9, 10), a uniform read within 2 instructions of a UNIFORMS_ADDRESS write (item 14),
+ *    uniform/VPM/varying access in the last three instructions, a regfile write by the Program
+ *    End instruction and address 14 in them (items 1-3); the decoder's single-instruction
+ *    checks (vc4_illegal) are counted too;
+ *  - a watchdog: a program that executes more than `watchdog_instructions` instructions is
+ *    ended and reported with QPU_PROGRAM_WATCHDOG (counted).
+ * A read of r4 too soon after an SFU write gets the SFU's result (the QPU waits for it), not
+ * the stale value hardware would give: the violation is counted instead.
+ *
+ * Addresses: memory is the machine's functional memory (sim_memory); `address_mask` is
+ * applied to every bus address (BCM2835: bits 31:30 select the cache alias, so 0x3fffffff);
+ * fetches or uniforms at or beyond `memory_bytes` are counted (fetch_faults ends the program;
+ * a uniform reads 0).
+ *
+ * Ports: "start" in (QPU_IO_START from the scheduler); "done" out (QPU_IO_PROGRAM_END and
+ * HOST_INT writes, struct qpu_program); "sfu", "vpm", "sync", "tmu0", "tmu1" out
+ * (MSG_QPU_IO) and "sfu_result", "vpm_result", "sync_result", "tmu0_result", "tmu1_result" in
+ * (MSG_QPU_RESULT). All optional: I/O to an unbound function is counted (io_unbound) and
+ * reads of it answer 0.
+ *
+ * Not modelled: the instruction and uniforms caches (fetches and uniforms are read from
+ * memory at issue, no miss time), the second hardware thread and thread switches (counted in
+ * thread_switches_ignored: user programs are not threaded), varyings (fragment shaders), the
+ * TLB and scoreboard (counted in unsupported_io), breakpoints (sig 0, counted), the
+ * TMU_NOSWAP three-instruction rule (the flag is applied at once), the QPU's own pipeline
+ * (results are written at issue).
+ * The automatic TMU swap of QPUs 2 and 3 of a slice with two TMUs is applied (params
+ * qpus_per_slice, tmus_per_slice) until the program writes TMU_NOSWAP (002 @97875).
+ * QPU_NUMBER is the one the scheduler's start message gives (its port index), so one config
+ * group with `count` serves every QPU.
+ */
+#ifndef GTSIM_UNITS_QPU_H
+#define GTSIM_UNITS_QPU_H
+
+#include "fabric/unit.h"
+
+extern const struct unit_ops qpu_ops;
+
+#endif

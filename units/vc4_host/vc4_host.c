@@ -1,0 +1,341 @@
+/* units/vc4_host/vc4_host.c - plays a vc4 job file; see vc4_host.h. */
+#include "units/vc4_host/vc4_host.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/file.h"
+#include "fabric/memory.h"
+#include "fabric/sim.h"
+#include "units/common/mmio.h"
+#include "vc4_v3d_regs.h"
+
+#define MAX_JOB_BYTES (64u << 20)
+
+enum command_kind { CMD_MEMORY, CMD_REG, CMD_WAIT, CMD_EXPECT };
+
+struct command {
+    enum command_kind kind;
+    uint32_t address;           /* memory, expect: address; reg: offset */
+    uint32_t value;             /* reg */
+    uint8_t *data;              /* memory, expect: bytes */
+    uint32_t bytes;
+    unsigned line;
+};
+
+struct vc4_host {
+    char workload[PARAM_STRING_MAX];
+    struct port *v3d, *v3d_reply;
+    struct command *cmd;
+    uint32_t count, capacity, next;
+    bool waiting;
+    uint64_t commands, memory_bytes, register_writes, waits, expect_matches, expect_mismatches;
+};
+
+static const struct param_desc host_params[] = {
+    PARAM_STRING_FIELD("workload", struct vc4_host, workload, "",
+                       "a vc4 job file (units/vc4_host/vc4_host.h); empty: nothing to play"),
+    PARAM_END
+};
+
+static const struct port_desc host_ports[] = {
+    { .name = "v3d", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "V3D register writes and syncs" },
+    { .name = "v3d_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "sync answers" },
+    PORT_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct vc4_host, f, m, h)
+static const struct stat_desc host_stats[] = {
+    C("commands", commands, "commands", "job commands played"),
+    C("memory_bytes", memory_bytes, "bytes", "bytes written into memory"),
+    C("register_writes", register_writes, "writes", "V3D register writes sent"),
+    C("waits", waits, "commands", "waits for completion"),
+    C("expect_matches", expect_matches, "words", "expected words found in memory"),
+    C("expect_mismatches", expect_mismatches, "words", "expected words not found (logged)"),
+    STAT_END
+};
+#undef C
+
+static struct command *add(struct vc4_host *s, enum command_kind kind, unsigned line)
+{
+    if (s->count == s->capacity) {
+        s->capacity = s->capacity ? 2 * s->capacity : 32;
+        s->cmd = gt_xrealloc(s->cmd, s->capacity * sizeof *s->cmd);
+    }
+    struct command *c = &s->cmd[s->count++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->line = line;
+    return c;
+}
+
+static bool number(const char **p, uint32_t *v)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    if (!isdigit((unsigned char)**p))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(*p, &end, 0);
+    if (errno || x > 0xffffffffull || (*end && !isspace((unsigned char)*end) && *end != '#'))
+        return false;
+    *v = (uint32_t)x;
+    *p = end;
+    return true;
+}
+
+static void append_word(struct command *c, uint32_t w)
+{
+    c->data = gt_xrealloc(c->data, c->bytes + 4);
+    memcpy(c->data + c->bytes, &w, 4);
+    c->bytes += 4;
+}
+
+/* every 0x token of a C-array text, skipping // comments */
+static void hex_words(struct command *c, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && (p == text || !isalnum((unsigned char)p[-1]))) {
+            char *end;
+            unsigned long long v = strtoull(p, &end, 16);
+            append_word(c, (uint32_t)v);
+            p = end;
+            continue;
+        }
+        p++;
+    }
+}
+
+static int parse(struct vc4_host *s, const char *path, const char *text, struct gt_error *err)
+{
+    char dir[PARAM_STRING_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = 0;
+    else
+        dir[0] = 0;
+    unsigned line = 0;
+    const char *p = text;
+    while (*p) {
+        line++;
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char buf[4096];
+        if (len >= sizeof buf)
+            return gt_error_set(err, "%s:%u: line too long", path, line);
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        p = eol ? eol + 1 : p + len;
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        char word[32];
+        int used = 0;
+        if (sscanf(buf, "%31s%n", word, &used) != 1)
+            continue;
+        const char *q = buf + used;
+        uint32_t a, b, v;
+        if (!strcmp(word, "words") || !strcmp(word, "expect")) {
+            struct command *c = add(s, word[0] == 'w' ? CMD_MEMORY : CMD_EXPECT, line);
+            if (!number(&q, &c->address))
+                return gt_error_set(err, "%s:%u: %s ADDRESS W0 W1 ...", path, line, word);
+            while (number(&q, &v))
+                append_word(c, v);
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q || !c->bytes)
+                return gt_error_set(err, "%s:%u: %s: words are numbers", path, line, word);
+        } else if (!strcmp(word, "fill")) {
+            struct command *c = add(s, CMD_MEMORY, line);
+            if (!number(&q, &c->address) || !number(&q, &b) || !number(&q, &v) || b > MAX_JOB_BYTES)
+                return gt_error_set(err, "%s:%u: fill ADDRESS BYTES VALUE", path, line);
+            c->bytes = b & ~3u;
+            c->data = gt_xcalloc(1, c->bytes + 4);
+            for (uint32_t i = 0; i < c->bytes; i += 4)
+                memcpy(c->data + i, &v, 4);
+        } else if (!strcmp(word, "hex32") || !strcmp(word, "binary")) {
+            struct command *c = add(s, CMD_MEMORY, line);
+            char name[PARAM_STRING_MAX], full[2 * PARAM_STRING_MAX];
+            if (!number(&q, &c->address) || sscanf(q, "%255s", name) != 1)
+                return gt_error_set(err, "%s:%u: %s ADDRESS PATH", path, line, word);
+            snprintf(full, sizeof full, "%s%s", name[0] == '/' ? "" : dir, name);
+            uint8_t *bytes;
+            size_t n;
+            if (gt_read_file(full, MAX_JOB_BYTES, &bytes, &n, err) < 0)
+                return -1;
+            if (word[0] == 'h') {
+                hex_words(c, (const char *)bytes);
+                free(bytes);
+            } else {
+                c->data = bytes;
+                c->bytes = (uint32_t)n;
+            }
+        } else if (!strcmp(word, "reg")) {
+            struct command *c = add(s, CMD_REG, line);
+            if (!number(&q, &c->address) || !number(&q, &c->value))
+                return gt_error_set(err, "%s:%u: reg OFFSET VALUE", path, line);
+        } else if (!strcmp(word, "run")) {
+            if (!number(&q, &a) || !number(&q, &b) || !number(&q, &v))
+                return gt_error_set(err, "%s:%u: run PC UNIFORMS COUNT", path, line);
+            struct command *c = add(s, CMD_REG, line);
+            c->address = V3D_SRQUA;
+            c->value = b;
+            c = add(s, CMD_REG, line);
+            c->address = V3D_SRQUL;
+            c->value = v;
+            c = add(s, CMD_REG, line);
+            c->address = V3D_SRQPC;
+            c->value = a;
+        } else if (!strcmp(word, "wait")) {
+            add(s, CMD_WAIT, line);
+        } else {
+            return gt_error_set(err, "%s:%u: unknown command '%s' (words, fill, hex32, binary, "
+                                "reg, run, wait, expect)", path, line, word);
+        }
+    }
+    return 0;
+}
+
+static void free_commands(struct vc4_host *s)
+{
+    for (uint32_t i = 0; i < s->count; i++)
+        free(s->cmd[i].data);
+    free(s->cmd);
+    s->cmd = NULL;
+    s->count = s->capacity = 0;
+}
+
+static int host_realize(struct unit *u, struct gt_error *err)
+{
+    struct vc4_host *s = unit_state(u);
+    s->v3d = unit_port(u, "v3d", 0);
+    s->v3d_reply = unit_port(u, "v3d_reply", 0);
+    free_commands(s);
+    if (!s->workload[0])
+        return 0;
+    uint8_t *text;
+    size_t n;
+    if (gt_read_file(s->workload, MAX_JOB_BYTES, &text, &n, err) < 0)
+        return -1;
+    int rc = parse(s, s->workload, (const char *)text, err);
+    free(text);
+    if (rc == 0 && !sim_memory(unit_sim(u)))
+        return gt_error_set(err, "%s: the machine has no memory to load '%s' into", unit_name(u),
+                            s->workload);
+    return rc;
+}
+
+static void host_reset(struct unit *u)
+{
+    struct vc4_host *s = unit_state(u);
+    s->next = 0;
+    s->waiting = false;
+    if (s->count)
+        unit_wake_at(u, 0);
+}
+
+static bool send_mmio(struct vc4_host *s, struct unit *u, uint32_t op, uint32_t offset,
+                      uint32_t value)
+{
+    if (!port_can_send(s->v3d))
+        return false;
+    struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+    struct cs_mmio *r = (struct cs_mmio *)m->payload;
+    r->op = op;
+    r->offset = offset;
+    r->value = value;
+    if (!port_try_send(s->v3d, m)) {
+        msg_free(unit_sim(u), m);
+        return false;
+    }
+    return true;
+}
+
+static enum unit_activity host_tick(struct unit *u)
+{
+    struct vc4_host *s = unit_state(u);
+    struct msg *m;
+    while (s->v3d_reply && (m = port_pop(s->v3d_reply)) != NULL) {
+        const struct cs_mmio *r = (const struct cs_mmio *)m->payload;
+        if (m->kind == MSG_MMIO && m->size >= sizeof *r && r->op == CS_MMIO_SYNC_DONE)
+            s->waiting = false;
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+    struct gpu_memory *mem = sim_memory(unit_sim(u));
+    while (!s->waiting && s->next < s->count) {
+        struct command *c = &s->cmd[s->next];
+        switch (c->kind) {
+        case CMD_MEMORY:
+            gpu_memory_write(mem, c->address, c->data, c->bytes, NULL);
+            s->memory_bytes += c->bytes;
+            break;
+        case CMD_EXPECT:
+            for (uint32_t i = 0; i < c->bytes; i += 4) {
+                uint32_t want, got = 0;
+                memcpy(&want, c->data + i, 4);
+                gpu_memory_read(mem, c->address + i, &got, 4, NULL);
+                if (got == want) {
+                    s->expect_matches++;
+                } else {
+                    s->expect_mismatches++;
+                    unit_log(u, SIM_LOG_NOTE, "%s:%u: memory 0x%08x holds 0x%08x, expected "
+                             "0x%08x", s->workload, c->line, c->address + i, got, want);
+                }
+            }
+            break;
+        case CMD_REG:
+            if (!port_is_bound(s->v3d))
+                break;
+            if (!send_mmio(s, u, CS_MMIO_WRITE, c->address, c->value))
+                return UNIT_IDLE;   /* woken when the channel frees */
+            s->register_writes++;
+            break;
+        case CMD_WAIT:
+            if (!port_is_bound(s->v3d) || !port_is_bound(s->v3d_reply))
+                break;
+            if (!send_mmio(s, u, CS_MMIO_SYNC, 0, 0))
+                return UNIT_IDLE;
+            s->waits++;
+            s->waiting = true;
+            break;
+        }
+        s->next++;
+        s->commands++;
+        unit_progress(u);
+    }
+    return UNIT_IDLE;
+}
+
+static void host_destroy(struct unit *u)
+{
+    free_commands(unit_state(u));
+}
+
+const struct unit_ops vc4_host_ops = {
+    .kind = "vc4_host",
+    .help = "Host of a VideoCore IV machine: plays a vc4 job file (memory images, V3D user "
+            "program requests, waits, expected memory words).",
+    .state_size = sizeof(struct vc4_host),
+    .params = host_params,
+    .ports = host_ports,
+    .stats = host_stats,
+    .realize = host_realize,
+    .reset = host_reset,
+    .tick = host_tick,
+    .destroy = host_destroy,
+};

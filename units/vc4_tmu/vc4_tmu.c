@@ -1,0 +1,226 @@
+/* units/vc4_tmu/vc4_tmu.c - TMU direct lookups; see vc4_tmu.h. */
+#include "units/vc4_tmu/vc4_tmu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/memory.h"
+#include "fabric/reply_queue.h"
+#include "fabric/sim.h"
+#include "units/common/vc4_io.h"
+
+#define TMU_SLOTS 8u            /* TFREQ data slots / TFRCV colour slots per QPU (@96330) */
+#define RESULT_QUEUE 32u        /* results held per client (beyond TMU_SLOTS: counted) */
+
+struct lookup {
+    uint64_t ready;
+    uint32_t value[QPU_LANES];
+};
+
+struct tmu_client {
+    struct lookup q[RESULT_QUEUE];
+    unsigned head, count;
+    unsigned components;        /* t/r/b written since the last s */
+    uint64_t last_answer;
+};
+
+struct vc4_tmu {
+    uint32_t latency, address_mask, memory_mb;
+    struct port **in, **out;
+    uint32_t ins, outs;
+    struct tmu_client *client;
+    uint32_t clients;
+    struct reply_queue replies;
+    uint32_t logged;
+    uint64_t direct_lookups, loads, texture_requests, fifo_overruns, loads_without_request;
+    uint64_t beyond_memory, bad_messages, reply_stalls;
+};
+
+static const struct param_desc tmu_params[] = {
+    PARAM_U32_FIELD("latency", struct vc4_tmu, latency, 20, 1, 100000,
+                    "cycles from a lookup's arrival to its data being loadable (the seed gives "
+                    "no TMU latency)"),
+    PARAM_U32_FIELD("address_mask", struct vc4_tmu, address_mask, 0xffffffffu, 1, 0xffffffffu,
+                    "mask applied to bus addresses (BCM2835: 0x3fffffff)"),
+    PARAM_U32_FIELD("memory_mb", struct vc4_tmu, memory_mb, 1024, 1, 4096,
+                    "memory the TMU can address, MiB; elements beyond it read 0 (counted)"),
+    PARAM_END
+};
+
+static const struct port_desc tmu_ports[] = {
+    { .name = "qpu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "TMU writes and load signals of each client" },
+    { .name = "result", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "r4 data to the client of the same index" },
+    PORT_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct vc4_tmu, f, m, h)
+static const struct stat_desc tmu_stats[] = {
+    C("direct_lookups", direct_lookups, "requests", "direct (general) memory lookups"),
+    C("loads", loads, "signals", "load signals answered"),
+    C("texture_requests", texture_requests, "requests",
+      "texture lookups (not modelled: answered 0)"),
+    C("fifo_overruns", fifo_overruns, "requests",
+      "requests beyond the 8 TFREQ/TFRCV slots of a QPU (@96330)"),
+    C("loads_without_request", loads_without_request, "signals",
+      "load signals with no lookup outstanding (answered 0)"),
+    C("lookups_beyond_memory", beyond_memory, "elements", "elements beyond memory (read 0)"),
+    C("bad_messages", bad_messages, "messages", "malformed messages (dropped)"),
+    C("reply_stalls", reply_stalls, "events", "answers held by a full channel"),
+    STAT_END
+};
+#undef C
+
+static void note(struct vc4_tmu *s, struct unit *u, unsigned bit, const char *what)
+{
+    if (!(s->logged & (1u << bit))) {
+        s->logged |= 1u << bit;
+        unit_log(u, SIM_LOG_NOTE, "%s (counted; later ones are not logged)", what);
+    }
+}
+
+static struct lookup *push_lookup(struct vc4_tmu *s, struct unit *u, struct tmu_client *c)
+{
+    if (c->count >= TMU_SLOTS) {
+        s->fifo_overruns++;
+        note(s, u, 0, "more than 8 TMU lookups outstanding for a QPU (FIFO overrun)");
+    }
+    if (c->count >= RESULT_QUEUE) {     /* drop the oldest to make room */
+        c->head = (c->head + 1) % RESULT_QUEUE;
+        c->count--;
+    }
+    struct lookup *l = &c->q[(c->head + c->count++) % RESULT_QUEUE];
+    memset(l, 0, sizeof *l);
+    l->ready = unit_cycle(u) + s->latency;
+    return l;
+}
+
+static void take(struct vc4_tmu *s, struct unit *u, uint32_t port, struct msg *m)
+{
+    const struct qpu_io_request *r = (const struct qpu_io_request *)m->payload;
+    if (m->kind != MSG_QPU_IO || m->size < sizeof *r || port >= s->clients) {
+        s->bad_messages++;
+        return;
+    }
+    struct tmu_client *c = &s->client[port];
+    if (r->op == QPU_IO_WRITE && r->reg >= QPU_IO_TMU0_S && r->reg <= QPU_IO_TMU1_B) {
+        bool is_s = (r->reg & 3) == 0;
+        if (!is_s) {
+            c->components++;
+            return;
+        }
+        struct lookup *l = push_lookup(s, u, c);
+        if (c->components) {
+            s->texture_requests++;
+            note(s, u, 1, "texture lookup (not modelled): answered 0");
+            c->components = 0;
+            return;
+        }
+        s->direct_lookups++;
+        struct gpu_memory *mem = sim_memory(unit_sim(u));
+        for (unsigned i = 0; i < QPU_LANES; i++) {
+            if (!(r->lane_mask >> i & 1))
+                continue;
+            uint64_t a = (r->value[i] & s->address_mask) & ~3ull;
+            if (!mem || a + 4 > (uint64_t)s->memory_mb << 20) {
+                s->beyond_memory++;
+                note(s, u, 2, "TMU lookup beyond memory: reads 0");
+                continue;
+            }
+            gpu_memory_read(mem, a, &l->value[i], 4, NULL);
+        }
+        return;
+    }
+    if (r->op == QPU_IO_SIGNAL) {
+        struct msg *out = msg_alloc(unit_sim(u), MSG_QPU_RESULT, sizeof(struct qpu_io_result));
+        struct qpu_io_result *res = (struct qpu_io_result *)out->payload;
+        res->reg = r->reg;
+        res->qpu = r->qpu;
+        res->to_r4 = 1;
+        uint64_t ready = unit_cycle(u) + 1;
+        if (c->count) {
+            struct lookup *l = &c->q[c->head];
+            c->head = (c->head + 1) % RESULT_QUEUE;
+            c->count--;
+            memcpy(res->value, l->value, sizeof res->value);
+            if (l->ready > ready)
+                ready = l->ready;
+            s->loads++;
+        } else {
+            s->loads_without_request++;
+            note(s, u, 3, "TMU load signal with no lookup outstanding: answers 0");
+        }
+        if (ready < c->last_answer)
+            ready = c->last_answer;
+        c->last_answer = ready;
+        out->tag = m->tag;
+        reply_queue_push(&s->replies, ready, port, out, NULL);
+        return;
+    }
+    s->bad_messages++;
+}
+
+static int tmu_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct vc4_tmu *s = unit_state(u);
+    s->in = unit_port_array(u, "qpu", &s->ins);
+    s->out = unit_port_array(u, "result", &s->outs);
+    reply_queue_free(&s->replies, unit_sim(u));
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
+        .ports = s->out, .port_count = s->outs, .stall_count = &s->reply_stalls });
+    free(s->client);
+    s->clients = s->ins;
+    s->client = s->ins ? gt_xcalloc(s->ins, sizeof *s->client) : NULL;
+    return 0;
+}
+
+static void tmu_reset(struct unit *u)
+{
+    struct vc4_tmu *s = unit_state(u);
+    reply_queue_clear(&s->replies, unit_sim(u));
+    if (s->client)
+        memset(s->client, 0, s->clients * sizeof *s->client);
+}
+
+static enum unit_activity tmu_tick(struct unit *u)
+{
+    struct vc4_tmu *s = unit_state(u);
+    struct msg *m;
+    for (uint32_t q = 0; q < s->ins; q++)
+        while (s->in[q] && (m = port_pop(s->in[q])) != NULL) {
+            take(s, u, q, m);
+            msg_free(unit_sim(u), m);
+            unit_progress(u);
+        }
+    struct reply_queue_result sent = reply_queue_send(&s->replies, u);
+    if (sent.sent || sent.dropped)
+        unit_progress(u);
+    reply_queue_wake(&s->replies, u);
+    return UNIT_IDLE;
+}
+
+static void tmu_destroy(struct unit *u)
+{
+    struct vc4_tmu *s = unit_state(u);
+    reply_queue_free(&s->replies, unit_sim(u));
+    free(s->client);
+    s->client = NULL;
+}
+
+const struct unit_ops vc4_tmu_ops = {
+    .kind = "vc4_tmu",
+    .help = "VideoCore IV texture and memory lookup unit: direct (general) 32-bit lookups with "
+            "per-QPU FIFOs into r4 (seed 002 Sec 4 @93323); texture lookups not yet modelled.",
+    .state_size = sizeof(struct vc4_tmu),
+    .params = tmu_params,
+    .ports = tmu_ports,
+    .stats = tmu_stats,
+    .realize = tmu_realize,
+    .reset = tmu_reset,
+    .tick = tmu_tick,
+    .destroy = tmu_destroy,
+};

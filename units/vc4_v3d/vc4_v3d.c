@@ -1,0 +1,330 @@
+/* units/vc4_v3d/vc4_v3d.c - V3D user program queue and QPU scheduler; see vc4_v3d.h. */
+#include "units/vc4_v3d/vc4_v3d.h"
+
+#include <string.h>
+
+#include "fabric/sim.h"
+#include "units/common/mmio.h"
+#include "units/common/vc4_io.h"
+#include "vc4_v3d_regs.h"
+
+struct request {
+    uint32_t pc, uniforms, length, id;
+};
+
+struct vc4_v3d {
+    /* ports */
+    struct port *host, *host_reply;
+    struct port **qpu, **qpu_done;
+    uint32_t qpus, dones;
+    /* registers */
+    uint32_t srqua, srqul, sqrsv[2], dbqite, dbqitc;
+    uint32_t made, completed;       /* QPURQCM, QPURQCC (kept whole; the register is mod 256) */
+    bool error;
+    struct request queue[VC4_USER_QUEUE_DEPTH];
+    uint32_t queued;
+    /* scheduler */
+    bool busy[VC4_MAX_QPUS];
+    uint32_t running;
+    /* host syncs waiting: the request count each waits for */
+    uint64_t sync_until[8];
+    uint32_t syncs;
+    struct msg *reply_held;
+    uint64_t made_total, completed_total, cleared_total;
+    /* stats */
+    uint64_t requests, starts, completions, overflows, host_interrupts, interrupts_raised;
+    uint64_t watchdog_ends, fault_ends, bad_messages, unknown_registers, stat_srqcs, stat_dbqitc;
+    uint64_t max_queued;
+};
+
+static const struct port_desc v3d_ports[] = {
+    { .name = "host", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "V3D register writes and syncs from the host" },
+    { .name = "host_reply", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "sync answers to the host" },
+    { .name = "qpu", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "program starts, index = QPU number" },
+    { .name = "qpu_done", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "program ends and HOST_INT writes" },
+    PORT_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct vc4_v3d, f, m, h)
+static const struct stat_desc v3d_stats[] = {
+    C("user_requests", requests, "programs", "V3D_SRQPC writes queued"),
+    C("user_starts", starts, "programs", "user programs started on a QPU"),
+    C("user_completions", completions, "programs", "user programs ended (QPURQCC)"),
+    C("queue_overflows", overflows, "programs",
+      "requests into a full queue (QPURQERR set, dropped)"),
+    STAT_LEVEL_FIELD("max_queued", struct vc4_v3d, max_queued, "programs",
+                     "most requests waiting at once"),
+    C("host_interrupts", host_interrupts, "writes", "HOST_INT writes latched in DBQITC"),
+    C("interrupts_raised", interrupts_raised, "writes", "those enabled in DBQITE"),
+    C("watchdog_ends", watchdog_ends, "programs", "programs the QPU watchdog stopped"),
+    C("fault_ends", fault_ends, "programs", "programs ended by a fetch fault"),
+    C("bad_messages", bad_messages, "messages", "malformed messages (dropped)"),
+    C("unknown_registers", unknown_registers, "writes",
+      "writes of V3D registers not modelled here (ignored)"),
+    STAT_LEVEL_FIELD("srqcs", struct vc4_v3d, stat_srqcs, "value", "V3D_SRQCS at the end"),
+    STAT_LEVEL_FIELD("dbqitc", struct vc4_v3d, stat_dbqitc, "value", "V3D_DBQITC at the end"),
+    STAT_END
+};
+#undef C
+
+static const struct key_figure v3d_key_figures[] = {
+    { .label = "user programs", .form = KEY_FIGURE_TOTAL, .stat = "user_completions" },
+    KEY_FIGURE_END
+};
+
+static uint32_t srqcs(const struct vc4_v3d *s)
+{
+    return (s->queued & V3D_SRQCS_QPURQL_MASK) << V3D_SRQCS_QPURQL_SHIFT |
+           (uint32_t)s->error << V3D_SRQCS_QPURQERR_SHIFT |
+           (s->made & V3D_SRQCS_QPURQCM_MASK) << V3D_SRQCS_QPURQCM_SHIFT |
+           (s->completed & V3D_SRQCS_QPURQCC_MASK) << V3D_SRQCS_QPURQCC_SHIFT;
+}
+
+static void update_registers(struct vc4_v3d *s)
+{
+    s->stat_srqcs = srqcs(s);
+    s->stat_dbqitc = s->dbqitc;
+}
+
+static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, uint32_t value)
+{
+    switch (offset) {
+    case V3D_SRQUA:
+        s->srqua = value;
+        break;
+    case V3D_SRQUL:
+        s->srqul = value & V3D_SRQUL_QPURQUL_MASK;
+        break;
+    case V3D_SRQPC:
+        if (s->queued >= VC4_USER_QUEUE_DEPTH) {
+            s->error = true;
+            s->overflows++;
+            unit_log(u, SIM_LOG_NOTE, "user program queue full: request for 0x%x dropped "
+                     "(QPURQERR)", value);
+            break;
+        }
+        s->queue[s->queued++] = (struct request){ value, s->srqua, s->srqul,
+                                                  (uint32_t)s->made_total };
+        if (s->queued > s->max_queued)
+            s->max_queued = s->queued;
+        s->made++;
+        s->made_total++;
+        s->requests++;
+        break;
+    case V3D_SRQCS:
+        if (value & 1) {
+            s->cleared_total += s->queued;   /* dropped: no sync waits for them */
+            s->queued = 0;
+        }
+        if (value & (1u << 7))
+            s->error = false;
+        if (value & (1u << 8))
+            s->made = 0;
+        if (value & (1u << 16))
+            s->completed = 0;
+        break;
+    case V3D_SQRSV0:
+        s->sqrsv[0] = value;
+        break;
+    case V3D_SQRSV1:
+        s->sqrsv[1] = value;
+        break;
+    case V3D_DBQITE:
+        s->dbqite = value & 0xffff;
+        break;
+    case V3D_DBQITC:
+        s->dbqitc &= ~value;    /* write 1 to clear */
+        break;
+    default:
+        s->unknown_registers++;
+        break;
+    }
+}
+
+static bool reserved_for_user(const struct vc4_v3d *s, uint32_t q)
+{
+    return (s->sqrsv[q / 8] >> (4 * (q % 8))) & 1;
+}
+
+static void schedule(struct vc4_v3d *s, struct unit *u)
+{
+    while (s->queued) {
+        uint32_t q = 0;
+        for (; q < s->qpus && q < VC4_MAX_QPUS; q++)
+            if (s->qpu[q] && !s->busy[q] && !reserved_for_user(s, q))
+                break;
+        if (q >= s->qpus || q >= VC4_MAX_QPUS)
+            return;
+        if (!port_can_send(s->qpu[q]))
+            return;
+        struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_IO, sizeof(struct qpu_program));
+        struct qpu_program *p = (struct qpu_program *)m->payload;
+        p->op = QPU_IO_START;
+        p->qpu = q;
+        p->pc = s->queue[0].pc;
+        p->uniforms = s->queue[0].uniforms;
+        p->uniforms_length = s->queue[0].length;
+        p->request_id = s->queue[0].id;
+        m->tag = q;
+        if (!port_try_send(s->qpu[q], m)) {
+            msg_free(unit_sim(u), m);
+            return;
+        }
+        memmove(s->queue, s->queue + 1, (s->queued - 1) * sizeof s->queue[0]);
+        s->queued--;
+        s->busy[q] = true;
+        s->running++;
+        s->starts++;
+        unit_progress(u);
+    }
+}
+
+static void answer_syncs(struct vc4_v3d *s, struct unit *u)
+{
+    if (s->reply_held) {
+        if (!port_try_send(s->host_reply, s->reply_held))
+            return;
+        s->reply_held = NULL;
+    }
+    while (s->syncs && s->completed_total + s->cleared_total >= s->sync_until[0]) {
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+        struct cs_mmio *r = (struct cs_mmio *)m->payload;
+        r->op = CS_MMIO_SYNC_DONE;
+        memmove(s->sync_until, s->sync_until + 1, (s->syncs - 1) * sizeof s->sync_until[0]);
+        s->syncs--;
+        if (!port_is_bound(s->host_reply)) {
+            msg_free(unit_sim(u), m);
+            continue;
+        }
+        if (!port_try_send(s->host_reply, m)) {
+            s->reply_held = m;
+            return;
+        }
+    }
+}
+
+static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg *m)
+{
+    const struct qpu_program *p = (const struct qpu_program *)m->payload;
+    if (m->kind != MSG_QPU_IO || m->size < sizeof *p || q >= VC4_MAX_QPUS) {
+        s->bad_messages++;
+        return;
+    }
+    if (p->op == QPU_IO_WRITE && p->status == QPU_PROGRAM_HOST_INTERRUPT) {
+        s->dbqitc |= 1u << q;
+        s->host_interrupts++;
+        if (s->dbqite >> q & 1)
+            s->interrupts_raised++;
+        return;
+    }
+    if (p->op != QPU_IO_PROGRAM_END || !s->busy[q]) {
+        s->bad_messages++;
+        return;
+    }
+    s->busy[q] = false;
+    s->running--;
+    s->completed++;
+    s->completed_total++;
+    s->completions++;
+    if (p->status == QPU_PROGRAM_WATCHDOG)
+        s->watchdog_ends++;
+    else if (p->status == QPU_PROGRAM_FETCH_FAULT)
+        s->fault_ends++;
+    (void)u;
+}
+
+static void take_host(struct vc4_v3d *s, struct unit *u, struct msg *m)
+{
+    const struct cs_mmio *r = (const struct cs_mmio *)m->payload;
+    if (m->kind != MSG_MMIO || m->size < sizeof *r) {
+        s->bad_messages++;
+        return;
+    }
+    if (r->op == CS_MMIO_WRITE) {
+        write_register(s, u, r->offset, r->value);
+    } else if (r->op == CS_MMIO_SYNC) {
+        if (s->syncs >= 8) {
+            s->bad_messages++;
+            return;
+        }
+        s->sync_until[s->syncs++] = s->made_total;
+    } else {
+        s->bad_messages++;
+    }
+}
+
+static int v3d_realize(struct unit *u, struct gt_error *err)
+{
+    struct vc4_v3d *s = unit_state(u);
+    s->host = unit_port(u, "host", 0);
+    s->host_reply = unit_port(u, "host_reply", 0);
+    s->qpu = unit_port_array(u, "qpu", &s->qpus);
+    s->qpu_done = unit_port_array(u, "qpu_done", &s->dones);
+    if (s->qpus > VC4_MAX_QPUS || s->dones > VC4_MAX_QPUS)
+        return gt_error_set(err, "%s: at most %u QPUs (SQRSV0/1 address 16)", unit_name(u),
+                            VC4_MAX_QPUS);
+    return 0;
+}
+
+static void v3d_reset(struct unit *u)
+{
+    struct vc4_v3d *s = unit_state(u);
+    if (s->reply_held)
+        msg_free(unit_sim(u), s->reply_held);
+    s->reply_held = NULL;
+    s->queued = s->running = s->syncs = 0;
+    memset(s->busy, 0, sizeof s->busy);
+    s->made = s->completed = 0;
+    s->made_total = s->completed_total = s->cleared_total = 0;
+    s->error = false;
+    s->srqua = s->srqul = s->dbqite = s->dbqitc = 0;
+    s->sqrsv[0] = s->sqrsv[1] = 0;
+    update_registers(s);
+}
+
+static enum unit_activity v3d_tick(struct unit *u)
+{
+    struct vc4_v3d *s = unit_state(u);
+    struct msg *m;
+    for (uint32_t q = 0; q < s->dones; q++)
+        while (s->qpu_done[q] && (m = port_pop(s->qpu_done[q])) != NULL) {
+            take_done(s, u, q, m);
+            msg_free(unit_sim(u), m);
+            unit_progress(u);
+        }
+    while (s->host && (m = port_pop(s->host)) != NULL) {
+        take_host(s, u, m);
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+    schedule(s, u);
+    answer_syncs(s, u);
+    update_registers(s);
+    return UNIT_IDLE;
+}
+
+static void v3d_destroy(struct unit *u)
+{
+    struct vc4_v3d *s = unit_state(u);
+    if (s->reply_held)
+        msg_free(unit_sim(u), s->reply_held);
+    s->reply_held = NULL;
+}
+
+const struct unit_ops vc4_v3d_ops = {
+    .kind = "vc4_v3d",
+    .help = "VideoCore IV V3D registers for user programs (V3D_SRQPC/SRQUA/SRQUL/SRQCS, "
+            "SQRSV0/1, DBQITE/DBQITC; seed 002 Sec 10) and the QPU scheduler starting them.",
+    .state_size = sizeof(struct vc4_v3d),
+    .ports = v3d_ports,
+    .stats = v3d_stats,
+    .key_figures = v3d_key_figures,
+    .realize = v3d_realize,
+    .reset = v3d_reset,
+    .tick = v3d_tick,
+    .destroy = v3d_destroy,
+};

@@ -1,0 +1,40 @@
+/* units/vc4_v3d/vc4_v3d.h - the VideoCore IV V3D control registers a host drives for user
+ * programs, and the QPU scheduler (QPS) that runs them (seed 002 Sec 10 @178422, Tables 62-67,
+ * 73, 74; notes/002-videocore4.md §4.6; Sec 3 @56979 for the scheduler).
+ *
+ * What it models:
+ *  - the user program request queue: V3D_SRQUA (uniforms address, Table 66) and V3D_SRQUL
+ *    (uniforms length, 11:0, Table 67: "> 1023 implies an unlimited uniforms stream") are
+ *    latched; a write of V3D_SRQPC (Table 65) queues a request (pc, uniforms, length) in a FIFO
+ *    "16 requests deep" (@193128); a request into a full queue sets QPURQERR and is dropped
+ *    (counted); V3D_SRQCS (Table 68): QPURQL 5:0 queue length, QPURQERR 7, QPURQCM 15:8
+ *    requests made, QPURQCC 23:16 requests completed (both mod 256; writing 1 to bit 8 / bit 16
+ *    resets them, to bit 0 clears the queue, to bit 7 clears the error [chosen: the seed marks
+ *    it as an error flag without a clear rule]);
+ *  - V3D_SQRSV0/1 (Tables 62, 63): four bits per QPU, bit 0 "Do not use for User Programs";
+ *  - V3D_DBQITE / V3D_DBQITC (Tables 74, 73): a QPU's HOST_INT write latches its bit in DBQITC
+ *    (write 1 to clear); an interrupt to the host is counted when its DBQITE bit is set;
+ *  - the scheduler: a queued user program starts on the lowest-numbered idle QPU that is not
+ *    reserved against user programs, one start per cycle (the seed gives no order beyond the
+ *    reservations [chosen]); the QPU reports its end, which counts in QPURQCC;
+ *  - register reads are not carried by the host messages: the register values are stats
+ *    (srqcs, dbqitc) and a host waits with CS_MMIO_SYNC, answered (CS_MMIO_SYNC_DONE) once
+ *    every request made before it has completed, as a host polling QPURQCC does.
+ *
+ * Ports: "host" in (MSG_MMIO: CS_MMIO_WRITE of a V3D register offset, CS_MMIO_SYNC),
+ * "host_reply" out (MSG_MMIO CS_MMIO_SYNC_DONE), "qpu"[n] out (QPU_IO_START to QPU n, an open
+ * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes).
+ * Not modelled: the control list executor threads, the binner/render registers, performance
+ * counters, fragment/vertex/coordinate shader scheduling (SQCNTL limits), IDENT reads.
+ */
+#ifndef GTSIM_UNITS_VC4_V3D_H
+#define GTSIM_UNITS_VC4_V3D_H
+
+#include "fabric/unit.h"
+
+#define VC4_MAX_QPUS 16
+#define VC4_USER_QUEUE_DEPTH 16
+
+extern const struct unit_ops vc4_v3d_ops;
+
+#endif

@@ -1,0 +1,524 @@
+/* units/vc4_vpm/vc4_vpm.c - the VPM, its QPU access and the VDW/VDR DMA; see vc4_vpm.h. */
+#include "units/vc4_vpm/vc4_vpm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/memory.h"
+#include "fabric/reply_queue.h"
+#include "fabric/sim.h"
+#include "units/common/vc4_io.h"
+
+#define VPM_WIDTH 16u           /* words per row (@125316) */
+#define QPU_ROWS 64u            /* rows a QPU addresses (HW-2253) */
+#define MAX_CLIENTS 16u
+
+enum { SIZE_8 = 0, SIZE_16 = 1, SIZE_32 = 2 };
+
+struct block_setup {            /* Tables 32/33 */
+    uint32_t addr, stride, num;
+    bool horiz, laned;
+    unsigned size;
+    uint64_t cycle;             /* when it was written */
+};
+
+struct client {
+    struct block_setup write;
+    struct block_setup read[2];
+    unsigned reads_queued;
+    uint32_t vdw_setup, vdw_stride_setup, vdr_setup, vdr_pitch_bytes;
+    uint64_t load_done, store_done;
+    uint64_t last_answer;
+};
+
+struct vc4_vpm {
+    /* params */
+    uint32_t size_kb, read_setup_cycles, dma_latency, dma_bytes_per_cycle, address_mask, memory_mb;
+    /* ports */
+    struct port **in, **out;
+    uint32_t ins, outs;
+    /* state */
+    uint32_t *words;
+    uint32_t word_count;
+    struct client client[MAX_CLIENTS];
+    uint64_t engine_free[2];    /* 0: load (VCD/VDR), 1: store (VDW) */
+    struct reply_queue replies;
+    uint32_t logged;
+    /* stats */
+    uint64_t vectors_written, vectors_read, reads_without_setup, setups_ignored, bad_setups;
+    uint64_t loads, stores, bytes_loaded, bytes_stored, dma_beyond_memory, dma_cycles;
+    uint64_t busy_polls, waits, bad_messages, reply_stalls, reserved_codes;
+};
+
+static const struct param_desc vpm_params[] = {
+    PARAM_U32_FIELD("size_kb", struct vc4_vpm, size_kb, 12, 4, 16,
+                    "VPM size in KB: IDENT1 VPMSZ reset 12 (Table 80); \"minimum VPM size is "
+                    "8Kbytes\", \"up to 16Kbytes\" (@125001)"),
+    PARAM_U32_FIELD("read_setup_cycles", struct vc4_vpm, read_setup_cycles, 8, 1, 1000,
+                    "cycles from a read setup's arrival to its first data (\"minimum latency of "
+                    "three QPU instructions\", @129589, less the links)"),
+    PARAM_U32_FIELD("dma_latency", struct vc4_vpm, dma_latency, 40, 1, 100000,
+                    "cycles a DMA takes beyond its transfer time (the seed gives none)"),
+    PARAM_U32_FIELD("dma_bytes_per_cycle", struct vc4_vpm, dma_bytes_per_cycle, 8, 1, 1024,
+                    "DMA bandwidth (the seed gives none; 8 = a 64-bit AXI port)"),
+    PARAM_U32_FIELD("address_mask", struct vc4_vpm, address_mask, 0xffffffffu, 1, 0xffffffffu,
+                    "mask applied to DMA bus addresses (BCM2835: 0x3fffffff)"),
+    PARAM_U32_FIELD("memory_mb", struct vc4_vpm, memory_mb, 1024, 1, 4096,
+                    "memory the DMA can address, MiB; rows beyond it are skipped and counted"),
+    PARAM_END
+};
+
+static const struct port_desc vpm_ports[] = {
+    { .name = "qpu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "VPM/VCD/VDW accesses of each QPU" },
+    { .name = "result", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "read data and DMA status to each QPU" },
+    PORT_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct vc4_vpm, f, m, h)
+static const struct stat_desc vpm_stats[] = {
+    C("vectors_written", vectors_written, "vectors", "VPM_WRITE vectors"),
+    C("vectors_read", vectors_read, "vectors", "VPM_READ vectors"),
+    C("reads_without_setup", reads_without_setup, "vectors",
+      "VPM_READs with no read setup left (answered 0; \"undefined\", @129589)"),
+    C("setups_ignored", setups_ignored, "writes", "read setups with two already queued (ignored)"),
+    C("bad_setups", bad_setups, "writes", "setup writes with an ID no table defines (ignored)"),
+    C("reserved_codes", reserved_codes, "writes", "reserved SIZE/MODEW codes (taken as 32-bit)"),
+    C("dma_loads", loads, "transfers", "VDR loads"),
+    C("dma_stores", stores, "transfers", "VDW stores"),
+    C("dma_bytes_loaded", bytes_loaded, "bytes", "bytes loaded into the VPM"),
+    C("dma_bytes_stored", bytes_stored, "bytes", "bytes stored to memory"),
+    C("dma_beyond_memory", dma_beyond_memory, "rows", "DMA rows beyond memory (skipped)"),
+    C("dma_cycles", dma_cycles, "cycles", "engine cycles spent transferring"),
+    C("busy_polls", busy_polls, "reads", "VPM_LD_BUSY / VPM_ST_BUSY reads"),
+    C("waits", waits, "reads", "VPM_LD_WAIT / VPM_ST_WAIT reads"),
+    C("bad_messages", bad_messages, "messages", "malformed or unknown accesses (dropped)"),
+    C("reply_stalls", reply_stalls, "events", "answers held by a full channel"),
+    STAT_END
+};
+#undef C
+
+static void note(struct vc4_vpm *s, struct unit *u, unsigned bit, const char *what)
+{
+    if (!(s->logged & (1u << bit))) {
+        s->logged |= 1u << bit;
+        unit_log(u, SIM_LOG_NOTE, "%s (counted; later ones are not logged)", what);
+    }
+}
+
+uint32_t vc4_vpm_peek(struct unit *u, unsigned y, unsigned x)
+{
+    struct vc4_vpm *s = unit_state(u);
+    uint64_t i = (uint64_t)y * VPM_WIDTH + x;
+    return s->words && x < VPM_WIDTH && i < s->word_count ? s->words[i] : 0;
+}
+
+/* ---- generic block access (Tables 32/33) -------------------------------------------------- */
+
+static struct block_setup decode_block(uint32_t v, bool is_read, struct vc4_vpm *s)
+{
+    struct block_setup b = { 0 };
+    b.size = (v >> 8) & 3;
+    if (b.size == 3) {
+        s->reserved_codes++;
+        b.size = SIZE_32;
+    }
+    b.laned = (v >> 10) & 1;
+    b.horiz = (v >> 11) & 1;
+    b.stride = (v >> 12) & 63;
+    if (!b.stride)
+        b.stride = 64;
+    b.addr = v & 0xff;
+    if (is_read) {
+        b.num = (v >> 20) & 15;
+        if (!b.num)
+            b.num = 16;
+    }
+    return b;
+}
+
+static uint32_t addr_mask(unsigned size)
+{
+    return size == SIZE_32 ? 0x3f : size == SIZE_16 ? 0x7f : 0xff;
+}
+
+/* Word index, bit shift and width of lane `lane` of the vector at b->addr. */
+static void lane_place(const struct block_setup *b, unsigned lane, uint32_t *word, unsigned *shift,
+                       unsigned *bits)
+{
+    unsigned sub = 0, a = b->addr & addr_mask(b->size);
+    unsigned per_word = 1;
+    if (b->size == SIZE_16) {
+        sub = a & 1;
+        a >>= 1;
+        per_word = 2;
+    } else if (b->size == SIZE_8) {
+        sub = a & 3;
+        a >>= 2;
+        per_word = 4;
+    }
+    *bits = 32 / per_word;
+    unsigned along, part;   /* index along the vector's direction (0..15), part within word */
+    if (per_word == 1) {
+        along = lane;
+        part = 0;
+    } else if (b->laned) {
+        along = lane;
+        part = sub;
+    } else {
+        /* packed: lanes fill 16/per_word successive words, the sub-address selects which */
+        along = sub * (16 / per_word) + lane / per_word;
+        part = lane % per_word;
+    }
+    unsigned y, x;
+    if (b->horiz) {
+        y = a & 63;
+        x = along;
+    } else {
+        y = ((a >> 4) & 3) * 16 + along;
+        x = a & 15;
+    }
+    *word = (y % QPU_ROWS) * VPM_WIDTH + (x & 15);
+    *shift = part * *bits;
+}
+
+static void write_vector(struct vc4_vpm *s, struct block_setup *b, const uint32_t *value,
+                         uint16_t lanes)
+{
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        if (!(lanes >> i & 1))
+            continue;
+        uint32_t w;
+        unsigned shift, bits;
+        lane_place(b, i, &w, &shift, &bits);
+        if (w >= s->word_count)
+            continue;
+        uint32_t mask = bits == 32 ? 0xffffffffu : ((1u << bits) - 1) << shift;
+        s->words[w] = (s->words[w] & ~mask) | ((value[i] << shift) & mask);
+    }
+    b->addr = (b->addr + b->stride) & addr_mask(b->size);
+    s->vectors_written++;
+}
+
+static void read_vector(struct vc4_vpm *s, struct block_setup *b, uint32_t *value)
+{
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        uint32_t w;
+        unsigned shift, bits;
+        lane_place(b, i, &w, &shift, &bits);
+        uint32_t v = w < s->word_count ? s->words[w] : 0;
+        value[i] = bits == 32 ? v : (v >> shift) & ((1u << bits) - 1);
+    }
+    b->addr = (b->addr + b->stride) & addr_mask(b->size);
+    s->vectors_read++;
+}
+
+/* ---- DMA ------------------------------------------------------------------------------------ */
+
+static bool mem_ok(struct vc4_vpm *s, uint64_t a, uint32_t bytes)
+{
+    return a + bytes <= (uint64_t)s->memory_mb << 20;
+}
+
+/* element size and sub-word select of a MODEW code (Tables 34, 36) */
+static unsigned modew_bytes(struct vc4_vpm *s, unsigned modew, unsigned *select)
+{
+    *select = 0;
+    if (modew == 0)
+        return 4;
+    if (modew == 1) {
+        s->reserved_codes++;
+        return 4;
+    }
+    if (modew < 4) {
+        *select = modew & 1;
+        return 2;
+    }
+    *select = modew & 3;
+    return 1;
+}
+
+static uint64_t schedule_dma(struct vc4_vpm *s, struct unit *u, int engine, uint64_t bytes)
+{
+    uint64_t now = unit_cycle(u);
+    uint64_t start = s->engine_free[engine] > now ? s->engine_free[engine] : now;
+    uint64_t transfer = (bytes + s->dma_bytes_per_cycle - 1) / s->dma_bytes_per_cycle;
+    s->engine_free[engine] = start + transfer;
+    s->dma_cycles += transfer;
+    return start + transfer + s->dma_latency;
+}
+
+/* VDW (Tables 34, 35): VPM -> memory */
+static void start_store(struct vc4_vpm *s, struct unit *u, struct client *c, uint32_t address)
+{
+    uint32_t v = c->vdw_setup, st = c->vdw_stride_setup;
+    unsigned units = (v >> 23) & 0x7f, depth = (v >> 16) & 0x7f;
+    if (!units)
+        units = 128;
+    if (!depth)
+        depth = 128;
+    bool horiz = (v >> 14) & 1;
+    unsigned vpmbase = (v >> 3) & 0x7ff, y = vpmbase >> 4, x = vpmbase & 15, select;
+    unsigned eb = modew_bytes(s, v & 7, &select);
+    bool blockmode = (st >> 16) & 1;
+    uint32_t stride = st & 0x1fff;
+    struct gpu_memory *mem = sim_memory(unit_sim(u));
+    uint64_t base = address & s->address_mask, bytes = 0;
+    for (unsigned r = 0; r < units; r++) {
+        uint64_t row_address = base + (uint64_t)r * (depth * eb + stride);
+        if (!mem || !mem_ok(s, row_address, depth * eb)) {
+            s->dma_beyond_memory++;
+            note(s, u, 0, "VDW row beyond memory (skipped)");
+            continue;
+        }
+        uint8_t row[128 * 4];
+        for (unsigned k = 0; k < depth; k++) {
+            uint64_t linear;
+            if (horiz)
+                linear = blockmode ? (uint64_t)y * VPM_WIDTH + x + (uint64_t)r * depth + k
+                                   : (uint64_t)(y + r) * VPM_WIDTH + x + k;
+            else
+                linear = (uint64_t)(y + k) * VPM_WIDTH + ((x + r) & 15);
+            uint32_t w = s->words[linear % s->word_count];
+            uint32_t e = eb == 4 ? w : (w >> (select * eb * 8)) & (eb == 2 ? 0xffffu : 0xffu);
+            memcpy(row + k * eb, &e, eb);
+        }
+        gpu_memory_write(mem, row_address, row, depth * eb, NULL);
+        bytes += depth * eb;
+    }
+    s->stores++;
+    s->bytes_stored += bytes;
+    c->store_done = schedule_dma(s, u, 1, bytes);
+}
+
+/* VDR (Tables 36, 37): memory -> VPM */
+static void start_load(struct vc4_vpm *s, struct unit *u, struct client *c, uint32_t address)
+{
+    uint32_t v = c->vdr_setup;
+    unsigned modew = (v >> 28) & 7, mpitch = (v >> 24) & 15;
+    unsigned rowlen = (v >> 20) & 15, nrows = (v >> 16) & 15, vpitch = (v >> 12) & 15;
+    if (!rowlen)
+        rowlen = 16;
+    if (!nrows)
+        nrows = 16;
+    if (!vpitch)
+        vpitch = 16;
+    bool vert = (v >> 11) & 1;
+    unsigned y = (v >> 4) & 0x7f, x = v & 15, select;
+    unsigned eb = modew_bytes(s, modew, &select);
+    uint32_t pitch = mpitch ? 8u << mpitch : c->vdr_pitch_bytes;
+    struct gpu_memory *mem = sim_memory(unit_sim(u));
+    uint64_t base = address & s->address_mask, bytes = 0;
+    for (unsigned r = 0; r < nrows; r++) {
+        uint64_t row_address = base + (uint64_t)r * pitch;
+        if (!mem || !mem_ok(s, row_address, rowlen * eb)) {
+            s->dma_beyond_memory++;
+            note(s, u, 1, "VDR row beyond memory (skipped)");
+            continue;
+        }
+        uint8_t row[16 * 4];
+        gpu_memory_read(mem, row_address, row, rowlen * eb, NULL);
+        for (unsigned k = 0; k < rowlen; k++) {
+            uint64_t linear = vert ? (uint64_t)(y + k) * VPM_WIDTH + ((x + r) & 15)
+                                   : (uint64_t)(y + r * vpitch) * VPM_WIDTH + x + k;
+            uint32_t *w = &s->words[linear % s->word_count];
+            uint32_t e = 0;
+            memcpy(&e, row + k * eb, eb);
+            if (eb == 4) {
+                *w = e;
+            } else {
+                unsigned shift = select * eb * 8;
+                uint32_t mask = (eb == 2 ? 0xffffu : 0xffu) << shift;
+                *w = (*w & ~mask) | (e << shift);
+            }
+        }
+        bytes += rowlen * eb;
+    }
+    s->loads++;
+    s->bytes_loaded += bytes;
+    c->load_done = schedule_dma(s, u, 0, bytes);
+}
+
+/* ---- messages ------------------------------------------------------------------------------- */
+
+static void answer(struct vc4_vpm *s, struct unit *u, uint32_t port, struct client *c,
+                   uint64_t ready, uint32_t reg, uint32_t qpu, const uint32_t *value)
+{
+    uint64_t now = unit_cycle(u);
+    if (ready <= now)
+        ready = now + 1;
+    if (ready < c->last_answer)
+        ready = c->last_answer;     /* answers to one QPU in request order */
+    c->last_answer = ready;
+    struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_RESULT, sizeof(struct qpu_io_result));
+    struct qpu_io_result *r = (struct qpu_io_result *)m->payload;
+    r->reg = reg;
+    r->qpu = qpu;
+    if (value)
+        memcpy(r->value, value, sizeof r->value);
+    m->tag = qpu;
+    reply_queue_push(&s->replies, ready, port, m, NULL);
+}
+
+static void take(struct vc4_vpm *s, struct unit *u, uint32_t port, struct msg *m)
+{
+    const struct qpu_io_request *r = (const struct qpu_io_request *)m->payload;
+    if (m->kind != MSG_QPU_IO || m->size < sizeof *r || port >= MAX_CLIENTS) {
+        s->bad_messages++;
+        return;
+    }
+    struct client *c = &s->client[port];
+    uint64_t now = unit_cycle(u);
+    uint32_t v0 = r->value[0];  /* setups and addresses come from element 0 */
+    if (r->op == QPU_IO_WRITE) {
+        switch (r->reg) {
+        case QPU_IO_VPM_WRITE:
+            write_vector(s, &c->write, r->value, (uint16_t)r->lane_mask);
+            return;
+        case QPU_IO_VPMVCD_SETUP:
+            if (!r->file_b) {           /* VPMVCD_RD_SETUP */
+                if (v0 >> 31) {
+                    if ((v0 >> 28) == 9)
+                        c->vdr_pitch_bytes = v0 & 0x1fff;   /* Table 37 */
+                    else
+                        c->vdr_setup = v0;                  /* Table 36 */
+                } else if ((v0 >> 30) == 0) {
+                    if (c->reads_queued >= 2) {
+                        s->setups_ignored++;
+                        note(s, u, 2, "VPM read setup with two queued: ignored (@129589)");
+                        return;
+                    }
+                    struct block_setup b = decode_block(v0, true, s);
+                    b.cycle = now;
+                    c->read[c->reads_queued++] = b;
+                } else {
+                    s->bad_setups++;
+                }
+            } else {                    /* VPMVCD_WR_SETUP */
+                switch (v0 >> 30) {
+                case 0: c->write = decode_block(v0, false, s); break;
+                case 2: c->vdw_setup = v0; break;
+                case 3: c->vdw_stride_setup = v0; break;
+                default: s->bad_setups++; break;
+                }
+            }
+            return;
+        case QPU_IO_VPM_ADDR:
+            if (r->file_b)
+                start_store(s, u, c, v0);
+            else
+                start_load(s, u, c, v0);
+            return;
+        default:
+            break;
+        }
+    } else if (r->op == QPU_IO_READ) {
+        uint32_t value[QPU_LANES] = { 0 };
+        switch (r->reg) {
+        case QPU_IO_VPM_WRITE: {        /* VPM_READ */
+            uint64_t ready = now + 1;
+            if (!c->reads_queued) {
+                s->reads_without_setup++;
+                note(s, u, 3, "VPM_READ with no read setup left: answers 0");
+            } else {
+                struct block_setup *b = &c->read[0];
+                if (b->cycle + s->read_setup_cycles > ready)
+                    ready = b->cycle + s->read_setup_cycles;
+                read_vector(s, b, value);
+                if (--b->num == 0) {
+                    c->read[0] = c->read[1];
+                    c->reads_queued--;
+                    if (c->reads_queued)
+                        c->read[0].cycle = c->read[0].cycle > now ? c->read[0].cycle : now;
+                }
+            }
+            answer(s, u, port, c, ready, r->reg, r->qpu, value);
+            return;
+        }
+        case QPU_IO_VPMVCD_SETUP: {     /* VPM_LD_BUSY (A) / VPM_ST_BUSY (B) */
+            s->busy_polls++;
+            uint64_t done = r->file_b ? c->store_done : c->load_done;
+            for (unsigned i = 0; i < QPU_LANES; i++)
+                value[i] = done > now ? 1 : 0;
+            answer(s, u, port, c, now + 1, r->reg, r->qpu, value);
+            return;
+        }
+        case QPU_IO_VPM_ADDR:           /* VPM_LD_WAIT (A) / VPM_ST_WAIT (B) */
+            s->waits++;
+            answer(s, u, port, c, r->file_b ? c->store_done : c->load_done, r->reg, r->qpu,
+                   value);
+            return;
+        default:
+            break;
+        }
+    }
+    s->bad_messages++;
+    note(s, u, 4, "not a VPM access (dropped)");
+}
+
+static int vpm_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct vc4_vpm *s = unit_state(u);
+    s->in = unit_port_array(u, "qpu", &s->ins);
+    s->out = unit_port_array(u, "result", &s->outs);
+    reply_queue_free(&s->replies, unit_sim(u));
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
+        .ports = s->out, .port_count = s->outs, .stall_count = &s->reply_stalls });
+    s->word_count = s->size_kb * 1024 / 4;
+    free(s->words);
+    s->words = gt_xcalloc(s->word_count, sizeof *s->words);
+    return 0;
+}
+
+static void vpm_reset(struct unit *u)
+{
+    struct vc4_vpm *s = unit_state(u);
+    reply_queue_clear(&s->replies, unit_sim(u));
+    memset(s->client, 0, sizeof s->client);
+    memset(s->engine_free, 0, sizeof s->engine_free);
+    if (s->words)
+        memset(s->words, 0, s->word_count * sizeof *s->words);
+}
+
+static enum unit_activity vpm_tick(struct unit *u)
+{
+    struct vc4_vpm *s = unit_state(u);
+    struct msg *m;
+    for (uint32_t q = 0; q < s->ins; q++)
+        while (s->in[q] && (m = port_pop(s->in[q])) != NULL) {
+            take(s, u, q, m);
+            msg_free(unit_sim(u), m);
+            unit_progress(u);
+        }
+    struct reply_queue_result sent = reply_queue_send(&s->replies, u);
+    if (sent.sent || sent.dropped)
+        unit_progress(u);
+    reply_queue_wake(&s->replies, u);
+    return UNIT_IDLE;
+}
+
+static void vpm_destroy(struct unit *u)
+{
+    struct vc4_vpm *s = unit_state(u);
+    reply_queue_free(&s->replies, unit_sim(u));
+    free(s->words);
+    s->words = NULL;
+}
+
+const struct unit_ops vc4_vpm_ops = {
+    .kind = "vc4_vpm",
+    .help = "VideoCore IV vertex pipe memory: QPU generic block reads and writes, VDW stores "
+            "and VDR loads with strides (seed 002 Sec 7 @123648).",
+    .state_size = sizeof(struct vc4_vpm),
+    .params = vpm_params,
+    .ports = vpm_ports,
+    .stats = vpm_stats,
+    .realize = vpm_realize,
+    .reset = vpm_reset,
+    .tick = vpm_tick,
+    .destroy = vpm_destroy,
+};
