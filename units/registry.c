@@ -17,6 +17,15 @@
 #include "units/td/td.h"
 #include "units/urb/urb.h"
 #include "units/vfe/vfe.h"
+#include "units/vf/vf.h"
+#include "units/vs/vs.h"
+#include "units/hs/hs.h"
+#include "units/te/te.h"
+#include "units/ds/ds.h"
+#include "units/gs/gs.h"
+#include "units/sol/sol.h"
+#include "units/clip/clip.h"
+#include "units/sf/sf.h"
 #include "units/placeholder/placeholder.h"
 #include "units/qpu/qpu.h"
 #include "units/vc4_host/vc4_host.h"
@@ -41,6 +50,15 @@ static const struct unit_ops *const real_kinds[] = {
     &gateway_ops,
     &icache_ops,
     &urb_ops,
+    &vf_ops,
+    &vs_ops,
+    &hs_ops,
+    &te_ops,
+    &ds_ops,
+    &gs_ops,
+    &sol_ops,
+    &clip_ops,
+    &sf_ops,
     /* VideoCore IV (issue 15) */
     &qpu_ops,
     &vc4_host_ops,

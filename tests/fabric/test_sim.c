@@ -18,7 +18,7 @@
 static const char network[] =
     "clocks = { a = { period_ps = 1000; }; b = { period_ps = 1300; }; };\n"
     "src   = { kind = \"test_source\"; count = 3; messages = 400; per_cycle = 2; };\n"
-    "mix   = { kind = \"vf\"; throughput = 2; };\n"
+    "mix   = { kind = \"vf\"; impl = \"placeholder\"; throughput = 2; };\n"
     "relay = { kind = \"test_relay\"; count = 2; clock = \"b\"; };\n"
     "sink  = { kind = \"test_sink\"; count = 2; per_cycle = 1; clock = \"b\"; };\n"
     "links = (\n"
@@ -210,8 +210,8 @@ static void test_watchdog_names_the_stuck_channel(void)
 static const char ring[] =
     "clocks = { a = { period_ps = 1000; }; };\n"
     "src = { kind = \"test_source\"; messages = 10; };\n"
-    "p = { kind = \"vf\"; };\n"
-    "q = { kind = \"vs\"; };\n"
+    "p = { kind = \"vf\"; impl = \"placeholder\"; };\n"
+    "q = { kind = \"vs\"; impl = \"placeholder\"; };\n"
     "links = (\n"
     "  { from = \"src.out\"; to = \"p.in[0]\"; },\n"
     "  { from = \"p.out[0]\"; to = \"q.in[0]\"; capacity = 2; },\n"

@@ -11,7 +11,7 @@
 
 struct result {
     int status;
-    char out[1 << 16];
+    char out[1 << 18];
     char err[1 << 14];
 };
 
@@ -74,12 +74,12 @@ static void test_default_run_writes_its_outputs(void)
     slurp(file, buf, 1 << 20);
     CU_ASSERT_EQUAL(strncmp(buf, "path,value,measure,description\n", 31), 0);
     /* builtin:fabric: the host sends 100000 3D state commands (its default);
-     * the CS passes each down its 3D port, and the pipeline placeholders
-     * pass them on as far as the windower. */
+     * the CS passes each down its 3D port, VF takes them (3DSTATE_VF_STATISTICS
+     * is VF's), and every stage passes them on as far as the windower. */
     CU_ASSERT_EQUAL(csv_value(buf, "host.injected"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.cs.state_packets"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.cs.by_command.3DSTATE_VF_STATISTICS"), 100000);
-    CU_ASSERT_EQUAL(csv_value(buf, "gpu.vf.received"), 100000);
+    CU_ASSERT_EQUAL(csv_value(buf, "gpu.vf.ff.taken"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.wm.received"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.slice0.l3.hits"), 0);
     snprintf(file, sizeof file, "%s/out/stats.json", dir);
@@ -196,7 +196,7 @@ static void test_deadlock_exits_two_with_a_report(void)
     fputs("clocks = { gt = { mhz = 1000.0; }; };\n"
           "host = { kind = \"host\"; messages = 20; };\n"
           "cs = { kind = \"cs\"; };\n"
-          "p = { kind = \"vf\"; };\nq = { kind = \"vs\"; };\n"
+          "p = { kind = \"vf\"; impl = \"placeholder\"; };\nq = { kind = \"vs\"; impl = \"placeholder\"; };\n"
           "links = ( { from = \"host.gpu\"; to = \"cs.host\"; },\n"
           "  { from = \"cs.host_reply\"; to = \"host.gpu_reply\"; },\n"
           "  { from = \"cs.vf\"; to = \"p.cs\"; },\n"

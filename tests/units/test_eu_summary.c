@@ -50,7 +50,7 @@ static void test_figures_name_real_stats(void)
     struct kinds_seen seen = { 0 };
     unit_kinds_each(check_kind, &seen);
     CU_ASSERT_TRUE(seen.eu && seen.l3 && seen.icache);
-    CU_ASSERT_EQUAL(seen.with_figures, 5);      /* eu, l3, icache; VideoCore: qpu, vc4_v3d */
+    CU_ASSERT_EQUAL(seen.with_figures, 6);      /* eu, l3, icache, vf; VideoCore: qpu, vc4_v3d */
     CU_ASSERT_EQUAL(seen.gating, 2);            /* the EU's and the QPU's instructions */
 }
 

@@ -61,8 +61,8 @@ struct ds {
 };
 
 static const struct port_desc ds_ports[] = {
-    { .name = "te", .direction = PORT_IN, .help = "state, domain batches and primitives from TE" },
-    { .name = "gs", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "te", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_DOMAIN), .help = "state, domain batches and primitives from TE" },
+    { .name = "gs", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_PRIMITIVE),
       .help = "the domain points' primitives (MSG_PRIMITIVE) and everything else, in order" },
     { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "DS thread requests to the subslices' TDs" },

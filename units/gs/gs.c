@@ -74,7 +74,7 @@ static const struct port_desc gs_ports[] = {
     { .name = "ds", .direction = PORT_IN,
       .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_MMIO),
       .help = "state, objects and in-band registers from the DS stage" },
-    { .name = "sol", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "sol", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_PRIMITIVE),
       .help = "state, primitives and in-band registers to SOL" },
     { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "GS thread requests to the TDs" },

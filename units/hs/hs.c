@@ -63,8 +63,8 @@ struct hs {
 };
 
 static const struct port_desc hs_ports[] = {
-    { .name = "vs", .direction = PORT_IN, .help = "state, patches and register traffic from the VS" },
-    { .name = "te", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "vs", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_PRIMITIVE), .help = "state, patches and register traffic from the VS" },
+    { .name = "te", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_PRIMITIVE),
       .help = "patches (MSG_PRIMITIVE, owner_handle = the patch entry) and everything else, in order" },
     { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "HS thread requests to the subslices' TDs" },

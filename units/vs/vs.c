@@ -574,7 +574,7 @@ static const struct port_desc vs_ports[] = {
     { .name = "vf", .direction = PORT_IN,
       .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_PRIMITIVE) | MSG_BIT(MSG_MMIO),
       .help = "state, primitives and register traffic from VF, in order" },
-    { .name = "hs", .direction = PORT_OUT, .flags = PORT_OPTIONAL,
+    { .name = "hs", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_MMIO) | MSG_BIT(MSG_PRIMITIVE),
       .help = "state, shaded primitives and register traffic to HS, in order" },
     { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "VS thread requests to the subslices' td.vs" },
