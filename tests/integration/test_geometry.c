@@ -23,7 +23,9 @@
  * defines them: 2 draws of 3 vertices and 1 triangle each. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
@@ -103,7 +105,53 @@ static void test_bdw_tri_reaches_sf(void)
     check_capture("configs/gen8-bdw-gt2.cfg", "tests/data/traces/bdw_tri.aub.gz", want, 3);
 }
 
+/* skl_xfb (../shared/traces/ext/intel/skl/skl_xfb.*, copied to tests/data):
+ * transform feedback of 6 vertices (TRIANGLES) with the rasterizer
+ * discarded, varyings vec4 o_a and float o_b interleaved into a 40-float
+ * buffer pre-filled with -1234.5. The expected 30 floats are the app's own
+ * CPU results (skl_xfb.txt); the buffer is SO_BUFFER 0's Surface Base
+ * Address (skl_xfb.aubinator.txt L1357); the query reads
+ * SO_NUM_PRIMS_WRITTEN0, which must be 2. */
+static void test_skl_xfb_streams_out(void)
+{
+    static const float want[6][5] = {
+        { 0, -1, -1, 2.5f, 0.5f },     { 2, -1, -0.5f, 2.5f, 1.5f },
+        { 1, 1, 0, 2.5f, 2.25f },      { 0.5f, 1.5f, -1.25f, 2.5f, 3.625f },
+        { 2.5f, 0.5f, -0.25f, 2.5f, 4.625f }, { -0.75f, -1.25f, 1, 4.5f, 6.15625f },
+    };
+    const char *dir = test_temp_dir();
+    char cmd[2048], file[600];
+    snprintf(file, sizeof file, "%s/so.bin", dir);
+    snprintf(cmd, sizeof cmd, "%s run -q -o %s/out --dump 0xfffefffdc000:160:%s "
+             "tests/data/traces/skl_xfb.aub.gz >/dev/null 2>&1 </dev/null",
+             test_gtsim_binary(), dir, file);
+    int st = system(cmd);
+    CU_ASSERT_TRUE_FATAL(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    float got[40];
+    FILE *f = fopen(file, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fread(got, sizeof got[0], 40, f), 40);
+    fclose(f);
+    for (int v = 0; v < 6; v++)
+        for (int c = 0; c < 5; c++)
+            CU_ASSERT_DOUBLE_EQUAL(got[v * 5 + c], want[v][c], 0);
+    for (int i = 30; i < 40; i++)
+        CU_ASSERT_DOUBLE_EQUAL(got[i], -1234.5, 0);     /* nothing past the 30 */
+    snprintf(file, sizeof file, "%s/out/stats.csv", dir);
+    f = fopen(file, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[512];
+    double prims = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "gpu.cs.pipe.SO_NUM_PRIMS_WRITTEN0,", 34) == 0)
+            prims = strtod(line + 34, NULL);
+    fclose(f);
+    CU_ASSERT_DOUBLE_EQUAL(prims, 2, 0);
+}
+
 static const struct test_case cases[] = {
+    { "skl_xfb: the SO buffer holds exactly the app's 30 floats, 2 primitives written",
+      test_skl_xfb_streams_out },
     { "skl_tri: every draw's primitive reaches SF where the capture puts it",
       test_skl_tri_reaches_sf },
     { "bdw_tri: the same through the Gen8 machine", test_bdw_tri_reaches_sf },
