@@ -511,9 +511,10 @@ static void test_instances_streams_and_pass_through(void)
             CU_ASSERT_EQUAL(p->stream, k ? 3u : l);
             /* vertex k at 32 B + 32 B x k: within the entry's first 64 B units */
             CU_ASSERT_EQUAL(p->handles[0], entries[l] + (32 + 32 * k) / 64);
+            /* vertex 0 at 32 B is one row past its handle; vertex 1 at 64 B is not */
+            CU_ASSERT_EQUAL(p->half_row, k ? 0u : 1u);
         }
-    /* vertex 0 of each entry starts at 32 B: not a 64-byte handle */
-    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.unaligned_vertices"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.unaligned_vertices"), 0);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.invocations"), 103);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.instances"), 3);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);  /* the input VUEs */

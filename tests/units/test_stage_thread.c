@@ -294,18 +294,17 @@ static void test_push_constants(void)
     CU_ASSERT_EQUAL(got[0][0], 0xc0000000u);
     CU_ASSERT_EQUAL(got[1][0], 0xc0000008u);     /* buffer 2 follows buffer 0 */
     CU_ASSERT_EQUAL(got[2][7], 0xc0000017u);
-    /* INSTPM: the bit written without its mask bit changes nothing; with it,
-     * the pointers are graphics addresses (L11480-11558) */
-    CU_ASSERT_TRUE(stage_constants_take_mmio(c, INSTPM_OFFSET, 1u << 6));
-    CU_ASSERT_FALSE(c->address_offset_disable);
+    /* INSTPM's new value (the CS applied the masked write, mmio.h): bit 6
+     * set makes the pointers graphics addresses (L11480-11558) */
     CU_ASSERT_FALSE(stage_constants_take_mmio(c, 0x2310, 0xffffffffu));
-    CU_ASSERT_TRUE(stage_constants_take_mmio(c, INSTPM_OFFSET, (1u << 22) | (1u << 6)));
-    CU_ASSERT_TRUE(c->address_offset_disable);
-    /* Gen9's CS_DEBUG_MODE2 bit 4 does the same, and clears it (the value
-     * Mesa writes to set it is 0x00100010, skl_tri.structs.gz) */
-    CU_ASSERT_TRUE(stage_constants_take_mmio(c, CS_DEBUG_MODE2_OFFSET, 1u << 20));
     CU_ASSERT_FALSE(c->address_offset_disable);
-    CU_ASSERT_TRUE(stage_constants_take_mmio(c, CS_DEBUG_MODE2_OFFSET, 0x00100010u));
+    CU_ASSERT_TRUE(stage_constants_take_mmio(c, INSTPM_OFFSET, 1u << 6));
+    CU_ASSERT_TRUE(c->address_offset_disable);
+    CU_ASSERT_TRUE(stage_constants_take_mmio(c, INSTPM_OFFSET, 0));
+    CU_ASSERT_FALSE(c->address_offset_disable);
+    /* Gen9's CS_DEBUG_MODE2 bit 4 does the same (Mesa writes 0x00100010,
+     * skl_tri.structs.gz; the CS forwards the value 0x10) */
+    CU_ASSERT_TRUE(stage_constants_take_mmio(c, CS_DEBUG_MODE2_OFFSET, 0x10));
     CU_ASSERT_TRUE(c->address_offset_disable);
     body->ReadLength[2] = 0;
     body->Buffer[0] = 0x30000800;

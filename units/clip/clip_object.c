@@ -48,13 +48,14 @@ static void urb_handles(struct clip *s, struct unit *u, uint32_t op, const uint3
     port_try_send(s->urb, m);
 }
 
-static void urb_read(struct clip *s, struct unit *u, uint32_t handle, uint32_t rows, uint32_t tag)
+static void urb_read(struct clip *s, struct unit *u, uint32_t handle, uint32_t row, uint32_t rows,
+                     uint32_t tag)
 {
     struct msg *m = urb_request(u, URB_OP_READ, URB_CLIENT_CLIP, tag, 0);
     struct urb_msg *q = (struct urb_msg *)m->payload;
     q->count = 1;
     q->handles[0] = handle;
-    q->row = 0;
+    q->row = row;
     q->rows = rows;
     port_try_send(s->urb, m);
 }
@@ -263,9 +264,11 @@ static bool emit_object(struct clip *s, struct unit *u, const struct clip_object
     const struct primitive_packet *in = &s->job.prim;
     if (!urb_ready(s))
         return false;
-    uint32_t handles[3];
-    for (uint32_t k = 0; k < o->n; k++)
+    uint32_t handles[3], half = 0;
+    for (uint32_t k = 0; k < o->n; k++) {
         handles[k] = in->handles[o->v[k]];
+        half |= ((in->half_row >> o->v[k]) & 1u) << k;
+    }
     if (in->owner_handle != URB_HANDLE_NONE)
         urb_handles(s, u, URB_OP_REFERENCE, &in->owner_handle, 1);
     else
@@ -274,6 +277,7 @@ static bool emit_object(struct clip *s, struct unit *u, const struct clip_object
     struct primitive_packet *p = (struct primitive_packet *)m->payload;
     p->provoking = o->provoking;
     p->owner_handle = in->owner_handle;
+    p->half_row = half;
     memcpy(p->handles, handles, o->n * sizeof *handles);
     ff_stage_emit(&s->stage, m);
     count_out(s, 1);
@@ -545,7 +549,8 @@ int clip_work_primitive(struct clip *s, struct unit *u, struct msg *m)
                         return FF_STAGE_NOT_NOW;
                     if (!j->pending)
                         j->wait_since = unit_cycle(u);
-                    urb_read(s, u, j->prim.handles[i], j->header_rows,
+                    urb_read(s, u, j->prim.handles[i], (j->prim.half_row >> i) & 1u,
+                             j->header_rows,
                              CLIP_TAG(CLIP_PHASE_READ_HEADERS, i));
                     j->pending++;
                 }
@@ -590,7 +595,8 @@ int clip_work_primitive(struct clip *s, struct unit *u, struct msg *m)
                     return FF_STAGE_NOT_NOW;
                 if (!j->pending)
                     j->wait_since = unit_cycle(u);
-                urb_read(s, u, j->prim.handles[o->v[j->sent]], rows,
+                urb_read(s, u, j->prim.handles[o->v[j->sent]],
+                         (j->prim.half_row >> o->v[j->sent]) & 1u, rows,
                          CLIP_TAG(CLIP_PHASE_READ_FULL, j->sent));
                 j->pending++;
                 j->sent++;

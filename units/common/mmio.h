@@ -14,9 +14,11 @@
  * stalling PIPE_CONTROL). When the CS's "pipe_drained" input is linked:
  *  - a register write (MI_LOAD_REGISTER_IMM/MEM/REG) to a register a 3D stage
  *    owns (the statistics counters, SO_WRITE_OFFSETn, SO_NUM_PRIMS_WRITTENn,
- *    SO_PRIM_STORAGE_NEEDEDn) goes down the 3D pipeline ("vf") as
- *    CS_MMIO_WRITE, in order with the commands around it; the owning stage
- *    sets its counter (each dword of a 64-bit register is its own write);
+ *    SO_PRIM_STORAGE_NEEDEDn, 3DPRIM_*, INSTPM, CS_DEBUG_MODE2) goes down
+ *    the 3D pipeline ("vf") as CS_MMIO_WRITE, in order with the commands
+ *    around it, carrying the register's new value (a masked register's
+ *    write already applied by the CS); the owning stage sets its counter
+ *    (each dword of a 64-bit register is its own write);
  *  - a stall (and a host sync) sends CS_MMIO_SYNC down "vf" with a struct
  *    pipeline_registers in data[]. Every stage holds it until all the work
  *    ahead of it has left the stage (its threads ended), writes its own

@@ -92,6 +92,11 @@ struct primitive_packet {
      * shared with an earlier object (strips, fans) or found in the vertex cache
      * (the VCHit mark, seed 001 L4817) comes with its bit clear. 0 elsewhere. */
     uint32_t new_vertices;
+    /* bit i: vertex i's data starts one 32-byte URB row past handles[i]
+     * (handles count 64-byte units; a GS output vertex can sit at an odd
+     * row, e.g. after a one-row control data header, 003 L13031-13676):
+     * readers add one to the row they read from. */
+    uint32_t half_row;
     uint32_t handles[PRIM_MAX_VERTICES];    /* VUE handles (urb.h), 64-byte units */
 };
 

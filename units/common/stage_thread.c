@@ -29,9 +29,9 @@ bool stage_constants_take_mmio(struct stage_constants *c, uint32_t offset, uint3
         bit = CS_DEBUG_MODE2_CONSTANT_BUFFER_ADDRESS_OFFSET_DISABLE;
     else
         return false;
-    /* masked registers: bit n + 16 enables the write of bit n */
-    if (value & (bit << 16))
-        c->address_offset_disable = (value & bit) != 0;
+    /* the CS applies the masked write (bit n + 16 enables bit n) and sends
+     * the register's new value (units/common/mmio.h) */
+    c->address_offset_disable = (value & bit) != 0;
     return true;
 }
 
@@ -50,6 +50,9 @@ void stage_constants_take(struct stage_constants *c, struct sim *sim,
             continue;
         /* a DynamicStateOffset unless INSTPM says graphics addresses (L11480-11558) */
         uint64_t address = body->Buffer[k] + (c->address_offset_disable ? 0 : b->dynamic);
+        /* graphics addresses are 48 bits; Mesa writes them sign-extended
+         * (canonical form, e.g. 0xfffffffeffa00000 in skl_gs) */
+        address &= (1ull << 48) - 1;
         uint32_t n = len;
         if (c->regs + n > STAGE_CONSTANTS_MAX_REGS) {
             c->truncated++;

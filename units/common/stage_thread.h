@@ -116,8 +116,9 @@ struct stage_constants {
 };
 
 /* An in-band register write (MSG_MMIO CS_MMIO_WRITE) of INSTPM or
- * CS_DEBUG_MODE2 (masked registers: bits 31:16 enable the writes of bits
- * 15:0). True when it was one of them. */
+ * CS_DEBUG_MODE2: `value` is the register's new value (the CS has applied
+ * the masked write, bits 31:16 enabling bits 15:0). True when it was one of
+ * them. */
 bool stage_constants_take_mmio(struct stage_constants *c, uint32_t offset, uint32_t value);
 
 /* 3DSTATE_CONSTANT_VS/HS/DS/GS/PS: reads the buffers now. */

@@ -100,7 +100,7 @@ static const struct stat_desc gs_stats[] = {
       "output vertex counts beyond 1024 or the entry's size (clamped)"),
     C("refused_entries", refused_entries, "requests", "output entry allocations the URB refused"),
     C("unaligned_vertices", unaligned_vertices, "vertices",
-      "output vertices not on a 64-byte boundary (handle rounded down)"),
+      "output vertices not on a 32-byte row (handle rounded down; primitive.h half_row covers one row)"),
     C("grf_start_adjusted", grf_start_adjusted, "threads",
       "Dispatch GRF Start inside the fixed payload (vertex data moved after it)"),
     C("payload_truncated", payload_truncated, "threads", "payloads cut at 128 registers"),
@@ -743,7 +743,10 @@ static void emit_entry(struct gs *s, struct unit *u, const struct gs_job *j, uin
             p->provoking = select < per ? select : 0;
             for (uint32_t i = 0; i < per; i++) {
                 uint32_t byte = urb_handle_offset(entry) + first + order[i] * vertex_bytes;
-                if (byte % URB_HANDLE_UNIT_BYTES)
+                uint32_t rest = byte % URB_HANDLE_UNIT_BYTES;
+                if (rest == URB_ROW_BYTES)
+                    p->half_row |= 1u << i;     /* one row past the handle (primitive.h) */
+                else if (rest)
                     s->unaligned_vertices++;
                 p->handles[i] = byte / URB_HANDLE_UNIT_BYTES;
             }

@@ -373,8 +373,9 @@ static enum ff_stage_work_result work_primitive(struct sf *s, const struct primi
             s->stall_urb++;
             return FF_STAGE_NOT_NOW;        /* the freed channel wakes the unit */
         }
-        port_try_send(s->urb, urb_request(s, URB_OP_READ, p->handles[s->reads_sent],
-                                          s->reads_sent));
+        struct msg *r = urb_request(s, URB_OP_READ, p->handles[s->reads_sent], s->reads_sent);
+        ((struct urb_msg *)r->payload)->row = (p->half_row >> s->reads_sent) & 1u;
+        port_try_send(s->urb, r);
         s->reads_sent++;
     }
     if (s->reads_back < n)

@@ -516,7 +516,7 @@ static void read_vertices(struct sol *s, const struct primitive_packet *p, uint3
         q->tag = v;
         q->count = 1;
         q->handles[0] = p->handles[v];
-        q->row = s->read_offset[stream];
+        q->row = s->read_offset[stream] + ((p->half_row >> v) & 1u);
         q->rows = s->read_rows[stream];
         m->tag = v;
         queue_push(&s->urb_queue, m);
