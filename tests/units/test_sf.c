@@ -25,7 +25,7 @@
 struct catcher {
     struct port *in;
     uint32_t count;
-    uint8_t last[sizeof(struct setup_primitive)];
+    _Alignas(16) uint8_t last[sizeof(struct setup_primitive)];
 };
 
 static const struct port_desc catcher_ports[] = {
