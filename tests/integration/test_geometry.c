@@ -149,7 +149,31 @@ static void test_skl_xfb_streams_out(void)
     CU_ASSERT_DOUBLE_EQUAL(prims, 2, 0);
 }
 
+/* skl_tess (../shared/traces/ext/intel/skl/skl_tess.*, copied to tests/data):
+ * one 4-vertex patch, TCS outer = inner = 4, TES quads with equal spacing
+ * (the ext README): a 4 x 4 grid of quads, 2 triangles each, so 32
+ * triangles from 25 domain points reach SF besides the driver's 3
+ * rectangles, and the run ends (it deadlocked once in DS). */
+static void test_skl_tess_reaches_sf(void)
+{
+    struct machine_request req = { .config_path = "configs/gen9-skl-gt2.cfg",
+                                   .workload = "tests/data/traces/skl_tess.aub.gz" };
+    struct gt_error err;
+    struct gt_config *config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
+    struct sim *sim = machine_build(config, lookup, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.te.domain_points"), 25);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.ds.primitives"), 32);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.sf.primitives"), 32 + 3);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.allocations"), probe_stat(sim, "gpu.urb.frees"));
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
 static const struct test_case cases[] = {
+    { "skl_tess: the tessellated patch's 32 triangles reach SF", test_skl_tess_reaches_sf },
     { "skl_xfb: the SO buffer holds exactly the app's 30 floats, 2 primitives written",
       test_skl_xfb_streams_out },
     { "skl_tri: every draw's primitive reaches SF where the capture puts it",

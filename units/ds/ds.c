@@ -607,11 +607,16 @@ static enum unit_activity ds_tick(struct unit *u)
     poll_ends(s, u);
     poll_urb(s, u);
     dispatch_threads(s, u);
+    /* references queued last cycle leave first: a batch in DS_FINISH waits
+     * for them before its primitives go */
+    outbox_flush(s, u);
     enum ff_stage_status st = ff_stage_tick(&s->stage, u);
     dispatch_threads(s, u);
     outbox_flush(s, u);
+    /* DS_FINISH: the batch's primitives go once the outbox has emptied,
+     * which no message announces (skl_tess stalled here) */
     if (ff_stage_pending(&s->stage) || s->outbox || s->phase == DS_DISPATCH ||
-        st == FF_STAGE_MORE)
+        s->phase == DS_FINISH || st == FF_STAGE_MORE)
         return UNIT_BUSY;
     return UNIT_IDLE;
 }
