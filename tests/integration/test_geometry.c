@@ -172,7 +172,53 @@ static void test_skl_tess_reaches_sf(void)
     gt_config_free(config);
 }
 
+/* skl_instanced (../shared/traces/ext/intel/skl/skl_instanced.*, copied to
+ * tests/data): the app (ext/app/gltrace_ext.c, test_instanced) draws an
+ * indexed quad (indices 0 1 2 0 2 3 of (-1,-1) (1,-1) (1,1) (-1,1)) 16 times
+ * with a per-instance offset (-0.75 + 0.5 (i % 4), -0.75 + 0.5 (i / 4)), and
+ * its VS computes a_pos * 0.15 + a_off. The 128x128 viewport
+ * (SF_CLIP_VIEWPORT in skl_instanced.aubinator.txt L1752-1762: m00 = m11 =
+ * m30 = m31 = 64, m22 = m32 = 0.5) maps x to 64 x + 64. So the draw sends
+ * 32 triangles, the first (instance 0) at (6.4, 6.4) (25.6, 6.4)
+ * (25.6, 25.6), the third (instance 1's first) 0.5 x 64 = 32 pixels right. */
+static void test_skl_instanced_reaches_sf(void)
+{
+    struct machine_request req = { .config_path = "configs/gen9-skl-gt2.cfg",
+                                   .workload = "tests/data/traces/skl_instanced.aub.gz" };
+    struct gt_error err;
+    struct gt_config *config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
+    struct sim *sim = machine_build(config, lookup, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    const struct sf_observed_draw *d;
+    uint32_t n = sf_observed_draws(sim_find_unit(sim, "gpu.sf"), &d);
+    CU_ASSERT_EQUAL_FATAL(n, 4);                /* clear, the instanced draw, 2 blits */
+    CU_ASSERT_EQUAL(d[1].primitives, 32);
+    static const float want[2][3][2] = {
+        { { 6.4f, 6.4f }, { 25.6f, 6.4f }, { 25.6f, 25.6f } },     /* instance 0 */
+        { { 38.4f, 6.4f }, { 57.6f, 6.4f }, { 57.6f, 25.6f } },    /* instance 1 */
+    };
+    CU_ASSERT_EQUAL_FATAL(d[1].kept, 4);
+    for (int k = 0; k < 2; k++)
+        for (int v = 0; v < 3; v++) {
+            CU_ASSERT_DOUBLE_EQUAL(d[1].primitives_seen[2 * k].v[v].screen[0], want[k][v][0], 1e-4);
+            CU_ASSERT_DOUBLE_EQUAL(d[1].primitives_seen[2 * k].v[v].screen[1], want[k][v][1], 1e-4);
+            CU_ASSERT_DOUBLE_EQUAL(d[1].primitives_seen[2 * k].v[v].screen[2], 0.5, 1e-6);
+        }
+    /* 16 instances x 6 indices, 4 distinct vertices each reach the VS once
+     * (the vertex cache holds indices 0 and 2 for the second triangle) */
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.IA_VERTICES_COUNT"), 96);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.IA_PRIMITIVES_COUNT"), 32);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.invocations"), 64);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.allocations"), probe_stat(sim, "gpu.urb.frees"));
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
 static const struct test_case cases[] = {
+    { "skl_instanced: 16 instances of an indexed quad reach SF at their offsets",
+      test_skl_instanced_reaches_sf },
     { "skl_tess: the tessellated patch's 32 triangles reach SF", test_skl_tess_reaches_sf },
     { "skl_xfb: the SO buffer holds exactly the app's 30 floats, 2 primitives written",
       test_skl_xfb_streams_out },
