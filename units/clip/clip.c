@@ -246,12 +246,6 @@ static void clip_take_state(void *context, const struct cs_state_packet *p)
 
 /* ---- registers and the in-band sync (units/common/mmio.h) -------------------------------- */
 
-static void set_half(uint64_t *reg, bool high, uint32_t value)
-{
-    *reg = high ? (*reg & 0xffffffffull) | (uint64_t)value << 32
-                : (*reg & ~0xffffffffull) | value;
-}
-
 static int work_mmio(struct clip *s, struct unit *u, struct msg *m)
 {
     bool end = s->drained && port_is_bound(s->drained);
@@ -261,15 +255,12 @@ static int work_mmio(struct clip *s, struct unit *u, struct msg *m)
     }
     struct cs_mmio *c = (struct cs_mmio *)m->payload;
     if (c->op == CS_MMIO_WRITE) {
-        uint32_t reg = c->offset & ~7u;
-        bool high = (c->offset & 4u) != 0;
-        if (reg == CL_INVOCATION_COUNT) {
-            set_half(&s->cl_invocations, high, c->value);
+        if (pipeline_register_write64(&s->cl_invocations, CL_INVOCATION_COUNT, c->offset,
+                                      c->value) ||
+            (s->count_cl_primitives &&
+             pipeline_register_write64(&s->cl_primitives, CL_PRIMITIVES_COUNT, c->offset,
+                                       c->value)))
             s->register_writes++;
-        } else if (reg == CL_PRIMITIVES_COUNT && s->count_cl_primitives) {
-            set_half(&s->cl_primitives, high, c->value);
-            s->register_writes++;
-        }
         return end ? FF_STAGE_DONE : FF_STAGE_PASS;
     }
     if (c->op != CS_MMIO_SYNC)

@@ -30,6 +30,7 @@
 #ifndef GTSIM_UNITS_COMMON_MMIO_H
 #define GTSIM_UNITS_COMMON_MMIO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum cs_mmio_op {
@@ -76,5 +77,20 @@ struct pipeline_registers {
     uint64_t written;               /* bit f: field f was written by a stage on the way */
     uint64_t value[PIPE_REG_COUNT];
 };
+
+/* A CS_MMIO_WRITE to one dword of the 64-bit register at `base` (each dword
+ * comes as its own write): sets that half of *reg. False when `offset` is
+ * neither of its dwords. */
+static inline bool pipeline_register_write64(uint64_t *reg, uint32_t base, uint32_t offset,
+                                             uint32_t value)
+{
+    if (offset == base)
+        *reg = (*reg & ~0xffffffffull) | value;
+    else if (offset == base + 4)
+        *reg = (*reg & 0xffffffffull) | (uint64_t)value << 32;
+    else
+        return false;
+    return true;
+}
 
 #endif

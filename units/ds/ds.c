@@ -233,10 +233,7 @@ static void take_mmio(struct ds *s, struct msg *m)
     } else if (c->op == CS_MMIO_WRITE) {
         if (stage_constants_take_mmio(&s->constants, c->offset, c->value))
             return;
-        if (c->offset == DS_INVOCATION_COUNT)
-            s->invocations = (s->invocations & ~0xffffffffull) | c->value;
-        else if (c->offset == DS_INVOCATION_COUNT + 4)
-            s->invocations = (s->invocations & 0xffffffffull) | (uint64_t)c->value << 32;
+        pipeline_register_write64(&s->invocations, DS_INVOCATION_COUNT, c->offset, c->value);
     }
 }
 

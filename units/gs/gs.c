@@ -280,18 +280,11 @@ static void take_mmio(struct gs *s, struct unit *u, struct msg *m)
     }
     if (r->op == CS_MMIO_WRITE) {
         /* each dword of a 64-bit counter is its own write */
-        uint64_t *reg = NULL;
-        uint32_t base = r->offset & ~7u;
-        if (base == GS_INVOCATION_COUNT_OFFSET) reg = &s->invocations;
-        if (base == GS_PRIMITIVES_COUNT_OFFSET) reg = &s->gs_primitives;
-        if (reg) {
-            if (r->offset & 4)
-                *reg = (*reg & 0xffffffffull) | ((uint64_t)r->value << 32);
-            else
-                *reg = (*reg & ~0xffffffffull) | r->value;
-        } else {
+        if (!pipeline_register_write64(&s->invocations, GS_INVOCATION_COUNT_OFFSET, r->offset,
+                                       r->value) &&
+            !pipeline_register_write64(&s->gs_primitives, GS_PRIMITIVES_COUNT_OFFSET, r->offset,
+                                       r->value))
             stage_constants_take_mmio(&s->constants, r->offset, r->value);
-        }
     } else if (r->op == CS_MMIO_SYNC && m->size >= sizeof *r + sizeof(struct pipeline_registers)) {
         struct pipeline_registers *regs = (struct pipeline_registers *)r->data;
         regs->value[PIPE_REG_GS_INVOCATIONS] = s->invocations;

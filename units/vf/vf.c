@@ -310,14 +310,6 @@ static void take_state(void *context, const struct cs_state_packet *p)
 
 /* ---- registers ---------------------------------------------------------------------- */
 
-static void set_low_high(uint64_t *reg, uint32_t offset, uint32_t base, uint32_t value)
-{
-    if (offset == base)
-        *reg = (*reg & 0xffffffff00000000ull) | value;
-    else
-        *reg = (*reg & 0xffffffffull) | (uint64_t)value << 32;
-}
-
 /* A register write the VF owns: true (consumed). */
 static bool write_register(struct vf *s, uint32_t offset, uint32_t value)
 {
@@ -329,10 +321,10 @@ static bool write_register(struct vf *s, uint32_t offset, uint32_t value)
     case REG_3DPRIM_START_INSTANCE: s->prim_start_instance = value; break;
     case REG_3DPRIM_BASE_VERTEX: s->prim_base_vertex = value; break;
     case REG_IA_VERTICES_COUNT: case REG_IA_VERTICES_COUNT + 4:
-        set_low_high(&s->ia_vertices, offset, REG_IA_VERTICES_COUNT, value);
+        pipeline_register_write64(&s->ia_vertices, REG_IA_VERTICES_COUNT, offset, value);
         break;
     case REG_IA_PRIMITIVES_COUNT: case REG_IA_PRIMITIVES_COUNT + 4:
-        set_low_high(&s->ia_primitives, offset, REG_IA_PRIMITIVES_COUNT, value);
+        pipeline_register_write64(&s->ia_primitives, REG_IA_PRIMITIVES_COUNT, offset, value);
         break;
     default:
         return false;

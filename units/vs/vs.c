@@ -514,13 +514,8 @@ static enum ff_stage_work_result take_mmio(struct vs *s, struct msg *m)
             s->mmio_instpm++;
             return FF_STAGE_PASS;   /* the other stages' push constants follow INSTPM too */
         }
-        if (io->offset == VS_INVOCATION_COUNT_OFFSET) {
-            s->invocations = (s->invocations & ~(uint64_t)0xffffffffu) | io->value;
-            s->mmio_invocation_writes++;
-            return FF_STAGE_DONE;
-        }
-        if (io->offset == VS_INVOCATION_COUNT_OFFSET + 4) {
-            s->invocations = (s->invocations & 0xffffffffu) | (uint64_t)io->value << 32;
+        if (pipeline_register_write64(&s->invocations, VS_INVOCATION_COUNT_OFFSET, io->offset,
+                                      io->value)) {
             s->mmio_invocation_writes++;
             return FF_STAGE_DONE;
         }
