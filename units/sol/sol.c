@@ -341,17 +341,14 @@ static void owe_stores(struct sol *s)
 /* An in-band register write; false when the register is not SOL's. */
 static bool take_register_write(struct sol *s, uint32_t offset, uint32_t value)
 {
-    uint64_t *target = NULL;
-    if (offset >= REG_SO_NUM_PRIMS_WRITTEN0 && offset < REG_SO_NUM_PRIMS_WRITTEN0 + 32)
-        target = &s->prims_written[(offset - REG_SO_NUM_PRIMS_WRITTEN0) / 8];
-    else if (offset >= REG_SO_PRIM_STORAGE_NEEDED0 && offset < REG_SO_PRIM_STORAGE_NEEDED0 + 32)
-        target = &s->storage_needed[(offset - REG_SO_PRIM_STORAGE_NEEDED0) / 8];
-    if (target) {
-        uint32_t shift = (offset & 4) ? 32 : 0;
-        *target = (*target & ~((uint64_t)0xFFFFFFFFu << shift)) | ((uint64_t)value << shift);
-        s->register_writes++;
-        return true;
-    }
+    for (uint32_t i = 0; i < SOL_STREAMS; i++)
+        if (pipeline_register_write64(&s->prims_written[i], REG_SO_NUM_PRIMS_WRITTEN0 + 8 * i,
+                                      offset, value) ||
+            pipeline_register_write64(&s->storage_needed[i], REG_SO_PRIM_STORAGE_NEEDED0 + 8 * i,
+                                      offset, value)) {
+            s->register_writes++;
+            return true;
+        }
     if (offset >= REG_SO_WRITE_OFFSET0 && offset < REG_SO_WRITE_OFFSET0 + 16) {
         s->write_offset[(offset - REG_SO_WRITE_OFFSET0) / 4] = value;
         s->register_writes++;
