@@ -24,6 +24,9 @@
  * naming file:line.
  * Ports: "v3d" out (MSG_MMIO), "v3d_reply" in (MSG_MMIO: CS_MMIO_SYNC_DONE).
  * Stats: commands, memory_bytes, register_writes, waits, expect_matches, expect_mismatches.
+ * Not modelled: the ARM side itself (memory commands take no simulated time; no mailbox, no
+ * DRM submit path: VideoCore IV control lists are issue 16), V3D interrupts to the host (a
+ * `wait` is a sync the V3D unit answers, not an interrupt).
  */
 #ifndef GTSIM_UNITS_VC4_HOST_H
 #define GTSIM_UNITS_VC4_HOST_H
