@@ -100,28 +100,60 @@ struct primitive_packet {
     uint32_t handles[PRIM_MAX_VERTICES];    /* VUE handles (urb.h), 64-byte units */
 };
 
-/* A set-up primitive, SF -> WM (003 L14361-15206). Edges are
- * a*x + b*y + c >= 0 inside, in the rasterizer's fixed point (sub-pixel bits
- * as 3DSTATE_SF selects), relative to the primitive's bounding box origin. */
+/* A set-up primitive, SF -> WM (003 L14361-15206).
+ *
+ * Coverage: up to four edges a*X + b*Y + c >= 0 inside, in the rasterizer's
+ * fixed point (subpixel_bits fractional bits), X and Y relative to the
+ * bounding box origin (x_min, y_min) in pixels, each sample point taken at
+ * the pixel centre or its upper-left corner (3DSTATE_MULTISAMPLE Pixel
+ * Location). The top-left rule is baked into c. An edge whose a, b and c
+ * are all zero always passes: a triangle uses three, a line's parallelogram
+ * four, and a RECTLIST rectangle or a point's square none (their bounding
+ * box is exact). The bounding box is already clipped to the clip rectangle
+ * (drawing rectangle, scissor, viewport extents).
+ *
+ * Planes in screen space: value = a0 + a1 * dx + a2 * dy with dx, dy in
+ * pixels from (x0, y0), evaluated wherever the rasterizer samples:
+ *  - depth: the interpolated source depth (z after the viewport transform);
+ *  - barycentric[0], barycentric[1]: the screen-linear barycentric weights
+ *    of vertex 1 and vertex 2 (vertex 0's is 1 - b1 - b2). WM derives the
+ *    perspective weights from them and vertex_inverse_w:
+ *    p_i = b_i * iw_i / (b0 * iw0 + b1 * iw1 + b2 * iw2);
+ *  - inverse_w: 1/w, for the payload's source W.
+ * A line has vertex 2 = vertex 0 (barycentric[1] zero); a point has its
+ * weights chosen by SF so that point sprite coordinates interpolate.
+ *
+ * Attributes, in the form the pixel shader payload carries them (seed 003
+ * L15189: "A = a0 + a1 * b1 + a2 * b2"): a0 the value at vertex 0 (the
+ * provoking vertex's for a constant/flat attribute), a1 = value at vertex 1
+ * - a0, a2 = value at vertex 2 - a0 (zero for constant attributes), where
+ * b1, b2 are the barycentric weights of the mode the kernel asks for. SBE
+ * has already applied its selection, swizzles and constant overrides:
+ * attributes[i] is PS input attribute i. */
 #define SETUP_MAX_ATTRIBUTES 32u
+#define SETUP_MAX_EDGES 4u
 
 struct setup_plane {
-    float a0, a1, a2;               /* value = a0 + a1 * dx + a2 * dy (dx, dy from vertex 0) */
+    float a0, a1, a2;
 };
 
 struct setup_primitive {
-    uint32_t topology;              /* what the rasterizer draws: point, line or triangle form */
+    uint32_t topology;              /* PRIM_TRILIST, PRIM_RECTLIST, PRIM_LINELIST or PRIM_POINTLIST:
+                                       the form the rasterizer draws */
     uint32_t flags;                 /* enum prim_flags (BACK_FACING here) */
     uint32_t primitive_id;
+    uint32_t draw;                  /* the 3DPRIMITIVE it came from (per-draw stats) */
     uint32_t viewport_index, rt_array_index;
-    int32_t x_min, y_min, x_max, y_max;     /* bounding box in pixels, scissored */
-    int64_t edge_a[3], edge_b[3], edge_c[3];
+    int32_t x_min, y_min, x_max, y_max;     /* bounding box in pixels, inclusive, clipped */
+    int64_t edge_a[SETUP_MAX_EDGES], edge_b[SETUP_MAX_EDGES], edge_c[SETUP_MAX_EDGES];
     uint32_t subpixel_bits;
-    float x0, y0;                   /* vertex 0 in screen space (the planes' origin) */
+    float x0, y0;                   /* the planes' origin in screen space (vertex 0) */
     struct setup_plane depth;       /* z */
-    struct setup_plane inverse_w;   /* 1/w for perspective-correct barycentrics */
-    uint32_t attribute_count;       /* planes in use (4 components each) */
-    uint32_t constant_mask;         /* attributes that are flat / constant */
+    struct setup_plane inverse_w;   /* 1/w */
+    struct setup_plane barycentric[2];      /* screen-linear weights of vertices 1 and 2 */
+    float vertex_inverse_w[3];      /* 1/w of vertices 0, 1, 2 */
+    uint32_t attribute_count;       /* attributes in use (4 components each) */
+    uint32_t constant_mask;         /* bit i: attribute i is constant (a1 = a2 = 0) */
     struct setup_plane attributes[SETUP_MAX_ATTRIBUTES][4];
 };
 

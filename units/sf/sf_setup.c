@@ -145,8 +145,7 @@ enum sf_setup_result sf_setup_object(const struct sf_setup_state *st, const stru
     /* edges relative to the bounding box origin, inside positive */
     const int64_t ox = bx0 * one, oy = by0 * one;
     if (rectangle) {
-        for (int e = 0; e < 3; e++)
-            out->edge_a[e] = out->edge_b[e] = out->edge_c[e] = 0;     /* the box is exact */
+        /* the box is exact: every edge stays zero (always inside) */
     } else {
         int64_t sign = area2 > 0 ? 1 : -1;
         for (int e = 0; e < 3; e++) {
@@ -186,7 +185,7 @@ bool sf_setup_covers(const struct setup_primitive *p, int32_t px, int32_t py, bo
     int64_t half = pixel_center ? one / 2 : 0;
     int64_t X = (int64_t)(px - p->x_min) * one + half;
     int64_t Y = (int64_t)(py - p->y_min) * one + half;
-    for (int e = 0; e < 3; e++)
+    for (uint32_t e = 0; e < SETUP_MAX_EDGES; e++)
         if (p->edge_a[e] * X + p->edge_b[e] * Y + p->edge_c[e] < 0)
             return false;
     return true;
