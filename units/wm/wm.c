@@ -1,0 +1,1383 @@
+/* units/wm/wm.c - the Windower; see wm.h. */
+#include "units/wm/wm.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/memory.h"
+#include "fabric/msg.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "spec_common.h"
+#include "units/common/depth_stencil.h"
+#include "units/common/ff_stage.h"
+#include "units/common/mmio.h"
+#include "units/common/pixel.h"
+#include "units/common/primitive.h"
+#include "units/common/stage_thread.h"
+#include "units/common/state_packet.h"
+#include "units/common/thread_msg.h"
+#include "units/common/thread_payload.h"
+
+#define WM_SB_BUCKETS 4096u
+#define WM_SB_NODES (STAGE_THREADS_MAX * PIXEL_MAX_SUBSPANS)
+#define WM_VIEWPORTS 16u
+#define WM_BARYCENTRIC_MODES 6u
+
+/* 3DSTATE_WM Force Thread Dispatch / Force Kill Pixel (reference genxml) */
+enum { WM_FORCE_NORMAL = 0, WM_FORCE_OFF = 1, WM_FORCE_ON = 2 };
+enum { WM_EDSC_NORMAL = 0, WM_EDSC_PSEXEC = 1, WM_EDSC_PREPS = 2 };
+#define WM_SURFTYPE_NULL 7u
+
+enum wm_warning {
+    WARN_KERNEL = 1u << 0,
+    WARN_SETUP = 1u << 1,
+    WARN_DEPTH = 1u << 2,
+    WARN_SAMPLES = 1u << 3,
+    WARN_LATE = 1u << 4,
+    WARN_GRF = 1u << 5,
+    WARN_MMIO = 1u << 6,
+    WARN_HZ = 1u << 7,
+    WARN_LEGACY = 1u << 8,
+    WARN_DISPATCH = 1u << 9,
+};
+
+struct wm_sb_node {
+    uint32_t key, count;
+    int32_t next;
+};
+
+struct wm_flight {
+    uint32_t count;
+    uint32_t key[PIXEL_MAX_SUBSPANS];
+    uint32_t draw_slot;
+};
+
+struct wm {
+    struct unit *unit;
+    struct ff_stage ff;
+    struct stage_threads threads;
+    struct stage_kernel kernel;
+    struct stage_bases bases;
+    struct stage_space space;
+    struct stage_constants constants;
+    struct port *in, *drained;
+    struct port **om, **eot;
+    uint32_t oms, eots;
+
+    /* 3DSTATE_WM */
+    uint32_t barycentric_modes, edsc, force_dispatch, force_kill;
+    bool statistics;
+    /* 3DSTATE_PS */
+    uint64_t ksp[3];
+    uint32_t grf_start[3];
+    bool enable8, enable16, enable32, push_constants, omask_to_rt, ps_attribute_enable;
+    uint32_t position_offset_select;
+    /* 3DSTATE_PS_EXTRA */
+    bool ps_valid, uses_source_depth, uses_source_w, kills_pixel, computes_stencil;
+    bool does_not_write_rt, has_uav, attribute_enable, uses_coverage_mask, per_sample;
+    uint32_t computed_depth;
+    /* 3DSTATE_PS_BLEND */
+    bool has_writeable_rt, alpha_test, alpha_to_coverage;
+    /* 3DSTATE_MULTISAMPLE, 3DSTATE_SAMPLE_MASK */
+    bool pixel_center;
+    uint32_t samples, sample_mask;
+    /* depth/stencil */
+    struct spec_3DSTATE_WM_DEPTH_STENCIL ds_packet;
+    uint32_t depth_surface_type, depth_format, depth_min_array;
+    bool depth_buffer_write, depth_buffer_stencil_write;
+    struct ds_surface depth, stencil;
+    bool stencil_enable;
+    float clear_depth;
+    bool clear_valid;
+    uint32_t cc_state_pointer;
+    bool cc_viewport_valid;
+    float cc_min[WM_VIEWPORTS], cc_max[WM_VIEWPORTS];
+
+    /* params */
+    uint32_t per_cycle, subspans_per_cycle;
+
+    /* the primitive being rasterized */
+    bool active, raster_done, dispatch_on, early;
+    struct setup_primitive prim;
+    int32_t sx, sy;
+    struct ds_state ds;
+    struct gpu_address_space as;
+    struct subspan pending[PIXEL_MAX_SUBSPANS];
+    uint32_t pending_count;
+    uint32_t draw_slot;                 /* observed[] index of the primitive's draw, or ~0 */
+    uint32_t om_next;                   /* "om" outputs the head state packet went to */
+    bool head_taken;
+
+    /* scoreboard */
+    int32_t bucket[WM_SB_BUCKETS];
+    struct wm_sb_node *nodes;
+    int32_t free_node;
+    struct wm_flight flight[STAGE_THREADS_MAX];
+    uint16_t flight_free[STAGE_THREADS_MAX];
+    uint32_t flight_free_count;
+
+    uint64_t ps_invocations, ps_depth;
+    uint32_t warned;
+    struct wm_observed_draw observed[WM_OBSERVED_DRAWS];
+    uint32_t draws_seen;
+
+    /* stats */
+    uint64_t primitives, subspans, subspans_lit, pixels_rasterized, pixels_shaded;
+    uint64_t subspans_rejected, pixels_depth_failed, pixels_stencil_failed, depth_writes;
+    uint64_t stencil_writes, late_unsupported, depth_faults, unsupported_samples;
+    uint64_t threads8, threads16, threads32, stall_scoreboard, stall_threads, stall_om_drain;
+    uint64_t stall_om_port, stall_sync, stall_drained;
+    uint64_t hz_depth_clears, hz_stencil_clears, hz_depth_resolves, hz_hiz_resolves, hz_ends;
+    uint64_t hz_pixels;
+    uint64_t bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
+    uint64_t bad_mmio, legacy_ops, payload_truncated;
+    uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
+    uint64_t mmio_writes, mmio_syncs;
+};
+
+static void warn_once(struct wm *s, uint32_t which, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void warn_once(struct wm *s, uint32_t which, const char *fmt, ...)
+{
+    if (s->warned & which)
+        return;
+    s->warned |= which;
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    unit_log(s->unit, SIM_LOG_WARNING, "%s (counted; further ones not logged)", text);
+}
+
+static uint32_t popcount32(uint32_t v)
+{
+    uint32_t n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* ---- the pixel scoreboard (L15229) --------------------------------------------------- */
+
+static uint32_t sb_key(uint32_t x, uint32_t y)
+{
+    return (y / 2u) << 16 | (x / 2u);
+}
+
+static struct wm_sb_node *sb_find(struct wm *s, uint32_t key)
+{
+    for (int32_t i = s->bucket[key % WM_SB_BUCKETS]; i >= 0; i = s->nodes[i].next)
+        if (s->nodes[i].key == key)
+            return &s->nodes[i];
+    return NULL;
+}
+
+static void sb_add(struct wm *s, uint32_t key)
+{
+    struct wm_sb_node *n = sb_find(s, key);
+    if (n) {
+        n->count++;
+        return;
+    }
+    if (s->free_node < 0)
+        return;                 /* cannot happen: nodes cover every subspan in flight */
+    int32_t i = s->free_node;
+    s->free_node = s->nodes[i].next;
+    s->nodes[i] = (struct wm_sb_node){ key, 1, s->bucket[key % WM_SB_BUCKETS] };
+    s->bucket[key % WM_SB_BUCKETS] = i;
+}
+
+static void sb_release(struct wm *s, uint32_t key)
+{
+    int32_t *link = &s->bucket[key % WM_SB_BUCKETS];
+    while (*link >= 0) {
+        struct wm_sb_node *n = &s->nodes[*link];
+        if (n->key == key) {
+            if (--n->count == 0) {
+                int32_t i = *link;
+                *link = n->next;
+                n->next = s->free_node;
+                s->free_node = i;
+            }
+            return;
+        }
+        link = &n->next;
+    }
+}
+
+static void sb_clear(struct wm *s)
+{
+    for (uint32_t i = 0; i < WM_SB_BUCKETS; i++)
+        s->bucket[i] = -1;
+    for (uint32_t i = 0; i < WM_SB_NODES; i++)
+        s->nodes[i].next = i + 1 < WM_SB_NODES ? (int32_t)(i + 1) : -1;
+    s->free_node = 0;
+}
+
+/* ---- state ------------------------------------------------------------------------------ */
+
+static void take_depth_buffer(struct wm *s, const struct spec_3DSTATE_DEPTH_BUFFER *v)
+{
+    s->state_depth++;
+    s->depth_surface_type = v->SurfaceType;
+    s->depth_format = v->SurfaceFormat;
+    s->depth_buffer_write = v->DepthWriteEnable;
+    s->depth_buffer_stencil_write = v->StencilWriteEnable;
+    s->depth_min_array = v->MinimumArrayElement;
+    struct ds_surface *d = &s->depth;
+    memset(d, 0, sizeof *d);
+    d->base = v->SurfaceBaseAddress;
+    d->pitch = v->SurfacePitch + 1;
+    d->width = v->Width + 1;
+    d->height = v->Height + 1;
+    d->slices = v->Depth + 1 + v->MinimumArrayElement;
+    d->qpitch_rows = v->SurfaceQPitch << 2;     /* Mesa isl: array pitch rows >> 2 */
+    d->element_bytes = ds_depth_bytes(v->SurfaceFormat);
+    d->tiling = TILING_Y;
+    d->valid = s->depth_surface_type != WM_SURFTYPE_NULL && d->element_bytes;
+    if (s->depth_surface_type == WM_SURFTYPE_NULL)
+        return;
+    if (!d->element_bytes || v->LOD || v->TiledResourceMode) {
+        s->bad_depth_buffer++;
+        warn_once(s, WARN_DEPTH, "3DSTATE_DEPTH_BUFFER format %u, LOD %u, tiled resource mode %u "
+                  "not modelled: depth tests pass", v->SurfaceFormat, v->LOD,
+                  v->TiledResourceMode);
+        d->valid = d->element_bytes && !v->TiledResourceMode;
+    }
+    if (!d->pitch || d->pitch % 128u) {
+        s->bad_depth_buffer++;
+        warn_once(s, WARN_DEPTH, "depth buffer pitch %u is no whole number of Y tiles: depth "
+                  "tests pass", d->pitch);
+        d->valid = false;
+    }
+}
+
+static void take_stencil_buffer(struct wm *s, const struct spec_3DSTATE_STENCIL_BUFFER *v)
+{
+    s->state_depth++;
+    s->stencil_enable = v->StencilBufferEnable;
+    struct ds_surface *t = &s->stencil;
+    memset(t, 0, sizeof *t);
+    t->base = v->SurfaceBaseAddress;
+    t->pitch = v->SurfacePitch + 1;
+    t->qpitch_rows = v->SurfaceQPitch << 2;
+    t->element_bytes = 1;
+    t->tiling = TILING_W;
+    t->valid = v->StencilBufferEnable;
+    if (t->valid && t->pitch % 64u) {
+        s->bad_depth_buffer++;
+        warn_once(s, WARN_DEPTH, "stencil buffer pitch %u is no whole number of W tiles: stencil "
+                  "tests pass", t->pitch);
+        t->valid = false;
+    }
+}
+
+/* CC_VIEWPORT: Minimum Depth, Maximum Depth, 8 bytes each (reference genxml). */
+static void take_cc_viewport(struct wm *s, const struct cs_state_packet *p, uint64_t pointer)
+{
+    struct gpu_address_space as;
+    struct gt_error err;
+    gpu_address_space_init(&as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)p->space_format, p->space_root);
+    float v[2 * WM_VIEWPORTS];
+    s->cc_viewport_valid =
+        gpu_address_space_read(&as, s->bases.dynamic + pointer, v, sizeof v, &err) == 0;
+    for (uint32_t i = 0; i < WM_VIEWPORTS; i++) {
+        s->cc_min[i] = s->cc_viewport_valid ? v[2 * i] : 1.0f;
+        s->cc_max[i] = s->cc_viewport_valid ? v[2 * i + 1] : 0.0f;
+    }
+}
+
+static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_t value,
+                            const struct spec_3DSTATE_WM_HZ_OP *v)
+{
+    uint32_t x1 = v->ClearRectangleXMax, y1 = v->ClearRectangleYMax;
+    if (surf->width && x1 > surf->width)
+        x1 = surf->width;
+    if (surf->height && y1 > surf->height)
+        y1 = surf->height;
+    for (uint32_t y = v->ClearRectangleYMin; y < y1; y++)
+        for (uint32_t x = v->ClearRectangleXMin; x < x1; x++) {
+            if (!ds_surface_write(surf, &s->as, x, y, s->depth_min_array, value))
+                s->depth_faults++;
+            s->hz_pixels++;
+        }
+}
+
+/* 3DSTATE_WM_HZ_OP (L15371-15424): the op runs when the command arrives;
+ * one with no op bit ends the sequence. */
+static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
+{
+    gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)s->space.format, s->space.root);
+    if (v->NumberOfMultisamples && (v->DepthBufferClearEnable || v->StencilBufferClearEnable)) {
+        s->unsupported_samples++;
+        warn_once(s, WARN_SAMPLES, "WM_HZ_OP with %u samples: pixels cleared at 1x",
+                  1u << v->NumberOfMultisamples);
+    }
+    bool any = false;
+    if (v->DepthBufferClearEnable) {
+        any = true;
+        s->hz_depth_clears++;
+        /* WM_INT::DepthWriteEnable (L15446): a non-NULL surface with Depth Write Enable */
+        if (s->depth.valid && s->depth_buffer_write) {
+            if (!s->clear_valid) {
+                s->bad_depth_buffer++;
+                warn_once(s, WARN_HZ, "depth clear without a valid 3DSTATE_CLEAR_PARAMS value: "
+                          "0.0 written");
+            }
+            struct ds_surface d = s->depth;
+            clear_rectangle(s, &d, ds_depth_encode(s->depth_format, s->clear_depth), v);
+        }
+    }
+    if (v->StencilBufferClearEnable) {
+        any = true;
+        s->hz_stencil_clears++;
+        /* WM_INT::StencilWriteEnable (L15430): stencil buffer and its write enable; REPLACE with
+         * masks forced to 0xFF */
+        if (s->stencil.valid && s->depth_buffer_stencil_write) {
+            struct ds_surface t = s->stencil;
+            if (s->depth.valid) {
+                t.width = s->depth.width;
+                t.height = s->depth.height;
+            }
+            clear_rectangle(s, &t, v->StencilClearValue & 0xffu, v);
+        }
+    }
+    if (v->DepthBufferResolveEnable) {
+        any = true;
+        s->hz_depth_resolves++;     /* HiZ contents are not modelled: nothing to resolve */
+    }
+    if (v->HierarchicalDepthBufferResolveEnable) {
+        any = true;
+        s->hz_hiz_resolves++;
+    }
+    if (!any)
+        s->hz_ends++;
+}
+
+static void take_state(struct wm *s, const struct cs_state_packet *p)
+{
+    const void *body = cs_state_common(p);
+    s->space = stage_space_of(p);
+    switch ((enum spec_id)p->id) {
+    case SPEC_ID_STATE_BASE_ADDRESS:
+        stage_bases_take(&s->bases, body);
+        break;
+    case SPEC_ID_3DSTATE_WM: {
+        const struct spec_3DSTATE_WM *v = body;
+        s->state_wm++;
+        s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
+        s->edsc = v->EarlyDepthStencilControl;
+        s->force_dispatch = v->ForceThreadDispatchEnable;
+        s->force_kill = v->ForceKillPixelEnable;
+        s->statistics = v->StatisticsEnable;
+        if (v->LegacyDepthBufferClearEnable || v->LegacyDepthBufferResolveEnable ||
+            v->LegacyHierarchicalDepthBufferResolveEnable) {
+            s->legacy_ops++;
+            warn_once(s, WARN_LEGACY, "3DSTATE_WM legacy depth clear/resolve not modelled");
+        }
+        break;
+    }
+    case SPEC_ID_3DSTATE_PS: {
+        const struct spec_3DSTATE_PS *v = body;
+        s->state_ps++;
+        struct stage_kernel *k = &s->kernel;
+        k->binding_table_entries = v->BindingTableEntryCount;
+        k->scratch_base = v->ScratchSpaceBasePointer;
+        k->per_thread_scratch = v->PerThreadScratchSpace;
+        k->max_threads = v->MaximumNumberOfThreadsPerPSD + 1;
+        k->priority = v->ThreadDispatchPriority;
+        k->alternate_fp = v->FloatingPointMode == 1;
+        k->illegal_opcode_exception = v->IllegalOpcodeExceptionEnable;
+        k->software_exception = v->SoftwareExceptionEnable;
+        s->ksp[0] = v->KernelStartPointer0;
+        s->ksp[1] = v->KernelStartPointer1;
+        s->ksp[2] = v->KernelStartPointer2;
+        s->grf_start[0] = v->DispatchGRFStartRegisterForConstantSetupData0;
+        s->grf_start[1] = v->DispatchGRFStartRegisterForConstantSetupData1;
+        s->grf_start[2] = v->DispatchGRFStartRegisterForConstantSetupData2;
+        s->enable8 = v->_8PixelDispatchEnable;
+        s->enable16 = v->_16PixelDispatchEnable;
+        s->enable32 = v->_32PixelDispatchEnable;
+        s->push_constants = v->PushConstantEnable;
+        s->omask_to_rt = v->OMaskPresentToRenderTarget;
+        s->ps_attribute_enable = v->AttributeEnable;
+        s->position_offset_select = v->PositionXYOffsetSelect;
+        if (v->RenderTargetFastClearEnable || v->RenderTargetResolveEnable ||
+            v->RenderTargetResolveType)
+            s->legacy_ops++;        /* fast clear / resolve: the pixel back end's business */
+        break;
+    }
+    case SPEC_ID_3DSTATE_PS_EXTRA: {
+        const struct spec_3DSTATE_PS_EXTRA *v = body;
+        s->state_ps++;
+        s->ps_valid = v->PixelShaderValid;
+        s->uses_source_depth = v->PixelShaderUsesSourceDepth;
+        s->uses_source_w = v->PixelShaderUsesSourceW;
+        s->kills_pixel = v->PixelShaderKillsPixel;
+        s->computes_stencil = v->PixelShaderComputesStencil;
+        s->does_not_write_rt = v->PixelShaderDoesNotWriteToRT;
+        s->has_uav = v->PixelShaderHasUAV;
+        s->attribute_enable = v->AttributeEnable;
+        s->uses_coverage_mask = v->PixelShaderUsesInputCoverageMask;
+        s->per_sample = v->PixelShaderIsPerSample;
+        s->computed_depth = v->PixelShaderComputedDepthMode;
+        if (v->OMaskPresentToRenderTarget)
+            s->omask_to_rt = true;
+        break;
+    }
+    case SPEC_ID_3DSTATE_PS_BLEND: {
+        const struct spec_3DSTATE_PS_BLEND *v = body;
+        s->state_ps++;
+        s->has_writeable_rt = v->HasWriteableRT;
+        s->alpha_test = v->AlphaTestEnable;
+        s->alpha_to_coverage = v->AlphaToCoverageEnable;
+        break;
+    }
+    case SPEC_ID_3DSTATE_MULTISAMPLE: {
+        const struct spec_3DSTATE_MULTISAMPLE *v = body;
+        s->state_wm++;
+        s->pixel_center = v->PixelLocation == 0;
+        s->samples = 1u << (v->NumberOfMultisamples & 7u);
+        break;
+    }
+    case SPEC_ID_3DSTATE_SAMPLE_MASK:
+        s->state_wm++;
+        s->sample_mask = ((const struct spec_3DSTATE_SAMPLE_MASK *)body)->SampleMask;
+        break;
+    case SPEC_ID_3DSTATE_WM_DEPTH_STENCIL:
+        s->state_depth++;
+        s->ds_packet = *(const struct spec_3DSTATE_WM_DEPTH_STENCIL *)body;
+        break;
+    case SPEC_ID_3DSTATE_DEPTH_BUFFER:
+        take_depth_buffer(s, body);
+        break;
+    case SPEC_ID_3DSTATE_STENCIL_BUFFER:
+        take_stencil_buffer(s, body);
+        break;
+    case SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER:
+        s->state_depth++;           /* recorded only: HiZ is not modelled */
+        break;
+    case SPEC_ID_3DSTATE_CLEAR_PARAMS: {
+        const struct spec_3DSTATE_CLEAR_PARAMS *v = body;
+        s->state_depth++;
+        s->clear_depth = (float)v->DepthClearValue;
+        s->clear_valid = v->DepthClearValueValid;
+        break;
+    }
+    case SPEC_ID_3DSTATE_WM_HZ_OP:
+        take_hz_op(s, body);
+        break;
+    case SPEC_ID_3DSTATE_CONSTANT_PS:
+        s->state_constant++;
+        stage_constants_take(&s->constants, unit_sim(s->unit), p, &s->bases,
+                             &((const struct spec_3DSTATE_CONSTANT_PS *)body)->ConstantBody);
+        break;
+    case SPEC_ID_3DSTATE_BINDING_TABLE_POINTERS_PS:
+        s->kernel.binding_table =
+            (uint32_t)((const struct spec_3DSTATE_BINDING_TABLE_POINTERS_PS *)body)
+                ->PointerToPSBindingTable;
+        break;
+    case SPEC_ID_3DSTATE_SAMPLER_STATE_POINTERS_PS:
+        s->kernel.sampler_state =
+            (uint32_t)((const struct spec_3DSTATE_SAMPLER_STATE_POINTERS_PS *)body)
+                ->PointerToPSSamplerState;
+        break;
+    case SPEC_ID_3DSTATE_CC_STATE_POINTERS:
+        s->cc_state_pointer = (uint32_t)((const struct spec_3DSTATE_CC_STATE_POINTERS *)body)
+                                  ->ColorCalcStatePointer;
+        break;
+    case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_CC:
+        take_cc_viewport(s, p,
+                         ((const struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_CC *)body)
+                             ->CCViewportPointer);
+        break;
+    default:
+        s->state_other++;
+    }
+}
+
+/* Whether a state packet goes on to the pixel back ends. */
+static bool for_om(uint32_t id)
+{
+    switch ((enum spec_id)id) {
+    case SPEC_ID_3DSTATE_BLEND_STATE_POINTERS:
+    case SPEC_ID_3DSTATE_PS_BLEND:
+    case SPEC_ID_3DSTATE_CC_STATE_POINTERS:
+    case SPEC_ID_3DSTATE_PS:
+    case SPEC_ID_3DSTATE_PS_EXTRA:
+    case SPEC_ID_3DSTATE_MULTISAMPLE:
+    case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_CC:
+    case SPEC_ID_STATE_BASE_ADDRESS:
+    case SPEC_ID_3DSTATE_WM_DEPTH_STENCIL:
+    case SPEC_ID_3DSTATE_DEPTH_BUFFER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- WM_INT ------------------------------------------------------------------------------ */
+
+/* The depth/stencil enables (L15428-15468) into s->ds; not under WM_HZ_OP. */
+static void wm_int_depth_stencil(struct wm *s, uint32_t viewport)
+{
+    const struct spec_3DSTATE_WM_DEPTH_STENCIL *v = &s->ds_packet;
+    struct ds_state *d = &s->ds;
+    bool depth_surface = s->depth_surface_type != WM_SURFTYPE_NULL && s->depth.valid;
+    d->stencil_test = s->stencil.valid && v->StencilTestEnable;
+    d->stencil_write = s->stencil.valid && s->depth_buffer_stencil_write && d->stencil_test &&
+                       v->StencilBufferWriteEnable;
+    d->depth_test = depth_surface && v->DepthTestEnable;
+    d->depth_write = depth_surface && s->depth_buffer_write && v->DepthBufferWriteEnable;
+    d->depth_function = v->DepthTestFunction;
+    d->double_sided = v->DoubleSidedStencilEnable;
+    d->front = (struct ds_face){ v->StencilTestFunction, v->StencilFailOp,
+                                 v->StencilPassDepthFailOp, v->StencilPassDepthPassOp,
+                                 (uint8_t)v->StencilTestMask, (uint8_t)v->StencilWriteMask,
+                                 (uint8_t)v->StencilReferenceValue };
+    d->back = (struct ds_face){ v->BackfaceStencilTestFunction, v->BackfaceStencilFailOp,
+                                v->BackfaceStencilPassDepthFailOp, v->BackfaceStencilPassDepthPassOp,
+                                (uint8_t)v->BackfaceStencilTestMask,
+                                (uint8_t)v->BackfaceStencilWriteMask,
+                                (uint8_t)v->BackfaceStencilReferenceValue };
+    uint32_t vp = viewport < WM_VIEWPORTS ? viewport : 0;
+    d->min_depth = s->cc_viewport_valid ? s->cc_min[vp] : 1.0f;
+    d->max_depth = s->cc_viewport_valid ? s->cc_max[vp] : 0.0f;
+}
+
+/* WM_INT::Pixel Shader Kill Pixel (L15298-15317; chroma key not modelled). */
+static bool wm_int_kill_pixel(const struct wm *s)
+{
+    if (s->force_kill == WM_FORCE_ON)
+        return true;
+    return s->force_kill != WM_FORCE_OFF && s->edsc != WM_EDSC_PREPS &&
+           (s->ds.depth_write || s->ds.stencil_write) &&
+           (s->kills_pixel || s->omask_to_rt || s->alpha_to_coverage || s->alpha_test);
+}
+
+/* WM_INT::ThreadDispatchEnable (L15259; RT independent rasterization off). */
+static bool wm_int_thread_dispatch(const struct wm *s)
+{
+    if (s->force_dispatch == WM_FORCE_ON)
+        return true;
+    if (s->force_dispatch == WM_FORCE_OFF || !s->ps_valid)
+        return false;
+    const struct ds_state *d = &s->ds;
+    return (!s->does_not_write_rt && s->has_writeable_rt) || s->has_uav || wm_int_kill_pixel(s) ||
+           (s->computed_depth && (d->depth_test || d->depth_write)) ||
+           (s->computes_stencil && d->stencil_test) ||
+           (s->edsc == WM_EDSC_PSEXEC && (d->depth_test || d->depth_write || d->stencil_test));
+}
+
+/* ---- rasterization and early depth/stencil --------------------------------------------- */
+
+static bool covers(const struct setup_primitive *p, int32_t px, int32_t py, bool centre)
+{
+    if (px < p->x_min || px > p->x_max || py < p->y_min || py > p->y_max)
+        return false;
+    int64_t one = (int64_t)1 << p->subpixel_bits;
+    int64_t half = centre ? one / 2 : 0;
+    int64_t X = (int64_t)(px - p->x_min) * one + half;
+    int64_t Y = (int64_t)(py - p->y_min) * one + half;
+    for (uint32_t e = 0; e < SETUP_MAX_EDGES; e++)
+        if (p->edge_a[e] * X + p->edge_b[e] * Y + p->edge_c[e] < 0)
+            return false;
+    return true;
+}
+
+static float plane_at(const struct setup_plane *pl, float dx, float dy)
+{
+    return pl->a0 + pl->a1 * dx + pl->a2 * dy;
+}
+
+struct wm_slot_values {
+    float linear[2], perspective[2], depth, w;
+};
+
+static void slot_values(const struct wm *s, const struct setup_primitive *p, uint32_t x, uint32_t y,
+                        struct wm_slot_values *o)
+{
+    float off = s->pixel_center ? 0.5f : 0.0f;
+    float dx = (float)x + off - p->x0, dy = (float)y + off - p->y0;
+    float b1 = plane_at(&p->barycentric[0], dx, dy), b2 = plane_at(&p->barycentric[1], dx, dy);
+    o->linear[0] = b1;
+    o->linear[1] = b2;
+    float q0 = (1.0f - b1 - b2) * p->vertex_inverse_w[0], q1 = b1 * p->vertex_inverse_w[1],
+          q2 = b2 * p->vertex_inverse_w[2];
+    float sum = q0 + q1 + q2;
+    o->perspective[0] = sum != 0.0f ? q1 / sum : b1;
+    o->perspective[1] = sum != 0.0f ? q2 / sum : b2;
+    o->depth = plane_at(&p->depth, dx, dy);
+    float iw = plane_at(&p->inverse_w, dx, dy);
+    o->w = iw != 0.0f ? 1.0f / iw : 0.0f;
+}
+
+static struct wm_observed_draw *observed_draw(struct wm *s, uint32_t draw)
+{
+    if (s->draws_seen && s->observed[s->draws_seen - 1].draw == draw)
+        return &s->observed[s->draws_seen - 1];
+    if (s->draws_seen >= WM_OBSERVED_DRAWS)
+        return NULL;
+    struct wm_observed_draw *d = &s->observed[s->draws_seen++];
+    memset(d, 0, sizeof *d);
+    d->draw = draw;
+    return d;
+}
+
+/* Early depth/stencil of one lit pixel; true when it survives. */
+static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z)
+{
+    const struct setup_primitive *p = &s->prim;
+    struct ds_state *d = &s->ds;
+    uint32_t slice = s->depth_min_array + p->rt_array_index;
+    uint32_t depth = 0, stored_depth = 0;
+    uint8_t stencil = 0;
+    if (d->depth_test) {
+        if (!ds_surface_read(&s->depth, &s->as, x, y, slice, &depth)) {
+            s->depth_faults++;
+            return true;
+        }
+        stored_depth = depth;
+    }
+    struct ds_surface st = s->stencil;
+    if (s->depth.valid) {
+        st.width = s->depth.width;
+        st.height = s->depth.height;
+    }
+    if (d->stencil_test) {
+        uint32_t v;
+        if (!ds_surface_read(&st, &s->as, x, y, slice, &v)) {
+            s->depth_faults++;
+            return true;
+        }
+        stencil = (uint8_t)v;
+    }
+    uint32_t r = ds_test(d, (p->flags & PRIM_BACK_FACING) != 0, s->depth_format, z, &depth,
+                         &stencil);
+    if (r & DS_DEPTH_WRITTEN) {
+        /* D24_UNORM_X8_UINT keeps the X8 bits as they were */
+        if (s->depth_format == DS_D24_UNORM_X8_UINT)
+            depth = (stored_depth & 0xff000000u) | (depth & 0xffffffu);
+        if (!ds_surface_write(&s->depth, &s->as, x, y, slice, depth))
+            s->depth_faults++;
+        s->depth_writes++;
+    }
+    if (r & DS_STENCIL_WRITTEN) {
+        if (!ds_surface_write(&st, &s->as, x, y, slice, stencil))
+            s->depth_faults++;
+        s->stencil_writes++;
+    }
+    if (r & DS_STENCIL_FAILED)
+        s->pixels_stencil_failed++;
+    if (r & DS_DEPTH_FAILED)
+        s->pixels_depth_failed++;
+    return (r & DS_PASS) != 0;
+}
+
+/* Rasterizes the subspan at (sx, sy): true (and *out) when a pixel is left
+ * for the PS. */
+static bool raster_subspan(struct wm *s, struct subspan *out)
+{
+    const struct setup_primitive *p = &s->prim;
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (covers(p, s->sx + (int32_t)(i & 1u), s->sy + (int32_t)(i >> 1), s->pixel_center))
+            mask |= 1u << i;
+    s->subspans++;
+    if (!mask)
+        return false;
+    s->subspans_lit++;
+    uint32_t lit = popcount32(mask);
+    s->pixels_rasterized += lit;
+    struct wm_observed_draw *od = observed_draw(s, p->draw);
+    if (od)
+        od->pixels_rasterized += lit;
+    if (s->dispatch_on && s->statistics)
+        s->ps_invocations += lit;       /* L15697: early kills still count */
+    memset(out, 0, sizeof *out);
+    out->x = (uint16_t)s->sx;
+    out->y = (uint16_t)s->sy;
+    bool tested = s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write;
+    if (tested && !s->early) {
+        s->late_unsupported += lit;
+        warn_once(s, WARN_LATE, "depth/stencil after the pixel shader (PS kills pixels, computes "
+                  "depth or writes oMask) not modelled: pixels pass untested");
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        uint32_t x = (uint32_t)s->sx + (i & 1u), y = (uint32_t)s->sy + (i >> 1);
+        struct wm_slot_values v;
+        slot_values(s, p, x, y, &v);
+        out->depth[i] = v.depth;
+        if (tested && s->early && !early_test(s, x, y, v.depth))
+            mask &= ~(1u << i);
+    }
+    uint32_t passed = popcount32(mask);
+    if (s->statistics)
+        s->ps_depth += passed;          /* L16766 */
+    if (od)
+        od->pixels_passed += passed;
+    if (!mask) {
+        s->subspans_rejected++;
+        return false;
+    }
+    out->pixel_mask = (uint16_t)mask;
+    out->sample_mask[0] = 1;
+    return s->dispatch_on;
+}
+
+/* ---- dispatch ---------------------------------------------------------------------------- */
+
+/* The KSP a dispatch width runs (Variable Pixel Dispatch, L16013-16024). */
+static uint32_t ksp_index(const struct wm *s, uint32_t width)
+{
+    uint32_t enables = (s->enable32 ? 4u : 0u) | (s->enable16 ? 2u : 0u) | (s->enable8 ? 1u : 0u);
+    if (popcount32(enables) == 1)
+        return 0;
+    if (width == 8)
+        return 0;
+    return width == 32 ? 1 : 2;
+}
+
+/* The dispatch width for n pending subspans (L16038-16044). */
+static uint32_t choose_width(const struct wm *s, uint32_t n)
+{
+    uint32_t w;
+    if (s->enable32 && n > 7)
+        w = 32;
+    else if (s->enable16 && (n > 2 || !s->enable8))
+        w = 16;
+    else
+        w = 8;
+    bool on = w == 32 ? s->enable32 : w == 16 ? s->enable16 : s->enable8;
+    if (on)
+        return w;
+    /* the rule picked a width not enabled (only SIMD32 enabled and n < 8):
+     * the narrowest enabled width that holds n, else the widest */
+    static const uint32_t widths[3] = { 8, 16, 32 };
+    uint32_t widest = 8;
+    for (uint32_t i = 0; i < 3; i++) {
+        bool e = widths[i] == 32 ? s->enable32 : widths[i] == 16 ? s->enable16 : s->enable8;
+        if (!e)
+            continue;
+        if (widths[i] / 4u >= n)
+            return widths[i];
+        widest = widths[i];
+    }
+    return widest;
+}
+
+static uint32_t group_max(const struct wm *s)
+{
+    return s->enable32 ? 8u : s->enable16 ? 4u : 2u;
+}
+
+static void put_f(uint8_t (*grf)[EU_MSG_REG_BYTES], uint32_t total, uint32_t reg, uint32_t dw,
+                  float v)
+{
+    if (reg < total)
+        memcpy(&grf[reg][4 * dw], &v, 4);
+}
+
+static void put_u(uint8_t (*grf)[EU_MSG_REG_BYTES], uint32_t total, uint32_t reg, uint32_t dw,
+                  uint32_t v)
+{
+    if (reg < total)
+        memcpy(&grf[reg][4 * dw], &v, 4);
+}
+
+/* Builds and sends the dispatch of pending[0..n) at width `width`. */
+static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
+{
+    const struct setup_primitive *p = &s->prim;
+    uint32_t ksp = ksp_index(s, width);
+    uint32_t slots_per_half = width == 8 ? 8u : 16u, groups8 = slots_per_half / 8u;
+    uint32_t halves = width == 32 ? 2u : 1u;
+    uint32_t modes = popcount32(s->barycentric_modes);
+    uint32_t per_half = modes * 2u * groups8 + (s->uses_source_depth ? groups8 : 0) +
+                        (s->uses_source_w ? groups8 : 0) + (s->position_offset_select ? 1u : 0) +
+                        (s->uses_coverage_mask ? groups8 : 0);
+    uint32_t first_phase = width == 32 ? 3u : 2u;
+    uint32_t payload_end = first_phase + per_half * halves;
+    uint32_t first = s->grf_start[ksp];
+    if (first < payload_end) {
+        s->bad_grf_start++;
+        warn_once(s, WARN_GRF, "Dispatch GRF Start Register For Constant/Setup Data %u is inside "
+                  "the %u-register SIMD%u payload: R%u used", first, payload_end, width,
+                  payload_end);
+        first = payload_end;
+    }
+    uint32_t constant_regs = s->push_constants ? s->constants.regs : 0;
+    uint32_t setup_reg = first + constant_regs;
+    uint32_t attrs = (s->attribute_enable || s->ps_attribute_enable) ? p->attribute_count : 0;
+    if (attrs > SETUP_MAX_ATTRIBUTES)
+        attrs = SETUP_MAX_ATTRIBUTES;
+    uint32_t total = setup_reg + 2u * attrs;
+    if (total > THREAD_PAYLOAD_MAX_REGS) {
+        s->payload_truncated++;
+        total = THREAD_PAYLOAD_MAX_REGS;
+    }
+
+    struct stage_kernel k = s->kernel;
+    k.kernel_start = s->ksp[ksp];
+    k.simd = width;
+    uint32_t dmask = n >= 8 ? 0xffffffffu : (1u << (4u * n)) - 1u;
+    uint32_t f = s->flight_free[--s->flight_free_count];
+    struct msg *m = stage_threads_new(&s->threads, s->unit, &k, &s->bases, &s->space, total, dmask, f);
+    struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
+    uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
+
+    /* R0 (L16108ff) */
+    uint32_t r00 = (p->viewport_index & 0xfu) << 27 | (p->rt_array_index & 0x7ffu) << 16 |
+                   ((p->flags & PRIM_BACK_FACING) ? 1u << 15 : 0) |
+                   (s->computed_depth ? 1u << 13 : 0) | (s->omask_to_rt ? 1u << 12 : 0) |
+                   (p->topology & 0x1fu);
+    put_u(grf, total, 0, 0, r00);
+    put_u(grf, total, 0, 1, s->cc_state_pointer & ~0x3fu);
+    put_u(grf, total, 0, 6, d->request_id & 0xffffffu);
+    /* R1 / R2: subspan positions and pixel masks; sample ids 0 at 1x */
+    for (uint32_t h = 0; h < halves; h++) {
+        uint32_t mask = 0;
+        for (uint32_t j = 0; j < 4; j++) {
+            uint32_t kx = 4 * h + j;
+            if (kx >= n)
+                break;
+            put_u(grf, total, 1 + h, 2 + j,
+                  (uint32_t)s->pending[kx].x | (uint32_t)s->pending[kx].y << 16);
+            mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * j);
+        }
+        put_u(grf, total, 1 + h, 7, mask << 16 | mask);
+    }
+    /* the per-slot phases */
+    for (uint32_t h = 0; h < halves; h++) {
+        uint32_t base = first_phase + h * per_half;
+        for (uint32_t j = 0; j < slots_per_half; j++) {
+            uint32_t kx = 4 * h + j / 4, pixel = j % 4;
+            if (kx >= n)
+                continue;
+            const struct subspan *ss = &s->pending[kx];
+            struct wm_slot_values v;
+            slot_values(s, p, ss->x + (pixel & 1u), ss->y + (pixel >> 1), &v);
+            uint32_t g = j / 8, lane = j % 8, reg = base;
+            for (uint32_t mode = 0; mode < WM_BARYCENTRIC_MODES; mode++) {
+                if (!(s->barycentric_modes & (1u << mode)))
+                    continue;
+                const float *b = mode < 3 ? v.perspective : v.linear;
+                put_f(grf, total, reg + 2 * g, lane, b[0]);
+                put_f(grf, total, reg + 2 * g + 1, lane, b[1]);
+                reg += 2 * groups8;
+            }
+            if (s->uses_source_depth) {
+                put_f(grf, total, reg + g, lane, v.depth);
+                reg += groups8;
+            }
+            if (s->uses_source_w) {
+                put_f(grf, total, reg + g, lane, v.w);
+                reg += groups8;
+            }
+            if (s->position_offset_select) {
+                /* U4.4 X offsets in bytes 0-15, Y in 16-31: the pixel centre at 1x */
+                uint8_t half_pixel = s->pixel_center ? 0x08 : 0x00;
+                if (reg < total) {
+                    grf[reg][j] = half_pixel;
+                    grf[reg][16 + j] = half_pixel;
+                }
+                reg++;
+            }
+            if (s->uses_coverage_mask) {
+                put_u(grf, total, reg + g, lane, (ss->pixel_mask >> pixel) & 1u);
+                reg += groups8;
+            }
+        }
+    }
+    if (constant_regs)
+        stage_constants_write(&s->constants, grf, first, total);
+    /* setup data: component c of attribute a at setup_reg + 2a + c/2, dwords
+     * (c%2)*4 .. +3 = a1, a2, 0, a0 */
+    for (uint32_t a = 0; a < attrs; a++)
+        for (uint32_t c = 0; c < 4; c++) {
+            const struct setup_plane *pl = &p->attributes[a][c];
+            uint32_t reg = setup_reg + 2 * a + c / 2, dw = (c % 2) * 4;
+            put_f(grf, total, reg, dw, pl->a1);
+            put_f(grf, total, reg, dw + 1, pl->a2);
+            put_f(grf, total, reg, dw + 2, 0.0f);
+            put_f(grf, total, reg, dw + 3, pl->a0);
+        }
+    stage_threads_send(&s->threads, s->unit, m);
+
+    struct wm_flight *fl = &s->flight[f];
+    fl->count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        fl->key[i] = sb_key(s->pending[i].x, s->pending[i].y);
+        sb_add(s, fl->key[i]);
+        s->pixels_shaded += popcount32(s->pending[i].pixel_mask & 0xfu);
+    }
+    if (width == 8)
+        s->threads8++;
+    else if (width == 16)
+        s->threads16++;
+    else
+        s->threads32++;
+    struct wm_observed_draw *od = observed_draw(s, p->draw);
+    if (od)
+        od->threads++;
+    memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
+    s->pending_count -= n;
+}
+
+/* Dispatches the pending subspans: all of them when `final`, else whole
+ * groups. False when held (scoreboard, thread limits, TD channels). */
+static bool dispatch_pending(struct wm *s, bool final)
+{
+    while (s->pending_count) {
+        if (!final && s->pending_count < group_max(s))
+            return true;
+        uint32_t width = choose_width(s, s->pending_count);
+        uint32_t n = s->pending_count < width / 4u ? s->pending_count : width / 4u;
+        for (uint32_t i = 0; i < n; i++)
+            if (sb_find(s, sb_key(s->pending[i].x, s->pending[i].y))) {
+                s->stall_scoreboard++;
+                return false;
+            }
+        if (!s->flight_free_count || !stage_threads_can_dispatch(&s->threads, &s->kernel)) {
+            s->stall_threads++;
+            return false;
+        }
+        dispatch_group(s, width, n);
+    }
+    return true;
+}
+
+static void start_primitive(struct wm *s, const struct setup_primitive *p)
+{
+    s->prim = *p;
+    struct setup_primitive *q = &s->prim;
+    /* screen coordinates are U16 in the payload: keep the box inside */
+    if (q->x_min < 0)
+        q->x_min = 0;
+    if (q->y_min < 0)
+        q->y_min = 0;
+    if (q->x_max > 65535)
+        q->x_max = 65535;
+    if (q->y_max > 65535)
+        q->y_max = 65535;
+    s->active = true;
+    s->raster_done = q->x_min > q->x_max || q->y_min > q->y_max;
+    s->sx = q->x_min & ~1;
+    s->sy = q->y_min & ~1;
+    s->pending_count = 0;
+    s->primitives++;
+    struct wm_observed_draw *od = observed_draw(s, q->draw);
+    if (od)
+        od->primitives++;
+    wm_int_depth_stencil(s, q->viewport_index);
+    s->dispatch_on = wm_int_thread_dispatch(s);
+    if (s->dispatch_on && ((!s->enable8 && !s->enable16 && !s->enable32))) {
+        s->bad_dispatch_enables++;
+        warn_once(s, WARN_DISPATCH, "a pixel shader with no 8/16/32 Pixel Dispatch Enable: no "
+                  "threads dispatched");
+        s->dispatch_on = false;
+    } else if (s->dispatch_on) {
+        bool bad = false;
+        uint32_t widths[3] = { 8, 16, 32 };
+        bool on[3] = { s->enable8, s->enable16, s->enable32 };
+        for (uint32_t i = 0; i < 3; i++)
+            if (on[i] && !s->ksp[ksp_index(s, widths[i])])
+                bad = true;
+        if (bad) {
+            s->bad_kernel++;
+            warn_once(s, WARN_KERNEL, "the Kernel Start Pointer a dispatch width uses is 0: no PS "
+                      "threads dispatched");
+            s->dispatch_on = false;
+        }
+        if (s->enable32 && s->enable8 && !s->enable16)
+            s->bad_dispatch_enables++;      /* not in the table (L16013-16024) */
+    }
+    if (s->samples > 1 || s->per_sample) {
+        s->unsupported_samples++;
+        warn_once(s, WARN_SAMPLES, "%u samples per pixel%s: rasterized at 1x", s->samples,
+                  s->per_sample ? " (per-sample dispatch)" : "");
+    }
+    bool ps_affects_depth = wm_int_kill_pixel(s) || s->kills_pixel || s->computed_depth ||
+                            s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC;
+    s->early = !s->dispatch_on || !ps_affects_depth;
+    gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)s->space.format, s->space.root);
+}
+
+static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
+{
+    if (!s->active) {
+        const struct setup_primitive *p = (const struct setup_primitive *)m->payload;
+        if (m->size < sizeof *p || p->subpixel_bits > 16) {
+            s->bad_setup++;
+            warn_once(s, WARN_SETUP, "malformed set-up primitive (%u bytes) dropped", m->size);
+            return FF_STAGE_DONE;
+        }
+        start_primitive(s, p);
+    }
+    uint32_t budget = s->subspans_per_cycle;
+    while (!s->raster_done && budget) {
+        if (s->pending_count >= group_max(s) && !dispatch_pending(s, false))
+            return FF_STAGE_NOT_NOW;
+        struct subspan ss;
+        if (raster_subspan(s, &ss))
+            s->pending[s->pending_count++] = ss;
+        budget--;
+        s->sx += 2;
+        if (s->sx > s->prim.x_max) {
+            s->sx = s->prim.x_min & ~1;
+            s->sy += 2;
+            if (s->sy > s->prim.y_max)
+                s->raster_done = true;
+        }
+    }
+    if (!s->raster_done)
+        return FF_STAGE_NOT_NOW;
+    if (!dispatch_pending(s, true))
+        return FF_STAGE_NOT_NOW;
+    s->active = false;
+    return FF_STAGE_DONE;
+}
+
+/* ---- state to the pixel back ends, syncs ------------------------------------------------ */
+
+static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
+{
+    const struct cs_state_packet *p = (const struct cs_state_packet *)m->payload;
+    bool om = for_om(p->id) && s->oms;
+    if (om && s->threads.in_flight) {
+        s->stall_om_drain++;
+        return FF_STAGE_NOT_NOW;
+    }
+    if (!s->head_taken) {
+        take_state(s, p);
+        s->ff.stats.taken++;
+        s->head_taken = true;
+    }
+    if (om) {
+        while (s->om_next < s->oms) {
+            struct port *o = s->om[s->om_next];
+            if (port_is_bound(o)) {
+                if (!port_can_send(o)) {
+                    s->stall_om_port++;
+                    return FF_STAGE_NOT_NOW;
+                }
+                struct msg *c = msg_alloc(unit_sim(s->unit), MSG_STATE, m->size);
+                memcpy(c->payload, m->payload, m->size);
+                c->tag = m->tag;
+                port_try_send(o, c);
+                s->state_forwarded_om++;
+            }
+            s->om_next++;
+        }
+    }
+    s->om_next = 0;
+    s->head_taken = false;
+    s->ff.stats.consumed++;
+    return FF_STAGE_DONE;
+}
+
+static enum ff_stage_work_result work_mmio(struct wm *s, struct msg *m)
+{
+    const struct cs_mmio *io = (const struct cs_mmio *)m->payload;
+    if (m->size < sizeof *io) {
+        s->bad_mmio++;
+        warn_once(s, WARN_MMIO, "malformed register message (%u bytes) dropped", m->size);
+        return FF_STAGE_DONE;
+    }
+    if (io->op == CS_MMIO_WRITE) {
+        if (stage_constants_take_mmio(&s->constants, io->offset, io->value) ||
+            pipeline_register_write64(&s->ps_invocations, PS_INVOCATION_COUNT_OFFSET, io->offset,
+                                      io->value) ||
+            pipeline_register_write64(&s->ps_depth, PS_DEPTH_COUNT_OFFSET, io->offset, io->value))
+            s->mmio_writes++;
+        return FF_STAGE_DONE;
+    }
+    if (io->op != CS_MMIO_SYNC)
+        return FF_STAGE_DONE;
+    if (s->threads.in_flight) {
+        s->stall_sync++;
+        return FF_STAGE_NOT_NOW;
+    }
+    if (s->drained && !port_can_send(s->drained)) {
+        s->stall_drained++;
+        return FF_STAGE_NOT_NOW;
+    }
+    s->mmio_syncs++;
+    if (!s->drained)
+        return FF_STAGE_DONE;
+    struct msg *done = msg_alloc(unit_sim(s->unit), MSG_MMIO, m->size);
+    memcpy(done->payload, m->payload, m->size);
+    struct cs_mmio *d = (struct cs_mmio *)done->payload;
+    d->op = CS_MMIO_SYNC_DONE;
+    if (m->size >= sizeof *io + sizeof(struct pipeline_registers)) {
+        struct pipeline_registers regs;
+        memcpy(&regs, d->data, sizeof regs);
+        regs.value[PIPE_REG_PS_INVOCATIONS] = s->ps_invocations;
+        regs.value[PIPE_REG_PS_DEPTH] = s->ps_depth;
+        regs.written |= (uint64_t)1 << PIPE_REG_PS_INVOCATIONS | (uint64_t)1 << PIPE_REG_PS_DEPTH;
+        memcpy(d->data, &regs, sizeof regs);
+    } else {
+        s->bad_mmio++;
+        warn_once(s, WARN_MMIO, "pipeline sync without its registers (%u bytes) returned as is",
+                  m->size);
+    }
+    done->tag = m->tag;
+    port_try_send(s->drained, done);
+    return FF_STAGE_DONE;
+}
+
+static enum ff_stage_work_result wm_work(void *context, struct msg *m)
+{
+    struct wm *s = context;
+    switch (m->kind) {
+    case MSG_SETUP: return work_setup(s, m);
+    case MSG_STATE: return work_state(s, m);
+    case MSG_MMIO: return work_mmio(s, m);
+    default: return FF_STAGE_DONE;
+    }
+}
+
+static void take_thread_ends(struct wm *s)
+{
+    for (uint32_t i = 0; i < s->eots; i++) {
+        if (!port_is_bound(s->eot[i]))
+            continue;
+        s->threads.eot = s->eot[i];
+        uint64_t tag;
+        while (stage_threads_poll_end(&s->threads, s->unit, &tag)) {
+            if (tag >= STAGE_THREADS_MAX)
+                continue;
+            struct wm_flight *fl = &s->flight[tag];
+            for (uint32_t j = 0; j < fl->count; j++)
+                sb_release(s, fl->key[j]);
+            fl->count = 0;
+            s->flight_free[s->flight_free_count++] = (uint16_t)tag;
+        }
+    }
+}
+
+/* ---- unit ------------------------------------------------------------------------------- */
+
+static const struct port_desc wm_ports[] = {
+    { .name = "sf", .direction = PORT_IN,
+      .msg_kinds = MSG_BIT(MSG_STATE) | MSG_BIT(MSG_SETUP) | MSG_BIT(MSG_MMIO),
+      .help = "state, set-up primitives and register traffic from SF, in order" },
+    { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "PS thread requests to the subslices' td.wm" },
+    { .name = "eot", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "PS thread ends from the pixel back ends (last RT write processed)" },
+    { .name = "om", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_STATE),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "state the pixel back ends need, in order" },
+    { .name = "drained", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "in-band syncs returned to the CS once the PS threads ended" },
+    PORT_END
+};
+
+static const struct param_desc wm_params[] = {
+    PARAM_U32_FIELD("per_cycle", struct wm, per_cycle, 1, 1, 64,
+                    "input messages (state, primitives) handled per cycle"),
+    PARAM_U32_FIELD("subspans_per_cycle", struct wm, subspans_per_cycle, 4, 1, 1024,
+                    "2x2 subspans rasterized and early-tested per cycle (the seed gives no rate)"),
+    PARAM_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct wm, f, m, h)
+static const struct stat_desc wm_stats[] = {
+    C("raster.primitives", primitives, "primitives", "set-up primitives rasterized"),
+    C("raster.subspans", subspans, "subspans", "subspans visited in bounding boxes"),
+    C("raster.subspans_lit", subspans_lit, "subspans", "subspans with a pixel inside"),
+    C("raster.pixels", pixels_rasterized, "pixels", "pixels inside primitives"),
+    C("raster.unsupported_samples", unsupported_samples, "primitives",
+      "multisampled or per-sample primitives rasterized at 1x"),
+    C("depth.subspans_rejected", subspans_rejected, "subspans",
+      "lit subspans with no pixel left after early depth/stencil (not dispatched)"),
+    C("depth.depth_failed", pixels_depth_failed, "pixels", "pixels failing the depth test"),
+    C("depth.stencil_failed", pixels_stencil_failed, "pixels", "pixels failing the stencil test"),
+    C("depth.depth_writes", depth_writes, "pixels", "depth values written"),
+    C("depth.stencil_writes", stencil_writes, "pixels", "stencil values written"),
+    C("depth.late_unsupported", late_unsupported, "pixels",
+      "pixels whose depth/stencil test would follow the PS (not modelled: passed)"),
+    C("depth.faults", depth_faults, "accesses", "depth/stencil reads or writes that faulted"),
+    C("ps.pixels", pixels_shaded, "pixels", "lit pixels in dispatched PS threads"),
+    C("ps.invocations", ps_invocations, "pixels", "PS_INVOCATION_COUNT"),
+    C("ps.depth_count", ps_depth, "pixels", "PS_DEPTH_COUNT"),
+    C("ps.threads8", threads8, "threads", "SIMD8 PS threads"),
+    C("ps.threads16", threads16, "threads", "SIMD16 PS threads"),
+    C("ps.threads32", threads32, "threads", "SIMD32 PS threads"),
+    C("ps.payload_truncated", payload_truncated, "threads", "payloads cut at 128 registers"),
+    C("stall.scoreboard", stall_scoreboard, "events",
+      "dispatches held by a running thread on the same subspan"),
+    C("stall.threads", stall_threads, "events", "dispatches held by thread limits or TDs"),
+    C("stall.om_drain", stall_om_drain, "events",
+      "state for the pixel back ends held until the PS threads ended"),
+    C("stall.om_port", stall_om_port, "events", "state refused by an \"om\" channel"),
+    C("stall.sync", stall_sync, "events", "syncs held until the PS threads ended"),
+    C("stall.drained", stall_drained, "events", "syncs refused by \"drained\""),
+    C("hz_op.depth_clears", hz_depth_clears, "ops", "WM_HZ_OP depth clears"),
+    C("hz_op.stencil_clears", hz_stencil_clears, "ops", "WM_HZ_OP stencil clears"),
+    C("hz_op.depth_resolves", hz_depth_resolves, "ops", "WM_HZ_OP depth resolves (no-ops)"),
+    C("hz_op.hiz_resolves", hz_hiz_resolves, "ops", "WM_HZ_OP HiZ resolves (no-ops)"),
+    C("hz_op.ends", hz_ends, "ops", "WM_HZ_OP with no op (end of a sequence)"),
+    C("hz_op.pixels", hz_pixels, "pixels", "pixels written by WM_HZ_OP clears"),
+    C("bad.kernel", bad_kernel, "primitives", "a dispatch width whose KSP is 0"),
+    C("bad.setup", bad_setup, "messages", "malformed set-up primitives"),
+    C("bad.depth_buffer", bad_depth_buffer, "packets",
+      "depth/stencil buffers or clears not modelled or malformed"),
+    C("bad.grf_start", bad_grf_start, "threads", "GRF start inside the payload"),
+    C("bad.dispatch_enables", bad_dispatch_enables, "primitives",
+      "pixel dispatch enables not in the table (or none)"),
+    C("bad.mmio", bad_mmio, "messages", "malformed register messages"),
+    C("legacy_ops", legacy_ops, "packets", "legacy clears/resolves and RT fast clear/resolve bits"),
+    C("state.wm", state_wm, "packets", "3DSTATE_WM / MULTISAMPLE / SAMPLE_MASK taken"),
+    C("state.ps", state_ps, "packets", "3DSTATE_PS / PS_EXTRA / PS_BLEND taken"),
+    C("state.depth", state_depth, "packets", "depth/stencil state and buffers taken"),
+    C("state.constant", state_constant, "packets", "3DSTATE_CONSTANT_PS taken"),
+    C("state.to_om", state_forwarded_om, "messages", "state packets sent to pixel back ends"),
+    C("state.other", state_other, "packets", "other state packets"),
+    C("mmio.writes", mmio_writes, "writes", "register writes applied"),
+    C("mmio.syncs", mmio_syncs, "messages", "pipeline syncs completed"),
+    STAGE_THREADS_STATS("threads.", struct wm, threads),
+    FF_STAGE_STATS("ff.", struct wm, ff),
+    STAT_END
+};
+#undef C
+
+static void wm_clear(struct wm *s)
+{
+    s->active = false;
+    s->pending_count = 0;
+    s->om_next = 0;
+    s->head_taken = false;
+    s->flight_free_count = STAGE_THREADS_MAX;
+    for (uint32_t i = 0; i < STAGE_THREADS_MAX; i++) {
+        s->flight_free[i] = (uint16_t)(STAGE_THREADS_MAX - 1 - i);
+        s->flight[i].count = 0;
+    }
+    if (s->nodes)
+        sb_clear(s);
+}
+
+static void wm_defaults(struct wm *s)
+{
+    s->pixel_center = true;
+    s->samples = 1;
+    s->sample_mask = 1;
+    s->depth_surface_type = WM_SURFTYPE_NULL;
+    s->kernel.max_threads = 1;
+}
+
+static int wm_realize(struct unit *u, struct gt_error *err)
+{
+    struct wm *s = unit_state(u);
+    s->unit = u;
+    s->in = unit_port(u, "sf", 0);
+    s->drained = unit_port(u, "drained", 0);
+    if (!port_is_bound(s->drained))
+        s->drained = NULL;
+    s->oms = unit_port_count(u, "om");
+    s->om = s->oms ? gt_xcalloc(s->oms, sizeof *s->om) : NULL;
+    for (uint32_t i = 0; i < s->oms; i++)
+        s->om[i] = unit_port(u, "om", i);
+    s->eots = unit_port_count(u, "eot");
+    s->eot = s->eots ? gt_xcalloc(s->eots, sizeof *s->eot) : NULL;
+    for (uint32_t i = 0; i < s->eots; i++)
+        s->eot[i] = unit_port(u, "eot", i);
+    if (stage_threads_init(&s->threads, u, FFID_PS, err) != 0)
+        return -1;
+    struct ff_stage_id *ids = gt_xcalloc(SPEC_ID_COUNT, sizeof *ids);
+    uint32_t n = 0;
+    for (uint32_t id = SPEC_ID_NONE + 1; id < SPEC_ID_COUNT; id++)
+        ids[n++] = (struct ff_stage_id){ id, FF_STAGE_WORK };
+    uint32_t kinds = 0;
+    for (uint32_t k = 0; k < MSG_KIND_COUNT; k++)
+        kinds |= MSG_BIT(k);
+    int rc = ff_stage_init(&s->ff, &(struct ff_stage_config){
+        .in = s->in, .out = NULL, .ids = ids, .id_count = n, .work_kinds = kinds,
+        .per_cycle = s->per_cycle, .work = wm_work, .context = s,
+    }, err);
+    free(ids);
+    if (rc)
+        return -1;
+    s->nodes = gt_xcalloc(WM_SB_NODES, sizeof *s->nodes);
+    wm_defaults(s);
+    wm_clear(s);
+    return 0;
+}
+
+static void wm_reset(struct unit *u)
+{
+    struct wm *s = unit_state(u);
+    ff_stage_clear(&s->ff, unit_sim(u));
+    stage_threads_reset(&s->threads);
+    memset(&s->kernel, 0, sizeof s->kernel);
+    memset(&s->bases, 0, sizeof s->bases);
+    memset(&s->constants, 0, sizeof s->constants);
+    memset(&s->ds_packet, 0, sizeof s->ds_packet);
+    memset(&s->depth, 0, sizeof s->depth);
+    memset(&s->stencil, 0, sizeof s->stencil);
+    s->barycentric_modes = s->edsc = s->force_dispatch = s->force_kill = 0;
+    s->statistics = s->ps_valid = s->enable8 = s->enable16 = s->enable32 = false;
+    s->ps_invocations = s->ps_depth = 0;
+    s->draws_seen = 0;
+    s->stencil_enable = s->clear_valid = s->cc_viewport_valid = false;
+    wm_defaults(s);
+    wm_clear(s);
+}
+
+static enum unit_activity wm_tick(struct unit *u)
+{
+    struct wm *s = unit_state(u);
+    take_thread_ends(s);
+    enum ff_stage_status st = ff_stage_tick(&s->ff, u);
+    if (st == FF_STAGE_WAITING && (s->active || s->threads.in_flight == 0))
+        return UNIT_BUSY;       /* rasterizing, or held by something no message will wake */
+    return ff_stage_activity(st);
+}
+
+static void wm_destroy(struct unit *u)
+{
+    struct wm *s = unit_state(u);
+    if (s->unit)
+        ff_stage_clear(&s->ff, unit_sim(u));
+    stage_threads_release(&s->threads);
+    free(s->nodes);
+    free(s->om);
+    free(s->eot);
+    s->nodes = NULL;
+    s->om = s->eot = NULL;
+}
+
+uint32_t wm_observed_draws(struct unit *u, const struct wm_observed_draw **draws)
+{
+    struct wm *s = unit_state(u);
+    *draws = s->observed;
+    return s->draws_seen;
+}
+
+const struct unit_ops wm_ops = {
+    .kind = "wm",
+    .help = "Windower (Gen8/Gen9): rasterizes set-up primitives into 2x2 subspans, runs early "
+            "depth/stencil on the depth and stencil surfaces, and dispatches SIMD8/16/32 pixel "
+            "shader threads with their payload, in order under a pixel scoreboard (seed 003 "
+            "L15207-16384).",
+    .state_size = sizeof(struct wm),
+    .params = wm_params,
+    .ports = wm_ports,
+    .stats = wm_stats,
+    .realize = wm_realize,
+    .reset = wm_reset,
+    .tick = wm_tick,
+    .destroy = wm_destroy,
+};

@@ -1,0 +1,136 @@
+/* units/wm/wm.h - the Windower (WM) of Gen8/Gen9 (unit kind "wm"):
+ * rasterization into 2x2 subspans, early depth/stencil, and pixel shader
+ * thread dispatch.
+ *
+ * Models (seed 003, notes/003-skl-pipeline.md §3.11-§3.13):
+ *  - State, in command order: 3DSTATE_WM (Barycentric Interpolation Mode,
+ *    Early Depth/Stencil Control, Statistics Enable, Force Thread Dispatch,
+ *    Force Kill Pixel, the legacy clear/resolve bits: counted only),
+ *    3DSTATE_PS (KSP 0/1/2, 8/16/32 Pixel Dispatch Enable, Dispatch GRF
+ *    Start Register per KSP, Push Constant Enable, Binding Table Entry
+ *    Count, scratch, Maximum Number of Threads Per PSD + 1, fast clear and
+ *    resolve flags: counted), 3DSTATE_PS_EXTRA, 3DSTATE_PS_BLEND (Has
+ *    Writeable RT, alpha test, alpha to coverage), 3DSTATE_MULTISAMPLE
+ *    (Pixel Location, Number of Multisamples), 3DSTATE_SAMPLE_MASK,
+ *    3DSTATE_WM_DEPTH_STENCIL, 3DSTATE_DEPTH_BUFFER, 3DSTATE_STENCIL_BUFFER,
+ *    3DSTATE_HIER_DEPTH_BUFFER (recorded), 3DSTATE_CLEAR_PARAMS,
+ *    3DSTATE_WM_HZ_OP, 3DSTATE_CONSTANT_PS, 3DSTATE_BINDING_TABLE_POINTERS_PS,
+ *    3DSTATE_SAMPLER_STATE_POINTERS_PS, 3DSTATE_CC_STATE_POINTERS (R0.1),
+ *    3DSTATE_VIEWPORT_STATE_POINTERS_CC (the CC viewport's depth range, read
+ *    when the command arrives), STATE_BASE_ADDRESS.
+ *    WM_INT::ThreadDispatchEnable and Pixel Shader Kill Pixel as L15259 and
+ *    L15298-15317 give them (RT Independent Rasterization is taken as off);
+ *    the WM_INT depth/stencil enables as L15428-15468.
+ *  - Rasterization (L15471-15558): each set-up primitive (MSG_SETUP, struct
+ *    setup_primitive, units/common/primitive.h) is walked over its bounding
+ *    box in 2x2 subspans, row of subspans by row, left to right; a pixel is
+ *    inside when its sample point (centre, or the upper-left corner with
+ *    Pixel Location UL_CORNER) passes every edge; pixel order in a subspan
+ *    UL, UR, LL, LR (L15477). Single sample only: other sample counts are
+ *    counted (raster.unsupported_samples) and rasterized at 1x.
+ *  - Early depth/stencil (L15709-15775; "always enabled" on SKL, L15764):
+ *    with units/common/depth_stencil.h on the depth (Y-tiled) and separate
+ *    stencil (W-tiled) surfaces in memory, in rasterization order, for each
+ *    lit pixel: when no PS thread is dispatched, or the PS neither kills
+ *    pixels (WM_INT Kill Pixel) nor computes depth nor writes oMask, and
+ *    Early Depth/Stencil Control is not PSEXEC. Otherwise the test would be
+ *    late: counted (depth.late_unsupported) and the pixels pass. A subspan
+ *    with no pixel left is not dispatched.
+ *  - 3DSTATE_WM_HZ_OP (L15371-15424, L15810-15932): a depth clear writes
+ *    the clear value (3DSTATE_CLEAR_PARAMS) to every pixel of the op's
+ *    rectangle (X/Y Max exclusive, as Mesa's blorp programs them) in the
+ *    depth surface, a stencil clear the Stencil Clear Value (masks 0xFF,
+ *    REPLACE) in the stencil surface, when the WM_INT write enables allow;
+ *    depth resolve and HiZ resolve are functional no-ops (HiZ contents are
+ *    not modelled): counted.
+ *  - PS dispatch (L15946-16044): lit subspans of one primitive are grouped
+ *    into SIMD8 (2 subspans), SIMD16 (4) or SIMD32 (8) threads by the
+ *    seed's rule (L16038, n read as the subspans pending: the seed leaves n
+ *    undefined; a width the rule picks that is not enabled gives way to the
+ *    narrowest enabled one that holds n, else the widest), the Kernel Start
+ *    Pointer and GRF start chosen by the Variable Pixel Dispatch table
+ *    (L16013-16024). Payload (L16108-16383, renumbered when phases are
+ *    absent): R0 (common fields from stage_thread.h; R0.0 viewport index,
+ *    RT array index, back facing bit 15, oMask bit 12, topology; R0.1 CC
+ *    state pointer; R0.6 thread count), R1 (sample ids 0, subspan UL X/Y
+ *    as U16 pairs in R1.2-R1.5, R1.7 pixel mask in 31:16 and its copy in
+ *    15:0), R2 for SIMD32's subspans 4-7; per enabled barycentric mode
+ *    (bits of 3DSTATE_WM, perspective pixel/centroid/sample then linear)
+ *    b1 slots 0-7, b2 slots 0-7 (SIMD8) and b1/b2 of slots 8-15 (SIMD16),
+ *    as the EU's PLN reads them; source depth and source W (1 register per
+ *    8 slots) when PS_EXTRA asks; the position XY offsets (1 register per
+ *    16 slots, U4.4, 0.5 at 1x) when Position XY Offset Select is not NONE;
+ *    the input coverage mask (1 register per 8 slots) when asked; SIMD32
+ *    repeats those phases for slots 16-31. Then push constants at the KSP's
+ *    Dispatch GRF Start Register For Constant/Setup Data (when Push
+ *    Constant Enable), then the setup data (when Attribute Enable): per
+ *    attribute 2 registers, component c at +c/2, dword (c%2)*4: a1, a2, 0,
+ *    a0. Centroid and sample barycentrics equal the pixel's at 1x.
+ *    Perspective weights p_i = b_i iw_i / sum(b_j iw_j) (primitive.h).
+ *    Dispatch mask: all four channels of every dispatched subspan.
+ *  - Pixel scoreboard (L15229): a subspan is not dispatched while a thread
+ *    still running covers the same subspan position (x/2, y/2) (any RT array
+ *    slice: conservative); released by the thread's end notice.
+ *  - Statistics (L15695-15699, L16766): PS_INVOCATION_COUNT counts lit
+ *    pixels of subspans rasterized for a dispatching PS (early depth kills
+ *    included), PS_DEPTH_COUNT the pixels passing depth and stencil.
+ *  - State to the pixel back ends ("om"): 3DSTATE_BLEND_STATE_POINTERS,
+ *    PS_BLEND, CC_STATE_POINTERS, PS, PS_EXTRA, MULTISAMPLE,
+ *    VIEWPORT_STATE_POINTERS_CC, STATE_BASE_ADDRESS, WM_DEPTH_STENCIL,
+ *    DEPTH_BUFFER are copied to every "om" output. Modelling simplification:
+ *    such a packet waits until every PS thread dispatched before it has
+ *    ended, so state never overtakes earlier pixels (the hardware pipelines
+ *    state with the pixels instead).
+ *  - The in-band sync (units/common/mmio.h): held until every PS thread
+ *    ended, PS_INVOCATION_COUNT and PS_DEPTH_COUNT filled, returned on
+ *    "drained" as CS_MMIO_SYNC_DONE when bound (else dropped). Register
+ *    writes of PS_INVOCATION_COUNT / PS_DEPTH_COUNT set the counters;
+ *    INSTPM / CS_DEBUG_MODE2 feed the push constants.
+ *
+ * Timing: `subspans_per_cycle` subspans rasterized (and early-tested) per
+ * cycle, a parameter (the seed gives no rate); thread limits of
+ * stage_threads (Maximum Number of Threads Per PSD + 1).
+ *
+ * Ports: "sf" in (MSG_STATE, MSG_SETUP, MSG_MMIO), "td"[open] out
+ *        (MSG_THREAD_DISPATCH to every subslice's td.wm), "eot"[open] in
+ *        (struct eu_thread_end from the pixel back ends, request_id = the
+ *        thread's ctx.group), "om"[open] out (MSG_STATE), "drained" out
+ *        (MSG_MMIO). "td" must be linked (a realize error otherwise);
+ *        the others are optional.
+ * Stats: raster.*, depth.*, ps.*, hz_op.*, state.*, bad.*, scoreboard
+ *        stalls, threads.* (stage_thread.h) and ff.* (ff_stage.h).
+ *
+ * Not modelled: multisampling (sample positions, per-sample dispatch,
+ * centroid), lines' and points' own rules beyond the edges SF gives,
+ * polygon and line stipple, anti-aliased lines, chroma key, RT independent
+ * rasterization, late depth/stencil (after the PS), depth offset (SF's),
+ * HiZ, the contiguous dispatch modes, the KSP jump table offsets (the
+ * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
+ * other than 0.
+ */
+#ifndef GTSIM_UNITS_WM_WM_H
+#define GTSIM_UNITS_WM_WM_H
+
+#include <stdint.h>
+
+#include "fabric/unit.h"
+
+extern const struct unit_ops wm_ops;
+
+#define PS_INVOCATION_COUNT_OFFSET 0x2348u  /* Mesa genxml / mmio.h; two dwords */
+#define PS_DEPTH_COUNT_OFFSET 0x2350u
+
+/* Per-draw counts kept for harnesses (the first WM_OBSERVED_DRAWS draws). */
+#define WM_OBSERVED_DRAWS 64u
+
+struct wm_observed_draw {
+    uint32_t draw;
+    uint64_t primitives;
+    uint64_t pixels_rasterized;     /* lit pixels before depth/stencil */
+    uint64_t pixels_passed;         /* after early depth/stencil */
+    uint64_t threads;
+};
+
+uint32_t wm_observed_draws(struct unit *u, const struct wm_observed_draw **draws);
+
+#endif
