@@ -51,8 +51,9 @@ LIB_OBJS   := $(call obj,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(BUILD)/obj/gen/%.o
 CLI_OBJS   := $(call obj,$(CLI_SRCS))
 BENCH_OBJS := $(call obj,$(BENCH_SRCS))
 # tests/units/test_eu_disasm.c drives the disasm command itself; the geometry capture
-# test builds machines as `gtsim run` does (tools/machine.c)
-TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c $(wildcard tests/support/*.c) tools/cmd_disasm.c tools/machine.c)
+# test builds machines as `gtsim run` does (tools/machine.c); the PNG and images
+# writers of `gtsim run --images` are tested directly (tools/png.c, tools/images.c)
+TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c $(wildcard tests/support/*.c) tools/cmd_disasm.c tools/machine.c tools/png.c tools/images.c)
 
 LIB   := $(BUILD)/libgtsim.a
 GTSIM := $(BUILD)/gtsim

@@ -13,6 +13,7 @@
 #include "fabric/stats.h"
 #include "fabric/trace.h"
 #include "tools/commands.h"
+#include "tools/images.h"
 #include "tools/machine.h"
 #include "units/cs/cs.h"
 #include "fabric/memory.h"
@@ -38,6 +39,7 @@ struct run_args {
     int wave_count;
     int record_count;
     const char *out_dir;
+    const char *images_dir;                 /* --images DIR */
     bool trace;
     uint64_t trace_max_events;
     uint64_t max_cycles;
@@ -58,6 +60,10 @@ static const char run_usage[] =
     "      --trace              also write trace.json (Chrome trace events; open in Perfetto)\n"
     "      --trace-max-events N bound the trace (default 1000000 events)\n"
     "      --max-cycles N       stop after N cycles of the first clock\n"
+    "      --images DIR         after the run, write every colour surface the pixel back\n"
+    "                           end (om units) wrote as DIR/<address>-<w>x<h>-<FORMAT>.png\n"
+    "                           (8-bit RGBA as glReadPixels would give it, row 0 first)\n"
+    "                           and DIR/images.json listing them\n"
     "      --dump ADDR:BYTES:FILE  after the run, write BYTES of GPU memory at ADDR\n"
     "                           (the last executed context's address space) to FILE\n"
     "                           (repeatable; numbers in C syntax, e.g. 0x1000:4096:c.bin)\n"
@@ -159,6 +165,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
                          eq + 1);
                 a->sets[a->req.set_count++] = set;
             }
+        } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--images", &missing))) {
+            a->images_dir = v;
         } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--dump", &missing))) {
             if (a->dump_count == MAX_DUMPS) {
                 fprintf(stderr, "gtsim %s: more than %d --dump options\n", command, MAX_DUMPS);
@@ -540,6 +548,8 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     for (int i = 0; i < a.dump_count; i++)
         if (write_dump(sim, &a.dumps[i], &err) < 0)
             goto fail;
+    if (a.images_dir && images_write(sim, a.images_dir, &err) < 0)
+        goto fail;
     if (!a.quiet)
         print_summary(sim, config, &a, seconds, reason, stats, lookup);
     if (reason == SIM_STOP_DEADLOCK) {

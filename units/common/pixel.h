@@ -75,6 +75,8 @@ enum rt_write_flags {
  * decide which slots and samples it touches. */
 struct rt_write {
     uint32_t render_target;         /* binding table index of the RT surface */
+    uint32_t render_target_index;   /* header M0.2 Render Target Index: the BLEND_STATE
+                                       entry (0 without a header, 003 L8063-8075) */
     uint32_t subtype;               /* enum rt_write_subtype */
     uint32_t flags;                 /* enum rt_write_flags */
     uint32_t slot_mask;             /* pixel sample mask (header) or exec mask */

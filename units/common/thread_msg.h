@@ -45,6 +45,20 @@ struct eu_thread_context {
     uint32_t group;                 /* thread group number (the dispatcher's) */
     uint16_t barrier_threads;       /* threads the group's barrier waits for; 0 = no barrier */
     uint16_t scratch_slot;          /* the dispatcher's per-thread scratch index */
+    /* The render cache's view of a pixel shader thread's subspans (the
+     * hardware's pixel scoreboard entry, which a headerless render target
+     * write relies on: "as if ... the same value that was delivered in R0 and
+     * R1 on the pixel shader thread dispatch", seed 003 L8063-8075). The PS
+     * dispatcher (WM) fills it; other stages leave it zero. subspans: how many
+     * of the dispatch's 2x2 subspans are in use (0-8; slot 4k+i is subspan k,
+     * pixel i in UL, UR, LL, LR order, 003 L7688-7735); pixel_x[k]/pixel_y[k]:
+     * screen position of subspan k's upper-left pixel (the payload's R1.2-R1.5
+     * and R2.2-R2.5 X/Y, U16); pixel_mask: bit 4k+i set when that pixel is lit
+     * (the payload's R1.7[31:16] / R2.7[31:16] Pixel/Sample Mask, subspans
+     * 0-3 in bits 15:0, 4-7 in bits 31:16; at 1x, one bit a pixel). */
+    uint8_t subspans;
+    uint16_t pixel_x[8], pixel_y[8];
+    uint32_t pixel_mask;
 };
 
 /* The Fixed Function Identifier a stage puts in its dispatches (sr0.0[27:24],

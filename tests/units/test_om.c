@@ -1,0 +1,748 @@
+/* tests/units/test_om.c - the pixel back end (units/om) driven alone: render
+ * target writes are injected as SEND messages built here (the three forms
+ * Mesa's iris kernels use in the skl_tri capture: SIMD8 0x88031400 mlen 4,
+ * SIMD16 0x90031000 mlen 8, replicated 0x82031100 mlen 1, all headerless),
+ * state packets on "wm", the RT's SURFACE_STATE and BLEND_STATE in physical
+ * memory. Expected values are worked out here: UNORM8 = round(c * 255), the
+ * Y-tile address by hand (4 KiB tiles of 128 B x 32 rows made of 16-byte
+ * columns, seed 003 L5332-5344), blends from the factor table (003
+ * L16585-16617), the sRGB curve (IEC 61966-2-1) written out again. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/memory.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "spec_common.h"
+#include "spec_gen9_pack.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "tools/images.h"
+#include "tools/png.h"
+#include "units/common/state_packet.h"
+#include "units/common/thread_msg.h"
+#include "units/om/om.h"
+#include "units/om/om_color.h"
+
+#define SSBA 0x100000u          /* surface state base (physical space) */
+#define BT 0x40u                /* binding table offset */
+#define DSB 0x180000u           /* dynamic state base */
+#define RT_BASE 0x400000u
+
+enum { R8G8B8A8_UNORM = 0xc7, R8G8B8A8_UNORM_SRGB = 0xc8 };
+
+struct catcher {
+    struct port *in;
+    uint32_t count;
+    struct eu_thread_end last;
+};
+
+static const struct port_desc catcher_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "anything" },
+    PORT_END
+};
+
+static int catcher_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct catcher *c = unit_state(u);
+    c->in = unit_port(u, "in", 0);
+    return 0;
+}
+
+static enum unit_activity catcher_tick(struct unit *u)
+{
+    struct catcher *c = unit_state(u);
+    struct msg *m;
+    while ((m = port_pop(c->in))) {
+        if (m->kind == MSG_THREAD_DISPATCH && m->size >= sizeof c->last)
+            memcpy(&c->last, m->payload, sizeof c->last);
+        c->count++;
+        msg_free(unit_sim(u), m);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops catcher_ops = {
+    .kind = "test_om_catcher",
+    .state_size = sizeof(struct catcher),
+    .ports = catcher_ports,
+    .realize = catcher_realize,
+    .tick = catcher_tick,
+};
+
+struct rig {
+    struct sim *sim;
+    struct gpu_memory *mem;
+    struct unit *om;
+    struct catcher *eot;
+};
+
+static struct rig rig_new(void)
+{
+    struct rig r = { 0 };
+    r.sim = probe_sim(NULL);
+    r.mem = probe_memory(r.sim);
+    r.om = probe_add(r.sim, &om_ops, "om", NULL);
+    struct unit *eot = probe_add(r.sim, &catcher_ops, "eot", NULL);
+    probe_link(r.sim, r.om, "eot_ps", eot, "in", 1, 8, 4);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "om.eu[0]", PORT_IN, &err));
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "om.wm", PORT_IN, &err));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
+    r.eot = unit_state(eot);
+    return r;
+}
+
+/* A 2D RT at BTI 0: width x height, `tile_mode` 0 linear / 3 Y-major; Gen9
+ * clear colour dwords 12-15 from clear[]. */
+static void put_rt(struct rig *r, uint32_t format, uint32_t width, uint32_t height,
+                   uint32_t pitch, uint32_t tile_mode, const float clear[4])
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = format;
+    v.Width = width - 1;
+    v.Height = height - 1;
+    v.SurfacePitch = pitch - 1;
+    v.SurfaceBaseAddress = RT_BASE;
+    v.TileMode = tile_mode;
+    v.SurfaceHorizontalAlignment = tile_mode ? 3 : 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.MipTailStartLOD = 15;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    if (clear)
+        memcpy(&dw[12], clear, 16);
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r->mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r->mem, SSBA + BT, &state_off, 4, NULL);
+}
+
+/* The byte offset of pixel (x, y) of a 4-byte-texel Y-tiled surface, by hand. */
+static uint64_t ytile_offset(uint32_t x, uint32_t y, uint32_t pitch)
+{
+    uint32_t xb = x * 4;
+    return (uint64_t)(y / 32) * pitch * 32 + (uint64_t)(xb / 128) * 4096 + ((xb % 128) / 16) * 512 +
+           (y % 32) * 16 + xb % 16;
+}
+
+static void inject_state(struct rig *r, uint32_t id, const void *common, size_t size)
+{
+    size_t off = cs_state_common_offset(1);
+    struct msg *m = msg_alloc(r->sim, MSG_STATE, (uint32_t)(off + size));
+    memset(m->payload, 0, off + size);
+    struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
+    p->id = id;
+    p->gen = 9;
+    p->dword_count = 1;
+    p->common_offset = (uint32_t)off;
+    p->space_format = GPU_ADDRESS_SPACE_PHYSICAL;
+    memcpy((uint8_t *)p + off, common, size);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->om, "wm", 0), m));
+    sim_run(r->sim, 0);
+}
+
+/* BLEND_STATE (header dword + entry 0) at DSB + 0x100, through the pointer command. */
+static void set_blend(struct rig *r, uint32_t header, const struct GEN9_BLEND_STATE_ENTRY *e)
+{
+    uint32_t dw[3] = { header, 0, 0 };
+    CU_ASSERT_EQUAL(GEN9_BLEND_STATE_ENTRY_pack(dw + 1, e), 0);
+    gpu_memory_write(r->mem, DSB + 0x100, dw, sizeof dw, NULL);
+    struct spec_STATE_BASE_ADDRESS sba = { .DynamicStateBaseAddressModifyEnable = true,
+                                           .DynamicStateBaseAddress = DSB };
+    inject_state(r, SPEC_ID_STATE_BASE_ADDRESS, &sba, sizeof sba);
+    struct spec_3DSTATE_BLEND_STATE_POINTERS p = { .BlendStatePointerValid = true,
+                                                   .BlendStatePointer = 0x100 };
+    inject_state(r, SPEC_ID_3DSTATE_BLEND_STATE_POINTERS, &p, sizeof p);
+}
+
+/* A SEND on SFID 5 with the given descriptor (mlen in it), the thread's
+ * subspans in ctx, EOT. */
+static void send_rt(struct rig *r, uint32_t desc, const uint32_t (*regs)[8], uint32_t exec_mask,
+                    uint8_t subspans, const uint16_t *px, const uint16_t *py, uint32_t pixel_mask)
+{
+    unsigned n = (desc >> 25) & 15;
+    struct msg *m = msg_alloc(r->sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + n * 32));
+    memset(m->payload, 0, m->size);
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    p->sfid = 5;
+    p->mlen = (uint8_t)n;
+    p->slot = 2;
+    p->exec_size = 16;
+    p->flags = EU_SEND_EOT | EU_SEND_SENDC | EU_SEND_DST_NULL;
+    p->desc = desc;
+    p->exec_mask = exec_mask;
+    p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
+                                         .gen = 9, .binding_table = BT, .surface_state_base = SSBA,
+                                         .binding_table_entries = 1, .group = 77,
+                                         .subspans = subspans, .pixel_mask = pixel_mask };
+    for (unsigned k = 0; k < subspans; k++) {
+        p->ctx.pixel_x[k] = px[k];
+        p->ctx.pixel_y[k] = py[k];
+    }
+    memcpy(p->regs, regs, n * 32);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->om, "eu", 0), m));
+    sim_run(r->sim, 0);
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint8_t unorm8(float c)
+{
+    return (uint8_t)lrintf(fminf(fmaxf(c, 0.0f), 1.0f) * 255.0f);
+}
+
+static void fill(struct rig *r, uint64_t bytes, uint8_t value)
+{
+    uint8_t *b = malloc(bytes);
+    memset(b, value, bytes);
+    gpu_memory_write(r->mem, RT_BASE, b, bytes, NULL);
+    free(b);
+}
+
+static void read_texel(struct rig *r, uint64_t off, uint8_t out[4])
+{
+    gpu_memory_read(r->mem, RT_BASE + off, out, 4, NULL);
+}
+
+/* ---- the three skl_tri message forms ---------------------------------------------------- */
+
+static void test_simd8_headerless(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 64, 64, 256, 3, NULL);
+    fill(&r, 64 * 64 * 4, 0x11);
+    /* R G B A, one register each: R = slot / 8, G = 0.5, B = 0.25, A = 1 */
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++) {
+        regs[0][i] = fbits((float)i / 8.0f);
+        regs[1][i] = fbits(0.5f);
+        regs[2][i] = fbits(0.25f);
+        regs[3][i] = fbits(1.0f);
+    }
+    /* subspans at (4, 2) and (38, 30); pixel 5 (subspan 1 UR) unlit, the
+     * exec mask has it on (a helper pixel) */
+    const uint16_t px[2] = { 4, 38 }, py[2] = { 2, 30 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff & ~(1u << 5));
+    for (unsigned slot = 0; slot < 8; slot++) {
+        uint32_t x = px[slot / 4] + (slot & 1), y = py[slot / 4] + ((slot >> 1) & 1);
+        uint8_t t[4];
+        read_texel(&r, ytile_offset(x, y, 256), t);
+        if (slot == 5) {
+            CU_ASSERT_EQUAL(t[0], 0x11);
+            continue;
+        }
+        CU_ASSERT_EQUAL(t[0], unorm8((float)slot / 8.0f));
+        CU_ASSERT_EQUAL(t[1], 128);
+        CU_ASSERT_EQUAL(t[2], 64);
+        CU_ASSERT_EQUAL(t[3], 255);
+    }
+    /* a neighbour untouched */
+    uint8_t t[4];
+    read_texel(&r, ytile_offset(6, 2, 256), t);
+    CU_ASSERT_EQUAL(t[0], 0x11);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.rt_write.simd8"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 7);
+    /* EOT: the thread's end goes to WM with its request id */
+    CU_ASSERT_EQUAL(r.eot->count, 1);
+    CU_ASSERT_EQUAL(r.eot->last.op, EU_TD_THREAD_END);
+    CU_ASSERT_EQUAL(r.eot->last.request_id, 77);
+    CU_ASSERT_EQUAL(r.eot->last.ffid, FFID_PS);
+    const struct om_surface *s;
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    CU_ASSERT_EQUAL(s[0].address, RT_BASE);
+    CU_ASSERT_EQUAL(s[0].width, 64);
+    CU_ASSERT_EQUAL(s[0].tiling, TILING_Y);
+    CU_ASSERT_EQUAL(s[0].draw_count, 1);
+    sim_destroy(r.sim);
+}
+
+static void test_simd16_headerless(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 64, 64, 256, 3, NULL);
+    fill(&r, 64 * 64 * 4, 0);
+    /* R, G, B, A two registers each (slots 0-7, 8-15): R = slot / 16 */
+    uint32_t regs[8][8];
+    for (int i = 0; i < 16; i++) {
+        regs[0 + i / 8][i % 8] = fbits((float)i / 16.0f);
+        regs[2 + i / 8][i % 8] = fbits(1.0f);
+        regs[4 + i / 8][i % 8] = fbits(0.0f);
+        regs[6 + i / 8][i % 8] = fbits(0.5f);
+    }
+    const uint16_t px[4] = { 0, 2, 32, 62 }, py[4] = { 0, 0, 32, 62 };
+    send_rt(&r, 0x90031000, regs, 0xffff, 4, px, py, 0xffff);
+    for (unsigned slot = 0; slot < 16; slot++) {
+        uint32_t x = px[slot / 4] + (slot & 1), y = py[slot / 4] + ((slot >> 1) & 1);
+        uint8_t t[4];
+        read_texel(&r, ytile_offset(x, y, 256), t);
+        CU_ASSERT_EQUAL(t[0], unorm8((float)slot / 16.0f));
+        CU_ASSERT_EQUAL(t[1], 255);
+        CU_ASSERT_EQUAL(t[2], 0);
+        CU_ASSERT_EQUAL(t[3], 128);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.rt_write.simd16"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 16);
+    sim_destroy(r.sim);
+}
+
+static void test_replicated(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 64, 64, 256, 3, NULL);
+    fill(&r, 64 * 64 * 4, 0);
+    uint32_t regs[1][8] = { { fbits(0.0f), fbits(0.0f), fbits(0.25f), fbits(1.0f) } };
+    const uint16_t px[4] = { 10, 12, 10, 12 }, py[4] = { 10, 10, 12, 12 };
+    send_rt(&r, 0x82031100, regs, 0xffff, 4, px, py, 0xffff);
+    for (uint32_t y = 10; y < 14; y++)
+        for (uint32_t x = 10; x < 14; x++) {
+            uint8_t t[4];
+            read_texel(&r, ytile_offset(x, y, 256), t);
+            CU_ASSERT_EQUAL(t[0], 0);
+            CU_ASSERT_EQUAL(t[2], 64);
+            CU_ASSERT_EQUAL(t[3], 255);
+        }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.rt_write.rep16"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 16);
+    /* a thread without positions cannot write headerless: counted, still ends */
+    send_rt(&r, 0x82031100, regs, 0xffff, 0, px, py, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.no_positions"), 1);
+    CU_ASSERT_EQUAL(r.eot->count, 2);
+    sim_destroy(r.sim);
+}
+
+/* ---- blending ------------------------------------------------------------------------------ */
+
+static void test_blend_arithmetic(void)
+{
+    struct om_blend_inputs in = { .src = { 1.0f, 0.5f, 0.0f, 0.25f },
+                                  .src1 = { 0.5f, 0.25f, 1.0f, 0.75f },
+                                  .dst = { 0.0f, 1.0f, 0.5f, 0.6f },
+                                  .constant = { 0.5f, 0.5f, 2.0f, 0.2f } };
+    float out[4];
+    /* classic alpha: src*a + dst*(1-a), a = 0.25 */
+    struct spec_BLEND_STATE_ENTRY e = { .SourceBlendFactor = OM_BF_SRC_ALPHA,
+                                        .DestinationBlendFactor = OM_BF_INV_SRC_ALPHA,
+                                        .ColorBlendFunction = OM_BLEND_ADD };
+    CU_ASSERT_TRUE(om_blend(&e, false, &in, out));
+    CU_ASSERT_DOUBLE_EQUAL(out[0], 0.25, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(out[1], 0.125 + 0.75, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(out[2], 0.375, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(out[3], 0.0625 + 0.45, 1e-6);
+    /* MIN applies the factors: min(src*const, dst*dst.a) */
+    e = (struct spec_BLEND_STATE_ENTRY){ .SourceBlendFactor = OM_BF_CONST_COLOR,
+                                         .DestinationBlendFactor = OM_BF_DST_ALPHA,
+                                         .ColorBlendFunction = OM_BLEND_MIN };
+    CU_ASSERT_TRUE(om_blend(&e, false, &in, out));
+    CU_ASSERT_DOUBLE_EQUAL(out[0], 0.0, 1e-6);          /* min(0.5, 0) */
+    CU_ASSERT_DOUBLE_EQUAL(out[1], 0.25, 1e-6);         /* min(0.25, 0.6) */
+    CU_ASSERT_DOUBLE_EQUAL(out[2], 0.0, 1e-6);          /* min(0, 0.3) */
+    CU_ASSERT_DOUBLE_EQUAL(out[3], 0.05, 1e-6);         /* min(0.25*0.2, 0.36) */
+    /* MAX with SRC_ALPHA_SATURATE: f = min(1 - 0.6, 0.25) = 0.25 on RGB, 1 on A */
+    e = (struct spec_BLEND_STATE_ENTRY){ .SourceBlendFactor = OM_BF_SRC_ALPHA_SATURATE,
+                                         .DestinationBlendFactor = OM_BF_INV_CONST_ALPHA,
+                                         .ColorBlendFunction = OM_BLEND_MAX };
+    CU_ASSERT_TRUE(om_blend(&e, false, &in, out));
+    CU_ASSERT_DOUBLE_EQUAL(out[0], 0.25, 1e-6);         /* max(0.25, 0) */
+    CU_ASSERT_DOUBLE_EQUAL(out[1], 0.8, 1e-6);          /* max(0.125, 0.8) */
+    CU_ASSERT_DOUBLE_EQUAL(out[2], 0.4, 1e-6);          /* max(0, 0.4) */
+    CU_ASSERT_DOUBLE_EQUAL(out[3], 0.48, 1e-6);         /* max(0.25, 0.48) */
+    /* independent alpha, dual source, reverse subtract on alpha */
+    e = (struct spec_BLEND_STATE_ENTRY){ .SourceBlendFactor = OM_BF_SRC1_COLOR,
+                                         .DestinationBlendFactor = OM_BF_INV_SRC1_COLOR,
+                                         .ColorBlendFunction = OM_BLEND_ADD,
+                                         .SourceAlphaBlendFactor = OM_BF_ONE,
+                                         .DestinationAlphaBlendFactor = OM_BF_ONE,
+                                         .AlphaBlendFunction = OM_BLEND_REVERSE_SUBTRACT };
+    CU_ASSERT_TRUE(om_blend(&e, true, &in, out));
+    CU_ASSERT_DOUBLE_EQUAL(out[0], 0.5, 1e-6);          /* 1*0.5 + 0*0.5 */
+    CU_ASSERT_DOUBLE_EQUAL(out[1], 0.125 + 0.75, 1e-6); /* 0.5*0.25 + 1*0.75 */
+    CU_ASSERT_DOUBLE_EQUAL(out[2], 0.0, 1e-6);          /* 0*1 + 0.5*0 */
+    CU_ASSERT_DOUBLE_EQUAL(out[3], 0.35, 1e-6);         /* 0.6 - 0.25 */
+    /* without independent alpha, A uses the colour factors: 0.25*0.75 + 0.6*0.25 */
+    CU_ASSERT_TRUE(om_blend(&e, false, &in, out));
+    CU_ASSERT_DOUBLE_EQUAL(out[3], 0.1875 + 0.15, 1e-6);
+    /* subtract with constants */
+    e = (struct spec_BLEND_STATE_ENTRY){ .SourceBlendFactor = OM_BF_ONE,
+                                         .DestinationBlendFactor = OM_BF_CONST_ALPHA,
+                                         .ColorBlendFunction = OM_BLEND_SUBTRACT };
+    CU_ASSERT_TRUE(om_blend(&e, false, &in, out));
+    CU_ASSERT_DOUBLE_EQUAL(out[1], 0.5 - 0.2, 1e-6);
+    /* an encoding the table lacks is reported */
+    e.SourceBlendFactor = 0;
+    CU_ASSERT_FALSE(om_blend(&e, false, &in, out));
+    /* alpha test and alpha to coverage */
+    CU_ASSERT_TRUE(om_alpha_test(2 /* LESS */, 0.25f, false, 0.5f, 0));
+    CU_ASSERT_FALSE(om_alpha_test(5 /* GREATER */, 0.25f, false, 0.5f, 0));
+    CU_ASSERT_TRUE(om_alpha_test(3 /* EQUAL */, 128.0f / 255.0f, true, 0, 128));
+    CU_ASSERT_EQUAL(om_alpha_to_coverage(0.5f, 4), 0x3);
+    CU_ASSERT_EQUAL(om_alpha_to_coverage(NAN, 4), 0);
+    CU_ASSERT_EQUAL(om_alpha_to_coverage(0.4f, 1), 0);
+}
+
+static float srgb_encode(float c)
+{
+    return c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+}
+
+static float srgb_decode(float c)
+{
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+/* Through the unit: ADD ONE ONE on an sRGB RT decodes the destination, encodes the sum. */
+static void test_blend_srgb_and_constant(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM_SRGB, 8, 8, 32, 0, NULL);
+    uint8_t dst[4] = { 100, 200, 30, 128 };
+    for (int i = 0; i < 64; i++)
+        gpu_memory_write(r.mem, RT_BASE + 4u * i, dst, 4, NULL);
+    struct GEN9_BLEND_STATE_ENTRY e = { .ColorBufferBlendEnable = true,
+                                        .SourceBlendFactor = OM_BF_ONE,
+                                        .DestinationBlendFactor = OM_BF_ONE,
+                                        .ColorBlendFunction = OM_BLEND_ADD,
+                                        .PreBlendColorClampEnable = true,
+                                        .PostBlendColorClampEnable = true,
+                                        .ColorClampRange = OM_CLAMP_RTFORMAT };
+    set_blend(&r, 0, &e);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.1f);
+        regs[1][i] = fbits(0.2f);
+        regs[2][i] = fbits(0.05f);
+        regs[3][i] = fbits(0.25f);
+    }
+    const uint16_t px[2] = { 0, 2 }, py[2] = { 0, 0 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0x01);
+    uint8_t t[4];
+    gpu_memory_read(r.mem, RT_BASE, t, 4, NULL);
+    const float src[4] = { 0.1f, 0.2f, 0.05f, 0.25f };
+    for (int c = 0; c < 3; c++) {
+        float lin = srgb_decode(dst[c] / 255.0f) + src[c];
+        CU_ASSERT_EQUAL(t[c], unorm8(srgb_encode(fminf(lin, 1.0f))));
+    }
+    CU_ASSERT_EQUAL(t[3], unorm8(128 / 255.0f + 0.25f));        /* alpha stays linear */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_blended"), 1);
+    sim_destroy(r.sim);
+}
+
+static void test_constant_colour_and_write_mask(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 8, 8, 32, 0, NULL);
+    uint8_t dst[4] = { 10, 20, 30, 40 };
+    gpu_memory_write(r.mem, RT_BASE, dst, 4, NULL);
+    /* COLOR_CALC_STATE with the constant colour at DSB + 0x200 */
+    struct GEN9_COLOR_CALC_STATE cc = { .BlendConstantColorRed = 0.5f,
+                                        .BlendConstantColorGreen = 0.25f,
+                                        .BlendConstantColorBlue = 1.0f,
+                                        .BlendConstantColorAlpha = 0.5f };
+    uint32_t dw[6] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_COLOR_CALC_STATE_pack(dw, &cc), 0);
+    gpu_memory_write(r.mem, DSB + 0x200, dw, sizeof dw, NULL);
+    struct GEN9_BLEND_STATE_ENTRY e = { .ColorBufferBlendEnable = true,
+                                        .SourceBlendFactor = OM_BF_CONST_COLOR,
+                                        .DestinationBlendFactor = OM_BF_ZERO,
+                                        .ColorBlendFunction = OM_BLEND_ADD,
+                                        .WriteDisableGreen = true, .WriteDisableAlpha = true,
+                                        .PreBlendColorClampEnable = true,
+                                        .PostBlendColorClampEnable = true };
+    set_blend(&r, 0, &e);
+    struct spec_3DSTATE_CC_STATE_POINTERS ccp = { .ColorCalcStatePointerValid = true,
+                                                  .ColorCalcStatePointer = 0x200 };
+    inject_state(&r, SPEC_ID_3DSTATE_CC_STATE_POINTERS, &ccp, sizeof ccp);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++) {
+        regs[0][i] = fbits(1.0f);
+        regs[1][i] = fbits(1.0f);
+        regs[2][i] = fbits(0.4f);
+        regs[3][i] = fbits(1.0f);
+    }
+    const uint16_t px[2] = { 0, 2 }, py[2] = { 0, 0 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0x01);
+    uint8_t t[4];
+    gpu_memory_read(r.mem, RT_BASE, t, 4, NULL);
+    CU_ASSERT_EQUAL(t[0], 128);         /* 1 * 0.5 */
+    CU_ASSERT_EQUAL(t[1], 20);          /* write disabled */
+    CU_ASSERT_EQUAL(t[2], 102);         /* 0.4 * 1.0 = 0.4 -> 102 */
+    CU_ASSERT_EQUAL(t[3], 40);          /* write disabled */
+    sim_destroy(r.sim);
+}
+
+/* ---- logic ops ------------------------------------------------------------------------------ */
+
+static void test_logic_ops(void)
+{
+    const uint32_t s = 0xF0F0CC00u, d = 0xFF00AA0Fu;
+    const uint32_t want[16] = { 0, ~(s | d), ~s & d, ~s, s & ~d, ~d, s ^ d, ~(s & d), s & d,
+                                ~(s ^ d), d, ~s | d, s, s | ~d, s | d, 0xFFFFFFFFu };
+    for (uint32_t op = 0; op < 16; op++)
+        CU_ASSERT_EQUAL(om_logic_op(op, s, d), want[op]);
+    /* through the unit: XOR of the packed source with the destination */
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 8, 8, 32, 0, NULL);
+    uint8_t dst[4] = { 0x0f, 0xf0, 0x55, 0xff };
+    gpu_memory_write(r.mem, RT_BASE + 4, dst, 4, NULL);
+    struct GEN9_BLEND_STATE_ENTRY e = { .LogicOpEnable = true, .LogicOpFunction = OM_LOGIC_XOR,
+                                        .PreBlendColorClampEnable = true };
+    set_blend(&r, 0, &e);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++) {
+        regs[0][i] = fbits(1.0f);
+        regs[1][i] = fbits(1.0f);
+        regs[2][i] = fbits(0.0f);
+        regs[3][i] = fbits(1.0f);
+    }
+    const uint16_t px[2] = { 0, 2 }, py[2] = { 0, 0 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0x02);        /* pixel (1, 0) only */
+    uint8_t t[4];
+    gpu_memory_read(r.mem, RT_BASE + 4, t, 4, NULL);
+    CU_ASSERT_EQUAL(t[0], 0xf0);
+    CU_ASSERT_EQUAL(t[1], 0x0f);
+    CU_ASSERT_EQUAL(t[2], 0x55);
+    CU_ASSERT_EQUAL(t[3], 0x00);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_logic_op"), 1);
+    sim_destroy(r.sim);
+}
+
+/* ---- fast clear ------------------------------------------------------------------------------ */
+
+static void test_fast_clear_blocks(void)
+{
+    struct rig r = rig_new();
+    const float clear[4] = { 0.0f, 0.0f, 0.25f, 1.0f };
+    /* 192 x 64, Y-tiled, 32 bpp: blocks of 64 x 32 pixels */
+    put_rt(&r, R8G8B8A8_UNORM, 192, 64, 768, 3, clear);
+    fill(&r, 768 * 64, 0x11);
+    struct spec_3DSTATE_PS ps = { .RenderTargetFastClearEnable = true };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &ps, sizeof ps);
+    uint32_t regs[1][8] = { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu } };
+    /* one subspan at (0, 0), another at (2, 0): lit (1, 0), (2, 1) and (3, 1),
+     * the last beyond the surface (3 * 64 >= 192) */
+    const uint16_t px[4] = { 0, 2, 0, 0 }, py[4] = { 0, 0, 0, 0 };
+    uint32_t mask = (1u << 1) | (1u << (4 + 2)) | (1u << (4 + 3));
+    send_rt(&r, 0x82031100, regs, 0xffff, 2, px, py, mask);
+    uint8_t want_clear[4] = { 0, 0, 64, 255 };
+    uint32_t wrong = 0, cleared = 0;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 192; x++) {
+            bool in = (x >= 64 && x < 128 && y < 32) || (x >= 128 && y >= 32);
+            uint8_t t[4];
+            read_texel(&r, ytile_offset(x, y, 768), t);
+            if (in) {
+                cleared++;
+                wrong += memcmp(t, want_clear, 4) != 0;
+            } else {
+                wrong += t[0] != 0x11 || t[3] != 0x11;
+            }
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(cleared, 2 * 64 * 32);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_blocks"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_pixels"), 2 * 64 * 32);
+    /* a resolve writes nothing */
+    struct spec_3DSTATE_PS res = { .RenderTargetResolveType = 1 };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &res, sizeof res);
+    send_rt(&r, 0x82031100, regs, 0xffff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.resolve_messages"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_blocks"), 2);
+    const struct om_surface *s;
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    CU_ASSERT_EQUAL(s[0].draw_count, 1);
+    sim_destroy(r.sim);
+}
+
+/* ---- the PNG writer and images ------------------------------------------------------------- */
+
+/* CRC-32 written again, table-driven, for checking the writer's chunks. */
+static uint32_t crc_table_driven(const uint8_t *p, size_t n)
+{
+    uint32_t table[256];
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++)
+        c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Parses a PNG made of IHDR, IDAT(s), IEND with a stored-block zlib stream;
+ * checks every CRC and the Adler-32, returns the raw (filtered) bytes. */
+static uint8_t *parse_png(const uint8_t *png, size_t n, uint32_t *w, uint32_t *h, size_t *raw_n)
+{
+    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    CU_ASSERT_FATAL(n > 8 && memcmp(png, sig, 8) == 0);
+    uint8_t *z = malloc(n);
+    size_t zn = 0, at = 8;
+    bool end = false;
+    while (at + 12 <= n && !end) {
+        uint32_t len = be32(png + at);
+        CU_ASSERT_FATAL(at + 12 + len <= n);
+        const uint8_t *type = png + at + 4;
+        CU_ASSERT_EQUAL(be32(png + at + 8 + len), crc_table_driven(type, len + 4));
+        if (!memcmp(type, "IHDR", 4)) {
+            *w = be32(type + 4);
+            *h = be32(type + 8);
+            CU_ASSERT_EQUAL(type[12], 8);   /* bit depth */
+            CU_ASSERT_EQUAL(type[13], 6);   /* RGBA */
+        } else if (!memcmp(type, "IDAT", 4)) {
+            memcpy(z + zn, type + 4, len);
+            zn += len;
+        } else if (!memcmp(type, "IEND", 4)) {
+            CU_ASSERT_EQUAL(be32(png + at + 8), 0xAE426082u);     /* the well-known IEND CRC */
+            end = true;
+        }
+        at += 12 + len;
+    }
+    CU_ASSERT_TRUE(end);
+    CU_ASSERT_EQUAL(at, n);
+    /* zlib: header, stored blocks, Adler-32 */
+    CU_ASSERT_EQUAL((z[0] << 8 | z[1]) % 31, 0);
+    CU_ASSERT_EQUAL(z[0] & 15, 8);
+    uint8_t *raw = malloc(zn);
+    size_t rn = 0, p = 2;
+    bool final = false;
+    while (!final && p + 5 <= zn) {
+        final = z[p] & 1;
+        CU_ASSERT_EQUAL((z[p] >> 1) & 3, 0);
+        uint32_t len = z[p + 1] | z[p + 2] << 8, nlen = z[p + 3] | z[p + 4] << 8;
+        CU_ASSERT_EQUAL(len ^ 0xffff, nlen);
+        memcpy(raw + rn, z + p + 5, len);
+        rn += len;
+        p += 5 + len;
+    }
+    CU_ASSERT_TRUE(final);
+    uint32_t a = 1, b = 0;
+    for (size_t i = 0; i < rn; i++) {
+        a = (a + raw[i]) % 65521;
+        b = (b + a) % 65521;
+    }
+    CU_ASSERT_EQUAL(be32(z + p), b << 16 | a);
+    CU_ASSERT_EQUAL(p + 4, zn);
+    free(z);
+    *raw_n = rn;
+    return raw;
+}
+
+static void test_png_writer(void)
+{
+    /* the standard check values */
+    CU_ASSERT_EQUAL(png_crc32(0, (const uint8_t *)"123456789", 9), 0xCBF43926u);
+    CU_ASSERT_EQUAL(png_adler32((const uint8_t *)"Wikipedia", 9), 0x11E60398u);
+    /* 200 x 100: 80100 bytes of rows, two stored blocks */
+    uint32_t w = 200, h = 100;
+    uint8_t *rgba = malloc((size_t)w * h * 4);
+    for (size_t i = 0; i < (size_t)w * h * 4; i++)
+        rgba[i] = (uint8_t)(i * 7 + i / 13);
+    uint8_t *png;
+    size_t n = png_encode_rgba8(w, h, rgba, &png);
+    uint32_t pw = 0, ph = 0;
+    size_t rn;
+    uint8_t *raw = parse_png(png, n, &pw, &ph, &rn);
+    CU_ASSERT_EQUAL(pw, w);
+    CU_ASSERT_EQUAL(ph, h);
+    CU_ASSERT_EQUAL_FATAL(rn, (size_t)(w * 4 + 1) * h);
+    uint32_t bad = 0;
+    for (uint32_t y = 0; y < h; y++) {
+        bad += raw[y * (w * 4 + 1)] != 0;
+        bad += memcmp(raw + y * (w * 4 + 1) + 1, rgba + (size_t)y * w * 4, w * 4) != 0;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(raw);
+    free(png);
+    free(rgba);
+}
+
+static void test_images_match_memory(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 4, 2, 16, 0, NULL);
+    uint8_t mem[2][4][4];
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 4; x++)
+            for (int c = 0; c < 4; c++)
+                mem[y][x][c] = (uint8_t)(y * 100 + x * 20 + c * 3);
+    gpu_memory_write(r.mem, RT_BASE, mem, sizeof mem, NULL);
+    /* one pixel written by the unit so the surface is recorded: (3, 1) */
+    uint32_t regs[4][8] = { { 0 } };
+    for (int i = 0; i < 8; i++) {
+        regs[0][i] = fbits(1.0f);
+        regs[3][i] = fbits(1.0f);
+    }
+    const uint16_t px[2] = { 2, 0 }, py[2] = { 0, 0 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 1u << 3);
+    memcpy(mem[1][3], (uint8_t[]){ 255, 0, 0, 255 }, 4);
+    uint64_t faults = 0;
+    const struct om_surface *s;
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    uint8_t *img = images_surface_rgba8(r.sim, &s[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    CU_ASSERT_EQUAL(faults, 0);
+    CU_ASSERT_EQUAL(memcmp(img, mem, sizeof mem), 0);
+    free(img);
+    /* and on disk, with the listing */
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/images", test_temp_dir());
+    struct gt_error err;
+    CU_ASSERT_EQUAL(images_write(r.sim, dir, &err), 1);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/400000-4x2-R8G8B8A8_UNORM.png", dir);
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    uint8_t buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    uint32_t w = 0, h = 0;
+    size_t rn;
+    uint8_t *raw = parse_png(buf, n, &w, &h, &rn);
+    CU_ASSERT_EQUAL(w, 4);
+    CU_ASSERT_EQUAL(h, 2);
+    CU_ASSERT_EQUAL_FATAL(rn, 2 * 17);
+    CU_ASSERT_EQUAL(memcmp(raw + 1, mem[0], 16), 0);
+    CU_ASSERT_EQUAL(memcmp(raw + 18, mem[1], 16), 0);
+    free(raw);
+    snprintf(path, sizeof path, "%s/images.json", dir);
+    f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr((char *)buf, "\"address\": \"0x400000\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr((char *)buf, "\"draws\": [1]"));
+    sim_destroy(r.sim);
+}
+
+static const struct test_case cases[] = {
+    { "SIMD8 headerless RT write (skl_tri 0x88031400) to a Y-tiled RT", test_simd8_headerless },
+    { "SIMD16 headerless RT write (skl_tri 0x90031000)", test_simd16_headerless },
+    { "SIMD16 replicated RT write (skl_tri 0x82031100)", test_replicated },
+    { "blend factors and functions, MIN/MAX with factors, alpha test and coverage",
+      test_blend_arithmetic },
+    { "blending on an sRGB RT decodes the destination and encodes the result",
+      test_blend_srgb_and_constant },
+    { "constant colour and per-channel write disables", test_constant_colour_and_write_mask },
+    { "logic ops", test_logic_ops },
+    { "fast clear fills the blocks of a Y-tiled RT; resolve writes nothing", test_fast_clear_blocks },
+    { "PNG writer: chunks, CRCs, stored deflate blocks, Adler-32", test_png_writer },
+    { "images of written surfaces match the bytes in memory", test_images_match_memory },
+    { 0 }
+};
+TEST_SUITE(om, cases);

@@ -1,0 +1,1153 @@
+/* units/om/om.c - the pixel back end: see om.h for what it models. This file
+ * holds the unit shell (params, ports, stats, state from WM, timing) and the
+ * render target messages; the per-pixel arithmetic is in om_color.c. */
+#include "units/om/om.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/alloc.h"
+#include "fabric/fifo.h"
+#include "fabric/memory.h"
+#include "fabric/reply_queue.h"
+#include "fabric/sim.h"
+#include "msg_desc.h"
+#include "spec/spec.h"
+#include "spec_common.h"
+#include "units/common/format.h"
+#include "units/common/memreq.h"
+#include "units/common/pixel.h"
+#include "units/common/state_packet.h"
+#include "units/common/thread_msg.h"
+#include "units/om/om_color.h"
+
+#define OM_MAX_EUS 64
+#define OM_MAX_RTS 8                /* BLEND_STATE entries */
+#define OM_MAX_LINES 256            /* lines one message's timing tracks */
+#define OM_MAX_TXN 256
+#define OM_WARNED_FORMATS 16
+
+enum { RC_RT_WRITE = 12, RC_RT_READ = 13 };
+
+/* Header M0.0 bits (Mesa's fb write lowering; seed R0.0 L16108ff) */
+#define HDR_SOURCE0_ALPHA (1u << 11)
+#define HDR_OMASK (1u << 12)
+#define HDR_SOURCE_DEPTH (1u << 13)
+#define HDR_STENCIL (1u << 14)
+
+struct txn {
+    bool used;
+    uint32_t eu;
+    struct msg *wb, *end;
+    uint32_t lines_left, nlines;
+    uint64_t ready;                 /* the pixel pipe is done with it */
+    uint64_t lines[OM_MAX_LINES];
+    uint8_t ops[OM_MAX_LINES];
+};
+
+struct pending_line {
+    uint32_t txn, index;
+};
+
+struct om {
+    /* params */
+    uint32_t latency, pixels_per_cycle, max_outstanding, gen, messages_per_cycle;
+    /* ports */
+    struct port **eu, **outs;       /* outs: writeback[0..eus-1], then eot_ps */
+    uint32_t eus;
+    struct port *wm, *eot_ps, *l3, *l3_reply;
+    /* state */
+    uint64_t dynamic_base;
+    bool blend_valid, cc_valid;
+    struct spec_BLEND_STATE blend;
+    struct spec_BLEND_STATE_ENTRY entry[OM_MAX_RTS];
+    struct spec_COLOR_CALC_STATE cc;
+    bool fast_clear, resolve, omask_present, depth_present, stencil_present, a2c_disabled;
+    uint32_t samples;
+    uint32_t draw;                  /* current draw number; 0 before the first */
+    bool state_since_write;
+    /* surfaces written */
+    struct om_surface *surfaces;
+    uint32_t surface_count, surface_capacity;
+    uint32_t warned_formats[OM_WARNED_FORMATS], warned_format_count;
+    uint32_t warned;
+    /* timing */
+    struct txn *txn;
+    uint32_t in_flight;
+    uint64_t pipe_free;             /* first cycle the pixel pipe is free */
+    struct fifo line_queue;
+    struct reply_queue replies;
+    uint32_t next_eu;
+    /* stats */
+    uint64_t messages, rt_write[5], rt_reads, pixels_written, pixels_blended, pixels_logic_op;
+    uint64_t pixels_discarded, fast_clear_blocks, fast_clear_pixels, resolve_messages;
+    uint64_t unsupported_messages, unsupported_formats, out_of_bounds, page_faults;
+    uint64_t bad_messages, bad_state, state_read_failures, no_positions, thread_ends;
+    uint64_t dither_ignored, busy_cycles, lines, l3_replies, stall_writeback, draws;
+    uint64_t lines_dropped;
+};
+
+static const struct param_desc om_params[] = {
+    PARAM_U32_FIELD("latency", struct om, latency, 20, 1, 100000,
+                    "cycles from a message to its completion when no L3 is linked"),
+    PARAM_U32_FIELD("pixels_per_cycle", struct om, pixels_per_cycle, 4, 1, 64,
+                    "colour calculator throughput, pixels a cycle (the seed gives no figure: "
+                    "a 2x2 subspan a clock is the model's choice)"),
+    PARAM_U32_FIELD("max_outstanding", struct om, max_outstanding, 32, 1, OM_MAX_TXN,
+                    "messages in flight at most"),
+    PARAM_U32_FIELD("messages_per_cycle", struct om, messages_per_cycle, 1, 1, 64,
+                    "messages taken per cycle"),
+    PARAM_U32_FIELD("gen", struct om, gen, 9, 8, 9,
+                    "generation of state layouts when a thread names none"),
+    PARAM_END
+};
+
+static const struct port_desc om_ports[] = {
+    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND),
+      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "SFID 5 SENDs from each EU (MSG_SEND)" },
+    { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "write-backs (RT reads) to the EU of the same index" },
+    { .name = "wm", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_STATE),
+      .flags = PORT_OPTIONAL, .help = "colour calculator state from WM, in order" },
+    { .name = "eot_ps", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL, .help = "PS thread ends (struct eu_thread_end) to WM" },
+    { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL, .help = "render cache line requests to the slice's L3" },
+    { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL, .help = "their completions" },
+    PORT_END
+};
+
+#define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct om, f, m, h)
+static const struct stat_desc om_stats[] = {
+    C("messages", messages, "messages", "SENDs taken"),
+    C("rt_write.simd16", rt_write[0], "messages", "SIMD16 single source RT writes"),
+    C("rt_write.rep16", rt_write[1], "messages", "SIMD16 replicated data RT writes"),
+    C("rt_write.simd8_dual_lo", rt_write[2], "messages", "SIMD8 dual source (low) RT writes"),
+    C("rt_write.simd8_dual_hi", rt_write[3], "messages", "SIMD8 dual source (high) RT writes"),
+    C("rt_write.simd8", rt_write[4], "messages", "SIMD8 single source RT writes"),
+    C("rt_reads", rt_reads, "messages", "RT read messages"),
+    C("pixels_written", pixels_written, "pixels", "pixels (samples) written to render targets"),
+    C("pixels_blended", pixels_blended, "pixels", "pixels blended with the destination"),
+    C("pixels_logic_op", pixels_logic_op, "pixels", "pixels through a logic op"),
+    C("pixels_discarded", pixels_discarded, "pixels",
+      "lit pixels killed by alpha test, alpha to coverage or oMask"),
+    C("fast_clear_blocks", fast_clear_blocks, "blocks", "RT blocks filled by fast clears"),
+    C("fast_clear_pixels", fast_clear_pixels, "pixels", "RT pixels filled by fast clears"),
+    C("resolve_messages", resolve_messages, "messages",
+      "RT writes of resolve passes (nothing written: CCS/MCS not modelled)"),
+    C("unsupported_messages", unsupported_messages, "messages",
+      "messages not modelled (zeros returned when a reply is due)"),
+    C("unsupported_formats", unsupported_formats, "messages",
+      "RT writes to formats the format library cannot pack (dropped)"),
+    C("out_of_bounds", out_of_bounds, "pixels", "pixels outside their surface (dropped)"),
+    C("page_faults", page_faults, "pixels", "pixels in unmapped memory (dropped)"),
+    C("bad_messages", bad_messages, "messages", "malformed messages (dropped)"),
+    C("bad_state", bad_state, "events", "unknown blend factor/function encodings, bad surfaces"),
+    C("state_read_failures", state_read_failures, "commands",
+      "BLEND_STATE / COLOR_CALC_STATE / CC_VIEWPORT / surface states unreadable"),
+    C("no_positions", no_positions, "messages",
+      "headerless RT writes from threads without subspan positions (dropped)"),
+    C("thread_ends", thread_ends, "threads", "PS thread ends sent to WM"),
+    C("dither_ignored", dither_ignored, "messages", "RT writes with Color Dither Enable (not modelled)"),
+    C("busy_cycles", busy_cycles, "cycles", "cycles the pixel pipe was busy"),
+    C("lines", lines, "requests", "64-byte line requests to the L3"),
+    C("l3_replies", l3_replies, "replies", "line completions from the L3"),
+    C("lines_dropped", lines_dropped, "lines", "lines beyond what one message tracks (not timed)"),
+    C("stall.writeback", stall_writeback, "cycles", "cycles with a reply held by a full channel"),
+    C("draws", draws, "draws", "runs of RT writes between state packets"),
+    STAT_END
+};
+#undef C
+
+static void warn_once(struct om *s, struct unit *u, unsigned bit, const char *what)
+{
+    if (s->warned & (1u << bit))
+        return;
+    s->warned |= 1u << bit;
+    unit_log(u, SIM_LOG_NOTE, "%s", what);
+}
+
+/* ---- state from WM ------------------------------------------------------------------ */
+
+static bool read_state(struct om *s, const struct cs_state_packet *p, uint64_t address, void *dw,
+                       size_t bytes, struct unit *u)
+{
+    struct gpu_address_space as;
+    struct gt_error err;
+    gpu_address_space_init(&as, sim_memory(unit_sim(u)),
+                           (enum gpu_address_space_format)p->space_format, p->space_root);
+    if (gpu_address_space_read(&as, address, dw, bytes, &err) != 0) {
+        s->state_read_failures++;
+        return false;
+    }
+    return true;
+}
+
+static void unpack(int gen, enum spec_id id, const uint32_t *dw, void *out)
+{
+    const struct spec_element *e = spec_element_by_id(gen, id);
+    if (e && e->unpack_common)
+        e->unpack_common(dw, out);
+}
+
+static void take_state(struct om *s, struct unit *u, const struct cs_state_packet *p)
+{
+    int gen = (int)p->gen;
+    s->state_since_write = true;
+    switch ((enum spec_id)p->id) {
+    case SPEC_ID_STATE_BASE_ADDRESS: {
+        const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
+        if (v->DynamicStateBaseAddressModifyEnable)
+            s->dynamic_base = v->DynamicStateBaseAddress;
+        break;
+    }
+    case SPEC_ID_3DSTATE_BLEND_STATE_POINTERS: {
+        /* BLEND_STATE: a dword of common state, then 2 dwords per RT (Gen8+) */
+        const struct spec_3DSTATE_BLEND_STATE_POINTERS *v = cs_state_common(p);
+        uint32_t dw[1 + 2 * OM_MAX_RTS];
+        memset(&s->blend, 0, sizeof s->blend);
+        memset(s->entry, 0, sizeof s->entry);
+        s->blend_valid = false;
+        if (!v->BlendStatePointerValid)
+            break;
+        if (!read_state(s, p, s->dynamic_base + v->BlendStatePointer, dw, sizeof dw, u))
+            break;
+        unpack(gen, SPEC_ID_BLEND_STATE, dw, &s->blend);
+        for (uint32_t i = 0; i < OM_MAX_RTS; i++)
+            unpack(gen, SPEC_ID_BLEND_STATE_ENTRY, dw + 1 + 2 * i, &s->entry[i]);
+        s->blend_valid = true;
+        break;
+    }
+    case SPEC_ID_3DSTATE_CC_STATE_POINTERS: {
+        const struct spec_3DSTATE_CC_STATE_POINTERS *v = cs_state_common(p);
+        uint32_t dw[6];
+        memset(&s->cc, 0, sizeof s->cc);
+        s->cc_valid = false;
+        if (v->ColorCalcStatePointerValid &&
+            read_state(s, p, s->dynamic_base + v->ColorCalcStatePointer, dw, sizeof dw, u)) {
+            unpack(gen, SPEC_ID_COLOR_CALC_STATE, dw, &s->cc);
+            s->cc_valid = true;
+        }
+        break;
+    }
+    case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_CC: {
+        /* depth is clamped to CC_VIEWPORT by the depth test, which WM does:
+         * the array is read (faults counted) but not used here */
+        const struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_CC *v = cs_state_common(p);
+        uint32_t dw[2];
+        read_state(s, p, s->dynamic_base + v->CCViewportPointer, dw, sizeof dw, u);
+        break;
+    }
+    case SPEC_ID_3DSTATE_PS: {
+        const struct spec_3DSTATE_PS *v = cs_state_common(p);
+        s->fast_clear = v->RenderTargetFastClearEnable;
+        s->resolve = v->RenderTargetResolveType != 0 || v->RenderTargetResolveEnable;
+        break;
+    }
+    case SPEC_ID_3DSTATE_PS_EXTRA: {
+        const struct spec_3DSTATE_PS_EXTRA *v = cs_state_common(p);
+        s->omask_present = v->OMaskPresentToRenderTarget;
+        s->depth_present = v->PixelShaderComputedDepthMode != 0;
+        s->stencil_present = v->PixelShaderComputesStencil;
+        s->a2c_disabled = v->PixelShaderDisablesAlphaToCoverage;
+        break;
+    }
+    case SPEC_ID_3DSTATE_MULTISAMPLE: {
+        const struct spec_3DSTATE_MULTISAMPLE *v = cs_state_common(p);
+        s->samples = 1u << (v->NumberOfMultisamples & 7);
+        break;
+    }
+    default:
+        /* 3DSTATE_PS_BLEND (a copy of BLEND_STATE's RT 0 for WM),
+         * WM_DEPTH_STENCIL, DEPTH_BUFFER: the tests they drive are WM's */
+        break;
+    }
+}
+
+/* ---- surfaces ----------------------------------------------------------------------- */
+
+struct rt {
+    struct surface surf;
+    uint32_t dw[16];
+    const struct format_desc *fmt;
+    uint32_t bytes;                 /* per texel */
+    unsigned kind;                  /* 0 unorm, 1 snorm, 2 float, 3 integer */
+};
+
+/* The RT of binding table index bti (seed 003 L4862-5014: the entry at
+ * Surface State Base + binding table + 4 x BTI, the state at Surface State
+ * Base + entry). False when unreadable or not a colour surface we can write. */
+static bool resolve_rt(struct om *s, struct unit *u, struct gpu_address_space *as,
+                       const struct eu_thread_context *c, uint32_t bti, struct rt *rt)
+{
+    struct gt_error err;
+    uint32_t entry;
+    unsigned gen = c->valid && c->gen ? c->gen : s->gen;
+    if (!c->valid || bti >= 240 ||
+        gpu_address_space_read(as, c->surface_state_base + c->binding_table + 4ull * bti, &entry,
+                               4, &err) < 0 ||
+        gpu_address_space_read(as, c->surface_state_base + (entry & ~63u), rt->dw, 64, &err) < 0) {
+        s->state_read_failures++;
+        return false;
+    }
+    if (surface_from_state(gen, rt->dw, &rt->surf) != SURFACE_OK) {
+        if (rt->surf.type != SURFACE_NULL)
+            s->bad_state++;
+        return false;
+    }
+    rt->fmt = format_describe(rt->surf.format);
+    bool ok = rt->fmt && rt->fmt->layout == FORMAT_LAYOUT_PLAIN && rt->fmt->block_width == 1 &&
+              rt->fmt->block_height == 1 && format_block_bytes(rt->fmt) >= 1 &&
+              format_block_bytes(rt->fmt) <= 16;
+    if (!ok) {
+        s->unsupported_formats++;
+        bool seen = false;
+        for (uint32_t i = 0; i < s->warned_format_count; i++)
+            seen |= s->warned_formats[i] == rt->surf.format;
+        if (!seen && s->warned_format_count < OM_WARNED_FORMATS) {
+            s->warned_formats[s->warned_format_count++] = rt->surf.format;
+            unit_log(u, SIM_LOG_WARNING, "render target format %s (0x%x) not modelled: writes dropped",
+                     rt->fmt ? rt->fmt->name : "unknown", rt->surf.format);
+        }
+        return false;
+    }
+    rt->bytes = format_block_bytes(rt->fmt);
+    rt->kind = 2;
+    if (rt->fmt->value_kind != FORMAT_VALUE_FLOAT) {
+        rt->kind = 3;
+    } else {
+        bool unorm = true, snorm = true;
+        for (unsigned f = 0; f < rt->fmt->field_count; f++) {
+            if (rt->fmt->fields[f].type == FORMAT_TYPE_X)
+                continue;
+            unorm &= rt->fmt->fields[f].type == FORMAT_TYPE_UNORM;
+            snorm &= rt->fmt->fields[f].type == FORMAT_TYPE_SNORM;
+        }
+        rt->kind = unorm ? 0 : snorm ? 1 : 2;
+    }
+    return true;
+}
+
+static void record_surface(struct om *s, const struct rt *rt, const struct gpu_address_space *as,
+                           uint64_t pixels)
+{
+    struct om_surface *o = NULL;
+    for (uint32_t i = 0; i < s->surface_count && !o; i++)
+        if (s->surfaces[i].address == rt->surf.base_address)
+            o = &s->surfaces[i];
+    if (!o) {
+        if (s->surface_count == s->surface_capacity) {
+            s->surface_capacity = s->surface_capacity ? 2 * s->surface_capacity : 8;
+            s->surfaces = gt_xrealloc(s->surfaces, s->surface_capacity * sizeof *s->surfaces);
+        }
+        o = &s->surfaces[s->surface_count++];
+        memset(o, 0, sizeof *o);
+    }
+    /* the latest state describes it (a surface re-specified keeps its entry) */
+    o->address = rt->surf.base_address;
+    o->width = rt->surf.width;
+    o->height = rt->surf.height;
+    o->pitch = rt->surf.pitch;
+    o->format = rt->surf.format;
+    o->tiling = rt->surf.tiling;
+    o->samples = rt->surf.samples;
+    o->space_format = as->format;
+    o->space_root = as->root;
+    o->surface = rt->surf;
+    o->pixels_written += pixels;
+    if (o->draw_count == 0 || (o->draw_count <= OM_SURFACE_DRAWS &&
+                               o->draws[o->draw_count - 1] != s->draw) ||
+        (o->draw_count > OM_SURFACE_DRAWS && s->draw > o->draws[OM_SURFACE_DRAWS - 1])) {
+        if (o->draw_count < OM_SURFACE_DRAWS)
+            o->draws[o->draw_count] = s->draw;
+        o->draw_count++;
+    }
+}
+
+uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list)
+{
+    struct om *s = unit_state(u);
+    *list = s->surfaces;
+    return s->surface_count;
+}
+
+/* ---- one message's memory accesses -------------------------------------------------- */
+
+struct access {
+    struct om *s;
+    struct unit *u;
+    struct txn *t;
+    struct gpu_address_space as;
+};
+
+static void add_line(struct access *a, uint64_t physical, uint8_t op)
+{
+    struct txn *t = a->t;
+    uint64_t line = physical & ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    for (uint32_t i = t->nlines; i-- > 0;)
+        if (t->lines[i] == line) {
+            if (op != MEMREQ_READ)
+                t->ops[i] = op;
+            return;
+        }
+    if (t->nlines == OM_MAX_LINES) {
+        a->s->lines_dropped++;
+        return;
+    }
+    t->lines[t->nlines] = line;
+    t->ops[t->nlines++] = op;
+}
+
+/* Reads or writes one texel at a GPU virtual address; false on a fault. */
+static bool texel_access(struct access *a, uint64_t address, void *texel, uint32_t bytes, bool write)
+{
+    struct gt_error err;
+    uint64_t phys;
+    if (gpu_address_space_translate(&a->as, address, &phys) < 0) {
+        a->s->page_faults++;
+        warn_once(a->s, a->u, 0, "render target pixel in unmapped memory: dropped (counted)");
+        return false;
+    }
+    int rc = write ? gpu_address_space_write(&a->as, address, texel, bytes, &err)
+                   : gpu_address_space_read(&a->as, address, texel, bytes, &err);
+    if (rc < 0) {
+        a->s->page_faults++;
+        return false;
+    }
+    add_line(a, phys, write ? MEMREQ_WRITE : MEMREQ_READ);
+    return true;
+}
+
+/* The bits of the texel that belong to disabled channels (the BLEND_STATE
+ * entry's Write Disable R/G/B/A, L16713-16721). */
+static void write_disable_mask(const struct format_desc *f, const struct spec_BLEND_STATE_ENTRY *e,
+                               uint8_t keep[16])
+{
+    memset(keep, 0, 16);
+    bool off[4] = { e->WriteDisableRed, e->WriteDisableGreen, e->WriteDisableBlue,
+                    e->WriteDisableAlpha };
+    for (unsigned i = 0; i < f->field_count; i++) {
+        const struct format_field *fd = &f->fields[i];
+        unsigned ch = fd->channel;
+        bool disabled = ch <= FORMAT_CH_A ? off[ch]
+                      : ch == FORMAT_CH_L ? off[0] : ch == FORMAT_CH_I ? off[0] && off[3] : false;
+        if (!disabled)
+            continue;
+        for (unsigned b = fd->shift; b < (unsigned)fd->shift + fd->bits && b < 128; b++)
+            keep[b / 8] |= (uint8_t)(1u << (b % 8));
+    }
+}
+
+/* ---- render target writes ----------------------------------------------------------- */
+
+static float as_float(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static uint32_t reg32(const struct eu_send_msg *p, uint32_t nregs, uint32_t reg, uint32_t dw)
+{
+    uint32_t v = 0;
+    if (reg < nregs)
+        memcpy(&v, p->regs[reg] + 4 * dw, 4);
+    return v;
+}
+
+/* Decodes an RT write (L7858-7950) into w; false when the payload is short. */
+static bool decode_rt_write(const struct om *s, const struct eu_send_msg *p, uint32_t nregs,
+                            struct rt_write *w)
+{
+    uint32_t desc = p->desc;
+    bool header = desc_msg_header_present(desc) || (p->flags & EU_SEND_HEADER);
+    memset(w, 0, sizeof *w);
+    w->render_target = desc_rc_binding_table(desc);
+    w->subtype = desc_rc_rt_subtype(desc);
+    w->samples = s->samples ? s->samples : 1;
+    if (desc_rc_rt_last(desc))
+        w->flags |= RT_WRITE_LAST_RT;
+    if (desc_rc_rt_slot_group(desc))
+        w->flags |= RT_WRITE_SLOT_GROUP_HIGH;
+    if (p->flags & EU_SEND_EOT)
+        w->flags |= RT_WRITE_EOT;
+    uint32_t r0 = 0;
+    if (header) {
+        r0 = reg32(p, nregs, 0, 0);
+        w->render_target_index = reg32(p, nregs, 0, 2);
+        w->rt_array_index = (r0 >> 16) & 0x7ff;
+        w->starting_sample_pair = (r0 >> 6) & 3;
+        for (unsigned k = 0; k < 4; k++) {
+            uint32_t xy = reg32(p, nregs, 1, 2 + k);
+            w->subspan_x[k] = (uint16_t)xy;
+            w->subspan_y[k] = (uint16_t)(xy >> 16);
+        }
+        for (unsigned k = 4; k < PIXEL_MAX_SUBSPANS; k++) {
+            /* beyond the header's four subspans: the dispatch's */
+            w->subspan_x[k] = p->ctx.pixel_x[k];
+            w->subspan_y[k] = p->ctx.pixel_y[k];
+        }
+        w->slot_mask = reg32(p, nregs, 1, 7) & 0xffff;
+        if (p->ctx.subspans > 4)
+            w->slot_mask |= p->ctx.pixel_mask & 0xffff0000u;
+    } else {
+        r0 = (s->omask_present ? HDR_OMASK : 0) | (s->depth_present ? HDR_SOURCE_DEPTH : 0) |
+             (s->stencil_present ? HDR_STENCIL : 0);
+        for (unsigned k = 0; k < PIXEL_MAX_SUBSPANS; k++) {
+            w->subspan_x[k] = p->ctx.pixel_x[k];
+            w->subspan_y[k] = p->ctx.pixel_y[k];
+        }
+    }
+    bool simd16 = w->subtype == RT_WRITE_SIMD16_SINGLE_SOURCE ||
+                  w->subtype == RT_WRITE_SIMD16_REPLICATED;
+    bool rep = w->subtype == RT_WRITE_SIMD16_REPLICATED;
+    bool dual = w->subtype == RT_WRITE_SIMD8_DUAL_SOURCE_LOW ||
+                w->subtype == RT_WRITE_SIMD8_DUAL_SOURCE_HIGH;
+    /* presence: s0A only with a header (L8063-8075); REP16 carries only oM */
+    if ((r0 & HDR_SOURCE0_ALPHA) && header && !rep && !dual)
+        w->flags |= RT_WRITE_HAS_SOURCE0_ALPHA;
+    if (r0 & HDR_OMASK)
+        w->flags |= RT_WRITE_HAS_OMASK;
+    if ((r0 & HDR_SOURCE_DEPTH) && !rep)
+        w->flags |= RT_WRITE_HAS_DEPTH;
+    if ((r0 & HDR_STENCIL) && !simd16)
+        w->flags |= RT_WRITE_HAS_STENCIL;
+    if (dual)
+        w->flags |= RT_WRITE_DUAL_SOURCE;
+    /* the message's slots in the thread's slot numbering */
+    unsigned n = simd16 ? 16 : 8, regs_per = simd16 && !rep ? 2 : 1;
+    unsigned base = 0;
+    if (w->subtype == RT_WRITE_SIMD8_DUAL_SOURCE_HIGH)
+        base = 8;
+    if (w->flags & RT_WRITE_SLOT_GROUP_HIGH)
+        base += simd16 ? 16 : 8;
+    if (!header) {
+        /* the exec mask stands for the Pixel Sample Mask (L8200); the
+         * scoreboard's lit pixels keep helper pixels out */
+        uint32_t em = p->exec_mask;
+        if (!simd16)
+            em = (em >> 8) && (em & 0xff) == 0 && base >= 8 ? (em >> 8) & 0xff : em & 0xff;
+        else
+            em &= 0xffff;
+        w->slot_mask = (em << base) & p->ctx.pixel_mask;
+    }
+    uint32_t msg_mask = n == 32 ? ~0u : ((1u << n) - 1) << base;
+    w->slot_mask &= msg_mask;
+    unsigned r = header ? 2 : 0;
+    uint32_t need = r + ((w->flags & RT_WRITE_HAS_SOURCE0_ALPHA) ? regs_per : 0) +
+                    ((w->flags & RT_WRITE_HAS_OMASK) ? 1 : 0) +
+                    (rep ? 1 : 4 * regs_per * (dual ? 2 : 1)) +
+                    ((w->flags & RT_WRITE_HAS_DEPTH) ? regs_per : 0) +
+                    ((w->flags & RT_WRITE_HAS_STENCIL) ? 1 : 0);
+    if (nregs < need)
+        return false;
+    if (w->flags & RT_WRITE_HAS_SOURCE0_ALPHA) {
+        for (unsigned i = 0; i < n; i++)
+            w->source0_alpha[base + i] = reg32(p, nregs, r + i / 8, i % 8);
+        r += regs_per;
+    }
+    if (w->flags & RT_WRITE_HAS_OMASK) {
+        /* one register of 16-bit masks, one a slot (Mesa's oMask payload) */
+        for (unsigned i = 0; i < n; i++) {
+            uint16_t m16;
+            memcpy(&m16, p->regs[r] + 2 * i, 2);
+            w->omask[base + i] = m16;
+        }
+        r += 1;
+    }
+    for (unsigned src = 0; src < (dual ? 2u : 1u); src++)
+        for (unsigned c = 0; c < 4; c++) {
+            for (unsigned i = 0; i < n; i++)
+                w->color[src][c][base + i] = rep ? reg32(p, nregs, r, c)
+                                                 : reg32(p, nregs, r + i / 8, i % 8);
+            if (!rep)
+                r += regs_per;
+        }
+    if (rep)
+        r += 1;
+    if (w->flags & RT_WRITE_HAS_DEPTH) {
+        for (unsigned i = 0; i < n; i++)
+            w->depth[base + i] = as_float(reg32(p, nregs, r + i / 8, i % 8));
+        r += regs_per;
+    }
+    if (w->flags & RT_WRITE_HAS_STENCIL)
+        for (unsigned i = 0; i < n; i++)
+            w->stencil[base + i] = p->regs[r][i];
+    return true;
+}
+
+/* The pixel of thread slot `slot` (4k+i: subspan k, pixel i UL UR LL LR). */
+static void slot_position(const struct rt_write *w, unsigned slot, uint32_t *x, uint32_t *y)
+{
+    unsigned k = slot / 4, i = slot % 4;
+    *x = (uint32_t)w->subspan_x[k] + (i & 1);
+    *y = (uint32_t)w->subspan_y[k] + (i >> 1);
+}
+
+static uint32_t rt_slice(const struct rt *rt, uint32_t index)
+{
+    /* an out-of-range array index is forced to 0 (L8206-8213) */
+    uint32_t slice = rt->surf.min_array_element + index;
+    uint32_t count = rt->surf.type == SURFACE_3D ? rt->surf.depth : rt->surf.array_length;
+    return slice < count ? slice : 0;
+}
+
+static void clear_colour(const struct rt *rt, struct format_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = (enum format_value_kind)rt->fmt->value_kind;
+    for (unsigned c = 0; c < 4; c++) {
+        uint32_t bits;
+        if (rt->surf.gen >= 9) {
+            bits = rt->dw[12 + c];              /* Red, Green, Blue, Alpha Clear Color */
+            if (v->kind == FORMAT_VALUE_FLOAT)
+                v->f[c] = as_float(bits);
+            else
+                v->u[c] = bits;
+        } else {
+            bits = (rt->dw[7] >> (31 - c)) & 1;  /* Gen8: 1-bit R 31, G 30, B 29, A 28 */
+            if (v->kind == FORMAT_VALUE_FLOAT)
+                v->f[c] = bits ? 1.0f : 0.0f;
+            else
+                v->u[c] = bits;
+        }
+    }
+}
+
+/* Fast clear: pixel (x, y) of the clear draw fills its block (L16808-16835). */
+static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                                 uint32_t slice)
+{
+    uint32_t bw, bh = 32;
+    switch (rt->bytes) {
+    case 4: bw = 64; break;
+    case 8: bw = 32; break;
+    case 16: bw = 16; break;
+    default:
+        a->s->unsupported_formats++;
+        return 0;
+    }
+    uint32_t lod = rt->surf.mip_count_lod;
+    uint32_t w = surface_lod_width(&rt->surf, lod), h = surface_lod_height(&rt->surf, lod);
+    uint8_t texel[16];
+    struct format_value v;
+    clear_colour(rt, &v);
+    if (format_pack(rt->surf.format, &v, texel) != FORMAT_OK) {
+        a->s->unsupported_formats++;
+        return 0;
+    }
+    uint64_t x0 = (uint64_t)x * bw, y0 = (uint64_t)y * bh, n = 0;
+    if (x0 >= w || y0 >= h)
+        return 0;
+    a->s->fast_clear_blocks++;
+    for (uint64_t py = y0; py < y0 + bh && py < h; py++)
+        for (uint64_t px = x0; px < x0 + bw && px < w; px++)
+            for (uint32_t smp = 0; smp < rt->surf.samples; smp++) {
+                uint64_t addr;
+                if (surface_address(&rt->surf, (uint32_t)px, (uint32_t)py, slice, lod, smp,
+                                    &addr) != SURFACE_OK) {
+                    a->s->out_of_bounds++;
+                    continue;
+                }
+                if (texel_access(a, addr, texel, rt->bytes, true))
+                    n++;
+            }
+    a->s->fast_clear_pixels += n;
+    return n;
+}
+
+/* One slot through the colour calculator and into the RT; the samples written. */
+static uint64_t write_slot(struct access *a, const struct rt *rt, const struct rt_write *w,
+                           unsigned slot, bool *discarded)
+{
+    struct om *s = a->s;
+    uint32_t rti = w->render_target_index < OM_MAX_RTS ? w->render_target_index : 0;
+    const struct spec_BLEND_STATE_ENTRY *e = &s->entry[rti];
+    struct spec_BLEND_STATE_ENTRY none = { .PreBlendColorClampEnable = true,
+                                           .ColorClampRange = OM_CLAMP_RTFORMAT };
+    if (!s->blend_valid)
+        e = &none;
+    uint32_t x, y;
+    slot_position(w, slot, &x, &y);
+    float src[4], src1[4];
+    for (unsigned c = 0; c < 4; c++) {
+        src[c] = as_float(w->color[0][c][slot]);
+        src1[c] = as_float(w->color[1][c][slot]);
+    }
+    float alpha0 = (w->flags & RT_WRITE_HAS_SOURCE0_ALPHA) ? as_float(w->source0_alpha[slot])
+                                                            : src[3];
+    /* coverage of the pixel's samples: alpha to coverage, oMask (L16435-16450) */
+    uint32_t samples = rt->surf.samples ? rt->surf.samples : 1;
+    uint32_t coverage = samples >= 32 ? ~0u : (1u << samples) - 1;
+    if (s->blend_valid && s->blend.AlphaToCoverageEnable && !s->a2c_disabled &&
+        !(w->flags & RT_WRITE_HAS_OMASK) && rt->kind != 3)
+        coverage &= om_alpha_to_coverage(alpha0, samples);
+    if (w->flags & RT_WRITE_HAS_OMASK)
+        coverage &= w->omask[slot];
+    if (s->blend_valid && s->blend.AlphaToOneEnable) {
+        if (w->flags & RT_WRITE_HAS_SOURCE0_ALPHA)
+            alpha0 = 1.0f;
+        else
+            src[3] = alpha0 = 1.0f;
+    }
+    /* alpha test (L16452-16466) */
+    if (s->blend_valid && s->blend.AlphaTestEnable && rt->kind != 3 &&
+        !om_alpha_test(s->blend.AlphaTestFunction, alpha0,
+                       !s->cc_valid || s->cc.AlphaTestFormat == 0, s->cc.AlphaReferenceValueAsFLOAT32,
+                       s->cc.AlphaReferenceValueAsUNORM8))
+        coverage = 0;
+    if (!coverage) {
+        *discarded = true;
+        return 0;
+    }
+    uint32_t lod = rt->surf.mip_count_lod, slice = rt_slice(rt, w->rt_array_index);
+    bool blend = e->ColorBufferBlendEnable && rt->kind != 3;
+    bool logic = e->LogicOpEnable && !blend;
+    uint8_t keep[16];
+    write_disable_mask(rt->fmt, e, keep);
+    bool any_keep = false;
+    for (unsigned b = 0; b < rt->bytes; b++)
+        any_keep |= keep[b] != 0;
+    float lo, hi;
+    om_clamp_range(e->ColorClampRange, rt->kind, &lo, &hi);
+    uint64_t written = 0;
+    for (uint32_t smp = 0; smp < samples; smp++) {
+        if (!(coverage & (1u << smp)))
+            continue;
+        uint64_t addr;
+        if (surface_address(&rt->surf, x, y, slice, lod, smp, &addr) != SURFACE_OK) {
+            s->out_of_bounds++;
+            continue;
+        }
+        uint8_t dst[16] = { 0 }, out[16] = { 0 };
+        if ((blend || logic || any_keep) && !texel_access(a, addr, dst, rt->bytes, false))
+            continue;
+        struct format_value v;
+        memset(&v, 0, sizeof v);
+        v.kind = (enum format_value_kind)rt->fmt->value_kind;
+        if (rt->kind == 3) {
+            /* integer formats: the shader's integers, the implied clamp of
+             * the packer (L16524-16535) */
+            for (unsigned c = 0; c < 4; c++)
+                v.u[c] = w->color[0][c][slot];
+        } else {
+            float col[4] = { src[0], src[1], src[2], src[3] };
+            if (e->PreBlendColorClampEnable)
+                om_clamp4(col, lo, hi);
+            if (blend) {
+                struct format_value d;
+                struct om_blend_inputs in;
+                memcpy(in.src, col, sizeof col);
+                memcpy(in.src1, src1, sizeof src1);
+                if (format_unpack(rt->surf.format, dst, &d) != FORMAT_OK)
+                    memset(&d, 0, sizeof d);
+                memcpy(in.dst, d.f, sizeof in.dst);
+                in.constant[0] = s->cc.BlendConstantColorRed;
+                in.constant[1] = s->cc.BlendConstantColorGreen;
+                in.constant[2] = s->cc.BlendConstantColorBlue;
+                in.constant[3] = s->cc.BlendConstantColorAlpha;
+                if (e->PreBlendColorClampEnable) {
+                    om_clamp4(in.dst, lo, hi);
+                    om_clamp4(in.constant, lo, hi);
+                }
+                if (!om_blend(e, s->blend.IndependentAlphaBlendEnable, &in, col))
+                    s->bad_state++;
+                if (e->PostBlendColorClampEnable)
+                    om_clamp4(col, lo, hi);
+                s->pixels_blended++;
+            }
+            memcpy(v.f, col, sizeof col);
+        }
+        if (format_pack(rt->surf.format, &v, out) != FORMAT_OK) {
+            s->unsupported_formats++;
+            continue;
+        }
+        if (logic) {
+            for (unsigned b = 0; b < rt->bytes; b += 4) {
+                uint32_t sv = 0, dv = 0, n = rt->bytes - b < 4 ? rt->bytes - b : 4;
+                memcpy(&sv, out + b, n);
+                memcpy(&dv, dst + b, n);
+                uint32_t r = om_logic_op(e->LogicOpFunction, sv, dv);
+                memcpy(out + b, &r, n);
+            }
+            s->pixels_logic_op++;
+        }
+        for (unsigned b = 0; b < rt->bytes; b++)
+            out[b] = (uint8_t)((out[b] & ~keep[b]) | (dst[b] & keep[b]));
+        if (texel_access(a, addr, out, rt->bytes, true))
+            written++;
+    }
+    return written;
+}
+
+/* Executes an RT write; returns the pixels it handled (for the pipe's time). */
+static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t nregs)
+{
+    struct om *s = a->s;
+    struct rt_write *w = gt_xcalloc(1, sizeof *w);
+    uint32_t handled = 0;
+    if (desc_msg_data_format(p->desc)) {
+        s->unsupported_messages++;      /* half precision (RTWH) */
+        warn_once(s, a->u, 1, "half-precision render target writes not modelled (dropped)");
+        goto done;
+    }
+    if (!decode_rt_write(s, p, nregs, w)) {
+        s->bad_messages++;
+        warn_once(s, a->u, 2, "render target write shorter than its payload: dropped");
+        goto done;
+    }
+    if (w->subtype > RT_WRITE_SIMD8_SINGLE_SOURCE) {
+        s->unsupported_messages++;      /* SIMD8 image write and reserved subtypes */
+        goto done;
+    }
+    s->rt_write[w->subtype]++;
+    if (s->state_since_write || s->draw == 0) {
+        s->draw++;
+        s->draws++;
+        s->state_since_write = false;
+    }
+    if (s->blend_valid && s->blend.ColorDitherEnable)
+        s->dither_ignored++;
+    bool header = desc_msg_header_present(p->desc) || (p->flags & EU_SEND_HEADER);
+    if (!header && p->ctx.subspans == 0) {
+        s->no_positions++;
+        warn_once(s, a->u, 3, "headerless render target write from a thread without subspan "
+                  "positions (ctx.subspans 0): dropped");
+        goto done;
+    }
+    handled = (uint32_t)__builtin_popcount(w->slot_mask);
+    if (s->resolve) {
+        s->resolve_messages++;
+        goto done;
+    }
+    struct rt rt;
+    if (!resolve_rt(s, a->u, &a->as, &p->ctx, w->render_target, &rt))
+        goto done;
+    uint64_t written = 0;
+    uint32_t slice = rt_slice(&rt, w->rt_array_index);
+    for (unsigned slot = 0; slot < PIXEL_MAX_SLOTS; slot++) {
+        if (!(w->slot_mask & (1u << slot)))
+            continue;
+        if (s->fast_clear) {
+            uint32_t x, y;
+            slot_position(w, slot, &x, &y);
+            written += fast_clear_pixel(a, &rt, x, y, slice);
+            continue;
+        }
+        bool discarded = false;
+        written += write_slot(a, &rt, w, slot, &discarded);
+        if (discarded)
+            s->pixels_discarded++;
+    }
+    s->pixels_written += written;
+    if (written)
+        record_surface(s, &rt, &a->as, written);
+done:
+    free(w);
+    return handled;
+}
+
+/* RT read (L7995-8021): the pixels of the header's subspans, unpacked. */
+static uint32_t rt_read(struct access *a, const struct eu_send_msg *p, uint32_t nregs,
+                        uint8_t *wb, uint32_t rlen)
+{
+    struct om *s = a->s;
+    s->rt_reads++;
+    bool header = desc_msg_header_present(p->desc) || (p->flags & EU_SEND_HEADER);
+    if (!wb)
+        return 0;
+    unsigned n = rlen >= 8 ? 16 : 8, regs_per = n / 8;
+    unsigned base = desc_rc_rt_slot_group(p->desc) && n == 8 ? 8 : 0;
+    struct rt_write w;
+    memset(&w, 0, sizeof w);
+    for (unsigned k = 0; k < PIXEL_MAX_SUBSPANS; k++) {
+        w.subspan_x[k] = header && k < 4 ? (uint16_t)reg32(p, nregs, 1, 2 + k) : p->ctx.pixel_x[k];
+        w.subspan_y[k] = header && k < 4 ? (uint16_t)(reg32(p, nregs, 1, 2 + k) >> 16)
+                                         : p->ctx.pixel_y[k];
+    }
+    struct rt rt;
+    if (!resolve_rt(s, a->u, &a->as, &p->ctx, desc_rc_binding_table(p->desc), &rt))
+        return n;
+    uint32_t slice = rt_slice(&rt, header ? (reg32(p, nregs, 0, 0) >> 16) & 0x7ff : 0);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t x, y;
+        uint64_t addr;
+        slot_position(&w, base + i, &x, &y);
+        uint8_t texel[16] = { 0 };
+        struct format_value v;
+        memset(&v, 0, sizeof v);
+        if (surface_address(&rt.surf, x, y, slice, rt.surf.mip_count_lod, 0, &addr) != SURFACE_OK) {
+            s->out_of_bounds++;
+        } else if (texel_access(a, addr, texel, rt.bytes, false) &&
+                   format_unpack(rt.surf.format, texel, &v) != FORMAT_OK) {
+            memset(&v, 0, sizeof v);
+        }
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned reg = c * regs_per + i / 8;
+            if (reg < rlen)
+                memcpy(wb + reg * EU_MSG_REG_BYTES + 4 * (i % 8), &v.u[c], 4);
+        }
+    }
+    return n;
+}
+
+/* ---- taking messages and timing ----------------------------------------------------- */
+
+static uint32_t free_txn(const struct om *s)
+{
+    for (uint32_t i = 0; i < s->max_outstanding; i++)
+        if (!s->txn[i].used)
+            return i;
+    return UINT32_MAX;
+}
+
+static void complete(struct om *s, uint32_t ti, uint64_t at)
+{
+    struct txn *t = &s->txn[ti];
+    if (t->wb)
+        reply_queue_push(&s->replies, at, t->eu, t->wb, NULL);
+    if (t->end)
+        reply_queue_push(&s->replies, at, s->eus, t->end, NULL);
+    t->wb = t->end = NULL;
+    t->used = false;
+    s->in_flight--;
+}
+
+static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *m)
+{
+    const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
+    if (m->kind != MSG_SEND || m->size < sizeof *p ||
+        m->size < sizeof *p + (size_t)(p->mlen + p->ex_mlen) * EU_MSG_REG_BYTES) {
+        s->bad_messages++;
+        return;
+    }
+    s->messages++;
+    uint32_t ti = free_txn(s);
+    struct txn *t = &s->txn[ti];
+    memset(t, 0, sizeof *t);
+    t->used = true;
+    t->eu = eu;
+    s->in_flight++;
+    uint32_t nregs = (uint32_t)p->mlen + p->ex_mlen;
+    uint8_t *wb = NULL;
+    if (p->rlen) {
+        t->wb = msg_alloc(unit_sim(u), MSG_WRITEBACK,
+                          (uint32_t)(sizeof(struct eu_writeback_msg) + p->rlen * EU_MSG_REG_BYTES));
+        struct eu_writeback_msg *w = (struct eu_writeback_msg *)t->wb->payload;
+        memset(w, 0, sizeof *w + p->rlen * EU_MSG_REG_BYTES);
+        w->slot = p->slot;
+        w->dst_reg = p->dst_reg;
+        w->rlen = p->rlen;
+        t->wb->tag = m->tag;
+        wb = w->regs[0];
+    }
+    struct access a = { .s = s, .u = u, .t = t };
+    gpu_address_space_init(&a.as, sim_memory(unit_sim(u)),
+                           (enum gpu_address_space_format)p->ctx.space_format, p->ctx.space_root);
+    uint32_t pixels = 0;
+    uint32_t type = desc_rc_msg_type(p->desc);
+    if (p->sfid != 5 && p->sfid != 0) {
+        s->unsupported_messages++;
+    } else if (type == RC_RT_WRITE) {
+        pixels = rt_write(&a, p, nregs);
+    } else if (type == RC_RT_READ) {
+        pixels = rt_read(&a, p, nregs, wb, p->rlen);
+    } else {
+        s->unsupported_messages++;
+        warn_once(s, u, 4, "render cache message type not modelled: zeros returned");
+    }
+    if (p->flags & EU_SEND_EOT) {
+        /* the thread's last message: WM releases its scoreboard on this */
+        t->end = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
+        struct eu_thread_end *e = (struct eu_thread_end *)t->end->payload;
+        memset(e, 0, sizeof *e);
+        e->op = EU_TD_THREAD_END;
+        e->request_id = p->ctx.group;
+        e->slot = p->slot;
+        e->ffid = FFID_PS;
+        s->thread_ends++;
+    }
+    /* the pixel pipe: pixels_per_cycle a cycle, in message order */
+    uint64_t now = unit_cycle(u);
+    uint64_t cost = pixels ? (pixels + s->pixels_per_cycle - 1) / s->pixels_per_cycle : 1;
+    uint64_t start = s->pipe_free > now ? s->pipe_free : now;
+    s->pipe_free = start + cost;
+    s->busy_cycles += cost;
+    t->ready = s->pipe_free;
+    if (s->l3 && port_is_bound(s->l3) && t->nlines) {
+        t->lines_left = t->nlines;
+        for (uint32_t i = 0; i < t->nlines; i++)
+            fifo_push(&s->line_queue, &(struct pending_line){ ti, i });
+    } else {
+        complete(s, ti, t->ready + s->latency);
+    }
+}
+
+static void send_lines(struct om *s, struct unit *u)
+{
+    while (fifo_count(&s->line_queue) && port_can_send(s->l3)) {
+        struct pending_line pl;
+        fifo_pop(&s->line_queue, &pl);
+        const struct txn *t = &s->txn[pl.txn];
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        struct memreq *r = (struct memreq *)m->payload;
+        memset(r, 0, sizeof *r);
+        r->address = t->lines[pl.index];
+        r->tag = pl.txn;
+        r->bytes = MEMREQ_LINE_BYTES;
+        r->op = t->ops[pl.index];
+        r->target = MEMREQ_DATA;
+        r->client = unit_id(u);
+        port_try_send(s->l3, m);
+        s->lines++;
+    }
+}
+
+static void take_l3_replies(struct om *s, struct unit *u)
+{
+    struct msg *m;
+    while (s->l3_reply && (m = port_pop(s->l3_reply)) != NULL) {
+        const struct memreply *r = (const struct memreply *)m->payload;
+        if (m->kind != MSG_MEMORY_RESPONSE || m->size < sizeof *r || r->tag >= s->max_outstanding ||
+            !s->txn[r->tag].used || s->txn[r->tag].lines_left == 0) {
+            s->bad_messages++;
+        } else {
+            s->l3_replies++;
+            struct txn *t = &s->txn[r->tag];
+            if (--t->lines_left == 0) {
+                uint64_t now = unit_cycle(u);
+                complete(s, r->tag, t->ready > now ? t->ready : now);
+            }
+        }
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+}
+
+/* ---- the unit ------------------------------------------------------------------------ */
+
+static int om_realize(struct unit *u, struct gt_error *err)
+{
+    struct om *s = unit_state(u);
+    s->eus = unit_port_count(u, "eu");
+    if (s->eus > OM_MAX_EUS)
+        return gt_error_set(err, "%u eu links; at most %d", s->eus, OM_MAX_EUS);
+    free(s->eu);
+    free(s->outs);
+    s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
+    s->outs = gt_xcalloc(s->eus + 1, sizeof *s->outs);
+    for (uint32_t i = 0; i < s->eus; i++) {
+        s->eu[i] = unit_port(u, "eu", i);
+        s->outs[i] = i < unit_port_count(u, "writeback") ? unit_port(u, "writeback", i) : NULL;
+    }
+    s->wm = unit_port(u, "wm", 0);
+    s->eot_ps = unit_port(u, "eot_ps", 0);
+    s->outs[s->eus] = s->eot_ps;
+    s->l3 = unit_port(u, "l3", 0);
+    s->l3_reply = unit_port(u, "l3_reply", 0);
+    reply_queue_free(&s->replies, unit_sim(u));
+    reply_queue_init(&s->replies, &(struct reply_queue_config){
+        .capacity = 0, .order = REPLY_QUEUE_READY_THEN_INSERTION,
+        .refusal = REPLY_QUEUE_PER_PORT, .ports = s->outs, .port_count = s->eus + 1,
+        .stall_count = &s->stall_writeback });
+    return 0;
+}
+
+static void om_release(struct om *s, struct unit *u)
+{
+    reply_queue_clear(&s->replies, unit_sim(u));
+    if (s->txn)
+        for (uint32_t i = 0; i < OM_MAX_TXN; i++) {
+            if (s->txn[i].wb)
+                msg_free(unit_sim(u), s->txn[i].wb);
+            if (s->txn[i].end)
+                msg_free(unit_sim(u), s->txn[i].end);
+        }
+    free(s->txn);
+    s->txn = NULL;
+    fifo_release(&s->line_queue);
+    free(s->surfaces);
+    s->surfaces = NULL;
+    s->surface_count = s->surface_capacity = 0;
+}
+
+static void om_reset(struct unit *u)
+{
+    struct om *s = unit_state(u);
+    om_release(s, u);
+    s->txn = gt_xcalloc(OM_MAX_TXN, sizeof *s->txn);
+    fifo_init(&s->line_queue, sizeof(struct pending_line));
+    s->in_flight = 0;
+    s->pipe_free = 0;
+    s->samples = 1;
+    s->draw = 0;
+    s->state_since_write = false;
+    s->blend_valid = s->cc_valid = false;
+    s->fast_clear = s->resolve = false;
+}
+
+static enum unit_activity om_tick(struct unit *u)
+{
+    struct om *s = unit_state(u);
+    struct msg *m;
+    take_l3_replies(s, u);
+    while (s->wm && (m = port_pop(s->wm)) != NULL) {
+        if (m->kind == MSG_STATE && m->size >= sizeof(struct cs_state_packet))
+            take_state(s, u, (const struct cs_state_packet *)m->payload);
+        else
+            s->bad_messages++;
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+    uint32_t taken = 0;
+    for (uint32_t k = 0; k < s->eus && taken < s->messages_per_cycle; k++) {
+        uint32_t e = (s->next_eu + k) % s->eus;
+        while (taken < s->messages_per_cycle && s->in_flight < s->max_outstanding &&
+               (m = port_pop(s->eu[e])) != NULL) {
+            take_message(s, u, e, m);
+            msg_free(unit_sim(u), m);
+            taken++;
+            unit_progress(u);
+            s->next_eu = (e + 1) % s->eus;
+        }
+    }
+    if (s->l3 && port_is_bound(s->l3))
+        send_lines(s, u);
+    reply_queue_send(&s->replies, u);
+    reply_queue_wake(&s->replies, u);
+    bool more = fifo_count(&s->line_queue) > 0 && port_can_send(s->l3);
+    for (uint32_t e = 0; e < s->eus && !more; e++)
+        if (port_peek(s->eu[e]) && s->in_flight < s->max_outstanding)
+            more = true;
+    if (reply_queue_next_ready(&s->replies) <= unit_cycle(u) + 1)
+        more = true;
+    return more ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static void om_destroy(struct unit *u)
+{
+    struct om *s = unit_state(u);
+    om_release(s, u);
+    reply_queue_free(&s->replies, unit_sim(u));
+    free(s->eu);
+    free(s->outs);
+    s->eu = s->outs = NULL;
+}
+
+const struct unit_ops om_ops = {
+    .kind = "om",
+    .help = "Pixel back end of a slice: the render cache data port (SFID 5) with the colour "
+            "calculator: RT write/read messages, alpha to coverage, alpha test, blending, "
+            "logic ops, write masks, sRGB, fast clear (seed 003 L7584-8213, L16385-16885).",
+    .state_size = sizeof(struct om),
+    .params = om_params,
+    .ports = om_ports,
+    .stats = om_stats,
+    .realize = om_realize,
+    .reset = om_reset,
+    .tick = om_tick,
+    .destroy = om_destroy,
+};

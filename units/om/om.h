@@ -1,0 +1,123 @@
+/* units/om/om.h - the pixel back end of a Gen8/Gen9 slice: the render cache
+ * data port (SFID 5) with the colour calculator ("output merger"), one per
+ * slice.
+ *
+ * Models (seed 003; notes/003-skl-pipeline.md §3.14-3.15, notes/003-skl-
+ * sharedfn-eu.md §5):
+ *  - render target write messages (L7584-8213): descriptor through the
+ *    generated accessors (build/gen/msg_desc.h, spec/eu/descriptors.txt:
+ *    type 12 RT write, subtypes SIMD16 single source, SIMD16 replicated,
+ *    SIMD8 dual source low/high, SIMD8 single source; Slot Group Select; Last
+ *    Render Target Select; header present); payload order s0A oM R G B A sZ
+ *    oS (L7858-7950; SIMD8: one register a channel, SIMD16: two) decoded into
+ *    struct rt_write (units/common/pixel.h). The two-register header (MH_RT,
+ *    layout a gap in the seed; Mesa's fb write lowering: M0 a copy of R0 with
+ *    M0.0[11] Source0 Alpha Present, M0.2 Render Target Index; M1 a copy of
+ *    R1: R1.2-R1.5 subspan X/Y, R1.7[15:0] the pixel mask) gives the RT index
+ *    (the BLEND_STATE entry), R0.0[12] oMask / [13] source depth presence
+ *    (L16108ff) and [14] output stencil presence (the model's reading), the
+ *    slot positions and the Pixel Sample Mask; without a header the exec mask
+ *    stands for the mask (L8200) and the positions come from the thread's
+ *    dispatch: ctx.subspans / pixel_x / pixel_y / pixel_mask of struct
+ *    eu_thread_context (thread_msg.h, the pixel scoreboard entry), ANDed with
+ *    ctx.pixel_mask so helper pixels are never written; oM/sZ/oS presence from
+ *    3DSTATE_PS_EXTRA as the dispatch's R0.0 would carry them, RT index 0
+ *    (L8063-8075). Slot 4k+i = subspan k, pixel i (UL, UR, LL, LR;
+ *    L7688-7735); SIMD8 messages cover slots 0-7 or 8-15 (slot group, or
+ *    LO/HI for dual source);
+ *  - the colour calculator per pixel in the seed's order (L16420-16431):
+ *    alpha to coverage (BLEND_STATE, off when oMask is sent or PS_EXTRA
+ *    disables it), oMask, alpha to one, alpha test (COLOR_CALC_STATE format
+ *    and reference; source 0 alpha when sent); depth and stencil are WM's
+ *    (early tests), not here; pre-blend clamp, blending with the BLEND_STATE
+ *    entry of the RT index (every factor and function, MIN/MAX with factors,
+ *    independent alpha, constant colour, SRC_ALPHA_SATURATE, dual source),
+ *    post-blend clamp and the RT format's range (L16518-16627; units/om/
+ *    om_color.h), logic ops (16, genxml encodings) on the packed bits, the
+ *    per-channel write disables of the BLEND_STATE entry, sRGB (destination
+ *    decoded for blending, result encoded) through units/common/format.h; the
+ *    texel written through units/common/surface.h (linear, X, Y, Yf/Ys
+ *    tiling; MSAA: the pixel's colour goes to every sample) with the SEND's
+ *    address space; slots outside the mask, and pixels out of bounds
+ *    (L8206-8213), are not written;
+ *  - fast clear (L16768-16885): with 3DSTATE_PS Render Target Fast Clear
+ *    Enable each pixel the clear draw writes stands for a block of the RT
+ *    (32 bpp: 64x32 pixels, 64 bpp: 32x32, 128 bpp: 16x32: the scale-down
+ *    factors of L16808-16835, used for every tiling), and the block clipped to
+ *    the surface is written with the clear colour of the RT's SURFACE_STATE
+ *    (Gen9: Red/Green/Blue/Alpha Clear Color dwords 12-15 as floats or
+ *    integers for the format; Gen8: the 1-bit dword 7 fields, 0 or 1): the
+ *    surface in memory always holds its logical pixels. The CCS/MCS contents
+ *    are not modelled, so a resolve (3DSTATE_PS Render Target Resolve Type
+ *    != 0, Gen8 Resolve Enable) writes nothing; both are counted;
+ *  - render target reads (type 13, L7995-8021): SIMD8 (4 registers) or SIMD16
+ *    (8, by rlen), every in-bounds pixel unpacked to float/int, 0 elsewhere;
+ *  - state from WM in order (it guarantees no thread of earlier state is
+ *    running): BLEND_STATE (4-byte header + 8-byte entries, up to 8 RTs),
+ *    COLOR_CALC_STATE and CC_VIEWPORT are read from Dynamic State Base + the
+ *    pointer when the pointer command arrives, with the packet's address
+ *    space; 3DSTATE_PS, PS_EXTRA, PS_BLEND, MULTISAMPLE, WM_DEPTH_STENCIL,
+ *    DEPTH_BUFFER and STATE_BASE_ADDRESS are taken (the last three only noted);
+ *  - thread ends: an RT write with EOT sends struct eu_thread_end (op
+ *    EU_TD_THREAD_END, request_id = ctx.group, ffid FFID_PS) on "eot_ps" once
+ *    the message is done, so WM can release its pixel scoreboard; any other
+ *    message with EOT does so too (counted) so no thread is lost;
+ *  - the colour surfaces written are recorded (om_written_surfaces) for
+ *    harnesses and `gtsim run --images`: a draw is a run of RT writes between
+ *    two state packets from WM, numbered from 1 (WM gives no draw number).
+ * Timing: the functional access happens when the message is taken; the pixel
+ * pipe handles `pixels_per_cycle` pixels a cycle (busy cycles counted: the
+ * seed gives no blend rate; 4, a 2x2 subspan a clock, is the model's choice);
+ * with "l3" linked every 64-byte line touched is a MSG_MEMORY_REQUEST and the
+ * message completes when they are answered, otherwise after `latency`.
+ * Ports: "eu"[open] in (MSG_SEND), "writeback"[open] out (MSG_WRITEBACK for
+ *        rlen > 0), "wm" in (MSG_STATE), "eot_ps" out (MSG_THREAD_DISPATCH
+ *        thread ends), "l3" out / "l3_reply" in (optional). All optional.
+ * Stats: messages, rt_write.{simd16,rep16,simd8_dual_lo,simd8_dual_hi,simd8},
+ *        rt_reads, pixels_written, pixels_blended, pixels_logic_op,
+ *        pixels_discarded, fast_clear_blocks, fast_clear_pixels, resolve_messages,
+ *        unsupported_messages, unsupported_formats, out_of_bounds, page_faults
+ *        (unmapped RT memory: the pixel is dropped), bad_messages, bad_state,
+ *        state_read_failures, no_positions, thread_ends, dither_ignored,
+ *        busy_cycles, lines, l3_replies, stall.writeback, draws.
+ * Not modelled: half-precision (RTWH) messages and SIMD8 image writes
+ * (counted unsupported), per-sample dispatch and per-sample coverage, the
+ * depth/stencil tests and updates (WM's early tests), source depth/stencil
+ * and oS (decoded only), dithering (the matrix is a gap in the seed: counted
+ * as dither_ignored), Render Target Rotation, YCRCB and other formats the
+ * format library cannot pack (counted, warned with the name), the CCS/MCS
+ * and HiZ contents, the render cache itself (every access is a memory
+ * access; the cache flush has nothing to do), gamma beyond sRGB.
+ */
+#ifndef GTSIM_UNITS_OM_OM_H
+#define GTSIM_UNITS_OM_OM_H
+
+#include <stdint.h>
+
+#include "fabric/unit.h"
+#include "units/common/surface.h"
+
+extern const struct unit_ops om_ops;
+
+#define OM_SURFACE_DRAWS 16u        /* draw numbers kept per surface */
+
+/* A colour surface some RT write (or fast clear) wrote. */
+struct om_surface {
+    uint64_t address;               /* Surface Base Address (GPU virtual) */
+    uint32_t width, height, pitch;  /* LOD 0 pixels; bytes per row */
+    uint32_t format;                /* SURFACE_FORMAT */
+    enum tiling tiling;
+    uint32_t samples;
+    uint32_t space_format;          /* enum gpu_address_space_format of the writes */
+    uint64_t space_root;
+    struct surface surface;         /* the decoded SURFACE_STATE (for addressing) */
+    uint64_t pixels_written;
+    uint32_t draw_count;            /* draws that wrote it */
+    uint32_t draws[OM_SURFACE_DRAWS];   /* the first OM_SURFACE_DRAWS of them */
+};
+
+/* Harness access (tests, tools): the colour surfaces this unit wrote, in the
+ * order first written; valid until the unit's next tick or reset. */
+uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list);
+
+#endif
