@@ -33,27 +33,31 @@ void sbe_select(const struct sbe_state *st, const float (*inputs)[4], uint32_t i
                 float out[SETUP_MAX_ATTRIBUTES][4], struct sbe_faults *faults)
 {
     uint32_t n = st->output_count < SETUP_MAX_ATTRIBUTES ? st->output_count : SETUP_MAX_ATTRIBUTES;
-    /* pass-through first (L15116: "If DISABLED, all vertex attributes are passed through") */
-    for (uint32_t i = 0; i < n; i++)
-        input(inputs, input_count, i, out[i], faults);
-    if (st->swizzle_enable) {
-        for (uint32_t k = 0; k < SBE_SWIZZLED; k++) {
-            uint16_t d = st->detail[k];
-            uint32_t i = k + 16u * detail_control_mode(d);
-            if (i >= n)
-                continue;
-            uint32_t select = detail_swizzle(d), source = detail_source(d);
-            bool facing = select == SBE_INPUTATTR_FACING || select == SBE_INPUTATTR_FACING_W;
-            /* the back face's attribute follows the front's (L15122) */
-            input(inputs, input_count, source + (facing && back_facing ? 1u : 0u), out[i], faults);
-            if (select == SBE_INPUTATTR_W || select == SBE_INPUTATTR_FACING_W)
-                out[i][0] = out[i][3];          /* WYZW */
-            static const float constants[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 1 } };
-            uint32_t cs = detail_constant(d), mask = detail_overrides(d);
-            for (uint32_t c = 0; c < 4; c++)
-                if (mask & (1u << c))
-                    out[i][c] = cs == SBE_CONST_PRIM_ID ? bits_as_float(primitive_id) : constants[cs][c];
+    /* which detail (if any) swizzles each output */
+    int32_t by[SETUP_MAX_ATTRIBUTES];
+    for (uint32_t i = 0; i < SETUP_MAX_ATTRIBUTES; i++)
+        by[i] = -1;
+    if (st->swizzle_enable)
+        for (uint32_t k = 0; k < SBE_SWIZZLED; k++)
+            by[k + 16u * detail_control_mode(st->detail[k])] = (int32_t)k;
+    for (uint32_t i = 0; i < n; i++) {
+        if (by[i] < 0) {
+            /* L15116: "If DISABLED, all vertex attributes are passed through" */
+            input(inputs, input_count, i, out[i], faults);
+            continue;
         }
+        uint16_t d = st->detail[by[i]];
+        uint32_t select = detail_swizzle(d), source = detail_source(d);
+        bool facing = select == SBE_INPUTATTR_FACING || select == SBE_INPUTATTR_FACING_W;
+        /* the back face's attribute follows the front's (L15122) */
+        input(inputs, input_count, source + (facing && back_facing ? 1u : 0u), out[i], faults);
+        if (select == SBE_INPUTATTR_W || select == SBE_INPUTATTR_FACING_W)
+            out[i][0] = out[i][3];              /* WYZW */
+        static const float constants[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 1 } };
+        uint32_t cs = detail_constant(d), mask = detail_overrides(d);
+        for (uint32_t c = 0; c < 4; c++)
+            if (mask & (1u << c))
+                out[i][c] = cs == SBE_CONST_PRIM_ID ? bits_as_float(primitive_id) : constants[cs][c];
     }
     if (st->primitive_id_override && st->primitive_id_attribute < n)
         for (uint32_t c = 0; c < 4; c++)
