@@ -7,6 +7,7 @@
  * culling (L14820-14856), rectangle completion (L14797), the clip rectangle
  * (L14858-14870) and the depth plane. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,221 @@ static void test_depth_and_inverse_w_planes(void)
     CU_ASSERT_DOUBLE_EQUAL(p.x0, 2.0, 0);
 }
 
+/* The plane's value at pixel-space point (x, y). */
+static double at(const struct setup_plane *pl, const struct setup_primitive *p, double x, double y)
+{
+    return pl->a0 + pl->a1 * (x - p->x0) + pl->a2 * (y - p->y0);
+}
+
+/* Barycentric weights of (x, y) in triangle t, from signed areas. */
+static void weights(const double t[3][2], double x, double y, double w[3])
+{
+    double area = (t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[2][0] - t[0][0]) * (t[1][1] - t[0][1]);
+    for (int i = 0; i < 3; i++) {
+        const double *a = t[(i + 1) % 3], *b = t[(i + 2) % 3];
+        w[i] = ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / area;
+    }
+}
+
+static void test_barycentric_planes(void)
+{
+    struct sf_setup_state st = open_state();
+    struct setup_primitive p;
+    /* vertices on whole subpixels (quantization leaves them) */
+    const double t[3][2] = { { 3.25, 2.5 }, { 17.75, 6.0 }, { 6.5, 19.125 } };
+    struct sf_setup_vertex v[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = (struct sf_setup_vertex){ (float)t[i][0], (float)t[i][1], 0.5f, 1.0f + (float)i };
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    const double probes[4][2] = { { 8, 8 }, { 10.5, 7.25 }, { 5, 12 }, { 3.25, 2.5 } };
+    for (int k = 0; k < 4; k++) {
+        double w[3];
+        weights(t, probes[k][0], probes[k][1], w);
+        CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[0], &p, probes[k][0], probes[k][1]), w[1], 1e-5);
+        CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[1], &p, probes[k][0], probes[k][1]), w[2], 1e-5);
+    }
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[0], &p, t[i][0], t[i][1]), i == 1, 1e-5);
+        CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[1], &p, t[i][0], t[i][1]), i == 2, 1e-5);
+        CU_ASSERT_DOUBLE_EQUAL(p.vertex_inverse_w[i], 1.0 / (1 + i), 1e-7);
+    }
+    /* a strip's odd triangle counts its winding the other way (L14850) */
+    struct sf_object o = { .type = SF_OBJECT_TRIANGLE };
+    memcpy(o.v, v, sizeof o.v);
+    st.front_winding = SF_FRONT_CW;
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    bool back = (p.flags & PRIM_BACK_FACING) != 0;
+    o.invert_orientation = true;
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_NOT_EQUAL(back, (p.flags & PRIM_BACK_FACING) != 0);
+}
+
+static uint32_t count_in(const struct setup_primitive *p, int32_t w, int32_t h, int32_t *x0,
+                         int32_t *y0, int32_t *x1, int32_t *y1)
+{
+    uint32_t n = 0;
+    *x0 = *y0 = 1 << 20;
+    *x1 = *y1 = -1;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (sf_setup_covers(p, x, y, true)) {
+                n++;
+                *x0 = x < *x0 ? x : *x0;
+                *y0 = y < *y0 ? y : *y0;
+                *x1 = x > *x1 ? x : *x1;
+                *y1 = y > *y1 ? y : *y1;
+            }
+    return n;
+}
+
+static void test_points(void)
+{
+    struct sf_setup_state st = open_state();
+    struct setup_primitive p;
+    int32_t x0, y0, x1, y1;
+    /* the strip_fan test's points: gl_PointSize 4 centred on a pixel corner
+     * covers the 4x4 pixels whose centres lie within +-2 (no centre on an
+     * edge, so both rules agree) */
+    struct sf_object o = { .type = SF_OBJECT_POINT, .point_width = 4.0f };
+    o.v[0] = (struct sf_setup_vertex){ 10, 20, 0.25f, 2 };
+    for (int rule = 0; rule < 2; rule++) {
+        st.point_rule_upper_right = rule;
+        CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+        CU_ASSERT_EQUAL(p.topology, PRIM_POINTLIST);
+        CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 16);
+        CU_ASSERT(x0 == 8 && x1 == 11 && y0 == 18 && y1 == 21);
+    }
+    /* width 2 about a pixel centre: the square [9.5, 11.5] has centres on
+     * its left and right edges; UPPER_LEFT keeps the left ones, UPPER_RIGHT
+     * the right ones; both keep the top row and drop the bottom one */
+    o.point_width = 2.0f;
+    o.v[0] = (struct sf_setup_vertex){ 10.5f, 20.5f, 0.25f, 2 };
+    st.point_rule_upper_right = false;
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 4);
+    CU_ASSERT(x0 == 9 && x1 == 10 && y0 == 19 && y1 == 20);
+    st.point_rule_upper_right = true;
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 4);
+    CU_ASSERT(x0 == 10 && x1 == 11 && y0 == 19 && y1 == 20);
+    /* b1, b2 run 0..1 across the square from its top-left corner; depth and 1/w constant */
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[0], &p, 9.5, 19.5), 0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[0], &p, 11.5, 21.5), 1, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[1], &p, 11.5, 21.5), 1, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[1], &p, 11.5, 20.5), 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.depth, &p, 11, 21), 0.25, 0);
+    CU_ASSERT_DOUBLE_EQUAL(p.vertex_inverse_w[2], 0.5, 0);
+    /* degenerate and absurd widths are counted, never drawn */
+    o.point_width = 0.001f;             /* quantizes to nothing at 8 bits */
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_DEGENERATE);
+    o.point_width = -1.0f;
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_BAD_WIDTH);
+    o.point_width = NAN;
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_BAD_WIDTH);
+    o.point_width = INFINITY;
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_BAD_WIDTH);
+    o.point_width = 1e6f;               /* clamped to the guardband, then the clip rectangle */
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT(p.x_min == 0 && p.x_max == 8191);
+}
+
+static void test_lines(void)
+{
+    struct sf_setup_state st = open_state();
+    st.line_width = 1.0f;
+    struct setup_primitive p;
+    int32_t x0, y0, x1, y1;
+    /* horizontal through pixel centres (2.5, 5.5) -> (12.5, 5.5): the
+     * parallelogram y in [5, 6], x in [2.5, 12.5]; the start's centre is on
+     * the left edge (in), the end's on the right edge (out): pixels 2..11 */
+    struct sf_object o = { .type = SF_OBJECT_LINE };
+    o.v[0] = (struct sf_setup_vertex){ 2.5f, 5.5f, 0.0f, 1 };
+    o.v[1] = (struct sf_setup_vertex){ 12.5f, 5.5f, 1.0f, 1 };
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(p.topology, PRIM_LINELIST);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 10);
+    CU_ASSERT(x0 == 2 && x1 == 11 && y0 == 5 && y1 == 5);
+    /* along the line: b1 0 -> 1, depth 0 -> 1, constant across it */
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[0], &p, 7.5, 5.5), 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[0], &p, 7.5, 5.9), 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.depth, &p, 12.5, 5.5), 1.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(at(&p.barycentric[1], &p, 12.5, 5.5), 0.0, 0);
+    /* Last Pixel Enable draws the end's pixel too */
+    o.last_pixel = true;
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 11);
+    CU_ASSERT_EQUAL(x1, 12);
+    o.last_pixel = false;
+    /* vertical (Y-major: widened along X): x in [5, 6], y in [2.5, 12.5], top in, bottom out */
+    o.v[0] = (struct sf_setup_vertex){ 5.5f, 2.5f, 0.0f, 1 };
+    o.v[1] = (struct sf_setup_vertex){ 5.5f, 12.5f, 0.0f, 1 };
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 10);
+    CU_ASSERT(x0 == 5 && x1 == 5 && y0 == 2 && y1 == 11);
+    /* a diagonal is X-major (L14983): widened along Y, one pixel per column,
+     * (i, i) for i = 0..7, checked pixel by pixel */
+    o.v[0] = (struct sf_setup_vertex){ 0.5f, 0.5f, 0.0f, 1 };
+    o.v[1] = (struct sf_setup_vertex){ 8.5f, 8.5f, 0.0f, 1 };
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    uint32_t wrong = 0, n = 0;
+    for (int32_t y = 0; y < 16; y++)
+        for (int32_t x = 0; x < 16; x++) {
+            bool in = sf_setup_covers(&p, x, y, true);
+            n += in;
+            wrong += in != (x == y && x < 8);
+        }
+    CU_ASSERT_EQUAL(n, 8);
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* width 3 horizontal: three rows */
+    st.line_width = 3.0f;
+    o.v[0] = (struct sf_setup_vertex){ 2.5f, 5.5f, 0.0f, 1 };
+    o.v[1] = (struct sf_setup_vertex){ 6.5f, 5.5f, 0.0f, 1 };
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 12);
+    CU_ASSERT(y0 == 4 && y1 == 6);
+    /* zero width (cosmetic) is drawn as width 1; coincident endpoints are degenerate */
+    st.line_width = 0.0f;
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 4);
+    o.v[1] = o.v[0];
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_DEGENERATE);
+}
+
+static void test_depth_offset(void)
+{
+    struct sf_setup_state st = open_state();
+    struct setup_primitive p;
+    /* dz/dx = 0.125, dz/dy = -0.0625: MaxDepthSlope 0.125 */
+    struct sf_setup_vertex v[3] = { { 2, 2, 0.25f, 1 }, { 10, 2, 1.25f, 1 }, { 2, 10, -0.25f, 1 } };
+    st.depth_offset = true;
+    st.depth_offset_constant = 2.0f;
+    st.depth_offset_scale = 0.5f;
+    st.depth_format = SF_DEPTH_D16_UNORM;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25 + 2.0 / 65535 + 0.5 * 0.125, 1e-7);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a1, 0.125, 1e-7);   /* the slope is unchanged */
+    st.depth_format = SF_DEPTH_D24_UNORM_X8;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25 + 2.0 / 16777215 + 0.0625, 1e-7);
+    /* D32_FLOAT: 2^(exponent(max z = 1.25) - 23) = 2^-23 */
+    st.depth_format = SF_DEPTH_D32_FLOAT;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25 + 2.0 * ldexp(1, -23) + 0.0625, 1e-9);
+    /* a positive clamp limits it; legacy makes r 1.0 */
+    st.depth_offset_clamp = 0.01f;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.26, 1e-7);
+    st.depth_offset_clamp = 0;
+    st.legacy_depth_bias = true;
+    st.depth_format = SF_DEPTH_D16_UNORM;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25 + 2.0 + 0.0625, 1e-6);
+    /* not on rectangles (L15725: triangles only) */
+    struct sf_setup_vertex r[3] = { { 2, 2, 0.5f, 1 }, { 0, 2, 0.5f, 1 }, { 0, 0, 0.5f, 1 } };
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, r, true, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.5, 0);
+}
+
 static const struct test_case cases[] = {
     { "quantization: ties to even, 4 and 8 bits, guardband clamp", test_quantize },
     { "a right triangle's coverage under the top-left rule", test_right_triangle_top_left },
@@ -230,6 +446,10 @@ static const struct test_case cases[] = {
     { "rectangle completion, drawing rectangle, scissor, viewport extents",
       test_rectangle_and_clip_rectangle },
     { "depth and 1/w planes", test_depth_and_inverse_w_planes },
+    { "barycentric planes against area ratios; strip orientation", test_barycentric_planes },
+    { "points: 4x4 on a pixel corner, the point rasterization rules, widths", test_points },
+    { "lines: horizontal, vertical, diagonal, wide, last pixel, degenerate", test_lines },
+    { "global depth offset for UNORM and float depth, clamp, legacy", test_depth_offset },
     { 0 }
 };
 TEST_SUITE(sf_setup, cases);

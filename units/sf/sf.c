@@ -12,10 +12,17 @@
 #include "units/common/mmio.h"
 #include "units/common/primitive.h"
 #include "units/common/urb.h"
+#include "units/sf/sf_attributes.h"
 #include "units/sf/sf_setup.h"
 
 #define SF_VIEWPORTS 16u
 #define SF_CLIP_VIEWPORT_BYTES 64u      /* 16 dwords each (reference genxml) */
+
+/* A stage's vertex output as SBE_INT sees it (003 L15169-15175). */
+struct sf_vue_output {
+    bool enable;
+    uint32_t read_offset, read_length;
+};
 
 struct sf {
     struct unit *unit;
@@ -27,11 +34,25 @@ struct sf {
     struct spec_SF_CLIP_VIEWPORT viewport[SF_VIEWPORTS];
     struct spec_SCISSOR_RECT scissor[SF_VIEWPORTS];
     struct sf_setup_state setup;    /* viewport-independent part */
+    uint32_t tri_provoking, line_provoking, fan_provoking;  /* 3DSTATE_SF selects */
+    bool last_pixel;                /* Last Pixel Enable */
+    bool point_width_from_state;    /* Point Width Source = State */
+    float point_width;              /* 3DSTATE_SF Point Width */
+    bool raster_depth_offset_solid; /* 3DSTATE_RASTER Global Depth Offset Enable Solid */
+    bool non_solid_fill, antialiasing;
+    /* 3DSTATE_SBE (raw) and what SBE_INT takes from VS, DS and GS */
+    struct sbe_state sbe;           /* everything but read_length */
+    bool force_read_offset, force_read_length;
+    uint32_t sbe_read_offset, sbe_read_length;
+    struct sf_vue_output vs, ds, gs;
     /* the head primitive's reads */
     bool reading;
-    uint32_t reads_sent, reads_back;
-    float position[PRIM_MAX_VERTICES][4];
-    uint32_t viewport_index;
+    uint32_t reads_sent, reads_back, reads_needed;
+    uint32_t read_offset, read_length;      /* SBE_INT of the head primitive */
+    bool merged_read;               /* header and attributes in one read */
+    float header[PRIM_MAX_VERTICES][8];
+    float inputs[PRIM_MAX_VERTICES][SBE_MAX_INPUTS][4];
+    float outputs[3][SETUP_MAX_ATTRIBUTES][4];      /* one object's vertices after SBE */
     /* what harnesses see */
     uint32_t draws_seen, last_draw;
     bool any_draw;
@@ -39,7 +60,9 @@ struct sf {
     /* stats */
     uint64_t primitives, vertices, nan_discarded, draws, bad_primitives, stall_urb;
     uint64_t viewport_read_failures, scissor_read_failures;
-    uint64_t triangles, rectangles, degenerate, face_culled, outside, not_set_up, stall_wm;
+    uint64_t points, lines, triangles, rectangles, degenerate, face_culled, outside, bad_width;
+    uint64_t infinite, unsupported, reserved_provoking, non_solid_objects, aa_lines, stall_wm;
+    uint64_t attribute_rows, attributes_out, source_out_of_range, objects;
 };
 
 static const struct port_desc sf_ports[] = {
@@ -61,24 +84,42 @@ static const struct port_desc sf_ports[] = {
 #define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct sf, f, m, h)
 static const struct stat_desc sf_stats[] = {
     C("primitives", primitives, "primitives", "primitives received from CLIP"),
-    C("vertices", vertices, "vertices", "vertex positions read"),
-    C("nan_discarded", nan_discarded, "primitives",
-      "objects with a NaN post-transform position, discarded (003 L14730)"),
+    C("vertices", vertices, "vertices", "vertex headers (positions) read"),
+    C("objects", objects, "objects", "objects decomposed from the primitives (003 L14427)"),
+    C("nan_discarded", nan_discarded, "objects",
+      "objects with a NaN position before or after the transform, discarded (003 L14728-14730)"),
     C("draws", draws, "draws", "draws whose primitives reached SF"),
     C("bad_primitives", bad_primitives, "primitives",
       "primitives without vertices or whose VUEs could not be read"),
+    C("unsupported", unsupported, "primitives",
+      "primitives of a topology SF does not take (adjacency, QUAD*, LINELOOP, patches; L14379)"),
     C("stall.urb", stall_urb, "events", "times the URB channel was full"),
     C("viewport_read_failures", viewport_read_failures, "commands",
       "SF_CLIP_VIEWPORT arrays that could not be read (zeros used)"),
     C("scissor_read_failures", scissor_read_failures, "commands",
       "SCISSOR_RECT arrays that could not be read (zeros used)"),
+    C("setup.points", points, "objects", "points set up and sent to WM"),
+    C("setup.lines", lines, "objects", "lines set up and sent to WM"),
     C("setup.triangles", triangles, "objects", "triangles set up and sent to WM"),
     C("setup.rectangles", rectangles, "objects", "rectangles set up and sent to WM"),
     C("culled.degenerate", degenerate, "objects", "degenerate objects discarded (003 L14820)"),
     C("culled.face", face_culled, "objects", "triangles discarded by Cull Mode (003 L14834)"),
     C("culled.outside", outside, "objects",
       "objects wholly outside the clip rectangle (003 L14858-14870)"),
-    C("not_set_up", not_set_up, "objects", "points and lines: their setup is not modelled yet"),
+    C("culled.bad_width", bad_width, "objects", "points whose width is NaN, infinite or negative"),
+    C("culled.infinite", infinite, "objects",
+      "objects with an infinite screen Z or a zero or infinite W (not the seed's rule: their "
+      "planes would be infinite)"),
+    C("reserved_provoking", reserved_provoking, "objects",
+      "objects whose provoking vertex select is reserved (vertex 0 used)"),
+    C("not_modelled.fill_mode", non_solid_objects, "objects",
+      "triangles drawn SOLID although a WIREFRAME or POINT fill mode is set"),
+    C("not_modelled.aa_lines", aa_lines, "objects",
+      "lines drawn without antialiasing although Antialiasing Enable is set"),
+    C("attributes.rows_read", attribute_rows, "rows", "VUE attribute rows read for SBE"),
+    C("attributes.out", attributes_out, "attributes", "attributes set up (objects x outputs)"),
+    C("attributes.source_out_of_range", source_out_of_range, "reads",
+      "output attributes whose source lies past the rows read (zeros used)"),
     C("stall.wm", stall_wm, "events", "times WM's channel was full"),
     FF_STAGE_STATS("ff.", struct sf, ff),
     STAT_END
@@ -101,14 +142,88 @@ static void take_state(void *context, const struct cs_state_packet *p)
         const struct spec_3DSTATE_SF *v = cs_state_common(p);
         s->viewport_transform = v->ViewportTransformEnable;
         s->setup.subpixel_bits = v->VertexSubPixelPrecisionSelect ? 4 : 8;
+        s->setup.line_width = (float)v->LineWidth;
+        s->setup.legacy_depth_bias = v->LegacyGlobalDepthBiasEnable;
+        s->point_width = (float)v->PointWidth;
+        s->point_width_from_state = v->PointWidthSource == 1;
+        s->tri_provoking = v->TriangleStripListProvokingVertexSelect;
+        s->line_provoking = v->LineStripListProvokingVertexSelect;
+        s->fan_provoking = v->TriangleFanProvokingVertexSelect;
+        s->last_pixel = v->LastPixelEnable;
         break;
     }
     case SPEC_ID_3DSTATE_RASTER: {
-        /* Gen8/9 moved culling and the scissor enable here (reference genxml) */
+        /* Gen8/9 moved culling, the scissor enable and depth offset here
+         * (reference genxml; SF_INT formulas 003 L15003-15080) */
         const struct spec_3DSTATE_RASTER *v = cs_state_common(p);
         s->setup.cull_mode = v->CullMode;
         s->setup.front_winding = v->FrontWinding;
         s->setup.scissor_enable = v->ScissorRectangleEnable;
+        s->raster_depth_offset_solid = v->GlobalDepthOffsetEnableSolid;
+        s->setup.depth_offset_constant = v->GlobalDepthOffsetConstant;
+        s->setup.depth_offset_scale = v->GlobalDepthOffsetScale;
+        s->setup.depth_offset_clamp = v->GlobalDepthOffsetClamp;
+        s->non_solid_fill = v->FrontFaceFillMode != 0 || v->BackFaceFillMode != 0;
+        s->antialiasing = v->AntialiasingEnable;
+        break;
+    }
+    case SPEC_ID_3DSTATE_WM:
+        /* reaches SF on its way to WM (3DSTATE_INT, 003 L15036) */
+        s->setup.point_rule_upper_right =
+            ((const struct spec_3DSTATE_WM *)cs_state_common(p))->PointRasterizationRule == 1;
+        break;
+    case SPEC_ID_3DSTATE_DEPTH_BUFFER:
+        s->setup.depth_format =
+            ((const struct spec_3DSTATE_DEPTH_BUFFER *)cs_state_common(p))->SurfaceFormat;
+        break;
+    case SPEC_ID_3DSTATE_VS: {
+        const struct spec_3DSTATE_VS *v = cs_state_common(p);
+        s->vs = (struct sf_vue_output){ v->Enable, v->VertexURBEntryOutputReadOffset,
+                                        v->VertexURBEntryOutputLength };
+        break;
+    }
+    case SPEC_ID_3DSTATE_DS: {
+        const struct spec_3DSTATE_DS *v = cs_state_common(p);
+        s->ds = (struct sf_vue_output){ v->Enable, v->VertexURBEntryOutputReadOffset,
+                                        v->VertexURBEntryOutputLength };
+        break;
+    }
+    case SPEC_ID_3DSTATE_GS: {
+        const struct spec_3DSTATE_GS *v = cs_state_common(p);
+        s->gs = (struct sf_vue_output){ v->Enable, v->VertexURBEntryOutputReadOffset,
+                                        v->VertexURBEntryOutputLength };
+        break;
+    }
+    case SPEC_ID_3DSTATE_SBE: {
+        const struct spec_3DSTATE_SBE *v = cs_state_common(p);
+        struct sbe_state *b = &s->sbe;
+        b->output_count = v->NumberOfSFOutputAttributes;
+        b->swizzle_enable = v->AttributeSwizzleEnable;
+        b->constant_interpolation = v->ConstantInterpolationEnable;
+        b->point_sprite = v->PointSpriteTextureCoordinateEnable;
+        b->point_sprite_lower_left = v->PointSpriteTextureCoordinateOrigin == 1;
+        b->primitive_id_attribute = v->PrimitiveIDOverrideAttributeSelect;
+        b->primitive_id_components = (v->PrimitiveIDOverrideComponentX ? 1u : 0u) |
+                                     (v->PrimitiveIDOverrideComponentY ? 2u : 0u) |
+                                     (v->PrimitiveIDOverrideComponentZ ? 4u : 0u) |
+                                     (v->PrimitiveIDOverrideComponentW ? 8u : 0u);
+        /* Attribute Active Component Format is Gen9's (DW4-5); Gen8's
+         * packet ends at DW3: every component is active */
+        for (uint32_t i = 0; i < SETUP_MAX_ATTRIBUTES; i++)
+            b->active[i] = (uint8_t)(p->gen >= 9 ? v->AttributeActiveComponentFormat[i] & 3u
+                                                 : SBE_ACTIVE_XYZW);
+        s->force_read_offset = v->ForceVertexURBEntryReadOffset;
+        s->force_read_length = v->ForceVertexURBEntryReadLength;
+        s->sbe_read_offset = v->VertexURBEntryReadOffset;
+        s->sbe_read_length = v->VertexURBEntryReadLength;
+        break;
+    }
+    case SPEC_ID_3DSTATE_SBE_SWIZ: {
+        const struct spec_3DSTATE_SBE_SWIZ *v = cs_state_common(p);
+        for (uint32_t i = 0; i < SBE_SWIZZLED; i++) {
+            s->sbe.detail[i] = (uint16_t)v->Attribute[i];
+            s->sbe.wrap_shortest[i] = (uint8_t)(v->AttributeWrapShortestEnables[i] & 0xfu);
+        }
         break;
     }
     case SPEC_ID_3DSTATE_DRAWING_RECTANGLE: {
@@ -173,19 +288,43 @@ static void take_state(void *context, const struct cs_state_packet *p)
 
 /* ---- work ---------------------------------------------------------------------- */
 
-static struct msg *urb_request(struct sf *s, uint32_t op, uint32_t handle, uint32_t tag)
+/* SBE_INT::Vertex URB Entry Read Offset / Length (003 L15169-15175): the
+ * forced 3DSTATE_SBE values, else those of the last enabled of GS, DS, VS. */
+static void sbe_read_range(const struct sf *s, uint32_t *offset, uint32_t *length)
+{
+    const struct sf_vue_output *last = s->gs.enable ? &s->gs : s->ds.enable ? &s->ds : &s->vs;
+    *offset = s->force_read_offset ? s->sbe_read_offset : last->read_offset;
+    *length = s->force_read_length ? s->sbe_read_length : last->read_length;
+    if (*length > SBE_MAX_READ_ROWS)
+        *length = SBE_MAX_READ_ROWS;
+    if (s->sbe.output_count == 0)
+        *length = 0;        /* "ignored if Number of SF Attributes is 0" (004 L6966-6971) */
+}
+
+#define SF_TAG_ATTRIBUTES 0x100u        /* a tag's part bit: the attribute rows */
+
+static struct msg *urb_read(struct sf *s, uint32_t handle, uint32_t tag, uint32_t row, uint32_t rows)
 {
     struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
     struct urb_msg *q = (struct urb_msg *)m->payload;
     memset(q, 0, sizeof *q);
-    q->op = op;
+    q->op = URB_OP_READ;
     q->client = URB_CLIENT_SF;
     q->tag = tag;
     q->count = 1;
     q->handles[0] = handle;
-    q->row = 0;
-    q->rows = op == URB_OP_READ ? 1 : 0;
+    q->row = row;
+    q->rows = rows;
     return m;
+}
+
+static void take_attribute_rows(struct sf *s, uint32_t vertex, const uint8_t (*rows)[URB_ROW_BYTES],
+                                uint32_t count)
+{
+    for (uint32_t r = 0; r < count && r < SBE_MAX_READ_ROWS; r++) {
+        memcpy(s->inputs[vertex][2 * r], rows[r], URB_ROW_BYTES);
+        s->attribute_rows++;
+    }
 }
 
 static void take_urb_replies(struct sf *s)
@@ -193,15 +332,15 @@ static void take_urb_replies(struct sf *s)
     struct msg *m;
     while (s->urb_reply && (m = port_pop(s->urb_reply)) != NULL) {
         const struct urb_msg *q = (const struct urb_msg *)m->payload;
-        if (m->kind == MSG_URB && q->op == URB_OP_DATA && s->reading &&
-            q->tag < PRIM_MAX_VERTICES && m->size >= sizeof *q + URB_ROW_BYTES) {
-            float dw[8];
-            memcpy(dw, q->data[0], sizeof dw);
-            memcpy(s->position[q->tag], &dw[VUE_DW_POSITION_X], 4 * sizeof(float));
-            if (q->tag == 0) {
-                uint32_t vp;
-                memcpy(&vp, &dw[VUE_DW_VIEWPORT_INDEX], 4);
-                s->viewport_index = vp;
+        uint32_t vertex = q->tag & ~SF_TAG_ATTRIBUTES;
+        if (m->kind == MSG_URB && q->op == URB_OP_DATA && s->reading && vertex < PRIM_MAX_VERTICES &&
+            q->rows >= 1 && m->size >= sizeof *q + (size_t)q->rows * URB_ROW_BYTES) {
+            if (q->tag & SF_TAG_ATTRIBUTES) {
+                take_attribute_rows(s, vertex, q->data, q->rows);
+            } else {
+                memcpy(s->header[vertex], q->data[0], sizeof s->header[vertex]);
+                if (s->merged_read && q->rows > s->read_offset)
+                    take_attribute_rows(s, vertex, q->data + s->read_offset, q->rows - s->read_offset);
             }
             s->reads_back++;
         }
@@ -230,101 +369,249 @@ static struct sf_observed_draw *observed_draw(struct sf *s, uint32_t draw)
                ? &s->observed[s->draws_seen - 1] : NULL;
 }
 
-/* Object setup (units/sf/sf_setup.h) of the primitive's objects: a
- * rectangle, a triangle, or a polygon from CLIP fanned from its first
- * vertex; each object set up goes to WM as MSG_SETUP. */
-static void set_up(struct sf *s, const struct primitive_packet *p,
-                   const struct sf_observed_vertex *v)
+static uint32_t header_u32(const float *header, uint32_t dw)
 {
-    uint32_t n = p->vertex_count;
-    if (n < 3) {
-        s->not_set_up++;
-        return;
-    }
-    uint32_t vpi = s->viewport_index < SF_VIEWPORTS ? s->viewport_index : 0;
-    struct sf_setup_state st = s->setup;
-    if (!st.subpixel_bits)
-        st.subpixel_bits = 8;
-    st.viewport_extents_enable = s->viewport_transform;
-    st.viewport_x_min = s->viewport[vpi].XMinViewPort;
-    st.viewport_y_min = s->viewport[vpi].YMinViewPort;
-    st.viewport_x_max = s->viewport[vpi].XMaxViewPort;
-    st.viewport_y_max = s->viewport[vpi].YMaxViewPort;
-    st.scissor_x_min = (int32_t)s->scissor[vpi].ScissorRectangleXMin;
-    st.scissor_y_min = (int32_t)s->scissor[vpi].ScissorRectangleYMin;
-    st.scissor_x_max = (int32_t)s->scissor[vpi].ScissorRectangleXMax;
-    st.scissor_y_max = (int32_t)s->scissor[vpi].ScissorRectangleYMax;
-    bool rectangle = p->topology == PRIM_RECTLIST;
-    uint32_t objects = rectangle ? 1 : n - 2;
-    for (uint32_t k = 0; k < objects; k++) {
-        const struct sf_observed_vertex *a = &v[0], *b = &v[k + 1], *c = &v[k + 2];
-        struct sf_setup_vertex sv[3] = {
-            { a->screen[0], a->screen[1], a->screen[2], a->clip[3] },
-            { b->screen[0], b->screen[1], b->screen[2], b->clip[3] },
-            { c->screen[0], c->screen[1], c->screen[2], c->clip[3] },
-        };
-        struct msg *m = msg_alloc(unit_sim(s->unit), MSG_SETUP, sizeof(struct setup_primitive));
-        struct setup_primitive *out = (struct setup_primitive *)m->payload;
-        enum sf_setup_result r = sf_setup_object(&st, sv, rectangle, out);
-        if (r != SF_SETUP_OK) {
-            if (r == SF_SETUP_DEGENERATE)
-                s->degenerate++;
-            else if (r == SF_SETUP_CULLED_FACE)
-                s->face_culled++;
-            else
-                s->outside++;
-            msg_free(unit_sim(s->unit), m);
-            continue;
-        }
-        out->primitive_id = p->primitive_id;
-        out->viewport_index = vpi;
-        if (rectangle)
-            s->rectangles++;
-        else
-            s->triangles++;
-        ff_stage_emit(&s->ff, m);
-    }
+    uint32_t v;
+    memcpy(&v, &header[dw], sizeof v);
+    return v;
 }
 
-/* The primitive's positions are in: divide, transform, record, release. */
+/* One object of the decomposition (003 L14482-14720). */
+struct sf_decomposed {
+    uint32_t type;                  /* enum sf_object_type */
+    uint32_t v[3];                  /* indices into the primitive's vertices */
+    uint32_t provoking;             /* 0..2 in v[] */
+    bool invert, back_facing, last_pixel;
+};
+
+static uint32_t provoking_select(struct sf *s, uint32_t select, uint32_t n)
+{
+    if (select < n)
+        return select;
+    s->reserved_provoking++;
+    return 0;
+}
+
+/* Primitive decomposition: the objects of a primitive, in order; false for a
+ * topology SF does not take. */
+static bool decompose(struct sf *s, const struct primitive_packet *p, struct sf_decomposed *o,
+                      uint32_t *count)
+{
+    uint32_t n = p->vertex_count, t = p->topology, k = 0;
+    switch (t) {
+    case PRIM_POINTLIST:
+    case PRIM_POINTLIST_BF:
+        for (uint32_t i = 0; i < n; i++)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_POINT, { i, i, i }, 0, false,
+                                             t == PRIM_POINTLIST_BF, false };
+        break;
+    case PRIM_LINELIST:
+        for (uint32_t i = 0; i + 1 < n; i += 2)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_LINE, { i, i + 1, i },
+                                             provoking_select(s, s->line_provoking, 2), false, false,
+                                             s->last_pixel };
+        break;
+    case PRIM_LINESTRIP:
+    case PRIM_LINESTRIP_BF:
+    case PRIM_LINESTRIP_CONT:
+    case PRIM_LINESTRIP_CONT_BF: {
+        bool bf = t == PRIM_LINESTRIP_BF || t == PRIM_LINESTRIP_CONT_BF;
+        for (uint32_t i = 0; i + 1 < n; i++)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_LINE, { i, i + 1, i },
+                                             provoking_select(s, s->line_provoking, 2), false, bf,
+                                             s->last_pixel && i + 2 == n };
+        break;
+    }
+    case PRIM_TRILIST:
+        for (uint32_t i = 0; i + 2 < n; i += 3)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_TRIANGLE, { i, i + 1, i + 2 },
+                                             provoking_select(s, s->tri_provoking, 3), false, false,
+                                             false };
+        break;
+    case PRIM_RECTLIST:
+        for (uint32_t i = 0; i + 2 < n; i += 3)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_RECTANGLE, { i, i + 1, i + 2 }, 0, false,
+                                             false, false };
+        break;
+    case PRIM_TRISTRIP:
+    case PRIM_TRISTRIP_REVERSE:
+        for (uint32_t i = 0; i + 2 < n; i++)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_TRIANGLE, { i, i + 1, i + 2 },
+                                             provoking_select(s, s->tri_provoking, 3),
+                                             ((i & 1u) != 0) != (t == PRIM_TRISTRIP_REVERSE), false,
+                                             false };
+        break;
+    case PRIM_TRIFAN:
+    case PRIM_TRIFAN_NOSTIPPLE:
+    case PRIM_POLYGON:
+        /* POLYGON is a fan whose provoking vertex is v0 (L14691-14693) */
+        for (uint32_t i = 1; i + 1 < n; i++)
+            o[k++] = (struct sf_decomposed){ SF_OBJECT_TRIANGLE, { 0, i, i + 1 },
+                                             t == PRIM_POLYGON ? 0
+                                                 : provoking_select(s, s->fan_provoking, 3),
+                                             false, false, false };
+        break;
+    default:
+        return false;
+    }
+    *count = k;
+    return true;
+}
+
+/* The SF_INT-resolved per-viewport part of the setup state. */
+static void setup_state(const struct sf *s, uint32_t vpi, struct sf_setup_state *st)
+{
+    *st = s->setup;
+    if (!st->subpixel_bits)
+        st->subpixel_bits = 8;
+    st->viewport_extents_enable = s->viewport_transform;
+    st->viewport_x_min = s->viewport[vpi].XMinViewPort;
+    st->viewport_y_min = s->viewport[vpi].YMinViewPort;
+    st->viewport_x_max = s->viewport[vpi].XMaxViewPort;
+    st->viewport_y_max = s->viewport[vpi].YMaxViewPort;
+    st->scissor_x_min = (int32_t)s->scissor[vpi].ScissorRectangleXMin;
+    st->scissor_y_min = (int32_t)s->scissor[vpi].ScissorRectangleYMin;
+    st->scissor_x_max = (int32_t)s->scissor[vpi].ScissorRectangleXMax;
+    st->scissor_y_max = (int32_t)s->scissor[vpi].ScissorRectangleYMax;
+    /* SF_INT::Global Depth Offset Enable Solid (L15003-15005) */
+    st->depth_offset = s->raster_depth_offset_solid &&
+                       (s->setup.depth_offset_constant != 0 || s->setup.depth_offset_scale != 0);
+}
+
+/* Divide and viewport transform of one vertex (003 L14732-14744). */
+static void to_screen(const struct spec_SF_CLIP_VIEWPORT *vp, bool transform, const float *clip,
+                      float screen[3])
+{
+    float x = clip[0] / clip[3], y = clip[1] / clip[3], z = clip[2] / clip[3];
+    if (transform) {
+        x = vp->ViewportMatrixElementM00 * x + vp->ViewportMatrixElementM30;
+        y = vp->ViewportMatrixElementM11 * y + vp->ViewportMatrixElementM31;
+        z = vp->ViewportMatrixElementM22 * z + vp->ViewportMatrixElementM32;
+    }
+    screen[0] = x;
+    screen[1] = y;
+    screen[2] = z;
+}
+
+/* Object setup of one object and its attributes; MSG_SETUP to WM. */
+static void set_up_object(struct sf *s, const struct primitive_packet *p, const struct sf_decomposed *d)
+{
+    uint32_t nv = d->type == SF_OBJECT_POINT ? 1 : d->type == SF_OBJECT_LINE ? 2 : 3;
+    s->objects++;
+    /* the leading vertex selects the viewport (L14440-14466) */
+    const float *lead = s->header[d->v[0]];
+    uint32_t vpi = header_u32(lead, VUE_DW_VIEWPORT_INDEX);
+    if (vpi >= SF_VIEWPORTS)
+        vpi = 0;
+    struct sf_object o = { .type = d->type, .invert_orientation = d->invert,
+                           .back_facing = d->back_facing, .last_pixel = d->last_pixel };
+    for (uint32_t i = 0; i < nv; i++) {
+        const float *c = &s->header[d->v[i]][VUE_DW_POSITION_X];
+        if (isnan(c[0]) || isnan(c[1]) || isnan(c[2]) || isnan(c[3])) {
+            s->nan_discarded++;     /* "unconditionally discarded" (L14728) */
+            return;
+        }
+        float screen[3];
+        to_screen(&s->viewport[vpi], s->viewport_transform, c, screen);
+        if (isnan(screen[0]) || isnan(screen[1]) || isnan(screen[2])) {
+            s->nan_discarded++;     /* post-transform NaN (L14730) */
+            return;
+        }
+        if (isinf(screen[2]) || c[3] == 0 || isinf(c[3])) {
+            s->infinite++;
+            return;
+        }
+        o.v[i] = (struct sf_setup_vertex){ screen[0], screen[1], screen[2], c[3] };
+    }
+    if (d->type == SF_OBJECT_POINT)
+        o.point_width = s->point_width_from_state ? s->point_width
+                                                  : s->header[d->v[0]][VUE_DW_POINT_WIDTH];
+    struct sf_setup_state st;
+    setup_state(s, vpi, &st);
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_SETUP, sizeof(struct setup_primitive));
+    struct setup_primitive *out = (struct setup_primitive *)m->payload;
+    enum sf_setup_result r = sf_setup(&st, &o, out);
+    if (r != SF_SETUP_OK) {
+        if (r == SF_SETUP_DEGENERATE)
+            s->degenerate++;
+        else if (r == SF_SETUP_CULLED_FACE)
+            s->face_culled++;
+        else if (r == SF_SETUP_BAD_WIDTH)
+            s->bad_width++;
+        else
+            s->outside++;
+        msg_free(unit_sim(s->unit), m);
+        return;
+    }
+    out->primitive_id = p->primitive_id;
+    out->draw = p->draw;
+    out->viewport_index = vpi;
+    out->rt_array_index = header_u32(lead, VUE_DW_RT_ARRAY_INDEX);
+    /* SBE: each set-up vertex's outputs, then the planes */
+    struct sbe_state sbe = s->sbe;
+    sbe.read_length = s->read_length;
+    sbe.primitive_id_override = !s->gs.enable && sbe.primitive_id_components != 0;  /* L15179 */
+    if (sbe.output_count > SETUP_MAX_ATTRIBUTES)
+        sbe.output_count = SETUP_MAX_ATTRIBUTES;
+    bool back = (out->flags & PRIM_BACK_FACING) != 0;
+    float (*values)[SETUP_MAX_ATTRIBUTES][4] = s->outputs;
+    struct sbe_faults faults = { 0 };
+    for (uint32_t i = 0; i < nv; i++)
+        sbe_select(&sbe, (const float (*)[4])s->inputs[d->v[i]], 2 * s->read_length, back,
+                   p->primitive_id, values[i], &faults);
+    /* a line's vertex 2 is its vertex 0, a point's corners are its vertex */
+    const float (*const planes_of[3])[4] = {
+        (const float (*)[4])values[0],
+        (const float (*)[4])values[nv > 1 ? 1 : 0],
+        (const float (*)[4])values[nv > 2 ? 2 : 0],
+    };
+    sbe_planes(&sbe, planes_of, d->provoking, d->type == SF_OBJECT_POINT, out);
+    s->source_out_of_range += faults.source_out_of_range;
+    s->attributes_out += out->attribute_count;
+    switch (d->type) {
+    case SF_OBJECT_POINT: s->points++; break;
+    case SF_OBJECT_LINE:
+        s->lines++;
+        if (s->antialiasing)
+            s->aa_lines++;
+        break;
+    case SF_OBJECT_RECTANGLE: s->rectangles++; break;
+    default:
+        s->triangles++;
+        if (s->non_solid_fill)
+            s->non_solid_objects++;
+        break;
+    }
+    ff_stage_emit(&s->ff, m);
+}
+
+/* The primitive's VUE rows are in: decompose, set up, record. */
 static void finish_primitive(struct sf *s, const struct primitive_packet *p)
 {
     uint32_t n = p->vertex_count;
-    const struct spec_SF_CLIP_VIEWPORT *vp =
-        &s->viewport[s->viewport_index < SF_VIEWPORTS ? s->viewport_index : 0];
-    struct sf_observed_vertex v[PRIM_MAX_VERTICES];
-    bool nan = false;
-    for (uint32_t i = 0; i < n; i++) {
-        const float *c = s->position[i];
-        memcpy(v[i].clip, c, sizeof v[i].clip);
-        /* perspective divide, then the viewport transform (003 L14732-14744) */
-        float x = c[0] / c[3], y = c[1] / c[3], z = c[2] / c[3];
-        if (s->viewport_transform) {
-            x = vp->ViewportMatrixElementM00 * x + vp->ViewportMatrixElementM30;
-            y = vp->ViewportMatrixElementM11 * y + vp->ViewportMatrixElementM31;
-            z = vp->ViewportMatrixElementM22 * z + vp->ViewportMatrixElementM32;
-        }
-        v[i].screen[0] = x;
-        v[i].screen[1] = y;
-        v[i].screen[2] = z;
-        if (isnan(x) || isnan(y) || isnan(z))
-            nan = true;
-    }
     s->primitives++;
     s->vertices += n;
-    if (nan)
-        s->nan_discarded++;     /* "unconditionally discarded" (L14730) */
-    else
-        set_up(s, p, v);
+    struct sf_decomposed objects[PRIM_MAX_VERTICES];
+    uint32_t count = 0;
+    if (!decompose(s, p, objects, &count))
+        s->unsupported++;
+    for (uint32_t k = 0; k < count; k++)
+        set_up_object(s, p, &objects[k]);
     struct sf_observed_draw *d = observed_draw(s, p->draw);
     if (d) {
         d->primitives++;
         if (d->kept < SF_OBSERVED_PRIMITIVES) {
+            /* the first vertices through the first vertex's viewport */
+            uint32_t vpi = header_u32(s->header[0], VUE_DW_VIEWPORT_INDEX);
+            const struct spec_SF_CLIP_VIEWPORT *vp = &s->viewport[vpi < SF_VIEWPORTS ? vpi : 0];
             d->primitives_seen[d->kept].topology = p->topology;
             d->primitives_seen[d->kept].vertex_count = n;
             d->primitives_seen[d->kept].provoking = p->provoking;
-            for (uint32_t i = 0; i < n && i < 3; i++)
-                d->primitives_seen[d->kept].v[i] = v[i];
+            for (uint32_t i = 0; i < n && i < 3; i++) {
+                struct sf_observed_vertex *v = &d->primitives_seen[d->kept].v[i];
+                memcpy(v->clip, &s->header[i][VUE_DW_POSITION_X], sizeof v->clip);
+                to_screen(vp, s->viewport_transform, v->clip, v->screen);
+            }
             d->kept++;
         }
     }
@@ -366,19 +653,33 @@ static enum ff_stage_work_result work_primitive(struct sf *s, const struct primi
     if (!s->reading) {
         s->reading = true;
         s->reads_sent = s->reads_back = 0;
-        s->viewport_index = 0;
+        sbe_read_range(s, &s->read_offset, &s->read_length);
+        /* the header row and the attribute rows: one read when they touch */
+        s->merged_read = s->read_length == 0 || s->read_offset <= 1;
+        s->reads_needed = s->merged_read ? n : 2 * n;
+        memset(s->header, 0, n * sizeof s->header[0]);
+        memset(s->inputs, 0, n * sizeof s->inputs[0]);
     }
-    while (s->reads_sent < n) {
+    while (s->reads_sent < s->reads_needed) {
         if (!port_can_send(s->urb)) {
             s->stall_urb++;
             return FF_STAGE_NOT_NOW;        /* the freed channel wakes the unit */
         }
-        struct msg *r = urb_request(s, URB_OP_READ, p->handles[s->reads_sent], s->reads_sent);
-        ((struct urb_msg *)r->payload)->row = (p->half_row >> s->reads_sent) & 1u;
+        uint32_t vertex = s->reads_sent % n;
+        bool attributes = s->reads_sent >= n;
+        uint32_t base = (p->half_row >> vertex) & 1u;
+        struct msg *r;
+        if (attributes)
+            r = urb_read(s, p->handles[vertex], vertex | SF_TAG_ATTRIBUTES, base + s->read_offset,
+                         s->read_length);
+        else if (s->merged_read && s->read_length)
+            r = urb_read(s, p->handles[vertex], vertex, base, s->read_offset + s->read_length);
+        else
+            r = urb_read(s, p->handles[vertex], vertex, base, 1);
         port_try_send(s->urb, r);
         s->reads_sent++;
     }
-    if (s->reads_back < n)
+    if (s->reads_back < s->reads_needed)
         return FF_STAGE_NOT_NOW;            /* the replies wake the unit */
     if (!release(s, p))
         return FF_STAGE_NOT_NOW;
@@ -438,6 +739,13 @@ static int sf_realize(struct unit *u, struct gt_error *err)
         { SPEC_ID_3DSTATE_DRAWING_RECTANGLE, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_MULTISAMPLE, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_SCISSOR_STATE_POINTERS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_WM, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_DEPTH_BUFFER, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_VS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_DS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_GS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_SBE, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_SBE_SWIZ, FF_STAGE_TAKE },
     };
     struct ff_stage_config c = {
         .in = unit_port(u, "clip", 0), .out = unit_port(u, "wm", 0),
@@ -461,6 +769,16 @@ static void sf_reset(struct unit *u)
      * Vertex SubPixel Precision Select 0 is 8 bits, Cull Mode 0 is BOTH */
     s->setup.pixel_center = true;
     s->setup.subpixel_bits = 8;
+    s->tri_provoking = s->line_provoking = s->fan_provoking = 0;
+    s->last_pixel = s->point_width_from_state = false;
+    s->point_width = 0;
+    s->raster_depth_offset_solid = s->non_solid_fill = s->antialiasing = false;
+    memset(&s->sbe, 0, sizeof s->sbe);
+    s->force_read_offset = s->force_read_length = false;
+    s->sbe_read_offset = s->sbe_read_length = 0;
+    memset(&s->vs, 0, sizeof s->vs);
+    memset(&s->ds, 0, sizeof s->ds);
+    memset(&s->gs, 0, sizeof s->gs);
     s->reading = false;
     s->draws_seen = 0;
     s->any_draw = false;
@@ -488,9 +806,10 @@ uint32_t sf_observed_draws(struct unit *u, const struct sf_observed_draw **draws
 
 const struct unit_ops sf_ops = {
     .kind = "sf",
-    .help = "Strips and fans (setup), front half (seed 003 L14361-14744): reads each "
-            "primitive's positions from the URB, divides and applies the viewport transform, "
-            "drops the references, returns in-band syncs to the CS; setup is not modelled yet.",
+    .help = "Strips and fans (setup) and SBE (seed 003 L14361-15206): reads each vertex's "
+            "header and attribute rows from the URB, decomposes primitives into points, lines, "
+            "triangles and rectangles, sets them up (edges, depth, 1/w, barycentric and "
+            "attribute planes) and sends them to WM; returns in-band syncs to the CS.",
     .state_size = sizeof(struct sf),
     .params = NULL,
     .ports = sf_ports,

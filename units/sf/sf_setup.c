@@ -70,19 +70,124 @@ static struct setup_plane plane(const double x[3], const double y[3], const doub
     return p;
 }
 
-enum sf_setup_result sf_setup_object(const struct sf_setup_state *st, const struct sf_setup_vertex v[3],
-                                     bool rectangle, struct setup_primitive *out)
+static double inverse_w(float w)
+{
+    return w != 0 ? 1.0 / (double)w : 0.0;
+}
+
+/* The pixel range whose sample points s satisfy lo <= s < hi (subpixels;
+ * `half` the sample's offset in the pixel), or lo < s <= hi. */
+static void span_closed_low(int64_t lo, int64_t hi, int64_t half, int64_t one, int64_t *p0, int64_t *p1)
+{
+    *p0 = ceil_div(lo - half, one);
+    *p1 = ceil_div(hi - half, one) - 1;
+}
+
+static void span_closed_high(int64_t lo, int64_t hi, int64_t half, int64_t one, int64_t *p0, int64_t *p1)
+{
+    *p0 = floor_div(lo - half, one) + 1;
+    *p1 = floor_div(hi - half, one);
+}
+
+/* Clips the candidate pixels to the clip rectangle and stores the box:
+ * false when nothing is left. */
+static bool clip_box(const struct sf_setup_state *st, int64_t bx0, int64_t by0, int64_t bx1,
+                     int64_t by1, struct setup_primitive *out)
+{
+    int32_t cx0, cy0, cx1, cy1;
+    clip_rectangle(st, &cx0, &cy0, &cx1, &cy1);
+    if (bx0 < cx0) bx0 = cx0;
+    if (by0 < cy0) by0 = cy0;
+    if (bx1 > cx1) bx1 = cx1;
+    if (by1 > cy1) by1 = cy1;
+    if (bx0 > bx1 || by0 > by1)
+        return false;
+    out->x_min = (int32_t)bx0;
+    out->y_min = (int32_t)by0;
+    out->x_max = (int32_t)bx1;
+    out->y_max = (int32_t)by1;
+    return true;
+}
+
+/* The edges of a convex polygon X/Y (n corners, subpixels) whose signed
+ * double area is area2 (nonzero), relative to the box origin, with the
+ * top-left rule. */
+static void polygon_edges(const int64_t *X, const int64_t *Y, uint32_t n, int64_t area2,
+                          int64_t one, struct setup_primitive *out)
+{
+    const int64_t ox = (int64_t)out->x_min * one, oy = (int64_t)out->y_min * one;
+    int64_t sign = area2 > 0 ? 1 : -1;
+    for (uint32_t e = 0; e < n && e < SETUP_MAX_EDGES; e++) {
+        uint32_t p = e, q = (e + 1) % n;
+        int64_t a = -sign * (Y[q] - Y[p]);
+        int64_t b = sign * (X[q] - X[p]);
+        int64_t c = -a * (X[p] - ox) - b * (Y[p] - oy);
+        /* a sample on the edge is inside only on a left edge (inside to
+         * its right: a > 0) or a top edge (horizontal, inside below) */
+        bool top_left = a > 0 || (a == 0 && b > 0);
+        if (!top_left)
+            c -= 1;
+        out->edge_a[e] = a;
+        out->edge_b[e] = b;
+        out->edge_c[e] = c;
+    }
+}
+
+/* Inclusive candidate pixels of the corners' box (the edges decide). */
+static void corner_box(const int64_t *X, const int64_t *Y, uint32_t n, int64_t half, int64_t one,
+                       int64_t *bx0, int64_t *by0, int64_t *bx1, int64_t *by1)
+{
+    int64_t xlo = X[0], xhi = X[0], ylo = Y[0], yhi = Y[0];
+    for (uint32_t i = 1; i < n; i++) {
+        xlo = X[i] < xlo ? X[i] : xlo;
+        xhi = X[i] > xhi ? X[i] : xhi;
+        ylo = Y[i] < ylo ? Y[i] : ylo;
+        yhi = Y[i] > yhi ? Y[i] : yhi;
+    }
+    *bx0 = ceil_div(xlo - half, one);
+    *bx1 = floor_div(xhi - half, one);
+    *by0 = ceil_div(ylo - half, one);
+    *by1 = floor_div(yhi - half, one);
+}
+
+/* Global depth offset (003 L15719-15758) of a triangle's depth plane. */
+static void depth_offset(const struct sf_setup_state *st, const struct sf_setup_vertex v[3],
+                         struct setup_plane *depth)
+{
+    float slope = fmaxf(fabsf(depth->a1), fabsf(depth->a2));
+    float unit;
+    if (st->depth_format == SF_DEPTH_D32_FLOAT) {
+        float zmax = fmaxf(v[0].z, fmaxf(v[1].z, v[2].z));
+        if (st->legacy_depth_bias)
+            unit = 1.0f;
+        else if (zmax == 0 || !isfinite(zmax))
+            unit = ldexpf(1.0f, -126 - 23);         /* the exponent of zero: the smallest */
+        else
+            unit = ldexpf(1.0f, ilogbf(zmax) - 23);
+    } else {
+        uint32_t bits = st->depth_format == SF_DEPTH_D16_UNORM ? 16 : 24;
+        unit = st->legacy_depth_bias ? 1.0f : 1.0f / (float)((1u << bits) - 1u);
+    }
+    float bias = st->depth_offset_constant * unit + st->depth_offset_scale * slope;
+    if (st->depth_offset_clamp > 0)
+        bias = fminf(st->depth_offset_clamp, bias);
+    else if (st->depth_offset_clamp < 0)
+        bias = fmaxf(st->depth_offset_clamp, bias);
+    depth->a0 += bias;
+}
+
+static enum sf_setup_result setup_triangle(const struct sf_setup_state *st, const struct sf_object *o,
+                                           bool rectangle, struct setup_primitive *out)
 {
     const uint32_t s = st->subpixel_bits ? st->subpixel_bits : 8;
     const int64_t one = (int64_t)1 << s;
     const int64_t half = st->pixel_center ? one / 2 : 0;
+    const struct sf_setup_vertex *v = o->v;
     int64_t X[4], Y[4];
     for (int i = 0; i < 3; i++) {
         X[i] = sf_quantize((double)v[i].x + st->origin_x, s);
         Y[i] = sf_quantize((double)v[i].y + st->origin_y, s);
     }
-    memset(out, 0, sizeof *out);
-    out->subpixel_bits = s;
     int64_t bx0, by0, bx1, by1;         /* candidate pixels, inclusive */
     int64_t area2 = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
     if (rectangle) {
@@ -101,80 +206,176 @@ enum sf_setup_result sf_setup_object(const struct sf_setup_state *st, const stru
             yhi = Y[i] > yhi ? Y[i] : yhi;
         }
         /* left and top edges in, right and bottom out (the top-left rule) */
-        bx0 = ceil_div(xlo - half, one);
-        bx1 = ceil_div(xhi - half, one) - 1;
-        by0 = ceil_div(ylo - half, one);
-        by1 = ceil_div(yhi - half, one) - 1;
+        span_closed_low(xlo, xhi, half, one, &bx0, &bx1);
+        span_closed_low(ylo, yhi, half, one, &by0, &by1);
         out->topology = PRIM_RECTLIST;
     } else {
         if (area2 == 0)
             return SF_SETUP_DEGENERATE;         /* collinear or coincident (L14830) */
-        /* X right, Y down: area2 > 0 is clockwise on the screen */
-        bool clockwise = area2 > 0;
+        /* X right, Y down: area2 > 0 is clockwise on the screen; a strip's
+         * odd triangles count the other way (invertOrientation, L14850) */
+        bool clockwise = (area2 > 0) != o->invert_orientation;
         bool front = clockwise == (st->front_winding == SF_FRONT_CW);
         if (!front)
             out->flags |= PRIM_BACK_FACING;
         if (st->cull_mode == SF_CULL_BOTH || (st->cull_mode == SF_CULL_FRONT && front) ||
             (st->cull_mode == SF_CULL_BACK && !front))
             return SF_SETUP_CULLED_FACE;
-        int64_t xlo = X[0], xhi = X[0], ylo = Y[0], yhi = Y[0];
-        for (int i = 1; i < 3; i++) {
-            xlo = X[i] < xlo ? X[i] : xlo;
-            xhi = X[i] > xhi ? X[i] : xhi;
-            ylo = Y[i] < ylo ? Y[i] : ylo;
-            yhi = Y[i] > yhi ? Y[i] : yhi;
-        }
-        bx0 = ceil_div(xlo - half, one);
-        bx1 = floor_div(xhi - half, one);
-        by0 = ceil_div(ylo - half, one);
-        by1 = floor_div(yhi - half, one);
+        corner_box(X, Y, 3, half, one, &bx0, &by0, &bx1, &by1);
         out->topology = PRIM_TRILIST;
     }
-    int32_t cx0, cy0, cx1, cy1;
-    clip_rectangle(st, &cx0, &cy0, &cx1, &cy1);
-    if (bx0 < cx0) bx0 = cx0;
-    if (by0 < cy0) by0 = cy0;
-    if (bx1 > cx1) bx1 = cx1;
-    if (by1 > cy1) by1 = cy1;
-    if (bx0 > bx1 || by0 > by1)
+    if (!clip_box(st, bx0, by0, bx1, by1, out))
         return SF_SETUP_OUTSIDE;
-    out->x_min = (int32_t)bx0;
-    out->y_min = (int32_t)by0;
-    out->x_max = (int32_t)bx1;
-    out->y_max = (int32_t)by1;
-    /* edges relative to the bounding box origin, inside positive */
-    const int64_t ox = bx0 * one, oy = by0 * one;
-    if (rectangle) {
-        /* the box is exact: every edge stays zero (always inside) */
-    } else {
-        int64_t sign = area2 > 0 ? 1 : -1;
-        for (int e = 0; e < 3; e++) {
-            int p = e, q = (e + 1) % 3;
-            int64_t a = -sign * (Y[q] - Y[p]);
-            int64_t b = sign * (X[q] - X[p]);
-            int64_t c = -a * (X[p] - ox) - b * (Y[p] - oy);
-            /* a sample on the edge is inside only on a left edge (inside to
-             * its right: a > 0) or a top edge (horizontal, inside below) */
-            bool top_left = a > 0 || (a == 0 && b > 0);
-            if (!top_left)
-                c -= 1;
-            out->edge_a[e] = a;
-            out->edge_b[e] = b;
-            out->edge_c[e] = c;
-        }
-    }
+    if (!rectangle)
+        polygon_edges(X, Y, 3, area2, one, out);  /* a rectangle's box is exact: no edges */
     double px[3], py[3], z[3], rw[3];
     for (int i = 0; i < 3; i++) {
         px[i] = (double)X[i] / (double)one;
         py[i] = (double)Y[i] / (double)one;
         z[i] = v[i].z;
-        rw[i] = v[i].w != 0 ? 1.0 / v[i].w : 0.0;
+        rw[i] = inverse_w(v[i].w);
+        out->vertex_inverse_w[i] = (float)rw[i];
     }
+    static const double b1[3] = { 0, 1, 0 }, b2[3] = { 0, 0, 1 };
     out->x0 = (float)px[0];
     out->y0 = (float)py[0];
     out->depth = plane(px, py, z);
     out->inverse_w = plane(px, py, rw);
+    out->barycentric[0] = plane(px, py, b1);
+    out->barycentric[1] = plane(px, py, b2);
+    if (!rectangle && st->depth_offset)
+        depth_offset(st, v, &out->depth);
     return SF_SETUP_OK;
+}
+
+static enum sf_setup_result setup_point(const struct sf_setup_state *st, const struct sf_object *o,
+                                        struct setup_primitive *out)
+{
+    const uint32_t s = st->subpixel_bits ? st->subpixel_bits : 8;
+    const int64_t one = (int64_t)1 << s;
+    const int64_t half = st->pixel_center ? one / 2 : 0;
+    double w = o->point_width;
+    if (!(w >= 0) || isinf(w))
+        return SF_SETUP_BAD_WIDTH;
+    /* the square +-w/2 about the centre (L14786-14795), then quantized */
+    double cx = (double)o->v[0].x + st->origin_x, cy = (double)o->v[0].y + st->origin_y;
+    int64_t xl = sf_quantize(cx - w / 2, s), xr = sf_quantize(cx + w / 2, s);
+    int64_t yt = sf_quantize(cy - w / 2, s), yb = sf_quantize(cy + w / 2, s);
+    if (xl == xr || yt == yb)
+        return SF_SETUP_DEGENERATE;         /* the radius quantized to zero (L14830) */
+    int64_t bx0, by0, bx1, by1;
+    if (st->point_rule_upper_right)
+        span_closed_high(xl, xr, half, one, &bx0, &bx1);
+    else
+        span_closed_low(xl, xr, half, one, &bx0, &bx1);
+    span_closed_low(yt, yb, half, one, &by0, &by1);     /* the top edge in, the bottom out */
+    out->topology = PRIM_POINTLIST;
+    if (o->back_facing)
+        out->flags |= PRIM_BACK_FACING;
+    if (!clip_box(st, bx0, by0, bx1, by1, out))
+        return SF_SETUP_OUTSIDE;
+    /* no edges: the box is exact. Vertices 0, 1, 2 = top-left, top-right,
+     * bottom-left: b1 runs 0..1 left to right, b2 top to bottom */
+    double width = (double)(xr - xl) / (double)one, height = (double)(yb - yt) / (double)one;
+    out->x0 = (float)((double)xl / (double)one);
+    out->y0 = (float)((double)yt / (double)one);
+    out->depth = (struct setup_plane){ o->v[0].z, 0, 0 };
+    float rw = (float)inverse_w(o->v[0].w);
+    out->inverse_w = (struct setup_plane){ rw, 0, 0 };
+    out->barycentric[0] = (struct setup_plane){ 0, (float)(1.0 / width), 0 };
+    out->barycentric[1] = (struct setup_plane){ 0, 0, (float)(1.0 / height) };
+    for (int i = 0; i < 3; i++)
+        out->vertex_inverse_w[i] = rw;
+    return SF_SETUP_OK;
+}
+
+static enum sf_setup_result setup_line(const struct sf_setup_state *st, const struct sf_object *o,
+                                       struct setup_primitive *out)
+{
+    const uint32_t s = st->subpixel_bits ? st->subpixel_bits : 8;
+    const int64_t one = (int64_t)1 << s;
+    const int64_t half = st->pixel_center ? one / 2 : 0;
+    double x0 = (double)o->v[0].x + st->origin_x, y0 = (double)o->v[0].y + st->origin_y;
+    double x1 = (double)o->v[1].x + st->origin_x, y1 = (double)o->v[1].y + st->origin_y;
+    int64_t qx0 = sf_quantize(x0, s), qy0 = sf_quantize(y0, s);
+    int64_t qx1 = sf_quantize(x1, s), qy1 = sf_quantize(y1, s);
+    if (qx0 == qx1 && qy0 == qy1)
+        return SF_SETUP_DEGENERATE;         /* coincident endpoints (L14830) */
+    double w = st->line_width > 0 && isfinite(st->line_width) ? st->line_width : 1.0;
+    double dx = x1 - x0, dy = y1 - y0;
+    bool x_major = fabs(dx) >= fabs(dy);    /* diagonals are X-major (L14983) */
+    double ex1 = x1, ey1 = y1;
+    if (o->last_pixel) {
+        if (x_major)
+            ex1 += dx > 0 ? 0.5 : -0.5;
+        else
+            ey1 += dy > 0 ? 0.5 : -0.5;
+    }
+    double ox = x_major ? 0 : w / 2, oy = x_major ? w / 2 : 0;
+    /* the parallelogram: the endpoints moved +-w/2 along the minor axis */
+    int64_t X[4] = { sf_quantize(x0 - ox, s), sf_quantize(ex1 - ox, s), sf_quantize(ex1 + ox, s),
+                     sf_quantize(x0 + ox, s) };
+    int64_t Y[4] = { sf_quantize(y0 - oy, s), sf_quantize(ey1 - oy, s), sf_quantize(ey1 + oy, s),
+                     sf_quantize(y0 + oy, s) };
+    int64_t area2 = 0;
+    for (int i = 0; i < 4; i++) {
+        int j = (i + 1) % 4;
+        area2 += X[i] * Y[j] - X[j] * Y[i];
+    }
+    if (area2 == 0)
+        return SF_SETUP_DEGENERATE;
+    out->topology = PRIM_LINELIST;
+    if (o->back_facing)
+        out->flags |= PRIM_BACK_FACING;
+    int64_t bx0, by0, bx1, by1;
+    corner_box(X, Y, 4, half, one, &bx0, &by0, &bx1, &by1);
+    if (!clip_box(st, bx0, by0, bx1, by1, out))
+        return SF_SETUP_OUTSIDE;
+    polygon_edges(X, Y, 4, area2, one, out);
+    /* planes along the line: a sample takes the value at its projection on
+     * v0 -> v1 (vertex 2 = vertex 0, so b2 is zero) */
+    double px0 = (double)qx0 / (double)one, py0 = (double)qy0 / (double)one;
+    double ldx = (double)(qx1 - qx0) / (double)one, ldy = (double)(qy1 - qy0) / (double)one;
+    double l2 = ldx * ldx + ldy * ldy;
+    double gx = ldx / l2, gy = ldy / l2;    /* b1's gradient */
+    double rw0 = inverse_w(o->v[0].w), rw1 = inverse_w(o->v[1].w);
+    double dz = (double)o->v[1].z - o->v[0].z;
+    out->x0 = (float)px0;
+    out->y0 = (float)py0;
+    out->barycentric[0] = (struct setup_plane){ 0, (float)gx, (float)gy };
+    out->barycentric[1] = (struct setup_plane){ 0, 0, 0 };
+    out->depth = (struct setup_plane){ o->v[0].z, (float)(dz * gx), (float)(dz * gy) };
+    out->inverse_w = (struct setup_plane){ (float)rw0, (float)((rw1 - rw0) * gx),
+                                           (float)((rw1 - rw0) * gy) };
+    out->vertex_inverse_w[0] = (float)rw0;
+    out->vertex_inverse_w[1] = (float)rw1;
+    out->vertex_inverse_w[2] = (float)rw0;
+    return SF_SETUP_OK;
+}
+
+enum sf_setup_result sf_setup(const struct sf_setup_state *st, const struct sf_object *o,
+                              struct setup_primitive *out)
+{
+    memset(out, 0, sizeof *out);
+    out->subpixel_bits = st->subpixel_bits ? st->subpixel_bits : 8;
+    switch (o->type) {
+    case SF_OBJECT_POINT:
+        return setup_point(st, o, out);
+    case SF_OBJECT_LINE:
+        return setup_line(st, o, out);
+    case SF_OBJECT_RECTANGLE:
+        return setup_triangle(st, o, true, out);
+    default:
+        return setup_triangle(st, o, false, out);
+    }
+}
+
+enum sf_setup_result sf_setup_object(const struct sf_setup_state *st, const struct sf_setup_vertex v[3],
+                                     bool rectangle, struct setup_primitive *out)
+{
+    struct sf_object o = { .type = rectangle ? SF_OBJECT_RECTANGLE : SF_OBJECT_TRIANGLE };
+    memcpy(o.v, v, sizeof o.v);
+    return sf_setup(st, &o, out);
 }
 
 bool sf_setup_covers(const struct setup_primitive *p, int32_t px, int32_t py, bool pixel_center)

@@ -1,9 +1,18 @@
-/* units/sf/sf_setup.h - SF's object setup for triangles and rectangles, as
- * a library with no fabric dependency: from an object's screen-space
- * vertices (after the perspective divide and the viewport transform) to the
- * struct setup_primitive the rasterizer takes (units/common/primitive.h).
+/* units/sf/sf_setup.h - SF's object setup for points, lines, triangles and
+ * rectangles, as a library with no fabric dependency: from an object's
+ * screen-space vertices (after the perspective divide and the viewport
+ * transform) to the struct setup_primitive the rasterizer takes
+ * (units/common/primitive.h): edges, bounding box, and the depth, 1/w and
+ * screen-linear barycentric planes. Attribute planes are SBE's
+ * (units/sf/sf_attributes.h), built on the barycentric planes made here.
  *
  * Seed 003 "Object Setup" (L14722-14870), in the seed's order:
+ *  - point width application (L14786-14795): a point becomes a square of
+ *    +-width/2 about its centre, Z and W copied; the Point Rasterization
+ *    Rule (3DSTATE_WM on Gen8/9, L14758-14762) decides the samples exactly
+ *    on its edges: RASTRULE_UPPER_LEFT keeps the top and left edges,
+ *    RASTRULE_UPPER_RIGHT the top and right ones (the seed's figure is
+ *    missing; the names are our reading);
  *  - rectangle completion (L14797): a RECTLIST object's implied 4th vertex
  *    is v0 + v2 - v1 (the corner opposite v1), its other attributes unused;
  *  - drawing rectangle offset (L14766): the unclipped Drawing Rectangle
@@ -11,32 +20,53 @@
  *  - XY quantization (L14805-14818): X and Y rounded to the nearest
  *    subpixel, ties to even ("matching the DirectX reference device"), with
  *    8 or 4 fractional bits (Vertex SubPixel Precision Select), then clamped
- *    to the guardband [-32K, 32K-1];
+ *    to the guardband [-32K, 32K-1] (after points and lines are expanded);
  *  - degenerate culling (L14820-14832): a triangle whose vertices are
- *    collinear or coincident after quantization, a rectangle with coincident
- *    corners;
+ *    collinear or coincident after quantization, a line whose endpoints
+ *    coincide, a point or rectangle with coincident corners;
  *  - face culling (L14834-14856): winding from v0 -> v1 -> v2 in screen
- *    space (X right, Y down), Front Winding selects which winding is front,
- *    Cull Mode (3DSTATE_RASTER on Gen8/9) discards front, back, both or
- *    none; rectangles are never face-culled;
+ *    space (X right, Y down), inverted for a strip's odd triangles
+ *    (invertOrientation, L14631-14651), Front Winding selects which winding
+ *    is front, Cull Mode (3DSTATE_RASTER on Gen8/9) discards front, back,
+ *    both or none; only triangles are face-culled; _BF points and lines are
+ *    marked back-facing (L14482-14580);
  *  - the clip rectangle (L14858-14870): the clipped drawing rectangle,
  *    intersected with the scissor rectangle when Scissor Rectangle Enable
  *    and with the viewport extents (XMin..XMax ViewPort, rounded outwards to
  *    whole pixels) when Viewport Transform Enable is set; an object whose
  *    bounding box misses it is discarded.
- * The edge equations then follow the contract of primitive.h: a*X + b*Y + c
+ * Lines (L14876-14993): non-antialiased lines are parallelograms made by
+ * moving the endpoints +-LineWidth/2 along the minor axis (diagonals are
+ * X-major), their four edges under the top-left rule. Not modelled: the
+ * zero-width (cosmetic) GIQ diamond rules, drawn as width-1 parallelograms
+ * (they differ by at most a pixel at the ends); antialiased lines (drawn as
+ * non-antialiased ones, no coverage); line stipple. Last Pixel Enable moves
+ * the end half a pixel further along the major axis, so that the pixel
+ * whose diamond holds the end point is drawn.
+ *
+ * The edge equations follow the contract of primitive.h: a*X + b*Y + c
  * >= 0 inside, X and Y in subpixels relative to the bounding box origin
  * (x_min, y_min) in pixels. Samples exactly on an edge belong to the object
  * only on a top or left edge (the top-left rule of the D3D rasterization
  * rules the Intel drivers program, notes/raster-and-qpu-facts.md); the rule
  * is baked into c. A pixel's sample point is its centre (Pixel Location
  * CENTER, 3DSTATE_MULTISAMPLE) or its upper-left corner (UL_CORNER).
- * The depth and 1/w planes are solved from the quantized positions:
- * value = a0 + a1 * dx + a2 * dy with dx, dy in pixels from vertex 0.
  *
- * Not here: points and lines (their rules differ, L14876-14993), polygons
- * (CLIP's POLYGONs are fanned into triangles by the caller), attribute
- * planes (SBE), depth offset, multisample positions.
+ * Planes (value = a0 + a1 * dx + a2 * dy, dx, dy in pixels from vertex 0)
+ * are solved from the quantized positions: for a triangle or rectangle
+ * through its three vertices; for a line along it (the value at a sample
+ * is the one at the sample's projection on the line, vertex 2 = vertex 0);
+ * for a point, vertex 0, 1, 2 are its top-left, top-right and bottom-left
+ * corners, so b1 and b2 run 0..1 across the square (point sprites).
+ * Global depth offset (003 L15719-15758, SF_INT enables L15003-15015) is
+ * added to the depth plane of triangles (SOLID fill): MaxDepthSlope =
+ * max(|dz/dx|, |dz/dy|), Bias = Constant * r + Scale * MaxDepthSlope with
+ * r the depth format's smallest step (UNORM; 1.0 with Legacy Global Depth
+ * Bias) or 2^(exponent(max z) - 23) (D32_FLOAT), clamped by Clamp's sign.
+ *
+ * Not here: polygons (CLIP's POLYGONs are fanned into triangles by the
+ * caller), WIREFRAME and POINT fill modes (drawn SOLID), multisample
+ * positions, conservative rasterization.
  */
 #ifndef GTSIM_UNITS_SF_SF_SETUP_H
 #define GTSIM_UNITS_SF_SF_SETUP_H
@@ -61,7 +91,16 @@ struct sf_setup_state {
     int32_t scissor_x_min, scissor_y_min, scissor_x_max, scissor_y_max;
     bool viewport_extents_enable;   /* Viewport Transform Enable */
     float viewport_x_min, viewport_y_min, viewport_x_max, viewport_y_max;
+    float line_width;               /* 3DSTATE_SF Line Width; 0 (cosmetic) is drawn as 1 */
+    bool point_rule_upper_right;    /* 3DSTATE_WM Point Rasterization Rule */
+    bool depth_offset;              /* SF_INT::Global Depth Offset Enable Solid */
+    float depth_offset_constant, depth_offset_scale, depth_offset_clamp;
+    uint32_t depth_format;          /* enum sf_depth_format (3DSTATE_DEPTH_BUFFER) */
+    bool legacy_depth_bias;         /* 3DSTATE_SF Legacy Global Depth Bias Enable */
 };
+
+/* 3DSTATE_DEPTH_BUFFER Surface Format (reference genxml gen9.xml). */
+enum sf_depth_format { SF_DEPTH_D32_FLOAT = 1, SF_DEPTH_D24_UNORM_X8 = 3, SF_DEPTH_D16_UNORM = 5 };
 
 struct sf_setup_vertex {
     float x, y, z, w;               /* screen x, y, z; w as the VUE held it (for 1/w) */
@@ -72,7 +111,32 @@ enum sf_setup_result {
     SF_SETUP_DEGENERATE,
     SF_SETUP_CULLED_FACE,
     SF_SETUP_OUTSIDE,               /* the bounding box misses the clip rectangle */
+    SF_SETUP_BAD_WIDTH,             /* a point width that is NaN, infinite or negative */
 };
+
+/* 3D object types (003 L14427-14435). */
+enum sf_object_type {
+    SF_OBJECT_POINT = 1,
+    SF_OBJECT_LINE,
+    SF_OBJECT_TRIANGLE,
+    SF_OBJECT_RECTANGLE,
+};
+
+struct sf_object {
+    uint32_t type;                  /* enum sf_object_type */
+    struct sf_setup_vertex v[3];    /* point: v[0]; line: v[0], v[1] */
+    bool invert_orientation;        /* triangles of a strip (L14631-14651) */
+    bool back_facing;               /* _BF points and lines (L14482-14580) */
+    float point_width;              /* points: from the state or the vertex (L14788) */
+    bool last_pixel;                /* lines: Last Pixel Enable applies to this one */
+};
+
+/* Sets up any object: `out` is filled when the result is SF_SETUP_OK
+ * (topology PRIM_POINTLIST, PRIM_LINELIST, PRIM_TRILIST or PRIM_RECTLIST;
+ * flags PRIM_BACK_FACING; primitive_id, draw, viewport and RT indices and
+ * attributes are the caller's). */
+enum sf_setup_result sf_setup(const struct sf_setup_state *st, const struct sf_object *o,
+                              struct setup_primitive *out);
 
 /* Sets up a triangle (v[0..2]) or, with `rectangle`, a RECTLIST object (v[0..2]
  * and the implied 4th vertex). `out` is filled (topology PRIM_TRILIST or
