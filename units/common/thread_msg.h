@@ -45,6 +45,11 @@ struct eu_thread_context {
     uint32_t group;                 /* thread group number (the dispatcher's) */
     uint16_t barrier_threads;       /* threads the group's barrier waits for; 0 = no barrier */
     uint16_t scratch_slot;          /* the dispatcher's per-thread scratch index */
+    /* Sampler State Pointer of the thread's stage (3DSTATE_SAMPLER_STATE_POINTERS_xx,
+     * or the interface descriptor's), bytes from dynamic_state_base: the sampler
+     * uses it for messages without a header (003 L3476-3480: "from the command
+     * stream"; a header's M0.3[31:5] overrides it). 0 when the stage has none. */
+    uint32_t sampler_state;
 };
 
 /* The Fixed Function Identifier a stage puts in its dispatches (sr0.0[27:24],
