@@ -130,6 +130,7 @@ static struct catcher *caught(struct rig *r)
 
 struct surf_desc {
     uint32_t type, format, width, height, depth, pitch, tile_mode, mip_count, min_lod;
+    uint32_t qpitch_field;      /* SurfaceQPitch (rows / 4) */
     uint64_t base;
     bool array;
 };
@@ -152,7 +153,7 @@ static struct surface put_surface(struct rig *r, uint32_t bti, const struct surf
     v.MIPCountLOD = d->mip_count;
     v.SurfaceMinLOD = d->min_lod;
     v.SurfaceBaseAddress = d->base;
-    v.SurfaceQPitch = 0;
+    v.SurfaceQPitch = d->qpitch_field;
     v.ShaderChannelSelectRed = 4;
     v.ShaderChannelSelectGreen = 5;
     v.ShaderChannelSelectBlue = 6;
@@ -763,6 +764,147 @@ static void test_srgb_linear_filter(void)
     sim_destroy(r.sim);
 }
 
+
+/* R = x + 10 y + 100 slice + 1000 face, G = x, B = y, A = slice: a texel names itself. */
+static void put_float_texels(struct rig *r, const struct surface *sd, uint32_t w, uint32_t h,
+                             uint32_t slices)
+{
+    for (uint32_t sl = 0; sl < slices; sl++)
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                uint64_t a;
+                CU_ASSERT_EQUAL_FATAL(surface_address(sd, x, y, sl, 0, 0, &a), SURFACE_OK);
+                float t[4] = { (float)(x + 10 * y + 100 * sl), (float)x, (float)y, (float)sl };
+                gpu_memory_write(r->mem, a, t, 16, NULL);
+            }
+}
+
+/* The GL cube-map face table (GL 4.6 Table 8.19): face (+X -X +Y -Y +Z -Z) and s, t. */
+static void gl_cube(float rx, float ry, float rz, unsigned *face, float *s, float *t)
+{
+    float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz), sc, tc, ma;
+    if (ax >= ay && ax >= az) {
+        ma = ax;
+        if (rx > 0) *face = 0, sc = -rz, tc = -ry;
+        else *face = 1, sc = rz, tc = -ry;
+    } else if (ay >= az) {
+        ma = ay;
+        if (ry > 0) *face = 2, sc = rx, tc = rz;
+        else *face = 3, sc = rx, tc = -rz;
+    } else {
+        ma = az;
+        if (rz > 0) *face = 4, sc = rx, tc = -ry;
+        else *face = 5, sc = -rx, tc = -ry;
+    }
+    *s = 0.5f * (sc / ma + 1.0f);
+    *t = 0.5f * (tc / ma + 1.0f);
+}
+
+/* 2D arrays (r = layer, rounded and clamped, 003 L4550), 1D arrays (v = layer),
+ * 3D (trilinear over 8 texels), cubes (the face of the largest component),
+ * non-normalized coordinates (texel units). */
+static void test_surface_types(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct samp_desc nearest = { .min = 0, .mag = 0, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                                 .max_lod = 14.0 };
+    struct samp_desc linear = nearest;
+    linear.min = linear.mag = 1;
+    put_sampler(&r, 0, &nearest);
+    put_sampler(&r, 1, &linear);
+    struct catcher *c = caught(&r);
+    /* 2D array of 3 layers, 4 x 4 */
+    struct surf_desc a2 = { .type = 1, .format = 0, .width = 4, .height = 4, .depth = 3,
+                            .array = true, .pitch = 64, .qpitch_field = 4, .base = TEX };
+    struct surface s2 = put_surface(&r, 1, &a2);
+    put_float_texels(&r, &s2, 4, 4, 3);
+    const float layer[8] = { 0.0f, 1.0f, 1.6f, -3.0f, 7.0f, 2.0f, 0.49f, 1.5f };
+    const uint32_t want_layer[8] = { 0, 1, 2, 0, 2, 2, 0, 2 };
+    uint32_t regs[4][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.0f);
+        regs[1][i] = fbits(0.6f);       /* x 2 */
+        regs[2][i] = fbits(0.3f);       /* y 1 */
+        regs[3][i] = fbits(layer[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 1, 0), 4, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(2 + 10 + 100 * want_layer[i]));
+    /* 1D array of 2 layers, 8 wide: lod, u, v = layer */
+    struct surf_desc a1 = { .type = 0, .format = 0, .width = 8, .height = 1, .depth = 2,
+                            .array = true, .pitch = 128, .qpitch_field = 16, .base = TEX + 0x10000 };
+    struct surface s1 = put_surface(&r, 2, &a1);
+    put_float_texels(&r, &s1, 8, 1, 2);
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits(((float)i + 0.5f) / 8.0f);
+        regs[2][i] = fbits((float)(i % 2));
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 2, 0), 3, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(i + 100 * (i % 2)));
+    /* 3D 4 x 4 x 4, LINEAR: the weights of each axis from frac(t - 0.5) */
+    struct surf_desc a3 = { .type = 2, .format = 0, .width = 4, .height = 4, .depth = 4,
+                            .pitch = 64, .qpitch_field = 4, .base = TEX + 0x20000 };
+    struct surface s3 = put_surface(&r, 3, &a3);
+    put_float_texels(&r, &s3, 4, 4, 4);
+    const float p3[3] = { 0.4f, 0.55f, 0.7f };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits(p3[0]);
+        regs[2][i] = fbits(p3[1]);
+        regs[3][i] = fbits(p3[2]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 3, 1), 4, 4, 0x1, false, regs));
+    double want = 0;
+    float f[3];
+    int i0[3];
+    for (unsigned k = 0; k < 3; k++) {
+        float t = p3[k] * 4.0f - 0.5f;
+        i0[k] = (int)floorf(t);
+        f[k] = quantize8(t - floorf(t));
+    }
+    for (int dz = 0; dz < 2; dz++)
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++) {
+                double w = (dx ? f[0] : 1 - f[0]) * (dy ? f[1] : 1 - f[1]) * (dz ? f[2] : 1 - f[2]);
+                want += w * ((i0[0] + dx) + 10.0 * (i0[1] + dy) + 100.0 * (i0[2] + dz));
+            }
+    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][0]), want, 1e-4);
+    /* a cube of 2 x 2 faces: faces are slices 0..5 (+X -X +Y -Y +Z -Z) */
+    struct surf_desc cb = { .type = 3, .format = 0, .width = 2, .height = 2, .depth = 1,
+                            .pitch = 32, .qpitch_field = 1, .base = TEX + 0x30000 };
+    struct surface sc = put_surface(&r, 4, &cb);
+    put_float_texels(&r, &sc, 2, 2, 6);
+    const float dir[8][3] = { { 1, 0.2f, -0.3f }, { -1, 0.6f, 0.1f }, { 0.3f, 1, 0.7f },
+                              { -0.5f, -1, -0.2f }, { 0.1f, -0.4f, 1 }, { 0.8f, 0.3f, -1 },
+                              { -0.9f, 0.95f, 0.2f }, { 0.2f, 0.1f, -0.15f } };
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 3; k++)
+            regs[1 + k][i] = fbits(dir[i][k]);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 4, 0), 4, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned face;
+        float s, t;
+        gl_cube(dir[i][0], dir[i][1], dir[i][2], &face, &s, &t);
+        uint32_t x = (uint32_t)floorf(s * 2.0f), y = (uint32_t)floorf(t * 2.0f);
+        x = x > 1 ? 1 : x;
+        y = y > 1 ? 1 : y;
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(x + 10 * y + 100 * face));
+    }
+    /* non-normalized coordinates: u, v in texels of the 2D array's layer 0 */
+    struct samp_desc nn = nearest;
+    nn.non_normalized = true;
+    put_sampler(&r, 2, &nn);
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits((float)(i % 4) + 0.5f);
+        regs[2][i] = fbits((float)(i / 4) + 2.25f);
+        regs[3][i] = fbits(0.0f);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 1, 2), 4, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(i % 4 + 10 * (i / 4 + 2)));
+    sim_destroy(r.sim);
+}
+
 /* ---- bad input ------------------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -906,6 +1048,7 @@ static const struct test_case cases[] = {
     { "implicit LOD from subspans, sample_d, sample_b, 16-bit SIMD16", test_sample_implicit_lod },
     { "address modes at and beyond the edges", test_wrap_modes },
     { "sRGB decoded before filtering", test_srgb_linear_filter },
+    { "2D and 1D arrays, 3D trilinear, cube faces, non-normalized", test_surface_types },
     { "bad state, BTI, formats and messages counted", test_bad_input },
     { "random messages: no crash, one reply each", test_random_messages },
     { "L3 lines once, then sampler cache hits", test_cache_and_l3_lines },

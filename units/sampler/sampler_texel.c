@@ -295,7 +295,7 @@ static void do_ld(struct smp_exec *x)
             y = (uint32_t)vv, slice = (uint32_t)rr;
             break;
         case SURFACE_BUFFER:
-            in = in && u >= 0 && (uint64_t)u < sd->buffer_entries / (sd->element_bytes ? sd->element_bytes : 1);
+            in = in && u >= 0 && (uint64_t)u < sd->buffer_entries;
             plod = 0;
             break;
         case SURFACE_2D:
@@ -806,6 +806,13 @@ void smp_execute(struct smp_exec *x)
     case SAMPLER_SAMPLE_L:
     case SAMPLER_SAMPLE_D:
     case SAMPLER_SAMPLE_LZ:
+        if (x->gen < 8) {
+            /* Gen7's SAMPLER_STATE layout is not in spec/data: not modelled */
+            x->s->unsupported_messages++;
+            smp_warn_once(x->s, x->u, 12, "sampler: Gen7 sample messages not modelled (type %u): "
+                          "zeros", x->req.message, 0);
+            break;
+        }
         smp_resolve(x, true);
         do_sample(x);
         break;
