@@ -59,6 +59,11 @@ struct eu_thread_context {
     uint8_t subspans;
     uint16_t pixel_x[8], pixel_y[8];
     uint32_t pixel_mask;
+    /* Sampler State Pointer of the thread's stage (3DSTATE_SAMPLER_STATE_POINTERS_xx,
+     * or the interface descriptor's), bytes from dynamic_state_base: the sampler
+     * uses it for messages without a header (003 L3476-3480: "from the command
+     * stream"; a header's M0.3[31:5] overrides it). 0 when the stage has none. */
+    uint32_t sampler_state;
 };
 
 /* The Fixed Function Identifier a stage puts in its dispatches (sr0.0[27:24],

@@ -1,0 +1,1057 @@
+/* tests/units/test_sampler.c - the sampler driven alone: SFID 2 SEND messages are
+ * injected on its "eu" port, its write-backs caught. Surfaces, SAMPLER_STATEs and
+ * texels are written by the test; expected values are computed here:
+ *  - Y tiling from seed 003 L5332-5344 (4 KiB tiles of 128 B x 32 rows made of
+ *    16-byte columns of 32 rows), written out in this file;
+ *  - UNORM8 as byte / 255 (003 L5193-5199);
+ *  - texel space and filtering as GL 4.6 §8.14 / Vulkan "Texel Filtering" define
+ *    them (the texel centre at +0.5, bilinear weights from frac(t - 0.5); the
+ *    sampler's 8 fraction bits, its `weight_bits` model choice, applied here too);
+ *  - address modes with the Vulkan "Wrapping Operation" formulas (repeat,
+ *    mirrored repeat, clamp to edge / border, mirror clamp to edge), written
+ *    differently from the unit's;
+ *  - LOD: log2 of the subspan's texel-space derivatives (003 L3090-3094), and the
+ *    mip selection of 003 L3132-3198;
+ *  - the skl_tri read-back blit's message: `send(8) ... 0x0643a001 ld_lz SIMD8
+ *    Surface = 1 Sampler = 0 mlen 3 rlen 4` with u, v, r integers
+ *    (/work/shared/traces/intel/skl/skl_tri.aubinator.txt, the SIMD8 PS of the
+ *    read-back blit; descriptor copied here). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/memory.h"
+#include "fabric/port.h"
+#include "fabric/sim.h"
+#include "spec_gen9_pack.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "units/common/format.h"
+#include "units/common/sampler.h"
+#include "units/common/surface.h"
+#include "units/common/thread_msg.h"
+#include "units/l3/l3.h"
+#include "units/memory/memory.h"
+#include "units/sampler/sampler.h"
+#include "units/sampler/sampler_internal.h"
+
+#define SSBA 0x100000u          /* surface state base (physical) */
+#define BT 0x40u                /* binding table offset */
+#define DSBA 0x200000u          /* dynamic state base */
+#define SSP 0x100u              /* sampler state table, from DSBA */
+#define BORDER 0x400u           /* border colour, from DSBA */
+#define TEX 0x400000u           /* textures */
+
+#define SKL_TRI_LD_LZ_SIMD8 0x0643a001u
+#define SKL_TRI_LD_LZ_SIMD16 0x0c85a001u
+
+struct catcher {
+    struct port *in;
+    uint64_t count;
+    uint64_t cycle;
+    uint8_t rlen;
+    uint32_t regs[16][8];
+};
+
+static const struct port_desc catcher_ports[] = {
+    { .name = "in", .direction = PORT_IN, .help = "write-backs" },
+    PORT_END
+};
+
+static int catcher_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct catcher *c = unit_state(u);
+    c->in = unit_port(u, "in", 0);
+    return 0;
+}
+
+static enum unit_activity catcher_tick(struct unit *u)
+{
+    struct catcher *c = unit_state(u);
+    struct msg *m;
+    while ((m = port_pop(c->in))) {
+        const struct eu_writeback_msg *w = (const struct eu_writeback_msg *)m->payload;
+        CU_ASSERT_EQUAL(m->kind, MSG_WRITEBACK);
+        c->count++;
+        c->cycle = unit_cycle(u);
+        c->rlen = w->rlen;
+        memset(c->regs, 0, sizeof c->regs);
+        memcpy(c->regs, w->regs, (size_t)(w->rlen > 16 ? 16 : w->rlen) * 32);
+        msg_free(unit_sim(u), m);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops catcher_ops = {
+    .kind = "test_sampler_catcher",
+    .state_size = sizeof(struct catcher),
+    .ports = catcher_ports,
+    .realize = catcher_realize,
+    .tick = catcher_tick,
+};
+
+struct rig {
+    struct sim *sim;
+    struct gpu_memory *mem;
+    struct unit *smp, *catcher;
+};
+
+static struct rig rig_new(bool with_l3, const char *const *over)
+{
+    struct rig r = { 0 };
+    r.sim = probe_sim(NULL);
+    r.mem = probe_memory(r.sim);
+    r.smp = probe_add(r.sim, &sampler_ops, "smp", over);
+    r.catcher = probe_add(r.sim, &catcher_ops, "wb", NULL);
+    probe_link(r.sim, r.smp, "writeback[0]", r.catcher, "in", 1, 8, 4);
+    if (with_l3) {
+        const char *l3_over[] = { "size_kib=768", "banks=4", "cache_kib=384", "urb_kib=384", NULL };
+        struct unit *l3 = probe_add(r.sim, &l3_ops, "l3", l3_over);
+        struct unit *mem = probe_add(r.sim, &memory_ops, "mem", NULL);
+        probe_link(r.sim, r.smp, "l3", l3, "client[0]", 1, 16, 4);
+        probe_link(r.sim, l3, "client_reply[0]", r.smp, "l3_reply", 1, 16, 4);
+        probe_link(r.sim, l3, "memory", mem, "client[0]", 1, 16, 4);
+        probe_link(r.sim, mem, "client_reply[0]", l3, "memory_reply", 1, 16, 4);
+    }
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "smp.eu[0]", PORT_IN, &err));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
+    return r;
+}
+
+static struct catcher *caught(struct rig *r)
+{
+    return unit_state(r->catcher);
+}
+
+/* ---- state ---------------------------------------------------------------------------- */
+
+struct surf_desc {
+    uint32_t type, format, width, height, depth, pitch, tile_mode, mip_count, min_lod;
+    uint32_t qpitch_field;      /* SurfaceQPitch (rows / 4) */
+    uint64_t base;
+    bool array;
+};
+
+/* Packs a Gen9 RENDER_SURFACE_STATE with identity channel selects at BTI bti;
+ * returns its decode through the surfaces library (for mip addresses). */
+static struct surface put_surface(struct rig *r, uint32_t bti, const struct surf_desc *d)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = d->type;
+    v.SurfaceFormat = d->format;
+    v.Width = d->width - 1;
+    v.Height = d->height - 1;
+    v.Depth = d->depth ? d->depth - 1 : 0;
+    v.SurfaceArray = d->array;
+    v.SurfacePitch = d->pitch - 1;
+    v.TileMode = d->tile_mode;
+    v.SurfaceHorizontalAlignment = 1;   /* HALIGN_4 */
+    v.SurfaceVerticalAlignment = 1;     /* VALIGN_4 */
+    v.MIPCountLOD = d->mip_count;
+    v.SurfaceMinLOD = d->min_lod;
+    v.SurfaceBaseAddress = d->base;
+    v.SurfaceQPitch = d->qpitch_field;
+    v.ShaderChannelSelectRed = 4;
+    v.ShaderChannelSelectGreen = 5;
+    v.ShaderChannelSelectBlue = 6;
+    v.ShaderChannelSelectAlpha = 7;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000 + bti * 64;
+    gpu_memory_write(r->mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r->mem, SSBA + BT + 4 * bti, &state_off, 4, NULL);
+    struct surface sd;
+    surface_from_state(9, dw, &sd);
+    sd.levels = sd.min_lod + sd.mip_count_lod + 1;
+    return sd;
+}
+
+struct samp_desc {
+    uint32_t min, mag, mip;
+    uint32_t tcx, tcy, tcz;
+    double bias, min_lod, max_lod;
+    bool non_normalized;
+};
+
+static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d)
+{
+    struct GEN9_SAMPLER_STATE v = { 0 };
+    v.MinModeFilter = d->min;
+    v.MagModeFilter = d->mag;
+    v.MipModeFilter = d->mip;
+    v.TCXAddressControlMode = d->tcx;
+    v.TCYAddressControlMode = d->tcy;
+    v.TCZAddressControlMode = d->tcz;
+    v.TextureLODBias = d->bias;
+    v.MinLOD = d->min_lod;
+    v.MaxLOD = d->max_lod;
+    v.NonNormalizedCoordinateEnable = d->non_normalized;
+    v.BorderColorPointer = BORDER;
+    uint32_t dw[4] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_SAMPLER_STATE_pack(dw, &v), 0);
+    gpu_memory_write(r->mem, DSBA + SSP + 16 * index, dw, sizeof dw, NULL);
+}
+
+static const float border_colour[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+
+static void put_border(struct rig *r)
+{
+    gpu_memory_write(r->mem, DSBA + BORDER, border_colour, sizeof border_colour, NULL);
+}
+
+/* A SEND to the sampler: desc's message fields plus mlen/rlen/header. */
+static struct msg *send_msg(struct rig *r, uint32_t desc, uint8_t mlen, uint8_t rlen,
+                            uint32_t exec_mask, bool header, const uint32_t (*regs)[8])
+{
+    struct msg *m = msg_alloc(r->sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + mlen * 32u));
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    memset(p, 0, sizeof *p);
+    p->sfid = 2;
+    p->mlen = mlen;
+    p->rlen = rlen;
+    p->slot = 2;
+    p->dst_reg = 40;
+    p->exec_size = 16;
+    p->flags = header ? EU_SEND_HEADER : 0;
+    p->desc = (desc & ~(0xfu << 25 | 0x1fu << 20 | 1u << 19)) | (uint32_t)mlen << 25 |
+              (uint32_t)rlen << 20 | (header ? 1u << 19 : 0);
+    p->exec_mask = exec_mask;
+    p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
+                                         .gen = 9, .binding_table = BT,
+                                         .surface_state_base = SSBA, .dynamic_state_base = DSBA,
+                                         .binding_table_entries = 8, .sampler_state = SSP };
+    memcpy(p->regs, regs, (size_t)mlen * 32);
+    return m;
+}
+
+static void run(struct rig *r, struct msg *m)
+{
+    CU_ASSERT_TRUE(port_inject(unit_port(r->smp, "eu", 0), m));
+    sim_run(r->sim, 0);
+}
+
+/* Descriptor of a headerless sampler message (mlen/rlen filled by send_msg). */
+static uint32_t desc_of(uint32_t type, uint32_t simd, uint32_t bti, uint32_t sampler)
+{
+    return type << 12 | simd << 17 | sampler << 8 | bti;
+}
+
+static float as_float(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* ---- an independent Y tiling (003 L5332-5344) ------------------------------------- */
+
+static uint64_t tile_y_offset(uint32_t pitch, uint32_t x_bytes, uint32_t y)
+{
+    uint64_t tile = (uint64_t)(y / 32) * (pitch / 128) + x_bytes / 128;
+    return tile * 4096 + (x_bytes % 128) / 16 * 512 + (y % 32) * 16 + x_bytes % 16;
+}
+
+static void texel_rgba8(uint32_t x, uint32_t y, uint8_t t[4])
+{
+    t[0] = (uint8_t)(x * 3 + 1);
+    t[1] = (uint8_t)(y * 5 + 2);
+    t[2] = (uint8_t)((x ^ y) * 7);
+    t[3] = (uint8_t)(255 - x);
+}
+
+/* A 64 x 32 R8G8B8A8_UNORM Y-tiled surface at BTI 1, texels placed by tile_y_offset. */
+static void put_tiled_rgba8(struct rig *r)
+{
+    struct surf_desc d = { .type = 1, .format = 0xC7, .width = 64, .height = 32, .pitch = 256,
+                           .tile_mode = 3, .base = TEX };
+    put_surface(r, 1, &d);
+    for (uint32_t y = 0; y < 32; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t t[4];
+            texel_rgba8(x, y, t);
+            gpu_memory_write(r->mem, TEX + tile_y_offset(256, x * 4, y), t, 4, NULL);
+        }
+}
+
+/* ---- decode ---------------------------------------------------------------------------- */
+
+/* The skl_tri read-back blit's SIMD8 ld_lz: headerless, mlen 3 (u, v, r), rlen 4. */
+static void test_decode_skl_tri_ld_lz(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t regs[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = 10 + i;
+        regs[1][i] = 20 + i;
+        regs[2][i] = 0;
+    }
+    struct msg *m = send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs);
+    const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
+    CU_ASSERT_EQUAL(p->desc, SKL_TRI_LD_LZ_SIMD8);      /* the capture's descriptor, as is */
+    struct smp s = { .gen = 9 };
+    struct smp_exec x = { .s = &s, .p = p, .ctx = &p->ctx, .gen = 9, .rlen = 4 };
+    CU_ASSERT_TRUE(smp_decode(&x));
+    CU_ASSERT_EQUAL(x.req.message, SAMPLER_LD_LZ);
+    CU_ASSERT_EQUAL(x.req.simd, SAMPLER_SIMD8);
+    CU_ASSERT_EQUAL(x.req.lanes, 8);
+    CU_ASSERT_EQUAL(x.req.surface_index, 1);
+    CU_ASSERT_EQUAL(x.req.sampler_index, 0);
+    CU_ASSERT_EQUAL(x.req.parameter_count, 3);
+    CU_ASSERT_EQUAL(x.req.channel_mask, 0xf);
+    CU_ASSERT_EQUAL(x.req.half_precision, 0);
+    CU_ASSERT_EQUAL(x.req.sampler_state, DSBA + SSP);
+    CU_ASSERT_FALSE(x.header);
+    CU_ASSERT_EQUAL(x.req.parameters[0][5], 15);
+    CU_ASSERT_EQUAL(x.req.parameters[1][7], 27);
+    /* a header overrides the pointer and the channels, and gives offsets */
+    uint32_t hregs[4][8] = { { 0 } };
+    hregs[0][2] = 0xau << 12 | 0xfu << 8 | 0x1u << 4 | 0x8u;   /* G, A masked; U -1, V 1, R -8 */
+    hregs[0][3] = 0x2e0;
+    struct msg *h = send_msg(&r, SKL_TRI_LD_LZ_SIMD16, 4, 4, 0xffff, true, hregs);
+    const struct eu_send_msg *hp = (const struct eu_send_msg *)h->payload;
+    struct smp_exec y = { .s = &s, .p = hp, .ctx = &hp->ctx, .gen = 9, .rlen = 4 };
+    CU_ASSERT_TRUE(smp_decode(&y));
+    CU_ASSERT_EQUAL(y.req.simd, SAMPLER_SIMD16);
+    CU_ASSERT_EQUAL(y.req.lanes, 16);
+    CU_ASSERT_EQUAL(y.req.parameter_count, 1);          /* (4 - 1) / 2 */
+    CU_ASSERT_EQUAL(y.req.channel_mask, 0x5);
+    CU_ASSERT_EQUAL(y.req.offset_u, -1);
+    CU_ASSERT_EQUAL(y.req.offset_v, 1);
+    CU_ASSERT_EQUAL(y.req.offset_r, -8);
+    CU_ASSERT_EQUAL(y.req.sampler_state, DSBA + 0x2e0);
+    msg_free(r.sim, m);
+    msg_free(r.sim, h);
+    sim_destroy(r.sim);
+}
+
+/* ---- ld --------------------------------------------------------------------------------- */
+
+static const uint32_t ld_u[16] = { 0, 1, 5, 17, 31, 32, 63, 40, 2, 9, 60, 33, 7, 0, 63, 12 };
+static const uint32_t ld_v[16] = { 0, 0, 3, 9, 31, 1, 30, 16, 5, 6, 7, 8, 29, 31, 0, 3 };
+
+static void check_rgba8_lane(const struct catcher *c, unsigned regs_per_ch, unsigned lane,
+                             uint32_t x, uint32_t y)
+{
+    uint8_t t[4];
+    texel_rgba8(x, y, t);
+    for (unsigned ch = 0; ch < 4; ch++) {
+        float got = as_float(c->regs[ch * regs_per_ch + lane / 8][lane % 8]);
+        CU_ASSERT_DOUBLE_EQUAL(got, t[ch] / 255.0, 1e-7);
+    }
+}
+
+/* ld_lz of the skl_tri form on a Y-tiled RGBA8 surface, SIMD8 and SIMD16 (the
+ * SIMD16 reply: two registers a channel, 003 L4654-4680; lanes off the exec mask
+ * keep zeros). */
+static void test_ld_lz_tiled(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_tiled_rgba8(&r);
+    uint32_t regs[6][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = ld_u[i];
+        regs[1][i] = ld_v[i];
+    }
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    CU_ASSERT_EQUAL(c->rlen, 4);
+    for (unsigned i = 0; i < 8; i++)
+        check_rgba8_lane(c, 1, i, ld_u[i], ld_v[i]);
+    /* SIMD16: u in M0-M1, v in M2-M3, r in M4-M5 */
+    memset(regs, 0, sizeof regs);
+    for (unsigned i = 0; i < 16; i++) {
+        regs[i / 8][i % 8] = ld_u[i];
+        regs[2 + i / 8][i % 8] = ld_v[i];
+    }
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD16, 6, 8, 0x7fff, false, regs));
+    CU_ASSERT_EQUAL_FATAL(c->count, 2);
+    for (unsigned i = 0; i < 15; i++)
+        check_rgba8_lane(c, 2, i, ld_u[i], ld_v[i]);
+    for (unsigned ch = 0; ch < 4; ch++)
+        CU_ASSERT_EQUAL(c->regs[ch * 2 + 1][7], 0);     /* lane 15 disabled */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.ld_lz"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.texels"), 23);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.out_of_bounds"), 0);
+    sim_destroy(r.sim);
+}
+
+/* Out-of-range ld coordinates, array index and LOD return zero (003 L4558), with
+ * header offsets (M0.2) added to the coordinates; resinfo (L4304-4323). */
+static void test_ld_out_of_bounds_and_resinfo(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_tiled_rgba8(&r);
+    uint32_t regs[5][8] = { { 0 } };
+    /* Gen9 ld: u, v, lod, r */
+    const uint32_t u[8] = { 64, 3, 0xffffffffu, 3, 3, 63, 10, 4 };
+    const uint32_t v[8] = { 0, 32, 0, 1, 1, 31, 2, 4 };
+    const uint32_t lod[8] = { 0, 0, 0, 1, 0, 0, 0, 0 };
+    const uint32_t rr[8] = { 0, 0, 0, 0, 1, 0, 0, 0 };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = u[i];
+        regs[1][i] = v[i];
+        regs[2][i] = lod[i];
+        regs[3][i] = rr[i];
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD, 1, 1, 0), 4, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 5; i++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            CU_ASSERT_EQUAL(c->regs[ch][i], 0);
+    for (unsigned i = 5; i < 8; i++)
+        check_rgba8_lane(c, 1, i, u[i], v[i]);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.out_of_bounds"), 5);
+    /* header offsets: U +2, V -3 (4-bit two's complement), write mask: B masked */
+    uint32_t h[5][8] = { { 0 } };
+    h[0][2] = 0x4u << 12 | 0x2u << 8 | 0xdu << 4;
+    for (unsigned i = 0; i < 8; i++) {
+        h[1][i] = 10 + i;
+        h[2][i] = 5 + i;
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 1, 0), 4, 3, 0xff, true, h));
+    CU_ASSERT_EQUAL_FATAL(c->count, 2);
+    for (unsigned i = 0; i < 8; i++) {
+        uint8_t t[4];
+        texel_rgba8(12 + i, 2 + i, t);
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][i]), t[0] / 255.0, 1e-7);
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[1][i]), t[1] / 255.0, 1e-7);
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[2][i]), t[3] / 255.0, 1e-7);   /* A squeezed down */
+    }
+    /* resinfo on a 64 x 32 surface with MIP Count 3: LOD 1 -> 32, 16; LOD 4 -> 0 */
+    struct surf_desc d = { .type = 1, .format = 0xC7, .width = 64, .height = 32, .pitch = 256,
+                           .mip_count = 3, .base = TEX + 0x100000 };
+    put_surface(&r, 2, &d);
+    uint32_t q[1][8] = { { 1, 0, 4, 3 } };
+    run(&r, send_msg(&r, desc_of(SAMPLER_RESINFO, 1, 2, 0), 1, 4, 0xf, false, q));
+    CU_ASSERT_EQUAL_FATAL(c->count, 3);
+    CU_ASSERT_EQUAL(c->regs[0][0], 32);
+    CU_ASSERT_EQUAL(c->regs[1][0], 16);
+    CU_ASSERT_EQUAL(c->regs[2][0], 0);
+    CU_ASSERT_EQUAL(c->regs[3][0], 4);
+    CU_ASSERT_EQUAL(c->regs[0][1], 64);
+    CU_ASSERT_EQUAL(c->regs[1][1], 32);
+    CU_ASSERT_EQUAL(c->regs[0][2], 0);              /* LOD beyond the MIP Count */
+    CU_ASSERT_EQUAL(c->regs[0][3], 8);
+    CU_ASSERT_EQUAL(c->regs[1][3], 4);
+    sim_destroy(r.sim);
+}
+
+/* ---- filtering ------------------------------------------------------------------------- */
+
+/* The Vulkan "Wrapping Operation" for texel index i of a level of `size` texels;
+ * -1: the border. Modes as SAMPLER_STATE numbers them. */
+static int wrap_index(int i, int size, unsigned mode)
+{
+    switch (mode) {
+    case 0: {                               /* repeat */
+        int m = i % size;
+        return m < 0 ? m + size : m;
+    }
+    case 1: {                               /* mirrored repeat: (size-1) - mirror((i mod 2size) - size) */
+        int m = i % (2 * size);
+        if (m < 0)
+            m += 2 * size;
+        int a = m - size;
+        int mir = a >= 0 ? a : -(1 + a);
+        return size - 1 - mir;
+    }
+    case 4:                                 /* clamp to border */
+        return i < 0 || i >= size ? -1 : i;
+    case 5: {                               /* mirror clamp to edge */
+        int mir = i >= 0 ? i : -(1 + i);
+        return mir > size - 1 ? size - 1 : mir;
+    }
+    default:                                /* clamp to edge */
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    }
+}
+
+/* A level of a test texture: texel (x, y) channel ch as a float. */
+typedef double (*texel_fn)(uint32_t lod, int x, int y, unsigned ch);
+
+static float quantize8(float f)
+{
+    return floorf(f * 256.0f + 0.5f) / 256.0f;
+}
+
+/* GL/Vulkan bilinear (or nearest) at (u, v) on a level of w x h texels. */
+static double filter2d(texel_fn tex, uint32_t lod, uint32_t w, uint32_t h, float u, float v,
+                       bool linear, unsigned mode_u, unsigned mode_v, unsigned ch)
+{
+    float tu = u * (float)w, tv = v * (float)h;
+    if (!linear) {
+        int i = wrap_index((int)floorf(tu), (int)w, mode_u), j = wrap_index((int)floorf(tv), (int)h, mode_v);
+        return i < 0 || j < 0 ? border_colour[ch] : tex(lod, i, j, ch);
+    }
+    float fu = tu - 0.5f, fv = tv - 0.5f;
+    int i0 = (int)floorf(fu), j0 = (int)floorf(fv);
+    double a = quantize8(fu - floorf(fu)), b = quantize8(fv - floorf(fv));
+    double sum = 0;
+    for (int dj = 0; dj < 2; dj++)
+        for (int di = 0; di < 2; di++) {
+            int i = wrap_index(i0 + di, (int)w, mode_u), j = wrap_index(j0 + dj, (int)h, mode_v);
+            double t = i < 0 || j < 0 ? border_colour[ch] : tex(lod, i, j, ch);
+            sum += (di ? a : 1 - a) * (dj ? b : 1 - b) * t;
+        }
+    return sum;
+}
+
+/* Mip texture: 16 x 16 RGBA8, 5 levels, texel bytes from (lod, x, y, ch). */
+static uint8_t mip_byte(uint32_t lod, int x, int y, unsigned ch)
+{
+    return (uint8_t)(lod * 50 + (uint32_t)x * 13 + (uint32_t)y * 29 + ch * 61);
+}
+
+static double mip_texel(uint32_t lod, int x, int y, unsigned ch)
+{
+    return mip_byte(lod, x, y, ch) / 255.0;
+}
+
+static void put_mip_texture(struct rig *r)
+{
+    struct surf_desc d = { .type = 1, .format = 0xC7, .width = 16, .height = 16, .pitch = 64,
+                           .mip_count = 4, .base = TEX };
+    /* the texels of every level where the surfaces library places them (its mip
+     * layout is tested in test_surface.c; this test is about filtering) */
+    struct surface sd = put_surface(r, 3, &d);
+    for (uint32_t l = 0; l < 5; l++)
+        for (uint32_t y = 0; y < (16u >> l); y++)
+            for (uint32_t x = 0; x < (16u >> l); x++) {
+                uint64_t a;
+                CU_ASSERT_EQUAL_FATAL(surface_address(&sd, x, y, 0, l, 0, &a), SURFACE_OK);
+                uint8_t t[4];
+                for (unsigned ch = 0; ch < 4; ch++)
+                    t[ch] = mip_byte(l, (int)x, (int)y, ch);
+                gpu_memory_write(r->mem, a, t, 4, NULL);
+            }
+}
+
+/* sample_l on level 0 with LINEAR filters: the bilinear result of GL's rule with
+ * 8-bit weights; then LOD 1.25 with MIPFILTER_LINEAR: levels 1 and 2 blended
+ * 0.75 / 0.25 (003 L3132-3198 "TriBeta = frac(LOD)"). */
+static void test_bilinear_trilinear(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_mip_texture(&r);
+    struct samp_desc sd = { .min = 1, .mag = 1, .mip = 3, .tcx = 2, .tcy = 2, .tcz = 2,
+                            .max_lod = 14.0 };
+    put_sampler(&r, 0, &sd);
+    const float us[8] = { 0.3f, 0.51f, 0.07f, 0.9f, 0.123f, 0.77f, 0.5f, 0.999f };
+    const float vs[8] = { 0.7f, 0.2f, 0.33f, 0.01f, 0.456f, 0.61f, 0.5f, 0.8f };
+    const float lods[2] = { 0.0f, 1.25f };
+    for (unsigned k = 0; k < 2; k++) {
+        uint32_t regs[3][8];
+        for (unsigned i = 0; i < 8; i++) {
+            regs[0][i] = fbits(lods[k]);
+            regs[1][i] = fbits(us[i]);
+            regs[2][i] = fbits(vs[i]);
+        }
+        run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 3, 0), 3, 4, 0xff, false, regs));
+        struct catcher *c = caught(&r);
+        CU_ASSERT_EQUAL_FATAL(c->count, k + 1);
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned ch = 0; ch < 4; ch++) {
+                double want = k == 0 ? filter2d(mip_texel, 0, 16, 16, us[i], vs[i], true, 2, 2, ch)
+                                     : 0.75 * filter2d(mip_texel, 1, 8, 8, us[i], vs[i], true, 2, 2, ch) +
+                                       0.25 * filter2d(mip_texel, 2, 4, 4, us[i], vs[i], true, 2, 2, ch);
+                CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch][i]), want, 2e-6);
+            }
+    }
+    /* a LOD bias of 1.0 in SAMPLER_STATE (S4.8) moves sample_l's LOD 0.25 to 1.25 */
+    sd.bias = 1.0;
+    put_sampler(&r, 1, &sd);
+    uint32_t regs[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.25f);
+        regs[1][i] = fbits(us[i]);
+        regs[2][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 3, 1), 3, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    for (unsigned i = 0; i < 8; i++) {
+        double want = 0.75 * filter2d(mip_texel, 1, 8, 8, us[i], vs[i], true, 2, 2, 0) +
+                      0.25 * filter2d(mip_texel, 2, 4, 4, us[i], vs[i], true, 2, 2, 0);
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][i]), want, 2e-6);
+    }
+    sim_destroy(r.sim);
+}
+
+/* sample (implicit LOD): each subspan's LOD is log2 of its texel-space step
+ * (003 L3090-3094, pixels 0 UL, 1 UR, 2 LL): a step of 4 texels of 16 is LOD 2,
+ * of 1 texel LOD 0 (magnified: MAG_CLAMP_MIPNONE keeps level 0); MIPFILTER_NEAREST,
+ * NEAREST filters: floor(u * size) of the chosen level. sample_d with explicit
+ * gradients of 2 texels: LOD 1. sample_b adds its bias. SIMD16 with 16-bit return:
+ * halves, two lanes a dword (003 L4700-4730). */
+static void test_sample_implicit_lod(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_mip_texture(&r);
+    struct samp_desc sd = { .min = 0, .mag = 0, .mip = 1, .tcx = 2, .tcy = 2, .tcz = 2,
+                            .max_lod = 14.0 };
+    put_sampler(&r, 0, &sd);
+    const float u0[2] = { 0.3f, 0.55f }, v0[2] = { 0.2f, 0.65f };
+    const float step[2] = { 4.0f / 16.0f, 1.0f / 16.0f };
+    const uint32_t want_lod[2] = { 2, 0 };
+    uint32_t regs[2][8];
+    float us[8], vs[8];
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned ss = i / 4, px = i % 4;
+        us[i] = u0[ss] + (px & 1 ? step[ss] : 0.0f);
+        vs[i] = v0[ss] + (px & 2 ? step[ss] : 0.0f);
+        regs[0][i] = fbits(us[i]);
+        regs[1][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 1, 3, 0), 2, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t l = want_lod[i / 4], size = 16u >> l;
+        for (unsigned ch = 0; ch < 4; ch++) {
+            double want = filter2d(mip_texel, l, size, size, us[i], vs[i], false, 2, 2, ch);
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch][i]), want, 1e-7);
+        }
+    }
+    /* lanes off the exec mask still give their subspan's derivatives (L3900-3910) */
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 1, 3, 0), 2, 4, 0x08, false, regs));
+    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][3]),
+                           filter2d(mip_texel, 2, 4, 4, us[3], vs[3], false, 2, 2, 0), 1e-7);
+    CU_ASSERT_EQUAL(c->regs[0][0], 0);
+    /* sample_d: u, dudx, dudy, v, dvdx, dvdy; gradients of 2 texels -> LOD 1 */
+    uint32_t d[6][8];
+    for (unsigned i = 0; i < 8; i++) {
+        d[0][i] = fbits(us[i]);
+        d[1][i] = fbits(2.0f / 16.0f);
+        d[2][i] = fbits(0.0f);
+        d[3][i] = fbits(vs[i]);
+        d[4][i] = fbits(0.0f);
+        d[5][i] = fbits(1.0f / 16.0f);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_D, 1, 3, 0), 6, 4, 0xff, false, d));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[1][i]),
+                               filter2d(mip_texel, 1, 8, 8, us[i], vs[i], false, 2, 2, 1), 1e-7);
+    /* sample_b: bias 1.0 on subspan LODs 2 and 0 -> 3 and 1 (round to nearest) */
+    uint32_t b[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        b[0][i] = fbits(1.0f);
+        b[1][i] = regs[0][i];
+        b[2][i] = regs[1][i];
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_B, 1, 3, 0), 3, 4, 0xff, false, b));
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t l = want_lod[i / 4] + 1, size = 16u >> l;
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[2][i]),
+                               filter2d(mip_texel, l, size, size, us[i], vs[i], false, 2, 2, 2), 1e-7);
+    }
+    /* SIMD16, 16-bit return (desc bit 30), sample_lz: level 0, halves */
+    uint32_t z[4][8];
+    float zu[16], zv[16];
+    for (unsigned i = 0; i < 16; i++) {
+        zu[i] = 0.03f + 0.06f * (float)i;
+        zv[i] = 0.9f - 0.05f * (float)i;
+        z[i / 8][i % 8] = fbits(zu[i]);
+        z[2 + i / 8][i % 8] = fbits(zv[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_LZ, 2, 3, 0) | 1u << 30, 4, 4, 0xffff, false, z));
+    for (unsigned i = 0; i < 16; i++) {
+        uint16_t hbits = (uint16_t)(c->regs[3][i / 2] >> (16 * (i % 2)));
+        double want = filter2d(mip_texel, 0, 16, 16, zu[i], zv[i], false, 2, 2, 3);
+        CU_ASSERT_DOUBLE_EQUAL(format_half_to_float(hbits), want, 1.0 / 2048);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_d"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_b"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_lz"), 1);
+    sim_destroy(r.sim);
+}
+
+/* 4 x 4 R32G32B32A32_FLOAT texels: R = x + 10 y, G = x, B = y, A = 1. */
+static double float_texel(uint32_t lod, int x, int y, unsigned ch)
+{
+    (void)lod;
+    return ch == 0 ? x + 10.0 * y : ch == 1 ? x : ch == 2 ? y : 1.0;
+}
+
+/* Address modes at and beyond the edges (003 L3286-3356) against the Vulkan
+ * wrapping formulas: NEAREST for WRAP, MIRROR, CLAMP, CLAMP_BORDER, MIRROR_ONCE,
+ * then LINEAR with the border colour blended at the edge. */
+static void test_wrap_modes(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x0, .width = 4, .height = 4, .pitch = 64,
+                           .base = TEX };
+    put_surface(&r, 4, &d);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            float t[4];
+            for (unsigned ch = 0; ch < 4; ch++)
+                t[ch] = (float)float_texel(0, (int)x, (int)y, ch);
+            gpu_memory_write(r.mem, TEX + y * 64 + x * 16, t, 16, NULL);
+        }
+    put_border(&r);
+    const unsigned modes[5] = { 0, 1, 2, 4, 5 };
+    const float us[8] = { -0.125f, 1.125f, -1.375f, 0.375f, 2.625f, -0.625f, 1.9f, -3.1f };
+    const float vs[8] = { 0.375f, 0.375f, -0.2f, 1.3f, 0.6f, -0.9f, 2.2f, 0.1f };
+    for (unsigned k = 0; k < 5; k++) {
+        for (unsigned linear = 0; linear < 2; linear++) {
+            struct samp_desc sd = { .min = linear, .mag = linear, .mip = 0, .tcx = modes[k],
+                                    .tcy = modes[k], .tcz = 2, .max_lod = 14.0 };
+            put_sampler(&r, 2, &sd);
+            uint32_t regs[3][8];
+            for (unsigned i = 0; i < 8; i++) {
+                regs[0][i] = fbits(0.0f);
+                regs[1][i] = fbits(us[i]);
+                regs[2][i] = fbits(vs[i]);
+            }
+            run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 4, 2), 3, 4, 0xff, false, regs));
+            struct catcher *c = caught(&r);
+            for (unsigned i = 0; i < 8; i++)
+                for (unsigned ch = 0; ch < 4; ch++) {
+                    double want = filter2d(float_texel, 0, 4, 4, us[i], vs[i], linear, modes[k],
+                                           modes[k], ch);
+                    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch][i]), want, 1e-5);
+                }
+        }
+    }
+    CU_ASSERT_TRUE(probe_stat(r.sim, "smp.border_texels") > 0);
+    /* hand-checked corners of the formulas: u = -0.125 is texel -1 */
+    CU_ASSERT_EQUAL(wrap_index(-1, 4, 0), 3);
+    CU_ASSERT_EQUAL(wrap_index(-1, 4, 1), 0);
+    CU_ASSERT_EQUAL(wrap_index(-6, 4, 1), 2);
+    CU_ASSERT_EQUAL(wrap_index(-6, 4, 5), 3);
+    CU_ASSERT_EQUAL(wrap_index(4, 4, 4), -1);
+    sim_destroy(r.sim);
+}
+
+/* sRGB texels are linearized before filtering (003 L3417): the mean of two
+ * texels 0 and 255 of R8G8B8A8_UNORM_SRGB is 0.5 linear, not the decode of 127.5. */
+static void test_srgb_linear_filter(void)
+{
+    struct rig r = rig_new(false, NULL);
+    const struct format_desc *f = format_find("R8G8B8A8_UNORM_SRGB");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    struct surf_desc d = { .type = 1, .format = f->key, .width = 2, .height = 1, .pitch = 64,
+                           .base = TEX };
+    put_surface(&r, 5, &d);
+    uint8_t t[8] = { 0, 188, 0, 0, 255, 188, 0, 255 };
+    gpu_memory_write(r.mem, TEX, t, 8, NULL);
+    struct samp_desc sd = { .min = 1, .mag = 1, .tcx = 2, .tcy = 2, .tcz = 2, .max_lod = 14.0 };
+    put_sampler(&r, 0, &sd);
+    uint32_t regs[3][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits(0.5f);
+        regs[2][i] = fbits(0.5f);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 5, 0), 3, 4, 0x1, false, regs));
+    struct catcher *c = caught(&r);
+    double g = 188 / 255.0;
+    g = g <= 0.04045 ? g / 12.92 : pow((g + 0.055) / 1.055, 2.4);
+    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][0]), 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[1][0]), g, 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[3][0]), 0.5, 1e-6);
+    sim_destroy(r.sim);
+}
+
+
+/* R = x + 10 y + 100 slice + 1000 face, G = x, B = y, A = slice: a texel names itself. */
+static void put_float_texels(struct rig *r, const struct surface *sd, uint32_t w, uint32_t h,
+                             uint32_t slices)
+{
+    for (uint32_t sl = 0; sl < slices; sl++)
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                uint64_t a;
+                CU_ASSERT_EQUAL_FATAL(surface_address(sd, x, y, sl, 0, 0, &a), SURFACE_OK);
+                float t[4] = { (float)(x + 10 * y + 100 * sl), (float)x, (float)y, (float)sl };
+                gpu_memory_write(r->mem, a, t, 16, NULL);
+            }
+}
+
+/* The GL cube-map face table (GL 4.6 Table 8.19): face (+X -X +Y -Y +Z -Z) and s, t. */
+static void gl_cube(float rx, float ry, float rz, unsigned *face, float *s, float *t)
+{
+    float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz), sc, tc, ma;
+    if (ax >= ay && ax >= az) {
+        ma = ax;
+        if (rx > 0) *face = 0, sc = -rz, tc = -ry;
+        else *face = 1, sc = rz, tc = -ry;
+    } else if (ay >= az) {
+        ma = ay;
+        if (ry > 0) *face = 2, sc = rx, tc = rz;
+        else *face = 3, sc = rx, tc = -rz;
+    } else {
+        ma = az;
+        if (rz > 0) *face = 4, sc = rx, tc = -ry;
+        else *face = 5, sc = -rx, tc = -ry;
+    }
+    *s = 0.5f * (sc / ma + 1.0f);
+    *t = 0.5f * (tc / ma + 1.0f);
+}
+
+/* 2D arrays (r = layer, rounded and clamped, 003 L4550), 1D arrays (v = layer),
+ * 3D (trilinear over 8 texels), cubes (the face of the largest component),
+ * non-normalized coordinates (texel units). */
+static void test_surface_types(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct samp_desc nearest = { .min = 0, .mag = 0, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                                 .max_lod = 14.0 };
+    struct samp_desc linear = nearest;
+    linear.min = linear.mag = 1;
+    put_sampler(&r, 0, &nearest);
+    put_sampler(&r, 1, &linear);
+    struct catcher *c = caught(&r);
+    /* 2D array of 3 layers, 4 x 4 */
+    struct surf_desc a2 = { .type = 1, .format = 0, .width = 4, .height = 4, .depth = 3,
+                            .array = true, .pitch = 64, .qpitch_field = 4, .base = TEX };
+    struct surface s2 = put_surface(&r, 1, &a2);
+    put_float_texels(&r, &s2, 4, 4, 3);
+    const float layer[8] = { 0.0f, 1.0f, 1.6f, -3.0f, 7.0f, 2.0f, 0.49f, 1.5f };
+    const uint32_t want_layer[8] = { 0, 1, 2, 0, 2, 2, 0, 2 };
+    uint32_t regs[4][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.0f);
+        regs[1][i] = fbits(0.6f);       /* x 2 */
+        regs[2][i] = fbits(0.3f);       /* y 1 */
+        regs[3][i] = fbits(layer[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 1, 0), 4, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(2 + 10 + 100 * want_layer[i]));
+    /* 1D array of 2 layers, 8 wide: lod, u, v = layer */
+    struct surf_desc a1 = { .type = 0, .format = 0, .width = 8, .height = 1, .depth = 2,
+                            .array = true, .pitch = 128, .qpitch_field = 16, .base = TEX + 0x10000 };
+    struct surface s1 = put_surface(&r, 2, &a1);
+    put_float_texels(&r, &s1, 8, 1, 2);
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits(((float)i + 0.5f) / 8.0f);
+        regs[2][i] = fbits((float)(i % 2));
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 2, 0), 3, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(i + 100 * (i % 2)));
+    /* 3D 4 x 4 x 4, LINEAR: the weights of each axis from frac(t - 0.5) */
+    struct surf_desc a3 = { .type = 2, .format = 0, .width = 4, .height = 4, .depth = 4,
+                            .pitch = 64, .qpitch_field = 4, .base = TEX + 0x20000 };
+    struct surface s3 = put_surface(&r, 3, &a3);
+    put_float_texels(&r, &s3, 4, 4, 4);
+    const float p3[3] = { 0.4f, 0.55f, 0.7f };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits(p3[0]);
+        regs[2][i] = fbits(p3[1]);
+        regs[3][i] = fbits(p3[2]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 3, 1), 4, 4, 0x1, false, regs));
+    double want = 0;
+    float f[3];
+    int i0[3];
+    for (unsigned k = 0; k < 3; k++) {
+        float t = p3[k] * 4.0f - 0.5f;
+        i0[k] = (int)floorf(t);
+        f[k] = quantize8(t - floorf(t));
+    }
+    for (int dz = 0; dz < 2; dz++)
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++) {
+                double w = (dx ? f[0] : 1 - f[0]) * (dy ? f[1] : 1 - f[1]) * (dz ? f[2] : 1 - f[2]);
+                want += w * ((i0[0] + dx) + 10.0 * (i0[1] + dy) + 100.0 * (i0[2] + dz));
+            }
+    CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][0]), want, 1e-4);
+    /* a cube of 2 x 2 faces: faces are slices 0..5 (+X -X +Y -Y +Z -Z) */
+    struct surf_desc cb = { .type = 3, .format = 0, .width = 2, .height = 2, .depth = 1,
+                            .pitch = 32, .qpitch_field = 1, .base = TEX + 0x30000 };
+    struct surface sc = put_surface(&r, 4, &cb);
+    put_float_texels(&r, &sc, 2, 2, 6);
+    const float dir[8][3] = { { 1, 0.2f, -0.3f }, { -1, 0.6f, 0.1f }, { 0.3f, 1, 0.7f },
+                              { -0.5f, -1, -0.2f }, { 0.1f, -0.4f, 1 }, { 0.8f, 0.3f, -1 },
+                              { -0.9f, 0.95f, 0.2f }, { 0.2f, 0.1f, -0.15f } };
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 3; k++)
+            regs[1 + k][i] = fbits(dir[i][k]);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 4, 0), 4, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned face;
+        float s, t;
+        gl_cube(dir[i][0], dir[i][1], dir[i][2], &face, &s, &t);
+        uint32_t x = (uint32_t)floorf(s * 2.0f), y = (uint32_t)floorf(t * 2.0f);
+        x = x > 1 ? 1 : x;
+        y = y > 1 ? 1 : y;
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(x + 10 * y + 100 * face));
+    }
+    /* non-normalized coordinates: u, v in texels of the 2D array's layer 0 */
+    struct samp_desc nn = nearest;
+    nn.non_normalized = true;
+    put_sampler(&r, 2, &nn);
+    for (unsigned i = 0; i < 8; i++) {
+        regs[1][i] = fbits((float)(i % 4) + 0.5f);
+        regs[2][i] = fbits((float)(i / 4) + 2.25f);
+        regs[3][i] = fbits(0.0f);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 1, 2), 4, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)(i % 4 + 10 * (i / 4 + 2)));
+    sim_destroy(r.sim);
+}
+
+/* ---- bad input ------------------------------------------------------------------------- */
+
+static void test_bad_input(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_tiled_rgba8(&r);
+    uint32_t regs[4][8];
+    memset(regs, 0x11, sizeof regs);
+    struct catcher *c = caught(&r);
+    /* a reserved Mip Mode Filter (2): counted, zeros */
+    struct samp_desc bad = { .min = 1, .mag = 1, .mip = 2, .max_lod = 14.0 };
+    put_sampler(&r, 0, &bad);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 1, 0), 3, 4, 0xff, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.bad_sampler_state"), 1);
+    CU_ASSERT_EQUAL(c->count, 1);
+    CU_ASSERT_EQUAL(c->regs[0][0], 0);
+    /* a binding table index beyond the thread's 8 entries: null surface */
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 9, 0), 3, 4, 0xff, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.bti_beyond_table"), 1);
+    CU_ASSERT_EQUAL(c->count, 2);
+    /* a binding table entry pointing at garbage state: refused or null, counted or zero */
+    uint32_t junk[16];
+    memset(junk, 0xff, sizeof junk);
+    gpu_memory_write(r.mem, SSBA + 0x1000 + 6 * 64, junk, sizeof junk, NULL);
+    uint32_t off = 0x1000 + 6 * 64;
+    gpu_memory_write(r.mem, SSBA + BT + 4 * 6, &off, 4, NULL);
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 6, 0), 3, 4, 0xff, false, regs));
+    CU_ASSERT_EQUAL(c->count, 3);
+    CU_ASSERT_TRUE(probe_stat(r.sim, "smp.state_faults") + probe_stat(r.sim, "smp.unsupported_formats") >= 1);
+    /* gather4 (not modelled), SIMD4x2: zeros, the thread still gets its reply */
+    run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4, 1, 1, 0), 3, 4, 0xff, false, regs));
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 0, 1, 0), 2, 1, 0xff, false, regs));
+    CU_ASSERT_EQUAL(c->count, 5);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_messages"), 2);
+    for (unsigned ch = 0; ch < 1; ch++)
+        CU_ASSERT_EQUAL(c->regs[ch][3], 0);
+    /* a format the sampler does not read (a palette format) */
+    const struct format_desc *pal = format_find("P8_UNORM_PALETTE0");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pal);
+    struct surf_desc d = { .type = 1, .format = pal->key, .width = 8, .height = 8, .pitch = 64,
+                           .base = TEX + 0x200000 };
+    put_surface(&r, 7, &d);
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 7, 0), 3, 4, 0xff, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_formats"), 1);
+    CU_ASSERT_EQUAL(c->count, 6);
+    /* a truncated message */
+    struct msg *m = msg_alloc(r.sim, MSG_SEND, 4);
+    run(&r, m);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.bad_messages"), 1);
+    sim_destroy(r.sim);
+}
+
+static uint32_t xorshift(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* Random descriptors, payloads and state pointers: one reply each, no crash. */
+static void test_random_messages(void)
+{
+    struct rig r = rig_new(true, NULL);
+    put_tiled_rgba8(&r);
+    put_mip_texture(&r);
+    struct samp_desc sd = { .min = 1, .mag = 1, .mip = 3, .tcx = 0, .tcy = 1, .tcz = 4, .max_lod = 14.0 };
+    put_sampler(&r, 0, &sd);
+    put_border(&r);
+    uint32_t x = 12345;
+    unsigned expected = 0;
+    for (int n = 0; n < 300; n++) {
+        uint32_t regs[11][8];
+        for (unsigned k = 0; k < 11; k++)
+            for (unsigned i = 0; i < 8; i++) {
+                uint32_t v = xorshift(&x);
+                regs[k][i] = v % 3 == 0 ? v : v % 3 == 1 ? fbits((float)(int32_t)v / 1e8f) : v % 70;
+            }
+        uint32_t desc = xorshift(&x) & 0x4007ffffu;
+        desc = (desc & ~0xffu) | (xorshift(&x) % 10);
+        uint8_t mlen = (uint8_t)(1 + xorshift(&x) % 11);
+        uint8_t rlen = (uint8_t)(xorshift(&x) % 9);
+        struct msg *m = send_msg(&r, desc, mlen, rlen, xorshift(&x), xorshift(&x) & 1, regs);
+        struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+        if (n % 7 == 0)
+            p->ctx.sampler_state = xorshift(&x);
+        if (n % 11 == 0)
+            p->ctx.surface_state_base = xorshift(&x);
+        if (n % 13 == 0)
+            p->ctx.gen = (uint8_t)(7 + xorshift(&x) % 3);
+        run(&r, m);
+        expected += rlen ? 1 : 0;
+    }
+    CU_ASSERT_EQUAL(caught(&r)->count, expected);
+    sim_destroy(r.sim);
+}
+
+/* ---- timing ---------------------------------------------------------------------------- */
+
+/* The lines a message's texels lie in go to the L3 once; the same message again
+ * hits the sampler cache (no L3 request) and replies sooner. */
+static void test_cache_and_l3_lines(void)
+{
+    struct rig r = rig_new(true, NULL);
+    put_tiled_rgba8(&r);
+    uint32_t regs[3][8] = { { 0 } };
+    uint64_t lines[8];
+    unsigned distinct = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = ld_u[i];
+        regs[1][i] = ld_v[i];
+        uint64_t line = (TEX + tile_y_offset(256, ld_u[i] * 4, ld_v[i])) / 64;
+        bool seen = false;
+        for (unsigned k = 0; k < distinct; k++)
+            seen |= lines[k] == line;
+        if (!seen)
+            lines[distinct++] = line;
+    }
+    struct catcher *c = caught(&r);
+    uint64_t t0 = unit_cycle(r.smp);
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    uint64_t first = c->cycle - t0;
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.lines"), distinct);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.cache_misses"), distinct);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.l3_replies"), distinct);
+    uint64_t t1 = unit_cycle(r.smp);
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    uint64_t second = c->cycle - t1;
+    CU_ASSERT_EQUAL(c->count, 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.lines"), distinct);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.cache_hits"), distinct);
+    CU_ASSERT_TRUE(second < first);
+    sim_destroy(r.sim);
+}
+
+static const struct test_case cases[] = {
+    { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
+    { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
+    { "ld out of bounds returns zero; header offsets; resinfo", test_ld_out_of_bounds_and_resinfo },
+    { "bilinear and trilinear against GL's rule", test_bilinear_trilinear },
+    { "implicit LOD from subspans, sample_d, sample_b, 16-bit SIMD16", test_sample_implicit_lod },
+    { "address modes at and beyond the edges", test_wrap_modes },
+    { "sRGB decoded before filtering", test_srgb_linear_filter },
+    { "2D and 1D arrays, 3D trilinear, cube faces, non-normalized", test_surface_types },
+    { "bad state, BTI, formats and messages counted", test_bad_input },
+    { "random messages: no crash, one reply each", test_random_messages },
+    { "L3 lines once, then sampler cache hits", test_cache_and_l3_lines },
+    { 0 }
+};
+TEST_SUITE(sampler, cases);

@@ -1,0 +1,67 @@
+/* units/sampler/sampler.h - a subslice's sampler (3D sampling engine), Gen8/Gen9
+ * message forms (Gen7 states decode too; its messages are not checked).
+ *
+ * Models (seed 003 L2962-4827; notes/003-skl-sharedfn-eu.md §3; the files of each
+ * concern are listed in sampler_internal.h):
+ *  - the SEND (SFID 2) as a struct sampler_request (units/common/sampler.h):
+ *    descriptor through the generated accessors (build/gen/msg_desc.h), SIMD8 and
+ *    SIMD16, with or without the header (M0.2 write channel mask and U/V/R
+ *    offsets, M0.3 Sampler State Pointer, L3930-3996); headerless messages write
+ *    the channels the response length allows (L4488-4506) and take the stage's
+ *    sampler state pointer (struct eu_thread_context.sampler_state);
+ *  - state: binding table entry -> RENDER_SURFACE_STATE (units/common/surface.h:
+ *    1D, 2D, 3D, cube, arrays, mips, linear/X/Y/W/Yf/Ys tiling; Surface Min LOD,
+ *    Resource Min LOD, Minimum Array Element, Shader Channel Selects), SAMPLER_STATE
+ *    (16 bytes an entry at Dynamic State Base + pointer, L3476-3480) and its
+ *    SAMPLER_BORDER_COLOR_STATE (Gen8/9 form: four dwords, floats for float formats,
+ *    32-bit integers for integer ones; the seed's older 12-dword table L3824-3878 is
+ *    not modelled);
+ *  - messages: ld and ld_lz (integer texels, no filter, out of range -> 0, L4558),
+ *    resinfo (L4304-4323), sample, sample_b, sample_l, sample_d, sample_lz: the LOD
+ *    of L3090-3094 from the subspan's pixels (or sample_d's gradients), bias and
+ *    clamps of L3132-3200 (Out_of_Bounds included), mag/min NEAREST and LINEAR, mip
+ *    filter NONE/NEAREST/LINEAR, address modes WRAP, MIRROR, CLAMP, CLAMP_BORDER,
+ *    HALF_BORDER, MIRROR_ONCE (L3286-3356), non-normalized coordinates; formats
+ *    through units/common/format.h (every bit-field format it unpacks, sRGB decoded
+ *    before filtering as L3417 says, BC1-BC3 blocks); 32- and 16-bit returns in the
+ *    writeback layouts of L4654-4810;
+ *  - timing (sampler_timing.c): a filter pipeline of `texels_per_cycle`, a sampler
+ *    cache of `cache_lines` x 64 B (`cache_ways` ways, LRU, timing only), misses as
+ *    MSG_MEMORY_REQUEST lines (MEMREQ_RO_DATA) to the slice's L3, the reply when
+ *    every line is answered and `hit_latency` after the filtering; the seed gives no
+ *    size, latency or rate for any of these (model choices, in the params' help).
+ * Model choices where the seed is silent (sampler_texel.c says more): the texel
+ * centre at +0.5 (LINEAR reads floor(t - 0.5) and the next texel); linear weights
+ * rounded to `weight_bits` fraction bits (8); integer formats are not filtered;
+ * one LOD a subspan (from its upper-left, upper-right, lower-left pixels); the
+ * SIMD8/16 parameter order of Mesa [EXT] (the seed's table is missing, notes §3.5);
+ * resinfo's A is the number of levels.
+ * Bad programming (counted, logged once per kind, zeros returned so the thread goes
+ * on, never a crash or hang): unknown message types and SIMD modes
+ * (unsupported_messages), formats it does not read (unsupported_formats), BTIs
+ * beyond the table (bti_beyond_table), unreadable or refused surface states
+ * (state_faults), unreadable SAMPLER_STATE or border colour and reserved encodings
+ * (bad_sampler_state), faulting texels (page_faults), malformed messages
+ * (bad_messages).
+ * Ports: "eu"[open] in (MSG_SEND), "writeback"[open] out (to the EU of the same
+ *        index), "l3" out and "l3_reply" in (optional: without them a miss costs
+ *        `latency`).
+ * Stats: messages and msg.<type>, texels, border_texels, cache_hits, cache_misses,
+ *        lines, l3_replies, the bad-input counters above, stalls, busy_cycles,
+ *        latency_sum.
+ * Not modelled: SIMD4x2, SIMD8D, SIMD32/64 (sample_unorm, sample_8x8), the _c
+ * (shadow compare), gather4*, lod, sampleinfo, ld_mcs/ld2dms*, killpix, min/max
+ * messages (unsupported: zeros); the RLEN 0 direct render target write
+ * (L4510-4527); anisotropic filtering (taken as LINEAR); MONO; TEXCOORDMODE_CUBE's
+ * cross-face filtering (taken as CLAMP); chroma key; reduction types; multisampled
+ * sampling; bindless surfaces; the pixel null mask; BC4-BC7, ETC and ASTC formats;
+ * state caches and cache invalidation (the cache only ever changes timing).
+ */
+#ifndef GTSIM_UNITS_SAMPLER_H
+#define GTSIM_UNITS_SAMPLER_H
+
+#include "fabric/unit.h"
+
+extern const struct unit_ops sampler_ops;
+
+#endif

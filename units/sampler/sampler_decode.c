@@ -1,0 +1,267 @@
+/* units/sampler/sampler_decode.c - a SEND to the sampler (SFID 2) as a struct
+ * sampler_request (units/common/sampler.h), and the state it names: the binding
+ * table entry's RENDER_SURFACE_STATE and the SAMPLER_STATE entry with its border
+ * colour.
+ *
+ * Descriptor: the generated accessors of build/gen/msg_desc.h (spec/eu/opcodes.txt
+ * "sampler 7-9": binding table 7:0, sampler 11:8, message type 16:12, SIMD mode
+ * 18:17, Gen8+ SIMD mode extension 29 and 16-bit return 30; notes/003-skl-sharedfn-
+ * eu.md §3.2, [EXT] from Mesa where the seed has a link only).
+ * Header (003 L3930-3996): M0.2[15:12] write channel mask (1 = not written), [11:8]
+ * [7:4] [3:0] U, V, R offsets (4-bit two's complement), M0.3[31:5] Sampler State
+ * Pointer (Dynamic State Base relative); without a header every channel the
+ * response length allows is written (L4488-4506) and the pointer is the stage's
+ * ("from the command stream", L3476-3480: struct eu_thread_context.sampler_state).
+ * Payload (L4566-4607): SIMD8 one register a parameter, SIMD16 two (lanes 0-7,
+ * 8-15); the parameter count is what MLEN holds after the header.
+ */
+#include "units/sampler/sampler_internal.h"
+
+#include <string.h>
+
+#include "msg_desc.h"
+#include "spec_gen8_pack.h"
+#include "spec_gen9_pack.h"
+
+static uint32_t rd32(const uint8_t *regs, unsigned reg, unsigned dw)
+{
+    uint32_t v;
+    memcpy(&v, regs + (size_t)reg * EU_MSG_REG_BYTES + dw * 4, 4);
+    return v;
+}
+
+static int32_t sext4(uint32_t v)
+{
+    v &= 0xf;
+    return v & 8 ? (int32_t)v - 16 : (int32_t)v;
+}
+
+float smp_param_f(const struct sampler_request *r, unsigned k, unsigned lane)
+{
+    float f = 0.0f;
+    if (k < r->parameter_count && lane < SAMPLER_MAX_LANES)
+        memcpy(&f, &r->parameters[k][lane], 4);
+    return f;
+}
+
+int32_t smp_param_i(const struct sampler_request *r, unsigned k, unsigned lane)
+{
+    return k < r->parameter_count && lane < SAMPLER_MAX_LANES ? (int32_t)r->parameters[k][lane] : 0;
+}
+
+/* Whether generation gen has message type t (opcodes.txt [sampler-message-type]:
+ * the _lz forms are Gen9's). */
+static bool message_on_gen(uint32_t t, unsigned gen)
+{
+    switch (t) {
+    case SAMPLER_SAMPLE_LZ:
+    case SAMPLER_SAMPLE_C_LZ:
+    case SAMPLER_LD_LZ:
+    case SAMPLER_LD2DMS_W:
+        return gen >= 9;
+    default:
+        return t <= SAMPLER_SAMPLEINFO || (t >= SAMPLER_GATHER4_C && t <= SAMPLER_GATHER4_PO_C) ||
+               t == SAMPLER_SAMPLE_D_C || t >= SAMPLER_SAMPLE_LZ;
+    }
+}
+
+bool smp_decode(struct smp_exec *x)
+{
+    const struct eu_send_msg *p = x->p;
+    struct sampler_request *r = &x->req;
+    uint32_t desc = p->desc;
+    memset(r, 0, sizeof *r);
+    x->header = (p->flags & EU_SEND_HEADER) != 0;
+    r->message = desc_sampler_msg_type_gen7(desc);
+    r->surface_index = desc_sampler_binding_table(desc);
+    r->sampler_index = desc_sampler_sampler(desc);
+    r->simd = desc_sampler_simd_mode(desc);
+    r->half_precision = x->gen >= 8 && desc_sampler_return_format_gen8(desc);
+    /* SIMD4x2 / SIMD8D (mode 0), SIMD32/64 (mode 3) and the Gen8+ extended
+     * modes are not modelled */
+    if ((r->simd != SAMPLER_SIMD8 && r->simd != SAMPLER_SIMD16) ||
+        (x->gen >= 8 && desc_sampler_simd_mode_ext(desc)) || x->gen < 7)
+        return false;
+    r->lanes = r->simd == SAMPLER_SIMD16 ? 16 : 8;
+    r->lane_mask = p->exec_mask & (r->lanes == 16 ? 0xffffu : 0xffu);
+    unsigned hdr = x->header ? 1 : 0;
+    unsigned regs_per_param = r->lanes / 8;
+    unsigned nregs = (unsigned)p->mlen + p->ex_mlen;
+    unsigned body = nregs > hdr ? nregs - hdr : 0;
+    r->parameter_count = body / regs_per_param;
+    if (r->parameter_count > SAMPLER_MAX_PARAMETERS)
+        r->parameter_count = SAMPLER_MAX_PARAMETERS;
+    for (unsigned k = 0; k < r->parameter_count; k++)
+        for (unsigned lane = 0; lane < r->lanes; lane++)
+            r->parameters[k][lane] = rd32(p->regs[0], hdr + k * regs_per_param + lane / 8, lane % 8);
+    const struct eu_thread_context *c = x->ctx;
+    if (x->header) {
+        uint32_t m2 = rd32(p->regs[0], 0, 2);
+        r->channel_mask = ~(m2 >> 12) & 0xfu;
+        r->offset_u = sext4(m2 >> 8);
+        r->offset_v = sext4(m2 >> 4);
+        r->offset_r = sext4(m2);
+        r->sampler_state = c->dynamic_state_base + (rd32(p->regs[0], 0, 3) & ~31u);
+    } else {
+        /* the response length selects the channels (L4488-4506): SIMD8 one
+         * register a channel (both return formats), SIMD16 two (32-bit) or one
+         * (16-bit) */
+        unsigned per = r->lanes == 16 && !r->half_precision ? 2 : 1;
+        unsigned n = x->rlen / per;
+        r->channel_mask = n >= 4 ? 0xfu : (1u << n) - 1;
+        r->sampler_state = c->dynamic_state_base + (c->sampler_state & ~31u);
+    }
+    return message_on_gen(r->message, x->gen);
+}
+
+/* ---- state ---------------------------------------------------------------------- */
+
+static bool read_state(struct smp_exec *x, uint64_t address, void *dst, size_t n)
+{
+    struct gt_error err;
+    return gpu_address_space_read(&x->as, address, dst, n, &err) == 0;
+}
+
+static void resolve_surface(struct smp_exec *x)
+{
+    struct smp *s = x->s;
+    const struct eu_thread_context *c = x->ctx;
+    uint32_t bti = x->req.surface_index;
+    struct smp_surface *sf = &x->surf;
+    memset(sf, 0, sizeof *sf);
+    if (!c->valid)
+        return;
+    if (bti >= 240) {
+        /* 252/253: bindless surface state offsets (L3472), not modelled */
+        s->unsupported_messages++;
+        smp_warn_once(s, x->u, 0, "sampler binding table index %u (bindless/reserved) not "
+                      "modelled: null surface", bti, 0);
+        return;
+    }
+    if (c->binding_table_entries && bti >= c->binding_table_entries) {
+        s->bti_beyond_table++;
+        smp_warn_once(s, x->u, 1, "sampler binding table index %u beyond the table's %u entries: "
+                      "null surface", bti, c->binding_table_entries);
+        return;
+    }
+    uint32_t entry, dw[16];
+    unsigned bytes = x->gen >= 8 ? 64 : 32;
+    if (!read_state(x, c->surface_state_base + c->binding_table + 4ull * bti, &entry, 4) ||
+        !read_state(x, c->surface_state_base + (entry & (x->gen >= 8 ? ~63u : ~31u)), dw, bytes)) {
+        s->state_faults++;
+        smp_warn_once(s, x->u, 2, "sampler: binding table entry or surface state of BTI %u "
+                      "unreadable: null surface", bti, 0);
+        return;
+    }
+    if (surface_from_state(x->gen, dw, &sf->sd) != SURFACE_OK) {
+        if (sf->sd.status == SURFACE_NO_ELEMENT_SIZE) {
+            s->unsupported_formats++;
+            smp_warn_once(s, x->u, 3, "sampler: surface format 0x%x not sampled (BTI %u): zeros",
+                          sf->sd.format, bti);
+        } else {
+            s->state_faults++;
+            smp_warn_once(s, x->u, 4, "sampler: surface state of BTI %u refused (status -%u): "
+                          "null surface", bti, (uint32_t)-(int32_t)sf->sd.status);
+        }
+        return;
+    }
+    if (sf->sd.type == SURFACE_NULL)
+        return;
+    /* the sampler's levels are the view's MIP Count + 1 from Surface Min LOD
+     * (L3132-3198: "Lod += SurfMinLod"): the addresses reach level SurfMinLod +
+     * MIPCnt of the resource's chain */
+    sf->sd.levels = sf->sd.min_lod + sf->sd.mip_count_lod + 1;
+    struct spec_RENDER_SURFACE_STATE v;
+    memset(&v, 0, sizeof v);
+    if (x->gen >= 9)
+        GEN9_RENDER_SURFACE_STATE_unpack_common(dw, &v);
+    else if (x->gen == 8)
+        GEN8_RENDER_SURFACE_STATE_unpack_common(dw, &v);
+    if (x->gen >= 8) {
+        sf->select[0] = (uint8_t)v.ShaderChannelSelectRed;
+        sf->select[1] = (uint8_t)v.ShaderChannelSelectGreen;
+        sf->select[2] = (uint8_t)v.ShaderChannelSelectBlue;
+        sf->select[3] = (uint8_t)v.ShaderChannelSelectAlpha;
+        sf->resource_min_lod = v.ResourceMinLOD;
+    } else {
+        /* Gen7 (Ivybridge) has no channel selects: identity (SCS_RED..SCS_ALPHA) */
+        for (unsigned k = 0; k < 4; k++)
+            sf->select[k] = (uint8_t)(4 + k);
+    }
+    /* the formats the sampler reads: bit-field formats format_unpack converts
+     * and the block formats format_decode_block decodes */
+    sf->fmt = format_describe(sf->sd.format);
+    uint8_t zero[16] = { 0 };
+    struct format_value probe[16];
+    if (sf->fmt && sf->fmt->block_width == 1 && sf->fmt->block_height == 1 &&
+        format_unpack(sf->sd.format, zero, probe) == FORMAT_OK) {
+        sf->valid = true;
+    } else if (sf->fmt && sf->fmt->block_width * sf->fmt->block_height <= 16 &&
+               format_decode_block(sf->sd.format, zero, probe) == FORMAT_OK) {
+        sf->valid = true;
+        sf->compressed = true;
+    } else {
+        s->unsupported_formats++;
+        smp_warn_once(s, x->u, 3, "sampler: surface format 0x%x not sampled (BTI %u): zeros",
+                      sf->sd.format, bti);
+    }
+}
+
+/* Whether an address mode needs the border colour (CLAMP_BORDER, HALF_BORDER). */
+static bool uses_border(uint32_t mode)
+{
+    return mode == 4 || mode == 6;
+}
+
+static void resolve_sampler(struct smp_exec *x)
+{
+    struct smp *s = x->s;
+    struct smp_sampler *sm = &x->samp;
+    memset(sm, 0, sizeof *sm);
+    uint32_t dw[4];
+    uint64_t at = x->req.sampler_state + 16ull * x->req.sampler_index;
+    if (!x->ctx->valid || !read_state(x, at, dw, sizeof dw)) {
+        s->bad_sampler_state++;
+        smp_warn_once(s, x->u, 5, "sampler: SAMPLER_STATE %u unreadable (pointer low 0x%x): zeros",
+                      x->req.sampler_index, (uint32_t)at);
+        return;
+    }
+    if (x->gen >= 9)
+        GEN9_SAMPLER_STATE_unpack_common(dw, &sm->st);
+    else
+        GEN8_SAMPLER_STATE_unpack_common(dw, &sm->st);
+    const struct spec_SAMPLER_STATE *st = &sm->st;
+    /* reserved encodings (gen9.xml SAMPLER_STATE): Mip Mode Filter 2, map filters
+     * other than NEAREST/LINEAR/ANISOTROPIC/MONO, address mode 7 */
+    bool bad = st->MipModeFilter == 2 || st->TCXAddressControlMode == 7 ||
+               st->TCYAddressControlMode == 7 || st->TCZAddressControlMode == 7;
+    for (unsigned k = 0; k < 2; k++) {
+        uint32_t f = k ? st->MinModeFilter : st->MagModeFilter;
+        bad |= f != 0 && f != 1 && f != 2 && f != 6;
+    }
+    if (bad) {
+        s->bad_sampler_state++;
+        smp_warn_once(s, x->u, 6, "sampler: SAMPLER_STATE %u has reserved encodings (dword 0 "
+                      "0x%x): zeros", x->req.sampler_index, dw[0]);
+        return;
+    }
+    if (uses_border(st->TCXAddressControlMode) || uses_border(st->TCYAddressControlMode) ||
+        uses_border(st->TCZAddressControlMode)) {
+        if (!read_state(x, x->ctx->dynamic_state_base + st->BorderColorPointer, sm->border,
+                        sizeof sm->border)) {
+            s->bad_sampler_state++;
+            smp_warn_once(s, x->u, 7, "sampler: border colour of SAMPLER_STATE %u unreadable "
+                          "(pointer 0x%x): zeros", x->req.sampler_index,
+                          (uint32_t)st->BorderColorPointer);
+            return;
+        }
+    }
+    sm->valid = true;
+}
+
+void smp_resolve(struct smp_exec *x, bool needs_sampler)
+{
+    resolve_surface(x);
+    if (needs_sampler)
+        resolve_sampler(x);
+}

@@ -1,0 +1,822 @@
+/* units/sampler/sampler_texel.c - what a sampler message computes: texel fetch
+ * through the surfaces and formats libraries, ld / ld_lz, resinfo, and the
+ * sample family (sample, _b, _l, _d, _lz) with the seed's LOD pipeline, address
+ * modes and filters; the reply registers in the seed's writeback layout.
+ *
+ * Seed 003 (notes/003-skl-sharedfn-eu.md §3):
+ *  - LOD: L3090-3094 (rho from the base level's texel-space derivatives), the
+ *    bias/clamp pseudocode L3132-3198 (Bias S4.8, Min/Max LOD U4.8, Base, MIPCnt,
+ *    SurfMinLod, ResMinLod; PreClamp; Mag when LOD - Base <= 0; MipFilter NONE /
+ *    NEAREST (floor(LOD + 0.5)) / LINEAR (TriBeta = frac, LOD0, LOD0 + 1); "Lod +=
+ *    SurfMinLod"), Out_of_Bounds (L3200: zeros, alpha 1 for formats without it);
+ *    implicit derivatives from the subspan's upper-left, upper-right and
+ *    lower-left pixels (L3900-3910: "the sampling engine assumes that the
+ *    parameters for the upper left, upper right, and lower left pixels in the
+ *    subspan are valid regardless of the execution mask"), one LOD a subspan;
+ *  - filters: NEAREST (the texel containing the coordinate), LINEAR (the 2, 4 or 8
+ *    texels around it weighted by distance, L3212-3230); ANISOTROPIC is taken as
+ *    LINEAR (not modelled); MONO is not modelled (zeros, counted);
+ *  - address modes (L3286-3356): WRAP, MIRROR, CLAMP, CLAMP_BORDER (the border
+ *    colour), HALF_BORDER (halfway between the edge texel and the border colour),
+ *    MIRROR_ONCE (mirror about 0, then clamp), CUBE as CLAMP (no cross-face
+ *    filtering); applied to the integer texel indices of each axis;
+ *  - parameter meaning by surface type (L4536-4565): u, v, r, ai; array indices
+ *    unnormalized (rounded to nearest, clamped); ld parameters unsigned
+ *    integers, "Input of any value outside of the range returns zero" (L4558);
+ *  - resinfo (L4304-4323); channel mapping of the format (L3577-3760, through
+ *    format_unpack) and the surface's Shader Channel Selects;
+ *  - writeback (L4654-4810): SIMD8 one register a channel, SIMD16 two; 16-bit
+ *    returns pack two lanes a dword; disabled channels squeezed out.
+ * Where the seed is silent (model choices, said again in sampler.h):
+ *  - texel space: t = u * size (non-normalized: t = u), NEAREST takes floor(t),
+ *    LINEAR the texels floor(t - 0.5) and +1 with weight frac(t - 0.5) (the texel
+ *    centre at +0.5, as GL and D3D define it; the seed's bilinear figure is lost);
+ *  - the bilinear weight's precision is not given by the seed: the fraction is
+ *    rounded to `weight_bits` bits (default 8, the subtexel precision the D3D11
+ *    functional specification requires; 0 = exact float);
+ *  - integer formats are not filtered (nearest texel);
+ *  - the SIMD8/16 parameter order is not in the seed (notes §3.5 [GAP]): Mesa's
+ *    Gen7+ sampler payload order [EXT] (lod/bias/ref first as in the seed's
+ *    SIMD8D table L10204-10224; sample_d interleaves each coordinate with its two
+ *    gradients; Gen9 ld is u, v, lod, r and Gen7/8 ld u, lod, v, r).
+ */
+#include "units/sampler/sampler_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "units/common/memreq.h"
+
+enum { TC_WRAP, TC_MIRROR, TC_CLAMP, TC_CUBE, TC_CLAMP_BORDER, TC_MIRROR_ONCE, TC_HALF_BORDER };
+enum { FILTER_NEAREST = 0, FILTER_LINEAR = 1, FILTER_ANISOTROPIC = 2, FILTER_MONO = 6 };
+enum { MIP_NONE = 0, MIP_NEAREST = 1, MIP_LINEAR = 3 };
+enum { SCS_ZERO = 0, SCS_ONE = 1, SCS_RED = 4 };
+enum { AX_TEXEL, AX_BORDER, AX_HALF };
+
+/* ---- texel fetch ------------------------------------------------------------------ */
+
+static void value_zero(const struct smp_exec *x, smp_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = x->surf.fmt ? (enum format_value_kind)x->surf.fmt->value_kind : FORMAT_VALUE_FLOAT;
+}
+
+/* Whether the surface's format stores alpha. */
+static bool format_has_alpha(const struct format_desc *f)
+{
+    for (unsigned k = 0; f && k < f->field_count; k++)
+        if (f->fields[k].channel == FORMAT_CH_A || f->fields[k].channel == FORMAT_CH_I)
+            return true;
+    return f && f->layout >= FORMAT_LAYOUT_BC1 && f->layout != FORMAT_LAYOUT_BC4 &&
+           f->layout != FORMAT_LAYOUT_BC5 && f->layout != FORMAT_LAYOUT_DXT1RGB;
+}
+
+/* Zeros, alpha 1 when the format has no alpha (L3200). */
+static void value_out_of_bounds(const struct smp_exec *x, smp_value *v)
+{
+    value_zero(x, v);
+    if (!format_has_alpha(x->surf.fmt)) {
+        if (v->kind == FORMAT_VALUE_FLOAT)
+            v->f[3] = 1.0f;
+        else
+            v->u[3] = 1;
+    }
+}
+
+/* n bytes at GPU virtual address addr through the thread's address space; the
+ * line goes to the message's timing. False (counted) on a fault. */
+static bool read_bytes(struct smp_exec *x, uint64_t addr, void *buf, unsigned n)
+{
+    struct smp *s = x->s;
+    uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1), phys;
+    if (x->tlb_valid && x->tlb_vpage == vpage) {
+        phys = x->tlb_ppage | (addr & (GPU_PAGE_SIZE - 1));
+    } else if (gpu_address_space_translate(&x->as, addr, &phys) < 0) {
+        s->page_faults++;
+        smp_warn_once(s, x->u, 8, "sampler texel fetch faulted (address low 0x%x, high 0x%x)",
+                      (uint32_t)addr, (uint32_t)(addr >> 32));
+        return false;
+    } else {
+        x->tlb_valid = true;
+        x->tlb_vpage = vpage;
+        x->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+    }
+    struct gt_error err;
+    int rc = (addr & (GPU_PAGE_SIZE - 1)) + n <= GPU_PAGE_SIZE
+                 ? gpu_memory_read(x->as.memory, phys, buf, n, &err)
+                 : gpu_address_space_read(&x->as, addr, buf, n, &err);
+    if (rc < 0) {
+        s->page_faults++;
+        return false;
+    }
+    smp_add_line(x, phys);
+    return true;
+}
+
+/* Texel (tx, ty) of physical slice `slice` (array slice, cube face, 3D z) of
+ * physical level lod. Outside the surface (or faulting): zeros, counted. */
+static void fetch(struct smp_exec *x, uint32_t tx, uint32_t ty, uint32_t slice, uint32_t lod,
+                  smp_value *out)
+{
+    struct smp *s = x->s;
+    const struct smp_surface *sf = &x->surf;
+    s->texels++;
+    value_zero(x, out);
+    uint64_t addr;
+    if (surface_address(&sf->sd, tx, ty, slice, lod, 0, &addr) != SURFACE_OK ||
+        sf->sd.element_bytes > 16) {
+        s->out_of_bounds++;
+        return;
+    }
+    uint8_t bytes[16] = { 0 };
+    if (!read_bytes(x, addr, bytes, sf->sd.element_bytes))
+        return;
+    if (sf->compressed) {
+        struct format_value texels[16];
+        uint32_t bw = sf->sd.block_width, bh = sf->sd.block_height;
+        if (format_decode_block(sf->sd.format, bytes, texels) == FORMAT_OK)
+            *out = texels[(ty % bh) * bw + tx % bw];
+    } else {
+        format_unpack(sf->sd.format, bytes, out);
+    }
+}
+
+/* ---- the surface's geometry ----------------------------------------------------------- */
+
+static uint32_t lod_width(const struct smp_exec *x, uint32_t lod)
+{
+    return surface_lod_width(&x->surf.sd, lod);
+}
+
+static uint32_t lod_height(const struct smp_exec *x, uint32_t lod)
+{
+    return x->surf.sd.type == SURFACE_1D ? 1 : surface_lod_height(&x->surf.sd, lod);
+}
+
+static uint32_t lod_depth(const struct smp_exec *x, uint32_t lod)
+{
+    return x->surf.sd.type == SURFACE_3D ? surface_lod_depth(&x->surf.sd, lod) : 1;
+}
+
+/* Array elements of the view (cubes: whole cubes). */
+static uint32_t array_count(const struct smp_exec *x)
+{
+    const struct surface *sd = &x->surf.sd;
+    uint32_t n = sd->type == SURFACE_CUBE ? sd->array_length / 6 : sd->array_length;
+    return n ? n : 1;
+}
+
+/* The physical slice of array element `layer` (cube: and face). */
+static uint32_t physical_slice(const struct smp_exec *x, uint32_t layer, uint32_t face)
+{
+    const struct surface *sd = &x->surf.sd;
+    if (sd->type == SURFACE_CUBE)
+        return sd->min_array_element + layer * 6 + face;
+    return sd->min_array_element + layer;
+}
+
+/* The array index of an unnormalized float parameter: nearest, clamped. */
+static uint32_t array_layer(const struct smp_exec *x, float a)
+{
+    uint32_t n = array_count(x);
+    if (!(a >= 0.0f))
+        return 0;
+    float r = floorf(a + 0.5f);
+    return r >= (float)(n - 1) ? n - 1 : (uint32_t)r;
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+static void wb_write32(struct smp_exec *x, unsigned reg, unsigned dw, uint32_t v)
+{
+    if (x->wb && reg < x->rlen)
+        memcpy(x->wb + (size_t)reg * EU_MSG_REG_BYTES + dw * 4, &v, 4);
+}
+
+static void wb_write16(struct smp_exec *x, unsigned reg, unsigned half, uint16_t v)
+{
+    if (x->wb && reg < x->rlen)
+        memcpy(x->wb + (size_t)reg * EU_MSG_REG_BYTES + half * 2, &v, 2);
+}
+
+/* Channel k of a value as the reply's 32-bit element: float bits, S31 or U32. */
+static uint32_t channel_bits(const smp_value *v, unsigned k)
+{
+    uint32_t b;
+    if (v->kind == FORMAT_VALUE_FLOAT)
+        memcpy(&b, &v->f[k], 4);
+    else
+        b = v->u[k];
+    return b;
+}
+
+/* The 16-bit return (L4654-4810: half float, S15, U16). */
+static uint16_t channel_bits16(const smp_value *v, unsigned k)
+{
+    switch (v->kind) {
+    case FORMAT_VALUE_FLOAT:
+        return format_float_to_half(v->f[k]);
+    case FORMAT_VALUE_SINT:
+        return (uint16_t)(int16_t)(v->i[k] > 32767 ? 32767 : v->i[k] < -32768 ? -32768 : v->i[k]);
+    default:
+        return (uint16_t)(v->u[k] > 65535 ? 65535 : v->u[k]);
+    }
+}
+
+/* Lane `lane`'s four channels into the reply: the enabled channels in R, G, B, A
+ * order, each in the next register (SIMD8, 16-bit) or pair (SIMD16 32-bit). */
+static void write_lane(struct smp_exec *x, unsigned lane, const smp_value *v)
+{
+    const struct sampler_request *r = &x->req;
+    unsigned c = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        if (!(r->channel_mask & (1u << k)))
+            continue;
+        if (r->half_precision)
+            wb_write16(x, c, lane, channel_bits16(v, k));
+        else
+            wb_write32(x, c * (r->lanes / 8) + lane / 8, lane % 8, channel_bits(v, k));
+        c++;
+    }
+}
+
+/* The surface's Shader Channel Selects applied to a value. */
+static void apply_selects(const struct smp_exec *x, smp_value *v)
+{
+    smp_value in = *v;
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned sel = x->surf.select[k];
+        if (sel >= SCS_RED && sel <= SCS_RED + 3)
+            v->u[k] = in.u[sel - SCS_RED];
+        else if (sel == SCS_ONE && v->kind == FORMAT_VALUE_FLOAT)
+            v->f[k] = 1.0f;
+        else
+            v->u[k] = sel == SCS_ONE ? 1u : 0u;
+    }
+}
+
+/* ---- ld and resinfo ------------------------------------------------------------------- */
+
+/* ld (u, lod, v, r on Gen7/8; u, v, lod, r on Gen9) and ld_lz (u, v, r). */
+static void do_ld(struct smp_exec *x)
+{
+    struct smp *s = x->s;
+    const struct sampler_request *r = &x->req;
+    const struct surface *sd = &x->surf.sd;
+    bool lz = r->message == SAMPLER_LD_LZ;
+    unsigned pu = 0, pv = 1, pl = 2, pr = 3;
+    if (lz)
+        pr = 2;
+    else if (x->gen < 9)
+        pl = 1, pv = 2;
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v;
+        value_zero(x, &v);
+        if (!x->surf.valid) {
+            write_lane(x, lane, &v);
+            continue;
+        }
+        int64_t u = (int64_t)smp_param_i(r, pu, lane) + r->offset_u;
+        int64_t vv = (int64_t)smp_param_i(r, pv, lane) + r->offset_v;
+        int64_t rr = (int64_t)smp_param_i(r, pr, lane) + r->offset_r;
+        int64_t lod = lz ? 0 : smp_param_i(r, pl, lane);
+        bool in = lod >= 0 && lod <= sd->mip_count_lod;
+        uint32_t plod = (uint32_t)(in ? lod : 0) + sd->min_lod;
+        uint32_t slice = 0, y = 0;
+        switch (sd->type) {
+        case SURFACE_1D:        /* v: array index */
+            in = in && vv >= 0 && vv < array_count(x);
+            slice = in ? physical_slice(x, (uint32_t)vv, 0) : 0;
+            break;
+        case SURFACE_3D:
+            in = in && vv >= 0 && vv < lod_height(x, plod) && rr >= 0 && rr < lod_depth(x, plod);
+            y = (uint32_t)vv, slice = (uint32_t)rr;
+            break;
+        case SURFACE_BUFFER:
+            in = in && u >= 0 && (uint64_t)u < sd->buffer_entries;
+            plod = 0;
+            break;
+        case SURFACE_2D:
+            in = in && vv >= 0 && vv < lod_height(x, plod) && rr >= 0 && rr < array_count(x);
+            y = (uint32_t)vv, slice = in ? physical_slice(x, (uint32_t)rr, 0) : 0;
+            break;
+        default:                /* ld on CUBE and STRBUF: not in the seed's list (L4160ff) */
+            in = false;
+            break;
+        }
+        if (sd->type != SURFACE_BUFFER)
+            in = in && u >= 0 && u < lod_width(x, plod);
+        if (!in) {
+            s->out_of_bounds++;     /* "Input of any value outside of the range returns zero" */
+            write_lane(x, lane, &v);
+            continue;
+        }
+        fetch(x, (uint32_t)u, y, slice, plod, &v);
+        apply_selects(x, &v);
+        write_lane(x, lane, &v);
+    }
+}
+
+/* resinfo (L4304-4323): sizes at LOD lod (from Surface Min LOD), array length,
+ * levels; U32 only. The table's "(Width+1)>>LOD" is taken as never below 1 (GL's
+ * textureSize); A is the number of levels (MIP Count + 1, what Mesa reads for
+ * textureQueryLevels [EXT]). LOD beyond the MIP Count: R, G, B 0. */
+static void do_resinfo(struct smp_exec *x)
+{
+    const struct sampler_request *r = &x->req;
+    const struct surface *sd = &x->surf.sd;
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v = { .kind = FORMAT_VALUE_UINT };
+        uint32_t lod = (uint32_t)smp_param_i(r, 0, lane);
+        if (x->surf.sd.status == SURFACE_OK && sd->type != SURFACE_NULL && x->surf.fmt) {
+            bool in = lod <= sd->mip_count_lod;
+            uint32_t pl = lod + sd->min_lod;
+            uint32_t layers = sd->surface_array ? array_count(x) : 0;
+            switch (sd->type) {
+            case SURFACE_1D:
+                v.u[0] = in ? lod_width(x, pl) : 0;
+                v.u[1] = in ? layers : 0;
+                break;
+            case SURFACE_2D:
+            case SURFACE_CUBE:
+                v.u[0] = in ? lod_width(x, pl) : 0;
+                v.u[1] = in ? surface_lod_height(sd, pl) : 0;
+                v.u[2] = in ? layers : 0;
+                break;
+            case SURFACE_3D:
+                v.u[0] = in ? lod_width(x, pl) : 0;
+                v.u[1] = in ? surface_lod_height(sd, pl) : 0;
+                v.u[2] = in ? lod_depth(x, pl) : 0;
+                break;
+            case SURFACE_BUFFER:
+            case SURFACE_STRBUF:
+                v.u[0] = (uint32_t)sd->buffer_entries;   /* 2^32 gives 0, as the seed says */
+                break;
+            default:
+                break;
+            }
+            if (sd->type != SURFACE_BUFFER && sd->type != SURFACE_STRBUF)
+                v.u[3] = sd->mip_count_lod + 1;
+        }
+        bool half = x->req.half_precision;
+        x->req.half_precision = 0;      /* "Must use 32-bit return" */
+        write_lane(x, lane, &v);
+        x->req.half_precision = half;
+    }
+}
+
+/* ---- the sample family ----------------------------------------------------------------- */
+
+/* A parameter's place in the payload per message (-1: absent). */
+struct sample_layout {
+    int coord[4];               /* u, v, r, ai */
+    int lod;                    /* bias (sample_b) or lod (sample_l) */
+    int grad[3][2];             /* d/dx, d/dy of u, v, r (sample_d) */
+};
+
+/* Mesa's Gen7+ SIMD8/16 order [EXT] (see the file comment): the lod or bias
+ * first, then the coordinates; sample_d: each coordinate followed by its two
+ * gradients for the surface's gradient components (1D 1, 2D 2, 3D and cube 3). */
+static void layout_of(const struct smp_exec *x, struct sample_layout *l)
+{
+    memset(l, -1, sizeof *l);
+    unsigned first = 0;
+    switch (x->req.message) {
+    case SAMPLER_SAMPLE_B:
+    case SAMPLER_SAMPLE_L:
+        l->lod = 0;
+        first = 1;
+        break;
+    case SAMPLER_SAMPLE_D: {
+        unsigned grads = x->surf.sd.type == SURFACE_1D ? 1 : x->surf.sd.type == SURFACE_2D ? 2 : 3;
+        int k = 0;
+        for (unsigned c = 0; c < 4; c++) {
+            l->coord[c] = k++;
+            if (c < grads) {
+                l->grad[c][0] = k++;
+                l->grad[c][1] = k++;
+            }
+        }
+        return;
+    }
+    default:
+        break;
+    }
+    for (unsigned c = 0; c < 4; c++)
+        l->coord[c] = (int)(first + c);
+}
+
+static float param_at(const struct smp_exec *x, int k, unsigned lane)
+{
+    return k < 0 ? 0.0f : smp_param_f(&x->req, (unsigned)k, lane);
+}
+
+/* A cube direction to a face (+X -X +Y -Y +Z -Z = 0..5) and s, t in [0, 1]
+ * (the GL/D3D face table; the message's u, v, r are already divided by the
+ * largest magnitude, L4039, which changes nothing here). */
+static void cube_face(float dx, float dy, float dz, unsigned *face, float *s, float *t)
+{
+    float ax = fabsf(dx), ay = fabsf(dy), az = fabsf(dz), sc, tc, ma;
+    if (ax >= ay && ax >= az) {
+        *face = dx >= 0 ? 0 : 1, sc = dx >= 0 ? -dz : dz, tc = -dy, ma = ax;
+    } else if (ay >= az) {
+        *face = dy >= 0 ? 2 : 3, sc = dx, tc = dy >= 0 ? dz : -dz, ma = ay;
+    } else {
+        *face = dz >= 0 ? 4 : 5, sc = dz >= 0 ? dx : -dx, tc = -dy, ma = az;
+    }
+    if (!(ma > 0.0f))
+        ma = 1.0f;
+    *s = (sc / ma + 1.0f) * 0.5f;
+    *t = (tc / ma + 1.0f) * 0.5f;
+}
+
+/* One lane's coordinates on the surface: normalized (or texel) u, v, w, the
+ * physical slice (array element, cube face). */
+struct lane_coords {
+    float c[3];
+    uint32_t layer, face;
+};
+
+static void lane_coords(const struct smp_exec *x, const struct sample_layout *l, unsigned lane,
+                        struct lane_coords *o)
+{
+    float u = param_at(x, l->coord[0], lane), v = param_at(x, l->coord[1], lane);
+    float r = param_at(x, l->coord[2], lane), ai = param_at(x, l->coord[3], lane);
+    memset(o, 0, sizeof *o);
+    switch (x->surf.sd.type) {
+    case SURFACE_1D:
+        o->c[0] = u, o->layer = array_layer(x, v);
+        break;
+    case SURFACE_3D:
+        o->c[0] = u, o->c[1] = v, o->c[2] = r;
+        break;
+    case SURFACE_CUBE:
+        cube_face(u, v, r, &o->face, &o->c[0], &o->c[1]);
+        o->layer = array_layer(x, ai);
+        break;
+    default:
+        o->c[0] = u, o->c[1] = v, o->layer = array_layer(x, r);
+        break;
+    }
+}
+
+/* The axes a surface type filters over. */
+static unsigned filter_dims(const struct smp_exec *x)
+{
+    return x->surf.sd.type == SURFACE_1D ? 1 : x->surf.sd.type == SURFACE_3D ? 3 : 2;
+}
+
+/* An integer texel index under an address mode for a level of n texels: the
+ * index to read and whether the border (or half border) replaces it. */
+static int32_t address(int64_t i, uint32_t n, unsigned mode, uint8_t *kind)
+{
+    int64_t size = n;
+    *kind = AX_TEXEL;
+    switch (mode) {
+    case TC_WRAP:
+        i = ((i % size) + size) % size;
+        break;
+    case TC_MIRROR: {
+        int64_t m = ((i % (2 * size)) + 2 * size) % (2 * size);
+        i = m < size ? m : 2 * size - 1 - m;
+        break;
+    }
+    case TC_MIRROR_ONCE:
+        if (i < 0)
+            i = -1 - i;
+        break;
+    case TC_CLAMP_BORDER:
+        if (i < 0 || i >= size)
+            *kind = AX_BORDER;
+        break;
+    case TC_HALF_BORDER:
+        if (i < 0 || i >= size)
+            *kind = AX_HALF;
+        break;
+    default:                    /* CLAMP; CUBE without cross-face filtering */
+        break;
+    }
+    return (int32_t)(i < 0 ? 0 : i >= size ? size - 1 : i);
+}
+
+/* floor of a texel-space coordinate, saturated (NaN and huge values stay finite). */
+static int64_t floor_index(float t)
+{
+    if (!(t == t))
+        return 0;
+    if (t < -1.0e9f)
+        return -1000000000;
+    if (t > 1.0e9f)
+        return 1000000000;
+    return (int64_t)floorf(t);
+}
+
+struct axis {
+    unsigned n;
+    int32_t i[2];
+    uint8_t kind[2];
+    float w[2];
+};
+
+static void axis_setup(const struct smp_exec *x, float c, uint32_t size, unsigned mode,
+                       bool linear, int32_t offset, struct axis *a)
+{
+    bool normalized = !x->samp.st.NonNormalizedCoordinateEnable;
+    float t = normalized ? c * (float)size : c;
+    if (linear) {
+        float f = t - 0.5f;
+        int64_t i0 = floor_index(f);
+        float frac = f - floorf(f);
+        if (!(frac >= 0.0f && frac <= 1.0f))
+            frac = 0.0f;
+        if (x->s->weight_bits) {
+            float scale = (float)(1u << x->s->weight_bits);
+            frac = floorf(frac * scale + 0.5f) / scale;
+        }
+        a->n = 2;
+        a->i[0] = address(i0 + offset, size, mode, &a->kind[0]);
+        a->i[1] = address(i0 + 1 + offset, size, mode, &a->kind[1]);
+        a->w[0] = 1.0f - frac;
+        a->w[1] = frac;
+    } else {
+        a->n = 1;
+        a->i[0] = address(floor_index(t) + offset, size, mode, &a->kind[0]);
+        a->w[0] = 1.0f;
+    }
+}
+
+static void border_value(const struct smp_exec *x, smp_value *v)
+{
+    value_zero(x, v);
+    for (unsigned k = 0; k < 4; k++)
+        v->u[k] = x->samp.border[k];
+}
+
+/* One level's filtered value at coordinates lc: NEAREST or LINEAR over the
+ * surface type's axes, each texel through the address modes. */
+static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint32_t lod,
+                         bool linear, smp_value *out)
+{
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    unsigned dims = filter_dims(x);
+    uint32_t size[3] = { lod_width(x, lod), lod_height(x, lod), lod_depth(x, lod) };
+    unsigned mode[3] = { st->TCXAddressControlMode, st->TCYAddressControlMode,
+                         st->TCZAddressControlMode };
+    int32_t off[3] = { x->req.offset_u, x->req.offset_v, x->req.offset_r };
+    struct axis ax[3];
+    for (unsigned k = 0; k < 3; k++) {
+        if (k < dims) {
+            axis_setup(x, lc->c[k], size[k], mode[k], linear, off[k], &ax[k]);
+        } else {
+            ax[k] = (struct axis){ .n = 1, .w = { 1.0f } };
+        }
+    }
+    bool floats = x->surf.fmt && x->surf.fmt->value_kind == FORMAT_VALUE_FLOAT;
+    value_zero(x, out);
+    float sum[4] = { 0 };
+    for (unsigned c = 0; c < ax[2].n; c++)
+        for (unsigned b = 0; b < ax[1].n; b++)
+            for (unsigned a = 0; a < ax[0].n; a++) {
+                float w = ax[0].w[a] * ax[1].w[b] * ax[2].w[c];
+                uint8_t kind = AX_TEXEL;
+                uint8_t ks[3] = { ax[0].kind[a], ax[1].kind[b], ax[2].kind[c] };
+                for (unsigned k = 0; k < 3; k++)
+                    kind = ks[k] == AX_BORDER ? AX_BORDER : kind == AX_TEXEL ? ks[k] : kind;
+                smp_value t;
+                if (kind == AX_BORDER) {
+                    x->s->border_texels++;
+                    border_value(x, &t);
+                } else {
+                    uint32_t z = ax[2].i[c];
+                    uint32_t slice = x->surf.sd.type == SURFACE_3D ? z
+                                                                   : physical_slice(x, lc->layer, lc->face);
+                    fetch(x, (uint32_t)ax[0].i[a], (uint32_t)ax[1].i[b], slice, lod, &t);
+                    if (kind == AX_HALF) {
+                        x->s->border_texels++;
+                        smp_value bc;
+                        border_value(x, &bc);
+                        for (unsigned k = 0; k < 4 && floats; k++)
+                            t.f[k] = 0.5f * (t.f[k] + bc.f[k]);
+                    }
+                }
+                if (!floats) {      /* integer formats: one texel, not filtered */
+                    *out = t;
+                    return;
+                }
+                for (unsigned k = 0; k < 4; k++)
+                    sum[k] += w * t.f[k];
+            }
+    for (unsigned k = 0; k < 4; k++)
+        out->f[k] = sum[k];
+}
+
+/* The LOD pipeline's outcome for one pixel (L3132-3200). */
+struct lod_choice {
+    bool mag;
+    bool out_of_bounds;
+    unsigned levels;            /* 1 or 2 */
+    uint32_t lod[2];            /* physical levels (SurfMinLod added) */
+    float beta;                 /* weight of lod[1] */
+};
+
+static void choose_lod(const struct smp_exec *x, float lod_in, float param, struct lod_choice *o)
+{
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    const struct surface *sd = &x->surf.sd;
+    double lod = lod_in;
+    double bias = st->TextureLODBias, min_lod = st->MinLOD, max_lod = st->MaxLOD;
+    double base = x->gen >= 9 ? sd->base_mip_half / 2.0 : st->BaseMipLevel;
+    double mip_count = sd->mip_count_lod;
+    double adj_max = fmin(max_lod, mip_count);
+    double adj_min = fmin(min_lod, mip_count);
+    double adj_pr_min = x->surf.resource_min_lod - sd->min_lod;
+    adj_min = fmax(adj_min, adj_pr_min);
+    o->out_of_bounds = adj_pr_min > mip_count;
+    switch (x->req.message) {
+    case SAMPLER_SAMPLE_B:
+        lod += bias + param;
+        break;
+    case SAMPLER_SAMPLE_L:
+        lod = bias + param;
+        break;
+    case SAMPLER_SAMPLE_LZ:
+        lod = bias;             /* "LOD = 0" messages: _lz takes the lod parameter as 0 */
+        break;
+    default:
+        lod += bias;
+        break;
+    }
+    if (!(lod == lod))
+        lod = 0.0;
+    if (st->LODPreClampMode == 1) {             /* PRECLAMP_D3D */
+        lod = fmax(fmin(lod, adj_max), adj_min);
+    } else if (st->LODPreClampMode != 0) {      /* PRECLAMP_OGL */
+        lod = fmax(fmin(lod, max_lod), min_lod);
+    }
+    o->mag = lod - base <= 0.0;
+    bool mag_clamp_mip_none = st->LODClampMagnificationMode == 0;
+    o->levels = 1;
+    o->beta = 0.0f;
+    if ((o->mag && mag_clamp_mip_none) || st->MipModeFilter == MIP_NONE) {
+        lod = fmax(fmin(0.0, ceil(adj_max)), floor(adj_min));
+    } else if (st->MipModeFilter == MIP_NEAREST) {
+        lod = fmax(fmin(lod, ceil(adj_max)), floor(adj_min));
+        lod = floor(lod + 0.5);
+    } else {
+        lod = fmax(fmin(lod, adj_max), adj_min);
+        double l0 = floor(lod);
+        o->beta = (float)(lod - l0);
+        lod = l0;
+        o->levels = o->beta > 0.0f ? 2 : 1;
+    }
+    if (lod < 0.0)
+        lod = 0.0;
+    if (lod > mip_count)
+        lod = mip_count;
+    o->lod[0] = (uint32_t)lod + sd->min_lod;
+    o->lod[1] = (uint32_t)fmin(lod + 1.0, mip_count) + sd->min_lod;
+}
+
+/* rho of L3090-3094 from derivatives in texels of the view's base level. */
+static float lod_from_derivatives(const float dx[3], const float dy[3])
+{
+    float rx = sqrtf(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+    float ry = sqrtf(dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]);
+    float rho = rx > ry ? rx : ry;
+    if (!(rho > 0.0f))
+        return -64.0f;
+    float l = log2f(rho);
+    return l < -64.0f ? -64.0f : l > 64.0f ? 64.0f : l;
+}
+
+/* The base level's size in each filtered axis, as derivatives scale by it
+ * (1 for non-normalized coordinates, already in texels). */
+static void base_scale(const struct smp_exec *x, float scale[3])
+{
+    uint32_t l = x->surf.sd.min_lod;
+    bool normalized = !x->samp.st.NonNormalizedCoordinateEnable;
+    unsigned dims = filter_dims(x);
+    float sz[3] = { (float)lod_width(x, l), (float)lod_height(x, l), (float)lod_depth(x, l) };
+    for (unsigned k = 0; k < 3; k++)
+        scale[k] = k >= dims ? 0.0f : normalized ? sz[k] : 1.0f;
+}
+
+/* The computed LOD of a lane before bias and clamps: from the message's
+ * gradients (sample_d) or from its subspan's pixels 0 (UL), 1 (UR), 2 (LL). */
+static float lane_lod(const struct smp_exec *x, const struct sample_layout *l, unsigned lane)
+{
+    float scale[3], dx[3] = { 0 }, dy[3] = { 0 };
+    base_scale(x, scale);
+    unsigned dims = filter_dims(x);
+    if (x->req.message == SAMPLER_SAMPLE_D) {
+        for (unsigned k = 0; k < dims; k++) {
+            dx[k] = param_at(x, l->grad[k][0], lane) * scale[k];
+            dy[k] = param_at(x, l->grad[k][1], lane) * scale[k];
+        }
+        return lod_from_derivatives(dx, dy);
+    }
+    unsigned ul = lane & ~3u;
+    struct lane_coords c0, c1, c2;
+    lane_coords(x, l, ul, &c0);
+    lane_coords(x, l, ul + 1, &c1);
+    lane_coords(x, l, ul + 2, &c2);
+    for (unsigned k = 0; k < dims; k++) {
+        dx[k] = (c1.c[k] - c0.c[k]) * scale[k];
+        dy[k] = (c2.c[k] - c0.c[k]) * scale[k];
+    }
+    return lod_from_derivatives(dx, dy);
+}
+
+static void do_sample(struct smp_exec *x)
+{
+    struct smp *s = x->s;
+    const struct sampler_request *r = &x->req;
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    struct sample_layout l;
+    layout_of(x, &l);
+    bool usable = x->surf.valid && x->samp.valid && x->surf.sd.type != SURFACE_BUFFER &&
+                  x->surf.sd.type != SURFACE_STRBUF && !st->SamplerDisable;
+    if (x->surf.valid && x->samp.valid && !usable) {
+        s->unsupported_messages++;
+        smp_warn_once(s, x->u, 9, "sampler: sample on surface type %u or with Sampler Disable "
+                      "%u: zeros", x->surf.sd.type, st->SamplerDisable);
+    }
+    if (usable && (st->MinModeFilter == FILTER_MONO || st->MagModeFilter == FILTER_MONO)) {
+        s->unsupported_messages++;
+        smp_warn_once(s, x->u, 10, "sampler: MAPFILTER_MONO not modelled (sampler %u): zeros",
+                      r->sampler_index, 0);
+        usable = false;
+    }
+    bool floats = x->surf.fmt && x->surf.fmt->value_kind == FORMAT_VALUE_FLOAT;
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v;
+        value_zero(x, &v);
+        if (!usable) {
+            write_lane(x, lane, &v);
+            continue;
+        }
+        float lod_in = r->message == SAMPLER_SAMPLE_L || r->message == SAMPLER_SAMPLE_LZ
+                           ? 0.0f : lane_lod(x, &l, lane);
+        struct lod_choice lc;
+        choose_lod(x, lod_in, param_at(x, l.lod, lane), &lc);
+        if (lc.out_of_bounds) {
+            value_out_of_bounds(x, &v);
+            apply_selects(x, &v);
+            write_lane(x, lane, &v);
+            continue;
+        }
+        uint32_t filter = lc.mag ? st->MagModeFilter : st->MinModeFilter;
+        bool linear = floats && filter != FILTER_NEAREST;
+        struct lane_coords c;
+        lane_coords(x, &l, lane, &c);
+        sample_level(x, &c, lc.lod[0], linear, &v);
+        if (lc.levels == 2 && floats) {
+            smp_value v1;
+            sample_level(x, &c, lc.lod[1], linear, &v1);
+            for (unsigned k = 0; k < 4; k++)
+                v.f[k] = v.f[k] * (1.0f - lc.beta) + v1.f[k] * lc.beta;
+        }
+        apply_selects(x, &v);
+        write_lane(x, lane, &v);
+    }
+}
+
+/* ---- dispatch ------------------------------------------------------------------------- */
+
+void smp_execute(struct smp_exec *x)
+{
+    switch (x->req.message) {
+    case SAMPLER_LD:
+    case SAMPLER_LD_LZ:
+        smp_resolve(x, false);
+        do_ld(x);
+        break;
+    case SAMPLER_RESINFO:
+        smp_resolve(x, false);
+        do_resinfo(x);
+        break;
+    case SAMPLER_SAMPLE:
+    case SAMPLER_SAMPLE_B:
+    case SAMPLER_SAMPLE_L:
+    case SAMPLER_SAMPLE_D:
+    case SAMPLER_SAMPLE_LZ:
+        if (x->gen < 8) {
+            /* Gen7's SAMPLER_STATE layout is not in spec/data: not modelled */
+            x->s->unsupported_messages++;
+            smp_warn_once(x->s, x->u, 12, "sampler: Gen7 sample messages not modelled (type %u): "
+                          "zeros", x->req.message, 0);
+            break;
+        }
+        smp_resolve(x, true);
+        do_sample(x);
+        break;
+    default:
+        break;
+    }
+}
