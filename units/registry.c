@@ -27,6 +27,9 @@
 #include "units/clip/clip.h"
 #include "units/sf/sf.h"
 #include "units/placeholder/placeholder.h"
+#include "units/om/om.h"
+#include "units/sampler/sampler.h"
+#include "units/wm/wm.h"
 #include "units/qpu/qpu.h"
 #include "units/vc4_host/vc4_host.h"
 #include "units/vc4_sfu/vc4_sfu.h"
@@ -59,6 +62,9 @@ static const struct unit_ops *const real_kinds[] = {
     &sol_ops,
     &clip_ops,
     &sf_ops,
+    &wm_ops,
+    &om_ops,
+    &sampler_ops,
     /* VideoCore IV (issue 15) */
     &qpu_ops,
     &vc4_host_ops,

@@ -92,7 +92,7 @@ int stage_threads_init(struct stage_threads *t, struct unit *u, uint32_t ffid, s
         return -1;
     }
     t->eot = unit_port(u, "eot", 0);
-    if (!port_is_bound(t->eot))
+    if (t->eot && !port_is_bound(t->eot))
         t->eot = NULL;
     t->records = gt_xcalloc(STAGE_THREADS_MAX, sizeof *t->records);
     t->scratch_used = gt_xcalloc(STAGE_THREADS_MAX, 1);
@@ -205,6 +205,7 @@ struct msg *stage_threads_new(struct stage_threads *t, struct unit *u, const str
         .binding_table_entries = k->binding_table_entries, .group = request,
         .barrier_id = -1, .scratch_slot = slot,
     }, &d->ctx);
+    d->ctx.sampler_state = k->sampler_state;    /* for headerless sampler messages */
     thread_payload_r0(&(struct thread_r0){
         .fftid = request & 0x1ffu, .scratch_space_offset = (uint32_t)scratch,
         .per_thread_scratch = k->per_thread_scratch, .sampler_state_pointer = k->sampler_state,

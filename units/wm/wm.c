@@ -857,6 +857,15 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
         }
         put_u(grf, total, 1 + h, 7, mask << 16 | mask);
     }
+    /* the render cache's view of the thread's subspans (thread_msg.h): a
+     * headerless RT write takes its pixels' positions from it */
+    d->ctx.subspans = (uint8_t)n;
+    d->ctx.pixel_mask = 0;
+    for (uint32_t kx = 0; kx < n && kx < 8; kx++) {
+        d->ctx.pixel_x[kx] = s->pending[kx].x;
+        d->ctx.pixel_y[kx] = s->pending[kx].y;
+        d->ctx.pixel_mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * kx);
+    }
     /* the per-slot phases */
     for (uint32_t h = 0; h < halves; h++) {
         uint32_t base = first_phase + h * per_half;
