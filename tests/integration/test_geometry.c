@@ -385,6 +385,10 @@ static void test_skl_gs_reaches_sf(void)
         check_primitive(&d[a], 2 * q + 1, 3, (const double(*)[3])&corner[1], false, "gs quad");
     }
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.IA_PRIMITIVES_COUNT"), 16);
+    /* GS statistics (003 L11041-11042): Mesa's Invocations Increment Value 0
+     * is an increment of 1 (004 L3315-3319), one per point; 2 triangles each */
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.gs.invocations"), 16);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.gs.gs_primitives"), 32);
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.allocations"), probe_stat(sim, "gpu.urb.frees"));
     sim_destroy(sim);
     gt_config_free(config);
