@@ -26,12 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "tools/machine.h"
 #include "units/registry.h"
+#include "units/common/primitive.h"
 #include "units/sf/sf.h"
 
 struct expected_draw {
@@ -216,10 +218,246 @@ static void test_skl_instanced_reaches_sf(void)
     gt_config_free(config);
 }
 
+/* ---- the ext captures' draws, checked at SF ------------------------------------------ */
+
+/* Builds the Gen9 GT2 machine on a capture in tests/data/traces and runs it;
+ * NULL (the test skipped, said once) when the capture is not there. */
+static struct sim *run_capture(const char *trace, struct gt_config **config)
+{
+    if (access(trace, R_OK) != 0) {
+        fprintf(stderr, "\n  %s missing: skipped ", trace);
+        return NULL;
+    }
+    struct machine_request req = { .config_path = "configs/gen9-skl-gt2.cfg", .workload = trace };
+    struct gt_error err;
+    *config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*config);
+    struct sim *sim = machine_build(*config, lookup, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    return sim;
+}
+
+/* The 64x64 viewport of the ext captures (SF_CLIP_VIEWPORT 0 in each
+ * skl_<test>.aubinator.txt, e.g. skl_strip_fan L1794-1806: m00 = m11 = m30 =
+ * m31 = 32, m22 = m32 = 0.5, Viewport Transform Enable set), w = 1. */
+static void ndc_to_screen(double x, double y, double z, double out[3])
+{
+    out[0] = 32 * x + 32;
+    out[1] = 32 * y + 32;
+    out[2] = 0.5 * z + 0.5;
+}
+
+static bool vertex_at(const struct sf_observed_vertex *v, const double want[3], double tolerance)
+{
+    for (int c = 0; c < 3; c++)
+        if (fabs(v->screen[c] - want[c]) > tolerance)
+            return false;
+    return true;
+}
+
+/* Primitive k of draw d has vertex_count n and its vertices are `want` in
+ * this order (ordered) or in any order (a strip's inverted triangle, whose
+ * order depends on the reorder the stages apply). */
+static void check_primitive(const struct sf_observed_draw *d, uint32_t k, uint32_t n,
+                            const double want[][3], bool ordered, const char *what)
+{
+    CU_ASSERT_TRUE_FATAL(k < d->kept);
+    CU_ASSERT_EQUAL(d->primitives_seen[k].vertex_count, n);
+    for (uint32_t i = 0; i < n && i < 3; i++) {
+        bool found = false;
+        for (uint32_t j = 0; j < n && j < 3 && !found; j++)
+            found = (!ordered || j == i) && vertex_at(&d->primitives_seen[k].v[j], want[i], 1e-3);
+        if (!found) {
+            const float *g = d->primitives_seen[k].v[i].screen;
+            fprintf(stderr, "\n  %s primitive %u vertex %u: expected (%g, %g, %g), got (%g, %g, %g)",
+                    what, k, i, want[i][0], want[i][1], want[i][2], g[0], g[1], g[2]);
+            CU_FAIL("a screen position differs");
+        }
+    }
+}
+
+/* The first app draw among SF's observed draws: the driver's clear comes
+ * before the app's draws (a RECTLIST of screen positions, topology 15). */
+static uint32_t first_app_draw(const struct sf_observed_draw *d, uint32_t n)
+{
+    uint32_t i = 0;
+    while (i < n && d[i].kept && d[i].primitives_seen[0].topology == PRIM_RECTLIST)
+        i++;
+    return i;
+}
+
+/* skl_strip_fan (../shared/traces/ext/intel/skl/skl_strip_fan.*, copied to
+ * tests/data): ext/app/gltrace_ext.c test_strip_fan draws from one buffer of
+ * (x, y) positions (the VS passes a_pos on, z = 0, w = 1):
+ *  - TRIANGLE_STRIP of 6: x = -0.9 + 0.4 (i / 2), y = 0.85 for odd i, 0.15
+ *    for even: 4 triangles, (v0 v1 v2) then (v1 v2 v3) (inverted: any order);
+ *  - TRIANGLE_FAN of 10: centre (0.5, 0.5), rim i = 0..8 at 0.5 + 0.35
+ *    (cos, sin)(i pi / 4): 8 triangles, the first (centre, rim 0, rim 1);
+ *  - LINES of 8: 4 lines, the first (-0.9, hy) (-0.1, hy), hy = (16.5) / 32
+ *    - 1 (the centres of row H/4), the second at x = 12.5 / 32 - 1;
+ *  - LINE_STRIP of 5: (0.1 + 0.2 i, -0.1 for odd i, -0.9 for even): 4 lines;
+ *  - POINTS of 5: (-0.75, -0.375, 0, 0.375, 0.75; 0): 5 points.
+ * Lines and points are checked at what reaches SF (their vertices), as SF
+ * does not set them up yet (issue 12). */
+static void test_skl_strip_fan_reaches_sf(void)
+{
+    struct gt_config *config = NULL;
+    struct sim *sim = run_capture("tests/data/traces/skl_strip_fan.aub.gz", &config);
+    if (!sim)
+        return;
+    const struct sf_observed_draw *d;
+    uint32_t n = sf_observed_draws(sim_find_unit(sim, "gpu.sf"), &d);
+    uint32_t a = first_app_draw(d, n);
+    CU_ASSERT_TRUE_FATAL(a + 5 <= n);
+    static const uint64_t counts[5] = { 4, 8, 4, 4, 5 };
+    static const uint32_t per[5] = { 3, 3, 2, 2, 1 };
+    for (int i = 0; i < 5; i++) {
+        CU_ASSERT_EQUAL(d[a + i].primitives, counts[i]);
+        CU_ASSERT_EQUAL(d[a + i].primitives_seen[0].vertex_count, per[i]);
+    }
+    double strip[6][3];
+    for (int i = 0; i < 6; i++)
+        ndc_to_screen(-0.9f + 0.4f * (i / 2), (i & 1) ? 0.85f : 0.15f, 0, strip[i]);
+    check_primitive(&d[a], 0, 3, (const double(*)[3])strip, true, "strip");
+    check_primitive(&d[a], 1, 3, (const double(*)[3])&strip[1], false, "strip");
+    check_primitive(&d[a], 2, 3, (const double(*)[3])&strip[2], true, "strip");
+    double fan[3][3];
+    ndc_to_screen(0.5, 0.5, 0, fan[0]);
+    for (int i = 0; i < 2; i++) {
+        float angle = (float)i * 3.14159265f / 4.0f;
+        ndc_to_screen(0.5f + 0.35f * cosf(angle), 0.5f + 0.35f * sinf(angle), 0, fan[1 + i]);
+    }
+    check_primitive(&d[a + 1], 0, 3, (const double(*)[3])fan, true, "fan");
+    double line[4][3];
+    float hy = (float)((16 + 0.5) * 2.0 / 64 - 1.0), vx = (float)((12 + 0.5) * 2.0 / 64 - 1.0);
+    ndc_to_screen(-0.9f, hy, 0, line[0]);
+    ndc_to_screen(-0.1f, hy, 0, line[1]);
+    ndc_to_screen(vx, -0.9f, 0, line[2]);
+    ndc_to_screen(vx, -0.1f, 0, line[3]);
+    check_primitive(&d[a + 2], 0, 2, (const double(*)[3])line, true, "lines");
+    check_primitive(&d[a + 2], 1, 2, (const double(*)[3])&line[2], true, "lines");
+    double zigzag[5][3];
+    for (int i = 0; i < 5; i++)
+        ndc_to_screen(0.1f + 0.2f * i, (i & 1) ? -0.1f : -0.9f, 0, zigzag[i]);
+    for (uint32_t k = 0; k < 3; k++)
+        check_primitive(&d[a + 3], k, 2, (const double(*)[3])&zigzag[k], true, "line strip");
+    static const float point_x[5] = { -0.75f, -0.375f, 0.0f, 0.375f, 0.75f };
+    for (uint32_t k = 0; k < 4; k++) {
+        double point[1][3];
+        ndc_to_screen(point_x[k], 0, 0, point[0]);
+        check_primitive(&d[a + 4], k, 1, (const double(*)[3])point, true, "points");
+    }
+    /* IA counts every object of the 5 draws (seed 003 L12185-12200) */
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.IA_VERTICES_COUNT"), 6 + 10 + 8 + 5 + 5);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.IA_PRIMITIVES_COUNT"), 4 + 8 + 4 + 4 + 5);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.allocations"), probe_stat(sim, "gpu.urb.frees"));
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
+/* skl_gs (../shared/traces/ext/intel/skl/skl_gs.*, copied to tests/data):
+ * test_gs draws 16 POINTS at (-0.75 + 0.5 (i % 4), -0.75 + 0.5 (i / 4)); its
+ * GS emits for each a 4-vertex triangle strip at the point + ((i & 1) ? h :
+ * -h, (i & 2) ? h : -h), h = u_half = 0.15 (a push constant): 16 quads of 2
+ * triangles. The first triangle of quad q is (corner 0, 1, 2) in order, the
+ * second (corners 1, 2, 3) is the strip's inverted one (any order). */
+static void test_skl_gs_reaches_sf(void)
+{
+    struct gt_config *config = NULL;
+    struct sim *sim = run_capture("tests/data/traces/skl_gs.aub.gz", &config);
+    if (!sim)
+        return;
+    const struct sf_observed_draw *d;
+    uint32_t n = sf_observed_draws(sim_find_unit(sim, "gpu.sf"), &d);
+    uint32_t a = first_app_draw(d, n);
+    CU_ASSERT_TRUE_FATAL(a < n);
+    CU_ASSERT_EQUAL(d[a].primitives, 32);
+    CU_ASSERT_EQUAL_FATAL(d[a].kept, 4);
+    const float half = 0.15f;
+    for (int q = 0; q < 2; q++) {
+        float px = -0.75f + 0.5f * (q % 4), py = -0.75f + 0.5f * (q / 4);
+        double corner[4][3];
+        for (int i = 0; i < 4; i++)
+            ndc_to_screen(px + ((i & 1) ? half : -half), py + ((i & 2) ? half : -half), 0,
+                          corner[i]);
+        check_primitive(&d[a], 2 * q, 3, (const double(*)[3])corner, true, "gs quad");
+        check_primitive(&d[a], 2 * q + 1, 3, (const double(*)[3])&corner[1], false, "gs quad");
+    }
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.IA_PRIMITIVES_COUNT"), 16);
+    /* GS statistics (003 L11041-11042): Mesa's Invocations Increment Value 0
+     * is an increment of 1 (004 L3315-3319), one per point; 2 triangles each */
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.gs.invocations"), 16);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.gs.gs_primitives"), 32);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.allocations"), probe_stat(sim, "gpu.urb.frees"));
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
+/* skl_tess: where the patch's triangles land. The TES (test_tess) takes
+ * (u, v) on the 4 x 4 grid (u, v in {0, 1/4, .., 1}) to the bilinear patch of
+ * (-0.8, -0.8) (0.8, -0.8) (0.8, 0.8) (-0.8, 0.8): x = -0.8 + 1.6 u, y = -0.8
+ * + 1.6 v, z = 0.5 sin(3.14159 u) sin(3.14159 v), w = 1. Each triangle SF
+ * sees first must have its 3 vertices on that grid (with that z), distinct,
+ * within one grid cell (half of a quad). The order the TE walks the grid
+ * in is the TE's own; it is not assumed. */
+static void test_skl_tess_positions(void)
+{
+    struct gt_config *config = NULL;
+    struct sim *sim = run_capture("tests/data/traces/skl_tess.aub.gz", &config);
+    if (!sim)
+        return;
+    const struct sf_observed_draw *d;
+    uint32_t n = sf_observed_draws(sim_find_unit(sim, "gpu.sf"), &d);
+    uint32_t a = first_app_draw(d, n);
+    CU_ASSERT_TRUE_FATAL(a < n);
+    CU_ASSERT_EQUAL(d[a].primitives, 32);
+    CU_ASSERT_EQUAL_FATAL(d[a].kept, 4);
+    for (uint32_t k = 0; k < d[a].kept; k++) {
+        CU_ASSERT_EQUAL(d[a].primitives_seen[k].vertex_count, 3);
+        int iu[3] = { -1, -1, -1 }, iv[3] = { -1, -1, -1 };
+        for (int vtx = 0; vtx < 3; vtx++)
+            for (int i = 0; i <= 4 && iu[vtx] < 0; i++)
+                for (int j = 0; j <= 4; j++) {
+                    float u = (float)i / 4, v = (float)j / 4;
+                    double want[3];
+                    ndc_to_screen(-0.8 + 1.6 * u, -0.8 + 1.6 * v,
+                                  0.5 * sin(3.14159 * u) * sin(3.14159 * v), want);
+                    if (vertex_at(&d[a].primitives_seen[k].v[vtx], want, 2e-3)) {
+                        iu[vtx] = i;
+                        iv[vtx] = j;
+                        break;
+                    }
+                }
+        for (int vtx = 0; vtx < 3; vtx++)
+            CU_ASSERT_TRUE(iu[vtx] >= 0);       /* on the grid */
+        if (iu[0] < 0 || iu[1] < 0 || iu[2] < 0)
+            continue;
+        int lo_u = 4, hi_u = 0, lo_v = 4, hi_v = 0;
+        for (int vtx = 0; vtx < 3; vtx++) {
+            lo_u = iu[vtx] < lo_u ? iu[vtx] : lo_u;
+            hi_u = iu[vtx] > hi_u ? iu[vtx] : hi_u;
+            lo_v = iv[vtx] < lo_v ? iv[vtx] : lo_v;
+            hi_v = iv[vtx] > hi_v ? iv[vtx] : hi_v;
+        }
+        CU_ASSERT_EQUAL(hi_u - lo_u, 1);        /* half of one grid cell */
+        CU_ASSERT_EQUAL(hi_v - lo_v, 1);
+        CU_ASSERT_FALSE(iu[0] == iu[1] && iv[0] == iv[1]);
+        CU_ASSERT_FALSE(iu[0] == iu[2] && iv[0] == iv[2]);
+        CU_ASSERT_FALSE(iu[1] == iu[2] && iv[1] == iv[2]);
+    }
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
 static const struct test_case cases[] = {
     { "skl_instanced: 16 instances of an indexed quad reach SF at their offsets",
       test_skl_instanced_reaches_sf },
     { "skl_tess: the tessellated patch's 32 triangles reach SF", test_skl_tess_reaches_sf },
+    { "skl_tess: the first triangles lie on the bilinear patch's 4x4 grid", test_skl_tess_positions },
+    { "skl_strip_fan: strip, fan, lines, line strip and points reach SF where the app puts them",
+      test_skl_strip_fan_reaches_sf },
+    { "skl_gs: 16 points become 16 quads of 2 triangles at SF", test_skl_gs_reaches_sf },
     { "skl_xfb: the SO buffer holds exactly the app's 30 floats, 2 primitives written",
       test_skl_xfb_streams_out },
     { "skl_tri: every draw's primitive reaches SF where the capture puts it",

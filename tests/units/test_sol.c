@@ -231,13 +231,23 @@ static void draw(struct rig *r)
     command(r, SPEC_ID_3DPRIMITIVE, dw, 7);
 }
 
+static void primitive_flagged(struct rig *r, uint32_t topology, uint32_t flags, uint32_t stream,
+                              uint32_t draw_number, const uint32_t *vertices, uint32_t n);
+
 static void primitive(struct rig *r, uint32_t topology, uint32_t stream, uint32_t draw_number,
                       const uint32_t *vertices, uint32_t n)
+{
+    primitive_flagged(r, topology, 0, stream, draw_number, vertices, n);
+}
+
+static void primitive_flagged(struct rig *r, uint32_t topology, uint32_t flags, uint32_t stream,
+                              uint32_t draw_number, const uint32_t *vertices, uint32_t n)
 {
     struct msg *m = msg_alloc(r->sim, MSG_PRIMITIVE, sizeof(struct primitive_packet));
     struct primitive_packet *p = (struct primitive_packet *)m->payload;
     memset(p, 0, sizeof *p);
     p->topology = topology;
+    p->flags = flags;
     p->stream = stream;
     p->draw = draw_number;
     p->vertex_count = n;
@@ -613,6 +623,55 @@ static void test_pass_through_and_disabled_buffer(void)
     sim_destroy(r.sim);
 }
 
+/* A 5-vertex TRISTRIP as VF sends it - each triangle its own packet in strip
+ * order, the odd one marked PRIM_STRIP_ODD (units/common/primitive.h) - then
+ * a GS output triangle (typed TRISTRIP_REVERSE, already reordered by the GS,
+ * unmarked), with the capture's decls (vec4 + float, pitch 20) and Reorder
+ * Mode TRAILING then LEADING. SO order from seed 003's table (L13759-13767),
+ * written out here: TRAILING [0] = (0,1,2), [1] = (2,1,3), [2] = (2,3,4);
+ * LEADING [0] = (0,1,2), [1] = (1,3,2), [2] = (2,3,4); the GS triangle is
+ * streamed as it comes (5,7,6), not reordered a second time. */
+static void test_strip_triangles_as_vf_sends_them(void)
+{
+    static const uint32_t trailing_order[12] = { 0, 1, 2, 2, 1, 3, 2, 3, 4, 5, 7, 6 };
+    static const uint32_t leading_order[12] = { 0, 1, 2, 1, 3, 2, 2, 3, 4, 5, 7, 6 };
+    for (int trailing = 1; trailing >= 0; trailing--) {
+        struct rig r = rig_new(true, false);
+        fill(&r, SO_BASE, 0x5A5A5A5Au, 64);
+        uint32_t streamout[5];
+        memcpy(streamout, xfb_streamout, sizeof streamout);
+        streamout[1] = (streamout[1] & ~(1u << 26)) | (uint32_t)trailing << 26;  /* Reorder Mode */
+        command(&r, SPEC_ID_3DSTATE_STREAMOUT, streamout, 5);
+        command(&r, SPEC_ID_3DSTATE_SO_DECL_LIST, xfb_decls, 7);
+        so_buffer(&r, 1u << 31 | 1u << 21, SO_BASE, 63, 0, 0);     /* offset 0 */
+        draw(&r);
+        const uint32_t t0[3] = { 0, 1, 2 }, t1[3] = { 1, 2, 3 }, t2[3] = { 2, 3, 4 };
+        const uint32_t gs[3] = { 5, 7, 6 };
+        struct { const uint32_t *v; uint32_t topology, flags; } sent[4] = {
+            { t0, PRIM_TRISTRIP, PRIM_START },
+            { t1, PRIM_TRISTRIP, PRIM_STRIP_ODD },
+            { t2, PRIM_TRISTRIP, PRIM_END },
+            { gs, PRIM_TRISTRIP_REVERSE, 0 },
+        };
+        for (int i = 0; i < 4; i++)
+            primitive_flagged(&r, sent[i].topology, sent[i].flags, 0, 0, sent[i].v, 3);
+        sync(&r);
+        sim_run(r.sim, 0);
+        CU_ASSERT_EQUAL(sim_stop_reason(r.sim), SIM_STOP_QUIESCENT);
+        const uint32_t *order = trailing ? trailing_order : leading_order;
+        for (uint32_t k = 0; k < 60; k++) {
+            float vue[16];
+            vue_of(order[k / 5], vue);
+            float want = k % 5 < 4 ? vue[8 + k % 5] : vue[12];
+            CU_ASSERT_EQUAL(readf(&r, SO_BASE + 4 * k), want);
+        }
+        CU_ASSERT_EQUAL(read32(&r, SO_BASE + 4 * 60), 0x5A5A5A5Au);
+        CU_ASSERT_EQUAL(stat(&r, "objects_written"), 4);
+        CU_ASSERT_EQUAL(stat(&r, "vertices_written"), 12);
+        sim_destroy(r.sim);
+    }
+}
+
 /* Bad programming is counted, never a crash or a hang: a primitive claiming
  * 40 vertices, a LINELOOP reaching SOL with SO on (not supported after VF:
  * nothing streamed, still dereferenced), Num Entries beyond the SO_DECLs the
@@ -652,6 +711,7 @@ static const struct test_case cases[] = {
     { "capture programming and overflow", test_capture_programming_and_overflow },
     { "strip, holes, two buffers and streams", test_strip_holes_two_buffers_and_streams },
     { "pass through and disabled buffer", test_pass_through_and_disabled_buffer },
+    { "strip triangles as VF sends them", test_strip_triangles_as_vf_sends_them },
     { "bad programming", test_bad_programming },
     { 0 }
 };

@@ -537,6 +537,11 @@ static void test_strip(void)
     CU_ASSERT_EQUAL(p[0]->flags & (PRIM_START | PRIM_END), PRIM_START);
     CU_ASSERT_EQUAL(p[1]->flags & (PRIM_START | PRIM_END), 0);
     CU_ASSERT_EQUAL(p[2]->flags & (PRIM_START | PRIM_END), PRIM_END);
+    /* the odd triangle is the inverted one (SF's invertOrientation, 003
+     * L14631-14651): it carries the strip's parity (primitive.h) */
+    CU_ASSERT_EQUAL(p[0]->flags & PRIM_STRIP_ODD, 0);
+    CU_ASSERT_EQUAL(p[1]->flags & PRIM_STRIP_ODD, PRIM_STRIP_ODD);
+    CU_ASSERT_EQUAL(p[2]->flags & PRIM_STRIP_ODD, 0);
     /* the whole VUE of structure 3: (103, 6, -3, 1) */
     uint32_t h = p[1]->handles[2];
     CU_ASSERT_EQUAL(vue_float(&r, h, 0), 103.0f);

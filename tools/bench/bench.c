@@ -27,6 +27,7 @@
 #include "fabric/topology.h"
 #include "units/registry.h"
 #include "tools/bench/bench_eu.h"
+#include "tools/bench/bench_geometry.h"
 #include "tools/bench/bench_sgemm.h"
 
 static double now_seconds(void)
@@ -382,5 +383,6 @@ int main(void)
     printf("\npeak RSS: %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
     bench_eu();
     bench_sgemm();
+    bench_geometry();
     return 0;
 }

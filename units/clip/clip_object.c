@@ -211,6 +211,10 @@ static enum staging stage_objects(struct clip *s, bool *partial, bool *adjacency
              * TRISTRIP_REVERSE's even ones, are inverted; alone they leave as a strip
              * that starts inverted or not (the pass-through table's TRISTRIP/_REV) */
             bool inverted = ((i & 1u) != 0) != (t == PRIM_TRISTRIP_REVERSE);
+            /* a lone strip triangle VF marked odd (primitive.h PRIM_STRIP_ODD)
+             * is inverted as it would be inside its strip */
+            if (j->prim.flags & PRIM_STRIP_ODD)
+                inverted = !inverted;
             add_object(j, inverted ? PRIM_TRISTRIP_REVERSE : PRIM_TRISTRIP,
                        provoking_select(s, st->tri_provoking, 3), inverted, 3, i, i + 1, i + 2);
         }

@@ -64,6 +64,17 @@ enum prim_flags {
     PRIM_BACK_FACING = 1u << 2,     /* set by SF's face determination */
     PRIM_RESTARTED = 1u << 3,       /* follows a primitive restart (cut index) */
     PRIM_CLIPPED = 1u << 4,         /* vertices made by CLIP */
+    /* A TRISTRIP / TRISTRIP_REVERSE triangle sent alone (3 vertices) that is an
+     * "inverted" triangle of its strip - an odd one of TRISTRIP, an even one of
+     * TRISTRIP_REVERSE (SF's invertOrientation, seed 003 L14631-14651) - with
+     * its vertices still in strip order (k, k+1, k+2). VF sends every strip
+     * triangle as its own packet and sets this, so the strip's parity is not
+     * lost: SOL reorders such a triangle as its table's odd triangles (003
+     * L13759-13767: (k, k+2, k+1) LEADING, (k+1, k, k+2) TRAILING); without it
+     * a lone strip triangle is taken in the order it comes (e.g. the GS's
+     * output triangles, which units/gs already reorders and types). CLIP
+     * inverts such a triangle as SF's strip decomposition would (L14631). */
+    PRIM_STRIP_ODD = 1u << 5,
 };
 
 #define PRIM_MAX_VERTICES 32u       /* PATCHLIST_32 */

@@ -463,7 +463,7 @@ static void thread_sent(struct gs *s, struct unit *u, struct gs_job *j, struct m
     j->phase = JOB_RUNNING;
     s->instances += j->lanes;
     if (s->c.statistics)
-        s->invocations += (uint64_t)s->c.invocations_increment * j->lanes;
+        s->invocations += (uint64_t)(s->c.invocations_increment + 1) * j->lanes;  /* 004 L3315-3319 */
 }
 
 static void dispatch(struct gs *s, struct unit *u, struct gs_job *j)

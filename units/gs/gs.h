@@ -40,8 +40,12 @@
  *  - Vertex counts beyond 1024 (L13203) or beyond what fits in the entry
  *    (3DSTATE_URB_GS size, when it came down the pipeline) are clamped and
  *    counted.
- *  - Statistics (003 L11041-11042): GS_INVOCATION_COUNT += Invocations
- *    Increment Value per dispatched instance, GS_PRIMITIVES_COUNT += complete
+ *  - Statistics (003 L11041-11042): GS_INVOCATION_COUNT += the increment
+ *    Invocations Increment Value encodes per dispatched instance - a field
+ *    value v is an increment of v + 1 (004 L3315-3319: "[0,31] indicating an
+ *    increment of [1,32]"). Mesa programs 0 (skl_gs.aubinator.txt's
+ *    3DSTATE_GS), so its 16 points with one GS invocation each count 16, as
+ *    GL's GEOMETRY_SHADER_INVOCATIONS query expects; GS_PRIMITIVES_COUNT += complete
  *    primitives parsed from thread output, both when Statistics Enable; set
  *    by CS_MMIO_WRITE (0x2328/0x2330, each dword its own write) and reported
  *    in CS_MMIO_SYNC (PIPE_REG_GS_INVOCATIONS / PIPE_REG_GS_PRIMITIVES).

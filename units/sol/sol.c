@@ -631,6 +631,23 @@ static void dereference(struct sol *s, const struct primitive_packet *p)
     queue_push(&s->urb_queue, m);
 }
 
+/* The topology a packet is streamed out as (sol_objects). A strip triangle
+ * that comes alone (VF sends each strip triangle as its own packet, units/
+ * common/primitive.h PRIM_STRIP_ODD) is triangle 0 of sol_objects' table
+ * unless its strip parity says otherwise: with PRIM_STRIP_ODD it is an
+ * inverted ("odd", L13759-13767) triangle in strip order, which the table's
+ * TRISTRIP_REV [0] reorders exactly as TRISTRIP's odd ones ((k, k+2, k+1)
+ * LEADING, (k+1, k, k+2) TRAILING); without it it is taken in the order it
+ * comes, as TRISTRIP [0] - also a lone TRISTRIP_REVERSE triangle, which only
+ * the GS sends, already reordered (units/gs), so it is not reordered twice.
+ * Longer strip packets follow the table by position. */
+static uint32_t stream_topology(const struct primitive_packet *p)
+{
+    bool strip = p->topology == PRIM_TRISTRIP || p->topology == PRIM_TRISTRIP_REVERSE;
+    if (!strip || p->vertex_count != 3)
+        return p->topology;
+    return p->flags & PRIM_STRIP_ODD ? PRIM_TRISTRIP_REVERSE : PRIM_TRISTRIP;
+}
 static enum ff_stage_work_result work_primitive(struct sol *s, struct msg *m)
 {
     struct primitive_packet *p = (struct primitive_packet *)m->payload;
@@ -651,8 +668,8 @@ static enum ff_stage_work_result work_primitive(struct sol *s, struct msg *m)
         s->streaming = s->so_enable && s->decl_count[stream] > 0;
         if (s->streaming) {
             owe_stores(s);
-            s->object_count = sol_objects(p->topology, p->vertex_count, s->trailing, s->indices,
-                                          &s->per_object);
+            s->object_count = sol_objects(stream_topology(p), p->vertex_count, s->trailing,
+                                          s->indices, &s->per_object);
             if (!s->per_object) {
                 s->unsupported_topology++;
                 report(s, "a primitive of topology %u reached SOL: not streamed", p->topology);

@@ -25,7 +25,10 @@
  *  - Input buffering (L13736-13780): each primitive packet is taken as a
  *    topology of vertex_count vertices and broken into the objects of the
  *    seed's table (sol_objects below): lists, strips (TRISTRIP and
- *    TRISTRIP_REVERSE reordered LEADING or TRAILING), fans, polygons,
+ *    TRISTRIP_REVERSE reordered LEADING or TRAILING; a strip triangle that
+ *    comes alone is reordered when it carries PRIM_STRIP_ODD, as VF marks
+ *    the inverted ones, and taken as it comes otherwise, units/common/
+ *    primitive.h), fans, polygons,
  *    adjacency (adjacent-only vertices ignored), RECTLIST as TRILIST, patch
  *    lists as objects of n vertices. LINELOOP, QUADLIST and QUADSTRIP are
  *    "not supported after VF": counted, nothing streamed.
@@ -68,7 +71,8 @@
  * URB unit's client[i] / client_reply[i]; optional together: without them
  * vertex data reads as zeros, counted in urb_unlinked, and references are
  * not dropped), "l3" out / "l3_reply" in (MSG_MEMORY_REQUEST / RESPONSE;
- * optional together: without them writes are untimed), "drained" out
+ * optional together: without them writes are untimed; the Gen8/Gen9 machines
+ * link them to slice 0's L3), "drained" out
  * (optional, MSG_MMIO: syncs return to the CS here).
  *
  * Stats: the ff_stage counters (ff.*), primitives, forwarded,

@@ -49,6 +49,10 @@
  *    line it touches (port "l3"; the URB is a partition of the L3's data
  *    arrays, L8459, L18499); the reply leaves when the last line is answered.
  *    Without an L3 linked the reply leaves `latency` cycles after the message.
+ *    The Gen8/Gen9 machines link "l3" to slice 0's L3 (configs/: the bytes
+ *    are one store here, so with several slices all URB traffic times on
+ *    slice 0's URB partition; how the hardware spreads the URB over the
+ *    slices' L3s, L11345, is not modelled).
  *    Replies go through fabric/reply_queue (a refused one holds only later
  *    replies to the same port). Allocation replies leave at once.
  *

@@ -90,7 +90,8 @@
  *        its rows, REFERENCE, DEREFERENCE), "l3" out / "l3_reply" in (one
  *        MEMREQ_READ per 64-byte line a vertex's elements touch, and index
  *        lines, four ahead; the data itself is read functionally through the
- *        packet's address space). All but "cs" optional: without a URB, handles
+ *        packet's address space; the Gen8/Gen9 machines link it to slice 0's
+ *        L3, configs/). All but "cs" optional: without a URB, handles
  *        are URB_HANDLE_NONE and nothing is written; without an L3, fetch is
  *        untimed.
  * Back-pressure: a busy port, an entry the URB has not given, lines not
@@ -106,9 +107,11 @@
  *        IA_VERTICES_COUNT, IA_PRIMITIVES_COUNT, registers_written, syncs, ff.*.
  *
  * Not modelled: Gen4-Gen7 state layouts (counted), the edge flag (Edge Flag
- * Enable elements are counted; primitive.h has no edge flags), the strip
- * winding flag of vf_assembly (no PRIM_ flag yet: TRISTRIP_REVERSE typing
- * comes from the GS reorder only), 3DSTATE_VF_COMPONENT_PACKING (forwarded,
+ * Enable elements are counted; primitive.h has no edge flags), the GS
+ * Reorder Mode for strips (each strip triangle leaves as its own packet in
+ * strip order, typed as the draw's topology; an inverted one - odd of
+ * TRISTRIP, even of TRISTRIP_REVERSE - carries PRIM_STRIP_ODD, primitive.h,
+ * for SOL's reorder), 3DSTATE_VF_COMPONENT_PACKING (forwarded,
  * ignored), Predicate Enable (the CS's concern), the address-based VF cache of
  * vertex lines (every vertex asks its lines; the L3 hits), LINELOOP's closing
  * line PrimitiveID quirk (001 L5140), the VF preemption registers and

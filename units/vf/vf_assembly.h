@@ -39,8 +39,8 @@
  *   and counted; IA_VERTICES_COUNT counts the others, IA_PRIMITIVES_COUNT every
  *   object including LINELOOP's closing line (L12191-12200).
  *
- * invert_orientation has no PRIM_ flag in units/common/primitive.h yet: the VF
- * unit that sends these objects needs one (or the GS reorder).
+ * The VF unit sends invert_orientation on as PRIM_STRIP_ODD
+ * (units/common/primitive.h).
  *
  * Not modelled: LINESTRIP_ADJ_CONT and POLYGON_CONT (made only on restoring a
  * preempted draw), the vertex cache (the VF unit's), PrimitiveID numbering,

@@ -128,7 +128,8 @@ static void on_object(void *context, const struct vf_object *o)
     struct vf_queued_object *q = &s->objects[(s->object_head + s->object_count) % s->objects_capacity];
     s->object_count++;
     q->topology = o->topology;
-    q->flags = o->flags;
+    /* the strip's parity goes with a lone strip triangle (primitive.h) */
+    q->flags = o->flags | (o->invert_orientation ? PRIM_STRIP_ODD : 0u);
     q->vertex_count = o->vertex_count;
     q->provoking = o->provoking;
     q->instance = d->instance;
