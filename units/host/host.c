@@ -26,6 +26,7 @@ struct step {
     uint64_t file_offset;
     size_t data_index;      /* memory / ring: bytes in the data pool */
     uint64_t size;
+    bool redump;            /* memory: the same bytes the capture last wrote there */
 };
 
 struct host {
@@ -52,7 +53,7 @@ struct host {
     struct msg *pending;    /* a message the CS could not take yet */
     bool pending_waits;     /* sending it starts a wait */
     /* stats */
-    uint64_t injected, memory_writes, memory_bytes, register_writes, syncs, faults;
+    uint64_t injected, memory_writes, memory_bytes, register_writes, syncs, faults, redumps_skipped;
 };
 
 static const struct param_desc host_params[] = {
@@ -75,6 +76,8 @@ static const struct port_desc host_ports[] = {
 static const struct stat_desc host_stats[] = {
     STAT_COUNTER_FIELD("injected", struct host, injected, "items",
                        "commands (builtin) or AUB blocks played"),
+    STAT_COUNTER_FIELD("memory_redumps_skipped", struct host, redumps_skipped, "writes",
+                       "capture memory writes repeating the bytes it last wrote there (re-dumped mappings)"),
     STAT_COUNTER_FIELD("memory_writes", struct host, memory_writes, "writes",
                        "memory writes applied from the workload"),
     STAT_COUNTER_FIELD("memory_bytes", struct host, memory_bytes, "bytes",
@@ -127,6 +130,8 @@ static int on_version(void *context, const struct aub_version *v, struct gt_erro
     s->value = guess.pci_id;
     return 0;
 }
+
+static void mark_redumps(struct host *h);
 
 static int on_memory(void *context, const struct aub_memory_write *w, struct gt_error *err)
 {
@@ -239,6 +244,7 @@ static int host_realize(struct unit *u, struct gt_error *err)
         return gt_error_prefix(err, "workload %s", h->workload);
     if (h->step_count == 0 || h->steps[0].kind != STEP_DEVICE)
         return gt_error_set(err, "workload %s: no AUB version header names the device", h->workload);
+    mark_redumps(h);
     return 0;
 }
 
@@ -267,6 +273,53 @@ static bool send(struct host *h, struct msg *m, bool waits)
         h->syncs++;
     }
     return true;
+}
+
+/* Re-dumped buffers (notes/aub-format.md §3.4: "a BO that stays mapped is
+ * rewritten on every later execbuffer that references it"). The capture
+ * holds the CPU's copy as it was when recorded, and nothing ran then: a
+ * rewrite with exactly the bytes the capture last wrote to the same range
+ * is the driver re-sending an unchanged mapping, not new data. On the
+ * hardware the GPU's own results would be in that copy (coherent memory);
+ * applying the stale bytes would erase them (a render target the app then
+ * reads back). Such writes are skipped (stat memory_redumps_skipped).
+ * Not modelled: a CPU that really rewrites identical bytes over GPU
+ * results keeps the GPU's. */
+struct redump_entry {
+    uint64_t address, size;
+    uint32_t step;
+    uint8_t space, used;
+};
+
+static uint64_t redump_hash(uint64_t address, uint64_t size, uint8_t space)
+{
+    uint64_t x = address * 0x9e3779b97f4a7c15ull ^ size * 0xc2b2ae3d27d4eb4full ^ space;
+    return x ^ (x >> 29);
+}
+
+static void mark_redumps(struct host *h)
+{
+    size_t capacity = 64;
+    while (capacity < 2 * h->step_count)
+        capacity *= 2;
+    struct redump_entry *table = gt_xcalloc(capacity, sizeof *table);
+    for (uint32_t i = 0; i < h->step_count; i++) {
+        struct step *s = &h->steps[i];
+        s->redump = false;
+        if (s->kind != STEP_MEMORY || s->space == AUB_SPACE_GGTT_ENTRY)
+            continue;
+        size_t k = (size_t)redump_hash(s->address, s->size, s->space) & (capacity - 1);
+        while (table[k].used && (table[k].address != s->address || table[k].size != s->size ||
+                                 table[k].space != s->space))
+            k = (k + 1) & (capacity - 1);
+        if (table[k].used) {
+            const struct step *last = &h->steps[table[k].step];
+            s->redump = memcmp(h->data + last->data_index, h->data + s->data_index,
+                               (size_t)s->size) == 0;
+        }
+        table[k] = (struct redump_entry){ s->address, s->size, i, s->space, 1 };
+    }
+    free(table);
 }
 
 static struct msg *mmio(struct unit *u, enum cs_mmio_op op, uint32_t offset, uint32_t value,
@@ -315,7 +368,10 @@ static void play_aub(struct host *h, struct unit *u)
         h->injected++;
         switch (s->kind) {
         case STEP_MEMORY:
-            apply_memory(h, u, s);
+            if (s->redump)
+                h->redumps_skipped++;
+            else
+                apply_memory(h, u, s);
             break;
         case STEP_DEVICE:
             send(h, mmio(u, CS_MMIO_DEVICE, s->offset, s->value, 0), false);

@@ -29,6 +29,8 @@ struct sf {
     struct ff_stage ff;
     struct port *urb, *urb_reply, *drained;
     /* state */
+    uint32_t maximum_vp_index;      /* 3DSTATE_CLIP */
+    bool force_zero_rta_index;
     uint64_t dynamic_base;
     bool viewport_transform;
     struct spec_SF_CLIP_VIEWPORT viewport[SF_VIEWPORTS];
@@ -150,6 +152,15 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->line_provoking = v->LineStripListProvokingVertexSelect;
         s->fan_provoking = v->TriangleFanProvokingVertexSelect;
         s->last_pixel = v->LastPixelEnable;
+        break;
+    }
+    case SPEC_ID_3DSTATE_CLIP: {
+        /* seed 004 3DSTATE_CLIP: "If the source of the VPIndex exceeds [Maximum
+         * VP Index], a VPIndex value of 0 is passed down the pipeline"; Force
+         * Zero RTA Index Enable: "operate as if the value 0 was read-back" */
+        const struct spec_3DSTATE_CLIP *v = cs_state_common(p);
+        s->maximum_vp_index = v->MaximumVPIndex;
+        s->force_zero_rta_index = v->ForceZeroRTAIndexEnable;
         break;
     }
     case SPEC_ID_3DSTATE_RASTER: {
@@ -501,7 +512,7 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
     /* the leading vertex selects the viewport (L14440-14466) */
     const float *lead = s->header[d->v[0]];
     uint32_t vpi = header_u32(lead, VUE_DW_VIEWPORT_INDEX);
-    if (vpi >= SF_VIEWPORTS)
+    if (vpi > s->maximum_vp_index || vpi >= SF_VIEWPORTS)
         vpi = 0;
     struct sf_object o = { .type = d->type, .invert_orientation = d->invert,
                            .back_facing = d->back_facing, .last_pixel = d->last_pixel };
@@ -546,7 +557,7 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
     out->primitive_id = p->primitive_id;
     out->draw = p->draw;
     out->viewport_index = vpi;
-    out->rt_array_index = header_u32(lead, VUE_DW_RT_ARRAY_INDEX);
+    out->rt_array_index = s->force_zero_rta_index ? 0 : header_u32(lead, VUE_DW_RT_ARRAY_INDEX);
     /* SBE: each set-up vertex's outputs, then the planes */
     struct sbe_state sbe = s->sbe;
     sbe.read_length = s->read_length;

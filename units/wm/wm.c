@@ -638,6 +638,12 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z)
     const struct setup_primitive *p = &s->prim;
     struct ds_state *d = &s->ds;
     uint32_t slice = s->depth_min_array + p->rt_array_index;
+    /* an RTAIndex beyond the depth buffer's array (e.g. a header the shader
+     * never wrote, with Force Zero RTA Index off) is taken as 0, as an
+     * out-of-range render target array index is (a modelling choice: the
+     * seed's clamp against the view extent is not spelled out) */
+    if (s->depth.slices && slice >= s->depth.slices)
+        slice = s->depth_min_array;
     uint32_t depth = 0, stored_depth = 0;
     uint8_t stencil = 0;
     if (d->depth_test) {
