@@ -696,6 +696,34 @@ static void test_simd32_payload(void)
     sim_destroy(r.sim);
 }
 
+static void test_drawing_rectangle_and_sample_mask(void)
+{
+    struct rig r = rig_new();
+    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct spec_3DSTATE_DRAWING_RECTANGLE *d;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, 4, sizeof *d, (void **)&d);
+    d->ClippedDrawingRectangleXMax = 2;
+    d->ClippedDrawingRectangleYMax = 0;
+    to_wm(&r, m);
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_max = 7;
+    p.y_max = 7;
+    send_setup(&r, &p);     /* clipped to (0..2, 0): subspans (0,0) UL+UR, (2,0) UL */
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0;
+    send_setup(&r, &p);     /* every sample masked: nothing */
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    CU_ASSERT_EQUAL(r.td->grf[0][1][7] >> 16, 0x13u);      /* subspan 0: 0b0011, 1: 0b0001 */
+    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), 3);
+    CU_ASSERT_EQUAL(stat(&r, "raster.sample_masked"), 3);
+    sim_destroy(r.sim);
+}
+
 static void test_om_state_and_sync(void)
 {
     struct rig r = rig_new();
@@ -782,6 +810,7 @@ static const struct test_case cases[] = {
     { "stencil-only draw, double-sided stencil, stencil clear", test_stencil_only_draw_and_clear },
     { "SIMD32 payload", test_simd32_payload },
     { "state to the pixel back ends and the sync wait for threads", test_om_state_and_sync },
+    { "drawing rectangle clip and the sample mask", test_drawing_rectangle_and_sample_mask },
     { "bad input is counted", test_bad_input },
     { 0 }
 };
