@@ -552,6 +552,178 @@ static void test_early_depth_rejects(void)
     sim_destroy(r.sim);
 }
 
+/* W-tiled stencil of pitch 64 (one tile across), byte of (x, y) built here
+ * from the W layout A[11:0] = u5 u4 u3 v5 v4 v3 v2 u2 v1 u1 v0 u0. */
+static uint64_t w_offset(uint32_t u, uint32_t v)
+{
+    uint32_t bits[12] = { u & 1, v & 1, (u >> 1) & 1, (v >> 1) & 1, (u >> 2) & 1, (v >> 2) & 1,
+                          (v >> 3) & 1, (v >> 4) & 1, (v >> 5) & 1, (u >> 3) & 1, (u >> 4) & 1,
+                          (u >> 5) & 1 };
+    uint64_t a = 0;
+    for (uint32_t i = 0; i < 12; i++)
+        a |= (uint64_t)bits[i] << i;
+    return (uint64_t)(v / 64) * 4096 + a;
+}
+
+static void test_stencil_only_draw_and_clear(void)
+{
+    struct rig r = rig_new();
+    const uint64_t depth = 0x100000, stencil = 0x200000;
+    struct spec_3DSTATE_DEPTH_BUFFER *d;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
+    d->SurfaceType = 1;
+    d->SurfaceFormat = 5;
+    d->SurfaceBaseAddress = depth;
+    d->SurfacePitch = 127;
+    d->Width = 63;
+    d->Height = 63;
+    d->StencilWriteEnable = true;
+    to_wm(&r, m);
+    struct spec_3DSTATE_STENCIL_BUFFER *sb;
+    m = state_msg(&r, SPEC_ID_3DSTATE_STENCIL_BUFFER, 5, sizeof *sb, (void **)&sb);
+    sb->StencilBufferEnable = true;
+    sb->SurfaceBaseAddress = stencil;
+    sb->SurfacePitch = 63;
+    to_wm(&r, m);
+    /* clear the stencil to 0x33 over (0,0)-(8,8) */
+    struct spec_3DSTATE_WM_HZ_OP *h;
+    m = state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
+    h->StencilBufferClearEnable = true;
+    h->StencilClearValue = 0x33;
+    h->ClearRectangleXMax = 8;
+    h->ClearRectangleYMax = 8;
+    to_wm(&r, m);
+    /* stencil EQUAL 0x33 -> REPLACE 0x42 in front, back face REPLACE 0x17 */
+    struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
+    m = state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
+    ds->StencilTestEnable = true;
+    ds->StencilBufferWriteEnable = true;
+    ds->DoubleSidedStencilEnable = true;
+    ds->StencilTestFunction = 3;                /* EQUAL */
+    ds->StencilReferenceValue = 0x33;
+    ds->StencilTestMask = 0xff;
+    ds->StencilWriteMask = 0xff;
+    ds->StencilPassDepthPassOp = 2;             /* REPLACE */
+    ds->BackfaceStencilTestFunction = 0;        /* ALWAYS */
+    ds->BackfaceStencilReferenceValue = 0x17;
+    ds->BackfaceStencilTestMask = 0xff;
+    ds->BackfaceStencilWriteMask = 0x0f;
+    ds->BackfaceStencilPassDepthPassOp = 2;
+    to_wm(&r, m);
+    /* colour writes off: no PS thread, the stencil work still happens */
+    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 }, .no_rt = true,
+                                    .statistics = true });
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_max = 3;
+    p.y_max = 1;
+    send_setup(&r, &p);                         /* front: (0..3, 0..1) = 0x33 -> 0x33 ref */
+    p.x_min = 2;
+    p.x_max = 5;
+    p.y_min = 2;
+    p.y_max = 3;
+    p.flags = PRIM_BACK_FACING;                 /* back: (2..5, 2..3): 0x33 -> 0x37 (mask 0x0f) */
+    send_setup(&r, &p);
+    run(&r, 40);
+    CU_ASSERT_EQUAL(r.td->count, 0);
+    struct gpu_address_space as;
+    struct gt_error err;
+    gpu_address_space_init(&as, r.mem, GPU_ADDRESS_SPACE_PHYSICAL, 0);
+    for (uint32_t y = 0; y < 10; y++)
+        for (uint32_t x = 0; x < 10; x++) {
+            uint8_t b = 0;
+            gpu_address_space_read(&as, stencil + w_offset(x, y), &b, 1, &err);
+            uint8_t want = x >= 8 || y >= 8 ? 0 : 0x33;
+            if (y >= 2 && y <= 3 && x >= 2 && x <= 5)
+                want = 0x37;
+            CU_ASSERT_EQUAL(b, want);
+        }
+    CU_ASSERT_EQUAL(stat(&r, "hz_op.stencil_clears"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "depth.stencil_writes"), 16);
+    CU_ASSERT_EQUAL(stat(&r, "ps.depth_count"), 16);
+    CU_ASSERT_EQUAL(stat(&r, "ps.invocations"), 0);     /* no PS dispatched */
+    /* a second front draw: stencil 0x33 != ... EQUAL 0x33 passes at (0,0) only where
+     * still 0x33; at (2,2) the value is 0x37: fails, counted */
+    p.flags = 0;
+    send_setup(&r, &p);
+    run(&r, 40);
+    CU_ASSERT_EQUAL(stat(&r, "depth.stencil_failed"), 8);
+    sim_destroy(r.sim);
+}
+
+static void test_simd32_payload(void)
+{
+    struct rig r = rig_new();
+    /* 32 + 16 enabled: SIMD32 runs KSP[1] (L16013-16024); payload R0, R1, R2,
+     * perspective pixel for slots 0-15 in R3-R6, for slots 16-31 in R7-R10 */
+    ps_state(&r, (struct ps_setup){ .e16 = true, .e32 = true, .modes = 1, .attributes = true,
+                                    .grf = { 0, 11, 7 }, .ksp = { 0x100, 0x200, 0x300 } });
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_max = 15;
+    p.y_max = 1;
+    p.barycentric[0] = (struct setup_plane){ 0, 1.0f / 16, 0 };
+    p.barycentric[1] = (struct setup_plane){ 0, 0, 0.5f };
+    p.vertex_inverse_w[0] = p.vertex_inverse_w[1] = p.vertex_inverse_w[2] = 1.0f;
+    p.attribute_count = 1;
+    p.attributes[0][0] = (struct setup_plane){ 3.0f, 0, 0 };
+    send_setup(&r, &p);
+    run(&r, 50);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    CU_ASSERT_EQUAL(r.td->head[0].simd, 32);
+    CU_ASSERT_EQUAL(r.td->head[0].kernel_offset, 0x200u);
+    CU_ASSERT_EQUAL(r.td->head[0].dmask, 0xffffffffu);
+    CU_ASSERT_EQUAL(r.td->grf[0][2][2], 8u);            /* subspan 4 at (8, 0) */
+    CU_ASSERT_EQUAL(r.td->grf[0][2][5], 14u);           /* subspan 7 at (14, 0) */
+    CU_ASSERT_EQUAL(r.td->grf[0][2][7], 0xffffffffu);
+    for (uint32_t slot = 0; slot < 32; slot++) {
+        uint32_t k = slot / 4, i = slot % 4;
+        double x = 2.0 * k + (i & 1) + 0.5, y = (i >> 1) + 0.5;
+        uint32_t base = slot < 16 ? 3 : 7, g = (slot % 16) / 8, lane = slot % 8;
+        CU_ASSERT_DOUBLE_EQUAL(reg_f(r.td, 0, base + 2 * g, lane), x / 16, 1e-6);
+        CU_ASSERT_DOUBLE_EQUAL(reg_f(r.td, 0, base + 2 * g + 1, lane), y / 2, 1e-6);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(reg_f(r.td, 0, 11, 3), 3.0, 0);      /* attr0.x a0 */
+    CU_ASSERT_EQUAL(stat(&r, "ps.threads32"), 1);
+    const struct wm_observed_draw *od;
+    CU_ASSERT_EQUAL_FATAL(wm_observed_draws(r.wm, &od), 1);
+    CU_ASSERT_EQUAL(od[0].pixels_rasterized, 32);
+    CU_ASSERT_EQUAL(od[0].threads, 1);
+    sim_destroy(r.sim);
+}
+
+static void test_drawing_rectangle_and_sample_mask(void)
+{
+    struct rig r = rig_new();
+    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct spec_3DSTATE_DRAWING_RECTANGLE *d;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, 4, sizeof *d, (void **)&d);
+    d->ClippedDrawingRectangleXMax = 2;
+    d->ClippedDrawingRectangleYMax = 0;
+    to_wm(&r, m);
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_max = 7;
+    p.y_max = 7;
+    send_setup(&r, &p);     /* clipped to (0..2, 0): subspans (0,0) UL+UR, (2,0) UL */
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0;
+    send_setup(&r, &p);     /* every sample masked: nothing */
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    CU_ASSERT_EQUAL(r.td->grf[0][1][7] >> 16, 0x13u);      /* subspan 0: 0b0011, 1: 0b0001 */
+    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), 3);
+    CU_ASSERT_EQUAL(stat(&r, "raster.sample_masked"), 3);
+    sim_destroy(r.sim);
+}
+
 static void test_om_state_and_sync(void)
 {
     struct rig r = rig_new();
@@ -635,7 +807,10 @@ static const struct test_case cases[] = {
     { "pixel scoreboard keeps overlapping subspans in order", test_scoreboard_order },
     { "WM_HZ_OP depth clear in a Y-tiled D16 surface", test_hz_op_depth_clear },
     { "early depth: writes, rejects, statistics, no-PS draws", test_early_depth_rejects },
+    { "stencil-only draw, double-sided stencil, stencil clear", test_stencil_only_draw_and_clear },
+    { "SIMD32 payload", test_simd32_payload },
     { "state to the pixel back ends and the sync wait for threads", test_om_state_and_sync },
+    { "drawing rectangle clip and the sample mask", test_drawing_rectangle_and_sample_mask },
     { "bad input is counted", test_bad_input },
     { 0 }
 };

@@ -85,6 +85,9 @@ struct wm {
     /* 3DSTATE_MULTISAMPLE, 3DSTATE_SAMPLE_MASK */
     bool pixel_center;
     uint32_t samples, sample_mask;
+    /* 3DSTATE_DRAWING_RECTANGLE (clipped rectangle, inclusive) */
+    bool drawing_rectangle;
+    int32_t draw_x_min, draw_y_min, draw_x_max, draw_y_max;
     /* depth/stencil */
     struct spec_3DSTATE_WM_DEPTH_STENCIL ds_packet;
     uint32_t depth_surface_type, depth_format, depth_min_array;
@@ -128,7 +131,7 @@ struct wm {
     /* stats */
     uint64_t primitives, subspans, subspans_lit, pixels_rasterized, pixels_shaded;
     uint64_t subspans_rejected, pixels_depth_failed, pixels_stencil_failed, depth_writes;
-    uint64_t stencil_writes, late_unsupported, depth_faults, unsupported_samples;
+    uint64_t pixels_sample_masked, stencil_writes, late_unsupported, depth_faults, unsupported_samples;
     uint64_t threads8, threads16, threads32, stall_scoreboard, stall_threads, stall_om_drain;
     uint64_t stall_om_port, stall_sync, stall_drained;
     uint64_t hz_depth_clears, hz_stencil_clears, hz_depth_resolves, hz_hiz_resolves, hz_ends;
@@ -448,6 +451,16 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->samples = 1u << (v->NumberOfMultisamples & 7u);
         break;
     }
+    case SPEC_ID_3DSTATE_DRAWING_RECTANGLE: {
+        const struct spec_3DSTATE_DRAWING_RECTANGLE *v = body;
+        s->state_wm++;
+        s->drawing_rectangle = true;
+        s->draw_x_min = (int32_t)v->ClippedDrawingRectangleXMin;
+        s->draw_y_min = (int32_t)v->ClippedDrawingRectangleYMin;
+        s->draw_x_max = (int32_t)v->ClippedDrawingRectangleXMax;
+        s->draw_y_max = (int32_t)v->ClippedDrawingRectangleYMax;
+        break;
+    }
     case SPEC_ID_3DSTATE_SAMPLE_MASK:
         s->state_wm++;
         s->sample_mask = ((const struct spec_3DSTATE_SAMPLE_MASK *)body)->SampleMask;
@@ -698,6 +711,12 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
         if (covers(p, s->sx + (int32_t)(i & 1u), s->sy + (int32_t)(i >> 1), s->pixel_center))
             mask |= 1u << i;
     s->subspans++;
+    /* Sample Mask = the enables of the sample count & 3DSTATE_SAMPLE_MASK
+     * (L15349-15367): at 1x, sample 0's bit */
+    if (mask && !(s->sample_mask & 1u)) {
+        s->pixels_sample_masked += popcount32(mask);
+        mask = 0;
+    }
     if (!mask)
         return false;
     s->subspans_lit++;
@@ -976,6 +995,18 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
 {
     s->prim = *p;
     struct setup_primitive *q = &s->prim;
+    /* the draw-rect clip is unconditional (L15484); SF's box is already
+     * clipped, this keeps WM safe on its own */
+    if (s->drawing_rectangle) {
+        if (q->x_min < s->draw_x_min)
+            q->x_min = s->draw_x_min;
+        if (q->y_min < s->draw_y_min)
+            q->y_min = s->draw_y_min;
+        if (q->x_max > s->draw_x_max)
+            q->x_max = s->draw_x_max;
+        if (q->y_max > s->draw_y_max)
+            q->y_max = s->draw_y_max;
+    }
     /* screen coordinates are U16 in the payload: keep the box inside */
     if (q->x_min < 0)
         q->x_min = 0;
@@ -1216,6 +1247,8 @@ static const struct stat_desc wm_stats[] = {
     C("raster.pixels", pixels_rasterized, "pixels", "pixels inside primitives"),
     C("raster.unsupported_samples", unsupported_samples, "primitives",
       "multisampled or per-sample primitives rasterized at 1x"),
+    C("raster.sample_masked", pixels_sample_masked, "pixels",
+      "pixels dropped by 3DSTATE_SAMPLE_MASK"),
     C("depth.subspans_rejected", subspans_rejected, "subspans",
       "lit subspans with no pixel left after early depth/stencil (not dispatched)"),
     C("depth.depth_failed", pixels_depth_failed, "pixels", "pixels failing the depth test"),
@@ -1346,7 +1379,7 @@ static void wm_reset(struct unit *u)
     s->statistics = s->ps_valid = s->enable8 = s->enable16 = s->enable32 = false;
     s->ps_invocations = s->ps_depth = 0;
     s->draws_seen = 0;
-    s->stencil_enable = s->clear_valid = s->cc_viewport_valid = false;
+    s->stencil_enable = s->clear_valid = s->cc_viewport_valid = s->drawing_rectangle = false;
     wm_defaults(s);
     wm_clear(s);
 }

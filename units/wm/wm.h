@@ -17,7 +17,8 @@
  *    3DSTATE_WM_HZ_OP, 3DSTATE_CONSTANT_PS, 3DSTATE_BINDING_TABLE_POINTERS_PS,
  *    3DSTATE_SAMPLER_STATE_POINTERS_PS, 3DSTATE_CC_STATE_POINTERS (R0.1),
  *    3DSTATE_VIEWPORT_STATE_POINTERS_CC (the CC viewport's depth range, read
- *    when the command arrives), STATE_BASE_ADDRESS.
+ *    when the command arrives), STATE_BASE_ADDRESS, 3DSTATE_DRAWING_RECTANGLE
+ *    (the box is clipped to the clipped drawing rectangle again, L15484).
  *    WM_INT::ThreadDispatchEnable and Pixel Shader Kill Pixel as L15259 and
  *    L15298-15317 give them (RT Independent Rasterization is taken as off);
  *    the WM_INT depth/stencil enables as L15428-15468.
@@ -26,7 +27,8 @@
  *    box in 2x2 subspans, row of subspans by row, left to right; a pixel is
  *    inside when its sample point (centre, or the upper-left corner with
  *    Pixel Location UL_CORNER) passes every edge; pixel order in a subspan
- *    UL, UR, LL, LR (L15477). Single sample only: other sample counts are
+ *    UL, UR, LL, LR (L15477). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
+ *    pixel (L15349-15367, 1x). Single sample only: other sample counts are
  *    counted (raster.unsupported_samples) and rasterized at 1x.
  *  - Early depth/stencil (L15709-15775; "always enabled" on SKL, L15764):
  *    with units/common/depth_stencil.h on the depth (Y-tiled) and separate
