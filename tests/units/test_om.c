@@ -295,6 +295,17 @@ static void test_simd8_headerless(void)
     CU_ASSERT_EQUAL(s[0].width, 64);
     CU_ASSERT_EQUAL(s[0].tiling, TILING_Y);
     CU_ASSERT_EQUAL(s[0].draw_count, 1);
+    /* state between two runs of writes starts a new draw; a second message
+     * of the same draw adds none */
+    struct spec_3DSTATE_PS_EXTRA extra = { .PixelShaderValid = true };
+    inject_state(&r, SPEC_ID_3DSTATE_PS_EXTRA, &extra, sizeof extra);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    CU_ASSERT_EQUAL(s[0].draw_count, 2);
+    CU_ASSERT_EQUAL(s[0].draws[0], 1);
+    CU_ASSERT_EQUAL(s[0].draws[1], 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.draws"), 2);
     sim_destroy(r.sim);
 }
 
