@@ -666,6 +666,52 @@ static void test_fast_clear_blocks(void)
     sim_destroy(r.sim);
 }
 
+/* skl_tri's first draw: the fast clear of its 64x64 Y-tiled R8G8B8A8_UNORM RT
+ * (the SURFACE_STATE dwords of skl_tri.aubinator.txt lines ~1525-1610, with
+ * the base address moved from 0xfffffffeffc00000 into this test's physical
+ * space; AUX_CCS_E, clear colour (0, 0, 0x3e808081 = 0.25098, 1.0)); the
+ * RECTLIST (0,0)-(2,2) in scaled space lights pixels (0..1, 0..1), of which
+ * (0, 0) and (0, 1) stand for the blocks 0..63 x 0..31 and 0..63 x 32..63. */
+static void test_skl_tri_fast_clear(void)
+{
+    struct rig r = rig_new();
+    uint32_t dw[16] = { 0x331df03f, 0x04000010, 0x003f003f, 0x000000ff, 0x00000000, 0x00000f00,
+                        0x00400005, 0x09770000, RT_BASE, 0, 0xffc04000, 0xfffffffe, 0, 0,
+                        0x3e808081, 0x3f800000 };
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT, &state_off, 4, NULL);
+    fill(&r, 64 * 64 * 4, 0x33);
+    struct spec_3DSTATE_PS ps = { .RenderTargetFastClearEnable = true };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &ps, sizeof ps);
+    /* the SIMD16 replicated clear kernel (mov g114 <- g2.3; sendc 0x82031100) */
+    uint32_t regs[1][8] = { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu } };
+    const uint16_t px[1] = { 0 }, py[1] = { 0 };
+    send_rt(&r, 0x82031100, regs, 0xffff, 1, px, py, 0xf);
+    uint32_t wrong = 0;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t t[4];
+            read_texel(&r, ytile_offset(x, y, 256), t);
+            wrong += t[0] != 0 || t[1] != 0 || t[2] != 64 || t[3] != 255;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_blocks"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 64 * 64);
+    /* its image: every pixel (0, 0, 64, 255) */
+    const struct om_surface *s;
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    uint64_t faults = 0;
+    uint8_t *img = images_surface_rgba8(r.sim, &s[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    wrong = 0;
+    for (uint32_t i = 0; i < 64 * 64; i++)
+        wrong += img[4 * i] != 0 || img[4 * i + 2] != 64 || img[4 * i + 3] != 255;
+    CU_ASSERT_EQUAL(wrong, 0);
+    free(img);
+    sim_destroy(r.sim);
+}
+
 /* ---- the PNG writer and images ------------------------------------------------------------- */
 
 /* CRC-32 written again, table-driven, for checking the writer's chunks. */
@@ -848,6 +894,7 @@ static const struct test_case cases[] = {
     { "constant colour and per-channel write disables", test_constant_colour_and_write_mask },
     { "logic ops", test_logic_ops },
     { "fast clear fills the blocks of a Y-tiled RT; resolve writes nothing", test_fast_clear_blocks },
+    { "skl_tri's fast clear with its own SURFACE_STATE", test_skl_tri_fast_clear },
     { "PNG writer: chunks, CRCs, stored deflate blocks, Adler-32", test_png_writer },
     { "images of written surfaces match the bytes in memory", test_images_match_memory },
     { 0 }
