@@ -23,6 +23,8 @@
 #include "tools/png.h"
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
+#include "units/l3/l3.h"
+#include "units/memory/memory.h"
 #include "units/om/om.h"
 #include "units/om/om_color.h"
 
@@ -37,6 +39,7 @@ struct catcher {
     struct port *in;
     uint32_t count;
     struct eu_thread_end last;
+    uint32_t regs[8][8];            /* of the last write-back */
 };
 
 static const struct port_desc catcher_ports[] = {
@@ -59,6 +62,10 @@ static enum unit_activity catcher_tick(struct unit *u)
     while ((m = port_pop(c->in))) {
         if (m->kind == MSG_THREAD_DISPATCH && m->size >= sizeof c->last)
             memcpy(&c->last, m->payload, sizeof c->last);
+        if (m->kind == MSG_WRITEBACK) {
+            const struct eu_writeback_msg *w = (const struct eu_writeback_msg *)m->payload;
+            memcpy(c->regs, w->regs, (size_t)(w->rlen > 8 ? 8 : w->rlen) * 32);
+        }
         c->count++;
         msg_free(unit_sim(u), m);
     }
@@ -77,10 +84,10 @@ struct rig {
     struct sim *sim;
     struct gpu_memory *mem;
     struct unit *om;
-    struct catcher *eot;
+    struct catcher *eot, *wb;
 };
 
-static struct rig rig_new(void)
+static struct rig rig_new_l3(bool with_l3)
 {
     struct rig r = { 0 };
     r.sim = probe_sim(NULL);
@@ -88,12 +95,29 @@ static struct rig rig_new(void)
     r.om = probe_add(r.sim, &om_ops, "om", NULL);
     struct unit *eot = probe_add(r.sim, &catcher_ops, "eot", NULL);
     probe_link(r.sim, r.om, "eot_ps", eot, "in", 1, 8, 4);
+    struct unit *wb = probe_add(r.sim, &catcher_ops, "wb", NULL);
+    probe_link(r.sim, r.om, "writeback[0]", wb, "in", 1, 8, 4);
+    if (with_l3) {
+        const char *l3_over[] = { "size_kib=768", "banks=4", "cache_kib=384", "urb_kib=384", NULL };
+        struct unit *l3 = probe_add(r.sim, &l3_ops, "l3", l3_over);
+        struct unit *mem = probe_add(r.sim, &memory_ops, "mem", NULL);
+        probe_link(r.sim, r.om, "l3", l3, "client[0]", 1, 16, 4);
+        probe_link(r.sim, l3, "client_reply[0]", r.om, "l3_reply", 1, 16, 4);
+        probe_link(r.sim, l3, "memory", mem, "client[0]", 1, 16, 4);
+        probe_link(r.sim, mem, "client_reply[0]", l3, "memory_reply", 1, 16, 4);
+    }
     struct gt_error err;
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "om.eu[0]", PORT_IN, &err));
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "om.wm", PORT_IN, &err));
     CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
     r.eot = unit_state(eot);
+    r.wb = unit_state(wb);
     return r;
+}
+
+static struct rig rig_new(void)
+{
+    return rig_new_l3(false);
 }
 
 /* A 2D RT at BTI 0: width x height, `tile_mode` 0 linear / 3 Y-major; Gen9
@@ -161,8 +185,9 @@ static void set_blend(struct rig *r, uint32_t header, const struct GEN9_BLEND_ST
 
 /* A SEND on SFID 5 with the given descriptor (mlen in it), the thread's
  * subspans in ctx, EOT. */
-static void send_rt(struct rig *r, uint32_t desc, const uint32_t (*regs)[8], uint32_t exec_mask,
-                    uint8_t subspans, const uint16_t *px, const uint16_t *py, uint32_t pixel_mask)
+static void send_rt_full(struct rig *r, uint32_t desc, const uint32_t (*regs)[8],
+                         uint32_t exec_mask, uint8_t subspans, const uint16_t *px,
+                         const uint16_t *py, uint32_t pixel_mask, bool eot, uint8_t rlen)
 {
     unsigned n = (desc >> 25) & 15;
     struct msg *m = msg_alloc(r->sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + n * 32));
@@ -172,7 +197,9 @@ static void send_rt(struct rig *r, uint32_t desc, const uint32_t (*regs)[8], uin
     p->mlen = (uint8_t)n;
     p->slot = 2;
     p->exec_size = 16;
-    p->flags = EU_SEND_EOT | EU_SEND_SENDC | EU_SEND_DST_NULL;
+    p->flags = (eot ? EU_SEND_EOT : 0) | EU_SEND_SENDC | (rlen ? 0 : EU_SEND_DST_NULL);
+    p->rlen = rlen;
+    p->dst_reg = 40;
     p->desc = desc;
     p->exec_mask = exec_mask;
     p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
@@ -186,6 +213,12 @@ static void send_rt(struct rig *r, uint32_t desc, const uint32_t (*regs)[8], uin
     memcpy(p->regs, regs, n * 32);
     CU_ASSERT_TRUE(port_inject(unit_port(r->om, "eu", 0), m));
     sim_run(r->sim, 0);
+}
+
+static void send_rt(struct rig *r, uint32_t desc, const uint32_t (*regs)[8], uint32_t exec_mask,
+                    uint8_t subspans, const uint16_t *px, const uint16_t *py, uint32_t pixel_mask)
+{
+    send_rt_full(r, desc, regs, exec_mask, subspans, px, py, pixel_mask, true, 0);
 }
 
 static uint32_t fbits(float f)
@@ -262,6 +295,17 @@ static void test_simd8_headerless(void)
     CU_ASSERT_EQUAL(s[0].width, 64);
     CU_ASSERT_EQUAL(s[0].tiling, TILING_Y);
     CU_ASSERT_EQUAL(s[0].draw_count, 1);
+    /* state between two runs of writes starts a new draw; a second message
+     * of the same draw adds none */
+    struct spec_3DSTATE_PS_EXTRA extra = { .PixelShaderValid = true };
+    inject_state(&r, SPEC_ID_3DSTATE_PS_EXTRA, &extra, sizeof extra);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    CU_ASSERT_EQUAL(s[0].draw_count, 2);
+    CU_ASSERT_EQUAL(s[0].draws[0], 1);
+    CU_ASSERT_EQUAL(s[0].draws[1], 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.draws"), 2);
     sim_destroy(r.sim);
 }
 
@@ -316,6 +360,67 @@ static void test_replicated(void)
     send_rt(&r, 0x82031100, regs, 0xffff, 0, px, py, 0);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "om.no_positions"), 1);
     CU_ASSERT_EQUAL(r.eot->count, 2);
+    sim_destroy(r.sim);
+}
+
+/* A header (M0: RT index 1 in M0.2; M1: subspan 0 at (4, 6), pixel mask in
+ * M1.7) selects BLEND_STATE entry 1 and overrides the exec mask (L8200); an
+ * RT read with a header reads the pixels back (L7995-8021). Through the L3. */
+static void test_header_rt_index_and_read(void)
+{
+    struct rig r = rig_new_l3(true);
+    put_rt(&r, R8G8B8A8_UNORM, 16, 16, 64, 0, NULL);
+    fill(&r, 16 * 64, 0x22);
+    /* entry 0 writes everything, entry 1 disables red */
+    uint32_t dw[5] = { 0 };
+    struct GEN9_BLEND_STATE_ENTRY e0 = { .PreBlendColorClampEnable = true };
+    struct GEN9_BLEND_STATE_ENTRY e1 = { .PreBlendColorClampEnable = true, .WriteDisableRed = true };
+    CU_ASSERT_EQUAL(GEN9_BLEND_STATE_ENTRY_pack(dw + 1, &e0), 0);
+    CU_ASSERT_EQUAL(GEN9_BLEND_STATE_ENTRY_pack(dw + 3, &e1), 0);
+    gpu_memory_write(r.mem, DSB + 0x100, dw, sizeof dw, NULL);
+    struct spec_STATE_BASE_ADDRESS sba = { .DynamicStateBaseAddressModifyEnable = true,
+                                           .DynamicStateBaseAddress = DSB };
+    inject_state(&r, SPEC_ID_STATE_BASE_ADDRESS, &sba, sizeof sba);
+    struct spec_3DSTATE_BLEND_STATE_POINTERS bp = { .BlendStatePointerValid = true,
+                                                    .BlendStatePointer = 0x100 };
+    inject_state(&r, SPEC_ID_3DSTATE_BLEND_STATE_POINTERS, &bp, sizeof bp);
+    uint32_t regs[6][8] = { { 0 } };
+    regs[0][2] = 1;                                 /* M0.2 Render Target Index */
+    regs[1][2] = 4u | 6u << 16;                     /* M1.2 subspan 0 X/Y */
+    regs[1][7] = 0x9;                               /* M1.7 mask: UL and LR */
+    for (int i = 0; i < 8; i++) {
+        regs[2][i] = fbits(1.0f);
+        regs[3][i] = fbits(0.5f);
+        regs[4][i] = fbits(0.0f);
+        regs[5][i] = fbits(1.0f);
+    }
+    /* SIMD8 single source with a header: mlen 6, desc bit 19; the exec mask
+     * (all on) is ignored; the thread's ctx has no positions */
+    uint32_t desc = 6u << 25 | 1u << 19 | 12u << 14 | 1u << 12 | 4u << 8;
+    send_rt_full(&r, desc, regs, 0xff, 0, NULL, NULL, 0, false, 0);
+    uint8_t t[4];
+    gpu_memory_read(r.mem, RT_BASE + 6 * 64 + 4 * 4, t, 4, NULL);      /* (4, 6) */
+    CU_ASSERT_EQUAL(t[0], 0x22);                    /* red disabled by entry 1 */
+    CU_ASSERT_EQUAL(t[1], 128);
+    CU_ASSERT_EQUAL(t[3], 255);
+    gpu_memory_read(r.mem, RT_BASE + 6 * 64 + 5 * 4, t, 4, NULL);      /* (5, 6): masked */
+    CU_ASSERT_EQUAL(t[1], 0x22);
+    gpu_memory_read(r.mem, RT_BASE + 7 * 64 + 5 * 4, t, 4, NULL);      /* (5, 7) */
+    CU_ASSERT_EQUAL(t[1], 128);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 2);
+    CU_ASSERT_TRUE(probe_stat(r.sim, "om.lines") > 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.l3_replies"), probe_stat(r.sim, "om.lines"));
+    CU_ASSERT_EQUAL(r.eot->count, 0);               /* no EOT: no thread end */
+    /* RT read, SIMD8, header: 4 registers R G B A back */
+    uint32_t rd[2][8] = { { 0 } };
+    rd[1][2] = 4u | 6u << 16;
+    uint32_t rdesc = 2u << 25 | 4u << 20 | 1u << 19 | 13u << 14;
+    send_rt_full(&r, rdesc, rd, 0xff, 0, NULL, NULL, 0, false, 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.rt_reads"), 1);
+    CU_ASSERT_DOUBLE_EQUAL(*(float *)&r.wb->regs[0][0], 0x22 / 255.0, 1e-6);   /* (4, 6) R */
+    CU_ASSERT_DOUBLE_EQUAL(*(float *)&r.wb->regs[1][0], 128 / 255.0, 1e-6);    /* (4, 6) G */
+    CU_ASSERT_DOUBLE_EQUAL(*(float *)&r.wb->regs[1][1], 0x22 / 255.0, 1e-6);   /* (5, 6) G */
+    CU_ASSERT_DOUBLE_EQUAL(*(float *)&r.wb->regs[3][3], 1.0, 1e-6);            /* (5, 7) A */
     sim_destroy(r.sim);
 }
 
@@ -561,6 +666,52 @@ static void test_fast_clear_blocks(void)
     sim_destroy(r.sim);
 }
 
+/* skl_tri's first draw: the fast clear of its 64x64 Y-tiled R8G8B8A8_UNORM RT
+ * (the SURFACE_STATE dwords of skl_tri.aubinator.txt lines ~1525-1610, with
+ * the base address moved from 0xfffffffeffc00000 into this test's physical
+ * space; AUX_CCS_E, clear colour (0, 0, 0x3e808081 = 0.25098, 1.0)); the
+ * RECTLIST (0,0)-(2,2) in scaled space lights pixels (0..1, 0..1), of which
+ * (0, 0) and (0, 1) stand for the blocks 0..63 x 0..31 and 0..63 x 32..63. */
+static void test_skl_tri_fast_clear(void)
+{
+    struct rig r = rig_new();
+    uint32_t dw[16] = { 0x331df03f, 0x04000010, 0x003f003f, 0x000000ff, 0x00000000, 0x00000f00,
+                        0x00400005, 0x09770000, RT_BASE, 0, 0xffc04000, 0xfffffffe, 0, 0,
+                        0x3e808081, 0x3f800000 };
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT, &state_off, 4, NULL);
+    fill(&r, 64 * 64 * 4, 0x33);
+    struct spec_3DSTATE_PS ps = { .RenderTargetFastClearEnable = true };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &ps, sizeof ps);
+    /* the SIMD16 replicated clear kernel (mov g114 <- g2.3; sendc 0x82031100) */
+    uint32_t regs[1][8] = { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu } };
+    const uint16_t px[1] = { 0 }, py[1] = { 0 };
+    send_rt(&r, 0x82031100, regs, 0xffff, 1, px, py, 0xf);
+    uint32_t wrong = 0;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t t[4];
+            read_texel(&r, ytile_offset(x, y, 256), t);
+            wrong += t[0] != 0 || t[1] != 0 || t[2] != 64 || t[3] != 255;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_blocks"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 64 * 64);
+    /* its image: every pixel (0, 0, 64, 255) */
+    const struct om_surface *s;
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    uint64_t faults = 0;
+    uint8_t *img = images_surface_rgba8(r.sim, &s[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    wrong = 0;
+    for (uint32_t i = 0; i < 64 * 64; i++)
+        wrong += img[4 * i] != 0 || img[4 * i + 2] != 64 || img[4 * i + 3] != 255;
+    CU_ASSERT_EQUAL(wrong, 0);
+    free(img);
+    sim_destroy(r.sim);
+}
+
 /* ---- the PNG writer and images ------------------------------------------------------------- */
 
 /* CRC-32 written again, table-driven, for checking the writer's chunks. */
@@ -734,6 +885,8 @@ static const struct test_case cases[] = {
     { "SIMD8 headerless RT write (skl_tri 0x88031400) to a Y-tiled RT", test_simd8_headerless },
     { "SIMD16 headerless RT write (skl_tri 0x90031000)", test_simd16_headerless },
     { "SIMD16 replicated RT write (skl_tri 0x82031100)", test_replicated },
+    { "header: RT index selects the BLEND_STATE entry, pixel mask; RT read; L3 timing",
+      test_header_rt_index_and_read },
     { "blend factors and functions, MIN/MAX with factors, alpha test and coverage",
       test_blend_arithmetic },
     { "blending on an sRGB RT decodes the destination and encodes the result",
@@ -741,6 +894,7 @@ static const struct test_case cases[] = {
     { "constant colour and per-channel write disables", test_constant_colour_and_write_mask },
     { "logic ops", test_logic_ops },
     { "fast clear fills the blocks of a Y-tiled RT; resolve writes nothing", test_fast_clear_blocks },
+    { "skl_tri's fast clear with its own SURFACE_STATE", test_skl_tri_fast_clear },
     { "PNG writer: chunks, CRCs, stored deflate blocks, Adler-32", test_png_writer },
     { "images of written surfaces match the bytes in memory", test_images_match_memory },
     { 0 }

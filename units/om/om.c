@@ -358,12 +358,11 @@ static void record_surface(struct om *s, const struct rt *rt, const struct gpu_a
     o->space_root = as->root;
     o->surface = rt->surf;
     o->pixels_written += pixels;
-    if (o->draw_count == 0 || (o->draw_count <= OM_SURFACE_DRAWS &&
-                               o->draws[o->draw_count - 1] != s->draw) ||
-        (o->draw_count > OM_SURFACE_DRAWS && s->draw > o->draws[OM_SURFACE_DRAWS - 1])) {
+    if (o->draw_count == 0 || o->last_draw != s->draw) {
         if (o->draw_count < OM_SURFACE_DRAWS)
             o->draws[o->draw_count] = s->draw;
         o->draw_count++;
+        o->last_draw = s->draw;
     }
 }
 

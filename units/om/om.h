@@ -114,6 +114,7 @@ struct om_surface {
     uint64_t pixels_written;
     uint32_t draw_count;            /* draws that wrote it */
     uint32_t draws[OM_SURFACE_DRAWS];   /* the first OM_SURFACE_DRAWS of them */
+    uint32_t last_draw;             /* the latest draw that wrote it */
 };
 
 /* Harness access (tests, tools): the colour surfaces this unit wrote, in the
