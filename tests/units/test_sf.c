@@ -5,6 +5,7 @@
  * L14732-14744), with the matrix of a 64x64 GL viewport (m00 = 32, m30 = 32,
  * m11 = -32, m31 = 32: Mesa's y flip for a window-system framebuffer is
  * irrelevant here, any values do). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,12 +21,17 @@
 #include "units/common/state_packet.h"
 #include "units/common/urb.h"
 #include "units/sf/sf.h"
+#include "units/sf/sf_attributes.h"
+#include "units/sf/sf_setup.h"
 #include "units/urb/urb.h"
+
+#define CAUGHT_SETUPS 8u
 
 struct catcher {
     struct port *in;
-    uint32_t count;
+    uint32_t count, setups;
     _Alignas(16) uint8_t last[sizeof(struct setup_primitive)];
+    struct setup_primitive setup[CAUGHT_SETUPS];    /* the first MSG_SETUPs */
 };
 
 static const struct port_desc catcher_ports[] = {
@@ -48,6 +54,8 @@ static enum unit_activity catcher_tick(struct unit *u)
     while ((m = port_pop(c->in))) {
         memcpy(c->last, m->payload, m->size < sizeof c->last ? m->size : sizeof c->last);
         c->count++;
+        if (m->kind == MSG_SETUP && m->size >= sizeof c->setup[0] && c->setups < CAUGHT_SETUPS)
+            memcpy(&c->setup[c->setups++], m->payload, sizeof c->setup[0]);
         msg_free(unit_sim(u), m);
     }
     return UNIT_IDLE;
@@ -262,10 +270,255 @@ static void test_nan_and_transform_off(void)
     sim_destroy(r.sim);
 }
 
+/* `count` VS entries of 128 bytes (4 rows: the header and six attributes). */
+static void entries(struct rig *r, uint32_t *handles, uint32_t count)
+{
+    struct spec_3DSTATE_URB_VS v = { .VSNumberOfURBEntries = 32, .VSURBEntryAllocationSize = 1,
+                                     .VSURBStartingAddress = 4 };
+    inject_state(r, "state", r->urb, SPEC_ID_3DSTATE_URB_VS, &v, sizeof v);
+    run(r, 4);
+    struct msg *m = msg_alloc(r->sim, MSG_URB, sizeof(struct urb_msg));
+    struct urb_msg *q = (struct urb_msg *)m->payload;
+    memset(q, 0, sizeof *q);
+    q->op = URB_OP_ALLOC;
+    q->client = URB_CLIENT_VS;
+    q->count = count;
+    CU_ASSERT_TRUE(port_inject(unit_port(r->urb, "client", 1), m));
+    run(r, 10);
+    CU_ASSERT_EQUAL_FATAL(r->alloc->count, 1);
+    const struct urb_msg *a = (const struct urb_msg *)r->alloc->last;
+    CU_ASSERT_EQUAL_FATAL(a->count, count);
+    memcpy(handles, a->handles, count * sizeof handles[0]);
+}
+
+/* Vertex header (point width, position) and attribute rows 1.. of a VUE. */
+static void write_vue(struct rig *r, uint32_t handle, const float position[4], float point_width,
+                      const float (*attributes)[4], uint32_t attribute_count)
+{
+    float rows[4][8];
+    memset(rows, 0, sizeof rows);
+    rows[0][3] = point_width;
+    memcpy(&rows[0][4], position, 4 * sizeof(float));
+    for (uint32_t i = 0; i < attribute_count && i < 6; i++)
+        memcpy(&rows[1 + i / 2][4 * (i % 2)], attributes[i], 4 * sizeof(float));
+    CU_ASSERT_EQUAL(urb_backdoor_write(r->urb, urb_handle_offset(handle), rows, sizeof rows),
+                    sizeof rows);
+}
+
+static void inject_topology(struct rig *r, uint32_t topology, const uint32_t *handles, uint32_t n,
+                            uint32_t primitive_id)
+{
+    struct msg *m = msg_alloc(r->sim, MSG_PRIMITIVE, sizeof(struct primitive_packet));
+    struct primitive_packet *p = (struct primitive_packet *)m->payload;
+    memset(p, 0, sizeof *p);
+    p->topology = topology;
+    p->flags = PRIM_START | PRIM_END;
+    p->vertex_count = n;
+    p->primitive_id = primitive_id;
+    p->draw = 1;
+    p->owner_handle = URB_HANDLE_NONE;
+    memcpy(p->handles, handles, n * sizeof handles[0]);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->sf, "clip", 0), m));
+}
+
+/* Transform off, a 64x64 drawing rectangle, no culling. */
+static void screen_state(struct rig *r, const struct spec_3DSTATE_SF *sf)
+{
+    inject_state(r, "clip", r->sf, SPEC_ID_3DSTATE_SF, sf, sizeof *sf);
+    struct spec_3DSTATE_DRAWING_RECTANGLE rect = { .ClippedDrawingRectangleXMax = 63,
+                                                   .ClippedDrawingRectangleYMax = 63 };
+    inject_state(r, "clip", r->sf, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, &rect, sizeof rect);
+    struct spec_3DSTATE_RASTER raster = { .CullMode = 1 /* NONE */ };
+    inject_state(r, "clip", r->sf, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
+}
+
+static double eval(const struct setup_plane *a, double b1, double b2)
+{
+    return a->a0 + a->a1 * b1 + a->a2 * b2;
+}
+
+/* skl_tri's state: 3DSTATE_SBE forces Read Offset 1, Length 1, one output,
+ * swizzling on with attribute 0 = source 0 (skl_tri.aubinator.txt
+ * L2945-3000): the colour after the position. Each vertex's colour comes
+ * back at its own weights (1,0,0), (0,1,0), (0,0,1); flat shading takes the
+ * provoking vertex the Triangle Strip/List select names. */
+static void test_sbe_colour_through_urb(void)
+{
+    const float pos[3][4] = { { 4, 4, 0.5f, 1 }, { 40, 8, 0.5f, 1 }, { 10, 50, 0.5f, 1 } };
+    const float colour[3][1][4] = { { { 1, 0, 0, 1 } }, { { 0, 1, 0, 1 } }, { { 0, 0, 1, 0.5f } } };
+    for (uint32_t pv = 0; pv < 4; pv++) {       /* 3: smooth */
+        struct rig r = rig_new();
+        struct spec_3DSTATE_SF sf = { .TriangleStripListProvokingVertexSelect = pv < 3 ? pv : 2 };
+        screen_state(&r, &sf);
+        struct spec_3DSTATE_SBE sbe = { .ForceVertexURBEntryReadOffset = true,
+                                        .ForceVertexURBEntryReadLength = true,
+                                        .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
+                                        .NumberOfSFOutputAttributes = 1,
+                                        .AttributeSwizzleEnable = true,
+                                        .ConstantInterpolationEnable = pv < 3 ? 1 : 0 };
+        for (int i = 0; i < 32; i++)
+            sbe.AttributeActiveComponentFormat[i] = SBE_ACTIVE_XYZW;
+        inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_SBE, &sbe, sizeof sbe);
+        struct spec_3DSTATE_SBE_SWIZ swiz = { 0 };
+        inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_SBE_SWIZ, &swiz, sizeof swiz);
+        uint32_t h[3];
+        entries(&r, h, 3);
+        for (int i = 0; i < 3; i++)
+            write_vue(&r, h[i], pos[i], 0, colour[i], 1);
+        inject_topology(&r, PRIM_TRILIST, h, 3, 9);
+        run(&r, 80);
+        CU_ASSERT_EQUAL_FATAL(r.wm->setups, 1);
+        const struct setup_primitive *p = &r.wm->setup[0];
+        CU_ASSERT_EQUAL(p->attribute_count, 1);
+        CU_ASSERT_EQUAL(p->primitive_id, 9);
+        CU_ASSERT_EQUAL(p->draw, 1);
+        static const double b[3][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 } };
+        for (int v = 0; v < 3; v++)
+            for (int c = 0; c < 4; c++) {
+                float want = pv < 3 ? colour[pv][0][c] : colour[v][0][c];
+                CU_ASSERT_DOUBLE_EQUAL(eval(&p->attributes[0][c], b[v][0], b[v][1]), want, 1e-6);
+            }
+        CU_ASSERT_EQUAL(p->constant_mask, pv < 3 ? 1u : 0u);
+        CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.attributes.rows_read"), 3);
+        CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);
+        sim_destroy(r.sim);
+    }
+}
+
+/* Without the Force bits SBE_INT takes the last enabled stage's output
+ * read offset and length (003 L15169-15175): GS enabled with offset 2
+ * reads row 2 (attributes 2 and 3) in a read of its own. */
+static void test_sbe_read_from_stage_state(void)
+{
+    struct rig r = rig_new();
+    struct spec_3DSTATE_SF sf = { 0 };
+    screen_state(&r, &sf);
+    struct spec_3DSTATE_VS vs = { .Enable = true, .VertexURBEntryOutputReadOffset = 1,
+                                  .VertexURBEntryOutputLength = 1 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_VS, &vs, sizeof vs);
+    struct spec_3DSTATE_GS gs = { .Enable = true, .VertexURBEntryOutputReadOffset = 2,
+                                  .VertexURBEntryOutputLength = 1 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_GS, &gs, sizeof gs);
+    struct spec_3DSTATE_SBE sbe = { .NumberOfSFOutputAttributes = 2 };
+    for (int i = 0; i < 32; i++)
+        sbe.AttributeActiveComponentFormat[i] = SBE_ACTIVE_XYZW;
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_SBE, &sbe, sizeof sbe);
+    uint32_t h[3];
+    entries(&r, h, 3);
+    const float pos[3][4] = { { 4, 4, 0.5f, 1 }, { 40, 8, 0.5f, 1 }, { 10, 50, 0.5f, 1 } };
+    for (int i = 0; i < 3; i++) {
+        float attrs[4][4] = { { 0 } };
+        for (int a = 0; a < 4; a++)
+            for (int c = 0; c < 4; c++)
+                attrs[a][c] = (float)(100 * i + 10 * a + c);
+        write_vue(&r, h[i], pos[i], 0, (const float (*)[4])attrs, 4);
+    }
+    inject_topology(&r, PRIM_TRILIST, h, 3, 0);
+    run(&r, 80);
+    CU_ASSERT_EQUAL_FATAL(r.wm->setups, 1);
+    const struct setup_primitive *p = &r.wm->setup[0];
+    /* outputs 0, 1 = VUE attributes 2, 3 (row 2) */
+    for (int a = 0; a < 2; a++)
+        for (int c = 0; c < 4; c++) {
+            CU_ASSERT_DOUBLE_EQUAL(p->attributes[a][c].a0, 10 * (a + 2) + c, 0);
+            CU_ASSERT_DOUBLE_EQUAL(eval(&p->attributes[a][c], 0, 1), 200 + 10 * (a + 2) + c, 1e-4);
+        }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.attributes.rows_read"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.port.urb_reply.received"), 6);   /* header + row 2 */
+    sim_destroy(r.sim);
+}
+
+/* Points with the vertex's width (Point Width Source = Vertex, the VUE
+ * header's D3) and lines of a strip, through the unit. */
+static void test_points_and_lines(void)
+{
+    struct rig r = rig_new();
+    struct spec_3DSTATE_SF sf = { .LineWidth = 1.0, .PointWidthSource = 0 };
+    screen_state(&r, &sf);
+    uint32_t h[4];
+    entries(&r, h, 4);
+    const float pos[4][4] = { { 10.5f, 20.5f, 0.5f, 1 }, { 30.5f, 20.5f, 0.5f, 1 },
+                              { 30.5f, 40.5f, 0.5f, 1 }, { 10, 20, 0.5f, 1 } };
+    for (int i = 0; i < 4; i++)
+        write_vue(&r, h[i], pos[i], 4.0f, NULL, 0);
+    inject_topology(&r, PRIM_POINTLIST, &h[3], 1, 0);
+    run(&r, 60);
+    CU_ASSERT_EQUAL_FATAL(r.wm->setups, 1);
+    const struct setup_primitive *p = &r.wm->setup[0];
+    CU_ASSERT_EQUAL(p->topology, PRIM_POINTLIST);
+    CU_ASSERT(p->x_min == 8 && p->x_max == 11 && p->y_min == 18 && p->y_max == 21);
+    /* the strip (10.5,20.5) -> (30.5,20.5) -> (30.5,40.5): two lines */
+    inject_topology(&r, PRIM_LINESTRIP, h, 3, 0);
+    run(&r, 60);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.setup.points"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.setup.lines"), 2);
+    CU_ASSERT_EQUAL_FATAL(r.wm->setups, 3);
+    CU_ASSERT_EQUAL(r.wm->setup[1].y_min, 20);
+    CU_ASSERT_EQUAL(r.wm->setup[1].y_max, 20);
+    p = &r.wm->setup[2];
+    CU_ASSERT_EQUAL(p->topology, PRIM_LINELIST);
+    /* vertical through pixel centres x = 30.5 from y 20.5 to 40.5: column 30, rows 20..39 */
+    CU_ASSERT(p->x_min <= 30 && p->x_max >= 30);
+    uint32_t n = 0, wrong = 0;
+    for (int32_t y = 0; y < 64; y++)
+        for (int32_t x = 0; x < 64; x++) {
+            bool in = sf_setup_covers(p, x, y, true);
+            n += in;
+            wrong += in != (x == 30 && y >= 20 && y < 40);
+        }
+    CU_ASSERT_EQUAL(n, 20);
+    CU_ASSERT_EQUAL(wrong, 0);
+    sim_destroy(r.sim);
+}
+
+/* Decomposition and culling counts: a strip of 4 gives 2 triangles with
+ * alternating winding, so a back-face cull keeps both (L14631-14651); a
+ * NaN vertex drops the objects that use it; an infinite W is counted. */
+static void test_decomposition_and_culls(void)
+{
+    struct rig r = rig_new();
+    struct spec_3DSTATE_SF sf = { 0 };
+    screen_state(&r, &sf);
+    struct spec_3DSTATE_RASTER raster = { .CullMode = 3 /* BACK */, .FrontWinding = 0 /* CW */ };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
+    uint32_t h[10];
+    entries(&r, h, 10);
+    /* (0,0) (0,10) (10,0) (10,10): with Y down, v0 v1 v2 is counter-clockwise
+     * and v1 v2 v3 clockwise, the strip's inversion makes both the same face */
+    const float pos[6][4] = { { 0, 0, 0.5f, 1 }, { 0, 10, 0.5f, 1 }, { 10, 0, 0.5f, 1 },
+                              { 10, 10, 0.5f, 1 }, { NAN, 0, 0, 1 }, { 5, 5, 0.5f, INFINITY } };
+    for (int i = 0; i < 6; i++)
+        write_vue(&r, h[i], pos[i], 0, NULL, 0);
+    for (int i = 6; i < 10; i++)
+        write_vue(&r, h[i], pos[0], 0, NULL, 0);
+    inject_topology(&r, PRIM_TRISTRIP, h, 4, 0);
+    run(&r, 80);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.objects"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.culled.face"), 2);    /* both CCW: back */
+    inject_topology(&r, PRIM_POINTLIST, &h[4], 1, 0);
+    inject_topology(&r, PRIM_POINTLIST, &h[5], 1, 0);
+    run(&r, 80);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.nan_discarded"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.culled.infinite"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.primitives"), 3);
+    /* a topology SF does not take is counted, and its references still dropped */
+    inject_topology(&r, PRIM_QUADLIST, &h[6], 4, 0);
+    run(&r, 80);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.unsupported"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 10);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "positions divided and transformed, references dropped, sync returned",
       test_positions_reach_screen_space },
     { "viewport transform off, NaN positions discarded", test_nan_and_transform_off },
+    { "SBE: skl_tri's forced read of the colour, smooth and flat per provoking vertex",
+      test_sbe_colour_through_urb },
+    { "SBE_INT read offset/length from the last enabled stage", test_sbe_read_from_stage_state },
+    { "points with the vertex's width, lines of a strip", test_points_and_lines },
+    { "strip decomposition and face culls, NaN, infinite, unsupported counted",
+      test_decomposition_and_culls },
     { 0 }
 };
 TEST_SUITE(sf, cases);

@@ -401,6 +401,17 @@ static void test_lines(void)
     CU_ASSERT_EQUAL(count_in(&p, 32, 32, &x0, &y0, &x1, &y1), 4);
     o.v[1] = o.v[0];
     CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_DEGENERATE);
+    /* an absurd width is clamped by the guardband, not a crash; a zero-size
+     * viewport's extents leave nothing: outside */
+    st.line_width = 1e30f;
+    o.v[1] = (struct sf_setup_vertex){ 30.5f, 5.5f, 0.0f, 1 };
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT(p.y_min == 0 && p.y_max == 8191);
+    st.line_width = 1;
+    st.viewport_extents_enable = true;
+    st.viewport_x_min = st.viewport_x_max = 100.25f;
+    st.viewport_y_min = st.viewport_y_max = 100.25f;
+    CU_ASSERT_EQUAL(sf_setup(&st, &o, &p), SF_SETUP_OUTSIDE);
 }
 
 static void test_depth_offset(void)

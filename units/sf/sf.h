@@ -1,20 +1,40 @@
-/* units/sf/sf.h - the strips-and-fans (setup) unit of Gen8/Gen9: its front
- * half, where the geometry pipeline ends today.
+/* units/sf/sf.h - the strips-and-fans (setup) unit of Gen8/Gen9 with its
+ * setup back end (SBE): primitives from CLIP in, set-up objects to WM out.
  *
  * Models (seed 003, notes/003-skl-pipeline.md §3.10):
  *  - inputs (L14367-14395): primitives from CLIP (MSG_PRIMITIVE with their
- *    VUE handles, primitive.h) in order; each vertex's position is read from
- *    its VUE header row (D4-D7, L11759-11844) through the URB unit;
- *  - object setup's first steps (L14722-14744): the perspective divide
- *    (x/w, y/w, z/w) and, when 3DSTATE_SF's Viewport Transform Enable is set,
- *    the viewport transform x' = m00 x + m30, y' = m11 y + m31,
- *    z' = m22 z + m32 with the SF_CLIP_VIEWPORT (3DSTATE_VIEWPORT_STATE_
- *    POINTERS_SF_CLIP, from Dynamic State Base Address; 16 viewports, the
- *    leading vertex's Viewport Index selects, L14872) read when the pointer
- *    command arrives; objects with a NaN post-transform X, Y or Z are
- *    discarded (L14730), counted;
+ *    VUE handles, primitive.h) in order; each vertex's header row (D1
+ *    RTAIndex, D2 VPIndex, D3 point width, D4-D7 position, L11759-11844)
+ *    and, for SBE, its attribute rows are read through the URB unit: one
+ *    read per vertex when the attribute rows follow the header (Read Offset
+ *    0 or 1, as the drivers program it), else two;
+ *  - primitive decomposition (L14482-14720): points, lines, triangles and
+ *    rectangles from every topology SF takes, strips' alternating
+ *    orientation (TRISTRIP_REVERSE starts inverted), _BF points and lines
+ *    back-facing, the provoking vertex from 3DSTATE_SF's Triangle
+ *    Strip/List, Fan and Line selects (POLYGON and RECTLIST: vertex 0); the
+ *    packet's own `provoking` (CLIP's, from 3DSTATE_CLIP's selects, which
+ *    the drivers program equal) is not used;
+ *  - per object: NaN positions before or after the transform discard it
+ *    (L14728-14730); the leading vertex's VPIndex selects the viewport
+ *    (L14440-14466); the perspective divide and, with Viewport Transform
+ *    Enable, x' = m00 x + m30, y' = m11 y + m31, z' = m22 z + m32
+ *    (SF_CLIP_VIEWPORT read when 3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP
+ *    arrives, L14732-14744); then object setup (units/sf/sf_setup.h:
+ *    point width from the state or the vertex, point rasterization rule
+ *    from 3DSTATE_WM, lines as parallelograms with Last Pixel Enable,
+ *    rectangle completion, snapping, degenerate and face culling, scissor,
+ *    viewport extents, barycentric, depth and 1/w planes, global depth
+ *    offset from 3DSTATE_RASTER with the 3DSTATE_DEPTH_BUFFER format);
+ *  - SBE (L15108-15190, units/sf/sf_attributes.h): SBE_INT read offset and
+ *    length (3DSTATE_SBE when forced, else the last enabled of 3DSTATE_GS,
+ *    DS, VS, L15169-15175), swizzles, constant overrides, flat attributes
+ *    from the provoking vertex, WrapShortest, point sprite coordinates,
+ *    the PrimitiveID override, Gen9's active component formats;
+ *  - each object set up goes to WM as MSG_SETUP (struct setup_primitive,
+ *    primitive.h) with its PrimitiveID, draw, viewport and RT array index;
  *  - the end of the references: the primitive's URB references
- *    (primitive.h) are dropped once its positions are read;
+ *    (primitive.h) are dropped once its rows are read;
  *  - the in-band sync (units/common/mmio.h): a CS_MMIO_SYNC that reaches SF
  *    has every primitive ahead of it set up; with "drained" linked SF returns
  *    it to the CS as CS_MMIO_SYNC_DONE, otherwise it goes on to WM.
@@ -22,16 +42,24 @@
  * primitives are kept for harnesses (sf_observed_draws()); the same counts
  * are stats.
  *
- * Ports: "clip" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "wm" out (state and
- *        syncs go on; optional), "urb" out / "urb_reply" in (MSG_URB),
- *        "drained" out (MSG_MMIO, optional).
- * Stats: primitives, vertices, nan_discarded, draws, bad_primitives,
- *        stall.urb, plus the ff_stage counters under "ff.".
+ * Ports: "clip" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "wm" out (state,
+ *        MSG_SETUP and syncs; optional), "urb" out / "urb_reply" in
+ *        (MSG_URB), "drained" out (MSG_MMIO, optional).
+ * Stats: primitives, vertices, objects, draws, bad_primitives, unsupported,
+ *        nan_discarded, setup.{points,lines,triangles,rectangles},
+ *        culled.{degenerate,face,outside,bad_width,infinite},
+ *        reserved_provoking, not_modelled.{fill_mode,aa_lines},
+ *        attributes.{rows_read,out,source_out_of_range}, viewport/scissor
+ *        read failures, stall.urb, stall.wm, plus the ff_stage counters
+ *        under "ff.".
  *
- * Not modelled yet (issue 12): everything after the viewport transform:
- * origin bias, draw rectangle offset, snapping, culling, scissor, setup of
- * edges and attribute planes (MSG_SETUP to WM), lines and points rules,
- * 3DSTATE_RASTER, SBE. Nothing is sent to WM but state and syncs.
+ * Not modelled: zero-width (GIQ diamond) and antialiased lines (drawn as
+ * width-1 / non-AA parallelograms), line and polygon stipple, WIREFRAME and
+ * POINT fill modes (drawn SOLID, counted), smooth points, multisample
+ * rasterization and sample positions, 3DSTATE_WM_HZ_OP's SF_INT overrides,
+ * CL_PRIMITIVES_COUNT (CLIP counts it), Last Pixel Enable across CLIP's
+ * one-line LINESTRIP packets (each is its strip's last line), the timing
+ * of setup itself (one input message per cycle).
  */
 #ifndef GTSIM_UNITS_SF_SF_H
 #define GTSIM_UNITS_SF_SF_H

@@ -63,6 +63,7 @@
  * max(|dz/dx|, |dz/dy|), Bias = Constant * r + Scale * MaxDepthSlope with
  * r the depth format's smallest step (UNORM; 1.0 with Legacy Global Depth
  * Bias) or 2^(exponent(max z) - 23) (D32_FLOAT), clamped by Clamp's sign.
+ * A depth format never programmed (or none the seed names) counts as D24.
  *
  * Not here: polygons (CLIP's POLYGONs are fanned into triangles by the
  * caller), WIREFRAME and POINT fill modes (drawn SOLID), multisample
