@@ -448,6 +448,48 @@ static void test_ld_out_of_bounds_and_resinfo(void)
     sim_destroy(r.sim);
 }
 
+
+/* The skl_tri read-back blit's source, BTI 1, with the capture's own
+ * RENDER_SURFACE_STATE dwords 0-7 (skl_tri.aubinator.txt, "pointer 1" after
+ * 3DSTATE_BINDING_TABLE_POINTERS_PS, ~line 5960: 64 x 64 R8G8B8A8_UINT, 2D array,
+ * TileY, pitch 256, QPitch 16, HALIGN_16, identity channel selects); the base
+ * address replaced by the test's. UINT formats return U32 channels (notes/003-skl-sharedfn-eu.md §3.8,
+ * "Format of returned data"). */
+static void test_skl_tri_blit_surface(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t dw[16] = { 0x332df03f, 0x04000010, 0x003f003f, 0x000000ff,
+                        0x00000000, 0x00000f00, 0x00000000, 0x09770000 };
+    dw[8] = TEX;
+    uint32_t state_off = 0x1000 + 64;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT + 4, &state_off, 4, NULL);
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t t[4];
+            texel_rgba8(x, y, t);
+            gpu_memory_write(r.mem, TEX + tile_y_offset(256, x * 4, y), t, 4, NULL);
+        }
+    uint32_t regs[3][8] = { { 0 } };
+    const uint32_t u[8] = { 0, 63, 31, 32, 1, 40, 5, 63 };
+    const uint32_t v[8] = { 0, 63, 32, 31, 33, 50, 62, 0 };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = u[i];
+        regs[1][i] = v[i];
+    }
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        uint8_t t[4];
+        texel_rgba8(u[i], v[i], t);
+        for (unsigned ch = 0; ch < 4; ch++)
+            CU_ASSERT_EQUAL(c->regs[ch][i], t[ch]);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.state_faults"), 0);
+    sim_destroy(r.sim);
+}
+
 /* ---- filtering ------------------------------------------------------------------------- */
 
 /* The Vulkan "Wrapping Operation" for texel index i of a level of `size` texels;
@@ -1044,6 +1086,7 @@ static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
     { "ld out of bounds returns zero; header offsets; resinfo", test_ld_out_of_bounds_and_resinfo },
+    { "skl_tri blit: the capture's surface state, ld_lz U32 texels", test_skl_tri_blit_surface },
     { "bilinear and trilinear against GL's rule", test_bilinear_trilinear },
     { "implicit LOD from subspans, sample_d, sample_b, 16-bit SIMD16", test_sample_implicit_lod },
     { "address modes at and beyond the edges", test_wrap_modes },
