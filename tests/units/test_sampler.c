@@ -712,6 +712,19 @@ static void test_sample_implicit_lod(void)
         double want = filter2d(mip_texel, 0, 16, 16, zu[i], zv[i], false, 2, 2, 3);
         CU_ASSERT_DOUBLE_EQUAL(format_half_to_float(hbits), want, 1.0 / 2048);
     }
+    /* lod (003 L4286-4302): R clamped (Max LOD 1.5), G unclamped, per subspan */
+    struct samp_desc capped = sd;
+    capped.max_lod = 1.5;
+    put_sampler(&r, 1, &capped);
+    run(&r, send_msg(&r, desc_of(SAMPLER_LOD, 1, 3, 1), 2, 2, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), i < 4 ? 1.5f : 0.0f);
+        CU_ASSERT_EQUAL(as_float(c->regs[1][i]), i < 4 ? 2.0f : 0.0f);
+    }
+    /* sampleinfo (L4270-4282): 1 sample, palette index 0 + 1 */
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLEINFO, 1, 3, 0), 1, 4, 0x1, false, regs));
+    CU_ASSERT_EQUAL(c->regs[0][0], 1);
+    CU_ASSERT_EQUAL(c->regs[3][0], 1);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample"), 2);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_d"), 1);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_b"), 1);
