@@ -131,6 +131,7 @@ static struct catcher *caught(struct rig *r)
 struct surf_desc {
     uint32_t type, format, width, height, depth, pitch, tile_mode, mip_count, min_lod;
     uint32_t qpitch_field;      /* SurfaceQPitch (rows / 4) */
+    double resource_min_lod;
     uint64_t base;
     bool array;
 };
@@ -154,6 +155,7 @@ static struct surface put_surface(struct rig *r, uint32_t bti, const struct surf
     v.SurfaceMinLOD = d->min_lod;
     v.SurfaceBaseAddress = d->base;
     v.SurfaceQPitch = d->qpitch_field;
+    v.ResourceMinLOD = d->resource_min_lod;
     v.ShaderChannelSelectRed = 4;
     v.ShaderChannelSelectGreen = 5;
     v.ShaderChannelSelectBlue = 6;
@@ -781,6 +783,34 @@ static void test_wrap_modes(void)
         }
     }
     CU_ASSERT_TRUE(probe_stat(r.sim, "smp.border_texels") > 0);
+    /* HALF_BORDER (L3351-3353): an outside texel is halfway between the edge texel
+     * and the border colour; u = -0.125 is texel -1, v = 0.375 texel 1 */
+    struct samp_desc half = { .min = 0, .mag = 0, .tcx = 6, .tcy = 2, .tcz = 2, .max_lod = 14.0 };
+    put_sampler(&r, 3, &half);
+    uint32_t h[3][8] = { { 0 } };
+    h[1][0] = fbits(-0.125f);
+    h[2][0] = fbits(0.375f);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 4, 3), 3, 4, 0x1, false, h));
+    for (unsigned ch = 0; ch < 4; ch++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(caught(&r)->regs[ch][0]),
+                               0.5 * (float_texel(0, 0, 1, ch) + border_colour[ch]), 1e-6);
+    /* Out_of_Bounds (L3132-3200): Resource Min LOD beyond the MIP Count gives zeros,
+     * alpha 1 for a format without alpha (R32_FLOAT) */
+    const struct format_desc *r32 = format_find("R32_FLOAT");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r32);
+    struct surf_desc oob = { .type = 1, .format = r32->key, .width = 4, .height = 4, .pitch = 64,
+                             .mip_count = 1, .resource_min_lod = 3.0, .base = TEX };
+    put_surface(&r, 5, &oob);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 5, 3), 3, 4, 0x1, false, h));
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[0][0]), 0.0f);
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[3][0]), 1.0f);
+    /* without it the same texel reads: R = texel (0, 1)'s first float, missing A = 1 */
+    oob.resource_min_lod = 0.0;
+    put_surface(&r, 5, &oob);
+    h[1][0] = fbits(0.125f);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 5, 3), 3, 4, 0x1, false, h));
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[0][0]), (float)float_texel(0, 0, 1, 0));
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[3][0]), 1.0f);
     /* hand-checked corners of the formulas: u = -0.125 is texel -1 */
     CU_ASSERT_EQUAL(wrap_index(-1, 4, 0), 3);
     CU_ASSERT_EQUAL(wrap_index(-1, 4, 1), 0);
