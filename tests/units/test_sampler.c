@@ -131,6 +131,7 @@ static struct catcher *caught(struct rig *r)
 struct surf_desc {
     uint32_t type, format, width, height, depth, pitch, tile_mode, mip_count, min_lod;
     uint32_t qpitch_field;      /* SurfaceQPitch (rows / 4) */
+    double resource_min_lod;
     uint64_t base;
     bool array;
 };
@@ -154,6 +155,7 @@ static struct surface put_surface(struct rig *r, uint32_t bti, const struct surf
     v.SurfaceMinLOD = d->min_lod;
     v.SurfaceBaseAddress = d->base;
     v.SurfaceQPitch = d->qpitch_field;
+    v.ResourceMinLOD = d->resource_min_lod;
     v.ShaderChannelSelectRed = 4;
     v.ShaderChannelSelectGreen = 5;
     v.ShaderChannelSelectBlue = 6;
@@ -448,6 +450,48 @@ static void test_ld_out_of_bounds_and_resinfo(void)
     sim_destroy(r.sim);
 }
 
+
+/* The skl_tri read-back blit's source, BTI 1, with the capture's own
+ * RENDER_SURFACE_STATE dwords 0-7 (skl_tri.aubinator.txt, "pointer 1" after
+ * 3DSTATE_BINDING_TABLE_POINTERS_PS, ~line 5960: 64 x 64 R8G8B8A8_UINT, 2D array,
+ * TileY, pitch 256, QPitch 16, HALIGN_16, identity channel selects); the base
+ * address replaced by the test's. UINT formats return U32 channels (notes/003-skl-sharedfn-eu.md §3.8,
+ * "Format of returned data"). */
+static void test_skl_tri_blit_surface(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t dw[16] = { 0x332df03f, 0x04000010, 0x003f003f, 0x000000ff,
+                        0x00000000, 0x00000f00, 0x00000000, 0x09770000 };
+    dw[8] = TEX;
+    uint32_t state_off = 0x1000 + 64;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT + 4, &state_off, 4, NULL);
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t t[4];
+            texel_rgba8(x, y, t);
+            gpu_memory_write(r.mem, TEX + tile_y_offset(256, x * 4, y), t, 4, NULL);
+        }
+    uint32_t regs[3][8] = { { 0 } };
+    const uint32_t u[8] = { 0, 63, 31, 32, 1, 40, 5, 63 };
+    const uint32_t v[8] = { 0, 63, 32, 31, 33, 50, 62, 0 };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = u[i];
+        regs[1][i] = v[i];
+    }
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        uint8_t t[4];
+        texel_rgba8(u[i], v[i], t);
+        for (unsigned ch = 0; ch < 4; ch++)
+            CU_ASSERT_EQUAL(c->regs[ch][i], t[ch]);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.state_faults"), 0);
+    sim_destroy(r.sim);
+}
+
 /* ---- filtering ------------------------------------------------------------------------- */
 
 /* The Vulkan "Wrapping Operation" for texel index i of a level of `size` texels;
@@ -670,6 +714,19 @@ static void test_sample_implicit_lod(void)
         double want = filter2d(mip_texel, 0, 16, 16, zu[i], zv[i], false, 2, 2, 3);
         CU_ASSERT_DOUBLE_EQUAL(format_half_to_float(hbits), want, 1.0 / 2048);
     }
+    /* lod (003 L4286-4302): R clamped (Max LOD 1.5), G unclamped, per subspan */
+    struct samp_desc capped = sd;
+    capped.max_lod = 1.5;
+    put_sampler(&r, 1, &capped);
+    run(&r, send_msg(&r, desc_of(SAMPLER_LOD, 1, 3, 1), 2, 2, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), i < 4 ? 1.5f : 0.0f);
+        CU_ASSERT_EQUAL(as_float(c->regs[1][i]), i < 4 ? 2.0f : 0.0f);
+    }
+    /* sampleinfo (L4270-4282): 1 sample, palette index 0 + 1 */
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLEINFO, 1, 3, 0), 1, 4, 0x1, false, regs));
+    CU_ASSERT_EQUAL(c->regs[0][0], 1);
+    CU_ASSERT_EQUAL(c->regs[3][0], 1);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample"), 2);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_d"), 1);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_b"), 1);
@@ -726,6 +783,34 @@ static void test_wrap_modes(void)
         }
     }
     CU_ASSERT_TRUE(probe_stat(r.sim, "smp.border_texels") > 0);
+    /* HALF_BORDER (L3351-3353): an outside texel is halfway between the edge texel
+     * and the border colour; u = -0.125 is texel -1, v = 0.375 texel 1 */
+    struct samp_desc half = { .min = 0, .mag = 0, .tcx = 6, .tcy = 2, .tcz = 2, .max_lod = 14.0 };
+    put_sampler(&r, 3, &half);
+    uint32_t h[3][8] = { { 0 } };
+    h[1][0] = fbits(-0.125f);
+    h[2][0] = fbits(0.375f);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 4, 3), 3, 4, 0x1, false, h));
+    for (unsigned ch = 0; ch < 4; ch++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(caught(&r)->regs[ch][0]),
+                               0.5 * (float_texel(0, 0, 1, ch) + border_colour[ch]), 1e-6);
+    /* Out_of_Bounds (L3132-3200): Resource Min LOD beyond the MIP Count gives zeros,
+     * alpha 1 for a format without alpha (R32_FLOAT) */
+    const struct format_desc *r32 = format_find("R32_FLOAT");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r32);
+    struct surf_desc oob = { .type = 1, .format = r32->key, .width = 4, .height = 4, .pitch = 64,
+                             .mip_count = 1, .resource_min_lod = 3.0, .base = TEX };
+    put_surface(&r, 5, &oob);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 5, 3), 3, 4, 0x1, false, h));
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[0][0]), 0.0f);
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[3][0]), 1.0f);
+    /* without it the same texel reads: R = texel (0, 1)'s first float, missing A = 1 */
+    oob.resource_min_lod = 0.0;
+    put_surface(&r, 5, &oob);
+    h[1][0] = fbits(0.125f);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 5, 3), 3, 4, 0x1, false, h));
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[0][0]), (float)float_texel(0, 0, 1, 0));
+    CU_ASSERT_EQUAL(as_float(caught(&r)->regs[3][0]), 1.0f);
     /* hand-checked corners of the formulas: u = -0.125 is texel -1 */
     CU_ASSERT_EQUAL(wrap_index(-1, 4, 0), 3);
     CU_ASSERT_EQUAL(wrap_index(-1, 4, 1), 0);
@@ -1044,6 +1129,7 @@ static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
     { "ld out of bounds returns zero; header offsets; resinfo", test_ld_out_of_bounds_and_resinfo },
+    { "skl_tri blit: the capture's surface state, ld_lz U32 texels", test_skl_tri_blit_surface },
     { "bilinear and trilinear against GL's rule", test_bilinear_trilinear },
     { "implicit LOD from subspans, sample_d, sample_b, 16-bit SIMD16", test_sample_implicit_lod },
     { "address modes at and beyond the edges", test_wrap_modes },

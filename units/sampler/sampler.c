@@ -61,6 +61,8 @@ static const struct stat_desc smp_stats[] = {
     C("msg.ld", by_type[SMP_COUNT_LD], "messages", "ld messages"),
     C("msg.ld_lz", by_type[SMP_COUNT_LD_LZ], "messages", "ld_lz messages"),
     C("msg.resinfo", by_type[SMP_COUNT_RESINFO], "messages", "resinfo messages"),
+    C("msg.lod", by_type[SMP_COUNT_LOD], "messages", "lod messages"),
+    C("msg.sampleinfo", by_type[SMP_COUNT_SAMPLEINFO], "messages", "sampleinfo messages"),
     C("msg.other", by_type[SMP_COUNT_OTHER], "messages", "other message types (not modelled)"),
     C("texels", texels, "texels", "texels fetched from surfaces"),
     C("border_texels", border_texels, "texels", "texels replaced by (or blended with) the border colour"),
@@ -110,6 +112,8 @@ static enum smp_count count_of(uint32_t message)
     case SAMPLER_LD: return SMP_COUNT_LD;
     case SAMPLER_LD_LZ: return SMP_COUNT_LD_LZ;
     case SAMPLER_RESINFO: return SMP_COUNT_RESINFO;
+    case SAMPLER_LOD: return SMP_COUNT_LOD;
+    case SAMPLER_SAMPLEINFO: return SMP_COUNT_SAMPLEINFO;
     default: return SMP_COUNT_OTHER;
     }
 }
@@ -278,7 +282,7 @@ static void smp_destroy(struct unit *u)
 const struct unit_ops sampler_ops = {
     .kind = "sampler",
     .help = "Sampler (3D sampling engine) of a subslice, Gen8/Gen9: sample, sample_b, sample_l, "
-            "sample_d, sample_lz, ld, ld_lz and resinfo, SIMD8/SIMD16, with the seed's LOD, "
+            "sample_d, sample_lz, ld, ld_lz, resinfo, lod and sampleinfo, SIMD8/SIMD16, with the seed's LOD, "
             "address modes and filters; a sampler cache, misses as L3 line requests "
             "(seed 003 L2962-4827).",
     .state_size = sizeof(struct smp),

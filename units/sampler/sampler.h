@@ -17,7 +17,8 @@
  *    32-bit integers for integer ones; the seed's older 12-dword table L3824-3878 is
  *    not modelled);
  *  - messages: ld and ld_lz (integer texels, no filter, out of range -> 0, L4558),
- *    resinfo (L4304-4323), sample, sample_b, sample_l, sample_d, sample_lz: the LOD
+ *    resinfo (L4304-4323), sampleinfo (L4270-4282), lod (L4286-4302: R the LOD
+ *    clamped to the adjusted min/max LOD, G before clamps), sample, sample_b, sample_l, sample_d, sample_lz: the LOD
  *    of L3090-3094 from the subspan's pixels (or sample_d's gradients), bias and
  *    clamps of L3132-3200 (Out_of_Bounds included), mag/min NEAREST and LINEAR, mip
  *    filter NONE/NEAREST/LINEAR, address modes WRAP, MIRROR, CLAMP, CLAMP_BORDER,
@@ -50,7 +51,7 @@
  *        lines, l3_replies, the bad-input counters above, stalls, busy_cycles,
  *        latency_sum.
  * Not modelled: SIMD4x2, SIMD8D, SIMD32/64 (sample_unorm, sample_8x8), the _c
- * (shadow compare), gather4*, lod, sampleinfo, ld_mcs/ld2dms*, killpix, min/max
+ * (shadow compare), gather4*, ld_mcs/ld2dms*, killpix, min/max
  * messages (unsupported: zeros); the RLEN 0 direct render target write
  * (L4510-4527); anisotropic filtering (taken as LINEAR); MONO; TEXCOORDMODE_CUBE's
  * cross-face filtering (taken as CLAMP); chroma key; reduction types; multisampled

@@ -91,17 +91,18 @@ bool smp_decode(struct smp_exec *x)
     r->parameter_count = body / regs_per_param;
     if (r->parameter_count > SAMPLER_MAX_PARAMETERS)
         r->parameter_count = SAMPLER_MAX_PARAMETERS;
+    const uint8_t *regs = (const uint8_t *)p->regs;
     for (unsigned k = 0; k < r->parameter_count; k++)
         for (unsigned lane = 0; lane < r->lanes; lane++)
-            r->parameters[k][lane] = rd32(p->regs[0], hdr + k * regs_per_param + lane / 8, lane % 8);
+            r->parameters[k][lane] = rd32(regs, hdr + k * regs_per_param + lane / 8, lane % 8);
     const struct eu_thread_context *c = x->ctx;
     if (x->header) {
-        uint32_t m2 = rd32(p->regs[0], 0, 2);
+        uint32_t m2 = rd32(regs, 0, 2);
         r->channel_mask = ~(m2 >> 12) & 0xfu;
         r->offset_u = sext4(m2 >> 8);
         r->offset_v = sext4(m2 >> 4);
         r->offset_r = sext4(m2);
-        r->sampler_state = c->dynamic_state_base + (rd32(p->regs[0], 0, 3) & ~31u);
+        r->sampler_state = c->dynamic_state_base + (rd32(regs, 0, 3) & ~31u);
     } else {
         /* the response length selects the channels (L4488-4506): SIMD8 one
          * register a channel (both return formats), SIMD16 two (32-bit) or one

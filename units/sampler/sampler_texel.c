@@ -369,6 +369,27 @@ static void do_resinfo(struct smp_exec *x)
     }
 }
 
+/* sampleinfo (003 L4270-4282): R the number of samples (UINT32), A the sample
+ * position palette index + 1; SURFTYPE_2D or NULL (others: zeros). */
+static void do_sampleinfo(struct smp_exec *x)
+{
+    const struct sampler_request *r = &x->req;
+    const struct surface *sd = &x->surf.sd;
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v = { .kind = FORMAT_VALUE_UINT };
+        if (x->surf.fmt && sd->status == SURFACE_OK && sd->type == SURFACE_2D) {
+            v.u[0] = sd->samples;
+            v.u[3] = sd->sample_palette_index + 1;
+        }
+        bool half = x->req.half_precision;
+        x->req.half_precision = 0;
+        write_lane(x, lane, &v);
+        x->req.half_precision = half;
+    }
+}
+
 /* ---- the sample family ----------------------------------------------------------------- */
 
 /* A parameter's place in the payload per message (-1: absent). */
@@ -618,6 +639,8 @@ static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint3
 struct lod_choice {
     bool mag;
     bool out_of_bounds;
+    float unclamped;            /* after the bias, before any clamp (the lod message's G) */
+    float clamped;              /* clamped to AdjMinLod .. AdjMaxLod (its R) */
     unsigned levels;            /* 1 or 2 */
     uint32_t lod[2];            /* physical levels (SurfMinLod added) */
     float beta;                 /* weight of lod[1] */
@@ -652,6 +675,8 @@ static void choose_lod(const struct smp_exec *x, float lod_in, float param, stru
     }
     if (!(lod == lod))
         lod = 0.0;
+    o->unclamped = (float)lod;
+    o->clamped = (float)fmax(fmin(lod, adj_max), adj_min);
     if (st->LODPreClampMode == 1) {             /* PRECLAMP_D3D */
         lod = fmax(fmin(lod, adj_max), adj_min);
     } else if (st->LODPreClampMode != 0) {      /* PRECLAMP_OGL */
@@ -765,6 +790,19 @@ static void do_sample(struct smp_exec *x)
                            ? 0.0f : lane_lod(x, &l, lane);
         struct lod_choice lc;
         choose_lod(x, lod_in, param_at(x, l.lod, lane), &lc);
+        if (r->message == SAMPLER_LOD) {
+            /* 003 L4286-4302: R the clamped LOD, G the unclamped one (FLOAT32);
+             * "clamped" taken as clamped to AdjMinLod .. AdjMaxLod before the mip
+             * filter's rounding (the seed does not say which) */
+            smp_value lv = { .kind = FORMAT_VALUE_FLOAT };
+            lv.f[0] = lc.clamped;
+            lv.f[1] = lc.unclamped;
+            bool half = x->req.half_precision;
+            x->req.half_precision = 0;
+            write_lane(x, lane, &lv);
+            x->req.half_precision = half;
+            continue;
+        }
         if (lc.out_of_bounds) {
             value_out_of_bounds(x, &v);
             apply_selects(x, &v);
@@ -801,11 +839,16 @@ void smp_execute(struct smp_exec *x)
         smp_resolve(x, false);
         do_resinfo(x);
         break;
+    case SAMPLER_SAMPLEINFO:
+        smp_resolve(x, false);
+        do_sampleinfo(x);
+        break;
     case SAMPLER_SAMPLE:
     case SAMPLER_SAMPLE_B:
     case SAMPLER_SAMPLE_L:
     case SAMPLER_SAMPLE_D:
     case SAMPLER_SAMPLE_LZ:
+    case SAMPLER_LOD:
         if (x->gen < 8) {
             /* Gen7's SAMPLER_STATE layout is not in spec/data: not modelled */
             x->s->unsupported_messages++;
