@@ -75,12 +75,13 @@ static void test_default_run_writes_its_outputs(void)
     CU_ASSERT_EQUAL(strncmp(buf, "path,value,measure,description\n", 31), 0);
     /* builtin:fabric: the host sends 100000 3D state commands (its default);
      * the CS passes each down its 3D port, VF takes them (3DSTATE_VF_STATISTICS
-     * is VF's), and every stage passes them on as far as the windower. */
+     * is VF's), and every stage passes them on as far as the windower, which
+     * takes them. */
     CU_ASSERT_EQUAL(csv_value(buf, "host.injected"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.cs.state_packets"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.cs.by_command.3DSTATE_VF_STATISTICS"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.vf.ff.taken"), 100000);
-    CU_ASSERT_EQUAL(csv_value(buf, "gpu.wm.received"), 100000);
+    CU_ASSERT_EQUAL(csv_value(buf, "gpu.wm.ff.taken"), 100000);
     CU_ASSERT_EQUAL(csv_value(buf, "gpu.slice0.l3.hits"), 0);
     snprintf(file, sizeof file, "%s/out/stats.json", dir);
     slurp(file, buf, 1 << 20);
@@ -140,8 +141,8 @@ static void test_units_lists_kinds_with_help(void)
     struct result *r = gtsim("units");
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "host\n"));
-    /* the EU and TD are real units now; the sampler is still a placeholder */
-    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "sampler (placeholder)"));
+    /* the EU, TD and sampler are real units now; the pixel interpolator is still a placeholder */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "pi (placeholder)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "threads"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "injected"));
     free(r);

@@ -278,48 +278,74 @@ static bool send(struct host *h, struct msg *m, bool waits)
 /* Re-dumped buffers (notes/aub-format.md §3.4: "a BO that stays mapped is
  * rewritten on every later execbuffer that references it"). The capture
  * holds the CPU's copy as it was when recorded, and nothing ran then: a
- * rewrite with exactly the bytes the capture last wrote to the same range
- * is the driver re-sending an unchanged mapping, not new data. On the
- * hardware the GPU's own results would be in that copy (coherent memory);
- * applying the stale bytes would erase them (a render target the app then
- * reads back). Such writes are skipped (stat memory_redumps_skipped).
+ * rewrite of a range with exactly the bytes the capture last wrote there,
+ * when no other capture write has touched any of its pages since, is the
+ * driver re-sending an unchanged mapping, not new data. On the hardware
+ * the GPU's own results would be in that copy (coherent memory); applying
+ * the stale bytes would erase them (a render target the app then reads
+ * back). Such writes are skipped (stat memory_redumps_skipped).
  * Not modelled: a CPU that really rewrites identical bytes over GPU
  * results keeps the GPU's. */
-struct redump_entry {
+struct redump_entry {           /* open addressing; key (space, address[, size]) */
     uint64_t address, size;
     uint32_t step;
     uint8_t space, used;
 };
 
-static uint64_t redump_hash(uint64_t address, uint64_t size, uint8_t space)
+struct redump_table {
+    struct redump_entry *e;
+    size_t capacity;
+};
+
+static size_t redump_slot(const struct redump_table *t, uint8_t space, uint64_t address,
+                          uint64_t size)
 {
     uint64_t x = address * 0x9e3779b97f4a7c15ull ^ size * 0xc2b2ae3d27d4eb4full ^ space;
-    return x ^ (x >> 29);
+    size_t k = (size_t)(x ^ (x >> 29)) & (t->capacity - 1);
+    while (t->e[k].used && (t->e[k].address != address || t->e[k].size != size ||
+                            t->e[k].space != space))
+        k = (k + 1) & (t->capacity - 1);
+    return k;
 }
 
 static void mark_redumps(struct host *h)
 {
-    size_t capacity = 64;
-    while (capacity < 2 * h->step_count)
-        capacity *= 2;
-    struct redump_entry *table = gt_xcalloc(capacity, sizeof *table);
+    size_t ranges = 64, pages = 64, page_count = 0;
+    for (uint32_t i = 0; i < h->step_count; i++)
+        if (h->steps[i].kind == STEP_MEMORY)
+            page_count += (size_t)((h->steps[i].size + 4095) / 4096) + 1;
+    while (ranges < 2 * (size_t)h->step_count)
+        ranges *= 2;
+    while (pages < 2 * page_count)
+        pages *= 2;
+    /* the last write of each exact range, and the last write touching each page */
+    struct redump_table last_range = { gt_xcalloc(ranges, sizeof(struct redump_entry)), ranges };
+    struct redump_table last_page = { gt_xcalloc(pages, sizeof(struct redump_entry)), pages };
     for (uint32_t i = 0; i < h->step_count; i++) {
         struct step *s = &h->steps[i];
         s->redump = false;
-        if (s->kind != STEP_MEMORY || s->space == AUB_SPACE_GGTT_ENTRY)
+        if (s->kind != STEP_MEMORY || s->space == AUB_SPACE_GGTT_ENTRY || s->size == 0)
             continue;
-        size_t k = (size_t)redump_hash(s->address, s->size, s->space) & (capacity - 1);
-        while (table[k].used && (table[k].address != s->address || table[k].size != s->size ||
-                                 table[k].space != s->space))
-            k = (k + 1) & (capacity - 1);
-        if (table[k].used) {
-            const struct step *last = &h->steps[table[k].step];
-            s->redump = memcmp(h->data + last->data_index, h->data + s->data_index,
-                               (size_t)s->size) == 0;
+        uint64_t first = s->address / 4096, last = (s->address + s->size - 1) / 4096;
+        size_t k = redump_slot(&last_range, s->space, s->address, s->size);
+        if (last_range.e[k].used) {
+            uint32_t previous = last_range.e[k].step;
+            bool untouched = true;
+            for (uint64_t pg = first; pg <= last && untouched; pg++) {
+                size_t q = redump_slot(&last_page, s->space, pg, 0);
+                untouched = last_page.e[q].used && last_page.e[q].step == previous;
+            }
+            s->redump = untouched && memcmp(h->data + h->steps[previous].data_index,
+                                            h->data + s->data_index, (size_t)s->size) == 0;
         }
-        table[k] = (struct redump_entry){ s->address, s->size, i, s->space, 1 };
+        last_range.e[k] = (struct redump_entry){ s->address, s->size, i, s->space, 1 };
+        for (uint64_t pg = first; pg <= last; pg++) {
+            size_t q = redump_slot(&last_page, s->space, pg, 0);
+            last_page.e[q] = (struct redump_entry){ pg, 0, i, s->space, 1 };
+        }
     }
-    free(table);
+    free(last_range.e);
+    free(last_page.e);
 }
 
 static struct msg *mmio(struct unit *u, enum cs_mmio_op op, uint32_t offset, uint32_t value,
