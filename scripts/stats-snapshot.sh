@@ -18,16 +18,20 @@ one() {   # name, then run args
     echo "$rc" >"$dir/exit"
     cp "$dir.tmp/stats.csv" "$dir/stats.csv" 2>/dev/null || true
     for f in "$dir.tmp"/*.bin; do [ -e "$f" ] && cp "$f" "$dir/"; done
+    [ -d "$dir.tmp/images" ] && cp -r "$dir.tmp/images" "$dir/"
     rm -rf "$dir.tmp"
     echo "  $name: exit $rc"
 }
 T=tests/data/traces
 W=build/gen/workloads
-one default
+one default                  # the default job: skl_tri
+one builtin.gen9-skl-gt2 builtin:fabric
 for c in gen9-skl-gt3 gen9-skl-gt4 gen8-bdw-gt2 gen7-vlv gen4-g965; do
     one "builtin.$c" -c configs/$c.cfg
 done
-for t in skl_compute skl_tri bdw_compute bdw_tri byt_compute byt_tri g965_tri; do
+for t in skl_compute skl_tri bdw_compute bdw_tri byt_compute byt_tri g965_tri \
+         skl_strip_fan skl_instanced skl_gs skl_tess skl_xfb skl_blend_stencil skl_multi_rt \
+         skl_fill_heavy skl_mipmap; do
     one "$t" $T/$t.aub.gz
 done
 one skl_compute.gt3 -c configs/gen9-skl-gt3.cfg $T/skl_compute.aub.gz

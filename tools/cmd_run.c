@@ -18,6 +18,9 @@
 #include "units/cs/cs.h"
 #include "fabric/memory.h"
 
+/* The default job: a real capture kept in the repository (issue 12 item 7). */
+#define DEFAULT_WORKLOAD "tests/data/traces/skl_tri.aub.gz"
+
 #define MAX_SETS 256
 #define MAX_DUMPS 64
 #define MAX_RECORDS 64
@@ -40,6 +43,9 @@ struct run_args {
     int record_count;
     const char *out_dir;
     const char *images_dir;                 /* --images DIR */
+    bool no_images;                         /* --no-images */
+    char default_images_dir[4200];          /* OUTDIR/images */
+    int images_written;                     /* by this run, into images_dir */
     bool trace;
     uint64_t trace_max_events;
     uint64_t max_cycles;
@@ -50,8 +56,12 @@ static const char run_usage[] =
     "usage: gtsim run [-c CONFIG] [-o OUTDIR] [--set KEY=VALUE]... [options] [WORKLOAD]\n"
     "\n"
     "Builds the machine CONFIG describes (default configs/gen9-skl-gt2.cfg), plays\n"
-    "WORKLOAD on it (default: the config's, builtin:fabric) until it is done, and\n"
-    "writes stats.json, stats.csv and the resolved config.cfg into OUTDIR.\n"
+    "WORKLOAD on it until it is done, and writes stats.json, stats.csv and the\n"
+    "resolved config.cfg into OUTDIR, and the images the run drew into\n"
+    "OUTDIR/images. With neither -c nor WORKLOAD it plays the default job,\n"
+    "" DEFAULT_WORKLOAD " (a real capture: Mesa's iris drawing two\n"
+    "triangles on Skylake GT2), when it is there; otherwise, and with -c alone,\n"
+    "the config's workload (builtin:fabric: state commands through every link).\n"
     "\n"
     "  -c, --config FILE        machine config (libconfig)\n"
     "  -o, --out DIR            output directory (default out/run); made if missing\n"
@@ -63,7 +73,9 @@ static const char run_usage[] =
     "      --images DIR         after the run, write every colour surface the pixel back\n"
     "                           end (om units) wrote as DIR/<address>-<w>x<h>-<FORMAT>.png\n"
     "                           (8-bit RGBA as glReadPixels would give it, row 0 first)\n"
-    "                           and DIR/images.json listing them\n"
+    "                           and DIR/images.json listing them (default\n"
+    "                           OUTDIR/images, when the run drew anything)\n"
+    "      --no-images          write no images\n"
     "      --dump ADDR:BYTES:FILE  after the run, write BYTES of GPU memory at ADDR\n"
     "                           (the last executed context's address space) to FILE\n"
     "                           (repeatable; numbers in C syntax, e.g. 0x1000:4096:c.bin)\n"
@@ -190,6 +202,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
         } else if (missing) {
             fprintf(stderr, "gtsim %s: %s needs a value\n", command, argv[i]);
             return -1;
+        } else if (!strcmp(argv[i], "--no-images")) {
+            a->no_images = true;
         } else if (!strcmp(argv[i], "--trace")) {
             a->trace = true;
         } else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
@@ -474,6 +488,9 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
     print_gpu_work(sim, w, lookup);
     printf("  output       %s/{stats.json,stats.csv,config.cfg%s}\n", a->out_dir,
            a->trace ? ",trace.json" : "");
+    if (a->images_dir && !a->no_images)
+        printf("  images       %d in %s (images.json lists them)\n", a->images_written,
+               a->images_dir);
 }
 
 int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
@@ -482,6 +499,8 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     int parsed = parse_args(argc, argv, &a, "run", run_usage);
     if (parsed)
         return parsed > 0 ? EXIT_OK : EXIT_ERROR;
+    if (!a.req.workload && !a.req.config_path && access(DEFAULT_WORKLOAD, R_OK) == 0)
+        a.req.workload = DEFAULT_WORKLOAD;
     struct gt_error err;
     struct gt_config *config = machine_config(&a.req, &err);
     if (config && a.wave && machine_set_wave(config, a.wave, &err) < 0) {
@@ -548,7 +567,12 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     for (int i = 0; i < a.dump_count; i++)
         if (write_dump(sim, &a.dumps[i], &err) < 0)
             goto fail;
-    if (a.images_dir && images_write(sim, a.images_dir, &err) < 0)
+    if (!a.images_dir && !a.no_images && images_surface_count(sim) > 0) {
+        snprintf(a.default_images_dir, sizeof a.default_images_dir, "%s/images", a.out_dir);
+        a.images_dir = a.default_images_dir;
+    }
+    if (a.images_dir && !a.no_images &&
+        (a.images_written = images_write(sim, a.images_dir, &err)) < 0)
         goto fail;
     if (!a.quiet)
         print_summary(sim, config, &a, seconds, reason, stats, lookup);

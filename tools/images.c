@@ -63,6 +63,18 @@ uint8_t *images_surface_rgba8(struct sim *sim, const struct om_surface *s, uint6
     return rgba;
 }
 
+uint32_t images_surface_count(struct sim *sim)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        const struct om_surface *list;
+        if (strcmp(unit_kind(u), "om") == 0)
+            count += om_written_surfaces(u, &list);
+    }
+    return count;
+}
+
 int images_write(struct sim *sim, const char *dir, struct gt_error *err)
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)

@@ -24,6 +24,10 @@
  * converted (a format format_unpack refuses). */
 uint8_t *images_surface_rgba8(struct sim *sim, const struct om_surface *s, uint64_t *faults);
 
+/* How many colour surfaces the sim's om units wrote (before deduplication
+ * across slices): 0 when the run drew nothing. */
+uint32_t images_surface_count(struct sim *sim);
+
 /* Writes every surface the sim's om units wrote into dir (made if missing),
  * with dir/images.json; the number of images, or -1 and err. */
 int images_write(struct sim *sim, const char *dir, struct gt_error *err);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "tests/test.h"
@@ -64,7 +65,7 @@ static void test_default_run_writes_its_outputs(void)
 {
     char args[600], file[600];
     const char *dir = test_temp_dir();
-    snprintf(args, sizeof args, "run -o %s/out", dir);
+    snprintf(args, sizeof args, "run -o %s/out builtin:fabric", dir);
     struct result *r = gtsim(args);
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_STRING_EQUAL(r->err, "");                 /* not a terminal: no progress */
@@ -134,6 +135,34 @@ static void test_errors_are_one_line_and_nonzero(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(r->err, cases[i].says));
         free(r);
     }
+}
+
+/* A bare run plays the default job, the skl_tri capture kept in tests/data,
+ * and writes the images it drew (test_images.c judges the picture itself). */
+static void test_bare_run_renders_the_default_capture(void)
+{
+    char args[600], file[600];
+    const char *dir = test_temp_dir();
+    snprintf(args, sizeof args, "run -o %s/bare", dir);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "workload     tests/data/traces/skl_tri.aub.gz"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "images       2 in "));
+    free(r);
+    snprintf(file, sizeof file, "%s/bare/images/fffffffeffc00000-64x64-R8G8B8A8_UNORM.png", dir);
+    CU_ASSERT_EQUAL(access(file, R_OK), 0);
+    char *buf = malloc(1 << 16);
+    snprintf(file, sizeof file, "%s/bare/images/images.json", dir);
+    slurp(file, buf, 1 << 16);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"address\": \"0xfffffffeffc00000\", \"width\": 64"));
+    free(buf);
+    /* --no-images writes none */
+    snprintf(args, sizeof args, "run -o %s/none --no-images", dir);
+    r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    free(r);
+    snprintf(file, sizeof file, "%s/none/images", dir);
+    CU_ASSERT_NOT_EQUAL(access(file, F_OK), 0);
 }
 
 static void test_units_lists_kinds_with_help(void)
@@ -246,8 +275,8 @@ static void test_run_capture_and_dump_buffers(void)
     CU_ASSERT_EQUAL(r->status, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "--dump wants ADDR:BYTES:FILE"));
     free(r);
-    snprintf(args, sizeof args, "run -q -o %s/out --set host.messages=10 --dump 0x1000:16:%s/x.bin",
-             dir, dir);
+    snprintf(args, sizeof args, "run -q -o %s/out --set host.messages=10 --dump 0x1000:16:%s/x.bin "
+             "builtin:fabric", dir, dir);
     r = gtsim(args);
     /* builtin: the context is the GGTT, where nothing is mapped: a clear fault */
     CU_ASSERT_EQUAL(r->status, 1);
@@ -301,6 +330,7 @@ static void test_decode_prints_and_summarises(void)
 }
 
 static const struct test_case cases[] = {
+    { "a bare run renders the default capture", test_bare_run_renders_the_default_capture },
     { "run a capture and dump buffers", test_run_capture_and_dump_buffers },
     { "decode prints and summarises", test_decode_prints_and_summarises },
     { "record port", test_record_port },
