@@ -20,6 +20,7 @@
 #include <dirent.h>
 
 #include "fabric/config.h"
+#include "tools/bench/bench_pixels.h"
 #include "spec/spec.h"
 #include "fabric/sim.h"
 #include "fabric/memory.h"
@@ -126,7 +127,8 @@ static double bench_chain(unsigned length, uint64_t messages, uint64_t *delivere
     struct unit *source = sim_add_unit(sim, &source_ops, "source", 0, NULL, source_over, &err);
     if (!source)
         die("source", &err);
-    const struct unit_ops *relay = unit_kind_find("vf");    /* a placeholder passes through */
+    /* a placeholder passes everything through */
+    const struct unit_ops *relay = unit_kind_find("vf:placeholder");
     struct link_params link = { 1, 2, 1 };                   /* full rate: capacity = latency + 1 */
     struct port *prev = unit_port(source, "out", 0);
     for (unsigned i = 0; i <= length; i++) {
@@ -384,5 +386,6 @@ int main(void)
     bench_eu();
     bench_sgemm();
     bench_geometry();
+    bench_pixels();
     return 0;
 }

@@ -5,7 +5,7 @@
  *    objects into CLIP per host second (the whole machine runs: CS, VS
  *    threads on the EUs, URB, L3; a rate of the pipeline, not of VF alone);
  *  - skl_fill_heavy (two draws of 1000 triangles, 6000 vertices; from
- *    ../shared/traces/ext/intel/skl when it is there, never needed to build):
+ *    tests/data/traces):
  *    the run's GT cycles (the app's two draws plus the driver's clear and
  *    resolve), vertices and objects, and the host rate.
  * Figures are printed, never asserted. Run from the repository root. */
@@ -25,7 +25,7 @@
 
 #define GT2_CONFIG "configs/gen9-skl-gt2.cfg"
 #define INSTANCED_AUB "tests/data/traces/skl_instanced.aub.gz"
-#define FILL_HEAVY_AUB "../shared/traces/ext/intel/skl/skl_fill_heavy.aub.gz"
+#define FILL_HEAVY_AUB "tests/data/traces/skl_fill_heavy.aub.gz"
 
 struct geometry_run {
     bool ok;
