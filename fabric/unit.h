@@ -208,6 +208,9 @@ struct unit_ops {
 void *unit_state(const struct unit *u);
 const char *unit_name(const struct unit *u);        /* "gpu.slice0.subslice1.eu3" */
 const char *unit_kind(const struct unit *u);
+/* The unit's kind table: a harness API of a kind checks it before reading
+ * the unit's state (a placeholder may carry the same kind name). */
+const struct unit_ops *unit_ops_of(const struct unit *u);
 uint32_t unit_id(const struct unit *u);
 struct sim *unit_sim(const struct unit *u);
 

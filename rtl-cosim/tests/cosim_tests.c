@@ -992,20 +992,21 @@ static void replay_l3_of_trace(const char *trace)
     char dir[600];
     snprintf(dir, sizeof dir, "%s/trace_%s", tmpdir, trace);
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
-    /* how many clients the machine links to the L3 (data ports, the
-     * instruction caches): a first run's stats name every client port */
+    /* how many clients the machine links to the L3 (the unslice's VF, SOL
+     * and URB, the data ports, the instruction caches, the samplers, the
+     * render cache): a first run's stats name every client port */
     CU_ASSERT_EQUAL_FATAL(sh("%s run -q -o %s/plain tests/data/traces/%s.aub.gz", bin, dir,
                              trace), 0);
     int clients = 0;
-    for (; clients < 12; clients++)
+    for (; clients < 32; clients++)
         if (sh("grep -q '^gpu.slice0.l3.port.client.%d.received,' %s/plain/stats.csv", clients,
                dir) != 0)
             break;
-    CU_ASSERT_FATAL(clients >= 3 && clients <= 11);
+    CU_ASSERT_FATAL(clients >= 3 && clients <= 31);
     CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.l3.port.client.%d.received,' %s/plain/stats.csv",
                        clients, dir), 1);
     /* inputs: every client, memory_reply, cs; outputs: every client_reply, memory */
-    char ports[28][32];
+    char ports[68][32];
     int nin = 0, nout = 0;
     for (int i = 0; i < clients; i++)
         snprintf(ports[nin++], sizeof ports[0], "client[%d]", i);
@@ -1014,7 +1015,7 @@ static void replay_l3_of_trace(const char *trace)
     for (int i = 0; i < clients; i++)
         snprintf(ports[nin + nout++], sizeof ports[0], "client_reply[%d]", i);
     snprintf(ports[nin + nout++], sizeof ports[0], "memory");
-    static char files[28][700];
+    static char files[68][700];
     char cmd[8192];
     int len = snprintf(cmd, sizeof cmd, "%s run -q -o %s/out tests/data/traces/%s.aub.gz", bin,
                        dir, trace);

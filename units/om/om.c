@@ -368,6 +368,9 @@ static void record_surface(struct om *s, const struct rt *rt, const struct gpu_a
 
 uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list)
 {
+    *list = NULL;
+    if (!u || unit_ops_of(u) != &om_ops)
+        return 0;                   /* not a real om (a placeholder of the kind) */
     struct om *s = unit_state(u);
     *list = s->surfaces;
     return s->surface_count;

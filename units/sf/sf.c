@@ -810,6 +810,9 @@ static void sf_destroy(struct unit *u)
 
 uint32_t sf_observed_draws(struct unit *u, const struct sf_observed_draw **draws)
 {
+    *draws = NULL;
+    if (!u || unit_ops_of(u) != &sf_ops)
+        return 0;                   /* not a real sf (a placeholder of the kind) */
     struct sf *s = unit_state(u);
     *draws = s->observed;
     return s->draws_seen;

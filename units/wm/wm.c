@@ -1409,6 +1409,9 @@ static void wm_destroy(struct unit *u)
 
 uint32_t wm_observed_draws(struct unit *u, const struct wm_observed_draw **draws)
 {
+    *draws = NULL;
+    if (!u || unit_ops_of(u) != &wm_ops)
+        return 0;                   /* not a real wm (a placeholder of the kind) */
     struct wm *s = unit_state(u);
     *draws = s->observed;
     return s->draws_seen;
