@@ -24,6 +24,9 @@ static const struct command commands[] = {
     { "units", cmd_units, "list every unit kind with its ports, params and stats" },
     { "decode", cmd_decode, "print every command a capture executes, with its fields" },
     { "config", cmd_config, "print the resolved config (includes and --set applied)" },
+    { "sweep", cmd_sweep, "run a config over a grid of parameter values and workloads, tabulated" },
+    { "compare", cmd_compare, "every stat and config value that differs between two runs" },
+    { "plot", cmd_plot, "plot a stat of a sweep against a swept parameter (PNG, gnuplot)" },
     { "disasm", run_disasm, "disassemble an EU kernel or a VideoCore IV QPU program (--isa vc4)" },
     { NULL, NULL, NULL }
 };
