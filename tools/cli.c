@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cmd_disasm.h"
 #include "tools/commands.h"
@@ -51,6 +52,22 @@ bool cli_parse_u64(const char *s, uint64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+bool cli_on_path(const char *program)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char file[4200];
+        snprintf(file, sizeof file, "%.*s/%s", (int)n, path, program);
+        if (n && access(file, X_OK) == 0)
+            return true;
+        path += n + (path[n] == ':');
+    }
+    return false;
 }
 
 int gtsim_main(int argc, char **argv, unit_kind_lookup_fn lookup)

@@ -315,23 +315,6 @@ static const char plot_usage[] =
     "DIR/<S>-vs-<KEY>.png), with gnuplot (Debian package gnuplot-nox). Only rows\n"
     "with status ok are drawn. The gnuplot script is left beside the PNG (.gp).\n";
 
-/* A program on $PATH. */
-static bool on_path(const char *program)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        char file[4200];
-        snprintf(file, sizeof file, "%.*s/%s", (int)n, path, program);
-        if (n && access(file, X_OK) == 0)
-            return true;
-        path += n + (path[n] == ':');
-    }
-    return false;
-}
-
 /* `text` inside a gnuplot single-quoted string ('' is a quote). */
 static void gnuplot_string(FILE *f, const char *text)
 {
@@ -429,7 +412,7 @@ int cmd_plot(int argc, char **argv, unit_kind_lookup_fn lookup)
         fprintf(stderr, ")\n");
         goto done;
     }
-    if (!on_path("gnuplot")) {
+    if (!cli_on_path("gnuplot")) {
         fprintf(stderr, "gtsim plot: gnuplot is not installed (Debian: apt-get install "
                 "gnuplot-nox, or make deps)\n");
         goto done;

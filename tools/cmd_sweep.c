@@ -85,6 +85,7 @@ struct sweep_run {
     char dir[4200];
     int same_as;                    /* an earlier run with the same hash, or -1 */
     bool done_before;               /* finished in an earlier sweep */
+    bool skip;                      /* not this process's to run (--task, --collect) */
     bool ran;
     int exit_status;                /* the child's exit status; -1 killed */
     int signal;
@@ -95,6 +96,9 @@ struct sweep_args {
     const char *file;
     const char *out_dir;
     int jobs;
+    bool slurm, collect;
+    const char *slurm_opts;         /* added to sbatch's command line as the shell splits it */
+    long task;                      /* --task N: run only distinct run N (a job array task) */
 };
 
 static const char sweep_usage[] =
@@ -113,6 +117,12 @@ static const char sweep_usage[] =
     "\n"
     "  -o, --out DIR   the sweep's directory (default out/sweep)\n"
     "  -j, --jobs N    processes at a time (default: the cores)\n"
+    "      --slurm     run the points as a SLURM job array instead (sbatch --wait;\n"
+    "                  DIR must be on a file system the nodes share), then\n"
+    "                  write the table; each task runs `gtsim sweep --task I`\n"
+    "      --slurm-opts \"...\"  more sbatch options (e.g. \"-p big --time=10\")\n"
+    "      --collect   run nothing: write the table of the points done so far\n"
+    "      --task I    run only the I-th distinct point (what a job array task does)\n"
     "\n"
     "Exit status: 0 every point ran to the end, 1 a bad sweep file or argument, or\n"
     "some point failed (its row says how).\n";
@@ -768,7 +778,7 @@ static int sweep_execute(const struct sweep *sw, struct sweep_run *runs, int run
     while (next < run_count || running > 0) {
         while (rc == 0 && running < jobs && next < run_count) {
             struct sweep_run *r = &runs[next++];
-            if (r->same_as >= 0 || r->done_before) {
+            if (r->same_as >= 0 || r->done_before || r->skip) {
                 pr->done += r->done_before;
                 continue;
             }
@@ -866,6 +876,11 @@ static void fill_row(const struct sweep *sw, const struct sweep_run *r, struct s
     row->stats = gt_xcalloc((size_t)sw->stat_count + 1, sizeof *row->stats);
     for (int i = 0; i < sw->stat_count; i++)
         row->stats[i] = gt_xstrdup("");
+    if (!r->done_before && !r->ran) {
+        row->status = "not run";
+        snprintf(row->message, sizeof row->message, "no point.status in %s", r->dir);
+        return;
+    }
     row->status = r->signal ? "killed" : r->exit_status == 0 ? "ok"
                   : r->exit_status == EXIT_DEADLOCK ? "deadlock" : "error";
     if (r->exit_status != 0)
@@ -970,8 +985,9 @@ static int write_results(const struct sweep *sw, const struct sweep_run *runs, i
         const char *workload = r->workload >= 0 ? workload_of(sw, r) : "(the config's)";
         char seconds[64];
         snprintf(seconds, sizeof seconds, "%.3f", done->host_seconds);
-        char exit_status[32];
-        snprintf(exit_status, sizeof exit_status, "%d", done->exit_status);
+        char exit_status[32] = "null";
+        if (done->ran || done->done_before)
+            snprintf(exit_status, sizeof exit_status, "%d", done->exit_status);
         fputs(k ? ",\n    {" : "    {", json);
         for (int i = 0; i < sw->param_count; i++) {
             const char *v = sw->params[i].values[r->choice[i]].shown;
@@ -999,7 +1015,7 @@ static int write_results(const struct sweep *sw, const struct sweep_run *runs, i
             free(row.stats[i]);
         }
         free(row.stats);
-        fprintf(csv, ",%s,%s,", row.status, exit_status);
+        fprintf(csv, ",%s,%s,", row.status, strcmp(exit_status, "null") ? exit_status : "");
         csv_write_field(csv, row.message);
         fputc(',', csv);
         csv_write_field(csv, done->dir);
@@ -1018,6 +1034,121 @@ static int write_results(const struct sweep *sw, const struct sweep_run *runs, i
     return rc;
 }
 
+/* ---- SLURM ------------------------------------------------------------------ */
+
+/* `text` as one shell word. */
+static void shell_word(FILE *f, const char *text)
+{
+    fputc('\'', f);
+    for (; *text; text++)
+        if (*text == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*text, f);
+    fputc('\'', f);
+}
+
+/* Submits the distinct points not done yet as one job array whose task I runs
+ * `gtsim sweep FILE -o DIR --task I` (from this working directory, so DIR and
+ * the sweep's paths must be where the nodes see them: a shared file system),
+ * waits for it (sbatch --wait) and reads the points' status. */
+static int run_on_slurm(const struct sweep_args *a, struct sweep_run *runs, int run_count,
+                        const char *exe, struct sweep_progress *pr, struct gt_error *err)
+{
+    char *list = NULL;
+    size_t list_size = 0;
+    FILE *l = open_memstream(&list, &list_size);
+    if (!l)
+        return gt_error_set(err, "out of memory");
+    int todo = 0;
+    for (int r = 0, distinct = 0; r < run_count; r++)
+        if (runs[r].same_as < 0) {
+            if (!runs[r].done_before)
+                fprintf(l, "%s%d", todo++ ? "," : "", distinct);
+            distinct++;
+        }
+    fclose(l);
+    int rc = 0;
+    char script[4300], cwd[4096];
+    FILE *f = NULL;
+    if (!todo)
+        goto out;
+    if (!cli_on_path("sbatch")) {
+        rc = gt_error_set(err, "--slurm: sbatch is not on PATH (SLURM's client commands, Debian "
+                          "slurm-client); without --slurm the sweep runs here");
+        goto out;
+    }
+    if (!getcwd(cwd, sizeof cwd)) {
+        rc = gt_error_set(err, "--slurm: getcwd: %s", strerror(errno));
+        goto out;
+    }
+    snprintf(script, sizeof script, "%s/slurm-task.sh", a->out_dir);
+    if (!(f = fopen(script, "w"))) {
+        rc = gt_error_set(err, "cannot write %s: %s", script, strerror(errno));
+        goto out;
+    }
+    fputs("#!/bin/sh\n# a task of a gtsim sweep's SLURM job array: one distinct point\nexec ", f);
+    shell_word(f, exe);
+    fputs(" sweep ", f);
+    shell_word(f, a->file);
+    fputs(" -o ", f);
+    shell_word(f, a->out_dir);
+    fputs(" --task \"$SLURM_ARRAY_TASK_ID\"\n", f);
+    if (fclose(f) != 0 || chmod(script, 0755) < 0) {
+        rc = gt_error_set(err, "cannot write %s: %s", script, strerror(errno));
+        goto out;
+    }
+    char *command = NULL;
+    size_t command_size = 0;
+    FILE *c = open_memstream(&command, &command_size);
+    fprintf(c, "sbatch --wait --job-name=gtsim-sweep --array=%s --chdir=", list);
+    shell_word(c, cwd);
+    fputs(" -o ", c);
+    char log[4300];
+    snprintf(log, sizeof log, "%s/points/slurm-%%A_%%a.out", a->out_dir);
+    shell_word(c, log);
+    if (a->slurm_opts)
+        fprintf(c, " %s", a->slurm_opts);
+    fputc(' ', c);
+    shell_word(c, script);
+    fclose(c);
+    char points[4300];
+    snprintf(points, sizeof points, "%s/points", a->out_dir);
+    make_dirs(points);
+    printf("gtsim sweep: submitting %d points as a SLURM job array: %s\n", todo, command);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    bool waited = pid > 0 && waitpid(pid, &st, 0) == pid;
+    free(command);
+    int ran = 0;
+    for (int r = 0; r < run_count; r++)
+        if (runs[r].same_as < 0 && !runs[r].done_before && read_status(&runs[r])) {
+            runs[r].ran = true;
+            pr->done++;
+            pr->failed += runs[r].exit_status != 0;
+            ran++;
+        }
+    if (!waited || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        if (!ran)
+            rc = gt_error_set(err, "--slurm: sbatch failed (exit status %d; its message is "
+                              "above) and no point ran: is SLURM reachable (sinfo)?",
+                              waited && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        else
+            fprintf(stderr, "gtsim sweep: sbatch ended with exit status %d; %d of %d points "
+                    "ran (the table says which did not)\n",
+                    waited && WIFEXITED(st) ? WEXITSTATUS(st) : -1, ran, todo);
+    }
+out:
+    free(list);
+    return rc;
+}
+
 /* ---- the command ---------------------------------------------------------- */
 
 static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
@@ -1026,6 +1157,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
     a->out_dir = "out/sweep";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = cores > 0 ? (int)cores : 1;
+    a->task = -1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -1034,7 +1166,33 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
         }
         bool out = !strcmp(arg, "-o") || !strcmp(arg, "--out");
         bool jobs = !strcmp(arg, "-j") || !strcmp(arg, "--jobs");
+        bool opts = !strcmp(arg, "--slurm-opts"), task = !strcmp(arg, "--task");
         const char *v = NULL;
+        if (!strcmp(arg, "--slurm")) {
+            a->slurm = true;
+            continue;
+        }
+        if (!strcmp(arg, "--collect")) {
+            a->collect = true;
+            continue;
+        }
+        if (opts || task) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gtsim sweep: %s needs a value\n", arg);
+                return -1;
+            }
+            v = argv[++i];
+            uint64_t n;
+            if (opts) {
+                a->slurm_opts = v;
+            } else if (!cli_parse_u64(v, &n) || n > SWEEP_MAX_POINTS) {
+                fprintf(stderr, "gtsim sweep: --task wants a point number, not '%s'\n", v);
+                return -1;
+            } else {
+                a->task = (long)n;
+            }
+            continue;
+        }
         if (out || jobs) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "gtsim sweep: %s needs a value\n", arg);
@@ -1074,6 +1232,14 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
     }
     if (!a->file) {
         fprintf(stderr, "gtsim sweep: name a sweep file (try gtsim sweep --help)\n");
+        return -1;
+    }
+    if (a->slurm + a->collect + (a->task >= 0) > 1) {
+        fprintf(stderr, "gtsim sweep: --slurm, --collect and --task go one at a time\n");
+        return -1;
+    }
+    if (a->slurm_opts && !a->slurm) {
+        fprintf(stderr, "gtsim sweep: --slurm-opts goes with --slurm\n");
         return -1;
     }
     return 0;
@@ -1127,7 +1293,26 @@ int cmd_sweep(int argc, char **argv, unit_kind_lookup_fn lookup)
                      strerror(errno));
         goto fail;
     }
+    int distinct = 0;
+    for (int r = 0; r < run_count; r++)
+        if (runs[r].same_as < 0) {
+            runs[r].skip = (a.task >= 0 && distinct != a.task) || a.collect || a.slurm;
+            distinct++;
+        }
+    if (a.task >= distinct) {
+        gt_error_set(&err, "--task %ld: the sweep has %d distinct points (0..%d)", a.task,
+                     distinct, distinct - 1);
+        goto fail;
+    }
     int rc = sweep_execute(&sw, runs, run_count, a.out_dir, exe, a.jobs, &progress, &err);
+    if (rc == 0 && a.task >= 0) {
+        /* a job array task: its point's status is written; the table is the
+         * collecting process's */
+        status = EXIT_OK;
+        goto done;
+    }
+    if (rc == 0 && a.slurm)
+        rc = run_on_slurm(&a, runs, run_count, exe, &progress, &err);
     /* the table of every run that finished, even when starting another failed */
     struct gt_error table_err;
     if (write_results(&sw, runs, run_count, a.out_dir, &failed, &table_err) < 0 && rc == 0) {
@@ -1140,12 +1325,13 @@ int cmd_sweep(int argc, char **argv, unit_kind_lookup_fn lookup)
     for (int r = 0; r < run_count; r++)
         unique += runs[r].same_as < 0;
     printf("gtsim sweep: %s: %ld points x %d workload%s = %d runs (%d distinct): %d run now, "
-           "%d done before, %d failed\n  results    %s/results.csv, %s/results.json\n",
+           "%d done before, %d failed or not run\n  results    %s/results.csv, %s/results.json\n",
            sw.file, points, workloads, workloads == 1 ? "" : "s", run_count, unique,
            progress.done - progress.done_before, progress.done_before, failed, a.out_dir,
            a.out_dir);
     if (failed)
-        fprintf(stderr, "gtsim sweep: %d of %d runs failed (status, exit_status and message in "
+        fprintf(stderr, "gtsim sweep: %d of %d runs failed or did not run (status, exit_status and "
+                "message in "
                 "%s/results.csv)\n", failed, run_count, a.out_dir);
     status = failed ? EXIT_ERROR : EXIT_OK;
     goto done;

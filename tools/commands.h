@@ -23,6 +23,8 @@ int cmd_plot(int argc, char **argv, unit_kind_lookup_fn lookup);
 #include <stdbool.h>
 #include <stdint.h>
 bool cli_parse_u64(const char *s, uint64_t *out);
+/* True when `program` is an executable on $PATH. */
+bool cli_on_path(const char *program);
 
 /* Exit statuses. */
 enum {

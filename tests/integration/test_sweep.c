@@ -219,6 +219,51 @@ static void test_resume_skips_done_points(void)
     free(t);
 }
 
+/* The job array's pieces, without a scheduler: --collect runs nothing and
+ * tabulates what is done ("not run" rows); --task I runs the I-th point only. */
+static void test_task_and_collect(void)
+{
+    const char *dir = test_temp_dir();
+    char path[600], args[1400];
+    snprintf(path, sizeof path, "%s/sweep.cfg", dir);
+    write_text(path, fabric_sweep);
+    snprintf(args, sizeof args, "sweep %s -o %s/out --collect", path, dir);
+    struct result *r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 1);
+    free(r);
+    struct table *t = calloc(1, sizeof *t);
+    snprintf(path, sizeof path, "%s/out/results.csv", dir);
+    read_table(path, t);
+    CU_ASSERT_EQUAL_FATAL(t->rows, 5);
+    for (int row = 1; row <= 4; row++)
+        CU_ASSERT_STRING_EQUAL(t->field[row][column(t, "status")], "not run");
+    snprintf(args, sizeof args, "sweep %s/sweep.cfg -o %s/out --task 2", dir, dir);
+    r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 0);
+    free(r);
+    snprintf(args, sizeof args, "sweep %s/sweep.cfg -o %s/out --task 4", dir, dir);
+    r = gtsim(args);
+    CU_ASSERT_EQUAL(r->status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "--task 4: the sweep has 4 distinct points (0..3)"));
+    free(r);
+    snprintf(args, sizeof args, "sweep %s/sweep.cfg -o %s/out --collect", dir, dir);
+    r = gtsim(args);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "0 run now, 1 done before, 3 failed or not run"));
+    free(r);
+    read_table(path, t);
+    /* points in order: messages 100 x count 1, 2; then 200 x 1, 2: the third is 200, 1 */
+    CU_ASSERT_STRING_EQUAL(t->field[3][column(t, "status")], "ok");
+    CU_ASSERT_STRING_EQUAL(t->field[3][0], "200");
+    CU_ASSERT_STRING_EQUAL(t->field[3][1], "1");
+    CU_ASSERT_STRING_EQUAL(t->field[1][column(t, "status")], "not run");
+    free(t);
+    snprintf(args, sizeof args, "sweep %s/sweep.cfg -o %s/out --slurm", dir, dir);
+    r = gtsim_env("PATH=/nonexistent", args);
+    CU_ASSERT_EQUAL(r->status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "--slurm: sbatch is not on PATH"));
+    free(r);
+}
+
 /* zip pairs the i-th values: 3 rows, not 9; lists of unequal length are an
  * error naming the line. */
 static void test_zip_pairs_values(void)
@@ -432,6 +477,7 @@ static void test_plot_writes_a_png(void)
 static const struct test_case cases[] = {
     { "product sweep matches single runs", test_product_sweep_matches_single_runs },
     { "resume skips done points", test_resume_skips_done_points },
+    { "task and collect", test_task_and_collect },
     { "zip pairs values", test_zip_pairs_values },
     { "errors name the line", test_errors_name_the_line },
     { "failed point is recorded", test_failed_point_is_recorded },
