@@ -21,7 +21,10 @@
  * table; the others go on. DIR/results.csv and DIR/results.json have one row
  * per point and workload.
  *
- * Not done here: a scheduler across machines (SLURM's job arrays are for that).
+ * --slurm hands the points not done yet to SLURM as one job array (task I runs
+ * `gtsim sweep FILE -o DIR --task I`, the I-th distinct point) and writes the
+ * table when it ends; --collect writes the table of what is done. No scheduler
+ * of our own across machines.
  */
 #include <errno.h>
 #include <fcntl.h>
