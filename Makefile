@@ -60,7 +60,7 @@ GTSIM := $(BUILD)/gtsim
 TESTS := $(BUILD)/gtsim-tests
 BENCH := $(BUILD)/gtsim-bench
 
-.PHONY: all deps run test test-release test-san bench help clean
+.PHONY: all deps run test test-release test-san test-slurm bench help clean
 .DEFAULT_GOAL := all
 
 all: $(GTSIM) $(TESTS) $(BENCH)
@@ -88,6 +88,10 @@ test-release: $(TESTS) $(GTSIM) $(TEST_DEPS)
 test-san:
 	@$(MAKE) --no-print-directory SAN=1 BUILD=build/san build/san/gtsim-tests build/san/gtsim
 	GTSIM=build/san/gtsim ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/san/gtsim-tests
+
+## test-slurm: gtsim sweep --slurm on a one-node SLURM cluster on localhost (root; installs slurm-wlm, munge)
+test-slurm: $(GTSIM)
+	scripts/test-slurm.sh $(GTSIM)
 
 ## bench: build optimised and print the benchmark figures (targets in the output)
 bench: $(BENCH)

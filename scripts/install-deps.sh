@@ -2,7 +2,7 @@
 # Installs the Debian packages gtsim needs to build and test. Idempotent: packages
 # already present are not fetched again. Run as root (CI and the dev machines are).
 set -eu
-PACKAGES="build-essential pkg-config python3 libconfig-dev libcunit1-dev zlib1g-dev libpng-dev intel-gpu-tools verilator"
+PACKAGES="build-essential pkg-config python3 libconfig-dev libcunit1-dev zlib1g-dev libpng-dev intel-gpu-tools verilator gnuplot-nox"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

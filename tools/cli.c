@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cmd_disasm.h"
 #include "tools/commands.h"
@@ -24,6 +25,9 @@ static const struct command commands[] = {
     { "units", cmd_units, "list every unit kind with its ports, params and stats" },
     { "decode", cmd_decode, "print every command a capture executes, with its fields" },
     { "config", cmd_config, "print the resolved config (includes and --set applied)" },
+    { "sweep", cmd_sweep, "run a config over a grid of parameter values and workloads, tabulated" },
+    { "compare", cmd_compare, "every stat and config value that differs between two runs" },
+    { "plot", cmd_plot, "plot a stat of a sweep against a swept parameter (PNG, gnuplot)" },
     { "disasm", run_disasm, "disassemble an EU kernel or a VideoCore IV QPU program (--isa vc4)" },
     { NULL, NULL, NULL }
 };
@@ -48,6 +52,22 @@ bool cli_parse_u64(const char *s, uint64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+bool cli_on_path(const char *program)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char file[4200];
+        snprintf(file, sizeof file, "%.*s/%s", (int)n, path, program);
+        if (n && access(file, X_OK) == 0)
+            return true;
+        path += n + (path[n] == ':');
+    }
+    return false;
 }
 
 int gtsim_main(int argc, char **argv, unit_kind_lookup_fn lookup)

@@ -14,12 +14,17 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_units(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_decode(int argc, char **argv, unit_kind_lookup_fn lookup);
+int cmd_sweep(int argc, char **argv, unit_kind_lookup_fn lookup);
+int cmd_compare(int argc, char **argv, unit_kind_lookup_fn lookup);
+int cmd_plot(int argc, char **argv, unit_kind_lookup_fn lookup);
 
 /* A whole unsigned number as the commands take them (decimal, 0x hex, 0
  * octal; no sign, nothing after it). */
 #include <stdbool.h>
 #include <stdint.h>
 bool cli_parse_u64(const char *s, uint64_t *out);
+/* True when `program` is an executable on $PATH. */
+bool cli_on_path(const char *program);
 
 /* Exit statuses. */
 enum {
