@@ -391,11 +391,11 @@ static void test_compare_lists_changes(void)
 {
     const char *dir = test_temp_dir();
     char args[1400];
-    snprintf(args, sizeof args, "run -q -o %s/a --set host.messages=200", dir);
+    snprintf(args, sizeof args, "run -q -o %s/a --set host.messages=200 builtin:fabric", dir);
     struct result *r = gtsim(args);
     CU_ASSERT_EQUAL(r->status, 0);
     free(r);
-    snprintf(args, sizeof args, "run -q -o %s/b --set host.messages=400", dir);
+    snprintf(args, sizeof args, "run -q -o %s/b --set host.messages=400 builtin:fabric", dir);
     r = gtsim(args);
     CU_ASSERT_EQUAL(r->status, 0);
     free(r);
