@@ -491,6 +491,14 @@ static void test_gtsim_run_chooses_the_vc4_config(void)
     CU_ASSERT_EQUAL(csv_value(text, "host.bin_list_bytes"), 107);
     CU_ASSERT_EQUAL(csv_value(text, "host.render_list_bytes"), 45);
     CU_ASSERT_EQUAL(csv_value(text, "host.shader_records"), 2);
+    /* the control list threads ran both lists (vc4-submit.md §9: one flush, one frame) */
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.bin_records"), 18);
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.render_records"), 9);
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.bfc"), 1);
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.rfc"), 1);
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.invalid_records"), 0);
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.unknown_registers"), 0);
+    CU_ASSERT_EQUAL(csv_value(text, "host.waits"), 1);
     /* a refused dump is a clear error and exit status 1-ish, not a crash */
     size_t size;
     uint8_t *b = inflate_file(TRI, &size);
