@@ -11,6 +11,7 @@
 #include "fabric/aub.h"
 #include "fabric/memory.h"
 #include "fabric/topology.h"
+#include "units/vc4_host/vc4_submit.h"
 
 const char *machine_default_config(char *buf, size_t size)
 {
@@ -44,16 +45,20 @@ static int config_for_workload(const char *workload, char *buf, size_t size, str
         { 9, "configs/gen9-skl-gt2.cfg" }, { 8, "configs/gen8-bdw-gt2.cfg" },
         { 7, "configs/gen7-vlv.cfg" }, { 4, "configs/gen4-g965.cfg" },
     };
+    char def[4096];
+    machine_default_config(def, sizeof def);
+    /* the default config's directory holds the others */
+    const char *slash = strrchr(def, '/');
+    size_t dir = slash ? (size_t)(slash - def) : 0;
+    if (vc4_dump_file_is_dump(workload)) {   /* a VideoCore IV submit dump */
+        snprintf(buf, size, "%.*s%svc4-bcm2835.cfg", (int)dir, def, dir ? "/" : "");
+        return 0;
+    }
     struct aub_device_guess p;
     if (aub_read_device(workload, &p, err) < 0)
         return -1;
     for (size_t i = 0; i < sizeof by_generation / sizeof by_generation[0]; i++)
         if (by_generation[i].generation == p.generation) {
-            char def[4096];
-            machine_default_config(def, sizeof def);
-            /* the default config's directory holds the others */
-            const char *slash = strrchr(def, '/');
-            size_t dir = slash ? (size_t)(slash - def) : 0;
             const char *name = strrchr(by_generation[i].config, '/') + 1;
             snprintf(buf, size, "%.*s%s%s", (int)dir, def, dir ? "/" : "", name);
             return 0;

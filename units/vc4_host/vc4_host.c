@@ -12,6 +12,7 @@
 #include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "units/common/mmio.h"
+#include "units/vc4_host/vc4_submit.h"
 #include "vc4_v3d_regs.h"
 
 #define MAX_JOB_BYTES (64u << 20)
@@ -34,6 +35,7 @@ struct vc4_host {
     uint32_t count, capacity, next;
     bool waiting;
     uint64_t commands, memory_bytes, register_writes, waits, expect_matches, expect_mismatches;
+    uint64_t submits, bin_list_bytes, render_list_bytes, shader_records, texture_samples;
 };
 
 static const struct param_desc host_params[] = {
@@ -58,6 +60,11 @@ static const struct stat_desc host_stats[] = {
     C("waits", waits, "commands", "waits for completion"),
     C("expect_matches", expect_matches, "words", "expected words found in memory"),
     C("expect_mismatches", expect_mismatches, "words", "expected words not found (logged)"),
+    C("submits", submits, "submits", "vc4 submits of a dump validated and started"),
+    C("bin_list_bytes", bin_list_bytes, "bytes", "validated binning control list bytes"),
+    C("render_list_bytes", render_list_bytes, "bytes", "generated render control list bytes"),
+    C("shader_records", shader_records, "records", "shader records validated and relocated"),
+    C("texture_samples", texture_samples, "samples", "texture uniforms relocated"),
     STAT_END
 };
 #undef C
@@ -210,6 +217,58 @@ static int parse(struct vc4_host *s, const char *path, const char *text, struct 
     return 0;
 }
 
+static void add_register(struct vc4_host *s, uint32_t offset, uint32_t value)
+{
+    struct command *c = add(s, CMD_REG, 0);
+    c->address = offset;
+    c->value = value;
+}
+
+/* A DRM_IOCTL_VC4_SUBMIT_CL dump: each submit is validated, relocated and given its render
+ * list as the kernel does (vc4_submit.h), its memory images are written, and the two control
+ * list threads are started through their registers, CA before EA (vc4-submit.md §9: writing
+ * CTnEA starts a thread stopped at its end); a wait follows each submit, as Mesa's simulator
+ * runs one job to completion before the next. */
+static int load_dump(struct vc4_host *s, struct gt_error *err)
+{
+    struct vc4_dump d;
+    if (vc4_dump_read(s->workload, &d, err) < 0)
+        return -1;
+    struct vc4_placement placement = { 0 };
+    int rc = 0;
+    for (uint32_t i = 0; i < d.count && rc == 0; i++) {
+        struct vc4_job job;
+        struct gt_error local;
+        if (vc4_submit_prepare(&d, i, &placement, &job, &local) < 0) {
+            rc = gt_error_set(err, "%s: %s", s->workload, local.message);
+            break;
+        }
+        for (uint32_t r = 0; r < job.regions; r++) {
+            struct command *c = add(s, CMD_MEMORY, 0);
+            c->address = job.region[r].address;
+            c->bytes = job.region[r].size;
+            c->data = job.region[r].data;   /* taken over */
+            job.region[r].data = NULL;
+        }
+        if (job.has_bin) {
+            add_register(s, V3D_CT0CA, job.ct0ca);
+            add_register(s, V3D_CT0EA, job.ct0ea);
+        }
+        add_register(s, V3D_CT1CA, job.ct1ca);
+        add_register(s, V3D_CT1EA, job.ct1ea);
+        add(s, CMD_WAIT, 0);
+        s->submits++;
+        s->bin_list_bytes += job.bin_length;
+        s->render_list_bytes += job.rcl_size;
+        s->shader_records += job.records;
+        s->texture_samples += job.samples;
+        vc4_job_free(&job);
+    }
+    vc4_placement_free(&placement);
+    vc4_dump_free(&d);
+    return rc;
+}
+
 static void free_commands(struct vc4_host *s)
 {
     for (uint32_t i = 0; i < s->count; i++)
@@ -225,8 +284,16 @@ static int host_realize(struct unit *u, struct gt_error *err)
     s->v3d = unit_port(u, "v3d", 0);
     s->v3d_reply = unit_port(u, "v3d_reply", 0);
     free_commands(s);
+    s->submits = s->bin_list_bytes = s->render_list_bytes = s->shader_records = 0;
+    s->texture_samples = 0;
     if (!s->workload[0])
         return 0;
+    if (vc4_dump_file_is_dump(s->workload)) {
+        if (!sim_memory(unit_sim(u)))
+            return gt_error_set(err, "%s: the machine has no memory to load '%s' into",
+                                unit_name(u), s->workload);
+        return load_dump(s, err);
+    }
     uint8_t *text;
     size_t n;
     if (gt_read_file(s->workload, MAX_JOB_BYTES, &text, &n, err) < 0)

@@ -20,12 +20,19 @@
  * time); register writes go to the V3D unit as MSG_MMIO in order; `wait` sends CS_MMIO_SYNC and
  * waits for its answer.
  *
- * Param: workload (the job file; empty: nothing to do). A malformed file is a realize error
- * naming file:line.
+ * Or a vc4 submit dump (FILE.vc4dump[.gz], recognised by its VC4DUMP1 header; the format of
+ * ../shared/traces/ext/app/vc4_submit_dump.c): every submit is validated and relocated as the
+ * Linux vc4 kernel does, its render control list generated (units/vc4_host/vc4_submit.h), its
+ * buffers written to memory, and the binning (CT0) and rendering (CT1) threads started with
+ * CTnCA then CTnEA writes; a wait follows each submit.
+ *
+ * Param: workload (the job file or dump; empty: nothing to do). A malformed file, or a submit
+ * the kernel would refuse, is a realize error naming file:line or the record and byte.
  * Ports: "v3d" out (MSG_MMIO), "v3d_reply" in (MSG_MMIO: CS_MMIO_SYNC_DONE).
- * Stats: commands, memory_bytes, register_writes, waits, expect_matches, expect_mismatches.
+ * Stats: commands, memory_bytes, register_writes, waits, expect_matches, expect_mismatches;
+ * for dumps submits, bin_list_bytes, render_list_bytes, shader_records, texture_samples.
  * Not modelled: the ARM side itself (memory commands take no simulated time; no mailbox, no
- * DRM submit path: VideoCore IV control lists are issue 16), V3D interrupts to the host (a
+ * kernel interrupts or seqnos for dumps), V3D interrupts to the host (a
  * `wait` is a sync the V3D unit answers, not an interrupt).
  */
 #ifndef GTSIM_UNITS_VC4_HOST_H

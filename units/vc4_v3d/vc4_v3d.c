@@ -6,6 +6,7 @@
 #include "fabric/sim.h"
 #include "units/common/mmio.h"
 #include "units/common/vc4_io.h"
+#include "units/vc4_v3d/vc4_cle.h"
 #include "vc4_v3d_regs.h"
 
 struct request {
@@ -35,6 +36,11 @@ struct vc4_v3d {
     uint64_t requests, starts, completions, overflows, host_interrupts, interrupts_raised;
     uint64_t watchdog_ends, fault_ends, bad_messages, unknown_registers, stat_srqcs, stat_dbqitc;
     uint64_t max_queued;
+    /* the control list executor (vc4_cle.h) */
+    struct vc4_cle cle;
+    uint64_t stat_bin_records, stat_render_records, stat_flushes, stat_frames;
+    uint64_t stat_invalid_records, stat_wrong_list_records, stat_semaphore_waits;
+    uint64_t stat_cle_overflows, stat_ct0cs, stat_ct1cs, stat_bfc, stat_rfc;
 };
 
 static const struct port_desc v3d_ports[] = {
@@ -67,6 +73,26 @@ static const struct stat_desc v3d_stats[] = {
       "writes of V3D registers not modelled here (ignored)"),
     STAT_LEVEL_FIELD("srqcs", struct vc4_v3d, stat_srqcs, "value", "V3D_SRQCS at the end"),
     STAT_LEVEL_FIELD("dbqitc", struct vc4_v3d, stat_dbqitc, "value", "V3D_DBQITC at the end"),
+    STAT_LEVEL_FIELD("bin_records", struct vc4_v3d, stat_bin_records, "records",
+                     "control records the binning thread (CT0) executed"),
+    STAT_LEVEL_FIELD("render_records", struct vc4_v3d, stat_render_records, "records",
+                     "control records the rendering thread (CT1) executed"),
+    STAT_LEVEL_FIELD("binning_flushes", struct vc4_v3d, stat_flushes, "flushes",
+                     "binning flushes (BFC increments)"),
+    STAT_LEVEL_FIELD("frames", struct vc4_v3d, stat_frames, "frames",
+                     "frames rendered (RFC increments: stores with end of frame)"),
+    STAT_LEVEL_FIELD("invalid_records", struct vc4_v3d, stat_invalid_records, "records",
+                     "unknown or unsized control records (thread stopped with CTERR)"),
+    STAT_LEVEL_FIELD("wrong_list_records", struct vc4_v3d, stat_wrong_list_records, "records",
+                     "records of the other thread's list class (Table 38 B/R)"),
+    STAT_LEVEL_FIELD("semaphore_wait_cycles", struct vc4_v3d, stat_semaphore_waits, "cycles",
+                     "cycles a thread waited on its semaphore"),
+    STAT_LEVEL_FIELD("cle_overflows", struct vc4_v3d, stat_cle_overflows, "events",
+                     "sub-list nesting beyond 2, semaphore overflow, runaway lists"),
+    STAT_LEVEL_FIELD("ct0cs", struct vc4_v3d, stat_ct0cs, "value", "V3D_CT0CS at the end"),
+    STAT_LEVEL_FIELD("ct1cs", struct vc4_v3d, stat_ct1cs, "value", "V3D_CT1CS at the end"),
+    STAT_LEVEL_FIELD("bfc", struct vc4_v3d, stat_bfc, "value", "V3D_BFC at the end"),
+    STAT_LEVEL_FIELD("rfc", struct vc4_v3d, stat_rfc, "value", "V3D_RFC at the end"),
     STAT_END
 };
 #undef C
@@ -88,6 +114,19 @@ static void update_registers(struct vc4_v3d *s)
 {
     s->stat_srqcs = srqcs(s);
     s->stat_dbqitc = s->dbqitc;
+    const struct vc4_cle_thread *b = &s->cle.thread[0], *r = &s->cle.thread[1];
+    s->stat_bin_records = b->records;
+    s->stat_render_records = r->records;
+    s->stat_flushes = s->cle.bfc_total;
+    s->stat_frames = s->cle.rfc_total;
+    s->stat_invalid_records = b->invalid + r->invalid;
+    s->stat_wrong_list_records = b->wrong_list + r->wrong_list;
+    s->stat_semaphore_waits = b->semaphore_waits + r->semaphore_waits;
+    s->stat_cle_overflows = b->overflows + r->overflows;
+    s->stat_ct0cs = vc4_cle_read(&s->cle, V3D_CT0CS);
+    s->stat_ct1cs = vc4_cle_read(&s->cle, V3D_CT1CS);
+    s->stat_bfc = vc4_cle_read(&s->cle, V3D_BFC);
+    s->stat_rfc = vc4_cle_read(&s->cle, V3D_RFC);
 }
 
 static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, uint32_t value)
@@ -140,7 +179,8 @@ static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, u
         s->dbqitc &= ~value;    /* write 1 to clear */
         break;
     default:
-        s->unknown_registers++;
+        if (!vc4_cle_write(&s->cle, offset, value))
+            s->unknown_registers++;
         break;
     }
 }
@@ -190,7 +230,8 @@ static void answer_syncs(struct vc4_v3d *s, struct unit *u)
             return;
         s->reply_held = NULL;
     }
-    while (s->syncs && s->completed_total + s->cleared_total >= s->sync_until[0]) {
+    while (s->syncs && s->completed_total + s->cleared_total >= s->sync_until[0] &&
+           !vc4_cle_busy(&s->cle)) {
         struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
         struct cs_mmio *r = (struct cs_mmio *)m->payload;
         r->op = CS_MMIO_SYNC_DONE;
@@ -283,6 +324,7 @@ static void v3d_reset(struct unit *u)
     s->error = false;
     s->srqua = s->srqul = s->dbqite = s->dbqitc = 0;
     s->sqrsv[0] = s->sqrsv[1] = 0;
+    vc4_cle_init(&s->cle, 0x3fffffffu);   /* bits 31:30: the BCM2835 cache alias */
     update_registers(s);
 }
 
@@ -302,9 +344,18 @@ static enum unit_activity v3d_tick(struct unit *u)
         unit_progress(u);
     }
     schedule(s, u);
+    /* the control list threads: one record each a cycle */
+    struct gpu_memory *mem = sim_memory(unit_sim(u));
+    bool busy = false;
+    if (mem)
+        for (unsigned n = 0; n < 2; n++) {
+            if (vc4_cle_step(&s->cle, n, mem))
+                unit_progress(u);
+        }
+    busy = mem && vc4_cle_busy(&s->cle);
     answer_syncs(s, u);
     update_registers(s);
-    return UNIT_IDLE;
+    return busy ? UNIT_BUSY : UNIT_IDLE;
 }
 
 static void v3d_destroy(struct unit *u)

@@ -17,14 +17,20 @@
  *  - the scheduler: a queued user program starts on the lowest-numbered idle QPU that is not
  *    reserved against user programs, one start per cycle (the seed gives no order beyond the
  *    reservations [chosen]); the QPU reports its end, which counts in QPURQCC;
+ *  - the control list executor's two threads (binning CT0, rendering CT1) with CTnCS, CTnEA,
+ *    CTnCA, BFC and RFC (units/vc4_v3d/vc4_cle.h): one control record per thread a cycle,
+ *    read from memory functionally;
  *  - register reads are not carried by the host messages: the register values are stats
  *    (srqcs, dbqitc) and a host waits with CS_MMIO_SYNC, answered (CS_MMIO_SYNC_DONE) once
- *    every request made before it has completed, as a host polling QPURQCC does.
+ *    every request made before it has completed and both control list threads have stopped,
+ *    as a host polling QPURQCC, BFC and RFC does.
  *
  * Ports: "host" in (MSG_MMIO: CS_MMIO_WRITE of a V3D register offset, CS_MMIO_SYNC),
  * "host_reply" out (MSG_MMIO CS_MMIO_SYNC_DONE), "qpu"[n] out (QPU_IO_START to QPU n, an open
  * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes).
- * Not modelled: the control list executor threads, the binner/render registers, performance
+ * Stats (control lists): bin_records, render_records, binning_flushes, frames, invalid_records,
+ * wrong_list_records, semaphore_wait_cycles, cle_overflows, ct0cs, ct1cs, bfc, rfc.
+ * Not modelled: the binner's registers (BPCA/BPCS/BPOA/BPOS), the tile binner, performance
  * counters, fragment/vertex/coordinate shader scheduling (SQCNTL limits), IDENT reads.
  */
 #ifndef GTSIM_UNITS_VC4_V3D_H
