@@ -56,7 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!port_inject(unit_port(eu, "dispatch", 0), m))
         abort();
     enum sim_stop_reason reason = sim_run(sim, (uint64_t)MAX_CYCLES * sim_clock_period(sim, 0));
-    if (reason == SIM_STOP_DEADLOCK && sim_log_count(sim, SIM_LOG_ERROR) == 0) {
+    /* the watchdog logs its own report as one error (fabric/sim.c sim_run) */
+    if (reason == SIM_STOP_DEADLOCK && sim_log_count(sim, SIM_LOG_ERROR) <= 1) {
         fprintf(stderr, "fuzz_eu_exec: hang with no error logged:\n%s\n", sim_deadlock_report(sim));
         abort();
     }

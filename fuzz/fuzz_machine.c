@@ -2,6 +2,7 @@
  * played on a one-subslice Gen9 machine under a cycle limit (fuzz_common.h). */
 #include <stdint.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "fuzz/fuzz_common.h"
 
@@ -11,6 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[128];
     fuzz_write_temp(data, size, ".aub", path, sizeof path);
-    fuzz_run_capture(path);
+    if (fuzz_run_capture(path) == FUZZ_HANG)
+        abort();
     return 0;
 }

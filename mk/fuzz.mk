@@ -7,6 +7,9 @@
 # and configs/, made at run time by fuzz/run.sh; findings land in
 # build/fuzz/findings/<target>/. The library is compiled again by clang
 # (no LTO); the generated sources are the shared build/gen ones.
+# fuzz-smoke is not part of .ci/run: compiling the library again under clang
+# with the sanitizers took ~5 minutes on the shared 2-core machine, over the
+# +2 minutes the CI may grow by.
 
 FUZZ_CC        ?= clang
 FUZZ_BUILD     := build/fuzz
