@@ -27,6 +27,7 @@ bool unit_key_is_reserved(const char *key)
 void *unit_state(const struct unit *u) { return u->state; }
 const char *unit_name(const struct unit *u) { return u->name; }
 const char *unit_kind(const struct unit *u) { return u->ops->kind; }
+bool unit_is_placeholder(const struct unit *u) { return u->ops->placeholder; }
 uint32_t unit_id(const struct unit *u) { return u->id; }
 struct sim *unit_sim(const struct unit *u) { return u->sim; }
 

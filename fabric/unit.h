@@ -208,6 +208,7 @@ struct unit_ops {
 void *unit_state(const struct unit *u);
 const char *unit_name(const struct unit *u);        /* "gpu.slice0.subslice1.eu3" */
 const char *unit_kind(const struct unit *u);
+bool unit_is_placeholder(const struct unit *u);     /* a placeholder stands in for the kind */
 uint32_t unit_id(const struct unit *u);
 struct sim *unit_sim(const struct unit *u);
 
