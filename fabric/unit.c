@@ -28,6 +28,7 @@ void *unit_state(const struct unit *u) { return u->state; }
 const char *unit_name(const struct unit *u) { return u->name; }
 const char *unit_kind(const struct unit *u) { return u->ops->kind; }
 const struct unit_ops *unit_ops_of(const struct unit *u) { return u->ops; }
+bool unit_is_placeholder(const struct unit *u) { return u->ops->placeholder; }
 uint32_t unit_id(const struct unit *u) { return u->id; }
 struct sim *unit_sim(const struct unit *u) { return u->sim; }
 

@@ -211,6 +211,7 @@ const char *unit_kind(const struct unit *u);
 /* The unit's kind table: a harness API of a kind checks it before reading
  * the unit's state (a placeholder may carry the same kind name). */
 const struct unit_ops *unit_ops_of(const struct unit *u);
+bool unit_is_placeholder(const struct unit *u);     /* a placeholder stands in for the kind */
 uint32_t unit_id(const struct unit *u);
 struct sim *unit_sim(const struct unit *u);
 

@@ -100,7 +100,8 @@ static size_t keep_data(struct host *h, const uint8_t *data, uint64_t size)
         h->data = gt_xrealloc(h->data, h->data_capacity);
     }
     size_t index = h->data_size;
-    memcpy(h->data + index, data, size);
+    if (size)   /* an empty write may come with no buffer at all (fuzz_machine finding) */
+        memcpy(h->data + index, data, size);
     h->data_size += size;
     return index;
 }

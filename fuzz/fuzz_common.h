@@ -1,0 +1,43 @@
+/* fuzz/fuzz_common.h - what the libFuzzer targets share: a fuzz input as a
+ * file (the readers under test take paths), and a small Gen9 machine playing a
+ * capture under a cycle limit.
+ *
+ * A finding is a crash, a sanitizer report, a leak, or a real hang: the
+ * watchdog stopping a run in which no unit logged an error (bad input that is
+ * counted and logged, then stops a unit, is a clean stop, not a finding). A run
+ * that reaches the cycle limit is not a finding either (a capture may loop).
+ * The targets run from the repository root (configs/ is read from there).
+ */
+#ifndef GTSIM_FUZZ_COMMON_H
+#define GTSIM_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes data to a per-process file /tmp/gtsim-fuzz-<pid><suffix>; path gets
+ * its name. Aborts when the file cannot be written (not a finding of the model). */
+void fuzz_write_temp(const uint8_t *data, size_t size, const char *suffix, char *path,
+                     size_t path_size);
+
+/* Writes a capture holding data's dwords (at most 16384) as one ring write:
+ * a memtrace version block naming SKL GT2 (PCI id 0x1912), then a ring
+ * COMMAND_WRITE block (fabric/aub.h's writer), so the host hands the dwords to
+ * the CS inline (CS_MMIO_RING_DATA). path gets the file's name. */
+void fuzz_write_ring_capture(const uint8_t *data, size_t size, char *path, size_t path_size);
+
+/* Cycles a fuzzed machine run may take; the watchdog's no-progress window. */
+#define FUZZ_MAX_CYCLES 200000u
+#define FUZZ_WATCHDOG_CYCLES 20000u
+
+/* What fuzz_run_capture returns beside a sim_stop_reason. */
+#define FUZZ_REJECTED (-1)  /* the machine could not be built: a clean rejection */
+#define FUZZ_HANG 1000      /* the watchdog stopped a run with no error logged: a finding */
+
+/* Runs the AUB capture at aub_path on configs/gen9-skl-gt2.cfg with one
+ * subslice, errors-only logging and the cycle limit above. Returns the sim's
+ * stop reason, FUZZ_REJECTED or FUZZ_HANG (after printing the watchdog's
+ * report). Shared by the fuzz targets (which abort on FUZZ_HANG) and the
+ * regression test of their findings (tests/integration/test_fuzz_regressions.c). */
+int fuzz_run_capture(const char *aub_path);
+
+#endif
