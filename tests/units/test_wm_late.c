@@ -373,10 +373,69 @@ static void test_early_rejects_per_draw(void)
     sim_destroy(r.sim);
 }
 
+/* The seed's rule written out again (seed 000 L109-113, 003 L15560-15580):
+ * bit 31 of row 0 is the pattern's upper-left pixel, placed at the offsets. */
+static bool stipple_keeps(const uint32_t rows[32], uint32_t ox, uint32_t oy, uint32_t x,
+                          uint32_t y)
+{
+    uint32_t col = (x - ox) % 32, row = (y - oy) % 32;
+    return (rows[row] & (0x80000000u >> col)) != 0;
+}
+
+static void test_polygon_stipple(void)
+{
+    struct rig r = rig_new();
+    ps_state(&r, (struct ps_setup){ .e16 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct spec_3DSTATE_WM *w;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_WM, 2, sizeof *w, (void **)&w);
+    w->PolygonStippleEnable = true;
+    to_wm(&r, m);
+    uint32_t rows[32] = { 0 };
+    rows[0] = 0xa0000000u;          /* columns 0 and 2 */
+    rows[1] = 0x40000000u;          /* column 1 */
+    struct spec_3DSTATE_POLY_STIPPLE_PATTERN *pp;
+    m = state_msg(&r, SPEC_ID_3DSTATE_POLY_STIPPLE_PATTERN, 33, sizeof *pp, (void **)&pp);
+    memcpy(pp->PatternRow, rows, sizeof rows);
+    to_wm(&r, m);
+    struct spec_3DSTATE_POLY_STIPPLE_OFFSET *po;
+    m = state_msg(&r, SPEC_ID_3DSTATE_POLY_STIPPLE_OFFSET, 2, sizeof *po, (void **)&po);
+    po->PolygonStippleXOffset = 8;
+    po->PolygonStippleYOffset = 4;
+    to_wm(&r, m);
+    struct setup_primitive p = triangle(8, 4);
+    send_setup(&r, &p);
+    run(&r, 30);
+    /* the 6 pixels inside: (8,4) (9,4) (10,4) (8,5) (9,5) (8,6) */
+    const uint32_t in[6][2] = { { 8, 4 }, { 9, 4 }, { 10, 4 }, { 8, 5 }, { 9, 5 }, { 8, 6 } };
+    uint32_t kept = 0, mask = 0;
+    for (uint32_t i = 0; i < 6; i++)
+        if (stipple_keeps(rows, 8, 4, in[i][0], in[i][1])) {
+            kept++;
+            uint32_t sub = (in[i][0] - 8) / 2 + 2 * ((in[i][1] - 4) / 2);   /* subspans in order */
+            uint32_t pixel = (in[i][0] & 1) + 2 * (in[i][1] & 1);
+            mask |= 1u << (4 * sub + pixel);
+        }
+    CU_ASSERT_EQUAL(kept, 3);
+    CU_ASSERT_EQUAL(stat(&r, "raster.poly_stippled"), 6 - kept);
+    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), kept);
+    /* one SIMD16 thread; subspan (8,6) has nothing left and is not sent */
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    CU_ASSERT_EQUAL(r.td->grf[0][1][7], (mask & 0xffu) << 16 | (mask & 0xffu));
+    /* a TRIFAN_NOSTIPPLE triangle (SF's flag) is not stippled */
+    p = triangle(8, 4);
+    p.flags |= PRIM_NO_POLY_STIPPLE;
+    send_setup(&r, &p);
+    run(&r, 30);
+    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), kept + 6);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "a killing PS over a depth-tested draw: late flag, planes, passes from thread ends",
       test_kill_is_late },
     { "early depth rejects counted per draw", test_early_rejects_per_draw },
+    { "polygon stipple: the 32x32 pattern at its offset; NOSTIPPLE triangles untouched",
+      test_polygon_stipple },
     { 0 }
 };
 TEST_SUITE(wm_late, cases);

@@ -101,6 +101,11 @@ struct wm {
     bool cc_viewport_valid;
     float cc_min[WM_VIEWPORTS], cc_max[WM_VIEWPORTS];
 
+    /* polygon stipple (3DSTATE_WM, 3DSTATE_POLY_STIPPLE_OFFSET / _PATTERN) */
+    bool poly_stipple;
+    uint32_t stipple_x, stipple_y, stipple_rows[32];
+    uint64_t pixels_stippled;
+
     /* params */
     uint32_t per_cycle, subspans_per_cycle;
 
@@ -367,6 +372,19 @@ static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
         s->hz_ends++;
 }
 
+static void take_poly_stipple(struct wm *s, uint32_t id, const void *body)
+{
+    s->state_wm++;
+    if (id == SPEC_ID_3DSTATE_POLY_STIPPLE_OFFSET) {
+        const struct spec_3DSTATE_POLY_STIPPLE_OFFSET *v = body;
+        s->stipple_x = v->PolygonStippleXOffset & 31u;
+        s->stipple_y = v->PolygonStippleYOffset & 31u;
+    } else {
+        const struct spec_3DSTATE_POLY_STIPPLE_PATTERN *v = body;
+        memcpy(s->stipple_rows, v->PatternRow, sizeof s->stipple_rows);
+    }
+}
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
@@ -383,6 +401,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->force_dispatch = v->ForceThreadDispatchEnable;
         s->force_kill = v->ForceKillPixelEnable;
         s->statistics = v->StatisticsEnable;
+        s->poly_stipple = v->PolygonStippleEnable;
         if (v->LegacyDepthBufferClearEnable || v->LegacyDepthBufferResolveEnable ||
             v->LegacyHierarchicalDepthBufferResolveEnable) {
             s->legacy_ops++;
@@ -463,6 +482,10 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->draw_y_max = (int32_t)v->ClippedDrawingRectangleYMax;
         break;
     }
+    case SPEC_ID_3DSTATE_POLY_STIPPLE_OFFSET:
+    case SPEC_ID_3DSTATE_POLY_STIPPLE_PATTERN:
+        take_poly_stipple(s, p->id, body);
+        break;
     case SPEC_ID_3DSTATE_SAMPLE_MASK:
         s->state_wm++;
         s->sample_mask = ((const struct spec_3DSTATE_SAMPLE_MASK *)body)->SampleMask;
@@ -724,6 +747,32 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z)
     return (r & DS_PASS) != 0;
 }
 
+/* Polygon stipple (L15560-15580): with Polygon Stipple Enable, a triangle
+ * of the topologies it applies to (SF's PRIM_NO_POLY_STIPPLE clear;
+ * rectangles never) keeps pixel (x, y) when bit 31 - ((x - X Offset) mod 32)
+ * of pattern row (y - Y Offset) mod 32 is set (row 1 top most, bit 31 its
+ * left pixel: 3DSTATE_POLY_STIPPLE_PATTERN, seed 000 L109-113; the offsets
+ * put the pattern's upper-left corner at (X, Y) Offset from the colour
+ * buffer's origin). Returns the mask of the subspan's pixels kept. */
+static uint32_t poly_stipple(struct wm *s, uint32_t mask)
+{
+    const struct setup_primitive *p = &s->prim;
+    if (!s->poly_stipple || p->topology != PRIM_TRILIST || (p->flags & PRIM_NO_POLY_STIPPLE))
+        return mask;
+    uint32_t kept = mask;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        uint32_t x = (uint32_t)s->sx + (i & 1u), y = (uint32_t)s->sy + (i >> 1);
+        uint32_t row = s->stipple_rows[(y + 32u - s->stipple_y) & 31u];
+        if (!((row >> (31u - ((x + 32u - s->stipple_x) & 31u))) & 1u)) {
+            kept &= ~(1u << i);
+            s->pixels_stippled++;
+        }
+    }
+    return kept;
+}
+
 /* Rasterizes the subspan at (sx, sy): true (and *out) when a pixel is left
  * for the PS. */
 static bool raster_subspan(struct wm *s, struct subspan *out)
@@ -734,6 +783,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
         if (covers(p, s->sx + (int32_t)(i & 1u), s->sy + (int32_t)(i >> 1), s->pixel_center))
             mask |= 1u << i;
     s->subspans++;
+    mask = poly_stipple(s, mask);
     /* Sample Mask = the enables of the sample count & 3DSTATE_SAMPLE_MASK
      * (L15349-15367): at 1x, sample 0's bit */
     if (mask && !(s->sample_mask & 1u)) {
@@ -1326,6 +1376,7 @@ static const struct stat_desc wm_stats[] = {
     C("raster.pixels", pixels_rasterized, "pixels", "pixels inside primitives"),
     C("raster.unsupported_samples", unsupported_samples, "primitives",
       "multisampled or per-sample primitives rasterized at 1x"),
+    C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),
     C("raster.sample_masked", pixels_sample_masked, "pixels",
       "pixels dropped by 3DSTATE_SAMPLE_MASK"),
     C("depth.subspans_rejected", subspans_rejected, "subspans",
@@ -1460,6 +1511,9 @@ static void wm_reset(struct unit *u)
     memset(&s->stencil, 0, sizeof s->stencil);
     s->barycentric_modes = s->edsc = s->force_dispatch = s->force_kill = 0;
     s->statistics = s->ps_valid = s->enable8 = s->enable16 = s->enable32 = false;
+    s->poly_stipple = false;
+    s->stipple_x = s->stipple_y = 0;
+    memset(s->stipple_rows, 0, sizeof s->stipple_rows);
     s->ps_invocations = s->ps_depth = 0;
     s->draws_seen = 0;
     s->stencil_enable = s->clear_valid = s->cc_viewport_valid = s->drawing_rectangle = false;

@@ -27,7 +27,11 @@
  *    box in 2x2 subspans, row of subspans by row, left to right; a pixel is
  *    inside when its sample point (centre, or the upper-left corner with
  *    Pixel Location UL_CORNER) passes every edge; pixel order in a subspan
- *    UL, UR, LL, LR (L15477). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
+ *    UL, UR, LL, LR (L15477). Polygon stipple (L15560-15580; 3DSTATE_WM
+ *    Polygon Stipple Enable, 3DSTATE_POLY_STIPPLE_OFFSET / _PATTERN, bit 31
+ *    of row 1 the pattern's upper-left pixel, seed 000 L109-113) drops
+ *    pixels of triangles SF did not mark PRIM_NO_POLY_STIPPLE
+ *    (raster.poly_stippled). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
  *    pixel (L15349-15367, 1x). Single sample only: other sample counts are
  *    counted (raster.unsupported_samples) and rasterized at 1x.
  *  - Early depth/stencil (L15709-15775; "always enabled" on SKL, L15764):
@@ -109,7 +113,8 @@
  *
  * Not modelled: multisampling (sample positions, per-sample dispatch,
  * centroid), lines' and points' own rules beyond the edges SF gives,
- * polygon and line stipple, anti-aliased lines, chroma key, RT independent
+ * line stipple (3DSTATE_LINE_STIPPLE: the counter needs the pixels in line
+ * order, which the box walk does not give), anti-aliased lines, chroma key, RT independent
  * rasterization, depth offset (SF's),
  * HiZ, the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
