@@ -296,7 +296,9 @@ static int write_draws(struct sim *sim, const char *dir, struct gt_error *err)
     FILE *f = NULL;
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
         struct unit *u = sim_unit(sim, i);
-        if (strcmp(unit_kind(u), "wm") != 0)
+        /* the real windower (a placeholder of kind "wm" makes its ports on
+         * demand and keeps no draws) */
+        if (strcmp(unit_kind(u), "wm") != 0 || unit_port_is_open(u, "sf"))
             continue;
         if (!f) {
             char path[4200];
