@@ -289,7 +289,8 @@ static int write_csv(const void *w, FILE *f, struct gt_error *err)
 /* draws.csv: one row per 3DPRIMITIVE that reached a windower (units/wm/wm.h
  * struct wm_observed_draw): pixels rasterized, rejected early by depth and
  * by stencil, passed, shaded, written, PS threads, and the cycles from the
- * draw's first primitive at WM to its last pixel written (WM's clock).
+ * draw's first primitive at WM to its last pixel written (WM's clock). Draws
+ * are numbered from 1, as images.json numbers them (thread_msg.h ctx.draw).
  * Written only when the machine has a "wm" unit. */
 static int write_draws(struct sim *sim, const char *dir, struct gt_error *err)
 {
@@ -314,7 +315,7 @@ static int write_draws(struct sim *sim, const char *dir, struct gt_error *err)
         for (uint32_t k = 0; k < n; k++)
             fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-                    unit_name(u), d[k].draw, d[k].primitives, d[k].pixels_rasterized,
+                    unit_name(u), d[k].draw + 1, d[k].primitives, d[k].pixels_rasterized,
                     d[k].pixels_depth_rejected, d[k].pixels_stencil_rejected, d[k].pixels_passed,
                     d[k].pixels_shaded, d[k].pixels_written, d[k].threads, d[k].first_cycle,
                     d[k].last_cycle, d[k].last_cycle - d[k].first_cycle + 1);

@@ -298,7 +298,7 @@ static void test_kill_is_late(void)
     for (uint32_t t = 0; t < 2; t++) {
         const struct eu_thread_context *c = &r.td->head[t].ctx;
         CU_ASSERT_TRUE(c->pixel_flags & EU_PIXEL_LATE_DEPTH_STENCIL);
-        CU_ASSERT_EQUAL(c->draw, 7);
+        CU_ASSERT_EQUAL(c->draw, 8);    /* numbered from 1 */
         CU_ASSERT_EQUAL(c->setup.x0, p.x0);
         CU_ASSERT_EQUAL(c->setup.y0, p.y0);
         CU_ASSERT_EQUAL(c->setup.offset, 0.5f);

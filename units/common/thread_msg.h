@@ -70,8 +70,9 @@ struct eu_thread_context {
      * the planes from there (seed 003 L8214-8418 leaves the path open); the
      * model carries the few values with the thread instead. WM fills it for
      * PS threads; other stages leave it zero.
-     *  draw: the 3DPRIMITIVE the thread's pixels came from (setup_primitive
-     *      .draw; 0 = unknown); the pixel back end numbers its draws by it;
+     *  draw: the 3DPRIMITIVE the thread's pixels came from, numbered from 1
+     *      (setup_primitive.draw + 1; 0 = unknown); the pixel back end numbers
+     *      its draws by it (images.json), draws.csv uses the same numbers;
      *  pixel_flags: enum eu_pixel_flags;
      *  viewport_index / rt_array_index: the primitive's (R0.0), for the CC
      *      viewport's depth clamp and the depth buffer's slice;

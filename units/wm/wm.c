@@ -901,7 +901,7 @@ static void fill_pixel_context(const struct wm *s, struct eu_thread_context *c)
 {
     const struct setup_primitive *p = &s->prim;
     bool tested = s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write;
-    c->draw = p->draw;
+    c->draw = p->draw + 1;          /* numbered from 1 (thread_msg.h) */
     c->pixel_flags = (uint8_t)(((p->flags & PRIM_BACK_FACING) ? EU_PIXEL_BACK_FACING : 0) |
                                (tested && !s->early ? EU_PIXEL_LATE_DEPTH_STENCIL : 0));
     c->viewport_index = (uint8_t)(p->viewport_index & 0xfu);
