@@ -16,6 +16,7 @@
 #include "tools/images.h"
 #include "tools/machine.h"
 #include "units/cs/cs.h"
+#include "units/wm/wm.h"
 #include "fabric/memory.h"
 
 /* The default job: a real capture kept in the repository (issue 12 item 7). */
@@ -299,6 +300,45 @@ static int write_csv(const void *w, FILE *f, struct gt_error *err)
     return stats_write_csv(w, f, err);
 }
 
+/* draws.csv: one row per 3DPRIMITIVE that reached a windower (units/wm/wm.h
+ * struct wm_observed_draw): pixels rasterized, rejected early by depth and
+ * by stencil, passed, shaded, written, PS threads, and the cycles from the
+ * draw's first primitive at WM to its last pixel written (WM's clock). Draws
+ * are numbered from 1, as images.json numbers them (thread_msg.h ctx.draw).
+ * Written only when the machine has a "wm" unit. */
+static int write_draws(struct sim *sim, const char *dir, struct gt_error *err)
+{
+    FILE *f = NULL;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        /* the real windower (a placeholder of kind "wm" makes its ports on
+         * demand and keeps no draws) */
+        if (strcmp(unit_kind(u), "wm") != 0 || unit_port_is_open(u, "sf"))
+            continue;
+        if (!f) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/draws.csv", dir);
+            if (!(f = fopen(path, "w")))
+                return gt_error_set(err, "cannot write %s: %s", path, strerror(errno));
+            fprintf(f, "unit,draw,primitives,pixels_rasterized,pixels_depth_rejected,"
+                       "pixels_stencil_rejected,pixels_passed,pixels_shaded,pixels_written,"
+                       "ps_threads,first_cycle,last_cycle,cycles\n");
+        }
+        const struct wm_observed_draw *d;
+        uint32_t n = wm_observed_draws(u, &d);
+        for (uint32_t k = 0; k < n; k++)
+            fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                    unit_name(u), d[k].draw + 1, d[k].primitives, d[k].pixels_rasterized,
+                    d[k].pixels_depth_rejected, d[k].pixels_stencil_rejected, d[k].pixels_passed,
+                    d[k].pixels_shaded, d[k].pixels_written, d[k].threads, d[k].first_cycle,
+                    d[k].last_cycle, d[k].last_cycle - d[k].first_cycle + 1);
+    }
+    if (f && fclose(f) != 0)
+        return gt_error_set(err, "cannot write %s/draws.csv: %s", dir, strerror(errno));
+    return 0;
+}
+
 /* --record-port: a recorder on an existing port of the built machine. */
 static struct recorder *start_recording(struct sim *sim, const char *spec, struct gt_error *err)
 {
@@ -556,7 +596,8 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     stats = stats_writer_create();
     sim_write_stats(sim, stats);
     if (write_file_with(a.out_dir, "stats.json", write_json, stats, &err) < 0 ||
-        write_file_with(a.out_dir, "stats.csv", write_csv, stats, &err) < 0)
+        write_file_with(a.out_dir, "stats.csv", write_csv, stats, &err) < 0 ||
+        write_draws(sim, a.out_dir, &err) < 0)
         goto fail;
     for (int i = 0; i < a.record_count; i++) {
         int rc = recorder_close(recorders[i], &err);

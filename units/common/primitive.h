@@ -75,6 +75,10 @@ enum prim_flags {
      * output triangles, which units/gs already reorders and types). CLIP
      * inverts such a triangle as SF's strip decomposition would (L14631). */
     PRIM_STRIP_ODD = 1u << 5,
+    /* Set by SF on a set-up triangle whose topology polygon stipple does not
+     * apply to: anything but POLYGON, TRIFAN, TRILIST, TRISTRIP and
+     * TRISTRIP_REVERSE (TRIFAN_NOSTIPPLE in particular; seed 003 L15560-15575) */
+    PRIM_NO_POLY_STIPPLE = 1u << 6,
 };
 
 #define PRIM_MAX_VERTICES 32u       /* PATCHLIST_32 */

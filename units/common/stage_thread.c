@@ -246,6 +246,13 @@ void stage_threads_send(struct stage_threads *t, struct unit *u, struct msg *m)
 
 bool stage_threads_poll_end(struct stage_threads *t, struct unit *u, uint64_t *tag)
 {
+    struct eu_thread_end end;
+    return stage_threads_poll_end_notice(t, u, tag, &end);
+}
+
+bool stage_threads_poll_end_notice(struct stage_threads *t, struct unit *u, uint64_t *tag,
+                                   struct eu_thread_end *end)
+{
     struct msg *m;
     while (t->eot && (m = port_pop(t->eot)) != NULL) {
         const struct eu_thread_end *e = (const struct eu_thread_end *)m->payload;
@@ -265,6 +272,7 @@ bool stage_threads_poll_end(struct stage_threads *t, struct unit *u, uint64_t *t
             t->in_flight--;
         t->stats.ended++;
         *tag = r->tag;
+        *end = *e;
         msg_free(unit_sim(u), m);
         return true;
     }

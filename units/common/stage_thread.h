@@ -181,6 +181,10 @@ void stage_threads_send(struct stage_threads *t, struct unit *u, struct msg *m);
 /* Takes one thread-end notice from "eot": true and the thread's tag, or false
  * when none is waiting. Notices for unknown requests are counted and skipped. */
 bool stage_threads_poll_end(struct stage_threads *t, struct unit *u, uint64_t *tag);
+/* The same, with a copy of the notice itself in *end (the pixel back end's
+ * counts, thread_msg.h struct eu_thread_end). */
+bool stage_threads_poll_end_notice(struct stage_threads *t, struct unit *u, uint64_t *tag,
+                                   struct eu_thread_end *end);
 
 /* Copies the constants into grf[first..] (as many whole registers as fit
  * before `total`); returns the register after them. */

@@ -64,6 +64,44 @@ struct eu_thread_context {
      * uses it for messages without a header (003 L3476-3480: "from the command
      * stream"; a header's M0.3[31:5] overrides it). 0 when the stage has none. */
     uint32_t sampler_state;
+    /* A PS thread's primitive, as the pixel back end (late depth/stencil) and
+     * the pixel interpolator (SFID 14) need it. The hardware keeps the
+     * primitive's setup beside the thread in the windower and the PI takes
+     * the planes from there (seed 003 L8214-8418 leaves the path open); the
+     * model carries the few values with the thread instead. WM fills it for
+     * PS threads; other stages leave it zero.
+     *  draw: the 3DPRIMITIVE the thread's pixels came from, numbered from 1
+     *      (setup_primitive.draw + 1; 0 = unknown); the pixel back end numbers
+     *      its draws by it (images.json), draws.csv uses the same numbers;
+     *  pixel_flags: enum eu_pixel_flags;
+     *  viewport_index / rt_array_index: the primitive's (R0.0), for the CC
+     *      viewport's depth clamp and the depth buffer's slice;
+     *  setup: the screen-linear planes (value = a0 + a1 dx + a2 dy with
+     *      dx = x + offset - x0, dy = y + offset - y0; offset 0.5 for pixel
+     *      centres, 0 for UL_CORNER) of depth and of the barycentric weights
+     *      of vertices 1 and 2, and the vertices' 1/w (primitive.h). */
+    uint32_t draw;
+    uint8_t pixel_flags;
+    uint8_t viewport_index;
+    uint16_t rt_array_index;
+    struct eu_pixel_setup {
+        float x0, y0, offset;
+        float depth[3];                 /* a0, a1, a2 */
+        float barycentric[2][3];        /* b1, b2: a0, a1, a2 */
+        float vertex_inverse_w[3];
+    } setup;
+};
+
+/* eu_thread_context.pixel_flags */
+enum eu_pixel_flags {
+    /* WM did not test the thread's pixels early (the PS kills pixels,
+     * computes depth, writes oMask, or Early Depth/Stencil Control is
+     * PSEXEC, seed 003 L15709-15775, L15298-15317): the pixel back end runs
+     * the depth/stencil test and update when the thread writes its pixels
+     * (after alpha test and oMask, L16420-16431) and reports the passes in
+     * the thread end (struct eu_thread_end.pixels_depth_passed) */
+    EU_PIXEL_LATE_DEPTH_STENCIL = 1u << 0,
+    EU_PIXEL_BACK_FACING = 1u << 1,     /* the primitive is back-facing (two-sided stencil) */
 };
 
 /* The Fixed Function Identifier a stage puts in its dispatches (sr0.0[27:24],
@@ -138,6 +176,13 @@ struct eu_thread_end {
     uint16_t status;            /* enum eu_thread_status */
     uint32_t ffid;
     uint64_t instructions;
+    /* Meaningful only in the pixel back end's PS thread ends to WM:
+     * the pixels (samples) the thread's render target writes put in memory,
+     * and, for a thread tested late (EU_PIXEL_LATE_DEPTH_STENCIL), the pixels
+     * that passed depth and stencil (WM adds them to PS_DEPTH_COUNT and both
+     * to its per-draw record). */
+    uint32_t pixels_written;
+    uint32_t pixels_depth_passed;
 };
 
 enum eu_send_flags {

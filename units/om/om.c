@@ -21,12 +21,14 @@
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
 #include "units/om/om_color.h"
+#include "units/om/om_depth.h"
 
 #define OM_MAX_EUS 64
 #define OM_MAX_RTS 8                /* BLEND_STATE entries */
 #define OM_MAX_LINES 256            /* lines one message's timing tracks */
 #define OM_MAX_TXN 256
 #define OM_WARNED_FORMATS 16
+#define OM_THREAD_SLOTS 16          /* per EU: thread slots the per-thread counts track */
 
 enum { RC_RT_WRITE = 12, RC_RT_READ = 13 };
 
@@ -48,6 +50,13 @@ struct txn {
 
 struct pending_line {
     uint32_t txn, index;
+};
+
+/* What a PS thread's RT writes did so far, reported in its thread end. */
+struct thread_counts {
+    bool used;
+    uint32_t group;
+    uint32_t written, depth_passed;
 };
 
 struct om {
@@ -86,6 +95,10 @@ struct om {
     uint64_t bad_messages, bad_state, state_read_failures, no_positions, thread_ends;
     uint64_t dither_ignored, busy_cycles, lines, l3_replies, stall_writeback, draws;
     uint64_t lines_dropped;
+    /* late depth/stencil (om_depth.h) and the per-thread counts */
+    struct om_depth depth;
+    struct thread_counts *thread_counts;    /* [eus * OM_THREAD_SLOTS] */
+    uint64_t late_pixels, untracked_threads;
 };
 
 static const struct param_desc om_params[] = {
@@ -157,7 +170,23 @@ static const struct stat_desc om_stats[] = {
     C("l3_replies", l3_replies, "replies", "line completions from the L3"),
     C("lines_dropped", lines_dropped, "lines", "lines beyond what one message tracks (not timed)"),
     C("stall.writeback", stall_writeback, "cycles", "cycles with a reply held by a full channel"),
-    C("draws", draws, "draws", "runs of RT writes between state packets"),
+    C("draws", draws, "draws", "draws written (the threads' draw numbers, else runs of RT "
+      "writes between state packets)"),
+    C("late.pixels", late_pixels, "pixels",
+      "pixels of late-tested threads (depth/stencil after the PS) tested and counted"),
+    C("late.tested", depth.tested, "pixels", "pixels through the late depth/stencil test"),
+    C("late.passed", depth.passed, "pixels", "pixels passing late depth and stencil"),
+    C("late.depth_failed", depth.depth_failed, "pixels", "pixels failing the late depth test"),
+    C("late.stencil_failed", depth.stencil_failed, "pixels", "pixels failing the late stencil test"),
+    C("late.depth_writes", depth.depth_writes, "pixels", "depth values written late"),
+    C("late.stencil_writes", depth.stencil_writes, "pixels", "stencil values written late"),
+    C("late.faults", depth.faults, "accesses", "late depth/stencil accesses that faulted (passed)"),
+    C("late.bad_buffers", depth.bad_buffers, "packets",
+      "depth/stencil buffers not modelled (their tests pass)"),
+    C("late.stencil_export_ignored", depth.stencil_export_ignored, "messages",
+      "RT writes with the shader's stencil (oS): not used as the reference"),
+    C("untracked_threads", untracked_threads, "messages",
+      "RT writes of threads beyond the per-thread count table (counts not reported)"),
     STAT_END
 };
 #undef C
@@ -234,13 +263,23 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
         break;
     }
     case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_CC: {
-        /* depth is clamped to CC_VIEWPORT by the depth test, which WM does:
-         * the array is read (faults counted) but not used here */
+        /* the late depth test clamps to CC_VIEWPORT (L16502): Minimum and
+         * Maximum Depth per viewport, 8 bytes each */
         const struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_CC *v = cs_state_common(p);
-        uint32_t dw[2];
-        read_state(s, p, s->dynamic_base + v->CCViewportPointer, dw, sizeof dw, u);
+        float mm[2 * OM_DEPTH_VIEWPORTS];
+        bool ok = read_state(s, p, s->dynamic_base + v->CCViewportPointer, mm, sizeof mm, u);
+        om_depth_take_cc_viewport(&s->depth, mm, ok);
         break;
     }
+    case SPEC_ID_3DSTATE_WM_DEPTH_STENCIL:
+        om_depth_take_ds(&s->depth, cs_state_common(p));
+        break;
+    case SPEC_ID_3DSTATE_DEPTH_BUFFER:
+        om_depth_take_depth_buffer(&s->depth, cs_state_common(p));
+        break;
+    case SPEC_ID_3DSTATE_STENCIL_BUFFER:
+        om_depth_take_stencil_buffer(&s->depth, cs_state_common(p));
+        break;
     case SPEC_ID_3DSTATE_PS: {
         const struct spec_3DSTATE_PS *v = cs_state_common(p);
         s->fast_clear = v->RenderTargetFastClearEnable;
@@ -261,8 +300,7 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
         break;
     }
     default:
-        /* 3DSTATE_PS_BLEND (a copy of BLEND_STATE's RT 0 for WM),
-         * WM_DEPTH_STENCIL, DEPTH_BUFFER: the tests they drive are WM's */
+        /* 3DSTATE_PS_BLEND (a copy of BLEND_STATE's RT 0 for WM) */
         break;
     }
 }
@@ -383,6 +421,8 @@ struct access {
     struct unit *u;
     struct txn *t;
     struct gpu_address_space as;
+    const struct eu_thread_context *ctx;    /* the sending thread's */
+    uint32_t written, depth_passed;         /* this message's, for the thread end */
 };
 
 static void add_line(struct access *a, uint64_t physical, uint8_t op)
@@ -661,6 +701,27 @@ static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t
     return n;
 }
 
+/* The late depth/stencil test of a slot (om_depth.h), after alpha to
+ * coverage, oMask and alpha test (L16420-16431); true when the pixel goes
+ * on (always for threads WM tested early). The thread's last RT write updates
+ * the buffers and counts. */
+static bool late_depth_stencil(struct access *a, const struct rt_write *w, unsigned slot)
+{
+    if (!(a->ctx->pixel_flags & EU_PIXEL_LATE_DEPTH_STENCIL))
+        return true;
+    uint32_t x, y;
+    slot_position(w, slot, &x, &y);
+    float z = (w->flags & RT_WRITE_HAS_DEPTH) ? w->depth[slot] : om_depth_source(a->ctx, x, y);
+    bool update = (w->flags & RT_WRITE_LAST_RT) != 0;
+    bool pass = om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, w->rt_array_index, z, update);
+    if (update) {
+        a->s->late_pixels++;
+        if (pass)
+            a->depth_passed++;
+    }
+    return pass;
+}
+
 /* One slot through the colour calculator and into the RT; the samples written. */
 static uint64_t write_slot(struct access *a, const struct rt *rt, const struct rt_write *w,
                            unsigned slot, bool *discarded)
@@ -702,6 +763,10 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
                        s->cc.AlphaReferenceValueAsUNORM8))
         coverage = 0;
     if (!coverage) {
+        *discarded = true;
+        return 0;
+    }
+    if (!late_depth_stencil(a, w, slot)) {
         *discarded = true;
         return 0;
     }
@@ -806,11 +871,19 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
         goto done;
     }
     s->rt_write[w->subtype]++;
-    if (s->state_since_write || s->draw == 0) {
+    if (p->ctx.draw) {
+        /* the thread's 3DPRIMITIVE (WM's numbering, thread_msg.h) */
+        if (p->ctx.draw != s->draw)
+            s->draws++;
+        s->draw = p->ctx.draw;
+        s->state_since_write = false;
+    } else if (s->state_since_write || s->draw == 0) {
         s->draw++;
         s->draws++;
         s->state_since_write = false;
     }
+    if (w->flags & RT_WRITE_HAS_STENCIL)
+        s->depth.stencil_export_ignored++;
     if (s->blend_valid && s->blend.ColorDitherEnable)
         s->dither_ignored++;
     bool header = desc_msg_header_present(p->desc) || (p->flags & EU_SEND_HEADER);
@@ -826,8 +899,15 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
         goto done;
     }
     struct rt rt;
-    if (!resolve_rt(s, a->u, &a->as, &p->ctx, w->render_target, &rt))
+    if (!resolve_rt(s, a->u, &a->as, &p->ctx, w->render_target, &rt)) {
+        /* a NULL (or unwritable) RT: the late depth/stencil still runs for
+         * the slots the mask and oMask keep (depth-only passes with discard) */
+        for (unsigned slot = 0; slot < PIXEL_MAX_SLOTS; slot++)
+            if ((w->slot_mask & (1u << slot)) &&
+                (!(w->flags & RT_WRITE_HAS_OMASK) || (w->omask[slot] & 1u)))
+                late_depth_stencil(a, w, slot);
         goto done;
+    }
     uint64_t written = 0;
     uint32_t slice = rt_slice(&rt, w->rt_array_index);
     for (unsigned slot = 0; slot < PIXEL_MAX_SLOTS; slot++) {
@@ -845,6 +925,7 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
             s->pixels_discarded++;
     }
     s->pixels_written += written;
+    a->written += (uint32_t)written;
     if (written)
         record_surface(s, &rt, &a->as, written);
 done:
@@ -918,6 +999,20 @@ static void complete(struct om *s, uint32_t ti, uint64_t at)
     s->in_flight--;
 }
 
+/* The counts of the thread sending p (by EU and thread slot; a new group
+ * number starts afresh); NULL beyond the table. */
+static struct thread_counts *thread_counts_of(struct om *s, uint32_t eu, const struct eu_send_msg *p)
+{
+    if (!s->thread_counts || eu >= s->eus || p->slot >= OM_THREAD_SLOTS) {
+        s->untracked_threads++;
+        return NULL;
+    }
+    struct thread_counts *tc = &s->thread_counts[eu * OM_THREAD_SLOTS + p->slot];
+    if (!tc->used || tc->group != p->ctx.group)
+        *tc = (struct thread_counts){ .used = true, .group = p->ctx.group };
+    return tc;
+}
+
 static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *m)
 {
     const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
@@ -946,7 +1041,7 @@ static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *
         t->wb->tag = m->tag;
         wb = w->regs[0];
     }
-    struct access a = { .s = s, .u = u, .t = t };
+    struct access a = { .s = s, .u = u, .t = t, .ctx = &p->ctx };
     gpu_address_space_init(&a.as, sim_memory(unit_sim(u)),
                            (enum gpu_address_space_format)p->ctx.space_format, p->ctx.space_root);
     uint32_t pixels = 0;
@@ -961,6 +1056,11 @@ static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *
         s->unsupported_messages++;
         warn_once(s, u, 4, "render cache message type not modelled: zeros returned");
     }
+    struct thread_counts *tc = thread_counts_of(s, eu, p);
+    if (tc) {
+        tc->written += a.written;
+        tc->depth_passed += a.depth_passed;
+    }
     if (p->flags & EU_SEND_EOT) {
         /* the thread's last message: WM releases its scoreboard on this */
         t->end = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
@@ -970,6 +1070,10 @@ static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *
         e->request_id = p->ctx.group;
         e->slot = p->slot;
         e->ffid = FFID_PS;
+        e->pixels_written = tc ? tc->written : a.written;
+        e->pixels_depth_passed = tc ? tc->depth_passed : a.depth_passed;
+        if (tc)
+            tc->used = false;
         s->thread_ends++;
     }
     /* the pixel pipe: pixels_per_cycle a cycle, in message order */
@@ -1040,6 +1144,8 @@ static int om_realize(struct unit *u, struct gt_error *err)
     free(s->eu);
     free(s->outs);
     s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
+    free(s->thread_counts);
+    s->thread_counts = gt_xcalloc((size_t)s->eus * OM_THREAD_SLOTS + 1, sizeof *s->thread_counts);
     s->outs = gt_xcalloc(s->eus + 1, sizeof *s->outs);
     for (uint32_t i = 0; i < s->eus; i++) {
         s->eu[i] = unit_port(u, "eu", i);
@@ -1089,6 +1195,9 @@ static void om_reset(struct unit *u)
     s->state_since_write = false;
     s->blend_valid = s->cc_valid = false;
     s->fast_clear = s->resolve = false;
+    om_depth_reset(&s->depth);
+    if (s->thread_counts)
+        memset(s->thread_counts, 0, (size_t)s->eus * OM_THREAD_SLOTS * sizeof *s->thread_counts);
 }
 
 static enum unit_activity om_tick(struct unit *u)
@@ -1136,7 +1245,9 @@ static void om_destroy(struct unit *u)
     reply_queue_free(&s->replies, unit_sim(u));
     free(s->eu);
     free(s->outs);
+    free(s->thread_counts);
     s->eu = s->outs = NULL;
+    s->thread_counts = NULL;
 }
 
 const struct unit_ops om_ops = {

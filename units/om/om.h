@@ -28,8 +28,11 @@
  *  - the colour calculator per pixel in the seed's order (L16420-16431):
  *    alpha to coverage (BLEND_STATE, off when oMask is sent or PS_EXTRA
  *    disables it), oMask, alpha to one, alpha test (COLOR_CALC_STATE format
- *    and reference; source 0 alpha when sent); depth and stencil are WM's
- *    (early tests), not here; pre-blend clamp, blending with the BLEND_STATE
+ *    and reference; source 0 alpha when sent); depth and stencil: WM's early
+ *    tests, or here, late (units/om/om_depth.h), for threads WM marks
+ *    (eu_thread_context EU_PIXEL_LATE_DEPTH_STENCIL: the PS kills pixels,
+ *    computes depth, writes oMask, or EDSC is PSEXEC), sZ or the thread's
+ *    depth plane as source depth, also when the RT is NULL; pre-blend clamp, blending with the BLEND_STATE
  *    entry of the RT index (every factor and function, MIN/MAX with factors,
  *    independent alpha, constant colour, SRC_ALPHA_SATURATE, dual source),
  *    post-blend clamp and the RT format's range (L16518-16627; units/om/
@@ -57,14 +60,18 @@
  *    COLOR_CALC_STATE and CC_VIEWPORT are read from Dynamic State Base + the
  *    pointer when the pointer command arrives, with the packet's address
  *    space; 3DSTATE_PS, PS_EXTRA, PS_BLEND, MULTISAMPLE, WM_DEPTH_STENCIL,
- *    DEPTH_BUFFER and STATE_BASE_ADDRESS are taken (the last three only noted);
+ *    DEPTH_BUFFER, STENCIL_BUFFER (late depth/stencil) and STATE_BASE_ADDRESS;
  *  - thread ends: an RT write with EOT sends struct eu_thread_end (op
  *    EU_TD_THREAD_END, request_id = ctx.group, ffid FFID_PS) on "eot_ps" once
  *    the message is done, so WM can release its pixel scoreboard; any other
- *    message with EOT does so too (counted) so no thread is lost;
+ *    message with EOT does so too (counted) so no thread is lost; the end
+ *    carries the pixels the thread's RT writes stored and its late
+ *    depth/stencil passes (counted per EU thread slot over its messages), for
+ *    PS_DEPTH_COUNT and WM's per-draw records;
  *  - the colour surfaces written are recorded (om_written_surfaces) for
- *    harnesses and `gtsim run --images`: a draw is a run of RT writes between
- *    two state packets from WM, numbered from 1 (WM gives no draw number).
+ *    harnesses and `gtsim run --images`: a draw is the thread's 3DPRIMITIVE
+ *    number (eu_thread_context.draw, WM's); threads without one (tests) number
+ *    runs of RT writes between two state packets from WM from 1.
  * Timing: the functional access happens when the message is taken; the pixel
  * pipe handles `pixels_per_cycle` pixels a cycle (busy cycles counted: the
  * seed gives no blend rate; 4, a 2x2 subspan a clock, is the model's choice);
@@ -79,11 +86,11 @@
  *        unsupported_messages, unsupported_formats, out_of_bounds, page_faults
  *        (unmapped RT memory: the pixel is dropped), bad_messages, bad_state,
  *        state_read_failures, no_positions, thread_ends, dither_ignored,
- *        busy_cycles, lines, l3_replies, stall.writeback, draws.
+ *        busy_cycles, lines, l3_replies, stall.writeback, draws, late.* (late
+ *        depth/stencil), untracked_threads.
  * Not modelled: half-precision (RTWH) messages and SIMD8 image writes
  * (counted unsupported), per-sample dispatch and per-sample coverage, the
- * depth/stencil tests and updates (WM's early tests), source depth/stencil
- * and oS (decoded only), dithering (the matrix is a gap in the seed: counted
+ * shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
  * as dither_ignored), Render Target Rotation, YCRCB and other formats the
  * format library cannot pack (counted, warned with the name), the CCS/MCS
  * and HiZ contents, the render cache itself (every access is a memory

@@ -505,6 +505,13 @@ static void to_screen(const struct spec_SF_CLIP_VIEWPORT *vp, bool transform, co
 }
 
 /* Object setup of one object and its attributes; MSG_SETUP to WM. */
+
+/* The topologies polygon stipple applies to (seed 003 L15560-15575). */
+static bool poly_stipple_topology(uint32_t t)
+{
+    return t == PRIM_POLYGON || t == PRIM_TRIFAN || t == PRIM_TRILIST || t == PRIM_TRISTRIP ||
+           t == PRIM_TRISTRIP_REVERSE;
+}
 static void set_up_object(struct sf *s, const struct primitive_packet *p, const struct sf_decomposed *d)
 {
     uint32_t nv = d->type == SF_OBJECT_POINT ? 1 : d->type == SF_OBJECT_LINE ? 2 : 3;
@@ -556,6 +563,8 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
     }
     out->primitive_id = p->primitive_id;
     out->draw = p->draw;
+    if (d->type == SF_OBJECT_TRIANGLE && !poly_stipple_topology(p->topology))
+        out->flags |= PRIM_NO_POLY_STIPPLE;
     out->viewport_index = vpi;
     out->rt_array_index = s->force_zero_rta_index ? 0 : header_u32(lead, VUE_DW_RT_ARRAY_INDEX);
     /* SBE: each set-up vertex's outputs, then the planes */

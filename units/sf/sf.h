@@ -33,6 +33,9 @@
  *    the PrimitiveID override, Gen9's active component formats;
  *  - each object set up goes to WM as MSG_SETUP (struct setup_primitive,
  *    primitive.h) with its PrimitiveID, draw, viewport and RT array index;
+ *    triangles of topologies polygon stipple does not apply to (L15560-15575:
+ *    all but POLYGON, TRIFAN, TRILIST, TRISTRIP, TRISTRIP_REVERSE) carry
+ *    PRIM_NO_POLY_STIPPLE;
  *  - the end of the references: the primitive's URB references
  *    (primitive.h) are dropped once its rows are read;
  *  - the in-band sync (units/common/mmio.h): a CS_MMIO_SYNC that reaches SF
@@ -54,7 +57,7 @@
  *        under "ff.".
  *
  * Not modelled: zero-width (GIQ diamond) and antialiased lines (drawn as
- * width-1 / non-AA parallelograms), line and polygon stipple, WIREFRAME and
+ * width-1 / non-AA parallelograms), line stipple, WIREFRAME and
  * POINT fill modes (drawn SOLID, counted), smooth points, multisample
  * rasterization and sample positions, 3DSTATE_WM_HZ_OP's SF_INT overrides,
  * CL_PRIMITIVES_COUNT (CLIP counts it), Last Pixel Enable across CLIP's

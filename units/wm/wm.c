@@ -53,7 +53,8 @@ struct wm_sb_node {
 struct wm_flight {
     uint32_t count;
     uint32_t key[PIXEL_MAX_SUBSPANS];
-    uint32_t draw_slot;
+    uint32_t draw_slot;                 /* observed[] index of the thread's draw, or ~0 */
+    bool late_statistics;               /* late-tested with Statistics Enable: PS_DEPTH_COUNT */
 };
 
 struct wm {
@@ -100,6 +101,11 @@ struct wm {
     bool cc_viewport_valid;
     float cc_min[WM_VIEWPORTS], cc_max[WM_VIEWPORTS];
 
+    /* polygon stipple (3DSTATE_WM, 3DSTATE_POLY_STIPPLE_OFFSET / _PATTERN) */
+    bool poly_stipple;
+    uint32_t stipple_x, stipple_y, stipple_rows[32];
+    uint64_t pixels_stippled;
+
     /* params */
     uint32_t per_cycle, subspans_per_cycle;
 
@@ -125,13 +131,13 @@ struct wm {
 
     uint64_t ps_invocations, ps_depth;
     uint32_t warned;
-    struct wm_observed_draw observed[WM_OBSERVED_DRAWS];
-    uint32_t draws_seen;
+    struct wm_observed_draw *observed;  /* per draw, grown as draws come (WM_OBSERVED_DRAWS max) */
+    uint32_t draws_seen, observed_capacity;
 
     /* stats */
     uint64_t primitives, subspans, subspans_lit, pixels_rasterized, pixels_shaded;
     uint64_t subspans_rejected, pixels_depth_failed, pixels_stencil_failed, depth_writes;
-    uint64_t pixels_sample_masked, stencil_writes, late_unsupported, depth_faults, unsupported_samples;
+    uint64_t pixels_sample_masked, stencil_writes, late_pixels, depth_faults, unsupported_samples;
     uint64_t threads8, threads16, threads32, stall_scoreboard, stall_threads, stall_om_drain;
     uint64_t stall_om_port, stall_sync, stall_drained;
     uint64_t hz_depth_clears, hz_stencil_clears, hz_depth_resolves, hz_hiz_resolves, hz_ends;
@@ -140,6 +146,7 @@ struct wm {
     uint64_t bad_mmio, legacy_ops, payload_truncated;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
     uint64_t mmio_writes, mmio_syncs;
+    uint64_t pixels_late_passed, pixels_written;
 };
 
 static void warn_once(struct wm *s, uint32_t which, const char *fmt, ...)
@@ -365,6 +372,19 @@ static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
         s->hz_ends++;
 }
 
+static void take_poly_stipple(struct wm *s, uint32_t id, const void *body)
+{
+    s->state_wm++;
+    if (id == SPEC_ID_3DSTATE_POLY_STIPPLE_OFFSET) {
+        const struct spec_3DSTATE_POLY_STIPPLE_OFFSET *v = body;
+        s->stipple_x = v->PolygonStippleXOffset & 31u;
+        s->stipple_y = v->PolygonStippleYOffset & 31u;
+    } else {
+        const struct spec_3DSTATE_POLY_STIPPLE_PATTERN *v = body;
+        memcpy(s->stipple_rows, v->PatternRow, sizeof s->stipple_rows);
+    }
+}
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
@@ -381,6 +401,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->force_dispatch = v->ForceThreadDispatchEnable;
         s->force_kill = v->ForceKillPixelEnable;
         s->statistics = v->StatisticsEnable;
+        s->poly_stipple = v->PolygonStippleEnable;
         if (v->LegacyDepthBufferClearEnable || v->LegacyDepthBufferResolveEnable ||
             v->LegacyHierarchicalDepthBufferResolveEnable) {
             s->legacy_ops++;
@@ -461,6 +482,10 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->draw_y_max = (int32_t)v->ClippedDrawingRectangleYMax;
         break;
     }
+    case SPEC_ID_3DSTATE_POLY_STIPPLE_OFFSET:
+    case SPEC_ID_3DSTATE_POLY_STIPPLE_PATTERN:
+        take_poly_stipple(s, p->id, body);
+        break;
     case SPEC_ID_3DSTATE_SAMPLE_MASK:
         s->state_wm++;
         s->sample_mask = ((const struct spec_3DSTATE_SAMPLE_MASK *)body)->SampleMask;
@@ -531,6 +556,7 @@ static bool for_om(uint32_t id)
     case SPEC_ID_STATE_BASE_ADDRESS:
     case SPEC_ID_3DSTATE_WM_DEPTH_STENCIL:
     case SPEC_ID_3DSTATE_DEPTH_BUFFER:
+    case SPEC_ID_3DSTATE_STENCIL_BUFFER:    /* the late depth/stencil test is the back end's */
         return true;
     default:
         return false;
@@ -639,10 +665,23 @@ static struct wm_observed_draw *observed_draw(struct wm *s, uint32_t draw)
         return &s->observed[s->draws_seen - 1];
     if (s->draws_seen >= WM_OBSERVED_DRAWS)
         return NULL;
+    if (s->draws_seen == s->observed_capacity) {
+        s->observed_capacity = s->observed_capacity ? 2 * s->observed_capacity : 64;
+        s->observed = gt_xrealloc(s->observed, s->observed_capacity * sizeof *s->observed);
+    }
     struct wm_observed_draw *d = &s->observed[s->draws_seen++];
     memset(d, 0, sizeof *d);
     d->draw = draw;
+    d->first_cycle = d->last_cycle = unit_cycle(s->unit);
     return d;
+}
+
+/* The draw's last activity so far: its cycles run to here. */
+static void observed_touch(struct wm *s, struct wm_observed_draw *d)
+{
+    uint64_t now = unit_cycle(s->unit);
+    if (d && now > d->last_cycle)
+        d->last_cycle = now;
 }
 
 /* Early depth/stencil of one lit pixel; true when it survives. */
@@ -694,11 +733,44 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z)
             s->depth_faults++;
         s->stencil_writes++;
     }
-    if (r & DS_STENCIL_FAILED)
+    struct wm_observed_draw *od = observed_draw(s, p->draw);
+    if (r & DS_STENCIL_FAILED) {
         s->pixels_stencil_failed++;
-    if (r & DS_DEPTH_FAILED)
+        if (od)
+            od->pixels_stencil_rejected++;
+    }
+    if (r & DS_DEPTH_FAILED) {
         s->pixels_depth_failed++;
+        if (od)
+            od->pixels_depth_rejected++;
+    }
     return (r & DS_PASS) != 0;
+}
+
+/* Polygon stipple (L15560-15580): with Polygon Stipple Enable, a triangle
+ * of the topologies it applies to (SF's PRIM_NO_POLY_STIPPLE clear;
+ * rectangles never) keeps pixel (x, y) when bit 31 - ((x - X Offset) mod 32)
+ * of pattern row (y - Y Offset) mod 32 is set (row 1 top most, bit 31 its
+ * left pixel: 3DSTATE_POLY_STIPPLE_PATTERN, seed 000 L109-113; the offsets
+ * put the pattern's upper-left corner at (X, Y) Offset from the colour
+ * buffer's origin). Returns the mask of the subspan's pixels kept. */
+static uint32_t poly_stipple(struct wm *s, uint32_t mask)
+{
+    const struct setup_primitive *p = &s->prim;
+    if (!s->poly_stipple || p->topology != PRIM_TRILIST || (p->flags & PRIM_NO_POLY_STIPPLE))
+        return mask;
+    uint32_t kept = mask;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        uint32_t x = (uint32_t)s->sx + (i & 1u), y = (uint32_t)s->sy + (i >> 1);
+        uint32_t row = s->stipple_rows[(y + 32u - s->stipple_y) & 31u];
+        if (!((row >> (31u - ((x + 32u - s->stipple_x) & 31u))) & 1u)) {
+            kept &= ~(1u << i);
+            s->pixels_stippled++;
+        }
+    }
+    return kept;
 }
 
 /* Rasterizes the subspan at (sx, sy): true (and *out) when a pixel is left
@@ -711,6 +783,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
         if (covers(p, s->sx + (int32_t)(i & 1u), s->sy + (int32_t)(i >> 1), s->pixel_center))
             mask |= 1u << i;
     s->subspans++;
+    mask = poly_stipple(s, mask);
     /* Sample Mask = the enables of the sample count & 3DSTATE_SAMPLE_MASK
      * (L15349-15367): at 1x, sample 0's bit */
     if (mask && !(s->sample_mask & 1u)) {
@@ -731,11 +804,11 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     out->x = (uint16_t)s->sx;
     out->y = (uint16_t)s->sy;
     bool tested = s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write;
-    if (tested && !s->early) {
-        s->late_unsupported += lit;
-        warn_once(s, WARN_LATE, "depth/stencil after the pixel shader (PS kills pixels, computes "
-                  "depth or writes oMask) not modelled: pixels pass untested");
-    }
+    /* late: the pixel back end tests the thread's pixels (om_depth.h) and
+     * reports the passes in the thread end (PS_DEPTH_COUNT, per draw) */
+    bool late = tested && !s->early;
+    if (late)
+        s->late_pixels += lit;
     for (uint32_t i = 0; i < 4; i++) {
         if (!(mask & (1u << i)))
             continue;
@@ -747,10 +820,11 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
             mask &= ~(1u << i);
     }
     uint32_t passed = popcount32(mask);
-    if (s->statistics)
+    if (s->statistics && !late)
         s->ps_depth += passed;          /* L16766 */
-    if (od)
+    if (od && !late)
         od->pixels_passed += passed;
+    observed_touch(s, od);
     if (!mask) {
         s->subspans_rejected++;
         return false;
@@ -818,6 +892,34 @@ static void put_u(uint8_t (*grf)[EU_MSG_REG_BYTES], uint32_t total, uint32_t reg
 {
     if (reg < total)
         memcpy(&grf[reg][4 * dw], &v, 4);
+}
+
+/* The primitive's part of a PS thread's context (thread_msg.h: draw, late
+ * depth/stencil, viewport and RT array index, the planes for the pixel back
+ * end's source depth and the pixel interpolator). */
+static void fill_pixel_context(const struct wm *s, struct eu_thread_context *c)
+{
+    const struct setup_primitive *p = &s->prim;
+    bool tested = s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write;
+    c->draw = p->draw + 1;          /* numbered from 1 (thread_msg.h) */
+    c->pixel_flags = (uint8_t)(((p->flags & PRIM_BACK_FACING) ? EU_PIXEL_BACK_FACING : 0) |
+                               (tested && !s->early ? EU_PIXEL_LATE_DEPTH_STENCIL : 0));
+    c->viewport_index = (uint8_t)(p->viewport_index & 0xfu);
+    c->rt_array_index = (uint16_t)(p->rt_array_index & 0x7ffu);
+    struct eu_pixel_setup *e = &c->setup;
+    e->x0 = p->x0;
+    e->y0 = p->y0;
+    e->offset = s->pixel_center ? 0.5f : 0.0f;
+    e->depth[0] = p->depth.a0;
+    e->depth[1] = p->depth.a1;
+    e->depth[2] = p->depth.a2;
+    for (uint32_t i = 0; i < 2; i++) {
+        e->barycentric[i][0] = p->barycentric[i].a0;
+        e->barycentric[i][1] = p->barycentric[i].a1;
+        e->barycentric[i][2] = p->barycentric[i].a2;
+    }
+    for (uint32_t i = 0; i < 3; i++)
+        e->vertex_inverse_w[i] = p->vertex_inverse_w[i];
 }
 
 /* Builds and sends the dispatch of pending[0..n) at width `width`. */
@@ -891,6 +993,7 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
         d->ctx.pixel_y[kx] = s->pending[kx].y;
         d->ctx.pixel_mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * kx);
     }
+    fill_pixel_context(s, &d->ctx);
     /* the per-slot phases */
     for (uint32_t h = 0; h < halves; h++) {
         uint32_t base = first_phase + h * per_half;
@@ -950,6 +1053,8 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
 
     struct wm_flight *fl = &s->flight[f];
     fl->count = n;
+    fl->late_statistics = s->statistics;
+    fl->draw_slot = ~0u;
     for (uint32_t i = 0; i < n; i++) {
         fl->key[i] = sb_key(s->pending[i].x, s->pending[i].y);
         sb_add(s, fl->key[i]);
@@ -962,8 +1067,12 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
     else
         s->threads32++;
     struct wm_observed_draw *od = observed_draw(s, p->draw);
-    if (od)
+    if (od) {
         od->threads++;
+        for (uint32_t i = 0; i < n; i++)
+            od->pixels_shaded += popcount32(s->pending[i].pixel_mask & 0xfu);
+        fl->draw_slot = (uint32_t)(od - s->observed);
+    }
     memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
     s->pending_count -= n;
 }
@@ -1194,6 +1303,24 @@ static enum ff_stage_work_result wm_work(void *context, struct msg *m)
     }
 }
 
+/* The pixel back end's counts in a PS thread end (thread_msg.h): late
+ * depth/stencil passes into PS_DEPTH_COUNT (L16766) and the thread's draw
+ * record. */
+static void take_pixel_counts(struct wm *s, const struct wm_flight *fl,
+                              const struct eu_thread_end *end)
+{
+    if (fl->late_statistics)
+        s->ps_depth += end->pixels_depth_passed;
+    s->pixels_late_passed += end->pixels_depth_passed;
+    s->pixels_written += end->pixels_written;
+    if (fl->draw_slot >= s->draws_seen)
+        return;
+    struct wm_observed_draw *od = &s->observed[fl->draw_slot];
+    od->pixels_passed += end->pixels_depth_passed;
+    od->pixels_written += end->pixels_written;
+    observed_touch(s, od);
+}
+
 static void take_thread_ends(struct wm *s)
 {
     for (uint32_t i = 0; i < s->eots; i++) {
@@ -1201,10 +1328,12 @@ static void take_thread_ends(struct wm *s)
             continue;
         s->threads.eot = s->eot[i];
         uint64_t tag;
-        while (stage_threads_poll_end(&s->threads, s->unit, &tag)) {
+        struct eu_thread_end end;
+        while (stage_threads_poll_end_notice(&s->threads, s->unit, &tag, &end)) {
             if (tag >= STAGE_THREADS_MAX)
                 continue;
             struct wm_flight *fl = &s->flight[tag];
+            take_pixel_counts(s, fl, &end);
             for (uint32_t j = 0; j < fl->count; j++)
                 sb_release(s, fl->key[j]);
             fl->count = 0;
@@ -1247,6 +1376,7 @@ static const struct stat_desc wm_stats[] = {
     C("raster.pixels", pixels_rasterized, "pixels", "pixels inside primitives"),
     C("raster.unsupported_samples", unsupported_samples, "primitives",
       "multisampled or per-sample primitives rasterized at 1x"),
+    C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),
     C("raster.sample_masked", pixels_sample_masked, "pixels",
       "pixels dropped by 3DSTATE_SAMPLE_MASK"),
     C("depth.subspans_rejected", subspans_rejected, "subspans",
@@ -1255,8 +1385,12 @@ static const struct stat_desc wm_stats[] = {
     C("depth.stencil_failed", pixels_stencil_failed, "pixels", "pixels failing the stencil test"),
     C("depth.depth_writes", depth_writes, "pixels", "depth values written"),
     C("depth.stencil_writes", stencil_writes, "pixels", "stencil values written"),
-    C("depth.late_unsupported", late_unsupported, "pixels",
-      "pixels whose depth/stencil test would follow the PS (not modelled: passed)"),
+    C("depth.late_pixels", late_pixels, "pixels",
+      "pixels whose depth/stencil test follows the PS (the pixel back end's)"),
+    C("depth.late_passed", pixels_late_passed, "pixels",
+      "late-tested pixels the pixel back ends passed (thread ends)"),
+    C("ps.pixels_written", pixels_written, "pixels",
+      "pixels the PS threads' RT writes put in memory (thread ends)"),
     C("depth.faults", depth_faults, "accesses", "depth/stencil reads or writes that faulted"),
     C("ps.pixels", pixels_shaded, "pixels", "lit pixels in dispatched PS threads"),
     C("ps.invocations", ps_invocations, "pixels", "PS_INVOCATION_COUNT"),
@@ -1377,6 +1511,9 @@ static void wm_reset(struct unit *u)
     memset(&s->stencil, 0, sizeof s->stencil);
     s->barycentric_modes = s->edsc = s->force_dispatch = s->force_kill = 0;
     s->statistics = s->ps_valid = s->enable8 = s->enable16 = s->enable32 = false;
+    s->poly_stipple = false;
+    s->stipple_x = s->stipple_y = 0;
+    memset(s->stipple_rows, 0, sizeof s->stipple_rows);
     s->ps_invocations = s->ps_depth = 0;
     s->draws_seen = 0;
     s->stencil_enable = s->clear_valid = s->cc_viewport_valid = s->drawing_rectangle = false;
@@ -1401,6 +1538,9 @@ static void wm_destroy(struct unit *u)
         ff_stage_clear(&s->ff, unit_sim(u));
     stage_threads_release(&s->threads);
     free(s->nodes);
+    free(s->observed);
+    s->observed = NULL;
+    s->observed_capacity = s->draws_seen = 0;
     free(s->om);
     free(s->eot);
     s->nodes = NULL;

@@ -27,7 +27,11 @@
  *    box in 2x2 subspans, row of subspans by row, left to right; a pixel is
  *    inside when its sample point (centre, or the upper-left corner with
  *    Pixel Location UL_CORNER) passes every edge; pixel order in a subspan
- *    UL, UR, LL, LR (L15477). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
+ *    UL, UR, LL, LR (L15477). Polygon stipple (L15560-15580; 3DSTATE_WM
+ *    Polygon Stipple Enable, 3DSTATE_POLY_STIPPLE_OFFSET / _PATTERN, bit 31
+ *    of row 1 the pattern's upper-left pixel, seed 000 L109-113) drops
+ *    pixels of triangles SF did not mark PRIM_NO_POLY_STIPPLE
+ *    (raster.poly_stippled). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
  *    pixel (L15349-15367, 1x). Single sample only: other sample counts are
  *    counted (raster.unsupported_samples) and rasterized at 1x.
  *  - Early depth/stencil (L15709-15775; "always enabled" on SKL, L15764):
@@ -35,9 +39,12 @@
  *    stencil (W-tiled) surfaces in memory, in rasterization order, for each
  *    lit pixel: when no PS thread is dispatched, or the PS neither kills
  *    pixels (WM_INT Kill Pixel) nor computes depth nor writes oMask, and
- *    Early Depth/Stencil Control is not PSEXEC. Otherwise the test would be
- *    late: counted (depth.late_unsupported) and the pixels pass. A subspan
- *    with no pixel left is not dispatched.
+ *    Early Depth/Stencil Control is not PSEXEC. Otherwise the test is late:
+ *    the thread's context carries EU_PIXEL_LATE_DEPTH_STENCIL and the
+ *    primitive's depth plane (thread_msg.h) and the pixel back end tests
+ *    and updates when the thread writes its pixels (units/om/om_depth.h);
+ *    its thread end brings back the passes (depth.late_pixels,
+ *    depth.late_passed). A subspan with no pixel left is not dispatched.
  *  - 3DSTATE_WM_HZ_OP (L15371-15424, L15810-15932): a depth clear writes
  *    the clear value (3DSTATE_CLEAR_PARAMS) to every pixel of the op's
  *    rectangle (X/Y Max exclusive, as Mesa's blorp programs them) in the
@@ -75,11 +82,13 @@
  *    slice: conservative); released by the thread's end notice.
  *  - Statistics (L15695-15699, L16766): PS_INVOCATION_COUNT counts lit
  *    pixels of subspans rasterized for a dispatching PS (early depth kills
- *    included), PS_DEPTH_COUNT the pixels passing depth and stencil.
+ *    included), PS_DEPTH_COUNT the pixels passing depth and stencil (late
+ *    passes added as the pixel back end's thread ends report them, with the
+ *    Statistics Enable of the thread's dispatch).
  *  - State to the pixel back ends ("om"): 3DSTATE_BLEND_STATE_POINTERS,
  *    PS_BLEND, CC_STATE_POINTERS, PS, PS_EXTRA, MULTISAMPLE,
  *    VIEWPORT_STATE_POINTERS_CC, STATE_BASE_ADDRESS, WM_DEPTH_STENCIL,
- *    DEPTH_BUFFER are copied to every "om" output. Modelling simplification:
+ *    DEPTH_BUFFER, STENCIL_BUFFER are copied to every "om" output. Modelling simplification:
  *    such a packet waits until every PS thread dispatched before it has
  *    ended, so state never overtakes earlier pixels (the hardware pipelines
  *    state with the pixels instead).
@@ -104,8 +113,9 @@
  *
  * Not modelled: multisampling (sample positions, per-sample dispatch,
  * centroid), lines' and points' own rules beyond the edges SF gives,
- * polygon and line stipple, anti-aliased lines, chroma key, RT independent
- * rasterization, late depth/stencil (after the PS), depth offset (SF's),
+ * line stipple (3DSTATE_LINE_STIPPLE: the counter needs the pixels in line
+ * order, which the box walk does not give), anti-aliased lines, chroma key, RT independent
+ * rasterization, depth offset (SF's),
  * HiZ, the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
  * other than 0.
@@ -122,15 +132,26 @@ extern const struct unit_ops wm_ops;
 #define PS_INVOCATION_COUNT_OFFSET 0x2348u  /* Mesa genxml / mmio.h; two dwords */
 #define PS_DEPTH_COUNT_OFFSET 0x2350u
 
-/* Per-draw counts kept for harnesses (the first WM_OBSERVED_DRAWS draws). */
-#define WM_OBSERVED_DRAWS 64u
+/* Per-draw records (issue 12 item 9), for harnesses and `gtsim run`'s
+ * draws.csv: one per 3DPRIMITIVE that reached WM (setup_primitive.draw), in
+ * order, up to WM_OBSERVED_DRAWS (later draws are in the totals only).
+ * pixels_written and the late passes come back in the pixel back end's
+ * thread ends (struct eu_thread_end, thread_msg.h); cycles run from the
+ * draw's first primitive taken by WM to its last pixel written (the thread
+ * end of its last PS thread) or its last subspan rasterized. */
+#define WM_OBSERVED_DRAWS (1u << 20)
 
 struct wm_observed_draw {
     uint32_t draw;
     uint64_t primitives;
     uint64_t pixels_rasterized;     /* lit pixels before depth/stencil */
-    uint64_t pixels_passed;         /* after early depth/stencil */
+    uint64_t pixels_depth_rejected; /* failed the early depth test */
+    uint64_t pixels_stencil_rejected;   /* failed the early stencil test */
+    uint64_t pixels_passed;         /* passed depth/stencil (early, or late in the back end) */
+    uint64_t pixels_shaded;         /* lit pixels in dispatched PS threads */
+    uint64_t pixels_written;        /* pixels (samples) the threads' RT writes stored */
     uint64_t threads;
+    uint64_t first_cycle, last_cycle;   /* WM's clock */
 };
 
 uint32_t wm_observed_draws(struct unit *u, const struct wm_observed_draw **draws);

@@ -1,0 +1,166 @@
+/* units/om/om_depth.c - late depth/stencil; see om_depth.h. */
+#include "units/om/om_depth.h"
+
+#include <string.h>
+
+#define OM_SURFTYPE_NULL 7u
+
+void om_depth_reset(struct om_depth *d)
+{
+    memset(d, 0, sizeof *d);
+    d->surface_type = OM_SURFTYPE_NULL;
+}
+
+void om_depth_take_ds(struct om_depth *d, const struct spec_3DSTATE_WM_DEPTH_STENCIL *v)
+{
+    d->ds_packet = *v;
+}
+
+/* 3DSTATE_DEPTH_BUFFER as WM decodes it (units/wm/wm.c take_depth_buffer):
+ * Y-tiled, the pitch a whole number of tiles, LOD 0 only. */
+void om_depth_take_depth_buffer(struct om_depth *d, const struct spec_3DSTATE_DEPTH_BUFFER *v)
+{
+    d->surface_type = v->SurfaceType;
+    d->format = v->SurfaceFormat;
+    d->buffer_write = v->DepthWriteEnable;
+    d->buffer_stencil_write = v->StencilWriteEnable;
+    d->min_array = v->MinimumArrayElement;
+    struct ds_surface *s = &d->depth;
+    memset(s, 0, sizeof *s);
+    s->base = v->SurfaceBaseAddress;
+    s->pitch = v->SurfacePitch + 1;
+    s->width = v->Width + 1;
+    s->height = v->Height + 1;
+    s->slices = v->Depth + 1 + v->MinimumArrayElement;
+    s->qpitch_rows = v->SurfaceQPitch << 2;
+    s->element_bytes = ds_depth_bytes(v->SurfaceFormat);
+    s->tiling = TILING_Y;
+    s->valid = d->surface_type != OM_SURFTYPE_NULL && s->element_bytes && !v->TiledResourceMode &&
+               s->pitch % 128u == 0;
+    if (d->surface_type != OM_SURFTYPE_NULL && !s->valid)
+        d->bad_buffers++;
+}
+
+void om_depth_take_stencil_buffer(struct om_depth *d, const struct spec_3DSTATE_STENCIL_BUFFER *v)
+{
+    struct ds_surface *t = &d->stencil;
+    memset(t, 0, sizeof *t);
+    t->base = v->SurfaceBaseAddress;
+    t->pitch = v->SurfacePitch + 1;
+    t->qpitch_rows = v->SurfaceQPitch << 2;
+    t->element_bytes = 1;
+    t->tiling = TILING_W;
+    t->valid = v->StencilBufferEnable && t->pitch % 64u == 0;
+    if (v->StencilBufferEnable && !t->valid)
+        d->bad_buffers++;
+}
+
+void om_depth_take_cc_viewport(struct om_depth *d, const float *min_max, bool valid)
+{
+    d->cc_valid = valid;
+    for (uint32_t i = 0; i < OM_DEPTH_VIEWPORTS; i++) {
+        d->cc_min[i] = valid ? min_max[2 * i] : 1.0f;
+        d->cc_max[i] = valid ? min_max[2 * i + 1] : 0.0f;
+    }
+}
+
+/* WM_INT's depth/stencil enables (L15428-15468), as WM folds them. */
+static void fold(const struct om_depth *d, uint32_t viewport, struct ds_state *o)
+{
+    const struct spec_3DSTATE_WM_DEPTH_STENCIL *v = &d->ds_packet;
+    bool depth_surface = d->surface_type != OM_SURFTYPE_NULL && d->depth.valid;
+    memset(o, 0, sizeof *o);
+    o->stencil_test = d->stencil.valid && v->StencilTestEnable;
+    o->stencil_write = d->stencil.valid && d->buffer_stencil_write && o->stencil_test &&
+                       v->StencilBufferWriteEnable;
+    o->depth_test = depth_surface && v->DepthTestEnable;
+    o->depth_write = depth_surface && d->buffer_write && v->DepthBufferWriteEnable;
+    o->depth_function = v->DepthTestFunction;
+    o->double_sided = v->DoubleSidedStencilEnable;
+    o->front = (struct ds_face){ v->StencilTestFunction, v->StencilFailOp,
+                                 v->StencilPassDepthFailOp, v->StencilPassDepthPassOp,
+                                 (uint8_t)v->StencilTestMask, (uint8_t)v->StencilWriteMask,
+                                 (uint8_t)v->StencilReferenceValue };
+    o->back = (struct ds_face){ v->BackfaceStencilTestFunction, v->BackfaceStencilFailOp,
+                                v->BackfaceStencilPassDepthFailOp, v->BackfaceStencilPassDepthPassOp,
+                                (uint8_t)v->BackfaceStencilTestMask,
+                                (uint8_t)v->BackfaceStencilWriteMask,
+                                (uint8_t)v->BackfaceStencilReferenceValue };
+    uint32_t vp = viewport < OM_DEPTH_VIEWPORTS ? viewport : 0;
+    o->min_depth = d->cc_valid ? d->cc_min[vp] : 1.0f;
+    o->max_depth = d->cc_valid ? d->cc_max[vp] : 0.0f;
+}
+
+float om_depth_source(const struct eu_thread_context *c, uint32_t x, uint32_t y)
+{
+    const struct eu_pixel_setup *p = &c->setup;
+    float dx = (float)x + p->offset - p->x0, dy = (float)y + p->offset - p->y0;
+    return p->depth[0] + p->depth[1] * dx + p->depth[2] * dy;
+}
+
+bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
+                   const struct eu_thread_context *c, uint32_t x, uint32_t y,
+                   uint32_t rt_array_index, float source_depth, bool update)
+{
+    struct ds_state st;
+    fold(d, c->viewport_index, &st);
+    if (!st.depth_test && !st.stencil_test && !st.depth_write) {
+        if (update)
+            d->passed++;
+        return true;
+    }
+    /* the slice as WM's early test picks it (an index beyond the array: 0) */
+    uint32_t slice = d->min_array + rt_array_index;
+    if (d->depth.slices && slice >= d->depth.slices)
+        slice = d->min_array;
+    uint32_t depth = 0, stored_depth = 0;
+    uint8_t stencil = 0;
+    if (st.depth_test) {
+        if (!ds_surface_read(&d->depth, as, x, y, slice, &depth)) {
+            d->faults++;
+            return true;
+        }
+        stored_depth = depth;
+    }
+    struct ds_surface sten = d->stencil;
+    if (d->depth.valid) {
+        sten.width = d->depth.width;
+        sten.height = d->depth.height;
+    }
+    if (st.stencil_test) {
+        uint32_t v;
+        if (!ds_surface_read(&sten, as, x, y, slice, &v)) {
+            d->faults++;
+            return true;
+        }
+        stencil = (uint8_t)v;
+    }
+    if (!update) {
+        /* an earlier RT write of the thread: the outcome only */
+        st.depth_write = st.stencil_write = false;
+    }
+    uint32_t r = ds_test(&st, (c->pixel_flags & EU_PIXEL_BACK_FACING) != 0, d->format,
+                         source_depth, &depth, &stencil);
+    if (!update)
+        return (r & DS_PASS) != 0;
+    d->tested++;
+    if (r & DS_DEPTH_WRITTEN) {
+        if (d->format == DS_D24_UNORM_X8_UINT)     /* the X8 bits stay */
+            depth = (stored_depth & 0xff000000u) | (depth & 0xffffffu);
+        if (!ds_surface_write(&d->depth, as, x, y, slice, depth))
+            d->faults++;
+        d->depth_writes++;
+    }
+    if (r & DS_STENCIL_WRITTEN) {
+        if (!ds_surface_write(&sten, as, x, y, slice, stencil))
+            d->faults++;
+        d->stencil_writes++;
+    }
+    if (r & DS_STENCIL_FAILED)
+        d->stencil_failed++;
+    if (r & DS_DEPTH_FAILED)
+        d->depth_failed++;
+    if (r & DS_PASS)
+        d->passed++;
+    return (r & DS_PASS) != 0;
+}

@@ -1,0 +1,72 @@
+/* units/om/om_depth.h - late depth/stencil in the pixel back end: the test and
+ * update for the pixels of PS threads WM could not test early.
+ *
+ * When the PS kills pixels, computes depth, writes oMask, or Early
+ * Depth/Stencil Control is PSEXEC (seed 003 L15709-15775; WM_INT Kill Pixel
+ * L15298-15317), the depth/stencil test follows the PS: in the colour
+ * calculator's order (L16420-16431) after alpha to coverage, oMask and alpha
+ * test, before blending. WM marks such threads (eu_thread_context.pixel_flags
+ * EU_PIXEL_LATE_DEPTH_STENCIL, units/common/thread_msg.h); the test itself is
+ * units/common/depth_stencil.h on the same surfaces WM tests early.
+ *
+ * State (forwarded by WM in order): 3DSTATE_WM_DEPTH_STENCIL,
+ * 3DSTATE_DEPTH_BUFFER, 3DSTATE_STENCIL_BUFFER and the CC viewport's depth
+ * range (3DSTATE_VIEWPORT_STATE_POINTERS_CC). The WM_INT enables are folded
+ * as WM folds them (L15428-15468).
+ *
+ * Source depth: sZ of the RT write when sent (shader-computed depth), else the
+ * primitive's depth plane at the pixel (eu_thread_context.setup, the same
+ * arithmetic as WM's payload source depth).
+ *
+ * Several RT writes of one thread (multiple render targets): every message
+ * tests (the stored values cannot change between them: the pixel scoreboard
+ * keeps other threads off the pixels) and only the message with Last Render
+ * Target Select updates the buffers and counts the passes, so a pixel is
+ * tested and written once.
+ *
+ * Not modelled: the shader's output stencil (oS) as the reference (counted),
+ * multisampled depth, HiZ.
+ */
+#ifndef GTSIM_UNITS_OM_OM_DEPTH_H
+#define GTSIM_UNITS_OM_OM_DEPTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/memory.h"
+#include "spec_common.h"
+#include "units/common/depth_stencil.h"
+#include "units/common/thread_msg.h"
+
+#define OM_DEPTH_VIEWPORTS 16u
+
+struct om_depth {
+    struct spec_3DSTATE_WM_DEPTH_STENCIL ds_packet;
+    uint32_t surface_type, format, min_array;
+    bool buffer_write, buffer_stencil_write;
+    struct ds_surface depth, stencil;
+    bool cc_valid;
+    float cc_min[OM_DEPTH_VIEWPORTS], cc_max[OM_DEPTH_VIEWPORTS];
+    /* stats */
+    uint64_t tested, passed, depth_failed, stencil_failed, depth_writes, stencil_writes;
+    uint64_t faults, bad_buffers, stencil_export_ignored;
+};
+
+void om_depth_reset(struct om_depth *d);
+void om_depth_take_ds(struct om_depth *d, const struct spec_3DSTATE_WM_DEPTH_STENCIL *v);
+void om_depth_take_depth_buffer(struct om_depth *d, const struct spec_3DSTATE_DEPTH_BUFFER *v);
+void om_depth_take_stencil_buffer(struct om_depth *d, const struct spec_3DSTATE_STENCIL_BUFFER *v);
+/* CC_VIEWPORT as read from memory (Minimum, Maximum Depth per viewport); valid
+ * false when unreadable. */
+void om_depth_take_cc_viewport(struct om_depth *d, const float *min_max, bool valid);
+
+/* The source depth of pixel (x, y) from the thread's depth plane. */
+float om_depth_source(const struct eu_thread_context *c, uint32_t x, uint32_t y);
+
+/* Late test of one pixel of a marked thread; `update`: write the buffers
+ * (the thread's last RT write). True when the pixel survives. */
+bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
+                   const struct eu_thread_context *c, uint32_t x, uint32_t y,
+                   uint32_t rt_array_index, float source_depth, bool update);
+
+#endif
