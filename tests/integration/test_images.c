@@ -10,8 +10,10 @@
  * Captures (tests/data/traces): skl_tri and bdw_tri (../shared/traces/intel),
  * and the SKL extended suite's strip_fan, instanced, gs, tess, blend_stencil,
  * multi_rt (both render targets), fill_heavy and mipmap (the sampler's
- * trilinear filtering; issue 13). msaa is not here yet: its 4x render target
- * needs multisampled rasterization and the sampler's multisample loads. */
+ * trilinear filtering; issue 13) and msaa (4x multisample rasterization at
+ * the sample pattern, per-sample writes, the MSRT fast clear; the GL test's
+ * probe "edge levels are multiples of 1/4 coverage" is checked on the 4x
+ * surface directly, averaged over its samples as tools/images.c does). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +105,53 @@ static void test_multi_rt(void)
 static void test_fill_heavy(void) { render_and_judge(SKL, TRACE("skl_fill_heavy"), TESTS("fill_heavy")); }
 static void test_mipmap(void) { render_and_judge(SKL, TRACE("skl_mipmap"), TESTS("mipmap")); }
 
+static void test_msaa(void) { render_and_judge(SKL, TRACE("skl_msaa"), TESTS("msaa")); }
+
+/* The 4x surface of skl_msaa: its pixels averaged over the 4 samples are 0,
+ * 64, 128, 191 or 255 (0-4 covered samples of white on black, the GL test's
+ * "resolved pixel levels"), with partially covered edge pixels present
+ * (ref_llvmpipe_msaa.txt: 101 of them) and fully covered ones inside. */
+static void test_msaa_edge_levels(void)
+{
+    if (access(TRACE("skl_msaa"), R_OK) != 0)
+        return;
+    struct machine_request req = { .config_path = SKL, .workload = TRACE("skl_msaa") };
+    struct gt_error err;
+    struct gt_config *config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
+    struct sim *sim = machine_build(config, lookup, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    const struct om_surface *list;
+    uint32_t n = om_written_surfaces(sim_find_unit(sim, "gpu.slice0.om"), &list);
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (list[i].samples != 4)
+            continue;
+        found++;
+        uint64_t faults = 0;
+        uint8_t *rgba = images_surface_rgba8(sim, &list[i], &faults);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(rgba);
+        uint32_t partial = 0, full = 0, odd = 0;
+        for (uint32_t p = 0; p < list[i].width * list[i].height; p++) {
+            uint8_t r = rgba[4 * p];
+            if (r == 255)
+                full++;
+            else if (r == 64 || r == 128 || r == 191)
+                partial++;
+            else if (r != 0)
+                odd++;
+        }
+        CU_ASSERT_EQUAL(odd, 0);
+        CU_ASSERT_TRUE(partial > 50);
+        CU_ASSERT_TRUE(full > 800);
+        free(rgba);
+    }
+    CU_ASSERT_EQUAL(found, 1);
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
 /* The judge must be able to fail on a real run: skl_tri's render is not
  * instanced's reference (a size mismatch), nor gs's (same size, other picture). */
 static void test_judge_rejects_the_wrong_picture(void)
@@ -142,6 +191,8 @@ static const struct test_case cases[] = {
     { "skl_multi_rt: both render targets", test_multi_rt },
     { "skl_fill_heavy: 2000 depth-tested, blended triangles", test_fill_heavy },
     { "skl_mipmap: trilinear, repeat and mirrored repeat", test_mipmap },
+    { "skl_msaa: the 4x render target, averaged", test_msaa },
+    { "skl_msaa: edge pixels at 1/4 coverage levels", test_msaa_edge_levels },
     { "the judge rejects another test's picture", test_judge_rejects_the_wrong_picture },
     { 0 }
 };

@@ -1125,6 +1125,120 @@ static void test_cache_and_l3_lines(void)
     sim_destroy(r.sim);
 }
 
+
+/* ---- multisampled surfaces ------------------------------------------------------------- */
+
+#define MS_BASE (TEX + 0x200000u)
+
+/* Byte k of sample `smp` of texel (x, y) of the 4x test surface. */
+static uint8_t ms_byte(uint32_t x, uint32_t y, uint32_t smp, unsigned k)
+{
+    const uint8_t b[4] = { (uint8_t)(x * 16 + y), (uint8_t)(smp * 60 + 10), 7, 255 };
+    return b[k];
+}
+
+/* A 4x MSFMT_MSS linear R8G8B8A8_UNORM 8 x 4 2D array surface with an MCS
+ * (Gen9 AUX_CCS_D on a multisampled surface) at BTI 3. Each sample is an array
+ * slice QPitch rows apart (seed 004 L1905-1925: QPitch[16:2]; field 1 = 4
+ * rows), so sample s of (x, y) is at base + (4 s + y) * pitch + 4 x: the
+ * layout is written here without the surfaces library. */
+static void put_ms_surface(struct rig *r)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = 0xC7;
+    v.Width = 7;
+    v.Height = 3;
+    v.SurfaceArray = true;
+    v.SurfacePitch = 32 - 1;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.SurfaceQPitch = 1;
+    v.NumberOfMultisamples = 2;         /* MULTISAMPLECOUNT_4 */
+    v.MultisampledSurfaceStorageFormat = 0;
+    v.AuxiliarySurfaceMode = 1;
+    v.AuxiliarySurfaceBaseAddress = TEX + 0x300000u;
+    v.SurfaceBaseAddress = MS_BASE;
+    float clear[4] = { 0.5f, 0.25f, 0.0f, 1.0f };
+    memcpy(&v.RedClearColor, &clear[0], 4);
+    memcpy(&v.GreenClearColor, &clear[1], 4);
+    memcpy(&v.BlueClearColor, &clear[2], 4);
+    memcpy(&v.AlphaClearColor, &clear[3], 4);
+    v.ShaderChannelSelectRed = 4;
+    v.ShaderChannelSelectGreen = 5;
+    v.ShaderChannelSelectBlue = 6;
+    v.ShaderChannelSelectAlpha = 7;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000 + 3 * 64;
+    gpu_memory_write(r->mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r->mem, SSBA + BT + 4 * 3, &state_off, 4, NULL);
+    for (uint32_t smp = 0; smp < 4; smp++)
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 8; x++) {
+                uint8_t t[4];
+                for (unsigned k = 0; k < 4; k++)
+                    t[k] = ms_byte(x, y, smp, k);
+                gpu_memory_write(r->mem, MS_BASE + (4 * smp + y) * 32 + 4 * x, t, 4, NULL);
+            }
+}
+
+/* ld_mcs returns the identity MCS (4x: 2 bits a sample, sample s in slice s:
+ * 0b11100100); ld2dms (Mesa's SIMD8 order si, mcs, u, v, r) reads sample si from
+ * the slice the MCS names, a cleared MCS (all ones) returns the clear colour
+ * (003 L16884), MCS 0 puts every sample in slice 0; ld2dss reads slice ssi. */
+static void test_multisample_loads(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_ms_surface(&r);
+    uint32_t q[3][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++) {
+        q[0][i] = i;
+        q[1][i] = i % 4;
+    }
+    q[0][7] = 8;                        /* out of range: zeros */
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_MCS, 1, 3, 0), 3, 4, 0xff, false, q));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 7; i++) {
+        CU_ASSERT_EQUAL(c->regs[0][i], 0xe4u);
+        CU_ASSERT_EQUAL(c->regs[1][i], 0u);
+    }
+    CU_ASSERT_EQUAL(c->regs[0][7], 0u);
+    uint32_t m[5][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++) {
+        m[0][i] = i % 4;                /* si */
+        m[1][i] = 0xe4;                 /* mcs */
+        m[2][i] = i;                    /* u */
+        m[3][i] = (i + 1) % 4;          /* v */
+    }
+    m[1][5] = 0xff;                     /* cleared */
+    m[1][6] = 0x00;                     /* all samples in slice 0 */
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD2DMS, 1, 3, 0), 5, 4, 0xff, false, m));
+    CU_ASSERT_EQUAL_FATAL(c->count, 2);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t smp = i == 6 ? 0 : i % 4;
+        for (unsigned k = 0; k < 4; k++) {
+            double want = i == 5 ? (const double[]){ 0.5, 0.25, 0.0, 1.0 }[k]
+                                 : ms_byte(i, (i + 1) % 4, smp, k) / 255.0;
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[k][i]), want, 1e-6);
+        }
+    }
+    uint32_t d[4][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++) {
+        d[0][i] = 2;                    /* ssi */
+        d[1][i] = 7 - i;
+        d[2][i] = i % 4;
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD2DSS, 1, 3, 0), 4, 4, 0xff, false, d));
+    CU_ASSERT_EQUAL_FATAL(c->count, 3);
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[1][i]), ms_byte(7 - i, i % 4, 2, 1) / 255.0, 1e-6);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.ld_msaa"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.out_of_bounds"), 1);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1138,6 +1252,7 @@ static const struct test_case cases[] = {
     { "bad state, BTI, formats and messages counted", test_bad_input },
     { "random messages: no crash, one reply each", test_random_messages },
     { "L3 lines once, then sampler cache hits", test_cache_and_l3_lines },
+    { "ld_mcs, ld2dms and ld2dss on a 4x MSS surface", test_multisample_loads },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

@@ -801,6 +801,71 @@ static void test_bad_input(void)
     sim_destroy(r.sim);
 }
 
+
+/* 4x multisample rasterization at the 3DSTATE_SAMPLE_PATTERN positions (seed
+ * 003 L15582-15690; dword 7 = 4x samples 0-3, a byte each, X offset in bits
+ * 7:4 and Y in 3:0, U0.4, genxml gen9.xml): a pattern unlike the standard one,
+ * s0 (15/16, 15/16), s1 (1/16, 1/16), s2 (8/16, 1/16), s3 (1/16, 13/16). The
+ * triangle (0,0) (4,0) (0,4) covers sample s of pixel (i, j) when
+ * i + j + ox + oy < 4 (no sample on the hypotenuse), computed here; the
+ * dispatch's render cache view carries each lit pixel's covered samples. */
+static void test_multisample_coverage(void)
+{
+    struct rig r = rig_new();
+    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct spec_3DSTATE_MULTISAMPLE *ms;
+    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    ms->NumberOfMultisamples = 2;
+    ms->PixelLocation = 0;
+    struct spec_3DSTATE_RASTER *ra;
+    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
+    ra->DXMultisampleRasterizationEnable = true;
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0xffff;
+    const uint8_t pos[4] = { 0xff, 0x11, 0x81, 0x1d };
+    void *body;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
+    struct cs_state_packet *pk = (struct cs_state_packet *)m->payload;
+    pk->dwords[7] = (uint32_t)pos[0] | (uint32_t)pos[1] << 8 | (uint32_t)pos[2] << 16 |
+                    (uint32_t)pos[3] << 24;
+    pk->dwords[8] = 0x008844cc;
+    to_wm(&r, m);
+    struct setup_primitive p = triangle(0, 0);
+    send_setup(&r, &p);
+    run(&r, 50);
+    CU_ASSERT_TRUE_FATAL(r.td->count >= 1);
+    uint32_t lit = 0, partial = 0, seen = 0;
+    for (uint32_t t = 0; t < r.td->count; t++) {
+        const struct eu_thread_context *c = &r.td->head[t].ctx;
+        CU_ASSERT_EQUAL(c->sample_masks_valid, 1);
+        for (uint32_t k = 0; k < c->subspans; k++)
+            for (uint32_t px = 0; px < 4; px++) {
+                int32_t i = c->pixel_x[k] + (int32_t)(px & 1), j = c->pixel_y[k] + (int32_t)(px >> 1);
+                uint32_t want = 0;
+                for (uint32_t smp = 0; smp < 4; smp++) {
+                    double ox = (pos[smp] >> 4) / 16.0, oy = (pos[smp] & 15) / 16.0;
+                    if (i + ox + j + oy < 4.0)
+                        want |= 1u << smp;
+                }
+                bool on = (c->pixel_mask >> (4 * k + px)) & 1u;
+                CU_ASSERT_EQUAL(on, want != 0);
+                if (on) {
+                    CU_ASSERT_EQUAL(c->sample_mask[4 * k + px], want);
+                    lit++;
+                    partial += want != 0xf;
+                }
+                seen++;
+            }
+    }
+    /* i + j <= 3: 10 pixels lit, the 4 with i + j = 3 partially (s1-s3) */
+    CU_ASSERT_EQUAL(lit, 10);
+    CU_ASSERT_EQUAL(partial, 4);
+    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), 10);
+    CU_ASSERT_TRUE(seen >= 12);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload: coverage, barycentrics, depth, setup data", test_simd8_payload_and_coverage },
     { "SIMD16 payload, KSP table and the width rule", test_simd16_payload_and_width_rule },
@@ -812,6 +877,7 @@ static const struct test_case cases[] = {
     { "state to the pixel back ends and the sync wait for threads", test_om_state_and_sync },
     { "drawing rectangle clip and the sample mask", test_drawing_rectangle_and_sample_mask },
     { "bad input is counted", test_bad_input },
+    { "4x coverage at the sample pattern's positions", test_multisample_coverage },
     { 0 }
 };
 TEST_SUITE(wm, cases);

@@ -59,6 +59,13 @@ struct eu_thread_context {
     uint8_t subspans;
     uint16_t pixel_x[8], pixel_y[8];
     uint32_t pixel_mask;
+    /* Multisampling (seed 003 L15582-15690, L16076-16096): with
+     * sample_masks_valid set, sample_mask[4k+i] is the coverage of pixel i of
+     * subspan k, bit s = sample s covered (up to 16x), which the render
+     * cache ANDs into the pixel's write coverage; 0 = not given (every sample
+     * of a lit pixel, as at 1x). */
+    uint8_t sample_masks_valid;
+    uint16_t sample_mask[32];
     /* Sampler State Pointer of the thread's stage (3DSTATE_SAMPLER_STATE_POINTERS_xx,
      * or the interface descriptor's), bytes from dynamic_state_base: the sampler
      * uses it for messages without a header (003 L3476-3480: "from the command

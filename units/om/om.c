@@ -659,18 +659,34 @@ static void clear_colour(const struct rt *rt, struct format_value *v)
     }
 }
 
+/* The pixels of a multisampled RT one pixel of its fast-clear rectangle stands
+ * for: the MSRT clear rectangle is the RT scaled down by 8 x 2 (2x, 4x), 2 x 2
+ * (8x), 1 x 2 (16x) (the MCS of an MSRT: 2x/4x (ceil(w/8), ceil(h/2)), 8x
+ * (ceil(w/2), ceil(h/2)), 16x (w, ceil(h/2)); seed 003 §3.15 L16768-16885
+ * "a rectangle primitive of the same size as the MCS surface", the scale
+ * factors from the PRM's MSRT table as Mesa's blorp uses them [EXT]). */
+static void msrt_clear_block(uint32_t samples, uint32_t *bw, uint32_t *bh)
+{
+    *bh = 2;
+    *bw = samples >= 16 ? 1 : samples >= 8 ? 2 : 8;
+}
+
 /* Fast clear: pixel (x, y) of the clear draw fills its block (L16808-16835). */
 static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
                                  uint32_t slice)
 {
     uint32_t bw, bh = 32;
-    switch (rt->bytes) {
-    case 4: bw = 64; break;
-    case 8: bw = 32; break;
-    case 16: bw = 16; break;
-    default:
-        a->s->unsupported_formats++;
-        return 0;
+    if (rt->surf.samples > 1) {
+        msrt_clear_block(rt->surf.samples, &bw, &bh);
+    } else {
+        switch (rt->bytes) {
+        case 4: bw = 64; break;
+        case 8: bw = 32; break;
+        case 16: bw = 16; break;
+        default:
+            a->s->unsupported_formats++;
+            return 0;
+        }
     }
     uint32_t lod = rt->surf.mip_count_lod;
     uint32_t w = surface_lod_width(&rt->surf, lod), h = surface_lod_height(&rt->surf, lod);
@@ -722,6 +738,17 @@ static bool late_depth_stencil(struct access *a, const struct rt_write *w, unsig
     return pass;
 }
 
+/* The samples of slot `slot` the rasterizer found covered (WM's per-pixel
+ * sample masks in the thread's context, thread_msg.h): under multisample
+ * rasterization only those samples of a lit pixel are written (seed 003
+ * L15582-15690: "pixel" = sample for the colour calculator, L16385ff). */
+static uint32_t sample_coverage(const struct access *a, unsigned slot)
+{
+    if (!a->ctx || !a->ctx->sample_masks_valid || slot >= 32)
+        return ~0u;
+    return a->ctx->sample_mask[slot];
+}
+
 /* One slot through the colour calculator and into the RT; the samples written. */
 static uint64_t write_slot(struct access *a, const struct rt *rt, const struct rt_write *w,
                            unsigned slot, bool *discarded)
@@ -750,6 +777,7 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
         coverage &= om_alpha_to_coverage(alpha0, samples);
     if (w->flags & RT_WRITE_HAS_OMASK)
         coverage &= w->omask[slot];
+    coverage &= sample_coverage(a, slot);
     if (s->blend_valid && s->blend.AlphaToOneEnable) {
         if (w->flags & RT_WRITE_HAS_SOURCE0_ALPHA)
             alpha0 = 1.0f;

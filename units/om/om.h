@@ -88,9 +88,14 @@
  *        state_read_failures, no_positions, thread_ends, dither_ignored,
  *        busy_cycles, lines, l3_replies, stall.writeback, draws, late.* (late
  *        depth/stencil), untracked_threads.
+ * Multisampling: the covered samples of each pixel (WM's sample masks in the
+ * thread context, thread_msg.h) are the only ones written; a multisampled RT's
+ * fast clear scales by 8 x 2 (2x/4x), 2 x 2 (8x), 1 x 2 (16x) pixels a clear
+ * pixel and writes the clear colour into every sample (the MCS is kept
+ * functionally as "identity", see units/sampler).
  * Not modelled: half-precision (RTWH) messages and SIMD8 image writes
- * (counted unsupported), per-sample dispatch and per-sample coverage, the
- * shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
+ * (counted unsupported), per-sample dispatch, late depth/stencil per sample,
+ * the shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
  * as dither_ignored), Render Target Rotation, YCRCB and other formats the
  * format library cannot pack (counted, warned with the name), the CCS/MCS
  * and HiZ contents, the render cache itself (every access is a memory

@@ -63,6 +63,8 @@ static const struct stat_desc smp_stats[] = {
     C("msg.resinfo", by_type[SMP_COUNT_RESINFO], "messages", "resinfo messages"),
     C("msg.lod", by_type[SMP_COUNT_LOD], "messages", "lod messages"),
     C("msg.sampleinfo", by_type[SMP_COUNT_SAMPLEINFO], "messages", "sampleinfo messages"),
+    C("msg.ld_msaa", by_type[SMP_COUNT_LD_MSAA], "messages",
+      "multisample loads: ld_mcs, ld2dms, ld2dms_w, ld2dss"),
     C("msg.other", by_type[SMP_COUNT_OTHER], "messages", "other message types (not modelled)"),
     C("texels", texels, "texels", "texels fetched from surfaces"),
     C("border_texels", border_texels, "texels", "texels replaced by (or blended with) the border colour"),
@@ -114,6 +116,10 @@ static enum smp_count count_of(uint32_t message)
     case SAMPLER_RESINFO: return SMP_COUNT_RESINFO;
     case SAMPLER_LOD: return SMP_COUNT_LOD;
     case SAMPLER_SAMPLEINFO: return SMP_COUNT_SAMPLEINFO;
+    case SAMPLER_LD_MCS:
+    case SAMPLER_LD2DMS:
+    case SAMPLER_LD2DMS_W:
+    case SAMPLER_LD2DSS: return SMP_COUNT_LD_MSAA;
     default: return SMP_COUNT_OTHER;
     }
 }

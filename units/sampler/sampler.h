@@ -51,11 +51,12 @@
  *        lines, l3_replies, the bad-input counters above, stalls, busy_cycles,
  *        latency_sum.
  * Not modelled: SIMD4x2, SIMD8D, SIMD32/64 (sample_unorm, sample_8x8), the _c
- * (shadow compare), gather4*, ld_mcs/ld2dms*, killpix, min/max
+ * (shadow compare), gather4*, killpix, min/max
  * messages (unsupported: zeros); the RLEN 0 direct render target write
  * (L4510-4527); anisotropic filtering (taken as LINEAR); MONO; TEXCOORDMODE_CUBE's
- * cross-face filtering (taken as CLAMP); chroma key; reduction types; multisampled
- * sampling; bindless surfaces; the pixel null mask; BC4-BC7, ETC and ASTC formats;
+ * cross-face filtering (taken as CLAMP); chroma key; reduction types; the MCS
+ * contents (ld_mcs returns the identity value: the render cache keeps every sample
+ * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; the pixel null mask; BC4-BC7, ETC and ASTC formats;
  * state caches and cache invalidation (the cache only ever changes timing).
  */
 #ifndef GTSIM_UNITS_SAMPLER_H

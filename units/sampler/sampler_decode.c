@@ -123,6 +123,35 @@ static bool read_state(struct smp_exec *x, uint64_t address, void *dst, size_t n
     return gpu_address_space_read(&x->as, address, dst, n, &err) == 0;
 }
 
+/* Multisampled surfaces: whether an MCS is bound (Gen7 MCS Enable, Gen8 AUX_MCS,
+ * Gen9 AUX_CCS_D on a multisampled surface: genxml's value 1 for both) and the
+ * clear colour a cleared MCS value stands for (seed 003 L16884: "the sampling
+ * engine ... resolves clear values"): Gen9 RENDER_SURFACE_STATE dwords 12-15
+ * (floats for float formats, integers otherwise), Gen8 the 1-bit dword 7
+ * fields (R 31, G 30, B 29, A 28). */
+static void surface_msaa_info(struct smp_exec *x, const uint32_t *dw, struct smp_surface *sf)
+{
+    sf->has_mcs = sf->sd.samples > 1 &&
+                  (sf->sd.aux_mode == SURFACE_AUX_MCS || sf->sd.aux_mode == SURFACE_AUX_CCS_D);
+    memset(&sf->clear, 0, sizeof sf->clear);
+    if (!sf->fmt)
+        return;
+    sf->clear.kind = (enum format_value_kind)sf->fmt->value_kind;
+    for (unsigned c = 0; c < 4; c++) {
+        uint32_t bits = x->gen >= 9 ? dw[12 + c] : (dw[7] >> (31 - c)) & 1u;
+        if (sf->clear.kind == FORMAT_VALUE_FLOAT) {
+            float f = 0.0f;
+            if (x->gen >= 9)
+                memcpy(&f, &bits, 4);
+            else
+                f = bits ? 1.0f : 0.0f;
+            sf->clear.f[c] = f;
+        } else {
+            sf->clear.u[c] = bits;
+        }
+    }
+}
+
 static void resolve_surface(struct smp_exec *x)
 {
     struct smp *s = x->s;
@@ -192,6 +221,7 @@ static void resolve_surface(struct smp_exec *x)
     /* the formats the sampler reads: bit-field formats format_unpack converts
      * and the block formats format_decode_block decodes */
     sf->fmt = format_describe(sf->sd.format);
+    surface_msaa_info(x, dw, sf);
     uint8_t zero[16] = { 0 };
     struct format_value probe[16];
     if (sf->fmt && sf->fmt->block_width == 1 && sf->fmt->block_height == 1 &&

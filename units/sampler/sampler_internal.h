@@ -34,7 +34,7 @@
 enum smp_count {
     SMP_COUNT_SAMPLE, SMP_COUNT_SAMPLE_B, SMP_COUNT_SAMPLE_L, SMP_COUNT_SAMPLE_D,
     SMP_COUNT_SAMPLE_LZ, SMP_COUNT_LD, SMP_COUNT_LD_LZ, SMP_COUNT_RESINFO, SMP_COUNT_LOD,
-    SMP_COUNT_SAMPLEINFO, SMP_COUNT_OTHER,
+    SMP_COUNT_SAMPLEINFO, SMP_COUNT_LD_MSAA, SMP_COUNT_OTHER,
     SMP_COUNT_N
 };
 
@@ -87,6 +87,8 @@ struct smp_surface {
     bool compressed;            /* blocks decoded by format_decode_block */
     uint8_t select[4];          /* Shader Channel Select R, G, B, A (SCS_*) */
     double resource_min_lod;    /* Resource Min LOD, U4.8 */
+    bool has_mcs;               /* a multisampled surface with an MCS (AUX_MCS, Gen9 AUX_CCS_D) */
+    struct format_value clear;  /* the state's clear colour (what a cleared MCS value reads) */
 };
 
 /* A SAMPLER_STATE entry and its border colour (Gen8/9: four dwords, floats for

@@ -319,6 +319,130 @@ static void do_ld(struct smp_exec *x)
     }
 }
 
+/* ---- multisampled surfaces: ld_mcs, ld2dms, ld2dms_w, ld2dss ------------------------- */
+
+/* The MCS (seed 003 L3434-3436, L4169-4197): per pixel, which sample slice
+ * holds each sample. Bits per sample are not in the seed: 2 for 2x/4x (the R8_UINT
+ * value of L4195), 4 for 8x (R32_UINT) and 16x (R32G32_UINT, mcsl/mcsh); a value
+ * with every one of those bits set is the cleared pixel (Mesa's blorp compares a
+ * 4x MCS against 255 and 0, [EXT]). The model keeps the MCS functionally as
+ * "identity": the render cache writes every sample into its own slice (units/om),
+ * so ld_mcs returns the value that says sample s lives in slice s and ld2dms
+ * decodes whatever the kernel passes. */
+static unsigned mcs_bits_per_sample(uint32_t samples)
+{
+    return samples >= 8 ? 4u : 2u;
+}
+
+static uint64_t mcs_identity(uint32_t samples)
+{
+    unsigned b = mcs_bits_per_sample(samples);
+    uint64_t v = 0;
+    for (uint32_t smp = 0; smp < samples && smp < 16; smp++)
+        v |= (uint64_t)smp << (b * smp);
+    return v;
+}
+
+/* u, v, r of a multisampled load (parameters pu, pu + 1, pu + 2; lod at pu + 3
+ * when sent, multisampled surfaces have one level): the texel and physical
+ * array slice; false (out of range) gives zeros (L4558). */
+static bool msaa_coords(struct smp_exec *x, unsigned pu, unsigned lane, uint32_t *u, uint32_t *v,
+                        uint32_t *slice)
+{
+    const struct sampler_request *r = &x->req;
+    const struct surface *sd = &x->surf.sd;
+    int64_t cu = smp_param_i(r, pu, lane), cv = smp_param_i(r, pu + 1, lane);
+    int64_t cr = smp_param_i(r, pu + 2, lane), lod = smp_param_i(r, pu + 3, lane);
+    if (sd->type != SURFACE_2D || lod != 0 || cu < 0 || cu >= lod_width(x, sd->min_lod) ||
+        cv < 0 || cv >= lod_height(x, sd->min_lod) || cr < 0 || cr >= array_count(x))
+        return false;
+    *u = (uint32_t)cu;
+    *v = (uint32_t)cv;
+    *slice = physical_slice(x, (uint32_t)cr, 0);
+    return true;
+}
+
+/* ld_mcs (u, v, r, lod): the pixel's MCS value in R (16x: low half in R, high
+ * in G), zeros without an MCS (L4196). */
+static void do_ld_mcs(struct smp_exec *x)
+{
+    const struct sampler_request *r = &x->req;
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v;
+        memset(&v, 0, sizeof v);
+        v.kind = FORMAT_VALUE_UINT;
+        uint32_t u, vv, slice;
+        if (x->surf.valid && x->surf.has_mcs && msaa_coords(x, 0, lane, &u, &vv, &slice)) {
+            uint64_t m = mcs_identity(x->surf.sd.samples);
+            v.u[0] = (uint32_t)m;
+            v.u[1] = (uint32_t)(m >> 32);
+        } else if (x->surf.valid && x->surf.has_mcs) {
+            x->s->out_of_bounds++;
+        }
+        write_lane(x, lane, &v);
+    }
+}
+
+/* ld2dms (si, mcs, u, v, r, lod), ld2dms_w (si, mcsl, mcsh, u, v, r, lod), ld2dss
+ * (ssi, u, v, r, lod): Mesa's Gen7+ SIMD8/16 payload order [EXT], what the
+ * capture's blorp kernels send (the seed's table L10241-10243 is SIMD4x2's).
+ * ld2dms takes sample si from the slice the MCS names (no MCS: slice si); a
+ * cleared MCS value returns the surface's clear colour; ld2dss reads slice ssi. */
+static void do_ld_multisample(struct smp_exec *x)
+{
+    struct smp *s = x->s;
+    const struct sampler_request *r = &x->req;
+    const struct surface *sd = &x->surf.sd;
+    unsigned pu = r->message == SAMPLER_LD2DMS_W ? 3 : r->message == SAMPLER_LD2DMS ? 2 : 1;
+    uint32_t samples = sd->samples ? sd->samples : 1;
+    unsigned bits = mcs_bits_per_sample(samples);
+    uint64_t used = samples * bits >= 64 ? ~0ull : (1ull << (samples * bits)) - 1;
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v;
+        value_zero(x, &v);
+        uint32_t u, vv, slice;
+        if (!x->surf.valid) {
+            write_lane(x, lane, &v);
+            continue;
+        }
+        if (!msaa_coords(x, pu, lane, &u, &vv, &slice)) {
+            s->out_of_bounds++;
+            write_lane(x, lane, &v);
+            continue;
+        }
+        uint32_t si = (uint32_t)smp_param_i(r, 0, lane);
+        uint32_t sample_slice = si;
+        bool cleared = false;
+        if (r->message != SAMPLER_LD2DSS && x->surf.has_mcs) {
+            uint64_t mcs = (uint32_t)smp_param_i(r, 1, lane);
+            if (r->message == SAMPLER_LD2DMS_W)
+                mcs |= (uint64_t)(uint32_t)smp_param_i(r, 2, lane) << 32;
+            cleared = (mcs & used) == used;
+            sample_slice = si < samples ? (uint32_t)(mcs >> (bits * si)) & ((1u << bits) - 1) : si;
+        }
+        if (cleared) {
+            v = x->surf.clear;
+        } else if (sample_slice >= samples) {
+            s->out_of_bounds++;
+        } else {
+            s->texels++;
+            uint64_t addr;
+            uint8_t bytes[16] = { 0 };
+            if (surface_address(sd, u, vv, slice, sd->min_lod, sample_slice, &addr) != SURFACE_OK ||
+                sd->element_bytes > 16 || x->surf.compressed)
+                s->out_of_bounds++;
+            else if (read_bytes(x, addr, bytes, sd->element_bytes))
+                format_unpack(sd->format, bytes, &v);
+        }
+        apply_selects(x, &v);
+        write_lane(x, lane, &v);
+    }
+}
+
 /* resinfo (L4304-4323): sizes at LOD lod (from Surface Min LOD), array length,
  * levels; U32 only. The table's "(Width+1)>>LOD" is taken as never below 1 (GL's
  * textureSize); A is the number of levels (MIP Count + 1, what Mesa reads for
@@ -834,6 +958,16 @@ void smp_execute(struct smp_exec *x)
     case SAMPLER_LD_LZ:
         smp_resolve(x, false);
         do_ld(x);
+        break;
+    case SAMPLER_LD_MCS:
+        smp_resolve(x, false);
+        do_ld_mcs(x);
+        break;
+    case SAMPLER_LD2DMS:
+    case SAMPLER_LD2DMS_W:
+    case SAMPLER_LD2DSS:
+        smp_resolve(x, false);
+        do_ld_multisample(x);
         break;
     case SAMPLER_RESINFO:
         smp_resolve(x, false);

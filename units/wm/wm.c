@@ -86,6 +86,10 @@ struct wm {
     /* 3DSTATE_MULTISAMPLE, 3DSTATE_SAMPLE_MASK */
     bool pixel_center;
     uint32_t samples, sample_mask;
+    /* 3DSTATE_RASTER DX Multisample Rasterization Enable; 3DSTATE_SAMPLE_PATTERN:
+     * [log2 samples][sample] = X offset << 4 | Y offset (U0.4 each) */
+    bool ms_raster_enable;
+    uint8_t sample_pattern[5][16];
     /* 3DSTATE_DRAWING_RECTANGLE (clipped rectangle, inclusive) */
     bool drawing_rectangle;
     int32_t draw_x_min, draw_y_min, draw_x_max, draw_y_max;
@@ -385,6 +389,78 @@ static void take_poly_stipple(struct wm *s, uint32_t id, const void *body)
     }
 }
 
+/* ---- multisampling (seed 003 §3.11, L15582-15690) ---------------------------------------- */
+
+/* The standard sample positions (what iris programs in 3DSTATE_SAMPLE_PATTERN,
+ * the D3D/Mesa tables; the capture skl_msaa's command), X << 4 | Y in U0.4:
+ * the positions before any SAMPLE_PATTERN arrives. */
+static const uint8_t wm_standard_pattern[5][16] = {
+    { 0x88 },
+    { 0xcc, 0x44 },
+    { 0x62, 0xe6, 0x2a, 0xae },
+    { 0x95, 0x7b, 0xd9, 0x53, 0x3d, 0x17, 0xbf, 0xf1 },
+    { 0x99, 0x75, 0x5a, 0xc7, 0x36, 0xad, 0xdb, 0xb3, 0x6e, 0x81, 0x42, 0x2c, 0x08, 0xf4,
+      0xef, 0x10 },
+};
+
+/* 3DSTATE_SAMPLE_PATTERN (Gen8+, genxml gen9.xml): dwords 1-4 the 16x samples
+ * 0-15, dword 5 8x samples 4-7, dword 6 8x 0-3, dword 7 4x 0-3, dword 8 2x 0-1
+ * then 1x 0, a byte a sample: Y offset in bits 3:0, X in 7:4 (U0.4). */
+static void take_sample_pattern(struct wm *s, const struct cs_state_packet *p)
+{
+    if (p->dword_count < 9) {
+        s->state_other++;       /* too short: the positions stay as they were */
+        return;
+    }
+    const uint32_t *dw = p->dwords;
+    for (unsigned i = 0; i < 16; i++)
+        s->sample_pattern[4][i] = (uint8_t)(dw[1 + i / 4] >> (8 * (i % 4)));
+    for (unsigned i = 0; i < 8; i++)
+        s->sample_pattern[3][i] = (uint8_t)(dw[i < 4 ? 6 : 5] >> (8 * (i % 4)));
+    for (unsigned i = 0; i < 4; i++)
+        s->sample_pattern[2][i] = (uint8_t)(dw[7] >> (8 * i));
+    s->sample_pattern[1][0] = (uint8_t)dw[8];
+    s->sample_pattern[1][1] = (uint8_t)(dw[8] >> 8);
+    s->sample_pattern[0][0] = (uint8_t)(dw[8] >> 16);
+}
+
+static unsigned log2_samples(uint32_t samples)
+{
+    return samples >= 16 ? 4 : samples >= 8 ? 3 : samples >= 4 ? 2 : samples >= 2 ? 1 : 0;
+}
+
+/* Multisample rasterization (MSRASTMODE_ON_PATTERN): the samples of the pixel
+ * state's count, with DX Multisample Rasterization Enable (L15582ff). Off:
+ * pixels are rasterized at their centre (OFF_PIXEL) and a lit pixel covers
+ * every sample. */
+static bool wm_ms_raster(const struct wm *s)
+{
+    return s->samples > 1 && s->ms_raster_enable;
+}
+
+static bool covers(const struct setup_primitive *p, int32_t px, int32_t py, bool centre);
+static bool covers_at(const struct setup_primitive *p, int32_t px, int32_t py, uint32_t ox16,
+                      uint32_t oy16);
+
+/* The samples of pixel (px, py) inside the primitive: bit s for sample s at
+ * its pattern position (pixel corner + offset/16); without multisample
+ * rasterization, every sample when the pixel's centre (or corner) is inside. */
+static uint32_t pixel_sample_coverage(const struct wm *s, const struct setup_primitive *p,
+                                      int32_t px, int32_t py)
+{
+    uint32_t all = s->samples >= 32 ? ~0u : (1u << s->samples) - 1;
+    if (!wm_ms_raster(s))
+        return covers(p, px, py, s->pixel_center) ? all : 0;
+    unsigned l = log2_samples(s->samples);
+    uint32_t m = 0;
+    for (uint32_t smp = 0; smp < s->samples && smp < 16; smp++) {
+        uint8_t pos = s->sample_pattern[l][smp];
+        if (covers_at(p, px, py, pos >> 4, pos & 0xfu))
+            m |= 1u << smp;
+    }
+    return m;
+}
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
@@ -485,6 +561,15 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
     case SPEC_ID_3DSTATE_POLY_STIPPLE_OFFSET:
     case SPEC_ID_3DSTATE_POLY_STIPPLE_PATTERN:
         take_poly_stipple(s, p->id, body);
+        break;
+    case SPEC_ID_3DSTATE_SAMPLE_PATTERN:
+        s->state_wm++;
+        take_sample_pattern(s, p);
+        break;
+    case SPEC_ID_3DSTATE_RASTER:
+        s->state_wm++;
+        s->ms_raster_enable =
+            ((const struct spec_3DSTATE_RASTER *)body)->DXMultisampleRasterizationEnable;
         break;
     case SPEC_ID_3DSTATE_SAMPLE_MASK:
         s->state_wm++;
@@ -620,12 +705,18 @@ static bool wm_int_thread_dispatch(const struct wm *s)
 
 static bool covers(const struct setup_primitive *p, int32_t px, int32_t py, bool centre)
 {
+    return covers_at(p, px, py, centre ? 8 : 0, centre ? 8 : 0);
+}
+
+/* Whether the point (px + ox16/16, py + oy16/16) is inside the primitive. */
+static bool covers_at(const struct setup_primitive *p, int32_t px, int32_t py, uint32_t ox16,
+                      uint32_t oy16)
+{
     if (px < p->x_min || px > p->x_max || py < p->y_min || py > p->y_max)
         return false;
     int64_t one = (int64_t)1 << p->subpixel_bits;
-    int64_t half = centre ? one / 2 : 0;
-    int64_t X = (int64_t)(px - p->x_min) * one + half;
-    int64_t Y = (int64_t)(py - p->y_min) * one + half;
+    int64_t X = (int64_t)(px - p->x_min) * one + ((one * (int64_t)ox16) >> 4);
+    int64_t Y = (int64_t)(py - p->y_min) * one + ((one * (int64_t)oy16) >> 4);
     for (uint32_t e = 0; e < SETUP_MAX_EDGES; e++)
         if (p->edge_a[e] * X + p->edge_b[e] * Y + p->edge_c[e] < 0)
             return false;
@@ -778,17 +869,26 @@ static uint32_t poly_stipple(struct wm *s, uint32_t mask)
 static bool raster_subspan(struct wm *s, struct subspan *out)
 {
     const struct setup_primitive *p = &s->prim;
-    uint32_t mask = 0;
-    for (uint32_t i = 0; i < 4; i++)
-        if (covers(p, s->sx + (int32_t)(i & 1u), s->sy + (int32_t)(i >> 1), s->pixel_center))
+    uint32_t mask = 0, samples[4] = { 0 };
+    for (uint32_t i = 0; i < 4; i++) {
+        samples[i] = pixel_sample_coverage(s, p, s->sx + (int32_t)(i & 1u),
+                                           s->sy + (int32_t)(i >> 1));
+        if (samples[i])
             mask |= 1u << i;
+    }
     s->subspans++;
     mask = poly_stipple(s, mask);
     /* Sample Mask = the enables of the sample count & 3DSTATE_SAMPLE_MASK
-     * (L15349-15367): at 1x, sample 0's bit */
-    if (mask && !(s->sample_mask & 1u)) {
-        s->pixels_sample_masked += popcount32(mask);
-        mask = 0;
+     * (L15349-15367): at 1x, sample 0's bit; a pixel none of whose covered
+     * samples is enabled is dropped */
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        samples[i] &= s->sample_mask;
+        if (!samples[i]) {
+            s->pixels_sample_masked++;
+            mask &= ~(1u << i);
+        }
     }
     if (!mask)
         return false;
@@ -830,7 +930,8 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
         return false;
     }
     out->pixel_mask = (uint16_t)mask;
-    out->sample_mask[0] = 1;
+    for (uint32_t i = 0; i < 4; i++)
+        out->sample_mask[i] = (mask & (1u << i)) ? samples[i] : 0;
     return s->dispatch_on;
 }
 
@@ -923,6 +1024,18 @@ static void fill_pixel_context(const struct wm *s, struct eu_thread_context *c)
 }
 
 /* Builds and sends the dispatch of pending[0..n) at width `width`. */
+/* The render cache's per-pixel sample coverage (thread_msg.h) under
+ * multisampling: each covered sample of a lit pixel gets the colour. */
+static void wm_dispatch_sample_masks(const struct wm *s, struct eu_dispatch *d, uint32_t n)
+{
+    if (s->samples <= 1)
+        return;
+    d->ctx.sample_masks_valid = 1;
+    for (uint32_t kx = 0; kx < n && kx < 8; kx++)
+        for (uint32_t i = 0; i < 4; i++)
+            d->ctx.sample_mask[4 * kx + i] = (uint16_t)s->pending[kx].sample_mask[i];
+}
+
 static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
 {
     const struct setup_primitive *p = &s->prim;
@@ -994,6 +1107,7 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
         d->ctx.pixel_mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * kx);
     }
     fill_pixel_context(s, &d->ctx);
+    wm_dispatch_sample_masks(s, d, n);
     /* the per-slot phases */
     for (uint32_t h = 0; h < halves; h++) {
         uint32_t base = first_phase + h * per_half;
@@ -1031,7 +1145,9 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
                 reg++;
             }
             if (s->uses_coverage_mask) {
-                put_u(grf, total, reg + g, lane, (ss->pixel_mask >> pixel) & 1u);
+                /* Input Coverage Mask: the pixel's covered samples (L16076ff) */
+                put_u(grf, total, reg + g, lane,
+                      s->samples > 1 ? ss->sample_mask[pixel] : (ss->pixel_mask >> pixel) & 1u);
                 reg += groups8;
             }
         }
@@ -1157,10 +1273,15 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
         if (s->enable32 && s->enable8 && !s->enable16)
             s->bad_dispatch_enables++;      /* not in the table (L16013-16024) */
     }
-    if (s->samples > 1 || s->per_sample) {
+    if (s->per_sample && s->samples > 1) {
         s->unsupported_samples++;
-        warn_once(s, WARN_SAMPLES, "%u samples per pixel%s: rasterized at 1x", s->samples,
-                  s->per_sample ? " (per-sample dispatch)" : "");
+        warn_once(s, WARN_SAMPLES, "%u samples per pixel with per-sample dispatch: dispatched "
+                  "per pixel", s->samples);
+    }
+    if (wm_ms_raster(s) && (s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write)) {
+        s->unsupported_samples++;
+        warn_once(s, WARN_SAMPLES, "%u samples per pixel: depth/stencil tested per pixel",
+                  s->samples);
     }
     bool ps_affects_depth = wm_int_kill_pixel(s) || s->kills_pixel || s->computed_depth ||
                             s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC;
@@ -1456,6 +1577,7 @@ static void wm_defaults(struct wm *s)
     s->pixel_center = true;
     s->samples = 1;
     s->sample_mask = 1;
+    memcpy(s->sample_pattern, wm_standard_pattern, sizeof s->sample_pattern);
     s->depth_surface_type = WM_SURFTYPE_NULL;
     s->kernel.max_threads = 1;
 }

@@ -32,8 +32,14 @@
  *    of row 1 the pattern's upper-left pixel, seed 000 L109-113) drops
  *    pixels of triangles SF did not mark PRIM_NO_POLY_STIPPLE
  *    (raster.poly_stippled). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
- *    pixel (L15349-15367, 1x). Single sample only: other sample counts are
- *    counted (raster.unsupported_samples) and rasterized at 1x.
+ *    pixel (L15349-15367, 1x). Multisampling (L15582-15690): with
+ *    3DSTATE_MULTISAMPLE's count > 1 and 3DSTATE_RASTER DX Multisample
+ *    Rasterization Enable, each sample is tested at its 3DSTATE_SAMPLE_PATTERN
+ *    position (U0.4 offsets from the pixel's corner; the standard D3D/Mesa
+ *    positions until a pattern arrives); a pixel is lit when a covered sample
+ *    survives the sample mask, and its covered samples go to the render cache
+ *    in the dispatch's context (thread_msg.h sample_mask) and as the Input
+ *    Coverage Mask; without the enable a lit pixel covers every sample.
  *  - Early depth/stencil (L15709-15775; "always enabled" on SKL, L15764):
  *    with units/common/depth_stencil.h on the depth (Y-tiled) and separate
  *    stencil (W-tiled) surfaces in memory, in rasterization order, for each
@@ -111,8 +117,10 @@
  * Stats: raster.*, depth.*, ps.*, hz_op.*, state.*, bad.*, scoreboard
  *        stalls, threads.* (stage_thread.h) and ff.* (ff_stage.h).
  *
- * Not modelled: multisampling (sample positions, per-sample dispatch,
- * centroid), lines' and points' own rules beyond the edges SF gives,
+ * Not modelled: per-sample dispatch (PERSAMPLE: dispatched per pixel,
+ * counted raster.unsupported_samples), centroid and per-sample barycentrics
+ * (the pixel's), depth/stencil per sample (tested per pixel, counted), lines'
+ * and points' own rules beyond the edges SF gives,
  * line stipple (3DSTATE_LINE_STIPPLE: the counter needs the pixels in line
  * order, which the box walk does not give), anti-aliased lines, chroma key, RT independent
  * rasterization, depth offset (SF's),
