@@ -17,6 +17,7 @@
 #include "fabric/sim.h"
 #include "spec_common.h"
 #include "tests/support/probes.h"
+#include "tests/support/wm_rig.h"
 #include "tests/test.h"
 #include "units/common/mmio.h"
 #include "units/common/primitive.h"
@@ -24,242 +25,6 @@
 #include "units/common/thread_msg.h"
 #include "units/sf/sf_setup.h"
 #include "units/wm/wm.h"
-
-#define CATCH_MAX 32
-#define CATCH_REGS 48
-
-struct catcher {
-    struct port *in;
-    uint32_t count;
-    uint32_t kind[CATCH_MAX];
-    struct eu_dispatch head[CATCH_MAX];
-    uint32_t grf[CATCH_MAX][CATCH_REGS][8];
-    uint32_t state_id[CATCH_MAX];
-    struct cs_mmio mmio[CATCH_MAX];
-    struct pipeline_registers regs[CATCH_MAX];
-};
-
-static const struct port_desc catcher_ports[] = {
-    { .name = "in", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "anything" },
-    { .name = "out", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .help = "nothing" },
-    PORT_END
-};
-
-static int catcher_realize(struct unit *u, struct gt_error *err)
-{
-    (void)err;
-    struct catcher *c = unit_state(u);
-    c->in = unit_port(u, "in", 0);
-    return 0;
-}
-
-static enum unit_activity catcher_tick(struct unit *u)
-{
-    struct catcher *c = unit_state(u);
-    struct msg *m;
-    while (c->in && (m = port_pop(c->in))) {
-        uint32_t i = c->count++;
-        if (i < CATCH_MAX) {
-            c->kind[i] = m->kind;
-            if (m->kind == MSG_THREAD_DISPATCH) {
-                const struct eu_dispatch *d = (const struct eu_dispatch *)m->payload;
-                c->head[i] = *d;
-                uint32_t n = d->grf_count < CATCH_REGS ? d->grf_count : CATCH_REGS;
-                memcpy(c->grf[i], d->grf, n * 32u);
-            } else if (m->kind == MSG_STATE) {
-                c->state_id[i] = ((const struct cs_state_packet *)m->payload)->id;
-            } else if (m->kind == MSG_MMIO) {
-                memcpy(&c->mmio[i], m->payload, sizeof c->mmio[i]);
-                if (m->size >= sizeof(struct cs_mmio) + sizeof(struct pipeline_registers))
-                    memcpy(&c->regs[i], m->payload + sizeof(struct cs_mmio), sizeof c->regs[i]);
-            }
-        }
-        msg_free(unit_sim(u), m);
-    }
-    return UNIT_IDLE;
-}
-
-static const struct unit_ops catcher_ops = {
-    .kind = "test_wm_catcher",
-    .state_size = sizeof(struct catcher),
-    .ports = catcher_ports,
-    .realize = catcher_realize,
-    .tick = catcher_tick,
-};
-
-static enum unit_activity idle_tick(struct unit *u)
-{
-    const uint64_t *until = unit_state(u);
-    return unit_cycle(u) < *until ? UNIT_BUSY : UNIT_IDLE;
-}
-
-static const struct unit_ops idle_ops = {
-    .kind = "test_wm_idle",
-    .state_size = sizeof(uint64_t),
-    .tick = idle_tick,
-};
-
-struct rig {
-    struct sim *sim;
-    struct gpu_memory *mem;
-    struct unit *wm, *idle, *feeder;
-    struct catcher *td, *om, *drained;
-};
-
-static void run(struct rig *r, uint64_t cycles)
-{
-    uint64_t now = sim_now(r->sim) / 1000;
-    *(uint64_t *)unit_state(r->idle) = now + cycles + 1;
-    unit_wake_at(r->idle, now + 1);
-    sim_run(r->sim, sim_now(r->sim) + cycles * 1000);
-}
-
-static struct msg *state_msg(struct rig *r, uint32_t id, uint32_t dwords, size_t body,
-                             void **common)
-{
-    size_t off = cs_state_common_offset(dwords);
-    struct msg *m = msg_alloc(r->sim, MSG_STATE, (uint32_t)(off + body));
-    memset(m->payload, 0, off + body);
-    struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
-    p->id = id;
-    p->gen = 9;
-    p->dword_count = dwords;
-    p->common_offset = (uint32_t)off;
-    p->space_format = GPU_ADDRESS_SPACE_PHYSICAL;
-    *common = (uint8_t *)p + off;
-    return m;
-}
-
-static void to_wm(struct rig *r, struct msg *m)
-{
-    CU_ASSERT_TRUE(port_inject(unit_port(r->wm, "sf", 0), m));
-}
-
-static struct rig rig_new(void)
-{
-    struct rig r;
-    memset(&r, 0, sizeof r);
-    r.sim = probe_sim(NULL);
-    r.mem = probe_memory(r.sim);
-    r.wm = probe_add(r.sim, &wm_ops, "wm", NULL);
-    r.idle = probe_add(r.sim, &idle_ops, "idle", NULL);
-    struct unit *td = probe_add(r.sim, &catcher_ops, "td", NULL);
-    struct unit *om = probe_add(r.sim, &catcher_ops, "om", NULL);
-    struct unit *dr = probe_add(r.sim, &catcher_ops, "dr", NULL);
-    struct unit *feeder = probe_add(r.sim, &catcher_ops, "pbe", NULL);
-    probe_link(r.sim, r.wm, "td[0]", td, "in", 1, 64, 4);
-    probe_link(r.sim, r.wm, "om[0]", om, "in", 1, 64, 4);
-    probe_link(r.sim, r.wm, "drained", dr, "in", 1, 8, 1);
-    probe_link(r.sim, feeder, "out", r.wm, "eot[0]", 1, 16, 1);
-    r.feeder = feeder;
-    struct spec_3DSTATE_SAMPLE_MASK *nothing;
-    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *nothing, (void **)&nothing));
-    nothing->SampleMask = 1;
-    struct gt_error err;
-    int rc = sim_realize(r.sim, &err);
-    if (rc)
-        fprintf(stderr, "realize: %s\n", err.message);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    r.td = unit_state(td);
-    r.om = unit_state(om);
-    r.drained = unit_state(dr);
-    return r;
-}
-
-static void end_thread(struct rig *r, uint32_t request)
-{
-    struct msg *m = msg_alloc(r->sim, MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
-    struct eu_thread_end *e = (struct eu_thread_end *)m->payload;
-    memset(e, 0, sizeof *e);
-    e->op = EU_TD_THREAD_END;
-    e->request_id = request;
-    e->ffid = FFID_PS;
-    CU_ASSERT_TRUE(port_try_send(unit_port(r->feeder, "out", 0), m));
-}
-
-static uint64_t stat(struct rig *r, const char *name)
-{
-    char path[128];
-    snprintf(path, sizeof path, "wm.%s", name);
-    return (uint64_t)probe_stat(r->sim, path);
-}
-
-struct ps_setup {
-    bool e8, e16, e32, source_depth, attributes, statistics, push;
-    uint32_t modes, grf[3], max_threads;
-    uint64_t ksp[3];
-    bool no_rt;
-};
-
-static void ps_state(struct rig *r, struct ps_setup s)
-{
-    struct spec_3DSTATE_WM *w;
-    struct msg *m = state_msg(r, SPEC_ID_3DSTATE_WM, 2, sizeof *w, (void **)&w);
-    w->BarycentricInterpolationMode = s.modes;
-    w->StatisticsEnable = s.statistics;
-    to_wm(r, m);
-    struct spec_3DSTATE_PS *p;
-    m = state_msg(r, SPEC_ID_3DSTATE_PS, 12, sizeof *p, (void **)&p);
-    p->KernelStartPointer0 = s.ksp[0];
-    p->KernelStartPointer1 = s.ksp[1];
-    p->KernelStartPointer2 = s.ksp[2];
-    p->_8PixelDispatchEnable = s.e8;
-    p->_16PixelDispatchEnable = s.e16;
-    p->_32PixelDispatchEnable = s.e32;
-    p->DispatchGRFStartRegisterForConstantSetupData0 = s.grf[0];
-    p->DispatchGRFStartRegisterForConstantSetupData1 = s.grf[1];
-    p->DispatchGRFStartRegisterForConstantSetupData2 = s.grf[2];
-    p->MaximumNumberOfThreadsPerPSD = s.max_threads ? s.max_threads : 63;
-    p->PushConstantEnable = s.push;
-    to_wm(r, m);
-    struct spec_3DSTATE_PS_EXTRA *x;
-    m = state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x);
-    x->PixelShaderValid = true;
-    x->PixelShaderUsesSourceDepth = s.source_depth;
-    x->AttributeEnable = s.attributes;
-    to_wm(r, m);
-    struct spec_3DSTATE_PS_BLEND *b;
-    m = state_msg(r, SPEC_ID_3DSTATE_PS_BLEND, 2, sizeof *b, (void **)&b);
-    b->HasWriteableRT = !s.no_rt;
-    to_wm(r, m);
-}
-
-/* The triangle (0,0) (4,0) (0,4) with w = 1, 2, 4 and z = 0.5, 0.25, 0.75,
- * set up by SF's library; its barycentric planes and 1/w are filled here
- * from the positions (b1 = x / 4, b2 = y / 4) and two attributes with known
- * deltas. */
-static struct setup_primitive triangle(int32_t ox, int32_t oy)
-{
-    struct sf_setup_state st = {
-        .subpixel_bits = 8, .cull_mode = SF_CULL_NONE, .front_winding = SF_FRONT_CCW,
-        .pixel_center = true, .clip_x_max = 8191, .clip_y_max = 8191,
-    };
-    float x = (float)ox, y = (float)oy;
-    struct sf_setup_vertex v[3] = { { x, y, 0.5f, 1 }, { x + 4, y, 0.25f, 2 },
-                                    { x, y + 4, 0.75f, 4 } };
-    struct setup_primitive p;
-    memset(&p, 0, sizeof p);
-    CU_ASSERT_EQUAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
-    p.topology = PRIM_TRILIST;
-    p.draw = 1;
-    p.barycentric[0] = (struct setup_plane){ 0, 0.25f, 0 };
-    p.barycentric[1] = (struct setup_plane){ 0, 0, 0.25f };
-    p.vertex_inverse_w[0] = 1.0f;
-    p.vertex_inverse_w[1] = 0.5f;
-    p.vertex_inverse_w[2] = 0.25f;
-    p.attribute_count = 2;
-    for (uint32_t a = 0; a < 2; a++)
-        for (uint32_t c = 0; c < 4; c++)
-            p.attributes[a][c] = (struct setup_plane){ 10.0f * a + c, 0.5f + c, -1.0f - c };
-    return p;
-}
-
-static void send_setup(struct rig *r, const struct setup_primitive *p)
-{
-    struct msg *m = msg_alloc(r->sim, MSG_SETUP, sizeof *p);
-    memcpy(m->payload, p, sizeof *p);
-    to_wm(r, m);
-}
 
 /* The test's own inside test for the triangle at (ox, oy): the centre
  * (i + .5, j + .5) relative to it with i + j + 1 < 4 (the hypotenuse is
@@ -269,7 +34,7 @@ static bool inside(int32_t i, int32_t j)
     return i >= 0 && j >= 0 && (double)i + 0.5 + (double)j + 0.5 < 4.0;
 }
 
-static float reg_f(const struct catcher *c, uint32_t t, uint32_t reg, uint32_t dw)
+static float reg_f(const struct wm_catcher *c, uint32_t t, uint32_t reg, uint32_t dw)
 {
     float f;
     memcpy(&f, &c->grf[t][reg][dw], 4);
@@ -291,15 +56,15 @@ static void expected_bary(int32_t i, int32_t j, float *b1, float *b2, float *p1,
 
 static void test_simd8_payload_and_coverage(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     /* perspective pixel (R2-3) + linear pixel (R4-5), source depth R6,
      * setup data from R7 */
-    ps_state(&r, (struct ps_setup){ .e8 = true, .modes = 1 | 8, .source_depth = true,
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .modes = 1 | 8, .source_depth = true,
                                     .attributes = true, .grf = { 7 }, .ksp = { 0x1000 },
                                     .statistics = true });
-    struct setup_primitive p = triangle(8, 4);
-    send_setup(&r, &p);
-    run(&r, 50);
+    struct setup_primitive p = wm_rig_triangle(8, 4);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 50);
     /* subspans in raster order with a pixel inside: (8,4), (10,4), (8,6) */
     CU_ASSERT_EQUAL_FATAL(r.td->count, 2);
     uint32_t total_pixels = 0;
@@ -349,17 +114,17 @@ static void test_simd8_payload_and_coverage(void)
             CU_ASSERT_DOUBLE_EQUAL(reg_f(r.td, 0, reg, dw + 3), 10.0 * a + c, 0);
         }
     CU_ASSERT_EQUAL(r.td->head[0].grf_count, 11u);
-    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), total_pixels);
-    CU_ASSERT_EQUAL(stat(&r, "ps.invocations"), total_pixels);
-    CU_ASSERT_EQUAL(stat(&r, "ps.threads8"), 2);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.pixels"), total_pixels);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.invocations"), total_pixels);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.threads8"), 2);
     sim_destroy(r.sim);
 }
 
 static void test_simd16_payload_and_width_rule(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     /* 16 + 8 enabled: SIMD16 runs KSP[2] (grf start 2), SIMD8 KSP[0] (L16013-16024) */
-    ps_state(&r, (struct ps_setup){ .e8 = true, .e16 = true, .modes = 1, .attributes = true,
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .e16 = true, .modes = 1, .attributes = true,
                                     .grf = { 4, 0, 6 }, .ksp = { 0x100, 0x200, 0x300 } });
     /* an 8 x 2 rectangle at (0, 0): 4 subspans, all lit: one SIMD16 (n = 4 > 2) */
     struct setup_primitive p;
@@ -373,12 +138,12 @@ static void test_simd16_payload_and_width_rule(void)
     p.vertex_inverse_w[0] = p.vertex_inverse_w[1] = p.vertex_inverse_w[2] = 1.0f;
     p.attribute_count = 1;
     p.attributes[0][3] = (struct setup_plane){ 0.75f, 0, 0 };
-    send_setup(&r, &p);
+    wm_rig_send_setup(&r, &p);
     /* then a 2 x 2 square at (16, 0): one subspan: SIMD8 */
     p.x_min = 16;
     p.x_max = 17;
-    send_setup(&r, &p);
-    run(&r, 50);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 50);
     CU_ASSERT_EQUAL_FATAL(r.td->count, 2);
     CU_ASSERT_EQUAL(r.td->head[0].simd, 16);
     CU_ASSERT_EQUAL(r.td->head[0].kernel_offset, 0x300u);
@@ -406,24 +171,24 @@ static void test_simd16_payload_and_width_rule(void)
 
 static void test_scoreboard_order(void)
 {
-    struct rig r = rig_new();
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct wm_rig r = wm_rig_new();
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
     struct setup_primitive p;
     memset(&p, 0, sizeof p);
     p.topology = PRIM_RECTLIST;
     p.subpixel_bits = 8;
     p.x_max = 1;
     p.y_max = 1;
-    send_setup(&r, &p);
-    send_setup(&r, &p);         /* the same subspan again: waits for the first thread */
+    wm_rig_send_setup(&r, &p);
+    wm_rig_send_setup(&r, &p);         /* the same subspan again: waits for the first thread */
     p.x_min = 4;
     p.x_max = 5;
-    send_setup(&r, &p);         /* behind it, in order */
-    run(&r, 40);
+    wm_rig_send_setup(&r, &p);         /* behind it, in order */
+    wm_rig_run(&r, 40);
     CU_ASSERT_EQUAL(r.td->count, 1);
-    CU_ASSERT_TRUE(stat(&r, "stall.scoreboard") > 0);
-    end_thread(&r, r.td->head[0].request_id);
-    run(&r, 40);
+    CU_ASSERT_TRUE(wm_rig_stat(&r, "stall.scoreboard") > 0);
+    wm_rig_end_thread(&r, r.td->head[0].request_id, 0, 0);
+    wm_rig_run(&r, 40);
     CU_ASSERT_EQUAL(r.td->count, 3);
     CU_ASSERT_EQUAL(r.td->grf[1][1][2], 0u);
     CU_ASSERT_EQUAL(r.td->grf[2][1][2], 4u);
@@ -438,10 +203,10 @@ static uint64_t d16_offset(uint32_t x, uint32_t y)
     return (uint64_t)(y / 32) * 4096 + (u / 16) * 512 + (y % 32) * 16 + u % 16;
 }
 
-static void depth_buffer(struct rig *r, uint64_t base, bool write)
+static void depth_buffer(struct wm_rig *r, uint64_t base, bool write)
 {
     struct spec_3DSTATE_DEPTH_BUFFER *d;
-    struct msg *m = state_msg(r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
+    struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
     d->SurfaceType = 1;
     d->SurfaceFormat = 5;           /* D16_UNORM */
     d->SurfaceBaseAddress = base;
@@ -449,12 +214,12 @@ static void depth_buffer(struct rig *r, uint64_t base, bool write)
     d->Width = 63;
     d->Height = 31;
     d->DepthWriteEnable = write;
-    to_wm(r, m);
+    wm_rig_to_wm(r, m);
 }
 
 static void test_hz_op_depth_clear(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     const uint64_t base = 0x40000;
     uint8_t junk[4096];
     memset(junk, 0xee, sizeof junk);
@@ -464,21 +229,21 @@ static void test_hz_op_depth_clear(void)
     CU_ASSERT_EQUAL(gpu_address_space_write(&as, base, junk, sizeof junk, &err), 0);
     depth_buffer(&r, base, true);
     struct spec_3DSTATE_CLEAR_PARAMS *c;
-    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_CLEAR_PARAMS, 3, sizeof *c, (void **)&c);
+    struct msg *m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_CLEAR_PARAMS, 3, sizeof *c, (void **)&c);
     c->DepthClearValue = 0.5;
     c->DepthClearValueValid = true;
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     struct spec_3DSTATE_WM_HZ_OP *h;
-    m = state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
+    m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
     h->DepthBufferClearEnable = true;
     h->ClearRectangleXMin = 2;
     h->ClearRectangleYMin = 1;
     h->ClearRectangleXMax = 10;     /* exclusive */
     h->ClearRectangleYMax = 3;
-    to_wm(&r, m);
-    m = state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
-    to_wm(&r, m);                   /* the end of the sequence */
-    run(&r, 20);
+    wm_rig_to_wm(&r, m);
+    m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
+    wm_rig_to_wm(&r, m);                   /* the end of the sequence */
+    wm_rig_run(&r, 20);
     uint8_t back[4096];
     CU_ASSERT_EQUAL(gpu_address_space_read(&as, base, back, sizeof back, &err), 0);
     for (uint32_t y = 0; y < 4; y++)
@@ -488,24 +253,24 @@ static void test_hz_op_depth_clear(void)
             CU_ASSERT_EQUAL(back[o], in ? 0x00 : 0xee);         /* 0.5 -> 0x8000 */
             CU_ASSERT_EQUAL(back[o + 1], in ? 0x80 : 0xee);
         }
-    CU_ASSERT_EQUAL(stat(&r, "hz_op.depth_clears"), 1);
-    CU_ASSERT_EQUAL(stat(&r, "hz_op.pixels"), 16);
-    CU_ASSERT_EQUAL(stat(&r, "hz_op.ends"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "hz_op.depth_clears"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "hz_op.pixels"), 16);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "hz_op.ends"), 1);
     sim_destroy(r.sim);
 }
 
 static void test_early_depth_rejects(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     const uint64_t base = 0x80000;
     depth_buffer(&r, base, true);
     struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
-    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
+    struct msg *m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
     ds->DepthTestEnable = true;
     ds->DepthBufferWriteEnable = true;
     ds->DepthTestFunction = 2;      /* LESS */
-    to_wm(&r, m);
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 },
+    wm_rig_to_wm(&r, m);
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 },
                                     .statistics = true });
     /* a 2x2 square at depth 0.25 over a cleared 1.0 buffer (0xffff), then the
      * same square at 0.5: rejected, no thread */
@@ -523,29 +288,29 @@ static void test_early_depth_rejects(void)
     p.x_max = 3;
     p.y_max = 1;
     p.depth = (struct setup_plane){ 0.25f, 0, 0 };
-    send_setup(&r, &p);
-    run(&r, 20);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 20);
     CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
-    end_thread(&r, r.td->head[0].request_id);
+    wm_rig_end_thread(&r, r.td->head[0].request_id, 0, 0);
     p.depth.a0 = 0.5f;
-    send_setup(&r, &p);
-    run(&r, 20);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 20);
     CU_ASSERT_EQUAL(r.td->count, 1);
     uint8_t back[2];
     gpu_address_space_read(&as, base + d16_offset(3, 1), back, 2, &err);
     CU_ASSERT_EQUAL(back[0] | back[1] << 8, 16384);         /* 0.25 * 65535 rounded */
     gpu_address_space_read(&as, base + d16_offset(4, 1), back, 2, &err);
     CU_ASSERT_EQUAL(back[0] | back[1] << 8, 0xffff);        /* outside: untouched */
-    CU_ASSERT_EQUAL(stat(&r, "depth.depth_failed"), 4);
-    CU_ASSERT_EQUAL(stat(&r, "depth.subspans_rejected"), 1);
-    CU_ASSERT_EQUAL(stat(&r, "ps.invocations"), 8);         /* L15697: early kills count */
-    CU_ASSERT_EQUAL(stat(&r, "ps.depth_count"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.depth_failed"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.subspans_rejected"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.invocations"), 8);         /* L15697: early kills count */
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.depth_count"), 4);
     /* no colour writes: no thread, the depth work still happens (1.0 > 0.25 fails LESS
      * after the 0.25 write... use 0.125: passes, written) */
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 }, .no_rt = true });
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 }, .no_rt = true });
     p.depth.a0 = 0.125f;
-    send_setup(&r, &p);
-    run(&r, 20);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 20);
     CU_ASSERT_EQUAL(r.td->count, 1);
     gpu_address_space_read(&as, base + d16_offset(2, 0), back, 2, &err);
     CU_ASSERT_EQUAL(back[0] | back[1] << 8, 8192);          /* 8191.875 + .5 */
@@ -567,10 +332,10 @@ static uint64_t w_offset(uint32_t u, uint32_t v)
 
 static void test_stencil_only_draw_and_clear(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     const uint64_t depth = 0x100000, stencil = 0x200000;
     struct spec_3DSTATE_DEPTH_BUFFER *d;
-    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
+    struct msg *m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
     d->SurfaceType = 1;
     d->SurfaceFormat = 5;
     d->SurfaceBaseAddress = depth;
@@ -578,24 +343,24 @@ static void test_stencil_only_draw_and_clear(void)
     d->Width = 63;
     d->Height = 63;
     d->StencilWriteEnable = true;
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     struct spec_3DSTATE_STENCIL_BUFFER *sb;
-    m = state_msg(&r, SPEC_ID_3DSTATE_STENCIL_BUFFER, 5, sizeof *sb, (void **)&sb);
+    m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_STENCIL_BUFFER, 5, sizeof *sb, (void **)&sb);
     sb->StencilBufferEnable = true;
     sb->SurfaceBaseAddress = stencil;
     sb->SurfacePitch = 63;
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     /* clear the stencil to 0x33 over (0,0)-(8,8) */
     struct spec_3DSTATE_WM_HZ_OP *h;
-    m = state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
+    m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
     h->StencilBufferClearEnable = true;
     h->StencilClearValue = 0x33;
     h->ClearRectangleXMax = 8;
     h->ClearRectangleYMax = 8;
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     /* stencil EQUAL 0x33 -> REPLACE 0x42 in front, back face REPLACE 0x17 */
     struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
-    m = state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
+    m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
     ds->StencilTestEnable = true;
     ds->StencilBufferWriteEnable = true;
     ds->DoubleSidedStencilEnable = true;
@@ -609,9 +374,9 @@ static void test_stencil_only_draw_and_clear(void)
     ds->BackfaceStencilTestMask = 0xff;
     ds->BackfaceStencilWriteMask = 0x0f;
     ds->BackfaceStencilPassDepthPassOp = 2;
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     /* colour writes off: no PS thread, the stencil work still happens */
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 }, .no_rt = true,
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 }, .no_rt = true,
                                     .statistics = true });
     struct setup_primitive p;
     memset(&p, 0, sizeof p);
@@ -619,14 +384,14 @@ static void test_stencil_only_draw_and_clear(void)
     p.subpixel_bits = 8;
     p.x_max = 3;
     p.y_max = 1;
-    send_setup(&r, &p);                         /* front: (0..3, 0..1) = 0x33 -> 0x33 ref */
+    wm_rig_send_setup(&r, &p);                         /* front: (0..3, 0..1) = 0x33 -> 0x33 ref */
     p.x_min = 2;
     p.x_max = 5;
     p.y_min = 2;
     p.y_max = 3;
     p.flags = PRIM_BACK_FACING;                 /* back: (2..5, 2..3): 0x33 -> 0x37 (mask 0x0f) */
-    send_setup(&r, &p);
-    run(&r, 40);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 40);
     CU_ASSERT_EQUAL(r.td->count, 0);
     struct gpu_address_space as;
     struct gt_error err;
@@ -640,25 +405,25 @@ static void test_stencil_only_draw_and_clear(void)
                 want = 0x37;
             CU_ASSERT_EQUAL(b, want);
         }
-    CU_ASSERT_EQUAL(stat(&r, "hz_op.stencil_clears"), 1);
-    CU_ASSERT_EQUAL(stat(&r, "depth.stencil_writes"), 16);
-    CU_ASSERT_EQUAL(stat(&r, "ps.depth_count"), 16);
-    CU_ASSERT_EQUAL(stat(&r, "ps.invocations"), 0);     /* no PS dispatched */
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "hz_op.stencil_clears"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.stencil_writes"), 16);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.depth_count"), 16);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.invocations"), 0);     /* no PS dispatched */
     /* a second front draw: stencil 0x33 != ... EQUAL 0x33 passes at (0,0) only where
      * still 0x33; at (2,2) the value is 0x37: fails, counted */
     p.flags = 0;
-    send_setup(&r, &p);
-    run(&r, 40);
-    CU_ASSERT_EQUAL(stat(&r, "depth.stencil_failed"), 8);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 40);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.stencil_failed"), 8);
     sim_destroy(r.sim);
 }
 
 static void test_simd32_payload(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     /* 32 + 16 enabled: SIMD32 runs KSP[1] (L16013-16024); payload R0, R1, R2,
      * perspective pixel for slots 0-15 in R3-R6, for slots 16-31 in R7-R10 */
-    ps_state(&r, (struct ps_setup){ .e16 = true, .e32 = true, .modes = 1, .attributes = true,
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e16 = true, .e32 = true, .modes = 1, .attributes = true,
                                     .grf = { 0, 11, 7 }, .ksp = { 0x100, 0x200, 0x300 } });
     struct setup_primitive p;
     memset(&p, 0, sizeof p);
@@ -671,8 +436,8 @@ static void test_simd32_payload(void)
     p.vertex_inverse_w[0] = p.vertex_inverse_w[1] = p.vertex_inverse_w[2] = 1.0f;
     p.attribute_count = 1;
     p.attributes[0][0] = (struct setup_plane){ 3.0f, 0, 0 };
-    send_setup(&r, &p);
-    run(&r, 50);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 50);
     CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
     CU_ASSERT_EQUAL(r.td->head[0].simd, 32);
     CU_ASSERT_EQUAL(r.td->head[0].kernel_offset, 0x200u);
@@ -688,7 +453,7 @@ static void test_simd32_payload(void)
         CU_ASSERT_DOUBLE_EQUAL(reg_f(r.td, 0, base + 2 * g + 1, lane), y / 2, 1e-6);
     }
     CU_ASSERT_DOUBLE_EQUAL(reg_f(r.td, 0, 11, 3), 3.0, 0);      /* attr0.x a0 */
-    CU_ASSERT_EQUAL(stat(&r, "ps.threads32"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.threads32"), 1);
     const struct wm_observed_draw *od;
     CU_ASSERT_EQUAL_FATAL(wm_observed_draws(r.wm, &od), 1);
     CU_ASSERT_EQUAL(od[0].pixels_rasterized, 32);
@@ -698,38 +463,38 @@ static void test_simd32_payload(void)
 
 static void test_drawing_rectangle_and_sample_mask(void)
 {
-    struct rig r = rig_new();
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct wm_rig r = wm_rig_new();
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
     struct spec_3DSTATE_DRAWING_RECTANGLE *d;
-    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, 4, sizeof *d, (void **)&d);
+    struct msg *m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, 4, sizeof *d, (void **)&d);
     d->ClippedDrawingRectangleXMax = 2;
     d->ClippedDrawingRectangleYMax = 0;
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     struct setup_primitive p;
     memset(&p, 0, sizeof p);
     p.topology = PRIM_RECTLIST;
     p.subpixel_bits = 8;
     p.x_max = 7;
     p.y_max = 7;
-    send_setup(&r, &p);     /* clipped to (0..2, 0): subspans (0,0) UL+UR, (2,0) UL */
+    wm_rig_send_setup(&r, &p);     /* clipped to (0..2, 0): subspans (0,0) UL+UR, (2,0) UL */
     struct spec_3DSTATE_SAMPLE_MASK *sm;
-    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
     sm->SampleMask = 0;
-    send_setup(&r, &p);     /* every sample masked: nothing */
-    run(&r, 40);
+    wm_rig_send_setup(&r, &p);     /* every sample masked: nothing */
+    wm_rig_run(&r, 40);
     CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
     CU_ASSERT_EQUAL(r.td->grf[0][1][7] >> 16, 0x13u);      /* subspan 0: 0b0011, 1: 0b0001 */
-    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), 3);
-    CU_ASSERT_EQUAL(stat(&r, "raster.sample_masked"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.pixels"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.sample_masked"), 3);
     sim_destroy(r.sim);
 }
 
 static void test_om_state_and_sync(void)
 {
-    struct rig r = rig_new();
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 },
+    struct wm_rig r = wm_rig_new();
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 },
                                     .statistics = true });
-    run(&r, 10);
+    wm_rig_run(&r, 10);
     uint32_t om_before = r.om->count;       /* WM, PS, PS_EXTRA, PS_BLEND: 3 for the om */
     CU_ASSERT_EQUAL(om_before, 3);
     struct setup_primitive p;
@@ -738,21 +503,21 @@ static void test_om_state_and_sync(void)
     p.subpixel_bits = 8;
     p.x_max = 1;
     p.y_max = 1;
-    send_setup(&r, &p);
+    wm_rig_send_setup(&r, &p);
     struct spec_3DSTATE_PS_BLEND *b;
-    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_PS_BLEND, 2, sizeof *b, (void **)&b));
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_PS_BLEND, 2, sizeof *b, (void **)&b));
     b->HasWriteableRT = true;
     uint32_t bytes = (uint32_t)(sizeof(struct cs_mmio) + sizeof(struct pipeline_registers));
     struct msg *m = msg_alloc(r.sim, MSG_MMIO, bytes);
     memset(m->payload, 0, bytes);
     ((struct cs_mmio *)m->payload)->op = CS_MMIO_SYNC;
-    to_wm(&r, m);
-    run(&r, 30);
+    wm_rig_to_wm(&r, m);
+    wm_rig_run(&r, 30);
     CU_ASSERT_EQUAL(r.td->count, 1);
     CU_ASSERT_EQUAL(r.om->count, om_before);        /* held behind the running thread */
     CU_ASSERT_EQUAL(r.drained->count, 0);
-    end_thread(&r, r.td->head[0].request_id);
-    run(&r, 30);
+    wm_rig_end_thread(&r, r.td->head[0].request_id, 0, 0);
+    wm_rig_run(&r, 30);
     CU_ASSERT_EQUAL(r.om->count, om_before + 1);
     CU_ASSERT_EQUAL(r.om->state_id[om_before], (uint32_t)SPEC_ID_3DSTATE_PS_BLEND);
     CU_ASSERT_EQUAL_FATAL(r.drained->count, 1);
@@ -765,7 +530,7 @@ static void test_om_state_and_sync(void)
 
 static void test_bad_input(void)
 {
-    struct rig r = rig_new();
+    struct wm_rig r = wm_rig_new();
     /* no PS at all: primitives rasterize, nothing dispatched */
     struct setup_primitive p;
     memset(&p, 0, sizeof p);
@@ -773,31 +538,31 @@ static void test_bad_input(void)
     p.subpixel_bits = 8;
     p.x_max = 3;
     p.y_max = 3;
-    send_setup(&r, &p);
+    wm_rig_send_setup(&r, &p);
     /* a PS whose SIMD8 KSP is 0: counted, no thread */
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0 } });
-    send_setup(&r, &p);
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0 } });
+    wm_rig_send_setup(&r, &p);
     /* an absurd bounding box far beyond U16 and a malformed message */
     struct setup_primitive q = p;
     q.x_min = -100000;
     q.x_max = -50000;
-    send_setup(&r, &q);
+    wm_rig_send_setup(&r, &q);
     struct msg *m = msg_alloc(r.sim, MSG_SETUP, 8);
     memset(m->payload, 0, 8);
-    to_wm(&r, m);
+    wm_rig_to_wm(&r, m);
     /* a zero-size depth buffer pitch */
     struct spec_3DSTATE_DEPTH_BUFFER *d;
-    m = state_msg(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
+    m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
     d->SurfaceType = 1;
     d->SurfaceFormat = 2;       /* interleaved D24S8: refused */
-    to_wm(&r, m);
-    send_setup(&r, &p);
-    run(&r, 100);
+    wm_rig_to_wm(&r, m);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 100);
     CU_ASSERT_EQUAL(r.td->count, 0);
-    CU_ASSERT_EQUAL(stat(&r, "bad.kernel"), 3);
-    CU_ASSERT_EQUAL(stat(&r, "bad.setup"), 1);
-    CU_ASSERT_TRUE(stat(&r, "bad.depth_buffer") >= 1);
-    CU_ASSERT_EQUAL(stat(&r, "raster.primitives"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "bad.kernel"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "bad.setup"), 1);
+    CU_ASSERT_TRUE(wm_rig_stat(&r, "bad.depth_buffer") >= 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.primitives"), 4);
     sim_destroy(r.sim);
 }
 
@@ -811,29 +576,29 @@ static void test_bad_input(void)
  * dispatch's render cache view carries each lit pixel's covered samples. */
 static void test_multisample_coverage(void)
 {
-    struct rig r = rig_new();
-    ps_state(&r, (struct ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
+    struct wm_rig r = wm_rig_new();
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 } });
     struct spec_3DSTATE_MULTISAMPLE *ms;
-    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
     ms->NumberOfMultisamples = 2;
     ms->PixelLocation = 0;
     struct spec_3DSTATE_RASTER *ra;
-    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
     ra->DXMultisampleRasterizationEnable = true;
     struct spec_3DSTATE_SAMPLE_MASK *sm;
-    to_wm(&r, state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
     sm->SampleMask = 0xffff;
     const uint8_t pos[4] = { 0xff, 0x11, 0x81, 0x1d };
     void *body;
-    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
+    struct msg *m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
     struct cs_state_packet *pk = (struct cs_state_packet *)m->payload;
     pk->dwords[7] = (uint32_t)pos[0] | (uint32_t)pos[1] << 8 | (uint32_t)pos[2] << 16 |
                     (uint32_t)pos[3] << 24;
     pk->dwords[8] = 0x008844cc;
-    to_wm(&r, m);
-    struct setup_primitive p = triangle(0, 0);
-    send_setup(&r, &p);
-    run(&r, 50);
+    wm_rig_to_wm(&r, m);
+    struct setup_primitive p = wm_rig_triangle(0, 0);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 50);
     CU_ASSERT_TRUE_FATAL(r.td->count >= 1);
     uint32_t lit = 0, partial = 0, seen = 0;
     for (uint32_t t = 0; t < r.td->count; t++) {
@@ -861,7 +626,7 @@ static void test_multisample_coverage(void)
     /* i + j <= 3: 10 pixels lit, the 4 with i + j = 3 partially (s1-s3) */
     CU_ASSERT_EQUAL(lit, 10);
     CU_ASSERT_EQUAL(partial, 4);
-    CU_ASSERT_EQUAL(stat(&r, "raster.pixels"), 10);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.pixels"), 10);
     CU_ASSERT_TRUE(seen >= 12);
     sim_destroy(r.sim);
 }
