@@ -176,6 +176,9 @@ struct samp_desc {
     uint32_t tcx, tcy, tcz;
     double bias, min_lod, max_lod;
     bool non_normalized;
+    uint32_t shadow;            /* Shadow Function (PREFILTEROP_*) */
+    bool reduction_enable;
+    uint32_t reduction;         /* Reduction Type: 2 MINIMUM, 3 MAXIMUM */
 };
 
 static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d)
@@ -191,6 +194,9 @@ static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d
     v.MinLOD = d->min_lod;
     v.MaxLOD = d->max_lod;
     v.NonNormalizedCoordinateEnable = d->non_normalized;
+    v.ShadowFunction = d->shadow;
+    v.ReductionTypeEnable = d->reduction_enable;
+    v.ReductionType = d->reduction;
     v.BorderColorPointer = BORDER;
     uint32_t dw[4] = { 0 };
     CU_ASSERT_EQUAL(GEN9_SAMPLER_STATE_pack(dw, &v), 0);
@@ -1019,8 +1025,9 @@ static void test_bad_input(void)
     run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 6, 0), 3, 4, 0xff, false, regs));
     CU_ASSERT_EQUAL(c->count, 3);
     CU_ASSERT_TRUE(probe_stat(r.sim, "smp.state_faults") + probe_stat(r.sim, "smp.unsupported_formats") >= 1);
-    /* gather4 (not modelled), SIMD4x2: zeros, the thread still gets its reply */
-    run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4, 1, 1, 0), 3, 4, 0xff, false, regs));
+    /* SIMD32 (not modelled), headerless SIMD mode 0 on Gen9 (SIMD8D, not
+     * modelled): zeros, the thread still gets its reply */
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 3, 1, 0), 3, 4, 0xff, false, regs));
     run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 0, 1, 0), 2, 1, 0xff, false, regs));
     CU_ASSERT_EQUAL(c->count, 5);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_messages"), 2);
@@ -1239,6 +1246,365 @@ static void test_multisample_loads(void)
     sim_destroy(r.sim);
 }
 
+/* ---- shadow compare, gather4, min/max, SIMD4x2, the header ------------------------ */
+
+/* A 4 x 4 R32_FLOAT depth texture at BTI 5: texel (x, y) = (x + 4 y) / 16. */
+static double depth_texel(int x, int y)
+{
+    return (x + 4.0 * y) / 16.0;
+}
+
+static void put_depth_texture(struct rig *r)
+{
+    struct surf_desc d = { .type = 1, .format = 0xD8, .width = 4, .height = 4, .pitch = 16,
+                           .base = TEX + 0x40000 };
+    put_surface(r, 5, &d);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            float f = (float)depth_texel(x, y);
+            gpu_memory_write(r->mem, TEX + 0x40000 + (uint64_t)y * 16 + (uint64_t)x * 4, &f, 4, NULL);
+        }
+}
+
+/* The seed's prefilter table (003 L3394-3402) as "result 0.0 exactly when the
+ * relation texel OP ref holds", written as a truth table of (less, equal,
+ * greater) per PREFILTEROP value: ALWAYS, NEVER, LESS, EQUAL, LEQUAL, GREATER,
+ * NOTEQUAL, GEQUAL. */
+static double seed_compare(unsigned function, double texel, double ref)
+{
+    static const bool holds[8][3] = {
+        { 1, 1, 1 }, { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 },
+        { 1, 1, 0 }, { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 },
+    };
+    unsigned rel = texel < ref ? 0 : texel == ref ? 1 : 2;
+    return holds[function][rel] ? 0.0 : 1.0;
+}
+
+/* sample_l_c, NEAREST (Mesa's SIMD8 order: ref, lod, u, v): every shadow
+ * function against the seed's table, the reference equal to, above and below
+ * the texel; then LINEAR: the four compare results weighted bilinearly (the
+ * compare happens before filtering, L3403-3405); sample_c_lz (ref, u, v). */
+static void test_shadow_compare(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_depth_texture(&r);
+    struct catcher *c = caught(&r);
+    const float us[8] = { 0.1f, 0.3f, 0.6f, 0.9f, 0.13f, 0.37f, 0.62f, 0.88f };
+    const float vs[8] = { 0.1f, 0.1f, 0.4f, 0.4f, 0.6f, 0.9f, 0.9f, 0.35f };
+    for (unsigned fn = 0; fn < 8; fn++) {
+        struct samp_desc sd = { .min = 0, .mag = 0, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                                .max_lod = 14.0, .shadow = fn };
+        put_sampler(&r, 0, &sd);
+        uint32_t regs[4][8];
+        float refs[8];
+        for (unsigned i = 0; i < 8; i++) {
+            int x = (int)floorf(us[i] * 4), y = (int)floorf(vs[i] * 4);
+            refs[i] = (float)depth_texel(x, y) + (float)((int)(i % 3) - 1) / 32.0f;
+            regs[0][i] = fbits(refs[i]);
+            regs[1][i] = fbits(0.0f);
+            regs[2][i] = fbits(us[i]);
+            regs[3][i] = fbits(vs[i]);
+        }
+        run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L_C, 1, 5, 0), 4, 1, 0xff, false, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, fn + 1);
+        for (unsigned i = 0; i < 8; i++) {
+            int x = (int)floorf(us[i] * 4), y = (int)floorf(vs[i] * 4);
+            CU_ASSERT_EQUAL(as_float(c->regs[0][i]),
+                            (float)seed_compare(fn, depth_texel(x, y), refs[i]));
+        }
+    }
+    /* LINEAR, LEQUAL (4), reference 0.4: percentage-closer weights */
+    struct samp_desc lin = { .min = 1, .mag = 1, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                             .max_lod = 14.0, .shadow = 4 };
+    put_sampler(&r, 1, &lin);
+    uint32_t regs[4][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.4f);
+        regs[1][i] = fbits(0.0f);
+        regs[2][i] = fbits(us[i]);
+        regs[3][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L_C, 1, 5, 1), 4, 1, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++) {
+        float fu = us[i] * 4 - 0.5f, fv = vs[i] * 4 - 0.5f;
+        int i0 = (int)floorf(fu), j0 = (int)floorf(fv);
+        double a = quantize8(fu - floorf(fu)), b = quantize8(fv - floorf(fv)), want = 0;
+        for (int dj = 0; dj < 2; dj++)
+            for (int di = 0; di < 2; di++) {
+                int x = wrap_index(i0 + di, 4, 2), y = wrap_index(j0 + dj, 4, 2);
+                want += (di ? a : 1 - a) * (dj ? b : 1 - b) * seed_compare(4, depth_texel(x, y), 0.4);
+            }
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][i]), want, 1e-6);
+    }
+    /* sample_c_lz: ref, u, v; GREATER (5) */
+    struct samp_desc gt = { .tcx = 2, .tcy = 2, .tcz = 2, .max_lod = 14.0, .shadow = 5 };
+    put_sampler(&r, 2, &gt);
+    uint32_t z[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        z[0][i] = fbits(0.5f);
+        z[1][i] = fbits(us[i]);
+        z[2][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_C_LZ, 1, 5, 2), 3, 1, 0xff, false, z));
+    for (unsigned i = 0; i < 8; i++) {
+        int x = (int)floorf(us[i] * 4), y = (int)floorf(vs[i] * 4);
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)seed_compare(5, depth_texel(x, y), 0.5));
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_c"), 10);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.shadow_compares"), 8 * 8 + 8 * 4 + 8);
+    /* a compare on an integer format: counted, zeros */
+    struct surf_desc ui = { .type = 1, .format = 0xD7 /* R32_UINT */, .width = 4, .height = 4,
+                            .pitch = 16, .base = TEX + 0x40000 };
+    put_surface(&r, 6, &ui);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_C_LZ, 1, 6, 2), 3, 1, 0xff, false, z));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_formats"), 1);
+    CU_ASSERT_EQUAL(c->regs[0][0], 0);
+    sim_destroy(r.sim);
+}
+
+/* A header register: M0.2 (write channel mask, offsets, gather channel, SIMD
+ * mode extension, null mask) and M0.3 the sampler state pointer. */
+static void header_reg(uint32_t reg[8], uint32_t m2)
+{
+    memset(reg, 0, 32);
+    reg[2] = m2;
+    reg[3] = SSP;
+}
+
+/* gather4 (003 L4224-4268) on the 4 x 4 float texture of float_texel (R = x +
+ * 10 y, G = x, B = y, A = 1): R, G, B, A = the lower-left, lower-right,
+ * upper-right, upper-left texels of the bilinear footprint, the header's
+ * channel (M0.2[17:16]) and offsets; gather4_po with per-pixel offsets (their
+ * low 6 bits); gather4_c and gather4_po_c compare the depth texture's texels. */
+static void test_gather4(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x0, .width = 4, .height = 4, .pitch = 64,
+                           .base = TEX };
+    put_surface(&r, 4, &d);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            float t[4];
+            for (unsigned ch = 0; ch < 4; ch++)
+                t[ch] = (float)float_texel(0, (int)x, (int)y, ch);
+            gpu_memory_write(r.mem, TEX + y * 64 + x * 16, t, 16, NULL);
+        }
+    put_depth_texture(&r);
+    /* NEAREST filters, WRAP: gather ignores the filters; mip NONE */
+    struct samp_desc sd = { .min = 0, .mag = 0, .mip = 0, .tcx = 0, .tcy = 0, .tcz = 0,
+                            .max_lod = 14.0, .shadow = 2 };
+    put_sampler(&r, 0, &sd);
+    struct catcher *c = caught(&r);
+    const float us[8] = { 0.1f, 0.3f, 0.6f, 0.95f, 0.13f, 0.37f, 0.62f, 0.01f };
+    const float vs[8] = { 0.1f, 0.2f, 0.4f, 0.45f, 0.6f, 0.9f, 0.99f, 0.35f };
+    /* channel 0 (R) and 1 (G), header offsets U +1, V -1, gather4: u, v */
+    for (unsigned ch = 0; ch < 2; ch++) {
+        int ou = ch ? 1 : 0, ov = ch ? -1 : 0;
+        uint32_t regs[3][8];
+        header_reg(regs[0], ch << 16 | ((uint32_t)ou & 0xf) << 8 | ((uint32_t)ov & 0xf) << 4);
+        for (unsigned i = 0; i < 8; i++) {
+            regs[1][i] = fbits(us[i]);
+            regs[2][i] = fbits(vs[i]);
+        }
+        run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4, 1, 4, 0), 3, 4, 0xff, true, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, ch + 1);
+        for (unsigned i = 0; i < 8; i++) {
+            int i0 = (int)floorf(us[i] * 4 - 0.5f) + ou, j0 = (int)floorf(vs[i] * 4 - 0.5f) + ov;
+            /* lower left, lower right, upper right, upper left */
+            const int dx[4] = { 0, 1, 1, 0 }, dy[4] = { 1, 1, 0, 0 };
+            for (unsigned k = 0; k < 4; k++) {
+                int x = wrap_index(i0 + dx[k], 4, 0), y = wrap_index(j0 + dy[k], 4, 0);
+                CU_ASSERT_EQUAL(as_float(c->regs[k][i]), (float)float_texel(0, x, y, ch));
+            }
+        }
+    }
+    /* gather4_po: u, v, offu, offv; offsets 65 (low 6 bits: 1) and -2 */
+    uint32_t po[4][8];
+    for (unsigned i = 0; i < 8; i++) {
+        po[0][i] = fbits(us[i]);
+        po[1][i] = fbits(vs[i]);
+        po[2][i] = 65;
+        po[3][i] = (uint32_t)-2;
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4_PO, 1, 4, 0), 4, 4, 0xff, false, po));
+    for (unsigned i = 0; i < 8; i++) {
+        int i0 = (int)floorf(us[i] * 4 - 0.5f) + 1, j0 = (int)floorf(vs[i] * 4 - 0.5f) - 2;
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]),
+                        (float)float_texel(0, wrap_index(i0, 4, 0), wrap_index(j0 + 1, 4, 0), 0));
+        CU_ASSERT_EQUAL(as_float(c->regs[3][i]),
+                        (float)float_texel(0, wrap_index(i0, 4, 0), wrap_index(j0, 4, 0), 0));
+    }
+    /* gather4_c: ref, u, v; LESS (2): 0.0 where texel < ref */
+    uint32_t gc[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        gc[0][i] = fbits(0.45f);
+        gc[1][i] = fbits(us[i]);
+        gc[2][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4_C, 1, 5, 0), 3, 4, 0xff, false, gc));
+    for (unsigned i = 0; i < 8; i++) {
+        int i0 = (int)floorf(us[i] * 4 - 0.5f), j0 = (int)floorf(vs[i] * 4 - 0.5f);
+        const int dx[4] = { 0, 1, 1, 0 }, dy[4] = { 1, 1, 0, 0 };
+        for (unsigned k = 0; k < 4; k++) {
+            int x = wrap_index(i0 + dx[k], 4, 0), y = wrap_index(j0 + dy[k], 4, 0);
+            CU_ASSERT_EQUAL(as_float(c->regs[k][i]), (float)seed_compare(2, depth_texel(x, y), 0.45));
+        }
+    }
+    /* gather4_po_c: ref, u, v, offu, offv */
+    uint32_t pc[5][8];
+    for (unsigned i = 0; i < 8; i++) {
+        pc[0][i] = fbits(0.45f);
+        pc[1][i] = fbits(us[i]);
+        pc[2][i] = fbits(vs[i]);
+        pc[3][i] = (uint32_t)-1;
+        pc[4][i] = 1;
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4_PO_C, 1, 5, 0), 5, 4, 0xff, false, pc));
+    for (unsigned i = 0; i < 8; i++) {
+        int i0 = (int)floorf(us[i] * 4 - 0.5f) - 1, j0 = (int)floorf(vs[i] * 4 - 0.5f) + 1;
+        int x = wrap_index(i0 + 1, 4, 0), y = wrap_index(j0 + 1, 4, 0);
+        CU_ASSERT_EQUAL(as_float(c->regs[1][i]), (float)seed_compare(2, depth_texel(x, y), 0.45));
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.gather4"), 5);
+    /* gather4_po on a cube (2D only): counted, zeros */
+    struct surf_desc cb = { .type = 3, .format = 0, .width = 2, .height = 2, .depth = 1,
+                            .pitch = 32, .qpitch_field = 1, .base = TEX + 0x30000 };
+    put_surface(&r, 3, &cb);
+    uint64_t before = probe_stat(r.sim, "smp.unsupported_messages");
+    run(&r, send_msg(&r, desc_of(SAMPLER_GATHER4_PO, 1, 3, 0), 4, 4, 0xff, false, po));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_messages"), before + 1);
+    sim_destroy(r.sim);
+}
+
+/* sample_min / sample_max (003 L4018-4031: the minimum / maximum channel value
+ * of all contributing texels) and SAMPLER_STATE's Reduction Type MINIMUM: on the
+ * 4 x 4 float texture with LINEAR filters, the min and max over the four
+ * texels of each footprint. */
+static void test_min_max(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x0, .width = 4, .height = 4, .pitch = 64,
+                           .base = TEX };
+    put_surface(&r, 4, &d);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            /* R descends with x, ascends with y: neither corner is always the min */
+            float t[4] = { (float)(10.0 * y - 3.0 * x), (float)(x * x), (float)((x + y) % 3), 1.0f };
+            gpu_memory_write(r.mem, TEX + y * 64 + x * 16, t, 16, NULL);
+        }
+    struct samp_desc sd = { .min = 1, .mag = 1, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                            .max_lod = 14.0 };
+    put_sampler(&r, 0, &sd);
+    sd.reduction_enable = true;
+    sd.reduction = 2;
+    put_sampler(&r, 1, &sd);
+    struct catcher *c = caught(&r);
+    const float us[8] = { 0.2f, 0.3f, 0.6f, 0.8f, 0.13f, 0.37f, 0.62f, 0.5f };
+    const float vs[8] = { 0.2f, 0.25f, 0.4f, 0.45f, 0.6f, 0.7f, 0.8f, 0.35f };
+    uint32_t regs[2][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(us[i]);
+        regs[1][i] = fbits(vs[i]);
+    }
+    const uint32_t msgs[3] = { SAMPLER_SAMPLE_MIN, SAMPLER_SAMPLE_MAX, SAMPLER_SAMPLE_LZ };
+    const uint32_t samplers[3] = { 0, 0, 1 };
+    for (unsigned m = 0; m < 3; m++) {
+        run(&r, send_msg(&r, desc_of(msgs[m], 1, 4, samplers[m]), 2, 4, 0xff, false, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, m + 1);
+        for (unsigned i = 0; i < 8; i++) {
+            float fu = us[i] * 4 - 0.5f, fv = vs[i] * 4 - 0.5f;
+            int i0 = (int)floorf(fu), j0 = (int)floorf(fv);
+            for (unsigned ch = 0; ch < 3; ch++) {
+                double best = m == 1 ? -1e30 : 1e30;
+                for (int dj = 0; dj < 2; dj++)
+                    for (int di = 0; di < 2; di++) {
+                        int x = i0 + di, y = j0 + dj;
+                        double t = ch == 0 ? 10.0 * y - 3.0 * x : ch == 1 ? x * x : (x + y) % 3;
+                        best = m == 1 ? fmax(best, t) : fmin(best, t);
+                    }
+                CU_ASSERT_EQUAL(as_float(c->regs[ch][i]), (float)best);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_minmax"), 2);
+    sim_destroy(r.sim);
+}
+
+/* SIMD4x2 (003 L4566-4653, L4654-4810): one register holds parameters 0-3 of
+ * sample 0 (dwords 0-3) and sample 1 (dwords 4-7); the reply is one register,
+ * each sample's R, G, B, A. On Gen9 the header's M0.2[22] selects SIMD4x2 over
+ * SIMD8D. sample_l (u v r ai lod) on the float texture, ld (u v r lod);
+ * the null-mask phase (M0.2[23]); headerless SIMD mode 0 on Gen9 is SIMD8D
+ * (not modelled: counted); sample (implicit LOD) has no SIMD4x2 form. */
+static void test_simd4x2(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x0, .width = 4, .height = 4, .pitch = 64,
+                           .base = TEX };
+    put_surface(&r, 4, &d);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            float t[4];
+            for (unsigned ch = 0; ch < 4; ch++)
+                t[ch] = (float)float_texel(0, (int)x, (int)y, ch);
+            gpu_memory_write(r.mem, TEX + y * 64 + x * 16, t, 16, NULL);
+        }
+    struct samp_desc sd = { .min = 0, .mag = 0, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                            .max_lod = 14.0 };
+    put_sampler(&r, 0, &sd);
+    struct catcher *c = caught(&r);
+    uint32_t regs[3][8];
+    header_reg(regs[0], 1u << 22 | 1u << 23);
+    memset(regs[1], 0, 32);
+    memset(regs[2], 0, 32);
+    /* sample 0: u 0.3 v 0.8 (texel 1, 3); sample 1: u 0.9 v 0.1 (texel 3, 0) */
+    regs[1][0] = fbits(0.3f), regs[1][1] = fbits(0.8f);
+    regs[1][4] = fbits(0.9f), regs[1][5] = fbits(0.1f);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 0, 4, 0), 3, 2, 0xff, true, regs));
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned ch = 0; ch < 4; ch++) {
+        CU_ASSERT_EQUAL(as_float(c->regs[0][ch]), (float)float_texel(0, 1, 3, ch));
+        CU_ASSERT_EQUAL(as_float(c->regs[0][4 + ch]), (float)float_texel(0, 3, 0, ch));
+    }
+    CU_ASSERT_EQUAL(c->regs[1][0], 0x3u);
+    /* ld: u v r lod integers; sample 1 disabled by the exec mask (bits 4-7) */
+    uint32_t ld[2][8];
+    header_reg(ld[0], 1u << 22);
+    memset(ld[1], 0, 32);
+    ld[1][0] = 2, ld[1][1] = 1;
+    ld[1][4] = 3, ld[1][5] = 3;
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD, 0, 4, 0), 2, 1, 0x0f, true, ld));
+    CU_ASSERT_EQUAL_FATAL(c->count, 2);
+    CU_ASSERT_EQUAL(as_float(c->regs[0][0]), (float)float_texel(0, 2, 1, 0));
+    CU_ASSERT_EQUAL(as_float(c->regs[0][1]), (float)float_texel(0, 2, 1, 1));
+    CU_ASSERT_EQUAL(c->regs[0][4], 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.simd4x2"), 2);
+    /* headerless mode 0 on Gen9 (SIMD8D) and sample in SIMD4x2: counted, zeros */
+    uint64_t before = probe_stat(r.sim, "smp.unsupported_messages");
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 0, 4, 0), 2, 2, 0xff, false, regs + 1));
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 0, 4, 0), 3, 2, 0xff, true, regs));
+    CU_ASSERT_EQUAL(c->count, 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_messages"), before + 2);
+    /* the null mask after a SIMD8 message's channels: header mask R, G only */
+    uint32_t s8[3][8];
+    header_reg(s8[0], 1u << 23 | 0xcu << 12);
+    for (unsigned i = 0; i < 8; i++) {
+        s8[1][i] = fbits(0.0f);
+        s8[2][i] = fbits(0.6f);
+    }
+    uint32_t s8b[4][8];
+    memcpy(s8b[0], s8[0], 32);
+    memcpy(s8b[1], s8[1], 32);
+    memcpy(s8b[2], s8[2], 32);
+    for (unsigned i = 0; i < 8; i++)
+        s8b[3][i] = fbits(0.3f);
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 4, 0), 4, 3, 0xff, true, s8b));
+    CU_ASSERT_EQUAL(as_float(c->regs[0][0]), (float)float_texel(0, 2, 1, 0));
+    CU_ASSERT_EQUAL(as_float(c->regs[1][0]), (float)float_texel(0, 2, 1, 1));
+    CU_ASSERT_EQUAL(c->regs[2][0], 0xffff00ffu);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1253,6 +1619,10 @@ static const struct test_case cases[] = {
     { "random messages: no crash, one reply each", test_random_messages },
     { "L3 lines once, then sampler cache hits", test_cache_and_l3_lines },
     { "ld_mcs, ld2dms and ld2dss on a 4x MSS surface", test_multisample_loads },
+    { "shadow compare: every function, PCF, sample_c_lz", test_shadow_compare },
+    { "gather4, _po, _c, _po_c: corners, channel, offsets", test_gather4 },
+    { "sample_min, sample_max and the min reduction", test_min_max },
+    { "SIMD4x2 sample_l and ld, null mask, SIMD8D refused", test_simd4x2 },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

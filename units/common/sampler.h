@@ -39,6 +39,8 @@ enum sampler_message {
     SAMPLER_GATHER4_PO = 17,
     SAMPLER_GATHER4_PO_C = 18,
     SAMPLER_SAMPLE_D_C = 20,
+    SAMPLER_SAMPLE_MIN = 22,        /* 10110 (003 notes §3.5, L10152-10255) */
+    SAMPLER_SAMPLE_MAX = 23,        /* 10111 */
     SAMPLER_SAMPLE_LZ = 24,
     SAMPLER_SAMPLE_C_LZ = 25,
     SAMPLER_LD_LZ = 26,
@@ -58,7 +60,7 @@ enum sampler_simd {
 struct sampler_request {
     uint32_t message;               /* enum sampler_message */
     uint32_t simd;                  /* enum sampler_simd */
-    uint32_t lanes;                 /* 4 (SIMD4x2 pairs), 8, 16 */
+    uint32_t lanes;                 /* 2 (SIMD4x2: two samples), 8, 16 */
     uint32_t lane_mask;             /* enabled lanes */
     uint32_t sampler_index;         /* 0..15 within the sampler state table */
     uint32_t surface_index;         /* binding table index (or bindless offset) */
@@ -66,6 +68,8 @@ struct sampler_request {
     uint32_t channel_mask;          /* returned channels (header M0.2 write channel mask) */
     uint32_t half_precision;        /* return format 16-bit */
     int32_t offset_u, offset_v, offset_r;   /* texel offsets from the header, U4 signed */
+    uint32_t gather_channel;        /* header M0.2[17:16]: gather4's source channel, 0 R .. 3 A */
+    uint32_t pixel_null_mask;       /* header M0.2[23]: one more write-back phase, the mask */
     uint32_t parameter_count;
     /* parameters[k][lane] in the order the message type lays them out
      * (u, v, r, ai, lod/bias/ref ...), as 32-bit floats or integers */

@@ -65,8 +65,17 @@ static const struct stat_desc smp_stats[] = {
     C("msg.sampleinfo", by_type[SMP_COUNT_SAMPLEINFO], "messages", "sampleinfo messages"),
     C("msg.ld_msaa", by_type[SMP_COUNT_LD_MSAA], "messages",
       "multisample loads: ld_mcs, ld2dms, ld2dms_w, ld2dss"),
+    C("msg.sample_c", by_type[SMP_COUNT_SAMPLE_C], "messages",
+      "shadow-compare samples: sample_c, sample_b_c, sample_l_c, sample_d_c, sample_c_lz"),
+    C("msg.gather4", by_type[SMP_COUNT_GATHER4], "messages",
+      "gathers: gather4, gather4_c, gather4_po, gather4_po_c"),
+    C("msg.sample_minmax", by_type[SMP_COUNT_SAMPLE_MINMAX], "messages",
+      "sample_min and sample_max messages"),
+    C("msg.simd4x2", simd4x2, "messages", "messages in the SIMD4x2 form (any type)"),
     C("msg.other", by_type[SMP_COUNT_OTHER], "messages", "other message types (not modelled)"),
     C("texels", texels, "texels", "texels fetched from surfaces"),
+    C("shadow_compares", shadow_compares, "texels",
+      "texels compared with a reference (the _c messages' shadow prefilter)"),
     C("border_texels", border_texels, "texels", "texels replaced by (or blended with) the border colour"),
     C("cache_hits", cache_hits, "lines", "lines found in the sampler cache"),
     C("cache_misses", cache_misses, "lines", "lines not in the sampler cache (L3 requests)"),
@@ -120,6 +129,17 @@ static enum smp_count count_of(uint32_t message)
     case SAMPLER_LD2DMS:
     case SAMPLER_LD2DMS_W:
     case SAMPLER_LD2DSS: return SMP_COUNT_LD_MSAA;
+    case SAMPLER_SAMPLE_C:
+    case SAMPLER_SAMPLE_B_C:
+    case SAMPLER_SAMPLE_L_C:
+    case SAMPLER_SAMPLE_D_C:
+    case SAMPLER_SAMPLE_C_LZ: return SMP_COUNT_SAMPLE_C;
+    case SAMPLER_GATHER4:
+    case SAMPLER_GATHER4_C:
+    case SAMPLER_GATHER4_PO:
+    case SAMPLER_GATHER4_PO_C: return SMP_COUNT_GATHER4;
+    case SAMPLER_SAMPLE_MIN:
+    case SAMPLER_SAMPLE_MAX: return SMP_COUNT_SAMPLE_MINMAX;
     default: return SMP_COUNT_OTHER;
     }
 }
@@ -178,6 +198,8 @@ static void take_message(struct smp *s, struct unit *u, uint32_t eu, struct msg 
     uint64_t texels = s->texels;
     bool known = smp_decode(x);
     s->by_type[count_of(x->req.message)]++;
+    if (known && x->req.simd == SAMPLER_SIMD4X2)
+        s->simd4x2++;
     if (!known || count_of(x->req.message) == SMP_COUNT_OTHER || !p->rlen) {
         /* zeros (the write-back was cleared) so the thread goes on; RLEN 0 is the
          * direct render target write (L4510-4527), not modelled */

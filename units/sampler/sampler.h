@@ -4,9 +4,11 @@
  * Models (seed 003 L2962-4827; notes/003-skl-sharedfn-eu.md §3; the files of each
  * concern are listed in sampler_internal.h):
  *  - the SEND (SFID 2) as a struct sampler_request (units/common/sampler.h):
- *    descriptor through the generated accessors (build/gen/msg_desc.h), SIMD8 and
- *    SIMD16, with or without the header (M0.2 write channel mask and U/V/R
- *    offsets, M0.3 Sampler State Pointer, L3930-3996); headerless messages write
+ *    descriptor through the generated accessors (build/gen/msg_desc.h), SIMD8,
+ *    SIMD16 and SIMD4x2 (L4566-4653, L4654-4810; on Gen9 by the header's SIMD Mode
+ *    Extension M0.2[22]), with or without the header (M0.2 write channel mask,
+ *    U/V/R offsets, Gather4 Source Channel Select [17:16], Pixel Null Mask Enable
+ *    [23]; M0.3 Sampler State Pointer, L3930-3996); headerless messages write
  *    the channels the response length allows (L4488-4506) and take the stage's
  *    sampler state pointer (struct eu_thread_context.sampler_state);
  *  - state: binding table entry -> RENDER_SURFACE_STATE (units/common/surface.h:
@@ -20,7 +22,11 @@
  *    resinfo (L4304-4323), sampleinfo (L4270-4282), lod (L4286-4302: R the LOD
  *    clamped to the adjusted min/max LOD, G before clamps), sample, sample_b, sample_l, sample_d, sample_lz: the LOD
  *    of L3090-3094 from the subspan's pixels (or sample_d's gradients), bias and
- *    clamps of L3132-3200 (Out_of_Bounds included), mag/min NEAREST and LINEAR, mip
+ *    clamps of L3132-3200 (Out_of_Bounds included); the _c forms sample_c,
+ *    sample_b_c, sample_l_c, sample_d_c, sample_c_lz with the shadow prefilter
+ *    compare of L3389-3405 before filtering; gather4, gather4_c, gather4_po,
+ *    gather4_po_c (L4224-4268); sample_min, sample_max and SAMPLER_STATE's
+ *    Reduction Type MINIMUM/MAXIMUM; mag/min NEAREST and LINEAR, mip
  *    filter NONE/NEAREST/LINEAR, address modes WRAP, MIRROR, CLAMP, CLAMP_BORDER,
  *    HALF_BORDER, MIRROR_ONCE (L3286-3356), non-normalized coordinates; formats
  *    through units/common/format.h (every bit-field format it unpacks, sRGB decoded
@@ -47,12 +53,16 @@
  * Ports: "eu"[open] in (MSG_SEND), "writeback"[open] out (to the EU of the same
  *        index), "l3" out and "l3_reply" in (optional: without them a miss costs
  *        `latency`).
- * Stats: messages and msg.<type>, texels, border_texels, cache_hits, cache_misses,
+ * Stats: messages and msg.<type> (msg.sample_c, msg.gather4, msg.sample_minmax
+ *        group the variants; msg.simd4x2 counts the SIMD4x2 form), texels,
+ *        shadow_compares, border_texels, cache_hits, cache_misses,
  *        lines, l3_replies, the bad-input counters above, stalls, busy_cycles,
  *        latency_sum.
- * Not modelled: SIMD4x2, SIMD8D, SIMD32/64 (sample_unorm, sample_8x8), the _c
- * (shadow compare), gather4*, killpix, min/max
- * messages (unsupported: zeros); the RLEN 0 direct render target write
+ * Not modelled: SIMD8D, SIMD32/64 (sample_unorm, sample_8x8), killpix messages
+ * (unsupported: zeros); SIMD4x2 forms of the messages whose LOD comes from a
+ * subspan (sample, _b, _c, _b_c, lod: not in the seed's SIMD4x2 table, zeros);
+ * the write channel mask's "not written" in SIMD4x2 (those dwords are 0); null
+ * (tiled-resource) pages (the null mask is all ones); the RLEN 0 direct render target write
  * (L4510-4527); anisotropic filtering (taken as LINEAR); MONO; TEXCOORDMODE_CUBE's
  * cross-face filtering (taken as CLAMP); chroma key; reduction types; the MCS
  * contents (ld_mcs returns the identity value: the render cache keeps every sample

@@ -7,13 +7,16 @@
  * "sampler 7-9": binding table 7:0, sampler 11:8, message type 16:12, SIMD mode
  * 18:17, Gen8+ SIMD mode extension 29 and 16-bit return 30; notes/003-skl-sharedfn-
  * eu.md §3.2, [EXT] from Mesa where the seed has a link only).
- * Header (003 L3930-3996): M0.2[15:12] write channel mask (1 = not written), [11:8]
+ * Header (003 L3930-3996): M0.2[23] Pixel Null Mask Enable, [22] SIMD Mode
+ * Extension (SIMD4x2 / SIMD8D), [17:16] Gather4 Source Channel Select, [15:12]
+ * write channel mask (1 = not written), [11:8]
  * [7:4] [3:0] U, V, R offsets (4-bit two's complement), M0.3[31:5] Sampler State
  * Pointer (Dynamic State Base relative); without a header every channel the
  * response length allows is written (L4488-4506) and the pointer is the stage's
  * ("from the command stream", L3476-3480: struct eu_thread_context.sampler_state).
  * Payload (L4566-4607): SIMD8 one register a parameter, SIMD16 two (lanes 0-7,
- * 8-15); the parameter count is what MLEN holds after the header.
+ * 8-15), SIMD4x2 four parameters of both samples a register; the parameter
+ * count is what MLEN holds after the header.
  */
 #include "units/sampler/sampler_internal.h"
 
@@ -58,11 +61,73 @@ static bool message_on_gen(uint32_t t, unsigned gen)
     case SAMPLER_SAMPLE_C_LZ:
     case SAMPLER_LD_LZ:
     case SAMPLER_LD2DMS_W:
+    case SAMPLER_SAMPLE_MIN:
+    case SAMPLER_SAMPLE_MAX:
         return gen >= 9;
     default:
         return t <= SAMPLER_SAMPLEINFO || (t >= SAMPLER_GATHER4_C && t <= SAMPLER_GATHER4_PO_C) ||
                t == SAMPLER_SAMPLE_D_C || t >= SAMPLER_SAMPLE_LZ;
     }
+}
+
+/* Whether a message has a SIMD4x2 form: the seed's SIMD4x2 parameter table
+ * (notes/003-skl-sharedfn-eu.md §3.5, L10152-10255) lists sample_l, sample_d,
+ * sample_l_c, ld, gather4*, resinfo, sampleinfo, sample_d_c, ld2dms_w, ld_mcs and
+ * ld2dms; the "LOD = 0" forms sample_lz, sample_c_lz and ld_lz are taken too
+ * (model choice: the seed requires "Force LOD to Zero" for a SIMD4x2 sample_c,
+ * L4067-4222). Messages whose LOD comes from a subspan's pixels have none. */
+static bool has_simd4x2_form(uint32_t t)
+{
+    switch (t) {
+    case SAMPLER_SAMPLE_L:
+    case SAMPLER_SAMPLE_D:
+    case SAMPLER_SAMPLE_L_C:
+    case SAMPLER_SAMPLE_D_C:
+    case SAMPLER_SAMPLE_LZ:
+    case SAMPLER_SAMPLE_C_LZ:
+    case SAMPLER_LD:
+    case SAMPLER_LD_LZ:
+    case SAMPLER_GATHER4:
+    case SAMPLER_GATHER4_C:
+    case SAMPLER_GATHER4_PO:
+    case SAMPLER_GATHER4_PO_C:
+    case SAMPLER_RESINFO:
+    case SAMPLER_SAMPLEINFO:
+    case SAMPLER_LD2DMS_W:
+    case SAMPLER_LD_MCS:
+    case SAMPLER_LD2DMS:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The payload: SIMD8 one register a parameter, SIMD16 two (lanes 0-7, 8-15);
+ * SIMD4x2 (L4566-4653) one register for parameters 0-3 of both samples
+ * (sample 0 in dwords 0-3, sample 1 in dwords 4-7), the next for 4-7 and so on. */
+static void read_payload(struct smp_exec *x, unsigned hdr)
+{
+    const struct eu_send_msg *p = x->p;
+    struct sampler_request *r = &x->req;
+    const uint8_t *regs = (const uint8_t *)p->regs;
+    unsigned nregs = (unsigned)p->mlen + p->ex_mlen;
+    unsigned body = nregs > hdr ? nregs - hdr : 0;
+    if (r->simd == SAMPLER_SIMD4X2) {
+        r->parameter_count = body * 4;
+        if (r->parameter_count > SAMPLER_MAX_PARAMETERS)
+            r->parameter_count = SAMPLER_MAX_PARAMETERS;
+        for (unsigned k = 0; k < r->parameter_count; k++)
+            for (unsigned sample = 0; sample < 2; sample++)
+                r->parameters[k][sample] = rd32(regs, hdr + k / 4, sample * 4 + k % 4);
+        return;
+    }
+    unsigned regs_per_param = r->lanes / 8;
+    r->parameter_count = body / regs_per_param;
+    if (r->parameter_count > SAMPLER_MAX_PARAMETERS)
+        r->parameter_count = SAMPLER_MAX_PARAMETERS;
+    for (unsigned k = 0; k < r->parameter_count; k++)
+        for (unsigned lane = 0; lane < r->lanes; lane++)
+            r->parameters[k][lane] = rd32(regs, hdr + k * regs_per_param + lane / 8, lane % 8);
 }
 
 bool smp_decode(struct smp_exec *x)
@@ -72,37 +137,47 @@ bool smp_decode(struct smp_exec *x)
     uint32_t desc = p->desc;
     memset(r, 0, sizeof *r);
     x->header = (p->flags & EU_SEND_HEADER) != 0;
+    const uint8_t *regs = (const uint8_t *)p->regs;
+    uint32_t m2 = x->header && p->mlen ? rd32(regs, 0, 2) : 0;
     r->message = desc_sampler_msg_type_gen7(desc);
     r->surface_index = desc_sampler_binding_table(desc);
     r->sampler_index = desc_sampler_sampler(desc);
     r->simd = desc_sampler_simd_mode(desc);
     r->half_precision = x->gen >= 8 && desc_sampler_return_format_gen8(desc);
-    /* SIMD4x2 / SIMD8D (mode 0), SIMD32/64 (mode 3) and the Gen8+ extended
-     * modes are not modelled */
-    if ((r->simd != SAMPLER_SIMD8 && r->simd != SAMPLER_SIMD16) ||
+    /* SIMD mode 0: SIMD4x2 on Gen7/8; on Gen9 the header's SIMD Mode Extension
+     * M0.2[22] says SIMD4x2 (1) or SIMD8D (0, also without a header: "all
+     * fields zero", L3930-3996; Mesa's vec4 generator sets the bit on Gen9+
+     * [EXT]). SIMD8D, SIMD32/64 (mode 3) and the Gen8+ extended modes are not
+     * modelled. */
+    bool simd4x2 = r->simd == SAMPLER_SIMD4X2 && (x->gen < 9 || (m2 >> 22 & 1));
+    if ((r->simd != SAMPLER_SIMD8 && r->simd != SAMPLER_SIMD16 && !simd4x2) ||
         (x->gen >= 8 && desc_sampler_simd_mode_ext(desc)) || x->gen < 7)
         return false;
-    r->lanes = r->simd == SAMPLER_SIMD16 ? 16 : 8;
-    r->lane_mask = p->exec_mask & (r->lanes == 16 ? 0xffffu : 0xffu);
+    if (simd4x2) {
+        /* "SIMD4x2: low 8 bits in groups of 4 (any bit set: the sample is
+         * valid)" (L3900-3910); 32-bit returns only (L4456-4471) */
+        r->lanes = 2;
+        r->lane_mask = (p->exec_mask & 0x0fu ? 1u : 0u) | (p->exec_mask & 0xf0u ? 2u : 0u);
+        r->half_precision = 0;
+    } else {
+        r->lanes = r->simd == SAMPLER_SIMD16 ? 16 : 8;
+        r->lane_mask = p->exec_mask & (r->lanes == 16 ? 0xffffu : 0xffu);
+    }
     unsigned hdr = x->header ? 1 : 0;
-    unsigned regs_per_param = r->lanes / 8;
-    unsigned nregs = (unsigned)p->mlen + p->ex_mlen;
-    unsigned body = nregs > hdr ? nregs - hdr : 0;
-    r->parameter_count = body / regs_per_param;
-    if (r->parameter_count > SAMPLER_MAX_PARAMETERS)
-        r->parameter_count = SAMPLER_MAX_PARAMETERS;
-    const uint8_t *regs = (const uint8_t *)p->regs;
-    for (unsigned k = 0; k < r->parameter_count; k++)
-        for (unsigned lane = 0; lane < r->lanes; lane++)
-            r->parameters[k][lane] = rd32(regs, hdr + k * regs_per_param + lane / 8, lane % 8);
+    read_payload(x, hdr);
     const struct eu_thread_context *c = x->ctx;
     if (x->header) {
-        uint32_t m2 = rd32(regs, 0, 2);
         r->channel_mask = ~(m2 >> 12) & 0xfu;
         r->offset_u = sext4(m2 >> 8);
         r->offset_v = sext4(m2 >> 4);
         r->offset_r = sext4(m2);
+        r->gather_channel = (m2 >> 16) & 3u;
+        r->pixel_null_mask = (m2 >> 23) & 1u;
         r->sampler_state = c->dynamic_state_base + (rd32(regs, 0, 3) & ~31u);
+    } else if (simd4x2) {
+        /* one register, both samples' four channels (L4654-4810) */
+        r->channel_mask = 0xfu;
+        r->sampler_state = c->dynamic_state_base + (c->sampler_state & ~31u);
     } else {
         /* the response length selects the channels (L4488-4506): SIMD8 one
          * register a channel (both return formats), SIMD16 two (32-bit) or one
@@ -112,6 +187,8 @@ bool smp_decode(struct smp_exec *x)
         r->channel_mask = n >= 4 ? 0xfu : (1u << n) - 1;
         r->sampler_state = c->dynamic_state_base + (c->sampler_state & ~31u);
     }
+    if (simd4x2 && !has_simd4x2_form(r->message))
+        return false;
     return message_on_gen(r->message, x->gen);
 }
 

@@ -34,7 +34,8 @@
 enum smp_count {
     SMP_COUNT_SAMPLE, SMP_COUNT_SAMPLE_B, SMP_COUNT_SAMPLE_L, SMP_COUNT_SAMPLE_D,
     SMP_COUNT_SAMPLE_LZ, SMP_COUNT_LD, SMP_COUNT_LD_LZ, SMP_COUNT_RESINFO, SMP_COUNT_LOD,
-    SMP_COUNT_SAMPLEINFO, SMP_COUNT_LD_MSAA, SMP_COUNT_OTHER,
+    SMP_COUNT_SAMPLEINFO, SMP_COUNT_LD_MSAA, SMP_COUNT_SAMPLE_C, SMP_COUNT_GATHER4,
+    SMP_COUNT_SAMPLE_MINMAX, SMP_COUNT_OTHER,
     SMP_COUNT_N
 };
 
@@ -75,6 +76,7 @@ struct smp {
     uint64_t messages, by_type[SMP_COUNT_N], texels, lines, l3_replies, cache_hits, cache_misses;
     uint64_t unsupported_messages, unsupported_formats, bad_messages, state_faults;
     uint64_t bti_beyond_table, bad_sampler_state, out_of_bounds, page_faults, border_texels;
+    uint64_t simd4x2, shadow_compares;
     uint64_t lines_dropped, stall_l3, stall_writeback, busy_cycles, latency_sum, sunk;
     uint32_t warned;
 };

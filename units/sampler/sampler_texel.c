@@ -1,7 +1,8 @@
 /* units/sampler/sampler_texel.c - what a sampler message computes: texel fetch
- * through the surfaces and formats libraries, ld / ld_lz, resinfo, and the
- * sample family (sample, _b, _l, _d, _lz) with the seed's LOD pipeline, address
- * modes and filters; the reply registers in the seed's writeback layout.
+ * through the surfaces and formats libraries, ld / ld_lz, resinfo, the
+ * sample family (sample, _b, _l, _d, _lz, their _c forms, sample_min/_max) with
+ * the seed's LOD pipeline, address modes, shadow compare and filters, the gather4
+ * family; the reply registers in the seed's writeback layout.
  *
  * Seed 003 (notes/003-skl-sharedfn-eu.md §3):
  *  - LOD: L3090-3094 (rho from the base level's texel-space derivatives), the
@@ -228,6 +229,15 @@ static uint16_t channel_bits16(const smp_value *v, unsigned k)
 static void write_lane(struct smp_exec *x, unsigned lane, const smp_value *v)
 {
     const struct sampler_request *r = &x->req;
+    if (r->simd == SAMPLER_SIMD4X2) {
+        /* one register: sample 0's R, G, B, A in dwords 0-3, sample 1's in 4-7;
+         * the write channel mask leaves a channel unwritten (L4654-4810: zero
+         * here, the EU's partial register write is not modelled) */
+        for (unsigned k = 0; k < 4; k++)
+            if (r->channel_mask & (1u << k))
+                wb_write32(x, 0, lane * 4 + k, channel_bits(v, k));
+        return;
+    }
     unsigned c = 0;
     for (unsigned k = 0; k < 4; k++) {
         if (!(r->channel_mask & (1u << k)))
@@ -267,6 +277,8 @@ static void do_ld(struct smp_exec *x)
     unsigned pu = 0, pv = 1, pl = 2, pr = 3;
     if (lz)
         pr = 2;
+    else if (r->simd == SAMPLER_SIMD4X2)
+        pr = 2, pl = 3;             /* SIMD4x2: u v r lod (L10152-10255) */
     else if (x->gen < 9)
         pl = 1, pv = 2;
     for (unsigned lane = 0; lane < r->lanes; lane++) {
@@ -396,6 +408,9 @@ static void do_ld_multisample(struct smp_exec *x)
     const struct sampler_request *r = &x->req;
     const struct surface *sd = &x->surf.sd;
     unsigned pu = r->message == SAMPLER_LD2DMS_W ? 3 : r->message == SAMPLER_LD2DMS ? 2 : 1;
+    unsigned psi = 0, pmcs = 1;
+    if (r->simd == SAMPLER_SIMD4X2)     /* u v r lod si mcs (mcsl mcsh) (L10241-10243) */
+        pu = 0, psi = 4, pmcs = 5;
     uint32_t samples = sd->samples ? sd->samples : 1;
     unsigned bits = mcs_bits_per_sample(samples);
     uint64_t used = samples * bits >= 64 ? ~0ull : (1ull << (samples * bits)) - 1;
@@ -414,13 +429,13 @@ static void do_ld_multisample(struct smp_exec *x)
             write_lane(x, lane, &v);
             continue;
         }
-        uint32_t si = (uint32_t)smp_param_i(r, 0, lane);
+        uint32_t si = (uint32_t)smp_param_i(r, psi, lane);
         uint32_t sample_slice = si;
         bool cleared = false;
         if (r->message != SAMPLER_LD2DSS && x->surf.has_mcs) {
-            uint64_t mcs = (uint32_t)smp_param_i(r, 1, lane);
+            uint64_t mcs = (uint32_t)smp_param_i(r, pmcs, lane);
             if (r->message == SAMPLER_LD2DMS_W)
-                mcs |= (uint64_t)(uint32_t)smp_param_i(r, 2, lane) << 32;
+                mcs |= (uint64_t)(uint32_t)smp_param_i(r, pmcs + 1, lane) << 32;
             cleared = (mcs & used) == used;
             sample_slice = si < samples ? (uint32_t)(mcs >> (bits * si)) & ((1u << bits) - 1) : si;
         }
@@ -520,39 +535,114 @@ static void do_sampleinfo(struct smp_exec *x)
 struct sample_layout {
     int coord[4];               /* u, v, r, ai */
     int lod;                    /* bias (sample_b) or lod (sample_l) */
+    int ref;                    /* the _c messages' reference */
+    int off[2];                 /* gather4_po's offu, offv */
     int grad[3][2];             /* d/dx, d/dy of u, v, r (sample_d) */
 };
 
-/* Mesa's Gen7+ SIMD8/16 order [EXT] (see the file comment): the lod or bias
- * first, then the coordinates; sample_d: each coordinate followed by its two
- * gradients for the surface's gradient components (1D 1, 2D 2, 3D and cube 3). */
+/* The message a variant computes like: the _c forms as their base, sample_min
+ * and sample_max as sample, the gather4 forms as gather4. */
+static uint32_t base_message(uint32_t m)
+{
+    switch (m) {
+    case SAMPLER_SAMPLE_C:
+    case SAMPLER_SAMPLE_MIN:
+    case SAMPLER_SAMPLE_MAX:
+        return SAMPLER_SAMPLE;
+    case SAMPLER_SAMPLE_B_C:
+        return SAMPLER_SAMPLE_B;
+    case SAMPLER_SAMPLE_L_C:
+        return SAMPLER_SAMPLE_L;
+    case SAMPLER_SAMPLE_D_C:
+        return SAMPLER_SAMPLE_D;
+    case SAMPLER_SAMPLE_C_LZ:
+        return SAMPLER_SAMPLE_LZ;
+    case SAMPLER_GATHER4_C:
+    case SAMPLER_GATHER4_PO:
+    case SAMPLER_GATHER4_PO_C:
+        return SAMPLER_GATHER4;
+    default:
+        return m;
+    }
+}
+
+/* Whether a message compares texels with a reference (the _c variants). */
+static bool compares(uint32_t m)
+{
+    return m == SAMPLER_SAMPLE_C || m == SAMPLER_SAMPLE_B_C || m == SAMPLER_SAMPLE_L_C ||
+           m == SAMPLER_SAMPLE_D_C || m == SAMPLER_SAMPLE_C_LZ || m == SAMPLER_GATHER4_C ||
+           m == SAMPLER_GATHER4_PO_C;
+}
+
+static bool per_pixel_offsets(uint32_t m)
+{
+    return m == SAMPLER_GATHER4_PO || m == SAMPLER_GATHER4_PO_C;
+}
+
+/* SIMD8/16: Mesa's Gen7+ order [EXT] (see the file comment): the reference
+ * first, then the lod or bias, then the coordinates; sample_d(_c): each
+ * coordinate followed by its two gradients for the surface's gradient
+ * components (1D 1, 2D 2, 3D and cube 3); gather4_po(_c): u, v, offu, offv, r.
+ * SIMD4x2: the seed's table (notes §3.5, L10152-10255): u v r ai, then ref,
+ * lod, offu offv or the six gradients and ref; gather4_po_c is u v r ref offu
+ * offv. */
 static void layout_of(const struct smp_exec *x, struct sample_layout *l)
 {
     memset(l, -1, sizeof *l);
-    unsigned first = 0;
-    switch (x->req.message) {
-    case SAMPLER_SAMPLE_B:
-    case SAMPLER_SAMPLE_L:
-        l->lod = 0;
-        first = 1;
-        break;
-    case SAMPLER_SAMPLE_D: {
+    uint32_t m = x->req.message, base = base_message(m);
+    bool c = compares(m), po = per_pixel_offsets(m);
+    int k = 0;
+    if (x->req.simd == SAMPLER_SIMD4X2) {
+        if (base == SAMPLER_SAMPLE_D) {
+            for (unsigned i = 0; i < 4; i++)
+                l->coord[i] = (int)i;
+            for (unsigned i = 0; i < 3; i++) {
+                l->grad[i][0] = 4 + 2 * (int)i;
+                l->grad[i][1] = 5 + 2 * (int)i;
+            }
+            if (c)
+                l->ref = 10;
+            return;
+        }
+        if (po && c) {
+            l->coord[0] = 0, l->coord[1] = 1, l->coord[2] = 2;
+            l->ref = 3, l->off[0] = 4, l->off[1] = 5;
+            return;
+        }
+        for (unsigned i = 0; i < 4; i++)
+            l->coord[i] = (int)i;
+        k = 4;
+        if (c)
+            l->ref = k++;
+        if (base == SAMPLER_SAMPLE_L)
+            l->lod = k++;
+        if (po)
+            l->off[0] = k, l->off[1] = k + 1;
+        return;
+    }
+    if (c)
+        l->ref = k++;
+    if (base == SAMPLER_SAMPLE_B || base == SAMPLER_SAMPLE_L)
+        l->lod = k++;
+    if (base == SAMPLER_SAMPLE_D) {
         unsigned grads = x->surf.sd.type == SURFACE_1D ? 1 : x->surf.sd.type == SURFACE_2D ? 2 : 3;
-        int k = 0;
-        for (unsigned c = 0; c < 4; c++) {
-            l->coord[c] = k++;
-            if (c < grads) {
-                l->grad[c][0] = k++;
-                l->grad[c][1] = k++;
+        for (unsigned i = 0; i < 4; i++) {
+            l->coord[i] = k++;
+            if (i < grads) {
+                l->grad[i][0] = k++;
+                l->grad[i][1] = k++;
             }
         }
         return;
     }
-    default:
-        break;
+    if (po) {
+        l->coord[0] = k++, l->coord[1] = k++;
+        l->off[0] = k++, l->off[1] = k++;
+        l->coord[2] = k++;
+        return;
     }
-    for (unsigned c = 0; c < 4; c++)
-        l->coord[c] = (int)(first + c);
+    for (unsigned i = 0; i < 4; i++)
+        l->coord[i] = k + (int)i;
 }
 
 static float param_at(const struct smp_exec *x, int k, unsigned lane)
@@ -701,10 +791,68 @@ static void border_value(const struct smp_exec *x, smp_value *v)
         v->u[k] = x->samp.border[k];
 }
 
+/* Texel (a, b, c) of the axes' footprint at level lod: the texel, the border
+ * colour or their average (HALF_BORDER). */
+static void footprint_texel(struct smp_exec *x, const struct lane_coords *lc,
+                            const struct axis ax[3], unsigned a, unsigned b, unsigned c,
+                            uint32_t lod, smp_value *t)
+{
+    bool floats = x->surf.fmt && x->surf.fmt->value_kind == FORMAT_VALUE_FLOAT;
+    uint8_t kind = AX_TEXEL;
+    uint8_t ks[3] = { ax[0].kind[a], ax[1].kind[b], ax[2].kind[c] };
+    for (unsigned k = 0; k < 3; k++)
+        kind = ks[k] == AX_BORDER ? AX_BORDER : kind == AX_TEXEL ? ks[k] : kind;
+    if (kind == AX_BORDER) {
+        x->s->border_texels++;
+        border_value(x, t);
+        return;
+    }
+    uint32_t z = ax[2].i[c];
+    uint32_t slice = x->surf.sd.type == SURFACE_3D ? z : physical_slice(x, lc->layer, lc->face);
+    fetch(x, (uint32_t)ax[0].i[a], (uint32_t)ax[1].i[b], slice, lod, t);
+    if (kind == AX_HALF) {
+        x->s->border_texels++;
+        smp_value bc;
+        border_value(x, &bc);
+        for (unsigned k = 0; k < 4 && floats; k++)
+            t->f[k] = 0.5f * (t->f[k] + bc.f[k]);
+    }
+}
+
+/* The shadow prefilter compare (003 L3389-3405, verbatim): the texel against
+ * the message's reference; 0.0 where the relation holds. The reference is
+ * used as sent (the seed: "Software is responsible for programming the ref
+ * component"; no clamp to [0, 1] for UNORM depth, model choice). */
+static float shadow_compare(unsigned function, float texel, float ref)
+{
+    switch (function) {
+    case 0: return 0.0f;                                /* PREFILTEROP_ALWAYS */
+    case 1: return 1.0f;                                /* NEVER */
+    case 2: return texel < ref ? 0.0f : 1.0f;           /* LESS */
+    case 3: return texel == ref ? 0.0f : 1.0f;          /* EQUAL */
+    case 4: return texel <= ref ? 0.0f : 1.0f;          /* LEQUAL */
+    case 5: return texel > ref ? 0.0f : 1.0f;           /* GREATER */
+    case 6: return texel != ref ? 0.0f : 1.0f;          /* NOTEQUAL */
+    default: return texel >= ref ? 0.0f : 1.0f;         /* GEQUAL */
+    }
+}
+
+/* How a level's texels combine: weighted (the filter), or the minimum or
+ * maximum of the contributing texels (sample_min / sample_max, SAMPLER_STATE
+ * Reduction Type MINIMUM / MAXIMUM: "the minimum channel value for all
+ * contributing texels", L4018-4031); with a compare, each texel's red channel
+ * is first replaced by its shadow compare result. */
+enum { REDUCE_FILTER, REDUCE_MIN, REDUCE_MAX };
+struct combine {
+    unsigned reduce;
+    bool compare;
+    float ref;
+};
+
 /* One level's filtered value at coordinates lc: NEAREST or LINEAR over the
  * surface type's axes, each texel through the address modes. */
 static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint32_t lod,
-                         bool linear, smp_value *out)
+                         bool linear, const struct combine *cb, smp_value *out)
 {
     const struct spec_SAMPLER_STATE *st = &x->samp.st;
     unsigned dims = filter_dims(x);
@@ -723,37 +871,33 @@ static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint3
     bool floats = x->surf.fmt && x->surf.fmt->value_kind == FORMAT_VALUE_FLOAT;
     value_zero(x, out);
     float sum[4] = { 0 };
+    bool first = true;
     for (unsigned c = 0; c < ax[2].n; c++)
         for (unsigned b = 0; b < ax[1].n; b++)
             for (unsigned a = 0; a < ax[0].n; a++) {
                 float w = ax[0].w[a] * ax[1].w[b] * ax[2].w[c];
-                uint8_t kind = AX_TEXEL;
-                uint8_t ks[3] = { ax[0].kind[a], ax[1].kind[b], ax[2].kind[c] };
-                for (unsigned k = 0; k < 3; k++)
-                    kind = ks[k] == AX_BORDER ? AX_BORDER : kind == AX_TEXEL ? ks[k] : kind;
                 smp_value t;
-                if (kind == AX_BORDER) {
-                    x->s->border_texels++;
-                    border_value(x, &t);
-                } else {
-                    uint32_t z = ax[2].i[c];
-                    uint32_t slice = x->surf.sd.type == SURFACE_3D ? z
-                                                                   : physical_slice(x, lc->layer, lc->face);
-                    fetch(x, (uint32_t)ax[0].i[a], (uint32_t)ax[1].i[b], slice, lod, &t);
-                    if (kind == AX_HALF) {
-                        x->s->border_texels++;
-                        smp_value bc;
-                        border_value(x, &bc);
-                        for (unsigned k = 0; k < 4 && floats; k++)
-                            t.f[k] = 0.5f * (t.f[k] + bc.f[k]);
-                    }
-                }
+                footprint_texel(x, lc, ax, a, b, c, lod, &t);
                 if (!floats) {      /* integer formats: one texel, not filtered */
                     *out = t;
                     return;
                 }
-                for (unsigned k = 0; k < 4; k++)
-                    sum[k] += w * t.f[k];
+                if (cb->compare) {
+                    x->s->shadow_compares++;
+                    t.f[0] = shadow_compare(st->ShadowFunction, t.f[0], cb->ref);
+                }
+                if (cb->reduce == REDUCE_FILTER) {
+                    for (unsigned k = 0; k < 4; k++)
+                        sum[k] += w * t.f[k];
+                } else if (w > 0.0f) {
+                    for (unsigned k = 0; k < 4; k++) {
+                        bool take = first || (cb->reduce == REDUCE_MIN ? t.f[k] < sum[k]
+                                                                       : t.f[k] > sum[k]);
+                        if (take)
+                            sum[k] = t.f[k];
+                    }
+                    first = false;
+                }
             }
     for (unsigned k = 0; k < 4; k++)
         out->f[k] = sum[k];
@@ -783,7 +927,7 @@ static void choose_lod(const struct smp_exec *x, float lod_in, float param, stru
     double adj_pr_min = x->surf.resource_min_lod - sd->min_lod;
     adj_min = fmax(adj_min, adj_pr_min);
     o->out_of_bounds = adj_pr_min > mip_count;
-    switch (x->req.message) {
+    switch (base_message(x->req.message)) {
     case SAMPLER_SAMPLE_B:
         lod += bias + param;
         break;
@@ -861,7 +1005,7 @@ static float lane_lod(const struct smp_exec *x, const struct sample_layout *l, u
     float scale[3], dx[3] = { 0 }, dy[3] = { 0 };
     base_scale(x, scale);
     unsigned dims = filter_dims(x);
-    if (x->req.message == SAMPLER_SAMPLE_D) {
+    if (base_message(x->req.message) == SAMPLER_SAMPLE_D) {
         for (unsigned k = 0; k < dims; k++) {
             dx[k] = param_at(x, l->grad[k][0], lane) * scale[k];
             dy[k] = param_at(x, l->grad[k][1], lane) * scale[k];
@@ -880,27 +1024,66 @@ static float lane_lod(const struct smp_exec *x, const struct sample_layout *l, u
     return lod_from_derivatives(dx, dy);
 }
 
-static void do_sample(struct smp_exec *x)
+/* The sampler's state and surface usable for a sample or gather message; what is
+ * not (Sampler Disable, buffers, MONO, a compare on an integer format) is
+ * counted and gives zeros. */
+static bool sampling_usable(struct smp_exec *x)
 {
     struct smp *s = x->s;
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    const struct sampler_request *r = &x->req;
+    if (!x->surf.valid || !x->samp.valid)
+        return false;
+    if (x->surf.sd.type == SURFACE_BUFFER || x->surf.sd.type == SURFACE_STRBUF ||
+        st->SamplerDisable) {
+        s->unsupported_messages++;
+        smp_warn_once(s, x->u, 9, "sampler: sample on surface type %u or with Sampler Disable "
+                      "%u: zeros", x->surf.sd.type, st->SamplerDisable);
+        return false;
+    }
+    if (st->MinModeFilter == FILTER_MONO || st->MagModeFilter == FILTER_MONO) {
+        s->unsupported_messages++;
+        smp_warn_once(s, x->u, 10, "sampler: MAPFILTER_MONO not modelled (sampler %u): zeros",
+                      r->sampler_index, 0);
+        return false;
+    }
+    if (compares(r->message) && x->surf.fmt->value_kind != FORMAT_VALUE_FLOAT) {
+        /* "only single-channel texel formats are supported for shadow mapping"
+         * (L3389-3405): integer formats have no shadow compare */
+        s->unsupported_formats++;
+        smp_warn_once(s, x->u, 13, "sampler: shadow compare on integer format 0x%x (BTI %u): "
+                      "zeros", x->surf.sd.format, r->surface_index);
+        return false;
+    }
+    return true;
+}
+
+/* The reduction a message and its SAMPLER_STATE ask for. */
+static unsigned reduction_of(const struct smp_exec *x)
+{
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    if (x->req.message == SAMPLER_SAMPLE_MIN)
+        return REDUCE_MIN;
+    if (x->req.message == SAMPLER_SAMPLE_MAX)
+        return REDUCE_MAX;
+    /* Reduction Type: 0 STD_FILTER, 1 COMPARISON (the _c messages' own
+     * behaviour), 2 MINIMUM, 3 MAXIMUM (gen9.xml SAMPLER_STATE) */
+    if (st->ReductionTypeEnable && st->ReductionType == 2)
+        return REDUCE_MIN;
+    if (st->ReductionTypeEnable && st->ReductionType == 3)
+        return REDUCE_MAX;
+    return REDUCE_FILTER;
+}
+
+static void do_sample(struct smp_exec *x)
+{
     const struct sampler_request *r = &x->req;
     const struct spec_SAMPLER_STATE *st = &x->samp.st;
     struct sample_layout l;
     layout_of(x, &l);
-    bool usable = x->surf.valid && x->samp.valid && x->surf.sd.type != SURFACE_BUFFER &&
-                  x->surf.sd.type != SURFACE_STRBUF && !st->SamplerDisable;
-    if (x->surf.valid && x->samp.valid && !usable) {
-        s->unsupported_messages++;
-        smp_warn_once(s, x->u, 9, "sampler: sample on surface type %u or with Sampler Disable "
-                      "%u: zeros", x->surf.sd.type, st->SamplerDisable);
-    }
-    if (usable && (st->MinModeFilter == FILTER_MONO || st->MagModeFilter == FILTER_MONO)) {
-        s->unsupported_messages++;
-        smp_warn_once(s, x->u, 10, "sampler: MAPFILTER_MONO not modelled (sampler %u): zeros",
-                      r->sampler_index, 0);
-        usable = false;
-    }
+    bool usable = sampling_usable(x);
     bool floats = x->surf.fmt && x->surf.fmt->value_kind == FORMAT_VALUE_FLOAT;
+    uint32_t base = base_message(r->message);
     for (unsigned lane = 0; lane < r->lanes; lane++) {
         if (!(r->lane_mask & (1u << lane)))
             continue;
@@ -910,7 +1093,7 @@ static void do_sample(struct smp_exec *x)
             write_lane(x, lane, &v);
             continue;
         }
-        float lod_in = r->message == SAMPLER_SAMPLE_L || r->message == SAMPLER_SAMPLE_LZ
+        float lod_in = base == SAMPLER_SAMPLE_L || base == SAMPLER_SAMPLE_LZ
                            ? 0.0f : lane_lod(x, &l, lane);
         struct lod_choice lc;
         choose_lod(x, lod_in, param_at(x, l.lod, lane), &lc);
@@ -935,18 +1118,125 @@ static void do_sample(struct smp_exec *x)
         }
         uint32_t filter = lc.mag ? st->MagModeFilter : st->MinModeFilter;
         bool linear = floats && filter != FILTER_NEAREST;
+        struct combine cb = { .reduce = reduction_of(x), .compare = compares(r->message),
+                              .ref = param_at(x, l.ref, lane) };
         struct lane_coords c;
         lane_coords(x, &l, lane, &c);
-        sample_level(x, &c, lc.lod[0], linear, &v);
+        sample_level(x, &c, lc.lod[0], linear, &cb, &v);
         if (lc.levels == 2 && floats) {
             smp_value v1;
-            sample_level(x, &c, lc.lod[1], linear, &v1);
-            for (unsigned k = 0; k < 4; k++)
-                v.f[k] = v.f[k] * (1.0f - lc.beta) + v1.f[k] * lc.beta;
+            sample_level(x, &c, lc.lod[1], linear, &cb, &v1);
+            for (unsigned k = 0; k < 4; k++) {
+                if (cb.reduce == REDUCE_MIN)
+                    v.f[k] = v1.f[k] < v.f[k] ? v1.f[k] : v.f[k];
+                else if (cb.reduce == REDUCE_MAX)
+                    v.f[k] = v1.f[k] > v.f[k] ? v1.f[k] : v.f[k];
+                else
+                    v.f[k] = v.f[k] * (1.0f - lc.beta) + v1.f[k] * lc.beta;
+            }
         }
         apply_selects(x, &v);
         write_lane(x, lane, &v);
     }
+}
+
+/* gather4_po's offsets: "hardware only interprets the least significant 6 bits
+ * of each value, treating it as a 6-bit 2's complement signed integer" (L4224ff). */
+static int32_t offset6(int32_t v)
+{
+    uint32_t b = (uint32_t)v & 0x3fu;
+    return b & 0x20u ? (int32_t)b - 64 : (int32_t)b;
+}
+
+/* gather4, gather4_c, gather4_po, gather4_po_c (003 L4224-4268): the LINEAR
+ * footprint at the view's level 0 (Surface Min LOD; the sampler's filters and
+ * LOD ignored), unfiltered: the selected channel (header M0.2[17:16]) of the
+ * four texels, "upper left = alpha, upper right = blue, lower left = red, lower
+ * right = green" (upper: the smaller v). The _c forms return each texel's red
+ * compared with ref (1.0 or 0.0, the table of L3389-3405); the _po forms take
+ * per-pixel offsets that replace the header's U/V offsets. 2D and CUBE (the
+ * _po forms 2D only), one sample; others zeros, counted. Model choice (the seed
+ * is silent): the surface's Shader Channel Selects apply to each texel before
+ * the channel is selected (GL's textureGather of a swizzled texture). */
+static void do_gather(struct smp_exec *x)
+{
+    struct smp *s = x->s;
+    const struct sampler_request *r = &x->req;
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    struct sample_layout l;
+    layout_of(x, &l);
+    bool usable = sampling_usable(x);
+    bool compare = compares(r->message), po = per_pixel_offsets(r->message);
+    const struct surface *sd = &x->surf.sd;
+    if (usable && (!(sd->type == SURFACE_2D || (sd->type == SURFACE_CUBE && !po)) ||
+                   sd->samples > 1)) {
+        s->unsupported_messages++;
+        smp_warn_once(s, x->u, 14, "sampler: gather4 on surface type %u with %u samples: zeros",
+                      sd->type, sd->samples);
+        usable = false;
+    }
+    uint32_t level = sd->min_lod;
+    uint32_t size[2] = { lod_width(x, level), lod_height(x, level) };
+    unsigned mode[2] = { st->TCXAddressControlMode, st->TCYAddressControlMode };
+    unsigned channel = compare ? 0 : r->gather_channel;
+    /* texel (a, b) of the footprint (a: u side, b: v side) for R, G, B, A */
+    static const uint8_t corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
+    for (unsigned lane = 0; lane < r->lanes; lane++) {
+        if (!(r->lane_mask & (1u << lane)))
+            continue;
+        smp_value v;
+        value_zero(x, &v);
+        if (compare)
+            v.kind = FORMAT_VALUE_FLOAT;
+        if (!usable) {
+            write_lane(x, lane, &v);
+            continue;
+        }
+        struct lane_coords c;
+        lane_coords(x, &l, lane, &c);
+        int32_t off[2] = { r->offset_u, r->offset_v };
+        if (po) {
+            off[0] = offset6(smp_param_i(r, (unsigned)l.off[0], lane));
+            off[1] = offset6(smp_param_i(r, (unsigned)l.off[1], lane));
+        }
+        struct axis ax[3];
+        for (unsigned k = 0; k < 2; k++)
+            axis_setup(x, c.c[k], size[k], mode[k], true, off[k], &ax[k]);
+        ax[2] = (struct axis){ .n = 1, .w = { 1.0f } };
+        float ref = param_at(x, l.ref, lane);
+        for (unsigned out = 0; out < 4; out++) {
+            smp_value t;
+            footprint_texel(x, &c, ax, corner[out][0], corner[out][1], 0, level, &t);
+            if (compare) {
+                s->shadow_compares++;
+                v.f[out] = shadow_compare(st->ShadowFunction, t.f[0], ref);
+            } else {
+                apply_selects(x, &t);
+                v.u[out] = t.u[channel];
+            }
+        }
+        write_lane(x, lane, &v);
+    }
+}
+
+/* The header's Pixel Null Mask Enable (M0.2[23]) adds one write-back phase
+ * after the channels (L4654-4810): dword 0 [31:16] 0xffff, [15:0] one bit a
+ * pixel, 1 unless a null (tiled-resource) page contributed: null pages are not
+ * modelled, so every bit is 1; SIMD4x2 W1.0[1:0]. */
+static void write_null_mask(struct smp_exec *x)
+{
+    const struct sampler_request *r = &x->req;
+    if (!r->pixel_null_mask)
+        return;
+    if (r->simd == SAMPLER_SIMD4X2) {
+        wb_write32(x, 1, 0, 0x3u);
+        return;
+    }
+    unsigned channels = 0;
+    for (unsigned k = 0; k < 4; k++)
+        channels += (r->channel_mask >> k) & 1u;
+    unsigned per = r->lanes == 16 && !r->half_precision ? 2 : 1;
+    wb_write32(x, channels * per, 0, 0xffff0000u | (r->lanes == 16 ? 0xffffu : 0xffu));
 }
 
 /* ---- dispatch ------------------------------------------------------------------------- */
@@ -983,6 +1273,17 @@ void smp_execute(struct smp_exec *x)
     case SAMPLER_SAMPLE_D:
     case SAMPLER_SAMPLE_LZ:
     case SAMPLER_LOD:
+    case SAMPLER_SAMPLE_C:
+    case SAMPLER_SAMPLE_B_C:
+    case SAMPLER_SAMPLE_L_C:
+    case SAMPLER_SAMPLE_D_C:
+    case SAMPLER_SAMPLE_C_LZ:
+    case SAMPLER_SAMPLE_MIN:
+    case SAMPLER_SAMPLE_MAX:
+    case SAMPLER_GATHER4:
+    case SAMPLER_GATHER4_C:
+    case SAMPLER_GATHER4_PO:
+    case SAMPLER_GATHER4_PO_C:
         if (x->gen < 8) {
             /* Gen7's SAMPLER_STATE layout is not in spec/data: not modelled */
             x->s->unsupported_messages++;
@@ -991,9 +1292,13 @@ void smp_execute(struct smp_exec *x)
             break;
         }
         smp_resolve(x, true);
-        do_sample(x);
+        if (base_message(x->req.message) == SAMPLER_GATHER4)
+            do_gather(x);
+        else
+            do_sample(x);
         break;
     default:
         break;
     }
+    write_null_mask(x);
 }
