@@ -512,12 +512,325 @@ static void bc3_alpha_block(const uint8_t *block, struct format_value *texels)
         texels[t].f[3] = alpha[(indices >> (3 * t)) & 7];
 }
 
+static int format_decode_bc1_3(const struct format_desc *desc, const uint8_t *bytes,
+                               struct format_value *texels);
+
+/* ---- BC4, BC5 (RGTC) ----
+ * Khronos Data Format Specification 1.3, "RGTC Compressed Texture Image
+ * Formats" (the same blocks as Direct3D's BC4 and BC5): a channel block is two
+ * 8-bit endpoints red_0, red_1 (bytes 0, 1; two's complement for the SNORM
+ * forms, -128 read as -127) and 48 bits of 3-bit indices (bytes 2-7
+ * little-endian), texel i = x + 4 y in bits 3i+2:3i. Index 0 is red_0, 1 is
+ * red_1; with red_0 > red_1 indices 2-7 are ((8-i) red_0 + (i-1) red_1) / 7;
+ * otherwise 2-5 are ((6-i) red_0 + (i-1) red_1) / 5, 6 the minimum (0, or -1
+ * for SNORM) and 7 the maximum (1). UNORM endpoints are /255, SNORM /127. BC5
+ * is a red block then a green block. Output (R, 0, 0, 1) and (R, G, 0, 1). */
+static void rgtc_channel(const uint8_t *block, bool is_signed, float out[16])
+{
+    float e0, e1, v[8];
+    bool six_values;
+    if (is_signed) {
+        int c0 = (int8_t)block[0], c1 = (int8_t)block[1];
+        c0 = c0 < -127 ? -127 : c0;
+        c1 = c1 < -127 ? -127 : c1;
+        e0 = (float)c0 / 127.0f;
+        e1 = (float)c1 / 127.0f;
+        six_values = c0 > c1;
+    } else {
+        e0 = (float)block[0] / 255.0f;
+        e1 = (float)block[1] / 255.0f;
+        six_values = block[0] > block[1];
+    }
+    v[0] = e0;
+    v[1] = e1;
+    if (six_values) {
+        for (unsigned i = 2; i < 8; i++)
+            v[i] = ((float)(8 - i) * e0 + (float)(i - 1) * e1) / 7.0f;
+    } else {
+        for (unsigned i = 2; i < 6; i++)
+            v[i] = ((float)(6 - i) * e0 + (float)(i - 1) * e1) / 5.0f;
+        v[6] = is_signed ? -1.0f : 0.0f;
+        v[7] = 1.0f;
+    }
+    uint64_t indices = 0;
+    for (unsigned b = 0; b < 6; b++)
+        indices |= (uint64_t)block[2 + b] << (8 * b);
+    for (unsigned t = 0; t < 16; t++)
+        out[t] = v[(indices >> (3 * t)) & 7];
+}
+
+/* ---- ETC1, ETC2, EAC ----
+ * Khronos Data Format Specification 1.3, "ETC1 Compressed Texture Image Formats"
+ * and "ETC2 Compressed Texture Image Formats" (also OpenGL ES 3.0 §C.1). Blocks
+ * are 64-bit big-endian words (byte 0 holds bits 63:56). Texel (x, y) is pixel
+ * k = 4 x + y (column-major).
+ * - EAC channel (R11, RG11, signed forms; the alpha of ETC2_EAC_RGBA8): base
+ *   codeword 63:56, multiplier 55:52, table 51:48, 3-bit index of pixel k at
+ *   bits 47-3k:45-3k; modifier m = the EAC table's entry. R11: clamp(base * 8 + 4
+ *   + m * multiplier * 8, 0, 2047) / 2047 (multiplier 0: base * 8 + 4 + m); signed:
+ *   base two's complement (-128 as -127), clamp(base * 8 + m * multiplier * 8,
+ *   -1023, 1023) / 1023 (multiplier 0: base * 8 + m); 8-bit alpha:
+ *   clamp(base + m * multiplier, 0, 255) / 255.
+ * - ETC colour: diff bit 33, flip bit 32, table codewords 39:37 and 36:34; pixel
+ *   index of k: MSB at bit 16 + k, LSB at bit k. Individual mode (diff 0): 4-bit
+ *   R1 63:60, R2 59:56, G1 55:52, G2 51:48, B1 47:44, B2 43:40, extended by
+ *   replication. Differential (diff 1): 5-bit base 63:59, 58:56 3-bit signed
+ *   delta (and G 55:51/50:48, B 47:43/42:40), extended (c << 3) | (c >> 2).
+ *   Flip 0: sub-block 1 is x < 2; flip 1: y < 2. Texel = clamp(base + modifier,
+ *   0, 255), modifier of index 0, 1, 2, 3 = a, b, -a, -b of the codeword's row.
+ * - ETC2 (differential only): R1 + dR outside 0..31 is the T mode, else G the
+ *   H mode, else B the planar mode. T: R1 = 60:59 . 57:56, G1 55:52, B1 51:48, R2
+ *   47:44, G2 43:40, B2 39:36, distance index 35:34 . 32; paint colours base1,
+ *   base2 + d, base2, base2 - d. H: R1 62:59, G1 58:56 . 52, B1 51 . 49:47, R2
+ *   46:43, G2 42:39, B2 38:35, distance index 34 . 32 . (colour1 >= colour2 as
+ *   R << 16 | G << 8 | B); paint colours base1 + d, base1 - d, base2 + d, base2 -
+ *   d; the pixel index picks the paint colour. Planar: O = R 62:57, G 56 . 54:49,
+ *   B 48 . 44:43 . 41:39; H = R 38:34 . 32, G 31:25, B 24:19; V = R 18:13, G
+ *   12:6, B 5:0 (6- and 7-bit values extended by replication); texel =
+ *   clamp((x (H - O) + y (V - O) + 4 O + 2) >> 2, 0, 255).
+ * - Punch-through alpha (ETC2_RGB8_PTA): bit 33 is "opaque" (the mode is always
+ *   differential); with opaque 0, pixel index 2 is transparent black in the
+ *   differential, T and H modes, and the differential mode's modifiers of
+ *   indices 0 and 2 are 0.
+ * - ETC2_EAC_RGBA8: an 8-bit EAC alpha block, then an ETC2 colour block.
+ * ETC1_RGB8 blocks are decoded as ETC2 (ETC2 decodes every ETC1 block alike). */
+static const int8_t eac_modifiers[16][8] = {
+    { -3, -6, -9, -15, 2, 5, 8, 14 }, { -3, -7, -10, -13, 2, 6, 9, 12 },
+    { -2, -5, -8, -13, 1, 4, 7, 12 }, { -2, -4, -6, -13, 1, 3, 5, 12 },
+    { -3, -6, -8, -12, 2, 5, 7, 11 }, { -3, -7, -9, -11, 2, 6, 8, 10 },
+    { -4, -7, -8, -11, 3, 6, 7, 10 }, { -3, -5, -8, -11, 2, 4, 7, 10 },
+    { -2, -6, -8, -10, 1, 5, 7, 9 },  { -2, -5, -8, -10, 1, 4, 7, 9 },
+    { -2, -4, -8, -10, 1, 3, 7, 9 },  { -2, -5, -7, -10, 1, 4, 6, 9 },
+    { -3, -4, -7, -10, 2, 3, 6, 9 },  { -1, -2, -3, -10, 0, 1, 2, 9 },
+    { -4, -6, -8, -9, 3, 5, 7, 8 },   { -3, -5, -7, -9, 2, 4, 6, 8 },
+};
+
+/* ETC1's intensity modifier table: a, b of each codeword */
+static const int16_t etc1_modifiers[8][2] = {
+    { 2, 8 }, { 5, 17 }, { 9, 29 }, { 13, 42 }, { 18, 60 }, { 24, 80 }, { 33, 106 }, { 47, 183 },
+};
+
+static const uint8_t etc2_distances[8] = { 3, 6, 11, 16, 23, 32, 41, 64 };
+
+static uint64_t be64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static unsigned bits_at(uint64_t v, unsigned low, unsigned width)
+{
+    return (unsigned)(v >> low) & ((1u << width) - 1);
+}
+
+static int clamp_int(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+enum eac_kind { EAC_UNSIGNED11, EAC_SIGNED11, EAC_ALPHA8 };
+
+/* One EAC block into out[t], t = x + 4 y (row-major, as the sampler reads). */
+static void eac_channel(const uint8_t *block, enum eac_kind kind, float out[16])
+{
+    uint64_t v = be64(block);
+    int base = (int)bits_at(v, 56, 8), mult = (int)bits_at(v, 52, 4);
+    const int8_t *mods = eac_modifiers[bits_at(v, 48, 4)];
+    if (kind == EAC_SIGNED11) {
+        base = (int8_t)base;
+        base = base < -127 ? -127 : base;
+    }
+    for (unsigned x = 0; x < 4; x++)
+        for (unsigned y = 0; y < 4; y++) {
+            unsigned k = 4 * x + y;
+            int m = mods[bits_at(v, 45 - 3 * k, 3)];
+            float f;
+            if (kind == EAC_ALPHA8) {
+                f = (float)clamp_int(base + m * mult, 0, 255) / 255.0f;
+            } else if (kind == EAC_UNSIGNED11) {
+                int val = mult ? base * 8 + 4 + m * mult * 8 : base * 8 + 4 + m;
+                f = (float)clamp_int(val, 0, 2047) / 2047.0f;
+            } else {
+                int val = mult ? base * 8 + m * mult * 8 : base * 8 + m;
+                f = (float)clamp_int(val, -1023, 1023) / 1023.0f;
+            }
+            out[y * 4 + x] = f;
+        }
+}
+
+static int extend_bits(unsigned c, unsigned bits)
+{
+    return (int)((c << (8 - bits)) | (c >> (2 * bits - 8)));
+}
+
+/* An ETC1/ETC2 colour block (punch_through: the PTA form) into RGBA texels. */
+static void etc2_colour_block(const uint8_t *block, bool punch_through, struct format_value *texels)
+{
+    uint64_t v = be64(block);
+    bool diff = punch_through || bits_at(v, 33, 1);
+    bool opaque = !punch_through || bits_at(v, 33, 1);
+    int paint[4][3] = { { 0 } };
+    int base[2][3] = { { 0 } };
+    enum { MODE_ETC1, MODE_T, MODE_H, MODE_PLANAR } mode = MODE_ETC1;
+    for (unsigned c = 0; c < 3; c++) {
+        if (!diff) {
+            base[0][c] = extend_bits(bits_at(v, 60 - 8 * c, 4), 4);
+            base[1][c] = extend_bits(bits_at(v, 56 - 8 * c, 4), 4);
+            continue;
+        }
+        int b = (int)bits_at(v, 59 - 8 * c, 5);
+        int d = (int)bits_at(v, 56 - 8 * c, 3);
+        int b2 = b + (d >= 4 ? d - 8 : d);
+        if (b2 < 0 || b2 > 31) {
+            mode = c == 0 ? MODE_T : c == 1 ? MODE_H : MODE_PLANAR;
+            break;
+        }
+        base[0][c] = extend_bits((unsigned)b, 5);
+        base[1][c] = extend_bits((unsigned)b2, 5);
+    }
+    for (unsigned t = 0; t < 16; t++)
+        texels[t].kind = FORMAT_VALUE_FLOAT;
+    if (mode == MODE_PLANAR) {
+        int o[3] = { extend_bits(bits_at(v, 57, 6), 6),
+                     extend_bits(bits_at(v, 56, 1) << 6 | bits_at(v, 49, 6), 7),
+                     extend_bits(bits_at(v, 48, 1) << 5 | bits_at(v, 43, 2) << 3 | bits_at(v, 39, 3), 6) };
+        int h[3] = { extend_bits(bits_at(v, 34, 5) << 1 | bits_at(v, 32, 1), 6),
+                     extend_bits(bits_at(v, 25, 7), 7), extend_bits(bits_at(v, 19, 6), 6) };
+        int vv[3] = { extend_bits(bits_at(v, 13, 6), 6), extend_bits(bits_at(v, 6, 7), 7),
+                      extend_bits(bits_at(v, 0, 6), 6) };
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 4; x++) {
+                struct format_value *tv = &texels[y * 4 + x];
+                for (unsigned c = 0; c < 3; c++) {
+                    int val = (x * (h[c] - o[c]) + y * (vv[c] - o[c]) + 4 * o[c] + 2) >> 2;
+                    tv->f[c] = (float)clamp_int(val, 0, 255) / 255.0f;
+                }
+                tv->f[3] = 1.0f;
+            }
+        return;
+    }
+    if (mode == MODE_T || mode == MODE_H) {
+        int c1[3], c2[3];
+        unsigned dist_index;
+        if (mode == MODE_T) {
+            c1[0] = extend_bits(bits_at(v, 59, 2) << 2 | bits_at(v, 56, 2), 4);
+            c1[1] = extend_bits(bits_at(v, 52, 4), 4);
+            c1[2] = extend_bits(bits_at(v, 48, 4), 4);
+            c2[0] = extend_bits(bits_at(v, 44, 4), 4);
+            c2[1] = extend_bits(bits_at(v, 40, 4), 4);
+            c2[2] = extend_bits(bits_at(v, 36, 4), 4);
+            dist_index = bits_at(v, 34, 2) << 1 | bits_at(v, 32, 1);
+        } else {
+            c1[0] = extend_bits(bits_at(v, 59, 4), 4);
+            c1[1] = extend_bits(bits_at(v, 56, 3) << 1 | bits_at(v, 52, 1), 4);
+            c1[2] = extend_bits(bits_at(v, 51, 1) << 3 | bits_at(v, 47, 3), 4);
+            c2[0] = extend_bits(bits_at(v, 43, 4), 4);
+            c2[1] = extend_bits(bits_at(v, 39, 4), 4);
+            c2[2] = extend_bits(bits_at(v, 35, 4), 4);
+            int first = c1[0] << 16 | c1[1] << 8 | c1[2], second = c2[0] << 16 | c2[1] << 8 | c2[2];
+            dist_index = bits_at(v, 34, 1) << 2 | bits_at(v, 32, 1) << 1 | (first >= second ? 1u : 0u);
+        }
+        int d = etc2_distances[dist_index];
+        for (unsigned c = 0; c < 3; c++) {
+            if (mode == MODE_T) {
+                paint[0][c] = c1[c];
+                paint[1][c] = clamp_int(c2[c] + d, 0, 255);
+                paint[2][c] = c2[c];
+                paint[3][c] = clamp_int(c2[c] - d, 0, 255);
+            } else {
+                paint[0][c] = clamp_int(c1[c] + d, 0, 255);
+                paint[1][c] = clamp_int(c1[c] - d, 0, 255);
+                paint[2][c] = clamp_int(c2[c] + d, 0, 255);
+                paint[3][c] = clamp_int(c2[c] - d, 0, 255);
+            }
+        }
+    }
+    bool flip = bits_at(v, 32, 1);
+    unsigned table[2] = { bits_at(v, 37, 3), bits_at(v, 34, 3) };
+    for (unsigned x = 0; x < 4; x++)
+        for (unsigned y = 0; y < 4; y++) {
+            unsigned k = 4 * x + y;
+            unsigned index = bits_at(v, 16 + k, 1) << 1 | bits_at(v, k, 1);
+            struct format_value *tv = &texels[y * 4 + x];
+            tv->f[3] = 1.0f;
+            if (!opaque && index == 2) {
+                for (unsigned c = 0; c < 4; c++)
+                    tv->f[c] = 0.0f;
+                continue;
+            }
+            if (mode != MODE_ETC1) {
+                for (unsigned c = 0; c < 3; c++)
+                    tv->f[c] = (float)paint[index][c] / 255.0f;
+                continue;
+            }
+            unsigned sub = (flip ? y : x) >= 2 ? 1 : 0;
+            int a = etc1_modifiers[table[sub]][0], b = etc1_modifiers[table[sub]][1];
+            int modifier = index == 0 ? a : index == 1 ? b : index == 2 ? -a : -b;
+            if (!opaque && (index == 0 || index == 2))
+                modifier = 0;
+            for (unsigned c = 0; c < 3; c++)
+                tv->f[c] = (float)clamp_int(base[sub][c] + modifier, 0, 255) / 255.0f;
+        }
+}
+
 int format_decode_block(unsigned key, const void *block, struct format_value *texels)
 {
     const struct format_desc *desc = format_describe(key);
     if (!desc)
         return FORMAT_UNKNOWN;
     const uint8_t *bytes = block;
+    float channel[2][16];
+    bool is_signed = desc->field_count && desc->fields[0].type == FORMAT_TYPE_SNORM;
+    switch (desc->layout) {
+    case FORMAT_LAYOUT_BC4:
+    case FORMAT_LAYOUT_BC5:
+    case FORMAT_LAYOUT_EAC: {
+        bool two = desc->layout == FORMAT_LAYOUT_BC5 || desc->bits == 128;
+        for (unsigned c = 0; c < (two ? 2u : 1u); c++) {
+            if (desc->layout == FORMAT_LAYOUT_EAC)
+                eac_channel(bytes + 8 * c, is_signed ? EAC_SIGNED11 : EAC_UNSIGNED11, channel[c]);
+            else
+                rgtc_channel(bytes + 8 * c, is_signed, channel[c]);
+        }
+        for (unsigned t = 0; t < 16; t++) {
+            texels[t].kind = FORMAT_VALUE_FLOAT;
+            texels[t].f[0] = channel[0][t];
+            texels[t].f[1] = two ? channel[1][t] : 0.0f;
+            texels[t].f[2] = 0.0f;
+            texels[t].f[3] = 1.0f;
+        }
+        return FORMAT_OK;
+    }
+    case FORMAT_LAYOUT_ETC1:
+    case FORMAT_LAYOUT_ETC2: {
+        bool has_alpha = desc->field_count == 4;
+        bool eac_alpha = has_alpha && desc->bits == 128;
+        etc2_colour_block(bytes + (eac_alpha ? 8 : 0), has_alpha && !eac_alpha, texels);
+        if (eac_alpha) {
+            eac_channel(bytes, EAC_ALPHA8, channel[0]);
+            for (unsigned t = 0; t < 16; t++)
+                texels[t].f[3] = channel[0][t];
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (desc->layout == FORMAT_LAYOUT_ETC1 || desc->layout == FORMAT_LAYOUT_ETC2) {
+        if (desc->space == FORMAT_SPACE_SRGB)
+            for (unsigned t = 0; t < 16; t++)
+                for (unsigned k = 0; k < 3; k++)
+                    texels[t].f[k] = format_srgb_to_linear(texels[t].f[k]);
+        return FORMAT_OK;
+    }
+    return format_decode_bc1_3(desc, bytes, texels);
+}
+
+static int format_decode_bc1_3(const struct format_desc *desc, const uint8_t *bytes,
+                               struct format_value *texels)
+{
     switch (desc->layout) {
     case FORMAT_LAYOUT_BC1:
     case FORMAT_LAYOUT_DXT1RGB:

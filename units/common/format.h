@@ -38,8 +38,10 @@
  *
  * Not modelled (format_unpack/format_pack return FORMAT_NOT_SUPPORTED)
  * - compressed formats: the table has their block sizes; format_decode_block
- *   decodes BC1-BC3 and DXT1_RGB blocks (see format.c for the definition used) but
- *   not BC4-7, FXT1, ETC1/2, EAC or ASTC; format_unpack/pack take none of them;
+ *   decodes BC1-BC5, DXT1_RGB, ETC1, ETC2 (RGB8, PTA, EAC_RGBA8 and their sRGB
+ *   forms) and EAC (R11, RG11, signed) blocks (see format.c for the definitions
+ *   used: EXT_texture_compression_s3tc, the Khronos Data Format Specification
+ *   1.3) but not BC6H, BC7, FXT1 or ASTC; format_unpack/pack take none of them;
  * - palette (P is an index into a palette the sampler holds), 4:2:2 YCRCB (a texel
  *   is half of a 32-bit pair), planar YUV, MONO8, RAW, the 64-bit PASSTHRU formats
  *   and formats of fewer than 8 bits per texel (R1_UNORM, P2): format_unpack_fields
@@ -155,7 +157,7 @@ int format_unpack(unsigned key, const void *texel, struct format_value *out);
 int format_pack(unsigned key, const struct format_value *in, void *texel);
 
 /* The texels of one compressed block, row-major, block_width * block_height of
- * them, as floats: BC1, BC2, BC3 and DXT1_RGB (and their _SRGB forms); the other
+ * them, as floats: BC1-BC5, DXT1_RGB, ETC1, ETC2, EAC (and their _SRGB forms); the other
  * compressed layouts return FORMAT_NOT_SUPPORTED. */
 int format_decode_block(unsigned key, const void *block, struct format_value *texels);
 

@@ -62,14 +62,14 @@ static void value_zero(const struct smp_exec *x, smp_value *v)
     v->kind = x->surf.fmt ? (enum format_value_kind)x->surf.fmt->value_kind : FORMAT_VALUE_FLOAT;
 }
 
-/* Whether the surface's format stores alpha. */
+/* Whether the surface's format stores alpha (the formats table lists the
+ * decoded channels of the compressed formats too). */
 static bool format_has_alpha(const struct format_desc *f)
 {
     for (unsigned k = 0; f && k < f->field_count; k++)
         if (f->fields[k].channel == FORMAT_CH_A || f->fields[k].channel == FORMAT_CH_I)
             return true;
-    return f && f->layout >= FORMAT_LAYOUT_BC1 && f->layout != FORMAT_LAYOUT_BC4 &&
-           f->layout != FORMAT_LAYOUT_BC5 && f->layout != FORMAT_LAYOUT_DXT1RGB;
+    return false;
 }
 
 /* Zeros, alpha 1 when the format has no alpha (L3200). */
