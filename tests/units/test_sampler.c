@@ -179,6 +179,7 @@ struct samp_desc {
     uint32_t shadow;            /* Shadow Function (PREFILTEROP_*) */
     bool reduction_enable;
     uint32_t reduction;         /* Reduction Type: 2 MINIMUM, 3 MAXIMUM */
+    uint32_t max_aniso;         /* Maximum Anisotropy: ratio 2 (n + 1) */
 };
 
 static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d)
@@ -197,6 +198,7 @@ static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d
     v.ShadowFunction = d->shadow;
     v.ReductionTypeEnable = d->reduction_enable;
     v.ReductionType = d->reduction;
+    v.MaximumAnisotropy = d->max_aniso;
     v.BorderColorPointer = BORDER;
     uint32_t dw[4] = { 0 };
     CU_ASSERT_EQUAL(GEN9_SAMPLER_STATE_pack(dw, &v), 0);
@@ -1605,6 +1607,88 @@ static void test_simd4x2(void)
     sim_destroy(r.sim);
 }
 
+/* MAPFILTER_ANISOTROPIC (003 L3234-3240) computed here from the seed's words:
+ * ratio = major / minor axis (at most Maximum Anisotropy), ways = the next even
+ * integer above the ratio, subpixels one texel of the sampled level apart along
+ * the major axis, each bilinear, interior weights 1 and the endpoints' (ratio -
+ * (ways - 2)) / 2 (the unit's stated choice), over a sum of ratio; LOD from
+ * major / ratio. Subspan 0: 4 texels along u, 1 along v (ratio 4: six ways, the
+ * endpoints weigh 0); subspan 1: 3 and 1 (ratio 3: four ways, endpoints 0.5).
+ * Then Maximum Anisotropy 2:1 on 8 and 1: ratio 2, LOD 2, two subpixels. */
+/* A 16 x 16 R32G32B32A32_FLOAT texture at BTI 6 whose texels are not linear in
+ * x (so averaging along u differs from one bilinear sample). */
+static double nonlinear_texel(uint32_t lod, int x, int y, unsigned ch)
+{
+    (void)lod;
+    return ch == 0 ? (x * x) % 7 + 0.25 * y : ch == 1 ? (x * 3 + y * y) % 5 : ch == 2 ? x : 1.0;
+}
+
+static double aniso_expected(float u, float v, double ratio, unsigned ch)
+{
+    unsigned ways = 2 * (unsigned)floor(ratio / 2) + 2;
+    double end = (ratio - (ways - 2)) / 2, sum = 0;
+    for (unsigned k = 0; k < ways; k++) {
+        double w = k == 0 || k == ways - 1 ? end : 1.0;
+        double texels = (double)k - (ways - 1) / 2.0;
+        sum += w * filter2d(nonlinear_texel, 0, 16, 16, u + (float)(texels / 16.0), v, true, 2, 2, ch);
+    }
+    return sum / ratio;
+}
+
+static void test_anisotropic(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x0, .width = 16, .height = 16, .pitch = 256,
+                           .base = TEX + 0x50000 };
+    put_surface(&r, 6, &d);
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            float t[4];
+            for (unsigned ch = 0; ch < 4; ch++)
+                t[ch] = (float)nonlinear_texel(0, x, y, ch);
+            gpu_memory_write(r.mem, TEX + 0x50000 + (uint64_t)y * 256 + (uint64_t)x * 16, t, 16, NULL);
+        }
+    struct samp_desc sd = { .min = 2, .mag = 2, .mip = 0, .tcx = 2, .tcy = 2, .tcz = 2,
+                            .max_lod = 14.0, .max_aniso = 7 };
+    put_sampler(&r, 0, &sd);
+    struct samp_desc capped = sd;
+    capped.max_aniso = 0;
+    put_sampler(&r, 1, &capped);
+    struct catcher *c = caught(&r);
+    const float u0[2] = { 0.4f, 0.3f }, v0[2] = { 0.45f, 0.6f };
+    const float step_u[2] = { 4.0f / 16.0f, 3.0f / 16.0f };
+    uint32_t regs[2][8];
+    float us[8], vs[8];
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned ss = i / 4, px = i % 4;
+        us[i] = u0[ss] + (px & 1 ? step_u[ss] : 0.0f);
+        vs[i] = v0[ss] + (px & 2 ? 1.0f / 16.0f : 0.0f);
+        regs[0][i] = fbits(us[i]);
+        regs[1][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 1, 6, 0), 2, 4, 0xff, false, regs));
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch][i]),
+                                   aniso_expected(us[i], vs[i], i < 4 ? 4.0 : 3.0, ch), 2e-5);
+    /* not the same as one bilinear sample (the test can tell them apart) */
+    CU_ASSERT_TRUE(fabs(aniso_expected(us[0], vs[0], 4.0, 0) -
+                        filter2d(nonlinear_texel, 0, 16, 16, us[0], vs[0], true, 2, 2, 0)) > 0.05);
+    /* 8 texels along u, Maximum Anisotropy 2:1: ratio 2 (LOD log2(8 / 2) = 2,
+     * MIPFILTER_NONE keeps level 0): two subpixels half a texel either side */
+    for (unsigned i = 0; i < 8; i++) {
+        us[i] = 0.3f + (i % 4 & 1 ? 0.5f : 0.0f) + 0.05f * (float)(i / 4);
+        vs[i] = 0.4f + (i % 4 & 2 ? 1.0f / 16.0f : 0.0f);
+        regs[0][i] = fbits(us[i]);
+        regs[1][i] = fbits(vs[i]);
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE, 1, 6, 1), 2, 4, 0xff, false, regs));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][i]), aniso_expected(us[i], vs[i], 2.0, 0), 2e-5);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1623,6 +1707,7 @@ static const struct test_case cases[] = {
     { "gather4, _po, _c, _po_c: corners, channel, offsets", test_gather4 },
     { "sample_min, sample_max and the min reduction", test_min_max },
     { "SIMD4x2 sample_l and ld, null mask, SIMD8D refused", test_simd4x2 },
+    { "anisotropic: ways, endpoint weights, ratio clamp", test_anisotropic },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

@@ -28,7 +28,8 @@
  *    gather4_po_c (L4224-4268); sample_min, sample_max and SAMPLER_STATE's
  *    Reduction Type MINIMUM/MAXIMUM; mag/min NEAREST and LINEAR, mip
  *    filter NONE/NEAREST/LINEAR, address modes WRAP, MIRROR, CLAMP, CLAMP_BORDER,
- *    HALF_BORDER, MIRROR_ONCE (L3286-3356), non-normalized coordinates; formats
+ *    HALF_BORDER, MIRROR_ONCE (L3286-3356), ANISOTROPIC as the seed's subpixel
+ *    approximation (L3234-3240; sampler_texel.c struct aniso), non-normalized coordinates; formats
  *    through units/common/format.h (every bit-field format it unpacks, sRGB decoded
  *    before filtering as L3417 says, BC1-BC3 blocks); 32- and 16-bit returns in the
  *    writeback layouts of L4654-4810;
@@ -63,7 +64,8 @@
  * subspan (sample, _b, _c, _b_c, lod: not in the seed's SIMD4x2 table, zeros);
  * the write channel mask's "not written" in SIMD4x2 (those dwords are 0); null
  * (tiled-resource) pages (the null mask is all ones); the RLEN 0 direct render target write
- * (L4510-4527); anisotropic filtering (taken as LINEAR); MONO; TEXCOORDMODE_CUBE's
+ * (L4510-4527); anisotropic filtering on 1D, 3D and cube surfaces (LINEAR there);
+ * MONO; TEXCOORDMODE_CUBE's
  * cross-face filtering (taken as CLAMP); chroma key; reduction types; the MCS
  * contents (ld_mcs returns the identity value: the render cache keeps every sample
  * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; the pixel null mask; BC4-BC7, ETC and ASTC formats;

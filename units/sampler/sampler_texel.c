@@ -15,8 +15,10 @@
  *    parameters for the upper left, upper right, and lower left pixels in the
  *    subspan are valid regardless of the execution mask"), one LOD a subspan;
  *  - filters: NEAREST (the texel containing the coordinate), LINEAR (the 2, 4 or 8
- *    texels around it weighted by distance, L3212-3230); ANISOTROPIC is taken as
- *    LINEAR (not modelled); MONO is not modelled (zeros, counted);
+ *    texels around it weighted by distance, L3212-3230); ANISOTROPIC as the
+ *    seed's subpixel approximation (L3234-3240, struct aniso below; for the
+ *    magnification or minification filter the LOD selects; LINEAR on non-2D
+ *    surfaces); MONO is not modelled (zeros, counted);
  *  - address modes (L3286-3356): WRAP, MIRROR, CLAMP, CLAMP_BORDER (the border
  *    colour), HALF_BORDER (halfway between the edge texel and the border colour),
  *    MIRROR_ONCE (mirror about 0, then clamp), CUBE as CLAMP (no cross-face
@@ -998,30 +1000,107 @@ static void base_scale(const struct smp_exec *x, float scale[3])
         scale[k] = k >= dims ? 0.0f : normalized ? sz[k] : 1.0f;
 }
 
+/* MAPFILTER_ANISOTROPIC (003 L3234-3240): "the major and minor axes of the
+ * pixel projection onto the texture map"; "LOD is chosen based on the minor
+ * axis length"; the ratio major / minor up to Maximum Anisotropy (2:1 .. 16:1,
+ * 2 (n + 1)); "the next larger even integer above the ratio determines the
+ * anisotropic number of ways"; subpixels "along the major axis ... spaced one
+ * texel apart", each a bilinear 2x2, "equal weights on all interior subpixels",
+ * the two endpoints "lesser weight ... depends on how close the ratio is to
+ * the number of ways". Model choices where the seed is silent: the axes are
+ * the two texel-space derivative vectors (the longer the major); the LOD is
+ * log2(major / ratio), the minor axis unless the ratio is clamped; each
+ * endpoint weighs (ratio - (ways - 2)) / 2 and the interior ones 1, over a sum
+ * of ratio (continuous as the ratio crosses an even integer); subpixels at
+ * k - (ways - 1) / 2 texels of the sampled level, centred on the pixel; a ratio
+ * of 1 or less samples once (bilinear); 2D surfaces only (the seed excludes
+ * BUFFER and 3D; 1D and cube surfaces are filtered LINEAR). */
+struct aniso {
+    float ratio;                /* <= 1: isotropic */
+    float dir[2];               /* unit major axis in base-level texels (u, v) */
+};
+
 /* The computed LOD of a lane before bias and clamps: from the message's
- * gradients (sample_d) or from its subspan's pixels 0 (UL), 1 (UR), 2 (LL). */
-static float lane_lod(const struct smp_exec *x, const struct sample_layout *l, unsigned lane)
+ * gradients (sample_d) or from its subspan's pixels 0 (UL), 1 (UR), 2 (LL);
+ * with the anisotropic filter on a 2D surface, the footprint's ratio and axis. */
+static float lane_lod(const struct smp_exec *x, const struct sample_layout *l, unsigned lane,
+                      struct aniso *an)
 {
     float scale[3], dx[3] = { 0 }, dy[3] = { 0 };
     base_scale(x, scale);
     unsigned dims = filter_dims(x);
+    an->ratio = 1.0f;
     if (base_message(x->req.message) == SAMPLER_SAMPLE_D) {
         for (unsigned k = 0; k < dims; k++) {
             dx[k] = param_at(x, l->grad[k][0], lane) * scale[k];
             dy[k] = param_at(x, l->grad[k][1], lane) * scale[k];
         }
-        return lod_from_derivatives(dx, dy);
+    } else {
+        unsigned ul = lane & ~3u;
+        struct lane_coords c0, c1, c2;
+        lane_coords(x, l, ul, &c0);
+        lane_coords(x, l, ul + 1, &c1);
+        lane_coords(x, l, ul + 2, &c2);
+        for (unsigned k = 0; k < dims; k++) {
+            dx[k] = (c1.c[k] - c0.c[k]) * scale[k];
+            dy[k] = (c2.c[k] - c0.c[k]) * scale[k];
+        }
     }
-    unsigned ul = lane & ~3u;
-    struct lane_coords c0, c1, c2;
-    lane_coords(x, l, ul, &c0);
-    lane_coords(x, l, ul + 1, &c1);
-    lane_coords(x, l, ul + 2, &c2);
-    for (unsigned k = 0; k < dims; k++) {
-        dx[k] = (c1.c[k] - c0.c[k]) * scale[k];
-        dy[k] = (c2.c[k] - c0.c[k]) * scale[k];
+    if ((x->samp.st.MinModeFilter == FILTER_ANISOTROPIC ||
+         x->samp.st.MagModeFilter == FILTER_ANISOTROPIC) && x->surf.sd.type == SURFACE_2D) {
+        float lx = sqrtf(dx[0] * dx[0] + dx[1] * dx[1]), ly = sqrtf(dy[0] * dy[0] + dy[1] * dy[1]);
+        float major = lx > ly ? lx : ly, minor = lx > ly ? ly : lx;
+        float max_ratio = 2.0f * (float)(x->samp.st.MaximumAnisotropy + 1);
+        if (major > 0.0f && major == major) {
+            float ratio = minor > 0.0f ? major / minor : max_ratio;
+            ratio = ratio > max_ratio ? max_ratio : ratio;
+            if (ratio > 1.0f) {
+                const float *m = lx > ly ? dx : dy;
+                an->ratio = ratio;
+                an->dir[0] = m[0] / major;
+                an->dir[1] = m[1] / major;
+                float l2 = log2f(major / ratio);
+                return l2 < -64.0f ? -64.0f : l2 > 64.0f ? 64.0f : l2;
+            }
+        }
     }
     return lod_from_derivatives(dx, dy);
+}
+
+/* The anisotropic filter at one level: the subpixels' bilinear results
+ * weighted as the struct aniso comment says (min/max reductions take the
+ * minimum / maximum of the subpixels). */
+static void sample_level_aniso(struct smp_exec *x, const struct lane_coords *lc, uint32_t lod,
+                               const struct aniso *an, const struct combine *cb, smp_value *out)
+{
+    float scale[3];
+    base_scale(x, scale);
+    unsigned ways = 2u * (unsigned)floorf(an->ratio / 2.0f) + 2u;
+    if (ways > 18)
+        ways = 18;
+    float end_weight = (an->ratio - (float)(ways - 2)) / 2.0f;
+    float spacing = ldexpf(1.0f, (int)lod - (int)x->surf.sd.min_lod);   /* base texels */
+    float sum[4] = { 0 };
+    value_zero(x, out);
+    for (unsigned k = 0; k < ways; k++) {
+        float w = k == 0 || k == ways - 1 ? end_weight : 1.0f;
+        if (w <= 0.0f)
+            continue;
+        float off = ((float)k - (float)(ways - 1) / 2.0f) * spacing;
+        struct lane_coords sub = *lc;
+        for (unsigned a = 0; a < 2; a++)
+            sub.c[a] += scale[a] > 0.0f ? an->dir[a] * off / scale[a] : 0.0f;
+        smp_value v;
+        sample_level(x, &sub, lod, true, cb, &v);
+        for (unsigned c = 0; c < 4; c++) {
+            if (cb->reduce == REDUCE_FILTER)
+                sum[c] += w * v.f[c];
+            else if (k == 0 || (cb->reduce == REDUCE_MIN ? v.f[c] < sum[c] : v.f[c] > sum[c]))
+                sum[c] = v.f[c];
+        }
+    }
+    for (unsigned c = 0; c < 4; c++)
+        out->f[c] = cb->reduce == REDUCE_FILTER ? sum[c] / an->ratio : sum[c];
 }
 
 /* The sampler's state and surface usable for a sample or gather message; what is
@@ -1093,8 +1172,9 @@ static void do_sample(struct smp_exec *x)
             write_lane(x, lane, &v);
             continue;
         }
+        struct aniso an = { .ratio = 1.0f };
         float lod_in = base == SAMPLER_SAMPLE_L || base == SAMPLER_SAMPLE_LZ
-                           ? 0.0f : lane_lod(x, &l, lane);
+                           ? 0.0f : lane_lod(x, &l, lane, &an);
         struct lod_choice lc;
         choose_lod(x, lod_in, param_at(x, l.lod, lane), &lc);
         if (r->message == SAMPLER_LOD) {
@@ -1122,10 +1202,17 @@ static void do_sample(struct smp_exec *x)
                               .ref = param_at(x, l.ref, lane) };
         struct lane_coords c;
         lane_coords(x, &l, lane, &c);
-        sample_level(x, &c, lc.lod[0], linear, &cb, &v);
+        bool aniso = floats && filter == FILTER_ANISOTROPIC && an.ratio > 1.0f;
+        if (aniso)
+            sample_level_aniso(x, &c, lc.lod[0], &an, &cb, &v);
+        else
+            sample_level(x, &c, lc.lod[0], linear, &cb, &v);
         if (lc.levels == 2 && floats) {
             smp_value v1;
-            sample_level(x, &c, lc.lod[1], linear, &cb, &v1);
+            if (aniso)
+                sample_level_aniso(x, &c, lc.lod[1], &an, &cb, &v1);
+            else
+                sample_level(x, &c, lc.lod[1], linear, &cb, &v1);
             for (unsigned k = 0; k < 4; k++) {
                 if (cb.reduce == REDUCE_MIN)
                     v.f[k] = v1.f[k] < v.f[k] ? v1.f[k] : v.f[k];
