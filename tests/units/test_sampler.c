@@ -180,6 +180,7 @@ struct samp_desc {
     bool reduction_enable;
     uint32_t reduction;         /* Reduction Type: 2 MINIMUM, 3 MAXIMUM */
     uint32_t max_aniso;         /* Maximum Anisotropy: ratio 2 (n + 1) */
+    bool cube_override;         /* Cube Surface Control Mode OVERRIDE */
 };
 
 static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d)
@@ -199,6 +200,7 @@ static void put_sampler(struct rig *r, uint32_t index, const struct samp_desc *d
     v.ReductionTypeEnable = d->reduction_enable;
     v.ReductionType = d->reduction;
     v.MaximumAnisotropy = d->max_aniso;
+    v.CubeSurfaceControlMode = d->cube_override;
     v.BorderColorPointer = BORDER;
     uint32_t dw[4] = { 0 };
     CU_ASSERT_EQUAL(GEN9_SAMPLER_STATE_pack(dw, &v), 0);
@@ -1689,6 +1691,59 @@ static void test_anisotropic(void)
     sim_destroy(r.sim);
 }
 
+/* TEXCOORDMODE_CUBE (003 L3355-3357): a bilinear footprint off the +X face's
+ * s = 0 edge reads the +Z face's last column (the GL face table: +X has s =
+ * -rz / |rx|, +Z has s = rx / |rz|, both t = -ry / |major|: the shared edge is +X
+ * column -1 = +Z column n - 1, rows alike). 4 x 4 faces, texel R = x + 10 y + 100
+ * face. With CLAMP the same footprint clamps to +X column 0; Cube Surface
+ * Control Mode OVERRIDE turns CLAMP into CUBE. */
+static void test_cube_seamless(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc cb = { .type = 3, .format = 0, .width = 4, .height = 4, .depth = 1,
+                            .pitch = 64, .qpitch_field = 1, .base = TEX + 0x60000 };
+    struct surface sc = put_surface(&r, 5, &cb);
+    put_float_texels(&r, &sc, 4, 4, 6);
+    struct samp_desc cube = { .min = 1, .mag = 1, .mip = 0, .tcx = 3, .tcy = 3, .tcz = 2,
+                              .max_lod = 14.0 };
+    struct samp_desc clamp = cube;
+    clamp.tcx = clamp.tcy = 2;
+    struct samp_desc over = clamp;
+    over.cube_override = true;
+    put_sampler(&r, 0, &cube);
+    put_sampler(&r, 1, &clamp);
+    put_sampler(&r, 2, &over);
+    struct catcher *c = caught(&r);
+    const float dir[3] = { 1.0f, -0.1f, 0.85f };
+    uint32_t regs[4][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.0f);
+        for (unsigned k = 0; k < 3; k++)
+            regs[1 + k][i] = fbits(dir[k]);
+    }
+    unsigned face;
+    float s, t;
+    gl_cube(dir[0], dir[1], dir[2], &face, &s, &t);
+    CU_ASSERT_EQUAL_FATAL(face, 0);
+    float fs = s * 4 - 0.5f, ft = t * 4 - 0.5f;
+    int i0 = (int)floorf(fs), j0 = (int)floorf(ft);
+    CU_ASSERT_EQUAL_FATAL(i0, -1);
+    double a = quantize8(fs - floorf(fs)), b = quantize8(ft - floorf(ft));
+    /* +X (i, j) for i >= 0; +Z (3, j) for i = -1 */
+    double t00 = 400 + 3 + 10 * j0, t10 = 0 + 10 * j0, t01 = 400 + 3 + 10 * (j0 + 1), t11 = 10 * (j0 + 1);
+    double want_cube = (1 - a) * (1 - b) * t00 + a * (1 - b) * t10 + (1 - a) * b * t01 + a * b * t11;
+    double c00 = 10 * j0, c01 = 10 * (j0 + 1);         /* CLAMP: column 0 twice */
+    double want_clamp = (1 - b) * c00 + b * c01;
+    const double want[3] = { want_cube, want_clamp, want_cube };
+    for (unsigned smp = 0; smp < 3; smp++) {
+        run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 5, smp), 4, 1, 0x1, false, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, smp + 1);
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][0]), want[smp], 1e-3);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.cube_edge_texels"), 4);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1708,6 +1763,7 @@ static const struct test_case cases[] = {
     { "sample_min, sample_max and the min reduction", test_min_max },
     { "SIMD4x2 sample_l and ld, null mask, SIMD8D refused", test_simd4x2 },
     { "anisotropic: ways, endpoint weights, ratio clamp", test_anisotropic },
+    { "cube: TEXCOORDMODE_CUBE reads the adjacent face", test_cube_seamless },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

@@ -76,6 +76,8 @@ static const struct stat_desc smp_stats[] = {
     C("texels", texels, "texels", "texels fetched from surfaces"),
     C("shadow_compares", shadow_compares, "texels",
       "texels compared with a reference (the _c messages' shadow prefilter)"),
+    C("cube_edge_texels", cube_edge_texels, "texels",
+      "texels read from an adjacent cube face (TEXCOORDMODE_CUBE)"),
     C("border_texels", border_texels, "texels", "texels replaced by (or blended with) the border colour"),
     C("cache_hits", cache_hits, "lines", "lines found in the sampler cache"),
     C("cache_misses", cache_misses, "lines", "lines not in the sampler cache (L3 requests)"),

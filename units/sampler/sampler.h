@@ -28,10 +28,11 @@
  *    gather4_po_c (L4224-4268); sample_min, sample_max and SAMPLER_STATE's
  *    Reduction Type MINIMUM/MAXIMUM; mag/min NEAREST and LINEAR, mip
  *    filter NONE/NEAREST/LINEAR, address modes WRAP, MIRROR, CLAMP, CLAMP_BORDER,
- *    HALF_BORDER, MIRROR_ONCE (L3286-3356), ANISOTROPIC as the seed's subpixel
+ *    HALF_BORDER, MIRROR_ONCE, CUBE (across faces, L3286-3357; Cube Surface Control
+ *    Mode OVERRIDE), ANISOTROPIC as the seed's subpixel
  *    approximation (L3234-3240; sampler_texel.c struct aniso), non-normalized coordinates; formats
  *    through units/common/format.h (every bit-field format it unpacks, sRGB decoded
- *    before filtering as L3417 says, BC1-BC3 blocks); 32- and 16-bit returns in the
+ *    before filtering as L3417 says, BC1-BC5, ETC1/ETC2 and EAC blocks); 32- and 16-bit returns in the
  *    writeback layouts of L4654-4810;
  *  - timing (sampler_timing.c): a filter pipeline of `texels_per_cycle`, a sampler
  *    cache of `cache_lines` x 64 B (`cache_ways` ways, LRU, timing only), misses as
@@ -65,10 +66,10 @@
  * the write channel mask's "not written" in SIMD4x2 (those dwords are 0); null
  * (tiled-resource) pages (the null mask is all ones); the RLEN 0 direct render target write
  * (L4510-4527); anisotropic filtering on 1D, 3D and cube surfaces (LINEAR there);
- * MONO; TEXCOORDMODE_CUBE's
- * cross-face filtering (taken as CLAMP); chroma key; reduction types; the MCS
+ * MONO; chroma key; the COMPARISON reduction type (as the standard filter); the MCS
  * contents (ld_mcs returns the identity value: the render cache keeps every sample
- * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; the pixel null mask; BC4-BC7, ETC and ASTC formats;
+ * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; BC6H, BC7,
+ * FXT1 and ASTC formats;
  * state caches and cache invalidation (the cache only ever changes timing).
  */
 #ifndef GTSIM_UNITS_SAMPLER_H

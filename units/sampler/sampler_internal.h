@@ -76,7 +76,7 @@ struct smp {
     uint64_t messages, by_type[SMP_COUNT_N], texels, lines, l3_replies, cache_hits, cache_misses;
     uint64_t unsupported_messages, unsupported_formats, bad_messages, state_faults;
     uint64_t bti_beyond_table, bad_sampler_state, out_of_bounds, page_faults, border_texels;
-    uint64_t simd4x2, shadow_compares;
+    uint64_t simd4x2, shadow_compares, cube_edge_texels;
     uint64_t lines_dropped, stall_l3, stall_writeback, busy_cycles, latency_sum, sunk;
     uint32_t warned;
 };

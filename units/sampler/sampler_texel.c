@@ -21,8 +21,9 @@
  *    surfaces); MONO is not modelled (zeros, counted);
  *  - address modes (L3286-3356): WRAP, MIRROR, CLAMP, CLAMP_BORDER (the border
  *    colour), HALF_BORDER (halfway between the edge texel and the border colour),
- *    MIRROR_ONCE (mirror about 0, then clamp), CUBE as CLAMP (no cross-face
- *    filtering); applied to the integer texel indices of each axis;
+ *    MIRROR_ONCE (mirror about 0, then clamp), CUBE (texels off a face read from
+ *    the adjacent face, cube_neighbour); applied to the integer texel indices of
+ *    each axis;
  *  - parameter meaning by surface type (L4536-4565): u, v, r, ai; array indices
  *    unnormalized (rounded to nearest, clamped); ld parameters unsigned
  *    integers, "Input of any value outside of the range returns zero" (L4558);
@@ -54,7 +55,7 @@ enum { TC_WRAP, TC_MIRROR, TC_CLAMP, TC_CUBE, TC_CLAMP_BORDER, TC_MIRROR_ONCE, T
 enum { FILTER_NEAREST = 0, FILTER_LINEAR = 1, FILTER_ANISOTROPIC = 2, FILTER_MONO = 6 };
 enum { MIP_NONE = 0, MIP_NEAREST = 1, MIP_LINEAR = 3 };
 enum { SCS_ZERO = 0, SCS_ONE = 1, SCS_RED = 4 };
-enum { AX_TEXEL, AX_BORDER, AX_HALF };
+enum { AX_TEXEL, AX_BORDER, AX_HALF, AX_CUBE };
 
 /* ---- texel fetch ------------------------------------------------------------------ */
 
@@ -734,7 +735,11 @@ static int32_t address(int64_t i, uint32_t n, unsigned mode, uint8_t *kind)
         if (i < 0 || i >= size)
             *kind = AX_HALF;
         break;
-    default:                    /* CLAMP; CUBE without cross-face filtering */
+    case TC_CUBE:               /* off the face: the adjacent face (footprint_texel) */
+        if (i < 0 || i >= size)
+            *kind = AX_CUBE;
+        break;
+    default:                    /* CLAMP */
         break;
     }
     return (int32_t)(i < 0 ? 0 : i >= size ? size - 1 : i);
@@ -755,9 +760,15 @@ static int64_t floor_index(float t)
 struct axis {
     unsigned n;
     int32_t i[2];
+    int32_t raw[2];             /* the index before the address mode (TC_CUBE's remap) */
     uint8_t kind[2];
     float w[2];
 };
+
+static int32_t raw_index(int64_t i)
+{
+    return (int32_t)(i < -1000000 ? -1000000 : i > 1000000 ? 1000000 : i);
+}
 
 static void axis_setup(const struct smp_exec *x, float c, uint32_t size, unsigned mode,
                        bool linear, int32_t offset, struct axis *a)
@@ -777,11 +788,14 @@ static void axis_setup(const struct smp_exec *x, float c, uint32_t size, unsigne
         a->n = 2;
         a->i[0] = address(i0 + offset, size, mode, &a->kind[0]);
         a->i[1] = address(i0 + 1 + offset, size, mode, &a->kind[1]);
+        a->raw[0] = raw_index(i0 + offset);
+        a->raw[1] = raw_index(i0 + 1 + offset);
         a->w[0] = 1.0f - frac;
         a->w[1] = frac;
     } else {
         a->n = 1;
         a->i[0] = address(floor_index(t) + offset, size, mode, &a->kind[0]);
+        a->raw[0] = raw_index(floor_index(t) + offset);
         a->w[0] = 1.0f;
     }
 }
@@ -791,6 +805,37 @@ static void border_value(const struct smp_exec *x, smp_value *v)
     value_zero(x, v);
     for (unsigned k = 0; k < 4; k++)
         v->u[k] = x->samp.border[k];
+}
+
+/* TEXCOORDMODE_CUBE (003 L3355-3357): "When texel sample coordinates ... extend
+ * beyond the selected cube face ... the correct sample coordinates on the
+ * adjoining face will be computed". Texel (i, j) off face lc->face: its centre
+ * as a direction through the face table (the inverse of cube_face), projected
+ * again onto the face it reaches; a corner texel (off both edges) lands on one
+ * of the two neighbours ("some artifacts at cube corners may still be present"). */
+static void cube_neighbour(struct smp_exec *x, const struct lane_coords *lc, int32_t i, int32_t j,
+                           uint32_t lod, smp_value *t)
+{
+    uint32_t n = lod_width(x, lod);
+    float sc = 2.0f * ((float)i + 0.5f) / (float)n - 1.0f;
+    float tc = 2.0f * ((float)j + 0.5f) / (float)n - 1.0f;
+    float d[3];
+    switch (lc->face) {
+    case 0: d[0] = 1.0f, d[1] = -tc, d[2] = -sc; break;    /* +X: sc = -rz, tc = -ry */
+    case 1: d[0] = -1.0f, d[1] = -tc, d[2] = sc; break;    /* -X: sc = rz, tc = -ry */
+    case 2: d[0] = sc, d[1] = 1.0f, d[2] = tc; break;      /* +Y: sc = rx, tc = rz */
+    case 3: d[0] = sc, d[1] = -1.0f, d[2] = -tc; break;    /* -Y: sc = rx, tc = -rz */
+    case 4: d[0] = sc, d[1] = -tc, d[2] = 1.0f; break;     /* +Z: sc = rx, tc = -ry */
+    default: d[0] = -sc, d[1] = -tc, d[2] = -1.0f; break;  /* -Z: sc = -rx, tc = -ry */
+    }
+    unsigned face;
+    float s2, t2;
+    cube_face(d[0], d[1], d[2], &face, &s2, &t2);
+    float fi = floorf(s2 * (float)n), fj = floorf(t2 * (float)n);
+    uint32_t ni = fi < 0.0f ? 0 : fi >= (float)n ? n - 1 : (uint32_t)fi;
+    uint32_t nj = fj < 0.0f ? 0 : fj >= (float)n ? n - 1 : (uint32_t)fj;
+    x->s->cube_edge_texels++;
+    fetch(x, ni, nj, physical_slice(x, lc->layer, face), lod, t);
 }
 
 /* Texel (a, b, c) of the axes' footprint at level lod: the texel, the border
@@ -807,6 +852,10 @@ static void footprint_texel(struct smp_exec *x, const struct lane_coords *lc,
     if (kind == AX_BORDER) {
         x->s->border_texels++;
         border_value(x, t);
+        return;
+    }
+    if (kind == AX_CUBE) {
+        cube_neighbour(x, lc, ax[0].raw[a], ax[1].raw[b], lod, t);
         return;
     }
     uint32_t z = ax[2].i[c];
@@ -851,6 +900,25 @@ struct combine {
     float ref;
 };
 
+/* The address mode of each axis: SAMPLER_STATE's, except that a cube surface
+ * takes TEXCOORDMODE_CUBE on u and v when Cube Surface Control Mode is OVERRIDE
+ * (1), and TEXCOORDMODE_CUBE on any other surface is CLAMP ("can only be used
+ * with SURFTYPE_CUBE", 003 L3302). */
+static void address_modes(const struct smp_exec *x, unsigned mode[3])
+{
+    const struct spec_SAMPLER_STATE *st = &x->samp.st;
+    bool cube = x->surf.sd.type == SURFACE_CUBE;
+    mode[0] = st->TCXAddressControlMode;
+    mode[1] = st->TCYAddressControlMode;
+    mode[2] = st->TCZAddressControlMode;
+    for (unsigned k = 0; k < 3; k++) {
+        if (cube && k < 2 && st->CubeSurfaceControlMode == 1)
+            mode[k] = TC_CUBE;
+        if (mode[k] == TC_CUBE && (!cube || k == 2))
+            mode[k] = TC_CLAMP;
+    }
+}
+
 /* One level's filtered value at coordinates lc: NEAREST or LINEAR over the
  * surface type's axes, each texel through the address modes. */
 static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint32_t lod,
@@ -859,8 +927,8 @@ static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint3
     const struct spec_SAMPLER_STATE *st = &x->samp.st;
     unsigned dims = filter_dims(x);
     uint32_t size[3] = { lod_width(x, lod), lod_height(x, lod), lod_depth(x, lod) };
-    unsigned mode[3] = { st->TCXAddressControlMode, st->TCYAddressControlMode,
-                         st->TCZAddressControlMode };
+    unsigned mode[3];
+    address_modes(x, mode);
     int32_t off[3] = { x->req.offset_u, x->req.offset_v, x->req.offset_r };
     struct axis ax[3];
     for (unsigned k = 0; k < 3; k++) {
@@ -1264,7 +1332,8 @@ static void do_gather(struct smp_exec *x)
     }
     uint32_t level = sd->min_lod;
     uint32_t size[2] = { lod_width(x, level), lod_height(x, level) };
-    unsigned mode[2] = { st->TCXAddressControlMode, st->TCYAddressControlMode };
+    unsigned mode[3];
+    address_modes(x, mode);
     unsigned channel = compare ? 0 : r->gather_channel;
     /* texel (a, b) of the footprint (a: u side, b: v side) for R, G, B, A */
     static const uint8_t corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
