@@ -1131,8 +1131,57 @@ static void test_cache_and_l3_lines(void)
     uint64_t second = c->cycle - t1;
     CU_ASSERT_EQUAL(c->count, 2);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.lines"), distinct);
-    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.cache_hits"), distinct);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.l1_hits"), distinct);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.cache_hits"), 0);
     CU_ASSERT_TRUE(second < first);
+    sim_destroy(r.sim);
+    /* without an L1 the second message hits the L2: l2_latency (12) more */
+    const char *no_l1[] = { "l1_lines=0", NULL };
+    r = rig_new(true, no_l1);
+    put_tiled_rgba8(&r);
+    c = caught(&r);
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    t1 = unit_cycle(r.smp);
+    run(&r, send_msg(&r, SKL_TRI_LD_LZ_SIMD8, 3, 4, 0xff, false, regs));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.cache_hits"), distinct);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.l1_hits"), 0);
+    CU_ASSERT_EQUAL(c->cycle - t1, second + 12);
+    sim_destroy(r.sim);
+}
+
+/* Texel rates per filter mode (the params' definitions: samples_per_cycle 4
+ * footprints, texels_per_cycle 16): a SIMD16 sample_l is 16 bilinear footprints
+ * (4 cycles), 32 when trilinear (8 cycles), 16 NEAREST texels (4 cycles:
+ * footprint bound); the filter counters count pixel samples. */
+static void test_filter_rates(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_mip_texture(&r);
+    struct samp_desc lin = { .min = 1, .mag = 1, .mip = 3, .tcx = 2, .tcy = 2, .tcz = 2,
+                             .max_lod = 14.0 };
+    struct samp_desc near = lin;
+    near.min = near.mag = 0;
+    near.mip = 0;
+    put_sampler(&r, 0, &lin);
+    put_sampler(&r, 1, &near);
+    uint32_t regs[6][8];
+    const float lods[2] = { 1.0f, 1.5f };
+    const uint64_t want_cycles[3] = { 4, 8, 4 };
+    for (unsigned k = 0; k < 3; k++) {
+        for (unsigned i = 0; i < 16; i++) {
+            regs[i / 8][i % 8] = fbits(k == 2 ? 0.0f : lods[k]);
+            regs[2 + i / 8][i % 8] = fbits(0.05f * (float)i + 0.1f);
+            regs[4 + i / 8][i % 8] = fbits(0.4f);
+        }
+        uint64_t before = probe_stat(r.sim, "smp.busy_cycles");
+        run(&r, send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 2, 3, k == 2 ? 1 : 0), 6, 8, 0xffff,
+                         false, regs));
+        CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.busy_cycles") - before, want_cycles[k]);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.filter.bilinear"), 16);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.filter.trilinear"), 16);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.filter.nearest"), 16);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.footprints"), 16 + 32 + 16);
     sim_destroy(r.sim);
 }
 
@@ -1764,6 +1813,7 @@ static const struct test_case cases[] = {
     { "SIMD4x2 sample_l and ld, null mask, SIMD8D refused", test_simd4x2 },
     { "anisotropic: ways, endpoint weights, ratio clamp", test_anisotropic },
     { "cube: TEXCOORDMODE_CUBE reads the adjacent face", test_cube_seamless },
+    { "texel rates per filter mode: bilinear, trilinear, nearest", test_filter_rates },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

@@ -18,16 +18,29 @@ static const struct param_desc smp_params[] = {
     PARAM_U32_FIELD("gen", struct smp, gen, 9, 7, 9,
                     "generation of the message and state layouts when a thread names none"),
     PARAM_U32_FIELD("cache_lines", struct smp, cache_lines, 256, 0, 65536,
-                    "sampler cache lines of 64 B (0: none). The seed names the texture caches "
-                    "(003 L3016, L3361) but gives no size: model choice (16 KiB)"),
+                    "L2 sampler cache lines of 64 B (0: none). The seed names the texture caches "
+                    "(003 L3016, L3361) and Intel's Gen9 compute architecture paper the "
+                    "subslice's \"L1 and L2 sampler caches\", neither a size: model choice (16 KiB)"),
     PARAM_U32_FIELD("cache_ways", struct smp, cache_ways, 4, 1, 64,
-                    "sampler cache ways (LRU); model choice"),
+                    "L2 sampler cache ways (LRU); model choice"),
+    PARAM_U32_FIELD("l1_lines", struct smp, l1_lines, 32, 0, 4096,
+                    "L1 sampler cache lines of 64 B (0: none); no public size: model choice (2 KiB)"),
+    PARAM_U32_FIELD("l1_ways", struct smp, l1_ways, 8, 1, 64,
+                    "L1 sampler cache ways (LRU); model choice"),
     PARAM_U32_FIELD("hit_latency", struct smp, hit_latency, 20, 0, 100000,
                     "cycles from the end of a message's filtering to its reply when its lines "
-                    "hit the sampler cache; the seed gives no figure: model choice"),
-    PARAM_U32_FIELD("texels_per_cycle", struct smp, texels_per_cycle, 4, 1, 64,
-                    "texels the filter pipeline takes a cycle (003 L3002: the 4 texel "
-                    "locations of a subspan processed in parallel)"),
+                    "hit the L1 sampler cache; the seed gives no figure: model choice"),
+    PARAM_U32_FIELD("l2_latency", struct smp, l2_latency, 12, 0, 100000,
+                    "cycles a message's reply waits more when a line misses the L1 and hits "
+                    "the L2; model choice"),
+    PARAM_U32_FIELD("texels_per_cycle", struct smp, texels_per_cycle, 16, 1, 256,
+                    "texels the sampler fetches a cycle (four 2x2 footprints: 64 B of RGBA8; "
+                    "003 L3002 processes a subspan's 4 texel locations in parallel)"),
+    PARAM_U32_FIELD("samples_per_cycle", struct smp, samples_per_cycle, 4, 1, 64,
+                    "filter footprints (a NEAREST texel, a bilinear 2x2, one level of a "
+                    "trilinear sample, one anisotropic subpixel, a gather, an ld) a cycle: the "
+                    "public \"4 texels/clock\" a Gen9 subslice sampler (bilinear samples); "
+                    "trilinear samples take two, anisotropic ones a footprint a subpixel and level"),
     PARAM_U32_FIELD("weight_bits", struct smp, weight_bits, 8, 0, 16,
                     "fraction bits of the linear filter weights (the seed gives none: 8, the "
                     "D3D11 subtexel precision; 0 = exact float)"),
@@ -79,8 +92,16 @@ static const struct stat_desc smp_stats[] = {
     C("cube_edge_texels", cube_edge_texels, "texels",
       "texels read from an adjacent cube face (TEXCOORDMODE_CUBE)"),
     C("border_texels", border_texels, "texels", "texels replaced by (or blended with) the border colour"),
-    C("cache_hits", cache_hits, "lines", "lines found in the sampler cache"),
-    C("cache_misses", cache_misses, "lines", "lines not in the sampler cache (L3 requests)"),
+    C("footprints", footprints, "footprints",
+      "filter footprints taken (the pipeline's samples_per_cycle work units)"),
+    C("filter.nearest", by_filter[0], "samples", "pixel samples filtered NEAREST (one level)"),
+    C("filter.bilinear", by_filter[1], "samples", "pixel samples filtered LINEAR on one level"),
+    C("filter.trilinear", by_filter[2], "samples", "pixel samples blended from two levels"),
+    C("filter.anisotropic", by_filter[3], "samples", "pixel samples filtered anisotropically"),
+    C("l1_hits", l1_hits, "lines", "lines found in the L1 sampler cache"),
+    C("l1_misses", l1_misses, "lines", "lines not in the L1 sampler cache (looked up in the L2)"),
+    C("cache_hits", cache_hits, "lines", "lines found in the L2 sampler cache"),
+    C("cache_misses", cache_misses, "lines", "lines not in the L2 sampler cache (L3 requests)"),
     C("lines", lines, "requests", "64-byte line requests made to the L3"),
     C("l3_replies", l3_replies, "replies", "line completions from the L3"),
     C("unsupported_messages", unsupported_messages, "messages",
@@ -98,6 +119,10 @@ static const struct stat_desc smp_stats[] = {
     C("lines_dropped", lines_dropped, "lines", "lines beyond what one message may track (not timed)"),
     C("stall.l3", stall_l3, "cycles", "cycles with line requests held by a full L3 channel"),
     C("stall.writeback", stall_writeback, "cycles", "cycles with a reply held by a full channel"),
+    C("stall.pipeline", stall_pipeline, "cycles",
+      "cycles with a message waiting while the filter pipeline is busy"),
+    C("stall.outstanding", stall_outstanding, "cycles",
+      "cycles with a message waiting for a free slot (max_outstanding in flight)"),
     C("busy_cycles", busy_cycles, "cycles", "filter pipeline cycles taken by messages"),
     C("latency_sum", latency_sum, "cycles", "message latency summed over replied messages"),
     C("sunk", sunk, "messages", "generic (test) messages taken and dropped"),
@@ -197,7 +222,7 @@ static void take_message(struct smp *s, struct unit *u, uint32_t eu, struct msg 
     x->wb = t->wb ? ((struct eu_writeback_msg *)t->wb->payload)->regs[0] : NULL;
     gpu_address_space_init(&x->as, sim_memory(unit_sim(u)),
                            (enum gpu_address_space_format)p->ctx.space_format, p->ctx.space_root);
-    uint64_t texels = s->texels;
+    uint64_t texels = s->texels, footprints = s->footprints;
     bool known = smp_decode(x);
     s->by_type[count_of(x->req.message)]++;
     if (known && x->req.simd == SAMPLER_SIMD4X2)
@@ -212,7 +237,7 @@ static void take_message(struct smp *s, struct unit *u, uint32_t eu, struct msg 
         smp_execute(x);
     }
     free(x);
-    smp_route_lines(s, u, ti, unit_cycle(u), s->texels - texels);
+    smp_route_lines(s, u, ti, unit_cycle(u), s->texels - texels, s->footprints - footprints);
 }
 
 static int smp_realize(struct unit *u, struct gt_error *err)
@@ -224,6 +249,9 @@ static int smp_realize(struct unit *u, struct gt_error *err)
     if (s->cache_lines && (s->cache_lines % s->cache_ways))
         return gt_error_set(err, "cache_lines (%u) must be a multiple of cache_ways (%u)",
                             s->cache_lines, s->cache_ways);
+    if (s->l1_lines && (s->l1_lines % s->l1_ways))
+        return gt_error_set(err, "l1_lines (%u) must be a multiple of l1_ways (%u)",
+                            s->l1_lines, s->l1_ways);
     free(s->eu);
     free(s->wb);
     s->eu = gt_xcalloc(s->eus + 1, sizeof *s->eu);
@@ -248,9 +276,12 @@ static void smp_release(struct smp *s, struct unit *u)
     free(s->txn);
     free(s->cache_tag);
     free(s->cache_used);
+    free(s->l1_tag);
+    free(s->l1_used);
     fifo_release(&s->line_queue);
     s->txn = NULL;
     s->cache_tag = s->cache_used = NULL;
+    s->l1_tag = s->l1_used = NULL;
 }
 
 static void smp_reset(struct unit *u)
@@ -261,6 +292,9 @@ static void smp_reset(struct unit *u)
     s->cache_tag = gt_xcalloc(s->cache_lines ? s->cache_lines : 1, sizeof *s->cache_tag);
     s->cache_used = gt_xcalloc(s->cache_lines ? s->cache_lines : 1, sizeof *s->cache_used);
     s->cache_clock = 0;
+    s->l1_tag = gt_xcalloc(s->l1_lines ? s->l1_lines : 1, sizeof *s->l1_tag);
+    s->l1_used = gt_xcalloc(s->l1_lines ? s->l1_lines : 1, sizeof *s->l1_used);
+    s->l1_clock = 0;
     fifo_init(&s->line_queue, sizeof(struct smp_pending_line));
     s->in_flight = 0;
     s->busy_until = 0;
@@ -292,6 +326,10 @@ static enum unit_activity smp_tick(struct unit *u)
     bool waiting = false;
     for (uint32_t e = 0; e < s->eus && !waiting; e++)
         waiting = port_peek(s->eu[e]) != NULL;
+    if (waiting && !pipeline_free)
+        s->stall_pipeline++;
+    else if (waiting && free_txn(s) == UINT32_MAX)
+        s->stall_outstanding++;
     if (waiting && s->busy_until > now + 1)
         unit_wake_at(u, s->busy_until);
     bool more = fifo_count(&s->line_queue) > 0 || smp_reply_due(s, now) ||

@@ -34,11 +34,16 @@
  *    through units/common/format.h (every bit-field format it unpacks, sRGB decoded
  *    before filtering as L3417 says, BC1-BC5, ETC1/ETC2 and EAC blocks); 32- and 16-bit returns in the
  *    writeback layouts of L4654-4810;
- *  - timing (sampler_timing.c): a filter pipeline of `texels_per_cycle`, a sampler
- *    cache of `cache_lines` x 64 B (`cache_ways` ways, LRU, timing only), misses as
- *    MSG_MEMORY_REQUEST lines (MEMREQ_RO_DATA) to the slice's L3, the reply when
- *    every line is answered and `hit_latency` after the filtering; the seed gives no
- *    size, latency or rate for any of these (model choices, in the params' help).
+ *  - timing (sampler_timing.c): a pipeline of `texels_per_cycle` texels and
+ *    `samples_per_cycle` filter footprints a cycle (so bilinear, trilinear and
+ *    anisotropic samples have their own rates), the subslice's L1 (`l1_lines`,
+ *    `l1_ways`) and L2 (`cache_lines`, `cache_ways`) sampler caches of 64 B lines
+ *    (LRU, timing only; L2 hits add `l2_latency`), misses as MSG_MEMORY_REQUEST
+ *    lines (MEMREQ_RO_DATA) to the slice's L3, the reply when every line is
+ *    answered and `hit_latency` after the filtering; the seed gives no size,
+ *    latency or rate for any of these, Intel's Gen9 compute architecture paper
+ *    names the "L1 and L2 sampler caches" and the public 4 texels a clock a
+ *    subslice (model choices, in the params' help).
  * Model choices where the seed is silent (sampler_texel.c says more): the texel
  * centre at +0.5 (LINEAR reads floor(t - 0.5) and the next texel); linear weights
  * rounded to `weight_bits` fraction bits (8); integer formats are not filtered;
@@ -57,8 +62,11 @@
  *        `latency`).
  * Stats: messages and msg.<type> (msg.sample_c, msg.gather4, msg.sample_minmax
  *        group the variants; msg.simd4x2 counts the SIMD4x2 form), texels,
- *        shadow_compares, border_texels, cache_hits, cache_misses,
- *        lines, l3_replies, the bad-input counters above, stalls, busy_cycles,
+ *        shadow_compares, cube_edge_texels, border_texels, footprints,
+ *        filter.nearest/bilinear/trilinear/anisotropic (pixel samples), l1_hits,
+ *        l1_misses, cache_hits and cache_misses (the L2),
+ *        lines, l3_replies, the bad-input counters above, stall.l3,
+ *        stall.writeback, stall.pipeline, stall.outstanding, busy_cycles,
  *        latency_sum.
  * Not modelled: SIMD8D, SIMD32/64 (sample_unorm, sample_8x8), killpix messages
  * (unsupported: zeros); SIMD4x2 forms of the messages whose LOD comes from a

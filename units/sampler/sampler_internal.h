@@ -58,6 +58,7 @@ struct smp {
     /* params */
     uint32_t max_outstanding, latency, gen, cache_lines, cache_ways, hit_latency;
     uint32_t texels_per_cycle, weight_bits;
+    uint32_t l1_lines, l1_ways, l2_latency, samples_per_cycle;
     /* ports */
     struct port **eu, **wb;
     uint32_t eus;
@@ -67,9 +68,11 @@ struct smp {
     uint32_t in_flight;
     struct fifo line_queue;     /* struct smp_pending_line */
     struct reply_queue replies; /* txn index per entry */
-    uint64_t *cache_tag;        /* line number + 1 per way, 0 empty */
-    uint64_t *cache_used;       /* last use (LRU) per way */
+    uint64_t *cache_tag;        /* L2: line number + 1 per way, 0 empty */
+    uint64_t *cache_used;       /* L2: last use (LRU) per way */
     uint64_t cache_clock;
+    uint64_t *l1_tag, *l1_used; /* L1, the same way */
+    uint64_t l1_clock;
     uint64_t busy_until;        /* the filter pipeline is taken until this cycle */
     uint32_t next_eu;
     /* stats */
@@ -77,6 +80,8 @@ struct smp {
     uint64_t unsupported_messages, unsupported_formats, bad_messages, state_faults;
     uint64_t bti_beyond_table, bad_sampler_state, out_of_bounds, page_faults, border_texels;
     uint64_t simd4x2, shadow_compares, cube_edge_texels;
+    uint64_t footprints, l1_hits, l1_misses, stall_pipeline, stall_outstanding;
+    uint64_t by_filter[4];      /* samples by filter: nearest, bilinear, trilinear, anisotropic */
     uint64_t lines_dropped, stall_l3, stall_writeback, busy_cycles, latency_sum, sunk;
     uint32_t warned;
 };
@@ -145,7 +150,8 @@ void smp_execute(struct smp_exec *x);
 
 /* sampler_timing.c */
 void smp_add_line(struct smp_exec *x, uint64_t physical);
-void smp_route_lines(struct smp *s, struct unit *u, uint32_t ti, uint64_t now, uint64_t texels);
+void smp_route_lines(struct smp *s, struct unit *u, uint32_t ti, uint64_t now, uint64_t texels,
+                     uint64_t footprints);
 void smp_send_lines(struct smp *s, struct unit *u);
 void smp_take_l3_replies(struct smp *s, struct unit *u);
 void smp_reply_queue_init(struct smp *s, struct unit *u);

@@ -328,6 +328,7 @@ static void do_ld(struct smp_exec *x)
             write_lane(x, lane, &v);
             continue;
         }
+        x->s->footprints++;
         fetch(x, (uint32_t)u, y, slice, plod, &v);
         apply_selects(x, &v);
         write_lane(x, lane, &v);
@@ -448,6 +449,7 @@ static void do_ld_multisample(struct smp_exec *x)
             s->out_of_bounds++;
         } else {
             s->texels++;
+            s->footprints++;
             uint64_t addr;
             uint8_t bytes[16] = { 0 };
             if (surface_address(sd, u, vv, slice, sd->min_lod, sample_slice, &addr) != SURFACE_OK ||
@@ -939,6 +941,7 @@ static void sample_level(struct smp_exec *x, const struct lane_coords *lc, uint3
         }
     }
     bool floats = x->surf.fmt && x->surf.fmt->value_kind == FORMAT_VALUE_FLOAT;
+    x->s->footprints += (ax[0].n * ax[1].n * ax[2].n + 3) / 4;  /* 2x2 footprints */
     value_zero(x, out);
     float sum[4] = { 0 };
     bool first = true;
@@ -1271,6 +1274,7 @@ static void do_sample(struct smp_exec *x)
         struct lane_coords c;
         lane_coords(x, &l, lane, &c);
         bool aniso = floats && filter == FILTER_ANISOTROPIC && an.ratio > 1.0f;
+        x->s->by_filter[aniso ? 3 : lc.levels == 2 && floats ? 2 : linear ? 1 : 0]++;
         if (aniso)
             sample_level_aniso(x, &c, lc.lod[0], &an, &cb, &v);
         else
@@ -1360,6 +1364,7 @@ static void do_gather(struct smp_exec *x)
             axis_setup(x, c.c[k], size[k], mode[k], true, off[k], &ax[k]);
         ax[2] = (struct axis){ .n = 1, .w = { 1.0f } };
         float ref = param_at(x, l.ref, lane);
+        s->footprints++;
         for (unsigned out = 0; out < 4; out++) {
             smp_value t;
             footprint_texel(x, &c, ax, corner[out][0], corner[out][1], 0, level, &t);

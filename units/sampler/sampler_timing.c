@@ -1,17 +1,26 @@
 /* units/sampler/sampler_timing.c - when a sampler message's reply goes.
  *
- * The filter pipeline takes `texels_per_cycle` texels a cycle (a message of N
- * texels holds it ceil(N / texels_per_cycle) cycles; model choice: the seed's
- * only figure is qualitative, "the processing of the 4 texel locations in
- * parallel" of a subspan, 003 L3002, hence 4 by default). The 64-byte lines the
- * texels lie in go through the sampler cache (`cache_lines` lines, `cache_ways`
- * ways, LRU; timing only: the data always comes from memory when the message is
- * taken; the seed names the sampler's texture caches, L3016, L3361, but gives no
- * size or latency, so both are parameters); hits need no request, misses go to
- * the slice's L3 as read-only data (MSG_MEMORY_REQUEST, MEMREQ_RO_DATA, memreq.h)
- * and are allocated when requested. The reply goes when the pipeline is done
- * plus `hit_latency`, and every missing line has been answered (or, without an
- * L3, `latency` cycles after the message was taken when a line missed).
+ * The pipeline holds a message max(ceil(texels / texels_per_cycle),
+ * ceil(footprints / samples_per_cycle)) cycles: a footprint is what one filter
+ * step takes (a NEAREST texel, a bilinear 2x2, each level of a trilinear sample,
+ * each anisotropic subpixel of each level, a gather, an ld's texel), so the
+ * texel rate follows the filter mode: bilinear `samples_per_cycle` pixel
+ * samples a cycle, trilinear half that, anisotropic 1 / (ways x levels) of it
+ * (the seed's only figure is qualitative, "the processing of the 4 texel
+ * locations in parallel" of a subspan, 003 L3002; the public Gen9 figure is 4
+ * texels a clock a subslice sampler; model choices, in the params' help). The
+ * 64-byte lines the texels lie in go through the subslice's L1 sampler cache
+ * (`l1_lines`, `l1_ways`) and then its L2 (`cache_lines`, `cache_ways`; both LRU,
+ * timing only: the data always comes from memory when the message is taken;
+ * the seed names the sampler's texture caches, L3016, L3361, Intel's Gen9
+ * compute architecture paper "L1 and L2 sampler caches", neither a size or
+ * latency, so all are parameters); L1 hits need nothing, L2 hits add
+ * `l2_latency`, misses go to the slice's L3 as read-only data
+ * (MSG_MEMORY_REQUEST, MEMREQ_RO_DATA, memreq.h) and are allocated in both
+ * levels when requested. The reply goes when the pipeline is done plus
+ * `hit_latency` (and `l2_latency`), and every missing line has been answered
+ * (or, without an L3, `latency` cycles after the message was taken when a
+ * line missed).
  */
 #include "units/sampler/sampler_internal.h"
 
@@ -36,29 +45,31 @@ void smp_add_line(struct smp_exec *x, uint64_t physical)
     t->lines[t->nlines++] = line;
 }
 
-/* Looks a line up in the sampler cache; a miss allocates it (LRU way). */
-static bool cache_lookup(struct smp *s, uint64_t line)
+/* Looks a line up in a set-associative cache of `lines` lines, `ways` ways; a
+ * miss allocates it (LRU way). */
+static bool cache_lookup(uint64_t *tags, uint64_t *uses, uint64_t *clock, uint32_t lines,
+                         uint32_t ways, uint64_t line)
 {
-    if (!s->cache_lines)
+    if (!lines)
         return false;
-    uint32_t ways = s->cache_ways < s->cache_lines ? s->cache_ways : s->cache_lines;
-    uint32_t sets = s->cache_lines / ways;
+    ways = ways < lines ? ways : lines;
+    uint32_t sets = lines / ways;
     uint64_t number = line / MEMREQ_LINE_BYTES;
     uint32_t set = (uint32_t)(number % sets);
-    uint64_t *tag = &s->cache_tag[(size_t)set * ways];
-    uint64_t *used = &s->cache_used[(size_t)set * ways];
+    uint64_t *tag = &tags[(size_t)set * ways];
+    uint64_t *used = &uses[(size_t)set * ways];
     uint32_t victim = 0;
-    s->cache_clock++;
+    (*clock)++;
     for (uint32_t w = 0; w < ways; w++) {
         if (tag[w] == number + 1) {
-            used[w] = s->cache_clock;
+            used[w] = *clock;
             return true;
         }
         if (used[w] < used[victim])
             victim = w;
     }
     tag[victim] = number + 1;
-    used[victim] = s->cache_clock;
+    used[victim] = *clock;
     return false;
 }
 
@@ -110,27 +121,44 @@ bool smp_reply_due(const struct smp *s, uint64_t now)
 
 /* ---- routing a message's lines ------------------------------------------------------- */
 
-void smp_route_lines(struct smp *s, struct unit *u, uint32_t ti, uint64_t now, uint64_t texels)
+void smp_route_lines(struct smp *s, struct unit *u, uint32_t ti, uint64_t now, uint64_t texels,
+                     uint64_t footprints)
 {
     (void)u;
     struct smp_txn *t = &s->txn[ti];
+    /* the pipeline: texel fetch bandwidth and filter footprints, the slower */
     uint64_t cycles = (texels + s->texels_per_cycle - 1) / s->texels_per_cycle;
+    uint64_t filter = (footprints + s->samples_per_cycle - 1) / s->samples_per_cycle;
+    cycles = filter > cycles ? filter : cycles;
     if (cycles == 0)
         cycles = 1;
     uint64_t begin = s->busy_until > now ? s->busy_until : now;
     s->busy_until = begin + cycles;
     s->busy_cycles += cycles;
     t->ready_at = s->busy_until + s->hit_latency;
-    /* the cache: hits leave the list, misses stay for the L3 */
+    /* the caches: L1 hits leave the list; L2 hits leave it and add l2_latency;
+     * misses stay for the L3 (allocated in both levels) */
     uint32_t misses = 0;
+    bool l2_hit = false;
     for (uint32_t i = 0; i < t->nlines; i++) {
-        if (cache_lookup(s, t->lines[i])) {
+        if (s->l1_lines && cache_lookup(s->l1_tag, s->l1_used, &s->l1_clock, s->l1_lines,
+                                        s->l1_ways, t->lines[i])) {
+            s->l1_hits++;
+            continue;
+        }
+        if (s->l1_lines)
+            s->l1_misses++;
+        if (cache_lookup(s->cache_tag, s->cache_used, &s->cache_clock, s->cache_lines,
+                         s->cache_ways, t->lines[i])) {
             s->cache_hits++;
+            l2_hit = true;
         } else {
             s->cache_misses++;
             t->lines[misses++] = t->lines[i];
         }
     }
+    if (l2_hit)
+        t->ready_at += s->l2_latency;
     t->nlines = misses;
     t->lines_left = 0;
     bool l3 = s->l3 && port_is_bound(s->l3);
