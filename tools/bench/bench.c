@@ -7,6 +7,7 @@
  *    1000 idle units beside it (target: under 50 ms: idle units cost nothing),
  *    and the same without the idle units;
  *  - the default machine (Gen9 GT2, builtin:fabric) in cycles per second;
+ *  - the sampler's texels per host second, bilinear and trilinear (bench_sampler.c);
  *  - peak RSS.
  * Targets are printed next to the figures; nothing here fails a build.
  */
@@ -21,6 +22,7 @@
 
 #include "fabric/config.h"
 #include "tools/bench/bench_pixels.h"
+#include "tools/bench/bench_sampler.h"
 #include "spec/spec.h"
 #include "fabric/sim.h"
 #include "fabric/memory.h"
@@ -387,5 +389,6 @@ int main(void)
     bench_sgemm();
     bench_geometry();
     bench_pixels();
+    bench_sampler();
     return 0;
 }
