@@ -24,6 +24,7 @@
 #include "fabric/memory.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
+#include "spec_gen7_pack.h"
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
@@ -1793,6 +1794,90 @@ static void test_cube_seamless(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7 (Ivybridge state layouts, spec/data/gen7.xml): a 32-byte
+ * RENDER_SURFACE_STATE and a Gen7 SAMPLER_STATE, sample_l LINEAR against GL's
+ * bilinear rule; ld in the Gen7 order u, lod, v; SIMD4x2 without a header (Gen7
+ * has no SIMD8D: mode 0 is SIMD4x2). */
+static struct msg *gen7(struct msg *m)
+{
+    ((struct eu_send_msg *)m->payload)->ctx.gen = 7;
+    return m;
+}
+
+static void test_gen7_forms(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct GEN7_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = 0;            /* R32G32B32A32_FLOAT */
+    v.Width = 3;
+    v.Height = 3;
+    v.SurfacePitch = 63;
+    v.SurfaceBaseAddress = TEX;
+    uint32_t dw[8] = { 0 };
+    CU_ASSERT_EQUAL_FATAL(GEN7_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1800;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT + 4 * 2, &state_off, 4, NULL);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            float t[4];
+            for (unsigned ch = 0; ch < 4; ch++)
+                t[ch] = (float)float_texel(0, (int)x, (int)y, ch);
+            gpu_memory_write(r.mem, TEX + y * 64 + x * 16, t, 16, NULL);
+        }
+    struct GEN7_SAMPLER_STATE st = { 0 };
+    st.MinModeFilter = 1;
+    st.MagModeFilter = 1;
+    st.MipModeFilter = 0;
+    st.TCXAddressControlMode = 2;
+    st.TCYAddressControlMode = 2;
+    st.TCZAddressControlMode = 2;
+    st.MaxLOD = 14.0;
+    uint32_t sdw[4] = { 0 };
+    CU_ASSERT_EQUAL_FATAL(GEN7_SAMPLER_STATE_pack(sdw, &st), 0);
+    gpu_memory_write(r.mem, DSBA + SSP, sdw, sizeof sdw, NULL);
+    struct catcher *c = caught(&r);
+    const float us[8] = { 0.1f, 0.3f, 0.6f, 0.9f, 0.13f, 0.37f, 0.62f, 0.88f };
+    const float vs[8] = { 0.2f, 0.15f, 0.4f, 0.45f, 0.6f, 0.9f, 0.7f, 0.35f };
+    uint32_t regs[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = fbits(0.0f);
+        regs[1][i] = fbits(us[i]);
+        regs[2][i] = fbits(vs[i]);
+    }
+    run(&r, gen7(send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 1, 2, 0), 3, 4, 0xff, false, regs)));
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch][i]),
+                                   filter2d(float_texel, 0, 4, 4, us[i], vs[i], true, 2, 2, ch), 1e-4);
+    /* ld: u, lod, v */
+    uint32_t ld[3][8];
+    for (unsigned i = 0; i < 8; i++) {
+        ld[0][i] = i % 4;
+        ld[1][i] = 0;
+        ld[2][i] = 3 - i % 4;
+    }
+    run(&r, gen7(send_msg(&r, desc_of(SAMPLER_LD, 1, 2, 0), 3, 4, 0xff, false, ld)));
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[0][i]), (float)float_texel(0, (int)(i % 4), (int)(3 - i % 4), 0));
+    /* SIMD4x2 headerless: u v r ai lod; sample 0 (0.3, 0.8), sample 1 (0.9, 0.1) */
+    uint32_t s4b[2][8] = { { 0 } };
+    s4b[0][0] = fbits(0.3f), s4b[0][1] = fbits(0.8f);
+    s4b[0][4] = fbits(0.9f), s4b[0][5] = fbits(0.1f);
+    run(&r, gen7(send_msg(&r, desc_of(SAMPLER_SAMPLE_L, 0, 2, 0), 2, 1, 0xff, false, s4b)));
+    CU_ASSERT_EQUAL_FATAL(c->count, 3);
+    for (unsigned ch = 0; ch < 4; ch++) {
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][ch]),
+                               filter2d(float_texel, 0, 4, 4, 0.3f, 0.8f, true, 2, 2, ch), 1e-4);
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][4 + ch]),
+                               filter2d(float_texel, 0, 4, 4, 0.9f, 0.1f, true, 2, 2, ch), 1e-4);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_messages"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1814,6 +1899,7 @@ static const struct test_case cases[] = {
     { "anisotropic: ways, endpoint weights, ratio clamp", test_anisotropic },
     { "cube: TEXCOORDMODE_CUBE reads the adjacent face", test_cube_seamless },
     { "texel rates per filter mode: bilinear, trilinear, nearest", test_filter_rates },
+    { "Gen7 state layouts: sample_l, ld (u, lod, v), SIMD4x2", test_gen7_forms },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

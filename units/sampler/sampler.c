@@ -349,10 +349,11 @@ static void smp_destroy(struct unit *u)
 
 const struct unit_ops sampler_ops = {
     .kind = "sampler",
-    .help = "Sampler (3D sampling engine) of a subslice, Gen8/Gen9: sample, sample_b, sample_l, "
-            "sample_d, sample_lz, ld, ld_lz, resinfo, lod and sampleinfo, SIMD8/SIMD16, with the seed's LOD, "
-            "address modes and filters; a sampler cache, misses as L3 line requests "
-            "(seed 003 L2962-4827).",
+    .help = "Sampler (3D sampling engine) of a subslice, Gen7-Gen9: the sample family with its "
+            "_b, _l, _d, _lz and _c forms, sample_min/max, gather4 and its _c/_po forms, ld, ld_lz, "
+            "the multisample loads, resinfo, lod and sampleinfo, SIMD8/16/4x2, with the seed's LOD, "
+            "address modes (cube across faces), filters (anisotropic) and shadow compare; L1 and L2 "
+            "sampler caches, misses as L3 line requests (seed 003 L2962-4827).",
     .state_size = sizeof(struct smp),
     .params = smp_params,
     .ports = smp_ports,

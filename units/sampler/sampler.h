@@ -1,5 +1,7 @@
-/* units/sampler/sampler.h - a subslice's sampler (3D sampling engine), Gen8/Gen9
- * message forms (Gen7 states decode too; its messages are not checked).
+/* units/sampler/sampler.h - a subslice's sampler (3D sampling engine), Gen7, Gen8
+ * and Gen9 message forms (Gen7: its RENDER_SURFACE_STATE and SAMPLER_STATE, the
+ * SIMD8/16 parameter orders of Gen7/8 and SIMD4x2 without the header's mode
+ * bit; the Gen4 message forms are not modelled: zeros, counted).
  *
  * Models (seed 003 L2962-4827; notes/003-skl-sharedfn-eu.md §3; the files of each
  * concern are listed in sampler_internal.h):

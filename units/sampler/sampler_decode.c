@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "msg_desc.h"
+#include "spec_gen7_pack.h"
 #include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
 
@@ -334,10 +335,19 @@ static void resolve_sampler(struct smp_exec *x)
                       x->req.sampler_index, (uint32_t)at);
         return;
     }
-    if (x->gen >= 9)
+    if (x->gen >= 9) {
         GEN9_SAMPLER_STATE_unpack_common(dw, &sm->st);
-    else
+    } else if (x->gen == 8) {
         GEN8_SAMPLER_STATE_unpack_common(dw, &sm->st);
+    } else {
+        /* Gen7 (spec/data/gen7.xml): LOD PreClamp Enable is the OpenGL-style
+         * pre-clamp of the later PRECLAMP_OGL; there is no LOD Clamp
+         * Magnification Mode (taken as MAG_CLAMP_MIPNONE, the field's 0: model
+         * choice, the Gen7 LOD pseudocode is not in the seeds) and no reduction */
+        GEN7_SAMPLER_STATE_unpack_common(dw, &sm->st);
+        sm->st.LODPreClampMode = sm->st.LODPreClampEnable ? 2 : 0;
+        sm->st.LODClampMagnificationMode = 0;
+    }
     const struct spec_SAMPLER_STATE *st = &sm->st;
     /* reserved encodings (gen9.xml SAMPLER_STATE): Mip Mode Filter 2, map filters
      * other than NEAREST/LINEAR/ANISOTROPIC/MONO, address mode 7 */

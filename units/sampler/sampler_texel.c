@@ -1445,13 +1445,6 @@ void smp_execute(struct smp_exec *x)
     case SAMPLER_GATHER4_C:
     case SAMPLER_GATHER4_PO:
     case SAMPLER_GATHER4_PO_C:
-        if (x->gen < 8) {
-            /* Gen7's SAMPLER_STATE layout is not in spec/data: not modelled */
-            x->s->unsupported_messages++;
-            smp_warn_once(x->s, x->u, 12, "sampler: Gen7 sample messages not modelled (type %u): "
-                          "zeros", x->req.message, 0);
-            break;
-        }
         smp_resolve(x, true);
         if (base_message(x->req.message) == SAMPLER_GATHER4)
             do_gather(x);
