@@ -1878,6 +1878,51 @@ static void test_gen7_forms(void)
     sim_destroy(r.sim);
 }
 
+/* A block-compressed surface through the sampler: an 8 x 8 BC4_UNORM surface
+ * (2 x 2 blocks of 8 bytes, pitch 16 bytes a row of blocks) whose block (bx, by) has endpoints 200 -
+ * 40 (bx + 2 by) and 20 and the index of texel i = i % 8; ld of every texel
+ * against the RGTC palette (Khronos Data Format Specification: red_0 > red_1,
+ * ((8 - i) red_0 + (i - 1) red_1) / 7). Channels G, B 0, A 1 (L3577-3760's
+ * BC4 mapping). */
+static void test_compressed_surface(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x189, .width = 8, .height = 8, .pitch = 16,
+                           .base = TEX + 0x70000 };
+    put_surface(&r, 6, &d);
+    for (unsigned by = 0; by < 2; by++)
+        for (unsigned bx = 0; bx < 2; bx++) {
+            uint8_t blk[8] = { (uint8_t)(200 - 40 * (bx + 2 * by)), 20 };
+            uint64_t bits = 0;
+            for (unsigned i = 0; i < 16; i++)
+                bits |= (uint64_t)(i % 8) << (3 * i);
+            for (unsigned k = 0; k < 6; k++)
+                blk[2 + k] = (uint8_t)(bits >> (8 * k));
+            gpu_memory_write(r.mem, TEX + 0x70000 + by * 16 + bx * 8, blk, 8, NULL);
+        }
+    struct catcher *c = caught(&r);
+    for (unsigned row = 0; row < 8; row++) {
+        uint32_t regs[3][8];
+        for (unsigned i = 0; i < 8; i++) {
+            regs[0][i] = i;
+            regs[1][i] = row;
+            regs[2][i] = 0;
+        }
+        run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 6, 0), 3, 4, 0xff, false, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, row + 1);
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned bx = i / 4, by = row / 4, t = (row % 4) * 4 + i % 4, idx = t % 8;
+            double r0 = (200 - 40 * (bx + 2 * by)) / 255.0, r1 = 20 / 255.0;
+            double want = idx == 0 ? r0 : idx == 1 ? r1 : ((8 - idx) * r0 + (idx - 1) * r1) / 7;
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][i]), want, 1e-6);
+            CU_ASSERT_EQUAL(as_float(c->regs[1][i]), 0.0f);
+            CU_ASSERT_EQUAL(as_float(c->regs[3][i]), 1.0f);
+        }
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_formats"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1900,6 +1945,7 @@ static const struct test_case cases[] = {
     { "cube: TEXCOORDMODE_CUBE reads the adjacent face", test_cube_seamless },
     { "texel rates per filter mode: bilinear, trilinear, nearest", test_filter_rates },
     { "Gen7 state layouts: sample_l, ld (u, lod, v), SIMD4x2", test_gen7_forms },
+    { "a BC4 surface through the sampler: every texel of four blocks", test_compressed_surface },
     { 0 }
 };
 TEST_SUITE(sampler, cases);
