@@ -1051,6 +1051,15 @@ static void test_bad_input(void)
     struct msg *m = msg_alloc(r.sim, MSG_SEND, 4);
     run(&r, m);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.bad_messages"), 1);
+    /* a header masking all four channels (not allowed, 003 L3930-3996): counted,
+     * the thread still gets its (zero) reply */
+    uint32_t hm[4][8];
+    memcpy(hm, regs, sizeof hm);
+    memset(hm[0], 0, 32);
+    hm[0][2] = 0xfu << 12;
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 1, 0), 4, 4, 0xff, true, hm));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.bad_messages"), 2);
+    CU_ASSERT_EQUAL(c->count, 7);
     sim_destroy(r.sim);
 }
 

@@ -169,6 +169,12 @@ bool smp_decode(struct smp_exec *x)
     const struct eu_thread_context *c = x->ctx;
     if (x->header) {
         r->channel_mask = ~(m2 >> 12) & 0xfu;
+        if (!r->channel_mask && x->rlen) {
+            /* "All four masked not allowed" (L3930-3996): counted, zeros */
+            x->s->bad_messages++;
+            smp_warn_once(x->s, x->u, 15, "sampler: header masks all four channels (M0.2 "
+                          "0x%x, RLEN %u): zeros", m2, x->rlen);
+        }
         r->offset_u = sext4(m2 >> 8);
         r->offset_v = sext4(m2 >> 4);
         r->offset_r = sext4(m2);
