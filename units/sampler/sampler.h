@@ -22,20 +22,21 @@
  *    not modelled);
  *  - messages: ld and ld_lz (integer texels, no filter, out of range -> 0, L4558),
  *    resinfo (L4304-4323), sampleinfo (L4270-4282), lod (L4286-4302: R the LOD
- *    clamped to the adjusted min/max LOD, G before clamps), sample, sample_b, sample_l, sample_d, sample_lz: the LOD
- *    of L3090-3094 from the subspan's pixels (or sample_d's gradients), bias and
+ *    clamped to the adjusted min/max LOD, G before clamps), sample, sample_b,
+ *    sample_l, sample_d, sample_lz: the LOD of L3090-3094 from the subspan's
+ *    pixels (or sample_d's gradients), bias and
  *    clamps of L3132-3200 (Out_of_Bounds included); the _c forms sample_c,
  *    sample_b_c, sample_l_c, sample_d_c, sample_c_lz with the shadow prefilter
  *    compare of L3389-3405 before filtering; gather4, gather4_c, gather4_po,
  *    gather4_po_c (L4224-4268); sample_min, sample_max and SAMPLER_STATE's
  *    Reduction Type MINIMUM/MAXIMUM; mag/min NEAREST and LINEAR, mip
  *    filter NONE/NEAREST/LINEAR, address modes WRAP, MIRROR, CLAMP, CLAMP_BORDER,
- *    HALF_BORDER, MIRROR_ONCE, CUBE (across faces, L3286-3357; Cube Surface Control
- *    Mode OVERRIDE), ANISOTROPIC as the seed's subpixel
- *    approximation (L3234-3240; sampler_texel.c struct aniso), non-normalized coordinates; formats
- *    through units/common/format.h (every bit-field format it unpacks, sRGB decoded
- *    before filtering as L3417 says, BC1-BC5, ETC1/ETC2 and EAC blocks); 32- and 16-bit returns in the
- *    writeback layouts of L4654-4810;
+ *    HALF_BORDER, MIRROR_ONCE, CUBE (across faces, L3286-3357; Cube Surface
+ *    Control Mode OVERRIDE), ANISOTROPIC as the seed's subpixel approximation
+ *    (L3234-3240; sampler_texel.c struct aniso), non-normalized coordinates;
+ *    formats through units/common/format.h (every bit-field format it unpacks,
+ *    sRGB decoded before filtering as L3417 says, BC1-BC5, ETC1/ETC2 and EAC
+ *    blocks); 32- and 16-bit returns in the writeback layouts of L4654-4810;
  *  - timing (sampler_timing.c): a pipeline of `texels_per_cycle` texels and
  *    `samples_per_cycle` filter footprints a cycle (so bilinear, trilinear and
  *    anisotropic samples have their own rates), the subslice's L1 (`l1_lines`,
