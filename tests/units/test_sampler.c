@@ -24,6 +24,7 @@
 #include "fabric/memory.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
+#include "spec_gen4_pack.h"
 #include "spec_gen7_pack.h"
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
@@ -1932,6 +1933,132 @@ static void test_compressed_surface(void)
     sim_destroy(r.sim);
 }
 
+/* Gen4 (965) message forms (spec/eu/opcodes.txt [gen4-sampler-message-type]:
+ * descriptor type 15:14 read by the SIMD mode, codes shared by two messages told
+ * apart by the length; Mesa's Gen4 payload order u, v, r, lod/bias, ref with a
+ * header) on a Gen4 RENDER_SURFACE_STATE and SAMPLER_STATE, the state pointers
+ * relative to General State Base: SIMD16 sample (u, v), sample_l, ld, resinfo,
+ * SIMD8 sample_b_c (shadow compare with a bias). */
+static struct msg *gen4(struct msg *m, uint8_t exec_size)
+{
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    p->ctx.gen = 4;
+    p->ctx.general_state_base = DSBA;
+    p->ctx.dynamic_state_base = 0x7700000;      /* not used on Gen4 */
+    p->exec_size = exec_size;
+    return m;
+}
+
+static uint32_t gen4_desc(uint32_t type, uint32_t bti)
+{
+    return type << 14 | bti;
+}
+
+static void test_gen4_forms(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct GEN4_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = 0;            /* R32G32B32A32_FLOAT */
+    v.Width = 3;
+    v.Height = 3;
+    v.SurfacePitch = 63;
+    v.SurfaceBaseAddress = TEX;
+    uint32_t dw[8] = { 0 };
+    CU_ASSERT_EQUAL_FATAL(GEN4_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1c00;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT + 4 * 3, &state_off, 4, NULL);
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 4; x++) {
+            float t[4];
+            for (unsigned ch = 0; ch < 4; ch++)
+                t[ch] = (float)float_texel(0, (int)x, (int)y, ch);
+            gpu_memory_write(r.mem, TEX + y * 64 + x * 16, t, 16, NULL);
+        }
+    struct GEN4_SAMPLER_STATE st = { 0 };
+    st.MinModeFilter = 1;
+    st.MagModeFilter = 1;
+    st.MipModeFilter = 0;
+    st.TCXAddressControlMode = 2;
+    st.TCYAddressControlMode = 2;
+    st.TCZAddressControlMode = 2;
+    st.MaxLOD = 13.0;
+    st.ShadowFunction = 2;          /* PREFILTEROP_LESS */
+    uint32_t sdw[4] = { 0 };
+    CU_ASSERT_EQUAL_FATAL(GEN4_SAMPLER_STATE_pack(sdw, &st), 0);
+    gpu_memory_write(r.mem, DSBA + SSP, sdw, sizeof sdw, NULL);
+    struct catcher *c = caught(&r);
+    float us[16], vs[16];
+    for (unsigned i = 0; i < 16; i++) {
+        us[i] = 0.05f + 0.057f * (float)i;
+        vs[i] = 0.9f - 0.049f * (float)i;
+    }
+    /* SIMD16 sample: header, u, v */
+    uint32_t m[9][8];
+    memset(m, 0, sizeof m);
+    header_reg(m[0], 0);
+    for (unsigned i = 0; i < 16; i++) {
+        m[1 + i / 8][i % 8] = fbits(us[i]);
+        m[3 + i / 8][i % 8] = fbits(vs[i]);
+    }
+    run(&r, gen4(send_msg(&r, gen4_desc(0, 3), 5, 8, 0xffff, true, m), 16));
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned ch = 0; ch < 4; ch++)
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch * 2 + i / 8][i % 8]),
+                                   filter2d(float_texel, 0, 4, 4, us[i], vs[i], true, 2, 2, ch), 1e-4);
+    /* SIMD16 sample_l (type 1): u, v, r, lod */
+    run(&r, gen4(send_msg(&r, gen4_desc(1, 3), 9, 8, 0xffff, true, m), 16));
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[2 + i / 8][i % 8]),
+                               filter2d(float_texel, 0, 4, 4, us[i], vs[i], true, 2, 2, 1), 1e-4);
+    /* SIMD16 ld (type 3): u, v, r, lod as integers */
+    uint32_t ld[9][8];
+    memset(ld, 0, sizeof ld);
+    header_reg(ld[0], 0);
+    for (unsigned i = 0; i < 16; i++) {
+        ld[1 + i / 8][i % 8] = i % 4;
+        ld[3 + i / 8][i % 8] = i / 4;
+    }
+    run(&r, gen4(send_msg(&r, gen4_desc(3, 3), 9, 8, 0xffff, true, ld), 16));
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(as_float(c->regs[i / 8][i % 8]), (float)float_texel(0, (int)(i % 4), (int)(i / 4), 0));
+    /* SIMD16 resinfo (type 2 with one parameter): width, height */
+    uint32_t ri[3][8];
+    memset(ri, 0, sizeof ri);
+    header_reg(ri[0], 0);
+    run(&r, gen4(send_msg(&r, gen4_desc(2, 3), 3, 8, 0xffff, true, ri), 16));
+    CU_ASSERT_EQUAL(c->regs[0][0], 4);
+    CU_ASSERT_EQUAL(c->regs[2][0], 4);
+    /* SIMD8 sample_b_c (type 0 with five parameters): u, v, r, bias, ref; LESS
+     * against ref 15 on R = x + 10 y, filtered */
+    uint32_t bc[6][8];
+    memset(bc, 0, sizeof bc);
+    header_reg(bc[0], 0);
+    for (unsigned i = 0; i < 8; i++) {
+        bc[1][i] = fbits(us[i]);
+        bc[2][i] = fbits(vs[i]);
+        bc[5][i] = fbits(15.0f);
+    }
+    run(&r, gen4(send_msg(&r, gen4_desc(0, 3), 6, 4, 0xff, true, bc), 8));
+    CU_ASSERT_EQUAL_FATAL(c->count, 5);
+    for (unsigned i = 0; i < 8; i++) {
+        float fu = us[i] * 4 - 0.5f, fv = vs[i] * 4 - 0.5f;
+        int i0 = (int)floorf(fu), j0 = (int)floorf(fv);
+        double a = quantize8(fu - floorf(fu)), b = quantize8(fv - floorf(fv)), want = 0;
+        for (int dj = 0; dj < 2; dj++)
+            for (int di = 0; di < 2; di++) {
+                int x = wrap_index(i0 + di, 4, 2), y = wrap_index(j0 + dj, 4, 2);
+                want += (di ? a : 1 - a) * (dj ? b : 1 - b) * seed_compare(2, x + 10.0 * y, 15.0);
+            }
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[0][i]), want, 1e-6);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_messages"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.msg.sample_c"), 1);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -1955,6 +2082,7 @@ static const struct test_case cases[] = {
     { "texel rates per filter mode: bilinear, trilinear, nearest", test_filter_rates },
     { "Gen7 state layouts: sample_l, ld (u, lod, v), SIMD4x2", test_gen7_forms },
     { "a BC4 surface through the sampler: every texel of four blocks", test_compressed_surface },
+    { "Gen4 message forms: sample, sample_l, ld, resinfo, sample_b_c", test_gen4_forms },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

@@ -1,7 +1,10 @@
-/* units/sampler/sampler.h - a subslice's sampler (3D sampling engine), Gen7, Gen8
- * and Gen9 message forms (Gen7: its RENDER_SURFACE_STATE and SAMPLER_STATE, the
- * SIMD8/16 parameter orders of Gen7/8 and SIMD4x2 without the header's mode
- * bit; the Gen4 message forms are not modelled: zeros, counted).
+/* units/sampler/sampler.h - a subslice's sampler (3D sampling engine), Gen4, Gen7,
+ * Gen8 and Gen9 message forms (Gen7: its RENDER_SURFACE_STATE and SAMPLER_STATE,
+ * the SIMD8/16 parameter orders of Gen7/8 and SIMD4x2 without the header's mode
+ * bit; Gen4: the 2-bit message types of spec/eu/opcodes.txt read by SIMD mode and
+ * length, Mesa's Gen4 payload order [EXT], state pointers from General State
+ * Base (sampler_decode.c decode_gen4); Gen4 SIMD4x2 and killpix are not
+ * modelled: zeros, counted).
  *
  * Models (seed 003 L2962-4827; notes/003-skl-sharedfn-eu.md §3; the files of each
  * concern are listed in sampler_internal.h):

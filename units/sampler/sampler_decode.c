@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "msg_desc.h"
+#include "spec_gen4_pack.h"
 #include "spec_gen7_pack.h"
 #include "spec_gen8_pack.h"
 #include "spec_gen9_pack.h"
@@ -131,6 +132,49 @@ static void read_payload(struct smp_exec *x, unsigned hdr)
             r->parameters[k][lane] = rd32(regs, hdr + k * regs_per_param + lane / 8, lane % 8);
 }
 
+/* The state bases a message's pointers are relative to: Dynamic State Base on
+ * Gen6+, General State Base on Gen4 (the sampler state and border colour
+ * pointers, 001: "R0.3 sampler pointer" of the thread payload, notes/001-gen4.md;
+ * Dynamic State Base came with Gen6). */
+static uint64_t state_base(const struct smp_exec *x)
+{
+    return x->gen < 6 ? x->ctx->general_state_base : x->ctx->dynamic_state_base;
+}
+
+/* Gen4 (965) messages (spec/eu/opcodes.txt [gen4-sampler-message-type]): a
+ * 2-bit type read by SIMD mode, the SIMD mode from the SEND's execution size
+ * (16 or 8; SIMD4x2 is not modelled on Gen4: VS texturing), two messages of a
+ * code told apart by the message length; the payload is Mesa's Gen4 order [EXT]
+ * (seed 001 has no sampler message tables: notes/001-gen4.md "Details
+ * absent"): a header, u, v, r (padded to three when a lod, bias or reference
+ * follows, and for SIMD8 sample), then lod or bias, then the reference;
+ * sample_d (SIMD8) u, v[, r] and the x then y gradients. The message maps to the
+ * Gen7+ type that computes the same (enum sampler_message). */
+static bool decode_gen4(struct smp_exec *x)
+{
+    const struct eu_send_msg *p = x->p;
+    struct sampler_request *r = &x->req;
+    uint32_t t = desc_sampler_msg_type_gen4(p->desc);
+    r->simd = p->exec_size == 16 ? SAMPLER_SIMD16 : SAMPLER_SIMD8;
+    r->lanes = p->exec_size == 16 ? 16 : 8;
+    r->lane_mask = p->exec_mask & (r->lanes == 16 ? 0xffffu : 0xffu);
+    read_payload(x, x->header ? 1 : 0);
+    unsigned n = r->parameter_count;
+    static const uint32_t simd16[4] = { SAMPLER_SAMPLE, SAMPLER_SAMPLE_L, SAMPLER_SAMPLE_C,
+                                        SAMPLER_LD };
+    static const uint32_t simd8[4] = { SAMPLER_SAMPLE, SAMPLER_SAMPLE_L_C, SAMPLER_SAMPLE_D,
+                                       SAMPLER_LD };
+    r->message = r->lanes == 16 ? simd16[t] : simd8[t];
+    if (r->lanes == 16 && t == 0 && n >= 4)
+        r->message = SAMPLER_SAMPLE_B;
+    if (r->lanes == 16 && t == 2 && n == 1)
+        r->message = SAMPLER_RESINFO;
+    if (r->lanes == 8 && t == 0 && n >= 5)
+        r->message = SAMPLER_SAMPLE_B_C;
+    /* SIMD8 code 1 with fewer than five parameters is killpix: not modelled */
+    return !(r->lanes == 8 && t == 1 && n < 5);
+}
+
 bool smp_decode(struct smp_exec *x)
 {
     const struct eu_send_msg *p = x->p;
@@ -151,10 +195,19 @@ bool smp_decode(struct smp_exec *x)
      * [EXT]). SIMD8D, SIMD32/64 (mode 3) and the Gen8+ extended modes are not
      * modelled. */
     bool simd4x2 = r->simd == SAMPLER_SIMD4X2 && (x->gen < 9 || (m2 >> 22 & 1));
-    if ((r->simd != SAMPLER_SIMD8 && r->simd != SAMPLER_SIMD16 && !simd4x2) ||
-        (x->gen >= 8 && desc_sampler_simd_mode_ext(desc)) || x->gen < 7)
+    bool gen4_known = true;
+    if (x->gen < 7) {
+        simd4x2 = false;
+        gen4_known = x->gen == 4 && decode_gen4(x);
+        if (!gen4_known && x->gen != 4)
+            return false;
+    } else if ((r->simd != SAMPLER_SIMD8 && r->simd != SAMPLER_SIMD16 && !simd4x2) ||
+               (x->gen >= 8 && desc_sampler_simd_mode_ext(desc))) {
         return false;
-    if (simd4x2) {
+    }
+    if (x->gen < 7) {
+        r->half_precision = 0;      /* decode_gen4 read the payload */
+    } else if (simd4x2) {
         /* "SIMD4x2: low 8 bits in groups of 4 (any bit set: the sample is
          * valid)" (L3900-3910); 32-bit returns only (L4456-4471) */
         r->lanes = 2;
@@ -164,8 +217,8 @@ bool smp_decode(struct smp_exec *x)
         r->lanes = r->simd == SAMPLER_SIMD16 ? 16 : 8;
         r->lane_mask = p->exec_mask & (r->lanes == 16 ? 0xffffu : 0xffu);
     }
-    unsigned hdr = x->header ? 1 : 0;
-    read_payload(x, hdr);
+    if (x->gen >= 7)
+        read_payload(x, x->header ? 1 : 0);
     const struct eu_thread_context *c = x->ctx;
     if (x->header) {
         r->channel_mask = ~(m2 >> 12) & 0xfu;
@@ -180,11 +233,11 @@ bool smp_decode(struct smp_exec *x)
         r->offset_r = sext4(m2);
         r->gather_channel = (m2 >> 16) & 3u;
         r->pixel_null_mask = (m2 >> 23) & 1u;
-        r->sampler_state = c->dynamic_state_base + (rd32(regs, 0, 3) & ~31u);
+        r->sampler_state = state_base(x) + (rd32(regs, 0, 3) & ~31u);
     } else if (simd4x2) {
         /* one register, both samples' four channels (L4654-4810) */
         r->channel_mask = 0xfu;
-        r->sampler_state = c->dynamic_state_base + (c->sampler_state & ~31u);
+        r->sampler_state = state_base(x) + (c->sampler_state & ~31u);
     } else {
         /* the response length selects the channels (L4488-4506): SIMD8 one
          * register a channel (both return formats), SIMD16 two (32-bit) or one
@@ -192,10 +245,12 @@ bool smp_decode(struct smp_exec *x)
         unsigned per = r->lanes == 16 && !r->half_precision ? 2 : 1;
         unsigned n = x->rlen / per;
         r->channel_mask = n >= 4 ? 0xfu : (1u << n) - 1;
-        r->sampler_state = c->dynamic_state_base + (c->sampler_state & ~31u);
+        r->sampler_state = state_base(x) + (c->sampler_state & ~31u);
     }
     if (simd4x2 && !has_simd4x2_form(r->message))
         return false;
+    if (x->gen < 7)
+        return gen4_known;
     return message_on_gen(r->message, x->gen);
 }
 
@@ -345,6 +400,11 @@ static void resolve_sampler(struct smp_exec *x)
         GEN9_SAMPLER_STATE_unpack_common(dw, &sm->st);
     } else if (x->gen == 8) {
         GEN8_SAMPLER_STATE_unpack_common(dw, &sm->st);
+    } else if (x->gen == 4) {
+        /* Gen4 (spec/data/gen4.xml): LOD PreClamp Enable as on Gen7 below */
+        GEN4_SAMPLER_STATE_unpack_common(dw, &sm->st);
+        sm->st.LODPreClampMode = sm->st.LODPreClampEnable ? 2 : 0;
+        sm->st.LODClampMagnificationMode = 0;
     } else {
         /* Gen7 (spec/data/gen7.xml): LOD PreClamp Enable is the OpenGL-style
          * pre-clamp of the later PRECLAMP_OGL; there is no LOD Clamp
@@ -371,7 +431,7 @@ static void resolve_sampler(struct smp_exec *x)
     }
     if (uses_border(st->TCXAddressControlMode) || uses_border(st->TCYAddressControlMode) ||
         uses_border(st->TCZAddressControlMode)) {
-        if (!read_state(x, x->ctx->dynamic_state_base + st->BorderColorPointer, sm->border,
+        if (!read_state(x, state_base(x) + st->BorderColorPointer, sm->border,
                         sizeof sm->border)) {
             s->bad_sampler_state++;
             smp_warn_once(s, x->u, 7, "sampler: border colour of SAMPLER_STATE %u unreadable "

@@ -280,8 +280,8 @@ static void do_ld(struct smp_exec *x)
     unsigned pu = 0, pv = 1, pl = 2, pr = 3;
     if (lz)
         pr = 2;
-    else if (r->simd == SAMPLER_SIMD4X2)
-        pr = 2, pl = 3;             /* SIMD4x2: u v r lod (L10152-10255) */
+    else if (r->simd == SAMPLER_SIMD4X2 || x->gen < 7)
+        pr = 2, pl = 3;             /* SIMD4x2: u v r lod (L10152-10255); Gen4 alike */
     else if (x->gen < 9)
         pl = 1, pv = 2;
     for (unsigned lane = 0; lane < r->lanes; lane++) {
@@ -597,6 +597,29 @@ static void layout_of(const struct smp_exec *x, struct sample_layout *l)
     uint32_t m = x->req.message, base = base_message(m);
     bool c = compares(m), po = per_pixel_offsets(m);
     int k = 0;
+    if (x->gen < 7) {
+        /* Gen4 (sampler_decode.c decode_gen4): u, v, r, then lod or bias, then
+         * ref; sample_d: u, v[, r], d/dx of each, d/dy of each (at least two) */
+        unsigned dims = x->surf.sd.type == SURFACE_1D ? 1 : x->surf.sd.type == SURFACE_2D ? 2 : 3;
+        if (base == SAMPLER_SAMPLE_D) {
+            unsigned slots = dims < 2 ? 2 : dims;
+            for (unsigned i = 0; i < slots; i++)
+                l->coord[i] = (int)i;
+            for (unsigned i = 0; i < dims; i++) {
+                l->grad[i][0] = (int)(slots + i);
+                l->grad[i][1] = (int)(2 * slots + i);
+            }
+            return;
+        }
+        for (unsigned i = 0; i < 3; i++)
+            l->coord[i] = (int)i;
+        k = 3;
+        if (base == SAMPLER_SAMPLE_B || base == SAMPLER_SAMPLE_L)
+            l->lod = k++;
+        if (c)
+            l->ref = k++;
+        return;
+    }
     if (x->req.simd == SAMPLER_SIMD4X2) {
         if (base == SAMPLER_SAMPLE_D) {
             for (unsigned i = 0; i < 4; i++)
