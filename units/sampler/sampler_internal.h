@@ -3,11 +3,14 @@
  * resolves (surface, SAMPLER_STATE, border colour), and the functions of each
  * concern:
  *   sampler.c          the unit shell: params, ports, stats, taking messages, tick
- *   sampler_decode.c   SEND -> struct sampler_request (descriptor, header, payload),
- *                      binding table -> surface, SAMPLER_STATE and its border colour
+ *   sampler_decode.c   SEND -> struct sampler_request (descriptor, header, payload;
+ *                      Gen4, Gen7-9, SIMD8/16/4x2), binding table -> surface,
+ *                      SAMPLER_STATE and its border colour
  *   sampler_texel.c    texel fetch (addresses, formats, the lines touched), ld,
- *                      resinfo, and the sample* family (LOD, address modes, filters)
- *   sampler_timing.c   the sampler cache, line requests to the L3, the reply queue
+ *                      resinfo, the sample* family (LOD, address modes, filters,
+ *                      anisotropy, shadow compare, min/max) and gather4*
+ *   sampler_timing.c   the pipeline's rate, the L1 and L2 sampler caches, line
+ *                      requests to the L3, the reply queue
  * What the unit models is in sampler.h.
  */
 #ifndef GTSIM_UNITS_SAMPLER_INTERNAL_H
