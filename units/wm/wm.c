@@ -461,6 +461,54 @@ static uint32_t pixel_sample_coverage(const struct wm *s, const struct setup_pri
     return m;
 }
 
+/* Gen7's 3DSTATE_WM carries what Gen8 moved to 3DSTATE_PS_EXTRA and
+ * 3DSTATE_PS_BLEND (seed 000 L3604-3950, notes/004-000-commands.md 3.16):
+ * Thread Dispatch Enable (the driver's WM_INT decision: Gen7 has no PS Valid
+ * / Has Writeable RT), the PS's kill / computed depth / source depth and W /
+ * input coverage bits, the multisample rasterization and dispatch modes, and
+ * the depth clear / resolve and HiZ resolve operations (not modelled: the
+ * draw rasterizes and dispatches nothing, counted in legacy_ops). */
+static void take_wm_gen7(struct wm *s, const struct spec_3DSTATE_WM *v)
+{
+    s->state_wm++;
+    s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
+    s->edsc = v->EarlyDepthStencilControl;
+    s->force_dispatch = 0;          /* NORMAL: Gen7 has no Force Thread Dispatch */
+    s->force_kill = 0;
+    s->statistics = v->StatisticsEnable;
+    s->poly_stipple = v->PolygonStippleEnable;
+    s->ps_valid = v->ThreadDispatchEnable;
+    s->has_writeable_rt = v->ThreadDispatchEnable;
+    s->does_not_write_rt = false;
+    s->has_uav = false;
+    s->kills_pixel = v->PixelShaderKillsPixel;
+    s->computed_depth = v->PixelShaderComputedDepthMode;
+    s->uses_source_depth = v->PixelShaderUsesSourceDepth;
+    s->uses_source_w = v->PixelShaderUsesSourceW;
+    s->uses_coverage_mask = v->PixelShaderUsesInputCoverageMask;
+    s->computes_stencil = false;
+    s->alpha_test = s->alpha_to_coverage = false;   /* BLEND_STATE's, seen by the back end */
+    /* MSRASTMODE_ON_PATTERN (3) rasterizes at the samples; MSDISPMODE_PERSAMPLE
+     * (0) then runs the PS per sample */
+    s->ms_raster_enable = v->MultisampleRasterizationMode == 3;
+    s->per_sample = s->ms_raster_enable && v->MultisampleDispatchMode == 0;
+    if (v->DepthBufferClear || v->DepthBufferResolveEnable ||
+        v->HierarchicalDepthBufferResolveEnable) {
+        s->legacy_ops++;
+        s->ps_valid = s->has_writeable_rt = false;
+    }
+}
+
+/* Gen7's 3DSTATE_PS (seed 000 L119-505): one Maximum Number of Threads (DW4
+ * 31:24, not per PSD) and the Attribute Enable, oMask and Dual Source Blend
+ * bits Gen8 moved to 3DSTATE_PS_EXTRA. */
+static void take_ps_gen7_extra(struct wm *s, const struct spec_3DSTATE_PS *v)
+{
+    s->kernel.max_threads = v->MaximumNumberOfThreads + 1;
+    s->attribute_enable = v->AttributeEnable;
+    s->omask_to_rt = v->OMaskPresentToRenderTarget;
+}
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
@@ -471,6 +519,10 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         break;
     case SPEC_ID_3DSTATE_WM: {
         const struct spec_3DSTATE_WM *v = body;
+        if (p->gen == 7) {
+            take_wm_gen7(s, v);
+            break;
+        }
         s->state_wm++;
         s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
         s->edsc = v->EarlyDepthStencilControl;
@@ -513,6 +565,8 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         if (v->RenderTargetFastClearEnable || v->RenderTargetResolveEnable ||
             v->RenderTargetResolveType)
             s->legacy_ops++;        /* fast clear / resolve: the pixel back end's business */
+        if (p->gen == 7)
+            take_ps_gen7_extra(s, v);
         break;
     }
     case SPEC_ID_3DSTATE_PS_EXTRA: {
