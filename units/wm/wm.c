@@ -11,6 +11,7 @@
 #include "fabric/msg.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
+#include "spec/spec.h"
 #include "spec_common.h"
 #include "units/common/depth_stencil.h"
 #include "units/common/ff_stage.h"
@@ -306,6 +307,96 @@ static void take_cc_viewport(struct wm *s, const struct cs_state_packet *p, uint
         s->cc_min[i] = s->cc_viewport_valid ? v[2 * i] : 1.0f;
         s->cc_max[i] = s->cc_viewport_valid ? v[2 * i + 1] : 0.0f;
     }
+}
+
+/* Gen7 keeps depth/stencil state in memory (Mesa's genxml gen7.xml; Gen8
+ * moved it into 3DSTATE_WM_DEPTH_STENCIL): DEPTH_STENCIL_STATE (3 dwords at
+ * Dynamic State Base + 3DSTATE_DEPTH_STENCIL_STATE_POINTERS' pointer) and the
+ * stencil reference values in COLOR_CALC_STATE DW0. Both are gathered into
+ * the Gen8 packet form that WM's early test and the back ends' late test
+ * take (gen7_depth_stencil_packet sends it on). A reference value changed by
+ * a later COLOR_CALC_STATE alone reaches the back ends with the next
+ * DEPTH_STENCIL_STATE pointer (WM's own test sees it at once). */
+static bool read_dynamic_gen7(struct wm *s, const struct cs_state_packet *p, uint64_t pointer,
+                              uint32_t *dw, uint32_t bytes)
+{
+    struct gpu_address_space as;
+    struct gt_error err;
+    gpu_address_space_init(&as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)p->space_format, p->space_root);
+    if (gpu_address_space_read(&as, s->bases.dynamic + pointer, dw, bytes, &err) == 0)
+        return true;
+    s->bad_depth_buffer++;
+    warn_once(s, WARN_DEPTH, "Gen7 depth/stencil state at dynamic offset 0x%llx unreadable: "
+              "depth and stencil tests off", (unsigned long long)pointer);
+    return false;
+}
+
+static void take_depth_stencil_gen7(struct wm *s, const struct cs_state_packet *p, uint64_t pointer)
+{
+    s->state_depth++;
+    struct spec_3DSTATE_WM_DEPTH_STENCIL *d = &s->ds_packet;
+    uint32_t reference = d->StencilReferenceValue, back_reference = d->BackfaceStencilReferenceValue;
+    memset(d, 0, sizeof *d);
+    d->StencilReferenceValue = reference;
+    d->BackfaceStencilReferenceValue = back_reference;
+    uint32_t dw[3];
+    const struct spec_element *e = spec_element_by_id(7, SPEC_ID_DEPTH_STENCIL_STATE);
+    if (!e || !e->unpack_common || !read_dynamic_gen7(s, p, pointer, dw, sizeof dw))
+        return;
+    struct spec_DEPTH_STENCIL_STATE v;
+    memset(&v, 0, sizeof v);
+    e->unpack_common(dw, &v);
+    d->DepthBufferWriteEnable = v.DepthBufferWriteEnable;
+    d->DepthTestEnable = v.DepthTestEnable;
+    d->DepthTestFunction = v.DepthTestFunction;
+    d->StencilBufferWriteEnable = v.StencilBufferWriteEnable;
+    d->StencilTestEnable = v.StencilTestEnable;
+    d->DoubleSidedStencilEnable = v.DoubleSidedStencilEnable;
+    d->StencilTestFunction = v.StencilTestFunction;
+    d->StencilFailOp = v.StencilFailOp;
+    d->StencilPassDepthFailOp = v.StencilPassDepthFailOp;
+    d->StencilPassDepthPassOp = v.StencilPassDepthPassOp;
+    d->BackfaceStencilTestFunction = v.BackfaceStencilTestFunction;
+    d->BackfaceStencilFailOp = v.BackfaceStencilFailOp;
+    d->BackfaceStencilPassDepthFailOp = v.BackfaceStencilPassDepthFailOp;
+    d->BackfaceStencilPassDepthPassOp = v.BackfaceStencilPassDepthPassOp;
+    d->StencilTestMask = v.StencilTestMask;
+    d->StencilWriteMask = v.StencilWriteMask;
+    d->BackfaceStencilTestMask = v.BackfaceStencilTestMask;
+    d->BackfaceStencilWriteMask = v.BackfaceStencilWriteMask;
+}
+
+static void take_color_calc_gen7(struct wm *s, const struct cs_state_packet *p, uint64_t pointer)
+{
+    uint32_t dw[6];
+    const struct spec_element *e = spec_element_by_id(7, SPEC_ID_COLOR_CALC_STATE);
+    if (!e || !e->unpack_common || !read_dynamic_gen7(s, p, pointer, dw, sizeof dw))
+        return;
+    struct spec_COLOR_CALC_STATE v;
+    memset(&v, 0, sizeof v);
+    e->unpack_common(dw, &v);
+    s->ds_packet.StencilReferenceValue = v.StencilReferenceValue;
+    s->ds_packet.BackfaceStencilReferenceValue = v.BackfaceStencilReferenceValue;
+}
+
+/* The gathered Gen7 state as a 3DSTATE_WM_DEPTH_STENCIL packet for the back
+ * ends (no dwords: only the unpacked struct, which is all om reads). */
+static struct msg *gen7_depth_stencil_packet(struct wm *s, const struct cs_state_packet *from)
+{
+    size_t off = cs_state_common_offset(0);
+    size_t bytes = off + sizeof s->ds_packet;
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_STATE, (uint32_t)bytes);
+    memset(m->payload, 0, bytes);
+    struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
+    p->id = SPEC_ID_3DSTATE_WM_DEPTH_STENCIL;
+    p->gen = 7;
+    p->common_offset = (uint32_t)off;
+    p->address = from->address;
+    p->space_format = from->space_format;
+    p->space_root = from->space_root;
+    memcpy((uint8_t *)p + off, &s->ds_packet, sizeof s->ds_packet);
+    return m;
 }
 
 static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_t value,
@@ -670,6 +761,16 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
     case SPEC_ID_3DSTATE_CC_STATE_POINTERS:
         s->cc_state_pointer = (uint32_t)((const struct spec_3DSTATE_CC_STATE_POINTERS *)body)
                                   ->ColorCalcStatePointer;
+        if (p->gen == 7)
+            take_color_calc_gen7(s, p, s->cc_state_pointer);
+        break;
+    case SPEC_ID_3DSTATE_DEPTH_STENCIL_STATE_POINTERS:
+        if (p->gen == 7)
+            take_depth_stencil_gen7(s, p,
+                ((const struct spec_3DSTATE_DEPTH_STENCIL_STATE_POINTERS *)body)
+                    ->PointerToDEPTHSTENCILSTATE);
+        else
+            s->state_other++;
         break;
     case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_CC:
         take_cc_viewport(s, p,
@@ -685,6 +786,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
 static bool for_om(uint32_t id)
 {
     switch ((enum spec_id)id) {
+    case SPEC_ID_3DSTATE_DEPTH_STENCIL_STATE_POINTERS:     /* Gen7: as gathered (see above) */
     case SPEC_ID_3DSTATE_BLEND_STATE_POINTERS:
     case SPEC_ID_3DSTATE_PS_BLEND:
     case SPEC_ID_3DSTATE_CC_STATE_POINTERS:
@@ -1402,8 +1504,13 @@ static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
                     s->stall_om_port++;
                     return FF_STAGE_NOT_NOW;
                 }
-                struct msg *c = msg_alloc(unit_sim(s->unit), MSG_STATE, m->size);
-                memcpy(c->payload, m->payload, m->size);
+                struct msg *c;
+                if (p->id == SPEC_ID_3DSTATE_DEPTH_STENCIL_STATE_POINTERS) {
+                    c = gen7_depth_stencil_packet(s, p);
+                } else {
+                    c = msg_alloc(unit_sim(s->unit), MSG_STATE, m->size);
+                    memcpy(c->payload, m->payload, m->size);
+                }
                 c->tag = m->tag;
                 port_try_send(o, c);
                 s->state_forwarded_om++;
