@@ -600,6 +600,24 @@ static void take_ps_gen7_extra(struct wm *s, const struct spec_3DSTATE_PS *v)
     s->omask_to_rt = v->OMaskPresentToRenderTarget;
 }
 
+/* Gen7 has no 3DSTATE_SAMPLE_PATTERN: 3DSTATE_MULTISAMPLE's DW2 holds the
+ * positions of samples 0-3 and DW3 those of samples 4-7, a byte each with
+ * the X offset in 7:4 and the Y offset in 3:0 (U0.4; Mesa's genxml gen7.xml),
+ * the byte form sample_pattern keeps. Gen7 has 1, 4 and 8 samples. */
+static void take_multisample_gen7(struct wm *s, const struct cs_state_packet *p)
+{
+    if (p->dword_count < 3) {
+        s->state_other++;       /* too short: the positions stay as they were */
+        return;
+    }
+    uint32_t low = p->dwords[2], high = p->dword_count > 3 ? p->dwords[3] : 0;
+    s->sample_pattern[0][0] = (uint8_t)low;
+    for (unsigned i = 0; i < 4; i++)
+        s->sample_pattern[2][i] = (uint8_t)(low >> (8 * i));
+    for (unsigned i = 0; i < 8; i++)
+        s->sample_pattern[3][i] = (uint8_t)((i < 4 ? low : high) >> (8 * (i % 4)));
+}
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
@@ -691,6 +709,8 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->state_wm++;
         s->pixel_center = v->PixelLocation == 0;
         s->samples = 1u << (v->NumberOfMultisamples & 7u);
+        if (p->gen == 7)
+            take_multisample_gen7(s, p);
         break;
     }
     case SPEC_ID_3DSTATE_DRAWING_RECTANGLE: {
