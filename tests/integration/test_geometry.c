@@ -52,7 +52,8 @@ static const struct unit_ops *lookup(const char *kind)
 }
 
 static void check_capture(const char *config_path, const char *trace,
-                          const struct expected_draw *want, uint32_t draws)
+                          const struct expected_draw *want, uint32_t draws,
+                          void (*more)(struct sim *))
 {
     struct machine_request req = { .config_path = config_path, .workload = trace };
     struct gt_error err;
@@ -91,6 +92,8 @@ static void check_capture(const char *config_path, const char *trace,
     CU_ASSERT_TRUE(probe_stat(sim, "gpu.urb.allocations") > 0);
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.allocations"), probe_stat(sim, "gpu.urb.frees"));
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.bad_handles"), 0);
+    if (more)
+        more(sim);
     sim_destroy(sim);
     gt_config_free(config);
 }
@@ -98,13 +101,39 @@ static void check_capture(const char *config_path, const char *trace,
 static void test_skl_tri_reaches_sf(void)
 {
     static const struct expected_draw want[] = { RECT_2, TRI_A, TRI_B, RECT_2, RECT_64 };
-    check_capture("configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_tri.aub.gz", want, 5);
+    check_capture("configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_tri.aub.gz", want, 5, NULL);
 }
 
 static void test_bdw_tri_reaches_sf(void)
 {
     static const struct expected_draw want[] = { RECT_64, TRI_A, TRI_B };
-    check_capture("configs/gen8-bdw-gt2.cfg", "tests/data/traces/bdw_tri.aub.gz", want, 3);
+    check_capture("configs/gen8-bdw-gt2.cfg", "tests/data/traces/bdw_tri.aub.gz", want, 3, NULL);
+}
+
+/* byt_tri on Gen7 (crocus; ../shared/traces/intel/byt/byt_tri.aubinator.txt):
+ * the zero-vertex POINTLIST draw (L107) reaches no stage; then the clear
+ * rectangle (L1572, VS disabled), the HiZ-resolve rectangle (L2747) and the
+ * app's two triangles (L4090, L4166) through the vec4 VS. SIMD4x2 threads
+ * shade two vertices each (seed 003 L12220-12251): 3 vertices take 2
+ * threads, one of them half empty, per app draw. */
+static void byt_vec4_threads(struct sim *sim)
+{
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.threads"), 4);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.partial_threads"), 2);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.vertices_shaded"), 6);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.bad.simd4x2"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.bad.kernel"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.bad.unsupported_gen"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.unsupported"), 0);
+    /* the HiZ resolve draw dispatches no pixel shader (3DSTATE_WM L2517) */
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.wm.legacy_ops"), 1);
+}
+
+static void test_byt_tri_reaches_sf(void)
+{
+    static const struct expected_draw want[] = { RECT_64, RECT_64, TRI_A, TRI_B };
+    check_capture("configs/gen7-vlv.cfg", "tests/data/traces/byt_tri.aub.gz", want, 4,
+                  byt_vec4_threads);
 }
 
 /* skl_xfb (../shared/traces/ext/intel/skl/skl_xfb.*, copied to tests/data):
@@ -462,6 +491,7 @@ static const struct test_case cases[] = {
       test_skl_xfb_streams_out },
     { "skl_tri: every draw's primitive reaches SF where the capture puts it",
       test_skl_tri_reaches_sf },
+    { "byt_tri (Gen7, vec4 VS): positions at SF, SIMD4x2 threads", test_byt_tri_reaches_sf },
     { "bdw_tri: the same through the Gen8 machine", test_bdw_tri_reaches_sf },
     { 0 }
 };

@@ -7,7 +7,8 @@
  * ../shared/traces/reference and ../shared/traces/ext/reference), as
  * ../shared/tools/image_check.py would judge the PNGs.
  *
- * Captures (tests/data/traces): skl_tri and bdw_tri (../shared/traces/intel),
+ * Captures (tests/data/traces): skl_tri, bdw_tri and byt_tri (../shared/traces/intel;
+ * byt_tri is crocus on ValleyView: Gen7's state forms and SIMD4x2 VS, issue 14),
  * and the SKL extended suite's strip_fan, instanced, gs, tess, blend_stencil,
  * multi_rt (both render targets), fill_heavy and mipmap (the sampler's
  * trilinear filtering; issue 13) and msaa (4x multisample rasterization at
@@ -89,6 +90,10 @@ static void test_skl_tri(void) { render_and_judge(SKL, TRACE("skl_tri"), TESTS("
 static void test_bdw_tri(void)
 {
     render_and_judge("configs/gen8-bdw-gt2.cfg", TRACE("bdw_tri"), TESTS("tri"));
+}
+static void test_byt_tri(void)
+{
+    render_and_judge("configs/gen7-vlv.cfg", TRACE("byt_tri"), TESTS("tri"));
 }
 static void test_strip_fan(void) { render_and_judge(SKL, TRACE("skl_strip_fan"), TESTS("strip_fan")); }
 static void test_instanced(void) { render_and_judge(SKL, TRACE("skl_instanced"), TESTS("instanced")); }
@@ -183,6 +188,7 @@ static void test_judge_rejects_the_wrong_picture(void)
 static const struct test_case cases[] = {
     { "skl_tri renders the tri reference", test_skl_tri },
     { "bdw_tri renders the tri reference", test_bdw_tri },
+    { "byt_tri (Gen7) renders the tri reference", test_byt_tri },
     { "skl_strip_fan: strip, fan, lines and points", test_strip_fan },
     { "skl_instanced: 16 instances", test_instanced },
     { "skl_gs: 16 GS quads", test_gs },

@@ -189,9 +189,10 @@ static const struct urb_msg *caught(const struct catcher *c, uint32_t i)
     return (const struct urb_msg *)c->payload[i];
 }
 
-/* An SFID 6 SEND of `regs` registers (header included), desc given. */
-static void send(struct rig *r, uint32_t desc, uint32_t (*regs)[8], uint32_t nregs, uint8_t rlen,
-                 uint32_t exec_mask, uint8_t flags)
+/* An SFID 6 SEND of `regs` registers (header included), desc given, from a
+ * thread of generation gen. */
+static void send_gen(struct rig *r, uint32_t gen, uint32_t desc, uint32_t (*regs)[8],
+                     uint32_t nregs, uint8_t rlen, uint32_t exec_mask, uint8_t flags)
 {
     struct msg *m = msg_alloc(r->sim, MSG_SEND,
                               (uint32_t)(sizeof(struct eu_send_msg) + nregs * EU_MSG_REG_BYTES));
@@ -207,9 +208,15 @@ static void send(struct rig *r, uint32_t desc, uint32_t (*regs)[8], uint32_t nre
     p->desc = desc;
     p->exec_mask = exec_mask;
     p->ctx.valid = 1;
-    p->ctx.gen = 9;
+    p->ctx.gen = (uint8_t)gen;
     memcpy(p->regs, regs, nregs * EU_MSG_REG_BYTES);
     CU_ASSERT_TRUE(port_inject(unit_port(r->urb, "eu", 0), m));
+}
+
+static void send(struct rig *r, uint32_t desc, uint32_t (*regs)[8], uint32_t nregs, uint8_t rlen,
+                 uint32_t exec_mask, uint8_t flags)
+{
+    send_gen(r, 9, desc, regs, nregs, rlen, exec_mask, flags);
 }
 
 static uint32_t urb_dword(struct rig *r, uint32_t address)
@@ -486,6 +493,41 @@ static void test_send_hword(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7's URB descriptor (opcode 2:0, Global Offset 13:3, Swizzle 14,
+ * Complete 15, Per-Slot Offset 16): byt_tri's vec4 VS write, descriptor
+ * 0x8a08c000 as aubinator decodes it ("urb offset 0 write HWord interleave
+ * complete mlen 5", ../shared/traces/intel/byt/byt_tri.aubinator.txt L3339):
+ * vertex 0's 4 slots at handle 0, vertex 1's at handle 1, 16 bytes per phase. */
+static void test_send_gen7_forms(void)
+{
+    struct rig r = rig_new(NULL, false, NULL);
+    uint32_t regs[5][8] = { { 40, 80, 0, 0, 0, 0xffu << 8, 0, 0 } };
+    for (uint32_t k = 0; k < 4; k++)
+        for (uint32_t d = 0; d < 8; d++)
+            regs[1 + k][d] = 0x100 * (k + 1) + d;
+    send_gen(&r, 7, 0x0a08c000u, regs, 5, 0, 0xff, EU_SEND_EOT);
+    sim_run(r.sim, 0);
+    for (uint32_t k = 0; k < 4; k++)
+        for (uint32_t j = 0; j < 4; j++) {
+            CU_ASSERT_EQUAL(urb_dword(&r, 40 * 64 + 16 * k + 4 * j), 0x100 * (k + 1) + j);
+            CU_ASSERT_EQUAL(urb_dword(&r, 80 * 64 + 16 * k + 4 * j), 0x100 * (k + 1) + 4 + j);
+        }
+    /* Global Offset 3 in bits 13:3 (x 32 B), no swizzle: Vertex Data[8k+d]
+     * (the Gen8 reading of these bits would be offset 1, swizzled) */
+    uint32_t lin[2][8] = { { 120, 0, 0, 0, 0, 0xffu << 8, 0, 0 }, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+    send_gen(&r, 7, 1u << 19 | 3u << 3, lin, 2, 0, 0xff, 0);
+    sim_run(r.sim, 0);
+    for (uint32_t d = 0; d < 8; d++)
+        CU_ASSERT_EQUAL(urb_dword(&r, 120 * 64 + 3 * 32 + 4 * d), d + 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.send.write_hword"), 2);
+    /* Gen7 has three opcode bits and no SIMD8 forms: opcode 6 is reserved */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.unsupported"), 0);
+    send_gen(&r, 7, 1u << 19 | 6u, lin, 2, 0, 0xff, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.unsupported"), 1);
+    sim_destroy(r.sim);
+}
+
 static void test_send_oword(void)
 {
     struct rig r = rig_new(NULL, false, NULL);
@@ -670,6 +712,8 @@ static void test_timing_without_and_with_l3(void)
 }
 
 static const struct test_case cases[] = {
+    { "Gen7 URB descriptor: interleaved vec4 write, global offset, reserved opcode",
+      test_send_gen7_forms },
     { "handles and entry sizes from 3DSTATE_URB_*", test_handles_from_state },
     { "allocation checks and multi-slice scaling", test_state_checks_and_slices },
     { "out of entries: requests wait and resume in order", test_out_of_entries_waits_in_order },

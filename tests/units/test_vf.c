@@ -15,6 +15,7 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "spec/spec.h"
+#include "spec_gen7_pack.h"
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
@@ -279,23 +280,29 @@ static double stat(const struct rig *r, const char *path)
     return probe_stat(r->sim, path);
 }
 
-/* A Gen9 command as the CS sends it (units/common/state_packet.h). */
-static struct msg *state_msg(struct sim *sim, const char *name, const uint32_t *dw, uint32_t n)
+/* A command of generation gen as the CS sends it (units/common/state_packet.h). */
+static struct msg *state_msg_gen(struct sim *sim, uint32_t gen, const char *name, const uint32_t *dw,
+                                 uint32_t n)
 {
-    const struct spec_element *e = spec_find_element(9, SPEC_COMMAND, name);
+    const struct spec_element *e = spec_find_element((int)gen, SPEC_COMMAND, name);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     uint32_t off = (uint32_t)cs_state_common_offset(n);
     struct msg *m = msg_alloc(sim, MSG_STATE, off + (uint32_t)e->common_size);
     struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
     memset(p, 0, off + e->common_size);
     p->id = e->id;
-    p->gen = 9;
+    p->gen = gen;
     p->dword_count = n;
     p->common_offset = off;
     p->space_format = GPU_ADDRESS_SPACE_PHYSICAL;
     memcpy(p->dwords, dw, n * 4);
     e->unpack_common(dw, (uint8_t *)p + off);
     return m;
+}
+
+static struct msg *state_msg(struct sim *sim, const char *name, const uint32_t *dw, uint32_t n)
+{
+    return state_msg_gen(sim, 9, name, dw, n);
 }
 
 static void to_vf(struct rig *r, struct msg *m)
@@ -712,6 +719,89 @@ static void test_instancing_and_sgvs(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7 (crocus on ValleyView, as byt_tri programs it): VERTEX_BUFFER_STATE
+ * ends at an inclusive End Address, and a buffer of Buffer Access Type
+ * INSTANCEDATA steps every Instance Data Step Rate instances (genxml
+ * gen7.xml; seed 000 L3036-3098); VertexID / InstanceID come from STORE_VID /
+ * STORE_IID component controls; the topology is 3DPRIMITIVE's own. VB0 ends
+ * after 2 of its 3 structures (End Address VB0 + 31): the third vertex reads
+ * zeros. VB1 (uint32 1000 + i) steps every 2 instances from instance 1. */
+static void test_gen7_buffers(void)
+{
+    struct rig r = rig_new(&(struct rig_options){ .l3_delay = 1 });
+    uint32_t u[2];
+    struct GEN7_3DSTATE_URB_VS uv = { GEN7_3DSTATE_URB_VS_header, .VSURBStartingAddress = 4,
+                                      .VSURBEntryAllocationSize = 1, .VSNumberOfURBEntries = 64 };
+    CU_ASSERT_EQUAL(GEN7_3DSTATE_URB_VS_pack(u, &uv), 0);
+    CU_ASSERT_TRUE(port_inject(unit_port(r.urb, "state", 0),
+                               state_msg_gen(r.sim, 7, "3DSTATE_URB_VS", u, 2)));
+    to_vf(&r, state_msg_gen(r.sim, 7, "3DSTATE_URB_VS", u, 2));
+    fill_vb0(&r, 3);
+    for (uint32_t i = 0; i < 4; i++) {
+        uint32_t v = 1000 + i;
+        gpu_memory_write(r.mem, VB1 + 4 * i, &v, 4, NULL);
+    }
+    uint32_t dw[9] = { 0 };
+    struct GEN7_3DSTATE_VERTEX_BUFFERS vbh = { GEN7_3DSTATE_VERTEX_BUFFERS_header };
+    vbh.DWordLength = 7;
+    CU_ASSERT_EQUAL(GEN7_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbh), 0);
+    struct GEN7_VERTEX_BUFFER_STATE b0 = { .VertexBufferIndex = 0, .AddressModifyEnable = true,
+                                           .BufferStartingAddress = VB0, .EndAddress = VB0 + 31,
+                                           .BufferPitch = 16 };
+    struct GEN7_VERTEX_BUFFER_STATE b1 = {
+        .VertexBufferIndex = 1, .AddressModifyEnable = true, .BufferStartingAddress = VB1,
+        .EndAddress = VB1 + 15, .BufferPitch = 4,
+        .BufferAccessType = GEN7_VERTEX_BUFFER_STATE_BufferAccessType_INSTANCEDATA,
+        .InstanceDataStepRate = 2 };
+    CU_ASSERT_EQUAL(GEN7_VERTEX_BUFFER_STATE_pack(dw + 1, &b0), 0);
+    CU_ASSERT_EQUAL(GEN7_VERTEX_BUFFER_STATE_pack(dw + 5, &b1), 0);
+    to_vf(&r, state_msg_gen(r.sim, 7, "3DSTATE_VERTEX_BUFFERS", dw, 9));
+    uint32_t ve[5] = { 0 };
+    struct GEN7_3DSTATE_VERTEX_ELEMENTS eh = { GEN7_3DSTATE_VERTEX_ELEMENTS_header };
+    eh.DWordLength = 3;
+    CU_ASSERT_EQUAL(GEN7_3DSTATE_VERTEX_ELEMENTS_pack(ve, &eh), 0);
+    struct GEN7_VERTEX_ELEMENT_STATE e0 = {
+        .VertexBufferIndex = 0, .Valid = true, .SourceElementFormat = SURFACE_FORMAT_R32G32B32A32_FLOAT,
+        .Component0Control = SRC, .Component1Control = SRC, .Component2Control = SRC,
+        .Component3Control = SRC };
+    struct GEN7_VERTEX_ELEMENT_STATE e1 = {
+        .VertexBufferIndex = 1, .Valid = true, .SourceElementFormat = SURFACE_FORMAT_R32_UINT,
+        .Component0Control = SRC, .Component1Control = VFCOMP_STORE_VID,
+        .Component2Control = VFCOMP_STORE_IID, .Component3Control = VFCOMP_STORE_0 };
+    CU_ASSERT_EQUAL(GEN7_VERTEX_ELEMENT_STATE_pack(ve + 1, &e0), 0);
+    CU_ASSERT_EQUAL(GEN7_VERTEX_ELEMENT_STATE_pack(ve + 3, &e1), 0);
+    to_vf(&r, state_msg_gen(r.sim, 7, "3DSTATE_VERTEX_ELEMENTS", ve, 5));
+    uint32_t pd[GEN7_3DPRIMITIVE_length];
+    struct GEN7_3DPRIMITIVE d = { GEN7_3DPRIMITIVE_header,
+                                  .PrimitiveTopologyType = GEN7_3DPRIMITIVE_PrimitiveTopologyType_POINTLIST,
+                                  .VertexCountPerInstance = 3, .InstanceCount = 4,
+                                  .StartInstanceLocation = 1 };
+    CU_ASSERT_EQUAL(GEN7_3DPRIMITIVE_pack(pd, &d), 0);
+    to_vf(&r, state_msg_gen(r.sim, 7, "3DPRIMITIVE", pd, GEN7_3DPRIMITIVE_length));
+    run(&r);
+    const struct primitive_packet *p[12];
+    CU_ASSERT_EQUAL_FATAL(primitives(&r, p, 12), 12);
+    for (uint32_t k = 0; k < 4; k++)
+        for (uint32_t v = 0; v < 3; v++) {
+            const struct primitive_packet *q = p[3 * k + v];
+            uint32_t h = q->handles[0];
+            CU_ASSERT_EQUAL(q->topology, PRIM_POINTLIST);
+            if (v < 2) {
+                CU_ASSERT_EQUAL(vertex_of(&r, h), (int)v);
+            } else {
+                for (uint32_t c = 0; c < 4; c++)
+                    CU_ASSERT_EQUAL(vue_dword(&r, h, c), 0);        /* past End Address */
+            }
+            CU_ASSERT_EQUAL(vue_dword(&r, h, 4), 1000 + 1 + k / 2);
+            CU_ASSERT_EQUAL(vue_dword(&r, h, 5), v);          /* VertexID */
+            CU_ASSERT_EQUAL(vue_dword(&r, h, 6), k);          /* InstanceID */
+        }
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.out_of_bounds"), 4);
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.unsupported_gen"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.state"), 0);
+    sim_destroy(r.sim);
+}
+
 /* Cut index: DWORD indices 0 1 2 3 cut 4 5 6 of a TRISTRIP with the cut enabled:
  * (0 1 2) (1 2 3), then a new strip (4 5 6) flagged START and RESTARTED
  * (003 L11867-11883; 001 L4870-4885); the cut is no vertex of an object. */
@@ -993,6 +1083,8 @@ static const struct test_case cases[] = {
     { "conversion and VUE layout", test_conversion_and_layout },
     { "vertex cache", test_vertex_cache },
     { "instancing and SGVS", test_instancing_and_sgvs },
+    { "Gen7 vertex buffers: End Address, per-buffer instancing, STORE_VID/IID",
+      test_gen7_buffers },
     { "cut index", test_cut_index },
     { "out of bounds", test_out_of_bounds },
     { "indirect", test_indirect },

@@ -472,6 +472,63 @@ static void test_payload_batches_and_order(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7 (seed 003 L12220-12251, the SIMD4x2 payload; byt_tri's 3DSTATE_VS
+ * L3307: Kernel Start Pointer 0, Read Length 1, GRF start 1): two vertices
+ * per thread, R0.0 / R0.1 their URB handles, then per 128-bit element one
+ * register with vertex 0 in DW3:0 and vertex 1 in DW7:4; 4 channels enabled
+ * per vertex present. A triangle of 3 new vertices takes 2 threads. */
+static void test_gen7_simd4x2(void)
+{
+    struct rig r = rig_new(NULL);
+    struct spec_3DSTATE_VS *v;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_VS, 6, sizeof *v, (void **)&v);
+    ((struct cs_state_packet *)m->payload)->gen = 7;
+    v->Enable = true;
+    v->StatisticsEnable = true;
+    v->KernelStartPointer = 0;          /* the first kernel of the instruction state */
+    v->VertexURBEntryReadOffset = 1;
+    v->VertexURBEntryReadLength = 1;
+    v->DispatchGRFStartRegisterForURBData = 1;
+    v->MaximumNumberOfThreads = 3;
+    to_vs(&r, m);
+    triangle(&r, 0, 1, 2, 0x7, 20);
+    run(&r, 60);
+    CU_ASSERT_EQUAL_FATAL(dispatches(&r), 2);
+    uint32_t i1, i2;
+    const struct catcher *c1 = dispatch_of(&r, 1, &i1), *c2 = dispatch_of(&r, 2, &i2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c2);
+    const struct eu_dispatch *d1 = &c1->head[i1], *d2 = &c2->head[i2];
+    CU_ASSERT_EQUAL(d1->dmask, 0xff);
+    CU_ASSERT_EQUAL(d2->dmask, 0x0f);
+    CU_ASSERT_EQUAL(d1->grf_count, 1 + 2);             /* R0, then 2 element registers */
+    CU_ASSERT_EQUAL(c1->grf[i1][0][0], r.handles[0]);
+    CU_ASSERT_EQUAL(c1->grf[i1][0][1], r.handles[1]);
+    CU_ASSERT_EQUAL(c2->grf[i2][0][0], r.handles[2]);
+    CU_ASSERT_EQUAL(c2->grf[i2][0][1], 0);
+    /* row 1 = VUE dwords 8..15: R1 holds dwords 8..11, R2 dwords 12..15 */
+    uint32_t wrong = 0;
+    for (uint32_t reg = 0; reg < 2; reg++)
+        for (uint32_t c = 0; c < 4; c++) {
+            wrong += c1->grf[i1][1 + reg][c] != 0x1000u * 0 + 8 + 4 * reg + c;
+            wrong += c1->grf[i1][1 + reg][4 + c] != 0x1000u * 1 + 8 + 4 * reg + c;
+            wrong += c2->grf[i2][1 + reg][c] != 0x1000u * 2 + 8 + 4 * reg + c;
+            wrong += c2->grf[i2][1 + reg][4 + c] != 0;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    eot_write(&r, 1);
+    eot_write(&r, 2);
+    run(&r, 40);
+    const struct primitive_packet *out[CATCH_MAX];
+    CU_ASSERT_EQUAL(primitives(r.hs, out), 1);
+    CU_ASSERT_EQUAL(stat(&r, "threads"), 2);
+    CU_ASSERT_EQUAL(stat(&r, "partial_threads"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "bad.simd4x2"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "bad.kernel"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "bad.grf_start"), 0);
+    sim_destroy(r.sim);
+}
+
 static void test_partial_release_cache_hits_and_sync(void)
 {
     struct rig r = rig_new(NULL);
@@ -671,6 +728,7 @@ static void test_real_eus(void)
 }
 
 static const struct test_case cases[] = {
+    { "Gen7 SIMD4x2 dispatch: handles in R0, interleaved vertex data", test_gen7_simd4x2 },
     { "SIMD8 payload from the URB, batches of 8, primitives in order after their threads",
       test_payload_batches_and_order },
     { "partial threads, cache hits, VS_INVOCATION_COUNT and the pipeline sync",

@@ -111,7 +111,7 @@ static const struct param_desc om_params[] = {
                     "messages in flight at most"),
     PARAM_U32_FIELD("messages_per_cycle", struct om, messages_per_cycle, 1, 1, 64,
                     "messages taken per cycle"),
-    PARAM_U32_FIELD("gen", struct om, gen, 9, 8, 9,
+    PARAM_U32_FIELD("gen", struct om, gen, 9, 7, 9,
                     "generation of state layouts when a thread names none"),
     PARAM_END
 };
@@ -324,10 +324,15 @@ static bool resolve_rt(struct om *s, struct unit *u, struct gpu_address_space *a
     struct gt_error err;
     uint32_t entry;
     unsigned gen = c->valid && c->gen ? c->gen : s->gen;
+    /* a binding table entry points at 64-byte aligned state on Gen8/Gen9, at
+     * 32-byte aligned state on Gen7 (its SURFACE_STATE is 8 dwords; Mesa's
+     * genxml gen7.xml BINDING_TABLE_STATE: Surface State Pointer 31:5) */
+    uint32_t entry_mask = gen <= 7 ? ~31u : ~63u;
     if (!c->valid || bti >= 240 ||
         gpu_address_space_read(as, c->surface_state_base + c->binding_table + 4ull * bti, &entry,
                                4, &err) < 0 ||
-        gpu_address_space_read(as, c->surface_state_base + (entry & ~63u), rt->dw, 64, &err) < 0) {
+        gpu_address_space_read(as, c->surface_state_base + (entry & entry_mask), rt->dw, 64,
+                               &err) < 0) {
         s->state_read_failures++;
         return false;
     }

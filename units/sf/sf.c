@@ -29,6 +29,7 @@ struct sf {
     struct ff_stage ff;
     struct port *urb, *urb_reply, *drained;
     /* state */
+    uint32_t gen;                   /* of the last state packet */
     uint32_t maximum_vp_index;      /* 3DSTATE_CLIP */
     bool force_zero_rta_index;
     uint64_t dynamic_base;
@@ -130,9 +131,53 @@ static const struct stat_desc sf_stats[] = {
 
 /* ---- state ------------------------------------------------------------------- */
 
+/* Gen7's 3DSTATE_SF also carries what Gen8 moved to 3DSTATE_RASTER (seed 000
+ * L1681-2041, notes/004-000-commands.md: DW1 depth format, fill modes,
+ * winding, depth-offset enables; DW2 AA enable, cull mode, scissor enable;
+ * DW4-6 the depth offset floats). */
+static void take_sf_gen7_raster(struct sf *s, const struct spec_3DSTATE_SF *v)
+{
+    s->setup.cull_mode = v->CullMode;
+    s->setup.front_winding = v->FrontWinding;
+    s->setup.scissor_enable = v->ScissorRectangleEnable;
+    s->raster_depth_offset_solid = v->GlobalDepthOffsetEnableSolid;
+    s->setup.depth_offset_constant = v->GlobalDepthOffsetConstant;
+    s->setup.depth_offset_scale = v->GlobalDepthOffsetScale;
+    s->setup.depth_offset_clamp = v->GlobalDepthOffsetClamp;
+    s->non_solid_fill = v->FrontFaceFillMode != 0 || v->BackFaceFillMode != 0;
+    s->antialiasing = v->AntialiasingEnable;
+}
+
+/* Gen7's 3DSTATE_SBE holds its own swizzles (DW2-9), point-sprite (DW10),
+ * constant-interpolation (DW11) and wrap-shortest (DW12-13) fields, which
+ * Gen8 split into 3DSTATE_SBE_SWIZ (seed 000 L1304-1633); its read offset and
+ * length are always the ones used (Gen8's Force bits do not exist). Not
+ * modelled: Attribute Swizzle Control Mode (SWIZ_16_31, for attributes 16-31
+ * of GS-less pipelines). */
+static void take_sbe_gen7(struct sf *s, const struct spec_3DSTATE_SBE *v)
+{
+    for (uint32_t i = 0; i < SBE_SWIZZLED; i++)
+        s->sbe.detail[i] = (uint16_t)v->Attribute[i];
+    const uint32_t wrap[16] = {
+        v->Attribute0WrapShortestEnables, v->Attribute1WrapShortestEnables,
+        v->Attribute2WrapShortestEnables, v->Attribute3WrapShortestEnables,
+        v->Attribute4WrapShortestEnables, v->Attribute5WrapShortestEnables,
+        v->Attribute6WrapShortestEnables, v->Attribute7WrapShortestEnables,
+        v->Attribute8WrapShortestEnables, v->Attribute9WrapShortestEnables,
+        v->Attribute10WrapShortestEnables, v->Attribute11WrapShortestEnables,
+        v->Attribute12WrapShortestEnables, v->Attribute13WrapShortestEnables,
+        v->Attribute14WrapShortestEnables, v->Attribute15WrapShortestEnables,
+    };
+    for (uint32_t i = 0; i < SBE_SWIZZLED && i < 16; i++)
+        s->sbe.wrap_shortest[i] = (uint8_t)(wrap[i] & 0xfu);
+    s->force_read_offset = true;
+    s->force_read_length = true;
+}
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sf *s = context;
+    s->gen = p->gen;
     switch ((enum spec_id)p->id) {
     case SPEC_ID_STATE_BASE_ADDRESS: {
         const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
@@ -152,6 +197,10 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->line_provoking = v->LineStripListProvokingVertexSelect;
         s->fan_provoking = v->TriangleFanProvokingVertexSelect;
         s->last_pixel = v->LastPixelEnable;
+        if (p->gen == 7) {
+            take_sf_gen7_raster(s, v);
+            s->setup.depth_format = v->DepthBufferSurfaceFormat;
+        }
         break;
     }
     case SPEC_ID_3DSTATE_CLIP: {
@@ -227,6 +276,8 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->force_read_length = v->ForceVertexURBEntryReadLength;
         s->sbe_read_offset = v->VertexURBEntryReadOffset;
         s->sbe_read_length = v->VertexURBEntryReadLength;
+        if (p->gen == 7)
+            take_sbe_gen7(s, v);
         break;
     }
     case SPEC_ID_3DSTATE_SBE_SWIZ: {
@@ -475,7 +526,9 @@ static void setup_state(const struct sf *s, uint32_t vpi, struct sf_setup_state 
     *st = s->setup;
     if (!st->subpixel_bits)
         st->subpixel_bits = 8;
-    st->viewport_extents_enable = s->viewport_transform;
+    /* Gen7's SF_CLIP_VIEWPORT has no X/Y Min/Max ViewPort (DW12-15 are Gen8's;
+     * Mesa's genxml gen7.xml): no viewport extents test there */
+    st->viewport_extents_enable = s->viewport_transform && s->gen != 7;
     st->viewport_x_min = s->viewport[vpi].XMinViewPort;
     st->viewport_y_min = s->viewport[vpi].YMinViewPort;
     st->viewport_x_max = s->viewport[vpi].XMaxViewPort;

@@ -56,6 +56,12 @@
  *        read failures, stall.urb, stall.wm, plus the ff_stage counters
  *        under "ff.".
  *
+ * Gen7 (issue 14): 3DSTATE_SF also carries the raster state Gen8 moved to
+ * 3DSTATE_RASTER (cull mode, winding, scissor enable, fill modes, depth
+ * offset, AA; seed 000 L1681-2041), 3DSTATE_SBE its own swizzles and
+ * wrap-shortest enables (seed 000 L1304-1633) with its read offset/length
+ * always used; Gen7's SF_CLIP_VIEWPORT has no viewport extents (no test).
+ *
  * Not modelled: zero-width (GIQ diamond) and antialiased lines (drawn as
  * width-1 / non-AA parallelograms), line stipple, WIREFRAME and
  * POINT fill modes (drawn SOLID, counted), smooth points, multisample

@@ -19,7 +19,9 @@
 
 #define KIB 1024u
 #define URB_START_UNIT_BYTES (8u * KIB)     /* URB Starting Address: 8 KB (004 L6335) */
-#define URB_PUSH_UNIT_BYTES (2u * KIB)      /* push-constant offset and size: 2 KB (004 L4620-4632) */
+/* push-constant offsets and sizes are kept in KB: the commands' units are 2 KB
+ * on Gen8/Gen9 (004 L4620-4632) and 1 KB on Gen7 (seed 000 L826-902) */
+#define URB_PUSH_UNIT_BYTES (1u * KIB)
 #define URB_PUSH_LIMIT_BYTES (32u * KIB)    /* PC buffers in the first 32 KB (003 L11329) */
 #define URB_MAX_FF_ROWS 1024u               /* rows one stage READ/WRITE may carry */
 
@@ -375,8 +377,9 @@ static void take_state(struct urb *s, struct unit *u, struct msg *m)
 #define PUSH_STATE(STAGE, INDEX)                                                              \
     case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_##STAGE: {                                       \
         const struct spec_3DSTATE_PUSH_CONSTANT_ALLOC_##STAGE *v = cs_state_common(p);       \
-        s->push_offset[INDEX] = v->ConstantBufferOffset;                                      \
-        s->push_size[INDEX] = v->ConstantBufferSize;                                          \
+        uint32_t kib = p->gen == 7 ? 1u : 2u;                                                 \
+        s->push_offset[INDEX] = v->ConstantBufferOffset * kib;                                \
+        s->push_size[INDEX] = v->ConstantBufferSize * kib;                                    \
         s->state_push++;                                                                      \
         s->state_dirty = true;                                                                \
         break;                                                                                \

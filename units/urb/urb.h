@@ -76,8 +76,12 @@
  *        check.overlaps, check.beyond_urb, check.entry_count_rule,
  *        check.push_constant_beyond_32kb, check.start_below_32kb.
  *
- * Not modelled: Gen7's descriptor layout and Gen4's fences (their SENDs are
- * counted as unsupported); 3DSTATE_URB_CLEAR, MI_URB_ATOMIC_ALLOC and the
+ * Gen7: its descriptor layout (opcode 2:0, Global Offset 13:3, Swizzle 14,
+ * Complete 15, Per-Slot Offset 16; HWORD/OWORD/ATOMIC_MOV/INC forms) and its
+ * push-constant units of 1 KB (Gen8/Gen9: 2 KB).
+ *
+ * Not modelled: Gen4's fences (their SENDs are counted as unsupported); the
+ * Gen7 Complete bit (entries are complete when the EOT write lands); 3DSTATE_URB_CLEAR, MI_URB_ATOMIC_ALLOC and the
  * MI_*_URB_MEM commands; the minimum and maximum entry counts per dispatch
  * mode (a gap, Vol 2); the HS tessellation-factor cull test of M0.5[7:0];
  * "not written to GRF" dwords of a read (disabled channels come back as 0 and

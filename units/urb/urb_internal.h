@@ -73,7 +73,7 @@ struct urb {
     uint32_t store_bytes;
     /* allocation state */
     struct urb_pool pool[URB_CLIENT_COUNT];
-    uint32_t push_offset[URB_PUSH_STAGES], push_size[URB_PUSH_STAGES];    /* 2 KB units */
+    uint32_t push_offset[URB_PUSH_STAGES], push_size[URB_PUSH_STAGES];    /* KB */
     bool state_dirty;
     /* timing */
     struct urb_txn *txn;

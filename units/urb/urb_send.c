@@ -1,5 +1,6 @@
 /* units/urb/urb_send.c - the URB shared function (SFID 6) on Gen8/Gen9: the
- * message forms of seed 003 L8455-9015 executed on the URB's store. */
+ * message forms of seed 003 L8455-9015 executed on the URB's store; Gen7's
+ * HWORD/OWORD/atomic forms with their narrower descriptor (desc_fields). */
 #include <string.h>
 
 #include "msg_desc.h"
@@ -88,15 +89,36 @@ static bool dword_address(const struct oword_form *f, uint32_t phase, uint32_t d
     return true;
 }
 
+/* The descriptor fields of the HWORD/OWORD forms: Gen8/Gen9 (L8490-8500) or
+ * Gen7's narrower layout (opcode 2:0, Global Offset 13:3, Swizzle Control 14,
+ * Complete 15, Per-Slot Offset 16: Mesa's brw_eu_defines.h / genxml gen7; the
+ * opcodes 0-5 number as on Gen8). */
+struct urb_desc_fields {
+    uint32_t global;
+    bool per_slot, interleaved;
+};
+
+static struct urb_desc_fields desc_fields(const struct eu_send_msg *p)
+{
+    if (p->ctx.valid && p->ctx.gen == 7)
+        return (struct urb_desc_fields){ .global = desc_urb_global_offset_gen7(p->desc),
+                                         .per_slot = desc_urb_per_slot_offset_gen7(p->desc) != 0,
+                                         .interleaved = desc_urb_swizzle_gen7(p->desc) != 0 };
+    return (struct urb_desc_fields){ .global = desc_urb_global_offset_gen8(p->desc),
+                                     .per_slot = desc_urb_per_slot_offset_gen8(p->desc) != 0,
+                                     .interleaved = desc_urb_swizzle_gen8(p->desc) != 0 };
+}
+
 static bool hword_oword(struct urb *s, const struct eu_send_msg *p, uint32_t regs,
                         uint8_t (*wb)[32], uint32_t rlen, struct urb_lines *lines, unsigned opcode)
 {
     bool write = opcode == DESC_URB_WRITE_HWORD || opcode == DESC_URB_WRITE_OWORD;
+    struct urb_desc_fields fields = desc_fields(p);
     struct oword_form f = { .oword = opcode == DESC_URB_WRITE_OWORD || opcode == DESC_URB_READ_OWORD,
-                            .interleaved = desc_urb_swizzle_gen8(p->desc) != 0 };
+                            .interleaved = fields.interleaved };
     uint32_t unit = f.oword ? 16u : 32u;    /* Global Offset: 256-bit, OWORD 128-bit (L8499) */
-    uint32_t global = desc_urb_global_offset_gen8(p->desc);
-    bool per_slot = desc_urb_per_slot_offset_gen8(p->desc) != 0;
+    uint32_t global = fields.global;
+    bool per_slot = fields.per_slot;
     uint32_t m5 = reg_dword(p, 0, 5);
     f.high = (m5 >> 16) & 1;                /* High OWORD Enable (L8514) */
     /* M0.5[15:8] ANDed with the execution mask's low 8 bits (L8463, L8515-8523) */
@@ -165,10 +187,11 @@ static bool simd8(struct urb *s, const struct eu_send_msg *p, uint32_t regs, uin
 static bool atomic(struct urb *s, const struct eu_send_msg *p, uint8_t (*wb)[32], uint32_t rlen,
                    struct urb_lines *lines, unsigned opcode)
 {
-    if (desc_urb_per_slot_offset_gen8(p->desc) || desc_urb_swizzle_gen8(p->desc))
+    struct urb_desc_fields fields = desc_fields(p);
+    if (fields.per_slot || fields.interleaved)
         s->bad_messages++;          /* both "must be 0 for URB_ATOMIC_*" (L8493, L8498) */
     uint32_t handle = reg_dword(p, 0, 0) & 0xffffu;
-    uint64_t address = (uint64_t)urb_handle_offset(handle) + 4u * desc_urb_global_offset_gen8(p->desc);
+    uint64_t address = (uint64_t)urb_handle_offset(handle) + 4u * fields.global;
     uint32_t src0 = reg_dword(p, 0, 2);
     uint32_t old = urb_read_dword(s, lines, address);
     uint32_t value = opcode == DESC_URB_ATOMIC_MOV ? src0
@@ -184,7 +207,8 @@ static bool atomic(struct urb *s, const struct eu_send_msg *p, uint8_t (*wb)[32]
 bool urb_execute_send(struct urb *s, struct unit *u, const struct eu_send_msg *p, uint32_t regs,
                       uint8_t (*wb)[32], uint32_t rlen, struct urb_lines *lines)
 {
-    if (p->ctx.valid && p->ctx.gen && p->ctx.gen < 8) {
+    bool gen7 = p->ctx.valid && p->ctx.gen == 7;
+    if (p->ctx.valid && p->ctx.gen && p->ctx.gen < 7) {
         s->unsupported++;
         urb_warn_once(s, u, 1, "URB messages of Gen%u are not modelled (zeros returned)", p->ctx.gen);
         return false;
@@ -195,7 +219,12 @@ bool urb_execute_send(struct urb *s, struct unit *u, const struct eu_send_msg *p
     }
     if (!desc_msg_header_present(p->desc))
         s->bad_messages++;      /* "This bit must be 1 for all URB messages" (L8491) */
-    unsigned opcode = desc_urb_opcode_gen8(p->desc);
+    unsigned opcode = gen7 ? desc_urb_opcode_gen7(p->desc) : desc_urb_opcode_gen8(p->desc);
+    if (gen7 && opcode > DESC_URB_ATOMIC_INC) {
+        s->unsupported++;       /* Gen7 has no ATOMIC_ADD or SIMD8 forms (3 opcode bits) */
+        urb_warn_once(s, u, 2, "Gen7 URB opcode %u is reserved: zeros returned", opcode);
+        return false;
+    }
     bool write = opcode == DESC_URB_WRITE_HWORD || opcode == DESC_URB_WRITE_OWORD ||
                  opcode == DESC_URB_SIMD8_WRITE;
     if ((p->flags & EU_SEND_EOT) && !write)    /* not on reads or atomics (L8461) */

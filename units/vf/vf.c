@@ -110,7 +110,7 @@ static const struct stat_desc vf_stats[] = {
       "component controls with no meaning"),
     C("bad.topology", bad_topology, "draws", "draws of a topology VF does not know (skipped)"),
     C("bad.state", bad_state, "packets", "malformed or out-of-range VF state"),
-    C("bad.unsupported_gen", unsupported_gen, "packets", "VF state of a generation before Gen8"),
+    C("bad.unsupported_gen", unsupported_gen, "packets", "VF state of a generation before Gen7"),
     C("bad.messages", bad_messages, "messages", "malformed or unexpected messages"),
     C("bad.address_faults", address_faults, "reads", "vertex or index reads that faulted"),
     C("bad.sgvs_beyond_entry", sgvs_beyond_entry, "vertices",
@@ -141,10 +141,10 @@ static const struct key_figure vf_key_figures[] = {
 
 static bool gen_ok(struct vf *s, const struct cs_state_packet *p)
 {
-    if (p->gen >= 8)
+    if (p->gen >= 7)
         return true;
     s->unsupported_gen++;
-    vf_warn_once(s, 7, "VF state of gen %u is not modelled (Gen8/Gen9 only)", p->gen);
+    vf_warn_once(s, 7, "VF state of gen %u is not modelled (Gen7-Gen9 only)", p->gen);
     return false;
 }
 
@@ -244,12 +244,16 @@ static void take_state(void *context, const struct cs_state_packet *p)
     }
     switch ((enum spec_id)p->id) {
     case SPEC_ID_3DSTATE_VERTEX_BUFFERS:
-        if (gen_ok(s, p))
+        if (p->gen == 7)
+            vf_take_vertex_buffers_gen7(s, p);
+        else if (gen_ok(s, p))
             take_vertex_buffers(s, p);
         break;
     case SPEC_ID_3DSTATE_VERTEX_ELEMENTS:
         if (gen_ok(s, p))
             take_vertex_elements(s, p);
+        if (p->gen == 7)
+            vf_gen7_element_instancing(s);
         break;
     case SPEC_ID_3DSTATE_INDEX_BUFFER: {
         const struct spec_3DSTATE_INDEX_BUFFER *v = cs_state_common(p);
@@ -261,6 +265,16 @@ static void take_state(void *context, const struct cs_state_packet *p)
         }
         s->ib_base = v->BufferStartingAddress;
         s->ib_size = v->BufferSize;
+        if (p->gen == 7) {
+            /* Gen7: an inclusive Buffer Ending Address, and Cut Index Enable in
+             * the header (the cut index is all ones of the index size: seed
+             * 000 has no 3DSTATE_VF; Mesa's genxml gen7.xml) */
+            uint64_t end = v->BufferEndingAddress + 1;
+            s->ib_size = end > v->BufferStartingAddress ? (uint32_t)(end - v->BufferStartingAddress) : 0;
+            s->cut_indexed = v->CutIndexEnable;
+            unsigned bytes = vf_index_bytes(v->IndexFormat);
+            s->cut_index = bytes >= 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1u;
+        }
         s->ib_format = v->IndexFormat;
         s->ib_valid = vf_index_bytes(v->IndexFormat) != 0;
         break; }

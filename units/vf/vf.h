@@ -106,7 +106,12 @@
  *        address_faults, sgvs_beyond_entry, urb_too_small), dangling, cuts,
  *        IA_VERTICES_COUNT, IA_PRIMITIVES_COUNT, registers_written, syncs, ff.*.
  *
- * Not modelled: Gen4-Gen7 state layouts (counted), the edge flag (Edge Flag
+ * Gen7 (vf_gen7.c): VERTEX_BUFFER_STATE's inclusive End Address and per-buffer
+ * instancing (INSTANCEDATA, Instance Data Step Rate), 3DSTATE_INDEX_BUFFER's
+ * Buffer Ending Address and header Cut Index Enable (cut value all ones of the
+ * index size), the topology from 3DPRIMITIVE, STORE_VID/STORE_IID.
+ *
+ * Not modelled: Gen4-Gen6 state layouts (counted), the edge flag (Edge Flag
  * Enable elements are counted; primitive.h has no edge flags), the GS
  * Reorder Mode for strips (each strip triangle leaves as its own packet in
  * strip order, typed as the draw's topology; an inverted one - odd of

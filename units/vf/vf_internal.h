@@ -98,6 +98,9 @@ struct vf {
     uint32_t element_count;         /* valid elements from element 0 */
     bool instancing[VF_MAX_ELEMENTS];
     uint32_t step_rate[VF_MAX_ELEMENTS];
+    /* Gen7: instancing is per buffer (vf_gen7.c) */
+    bool gen7_instance_data[VF_MAX_BUFFERS];
+    uint32_t gen7_step_rate[VF_MAX_BUFFERS];
     uint64_t ib_base;
     uint32_t ib_size, ib_format;
     bool ib_valid;
@@ -153,6 +156,11 @@ void vf_draw_reset(struct vf *s);
 bool vf_draw_start(struct vf *s, const struct cs_state_packet *p);
 /* Advances the active draw; true when it is complete (everything sent and released). */
 bool vf_draw_step(struct vf *s);
+
+/* vf_gen7.c: Gen7 VERTEX_BUFFER_STATE (End Address, per-buffer instancing) */
+void vf_take_vertex_buffers_gen7(struct vf *s, const struct cs_state_packet *p);
+/* Gen7: each element steps as its buffer's Buffer Access Type says */
+void vf_gen7_element_instancing(struct vf *s);
 
 /* vf_io.c: the URB and L3 sides */
 void vf_io_replies(struct vf *s);

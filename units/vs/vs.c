@@ -79,6 +79,10 @@ struct vs {
     uint32_t grf_start;                     /* where constants + vertex data start (>= 2) */
     bool statistics;
     bool read_length_cut;
+    /* Gen7 (seed 003 L12220-12251, the SIMD4x2 payload): two vertices per
+     * thread, handles in R0.0/R0.1, vertex data interleaved (vs_dispatch_simd4x2) */
+    bool simd4x2;
+    uint32_t lanes;                         /* vertices per thread: 8, or 2 under SIMD4x2 */
 
     /* params */
     uint32_t per_cycle, max_held;
@@ -137,7 +141,9 @@ static void vs_layout(struct vs *s)
 {
     uint32_t rows = s->read_length;
     uint32_t used = s->grf_start + s->constants.regs;
-    uint32_t room = used < THREAD_PAYLOAD_MAX_REGS ? (THREAD_PAYLOAD_MAX_REGS - used) / 8u : 0;
+    /* a 256-bit row is 8 SIMD8 registers, or 2 interleaved SIMD4x2 ones */
+    uint32_t regs_per_row = s->simd4x2 ? 2u : 8u;
+    uint32_t room = used < THREAD_PAYLOAD_MAX_REGS ? (THREAD_PAYLOAD_MAX_REGS - used) / regs_per_row : 0;
     if (rows > VS_MAX_READ_ROWS)
         rows = VS_MAX_READ_ROWS;
     if (rows > room)
@@ -154,9 +160,27 @@ static void vs_layout(struct vs *s)
     s->read_rows = rows;
 }
 
-static void take_vs(struct vs *s, const struct spec_3DSTATE_VS *v)
+static void close_open_batch(struct vs *s);
+
+/* Whether the VS shades: enabled, with a kernel. Kernel Start Pointer 0 is the
+ * first byte of the instruction state, where crocus puts its kernels on Gen7
+ * (byt_tri's VS); on Gen8/Gen9 it is taken as no kernel (counted). */
+static bool vs_shades(const struct vs *s)
+{
+    return s->kernel.enable && (s->kernel.kernel_start != 0 || s->simd4x2);
+}
+
+static void take_vs(struct vs *s, const struct spec_3DSTATE_VS *v, uint32_t gen)
 {
     s->state_vs++;
+    /* Gen7's VS runs SIMD4x2 (vec4) threads only: the SIMD8 Dispatch Enable
+     * bit is Gen8's (seed 004 3DSTATE_VS; Mesa's genxml gen7.xml has none) */
+    bool simd4x2 = gen == 7;
+    if (simd4x2 != s->simd4x2)
+        close_open_batch(s);
+    s->simd4x2 = simd4x2;
+    s->lanes = simd4x2 ? 2u : VS_LANES;
+    uint32_t first_data_reg = simd4x2 ? 1u : VS_FIRST_DATA_REG;     /* R0; or R0 and R1 */
     struct stage_kernel *k = &s->kernel;
     k->enable = v->Enable;
     k->kernel_start = v->KernelStartPointer;
@@ -175,26 +199,26 @@ static void take_vs(struct vs *s, const struct spec_3DSTATE_VS *v)
     s->grf_start = v->DispatchGRFStartRegisterForURBData;
     s->read_length_cut = false;
     if (!k->enable) {
-        if (s->grf_start < VS_FIRST_DATA_REG)
-            s->grf_start = VS_FIRST_DATA_REG;
+        if (s->grf_start < first_data_reg)
+            s->grf_start = first_data_reg;
         vs_layout(s);
         return;
     }
-    if (!k->kernel_start) {
+    if (!k->kernel_start && !simd4x2) {
         s->bad_kernel++;
         warn_once(s, WARN_KERNEL, "3DSTATE_VS enables the VS with a Kernel Start Pointer of 0: "
                   "vertices pass unshaded");
     }
-    if (!v->SIMD8DispatchEnable) {
+    if (!simd4x2 && !v->SIMD8DispatchEnable) {
         s->bad_simd4x2++;
         warn_once(s, WARN_SIMD4X2, "3DSTATE_VS asks for SIMD4x2 dispatch, not modelled: SIMD8 "
                   "payloads are sent");
     }
-    if (s->grf_start < VS_FIRST_DATA_REG) {
+    if (s->grf_start < first_data_reg) {
         s->bad_grf_start++;
         warn_once(s, WARN_GRF_START, "Dispatch GRF Start Register For URB Data %u would overwrite "
-                  "R0/R1 of the SIMD8 VS payload: R2 used", s->grf_start);
-        s->grf_start = VS_FIRST_DATA_REG;
+                  "the VS payload's header: R%u used", s->grf_start, first_data_reg);
+        s->grf_start = first_data_reg;
     }
     if (!s->read_length) {
         /* "A zero value is INVALID" (L11731): no vertex data is pushed */
@@ -216,7 +240,7 @@ static void vs_take_state(void *context, const struct cs_state_packet *p)
         stage_bases_take(&s->bases, body);
         break;
     case SPEC_ID_3DSTATE_VS:
-        take_vs(s, body);
+        take_vs(s, body, p->gen);
         break;
     case SPEC_ID_3DSTATE_CONSTANT_VS:
         s->state_constant++;
@@ -267,7 +291,7 @@ static void close_open_batch(struct vs *s)
 static uint32_t free_lanes(struct vs *s)
 {
     struct vs_batch *b = open_batch(s);
-    return (b ? VS_LANES - b->count : 0) + (VS_BATCHES - s->batch_count) * VS_LANES;
+    return (b ? s->lanes - b->count : 0) + (VS_BATCHES - s->batch_count) * s->lanes;
 }
 
 static void add_vertex(struct vs *s, uint32_t handle, uint32_t held)
@@ -282,7 +306,7 @@ static void add_vertex(struct vs *s, uint32_t handle, uint32_t held)
     l->held = held;
     l->sent = s->read_rows == 0;
     l->ready = s->read_rows == 0;
-    if (b->count == VS_LANES)
+    if (b->count >= s->lanes)
         b->closed = true;
 }
 
@@ -354,7 +378,7 @@ static void dispatch_batch(struct vs *s, struct vs_batch *b)
 {
     uint32_t first = s->grf_start;
     uint32_t vertex_reg = first + s->constants.regs;
-    uint32_t regs = vertex_reg + s->read_rows * 8u;
+    uint32_t regs = vertex_reg + s->read_rows * (s->simd4x2 ? 2u : 8u);
     if (vertex_reg > THREAD_PAYLOAD_MAX_REGS) {         /* vs_layout() pushed no rows then */
         vertex_reg = THREAD_PAYLOAD_MAX_REGS;
         regs = THREAD_PAYLOAD_MAX_REGS;
@@ -370,6 +394,25 @@ static void dispatch_batch(struct vs *s, struct vs_batch *b)
     struct msg *m = stage_threads_new(&s->threads, s->unit, &s->kernel, &s->bases, &s->space,
                                       regs, dmask, f);
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
+    if (s->simd4x2) {
+        /* SIMD4x2 (L12224-12251): R0.0 / R0.1 URB Return Handle 0 / 1; each
+         * vertex-data register holds one 128-bit element, vertex 0 in DW3:0
+         * and vertex 1 in DW7:4; the dispatch mask enables 4 channels per
+         * vertex present */
+        d->dmask = b->count > 1 ? 0xffu : 0x0fu;
+        for (uint32_t i = 0; i < b->count && i < 2; i++)
+            memcpy(&d->grf[0][4 * i], &b->lane[i].handle, 4);
+        stage_constants_write(&s->constants, d->grf, first, regs);
+        for (uint32_t k = 0; k < s->read_rows * 2u && vertex_reg + k < regs; k++)
+            for (uint32_t i = 0; i < b->count && i < 2; i++)
+                memcpy(&d->grf[vertex_reg + k][16 * i], &b->lane[i].rows[k / 2][16 * (k % 2)], 16);
+        stage_threads_send(&s->threads, s->unit, m);
+        s->threads_dispatched++;
+        s->vertices_shaded += b->count;
+        if (b->count < s->lanes)
+            s->partial_threads++;
+        return;
+    }
     for (uint32_t i = 0; i < b->count; i++)             /* R1.n: vertex n's return handle */
         memcpy(&d->grf[1][4 * i], &b->lane[i].handle, 4);
     stage_constants_write(&s->constants, d->grf, first, regs);
@@ -452,7 +495,7 @@ static enum ff_stage_work_result take_primitive(struct vs *s, struct msg *m)
     uint32_t in_range = p->vertex_count >= 32 ? 0xffffffffu : (1u << p->vertex_count) - 1u;
     uint32_t fresh = p->new_vertices & in_range;
     uint32_t n = popcount32(fresh);
-    bool shade = s->kernel.enable && s->kernel.kernel_start != 0;
+    bool shade = vs_shades(s);
     if (shade) {
         if (s->held_count >= s->max_held) {
             s->stall_held++;
@@ -689,6 +732,8 @@ static void vs_reset(struct unit *u)
     memset(&s->constants, 0, sizeof s->constants);
     s->read_offset = s->read_length = s->read_rows = 0;
     s->grf_start = VS_FIRST_DATA_REG;
+    s->simd4x2 = false;
+    s->lanes = VS_LANES;
     s->statistics = false;
     s->invocations = 0;
     vs_clear(s);

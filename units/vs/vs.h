@@ -42,6 +42,13 @@
  *    push constants' address mode (forwarded); CS_MMIO_SYNC waits until all
  *    work ahead has left, then carries PIPE_REG_VS_INVOCATIONS on
  *    (units/common/mmio.h).
+ *  - Gen7 (issue 14): 3DSTATE_VS of generation 7 runs SIMD4x2 (vec4)
+ *    threads (seed 003 L12220-12251): two vertices per thread, R0.0/R0.1
+ *    their URB return handles, then (after R0 and the constants from Dispatch
+ *    GRF Start, 1 or more) one register per 128-bit element with vertex 0 in
+ *    DW3:0 and vertex 1 in DW7:4; dmask 0xff, or 0x0f for a lone vertex.
+ *    Kernel Start Pointer 0 is a kernel there (crocus puts its VS at the
+ *    instruction base: byt_tri).
  * Bad input (counted in bad.*, logged, never a hang): a Kernel Start Pointer
  * of 0 with the VS enabled (vertices pass unshaded, as if disabled), a Read
  * Length of 0 (INVALID, L11731: no vertex data pushed) or longer than the
@@ -69,7 +76,7 @@
  *        thread dispatch counters (threads.*, STAGE_THREADS_STATS) and the
  *        skeleton's (ff.*, FF_STAGE_STATS).
  *
- * Not modelled: SIMD4x2 dispatch and Single Vertex Dispatch, the VS cache
+ * Not modelled: SIMD4x2 dispatch on Gen8/Gen9 and Single Vertex Dispatch, the VS cache
  * itself (VF decides hits), Vertex Cache Disable (VF's concern), user clip
  * distance bitmasks and output length/offset (later stages read them from
  * the forwarded packet), 3DSTATE_PUSH_CONSTANT_ALLOC_VS and 3DSTATE_URB_VS

@@ -11,6 +11,7 @@
 #include "fabric/msg.h"
 #include "fabric/port.h"
 #include "fabric/sim.h"
+#include "spec/spec.h"
 #include "spec_common.h"
 #include "units/common/depth_stencil.h"
 #include "units/common/ff_stage.h"
@@ -308,6 +309,96 @@ static void take_cc_viewport(struct wm *s, const struct cs_state_packet *p, uint
     }
 }
 
+/* Gen7 keeps depth/stencil state in memory (Mesa's genxml gen7.xml; Gen8
+ * moved it into 3DSTATE_WM_DEPTH_STENCIL): DEPTH_STENCIL_STATE (3 dwords at
+ * Dynamic State Base + 3DSTATE_DEPTH_STENCIL_STATE_POINTERS' pointer) and the
+ * stencil reference values in COLOR_CALC_STATE DW0. Both are gathered into
+ * the Gen8 packet form that WM's early test and the back ends' late test
+ * take (gen7_depth_stencil_packet sends it on). A reference value changed by
+ * a later COLOR_CALC_STATE alone reaches the back ends with the next
+ * DEPTH_STENCIL_STATE pointer (WM's own test sees it at once). */
+static bool read_dynamic_gen7(struct wm *s, const struct cs_state_packet *p, uint64_t pointer,
+                              uint32_t *dw, uint32_t bytes)
+{
+    struct gpu_address_space as;
+    struct gt_error err;
+    gpu_address_space_init(&as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)p->space_format, p->space_root);
+    if (gpu_address_space_read(&as, s->bases.dynamic + pointer, dw, bytes, &err) == 0)
+        return true;
+    s->bad_depth_buffer++;
+    warn_once(s, WARN_DEPTH, "Gen7 depth/stencil state at dynamic offset 0x%llx unreadable: "
+              "depth and stencil tests off", (unsigned long long)pointer);
+    return false;
+}
+
+static void take_depth_stencil_gen7(struct wm *s, const struct cs_state_packet *p, uint64_t pointer)
+{
+    s->state_depth++;
+    struct spec_3DSTATE_WM_DEPTH_STENCIL *d = &s->ds_packet;
+    uint32_t reference = d->StencilReferenceValue, back_reference = d->BackfaceStencilReferenceValue;
+    memset(d, 0, sizeof *d);
+    d->StencilReferenceValue = reference;
+    d->BackfaceStencilReferenceValue = back_reference;
+    uint32_t dw[3];
+    const struct spec_element *e = spec_element_by_id(7, SPEC_ID_DEPTH_STENCIL_STATE);
+    if (!e || !e->unpack_common || !read_dynamic_gen7(s, p, pointer, dw, sizeof dw))
+        return;
+    struct spec_DEPTH_STENCIL_STATE v;
+    memset(&v, 0, sizeof v);
+    e->unpack_common(dw, &v);
+    d->DepthBufferWriteEnable = v.DepthBufferWriteEnable;
+    d->DepthTestEnable = v.DepthTestEnable;
+    d->DepthTestFunction = v.DepthTestFunction;
+    d->StencilBufferWriteEnable = v.StencilBufferWriteEnable;
+    d->StencilTestEnable = v.StencilTestEnable;
+    d->DoubleSidedStencilEnable = v.DoubleSidedStencilEnable;
+    d->StencilTestFunction = v.StencilTestFunction;
+    d->StencilFailOp = v.StencilFailOp;
+    d->StencilPassDepthFailOp = v.StencilPassDepthFailOp;
+    d->StencilPassDepthPassOp = v.StencilPassDepthPassOp;
+    d->BackfaceStencilTestFunction = v.BackfaceStencilTestFunction;
+    d->BackfaceStencilFailOp = v.BackfaceStencilFailOp;
+    d->BackfaceStencilPassDepthFailOp = v.BackfaceStencilPassDepthFailOp;
+    d->BackfaceStencilPassDepthPassOp = v.BackfaceStencilPassDepthPassOp;
+    d->StencilTestMask = v.StencilTestMask;
+    d->StencilWriteMask = v.StencilWriteMask;
+    d->BackfaceStencilTestMask = v.BackfaceStencilTestMask;
+    d->BackfaceStencilWriteMask = v.BackfaceStencilWriteMask;
+}
+
+static void take_color_calc_gen7(struct wm *s, const struct cs_state_packet *p, uint64_t pointer)
+{
+    uint32_t dw[6];
+    const struct spec_element *e = spec_element_by_id(7, SPEC_ID_COLOR_CALC_STATE);
+    if (!e || !e->unpack_common || !read_dynamic_gen7(s, p, pointer, dw, sizeof dw))
+        return;
+    struct spec_COLOR_CALC_STATE v;
+    memset(&v, 0, sizeof v);
+    e->unpack_common(dw, &v);
+    s->ds_packet.StencilReferenceValue = v.StencilReferenceValue;
+    s->ds_packet.BackfaceStencilReferenceValue = v.BackfaceStencilReferenceValue;
+}
+
+/* The gathered Gen7 state as a 3DSTATE_WM_DEPTH_STENCIL packet for the back
+ * ends (no dwords: only the unpacked struct, which is all om reads). */
+static struct msg *gen7_depth_stencil_packet(struct wm *s, const struct cs_state_packet *from)
+{
+    size_t off = cs_state_common_offset(0);
+    size_t bytes = off + sizeof s->ds_packet;
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_STATE, (uint32_t)bytes);
+    memset(m->payload, 0, bytes);
+    struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
+    p->id = SPEC_ID_3DSTATE_WM_DEPTH_STENCIL;
+    p->gen = 7;
+    p->common_offset = (uint32_t)off;
+    p->address = from->address;
+    p->space_format = from->space_format;
+    p->space_root = from->space_root;
+    memcpy((uint8_t *)p + off, &s->ds_packet, sizeof s->ds_packet);
+    return m;
+}
+
 static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_t value,
                             const struct spec_3DSTATE_WM_HZ_OP *v)
 {
@@ -461,6 +552,72 @@ static uint32_t pixel_sample_coverage(const struct wm *s, const struct setup_pri
     return m;
 }
 
+/* Gen7's 3DSTATE_WM carries what Gen8 moved to 3DSTATE_PS_EXTRA and
+ * 3DSTATE_PS_BLEND (seed 000 L3604-3950, notes/004-000-commands.md 3.16):
+ * Thread Dispatch Enable (the driver's WM_INT decision: Gen7 has no PS Valid
+ * / Has Writeable RT), the PS's kill / computed depth / source depth and W /
+ * input coverage bits, the multisample rasterization and dispatch modes, and
+ * the depth clear / resolve and HiZ resolve operations (not modelled: the
+ * draw rasterizes and dispatches nothing, counted in legacy_ops). */
+static void take_wm_gen7(struct wm *s, const struct spec_3DSTATE_WM *v)
+{
+    s->state_wm++;
+    s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
+    s->edsc = v->EarlyDepthStencilControl;
+    s->force_dispatch = 0;          /* NORMAL: Gen7 has no Force Thread Dispatch */
+    s->force_kill = 0;
+    s->statistics = v->StatisticsEnable;
+    s->poly_stipple = v->PolygonStippleEnable;
+    s->ps_valid = v->ThreadDispatchEnable;
+    s->has_writeable_rt = v->ThreadDispatchEnable;
+    s->does_not_write_rt = false;
+    s->has_uav = false;
+    s->kills_pixel = v->PixelShaderKillsPixel;
+    s->computed_depth = v->PixelShaderComputedDepthMode;
+    s->uses_source_depth = v->PixelShaderUsesSourceDepth;
+    s->uses_source_w = v->PixelShaderUsesSourceW;
+    s->uses_coverage_mask = v->PixelShaderUsesInputCoverageMask;
+    s->computes_stencil = false;
+    s->alpha_test = s->alpha_to_coverage = false;   /* BLEND_STATE's, seen by the back end */
+    /* MSRASTMODE_ON_PATTERN (3) rasterizes at the samples; MSDISPMODE_PERSAMPLE
+     * (0) then runs the PS per sample */
+    s->ms_raster_enable = v->MultisampleRasterizationMode == 3;
+    s->per_sample = s->ms_raster_enable && v->MultisampleDispatchMode == 0;
+    if (v->DepthBufferClear || v->DepthBufferResolveEnable ||
+        v->HierarchicalDepthBufferResolveEnable) {
+        s->legacy_ops++;
+        s->ps_valid = s->has_writeable_rt = false;
+    }
+}
+
+/* Gen7's 3DSTATE_PS (seed 000 L119-505): one Maximum Number of Threads (DW4
+ * 31:24, not per PSD) and the Attribute Enable, oMask and Dual Source Blend
+ * bits Gen8 moved to 3DSTATE_PS_EXTRA. */
+static void take_ps_gen7_extra(struct wm *s, const struct spec_3DSTATE_PS *v)
+{
+    s->kernel.max_threads = v->MaximumNumberOfThreads + 1;
+    s->attribute_enable = v->AttributeEnable;
+    s->omask_to_rt = v->OMaskPresentToRenderTarget;
+}
+
+/* Gen7 has no 3DSTATE_SAMPLE_PATTERN: 3DSTATE_MULTISAMPLE's DW2 holds the
+ * positions of samples 0-3 and DW3 those of samples 4-7, a byte each with
+ * the X offset in 7:4 and the Y offset in 3:0 (U0.4; Mesa's genxml gen7.xml),
+ * the byte form sample_pattern keeps. Gen7 has 1, 4 and 8 samples. */
+static void take_multisample_gen7(struct wm *s, const struct cs_state_packet *p)
+{
+    if (p->dword_count < 3) {
+        s->state_other++;       /* too short: the positions stay as they were */
+        return;
+    }
+    uint32_t low = p->dwords[2], high = p->dword_count > 3 ? p->dwords[3] : 0;
+    s->sample_pattern[0][0] = (uint8_t)low;
+    for (unsigned i = 0; i < 4; i++)
+        s->sample_pattern[2][i] = (uint8_t)(low >> (8 * i));
+    for (unsigned i = 0; i < 8; i++)
+        s->sample_pattern[3][i] = (uint8_t)((i < 4 ? low : high) >> (8 * (i % 4)));
+}
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
@@ -471,6 +628,10 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         break;
     case SPEC_ID_3DSTATE_WM: {
         const struct spec_3DSTATE_WM *v = body;
+        if (p->gen == 7) {
+            take_wm_gen7(s, v);
+            break;
+        }
         s->state_wm++;
         s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
         s->edsc = v->EarlyDepthStencilControl;
@@ -513,6 +674,8 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         if (v->RenderTargetFastClearEnable || v->RenderTargetResolveEnable ||
             v->RenderTargetResolveType)
             s->legacy_ops++;        /* fast clear / resolve: the pixel back end's business */
+        if (p->gen == 7)
+            take_ps_gen7_extra(s, v);
         break;
     }
     case SPEC_ID_3DSTATE_PS_EXTRA: {
@@ -546,6 +709,8 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->state_wm++;
         s->pixel_center = v->PixelLocation == 0;
         s->samples = 1u << (v->NumberOfMultisamples & 7u);
+        if (p->gen == 7)
+            take_multisample_gen7(s, p);
         break;
     }
     case SPEC_ID_3DSTATE_DRAWING_RECTANGLE: {
@@ -616,6 +781,16 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
     case SPEC_ID_3DSTATE_CC_STATE_POINTERS:
         s->cc_state_pointer = (uint32_t)((const struct spec_3DSTATE_CC_STATE_POINTERS *)body)
                                   ->ColorCalcStatePointer;
+        if (p->gen == 7)
+            take_color_calc_gen7(s, p, s->cc_state_pointer);
+        break;
+    case SPEC_ID_3DSTATE_DEPTH_STENCIL_STATE_POINTERS:
+        if (p->gen == 7)
+            take_depth_stencil_gen7(s, p,
+                ((const struct spec_3DSTATE_DEPTH_STENCIL_STATE_POINTERS *)body)
+                    ->PointerToDEPTHSTENCILSTATE);
+        else
+            s->state_other++;
         break;
     case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_CC:
         take_cc_viewport(s, p,
@@ -631,6 +806,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
 static bool for_om(uint32_t id)
 {
     switch ((enum spec_id)id) {
+    case SPEC_ID_3DSTATE_DEPTH_STENCIL_STATE_POINTERS:     /* Gen7: as gathered (see above) */
     case SPEC_ID_3DSTATE_BLEND_STATE_POINTERS:
     case SPEC_ID_3DSTATE_PS_BLEND:
     case SPEC_ID_3DSTATE_CC_STATE_POINTERS:
@@ -1348,8 +1524,13 @@ static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
                     s->stall_om_port++;
                     return FF_STAGE_NOT_NOW;
                 }
-                struct msg *c = msg_alloc(unit_sim(s->unit), MSG_STATE, m->size);
-                memcpy(c->payload, m->payload, m->size);
+                struct msg *c;
+                if (p->id == SPEC_ID_3DSTATE_DEPTH_STENCIL_STATE_POINTERS) {
+                    c = gen7_depth_stencil_packet(s, p);
+                } else {
+                    c = msg_alloc(unit_sim(s->unit), MSG_STATE, m->size);
+                    memcpy(c->payload, m->payload, m->size);
+                }
                 c->tag = m->tag;
                 port_try_send(o, c);
                 s->state_forwarded_om++;

@@ -117,6 +117,15 @@
  * Stats: raster.*, depth.*, ps.*, hz_op.*, state.*, bad.*, scoreboard
  *        stalls, threads.* (stage_thread.h) and ff.* (ff_stage.h).
  *
+ * Gen7 (issue 14): 3DSTATE_WM carries Thread Dispatch Enable (taken as PS
+ * Valid and Has Writeable RT), the PS kill / computed depth / source depth
+ * and W / coverage bits and the multisample modes (seed 000 L3604-3950);
+ * 3DSTATE_PS its single Maximum Number of Threads and Attribute Enable
+ * (seed 000 L119-505); DEPTH_STENCIL_STATE and COLOR_CALC_STATE's stencil
+ * references are read from dynamic state and sent to the back ends as a
+ * 3DSTATE_WM_DEPTH_STENCIL packet. Gen7's depth clear / resolve and HiZ
+ * resolve draws dispatch nothing (counted in legacy_ops).
+ *
  * Not modelled: per-sample dispatch (PERSAMPLE: dispatched per pixel,
  * counted raster.unsupported_samples), centroid and per-sample barycentrics
  * (the pixel's), depth/stencil per sample (tested per pixel, counted), lines'
