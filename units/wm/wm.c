@@ -1021,6 +1021,14 @@ static void fill_pixel_context(const struct wm *s, struct eu_thread_context *c)
     }
     for (uint32_t i = 0; i < 3; i++)
         e->vertex_inverse_w[i] = p->vertex_inverse_w[i];
+    /* the positions multisample rasterization used (1x: the 1x pattern) */
+    uint32_t samples = wm_ms_raster(s) ? s->samples : 1;
+    if (samples > 16)
+        samples = 16;
+    unsigned l = log2_samples(samples);
+    c->sample_count = (uint8_t)samples;
+    for (uint32_t i = 0; i < samples; i++)
+        c->sample_position[i] = s->sample_pattern[l][i];
 }
 
 /* Builds and sends the dispatch of pending[0..n) at width `width`. */
