@@ -26,6 +26,7 @@
 #include "units/sol/sol.h"
 #include "units/clip/clip.h"
 #include "units/sf/sf.h"
+#include "units/pi/pi.h"
 #include "units/placeholder/placeholder.h"
 #include "units/om/om.h"
 #include "units/sampler/sampler.h"
@@ -51,6 +52,7 @@ static const struct unit_ops *const real_kinds[] = {
     &vfe_ops,
     &dataport_ops,
     &gateway_ops,
+    &pi_ops,
     &icache_ops,
     &urb_ops,
     &vf_ops,

@@ -57,7 +57,7 @@ module fpu_pipe #(
     output logic [31:0] resp_tag
 );
     localparam logic [2:0] OP_ADD = 3'd0, OP_MUL = 3'd1, OP_MAD = 3'd2, OP_SEL = 3'd3,
-                           OP_CMP = 3'd4;
+                           OP_CMP = 3'd4, OP_MOV = 3'd5;
     localparam logic [3:0] CM_Z = 4'd1, CM_NZ = 4'd2, CM_G = 4'd3, CM_GE = 4'd4, CM_L = 4'd5,
                            CM_LE = 4'd6, CM_O = 4'd8, CM_U = 4'd9;
     localparam logic [31:0] QNAN_INDEF = 32'hffc00000;
@@ -403,7 +403,9 @@ module fpu_pipe #(
             end
             return {flag, res};
         end
-        a = flush(r0, ftz);
+        // a mov F->F never flushes its source or result: raw, or with .sat or
+        // a source modifier still keeping the denormal (004 L22970-22974)
+        a = flush(r0, ftz && !(op == OP_MOV && dty == 2'd0));
         b = flush(r1, ftz);
         c = flush(r2, ftz);
         if (ctrl[2]) a[31] = 1'b0;
@@ -480,7 +482,6 @@ module fpu_pipe #(
                         if (is_nan(res) || (res[31] && !is_zero(res))) res = 32'h0;
                         else if (!res[31] && res[30:0] > 31'h3f800000) res = 32'h3f800000;
                     end
-                    res = flush(res, ftz);
                 end else begin
                     cv = f_to_int(a, dty, mode[12], rm);
                     res = cv[31:0];
@@ -812,7 +813,7 @@ module fpu_pipe #(
             if (sat) res = d_sat(res);
             return {flag, d_flush(res, ftz_d)};
         end
-        a = d_flush(a0, ftz_d);
+        a = d_flush(a0, ftz_d && !(op == OP_MOV && dty == 2'd3));   // mov DF->DF: as F->F
         b = d_flush(b0, ftz_d);
         c = d_flush(c0, ftz_d);
         if (ctrl[2]) a[63] = 1'b0;
@@ -877,7 +878,6 @@ module fpu_pipe #(
                     flag = cm == CM_O ? 1'b0 : cond_d(cm, a);
                     res = a;
                     if (sat) res = d_sat(res);
-                    res = d_flush(res, ftz_d);
                 end else if (dty == 2'd0) begin
                     g = flush(d_to_f(a, rm), ftz_f);
                     flag = cm == CM_O ? is_inf(g) && !d_inf(a) : cond_f(cm, g);

@@ -170,8 +170,10 @@ static void test_units_lists_kinds_with_help(void)
     struct result *r = gtsim("units");
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "host\n"));
-    /* the EU, TD and sampler are real units now; the pixel interpolator is still a placeholder */
-    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "pi (placeholder)"));
+    /* the EU, TD, sampler and pixel interpolator are real units now; Gen4's
+     * URB_FENCE URB is still a placeholder */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "\npi\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "urb_fence (placeholder)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "threads"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "injected"));
     free(r);

@@ -38,7 +38,17 @@ static const struct unit_ops *lookup(const char *kind)
 
 /* Runs trace on config and judges every surface written against each of
  * the tests named (NULL-terminated): each must find a passing surface. */
+static void render_and_judge_samples(const char *config_path, const char *trace,
+                                     const char *const *tests, uint32_t only_samples);
 static void render_and_judge(const char *config_path, const char *trace, const char *const *tests)
+{
+    render_and_judge_samples(config_path, trace, tests, 0);
+}
+
+/* As render_and_judge, judging only the surfaces of only_samples samples
+ * (0: every surface). */
+static void render_and_judge_samples(const char *config_path, const char *trace,
+                                     const char *const *tests, uint32_t only_samples)
 {
     if (access(trace, R_OK) != 0) {
         fprintf(stderr, "\n  %s missing: skipped ", trace);
@@ -62,6 +72,8 @@ static void render_and_judge(const char *config_path, const char *trace, const c
         struct image_verdict best = { .off_share = 2.0 };
         bool pass = false;
         for (uint32_t i = 0; i < n && !pass; i++) {
+            if (only_samples && list[i].samples != only_samples)
+                continue;
             uint64_t faults = 0;
             uint8_t *rgba = images_surface_rgba8(sim, &list[i], &faults);
             if (!rgba)
@@ -111,6 +123,14 @@ static void test_fill_heavy(void) { render_and_judge(SKL, TRACE("skl_fill_heavy"
 static void test_mipmap(void) { render_and_judge(SKL, TRACE("skl_mipmap"), TESTS("mipmap")); }
 
 static void test_msaa(void) { render_and_judge(SKL, TRACE("skl_msaa"), TESTS("msaa")); }
+
+/* The single-sample texture blorp resolves the 4x target into: its shader
+ * moves the integer sample indices through float registers (raw moves that
+ * keep them although they are denormals as floats, 004 L22970-22974). */
+static void test_msaa_resolved(void)
+{
+    render_and_judge_samples(SKL, TRACE("skl_msaa"), TESTS("msaa"), 1);
+}
 
 /* The 4x surface of skl_msaa: its pixels averaged over the 4 samples are 0,
  * 64, 128, 191 or 255 (0-4 covered samples of white on black, the GL test's
@@ -199,6 +219,7 @@ static const struct test_case cases[] = {
     { "skl_mipmap: trilinear, repeat and mirrored repeat", test_mipmap },
     { "skl_msaa: the 4x render target, averaged", test_msaa },
     { "skl_msaa: edge pixels at 1/4 coverage levels", test_msaa_edge_levels },
+    { "skl_msaa: the resolved single-sample texture", test_msaa_resolved },
     { "the judge rejects another test's picture", test_judge_rejects_the_wrong_picture },
     { 0 }
 };

@@ -714,6 +714,54 @@ static void test_denormals_by_cr0(void)
     prog_free(p);
 }
 
+static void test_same_type_mov_keeps_denormals(void)
+{
+    /* 004 L22970-22974: a mov with the same source and destination type and
+     * no modifier is a raw move; with .sat or a source modifier the denormal
+     * is still kept. So under the default cr0 (denormals flushed) an integer
+     * bit pattern moved through F registers (Mesa's blorp sample indices:
+     * 1, 2, 3 are denormals as floats) survives, while an ADD or a mov that
+     * converts F -> DF flushes it. */
+    struct prog *p = prog_new();
+    const uint32_t bits[8] = { 1, 2, 3, 0x007fffffu, 0x80000005u, 0x3f800000u, 0, 0x00400000u };
+    for (unsigned i = 0; i < 8; i++)
+        eu_grf_set_ud(p->t, 1, i, bits[i]);
+    emit(p, op1(MOV, 8, G(10, F), G(1, F)));                        /* raw */
+    struct eu_enc_insn s = op1(MOV, 8, G(11, F), G(1, F));
+    s.sat = true;
+    emit(p, s);                                                      /* .sat */
+    struct eu_enc_opnd neg = G(1, F);
+    neg.negate = true;
+    emit(p, op1(MOV, 8, G(12, F), neg));                             /* source modifier */
+    emit(p, op2(ADD, 8, G(13, F), G(1, F), IMM(F, 0)));              /* an operation */
+    emit(p, op1(MOV, 4, G(14, DF), G(1, F)));                        /* a conversion */
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t x = bits[i];
+        bool denormal = (x & 0x7f800000u) == 0 && (x & 0x007fffffu) != 0;
+        CU_ASSERT_EQUAL(ud(p, 10, i), x);
+        /* .sat: [0, 1]; a negative denormal clamps to +0, a positive one stays */
+        CU_ASSERT_EQUAL(ud(p, 11, i), (x >> 31) ? 0u : x);
+        CU_ASSERT_EQUAL(ud(p, 12, i), x ^ 0x80000000u);
+        CU_ASSERT_EQUAL(ud(p, 13, i), denormal ? 0u : x);            /* -0 + +0 = +0 */
+    }
+    for (unsigned i = 0; i < 4; i++) {       /* DF lanes from F lanes 0..3: all denormal but 5 */
+        uint64_t lo = ud(p, 14, 2 * i), hi = ud(p, 14, 2 * i + 1);
+        CU_ASSERT_EQUAL(hi << 32 | lo, 0u);
+    }
+    prog_free(p);
+    /* DF -> DF keeps a DF denormal (cr0.0[6] = 0 flushes DF elsewhere) */
+    p = prog_new();
+    eu_grf_set_ud(p->t, 1, 0, 7);
+    eu_grf_set_ud(p->t, 1, 1, 0);
+    emit(p, op1(MOV, 1, G(10, DF), G(1, DF)));
+    emit(p, op2(ADD, 1, G(11, DF), G(1, DF), G(1, DF)));
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    CU_ASSERT_EQUAL(ud(p, 10, 0), 7u);
+    CU_ASSERT_EQUAL(ud(p, 11, 0), 0u);
+    prog_free(p);
+}
+
 static void test_rounding_modes_from_cr0(void)
 {
     /* cr0.0[5:4]: 00 RTNE, 01 RU, 10 RD, 11 RTZ (L21575-21610); float-to-int
@@ -2070,6 +2118,7 @@ static const struct test_case cases[] = {
     { "math functions", test_math_functions },
     { "integer divide signs", test_integer_divide_signs },
     { "denormals by cr0", test_denormals_by_cr0 },
+    { "same-type mov keeps denormals", test_same_type_mov_keeps_denormals },
     { "rounding modes from cr0", test_rounding_modes_from_cr0 },
     { "double precision", test_double_precision },
     { "alt mode", test_alt_mode },

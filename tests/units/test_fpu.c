@@ -483,6 +483,15 @@ static void test_fpu_seed_rules(void)
     CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, 0, 0, 0x7f800001, 0, 0, NULL), 0x7f800001);
     CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, FPU_CTRL_NEG(0), 0, 0x7f800001, 0, 0, NULL), 0xffc00001);
     CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, FPU_CTRL_ABS(0), 0, 0xff800001, 0, 0, NULL), 0x7fc00001);
+    /* a same-type mov keeps denormals under the flushing default cr0, raw,
+     * with .sat or with a source modifier (004 L22970-22974); ADD flushes */
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, 0, 0, 0x00000003, 0, 0, NULL), 0x00000003);
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, FPU_CTRL_SAT, 0, 0x00000003, 0, 0, NULL), 0x00000003);
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, FPU_CTRL_NEG(0), 0, 0x00000003, 0, 0, NULL), 0x80000003);
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, FPU_CM_Z, 0, 0, 0x00000003, 0, 0, &f), 0x00000003);
+    CU_ASSERT_FALSE(f);                                     /* the value held is not zero */
+    CU_ASSERT_EQUAL(one(FPU_OP_ADD, 0, 0, 0, 0x00000003, 0, 0, NULL), 0);
+    CU_ASSERT_EQUAL(one(FPU_OP_MOV, 0, MOVTO(FPU_T_D), 0, 0x00000003, 0, 0, NULL), 0);
     CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_NZ, 0, 0, 0x7f800001, 0x3f800000, 0, NULL), 0x7fc00001);
     CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_G, 0, 0, 0x7f800001, 0x3f800000, 0, NULL), 0x3f800000);
     CU_ASSERT_EQUAL(one(FPU_OP_SEL, FPU_CM_G, 0, 0, 0x3f800000, 0xff800001, 0, NULL), 0xffc00001);

@@ -631,6 +631,167 @@ static void test_multisample_coverage(void)
     sim_destroy(r.sim);
 }
 
+/* The 4x state of test_multisample_coverage (sample pattern s0 (15/16,
+ * 15/16), s1 (1/16, 1/16), s2 (8/16, 1/16), s3 (1/16, 13/16)) with the PS
+ * asking for linear pixel, centroid and sample barycentrics (3DSTATE_WM
+ * modes 3, 4, 5: b1/b2 in R2-R3, R4-R5, R6-R7 of a SIMD8 payload), and
+ * PS_EXTRA Pixel Shader Is Per Sample as given. */
+static const uint8_t ms_pos[4] = { 0xff, 0x11, 0x81, 0x1d };
+
+static void ms_state(struct wm_rig *r, bool per_sample)
+{
+    wm_rig_ps_state(r, (struct wm_ps_setup){ .e8 = true, .grf = { 8 }, .ksp = { 0x40 },
+                                             .modes = 0x38 });
+    struct spec_3DSTATE_PS_EXTRA *x;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x));
+    x->PixelShaderValid = true;
+    x->PixelShaderIsPerSample = per_sample;
+    struct spec_3DSTATE_MULTISAMPLE *ms;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    ms->NumberOfMultisamples = 2;
+    struct spec_3DSTATE_RASTER *ra;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
+    ra->DXMultisampleRasterizationEnable = true;
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0xffff;
+    void *body;
+    struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
+    struct cs_state_packet *pk = (struct cs_state_packet *)m->payload;
+    pk->dwords[7] = (uint32_t)ms_pos[0] | (uint32_t)ms_pos[1] << 8 | (uint32_t)ms_pos[2] << 16 |
+                    (uint32_t)ms_pos[3] << 24;
+    pk->dwords[8] = 0x008844cc;
+    wm_rig_to_wm(r, m);
+}
+
+/* The samples of pixel (i, j) the test triangle (0,0) (4,0) (0,4) covers:
+ * i + j + ox + oy < 4 (see test_multisample_coverage). */
+static uint32_t ms_want(int32_t i, int32_t j)
+{
+    uint32_t want = 0;
+    for (uint32_t smp = 0; smp < 4; smp++)
+        if (i + (ms_pos[smp] >> 4) / 16.0 + j + (ms_pos[smp] & 15) / 16.0 < 4.0)
+            want |= 1u << smp;
+    return want;
+}
+
+static float ms_f(const struct wm_rig *r, uint32_t t, uint32_t reg, uint32_t lane)
+{
+    float f;
+    memcpy(&f, &r->td->grf[t][reg][lane], 4);
+    return f;
+}
+
+/* Runs the rig, ending every thread dispatched (the scoreboard holds a
+ * subspan's next sample behind the thread shading the previous one). */
+static void ms_run_all(struct wm_rig *r)
+{
+    uint32_t ended = 0;
+    for (int round = 0; round < 400; round++) {
+        wm_rig_run(r, 5);
+        if (ended < r->td->count)       /* one a time: the feeder takes one a cycle */
+            wm_rig_end_thread(r, r->td->head[ended++].request_id, 0, 0);
+    }
+}
+
+/* Per-sample dispatch (seed 003 L15946ff, PS_EXTRA Pixel Shader Is Per
+ * Sample): one invocation per covered sample, its SampleID in R1.0 (4 bits
+ * a subspan, L16165-16170), its own sample in the render cache's write
+ * coverage, sample barycentrics at the sample's pattern position, pixel
+ * barycentrics at the pixel centre. The planes: b1 = x / 4, b2 = y / 4. */
+static void test_per_sample_dispatch(void)
+{
+    struct wm_rig r = wm_rig_new();
+    ms_state(&r, true);
+    struct setup_primitive p = wm_rig_triangle(0, 0);
+    wm_rig_send_setup(&r, &p);
+    ms_run_all(&r);
+    CU_ASSERT_TRUE_FATAL(r.td->count >= 1);
+    CU_ASSERT_TRUE_FATAL(r.td->count < WM_CATCH_MAX);
+    uint32_t seen[8][8] = { { 0 } };        /* [j][i]: samples shaded */
+    uint32_t pairs = 0;
+    for (uint32_t t = 0; t < r.td->count; t++) {
+        const struct eu_thread_context *c = &r.td->head[t].ctx;
+        uint32_t ids = r.td->grf[t][1][0], lit = r.td->grf[t][1][7] & 0xffffu;
+        for (uint32_t k = 0; k < c->subspans; k++) {
+            uint32_t smp = (ids >> (4 * k)) & 0xfu;
+            for (uint32_t px = 0; px < 4; px++) {
+                if (!((lit >> (4 * k + px)) & 1u))
+                    continue;
+                int32_t i = c->pixel_x[k] + (int32_t)(px & 1), j = c->pixel_y[k] + (int32_t)(px >> 1);
+                CU_ASSERT_TRUE((ms_want(i, j) >> smp) & 1u);
+                CU_ASSERT_EQUAL(c->sample_mask[4 * k + px], 1u << smp);
+                CU_ASSERT_FALSE((seen[j & 7][i & 7] >> smp) & 1u);
+                seen[j & 7][i & 7] |= 1u << smp;
+                pairs++;
+                uint32_t lane = 4 * k + px;
+                double sx = i + (ms_pos[smp] >> 4) / 16.0, sy = j + (ms_pos[smp] & 15) / 16.0;
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 2, lane), (i + 0.5) / 4, 1e-6);   /* pixel */
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 3, lane), (j + 0.5) / 4, 1e-6);
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 4, lane), sx / 4, 1e-6);          /* centroid */
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 5, lane), sy / 4, 1e-6);
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 6, lane), sx / 4, 1e-6);          /* sample */
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 7, lane), sy / 4, 1e-6);
+            }
+        }
+    }
+    /* every covered sample shaded once: 6 full pixels x 4 + 4 edge pixels x 3 */
+    uint32_t want_pairs = 0;
+    for (int32_t j = 0; j < 8; j++)
+        for (int32_t i = 0; i < 8; i++) {
+            CU_ASSERT_EQUAL(seen[j][i], ms_want(i, j));
+            want_pairs += (uint32_t)__builtin_popcount(ms_want(i, j));
+        }
+    CU_ASSERT_EQUAL(want_pairs, 36);
+    CU_ASSERT_EQUAL(pairs, 36);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.sample_invocations"), 36);
+    sim_destroy(r.sim);
+}
+
+/* Pixel-rate dispatch under 4x: centroid barycentrics at the pixel centre
+ * for a fully covered pixel and at the lowest covered sample of a partly
+ * covered one (the model's rule, wm.c centroid_offset); the thread carries
+ * the pattern for the pixel interpolator. */
+static void test_centroid_barycentrics(void)
+{
+    struct wm_rig r = wm_rig_new();
+    ms_state(&r, false);
+    struct setup_primitive p = wm_rig_triangle(0, 0);
+    wm_rig_send_setup(&r, &p);
+    ms_run_all(&r);
+    CU_ASSERT_TRUE_FATAL(r.td->count >= 1);
+    uint32_t partial = 0, lit_pixels = 0;
+    for (uint32_t t = 0; t < r.td->count; t++) {
+        const struct eu_thread_context *c = &r.td->head[t].ctx;
+        CU_ASSERT_EQUAL(c->sample_count, 4);
+        CU_ASSERT_EQUAL(memcmp(c->sample_position, ms_pos, 4), 0);
+        CU_ASSERT_EQUAL(r.td->grf[t][1][0], 0u);            /* SampleIDs 0 */
+        uint32_t lit = r.td->grf[t][1][7] & 0xffffu;
+        for (uint32_t k = 0; k < c->subspans; k++)
+            for (uint32_t px = 0; px < 4; px++) {
+                if (!((lit >> (4 * k + px)) & 1u))
+                    continue;
+                int32_t i = c->pixel_x[k] + (int32_t)(px & 1), j = c->pixel_y[k] + (int32_t)(px >> 1);
+                uint32_t want = ms_want(i, j), lane = 4 * k + px;
+                double cx = i + 0.5, cy = j + 0.5;
+                if (want != 0xf) {
+                    unsigned first = (unsigned)__builtin_ctz(want);
+                    cx = i + (ms_pos[first] >> 4) / 16.0;
+                    cy = j + (ms_pos[first] & 15) / 16.0;
+                    partial++;
+                }
+                lit_pixels++;
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 4, lane), cx / 4, 1e-6);
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 5, lane), cy / 4, 1e-6);
+                CU_ASSERT_DOUBLE_EQUAL(ms_f(&r, t, 6, lane), (i + 0.5) / 4, 1e-6);
+            }
+    }
+    CU_ASSERT_EQUAL(lit_pixels, 10);
+    CU_ASSERT_EQUAL(partial, 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.sample_invocations"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload: coverage, barycentrics, depth, setup data", test_simd8_payload_and_coverage },
     { "SIMD16 payload, KSP table and the width rule", test_simd16_payload_and_width_rule },
@@ -643,6 +804,8 @@ static const struct test_case cases[] = {
     { "drawing rectangle clip and the sample mask", test_drawing_rectangle_and_sample_mask },
     { "bad input is counted", test_bad_input },
     { "4x coverage at the sample pattern's positions", test_multisample_coverage },
+    { "per-sample dispatch: one invocation per covered sample", test_per_sample_dispatch },
+    { "centroid barycentrics at pixel rate under 4x", test_centroid_barycentrics },
     { 0 }
 };
 TEST_SUITE(wm, cases);

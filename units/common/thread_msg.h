@@ -97,6 +97,13 @@ struct eu_thread_context {
         float barycentric[2][3];        /* b1, b2: a0, a1, a2 */
         float vertex_inverse_w[3];
     } setup;
+    /* The sample positions the thread's pixels were rasterized with, for
+     * the pixel interpolator's sample-position and centroid messages:
+     * sample_count samples (1-16; 0 = not given: 1x at the pixel centre),
+     * sample_position[s] = X << 4 | Y in U0.4 pixels from the pixel's
+     * upper-left corner (3DSTATE_SAMPLE_PATTERN's encoding). WM fills it. */
+    uint8_t sample_count;
+    uint8_t sample_position[16];
 };
 
 /* eu_thread_context.pixel_flags */

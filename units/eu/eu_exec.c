@@ -326,6 +326,12 @@ static void set_up(struct ctx *c, struct eu_thread *t, const struct eu_instructi
      * is; every other operation quietens it (L21565, L21813-21821) */
     c->quiet = !(in->opcode == EU_OPCODE_MOV && in->src[0].type == in->dst.type &&
                  !in->src[0].abs && !in->src[0].negate && !in->saturate);
+    /* a mov whose source and destination have the same type never flushes a
+     * denormal: without modifiers it is a raw move (004 L22970), with .sat or a
+     * source modifier the denormal is still kept (004 L22971, L22974). Mesa's
+     * blorp moves integer sample indices through F registers this way. */
+    if (in->opcode == EU_OPCODE_MOV && in->src[0].type == in->dst.type)
+        c->ftz_f = c->ftz_df = c->ftz_hf = false;
     c->src_inf = 0;
     uint32_t en = in->mask_control ? chan_bits(c->nch) : (t->amask >> c->off) & chan_bits(c->nch);
     if (in->pred_control && in->opcode != EU_OPCODE_SEL)

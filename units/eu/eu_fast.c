@@ -196,7 +196,7 @@ fast_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, bool ftz, ui
     if (f->nsrc > 2) fast_load(t, f, 2, c, n);
     if (ftz) {
         switch (f->op) {
-        case EU_OPCODE_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(a[ch]); break;
+        case EU_OPCODE_MOV: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch]; break;   /* raw (004 L22970) */
         case EU_OPCODE_ADD: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(ftzf(a[ch]) + ftzf(b[ch])); break;
         case EU_OPCODE_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = ftzf(ftzf(a[ch]) * ftzf(b[ch])); break;
         default:
@@ -252,7 +252,7 @@ body_avx(struct eu_thread *t, const struct eu_fast *f, unsigned regs, bool ftz, 
             } else {
                 v[i][k] = _mm256_loadu_ps((const float *)(t->grf + f->src[i] + 32 * k));
             }
-            if (ftz) {
+            if (ftz && op != EU_OPCODE_MOV) {   /* a raw mov keeps denormals (004 L22970) */
                 __m256i u = _mm256_castps_si256(v[i][k]);
                 __m256i ez = _mm256_cmpeq_epi32(_mm256_and_si256(u, expo), zero);
                 __m256i fz = _mm256_cmpeq_epi32(_mm256_and_si256(u, frac), zero);

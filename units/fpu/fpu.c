@@ -412,7 +412,9 @@ static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
             flag = cond_d(cm, write_d(d, false, ftz_d));    /* exact: never .o */
             res = write_d(d, sat, ftz_d);
         } else {
-            uint64_t a = read_d(src64(q, 0, l), ftz_d, q->ctrl, 0);
+            /* mov DF->DF keeps denormals as mov F->F does (004 L22970-22974) */
+            uint64_t a = read_d(src64(q, 0, l), ftz_d && !(op == FPU_OP_MOV && dty == FPU_T_DF),
+                                q->ctrl, 0);
             uint64_t b = read_d(src64(q, 1, l), ftz_d, q->ctrl, 1);
             uint64_t c = read_d(src64(q, 2, l), ftz_d, q->ctrl, 2);
             if (rm)
@@ -448,7 +450,7 @@ static bool compute_df(const struct fpu_request *q, struct fpu_response *r)
                     if (d_nan(a) && (q->ctrl & (FPU_CTRL_NEG(0) | FPU_CTRL_ABS(0) | FPU_CTRL_SAT)))
                         a = d_quiet(a);
                     flag = cm == FPU_CM_O ? false : cond_d(cm, a);
-                    res = write_d(a, sat, ftz_d);
+                    res = write_d(a, sat, false);
                 } else if (dty == FPU_T_F) {
                     /* narrowing: rounded by cr0; a NaN keeps its top payload, quietened */
                     uint64_t s = a;
@@ -532,7 +534,10 @@ bool fpu_compute(const struct fpu_request *q, struct fpu_response *r)
                                                                   : (int64_t)(uint32_t)v);
             }
         } else {
-            uint32_t a = read_f(q->src[0][l], ftz, q->ctrl, 0);
+            /* a mov F->F never flushes: raw, or with .sat / a source
+             * modifier still keeping the denormal (004 L22970-22974) */
+            bool same_type_move = op == FPU_OP_MOV && dty == FPU_T_F;
+            uint32_t a = read_f(q->src[0][l], ftz && !same_type_move, q->ctrl, 0);
             uint32_t b = read_f(q->src[1][l], ftz, q->ctrl, 1);
             uint32_t c = read_f(q->src[2][l], ftz, q->ctrl, 2);
             if (rm)
@@ -569,7 +574,7 @@ bool fpu_compute(const struct fpu_request *q, struct fpu_response *r)
                     if (is_nan(a) && (q->ctrl & (FPU_CTRL_NEG(0) | FPU_CTRL_ABS(0) | FPU_CTRL_SAT)))
                         a = quiet(a);
                     flag = cm == FPU_CM_O ? false : cond_f(cm, a);
-                    res = write_f(a, sat, ftz);
+                    res = write_f(a, sat, false);
                 } else {
                     res = f_to_int(a, dty, q->mode & FPU_MODE_F2I_RM);
                     flag = cond_conv(cm, dty == FPU_T_D ? (int64_t)(int32_t)res : (int64_t)res,

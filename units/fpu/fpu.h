@@ -10,7 +10,9 @@
  * Semantics are the EU executor's (units/eu/eu_exec.c) for one instruction on
  * four channels, as cr0.0 sets them (003 L20019-20065, L21377-22100):
  *  - source read: F sources flushed to a signed zero when cr0.0[7] = 0
- *    (single-precision denormals flushed) and then the source modifiers abs,
+ *    (single-precision denormals flushed; never for a MOV F->F or DF->DF,
+ *    whose source and result keep their denormals with or without .sat and
+ *    source modifiers, 004 L22970-22974) and then the source modifiers abs,
  *    neg, applied to NaNs too (decision, see "seed choices" below);
  *  - ADD s0+s1, MUL s0*s1, MAD s0 + s1*s2 fused (one rounding, L21622-21635),
  *    rounded by cr0.0[5:4] (RTNE, RU, RD, RTZ, L21575-21614): overflow to inf or

@@ -122,6 +122,15 @@ struct wm {
     struct gpu_address_space as;
     struct subspan pending[PIXEL_MAX_SUBSPANS];
     uint32_t pending_count;
+    /* per-sample dispatch (PS_EXTRA Pixel Shader Is Per Sample): pending[i]
+     * shades sample pending_sample[i] - 1 of its pixels (0: pixel rate); the
+     * subspan being split into one copy per covered sample, and the next
+     * sample to look at */
+    uint8_t pending_sample[PIXEL_MAX_SUBSPANS];
+    bool splitting;
+    struct subspan split;
+    uint32_t split_next;
+    uint64_t sample_invocations;
     uint32_t draw_slot;                 /* observed[] index of the primitive's draw, or ~0 */
     uint32_t om_next;                   /* "om" outputs the head state packet went to */
     bool head_taken;
@@ -908,11 +917,10 @@ struct wm_slot_values {
     float linear[2], perspective[2], depth, w;
 };
 
-static void slot_values(const struct wm *s, const struct setup_primitive *p, uint32_t x, uint32_t y,
-                        struct wm_slot_values *o)
+/* The payload's values at the point (fx, fy) of the screen. */
+static void values_at(const struct setup_primitive *p, float fx, float fy, struct wm_slot_values *o)
 {
-    float off = s->pixel_center ? 0.5f : 0.0f;
-    float dx = (float)x + off - p->x0, dy = (float)y + off - p->y0;
+    float dx = fx - p->x0, dy = fy - p->y0;
     float b1 = plane_at(&p->barycentric[0], dx, dy), b2 = plane_at(&p->barycentric[1], dx, dy);
     o->linear[0] = b1;
     o->linear[1] = b2;
@@ -924,6 +932,50 @@ static void slot_values(const struct wm *s, const struct setup_primitive *p, uin
     o->depth = plane_at(&p->depth, dx, dy);
     float iw = plane_at(&p->inverse_w, dx, dy);
     o->w = iw != 0.0f ? 1.0f / iw : 0.0f;
+}
+
+/* At pixel (x, y)'s sample point: its centre, or its upper-left corner with
+ * Pixel Location UL_CORNER. */
+static void slot_values(const struct wm *s, const struct setup_primitive *p, uint32_t x, uint32_t y,
+                        struct wm_slot_values *o)
+{
+    float off = s->pixel_center ? 0.5f : 0.0f;
+    values_at(p, (float)x + off, (float)y + off, o);
+}
+
+/* Per-sample dispatch: one PS invocation per covered sample (3DSTATE_PS_EXTRA
+ * Pixel Shader Is Per Sample, seed 003 L15946ff) when multisample
+ * rasterization is on; otherwise the pixel rate. */
+static bool wm_per_sample_dispatch(const struct wm *s)
+{
+    return s->per_sample && wm_ms_raster(s);
+}
+
+/* The U0.4 pattern offset (X << 4 | Y) of sample `smp` at the rasterization's
+ * sample count. */
+static uint8_t sample_offset(const struct wm *s, uint32_t smp)
+{
+    return s->sample_pattern[log2_samples(s->samples)][smp & 15u];
+}
+
+/* The point a slot's centroid barycentrics are evaluated at, as U0.4 offsets
+ * from the pixel's upper-left corner (X << 4 | Y): the seed names centroid
+ * barycentrics (L16212) but not the rule; the model's (the pixel
+ * interpolator's too, units/pi/pi.h): the pixel's sample point when every
+ * sample is covered (or at 1x), else the lowest-numbered covered sample; in
+ * per-sample dispatch the invocation's sample. */
+static uint8_t centroid_offset(const struct wm *s, uint32_t coverage, uint32_t sample1)
+{
+    uint8_t centre = s->pixel_center ? 0x88 : 0x00;
+    if (sample1)
+        return sample_offset(s, sample1 - 1);
+    if (!wm_ms_raster(s))
+        return centre;
+    uint32_t all = s->samples >= 16 ? 0xffffu : (1u << s->samples) - 1;
+    coverage &= all;
+    if (!coverage || coverage == all)
+        return centre;
+    return sample_offset(s, (uint32_t)__builtin_ctz(coverage));
 }
 
 static struct wm_observed_draw *observed_draw(struct wm *s, uint32_t draw)
@@ -1197,6 +1249,14 @@ static void fill_pixel_context(const struct wm *s, struct eu_thread_context *c)
     }
     for (uint32_t i = 0; i < 3; i++)
         e->vertex_inverse_w[i] = p->vertex_inverse_w[i];
+    /* the positions multisample rasterization used (1x: the 1x pattern) */
+    uint32_t samples = wm_ms_raster(s) ? s->samples : 1;
+    if (samples > 16)
+        samples = 16;
+    unsigned l = log2_samples(samples);
+    c->sample_count = (uint8_t)samples;
+    for (uint32_t i = 0; i < samples; i++)
+        c->sample_position[i] = s->sample_pattern[l][i];
 }
 
 /* Builds and sends the dispatch of pending[0..n) at width `width`. */
@@ -1208,8 +1268,13 @@ static void wm_dispatch_sample_masks(const struct wm *s, struct eu_dispatch *d, 
         return;
     d->ctx.sample_masks_valid = 1;
     for (uint32_t kx = 0; kx < n && kx < 8; kx++)
-        for (uint32_t i = 0; i < 4; i++)
-            d->ctx.sample_mask[4 * kx + i] = (uint16_t)s->pending[kx].sample_mask[i];
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t smp1 = s->pending_sample[kx];
+            bool lit = (s->pending[kx].pixel_mask >> i) & 1u;
+            /* a per-sample invocation writes its own sample only */
+            d->ctx.sample_mask[4 * kx + i] =
+                (uint16_t)(smp1 ? (lit ? 1u << (smp1 - 1) : 0u) : s->pending[kx].sample_mask[i]);
+        }
 }
 
 static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
@@ -1262,7 +1327,7 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
     put_u(grf, total, 0, 6, d->request_id & 0xffffffu);
     /* R1 / R2: subspan positions and pixel masks; sample ids 0 at 1x */
     for (uint32_t h = 0; h < halves; h++) {
-        uint32_t mask = 0;
+        uint32_t mask = 0, sample_ids = 0;
         for (uint32_t j = 0; j < 4; j++) {
             uint32_t kx = 4 * h + j;
             if (kx >= n)
@@ -1270,7 +1335,12 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
             put_u(grf, total, 1 + h, 2 + j,
                   (uint32_t)s->pending[kx].x | (uint32_t)s->pending[kx].y << 16);
             mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * j);
+            /* SampleID of the subspan (R1.0 / R2.0, 4 bits each, L16165-16192):
+             * the invocation's sample in per-sample dispatch, else 0 */
+            if (s->pending_sample[kx])
+                sample_ids |= ((uint32_t)s->pending_sample[kx] - 1u) << (4 * j);
         }
+        put_u(grf, total, 1 + h, 0, sample_ids);
         put_u(grf, total, 1 + h, 7, mask << 16 | mask);
     }
     /* the render cache's view of the thread's subspans (thread_msg.h): a
@@ -1292,13 +1362,30 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
             if (kx >= n)
                 continue;
             const struct subspan *ss = &s->pending[kx];
-            struct wm_slot_values v;
-            slot_values(s, p, ss->x + (pixel & 1u), ss->y + (pixel >> 1), &v);
+            uint32_t px = ss->x + (pixel & 1u), py = ss->y + (pixel >> 1);
+            uint32_t smp1 = s->pending_sample[kx];
+            /* pixel location (modes 0, 3), centroid (1, 4), sample (2, 5):
+             * the sample point is the invocation's sample in per-sample
+             * dispatch, else the pixel's own sample point */
+            struct wm_slot_values at[3];
+            slot_values(s, p, px, py, &at[0]);
+            uint8_t centroid = centroid_offset(s, ss->sample_mask[pixel], smp1);
+            values_at(p, (float)px + (float)(centroid >> 4) / 16.0f,
+                      (float)py + (float)(centroid & 0xfu) / 16.0f, &at[1]);
+            uint8_t sample_point = smp1 ? sample_offset(s, smp1 - 1) : (s->pixel_center ? 0x88 : 0);
+            if (smp1)
+                values_at(p, (float)px + (float)(sample_point >> 4) / 16.0f,
+                          (float)py + (float)(sample_point & 0xfu) / 16.0f, &at[2]);
+            else
+                at[2] = at[0];
+            /* source depth and W at the invocation's sample (per-sample
+             * dispatch), else at the pixel's sample point */
+            const struct wm_slot_values v = at[smp1 ? 2 : 0];
             uint32_t g = j / 8, lane = j % 8, reg = base;
             for (uint32_t mode = 0; mode < WM_BARYCENTRIC_MODES; mode++) {
                 if (!(s->barycentric_modes & (1u << mode)))
                     continue;
-                const float *b = mode < 3 ? v.perspective : v.linear;
+                const float *b = mode < 3 ? at[mode % 3].perspective : at[mode % 3].linear;
                 put_f(grf, total, reg + 2 * g, lane, b[0]);
                 put_f(grf, total, reg + 2 * g + 1, lane, b[1]);
                 reg += 2 * groups8;
@@ -1312,11 +1399,13 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
                 reg += groups8;
             }
             if (s->position_offset_select) {
-                /* U4.4 X offsets in bytes 0-15, Y in 16-31: the pixel centre at 1x */
-                uint8_t half_pixel = s->pixel_center ? 0x08 : 0x00;
+                /* U4.4 X offsets in bytes 0-15, Y in 16-31 (L16257-16259):
+                 * POSOFFSET_CENTROID (2) the centroid's, POSOFFSET_SAMPLE (3)
+                 * the sample's; the pixel centre at 1x */
+                uint8_t o = s->position_offset_select == 2 ? centroid : sample_point;
                 if (reg < total) {
-                    grf[reg][j] = half_pixel;
-                    grf[reg][16 + j] = half_pixel;
+                    grf[reg][j] = (uint8_t)(o >> 4);
+                    grf[reg][16 + j] = (uint8_t)(o & 0xfu);
                 }
                 reg++;
             }
@@ -1366,6 +1455,7 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
         fl->draw_slot = (uint32_t)(od - s->observed);
     }
     memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
+    memmove(s->pending_sample, s->pending_sample + n, (s->pending_count - n) * sizeof s->pending_sample[0]);
     s->pending_count -= n;
 }
 
@@ -1422,6 +1512,7 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
     s->sx = q->x_min & ~1;
     s->sy = q->y_min & ~1;
     s->pending_count = 0;
+    s->splitting = false;
     s->primitives++;
     struct wm_observed_draw *od = observed_draw(s, q->draw);
     if (od)
@@ -1449,11 +1540,6 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
         if (s->enable32 && s->enable8 && !s->enable16)
             s->bad_dispatch_enables++;      /* not in the table (L16013-16024) */
     }
-    if (s->per_sample && s->samples > 1) {
-        s->unsupported_samples++;
-        warn_once(s, WARN_SAMPLES, "%u samples per pixel with per-sample dispatch: dispatched "
-                  "per pixel", s->samples);
-    }
     if (wm_ms_raster(s) && (s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write)) {
         s->unsupported_samples++;
         warn_once(s, WARN_SAMPLES, "%u samples per pixel: depth/stencil tested per pixel",
@@ -1464,6 +1550,31 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
     s->early = !s->dispatch_on || !ps_affects_depth;
     gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
                            (enum gpu_address_space_format)s->space.format, s->space.root);
+}
+
+/* Per-sample dispatch (seed 003 L15946ff, PS_EXTRA Pixel Shader Is Per
+ * Sample): the split subspan's next sample that some lit pixel covers
+ * becomes one pending subspan (its pixels those covering the sample); done
+ * when no sample is left. */
+static void split_next_sample(struct wm *s)
+{
+    uint32_t samples = s->samples > 16 ? 16 : s->samples;
+    for (uint32_t smp = s->split_next; smp < samples; smp++) {
+        uint32_t mask = 0;
+        for (uint32_t i = 0; i < 4; i++)
+            if (((s->split.pixel_mask >> i) & 1u) && ((s->split.sample_mask[i] >> smp) & 1u))
+                mask |= 1u << i;
+        if (!mask)
+            continue;
+        struct subspan copy = s->split;
+        copy.pixel_mask = (uint16_t)mask;
+        s->pending_sample[s->pending_count] = (uint8_t)(smp + 1);
+        s->pending[s->pending_count++] = copy;
+        s->sample_invocations += popcount32(mask);
+        s->split_next = smp + 1;
+        return;
+    }
+    s->splitting = false;
 }
 
 static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
@@ -1478,12 +1589,29 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         start_primitive(s, p);
     }
     uint32_t budget = s->subspans_per_cycle;
-    while (!s->raster_done && budget) {
+    for (;;) {
+        if (s->splitting) {
+            /* per-sample dispatch: the subspan's next covered sample */
+            if (s->pending_count >= group_max(s) && !dispatch_pending(s, false))
+                return FF_STAGE_NOT_NOW;
+            split_next_sample(s);
+            continue;
+        }
+        if (s->raster_done || !budget)
+            break;
         if (s->pending_count >= group_max(s) && !dispatch_pending(s, false))
             return FF_STAGE_NOT_NOW;
         struct subspan ss;
-        if (raster_subspan(s, &ss))
-            s->pending[s->pending_count++] = ss;
+        if (raster_subspan(s, &ss)) {
+            if (wm_per_sample_dispatch(s)) {
+                s->split = ss;
+                s->split_next = 0;
+                s->splitting = true;
+            } else {
+                s->pending_sample[s->pending_count] = 0;
+                s->pending[s->pending_count++] = ss;
+            }
+        }
         budget--;
         s->sx += 2;
         if (s->sx > s->prim.x_max) {
@@ -1677,7 +1805,9 @@ static const struct stat_desc wm_stats[] = {
     C("raster.subspans_lit", subspans_lit, "subspans", "subspans with a pixel inside"),
     C("raster.pixels", pixels_rasterized, "pixels", "pixels inside primitives"),
     C("raster.unsupported_samples", unsupported_samples, "primitives",
-      "multisampled or per-sample primitives rasterized at 1x"),
+      "multisampled primitives whose depth/stencil is tested per pixel, or refused counts"),
+    C("ps.sample_invocations", sample_invocations, "pixels",
+      "per-sample dispatch: lit (pixel, sample) pairs dispatched, one invocation each"),
     C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),
     C("raster.sample_masked", pixels_sample_masked, "pixels",
       "pixels dropped by 3DSTATE_SAMPLE_MASK"),
@@ -1742,6 +1872,7 @@ static void wm_clear(struct wm *s)
 {
     s->active = false;
     s->pending_count = 0;
+    s->splitting = false;
     s->om_next = 0;
     s->head_taken = false;
     s->flight_free_count = STAGE_THREADS_MAX;

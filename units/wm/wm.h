@@ -80,7 +80,24 @@
  *    Dispatch GRF Start Register For Constant/Setup Data (when Push
  *    Constant Enable), then the setup data (when Attribute Enable): per
  *    attribute 2 registers, component c at +c/2, dword (c%2)*4: a1, a2, 0,
- *    a0. Centroid and sample barycentrics equal the pixel's at 1x.
+ *    a0. Barycentric modes: pixel location at the pixel's sample point;
+ *    centroid (the seed names it, L16212, without the rule; the model's,
+ *    shared with units/pi): the pixel's sample point when all samples are
+ *    covered or at 1x, else the lowest-numbered covered sample's position;
+ *    sample: the invocation's sample in per-sample dispatch, else the
+ *    pixel's sample point. Position XY offsets (U4.4): POSOFFSET_CENTROID
+ *    the centroid's, POSOFFSET_SAMPLE the sample's. Each thread carries the
+ *    sample positions it was rasterized with (thread_msg.h) for the pixel
+ *    interpolator.
+ *  - Per-sample dispatch (3DSTATE_PS_EXTRA Pixel Shader Is Per Sample, with
+ *    multisample rasterization on): each rasterized subspan is split into
+ *    one pending subspan per sample some lit pixel covers, its pixels those
+ *    covering that sample; the sample's ID in R1.0/R2.0 (4 bits a subspan,
+ *    L16165-16192), its barycentric (sample and centroid modes), source
+ *    depth and W at the sample's position, the render cache's write
+ *    coverage that one sample (thread_msg.h sample_mask), the Input
+ *    Coverage Mask the pixel's whole coverage; ps.sample_invocations counts
+ *    the (pixel, sample) pairs. PS_INVOCATION_COUNT still counts pixels.
  *    Perspective weights p_i = b_i iw_i / sum(b_j iw_j) (primitive.h).
  *    Dispatch mask: all four channels of every dispatched subspan.
  *  - Pixel scoreboard (L15229): a subspan is not dispatched while a thread
@@ -126,9 +143,9 @@
  * 3DSTATE_WM_DEPTH_STENCIL packet. Gen7's depth clear / resolve and HiZ
  * resolve draws dispatch nothing (counted in legacy_ops).
  *
- * Not modelled: per-sample dispatch (PERSAMPLE: dispatched per pixel,
- * counted raster.unsupported_samples), centroid and per-sample barycentrics
- * (the pixel's), depth/stencil per sample (tested per pixel, counted), lines'
+ * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
+ * samples of a subspan go one pending subspan each), depth/stencil per
+ * sample (tested per pixel, counted raster.unsupported_samples), lines'
  * and points' own rules beyond the edges SF gives,
  * line stipple (3DSTATE_LINE_STIPPLE: the counter needs the pixels in line
  * order, which the box walk does not give), anti-aliased lines, chroma key, RT independent
