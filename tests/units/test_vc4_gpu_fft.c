@@ -271,6 +271,10 @@ static void test_gpu_fft_end_to_end(void)
         CU_ASSERT_EQUAL(csv_value(csv, "gpu.v3d.host_interrupts"), 8);
         CU_ASSERT_EQUAL(csv_value(csv, "gpu.slice0.qpu0.host_interrupts"), 1);
         CU_ASSERT_TRUE(csv_value(csv, "host.busy_cycles") > 0);
+        /* GPU_FFT keeps the seed's rules: its complementary-condition double writes
+         * (mov.zs r0, .. ; mov.zc r0, ..) are not flagged, no restriction is broken */
+        CU_ASSERT_EQUAL(csv_value(csv, "gpu.slice0.qpu0.illegal_instructions"), 0);
+        CU_ASSERT_EQUAL(csv_value(csv, "gpu.slice0.qpu0.restriction.regfile_read_after_write"), 0);
     }
 }
 
