@@ -235,15 +235,22 @@ static double csv_value(const char *csv, const char *path)
     return p ? strtod(p + strlen(key), NULL) : -1;
 }
 
-static int run(const char *dir, const char *workload, const char *out, char *csv, size_t size)
+static int run_on(const char *config, const char *dir, const char *workload, const char *out,
+                  char *csv, size_t size)
 {
     char args[2048], path[1024];
-    snprintf(args, sizeof args, "%s run -q -o %s/%s %s >%s/%s.stdout 2>%s/%s.stderr </dev/null",
-             test_gtsim_binary(), dir, out, workload, dir, out, dir, out);
+    snprintf(args, sizeof args, "%s run -q %s%s -o %s/%s %s >%s/%s.stdout 2>%s/%s.stderr "
+             "</dev/null", test_gtsim_binary(), config ? "-c " : "", config ? config : "", dir,
+             out, workload, dir, out, dir, out);
     int s = system(args);
     snprintf(path, sizeof path, "%s/%s/stats.csv", dir, out);
     slurp(path, csv, size);
     return WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+}
+
+static int run(const char *dir, const char *workload, const char *out, char *csv, size_t size)
+{
+    return run_on(NULL, dir, workload, out, csv, size);
 }
 
 /* GPU_FFT's own shaders on the BCM2835 machine: the output of every length 2^8..2^12 is the
@@ -291,6 +298,28 @@ static void test_gpu_fft_random_batch(void)
     CU_ASSERT_TRUE(csv_value(csv, "host.gpu_fft.rms_error_ppm") <= 0.52);
 }
 
+/* the BCM2837 (Pi 3) machine: the same V3D at 300 MHz instead of 250, so the same cycles take
+ * 250/300 of the time; the direct alias (cached=0) as GPU_FFT uses on a Pi 2 or 3 */
+static void test_gpu_fft_on_bcm2837(void)
+{
+    if (!shaders_present("GPU_FFT on the BCM2837"))
+        return;
+    static char csv[1 << 21];
+    const char *dir = test_temp_dir();
+    CU_ASSERT_EQUAL(run_on("configs/vc4-bcm2835.cfg", dir, "gpu_fft:log2n=9,cached=0", "pi1",
+                           csv, sizeof csv), 0);
+    double cycles = csv_value(csv, "host.busy_cycles");
+    double us = csv_value(csv, "host.gpu_fft.us_per_transform");
+    CU_ASSERT_DOUBLE_EQUAL(us, cycles / 250.0, 1e-6);
+    CU_ASSERT_EQUAL(run_on("configs/vc4-bcm2837.cfg", dir, "gpu_fft:log2n=9,cached=0", "pi3",
+                           csv, sizeof csv), 0);
+    CU_ASSERT_EQUAL(csv_value(csv, "host.gpu_fft.within_accuracy"), 1);
+    CU_ASSERT_EQUAL(csv_value(csv, "host.busy_cycles"), cycles);
+    /* (300 MHz is a 3333 ps period: clock periods are whole picoseconds) */
+    CU_ASSERT_DOUBLE_EQUAL(csv_value(csv, "host.gpu_fft.us_per_transform"), us * 250 / 300,
+                           us * 1e-4);
+}
+
 /* a shader folder that is not there is a clear error, not a crash */
 static void test_gpu_fft_missing_shaders(void)
 {
@@ -310,6 +339,7 @@ static const struct test_case cases[] = {
     { "gpu_fft workload names: defaults and bad values", test_bad_names },
     { "GPU_FFT 2^8..2^12 on the BCM2835 within gpu_fft.txt's accuracy", test_gpu_fft_end_to_end },
     { "GPU_FFT random forward batch of three", test_gpu_fft_random_batch },
+    { "GPU_FFT on the BCM2837 (Pi 3) config", test_gpu_fft_on_bcm2837 },
     { "GPU_FFT without its shader folder", test_gpu_fft_missing_shaders },
     { 0 }
 };
