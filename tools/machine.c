@@ -11,6 +11,7 @@
 #include "fabric/aub.h"
 #include "fabric/memory.h"
 #include "fabric/topology.h"
+#include "units/vc4_host/vc4_gpu_fft.h"
 #include "units/vc4_host/vc4_submit.h"
 
 const char *machine_default_config(char *buf, size_t size)
@@ -50,7 +51,8 @@ static int config_for_workload(const char *workload, char *buf, size_t size, str
     /* the default config's directory holds the others */
     const char *slash = strrchr(def, '/');
     size_t dir = slash ? (size_t)(slash - def) : 0;
-    if (vc4_dump_file_is_dump(workload)) {   /* a VideoCore IV submit dump */
+    if (vc4_dump_file_is_dump(workload) || vc4_gpu_fft_is_workload(workload)) {
+        /* a VideoCore IV submit dump or GPU_FFT batch */
         snprintf(buf, size, "%.*s%svc4-bcm2835.cfg", (int)dir, def, dir ? "/" : "");
         return 0;
     }

@@ -116,7 +116,13 @@ static void check_writes(struct vc4_qpu_instr *in)
     /* Two writes to one accumulator or I/O register: undefined (@49015 ALUs). Addresses whose
      * A and B meanings differ (Table 14: 41, 42, 49, 50) are two registers. */
     unsigned a = in->waddr_add, m = in->waddr_mul;
-    if (a == m && a >= 32 && a != VC4_WADDR_A_NOP) {
+    /* Complementary conditions (zs/zc, ns/nc, cs/cc: codes 2-7 in pairs, Table 4) write each
+     * element from one ALU only: GPU_FFT 3.0's shaders merge two results into one accumulator
+     * that way ("mov.zs r0, r2 ; mov.zc r0, r1", shader_256.hex) and give correct transforms on
+     * hardware, so this is not the undefined case. */
+    bool complementary = in->cond_add >= 2 && in->cond_mul >= 2 &&
+                         (in->cond_add ^ in->cond_mul) == 1;
+    if (a == m && a >= 32 && a != VC4_WADDR_A_NOP && !complementary) {
         const struct vc4_register *r = &vc4_register[a - 32];
         if (strcmp(r->write_a, r->write_b) == 0)
             in->illegal |= VC4_ILLEGAL_SAME_WRITE;

@@ -272,6 +272,25 @@ static void test_illegal_alu(void)
     f.waddr_mul = 33;
     vc4_qpu_decode(alu_word(&f), &in);
     CU_ASSERT_TRUE(in.illegal & VC4_ILLEGAL_SAME_WRITE);
+    /* under complementary conditions each element is written once (zs/zc, ns/nc, cs/cc);
+     * zs with ns may both hold */
+    f.cond_add = 2;
+    f.cond_mul = 3;
+    vc4_qpu_decode(alu_word(&f), &in);
+    CU_ASSERT_FALSE(in.illegal & VC4_ILLEGAL_SAME_WRITE);
+    f.cond_add = 7;
+    f.cond_mul = 6;
+    vc4_qpu_decode(alu_word(&f), &in);
+    CU_ASSERT_FALSE(in.illegal & VC4_ILLEGAL_SAME_WRITE);
+    f.cond_add = 2;
+    f.cond_mul = 4;
+    vc4_qpu_decode(alu_word(&f), &in);
+    CU_ASSERT_TRUE(in.illegal & VC4_ILLEGAL_SAME_WRITE);
+    f.cond_add = 3;
+    f.cond_mul = 4;     /* zc and ns: adjacent codes of different pairs */
+    vc4_qpu_decode(alu_word(&f), &in);
+    CU_ASSERT_TRUE(in.illegal & VC4_ILLEGAL_SAME_WRITE);
+    f.cond_add = f.cond_mul = 0;
     f.waddr_add = f.waddr_mul = 41;
     vc4_qpu_decode(alu_word(&f), &in);
     CU_ASSERT_FALSE(in.illegal & VC4_ILLEGAL_SAME_WRITE);

@@ -12,12 +12,15 @@
 #include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "units/common/mmio.h"
+#include "units/vc4_host/vc4_gpu_fft.h"
 #include "units/vc4_host/vc4_submit.h"
 #include "vc4_v3d_regs.h"
 
 #define MAX_JOB_BYTES (64u << 20)
+/* bus address bits 31:30 select the BCM2835's cache alias (configs/vc4-bcm2835.cfg) */
+#define VC4_BUS_ADDRESS_MASK 0x3fffffffu
 
-enum command_kind { CMD_MEMORY, CMD_REG, CMD_WAIT, CMD_EXPECT };
+enum command_kind { CMD_MEMORY, CMD_REG, CMD_WAIT, CMD_EXPECT, CMD_FFT_CHECK };
 
 struct command {
     enum command_kind kind;
@@ -33,14 +36,19 @@ struct vc4_host {
     struct port *v3d, *v3d_reply;
     struct command *cmd;
     uint32_t count, capacity, next;
-    bool waiting;
+    bool waiting, timing;
+    uint64_t started_cycle;     /* the first register write after the last wait */
+    struct vc4_gpu_fft *fft;    /* a gpu_fft workload: the batch and its reference */
+    uint64_t busy_cycles, fft_transforms, fft_within, fft_beyond;
+    double fft_rms_ppm, fft_us_per_transform, fft_published_ppm, fft_published_us;
     uint64_t commands, memory_bytes, register_writes, waits, expect_matches, expect_mismatches;
     uint64_t submits, bin_list_bytes, render_list_bytes, shader_records, texture_samples;
 };
 
 static const struct param_desc host_params[] = {
     PARAM_STRING_FIELD("workload", struct vc4_host, workload, "",
-                       "a vc4 job file (units/vc4_host/vc4_host.h); empty: nothing to play"),
+                       "a vc4 job file or dump, or gpu_fft[:KEY=VALUE,...] "
+                       "(units/vc4_host/vc4_host.h); empty: nothing to play"),
     PARAM_END
 };
 
@@ -65,6 +73,20 @@ static const struct stat_desc host_stats[] = {
     C("render_list_bytes", render_list_bytes, "bytes", "generated render control list bytes"),
     C("shader_records", shader_records, "records", "shader records validated and relocated"),
     C("texture_samples", texture_samples, "samples", "texture uniforms relocated"),
+    C("busy_cycles", busy_cycles, "cycles",
+      "cycles from the first register write after a wait to that wait's answer, summed"),
+    C("gpu_fft.transforms", fft_transforms, "transforms", "GPU_FFT outputs checked"),
+    C("gpu_fft.within_accuracy", fft_within, "transforms",
+      "outputs whose rms error is within twice gpu_fft.txt's typical figure"),
+    C("gpu_fft.beyond_accuracy", fft_beyond, "transforms", "outputs beyond it (logged)"),
+    STAT_REAL_FIELD("gpu_fft.rms_error_ppm", struct vc4_host, fft_rms_ppm, "ppm",
+                    "the worst relative rms error of the batch's outputs against the CPU FFT"),
+    STAT_REAL_FIELD("gpu_fft.published_ppm", struct vc4_host, fft_published_ppm, "ppm",
+                    "gpu_fft.txt's typical rms error for this length"),
+    STAT_REAL_FIELD("gpu_fft.us_per_transform", struct vc4_host, fft_us_per_transform, "us",
+                    "simulated busy time per transform (busy_cycles at the V3D clock / batch)"),
+    STAT_REAL_FIELD("gpu_fft.published_us", struct vc4_host, fft_published_us, "us",
+                    "gpu_fft.txt's Pi 1 time per transform for this length and batch (0: none)"),
     STAT_END
 };
 #undef C
@@ -108,22 +130,11 @@ static void append_word(struct command *c, uint32_t w)
 /* every 0x token of a C-array text, skipping // comments */
 static void hex_words(struct command *c, const char *text)
 {
-    const char *p = text;
-    while (*p) {
-        if (p[0] == '/' && p[1] == '/') {
-            while (*p && *p != '\n')
-                p++;
-            continue;
-        }
-        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && (p == text || !isalnum((unsigned char)p[-1]))) {
-            char *end;
-            unsigned long long v = strtoull(p, &end, 16);
-            append_word(c, (uint32_t)v);
-            p = end;
-            continue;
-        }
-        p++;
-    }
+    uint32_t *words = NULL;
+    uint32_t count = vc4_hex_words(text, &words, 0);
+    for (uint32_t i = 0; i < count; i++)
+        append_word(c, words[i]);
+    free(words);
 }
 
 static int parse(struct vc4_host *s, const char *path, const char *text, struct gt_error *err)
@@ -269,6 +280,61 @@ static int load_dump(struct vc4_host *s, struct gt_error *err)
     return rc;
 }
 
+/* A GPU_FFT batch (vc4_gpu_fft.h): its memory images, gpu_fft_base_exec_direct's register
+ * writes, a wait for the eight completions, then the output check. */
+static int load_gpu_fft(struct vc4_host *s, struct gt_error *err)
+{
+    struct vc4_gpu_fft_options o;
+    if (vc4_gpu_fft_parse(s->workload, &o, err) < 0)
+        return -1;
+    s->fft = gt_xcalloc(1, sizeof *s->fft);
+    if (vc4_gpu_fft_prepare(&o, s->fft, err) < 0)
+        return -1;
+    for (uint32_t r = 0; r < s->fft->regions; r++) {
+        struct command *c = add(s, CMD_MEMORY, 0);
+        c->address = s->fft->region[r].address & VC4_BUS_ADDRESS_MASK;
+        c->bytes = s->fft->region[r].size;
+        c->data = s->fft->region[r].data;   /* taken over */
+        s->fft->region[r].data = NULL;
+    }
+    for (uint32_t i = 0; i < s->fft->registers; i++)
+        add_register(s, s->fft->reg[i].offset, s->fft->reg[i].value);
+    add(s, CMD_WAIT, 0);
+    add(s, CMD_FFT_CHECK, 0);
+    return 0;
+}
+
+/* Reads every job's output and compares it with the CPU FFT; the pass mark is twice
+ * gpu_fft.txt's typical rms error for the length (its figures are typical, not bounds). */
+static void check_gpu_fft(struct vc4_host *s, struct unit *u, struct gpu_memory *mem)
+{
+    const struct vc4_gpu_fft *f = s->fft;
+    uint32_t n = f->length;
+    float *out = gt_xcalloc((size_t)n * 2, sizeof *out);
+    double published = vc4_gpu_fft_published_ppm(f->options.log2n);
+    double worst = 0;
+    for (uint32_t j = 0; j < f->options.batch; j++) {
+        gpu_memory_read(mem, f->out_address[j] & VC4_BUS_ADDRESS_MASK, out, (size_t)n * 8, NULL);
+        double ppm = vc4_gpu_fft_relative_rms(f, j, out) * 1e6;
+        s->fft_transforms++;
+        if (ppm <= 2 * published) {
+            s->fft_within++;
+        } else {
+            s->fft_beyond++;
+            unit_log(u, SIM_LOG_NOTE, "gpu_fft job %u: rms error %.3g ppm against the CPU FFT, "
+                     "beyond twice gpu_fft.txt's %.2g ppm", j, ppm, published);
+        }
+        if (!(ppm <= worst))
+            worst = ppm;
+    }
+    free(out);
+    s->fft_rms_ppm = worst;
+    s->fft_published_ppm = published;
+    double us = (double)s->busy_cycles * (double)unit_clock_period(u) * 1e-6;
+    s->fft_us_per_transform = us / f->options.batch;
+    s->fft_published_us = vc4_gpu_fft_published_ms(f->options.log2n, f->options.batch) * 1e3;
+}
+
 static void free_commands(struct vc4_host *s)
 {
     for (uint32_t i = 0; i < s->count; i++)
@@ -276,6 +342,11 @@ static void free_commands(struct vc4_host *s)
     free(s->cmd);
     s->cmd = NULL;
     s->count = s->capacity = 0;
+    if (s->fft) {
+        vc4_gpu_fft_free(s->fft);
+        free(s->fft);
+        s->fft = NULL;
+    }
 }
 
 static int host_realize(struct unit *u, struct gt_error *err)
@@ -288,6 +359,12 @@ static int host_realize(struct unit *u, struct gt_error *err)
     s->texture_samples = 0;
     if (!s->workload[0])
         return 0;
+    if (vc4_gpu_fft_is_workload(s->workload)) {
+        if (!sim_memory(unit_sim(u)))
+            return gt_error_set(err, "%s: the machine has no memory to run '%s' in",
+                                unit_name(u), s->workload);
+        return load_gpu_fft(s, err);
+    }
     if (vc4_dump_file_is_dump(s->workload)) {
         if (!sim_memory(unit_sim(u)))
             return gt_error_set(err, "%s: the machine has no memory to load '%s' into",
@@ -310,7 +387,9 @@ static void host_reset(struct unit *u)
 {
     struct vc4_host *s = unit_state(u);
     s->next = 0;
-    s->waiting = false;
+    s->waiting = s->timing = false;
+    s->busy_cycles = s->fft_transforms = s->fft_within = s->fft_beyond = 0;
+    s->fft_rms_ppm = s->fft_us_per_transform = s->fft_published_ppm = s->fft_published_us = 0;
     if (s->count)
         unit_wake_at(u, 0);
 }
@@ -338,8 +417,13 @@ static enum unit_activity host_tick(struct unit *u)
     struct msg *m;
     while (s->v3d_reply && (m = port_pop(s->v3d_reply)) != NULL) {
         const struct cs_mmio *r = (const struct cs_mmio *)m->payload;
-        if (m->kind == MSG_MMIO && m->size >= sizeof *r && r->op == CS_MMIO_SYNC_DONE)
+        if (m->kind == MSG_MMIO && m->size >= sizeof *r && r->op == CS_MMIO_SYNC_DONE &&
+            s->waiting) {
             s->waiting = false;
+            if (s->timing)
+                s->busy_cycles += unit_cycle(u) - s->started_cycle;
+            s->timing = false;
+        }
         msg_free(unit_sim(u), m);
         unit_progress(u);
     }
@@ -370,7 +454,15 @@ static enum unit_activity host_tick(struct unit *u)
                 break;
             if (!send_mmio(s, u, CS_MMIO_WRITE, c->address, c->value))
                 return UNIT_IDLE;   /* woken when the channel frees */
+            if (!s->timing) {
+                s->timing = true;
+                s->started_cycle = unit_cycle(u);
+            }
             s->register_writes++;
+            break;
+        case CMD_FFT_CHECK:
+            if (s->fft)
+                check_gpu_fft(s, u, mem);
             break;
         case CMD_WAIT:
             if (!port_is_bound(s->v3d) || !port_is_bound(s->v3d_reply))

@@ -1,4 +1,4 @@
-/* units/vc4_tmu/vc4_tmu.c - TMU direct lookups; see vc4_tmu.h. */
+/* units/vc4_tmu/vc4_tmu.c - TMU direct and texture lookups; see vc4_tmu.h. */
 #include "units/vc4_tmu/vc4_tmu.h"
 
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "units/common/vc4_io.h"
+#include "units/vc4_tmu/vc4_texture.h"
 
 #define TMU_SLOTS 8u            /* TFREQ data slots / TFRCV colour slots per QPU (@96330) */
 #define RESULT_QUEUE 32u        /* results held per client (beyond TMU_SLOTS: counted) */
@@ -22,11 +23,19 @@ struct tmu_client {
     struct lookup q[RESULT_QUEUE];
     unsigned head, count;
     unsigned components;        /* t/r/b written since the last s */
+    uint32_t param[4];          /* the uniforms of this lookup's writes, in write order */
+    uint32_t written;           /* bit per component (s 0, t 1, r 2, b 3) */
+    uint32_t value[4][QPU_LANES];
     uint64_t last_answer;
 };
 
+#define CACHE_LINE 64u
+
 struct vc4_tmu {
-    uint32_t latency, address_mask, memory_mb;
+    uint32_t latency, address_mask, memory_mb, cache_kb, miss_latency;
+    uint32_t *cache_tag;        /* line address + 1 per direct-mapped line; 0: empty */
+    uint32_t cache_lines;
+    bool missed;                /* the lookup being served missed the cache */
     struct port **in, **out;
     uint32_t ins, outs;
     struct tmu_client *client;
@@ -34,6 +43,7 @@ struct vc4_tmu {
     struct reply_queue replies;
     uint32_t logged;
     uint64_t direct_lookups, loads, texture_requests, fifo_overruns, loads_without_request;
+    uint64_t unsupported_types, mipmap_lookups, cube_lookups, cache_hits, cache_misses;
     uint64_t beyond_memory, bad_messages, reply_stalls;
 };
 
@@ -45,6 +55,12 @@ static const struct param_desc tmu_params[] = {
                     "mask applied to bus addresses (BCM2835: 0x3fffffff)"),
     PARAM_U32_FIELD("memory_mb", struct vc4_tmu, memory_mb, 1024, 1, 4096,
                     "memory the TMU can address, MiB; elements beyond it read 0 (counted)"),
+    PARAM_U32_FIELD("cache_kb", struct vc4_tmu, cache_kb, 4, 0, 1024,
+                    "the TMU cache, KiB, direct mapped in 64-byte lines (the seed gives no size; "
+                    "0: none)"),
+    PARAM_U32_FIELD("miss_latency", struct vc4_tmu, miss_latency, 0, 0, 100000,
+                    "cycles a lookup that misses the TMU cache adds (0: the L2 and memory time "
+                    "is not modelled yet)"),
     PARAM_END
 };
 
@@ -61,7 +77,16 @@ static const struct stat_desc tmu_stats[] = {
     C("direct_lookups", direct_lookups, "requests", "direct (general) memory lookups"),
     C("loads", loads, "signals", "load signals answered"),
     C("texture_requests", texture_requests, "requests",
-      "texture lookups (not modelled: answered 0)"),
+      "texture lookups (t, r or b written before s)"),
+    C("unsupported_types", unsupported_types, "requests",
+      "texture lookups of a type not decoded (ETC1, S16F, S8, S16, BW1, A4, A1, RGBA64, "
+      "YUYV422R: answered 0)"),
+    C("mipmap_lookups", mipmap_lookups, "requests",
+      "lookups whose filter or level count asks for mipmaps (level 0 and the "
+      "magnification filter used: LOD not modelled)"),
+    C("cube_lookups", cube_lookups, "requests", "cube map lookups"),
+    C("cache_hits", cache_hits, "lines", "64-byte lines found in the TMU cache"),
+    C("cache_misses", cache_misses, "lines", "64-byte lines not found (filled)"),
     C("fifo_overruns", fifo_overruns, "requests",
       "requests beyond the 8 TFREQ/TFRCV slots of a QPU (@96330)"),
     C("loads_without_request", loads_without_request, "signals",
@@ -78,6 +103,75 @@ static void note(struct vc4_tmu *s, struct unit *u, unsigned bit, const char *wh
     if (!(s->logged & (1u << bit))) {
         s->logged |= 1u << bit;
         unit_log(u, SIM_LOG_NOTE, "%s (counted; later ones are not logged)", what);
+    }
+}
+
+struct read_context {
+    struct vc4_tmu *s;
+    struct unit *u;
+    struct gpu_memory *mem;
+};
+
+static void touch_cache(struct vc4_tmu *s, uint32_t address)
+{
+    if (!s->cache_lines)
+        return;
+    uint32_t line = address / CACHE_LINE;
+    uint32_t *tag = &s->cache_tag[line % s->cache_lines];
+    if (*tag == line + 1) {
+        s->cache_hits++;
+    } else {
+        *tag = line + 1;
+        s->cache_misses++;
+        s->missed = true;
+    }
+}
+
+static bool read_memory(void *context, uint32_t address, void *data, uint32_t bytes)
+{
+    struct read_context *c = context;
+    uint64_t a = address & c->s->address_mask;
+    if (!c->mem || a + bytes > (uint64_t)c->s->memory_mb << 20) {
+        c->s->beyond_memory++;
+        note(c->s, c->u, 2, "TMU lookup beyond memory: reads 0");
+        return false;
+    }
+    touch_cache(c->s, (uint32_t)a);
+    gpu_memory_read(c->mem, a, data, bytes, NULL);
+    return true;
+}
+
+static void texture_lookup(struct vc4_tmu *s, struct unit *u, struct tmu_client *c,
+                           const struct qpu_io_request *r, struct lookup *l)
+{
+    s->texture_requests++;
+    struct vc4_texture t;
+    vc4_texture_decode(c->param, c->components + 1 < 4 ? c->components + 1 : 4, &t);
+    if (!vc4_texture_type_supported(t.type)) {
+        s->unsupported_types++;
+        note(s, u, 4, "texture type not modelled (ETC1, 16-bit float/int, 1/4-bit, RGBA64, "
+             "YUYV): answers 0");
+        return;
+    }
+    if (t.levels > 1 || t.min_filter >= 2) {
+        s->mipmap_lookups++;
+        note(s, u, 5, "mipmapped texture lookup: level 0 and the magnification filter used");
+    }
+    if (t.cube)
+        s->cube_lookups++;
+    struct read_context rc = { s, u, sim_memory(unit_sim(u)) };
+    /* the border colour: element 0 of the r write (notes §4.1) */
+    uint32_t border = (c->written >> 2 & 1) ? c->value[2][0] : 0;
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        if (!(r->lane_mask >> i & 1))
+            continue;
+        float fs, ft = 0, fr = 0;
+        memcpy(&fs, &r->value[i], 4);
+        if (c->written >> 1 & 1)
+            memcpy(&ft, &c->value[1][i], 4);
+        if (c->written >> 2 & 1)
+            memcpy(&fr, &c->value[2][i], 4);
+        l->value[i] = vc4_texture_sample(&t, fs, ft, fr, border, read_memory, &rc);
     }
 }
 
@@ -106,31 +200,35 @@ static void take(struct vc4_tmu *s, struct unit *u, uint32_t port, struct msg *m
     }
     struct tmu_client *c = &s->client[port];
     if (r->op == QPU_IO_WRITE && r->reg >= QPU_IO_TMU0_S && r->reg <= QPU_IO_TMU1_B) {
-        bool is_s = (r->reg & 3) == 0;
-        if (!is_s) {
+        unsigned component = r->reg & 3;    /* s, t, r, b */
+        if (component) {
+            /* "For each write of texture unit sampling vector data (t, b, etc.) a uniform is
+             * automatically read"; config parameter k goes with the k-th write (notes §4.1) */
+            if (c->components < 4)
+                c->param[c->components] = r->uniform_valid ? r->uniform : 0;
             c->components++;
+            c->written |= 1u << component;
+            memcpy(c->value[component], r->value, sizeof c->value[component]);
             return;
         }
         struct lookup *l = push_lookup(s, u, c);
+        s->missed = false;
         if (c->components) {
-            s->texture_requests++;
-            note(s, u, 1, "texture lookup (not modelled): answered 0");
+            if (c->components < 4)
+                c->param[c->components] = r->uniform_valid ? r->uniform : 0;
+            texture_lookup(s, u, c, r, l);
             c->components = 0;
-            return;
+            c->written = 0;
+            memset(c->param, 0, sizeof c->param);
+        } else {
+            s->direct_lookups++;
+            struct read_context rc = { s, u, sim_memory(unit_sim(u)) };
+            for (unsigned i = 0; i < QPU_LANES; i++)
+                if (r->lane_mask >> i & 1)
+                    read_memory(&rc, r->value[i] & ~3u, &l->value[i], 4);
         }
-        s->direct_lookups++;
-        struct gpu_memory *mem = sim_memory(unit_sim(u));
-        for (unsigned i = 0; i < QPU_LANES; i++) {
-            if (!(r->lane_mask >> i & 1))
-                continue;
-            uint64_t a = (r->value[i] & s->address_mask) & ~3ull;
-            if (!mem || a + 4 > (uint64_t)s->memory_mb << 20) {
-                s->beyond_memory++;
-                note(s, u, 2, "TMU lookup beyond memory: reads 0");
-                continue;
-            }
-            gpu_memory_read(mem, a, &l->value[i], 4, NULL);
-        }
+        if (s->missed)
+            l->ready += s->miss_latency;
         return;
     }
     if (r->op == QPU_IO_SIGNAL) {
@@ -173,6 +271,9 @@ static int tmu_realize(struct unit *u, struct gt_error *err)
         .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
         .ports = s->out, .port_count = s->outs, .stall_count = &s->reply_stalls });
     free(s->client);
+    free(s->cache_tag);
+    s->cache_lines = s->cache_kb * 1024 / CACHE_LINE;
+    s->cache_tag = s->cache_lines ? gt_xcalloc(s->cache_lines, sizeof *s->cache_tag) : NULL;
     s->clients = s->ins;
     s->client = s->ins ? gt_xcalloc(s->ins, sizeof *s->client) : NULL;
     return 0;
@@ -184,6 +285,8 @@ static void tmu_reset(struct unit *u)
     reply_queue_clear(&s->replies, unit_sim(u));
     if (s->client)
         memset(s->client, 0, s->clients * sizeof *s->client);
+    if (s->cache_tag)
+        memset(s->cache_tag, 0, s->cache_lines * sizeof *s->cache_tag);
 }
 
 static enum unit_activity tmu_tick(struct unit *u)
@@ -209,12 +312,16 @@ static void tmu_destroy(struct unit *u)
     reply_queue_free(&s->replies, unit_sim(u));
     free(s->client);
     s->client = NULL;
+    free(s->cache_tag);
+    s->cache_tag = NULL;
 }
 
 const struct unit_ops vc4_tmu_ops = {
     .kind = "vc4_tmu",
-    .help = "VideoCore IV texture and memory lookup unit: direct (general) 32-bit lookups with "
-            "per-QPU FIFOs into r4 (seed 002 Sec 4 @93323); texture lookups not yet modelled.",
+    .help = "VideoCore IV texture and memory lookup unit: direct (general) 32-bit lookups and "
+            "2D / cube texture lookups (config uniforms, T/LT/raster formats, nearest and "
+            "bilinear filters, wrap modes) with per-QPU FIFOs into r4 and the TMU cache "
+            "(seed 002 Sec 4 @93323, Sec 11).",
     .state_size = sizeof(struct vc4_tmu),
     .params = tmu_params,
     .ports = tmu_ports,

@@ -1,5 +1,5 @@
-/* units/vc4_tmu/vc4_tmu.h - a VideoCore IV texture and memory lookup unit (TMU): for now its
- * direct ("general") memory lookups (seed 002 Sec 4 @93323; notes §4.1).
+/* units/vc4_tmu/vc4_tmu.h - a VideoCore IV texture and memory lookup unit (TMU): direct
+ * ("general") memory lookups and texture lookups (seed 002 Sec 4 @93323; notes §4.1).
  *
  * What it models:
  *  - one request FIFO and one receive FIFO per client (a QPU's TMU port: "there is one FIFO per
@@ -14,13 +14,23 @@
  *    beyond 8 outstanding (not yet loaded) results is counted as fifo_overruns (hardware
  *    misbehaviour: the QPU would stall or lose data) and still served; a load with nothing
  *    requested answers 0 and is counted.
- * Not modelled yet: texture lookups (t/r/b with their configuration uniforms, formats, T/LT
- * tiling, filters, wrap modes, cube maps: counted as texture_requests and answered 0), the TMU
- * L1 cache and the L2 (a fixed latency), the memory traffic timing.
+ *  - texture lookups: writes of t, r or b before s make the lookup a texture lookup; each
+ *    write carries the uniform the QPU popped with it, and config parameter k is the k-th
+ *    write's uniform in write order ("Uniforms associated with the first 2 TMU data writes set
+ *    up common things", the 3rd and 4th cube stride or child image; notes §4.1 [inferred]);
+ *    the texel decode, T/LT/raster addressing, nearest and bilinear filters, wrap modes,
+ *    border colour and cube faces are units/vc4_tmu/vc4_texture.h's (which says what it
+ *    leaves out: mipmap levels and LOD, ETC1 and the other non-8-bit types, child images);
+ *  - the TMU cache: every 64-byte line a lookup reads is looked up in a direct-mapped cache of
+ *    `cache_kb` (the seed gives no size or organisation [chosen]); a lookup with a miss is
+ *    loadable `miss_latency` cycles later (default 0: the L2 and memory behind it are not
+ *    modelled yet, so misses are counted but add no time).
+ * Not modelled: the L2 cache and memory traffic timing (a fixed latency), the cache swizzle.
  *
  * Ports: "qpu"[n] in (MSG_QPU_IO writes of 56-63 and load signals, an open array: one per
  * client), "result"[n] out (MSG_QPU_RESULT, to_r4 = 1, to the client of the same index).
- * Stats: direct_lookups, loads, texture_requests, fifo_overruns, loads_without_request,
+ * Stats: direct_lookups, loads, texture_requests, unsupported_types, mipmap_lookups,
+ * cube_lookups, cache_hits, cache_misses, fifo_overruns, loads_without_request,
  * lookups_beyond_memory, bad_messages, reply_stalls.
  */
 #ifndef GTSIM_UNITS_VC4_TMU_H
