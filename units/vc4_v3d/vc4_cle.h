@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "fabric/memory.h"
+#include "units/vc4_v3d/vc4_3d.h"
 
 #define VC4_CLE_TRACE_MAX 256
 
@@ -50,6 +51,7 @@ struct vc4_cle_thread {
     enum vc4_cle_state state;
     uint32_t return_stack[2], depth;
     uint32_t semaphore;                   /* CTSEMA, 0..7 */
+    uint32_t deferred_increments;         /* binning: increments waiting for the Flush */
     bool binning;                         /* thread 0 */
     /* what Tile Binning Mode Configuration set (binning thread) */
     uint32_t tile_alloc, tiles_x, tiles_y;
@@ -70,6 +72,9 @@ struct vc4_cle {
     uint64_t bfc_total, rfc_total;
     uint32_t address_mask;
     uint64_t limit;                       /* records a start may run (runaway guard) */
+    /* the 3D pipeline the records drive (vc4_3d.h); NULL: the binner is not modelled and
+     * Flush writes empty tile lists */
+    struct vc4_3d *pipe;
 };
 
 void vc4_cle_init(struct vc4_cle *c, uint32_t address_mask);

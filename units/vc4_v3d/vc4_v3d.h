@@ -37,10 +37,14 @@
 #define GTSIM_UNITS_VC4_V3D_H
 
 #include "fabric/unit.h"
+#include "units/vc4_v3d/vc4_3d.h"
 
 #define VC4_MAX_QPUS 16
 #define VC4_USER_QUEUE_DEPTH 16
 
 extern const struct unit_ops vc4_v3d_ops;
+
+/* The colour surfaces the tile stores wrote (for --images); the unit must be a vc4_v3d */
+uint32_t vc4_v3d_written_surfaces(struct unit *u, const struct vc4_written_surface **list);
 
 #endif
