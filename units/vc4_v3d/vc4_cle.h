@@ -17,10 +17,13 @@
  *    @152738, @143003: "the two threads can be synchronised via counting semaphores"). The
  *    binning thread's increment takes effect when its Flush completes [kernel, vc4-submit.md §9];
  *    here the Flush is immediate, so the order is the same;
- *  - Flush (4) in the binning thread: BFC += 1 (@188583) and, because the tile binner is not
- *    modelled yet, the lists it would cap are written as empty lists: each tile's initial block
- *    (tile allocation + 32 x tile index, from Tile Binning Mode Configuration) gets Return from
- *    sub-list (18), as Flush adds to every tile list (Table 38, ID 4);
+ *  - every executed record is handed to the 3D pipeline (`pipe`, vc4_3d.h): the binning
+ *    thread's to the PTB, the rendering thread's to the renderer, which also sizes the
+ *    variable-length Compressed Primitive List (48) by decoding it;
+ *  - Flush (4) in the binning thread: BFC += 1 (@188583); the PTB caps every tile list; the
+ *    binning thread's Increment Semaphore takes effect at the Flush ("after tile lists are
+ *    flushed", Table 38 ID 7). Without a pipe (unit tests) each tile's initial block
+ *    (tile allocation + 32 x tile index) gets Return from sub-list (18) as an empty list;
  *  - Store ... and EOF (25), Store General / Full Resolution with their Last Tile bit: RFC += 1
  *    (@188960); every record is counted by ID;
  *  - unknown IDs and variable-length records this model cannot size (42, 48) stop the thread
