@@ -31,9 +31,8 @@
  *    a record of the other thread's list class (Table 38 "B"/"R" column) is counted and
  *    executed as far as this model executes it; a runaway list (more than `limit` records
  *    without reaching its end) stops with CTERR.
- * Not modelled: record timing beyond one record a step, the tile binner (PTB), the front end
- * of the pixel pipeline, loads and stores of the tile buffer (counted only), the prefixing
- * mode (CTMODE), CTnLC/CTnPC/CTnRA0, the overflow memory, interrupts.
+ * Not modelled: record timing beyond one record a step (the pipeline's work is instant), the
+ * prefixing mode (CTMODE), CTnLC/CTnPC/CTnRA0, the overflow memory, interrupts.
  */
 #ifndef GTSIM_UNITS_VC4_CLE_H
 #define GTSIM_UNITS_VC4_CLE_H
