@@ -126,6 +126,8 @@ static void test_tri_through_the_pipeline(void)
     free(c);
     free(p);
     gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
     vc4_dump_free(&d);
 }
 
