@@ -45,7 +45,8 @@ static void test_tri_through_the_pipeline(void)
     vc4_cle_write(c, CT0EA, job.ct0ea);
     vc4_cle_write(c, CT1CA, job.ct1ca);
     vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 10000 && vc4_cle_busy(c); n++) {
+    unsigned cycles = 0;
+    for (; cycles < 100000 && vc4_cle_busy(c); cycles++) {
         vc4_cle_step(c, 0, mem);
         vc4_cle_step(c, 1, mem);
     }
@@ -53,6 +54,17 @@ static void test_tri_through_the_pipeline(void)
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_binned, 2u);
     CU_ASSERT_EQUAL(p->stats.primitives_rendered, 2u);
+    /* every shader ran to its end: the programs are 13 (FS), 25 (VS) and 23 (CS) instructions
+     * long (vc4-submit.md §10.2), once per batch */
+    CU_ASSERT_EQUAL(p->stats.coordinate_shader_runs, 2u);
+    CU_ASSERT_EQUAL(p->stats.coordinate_instructions, 2 * 23u);
+    CU_ASSERT_EQUAL(p->stats.vertex_instructions, 25 * p->stats.vertex_shader_runs);
+    CU_ASSERT_EQUAL(p->stats.fragment_instructions, 13 * p->stats.fragment_shader_runs);
+    /* timing: the rendering thread was held for its work; the tile holds the store's 64 x 64
+     * pixels at 4 a clock and each fragment batch's 13 x 4 clocks over 12 QPUs (5) */
+    CU_ASSERT_EQUAL(p->stats.held_cycles[1], p->stats.render_work_cycles);
+    CU_ASSERT_TRUE(p->stats.tile_cycles_max >= 1024 + 5 * p->stats.fragment_shader_runs);
+    CU_ASSERT_TRUE(cycles > p->stats.render_work_cycles);
 
     /* the tile list: walk it with Table 38's lengths; the two GL Shader State dwords are the
      * validated BCL's (offsets 0x4b and 0x5a, §10.1) and each draw is triangle (0, 1, 2) */

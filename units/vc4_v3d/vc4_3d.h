@@ -38,7 +38,14 @@
  *    stencil tests (Table 27) and updates Z/stencil, TLB_COLOUR_ALL/MS write the passing pixels,
  *    Color Load signals read the tile buffer into r4 (@108711); Z test and Z updates follow the
  *    configuration bits (96).
- * Not modelled: timing (the CLE's one record a cycle; shading and rasterization are instant),
+ * Timing [chosen, from the seed's figures, notes §6]: the work a record causes holds its CLE
+ * thread for that many cycles before the next record: a shader batch takes its executed
+ * instructions x 4 clocks (@43385) spread over the 12 QPUs (rounded up); the PTB and the PSE
+ * 10 clocks a primitive ("25 Mtri/s" at 250 MHz, @35155); the FEP 4 pixels a clock (@39361)
+ * over the pixels a primitive covers; a tile load or store 4 pixels a clock over the tile (the
+ * seed gives no TLB store bandwidth). Stats: bin/render work cycles, cycles each thread was
+ * held, instructions by shader kind, the longest tile (work between two tile stores).
+ * Not modelled: timing beyond that (no overlap of shading with the CLE, TMU and VPM stalls, L2),
  * the QPU units and their ports for these shaders (the shaders run on this functional QPU, not
  * on units/qpu), clipping against the near plane (primitives with a vertex at w <= 0 are dropped,
  * counted), guard-band limits, 4x/16x multisampling (counted: drawn single-sampled), HDR
@@ -92,6 +99,10 @@ struct vc4_3d_stats {
     uint64_t tiles_rendered, fragments_shaded, fragments_written, depth_failed;
     uint64_t primitives_rendered, loads, stores, bad_records, unsupported, multisample_ignored;
     uint64_t index_faults;
+    /* timing (see "Timing" above) */
+    uint64_t bin_work_cycles, render_work_cycles, held_cycles[2];
+    uint64_t coordinate_instructions, vertex_instructions, fragment_instructions;
+    uint64_t tile_cycles_max, tile_cycles_last, render_work_at_tile_start;
 };
 
 struct vc4_tile_list {
@@ -138,6 +149,9 @@ struct vc4_3d {
     struct vc4_render render;
     struct vc4_3d_stats stats;
     uint32_t address_mask;
+    /* cycles of pipeline work a thread still owes before its next record ([0] binning) */
+    uint64_t owed[2];
+    unsigned shading_qpus;         /* QPUs the shader batches spread over */
 };
 
 void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask);

@@ -90,7 +90,8 @@ uint32_t vc4_cle_read(const struct vc4_cle *c, uint32_t offset)
 bool vc4_cle_busy(const struct vc4_cle *c)
 {
     for (int n = 0; n < 2; n++)
-        if (c->thread[n].state == VC4_CLE_RUNNING || c->thread[n].state == VC4_CLE_WAITING)
+        if (c->thread[n].state == VC4_CLE_RUNNING || c->thread[n].state == VC4_CLE_WAITING ||
+            (c->pipe && c->pipe->owed[n]))
             return true;
     return false;
 }
@@ -110,6 +111,12 @@ static void frame_done(struct vc4_cle *c, struct vc4_cle_thread *t)
 bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
 {
     struct vc4_cle_thread *t = &c->thread[n & 1];
+    if (c->pipe && c->pipe->owed[n & 1]) {
+        /* the pipeline's work for the last record holds the thread (vc4_3d.h "Timing") */
+        c->pipe->owed[n & 1]--;
+        c->pipe->stats.held_cycles[n & 1]++;
+        return true;
+    }
     if (t->state == VC4_CLE_WAITING) {
         if (!t->semaphore) {
             t->semaphore_waits++;

@@ -33,6 +33,7 @@ void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask)
 {
     memset(p, 0, sizeof *p);
     p->address_mask = address_mask;
+    p->shading_qpus = 12;          /* the BCM2835's 3 slices x 4 QPUs (configs/vc4-bcm2835.cfg) */
 }
 
 /* the state records both lists share (Table 38) */
@@ -196,6 +197,8 @@ static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
     const struct vc4_gl_state *g = &bin->gl;
     unsigned n = type + 1;
     p->stats.primitives_in++;
+    p->owed[0] += 10;              /* the PTB: 10 clocks a primitive [chosen, @35155] */
+    p->stats.bin_work_cycles += 10;
     /* trivial rejection: every vertex outside one plane of the clip volume */
     for (unsigned plane = 0; plane < 4; plane++) {
         unsigned out = 0;

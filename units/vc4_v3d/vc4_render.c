@@ -198,8 +198,25 @@ static void full_resolution(struct vc4_3d *p, struct gpu_memory *mem, bool store
     }
 }
 
+/* a tile load or store: 4 pixels a clock over the tile [chosen: no TLB bandwidth in the
+ * seed]; a store that wrote a surface closes the tile's time */
+static void tile_transfer_time(struct vc4_3d *p, bool closes_tile)
+{
+    uint64_t cycles = (uint64_t)p->render.tile_size * p->render.tile_size / 4;
+    p->owed[1] += cycles;
+    p->stats.render_work_cycles += cycles;
+    if (closes_tile) {
+        uint64_t tile = p->stats.render_work_cycles - p->stats.render_work_at_tile_start;
+        p->stats.tile_cycles_last = tile;
+        if (tile > p->stats.tile_cycles_max)
+            p->stats.tile_cycles_max = tile;
+        p->stats.render_work_at_tile_start = p->stats.render_work_cycles;
+    }
+}
+
 static void do_load(struct vc4_3d *p, struct gpu_memory *mem)
 {
+    tile_transfer_time(p, false);
     const uint8_t *b = p->render.load_record;
     p->stats.loads++;
     if (b[0] == VC4_PACKET_RE_LOAD_FULL_RESOLUTION_TILE_BUFFER) {
@@ -442,6 +459,7 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
     }
     struct raster r = { .p = p, .mem = mem, .rec = &rec, .varyings = varyings };
     p->stats.primitives_rendered++;
+    uint64_t shaded_before = p->stats.fragments_shaded;
     if (type == 2) {
         int64_t area = (v[1].x - v[0].x) * (v[2].y - v[0].y) -
                        (v[2].x - v[0].x) * (v[1].y - v[0].y);
@@ -468,6 +486,10 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
         r.generated = 2;
         rasterize(&r, cover_point);
     }
+    /* the PSE 10 clocks a primitive [chosen, @35155], the FEP 4 pixels a clock (@39361) */
+    uint64_t cycles = 10 + (p->stats.fragments_shaded - shaded_before + 3) / 4;
+    p->owed[1] += cycles;
+    p->stats.render_work_cycles += cycles;
 }
 
 static int32_t sext(uint32_t v, unsigned bits)
@@ -605,6 +627,7 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
             transfer(p, mem, true, 1, t->frame_address, memory_format, colour_format);
             p->stats.stores++;
             p->stats.tiles_rendered++;
+            tile_transfer_time(p, true);
         }
         clear_tile(t, true, true);
         return;
@@ -614,14 +637,17 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
         full_resolution(p, mem, true, word);
         p->stats.stores++;
         p->stats.tiles_rendered += (word & 3) != 3;
+        tile_transfer_time(p, (word & 3) != 3);
         if (!(word & 4))
             clear_tile(t, true, true);
         return;
     }
     case VC4_PACKET_STORE_TILE_BUFFER_GENERAL:
         store_general(p, mem, b);
-        if ((b[1] & 7) != 0)
+        if ((b[1] & 7) != 0) {
             p->stats.tiles_rendered++;
+            tile_transfer_time(p, true);
+        }
         return;
     case VC4_PACKET_INDEXED_PRIMITIVE_LIST:
     case VC4_PACKET_VERTEX_ARRAY_PRIMITIVES:

@@ -331,7 +331,9 @@ static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
     }
 }
 
-static void run_program(struct run *r, uint32_t code, uint32_t uniforms, struct qpu_state *st)
+/* runs a program; the instructions it executed */
+static uint32_t run_program(struct run *r, uint32_t code, uint32_t uniforms,
+                            struct qpu_state *st)
 {
     const struct qpu_io io = { .ctx = r, .read = io_read, .write = io_write,
                                .signal = io_signal };
@@ -342,18 +344,31 @@ static void run_program(struct run *r, uint32_t code, uint32_t uniforms, struct 
         uint32_t lo = read_memory_word(r, st->pc), hi = read_memory_word(r, st->pc + 4);
         if (r->faulted) {
             r->p->stats.shader_faults++;
-            return;
+            return n;
         }
         struct vc4_qpu_instr in;
         vc4_qpu_decode((uint64_t)hi << 32 | lo, &in);
         struct qpu_step_result res = qpu_step(st, &in, &io);
         if (ending > 0 && --ending == 0)
-            return;
+            return n + 1;
         if (res.program_end && ending < 0)
             ending = 2;            /* two delay-slot instructions (@56274) */
         qpu_advance(st, &res);
     }
     r->p->stats.shader_watchdogs++;
+    return WATCHDOG_INSTRUCTIONS;
+}
+
+/* a batch's instructions x 4 clocks (@43385) over the shading QPUs, owed by a CLE thread */
+static void charge(struct vc4_3d *p, unsigned thread, uint32_t instructions)
+{
+    unsigned qpus = p->shading_qpus ? p->shading_qpus : 1;
+    uint64_t cycles = ((uint64_t)instructions * 4 + qpus - 1) / qpus;
+    p->owed[thread] += cycles;
+    if (thread)
+        p->stats.render_work_cycles += cycles;
+    else
+        p->stats.bin_work_cycles += cycles;
 }
 
 bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
@@ -391,7 +406,12 @@ bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
         p->stats.coordinate_shader_runs++;
     else
         p->stats.vertex_shader_runs++;
-    run_program(&r, rec->code[k], rec->uniforms[k], &st);
+    uint32_t instructions = run_program(&r, rec->code[k], rec->uniforms[k], &st);
+    if (coordinate)
+        p->stats.coordinate_instructions += instructions;
+    else
+        p->stats.vertex_instructions += instructions;
+    charge(p, coordinate ? 0 : 1, instructions);
     for (unsigned v = 0; v < n; v++)
         for (unsigned w = 0; w < VC4_VERTEX_WORDS && w < VC4_VPM_ROWS; w++)
             out[v][w] = out_seg[w][v];
@@ -412,5 +432,7 @@ void vc4_shade_fragments(struct vc4_3d *p, struct gpu_memory *mem,
     p->stats.fragment_shader_runs++;
     for (unsigned i = 0; i < QPU_LANES; i++)
         p->stats.fragments_shaded += b->lanes >> i & 1;
-    run_program(&r, rec->fs_code, rec->fs_uniforms, &st);
+    uint32_t instructions = run_program(&r, rec->fs_code, rec->fs_uniforms, &st);
+    p->stats.fragment_instructions += instructions;
+    charge(p, 1, instructions);
 }

@@ -128,7 +128,24 @@ static const struct stat_desc v3d_stats[] = {
       "features not modelled (VG, x/y lists, full dumps, TMU in pipeline shaders)"),
     P("multisample_ignored", multisample_ignored, "events", "4x multisample drawn single-sampled"),
     P("index_faults", index_faults, "indices", "indices past the maximum or above 16 bits"),
+    P("bin_work_cycles", bin_work_cycles, "cycles",
+      "binning work: coordinate shading and the PTB (vc4_3d.h Timing)"),
+    P("render_work_cycles", render_work_cycles, "cycles",
+      "rendering work: vertex and fragment shading, PSE, FEP, tile loads and stores"),
+    P("bin_held_cycles", held_cycles[0], "cycles", "cycles the binning thread waited on its work"),
+    P("render_held_cycles", held_cycles[1], "cycles",
+      "cycles the rendering thread waited on its work"),
+    P("coordinate_instructions", coordinate_instructions, "instructions",
+      "QPU instructions of coordinate shaders"),
+    P("vertex_instructions", vertex_instructions, "instructions",
+      "QPU instructions of vertex shaders"),
+    P("fragment_instructions", fragment_instructions, "instructions",
+      "QPU instructions of fragment shaders"),
 #undef P
+    STAT_LEVEL_FIELD("tile_cycles_max", struct vc4_v3d, pipe.stats.tile_cycles_max, "cycles",
+                     "the longest tile: rendering work between two tile stores"),
+    STAT_LEVEL_FIELD("tile_cycles_last", struct vc4_v3d, pipe.stats.tile_cycles_last, "cycles",
+                     "the last tile's rendering work"),
     STAT_END
 };
 #undef C
