@@ -143,6 +143,59 @@ static void test_tri_through_the_pipeline(void)
     vc4_dump_free(&d);
 }
 
+/* "tile allocation too small": vc4_tri with its Tile Allocation Memory Size cut to the 256
+ * bytes of initial blocks: the state does not fit a 32-byte block and no 128-byte block is
+ * left, so the PTB counts the loss (the hardware would raise OUTOMEM), still caps the list,
+ * and the frame completes with the clear colour only */
+static void test_tile_allocation_too_small(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    for (uint32_t i = 0; i < job.regions; i++)
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+    static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
+    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_TRUE(p->stats.bin_out_of_memory > 0);
+    CU_ASSERT_EQUAL(p->stats.tile_list_blocks, 0u);
+    CU_ASSERT_EQUAL(p->stats.primitives_rendered, 0u);
+    CU_ASSERT_EQUAL(c->rfc_total, 1u);
+    CU_ASSERT_EQUAL(c->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL_FATAL(p->render.surface_count, 1u);
+    uint8_t px[4];
+    gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
+                    px, 4, NULL);
+    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
 /* Sec 11: 64-byte micro-tiles (4 x 4 at 32 bpp), 1 KB sub-tiles, 4 KB tiles; tile row 0 runs
  * left to right with sub-tiles BL, TL, TR, BR; row 1 right to left with TR, BR, BL, TL */
 static void test_surface_addressing(void)
@@ -204,6 +257,8 @@ static void test_bad_input(void)
 static const struct test_case cases[] = {
     { "vc4_tri: tile list records, compressed triangles, rendered pixels",
       test_tri_through_the_pipeline },
+    { "tile allocation too small: counted, lists capped, frame completes",
+      test_tile_allocation_too_small },
     { "T, LT and raster addressing", test_surface_addressing },
     { "bad records are counted", test_bad_input },
     { 0 }
