@@ -508,7 +508,9 @@ uint32_t vc4_render_compressed(struct vc4_3d *p, struct gpu_memory *mem, uint32_
         p->stats.unsupported++;        /* x/y lists, RHTs, 24-bit indices */
         return 0;
     }
-    for (uint32_t guard = 0; guard < (1u << 20); guard++) {
+    /* at most 65536 primitives a list [chosen]: a list in memory that never escapes (zeros
+     * decode as one-byte triangles) ends there, counted, instead of running on */
+    for (uint32_t guard = 0; guard < (1u << 16); guard++) {
         uint8_t b[8] = { 0 };
         if (gpu_memory_read(mem, at & p->address_mask, b, 8, NULL) < 0 &&
             gpu_memory_read(mem, at & p->address_mask, b, 1, NULL) < 0)
@@ -580,6 +582,7 @@ uint32_t vc4_render_compressed(struct vc4_3d *p, struct gpu_memory *mem, uint32_
         memcpy(prev, idx, sizeof prev);
         at += length;
     }
+    p->stats.bad_records++;
     return at - start;
 }
 
