@@ -14,6 +14,7 @@
 #include "fabric/unit.h"
 #include "tools/png.h"
 #include "units/common/format.h"
+#include "units/vc4_v3d/vc4_v3d.h"
 
 static uint8_t to_unorm8(double v)
 {
@@ -71,6 +72,10 @@ uint32_t images_surface_count(struct sim *sim)
         const struct om_surface *list;
         if (strcmp(unit_kind(u), "om") == 0)
             count += om_written_surfaces(u, &list);
+        else if (strcmp(unit_kind(u), "vc4_v3d") == 0 && !unit_is_placeholder(u)) {
+            const struct vc4_written_surface *vc4;
+            count += vc4_v3d_written_surfaces(u, &vc4);
+        }
     }
     return count;
 }
@@ -130,6 +135,36 @@ int images_write(struct sim *sim, const char *dir, struct gt_error *err)
         }
     }
     free(seen);
+    /* VideoCore IV: the surfaces the tile stores wrote (units/vc4_v3d/vc4_3d.h) */
+    for (uint32_t i = 0; i < sim_unit_count(sim) && rc == 0; i++) {
+        struct unit *u = sim_unit(sim, i);
+        if (strcmp(unit_kind(u), "vc4_v3d") != 0 || unit_is_placeholder(u))
+            continue;
+        const struct vc4_written_surface *list;
+        uint32_t n = vc4_v3d_written_surfaces(u, &list);
+        for (uint32_t k = 0; k < n && rc == 0; k++) {
+            const struct vc4_written_surface *s = &list[k];
+            static const char *const tilings[4] = { "raster", "T", "LT", "reserved" };
+            const char *fname = s->colour_format ? "BGR565" : "RGBA8888";
+            char name[256];
+            snprintf(name, sizeof name, "%x-%ux%u-%s.png", s->address, s->width, s->height,
+                     fname);
+            uint64_t faults = 0;
+            uint8_t *rgba = vc4_surface_rgba8(sim_memory(sim), s, 0x3fffffffu, &faults);
+            if (rgba) {
+                snprintf(path, sizeof path, "%s/%s", dir, name);
+                rc = png_write_rgba8(path, s->width, s->height, rgba, err);
+                free(rgba);
+            }
+            fprintf(json, "%s\n    { \"address\": \"0x%x\", \"width\": %u, \"height\": %u, "
+                    "\"format\": \"%s\", \"tiling\": \"%s\", \"samples\": 1, "
+                    "\"file\": %s%s%s, \"unreadable_texels\": %" PRIu64 ", \"stores\": %u }",
+                    images ? "," : "", s->address, s->width, s->height, fname,
+                    tilings[s->memory_format & 3], rgba ? "\"" : "", rgba ? name : "null",
+                    rgba ? "\"" : "", faults, s->stores);
+            images++;
+        }
+    }
     fprintf(json, "\n  ]\n}\n");
     if (fclose(json) != 0 && rc == 0)
         rc = gt_error_set(err, "cannot write %s/images.json: %s", dir, strerror(errno));

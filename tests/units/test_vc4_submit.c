@@ -493,7 +493,10 @@ static void test_gtsim_run_chooses_the_vc4_config(void)
     CU_ASSERT_EQUAL(csv_value(text, "host.shader_records"), 2);
     /* the control list threads ran both lists (vc4-submit.md §9: one flush, one frame) */
     CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.bin_records"), 18);
-    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.render_records"), 9);
+    /* the RCL's 8 records and the tile list the PTB wrote: per draw the 7 state records, 56
+     * and 64, then one Compressed Primitive List (48); a Branch (16) out of the 32-byte
+     * initial block and the closing Return from sub-list (18): 8 + 2 x 10 + 2 = 30 */
+    CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.render_records"), 30);
     CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.bfc"), 1);
     CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.rfc"), 1);
     CU_ASSERT_EQUAL(csv_value(text, "gpu.v3d.invalid_records"), 0);

@@ -347,6 +347,45 @@ static void bench_replay(void)
            seconds * 1e3);
 }
 
+/* A VideoCore IV draw: vc4_strip_fan's submit through the host, the control list threads, the
+ * PTB, the tile renderer and its shaders (configs/vc4-bcm2835.cfg); repeated for a measurable
+ * host time. */
+static void bench_vc4(void)
+{
+    const char *dump = "tests/data/vc4/vc4_strip_fan.vc4dump.gz";
+    double seconds = 0, cycles = 0;
+    for (int i = 0; i < 20; i++) {
+        struct gt_error err;
+        struct gt_config *c = gt_config_load("configs/vc4-bcm2835.cfg", &err);
+        char set[256];
+        snprintf(set, sizeof set, "host.workload=\"%s\"", dump);
+        if (!c || gt_config_set(c, set, &err) < 0) {
+            printf("VideoCore IV draw: %s\n\n", c ? err.message : "configs/vc4-bcm2835.cfg missing");
+            gt_config_free(c);
+            return;
+        }
+        struct sim_options o = { .watchdog_cycles = 100000, .log_level = SIM_LOG_ERROR };
+        struct sim *sim = sim_create(&o);
+        sim_set_memory(sim, gpu_memory_create(&err), free_memory);
+        if (topology_build(sim, c, unit_kind_find, &err) < 0 || sim_realize(sim, &err) < 0)
+            die("vc4 machine", &err);
+        double t0 = now_seconds();
+        sim_run(sim, 0);
+        seconds += now_seconds() - t0;
+        struct stats_writer *w = stats_writer_create();
+        sim_write_stats(sim, w);
+        double v = 0;
+        stats_lookup(w, "sim.clock.v3d.cycles", &v);
+        cycles += v;
+        stats_writer_destroy(w);
+        sim_destroy(sim);
+        gt_config_free(c);
+    }
+    printf("VideoCore IV draw (vc4_strip_fan: binning, 25 primitives, one 64 x 64 tile; x20):\n"
+           "  %.0f GPU cycles in %.1f ms host time = %.2f M GPU cycles per host second\n\n",
+           cycles, seconds * 1e3, seconds > 0 ? cycles / seconds / 1e6 : 0.0);
+}
+
 int main(void)
 {
     char name[512];
@@ -381,6 +420,7 @@ int main(void)
     printf("\n");
     bench_decode_tables();
     bench_replay();
+    bench_vc4();
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -90,7 +90,8 @@ uint32_t vc4_cle_read(const struct vc4_cle *c, uint32_t offset)
 bool vc4_cle_busy(const struct vc4_cle *c)
 {
     for (int n = 0; n < 2; n++)
-        if (c->thread[n].state == VC4_CLE_RUNNING || c->thread[n].state == VC4_CLE_WAITING)
+        if (c->thread[n].state == VC4_CLE_RUNNING || c->thread[n].state == VC4_CLE_WAITING ||
+            (c->pipe && c->pipe->owed[n]))
             return true;
     return false;
 }
@@ -110,6 +111,12 @@ static void frame_done(struct vc4_cle *c, struct vc4_cle_thread *t)
 bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
 {
     struct vc4_cle_thread *t = &c->thread[n & 1];
+    if (c->pipe && c->pipe->owed[n & 1]) {
+        /* the pipeline's work for the last record holds the thread (vc4_3d.h "Timing") */
+        c->pipe->owed[n & 1]--;
+        c->pipe->stats.held_cycles[n & 1]++;
+        return true;
+    }
     if (t->state == VC4_CLE_WAITING) {
         if (!t->semaphore) {
             t->semaphore_waits++;
@@ -138,6 +145,19 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
     }
     uint8_t id = b[0];
     const struct vc4_packet_info *info = &vc4_packets[id];
+    if (id == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST && !t->binning && c->pipe) {
+        /* variable length: the renderer decodes it up to its escape (Tables 39-41) */
+        uint32_t length = vc4_render_compressed(c->pipe, mem, (at + 1) & c->address_mask);
+        if (!length) {
+            t->invalid++;
+            t->state = VC4_CLE_ERROR;
+            return true;
+        }
+        t->records++;
+        t->by_id[id]++;
+        t->ca = at + 1 + length;
+        return true;
+    }
     if (!info->name || info->length == 0) {
         t->invalid++;
         t->state = VC4_CLE_ERROR;
@@ -158,6 +178,12 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
         (info->cl == 'R' && t->binning && id != VC4_PACKET_PRIMITIVE_LIST_FORMAT))
         t->wrong_list++;
     t->ca = at + info->length;
+    if (c->pipe) {
+        if (t->binning)
+            vc4_bin_record(c->pipe, mem, b);
+        else
+            vc4_render_record(c->pipe, mem, b);
+    }
     struct vc4_cle_thread *other = &c->thread[(n & 1) ^ 1];
     switch (id) {
     case VC4_PACKET_HALT:
@@ -180,6 +206,11 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
             t->ca = t->return_stack[--t->depth];
         break;
     case VC4_PACKET_INCREMENT_SEMAPHORE:
+        if (t->binning && c->pipe) {
+            /* "after tile lists are flushed" (Table 38, ID 7): held until the Flush */
+            t->deferred_increments++;
+            break;
+        }
         if (other->semaphore < V3D_CTnCS_CTSEMA_MASK)
             other->semaphore++;
         else
@@ -195,12 +226,18 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
         t->have_tiles = true;
         break;
     case VC4_PACKET_FLUSH:
-        if (t->binning && t->have_tiles) {
+        if (t->binning && t->have_tiles && !c->pipe) {
             /* the binner is not modelled: every tile list is empty and capped */
             static const uint8_t ret = VC4_PACKET_RETURN_FROM_SUB_LIST;
             for (uint32_t i = 0; i < t->tiles_x * t->tiles_y; i++)
                 gpu_memory_write(mem, (t->tile_alloc + 32 * i) & c->address_mask, &ret, 1,
                                  NULL);
+        }
+        for (; t->deferred_increments; t->deferred_increments--) {
+            if (other->semaphore < V3D_CTnCS_CTSEMA_MASK)
+                other->semaphore++;
+            else
+                t->overflows++;
         }
         c->bfc = (c->bfc + 1) & 0xff;
         c->bfc_total++;

@@ -17,10 +17,13 @@
  *    @152738, @143003: "the two threads can be synchronised via counting semaphores"). The
  *    binning thread's increment takes effect when its Flush completes [kernel, vc4-submit.md §9];
  *    here the Flush is immediate, so the order is the same;
- *  - Flush (4) in the binning thread: BFC += 1 (@188583) and, because the tile binner is not
- *    modelled yet, the lists it would cap are written as empty lists: each tile's initial block
- *    (tile allocation + 32 x tile index, from Tile Binning Mode Configuration) gets Return from
- *    sub-list (18), as Flush adds to every tile list (Table 38, ID 4);
+ *  - every executed record is handed to the 3D pipeline (`pipe`, vc4_3d.h): the binning
+ *    thread's to the PTB, the rendering thread's to the renderer, which also sizes the
+ *    variable-length Compressed Primitive List (48) by decoding it;
+ *  - Flush (4) in the binning thread: BFC += 1 (@188583); the PTB caps every tile list; the
+ *    binning thread's Increment Semaphore takes effect at the Flush ("after tile lists are
+ *    flushed", Table 38 ID 7). Without a pipe (unit tests) each tile's initial block
+ *    (tile allocation + 32 x tile index) gets Return from sub-list (18) as an empty list;
  *  - Store ... and EOF (25), Store General / Full Resolution with their Last Tile bit: RFC += 1
  *    (@188960); every record is counted by ID;
  *  - unknown IDs and variable-length records this model cannot size (42, 48) stop the thread
@@ -28,9 +31,8 @@
  *    a record of the other thread's list class (Table 38 "B"/"R" column) is counted and
  *    executed as far as this model executes it; a runaway list (more than `limit` records
  *    without reaching its end) stops with CTERR.
- * Not modelled: record timing beyond one record a step, the tile binner (PTB), the front end
- * of the pixel pipeline, loads and stores of the tile buffer (counted only), the prefixing
- * mode (CTMODE), CTnLC/CTnPC/CTnRA0, the overflow memory, interrupts.
+ * Not modelled: record timing beyond one record a step (the pipeline's work is instant), the
+ * prefixing mode (CTMODE), CTnLC/CTnPC/CTnRA0, the overflow memory, interrupts.
  */
 #ifndef GTSIM_UNITS_VC4_CLE_H
 #define GTSIM_UNITS_VC4_CLE_H
@@ -39,6 +41,7 @@
 #include <stdint.h>
 
 #include "fabric/memory.h"
+#include "units/vc4_v3d/vc4_3d.h"
 
 #define VC4_CLE_TRACE_MAX 256
 
@@ -50,6 +53,7 @@ struct vc4_cle_thread {
     enum vc4_cle_state state;
     uint32_t return_stack[2], depth;
     uint32_t semaphore;                   /* CTSEMA, 0..7 */
+    uint32_t deferred_increments;         /* binning: increments waiting for the Flush */
     bool binning;                         /* thread 0 */
     /* what Tile Binning Mode Configuration set (binning thread) */
     uint32_t tile_alloc, tiles_x, tiles_y;
@@ -70,6 +74,9 @@ struct vc4_cle {
     uint64_t bfc_total, rfc_total;
     uint32_t address_mask;
     uint64_t limit;                       /* records a start may run (runaway guard) */
+    /* the 3D pipeline the records drive (vc4_3d.h); NULL: the binner is not modelled and
+     * Flush writes empty tile lists */
+    struct vc4_3d *pipe;
 };
 
 void vc4_cle_init(struct vc4_cle *c, uint32_t address_mask);

@@ -38,6 +38,7 @@ struct vc4_v3d {
     uint64_t max_queued;
     /* the control list executor (vc4_cle.h) */
     struct vc4_cle cle;
+    struct vc4_3d pipe;            /* the PTB and the tile renderer (vc4_3d.h) */
     uint64_t stat_bin_records, stat_render_records, stat_flushes, stat_frames;
     uint64_t stat_invalid_records, stat_wrong_list_records, stat_semaphore_waits;
     uint64_t stat_cle_overflows, stat_ct0cs, stat_ct1cs, stat_bfc, stat_rfc;
@@ -93,6 +94,58 @@ static const struct stat_desc v3d_stats[] = {
     STAT_LEVEL_FIELD("ct1cs", struct vc4_v3d, stat_ct1cs, "value", "V3D_CT1CS at the end"),
     STAT_LEVEL_FIELD("bfc", struct vc4_v3d, stat_bfc, "value", "V3D_BFC at the end"),
     STAT_LEVEL_FIELD("rfc", struct vc4_v3d, stat_rfc, "value", "V3D_RFC at the end"),
+#define P(n, f, m, h) STAT_COUNTER_FIELD(n, struct vc4_v3d, pipe.stats.f, m, h)
+    P("primitives_in", primitives_in, "primitives", "primitives the PTB assembled"),
+    P("primitives_binned", primitives_binned, "primitives", "primitives written to tile lists"),
+    P("primitives_culled", primitives_culled, "primitives",
+      "triangles culled by facing or zero area"),
+    P("primitives_rejected", primitives_rejected, "primitives",
+      "outside the clip volume or the clip window"),
+    P("primitives_unclipped", primitives_unclipped, "primitives",
+      "dropped: a vertex at w <= 0 (near-plane clipping not modelled)"),
+    P("tile_list_bytes", tile_list_bytes, "bytes", "bytes the PTB wrote to tile lists"),
+    P("tile_list_blocks", tile_list_blocks, "blocks", "128-byte tile allocation blocks used"),
+    P("bin_out_of_memory", bin_out_of_memory, "events",
+      "tile allocation full (no overflow memory modelled): primitives lost"),
+    P("coordinate_shader_runs", coordinate_shader_runs, "runs", "coordinate shader batches"),
+    P("vertex_shader_runs", vertex_shader_runs, "runs", "vertex shader batches"),
+    P("fragment_shader_runs", fragment_shader_runs, "runs", "fragment shader batches (4 quads)"),
+    P("vertices_fetched", vertices_fetched, "vertices", "vertices the VCD loaded"),
+    P("attribute_faults", attribute_faults, "reads", "attribute reads outside memory"),
+    P("shader_faults", shader_faults, "runs", "shaders that fetched outside memory"),
+    P("shader_watchdogs", shader_watchdogs, "runs", "shaders stopped by the watchdog"),
+    P("tiles_rendered", tiles_rendered, "tiles", "tile stores that wrote a surface"),
+    P("fragments_shaded", fragments_shaded, "fragments", "pixels the fragment shader ran for"),
+    P("fragments_written", fragments_written, "fragments", "colour writes to the tile buffer"),
+    P("depth_failed", depth_failed, "fragments", "pixels failing the Z or stencil test"),
+    P("primitives_rendered", primitives_rendered, "primitives",
+      "primitives set up from tile lists"),
+    P("tile_loads", loads, "loads", "tile buffer loads"),
+    P("tile_stores", stores, "stores", "tile buffer stores"),
+    P("pipe_bad_records", bad_records, "records",
+      "primitives without a usable shader state or configuration (dropped)"),
+    P("pipe_unsupported", unsupported, "events",
+      "features not modelled (VG, x/y lists, full dumps, TMU in pipeline shaders)"),
+    P("multisample_ignored", multisample_ignored, "events", "4x multisample drawn single-sampled"),
+    P("index_faults", index_faults, "indices", "indices past the maximum or above 16 bits"),
+    P("bin_work_cycles", bin_work_cycles, "cycles",
+      "binning work: coordinate shading and the PTB (vc4_3d.h Timing)"),
+    P("render_work_cycles", render_work_cycles, "cycles",
+      "rendering work: vertex and fragment shading, PSE, FEP, tile loads and stores"),
+    P("bin_held_cycles", held_cycles[0], "cycles", "cycles the binning thread waited on its work"),
+    P("render_held_cycles", held_cycles[1], "cycles",
+      "cycles the rendering thread waited on its work"),
+    P("coordinate_instructions", coordinate_instructions, "instructions",
+      "QPU instructions of coordinate shaders"),
+    P("vertex_instructions", vertex_instructions, "instructions",
+      "QPU instructions of vertex shaders"),
+    P("fragment_instructions", fragment_instructions, "instructions",
+      "QPU instructions of fragment shaders"),
+#undef P
+    STAT_LEVEL_FIELD("tile_cycles_max", struct vc4_v3d, pipe.stats.tile_cycles_max, "cycles",
+                     "the longest tile: rendering work between two tile stores"),
+    STAT_LEVEL_FIELD("tile_cycles_last", struct vc4_v3d, pipe.stats.tile_cycles_last, "cycles",
+                     "the last tile's rendering work"),
     STAT_END
 };
 #undef C
@@ -325,6 +378,8 @@ static void v3d_reset(struct unit *u)
     s->srqua = s->srqul = s->dbqite = s->dbqitc = 0;
     s->sqrsv[0] = s->sqrsv[1] = 0;
     vc4_cle_init(&s->cle, 0x3fffffffu);   /* bits 31:30: the BCM2835 cache alias */
+    vc4_3d_init(&s->pipe, 0x3fffffffu);
+    s->cle.pipe = &s->pipe;
     update_registers(s);
 }
 
@@ -379,3 +434,10 @@ const struct unit_ops vc4_v3d_ops = {
     .tick = v3d_tick,
     .destroy = v3d_destroy,
 };
+
+uint32_t vc4_v3d_written_surfaces(struct unit *u, const struct vc4_written_surface **list)
+{
+    struct vc4_v3d *s = unit_state(u);
+    *list = s->pipe.render.surfaces;
+    return s->pipe.render.surface_count;
+}

@@ -30,17 +30,26 @@
  * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes).
  * Stats (control lists): bin_records, render_records, binning_flushes, frames, invalid_records,
  * wrong_list_records, semaphore_wait_cycles, cle_overflows, ct0cs, ct1cs, bfc, rfc.
- * Not modelled: the binner's registers (BPCA/BPCS/BPOA/BPOS), the tile binner, performance
- * counters, fragment/vertex/coordinate shader scheduling (SQCNTL limits), IDENT reads.
+ * The 3D pipeline the lists drive (PTB, setup, FEP, fragment shading, tile buffer) is
+ * units/vc4_v3d/vc4_3d.h; its counters are this unit's stats too (primitives_in/binned/
+ * culled/rejected/unclipped, tile_list_bytes/blocks, bin_out_of_memory, *_shader_runs,
+ * vertices_fetched, tiles_rendered, fragments_shaded/written, depth_failed, tile_loads/stores,
+ * pipe_bad_records, pipe_unsupported, multisample_ignored, index_faults), and the surfaces the
+ * tile stores wrote are listed for --images (vc4_v3d_written_surfaces).
+ * Not modelled: the binner's registers (BPCA/BPCS/BPOA/BPOS), performance counters, fragment/vertex/coordinate shader scheduling (SQCNTL limits), IDENT reads.
  */
 #ifndef GTSIM_UNITS_VC4_V3D_H
 #define GTSIM_UNITS_VC4_V3D_H
 
 #include "fabric/unit.h"
+#include "units/vc4_v3d/vc4_3d.h"
 
 #define VC4_MAX_QPUS 16
 #define VC4_USER_QUEUE_DEPTH 16
 
 extern const struct unit_ops vc4_v3d_ops;
+
+/* The colour surfaces the tile stores wrote (for --images); the unit must be a vc4_v3d */
+uint32_t vc4_v3d_written_surfaces(struct unit *u, const struct vc4_written_surface **list);
 
 #endif

@@ -1,0 +1,266 @@
+/* tests/units/test_vc4_3d.c - the VideoCore IV 3D pipeline behind the CLE (units/vc4_v3d/
+ * vc4_3d.h): vc4_tri's lists run through the PTB and the renderer; the tile list is walked with
+ * the record lengths of seed 002 Table 38 and the codes of Table 39; the render target's pixels
+ * are checked against the submit's clear colour and the draw's constant colour (vc4-submit.md
+ * §10.2: BO 3 holds the colour (1, 1, 0, 1)); T/LT/raster addressing against offsets worked out
+ * by hand from Sec 11 and notes §4.7; malformed input is counted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/memory.h"
+#include "tests/test.h"
+#include "units/vc4_host/vc4_submit.h"
+#include "units/vc4_v3d/vc4_3d.h"
+#include "units/vc4_v3d/vc4_cle.h"
+
+enum { CT0EA = 0x108, CT1EA = 0x10c, CT0CA = 0x110, CT1CA = 0x114 };   /* Table 48 */
+
+static uint32_t rd32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void test_tri_through_the_pipeline(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    for (uint32_t i = 0; i < job.regions; i++)
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    unsigned cycles = 0;
+    for (; cycles < 100000 && vc4_cle_busy(c); cycles++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL(p->stats.primitives_binned, 2u);
+    CU_ASSERT_EQUAL(p->stats.primitives_rendered, 2u);
+    /* every shader ran to its end: the programs are 13 (FS), 25 (VS) and 23 (CS) instructions
+     * long (vc4-submit.md §10.2), once per batch */
+    CU_ASSERT_EQUAL(p->stats.coordinate_shader_runs, 2u);
+    CU_ASSERT_EQUAL(p->stats.coordinate_instructions, 2 * 23u);
+    CU_ASSERT_EQUAL(p->stats.vertex_instructions, 25 * p->stats.vertex_shader_runs);
+    CU_ASSERT_EQUAL(p->stats.fragment_instructions, 13 * p->stats.fragment_shader_runs);
+    /* timing: the rendering thread was held for its work; the tile holds the store's 64 x 64
+     * pixels at 4 a clock and each fragment batch's 13 x 4 clocks over 12 QPUs (5) */
+    CU_ASSERT_EQUAL(p->stats.held_cycles[1], p->stats.render_work_cycles);
+    CU_ASSERT_TRUE(p->stats.tile_cycles_max >= 1024 + 5 * p->stats.fragment_shader_runs);
+    CU_ASSERT_TRUE(cycles > p->stats.render_work_cycles);
+
+    /* the tile list: walk it with Table 38's lengths; the two GL Shader State dwords are the
+     * validated BCL's (offsets 0x4b and 0x5a, §10.1) and each draw is triangle (0, 1, 2) */
+    uint8_t bcl[0x60];
+    gpu_memory_read(mem, job.ct0ca, bcl, sizeof bcl, NULL);
+    uint32_t state[2] = { rd32(bcl + 0x4c), rd32(bcl + 0x5b) };
+    uint32_t at = job.tile_alloc_address, states = 0, triangles = 0, branches = 0;
+    bool returned = false;
+    for (unsigned guard = 0; guard < 200 && !returned; guard++) {
+        uint8_t b[16] = { 0 };
+        gpu_memory_read(mem, at, b, sizeof b, NULL);
+        switch (b[0]) {
+        case 96: at += 4; break;
+        case 97: case 98: case 99: case 101: case 103: at += 5; break;
+        case 102: at += 9; break;
+        case 56:
+            CU_ASSERT_EQUAL(b[1], 0x12);          /* 16-bit indices, triangles */
+            at += 2;
+            break;
+        case 64:
+            CU_ASSERT_TRUE_FATAL(states < 2);
+            CU_ASSERT_EQUAL(rd32(b + 1), state[states]);
+            states++;
+            at += 5;
+            break;
+        case 16:
+            branches++;
+            CU_ASSERT_TRUE(rd32(b + 1) >= job.tile_alloc_address + 256);   /* the pool */
+            at = rd32(b + 1);
+            break;
+        case 48:
+            at++;
+            for (;;) {
+                uint8_t code[7];
+                gpu_memory_read(mem, at, code, 7, NULL);
+                if (code[0] == 128) {
+                    at++;
+                    break;
+                }
+                CU_ASSERT_EQUAL_FATAL(code[0], 129);
+                CU_ASSERT_EQUAL(code[1] | code[2] << 8, 0);
+                CU_ASSERT_EQUAL(code[3] | code[4] << 8, 1);
+                CU_ASSERT_EQUAL(code[5] | code[6] << 8, 2);
+                triangles++;
+                at += 7;
+            }
+            break;
+        case 18:
+            returned = true;
+            break;
+        default:
+            CU_FAIL("unexpected record in the tile list");
+            returned = true;
+            break;
+        }
+    }
+    CU_ASSERT_TRUE(returned);
+    CU_ASSERT_EQUAL(states, 2u);
+    CU_ASSERT_EQUAL(triangles, 2u);
+    CU_ASSERT_TRUE(branches >= 1);              /* the state does not fit 32 bytes */
+
+    /* the render target: the clear colour outside, the constant colour (1, 1, 0, 1) of the
+     * first draw inside it: NDC (-0.5, -0.6) is pixel (16, 12) of the 64 x 64 frame */
+    CU_ASSERT_EQUAL_FATAL(p->render.surface_count, 1u);
+    const struct vc4_written_surface *s = &p->render.surfaces[0];
+    uint8_t px[4];
+    gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 16, 12), px, 4, NULL);
+    CU_ASSERT_EQUAL(rd32(px), 0xff00ffffu);
+    gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 1, 62), px, 4, NULL);
+    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
+/* "tile allocation too small": vc4_tri with its Tile Allocation Memory Size cut to the 256
+ * bytes of initial blocks: the state does not fit a 32-byte block and no 128-byte block is
+ * left, so the PTB counts the loss (the hardware would raise OUTOMEM), still caps the list,
+ * and the frame completes with the clear colour only */
+static void test_tile_allocation_too_small(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    for (uint32_t i = 0; i < job.regions; i++)
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+    static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
+    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_TRUE(p->stats.bin_out_of_memory > 0);
+    CU_ASSERT_EQUAL(p->stats.tile_list_blocks, 0u);
+    CU_ASSERT_EQUAL(p->stats.primitives_rendered, 0u);
+    CU_ASSERT_EQUAL(c->rfc_total, 1u);
+    CU_ASSERT_EQUAL(c->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL_FATAL(p->render.surface_count, 1u);
+    uint8_t px[4];
+    gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
+                    px, 4, NULL);
+    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
+/* Sec 11: 64-byte micro-tiles (4 x 4 at 32 bpp), 1 KB sub-tiles, 4 KB tiles; tile row 0 runs
+ * left to right with sub-tiles BL, TL, TR, BR; row 1 right to left with TR, BR, BL, TL */
+static void test_surface_addressing(void)
+{
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 0, 0), 0u);
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 1, 0), 4u);
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 0, 1), 16u);
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 4, 0), 64u);      /* next micro-tile */
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 0, 4), 256u);     /* next micro-tile row */
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 0, 16), 1024u);   /* TL second */
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 16, 16), 2048u);  /* TR third */
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 16, 0), 3072u);   /* BR fourth */
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 32, 0), 4096u);   /* second tile of row 0 */
+    /* row 1 runs right to left: its first tile is the right one (x 32..63), sub-tile TR */
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 48, 48), 2 * 4096u);
+    CU_ASSERT_EQUAL(vc4_surface_offset(1, 4, 64, 0, 32), 3 * 4096u + 2 * 1024u);
+    /* LT: micro-tiles in raster order; raster: rows of width x 4 bytes */
+    CU_ASSERT_EQUAL(vc4_surface_offset(2, 4, 64, 4, 0), 64u);
+    CU_ASSERT_EQUAL(vc4_surface_offset(2, 4, 64, 0, 4), 16 * 64u);
+    CU_ASSERT_EQUAL(vc4_surface_offset(0, 4, 64, 3, 2), (2 * 64 + 3) * 4u);
+    /* 16 bpp: 8 x 4 micro-tiles */
+    CU_ASSERT_EQUAL(vc4_surface_offset(2, 2, 64, 8, 0), 64u);
+}
+
+/* records the pipeline cannot use are counted, never a crash */
+static void test_bad_input(void)
+{
+    struct gt_error err;
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    vc4_3d_init(p, 0x3fffffff);
+    /* a draw before Tile Binning Mode Configuration and any shader state */
+    static const uint8_t draw[10] = { 33, 4, 3, 0, 0, 0, 0, 0, 0, 0 };
+    vc4_bin_record(p, mem, draw);
+    CU_ASSERT_EQUAL(p->stats.bad_records, 1u);
+    CU_ASSERT_EQUAL(p->stats.primitives_binned, 0u);
+    /* a 112 with zero tiles is refused */
+    static const uint8_t config[16] = { 112 };
+    vc4_bin_record(p, mem, config);
+    CU_ASSERT_EQUAL(p->stats.bad_records, 2u);
+    /* a compressed list in an x/y format is not decoded: 0 bytes (the CLE stops with CTERR) */
+    static const uint8_t format[2] = { 56, 0x32 };
+    vc4_render_record(p, mem, format);
+    CU_ASSERT_EQUAL(vc4_render_compressed(p, mem, 0x1000), 0u);
+    CU_ASSERT_EQUAL(p->stats.unsupported, 1u);
+    /* a primitive with no shader state or tile: dropped, counted */
+    static const uint8_t indices[2] = { 56, 0x12 };
+    vc4_render_record(p, mem, indices);
+    static const uint8_t list[8] = { 129, 0, 0, 1, 0, 2, 0, 128 };
+    gpu_memory_write(mem, 0x2000, list, sizeof list, NULL);
+    CU_ASSERT_EQUAL(vc4_render_compressed(p, mem, 0x2000), 8u);
+    CU_ASSERT_EQUAL(p->stats.bad_records, 3u);
+    free(p);
+    gpu_memory_destroy(mem);
+}
+
+static const struct test_case cases[] = {
+    { "vc4_tri: tile list records, compressed triangles, rendered pixels",
+      test_tri_through_the_pipeline },
+    { "tile allocation too small: counted, lists capped, frame completes",
+      test_tile_allocation_too_small },
+    { "T, LT and raster addressing", test_surface_addressing },
+    { "bad records are counted", test_bad_input },
+    { 0 }
+};
+TEST_SUITE(vc4_3d, cases);

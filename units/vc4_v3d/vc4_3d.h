@@ -1,0 +1,172 @@
+/* units/vc4_v3d/vc4_3d.h - the VideoCore IV 3D pipeline behind the control list executor:
+ * the primitive tile binner (PTB) of the binning thread and the tile renderer (PSE, FEP, the
+ * fragment shading and the tile buffer, TLB) of the rendering thread (seed 002 Sec 8 @140658,
+ * Sec 5 @108711, Sec 6 @120083, Sec 7 @123648, Sec 9 @149054; notes 002-videocore4.md §2.4,
+ * §4.2-4.5, §7). The CLE (vc4_cle.c) hands every record it executes to vc4_bin_record (binning
+ * thread) or vc4_render_record (rendering thread).
+ *
+ * What it models (functionally, one record at a time as the CLE executes it):
+ *  - state records of both lists (Table 38: 56, 64, 96-106, 112-115) kept as the PTB's and the
+ *    renderer's current state;
+ *  - vertex fetch (VCD) and shading: the attribute arrays a GL shader record selects (Table 45
+ *    @174647) are loaded, one vertex per VPM column (@138512), and the coordinate shader
+ *    (binning) or vertex shader (rendering) runs on a functional QPU (isa/vc4/qpu_exec, batches
+ *    of up to 16 vertices), its VPM reads and writes served from that batch's VPM segment; the
+ *    output is read in the layouts of Fig 11 (PTB input) and Fig 10 (PSE input);
+ *  - the PTB: GL_ARRAY (33) and GL_INDEXED (32) primitives in every GL mode (points, lines,
+ *    loops, strips, triangles, strips, fans), trivial rejection against the clip volume, facing
+ *    culling (config bits 0-2), the tiles a primitive's bounding box touches, and the tile lists
+ *    written in the hardware's formats: the state records a tile has not seen yet, Primitive
+ *    List Format (56), GL Shader State (64) and Compressed Primitive List (48) records with
+ *    absolute-index codings (Tables 39-41, code 129), escape (128) before the next record; lists
+ *    start at tile_alloc + 32 x tile index (vc4-submit.md §7) and continue in 128-byte blocks
+ *    from the pool after the initial blocks through a Branch (16); Flush (4) caps every list
+ *    with Return from sub-list (18);
+ *  - the renderer: Tile Rendering Mode Configuration (113), Clear Colors (114), Tile
+ *    Coordinates (115) with the pending load, loads (27, 29) and stores (24, 25, 26, 28) of
+ *    colour (rgba8888 and bgr565, raster/T/LT formats, Sec 11 @214806) and Z/stencil, the clear
+ *    after a store; the tile lists' compressed primitives decoded (all codings of Tables 39-41);
+ *  - primitive setup and rasterization: triangles with edge functions in the 12.4 screen
+ *    coordinates (@139741), pixel centres at +1/2, a top-left-style tie rule [chosen: the seed
+ *    gives no fill rule, notes §5 "not specified"]; lines as one pixel per column (x-major) or
+ *    row (y-major) over the half-open span [chosen]; points as squares of the point size centred
+ *    on the vertex; the clip window and the tile bound every primitive;
+ *  - fragment shading: 16 pixels (4 quads) a run on a functional QPU, with W in ra15 and Z in
+ *    rb15 (Table 29), X/Y_PIXEL_COORD, MS_FLAGS and REV_FLAG reads, varyings read as
+ *    VP = (A(x-x0) + B(y-y0)) and C in r5 so that VP*W + C is the perspective-correct value
+ *    (@121296, notes A11), flat-shaded varyings (97) with VP = 0; TLB_Z runs the depth and
+ *    stencil tests (Table 27) and updates Z/stencil, TLB_COLOUR_ALL/MS write the passing pixels,
+ *    Color Load signals read the tile buffer into r4 (@108711); Z test and Z updates follow the
+ *    configuration bits (96).
+ * Timing [chosen, from the seed's figures, notes §6]: the work a record causes holds its CLE
+ * thread for that many cycles before the next record: a shader batch takes its executed
+ * instructions x 4 clocks (@43385) spread over the 12 QPUs (rounded up); the PTB and the PSE
+ * 10 clocks a primitive ("25 Mtri/s" at 250 MHz, @35155); the FEP 4 pixels a clock (@39361)
+ * over the pixels a primitive covers; a tile load or store 4 pixels a clock over the tile (the
+ * seed gives no TLB store bandwidth). Stats: bin/render work cycles, cycles each thread was
+ * held, instructions by shader kind, the longest tile (work between two tile stores).
+ * Not modelled: timing beyond that (no overlap of shading with the CLE, TMU and VPM stalls, L2),
+ * the QPU units and their ports for these shaders (the shaders run on this functional QPU, not
+ * on units/qpu), clipping against the near plane (primitives with a vertex at w <= 0 are dropped,
+ * counted), guard-band limits, 4x/16x multisampling (counted: drawn single-sampled), HDR
+ * (64-bit) colour, the VG paths (41, 42, 65-67), clipped primitive records (49), the coverage
+ * pipe, depth offset, early-Z as a separate buffer (the Z test is exact at the TLB_Z write),
+ * overflow memory (BPOA/BPOS: a full tile allocation drops the primitive, counted as
+ * bin_out_of_memory), the TSDA contents, dithering of bgr565.
+ */
+#ifndef GTSIM_UNITS_VC4_3D_H
+#define GTSIM_UNITS_VC4_3D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fabric/memory.h"
+
+#define VC4_TILE_MAX 64            /* non-MS 32bpp tile: 64 x 64 (notes A19) */
+#define VC4_MAX_VARYINGS 32
+#define VC4_MAX_TILES_SIDE 64      /* 8-bit tile counts in 112; 2048 px / 32 */
+#define VC4_MAX_SURFACES 16
+
+/* State records shared by both lists (Table 38) */
+struct vc4_gl_state {
+    uint32_t config_bits;          /* 96 */
+    uint32_t flat_shade;           /* 97 */
+    uint32_t point_size, line_width;   /* 98, 99: float32 bits */
+    uint32_t depth_offset;         /* 101 */
+    uint32_t clip_left, clip_bottom, clip_width, clip_height;  /* 102 */
+    int32_t viewport_x, viewport_y;    /* 103: 12.4 */
+    uint32_t scale_x, scale_y;     /* 105: float32 bits, 1/16 px */
+    uint32_t z_scale, z_offset;    /* 106 */
+    uint32_t z_min, z_max;         /* 104 */
+    uint8_t list_format;           /* 56 */
+    uint32_t shader_state;         /* 64: record address bits 31:4, extended 3, count 2:0 */
+    bool have_shader;
+};
+
+/* A surface a store wrote (for --images) */
+struct vc4_written_surface {
+    uint32_t address, width, height;
+    uint8_t memory_format;         /* 0 raster, 1 T, 2 LT */
+    uint8_t colour_format;         /* 0 rgba8888, 1 bgr565 (store enum of 28) */
+    uint32_t stores;
+};
+
+struct vc4_3d_stats {
+    uint64_t primitives_in, primitives_binned, primitives_culled, primitives_rejected;
+    uint64_t primitives_unclipped, tile_list_bytes, tile_list_blocks, bin_out_of_memory;
+    uint64_t coordinate_shader_runs, vertex_shader_runs, fragment_shader_runs;
+    uint64_t vertices_fetched, attribute_faults, shader_faults, shader_watchdogs;
+    uint64_t tiles_rendered, fragments_shaded, fragments_written, depth_failed;
+    uint64_t primitives_rendered, loads, stores, bad_records, unsupported, multisample_ignored;
+    uint64_t index_faults;
+    /* timing (see "Timing" above) */
+    uint64_t bin_work_cycles, render_work_cycles, held_cycles[2];
+    uint64_t coordinate_instructions, vertex_instructions, fragment_instructions;
+    uint64_t tile_cycles_max, tile_cycles_last, render_work_at_tile_start;
+};
+
+struct vc4_tile_list {
+    uint32_t write;                /* next byte to write */
+    uint32_t end;                  /* end of the current block (room kept for a branch) */
+    uint32_t state_serial;         /* the binner state this list has seen */
+    bool in_compressed;            /* inside a 48 record (needs an escape) */
+    bool full;
+};
+
+struct vc4_bin {
+    struct vc4_gl_state gl;
+    uint32_t tile_alloc, tile_alloc_size, tsda;
+    uint32_t tiles_x, tiles_y;
+    uint32_t tile_size;
+    bool configured, multisample;
+    uint32_t pool, pool_end;       /* the next 128-byte block */
+    uint32_t state_serial;
+    struct vc4_tile_list list[VC4_MAX_TILES_SIDE * VC4_MAX_TILES_SIDE];
+};
+
+struct vc4_render {
+    struct vc4_gl_state gl;
+    /* 113 */
+    uint32_t frame_address, width, height, mode_bits;
+    /* 114 */
+    uint32_t clear_colour, clear_zs, clear_vg, clear_stencil;
+    /* the current tile */
+    uint32_t tile_x, tile_y, tile_size;
+    bool have_tile;
+    /* load set by 27/29, done at the next 115 */
+    bool load_pending;
+    uint8_t load_record[8];
+    /* tile buffer: colour words, Z (24 bits), stencil */
+    uint32_t colour[VC4_TILE_MAX * VC4_TILE_MAX];
+    uint32_t depth[VC4_TILE_MAX * VC4_TILE_MAX];
+    uint8_t stencil[VC4_TILE_MAX * VC4_TILE_MAX];
+    struct vc4_written_surface surfaces[VC4_MAX_SURFACES];
+    uint32_t surface_count;
+};
+
+struct vc4_3d {
+    struct vc4_bin bin;
+    struct vc4_render render;
+    struct vc4_3d_stats stats;
+    uint32_t address_mask;
+    /* cycles of pipeline work a thread still owes before its next record ([0] binning) */
+    uint64_t owed[2];
+    unsigned shading_qpus;         /* QPUs the shader batches spread over */
+};
+
+void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask);
+/* A record the binning thread executed (record = ID and payload) */
+void vc4_bin_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *record);
+/* A record the rendering thread executed; for 48 (variable length) the bytes the compressed
+ * list takes after its ID, read from at (returns 0 when it runs off memory) */
+void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *record);
+uint32_t vc4_render_compressed(struct vc4_3d *p, struct gpu_memory *mem, uint32_t at);
+
+/* byte offset of pixel (x, y) (y = 0 the first row in memory, the bottom) of a surface */
+uint32_t vc4_surface_offset(uint32_t memory_format, uint32_t bytes_per_pixel, uint32_t width,
+                            uint32_t x, uint32_t y);
+/* 8-bit RGBA image of a surface (rows in memory order), faults counted; caller frees */
+uint8_t *vc4_surface_rgba8(const struct gpu_memory *mem, const struct vc4_written_surface *s,
+                           uint32_t address_mask, uint64_t *faults);
+
+#endif

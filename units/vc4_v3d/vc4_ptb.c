@@ -1,0 +1,458 @@
+/* units/vc4_v3d/vc4_ptb.c - the binning thread's state and the primitive tile binner (PTB);
+ * see vc4_3d.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "units/vc4_v3d/vc4_3d.h"
+#include "units/vc4_v3d/vc4_shade.h"
+#include "vc4_packets.h"
+
+#define BLOCK_BYTES 128u           /* the kernel's later blocks (vc4-submit.md §7) */
+#define RESERVE 6u                 /* escape + Branch (16) always fit at a block's end */
+#define MAX_VERTICES (1u << 20)    /* a draw beyond this is cut (counted) */
+
+static uint32_t rd32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void wr32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static float as_float(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask)
+{
+    memset(p, 0, sizeof *p);
+    p->address_mask = address_mask;
+    p->shading_qpus = 12;          /* the BCM2835's 3 slices x 4 QPUs (configs/vc4-bcm2835.cfg) */
+}
+
+/* the state records both lists share (Table 38) */
+static bool gl_state_record(struct vc4_gl_state *g, const uint8_t *b)
+{
+    switch (b[0]) {
+    case VC4_PACKET_CONFIGURATION_BITS:
+        g->config_bits = (uint32_t)b[1] | (uint32_t)b[2] << 8 | (uint32_t)b[3] << 16;
+        return true;
+    case VC4_PACKET_FLAT_SHADE_FLAGS: g->flat_shade = rd32(b + 1); return true;
+    case VC4_PACKET_POINT_SIZE: g->point_size = rd32(b + 1); return true;
+    case VC4_PACKET_LINE_WIDTH: g->line_width = rd32(b + 1); return true;
+    case VC4_PACKET_DEPTH_OFFSET: g->depth_offset = rd32(b + 1); return true;
+    case VC4_PACKET_CLIP_WINDOW:
+        g->clip_left = (uint32_t)(b[1] | b[2] << 8);
+        g->clip_bottom = (uint32_t)(b[3] | b[4] << 8);
+        g->clip_width = (uint32_t)(b[5] | b[6] << 8);
+        g->clip_height = (uint32_t)(b[7] | b[8] << 8);
+        return true;
+    case VC4_PACKET_VIEWPORT_OFFSET:
+        g->viewport_x = (int16_t)(b[1] | b[2] << 8);
+        g->viewport_y = (int16_t)(b[3] | b[4] << 8);
+        return true;
+    case VC4_PACKET_Z_MIN_AND_MAX_CLIPPING_PLANES:
+        g->z_min = rd32(b + 1);
+        g->z_max = rd32(b + 5);
+        return true;
+    case VC4_PACKET_CLIPPER_XY_SCALING:
+        g->scale_x = rd32(b + 1);
+        g->scale_y = rd32(b + 5);
+        return true;
+    case VC4_PACKET_CLIPPER_Z_SCALE_AND_OFFSET:
+        g->z_scale = rd32(b + 1);
+        g->z_offset = rd32(b + 5);
+        return true;
+    case VC4_PACKET_PRIMITIVE_LIST_FORMAT: g->list_format = b[1]; return true;
+    case VC4_PACKET_GL_SHADER_STATE:
+        g->shader_state = rd32(b + 1);
+        g->have_shader = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* exported to the renderer through vc4_render.c's use of the same table */
+bool vc4_gl_state_record(struct vc4_gl_state *g, const uint8_t *b);
+bool vc4_gl_state_record(struct vc4_gl_state *g, const uint8_t *b)
+{
+    return gl_state_record(g, b);
+}
+
+/* ---- tile lists --------------------------------------------------------------------------- */
+
+static void put(struct vc4_3d *p, struct gpu_memory *mem, struct vc4_tile_list *l,
+                const uint8_t *bytes, uint32_t n)
+{
+    gpu_memory_write(mem, l->write & p->address_mask, bytes, n, NULL);
+    l->write += n;
+    p->stats.tile_list_bytes += n;
+}
+
+/* room for n more bytes in the list, chaining a new block with Branch (16) when needed */
+static bool ensure(struct vc4_3d *p, struct gpu_memory *mem, struct vc4_tile_list *l, uint32_t n)
+{
+    struct vc4_bin *bin = &p->bin;
+    if (l->full)
+        return false;
+    if (l->write + n <= l->end)
+        return true;
+    if (bin->pool + BLOCK_BYTES > bin->pool_end || n + RESERVE > BLOCK_BYTES) {
+        /* the hardware would raise OUTOMEM and wait for overflow memory (BPOA/BPOS, @189789);
+         * none is modelled: the list keeps what it has */
+        l->full = true;
+        p->stats.bin_out_of_memory++;
+        return false;
+    }
+    if (l->in_compressed) {
+        static const uint8_t escape = 128;   /* Tables 39-41 escape */
+        put(p, mem, l, &escape, 1);
+        l->in_compressed = false;
+    }
+    uint8_t branch[5] = { VC4_PACKET_BRANCH };
+    wr32(branch + 1, bin->pool);
+    put(p, mem, l, branch, 5);
+    l->write = bin->pool;
+    l->end = bin->pool + BLOCK_BYTES - RESERVE;
+    bin->pool += BLOCK_BYTES;
+    p->stats.tile_list_blocks++;
+    return true;
+}
+
+static void put_record(struct vc4_3d *p, struct gpu_memory *mem, struct vc4_tile_list *l,
+                       const uint8_t *bytes, uint32_t n)
+{
+    if (!ensure(p, mem, l, n + 1))
+        return;
+    if (l->in_compressed) {
+        static const uint8_t escape = 128;
+        put(p, mem, l, &escape, 1);
+        l->in_compressed = false;
+    }
+    put(p, mem, l, bytes, n);
+}
+
+/* the state a tile list has not seen yet, then 56 and 64 */
+static void put_state(struct vc4_3d *p, struct gpu_memory *mem, struct vc4_tile_list *l,
+                      uint8_t format)
+{
+    const struct vc4_gl_state *g = &p->bin.gl;
+    uint8_t b[16];
+    b[0] = VC4_PACKET_CONFIGURATION_BITS;
+    b[1] = (uint8_t)g->config_bits;
+    b[2] = (uint8_t)(g->config_bits >> 8);
+    b[3] = (uint8_t)(g->config_bits >> 16);
+    put_record(p, mem, l, b, 4);
+    b[0] = VC4_PACKET_FLAT_SHADE_FLAGS;
+    wr32(b + 1, g->flat_shade);
+    put_record(p, mem, l, b, 5);
+    b[0] = VC4_PACKET_POINT_SIZE;
+    wr32(b + 1, g->point_size);
+    put_record(p, mem, l, b, 5);
+    b[0] = VC4_PACKET_LINE_WIDTH;
+    wr32(b + 1, g->line_width);
+    put_record(p, mem, l, b, 5);
+    b[0] = VC4_PACKET_DEPTH_OFFSET;
+    wr32(b + 1, g->depth_offset);
+    put_record(p, mem, l, b, 5);
+    b[0] = VC4_PACKET_CLIP_WINDOW;
+    b[1] = (uint8_t)g->clip_left; b[2] = (uint8_t)(g->clip_left >> 8);
+    b[3] = (uint8_t)g->clip_bottom; b[4] = (uint8_t)(g->clip_bottom >> 8);
+    b[5] = (uint8_t)g->clip_width; b[6] = (uint8_t)(g->clip_width >> 8);
+    b[7] = (uint8_t)g->clip_height; b[8] = (uint8_t)(g->clip_height >> 8);
+    put_record(p, mem, l, b, 9);
+    b[0] = VC4_PACKET_VIEWPORT_OFFSET;
+    b[1] = (uint8_t)g->viewport_x; b[2] = (uint8_t)((uint32_t)g->viewport_x >> 8);
+    b[3] = (uint8_t)g->viewport_y; b[4] = (uint8_t)((uint32_t)g->viewport_y >> 8);
+    put_record(p, mem, l, b, 5);
+    b[0] = VC4_PACKET_PRIMITIVE_LIST_FORMAT;
+    b[1] = format;
+    put_record(p, mem, l, b, 2);
+    b[0] = VC4_PACKET_GL_SHADER_STATE;       /* "56 must be followed by a Shader State item" */
+    wr32(b + 1, g->shader_state);
+    put_record(p, mem, l, b, 5);
+}
+
+/* ---- primitives --------------------------------------------------------------------------- */
+
+struct shaded {
+    float clip[4];
+    int32_t xs, ys;                /* 1/16 px, the viewport offset added */
+    float point_size;
+};
+
+enum { PRIM_POINTS = 0, PRIM_LINES = 1, PRIM_TRIANGLES = 2 };
+
+static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
+                    const uint32_t *index, const struct shaded *const *v)
+{
+    struct vc4_bin *bin = &p->bin;
+    const struct vc4_gl_state *g = &bin->gl;
+    unsigned n = type + 1;
+    p->stats.primitives_in++;
+    p->owed[0] += 10;              /* the PTB: 10 clocks a primitive [chosen, @35155] */
+    p->stats.bin_work_cycles += 10;
+    /* trivial rejection: every vertex outside one plane of the clip volume */
+    for (unsigned plane = 0; plane < 4; plane++) {
+        unsigned out = 0;
+        for (unsigned k = 0; k < n; k++) {
+            float c = v[k]->clip[plane / 2], w = v[k]->clip[3];
+            out += plane & 1 ? c > w : c < -w;
+        }
+        if (out == n) {
+            p->stats.primitives_rejected++;
+            return;
+        }
+    }
+    for (unsigned k = 0; k < n; k++)
+        if (!(v[k]->clip[3] > 0.0f)) {
+            p->stats.primitives_unclipped++;   /* near-plane clipping not modelled */
+            return;
+        }
+    int64_t minx = v[0]->xs, maxx = v[0]->xs, miny = v[0]->ys, maxy = v[0]->ys;
+    for (unsigned k = 1; k < n; k++) {
+        minx = v[k]->xs < minx ? v[k]->xs : minx;
+        maxx = v[k]->xs > maxx ? v[k]->xs : maxx;
+        miny = v[k]->ys < miny ? v[k]->ys : miny;
+        maxy = v[k]->ys > maxy ? v[k]->ys : maxy;
+    }
+    if (type == PRIM_TRIANGLES) {
+        int64_t area = ((int64_t)v[1]->xs - v[0]->xs) * ((int64_t)v[2]->ys - v[0]->ys) -
+                       ((int64_t)v[2]->xs - v[0]->xs) * ((int64_t)v[1]->ys - v[0]->ys);
+        bool clockwise = g->config_bits >> 2 & 1;
+        bool forward = clockwise ? area < 0 : area > 0;
+        if (area == 0 || (forward && !(g->config_bits & 1)) ||
+            (!forward && !(g->config_bits >> 1 & 1))) {
+            p->stats.primitives_culled++;
+            return;
+        }
+    } else {
+        /* half the line width or point size, and a pixel of slack for the tie rules */
+        float size = type == PRIM_POINTS ? v[0]->point_size : as_float(g->line_width);
+        int64_t pad = 16 + (int64_t)(size > 0 && size < 4096 ? size * 8.0f : 0);
+        minx -= pad; maxx += pad; miny -= pad; maxy += pad;
+    }
+    int64_t px0 = minx >> 4, px1 = (maxx + 15) >> 4, py0 = miny >> 4, py1 = (maxy + 15) >> 4;
+    int64_t cx0 = g->clip_left, cx1 = (int64_t)g->clip_left + g->clip_width;
+    int64_t cy0 = g->clip_bottom, cy1 = (int64_t)g->clip_bottom + g->clip_height;
+    px0 = px0 < cx0 ? cx0 : px0;
+    py0 = py0 < cy0 ? cy0 : py0;
+    px1 = px1 > cx1 ? cx1 : px1;
+    py1 = py1 > cy1 ? cy1 : py1;
+    if (px0 >= px1 || py0 >= py1) {
+        p->stats.primitives_rejected++;
+        return;
+    }
+    int64_t tx0 = px0 / bin->tile_size, tx1 = (px1 - 1) / bin->tile_size;
+    int64_t ty0 = py0 / bin->tile_size, ty1 = (py1 - 1) / bin->tile_size;
+    if (tx1 >= bin->tiles_x) tx1 = (int64_t)bin->tiles_x - 1;
+    if (ty1 >= bin->tiles_y) ty1 = (int64_t)bin->tiles_y - 1;
+    /* code 129: absolute indices, 16-bit (Tables 39-41) */
+    uint8_t code[7] = { 129 };
+    for (unsigned k = 0; k < n; k++) {
+        if (index[k] > 0xffff) {
+            p->stats.index_faults++;
+            return;
+        }
+        code[1 + 2 * k] = (uint8_t)index[k];
+        code[2 + 2 * k] = (uint8_t)(index[k] >> 8);
+    }
+    uint8_t format = (uint8_t)(1u << 4 | type);   /* 16-bit index, primitive type (56) */
+    bool binned = false;
+    for (int64_t ty = ty0; ty <= ty1; ty++)
+        for (int64_t tx = tx0; tx <= tx1; tx++) {
+            struct vc4_tile_list *l = &bin->list[ty * bin->tiles_x + tx];
+            if (l->state_serial != bin->state_serial || l->state_serial == 0) {
+                put_state(p, mem, l, format);
+                l->state_serial = bin->state_serial;
+            }
+            if (!ensure(p, mem, l, 2u * n + 2))
+                continue;
+            if (!l->in_compressed) {
+                static const uint8_t start = VC4_PACKET_COMPRESSED_PRIMITIVE_LIST;
+                put(p, mem, l, &start, 1);
+                l->in_compressed = true;
+            }
+            put(p, mem, l, code, 2u * n + 1);
+            binned = true;
+        }
+    if (binned)
+        p->stats.primitives_binned++;
+}
+
+static void bin_draw(struct vc4_3d *p, struct gpu_memory *mem, unsigned mode, uint32_t count,
+                     uint32_t first, uint32_t index_address, unsigned index_bytes,
+                     uint32_t max_index)
+{
+    struct vc4_bin *bin = &p->bin;
+    struct vc4_shader_record rec;
+    if (!bin->configured || !bin->gl.have_shader ||
+        !vc4_read_shader_record(p, mem, bin->gl.shader_state, &rec)) {
+        p->stats.bad_records++;
+        return;
+    }
+    if (mode > 6) {
+        p->stats.bad_records++;
+        return;
+    }
+    if (count > MAX_VERTICES) {
+        p->stats.index_faults++;
+        count = MAX_VERTICES;
+    }
+    if (!count)
+        return;
+    uint32_t *index = malloc(sizeof(uint32_t) * count);
+    struct shaded *v = malloc(sizeof(struct shaded) * count);
+    if (!index || !v) {
+        free(index);
+        free(v);
+        return;
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        if (index_bytes) {
+            uint8_t b[2] = { 0 };
+            if (gpu_memory_read(mem, (index_address + k * index_bytes) & p->address_mask, b,
+                                index_bytes, NULL) < 0)
+                p->stats.index_faults++;
+            index[k] = index_bytes == 2 ? (uint32_t)(b[0] | b[1] << 8) : b[0];
+            if (index[k] > max_index)
+                p->stats.index_faults++;   /* the kernel validates max index; counted */
+        } else {
+            index[k] = first + k;
+        }
+    }
+    /* the coordinate shader, 16 vertices a batch (Fig 11 output) */
+    for (uint32_t k = 0; k < count; k += 16) {
+        uint32_t out[16][VC4_VERTEX_WORDS];
+        unsigned n = count - k < 16 ? count - k : 16;
+        vc4_shade_vertices(p, mem, &rec, true, index + k, n, out);
+        for (unsigned j = 0; j < n; j++) {
+            struct shaded *s = &v[k + j];
+            for (int c = 0; c < 4; c++)
+                s->clip[c] = as_float(out[j][c]);
+            s->xs = (int16_t)(out[j][4] & 0xffff) + bin->gl.viewport_x;
+            s->ys = (int16_t)(out[j][4] >> 16) + bin->gl.viewport_y;
+            s->point_size = rec.flags & 2 ? as_float(out[j][7]) : as_float(bin->gl.point_size);
+        }
+    }
+    /* primitive assembly (GL modes of 32/33) */
+    const struct shaded *pv[3];
+    uint32_t pi[3];
+#define PRIM(t, a, b, c) do { pv[0] = &v[a]; pv[1] = &v[b]; pv[2] = &v[c]; \
+        pi[0] = index[a]; pi[1] = index[b]; pi[2] = index[c]; bin_one(p, mem, t, pi, pv); } while (0)
+    switch (mode) {
+    case 0:
+        for (uint32_t k = 0; k < count; k++)
+            PRIM(PRIM_POINTS, k, k, k);
+        break;
+    case 1:
+        for (uint32_t k = 0; k + 1 < count; k += 2)
+            PRIM(PRIM_LINES, k, k + 1, k + 1);
+        break;
+    case 2: case 3:
+        for (uint32_t k = 0; k + 1 < count; k++)
+            PRIM(PRIM_LINES, k, k + 1, k + 1);
+        if (mode == 2 && count > 2)
+            PRIM(PRIM_LINES, count - 1, 0, 0);
+        break;
+    case 4:
+        for (uint32_t k = 0; k + 2 < count; k += 3)
+            PRIM(PRIM_TRIANGLES, k, k + 1, k + 2);
+        break;
+    case 5:
+        for (uint32_t k = 0; k + 2 < count; k++) {
+            if (k & 1)
+                PRIM(PRIM_TRIANGLES, k + 1, k, k + 2);   /* keeps the winding (GL) */
+            else
+                PRIM(PRIM_TRIANGLES, k, k + 1, k + 2);
+        }
+        break;
+    default:
+        for (uint32_t k = 1; k + 1 < count; k++)
+            PRIM(PRIM_TRIANGLES, 0, k, k + 1);
+        break;
+    }
+#undef PRIM
+    free(index);
+    free(v);
+}
+
+void vc4_bin_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *b)
+{
+    struct vc4_bin *bin = &p->bin;
+    if (gl_state_record(&bin->gl, b)) {
+        bin->state_serial++;
+        return;
+    }
+    switch (b[0]) {
+    case VC4_PACKET_TILE_BINNING_MODE_CONFIGURATION: {
+        bin->tile_alloc = rd32(b + 1);
+        bin->tile_alloc_size = rd32(b + 5);
+        bin->tsda = rd32(b + 9);
+        bin->tiles_x = b[13];
+        bin->tiles_y = b[14];
+        bin->multisample = b[15] & 1;
+        bin->tile_size = bin->multisample ? 32 : 64;
+        if (bin->multisample)
+            p->stats.multisample_ignored++;
+        if (b[15] & 2)
+            p->stats.unsupported++;        /* 64-bit colour */
+        bin->configured = bin->tiles_x && bin->tiles_y &&
+                          bin->tiles_x <= VC4_MAX_TILES_SIDE && bin->tiles_y <= VC4_MAX_TILES_SIDE;
+        if (!bin->configured) {
+            p->stats.bad_records++;
+            return;
+        }
+        uint32_t tiles = bin->tiles_x * bin->tiles_y;
+        /* the pool of later blocks starts after the initial 32-byte blocks, rounded up to
+         * 256 bytes as the kernel sizes them (vc4-submit.md §7) [chosen] */
+        bin->pool = bin->tile_alloc + ((32 * tiles + 255) & ~255u);
+        bin->pool_end = bin->tile_alloc + bin->tile_alloc_size;
+        for (uint32_t i = 0; i < tiles; i++) {
+            struct vc4_tile_list *l = &bin->list[i];
+            memset(l, 0, sizeof *l);
+            l->write = bin->tile_alloc + 32 * i;
+            l->end = l->write + 32 - RESERVE;
+        }
+        bin->state_serial++;
+        return;
+    }
+    case VC4_PACKET_START_TILE_BINNING:
+    case VC4_PACKET_FLUSH_ALL_STATE:
+        bin->state_serial++;           /* "initial state items actually go into tile lists" */
+        return;
+    case VC4_PACKET_VERTEX_ARRAY_PRIMITIVES:
+        bin_draw(p, mem, b[1], rd32(b + 2), rd32(b + 6), 0, 0, 0xffffffffu);
+        return;
+    case VC4_PACKET_INDEXED_PRIMITIVE_LIST: {
+        unsigned type = b[1] >> 4;
+        bin_draw(p, mem, b[1] & 15, rd32(b + 2), 0, rd32(b + 6), type ? 2 : 1, rd32(b + 10));
+        return;
+    }
+    case VC4_PACKET_FLUSH:
+        if (!bin->configured)
+            return;
+        for (uint32_t i = 0; i < bin->tiles_x * bin->tiles_y; i++) {
+            struct vc4_tile_list *l = &bin->list[i];
+            static const uint8_t ret = VC4_PACKET_RETURN_FROM_SUB_LIST;
+            l->full = false;               /* the reserve always holds the cap */
+            if (l->in_compressed) {
+                static const uint8_t escape = 128;
+                put(p, mem, l, &escape, 1);
+                l->in_compressed = false;
+            }
+            put(p, mem, l, &ret, 1);
+            l->state_serial = 0;
+        }
+        return;
+    default:
+        return;
+    }
+}

@@ -1,0 +1,438 @@
+/* units/vc4_v3d/vc4_shade.c - VCD vertex fetch and the pipeline's shaders on a functional QPU;
+ * see vc4_shade.h and vc4_3d.h. */
+#include "units/vc4_v3d/vc4_shade.h"
+
+#include <string.h>
+
+#include "isa/vc4/qpu_decode.h"
+#include "isa/vc4/qpu_exec.h"
+#include "units/vc4_sfu/vc4_sfu.h"
+#include "vc4_qpu_spec.h"
+
+#define WATCHDOG_INSTRUCTIONS 100000u
+
+static uint32_t rd32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+bool vc4_read_shader_record(struct vc4_3d *p, const struct gpu_memory *mem, uint32_t state,
+                            struct vc4_shader_record *r)
+{
+    uint8_t b[136] = { 0 };
+    uint32_t address = state & ~15u;
+    unsigned count = state & 7 ? state & 7 : 8;     /* "0 => all 8 arrays" (Table 38, 64) */
+    bool extended = state >> 3 & 1;
+    uint32_t length = 36 + 8 * count + (extended ? 4 * count : 0);
+    if (gpu_memory_read(mem, address & p->address_mask, b, length, NULL) < 0)
+        return false;
+    memset(r, 0, sizeof *r);
+    r->flags = (uint16_t)(b[0] | b[1] << 8);
+    r->fs_varyings = b[3];
+    r->fs_code = rd32(b + 4);
+    r->fs_uniforms = rd32(b + 8);
+    r->select[0] = b[14];
+    r->attribute_bytes[0] = b[15];
+    r->code[0] = rd32(b + 16);
+    r->uniforms[0] = rd32(b + 20);
+    r->select[1] = b[26];
+    r->attribute_bytes[1] = b[27];
+    r->code[1] = rd32(b + 28);
+    r->uniforms[1] = rd32(b + 32);
+    r->attribute_count = count;
+    for (unsigned n = 0; n < count; n++) {
+        const uint8_t *a = b + 36 + 8 * n;
+        r->attribute[n].base = rd32(a);
+        r->attribute[n].bytes = a[4] + 1u;
+        r->attribute[n].stride = extended ? rd32(b + 36 + 8 * count + 4 * n) : a[5];
+        r->attribute[n].vpm_offset[0] = a[6];
+        r->attribute[n].vpm_offset[1] = a[7];
+    }
+    return true;
+}
+
+/* ---- the functional QPU ------------------------------------------------------------------- */
+
+struct run {
+    struct vc4_3d *p;
+    struct gpu_memory *mem;
+    /* vertex shading: the batch's VPM segments (column = vertex, @138512) */
+    uint32_t (*in)[16], (*out)[16];
+    uint32_t read_address, read_left, read_stride;
+    bool read_horizontal;
+    uint32_t write_address, write_stride;
+    bool write_horizontal;
+    /* fragment shading */
+    struct vc4_fragment_batch *frag;
+    unsigned next_varying;
+    uint16_t coverage;             /* pixels still alive after the Z/stencil test */
+    bool stencil_enabled;
+    uint32_t stencil_config[2];    /* front, back (Table 27) */
+    uint8_t stencil_write_mask[2];
+    bool faulted;
+};
+
+static uint32_t read_memory_word(struct run *r, uint32_t address)
+{
+    uint8_t b[4] = { 0 };
+    if (gpu_memory_read(r->mem, address & r->p->address_mask, b, 4, NULL) < 0)
+        r->faulted = true;
+    return rd32(b);
+}
+
+/* VPM generic block read/write addressing, 32-bit vectors only (Tables 32, 33: horizontal
+ * ADDR[5:0] = Y; vertical {Y[5:4], X[3:0]}); other sizes are counted as unsupported */
+static void vpm_vector(uint32_t (*seg)[16], uint32_t address, bool horizontal,
+                       uint32_t value[QPU_LANES], bool write, uint16_t lanes)
+{
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        unsigned row, col;
+        if (horizontal) {
+            row = address & 63;
+            col = i;
+        } else {
+            row = ((address >> 4 & 3) * 16 + i) & 63;
+            col = address & 15;
+        }
+        if (write) {
+            if (lanes >> i & 1)
+                seg[row][col] = value[i];
+        } else {
+            value[i] = seg[row][col];
+        }
+    }
+}
+
+static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bool file_b,
+                    uint32_t value[QPU_LANES], uint32_t c_coefficient[QPU_LANES])
+{
+    struct run *r = ctx;
+    switch (raddr) {
+    case VC4_RADDR_A_UNIFORM_READ: {
+        uint32_t v = read_memory_word(r, state->uniform_address);
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            value[i] = v;
+        return;
+    }
+    case VC4_RADDR_A_VPM_READ:
+        if (!r->in || !r->read_left) {
+            r->p->stats.unsupported++;
+            return;
+        }
+        vpm_vector(r->in, r->read_address, r->read_horizontal, value, false, 0);
+        r->read_address += r->read_stride;
+        r->read_left--;
+        return;
+    case VC4_RADDR_A_VPM_LD_BUSY: case VC4_RADDR_A_VPM_LD_WAIT:
+        return;                    /* the VCD loaded the batch before the shader started */
+    case VC4_RADDR_A_VARYING_READ:
+        if (!r->frag || r->next_varying >= r->frag->varyings) {
+            r->p->stats.unsupported++;
+            return;
+        }
+        memcpy(value, r->frag->vp[r->next_varying], sizeof(uint32_t) * QPU_LANES);
+        memcpy(c_coefficient, r->frag->c[r->next_varying], sizeof(uint32_t) * QPU_LANES);
+        r->next_varying++;
+        return;
+    case VC4_RADDR_A_X_PIXEL_COORD:
+        if (r->frag)
+            for (unsigned i = 0; i < QPU_LANES; i++)
+                value[i] = file_b ? r->frag->y[i] : r->frag->x[i];
+        return;
+    case VC4_RADDR_A_MS_FLAGS:
+        if (r->frag)
+            for (unsigned i = 0; i < QPU_LANES; i++)
+                value[i] = file_b ? r->frag->reverse : (r->coverage >> i & 1 ? 0xfu : 0);
+        return;
+    default:
+        r->p->stats.unsupported++;     /* mutex, TMU results: not used by these shaders */
+        return;
+    }
+}
+
+static bool depth_test(unsigned function, uint32_t fragment, uint32_t stored)
+{
+    switch (function & 7) {        /* "0-7 never, lt, eq, le, gt, ne, ge, always" (96) */
+    case 0: return false;
+    case 1: return fragment < stored;
+    case 2: return fragment == stored;
+    case 3: return fragment <= stored;
+    case 4: return fragment > stored;
+    case 5: return fragment != stored;
+    case 6: return fragment >= stored;
+    default: return true;
+    }
+}
+
+static uint8_t stencil_op(unsigned op, uint8_t s, uint8_t ref)
+{
+    switch (op & 7) {              /* "zero, keep, replace, incsat, decsat, invert, inc, dec" */
+    case 0: return 0;
+    case 1: return s;
+    case 2: return ref;
+    case 3: return s == 255 ? 255 : (uint8_t)(s + 1);
+    case 4: return s == 0 ? 0 : (uint8_t)(s - 1);
+    case 5: return (uint8_t)~s;
+    case 6: return (uint8_t)(s + 1);
+    default: return (uint8_t)(s - 1);
+    }
+}
+
+static unsigned pixel_index(const struct vc4_render *t, uint32_t x, uint32_t y)
+{
+    uint32_t tx = x - t->tile_x * t->tile_size, ty = y - t->tile_y * t->tile_size;
+    return (ty % VC4_TILE_MAX) * VC4_TILE_MAX + tx % VC4_TILE_MAX;
+}
+
+static void tlb_z(struct run *r, const uint32_t value[QPU_LANES], uint16_t lanes)
+{
+    struct vc4_render *t = &r->p->render;
+    uint32_t bits = t->gl.config_bits;
+    unsigned function = bits >> 12 & 7;
+    bool z_update = bits >> 15 & 1;
+    unsigned face = r->frag->reverse ? 1 : 0;
+    uint32_t sc = r->stencil_config[face];
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        if (!(lanes >> i & 1) || !(r->coverage >> i & 1))
+            continue;
+        unsigned k = pixel_index(t, r->frag->x[i], r->frag->y[i]);
+        uint32_t z = value[i] & 0xffffff;
+        bool stencil_pass = true;
+        uint8_t s = t->stencil[k], ref = (uint8_t)(sc >> 8), mask = (uint8_t)sc;
+        if (r->stencil_enabled) {
+            uint8_t a = ref & mask, b = s & mask;
+            switch (sc >> 16 & 7) {
+            case 0: stencil_pass = false; break;
+            case 1: stencil_pass = a < b; break;
+            case 2: stencil_pass = a == b; break;
+            case 3: stencil_pass = a <= b; break;
+            case 4: stencil_pass = a > b; break;
+            case 5: stencil_pass = a != b; break;
+            case 6: stencil_pass = a >= b; break;
+            default: stencil_pass = true; break;
+            }
+        }
+        bool z_pass = stencil_pass && depth_test(function, z, t->depth[k]);
+        if (r->stencil_enabled) {
+            unsigned op = !stencil_pass ? sc >> 19 : !z_pass ? sc >> 25 : sc >> 22;
+            uint8_t wm = r->stencil_write_mask[face];
+            uint8_t n = stencil_op(op, s, ref);
+            t->stencil[k] = (uint8_t)((s & ~wm) | (n & wm));
+        }
+        if (!z_pass) {
+            r->coverage &= (uint16_t)~(1u << i);
+            r->p->stats.depth_failed++;
+            continue;
+        }
+        if (z_update)
+            t->depth[k] = z;
+    }
+}
+
+static void tlb_stencil_setup(struct run *r, uint32_t v)
+{
+    static const uint8_t mask_code[4] = { 0x1, 0x3, 0xf, 0xff };   /* Table 27 SFWMC */
+    unsigned which = v >> 30;
+    if (which == 0) {              /* Table 28: full write masks */
+        r->stencil_write_mask[0] = (uint8_t)v;
+        r->stencil_write_mask[1] = (uint8_t)(v >> 8);
+        return;
+    }
+    r->stencil_enabled = true;
+    for (unsigned f = 0; f < 2; f++)
+        if (which >> f & 1) {
+            r->stencil_config[f] = v;
+            r->stencil_write_mask[f] = mask_code[v >> 28 & 3];
+        }
+}
+
+static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool file_b,
+                     const uint32_t value[QPU_LANES], uint16_t lanes)
+{
+    struct run *r = ctx;
+    switch (waddr) {
+    case VC4_WADDR_A_VPM_WRITE:
+        if (!r->out) {
+            r->p->stats.unsupported++;
+            return;
+        }
+        vpm_vector(r->out, r->write_address, r->write_horizontal, (uint32_t *)value, true,
+                   lanes);
+        r->write_address += r->write_stride;
+        return;
+    case VC4_WADDR_A_VPMVCD_RD_SETUP: {
+        uint32_t v = value[0];
+        if (file_b) {              /* VPMVCD_WR_SETUP (Table 32) */
+            if (v >> 30 != 0) {    /* VDW setups: the pipeline's VPM output is not DMA'd */
+                r->p->stats.unsupported++;
+                return;
+            }
+            if ((v >> 8 & 3) != 2)
+                r->p->stats.unsupported++;
+            r->write_address = v & 0xff;
+            r->write_stride = v >> 12 & 63 ? v >> 12 & 63 : 64;
+            r->write_horizontal = v >> 11 & 1;
+        } else {                   /* Table 33 */
+            if (v >> 30 != 0) {
+                r->p->stats.unsupported++;
+                return;
+            }
+            if ((v >> 8 & 3) != 2)
+                r->p->stats.unsupported++;
+            r->read_address = v & 0xff;
+            r->read_stride = v >> 12 & 63 ? v >> 12 & 63 : 64;
+            r->read_horizontal = v >> 11 & 1;
+            r->read_left = v >> 20 & 15 ? v >> 20 & 15 : 16;
+        }
+        return;
+    }
+    case VC4_WADDR_A_SFU_RECIP: case VC4_WADDR_A_SFU_RECIPSQRT:
+    case VC4_WADDR_A_SFU_EXP: case VC4_WADDR_A_SFU_LOG:
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            state->acc[4][i] = vc4_sfu_compute(waddr, value[i]);
+        return;
+    case VC4_WADDR_A_TLB_STENCIL_SETUP:
+        if (r->frag)
+            tlb_stencil_setup(r, value[0]);
+        return;
+    case VC4_WADDR_A_TLB_Z:
+        if (r->frag)
+            tlb_z(r, value, lanes);
+        return;
+    case VC4_WADDR_A_TLB_COLOUR_MS: case VC4_WADDR_A_TLB_COLOUR_ALL:
+        if (r->frag) {
+            struct vc4_render *t = &r->p->render;
+            for (unsigned i = 0; i < QPU_LANES; i++)
+                if ((lanes & r->coverage) >> i & 1) {
+                    t->colour[pixel_index(t, r->frag->x[i], r->frag->y[i])] = value[i];
+                    r->p->stats.fragments_written++;
+                }
+        }
+        return;
+    case VC4_WADDR_A_TMU_NOSWAP: case VC4_WADDR_A_UNIFORMS_ADDRESS: case VC4_WADDR_A_NOP:
+    case VC4_WADDR_A_VPM_LD_ADDR:
+        return;
+    default:
+        r->p->stats.unsupported++;
+        return;
+    }
+}
+
+static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
+{
+    struct run *r = ctx;
+    if ((sig == VC4_SIG_COLOR_LOAD || sig == VC4_SIG_COLOR_LOAD_END) && r->frag) {
+        struct vc4_render *t = &r->p->render;
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            state->acc[4][i] = t->colour[pixel_index(t, r->frag->x[i], r->frag->y[i])];
+    } else if (sig == VC4_SIG_LOAD_TMU0 || sig == VC4_SIG_LOAD_TMU1 ||
+               sig == VC4_SIG_COVERAGE_LOAD || sig == VC4_SIG_ALPHA_MASK_LOAD) {
+        r->p->stats.unsupported++;
+    }
+}
+
+/* runs a program; the instructions it executed */
+static uint32_t run_program(struct run *r, uint32_t code, uint32_t uniforms,
+                            struct qpu_state *st)
+{
+    const struct qpu_io io = { .ctx = r, .read = io_read, .write = io_write,
+                               .signal = io_signal };
+    st->pc = code;
+    st->uniform_address = uniforms;
+    int ending = -1;
+    for (uint32_t n = 0; n < WATCHDOG_INSTRUCTIONS; n++) {
+        uint32_t lo = read_memory_word(r, st->pc), hi = read_memory_word(r, st->pc + 4);
+        if (r->faulted) {
+            r->p->stats.shader_faults++;
+            return n;
+        }
+        struct vc4_qpu_instr in;
+        vc4_qpu_decode((uint64_t)hi << 32 | lo, &in);
+        struct qpu_step_result res = qpu_step(st, &in, &io);
+        if (ending > 0 && --ending == 0)
+            return n + 1;
+        if (res.program_end && ending < 0)
+            ending = 2;            /* two delay-slot instructions (@56274) */
+        qpu_advance(st, &res);
+    }
+    r->p->stats.shader_watchdogs++;
+    return WATCHDOG_INSTRUCTIONS;
+}
+
+/* a batch's instructions x 4 clocks (@43385) over the shading QPUs, owed by a CLE thread */
+static void charge(struct vc4_3d *p, unsigned thread, uint32_t instructions)
+{
+    unsigned qpus = p->shading_qpus ? p->shading_qpus : 1;
+    uint64_t cycles = ((uint64_t)instructions * 4 + qpus - 1) / qpus;
+    p->owed[thread] += cycles;
+    if (thread)
+        p->stats.render_work_cycles += cycles;
+    else
+        p->stats.bin_work_cycles += cycles;
+}
+
+bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
+                        const struct vc4_shader_record *rec, bool coordinate,
+                        const uint32_t *index, unsigned n, uint32_t out[][VC4_VERTEX_WORDS])
+{
+    unsigned k = coordinate ? 1 : 0;
+    uint32_t in_seg[VC4_VPM_ROWS][16], out_seg[VC4_VPM_ROWS][16];
+    memset(in_seg, 0, sizeof in_seg);
+    memset(out_seg, 0, sizeof out_seg);
+    if (n > 16)
+        n = 16;
+    /* the VCD: each selected array's bytes of vertex v into column v at its VPM offset */
+    for (unsigned a = 0; a < rec->attribute_count; a++) {
+        if (!(rec->select[k] >> a & 1))
+            continue;
+        for (unsigned v = 0; v < n; v++) {
+            uint8_t bytes[256] = { 0 };
+            uint32_t size = rec->attribute[a].bytes;
+            uint32_t at = rec->attribute[a].base + index[v] * rec->attribute[a].stride;
+            if (gpu_memory_read(mem, at & p->address_mask, bytes, size, NULL) < 0)
+                p->stats.attribute_faults++;
+            for (uint32_t w = 0; w * 4 < size; w++) {
+                uint32_t row = (rec->attribute[a].vpm_offset[k] + 4 * w) / 4;
+                if (row < VC4_VPM_ROWS)
+                    in_seg[row][v] = rd32(bytes + 4 * w);
+            }
+        }
+    }
+    p->stats.vertices_fetched += n;
+    struct run r = { .p = p, .mem = mem, .in = in_seg, .out = out_seg };
+    struct qpu_state st;
+    qpu_state_init(&st, 0);
+    if (coordinate)
+        p->stats.coordinate_shader_runs++;
+    else
+        p->stats.vertex_shader_runs++;
+    uint32_t instructions = run_program(&r, rec->code[k], rec->uniforms[k], &st);
+    if (coordinate)
+        p->stats.coordinate_instructions += instructions;
+    else
+        p->stats.vertex_instructions += instructions;
+    charge(p, coordinate ? 0 : 1, instructions);
+    for (unsigned v = 0; v < n; v++)
+        for (unsigned w = 0; w < VC4_VERTEX_WORDS && w < VC4_VPM_ROWS; w++)
+            out[v][w] = out_seg[w][v];
+    return !r.faulted;
+}
+
+void vc4_shade_fragments(struct vc4_3d *p, struct gpu_memory *mem,
+                         const struct vc4_shader_record *rec, struct vc4_fragment_batch *b)
+{
+    struct run r = { .p = p, .mem = mem, .frag = b, .coverage = b->lanes };
+    r.stencil_write_mask[0] = r.stencil_write_mask[1] = 0xff;
+    struct qpu_state st;
+    qpu_state_init(&st, 0);
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        st.regfile_a[15][i] = b->w[i];     /* Table 29: 15-A W, 15-B Z */
+        st.regfile_b[15][i] = b->z[i];
+    }
+    p->stats.fragment_shader_runs++;
+    for (unsigned i = 0; i < QPU_LANES; i++)
+        p->stats.fragments_shaded += b->lanes >> i & 1;
+    uint32_t instructions = run_program(&r, rec->fs_code, rec->fs_uniforms, &st);
+    p->stats.fragment_instructions += instructions;
+    charge(p, 1, instructions);
+}
