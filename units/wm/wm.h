@@ -154,6 +154,7 @@ struct wm_observed_draw {
     uint64_t primitives;
     uint64_t pixels_rasterized;     /* lit pixels before depth/stencil */
     uint64_t pixels_depth_rejected; /* failed the early depth test */
+    uint64_t pixels_hiz_rejected;   /* of those, in blocks HiZ rejected whole */
     uint64_t pixels_stencil_rejected;   /* failed the early stencil test */
     uint64_t pixels_passed;         /* passed depth/stencil (early, or late in the back end) */
     uint64_t pixels_shaded;         /* lit pixels in dispatched PS threads */
