@@ -71,6 +71,8 @@ struct wm_hiz_entry {
     bool loaded, readable;
     uint8_t verdict;                /* enum wm_hiz_verdict */
     struct hiz_block read, now;     /* as read from memory; as it is now */
+    uint32_t written;               /* pixels of the block this primitive wrote depth to */
+    uint32_t written_min, written_max;  /* their least and greatest value */
 };
 
 struct wm {
@@ -172,7 +174,7 @@ struct wm {
     uint64_t hz_pixels;
     uint64_t hiz_blocks_tested, hiz_blocks_rejected, hiz_blocks_ambiguous, hiz_blocks_unbounded;
     uint64_t hiz_pixels_rejected, hiz_blocks_filled, hiz_blocks_cleared, hiz_blocks_resolved;
-    uint64_t hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes, bad_hiz_buffer;
+    uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes, bad_hiz_buffer;
     uint64_t bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
     uint64_t bad_mmio, legacy_ops, payload_truncated;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
@@ -947,6 +949,17 @@ static bool hiz_block_same(const struct hiz_block *a, const struct hiz_block *b)
     return a->state == b->state && a->min == b->min && a->max == b->max;
 }
 
+/* The pixels of block (bx, by) inside the depth surface. */
+static uint32_t hiz_block_pixels(const struct wm *s, uint32_t bx, uint32_t by)
+{
+    uint32_t w = HIZ_BLOCK_WIDTH, h = HIZ_BLOCK_HEIGHT;
+    if (s->depth.width && (bx + 1) * HIZ_BLOCK_WIDTH > s->depth.width)
+        w = s->depth.width > bx * HIZ_BLOCK_WIDTH ? s->depth.width - bx * HIZ_BLOCK_WIDTH : 0;
+    if (s->depth.height && (by + 1) * HIZ_BLOCK_HEIGHT > s->depth.height)
+        h = s->depth.height > by * HIZ_BLOCK_HEIGHT ? s->depth.height - by * HIZ_BLOCK_HEIGHT : 0;
+    return w * h;
+}
+
 /* Writes the row's changed blocks back; a block memory changed meanwhile (the
  * pixel back end's late depth upkeep) is merged (hiz_merge), never lost. */
 static void hiz_row_flush(struct wm *s)
@@ -956,9 +969,19 @@ static void hiz_row_flush(struct wm *s)
     s->hiz_row_live = false;
     for (uint32_t i = 0; i < s->hiz_row_count; i++) {
         struct wm_hiz_entry *e = &s->hiz_row[i];
-        if (!e->loaded || !e->readable || hiz_block_same(&e->now, &e->read))
+        if (!e->loaded || !e->readable)
             continue;
         uint32_t bx = s->hiz_row_bx0 + i;
+        /* every pixel of the block rewritten by this primitive: its bound is
+         * exactly what was written (the bound tightens, not only widens) */
+        if (e->written && e->written == hiz_block_pixels(s, bx, s->hiz_row_by) &&
+            e->now.state == HIZ_RANGE) {
+            e->now.min = e->written_min;
+            e->now.max = e->written_max;
+            s->hiz_blocks_tightened++;
+        }
+        if (hiz_block_same(&e->now, &e->read))
+            continue;
         struct hiz_block out = e->now, mem;
         if (hiz_block_read(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &mem, NULL) &&
             !hiz_block_same(&mem, &e->read))
@@ -1098,7 +1121,7 @@ static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, u
 
 /* Early depth/stencil of one lit pixel; true when it survives. `hiz` (may be
  * NULL): the pixel's HiZ block, widened with the depth written. */
-static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct hiz_block *hiz)
+static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_hiz_entry *hiz)
 {
     const struct setup_primitive *p = &s->prim;
     struct ds_state *d = &s->ds;
@@ -1134,8 +1157,15 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct hiz
         if (!ds_surface_write(&s->depth, &s->as, x, y, slice, depth))
             s->depth_faults++;
         s->depth_writes++;
-        if (hiz)
-            hiz_block_note_write(hiz, s->depth_format, depth);
+        if (hiz) {
+            uint32_t v = ds_depth_value(s->depth_format, depth);
+            hiz_block_note_write(&hiz->now, s->depth_format, v);
+            if (!hiz->written || ds_depth_less(s->depth_format, v, hiz->written_min))
+                hiz->written_min = v;
+            if (!hiz->written || ds_depth_less(s->depth_format, hiz->written_max, v))
+                hiz->written_max = v;
+            hiz->written++;
+        }
     }
     if (r & DS_STENCIL_WRITTEN) {
         if (!ds_surface_write(&st, &s->as, x, y, slice, stencil))
@@ -1228,7 +1258,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     if (late)
         s->late_pixels += lit;
     /* HiZ (L15777-15801): a subspan lies in one 8x4 block */
-    struct hiz_block *hiz = NULL;
+    struct wm_hiz_entry *hiz = NULL;
     if (s->early && s->hiz_active) {
         uint32_t bx = (uint32_t)s->sx / HIZ_BLOCK_WIDTH, by = (uint32_t)s->sy / HIZ_BLOCK_HEIGHT;
         uint32_t slice = depth_slice(s);
@@ -1249,7 +1279,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
             }
             if (e->now.state == HIZ_CLEARED)
                 hiz_materialise(s, e, bx, by, slice);
-            hiz = &e->now;
+            hiz = e;
         }
     }
     for (uint32_t i = 0; i < 4; i++) {
@@ -1897,6 +1927,8 @@ static const struct stat_desc wm_stats[] = {
     C("hiz.blocks_cleared", hiz_blocks_cleared, "blocks", "blocks set CLEARED by fast depth clears"),
     C("hiz.blocks_resolved", hiz_blocks_resolved, "blocks",
       "CLEARED blocks written to the depth buffer by depth resolves"),
+    C("hiz.blocks_tightened", hiz_blocks_tightened, "blocks",
+      "blocks whose every pixel one primitive rewrote: bound set to the values written"),
     C("hiz.blocks_rebuilt", hiz_blocks_rebuilt, "blocks", "blocks rebuilt from depth by HiZ resolves"),
     C("hiz.record_writes", hiz_writes, "records", "HiZ records written"),
     C("hiz.faults", hiz_faults, "records", "HiZ records that could not be read or written"),
