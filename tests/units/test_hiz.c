@@ -325,7 +325,8 @@ static void test_hiz_resolve_rebuilds(void)
 static void send_less_test(struct wm_rig *r)
 {
     struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
-    struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
+    struct msg *m =
+        wm_rig_state_msg(r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
     ds->DepthTestEnable = true;
     ds->DepthBufferWriteEnable = true;
     ds->DepthTestFunction = 2;      /* LESS */

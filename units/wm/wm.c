@@ -174,7 +174,8 @@ struct wm {
     uint64_t hz_pixels;
     uint64_t hiz_blocks_tested, hiz_blocks_rejected, hiz_blocks_ambiguous, hiz_blocks_unbounded;
     uint64_t hiz_pixels_rejected, hiz_blocks_filled, hiz_blocks_cleared, hiz_blocks_resolved;
-    uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes, bad_hiz_buffer;
+    uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes;
+    uint64_t bad_hiz_buffer;
     uint64_t bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
     uint64_t bad_mmio, legacy_ops, payload_truncated;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
@@ -1924,12 +1925,14 @@ static const struct stat_desc wm_stats[] = {
       "lit pixels in HiZ-rejected blocks (also in depth.failed)"),
     C("hiz.blocks_filled", hiz_blocks_filled, "blocks",
       "CLEARED blocks whose clear value was written to depth on first per-pixel use"),
-    C("hiz.blocks_cleared", hiz_blocks_cleared, "blocks", "blocks set CLEARED by fast depth clears"),
+    C("hiz.blocks_cleared", hiz_blocks_cleared, "blocks",
+      "blocks set CLEARED by fast depth clears"),
     C("hiz.blocks_resolved", hiz_blocks_resolved, "blocks",
       "CLEARED blocks written to the depth buffer by depth resolves"),
     C("hiz.blocks_tightened", hiz_blocks_tightened, "blocks",
       "blocks whose every pixel one primitive rewrote: bound set to the values written"),
-    C("hiz.blocks_rebuilt", hiz_blocks_rebuilt, "blocks", "blocks rebuilt from depth by HiZ resolves"),
+    C("hiz.blocks_rebuilt", hiz_blocks_rebuilt, "blocks",
+      "blocks rebuilt from depth by HiZ resolves"),
     C("hiz.record_writes", hiz_writes, "records", "HiZ records written"),
     C("hiz.faults", hiz_faults, "records", "HiZ records that could not be read or written"),
     C("hiz.bad_records", hiz_bad_records, "records",

@@ -116,9 +116,10 @@
  *    PS_BLEND, CC_STATE_POINTERS, PS, PS_EXTRA, MULTISAMPLE,
  *    VIEWPORT_STATE_POINTERS_CC, STATE_BASE_ADDRESS, WM_DEPTH_STENCIL,
  *    DEPTH_BUFFER, STENCIL_BUFFER, HIER_DEPTH_BUFFER are copied to every
- *    "om" output. Modelling simplification: such a packet waits until every PS thread dispatched before it has
- *    ended, so state never overtakes earlier pixels (the hardware pipelines
- *    state with the pixels instead).
+ *    "om" output. Modelling simplification: such a packet waits until
+ *    every PS thread dispatched before it has ended, so state never
+ *    overtakes earlier pixels (the hardware pipelines state with the pixels
+ *    instead).
  *  - The in-band sync (units/common/mmio.h): held until every PS thread
  *    ended, PS_INVOCATION_COUNT and PS_DEPTH_COUNT filled, returned on
  *    "drained" as CS_MMIO_SYNC_DONE when bound (else dropped). Register
