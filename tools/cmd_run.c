@@ -322,17 +322,18 @@ static int write_draws(struct sim *sim, const char *dir, struct gt_error *err)
                 return gt_error_set(err, "cannot write %s: %s", path, strerror(errno));
             fprintf(f, "unit,draw,primitives,pixels_rasterized,pixels_depth_rejected,"
                        "pixels_stencil_rejected,pixels_passed,pixels_shaded,pixels_written,"
-                       "ps_threads,first_cycle,last_cycle,cycles\n");
+                       "ps_threads,first_cycle,last_cycle,cycles,pixels_hiz_rejected\n");
         }
         const struct wm_observed_draw *d;
         uint32_t n = wm_observed_draws(u, &d);
         for (uint32_t k = 0; k < n; k++)
             fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
                     unit_name(u), d[k].draw + 1, d[k].primitives, d[k].pixels_rasterized,
                     d[k].pixels_depth_rejected, d[k].pixels_stencil_rejected, d[k].pixels_passed,
                     d[k].pixels_shaded, d[k].pixels_written, d[k].threads, d[k].first_cycle,
-                    d[k].last_cycle, d[k].last_cycle - d[k].first_cycle + 1);
+                    d[k].last_cycle, d[k].last_cycle - d[k].first_cycle + 1,
+                    d[k].pixels_hiz_rejected);
     }
     if (f && fclose(f) != 0)
         return gt_error_set(err, "cannot write %s/draws.csv: %s", dir, strerror(errno));

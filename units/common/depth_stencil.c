@@ -202,3 +202,195 @@ bool ds_surface_write(const struct ds_surface *s, struct gpu_address_space *as, 
     struct gt_error err;
     return gpu_address_space_write(as, a, b, s->element_bytes, &err) == 0;
 }
+
+/* ---- hierarchical depth (HiZ); the record is depth_stencil.h's ------------------------- */
+
+uint32_t ds_depth_value(uint32_t format, uint32_t stored)
+{
+    switch (format) {
+    case DS_D16_UNORM: return stored & 0xffffu;
+    case DS_D24_UNORM_X8_UINT: return stored & 0xffffffu;
+    default: return stored;
+    }
+}
+
+bool ds_depth_less(uint32_t format, uint32_t a, uint32_t b)
+{
+    if (format == DS_D32_FLOAT)
+        return ds_depth_decode(DS_D32_FLOAT, a) < ds_depth_decode(DS_D32_FLOAT, b);
+    return ds_depth_value(format, a) < ds_depth_value(format, b);
+}
+
+/* The addresses of the block's two 8-byte halves (rows 2 by and 2 by + 1). */
+static bool hiz_block_address(const struct hiz_surface *h, uint32_t bx, uint32_t by,
+                              uint32_t slice, uint64_t address[2])
+{
+    if (!h->valid || !h->pitch)
+        return false;
+    if ((h->blocks_x && bx >= h->blocks_x) || (h->blocks_y && by >= h->blocks_y))
+        return false;
+    uint64_t x_bytes = (uint64_t)bx * (HIZ_BLOCK_BYTES / 2);
+    if (x_bytes + HIZ_BLOCK_BYTES / 2 > h->pitch)
+        return false;
+    uint64_t row = 2 * ((uint64_t)by + (uint64_t)slice * h->slice_rows);
+    for (uint32_t i = 0; i < 2; i++) {
+        uint64_t offset;
+        if (!tiling_offset(TILING_Y, HIZ_BLOCK_BYTES / 2, h->pitch, x_bytes, row + i, &offset))
+            return false;
+        address[i] = h->base + offset;
+    }
+    return true;
+}
+
+bool hiz_block_read(const struct hiz_surface *h, struct gpu_address_space *as, uint32_t bx,
+                    uint32_t by, uint32_t slice, struct hiz_block *b, bool *bad)
+{
+    uint64_t a[2];
+    if (bad)
+        *bad = false;
+    if (!hiz_block_address(h, bx, by, slice, a))
+        return false;
+    uint32_t d[4];
+    struct gt_error err;
+    if (gpu_address_space_read(as, a[0], d, 8, &err) != 0 ||
+        gpu_address_space_read(as, a[1], d + 2, 8, &err) != 0)
+        return false;
+    b->state = d[0];
+    b->min = d[1];
+    b->max = d[2];
+    if (b->state > HIZ_CLEARED) {
+        if (bad)
+            *bad = true;
+        b->state = HIZ_AMBIGUOUS;
+    }
+    if (b->state == HIZ_AMBIGUOUS)
+        b->min = b->max = 0;
+    return true;
+}
+
+bool hiz_block_write(const struct hiz_surface *h, struct gpu_address_space *as, uint32_t bx,
+                     uint32_t by, uint32_t slice, const struct hiz_block *b)
+{
+    uint64_t a[2];
+    if (!hiz_block_address(h, bx, by, slice, a))
+        return false;
+    uint32_t d[4] = { b->state, b->state == HIZ_AMBIGUOUS ? 0 : b->min,
+                      b->state == HIZ_AMBIGUOUS ? 0 : b->max, 0 };
+    struct gt_error err;
+    return gpu_address_space_write(as, a[0], d, 8, &err) == 0 &&
+           gpu_address_space_write(as, a[1], d + 2, 8, &err) == 0;
+}
+
+bool hiz_rejects(uint32_t function, uint32_t format, const struct hiz_block *b,
+                 uint32_t source_min, uint32_t source_max)
+{
+    if (b->state != HIZ_RANGE && b->state != HIZ_CLEARED)
+        return false;
+    if (format == DS_D32_FLOAT) {
+        float s0 = ds_depth_decode(format, source_min), s1 = ds_depth_decode(format, source_max);
+        float d0 = ds_depth_decode(format, b->min), d1 = ds_depth_decode(format, b->max);
+        if (isnan(s0) || isnan(s1) || isnan(d0) || isnan(d1))
+            return false;
+    }
+    uint32_t lo = b->min, hi = b->max;
+    /* every pixel fails when no (source, destination) pair of the ranges passes */
+    switch (function) {
+    case DS_COMPARE_NEVER: return true;
+    case DS_COMPARE_ALWAYS: return false;
+    case DS_COMPARE_LESS: return !ds_depth_less(format, source_min, hi);       /* s >= d */
+    case DS_COMPARE_LEQUAL: return ds_depth_less(format, hi, source_min);      /* s > d */
+    case DS_COMPARE_GREATER: return !ds_depth_less(format, lo, source_max);    /* s <= d */
+    case DS_COMPARE_GEQUAL: return ds_depth_less(format, source_max, lo);      /* s < d */
+    case DS_COMPARE_EQUAL:
+        return ds_depth_less(format, source_max, lo) || ds_depth_less(format, hi, source_min);
+    case DS_COMPARE_NOTEQUAL:
+        /* every pair equal: one value on both sides */
+        return !ds_depth_less(format, source_min, source_max) &&
+               !ds_depth_less(format, source_max, source_min) &&
+               !ds_depth_less(format, lo, hi) && !ds_depth_less(format, hi, lo) &&
+               !ds_depth_less(format, source_min, lo) && !ds_depth_less(format, lo, source_min);
+    default: return false;
+    }
+}
+
+void hiz_block_note_write(struct hiz_block *b, uint32_t format, uint32_t stored)
+{
+    uint32_t v = ds_depth_value(format, stored);
+    if (b->state == HIZ_AMBIGUOUS)
+        return;
+    if (format == DS_D32_FLOAT && isnan(ds_depth_decode(format, v))) {
+        b->state = HIZ_AMBIGUOUS;
+        b->min = b->max = 0;
+        return;
+    }
+    b->state = HIZ_RANGE;
+    if (ds_depth_less(format, v, b->min))
+        b->min = v;
+    if (ds_depth_less(format, b->max, v))
+        b->max = v;
+}
+
+uint32_t hiz_fill_depth(const struct ds_surface *depth, uint32_t format,
+                        struct gpu_address_space *as, uint32_t bx, uint32_t by, uint32_t slice,
+                        uint32_t value)
+{
+    uint32_t faults = 0;
+    for (uint32_t j = 0; j < HIZ_BLOCK_HEIGHT; j++)
+        for (uint32_t i = 0; i < HIZ_BLOCK_WIDTH; i++) {
+            uint32_t x = bx * HIZ_BLOCK_WIDTH + i, y = by * HIZ_BLOCK_HEIGHT + j;
+            if ((depth->width && x >= depth->width) || (depth->height && y >= depth->height))
+                continue;
+            uint32_t v = value;
+            if (format == DS_D24_UNORM_X8_UINT) {
+                uint32_t old = 0;
+                if (!ds_surface_read(depth, as, x, y, slice, &old)) {
+                    faults++;
+                    continue;
+                }
+                v = (old & 0xff000000u) | (value & 0xffffffu);
+            }
+            if (!ds_surface_write(depth, as, x, y, slice, v))
+                faults++;
+        }
+    return faults;
+}
+
+struct hiz_block hiz_rebuild(const struct ds_surface *depth, uint32_t format,
+                             struct gpu_address_space *as, uint32_t bx, uint32_t by,
+                             uint32_t slice)
+{
+    struct hiz_block b = { HIZ_AMBIGUOUS, 0, 0 };
+    bool any = false;
+    for (uint32_t j = 0; j < HIZ_BLOCK_HEIGHT; j++)
+        for (uint32_t i = 0; i < HIZ_BLOCK_WIDTH; i++) {
+            uint32_t x = bx * HIZ_BLOCK_WIDTH + i, y = by * HIZ_BLOCK_HEIGHT + j;
+            if ((depth->width && x >= depth->width) || (depth->height && y >= depth->height))
+                continue;
+            uint32_t stored;
+            if (!ds_surface_read(depth, as, x, y, slice, &stored))
+                return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
+            uint32_t v = ds_depth_value(format, stored);
+            if (format == DS_D32_FLOAT && isnan(ds_depth_decode(format, v)))
+                return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
+            if (!any) {
+                b = (struct hiz_block){ HIZ_RANGE, v, v };
+                any = true;
+            } else {
+                hiz_block_note_write(&b, format, v);
+            }
+        }
+    return b;
+}
+
+struct hiz_block hiz_merge(uint32_t format, const struct hiz_block *a, const struct hiz_block *b)
+{
+    if (a->state == HIZ_AMBIGUOUS || b->state == HIZ_AMBIGUOUS)
+        return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
+    if (a->state == HIZ_CLEARED && b->state == HIZ_CLEARED)
+        return *b;                  /* the same clear (only WM clears) */
+    struct hiz_block m = *a;
+    m.state = HIZ_RANGE;
+    hiz_block_note_write(&m, format, b->min);
+    hiz_block_note_write(&m, format, b->max);
+    return m;
+}

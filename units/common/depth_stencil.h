@@ -32,10 +32,40 @@
  * format's integer, round to nearest, and compared as integers; D32_FLOAT
  * compares floats (a NaN compares false except NOTEQUAL).
  *
+ * The hierarchical depth (HiZ) buffer (seed 003 L15777-15808, the ops
+ * L15810-15924): "the format of the data in the hierarchical depth buffer is
+ * not documented" (L15799), so the record below is the model's choice; what
+ * the seed fixes is kept: Tile-Y only, geometry inherited from the depth
+ * buffer, 8x4-pixel granularity of HiZ resolves (L15924) and of the
+ * "ambiguate" the seed asks for on unpadded buffers (L15835), the effect
+ * "invisible other than generally higher performance" (L15801), and the
+ * size: HZ_Width = ceil(Z_Width/16)*16 bytes by HZ_Height ~ Z_Height/2 rows
+ * (L15785-15790), i.e. 16 bytes per 8x4 pixels, taken in that shape: block
+ * (bx, by) is the 8 bytes at byte bx * 8 of HiZ rows 2 by and 2 by + 1 of
+ * the Y-tiled HiZ surface (Surface Pitch of 3DSTATE_HIER_DEPTH_BUFFER; the
+ * captures' pitches are the formula's: 512 bytes for a 512-pixel-wide
+ * D16 buffer in skl_fill_heavy); array slice s starts 2 s QPitch rows down
+ * (Surface QPitch counts depth pixel rows / 4, as the depth buffer's; half
+ * as many HiZ rows). The record (little-endian dwords; 0 and 1 in the first
+ * row, 2 and 3 in the second):
+ *   dword 0: state: 0 AMBIGUOUS (the depth buffer holds the block's values,
+ *            no bound known: zeroed memory is safe), 1 RANGE (the depth buffer
+ *            holds them, every one within [dword 1, dword 2]), 2 CLEARED
+ *            (every pixel's depth is dword 1, the clear value; the depth
+ *            buffer's bytes are stale); other values are read as AMBIGUOUS
+ *            (counted by the caller);
+ *   dword 1, 2: the least and greatest depth, as the format stores it (D24:
+ *            the 24 value bits; D32_FLOAT: the float's bits);
+ *   dword 3: 0.
+ * A block leaves CLEARED when a pixel of it is first tested or written: the
+ * clear value is written to all its pixels ("materialised") and it becomes
+ * RANGE [clear, clear]; every depth write widens RANGE to include the new
+ * value (a conservative bound: overwritten values are not subtracted).
+ *
  * Not modelled: interleaved depth/stencil formats (refused), multisampled
  * depth/stencil surfaces (one sample per pixel), LODs other than 0, Yf/Ys
- * depth tiling, HiZ contents, the depth bounds test, the depth coordinate
- * offset (L16468).
+ * depth tiling, the depth bounds test, the depth coordinate offset (L16468),
+ * HiZ of multisampled depth (one record per 8x4 pixels whatever the count).
  */
 #ifndef GTSIM_UNITS_COMMON_DEPTH_STENCIL_H
 #define GTSIM_UNITS_COMMON_DEPTH_STENCIL_H
@@ -145,5 +175,74 @@ bool ds_surface_read(const struct ds_surface *s, struct gpu_address_space *as, u
                      uint32_t y, uint32_t slice, uint32_t *value);
 bool ds_surface_write(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
                       uint32_t y, uint32_t slice, uint32_t value);
+
+/* ---- hierarchical depth (HiZ) ---------------------------------------------------------- */
+
+#define HIZ_BLOCK_WIDTH 8u          /* pixels */
+#define HIZ_BLOCK_HEIGHT 4u
+#define HIZ_BLOCK_BYTES 16u
+
+enum hiz_block_state {
+    HIZ_AMBIGUOUS = 0,
+    HIZ_RANGE = 1,
+    HIZ_CLEARED = 2,
+};
+
+struct hiz_block {
+    uint32_t state;                 /* enum hiz_block_state */
+    uint32_t min, max;              /* stored depth encodings (RANGE: bounds; CLEARED: min = max) */
+};
+
+/* 3DSTATE_HIER_DEPTH_BUFFER decoded. */
+struct hiz_surface {
+    bool valid;
+    uint64_t base;
+    uint32_t pitch;                 /* bytes per row as tiled */
+    uint32_t slice_rows;            /* block rows between array slices (Surface QPitch; twice as
+                                       many HiZ rows) */
+    uint32_t blocks_x, blocks_y;    /* of the depth buffer's pixels; 0 = unchecked */
+};
+
+/* The value bits of a stored depth (D24: 24 bits, D16: 16). */
+uint32_t ds_depth_value(uint32_t format, uint32_t stored);
+/* a < b in the format's order (D32_FLOAT as floats: false with a NaN). */
+bool ds_depth_less(uint32_t format, uint32_t a, uint32_t b);
+
+/* Reads / writes the record of block (bx, by) of slice `slice`; false on a
+ * fault or out of the surface. *bad (may be NULL) is set when the state
+ * read was none of enum hiz_block_state (then read as HIZ_AMBIGUOUS). */
+bool hiz_block_read(const struct hiz_surface *h, struct gpu_address_space *as, uint32_t bx,
+                    uint32_t by, uint32_t slice, struct hiz_block *b, bool *bad);
+bool hiz_block_write(const struct hiz_surface *h, struct gpu_address_space *as, uint32_t bx,
+                     uint32_t by, uint32_t slice, const struct hiz_block *b);
+
+/* Whether every source depth in [source_min, source_max] fails `function`
+ * against every destination the block can hold (stored encodings of the
+ * format). AMBIGUOUS blocks never reject. */
+bool hiz_rejects(uint32_t function, uint32_t format, const struct hiz_block *b,
+                 uint32_t source_min, uint32_t source_max);
+
+/* Widens a block's bound with a depth written to it (RANGE stays RANGE,
+ * AMBIGUOUS stays AMBIGUOUS). */
+void hiz_block_note_write(struct hiz_block *b, uint32_t format, uint32_t stored);
+
+/* Writes `value` to every pixel of block (bx, by) of the depth surface (the
+ * part inside it); D24 keeps each pixel's X8 bits. Returns the pixels that
+ * could not be written (faults). */
+uint32_t hiz_fill_depth(const struct ds_surface *depth, uint32_t format,
+                        struct gpu_address_space *as, uint32_t bx, uint32_t by, uint32_t slice,
+                        uint32_t value);
+
+/* A block rebuilt from the depth buffer (the HiZ resolve): RANGE with the
+ * least and greatest of its pixels (inside the surface), AMBIGUOUS when a
+ * pixel is unreadable or a NaN. */
+struct hiz_block hiz_rebuild(const struct ds_surface *depth, uint32_t format,
+                             struct gpu_address_space *as, uint32_t bx, uint32_t by,
+                             uint32_t slice);
+
+/* Merges two views of one block (a cached copy and what memory holds now):
+ * CLEARED only when both are the same clear, AMBIGUOUS when either is, else
+ * the union of the ranges. */
+struct hiz_block hiz_merge(uint32_t format, const struct hiz_block *a, const struct hiz_block *b);
 
 #endif

@@ -181,6 +181,11 @@ static const struct stat_desc om_stats[] = {
     C("late.depth_writes", depth.depth_writes, "pixels", "depth values written late"),
     C("late.stencil_writes", depth.stencil_writes, "pixels", "stencil values written late"),
     C("late.faults", depth.faults, "accesses", "late depth/stencil accesses that faulted (passed)"),
+    C("late.hiz_filled", depth.hiz_filled, "blocks",
+      "CLEARED HiZ blocks written to depth before a late test"),
+    C("late.hiz_widened", depth.hiz_widened, "blocks", "HiZ bounds widened by late depth writes"),
+    C("late.hiz_faults", depth.hiz_faults, "records",
+      "HiZ records that could not be read or written"),
     C("late.bad_buffers", depth.bad_buffers, "packets",
       "depth/stencil buffers not modelled (their tests pass)"),
     C("late.stencil_export_ignored", depth.stencil_export_ignored, "messages",
@@ -276,6 +281,9 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
         break;
     case SPEC_ID_3DSTATE_DEPTH_BUFFER:
         om_depth_take_depth_buffer(&s->depth, cs_state_common(p));
+        break;
+    case SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER:
+        om_depth_take_hier_depth_buffer(&s->depth, cs_state_common(p));
         break;
     case SPEC_ID_3DSTATE_STENCIL_BUFFER:
         om_depth_take_stencil_buffer(&s->depth, cs_state_common(p));

@@ -60,7 +60,8 @@
  *    COLOR_CALC_STATE and CC_VIEWPORT are read from Dynamic State Base + the
  *    pointer when the pointer command arrives, with the packet's address
  *    space; 3DSTATE_PS, PS_EXTRA, PS_BLEND, MULTISAMPLE, WM_DEPTH_STENCIL,
- *    DEPTH_BUFFER, STENCIL_BUFFER (late depth/stencil) and STATE_BASE_ADDRESS;
+ *    DEPTH_BUFFER, STENCIL_BUFFER, HIER_DEPTH_BUFFER (late depth/stencil and
+ *    its HiZ upkeep, om_depth.h) and STATE_BASE_ADDRESS;
  *  - thread ends: an RT write with EOT sends struct eu_thread_end (op
  *    EU_TD_THREAD_END, request_id = ctx.group, ffid FFID_PS) on "eot_ps" once
  *    the message is done, so WM can release its pixel scoreboard; any other
@@ -98,7 +99,7 @@
  * the shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
  * as dither_ignored), Render Target Rotation, YCRCB and other formats the
  * format library cannot pack (counted, warned with the name), the CCS/MCS
- * and HiZ contents, the render cache itself (every access is a memory
+ * contents, the render cache itself (every access is a memory
  * access; the cache flush has nothing to do), gamma beyond sRGB.
  */
 #ifndef GTSIM_UNITS_OM_OM_H

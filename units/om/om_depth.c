@@ -25,6 +25,7 @@ void om_depth_take_depth_buffer(struct om_depth *d, const struct spec_3DSTATE_DE
     d->buffer_write = v->DepthWriteEnable;
     d->buffer_stencil_write = v->StencilWriteEnable;
     d->min_array = v->MinimumArrayElement;
+    d->hiz_enable = v->HierarchicalDepthBufferEnable;
     struct ds_surface *s = &d->depth;
     memset(s, 0, sizeof *s);
     s->base = v->SurfaceBaseAddress;
@@ -39,6 +40,43 @@ void om_depth_take_depth_buffer(struct om_depth *d, const struct spec_3DSTATE_DE
                s->pitch % 128u == 0;
     if (d->surface_type != OM_SURFTYPE_NULL && !s->valid)
         d->bad_buffers++;
+    d->hiz.blocks_x = (s->width + HIZ_BLOCK_WIDTH - 1) / HIZ_BLOCK_WIDTH;
+    d->hiz.blocks_y = (s->height + HIZ_BLOCK_HEIGHT - 1) / HIZ_BLOCK_HEIGHT;
+}
+
+/* As WM decodes it (units/wm/wm.c take_hier_depth_buffer). */
+void om_depth_take_hier_depth_buffer(struct om_depth *d,
+                                     const struct spec_3DSTATE_HIER_DEPTH_BUFFER *v)
+{
+    d->hiz.base = v->SurfaceBaseAddress;
+    d->hiz.pitch = v->SurfacePitch + 1;
+    d->hiz.slice_rows = v->SurfaceQPitch;
+    d->hiz.valid = d->hiz.pitch % 128u == 0;
+}
+
+static bool hiz_on(const struct om_depth *d)
+{
+    return d->hiz_enable && d->hiz.valid && d->depth.valid && d->surface_type != OM_SURFTYPE_NULL;
+}
+
+/* Before a pixel's depth is read or written: its CLEARED block materialised
+ * (depth_stencil.h). *block gets the block (state AMBIGUOUS when unreadable). */
+static void hiz_prepare(struct om_depth *d, struct gpu_address_space *as, uint32_t x, uint32_t y,
+                        uint32_t slice, struct hiz_block *block)
+{
+    uint32_t bx = x / HIZ_BLOCK_WIDTH, by = y / HIZ_BLOCK_HEIGHT;
+    if (!hiz_block_read(&d->hiz, as, bx, by, slice, block, NULL)) {
+        d->hiz_faults++;
+        *block = (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
+        return;
+    }
+    if (block->state != HIZ_CLEARED)
+        return;
+    d->faults += hiz_fill_depth(&d->depth, d->format, as, bx, by, slice, block->min);
+    *block = (struct hiz_block){ HIZ_RANGE, block->min, block->min };
+    d->hiz_filled++;
+    if (!hiz_block_write(&d->hiz, as, bx, by, slice, block))
+        d->hiz_faults++;
 }
 
 void om_depth_take_stencil_buffer(struct om_depth *d, const struct spec_3DSTATE_STENCIL_BUFFER *v)
@@ -115,6 +153,10 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
         slice = d->min_array;
     uint32_t depth = 0, stored_depth = 0;
     uint8_t stencil = 0;
+    bool hiz = hiz_on(d) && (st.depth_test || (update && st.depth_write));
+    struct hiz_block block = { HIZ_AMBIGUOUS, 0, 0 };
+    if (hiz)
+        hiz_prepare(d, as, x, y, slice, &block);
     if (st.depth_test) {
         if (!ds_surface_read(&d->depth, as, x, y, slice, &depth)) {
             d->faults++;
@@ -150,6 +192,17 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
         if (!ds_surface_write(&d->depth, as, x, y, slice, depth))
             d->faults++;
         d->depth_writes++;
+        if (hiz && block.state != HIZ_AMBIGUOUS) {
+            struct hiz_block before = block;
+            hiz_block_note_write(&block, d->format, depth);
+            if (block.min != before.min || block.max != before.max ||
+                block.state != before.state) {
+                d->hiz_widened++;
+                if (!hiz_block_write(&d->hiz, as, x / HIZ_BLOCK_WIDTH, y / HIZ_BLOCK_HEIGHT,
+                                     slice, &block))
+                    d->hiz_faults++;
+            }
+        }
     }
     if (r & DS_STENCIL_WRITTEN) {
         if (!ds_surface_write(&sten, as, x, y, slice, stencil))

@@ -24,8 +24,16 @@
  * Target Select updates the buffers and counts the passes, so a pixel is
  * tested and written once.
  *
+ * HiZ (3DSTATE_DEPTH_BUFFER Hierarchical Depth Buffer Enable with
+ * 3DSTATE_HIER_DEPTH_BUFFER, forwarded by WM; the record is
+ * units/common/depth_stencil.h's): the late path keeps the HiZ buffer right
+ * as WM's early path does: a CLEARED block is materialised (its clear value
+ * written to its pixels, the block RANGE) before a pixel of it is read or
+ * written, and every depth write widens the block's bound. The late path
+ * never rejects blocks by HiZ (the PS runs first).
+ *
  * Not modelled: the shader's output stencil (oS) as the reference (counted),
- * multisampled depth, HiZ.
+ * multisampled depth.
  */
 #ifndef GTSIM_UNITS_OM_OM_DEPTH_H
 #define GTSIM_UNITS_OM_OM_DEPTH_H
@@ -45,16 +53,21 @@ struct om_depth {
     uint32_t surface_type, format, min_array;
     bool buffer_write, buffer_stencil_write;
     struct ds_surface depth, stencil;
+    bool hiz_enable;
+    struct hiz_surface hiz;
     bool cc_valid;
     float cc_min[OM_DEPTH_VIEWPORTS], cc_max[OM_DEPTH_VIEWPORTS];
     /* stats */
     uint64_t tested, passed, depth_failed, stencil_failed, depth_writes, stencil_writes;
     uint64_t faults, bad_buffers, stencil_export_ignored;
+    uint64_t hiz_filled, hiz_widened, hiz_faults;
 };
 
 void om_depth_reset(struct om_depth *d);
 void om_depth_take_ds(struct om_depth *d, const struct spec_3DSTATE_WM_DEPTH_STENCIL *v);
 void om_depth_take_depth_buffer(struct om_depth *d, const struct spec_3DSTATE_DEPTH_BUFFER *v);
+void om_depth_take_hier_depth_buffer(struct om_depth *d,
+                                     const struct spec_3DSTATE_HIER_DEPTH_BUFFER *v);
 void om_depth_take_stencil_buffer(struct om_depth *d, const struct spec_3DSTATE_STENCIL_BUFFER *v);
 /* CC_VIEWPORT as read from memory (Minimum, Maximum Depth per viewport); valid
  * false when unreadable. */

@@ -1,6 +1,7 @@
 /* units/wm/wm.c - the Windower; see wm.h. */
 #include "units/wm/wm.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ enum wm_warning {
     WARN_HZ = 1u << 7,
     WARN_LEGACY = 1u << 8,
     WARN_DISPATCH = 1u << 9,
+    WARN_HIZ = 1u << 10,
 };
 
 struct wm_sb_node {
@@ -56,6 +58,22 @@ struct wm_flight {
     uint32_t key[PIXEL_MAX_SUBSPANS];
     uint32_t draw_slot;                 /* observed[] index of the thread's draw, or ~0 */
     bool late_statistics;               /* late-tested with Statistics Enable: PS_DEPTH_COUNT */
+};
+
+/* One HiZ block of the rasterizer's block row: read once per primitive,
+ * written back when the row or the primitive ends. */
+enum wm_hiz_verdict {
+    WM_HIZ_UNTESTED = 0,
+    WM_HIZ_REJECT,                  /* every pixel fails depth: dropped whole */
+    WM_HIZ_PER_PIXEL,               /* the per-pixel test decides */
+};
+
+struct wm_hiz_entry {
+    bool loaded, readable;
+    uint8_t verdict;                /* enum wm_hiz_verdict */
+    struct hiz_block read, now;     /* as read from memory; as it is now */
+    uint32_t written;               /* pixels of the block this primitive wrote depth to */
+    uint32_t written_min, written_max;  /* their least and greatest value */
 };
 
 struct wm {
@@ -100,6 +118,14 @@ struct wm {
     bool depth_buffer_write, depth_buffer_stencil_write;
     struct ds_surface depth, stencil;
     bool stencil_enable;
+    /* HiZ (3DSTATE_DEPTH_BUFFER Hierarchical Depth Buffer Enable, 3DSTATE_HIER_DEPTH_BUFFER;
+     * the record is units/common/depth_stencil.h's) */
+    bool hiz_enable;
+    struct hiz_surface hiz;
+    /* the HiZ blocks of the block row the rasterizer is in (the primitive's box) */
+    struct wm_hiz_entry *hiz_row;
+    uint32_t hiz_row_capacity, hiz_row_count, hiz_row_bx0, hiz_row_by, hiz_row_slice;
+    bool hiz_row_live;
     float clear_depth;
     bool clear_valid;
     uint32_t cc_state_pointer;
@@ -115,7 +141,7 @@ struct wm {
     uint32_t per_cycle, subspans_per_cycle;
 
     /* the primitive being rasterized */
-    bool active, raster_done, dispatch_on, early;
+    bool active, raster_done, dispatch_on, early, hiz_active;
     struct setup_primitive prim;
     int32_t sx, sy;
     struct ds_state ds;
@@ -156,6 +182,10 @@ struct wm {
     uint64_t stall_om_port, stall_sync, stall_drained;
     uint64_t hz_depth_clears, hz_stencil_clears, hz_depth_resolves, hz_hiz_resolves, hz_ends;
     uint64_t hz_pixels;
+    uint64_t hiz_blocks_tested, hiz_blocks_rejected, hiz_blocks_ambiguous, hiz_blocks_unbounded;
+    uint64_t hiz_pixels_rejected, hiz_blocks_filled, hiz_blocks_cleared, hiz_blocks_resolved;
+    uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes;
+    uint64_t bad_hiz_buffer;
     uint64_t bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
     uint64_t bad_mmio, legacy_ops, payload_truncated;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
@@ -254,6 +284,7 @@ static void take_depth_buffer(struct wm *s, const struct spec_3DSTATE_DEPTH_BUFF
     s->depth_buffer_write = v->DepthWriteEnable;
     s->depth_buffer_stencil_write = v->StencilWriteEnable;
     s->depth_min_array = v->MinimumArrayElement;
+    s->hiz_enable = v->HierarchicalDepthBufferEnable;
     struct ds_surface *d = &s->depth;
     memset(d, 0, sizeof *d);
     d->base = v->SurfaceBaseAddress;
@@ -265,6 +296,9 @@ static void take_depth_buffer(struct wm *s, const struct spec_3DSTATE_DEPTH_BUFF
     d->element_bytes = ds_depth_bytes(v->SurfaceFormat);
     d->tiling = TILING_Y;
     d->valid = s->depth_surface_type != WM_SURFTYPE_NULL && d->element_bytes;
+    /* the HiZ buffer inherits the depth buffer's geometry (L15779) */
+    s->hiz.blocks_x = (d->width + HIZ_BLOCK_WIDTH - 1) / HIZ_BLOCK_WIDTH;
+    s->hiz.blocks_y = (d->height + HIZ_BLOCK_HEIGHT - 1) / HIZ_BLOCK_HEIGHT;
     if (s->depth_surface_type == WM_SURFTYPE_NULL)
         return;
     if (!d->element_bytes || v->LOD || v->TiledResourceMode) {
@@ -280,6 +314,32 @@ static void take_depth_buffer(struct wm *s, const struct spec_3DSTATE_DEPTH_BUFF
                   "tests pass", d->pitch);
         d->valid = false;
     }
+}
+
+/* 3DSTATE_HIER_DEPTH_BUFFER (reference genxml gen9: Surface Pitch, Surface
+ * Base Address, Surface QPitch): Tile-Y only (L15779). */
+static void take_hier_depth_buffer(struct wm *s, const struct spec_3DSTATE_HIER_DEPTH_BUFFER *v)
+{
+    s->state_depth++;
+    struct hiz_surface *h = &s->hiz;
+    h->base = v->SurfaceBaseAddress;
+    h->pitch = v->SurfacePitch + 1;
+    h->slice_rows = v->SurfaceQPitch;   /* (QPitch << 2) pixel rows / 4 rows a block */
+    h->valid = h->pitch % 128u == 0;
+}
+
+/* HiZ is in use: enabled on a depth buffer that is there, with a HiZ buffer
+ * (L15777-15801). */
+static bool hiz_on(struct wm *s)
+{
+    if (!s->hiz_enable || !s->depth.valid || s->depth_surface_type == WM_SURFTYPE_NULL)
+        return false;
+    if (!s->hiz.valid) {
+        s->bad_hiz_buffer++;
+        warn_once(s, WARN_HIZ, "HiZ buffer pitch %u is no whole number of Y tiles: HiZ off",
+                  s->hiz.pitch);
+    }
+    return s->hiz.valid;
 }
 
 static void take_stencil_buffer(struct wm *s, const struct spec_3DSTATE_STENCIL_BUFFER *v)
@@ -424,6 +484,91 @@ static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_
         }
 }
 
+enum wm_hz_kind { WM_HZ_CLEAR, WM_HZ_DEPTH_RESOLVE, WM_HZ_HIZ_RESOLVE };
+
+/* A WM_HZ_OP depth op on the HiZ blocks the rectangle touches (X/Y Max
+ * exclusive, clipped to the surface):
+ *  - depth clear (L15810-15850): a block wholly inside becomes CLEARED with
+ *    the clear value, its depth pixels untouched (the fast clear); a block
+ *    the rectangle covers in part is materialised if CLEARED, its covered
+ *    pixels written with the clear value and its bound widened;
+ *  - depth resolve (L15851-15865, L15909): a CLEARED block's clear value is
+ *    written to its pixels, the block becomes RANGE [clear, clear] ("the
+ *    depth buffer will contain the same contents as it would have had the
+ *    rendering been performed with the hierarchical depth buffer disabled");
+ *    other blocks already hold their pixels;
+ *  - HiZ resolve (L15866-15875, L15917): each block is rebuilt from the
+ *    depth buffer's pixels (the depth buffer is the truth, it may have been
+ *    written "outside of the 3D rendering operation"). */
+static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3DSTATE_WM_HZ_OP *v)
+{
+    const struct ds_surface *d = &s->depth;
+    uint32_t x0 = v->ClearRectangleXMin, y0 = v->ClearRectangleYMin;
+    uint32_t x1 = v->ClearRectangleXMax, y1 = v->ClearRectangleYMax;
+    if (d->width && x1 > d->width)
+        x1 = d->width;
+    if (d->height && y1 > d->height)
+        y1 = d->height;
+    if (x0 >= x1 || y0 >= y1)
+        return;
+    uint32_t slice = s->depth_min_array;    /* RTAIndex forced to 0 (L15896) */
+    uint32_t value = ds_depth_value(s->depth_format,
+                                    ds_depth_encode(s->depth_format, s->clear_depth));
+    for (uint32_t by = y0 / HIZ_BLOCK_HEIGHT; by <= (y1 - 1) / HIZ_BLOCK_HEIGHT; by++)
+        for (uint32_t bx = x0 / HIZ_BLOCK_WIDTH; bx <= (x1 - 1) / HIZ_BLOCK_WIDTH; bx++) {
+            struct hiz_block b;
+            bool bad;
+            if (kind == WM_HZ_HIZ_RESOLVE) {
+                b = hiz_rebuild(d, s->depth_format, &s->as, bx, by, slice);
+                s->hiz_blocks_rebuilt++;
+            } else {
+                if (!hiz_block_read(&s->hiz, &s->as, bx, by, slice, &b, &bad)) {
+                    s->hiz_faults++;
+                    continue;
+                }
+                s->hiz_bad_records += bad;
+                uint32_t bx0 = bx * HIZ_BLOCK_WIDTH, by0 = by * HIZ_BLOCK_HEIGHT;
+                uint32_t bx1 = bx0 + HIZ_BLOCK_WIDTH, by1 = by0 + HIZ_BLOCK_HEIGHT;
+                if (d->width && bx1 > d->width)
+                    bx1 = d->width;
+                if (d->height && by1 > d->height)
+                    by1 = d->height;
+                bool whole = x0 <= bx0 && y0 <= by0 && x1 >= bx1 && y1 >= by1;
+                if (kind == WM_HZ_CLEAR && whole) {
+                    b = (struct hiz_block){ HIZ_CLEARED, value, value };
+                    s->hiz_blocks_cleared++;
+                } else if (b.state == HIZ_CLEARED) {
+                    s->depth_faults +=
+                        hiz_fill_depth(d, s->depth_format, &s->as, bx, by, slice, b.min);
+                    b = (struct hiz_block){ HIZ_RANGE, b.min, b.min };
+                    if (kind == WM_HZ_DEPTH_RESOLVE)
+                        s->hiz_blocks_resolved++;
+                    else
+                        s->hiz_blocks_filled++;
+                }
+                if (kind == WM_HZ_CLEAR && !whole) {
+                    uint32_t cx0 = x0 > bx0 ? x0 : bx0, cy0 = y0 > by0 ? y0 : by0;
+                    uint32_t cx1 = x1 < bx1 ? x1 : bx1, cy1 = y1 < by1 ? y1 : by1;
+                    for (uint32_t y = cy0; y < cy1; y++)
+                        for (uint32_t x = cx0; x < cx1; x++) {
+                            uint32_t old = 0, nv = value;
+                            if (s->depth_format == DS_D24_UNORM_X8_UINT &&
+                                ds_surface_read(d, &s->as, x, y, slice, &old))
+                                nv = (old & 0xff000000u) | value;
+                            if (!ds_surface_write(d, &s->as, x, y, slice, nv))
+                                s->depth_faults++;
+                            s->hz_pixels++;
+                        }
+                    hiz_block_note_write(&b, s->depth_format, value);
+                }
+            }
+            if (!hiz_block_write(&s->hiz, &s->as, bx, by, slice, &b))
+                s->hiz_faults++;
+            else
+                s->hiz_writes++;
+        }
+}
+
 /* 3DSTATE_WM_HZ_OP (L15371-15424): the op runs when the command arrives;
  * one with no op bit ends the sequence. */
 static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
@@ -447,7 +592,10 @@ static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
                           "0.0 written");
             }
             struct ds_surface d = s->depth;
-            clear_rectangle(s, &d, ds_depth_encode(s->depth_format, s->clear_depth), v);
+            if (hiz_on(s))
+                hz_op_blocks(s, WM_HZ_CLEAR, v);
+            else
+                clear_rectangle(s, &d, ds_depth_encode(s->depth_format, s->clear_depth), v);
         }
     }
     if (v->StencilBufferClearEnable) {
@@ -464,13 +612,19 @@ static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
             clear_rectangle(s, &t, v->StencilClearValue & 0xffu, v);
         }
     }
+    /* the resolves write the depth buffer / HiZ (WM_INT::DepthWriteEnable is
+     * forced on, L15424); without HiZ there is nothing to resolve */
     if (v->DepthBufferResolveEnable) {
         any = true;
-        s->hz_depth_resolves++;     /* HiZ contents are not modelled: nothing to resolve */
+        s->hz_depth_resolves++;
+        if (hiz_on(s))
+            hz_op_blocks(s, WM_HZ_DEPTH_RESOLVE, v);
     }
     if (v->HierarchicalDepthBufferResolveEnable) {
         any = true;
         s->hz_hiz_resolves++;
+        if (hiz_on(s))
+            hz_op_blocks(s, WM_HZ_HIZ_RESOLVE, v);
     }
     if (!any)
         s->hz_ends++;
@@ -760,7 +914,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         take_stencil_buffer(s, body);
         break;
     case SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER:
-        s->state_depth++;           /* recorded only: HiZ is not modelled */
+        take_hier_depth_buffer(s, body);
         break;
     case SPEC_ID_3DSTATE_CLEAR_PARAMS: {
         const struct spec_3DSTATE_CLEAR_PARAMS *v = body;
@@ -827,6 +981,7 @@ static bool for_om(uint32_t id)
     case SPEC_ID_3DSTATE_WM_DEPTH_STENCIL:
     case SPEC_ID_3DSTATE_DEPTH_BUFFER:
     case SPEC_ID_3DSTATE_STENCIL_BUFFER:    /* the late depth/stencil test is the back end's */
+    case SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER: /* its HiZ upkeep too */
         return true;
     default:
         return false;
@@ -1003,18 +1158,203 @@ static void observed_touch(struct wm *s, struct wm_observed_draw *d)
         d->last_cycle = now;
 }
 
-/* Early depth/stencil of one lit pixel; true when it survives. */
-static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z)
+/* The depth buffer slice the primitive tests: an RTAIndex beyond the depth
+ * buffer's array (e.g. a header the shader never wrote, with Force Zero RTA
+ * Index off) is taken as 0, as an out-of-range render target array index is
+ * (a modelling choice: the seed's clamp against the view extent is not
+ * spelled out). */
+static uint32_t depth_slice(const struct wm *s)
+{
+    uint32_t slice = s->depth_min_array + s->prim.rt_array_index;
+    if (s->depth.slices && slice >= s->depth.slices)
+        slice = s->depth_min_array;
+    return slice;
+}
+
+/* ---- HiZ in rasterization --------------------------------------------------------------- */
+
+static bool hiz_block_same(const struct hiz_block *a, const struct hiz_block *b)
+{
+    return a->state == b->state && a->min == b->min && a->max == b->max;
+}
+
+/* The pixels of block (bx, by) inside the depth surface. */
+static uint32_t hiz_block_pixels(const struct wm *s, uint32_t bx, uint32_t by)
+{
+    uint32_t w = HIZ_BLOCK_WIDTH, h = HIZ_BLOCK_HEIGHT;
+    if (s->depth.width && (bx + 1) * HIZ_BLOCK_WIDTH > s->depth.width)
+        w = s->depth.width > bx * HIZ_BLOCK_WIDTH ? s->depth.width - bx * HIZ_BLOCK_WIDTH : 0;
+    if (s->depth.height && (by + 1) * HIZ_BLOCK_HEIGHT > s->depth.height)
+        h = s->depth.height > by * HIZ_BLOCK_HEIGHT ? s->depth.height - by * HIZ_BLOCK_HEIGHT : 0;
+    return w * h;
+}
+
+/* Writes the row's changed blocks back; a block memory changed meanwhile (the
+ * pixel back end's late depth upkeep) is merged (hiz_merge), never lost. */
+static void hiz_row_flush(struct wm *s)
+{
+    if (!s->hiz_row_live)
+        return;
+    s->hiz_row_live = false;
+    for (uint32_t i = 0; i < s->hiz_row_count; i++) {
+        struct wm_hiz_entry *e = &s->hiz_row[i];
+        if (!e->loaded || !e->readable)
+            continue;
+        uint32_t bx = s->hiz_row_bx0 + i;
+        /* every pixel of the block rewritten by this primitive: its bound is
+         * exactly what was written (the bound tightens, not only widens) */
+        if (e->written && e->written == hiz_block_pixels(s, bx, s->hiz_row_by) &&
+            e->now.state == HIZ_RANGE) {
+            e->now.min = e->written_min;
+            e->now.max = e->written_max;
+            s->hiz_blocks_tightened++;
+        }
+        if (hiz_block_same(&e->now, &e->read))
+            continue;
+        struct hiz_block out = e->now, mem;
+        if (hiz_block_read(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &mem, NULL) &&
+            !hiz_block_same(&mem, &e->read))
+            out = hiz_merge(s->depth_format, &e->now, &mem);
+        if (hiz_block_write(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &out))
+            s->hiz_writes++;
+        else
+            s->hiz_faults++;
+    }
+}
+
+/* The entry of block (bx, by) of the primitive's box, read on first use. */
+static struct wm_hiz_entry *hiz_entry(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice)
+{
+    if (!s->hiz_row_live || by != s->hiz_row_by || slice != s->hiz_row_slice) {
+        hiz_row_flush(s);
+        uint32_t bx0 = (uint32_t)s->prim.x_min / HIZ_BLOCK_WIDTH;
+        uint32_t count = (uint32_t)s->prim.x_max / HIZ_BLOCK_WIDTH - bx0 + 1;
+        if (count > s->hiz_row_capacity) {
+            s->hiz_row = gt_xrealloc(s->hiz_row, count * sizeof *s->hiz_row);
+            s->hiz_row_capacity = count;
+        }
+        memset(s->hiz_row, 0, count * sizeof *s->hiz_row);
+        s->hiz_row_count = count;
+        s->hiz_row_bx0 = bx0;
+        s->hiz_row_by = by;
+        s->hiz_row_slice = slice;
+        s->hiz_row_live = true;
+    }
+    if (bx < s->hiz_row_bx0 || bx - s->hiz_row_bx0 >= s->hiz_row_count)
+        return NULL;
+    struct wm_hiz_entry *e = &s->hiz_row[bx - s->hiz_row_bx0];
+    if (!e->loaded) {
+        bool bad = false;
+        e->loaded = true;
+        e->readable = hiz_block_read(&s->hiz, &s->as, bx, by, slice, &e->read, &bad);
+        s->hiz_bad_records += bad;
+        if (!e->readable)
+            s->hiz_faults++;
+        e->now = e->read;
+    }
+    return e;
+}
+
+/* The primitive's source depth over block (bx, by) (the part inside its box),
+ * as the format stores it after the CC viewport clamp (L16502): [lo, hi]
+ * holds the depth of every pixel the per-pixel test would see. The plane is
+ * linear, so its extremes are at the corner pixel centres; the interval is
+ * widened by a bound on the float rounding of the per-pixel evaluation
+ * (plane_at in float). False when not finite. */
+static bool hiz_source_range(const struct wm *s, uint32_t bx, uint32_t by, uint32_t *lo,
+                             uint32_t *hi)
+{
+    const struct setup_primitive *p = &s->prim;
+    int64_t xa = (int64_t)bx * HIZ_BLOCK_WIDTH, ya = (int64_t)by * HIZ_BLOCK_HEIGHT;
+    int64_t xb = xa + HIZ_BLOCK_WIDTH - 1, yb = ya + HIZ_BLOCK_HEIGHT - 1;
+    if (xa < p->x_min)
+        xa = p->x_min;
+    if (ya < p->y_min)
+        ya = p->y_min;
+    if (xb > p->x_max)
+        xb = p->x_max;
+    if (yb > p->y_max)
+        yb = p->y_max;
+    if (xa > xb || ya > yb)
+        return false;
+    double off = s->pixel_center ? 0.5 : 0.0;
+    double a0 = p->depth.a0, a1 = p->depth.a1, a2 = p->depth.a2;
+    double dxa = (double)xa + off - p->x0, dxb = (double)xb + off - p->x0;
+    double dya = (double)ya + off - p->y0, dyb = (double)yb + off - p->y0;
+    double zmin = a0 + fmin(a1 * dxa, a1 * dxb) + fmin(a2 * dya, a2 * dyb);
+    double zmax = a0 + fmax(a1 * dxa, a1 * dxb) + fmax(a2 * dya, a2 * dyb);
+    double bound = fabs(a0) + fabs(a1) * ((double)xb + 1.0 + fabs((double)p->x0)) +
+                   fabs(a2) * ((double)yb + 1.0 + fabs((double)p->y0));
+    double margin = 1e-6 * bound + 1e-30;
+    zmin -= margin;
+    zmax += margin;
+    if (!isfinite(zmin) || !isfinite(zmax))
+        return false;
+    if (s->ds.min_depth <= s->ds.max_depth) {
+        zmin = fmin(fmax(zmin, s->ds.min_depth), s->ds.max_depth);
+        zmax = fmin(fmax(zmax, s->ds.min_depth), s->ds.max_depth);
+    }
+    float fl = (float)zmin, fh = (float)zmax;
+    if ((double)fl > zmin)
+        fl = nextafterf(fl, -INFINITY);
+    if ((double)fh < zmax)
+        fh = nextafterf(fh, INFINITY);
+    *lo = ds_depth_value(s->depth_format, ds_depth_encode(s->depth_format, fl));
+    *hi = ds_depth_value(s->depth_format, ds_depth_encode(s->depth_format, fh));
+    return true;
+}
+
+/* The HiZ test of a block against the primitive (seed 003 L15777-15801: HiZ
+ * "reduce[s] memory traffic due to depth buffer accesses", its effect
+ * invisible otherwise): the whole block is rejected when every pixel would
+ * fail the depth test. Only when the outcome is depth alone: the stencil
+ * test off (a depth failure may update stencil, and the stencil test comes
+ * first, L16488). */
+static void hiz_test(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, uint32_t by)
+{
+    e->verdict = WM_HIZ_PER_PIXEL;
+    if (!s->ds.depth_test || s->ds.stencil_test || s->ds.stencil_write)
+        return;
+    s->hiz_blocks_tested++;
+    if (e->now.state == HIZ_AMBIGUOUS) {
+        s->hiz_blocks_unbounded++;
+        return;
+    }
+    uint32_t lo, hi;
+    if (hiz_source_range(s, bx, by, &lo, &hi) &&
+        hiz_rejects(s->ds.depth_function, s->depth_format, &e->now, lo, hi)) {
+        e->verdict = WM_HIZ_REJECT;
+        s->hiz_blocks_rejected++;
+        return;
+    }
+    s->hiz_blocks_ambiguous++;
+}
+
+/* A CLEARED block about to be tested or written per pixel: its clear value
+ * goes to its pixels first (written through to the HiZ buffer at once so the
+ * pixel back end never fills it again over newer depth). */
+static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, uint32_t by,
+                            uint32_t slice)
+{
+    s->depth_faults += hiz_fill_depth(&s->depth, s->depth_format, &s->as, bx, by, slice,
+                                      e->now.min);
+    e->now = (struct hiz_block){ HIZ_RANGE, e->now.min, e->now.min };
+    s->hiz_blocks_filled++;
+    if (hiz_block_write(&s->hiz, &s->as, bx, by, slice, &e->now)) {
+        s->hiz_writes++;
+        e->read = e->now;
+    } else {
+        s->hiz_faults++;
+    }
+}
+
+/* Early depth/stencil of one lit pixel; true when it survives. `hiz` (may be
+ * NULL): the pixel's HiZ block, widened with the depth written. */
+static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_hiz_entry *hiz)
 {
     const struct setup_primitive *p = &s->prim;
     struct ds_state *d = &s->ds;
-    uint32_t slice = s->depth_min_array + p->rt_array_index;
-    /* an RTAIndex beyond the depth buffer's array (e.g. a header the shader
-     * never wrote, with Force Zero RTA Index off) is taken as 0, as an
-     * out-of-range render target array index is (a modelling choice: the
-     * seed's clamp against the view extent is not spelled out) */
-    if (s->depth.slices && slice >= s->depth.slices)
-        slice = s->depth_min_array;
+    uint32_t slice = depth_slice(s);
     uint32_t depth = 0, stored_depth = 0;
     uint8_t stencil = 0;
     if (d->depth_test) {
@@ -1046,6 +1386,15 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z)
         if (!ds_surface_write(&s->depth, &s->as, x, y, slice, depth))
             s->depth_faults++;
         s->depth_writes++;
+        if (hiz) {
+            uint32_t v = ds_depth_value(s->depth_format, depth);
+            hiz_block_note_write(&hiz->now, s->depth_format, v);
+            if (!hiz->written || ds_depth_less(s->depth_format, v, hiz->written_min))
+                hiz->written_min = v;
+            if (!hiz->written || ds_depth_less(s->depth_format, hiz->written_max, v))
+                hiz->written_max = v;
+            hiz->written++;
+        }
     }
     if (r & DS_STENCIL_WRITTEN) {
         if (!ds_surface_write(&st, &s->as, x, y, slice, stencil))
@@ -1137,6 +1486,31 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     bool late = tested && !s->early;
     if (late)
         s->late_pixels += lit;
+    /* HiZ (L15777-15801): a subspan lies in one 8x4 block */
+    struct wm_hiz_entry *hiz = NULL;
+    if (s->early && s->hiz_active) {
+        uint32_t bx = (uint32_t)s->sx / HIZ_BLOCK_WIDTH, by = (uint32_t)s->sy / HIZ_BLOCK_HEIGHT;
+        uint32_t slice = depth_slice(s);
+        struct wm_hiz_entry *e = hiz_entry(s, bx, by, slice);
+        if (e && e->readable) {
+            if (e->verdict == WM_HIZ_UNTESTED)
+                hiz_test(s, e, bx, by);
+            if (e->verdict == WM_HIZ_REJECT) {
+                s->pixels_depth_failed += lit;
+                s->hiz_pixels_rejected += lit;
+                if (od) {
+                    od->pixels_depth_rejected += lit;
+                    od->pixels_hiz_rejected += lit;
+                }
+                observed_touch(s, od);
+                s->subspans_rejected++;
+                return false;
+            }
+            if (e->now.state == HIZ_CLEARED)
+                hiz_materialise(s, e, bx, by, slice);
+            hiz = e;
+        }
+    }
     for (uint32_t i = 0; i < 4; i++) {
         if (!(mask & (1u << i)))
             continue;
@@ -1144,7 +1518,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
         struct wm_slot_values v;
         slot_values(s, p, x, y, &v);
         out->depth[i] = v.depth;
-        if (tested && s->early && !early_test(s, x, y, v.depth))
+        if (tested && s->early && !early_test(s, x, y, v.depth, hiz))
             mask &= ~(1u << i);
     }
     uint32_t passed = popcount32(mask);
@@ -1548,6 +1922,7 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
     bool ps_affects_depth = wm_int_kill_pixel(s) || s->kills_pixel || s->computed_depth ||
                             s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC;
     s->early = !s->dispatch_on || !ps_affects_depth;
+    s->hiz_active = hiz_on(s) && (s->ds.depth_test || s->ds.depth_write);
     gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
                            (enum gpu_address_space_format)s->space.format, s->space.root);
 }
@@ -1623,6 +1998,7 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
     }
     if (!s->raster_done)
         return FF_STAGE_NOT_NOW;
+    hiz_row_flush(s);
     if (!dispatch_pending(s, true))
         return FF_STAGE_NOT_NOW;
     s->active = false;
@@ -1841,10 +2217,39 @@ static const struct stat_desc wm_stats[] = {
     C("stall.drained", stall_drained, "events", "syncs refused by \"drained\""),
     C("hz_op.depth_clears", hz_depth_clears, "ops", "WM_HZ_OP depth clears"),
     C("hz_op.stencil_clears", hz_stencil_clears, "ops", "WM_HZ_OP stencil clears"),
-    C("hz_op.depth_resolves", hz_depth_resolves, "ops", "WM_HZ_OP depth resolves (no-ops)"),
-    C("hz_op.hiz_resolves", hz_hiz_resolves, "ops", "WM_HZ_OP HiZ resolves (no-ops)"),
+    C("hz_op.depth_resolves", hz_depth_resolves, "ops",
+      "WM_HZ_OP depth resolves (write CLEARED HiZ blocks' clear value; no-ops without HiZ)"),
+    C("hz_op.hiz_resolves", hz_hiz_resolves, "ops",
+      "WM_HZ_OP HiZ resolves (rebuild HiZ blocks from depth; no-ops without HiZ)"),
     C("hz_op.ends", hz_ends, "ops", "WM_HZ_OP with no op (end of a sequence)"),
-    C("hz_op.pixels", hz_pixels, "pixels", "pixels written by WM_HZ_OP clears"),
+    C("hz_op.pixels", hz_pixels, "pixels",
+      "depth/stencil pixels written by WM_HZ_OP clears (HiZ fast clears write none)"),
+    C("hiz.blocks_tested", hiz_blocks_tested, "blocks",
+      "8x4 HiZ blocks tested against a primitive before per-pixel depth"),
+    C("hiz.blocks_rejected", hiz_blocks_rejected, "blocks",
+      "HiZ blocks where every pixel fails depth: dropped without per-pixel tests"),
+    C("hiz.blocks_ambiguous", hiz_blocks_ambiguous, "blocks",
+      "HiZ blocks whose bound overlaps the primitive's depth: tested per pixel"),
+    C("hiz.blocks_unbounded", hiz_blocks_unbounded, "blocks",
+      "HiZ blocks in the AMBIGUOUS state (no bound): tested per pixel"),
+    C("hiz.pixels_rejected", hiz_pixels_rejected, "pixels",
+      "lit pixels in HiZ-rejected blocks (also in depth.failed)"),
+    C("hiz.blocks_filled", hiz_blocks_filled, "blocks",
+      "CLEARED blocks whose clear value was written to depth on first per-pixel use"),
+    C("hiz.blocks_cleared", hiz_blocks_cleared, "blocks",
+      "blocks set CLEARED by fast depth clears"),
+    C("hiz.blocks_resolved", hiz_blocks_resolved, "blocks",
+      "CLEARED blocks written to the depth buffer by depth resolves"),
+    C("hiz.blocks_tightened", hiz_blocks_tightened, "blocks",
+      "blocks whose every pixel one primitive rewrote: bound set to the values written"),
+    C("hiz.blocks_rebuilt", hiz_blocks_rebuilt, "blocks",
+      "blocks rebuilt from depth by HiZ resolves"),
+    C("hiz.record_writes", hiz_writes, "records", "HiZ records written"),
+    C("hiz.faults", hiz_faults, "records", "HiZ records that could not be read or written"),
+    C("hiz.bad_records", hiz_bad_records, "records",
+      "HiZ records with an unknown state (taken as AMBIGUOUS)"),
+    C("bad.hiz_buffer", bad_hiz_buffer, "uses",
+      "uses of a HiZ-enabled depth buffer whose 3DSTATE_HIER_DEPTH_BUFFER is unusable (pitch)"),
     C("bad.kernel", bad_kernel, "primitives", "a dispatch width whose KSP is 0"),
     C("bad.setup", bad_setup, "messages", "malformed set-up primitives"),
     C("bad.depth_buffer", bad_depth_buffer, "packets",
@@ -1943,6 +2348,8 @@ static void wm_reset(struct unit *u)
     memset(&s->ds_packet, 0, sizeof s->ds_packet);
     memset(&s->depth, 0, sizeof s->depth);
     memset(&s->stencil, 0, sizeof s->stencil);
+    memset(&s->hiz, 0, sizeof s->hiz);
+    s->hiz_enable = s->hiz_row_live = false;
     s->barycentric_modes = s->edsc = s->force_dispatch = s->force_kill = 0;
     s->statistics = s->ps_valid = s->enable8 = s->enable16 = s->enable32 = false;
     s->poly_stipple = false;
@@ -1975,6 +2382,9 @@ static void wm_destroy(struct unit *u)
     free(s->observed);
     s->observed = NULL;
     s->observed_capacity = s->draws_seen = 0;
+    free(s->hiz_row);
+    s->hiz_row = NULL;
+    s->hiz_row_capacity = s->hiz_row_count = 0;
     free(s->om);
     free(s->eot);
     s->nodes = NULL;

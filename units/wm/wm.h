@@ -13,7 +13,7 @@
  *    Writeable RT, alpha test, alpha to coverage), 3DSTATE_MULTISAMPLE
  *    (Pixel Location, Number of Multisamples), 3DSTATE_SAMPLE_MASK,
  *    3DSTATE_WM_DEPTH_STENCIL, 3DSTATE_DEPTH_BUFFER, 3DSTATE_STENCIL_BUFFER,
- *    3DSTATE_HIER_DEPTH_BUFFER (recorded), 3DSTATE_CLEAR_PARAMS,
+ *    3DSTATE_HIER_DEPTH_BUFFER (HiZ, below), 3DSTATE_CLEAR_PARAMS,
  *    3DSTATE_WM_HZ_OP, 3DSTATE_CONSTANT_PS, 3DSTATE_BINDING_TABLE_POINTERS_PS,
  *    3DSTATE_SAMPLER_STATE_POINTERS_PS, 3DSTATE_CC_STATE_POINTERS (R0.1),
  *    3DSTATE_VIEWPORT_STATE_POINTERS_CC (the CC viewport's depth range, read
@@ -51,13 +51,34 @@
  *    and updates when the thread writes its pixels (units/om/om_depth.h);
  *    its thread end brings back the passes (depth.late_pixels,
  *    depth.late_passed). A subspan with no pixel left is not dispatched.
- *  - 3DSTATE_WM_HZ_OP (L15371-15424, L15810-15932): a depth clear writes
- *    the clear value (3DSTATE_CLEAR_PARAMS) to every pixel of the op's
- *    rectangle (X/Y Max exclusive, as Mesa's blorp programs them) in the
- *    depth surface, a stencil clear the Stencil Clear Value (masks 0xFF,
- *    REPLACE) in the stencil surface, when the WM_INT write enables allow;
- *    depth resolve and HiZ resolve are functional no-ops (HiZ contents are
- *    not modelled): counted.
+ *  - 3DSTATE_WM_HZ_OP (L15371-15424, L15810-15932): without HiZ a depth
+ *    clear writes the clear value (3DSTATE_CLEAR_PARAMS) to every pixel of
+ *    the op's rectangle (X/Y Max exclusive, as Mesa's blorp programs them)
+ *    in the depth surface and the resolves have nothing to do (counted); a
+ *    stencil clear writes the Stencil Clear Value (masks 0xFF, REPLACE) in
+ *    the stencil surface, when the WM_INT write enables allow.
+ *  - HiZ (L15777-15924; 3DSTATE_DEPTH_BUFFER Hierarchical Depth Buffer
+ *    Enable with 3DSTATE_HIER_DEPTH_BUFFER): the HiZ buffer in memory holds
+ *    a record per 8x4 pixels (units/common/depth_stencil.h: AMBIGUOUS, RANGE
+ *    with a bound, CLEARED with the clear value; the seed leaves the format
+ *    undocumented, L15799). The depth clear is a fast clear: blocks wholly
+ *    inside the rectangle become CLEARED and their depth pixels are not
+ *    written, blocks in part are written per pixel; the depth resolve writes
+ *    CLEARED blocks' clear value to the depth buffer; the HiZ resolve rebuilds
+ *    each block's bound from the depth buffer. In early depth, each block of
+ *    a primitive's box is tested once against the primitive's depth range
+ *    over it (the plane at the block's corner pixels, widened by the float
+ *    rounding bound, CC-viewport clamped): when every pixel would fail the
+ *    depth function (stencil test off) the block's subspans are dropped
+ *    without per-pixel work (counted as depth failures too, hiz.*);
+ *    otherwise a CLEARED block is first materialised (clear value to its
+ *    pixels) and the per-pixel test runs, each depth write widening the
+ *    bound; a block whose every pixel one primitive rewrote takes exactly
+ *    the written range. Records are cached per block row of the primitive
+ *    and written back merged with what memory holds (the pixel back end's
+ *    late path updates them too, units/om/om_depth.h). Per draw,
+ *    pixels_hiz_rejected. HiZ has no timing of its own yet (the rasterizer
+ *    rate covers the test).
  *  - PS dispatch (L15946-16044): lit subspans of one primitive are grouped
  *    into SIMD8 (2 subspans), SIMD16 (4) or SIMD32 (8) threads by the
  *    seed's rule (L16038, n read as the subspans pending: the seed leaves n
@@ -111,10 +132,11 @@
  *  - State to the pixel back ends ("om"): 3DSTATE_BLEND_STATE_POINTERS,
  *    PS_BLEND, CC_STATE_POINTERS, PS, PS_EXTRA, MULTISAMPLE,
  *    VIEWPORT_STATE_POINTERS_CC, STATE_BASE_ADDRESS, WM_DEPTH_STENCIL,
- *    DEPTH_BUFFER, STENCIL_BUFFER are copied to every "om" output. Modelling simplification:
- *    such a packet waits until every PS thread dispatched before it has
- *    ended, so state never overtakes earlier pixels (the hardware pipelines
- *    state with the pixels instead).
+ *    DEPTH_BUFFER, STENCIL_BUFFER, HIER_DEPTH_BUFFER are copied to every
+ *    "om" output. Modelling simplification: such a packet waits until
+ *    every PS thread dispatched before it has ended, so state never
+ *    overtakes earlier pixels (the hardware pipelines state with the pixels
+ *    instead).
  *  - The in-band sync (units/common/mmio.h): held until every PS thread
  *    ended, PS_INVOCATION_COUNT and PS_DEPTH_COUNT filled, returned on
  *    "drained" as CS_MMIO_SYNC_DONE when bound (else dropped). Register
@@ -131,7 +153,7 @@
  *        thread's ctx.group), "om"[open] out (MSG_STATE), "drained" out
  *        (MSG_MMIO). "td" must be linked (a realize error otherwise);
  *        the others are optional.
- * Stats: raster.*, depth.*, ps.*, hz_op.*, state.*, bad.*, scoreboard
+ * Stats: raster.*, depth.*, ps.*, hz_op.*, hiz.*, state.*, bad.*, scoreboard
  *        stalls, threads.* (stage_thread.h) and ff.* (ff_stage.h).
  *
  * Gen7 (issue 14): 3DSTATE_WM carries Thread Dispatch Enable (taken as PS
@@ -150,7 +172,7 @@
  * line stipple (3DSTATE_LINE_STIPPLE: the counter needs the pixels in line
  * order, which the box walk does not give), anti-aliased lines, chroma key, RT independent
  * rasterization, depth offset (SF's),
- * HiZ, the contiguous dispatch modes, the KSP jump table offsets (the
+ * HiZ traffic and rates, the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
  * other than 0.
  */
@@ -180,6 +202,7 @@ struct wm_observed_draw {
     uint64_t primitives;
     uint64_t pixels_rasterized;     /* lit pixels before depth/stencil */
     uint64_t pixels_depth_rejected; /* failed the early depth test */
+    uint64_t pixels_hiz_rejected;   /* of those, in blocks HiZ rejected whole */
     uint64_t pixels_stencil_rejected;   /* failed the early stencil test */
     uint64_t pixels_passed;         /* passed depth/stencil (early, or late in the back end) */
     uint64_t pixels_shaded;         /* lit pixels in dispatched PS threads */
