@@ -4,6 +4,7 @@
  *   random          seeded random lockstep (or rtl, or c) run of cs_alu
  *   l3-random       the same for the L3
  *   fpu-random      the same for the FPU pipe
+ *   om-random       random requests through the pixel datapath RTL against the C block
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
  *   bench           co-simulation throughput against the C units alone
@@ -25,6 +26,7 @@
 #include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/math_aub.h"
+#include "rtl-cosim/om_random.h"
 #include "rtl-cosim/random_command.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
@@ -200,6 +202,87 @@ static int cmd_fpu_random(int argc, char **argv)
     const struct random_command command = { "fpu-random", fpu_random_usage, "responses",
                                             &c.o.impl, fpu_random_option,
                                             fpu_random_command_run, fpu_random_print, &c };
+    return random_command_main(&command, argc, argv);
+}
+
+static const char om_random_usage[] =
+    "usage: gtsim-cosim om-random [--impl lockstep|lockstep_broken] [--seed S] [--requests N]\n"
+    "                             [--wave FILE.fst]\n"
+    "\n"
+    "Seeded random requests through the pixel back end's datapath RTL (rtl/om_pixel.sv:\n"
+    "blend, clamps, logic ops, write disables, depth/stencil test) against the C block\n"
+    "(om_color_compute, om_color_bits, ds_test), compared exactly (NaN equals NaN);\n"
+    "mismatches are printed and the exit status is 3. The cycle of a mismatch is the\n"
+    "RTL clock (two a request).\n"
+    "  --requests N       requests (default 1000000)\n"
+    "  --wave FILE.fst    dump the RTL from 300 clocks before the first mismatch to 64\n"
+    "                     after (the run is repeated to get it)\n";
+
+struct om_random {
+    const char *impl;
+    struct om_random_options o;
+    struct om_random_result r;
+    double seconds;
+};
+
+static bool om_random_option(void *context, const char *a, const char *v)
+{
+    struct om_random *c = context;
+    uint64_t x;
+    if (cli_parse_u64(v, &x) && !strcmp(a, "--requests"))
+        c->o.requests = x;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed"))
+        c->o.seed = x;
+    else
+        return false;
+    return true;
+}
+
+static int om_random_command_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                                 bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct om_random *c = context;
+    if (strcmp(c->impl, "lockstep") != 0 && strcmp(c->impl, "lockstep_broken") != 0)
+        return gt_error_set(err, "--impl %s: om-random runs lockstep or lockstep_broken",
+                            c->impl);
+    struct om_random_options o = c->o;
+    struct om_random_result scratch, *r = repeat ? &scratch : &c->r;
+    o.broken = strcmp(c->impl, "lockstep_broken") == 0;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = wave && !from && !to ? UINT64_MAX : to;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (om_random_run(&o, r, err) < 0)
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!repeat)
+        c->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    repeat ? NULL : r->first_report, false };
+    return 0;
+}
+
+static void om_random_print(void *context)
+{
+    const struct om_random *c = context;
+    const struct om_random_result *r = &c->r;
+    printf("gtsim-cosim om-random: impl %s seed %" PRIu64 ": %" PRIu64 " requests (colour %"
+           PRIu64 ", bits %" PRIu64 ", depth %" PRIu64 "), %" PRIu64 " RTL clocks, %.3f s "
+           "(%.3f M requests/s)\n", c->impl, c->o.seed, r->compared, r->color, r->bits,
+           r->depth, r->clocks, c->seconds,
+           c->seconds > 0 ? (double)r->compared / c->seconds / 1e6 : 0.0);
+    printf("  reached: blend factors 0x%08x, functions 0x%02x, stencil ops 0x%03x, depth "
+           "formats 0x%03x\n", r->factors_seen, r->functions_seen, r->stencil_ops_seen,
+           r->formats_seen);
+}
+
+static int cmd_om_random(int argc, char **argv)
+{
+    struct om_random c = { .impl = "lockstep", .o = { .seed = 1, .requests = 1000000 } };
+    const struct random_command command = { "om-random", om_random_usage, "requests",
+                                            &c.impl, om_random_option, om_random_command_run,
+                                            om_random_print, &c };
     return random_command_main(&command, argc, argv);
 }
 
@@ -690,6 +773,8 @@ int main(int argc, char **argv)
         return cmd_l3_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "fpu-random"))
         return cmd_fpu_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "om-random"))
+        return cmd_om_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
@@ -702,6 +787,7 @@ int main(int argc, char **argv)
                "  random          seeded random lockstep run of cs_alu (random --help)\n"
                "  l3-random       seeded random lockstep run of the L3 (l3-random --help)\n"
                "  fpu-random      seeded random lockstep run of the FPU pipe (fpu-random --help)\n"
+               "  om-random       random requests through the pixel datapath RTL (om-random --help)\n"
                "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
                "  replay          drive a unit alone from port recordings (replay --help)\n"
                "  bench           co-simulation throughput against the C units alone\n"
