@@ -27,6 +27,7 @@
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/om_random.h"
+#include "rtl-cosim/om_rtl.h"
 #include "rtl-cosim/random_command.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
@@ -532,6 +533,110 @@ static int bench_l3_machine(char *argv0, const char *workload)
     return rc;
 }
 
+/* The pixel datapath: the C block and the RTL on the same colour requests
+ * (requests per host second), then skl fill_heavy with om as c, rtl and
+ * lockstep (GPU cycles per host second, the whole run). */
+static int bench_om(char *argv0)
+{
+    enum { POOL = 4096, REQUESTS = 400000 };
+    struct om_color_request *pool = gt_xcalloc(POOL, sizeof *pool);
+    uint64_t x = 1;
+    for (unsigned i = 0; i < POOL; i++) {
+        struct om_color_request *rq = &pool[i];
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        rq->blend = true;
+        rq->pre_clamp = rq->post_clamp = true;
+        rq->source_factor = 3;              /* SRC_ALPHA / INV_SRC_ALPHA, ADD: the usual blend */
+        rq->destination_factor = 19;
+        rq->source_alpha_factor = 1;
+        rq->destination_alpha_factor = 19;
+        rq->hi = 1.0f;
+        for (unsigned c = 0; c < 4; c++) {
+            rq->in.src[c] = (float)((x >> (8 * c)) & 0xff) / 255.0f;
+            rq->in.dst[c] = (float)((x >> (8 * c + 32)) & 0xff) / 255.0f;
+        }
+    }
+    float out[4], sum = 0;
+    double t0 = host_seconds();
+    for (unsigned i = 0; i < REQUESTS * 10; i++) {
+        om_color_compute(&pool[i % POOL], out);
+        sum += out[0];
+    }
+    double c_time = (host_seconds() - t0) / 10;
+    struct om_rtl *rtl = om_rtl_create(false, false);
+    om_rtl_reset(rtl);
+    t0 = host_seconds();
+    for (unsigned i = 0; i < REQUESTS; i++) {
+        om_rtl_color(rtl, &pool[i % POOL], out);
+        sum += out[0];
+    }
+    double rtl_time = host_seconds() - t0;
+    om_rtl_destroy(rtl);
+    free(pool);
+    struct om_random_options o = { .seed = 1, .requests = REQUESTS };
+    struct om_random_result r;
+    struct gt_error err;
+    t0 = host_seconds();
+    if (om_random_run(&o, &r, &err) < 0)
+        return EXIT_ERROR;
+    double lockstep_time = host_seconds() - t0;
+    printf("gtsim-cosim bench: om datapath, colour requests per host second (blend SRC_ALPHA / "
+           "INV_SRC_ALPHA, clamps)\n");
+    printf("  %-34s %8.2f M req/s  (checksum %.1f)\n", "C block (om_color_compute)",
+           REQUESTS / c_time / 1e6, (double)sum);
+    printf("  %-34s %8.3f M req/s  (%.0fx the C block's time, %u RTL clocks a request)\n",
+           "RTL (om_pixel.sv, Verilated)", REQUESTS / rtl_time / 1e6, rtl_time / c_time,
+           OM_RTL_CLOCKS_PER_OP);
+    printf("  %-34s %8.3f M req/s  (om-random: C and RTL on every request, compared; "
+           "colour, bits, depth mixed; %s)\n", "lockstep", REQUESTS / lockstep_time / 1e6,
+           r.mismatches ? "MISMATCHES" : "0 mismatches");
+    const char *workload = "tests/data/traces/skl_fill_heavy.aub.gz";
+    char dir[] = "/tmp/gtsim-cosim-bench.XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "gtsim-cosim bench: mkdtemp: %s\n", strerror(errno));
+        return EXIT_ERROR;
+    }
+    printf("gtsim-cosim bench: om in a frame, GPU cycles per host second (%s, "
+           "configs/gen9-skl-gt2.cfg)\n", workload);
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    double base = 0;
+    int rc = EXIT_OK;
+    for (unsigned k = 0; k < 3 && rc == EXIT_OK; k++) {
+        char out_dir[64], set[64];
+        snprintf(out_dir, sizeof out_dir, "%s/%s", dir, impls[k]);
+        snprintf(set, sizeof set, "gpu.slice.om.impl=%s", impls[k]);
+        char *args[] = { argv0, (char *)"run", (char *)"-q", (char *)"--no-images", (char *)"-o",
+                         out_dir, (char *)"--set", set, (char *)workload, NULL };
+        t0 = host_seconds();
+        rc = gtsim_main(9, args, cosim_kind_find);
+        double t = host_seconds() - t0;
+        double cycles = csv_stat(out_dir, "sim.clock.gt.cycles");
+        double mism = csv_stat(out_dir, "gpu.slice0.om.mismatches");
+        double clocks = csv_stat(out_dir, "gpu.slice0.om.rtl.clocks");
+        if (rc != EXIT_OK || cycles <= 0) {
+            fprintf(stderr, "gtsim-cosim bench: the %s run failed\n", impls[k]);
+            rc = EXIT_ERROR;
+            break;
+        }
+        double rate = cycles / t;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "frame, om impl = \"%s\"", impls[k]);
+        printf("  %-34s %8.3f M cycles/s (%.0f GPU cycles, %.2f s, %.2fx the C unit's time",
+               label, rate / 1e6, cycles, t, base / rate);
+        if (clocks > 0)
+            printf(", %.0f RTL clocks", clocks);
+        printf("%s)\n", mism > 0 ? ", MISMATCHES" : "");
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", out_dir);
+        if (system(cmd) != 0)
+            break;
+    }
+    rmdir(dir);
+    return rc;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     uint64_t ops = 2000000;
@@ -618,6 +723,8 @@ static int cmd_bench(int argc, char **argv)
                r.mismatches ? ", MISMATCHES" : "");
     }
     if (bench_l3_machine(argv[0], workload) != EXIT_OK)
+        return EXIT_ERROR;
+    if (bench_om(argv[0]) != EXIT_OK)
         return EXIT_ERROR;
     /* The FPU pipe: random operations (4 lanes each), no back-pressure. */
     uint64_t fpu_requests = ops / 4;

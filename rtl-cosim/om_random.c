@@ -299,6 +299,8 @@ int om_random_run(const struct om_random_options *o, struct om_random_result *r,
         if (!om_rtl_answered(rtl))
             mismatch(r, rtl, "request #%" PRIu64 ": block om_pixel port out_valid: no answer "
                      "%u clocks after in_valid", i + 1, OM_RTL_CLOCKS_PER_OP);
+        if (o->stop_at_first && r->mismatches)
+            break;
     }
     r->clocks = om_rtl_clocks(rtl);
     om_rtl_destroy(rtl);

@@ -26,6 +26,7 @@
 struct om_random_options {
     uint64_t seed, requests;
     bool broken;                    /* the RTL built with `define BROKEN */
+    bool stop_at_first;             /* end the run at the first mismatch */
     const char *wave;               /* FST of RTL clocks wave_from..wave_to (NULL: none) */
     uint64_t wave_from, wave_to;
 };

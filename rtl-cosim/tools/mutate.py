@@ -37,9 +37,10 @@ import sys
 import time
 
 BLOCKS = {
-    # block: (source, wrapper, test command, timeout s)
+    # block: (source, wrapper, test command, timeout s); a test command starting
+    # with "runner:" is a small binary of its own (rtl-cosim/tools/*_mutant_main.c)
     "om_pixel": ("rtl-cosim/rtl/om_pixel.sv", "om_rtl",
-                 ["om-random", "--impl", "lockstep_broken", "--requests", "300000"], 600),
+                 ["runner:om_mutant_main", "300000", "1"], 600),
     "cs_alu": ("rtl-cosim/rtl/cs_alu.sv", "cs_alu_rtl",
                ["random", "--impl", "lockstep_broken", "--requests", "20000"], 600),
     "fpu_pipe": ("rtl-cosim/rtl/fpu_pipe.sv", "fpu_rtl",
@@ -48,6 +49,7 @@ BLOCKS = {
                  ["l3-random", "--impl", "lockstep_broken", "--requests", "20000"], 600),
 }
 
+OPT = "-O1"
 OPS = [("&&", "||"), ("||", "&&"), ("==", "!="), ("!=", "=="), ("<<", ">>"), (">>", "<<"),
        ("<=", "<"), (">=", ">"), ("+", "-"), ("-", "+"), ("&", "|"), ("|", "&"), ("^", "|"),
        ("<", "<="), (">", ">=")]
@@ -200,15 +202,33 @@ def build_mutant(v, block, src_text, work, log):
         f.write(src_text)
     if run(["verilator"] + v["VFLAGS"].split() + ["--prefix", prefix, "-Mdir", mdir, sv], log):
         return None
-    # -O1: the mutants' models build in about half the time of -O2
-    if run(["make", "-s", "-C", mdir, "-f", prefix + ".mk", "OPT_FAST=-O1", "OPT_SLOW=-O1",
-            "OPT_GLOBAL=-O1", prefix + "__ALL.a"], log):
+    # the mutants' models build at -O1: about half the time of -O2
+    if run(["make", "-s", "-C", mdir, "-f", prefix + ".mk", "OPT_FAST=" + OPT, "OPT_SLOW=" + OPT,
+            "OPT_GLOBAL=" + OPT, prefix + "__ALL.a"], log):
         return None
     wrapper = BLOCKS[block][1]
     obj = os.path.join(work, wrapper + ".o")
     if run([v["CXX"]] + ("-I" + mdir + " " + v["CXXFLAGS"]).split() +
            ["-c", "-o", obj, "rtl-cosim/%s.cpp" % wrapper], log):
         return None
+    test = BLOCKS[block][2]
+    if test[0].startswith("runner:"):
+        # the block's random test alone: its main, the random run, the wrapper,
+        # the good and the mutant model, libgtsim (seconds to link)
+        main = test[0].split(":", 1)[1]
+        main_obj = os.path.join(work, main + ".o")
+        if run(["cc", "-std=c11", "-O2", "-flto=auto", "-I.", "-Ibuild/gen", "-c", "-o", main_obj,
+                "rtl-cosim/tools/%s.c" % main], log):
+            return None
+        good = os.path.join(v["COSIM_DIR"], "V" + block, "V%s__ALL.a" % block)
+        binary = os.path.join(work, "runner")
+        random_obj = os.path.join(os.path.dirname(v["COSIM_DIR"]), "obj", "rtl-cosim",
+                                  block.split("_")[0] + "_random.o")
+        if run([v["CXX"]] + v["LDOPT"].split() + ["-o", binary, main_obj, random_obj, obj, good,
+               os.path.join(mdir, prefix + "__ALL.a")] + v["VLRT"].split() + v["LIBS"].split(),
+               log):
+            return None
+        return binary
     orig_obj = os.path.join(v["COSIM_DIR"], "obj", wrapper + ".o")
     cxx_objs = [obj if o == orig_obj else o for o in v["CXX_OBJS"].split()]
     orig_lib = os.path.join(v["COSIM_DIR"], prefix, prefix + "__ALL.a")
@@ -264,7 +284,8 @@ def main():
                 stillborn.append(desc)
                 verdict = "stillborn"
             else:
-                rc = run([binary] + test, log, timeout=timeout)
+                args = test[1:] if test[0].startswith("runner:") else test
+                rc = run([binary] + args, log, timeout=timeout)
                 if rc == 0:
                     survived.append(desc)
                     verdict = "SURVIVED"
