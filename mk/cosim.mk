@@ -11,23 +11,36 @@
 VERILATOR      ?= verilator
 CXX            ?= g++
 VL_ROOT         = $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-COSIM_DIR      := $(BUILD)/cosim
+# COSIM_COVERAGE=1 (make cosim-coverage): the same binaries in $(BUILD)/cosim-cov
+# with Verilator's line and toggle coverage; each model writes its counts at exit
+# when GTSIM_COSIM_COVERAGE_DIR is set (verilated_model.h).
+COSIM_DIR      := $(BUILD)/cosim$(if $(filter 1,$(COSIM_COVERAGE)),-cov)
 COSIM_VFLAGS   := --cc --trace-fst -Wall --x-assign fast --x-initial fast -O3
+ifeq ($(COSIM_COVERAGE),1)
+COSIM_VFLAGS   += --coverage-line --coverage-toggle
+endif
+COSIM_COV_RT   := $(if $(filter 1,$(COSIM_COVERAGE)),verilated_cov.o)
 COSIM_VMAKE    := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
-COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(COSIM_DIR)/Vcs_alu \
+COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(GEN) -I$(COSIM_DIR)/Vcs_alu \
                   -I$(COSIM_DIR)/Vcs_alu_broken -I$(COSIM_DIR)/Vl3_slice -I$(COSIM_DIR)/Vl3_slice_broken \
                   -I$(COSIM_DIR)/Vfpu_pipe -I$(COSIM_DIR)/Vfpu_pipe_broken \
+                  -I$(COSIM_DIR)/Vom_pixel -I$(COSIM_DIR)/Vom_pixel_broken \
                   -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
-                  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP
+                  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP \
+                  $(if $(filter 1,$(COSIM_COVERAGE)),-DVM_COVERAGE=1)
 
-COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_slice.sv rtl-cosim/rtl/fpu_pipe.sv
+COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_slice.sv rtl-cosim/rtl/fpu_pipe.sv \
+                  rtl-cosim/rtl/om_pixel.sv
 COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_slice/Vl3_slice__ALL.a \
-                   $(COSIM_DIR)/Vfpu_pipe/Vfpu_pipe__ALL.a
+                   $(COSIM_DIR)/Vfpu_pipe/Vfpu_pipe__ALL.a $(COSIM_DIR)/Vom_pixel/Vom_pixel__ALL.a
 COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a \
                    $(COSIM_DIR)/Vl3_slice_broken/Vl3_slice_broken__ALL.a \
-                   $(COSIM_DIR)/Vfpu_pipe_broken/Vfpu_pipe_broken__ALL.a
-COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o)
-COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o $(COSIM_DIR)/obj/fpu_rtl.o
+                   $(COSIM_DIR)/Vfpu_pipe_broken/Vfpu_pipe_broken__ALL.a \
+                   $(COSIM_DIR)/Vom_pixel_broken/Vom_pixel_broken__ALL.a
+COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o \
+                  $(COSIM_COV_RT))
+COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o $(COSIM_DIR)/obj/fpu_rtl.o \
+                  $(COSIM_DIR)/obj/om_rtl.o
 # The C side of the co-simulation builds like the rest of gtsim (the Makefile's
 # $(BUILD)/obj/%.o rule, its CFLAGS and dependency files).
 COSIM_C_SRCS   := $(sort $(wildcard rtl-cosim/*.c))
@@ -41,7 +54,7 @@ COSIM_LDLIBS   := -lconfig -lz -lm -pthread
 COSIM_BIN      := $(COSIM_DIR)/gtsim-cosim
 COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 
-.PHONY: cosim test-cosim cosim-bench cosim-lint
+.PHONY: cosim test-cosim cosim-bench cosim-lint cosim-coverage cosim-mutate
 
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
@@ -54,6 +67,40 @@ test-cosim: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 ## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, FPU ops/s) against the C units alone
 cosim-bench: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	$(COSIM_BIN) bench
+
+## cosim-coverage: line and toggle coverage of every RTL block under the co-simulation tests ($(BUILD)/cosim-cov/report.txt)
+cosim-coverage: $(GEN)/workloads/sgemm.gen9.aub.gz
+	@$(MAKE) --no-print-directory COSIM_COVERAGE=1 cosim
+	@rm -rf $(BUILD)/cosim-cov/data && mkdir -p $(BUILD)/cosim-cov/data
+	GTSIM_COSIM_COVERAGE_DIR=$(BUILD)/cosim-cov/data $(BUILD)/cosim-cov/gtsim-cosim-tests $(COSIM_COVERAGE_SUITE)
+	@cd $(BUILD)/cosim-cov/data && ls | xargs verilator_coverage --write ../merged.dat
+	@rm -rf $(BUILD)/cosim-cov/annotated
+	@verilator_coverage --annotate $(BUILD)/cosim-cov/annotated --annotate-min 1 \
+	    $(BUILD)/cosim-cov/merged.dat > /dev/null
+	@python3 rtl-cosim/tools/coverage_report.py $(BUILD)/cosim-cov/merged.dat \
+	    | tee $(BUILD)/cosim-cov/report.txt
+
+## cosim-mutate: mutation testing of the RTL blocks (MUTANTS per block, BLOCKS=om_pixel,...): mutation score per block ($(BUILD)/cosim-mutate/report.txt)
+MUTANTS ?= 24
+BLOCKS  ?= om_pixel,cs_alu
+cosim-mutate: cosim
+	python3 rtl-cosim/tools/mutate.py --build $(BUILD) --blocks $(BLOCKS) --mutants $(MUTANTS) \
+	    --out $(BUILD)/cosim-mutate
+
+# What rtl-cosim/tools/mutate.py needs to relink gtsim-cosim around a mutant.
+cosim-link-vars:
+	@echo "CXX=$(CXX)"
+	@echo "CXXFLAGS=$(COSIM_CXXFLAGS)"
+	@echo "VFLAGS=$(COSIM_VFLAGS)"
+	@echo "VMAKE=$(COSIM_VMAKE)"
+	@echo "COSIM_DIR=$(COSIM_DIR)"
+	@echo "OBJS=$(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS)"
+	@echo "CXX_OBJS=$(COSIM_CXX_OBJS)"
+	@echo "MODELS=$(COSIM_MODEL) $(COSIM_MODEL_BAD)"
+	@echo "VLRT=$(COSIM_VLRT)"
+	@echo "LIBS=$(BUILD)/libgtsim.a $(COSIM_LDLIBS)"
+	@echo "LDOPT=$(LDOPT)"
+.PHONY: cosim-link-vars
 
 ## cosim-lint: verilator --lint-only -Wall on the RTL, as written and with BROKEN
 cosim-lint:
@@ -78,12 +125,14 @@ $(COSIM_DIR)/$(1)/$(1)__ALL.a $(if $(3),$(addprefix $(COSIM_DIR)/$(1)/,$(3))) &:
 	@echo "-- BUILD -- $(1)"
 	@$$(MAKE) --no-print-directory -s -C $(COSIM_DIR)/$(1) -f $(1).mk $(COSIM_VMAKE) $(1)__ALL.a $(3) >/dev/null
 endef
-$(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_threads.o,rtl-cosim/rtl/cs_alu.sv))
+$(eval $(call COSIM_VERILATE,Vcs_alu,,verilated.o verilated_fst_c.o verilated_threads.o $(COSIM_COV_RT),rtl-cosim/rtl/cs_alu.sv))
 $(eval $(call COSIM_VERILATE,Vcs_alu_broken,-DBROKEN,,rtl-cosim/rtl/cs_alu.sv))
 $(eval $(call COSIM_VERILATE,Vl3_slice,,,rtl-cosim/rtl/l3_slice.sv))
 $(eval $(call COSIM_VERILATE,Vl3_slice_broken,-DBROKEN,,rtl-cosim/rtl/l3_slice.sv))
 $(eval $(call COSIM_VERILATE,Vfpu_pipe,,,rtl-cosim/rtl/fpu_pipe.sv))
 $(eval $(call COSIM_VERILATE,Vfpu_pipe_broken,-DBROKEN,,rtl-cosim/rtl/fpu_pipe.sv))
+$(eval $(call COSIM_VERILATE,Vom_pixel,,,rtl-cosim/rtl/om_pixel.sv))
+$(eval $(call COSIM_VERILATE,Vom_pixel_broken,-DBROKEN,,rtl-cosim/rtl/om_pixel.sv))
 
 $(COSIM_DIR)/obj/%.o: rtl-cosim/%.cpp $(COSIM_MODEL) $(COSIM_MODEL_BAD)
 	@mkdir -p $(@D)

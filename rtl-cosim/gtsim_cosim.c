@@ -4,6 +4,7 @@
  *   random          seeded random lockstep (or rtl, or c) run of cs_alu
  *   l3-random       the same for the L3
  *   fpu-random      the same for the FPU pipe
+ *   om-random       random requests through the pixel datapath RTL against the C block
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
  *   bench           co-simulation throughput against the C units alone
@@ -25,6 +26,8 @@
 #include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/math_aub.h"
+#include "rtl-cosim/om_random.h"
+#include "rtl-cosim/om_rtl.h"
 #include "rtl-cosim/random_command.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
@@ -200,6 +203,87 @@ static int cmd_fpu_random(int argc, char **argv)
     const struct random_command command = { "fpu-random", fpu_random_usage, "responses",
                                             &c.o.impl, fpu_random_option,
                                             fpu_random_command_run, fpu_random_print, &c };
+    return random_command_main(&command, argc, argv);
+}
+
+static const char om_random_usage[] =
+    "usage: gtsim-cosim om-random [--impl lockstep|lockstep_broken] [--seed S] [--requests N]\n"
+    "                             [--wave FILE.fst]\n"
+    "\n"
+    "Seeded random requests through the pixel back end's datapath RTL (rtl/om_pixel.sv:\n"
+    "blend, clamps, logic ops, write disables, depth/stencil test) against the C block\n"
+    "(om_color_compute, om_color_bits, ds_test), compared exactly (NaN equals NaN);\n"
+    "mismatches are printed and the exit status is 3. The cycle of a mismatch is the\n"
+    "RTL clock (two a request).\n"
+    "  --requests N       requests (default 1000000)\n"
+    "  --wave FILE.fst    dump the RTL from 300 clocks before the first mismatch to 64\n"
+    "                     after (the run is repeated to get it)\n";
+
+struct om_random {
+    const char *impl;
+    struct om_random_options o;
+    struct om_random_result r;
+    double seconds;
+};
+
+static bool om_random_option(void *context, const char *a, const char *v)
+{
+    struct om_random *c = context;
+    uint64_t x;
+    if (cli_parse_u64(v, &x) && !strcmp(a, "--requests"))
+        c->o.requests = x;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed"))
+        c->o.seed = x;
+    else
+        return false;
+    return true;
+}
+
+static int om_random_command_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                                 bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct om_random *c = context;
+    if (strcmp(c->impl, "lockstep") != 0 && strcmp(c->impl, "lockstep_broken") != 0)
+        return gt_error_set(err, "--impl %s: om-random runs lockstep or lockstep_broken",
+                            c->impl);
+    struct om_random_options o = c->o;
+    struct om_random_result scratch, *r = repeat ? &scratch : &c->r;
+    o.broken = strcmp(c->impl, "lockstep_broken") == 0;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = wave && !from && !to ? UINT64_MAX : to;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (om_random_run(&o, r, err) < 0)
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!repeat)
+        c->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    repeat ? NULL : r->first_report, false };
+    return 0;
+}
+
+static void om_random_print(void *context)
+{
+    const struct om_random *c = context;
+    const struct om_random_result *r = &c->r;
+    printf("gtsim-cosim om-random: impl %s seed %" PRIu64 ": %" PRIu64 " requests (colour %"
+           PRIu64 ", bits %" PRIu64 ", depth %" PRIu64 "), %" PRIu64 " RTL clocks, %.3f s "
+           "(%.3f M requests/s)\n", c->impl, c->o.seed, r->compared, r->color, r->bits,
+           r->depth, r->clocks, c->seconds,
+           c->seconds > 0 ? (double)r->compared / c->seconds / 1e6 : 0.0);
+    printf("  reached: blend factors 0x%08x, functions 0x%02x, stencil ops 0x%03x, depth "
+           "formats 0x%03x\n", r->factors_seen, r->functions_seen, r->stencil_ops_seen,
+           r->formats_seen);
+}
+
+static int cmd_om_random(int argc, char **argv)
+{
+    struct om_random c = { .impl = "lockstep", .o = { .seed = 1, .requests = 1000000 } };
+    const struct random_command command = { "om-random", om_random_usage, "requests",
+                                            &c.impl, om_random_option, om_random_command_run,
+                                            om_random_print, &c };
     return random_command_main(&command, argc, argv);
 }
 
@@ -449,6 +533,110 @@ static int bench_l3_machine(char *argv0, const char *workload)
     return rc;
 }
 
+/* The pixel datapath: the C block and the RTL on the same colour requests
+ * (requests per host second), then skl fill_heavy with om as c, rtl and
+ * lockstep (GPU cycles per host second, the whole run). */
+static int bench_om(char *argv0)
+{
+    enum { POOL = 4096, REQUESTS = 400000 };
+    struct om_color_request *pool = gt_xcalloc(POOL, sizeof *pool);
+    uint64_t x = 1;
+    for (unsigned i = 0; i < POOL; i++) {
+        struct om_color_request *rq = &pool[i];
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        rq->blend = true;
+        rq->pre_clamp = rq->post_clamp = true;
+        rq->source_factor = 3;              /* SRC_ALPHA / INV_SRC_ALPHA, ADD: the usual blend */
+        rq->destination_factor = 19;
+        rq->source_alpha_factor = 1;
+        rq->destination_alpha_factor = 19;
+        rq->hi = 1.0f;
+        for (unsigned c = 0; c < 4; c++) {
+            rq->in.src[c] = (float)((x >> (8 * c)) & 0xff) / 255.0f;
+            rq->in.dst[c] = (float)((x >> (8 * c + 32)) & 0xff) / 255.0f;
+        }
+    }
+    float out[4], sum = 0;
+    double t0 = host_seconds();
+    for (unsigned i = 0; i < REQUESTS * 10; i++) {
+        om_color_compute(&pool[i % POOL], out);
+        sum += out[0];
+    }
+    double c_time = (host_seconds() - t0) / 10;
+    struct om_rtl *rtl = om_rtl_create(false, false);
+    om_rtl_reset(rtl);
+    t0 = host_seconds();
+    for (unsigned i = 0; i < REQUESTS; i++) {
+        om_rtl_color(rtl, &pool[i % POOL], out);
+        sum += out[0];
+    }
+    double rtl_time = host_seconds() - t0;
+    om_rtl_destroy(rtl);
+    free(pool);
+    struct om_random_options o = { .seed = 1, .requests = REQUESTS };
+    struct om_random_result r;
+    struct gt_error err;
+    t0 = host_seconds();
+    if (om_random_run(&o, &r, &err) < 0)
+        return EXIT_ERROR;
+    double lockstep_time = host_seconds() - t0;
+    printf("gtsim-cosim bench: om datapath, colour requests per host second (blend SRC_ALPHA / "
+           "INV_SRC_ALPHA, clamps)\n");
+    printf("  %-34s %8.2f M req/s  (checksum %.1f)\n", "C block (om_color_compute)",
+           REQUESTS / c_time / 1e6, (double)sum);
+    printf("  %-34s %8.3f M req/s  (%.0fx the C block's time, %u RTL clocks a request)\n",
+           "RTL (om_pixel.sv, Verilated)", REQUESTS / rtl_time / 1e6, rtl_time / c_time,
+           OM_RTL_CLOCKS_PER_OP);
+    printf("  %-34s %8.3f M req/s  (om-random: C and RTL on every request, compared; "
+           "colour, bits, depth mixed; %s)\n", "lockstep", REQUESTS / lockstep_time / 1e6,
+           r.mismatches ? "MISMATCHES" : "0 mismatches");
+    const char *workload = "tests/data/traces/skl_fill_heavy.aub.gz";
+    char dir[] = "/tmp/gtsim-cosim-bench.XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "gtsim-cosim bench: mkdtemp: %s\n", strerror(errno));
+        return EXIT_ERROR;
+    }
+    printf("gtsim-cosim bench: om in a frame, GPU cycles per host second (%s, "
+           "configs/gen9-skl-gt2.cfg)\n", workload);
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    double base = 0;
+    int rc = EXIT_OK;
+    for (unsigned k = 0; k < 3 && rc == EXIT_OK; k++) {
+        char out_dir[64], set[64];
+        snprintf(out_dir, sizeof out_dir, "%s/%s", dir, impls[k]);
+        snprintf(set, sizeof set, "gpu.slice.om.impl=%s", impls[k]);
+        char *args[] = { argv0, (char *)"run", (char *)"-q", (char *)"--no-images", (char *)"-o",
+                         out_dir, (char *)"--set", set, (char *)workload, NULL };
+        t0 = host_seconds();
+        rc = gtsim_main(9, args, cosim_kind_find);
+        double t = host_seconds() - t0;
+        double cycles = csv_stat(out_dir, "sim.clock.gt.cycles");
+        double mism = csv_stat(out_dir, "gpu.slice0.om.mismatches");
+        double clocks = csv_stat(out_dir, "gpu.slice0.om.rtl.clocks");
+        if (rc != EXIT_OK || cycles <= 0) {
+            fprintf(stderr, "gtsim-cosim bench: the %s run failed\n", impls[k]);
+            rc = EXIT_ERROR;
+            break;
+        }
+        double rate = cycles / t;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "frame, om impl = \"%s\"", impls[k]);
+        printf("  %-34s %8.3f M cycles/s (%.0f GPU cycles, %.2f s, %.2fx the C unit's time",
+               label, rate / 1e6, cycles, t, base / rate);
+        if (clocks > 0)
+            printf(", %.0f RTL clocks", clocks);
+        printf("%s)\n", mism > 0 ? ", MISMATCHES" : "");
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", out_dir);
+        if (system(cmd) != 0)
+            break;
+    }
+    rmdir(dir);
+    return rc;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     uint64_t ops = 2000000;
@@ -535,6 +723,8 @@ static int cmd_bench(int argc, char **argv)
                r.mismatches ? ", MISMATCHES" : "");
     }
     if (bench_l3_machine(argv[0], workload) != EXIT_OK)
+        return EXIT_ERROR;
+    if (bench_om(argv[0]) != EXIT_OK)
         return EXIT_ERROR;
     /* The FPU pipe: random operations (4 lanes each), no back-pressure. */
     uint64_t fpu_requests = ops / 4;
@@ -690,6 +880,8 @@ int main(int argc, char **argv)
         return cmd_l3_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "fpu-random"))
         return cmd_fpu_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "om-random"))
+        return cmd_om_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
@@ -702,6 +894,7 @@ int main(int argc, char **argv)
                "  random          seeded random lockstep run of cs_alu (random --help)\n"
                "  l3-random       seeded random lockstep run of the L3 (l3-random --help)\n"
                "  fpu-random      seeded random lockstep run of the FPU pipe (fpu-random --help)\n"
+               "  om-random       random requests through the pixel datapath RTL (om-random --help)\n"
                "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
                "  replay          drive a unit alone from port recordings (replay --help)\n"
                "  bench           co-simulation throughput against the C units alone\n"

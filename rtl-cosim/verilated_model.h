@@ -12,7 +12,10 @@
 #define GTSIM_RTL_COSIM_VERILATED_MODEL_H
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <string>
+#include <unistd.h>
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -77,9 +80,27 @@ struct RtlHarness {
     }
 
     ~RtlHarness() {
-        if (model)
+        if (model) {
             model->final();
+            write_coverage();
+        }
         wave.close();
+    }
+
+    // Built with coverage (make cosim-coverage): the model's counts into a
+    // file of their own under $GTSIM_COSIM_COVERAGE_DIR, merged by the target.
+    void write_coverage() {
+#if VM_COVERAGE
+        const char *dir = std::getenv("GTSIM_COSIM_COVERAGE_DIR");
+        if (!dir)
+            return;
+        std::string path = std::string(dir) + "/model-XXXXXX";
+        int fd = mkstemp(&path[0]);
+        if (fd < 0)
+            return;
+        close(fd);
+        model->context()->coveragep()->write(path.c_str());
+#endif
     }
 
     // Two clocks with rst_n low and assertions off; `idle` first sets the

@@ -97,6 +97,7 @@ struct om {
     uint64_t lines_dropped;
     /* late depth/stencil (om_depth.h) and the per-thread counts */
     struct om_depth depth;
+    const struct om_datapath *datapath;     /* om_set_datapath; NULL: the C functions */
     struct thread_counts *thread_counts;    /* [eus * OM_THREAD_SLOTS] */
     uint64_t late_pixels, untracked_threads;
 };
@@ -425,6 +426,16 @@ uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list)
     struct om *s = unit_state(u);
     *list = s->surfaces;
     return s->surface_count;
+}
+
+int om_set_datapath(struct unit *u, const struct om_datapath *datapath)
+{
+    if (!u || unit_ops_of(u) != &om_ops)
+        return -1;
+    struct om *s = unit_state(u);
+    s->datapath = datapath;
+    s->depth.datapath = datapath;
+    return 0;
 }
 
 /* ---- one message's memory accesses -------------------------------------------------- */
@@ -842,29 +853,40 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
             for (unsigned c = 0; c < 4; c++)
                 v.u[c] = w->color[0][c][slot];
         } else {
-            float col[4] = { src[0], src[1], src[2], src[3] };
-            if (e->PreBlendColorClampEnable)
-                om_clamp4(col, lo, hi);
+            /* the float datapath (om_color.h om_color_compute, or the RTL's) */
+            struct om_color_request rq;
+            memset(&rq, 0, sizeof rq);
+            rq.blend = blend;
+            rq.pre_clamp = e->PreBlendColorClampEnable;
+            rq.post_clamp = e->PostBlendColorClampEnable;
+            rq.independent_alpha = s->blend.IndependentAlphaBlendEnable;
+            rq.source_factor = e->SourceBlendFactor;
+            rq.destination_factor = e->DestinationBlendFactor;
+            rq.function = e->ColorBlendFunction;
+            rq.source_alpha_factor = e->SourceAlphaBlendFactor;
+            rq.destination_alpha_factor = e->DestinationAlphaBlendFactor;
+            rq.alpha_function = e->AlphaBlendFunction;
+            rq.lo = lo;
+            rq.hi = hi;
+            memcpy(rq.in.src, src, sizeof src);
+            memcpy(rq.in.src1, src1, sizeof src1);
             if (blend) {
                 struct format_value d;
-                struct om_blend_inputs in;
-                memcpy(in.src, col, sizeof col);
-                memcpy(in.src1, src1, sizeof src1);
                 if (format_unpack(rt->surf.format, dst, &d) != FORMAT_OK)
                     memset(&d, 0, sizeof d);
-                memcpy(in.dst, d.f, sizeof in.dst);
-                in.constant[0] = s->cc.BlendConstantColorRed;
-                in.constant[1] = s->cc.BlendConstantColorGreen;
-                in.constant[2] = s->cc.BlendConstantColorBlue;
-                in.constant[3] = s->cc.BlendConstantColorAlpha;
-                if (e->PreBlendColorClampEnable) {
-                    om_clamp4(in.dst, lo, hi);
-                    om_clamp4(in.constant, lo, hi);
-                }
-                if (!om_blend(e, s->blend.IndependentAlphaBlendEnable, &in, col))
+                memcpy(rq.in.dst, d.f, sizeof rq.in.dst);
+                rq.in.constant[0] = s->cc.BlendConstantColorRed;
+                rq.in.constant[1] = s->cc.BlendConstantColorGreen;
+                rq.in.constant[2] = s->cc.BlendConstantColorBlue;
+                rq.in.constant[3] = s->cc.BlendConstantColorAlpha;
+            }
+            float col[4];
+            bool ok = s->datapath && s->datapath->color
+                          ? s->datapath->color(s->datapath->context, &rq, col)
+                          : om_color_compute(&rq, col);
+            if (blend) {
+                if (!ok)
                     s->bad_state++;
-                if (e->PostBlendColorClampEnable)
-                    om_clamp4(col, lo, hi);
                 s->pixels_blended++;
             }
             memcpy(v.f, col, sizeof col);
@@ -873,18 +895,21 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
             s->unsupported_formats++;
             continue;
         }
-        if (logic) {
-            for (unsigned b = 0; b < rt->bytes; b += 4) {
-                uint32_t sv = 0, dv = 0, n = rt->bytes - b < 4 ? rt->bytes - b : 4;
-                memcpy(&sv, out + b, n);
-                memcpy(&dv, dst + b, n);
-                uint32_t r = om_logic_op(e->LogicOpFunction, sv, dv);
-                memcpy(out + b, &r, n);
-            }
-            s->pixels_logic_op++;
+        /* logic op, then the disabled channels' bits from the destination,
+         * a 32-bit word at a time (om_color_bits, or the RTL's) */
+        for (unsigned b = 0; b < rt->bytes; b += 4) {
+            uint32_t sv = 0, dv = 0, kv = 0, n = rt->bytes - b < 4 ? rt->bytes - b : 4;
+            memcpy(&sv, out + b, n);
+            memcpy(&dv, dst + b, n);
+            memcpy(&kv, keep + b, n);
+            uint32_t r = s->datapath && s->datapath->bits
+                             ? s->datapath->bits(s->datapath->context, logic,
+                                                 e->LogicOpFunction, sv, dv, kv)
+                             : om_color_bits(logic, e->LogicOpFunction, sv, dv, kv);
+            memcpy(out + b, &r, n);
         }
-        for (unsigned b = 0; b < rt->bytes; b++)
-            out[b] = (uint8_t)((out[b] & ~keep[b]) | (dst[b] & keep[b]));
+        if (logic)
+            s->pixels_logic_op++;
         if (texel_access(a, addr, out, rt->bytes, true))
             written++;
     }

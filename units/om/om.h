@@ -134,4 +134,11 @@ struct om_surface {
  * order first written; valid until the unit's next tick or reset. */
 uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list);
 
+/* Harness access (rtl-cosim's om:rtl / om:lockstep): the colour calculator's
+ * and late depth/stencil test's arithmetic go through `datapath` (om_color.h
+ * struct om_datapath; kept across resets; NULL: the C functions). -1 when u
+ * is not an om. */
+struct om_datapath;
+int om_set_datapath(struct unit *u, const struct om_datapath *datapath);
+
 #endif

@@ -2,6 +2,30 @@
 #include "units/om/om_color.h"
 
 #include <math.h>
+#include <string.h>
+
+/* MIN and MAX written out (x86-64 glibc's fminf/fmaxf on numbers, minss and
+ * maxss: equal operands, +0 and -0 among them, give the second; a NaN operand
+ * loses to a number): the compiler may swap fminf's operands (it takes them
+ * as commutative), which made the sign of MIN(+0, -0) depend on the build and
+ * the RTL twin (rtl-cosim/rtl/om_pixel.sv) could not match it. */
+static float min_of(float a, float b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return a < b ? a : b;
+}
+
+static float max_of(float a, float b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return a > b ? a : b;
+}
 
 float om_blend_factor(uint32_t factor, unsigned c, const struct om_blend_inputs *in, bool *bad)
 {
@@ -13,7 +37,7 @@ float om_blend_factor(uint32_t factor, unsigned c, const struct om_blend_inputs 
     case OM_BF_SRC_ALPHA: return s[3];
     case OM_BF_DST_ALPHA: return d[3];
     case OM_BF_DST_COLOR: return d[c];
-    case OM_BF_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : fminf(1.0f - d[3], s[3]);
+    case OM_BF_SRC_ALPHA_SATURATE: return c == 3 ? 1.0f : min_of(1.0f - d[3], s[3]);
     case OM_BF_CONST_COLOR: return k[c];
     case OM_BF_CONST_ALPHA: return k[3];
     case OM_BF_SRC1_COLOR: return s1[c];
@@ -37,8 +61,8 @@ float om_blend_function(uint32_t function, float src_term, float dst_term, bool 
     case OM_BLEND_ADD: return src_term + dst_term;
     case OM_BLEND_SUBTRACT: return src_term - dst_term;
     case OM_BLEND_REVERSE_SUBTRACT: return dst_term - src_term;
-    case OM_BLEND_MIN: return fminf(src_term, dst_term);
-    case OM_BLEND_MAX: return fmaxf(src_term, dst_term);
+    case OM_BLEND_MIN: return min_of(src_term, dst_term);
+    case OM_BLEND_MAX: return max_of(src_term, dst_term);
     }
     *bad = true;
     return src_term + dst_term;
@@ -137,4 +161,40 @@ uint32_t om_alpha_to_coverage(float alpha, uint32_t samples)
     float a = fminf(fmaxf(alpha, 0.0f), 1.0f);
     uint32_t n = (uint32_t)lrintf(a * (float)samples);
     return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
+bool om_color_compute(const struct om_color_request *rq, float out[4])
+{
+    float col[4] = { rq->in.src[0], rq->in.src[1], rq->in.src[2], rq->in.src[3] };
+    bool ok = true;
+    if (rq->pre_clamp)
+        om_clamp4(col, rq->lo, rq->hi);
+    if (rq->blend) {
+        struct om_blend_inputs in = rq->in;
+        memcpy(in.src, col, sizeof col);
+        if (rq->pre_clamp) {
+            om_clamp4(in.dst, rq->lo, rq->hi);
+            om_clamp4(in.constant, rq->lo, rq->hi);
+        }
+        struct spec_BLEND_STATE_ENTRY e;
+        memset(&e, 0, sizeof e);
+        e.SourceBlendFactor = rq->source_factor;
+        e.DestinationBlendFactor = rq->destination_factor;
+        e.ColorBlendFunction = rq->function;
+        e.SourceAlphaBlendFactor = rq->source_alpha_factor;
+        e.DestinationAlphaBlendFactor = rq->destination_alpha_factor;
+        e.AlphaBlendFunction = rq->alpha_function;
+        ok = om_blend(&e, rq->independent_alpha, &in, col);
+        if (rq->post_clamp)
+            om_clamp4(col, rq->lo, rq->hi);
+    }
+    memcpy(out, col, sizeof col);
+    return ok;
+}
+
+uint32_t om_color_bits(bool logic, uint32_t op, uint32_t source, uint32_t destination,
+                       uint32_t keep)
+{
+    uint32_t r = logic ? om_logic_op(op, source, destination) : source;
+    return (r & ~keep) | (destination & keep);
 }

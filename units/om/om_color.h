@@ -82,4 +82,45 @@ bool om_alpha_test(uint32_t function, float alpha, bool unorm8, float ref_float,
  * not modelled. */
 uint32_t om_alpha_to_coverage(float alpha, uint32_t samples);
 
+/* ---- the datapath the RTL replaces (rtl-cosim/om_cosim.h) ----------------------------
+ * The colour calculator's arithmetic of one pixel sample, from the source
+ * colour to the bits written, is two calls: om_color_compute (the float part:
+ * pre-blend clamp of source, destination and constant, the blend, post-blend
+ * clamp) and om_color_bits (per 32-bit word of the packed texel: logic op,
+ * then the write-disable mask). Format unpack/pack (units/common/format.h) is
+ * between them and stays C. The late depth/stencil test is ds_test
+ * (units/common/depth_stencil.h). A unit that holds a struct om_datapath
+ * calls its hooks instead of these functions (rtl-cosim's om:rtl and
+ * om:lockstep install one); NULL hooks mean the C functions. */
+struct om_color_request {
+    bool blend;                     /* Color Buffer Blend Enable (and not an integer RT) */
+    bool pre_clamp, post_clamp;     /* Pre/Post-Blend Color Clamp Enable */
+    bool independent_alpha;         /* BLEND_STATE Independent Alpha Blend Enable */
+    uint32_t source_factor, destination_factor, function;   /* colour (R G B; A too) */
+    uint32_t source_alpha_factor, destination_alpha_factor, alpha_function;
+    float lo, hi;                   /* om_clamp_range */
+    struct om_blend_inputs in;      /* src: the shader's colour (clamped here when pre_clamp) */
+};
+
+/* The colour to pack. False when an encoding was unknown (the unit counts
+ * bad_state); out is then computed as om_blend reads unknown encodings. */
+bool om_color_compute(const struct om_color_request *rq, float out[4]);
+
+/* One 32-bit word of the texel: logic ? LogicOp(source, destination) : source,
+ * then the bits set in keep (disabled channels) from the destination. */
+uint32_t om_color_bits(bool logic, uint32_t op, uint32_t source, uint32_t destination,
+                       uint32_t keep);
+
+struct ds_state;
+struct om_datapath {
+    void *context;
+    bool (*color)(void *context, const struct om_color_request *rq, float out[4]);
+    uint32_t (*bits)(void *context, bool logic, uint32_t op, uint32_t source,
+                     uint32_t destination, uint32_t keep);
+    /* as ds_test */
+    uint32_t (*depth)(void *context, const struct ds_state *st, bool back_facing,
+                      uint32_t depth_format, float source_depth, uint32_t *depth,
+                      uint8_t *stencil);
+};
+
 #endif

@@ -7,7 +7,9 @@
 
 void om_depth_reset(struct om_depth *d)
 {
+    const struct om_datapath *datapath = d->datapath;
     memset(d, 0, sizeof *d);
+    d->datapath = datapath;
     d->surface_type = OM_SURFTYPE_NULL;
 }
 
@@ -181,8 +183,11 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
         /* an earlier RT write of the thread: the outcome only */
         st.depth_write = st.stencil_write = false;
     }
-    uint32_t r = ds_test(&st, (c->pixel_flags & EU_PIXEL_BACK_FACING) != 0, d->format,
-                         source_depth, &depth, &stencil);
+    bool back = (c->pixel_flags & EU_PIXEL_BACK_FACING) != 0;
+    uint32_t r = d->datapath && d->datapath->depth
+                     ? d->datapath->depth(d->datapath->context, &st, back, d->format,
+                                          source_depth, &depth, &stencil)
+                     : ds_test(&st, back, d->format, source_depth, &depth, &stencil);
     if (!update)
         return (r & DS_PASS) != 0;
     d->tested++;

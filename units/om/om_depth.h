@@ -45,6 +45,7 @@
 #include "spec_common.h"
 #include "units/common/depth_stencil.h"
 #include "units/common/thread_msg.h"
+#include "units/om/om_color.h"
 
 #define OM_DEPTH_VIEWPORTS 16u
 
@@ -61,6 +62,9 @@ struct om_depth {
     uint64_t tested, passed, depth_failed, stencil_failed, depth_writes, stencil_writes;
     uint64_t faults, bad_buffers, stencil_export_ignored;
     uint64_t hiz_filled, hiz_widened, hiz_faults;
+    /* the test's arithmetic (om_color.h struct om_datapath, its depth hook);
+     * NULL: ds_test. Kept by om_depth_reset. */
+    const struct om_datapath *datapath;
 };
 
 void om_depth_reset(struct om_depth *d);
