@@ -122,7 +122,7 @@ void cs_start_execlist(struct cs *s, struct unit *u)
             return;
         }
         uint32_t header = dw[0];
-        if (header == 0x05000000u)          /* MI_BATCH_BUFFER_END */
+        if ((header >> 23) == 0x0A)         /* MI_BATCH_BUFFER_END, by its opcode alone */
             break;
         if ((header >> 23) == 0x22) {       /* MI_LOAD_REGISTER_IMM (004 L20506-20522) */
             uint32_t length = (header & 0xFF) + 2;
