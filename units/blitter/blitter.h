@@ -28,7 +28,8 @@
  *     X and legacy Y tiling; Yf/Ys are counted as not modelled.
  * ROPs are the 8-bit ternary raster operations of the PRM's BR13 23:16: bit
  * (P<<2 | S<<1 | D) of the ROP is the result for pattern P, source S,
- * destination D (F0h pattern copy, CCh source copy). Colour depths 8, 16 (565
+ * destination D (F0h pattern copy, CCh source copy); a ROP naming a source in a
+ * command without one (XY_COLOR_BLT, pixel, scanlines) reads it as 0. Colour depths 8, 16 (565
  * and 1555: both two bytes) and 32 bits; the 32 bpp byte mask BR00 21:20
  * (bit 21 alpha byte, bit 20 RGB bytes; 004 L25582-25604). Coordinates are
  * 16-bit signed, the rectangle [x1, x2) x [y1, y2); the clip rectangle is
