@@ -505,6 +505,58 @@ static void test_bad_input_counted(void)
     }
 }
 
+/* Gen4: the 2D commands sit in the render ring; the render CS passes each on
+ * to the blitter ("blt"), which fills the rectangle (the Gen4 XY_COLOR_BLT
+ * form: 6 dwords, a 32-bit address). */
+static void test_gen4_render_ring_passes_2d_commands(void)
+{
+    struct sim_options o = { .watchdog_cycles = 200000, .log_level = -1 };
+    struct sim *sim = probe_sim(&o);
+    struct gpu_memory *mem = probe_memory(sim);
+    const char *cs_over[] = { "gen=4", NULL }, *blt_over[] = { "gen=4", NULL };
+    struct unit *cs = probe_add(sim, unit_kind_find("cs"), "cs", cs_over);
+    struct unit *blt = probe_add(sim, unit_kind_find("blitter"), "blitter", blt_over);
+    probe_link(sim, cs, "blt", blt, "host", 1, 4, 1);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t pte = (uint32_t)(PHYS_BASE + i * 4096ull) | 1;
+        gpu_memory_gtt_entries_write(mem, 4ull * i, &pte, 4, NULL);
+    }
+    struct gpu_address_space gtt;
+    gpu_address_space_init(&gtt, mem, GPU_ADDRESS_SPACE_GTT_GEN4, 0);
+    const uint64_t dst = 0x8000;
+    uint32_t ring[] = {
+        0,                                                  /* MI_NOOP */
+        2u << 29 | 0x50u << 22 | 3u << 20 | 4,              /* XY_COLOR_BLT, 6 dwords */
+        3u << 24 | 0xF0u << 16 | 128,                       /* 32 bpp, ROP F0h, pitch 128 */
+        (uint32_t)(2 << 16 | 1), (uint32_t)(6 << 16 | 9),   /* [1, 9) x [2, 6) */
+        (uint32_t)dst, 0xCAFEBABEu,
+        0,                                                  /* MI_NOOP */
+    };
+    struct msg *m = msg_alloc(sim, MSG_MMIO, (uint32_t)(sizeof(struct cs_mmio) + sizeof ring));
+    struct cs_mmio *c = (struct cs_mmio *)m->payload;
+    c->op = CS_MMIO_RING_DATA;
+    c->ring = 2;
+    c->size = sizeof ring;
+    memcpy(c->data, ring, sizeof ring);
+    CU_ASSERT_TRUE(port_inject(unit_port(cs, "host", 0), m));
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    sim_run(sim, 0);
+    CU_ASSERT_EQUAL(sim_stop_reason(sim), SIM_STOP_QUIESCENT);
+    int bad = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++) {
+            uint32_t v = 0;
+            gpu_address_space_read(&gtt, dst + 128ull * y + 4ull * x, &v, 4, NULL);
+            bad += v != (x >= 1 && x < 9 && y >= 2 && y < 6 ? 0xCAFEBABEu : 0);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.blt_commands"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "cs.unknown_commands"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "blitter.blits.color"), 1);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "color fill on every generation", test_color_fill_every_generation },
     { "src copy with rop, pitches and clipping", test_src_copy_rop_pitch_clip },
@@ -514,6 +566,7 @@ static const struct test_case cases[] = {
     { "setup, pixel, scanlines and byte mask", test_setup_pixel_scanlines_and_byte_mask },
     { "ring registers, batch and memory traffic", test_ring_registers_batch_and_memory_traffic },
     { "bad input counted", test_bad_input_counted },
+    { "gen4 render ring passes 2d commands", test_gen4_render_ring_passes_2d_commands },
     { 0 }
 };
 TEST_SUITE(blitter, cases);
