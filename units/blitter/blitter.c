@@ -92,7 +92,8 @@ struct blitter {
     struct line_access *lines;
     uint32_t line_count, line_capacity, line_next;
     uint32_t outstanding;
-    uint64_t bytes_this_blit;
+    uint64_t lines_touched;     /* by the command being executed */
+    uint64_t last_line[2];      /* the last line read, and written */
     bool sync_owed;
 
     /* stats */
@@ -196,9 +197,12 @@ static void note_line(struct blitter *s, uint64_t virtual_address, uint32_t byte
         if (gpu_address_space_translate(&s->gtt, a, &physical) != 0)
             continue;
         uint64_t line = physical / MEMREQ_LINE_BYTES;
-        if (s->line_count && s->lines[s->line_count - 1].line == line &&
-            s->lines[s->line_count - 1].op == op)
-            continue;       /* the engine combines consecutive accesses to one line */
+        if (line == s->last_line[op == MEMREQ_WRITE])
+            continue;       /* the engine combines consecutive reads (writes) of a line */
+        s->last_line[op == MEMREQ_WRITE] = line;
+        s->lines_touched++;
+        if (!s->memory)
+            continue;       /* timing from the count alone: keep no list */
         if (s->line_count == s->line_capacity) {
             s->line_capacity = s->line_capacity ? s->line_capacity * 2 : 256;
             s->lines = gt_xrealloc(s->lines, s->line_capacity * sizeof *s->lines);
@@ -814,6 +818,8 @@ static bool step(struct blitter *s, struct unit *u)
     s->commands++;
     s->dwords += n;
     s->line_count = s->line_next = 0;
+    s->lines_touched = 0;
+    s->last_line[0] = s->last_line[1] = UINT64_MAX;
     switch (s->fetch[0] >> 29) {
     case 0:
         execute_mi(s, u, n);
@@ -828,13 +834,11 @@ static bool step(struct blitter *s, struct unit *u)
         break;
     }
     uint64_t cost = (n + s->dwords_per_cycle - 1) / s->dwords_per_cycle;
-    if (s->line_count && !s->memory)
-        cost += ((uint64_t)s->line_count * MEMREQ_LINE_BYTES + s->bytes_per_cycle - 1) /
+    if (!s->memory)
+        cost += (s->lines_touched * MEMREQ_LINE_BYTES + s->bytes_per_cycle - 1) /
                 s->bytes_per_cycle;
     s->busy_until = unit_cycle(u) + cost;
     s->busy_cycles += cost;
-    if (!s->memory)
-        s->line_count = 0;
     return true;
 }
 

@@ -43,9 +43,10 @@
  *
  * Memory: data is read and written through the GTT (the blitter has its own
  * memory interface outside the GPE's caches, seed 001 L19: "Display, blitter
- * and their memory interfaces are not included in the GPE"). Timing: every
- * 64-byte line a blit reads or writes goes out on "memory" (MSG_MEMORY_REQUEST
- * to the memory model: straight to memory, not through the L3) with at most
+ * and their memory interfaces are not included in the GPE"). Timing: each run
+ * of a blit's reads (writes) of one 64-byte line is one line request on
+ * "memory" (MSG_MEMORY_REQUEST to the memory model: straight to memory, not
+ * through the L3; the engine combines consecutive accesses to a line) with at most
  * `max_outstanding` in flight; a command ends when all its lines are
  * answered. With "memory" unlinked a blit takes lines x 64 / bytes_per_cycle
  * cycles. Other commands cost ceil(dwords / dwords_per_cycle) cycles.
