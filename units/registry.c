@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "units/blitter/blitter.h"
 #include "units/cs/cs.h"
 #include "units/cs_alu/cs_alu.h"
 #include "units/dataport/dataport.h"
@@ -54,6 +55,7 @@ static const struct unit_ops *const real_kinds[] = {
     &gateway_ops,
     &pi_ops,
     &icache_ops,
+    &blitter_ops,
     &urb_ops,
     &vf_ops,
     &vs_ops,

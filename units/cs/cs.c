@@ -58,6 +58,10 @@ static const struct port_desc cs_ports[] = {
     { .name = "alu_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_GENERIC),
       .flags = PORT_OPTIONAL,
       .help = "the CS ALU's results" },
+    { .name = "blt", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
+      .help = "Gen4: 2D commands (Client 2) found in the render ring, in order, to the "
+              "blitter's \"host\" port as MSG_MMIO CS_MMIO_RING_DATA" },
     { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "MSG_MMIO CS_MMIO_WRITE of L3CNTLREG (0x7034, Gen8+) to each slice's L3" },
@@ -210,6 +214,9 @@ static int cs_realize(struct unit *u, struct gt_error *err)
     s->pipe_drained = unit_port(u, "pipe_drained", 0);
     if (!port_is_bound(s->pipe_drained))
         s->pipe_drained = NULL;
+    s->blt = unit_port(u, "blt", 0);
+    if (!port_is_bound(s->blt))
+        s->blt = NULL;
     if (!port_is_bound(s->host_reply))
         s->host_reply = NULL;
     if (!port_is_bound(s->vf))
@@ -335,6 +342,9 @@ static void cs_stats_derived(struct unit *u, struct stats_writer *w)
         snprintf(name, sizeof name, "by_command.%s", s->spec->commands[i].name);
         stats_emit(w, name, (double)s->command_counts[i], "commands", "commands of this name");
     }
+    if (s->blt)
+        stats_emit(w, "blt_commands", (double)s->blt_commands, "commands",
+                   "2D commands passed to the blitter");
     if (!s->pipe_drained)
         return;     /* the 3D pipeline's registers stay the stages' own */
     stats_emit(w, "pipe.syncs", (double)s->pipe_syncs, "events",

@@ -73,7 +73,12 @@
  * "alu_reply" in (optional: MI_MATH through a separate ALU unit; without
  * them the CS runs the ALU itself), "l3"[n] out (optional: L3CNTLREG writes
  * to the slices' L3s), "pipe_drained" in (optional: the 3D pipeline's sync
- * replies, above; "vf" then carries MSG_MMIO too).
+ * replies, above; "vf" then carries MSG_MMIO too), "blt" out (optional,
+ * Gen4: a 2D command (Client 2, notes/004-000-commands.md §1.8) in the render
+ * ring goes, in order, to the blitter unit's "host" port as MSG_MMIO
+ * CS_MMIO_RING_DATA holding that command; counted in blt_commands, a stat
+ * present only when the port is bound. Not modelled: a sync or a stall
+ * waiting for those blits to finish).
  */
 /* Files: cs.c (the unit shell), cs_submission.c (rings, execlists, batches,
  * fetching), cs_mi.c (executing commands), cs_registers.c (registers); their

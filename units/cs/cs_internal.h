@@ -115,6 +115,7 @@ struct cs {
     /* ports */
     struct port *host, *host_reply, *vf, *vfe, *alu, *alu_reply, *vfe_drained;
     struct port *pipe_drained;                  /* the 3D pipeline's sync replies (optional) */
+    struct port *blt;                           /* Gen4: the blitter's input (optional) */
     struct port *l3[CS_MAX_L3];                 /* the slices' L3s (L3CNTLREG writes) */
     uint32_t l3_count;
 
@@ -168,6 +169,8 @@ struct cs {
     uint64_t stall_cycles, device_mismatches, cs_stalls, l3_writes;
     /* with "pipe_drained" bound only (emitted by stats_derived then) */
     uint64_t pipe_syncs, pipe_register_writes, pipe_malformed;
+    /* with "blt" bound only */
+    uint64_t blt_commands;
 };
 
 /* ---- cs_registers.c ---- */

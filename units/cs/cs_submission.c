@@ -122,7 +122,7 @@ void cs_start_execlist(struct cs *s, struct unit *u)
             return;
         }
         uint32_t header = dw[0];
-        if (header == 0x05000000u)          /* MI_BATCH_BUFFER_END */
+        if ((header >> 23) == 0x0A)         /* MI_BATCH_BUFFER_END, by its opcode alone */
             break;
         if ((header >> 23) == 0x22) {       /* MI_LOAD_REGISTER_IMM (004 L20506-20522) */
             uint32_t length = (header & 0xFF) + 2;
@@ -329,6 +329,22 @@ bool cs_step(struct cs *s, struct unit *u)
     s->commands++;
     s->dwords += n;
     cs_print_command(s, e, n, address, ppgtt);
+    if (!e && header >> 29 == 2 && s->blt) {
+        /* Gen4: 2D commands share the render ring and go to the blitter in
+         * order (seed 001 L19: the blitter is outside the GPE); the blitter
+         * runs each as a one-command ring */
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, (uint32_t)(sizeof(struct cs_mmio) + 4u * n));
+        struct cs_mmio *c = (struct cs_mmio *)m->payload;
+        c->op = CS_MMIO_RING_DATA;
+        c->ring = 4;            /* AUB_TRACE_RING_PRB2, the blitter's */
+        c->address = address;
+        c->size = 4u * n;
+        memcpy(c->data, s->fetch, 4u * n);
+        cs_send(s, s->blt, m);
+        s->blt_commands++;
+        s->busy_until = unit_cycle(u) + (n + s->dwords_per_cycle - 1) / s->dwords_per_cycle;
+        return true;
+    }
     if (!e) {
         s->unknown_commands++;
         cs_report(s, u, "unknown command 0x%08x at GPU address 0x%" PRIx64 ": skipped %u dwords",
