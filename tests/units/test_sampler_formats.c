@@ -1,8 +1,9 @@
 /* tests/units/test_sampler_formats.c - the block-compressed formats the sampler
- * reads (units/common/format.c format_decode_block): BC4, BC5, EAC, ETC1 and
- * ETC2 blocks built here field by field from the Khronos Data Format
- * Specification 1.3 ("RGTC Compressed Texture Image Formats", "ETC1 ..." and
- * "ETC2 Compressed Texture Image Formats"; the same text as OpenGL ES 3.0 §C.1),
+ * reads (units/common/format.c format_decode_block): BC4, BC5, EAC, ETC1, ETC2,
+ * BC7 and BC6H blocks built here field by field from the Khronos Data Format
+ * Specification 1.3 ("RGTC Compressed Texture Image Formats", "ETC1 ...",
+ * "ETC2 Compressed Texture Image Formats", the same text as OpenGL ES 3.0 §C.1;
+ * "BPTC Compressed Texture Image Formats", BC6H layouts in its notation),
  * and each texel's expected value computed here from the chosen field values
  * with the specification's formulas (written per texel, not through the
  * decoder's bit extraction). The modifier tables are the specification's. */
