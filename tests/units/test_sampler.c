@@ -2059,6 +2059,113 @@ static void test_gen4_forms(void)
     sim_destroy(r.sim);
 }
 
+/* ---- BPTC surfaces through the sampler ----
+ * Two-block (8 x 4) BC7_UNORM and BC6H_UF16 surfaces (16-byte blocks, pitch 32),
+ * ld of every texel. Blocks are built bit by bit as the Khronos Data Format
+ * Specification's BPTC section lays them out, and the expected texels come from
+ * its formulas written here. */
+
+static void bptc_put(uint8_t blk[16], unsigned *pos, unsigned count, unsigned value)
+{
+    for (unsigned i = 0; i < count; i++, (*pos)++)
+        if (value >> i & 1)
+            blk[*pos / 8] |= (uint8_t)(1u << (*pos % 8));
+}
+
+static const int bptc_weight4[16] = { 0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64 };
+
+/* ld_lz of every texel of an 8 x 4 surface of format `format` holding blocks
+ * blk[0], blk[1] side by side, against want[block][texel][channel]. */
+static void check_bptc_surface(uint32_t format, uint8_t blk[2][16], double want[2][16][4], double tolerance)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = format, .width = 8, .height = 4, .pitch = 32,
+                           .base = TEX + 0x78000 };
+    put_surface(&r, 7, &d);
+    for (unsigned b = 0; b < 2; b++)
+        gpu_memory_write(r.mem, TEX + 0x78000 + 16 * b, blk[b], 16, NULL);
+    struct catcher *c = caught(&r);
+    for (unsigned row = 0; row < 4; row++) {
+        uint32_t regs[3][8];
+        for (unsigned i = 0; i < 8; i++) {
+            regs[0][i] = i;
+            regs[1][i] = row;
+            regs[2][i] = 0;
+        }
+        run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 7, 0), 3, 4, 0xff, false, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, row + 1);
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned k = 0; k < 4; k++)
+                CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[k][i]), want[i / 4][row * 4 + i % 4][k], tolerance);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_formats"), 0);
+    sim_destroy(r.sim);
+}
+
+static void test_bptc_surfaces(void)
+{
+    /* BC7 mode 6 (one subset; 7-bit RGBA endpoints and a p-bit each; 4-bit
+     * indices, texel 0's 3 bits): endpoint e of block b = (v << 1 | p), 8 bits,
+     * value = ((64 - w) e0 + w e1 + 32) >> 6 */
+    uint8_t blk[2][16] = { { 0 } };
+    double want[2][16][4];
+    for (unsigned b = 0; b < 2; b++) {
+        unsigned ep[2][4] = { { 5 + 40 * b, 127, 60, 0 }, { 120, 9 * b, 33, 127 - 50 * b } };
+        unsigned p[2] = { b, 1 }, pos = 0, idx[16];
+        bptc_put(blk[b], &pos, 7, 1u << 6);
+        for (unsigned k = 0; k < 4; k++)
+            for (unsigned e = 0; e < 2; e++)
+                bptc_put(blk[b], &pos, 7, ep[e][k]);
+        bptc_put(blk[b], &pos, 1, p[0]);
+        bptc_put(blk[b], &pos, 1, p[1]);
+        for (unsigned t = 0; t < 16; t++) {
+            idx[t] = (t * 3 + b * 5 + 1) % (t == 0 ? 8 : 16);
+            bptc_put(blk[b], &pos, t == 0 ? 3 : 4, idx[t]);
+        }
+        CU_ASSERT_EQUAL(pos, 128);
+        for (unsigned t = 0; t < 16; t++)
+            for (unsigned k = 0; k < 4; k++) {
+                int e0 = (int)(ep[0][k] * 2 + p[0]), e1 = (int)(ep[1][k] * 2 + p[1]), w = bptc_weight4[idx[t]];
+                want[b][t][k] = (((64 - w) * e0 + w * e1 + 32) >> 6) / 255.0;
+            }
+    }
+    check_bptc_surface(0x1A2, blk, want, 1e-6);
+
+    /* BC6H_UF16 mode 11 (bits 4:0 = 00011; one region; 10-bit endpoints as they
+     * are: rw, gw, bw, rx, gx, bx; 4-bit indices): unquantize ((e << 16) +
+     * 0x8000) >> 10 (0 and 1023 to 0 and 0xFFFF), interpolate, scale (v * 31) >> 6
+     * to a half float's bits */
+    memset(blk, 0, sizeof blk);
+    for (unsigned b = 0; b < 2; b++) {
+        unsigned wv[3] = { 0, 300 + 200 * b, 1000 }, xv[3] = { 1023, 77, 400 - 100 * b };
+        unsigned pos = 0, idx[16];
+        bptc_put(blk[b], &pos, 5, 0x03);
+        for (unsigned k = 0; k < 3; k++)
+            bptc_put(blk[b], &pos, 10, wv[k]);
+        for (unsigned k = 0; k < 3; k++)
+            bptc_put(blk[b], &pos, 10, xv[k]);
+        for (unsigned t = 0; t < 16; t++) {
+            idx[t] = (t * 7 + b) % (t == 0 ? 8 : 16);
+            bptc_put(blk[b], &pos, t == 0 ? 3 : 4, idx[t]);
+        }
+        CU_ASSERT_EQUAL(pos, 128);
+        for (unsigned t = 0; t < 16; t++) {
+            for (unsigned k = 0; k < 3; k++) {
+                int q[2];
+                unsigned raw[2] = { wv[k], xv[k] };
+                for (unsigned e = 0; e < 2; e++)
+                    q[e] = raw[e] == 0 ? 0 : raw[e] == 1023 ? 0xffff : (int)(((raw[e] << 16) + 0x8000) >> 10);
+                int w = bptc_weight4[idx[t]];
+                int half = ((((64 - w) * q[0] + w * q[1] + 32) >> 6) * 31) >> 6;
+                int exponent = half >> 10, mantissa = half & 1023;
+                want[b][t][k] = exponent == 0 ? ldexp(mantissa, -24) : ldexp(1024 + mantissa, exponent - 25);
+            }
+            want[b][t][3] = 1.0;
+        }
+    }
+    check_bptc_surface(0x1A4, blk, want, 0.0);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -2082,6 +2189,7 @@ static const struct test_case cases[] = {
     { "texel rates per filter mode: bilinear, trilinear, nearest", test_filter_rates },
     { "Gen7 state layouts: sample_l, ld (u, lod, v), SIMD4x2", test_gen7_forms },
     { "a BC4 surface through the sampler: every texel of four blocks", test_compressed_surface },
+    { "BC7 and BC6H surfaces through the sampler: every texel of two blocks", test_bptc_surfaces },
     { "Gen4 message forms: sample, sample_l, ld, resinfo, sample_b_c", test_gen4_forms },
     { 0 }
 };

@@ -775,6 +775,438 @@ static void etc2_colour_block(const uint8_t *block, bool punch_through, struct f
         }
 }
 
+/* ---- BC7 and BC6H (BPTC) ----
+ * Khronos Data Format Specification 1.3, "BPTC Compressed Texture Image Formats"
+ * (the same blocks as Direct3D's BC7 and BC6H, and ARB_texture_compression_bptc).
+ * A block is 128 bits, bit 0 the lowest bit of byte 0; fields are read upwards
+ * from bit 0 in the order the spec's tables give. Texel t = x + 4 y.
+ *
+ * BC7 (BPTC_UNORM; _SRGB converts R, G, B through the sRGB curve after decoding):
+ * - the mode is the number of 0 bits below the lowest 1 bit of byte 0 (mode m
+ *   takes m + 1 bits); byte 0 = 0 is the reserved mode 8, decoded as (0, 0, 0, 0).
+ * - then partition, rotation and index selection bits, the colour endpoints (all
+ *   R, then all G, then all B: subset 0 endpoint 0, subset 0 endpoint 1, subset 1
+ *   ...), the alpha endpoints, the p-bits (one per endpoint, or one per subset
+ *   shared by its two endpoints), the primary indices and the secondary indices.
+ * - an endpoint with a p-bit is (value << 1 | p); it widens to 8 bits by bit
+ *   replication (v << (8 - n) | v >> (2n - 8)); modes without alpha have A = 255.
+ * - the anchor texel of each subset (texel 0 for subset 0; the spec's anchor
+ *   tables for the others) stores its index with one bit less (MSB 0); in modes 4
+ *   and 5 texel 0 is the anchor of both index sets.
+ * - value = ((64 - w) e0 + w e1 + 32) >> 6 with w from the 2-, 3- or 4-bit weight
+ *   table. Mode 4 with index selection 1 takes colour from the 3-bit set and alpha
+ *   from the 2-bit set (0: the other way round); mode 5 colour from the primary,
+ *   alpha from the secondary set. Rotation 1, 2, 3 swaps A with R, G, B after
+ *   interpolation.
+ * BC6H (BPTC_FLOAT, signed SF16 / unsigned UF16):
+ * - the mode is bits 1:0 when they are 00 or 01 (modes 1, 2), else bits 4:0;
+ *   10011, 10111, 11011 and 11111 are reserved: RGB 0 (alpha 1, the default of a
+ *   missing channel) as the spec says a reserved mode decodes to 0.
+ * - each mode's endpoint fields (w, x of region 0; y, z of region 1, per channel)
+ *   are scattered as the spec's per-mode table lists (bc6h_modes below: runs of
+ *   bits read lowest stored bit first; a run written [10:15] stores bit 15 first).
+ *   Two-region modes have a 5-bit partition at bits 81:77 and 3-bit indices from
+ *   bit 82 (the partition is one of the first 32 of BC7's two-subset table); one-
+ *   region modes have 4-bit indices from bit 65; anchors as BC7.
+ * - signed: the base endpoint w is sign-extended from the endpoint precision;
+ *   transformed modes store x, y, z as deltas: sign-extended from the delta
+ *   width, added to w and wrapped to the endpoint precision (then sign-extended
+ *   for signed formats); untransformed modes' endpoints are sign-extended when
+ *   signed.
+ * - unquantize (unsigned): precision >= 15 unchanged, 0 stays 0, the maximum
+ *   becomes 0xFFFF, else ((e << 16) + 0x8000) >> precision; (signed): precision
+ *   >= 16 unchanged, else on the magnitude: 0 stays 0, >= 2^(p-1) - 1 becomes
+ *   0x7FFF, else ((e << 15) + 0x4000) >> (p - 1), the sign restored.
+ * - interpolate with the 3- or 4-bit weights as BC7 (arithmetic shift: floor),
+ *   then the final scale to a half float's bits: unsigned (v * 31) >> 6; signed
+ *   v < 0 ? -(((-v) * 31) >> 5) : (v * 31) >> 5, stored as sign and magnitude.
+ *   The half goes to float (format_half_to_float) for the sampler's float path. */
+
+/* two-subset partitions: bit t is texel t's subset (spec table "Partition table
+ * for 2-subset BPTC", 64 entries, row-major texels) */
+static const uint16_t bptc_partition2[64] = {
+    0xcccc, 0x8888, 0xeeee, 0xecc8, 0xc880, 0xfeec, 0xfec8, 0xec80,
+    0xc800, 0xffec, 0xfe80, 0xe800, 0xffe8, 0xff00, 0xfff0, 0xf000,
+    0xf710, 0x008e, 0x7100, 0x08ce, 0x008c, 0x7310, 0x3100, 0x8cce,
+    0x088c, 0x3110, 0x6666, 0x366c, 0x17e8, 0x0ff0, 0x718e, 0x399c,
+    0xaaaa, 0xf0f0, 0x5a5a, 0x33cc, 0x3c3c, 0x55aa, 0x9696, 0xa55a,
+    0x73ce, 0x13c8, 0x324c, 0x3bdc, 0x6996, 0xc33c, 0x9966, 0x0660,
+    0x0272, 0x04e4, 0x4e40, 0x2720, 0xc936, 0x936c, 0x39c6, 0x639c,
+    0x9336, 0x9cc6, 0x817e, 0xe718, 0xccf0, 0x0fcc, 0x7744, 0xee22,
+};
+
+/* three-subset partitions: bits 2t+1:2t are texel t's subset (spec table
+ * "Partition table for 3-subset BPTC") */
+static const uint32_t bptc_partition3[64] = {
+    0xaa685050, 0x6a5a5040, 0x5a5a4200, 0x5450a0a8, 0xa5a50000, 0xa0a05050,
+    0x5555a0a0, 0x5a5a5050, 0xaa550000, 0xaa555500, 0xaaaa5500, 0x90909090,
+    0x94949494, 0xa4a4a4a4, 0xa9a59450, 0x2a0a4250, 0xa5945040, 0x0a425054,
+    0xa5a5a500, 0x55a0a0a0, 0xa8a85454, 0x6a6a4040, 0xa4a45000, 0x1a1a0500,
+    0x0050a4a4, 0xaaa59090, 0x14696914, 0x69691400, 0xa08585a0, 0xaa821414,
+    0x50a4a450, 0x6a5a0200, 0xa9a58000, 0x5090a0a8, 0xa8a09050, 0x24242424,
+    0x00aa5500, 0x24924924, 0x24499224, 0x50a50a50, 0x500aa550, 0xaaaa4444,
+    0x66660000, 0xa5a0a5a0, 0x50a050a0, 0x69286928, 0x44aaaa44, 0x66666600,
+    0xaa444444, 0x54a854a8, 0x95809580, 0x96969600, 0xa85454a8, 0x80959580,
+    0xaa141414, 0x96960000, 0xaaaa1414, 0xa05050a0, 0xa0a5a5a0, 0x96000000,
+    0x40804080, 0xa9a8a9a8, 0xaaaaaa44, 0x2a4a5254,
+};
+
+/* anchor texel of subset 1 of the two-subset partitions (spec table "BPTC anchor
+ * index values for the second subset of two-subset partitioning") */
+static const uint8_t bptc_anchor2_second[64] = {
+    15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    15,  2,  8,  2,  2,  8,  8, 15,  2,  8,  2,  2,  8,  8,  2,  2,
+    15, 15,  6,  8,  2,  8, 15, 15,  2,  8,  2,  2,  2, 15, 15,  6,
+     6,  2,  6,  8, 15, 15,  2,  2, 15, 15, 15, 15, 15,  2,  2, 15,
+};
+
+/* anchor texels of subsets 1 and 2 of the three-subset partitions (spec tables
+ * "... second subset of three-subset partitioning" and "... third subset ...") */
+static const uint8_t bptc_anchor3_second[64] = {
+     3,  3, 15, 15,  8,  3, 15, 15,  8,  8,  6,  6,  6,  5,  3,  3,
+     3,  3,  8, 15,  3,  3,  6, 10,  5,  8,  8,  6,  8,  5, 15, 15,
+     8, 15,  3,  5,  6, 10,  8, 15, 15,  3, 15,  5, 15, 15, 15, 15,
+     3, 15,  5,  5,  5,  8,  5, 10,  5, 10,  8, 13, 15, 12,  3,  3,
+};
+static const uint8_t bptc_anchor3_third[64] = {
+    15,  8,  8,  3, 15, 15,  3,  8, 15, 15, 15, 15, 15, 15, 15,  8,
+    15,  8, 15,  3, 15,  8, 15,  8,  3, 15,  6, 10, 15, 15, 10,  8,
+    15,  3, 15, 10, 10,  8,  9, 10,  6, 15,  8, 15,  3,  6,  6,  8,
+    15,  3, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,  3, 15, 15,  8,
+};
+
+/* interpolation weights of 2-, 3- and 4-bit indices (spec "BPTC interpolation
+ * factors") */
+static const uint8_t bptc_weights2[4] = { 0, 21, 43, 64 };
+static const uint8_t bptc_weights3[8] = { 0, 9, 18, 27, 37, 46, 55, 64 };
+static const uint8_t bptc_weights4[16] = { 0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64 };
+
+static const uint8_t *bptc_weights(unsigned index_bits)
+{
+    return index_bits == 2 ? bptc_weights2 : index_bits == 3 ? bptc_weights3 : bptc_weights4;
+}
+
+/* Reads a 128-bit block upwards from bit 0; past the end reads 0 (no layout
+ * below reaches it). */
+struct bptc_reader {
+    const uint8_t *bytes;
+    unsigned pos;
+};
+
+static unsigned bptc_bits(struct bptc_reader *r, unsigned count)
+{
+    unsigned value = 0;
+    for (unsigned i = 0; i < count; i++, r->pos++)
+        if (r->pos < 128)
+            value |= (unsigned)(r->bytes[r->pos / 8] >> (r->pos % 8) & 1) << i;
+    return value;
+}
+
+/* Subset of texel t, and whether t is its subset's anchor. */
+static unsigned bptc_subset(unsigned subsets, unsigned partition, unsigned t)
+{
+    if (subsets == 2)
+        return bptc_partition2[partition] >> t & 1;
+    if (subsets == 3)
+        return bptc_partition3[partition] >> (2 * t) & 3;
+    return 0;
+}
+
+static bool bptc_anchor(unsigned subsets, unsigned partition, unsigned t)
+{
+    if (t == 0)
+        return true;
+    if (subsets == 2)
+        return t == bptc_anchor2_second[partition];
+    if (subsets == 3)
+        return t == bptc_anchor3_second[partition] || t == bptc_anchor3_third[partition];
+    return false;
+}
+
+static int bptc_interpolate(int e0, int e1, unsigned weight)
+{
+    int sum = (64 - (int)weight) * e0 + (int)weight * e1 + 32;
+    /* an arithmetic shift right (floor) also for negative BC6H values */
+    return sum >= 0 ? sum / 64 : -((-sum + 63) / 64);
+}
+
+/* The spec's "Mode Selection" table for BC7 modes 0-7. */
+struct bc7_mode {
+    uint8_t subsets, partition_bits, rotation_bits, index_selection_bits;
+    uint8_t colour_bits, alpha_bits, endpoint_pbits, shared_pbits;
+    uint8_t index_bits, index2_bits;
+};
+
+static const struct bc7_mode bc7_modes[8] = {
+    { 3, 4, 0, 0, 4, 0, 1, 0, 3, 0 },
+    { 2, 6, 0, 0, 6, 0, 0, 1, 3, 0 },
+    { 3, 6, 0, 0, 5, 0, 0, 0, 2, 0 },
+    { 2, 6, 0, 0, 7, 0, 1, 0, 2, 0 },
+    { 1, 0, 2, 1, 5, 6, 0, 0, 2, 3 },
+    { 1, 0, 2, 0, 7, 8, 0, 0, 2, 2 },
+    { 1, 0, 0, 0, 7, 7, 1, 0, 4, 0 },
+    { 2, 6, 0, 0, 5, 5, 1, 0, 2, 0 },
+};
+
+static void bc7_block(const uint8_t *block, bool srgb, struct format_value *texels)
+{
+    for (unsigned t = 0; t < 16; t++) {
+        texels[t].kind = FORMAT_VALUE_FLOAT;
+        for (unsigned c = 0; c < 4; c++)
+            texels[t].f[c] = 0.0f;
+    }
+    unsigned mode_number = 0;
+    while (mode_number < 8 && !(block[0] >> mode_number & 1))
+        mode_number++;
+    if (mode_number == 8)
+        return;     /* reserved: (0, 0, 0, 0) */
+    const struct bc7_mode *mode = &bc7_modes[mode_number];
+    struct bptc_reader r = { block, mode_number + 1 };
+    unsigned partition = bptc_bits(&r, mode->partition_bits);
+    unsigned rotation = bptc_bits(&r, mode->rotation_bits);
+    unsigned index_selection = bptc_bits(&r, mode->index_selection_bits);
+    unsigned endpoints = 2u * mode->subsets;
+    unsigned raw[6][4] = { { 0 } }, pbit[6] = { 0 };
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned e = 0; e < endpoints; e++)
+            raw[e][c] = bptc_bits(&r, mode->colour_bits);
+    for (unsigned e = 0; e < endpoints && mode->alpha_bits; e++)
+        raw[e][3] = bptc_bits(&r, mode->alpha_bits);
+    if (mode->endpoint_pbits)
+        for (unsigned e = 0; e < endpoints; e++)
+            pbit[e] = bptc_bits(&r, 1);
+    else if (mode->shared_pbits)
+        for (unsigned s = 0; s < mode->subsets; s++)
+            pbit[2 * s] = pbit[2 * s + 1] = bptc_bits(&r, 1);
+    bool has_pbits = mode->endpoint_pbits || mode->shared_pbits;
+    int endpoint[6][4];
+    for (unsigned e = 0; e < endpoints; e++)
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned bits = c < 3 ? mode->colour_bits : mode->alpha_bits;
+            if (!bits) {
+                endpoint[e][c] = 255;
+                continue;
+            }
+            unsigned v = raw[e][c];
+            if (has_pbits) {
+                v = v << 1 | pbit[e];
+                bits++;
+            }
+            endpoint[e][c] = (int)((v << (8 - bits) | v >> (2 * bits - 8)) & 0xff);
+        }
+    unsigned index1[16], index2[16] = { 0 };
+    for (unsigned t = 0; t < 16; t++)
+        index1[t] = bptc_bits(&r, mode->index_bits - (bptc_anchor(mode->subsets, partition, t) ? 1u : 0u));
+    for (unsigned t = 0; t < 16 && mode->index2_bits; t++)
+        index2[t] = bptc_bits(&r, mode->index2_bits - (t == 0 ? 1u : 0u));
+    for (unsigned t = 0; t < 16; t++) {
+        unsigned s = bptc_subset(mode->subsets, partition, t);
+        unsigned colour_index = index1[t], colour_bits = mode->index_bits;
+        unsigned alpha_index = index1[t], alpha_bits = mode->index_bits;
+        if (mode->index2_bits) {
+            alpha_index = index2[t];
+            alpha_bits = mode->index2_bits;
+            if (index_selection) {
+                colour_index = index2[t];
+                colour_bits = mode->index2_bits;
+                alpha_index = index1[t];
+                alpha_bits = mode->index_bits;
+            }
+        }
+        int value[4];
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned weight = c < 3 ? bptc_weights(colour_bits)[colour_index]
+                                    : bptc_weights(alpha_bits)[alpha_index];
+            value[c] = bptc_interpolate(endpoint[2 * s][c], endpoint[2 * s + 1][c], weight);
+        }
+        if (rotation) {
+            int swap = value[3];
+            value[3] = value[rotation - 1];
+            value[rotation - 1] = swap;
+        }
+        for (unsigned c = 0; c < 4; c++) {
+            float f = (float)value[c] / 255.0f;
+            texels[t].f[c] = srgb && c < 3 ? format_srgb_to_linear(f) : f;
+        }
+    }
+}
+
+/* BC6H endpoint fields: 1 + endpoint (w, x, y, z) * 3 + channel (R, G, B); 0 ends
+ * a mode's list of runs */
+enum bc6h_field { BC6H_END, RW, GW, BW, RX, GX, BX, RY, GY, BY, RZ, GZ, BZ };
+
+/* a run of bits of one field, stored from bit `last` to bit `first` */
+struct bc6h_run {
+    uint8_t field, first, last;
+};
+
+#define BC6H_MAX_RUNS 24
+
+/* The spec's "BC6H block modes" and per-mode bit layout tables (modes 1-14). */
+struct bc6h_mode {
+    uint8_t mode_value, mode_bits, regions, transformed;
+    uint8_t endpoint_bits, delta_bits[3];
+    struct bc6h_run runs[BC6H_MAX_RUNS];
+};
+
+#define W10 { RW, 9, 0 }, { GW, 9, 0 }, { BW, 9, 0 }
+
+static const struct bc6h_mode bc6h_modes[14] = {
+    { 0x00, 2, 2, 1, 10, { 5, 5, 5 },
+      { { GY, 4, 4 }, { BY, 4, 4 }, { BZ, 4, 4 }, W10, { RX, 4, 0 }, { GZ, 4, 4 },
+        { GY, 3, 0 }, { GX, 4, 0 }, { BZ, 0, 0 }, { GZ, 3, 0 }, { BX, 4, 0 }, { BZ, 1, 1 },
+        { BY, 3, 0 }, { RY, 4, 0 }, { BZ, 2, 2 }, { RZ, 4, 0 }, { BZ, 3, 3 } } },
+    { 0x01, 2, 2, 1, 7, { 6, 6, 6 },
+      { { GY, 5, 5 }, { GZ, 4, 4 }, { GZ, 5, 5 }, { RW, 6, 0 }, { BZ, 0, 0 }, { BZ, 1, 1 },
+        { BY, 4, 4 }, { GW, 6, 0 }, { BY, 5, 5 }, { BZ, 2, 2 }, { GY, 4, 4 }, { BW, 6, 0 },
+        { BZ, 3, 3 }, { BZ, 5, 5 }, { BZ, 4, 4 }, { RX, 5, 0 }, { GY, 3, 0 }, { GX, 5, 0 },
+        { GZ, 3, 0 }, { BX, 5, 0 }, { BY, 3, 0 }, { RY, 5, 0 }, { RZ, 5, 0 } } },
+    { 0x02, 5, 2, 1, 11, { 5, 4, 4 },
+      { W10, { RX, 4, 0 }, { RW, 10, 10 }, { GY, 3, 0 }, { GX, 3, 0 }, { GW, 10, 10 },
+        { BZ, 0, 0 }, { GZ, 3, 0 }, { BX, 3, 0 }, { BW, 10, 10 }, { BZ, 1, 1 }, { BY, 3, 0 },
+        { RY, 4, 0 }, { BZ, 2, 2 }, { RZ, 4, 0 }, { BZ, 3, 3 } } },
+    { 0x06, 5, 2, 1, 11, { 4, 5, 4 },
+      { W10, { RX, 3, 0 }, { RW, 10, 10 }, { GZ, 4, 4 }, { GY, 3, 0 }, { GX, 4, 0 },
+        { GW, 10, 10 }, { GZ, 3, 0 }, { BX, 3, 0 }, { BW, 10, 10 }, { BZ, 1, 1 }, { BY, 3, 0 },
+        { RY, 3, 0 }, { BZ, 0, 0 }, { BZ, 2, 2 }, { RZ, 3, 0 }, { GY, 4, 4 }, { BZ, 3, 3 } } },
+    { 0x0a, 5, 2, 1, 11, { 4, 4, 5 },
+      { W10, { RX, 3, 0 }, { RW, 10, 10 }, { BY, 4, 4 }, { GY, 3, 0 }, { GX, 3, 0 },
+        { GW, 10, 10 }, { BZ, 0, 0 }, { GZ, 3, 0 }, { BX, 4, 0 }, { BW, 10, 10 }, { BY, 3, 0 },
+        { RY, 3, 0 }, { BZ, 1, 1 }, { BZ, 2, 2 }, { RZ, 3, 0 }, { BZ, 4, 4 }, { BZ, 3, 3 } } },
+    { 0x0e, 5, 2, 1, 9, { 5, 5, 5 },
+      { { RW, 8, 0 }, { BY, 4, 4 }, { GW, 8, 0 }, { GY, 4, 4 }, { BW, 8, 0 }, { BZ, 4, 4 },
+        { RX, 4, 0 }, { GZ, 4, 4 }, { GY, 3, 0 }, { GX, 4, 0 }, { BZ, 0, 0 }, { GZ, 3, 0 },
+        { BX, 4, 0 }, { BZ, 1, 1 }, { BY, 3, 0 }, { RY, 4, 0 }, { BZ, 2, 2 }, { RZ, 4, 0 },
+        { BZ, 3, 3 } } },
+    { 0x12, 5, 2, 1, 8, { 6, 5, 5 },
+      { { RW, 7, 0 }, { GZ, 4, 4 }, { BY, 4, 4 }, { GW, 7, 0 }, { BZ, 2, 2 }, { GY, 4, 4 },
+        { BW, 7, 0 }, { BZ, 3, 3 }, { BZ, 4, 4 }, { RX, 5, 0 }, { GY, 3, 0 }, { GX, 4, 0 },
+        { BZ, 0, 0 }, { GZ, 3, 0 }, { BX, 4, 0 }, { BZ, 1, 1 }, { BY, 3, 0 }, { RY, 5, 0 },
+        { RZ, 5, 0 } } },
+    { 0x16, 5, 2, 1, 8, { 5, 6, 5 },
+      { { RW, 7, 0 }, { BZ, 0, 0 }, { BY, 4, 4 }, { GW, 7, 0 }, { GY, 5, 5 }, { GY, 4, 4 },
+        { BW, 7, 0 }, { GZ, 5, 5 }, { BZ, 4, 4 }, { RX, 4, 0 }, { GZ, 4, 4 }, { GY, 3, 0 },
+        { GX, 5, 0 }, { GZ, 3, 0 }, { BX, 4, 0 }, { BZ, 1, 1 }, { BY, 3, 0 }, { RY, 4, 0 },
+        { BZ, 2, 2 }, { RZ, 4, 0 }, { BZ, 3, 3 } } },
+    { 0x1a, 5, 2, 1, 8, { 5, 5, 6 },
+      { { RW, 7, 0 }, { BZ, 1, 1 }, { BY, 4, 4 }, { GW, 7, 0 }, { BY, 5, 5 }, { GY, 4, 4 },
+        { BW, 7, 0 }, { BZ, 5, 5 }, { BZ, 4, 4 }, { RX, 4, 0 }, { GZ, 4, 4 }, { GY, 3, 0 },
+        { GX, 4, 0 }, { BZ, 0, 0 }, { GZ, 3, 0 }, { BX, 5, 0 }, { BY, 3, 0 }, { RY, 4, 0 },
+        { BZ, 2, 2 }, { RZ, 4, 0 }, { BZ, 3, 3 } } },
+    { 0x1e, 5, 2, 0, 6, { 6, 6, 6 },
+      { { RW, 5, 0 }, { GZ, 4, 4 }, { BZ, 0, 0 }, { BZ, 1, 1 }, { BY, 4, 4 }, { GW, 5, 0 },
+        { GY, 5, 5 }, { BY, 5, 5 }, { BZ, 2, 2 }, { GY, 4, 4 }, { BW, 5, 0 }, { GZ, 5, 5 },
+        { BZ, 3, 3 }, { BZ, 5, 5 }, { BZ, 4, 4 }, { RX, 5, 0 }, { GY, 3, 0 }, { GX, 5, 0 },
+        { GZ, 3, 0 }, { BX, 5, 0 }, { BY, 3, 0 }, { RY, 5, 0 }, { RZ, 5, 0 } } },
+    { 0x03, 5, 1, 0, 10, { 10, 10, 10 },
+      { W10, { RX, 9, 0 }, { GX, 9, 0 }, { BX, 9, 0 } } },
+    { 0x07, 5, 1, 1, 11, { 9, 9, 9 },
+      { W10, { RX, 8, 0 }, { RW, 10, 10 }, { GX, 8, 0 }, { GW, 10, 10 }, { BX, 8, 0 },
+        { BW, 10, 10 } } },
+    { 0x0b, 5, 1, 1, 12, { 8, 8, 8 },
+      { W10, { RX, 7, 0 }, { RW, 10, 11 }, { GX, 7, 0 }, { GW, 10, 11 }, { BX, 7, 0 },
+        { BW, 10, 11 } } },
+    { 0x0f, 5, 1, 1, 16, { 4, 4, 4 },
+      { W10, { RX, 3, 0 }, { RW, 10, 15 }, { GX, 3, 0 }, { GW, 10, 15 }, { BX, 3, 0 },
+        { BW, 10, 15 } } },
+};
+
+#undef W10
+
+/* the low `bits` bits of value as a two's complement number */
+static int bc6h_signed(unsigned value, unsigned bits)
+{
+    return (int)sign_extend(value & ((1u << bits) - 1), bits);
+}
+
+static int bc6h_unquantize(int e, unsigned bits, bool is_signed)
+{
+    if (!is_signed) {
+        if (bits >= 15 || e == 0)
+            return e;
+        if (e == (1 << bits) - 1)
+            return 0xffff;
+        return ((e << 16) + 0x8000) >> bits;
+    }
+    if (bits >= 16)
+        return e;
+    bool negative = e < 0;
+    int magnitude = negative ? -e : e, q;
+    if (magnitude == 0)
+        q = 0;
+    else if (magnitude >= (1 << (bits - 1)) - 1)
+        q = 0x7fff;
+    else
+        q = ((magnitude << 15) + 0x4000) >> (bits - 1);
+    return negative ? -q : q;
+}
+
+static uint16_t bc6h_finish(int v, bool is_signed)
+{
+    if (!is_signed)
+        return (uint16_t)((v * 31) >> 6);
+    if (v < 0)
+        return (uint16_t)(0x8000 | (((-v) * 31) >> 5));
+    return (uint16_t)((v * 31) >> 5);
+}
+
+static void bc6h_block(const uint8_t *block, bool is_signed, struct format_value *texels)
+{
+    for (unsigned t = 0; t < 16; t++) {
+        texels[t].kind = FORMAT_VALUE_FLOAT;
+        texels[t].f[0] = texels[t].f[1] = texels[t].f[2] = 0.0f;
+        texels[t].f[3] = 1.0f;
+    }
+    unsigned mode_value = (block[0] & 2) ? block[0] & 0x1fu : block[0] & 3u;
+    const struct bc6h_mode *mode = NULL;
+    for (unsigned m = 0; m < 14 && !mode; m++)
+        if (bc6h_modes[m].mode_value == mode_value)
+            mode = &bc6h_modes[m];
+    if (!mode)
+        return;     /* reserved mode */
+    struct bptc_reader r = { block, mode->mode_bits };
+    unsigned raw[12] = { 0 };
+    for (unsigned i = 0; i < BC6H_MAX_RUNS && mode->runs[i].field != BC6H_END; i++) {
+        const struct bc6h_run *run = &mode->runs[i];
+        bool down = run->first < run->last;    /* [10:15]: bit 15 stored first */
+        unsigned count = (down ? run->last - run->first : run->first - run->last) + 1u;
+        for (unsigned k = 0; k < count; k++) {
+            unsigned bit = down ? run->last - k : run->last + k;
+            raw[run->field - 1] |= bptc_bits(&r, 1) << bit;
+        }
+    }
+    unsigned partition = 0, index_bits = mode->regions == 2 ? 3 : 4;
+    r.pos = mode->regions == 2 ? 77 : 65;
+    if (mode->regions == 2)
+        partition = bptc_bits(&r, 5);
+    unsigned prec = mode->endpoint_bits, endpoints = 2u * mode->regions;
+    int e[4][3];
+    for (unsigned c = 0; c < 3; c++) {
+        e[0][c] = is_signed ? bc6h_signed(raw[c], prec) : (int)raw[c];
+        for (unsigned i = 1; i < endpoints; i++) {
+            unsigned v = raw[3 * i + c];
+            if (mode->transformed) {
+                int sum = e[0][c] + bc6h_signed(v, mode->delta_bits[c]);
+                unsigned wrapped = (unsigned)sum & ((1u << prec) - 1);
+                e[i][c] = is_signed ? bc6h_signed(wrapped, prec) : (int)wrapped;
+            } else {
+                e[i][c] = is_signed ? bc6h_signed(v, prec) : (int)v;
+            }
+        }
+        for (unsigned i = 0; i < endpoints; i++)
+            e[i][c] = bc6h_unquantize(e[i][c], prec, is_signed);
+    }
+    const uint8_t *weights = bptc_weights(index_bits);
+    for (unsigned t = 0; t < 16; t++) {
+        unsigned s = bptc_subset(mode->regions, partition, t);
+        unsigned index = bptc_bits(&r, index_bits - (bptc_anchor(mode->regions, partition, t) ? 1u : 0u));
+        for (unsigned c = 0; c < 3; c++) {
+            int v = bptc_interpolate(e[2 * s][c], e[2 * s + 1][c], weights[index]);
+            texels[t].f[c] = format_half_to_float(bc6h_finish(v, is_signed));
+        }
+    }
+}
+
 int format_decode_block(unsigned key, const void *block, struct format_value *texels)
 {
     const struct format_desc *desc = format_describe(key);
@@ -815,6 +1247,12 @@ int format_decode_block(unsigned key, const void *block, struct format_value *te
         }
         break;
     }
+    case FORMAT_LAYOUT_BC7:
+        bc7_block(bytes, desc->space == FORMAT_SPACE_SRGB, texels);
+        return FORMAT_OK;
+    case FORMAT_LAYOUT_BC6H:
+        bc6h_block(bytes, desc->fields[0].type == FORMAT_TYPE_SFLOAT, texels);
+        return FORMAT_OK;
     default:
         break;
     }

@@ -39,9 +39,13 @@
  * Not modelled (format_unpack/format_pack return FORMAT_NOT_SUPPORTED)
  * - compressed formats: the table has their block sizes; format_decode_block
  *   decodes BC1-BC5, DXT1_RGB, ETC1, ETC2 (RGB8, PTA, EAC_RGBA8 and their sRGB
- *   forms) and EAC (R11, RG11, signed) blocks (see format.c for the definitions
- *   used: EXT_texture_compression_s3tc, the Khronos Data Format Specification
- *   1.3) but not BC6H, BC7, FXT1 or ASTC; format_unpack/pack take none of them;
+ *   forms), EAC (R11, RG11, signed), BC7 (BPTC unorm and sRGB: all 8 modes,
+ *   partitions, anchors, p-bits, rotation, index selection) and BC6H (BPTC
+ *   float, SF16 and UF16: all 14 modes, to half floats, returned as floats)
+ *   blocks (see format.c for the definitions used: EXT_texture_compression_s3tc,
+ *   the Khronos Data Format Specification 1.3, its BPTC section for BC6H/BC7;
+ *   reserved BPTC modes decode to 0, alpha 1 for BC6H) but not FXT1 or ASTC;
+ *   format_unpack/pack take none of them (no compressed format is written);
  * - palette (P is an index into a palette the sampler holds), 4:2:2 YCRCB (a texel
  *   is half of a 32-bit pair), planar YUV, MONO8, RAW, the 64-bit PASSTHRU formats
  *   and formats of fewer than 8 bits per texel (R1_UNORM, P2): format_unpack_fields
@@ -157,8 +161,8 @@ int format_unpack(unsigned key, const void *texel, struct format_value *out);
 int format_pack(unsigned key, const struct format_value *in, void *texel);
 
 /* The texels of one compressed block, row-major, block_width * block_height of
- * them, as floats: BC1-BC5, DXT1_RGB, ETC1, ETC2, EAC (and their _SRGB forms); the other
- * compressed layouts return FORMAT_NOT_SUPPORTED. */
+ * them, as floats: BC1-BC7, DXT1_RGB, ETC1, ETC2, EAC (and their _SRGB forms); FXT1
+ * and ASTC return FORMAT_NOT_SUPPORTED. */
 int format_decode_block(unsigned key, const void *block, struct format_value *texels);
 
 /* The raw bit fields of a texel, in the table's field order (plain, palette,

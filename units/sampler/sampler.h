@@ -38,8 +38,8 @@
  *    Control Mode OVERRIDE), ANISOTROPIC as the seed's subpixel approximation
  *    (L3234-3240; sampler_texel.c struct aniso), non-normalized coordinates;
  *    formats through units/common/format.h (every bit-field format it unpacks,
- *    sRGB decoded before filtering as L3417 says, BC1-BC5, ETC1/ETC2 and EAC
- *    blocks); 32- and 16-bit returns in the writeback layouts of L4654-4810;
+ *    sRGB decoded before filtering as L3417 says, BC1-BC7 (BC6H as floats), ETC1/ETC2
+ *    and EAC blocks); 32- and 16-bit returns in the writeback layouts of L4654-4810;
  *  - timing (sampler_timing.c): a pipeline of `texels_per_cycle` texels and
  *    `samples_per_cycle` filter footprints a cycle (so bilinear, trilinear and
  *    anisotropic samples have their own rates), the subslice's L1 (`l1_lines`,
@@ -82,8 +82,8 @@
  * (L4510-4527); anisotropic filtering on 1D, 3D and cube surfaces (LINEAR there);
  * MONO; chroma key; the COMPARISON reduction type (as the standard filter); the MCS
  * contents (ld_mcs returns the identity value: the render cache keeps every sample
- * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; BC6H, BC7,
- * FXT1 and ASTC formats;
+ * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; FXT1 and
+ * ASTC formats;
  * state caches and cache invalidation (the cache only ever changes timing).
  */
 #ifndef GTSIM_UNITS_SAMPLER_H
