@@ -403,13 +403,19 @@ static void send_line_requests(struct vc4_tmu *s, struct unit *u)
 
 static int tmu_realize(struct unit *u, struct gt_error *err)
 {
-    (void)err;
     struct vc4_tmu *s = unit_state(u);
     s->in = unit_port_array(u, "qpu", &s->ins);
     s->out = unit_port_array(u, "result", &s->outs);
     s->l2 = unit_port(u, "l2", 0);
     s->l2_reply = unit_port(u, "l2_reply", 0);
     s->control = unit_port(u, "control", 0);
+    if (s->l2 && !port_is_bound(s->l2))
+        s->l2 = NULL;
+    if (s->l2_reply && !port_is_bound(s->l2_reply))
+        s->l2_reply = NULL;
+    if (!s->l2 != !s->l2_reply)
+        return gt_error_set(err, "%s: \"l2\" and \"l2_reply\" are bound together or not at all",
+                            unit_name(u));
     reply_queue_free(&s->replies, unit_sim(u));
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
