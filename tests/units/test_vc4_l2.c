@@ -10,8 +10,11 @@
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "units/common/memreq.h"
+#include "fabric/memory.h"
 #include "units/common/mmio.h"
+#include "units/common/vc4_io.h"
 #include "units/vc4_l2/vc4_l2.h"
+#include "units/vc4_tmu/vc4_tmu.h"
 
 #define MAX_SCRIPT 64
 
@@ -272,10 +275,154 @@ static void test_l2cactl(void)
     sim_destroy(r.sim);
 }
 
+/* ---- a TMU whose cache misses go to the L2 ---- */
+
+struct qpu_feeder {
+    struct port *out;
+    struct qpu_io_request script[8];
+    unsigned count, next;
+};
+
+static const struct port_desc qpu_feeder_ports[] = {
+    { .name = "out", .direction = PORT_OUT, .help = "TMU writes and loads" }, PORT_END
+};
+
+static int qpu_feeder_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct qpu_feeder *f = unit_state(u);
+    f->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity qpu_feeder_tick(struct unit *u)
+{
+    struct qpu_feeder *f = unit_state(u);
+    while (f->next < f->count && port_can_send(f->out)) {
+        struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_IO, sizeof(struct qpu_io_request));
+        memcpy(m->payload, &f->script[f->next], sizeof f->script[0]);
+        if (!port_try_send(f->out, m)) {
+            msg_free(unit_sim(u), m);
+            break;
+        }
+        f->next++;
+        unit_progress(u);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops qpu_feeder_ops = {
+    .kind = "test_l2_qpu_feeder", .help = "test", .state_size = sizeof(struct qpu_feeder),
+    .ports = qpu_feeder_ports, .realize = qpu_feeder_realize, .reset = feeder_reset,
+    .tick = qpu_feeder_tick,
+};
+
+struct r4_catcher {
+    struct port *in;
+    unsigned count;
+    uint64_t cycle[8];
+    uint32_t value[8][QPU_LANES];
+};
+
+static int r4_catcher_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct r4_catcher *c = unit_state(u);
+    c->in = unit_port(u, "in", 0);
+    return 0;
+}
+
+static enum unit_activity r4_catcher_tick(struct unit *u)
+{
+    struct r4_catcher *c = unit_state(u);
+    struct msg *m;
+    while ((m = port_pop(c->in))) {
+        const struct qpu_io_result *r = (const struct qpu_io_result *)m->payload;
+        if (c->count < 8) {
+            memcpy(c->value[c->count], r->value, sizeof c->value[0]);
+            c->cycle[c->count] = unit_cycle(u);
+        }
+        c->count++;
+        msg_free(unit_sim(u), m);
+    }
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops r4_catcher_ops = {
+    .kind = "test_l2_r4_catcher", .help = "test", .state_size = sizeof(struct r4_catcher),
+    .ports = catcher_ports, .realize = r4_catcher_realize, .tick = r4_catcher_tick,
+};
+
+static void direct_lookup(struct qpu_feeder *f, uint32_t base, uint32_t stride)
+{
+    struct qpu_io_request *w = &f->script[f->count++];
+    memset(w, 0, sizeof *w);
+    w->op = QPU_IO_WRITE;
+    w->reg = QPU_IO_TMU0_S;
+    w->lane_mask = 0xffff;
+    for (unsigned i = 0; i < QPU_LANES; i++)
+        w->value[i] = base + stride * i;
+}
+
+/* three direct lookups: one line (a TMU miss, an L2 miss), the same line again (a TMU hit: no
+ * L2 request), sixteen lines (sixteen of each); every load waits for its lines, so the first
+ * answer comes no earlier than the L2's miss round trip (longer than the TMU's own 20-cycle
+ * latency) and the third no earlier than sixteen more SDRAM transfers after it */
+static void test_tmu_fills_through_l2(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct gpu_memory *mem = probe_memory(sim);
+    static const char *const l2_over[] = { "size_kb=1", "ways=2", "hit_latency=5",
+                                           "sdram_latency=40", "sdram_bytes_per_cycle=16", NULL };
+    static const char *const tmu_over[] = { "memory_mb=64", "cache_kb=1", "latency=20", NULL };
+    struct unit *l2 = probe_add(sim, &vc4_l2_ops, "l2", l2_over);
+    struct unit *tmu = probe_add(sim, &vc4_tmu_ops, "tmu", tmu_over);
+    struct unit *f = probe_add(sim, &qpu_feeder_ops, "feeder", NULL);
+    struct unit *c = probe_add(sim, &r4_catcher_ops, "catcher", NULL);
+    probe_link(sim, f, "out", tmu, "qpu[0]", 1, 8, 1);
+    probe_link(sim, tmu, "result[0]", c, "in", 1, 8, 1);
+    probe_link(sim, tmu, "l2", l2, "client[0]", 1, 8, 1);
+    probe_link(sim, l2, "reply[0]", tmu, "l2_reply", 1, 8, 1);
+    for (uint32_t a = 0; a < 0x4000; a += 4) {
+        uint32_t v = a * 2654435761u;
+        gpu_memory_write(mem, a, &v, 4, NULL);
+    }
+    struct qpu_feeder *feeder = unit_state(f);
+    direct_lookup(feeder, 0x1000, 4);
+    direct_lookup(feeder, 0x1000, 4);
+    direct_lookup(feeder, 0x2000, 64);
+    for (unsigned k = 0; k < 3; k++) {
+        struct qpu_io_request *w = &feeder->script[feeder->count++];
+        memset(w, 0, sizeof *w);
+        w->op = QPU_IO_SIGNAL;
+        w->reg = 10;
+    }
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    sim_run(sim, 0);
+    struct r4_catcher *catcher = unit_state(c);
+    CU_ASSERT_EQUAL_FATAL(catcher->count, 3);
+    static const uint32_t base[3] = { 0x1000, 0x1000, 0x2000 }, stride[3] = { 4, 4, 64 };
+    for (unsigned k = 0; k < 3; k++)
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            CU_ASSERT_EQUAL(catcher->value[k][i], (base[k] + stride[k] * i) * 2654435761u);
+    CU_ASSERT_EQUAL(probe_stat(sim, "tmu.cache_misses"), 17);
+    CU_ASSERT_EQUAL(probe_stat(sim, "tmu.cache_hits"), 15 + 16);
+    CU_ASSERT_EQUAL(probe_stat(sim, "tmu.l2_requests"), 17);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l2.misses"), 17);
+    CU_ASSERT_EQUAL(probe_stat(sim, "l2.hits"), 0);
+    uint64_t round_trip = 1 + HIT + LINE / BYTES_PER_CYCLE + SDRAM + 1;
+    CU_ASSERT_TRUE(catcher->cycle[0] >= 1 + round_trip);
+    CU_ASSERT_TRUE(catcher->cycle[1] >= catcher->cycle[0]);
+    CU_ASSERT_TRUE(catcher->cycle[2] >= catcher->cycle[0] + 16 * (LINE / BYTES_PER_CYCLE));
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "LRU hits and misses and their latencies", test_hits_misses_and_latency },
     { "SDRAM bandwidth shared by misses", test_sdram_bandwidth },
     { "L2CACTL clear, disable, enable", test_l2cactl },
+    { "TMU cache misses filled through the L2", test_tmu_fills_through_l2 },
     { 0 }
 };
 TEST_SUITE(vc4_l2, cases);
