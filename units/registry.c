@@ -36,6 +36,7 @@
 #include "units/vc4_host/vc4_host.h"
 #include "units/vc4_sfu/vc4_sfu.h"
 #include "units/vc4_sync/vc4_sync.h"
+#include "units/vc4_l2/vc4_l2.h"
 #include "units/vc4_tmu/vc4_tmu.h"
 #include "units/vc4_v3d/vc4_v3d.h"
 #include "units/vc4_vpm/vc4_vpm.h"
@@ -74,6 +75,7 @@ static const struct unit_ops *const real_kinds[] = {
     &vc4_host_ops,
     &vc4_sfu_ops,
     &vc4_sync_ops,
+    &vc4_l2_ops,
     &vc4_tmu_ops,
     &vc4_v3d_ops,
     &vc4_vpm_ops,

@@ -22,16 +22,24 @@
  *    border colour and cube faces are units/vc4_tmu/vc4_texture.h's (which says what it
  *    leaves out: mipmap levels and LOD, ETC1 and the other non-8-bit types, child images);
  *  - the TMU cache: every 64-byte line a lookup reads is looked up in a direct-mapped cache of
- *    `cache_kb` (the seed gives no size or organisation [chosen]); a lookup with a miss is
- *    loadable `miss_latency` cycles later (default 0: the L2 and memory behind it are not
- *    modelled yet, so misses are counted but add no time).
- * Not modelled: the L2 cache and memory traffic timing (a fixed latency), the cache swizzle.
+ *    `cache_kb` (the seed gives no size or organisation [chosen]). When "l2" is bound each
+ *    miss is a 64-byte line request to the L2C (units/vc4_l2, MSG_MEMORY_REQUEST) and the
+ *    lookup is loadable no earlier than its last line's reply; a load signal behind such a
+ *    lookup is held (answers stay in order) and the QPU counts the wait as its r4 stall.
+ *    Unbound, a lookup with a miss is loadable `miss_latency` cycles later;
+ *  - V3D_SLCACTL writes on "control" (Table 72): a set T0CCS or T1CCS bit clears the cache
+ *    (of every TMU: which slice and TMU this is is not known to the unit [chosen]).
+ * Not modelled: the cache swizzle; a hit on a line whose fill is still on its way to the L2C
+ * is loadable at once (fills in flight are not tracked per line).
  *
  * Ports: "qpu"[n] in (MSG_QPU_IO writes of 56-63 and load signals, an open array: one per
- * client), "result"[n] out (MSG_QPU_RESULT, to_r4 = 1, to the client of the same index).
+ * client), "result"[n] out (MSG_QPU_RESULT, to_r4 = 1, to the client of the same index),
+ * "l2" out / "l2_reply" in (optional, MSG_MEMORY_REQUEST / RESPONSE), "control" in (optional,
+ * MSG_MMIO CS_MMIO_WRITE of V3D_SLCACTL).
  * Stats: direct_lookups, loads, texture_requests, unsupported_types, mipmap_lookups,
  * cube_lookups, cache_hits, cache_misses, fifo_overruns, loads_without_request,
- * lookups_beyond_memory, bad_messages, reply_stalls.
+ * lookups_beyond_memory, bad_messages, reply_stalls, cache_clears, l2_requests, l2_hits,
+ * l2_held_loads, l2_stray_replies.
  */
 #ifndef GTSIM_UNITS_VC4_TMU_H
 #define GTSIM_UNITS_VC4_TMU_H

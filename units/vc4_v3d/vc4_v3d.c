@@ -18,6 +18,10 @@ struct vc4_v3d {
     struct port *host, *host_reply;
     struct port **qpu, **qpu_done;
     uint32_t qpus, dones;
+    struct port **caches;           /* L2CACTL / SLCACTL writes to the L2C and TMUs */
+    uint32_t cache_ports;
+    uint32_t l2cactl, slcactl, dbcfg;
+    uint64_t cache_control_writes, cache_control_drops;
     /* registers */
     uint32_t srqua, srqul, sqrsv[2], dbqite, dbqitc;
     uint32_t made, completed;       /* QPURQCM, QPURQCC (kept whole; the register is mod 256) */
@@ -53,12 +57,19 @@ static const struct port_desc v3d_ports[] = {
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "program starts, index = QPU number" },
     { .name = "qpu_done", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_IO),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "program ends and HOST_INT writes" },
+    { .name = "caches", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "V3D_L2CACTL / V3D_SLCACTL writes (CS_MMIO_WRITE) to the L2C and the TMUs" },
     PORT_END
 };
 
 #define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct vc4_v3d, f, m, h)
 static const struct stat_desc v3d_stats[] = {
     C("user_requests", requests, "programs", "V3D_SRQPC writes queued"),
+    C("cache_control_writes", cache_control_writes, "writes",
+      "V3D_L2CACTL / V3D_SLCACTL writes passed to the caches"),
+    C("cache_control_drops", cache_control_drops, "messages",
+      "cache control writes a full channel refused (lost)"),
     C("user_starts", starts, "programs", "user programs started on a QPU"),
     C("user_completions", completions, "programs", "user programs ended (QPURQCC)"),
     C("queue_overflows", overflows, "programs",
@@ -182,9 +193,40 @@ static void update_registers(struct vc4_v3d *s)
     s->stat_rfc = vc4_cle_read(&s->cle, V3D_RFC);
 }
 
+/* L2CACTL (Table 71) and SLCACTL (Table 72) act in the caches: the write goes to each. */
+static void send_cache_control(struct vc4_v3d *s, struct unit *u, uint32_t offset, uint32_t value)
+{
+    s->cache_control_writes++;
+    for (uint32_t i = 0; i < s->cache_ports; i++) {
+        if (!s->caches[i])
+            continue;
+        struct msg *m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+        struct cs_mmio *w = (struct cs_mmio *)m->payload;
+        memset(w, 0, sizeof *w);
+        w->op = CS_MMIO_WRITE;
+        w->offset = offset;
+        w->value = value;
+        if (!port_try_send(s->caches[i], m)) {
+            msg_free(unit_sim(u), m);
+            s->cache_control_drops++;
+        }
+    }
+}
+
 static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, uint32_t value)
 {
     switch (offset) {
+    case V3D_L2CACTL:
+        s->l2cactl = value & 7;
+        send_cache_control(s, u, offset, value);
+        break;
+    case V3D_SLCACTL:
+        s->slcactl = value;
+        send_cache_control(s, u, offset, value);
+        break;
+    case V3D_DBCFG:     /* kept; its fields are not modelled (GPU_FFT writes 0) */
+        s->dbcfg = value;
+        break;
     case V3D_SRQUA:
         s->srqua = value;
         break;
@@ -358,6 +400,7 @@ static int v3d_realize(struct unit *u, struct gt_error *err)
     s->host_reply = unit_port(u, "host_reply", 0);
     s->qpu = unit_port_array(u, "qpu", &s->qpus);
     s->qpu_done = unit_port_array(u, "qpu_done", &s->dones);
+    s->caches = unit_port_array(u, "caches", &s->cache_ports);
     if (s->qpus > VC4_MAX_QPUS || s->dones > VC4_MAX_QPUS)
         return gt_error_set(err, "%s: at most %u QPUs (SQRSV0/1 address 16)", unit_name(u),
                             VC4_MAX_QPUS);

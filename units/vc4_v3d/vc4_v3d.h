@@ -14,6 +14,9 @@
  *  - V3D_SQRSV0/1 (Tables 62, 63): four bits per QPU, bit 0 "Do not use for User Programs";
  *  - V3D_DBQITE / V3D_DBQITC (Tables 74, 73): a QPU's HOST_INT write latches its bit in DBQITC
  *    (write 1 to clear); an interrupt to the host is counted when its DBQITE bit is set;
+ *  - V3D_L2CACTL (Table 71) and V3D_SLCACTL (Table 72) are passed as CS_MMIO_WRITE on every
+ *    bound "caches" port (the L2C, units/vc4_l2, and the TMUs act on them); V3D_DBCFG is kept
+ *    (its fields are not modelled; GPU_FFT writes 0);
  *  - the scheduler: a queued user program starts on the lowest-numbered idle QPU that is not
  *    reserved against user programs, one start per cycle (the seed gives no order beyond the
  *    reservations [chosen]); the QPU reports its end, which counts in QPURQCC;
@@ -27,7 +30,9 @@
  *
  * Ports: "host" in (MSG_MMIO: CS_MMIO_WRITE of a V3D register offset, CS_MMIO_SYNC),
  * "host_reply" out (MSG_MMIO CS_MMIO_SYNC_DONE), "qpu"[n] out (QPU_IO_START to QPU n, an open
- * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes).
+ * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes),
+ * "caches"[n] out (optional, MSG_MMIO L2CACTL / SLCACTL writes; stats cache_control_writes,
+ * cache_control_drops).
  * Stats (control lists): bin_records, render_records, binning_flushes, frames, invalid_records,
  * wrong_list_records, semaphore_wait_cycles, cle_overflows, ct0cs, ct1cs, bfc, rfc.
  * The 3D pipeline the lists drive (PTB, setup, FEP, fragment shading, tile buffer) is
