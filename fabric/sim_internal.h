@@ -105,6 +105,7 @@ struct unit {
     uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
     bool created, realized;
     struct unit *host;              /* an inner unit's host (unit_create_inner), else NULL */
+    struct unit *inner;             /* the first unit this one runs inside it, else NULL */
 };
 
 struct msg_pool_class {

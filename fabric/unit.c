@@ -28,6 +28,7 @@ void *unit_state(const struct unit *u) { return u->state; }
 const char *unit_name(const struct unit *u) { return u->name; }
 const char *unit_kind(const struct unit *u) { return u->ops->kind; }
 const struct unit_ops *unit_ops_of(const struct unit *u) { return u->ops; }
+struct unit *unit_inner(const struct unit *host) { return host ? host->inner : NULL; }
 bool unit_is_placeholder(const struct unit *u) { return u->ops->placeholder; }
 uint32_t unit_id(const struct unit *u) { return u->id; }
 struct sim *unit_sim(const struct unit *u) { return u->sim; }
@@ -474,6 +475,8 @@ struct unit *unit_create_inner(struct unit *host, const struct unit_ops *ops, st
         return NULL;
     }
     u->created = true;
+    if (!host->inner)
+        host->inner = u;
     return u;
 }
 
@@ -481,6 +484,8 @@ void unit_destroy_inner(struct unit *inner)
 {
     if (!inner)
         return;
+    if (inner->host && inner->host->inner == inner)
+        inner->host->inner = NULL;
     if (inner->created && inner->ops->destroy)
         inner->ops->destroy(inner);
     free_port_arrays(inner);

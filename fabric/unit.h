@@ -275,6 +275,11 @@ struct unit *unit_create_inner(struct unit *host, const struct unit_ops *ops,
                                struct gt_error *err);
 void unit_destroy_inner(struct unit *inner);       /* runs destroy(); NULL is fine */
 
+/* The first unit `host` runs inside it (a co-simulation adapter's C model),
+ * or NULL: how a tool reads the C unit's results (om_written_surfaces) when an
+ * adapter stands in its place. */
+struct unit *unit_inner(const struct unit *host);
+
 /* Writes the counters of a unit's stat table to w, under w's prefix (what
  * sim_write_stats writes for each unit before its stats_derived()). */
 void unit_write_stat_table(struct unit *u, struct stats_writer *w);

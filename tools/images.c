@@ -64,14 +64,25 @@ uint8_t *images_surface_rgba8(struct sim *sim, const struct om_surface *s, uint6
     return rgba;
 }
 
+/* The real om a unit is: itself, or the C om a co-simulation adapter
+ * (om:rtl, om:lockstep) runs inside it; NULL for a placeholder or any other
+ * kind (a placeholder's state is not struct om: ASan, determinism suite). */
+static struct unit *om_of(struct unit *u)
+{
+    if (unit_ops_of(u) == &om_ops)
+        return u;
+    struct unit *inner = unit_inner(u);
+    return inner && unit_ops_of(inner) == &om_ops ? inner : NULL;
+}
+
 uint32_t images_surface_count(struct sim *sim)
 {
     uint32_t count = 0;
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
         struct unit *u = sim_unit(sim, i);
         const struct om_surface *list;
-        if (strcmp(unit_kind(u), "om") == 0)
-            count += om_written_surfaces(u, &list);
+        if (om_of(u))
+            count += om_written_surfaces(om_of(u), &list);
         else if (strcmp(unit_kind(u), "vc4_v3d") == 0 && !unit_is_placeholder(u)) {
             const struct vc4_written_surface *vc4;
             count += vc4_v3d_written_surfaces(u, &vc4);
@@ -95,12 +106,11 @@ int images_write(struct sim *sim, const char *dir, struct gt_error *err)
     int images = 0, rc = 0;
     for (uint32_t i = 0; i < sim_unit_count(sim) && rc == 0; i++) {
         struct unit *u = sim_unit(sim, i);
-        /* a placeholder named "om" (impl = "placeholder", configs/gen7-vlv.cfg)
-         * has no surfaces: its state is not struct om (ASan, determinism suite) */
-        if (strcmp(unit_kind(u), "om") != 0 || unit_is_placeholder(u))
+        struct unit *om = om_of(u);
+        if (!om)
             continue;
         const struct om_surface *list;
-        uint32_t n = om_written_surfaces(u, &list);
+        uint32_t n = om_written_surfaces(om, &list);
         for (uint32_t k = 0; k < n && rc == 0; k++) {
             const struct om_surface *s = &list[k];
             bool dup = false;

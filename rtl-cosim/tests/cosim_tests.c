@@ -2073,6 +2073,10 @@ static void om_frame_run(const struct om_frame *f)
         for (int i = 0; i < 3 && f->dumps[i]; i++)
             CU_ASSERT_EQUAL(sh("cmp -s %s/%s_c.%d.bin %s/%s_%s.%d.bin", d, f->name, i, d, f->name,
                                impls[k], i), 0);
+        /* the adapter's run writes the C om's images: the same PNGs and list */
+        CU_ASSERT_EQUAL(sh("test -s %s/%s_%s/images/images.json && diff -r %s/%s_c/images "
+                           "%s/%s_%s/images > /dev/null", d, f->name, impls[k], d, f->name, d,
+                           f->name, impls[k]), 0);
     }
     /* the dumps are the surfaces the C run drew */
     for (int i = 0; i < 3 && f->dumps[i]; i++) {
