@@ -394,3 +394,27 @@ struct hiz_block hiz_merge(uint32_t format, const struct hiz_block *a, const str
     hiz_block_note_write(&m, format, b->max);
     return m;
 }
+
+void ds_state_fold(const struct spec_3DSTATE_WM_DEPTH_STENCIL *v, const struct ds_buffers *b,
+                   struct ds_state *o)
+{
+    memset(o, 0, sizeof *o);
+    o->stencil_test = b->stencil_valid && v->StencilTestEnable;
+    o->stencil_write = b->stencil_valid && b->stencil_write && o->stencil_test &&
+                       v->StencilBufferWriteEnable;
+    o->depth_test = b->depth_surface && v->DepthTestEnable;
+    o->depth_write = b->depth_surface && b->depth_write && v->DepthBufferWriteEnable;
+    o->depth_function = v->DepthTestFunction;
+    o->double_sided = v->DoubleSidedStencilEnable;
+    o->front = (struct ds_face){ v->StencilTestFunction, v->StencilFailOp,
+                                 v->StencilPassDepthFailOp, v->StencilPassDepthPassOp,
+                                 (uint8_t)v->StencilTestMask, (uint8_t)v->StencilWriteMask,
+                                 (uint8_t)v->StencilReferenceValue };
+    o->back = (struct ds_face){ v->BackfaceStencilTestFunction, v->BackfaceStencilFailOp,
+                                v->BackfaceStencilPassDepthFailOp, v->BackfaceStencilPassDepthPassOp,
+                                (uint8_t)v->BackfaceStencilTestMask,
+                                (uint8_t)v->BackfaceStencilWriteMask,
+                                (uint8_t)v->BackfaceStencilReferenceValue };
+    o->min_depth = b->cc_valid ? b->cc_min : 1.0f;
+    o->max_depth = b->cc_valid ? b->cc_max : 0.0f;
+}

@@ -74,6 +74,7 @@
 #include <stdint.h>
 
 #include "fabric/memory.h"
+#include "spec_common.h"
 #include "units/common/tiling.h"
 
 enum ds_compare_function {
@@ -128,6 +129,21 @@ struct ds_state {
     struct ds_face front, back;
     float min_depth, max_depth;     /* CC viewport clamp (min > max: no clamp) */
 };
+
+/* What WM_INT folds 3DSTATE_WM_DEPTH_STENCIL's enables with: the depth and
+ * stencil buffers' presence and write enables, and the viewport's CC depth
+ * range (cc_valid false: no clamp). */
+struct ds_buffers {
+    bool depth_surface, depth_write;
+    bool stencil_valid, stencil_write;
+    bool cc_valid;
+    float cc_min, cc_max;
+};
+
+/* The effective state of WM_INT (seed 003 L15428-15468), shared by WM's
+ * early test and the pixel back end's late one. */
+void ds_state_fold(const struct spec_3DSTATE_WM_DEPTH_STENCIL *v, const struct ds_buffers *b,
+                   struct ds_state *o);
 
 /* Bytes per depth value of a format; 0 for a format not modelled. */
 uint32_t ds_depth_bytes(uint32_t format);

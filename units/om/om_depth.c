@@ -107,28 +107,17 @@ void om_depth_take_cc_viewport(struct om_depth *d, const float *min_max, bool va
 /* WM_INT's depth/stencil enables (L15428-15468), as WM folds them. */
 static void fold(const struct om_depth *d, uint32_t viewport, struct ds_state *o)
 {
-    const struct spec_3DSTATE_WM_DEPTH_STENCIL *v = &d->ds_packet;
-    bool depth_surface = d->surface_type != OM_SURFTYPE_NULL && d->depth.valid;
-    memset(o, 0, sizeof *o);
-    o->stencil_test = d->stencil.valid && v->StencilTestEnable;
-    o->stencil_write = d->stencil.valid && d->buffer_stencil_write && o->stencil_test &&
-                       v->StencilBufferWriteEnable;
-    o->depth_test = depth_surface && v->DepthTestEnable;
-    o->depth_write = depth_surface && d->buffer_write && v->DepthBufferWriteEnable;
-    o->depth_function = v->DepthTestFunction;
-    o->double_sided = v->DoubleSidedStencilEnable;
-    o->front = (struct ds_face){ v->StencilTestFunction, v->StencilFailOp,
-                                 v->StencilPassDepthFailOp, v->StencilPassDepthPassOp,
-                                 (uint8_t)v->StencilTestMask, (uint8_t)v->StencilWriteMask,
-                                 (uint8_t)v->StencilReferenceValue };
-    o->back = (struct ds_face){ v->BackfaceStencilTestFunction, v->BackfaceStencilFailOp,
-                                v->BackfaceStencilPassDepthFailOp, v->BackfaceStencilPassDepthPassOp,
-                                (uint8_t)v->BackfaceStencilTestMask,
-                                (uint8_t)v->BackfaceStencilWriteMask,
-                                (uint8_t)v->BackfaceStencilReferenceValue };
     uint32_t vp = viewport < OM_DEPTH_VIEWPORTS ? viewport : 0;
-    o->min_depth = d->cc_valid ? d->cc_min[vp] : 1.0f;
-    o->max_depth = d->cc_valid ? d->cc_max[vp] : 0.0f;
+    const struct ds_buffers buffers = {
+        .depth_surface = d->surface_type != OM_SURFTYPE_NULL && d->depth.valid,
+        .depth_write = d->buffer_write,
+        .stencil_valid = d->stencil.valid,
+        .stencil_write = d->buffer_stencil_write,
+        .cc_valid = d->cc_valid,
+        .cc_min = d->cc_min[vp],
+        .cc_max = d->cc_max[vp],
+    };
+    ds_state_fold(&d->ds_packet, &buffers, o);
 }
 
 float om_depth_source(const struct eu_thread_context *c, uint32_t x, uint32_t y)

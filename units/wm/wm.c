@@ -993,28 +993,17 @@ static bool for_om(uint32_t id)
 /* The depth/stencil enables (L15428-15468) into s->ds; not under WM_HZ_OP. */
 static void wm_int_depth_stencil(struct wm *s, uint32_t viewport)
 {
-    const struct spec_3DSTATE_WM_DEPTH_STENCIL *v = &s->ds_packet;
-    struct ds_state *d = &s->ds;
-    bool depth_surface = s->depth_surface_type != WM_SURFTYPE_NULL && s->depth.valid;
-    d->stencil_test = s->stencil.valid && v->StencilTestEnable;
-    d->stencil_write = s->stencil.valid && s->depth_buffer_stencil_write && d->stencil_test &&
-                       v->StencilBufferWriteEnable;
-    d->depth_test = depth_surface && v->DepthTestEnable;
-    d->depth_write = depth_surface && s->depth_buffer_write && v->DepthBufferWriteEnable;
-    d->depth_function = v->DepthTestFunction;
-    d->double_sided = v->DoubleSidedStencilEnable;
-    d->front = (struct ds_face){ v->StencilTestFunction, v->StencilFailOp,
-                                 v->StencilPassDepthFailOp, v->StencilPassDepthPassOp,
-                                 (uint8_t)v->StencilTestMask, (uint8_t)v->StencilWriteMask,
-                                 (uint8_t)v->StencilReferenceValue };
-    d->back = (struct ds_face){ v->BackfaceStencilTestFunction, v->BackfaceStencilFailOp,
-                                v->BackfaceStencilPassDepthFailOp, v->BackfaceStencilPassDepthPassOp,
-                                (uint8_t)v->BackfaceStencilTestMask,
-                                (uint8_t)v->BackfaceStencilWriteMask,
-                                (uint8_t)v->BackfaceStencilReferenceValue };
     uint32_t vp = viewport < WM_VIEWPORTS ? viewport : 0;
-    d->min_depth = s->cc_viewport_valid ? s->cc_min[vp] : 1.0f;
-    d->max_depth = s->cc_viewport_valid ? s->cc_max[vp] : 0.0f;
+    const struct ds_buffers buffers = {
+        .depth_surface = s->depth_surface_type != WM_SURFTYPE_NULL && s->depth.valid,
+        .depth_write = s->depth_buffer_write,
+        .stencil_valid = s->stencil.valid,
+        .stencil_write = s->depth_buffer_stencil_write,
+        .cc_valid = s->cc_viewport_valid,
+        .cc_min = s->cc_min[vp],
+        .cc_max = s->cc_max[vp],
+    };
+    ds_state_fold(&s->ds_packet, &buffers, &s->ds);
 }
 
 /* WM_INT::Pixel Shader Kill Pixel (L15298-15317; chroma key not modelled). */
