@@ -27,6 +27,7 @@ struct step {
 struct feeder {
     struct port *out, *control;
     struct step script[MAX_SCRIPT];
+    int malformed[MAX_SCRIPT];  /* 1: an MMIO on the request port; 2: an MMIO sync on control */
     unsigned count, next;
 };
 
@@ -56,7 +57,17 @@ static enum unit_activity feeder_tick(struct unit *u)
     while (f->next < f->count && f->script[f->next].cycle <= unit_cycle(u)) {
         const struct step *s = &f->script[f->next];
         struct msg *m;
-        if (s->control) {
+        if (f->malformed[f->next]) {
+            m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
+            struct cs_mmio *w = (struct cs_mmio *)m->payload;
+            memset(w, 0, sizeof *w);
+            w->op = CS_MMIO_SYNC;
+            w->offset = VC4_L2CACTL;
+            if (!port_try_send(f->malformed[f->next] == 2 ? f->control : f->out, m)) {
+                msg_free(unit_sim(u), m);
+                CU_FAIL("feeder send refused");
+            }
+        } else if (s->control) {
             m = msg_alloc(unit_sim(u), MSG_MMIO, sizeof(struct cs_mmio));
             struct cs_mmio *w = (struct cs_mmio *)m->payload;
             memset(w, 0, sizeof *w);
@@ -72,7 +83,7 @@ static enum unit_activity feeder_tick(struct unit *u)
             q->bytes = 64;
             q->op = MEMREQ_READ;
         }
-        if (!port_try_send(s->control ? f->control : f->out, m)) {
+        if (!f->malformed[f->next] && !port_try_send(s->control ? f->control : f->out, m)) {
             msg_free(unit_sim(u), m);
             CU_FAIL("feeder send refused");
         }
@@ -418,11 +429,31 @@ static void test_tmu_fills_through_l2(void)
     sim_destroy(sim);
 }
 
+/* Bad input: an MMIO message on a request port and an MMIO sync on the control port are
+ * counted and dropped; the good request behind them is still answered, as a miss. */
+static void test_malformed_messages(void)
+{
+    struct rig r = rig_new();
+    r.feeder->script[0] = (struct step){ 10, 0, 0 };
+    r.feeder->malformed[0] = 1;
+    r.feeder->script[1] = (struct step){ 11, 0, 0 };
+    r.feeder->malformed[1] = 2;
+    r.feeder->script[2] = (struct step){ 20, 3 * LINE, 0 };
+    r.feeder->count = 3;
+    run(&r);
+    CU_ASSERT_EQUAL(r.catcher->count, 1);
+    CU_ASSERT_EQUAL(r.catcher->hit[2], 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.bad_messages"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.misses"), 1);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "LRU hits and misses and their latencies", test_hits_misses_and_latency },
     { "SDRAM bandwidth shared by misses", test_sdram_bandwidth },
     { "L2CACTL clear, disable, enable", test_l2cactl },
     { "TMU cache misses filled through the L2", test_tmu_fills_through_l2 },
+    { "malformed messages counted and dropped", test_malformed_messages },
     { 0 }
 };
 TEST_SUITE(vc4_l2, cases);
