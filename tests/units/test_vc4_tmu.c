@@ -390,11 +390,33 @@ static void test_decode_and_unsupported(void)
     sim_destroy(r.sim);
 }
 
+/* Bad input: a texture whose base lies beyond the machine's 64 MB reads 0 for every
+ * element, counted, and the QPU still gets its answer (seed 002 gives no fault path). */
+static void test_texture_beyond_memory(void)
+{
+    struct rig r = rig_new();
+    uint32_t q[2] = { param0(0x3f000000u, false, VC4_TEX_RGBA8888),
+                      param1(16, 16, 0, 0, 0, 0, VC4_TEX_RGBA8888) };
+    float s[16], t[16];
+    for (unsigned i = 0; i < 16; i++) {
+        s[i] = (i + 0.5f) / 16.0f;
+        t[i] = 0.5f;
+    }
+    script_lookup(&r, q, 2, s, t, NULL, 0);
+    run(&r);
+    CU_ASSERT_EQUAL_FATAL(r.catcher->count, 1);
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(r.catcher->value[0][i], 0u);
+    CU_ASSERT(probe_stat(r.sim, "tmu.lookups_beyond_memory") >= 16);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "T-format RGBA8888, nearest at texel centres", test_t_format_nearest },
     { "LT RGB565: repeat, mirror, clamp, border, bilinear", test_lt_565_wraps_and_bilinear },
     { "cube map faces by major axis", test_cube_faces },
     { "config decode, layouts, unsupported type", test_decode_and_unsupported },
+    { "a texture beyond memory reads 0, counted", test_texture_beyond_memory },
     { 0 }
 };
 TEST_SUITE(vc4_tmu, cases);
