@@ -22,8 +22,9 @@ seed_dir() {    # target -> directory of seeds, made once
             zcat "tests/data/traces/$c.aub.gz" | head -c 65536 > "$d/$c.head.aub"
         done
         cp tests/data/traces/byt_compute.aub.gz "$d/" ;;
-    cs_batch)   # compute batches only: the 3D ones hang the VS (fuzz/known-findings/)
-        cp tests/data/traces/skl_compute.batch.*.bin tests/data/traces/bdw_compute.batch.*.bin "$d/" ;;
+    cs_batch)
+        cp tests/data/traces/skl_compute.batch.*.bin tests/data/traces/bdw_compute.batch.*.bin \
+           tests/data/traces/skl_tri.batch.*.bin tests/data/traces/bdw_tri.batch.*.bin "$d/" ;;
     config)
         cp configs/*.cfg "$d/"
         cp configs/fragments/*.cfg "$d/" ;;

@@ -6,9 +6,13 @@
  * after the model logged an error about the input), never hang silently;
  * crashes and sanitizer reports show under `make test-san`.
  *   machine/   AUB captures played on the small Gen9 machine (fuzz_machine)
- * Ring-dword inputs of fuzz_cs_batch would go to cs_batch/, wrapped with
- * fuzz_write_ring_capture (feed(target, 1)); its one finding so far is not
- * fixed yet (fuzz/known-findings/README.md). */
+ *   cs_batch/  ring dwords of fuzz_cs_batch, wrapped with
+ *              fuzz_write_ring_capture (feed(target, 1)): the 3D batches of
+ *              skl_tri and bdw_tri with no memory behind their state, whose
+ *              VS thread is killed on an instruction fetch fault; the VS
+ *              waited forever for its end until the EU reported killed
+ *              threads to the unit that tells their stage
+ *              (units/eu/eu_schedule.c end_thread). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +74,14 @@ static void test_machine_findings(void)
     CU_ASSERT_TRUE(feed("machine", 0) > 0);
 }
 
+static void test_cs_batch_findings(void)
+{
+    CU_ASSERT_TRUE(feed("cs_batch", 1) > 0);
+}
+
 static const struct test_case cases[] = {
     { "machine findings stop cleanly", test_machine_findings },
+    { "cs_batch findings stop cleanly", test_cs_batch_findings },
     { 0 }
 };
 TEST_SUITE(fuzz_regressions, cases);

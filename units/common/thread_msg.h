@@ -205,6 +205,11 @@ enum eu_send_flags {
     EU_SEND_SENDC = 4,
     EU_SEND_DST_NULL = 8,
     EU_SEND_SPLIT = 16,
+    /* With EU_SEND_EOT: the EU ended the thread for bad programming (illegal
+     * instruction, instruction fetch fault, instruction limit) before its own
+     * EOT; the message carries no data and the receiver only does the thread
+     * end's bookkeeping (units/eu/eu_schedule.c end_thread). */
+    EU_SEND_THREAD_KILLED = 32,
 };
 
 struct eu_send_msg {

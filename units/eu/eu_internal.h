@@ -29,6 +29,8 @@
 #define EU_WRITEBACK_PORTS_MADE 4
 #define EU_SFID_GATEWAY 3
 #define EU_SFID_TS 7
+#define EU_SFID_RENDER_CACHE 5  /* Gen7-Gen9 (reference/eu sfid tables) */
+#define EU_SFID_URB 6
 /* Line requests in flight: one per waiting thread, and up to as many prefetches. */
 #define EU_FETCH_ENTRIES (2 * EU_MAX_THREADS)
 #define NEVER UINT64_MAX

@@ -91,22 +91,32 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
                  : st == EU_THREAD_FETCH_FAULT ? "instruction fetch fault"
                  : "max_thread_instructions exceeded");
     }
-    /* A GPGPU thread ended for bad programming sends no EOT of its own: the
-     * EU tells the thread spawner (SFID 7) that it is gone, so the group's
-     * resources are freed and the front end does not wait for it forever. */
-    if (st != EU_THREAD_OK && sl->ctx.valid && !sl->pending_msg &&
-        port_is_bound(s->sfid[EU_SFID_TS])) {
+    /* A thread ended for bad programming sends no EOT of its own, and the
+     * unit that tells its dispatcher it is over would wait for it forever
+     * (a VS holding its state for a thread killed on a fetch fault hung the
+     * pipeline: fuzz finding cs_batch-*-vf-vs-hang). The EU sends that unit
+     * an EOT marked EU_SEND_THREAD_KILLED in the thread's place: the thread
+     * spawner (SFID 7) for GPGPU threads, the URB (SFID 6) for the geometry,
+     * clip and setup stages' threads, the render cache (SFID 5) for pixel
+     * threads. The hardware's behaviour after such a fault is not in the
+     * seeds; this keeps the rest of the pipeline running, counted. */
+    uint32_t killed_sfid = sl->ffid == FFID_GPGPU ? EU_SFID_TS
+                         : sl->ffid == FFID_PS ? EU_SFID_RENDER_CACHE
+                         : sl->ffid != FFID_NONE && sl->ffid < FFID_COUNT ? EU_SFID_URB
+                         : EU_SFID_PORTS;
+    if (st != EU_THREAD_OK && sl->ctx.valid && !sl->pending_msg && killed_sfid < EU_SFID_PORTS &&
+        port_is_bound(s->sfid[killed_sfid])) {
         struct msg *m = msg_alloc(unit_sim(u), MSG_SEND, sizeof(struct eu_send_msg));
         struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
-        p->sfid = EU_SFID_TS;
+        p->sfid = (uint8_t)killed_sfid;
         p->slot = (uint8_t)i;
-        p->flags = EU_SEND_EOT | EU_SEND_DST_NULL;
+        p->flags = EU_SEND_EOT | EU_SEND_DST_NULL | EU_SEND_THREAD_KILLED;
         p->ffid = sl->ffid;
         p->ctx = sl->ctx;
         m->tag = i;
-        if (!port_try_send(s->sfid[EU_SFID_TS], m)) {
+        if (!port_try_send(s->sfid[killed_sfid], m)) {
             sl->pending_msg = m;
-            sl->pending_port = s->sfid[EU_SFID_TS];
+            sl->pending_port = s->sfid[killed_sfid];
             sl->blocked_send = true;
             s->pending_msgs++;
         }

@@ -91,7 +91,7 @@ struct om {
     /* stats */
     uint64_t messages, rt_write[5], rt_reads, pixels_written, pixels_blended, pixels_logic_op;
     uint64_t pixels_discarded, fast_clear_blocks, fast_clear_pixels, resolve_messages;
-    uint64_t unsupported_messages, unsupported_formats, out_of_bounds, page_faults;
+    uint64_t unsupported_messages, unsupported_formats, out_of_bounds, page_faults, killed_thread_ends;
     uint64_t bad_messages, bad_state, state_read_failures, no_positions, thread_ends;
     uint64_t dither_ignored, busy_cycles, lines, l3_replies, stall_writeback, draws;
     uint64_t lines_dropped;
@@ -152,6 +152,8 @@ static const struct stat_desc om_stats[] = {
     C("fast_clear_pixels", fast_clear_pixels, "pixels", "RT pixels filled by fast clears"),
     C("resolve_messages", resolve_messages, "messages",
       "RT writes of resolve passes (nothing written: CCS/MCS not modelled)"),
+    C("killed_thread_ends", killed_thread_ends, "threads",
+      "pixel threads the EU ended for bad programming before their EOT write (WM is told)"),
     C("unsupported_messages", unsupported_messages, "messages",
       "messages not modelled (zeros returned when a reply is due)"),
     C("unsupported_formats", unsupported_formats, "messages",
@@ -1112,7 +1114,9 @@ static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *
                            (enum gpu_address_space_format)p->ctx.space_format, p->ctx.space_root);
     uint32_t pixels = 0;
     uint32_t type = desc_rc_msg_type(p->desc);
-    if (p->sfid != 5 && p->sfid != 0) {
+    if (p->flags & EU_SEND_THREAD_KILLED) {
+        s->killed_thread_ends++;        /* no pixels: only the thread's end reaches WM */
+    } else if (p->sfid != 5 && p->sfid != 0) {
         s->unsupported_messages++;
     } else if (type == RC_RT_WRITE) {
         pixels = rt_write(&a, p, nregs);

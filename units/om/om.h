@@ -88,7 +88,8 @@
  *        (unmapped RT memory: the pixel is dropped), bad_messages, bad_state,
  *        state_read_failures, no_positions, thread_ends, dither_ignored,
  *        busy_cycles, lines, l3_replies, stall.writeback, draws, late.* (late
- *        depth/stencil), untracked_threads.
+ *        depth/stencil), untracked_threads, killed_thread_ends (a pixel
+ *        thread the EU killed before its EOT: its end still reaches WM).
  * Multisampling: the covered samples of each pixel (WM's sample masks in the
  * thread context, thread_msg.h) are the only ones written; a multisampled RT's
  * fast clear scales by 8 x 2 (2x/4x), 2 x 2 (8x), 1 x 2 (16x) pixels a clear

@@ -99,6 +99,8 @@ static const struct stat_desc urb_stats[] = {
     C("bad_messages", bad_messages, "messages", "malformed messages or programming"),
     C("unsupported", unsupported, "messages", "reserved opcodes and other generations' forms"),
     C("eot_not_on_write", eot_not_on_write, "messages", "EOT on a read or an atomic"),
+    C("killed_thread_ends", killed_thread_ends, "threads",
+      "threads the EU ended for bad programming before their EOT write (their stage is told)"),
     C("eot_notified", eot_notified, "threads", "EOT writes whose stage was told the thread ended"),
     C("eot_unrouted", eot_unrouted, "threads",
       "EOT writes with no stage linked at their FFID's eot_<stage> port (nobody told)"),
@@ -613,7 +615,10 @@ static void take_send(struct urb *s, struct unit *u, uint32_t eu, struct msg *m)
         regs = w->regs;
     }
     struct urb_lines lines = { 0 };
-    urb_execute_send(s, u, p, (uint32_t)p->mlen + p->ex_mlen, regs, p->rlen, &lines);
+    if (p->flags & EU_SEND_THREAD_KILLED)
+        s->killed_thread_ends++;        /* no data: only the end is reported */
+    else
+        urb_execute_send(s, u, p, (uint32_t)p->mlen + p->ex_mlen, regs, p->rlen, &lines);
     struct msg *end = NULL;
     uint32_t end_port = 0;
     if (p->flags & EU_SEND_EOT) {

@@ -70,7 +70,7 @@
  *        refused_allocations, bad_handles, reprogrammed_in_use,
  *        entries_in_use_peak.<client>, stall_cycles.<client> (added when a
  *        wait ends), ff_reads, ff_writes, send.<form>, out_of_bounds,
- *        bad_messages, unsupported, eot_not_on_write, eot_notified,
+ *        bad_messages, unsupported, eot_not_on_write, killed_thread_ends, eot_notified,
  *        eot_unrouted, lines, l3_stalls,
  *        reply_stalls, state.urb, state.push_constant_alloc, state.ignored,
  *        check.overlaps, check.beyond_urb, check.entry_count_rule,

@@ -87,7 +87,7 @@ struct urb {
     uint64_t peak[URB_CLIENT_COUNT], stall[URB_CLIENT_COUNT];
     uint64_t ff_reads, ff_writes;
     uint64_t write_hword, write_oword, read_hword, read_oword, simd8_write, simd8_read, atomics;
-    uint64_t out_of_bounds, bad_messages, unsupported, eot_not_on_write;
+    uint64_t out_of_bounds, bad_messages, unsupported, eot_not_on_write, killed_thread_ends;
     uint64_t eot_notified, eot_unrouted;
     uint64_t lines, l3_stalls, reply_stalls, l3_replies;
     uint64_t state_urb, state_push, state_ignored;
