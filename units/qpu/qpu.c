@@ -10,9 +10,9 @@
 #include "units/common/vc4_io.h"
 
 /* The shared functions a QPU talks to, one output and one result port each. */
-enum qpu_function { FN_SFU, FN_VPM, FN_SYNC, FN_TMU0, FN_TMU1, FN_COUNT };
+enum qpu_function { FN_SFU, FN_VPM, FN_SYNC, FN_TMU0, FN_TMU1, FN_TLB, FN_COUNT };
 
-static const char *const fn_name[FN_COUNT] = { "sfu", "vpm", "sync", "tmu0", "tmu1" };
+static const char *const fn_name[FN_COUNT] = { "sfu", "vpm", "sync", "tmu0", "tmu1", "tlb" };
 
 /* What a function's next answer is for (answers come in request order per function). */
 enum expect { EXPECT_R4, EXPECT_READ, EXPECT_GRANT };
@@ -32,7 +32,8 @@ struct outgoing {
 };
 
 /* Causes of a held issue, for the stall counters. */
-enum stall_cause { STALL_NONE, STALL_SEND, STALL_R4, STALL_VPM, STALL_SYNC, STALL_TMU, STALL_COUNT };
+enum stall_cause { STALL_NONE, STALL_SEND, STALL_R4, STALL_VPM, STALL_SYNC, STALL_TMU, STALL_TLB,
+                   STALL_COUNT };
 
 /* Restrictions that span instructions (002 @88994, notes §3.10), counted. */
 enum restriction {
@@ -91,6 +92,7 @@ struct qpu {
     bool reads_requested;
     unsigned read_slot;         /* the read being requested (its answer's slot) */
     uint32_t read_value[2][QPU_LANES];
+    uint32_t read_c[2][QPU_LANES];  /* VARYING_READ answers: the C coefficient (to r5) */
     uint64_t next_issue;        /* cycle the instruction may issue at */
     enum stall_cause stall;
     /* outstanding answers */
@@ -113,7 +115,23 @@ struct qpu {
     uint64_t uniforms, uniform_overruns, uniform_faults, thread_switches_ignored;
     uint64_t host_interrupts, breakpoints, sfu_writes, vpm_accesses, sync_accesses;
     uint64_t tmu_accesses, bad_messages, unexpected_results, semaphore_ops, expect_overflow;
+    /* work by program kind (enum qpu_program_kind): utilisation by shader kind */
+    uint64_t programs_by_kind[QPU_KIND_COUNT], instructions_by_kind[QPU_KIND_COUNT];
+    uint64_t busy_by_kind[QPU_KIND_COUNT];
+    uint64_t tlb_accesses, varying_reads, scoreboard_signals, thread_switches;
 };
+
+static bool is_fragment(const struct qpu *s)
+{
+    return s->program.kind == QPU_KIND_FRAGMENT;
+}
+
+static int io_read_function(const struct qpu *s, unsigned raddr);
+
+static unsigned program_kind(const struct qpu *s)
+{
+    return s->program.kind < QPU_KIND_COUNT ? s->program.kind : QPU_KIND_USER;
+}
 
 static const struct param_desc qpu_params[] = {
     PARAM_U32_FIELD("qpu_number", struct qpu, qpu_number, 0, 0, 15,
@@ -167,6 +185,12 @@ static const struct port_desc qpu_ports[] = {
       .flags = PORT_OPTIONAL, .help = "TMU0 data (to r4)" },
     { .name = "tmu1_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
       .flags = PORT_OPTIONAL, .help = "TMU1 data (to r4)" },
+    { .name = "tlb", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
+      .help = "fragment shaders: varying, pixel coordinate and MS flag reads, TLB writes, "
+              "colour loads and scoreboard signals (to v3d's FEP and tile buffer)" },
+    { .name = "tlb_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
+      .flags = PORT_OPTIONAL, .help = "varyings (with C to r5), coordinates, flags, colour "
+              "loads (to r4)" },
     PORT_END
 };
 
@@ -181,6 +205,36 @@ static const struct stat_desc qpu_stats[] = {
     C("stall.vpm", stall_cycles[STALL_VPM], "cycles", "issue held for a VPM read or DMA wait"),
     C("stall.sync", stall_cycles[STALL_SYNC], "cycles", "issue held for the mutex or a semaphore"),
     C("stall.tmu", stall_cycles[STALL_TMU], "cycles", "issue held for the TMU"),
+    C("stall.tlb", stall_cycles[STALL_TLB], "cycles",
+      "issue held for a varying, coordinate or flag read from the FEP/TLB"),
+    C("programs.user", programs_by_kind[QPU_KIND_USER], "programs", "user programs run"),
+    C("programs.fragment", programs_by_kind[QPU_KIND_FRAGMENT], "programs",
+      "fragment shader threads run"),
+    C("programs.vertex", programs_by_kind[QPU_KIND_VERTEX], "programs", "vertex shaders run"),
+    C("programs.coordinate", programs_by_kind[QPU_KIND_COORDINATE], "programs",
+      "coordinate shaders run"),
+    C("instructions.user", instructions_by_kind[QPU_KIND_USER], "instructions",
+      "instructions of user programs"),
+    C("instructions.fragment", instructions_by_kind[QPU_KIND_FRAGMENT], "instructions",
+      "instructions of fragment shaders"),
+    C("instructions.vertex", instructions_by_kind[QPU_KIND_VERTEX], "instructions",
+      "instructions of vertex shaders"),
+    C("instructions.coordinate", instructions_by_kind[QPU_KIND_COORDINATE], "instructions",
+      "instructions of coordinate shaders"),
+    C("busy_cycles.user", busy_by_kind[QPU_KIND_USER], "cycles", "issue cycles of user programs"),
+    C("busy_cycles.fragment", busy_by_kind[QPU_KIND_FRAGMENT], "cycles",
+      "issue cycles of fragment shaders (utilisation by shader kind)"),
+    C("busy_cycles.vertex", busy_by_kind[QPU_KIND_VERTEX], "cycles",
+      "issue cycles of vertex shaders"),
+    C("busy_cycles.coordinate", busy_by_kind[QPU_KIND_COORDINATE], "cycles",
+      "issue cycles of coordinate shaders"),
+    C("tlb_accesses", tlb_accesses, "accesses",
+      "fragment shader TLB writes and loads, pixel coordinate and flag reads"),
+    C("varying_reads", varying_reads, "reads", "VARYING_READs of fragment shaders"),
+    C("scoreboard_signals", scoreboard_signals, "signals",
+      "Wait for Scoreboard / Scoreboard Unlock signals passed to the TLB"),
+    C("thread_switches", thread_switches, "signals",
+      "thread switch signals of fragment shaders (sig 2, 6)"),
     C("restriction.regfile_read_after_write", restrictions[R_REGFILE_RAW], "instructions",
       "reads of a regfile location written by the previous instruction (002 @88994)"),
     C("restriction.r4_read_too_soon", restrictions[R_R4_TOO_SOON], "instructions",
@@ -203,7 +257,7 @@ static const struct stat_desc qpu_stats[] = {
       "instructions the decoder flags (reserved codes, forbidden combinations; vc4_illegal)"),
     C("io_unbound", io_unbound, "accesses", "I/O to a function whose port is not linked"),
     C("unsupported_io", unsupported_io, "accesses",
-      "TLB, varyings and signals not modelled for user programs (reads answer 0)"),
+      "TLB, varyings and signals in programs that are not fragment shaders (reads answer 0)"),
     C("watchdog_kills", watchdog_kills, "programs", "programs stopped by the watchdog"),
     C("fetch_faults", fetch_faults, "programs", "programs ended by a fetch beyond memory"),
     C("uniforms", uniforms, "words", "uniforms read"),
@@ -393,7 +447,6 @@ static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bo
 {
     struct io_context *c = ctx;
     struct qpu *s = c->s;
-    (void)c_coefficient;
     (void)file_b;
     if (raddr == VC4_RADDR_A_UNIFORM_READ) {
         uint32_t v = pop_uniform(s, c->u, state->uniform_address);
@@ -402,9 +455,11 @@ static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bo
         c->uniform_reads++;
         return;
     }
-    if (raddr >= VC4_RADDR_A_VPM_READ && raddr <= VC4_RADDR_A_MUTEX_ACQUIRE) {
+    if (io_read_function(s, raddr) >= 0) {
         if (s->reads_used < s->reads_needed) {
             memcpy(value, s->read_value[s->reads_used], sizeof(uint32_t) * QPU_LANES);
+            if (raddr == VC4_RADDR_A_VARYING_READ)
+                memcpy(c_coefficient, s->read_c[s->reads_used], sizeof(uint32_t) * QPU_LANES);
             s->reads_used++;
         }
         return;
@@ -481,7 +536,14 @@ static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool fi
         request(s, u, fn, -1, QPU_IO_WRITE, waddr, file_b, value, lanes, pops ? &uniform : NULL);
         return;
     }
-    /* 41-47: coordinates, MS flags, TLB (fragment shaders) */
+    /* 43-47: the TLB (fragment shaders, to v3d's tile buffer in request order) */
+    if (is_fragment(s) && waddr >= VC4_WADDR_A_TLB_STENCIL_SETUP &&
+        waddr <= VC4_WADDR_A_TLB_ALPHA_MASK) {
+        s->tlb_accesses++;
+        request(s, u, FN_TLB, -1, QPU_IO_WRITE, waddr, file_b, value, lanes, NULL);
+        return;
+    }
+    /* 41-42 (coordinates, MS flags), and the TLB in programs that are not fragment shaders */
     s->unsupported_io++;
     note(s, u, 28, "write to a TLB or fragment-shader register (not modelled, dropped)");
 }
@@ -496,6 +558,8 @@ static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
         return;
     case VC4_SIG_THREAD_SWITCH:
     case VC4_SIG_LAST_THREAD_SWITCH:
+        if (is_fragment(s))
+            s->thread_switches++;
         s->thread_switches_ignored++;
         return;
     case VC4_SIG_PROGRAM_END:
@@ -510,7 +574,29 @@ static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
             memset(state->acc[4], 0, sizeof state->acc[4]);
         return;
     }
-    default:    /* scoreboard, TLB colour/coverage/alpha loads */
+    case VC4_SIG_WAIT_SCOREBOARD:
+    case VC4_SIG_SCOREBOARD_UNLOCK:
+        if (!is_fragment(s))
+            break;
+        s->scoreboard_signals++;
+        request(s, c->u, FN_TLB, -1, QPU_IO_SIGNAL, sig, false, NULL, 0xffff, NULL);
+        return;
+    case VC4_SIG_COLOR_LOAD:
+    case VC4_SIG_COLOR_LOAD_END:
+    case VC4_SIG_COVERAGE_LOAD:
+    case VC4_SIG_ALPHA_MASK_LOAD:
+        if (!is_fragment(s))
+            break;
+        s->tlb_accesses++;
+        if (request(s, c->u, FN_TLB, EXPECT_R4, QPU_IO_SIGNAL, sig, false, NULL, 0xffff, NULL))
+            s->r4_pending++;
+        else
+            memset(state->acc[4], 0, sizeof state->acc[4]);
+        return;
+    default:
+        break;
+    }
+    {   /* scoreboard, TLB colour/coverage/alpha loads outside fragment shaders */
         s->unsupported_io++;
         note(s, c->u, 29, "TLB or scoreboard signal in a program (not modelled)");
         return;
@@ -562,12 +648,16 @@ static bool reads_raddr_b(const struct vc4_qpu_instr *in)
     return in->format == VC4_FORMAT_ALU;
 }
 
-static int io_read_function(unsigned raddr)
+static int io_read_function(const struct qpu *s, unsigned raddr)
 {
     if (raddr >= VC4_RADDR_A_VPM_READ && raddr <= VC4_RADDR_A_VPM_LD_WAIT)
         return FN_VPM;
     if (raddr == VC4_RADDR_A_MUTEX_ACQUIRE)
         return FN_SYNC;
+    /* fragment shaders: the FEP's varyings, pixel coordinates and flags (Table 14) */
+    if (is_fragment(s) && (raddr == VC4_RADDR_A_VARYING_READ ||
+                           raddr == VC4_RADDR_A_X_PIXEL_COORD || raddr == VC4_RADDR_A_MS_FLAGS))
+        return FN_TLB;
     return -1;
 }
 
@@ -681,11 +771,13 @@ static void end_program(struct qpu *s, struct unit *u, uint32_t status)
 {
     report_program(s, u, QPU_IO_PROGRAM_END, status, 0);
     s->programs++;
+    s->programs_by_kind[program_kind(s)]++;
     s->running = false;
     s->fetched = false;
 }
 
-static void start_program(struct qpu *s, struct unit *u, const struct qpu_program *p)
+static void start_program(struct qpu *s, struct unit *u, const struct qpu_program *p,
+                          const struct qpu_fragment_start *fragment)
 {
     if (p->qpu < 16)
         s->qpu_number = p->qpu;     /* the scheduler's number for this QPU */
@@ -693,6 +785,13 @@ static void start_program(struct qpu *s, struct unit *u, const struct qpu_progra
     s->st.pc = p->pc;
     s->st.uniform_address = p->uniforms;
     s->program = *p;
+    if (fragment) {
+        /* the FEP's W and Z for the new thread: 15-A W, 15-B Z (Table 29, @56274) */
+        for (unsigned i = 0; i < QPU_LANES; i++) {
+            s->st.regfile_a[15][i] = fragment->w[i];
+            s->st.regfile_b[15][i] = fragment->z[i];
+        }
+    }
     s->program_instructions = 0;
     s->ending = 0;
     s->noswap = false;
@@ -736,6 +835,7 @@ static void take_result(struct qpu *s, int fn, struct msg *m)
     case EXPECT_READ:
         if (slot < 2 && s->reads_have < 2) {
             memcpy(s->read_value[slot], r->value, sizeof r->value);
+            memcpy(s->read_c[slot], r->c_coefficient, sizeof r->c_coefficient);
             s->reads_have++;
         }
         break;
@@ -754,7 +854,8 @@ static void hold(struct qpu *s, enum stall_cause cause)
 
 static enum stall_cause fn_stall(int fn)
 {
-    return fn == FN_VPM ? STALL_VPM : fn == FN_SYNC ? STALL_SYNC : STALL_TMU;
+    return fn == FN_VPM ? STALL_VPM : fn == FN_SYNC ? STALL_SYNC : fn == FN_TLB ? STALL_TLB
+                                                                                 : STALL_TMU;
 }
 
 /* Tries to issue the next instruction; true when it did. */
@@ -783,10 +884,11 @@ static bool issue(struct qpu *s, struct unit *u)
         s->reads_requested = false;
         const struct vc4_qpu_instr *in = &s->in;
         if (is_alu(in)) {
-            int fa = in->raddr_a >= 32 ? io_read_function(in->raddr_a) : -1;
+            int fa = in->raddr_a >= 32 ? io_read_function(s, in->raddr_a) : -1;
             if (fa >= 0)
                 s->reads[s->reads_needed++] = (struct pending_read){ fa, in->raddr_a, false };
-            int fb = reads_raddr_b(in) && in->raddr_b >= 32 ? io_read_function(in->raddr_b) : -1;
+            int fb = reads_raddr_b(in) && in->raddr_b >= 32 ? io_read_function(s, in->raddr_b)
+                                                            : -1;
             if (fb >= 0)
                 s->reads[s->reads_needed++] = (struct pending_read){ fb, in->raddr_b, true };
         }
@@ -797,13 +899,18 @@ static bool issue(struct qpu *s, struct unit *u)
             struct pending_read *r = &s->reads[k];
             if (r->fn == FN_VPM)
                 s->vpm_accesses++;
+            else if (r->fn == FN_TLB)
+                s->tlb_accesses++;
             else
                 s->sync_accesses++;
+            if (r->fn == FN_TLB && r->raddr == VC4_RADDR_A_VARYING_READ)
+                s->varying_reads++;
             s->read_slot = k;
             if (!request(s, u, r->fn, EXPECT_READ, QPU_IO_READ, r->raddr, r->file_b, NULL,
                          0xffff, NULL) && s->reads_have < 2) {
                 /* unlinked: answered 0 here */
                 memset(s->read_value[k], 0, sizeof s->read_value[0]);
+                memset(s->read_c[k], 0, sizeof s->read_c[0]);
                 s->reads_have++;
             }
         }
@@ -830,6 +937,8 @@ static bool issue(struct qpu *s, struct unit *u)
     s->program_instructions++;
     s->instructions++;
     s->busy_cycles += s->cycles_per_instruction;
+    s->instructions_by_kind[program_kind(s)]++;
+    s->busy_by_kind[program_kind(s)] += s->cycles_per_instruction;
     if (in->illegal) {
         s->illegal_instructions++;
         note(s, u, 31, "instruction with a reserved code or forbidden combination (vc4_illegal)");
@@ -882,8 +991,13 @@ static enum unit_activity qpu_tick(struct unit *u)
     flush_outbox(s);
     if (!s->running && s->start && !s->outbox_count && (m = port_pop(s->start)) != NULL) {
         const struct qpu_program *p = (const struct qpu_program *)m->payload;
-        if (m->kind == MSG_QPU_IO && m->size >= sizeof *p && p->op == QPU_IO_START)
-            start_program(s, u, p);
+        if (m->kind == MSG_QPU_IO && m->size >= sizeof *p && p->op == QPU_IO_START) {
+            bool fragment = p->kind == QPU_KIND_FRAGMENT &&
+                            m->size >= sizeof(struct qpu_fragment_start);
+            if (p->kind == QPU_KIND_FRAGMENT && !fragment)
+                s->bad_messages++;     /* no W and Z: the thread starts with zeros */
+            start_program(s, u, p, fragment ? (const struct qpu_fragment_start *)p : NULL);
+        }
         else
             s->bad_messages++;
         msg_free(unit_sim(u), m);

@@ -99,6 +99,10 @@ struct vc4_3d_stats {
     uint64_t tiles_rendered, fragments_shaded, fragments_written, depth_failed;
     uint64_t primitives_rendered, loads, stores, bad_records, unsupported, multisample_ignored;
     uint64_t index_faults;
+    /* fragment shading on the QPU units (v3d dispatches the queued batches) */
+    uint64_t fragment_dispatches, fragment_fallbacks, scoreboard_wait_cycles;
+    uint64_t fragment_queue_wait_cycles, fragment_queue_max, tlb_bad_messages;
+    uint64_t user_instructions_seen;
     /* timing (see "Timing" above) */
     uint64_t bin_work_cycles, render_work_cycles, held_cycles[2];
     uint64_t coordinate_instructions, vertex_instructions, fragment_instructions;
@@ -144,6 +148,8 @@ struct vc4_render {
     uint32_t surface_count;
 };
 
+struct vc4_fragment_job;           /* vc4_shade.h */
+
 struct vc4_3d {
     struct vc4_bin bin;
     struct vc4_render render;
@@ -152,9 +158,25 @@ struct vc4_3d {
     /* cycles of pipeline work a thread still owes before its next record ([0] binning) */
     uint64_t owed[2];
     unsigned shading_qpus;         /* QPUs the shader batches spread over */
+    /* Fragment batches for the QPU units: when queue_fragments is set the FEP queues each
+     * batch (a ring, grown as needed) instead of shading it here; the unit (vc4_v3d.c) starts
+     * them on QPUs and counts those running in fragments_in_flight. */
+    bool queue_fragments;
+    struct vc4_fragment_job *jobs;
+    uint32_t job_head, job_count, job_capacity;
+    uint32_t fragments_in_flight;
 };
 
 void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask);
+/* frees the fragment queue (vc4_3d_init starts an empty one) */
+void vc4_3d_release(struct vc4_3d *p);
+/* fragment batches queued or running on QPUs: the tile buffer is not final until 0 */
+uint32_t vc4_3d_fragments_busy(const struct vc4_3d *p);
+/* a record the rendering thread may execute while fragment batches are still being shaded
+ * (primitive lists and the state they use, which each batch keeps a copy of); every other
+ * record (tile coordinates, loads, stores, semaphores, halt) waits for them */
+bool vc4_render_record_passes_fragments(uint8_t id);
+#define VC4_FRAGMENT_QUEUE_LIMIT 64u   /* batches queued before the CLE waits [chosen] */
 /* A record the binning thread executed (record = ID and payload) */
 void vc4_bin_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *record);
 /* A record the rendering thread executed; for 48 (variable length) the bytes the compressed
