@@ -61,7 +61,7 @@ struct vc4_v3d {
     struct vc4_3d pipe;            /* the PTB and the tile renderer (vc4_3d.h) */
     uint64_t stat_bin_records, stat_render_records, stat_flushes, stat_frames;
     uint64_t stat_invalid_records, stat_wrong_list_records, stat_semaphore_waits;
-    uint64_t stat_cle_overflows, stat_ct0cs, stat_ct1cs, stat_bfc, stat_rfc;
+    uint64_t stat_cle_overflows, stat_ct0cs, stat_ct1cs, stat_bfc, stat_rfc, stat_bpos;
 };
 
 static const struct param_desc v3d_params[] = {
@@ -148,7 +148,7 @@ static const struct stat_desc v3d_stats[] = {
     P("tile_list_bytes", tile_list_bytes, "bytes", "bytes the PTB wrote to tile lists"),
     P("tile_list_blocks", tile_list_blocks, "blocks", "128-byte tile allocation blocks used"),
     P("bin_out_of_memory", bin_out_of_memory, "events",
-      "tile allocation full (no overflow memory modelled): primitives lost"),
+      "binning memory used up with no overspill left (BMOOM, OUTOMEM): primitives lost"),
     P("coordinate_shader_runs", coordinate_shader_runs, "runs", "coordinate shader batches"),
     P("vertex_shader_runs", vertex_shader_runs, "runs", "vertex shader batches"),
     P("fragment_shader_runs", fragment_shader_runs, "runs", "fragment shader batches (4 quads)"),
@@ -169,6 +169,10 @@ static const struct stat_desc v3d_stats[] = {
     P("pipe_unsupported", unsupported, "events",
       "features not modelled (VG, x/y lists, full dumps, TMU in pipeline shaders)"),
     P("multisample_ignored", multisample_ignored, "events", "4x multisample drawn single-sampled"),
+    P("overspill_taken", overspill_taken, "blocks",
+      "overspill memory (V3D_BPOA/BPOS) the binner took when its pool ran out (SPILLUSE)"),
+    STAT_LEVEL_FIELD("bpos", struct vc4_v3d, stat_bpos, "bytes",
+                     "V3D_BPOS at the end (0 once the binner took the overspill)"),
     P("fragment_dispatches", fragment_dispatches, "threads",
       "fragment shader batches started on QPU units"),
     P("fragment_fallbacks", fragment_fallbacks, "batches",
@@ -236,6 +240,7 @@ static void update_registers(struct vc4_v3d *s)
     s->stat_ct1cs = vc4_cle_read(&s->cle, V3D_CT1CS);
     s->stat_bfc = vc4_cle_read(&s->cle, V3D_BFC);
     s->stat_rfc = vc4_cle_read(&s->cle, V3D_RFC);
+    s->stat_bpos = s->pipe.bpos;
 }
 
 /* L2CACTL (Table 71) and SLCACTL (Table 72) act in the caches: the write goes to each. */
@@ -308,6 +313,13 @@ static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, u
         break;
     case V3D_SQRSV0:
         s->sqrsv[0] = value;
+        break;
+    case V3D_BPOA:     /* overspill memory for the binner (vc4_3d.h) */
+        s->pipe.bpoa = value;
+        break;
+    case V3D_BPOS:     /* its size; a write clears BMOOM (PCS, Table 55) */
+        s->pipe.bpos = value;
+        s->pipe.bmoom = false;
         break;
     case V3D_SQRSV1:
         s->sqrsv[1] = value;
