@@ -117,6 +117,8 @@ struct qpu_program {
     uint32_t kind;                  /* enum qpu_program_kind (0: a user program) */
     uint32_t threaded;              /* fragment shaders: 1 = two-threaded (record flags bit 0
                                        clear, Table 45); the QPU may then hold two */
+    uint32_t thread;                /* which of the QPU's two threads (0, 1) it runs as: the
+                                       scheduler's choice, echoed in its requests and its end */
 };
 
 /* What a QPU program is, as the QPU scheduler starts it (002 @56979: "coordinate, vertex,

@@ -46,7 +46,9 @@ struct vc4_v3d {
     bool busy[VC4_MAX_QPUS];
     uint32_t kind[VC4_MAX_QPUS];    /* enum qpu_program_kind of the program a QPU runs */
     uint32_t running;
-    struct fragment_slot fragment[VC4_MAX_QPUS];
+    struct fragment_slot fragment[VC4_MAX_QPUS][2];   /* [QPU][thread] */
+    uint32_t threads_used[VC4_MAX_QPUS];             /* fragment threads on the QPU */
+    bool threaded_qpu[VC4_MAX_QPUS];                 /* they are two-threaded shaders */
     /* host syncs waiting: the request count each waits for */
     uint64_t sync_until[8];
     uint32_t syncs;
@@ -426,9 +428,11 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
         s->bad_messages++;
         return;
     }
-    s->busy[q] = false;
     if (s->kind[q] == QPU_KIND_FRAGMENT) {
-        s->fragment[q].active = false;
+        s->fragment[q][p->thread & 1].active = false;
+        if (s->threads_used[q])
+            s->threads_used[q]--;
+        s->busy[q] = s->threads_used[q] > 0;
         if (s->pipe.fragments_in_flight)
             s->pipe.fragments_in_flight--;
         s->pipe.stats.fragment_instructions += p->instructions;
@@ -438,6 +442,7 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
             s->pipe.stats.shader_faults++;
         return;
     }
+    s->busy[q] = false;
     s->running--;
     s->completed++;
     s->completed_total++;
@@ -456,8 +461,8 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
  * (the hardware starts it and holds it at its first TLB access instead). */
 static bool overlaps_running(const struct vc4_v3d *s, const struct vc4_fragment_batch *b)
 {
-    for (uint32_t q = 0; q < VC4_MAX_QPUS; q++) {
-        const struct fragment_slot *f = &s->fragment[q];
+    for (uint32_t k = 0; k < 2 * VC4_MAX_QPUS; k++) {
+        const struct fragment_slot *f = &s->fragment[k / 2][k % 2];
         if (!f->active)
             continue;
         const struct vc4_fragment_batch *o = &f->job.batch;
@@ -485,7 +490,7 @@ static void dispatch_fragments(struct vc4_v3d *s, struct unit *u, struct gpu_mem
     const struct vc4_fragment_job *j;
     while ((j = vc4_fragment_queue_head(p)) != NULL) {
         bool any_capable = false;
-        uint32_t q = VC4_MAX_QPUS;
+        uint32_t q = VC4_MAX_QPUS, thread = 0;
         for (uint32_t k = 0; k < s->qpus && k < VC4_MAX_QPUS; k++) {
             if (!fragment_capable(s, k))
                 continue;
@@ -495,6 +500,16 @@ static void dispatch_fragments(struct vc4_v3d *s, struct unit *u, struct gpu_mem
                 break;
             }
         }
+        /* a two-threaded shader may join one on a QPU that runs a single such thread
+         * ("Threadable and non-threadable programs are never mixed on a QPU", notes §3.11);
+         * idle QPUs are taken first [chosen] */
+        for (uint32_t k = 0; q == VC4_MAX_QPUS && j->threaded && k < s->qpus &&
+                            k < VC4_MAX_QPUS; k++)
+            if (fragment_capable(s, k) && s->busy[k] && s->kind[k] == QPU_KIND_FRAGMENT &&
+                s->threaded_qpu[k] && s->threads_used[k] == 1 && port_can_send(s->qpu[k])) {
+                q = k;
+                thread = s->fragment[k][0].active ? 1 : 0;
+            }
         if (!any_capable) {
             /* no QPU may take fragment shaders: shaded here so the frame still ends */
             struct vc4_fragment_job job;
@@ -531,6 +546,7 @@ static void dispatch_fragments(struct vc4_v3d *s, struct unit *u, struct gpu_mem
         f->program.request_id = (uint32_t)p->stats.fragment_dispatches;
         f->program.kind = QPU_KIND_FRAGMENT;
         f->program.threaded = j->threaded;
+        f->program.thread = thread;
         memcpy(f->w, j->batch.w, sizeof f->w);
         memcpy(f->z, j->batch.z, sizeof f->z);
         m->tag = q;
@@ -538,12 +554,14 @@ static void dispatch_fragments(struct vc4_v3d *s, struct unit *u, struct gpu_mem
             msg_free(unit_sim(u), m);
             return;
         }
-        struct fragment_slot *slot = &s->fragment[q];
+        struct fragment_slot *slot = &s->fragment[q][thread];
         vc4_fragment_queue_pop(p, &slot->job);
         vc4_fragment_begin(&slot->tlb, &slot->job.batch, slot->job.config_bits);
         slot->active = true;
         s->busy[q] = true;
         s->kind[q] = QPU_KIND_FRAGMENT;
+        s->threaded_qpu[q] = slot->job.threaded;
+        s->threads_used[q]++;
         p->fragments_in_flight++;
         p->stats.fragment_dispatches++;
         unit_progress(u);
@@ -559,7 +577,7 @@ static void take_tlb(struct vc4_v3d *s, struct unit *u, uint32_t q, const struct
         s->pipe.stats.tlb_bad_messages++;
         return;
     }
-    struct fragment_slot *f = &s->fragment[q];
+    struct fragment_slot *f = &s->fragment[q][r->thread & 1];
     bool answer = r->op == QPU_IO_READ ||
                   (r->op == QPU_IO_SIGNAL && (r->reg == VC4_SIG_COLOR_LOAD ||
                                               r->reg == VC4_SIG_COLOR_LOAD_END ||
@@ -676,6 +694,8 @@ static void v3d_reset(struct unit *u)
     s->pipe.queue_fragments = s->fragments_on_qpus;
     memset(s->fragment, 0, sizeof s->fragment);
     memset(s->kind, 0, sizeof s->kind);
+    memset(s->threads_used, 0, sizeof s->threads_used);
+    memset(s->threaded_qpu, 0, sizeof s->threaded_qpu);
     s->cle.pipe = &s->pipe;
     update_registers(s);
 }
