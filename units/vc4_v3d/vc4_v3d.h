@@ -25,7 +25,10 @@
  *    queued batches start oldest first on the lowest-numbered idle QPU whose SQRSV nibble does
  *    not have B[1] ("Do not use for Fragment Shaders", Tables 62, 63) with QPU_IO_START
  *    (struct qpu_fragment_start: the shader's code and uniforms, W and Z of its 16 pixels);
- *    user programs take an idle QPU first. The scoreboard (@111664) is a start gate: a batch
+ *    user programs take an idle QPU first; a two-threaded shader (record flags bit 0 clear)
+ *    takes an idle QPU, else joins a QPU running one such thread as its second thread
+ *    (program.thread; "Threadable and non-threadable programs are never mixed on a QPU").
+ *    The scoreboard (@111664) is a start gate: a batch
  *    waits while a running one covers any of its pixels (scoreboard_wait_cycles), which keeps
  *    every pixel's TLB accesses in primitive order. The QPU's varying, X/Y and MS/REV flag
  *    reads, TLB writes (43-46) and colour loads arrive on "tlb"[q] and are answered on
@@ -59,8 +62,7 @@
  * pipe_bad_records, pipe_unsupported, multisample_ignored, index_faults), and the surfaces the
  * tile stores wrote are listed for --images (vc4_v3d_written_surfaces).
  * Not modelled: BPCA/BPCS reads, performance counters, vertex and coordinate shaders on the
- * QPUs (they run inside v3d), two fragment threads on one QPU (a threaded shader takes a whole
- * QPU; its thread switches are counted by the QPU and the program continues), SQCNTL limits,
+ * QPUs (they run inside v3d), SQCNTL limits,
  * the scoreboard's hold at the first TLB access (a start gate instead), IDENT reads.
  */
 #ifndef GTSIM_UNITS_VC4_V3D_H
