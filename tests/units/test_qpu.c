@@ -291,6 +291,69 @@ static void test_random_words_never_crash(void)
     sim_destroy(r.sim);
 }
 
+/* Two-threaded fragment shaders (notes 002 §3.11, @56345): a Thread Switch signal stops the
+ * thread "after a further two delay slot instructions" and the other, suspended, thread runs;
+ * a thread's end lets the other run on. Thread A writes HOST_INT 0xa1, switches (0xa2, 0xa3
+ * in the delay slots), later writes 0xa4; thread B writes 0xb1 and ends. Threaded, the order
+ * is a1 a2 a3 b1 (B ends) a4 (A ends); not threaded, the switch is ignored and B waits for A. */
+static void start_fragment(struct vc4_rig *r, uint32_t pc, bool threaded, unsigned thread)
+{
+    struct msg *m = msg_alloc(r->sim, MSG_QPU_IO, sizeof(struct qpu_fragment_start));
+    struct qpu_fragment_start *f = (struct qpu_fragment_start *)m->payload;
+    f->program.op = QPU_IO_START;
+    f->program.pc = pc;
+    f->program.kind = QPU_KIND_FRAGMENT;
+    f->program.threaded = threaded;
+    f->program.thread = thread;
+    CU_ASSERT_TRUE(port_inject(unit_port(r->qpu[0], "start", 0), m));
+}
+
+static void run_two_threads(bool threaded, uint32_t *order, unsigned *count, unsigned *threads)
+{
+    struct vc4_rig r = vc4_rig_new(1, 0, NULL, NULL);
+    const uint64_t a[] = {
+        vc4_load_imm(W_HOST_INT, 0xa1), vc4_with_sig(vc4_nop(), SIG_THREAD_SWITCH),
+        vc4_load_imm(W_HOST_INT, 0xa2), vc4_load_imm(W_HOST_INT, 0xa3),
+        vc4_load_imm(W_HOST_INT, 0xa4), vc4_end(), vc4_nop(), vc4_nop(),
+    };
+    const uint64_t b[] = { vc4_load_imm(W_HOST_INT, 0xb1), vc4_end(), vc4_nop(), vc4_nop() };
+    vc4_rig_program(&r, CODE, a, 8);
+    vc4_rig_program(&r, CODE + 0x100, b, 4);
+    start_fragment(&r, CODE, threaded, 0);
+    start_fragment(&r, CODE + 0x100, threaded, 1);
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    *count = r.done[0]->count;
+    for (unsigned i = 0; i < *count && i < 8; i++) {
+        const struct qpu_program *d = done_msg(&r, 0, i);
+        order[i] = d->op == QPU_IO_PROGRAM_END ? 0xe0u + d->thread : d->value;
+        threads[i] = d->thread;
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.programs.fragment"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.instructions.fragment"), 12);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.thread_switches_taken"), threaded ? 1 : 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.thread_switches"), threaded ? 1 : 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.bad_messages"), 0);
+    sim_destroy(r.sim);
+}
+
+static void test_fragment_thread_switch(void)
+{
+    uint32_t order[8] = { 0 };
+    unsigned count = 0, threads[8] = { 0 };
+    run_two_threads(true, order, &count, threads);
+    static const uint32_t threaded[] = { 0xa1, 0xa2, 0xa3, 0xb1, 0xe1, 0xa4, 0xe0 };
+    CU_ASSERT_EQUAL_FATAL(count, 7);
+    for (unsigned i = 0; i < 7; i++)
+        CU_ASSERT_EQUAL(order[i], threaded[i]);
+    CU_ASSERT_EQUAL(threads[3], 1u);       /* b1 came from thread 1 */
+    CU_ASSERT_EQUAL(threads[5], 0u);
+    run_two_threads(false, order, &count, threads);
+    static const uint32_t single[] = { 0xa1, 0xa2, 0xa3, 0xa4, 0xe0, 0xb1, 0xe1 };
+    CU_ASSERT_EQUAL_FATAL(count, 7);
+    for (unsigned i = 0; i < 7; i++)
+        CU_ASSERT_EQUAL(order[i], single[i]);
+}
+
 static const struct test_case cases[] = {
     { "integer ALU, uniforms, element number, 4 clocks per instruction, program end",
       test_alu_uniforms_and_end },
@@ -300,6 +363,8 @@ static const struct test_case cases[] = {
     { "branch loop with three delay slots", test_branch_loop_with_delay_slots },
     { "watchdog, fetch fault, back-to-back programs", test_watchdog_fetch_fault_and_next_program },
     { "HOST_INT reaches the scheduler", test_host_interrupt },
+    { "two-threaded fragment shaders switch after THRSW's two delay slots; single-threaded "
+      "ones run one after the other", test_fragment_thread_switch },
     { "random words never crash", test_random_words_never_crash },
     { 0 }
 };

@@ -196,6 +196,72 @@ static void test_tile_allocation_too_small(void)
     vc4_dump_free(&d);
 }
 
+/* The same tiny tile allocation with overspill memory given in BPOA/BPOS, as the kernel gives
+ * it when OUTOMEM fires (notes 002 §4.6: "Once the PTB has taken this overspill memory this
+ * register is set to 0"; vc4-submit.md §7): the initial block branches (16) into the overspill,
+ * nothing is lost, BPOS reads 0 afterwards and the triangle is drawn in its constant colour */
+static void test_tile_allocation_overspill(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    for (uint32_t i = 0; i < job.regions; i++)
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+    static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
+    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    const uint32_t overspill = 0x08000000u;                  /* free memory far from the BOs */
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    p->bpoa = overspill | 0xc0000000u;                      /* an uncached alias, masked off */
+    p->bpos = 4096;
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_EQUAL(p->stats.bin_out_of_memory, 0u);
+    CU_ASSERT_FALSE(p->bmoom);
+    CU_ASSERT_EQUAL(p->stats.overspill_taken, 1u);
+    CU_ASSERT_EQUAL(p->bpos, 0u);
+    CU_ASSERT_TRUE(p->stats.tile_list_blocks >= 1);
+    CU_ASSERT_EQUAL(p->stats.primitives_rendered, 2u);
+    /* the tile's 32-byte initial block ends in Branch (16) to the overspill's first block */
+    uint8_t block[32];
+    gpu_memory_read(mem, job.tile_alloc_address, block, sizeof block, NULL);
+    bool branches = false;
+    for (unsigned i = 0; i + 5 <= sizeof block; i++)
+        if (block[i] == 16 && rd32(block + i + 1) == overspill)
+            branches = true;
+    CU_ASSERT_TRUE(branches);
+    CU_ASSERT_EQUAL_FATAL(p->render.surface_count, 1u);
+    uint8_t px[4];
+    gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
+                    px, 4, NULL);
+    CU_ASSERT_EQUAL(rd32(px), 0xff00ffffu);
+    vc4_3d_release(p);
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
 /* Sec 11: 64-byte micro-tiles (4 x 4 at 32 bpp), 1 KB sub-tiles, 4 KB tiles; tile row 0 runs
  * left to right with sub-tiles BL, TL, TR, BR; row 1 right to left with TR, BR, BL, TL */
 static void test_surface_addressing(void)
@@ -259,6 +325,8 @@ static const struct test_case cases[] = {
       test_tri_through_the_pipeline },
     { "tile allocation too small: counted, lists capped, frame completes",
       test_tile_allocation_too_small },
+    { "tile allocation too small with overspill memory (BPOA/BPOS): taken, BPOS set to 0, "
+      "nothing lost", test_tile_allocation_overspill },
     { "T, LT and raster addressing", test_surface_addressing },
     { "bad records are counted", test_bad_input },
     { 0 }

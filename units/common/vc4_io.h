@@ -88,6 +88,9 @@ struct qpu_io_result {
     uint32_t qpu, thread;
     uint32_t to_r4;                 /* 1: the value goes to accumulator r4 */
     uint32_t value[QPU_LANES];
+    /* VARYING_READ answers (fragment shaders, the TLB/FEP side of v3d): the C coefficient that
+     * lands in r5 after the read (002 @121213, @121296) */
+    uint32_t c_coefficient[QPU_LANES];
 };
 
 /* A program for a QPU (QPU_IO_START, scheduler -> QPU) and its end (QPU_IO_PROGRAM_END, QPU ->
@@ -111,6 +114,33 @@ struct qpu_program {
     uint32_t status;                /* PROGRAM_END: enum qpu_program_status */
     uint32_t value;                 /* HOST_INTERRUPT: the value written */
     uint64_t instructions;          /* PROGRAM_END: instructions it executed */
+    uint32_t kind;                  /* enum qpu_program_kind (0: a user program) */
+    uint32_t threaded;              /* fragment shaders: 1 = two-threaded (record flags bit 0
+                                       clear, Table 45); the QPU may then hold two */
+    uint32_t thread;                /* which of the QPU's two threads (0, 1) it runs as: the
+                                       scheduler's choice, echoed in its requests and its end */
+};
+
+/* What a QPU program is, as the QPU scheduler starts it (002 @56979: "coordinate, vertex,
+ * fragment and user programs"); the QPU counts its work by kind. */
+enum qpu_program_kind {
+    QPU_KIND_USER = 0,
+    QPU_KIND_FRAGMENT = 1,
+    QPU_KIND_VERTEX = 2,
+    QPU_KIND_COORDINATE = 3,
+    QPU_KIND_COUNT
+};
+
+/* A fragment shader start (QPU_IO_START with kind QPU_KIND_FRAGMENT): the FEP's per-thread
+ * state written into the new thread's registers, W in regfile A 15 and Z in regfile B 15
+ * (Table 29; "New W and Z are written during the write cycle of the Program End
+ * instruction", @56274). Varyings, pixel coordinates, MS flags, the TLB and the scoreboard
+ * go through the QPU's "tlb" port to v3d (QPU_IO_READ of VARYING_READ 35, X/Y_PIXEL_COORD 41,
+ * MS_FLAGS/REV_FLAG 42; QPU_IO_WRITE of 43-47; QPU_IO_SIGNAL of sig 4, 5, 7, 8, 9, 12). */
+struct qpu_fragment_start {
+    struct qpu_program program;
+    uint32_t w[QPU_LANES];          /* float 1/(1/W) per pixel */
+    uint32_t z[QPU_LANES];          /* 24-bit Z per pixel */
 };
 
 /* A batch of vertices shaded in the VPM, from the vertex cache manager to the

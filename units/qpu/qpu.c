@@ -10,9 +10,9 @@
 #include "units/common/vc4_io.h"
 
 /* The shared functions a QPU talks to, one output and one result port each. */
-enum qpu_function { FN_SFU, FN_VPM, FN_SYNC, FN_TMU0, FN_TMU1, FN_COUNT };
+enum qpu_function { FN_SFU, FN_VPM, FN_SYNC, FN_TMU0, FN_TMU1, FN_TLB, FN_COUNT };
 
-static const char *const fn_name[FN_COUNT] = { "sfu", "vpm", "sync", "tmu0", "tmu1" };
+static const char *const fn_name[FN_COUNT] = { "sfu", "vpm", "sync", "tmu0", "tmu1", "tlb" };
 
 /* What a function's next answer is for (answers come in request order per function). */
 enum expect { EXPECT_R4, EXPECT_READ, EXPECT_GRANT };
@@ -23,6 +23,7 @@ enum expect { EXPECT_R4, EXPECT_READ, EXPECT_GRANT };
 struct expect_fifo {
     uint8_t kind[EXPECT_MAX];
     uint8_t slot[EXPECT_MAX];   /* EXPECT_READ: which of the instruction's reads it answers */
+    uint8_t thread[EXPECT_MAX]; /* the thread (program.thread) that asked */
     unsigned head, count;
 };
 
@@ -32,7 +33,8 @@ struct outgoing {
 };
 
 /* Causes of a held issue, for the stall counters. */
-enum stall_cause { STALL_NONE, STALL_SEND, STALL_R4, STALL_VPM, STALL_SYNC, STALL_TMU, STALL_COUNT };
+enum stall_cause { STALL_NONE, STALL_SEND, STALL_R4, STALL_VPM, STALL_SYNC, STALL_TMU, STALL_TLB,
+                   STALL_COUNT };
 
 /* Restrictions that span instructions (002 @88994, notes §3.10), counted. */
 enum restriction {
@@ -66,6 +68,27 @@ struct pending_read {
     bool file_b;
 };
 
+/* What one hardware thread owns. Two threads of a two-threaded fragment shader share a QPU
+ * (002 @56345, notes §3.11: each has half the regfiles, "Accumulators and flags are not
+ * preserved across thread switches"); here each keeps its whole register state, swapped in
+ * when it runs. */
+struct thread_context {
+    struct qpu_state st;
+    struct qpu_program program;
+    uint64_t program_instructions;
+    unsigned ending;            /* delay slots still to run after Program End */
+    unsigned switching;         /* delay slots still to run after a Thread Switch */
+    bool noswap;
+    unsigned tmu_components[2]; /* t/r/b writes since the last s, per TMU */
+    uint32_t uniforms_read;
+    unsigned r4_pending;        /* SFU/TMU/TLB results still to land in r4 */
+    /* restriction tracking: the previous instructions */
+    uint64_t index;             /* instructions issued in the program, 1-based at issue */
+    uint32_t prev_write_a, prev_write_b;  /* physical regfile locations written (bit n) */
+    uint32_t prev_acc_write;    /* accumulators written by the previous instruction (bit n) */
+    uint64_t last_sfu_write, last_uniforms_address;
+};
+
 struct qpu {
     /* params */
     uint32_t qpu_number, cycles_per_instruction, address_mask, memory_bytes_mb;
@@ -74,15 +97,12 @@ struct qpu {
     /* ports */
     struct port *start, *done;
     struct port *out[FN_COUNT], *result[FN_COUNT];
-    /* program */
+    /* program: the running thread's context, and a second (suspended) fragment shader
+     * thread when two-threaded shaders share the QPU */
     bool running;
-    struct qpu_state st;
-    struct qpu_program program;
-    uint64_t program_instructions;
-    unsigned ending;            /* delay slots still to run after Program End */
-    bool noswap;
-    unsigned tmu_components[2]; /* t/r/b writes since the last s, per TMU */
-    uint32_t uniforms_read;
+    struct thread_context t;
+    struct thread_context other;
+    bool other_present;
     /* the instruction being issued */
     bool fetched;
     struct vc4_qpu_instr in;
@@ -91,19 +111,15 @@ struct qpu {
     bool reads_requested;
     unsigned read_slot;         /* the read being requested (its answer's slot) */
     uint32_t read_value[2][QPU_LANES];
+    uint32_t read_c[2][QPU_LANES];  /* VARYING_READ answers: the C coefficient (to r5) */
     uint64_t next_issue;        /* cycle the instruction may issue at */
     enum stall_cause stall;
     /* outstanding answers */
     struct expect_fifo expect[FN_COUNT];
-    unsigned r4_pending, grants_pending;
+    unsigned grants_pending;
     /* messages waiting for their channel, in order */
     struct outgoing outbox[OUTBOX_MAX];
     unsigned outbox_count;
-    /* restriction tracking: the previous instructions */
-    uint64_t index;             /* instructions issued in the program, 1-based at issue */
-    uint32_t prev_write_a, prev_write_b;  /* physical regfile locations written (bit n) */
-    uint32_t prev_acc_write;    /* accumulators written by the previous instruction (bit n) */
-    uint64_t last_sfu_write, last_uniforms_address;
     uint32_t logged;
     /* stats */
     uint64_t programs, instructions, busy_cycles;
@@ -113,7 +129,31 @@ struct qpu {
     uint64_t uniforms, uniform_overruns, uniform_faults, thread_switches_ignored;
     uint64_t host_interrupts, breakpoints, sfu_writes, vpm_accesses, sync_accesses;
     uint64_t tmu_accesses, bad_messages, unexpected_results, semaphore_ops, expect_overflow;
+    /* work by program kind (enum qpu_program_kind): utilisation by shader kind */
+    uint64_t programs_by_kind[QPU_KIND_COUNT], instructions_by_kind[QPU_KIND_COUNT];
+    uint64_t busy_by_kind[QPU_KIND_COUNT];
+    uint64_t tlb_accesses, varying_reads, scoreboard_signals, thread_switches;
+    uint64_t thread_switches_taken;
 };
+
+static bool is_fragment(const struct qpu *s)
+{
+    return s->t.program.kind == QPU_KIND_FRAGMENT;
+}
+
+static int io_read_function(const struct qpu *s, unsigned raddr);
+
+/* Two-threaded fragment shaders share a QPU; "Threadable and non-threadable programs are never
+ * mixed on a QPU" (notes §3.11) */
+static bool threadable(const struct qpu_program *p)
+{
+    return p->kind == QPU_KIND_FRAGMENT && p->threaded;
+}
+
+static unsigned program_kind(const struct qpu *s)
+{
+    return s->t.program.kind < QPU_KIND_COUNT ? s->t.program.kind : QPU_KIND_USER;
+}
 
 static const struct param_desc qpu_params[] = {
     PARAM_U32_FIELD("qpu_number", struct qpu, qpu_number, 0, 0, 15,
@@ -167,6 +207,12 @@ static const struct port_desc qpu_ports[] = {
       .flags = PORT_OPTIONAL, .help = "TMU0 data (to r4)" },
     { .name = "tmu1_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
       .flags = PORT_OPTIONAL, .help = "TMU1 data (to r4)" },
+    { .name = "tlb", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
+      .help = "fragment shaders: varying, pixel coordinate and MS flag reads, TLB writes, "
+              "colour loads and scoreboard signals (to v3d's FEP and tile buffer)" },
+    { .name = "tlb_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
+      .flags = PORT_OPTIONAL, .help = "varyings (with C to r5), coordinates, flags, colour "
+              "loads (to r4)" },
     PORT_END
 };
 
@@ -181,6 +227,38 @@ static const struct stat_desc qpu_stats[] = {
     C("stall.vpm", stall_cycles[STALL_VPM], "cycles", "issue held for a VPM read or DMA wait"),
     C("stall.sync", stall_cycles[STALL_SYNC], "cycles", "issue held for the mutex or a semaphore"),
     C("stall.tmu", stall_cycles[STALL_TMU], "cycles", "issue held for the TMU"),
+    C("stall.tlb", stall_cycles[STALL_TLB], "cycles",
+      "issue held for a varying, coordinate or flag read from the FEP/TLB"),
+    C("programs.user", programs_by_kind[QPU_KIND_USER], "programs", "user programs run"),
+    C("programs.fragment", programs_by_kind[QPU_KIND_FRAGMENT], "programs",
+      "fragment shader threads run"),
+    C("programs.vertex", programs_by_kind[QPU_KIND_VERTEX], "programs", "vertex shaders run"),
+    C("programs.coordinate", programs_by_kind[QPU_KIND_COORDINATE], "programs",
+      "coordinate shaders run"),
+    C("instructions.user", instructions_by_kind[QPU_KIND_USER], "instructions",
+      "instructions of user programs"),
+    C("instructions.fragment", instructions_by_kind[QPU_KIND_FRAGMENT], "instructions",
+      "instructions of fragment shaders"),
+    C("instructions.vertex", instructions_by_kind[QPU_KIND_VERTEX], "instructions",
+      "instructions of vertex shaders"),
+    C("instructions.coordinate", instructions_by_kind[QPU_KIND_COORDINATE], "instructions",
+      "instructions of coordinate shaders"),
+    C("busy_cycles.user", busy_by_kind[QPU_KIND_USER], "cycles", "issue cycles of user programs"),
+    C("busy_cycles.fragment", busy_by_kind[QPU_KIND_FRAGMENT], "cycles",
+      "issue cycles of fragment shaders (utilisation by shader kind)"),
+    C("busy_cycles.vertex", busy_by_kind[QPU_KIND_VERTEX], "cycles",
+      "issue cycles of vertex shaders"),
+    C("busy_cycles.coordinate", busy_by_kind[QPU_KIND_COORDINATE], "cycles",
+      "issue cycles of coordinate shaders"),
+    C("tlb_accesses", tlb_accesses, "accesses",
+      "fragment shader TLB writes and loads, pixel coordinate and flag reads"),
+    C("varying_reads", varying_reads, "reads", "VARYING_READs of fragment shaders"),
+    C("scoreboard_signals", scoreboard_signals, "signals",
+      "Wait for Scoreboard / Scoreboard Unlock signals passed to the TLB"),
+    C("thread_switches", thread_switches, "signals",
+      "thread switch signals of fragment shaders (sig 2, 6)"),
+    C("thread_switches_taken", thread_switches_taken, "switches",
+      "switches to the QPU's other (suspended) fragment shader thread"),
     C("restriction.regfile_read_after_write", restrictions[R_REGFILE_RAW], "instructions",
       "reads of a regfile location written by the previous instruction (002 @88994)"),
     C("restriction.r4_read_too_soon", restrictions[R_R4_TOO_SOON], "instructions",
@@ -203,7 +281,7 @@ static const struct stat_desc qpu_stats[] = {
       "instructions the decoder flags (reserved codes, forbidden combinations; vc4_illegal)"),
     C("io_unbound", io_unbound, "accesses", "I/O to a function whose port is not linked"),
     C("unsupported_io", unsupported_io, "accesses",
-      "TLB, varyings and signals not modelled for user programs (reads answer 0)"),
+      "TLB, varyings and signals in programs that are not fragment shaders (reads answer 0)"),
     C("watchdog_kills", watchdog_kills, "programs", "programs stopped by the watchdog"),
     C("fetch_faults", fetch_faults, "programs", "programs ended by a fetch beyond memory"),
     C("uniforms", uniforms, "words", "uniforms read"),
@@ -240,7 +318,7 @@ static void note(struct qpu *s, struct unit *u, unsigned bit, const char *what)
     if (bit < 32 && !(s->logged & (1u << bit))) {
         s->logged |= 1u << bit;
         unit_log(u, SIM_LOG_NOTE, "QPU %u pc 0x%x: %s (counted; later ones are not logged)",
-                 s->qpu_number, s->st.pc, what);
+                 s->qpu_number, s->t.st.pc, what);
     }
 }
 
@@ -271,6 +349,7 @@ static bool expect_push(struct qpu *s, int fn, enum expect e)
     unsigned i = (f->head + f->count++) % EXPECT_MAX;
     f->kind[i] = (uint8_t)e;
     f->slot[i] = (uint8_t)s->read_slot;
+    f->thread[i] = (uint8_t)s->t.program.thread;
     return true;
 }
 
@@ -311,7 +390,7 @@ static struct qpu_io_request *new_request(struct qpu *s, struct unit *u, struct 
     r->reg = reg;
     r->file_b = file_b;
     r->qpu = s->qpu_number;
-    r->thread = 0;
+    r->thread = s->t.program.thread;
     (*m)->tag = s->qpu_number;
     return r;
 }
@@ -351,12 +430,12 @@ static void report_program(struct qpu *s, struct unit *u, uint32_t op, uint32_t 
         return;
     struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_IO, sizeof(struct qpu_program));
     struct qpu_program *p = (struct qpu_program *)m->payload;
-    *p = s->program;
+    *p = s->t.program;
     p->op = op;
     p->qpu = s->qpu_number;
     p->status = status;
     p->value = value;
-    p->instructions = s->program_instructions;
+    p->instructions = s->t.program_instructions;
     m->tag = s->qpu_number;
     queue(s, u, -1, m);
 }
@@ -375,12 +454,12 @@ static uint32_t pop_uniform(struct qpu *s, struct unit *u, uint32_t address)
 {
     uint32_t v;
     s->uniforms++;
-    if (s->program.uniforms_length && s->program.uniforms_length <= 1023 &&
-        s->uniforms_read >= s->program.uniforms_length) {
+    if (s->t.program.uniforms_length && s->t.program.uniforms_length <= 1023 &&
+        s->t.uniforms_read >= s->t.program.uniforms_length) {
         s->uniform_overruns++;
         note(s, u, 25, "uniform read past the program's uniforms length (V3D_SRQUL)");
     }
-    s->uniforms_read++;
+    s->t.uniforms_read++;
     if (!read_word(s, u, address, &v)) {
         s->uniform_faults++;
         note(s, u, 26, "uniform beyond memory (read as 0)");
@@ -393,7 +472,6 @@ static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bo
 {
     struct io_context *c = ctx;
     struct qpu *s = c->s;
-    (void)c_coefficient;
     (void)file_b;
     if (raddr == VC4_RADDR_A_UNIFORM_READ) {
         uint32_t v = pop_uniform(s, c->u, state->uniform_address);
@@ -402,9 +480,11 @@ static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bo
         c->uniform_reads++;
         return;
     }
-    if (raddr >= VC4_RADDR_A_VPM_READ && raddr <= VC4_RADDR_A_MUTEX_ACQUIRE) {
+    if (io_read_function(s, raddr) >= 0) {
         if (s->reads_used < s->reads_needed) {
             memcpy(value, s->read_value[s->reads_used], sizeof(uint32_t) * QPU_LANES);
+            if (raddr == VC4_RADDR_A_VARYING_READ)
+                memcpy(c_coefficient, s->read_c[s->reads_used], sizeof(uint32_t) * QPU_LANES);
             s->reads_used++;
         }
         return;
@@ -417,7 +497,7 @@ static int tmu_of(const struct qpu *s, unsigned waddr_or_sig, bool is_sig)
 {
     int t = is_sig ? (waddr_or_sig == VC4_SIG_LOAD_TMU1) : waddr_or_sig >= VC4_WADDR_A_TMU1_S;
     bool swap = s->tmus_per_slice == 2 && s->qpu_number % s->qpus_per_slice >= 2;
-    if (swap && !s->noswap)
+    if (swap && !s->t.noswap)
         t ^= 1;
     return t ? FN_TMU1 : FN_TMU0;
 }
@@ -430,15 +510,15 @@ static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool fi
     struct unit *u = c->u;
     switch (waddr) {
     case VC4_WADDR_A_TMU_NOSWAP:
-        s->noswap = value[0] & 1;   /* SWAPDISA, bit 0 (Table 21) */
+        s->t.noswap = value[0] & 1;   /* SWAPDISA, bit 0 (Table 21) */
         return;
     case VC4_WADDR_A_HOST_INT:
         s->host_interrupts++;
         report_program(s, u, QPU_IO_WRITE, QPU_PROGRAM_HOST_INTERRUPT, value[0]);
         return;
     case VC4_WADDR_A_UNIFORMS_ADDRESS:
-        s->last_uniforms_address = s->index;   /* qpu_exec set the pointer */
-        s->uniforms_read = 0;
+        s->t.last_uniforms_address = s->t.index;   /* qpu_exec set the pointer */
+        s->t.uniforms_read = 0;
         return;
     case VC4_WADDR_A_VPM_WRITE:
     case VC4_WADDR_A_VPMVCD_RD_SETUP:
@@ -455,9 +535,9 @@ static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool fi
     case VC4_WADDR_A_SFU_EXP:
     case VC4_WADDR_A_SFU_LOG:
         s->sfu_writes++;
-        s->last_sfu_write = s->index;
+        s->t.last_sfu_write = s->t.index;
         if (request(s, u, FN_SFU, EXPECT_R4, QPU_IO_WRITE, waddr, file_b, value, lanes, NULL))
-            s->r4_pending++;
+            s->t.r4_pending++;
         else
             memset(state->acc[4], 0, sizeof state->acc[4]);
         return;
@@ -470,18 +550,25 @@ static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool fi
         bool s_write = waddr == VC4_WADDR_A_TMU0_S || waddr == VC4_WADDR_A_TMU1_S;
         /* each t/r/b write pops a uniform; an s write pops one unless it is a direct lookup
          * (only s written, @96330 "In this case no uniform is read") */
-        bool pops = !s_write || s->tmu_components[t] > 0;
+        bool pops = !s_write || s->t.tmu_components[t] > 0;
         uint32_t uniform = 0;
         if (pops) {
             uniform = pop_uniform(s, u, state->uniform_address);
             state->uniform_address += 4;
         }
-        s->tmu_components[t] = s_write ? 0 : s->tmu_components[t] + 1;
+        s->t.tmu_components[t] = s_write ? 0 : s->t.tmu_components[t] + 1;
         s->tmu_accesses++;
         request(s, u, fn, -1, QPU_IO_WRITE, waddr, file_b, value, lanes, pops ? &uniform : NULL);
         return;
     }
-    /* 41-47: coordinates, MS flags, TLB (fragment shaders) */
+    /* 43-47: the TLB (fragment shaders, to v3d's tile buffer in request order) */
+    if (is_fragment(s) && waddr >= VC4_WADDR_A_TLB_STENCIL_SETUP &&
+        waddr <= VC4_WADDR_A_TLB_ALPHA_MASK) {
+        s->tlb_accesses++;
+        request(s, u, FN_TLB, -1, QPU_IO_WRITE, waddr, file_b, value, lanes, NULL);
+        return;
+    }
+    /* 41-42 (coordinates, MS flags), and the TLB in programs that are not fragment shaders */
     s->unsupported_io++;
     note(s, u, 28, "write to a TLB or fragment-shader register (not modelled, dropped)");
 }
@@ -496,7 +583,10 @@ static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
         return;
     case VC4_SIG_THREAD_SWITCH:
     case VC4_SIG_LAST_THREAD_SWITCH:
-        s->thread_switches_ignored++;
+        if (threadable(&s->t.program))
+            s->thread_switches++;      /* acted on after its two delay slots (issue) */
+        else
+            s->thread_switches_ignored++;
         return;
     case VC4_SIG_PROGRAM_END:
         return;
@@ -505,12 +595,34 @@ static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
         int fn = tmu_of(s, sig, true);
         s->tmu_accesses++;
         if (request(s, c->u, fn, EXPECT_R4, QPU_IO_SIGNAL, sig, false, NULL, 0xffff, NULL))
-            s->r4_pending++;
+            s->t.r4_pending++;
         else
             memset(state->acc[4], 0, sizeof state->acc[4]);
         return;
     }
-    default:    /* scoreboard, TLB colour/coverage/alpha loads */
+    case VC4_SIG_WAIT_SCOREBOARD:
+    case VC4_SIG_SCOREBOARD_UNLOCK:
+        if (!is_fragment(s))
+            break;
+        s->scoreboard_signals++;
+        request(s, c->u, FN_TLB, -1, QPU_IO_SIGNAL, sig, false, NULL, 0xffff, NULL);
+        return;
+    case VC4_SIG_COLOR_LOAD:
+    case VC4_SIG_COLOR_LOAD_END:
+    case VC4_SIG_COVERAGE_LOAD:
+    case VC4_SIG_ALPHA_MASK_LOAD:
+        if (!is_fragment(s))
+            break;
+        s->tlb_accesses++;
+        if (request(s, c->u, FN_TLB, EXPECT_R4, QPU_IO_SIGNAL, sig, false, NULL, 0xffff, NULL))
+            s->t.r4_pending++;
+        else
+            memset(state->acc[4], 0, sizeof state->acc[4]);
+        return;
+    default:
+        break;
+    }
+    {   /* scoreboard, TLB colour/coverage/alpha loads outside fragment shaders */
         s->unsupported_io++;
         note(s, c->u, 29, "TLB or scoreboard signal in a program (not modelled)");
         return;
@@ -562,12 +674,16 @@ static bool reads_raddr_b(const struct vc4_qpu_instr *in)
     return in->format == VC4_FORMAT_ALU;
 }
 
-static int io_read_function(unsigned raddr)
+static int io_read_function(const struct qpu *s, unsigned raddr)
 {
     if (raddr >= VC4_RADDR_A_VPM_READ && raddr <= VC4_RADDR_A_VPM_LD_WAIT)
         return FN_VPM;
     if (raddr == VC4_RADDR_A_MUTEX_ACQUIRE)
         return FN_SYNC;
+    /* fragment shaders: the FEP's varyings, pixel coordinates and flags (Table 14) */
+    if (is_fragment(s) && (raddr == VC4_RADDR_A_VARYING_READ ||
+                           raddr == VC4_RADDR_A_X_PIXEL_COORD || raddr == VC4_RADDR_A_MS_FLAGS))
+        return FN_TLB;
     return -1;
 }
 
@@ -611,13 +727,13 @@ static void check_restrictions(struct qpu *s, struct unit *u, const struct vc4_q
                                bool last_three, bool is_end)
 {
     unsigned mux = muxes_read(in);
-    uint64_t since_sfu = s->last_sfu_write ? s->index - s->last_sfu_write : ~0ull;
+    uint64_t since_sfu = s->t.last_sfu_write ? s->t.index - s->t.last_sfu_write : ~0ull;
     if (is_alu(in)) {
         if (in->raddr_a < 32 && (mux & (1u << VC4_MUX_RA)) &&
-            (s->prev_write_a >> in->raddr_a & 1))
+            (s->t.prev_write_a >> in->raddr_a & 1))
             restriction(s, u, R_REGFILE_RAW);
         else if (reads_raddr_b(in) && in->raddr_b < 32 && (mux & (1u << VC4_MUX_RB)) &&
-                 (s->prev_write_b >> in->raddr_b & 1))
+                 (s->t.prev_write_b >> in->raddr_b & 1))
             restriction(s, u, R_REGFILE_RAW);
         if ((mux & (1u << VC4_MUX_R4)) && since_sfu <= 2)
             restriction(s, u, R_R4_TOO_SOON);
@@ -632,15 +748,15 @@ static void check_restrictions(struct qpu *s, struct unit *u, const struct vc4_q
             restriction(s, u, R_R4_WRITE_TOO_SOON);
         if (in->format == VC4_FORMAT_ALU_SMALL_IMM && in->small_imm >= 48 &&
             in->op_mul != VC4_MUL_OP_NOP) {
-            if (in->small_imm == 48 && (s->prev_acc_write >> 5 & 1))
+            if (in->small_imm == 48 && (s->t.prev_acc_write >> 5 & 1))
                 restriction(s, u, R_ROTATE_AFTER_R5);
-            else if ((in->mul_a <= VC4_MUX_R3 && (s->prev_acc_write >> in->mul_a & 1)) ||
-                     (in->mul_b <= VC4_MUX_R3 && (s->prev_acc_write >> in->mul_b & 1)))
+            else if ((in->mul_a <= VC4_MUX_R3 && (s->t.prev_acc_write >> in->mul_a & 1)) ||
+                     (in->mul_b <= VC4_MUX_R3 && (s->t.prev_acc_write >> in->mul_b & 1)))
                 restriction(s, u, R_ROTATE_AFTER_ACC);
         }
         bool uniform = in->raddr_a == VC4_RADDR_A_UNIFORM_READ ||
                        (reads_raddr_b(in) && in->raddr_b == VC4_RADDR_B_UNIFORM_READ);
-        if (uniform && s->last_uniforms_address && s->index - s->last_uniforms_address <= 2)
+        if (uniform && s->t.last_uniforms_address && s->t.index - s->t.last_uniforms_address <= 2)
             restriction(s, u, R_UNIFORM_AFTER_ADDRESS);
         if (last_three) {
             bool rb = reads_raddr_b(in);
@@ -681,33 +797,67 @@ static void end_program(struct qpu *s, struct unit *u, uint32_t status)
 {
     report_program(s, u, QPU_IO_PROGRAM_END, status, 0);
     s->programs++;
-    s->running = false;
+    s->programs_by_kind[program_kind(s)]++;
     s->fetched = false;
+    if (s->other_present) {         /* the suspended thread runs on */
+        s->t = s->other;
+        s->other_present = false;
+        return;
+    }
+    s->running = false;
 }
 
-static void start_program(struct qpu *s, struct unit *u, const struct qpu_program *p)
+/* A program's thread context at its start */
+static void start_context(struct qpu *s, struct thread_context *c, const struct qpu_program *p,
+                          const struct qpu_fragment_start *fragment)
+{
+    memset(c, 0, sizeof *c);
+    qpu_state_init(&c->st, s->qpu_number);
+    c->st.pc = p->pc;
+    c->st.uniform_address = p->uniforms;
+    c->program = *p;
+    c->program.thread &= 1;
+    if (fragment) {
+        /* the FEP's W and Z for the new thread: 15-A W, 15-B Z (Table 29, @56274) */
+        for (unsigned i = 0; i < QPU_LANES; i++) {
+            c->st.regfile_a[15][i] = fragment->w[i];
+            c->st.regfile_b[15][i] = fragment->z[i];
+        }
+    }
+}
+
+static void start_program(struct qpu *s, struct unit *u, const struct qpu_program *p,
+                          const struct qpu_fragment_start *fragment)
 {
     if (p->qpu < 16)
         s->qpu_number = p->qpu;     /* the scheduler's number for this QPU */
-    qpu_state_init(&s->st, s->qpu_number);
-    s->st.pc = p->pc;
-    s->st.uniform_address = p->uniforms;
-    s->program = *p;
-    s->program_instructions = 0;
-    s->ending = 0;
-    s->noswap = false;
-    s->tmu_components[0] = s->tmu_components[1] = 0;
-    s->uniforms_read = 0;
+    if (s->running) {
+        /* the second thread waits until the running one switches or ends */
+        start_context(s, &s->other, p, fragment);
+        s->other_present = true;
+        return;
+    }
+    start_context(s, &s->t, p, fragment);
     s->fetched = false;
-    s->index = 0;
-    s->prev_write_a = s->prev_write_b = s->prev_acc_write = 0;
-    s->last_sfu_write = s->last_uniforms_address = 0;
     s->running = true;
     /* "a new program can start back-back on the next instruction cycle" (@57429) */
     uint64_t now = unit_cycle(u);
     if (s->next_issue < now)
         s->next_issue = now;
     s->stall = STALL_NONE;
+}
+
+/* The running thread stops and the suspended one runs ("the other suspended thread resumes if
+ * present", 002 @56345 via notes §3.11); without one the thread runs on. */
+static void switch_thread(struct qpu *s)
+{
+    if (!s->other_present)
+        return;
+    struct thread_context held = s->t;
+    s->t = s->other;
+    s->other = held;
+    s->fetched = false;
+    s->thread_switches_taken++;
 }
 
 static void take_result(struct qpu *s, int fn, struct msg *m)
@@ -724,18 +874,23 @@ static void take_result(struct qpu *s, int fn, struct msg *m)
     }
     enum expect e = (enum expect)f->kind[f->head];
     unsigned slot = f->slot[f->head];
+    unsigned thread = f->thread[f->head];
     f->head = (f->head + 1) % EXPECT_MAX;
     f->count--;
     switch (e) {
-    case EXPECT_R4:
-        if (s->r4_pending)
-            s->r4_pending--;
+    case EXPECT_R4: {
+        struct thread_context *c = s->other_present && thread == s->other.program.thread &&
+                                   thread != s->t.program.thread ? &s->other : &s->t;
+        if (c->r4_pending)
+            c->r4_pending--;
         if (s->running)
-            memcpy(s->st.acc[4], r->value, sizeof s->st.acc[4]);
+            memcpy(c->st.acc[4], r->value, sizeof c->st.acc[4]);
         break;
+    }
     case EXPECT_READ:
         if (slot < 2 && s->reads_have < 2) {
             memcpy(s->read_value[slot], r->value, sizeof r->value);
+            memcpy(s->read_c[slot], r->c_coefficient, sizeof r->c_coefficient);
             s->reads_have++;
         }
         break;
@@ -754,7 +909,8 @@ static void hold(struct qpu *s, enum stall_cause cause)
 
 static enum stall_cause fn_stall(int fn)
 {
-    return fn == FN_VPM ? STALL_VPM : fn == FN_SYNC ? STALL_SYNC : STALL_TMU;
+    return fn == FN_VPM ? STALL_VPM : fn == FN_SYNC ? STALL_SYNC : fn == FN_TLB ? STALL_TLB
+                                                                                 : STALL_TMU;
 }
 
 /* Tries to issue the next instruction; true when it did. */
@@ -771,7 +927,7 @@ static bool issue(struct qpu *s, struct unit *u)
     }
     if (!s->fetched) {
         uint32_t w[2];
-        if (!read_word(s, u, s->st.pc, &w[0]) || !read_word(s, u, s->st.pc + 4, &w[1])) {
+        if (!read_word(s, u, s->t.st.pc, &w[0]) || !read_word(s, u, s->t.st.pc + 4, &w[1])) {
             s->fetch_faults++;
             note(s, u, 30, "instruction fetch beyond memory: program ended");
             end_program(s, u, QPU_PROGRAM_FETCH_FAULT);
@@ -783,10 +939,11 @@ static bool issue(struct qpu *s, struct unit *u)
         s->reads_requested = false;
         const struct vc4_qpu_instr *in = &s->in;
         if (is_alu(in)) {
-            int fa = in->raddr_a >= 32 ? io_read_function(in->raddr_a) : -1;
+            int fa = in->raddr_a >= 32 ? io_read_function(s, in->raddr_a) : -1;
             if (fa >= 0)
                 s->reads[s->reads_needed++] = (struct pending_read){ fa, in->raddr_a, false };
-            int fb = reads_raddr_b(in) && in->raddr_b >= 32 ? io_read_function(in->raddr_b) : -1;
+            int fb = reads_raddr_b(in) && in->raddr_b >= 32 ? io_read_function(s, in->raddr_b)
+                                                            : -1;
             if (fb >= 0)
                 s->reads[s->reads_needed++] = (struct pending_read){ fb, in->raddr_b, true };
         }
@@ -797,13 +954,18 @@ static bool issue(struct qpu *s, struct unit *u)
             struct pending_read *r = &s->reads[k];
             if (r->fn == FN_VPM)
                 s->vpm_accesses++;
+            else if (r->fn == FN_TLB)
+                s->tlb_accesses++;
             else
                 s->sync_accesses++;
+            if (r->fn == FN_TLB && r->raddr == VC4_RADDR_A_VARYING_READ)
+                s->varying_reads++;
             s->read_slot = k;
             if (!request(s, u, r->fn, EXPECT_READ, QPU_IO_READ, r->raddr, r->file_b, NULL,
                          0xffff, NULL) && s->reads_have < 2) {
                 /* unlinked: answered 0 here */
                 memset(s->read_value[k], 0, sizeof s->read_value[0]);
+                memset(s->read_c[k], 0, sizeof s->read_c[0]);
                 s->reads_have++;
             }
         }
@@ -817,7 +979,7 @@ static bool issue(struct qpu *s, struct unit *u)
         hold(s, fn_stall(s->reads[0].fn));
         return false;
     }
-    if ((muxes_read(in) & (1u << VC4_MUX_R4)) && s->r4_pending) {
+    if ((muxes_read(in) & (1u << VC4_MUX_R4)) && s->t.r4_pending) {
         hold(s, STALL_R4);
         return false;
     }
@@ -826,44 +988,57 @@ static bool issue(struct qpu *s, struct unit *u)
     if (s->stall != STALL_NONE && now > s->next_issue)
         s->stall_cycles[s->stall] += now - s->next_issue;
     s->stall = STALL_NONE;
-    s->index++;
-    s->program_instructions++;
+    s->t.index++;
+    s->t.program_instructions++;
     s->instructions++;
     s->busy_cycles += s->cycles_per_instruction;
+    s->instructions_by_kind[program_kind(s)]++;
+    s->busy_by_kind[program_kind(s)] += s->cycles_per_instruction;
     if (in->illegal) {
         s->illegal_instructions++;
         note(s, u, 31, "instruction with a reserved code or forbidden combination (vc4_illegal)");
     }
     bool is_end = is_alu(in) &&
                   (in->sig == VC4_SIG_PROGRAM_END || in->sig == VC4_SIG_COLOR_LOAD_END);
-    check_restrictions(s, u, in, s->ending > 0 || is_end, is_end && !s->ending);
+    check_restrictions(s, u, in, s->t.ending > 0 || is_end, is_end && !s->t.ending);
 
     struct io_context c = { s, u, 0 };
     struct qpu_io io = { &c, io_read, io_write, io_signal, io_semaphore };
-    struct qpu_step_result r = qpu_step(&s->st, in, &io);
-    qpu_advance(&s->st, &r);
+    struct qpu_step_result r = qpu_step(&s->t.st, in, &io);
+    qpu_advance(&s->t.st, &r);
     s->fetched = false;
 
     uint32_t wa, wb, acc;
     bool regfile;
     instruction_writes(in, &wa, &wb, &acc, &regfile);
-    s->prev_write_a = wa;
-    s->prev_write_b = wb;
-    s->prev_acc_write = acc;
+    s->t.prev_write_a = wa;
+    s->t.prev_write_b = wb;
+    s->t.prev_acc_write = acc;
 
     s->next_issue = now + s->cycles_per_instruction;
     unit_progress(u);
-    if (s->ending) {
-        if (--s->ending == 0)
-            end_program(s, u, QPU_PROGRAM_ENDED);
-    } else if (r.program_end) {
-        s->ending = 2;  /* "Two delay-slot instructions are executed after" (@56274) */
+    bool switch_now = false;
+    if (s->t.switching) {
+        switch_now = --s->t.switching == 0;
+    } else if (r.thread_switch && threadable(&s->t.program) && !r.program_end) {
+        /* "the thread stops after a further two delay slot instructions" (notes §3.11) */
+        s->t.switching = 2;
     }
-    if (s->running && s->program_instructions >= s->watchdog_instructions) {
+    if (s->t.ending) {
+        if (--s->t.ending == 0) {
+            end_program(s, u, QPU_PROGRAM_ENDED);
+            switch_now = false;
+        }
+    } else if (r.program_end) {
+        s->t.ending = 2;  /* "Two delay-slot instructions are executed after" (@56274) */
+    }
+    if (switch_now)
+        switch_thread(s);
+    if (s->running && s->t.program_instructions >= s->watchdog_instructions) {
         s->watchdog_kills++;
         unit_log(u, SIM_LOG_NOTE, "QPU %u: program at 0x%x still running after %llu "
-                 "instructions: stopped by the watchdog", s->qpu_number, s->program.pc,
-                 (unsigned long long)s->program_instructions);
+                 "instructions: stopped by the watchdog", s->qpu_number, s->t.program.pc,
+                 (unsigned long long)s->t.program_instructions);
         end_program(s, u, QPU_PROGRAM_WATCHDOG);
     }
     return true;
@@ -880,10 +1055,24 @@ static enum unit_activity qpu_tick(struct unit *u)
             unit_progress(u);
         }
     flush_outbox(s);
-    if (!s->running && s->start && !s->outbox_count && (m = port_pop(s->start)) != NULL) {
+    /* a program starts on an idle QPU; a second two-threaded fragment shader joins a running
+     * one */
+    bool room = !s->running;
+    if (s->running && !s->other_present && threadable(&s->t.program) && s->start &&
+        port_visible(s->start)) {
+        const struct msg *next = port_peek(s->start);
+        room = next->size >= sizeof(struct qpu_program) &&
+               threadable((const struct qpu_program *)next->payload);
+    }
+    if (room && s->start && !s->outbox_count && (m = port_pop(s->start)) != NULL) {
         const struct qpu_program *p = (const struct qpu_program *)m->payload;
-        if (m->kind == MSG_QPU_IO && m->size >= sizeof *p && p->op == QPU_IO_START)
-            start_program(s, u, p);
+        if (m->kind == MSG_QPU_IO && m->size >= sizeof *p && p->op == QPU_IO_START) {
+            bool fragment = p->kind == QPU_KIND_FRAGMENT &&
+                            m->size >= sizeof(struct qpu_fragment_start);
+            if (p->kind == QPU_KIND_FRAGMENT && !fragment)
+                s->bad_messages++;     /* no W and Z: the thread starts with zeros */
+            start_program(s, u, p, fragment ? (const struct qpu_fragment_start *)p : NULL);
+        }
         else
             s->bad_messages++;
         msg_free(unit_sim(u), m);
@@ -928,12 +1117,13 @@ static void qpu_reset(struct unit *u)
         msg_free(unit_sim(u), s->outbox[i].m);
     s->outbox_count = 0;
     s->running = false;
+    s->other_present = false;
     s->fetched = false;
-    s->r4_pending = s->grants_pending = 0;
+    s->t.r4_pending = s->grants_pending = 0;
     memset(s->expect, 0, sizeof s->expect);
     s->next_issue = 0;
     s->stall = STALL_NONE;
-    qpu_state_init(&s->st, s->qpu_number);
+    qpu_state_init(&s->t.st, s->qpu_number);
 }
 
 static void qpu_destroy(struct unit *u)

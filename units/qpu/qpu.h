@@ -44,13 +44,28 @@
  * Ports: "start" in (QPU_IO_START from the scheduler); "done" out (QPU_IO_PROGRAM_END and
  * HOST_INT writes, struct qpu_program); "sfu", "vpm", "sync", "tmu0", "tmu1" out
  * (MSG_QPU_IO) and "sfu_result", "vpm_result", "sync_result", "tmu0_result", "tmu1_result" in
- * (MSG_QPU_RESULT). All optional: I/O to an unbound function is counted (io_unbound) and
+ * (MSG_QPU_RESULT), "tlb" out and "tlb_result" in (fragment shaders' FEP/TLB I/O, to v3d). All
+ * optional: I/O to an unbound function is counted (io_unbound) and
  * reads of it answer 0.
  *
+ *  - fragment shaders (QPU_IO_START with kind QPU_KIND_FRAGMENT, struct qpu_fragment_start):
+ *    W and Z written to regfile A/B 15 at start (Table 29); VARYING_READ (35, its C coefficient
+ *    to r5), X/Y_PIXEL_COORD (41) and MS_FLAGS/REV_FLAG (42) are reads on "tlb" answered on
+ *    "tlb_result" (the issue waits, stall.tlb); TLB_STENCIL_SETUP, TLB_Z, TLB_COLOUR_MS/ALL and
+ *    TLB_ALPHA_MASK writes (43-47) go on "tlb"; Colour, Coverage and Alpha-mask Load signals
+ *    (8, 9, 7, 12) wait for r4 from "tlb_result"; the scoreboard signals (4, 5) are passed on;
+ *  - two-threaded fragment shaders (program.threaded): a second one may start while one runs
+ *    (its thread number, program.thread, tags its requests and its end); a Thread Switch
+ *    (sig 2, 6) stops the running thread after two more delay-slot instructions and the
+ *    suspended one runs (notes §3.11, @56345); a thread's end lets the other run on; r4
+ *    answers land in the thread that asked;
+ *  - work by program kind (user, fragment, vertex, coordinate): programs.*, instructions.*,
+ *    busy_cycles.* (QPU utilisation by shader kind).
  * Not modelled: the instruction and uniforms caches (fetches and uniforms are read from
- * memory at issue, no miss time), the second hardware thread and thread switches (counted in
- * thread_switches_ignored: user programs are not threaded), varyings (fragment shaders), the
- * TLB and scoreboard (counted in unsupported_io), breakpoints (sig 0, counted), the
+ * memory at issue, no miss time), thread switches in programs that are not two-threaded
+ * fragment shaders (counted in thread_switches_ignored: the program continues), the halved
+ * regfiles of a threaded program (each thread keeps whole register state), TLB and varying
+ * access outside fragment shaders (counted in unsupported_io), breakpoints (sig 0, counted), the
  * TMU_NOSWAP three-instruction rule (the flag is applied at once), the QPU's own pipeline
  * (results are written at issue).
  * The automatic TMU swap of QPUs 2 and 3 of a slice with two TMUs is applied (params

@@ -21,7 +21,9 @@
  *    absolute-index codings (Tables 39-41, code 129), escape (128) before the next record; lists
  *    start at tile_alloc + 32 x tile index (vc4-submit.md §7) and continue in 128-byte blocks
  *    from the pool after the initial blocks through a Branch (16); Flush (4) caps every list
- *    with Return from sub-list (18);
+ *    with Return from sub-list (18); when the pool is used up the PTB takes the overspill
+ *    memory of V3D_BPOA/BPOS (BPOS then reads 0, counted as overspill_taken), and with none
+ *    left it is out of memory (BMOOM, OUTOMEM: counted as bin_out_of_memory);
  *  - the renderer: Tile Rendering Mode Configuration (113), Clear Colors (114), Tile
  *    Coordinates (115) with the pending load, loads (27, 29) and stores (24, 25, 26, 28) of
  *    colour (rgba8888 and bgr565, raster/T/LT formats, Sec 11 @214806) and Z/stencil, the clear
@@ -31,7 +33,14 @@
  *    gives no fill rule, notes §5 "not specified"]; lines as one pixel per column (x-major) or
  *    row (y-major) over the half-open span [chosen]; points as squares of the point size centred
  *    on the vertex; the clip window and the tile bound every primitive;
- *  - fragment shading: 16 pixels (4 quads) a run on a functional QPU, with W in ra15 and Z in
+ *  - fragment shading on the slice QPU units (queue_fragments, set by vc4_v3d when its "qpu" and
+ *    "tlb" ports are linked): the FEP queues each batch of 16 pixels with the shader and the
+ *    configuration bits in force; the unit starts them on QPUs (vc4_v3d.h) and their TLB
+ *    accesses act on the tile buffer through vc4_fragment_read/write/colour_load; the
+ *    rendering thread goes on with primitive lists and state records while batches run and
+ *    waits before any other record (tile coordinates, loads, stores) until all are done, or
+ *    while VC4_FRAGMENT_QUEUE_LIMIT batches wait;
+ *  - or (the functional path) 16 pixels (4 quads) a run on a functional QPU, with W in ra15 and Z in
  *    rb15 (Table 29), X/Y_PIXEL_COORD, MS_FLAGS and REV_FLAG reads, varyings read as
  *    VP = (A(x-x0) + B(y-y0)) and C in r5 so that VP*W + C is the perspective-correct value
  *    (@121296, notes A11), flat-shaded varyings (97) with VP = 0; TLB_Z runs the depth and
@@ -39,20 +48,21 @@
  *    Color Load signals read the tile buffer into r4 (@108711); Z test and Z updates follow the
  *    configuration bits (96).
  * Timing [chosen, from the seed's figures, notes §6]: the work a record causes holds its CLE
- * thread for that many cycles before the next record: a shader batch takes its executed
- * instructions x 4 clocks (@43385) spread over the 12 QPUs (rounded up); the PTB and the PSE
+ * thread for that many cycles before the next record: a functional shader batch takes its
+ * executed instructions x 4 clocks (@43385) spread over the 12 QPUs (rounded up; fragment
+ * batches on the QPU units take the time the units take instead); the PTB and the PSE
  * 10 clocks a primitive ("25 Mtri/s" at 250 MHz, @35155); the FEP 4 pixels a clock (@39361)
  * over the pixels a primitive covers; a tile load or store 4 pixels a clock over the tile (the
  * seed gives no TLB store bandwidth). Stats: bin/render work cycles, cycles each thread was
  * held, instructions by shader kind, the longest tile (work between two tile stores).
- * Not modelled: timing beyond that (no overlap of shading with the CLE, TMU and VPM stalls, L2),
- * the QPU units and their ports for these shaders (the shaders run on this functional QPU, not
- * on units/qpu), clipping against the near plane (primitives with a vertex at w <= 0 are dropped,
+ * Not modelled: coordinate and vertex shaders on the QPU units (they run on the functional QPU
+ * here, so no VPM/VCD traffic or stalls from them), clipping against the near plane (primitives with a vertex at w <= 0 are dropped,
  * counted), guard-band limits, 4x/16x multisampling (counted: drawn single-sampled), HDR
  * (64-bit) colour, the VG paths (41, 42, 65-67), clipped primitive records (49), the coverage
  * pipe, depth offset, early-Z as a separate buffer (the Z test is exact at the TLB_Z write),
- * overflow memory (BPOA/BPOS: a full tile allocation drops the primitive, counted as
- * bin_out_of_memory), the TSDA contents, dithering of bgr565.
+ * the PTB's halt while out of memory until the host writes BPOS (the primitive is dropped,
+ * counted as bin_out_of_memory), the SPILLUSE/OUTOMEM interrupts themselves, the TSDA
+ * contents, dithering of bgr565.
  */
 #ifndef GTSIM_UNITS_VC4_3D_H
 #define GTSIM_UNITS_VC4_3D_H
@@ -99,6 +109,10 @@ struct vc4_3d_stats {
     uint64_t tiles_rendered, fragments_shaded, fragments_written, depth_failed;
     uint64_t primitives_rendered, loads, stores, bad_records, unsupported, multisample_ignored;
     uint64_t index_faults;
+    /* fragment shading on the QPU units (v3d dispatches the queued batches) */
+    uint64_t fragment_dispatches, fragment_fallbacks, scoreboard_wait_cycles;
+    uint64_t fragment_queue_wait_cycles, fragment_queue_max, tlb_bad_messages;
+    uint64_t overspill_taken;
     /* timing (see "Timing" above) */
     uint64_t bin_work_cycles, render_work_cycles, held_cycles[2];
     uint64_t coordinate_instructions, vertex_instructions, fragment_instructions;
@@ -144,6 +158,8 @@ struct vc4_render {
     uint32_t surface_count;
 };
 
+struct vc4_fragment_job;           /* vc4_shade.h */
+
 struct vc4_3d {
     struct vc4_bin bin;
     struct vc4_render render;
@@ -152,9 +168,30 @@ struct vc4_3d {
     /* cycles of pipeline work a thread still owes before its next record ([0] binning) */
     uint64_t owed[2];
     unsigned shading_qpus;         /* QPUs the shader batches spread over */
+    /* Fragment batches for the QPU units: when queue_fragments is set the FEP queues each
+     * batch (a ring, grown as needed) instead of shading it here; the unit (vc4_v3d.c) starts
+     * them on QPUs and counts those running in fragments_in_flight. */
+    bool queue_fragments;
+    /* the binner's overspill memory (V3D_BPOA/BPOS, Table 60ff, notes 002 §4.6): taken when
+     * the tile allocation's pool runs out, which sets BPOS to 0 (SPILLUSE); with BPOS 0 the PTB
+     * is out of memory (BMOOM, OUTOMEM) until the host writes BPOS again */
+    uint32_t bpoa, bpos;
+    bool bmoom;
+    struct vc4_fragment_job *jobs;
+    uint32_t job_head, job_count, job_capacity;
+    uint32_t fragments_in_flight;
 };
 
 void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask);
+/* frees the fragment queue (vc4_3d_init starts an empty one) */
+void vc4_3d_release(struct vc4_3d *p);
+/* fragment batches queued or running on QPUs: the tile buffer is not final until 0 */
+uint32_t vc4_3d_fragments_busy(const struct vc4_3d *p);
+/* a record the rendering thread may execute while fragment batches are still being shaded
+ * (primitive lists and the state they use, which each batch keeps a copy of); every other
+ * record (tile coordinates, loads, stores, semaphores, halt) waits for them */
+bool vc4_render_record_passes_fragments(uint8_t id);
+#define VC4_FRAGMENT_QUEUE_LIMIT 64u   /* batches queued before the CLE waits [chosen] */
 /* A record the binning thread executed (record = ID and payload) */
 void vc4_bin_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *record);
 /* A record the rendering thread executed; for 48 (variable length) the bytes the compressed

@@ -91,7 +91,7 @@ bool vc4_cle_busy(const struct vc4_cle *c)
 {
     for (int n = 0; n < 2; n++)
         if (c->thread[n].state == VC4_CLE_RUNNING || c->thread[n].state == VC4_CLE_WAITING ||
-            (c->pipe && c->pipe->owed[n]))
+            (c->pipe && (c->pipe->owed[n] || (n == 1 && vc4_3d_fragments_busy(c->pipe)))))
             return true;
     return false;
 }
@@ -130,6 +130,17 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
     if (t->ca == t->ea) {
         t->state = VC4_CLE_STOPPED_AT_END;
         return true;
+    }
+    if (!t->binning && c->pipe && vc4_3d_fragments_busy(c->pipe)) {
+        /* fragment shaders still running on the QPUs: records that need the finished tile
+         * buffer wait, primitive lists go on until the FEP's queue is full (vc4_3d.h) */
+        uint8_t next = 0;
+        gpu_memory_read(mem, t->ca & c->address_mask, &next, 1, NULL);
+        if (!vc4_render_record_passes_fragments(next) ||
+            c->pipe->job_count >= VC4_FRAGMENT_QUEUE_LIMIT) {
+            c->pipe->stats.fragment_queue_wait_cycles++;
+            return false;
+        }
     }
     if (t->steps_since_start++ >= c->limit) {
         t->state = VC4_CLE_ERROR;

@@ -104,10 +104,21 @@ static bool ensure(struct vc4_3d *p, struct gpu_memory *mem, struct vc4_tile_lis
         return false;
     if (l->write + n <= l->end)
         return true;
+    if (bin->pool + BLOCK_BYTES > bin->pool_end && p->bpos >= BLOCK_BYTES &&
+        n + RESERVE <= BLOCK_BYTES) {
+        /* the pool is used up: the PTB takes the overspill memory the host gave it in BPOA/BPOS
+         * ("Once the PTB has taken this overspill memory this register is set to 0", notes 002
+         * §4.6, @189789); the kernel gives a fresh block when OUTOMEM fires (vc4-submit.md §7) */
+        bin->pool = p->bpoa & p->address_mask;
+        bin->pool_end = bin->pool + p->bpos;
+        p->bpos = 0;
+        p->stats.overspill_taken++;
+    }
     if (bin->pool + BLOCK_BYTES > bin->pool_end || n + RESERVE > BLOCK_BYTES) {
-        /* the hardware would raise OUTOMEM and wait for overflow memory (BPOA/BPOS, @189789);
-         * none is modelled: the list keeps what it has */
+        /* out of binning memory with BPOS = 0: BMOOM and OUTOMEM ("the PTB will halt"); the
+         * halt until the host writes BPOS is not modelled: the list keeps what it has */
         l->full = true;
+        p->bmoom = true;
         p->stats.bin_out_of_memory++;
         return false;
     }

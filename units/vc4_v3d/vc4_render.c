@@ -278,7 +278,9 @@ struct raster {
 
 static void flush_batch(struct raster *r)
 {
-    if (r->batch.lanes)
+    if (r->batch.lanes && r->p->queue_fragments)
+        vc4_fragment_queue_push(r->p, r->rec, &r->batch);     /* to the QPU units */
+    else if (r->batch.lanes)
         vc4_shade_fragments(r->p, r->mem, r->rec, &r->batch);
     memset(&r->batch, 0, sizeof r->batch);
     r->quads = 0;

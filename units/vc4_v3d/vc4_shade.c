@@ -2,11 +2,13 @@
  * see vc4_shade.h and vc4_3d.h. */
 #include "units/vc4_v3d/vc4_shade.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/vc4/qpu_decode.h"
 #include "isa/vc4/qpu_exec.h"
 #include "units/vc4_sfu/vc4_sfu.h"
+#include "vc4_packets.h"
 #include "vc4_qpu_spec.h"
 
 #define WATCHDOG_INSTRUCTIONS 100000u
@@ -64,11 +66,7 @@ struct run {
     bool write_horizontal;
     /* fragment shading */
     struct vc4_fragment_batch *frag;
-    unsigned next_varying;
-    uint16_t coverage;             /* pixels still alive after the Z/stencil test */
-    bool stencil_enabled;
-    uint32_t stencil_config[2];    /* front, back (Table 27) */
-    uint8_t stencil_write_mask[2];
+    struct vc4_fragment_thread tlb;
     bool faulted;
 };
 
@@ -126,23 +124,12 @@ static void io_read(void *ctx, const struct qpu_state *state, unsigned raddr, bo
     case VC4_RADDR_A_VPM_LD_BUSY: case VC4_RADDR_A_VPM_LD_WAIT:
         return;                    /* the VCD loaded the batch before the shader started */
     case VC4_RADDR_A_VARYING_READ:
-        if (!r->frag || r->next_varying >= r->frag->varyings) {
-            r->p->stats.unsupported++;
-            return;
-        }
-        memcpy(value, r->frag->vp[r->next_varying], sizeof(uint32_t) * QPU_LANES);
-        memcpy(c_coefficient, r->frag->c[r->next_varying], sizeof(uint32_t) * QPU_LANES);
-        r->next_varying++;
-        return;
     case VC4_RADDR_A_X_PIXEL_COORD:
-        if (r->frag)
-            for (unsigned i = 0; i < QPU_LANES; i++)
-                value[i] = file_b ? r->frag->y[i] : r->frag->x[i];
-        return;
     case VC4_RADDR_A_MS_FLAGS:
-        if (r->frag)
-            for (unsigned i = 0; i < QPU_LANES; i++)
-                value[i] = file_b ? r->frag->reverse : (r->coverage >> i & 1 ? 0xfu : 0);
+        if (!r->frag)
+            r->p->stats.unsupported++;
+        else
+            vc4_fragment_read(r->p, &r->tlb, raddr, file_b, value, c_coefficient);
         return;
     default:
         r->p->stats.unsupported++;     /* mutex, TMU results: not used by these shaders */
@@ -184,18 +171,19 @@ static unsigned pixel_index(const struct vc4_render *t, uint32_t x, uint32_t y)
     return (ty % VC4_TILE_MAX) * VC4_TILE_MAX + tx % VC4_TILE_MAX;
 }
 
-static void tlb_z(struct run *r, const uint32_t value[QPU_LANES], uint16_t lanes)
+static void tlb_z(struct vc4_3d *p, struct vc4_fragment_thread *r,
+                  const uint32_t value[QPU_LANES], uint16_t lanes)
 {
-    struct vc4_render *t = &r->p->render;
-    uint32_t bits = t->gl.config_bits;
+    struct vc4_render *t = &p->render;
+    uint32_t bits = r->config_bits;
     unsigned function = bits >> 12 & 7;
     bool z_update = bits >> 15 & 1;
-    unsigned face = r->frag->reverse ? 1 : 0;
+    unsigned face = r->batch->reverse ? 1 : 0;
     uint32_t sc = r->stencil_config[face];
     for (unsigned i = 0; i < QPU_LANES; i++) {
         if (!(lanes >> i & 1) || !(r->coverage >> i & 1))
             continue;
-        unsigned k = pixel_index(t, r->frag->x[i], r->frag->y[i]);
+        unsigned k = pixel_index(t, r->batch->x[i], r->batch->y[i]);
         uint32_t z = value[i] & 0xffffff;
         bool stencil_pass = true;
         uint8_t s = t->stencil[k], ref = (uint8_t)(sc >> 8), mask = (uint8_t)sc;
@@ -221,7 +209,7 @@ static void tlb_z(struct run *r, const uint32_t value[QPU_LANES], uint16_t lanes
         }
         if (!z_pass) {
             r->coverage &= (uint16_t)~(1u << i);
-            r->p->stats.depth_failed++;
+            p->stats.depth_failed++;
             continue;
         }
         if (z_update)
@@ -229,7 +217,7 @@ static void tlb_z(struct run *r, const uint32_t value[QPU_LANES], uint16_t lanes
     }
 }
 
-static void tlb_stencil_setup(struct run *r, uint32_t v)
+static void tlb_stencil_setup(struct vc4_fragment_thread *r, uint32_t v)
 {
     static const uint8_t mask_code[4] = { 0x1, 0x3, 0xf, 0xff };   /* Table 27 SFWMC */
     unsigned which = v >> 30;
@@ -244,6 +232,75 @@ static void tlb_stencil_setup(struct run *r, uint32_t v)
             r->stencil_config[f] = v;
             r->stencil_write_mask[f] = mask_code[v >> 28 & 3];
         }
+}
+
+void vc4_fragment_begin(struct vc4_fragment_thread *f, const struct vc4_fragment_batch *b,
+                        uint32_t config_bits)
+{
+    memset(f, 0, sizeof *f);
+    f->batch = b;
+    f->config_bits = config_bits;
+    f->coverage = b->lanes;
+    f->stencil_write_mask[0] = f->stencil_write_mask[1] = 0xff;
+}
+
+bool vc4_fragment_read(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned raddr,
+                       bool file_b, uint32_t value[QPU_LANES], uint32_t c_coefficient[QPU_LANES])
+{
+    const struct vc4_fragment_batch *b = f->batch;
+    switch (raddr) {
+    case VC4_RADDR_A_VARYING_READ:
+        if (f->next_varying >= b->varyings) {
+            p->stats.unsupported++;
+            return false;
+        }
+        memcpy(value, b->vp[f->next_varying], sizeof(uint32_t) * QPU_LANES);
+        memcpy(c_coefficient, b->c[f->next_varying], sizeof(uint32_t) * QPU_LANES);
+        f->next_varying++;
+        return true;
+    case VC4_RADDR_A_X_PIXEL_COORD:
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            value[i] = file_b ? b->y[i] : b->x[i];
+        return true;
+    case VC4_RADDR_A_MS_FLAGS:
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            value[i] = file_b ? b->reverse : (f->coverage >> i & 1 ? 0xfu : 0);
+        return true;
+    default:
+        p->stats.unsupported++;
+        return false;
+    }
+}
+
+bool vc4_fragment_write(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned waddr,
+                        const uint32_t value[QPU_LANES], uint16_t lanes)
+{
+    struct vc4_render *t = &p->render;
+    switch (waddr) {
+    case VC4_WADDR_A_TLB_STENCIL_SETUP:
+        tlb_stencil_setup(f, value[0]);
+        return true;
+    case VC4_WADDR_A_TLB_Z:
+        tlb_z(p, f, value, lanes);
+        return true;
+    case VC4_WADDR_A_TLB_COLOUR_MS: case VC4_WADDR_A_TLB_COLOUR_ALL:
+        for (unsigned i = 0; i < QPU_LANES; i++)
+            if ((lanes & f->coverage) >> i & 1) {
+                t->colour[pixel_index(t, f->batch->x[i], f->batch->y[i])] = value[i];
+                p->stats.fragments_written++;
+            }
+        return true;
+    default:
+        return false;
+    }
+}
+
+void vc4_fragment_colour_load(struct vc4_3d *p, const struct vc4_fragment_thread *f,
+                              uint32_t value[QPU_LANES])
+{
+    struct vc4_render *t = &p->render;
+    for (unsigned i = 0; i < QPU_LANES; i++)
+        value[i] = t->colour[pixel_index(t, f->batch->x[i], f->batch->y[i])];
 }
 
 static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool file_b,
@@ -292,22 +349,10 @@ static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool fi
             state->acc[4][i] = vc4_sfu_compute(waddr, value[i]);
         return;
     case VC4_WADDR_A_TLB_STENCIL_SETUP:
-        if (r->frag)
-            tlb_stencil_setup(r, value[0]);
-        return;
     case VC4_WADDR_A_TLB_Z:
-        if (r->frag)
-            tlb_z(r, value, lanes);
-        return;
     case VC4_WADDR_A_TLB_COLOUR_MS: case VC4_WADDR_A_TLB_COLOUR_ALL:
-        if (r->frag) {
-            struct vc4_render *t = &r->p->render;
-            for (unsigned i = 0; i < QPU_LANES; i++)
-                if ((lanes & r->coverage) >> i & 1) {
-                    t->colour[pixel_index(t, r->frag->x[i], r->frag->y[i])] = value[i];
-                    r->p->stats.fragments_written++;
-                }
-        }
+        if (r->frag)
+            vc4_fragment_write(r->p, &r->tlb, waddr, value, lanes);
         return;
     case VC4_WADDR_A_TMU_NOSWAP: case VC4_WADDR_A_UNIFORMS_ADDRESS: case VC4_WADDR_A_NOP:
     case VC4_WADDR_A_VPM_LD_ADDR:
@@ -322,9 +367,7 @@ static void io_signal(void *ctx, struct qpu_state *state, unsigned sig)
 {
     struct run *r = ctx;
     if ((sig == VC4_SIG_COLOR_LOAD || sig == VC4_SIG_COLOR_LOAD_END) && r->frag) {
-        struct vc4_render *t = &r->p->render;
-        for (unsigned i = 0; i < QPU_LANES; i++)
-            state->acc[4][i] = t->colour[pixel_index(t, r->frag->x[i], r->frag->y[i])];
+        vc4_fragment_colour_load(r->p, &r->tlb, state->acc[4]);
     } else if (sig == VC4_SIG_LOAD_TMU0 || sig == VC4_SIG_LOAD_TMU1 ||
                sig == VC4_SIG_COVERAGE_LOAD || sig == VC4_SIG_ALPHA_MASK_LOAD) {
         r->p->stats.unsupported++;
@@ -421,8 +464,8 @@ bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
 void vc4_shade_fragments(struct vc4_3d *p, struct gpu_memory *mem,
                          const struct vc4_shader_record *rec, struct vc4_fragment_batch *b)
 {
-    struct run r = { .p = p, .mem = mem, .frag = b, .coverage = b->lanes };
-    r.stencil_write_mask[0] = r.stencil_write_mask[1] = 0xff;
+    struct run r = { .p = p, .mem = mem, .frag = b };
+    vc4_fragment_begin(&r.tlb, b, p->render.gl.config_bits);
     struct qpu_state st;
     qpu_state_init(&st, 0);
     for (unsigned i = 0; i < QPU_LANES; i++) {
@@ -435,4 +478,79 @@ void vc4_shade_fragments(struct vc4_3d *p, struct gpu_memory *mem,
     uint32_t instructions = run_program(&r, rec->fs_code, rec->fs_uniforms, &st);
     p->stats.fragment_instructions += instructions;
     charge(p, 1, instructions);
+}
+
+/* ---- the fragment queue of the QPU-unit path ---------------------------------------------- */
+
+void vc4_fragment_queue_push(struct vc4_3d *p, const struct vc4_shader_record *rec,
+                             const struct vc4_fragment_batch *b)
+{
+    if (p->job_count == p->job_capacity) {
+        uint32_t capacity = p->job_capacity ? 2 * p->job_capacity : 64;
+        struct vc4_fragment_job *jobs = malloc(sizeof *jobs * capacity);
+        if (!jobs)
+            return;
+        for (uint32_t i = 0; i < p->job_count; i++)
+            jobs[i] = p->jobs[(p->job_head + i) % p->job_capacity];
+        free(p->jobs);
+        p->jobs = jobs;
+        p->job_head = 0;
+        p->job_capacity = capacity;
+    }
+    struct vc4_fragment_job *j = &p->jobs[(p->job_head + p->job_count++) % p->job_capacity];
+    j->batch = *b;
+    j->fs_code = rec->fs_code;
+    j->fs_uniforms = rec->fs_uniforms;
+    j->config_bits = p->render.gl.config_bits;
+    j->threaded = !(rec->flags & 1);
+    if (p->job_count > p->stats.fragment_queue_max)
+        p->stats.fragment_queue_max = p->job_count;
+    p->stats.fragment_shader_runs++;
+    for (unsigned i = 0; i < QPU_LANES; i++)
+        p->stats.fragments_shaded += b->lanes >> i & 1;
+}
+
+const struct vc4_fragment_job *vc4_fragment_queue_head(const struct vc4_3d *p)
+{
+    return p->job_count ? &p->jobs[p->job_head] : NULL;
+}
+
+void vc4_fragment_queue_pop(struct vc4_3d *p, struct vc4_fragment_job *out)
+{
+    if (!p->job_count)
+        return;
+    if (out)
+        *out = p->jobs[p->job_head];
+    p->job_head = (p->job_head + 1) % p->job_capacity;
+    p->job_count--;
+}
+
+void vc4_3d_release(struct vc4_3d *p)
+{
+    free(p->jobs);
+    p->jobs = NULL;
+    p->job_head = p->job_count = p->job_capacity = 0;
+    p->fragments_in_flight = 0;
+}
+
+uint32_t vc4_3d_fragments_busy(const struct vc4_3d *p)
+{
+    return p->job_count + p->fragments_in_flight;
+}
+
+bool vc4_render_record_passes_fragments(uint8_t id)
+{
+    switch (id) {
+    case VC4_PACKET_NOP:
+    case VC4_PACKET_BRANCH:
+    case VC4_PACKET_BRANCH_TO_SUB_LIST:
+    case VC4_PACKET_RETURN_FROM_SUB_LIST:
+    case VC4_PACKET_COMPRESSED_PRIMITIVE_LIST:
+    case VC4_PACKET_PRIMITIVE_LIST_FORMAT:
+    case VC4_PACKET_GL_SHADER_STATE:
+        return true;
+    default:
+        /* the state records (96-106) the batches keep what they need of */
+        return id >= VC4_PACKET_CONFIGURATION_BITS && id <= VC4_PACKET_CLIPPER_Z_SCALE_AND_OFFSET;
+    }
 }

@@ -41,8 +41,52 @@ struct vc4_fragment_batch {
     bool reverse;                  /* back facing */
 };
 
-/* Runs the fragment shader for a batch against the renderer's tile buffer */
+/* Runs the fragment shader for a batch against the renderer's tile buffer (the functional
+ * path: the shader runs on a QPU inside v3d) */
 void vc4_shade_fragments(struct vc4_3d *p, struct gpu_memory *mem,
                          const struct vc4_shader_record *r, struct vc4_fragment_batch *b);
+
+/* A fragment batch waiting for a QPU (the QPU-unit path): the shader and the state it runs
+ * with */
+struct vc4_fragment_job {
+    struct vc4_fragment_batch batch;
+    uint32_t fs_code, fs_uniforms, config_bits;
+    bool threaded;                 /* record flags bit 0 clear: "FS single thread" not set */
+};
+
+/* queues a batch (counts it as shaded); the oldest job, and its removal */
+void vc4_fragment_queue_push(struct vc4_3d *p, const struct vc4_shader_record *r,
+                             const struct vc4_fragment_batch *b);
+const struct vc4_fragment_job *vc4_fragment_queue_head(const struct vc4_3d *p);
+void vc4_fragment_queue_pop(struct vc4_3d *p, struct vc4_fragment_job *out);
+
+/* The tile buffer side of one fragment shader thread: what the FEP handed it (the batch), the
+ * varyings it has read, the pixels still alive after its Z/stencil test and its stencil
+ * set-up (Tables 27, 28). The functional path and the QPU units' "tlb" messages (v3d) both
+ * act on the tile buffer through these. `config_bits` is the Configuration Bits record (96)
+ * in force when the FEP made the batch. */
+struct vc4_fragment_thread {
+    const struct vc4_fragment_batch *batch;
+    uint32_t config_bits;
+    unsigned next_varying;
+    uint16_t coverage;
+    bool stencil_enabled;
+    uint32_t stencil_config[2];    /* front, back (Table 27) */
+    uint8_t stencil_write_mask[2];
+};
+
+void vc4_fragment_begin(struct vc4_fragment_thread *f, const struct vc4_fragment_batch *b,
+                        uint32_t config_bits);
+/* A read of VARYING_READ (35), X/Y_PIXEL_COORD (41), MS_FLAGS/REV_FLAG (42); false (counted
+ * in unsupported) for other registers or a varying past the batch's count */
+bool vc4_fragment_read(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned raddr,
+                       bool file_b, uint32_t value[16], uint32_t c_coefficient[16]);
+/* A write of TLB_STENCIL_SETUP (43), TLB_Z (44), TLB_COLOUR_MS/ALL (45, 46); false for
+ * other registers (the caller counts them) */
+bool vc4_fragment_write(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned waddr,
+                        const uint32_t value[16], uint16_t lanes);
+/* Colour Load (sig 8, 9): the tile buffer's colour of the thread's pixels */
+void vc4_fragment_colour_load(struct vc4_3d *p, const struct vc4_fragment_thread *f,
+                              uint32_t value[16]);
 
 #endif

@@ -7,19 +7,33 @@
 #include "units/common/mmio.h"
 #include "units/common/vc4_io.h"
 #include "units/vc4_v3d/vc4_cle.h"
+#include "units/vc4_v3d/vc4_shade.h"
+#include "vc4_qpu_spec.h"
 #include "vc4_v3d_regs.h"
 
 struct request {
     uint32_t pc, uniforms, length, id;
 };
 
+/* A fragment shader thread running on a QPU unit: its batch and its tile buffer state */
+struct fragment_slot {
+    bool active;
+    struct vc4_fragment_job job;
+    struct vc4_fragment_thread tlb;
+};
+
 struct vc4_v3d {
+    /* params */
+    uint32_t qpu_shading;
     /* ports */
     struct port *host, *host_reply;
     struct port **qpu, **qpu_done;
     uint32_t qpus, dones;
     struct port **caches;           /* L2CACTL / SLCACTL writes to the L2C and TMUs */
     uint32_t cache_ports;
+    struct port **tlb, **tlb_result; /* fragment shaders' TLB/FEP I/O, index = QPU number */
+    uint32_t tlbs, tlb_results;
+    bool fragments_on_qpus;         /* qpu_shading and the ports it needs are linked */
     uint32_t l2cactl, slcactl, dbcfg;
     uint64_t cache_control_writes, cache_control_drops;
     /* registers */
@@ -30,7 +44,11 @@ struct vc4_v3d {
     uint32_t queued;
     /* scheduler */
     bool busy[VC4_MAX_QPUS];
+    uint32_t kind[VC4_MAX_QPUS];    /* enum qpu_program_kind of the program a QPU runs */
     uint32_t running;
+    struct fragment_slot fragment[VC4_MAX_QPUS][2];   /* [QPU][thread] */
+    uint32_t threads_used[VC4_MAX_QPUS];             /* fragment threads on the QPU */
+    bool threaded_qpu[VC4_MAX_QPUS];                 /* they are two-threaded shaders */
     /* host syncs waiting: the request count each waits for */
     uint64_t sync_until[8];
     uint32_t syncs;
@@ -45,7 +63,15 @@ struct vc4_v3d {
     struct vc4_3d pipe;            /* the PTB and the tile renderer (vc4_3d.h) */
     uint64_t stat_bin_records, stat_render_records, stat_flushes, stat_frames;
     uint64_t stat_invalid_records, stat_wrong_list_records, stat_semaphore_waits;
-    uint64_t stat_cle_overflows, stat_ct0cs, stat_ct1cs, stat_bfc, stat_rfc;
+    uint64_t stat_cle_overflows, stat_ct0cs, stat_ct1cs, stat_bfc, stat_rfc, stat_bpos;
+};
+
+static const struct param_desc v3d_params[] = {
+    PARAM_U32_FIELD("qpu_shading", struct vc4_v3d, qpu_shading, 1, 0, 1,
+                    "1: fragment shaders run on the QPU units (the \"qpu\" ports and the QPUs' "
+                    "\"tlb\" ports linked to \"tlb\"/\"tlb_result\"); 0, or those ports not "
+                    "linked: on the functional QPU inside v3d (faster, no QPU/TMU/L2 timing)"),
+    PARAM_END
 };
 
 static const struct port_desc v3d_ports[] = {
@@ -60,6 +86,13 @@ static const struct port_desc v3d_ports[] = {
     { .name = "caches", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "V3D_L2CACTL / V3D_SLCACTL writes (CS_MMIO_WRITE) to the L2C and the TMUs" },
+    { .name = "tlb", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "fragment shaders' varying/coordinate/flag reads, TLB writes, colour loads and "
+              "scoreboard signals, index = QPU number" },
+    { .name = "tlb_result", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "answers to those reads and loads, index = QPU number" },
     PORT_END
 };
 
@@ -117,7 +150,7 @@ static const struct stat_desc v3d_stats[] = {
     P("tile_list_bytes", tile_list_bytes, "bytes", "bytes the PTB wrote to tile lists"),
     P("tile_list_blocks", tile_list_blocks, "blocks", "128-byte tile allocation blocks used"),
     P("bin_out_of_memory", bin_out_of_memory, "events",
-      "tile allocation full (no overflow memory modelled): primitives lost"),
+      "binning memory used up with no overspill left (BMOOM, OUTOMEM): primitives lost"),
     P("coordinate_shader_runs", coordinate_shader_runs, "runs", "coordinate shader batches"),
     P("vertex_shader_runs", vertex_shader_runs, "runs", "vertex shader batches"),
     P("fragment_shader_runs", fragment_shader_runs, "runs", "fragment shader batches (4 quads)"),
@@ -138,6 +171,24 @@ static const struct stat_desc v3d_stats[] = {
     P("pipe_unsupported", unsupported, "events",
       "features not modelled (VG, x/y lists, full dumps, TMU in pipeline shaders)"),
     P("multisample_ignored", multisample_ignored, "events", "4x multisample drawn single-sampled"),
+    P("overspill_taken", overspill_taken, "blocks",
+      "overspill memory (V3D_BPOA/BPOS) the binner took when its pool ran out (SPILLUSE)"),
+    STAT_LEVEL_FIELD("bpos", struct vc4_v3d, stat_bpos, "bytes",
+                     "V3D_BPOS at the end (0 once the binner took the overspill)"),
+    P("fragment_dispatches", fragment_dispatches, "threads",
+      "fragment shader batches started on QPU units"),
+    P("fragment_fallbacks", fragment_fallbacks, "batches",
+      "fragment batches shaded inside v3d because every QPU is reserved against fragment "
+      "shaders (SQRSV B[1]) or unlinked"),
+    P("scoreboard_wait_cycles", scoreboard_wait_cycles, "cycles",
+      "cycles the next fragment batch waited for a running one covering the same pixels"),
+    P("fragment_queue_wait_cycles", fragment_queue_wait_cycles, "cycles",
+      "cycles the rendering thread waited for fragment shading to finish (or for room in the "
+      "FEP's queue)"),
+    STAT_LEVEL_FIELD("fragment_queue_max", struct vc4_v3d, pipe.stats.fragment_queue_max,
+                     "batches", "most fragment batches waiting for a QPU at once"),
+    P("tlb_bad_messages", tlb_bad_messages, "messages",
+      "TLB messages from a QPU that runs no fragment shader, or of an unknown register"),
     P("index_faults", index_faults, "indices", "indices past the maximum or above 16 bits"),
     P("bin_work_cycles", bin_work_cycles, "cycles",
       "binning work: coordinate shading and the PTB (vc4_3d.h Timing)"),
@@ -191,6 +242,7 @@ static void update_registers(struct vc4_v3d *s)
     s->stat_ct1cs = vc4_cle_read(&s->cle, V3D_CT1CS);
     s->stat_bfc = vc4_cle_read(&s->cle, V3D_BFC);
     s->stat_rfc = vc4_cle_read(&s->cle, V3D_RFC);
+    s->stat_bpos = s->pipe.bpos;
 }
 
 /* L2CACTL (Table 71) and SLCACTL (Table 72) act in the caches: the write goes to each. */
@@ -264,6 +316,13 @@ static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, u
     case V3D_SQRSV0:
         s->sqrsv[0] = value;
         break;
+    case V3D_BPOA:     /* overspill memory for the binner (vc4_3d.h) */
+        s->pipe.bpoa = value;
+        break;
+    case V3D_BPOS:     /* its size; a write clears BMOOM (PCS, Table 55) */
+        s->pipe.bpos = value;
+        s->pipe.bmoom = false;
+        break;
     case V3D_SQRSV1:
         s->sqrsv[1] = value;
         break;
@@ -280,9 +339,16 @@ static void write_register(struct vc4_v3d *s, struct unit *u, uint32_t offset, u
     }
 }
 
+/* SQRSV0/1 (Tables 62, 63): "B[0] set: Do not use for User Programs; B[1] ... Fragment
+ * Shaders; B[2] ... Vertex Shaders; B[3] ... Coordinate Shaders" */
+static bool reserved_against(const struct vc4_v3d *s, uint32_t q, unsigned bit)
+{
+    return (s->sqrsv[q / 8] >> (4 * (q % 8) + bit)) & 1;
+}
+
 static bool reserved_for_user(const struct vc4_v3d *s, uint32_t q)
 {
-    return (s->sqrsv[q / 8] >> (4 * (q % 8))) & 1;
+    return reserved_against(s, q, 0);
 }
 
 static void schedule(struct vc4_v3d *s, struct unit *u)
@@ -312,6 +378,7 @@ static void schedule(struct vc4_v3d *s, struct unit *u)
         memmove(s->queue, s->queue + 1, (s->queued - 1) * sizeof s->queue[0]);
         s->queued--;
         s->busy[q] = true;
+        s->kind[q] = QPU_KIND_USER;
         s->running++;
         s->starts++;
         unit_progress(u);
@@ -361,6 +428,20 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
         s->bad_messages++;
         return;
     }
+    if (s->kind[q] == QPU_KIND_FRAGMENT) {
+        s->fragment[q][p->thread & 1].active = false;
+        if (s->threads_used[q])
+            s->threads_used[q]--;
+        s->busy[q] = s->threads_used[q] > 0;
+        if (s->pipe.fragments_in_flight)
+            s->pipe.fragments_in_flight--;
+        s->pipe.stats.fragment_instructions += p->instructions;
+        if (p->status == QPU_PROGRAM_WATCHDOG)
+            s->pipe.stats.shader_watchdogs++;
+        else if (p->status == QPU_PROGRAM_FETCH_FAULT)
+            s->pipe.stats.shader_faults++;
+        return;
+    }
     s->busy[q] = false;
     s->running--;
     s->completed++;
@@ -371,6 +452,187 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
     else if (p->status == QPU_PROGRAM_FETCH_FAULT)
         s->fault_ends++;
     (void)u;
+}
+
+/* ---- fragment shading on the QPU units ---------------------------------------------------- */
+
+/* The scoreboard (002 @111664: it "orders accesses to the same pixel samples across QPUs"),
+ * modelled as a start gate: a batch starts only when no running one covers any of its pixels
+ * (the hardware starts it and holds it at its first TLB access instead). */
+static bool overlaps_running(const struct vc4_v3d *s, const struct vc4_fragment_batch *b)
+{
+    for (uint32_t k = 0; k < 2 * VC4_MAX_QPUS; k++) {
+        const struct fragment_slot *f = &s->fragment[k / 2][k % 2];
+        if (!f->active)
+            continue;
+        const struct vc4_fragment_batch *o = &f->job.batch;
+        for (unsigned i = 0; i < 16; i++) {
+            if (!(b->lanes >> i & 1))
+                continue;
+            for (unsigned j = 0; j < 16; j++)
+                if ((o->lanes >> j & 1) && o->x[j] == b->x[i] && o->y[j] == b->y[i])
+                    return true;
+        }
+    }
+    return false;
+}
+
+static bool fragment_capable(const struct vc4_v3d *s, uint32_t q)
+{
+    return q < s->qpus && s->qpu[q] && q < s->tlb_results && s->tlb_result[q] &&
+           !reserved_against(s, q, 1);
+}
+
+/* Starts queued fragment batches on idle QPUs (the QPS, 002 @56979), oldest first. */
+static void dispatch_fragments(struct vc4_v3d *s, struct unit *u, struct gpu_memory *mem)
+{
+    struct vc4_3d *p = &s->pipe;
+    const struct vc4_fragment_job *j;
+    while ((j = vc4_fragment_queue_head(p)) != NULL) {
+        bool any_capable = false;
+        uint32_t q = VC4_MAX_QPUS, thread = 0;
+        for (uint32_t k = 0; k < s->qpus && k < VC4_MAX_QPUS; k++) {
+            if (!fragment_capable(s, k))
+                continue;
+            any_capable = true;
+            if (!s->busy[k] && port_can_send(s->qpu[k])) {
+                q = k;
+                break;
+            }
+        }
+        /* a two-threaded shader may join one on a QPU that runs a single such thread
+         * ("Threadable and non-threadable programs are never mixed on a QPU", notes §3.11);
+         * idle QPUs are taken first [chosen] */
+        for (uint32_t k = 0; q == VC4_MAX_QPUS && j->threaded && k < s->qpus &&
+                            k < VC4_MAX_QPUS; k++)
+            if (fragment_capable(s, k) && s->busy[k] && s->kind[k] == QPU_KIND_FRAGMENT &&
+                s->threaded_qpu[k] && s->threads_used[k] == 1 && port_can_send(s->qpu[k])) {
+                q = k;
+                thread = s->fragment[k][0].active ? 1 : 0;
+            }
+        if (!any_capable) {
+            /* no QPU may take fragment shaders: shaded here so the frame still ends */
+            struct vc4_fragment_job job;
+            vc4_fragment_queue_pop(p, &job);
+            struct vc4_shader_record rec;
+            memset(&rec, 0, sizeof rec);
+            rec.fs_code = job.fs_code;
+            rec.fs_uniforms = job.fs_uniforms;
+            uint32_t bits = p->render.gl.config_bits;
+            p->render.gl.config_bits = job.config_bits;
+            p->stats.fragment_shader_runs--;           /* counted again by the shading */
+            for (unsigned i = 0; i < 16; i++)
+                p->stats.fragments_shaded -= job.batch.lanes >> i & 1;
+            if (mem)
+                vc4_shade_fragments(p, mem, &rec, &job.batch);
+            p->render.gl.config_bits = bits;
+            p->stats.fragment_fallbacks++;
+            unit_progress(u);
+            continue;
+        }
+        if (q == VC4_MAX_QPUS)
+            return;
+        if (overlaps_running(s, &j->batch)) {
+            p->stats.scoreboard_wait_cycles++;
+            return;
+        }
+        struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_IO, sizeof(struct qpu_fragment_start));
+        struct qpu_fragment_start *f = (struct qpu_fragment_start *)m->payload;
+        f->program.op = QPU_IO_START;
+        f->program.qpu = q;
+        f->program.pc = j->fs_code;
+        f->program.uniforms = j->fs_uniforms;
+        f->program.uniforms_length = 0;            /* unlimited */
+        f->program.request_id = (uint32_t)p->stats.fragment_dispatches;
+        f->program.kind = QPU_KIND_FRAGMENT;
+        f->program.threaded = j->threaded;
+        f->program.thread = thread;
+        memcpy(f->w, j->batch.w, sizeof f->w);
+        memcpy(f->z, j->batch.z, sizeof f->z);
+        m->tag = q;
+        if (!port_try_send(s->qpu[q], m)) {
+            msg_free(unit_sim(u), m);
+            return;
+        }
+        struct fragment_slot *slot = &s->fragment[q][thread];
+        vc4_fragment_queue_pop(p, &slot->job);
+        vc4_fragment_begin(&slot->tlb, &slot->job.batch, slot->job.config_bits);
+        slot->active = true;
+        s->busy[q] = true;
+        s->kind[q] = QPU_KIND_FRAGMENT;
+        s->threaded_qpu[q] = slot->job.threaded;
+        s->threads_used[q]++;
+        p->fragments_in_flight++;
+        p->stats.fragment_dispatches++;
+        unit_progress(u);
+    }
+}
+
+/* One TLB/FEP access of QPU q's fragment shader. Reads and loads are answered at once on
+ * tlb_result (the caller made sure it has room). */
+static void take_tlb(struct vc4_v3d *s, struct unit *u, uint32_t q, const struct msg *m)
+{
+    const struct qpu_io_request *r = (const struct qpu_io_request *)m->payload;
+    if (m->kind != MSG_QPU_IO || m->size < sizeof *r) {
+        s->pipe.stats.tlb_bad_messages++;
+        return;
+    }
+    struct fragment_slot *f = &s->fragment[q][r->thread & 1];
+    bool answer = r->op == QPU_IO_READ ||
+                  (r->op == QPU_IO_SIGNAL && (r->reg == VC4_SIG_COLOR_LOAD ||
+                                              r->reg == VC4_SIG_COLOR_LOAD_END ||
+                                              r->reg == VC4_SIG_COVERAGE_LOAD ||
+                                              r->reg == VC4_SIG_ALPHA_MASK_LOAD));
+    struct msg *a = NULL;
+    struct qpu_io_result *res = NULL;
+    if (answer) {
+        a = msg_alloc(unit_sim(u), MSG_QPU_RESULT, sizeof(struct qpu_io_result));
+        res = (struct qpu_io_result *)a->payload;
+        res->reg = r->reg;
+        res->qpu = q;
+        res->thread = r->thread;
+        a->tag = q;
+    }
+    if (!f->active) {
+        s->pipe.stats.tlb_bad_messages++;          /* answered with zeros */
+    } else if (r->op == QPU_IO_READ) {
+        if (!vc4_fragment_read(&s->pipe, &f->tlb, r->reg, r->file_b, res->value,
+                               res->c_coefficient))
+            s->pipe.stats.tlb_bad_messages++;
+    } else if (r->op == QPU_IO_WRITE) {
+        if (!vc4_fragment_write(&s->pipe, &f->tlb, r->reg, r->value, (uint16_t)r->lane_mask))
+            s->pipe.stats.unsupported++;           /* alpha mask (47) */
+    } else if (r->op == QPU_IO_SIGNAL) {
+        if (r->reg == VC4_SIG_COLOR_LOAD || r->reg == VC4_SIG_COLOR_LOAD_END) {
+            res->to_r4 = 1;
+            vc4_fragment_colour_load(&s->pipe, &f->tlb, res->value);
+        } else if (answer) {
+            res->to_r4 = 1;
+            s->pipe.stats.unsupported++;           /* coverage, alpha mask loads: zeros */
+        }
+        /* scoreboard wait / unlock: the start gate already ordered this thread */
+    } else {
+        s->pipe.stats.tlb_bad_messages++;
+    }
+    if (a && !port_try_send(s->tlb_result[q], a)) {
+        msg_free(unit_sim(u), a);
+        s->pipe.stats.tlb_bad_messages++;
+    }
+}
+
+static void take_tlb_ports(struct vc4_v3d *s, struct unit *u)
+{
+    for (uint32_t q = 0; q < s->tlbs && q < VC4_MAX_QPUS; q++) {
+        struct msg *m;
+        while (s->tlb[q] && port_visible(s->tlb[q])) {
+            if (q >= s->tlb_results || !s->tlb_result[q] || !port_can_send(s->tlb_result[q]))
+                break;         /* room for an answer first (at most one per message) */
+            m = port_pop(s->tlb[q]);
+            take_tlb(s, u, q, m);
+            msg_free(unit_sim(u), m);
+            unit_progress(u);
+        }
+    }
 }
 
 static void take_host(struct vc4_v3d *s, struct unit *u, struct msg *m)
@@ -401,6 +663,12 @@ static int v3d_realize(struct unit *u, struct gt_error *err)
     s->qpu = unit_port_array(u, "qpu", &s->qpus);
     s->qpu_done = unit_port_array(u, "qpu_done", &s->dones);
     s->caches = unit_port_array(u, "caches", &s->cache_ports);
+    s->tlb = unit_port_array(u, "tlb", &s->tlbs);
+    s->tlb_result = unit_port_array(u, "tlb_result", &s->tlb_results);
+    if (s->tlbs > VC4_MAX_QPUS || s->tlb_results > VC4_MAX_QPUS)
+        return gt_error_set(err, "%s: at most %u QPUs on the tlb ports", unit_name(u),
+                            VC4_MAX_QPUS);
+    s->fragments_on_qpus = s->qpu_shading && s->qpus && s->tlbs && s->tlb_results;
     if (s->qpus > VC4_MAX_QPUS || s->dones > VC4_MAX_QPUS)
         return gt_error_set(err, "%s: at most %u QPUs (SQRSV0/1 address 16)", unit_name(u),
                             VC4_MAX_QPUS);
@@ -421,7 +689,13 @@ static void v3d_reset(struct unit *u)
     s->srqua = s->srqul = s->dbqite = s->dbqitc = 0;
     s->sqrsv[0] = s->sqrsv[1] = 0;
     vc4_cle_init(&s->cle, 0x3fffffffu);   /* bits 31:30: the BCM2835 cache alias */
+    vc4_3d_release(&s->pipe);
     vc4_3d_init(&s->pipe, 0x3fffffffu);
+    s->pipe.queue_fragments = s->fragments_on_qpus;
+    memset(s->fragment, 0, sizeof s->fragment);
+    memset(s->kind, 0, sizeof s->kind);
+    memset(s->threads_used, 0, sizeof s->threads_used);
+    memset(s->threaded_qpu, 0, sizeof s->threaded_qpu);
     s->cle.pipe = &s->pipe;
     update_registers(s);
 }
@@ -430,8 +704,11 @@ static enum unit_activity v3d_tick(struct unit *u)
 {
     struct vc4_v3d *s = unit_state(u);
     struct msg *m;
+    /* a fragment shader's TLB accesses before its end (both leave the QPU in order) */
+    take_tlb_ports(s, u);
     for (uint32_t q = 0; q < s->dones; q++)
-        while (s->qpu_done[q] && (m = port_pop(s->qpu_done[q])) != NULL) {
+        while (s->qpu_done[q] && !(q < s->tlbs && s->tlb[q] && port_visible(s->tlb[q])) &&
+               (m = port_pop(s->qpu_done[q])) != NULL) {
             take_done(s, u, q, m);
             msg_free(unit_sim(u), m);
             unit_progress(u);
@@ -444,6 +721,7 @@ static enum unit_activity v3d_tick(struct unit *u)
     schedule(s, u);
     /* the control list threads: one record each a cycle */
     struct gpu_memory *mem = sim_memory(unit_sim(u));
+    dispatch_fragments(s, u, mem);
     bool busy = false;
     if (mem)
         for (unsigned n = 0; n < 2; n++) {
@@ -462,6 +740,7 @@ static void v3d_destroy(struct unit *u)
     if (s->reply_held)
         msg_free(unit_sim(u), s->reply_held);
     s->reply_held = NULL;
+    vc4_3d_release(&s->pipe);
 }
 
 const struct unit_ops vc4_v3d_ops = {
@@ -469,6 +748,7 @@ const struct unit_ops vc4_v3d_ops = {
     .help = "VideoCore IV V3D registers for user programs (V3D_SRQPC/SRQUA/SRQUL/SRQCS, "
             "SQRSV0/1, DBQITE/DBQITC; seed 002 Sec 10) and the QPU scheduler starting them.",
     .state_size = sizeof(struct vc4_v3d),
+    .params = v3d_params,
     .ports = v3d_ports,
     .stats = v3d_stats,
     .key_figures = v3d_key_figures,

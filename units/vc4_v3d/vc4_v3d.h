@@ -20,6 +20,22 @@
  *  - the scheduler: a queued user program starts on the lowest-numbered idle QPU that is not
  *    reserved against user programs, one start per cycle (the seed gives no order beyond the
  *    reservations [chosen]); the QPU reports its end, which counts in QPURQCC;
+ *  - fragment shaders on the QPU units (param qpu_shading = 1, the default, when the "tlb" and
+ *    "tlb_result" ports are linked; otherwise on the functional QPU of vc4_3d.h): the FEP's
+ *    queued batches start oldest first on the lowest-numbered idle QPU whose SQRSV nibble does
+ *    not have B[1] ("Do not use for Fragment Shaders", Tables 62, 63) with QPU_IO_START
+ *    (struct qpu_fragment_start: the shader's code and uniforms, W and Z of its 16 pixels);
+ *    user programs take an idle QPU first; a two-threaded shader (record flags bit 0 clear)
+ *    takes an idle QPU, else joins a QPU running one such thread as its second thread
+ *    (program.thread; "Threadable and non-threadable programs are never mixed on a QPU").
+ *    The scoreboard (@111664) is a start gate: a batch
+ *    waits while a running one covers any of its pixels (scoreboard_wait_cycles), which keeps
+ *    every pixel's TLB accesses in primitive order. The QPU's varying, X/Y and MS/REV flag
+ *    reads, TLB writes (43-46) and colour loads arrive on "tlb"[q] and are answered on
+ *    "tlb_result"[q] (varyings with their C coefficient); a QPU's TLB messages are taken
+ *    before its program end. If no linked QPU may take fragment shaders, a batch is shaded
+ *    inside v3d (fragment_fallbacks), so a frame always ends;
+ *  - V3D_BPOA / V3D_BPOS: the binner's overspill memory (vc4_3d.h), a BPOS write clears BMOOM;
  *  - the control list executor's two threads (binning CT0, rendering CT1) with CTnCS, CTnEA,
  *    CTnCA, BFC and RFC (units/vc4_v3d/vc4_cle.h): one control record per thread a cycle,
  *    read from memory functionally;
@@ -32,7 +48,11 @@
  * "host_reply" out (MSG_MMIO CS_MMIO_SYNC_DONE), "qpu"[n] out (QPU_IO_START to QPU n, an open
  * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes),
  * "caches"[n] out (optional, MSG_MMIO L2CACTL / SLCACTL writes; stats cache_control_writes,
- * cache_control_drops).
+ * cache_control_drops), "tlb"[n] in (MSG_QPU_IO from QPU n's fragment shader), "tlb_result"[n]
+ * out (MSG_QPU_RESULT to it). Stats of fragment shading on the QPUs: fragment_dispatches,
+ * fragment_fallbacks, scoreboard_wait_cycles, fragment_queue_wait_cycles, fragment_queue_max,
+ * tlb_bad_messages; overspill_taken and bpos for the binner's memory. QPU utilisation by
+ * shader kind is in each QPU's stats (programs.*, instructions.*, busy_cycles.*).
  * Stats (control lists): bin_records, render_records, binning_flushes, frames, invalid_records,
  * wrong_list_records, semaphore_wait_cycles, cle_overflows, ct0cs, ct1cs, bfc, rfc.
  * The 3D pipeline the lists drive (PTB, setup, FEP, fragment shading, tile buffer) is
@@ -41,7 +61,9 @@
  * vertices_fetched, tiles_rendered, fragments_shaded/written, depth_failed, tile_loads/stores,
  * pipe_bad_records, pipe_unsupported, multisample_ignored, index_faults), and the surfaces the
  * tile stores wrote are listed for --images (vc4_v3d_written_surfaces).
- * Not modelled: the binner's registers (BPCA/BPCS/BPOA/BPOS), performance counters, fragment/vertex/coordinate shader scheduling (SQCNTL limits), IDENT reads.
+ * Not modelled: BPCA/BPCS reads, performance counters, vertex and coordinate shaders on the
+ * QPUs (they run inside v3d), SQCNTL limits,
+ * the scoreboard's hold at the first TLB access (a start gate instead), IDENT reads.
  */
 #ifndef GTSIM_UNITS_VC4_V3D_H
 #define GTSIM_UNITS_VC4_V3D_H
