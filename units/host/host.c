@@ -57,6 +57,8 @@ struct host {
     uint32_t command_header;
     /* both */
     bool waiting;           /* for a sync reply */
+    bool blitter_waiting;   /* for the blitter's sync reply */
+    bool blitter_used;      /* something was sent to the blitter */
     bool asked_gen, done, blitter_done;
     struct msg *pending;    /* a message the CS (or the blitter) could not take yet */
     struct port *pending_port;
@@ -300,6 +302,7 @@ static void host_reset(struct unit *u)
     h->injected = 0;
     h->next_step = 0;
     h->waiting = h->asked_gen = h->done = h->blitter_done = false;
+    h->blitter_waiting = h->blitter_used = false;
     if (h->aub)
         gpu_address_space_init(&h->ggtt, sim_memory(unit_sim(u)), h->gtt_format, 0);
     if (h->aub || h->messages)
@@ -315,10 +318,15 @@ static bool send_on(struct host *h, struct port *port, struct msg *m, bool waits
         h->pending_waits = waits;
         return false;
     }
-    if (waits) {
+    if (port == h->blitter)
+        h->blitter_used = true;
+    if (waits && port == h->blitter)
+        h->blitter_waiting = true;
+    else if (waits)
         h->waiting = true;
+    /* the run's last sync of the blitter is part of the last wait, not one of its own */
+    if (waits && !(port == h->blitter && h->blitter_done && h->next_step == h->step_count))
         h->syncs++;
-    }
     return true;
 }
 
@@ -447,7 +455,7 @@ static void apply_memory(struct host *h, struct unit *u, const struct step *s)
 /* Plays steps until one must wait (a sync, or a full channel). */
 static void play_aub(struct host *h, struct unit *u)
 {
-    while (h->next_step < h->step_count && !h->waiting && !h->pending) {
+    while (h->next_step < h->step_count && !h->waiting && !h->blitter_waiting && !h->pending) {
         const struct step *s = &h->steps[h->next_step++];
         h->injected++;
         switch (s->kind) {
@@ -479,10 +487,13 @@ static void play_aub(struct host *h, struct unit *u)
         }
         }
     }
-    if (h->next_step == h->step_count && !h->waiting && !h->pending && !h->blitter_done &&
-        h->blitter) {
-        h->blitter_done = true;         /* the blitter's work ends the run too */
-        send_on(h, h->blitter, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
+    /* the last wait covers both engines: the blitter's sync (when it got
+     * anything) goes out beside the CS's, so the run ends when both are done */
+    if (h->next_step == h->step_count && !h->waiting && !h->blitter_waiting && !h->pending &&
+        !h->blitter_done && h->blitter_used) {
+        h->blitter_done = true;
+        if (!send_on(h, h->blitter, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true))
+            return;
     }
     if (h->next_step == h->step_count && !h->waiting && !h->pending && !h->done) {
         h->done = true;                 /* a last sync: the run ends when the GPU has */
@@ -543,7 +554,7 @@ static enum unit_activity host_tick(struct unit *u)
     while (h->blitter_reply && (reply = port_pop(h->blitter_reply))) {
         if (reply->kind == MSG_MMIO && reply->size >= sizeof(struct cs_mmio) &&
             ((const struct cs_mmio *)reply->payload)->op == CS_MMIO_SYNC_DONE)
-            h->waiting = false;
+            h->blitter_waiting = false;
         msg_free(unit_sim(u), reply);
     }
     if (h->pending) {
@@ -552,7 +563,7 @@ static enum unit_activity host_tick(struct unit *u)
         if (!send_on(h, h->pending_port, m, h->pending_waits))
             return UNIT_IDLE;           /* woken when the channel frees */
     }
-    if (h->waiting)
+    if (h->waiting || h->blitter_waiting)
         return UNIT_IDLE;               /* woken by the reply */
     if (h->aub)
         play_aub(h, u);
