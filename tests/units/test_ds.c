@@ -17,6 +17,7 @@
 #include "fabric/sim.h"
 #include "msg_desc.h"
 #include "spec_common.h"
+#include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "units/common/mmio.h"
@@ -26,6 +27,8 @@
 #include "units/common/thread_msg.h"
 #include "units/common/urb.h"
 #include "units/ds/ds.h"
+#include "units/eu/eu.h"
+#include "units/td/td.h"
 #include "units/urb/urb.h"
 
 #define MAX_CAUGHT 48
@@ -122,7 +125,9 @@ struct rig {
     struct catcher *td, *gs, *hs_reply;
 };
 
-static struct rig rig_new(void)
+/* real_eus: one subslice's real TD with two EUs in place of the catcher;
+ * their URB SENDs (SFID 6) go to the URB, its replies to writeback[2]. */
+static struct rig rig_build(bool real_eus)
 {
     struct rig r = { 0 };
     /* the test plays the EUs: while the DS waits for thread ends the input
@@ -134,27 +139,52 @@ static struct rig rig_new(void)
     r.ds_unit = probe_add(r.sim, &ds_ops, "ds", NULL);
     r.feeder = probe_add(r.sim, &feeder_ops, "te", NULL);
     probe_link(r.sim, r.feeder, "out", r.ds_unit, "te", 1, 4, 1);
-    struct unit *td = probe_add(r.sim, &catcher_ops, "td0", NULL);
+    struct unit *td = real_eus ? NULL : probe_add(r.sim, &catcher_ops, "td0", NULL);
     struct unit *gs = probe_add(r.sim, &catcher_ops, "gs", NULL);
     struct unit *hs = probe_add(r.sim, &catcher_ops, "hs_reply", NULL);
-    probe_link(r.sim, r.ds_unit, "td[0]", td, "in", 1, 8, 1);
+    if (real_eus) {
+        const char *td_over[] = { "eus=2", NULL };
+        struct unit *real_td = probe_add(r.sim, &td_ops, "td", td_over);
+        probe_link(r.sim, r.ds_unit, "td[0]", real_td, "ds", 1, 4, 1);
+        for (uint32_t i = 0; i < 2; i++) {
+            char name[16], port[16];
+            snprintf(name, sizeof name, "eu%u", i);
+            struct unit *eu = probe_add(r.sim, &eu_ops, name, NULL);
+            snprintf(port, sizeof port, "eu[%u]", i);
+            probe_link(r.sim, real_td, port, eu, "dispatch", 1, 8, 2);
+            snprintf(port, sizeof port, "eu_end[%u]", i);
+            probe_link(r.sim, eu, "td", real_td, port, 1, 8, 2);
+            snprintf(port, sizeof port, "eu[%u]", i);
+            probe_link(r.sim, eu, "sfid[6]", r.urb, port, 1, 8, 2);
+            snprintf(port, sizeof port, "writeback[%u]", i);
+            probe_link(r.sim, r.urb, port, eu, "writeback[2]", 1, 8, 2);
+        }
+    } else {
+        probe_link(r.sim, r.ds_unit, "td[0]", td, "in", 1, 8, 1);
+    }
     probe_link(r.sim, r.ds_unit, "gs", gs, "in", 1, 8, 1);
     probe_link(r.sim, r.ds_unit, "urb", r.urb, "client[0]", 1, 8, 4);
     probe_link(r.sim, r.urb, "client_reply[0]", r.ds_unit, "urb_reply", 1, 8, 4);
     probe_link(r.sim, r.urb, "client_reply[1]", hs, "in", 1, 8, 4);
     probe_link(r.sim, r.urb, "eot_ds", r.ds_unit, "eot", 1, 8, 1);
     struct gt_error err;
-    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.eu[0]", PORT_IN, &err));
+    if (!real_eus)
+        CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.eu[0]", PORT_IN, &err));
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.client[1]", PORT_IN, &err));
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "urb.state", PORT_IN, &err));
     int rc = sim_realize(r.sim, &err);
     if (rc)
         fprintf(stderr, "realize: %s\n", err.message);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
-    r.td = unit_state(td);
+    r.td = td ? unit_state(td) : NULL;
     r.gs = unit_state(gs);
     r.hs_reply = unit_state(hs);
     return r;
+}
+
+static struct rig rig_new(void)
+{
+    return rig_build(false);
 }
 
 static void run(struct rig *r, uint64_t cycles)
@@ -564,10 +594,110 @@ static void test_large_batch(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7's DS (no Dispatch Mode field: SIMD4x2, seed 003 L12809-12888) with
+ * real EUs: a vec4-style kernel writes its whole R1 and the pushed patch
+ * row, interleaved (Gen7 URB_WRITE_HWORD with Swizzle Control, Global
+ * Offset 1 = byte 32), to the two return handles of R0.0/R0.1. The
+ * expected entries follow from the payload table: point 0 gets R1.0-3 (U,
+ * V, W, Patch URB Handle) and the patch row's DW3:0, point 1 R1.4-7 (U, V,
+ * W, PrimitiveID) and DW7:4. W = 1 - U - V is computed here. */
+static void test_gen7_simd4x2_real_eus(void)
+{
+    struct rig r = rig_build(true);
+    setup_urb(&r);
+    uint32_t patch = patch_entry(&r, 1);
+    uint32_t row[8];
+    for (uint32_t i = 0; i < 8; i++)
+        row[i] = 0xa0u + i;
+    CU_ASSERT_EQUAL(urb_backdoor_write(r.urb, urb_handle_offset(patch), row, sizeof row),
+                    sizeof row);
+    struct eu_enc_buf k = { .gen = 7 };
+    struct eu_enc_insn header = { .opcode = 1, .exec_size = 8, .nsrc = 1, .nomask = true };
+    header.dst = eu_enc_grf(112, 0, EU_TYPE_UD);
+    header.src[0] = eu_enc_grf(0, 0, EU_TYPE_UD);           /* the return handles */
+    eu_enc_emit(&k, &header);
+    struct eu_enc_insn enables = { .opcode = 1, .exec_size = 1, .nsrc = 1, .nomask = true };
+    enables.dst = eu_enc_grf(112, 20, EU_TYPE_UD);          /* M0.5[15:8] channel enables */
+    enables.src[0] = eu_enc_imm(EU_TYPE_UD, 0xff00);
+    eu_enc_emit(&k, &enables);
+    for (uint32_t i = 0; i < 2; i++) {
+        struct eu_enc_insn mov = { .opcode = 1, .exec_size = 8, .nsrc = 1 };
+        mov.dst = eu_enc_grf(113 + i, 0, EU_TYPE_UD);
+        mov.src[0] = eu_enc_grf(1 + i, 0, EU_TYPE_UD);       /* R1, then the patch row */
+        eu_enc_emit(&k, &mov);
+    }
+    struct eu_enc_insn send = { .opcode = 49, .exec_size = 8, .nsrc = 1, .sfid = 6, .eot = true };
+    send.dst = eu_enc_null(EU_TYPE_UD);
+    send.src[0] = eu_enc_grf(112, 0, EU_TYPE_UD);
+    send.desc = desc_urb_opcode_gen7_encode(DESC_URB_WRITE_HWORD) |
+                desc_urb_global_offset_gen7_encode(1) | desc_urb_swizzle_gen7_encode(1) |
+                desc_msg_header_present_encode(1) | desc_msg_mlen_gen5_encode(3);
+    eu_enc_emit(&k, &send);
+    CU_ASSERT_EQUAL(k.errors, 0);
+    rig_load(r.sim, 0x40000100, &k);
+    eu_enc_free(&k);
+    struct msg *m;
+    struct spec_STATE_BASE_ADDRESS *sba = state_msg(&r, SPEC_ID_STATE_BASE_ADDRESS, sizeof *sba, &m);
+    ((struct cs_state_packet *)m->payload)->gen = 7;
+    sba->InstructionBaseAddress = 0x40000000;
+    sba->InstructionBaseAddressModifyEnable = true;
+    to_ds(&r, m);
+    struct spec_3DSTATE_DS *v = state_msg(&r, SPEC_ID_3DSTATE_DS, sizeof *v, &m);
+    ((struct cs_state_packet *)m->payload)->gen = 7;
+    v->Enable = true;
+    v->StatisticsEnable = true;
+    v->ComputeWCoordinateEnable = true;
+    v->PatchURBEntryReadLength = 1;
+    v->DispatchGRFStartRegisterForURBData = 2;
+    v->MaximumNumberOfThreads = 3;
+    v->KernelStartPointer = 0x100;
+    to_ds(&r, m);
+    struct tess_domain_batch *b = calloc(1, sizeof *b);
+    b->patch_handle = patch;
+    b->flags = TESS_BATCH_FIRST | TESS_BATCH_LAST;
+    b->domain = TESS_DOMAIN_TRI;
+    b->output_topology = TESS_OUTPUT_TRI_CW;
+    b->primitive_id = 7;
+    b->point_count = 3;
+    static const float us[3] = { 0.25f, 0.5f, 0.125f }, vs[3] = { 0.5f, 0.25f, 0.375f };
+    for (uint32_t i = 0; i < 3; i++) {
+        b->u[i] = us[i];
+        b->v[i] = vs[i];
+        b->indices[i] = (uint8_t)i;
+    }
+    b->index_count = 3;
+    domain_batch(&r, b);
+    run(&r, 3000);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "ds.simd4x2_threads"), 2);    /* points 0+1, then 2 */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "ds.ds_invocations"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.eot_notified"), 2);
+    uint32_t ahead = 3;                                 /* URB_DS, SBA, DS */
+    CU_ASSERT_EQUAL_FATAL(r.gs->count, ahead + 1);
+    const struct primitive_packet *o = prim_at(&r, ahead);
+    CU_ASSERT_EQUAL(o->topology, PRIM_TRILIST);
+    for (uint32_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(o->handles[i], DS_FIRST_HANDLE + i);
+        uint32_t out[8] = { 0 };
+        urb_backdoor_read(r.urb, urb_handle_offset(DS_FIRST_HANDLE + i) + 32, out, sizeof out);
+        float got[3], w = 1.0f - us[i] - vs[i];
+        memcpy(got, out, sizeof got);
+        CU_ASSERT_EQUAL(got[0], us[i]);
+        CU_ASSERT_EQUAL(got[1], vs[i]);
+        CU_ASSERT_EQUAL(got[2], w);
+        CU_ASSERT_EQUAL(out[3], i % 2 ? 7u : patch);    /* upper half: PrimitiveID */
+        for (uint32_t d = 0; d < 4; d++)
+            CU_ASSERT_EQUAL(out[4 + d], 0xa0u + 4 * (i % 2) + d);
+    }
+    free(b);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload, pushed patch data, primitives, references, DS_INVOCATION_COUNT", test_batches },
     { "disabled pass-through, batch beyond the allocation", test_disabled_and_oversized },
     { "a batch of 40 points: two allocations, five threads", test_large_batch },
+    { "Gen7 SIMD4x2: two points per thread, payload written back by real EUs",
+      test_gen7_simd4x2_real_eus },
     { 0 }
 };
 TEST_SUITE(ds, cases);

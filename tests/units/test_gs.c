@@ -627,6 +627,80 @@ static void test_dual_instance_payload(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7 (genxml gen7.xml: no Static Output, no SIMD8): DUAL_INSTANCE, two
+ * instances in one thread; the thread ends with its output vertex counts in
+ * the EOT header's DWord 2 (WORD 4 slot 0, WORD 5 slot 1: Mesa's Gen7 vec4
+ * GS, generate_gs_set_vertex_count), the entry holds the control data header
+ * (one 32-byte row of cut bits) and then the vertices, with no count row.
+ * LINESTRIP, 64-byte vertices: slot 0 emits 3 vertices (2 lines), slot 1
+ * emits 4 with a cut after vertex 1 (lines 0-1 and 2-3). Vertex k of an
+ * entry starts at byte 32 + 64 k: the handle of its 64 bytes is entry + k,
+ * half_row set (primitive.h). */
+static void test_gen7_counts_in_eot_header(void)
+{
+    struct rig r = rig_new();
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 1, 16);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_GS, 8, 7, 8);
+    run(&r, 5);
+    uint32_t in[3];
+    input_vues(&r, in);
+    struct spec_3DSTATE_GS g = {
+        .Enable = true, .DispatchMode = 1, .OutputTopology = PRIM_LINESTRIP,
+        .OutputVertexSize = 3, .ControlDataHeaderSize = 1, .InstanceControl = 1,
+        .MaximumNumberOfThreads = 3, .StatisticsEnable = 1,
+    };
+    void *c;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_GS, 7, sizeof g, &c);
+    ((struct cs_state_packet *)m->payload)->gen = 7;
+    memcpy(c, &g, sizeof g);
+    CU_ASSERT_TRUE(feed(r.feed, m));
+    send_primitive(&r, PRIM_TRILIST, in, 3, 5);
+    run(&r, 200);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    uint32_t entries[2] = { 1024, 1032 };
+    CU_ASSERT_EQUAL(grf(r.td, 0, 0, 0), entries[0]);
+    CU_ASSERT_EQUAL(grf(r.td, 0, 0, 1), (1u << 27) | entries[1]);
+    /* the thread's output: slot 1's cut bit after vertex 1; a Gen9 GS would
+     * read this first row as the vertex count */
+    uint8_t cuts[32] = { 0 };
+    cuts[0] = 0x02;
+    CU_ASSERT_EQUAL(urb_backdoor_write(r.urb, entries[1] * 64, cuts, sizeof cuts), sizeof cuts);
+    uint32_t nregs = 2;
+    m = msg_alloc(r.sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + nregs * EU_MSG_REG_BYTES));
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    memset(p, 0, sizeof *p + nregs * EU_MSG_REG_BYTES);
+    p->sfid = 6;
+    p->mlen = (uint8_t)nregs;
+    p->exec_size = 8;
+    p->flags = EU_SEND_HEADER | EU_SEND_EOT;
+    p->desc = desc_urb_opcode_gen7_encode(DESC_URB_WRITE_OWORD) |
+              desc_msg_header_present_encode(1) | desc_msg_mlen_gen5_encode(nregs);
+    p->ffid = FFID_GS;
+    p->ctx.valid = 1;
+    p->ctx.gen = 7;
+    p->ctx.group = r.td->head[0].request_id;
+    uint32_t dword2 = 3u | 4u << 16;                      /* slot 0: 3, slot 1: 4 vertices */
+    memcpy(&p->regs[0][8], &dword2, 4);
+    CU_ASSERT_TRUE(port_inject(unit_port(r.urb, "eu", 0), m));
+    run(&r, 200);
+    uint32_t ahead = 3;                                 /* URB_VS, URB_GS, GS state */
+    CU_ASSERT_EQUAL_FATAL(r.sol->count, ahead + 4);
+    static const uint32_t lines[4][3] = { { 0, 0, 1 }, { 0, 1, 2 }, { 1, 0, 1 }, { 1, 2, 3 } };
+    for (uint32_t k = 0; k < 4; k++) {
+        const struct primitive_packet *o = sol_prim(&r, ahead + k);
+        uint32_t entry = entries[lines[k][0]];
+        CU_ASSERT_EQUAL(o->vertex_count, 2);
+        CU_ASSERT_EQUAL(o->owner_handle, entry);
+        CU_ASSERT_EQUAL(o->handles[0], entry + lines[k][1]);
+        CU_ASSERT_EQUAL(o->handles[1], entry + lines[k][2]);
+        CU_ASSERT_EQUAL(o->half_row, 0x3u);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.vertices_out"), 7);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.gs_primitives"), 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "gs.unaligned_vertices"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SIMD8 payload, strip cut by a cut bit, vertex count clamp, references, sync",
       test_simd8_strip_with_cut },
@@ -635,6 +709,7 @@ static const struct test_case cases[] = {
     { "output in dispatch order, TRIFAN output, a thread that emits nothing",
       test_output_order_fan_and_empty },
     { "SIMD4x2 DUAL_INSTANCE payload", test_dual_instance_payload },
+    { "Gen7: output vertex counts from the EOT header, no count row", test_gen7_counts_in_eot_header },
     { 0 }
 };
 TEST_SUITE(gs, cases);

@@ -586,6 +586,46 @@ static void test_thread_limit(void)
     sim_destroy(r.sim);
 }
 
+/* Gen7 (ValleyView): 3DSTATE_HS has no Dispatch Mode (SINGLE_PATCH) and the
+ * Instance Number sits in R0.2 bits 22:16 (Mesa's vec4 TCS reads it there
+ * on IVB/BYT, 23:17 from Haswell on; seed 003 L12472 gives Gen9's 23:17).
+ * Three instances: R0.2 = instance << 16 for each, the dispatch is a Gen7 one. */
+static void test_gen7_instance_number(void)
+{
+    struct rig r = rig_new();
+    urb_state(&r, SPEC_ID_3DSTATE_URB_VS, 4, 0, 16);
+    urb_state(&r, SPEC_ID_3DSTATE_URB_HS, HS_START, HS_ENTRY_UNITS - 1, 8);
+    run(&r, 5);
+    uint32_t v[3];
+    vs_entries(&r, 3, v);
+    struct msg *m;
+    struct spec_3DSTATE_HS *h = state_msg(&r, SPEC_ID_3DSTATE_HS, sizeof *h, &m);
+    ((struct cs_state_packet *)m->payload)->gen = 7;
+    h->Enable = true;
+    h->InstanceCount = 2;
+    h->MaximumNumberOfThreads = 7;
+    h->KernelStartPointer = 0x7040;
+    to_hs(&r, m);
+    patch(&r, PRIM_PATCHLIST_1 + 2, 3, v, 21);
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        const struct eu_dispatch *d = dispatch_at(&r, i);
+        CU_ASSERT_EQUAL(d->gen, 7);
+        CU_ASSERT_EQUAL(d->dmask, 0xffu);
+        CU_ASSERT_EQUAL(grf32(d, 0, 0), HS_FIRST_HANDLE);
+        CU_ASSERT_EQUAL(grf32(d, 0, 1), 21u);
+        CU_ASSERT_EQUAL(grf32(d, 0, 2) & 0xff0000u, i << 16);
+    }
+    for (uint32_t i = 0; i < 3; i++)
+        eot_write(&r, dispatch_at(&r, i)->request_id);
+    run(&r, 40);
+    CU_ASSERT_EQUAL_FATAL(r.te->count, 2);                  /* the state, the patch */
+    CU_ASSERT_EQUAL(prim_at(&r, 1)->owner_handle, HS_FIRST_HANDLE);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "hs.bad_state"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "SINGLE_PATCH payload, instances, order, references, HS_INVOCATION_COUNT", test_single_patch },
     { "SINGLE_PATCH with 10 ICP handles", test_single_patch_many_icps },
@@ -593,6 +633,7 @@ static const struct test_case cases[] = {
     { "DUAL_PATCH payload and dispatch masks", test_dual_patch },
     { "disabled pass-through, refused allocation", test_disabled_and_refused },
     { "Maximum Number of Threads holds the second instance", test_thread_limit },
+    { "Gen7: SINGLE_PATCH, Instance Number in R0.2[22:16]", test_gen7_instance_number },
     { 0 }
 };
 TEST_SUITE(hs, cases);

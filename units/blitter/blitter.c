@@ -22,7 +22,13 @@ enum {
     BLT_RING_START = 0x38,
     BLT_RING_CTL = 0x3C,
     BLT_SWCTRL = 0x200,         /* BCS_SWCTRL 0x22200 (public i915/Mesa definition) */
+    BLT_ELSP = 0x230,           /* EXECLIST_SUBMITPORT, Gen8/Gen9 (aub-format §4.4) */
 };
+
+/* The logical ring context's register state (aub-format §4.3): at LRCA +
+ * 4 KiB, RING_HEAD in dword 5, RING_TAIL in 7, RING_BUFFER_START in 9,
+ * RING_BUFFER_CONTROL in 11 (SKL PRM 003 L1835-L1866). */
+enum { CTX_REGISTER_STATE = 0x1000, CTX_HEAD = 5, CTX_TAIL = 7, CTX_START = 9, CTX_CTL = 11 };
 
 /* 2D opcodes, BR00 28:22 (notes/004-000-commands.md §1.8). */
 enum {
@@ -72,6 +78,7 @@ struct blitter {
 
     /* registers and ring */
     uint32_t ring_tail, ring_head, ring_start, ring_ctl, swctrl;
+    uint32_t elsp[4], elsp_writes;  /* the execlist port's dwords, in write order */
     bool ring_active;           /* a ring from the registers runs head -> tail */
     uint32_t *inline_ring;
     uint32_t inline_count, inline_pos;
@@ -659,6 +666,36 @@ static bool ring_has_work(const struct blitter *s)
     return s->ring_active && (s->ring_head & ~3u) != (s->ring_tail & ~3u);
 }
 
+/* Execlist submission (Gen8/Gen9; aub-format §4.4-§4.6): the fourth ELSP
+ * write submits; element 0's descriptor is writes 3 (high) and 4 (low), its
+ * bits 31:12 the LRCA and bit 0 valid. The ring registers come from the
+ * context image at LRCA + 4 KiB through the GGTT, and the ring runs from
+ * head to tail as one submission. Element 1 (writes 1 and 2) is not
+ * modelled (Mesa submits one context). */
+static void execlist_submit(struct blitter *s, struct unit *u)
+{
+    uint32_t low = s->elsp[3];
+    if (!(low & 1)) {
+        s->bad_messages++;
+        report(s, u, "ELSP submission of an invalid descriptor 0x%08x%08x: ignored", s->elsp[2],
+               low);
+        return;
+    }
+    uint64_t state = (uint64_t)(low & 0xFFFFF000u) + CTX_REGISTER_STATE;
+    uint32_t ctx[CTX_CTL + 1];
+    if (gpu_address_space_read(&s->gtt, state, ctx, sizeof ctx, NULL) != 0) {
+        HANG(s, u, "ELSP: the context image at 0x%" PRIx64 " does not translate: not run", state);
+        return;
+    }
+    s->ring_head = ctx[CTX_HEAD] & 0x1FFFFC;
+    s->ring_tail = ctx[CTX_TAIL] & 0x1FFFF8;
+    s->ring_start = ctx[CTX_START] & 0xFFFFF000u;
+    s->ring_ctl = ctx[CTX_CTL];
+    s->ring_active = (s->ring_ctl & 1) != 0;
+    s->submission_commands = 0;
+    s->submissions++;
+}
+
 static void register_write(struct blitter *s, struct unit *u, uint32_t offset, uint32_t value)
 {
     s->register_writes++;
@@ -683,6 +720,17 @@ static void register_write(struct blitter *s, struct unit *u, uint32_t offset, u
         s->ring_ctl = value;
         if (!(value & 1))
             s->ring_active = false;
+        break;
+    case BLT_ELSP:
+        if (s->gen < 8) {
+            (void)u;
+            break;          /* Gen7 and before have no execlists */
+        }
+        s->elsp[s->elsp_writes++] = value;
+        if (s->elsp_writes == 4) {
+            s->elsp_writes = 0;
+            execlist_submit(s, u);
+        }
         break;
     case BLT_SWCTRL:        /* masked: bits 31:16 enable the writes of 15:0 */
         s->swctrl = (s->swctrl & ~(value >> 16)) | (value & value >> 16 & 0xFFFF);
@@ -1015,6 +1063,7 @@ static void blitter_reset(struct unit *u)
     gpu_address_space_init(&s->gtt, s->gpu_memory, format, 0);
     stop_ring(s);
     s->ring_tail = s->ring_head = s->ring_start = s->ring_ctl = s->swctrl = 0;
+    s->elsp_writes = 0;
     s->br01 = s->br05 = s->br06 = 0;
     s->clip_x1 = s->clip_y1 = s->clip_x2 = s->clip_y2 = 0;
     s->setup_destination = s->setup_pattern = 0;

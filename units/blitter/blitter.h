@@ -3,7 +3,11 @@
  *
  * Models: the blitter's ring, fed by its ring registers (RING_TAIL/HEAD/
  * START/CTL at mmio_base + 0x30..0x3C, BCS base 0x22000, notes/aub-format.md
- * §4.4 "BCS (0x22000)") or by ring dwords handed over inline as the legacy AUB
+ * §4.4 "BCS (0x22000)"), by an execlist submission on Gen8/Gen9 (four writes
+ * to ELSP at mmio_base + 0x230: element 0's descriptor names the LRCA, and
+ * RING_HEAD/TAIL/BUFFER_START/BUFFER_CONTROL come from dwords 5/7/9/11 of
+ * the context image at LRCA + 4 KiB, aub-format §4.3-§4.6), or by ring dwords
+ * handed over inline as the legacy AUB
  * captures do for ring RING_PRB2, "blitter" (notes/aub-format.md §2.5), with
  * first-level batch buffers (MI_BATCH_BUFFER_START / _END), MI_NOOP and
  * MI_LOAD_REGISTER_IMM; and the 2D commands (seed 004 "BlitterCS" pages,
@@ -58,11 +62,15 @@
  * (oversized_blits); commands shorter than their layout (malformed); 2D
  * commands not modelled and unknown dwords (not_modelled, unknown_commands,
  * skipped by their length); a batch that faults or a ring past max_commands
- * stops the ring (hangs). All counted and logged (up to max_reports), never
+ * stops the ring (hangs); an ELSP descriptor without its valid bit is
+ * ignored (bad_messages), a context image that does not translate is a
+ * hang. All counted and logged (up to max_reports), never
  * a crash or a hang.
  *
- * Not modelled: execlist submission of the BCS (Gen8/Gen9 ELSP at mmio_base +
- * 0x230: counted as a register write), PPGTT batches, second-level batches,
+ * Not modelled: the execlist's second element, context switches, saving
+ * the context image and the status page / EXECLIST_STATUS (a host's poll is
+ * answered by the sync), PPGTT contexts (ring and batches are read through
+ * the GGTT, as are the blits), PPGTT batches, second-level batches,
  * MI commands other than the above (skipped by length, counted in
  * mi_skipped), MI_FLUSH_DW post-sync writes, the mono source/pattern, text,
  * chroma and full BLTs (XY_FULL_*, XY_MONO_*, XY_TEXT_*, XY_PAT_*: counted in

@@ -197,6 +197,12 @@ struct eu_thread_end {
      * to its per-draw record). */
     uint32_t pixels_written;
     uint32_t pixels_depth_passed;
+    /* Meaningful only in the URB's notices: DWord 2 of the EOT write's
+     * message header (0 without a header). A Gen7 GS thread puts its output
+     * vertex counts there (bits 15:0 slot 0, 31:16 slot 1; Mesa's vec4 GS
+     * generator, generate_gs_set_vertex_count: public fact, the seeds have
+     * no Gen7 GS page), where Gen8+ writes them into the URB entry. */
+    uint32_t eot_header_dword2;
 };
 
 enum eu_send_flags {

@@ -55,7 +55,7 @@ struct ds {
 
     uint64_t invocations;           /* DS_INVOCATION_COUNT */
     uint64_t batches, points, primitives, culled_batches, bad_batches, disabled_batches;
-    uint64_t refused_allocations, unexpected_urb_replies, bad_state, unsupported_simd4x2;
+    uint64_t refused_allocations, unexpected_urb_replies, bad_state, simd4x2_threads;
     uint64_t grf_start_overlaps, bad_mmio, urb_wait_cycles, batch_beyond_allocation;
     uint32_t warned;
 };
@@ -90,8 +90,8 @@ static const struct stat_desc ds_stats[] = {
       "batches the URB could not give their output entries (dropped)"),
     C("unexpected_urb_replies", unexpected_urb_replies, "messages", "URB replies nobody asked for"),
     C("bad_state", bad_state, "packets", "3DSTATE_DS values out of range (clamped)"),
-    C("unsupported_simd4x2", unsupported_simd4x2, "batches",
-      "batches under the SIMD4x2 dispatch mode (shaded by SIMD8 threads)"),
+    C("simd4x2_threads", simd4x2_threads, "threads",
+      "threads dispatched in the SIMD4x2 mode (two domain points each)"),
     C("grf_start_overlaps", grf_start_overlaps, "threads",
       "Dispatch GRF Start Register For URB Data inside the fixed payload or constants"),
     C("batch_beyond_allocation", batch_beyond_allocation, "batches",
@@ -278,20 +278,67 @@ static void putf(uint8_t (*grf)[EU_MSG_REG_BYTES], uint32_t reg, uint32_t dword,
     memcpy(&grf[reg][dword * 4], &value, 4);
 }
 
+/* Domain points per thread: 2 under SIMD4x2 (Gen7's only mode: its
+ * 3DSTATE_DS has no Dispatch Mode, genxml gen7.xml; seed 003 L12809-12812),
+ * else 8. */
+static uint32_t points_per_thread(const struct ds *s)
+{
+    return s->dispatch_mode == DS_SIMD4X2 ? 2u : 8u;
+}
+
+/* Where the pushed patch data starts and how many registers the payload
+ * has, after `fixed` registers and the push constants. */
+static uint32_t payload_layout(struct ds *s, uint32_t fixed, uint32_t *data_reg)
+{
+    uint32_t const_end = fixed + s->constants.regs;
+    *data_reg = s->grf_start;
+    if (s->read_length && *data_reg < const_end) {
+        s->grf_start_overlaps++;
+        *data_reg = const_end;
+    }
+    uint32_t regs = s->read_length ? *data_reg + s->read_length : const_end;
+    return regs > THREAD_PAYLOAD_MAX_REGS ? THREAD_PAYLOAD_MAX_REGS : regs;
+}
+
+/* The SIMD4x2 payload of the batch's thread `t` (seed 003 L12833-12888):
+ * R0.0 / R0.1 URB Return Handle 0 / 1 (the lower / upper channels), R0.2
+ * zeros; R1.0-2 U, V, W of point 0, R1.3 the Patch URB Handle, R1.4-6 U, V,
+ * W of point 1, R1.7 PrimitiveID; then the constants and the patch data,
+ * not interleaved. Dispatch mask: DW3:0 for point 0, DW7:4 for point 1. */
+static struct msg *build_thread_simd4x2(struct ds *s, struct unit *u,
+                                        const struct tess_domain_batch *b, uint32_t t)
+{
+    uint32_t first = t * 2, n = b->point_count - first < 2 ? b->point_count - first : 2;
+    uint32_t data_reg, regs = payload_layout(s, 2, &data_reg);
+    struct msg *m = stage_threads_new(&s->threads, u, &s->kernel, &s->bases, &s->space, regs,
+                                      n == 2 ? 0xffu : 0x0fu, t);
+    struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
+    uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
+    put32(grf, 0, 2, 0);
+    for (uint32_t c = 0; c < n; c++) {
+        float uu = b->u[first + c], vv = b->v[first + c];
+        put32(grf, 0, c, s->handles[first + c] & 0x3fffu);     /* U14 handle */
+        putf(grf, 1, 4 * c, uu);
+        putf(grf, 1, 4 * c + 1, vv);
+        putf(grf, 1, 4 * c + 2, s->compute_w ? 1.0f - uu - vv : 0.0f);
+    }
+    put32(grf, 1, 3, b->patch_handle & 0x3fffu);
+    put32(grf, 1, 7, b->primitive_id);
+    stage_constants_write(&s->constants, grf, 2, regs);
+    for (uint32_t r = 0; r < s->patch_rows && data_reg + r < regs; r++)
+        memcpy(grf[data_reg + r], s->patch_data[r], URB_ROW_BYTES);
+    s->simd4x2_threads++;
+    return m;
+}
+
 /* The SIMD8 payload of the batch's thread `t` (seed 003 L12890-12990). */
 static struct msg *build_thread(struct ds *s, struct unit *u, const struct tess_domain_batch *b,
                                 uint32_t t)
 {
+    if (s->dispatch_mode == DS_SIMD4X2)
+        return build_thread_simd4x2(s, u, b, t);
     uint32_t first = t * 8, n = b->point_count - first < 8 ? b->point_count - first : 8;
-    uint32_t const_end = DS_FIXED_REGS + s->constants.regs;
-    uint32_t data_reg = s->grf_start;
-    if (s->read_length && data_reg < const_end) {
-        s->grf_start_overlaps++;
-        data_reg = const_end;
-    }
-    uint32_t regs = s->read_length ? data_reg + s->read_length : const_end;
-    if (regs > THREAD_PAYLOAD_MAX_REGS)
-        regs = THREAD_PAYLOAD_MAX_REGS;
+    uint32_t data_reg, regs = payload_layout(s, DS_FIXED_REGS, &data_reg);
     struct msg *m = stage_threads_new(&s->threads, u, &s->kernel, &s->bases, &s->space, regs,
                                       (1u << n) - 1u, t);
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
@@ -374,8 +421,6 @@ static enum ff_stage_work_result start_batch(struct ds *s, struct unit *u,
         s->culled_batches++;
         return drop_batch(s, u, b->patch_handle);
     }
-    if (s->dispatch_mode == DS_SIMD4X2)
-        s->unsupported_simd4x2++;
     if (s->statistics)
         s->invocations += b->point_count;   /* every incoming domain point (L12787-13030) */
     s->tag++;
@@ -482,7 +527,7 @@ static enum ff_stage_work_result ds_work(void *context, struct msg *m)
             s->refused_allocations++;
             return drop_batch(s, u, b->patch_handle);
         }
-        s->threads_total = (b->point_count + 7) / 8;
+        s->threads_total = (b->point_count + points_per_thread(s) - 1) / points_per_thread(s);
         s->dispatched = s->ended = 0;
         s->phase = DS_DISPATCH;
         return FF_STAGE_NOT_NOW;
@@ -593,7 +638,7 @@ static void ds_reset(struct unit *u)
     s->invocations = s->batches = s->points = s->primitives = 0;
     s->culled_batches = s->bad_batches = s->disabled_batches = 0;
     s->refused_allocations = s->unexpected_urb_replies = s->bad_state = 0;
-    s->unsupported_simd4x2 = s->grf_start_overlaps = s->bad_mmio = s->urb_wait_cycles = 0;
+    s->simd4x2_threads = s->grf_start_overlaps = s->bad_mmio = s->urb_wait_cycles = 0;
     s->batch_beyond_allocation = 0;
     s->warned = 0;
 }
@@ -628,7 +673,7 @@ static void ds_destroy(struct unit *u)
 
 const struct unit_ops ds_ops = {
     .kind = "ds",
-    .help = "Domain Shader stage (Gen8/Gen9): TE's domain batches shaded by SIMD8 DS threads "
+    .help = "Domain Shader stage (Gen7-Gen9): TE's domain batches shaded by SIMD8 or SIMD4x2 DS threads "
             "(U, V, W, patch handle, return handles, push constants, pushed patch data), one "
             "output URB entry per point, the batch's primitives to the GS once the threads "
             "ended, DS_INVOCATION_COUNT (seed 003 L12787-13030).",

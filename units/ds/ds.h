@@ -1,6 +1,7 @@
-/* units/ds/ds.h - the Domain Shader stage (DS) of Gen8/Gen9: the domain
- * points the tessellator (TE) made, shaded by SIMD8 DS threads into new
- * vertex URB entries, and the primitives that connect them out to the GS.
+/* units/ds/ds.h - the Domain Shader stage (DS) of Gen7-Gen9: the domain
+ * points the tessellator (TE) made, shaded by SIMD8 or SIMD4x2 DS threads
+ * into new vertex URB entries, and the primitives that connect them out to
+ * the GS.
  *
  * Models (seed 003 L12787-13030, layouts seed 004 / Mesa's genxml gen9.xml
  * 3DSTATE_DS; the input contract is units/common/tessellation.h):
@@ -24,6 +25,12 @@
  *    Return Handles; then the push constants; the patch data at Dispatch GRF
  *    Start Register For URB Data (or after the constants when that overlaps
  *    them, counted). Dispatch mask: one bit per point.
+ *  - SIMD4x2 (Dispatch Mode 0; Gen7's only mode: its 3DSTATE_DS has no
+ *    Dispatch Mode field, genxml gen7.xml; seed 003 L12809-12888): threads
+ *    of two points, R0.0 / R0.1 URB Return Handle 0 / 1, R0.2 zeros, R1.0-2
+ *    U, V, W of point 0, R1.3 Patch URB Handle, R1.4-6 U, V, W of point 1,
+ *    R1.7 PrimitiveID, then the constants and the patch data (not
+ *    interleaved) placed as above; dispatch mask 0x0f (one point) or 0xff.
  *  - When the batch's threads have ended: its primitives go to "gs" as
  *    MSG_PRIMITIVE (POINTLIST, LINELIST or TRILIST by the output topology,
  *    in the batch's order), each holding one reference per vertex handle:
@@ -45,12 +52,11 @@
  *        "urb_reply" in; all but "gs" must be linked (a realize error otherwise).
  * Stats: ff.*, threads.*, batches, points, primitives, ds_invocations,
  *        culled_batches, bad_batches, disabled_batches, refused_allocations,
- *        unexpected_urb_replies, bad_state, unsupported_simd4x2,
+ *        unexpected_urb_replies, bad_state, simd4x2_threads,
  *        grf_start_overlaps, batch_beyond_allocation, bad_mmio, urb_wait_cycles.
  *
  * Not modelled: the DS vertex cache (the seed's cache tagged by U,V within a
  * patch: TE's batches name each point once, so every point is shaded), the
- * SIMD4x2 dispatch mode (counted; SIMD8 threads are dispatched) and the
  * DUAL_PATCH kernel of SIMD8_SINGLE_OR_DUAL_PATCH (the hardware's choice of
  * kernel is an implementation note; SINGLE_PATCH threads are used), user
  * clip distance tests (CLIP's), overlap of consecutive batches' threads,

@@ -29,6 +29,7 @@ struct gs_job {
     struct primitive_packet in;     /* the object (owns one set of its references) */
     uint32_t lanes, first_instance;
     uint32_t entries[GS_LANES];
+    uint32_t eot_counts[2];         /* Gen7: the output vertex counts of the EOT header */
     uint32_t reads_pending;
     uint8_t *vertex_data;           /* in.vertex_count x read length rows */
     uint8_t header[GS_LANES][GS_HEADER_ROWS_MAX][URB_ROW_BYTES];
@@ -37,6 +38,7 @@ struct gs_job {
 struct gs_config {
     bool enable, include_vertex_handles, include_primitive_id, discard_adjacency, static_output;
     bool statistics;
+    bool gen7;                      /* counts in the EOT header, no count row in the entry */
     uint32_t read_offset, read_length, grf_start, output_topology, output_vertex_size;
     uint32_t reorder_trailing, hint, invocations_increment, dispatch_mode, default_stream;
     uint32_t instance_count, header_rows, static_vertex_count, control_sid;
@@ -191,13 +193,18 @@ static void release_primitive(struct gs *s, struct unit *u, const struct primiti
 
 /* ---- state ------------------------------------------------------------------------ */
 
-static void take_gs(struct gs *s, const struct spec_3DSTATE_GS *v)
+static void take_gs(struct gs *s, const struct spec_3DSTATE_GS *v, uint32_t gen)
 {
     struct gs_config *c = &s->c;
     uint32_t urb_bytes = c->urb_entry_bytes;
     memset(c, 0, sizeof *c);
     c->urb_entry_bytes = urb_bytes;
     c->enable = v->Enable;
+    /* Gen7's GS has no Static Output and no SIMD8 mode (genxml gen7.xml:
+     * Dispatch Mode SINGLE, DUAL_INSTANCE, DUAL_OBJECT); its threads end with
+     * the output vertex counts in the EOT message header's DWord 2 (thread_msg.h
+     * eot_header_dword2), not in the entry's first 32 bytes. */
+    c->gen7 = gen == 7;
     c->include_vertex_handles = v->IncludeVertexHandles;
     c->include_primitive_id = v->IncludePrimitiveID;
     c->discard_adjacency = v->DiscardAdjacency;
@@ -240,7 +247,7 @@ static void take_state(struct gs *s, struct unit *u, const struct cs_state_packe
         stage_bases_take(&s->bases, v);
         break;
     case SPEC_ID_3DSTATE_GS:
-        take_gs(s, v);
+        take_gs(s, v, p->gen);
         break;
     case SPEC_ID_3DSTATE_CONSTANT_GS:
         stage_constants_take(&s->constants, unit_sim(u), p, &s->bases,
@@ -581,7 +588,7 @@ static void start_reads(struct gs *s, struct unit *u, struct gs_job *j)
 
 static uint32_t header_rows(const struct gs *s)
 {
-    return (s->c.static_output ? 0u : 1u) + s->c.header_rows;
+    return (s->c.static_output || s->c.gen7 ? 0u : 1u) + s->c.header_rows;
 }
 
 static void start_header_reads(struct gs *s, struct unit *u, struct gs_job *j)
@@ -647,9 +654,11 @@ static void emit_entry(struct gs *s, struct unit *u, const struct gs_job *j, uin
 {
     const struct gs_config *c = &s->c;
     uint32_t entry = j->entries[l];
-    const uint8_t *control = c->static_output ? j->header[l][0] : j->header[l][1];
+    const uint8_t *control = c->static_output || c->gen7 ? j->header[l][0] : j->header[l][1];
     uint32_t count;
-    if (c->static_output) {
+    if (c->gen7) {
+        count = l < 2 ? j->eot_counts[l] : 0;
+    } else if (c->static_output) {
         count = c->static_vertex_count;
     } else {
         memcpy(&count, j->header[l][0], 4);
@@ -840,10 +849,14 @@ static enum unit_activity gs_tick(struct unit *u)
         msg_free(unit_sim(u), m);
     }
     uint64_t tag;
-    while (stage_threads_poll_end(&s->threads, u, &tag)) {
+    struct eu_thread_end end;
+    while (stage_threads_poll_end_notice(&s->threads, u, &tag, &end)) {
         struct gs_job *j = &s->jobs[tag % GS_JOBS];
-        if (j->phase == JOB_RUNNING)
-            start_header_reads(s, u, j);
+        if (j->phase != JOB_RUNNING)
+            continue;
+        j->eot_counts[0] = end.eot_header_dword2 & 0xffffu;        /* WORD 4: slot 0 */
+        j->eot_counts[1] = end.eot_header_dword2 >> 16;            /* WORD 5: slot 1 */
+        start_header_reads(s, u, j);
     }
     advance_dispatch(s, u);
     retire(s, u);

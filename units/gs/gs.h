@@ -1,4 +1,4 @@
-/* units/gs/gs.h - the Geometry Shader stage of Gen8/Gen9 (unit kind "gs").
+/* units/gs/gs.h - the Geometry Shader stage of Gen7-Gen9 (unit kind "gs").
  *
  * Models (seed 003 GS L13031-13676, VUE formats L11747-11844; 3DSTATE_GS and
  * 3DSTATE_URB_GS layouts from seed 004 / reference genxml gen9.xml):
@@ -37,6 +37,13 @@
  *    owner_handle = the entry with one reference (URB_OP_REFERENCE), the
  *    GS's own reference is then dropped; the input object's references are
  *    dropped when its threads ended. Output leaves in dispatch order (L13249).
+ *  - Gen7 (3DSTATE_GS of generation 7: no Static Output, no SIMD8 mode,
+ *    genxml gen7.xml): a thread ends with its entries' output vertex counts
+ *    in DWord 2 of the EOT write's message header (bits 15:0 slot 0, 31:16
+ *    slot 1; Mesa's Gen7 vec4 GS generator, generate_gs_set_vertex_count,
+ *    public fact: the seeds have no Gen7 GS page), which the URB's notice
+ *    carries (thread_msg.h eot_header_dword2); the entry has no count row:
+ *    the control data header starts it and the vertices follow.
  *  - Vertex counts beyond 1024 (L13203) or beyond what fits in the entry
  *    (3DSTATE_URB_GS size, when it came down the pipeline) are clamped and
  *    counted.

@@ -18,9 +18,15 @@
 
 enum step_kind { STEP_MEMORY, STEP_REGISTER, STEP_POLL, STEP_RING, STEP_DEVICE };
 
+/* The engine a register write, poll or ring write is for. */
+enum step_engine { ENGINE_RENDER = 0, ENGINE_BLITTER };
+
+#define BLITTER_REGISTER_BYTES 0x1000u  /* one engine's register page (aub-format §4.4) */
+
 struct step {
     enum step_kind kind;
     uint8_t space;          /* enum aub_address_space */
+    uint8_t engine;         /* enum step_engine: register, poll, ring */
     uint32_t offset, value; /* register write; device: gen, PCI id */
     uint64_t address;
     uint64_t file_offset;
@@ -33,8 +39,10 @@ struct host {
     /* params */
     char workload[PARAM_STRING_MAX];
     uint64_t messages;
+    uint32_t blitter_mmio_base;
     /* ports */
     struct port *gpu, *gpu_reply;
+    struct port *blitter, *blitter_reply;   /* NULL when not linked */
     /* AUB replay */
     bool aub;
     struct step *steps;
@@ -49,8 +57,11 @@ struct host {
     uint32_t command_header;
     /* both */
     bool waiting;           /* for a sync reply */
-    bool asked_gen, done;
-    struct msg *pending;    /* a message the CS could not take yet */
+    bool blitter_waiting;   /* for the blitter's sync reply */
+    bool blitter_used;      /* something was sent to the blitter */
+    bool asked_gen, done, blitter_done;
+    struct msg *pending;    /* a message the CS (or the blitter) could not take yet */
+    struct port *pending_port;
     bool pending_waits;     /* sending it starts a wait */
     /* stats */
     uint64_t injected, memory_writes, memory_bytes, register_writes, syncs, faults, redumps_skipped;
@@ -61,6 +72,9 @@ static const struct param_desc host_params[] = {
                        "what to play: an AUB capture (FILE.aub, FILE.aub.gz) or builtin:fabric"),
     PARAM_U64_FIELD("messages", struct host, messages, 100000, 0, 1000000000000LL,
                     "builtin:fabric: 3D state commands to send"),
+    PARAM_U32_FIELD("blitter_mmio_base", struct host, blitter_mmio_base, 0x22000, 0, 0x3FFFFF,
+                    "register page of the blitter ring (BCS, notes/aub-format.md §4.4): with "
+                    "\"blitter\" linked, AUB writes and polls of its registers go there"),
     PARAM_END
 };
 
@@ -70,6 +84,11 @@ static const struct port_desc host_ports[] = {
     { .name = "gpu_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL,
       .help = "sync replies from the command streamer" },
+    { .name = "blitter", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL,
+      .help = "MSG_MMIO to the blitter: the BCS ring's register writes, ring dwords and syncs" },
+    { .name = "blitter_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "sync replies from the blitter" },
     PORT_END
 };
 
@@ -148,6 +167,17 @@ static int on_memory(void *context, const struct aub_memory_write *w, struct gt_
     return 0;
 }
 
+/* The blitter's registers (its engine's page, BCS at 0x22000: the
+ * execlist ELSP 0x22230, EXECLIST_STATUS 0x22234, GFX_MODE 0x2229C, the ring
+ * registers 0x22030-0x2203C; aub-format §4.4, §5.4) go to the blitter when
+ * "blitter" is linked; everything else to the CS. */
+static uint8_t register_engine(const struct host *h, uint32_t offset)
+{
+    return h->blitter && offset >= h->blitter_mmio_base &&
+                   offset - h->blitter_mmio_base < BLITTER_REGISTER_BYTES
+               ? ENGINE_BLITTER : ENGINE_RENDER;
+}
+
 static int on_register(void *context, const struct aub_register_write *w, struct gt_error *err)
 {
     struct host *h = context;
@@ -155,29 +185,38 @@ static int on_register(void *context, const struct aub_register_write *w, struct
     struct step *s = add_step(h, STEP_REGISTER, w->file_offset);
     s->offset = w->offset;
     s->value = w->value;
+    s->engine = register_engine(h, w->offset);
     return 0;
 }
 
+/* A poll waits for the engine whose register it reads (the capture polls
+ * EXECLIST_STATUS of the engine it submitted to, aub-format §4.5). */
 static int on_poll(void *context, const struct aub_register_poll *p, struct gt_error *err)
 {
     (void)err;
-    add_step(context, STEP_POLL, p->file_offset);
+    struct host *h = context;
+    add_step(h, STEP_POLL, p->file_offset)->engine = register_engine(h, p->offset);
     return 0;
 }
 
 static int on_ring(void *context, const struct aub_ring_write *w, struct gt_error *err)
 {
     struct host *h = context;
-    if (w->ring != AUB_TRACE_RING_PRB0)
+    uint8_t engine = ENGINE_RENDER;
+    if (w->ring == AUB_TRACE_RING_PRB2 && h->blitter)
+        engine = ENGINE_BLITTER;        /* the blitter ring (aub-format §2.5) */
+    else if (w->ring != AUB_TRACE_RING_PRB0)
         return gt_error_set(err, "byte offset %" PRIu64 ": a ring write to ring %u; only the "
-                            "render ring is modelled", w->file_offset, w->ring);
+                            "render ring%s is modelled", w->file_offset, w->ring,
+                            h->blitter ? " and the blitter ring" : "");
     struct step *s = add_step(h, STEP_RING, w->file_offset);
     s->address = w->address;
     s->size = w->size & ~3ull;
     s->data_index = keep_data(h, w->data, w->size);
+    s->engine = engine;
     /* the next blocks may overwrite what this submission uses: wait for it
      * to finish before playing them (aub-format §5.2) */
-    add_step(h, STEP_POLL, w->file_offset);
+    add_step(h, STEP_POLL, w->file_offset)->engine = engine;
     return 0;
 }
 
@@ -188,6 +227,7 @@ static int on_mmio(void *context, const struct aub_mmio_write *w, struct gt_erro
     for (uint64_t i = 0; i + 4 <= w->size; i += 4) {
         struct step *s = add_step(h, STEP_REGISTER, w->file_offset);
         s->offset = w->offset + (uint32_t)i;
+        s->engine = register_engine(h, s->offset);
         memcpy(&s->value, w->data + i, 4);
     }
     return 0;
@@ -229,6 +269,13 @@ static int host_realize(struct unit *u, struct gt_error *err)
     struct host *h = unit_state(u);
     h->gpu = unit_port(u, "gpu", 0);
     h->gpu_reply = unit_port(u, "gpu_reply", 0);
+    h->blitter = unit_port(u, "blitter", 0);
+    h->blitter_reply = unit_port(u, "blitter_reply", 0);
+    if (port_is_bound(h->blitter) != port_is_bound(h->blitter_reply))
+        return gt_error_set(err, "host: link both \"blitter\" and \"blitter_reply\" (the "
+                            "blitter's host and host_reply ports), or neither");
+    if (!port_is_bound(h->blitter))
+        h->blitter = h->blitter_reply = NULL;
     if (!port_is_bound(h->gpu_reply))
         return gt_error_set(err, "host.gpu_reply must be linked from the command streamer's "
                             "host_reply port (the host waits for the GPU through it)");
@@ -254,26 +301,44 @@ static void host_reset(struct unit *u)
     struct host *h = unit_state(u);
     h->injected = 0;
     h->next_step = 0;
-    h->waiting = h->asked_gen = h->done = false;
+    h->waiting = h->asked_gen = h->done = h->blitter_done = false;
+    h->blitter_waiting = h->blitter_used = false;
     if (h->aub)
         gpu_address_space_init(&h->ggtt, sim_memory(unit_sim(u)), h->gtt_format, 0);
     if (h->aub || h->messages)
         unit_wake_at(u, 0);
 }
 
-/* Sends m, or keeps it for the next tick; `waits` starts a wait once sent. */
-static bool send(struct host *h, struct msg *m, bool waits)
+/* Sends m on port, or keeps it for the next tick; `waits` starts a wait once sent. */
+static bool send_on(struct host *h, struct port *port, struct msg *m, bool waits)
 {
-    if (!port_try_send(h->gpu, m)) {
+    if (!port_try_send(port, m)) {
         h->pending = m;
+        h->pending_port = port;
         h->pending_waits = waits;
         return false;
     }
-    if (waits) {
+    if (port == h->blitter)
+        h->blitter_used = true;
+    if (waits && port == h->blitter)
+        h->blitter_waiting = true;
+    else if (waits)
         h->waiting = true;
+    /* the run's last sync of the blitter is part of the last wait, not one of its own */
+    if (waits && !(port == h->blitter && h->blitter_done && h->next_step == h->step_count))
         h->syncs++;
-    }
     return true;
+}
+
+static bool send(struct host *h, struct msg *m, bool waits)
+{
+    return send_on(h, h->gpu, m, waits);
+}
+
+/* The port of a step's engine. */
+static struct port *engine_port(const struct host *h, uint8_t engine)
+{
+    return engine == ENGINE_BLITTER && h->blitter ? h->blitter : h->gpu;
 }
 
 /* Re-dumped buffers (notes/aub-format.md §3.4: "a BO that stays mapped is
@@ -390,7 +455,7 @@ static void apply_memory(struct host *h, struct unit *u, const struct step *s)
 /* Plays steps until one must wait (a sync, or a full channel). */
 static void play_aub(struct host *h, struct unit *u)
 {
-    while (h->next_step < h->step_count && !h->waiting && !h->pending) {
+    while (h->next_step < h->step_count && !h->waiting && !h->blitter_waiting && !h->pending) {
         const struct step *s = &h->steps[h->next_step++];
         h->injected++;
         switch (s->kind) {
@@ -405,21 +470,30 @@ static void play_aub(struct host *h, struct unit *u)
             break;
         case STEP_REGISTER:
             h->register_writes++;
-            send(h, mmio(u, CS_MMIO_WRITE, s->offset, s->value, 0), false);
+            send_on(h, engine_port(h, s->engine), mmio(u, CS_MMIO_WRITE, s->offset, s->value, 0),
+                    false);
             break;
         case STEP_POLL:
-            send(h, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
+            send_on(h, engine_port(h, s->engine), mmio(u, CS_MMIO_SYNC, 0, 0, 0), true);
             break;
         case STEP_RING: {
             struct msg *m = mmio(u, CS_MMIO_RING_DATA, 0, 0, (uint32_t)s->size);
             struct cs_mmio *c = (struct cs_mmio *)m->payload;
-            c->ring = AUB_TRACE_RING_PRB0;
+            c->ring = s->engine == ENGINE_BLITTER ? AUB_TRACE_RING_PRB2 : AUB_TRACE_RING_PRB0;
             c->address = s->address;
             memcpy(c->data, h->data + s->data_index, s->size);
-            send(h, m, false);
+            send_on(h, engine_port(h, s->engine), m, false);
             break;
         }
         }
+    }
+    /* the last wait covers both engines: the blitter's sync (when it got
+     * anything) goes out beside the CS's, so the run ends when both are done */
+    if (h->next_step == h->step_count && !h->waiting && !h->blitter_waiting && !h->pending &&
+        !h->blitter_done && h->blitter_used) {
+        h->blitter_done = true;
+        if (!send_on(h, h->blitter, mmio(u, CS_MMIO_SYNC, 0, 0, 0), true))
+            return;
     }
     if (h->next_step == h->step_count && !h->waiting && !h->pending && !h->done) {
         h->done = true;                 /* a last sync: the run ends when the GPU has */
@@ -477,13 +551,19 @@ static enum unit_activity host_tick(struct unit *u)
         }
         msg_free(unit_sim(u), reply);
     }
+    while (h->blitter_reply && (reply = port_pop(h->blitter_reply))) {
+        if (reply->kind == MSG_MMIO && reply->size >= sizeof(struct cs_mmio) &&
+            ((const struct cs_mmio *)reply->payload)->op == CS_MMIO_SYNC_DONE)
+            h->blitter_waiting = false;
+        msg_free(unit_sim(u), reply);
+    }
     if (h->pending) {
         struct msg *m = h->pending;
         h->pending = NULL;
-        if (!send(h, m, h->pending_waits))
+        if (!send_on(h, h->pending_port, m, h->pending_waits))
             return UNIT_IDLE;           /* woken when the channel frees */
     }
-    if (h->waiting)
+    if (h->waiting || h->blitter_waiting)
         return UNIT_IDLE;               /* woken by the reply */
     if (h->aub)
         play_aub(h, u);

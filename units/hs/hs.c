@@ -31,6 +31,7 @@ struct hs_group {
     uint32_t mode;                  /* the dispatch mode it was built for */
     uint32_t patches;
     uint32_t instances, dispatched, ended;
+    uint32_t instance_shift;        /* where R0.2 carries the Instance Number */
     struct primitive_packet input[HS_GROUP_PATCHES];
     uint32_t patch_handle[HS_GROUP_PATCHES];
 };
@@ -48,6 +49,7 @@ struct hs {
     /* 3DSTATE_HS */
     bool statistics, include_primitive_id, include_vertex_handles;
     uint32_t instances, dispatch_mode, vertex_read_length;
+    uint32_t instance_shift;        /* R0.2 Instance Number: 22:16 on Gen7, 23:17 after */
 
     struct hs_group groups[HS_GROUPS];
     uint32_t head, count;           /* ring of groups, oldest first */
@@ -191,6 +193,12 @@ static void take_state(struct hs *s, struct unit *u, const struct cs_state_packe
                      v->InstanceCount);
             s->instances = HS_INSTANCES_MAX;
         }
+        /* Gen7 (Ivy Bridge class, as ValleyView) delivers the Instance Number
+         * in R0.2 bits 22:16, later generations in 23:17 (seed 003 L12472-
+         * 12473; the Gen7 position is public fact from Mesa's vec4 TCS
+         * generator, generate_tcs_get_instance_id: IVB/BYT read 22:16). Gen7
+         * has no Dispatch Mode field (genxml gen7.xml): SINGLE_PATCH. */
+        s->instance_shift = p->gen == 7 ? 16u : 17u;
         s->dispatch_mode = v->DispatchMode;
         if (s->dispatch_mode > HS_8_PATCH || (s->dispatch_mode == HS_8_PATCH && p->gen < 9)) {
             s->bad_state++;
@@ -269,6 +277,7 @@ static struct hs_group *filling_group(struct hs *s)
     g->state = HS_GROUP_FILLING;
     g->mode = s->dispatch_mode;
     g->instances = s->instances ? s->instances : 1;
+    g->instance_shift = s->instance_shift;
     return g;
 }
 
@@ -324,8 +333,8 @@ static void fill_payload(struct hs *s, const struct hs_group *g, uint32_t instan
                          struct eu_dispatch *d)
 {
     uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
-    /* R0.2[23:17] Instance Number, every mode */
-    put32(grf, 0, 2, get32(grf, 0, 2) | (instance & 0x7fu) << 17);
+    /* R0.2[23:17] Instance Number, every mode ([22:16] on Gen7) */
+    put32(grf, 0, 2, get32(grf, 0, 2) | (instance & 0x7fu) << g->instance_shift);
     uint32_t r = 1;
     switch (g->mode) {
     case HS_DUAL_PATCH:
@@ -593,6 +602,7 @@ static void hs_reset(struct unit *u)
     s->statistics = s->include_primitive_id = s->include_vertex_handles = false;
     s->instances = 1;
     s->dispatch_mode = HS_SINGLE_PATCH;
+    s->instance_shift = 17;
     s->vertex_read_length = 0;
     s->alloc_pending = s->alloc_ready = false;
     s->alloc_tag = 0;

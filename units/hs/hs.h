@@ -1,4 +1,4 @@
-/* units/hs/hs.h - the Hull Shader stage (HS) of Gen8/Gen9: patch objects in,
+/* units/hs/hs.h - the Hull Shader stage (HS) of Gen7-Gen9: patch objects in,
  * HS threads dispatched per patch (or per group of patches), patch URB
  * entries (patch records) out to the tessellator (TE).
  *
@@ -18,7 +18,9 @@
  *    2 8_PATCH) with the payloads of L12450-12660 and the dispatch masks
  *    of "HS Thread Dispatch Mask":
  *      SINGLE_PATCH: one patch per thread, dmask 0xff; R0.0 patch handle,
- *        R0.1 Primitive ID, R0.2[23:17] Instance Number; with Include
+ *        R0.1 Primitive ID, R0.2[23:17] Instance Number ([22:16] on
+ *        Gen7: Mesa's vec4 TCS reads it there on IVB/BYT; Gen7 has no
+ *        Dispatch Mode field, so SINGLE_PATCH); with Include
  *        Vertex Handles R1.. hold ICP handles 0-7, 8-15, ... (one register
  *        per 8 ICPs; the seed's "R2 ... when ICP Count > 7" is read as
  *        "more than 8", since R1 holds eight);
