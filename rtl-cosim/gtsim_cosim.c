@@ -5,6 +5,7 @@
  *   l3-random       the same for the L3
  *   fpu-random      the same for the FPU pipe
  *   om-random       random requests through the pixel datapath RTL against the C block
+ *   qpu-random      random instructions through the QPU ALUs' RTL against the C datapath
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
  *   bench           co-simulation throughput against the C units alone
@@ -28,6 +29,7 @@
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/om_random.h"
 #include "rtl-cosim/om_rtl.h"
+#include "rtl-cosim/qpu_random.h"
 #include "rtl-cosim/random_command.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
@@ -284,6 +286,85 @@ static int cmd_om_random(int argc, char **argv)
     const struct random_command command = { "om-random", om_random_usage, "requests",
                                             &c.impl, om_random_option, om_random_command_run,
                                             om_random_print, &c };
+    return random_command_main(&command, argc, argv);
+}
+
+static const char qpu_random_usage[] =
+    "usage: gtsim-cosim qpu-random [--impl lockstep|lockstep_broken] [--seed S] [--requests N]\n"
+    "                              [--wave FILE.fst]\n"
+    "\n"
+    "Seeded random instructions (16 elements each) through the QPU ALUs' RTL\n"
+    "(rtl/qpu_alu.sv: unpacks, add and mul ALUs, packs, conditions, flags) against the\n"
+    "C datapath (qpu_alu_compute), compared exactly; mismatches are printed and the\n"
+    "exit status is 3. The cycle of a mismatch is the RTL clock (a quad a clock).\n"
+    "  --requests N       instructions (default 250000: 4M element operations)\n"
+    "  --wave FILE.fst    dump the RTL from 300 clocks before the first mismatch to 64\n"
+    "                     after (the run is repeated to get it)\n";
+
+struct qpu_random {
+    const char *impl;
+    struct qpu_random_options o;
+    struct qpu_random_result r;
+    double seconds;
+};
+
+static bool qpu_random_option(void *context, const char *a, const char *v)
+{
+    struct qpu_random *c = context;
+    uint64_t x;
+    if (cli_parse_u64(v, &x) && !strcmp(a, "--requests"))
+        c->o.requests = x;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed"))
+        c->o.seed = x;
+    else
+        return false;
+    return true;
+}
+
+static int qpu_random_command_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                                  bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct qpu_random *c = context;
+    if (strcmp(c->impl, "lockstep") != 0 && strcmp(c->impl, "lockstep_broken") != 0)
+        return gt_error_set(err, "--impl %s: qpu-random runs lockstep or lockstep_broken",
+                            c->impl);
+    struct qpu_random_options o = c->o;
+    struct qpu_random_result scratch, *r = repeat ? &scratch : &c->r;
+    o.broken = strcmp(c->impl, "lockstep_broken") == 0;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = wave && !from && !to ? UINT64_MAX : to;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (qpu_random_run(&o, r, err) < 0)
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!repeat)
+        c->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    repeat ? NULL : r->first_report, false };
+    return 0;
+}
+
+static void qpu_random_print(void *context)
+{
+    const struct qpu_random *c = context;
+    const struct qpu_random_result *r = &c->r;
+    printf("gtsim-cosim qpu-random: impl %s seed %" PRIu64 ": %" PRIu64 " instructions (%"
+           PRIu64 " element operations), %" PRIu64 " RTL clocks, %.3f s (%.3f M "
+           "instructions/s)\n", c->impl, c->o.seed, r->compared, r->compared * 16, r->clocks,
+           c->seconds, c->seconds > 0 ? (double)r->compared / c->seconds / 1e6 : 0.0);
+    printf("  reached: add ops 0x%08x, mul ops 0x%02x, packs pm0 0x%04x pm1 0x%04x, unpacks "
+           "pm0 0x%02x pm1 0x%02x\n", r->add_ops_seen, r->mul_ops_seen, r->packs_seen[0],
+           r->packs_seen[1], r->unpacks_seen[0], r->unpacks_seen[1]);
+}
+
+static int cmd_qpu_random(int argc, char **argv)
+{
+    struct qpu_random c = { .impl = "lockstep", .o = { .seed = 1, .requests = 250000 } };
+    const struct random_command command = { "qpu-random", qpu_random_usage, "instructions",
+                                            &c.impl, qpu_random_option,
+                                            qpu_random_command_run, qpu_random_print, &c };
     return random_command_main(&command, argc, argv);
 }
 
@@ -882,6 +963,8 @@ int main(int argc, char **argv)
         return cmd_fpu_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "om-random"))
         return cmd_om_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "qpu-random"))
+        return cmd_qpu_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))

@@ -113,6 +113,8 @@ struct qpu {
     uint64_t uniforms, uniform_overruns, uniform_faults, thread_switches_ignored;
     uint64_t host_interrupts, breakpoints, sfu_writes, vpm_accesses, sync_accesses;
     uint64_t tmu_accesses, bad_messages, unexpected_results, semaphore_ops, expect_overflow;
+    /* the ALUs' datapath (qpu_set_alu_datapath; NULL: the C one); kept across resets */
+    const struct qpu_alu_datapath *alu;
 };
 
 static const struct param_desc qpu_params[] = {
@@ -839,7 +841,7 @@ static bool issue(struct qpu *s, struct unit *u)
     check_restrictions(s, u, in, s->ending > 0 || is_end, is_end && !s->ending);
 
     struct io_context c = { s, u, 0 };
-    struct qpu_io io = { &c, io_read, io_write, io_signal, io_semaphore };
+    struct qpu_io io = { &c, io_read, io_write, io_signal, io_semaphore, s->alu };
     struct qpu_step_result r = qpu_step(&s->st, in, &io);
     qpu_advance(&s->st, &r);
     s->fetched = false;
@@ -942,6 +944,15 @@ static void qpu_destroy(struct unit *u)
     for (unsigned i = 0; i < s->outbox_count; i++)
         msg_free(unit_sim(u), s->outbox[i].m);
     s->outbox_count = 0;
+}
+
+int qpu_set_alu_datapath(struct unit *u, const struct qpu_alu_datapath *datapath)
+{
+    if (!u || unit_ops_of(u) != &qpu_ops)
+        return -1;
+    struct qpu *s = unit_state(u);
+    s->alu = datapath;
+    return 0;
 }
 
 const struct unit_ops qpu_ops = {
