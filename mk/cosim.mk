@@ -85,7 +85,7 @@ cosim-coverage: $(GEN)/workloads/sgemm.gen9.aub.gz
 
 ## cosim-mutate: mutation testing of the RTL blocks (MUTANTS per block, BLOCKS=om_pixel,...): mutation score per block ($(BUILD)/cosim-mutate/report.txt)
 MUTANTS ?= 24
-BLOCKS  ?= om_pixel,cs_alu
+BLOCKS  ?= qpu_alu,om_pixel,cs_alu,fpu_pipe,l3_slice
 cosim-mutate: cosim
 	python3 rtl-cosim/tools/mutate.py --build $(BUILD) --blocks $(BLOCKS) --mutants $(MUTANTS) \
 	    --out $(BUILD)/cosim-mutate

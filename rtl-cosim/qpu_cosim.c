@@ -7,6 +7,7 @@
 
 #include "fabric/stats.h"
 #include "rtl-cosim/qpu_alu_rtl.h"
+#include "rtl-cosim/qpu_random.h"
 #include "units/qpu/qpu.h"
 
 struct qpu_cosim {
@@ -65,53 +66,6 @@ static const struct port_desc cosim_ports[] = {
       .flags = PORT_OPTIONAL, .help = "as qpu" },
     PORT_END
 };
-
-bool qpu_alu_result_differs(const struct qpu_alu_result *c, const struct qpu_alu_result *rtl,
-                            char *what, size_t size)
-{
-    for (unsigned i = 0; i < QPU_LANES; i++) {
-        if (c->add_value[i] != rtl->add_value[i]) {
-            snprintf(what, size, "element %u field add_value: c-model 0x%08x, rtl 0x%08x", i,
-                     c->add_value[i], rtl->add_value[i]);
-            return true;
-        }
-        if (c->mul_value[i] != rtl->mul_value[i]) {
-            snprintf(what, size, "element %u field mul_value: c-model 0x%08x, rtl 0x%08x", i,
-                     c->mul_value[i], rtl->mul_value[i]);
-            return true;
-        }
-    }
-    static const char *const names[5] = { "add_lanes", "mul_lanes", "flag_z", "flag_n",
-                                          "flag_c" };
-    const uint16_t cv[5] = { c->add_lanes, c->mul_lanes, c->flag_z, c->flag_n, c->flag_c };
-    const uint16_t rv[5] = { rtl->add_lanes, rtl->mul_lanes, rtl->flag_z, rtl->flag_n,
-                             rtl->flag_c };
-    for (unsigned k = 0; k < 5; k++)
-        if (cv[k] != rv[k]) {
-            unsigned lane = 0;
-            while (!(((cv[k] ^ rv[k]) >> lane) & 1))
-                lane++;
-            snprintf(what, size, "element %u field %s: c-model 0x%04x, rtl 0x%04x", lane,
-                     names[k], cv[k], rv[k]);
-            return true;
-        }
-    return false;
-}
-
-void qpu_alu_request_text(const struct qpu_alu_request *rq, unsigned lane, char *text,
-                          size_t size)
-{
-    lane &= 15;
-    snprintf(text, size,
-             "op_add %u op_mul %u mux %u %u %u %u pm %u unpack %u pack %u cond %u %u sf %d "
-             "pack_a %d %d flags z %04x n %04x c %04x; element %u: add %08x %08x mul %08x "
-             "%08x old %08x %08x",
-             rq->op_add, rq->op_mul, rq->add_a, rq->add_b, rq->mul_a, rq->mul_b, rq->pm,
-             rq->unpack, rq->pack, rq->cond_add, rq->cond_mul, rq->sf, rq->add_pack_a,
-             rq->mul_pack_a, rq->flag_z, rq->flag_n, rq->flag_c, lane,
-             rq->add_operand[0][lane], rq->add_operand[1][lane], rq->mul_operand[0][lane],
-             rq->mul_operand[1][lane], rq->add_old[lane], rq->mul_old[lane]);
-}
 
 static bool lockstep_mode(const struct qpu_cosim *s)
 {

@@ -26,10 +26,7 @@
 #ifndef GTSIM_RTL_COSIM_QPU_COSIM_H
 #define GTSIM_RTL_COSIM_QPU_COSIM_H
 
-#include <stddef.h>
-
 #include "fabric/unit.h"
-#include "isa/vc4/qpu_exec.h"
 #include "rtl-cosim/lockstep.h"
 
 extern const struct lockstep_desc qpu_cosim_desc;
@@ -37,13 +34,5 @@ extern const struct unit_ops qpu_rtl_ops;
 extern const struct unit_ops qpu_lockstep_ops;
 extern const struct unit_ops qpu_rtl_broken_ops;
 extern const struct unit_ops qpu_lockstep_broken_ops;
-
-/* The first difference of two answers to rq, written to what (the element and field, both
- * values); false when they are equal. */
-bool qpu_alu_result_differs(const struct qpu_alu_result *c, const struct qpu_alu_result *rtl,
-                            char *what, size_t size);
-/* The request in one line (ops, modes, flags, the operands of element `lane`). */
-void qpu_alu_request_text(const struct qpu_alu_request *rq, unsigned lane, char *text,
-                          size_t size);
 
 #endif

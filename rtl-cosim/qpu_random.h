@@ -16,9 +16,11 @@
 #define GTSIM_RTL_COSIM_QPU_RANDOM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabric/error.h"
+#include "isa/vc4/qpu_exec.h"
 
 struct qpu_random_options {
     uint64_t seed, requests;        /* requests: instructions (16 elements each) */
@@ -38,6 +40,14 @@ struct qpu_random_result {
     uint8_t unpacks_seen[2];        /* bit = unpack code on an operand, [pm] */
     uint64_t clocks;
 };
+
+/* The first difference of two answers (qpu:lockstep's comparison, exact), written to what (the element and field, both
+ * values); false when they are equal. */
+bool qpu_alu_result_differs(const struct qpu_alu_result *c, const struct qpu_alu_result *rtl,
+                            char *what, size_t size);
+/* The request in one line (ops, modes, flags, the operands of element `lane`). */
+void qpu_alu_request_text(const struct qpu_alu_request *rq, unsigned lane, char *text,
+                          size_t size);
 
 int qpu_random_run(const struct qpu_random_options *o, struct qpu_random_result *r,
                    struct gt_error *err);

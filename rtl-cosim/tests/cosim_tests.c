@@ -2295,7 +2295,7 @@ static void test_qpu_by_hand(void)
 
 static void test_qpu_random_lockstep(void)
 {
-    struct qpu_random_options o = { .seed = 11, .requests = 250000 };
+    struct qpu_random_options o = { .seed = 11, .requests = 1000000 };
     struct qpu_random_result r;
     struct gt_error err;
     CU_ASSERT_EQUAL_FATAL(qpu_random_run(&o, &r, &err), 0);
@@ -2303,14 +2303,15 @@ static void test_qpu_random_lockstep(void)
         printf("\n    %" PRIu64 " mismatches, first: %s ", r.mismatches, r.first_report);
     CU_ASSERT_EQUAL(r.mismatches, 0);
     CU_ASSERT_EQUAL(r.no_answer, 0);
-    CU_ASSERT_EQUAL(r.compared, 250000);    /* 4M element operations of each ALU */
+    CU_ASSERT_EQUAL(r.compared, 1000000);   /* 16M element operations of each ALU */
     CU_ASSERT_EQUAL(r.add_ops_seen, 0xfffffffeu);   /* every code, reserved ones too */
     CU_ASSERT_EQUAL(r.mul_ops_seen, 0xfe);
     CU_ASSERT_EQUAL(r.packs_seen[0], 0xffff);
     CU_ASSERT_EQUAL(r.packs_seen[1], 0xffff);
     CU_ASSERT_EQUAL(r.unpacks_seen[0], 0xff);
     CU_ASSERT_EQUAL(r.unpacks_seen[1], 0xff);
-    CU_ASSERT_EQUAL(r.clocks, 250000ull * 4 + 2 * ((250000 + 63) / 64) + 2);
+    /* a quad a clock, two more clocks to drain each batch of 64 */
+    CU_ASSERT_EQUAL(r.clocks, 1000000ull * 4 + 2 * (1000000 / 64));
 }
 
 static void test_qpu_broken_is_caught(void)
@@ -2445,7 +2446,7 @@ static const struct test tests[] = {
     { "om", "om:lockstep_broken runs a frame and compares", test_om_broken_kind_runs },
     { "qpu", "the ALUs' RTL (and C) alone: ops, unpacks, packs, conditions, flags by hand",
       test_qpu_by_hand },
-    { "qpu", "250k random instructions (4M element operations) against the C datapath",
+    { "qpu", "1M random instructions (16M element operations) against the C datapath",
       test_qpu_random_lockstep },
     { "qpu", "BROKEN QPU ALU RTL is caught, with a wave, through the command line",
       test_qpu_broken_is_caught },
