@@ -231,7 +231,7 @@ QPU_KIND(qpu_lockstep_ops, "qpu:lockstep",
          "qpu in lockstep: the C ALUs answer, the RTL computes every instruction beside them; "
          "answers compared element by element (exact).");
 QPU_KIND(qpu_rtl_broken_ops, "qpu:rtl_broken",
-         "qpu with the RTL ALUs built with `define BROKEN (ASR shifts in zeros), to prove the "
+         "qpu with the RTL ALUs built with `define BROKEN (fmul truncates), to prove the "
          "checker.");
 QPU_KIND(qpu_lockstep_broken_ops, "qpu:lockstep_broken",
          "qpu in lockstep against the BROKEN RTL: must report mismatches.");

@@ -12,7 +12,7 @@
  *                  line names the unit, the block's port, the instruction number, the fabric
  *                  cycle, the RTL clock, the element and field, both values and the request.
  *   qpu:rtl_broken, qpu:lockstep_broken
- *                  the same with `define BROKEN (ASR shifts in zeros).
+ *                  the same with `define BROKEN (fmul truncates instead of rounding).
  *
  * The datapath is inside the QPU, not on its ports, so the comparison is per instruction;
  * the unit's ports, timing and stats are the C unit's in every mode. An RTL that does not

@@ -44,8 +44,8 @@
 // (stage 3, the outputs): out_valid is high after the second edge following
 // the capture. One quad a clock, no back-pressure; in_tag rides along.
 //
-// `define BROKEN plants one bug (ASR shifts in zeros, as SHR) so the checker
-// can be shown to fail.
+// `define BROKEN plants one bug (fmul truncates its product instead of rounding
+// to nearest even) so the checker can be shown to fail.
 
 module qpu_alu (
     input  logic             clk,
@@ -170,6 +170,9 @@ module qpu_alu (
             p = p << 1;
             e = e - 12'sd1;
         end
+`ifdef BROKEN
+        p[23:0] = 24'd0;            // the planted bug: the product truncated, not rounded
+`endif
         return round_pack(s, p, e, 1'b0);
     endfunction
 
@@ -450,11 +453,7 @@ module qpu_alu (
                                                : wide[31:0];
             end
             5'd14: o.value = a >> sh;
-`ifdef BROKEN
-            5'd15: o.value = a >> sh;
-`else
             5'd15: o.value = $signed(a) >>> sh;
-`endif
             5'd16: o.value = 32'({a, a} >> sh);
             5'd17: o.value = a << sh;
             5'd18: begin
