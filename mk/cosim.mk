@@ -62,12 +62,12 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops, 300k L3 messages, the slice L3 in real machines, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
+## test-cosim: co-simulation tests (1M+ random ALU ops, 300k L3 messages, the slice L3 in real machines, 1M FPU ops in lockstep, 1M QPU ALU instructions and GPU_FFT in lockstep, BROKEN RTLs caught, replay)
 test-cosim: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, FPU ops/s) against the C units alone
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, QPU ALU instructions/s and GPU_FFT cycles/s with the QPU RTL, om, FPU ops/s) against the C units alone
 cosim-bench: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	$(COSIM_BIN) bench
 
