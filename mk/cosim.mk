@@ -25,22 +25,25 @@ COSIM_CXXFLAGS  = -std=c++17 -g -O2 -Wall -Wno-unused-parameter -I. -I$(GEN) -I$
                   -I$(COSIM_DIR)/Vcs_alu_broken -I$(COSIM_DIR)/Vl3_slice -I$(COSIM_DIR)/Vl3_slice_broken \
                   -I$(COSIM_DIR)/Vfpu_pipe -I$(COSIM_DIR)/Vfpu_pipe_broken \
                   -I$(COSIM_DIR)/Vom_pixel -I$(COSIM_DIR)/Vom_pixel_broken \
+                  -I$(COSIM_DIR)/Vqpu_alu -I$(COSIM_DIR)/Vqpu_alu_broken \
                   -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd \
                   -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP \
                   $(if $(filter 1,$(COSIM_COVERAGE)),-DVM_COVERAGE=1)
 
 COSIM_RTL      := rtl-cosim/rtl/cs_alu.sv rtl-cosim/rtl/l3_slice.sv rtl-cosim/rtl/fpu_pipe.sv \
-                  rtl-cosim/rtl/om_pixel.sv
+                  rtl-cosim/rtl/om_pixel.sv rtl-cosim/rtl/qpu_alu.sv
 COSIM_MODEL     := $(COSIM_DIR)/Vcs_alu/Vcs_alu__ALL.a $(COSIM_DIR)/Vl3_slice/Vl3_slice__ALL.a \
-                   $(COSIM_DIR)/Vfpu_pipe/Vfpu_pipe__ALL.a $(COSIM_DIR)/Vom_pixel/Vom_pixel__ALL.a
+                   $(COSIM_DIR)/Vfpu_pipe/Vfpu_pipe__ALL.a $(COSIM_DIR)/Vom_pixel/Vom_pixel__ALL.a \
+                   $(COSIM_DIR)/Vqpu_alu/Vqpu_alu__ALL.a
 COSIM_MODEL_BAD := $(COSIM_DIR)/Vcs_alu_broken/Vcs_alu_broken__ALL.a \
                    $(COSIM_DIR)/Vl3_slice_broken/Vl3_slice_broken__ALL.a \
                    $(COSIM_DIR)/Vfpu_pipe_broken/Vfpu_pipe_broken__ALL.a \
-                   $(COSIM_DIR)/Vom_pixel_broken/Vom_pixel_broken__ALL.a
+                   $(COSIM_DIR)/Vom_pixel_broken/Vom_pixel_broken__ALL.a \
+                   $(COSIM_DIR)/Vqpu_alu_broken/Vqpu_alu_broken__ALL.a
 COSIM_VLRT     := $(addprefix $(COSIM_DIR)/Vcs_alu/,verilated.o verilated_fst_c.o verilated_threads.o \
                   $(COSIM_COV_RT))
 COSIM_CXX_OBJS := $(COSIM_DIR)/obj/cs_alu_rtl.o $(COSIM_DIR)/obj/l3_rtl.o $(COSIM_DIR)/obj/fpu_rtl.o \
-                  $(COSIM_DIR)/obj/om_rtl.o
+                  $(COSIM_DIR)/obj/om_rtl.o $(COSIM_DIR)/obj/qpu_alu_rtl.o
 # The C side of the co-simulation builds like the rest of gtsim (the Makefile's
 # $(BUILD)/obj/%.o rule, its CFLAGS and dependency files).
 COSIM_C_SRCS   := $(sort $(wildcard rtl-cosim/*.c))
@@ -59,12 +62,12 @@ COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
 
-## test-cosim: co-simulation tests (1M+ random ALU ops, 300k L3 messages, the slice L3 in real machines, 1M FPU ops in lockstep, BROKEN RTLs caught, replay)
+## test-cosim: co-simulation tests (1M+ random ALU ops, 300k L3 messages, the slice L3 in real machines, 1M FPU ops in lockstep, 1M QPU ALU instructions and GPU_FFT in lockstep, BROKEN RTLs caught, replay)
 test-cosim: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	@echo "-- RUN --"
 	$(COSIM_TESTS)
 
-## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, FPU ops/s) against the C units alone
+## cosim-bench: co-simulation throughput (ALU ops/s, L3 requests/s, SGEMM GPU cycles/s with the L3 RTL, QPU ALU instructions/s and GPU_FFT cycles/s with the QPU RTL, om, FPU ops/s) against the C units alone
 cosim-bench: cosim $(GEN)/workloads/sgemm.gen9.aub.gz
 	$(COSIM_BIN) bench
 
@@ -82,7 +85,7 @@ cosim-coverage: $(GEN)/workloads/sgemm.gen9.aub.gz
 
 ## cosim-mutate: mutation testing of the RTL blocks (MUTANTS per block, BLOCKS=om_pixel,...): mutation score per block ($(BUILD)/cosim-mutate/report.txt)
 MUTANTS ?= 24
-BLOCKS  ?= om_pixel,cs_alu
+BLOCKS  ?= qpu_alu,om_pixel,cs_alu,fpu_pipe,l3_slice
 cosim-mutate: cosim
 	python3 rtl-cosim/tools/mutate.py --build $(BUILD) --blocks $(BLOCKS) --mutants $(MUTANTS) \
 	    --out $(BUILD)/cosim-mutate
@@ -133,6 +136,8 @@ $(eval $(call COSIM_VERILATE,Vfpu_pipe,,,rtl-cosim/rtl/fpu_pipe.sv))
 $(eval $(call COSIM_VERILATE,Vfpu_pipe_broken,-DBROKEN,,rtl-cosim/rtl/fpu_pipe.sv))
 $(eval $(call COSIM_VERILATE,Vom_pixel,,,rtl-cosim/rtl/om_pixel.sv))
 $(eval $(call COSIM_VERILATE,Vom_pixel_broken,-DBROKEN,,rtl-cosim/rtl/om_pixel.sv))
+$(eval $(call COSIM_VERILATE,Vqpu_alu,,,rtl-cosim/rtl/qpu_alu.sv))
+$(eval $(call COSIM_VERILATE,Vqpu_alu_broken,-DBROKEN,,rtl-cosim/rtl/qpu_alu.sv))
 
 $(COSIM_DIR)/obj/%.o: rtl-cosim/%.cpp $(COSIM_MODEL) $(COSIM_MODEL_BAD)
 	@mkdir -p $(@D)

@@ -9,6 +9,7 @@
 #include "rtl-cosim/l3_cosim.h"
 #include "rtl-cosim/l3_stim.h"
 #include "rtl-cosim/om_cosim.h"
+#include "rtl-cosim/qpu_cosim.h"
 #include "rtl-cosim/replay.h"
 #include "rtl-cosim/stim.h"
 #include "units/registry.h"
@@ -19,11 +20,12 @@ static const struct unit_ops *const cosim_kinds[] = {
     &cosim_checker_ops, &l3_rtl_ops, &l3_lockstep_ops, &l3_rtl_broken_ops,
     &l3_lockstep_broken_ops, &l3_stim_ops, &fpu_rtl_ops, &fpu_lockstep_ops,
     &fpu_rtl_broken_ops, &fpu_lockstep_broken_ops, &fpu_stim_ops, &om_rtl_ops, &om_lockstep_ops,
-    &om_rtl_broken_ops, &om_lockstep_broken_ops, NULL
+    &om_rtl_broken_ops, &om_lockstep_broken_ops, &qpu_rtl_ops, &qpu_lockstep_ops,
+    &qpu_rtl_broken_ops, &qpu_lockstep_broken_ops, NULL
 };
 
 static const struct lockstep_desc *const cosim_descs[] = {
-    &cs_alu_cosim_desc, &fpu_cosim_desc, &l3_cosim_desc, &om_cosim_desc, NULL
+    &cs_alu_cosim_desc, &fpu_cosim_desc, &l3_cosim_desc, &om_cosim_desc, &qpu_cosim_desc, NULL
 };
 
 const struct lockstep_desc *cosim_desc_find(const char *kind)

@@ -5,6 +5,7 @@
  *   l3-random       the same for the L3
  *   fpu-random      the same for the FPU pipe
  *   om-random       random requests through the pixel datapath RTL against the C block
+ *   qpu-random      random instructions through the QPU ALUs' RTL against the C datapath
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
  *   bench           co-simulation throughput against the C units alone
@@ -28,6 +29,8 @@
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/om_random.h"
 #include "rtl-cosim/om_rtl.h"
+#include "rtl-cosim/qpu_alu_rtl.h"
+#include "rtl-cosim/qpu_random.h"
 #include "rtl-cosim/random_command.h"
 #include "rtl-cosim/random_run.h"
 #include "rtl-cosim/replay.h"
@@ -284,6 +287,85 @@ static int cmd_om_random(int argc, char **argv)
     const struct random_command command = { "om-random", om_random_usage, "requests",
                                             &c.impl, om_random_option, om_random_command_run,
                                             om_random_print, &c };
+    return random_command_main(&command, argc, argv);
+}
+
+static const char qpu_random_usage[] =
+    "usage: gtsim-cosim qpu-random [--impl lockstep|lockstep_broken] [--seed S] [--requests N]\n"
+    "                              [--wave FILE.fst]\n"
+    "\n"
+    "Seeded random instructions (16 elements each) through the QPU ALUs' RTL\n"
+    "(rtl/qpu_alu.sv: unpacks, add and mul ALUs, packs, conditions, flags) against the\n"
+    "C datapath (qpu_alu_compute), compared exactly; mismatches are printed and the\n"
+    "exit status is 3. The cycle of a mismatch is the RTL clock (a quad a clock).\n"
+    "  --requests N       instructions (default 250000: 4M element operations)\n"
+    "  --wave FILE.fst    dump the RTL from 300 clocks before the first mismatch to 64\n"
+    "                     after (the run is repeated to get it)\n";
+
+struct qpu_random {
+    const char *impl;
+    struct qpu_random_options o;
+    struct qpu_random_result r;
+    double seconds;
+};
+
+static bool qpu_random_option(void *context, const char *a, const char *v)
+{
+    struct qpu_random *c = context;
+    uint64_t x;
+    if (cli_parse_u64(v, &x) && !strcmp(a, "--requests"))
+        c->o.requests = x;
+    else if (cli_parse_u64(v, &x) && !strcmp(a, "--seed"))
+        c->o.seed = x;
+    else
+        return false;
+    return true;
+}
+
+static int qpu_random_command_run(void *context, const char *wave, uint64_t from, uint64_t to,
+                                  bool repeat, struct random_outcome *out, struct gt_error *err)
+{
+    struct qpu_random *c = context;
+    if (strcmp(c->impl, "lockstep") != 0 && strcmp(c->impl, "lockstep_broken") != 0)
+        return gt_error_set(err, "--impl %s: qpu-random runs lockstep or lockstep_broken",
+                            c->impl);
+    struct qpu_random_options o = c->o;
+    struct qpu_random_result scratch, *r = repeat ? &scratch : &c->r;
+    o.broken = strcmp(c->impl, "lockstep_broken") == 0;
+    o.wave = wave;
+    o.wave_from = from;
+    o.wave_to = wave && !from && !to ? UINT64_MAX : to;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (qpu_random_run(&o, r, err) < 0)
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!repeat)
+        c->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *out = (struct random_outcome){ r->compared, r->mismatches, r->first_mismatch,
+                                    repeat ? NULL : r->first_report, false };
+    return 0;
+}
+
+static void qpu_random_print(void *context)
+{
+    const struct qpu_random *c = context;
+    const struct qpu_random_result *r = &c->r;
+    printf("gtsim-cosim qpu-random: impl %s seed %" PRIu64 ": %" PRIu64 " instructions (%"
+           PRIu64 " element operations), %" PRIu64 " RTL clocks, %.3f s (%.3f M "
+           "instructions/s)\n", c->impl, c->o.seed, r->compared, r->compared * 16, r->clocks,
+           c->seconds, c->seconds > 0 ? (double)r->compared / c->seconds / 1e6 : 0.0);
+    printf("  reached: add ops 0x%08x, mul ops 0x%02x, packs pm0 0x%04x pm1 0x%04x, unpacks "
+           "pm0 0x%02x pm1 0x%02x\n", r->add_ops_seen, r->mul_ops_seen, r->packs_seen[0],
+           r->packs_seen[1], r->unpacks_seen[0], r->unpacks_seen[1]);
+}
+
+static int cmd_qpu_random(int argc, char **argv)
+{
+    struct qpu_random c = { .impl = "lockstep", .o = { .seed = 1, .requests = 250000 } };
+    const struct random_command command = { "qpu-random", qpu_random_usage, "instructions",
+                                            &c.impl, qpu_random_option,
+                                            qpu_random_command_run, qpu_random_print, &c };
     return random_command_main(&command, argc, argv);
 }
 
@@ -637,6 +719,122 @@ static int bench_om(char *argv0)
     return rc;
 }
 
+/* The QPU ALUs: the C datapath, the RTL streamed, lockstep (qpu-random), then GPU_FFT with
+ * the RTL in the twelve QPUs. */
+static int bench_qpu(char *argv0)
+{
+    enum { POOL = 256, INSTRUCTIONS = 100000 };
+    struct qpu_alu_request *pool = gt_xcalloc(POOL, sizeof *pool);
+    struct qpu_alu_result *out = gt_xcalloc(64, sizeof *out);
+    uint64_t x = 1;
+    for (unsigned i = 0; i < POOL; i++) {
+        /* GPU_FFT's mix: fadd/fsub beside fmul, regfile and accumulator operands */
+        struct qpu_alu_request *rq = &pool[i];
+        rq->op_add = (uint8_t)(1 + i % 2);
+        rq->op_mul = 1;
+        rq->add_a = 6;
+        rq->add_b = 7;
+        rq->mul_a = 0;
+        rq->mul_b = 7;
+        rq->cond_add = rq->cond_mul = 1;
+        for (unsigned e = 0; e < QPU_LANES; e++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            rq->add_operand[0][e] = 0x3f000000u | (uint32_t)(x >> 41);
+            rq->add_operand[1][e] = rq->mul_operand[1][e] = 0x3e000000u | (uint32_t)(x >> 9 & 0x7fffff);
+            rq->mul_operand[0][e] = 0xbf000000u | (uint32_t)(x >> 19 & 0x7fffff);
+        }
+    }
+    uint32_t sum = 0;
+    double t0 = host_seconds();
+    for (unsigned i = 0; i < INSTRUCTIONS * 10; i++) {
+        qpu_alu_compute(&pool[i % POOL], &out[0]);
+        sum += out[0].add_value[3];
+    }
+    double c_time = (host_seconds() - t0) / 10;
+    struct qpu_alu_rtl *rtl = qpu_alu_rtl_create(false, false);
+    qpu_alu_rtl_reset(rtl);
+    t0 = host_seconds();
+    for (unsigned i = 0; i < INSTRUCTIONS; i += 64) {
+        qpu_alu_rtl_compute_many(rtl, &pool[i % POOL], out, 64);
+        sum += out[5].mul_value[7];
+    }
+    double rtl_time = host_seconds() - t0;
+    t0 = host_seconds();
+    for (unsigned i = 0; i < INSTRUCTIONS / 8; i++) {
+        qpu_alu_rtl_compute_many(rtl, &pool[i % POOL], out, 1);
+        sum += out[0].mul_value[7];
+    }
+    double one_time = (host_seconds() - t0) * 8;
+    qpu_alu_rtl_destroy(rtl);
+    free(pool);
+    free(out);
+    struct qpu_random_options o = { .seed = 1, .requests = INSTRUCTIONS };
+    struct qpu_random_result r;
+    struct gt_error err;
+    t0 = host_seconds();
+    if (qpu_random_run(&o, &r, &err) < 0)
+        return EXIT_ERROR;
+    double lockstep_time = host_seconds() - t0;
+    printf("gtsim-cosim bench: QPU ALUs, instructions (16 elements, both ALUs) per host second\n");
+    printf("  %-34s %8.2f M inst/s (checksum %08x)\n", "C datapath (qpu_alu_compute)",
+           INSTRUCTIONS / c_time / 1e6, sum);
+    printf("  %-34s %8.3f M inst/s (%.0fx the C datapath's time, 4 RTL clocks an instruction)\n",
+           "RTL streamed (qpu_alu.sv)", INSTRUCTIONS / rtl_time / 1e6, rtl_time / c_time);
+    printf("  %-34s %8.3f M inst/s (%.0fx, 6 RTL clocks an instruction, as qpu:rtl runs it)\n",
+           "RTL one at a time", INSTRUCTIONS / one_time / 1e6, one_time / c_time);
+    printf("  %-34s %8.3f M inst/s (qpu-random: C and RTL on every instruction, compared; %s)\n",
+           "lockstep", INSTRUCTIONS / lockstep_time / 1e6,
+           r.mismatches ? "MISMATCHES" : "0 mismatches");
+    if (access("../shared/workloads/gpu_fft/hex", R_OK) != 0) {
+        printf("gtsim-cosim bench: GPU_FFT: ../shared/workloads/gpu_fft/hex absent, skipped\n");
+        return EXIT_OK;
+    }
+    char dir[] = "/tmp/gtsim-cosim-bench.XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "gtsim-cosim bench: mkdtemp: %s\n", strerror(errno));
+        return EXIT_ERROR;
+    }
+    printf("gtsim-cosim bench: QPUs in a workload, GPU cycles per host second (gpu_fft:log2n=8, "
+           "configs/vc4-bcm2835.cfg, 12 QPUs)\n");
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    double base = 0;
+    int rc = EXIT_OK;
+    for (unsigned k = 0; k < 3 && rc == EXIT_OK; k++) {
+        char out_dir[64], set[64];
+        snprintf(out_dir, sizeof out_dir, "%s/%s", dir, impls[k]);
+        snprintf(set, sizeof set, "gpu.slice.qpu.impl=%s", impls[k]);
+        char *args[] = { argv0, (char *)"run", (char *)"-q", (char *)"--no-images", (char *)"-o",
+                         out_dir, (char *)"--set", set, (char *)"gpu_fft:log2n=8", NULL };
+        t0 = host_seconds();
+        rc = gtsim_main(9, args, cosim_kind_find);
+        double t = host_seconds() - t0;
+        double cycles = csv_stat(out_dir, "sim.clock.v3d.cycles");
+        double mism = csv_stat(out_dir, "gpu.slice0.qpu0.mismatches");
+        double clocks = csv_stat(out_dir, "gpu.slice0.qpu0.rtl.clocks");
+        if (rc != EXIT_OK || cycles <= 0) {
+            fprintf(stderr, "gtsim-cosim bench: the %s run failed\n", impls[k]);
+            rc = EXIT_ERROR;
+            break;
+        }
+        double rate = cycles / t;
+        if (k == 0)
+            base = rate;
+        char label[64];
+        snprintf(label, sizeof label, "GPU_FFT, qpu impl = \"%s\"", impls[k]);
+        printf("  %-34s %8.3f M cycles/s (%.0f GPU cycles, %.2f s, %.2fx the C unit's time",
+               label, rate / 1e6, cycles, t, base / rate);
+        if (clocks > 0)
+            printf(", %.0f RTL clocks in qpu0", clocks);
+        printf("%s)\n", mism > 0 ? ", MISMATCHES" : "");
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", out_dir);
+        if (system(cmd) != 0)
+            break;
+    }
+    rmdir(dir);
+    return rc;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
     uint64_t ops = 2000000;
@@ -723,6 +921,8 @@ static int cmd_bench(int argc, char **argv)
                r.mismatches ? ", MISMATCHES" : "");
     }
     if (bench_l3_machine(argv[0], workload) != EXIT_OK)
+        return EXIT_ERROR;
+    if (bench_qpu(argv[0]) != EXIT_OK)
         return EXIT_ERROR;
     if (bench_om(argv[0]) != EXIT_OK)
         return EXIT_ERROR;
@@ -882,6 +1082,8 @@ int main(int argc, char **argv)
         return cmd_fpu_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "om-random"))
         return cmd_om_random(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "qpu-random"))
+        return cmd_qpu_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))

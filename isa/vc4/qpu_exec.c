@@ -437,57 +437,107 @@ static void set_flags(struct qpu_state *s, const struct alu_out out[QPU_LANES], 
     }
 }
 
-/* Build the two writes of one instruction from the two ALU outputs (pack, ws, conditions). */
-static void make_writes(struct qpu_state *s, const struct vc4_qpu_instr *in,
-                        const struct alu_out add[QPU_LANES], const struct alu_out mul[QPU_LANES],
-                        bool add_active, bool mul_active, struct pending_write w[2])
+/* Elements whose condition passes, from explicit flags (as cond_lanes). */
+static uint16_t cond_of(uint16_t z, uint16_t n, uint16_t c, unsigned cond)
 {
-    /* "If ws = 0, add alu writes to regfile a, mult to regfile b" (Table 1 @72071) */
-    w[0].waddr = in->waddr_add;
-    w[0].file_b = !vc4_qpu_writes_a(in, false);
-    w[0].lanes = add_active ? cond_lanes(s, in->cond_add) : 0;
-    w[1].waddr = in->waddr_mul;
-    w[1].file_b = !vc4_qpu_writes_a(in, true);
-    w[1].lanes = mul_active ? cond_lanes(s, in->cond_mul) : 0;
-    for (unsigned k = 0; k < 2; k++) {
-        const struct alu_out *o = k ? mul : add;
-        for (unsigned i = 0; i < QPU_LANES; i++) {
-            uint32_t *t = write_target(s, w[k].waddr, w[k].file_b, i);
-            uint32_t old = t ? *t : 0;
-            uint32_t v = o[i].value;
-            if (in->pm == 0 && !w[k].file_b && w[k].waddr < 32)
-                /* pm=0 packs the regfile-A write (@77629) */
-                v = pack_a(&o[i], in->pack, old);
-            else if (in->pm == 1 && k == 1)
-                v = pack_mul(v, in->pack, old);  /* pm=1 packs the mul output */
-            w[k].value[i] = v;
-        }
-    }
+    struct qpu_state f;
+    f.flag_z = z;
+    f.flag_n = n;
+    f.flag_c = c;
+    return cond_lanes(&f, cond & 7);
 }
 
-/* Flags (Table 1 sf @72071 with E3): from the add ALU unless it is a nop, else from the mul
- * ALU; only for elements whose condition (of the ALU the flags come from) passes. */
-static void update_flags(struct qpu_state *s, const struct vc4_qpu_instr *in,
-                         const struct alu_out add[QPU_LANES], const struct alu_out mul[QPU_LANES],
-                         bool add_active, bool mul_active, uint16_t add_lanes, uint16_t mul_lanes)
+void qpu_alu_compute(const struct qpu_alu_request *rq, struct qpu_alu_result *out)
 {
-    if (!in->sf)
-        return;
-    if (add_active)
-        set_flags(s, add, add_lanes);
-    else if (mul_active)
-        set_flags(s, mul, mul_lanes);
+    unsigned op_add = rq->op_add & 31, op_mul = rq->op_mul & 7, unpack = rq->unpack & 7;
+    unsigned nadd = vc4_add_op_nsrc[op_add];
+    bool add_active = op_add != VC4_ADD_OP_NOP && (rq->cond_add & 7) != VC4_COND_NEVER;
+    bool mul_active = op_mul != VC4_MUL_OP_NOP && (rq->cond_mul & 7) != VC4_COND_NEVER;
+    /* regfile-A unpack (pm=0): float form if any ALU consuming the value is a float op */
+    bool float_use = (add_op_float_input(op_add) &&
+                      (rq->add_a == VC4_MUX_RA || (nadd >= 2 && rq->add_b == VC4_MUX_RA))) ||
+                     (op_mul == VC4_MUL_OP_FMUL &&
+                      (rq->mul_a == VC4_MUX_RA || rq->mul_b == VC4_MUX_RA));
+    const uint8_t mux[4] = { rq->add_a, rq->add_b, rq->mul_a, rq->mul_b };
+    struct alu_out add[QPU_LANES], mul[QPU_LANES];
+    out->add_lanes = add_active ? cond_of(rq->flag_z, rq->flag_n, rq->flag_c, rq->cond_add) : 0;
+    out->mul_lanes = mul_active ? cond_of(rq->flag_z, rq->flag_n, rq->flag_c, rq->cond_mul) : 0;
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        uint32_t v[4] = { rq->add_operand[0][i], rq->add_operand[1][i], rq->mul_operand[0][i],
+                          rq->mul_operand[1][i] };
+        for (unsigned k = 0; k < 4; k++) {
+            if (rq->pm == 0 && mux[k] == VC4_MUX_RA && unpack != VC4_UNPACK_NOP)
+                v[k] = unpack_a(v[k], unpack, float_use);
+            else if (rq->pm == 1 && mux[k] == VC4_MUX_R4)
+                v[k] = unpack_r4(v[k], unpack);
+        }
+        add[i] = add_alu(op_add, v[0], v[1]);
+        mul[i] = mul_alu(op_mul, v[2], v[3]);
+        uint32_t a = add[i].value, m = mul[i].value;
+        if (rq->pm == 0 && rq->add_pack_a)  /* pm=0 packs the regfile-A write (@77629) */
+            a = pack_a(&add[i], rq->pack & 15, rq->add_old[i]);
+        if (rq->pm == 0 && rq->mul_pack_a)
+            m = pack_a(&mul[i], rq->pack & 15, rq->mul_old[i]);
+        else if (rq->pm == 1)
+            m = pack_mul(m, rq->pack & 15, rq->mul_old[i]);  /* pm=1 packs the mul output */
+        out->add_value[i] = a;
+        out->mul_value[i] = m;
+    }
+    /* Flags (Table 1 sf @72071 with E3): from the add ALU unless it is a nop, else from the
+     * mul ALU; only for elements whose condition (of the ALU the flags come from) passes. */
+    struct qpu_state f;
+    f.flag_z = rq->flag_z;
+    f.flag_n = rq->flag_n;
+    f.flag_c = rq->flag_c;
+    if (rq->sf && add_active)
+        set_flags(&f, add, out->add_lanes);
+    else if (rq->sf && mul_active)
+        set_flags(&f, mul, out->mul_lanes);
+    out->flag_z = f.flag_z;
+    out->flag_n = f.flag_n;
+    out->flag_c = f.flag_c;
 }
 
 /* ---- the instruction formats -------------------------------------------------------------- */
 
+/* The datapath of one instruction (the io's hook or the C one), then its writes. */
 static void finish(struct qpu_state *s, const struct qpu_io *io, const struct vc4_qpu_instr *in,
-                   const struct alu_out add[QPU_LANES], const struct alu_out mul[QPU_LANES],
-                   bool add_active, bool mul_active)
+                   struct qpu_alu_request *rq)
 {
-    struct pending_write w[2];
-    make_writes(s, in, add, mul, add_active, mul_active, w);
-    update_flags(s, in, add, mul, add_active, mul_active, w[0].lanes, w[1].lanes);
+    /* "If ws = 0, add alu writes to regfile a, mult to regfile b" (Table 1 @72071) */
+    struct pending_write w[2] = {
+        { .waddr = in->waddr_add, .file_b = !vc4_qpu_writes_a(in, false) },
+        { .waddr = in->waddr_mul, .file_b = !vc4_qpu_writes_a(in, true) },
+    };
+    rq->pm = in->pm;
+    rq->unpack = in->unpack;
+    rq->pack = in->pack;
+    rq->cond_add = in->cond_add;
+    rq->cond_mul = in->cond_mul;
+    rq->sf = in->sf;
+    rq->add_pack_a = !w[0].file_b && w[0].waddr < 32;
+    rq->mul_pack_a = !w[1].file_b && w[1].waddr < 32;
+    rq->flag_z = s->flag_z;
+    rq->flag_n = s->flag_n;
+    rq->flag_c = s->flag_c;
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        const uint32_t *t = write_target(s, w[0].waddr, w[0].file_b, i);
+        rq->add_old[i] = t ? *t : 0;
+        t = write_target(s, w[1].waddr, w[1].file_b, i);
+        rq->mul_old[i] = t ? *t : 0;
+    }
+    struct qpu_alu_result r;
+    if (io && io->alu && io->alu->compute)
+        io->alu->compute(io->alu->context, rq, &r);
+    else
+        qpu_alu_compute(rq, &r);
+    w[0].lanes = r.add_lanes;
+    w[1].lanes = r.mul_lanes;
+    memcpy(w[0].value, r.add_value, sizeof w[0].value);
+    memcpy(w[1].value, r.mul_value, sizeof w[1].value);
+    s->flag_z = r.flag_z;
+    s->flag_n = r.flag_n;
+    s->flag_c = r.flag_c;
     commit_write(s, io, &w[0]);
     commit_write(s, io, &w[1]);
 }
@@ -517,26 +567,12 @@ static void step_alu(struct qpu_state *s, const struct vc4_qpu_instr *in, const 
         read_io(s, io, in->raddr_b, true, rb, c_coefficient, &varying);
     }
 
-    unsigned nadd = vc4_add_op_nsrc[in->op_add], nmul = vc4_mul_op_nsrc[in->op_mul];
-    bool add_active = in->op_add != VC4_ADD_OP_NOP && in->cond_add != VC4_COND_NEVER;
-    bool mul_active = in->op_mul != VC4_MUL_OP_NOP && in->cond_mul != VC4_COND_NEVER;
-    (void)nmul;
-
-    /* regfile-A unpack (pm=0): float form if any ALU consuming the value is a float op */
-    if (in->pm == 0 && in->unpack != VC4_UNPACK_NOP) {
-        bool float_use = (add_op_float_input(in->op_add) &&
-                          (in->add_a == VC4_MUX_RA || (nadd >= 2 && in->add_b == VC4_MUX_RA))) ||
-                         (in->op_mul == VC4_MUL_OP_FMUL &&
-                          (in->mul_a == VC4_MUX_RA || in->mul_b == VC4_MUX_RA));
-        for (unsigned i = 0; i < QPU_LANES; i++)
-            ra[i] = unpack_a(ra[i], in->unpack, float_use);
-    }
-    vec r4;
-    for (unsigned i = 0; i < QPU_LANES; i++)
-        r4[i] = in->pm == 1 ? unpack_r4(s->acc[4][i], in->unpack) : s->acc[4][i];
-
-    const uint32_t *src[8] = { s->acc[0], s->acc[1], s->acc[2], s->acc[3], r4, s->acc[5], ra, rb };
-    struct alu_out add[QPU_LANES], mul[QPU_LANES];
+    /* the raw values; the unpacks (regfile-A pm=0, r4 pm=1) are the datapath's */
+    const uint32_t *src[8] = { s->acc[0], s->acc[1], s->acc[2], s->acc[3], s->acc[4], s->acc[5],
+                               ra, rb };
+    struct qpu_alu_request rq = { .op_add = in->op_add, .op_mul = in->op_mul,
+                                  .add_a = in->add_a, .add_b = in->add_b,
+                                  .mul_a = in->mul_a, .mul_b = in->mul_b };
 
     /* vector rotation of the mul inputs (Table 5 @76692, @54652): "rotated by N upwards (so
      * element 0 moves to element N)"; by r5 element 0 bits 3:0 for code 48. The full rotate
@@ -545,16 +581,18 @@ static void step_alu(struct qpu_state *s, const struct vc4_qpu_instr *in, const 
     if (rotate)
         rot = si->kind == VC4_SMALL_IMM_ROTATE_R5 ? (s->acc[5][0] & 15) : (unsigned)si->rotate;
     for (unsigned i = 0; i < QPU_LANES; i++) {
-        add[i] = add_alu(in->op_add, src[in->add_a][i], src[in->add_b][i]);
+        rq.add_operand[0][i] = src[in->add_a][i];
+        rq.add_operand[1][i] = src[in->add_b][i];
         unsigned ia = i, ib = i;
         if (rot) {
             unsigned full = (i - rot) & 15, quad = (i & ~3u) | ((i - rot) & 3);
             ia = in->mul_a <= VC4_MUX_R3 ? full : quad;
             ib = in->mul_b <= VC4_MUX_R3 ? full : quad;
         }
-        mul[i] = mul_alu(in->op_mul, src[in->mul_a][ia], src[in->mul_b][ib]);
+        rq.mul_operand[0][i] = src[in->mul_a][ia];
+        rq.mul_operand[1][i] = src[in->mul_b][ib];
     }
-    finish(s, io, in, add, mul, add_active, mul_active);
+    finish(s, io, in, &rq);
     if (varying)  /* the C coefficient is in r5 for the next instruction (@121213) */
         memcpy(s->acc[5], c_coefficient, sizeof c_coefficient);
 }
@@ -563,18 +601,17 @@ static void step_load_imm(struct qpu_state *s, const struct vc4_qpu_instr *in,
                           const struct qpu_io *io)
 {
     /* "the processor feeds the immediate value into the add and mul pipes and sets them to
-     * perform a 'mov'" (@82668); Fig 2: opcode ADD with operand B 0 */
-    struct alu_out v[QPU_LANES];
+     * perform a 'mov'" (@82668); Fig 2: opcode ADD with operand B 0. The mul 'mov' is V8MIN
+     * (x, x): x, no carry, not a float, as the add's ADD (x, 0). */
+    struct qpu_alu_request rq = { .op_add = VC4_ADD_OP_ADD, .op_mul = VC4_MUL_OP_V8MIN };
     for (unsigned i = 0; i < QPU_LANES; i++) {
         uint32_t x = in->format == VC4_FORMAT_LOAD_IMM_PER_ELMT_SIGNED ||
                              in->format == VC4_FORMAT_LOAD_IMM_PER_ELMT_UNSIGNED
                          ? (uint32_t)vc4_qpu_load_imm_element(in, i)
                          : in->immediate;
-        v[i] = add_alu(VC4_ADD_OP_ADD, x, 0);
-        v[i].has_wide = false;
+        rq.add_operand[0][i] = rq.mul_operand[0][i] = rq.mul_operand[1][i] = x;
     }
-    bool add_active = in->cond_add != VC4_COND_NEVER, mul_active = in->cond_mul != VC4_COND_NEVER;
-    finish(s, io, in, v, v, add_active, mul_active);
+    finish(s, io, in, &rq);
     if (in->format == VC4_FORMAT_SEMAPHORE && io && io->semaphore)
         io->semaphore(io->ctx, s, in->semaphore, in->sa != 0);
 }

@@ -58,6 +58,8 @@ struct qpu_io {
     void (*signal)(void *ctx, struct qpu_state *state, unsigned sig);
     /* Semaphore instruction (Fig 6 @83883): increment (sa 0) or decrement semaphore number. */
     void (*semaphore)(void *ctx, struct qpu_state *state, unsigned number, bool decrement);
+    /* The add and mul ALUs' datapath (struct qpu_alu_datapath below); NULL: qpu_alu_compute. */
+    const struct qpu_alu_datapath *alu;
 };
 
 struct qpu_step_result {
@@ -66,6 +68,43 @@ struct qpu_step_result {
     unsigned sig;             /* the instruction's signal (enum vc4_sig) */
     bool program_end;         /* sig 3 or 9: two more delay-slot instructions run (@56274) */
     bool thread_switch;       /* sig 2 or 6 */
+};
+
+/* ---- the ALU datapath (rtl-cosim/rtl/qpu_alu.sv replaces it) ------------------------------
+ * Everything of an ALU or load-immediate instruction between the register reads and the
+ * register writes, for all 16 elements, element by element: the regfile-A unpack (pm=0,
+ * float form when a float op consumes ra) and the r4 unpack (pm=1) of the operands, the add
+ * ALU and the mul ALU, the regfile-A pack (pm=0) and the mul pack (pm=1), the write
+ * conditions and the flags (sf: from the add ALU unless it is a nop, else the mul ALU).
+ * The operands are those the muxes select (raw register values, the mul ones already
+ * rotated; the unpacks happen here). A load immediate is op_add ADD (x, 0) and op_mul V8MIN
+ * (x, x) with every mux R0: both give x with no carry, as its "mov" (@82668). */
+struct qpu_alu_request {
+    uint8_t op_add, op_mul;             /* enum vc4_add_op, vc4_mul_op */
+    uint8_t add_a, add_b, mul_a, mul_b; /* enum vc4_mux of each operand: RA unpacks (pm=0), R4 (pm=1) */
+    uint8_t pm, unpack, pack;
+    uint8_t cond_add, cond_mul;         /* enum vc4_cond */
+    bool sf;
+    bool add_pack_a, mul_pack_a;        /* the write lands in a regfile-A location (< 32) */
+    uint16_t flag_z, flag_n, flag_c;    /* before the instruction, bit i = element i */
+    uint32_t add_operand[2][QPU_LANES], mul_operand[2][QPU_LANES];
+    uint32_t add_old[QPU_LANES], mul_old[QPU_LANES];  /* the targets' contents (partial packs) */
+};
+
+struct qpu_alu_result {
+    uint32_t add_value[QPU_LANES], mul_value[QPU_LANES];  /* packed */
+    uint16_t add_lanes, mul_lanes;      /* elements written (active ALU, condition passed) */
+    uint16_t flag_z, flag_n, flag_c;    /* after the instruction */
+};
+
+/* The C datapath. */
+void qpu_alu_compute(const struct qpu_alu_request *rq, struct qpu_alu_result *out);
+
+/* Another implementation of it (rtl-cosim's qpu:rtl / qpu:lockstep): compute must fill out
+ * as qpu_alu_compute would. */
+struct qpu_alu_datapath {
+    void *context;
+    void (*compute)(void *context, const struct qpu_alu_request *rq, struct qpu_alu_result *out);
 };
 
 /* All zero, elements numbered, pc 0. */

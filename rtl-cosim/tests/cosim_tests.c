@@ -71,6 +71,9 @@
 #include "rtl-cosim/math_aub.h"
 #include "rtl-cosim/om_random.h"
 #include "rtl-cosim/om_rtl.h"
+#include "rtl-cosim/qpu_alu_rtl.h"
+#include "rtl-cosim/qpu_cosim.h"
+#include "rtl-cosim/qpu_random.h"
 #include "rtl-cosim/random_run.h"
 #include "fabric/recording.h"
 #include "rtl-cosim/replay.h"
@@ -2126,6 +2129,257 @@ static void test_om_broken_kind_runs(void)
     CU_ASSERT_EQUAL(sh("grep -q '^gpu.slice0.om.compared,[1-9]' %s/bs_broken/stats.csv", d), 0);
 }
 
+/* ---- the QPU ALUs (rtl/qpu_alu.sv) -------------------------------------------------- */
+
+/* One instruction with every element alike, worked out by hand from seed 002's tables and
+ * the C model's documented choices (isa/vc4/qpu_exec.c): IEEE bits written out, bytes and
+ * halves by hand. -1 in a flag: not checked. */
+struct qpu_hand {
+    const char *what;
+    uint8_t op_add, op_mul, add_a, add_b, mul_a, mul_b, pm, unpack, pack, cond_add, cond_mul;
+    bool sf, add_pack_a, mul_pack_a;
+    uint32_t a, b, ma, mb, old;
+    uint32_t add, mul;
+    int z, n, c;
+};
+
+static void qpu_hand_request(const struct qpu_hand *h, struct qpu_alu_request *rq)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->op_add = h->op_add;
+    rq->op_mul = h->op_mul;
+    rq->add_a = h->add_a;
+    rq->add_b = h->add_b;
+    rq->mul_a = h->mul_a;
+    rq->mul_b = h->mul_b;
+    rq->pm = h->pm;
+    rq->unpack = h->unpack;
+    rq->pack = h->pack;
+    rq->cond_add = h->cond_add;
+    rq->cond_mul = h->cond_mul;
+    rq->sf = h->sf;
+    rq->add_pack_a = h->add_pack_a;
+    rq->mul_pack_a = h->mul_pack_a;
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        rq->add_operand[0][i] = h->a;
+        rq->add_operand[1][i] = h->b;
+        rq->mul_operand[0][i] = h->ma;
+        rq->mul_operand[1][i] = h->mb;
+        rq->add_old[i] = rq->mul_old[i] = h->old;
+    }
+}
+
+static void qpu_hand_check(const char *who, const struct qpu_hand *h,
+                           const struct qpu_alu_result *r)
+{
+    bool ok = r->add_value[5] == h->add && r->mul_value[5] == h->mul &&
+              (h->z < 0 || (r->flag_z == 0xffff) == (h->z == 1)) &&
+              (h->n < 0 || (r->flag_n == 0xffff) == (h->n == 1)) &&
+              (h->c < 0 || (r->flag_c == 0xffff) == (h->c == 1));
+    if (!ok)
+        printf("\n    %s: %s: add 0x%08x (want 0x%08x) mul 0x%08x (want 0x%08x) z %04x n %04x "
+               "c %04x", who, h->what, r->add_value[5], h->add, r->mul_value[5], h->mul,
+               r->flag_z, r->flag_n, r->flag_c);
+    CU_ASSERT(ok);
+}
+
+/* mux codes: R0 0, R4 4, RA 6, RB 7; add ops: FADD 1 FSUB 2 FMIN 3 FMAXABS 6 FTOI 7 ITOF 8
+ * ADD 12 SUB 13 ASR 15 ROR 16 CLZ 24 V8ADDS 30 V8SUBS 31; mul ops: FMUL 1 MUL24 2 V8MULD 3 */
+static const struct qpu_hand qpu_hand_cases[] = {
+    { "fadd 1 + 2 = 3", 1, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x3f800000, 0x40000000, 0, 0, 0, 0x40400000, 0, 0, 0, 0 },
+    { "fsub 1 - 1 = +0: Z", 2, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x3f800000, 0x3f800000, 0, 0, 0, 0x00000000, 0, 1, 0, 0 },
+    { "fadd of a denormal and -0: both flushed, +0 (float Z)", 1, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0,
+      true, false, false, 0x00000001, 0x80000000, 0, 0, 0, 0x00000000, 0, 1, 0, 0 },
+    { "fmul 1.5 * -2 = -3, flags from the mul (add nop): N", 0, 1, 0, 0, 6, 7, 0, 0, 0, 0, 1,
+      true, false, false, 0, 0, 0x3fc00000, 0xc0000000, 0, 0, 0xc0400000, 0, 1, 0 },
+    { "fmul 2^-100 * 2^-30: a denormal, flushed to +0", 0, 1, 0, 0, 6, 7, 0, 0, 0, 0, 1, true,
+      false, false, 0, 0, 0x0d800000, 0x30800000, 0, 0, 0x00000000, 1, 0, 0 },
+    { "fmul 2^-63 * -2^-63 = -2^-126 (the smallest normal, kept)", 0, 1, 0, 0, 6, 7, 0, 0, 0,
+      0, 1, true, false, false, 0, 0, 0x20000000, 0xa0000000, 0, 0, 0x80800000, 0, 1, 0 },
+    { "fsub inf - inf: the default NaN 0xffc00000, N", 2, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true,
+      false, false, 0x7f800000, 0x7f800000, 0, 0, 0, 0xffc00000, 0, 0, 1, 0 },
+    { "fmin(2, 1) = 1, C (a > b)", 3, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x40000000, 0x3f800000, 0, 0, 0, 0x3f800000, 0, 0, 0, 1 },
+    { "fmaxabs(-3, 2) = 3, C", 6, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0xc0400000, 0x40000000, 0, 0, 0, 0x40400000, 0, 0, 0, 1 },
+    { "ftoi -1.5 = -1 (truncation)", 7, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0xbfc00000, 0, 0, 0, 0, 0xffffffff, 0, 0, 1, 0 },
+    { "ftoi 3e9: out of range, 0", 7, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x4f32d05e, 0, 0, 0, 0, 0, 0, 1, 0, 0 },
+    { "itof -1 = -1.0", 8, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0xffffffff, 0, 0, 0, 0, 0xbf800000, 0, 0, 1, 0 },
+    { "itof 2^24 + 1 rounds to even: 2^24", 8, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x01000001, 0, 0, 0, 0, 0x4b800000, 0, 0, 0, 0 },
+    { "sub 1 - 2 = -1: N, C (borrow)", 13, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      1, 2, 0, 0, 0, 0xffffffff, 0, 0, 1, 1 },
+    { "add 0x7fffffff + 1 packed 32_sat: 0x7fffffff; flags of 0x80000000", 12, 0, 6, 7, 0, 0,
+      0, 0, 8, 1, 0, true, true, false, 0x7fffffff, 1, 0, 0, 0, 0x7fffffff, 0, 0, 1, 0 },
+    { "asr 0x80000000 by 4 = 0xf8000000", 15, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x80000000, 4, 0, 0, 0, 0xf8000000, 0, 0, 1, 0 },
+    { "ror 0x12345678 by 8 (b's low 5 bits: 0x28)", 16, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true,
+      false, false, 0x12345678, 0x28, 0, 0, 0, 0x78123456, 0, 0, 0, 0 },
+    { "clz 0 = 32", 24, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0, 0, 0, 0, 0, 32, 0, 0, 0, 0 },
+    { "v8adds saturates, v8muld rounds (x*y + 127) / 255", 30, 3, 6, 7, 6, 7, 0, 0, 0, 1, 1,
+      true, false, false, 0xf0107f01, 0x20207f01, 0xff80ff01, 0xff80ff01, 0,
+      0xff30fe02, 0xff40ff00, 0, 1, 0 },
+    { "v8subs clamps at 0", 31, 0, 6, 7, 0, 0, 0, 0, 0, 1, 0, true, false, false,
+      0x10ff0505, 0x20010506, 0, 0, 0, 0x00fe0000, 0, 0, 0, 0 },
+    { "mul24 ignores the top bytes", 0, 2, 0, 0, 6, 7, 0, 0, 0, 0, 1, true, false, false,
+      0, 0, 0x01000003, 0xff000002, 0, 0, 6, 0, 0, 0 },
+    { "unpack 8a as a float (fadd consumes ra): 0xff -> 1.0", 1, 0, 6, 0, 0, 0, 0, 4, 0, 1, 0,
+      true, false, false, 0x123456ff, 0, 0, 0, 0, 0x3f800000, 0, 0, 0, 0 },
+    { "unpack 8b as a float: 0x80 -> 128/255", 1, 0, 6, 0, 0, 0, 0, 5, 0, 1, 0, true, false,
+      false, 0x00008000, 0, 0, 0, 0, 0x3f008081, 0, 0, 0, 0 },
+    { "unpack 8a as an integer (add consumes ra)", 12, 0, 6, 0, 0, 0, 0, 4, 0, 1, 0, true,
+      false, false, 0x123456ff, 0, 0, 0, 0, 0xff, 0, 0, 0, 0 },
+    { "unpack 16a as a half float: 0x3c00 -> 1.0", 1, 0, 6, 0, 0, 0, 0, 1, 0, 1, 0, true, false,
+      false, 0x12343c00, 0, 0, 0, 0, 0x3f800000, 0, 0, 0, 0 },
+    { "unpack 16b as an integer, sign-extended", 12, 0, 6, 0, 0, 0, 0, 2, 0, 1, 0, true, false,
+      false, 0x80001234, 0, 0, 0, 0, 0xffff8000, 0, 0, 1, 0 },
+    { "unpack 8d_rep replicates the top byte", 12, 0, 6, 0, 0, 0, 0, 3, 0, 1, 0, true, false,
+      false, 0xab000000, 0, 0, 0, 0, 0xabababab, 0, 0, 1, 0 },
+    { "r4 unpack 8b (pm=1) as a float into fmul: 0xff -> 1.0", 0, 1, 0, 0, 4, 7, 1, 5, 0, 0, 1,
+      true, false, false, 0, 0, 0x0000ff00, 0x3f800000, 0, 0, 0x3f800000, 0, 0, 0 },
+    { "mul pack 8888 (pm=1): 0.5 * 255 = 127.5 rounds to even 128", 0, 1, 0, 0, 6, 7, 1, 0, 3,
+      0, 1, true, false, false, 0, 0, 0x3f000000, 0x3f800000, 0, 0, 0x80808080, 0, 0, 0 },
+    { "mul pack 8c (pm=1) keeps the other bytes", 0, 1, 0, 0, 6, 7, 1, 0, 6, 0, 1, true, false,
+      false, 0, 0, 0x3f800000, 0x3f800000, 0x11223344, 0, 0x11ff3344, 0, 0, 0 },
+    { "regfile-A pack 16a of a float: half 1.0, the high half kept", 1, 0, 6, 7, 0, 0, 0, 0, 1,
+      1, 0, true, true, false, 0x3f800000, 0, 0, 0, 0xaaaabbbb, 0xaaaa3c00, 0, 0, 0, 0 },
+    { "regfile-A pack 16b_sat of an integer: 70000 -> 0x7fff", 12, 0, 6, 7, 0, 0, 0, 0, 10, 1,
+      0, true, true, false, 70000, 0, 0, 0, 0x0000bbbb, 0x7fffbbbb, 0, 0, 0, 0 },
+    { "regfile-A pack 8888_sat of -5: 0", 13, 0, 6, 7, 0, 0, 0, 0, 11, 1, 0, true, true, false,
+      0, 5, 0, 0, 0, 0x00000000, 0, 0, 1, 1 },
+    { "never: nothing written, flags kept (all clear)", 12, 1, 6, 7, 6, 7, 0, 0, 0, 0, 0, true,
+      false, false, 1, 1, 0x3f800000, 0x3f800000, 0, 2, 0x3f800000, 0, 0, 0 },
+};
+
+static void test_qpu_by_hand(void)
+{
+    struct qpu_alu_rtl *rtl = qpu_alu_rtl_create(false, false);
+    qpu_alu_rtl_reset(rtl);
+    for (size_t k = 0; k < sizeof qpu_hand_cases / sizeof qpu_hand_cases[0]; k++) {
+        const struct qpu_hand *h = &qpu_hand_cases[k];
+        struct qpu_alu_request rq;
+        struct qpu_alu_result c, v;
+        qpu_hand_request(h, &rq);
+        memset(&v, 0, sizeof v);
+        CU_ASSERT_EQUAL(qpu_alu_rtl_compute_many(rtl, &rq, &v, 1), 0);
+        qpu_hand_check("rtl", h, &v);
+        qpu_alu_compute(&rq, &c);
+        qpu_hand_check("c", h, &c);
+        uint16_t want_lanes = h->cond_add ? 0xffff : 0;
+        CU_ASSERT_EQUAL(v.add_lanes, h->op_add ? want_lanes : 0);
+    }
+    /* conditions per element: ZS with Z set on elements 0..7 writes those, and only their
+     * flags change */
+    struct qpu_alu_request rq;
+    qpu_hand_request(&qpu_hand_cases[0], &rq);
+    rq.cond_add = 2;
+    rq.flag_z = 0x00ff;
+    struct qpu_alu_result v;
+    memset(&v, 0, sizeof v);
+    CU_ASSERT_EQUAL(qpu_alu_rtl_compute_many(rtl, &rq, &v, 1), 0);
+    CU_ASSERT_EQUAL(v.add_lanes, 0x00ff);
+    CU_ASSERT_EQUAL(v.flag_z, 0x0000);      /* 3.0 is not zero: cleared where written */
+    rq.flag_z = 0xff00;
+    CU_ASSERT_EQUAL(qpu_alu_rtl_compute_many(rtl, &rq, &v, 1), 0);
+    CU_ASSERT_EQUAL(v.add_lanes, 0xff00);
+    CU_ASSERT_EQUAL(v.flag_z, 0x0000);
+    CU_ASSERT_EQUAL(qpu_alu_rtl_clocks(rtl) > 0, 1);
+    qpu_alu_rtl_destroy(rtl);
+}
+
+static void test_qpu_random_lockstep(void)
+{
+    struct qpu_random_options o = { .seed = 11, .requests = 1000000 };
+    struct qpu_random_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(qpu_random_run(&o, &r, &err), 0);
+    if (r.mismatches)
+        printf("\n    %" PRIu64 " mismatches, first: %s ", r.mismatches, r.first_report);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.no_answer, 0);
+    CU_ASSERT_EQUAL(r.compared, 1000000);   /* 16M element operations of each ALU */
+    CU_ASSERT_EQUAL(r.add_ops_seen, 0xfffffffeu);   /* every code, reserved ones too */
+    CU_ASSERT_EQUAL(r.mul_ops_seen, 0xfe);
+    CU_ASSERT_EQUAL(r.packs_seen[0], 0xffff);
+    CU_ASSERT_EQUAL(r.packs_seen[1], 0xffff);
+    CU_ASSERT_EQUAL(r.unpacks_seen[0], 0xff);
+    CU_ASSERT_EQUAL(r.unpacks_seen[1], 0xff);
+    /* a quad a clock, two more clocks to drain each batch of 64 */
+    CU_ASSERT_EQUAL(r.clocks, 1000000ull * 4 + 2 * (1000000 / 64));
+}
+
+static void test_qpu_broken_is_caught(void)
+{
+    struct qpu_random_options o = { .seed = 3, .requests = 20000, .broken = true,
+                                    .stop_at_first = true };
+    struct qpu_random_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(qpu_random_run(&o, &r, &err), 0);
+    printf("\n    caught: %.160s ", r.first_report);
+    CU_ASSERT(r.mismatches > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.first_report, "field mul_value: c-model 0x"));
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s qpu-random --impl lockstep_broken --requests 5000 --seed 3 "
+                       "--wave %s/qpu_bad.fst > %s/qpu_bad.txt", bin, d, d), 3);
+    CU_ASSERT_EQUAL(sh("grep -q 'first mismatch at cycle' %s/qpu_bad.txt", d), 0);
+    CU_ASSERT(file_size(tmp_path("qpu_bad.fst")) > 100);
+    CU_ASSERT_EQUAL(sh("%s qpu-random --requests 5000 > %s/qpu_ok.txt", bin, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q ', 0 mismatching' %s/qpu_ok.txt", d), 0);
+}
+
+/* The only rows qpu:rtl / qpu:lockstep add to stats.csv. */
+#define QPU_ADAPTER_ROWS "-e '\\.qpu[0-9]*\\.\\(rtl\\.[a-z_]*\\|compared\\|mismatches\\|no_answer\\),'"
+
+/* GPU_FFT (the real shaders, ../shared/workloads/gpu_fft/hex) on the twelve QPUs as qpu,
+ * qpu:rtl and qpu:lockstep: the same stats.csv but the adapters' rows, the same printed
+ * result, every ALU instruction compared with no mismatch. */
+static void test_qpu_gpu_fft(void)
+{
+    if (access("../shared/workloads/gpu_fft/hex", R_OK) != 0) {
+        printf("\n    ../shared/workloads/gpu_fft/hex absent: skipped ");
+        return;
+    }
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    const char *d = tmpdir;
+    static const char *const impls[] = { "c", "rtl", "lockstep" };
+    for (int k = 0; k < 3; k++) {
+        int rc = sh("%s run -q -o %s/fft_%s --set gpu.slice.qpu.impl=%s gpu_fft:log2n=8 > "
+                    "%s/fft_%s.log 2>&1", bin, d, impls[k], impls[k], d, impls[k]);
+        if (rc)
+            sh("tail -5 %s/fft_%s.log", d, impls[k]);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_EQUAL(sh("grep -v " QPU_ADAPTER_ROWS " %s/fft_%s/stats.csv > %s/fft_%s.csv", d,
+                           impls[k], d, impls[k]), 0);
+    }
+    CU_ASSERT_EQUAL(sh("cmp -s %s/fft_c.csv %s/fft_c/stats.csv", d, d), 0);
+    for (int k = 1; k < 3; k++) {
+        int rc = sh("cmp -s %s/fft_c.csv %s/fft_%s.csv", d, d, impls[k]);
+        if (rc)
+            sh("diff %s/fft_c.csv %s/fft_%s.csv | head -5", d, d, impls[k]);
+        CU_ASSERT_EQUAL(rc, 0);
+    }
+    CU_ASSERT_EQUAL(sh("! grep -q 'qpu[0-9]*\\.mismatches,[1-9]' %s/fft_lockstep/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("! grep -q 'qpu[0-9]*\\.no_answer,[1-9]' %s/fft_rtl/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'slice0\\.qpu0\\.compared,[1-9]' %s/fft_lockstep/stats.csv", d), 0);
+    /* the broken RTL (fmul truncates) in the frame: caught, the run fails, every mismatch
+     * named (unit, instruction, cycle, element, field, operands) */
+    CU_ASSERT_NOT_EQUAL(sh("%s run -q -o %s/fft_broken --set gpu.slice.qpu.impl=lockstep_broken "
+                           "gpu_fft:log2n=8 > %s/fft_broken.log 2>&1", bin, d, d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'qpu[0-9]*\\.mismatches,[1-9]' %s/fft_broken/stats.csv", d), 0);
+    CU_ASSERT_EQUAL(sh("grep -q 'cosim mismatch: unit gpu.slice[0-9].qpu[0-9] port alu "
+                       "instruction #[0-9]* cycle [0-9]* (rtl clock [0-9]*): element [0-9]* "
+                       "field mul_value' %s/fft_broken.log", d), 0);
+}
+
 struct test { const char *suite, *name; void (*run)(void); };
 
 static const struct test tests[] = {
@@ -2193,6 +2447,14 @@ static const struct test tests[] = {
     { "om", "skl blend_stencil and fill_heavy: om, om:rtl, om:lockstep give the same run",
       test_om_frames },
     { "om", "om:lockstep_broken runs a frame and compares", test_om_broken_kind_runs },
+    { "qpu", "the ALUs' RTL (and C) alone: ops, unpacks, packs, conditions, flags by hand",
+      test_qpu_by_hand },
+    { "qpu", "1M random instructions (16M element operations) against the C datapath",
+      test_qpu_random_lockstep },
+    { "qpu", "BROKEN QPU ALU RTL is caught, with a wave, through the command line",
+      test_qpu_broken_is_caught },
+    { "qpu", "GPU_FFT 2^8 with qpu, qpu:rtl, qpu:lockstep: the same run, 0 mismatches",
+      test_qpu_gpu_fft },
     { NULL, NULL, NULL }
 };
 

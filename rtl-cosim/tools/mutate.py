@@ -47,6 +47,8 @@ BLOCKS = {
                  ["fpu-random", "--impl", "lockstep_broken", "--requests", "100000"], 600),
     "l3_slice": ("rtl-cosim/rtl/l3_slice.sv", "l3_rtl",
                  ["l3-random", "--impl", "lockstep_broken", "--requests", "20000"], 600),
+    "qpu_alu": ("rtl-cosim/rtl/qpu_alu.sv", "qpu_alu_rtl",
+                ["runner:qpu_mutant_main", "200000", "1"], 600),
 }
 
 OPT = "-O1"

@@ -428,7 +428,7 @@ static void rec_semaphore(void *ctx, struct qpu_state *s, unsigned number, bool 
 static void test_io_callbacks(void)
 {
     struct rec r = { .uniforms = { 11, 22, 33, 44, 55, 66, 77, 88 } };
-    struct qpu_io io = { &r, rec_read, rec_write, rec_signal, rec_semaphore };
+    struct qpu_io io = { &r, rec_read, rec_write, rec_signal, rec_semaphore, NULL };
     struct qpu_state s;
     qpu_state_init(&s, 0);
     /* or r0, uni, uni ; v8min r1, uni, uni: one uniform read per raddr */
@@ -798,7 +798,7 @@ static void random_state(struct qpu_state *s, uint64_t *seed)
 static void test_random_words(void)
 {
     struct rec r = { .uniform_reads = 0 };
-    struct qpu_io io = { &r, rec_read, rec_write, rec_signal, rec_semaphore };
+    struct qpu_io io = { &r, rec_read, rec_write, rec_signal, rec_semaphore, NULL };
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     struct qpu_state s;
     qpu_state_init(&s, 3);
@@ -816,7 +816,7 @@ static void test_capture_words(void)
     static const char *const patterns[] = { "../shared/traces/vc4/*.run.log",
                                             "../shared/traces/ext/vc4/*.run.log" };
     struct rec r = { .uniform_reads = 0 };
-    struct qpu_io io = { &r, rec_read, rec_write, rec_signal, rec_semaphore };
+    struct qpu_io io = { &r, rec_read, rec_write, rec_signal, rec_semaphore, NULL };
     unsigned words = 0, files = 0;
     uint64_t seed = 12345;
     for (unsigned p = 0; p < 2; p++) {

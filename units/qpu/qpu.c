@@ -134,6 +134,8 @@ struct qpu {
     uint64_t busy_by_kind[QPU_KIND_COUNT];
     uint64_t tlb_accesses, varying_reads, scoreboard_signals, thread_switches;
     uint64_t thread_switches_taken;
+    /* the ALUs' datapath (qpu_set_alu_datapath; NULL: the C one); kept across resets */
+    const struct qpu_alu_datapath *alu;
 };
 
 static bool is_fragment(const struct qpu *s)
@@ -1003,7 +1005,7 @@ static bool issue(struct qpu *s, struct unit *u)
     check_restrictions(s, u, in, s->t.ending > 0 || is_end, is_end && !s->t.ending);
 
     struct io_context c = { s, u, 0 };
-    struct qpu_io io = { &c, io_read, io_write, io_signal, io_semaphore };
+    struct qpu_io io = { &c, io_read, io_write, io_signal, io_semaphore, s->alu };
     struct qpu_step_result r = qpu_step(&s->t.st, in, &io);
     qpu_advance(&s->t.st, &r);
     s->fetched = false;
@@ -1132,6 +1134,15 @@ static void qpu_destroy(struct unit *u)
     for (unsigned i = 0; i < s->outbox_count; i++)
         msg_free(unit_sim(u), s->outbox[i].m);
     s->outbox_count = 0;
+}
+
+int qpu_set_alu_datapath(struct unit *u, const struct qpu_alu_datapath *datapath)
+{
+    if (!u || unit_ops_of(u) != &qpu_ops)
+        return -1;
+    struct qpu *s = unit_state(u);
+    s->alu = datapath;
+    return 0;
 }
 
 const struct unit_ops qpu_ops = {

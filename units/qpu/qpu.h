@@ -80,4 +80,10 @@
 
 extern const struct unit_ops qpu_ops;
 
+/* Harness access (rtl-cosim's qpu:rtl / qpu:lockstep): the add and mul ALUs' datapath of
+ * every instruction goes through `datapath` (isa/vc4/qpu_exec.h struct qpu_alu_datapath;
+ * kept across resets; NULL: qpu_alu_compute). -1 when u is not a qpu. */
+struct qpu_alu_datapath;
+int qpu_set_alu_datapath(struct unit *u, const struct qpu_alu_datapath *datapath);
+
 #endif
