@@ -235,8 +235,8 @@ static void region_release(struct region *g)
 /* Takes the wanted fence and configuration once no entry is in use. */
 static void region_apply(struct urb_fence *s, struct unit *u, struct region *g)
 {
-    if (!g->dirty || g->in_use)
-        return;
+    if (!g->dirty || g->in_use || !s->fences)
+        return;                     /* no fence yet: the stages' state waits for one */
     region_release(g);
     g->dirty = false;
     g->start = g->want_start;
