@@ -17,6 +17,7 @@
 #include "units/memory/memory.h"
 #include "units/td/td.h"
 #include "units/urb/urb.h"
+#include "units/urb_fence/urb_fence.h"
 #include "units/vfe/vfe.h"
 #include "units/vf/vf.h"
 #include "units/vs/vs.h"
@@ -58,6 +59,7 @@ static const struct unit_ops *const real_kinds[] = {
     &icache_ops,
     &blitter_ops,
     &urb_ops,
+    &urb_fence_ops,
     &vf_ops,
     &vs_ops,
     &hs_ops,

@@ -144,7 +144,7 @@ static void test_append_ports_after_earlier_links(void)
     struct gt_error err;
     struct gt_config *c = gt_config_parse(CLOCKS "s = { kind = \"test_source\"; count = 2; };\n"
                                           "t = { kind = \"test_source\"; count = 3; };\n"
-                                          "p = { kind = \"urb_fence\"; };\n"
+                                          "p = { kind = \"urb_fence\"; impl = \"placeholder\"; };\n"
                                           "links = ( { from = \"s[*].out\"; to = \"p.in[*]\"; },\n"
                                           "  { from = \"t[*].out\"; to = \"p.in[+]\"; } );\n",
                                           ".", &err);

@@ -170,10 +170,10 @@ static void test_units_lists_kinds_with_help(void)
     struct result *r = gtsim("units");
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "host\n"));
-    /* the EU, TD, sampler and pixel interpolator are real units now; Gen4's
-     * URB_FENCE URB is still a placeholder */
+    /* the EU, TD, sampler, pixel interpolator and Gen4's URB_FENCE URB are
+     * real units now */
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "\npi\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "urb_fence (placeholder)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "\nurb_fence\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "threads"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "injected"));
     free(r);

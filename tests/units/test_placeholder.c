@@ -57,7 +57,7 @@ static void test_placeholder_sinks_without_outputs(void)
     const char *src_over[] = { "messages=40", "per_cycle=8", NULL };
     const char *ph_over[] = { "throughput=2", NULL };
     struct unit *src = probe_add(sim, &probe_source_ops, "src", src_over);
-    probe_add(sim, unit_kind_find("urb_fence"), "mem", ph_over);
+    probe_add(sim, unit_kind_find("urb_fence:placeholder"), "mem", ph_over);
     struct gt_error err;
     struct link_params lp = { 1, 64, 8 };
     sim_connect(sim, unit_port(src, "out", 0), sim_resolve_port(sim, "mem.in", PORT_IN, &err), &lp,

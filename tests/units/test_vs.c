@@ -20,6 +20,7 @@
 #include "tests/test.h"
 #include "units/common/mmio.h"
 #include "units/common/primitive.h"
+#include "spec_gen4_pack.h"
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
 #include "units/common/urb.h"
@@ -727,7 +728,49 @@ static void test_real_eus(void)
     sim_destroy(r.sim);
 }
 
+/* Gen4 (seed 001 L1220-1349, L5589-6158): VS_STATE read from memory at
+ * General State Base + the 3DSTATE_PIPELINED_POINTERS pointer; a pointer
+ * outside memory is counted and the VS treated as disabled. */
+static void test_gen4_pipelined_vs_state(void)
+{
+    struct rig r = rig_new(NULL);
+    struct GEN4_VS_STATE g;
+    memset(&g, 0, sizeof g);
+    g.Enable = true;
+    g.KernelStartPointer = 0x2000;
+    g.MaximumNumberOfThreads = 3;
+    g.VertexURBEntryReadLength = 1;
+    g.DispatchGRFStartRegisterForURBData = 1;
+    g.ConstantURBEntryReadLength = 1;
+    g.NumberOfURBEntries = 32;
+    uint32_t dw[GEN4_VS_STATE_length] = { 0 };
+    GEN4_VS_STATE_pack(dw, &g);
+    gpu_memory_write(r.mem, 0x1000, dw, sizeof dw, NULL);
+    struct spec_3DSTATE_PIPELINED_POINTERS *pp;
+    struct msg *m = state_msg(&r, SPEC_ID_3DSTATE_PIPELINED_POINTERS, 7, sizeof *pp, (void **)&pp);
+    ((struct cs_state_packet *)m->payload)->gen = 4;
+    pp->PointerToVSState = 0x1000;
+    to_vs(&r, m);
+    run(&r, 20);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vs.state.vs"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vs.gen4.state_faults"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vs.bad.kernel"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vs.bad.grf_start"), 0);      /* R1 is fine for SIMD4x2 */
+    /* a pointer far past memory: counted, the VS disabled, no crash */
+    m = state_msg(&r, SPEC_ID_3DSTATE_PIPELINED_POINTERS, 7, sizeof *pp, (void **)&pp);
+    ((struct cs_state_packet *)m->payload)->gen = 4;
+    ((struct cs_state_packet *)m->payload)->space_format = GPU_ADDRESS_SPACE_GTT_GEN4;
+    pp->PointerToVSState = 0xffffffe0ull;
+    to_vs(&r, m);
+    run(&r, 20);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vs.gen4.state_faults"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vs.state.vs"), 2);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
+    { "Gen4 VS_STATE through 3DSTATE_PIPELINED_POINTERS; a pointer outside memory",
+      test_gen4_pipelined_vs_state },
     { "Gen7 SIMD4x2 dispatch: handles in R0, interleaved vertex data", test_gen7_simd4x2 },
     { "SIMD8 payload from the URB, batches of 8, primitives in order after their threads",
       test_payload_batches_and_order },

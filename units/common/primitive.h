@@ -170,6 +170,7 @@ struct setup_primitive {
     uint32_t attribute_count;       /* attributes in use (4 components each) */
     uint32_t constant_mask;         /* bit i: attribute i is constant (a1 = a2 = 0) */
     struct setup_plane attributes[SETUP_MAX_ATTRIBUTES][4];
+    uint32_t setup_urb_handle; uint32_t setup_urb_rows;
 };
 
 #endif

@@ -64,6 +64,9 @@ enum urb_op {
     URB_OP_READ,            /* stage -> URB: rows of the entry handles[0] from `row` */
     URB_OP_DATA,            /* URB -> stage: the rows read */
     URB_OP_WRITE_DONE,      /* URB -> stage: the write reached its GO point (L18721-18727) */
+    URB_OP_CONFIGURE,       /* Gen4 stage -> urb_fence: its unit state's Number of URB
+                               Entries (`count`) and URB Entry Allocation Size (`rows`,
+                               256-bit rows), seed 001 L5933-5996 (no reply) */
 };
 
 #define URB_MAX_HANDLES_PER_MSG 32u

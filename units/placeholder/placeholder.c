@@ -179,7 +179,7 @@ PLACEHOLDER_OPS(wm_ops, "wm", "the windower/masker (rasterizer and PS dispatch)"
 PLACEHOLDER_OPS(vfe_ops, "vfe", "the media/GPGPU front end (VFE, GPGPU walker)");
 PLACEHOLDER_OPS(urb_ops, "urb", "the unified return buffer manager");
 /* Gen4's URB is divided by URB_FENCE among fixed functions (seed 001), not
- * allocated by 3DSTATE_URB_*: its own kind, not written yet (issue 14). */
+ * allocated by 3DSTATE_URB_*: its own kind (units/urb_fence replaces this). */
 PLACEHOLDER_OPS(urb_fence_ops, "urb_fence", "the Gen4 URB, divided by URB_FENCE");
 /* Slice: L3 and the pixel back end. */
 PLACEHOLDER_OPS(l3_ops, "l3", "an L3 cache bank group",

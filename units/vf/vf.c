@@ -111,6 +111,10 @@ static const struct stat_desc vf_stats[] = {
     C("bad.topology", bad_topology, "draws", "draws of a topology VF does not know (skipped)"),
     C("bad.state", bad_state, "packets", "malformed or out-of-range VF state"),
     C("bad.unsupported_gen", unsupported_gen, "packets", "VF state of a generation before Gen7"),
+    C("gen4.state_faults", gen4_state_faults, "packets",
+      "Gen4 VS_STATE pointers outside memory (the previous VS URB state kept)"),
+    C("gen4.configures", gen4_configures, "messages",
+      "Gen4 VS URB entry counts and sizes told to the urb_fence unit"),
     C("bad.messages", bad_messages, "messages", "malformed or unexpected messages"),
     C("bad.address_faults", address_faults, "reads", "vertex or index reads that faulted"),
     C("bad.sgvs_beyond_entry", sgvs_beyond_entry, "vertices",
@@ -141,7 +145,7 @@ static const struct key_figure vf_key_figures[] = {
 
 static bool gen_ok(struct vf *s, const struct cs_state_packet *p)
 {
-    if (p->gen >= 7)
+    if (p->gen >= 7 || p->gen == 4)
         return true;
     s->unsupported_gen++;
     vf_warn_once(s, 7, "VF state of gen %u is not modelled (Gen7-Gen9 only)", p->gen);
@@ -239,6 +243,11 @@ static void take_state(void *context, const struct cs_state_packet *p)
     case SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_PS:
         copy_urb_state(s, p);
         break;
+    case SPEC_ID_URB_FENCE:             /* Gen4: the urb_fence unit's state */
+    case SPEC_ID_CS_URB_STATE:
+    case SPEC_ID_CONSTANT_BUFFER:
+        copy_urb_state(s, p);
+        break;
     default:
         break;
     }
@@ -246,14 +255,25 @@ static void take_state(void *context, const struct cs_state_packet *p)
     case SPEC_ID_3DSTATE_VERTEX_BUFFERS:
         if (p->gen == 7)
             vf_take_vertex_buffers_gen7(s, p);
+        else if (p->gen == 4)
+            vf_take_vertex_buffers_gen4(s, p);
         else if (gen_ok(s, p))
             take_vertex_buffers(s, p);
         break;
     case SPEC_ID_3DSTATE_VERTEX_ELEMENTS:
         if (gen_ok(s, p))
             take_vertex_elements(s, p);
-        if (p->gen == 7)
+        if (p->gen == 7 || p->gen == 4)
             vf_gen7_element_instancing(s);
+        break;
+    case SPEC_ID_STATE_BASE_ADDRESS: {
+        const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
+        if (p->gen == 4 && v->GeneralStateBaseAddressModifyEnable)
+            s->gen4_general_base = v->GeneralStateBaseAddress;
+        break; }
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
+        if (p->gen == 4)
+            vf_take_pipelined_pointers_gen4(s, p);
         break;
     case SPEC_ID_3DSTATE_INDEX_BUFFER: {
         const struct spec_3DSTATE_INDEX_BUFFER *v = cs_state_common(p);
@@ -426,6 +446,12 @@ static int vf_realize(struct unit *u, struct gt_error *err)
         { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_DS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_GS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_PUSH_CONSTANT_ALLOC_PS, FF_STAGE_TAKE },
+        /* Gen4 (vf_gen4.c): the VS_STATE's URB entries, the urb_fence unit's state */
+        { SPEC_ID_STATE_BASE_ADDRESS, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PIPELINED_POINTERS, FF_STAGE_TAKE },
+        { SPEC_ID_URB_FENCE, FF_STAGE_TAKE },
+        { SPEC_ID_CS_URB_STATE, FF_STAGE_TAKE },
+        { SPEC_ID_CONSTANT_BUFFER, FF_STAGE_TAKE },
         { SPEC_ID_3DPRIMITIVE, FF_STAGE_WORK },
     };
     struct ff_stage_config c = {

@@ -111,7 +111,14 @@
  * Buffer Ending Address and header Cut Index Enable (cut value all ones of the
  * index size), the topology from 3DPRIMITIVE, STORE_VID/STORE_IID.
  *
- * Not modelled: Gen4-Gen6 state layouts (counted), the edge flag (Edge Flag
+ * Gen4 (vf_gen4.c, issue 14): VERTEX_BUFFER_STATE's Max Index (seed 001
+ * L3970-4184), per-buffer instancing as on Gen7; 3DSTATE_PIPELINED_POINTERS'
+ * VS_STATE (General State Base + pointer) sizes the VF's VS entries and is
+ * told to the urb_fence unit (URB_OP_CONFIGURE); URB_FENCE, CS_URB_STATE and
+ * CONSTANT_BUFFER go on "urb_state". Stats gen4.state_faults (VS_STATE
+ * outside memory), gen4.configures.
+ *
+ * Not modelled: Gen5/Gen6 state layouts (counted), the edge flag (Edge Flag
  * Enable elements are counted; primitive.h has no edge flags), the GS
  * Reorder Mode for strips (each strip triangle leaves as its own packet in
  * strip order, typed as the draw's topology; an inverted one - odd of

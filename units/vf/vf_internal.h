@@ -111,6 +111,10 @@ struct vf {
     bool statistics;
     bool vs_cache_disable;
     uint32_t vs_entries, vs_entry_bytes;    /* 3DSTATE_URB_VS (0: not seen) */
+    /* Gen4 (vf_gen4.c): General State Base Address, VS_STATE through
+     * 3DSTATE_PIPELINED_POINTERS */
+    uint64_t gen4_general_base;
+    uint64_t gen4_state_faults, gen4_configures;
     /* 3DPRIM_* registers for the indirect form (004 L597-612), set by CS_MMIO_WRITE */
     uint32_t prim_end_offset, prim_start_vertex, prim_vertex_count, prim_instance_count;
     uint32_t prim_start_instance, prim_base_vertex;
@@ -161,6 +165,9 @@ bool vf_draw_step(struct vf *s);
 void vf_take_vertex_buffers_gen7(struct vf *s, const struct cs_state_packet *p);
 /* Gen7: each element steps as its buffer's Buffer Access Type says */
 void vf_gen7_element_instancing(struct vf *s);
+/* Gen4 (vf_gen4.c) */
+void vf_take_vertex_buffers_gen4(struct vf *s, const struct cs_state_packet *p);
+void vf_take_pipelined_pointers_gen4(struct vf *s, const struct cs_state_packet *p);
 
 /* vf_io.c: the URB and L3 sides */
 void vf_io_replies(struct vf *s);

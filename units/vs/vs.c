@@ -11,7 +11,9 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "spec_common.h"
+#include "spec_gen4_pack.h"
 #include "units/common/ff_stage.h"
+#include "units/common/gen4_state.h"
 #include "units/common/mmio.h"
 #include "units/common/primitive.h"
 #include "units/common/stage_thread.h"
@@ -106,6 +108,12 @@ struct vs {
     uint64_t bad_kernel, bad_read_length, bad_grf_start, bad_simd4x2, bad_primitive;
     uint64_t bad_urb_reply, bad_mmio;
     uint64_t state_vs, state_constant, state_bases, state_pointers, state_other;
+    /* Gen4 (vs_take_gen4): CONSTANT_BUFFER's address and the VS_STATE's
+     * Constant URB Entry Read Offset/Length (256-bit rows) */
+    uint64_t gen4_curbe_address;
+    bool gen4_curbe_valid;
+    uint32_t gen4_curbe_offset, gen4_curbe_length;
+    uint64_t gen4_state_faults, gen4_curbe_faults;
     uint64_t mmio_instpm, mmio_invocation_writes, mmio_syncs;
 };
 
@@ -175,7 +183,7 @@ static void take_vs(struct vs *s, const struct spec_3DSTATE_VS *v, uint32_t gen)
     s->state_vs++;
     /* Gen7's VS runs SIMD4x2 (vec4) threads only: the SIMD8 Dispatch Enable
      * bit is Gen8's (seed 004 3DSTATE_VS; Mesa's genxml gen7.xml has none) */
-    bool simd4x2 = gen == 7;
+    bool simd4x2 = gen == 7 || gen == 4;    /* Gen4: SIMD4x2 only (seed 001 L6360-6368) */
     if (simd4x2 != s->simd4x2)
         close_open_batch(s);
     s->simd4x2 = simd4x2;
@@ -229,6 +237,71 @@ static void take_vs(struct vs *s, const struct spec_3DSTATE_VS *v, uint32_t gen)
     vs_layout(s);
 }
 
+/* Gen4 CURBE (seed 001 L2502-2588): the VS_STATE's Constant URB Entry Read
+ * Offset/Length rows of the constant URB entry CONSTANT_BUFFER loaded. They
+ * are read from memory at the buffer's address (the bytes the CS copies into
+ * its URB entry; the copy is counted by the urb_fence unit). */
+static void vs_gen4_constants(struct vs *s, const struct cs_state_packet *p)
+{
+    struct stage_constants *c = &s->constants;
+    uint32_t rows = s->gen4_curbe_length;
+    if (rows > STAGE_CONSTANTS_MAX_REGS) {
+        c->truncated++;
+        rows = STAGE_CONSTANTS_MAX_REGS;
+    }
+    c->regs = s->gen4_curbe_valid ? rows : 0;
+    memset(c->data, 0, sizeof c->data);
+    if (!c->regs)
+        return;
+    if (!gen4_state_read(unit_sim(s->unit), p, 0,
+                         s->gen4_curbe_address + s->gen4_curbe_offset * EU_MSG_REG_BYTES,
+                         (uint32_t *)c->data, c->regs * EU_MSG_REG_BYTES / 4)) {
+        s->gen4_curbe_faults++;
+        c->read_failures++;
+    }
+}
+
+/* Gen4 3DSTATE_PIPELINED_POINTERS (seed 001 L1220-1349): VS_STATE (L5589-6158)
+ * at General State Base + Pointer to VS State, taken as the 3DSTATE_VS of the
+ * SIMD4x2 path. Kernel Start Pointer and the scratch base are General State
+ * offsets on Gen4 (L2225-2312). A pointer outside memory: counted, the VS
+ * disabled (vertices pass unshaded). */
+static void vs_take_gen4(struct vs *s, const struct cs_state_packet *p)
+{
+    const struct spec_3DSTATE_PIPELINED_POINTERS *pp = cs_state_common(p);
+    uint32_t dw[GEN4_VS_STATE_length];
+    struct spec_3DSTATE_VS v;
+    memset(&v, 0, sizeof v);
+    if (!gen4_state_read(unit_sim(s->unit), p, s->bases.general, pp->PointerToVSState, dw,
+                         GEN4_VS_STATE_length)) {
+        s->gen4_state_faults++;
+        warn_once(s, WARN_KERNEL, "VS_STATE at 0x%llx lies outside memory: the VS is disabled",
+                  (unsigned long long)(s->bases.general + pp->PointerToVSState));
+        take_vs(s, &v, 4);
+        return;
+    }
+    struct GEN4_VS_STATE g;
+    GEN4_VS_STATE_unpack(dw, &g);
+    v.Enable = g.Enable;
+    v.KernelStartPointer = g.KernelStartPointer;
+    v.BindingTableEntryCount = g.BindingTableEntryCount;
+    v.ScratchSpaceBasePointer = g.ScratchSpaceBasePointer;
+    v.PerThreadScratchSpace = g.PerThreadScratchSpace;
+    v.MaximumNumberOfThreads = g.MaximumNumberOfThreads;
+    v.FloatingPointMode = g.FloatingPointMode;
+    v.IllegalOpcodeExceptionEnable = g.IllegalOpcodeExceptionEnable;
+    v.SoftwareExceptionEnable = g.SoftwareExceptionEnable;
+    v.StatisticsEnable = g.StatisticsEnable;
+    v.VertexURBEntryReadOffset = g.VertexURBEntryReadOffset;
+    v.VertexURBEntryReadLength = g.VertexURBEntryReadLength;
+    v.DispatchGRFStartRegisterForURBData = g.DispatchGRFStartRegisterForURBData;
+    s->kernel.sampler_state = (uint32_t)g.SamplerStatePointer;
+    s->gen4_curbe_offset = g.ConstantURBEntryReadOffset;
+    s->gen4_curbe_length = g.ConstantURBEntryReadLength;
+    vs_gen4_constants(s, p);
+    take_vs(s, &v, 4);
+}
+
 static void vs_take_state(void *context, const struct cs_state_packet *p)
 {
     struct vs *s = context;
@@ -238,7 +311,22 @@ static void vs_take_state(void *context, const struct cs_state_packet *p)
     case SPEC_ID_STATE_BASE_ADDRESS:
         s->state_bases++;
         stage_bases_take(&s->bases, body);
+        if (p->gen == 4)        /* Gen4 kernels are General State offsets (seed 001 L2225) */
+            s->bases.instruction = s->bases.general;
         break;
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
+        if (p->gen == 4)
+            vs_take_gen4(s, p);
+        else
+            s->state_other++;
+        break;
+    case SPEC_ID_CONSTANT_BUFFER: {
+        const struct spec_CONSTANT_BUFFER *v = body;
+        s->gen4_curbe_valid = v->Valid;
+        s->gen4_curbe_address = v->BufferStartingAddress;
+        vs_gen4_constants(s, p);
+        vs_layout(s);
+        break; }
     case SPEC_ID_3DSTATE_VS:
         take_vs(s, body, p->gen);
         break;
@@ -666,6 +754,10 @@ static const struct stat_desc vs_stats[] = {
     C("state.pointers", state_pointers, "packets",
       "3DSTATE_BINDING_TABLE_POINTERS_VS / SAMPLER_STATE_POINTERS_VS taken"),
     C("state.other", state_other, "packets", "other state packets passed on"),
+    C("gen4.state_faults", gen4_state_faults, "packets",
+      "Gen4 VS_STATE pointers outside memory (the VS disabled)"),
+    C("gen4.curbe_faults", gen4_curbe_faults, "packets",
+      "Gen4 CURBE constants outside memory (zeros pushed)"),
     C("mmio.instpm", mmio_instpm, "writes", "INSTPM writes seen"),
     C("mmio.invocation_writes", mmio_invocation_writes, "writes", "VS_INVOCATION_COUNT writes"),
     C("mmio.syncs", mmio_syncs, "messages", "pipeline syncs passed on with the VS counter"),

@@ -49,6 +49,15 @@
  *    DW3:0 and vertex 1 in DW7:4; dmask 0xff, or 0x0f for a lone vertex.
  *    Kernel Start Pointer 0 is a kernel there (crocus puts its VS at the
  *    instruction base: byt_tri).
+ *  - Gen4 (issue 14): 3DSTATE_PIPELINED_POINTERS' VS_STATE (seed 001
+ *    L5589-6158, at General State Base + pointer, read when the packet
+ *    arrives) is taken as the Gen7 SIMD4x2 3DSTATE_VS (the Gen4 payload,
+ *    L6178-6372: handles in R0.0/R0.1, CURBE, interleaved vertex data);
+ *    the CURBE is the VS_STATE's Constant URB Entry Read Offset/Length rows
+ *    of the CONSTANT_BUFFER, read from memory at its address (the urb_fence
+ *    unit counts the copy). Kernel and scratch pointers are General State
+ *    offsets. VS_STATE outside memory: gen4.state_faults, the VS disabled;
+ *    CURBE outside memory: gen4.curbe_faults, zeros.
  * Bad input (counted in bad.*, logged, never a hang): a Kernel Start Pointer
  * of 0 with the VS enabled (vertices pass unshaded, as if disabled), a Read
  * Length of 0 (INVALID, L11731: no vertex data pushed) or longer than the

@@ -1,0 +1,106 @@
+/* units/urb_fence/urb_fence.h - the Gen4 (965G) URB: one fixed buffer divided
+ * by URB_FENCE into the regions of the VS, GS, CLIP, SF, VFE and CS, each
+ * region's entries with reference counts and back-pressure, the URB's bytes,
+ * and the URB shared function (SFID 6) the Gen4 threads write it through
+ * (unit kind "urb_fence"; Gen7-Gen9 use units/urb).
+ *
+ * Models:
+ *  - The URB: `rows` 512-bit rows (default 256 = 16 KB, reference/eu/
+ *    devices.txt 0x29a2; seed 001 gives no size, notes/001-gen4.md §2). Rows
+ *    are 256 bits to a thread (L299-302) and entries are sized in 512-bit
+ *    units (L5933-5935); handles count 512-bit (64-byte) units from the URB's
+ *    start, U9 in the payloads ("U9 opaque handle [Pre-DevILK]", Table 6-1).
+ *  - URB_FENCE (layout: spec/data/gen4.xml, from the reference genxml; seed
+ *    001 only names it, L667-668 "Virtual, movable boundaries between the URB
+ *    regions owned by each FF unit"): VS, GS, CLIP, SF, VFE and CS Fence give
+ *    each region's end in 512-bit rows; a region starts where the one before
+ *    it ends. Only regions whose Reallocation Request bit is set take their
+ *    new fence. A fence below the one before it, or past the URB, is counted
+ *    (check.fence_order, check.fence_beyond_urb) and clamped. A VFE Fence of 0
+ *    with the CS fence past the SF's is the 3D driver's "no VFE region" (Mesa
+ *    leaves it 0: g965_tri.aubinator.txt URB_FENCE): the VFE region is empty
+ *    and not counted.
+ *  - Entries: each Gen4 stage reads its own unit state (VS_STATE, GS_STATE,
+ *    CLIP_STATE, SF_STATE: Number of URB Entries, URB Entry Allocation Size,
+ *    L5933-5996, L6820-6827, L9560-9567, L12820-12826) and tells this unit
+ *    with URB_OP_CONFIGURE (units/common/urb.h); CS_URB_STATE gives the CS
+ *    region's constant entries. Entries are laid from the region's start; the
+ *    entries that do not fit inside the fence are counted
+ *    (check.entries_beyond_fence) and dropped. A changed fence or
+ *    configuration takes effect once the region's entries are all free (the
+ *    reallocation waits for the old entries to drain; meanwhile allocations
+ *    wait). URB_OP_ALLOC waits while the region has too few free entries:
+ *    that is the back-pressure at the fences (fence_waits counts requests
+ *    that waited, stall_cycles.<region> the cycles); a request for more
+ *    entries than the region has is answered with none (refused_allocations).
+ *    URB_OP_REFERENCE / URB_OP_DEREFERENCE as in units/urb (the last
+ *    dereference frees the entry).
+ *  - Data: stages read and write rows with URB_OP_READ / URB_OP_WRITE. EU
+ *    threads send URB_WRITE on SFID 6. The Gen4 descriptor is not in seed 001
+ *    (its SEND chapter is absent, notes §0); its layout here is the public one
+ *    Mesa's brw_structs.h gives (function control: opcode 3:0 (0 = WRITE),
+ *    offset 9:4, swizzle 11:10 (0 none, 1 interleave, 2 transpose), allocate
+ *    13, used 14, complete 15), checked against g965_tri's VS kernel
+ *    (0x8650c400 = "urb_write interleave used complete mlen 5"). M0 is the
+ *    header (R0's copy, L2324-2331): handle 0 in M0.0[8:0], handle 1 in
+ *    M0.1[8:0]. Offset counts 256-bit rows of the entry (a modelling choice).
+ *    NOSWIZZLE: data register k is row offset + k of handle 0. INTERLEAVE
+ *    (the VS's two vertices): register k's DW3:0 go to 128-bit slot
+ *    2 x offset + k of handle 0, DW7:4 to the same slot of handle 1.
+ *    TRANSPOSE (the SF thread's setup planes): every 4 data registers become
+ *    8 slots of 4 dwords (slot j = dword j of each of the 4), i.e. 4 rows.
+ *    Allocate=1 (GS/CLIP, L2651-2670): one more entry of the thread's region
+ *    (by FFID), returned in the write-back's DW0 (waits like an ALLOC).
+ *    Complete=1 Used=0 dereferences the written entry (L2698-2707); Complete
+ *    with Used=1 hands it on (the stage owns the reference). EOT (L2709-2718)
+ *    tells the thread's stage on eot_<stage> (request_id = ctx.group) once the
+ *    write is done.
+ *  - CONSTANT_BUFFER (the CS "reads 'constant data' from memory buffers and
+ *    places it in the URB", L737-741): when Valid, one CS-region entry is
+ *    allocated, (Buffer Length + 1) x 64 bytes are copied into it from memory
+ *    (the packet's address space) and it becomes the current constant entry
+ *    (the previous one is dereferenced). Choice: the stages read their CURBE
+ *    constants functionally from memory at the buffer's address (the same
+ *    bytes); the copy's traffic and the CS region's occupancy are counted here
+ *    (constant_buffers, constant_bytes, constant_faults).
+ *  - Timing: Gen4 has no L3 (notes §0): every access answers `latency`
+ *    cycles after it arrives; allocations at once, through fabric/reply_queue.
+ *
+ * Ports: "state" in (MSG_STATE: URB_FENCE, CS_URB_STATE, CONSTANT_BUFFER;
+ *        others counted in state.ignored and freed), "client"[open] in and
+ *        "client_reply"[open] out (MSG_URB), "eu"[open] in (MSG_SEND, SFID 6)
+ *        and "writeback"[open] out (MSG_WRITEBACK to the EU of the same
+ *        index), "eot_vs", "eot_gs", "eot_clip", "eot_sf" out
+ *        (MSG_THREAD_DISPATCH EU_TD_THREAD_END), all optional.
+ * Params: rows, latency.
+ * Stats: fences, cs_urb_states, configures, alloc_requests, allocations,
+ *        frees, references, dereferences, refused_allocations, bad_handles,
+ *        fence_waits, stall_cycles.<region>, entries_in_use_peak.<region>,
+ *        reallocations, ff_reads, ff_writes, send.write, send.allocate,
+ *        send.complete_unused, send.eot, eot_notified, eot_unrouted,
+ *        out_of_bounds, bad_messages, unsupported, constant_buffers,
+ *        constant_bytes, constant_faults, check.fence_order,
+ *        check.fence_beyond_urb, check.entries_beyond_fence, state.ignored,
+ *        reply_stalls.
+ *
+ * Not modelled: URB_READ and the other URB opcodes (counted unsupported), the
+ * thread-written PrimType/PrimStart/PrimEnd of Complete writes (the stages
+ * that need them read the entry), the retained-handle limits (L2675-2688),
+ * the VFE's entries (the media pipe is not run on Gen4), the real timing of
+ * the CS's constant copy and of the URB's ports (no figures in the seed).
+ */
+#ifndef GTSIM_UNITS_URB_FENCE_H
+#define GTSIM_UNITS_URB_FENCE_H
+
+#include <stdint.h>
+
+#include "fabric/unit.h"
+
+extern const struct unit_ops urb_fence_ops;
+
+/* Backdoor for tests only (no timing, no stats): bytes from byte `offset`.
+ * Returns the bytes copied (fewer past the URB's end). */
+uint32_t urb_fence_backdoor_read(struct unit *u, uint32_t offset, void *out, uint32_t bytes);
+uint32_t urb_fence_backdoor_write(struct unit *u, uint32_t offset, const void *in, uint32_t bytes);
+
+#endif
