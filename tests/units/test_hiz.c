@@ -372,12 +372,16 @@ static void test_hiz_rejects_blocks(void)
     CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_filled"), 0);    /* no depth touched */
     CU_ASSERT_EQUAL(wm_rig_stat(&plain, "depth.depth_failed"), 128);
     CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "depth.depth_failed"), 128);
-    /* 2: a slope 0.1 .. 0.2 in front, over parts of four blocks: tested per
-     * pixel, the blocks filled with the clear value first */
+    /* 2: a slope 0.1 .. 0.2 in front, over parts of four blocks: every pixel
+     * passes LESS against the 0.25 clear, a trivial accept (no depth reads);
+     * the blocks are filled with the clear value first (the draw covers them
+     * in part) */
     for (uint32_t i = 0; i < 2; i++)
         draw_rect(rigs[i], 4, 2, 11, 5, 0.1f, 0.0125f);
     CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_rejected"), 4);
-    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_ambiguous"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_ambiguous"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_accepted"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.pixels_accepted"), 32);
     CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_filled"), 4);
     /* block (0, 0) now spans [0.1, 0.25]: a draw at 0.3 over it is rejected,
      * one at 0.2 is not (some pixels hold 0.25) */
@@ -390,7 +394,12 @@ static void test_hiz_rejects_blocks(void)
         draw_rect(rigs[i], 0, 0, 7, 3, 0.2f, 0);
     }
     CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_rejected"), 5);
-    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_ambiguous"), 5);
+    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_ambiguous"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "hiz.blocks_accepted"), 4);
+    /* each record the rasterizer read or wrote held it hiz_record_cycles (1) */
+    CU_ASSERT_TRUE(wm_rig_stat(&hiz, "hiz.record_reads") >= 9);
+    CU_ASSERT_TRUE(wm_rig_stat(&hiz, "hiz.stall_cycles") >= wm_rig_stat(&hiz, "hiz.record_reads"));
+    CU_ASSERT_EQUAL(wm_rig_stat(&plain, "hiz.stall_cycles"), 0);
     /* the HiZ path failed and wrote exactly the pixels the plain path did */
     CU_ASSERT_EQUAL(wm_rig_stat(&hiz, "depth.depth_failed"),
                     wm_rig_stat(&plain, "depth.depth_failed"));

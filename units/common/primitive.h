@@ -170,7 +170,45 @@ struct setup_primitive {
     uint32_t attribute_count;       /* attributes in use (4 components each) */
     uint32_t constant_mask;         /* bit i: attribute i is constant (a1 = a2 = 0) */
     struct setup_plane attributes[SETUP_MAX_ATTRIBUTES][4];
+    /* Gen4 (seed 001 SF): the URB entry the SF thread wrote its attribute
+     * setup to (urb_fence handle; rows of 256 bits), one reference owned by
+     * the primitive; 0 rows: none. Zero on Gen7-Gen9. */
     uint32_t setup_urb_handle; uint32_t setup_urb_rows;
+    /* Lines (003 L14876-14993, WM L15494-15546; appended, zero for every
+     * other object). line_mode says which of the seed's line algorithms SF
+     * chose (Table 2, L15636-15643) and so how WM decides the pixels:
+     *  - SETUP_LINE_PARALLELOGRAM (non-antialiased wide lines) and
+     *    SETUP_LINE_MSAA_RECTANGLE (multisample rasterization ON): the edges
+     *    above under the top-left rule;
+     *  - SETUP_LINE_DIAMOND_LEGACY / _DX10 (Line Width 0): no edges; WM lights
+     *    a pixel when the line exits its diamond (GIQ rules, units/wm/wm_line.h);
+     *  - SETUP_LINE_AA_RECTANGLE (Antialiasing Enable, width not 0): the
+     *    rectangle's edges (end caps included), WM computes each pixel's
+     *    coverage from the endpoints, line_width and the AA region widths.
+     * Endpoints are in the rasterizer's fixed point (subpixel_bits), absolute
+     * screen coordinates after the drawing rectangle offset (not box-relative). */
+    uint32_t line_mode;             /* enum setup_line_mode */
+    uint32_t line_flags;            /* enum setup_line_flags */
+    int32_t line_x[2], line_y[2];   /* start and end point, subpixels */
+    float line_width;               /* pixels, as drawn (0 for diamond lines) */
+    float line_aa_region;           /* 3DSTATE_WM Line Antialiasing Region Width, pixels */
+    float line_cap_aa_region;       /* Line End Cap Antialiasing Region Width, pixels */
+};
+
+enum setup_line_mode {
+    SETUP_LINE_NONE = 0,            /* not a line */
+    SETUP_LINE_PARALLELOGRAM,
+    SETUP_LINE_DIAMOND_LEGACY,      /* 3DSTATE_WM Legacy Diamond Line Rasterization set */
+    SETUP_LINE_DIAMOND_DX10,
+    SETUP_LINE_AA_RECTANGLE,
+    SETUP_LINE_MSAA_RECTANGLE,
+};
+
+enum setup_line_flags {
+    SETUP_LINE_LAST_PIXEL = 1u << 0,        /* Last Pixel Enable applies to this line */
+    SETUP_LINE_STIPPLE_RESTART = 1u << 1,   /* the line stipple counter restarts (L15540) */
+    SETUP_LINE_X_MAJOR = 1u << 2,           /* |dx| >= |dy| (diagonals X-major, L14983) */
+    SETUP_LINE_AA_MANHATTAN = 1u << 3,      /* AA Line Distance Mode not TRUE */
 };
 
 #endif

@@ -43,6 +43,11 @@ struct sf {
     float point_width;              /* 3DSTATE_SF Point Width */
     bool raster_depth_offset_solid; /* 3DSTATE_RASTER Global Depth Offset Enable Solid */
     bool non_solid_fill, antialiasing;
+    /* WM_INT::Multisample Rasterization Mode (Table 1, 003 L15615-15624):
+     * 3DSTATE_RASTER API Mode and DX Multisample Rasterization Enable,
+     * 3DSTATE_MULTISAMPLE Number of Multisamples */
+    uint32_t api_mode, samples;
+    bool dx_multisample;
     /* 3DSTATE_SBE (raw) and what SBE_INT takes from VS, DS and GS */
     struct sbe_state sbe;           /* everything but read_length */
     bool force_read_offset, force_read_length;
@@ -65,6 +70,7 @@ struct sf {
     uint64_t viewport_read_failures, scissor_read_failures;
     uint64_t points, lines, triangles, rectangles, degenerate, face_culled, outside, bad_width;
     uint64_t infinite, unsupported, reserved_provoking, non_solid_objects, aa_lines, stall_wm;
+    uint64_t lines_diamond, lines_msaa;
     uint64_t attribute_rows, attributes_out, source_out_of_range, objects;
 };
 
@@ -118,7 +124,12 @@ static const struct stat_desc sf_stats[] = {
     C("not_modelled.fill_mode", non_solid_objects, "objects",
       "triangles drawn SOLID although a WIREFRAME or POINT fill mode is set"),
     C("not_modelled.aa_lines", aa_lines, "objects",
-      "lines drawn without antialiasing although Antialiasing Enable is set"),
+      "antialiased lines: WM computes their coverage but the payload place for it is not "
+      "in the seed, so it does not reach the pixel back end"),
+    C("setup.lines_diamond", lines_diamond, "objects",
+      "of the lines, zero-width ones by the GIQ diamond rules (003 L14884)"),
+    C("setup.lines_msaa", lines_msaa, "objects",
+      "of the lines, MSAA lines (multisample rasterization ON, 003 L15634)"),
     C("attributes.rows_read", attribute_rows, "rows", "VUE attribute rows read for SBE"),
     C("attributes.out", attributes_out, "attributes", "attributes set up (objects x outputs)"),
     C("attributes.source_out_of_range", source_out_of_range, "reads",
@@ -174,6 +185,13 @@ static void take_sbe_gen7(struct sf *s, const struct spec_3DSTATE_SBE *v)
     s->force_read_length = true;
 }
 
+/* Line (End Cap) Antialiasing Region Width: 0.5, 1, 2 or 4 pixels (reference
+ * genxml gen8.xml). */
+static float aa_region_width(uint32_t code)
+{
+    return code == 0 ? 0.5f : (float)(1u << ((code & 3u) - 1u));
+}
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sf *s = context;
@@ -197,6 +215,8 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->line_provoking = v->LineStripListProvokingVertexSelect;
         s->fan_provoking = v->TriangleFanProvokingVertexSelect;
         s->last_pixel = v->LastPixelEnable;
+        s->setup.line_cap_aa_region = aa_region_width(v->LineEndCapAntialiasingRegionWidth);
+        s->setup.aa_distance_true = v->AALineDistanceMode == 1;
         if (p->gen == 7) {
             take_sf_gen7_raster(s, v);
             s->setup.depth_format = v->DepthBufferSurfaceFormat;
@@ -225,13 +245,19 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->setup.depth_offset_clamp = v->GlobalDepthOffsetClamp;
         s->non_solid_fill = v->FrontFaceFillMode != 0 || v->BackFaceFillMode != 0;
         s->antialiasing = v->AntialiasingEnable;
+        s->api_mode = v->APIMode;
+        s->dx_multisample = v->DXMultisampleRasterizationEnable;
         break;
     }
-    case SPEC_ID_3DSTATE_WM:
+    case SPEC_ID_3DSTATE_WM: {
         /* reaches SF on its way to WM (3DSTATE_INT, 003 L15036) */
-        s->setup.point_rule_upper_right =
-            ((const struct spec_3DSTATE_WM *)cs_state_common(p))->PointRasterizationRule == 1;
+        const struct spec_3DSTATE_WM *v = cs_state_common(p);
+        s->setup.point_rule_upper_right = v->PointRasterizationRule == 1;
+        s->setup.legacy_diamond = v->LegacyDiamondLineRasterization;
+        s->setup.line_aa_region = aa_region_width(v->LineAntialiasingRegionWidth);
         break;
+    }
+
     case SPEC_ID_3DSTATE_DEPTH_BUFFER:
         s->setup.depth_format =
             ((const struct spec_3DSTATE_DEPTH_BUFFER *)cs_state_common(p))->SurfaceFormat;
@@ -298,10 +324,12 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->setup.clip_y_max = (int32_t)v->ClippedDrawingRectangleYMax;
         break;
     }
-    case SPEC_ID_3DSTATE_MULTISAMPLE:
-        s->setup.pixel_center = ((const struct spec_3DSTATE_MULTISAMPLE *)cs_state_common(p))
-                                    ->PixelLocation == 0;   /* CENTER */
+    case SPEC_ID_3DSTATE_MULTISAMPLE: {
+        const struct spec_3DSTATE_MULTISAMPLE *v = cs_state_common(p);
+        s->setup.pixel_center = v->PixelLocation == 0;     /* CENTER */
+        s->samples = 1u << (v->NumberOfMultisamples & 7u);
         break;
+    }
     case SPEC_ID_3DSTATE_SCISSOR_STATE_POINTERS: {
         const struct spec_3DSTATE_SCISSOR_STATE_POINTERS *v = cs_state_common(p);
         struct gpu_address_space as;
@@ -444,6 +472,7 @@ struct sf_decomposed {
     uint32_t v[3];                  /* indices into the primitive's vertices */
     uint32_t provoking;             /* 0..2 in v[] */
     bool invert, back_facing, last_pixel;
+    bool stipple_restart;           /* lines: L15540 */
 };
 
 static uint32_t provoking_select(struct sf *s, uint32_t select, uint32_t n)
@@ -465,35 +494,39 @@ static bool decompose(struct sf *s, const struct primitive_packet *p, struct sf_
     case PRIM_POINTLIST_BF:
         for (uint32_t i = 0; i < n; i++)
             o[k++] = (struct sf_decomposed){ SF_OBJECT_POINT, { i, i, i }, 0, false,
-                                             t == PRIM_POINTLIST_BF, false };
+                                             t == PRIM_POINTLIST_BF, false, false };
         break;
     case PRIM_LINELIST:
         for (uint32_t i = 0; i + 1 < n; i += 2)
             o[k++] = (struct sf_decomposed){ SF_OBJECT_LINE, { i, i + 1, i },
                                              provoking_select(s, s->line_provoking, 2), false, false,
-                                             s->last_pixel };
+                                             s->last_pixel, true };
         break;
     case PRIM_LINESTRIP:
     case PRIM_LINESTRIP_BF:
     case PRIM_LINESTRIP_CONT:
     case PRIM_LINESTRIP_CONT_BF: {
         bool bf = t == PRIM_LINESTRIP_BF || t == PRIM_LINESTRIP_CONT_BF;
+        /* the stipple counter restarts with a new primitive, not within it
+         * and not for the _CONT forms (L15540) */
+        bool cont = t == PRIM_LINESTRIP_CONT || t == PRIM_LINESTRIP_CONT_BF;
         for (uint32_t i = 0; i + 1 < n; i++)
             o[k++] = (struct sf_decomposed){ SF_OBJECT_LINE, { i, i + 1, i },
                                              provoking_select(s, s->line_provoking, 2), false, bf,
-                                             s->last_pixel && i + 2 == n };
+                                             s->last_pixel && i + 2 == n,
+                                             i == 0 && !cont && (p->flags & PRIM_START) };
         break;
     }
     case PRIM_TRILIST:
         for (uint32_t i = 0; i + 2 < n; i += 3)
             o[k++] = (struct sf_decomposed){ SF_OBJECT_TRIANGLE, { i, i + 1, i + 2 },
                                              provoking_select(s, s->tri_provoking, 3), false, false,
-                                             false };
+                                             false, false };
         break;
     case PRIM_RECTLIST:
         for (uint32_t i = 0; i + 2 < n; i += 3)
             o[k++] = (struct sf_decomposed){ SF_OBJECT_RECTANGLE, { i, i + 1, i + 2 }, 0, false,
-                                             false, false };
+                                             false, false, false };
         break;
     case PRIM_TRISTRIP:
     case PRIM_TRISTRIP_REVERSE:
@@ -501,7 +534,7 @@ static bool decompose(struct sf *s, const struct primitive_packet *p, struct sf_
             o[k++] = (struct sf_decomposed){ SF_OBJECT_TRIANGLE, { i, i + 1, i + 2 },
                                              provoking_select(s, s->tri_provoking, 3),
                                              ((i & 1u) != 0) != (t == PRIM_TRISTRIP_REVERSE), false,
-                                             false };
+                                             false, false };
         break;
     case PRIM_TRIFAN:
     case PRIM_TRIFAN_NOSTIPPLE:
@@ -511,7 +544,7 @@ static bool decompose(struct sf *s, const struct primitive_packet *p, struct sf_
             o[k++] = (struct sf_decomposed){ SF_OBJECT_TRIANGLE, { 0, i, i + 1 },
                                              t == PRIM_POLYGON ? 0
                                                  : provoking_select(s, s->fan_provoking, 3),
-                                             false, false, false };
+                                             false, false, false, false };
         break;
     default:
         return false;
@@ -537,6 +570,12 @@ static void setup_state(const struct sf *s, uint32_t vpi, struct sf_setup_state 
     st->scissor_y_min = (int32_t)s->scissor[vpi].ScissorRectangleYMin;
     st->scissor_x_max = (int32_t)s->scissor[vpi].ScissorRectangleXMax;
     st->scissor_y_max = (int32_t)s->scissor[vpi].ScissorRectangleYMax;
+    /* WM_INT::Multisample Rasterization Mode ON_* (Table 1, L15615-15624;
+     * RT independent rasterization and Force Multisampling not modelled):
+     * DX9/OGL only with more than one sample, DX10.0 and DX10.1+ always, when
+     * DX Multisample Rasterization Enable is set */
+    st->line_multisample = s->dx_multisample && (s->api_mode != 0 || s->samples > 1);
+    st->line_antialiasing = s->antialiasing;
     /* SF_INT::Global Depth Offset Enable Solid (L15003-15005) */
     st->depth_offset = s->raster_depth_offset_solid &&
                        (s->setup.depth_offset_constant != 0 || s->setup.depth_offset_scale != 0);
@@ -575,7 +614,8 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
     if (vpi > s->maximum_vp_index || vpi >= SF_VIEWPORTS)
         vpi = 0;
     struct sf_object o = { .type = d->type, .invert_orientation = d->invert,
-                           .back_facing = d->back_facing, .last_pixel = d->last_pixel };
+                           .back_facing = d->back_facing, .last_pixel = d->last_pixel,
+                           .stipple_restart = d->stipple_restart };
     for (uint32_t i = 0; i < nv; i++) {
         const float *c = &s->header[d->v[i]][VUE_DW_POSITION_X];
         if (isnan(c[0]) || isnan(c[1]) || isnan(c[2]) || isnan(c[3])) {
@@ -645,8 +685,12 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
     case SF_OBJECT_POINT: s->points++; break;
     case SF_OBJECT_LINE:
         s->lines++;
-        if (s->antialiasing)
+        if (out->line_mode == SETUP_LINE_DIAMOND_LEGACY || out->line_mode == SETUP_LINE_DIAMOND_DX10)
+            s->lines_diamond++;
+        else if (out->line_mode == SETUP_LINE_AA_RECTANGLE)
             s->aa_lines++;
+        else if (out->line_mode == SETUP_LINE_MSAA_RECTANGLE)
+            s->lines_msaa++;
         break;
     case SF_OBJECT_RECTANGLE: s->rectangles++; break;
     default:
@@ -846,6 +890,11 @@ static void sf_reset(struct unit *u)
     s->last_pixel = s->point_width_from_state = false;
     s->point_width = 0;
     s->raster_depth_offset_solid = s->non_solid_fill = s->antialiasing = false;
+    /* region widths of code 0 are 0.5 pixels; one sample, DX9/OGL */
+    s->setup.line_aa_region = s->setup.line_cap_aa_region = 0.5f;
+    s->api_mode = 0;
+    s->samples = 1;
+    s->dx_multisample = false;
     memset(&s->sbe, 0, sizeof s->sbe);
     s->force_read_offset = s->force_read_length = false;
     s->sbe_read_offset = s->sbe_read_length = 0;

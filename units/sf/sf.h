@@ -22,7 +22,11 @@
  *    (SF_CLIP_VIEWPORT read when 3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP
  *    arrives, L14732-14744); then object setup (units/sf/sf_setup.h:
  *    point width from the state or the vertex, point rasterization rule
- *    from 3DSTATE_WM, lines as parallelograms with Last Pixel Enable,
+ *    from 3DSTATE_WM, lines by Table 2's algorithm (L15636-15643: diamond,
+ *    non-antialiased parallelogram with Last Pixel Enable, antialiased or
+ *    MSAA rectangle; sf_setup.h) with their endpoints, width, AA region
+ *    widths and stipple restart for WM (LINELIST: every line; LINESTRIP: its
+ *    first line of a packet with StartPrim, not for the _CONT forms),
  *    rectangle completion, snapping, degenerate and face culling, scissor,
  *    viewport extents, barycentric, depth and 1/w planes, global depth
  *    offset from 3DSTATE_RASTER with the 3DSTATE_DEPTH_BUFFER format);
@@ -52,6 +56,7 @@
  *        nan_discarded, setup.{points,lines,triangles,rectangles},
  *        culled.{degenerate,face,outside,bad_width,infinite},
  *        reserved_provoking, not_modelled.{fill_mode,aa_lines},
+ *        setup.lines_diamond, setup.lines_msaa,
  *        attributes.{rows_read,out,source_out_of_range}, viewport/scissor
  *        read failures, stall.urb, stall.wm, plus the ff_stage counters
  *        under "ff.".
@@ -62,8 +67,8 @@
  * wrap-shortest enables (seed 000 L1304-1633) with its read offset/length
  * always used; Gen7's SF_CLIP_VIEWPORT has no viewport extents (no test).
  *
- * Not modelled: zero-width (GIQ diamond) and antialiased lines (drawn as
- * width-1 / non-AA parallelograms), line stipple, WIREFRAME and
+ * Not modelled: the stipple counter across CLIP's one-line LINESTRIP packets
+ * (CLIP marks each StartPrim, so each restarts it), WIREFRAME and
  * POINT fill modes (drawn SOLID, counted), smooth points, multisample
  * rasterization and sample positions, 3DSTATE_WM_HZ_OP's SF_INT overrides,
  * CL_PRIMITIVES_COUNT (CLIP counts it), Last Pixel Enable across CLIP's

@@ -1,6 +1,8 @@
 /* units/sf/sf_setup.c - see sf_setup.h. */
 #include "units/sf/sf_setup.h"
 
+#include "units/wm/wm_line.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -289,6 +291,26 @@ static enum sf_setup_result setup_point(const struct sf_setup_state *st, const s
     return SF_SETUP_OK;
 }
 
+/* The corners (subpixels) of a line's rectangle: half width `hw` each side
+ * of the line, the ends `cap` pixels beyond the endpoints (L14978-14984;
+ * MSAA lines: cap 0, L15634). */
+static void line_rectangle(double x0, double y0, double x1, double y1, double hw, double cap,
+                           uint32_t s, int64_t X[4], int64_t Y[4])
+{
+    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+    double ux = dx / len, uy = dy / len;        /* along the line */
+    double nx = -uy, ny = ux;                   /* across it */
+    double ax = x0 - cap * ux, ay = y0 - cap * uy, bx = x1 + cap * ux, by = y1 + cap * uy;
+    X[0] = sf_quantize(ax - hw * nx, s);
+    Y[0] = sf_quantize(ay - hw * ny, s);
+    X[1] = sf_quantize(bx - hw * nx, s);
+    Y[1] = sf_quantize(by - hw * ny, s);
+    X[2] = sf_quantize(bx + hw * nx, s);
+    Y[2] = sf_quantize(by + hw * ny, s);
+    X[3] = sf_quantize(ax + hw * nx, s);
+    Y[3] = sf_quantize(ay + hw * ny, s);
+}
+
 static enum sf_setup_result setup_line(const struct sf_setup_state *st, const struct sf_object *o,
                                        struct setup_primitive *out)
 {
@@ -301,37 +323,93 @@ static enum sf_setup_result setup_line(const struct sf_setup_state *st, const st
     int64_t qx1 = sf_quantize(x1, s), qy1 = sf_quantize(y1, s);
     if (qx0 == qx1 && qy0 == qy1)
         return SF_SETUP_DEGENERATE;         /* coincident endpoints (L14830) */
-    double w = st->line_width > 0 && isfinite(st->line_width) ? st->line_width : 1.0;
-    double dx = x1 - x0, dy = y1 - y0;
+    bool width_ok = st->line_width > 0 && isfinite(st->line_width);
+    double w = width_ok ? st->line_width : 1.0;
+    /* Table 2 (L15636-15643) */
+    uint32_t mode = st->line_multisample ? SETUP_LINE_MSAA_RECTANGLE
+                    : !width_ok ? (st->legacy_diamond ? SETUP_LINE_DIAMOND_LEGACY
+                                                      : SETUP_LINE_DIAMOND_DX10)
+                    : st->line_antialiasing ? SETUP_LINE_AA_RECTANGLE
+                    : SETUP_LINE_PARALLELOGRAM;
+    /* the snapped endpoints decide the rules from here on */
+    double sx0 = (double)qx0 / (double)one, sy0 = (double)qy0 / (double)one;
+    double sx1 = (double)qx1 / (double)one, sy1 = (double)qy1 / (double)one;
+    double dx = sx1 - sx0, dy = sy1 - sy0;
     bool x_major = fabs(dx) >= fabs(dy);    /* diagonals are X-major (L14983) */
-    double ex1 = x1, ey1 = y1;
-    if (o->last_pixel) {
-        if (x_major)
-            ex1 += dx > 0 ? 0.5 : -0.5;
-        else
-            ey1 += dy > 0 ? 0.5 : -0.5;
-    }
-    double ox = x_major ? 0 : w / 2, oy = x_major ? w / 2 : 0;
-    /* the parallelogram: the endpoints moved +-w/2 along the minor axis */
-    int64_t X[4] = { sf_quantize(x0 - ox, s), sf_quantize(ex1 - ox, s), sf_quantize(ex1 + ox, s),
-                     sf_quantize(x0 + ox, s) };
-    int64_t Y[4] = { sf_quantize(y0 - oy, s), sf_quantize(ey1 - oy, s), sf_quantize(ey1 + oy, s),
-                     sf_quantize(y0 + oy, s) };
+    int64_t X[4], Y[4];
+    int64_t bx0, by0, bx1, by1;
     int64_t area2 = 0;
-    for (int i = 0; i < 4; i++) {
-        int j = (i + 1) % 4;
-        area2 += X[i] * Y[j] - X[j] * Y[i];
+    switch (mode) {
+    case SETUP_LINE_DIAMOND_LEGACY:
+    case SETUP_LINE_DIAMOND_DX10: {
+        /* candidate pixels: sample points within half a pixel (Manhattan) of
+         * the segment lie in the endpoints' box grown by half a pixel */
+        int64_t xlo = qx0 < qx1 ? qx0 : qx1, xhi = qx0 < qx1 ? qx1 : qx0;
+        int64_t ylo = qy0 < qy1 ? qy0 : qy1, yhi = qy0 < qy1 ? qy1 : qy0;
+        bx0 = ceil_div(xlo - one / 2 - half, one);
+        bx1 = floor_div(xhi + one / 2 - half, one);
+        by0 = ceil_div(ylo - one / 2 - half, one);
+        by1 = floor_div(yhi + one / 2 - half, one);
+        w = 0;
+        break;
     }
-    if (area2 == 0)
-        return SF_SETUP_DEGENERATE;
+    case SETUP_LINE_AA_RECTANGLE:
+    case SETUP_LINE_MSAA_RECTANGLE: {
+        double cap = mode == SETUP_LINE_AA_RECTANGLE ? st->line_cap_aa_region : 0.0;
+        line_rectangle(sx0, sy0, sx1, sy1, w / 2, cap, s, X, Y);
+        break;
+    }
+    default: {
+        /* the unsnapped ends, as quantized below (L14961-14976) */
+        double rdx = x1 - x0, rdy = y1 - y0;
+        x_major = fabs(rdx) >= fabs(rdy);
+        double ex1 = x1, ey1 = y1;
+        if (o->last_pixel) {
+            if (x_major)
+                ex1 += rdx > 0 ? 0.5 : -0.5;
+            else
+                ey1 += rdy > 0 ? 0.5 : -0.5;
+        }
+        double ox = x_major ? 0 : w / 2, oy = x_major ? w / 2 : 0;
+        /* the parallelogram: the endpoints moved +-w/2 along the minor axis */
+        double cx[4] = { x0 - ox, ex1 - ox, ex1 + ox, x0 + ox };
+        double cy[4] = { y0 - oy, ey1 - oy, ey1 + oy, y0 + oy };
+        for (int i = 0; i < 4; i++) {
+            X[i] = sf_quantize(cx[i], s);
+            Y[i] = sf_quantize(cy[i], s);
+        }
+        break;
+    }
+    }
+    bool diamond = mode == SETUP_LINE_DIAMOND_LEGACY || mode == SETUP_LINE_DIAMOND_DX10;
+    if (!diamond) {
+        for (int i = 0; i < 4; i++) {
+            int j = (i + 1) % 4;
+            area2 += X[i] * Y[j] - X[j] * Y[i];
+        }
+        if (area2 == 0)
+            return SF_SETUP_DEGENERATE;
+        corner_box(X, Y, 4, half, one, &bx0, &by0, &bx1, &by1);
+    }
     out->topology = PRIM_LINELIST;
     if (o->back_facing)
         out->flags |= PRIM_BACK_FACING;
-    int64_t bx0, by0, bx1, by1;
-    corner_box(X, Y, 4, half, one, &bx0, &by0, &bx1, &by1);
     if (!clip_box(st, bx0, by0, bx1, by1, out))
         return SF_SETUP_OUTSIDE;
-    polygon_edges(X, Y, 4, area2, one, out);
+    if (!diamond)
+        polygon_edges(X, Y, 4, area2, one, out);
+    out->line_mode = mode;
+    out->line_flags = (o->last_pixel ? SETUP_LINE_LAST_PIXEL : 0u) |
+                      (o->stipple_restart ? SETUP_LINE_STIPPLE_RESTART : 0u) |
+                      (x_major ? SETUP_LINE_X_MAJOR : 0u) |
+                      (st->aa_distance_true ? 0u : SETUP_LINE_AA_MANHATTAN);
+    out->line_x[0] = (int32_t)qx0;
+    out->line_y[0] = (int32_t)qy0;
+    out->line_x[1] = (int32_t)qx1;
+    out->line_y[1] = (int32_t)qy1;
+    out->line_width = (float)w;
+    out->line_aa_region = st->line_aa_region;
+    out->line_cap_aa_region = st->line_cap_aa_region;
     /* planes along the line: a sample takes the value at its projection on
      * v0 -> v1 (vertex 2 = vertex 0, so b2 is zero) */
     double px0 = (double)qx0 / (double)one, py0 = (double)qy0 / (double)one;
@@ -380,6 +458,8 @@ enum sf_setup_result sf_setup_object(const struct sf_setup_state *st, const stru
 
 bool sf_setup_covers(const struct setup_primitive *p, int32_t px, int32_t py, bool pixel_center)
 {
+    if (p->line_mode == SETUP_LINE_DIAMOND_LEGACY || p->line_mode == SETUP_LINE_DIAMOND_DX10)
+        return wm_line_diamond_lit(p, px, py, pixel_center);    /* WM's rule */
     if (px < p->x_min || px > p->x_max || py < p->y_min || py > p->y_max)
         return false;
     int64_t one = (int64_t)1 << p->subpixel_bits;

@@ -35,14 +35,26 @@
  *    and with the viewport extents (XMin..XMax ViewPort, rounded outwards to
  *    whole pixels) when Viewport Transform Enable is set; an object whose
  *    bounding box misses it is discarded.
- * Lines (L14876-14993): non-antialiased lines are parallelograms made by
- * moving the endpoints +-LineWidth/2 along the minor axis (diagonals are
- * X-major), their four edges under the top-left rule. Not modelled: the
- * zero-width (cosmetic) GIQ diamond rules, drawn as width-1 parallelograms
- * (they differ by at most a pixel at the ends); antialiased lines (drawn as
- * non-antialiased ones, no coverage); line stipple. Last Pixel Enable moves
- * the end half a pixel further along the major axis, so that the pixel
- * whose diamond holds the end point is drawn.
+ * Lines (L14876-14993): the algorithm is Table 2's (L15636-15643):
+ *  - multisample rasterization ON_* (line_multisample): MSAA lines, a
+ *    rectangle centred on and aligned to the line, +-LineWidth/2 (1 when the
+ *    width is 0) perpendicular to it, ending at the endpoints, edges under
+ *    the top-left rule (L15634);
+ *  - else Line Width 0: zero-width (cosmetic) lines by the GIQ diamond rules,
+ *    Legacy or DX10 per 3DSTATE_WM Legacy Diamond Line Rasterization
+ *    (L14888-14955); Anti-aliasing Enable is ignored (L14886). SF gives the
+ *    endpoints and a box one pixel wider than theirs, WM decides the pixels
+ *    (units/wm/wm_line.h); Last Pixel Enable lights the end point's diamond;
+ *  - else Anti-aliasing Enable: antialiased lines, a rectangle +-LineWidth/2
+ *    perpendicular to the line whose ends lie Line End Cap Antialiasing
+ *    Region Width beyond the endpoints (L14978-14990); WM computes coverage;
+ *  - else non-antialiased wide lines: parallelograms made by moving the
+ *    endpoints +-LineWidth/2 along the minor axis (diagonals are X-major),
+ *    their four edges under the top-left rule (L14961-14976). Last Pixel
+ *    Enable moves the end half a pixel further along the major axis, so
+ *    that the pixel whose diamond holds the end point is drawn.
+ * Every line carries its snapped endpoints, width and AA region widths
+ * (primitive.h line fields) for WM's diamond test, coverage and stipple.
  *
  * The edge equations follow the contract of primitive.h: a*X + b*Y + c
  * >= 0 inside, X and Y in subpixels relative to the bounding box origin
@@ -98,6 +110,13 @@ struct sf_setup_state {
     float depth_offset_constant, depth_offset_scale, depth_offset_clamp;
     uint32_t depth_format;          /* enum sf_depth_format (3DSTATE_DEPTH_BUFFER) */
     bool legacy_depth_bias;         /* 3DSTATE_SF Legacy Global Depth Bias Enable */
+    /* lines (003 L14876-14993, Table 2 L15636-15643) */
+    bool line_antialiasing;         /* SF_INT::Anti-aliasing Enable (3DSTATE_RASTER) */
+    bool line_multisample;          /* WM_INT::Multisample Rasterization Mode is ON_* */
+    bool legacy_diamond;            /* 3DSTATE_WM Legacy Diamond Line Rasterization */
+    bool aa_distance_true;          /* 3DSTATE_SF AA Line Distance Mode AALINEDISTANCE_TRUE */
+    float line_aa_region;           /* 3DSTATE_WM Line Antialiasing Region Width, pixels */
+    float line_cap_aa_region;       /* 3DSTATE_SF Line End Cap Antialiasing Region Width, pixels */
 };
 
 /* 3DSTATE_DEPTH_BUFFER Surface Format (reference genxml gen9.xml). */
@@ -130,6 +149,7 @@ struct sf_object {
     bool back_facing;               /* _BF points and lines (L14482-14580) */
     float point_width;              /* points: from the state or the vertex (L14788) */
     bool last_pixel;                /* lines: Last Pixel Enable applies to this one */
+    bool stipple_restart;           /* lines: the stipple counter restarts (L15540) */
 };
 
 /* Sets up any object: `out` is filled when the result is SF_SETUP_OK

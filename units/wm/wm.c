@@ -23,6 +23,7 @@
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
 #include "units/common/thread_payload.h"
+#include "units/wm/wm_line.h"
 
 #define WM_SB_BUCKETS 4096u
 #define WM_SB_NODES (STAGE_THREADS_MAX * PIXEL_MAX_SUBSPANS)
@@ -65,6 +66,7 @@ struct wm_flight {
 enum wm_hiz_verdict {
     WM_HIZ_UNTESTED = 0,
     WM_HIZ_REJECT,                  /* every pixel fails depth: dropped whole */
+    WM_HIZ_ACCEPT,                  /* every pixel passes depth: no depth reads */
     WM_HIZ_PER_PIXEL,               /* the per-pixel test decides */
 };
 
@@ -137,8 +139,25 @@ struct wm {
     uint32_t stipple_x, stipple_y, stipple_rows[32];
     uint64_t pixels_stippled;
 
+    /* line stipple (3DSTATE_WM Line Stipple Enable, 3DSTATE_LINE_STIPPLE;
+     * L15532-15546): the counter s across lines, and the line being drawn's
+     * lit major-axis positions (wm_line.h) */
+    bool line_stipple;
+    uint32_t line_stipple_pattern, line_stipple_repeat;
+    uint64_t line_stipple_counter;
+    bool line_stippling;                /* the primitive is stippled */
+    bool line_x_major;
+    int64_t line_first, line_count;
+    int32_t line_step;
+    uint64_t line_base;
+    uint64_t pixels_line_stippled, line_stipple_bad_repeat, aa_line_pixels, aa_line_partial;
+    uint64_t diamond_lines;
+
     /* params */
-    uint32_t per_cycle, subspans_per_cycle;
+    uint32_t per_cycle, subspans_per_cycle, hiz_record_cycles;
+    /* HiZ timing: rasterizer cycles owed for record reads and writes */
+    uint64_t hiz_owed, hiz_stall_cycles, hiz_record_reads;
+    uint64_t hiz_blocks_accepted, hiz_pixels_accepted;
 
     /* the primitive being rasterized */
     bool active, raster_done, dispatch_on, early, hiz_active;
@@ -703,6 +722,10 @@ static uint32_t pixel_sample_coverage(const struct wm *s, const struct setup_pri
                                       int32_t px, int32_t py)
 {
     uint32_t all = s->samples >= 32 ? ~0u : (1u << s->samples) - 1;
+    /* diamond lines: 1X rasterization at the pixel location, every sample
+     * (Table 3 "Legacy lines", L15650ff) */
+    if (p->line_mode == SETUP_LINE_DIAMOND_LEGACY || p->line_mode == SETUP_LINE_DIAMOND_DX10)
+        return wm_line_diamond_lit(p, px, py, s->pixel_center) ? all : 0;
     if (!wm_ms_raster(s))
         return covers(p, px, py, s->pixel_center) ? all : 0;
     unsigned l = log2_samples(s->samples);
@@ -802,6 +825,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->force_kill = v->ForceKillPixelEnable;
         s->statistics = v->StatisticsEnable;
         s->poly_stipple = v->PolygonStippleEnable;
+        s->line_stipple = v->LineStippleEnable;
         if (v->LegacyDepthBufferClearEnable || v->LegacyDepthBufferResolveEnable ||
             v->LegacyHierarchicalDepthBufferResolveEnable) {
             s->legacy_ops++;
@@ -894,6 +918,17 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->state_wm++;
         take_sample_pattern(s, p);
         break;
+    case SPEC_ID_3DSTATE_LINE_STIPPLE: {
+        /* counted with the other packets (state.other) as before it was taken */
+        const struct spec_3DSTATE_LINE_STIPPLE *v = body;
+        s->state_other++;
+        s->line_stipple_pattern = v->LineStipplePattern & 0xffffu;
+        s->line_stipple_repeat = v->LineStippleRepeatCount;
+        if (v->ModifyEnableCurrentRepeatCounterCurrentStippleIndex)
+            s->line_stipple_counter = (uint64_t)v->CurrentStippleIndex * v->LineStippleRepeatCount +
+                                      v->CurrentRepeatCounter;
+        break;
+    }
     case SPEC_ID_3DSTATE_RASTER:
         s->state_wm++;
         s->ms_raster_enable =
@@ -1204,6 +1239,7 @@ static void hiz_row_flush(struct wm *s)
         if (hiz_block_read(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &mem, NULL) &&
             !hiz_block_same(&mem, &e->read))
             out = hiz_merge(s->depth_format, &e->now, &mem);
+        s->hiz_owed += s->hiz_record_cycles;
         if (hiz_block_write(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &out))
             s->hiz_writes++;
         else
@@ -1235,6 +1271,8 @@ static struct wm_hiz_entry *hiz_entry(struct wm *s, uint32_t bx, uint32_t by, ui
     if (!e->loaded) {
         bool bad = false;
         e->loaded = true;
+        s->hiz_record_reads++;
+        s->hiz_owed += s->hiz_record_cycles;
         e->readable = hiz_block_read(&s->hiz, &s->as, bx, by, slice, &e->read, &bad);
         s->hiz_bad_records += bad;
         if (!e->readable)
@@ -1293,6 +1331,35 @@ static bool hiz_source_range(const struct wm *s, uint32_t bx, uint32_t by, uint3
     return true;
 }
 
+/* Trivial accept: every (source, stored) pair of the ranges passes the depth
+ * function, so no pixel of the block needs its stored depth read (HiZ is
+ * there "to reduce memory traffic due to depth buffer accesses", L15779;
+ * its effect "invisible other than generally higher performance", L15799).
+ * The mirror of hiz_rejects (units/common/depth_stencil.c). */
+static bool hiz_accepts(uint32_t function, uint32_t format, const struct hiz_block *b,
+                        uint32_t source_min, uint32_t source_max)
+{
+    if (b->state != HIZ_RANGE && b->state != HIZ_CLEARED)
+        return false;
+    if (format == DS_D32_FLOAT) {
+        float s0 = ds_depth_decode(format, source_min), s1 = ds_depth_decode(format, source_max);
+        float d0 = ds_depth_decode(format, b->min), d1 = ds_depth_decode(format, b->max);
+        if (isnan(s0) || isnan(s1) || isnan(d0) || isnan(d1))
+            return false;
+    }
+    uint32_t lo = b->min, hi = b->max;
+    switch (function) {
+    case DS_COMPARE_ALWAYS: return true;
+    case DS_COMPARE_LESS: return ds_depth_less(format, source_max, lo);        /* s < d */
+    case DS_COMPARE_LEQUAL: return !ds_depth_less(format, lo, source_max);     /* s <= d */
+    case DS_COMPARE_GREATER: return ds_depth_less(format, hi, source_min);     /* s > d */
+    case DS_COMPARE_GEQUAL: return !ds_depth_less(format, source_min, hi);     /* s >= d */
+    case DS_COMPARE_NOTEQUAL:
+        return ds_depth_less(format, source_max, lo) || ds_depth_less(format, hi, source_min);
+    default: return false;          /* NEVER; EQUAL would need one value everywhere */
+    }
+}
+
 /* The HiZ test of a block against the primitive (seed 003 L15777-15801: HiZ
  * "reduce[s] memory traffic due to depth buffer accesses", its effect
  * invisible otherwise): the whole block is rejected when every pixel would
@@ -1310,10 +1377,18 @@ static void hiz_test(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, uint32_t
         return;
     }
     uint32_t lo, hi;
-    if (hiz_source_range(s, bx, by, &lo, &hi) &&
-        hiz_rejects(s->ds.depth_function, s->depth_format, &e->now, lo, hi)) {
+    if (!hiz_source_range(s, bx, by, &lo, &hi)) {
+        s->hiz_blocks_ambiguous++;
+        return;
+    }
+    if (hiz_rejects(s->ds.depth_function, s->depth_format, &e->now, lo, hi)) {
         e->verdict = WM_HIZ_REJECT;
         s->hiz_blocks_rejected++;
+        return;
+    }
+    if (hiz_accepts(s->ds.depth_function, s->depth_format, &e->now, lo, hi)) {
+        e->verdict = WM_HIZ_ACCEPT;
+        s->hiz_blocks_accepted++;
         return;
     }
     s->hiz_blocks_ambiguous++;
@@ -1329,6 +1404,7 @@ static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, u
                                       e->now.min);
     e->now = (struct hiz_block){ HIZ_RANGE, e->now.min, e->now.min };
     s->hiz_blocks_filled++;
+    s->hiz_owed += s->hiz_record_cycles;
     if (hiz_block_write(&s->hiz, &s->as, bx, by, slice, &e->now)) {
         s->hiz_writes++;
         e->read = e->now;
@@ -1346,7 +1422,17 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_
     uint32_t slice = depth_slice(s);
     uint32_t depth = 0, stored_depth = 0;
     uint8_t stencil = 0;
-    if (d->depth_test) {
+    /* a HiZ trivial accept: the pixel passes without its stored depth (read
+     * only to keep D24_UNORM_X8_UINT's X8 bits when writing) */
+    struct ds_state accepted;
+    bool accept = hiz && hiz->verdict == WM_HIZ_ACCEPT;
+    if (accept) {
+        accepted = *d;
+        accepted.depth_function = DS_COMPARE_ALWAYS;
+        d = &accepted;
+        s->hiz_pixels_accepted++;
+    }
+    if (d->depth_test && (!accept || (d->depth_write && s->depth_format == DS_D24_UNORM_X8_UINT))) {
         if (!ds_surface_read(&s->depth, &s->as, x, y, slice, &depth)) {
             s->depth_faults++;
             return true;
@@ -1430,6 +1516,54 @@ static uint32_t poly_stipple(struct wm *s, uint32_t mask)
     return kept;
 }
 
+/* Line stipple (L15532-15546): with Line Stipple Enable, a pixel of a
+ * legacy line (diamond or non-antialiased wide: Table 2's "Legacy Lines",
+ * L15625-15628) is kept when bit floor(s / r) mod 16 of the pattern is set,
+ * s its position along the line from the line's counter base (wm_line.h).
+ * Returns the mask of the subspan's pixels kept. */
+static uint32_t line_stipple(struct wm *s, uint32_t mask)
+{
+    if (!s->line_stippling)
+        return mask;
+    uint32_t kept = mask;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        int64_t m = s->line_x_major ? s->sx + (int32_t)(i & 1u) : s->sy + (int32_t)(i >> 1);
+        int64_t index = (m - s->line_first) * s->line_step;
+        if (index < 0)
+            index = 0;              /* outside the counted positions: not expected */
+        if (index >= s->line_count)
+            index = s->line_count - 1;
+        if (!wm_line_stipple_keep(s->line_stipple_pattern, s->line_stipple_repeat,
+                                  s->line_base + (uint64_t)index)) {
+            kept &= ~(1u << i);
+            s->pixels_line_stippled++;
+        }
+    }
+    return kept;
+}
+
+/* Antialiased lines (L14978-14992): each lit pixel's coverage at its sample
+ * point, counted (the payload's place for it is not in the seed: it is not
+ * delivered, sf's not_modelled.aa_lines). */
+static void aa_line_coverage(struct wm *s, uint32_t mask)
+{
+    const struct setup_primitive *p = &s->prim;
+    if (p->line_mode != SETUP_LINE_AA_RECTANGLE)
+        return;
+    double off = s->pixel_center ? 0.5 : 0.0;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        float c = wm_line_aa_coverage(p, s->sx + (int32_t)(i & 1u) + off,
+                                      s->sy + (int32_t)(i >> 1) + off);
+        s->aa_line_pixels++;
+        if (c < 1.0f)
+            s->aa_line_partial++;
+    }
+}
+
 /* Rasterizes the subspan at (sx, sy): true (and *out) when a pixel is left
  * for the PS. */
 static bool raster_subspan(struct wm *s, struct subspan *out)
@@ -1444,6 +1578,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     }
     s->subspans++;
     mask = poly_stipple(s, mask);
+    mask = line_stipple(s, mask);
     /* Sample Mask = the enables of the sample count & 3DSTATE_SAMPLE_MASK
      * (L15349-15367): at 1x, sample 0's bit; a pixel none of whose covered
      * samples is enabled is dropped */
@@ -1464,8 +1599,20 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     struct wm_observed_draw *od = observed_draw(s, p->draw);
     if (od)
         od->pixels_rasterized += lit;
-    if (s->dispatch_on && s->statistics)
-        s->ps_invocations += lit;       /* L15697: early kills still count */
+    aa_line_coverage(s, mask);
+    /* PS_INVOCATION_COUNT: "once for each unmasked pixel (or sample) that is
+     * dispatched" (L15695-15699): per-sample dispatch counts each covered
+     * sample it will shade; early kills still count */
+    if (s->dispatch_on && s->statistics) {
+        if (wm_per_sample_dispatch(s)) {
+            for (uint32_t i = 0; i < 4; i++)
+                if (mask & (1u << i))
+                    s->ps_invocations += popcount32(samples[i] & ((1u << (s->samples > 16 ? 16
+                                                                        : s->samples)) - 1u));
+        } else {
+            s->ps_invocations += lit;
+        }
+    }
     memset(out, 0, sizeof *out);
     out->x = (uint16_t)s->sx;
     out->y = (uint16_t)s->sy;
@@ -1845,6 +1992,38 @@ static bool dispatch_pending(struct wm *s, bool final)
     return true;
 }
 
+/* A line's stipple counter: restarted when SF says (L15540), the line's
+ * positions counted from it, the counter moved past them. */
+static void start_line(struct wm *s)
+{
+    const struct setup_primitive *p = &s->prim;
+    s->line_stippling = false;
+    if (p->topology != PRIM_LINELIST || p->line_mode == SETUP_LINE_NONE)
+        return;
+    if (p->line_mode == SETUP_LINE_DIAMOND_LEGACY || p->line_mode == SETUP_LINE_DIAMOND_DX10)
+        s->diamond_lines++;
+    if (p->line_flags & SETUP_LINE_STIPPLE_RESTART)
+        s->line_stipple_counter = 0;
+    bool legacy = p->line_mode == SETUP_LINE_PARALLELOGRAM ||
+                  p->line_mode == SETUP_LINE_DIAMOND_LEGACY ||
+                  p->line_mode == SETUP_LINE_DIAMOND_DX10;
+    if (!s->line_stipple || !legacy)
+        return;
+    int64_t first, count;
+    int32_t step;
+    if (!wm_line_positions(p, s->pixel_center, &first, &count, &step))
+        return;
+    if (!s->line_stipple_repeat)
+        s->line_stipple_bad_repeat++;       /* taken as 1 */
+    s->line_stippling = true;
+    s->line_x_major = (p->line_flags & SETUP_LINE_X_MAJOR) != 0;
+    s->line_first = first;
+    s->line_count = count;
+    s->line_step = step;
+    s->line_base = s->line_stipple_counter;
+    s->line_stipple_counter += (uint64_t)count;
+}
+
 static void start_primitive(struct wm *s, const struct setup_primitive *p)
 {
     s->prim = *p;
@@ -1912,6 +2091,7 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
                             s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC;
     s->early = !s->dispatch_on || !ps_affects_depth;
     s->hiz_active = hiz_on(s) && (s->ds.depth_test || s->ds.depth_write);
+    start_line(s);
     gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
                            (enum gpu_address_space_format)s->space.format, s->space.root);
 }
@@ -1952,6 +2132,12 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         }
         start_primitive(s, p);
     }
+    if (s->hiz_owed) {
+        /* HiZ record traffic holds the rasterizer (hiz_record_cycles each) */
+        s->hiz_owed--;
+        s->hiz_stall_cycles++;
+        return FF_STAGE_NOT_NOW;
+    }
     uint32_t budget = s->subspans_per_cycle;
     for (;;) {
         if (s->splitting) {
@@ -1988,6 +2174,8 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
     if (!s->raster_done)
         return FF_STAGE_NOT_NOW;
     hiz_row_flush(s);
+    if (s->hiz_owed)
+        return FF_STAGE_NOT_NOW;        /* the write-backs' cycles first */
     if (!dispatch_pending(s, true))
         return FF_STAGE_NOT_NOW;
     s->active = false;
@@ -2160,6 +2348,9 @@ static const struct param_desc wm_params[] = {
                     "input messages (state, primitives) handled per cycle"),
     PARAM_U32_FIELD("subspans_per_cycle", struct wm, subspans_per_cycle, 4, 1, 1024,
                     "2x2 subspans rasterized and early-tested per cycle (the seed gives no rate)"),
+    PARAM_U32_FIELD("hiz_record_cycles", struct wm, hiz_record_cycles, 1, 0, 1024,
+                    "rasterizer cycles each HiZ record read or written costs (the seed gives "
+                    "no figure: one record per cycle through the HiZ cache port)"),
     PARAM_END
 };
 
@@ -2174,6 +2365,16 @@ static const struct stat_desc wm_stats[] = {
     C("ps.sample_invocations", sample_invocations, "pixels",
       "per-sample dispatch: lit (pixel, sample) pairs dispatched, one invocation each"),
     C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),
+    C("raster.line_stippled", pixels_line_stippled, "pixels",
+      "pixels dropped by line stipple (003 L15532-15546)"),
+    C("raster.line_stipple_bad_repeat", line_stipple_bad_repeat, "lines",
+      "stippled lines with a Line Stipple Repeat Count of 0 (taken as 1)"),
+    C("raster.diamond_lines", diamond_lines, "lines",
+      "zero-width lines rasterized by the GIQ diamond rules (003 L14884-14955)"),
+    C("raster.aa_line_pixels", aa_line_pixels, "pixels",
+      "pixels of antialiased lines whose coverage was computed (003 L14978-14992)"),
+    C("raster.aa_line_partial", aa_line_partial, "pixels",
+      "of those, pixels with a coverage below 1"),
     C("raster.sample_masked", pixels_sample_masked, "pixels",
       "pixels dropped by 3DSTATE_SAMPLE_MASK"),
     C("depth.subspans_rejected", subspans_rejected, "subspans",
@@ -2234,6 +2435,13 @@ static const struct stat_desc wm_stats[] = {
     C("hiz.blocks_rebuilt", hiz_blocks_rebuilt, "blocks",
       "blocks rebuilt from depth by HiZ resolves"),
     C("hiz.record_writes", hiz_writes, "records", "HiZ records written"),
+    C("hiz.record_reads", hiz_record_reads, "records", "HiZ records read by the rasterizer"),
+    C("hiz.stall_cycles", hiz_stall_cycles, "cycles",
+      "rasterizer cycles spent on HiZ record reads and writes (hiz_record_cycles each)"),
+    C("hiz.blocks_accepted", hiz_blocks_accepted, "blocks",
+      "blocks whose every pixel passes depth (trivial accept: no depth reads)"),
+    C("hiz.pixels_accepted", hiz_pixels_accepted, "pixels",
+      "pixels that passed depth by a trivial accept without reading the depth buffer"),
     C("hiz.faults", hiz_faults, "records", "HiZ records that could not be read or written"),
     C("hiz.bad_records", hiz_bad_records, "records",
       "HiZ records with an unknown state (taken as AMBIGUOUS)"),
@@ -2342,6 +2550,10 @@ static void wm_reset(struct unit *u)
     s->barycentric_modes = s->edsc = s->force_dispatch = s->force_kill = 0;
     s->statistics = s->ps_valid = s->enable8 = s->enable16 = s->enable32 = false;
     s->poly_stipple = false;
+    s->line_stipple = s->line_stippling = false;
+    s->line_stipple_pattern = s->line_stipple_repeat = 0;
+    s->line_stipple_counter = 0;
+    s->hiz_owed = 0;
     s->stipple_x = s->stipple_y = 0;
     memset(s->stipple_rows, 0, sizeof s->stipple_rows);
     s->ps_invocations = s->ps_depth = 0;

@@ -31,7 +31,18 @@
  *    Polygon Stipple Enable, 3DSTATE_POLY_STIPPLE_OFFSET / _PATTERN, bit 31
  *    of row 1 the pattern's upper-left pixel, seed 000 L109-113) drops
  *    pixels of triangles SF did not mark PRIM_NO_POLY_STIPPLE
- *    (raster.poly_stippled). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
+ *    (raster.poly_stippled). Lines (units/wm/wm_line.h, SF's line fields in
+ *    primitive.h): zero-width lines by the GIQ diamond-exit rule, Legacy or
+ *    DX10 (L14884-14955), at the pixel location for every sample; the other
+ *    line forms by SF's edges; antialiased lines' coverage computed per pixel
+ *    (L14978-14992) and counted (raster.aa_line_*; where the payload carries
+ *    it is not in the seed: not delivered). Line stipple (L15532-15546;
+ *    3DSTATE_WM Line Stipple Enable, 3DSTATE_LINE_STIPPLE pattern, repeat
+ *    count, Modify Enable's current index and repeat counter) drops pixels of
+ *    legacy lines (diamond and non-antialiased wide) by their position along
+ *    the line; the counter restarts when SF marks the line
+ *    (SETUP_LINE_STIPPLE_RESTART) and runs on across a strip
+ *    (raster.line_stippled). 3DSTATE_SAMPLE_MASK bit 0 clear drops every
  *    pixel (L15349-15367, 1x). Multisampling (L15582-15690): with
  *    3DSTATE_MULTISAMPLE's count > 1 and 3DSTATE_RASTER DX Multisample
  *    Rasterization Enable, each sample is tested at its 3DSTATE_SAMPLE_PATTERN
@@ -74,11 +85,16 @@
  *    otherwise a CLEARED block is first materialised (clear value to its
  *    pixels) and the per-pixel test runs, each depth write widening the
  *    bound; a block whose every pixel one primitive rewrote takes exactly
- *    the written range. Records are cached per block row of the primitive
+ *    the written range. When every pixel would pass (trivial accept, the
+ *    mirror of the reject) the pixels pass without their stored depth being
+ *    read (hiz.blocks_accepted, hiz.pixels_accepted; D24_UNORM_X8 still reads
+ *    to keep its X8 bits when writing). Records are cached per block row of the primitive
  *    and written back merged with what memory holds (the pixel back end's
  *    late path updates them too, units/om/om_depth.h). Per draw,
- *    pixels_hiz_rejected. HiZ has no timing of its own yet (the rasterizer
- *    rate covers the test).
+ *    pixels_hiz_rejected. Timing: each record the rasterizer reads or writes
+ *    holds it `hiz_record_cycles` cycles (hiz.stall_cycles; a parameter: the
+ *    seed gives no figure, and the records do not go through the L3 ports
+ *    WM does not have); WM_HZ_OP's record writes are not timed.
  *  - PS dispatch (L15946-16044): lit subspans of one primitive are grouped
  *    into SIMD8 (2 subspans), SIMD16 (4) or SIMD32 (8) threads by the
  *    seed's rule (L16038, n read as the subspans pending: the seed leaves n
@@ -118,7 +134,8 @@
  *    depth and W at the sample's position, the render cache's write
  *    coverage that one sample (thread_msg.h sample_mask), the Input
  *    Coverage Mask the pixel's whole coverage; ps.sample_invocations counts
- *    the (pixel, sample) pairs. PS_INVOCATION_COUNT still counts pixels.
+ *    the (pixel, sample) pairs; PS_INVOCATION_COUNT counts them too ("each
+ *    unmasked pixel (or sample) that is dispatched", L15695-15699).
  *    Perspective weights p_i = b_i iw_i / sum(b_j iw_j) (primitive.h).
  *    Dispatch mask: all four channels of every dispatched subspan.
  *  - Pixel scoreboard (L15229): a subspan is not dispatched while a thread
@@ -128,7 +145,8 @@
  *    pixels of subspans rasterized for a dispatching PS (early depth kills
  *    included), PS_DEPTH_COUNT the pixels passing depth and stencil (late
  *    passes added as the pixel back end's thread ends report them, with the
- *    Statistics Enable of the thread's dispatch).
+ *    Statistics Enable of the thread's dispatch); per-sample dispatch counts
+ *    samples.
  *  - State to the pixel back ends ("om"): 3DSTATE_BLEND_STATE_POINTERS,
  *    PS_BLEND, CC_STATE_POINTERS, PS, PS_EXTRA, MULTISAMPLE,
  *    VIEWPORT_STATE_POINTERS_CC, STATE_BASE_ADDRESS, WM_DEPTH_STENCIL,
@@ -167,12 +185,12 @@
  *
  * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
  * samples of a subspan go one pending subspan each), depth/stencil per
- * sample (tested per pixel, counted raster.unsupported_samples), lines'
- * and points' own rules beyond the edges SF gives,
- * line stipple (3DSTATE_LINE_STIPPLE: the counter needs the pixels in line
- * order, which the box walk does not give), anti-aliased lines, chroma key, RT independent
+ * sample (tested per pixel, counted raster.unsupported_samples), points'
+ * own rules beyond the box SF gives, the delivery of antialiased lines'
+ * coverage, the stipple counter of a wide line counting each pixel (the
+ * model counts positions along the line), chroma key, RT independent
  * rasterization, depth offset (SF's),
- * HiZ traffic and rates, the contiguous dispatch modes, the KSP jump table offsets (the
+ * HiZ traffic through the L3, the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
  * other than 0.
  */
