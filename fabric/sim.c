@@ -326,6 +326,7 @@ void sim_set_threads(struct sim *sim, uint32_t n)
 }
 
 uint32_t sim_threads(const struct sim *sim) { return sim->thread_count; }
+uint64_t sim_parallel_edges(const struct sim *sim) { return sim->parallel_edges; }
 
 uint32_t sim_host_cores(void)
 {

@@ -260,6 +260,9 @@ static inline void sim_note_progress(struct sim *sim, struct sim_thread *t)
         sim->last_progress_ps = sim->now_ps;
 }
 void sim_note_popped(struct sim_thread *t, struct channel *ch);
+/* Clock edges ticked on several host threads so far (for tests; not a stat,
+ * as it depends on the thread count and on host time). */
+uint64_t sim_parallel_edges(const struct sim *sim);
 uint64_t sim_domain_cycle_after(const struct sim *sim, uint32_t domain, uint64_t time_ps);
 
 /* port.c */
