@@ -32,7 +32,7 @@ GEN        := build/gen
 CPPFLAGS   := -I. -I$(GEN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS     := -std=c11 -g $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
               -Wmissing-prototypes -Wno-format-truncation -fno-strict-aliasing -MMD -MP
-LDLIBS     := -lconfig -lz -lm
+LDLIBS     := -lconfig -lz -lm -pthread
 TEST_LDLIBS:= -lcunit
 
 GEN_HEADERS :=

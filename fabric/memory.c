@@ -2,6 +2,7 @@
 #include "fabric/memory.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,24 +33,51 @@ struct gpu_memory {
     struct sparse_store physical;
     struct sparse_store gtt_entries;
     uint64_t page_limit;
+    /* Units on several host threads (fabric/sim.h sim_set_threads) may
+     * write at once: a missing directory, table or page is made under this
+     * lock and published with a release store, and lookups load the
+     * pointers with acquire, so a reader never sees a half-made level. */
+    pthread_mutex_t grow;
 };
+
+#define LOAD(pointer) __atomic_load_n(&(pointer), __ATOMIC_ACQUIRE)
+#define PUBLISH(pointer, value) __atomic_store_n(&(pointer), (value), __ATOMIC_RELEASE)
 
 static const uint8_t *store_page_for_read(const struct sparse_store *store, uint64_t address)
 {
     if (address >= store->limit)
         return NULL;
     uint64_t page_number = address >> GPU_PAGE_SHIFT;
-    const struct page_directory *directory = store->directories[page_number >> (2 * LEVEL_BITS)];
+    const struct page_directory *directory = LOAD(store->directories[page_number >> (2 * LEVEL_BITS)]);
     if (!directory)
         return NULL;
-    const struct page_table *table = directory->tables[(page_number >> LEVEL_BITS) & LEVEL_MASK];
+    const struct page_table *table = LOAD(directory->tables[(page_number >> LEVEL_BITS) & LEVEL_MASK]);
     if (!table)
         return NULL;
-    return table->pages[page_number & LEVEL_MASK];
+    return LOAD(table->pages[page_number & LEVEL_MASK]);
 }
+
+static uint8_t *store_page_for_write_locked(struct gpu_memory *memory, struct sparse_store *store,
+                                            uint64_t address, const char *store_name,
+                                            struct gt_error *err);
 
 static uint8_t *store_page_for_write(struct gpu_memory *memory, struct sparse_store *store,
                                      uint64_t address, const char *store_name, struct gt_error *err)
+{
+    if (address < store->limit) {
+        uint8_t *page = (uint8_t *)store_page_for_read(store, address);
+        if (page)
+            return page;
+    }
+    pthread_mutex_lock(&memory->grow);
+    uint8_t *page = store_page_for_write_locked(memory, store, address, store_name, err);
+    pthread_mutex_unlock(&memory->grow);
+    return page;
+}
+
+static uint8_t *store_page_for_write_locked(struct gpu_memory *memory, struct sparse_store *store,
+                                            uint64_t address, const char *store_name,
+                                            struct gt_error *err)
 {
     if (address >= store->limit) {
         gt_error_set(err, "%s address 0x%" PRIx64 " is beyond the limit 0x%" PRIx64, store_name,
@@ -59,7 +87,8 @@ static uint8_t *store_page_for_write(struct gpu_memory *memory, struct sparse_st
     uint64_t page_number = address >> GPU_PAGE_SHIFT;
     struct page_directory **directory = &store->directories[page_number >> (2 * LEVEL_BITS)];
     if (!*directory) {
-        *directory = calloc(1, sizeof **directory);
+        struct page_directory *made = calloc(1, sizeof *made);
+        PUBLISH(*directory, made);
         if (!*directory) {
             gt_error_set(err, "out of host memory for a %s page directory", store_name);
             return NULL;
@@ -67,7 +96,8 @@ static uint8_t *store_page_for_write(struct gpu_memory *memory, struct sparse_st
     }
     struct page_table **table = &(*directory)->tables[(page_number >> LEVEL_BITS) & LEVEL_MASK];
     if (!*table) {
-        *table = calloc(1, sizeof **table);
+        struct page_table *made = calloc(1, sizeof *made);
+        PUBLISH(*table, made);
         if (!*table) {
             gt_error_set(err, "out of host memory for a %s page table", store_name);
             return NULL;
@@ -81,7 +111,8 @@ static uint8_t *store_page_for_write(struct gpu_memory *memory, struct sparse_st
                          store_name, address & ~(uint64_t)(GPU_PAGE_SIZE - 1), memory->page_limit);
             return NULL;
         }
-        *page = calloc(1, GPU_PAGE_SIZE);
+        uint8_t *made = calloc(1, GPU_PAGE_SIZE);
+        PUBLISH(*page, made);
         if (!*page) {
             gt_error_set(err, "out of host memory for a %s page", store_name);
             return NULL;
@@ -173,6 +204,7 @@ struct gpu_memory *gpu_memory_create(struct gt_error *err)
     memory->physical.limit = GPU_PHYSICAL_ADDRESS_LIMIT;
     memory->gtt_entries.limit = GPU_GTT_ENTRY_BYTES;
     memory->page_limit = GPU_MEMORY_DEFAULT_PAGE_LIMIT;
+    pthread_mutex_init(&memory->grow, NULL);
     return memory;
 }
 
@@ -182,6 +214,7 @@ void gpu_memory_destroy(struct gpu_memory *memory)
         return;
     store_free(&memory->physical);
     store_free(&memory->gtt_entries);
+    pthread_mutex_destroy(&memory->grow);
     free(memory);
 }
 

@@ -64,7 +64,7 @@ static uint32_t class_payload(uint32_t c)
     return 64u << (2 * c);
 }
 
-static void carve_block(struct sim *sim, uint32_t c)
+static void carve_block(struct sim_thread *t, uint32_t c)
 {
     size_t stride = sizeof(struct msg) + class_payload(c);
     stride = (stride + 15) & ~(size_t)15;
@@ -72,24 +72,26 @@ static void carve_block(struct sim *sim, uint32_t c)
     if (per_block < 4)
         per_block = 4;
     char *block = gt_xmalloc(stride * per_block);
-    if (sim->msg_block_count == sim->msg_block_capacity) {
-        sim->msg_block_capacity = sim->msg_block_capacity ? 2 * sim->msg_block_capacity : 16;
-        sim->msg_blocks = gt_xrealloc(sim->msg_blocks, sim->msg_block_capacity * sizeof(void *));
+    if (t->msg_block_count == t->msg_block_capacity) {
+        t->msg_block_capacity = t->msg_block_capacity ? 2 * t->msg_block_capacity : 16;
+        t->msg_blocks = gt_xrealloc(t->msg_blocks, t->msg_block_capacity * sizeof(void *));
     }
-    sim->msg_blocks[sim->msg_block_count++] = block;
-    sim->pool_bytes += stride * per_block;
+    t->msg_blocks[t->msg_block_count++] = block;
+    t->pool_bytes += stride * per_block;
     for (size_t i = 0; i < per_block; i++) {
         struct msg *m = (struct msg *)(block + i * stride);
         m->pool_class = c;
         m->capacity = class_payload(c);
-        m->next = sim->pools[c].free;
-        sim->pools[c].free = m;
+        m->next = t->pools[c].free;
+        t->pools[c].free = m;
     }
-    sim->pools[c].allocated += per_block;
+    t->pools[c].free_count += (uint32_t)per_block;
+    t->pools[c].allocated += per_block;
 }
 
 struct msg *msg_alloc(struct sim *sim, uint32_t kind, uint32_t size)
 {
+    struct sim_thread *t = sim_calling_thread(sim);
     struct msg *m;
     uint32_t c = 0;
     while (c < MSG_POOL_CLASSES && class_payload(c) < size)
@@ -99,20 +101,31 @@ struct msg *msg_alloc(struct sim *sim, uint32_t kind, uint32_t size)
         m->pool_class = MSG_CLASS_MALLOC;
         m->capacity = size;
     } else {
-        if (!sim->pools[c].free)
-            carve_block(sim, c);
-        m = sim->pools[c].free;
-        sim->pools[c].free = m->next;
+        struct msg_pool_class *pool = &t->pools[c];
+        if (!pool->free)
+            carve_block(t, c);
+        m = pool->free;
+        pool->free = m->next;
+        pool->free_count--;
     }
     m->next = NULL;
-    m->id = sim->next_msg_id++;
+    /* Ids are unique and in allocation order on one thread; in a parallel
+     * phase each thread numbers its own (no result depends on an id). */
+    m->id = sim->parallel_phase ? (t->next_msg_id++ << 8) | t->index : t->next_msg_id++;
     m->kind = kind;
     m->tag = 0;
     m->source = UINT32_MAX;
     m->size = size;
     memset(m->payload, 0, size);
-    if (++sim->messages_live > sim->messages_peak)
-        sim->messages_peak = sim->messages_live;
+    t->messages_live++;
+    /* The peak is taken at the end of each clock edge (sim.c), where it does
+     * not depend on the order of the ticks or the thread count; outside a
+     * step (a test driving units by hand) here. */
+    if (!sim->in_step) {
+        int64_t live = msg_live(sim);
+        if (live > 0 && (uint64_t)live > sim->messages_peak)
+            sim->messages_peak = (uint64_t)live;
+    }
     return m;
 }
 
@@ -120,20 +133,71 @@ void msg_free(struct sim *sim, struct msg *m)
 {
     if (!m)
         return;
-    sim->messages_live--;
+    struct sim_thread *t = sim_calling_thread(sim);
+    t->messages_live--;
     if (m->pool_class == MSG_CLASS_MALLOC) {
         free(m);
         return;
     }
-    m->next = sim->pools[m->pool_class].free;
-    sim->pools[m->pool_class].free = m;
+    struct msg_pool_class *pool = &t->pools[m->pool_class];
+    m->next = pool->free;
+    pool->free = m;
+    pool->free_count++;
+}
+
+int64_t msg_live(const struct sim *sim)
+{
+    int64_t live = 0;
+    for (uint32_t i = 0; i < sim->thread_count; i++)
+        live += sim->threads[i]->messages_live;
+    return live;
+}
+
+/* Moves n messages from the head of list `from` to list `to`. */
+static void move_messages(struct msg_pool_class *from, struct msg_pool_class *to, uint32_t n)
+{
+    while (n-- && from->free) {
+        struct msg *m = from->free;
+        from->free = m->next;
+        from->free_count--;
+        m->next = to->free;
+        to->free = m;
+        to->free_count++;
+    }
+}
+
+#define POOL_LOW 32u        /* a thread's free list below this is refilled at the commit */
+#define POOL_HIGH 256u      /* above this its surplus goes to the reserve */
+
+/* Messages flow one way between threads (a front end on thread 0 allocates
+ * dispatches an EU's thread frees): without this the allocating thread would
+ * carve blocks for ever while the freeing thread's lists grew. Serial (the
+ * commit of a parallel phase). */
+void msg_pools_balance(struct sim *sim)
+{
+    for (uint32_t c = 0; c < MSG_POOL_CLASSES; c++) {
+        struct msg_pool_class *reserve = &sim->reserve[c];
+        for (uint32_t i = 0; i < sim->thread_count; i++) {
+            struct msg_pool_class *pool = &sim->threads[i]->pools[c];
+            if (pool->free_count > POOL_HIGH)
+                move_messages(pool, reserve, pool->free_count - POOL_HIGH / 2);
+        }
+        for (uint32_t i = 0; i < sim->thread_count; i++) {
+            struct msg_pool_class *pool = &sim->threads[i]->pools[c];
+            if (pool->free_count < POOL_LOW && reserve->free_count)
+                move_messages(reserve, pool, POOL_HIGH / 2 - pool->free_count);
+        }
+    }
 }
 
 void msg_pools_destroy(struct sim *sim)
 {
-    for (uint32_t i = 0; i < sim->msg_block_count; i++)
-        free(sim->msg_blocks[i]);
-    free(sim->msg_blocks);
-    sim->msg_blocks = NULL;
-    sim->msg_block_count = 0;
+    for (uint32_t t = 0; t < sim->thread_count; t++) {
+        struct sim_thread *th = sim->threads[t];
+        for (uint32_t i = 0; i < th->msg_block_count; i++)
+            free(th->msg_blocks[i]);
+        free(th->msg_blocks);
+        th->msg_blocks = NULL;
+        th->msg_block_count = 0;
+    }
 }

@@ -3,9 +3,12 @@
 #include "fabric/sim.h"
 
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "fabric/alloc.h"
 #include "fabric/sim_internal.h"
@@ -13,6 +16,10 @@
 
 #define WAKE_BLOCK 4096u
 #define DEFAULT_WATCHDOG_CYCLES 100000u
+#define MAX_THREADS 64u
+#define ADAPT_WINDOW 64u            /* edges timed in each mode (adaptive_edge) */
+#define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
+#define ADAPT_EXPLOIT_MAX (1u << 22)
 
 /* ---- creation ------------------------------------------------------------ */
 
@@ -27,13 +34,23 @@ struct sim *sim_create(const struct sim_options *options)
     }
     sim->shuffle_state = sim->options.tick_order_seed * 0x9E3779B97F4A7C15ull + 1;
     sim->deadlock_report = gt_xstrdup("");
+    sim->threads = gt_xcalloc(1, sizeof *sim->threads);
+    sim->threads[0] = gt_xcalloc(1, sizeof *sim->threads[0]);
+    sim->threads[0]->sim = sim;
+    sim->thread_count = 1;
+    sim_set_threads(sim, sim->options.threads);
+    pthread_mutex_init(&sim->lock, NULL);
+    pthread_cond_init(&sim->wake_workers, NULL);
     return sim;
 }
+
+static void stop_workers(struct sim *sim);
 
 void sim_destroy(struct sim *sim)
 {
     if (!sim)
         return;
+    stop_workers(sim);
     for (uint32_t i = 0; i < sim->channel_count; i++)
         channel_destroy(sim, sim->channels[i]);
     free(sim->channels);
@@ -50,6 +67,17 @@ void sim_destroy(struct sim *sim)
     free(sim->wake_blocks);
     free(sim->ready);
     msg_pools_destroy(sim);
+    for (uint32_t i = 0; i < sim->thread_count; i++) {
+        free(sim->threads[i]->ready);
+        free(sim->threads[i]->wakes);
+        free(sim->threads[i]->popped);
+        free(sim->threads[i]);
+    }
+    free(sim->threads);
+    if (sim->thread_key_made)
+        pthread_key_delete(sim->thread_key);
+    pthread_mutex_destroy(&sim->lock);
+    pthread_cond_destroy(&sim->wake_workers);
     free(sim->deadlock_report);
     if (sim->memory && sim->memory_destroy)
         sim->memory_destroy(sim->memory);
@@ -212,9 +240,41 @@ static uint64_t domain_next_cycle(struct clock_domain *d)
     return UINT64_MAX;      /* not reached: wheel_count > 0 means a bit is set */
 }
 
+void sim_schedule_from(struct sim *sim, struct sim_thread *t, struct unit *u, uint64_t cycle)
+{
+    if (!sim->parallel_phase) {
+        sim_schedule(sim, u, cycle);
+        return;
+    }
+    if (t->wake_count == t->wake_capacity) {
+        t->wake_capacity = t->wake_capacity ? 2 * t->wake_capacity : 256;
+        t->wakes = gt_xrealloc(t->wakes, t->wake_capacity * sizeof *t->wakes);
+    }
+    t->wakes[t->wake_count++] = (struct pending_wake){ u, cycle };
+}
+
+void sim_note_popped(struct sim_thread *t, struct channel *ch)
+{
+    if (t->popped_count == t->popped_capacity) {
+        t->popped_capacity = t->popped_capacity ? 2 * t->popped_capacity : 64;
+        t->popped = gt_xrealloc(t->popped, t->popped_capacity * sizeof *t->popped);
+    }
+    t->popped[t->popped_count++] = ch;
+    ch->popped_listed = true;
+}
+
+struct sim_thread *sim_calling_thread(struct sim *sim)
+{
+    if (!sim->parallel_phase)
+        return sim->threads[0];
+    struct sim_thread *t = pthread_getspecific(sim->thread_key);
+    return t ? t : sim->threads[0];
+}
+
 void unit_wake_at(struct unit *u, uint64_t cycle)
 {
-    sim_schedule(u->sim, u->host ? u->host : u, cycle);
+    struct sim *sim = u->sim;
+    sim_schedule_from(sim, sim_acting_thread(sim, u), u->host ? u->host : u, cycle);
 }
 
 uint64_t unit_clock_period(const struct unit *u)
@@ -229,7 +289,7 @@ uint64_t unit_cycle(const struct unit *u)
 
 void unit_progress(struct unit *u)
 {
-    u->sim->last_progress_ps = u->sim->now_ps;
+    sim_note_progress(u->sim, sim_acting_thread(u->sim, u));
 }
 
 /* ---- running ------------------------------------------------------------- */
@@ -252,8 +312,421 @@ static void ready_push(struct sim *sim, struct unit *u)
     sim->ready[sim->ready_count++] = u;
 }
 
-static void process_domain_edge(struct sim *sim, struct clock_domain *d, uint64_t cycle)
+/* ---- host threads -------------------------------------------------------- */
+
+void sim_set_threads(struct sim *sim, uint32_t n)
 {
+    if (sim->thread_count > 1)
+        return;             /* the workers are made: fixed from the first run on */
+    if (n < 1)
+        n = 1;
+    if (n > MAX_THREADS)
+        n = MAX_THREADS;
+    sim->threads_wanted = n;
+}
+
+uint32_t sim_threads(const struct sim *sim) { return sim->thread_count; }
+uint64_t sim_parallel_edges(const struct sim *sim) { return sim->parallel_edges; }
+
+uint32_t sim_host_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (uint32_t)n;
+}
+
+static void thread_ready_push(struct sim_thread *t, struct unit *u)
+{
+    if (t->ready_count == t->ready_capacity) {
+        t->ready_capacity = t->ready_capacity ? 2 * t->ready_capacity : 64;
+        t->ready = gt_xrealloc(t->ready, t->ready_capacity * sizeof *t->ready);
+    }
+    t->ready[t->ready_count++] = u;
+}
+
+/* Ticks thread t's share of the edge `cycle` (a parallel phase). */
+static void tick_share(struct sim *sim, struct sim_thread *t, uint64_t cycle)
+{
+    for (uint32_t i = 0; i < t->ready_count; i++) {
+        struct unit *u = t->ready[i];
+        u->ticks++;
+        if (u->ops->tick(u) == UNIT_BUSY) {
+            u->busy_ticks++;
+            sim_schedule_from(sim, t, u, cycle + 1);
+        }
+    }
+    t->ready_count = 0;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void *worker_main(void *argument)
+{
+    struct sim_thread *t = argument;
+    struct sim *sim = t->sim;
+    pthread_setspecific(sim->thread_key, t);
+    uint64_t seen = 0;
+    for (;;) {
+        /* Spin a little, then yield, then sleep: the host may be loaded. */
+        uint64_t g = 0;
+        for (uint32_t spin = 0; spin < 4000; spin++) {
+            g = __atomic_load_n(&sim->phase_generation, __ATOMIC_ACQUIRE);
+            if (g != seen)
+                break;
+            cpu_relax();
+        }
+        for (uint32_t yields = 0; g == seen && yields < 200; yields++) {
+            sched_yield();
+            g = __atomic_load_n(&sim->phase_generation, __ATOMIC_ACQUIRE);
+        }
+        if (g == seen) {
+            pthread_mutex_lock(&sim->lock);
+            __atomic_add_fetch(&sim->sleepers, 1, __ATOMIC_SEQ_CST);
+            while ((g = __atomic_load_n(&sim->phase_generation, __ATOMIC_SEQ_CST)) == seen)
+                pthread_cond_wait(&sim->wake_workers, &sim->lock);
+            __atomic_sub_fetch(&sim->sleepers, 1, __ATOMIC_SEQ_CST);
+            pthread_mutex_unlock(&sim->lock);
+        }
+        seen = g;
+        if (sim->shutdown)
+            break;
+        tick_share(sim, t, sim->domains[sim->phase_domain]->cycle);
+        __atomic_add_fetch(&sim->phase_done, 1, __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+
+static void release_workers(struct sim *sim)
+{
+    __atomic_add_fetch(&sim->phase_generation, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&sim->sleepers, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&sim->lock);
+        pthread_cond_broadcast(&sim->wake_workers);
+        pthread_mutex_unlock(&sim->lock);
+    }
+}
+
+static void stop_workers(struct sim *sim)
+{
+    bool any = false;
+    for (uint32_t i = 1; i < sim->thread_count; i++)
+        any |= sim->threads[i]->started;
+    if (!any)
+        return;
+    sim->shutdown = true;
+    release_workers(sim);
+    for (uint32_t i = 1; i < sim->thread_count; i++)
+        if (sim->threads[i]->started) {
+            pthread_join(sim->threads[i]->handle, NULL);
+            sim->threads[i]->started = false;
+        }
+    sim->shutdown = false;
+}
+
+/* Applies what the threads of a parallel phase kept (struct sim_thread), in
+ * thread order. */
+static void commit_phase(struct sim *sim)
+{
+    bool progress = false;
+    for (uint32_t i = 0; i < sim->thread_count; i++) {
+        struct sim_thread *t = sim->threads[i];
+        for (uint32_t w = 0; w < t->wake_count; w++)
+            sim_schedule(sim, t->wakes[w].unit, t->wakes[w].cycle);
+        t->wake_count = 0;
+        sim->messages_sent += t->messages_sent;
+        sim->messages_delivered += t->messages_delivered;
+        sim->stalls += t->stalls;
+        sim->undeclared_sends += t->undeclared_sends;
+        t->messages_sent = t->messages_delivered = t->stalls = t->undeclared_sends = 0;
+        progress |= t->progress;
+        t->progress = false;
+    }
+    if (progress)
+        sim->last_progress_ps = sim->now_ps;
+    msg_pools_balance(sim);
+}
+
+/* Ticks the ready units of the current edge on their threads, when they fall
+ * on more than one; false (nothing ticked) otherwise. */
+static bool parallel_edge(struct sim *sim, uint64_t cycle)
+{
+    (void)cycle;
+    if (!sim->parallel_allowed)
+        return false;
+    uint32_t first = sim->ready[0]->thread;
+    uint32_t i = 1;
+    while (i < sim->ready_count && sim->ready[i]->thread == first)
+        i++;
+    if (i == sim->ready_count)
+        return false;
+    for (i = 0; i < sim->ready_count; i++)
+        thread_ready_push(sim->threads[sim->ready[i]->thread], sim->ready[i]);
+    sim->parallel_edges++;
+    sim->parallel_phase = true;
+    __atomic_store_n(&sim->phase_done, 0, __ATOMIC_RELAXED);
+    release_workers(sim);
+    tick_share(sim, sim->threads[0], cycle);
+    uint32_t workers = sim->thread_count - 1;
+    for (uint32_t spin = 0; __atomic_load_n(&sim->phase_done, __ATOMIC_ACQUIRE) != workers; spin++) {
+        if (spin < 4000)
+            cpu_relax();
+        else
+            sched_yield();
+    }
+    sim->parallel_phase = false;
+    commit_phase(sim);
+    return true;
+}
+
+static uint64_t host_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+
+/* Whether to tick this edge in parallel, chosen by host time: threads that
+ * share cores with other work (a loaded host) can make every edge's
+ * hand-over cost more than the ticks it shares out. Alternately times
+ * ADAPT_WINDOW edges ticked in parallel and ADAPT_WINDOW ticked on this
+ * thread (host ns per unit tick), then runs the faster way for a while (longer
+ * each time one thread keeps winning). Results never depend on the choice. */
+static bool adaptive_edge(struct sim *sim, uint64_t cycle)
+{
+    if (!sim->parallel_allowed)
+        return false;
+    struct sim_adapt *a = &sim->adapt;
+    if (a->phase == 2) {
+        if (a->left) {
+            a->left--;
+            return a->use_parallel && parallel_edge(sim, cycle);
+        }
+        a->phase = 0;
+        a->left = ADAPT_WINDOW;
+        a->ns[0] = a->ns[1] = a->ticks[0] = a->ticks[1] = 0;
+    }
+    uint32_t mode = a->phase;           /* 0: timing parallel, 1: timing serial */
+    uint64_t start = host_ns();
+    bool parallel = false;
+    if (mode == 0) {
+        parallel = parallel_edge(sim, cycle);
+        if (!parallel)
+            return false;               /* all on one thread: not a sample */
+    } else {
+        sim->serial_edges++;
+        for (uint32_t i = 0; i < sim->ready_count; i++) {
+            struct unit *u = sim->ready[i];
+            u->ticks++;
+            if (u->ops->tick(u) == UNIT_BUSY) {
+                u->busy_ticks++;
+                sim_schedule(sim, u, cycle + 1);
+            }
+        }
+    }
+    a->ns[mode] += host_ns() - start;
+    a->ticks[mode] += sim->ready_count;
+    if (--a->left == 0) {
+        if (mode == 0) {
+            a->phase = 1;
+            a->left = ADAPT_WINDOW;
+        } else {
+            /* compare ns per tick: parallel wins if clearly faster */
+            bool was = a->use_parallel;
+            a->use_parallel = (double)a->ns[0] * (double)a->ticks[1] <
+                              0.9 * (double)a->ns[1] * (double)a->ticks[0];
+            if (!a->exploit || a->use_parallel != was)
+                a->exploit = ADAPT_EXPLOIT_MIN;
+            else if (a->exploit < ADAPT_EXPLOIT_MAX)
+                a->exploit *= 2;
+            a->phase = 2;
+            a->left = a->exploit;
+        }
+    }
+    return true;
+}
+
+/* Every channel popped in this step (or by hand since the last one): its
+ * sender's view of the space catches up (head_start), and a sender that
+ * found it full is woken on its first edge after now, as port_pop() does on
+ * one thread. */
+static void flush_popped(struct sim *sim)
+{
+    for (uint32_t i = 0; i < sim->thread_count; i++) {
+        struct sim_thread *t = sim->threads[i];
+        for (uint32_t c = 0; c < t->popped_count; c++) {
+            struct channel *ch = t->popped[c];
+            ch->head_start = ch->head;
+            ch->popped_listed = false;
+            if (ch->sender_waiting && ch->from) {
+                ch->sender_waiting = false;
+                struct unit *sender = ch->from->owner;
+                sim_schedule(sim, sender, sim_domain_cycle_after(sim, sender->domain, sim->now_ps));
+            }
+        }
+        t->popped_count = 0;
+    }
+}
+
+/* Where a unit's name says it sits: the part up to its last "subsliceN" or
+ * "sliceN" component (length), 0 for the unslice. */
+static size_t partition_key(const char *name)
+{
+    size_t key = 0;
+    for (const char *c = name; *c; ) {
+        const char *end = strchr(c, '.');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        size_t stem = 0;
+        if (n > 8 && strncmp(c, "subslice", 8) == 0)
+            stem = 8;
+        else if (n > 5 && strncmp(c, "slice", 5) == 0)
+            stem = 5;
+        if (stem) {
+            size_t d = stem;
+            while (d < n && c[d] >= '0' && c[d] <= '9')
+                d++;
+            if (d == n)
+                key = (size_t)(c - name) + n;
+        }
+        if (!end)
+            break;
+        c = end + 1;
+    }
+    return key;
+}
+
+/* What a unit costs per cycle, roughly (host time in SGEMM profiles: an
+ * EU's tick is several times any other unit's). */
+static uint32_t partition_weight(const struct unit *u)
+{
+    return strcmp(u->ops->kind, "eu") == 0 ? 8 : 1;
+}
+
+/* Assigns every unit a thread (struct unit.thread): groups of units that
+ * share a slice/subslice prefix go, heaviest first, to the least loaded
+ * thread; the unslice stays on thread 0. Returns the threads that got work. */
+static uint32_t sim_partition(struct sim *sim, uint32_t threads)
+{
+    uint32_t n = sim->unit_count;
+    uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);   /* group of unit i */
+    uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);   /* first unit of group g */
+    uint64_t *weight = gt_xcalloc(n ? n : 1, sizeof *weight);
+    uint32_t groups = 0;
+    uint64_t unslice = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct unit *u = sim->units[i];
+        size_t key = partition_key(u->name);
+        if (key == 0) {
+            group[i] = UINT32_MAX;
+            unslice += partition_weight(u);
+            continue;
+        }
+        uint32_t g = 0;
+        while (g < groups && !(strlen(sim->units[first[g]]->name) >= key &&
+                               partition_key(sim->units[first[g]]->name) == key &&
+                               strncmp(sim->units[first[g]]->name, u->name, key) == 0))
+            g++;
+        if (g == groups)
+            first[groups++] = i;
+        group[i] = g;
+        weight[g] += partition_weight(u);
+    }
+    uint64_t load[MAX_THREADS] = { 0 };
+    uint32_t *owner = gt_xcalloc(groups ? groups : 1, sizeof *owner);
+    load[0] = unslice;
+    bool *placed = gt_xcalloc(groups ? groups : 1, sizeof *placed);
+    uint32_t used = 1;
+    for (uint32_t k = 0; k < groups; k++) {
+        uint32_t heaviest = UINT32_MAX;
+        for (uint32_t g = 0; g < groups; g++)
+            if (!placed[g] && (heaviest == UINT32_MAX || weight[g] > weight[heaviest]))
+                heaviest = g;
+        uint32_t best = 0;
+        for (uint32_t t = 1; t < threads; t++)
+            if (load[t] < load[best])
+                best = t;
+        placed[heaviest] = true;
+        owner[heaviest] = best;
+        load[best] += weight[heaviest];
+        if (best + 1 > used)
+            used = best + 1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct unit *u = sim->units[i];
+        u->thread = group[i] == UINT32_MAX ? 0 : owner[group[i]];
+        if (u->inner)
+            u->inner->thread = u->thread;
+    }
+    free(group);
+    free(first);
+    free(weight);
+    free(owner);
+    free(placed);
+    return used;
+}
+
+/* Whether this run may tick in parallel: no trace, no port observers, no
+ * co-simulated (inner) units, whose hosts' libraries need not be safe to
+ * run on several threads. */
+static bool parallel_safe(const struct sim *sim)
+{
+    if (sim->trace)
+        return false;
+    for (uint32_t i = 0; i < sim->unit_count; i++) {
+        const struct unit *u = sim->units[i];
+        if (u->inner || u->host)
+            return false;
+        for (const struct port *p = u->ports; p; p = p->next_in_unit)
+            if (p->observer_count)
+                return false;
+    }
+    return true;
+}
+
+/* Makes the worker threads sim_set_threads() asked for, once. */
+static void start_threads(struct sim *sim)
+{
+    sim->parallel_allowed = false;
+    if (sim->threads_wanted <= 1 || !parallel_safe(sim))
+        return;
+    if (sim->thread_count == 1) {
+        uint32_t used = sim_partition(sim, sim->threads_wanted);
+        if (used <= 1)
+            return;
+        if (!sim->thread_key_made) {
+            if (pthread_key_create(&sim->thread_key, NULL) != 0)
+                return;
+            sim->thread_key_made = true;
+        }
+        sim->threads = gt_xrealloc(sim->threads, used * sizeof *sim->threads);
+        for (uint32_t i = 1; i < used; i++) {
+            struct sim_thread *t = gt_xcalloc(1, sizeof *t);
+            t->sim = sim;
+            t->index = i;
+            sim->threads[i] = t;
+        }
+        sim->thread_count = used;
+        pthread_setspecific(sim->thread_key, sim->threads[0]);
+    }
+    for (uint32_t i = 1; i < sim->thread_count; i++) {
+        struct sim_thread *t = sim->threads[i];
+        if (!t->started && pthread_create(&t->handle, NULL, worker_main, t) == 0)
+            t->started = true;
+        if (!t->started)
+            return;     /* no thread: stay on one (sim_log would need the sim) */
+    }
+    sim->parallel_allowed = true;
+    sim->adapt = (struct sim_adapt){ .phase = 0, .left = ADAPT_WINDOW };
+}
+
+static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle)
+{
+    struct clock_domain *d = sim->domains[domain];
+    sim->phase_domain = domain;
     d->cycle = cycle;
     d->next_unprocessed = cycle + 1;
     d->edges++;
@@ -284,16 +757,24 @@ static void process_domain_edge(struct sim *sim, struct clock_domain *d, uint64_
         }
     }
     sim->ticks += sim->ready_count;
-    for (uint32_t i = 0; i < sim->ready_count; i++) {
-        struct unit *u = sim->ready[i];
-        u->ticks++;
-        if (sim->trace)
-            trace_unit_tick(sim->trace, sim, u, cycle);
-        if (u->ops->tick(u) == UNIT_BUSY) {
-            u->busy_ticks++;
-            sim_schedule(sim, u, cycle + 1);
+    if (!(sim->thread_count > 1 && sim->ready_count > 1 && adaptive_edge(sim, cycle))) {
+        sim->serial_edges++;
+        for (uint32_t i = 0; i < sim->ready_count; i++) {
+            struct unit *u = sim->ready[i];
+            u->ticks++;
+            if (sim->trace)
+                trace_unit_tick(sim->trace, sim, u, cycle);
+            if (u->ops->tick(u) == UNIT_BUSY) {
+                u->busy_ticks++;
+                sim_schedule(sim, u, cycle + 1);
+            }
         }
     }
+    /* The peak of live messages, taken where it does not depend on the
+     * order of the ticks or on the thread count. */
+    int64_t live = msg_live(sim);
+    if (live > 0 && (uint64_t)live > sim->messages_peak)
+        sim->messages_peak = (uint64_t)live;
 }
 
 /* The earliest time (ps) any domain has work, or UINT64_MAX. Each domain's
@@ -315,8 +796,10 @@ static uint64_t next_event_time(struct sim *sim)
 /* Processes time t, which next_event_time() just returned. */
 static bool step_at(struct sim *sim, uint64_t t)
 {
+    flush_popped(sim);          /* pops made by hand since the last step */
     sim->now_ps = t;
     sim->steps++;
+    sim->in_step = true;
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         struct clock_domain *d = sim->domains[i];
         if (d->pending_time != t)
@@ -326,8 +809,10 @@ static bool step_at(struct sim *sim, uint64_t t)
          * reaches it: move the window to this edge first. */
         d->next_unprocessed = cycle;
         migrate_overflow(d);
-        process_domain_edge(sim, d, cycle);
+        process_domain_edge(sim, i, cycle);
     }
+    flush_popped(sim);
+    sim->in_step = false;
     return true;
 }
 
@@ -416,8 +901,9 @@ enum sim_stop_reason sim_run(struct sim *sim, uint64_t until_ps)
     uint64_t next_progress = sim->progress_every ? sim->steps + sim->progress_every : UINT64_MAX;
     if (sim->last_progress_ps < sim->now_ps)
         sim->last_progress_ps = sim->now_ps;
+    start_threads(sim);
     for (;;) {
-        if (sim->stop_requested) {
+        if (__atomic_load_n(&sim->stop_requested, __ATOMIC_RELAXED)) {
             sim->stop_reason = SIM_STOP_REQUESTED;
             break;
         }
@@ -461,7 +947,7 @@ enum sim_stop_reason sim_run(struct sim *sim, uint64_t until_ps)
     return sim->stop_reason;
 }
 
-void sim_request_stop(struct sim *sim) { sim->stop_requested = true; }
+void sim_request_stop(struct sim *sim) { __atomic_store_n(&sim->stop_requested, true, __ATOMIC_RELAXED); }
 uint64_t sim_now(const struct sim *sim) { return sim->now_ps; }
 enum sim_stop_reason sim_stop_reason(const struct sim *sim) { return sim->stop_reason; }
 const char *sim_deadlock_report(const struct sim *sim) { return sim->deadlock_report; }
@@ -492,9 +978,12 @@ void sim_totals(const struct sim *sim, struct sim_totals *out)
     out->messages_sent = sim->messages_sent;
     out->messages_delivered = sim->messages_delivered;
     out->stalls = sim->stalls;
-    out->messages_live = sim->messages_live;
+    int64_t live = msg_live(sim);
+    out->messages_live = live > 0 ? (uint64_t)live : 0;
     out->messages_peak = sim->messages_peak;
-    out->pool_bytes = sim->pool_bytes;
+    out->pool_bytes = 0;
+    for (uint32_t i = 0; i < sim->thread_count; i++)
+        out->pool_bytes += sim->threads[i]->pool_bytes;
 }
 
 /* ---- log ----------------------------------------------------------------- */
@@ -507,9 +996,15 @@ void sim_log(struct sim *sim, int level, const char *who, const char *fmt, ...)
         level = 0;
     if (level > SIM_LOG_DEBUG)
         level = SIM_LOG_DEBUG;
+    bool locked = sim->parallel_phase;  /* units on several threads may log at once */
+    if (locked)
+        pthread_mutex_lock(&sim->lock);
     sim->log_counts[level]++;
-    if (level > sim->options.log_level)
+    if (level > sim->options.log_level) {
+        if (locked)
+            pthread_mutex_unlock(&sim->lock);
         return;
+    }
     FILE *f = sim->options.log_file ? sim->options.log_file : stderr;
     fprintf(f, "gtsim: %s: %s: ", level_names[level], who);
     va_list ap;
@@ -519,6 +1014,8 @@ void sim_log(struct sim *sim, int level, const char *who, const char *fmt, ...)
     size_t n = strlen(fmt);
     if (n == 0 || fmt[n - 1] != '\n')
         fputc('\n', f);
+    if (locked)
+        pthread_mutex_unlock(&sim->lock);
 }
 
 uint64_t sim_undeclared_sends(const struct sim *sim) { return sim->undeclared_sends; }

@@ -42,6 +42,7 @@ struct sim_options {
     uint64_t tick_order_seed;   /* 0: natural order; else shuffle each cycle's tick order */
     int log_level;              /* messages at or below this level are written */
     FILE *log_file;             /* NULL = stderr */
+    uint32_t threads;           /* host threads to tick units on; 0 or 1: one (sim_set_threads) */
 };
 
 struct sim *sim_create(const struct sim_options *options);   /* options may be NULL */
@@ -92,6 +93,22 @@ enum sim_stop_reason sim_run(struct sim *sim, uint64_t until_ps);
 bool sim_step(struct sim *sim);
 
 void sim_request_stop(struct sim *sim);
+
+/* Host threads (issue 19): units tick on up to n host threads (1..64), with
+ * results bit-identical to one thread. The units are partitioned by slice
+ * and subslice (the part of a unit's name up to "sliceN" / "subsliceN"),
+ * weighted by what they cost per cycle, with the unslice on the calling
+ * thread; each clock edge whose ready units fall on more than one thread is
+ * ticked in parallel and its effects committed in thread order (struct
+ * sim_thread in sim_internal.h). A machine with no slice in its names, a
+ * run with a trace attached, port observers (recordings, lockstep
+ * co-simulation) or co-simulated units (inner units) runs on one thread.
+ * Set before the first sim_run() (later calls are ignored); sim_threads():
+ * the threads the runs use (1 until a run made workers). */
+void sim_set_threads(struct sim *sim, uint32_t n);
+uint32_t sim_threads(const struct sim *sim);
+/* The number of host processors online (the default of `gtsim run`). */
+uint32_t sim_host_cores(void);
 uint64_t sim_now(const struct sim *sim);            /* picoseconds */
 enum sim_stop_reason sim_stop_reason(const struct sim *sim);
 const char *sim_stop_reason_name(enum sim_stop_reason reason);

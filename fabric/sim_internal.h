@@ -4,6 +4,7 @@
 #ifndef GTSIM_FABRIC_SIM_INTERNAL_H
 #define GTSIM_FABRIC_SIM_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,11 +52,16 @@ struct channel {
     struct msg **ring;
     uint64_t *arrival;          /* receiver cycle each message becomes visible */
     uint32_t mask;
-    uint32_t head, tail;        /* free-running */
+    uint32_t head, tail;        /* free-running; tail is stored with release and loaded with
+                                 * acquire (port.c), as its sender and receiver may tick on two
+                                 * host threads at once */
+    uint32_t head_start;        /* head at the start of the current step (the sender's view
+                                 * during a parallel tick phase; see sim_thread) */
     uint64_t pop_time_ps, send_time_ps, stall_time_ps;
     uint32_t pops_at_pop_time;
     uint32_t sends_at_send_time;
     bool sender_waiting;        /* a send failed for want of space */
+    bool popped_listed;         /* in a thread's popped list (sim_note_popped) */
     /* counters, reported under the sending port */
     uint64_t sent, stall_full, stall_width, peak_occupancy;
 };
@@ -101,6 +107,7 @@ struct unit {
     uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */
     /* fabric counters */
     uint64_t ticks, busy_ticks;
+    uint32_t thread;                /* the host thread that ticks it (sim_partition) */
     /* trace: the current span of consecutive active cycles */
     uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
     bool created, realized;
@@ -110,10 +117,55 @@ struct unit {
 
 struct msg_pool_class {
     struct msg *free;
-    uint32_t payload;
+    uint32_t free_count;
     uint64_t allocated;             /* messages ever carved for this class */
 };
 
+/* A wake asked for during a parallel tick phase, applied when it ends. */
+struct pending_wake {
+    struct unit *unit;
+    uint64_t cycle;
+};
+
+/* One host thread's share of the machine (issue 19). Thread 0 is the thread
+ * that calls sim_run(); threads 1.. are workers made by sim_run() when
+ * sim_set_threads() asked for more than one. Each edge of a clock domain
+ * whose ready units fall on more than one thread is ticked in parallel: each
+ * thread ticks its own units, and everything such a tick does to state that
+ * is not its unit's own is kept here and applied by thread 0 once every
+ * thread is done, in thread order (the commit):
+ *  - wakes (the domain wheels are shared): `wakes`;
+ *  - the fabric's totals (messages sent, delivered, stalls, ...);
+ *  - channels it popped (`popped`): their senders see a channel's space as
+ *    it was at the start of the step (head_start), which is what the
+ *    two-phase rule of port.h gives on one thread, and a sender blocked on
+ *    a full channel is woken when the step ends;
+ *  - messages come from and go back to the thread's own pools.
+ * Results do not depend on the thread count: every unit sees what it would
+ * see on one thread (the determinism suite shows no unit depends on the
+ * order of the ticks within a cycle). */
+struct sim_thread {
+    struct sim *sim;
+    uint32_t index;
+    pthread_t handle;
+    bool started;
+    struct unit **ready;            /* this thread's units to tick on the current edge */
+    uint32_t ready_count, ready_capacity;
+    struct pending_wake *wakes;
+    uint32_t wake_count, wake_capacity;
+    struct channel **popped;        /* channels popped in the current step */
+    uint32_t popped_count, popped_capacity;
+    struct msg_pool_class pools[MSG_POOL_CLASSES];
+    void **msg_blocks;              /* blocks this thread carved */
+    uint32_t msg_block_count, msg_block_capacity;
+    int64_t messages_live;          /* allocations minus frees by this thread */
+    uint64_t pool_bytes;
+    uint64_t next_msg_id;           /* ids: (count << 8) | thread index in a parallel phase */
+    /* totals of a parallel phase, folded into struct sim by the commit */
+    uint64_t messages_sent, messages_delivered, stalls, undeclared_sends;
+    bool progress;
+    char pad[64];                   /* keeps threads' hot counters off each other's lines */
+};
 struct sim {
     struct sim_options options;
     struct clock_domain **domains;
@@ -139,12 +191,36 @@ struct sim {
     uint64_t watchdog_ps;
     char *deadlock_report;
 
-    /* messages */
-    struct msg_pool_class pools[MSG_POOL_CLASSES];
-    void **msg_blocks;
-    uint32_t msg_block_count, msg_block_capacity;
-    uint64_t next_msg_id;
-    uint64_t messages_live, messages_peak, pool_bytes;
+    /* messages: the pools are per host thread (struct sim_thread) */
+    uint64_t messages_peak;
+    struct msg_pool_class reserve[MSG_POOL_CLASSES];  /* spare messages the commit moves
+                                                       * between threads' pools */
+
+    /* host threads (issue 19) */
+    struct sim_thread **threads;    /* [0] always exists */
+    uint32_t thread_count;          /* threads made (1 + workers) */
+    uint32_t threads_wanted;        /* sim_set_threads(); 1: no workers */
+    bool partitioned;
+    bool in_step;                   /* inside step_at() */
+    bool parallel_phase;            /* threads are ticking an edge together */
+    bool parallel_allowed;          /* this run may (start_threads) */
+    uint32_t phase_domain;          /* the domain whose edge is being ticked */
+    bool shutdown;                  /* workers leave */
+    uint64_t phase_generation;      /* atomic: bumped to start a parallel phase */
+    uint32_t phase_done;            /* atomic: workers done with the current phase */
+    uint32_t sleepers;              /* atomic: workers blocked on wake_workers */
+    pthread_key_t thread_key;       /* the calling thread's struct sim_thread */
+    bool thread_key_made;
+    pthread_mutex_t lock;           /* the log, and the workers' sleep */
+    pthread_cond_t wake_workers;
+    uint64_t parallel_edges, serial_edges;
+    struct sim_adapt {              /* adaptive_edge(): parallel or not, by host time */
+        uint32_t phase;             /* 0: timing parallel edges, 1: serial, 2: using the winner */
+        uint32_t left;              /* edges left in the phase */
+        uint32_t exploit;           /* length of the last phase 2 */
+        bool use_parallel;
+        uint64_t ns[2], ticks[2];
+    } adapt;
 
     /* totals */
     uint64_t steps, ticks, messages_sent, messages_delivered, stalls;
@@ -165,6 +241,28 @@ struct sim {
 
 /* sim.c */
 void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle);
+/* The thread state a unit acts through: its own thread's during a parallel
+ * phase, thread 0's otherwise. */
+static inline struct sim_thread *sim_acting_thread(struct sim *sim, const struct unit *u)
+{
+    return sim->threads[sim->parallel_phase ? u->thread : 0];
+}
+/* The calling host thread's state (thread 0's outside a parallel phase). */
+struct sim_thread *sim_calling_thread(struct sim *sim);
+/* sim_schedule from a unit's tick: buffered during a parallel phase. */
+void sim_schedule_from(struct sim *sim, struct sim_thread *t, struct unit *u, uint64_t cycle);
+/* A unit moved something (watchdog). */
+static inline void sim_note_progress(struct sim *sim, struct sim_thread *t)
+{
+    if (sim->parallel_phase)
+        t->progress = true;
+    else
+        sim->last_progress_ps = sim->now_ps;
+}
+void sim_note_popped(struct sim_thread *t, struct channel *ch);
+/* Clock edges ticked on several host threads so far (for tests; not a stat,
+ * as it depends on the thread count and on host time). */
+uint64_t sim_parallel_edges(const struct sim *sim);
 uint64_t sim_domain_cycle_after(const struct sim *sim, uint32_t domain, uint64_t time_ps);
 
 /* port.c */
@@ -173,6 +271,8 @@ uint32_t channel_occupancy(const struct channel *ch);
 
 /* msg.c */
 void msg_pools_destroy(struct sim *sim);
+void msg_pools_balance(struct sim *sim);    /* serial: refill threads' pools from spares */
+int64_t msg_live(const struct sim *sim);
 
 /* unit.c */
 void unit_destroy_instance(struct unit *u);

@@ -460,6 +460,7 @@ struct unit *unit_create_inner(struct unit *host, const struct unit_ops *ops, st
     u->id = host->id;
     u->domain = host->domain;
     u->host = host;
+    u->thread = host->thread;
     apply_defaults(u);
     for (const struct param_desc *p = ops->params; p && p->path; p++) {
         const struct param_desc *mine = find_param(host->ops, p->path);

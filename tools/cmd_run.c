@@ -50,6 +50,7 @@ struct run_args {
     bool trace;
     uint64_t trace_max_events;
     uint64_t max_cycles;
+    uint64_t threads;                       /* --threads N; 0: the config's */
     bool quiet;
 };
 
@@ -71,6 +72,9 @@ static const char run_usage[] =
     "      --trace              also write trace.json (Chrome trace events; open in Perfetto)\n"
     "      --trace-max-events N bound the trace (default 1000000 events)\n"
     "      --max-cycles N       stop after N cycles of the first clock\n"
+    "      --threads N          tick the units on N host threads (1..64; default the\n"
+    "                           config's simulation.threads, else the host's cores);\n"
+    "                           results are the same for every N\n"
     "      --images DIR         after the run, write every colour surface the pixel back\n"
     "                           end (om units) wrote as DIR/<address>-<w>x<h>-<FORMAT>.png\n"
     "                           (8-bit RGBA as glReadPixels would give it, row 0 first)\n"
@@ -147,6 +151,12 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
                    (v = option_value(argc, argv, &i, NULL, "--trace-max-events", &missing))) {
             if (!cli_parse_u64(v, &a->trace_max_events)) {
                 fprintf(stderr, "gtsim %s: --trace-max-events wants a number, not '%s'\n",
+                        command, v);
+                return -1;
+            }
+        } else if (!missing && (v = option_value(argc, argv, &i, NULL, "--threads", &missing))) {
+            if (!cli_parse_u64(v, &a->threads) || a->threads < 1 || a->threads > 64) {
+                fprintf(stderr, "gtsim %s: --threads wants a number from 1 to 64, not '%s'\n",
                         command, v);
                 return -1;
             }
@@ -522,7 +532,8 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
     uint64_t cycles0 = sim_now(sim) / sim_clock_period(sim, 0);
     printf("  messages     %" PRIu64 " sent, %" PRIu64 " delivered, %" PRIu64
            " stalled channel-cycles\n", t.messages_sent, t.messages_delivered, t.stalls);
-    printf("  units        %u, %" PRIu64 " ticks\n", sim_unit_count(sim), t.ticks);
+    printf("  units        %u, %" PRIu64 " ticks, on %u host thread%s\n", sim_unit_count(sim),
+           t.ticks, sim_threads(sim), sim_threads(sim) == 1 ? "" : "s");
     printf("  host         %.3f s, %.2f M%s-cycles/s, %.2f M messages/s\n", seconds,
            seconds > 0 ? (double)cycles0 / seconds / 1e6 : 0.0, sim_clock_name(sim, 0),
            seconds > 0 ? (double)t.messages_delivered / seconds / 1e6 : 0.0);
@@ -558,6 +569,8 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
         gt_config_free(config);
         return EXIT_ERROR;
     }
+    if (a.threads)
+        sim_set_threads(sim, (uint32_t)a.threads);
     int status = EXIT_OK;
     struct trace *trace = NULL;
     struct stats_writer *stats = NULL;

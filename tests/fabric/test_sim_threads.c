@@ -1,0 +1,116 @@
+/* tests/fabric/test_sim_threads.c - the fabric's host threads (fabric/sim.h
+ * sim_set_threads) at the level of channels: four source -> relay -> sink
+ * chains whose units sit in four different subslices (so on different
+ * threads), with channels of capacity 2 and a slow sink, so every send
+ * crosses threads and back-pressure (a full channel, a sender woken by the
+ * receiver's pop on another thread) happens on most cycles. The run is short
+ * enough (under the fabric's first 64 timed edges) that every edge with units
+ * on two threads is ticked in parallel whatever the host's load. Every cycle a
+ * message was sent or received, every stat, must equal the one-thread run's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/sim.h"
+#include "fabric/sim_internal.h"     /* sim_parallel_edges */
+#include "fabric/stats.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+
+#define CHAINS 4
+
+struct outcome {
+    uint64_t send_cycle[CHAINS][16], arrive_cycle[CHAINS][16], checksum[CHAINS];
+    uint64_t received[CHAINS], time_ps, parallel_edges;
+    uint32_t threads;
+    char *stats;            /* every stat row, "path=value\n" */
+};
+
+static void run_chains(uint32_t threads, struct outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    struct sim *sim = probe_sim(NULL);
+    sim_set_threads(sim, threads);
+    static const char *const src_over[] = { "messages=12", "per_cycle=2", NULL };
+    static const char *const relay_over[] = { "per_cycle=1", NULL };
+    static const char *const sink_over[] = { "per_cycle=1", "start_cycle=6", NULL };
+    struct unit *src[CHAINS], *sink[CHAINS];
+    for (int k = 0; k < CHAINS; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.src", k);
+        src[k] = probe_add(sim, &probe_source_ops, name, src_over);
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.relay", (k + 1) % CHAINS);
+        struct unit *relay = probe_add(sim, &probe_relay_ops, name, relay_over);
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink", (k + 2) % CHAINS);
+        sink[k] = probe_add(sim, &probe_sink_ops, name, sink_over);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, src[k], "out", relay, "in", 1, 2, 1), 0);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, relay, "out", sink[k], "in", 2, 2, 1), 0);
+    }
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    for (int k = 0; k < CHAINS; k++) {
+        const struct probe_source *s = unit_state(src[k]);
+        const struct probe_sink *d = unit_state(sink[k]);
+        memcpy(o->send_cycle[k], s->send_cycle, sizeof o->send_cycle[k]);
+        memcpy(o->arrive_cycle[k], d->cycle, sizeof o->arrive_cycle[k]);
+        o->checksum[k] = d->checksum;
+        o->received[k] = d->received;
+    }
+    o->time_ps = sim_now(sim);
+    o->parallel_edges = sim_parallel_edges(sim);
+    o->threads = sim_threads(sim);
+    struct stats_writer *w = stats_writer_create();
+    sim_write_stats(sim, w);
+    size_t size = 1, used = 0;
+    for (size_t i = 0; i < stats_row_count(w); i++)
+        size += 160;
+    o->stats = calloc(1, size + 4096);
+    const char *path;
+    double value;
+    for (size_t i = 0; stats_row(w, i, &path, &value) && used + 200 < size + 4096; i++)
+        used += (size_t)snprintf(o->stats + used, size + 4096 - used, "%.120s=%.17g\n", path, value);
+    stats_writer_destroy(w);
+    sim_destroy(sim);
+}
+
+static void test_chains_across_threads_same_as_one(void)
+{
+    struct outcome one, many;
+    run_chains(1, &one);
+    CU_ASSERT_EQUAL(one.threads, 1);
+    CU_ASSERT_EQUAL(one.parallel_edges, 0);
+    for (int k = 0; k < CHAINS; k++)
+        CU_ASSERT_EQUAL(one.received[k], 12);
+    for (uint32_t n = 2; n <= 4; n += 2) {
+        run_chains(n, &many);
+        CU_ASSERT_EQUAL(many.threads, n);
+        CU_ASSERT_TRUE(many.parallel_edges > 10);   /* the comparison is of parallel runs */
+        CU_ASSERT_EQUAL(many.time_ps, one.time_ps);
+        CU_ASSERT_EQUAL(memcmp(many.send_cycle, one.send_cycle, sizeof one.send_cycle), 0);
+        CU_ASSERT_EQUAL(memcmp(many.arrive_cycle, one.arrive_cycle, sizeof one.arrive_cycle), 0);
+        CU_ASSERT_EQUAL(memcmp(many.checksum, one.checksum, sizeof one.checksum), 0);
+        CU_ASSERT_STRING_EQUAL(many.stats, one.stats);
+        free(many.stats);
+    }
+    free(one.stats);
+}
+
+/* The comparison can fail: a sink that starts popping a cycle later changes
+ * the arrival cycles (so equal arrays above are not vacuous). */
+static void test_comparison_sees_a_difference(void)
+{
+    struct outcome a;
+    run_chains(1, &a);
+    CU_ASSERT_TRUE(a.arrive_cycle[0][0] >= 6);
+    CU_ASSERT_TRUE(a.arrive_cycle[0][11] > a.arrive_cycle[0][0] + 10); /* one pop a cycle */
+    free(a.stats);
+}
+
+static const struct test_case cases[] = {
+    { "chains across threads: same cycles and stats as one thread",
+      test_chains_across_threads_same_as_one },
+    { "the run is long enough to compare", test_comparison_sees_a_difference },
+    { 0 }
+};
+TEST_SUITE(sim_threads, cases);
