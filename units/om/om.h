@@ -105,6 +105,7 @@
 #ifndef GTSIM_UNITS_OM_OM_H
 #define GTSIM_UNITS_OM_OM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fabric/unit.h"
@@ -128,11 +129,21 @@ struct om_surface {
     uint32_t draw_count;            /* draws that wrote it */
     uint32_t draws[OM_SURFACE_DRAWS];   /* the first OM_SURFACE_DRAWS of them */
     uint32_t last_draw;             /* the latest draw that wrote it */
+    uint32_t clear_color[4];        /* the value its cleared CCS blocks / MCS pixels hold */
 };
 
 /* Harness access (tests, tools): the colour surfaces this unit wrote, in the
  * order first written; valid until the unit's next tick or reset. */
 uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list);
+
+/* Harness access (tools/images.c, tests): sample `sample` of pixel (x, y) of a
+ * written surface as it stands logically: through its MCS (cleared pixels:
+ * the surface's clear_color) or its CCS (CLEAR cache-line pairs: the same),
+ * else the memory at the pixel; texel gets the format's bytes (16 at most).
+ * False when the pixel or its aux element cannot be read. */
+struct gpu_address_space;
+bool om_surface_texel(const struct om_surface *s, struct gpu_address_space *as, uint32_t x,
+                      uint32_t y, uint32_t sample, uint8_t *texel);
 
 /* Harness access (rtl-cosim's om:rtl / om:lockstep): the colour calculator's
  * and late depth/stencil test's arithmetic go through `datapath` (om_color.h
