@@ -1208,6 +1208,12 @@ static uint8_t ms_byte(uint32_t x, uint32_t y, uint32_t smp, unsigned k)
     return b[k];
 }
 
+/* The 4x surface's MCS byte of pixel (x, y): any value but all ones. */
+static uint8_t ms_mcs(uint32_t x, uint32_t y)
+{
+    return (uint8_t)(0xe4 ^ (x * 8 + y));
+}
+
 /* A 4x MSFMT_MSS linear R8G8B8A8_UNORM 8 x 4 2D array surface with an MCS
  * (Gen9 AUX_CCS_D on a multisampled surface) at BTI 3. Each sample is an array
  * slice QPitch rows apart (seed 004 L1905-1925: QPitch[16:2]; field 1 = 4
@@ -1252,10 +1258,20 @@ static void put_ms_surface(struct rig *r)
                     t[k] = ms_byte(x, y, smp, k);
                 gpu_memory_write(r->mem, MS_BASE + (4 * smp + y) * 32 + 4 * x, t, 4, NULL);
             }
+    /* the MCS: one byte a pixel, Y-tiled (seed 003 L16795), pitch 128 B
+     * (Auxiliary Surface Pitch 0 + 1 tiles): byte column x, row y of the first
+     * tile at (x / 16) * 512 + y * 16 + x % 16 (the Y tile's 16-byte columns
+     * of 32 rows, 003 L5332-5344), written by hand */
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 8; x++) {
+            uint8_t b = ms_mcs(x, y);
+            gpu_memory_write(r->mem, TEX + 0x300000u + (x / 16) * 512 + y * 16 + x % 16, &b, 1,
+                             NULL);
+        }
 }
 
-/* ld_mcs returns the identity MCS (4x: 2 bits a sample, sample s in slice s:
- * 0b11100100); ld2dms (Mesa's SIMD8 order si, mcs, u, v, r) reads sample si from
+/* ld_mcs returns the MCS element of the pixel from the auxiliary surface
+ * (R8_UINT for 4x, L4195; zeros out of range); ld2dms (Mesa's SIMD8 order si, mcs, u, v, r) reads sample si from
  * the slice the MCS names, a cleared MCS (all ones) returns the clear colour
  * (003 L16884), MCS 0 puts every sample in slice 0; ld2dss reads slice ssi. */
 static void test_multisample_loads(void)
@@ -1272,7 +1288,7 @@ static void test_multisample_loads(void)
     struct catcher *c = caught(&r);
     CU_ASSERT_EQUAL_FATAL(c->count, 1);
     for (unsigned i = 0; i < 7; i++) {
-        CU_ASSERT_EQUAL(c->regs[0][i], 0xe4u);
+        CU_ASSERT_EQUAL(c->regs[0][i], ms_mcs(i, i % 4));
         CU_ASSERT_EQUAL(c->regs[1][i], 0u);
     }
     CU_ASSERT_EQUAL(c->regs[0][7], 0u);
