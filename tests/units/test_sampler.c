@@ -1197,6 +1197,52 @@ static void test_filter_rates(void)
 }
 
 
+/* A Gen9 single-sampled AUX_CCS_E surface: the sampler reads its CCS (seed 003
+ * L16841) and a CLEAR (3, L16852) cache-line pair reads the state's clear
+ * colour (L16884). The 64 x 32 Y-tiled RGBA8 surface of put_tiled_rgba8 gets
+ * a CCS at TEX + 0x100000 (one CCS tile a row) whose element (u, v) = (1, 1)
+ * (pixels 8..15 x 4..7: 32 bytes x 4 rows a pair) is CLEAR: by the Sky Lake
+ * row of Mesa's docs/isl/ccs.rst bit table, u0 and v0 are the two lowest
+ * quarter-byte address bits and u1..u3, v1.. are 0, so it is the top two bits
+ * of byte 0. */
+static void test_ccs_clear_texels(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_tiled_rgba8(&r);
+    uint32_t dw[16], state_off = 0x1000 + 1 * 64;
+    gpu_memory_read(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    dw[6] = (dw[6] & ~7u) | 5u;                 /* Auxiliary Surface Mode AUX_CCS_E */
+    dw[10] = TEX + 0x100000u;                   /* Auxiliary Surface Base Address */
+    dw[11] = 0;
+    const float clear[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    memcpy(&dw[12], clear, 16);
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    uint8_t ccs = 0xc0;
+    gpu_memory_write(r.mem, TEX + 0x100000u, &ccs, 1, NULL);
+    uint32_t regs[4][8] = { { 0 } };
+    const uint32_t u[8] = { 9, 8, 15, 7, 16, 9, 0, 12 };
+    const uint32_t v[8] = { 5, 4, 7, 5, 5, 3, 0, 8 };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = u[i];
+        regs[1][i] = v[i];
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD, 1, 1, 0), 4, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        bool in = u[i] >= 8 && u[i] < 16 && v[i] >= 4 && v[i] < 8;
+        if (!in) {
+            check_rgba8_lane(c, 1, i, u[i], v[i]);
+            continue;
+        }
+        for (unsigned k = 0; k < 4; k++)
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[k][i]), clear[k], 1e-6);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.aux.ccs_clear_texels"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.aux.ccs_reads"), 8);
+    sim_destroy(r.sim);
+}
+
 /* ---- multisampled surfaces ------------------------------------------------------------- */
 
 #define MS_BASE (TEX + 0x200000u)
@@ -2196,6 +2242,7 @@ static const struct test_case cases[] = {
     { "random messages: no crash, one reply each", test_random_messages },
     { "L3 lines once, then sampler cache hits", test_cache_and_l3_lines },
     { "ld_mcs, ld2dms and ld2dss on a 4x MSS surface", test_multisample_loads },
+    { "a CCS_E surface's CLEAR pairs read the clear colour", test_ccs_clear_texels },
     { "shadow compare: every function, PCF, sample_c_lz", test_shadow_compare },
     { "gather4, _po, _c, _po_c: corners, channel, offsets", test_gather4 },
     { "sample_min, sample_max and the min reduction", test_min_max },

@@ -649,7 +649,7 @@ enum surface_status surface_ccs_address(const struct surface *s, uint32_t x, uin
 {
     if (surface_aux_usage(s) != SURFACE_AUX_USAGE_CCS)
         return SURFACE_UNSUPPORTED;
-    if (lod >= s->levels || lod >= s->mip_tail_start || x >= surface_lod_width(s, lod) ||
+    if (lod >= s->levels || x >= surface_lod_width(s, lod) ||
         y >= surface_lod_height(s, lod) || slice >= s->array_length)
         return SURFACE_OUT_OF_BOUNDS;
     uint64_t ox, oy;
