@@ -755,11 +755,9 @@ static void test_skl_tri_fast_clear(void)
         wrong += img[4 * i] != 0 || img[4 * i + 2] != 64 || img[4 * i + 3] != 255;
     CU_ASSERT_EQUAL(wrong, 0);
     free(img);
-    /* a draw (its state's clear colour 0, as skl_tri's app draw has) writes
-     * red to (9, 5) only: the pair 8..15 x 4..7 holds the fast clear's colour
-     * around it and is uncompressed (0); its neighbours stay CLEAR */
-    dw[12] = dw[13] = dw[14] = dw[15] = 0;
-    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    /* a draw (the same state: its clear colour, L16847) writes red to (9, 5)
+     * only: the pair 8..15 x 4..7 holds the clear colour around it and is
+     * uncompressed (0); its neighbours stay CLEAR */
     struct spec_3DSTATE_PS draw = { 0 };
     inject_state(&r, SPEC_ID_3DSTATE_PS, &draw, sizeof draw);
     uint32_t red[1][8] = { { fbits(1.0f), 0, 0, fbits(1.0f) } };
@@ -780,11 +778,8 @@ static void test_skl_tri_fast_clear(void)
     CU_ASSERT_EQUAL(ccs_value(&r, 0, 1), 3);
     CU_ASSERT_EQUAL(ccs_value(&r, 2, 1), 3);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "om.ccs.filled"), 1);
-    /* partial resolve with the clear colour back in the state: pixel (0, 0)
-     * stands for 64 x 32 pixels; the lower block stays as it was */
-    dw[14] = 0x3e808081;
-    dw[15] = 0x3f800000;
-    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    /* partial resolve: pixel (0, 0) stands for 64 x 32 pixels; the lower
+     * block stays as it was */
     struct spec_3DSTATE_PS res = { .RenderTargetResolveType = 1 };
     inject_state(&r, SPEC_ID_3DSTATE_PS, &res, sizeof res);
     send_rt(&r, 0x82031100, regs, 0xffff, 1, px, py, 0x1);

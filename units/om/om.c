@@ -29,7 +29,6 @@
 #define OM_MAX_TXN 256
 #define OM_WARNED_FORMATS 16
 #define OM_THREAD_SLOTS 16          /* per EU: thread slots the per-thread counts track */
-#define OM_CLEAR_VALUES 16          /* aux surfaces whose fast-clear value is remembered */
 
 enum { RC_RT_WRITE = 12, RC_RT_READ = 13 };
 
@@ -51,13 +50,6 @@ struct txn {
 
 struct pending_line {
     uint32_t txn, index;
-};
-
-/* The clear value an aux surface's blocks were fast-cleared to (see
- * fill_colour). */
-struct clear_record {
-    uint64_t aux_address;
-    uint32_t color[4];
 };
 
 /* What a PS thread's RT writes did so far, reported in its thread end. */
@@ -82,8 +74,6 @@ struct om {
     struct spec_COLOR_CALC_STATE cc;
     bool fast_clear, resolve, omask_present, depth_present, stencil_present, a2c_disabled;
     bool full_resolve;              /* RESOLVE_FULL (Gen9) or Gen8's Resolve Enable */
-    struct clear_record clears[OM_CLEAR_VALUES];
-    uint32_t clear_count, clear_next;
     uint32_t samples;
     uint32_t draw;                  /* current draw number; 0 before the first */
     bool state_since_write;
@@ -731,39 +721,14 @@ static void clear_colour(const struct rt *rt, struct format_value *v)
 /* ---- auxiliary surfaces: CCS and MCS (layouts: units/common/surface.h) ---------------- */
 
 /* The colour a CLEAR block (or a cleared MCS pixel) holds when an RT write
- * lands in part of it: the clear value of the fast clear that cleared the aux
- * surface, remembered per aux address; the RT's own SURFACE_STATE clear
- * colour when this om saw no such clear. The seed has the clear value
- * "programmed in the surface state" (L16847); the captures' draw states carry
- * clear colour 0 after a fast clear to another colour (skl_tri: the clear's
- * state at aubinator L1603-1610 has (0, 0, 0.251, 1), the draw's at L2435-2442
- * zeros) and drivers rely on the cleared colour surviving around partial
- * writes, so the model takes the clear pass's value. The resolve pass and the
- * sampler use their own state's (L16870, L16884). */
+ * lands in part of it, or an RT read or image reads it: the clear colour of
+ * the RT's SURFACE_STATE ("clear value for that RT must be programmed", seed
+ * 003 L16847; the resolve and the sampler use their own state's, L16870,
+ * L16884). */
 static const uint32_t *fill_colour(const struct om *s, const struct rt *rt)
 {
-    for (uint32_t i = 0; i < s->clear_count; i++)
-        if (s->clears[i].aux_address == rt->surf.aux_address)
-            return s->clears[i].color;
+    (void)s;
     return rt->surf.clear_color;
-}
-
-static void remember_clear(struct om *s, const struct rt *rt)
-{
-    struct clear_record *r = NULL;
-    for (uint32_t i = 0; i < s->clear_count && !r; i++)
-        if (s->clears[i].aux_address == rt->surf.aux_address)
-            r = &s->clears[i];
-    if (!r) {
-        if (s->clear_count < OM_CLEAR_VALUES) {
-            r = &s->clears[s->clear_count++];
-        } else {
-            r = &s->clears[s->clear_next];
-            s->clear_next = (s->clear_next + 1) % OM_CLEAR_VALUES;
-        }
-    }
-    r->aux_address = rt->surf.aux_address;
-    memcpy(r->color, rt->surf.clear_color, sizeof r->color);
 }
 
 static bool aux_access(struct access *a, uint64_t address, void *data, uint32_t bytes, bool write)
@@ -918,8 +883,6 @@ static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t
         return 0;
     a->s->fast_clear_blocks++;
     enum surface_aux_usage usage = surface_aux_usage(&rt->surf);
-    if (usage != SURFACE_AUX_USAGE_NONE)
-        remember_clear(a->s, rt);
     if (usage == SURFACE_AUX_USAGE_CCS) {
         /* the block's cache-line pairs become CLEAR; no colour is written */
         uint32_t cw, ch;
@@ -1688,7 +1651,6 @@ static void om_reset(struct unit *u)
     s->state_since_write = false;
     s->blend_valid = s->cc_valid = false;
     s->fast_clear = s->resolve = s->full_resolve = false;
-    s->clear_count = s->clear_next = 0;
     om_depth_reset(&s->depth);
     if (s->thread_counts)
         memset(s->thread_counts, 0, (size_t)s->eus * OM_THREAD_SLOTS * sizeof *s->thread_counts);

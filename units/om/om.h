@@ -59,9 +59,8 @@
  *    the clear value), shades the covered ones, and stores the pixel
  *    compressed (MCS 0, plane 0) when all samples are equal, else each sample
  *    in its own plane (MCS "uncompressed"). The clear value of a CLEAR pair
- *    or cleared pixel is the fast clear's SURFACE_STATE clear colour (Gen9
- *    dwords 12-15, Gen8 1-bit fields), remembered per aux surface
- *    (fill_colour in om.c says why not the draw's state). A resolve
+ *    or cleared pixel is the writing RT's SURFACE_STATE clear colour (Gen9
+ *    dwords 12-15, Gen8 1-bit fields; L16847). A resolve
  *    (Render Target Resolve Type partial/full, Gen8 Resolve Enable) writes its
  *    own state's clear colour into the CLEAR pairs of each block its pixels
  *    stand for and makes them uncompressed; on a multisampled RT it does
@@ -147,7 +146,7 @@ struct om_surface {
     uint32_t draw_count;            /* draws that wrote it */
     uint32_t draws[OM_SURFACE_DRAWS];   /* the first OM_SURFACE_DRAWS of them */
     uint32_t last_draw;             /* the latest draw that wrote it */
-    uint32_t clear_color[4];        /* the value its cleared CCS blocks / MCS pixels hold */
+    uint32_t clear_color[4];        /* the clear colour of its latest SURFACE_STATE */
 };
 
 /* Harness access (tests, tools): the colour surfaces this unit wrote, in the
