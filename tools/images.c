@@ -35,19 +35,15 @@ uint8_t *images_surface_rgba8(struct sim *sim, const struct om_surface *s, uint6
     gpu_address_space_init(&as, sim_memory(sim), (enum gpu_address_space_format)s->space_format,
                            s->space_root);
     uint32_t samples = s->samples ? s->samples : 1;
-    uint32_t lod = s->surface.mip_count_lod;
     uint8_t *rgba = gt_xcalloc((size_t)s->width * s->height, 4);
     for (uint32_t y = 0; y < s->height; y++)
         for (uint32_t x = 0; x < s->width; x++) {
             double sum[4] = { 0, 0, 0, 0 };
             for (uint32_t smp = 0; smp < samples; smp++) {
-                uint64_t addr;
                 uint8_t texel[16] = { 0 };
-                struct gt_error err;
                 struct format_value v;
-                if (surface_address(&s->surface, x, y, s->surface.min_array_element, lod, smp,
-                                    &addr) != SURFACE_OK ||
-                    gpu_address_space_read(&as, addr, texel, bytes, &err) < 0)
+                /* through the surface's MCS / CCS as the om wrote them */
+                if (!om_surface_texel(s, &as, x, y, smp, texel))
                     (*faults)++;
                 if (format_unpack(s->format, texel, &v) != FORMAT_OK) {
                     free(rgba);

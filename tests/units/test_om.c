@@ -185,9 +185,10 @@ static void set_blend(struct rig *r, uint32_t header, const struct GEN9_BLEND_ST
 
 /* A SEND on SFID 5 with the given descriptor (mlen in it), the thread's
  * subspans in ctx, EOT. */
-static void send_rt_full(struct rig *r, uint32_t desc, const uint32_t (*regs)[8],
-                         uint32_t exec_mask, uint8_t subspans, const uint16_t *px,
-                         const uint16_t *py, uint32_t pixel_mask, bool eot, uint8_t rlen)
+static void send_rt_samples(struct rig *r, uint32_t desc, const uint32_t (*regs)[8],
+                            uint32_t exec_mask, uint8_t subspans, const uint16_t *px,
+                            const uint16_t *py, uint32_t pixel_mask, bool eot, uint8_t rlen,
+                            const uint16_t *sample_mask)
 {
     unsigned n = (desc >> 25) & 15;
     struct msg *m = msg_alloc(r->sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + n * 32));
@@ -210,9 +211,20 @@ static void send_rt_full(struct rig *r, uint32_t desc, const uint32_t (*regs)[8]
         p->ctx.pixel_x[k] = px[k];
         p->ctx.pixel_y[k] = py[k];
     }
+    if (sample_mask) {
+        p->ctx.sample_masks_valid = 1;
+        memcpy(p->ctx.sample_mask, sample_mask, sizeof p->ctx.sample_mask);
+    }
     memcpy(p->regs, regs, n * 32);
     CU_ASSERT_TRUE(port_inject(unit_port(r->om, "eu", 0), m));
     sim_run(r->sim, 0);
+}
+
+static void send_rt_full(struct rig *r, uint32_t desc, const uint32_t (*regs)[8],
+                         uint32_t exec_mask, uint8_t subspans, const uint16_t *px,
+                         const uint16_t *py, uint32_t pixel_mask, bool eot, uint8_t rlen)
+{
+    send_rt_samples(r, desc, regs, exec_mask, subspans, px, py, pixel_mask, eot, rlen, NULL);
 }
 
 static void send_rt(struct rig *r, uint32_t desc, const uint32_t (*regs)[8], uint32_t exec_mask,
@@ -659,6 +671,7 @@ static void test_fast_clear_blocks(void)
     inject_state(&r, SPEC_ID_3DSTATE_PS, &res, sizeof res);
     send_rt(&r, 0x82031100, regs, 0xffff, 2, px, py, 0xff);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "om.resolve_messages"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.aux.not_modelled"), 1);   /* no aux bound */
     CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_blocks"), 2);
     const struct om_surface *s;
     CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
@@ -666,17 +679,43 @@ static void test_fast_clear_blocks(void)
     sim_destroy(r.sim);
 }
 
+#define CCS_BASE (RT_BASE + 0x10000u)
+
+/* The CCS element (u, v) of a Gen9 CCS_D/E surface with one CCS tile a row,
+ * by the Sky Lake Y row of Mesa's docs/isl/ccs.rst bit table (address bits 11
+ * down to -2 in quarter bytes: u6 u5 u4 v6 v5 v4 v3 v2 v1 u3 u2 u1 v0 u0),
+ * scattered one bit at a time here. */
+static unsigned ccs_value(struct rig *r, uint32_t u, uint32_t v)
+{
+    static const struct { char coord; unsigned bit; } table[14] = {
+        { 'u', 6 }, { 'u', 5 }, { 'u', 4 }, { 'v', 6 }, { 'v', 5 }, { 'v', 4 }, { 'v', 3 },
+        { 'v', 2 }, { 'v', 1 }, { 'u', 3 }, { 'u', 2 }, { 'u', 1 }, { 'v', 0 }, { 'u', 0 },
+    };
+    uint32_t quarters = 0;
+    for (unsigned i = 0; i < 14; i++) {
+        uint32_t c = table[i].coord == 'u' ? u : v;
+        quarters |= ((c >> table[i].bit) & 1u) << (13 - i);     /* position 11 - i, + 2 */
+    }
+    uint8_t byte;
+    gpu_memory_read(r->mem, CCS_BASE + (quarters >> 2), &byte, 1, NULL);
+    return (byte >> (2 * (quarters & 3))) & 3u;
+}
+
 /* skl_tri's first draw: the fast clear of its 64x64 Y-tiled R8G8B8A8_UNORM RT
  * (the SURFACE_STATE dwords of skl_tri.aubinator.txt lines ~1525-1610, with
  * the base address moved from 0xfffffffeffc00000 into this test's physical
- * space; AUX_CCS_E, clear colour (0, 0, 0x3e808081 = 0.25098, 1.0)); the
- * RECTLIST (0,0)-(2,2) in scaled space lights pixels (0..1, 0..1), of which
- * (0, 0) and (0, 1) stand for the blocks 0..63 x 0..31 and 0..63 x 32..63. */
+ * space and the aux base to CCS_BASE; AUX_CCS_E, clear colour (0, 0,
+ * 0x3e808081 = 0.25098, 1.0)); the RECTLIST (0,0)-(2,2) in scaled space
+ * lights pixels (0..1, 0..1), of which (0, 0) and (0, 1) stand for the blocks
+ * 0..63 x 0..31 and 0..63 x 32..63: every CCS element becomes CLEAR (3, seed
+ * 003 L16852), the memory keeps its bytes, the image reads the clear colour.
+ * Then an RT write of one pixel fills its cache-line pair, and a partial
+ * resolve of the upper block writes the clear colour into its other pairs. */
 static void test_skl_tri_fast_clear(void)
 {
     struct rig r = rig_new();
     uint32_t dw[16] = { 0x331df03f, 0x04000010, 0x003f003f, 0x000000ff, 0x00000000, 0x00000f00,
-                        0x00400005, 0x09770000, RT_BASE, 0, 0xffc04000, 0xfffffffe, 0, 0,
+                        0x00400005, 0x09770000, RT_BASE, 0, CCS_BASE, 0, 0, 0,
                         0x3e808081, 0x3f800000 };
     uint32_t state_off = 0x1000;
     gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
@@ -688,14 +727,21 @@ static void test_skl_tri_fast_clear(void)
     uint32_t regs[1][8] = { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu } };
     const uint16_t px[1] = { 0 }, py[1] = { 0 };
     send_rt(&r, 0x82031100, regs, 0xffff, 1, px, py, 0xf);
+    /* no colour is written: the 8 x 16 cache-line pairs' CCS elements are CLEAR */
     uint32_t wrong = 0;
     for (uint32_t y = 0; y < 64; y++)
         for (uint32_t x = 0; x < 64; x++) {
             uint8_t t[4];
             read_texel(&r, ytile_offset(x, y, 256), t);
-            wrong += t[0] != 0 || t[1] != 0 || t[2] != 64 || t[3] != 255;
+            wrong += t[0] != 0x33 || t[2] != 0x33;
         }
     CU_ASSERT_EQUAL(wrong, 0);
+    wrong = 0;
+    for (uint32_t v = 0; v < 16; v++)
+        for (uint32_t u = 0; u < 8; u++)
+            wrong += ccs_value(&r, u, v) != 3;
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.ccs.cleared"), 128);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "om.fast_clear_blocks"), 2);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 64 * 64);
     /* its image: every pixel (0, 0, 64, 255) */
@@ -708,6 +754,146 @@ static void test_skl_tri_fast_clear(void)
     for (uint32_t i = 0; i < 64 * 64; i++)
         wrong += img[4 * i] != 0 || img[4 * i + 2] != 64 || img[4 * i + 3] != 255;
     CU_ASSERT_EQUAL(wrong, 0);
+    free(img);
+    /* a draw (the same state: its clear colour, L16847) writes red to (9, 5)
+     * only: the pair 8..15 x 4..7 holds the clear colour around it and is
+     * uncompressed (0); its neighbours stay CLEAR */
+    struct spec_3DSTATE_PS draw = { 0 };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &draw, sizeof draw);
+    uint32_t red[1][8] = { { fbits(1.0f), 0, 0, fbits(1.0f) } };
+    const uint16_t dx[1] = { 8 }, dy[1] = { 4 };
+    send_rt(&r, 0x82031100, red, 0xffff, 1, dx, dy, 1u << 3);    /* pixel LR = (9, 5) */
+    wrong = 0;
+    for (uint32_t y = 4; y < 8; y++)
+        for (uint32_t x = 8; x < 16; x++) {
+            uint8_t t[4];
+            read_texel(&r, ytile_offset(x, y, 256), t);
+            if (x == 9 && y == 5)
+                wrong += t[0] != 255 || t[1] != 0 || t[2] != 0 || t[3] != 255;
+            else
+                wrong += t[0] != 0 || t[1] != 0 || t[2] != 64 || t[3] != 255;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(ccs_value(&r, 1, 1), 0);
+    CU_ASSERT_EQUAL(ccs_value(&r, 0, 1), 3);
+    CU_ASSERT_EQUAL(ccs_value(&r, 2, 1), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.ccs.filled"), 1);
+    /* partial resolve: pixel (0, 0) stands for 64 x 32 pixels; the lower
+     * block stays as it was */
+    struct spec_3DSTATE_PS res = { .RenderTargetResolveType = 1 };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &res, sizeof res);
+    send_rt(&r, 0x82031100, regs, 0xffff, 1, px, py, 0x1);
+    wrong = 0;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t t[4];
+            read_texel(&r, ytile_offset(x, y, 256), t);
+            if (x == 9 && y == 5)
+                wrong += t[0] != 255 || t[2] != 0;
+            else if (y < 32)
+                wrong += t[0] != 0 || t[1] != 0 || t[2] != 64 || t[3] != 255;
+            else
+                wrong += t[0] != 0x33 || t[2] != 0x33;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    wrong = 0;
+    for (uint32_t v = 0; v < 16; v++)
+        for (uint32_t u = 0; u < 8; u++)
+            wrong += ccs_value(&r, u, v) != (v < 8 ? 0u : 3u);
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.resolve_pixels"), 64 * 32 - 32);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.ccs.resolved"), 63);
+    sim_destroy(r.sim);
+}
+
+/* A 4x MSS 8 x 4 linear R8G8B8A8_UNORM RT (samples as array slices 4 rows
+ * apart: QPitch field 1) with an MCS (Gen9 AUX_CCS_D on a multisampled
+ * surface, seed 003 L16780-16788) at MCS_BASE, 128 B pitch, Y-tiled (L16795):
+ * pixel (x, y)'s byte at (x / 16) * 512 + y * 16 + x % 16, by hand. The fast
+ * clear sets every MCS byte to 0xff; a fully covered pixel whose samples end
+ * equal is stored compressed (MCS 0, plane 0 only); a pixel with samples 0
+ * and 1 covered keeps the clear colour in samples 2 and 3 (MCS 0xe4, sample s
+ * in plane s: Mesa's ambiguate value, log2(4) = 2 bits a sample). */
+#define MCS_BASE (RT_BASE + 0x20000u)
+static void test_mcs_clear_and_compression(void)
+{
+    struct rig r = rig_new();
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = R8G8B8A8_UNORM;
+    v.Width = 7;
+    v.Height = 3;
+    v.SurfaceArray = true;
+    v.SurfacePitch = 32 - 1;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.SurfaceQPitch = 1;
+    v.NumberOfMultisamples = 2;             /* MULTISAMPLECOUNT_4 */
+    v.AuxiliarySurfaceMode = 1;
+    v.AuxiliarySurfaceBaseAddress = MCS_BASE;
+    v.SurfaceBaseAddress = RT_BASE;
+    v.MipTailStartLOD = 15;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    const float clear[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+    memcpy(&dw[12], clear, 16);
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT, &state_off, 4, NULL);
+    fill(&r, 4 * 4 * 32, 0x33);
+    struct spec_3DSTATE_PS ps = { .RenderTargetFastClearEnable = true };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &ps, sizeof ps);
+    uint32_t regs[1][8] = { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu } };
+    /* the clear rectangle: ceil(8 / 8) x ceil(4 / 2) = pixels (0, 0), (0, 1) */
+    const uint16_t px[1] = { 0 }, py[1] = { 0 };
+    send_rt(&r, 0x82031100, regs, 0xffff, 1, px, py, 0x5);
+    uint32_t wrong = 0;
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 8; x++) {
+            uint8_t b;
+            gpu_memory_read(r.mem, MCS_BASE + (x / 16) * 512 + y * 16 + x % 16, &b, 1, NULL);
+            wrong += b != 0xff;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.mcs.cleared"), 32);
+    /* green to subspan (2, 2): UL all samples, UR samples 0 and 1 */
+    struct spec_3DSTATE_PS draw = { 0 };
+    inject_state(&r, SPEC_ID_3DSTATE_PS, &draw, sizeof draw);
+    uint32_t green[1][8] = { { 0, fbits(1.0f), 0, fbits(1.0f) } };
+    const uint16_t dx[1] = { 2 }, dy[1] = { 2 };
+    uint16_t masks[32] = { 0 };
+    masks[0] = 0xf;
+    masks[1] = 0x3;
+    send_rt_samples(&r, 0x82031100, green, 0xffff, 1, dx, dy, 0x3, true, 0, masks);
+    uint8_t b;
+    gpu_memory_read(r.mem, MCS_BASE + 2 * 16 + 2, &b, 1, NULL);
+    CU_ASSERT_EQUAL(b, 0x00);
+    gpu_memory_read(r.mem, MCS_BASE + 2 * 16 + 3, &b, 1, NULL);
+    CU_ASSERT_EQUAL(b, 0xe4);
+    uint8_t t[4];
+    read_texel(&r, (0 * 4 + 2) * 32 + 4 * 2, t);            /* (2, 2) plane 0 */
+    CU_ASSERT(t[0] == 0 && t[1] == 255 && t[2] == 0 && t[3] == 255);
+    read_texel(&r, (1 * 4 + 2) * 32 + 4 * 2, t);            /* (2, 2) plane 1: untouched */
+    CU_ASSERT_EQUAL(t[0], 0x33);
+    for (uint32_t smp = 0; smp < 4; smp++) {
+        read_texel(&r, (smp * 4 + 2) * 32 + 4 * 3, t);      /* (3, 2) plane smp */
+        bool is_green = t[0] == 0 && t[1] == 255 && t[2] == 0 && t[3] == 255;
+        bool is_blue = t[0] == 0 && t[1] == 0 && t[2] == 255 && t[3] == 255;
+        CU_ASSERT(smp < 2 ? is_green : is_blue);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.mcs.compressed"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.mcs.uncompressed"), 1);
+    /* the averaged image: (2, 2) green, (3, 2) half green half blue, the rest
+     * the clear colour */
+    const struct om_surface *s;
+    CU_ASSERT_EQUAL_FATAL(om_written_surfaces(r.om, &s), 1);
+    uint64_t faults = 0;
+    uint8_t *img = images_surface_rgba8(r.sim, &s[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    const uint8_t *p22 = img + 4 * (2 * 8 + 2), *p32 = img + 4 * (2 * 8 + 3), *p00 = img;
+    CU_ASSERT(p22[1] == 255 && p22[2] == 0);
+    CU_ASSERT(p32[1] == 128 && p32[2] == 128);
+    CU_ASSERT(p00[1] == 0 && p00[2] == 255 && p00[3] == 255);
     free(img);
     sim_destroy(r.sim);
 }
@@ -894,7 +1080,9 @@ static const struct test_case cases[] = {
     { "constant colour and per-channel write disables", test_constant_colour_and_write_mask },
     { "logic ops", test_logic_ops },
     { "fast clear fills the blocks of a Y-tiled RT; resolve writes nothing", test_fast_clear_blocks },
-    { "skl_tri's fast clear with its own SURFACE_STATE", test_skl_tri_fast_clear },
+    { "skl_tri's fast clear marks its CCS; a write fills a pair; a partial resolve",
+      test_skl_tri_fast_clear },
+    { "MCS: fast clear, compressed and uncompressed pixels, the image", test_mcs_clear_and_compression },
     { "PNG writer: chunks, CRCs, stored deflate blocks, Adler-32", test_png_writer },
     { "images of written surfaces match the bytes in memory", test_images_match_memory },
     { 0 }

@@ -1197,6 +1197,52 @@ static void test_filter_rates(void)
 }
 
 
+/* A Gen9 single-sampled AUX_CCS_E surface: the sampler reads its CCS (seed 003
+ * L16841) and a CLEAR (3, L16852) cache-line pair reads the state's clear
+ * colour (L16884). The 64 x 32 Y-tiled RGBA8 surface of put_tiled_rgba8 gets
+ * a CCS at TEX + 0x100000 (one CCS tile a row) whose element (u, v) = (1, 1)
+ * (pixels 8..15 x 4..7: 32 bytes x 4 rows a pair) is CLEAR: by the Sky Lake
+ * row of Mesa's docs/isl/ccs.rst bit table, u0 and v0 are the two lowest
+ * quarter-byte address bits and u1..u3, v1.. are 0, so it is the top two bits
+ * of byte 0. */
+static void test_ccs_clear_texels(void)
+{
+    struct rig r = rig_new(false, NULL);
+    put_tiled_rgba8(&r);
+    uint32_t dw[16], state_off = 0x1000 + 1 * 64;
+    gpu_memory_read(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    dw[6] = (dw[6] & ~7u) | 5u;                 /* Auxiliary Surface Mode AUX_CCS_E */
+    dw[10] = TEX + 0x100000u;                   /* Auxiliary Surface Base Address */
+    dw[11] = 0;
+    const float clear[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    memcpy(&dw[12], clear, 16);
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    uint8_t ccs = 0xc0;
+    gpu_memory_write(r.mem, TEX + 0x100000u, &ccs, 1, NULL);
+    uint32_t regs[4][8] = { { 0 } };
+    const uint32_t u[8] = { 9, 8, 15, 7, 16, 9, 0, 12 };
+    const uint32_t v[8] = { 5, 4, 7, 5, 5, 3, 0, 8 };
+    for (unsigned i = 0; i < 8; i++) {
+        regs[0][i] = u[i];
+        regs[1][i] = v[i];
+    }
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD, 1, 1, 0), 4, 4, 0xff, false, regs));
+    struct catcher *c = caught(&r);
+    CU_ASSERT_EQUAL_FATAL(c->count, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        bool in = u[i] >= 8 && u[i] < 16 && v[i] >= 4 && v[i] < 8;
+        if (!in) {
+            check_rgba8_lane(c, 1, i, u[i], v[i]);
+            continue;
+        }
+        for (unsigned k = 0; k < 4; k++)
+            CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[k][i]), clear[k], 1e-6);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.aux.ccs_clear_texels"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.aux.ccs_reads"), 8);
+    sim_destroy(r.sim);
+}
+
 /* ---- multisampled surfaces ------------------------------------------------------------- */
 
 #define MS_BASE (TEX + 0x200000u)
@@ -1206,6 +1252,12 @@ static uint8_t ms_byte(uint32_t x, uint32_t y, uint32_t smp, unsigned k)
 {
     const uint8_t b[4] = { (uint8_t)(x * 16 + y), (uint8_t)(smp * 60 + 10), 7, 255 };
     return b[k];
+}
+
+/* The 4x surface's MCS byte of pixel (x, y): any value but all ones. */
+static uint8_t ms_mcs(uint32_t x, uint32_t y)
+{
+    return (uint8_t)(0xe4 ^ (x * 8 + y));
 }
 
 /* A 4x MSFMT_MSS linear R8G8B8A8_UNORM 8 x 4 2D array surface with an MCS
@@ -1252,10 +1304,20 @@ static void put_ms_surface(struct rig *r)
                     t[k] = ms_byte(x, y, smp, k);
                 gpu_memory_write(r->mem, MS_BASE + (4 * smp + y) * 32 + 4 * x, t, 4, NULL);
             }
+    /* the MCS: one byte a pixel, Y-tiled (seed 003 L16795), pitch 128 B
+     * (Auxiliary Surface Pitch 0 + 1 tiles): byte column x, row y of the first
+     * tile at (x / 16) * 512 + y * 16 + x % 16 (the Y tile's 16-byte columns
+     * of 32 rows, 003 L5332-5344), written by hand */
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 8; x++) {
+            uint8_t b = ms_mcs(x, y);
+            gpu_memory_write(r->mem, TEX + 0x300000u + (x / 16) * 512 + y * 16 + x % 16, &b, 1,
+                             NULL);
+        }
 }
 
-/* ld_mcs returns the identity MCS (4x: 2 bits a sample, sample s in slice s:
- * 0b11100100); ld2dms (Mesa's SIMD8 order si, mcs, u, v, r) reads sample si from
+/* ld_mcs returns the MCS element of the pixel from the auxiliary surface
+ * (R8_UINT for 4x, L4195; zeros out of range); ld2dms (Mesa's SIMD8 order si, mcs, u, v, r) reads sample si from
  * the slice the MCS names, a cleared MCS (all ones) returns the clear colour
  * (003 L16884), MCS 0 puts every sample in slice 0; ld2dss reads slice ssi. */
 static void test_multisample_loads(void)
@@ -1272,7 +1334,7 @@ static void test_multisample_loads(void)
     struct catcher *c = caught(&r);
     CU_ASSERT_EQUAL_FATAL(c->count, 1);
     for (unsigned i = 0; i < 7; i++) {
-        CU_ASSERT_EQUAL(c->regs[0][i], 0xe4u);
+        CU_ASSERT_EQUAL(c->regs[0][i], ms_mcs(i, i % 4));
         CU_ASSERT_EQUAL(c->regs[1][i], 0u);
     }
     CU_ASSERT_EQUAL(c->regs[0][7], 0u);
@@ -2180,6 +2242,7 @@ static const struct test_case cases[] = {
     { "random messages: no crash, one reply each", test_random_messages },
     { "L3 lines once, then sampler cache hits", test_cache_and_l3_lines },
     { "ld_mcs, ld2dms and ld2dss on a 4x MSS surface", test_multisample_loads },
+    { "a CCS_E surface's CLEAR pairs read the clear colour", test_ccs_clear_texels },
     { "shadow compare: every function, PCF, sample_c_lz", test_shadow_compare },
     { "gather4, _po, _c, _po_c: corners, channel, offsets", test_gather4 },
     { "sample_min, sample_max and the min reduction", test_min_max },

@@ -821,6 +821,33 @@ static void test_garbage_states(void)
     CU_ASSERT(addressed > 0);
 }
 
+/* MCS encodings (units/common/surface.h): element bytes 1/1/4/8 for 2x/4x/8x/16x
+ * (seed 003 L4195: R8_UINT, R32_UINT, R32G32_UINT); the uncompressed value has
+ * sample s's log2(samples)-bit entry = s (Mesa's get_mcs_ambiguate_pixel),
+ * written out by hand: 2x 0b10, 4x 0b11100100, 8x 111 110 101 100 011 010 001
+ * 000, 16x the nibbles F..0; the cleared value is all ones and 2x only looks
+ * at its low 2 bits (blorp_nir_mcs_is_clear_color). */
+static void test_mcs_encodings(void)
+{
+    CU_ASSERT_EQUAL(surface_mcs_element_bytes(2), 1);
+    CU_ASSERT_EQUAL(surface_mcs_element_bytes(4), 1);
+    CU_ASSERT_EQUAL(surface_mcs_element_bytes(8), 4);
+    CU_ASSERT_EQUAL(surface_mcs_element_bytes(16), 8);
+    CU_ASSERT_EQUAL(surface_mcs_uncompressed(2), 0x2u);
+    CU_ASSERT_EQUAL(surface_mcs_uncompressed(4), 0xe4u);
+    CU_ASSERT_EQUAL(surface_mcs_uncompressed(8), 0xfac688u);
+    CU_ASSERT_EQUAL(surface_mcs_uncompressed(16), 0xfedcba9876543210ull);
+    CU_ASSERT_EQUAL(surface_mcs_cleared(4), 0xffu);
+    CU_ASSERT_EQUAL(surface_mcs_cleared(8), 0xffffffffu);
+    CU_ASSERT_TRUE(surface_mcs_is_clear(2, 0x0f));
+    CU_ASSERT_FALSE(surface_mcs_is_clear(2, 0xfd));
+    CU_ASSERT_TRUE(surface_mcs_is_clear(4, 0xff));
+    CU_ASSERT_FALSE(surface_mcs_is_clear(4, 0xe4));
+    CU_ASSERT_FALSE(surface_mcs_is_clear(8, 0x00ffffffu));
+    CU_ASSERT_TRUE(surface_mcs_is_clear(16, ~0ull));
+    CU_ASSERT_FALSE(surface_mcs_is_clear(16, 0xffffffffu));
+}
+
 static const struct test_case cases[] = {
     { "tile shapes", test_tile_shapes },
     { "tile walks match the layouts", test_tile_walks },
@@ -843,6 +870,7 @@ static const struct test_case cases[] = {
     { "gen7 array qpitch and offsets", test_address_gen7_array },
     { "reserved encodings", test_reserved_encodings },
     { "garbage states never crash", test_garbage_states },
+    { "mcs encodings", test_mcs_encodings },
     { 0 },
 };
 

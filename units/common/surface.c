@@ -345,6 +345,10 @@ enum surface_status surface_from_state(unsigned gen, const uint32_t *dw, struct 
         out->type = SURFACE_NULL;
         return out->status;
     }
+    /* the clear colour: Gen9 Red/Green/Blue/Alpha Clear Color (dwords 12-15);
+     * Gen7/8 the 1-bit Red/Green/Blue/Alpha Clear Color of dword 7 (31..28) */
+    for (unsigned c = 0; c < 4; c++)
+        out->clear_color[c] = gen >= 9 ? dw[12 + c] : gen >= 7 ? (dw[7] >> (31 - c)) & 1u : 0;
     check(out);
     derive_counts(out);
     out->halign_state = out->halign;
@@ -561,4 +565,102 @@ const char *surface_status_name(enum surface_status st)
     case SURFACE_NOT_ADDRESSABLE: return "not addressable";
     }
     return "?";
+}
+
+/* ---- auxiliary surfaces (surface.h: the MCS and CCS layouts and sources) ---------- */
+
+enum surface_aux_usage surface_aux_usage(const struct surface *s)
+{
+    if (s->status != SURFACE_OK || s->aux_mode == SURFACE_AUX_NONE)
+        return SURFACE_AUX_USAGE_NONE;
+    bool mcs_mode = s->gen >= 9 ? s->aux_mode == SURFACE_AUX_CCS_D ||
+                                      s->aux_mode == SURFACE_AUX_CCS_E
+                                : s->aux_mode == SURFACE_AUX_MCS;
+    if (!mcs_mode)
+        return SURFACE_AUX_USAGE_NONE;
+    if (s->samples > 1)
+        return s->msaa_layout == SURFACE_MSAA_ARRAY && s->type == SURFACE_2D
+                   ? SURFACE_AUX_USAGE_MCS
+                   : SURFACE_AUX_USAGE_NONE;
+    bool plain = s->element_bytes == 4 || s->element_bytes == 8 || s->element_bytes == 16;
+    if (s->gen >= 9 && s->type == SURFACE_2D && s->tiling == TILING_Y && plain &&
+        s->block_width == 1 && s->block_height == 1)
+        return SURFACE_AUX_USAGE_CCS;
+    return SURFACE_AUX_USAGE_NONE;
+}
+
+uint32_t surface_mcs_element_bytes(uint32_t samples)
+{
+    return samples >= 16 ? 8u : samples >= 8 ? 4u : 1u;
+}
+
+unsigned surface_mcs_bits_per_sample(uint32_t samples)
+{
+    return samples >= 16 ? 4u : samples >= 8 ? 3u : samples >= 4 ? 2u : 1u;
+}
+
+uint64_t surface_mcs_uncompressed(uint32_t samples)
+{
+    unsigned b = surface_mcs_bits_per_sample(samples);
+    uint64_t v = 0;
+    for (uint64_t i = 0; i < samples && i < 16; i++)
+        v |= i << (b * i);
+    return v;
+}
+
+uint64_t surface_mcs_cleared(uint32_t samples)
+{
+    uint32_t bytes = surface_mcs_element_bytes(samples);
+    return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+}
+
+bool surface_mcs_is_clear(uint32_t samples, uint64_t value)
+{
+    /* 2x: only the low 2 bits count (blorp_nir_mcs_is_clear_color) */
+    uint64_t mask = samples == 2 ? 3u : surface_mcs_cleared(samples);
+    return (value & mask) == mask;
+}
+
+enum surface_status surface_mcs_address(const struct surface *s, uint32_t x, uint32_t y,
+                                        uint32_t slice, uint64_t *address)
+{
+    if (surface_aux_usage(s) != SURFACE_AUX_USAGE_MCS)
+        return SURFACE_UNSUPPORTED;
+    if (x >= s->width || y >= s->height || slice >= s->array_length)
+        return SURFACE_OUT_OF_BOUNDS;
+    uint32_t bytes = surface_mcs_element_bytes(s->samples);
+    uint64_t offset;
+    if (!tiling_offset(TILING_Y, bytes, s->aux_pitch * 128u, (uint64_t)x * bytes,
+                       y + (uint64_t)slice * s->aux_qpitch, &offset))
+        return SURFACE_UNSUPPORTED;
+    *address = s->aux_address + offset;
+    return SURFACE_OK;
+}
+
+void surface_ccs_block(const struct surface *s, uint32_t *width, uint32_t *height)
+{
+    *width = s->element_bytes ? max1(32 / s->element_bytes) : 1;
+    *height = 4;
+}
+
+enum surface_status surface_ccs_address(const struct surface *s, uint32_t x, uint32_t y,
+                                        uint32_t slice, uint32_t lod, uint64_t *address,
+                                        unsigned *shift)
+{
+    if (surface_aux_usage(s) != SURFACE_AUX_USAGE_CCS)
+        return SURFACE_UNSUPPORTED;
+    if (lod >= s->levels || x >= surface_lod_width(s, lod) ||
+        y >= surface_lod_height(s, lod) || slice >= s->array_length)
+        return SURFACE_OUT_OF_BOUNDS;
+    uint64_t ox, oy;
+    enum surface_status st = surface_lod_origin(s, lod, 0, &ox, &oy);
+    if (st != SURFACE_OK)
+        return st;
+    uint64_t u = (ox + x + s->x_offset) * s->element_bytes / 32;
+    uint64_t v = (oy + y + s->y_offset) / 4 + (uint64_t)slice * (s->aux_qpitch / 4);
+    uint64_t tile = (v >> 7) * s->aux_pitch + (u >> 7);
+    uint64_t byte = ((u >> 1) & 7) | ((v >> 1) & 63) << 3 | ((u >> 4) & 7) << 9;
+    *address = s->aux_address + tile * 4096 + byte;
+    *shift = (unsigned)(2 * ((u & 1) | (v & 1) << 1));
+    return SURFACE_OK;
 }

@@ -24,8 +24,10 @@
  * - MSAA: MSS (each sample an array slice: physical slice = slice * samples +
  *   sample) and interleaved (MSFMT_DEPTH_STENCIL, Gen7+: samples spread over
  *   x/y, 2x: 2x1, 4x: 2x2, 8x: 4x2, 16x: 4x4 per pixel);
- * - auxiliary surface (MCS/CCS/HiZ) mode, base address, pitch and QPitch:
- *   recorded only, never used for addresses.
+ * - auxiliary surface (MCS/CCS/HiZ) mode, base address, pitch and QPitch, and
+ *   the clear colour (Gen9 dwords 12-15; Gen7/8 the 1-bit fields of dword 7);
+ *   the addresses of the two aux layouts the 3D units use (below:
+ *   surface_aux_usage, surface_mcs_address, surface_ccs_address).
  * Sources: seeds 003 L5034-5170 (surface types, tile modes, "Base + R*QPitch +
  * V*Pitch + U + LOD_Offset"), 003 L5332-5344 (tiled offsets), 003 L3419-3440
  * (multisampled surfaces), 004 L1905-1925 / L5837-5850 (QPitch[16:2], view
@@ -38,8 +40,11 @@
  *
  * Not modelled: bit-6 swizzling; the Yf/Ys mip tail (LODs at or past Mip Tail
  * Start are refused), Yf/Ys 3D and MSAA tile shapes (refused); planar (YUV)
- * offsets; quilted surfaces; Gen6 and Gen4.5/Gen5 states; the HiZ/MCS/CCS
- * layouts themselves; render target rotation. The element size and
+ * offsets; quilted surfaces; Gen6 and Gen4.5/Gen5 states; the HiZ layout
+ * (units/common/depth_stencil has its own); the Gen7/Gen8 single-sampled
+ * "MCS" (the 1-bit fast-clear CCS, whose layout differs per generation and
+ * tiling: surface_aux_usage says NONE for it); CCS of X-tiled, Yf/Ys,
+ * linear, 1D/3D and mip-tail surfaces; render target rotation. The element size and
  * compression block come from the formats library (units/common/format.h);
  * RAW (0x1FF) counts as one byte (003 L5054 "treat the data as RAW").
  */
@@ -133,7 +138,9 @@ struct surface {
     enum surface_aux aux_mode;      /* recorded only */
     uint64_t aux_address;
     uint32_t aux_pitch;             /* the state's field + 1 (tiles or 512 B units) */
-    uint32_t aux_qpitch;
+    uint32_t aux_qpitch;            /* rows of the main surface between aux slices */
+    uint32_t clear_color[4];        /* R, G, B, A: Gen9 the dwords' bits (float or integer by
+                                       format); Gen7/8 the 1-bit fields as 0 or 1 */
 };
 
 /* Decodes the RENDER_SURFACE_STATE dwords dw (gen 4: 5 dwords, 7: 8, 8/9: 16)
@@ -176,5 +183,71 @@ enum surface_status surface_address(const struct surface *s, uint32_t x, uint32_
                                     uint64_t *address);
 
 const char *surface_status_name(enum surface_status st);
+
+/* ---- auxiliary surfaces: MCS and CCS ------------------------------------------
+ *
+ * MCS (multisample control surface, seed 003 L16768-16800, L4169-4197): one
+ * element per pixel of a multisampled (MSFMT_MSS) surface, 8 bits for 2x/4x,
+ * 32 for 8x, 64 for 16x ("R8_UINT / R32_UINT / R32G32_UINT", L4195), Y-tiled
+ * ("MCS buffer is tiledY", L16795), "height, width and layout ... match the
+ * RT": element (x, y) of array slice a at byte column x * bytes, row y + a x
+ * Auxiliary Surface QPitch, pitch = Auxiliary Surface Pitch x 128 bytes.
+ * Sample s's entry is log2(samples) bits at bit s x log2(samples) and names
+ * the sample slice ("plane") holding it; every entry its own index is the
+ * "uncompressed" (ambiguated) value, 0 "all samples in plane 0", all ones the
+ * cleared pixel (Mesa's blorp: get_mcs_ambiguate_pixel citing the BDW PRM
+ * "Compressed Multisample Surfaces", blorp_nir_mcs_is_clear_color: 2x compares
+ * only the low 2 bits; facts only).
+ *
+ * CCS (colour control surface, Gen9 single-sampled AUX_CCS_D / AUX_CCS_E,
+ * L16768-16885): 2 bits per cache-line pair of the Y-tiled main surface (32 B
+ * x 4 rows: 8x4 pixels at 32 bpp, 4x4 at 64, 2x4 at 128, L16808 "TiledY RT
+ * CL"), Y-tiled at the cache-line granularity: CCS element (u, v) = (byte
+ * column / 32, row / 4) sits in CCS tile (u / 128, v / 128) of 4 KiB, tiles
+ * row-major Auxiliary Surface Pitch tiles a row, and within the tile at
+ * address bits 11..0 = u6 u5 u4 v6 v5 v4 v3 v2 v1 u3 u2 u1, the 2-bit slot
+ * (u0 + 2 v0) of that byte (Mesa docs/isl/ccs.rst, the Sky Lake Y row of its
+ * bit table, from the SKL PRM Vol 12 planes section). LODs sit at the main
+ * surface's LOD origin (the CCS alignment 128x64 px of L16802 keeps LODs on
+ * whole CCS cache lines); array slices Auxiliary Surface QPitch main rows
+ * apart. Values: 0 uncompressed ("initialize MCS with zeros", L16851; Mesa:
+ * "A CCS value of 0 means uncompressed"), 3 cleared ("CCS initialized to all
+ * F (using HW Fast Clear ...)", L16852); 1 and 2 (compressed) never come from
+ * the model, which stores every block uncompressed. */
+enum surface_aux_usage {
+    SURFACE_AUX_USAGE_NONE,     /* no aux, or one this library does not lay out */
+    SURFACE_AUX_USAGE_MCS,      /* multisampled surface with its MCS */
+    SURFACE_AUX_USAGE_CCS,      /* Gen9 single-sampled CCS_D / CCS_E */
+};
+
+#define SURFACE_CCS_UNCOMPRESSED 0u
+#define SURFACE_CCS_CLEAR 3u
+
+/* Which aux layout s's state binds (MCS: Gen7 MCS Enable, Gen8 AUX_MCS, Gen9
+ * AUX_CCS_D/E on an MSS surface of 2-16 samples, L16780-16788; CCS: Gen9
+ * AUX_CCS_D/E on a single-sampled Y-tiled 2D surface of 32/64/128-bit
+ * elements, L16805). */
+enum surface_aux_usage surface_aux_usage(const struct surface *s);
+
+/* MCS element bytes (1, 4, 8), bits per sample entry, the ambiguated value,
+ * the cleared value and whether a value is the cleared one, for `samples`. */
+uint32_t surface_mcs_element_bytes(uint32_t samples);
+unsigned surface_mcs_bits_per_sample(uint32_t samples);
+uint64_t surface_mcs_uncompressed(uint32_t samples);
+uint64_t surface_mcs_cleared(uint32_t samples);
+bool surface_mcs_is_clear(uint32_t samples, uint64_t value);
+
+/* The address of pixel (x, y) of array slice `slice`'s MCS element. */
+enum surface_status surface_mcs_address(const struct surface *s, uint32_t x, uint32_t y,
+                                        uint32_t slice, uint64_t *address);
+
+/* The pixels one CCS element (cache-line pair) covers: 32 / element bytes x 4. */
+void surface_ccs_block(const struct surface *s, uint32_t *width, uint32_t *height);
+
+/* The byte holding pixel (x, y) of slice `slice`, LOD lod's CCS element, and
+ * the element's bit position in it (0, 2, 4, 6). */
+enum surface_status surface_ccs_address(const struct surface *s, uint32_t x, uint32_t y,
+                                        uint32_t slice, uint32_t lod, uint64_t *address,
+                                        unsigned *shift);
 
 #endif

@@ -73,6 +73,7 @@ struct om {
     struct spec_BLEND_STATE_ENTRY entry[OM_MAX_RTS];
     struct spec_COLOR_CALC_STATE cc;
     bool fast_clear, resolve, omask_present, depth_present, stencil_present, a2c_disabled;
+    bool full_resolve;              /* RESOLVE_FULL (Gen9) or Gen8's Resolve Enable */
     uint32_t samples;
     uint32_t draw;                  /* current draw number; 0 before the first */
     bool state_since_write;
@@ -95,6 +96,10 @@ struct om {
     uint64_t bad_messages, bad_state, state_read_failures, no_positions, thread_ends;
     uint64_t dither_ignored, busy_cycles, lines, l3_replies, stall_writeback, draws;
     uint64_t lines_dropped;
+    /* aux surfaces (CCS, MCS) */
+    uint64_t ccs_cleared, ccs_filled, ccs_resolved, ccs_reads, resolve_pixels;
+    uint64_t mcs_cleared, mcs_compressed, mcs_uncompressed, mcs_reads;
+    uint64_t aux_not_modelled, aux_faults, resolve_msrt;
     /* late depth/stencil (om_depth.h) and the per-thread counts */
     struct om_depth depth;
     const struct om_datapath *datapath;     /* om_set_datapath; NULL: the C functions */
@@ -148,10 +153,29 @@ static const struct stat_desc om_stats[] = {
     C("pixels_logic_op", pixels_logic_op, "pixels", "pixels through a logic op"),
     C("pixels_discarded", pixels_discarded, "pixels",
       "lit pixels killed by alpha test, alpha to coverage or oMask"),
-    C("fast_clear_blocks", fast_clear_blocks, "blocks", "RT blocks filled by fast clears"),
-    C("fast_clear_pixels", fast_clear_pixels, "pixels", "RT pixels filled by fast clears"),
-    C("resolve_messages", resolve_messages, "messages",
-      "RT writes of resolve passes (nothing written: CCS/MCS not modelled)"),
+    C("fast_clear_blocks", fast_clear_blocks, "blocks",
+      "clear-rectangle pixels of fast clears (each a block of the RT)"),
+    C("fast_clear_pixels", fast_clear_pixels, "pixels",
+      "RT pixels (samples) fast clears cleared: through the CCS/MCS, or filled without one"),
+    C("resolve_messages", resolve_messages, "messages", "RT writes of resolve passes"),
+    C("resolve_pixels", resolve_pixels, "pixels",
+      "pixels resolves filled with the clear colour (their CCS said CLEAR)"),
+    C("ccs.cleared", ccs_cleared, "blocks", "CCS elements (cache-line pairs) set CLEAR by fast clears"),
+    C("ccs.filled", ccs_filled, "blocks",
+      "CLEAR cache-line pairs filled with the clear value before an RT write"),
+    C("ccs.resolved", ccs_resolved, "blocks", "CCS elements resolves set uncompressed"),
+    C("ccs.reads", ccs_reads, "accesses", "CCS bytes read (RT writes, reads, resolves)"),
+    C("mcs.cleared", mcs_cleared, "pixels", "MCS elements set to the cleared value by fast clears"),
+    C("mcs.compressed", mcs_compressed, "pixels",
+      "multisampled pixels written with every sample equal (MCS 0: plane 0 only)"),
+    C("mcs.uncompressed", mcs_uncompressed, "pixels",
+      "multisampled pixels written with samples differing (each sample in its own plane)"),
+    C("mcs.reads", mcs_reads, "accesses", "MCS elements read"),
+    C("aux.not_modelled", aux_not_modelled, "messages",
+      "fast clears / resolves on a surface whose aux layout is not modelled (clear: filled)"),
+    C("aux.faults", aux_faults, "accesses", "CCS/MCS accesses in unmapped memory"),
+    C("aux.resolve_msrt", resolve_msrt, "messages",
+      "resolve passes on multisampled RTs (not supported, L16884: nothing done)"),
     C("killed_thread_ends", killed_thread_ends, "threads",
       "pixel threads the EU ended for bad programming before their EOT write (WM is told)"),
     C("unsupported_messages", unsupported_messages, "messages",
@@ -295,6 +319,8 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
         const struct spec_3DSTATE_PS *v = cs_state_common(p);
         s->fast_clear = v->RenderTargetFastClearEnable;
         s->resolve = v->RenderTargetResolveType != 0 || v->RenderTargetResolveEnable;
+        /* genxml gen9 RESOLVE_PARTIAL 1, RESOLVE_FULL 3; Gen8 has only a full resolve */
+        s->full_resolve = v->RenderTargetResolveType == 3 || v->RenderTargetResolveEnable;
         break;
     }
     case SPEC_ID_3DSTATE_PS_EXTRA: {
@@ -385,6 +411,8 @@ static bool resolve_rt(struct om *s, struct unit *u, struct gpu_address_space *a
     return true;
 }
 
+static const uint32_t *fill_colour(const struct om *s, const struct rt *rt);
+
 static void record_surface(struct om *s, const struct rt *rt, const struct gpu_address_space *as,
                            uint64_t pixels)
 {
@@ -411,6 +439,7 @@ static void record_surface(struct om *s, const struct rt *rt, const struct gpu_a
     o->space_format = as->format;
     o->space_root = as->root;
     o->surface = rt->surf;
+    memcpy(o->clear_color, fill_colour(s, rt), sizeof o->clear_color);
     o->pixels_written += pixels;
     if (o->draw_count == 0 || o->last_draw != s->draw) {
         if (o->draw_count < OM_SURFACE_DRAWS)
@@ -663,26 +692,154 @@ static uint32_t rt_slice(const struct rt *rt, uint32_t index)
     return slice < count ? slice : 0;
 }
 
-static void clear_colour(const struct rt *rt, struct format_value *v)
+/* A clear colour as the state holds it (struct surface clear_color: Gen9 the
+ * dwords' bits, floats for float formats, integers otherwise; Gen7/8 1-bit
+ * fields) as a value of the RT's format. */
+static void clear_value_of(unsigned gen, const struct format_desc *fmt, const uint32_t raw[4],
+                           struct format_value *v)
 {
     memset(v, 0, sizeof *v);
-    v->kind = (enum format_value_kind)rt->fmt->value_kind;
+    v->kind = (enum format_value_kind)fmt->value_kind;
     for (unsigned c = 0; c < 4; c++) {
-        uint32_t bits;
-        if (rt->surf.gen >= 9) {
-            bits = rt->dw[12 + c];              /* Red, Green, Blue, Alpha Clear Color */
-            if (v->kind == FORMAT_VALUE_FLOAT)
-                v->f[c] = as_float(bits);
-            else
-                v->u[c] = bits;
-        } else {
-            bits = (rt->dw[7] >> (31 - c)) & 1;  /* Gen8: 1-bit R 31, G 30, B 29, A 28 */
-            if (v->kind == FORMAT_VALUE_FLOAT)
-                v->f[c] = bits ? 1.0f : 0.0f;
-            else
-                v->u[c] = bits;
+        if (v->kind != FORMAT_VALUE_FLOAT)
+            v->u[c] = raw[c];
+        else if (gen >= 9)
+            v->f[c] = as_float(raw[c]);
+        else
+            v->f[c] = raw[c] ? 1.0f : 0.0f;
+    }
+}
+
+static void clear_value(const struct rt *rt, const uint32_t raw[4], struct format_value *v)
+{
+    clear_value_of(rt->surf.gen, rt->fmt, raw, v);
+}
+
+static void clear_colour(const struct rt *rt, struct format_value *v)
+{
+    clear_value(rt, rt->surf.clear_color, v);
+}
+
+/* ---- auxiliary surfaces: CCS and MCS (layouts: units/common/surface.h) ---------------- */
+
+/* The colour a CLEAR block (or a cleared MCS pixel) holds when an RT write
+ * lands in part of it, or an RT read or image reads it: the clear colour of
+ * the RT's SURFACE_STATE ("clear value for that RT must be programmed", seed
+ * 003 L16847; the resolve and the sampler use their own state's, L16870,
+ * L16884). */
+static const uint32_t *fill_colour(const struct om *s, const struct rt *rt)
+{
+    (void)s;
+    return rt->surf.clear_color;
+}
+
+static bool aux_access(struct access *a, uint64_t address, void *data, uint32_t bytes, bool write)
+{
+    if (texel_access(a, address, data, bytes, write))
+        return true;
+    a->s->aux_faults++;
+    return false;
+}
+
+/* The CCS element of pixel (x, y): its value, byte address and shift; false
+ * when the byte cannot be read. */
+static bool ccs_get(struct access *a, const struct rt *rt, uint32_t x, uint32_t y, uint32_t slice,
+                    uint32_t lod, unsigned *value, uint64_t *address, unsigned *shift)
+{
+    uint8_t byte;
+    if (surface_ccs_address(&rt->surf, x, y, slice, lod, address, shift) != SURFACE_OK)
+        return false;
+    a->s->ccs_reads++;
+    if (!aux_access(a, *address, &byte, 1, false))
+        return false;
+    *value = (byte >> *shift) & 3u;
+    return true;
+}
+
+static void ccs_set(struct access *a, uint64_t address, unsigned shift, unsigned value)
+{
+    uint8_t byte;
+    if (!aux_access(a, address, &byte, 1, false))
+        return;
+    byte = (uint8_t)((byte & ~(3u << shift)) | (value & 3u) << shift);
+    aux_access(a, address, &byte, 1, true);
+}
+
+/* Writes `texel` into every pixel of the cache-line pair holding (x, y),
+ * clipped to the LOD; the pixels written. */
+static uint64_t fill_ccs_block(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                               uint32_t slice, uint32_t lod, const uint8_t *texel)
+{
+    uint32_t cw, ch;
+    surface_ccs_block(&rt->surf, &cw, &ch);
+    uint32_t w = surface_lod_width(&rt->surf, lod), h = surface_lod_height(&rt->surf, lod);
+    uint32_t x0 = x / cw * cw, y0 = y / ch * ch;
+    uint64_t n = 0;
+    for (uint32_t py = y0; py < y0 + ch && py < h; py++)
+        for (uint32_t px = x0; px < x0 + cw && px < w; px++) {
+            uint64_t addr;
+            if (surface_address(&rt->surf, px, py, slice, lod, 0, &addr) == SURFACE_OK &&
+                texel_access(a, addr, (void *)texel, rt->bytes, true))
+                n++;
+        }
+    return n;
+}
+
+/* Before an RT write of pixel (x, y) of a CCS surface: a CLEAR cache-line pair
+ * is first filled with the clear value (the render cache writes whole
+ * cache-line pairs), and the pair becomes uncompressed (the model stores
+ * every block uncompressed). */
+static void ccs_prepare_write(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                              uint32_t slice, uint32_t lod)
+{
+    unsigned value, shift;
+    uint64_t address;
+    if (!ccs_get(a, rt, x, y, slice, lod, &value, &address, &shift))
+        return;
+    if (value == SURFACE_CCS_CLEAR) {
+        struct format_value v;
+        uint8_t texel[16];
+        clear_value(rt, fill_colour(a->s, rt), &v);
+        if (format_pack(rt->surf.format, &v, texel) == FORMAT_OK) {
+            fill_ccs_block(a, rt, x, y, slice, lod, texel);
+            a->s->ccs_filled++;
         }
     }
+    if (value != SURFACE_CCS_UNCOMPRESSED)
+        ccs_set(a, address, shift, SURFACE_CCS_UNCOMPRESSED);
+}
+
+/* The logical texel of sample `sample` of pixel (x, y) of a multisampled RT
+ * with an MCS whose value is mcs: the clear value when cleared, else the
+ * plane the MCS names. */
+static bool mcs_sample(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                       uint32_t slice, uint64_t mcs, uint32_t sample, uint8_t *texel)
+{
+    uint32_t samples = rt->surf.samples;
+    memset(texel, 0, 16);
+    if (surface_mcs_is_clear(samples, mcs)) {
+        struct format_value v;
+        clear_value(rt, fill_colour(a->s, rt), &v);
+        return format_pack(rt->surf.format, &v, texel) == FORMAT_OK;
+    }
+    unsigned bits = surface_mcs_bits_per_sample(samples);
+    uint32_t plane = (uint32_t)(mcs >> (bits * sample)) & ((1u << bits) - 1);
+    uint64_t addr;
+    if (plane >= samples ||
+        surface_address(&rt->surf, x, y, slice, rt->surf.mip_count_lod, plane, &addr) != SURFACE_OK)
+        return false;
+    return texel_access(a, addr, texel, rt->bytes, false);
+}
+
+static bool mcs_read(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                     uint32_t slice, uint64_t *mcs, uint64_t *address)
+{
+    uint32_t bytes = surface_mcs_element_bytes(rt->surf.samples);
+    *mcs = 0;
+    if (surface_mcs_address(&rt->surf, x, y, slice, address) != SURFACE_OK)
+        return false;
+    a->s->mcs_reads++;
+    return aux_access(a, *address, mcs, bytes, false);
 }
 
 /* The pixels of a multisampled RT one pixel of its fast-clear rectangle stands
@@ -727,6 +884,47 @@ static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t
     if (x0 >= w || y0 >= h)
         return 0;
     a->s->fast_clear_blocks++;
+    enum surface_aux_usage usage = surface_aux_usage(&rt->surf);
+    if (usage == SURFACE_AUX_USAGE_CCS) {
+        /* the block's cache-line pairs become CLEAR; no colour is written */
+        uint32_t cw, ch;
+        surface_ccs_block(&rt->surf, &cw, &ch);
+        for (uint64_t py = y0; py < y0 + bh && py < h; py += ch)
+            for (uint64_t px = x0; px < x0 + bw && px < w; px += cw) {
+                uint64_t address;
+                unsigned shift;
+                if (surface_ccs_address(&rt->surf, (uint32_t)px, (uint32_t)py, slice, lod,
+                                        &address, &shift) != SURFACE_OK)
+                    continue;
+                ccs_set(a, address, shift, SURFACE_CCS_CLEAR);
+                a->s->ccs_cleared++;
+                n += (uint64_t)(px + cw < w ? cw : w - px) * (py + ch < h ? ch : h - py);
+            }
+        a->s->fast_clear_pixels += n;
+        return n;
+    }
+    if (usage == SURFACE_AUX_USAGE_MCS) {
+        /* every pixel of the block: the MCS's cleared value (L16795-16797) */
+        uint64_t cleared = surface_mcs_cleared(rt->surf.samples);
+        uint32_t bytes = surface_mcs_element_bytes(rt->surf.samples);
+        for (uint64_t py = y0; py < y0 + bh && py < h; py++)
+            for (uint64_t px = x0; px < x0 + bw && px < w; px++) {
+                uint64_t address;
+                if (surface_mcs_address(&rt->surf, (uint32_t)px, (uint32_t)py, slice,
+                                        &address) != SURFACE_OK) {
+                    a->s->out_of_bounds++;
+                    continue;
+                }
+                if (aux_access(a, address, &cleared, bytes, true)) {
+                    a->s->mcs_cleared++;
+                    n += rt->surf.samples;
+                }
+            }
+        a->s->fast_clear_pixels += n;
+        return n;
+    }
+    if (rt->surf.aux_mode != SURFACE_AUX_NONE)
+        a->s->aux_not_modelled++;
     for (uint64_t py = y0; py < y0 + bh && py < h; py++)
         for (uint64_t px = x0; px < x0 + bw && px < w; px++)
             for (uint32_t smp = 0; smp < rt->surf.samples; smp++) {
@@ -773,6 +971,151 @@ static uint32_t sample_coverage(const struct access *a, unsigned slot)
     if (!a->ctx || !a->ctx->sample_masks_valid || slot >= 32)
         return ~0u;
     return a->ctx->sample_mask[slot];
+}
+
+/* What one sample's colour calculator needs besides the destination. */
+struct shade {
+    const struct spec_BLEND_STATE_ENTRY *e;
+    bool blend, logic, any_keep;
+    uint8_t keep[16];
+    float lo, hi, src[4], src1[4];
+};
+
+/* The texel `out` a sample of slot `slot` becomes over destination `dst`
+ * (blend, clamps, pack, logic op, write disables); false when the format
+ * cannot be packed (counted). */
+static bool shade_sample(struct access *a, const struct rt *rt, const struct rt_write *w,
+                         unsigned slot, const struct shade *sh, const uint8_t *dst, uint8_t *out)
+{
+    struct om *s = a->s;
+    const struct spec_BLEND_STATE_ENTRY *e = sh->e;
+    bool blend = sh->blend, logic = sh->logic;
+    const uint8_t *keep = sh->keep;
+    float lo = sh->lo, hi = sh->hi;
+    const float *src = sh->src, *src1 = sh->src1;
+    memset(out, 0, 16);
+    struct format_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = (enum format_value_kind)rt->fmt->value_kind;
+    if (rt->kind == 3) {
+        /* integer formats: the shader's integers, the implied clamp of
+         * the packer (L16524-16535) */
+        for (unsigned c = 0; c < 4; c++)
+            v.u[c] = w->color[0][c][slot];
+    } else {
+        /* the float datapath (om_color.h om_color_compute, or the RTL's) */
+        struct om_color_request rq;
+        memset(&rq, 0, sizeof rq);
+        rq.blend = blend;
+        rq.pre_clamp = e->PreBlendColorClampEnable;
+        rq.post_clamp = e->PostBlendColorClampEnable;
+        rq.independent_alpha = s->blend.IndependentAlphaBlendEnable;
+        rq.source_factor = e->SourceBlendFactor;
+        rq.destination_factor = e->DestinationBlendFactor;
+        rq.function = e->ColorBlendFunction;
+        rq.source_alpha_factor = e->SourceAlphaBlendFactor;
+        rq.destination_alpha_factor = e->DestinationAlphaBlendFactor;
+        rq.alpha_function = e->AlphaBlendFunction;
+        rq.lo = lo;
+        rq.hi = hi;
+        memcpy(rq.in.src, src, sizeof rq.in.src);
+        memcpy(rq.in.src1, src1, sizeof rq.in.src1);
+        if (blend) {
+            struct format_value d;
+            if (format_unpack(rt->surf.format, dst, &d) != FORMAT_OK)
+                memset(&d, 0, sizeof d);
+            memcpy(rq.in.dst, d.f, sizeof rq.in.dst);
+            rq.in.constant[0] = s->cc.BlendConstantColorRed;
+            rq.in.constant[1] = s->cc.BlendConstantColorGreen;
+            rq.in.constant[2] = s->cc.BlendConstantColorBlue;
+            rq.in.constant[3] = s->cc.BlendConstantColorAlpha;
+        }
+        float col[4];
+        bool ok = s->datapath && s->datapath->color
+                      ? s->datapath->color(s->datapath->context, &rq, col)
+                      : om_color_compute(&rq, col);
+        if (blend) {
+            if (!ok)
+                s->bad_state++;
+            s->pixels_blended++;
+        }
+        memcpy(v.f, col, sizeof col);
+    }
+    if (format_pack(rt->surf.format, &v, out) != FORMAT_OK) {
+        s->unsupported_formats++;
+        return false;
+    }
+    /* logic op, then the disabled channels' bits from the destination,
+     * a 32-bit word at a time (om_color_bits, or the RTL's) */
+    for (unsigned b = 0; b < rt->bytes; b += 4) {
+        uint32_t sv = 0, dv = 0, kv = 0, n = rt->bytes - b < 4 ? rt->bytes - b : 4;
+        memcpy(&sv, out + b, n);
+        memcpy(&dv, dst + b, n);
+        memcpy(&kv, keep + b, n);
+        uint32_t r = s->datapath && s->datapath->bits
+                         ? s->datapath->bits(s->datapath->context, logic,
+                                             e->LogicOpFunction, sv, dv, kv)
+                         : om_color_bits(logic, e->LogicOpFunction, sv, dv, kv);
+        memcpy(out + b, &r, n);
+    }
+    if (logic)
+        s->pixels_logic_op++;
+    return true;
+}
+
+/* A pixel of a multisampled RT with an MCS (seed 003 L16795-16800; encoding:
+ * surface.h): every sample's current value through the MCS (the clear value
+ * when cleared), the covered samples through the colour calculator, then the
+ * pixel stored compressed when all its samples are equal (MCS 0: plane 0
+ * only) and otherwise each sample in its own plane (the uncompressed MCS).
+ * The samples written (covered ones). */
+static uint64_t write_mcs_pixel(struct access *a, const struct rt *rt, const struct rt_write *w,
+                                unsigned slot, const struct shade *sh, uint32_t x, uint32_t y,
+                                uint32_t slice, uint32_t coverage)
+{
+    struct om *s = a->s;
+    uint32_t samples = rt->surf.samples > 16 ? 16 : rt->surf.samples;
+    uint32_t lod = rt->surf.mip_count_lod;
+    uint64_t mcs, mcs_address;
+    if (!mcs_read(a, rt, x, y, slice, &mcs, &mcs_address)) {
+        s->out_of_bounds++;
+        return 0;
+    }
+    uint8_t value[16][16];
+    for (uint32_t smp = 0; smp < samples; smp++)
+        if (!mcs_sample(a, rt, x, y, slice, mcs, smp, value[smp]))
+            memset(value[smp], 0, sizeof value[smp]);
+    uint64_t written = 0;
+    for (uint32_t smp = 0; smp < samples; smp++) {
+        if (!(coverage & (1u << smp)))
+            continue;
+        uint8_t out[16];
+        if (!shade_sample(a, rt, w, slot, sh, value[smp], out))
+            continue;
+        memcpy(value[smp], out, sizeof out);
+        written++;
+    }
+    if (!written)
+        return 0;
+    bool equal = true;
+    for (uint32_t smp = 1; smp < samples; smp++)
+        equal &= memcmp(value[smp], value[0], rt->bytes) == 0;
+    uint64_t next = equal ? 0 : surface_mcs_uncompressed(samples);
+    for (uint32_t smp = 0; smp < (equal ? 1u : samples); smp++) {
+        uint64_t addr;
+        if (surface_address(&rt->surf, x, y, slice, lod, smp, &addr) != SURFACE_OK) {
+            s->out_of_bounds++;
+            continue;
+        }
+        texel_access(a, addr, value[smp], rt->bytes, true);
+    }
+    if (equal)
+        s->mcs_compressed++;
+    else
+        s->mcs_uncompressed++;
+    if (next != mcs)
+        aux_access(a, mcs_address, &next, surface_mcs_element_bytes(samples), true);
+    return written;
 }
 
 /* One slot through the colour calculator and into the RT; the samples written. */
@@ -825,15 +1168,22 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
         return 0;
     }
     uint32_t lod = rt->surf.mip_count_lod, slice = rt_slice(rt, w->rt_array_index);
-    bool blend = e->ColorBufferBlendEnable && rt->kind != 3;
-    bool logic = e->LogicOpEnable && !blend;
-    uint8_t keep[16];
-    write_disable_mask(rt->fmt, e, keep);
-    bool any_keep = false;
+    struct shade sh;
+    memset(&sh, 0, sizeof sh);
+    sh.e = e;
+    sh.blend = e->ColorBufferBlendEnable && rt->kind != 3;
+    sh.logic = e->LogicOpEnable && !sh.blend;
+    write_disable_mask(rt->fmt, e, sh.keep);
     for (unsigned b = 0; b < rt->bytes; b++)
-        any_keep |= keep[b] != 0;
-    float lo, hi;
-    om_clamp_range(e->ColorClampRange, rt->kind, &lo, &hi);
+        sh.any_keep |= sh.keep[b] != 0;
+    om_clamp_range(e->ColorClampRange, rt->kind, &sh.lo, &sh.hi);
+    memcpy(sh.src, src, sizeof sh.src);
+    memcpy(sh.src1, src1, sizeof sh.src1);
+    enum surface_aux_usage usage = surface_aux_usage(&rt->surf);
+    if (usage == SURFACE_AUX_USAGE_MCS)
+        return write_mcs_pixel(a, rt, w, slot, &sh, x, y, slice, coverage);
+    if (usage == SURFACE_AUX_USAGE_CCS)
+        ccs_prepare_write(a, rt, x, y, slice, lod);
     uint64_t written = 0;
     for (uint32_t smp = 0; smp < samples; smp++) {
         if (!(coverage & (1u << smp)))
@@ -843,79 +1193,94 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
             s->out_of_bounds++;
             continue;
         }
-        uint8_t dst[16] = { 0 }, out[16] = { 0 };
-        if ((blend || logic || any_keep) && !texel_access(a, addr, dst, rt->bytes, false))
+        uint8_t dst[16] = { 0 }, out[16];
+        if ((sh.blend || sh.logic || sh.any_keep) && !texel_access(a, addr, dst, rt->bytes, false))
             continue;
-        struct format_value v;
-        memset(&v, 0, sizeof v);
-        v.kind = (enum format_value_kind)rt->fmt->value_kind;
-        if (rt->kind == 3) {
-            /* integer formats: the shader's integers, the implied clamp of
-             * the packer (L16524-16535) */
-            for (unsigned c = 0; c < 4; c++)
-                v.u[c] = w->color[0][c][slot];
-        } else {
-            /* the float datapath (om_color.h om_color_compute, or the RTL's) */
-            struct om_color_request rq;
-            memset(&rq, 0, sizeof rq);
-            rq.blend = blend;
-            rq.pre_clamp = e->PreBlendColorClampEnable;
-            rq.post_clamp = e->PostBlendColorClampEnable;
-            rq.independent_alpha = s->blend.IndependentAlphaBlendEnable;
-            rq.source_factor = e->SourceBlendFactor;
-            rq.destination_factor = e->DestinationBlendFactor;
-            rq.function = e->ColorBlendFunction;
-            rq.source_alpha_factor = e->SourceAlphaBlendFactor;
-            rq.destination_alpha_factor = e->DestinationAlphaBlendFactor;
-            rq.alpha_function = e->AlphaBlendFunction;
-            rq.lo = lo;
-            rq.hi = hi;
-            memcpy(rq.in.src, src, sizeof src);
-            memcpy(rq.in.src1, src1, sizeof src1);
-            if (blend) {
-                struct format_value d;
-                if (format_unpack(rt->surf.format, dst, &d) != FORMAT_OK)
-                    memset(&d, 0, sizeof d);
-                memcpy(rq.in.dst, d.f, sizeof rq.in.dst);
-                rq.in.constant[0] = s->cc.BlendConstantColorRed;
-                rq.in.constant[1] = s->cc.BlendConstantColorGreen;
-                rq.in.constant[2] = s->cc.BlendConstantColorBlue;
-                rq.in.constant[3] = s->cc.BlendConstantColorAlpha;
-            }
-            float col[4];
-            bool ok = s->datapath && s->datapath->color
-                          ? s->datapath->color(s->datapath->context, &rq, col)
-                          : om_color_compute(&rq, col);
-            if (blend) {
-                if (!ok)
-                    s->bad_state++;
-                s->pixels_blended++;
-            }
-            memcpy(v.f, col, sizeof col);
-        }
-        if (format_pack(rt->surf.format, &v, out) != FORMAT_OK) {
-            s->unsupported_formats++;
+        if (!shade_sample(a, rt, w, slot, &sh, dst, out))
             continue;
-        }
-        /* logic op, then the disabled channels' bits from the destination,
-         * a 32-bit word at a time (om_color_bits, or the RTL's) */
-        for (unsigned b = 0; b < rt->bytes; b += 4) {
-            uint32_t sv = 0, dv = 0, kv = 0, n = rt->bytes - b < 4 ? rt->bytes - b : 4;
-            memcpy(&sv, out + b, n);
-            memcpy(&dv, dst + b, n);
-            memcpy(&kv, keep + b, n);
-            uint32_t r = s->datapath && s->datapath->bits
-                             ? s->datapath->bits(s->datapath->context, logic,
-                                                 e->LogicOpFunction, sv, dv, kv)
-                             : om_color_bits(logic, e->LogicOpFunction, sv, dv, kv);
-            memcpy(out + b, &r, n);
-        }
-        if (logic)
-            s->pixels_logic_op++;
         if (texel_access(a, addr, out, rt->bytes, true))
             written++;
     }
     return written;
+}
+
+/* Render target resolve (seed 003 L16868-16884): each pixel of the resolve
+ * rectangle stands for the block a fast-clear pixel does (the scale-down
+ * factors of L16874-16880); its cache-line pairs whose CCS says CLEAR get the
+ * clear value of the resolve's SURFACE_STATE ("The clear value from
+ * SURFACE_STATE is written into pixels in the render target indicated as
+ * clear", L16870) and become uncompressed; a full resolve also makes the
+ * compressed values (1, 2: never written by the model, whose blocks are
+ * stored uncompressed) uncompressed, a partial one leaves them. Multisampled
+ * RTs are not resolved this way ("not supported on multisampled render
+ * targets", L16884): counted, nothing done. */
+static uint64_t resolve_pixel(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                              uint32_t slice)
+{
+    struct om *s = a->s;
+    uint32_t bw;
+    switch (rt->bytes) {
+    case 4: bw = 64; break;
+    case 8: bw = 32; break;
+    case 16: bw = 16; break;
+    default: return 0;
+    }
+    const uint32_t bh = 32;
+    uint32_t lod = rt->surf.mip_count_lod, cw, ch;
+    uint32_t w = surface_lod_width(&rt->surf, lod), h = surface_lod_height(&rt->surf, lod);
+    surface_ccs_block(&rt->surf, &cw, &ch);
+    struct format_value v;
+    uint8_t texel[16];
+    clear_colour(rt, &v);
+    if (format_pack(rt->surf.format, &v, texel) != FORMAT_OK) {
+        s->unsupported_formats++;
+        return 0;
+    }
+    uint64_t x0 = (uint64_t)x * bw, y0 = (uint64_t)y * bh, n = 0;
+    for (uint64_t py = y0; py < y0 + bh && py < h; py += ch)
+        for (uint64_t px = x0; px < x0 + bw && px < w; px += cw) {
+            unsigned value, shift;
+            uint64_t address;
+            if (!ccs_get(a, rt, (uint32_t)px, (uint32_t)py, slice, lod, &value, &address, &shift))
+                continue;
+            if (value == SURFACE_CCS_CLEAR)
+                n += fill_ccs_block(a, rt, (uint32_t)px, (uint32_t)py, slice, lod, texel);
+            if (value == SURFACE_CCS_CLEAR ||
+                (s->full_resolve && value != SURFACE_CCS_UNCOMPRESSED)) {
+                ccs_set(a, address, shift, SURFACE_CCS_UNCOMPRESSED);
+                s->ccs_resolved++;
+            }
+        }
+    s->resolve_pixels += n;
+    return n;
+}
+
+static void resolve_pass(struct access *a, const struct eu_send_msg *p, const struct rt_write *w)
+{
+    struct om *s = a->s;
+    struct rt rt;
+    if (!resolve_rt(s, a->u, &a->as, &p->ctx, w->render_target, &rt))
+        return;
+    enum surface_aux_usage usage = surface_aux_usage(&rt.surf);
+    if (usage == SURFACE_AUX_USAGE_MCS || rt.surf.samples > 1) {
+        s->resolve_msrt++;
+        return;
+    }
+    if (usage != SURFACE_AUX_USAGE_CCS) {
+        s->aux_not_modelled++;
+        return;
+    }
+    uint32_t slice = rt_slice(&rt, w->rt_array_index);
+    uint64_t n = 0;
+    for (unsigned slot = 0; slot < PIXEL_MAX_SLOTS; slot++) {
+        if (!(w->slot_mask & (1u << slot)))
+            continue;
+        uint32_t x, y;
+        slot_position(w, slot, &x, &y);
+        n += resolve_pixel(a, &rt, x, y, slice);
+    }
+    if (n)
+        record_surface(s, &rt, &a->as, 0);
 }
 
 /* Executes an RT write; returns the pixels it handled (for the pipe's time). */
@@ -964,6 +1329,7 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
     handled = (uint32_t)__builtin_popcount(w->slot_mask);
     if (s->resolve) {
         s->resolve_messages++;
+        resolve_pass(a, p, w);
         goto done;
     }
     struct rt rt;
@@ -1001,6 +1367,30 @@ done:
     return handled;
 }
 
+/* The texel an RT read sees at (x, y) (sample 0; addr its address without
+ * aux): through the MCS of a multisampled RT, the clear value of a CLEAR
+ * cache-line pair of a CCS surface, else memory. */
+static bool logical_texel(struct access *a, const struct rt *rt, uint32_t x, uint32_t y,
+                          uint32_t slice, uint64_t addr, uint8_t *texel)
+{
+    enum surface_aux_usage usage = surface_aux_usage(&rt->surf);
+    if (usage == SURFACE_AUX_USAGE_MCS) {
+        uint64_t mcs, mcs_address;
+        if (mcs_read(a, rt, x, y, slice, &mcs, &mcs_address))
+            return mcs_sample(a, rt, x, y, slice, mcs, 0, texel);
+    } else if (usage == SURFACE_AUX_USAGE_CCS) {
+        unsigned value, shift;
+        uint64_t address;
+        if (ccs_get(a, rt, x, y, slice, rt->surf.mip_count_lod, &value, &address, &shift) &&
+            value == SURFACE_CCS_CLEAR) {
+            struct format_value v;
+            clear_value(rt, fill_colour(a->s, rt), &v);
+            return format_pack(rt->surf.format, &v, texel) == FORMAT_OK;
+        }
+    }
+    return texel_access(a, addr, texel, rt->bytes, false);
+}
+
 /* RT read (L7995-8021): the pixels of the header's subspans, unpacked. */
 static uint32_t rt_read(struct access *a, const struct eu_send_msg *p, uint32_t nregs,
                         uint8_t *wb, uint32_t rlen)
@@ -1032,7 +1422,7 @@ static uint32_t rt_read(struct access *a, const struct eu_send_msg *p, uint32_t 
         memset(&v, 0, sizeof v);
         if (surface_address(&rt.surf, x, y, slice, rt.surf.mip_count_lod, 0, &addr) != SURFACE_OK) {
             s->out_of_bounds++;
-        } else if (texel_access(a, addr, texel, rt.bytes, false) &&
+        } else if (logical_texel(a, &rt, x, y, slice, addr, texel) &&
                    format_unpack(rt.surf.format, texel, &v) != FORMAT_OK) {
             memset(&v, 0, sizeof v);
         }
@@ -1264,7 +1654,7 @@ static void om_reset(struct unit *u)
     s->draw = 0;
     s->state_since_write = false;
     s->blend_valid = s->cc_valid = false;
-    s->fast_clear = s->resolve = false;
+    s->fast_clear = s->resolve = s->full_resolve = false;
     om_depth_reset(&s->depth);
     if (s->thread_counts)
         memset(s->thread_counts, 0, (size_t)s->eus * OM_THREAD_SLOTS * sizeof *s->thread_counts);
@@ -1334,3 +1724,43 @@ const struct unit_ops om_ops = {
     .tick = om_tick,
     .destroy = om_destroy,
 };
+
+bool om_surface_texel(const struct om_surface *o, struct gpu_address_space *as, uint32_t x,
+                      uint32_t y, uint32_t sample, uint8_t *texel)
+{
+    const struct surface *sf = &o->surface;
+    const struct format_desc *f = format_describe(sf->format);
+    uint32_t bytes = f ? format_block_bytes(f) : 0, lod = sf->mip_count_lod;
+    uint32_t slice = sf->min_array_element, plane = sample;
+    struct gt_error err;
+    memset(texel, 0, 16);
+    if (!bytes || bytes > 16)
+        return false;
+    bool clear = false;
+    enum surface_aux_usage usage = surface_aux_usage(sf);
+    if (usage == SURFACE_AUX_USAGE_MCS) {
+        uint64_t address, mcs = 0;
+        if (surface_mcs_address(sf, x, y, slice, &address) == SURFACE_OK &&
+            gpu_address_space_read(as, address, &mcs, surface_mcs_element_bytes(sf->samples),
+                                   &err) == 0) {
+            unsigned bits = surface_mcs_bits_per_sample(sf->samples);
+            clear = surface_mcs_is_clear(sf->samples, mcs);
+            plane = (uint32_t)(mcs >> (bits * sample)) & ((1u << bits) - 1);
+        }
+    } else if (usage == SURFACE_AUX_USAGE_CCS) {
+        uint64_t address;
+        unsigned shift;
+        uint8_t byte;
+        clear = surface_ccs_address(sf, x, y, slice, lod, &address, &shift) == SURFACE_OK &&
+                gpu_address_space_read(as, address, &byte, 1, &err) == 0 &&
+                ((byte >> shift) & 3u) == SURFACE_CCS_CLEAR;
+    }
+    if (clear) {
+        struct format_value v;
+        clear_value_of(sf->gen, f, o->clear_color, &v);
+        return format_pack(sf->format, &v, texel) == FORMAT_OK;
+    }
+    uint64_t address;
+    return surface_address(sf, x, y, slice, lod, plane, &address) == SURFACE_OK &&
+           gpu_address_space_read(as, address, texel, bytes, &err) == 0;
+}

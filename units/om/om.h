@@ -43,16 +43,28 @@
  *    tiling; MSAA: the pixel's colour goes to every sample) with the SEND's
  *    address space; slots outside the mask, and pixels out of bounds
  *    (L8206-8213), are not written;
- *  - fast clear (L16768-16885): with 3DSTATE_PS Render Target Fast Clear
- *    Enable each pixel the clear draw writes stands for a block of the RT
- *    (32 bpp: 64x32 pixels, 64 bpp: 32x32, 128 bpp: 16x32: the scale-down
- *    factors of L16808-16835, used for every tiling), and the block clipped to
- *    the surface is written with the clear colour of the RT's SURFACE_STATE
- *    (Gen9: Red/Green/Blue/Alpha Clear Color dwords 12-15 as floats or
- *    integers for the format; Gen8: the 1-bit dword 7 fields, 0 or 1): the
- *    surface in memory always holds its logical pixels. The CCS/MCS contents
- *    are not modelled, so a resolve (3DSTATE_PS Render Target Resolve Type
- *    != 0, Gen8 Resolve Enable) writes nothing; both are counted;
+ *  - fast clear, CCS, MCS and resolve (L16768-16885; the aux layouts and
+ *    encodings are in units/common/surface.h): with 3DSTATE_PS Render Target
+ *    Fast Clear Enable each pixel the clear draw writes stands for a block of
+ *    the RT (32 bpp: 64x32 pixels, 64 bpp: 32x32, 128 bpp: 16x32, the
+ *    scale-down factors of L16808-16835; multisampled: see below). On a Gen9
+ *    single-sampled Y-tiled RT with AUX_CCS_D/E the block's CCS elements
+ *    (one per cache-line pair) become CLEAR and no colour is written; on a
+ *    multisampled RT with an MCS its pixels' MCS elements become all ones;
+ *    without an aux layout the model lays out (Gen7/8 single-sampled "MCS",
+ *    X tiling, ...) the block is filled with the clear colour (counted
+ *    aux.not_modelled when an aux was bound). An RT write into a CLEAR pair
+ *    first fills the pair with the clear value and makes it uncompressed (0);
+ *    a write to an MCS pixel reads its samples through the MCS (cleared:
+ *    the clear value), shades the covered ones, and stores the pixel
+ *    compressed (MCS 0, plane 0) when all samples are equal, else each sample
+ *    in its own plane (MCS "uncompressed"). The clear value of a CLEAR pair
+ *    or cleared pixel is the writing RT's SURFACE_STATE clear colour (Gen9
+ *    dwords 12-15, Gen8 1-bit fields; L16847). A resolve
+ *    (Render Target Resolve Type partial/full, Gen8 Resolve Enable) writes its
+ *    own state's clear colour into the CLEAR pairs of each block its pixels
+ *    stand for and makes them uncompressed; on a multisampled RT it does
+ *    nothing (L16884, counted). RT reads see the same logical texels;
  *  - render target reads (type 13, L7995-8021): SIMD8 (4 registers) or SIMD16
  *    (8, by rlen), every in-bounds pixel unpacked to float/int, 0 elsewhere;
  *  - state from WM in order (it guarantees no thread of earlier state is
@@ -84,6 +96,9 @@
  * Stats: messages, rt_write.{simd16,rep16,simd8_dual_lo,simd8_dual_hi,simd8},
  *        rt_reads, pixels_written, pixels_blended, pixels_logic_op,
  *        pixels_discarded, fast_clear_blocks, fast_clear_pixels, resolve_messages,
+ *        resolve_pixels, ccs.{cleared,filled,resolved,reads},
+ *        mcs.{cleared,compressed,uncompressed,reads},
+ *        aux.{not_modelled,faults,resolve_msrt},
  *        unsupported_messages, unsupported_formats, out_of_bounds, page_faults
  *        (unmapped RT memory: the pixel is dropped), bad_messages, bad_state,
  *        state_read_failures, no_positions, thread_ends, dither_ignored,
@@ -93,19 +108,22 @@
  * Multisampling: the covered samples of each pixel (WM's sample masks in the
  * thread context, thread_msg.h) are the only ones written; a multisampled RT's
  * fast clear scales by 8 x 2 (2x/4x), 2 x 2 (8x), 1 x 2 (16x) pixels a clear
- * pixel and writes the clear colour into every sample (the MCS is kept
- * functionally as "identity", see units/sampler).
+ * pixel and clears their MCS elements (no MCS: writes the clear colour into
+ * every sample).
  * Not modelled: half-precision (RTWH) messages and SIMD8 image writes
  * (counted unsupported), per-sample dispatch, late depth/stencil per sample,
  * the shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
  * as dither_ignored), Render Target Rotation, YCRCB and other formats the
- * format library cannot pack (counted, warned with the name), the CCS/MCS
- * contents, the render cache itself (every access is a memory
+ * format library cannot pack (counted, warned with the name), lossless
+ * compression itself (CCS_E blocks are stored uncompressed: the compressed
+ * CCS values 1/2 never arise from the model), the Gen7/Gen8 fast-clear CCS
+ * layouts, the render cache itself (every access is a memory
  * access; the cache flush has nothing to do), gamma beyond sRGB.
  */
 #ifndef GTSIM_UNITS_OM_OM_H
 #define GTSIM_UNITS_OM_OM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fabric/unit.h"
@@ -129,11 +147,21 @@ struct om_surface {
     uint32_t draw_count;            /* draws that wrote it */
     uint32_t draws[OM_SURFACE_DRAWS];   /* the first OM_SURFACE_DRAWS of them */
     uint32_t last_draw;             /* the latest draw that wrote it */
+    uint32_t clear_color[4];        /* the clear colour of its latest SURFACE_STATE */
 };
 
 /* Harness access (tests, tools): the colour surfaces this unit wrote, in the
  * order first written; valid until the unit's next tick or reset. */
 uint32_t om_written_surfaces(struct unit *u, const struct om_surface **list);
+
+/* Harness access (tools/images.c, tests): sample `sample` of pixel (x, y) of a
+ * written surface as it stands logically: through its MCS (cleared pixels:
+ * the surface's clear_color) or its CCS (CLEAR cache-line pairs: the same),
+ * else the memory at the pixel; texel gets the format's bytes (16 at most).
+ * False when the pixel or its aux element cannot be read. */
+struct gpu_address_space;
+bool om_surface_texel(const struct om_surface *s, struct gpu_address_space *as, uint32_t x,
+                      uint32_t y, uint32_t sample, uint8_t *texel);
 
 /* Harness access (rtl-cosim's om:rtl / om:lockstep): the colour calculator's
  * and late depth/stencil test's arithmetic go through `datapath` (om_color.h

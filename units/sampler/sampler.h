@@ -66,6 +66,14 @@
  * Ports: "eu"[open] in (MSG_SEND), "writeback"[open] out (to the EU of the same
  *        index), "l3" out and "l3_reply" in (optional: without them a miss costs
  *        `latency`).
+ * Aux surfaces (layouts in units/common/surface.h): ld_mcs reads the MCS element
+ * of the pixel from the auxiliary surface (R8/R32/R32G32_UINT, L4195; zeros
+ * without one); ld2dms reads sample si from the plane the MCS names and the
+ * state's clear colour for a cleared MCS (L16884); texel fetches of a Gen9
+ * single-sampled Y-tiled AUX_CCS_D/E surface read its CCS, and a CLEAR
+ * cache-line pair reads the state's clear colour (L16841, L16884); the aux
+ * reads are timed as lines like texels (stats aux.mcs_reads,
+ * aux.mcs_clear_samples, aux.ccs_reads, aux.ccs_clear_texels).
  * Stats: messages and msg.<type> (msg.sample_c, msg.gather4, msg.sample_minmax
  *        group the variants; msg.simd4x2 counts the SIMD4x2 form), texels,
  *        shadow_compares, cube_edge_texels, border_texels, footprints,
@@ -80,9 +88,9 @@
  * the write channel mask's "not written" in SIMD4x2 (those dwords are 0); null
  * (tiled-resource) pages (the null mask is all ones); the RLEN 0 direct render target write
  * (L4510-4527); anisotropic filtering on 1D, 3D and cube surfaces (LINEAR there);
- * MONO; chroma key; the COMPARISON reduction type (as the standard filter); the MCS
- * contents (ld_mcs returns the identity value: the render cache keeps every sample
- * in its own slice; sampler_texel.c) and sample2dms; bindless surfaces; FXT1 and
+ * MONO; chroma key; the COMPARISON reduction type (as the standard filter);
+ * sample2dms; CCS of surfaces other than Gen9 single-sampled Y-tiled 2D (read
+ * as plain memory); bindless surfaces; FXT1 and
  * ASTC formats;
  * state caches and cache invalidation (the cache only ever changes timing).
  */

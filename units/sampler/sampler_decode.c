@@ -272,6 +272,10 @@ static void surface_msaa_info(struct smp_exec *x, const uint32_t *dw, struct smp
 {
     sf->has_mcs = sf->sd.samples > 1 &&
                   (sf->sd.aux_mode == SURFACE_AUX_MCS || sf->sd.aux_mode == SURFACE_AUX_CCS_D);
+    /* a single-sampled Gen9 surface with its CCS: the sampler reads it ("Since
+     * Sampler support reading this auxiliary (MCS) buffer for non-MSRTs,
+     * resolve passes can be avoided", L16841) */
+    sf->ccs = surface_aux_usage(&sf->sd) == SURFACE_AUX_USAGE_CCS;
     memset(&sf->clear, 0, sizeof sf->clear);
     if (!sf->fmt)
         return;

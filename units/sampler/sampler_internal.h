@@ -82,6 +82,7 @@ struct smp {
     uint64_t messages, by_type[SMP_COUNT_N], texels, lines, l3_replies, cache_hits, cache_misses;
     uint64_t unsupported_messages, unsupported_formats, bad_messages, state_faults;
     uint64_t bti_beyond_table, bad_sampler_state, out_of_bounds, page_faults, border_texels;
+    uint64_t mcs_reads, mcs_clear_samples, ccs_reads, ccs_clear_texels;
     uint64_t simd4x2, shadow_compares, cube_edge_texels;
     uint64_t footprints, l1_hits, l1_misses, stall_pipeline, stall_outstanding;
     uint64_t by_filter[4];      /* samples by filter: nearest, bilinear, trilinear, anisotropic */
@@ -98,6 +99,7 @@ struct smp_surface {
     uint8_t select[4];          /* Shader Channel Select R, G, B, A (SCS_*) */
     double resource_min_lod;    /* Resource Min LOD, U4.8 */
     bool has_mcs;               /* a multisampled surface with an MCS (AUX_MCS, Gen9 AUX_CCS_D) */
+    bool ccs;                   /* a Gen9 single-sampled surface with its CCS (surface.h) */
     struct format_value clear;  /* the state's clear colour (what a cleared MCS value reads) */
 };
 

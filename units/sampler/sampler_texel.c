@@ -133,6 +133,22 @@ static void fetch(struct smp_exec *x, uint32_t tx, uint32_t ty, uint32_t slice, 
         return;
     }
     uint8_t bytes[16] = { 0 };
+    if (sf->ccs) {
+        /* the texel's cache-line pair: CLEAR reads the state's clear colour
+         * (L16841, L16884; encoding in units/common/surface.h) */
+        uint64_t ccs_address;
+        unsigned shift;
+        uint8_t ccs = 0;
+        if (surface_ccs_address(&sf->sd, tx, ty, slice, lod, &ccs_address, &shift) == SURFACE_OK &&
+            read_bytes(x, ccs_address, &ccs, 1)) {
+            s->ccs_reads++;
+            if (((ccs >> shift) & 3u) == SURFACE_CCS_CLEAR) {
+                s->ccs_clear_texels++;
+                *out = sf->clear;
+                return;
+            }
+        }
+    }
     if (!read_bytes(x, addr, bytes, sf->sd.element_bytes))
         return;
     if (sf->compressed) {
@@ -338,26 +354,12 @@ static void do_ld(struct smp_exec *x)
 /* ---- multisampled surfaces: ld_mcs, ld2dms, ld2dms_w, ld2dss ------------------------- */
 
 /* The MCS (seed 003 L3434-3436, L4169-4197): per pixel, which sample slice
- * holds each sample. Bits per sample are not in the seed: 2 for 2x/4x (the R8_UINT
- * value of L4195), 4 for 8x (R32_UINT) and 16x (R32G32_UINT, mcsl/mcsh); a value
- * with every one of those bits set is the cleared pixel (Mesa's blorp compares a
- * 4x MCS against 255 and 0, [EXT]). The model keeps the MCS functionally as
- * "identity": the render cache writes every sample into its own slice (units/om),
- * so ld_mcs returns the value that says sample s lives in slice s and ld2dms
- * decodes whatever the kernel passes. */
-static unsigned mcs_bits_per_sample(uint32_t samples)
-{
-    return samples >= 8 ? 4u : 2u;
-}
-
-static uint64_t mcs_identity(uint32_t samples)
-{
-    unsigned b = mcs_bits_per_sample(samples);
-    uint64_t v = 0;
-    for (uint32_t smp = 0; smp < samples && smp < 16; smp++)
-        v |= (uint64_t)smp << (b * smp);
-    return v;
-}
+ * holds each sample, log2(samples) bits a sample, in the element ld_mcs reads
+ * from the auxiliary surface (R8_UINT 2x/4x, R32_UINT 8x, R32G32_UINT 16x,
+ * L4195); the all-ones value is the cleared pixel, whose samples read the
+ * state's clear colour ("the sampling engine ... resolves clear values",
+ * L16884). Layout and encoding: units/common/surface.h (the MCS the render
+ * cache writes, units/om). */
 
 /* u, v, r of a multisampled load (parameters pu, pu + 1, pu + 2; lod at pu + 3
  * when sent, multisampled surfaces have one level): the texel and physical
@@ -391,7 +393,15 @@ static void do_ld_mcs(struct smp_exec *x)
         v.kind = FORMAT_VALUE_UINT;
         uint32_t u, vv, slice;
         if (x->surf.valid && x->surf.has_mcs && msaa_coords(x, 0, lane, &u, &vv, &slice)) {
-            uint64_t m = mcs_identity(x->surf.sd.samples);
+            /* the MCS element (surface.h); an aux layout the model does not
+             * lay out reads zeros like a surface without one */
+            uint64_t m = 0, address;
+            uint32_t bytes = surface_mcs_element_bytes(x->surf.sd.samples);
+            if (surface_mcs_address(&x->surf.sd, u, vv, slice, &address) == SURFACE_OK &&
+                read_bytes(x, address, &m, bytes))
+                x->s->mcs_reads++;
+            else
+                m = 0;
             v.u[0] = (uint32_t)m;
             v.u[1] = (uint32_t)(m >> 32);
         } else if (x->surf.valid && x->surf.has_mcs) {
@@ -416,8 +426,7 @@ static void do_ld_multisample(struct smp_exec *x)
     if (r->simd == SAMPLER_SIMD4X2)     /* u v r lod si mcs (mcsl mcsh) (L10241-10243) */
         pu = 0, psi = 4, pmcs = 5;
     uint32_t samples = sd->samples ? sd->samples : 1;
-    unsigned bits = mcs_bits_per_sample(samples);
-    uint64_t used = samples * bits >= 64 ? ~0ull : (1ull << (samples * bits)) - 1;
+    unsigned bits = surface_mcs_bits_per_sample(samples);
     for (unsigned lane = 0; lane < r->lanes; lane++) {
         if (!(r->lane_mask & (1u << lane)))
             continue;
@@ -440,10 +449,11 @@ static void do_ld_multisample(struct smp_exec *x)
             uint64_t mcs = (uint32_t)smp_param_i(r, pmcs, lane);
             if (r->message == SAMPLER_LD2DMS_W)
                 mcs |= (uint64_t)(uint32_t)smp_param_i(r, pmcs + 1, lane) << 32;
-            cleared = (mcs & used) == used;
+            cleared = surface_mcs_is_clear(samples, mcs);
             sample_slice = si < samples ? (uint32_t)(mcs >> (bits * si)) & ((1u << bits) - 1) : si;
         }
         if (cleared) {
+            s->mcs_clear_samples++;
             v = x->surf.clear;
         } else if (sample_slice >= samples) {
             s->out_of_bounds++;
