@@ -170,11 +170,6 @@ struct setup_primitive {
     uint32_t attribute_count;       /* attributes in use (4 components each) */
     uint32_t constant_mask;         /* bit i: attribute i is constant (a1 = a2 = 0) */
     struct setup_plane attributes[SETUP_MAX_ATTRIBUTES][4];
-    /* Gen4 (seed 001 L14776-14824, L18251-19005): the URB entry the SF
-     * (setup) thread wrote the object's attribute setup to, and its length
-     * in 256-bit rows; the primitive owns one reference on it: WM reads the
-     * rows WM_STATE asks for (URB_OP_READ to the URB unit) and dereferences
-     * the entry when done. 0 rows: none (Gen7-Gen9 always). */
     uint32_t setup_urb_handle; uint32_t setup_urb_rows;
 };
 
