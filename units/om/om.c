@@ -22,6 +22,8 @@
 #include "units/common/thread_msg.h"
 #include "units/om/om_color.h"
 #include "units/om/om_depth.h"
+#include "units/om/om_gen4.h"
+#include "units/common/gen4_cc.h"
 
 #define OM_MAX_EUS 64
 #define OM_MAX_RTS 8                /* BLEND_STATE entries */
@@ -30,7 +32,7 @@
 #define OM_WARNED_FORMATS 16
 #define OM_THREAD_SLOTS 16          /* per EU: thread slots the per-thread counts track */
 
-enum { RC_RT_WRITE = 12, RC_RT_READ = 13 };
+enum { RC_RT_WRITE = 12, RC_RT_READ = 13, RC_GEN4_FLUSH = 0x100, RC_NONE = 0x101 };
 
 /* Header M0.0 bits (Mesa's fb write lowering; seed R0.0 L16108ff) */
 #define HDR_SOURCE0_ALPHA (1u << 11)
@@ -75,6 +77,9 @@ struct om {
     bool fast_clear, resolve, omask_present, depth_present, stencil_present, a2c_disabled;
     bool full_resolve;              /* RESOLVE_FULL (Gen9) or Gen8's Resolve Enable */
     uint32_t samples;
+    /* Gen4: General State Base (CC_STATE's base), 3DSTATE_CONSTANT_COLOR */
+    uint64_t general_base;
+    float constant_color[4];
     uint32_t draw;                  /* current draw number; 0 before the first */
     bool state_since_write;
     /* surfaces written */
@@ -117,7 +122,7 @@ static const struct param_desc om_params[] = {
                     "messages in flight at most"),
     PARAM_U32_FIELD("messages_per_cycle", struct om, messages_per_cycle, 1, 1, 64,
                     "messages taken per cycle"),
-    PARAM_U32_FIELD("gen", struct om, gen, 9, 7, 9,
+    PARAM_U32_FIELD("gen", struct om, gen, 9, 4, 9,
                     "generation of state layouts when a thread names none"),
     PARAM_END
 };
@@ -254,10 +259,72 @@ static void unpack(int gen, enum spec_id id, const uint32_t *dw, void *out)
         e->unpack_common(dw, out);
 }
 
+/* Gen4 state (units/om/om_gen4.h): CC_STATE through 3DSTATE_PIPELINED_
+ * POINTERS, read from General State Base + the pointer when the command
+ * arrives, folded into the BLEND_STATE entries (every RT: Gen4 has one
+ * CC_STATE) and the late test's depth/stencil state, its CC_VIEWPORT; the
+ * blend constant colour of 3DSTATE_CONSTANT_COLOR (seed 001 L19637); Gen4's
+ * depth buffer. False: not a Gen4 form. */
+static bool take_state_gen4(struct om *s, struct unit *u, const struct cs_state_packet *p)
+{
+    switch ((enum spec_id)p->id) {
+    case SPEC_ID_STATE_BASE_ADDRESS: {
+        const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
+        if (v->GeneralStateBaseAddressModifyEnable)
+            s->general_base = v->GeneralStateBaseAddress;
+        return true;
+    }
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS: {
+        const struct spec_3DSTATE_PIPELINED_POINTERS *v = cs_state_common(p);
+        memset(&s->cc, 0, sizeof s->cc);
+        memset(&s->blend, 0, sizeof s->blend);
+        memset(s->entry, 0, sizeof s->entry);
+        s->blend_valid = s->cc_valid = false;
+        struct spec_3DSTATE_WM_DEPTH_STENCIL ds;
+        memset(&ds, 0, sizeof ds);
+        if (!gen4_cc_read(unit_sim(u), p, s->general_base + v->PointerToColorCalcState,
+                             SPEC_ID_COLOR_CALC_STATE, GEN4_CC_STATE_DWORDS, &s->cc)) {
+            s->state_read_failures++;
+            om_depth_take_ds(&s->depth, &ds);
+            return true;
+        }
+        s->cc.BlendConstantColorRed = s->constant_color[0];
+        s->cc.BlendConstantColorGreen = s->constant_color[1];
+        s->cc.BlendConstantColorBlue = s->constant_color[2];
+        s->cc.BlendConstantColorAlpha = s->constant_color[3];
+        s->cc_valid = s->blend_valid = true;
+        gen4_cc_blend(&s->cc, 0, &s->blend, &s->entry[0]);
+        for (uint32_t i = 1; i < OM_MAX_RTS; i++)
+            s->entry[i] = s->entry[0];
+        gen4_cc_depth_stencil(&s->cc, &ds);
+        om_depth_take_ds(&s->depth, &ds);
+        float mm[2 * OM_DEPTH_VIEWPORTS];
+        bool ok = read_state(s, p, s->general_base + s->cc.CCViewportStatePointer, mm, sizeof mm, u);
+        om_depth_take_cc_viewport(&s->depth, mm, ok);
+        return true;
+    }
+    case SPEC_ID_3DSTATE_CONSTANT_COLOR: {
+        const struct spec_3DSTATE_CONSTANT_COLOR *v = cs_state_common(p);
+        s->constant_color[0] = s->cc.BlendConstantColorRed = v->BlendConstantColorRed;
+        s->constant_color[1] = s->cc.BlendConstantColorGreen = v->BlendConstantColorGreen;
+        s->constant_color[2] = s->cc.BlendConstantColorBlue = v->BlendConstantColorBlue;
+        s->constant_color[3] = s->cc.BlendConstantColorAlpha = v->BlendConstantColorAlpha;
+        return true;
+    }
+    case SPEC_ID_3DSTATE_DEPTH_BUFFER:
+        om_gen4_take_depth_buffer(&s->depth, cs_state_common(p));
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void take_state(struct om *s, struct unit *u, const struct cs_state_packet *p)
 {
     int gen = (int)p->gen;
     s->state_since_write = true;
+    if (gen == 4 && take_state_gen4(s, u, p))
+        return;
     switch ((enum spec_id)p->id) {
     case SPEC_ID_STATE_BASE_ADDRESS: {
         const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
@@ -1289,12 +1356,19 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
     struct om *s = a->s;
     struct rt_write *w = gt_xcalloc(1, sizeof *w);
     uint32_t handled = 0;
-    if (desc_msg_data_format(p->desc)) {
+    bool gen4 = (p->ctx.valid && p->ctx.gen ? p->ctx.gen : s->gen) == 4;
+    if (gen4) {
+        if (!om_gen4_decode_rt_write(p, nregs, w)) {
+            s->bad_messages++;
+            warn_once(s, a->u, 2, "render target write shorter than its payload: dropped");
+            goto done;
+        }
+    } else if (desc_msg_data_format(p->desc)) {
         s->unsupported_messages++;      /* half precision (RTWH) */
         warn_once(s, a->u, 1, "half-precision render target writes not modelled (dropped)");
         goto done;
     }
-    if (!decode_rt_write(s, p, nregs, w)) {
+    if (!gen4 && !decode_rt_write(s, p, nregs, w)) {
         s->bad_messages++;
         warn_once(s, a->u, 2, "render target write shorter than its payload: dropped");
         goto done;
@@ -1319,7 +1393,7 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
         s->depth.stencil_export_ignored++;
     if (s->blend_valid && s->blend.ColorDitherEnable)
         s->dither_ignored++;
-    bool header = desc_msg_header_present(p->desc) || (p->flags & EU_SEND_HEADER);
+    bool header = gen4 || desc_msg_header_present(p->desc) || (p->flags & EU_SEND_HEADER);
     if (!header && p->ctx.subspans == 0) {
         s->no_positions++;
         warn_once(s, a->u, 3, "headerless render target write from a thread without subspan "
@@ -1341,6 +1415,14 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
                 (!(w->flags & RT_WRITE_HAS_OMASK) || (w->omask[slot] & 1u)))
                 late_depth_stencil(a, w, slot);
         goto done;
+    }
+    if (gen4 && s->blend_valid) {
+        /* Gen4: the RT's SURFACE_STATE carries the channel write disables
+         * (dword 0 17:14) and its own Color Blend Enable (bit 13), which
+         * blending needs besides CC_STATE's (Mesa's genxml gen4.xml) */
+        struct spec_BLEND_STATE blend;
+        gen4_cc_blend(&s->cc, (rt.dw[0] >> 14) & 0xfu, &blend, &s->entry[0]);
+        s->entry[0].ColorBufferBlendEnable &= ((rt.dw[0] >> 13) & 1u) != 0;
     }
     uint64_t written = 0;
     uint32_t slice = rt_slice(&rt, w->rt_array_index);
@@ -1504,8 +1586,18 @@ static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *
                            (enum gpu_address_space_format)p->ctx.space_format, p->ctx.space_root);
     uint32_t pixels = 0;
     uint32_t type = desc_rc_msg_type(p->desc);
+    if ((p->ctx.valid && p->ctx.gen ? p->ctx.gen : s->gen) == 4) {
+        /* Gen4's data port write (om_gen4.h): the RT write; the render
+         * cache flush has nothing to do (no cache modelled, om.h); the
+         * others are unsupported */
+        uint32_t t4 = desc_dpw_msg_type(p->desc);
+        type = t4 == OM_GEN4_DPW_RT_WRITE ? (uint32_t)RC_RT_WRITE
+             : t4 == OM_GEN4_DPW_FLUSH_RENDER_CACHE ? (uint32_t)RC_GEN4_FLUSH : (uint32_t)RC_NONE;
+    }
     if (p->flags & EU_SEND_THREAD_KILLED) {
         s->killed_thread_ends++;        /* no pixels: only the thread's end reaches WM */
+    } else if (type == RC_GEN4_FLUSH) {
+        /* nothing cached to flush */
     } else if (p->sfid != 5 && p->sfid != 0) {
         s->unsupported_messages++;
     } else if (type == RC_RT_WRITE) {

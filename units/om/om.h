@@ -105,6 +105,11 @@
  *        busy_cycles, lines, l3_replies, stall.writeback, draws, late.* (late
  *        depth/stencil), untracked_threads, killed_thread_ends (a pixel
  *        thread the EU killed before its EOT: its end still reaches WM).
+ * Gen4 (units/om/om_gen4.h): the data port write's RT write (SFID 5,
+ * SIMD16/SIMD8, header always), CC_STATE through 3DSTATE_PIPELINED_POINTERS
+ * as the blend, alpha test, logic op and depth/stencil state (units/common/
+ * gen4_cc.h), SURFACE_STATE's write disables and Color Blend Enable,
+ * 3DSTATE_CONSTANT_COLOR, the Gen4 depth buffer; `gen` 4.
  * Multisampling: the covered samples of each pixel (WM's sample masks in the
  * thread context, thread_msg.h) are the only ones written; a multisampled RT's
  * fast clear scales by 8 x 2 (2x/4x), 2 x 2 (8x), 1 x 2 (16x) pixels a clear

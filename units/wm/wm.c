@@ -24,6 +24,9 @@
 #include "units/common/thread_msg.h"
 #include "units/common/thread_payload.h"
 #include "units/wm/wm_line.h"
+#include "units/common/urb.h"
+#include "units/common/gen4_cc.h"
+#include "units/wm/wm_gen4.h"
 
 #define WM_SB_BUCKETS 4096u
 #define WM_SB_NODES (STAGE_THREADS_MAX * PIXEL_MAX_SUBSPANS)
@@ -47,7 +50,12 @@ enum wm_warning {
     WARN_LEGACY = 1u << 8,
     WARN_DISPATCH = 1u << 9,
     WARN_HIZ = 1u << 10,
+    WARN_GEN4 = 1u << 11,
 };
+
+/* Gen4's setup URB data read (wm_gen4.h): none pending, the read to send,
+ * the reply awaited. */
+enum wm_setup_phase { WM_SETUP_IDLE = 0, WM_SETUP_SEND, WM_SETUP_WAIT };
 
 struct wm_sb_node {
     uint32_t key, count;
@@ -210,6 +218,21 @@ struct wm {
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
     uint64_t mmio_writes, mmio_syncs;
     uint64_t pixels_late_passed, pixels_written;
+
+    /* Gen4 (wm_gen4.h): the pointed-to state, the setup URB entry reads
+     * ("urb" / "urb_reply") and the entry's dereference once the primitive
+     * is done */
+    struct wm_gen4 gen4;
+    bool gen4_mode;                     /* the latest WM state was Gen4's */
+    struct port *urb, *urb_reply;
+    uint8_t setup_phase;                /* enum wm_setup_phase */
+    uint32_t setup_tag, setup_rows;
+    uint8_t setup_data[WM_GEN4_SETUP_ROWS][EU_MSG_REG_BYTES];
+    bool deref_pending;
+    uint32_t deref_handle;
+    uint32_t gen4_threads;              /* R0.6 thread count */
+    uint64_t gen4_setup_reads, gen4_setup_rows, gen4_setup_unread, gen4_derefs;
+    uint64_t gen4_bad_urb, gen4_simd32_refused;
 };
 
 static void warn_once(struct wm *s, uint32_t which, const char *fmt, ...)
@@ -804,10 +827,14 @@ static void take_multisample_gen7(struct wm *s, const struct cs_state_packet *p)
         s->sample_pattern[3][i] = (uint8_t)((i < 4 ? low : high) >> (8 * (i % 4)));
 }
 
+static bool take_state_gen4(struct wm *s, const struct cs_state_packet *p);
+
 static void take_state(struct wm *s, const struct cs_state_packet *p)
 {
     const void *body = cs_state_common(p);
     s->space = stage_space_of(p);
+    if (p->gen == 4 && take_state_gen4(s, p))
+        return;
     switch ((enum spec_id)p->id) {
     case SPEC_ID_STATE_BASE_ADDRESS:
         stage_bases_take(&s->bases, body);
@@ -1017,6 +1044,8 @@ static bool for_om(uint32_t id)
     case SPEC_ID_3DSTATE_DEPTH_BUFFER:
     case SPEC_ID_3DSTATE_STENCIL_BUFFER:    /* the late depth/stencil test is the back end's */
     case SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER: /* its HiZ upkeep too */
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS:    /* Gen4: CC_STATE (units/om/om_gen4.h) */
+    case SPEC_ID_3DSTATE_CONSTANT_COLOR:        /* Gen4's blend constant colour */
         return true;
     default:
         return false;
@@ -1769,6 +1798,286 @@ static void fill_pixel_context(const struct wm *s, struct eu_thread_context *c)
         c->sample_position[i] = s->sample_pattern[l][i];
 }
 
+/* Sends a PS dispatch of pending[0..n) built in flight slot f, and keeps
+ * its scoreboard entries and counts. */
+static void dispatch_send(struct wm *s, struct msg *m, uint32_t f, uint32_t width, uint32_t n)
+{
+    const struct setup_primitive *p = &s->prim;
+    stage_threads_send(&s->threads, s->unit, m);
+
+    struct wm_flight *fl = &s->flight[f];
+    fl->count = n;
+    fl->late_statistics = s->statistics;
+    fl->draw_slot = ~0u;
+    for (uint32_t i = 0; i < n; i++) {
+        fl->key[i] = sb_key(s->pending[i].x, s->pending[i].y);
+        sb_add(s, fl->key[i]);
+        s->pixels_shaded += popcount32(s->pending[i].pixel_mask & 0xfu);
+    }
+    if (width == 8)
+        s->threads8++;
+    else if (width == 16)
+        s->threads16++;
+    else
+        s->threads32++;
+    struct wm_observed_draw *od = observed_draw(s, p->draw);
+    if (od) {
+        od->threads++;
+        for (uint32_t i = 0; i < n; i++)
+            od->pixels_shaded += popcount32(s->pending[i].pixel_mask & 0xfu);
+        fl->draw_slot = (uint32_t)(od - s->observed);
+    }
+    memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
+    memmove(s->pending_sample, s->pending_sample + n, (s->pending_count - n) * sizeof s->pending_sample[0]);
+    s->pending_count -= n;
+}
+
+/* ---- Gen4 (wm_gen4.h) ------------------------------------------------------------------ */
+
+/* WM_STATE and CC_STATE (read by wm_gen4_take) into the fields the
+ * rasterizer, early depth and dispatch use (seed 001 L14825-15463): one
+ * kernel for every width, no barycentric phases (Gen4's PS interpolates
+ * from the setup data itself), the depth/stencil state from CC_STATE. */
+static void apply_wm_state_gen4(struct wm *s)
+{
+    const struct wm_gen4 *g = &s->gen4;
+    const struct spec_WM_STATE *w = &g->wm;
+    s->state_wm++;
+    s->gen4_mode = true;
+    struct stage_kernel *k = &s->kernel;
+    k->binding_table_entries = w->BindingTableEntryCount;
+    k->scratch_base = w->ScratchSpaceBasePointer;
+    k->per_thread_scratch = w->PerThreadScratchSpace;
+    k->max_threads = w->MaximumNumberOfThreads + 1;
+    k->priority = w->ThreadPriority;
+    k->alternate_fp = w->FloatingPointMode == 1;
+    k->illegal_opcode_exception = w->IllegalOpcodeExceptionEnable;
+    k->software_exception = w->SoftwareExceptionEnable;
+    k->sampler_state = (uint32_t)w->SamplerStatePointer;
+    for (uint32_t i = 0; i < 3; i++) {
+        s->ksp[i] = w->KernelStartPointer0;
+        s->grf_start[i] = w->DispatchGRFStartRegisterForConstantSetupData0;
+    }
+    s->enable8 = w->_8PixelDispatchEnable;
+    s->enable16 = w->_16PixelDispatchEnable;
+    s->enable32 = false;
+    if (w->_32PixelDispatchEnable) {
+        s->gen4_simd32_refused++;
+        warn_once(s, WARN_GEN4, "Gen4 32-pixel dispatch not modelled: SIMD16/8 used when enabled");
+    }
+    s->ps_valid = g->wm_valid && w->ThreadDispatchEnable;
+    s->has_writeable_rt = true;
+    s->does_not_write_rt = s->has_uav = false;
+    s->kills_pixel = w->PixelShaderKillsPixel;
+    s->computed_depth = w->PixelShaderComputedDepth;
+    s->uses_source_depth = w->PixelShaderUsesSourceDepth;
+    s->uses_source_w = s->uses_coverage_mask = s->per_sample = s->computes_stencil = false;
+    s->attribute_enable = s->ps_attribute_enable = s->push_constants = s->omask_to_rt = false;
+    s->barycentric_modes = 0;
+    s->position_offset_select = 0;
+    s->statistics = w->StatisticsEnable;
+    s->poly_stipple = w->PolygonStippleEnable;
+    /* Early Depth Test Enable clear: the colour calculator tests after the PS */
+    s->edsc = w->EarlyDepthTestEnable ? WM_EDSC_NORMAL : WM_EDSC_PSEXEC;
+    s->force_dispatch = s->force_kill = WM_FORCE_NORMAL;
+    s->alpha_test = g->cc.AlphaTestEnable;
+    s->alpha_to_coverage = false;
+    s->samples = 1;
+    s->sample_mask = 1;
+    s->pixel_center = true;
+    s->ms_raster_enable = false;
+    gen4_cc_depth_stencil(&g->cc, &s->ds_packet);
+    s->cc_viewport_valid = g->cc_viewport_valid;
+    for (uint32_t i = 0; i < WM_VIEWPORTS; i++) {
+        s->cc_min[i] = g->cc_min;
+        s->cc_max[i] = g->cc_max;
+    }
+    s->cc_state_pointer = g->cc_pointer;
+}
+
+/* Gen4's 3DSTATE_DEPTH_BUFFER (units/common/gen4_cc.h): X, Y or linear,
+ * no write enable of its own (CC_STATE's decides), no separate stencil. */
+static void take_depth_buffer_gen4(struct wm *s, const struct spec_3DSTATE_DEPTH_BUFFER *v)
+{
+    s->state_depth++;
+    uint32_t format;
+    bool ok = gen4_depth_buffer(v, &s->depth, &format);
+    s->depth_surface_type = v->SurfaceType;
+    s->depth_format = format;
+    s->depth_buffer_write = true;
+    s->depth_buffer_stencil_write = false;
+    s->depth_min_array = v->MinimumArrayElement;
+    s->hiz_enable = false;
+    memset(&s->stencil, 0, sizeof s->stencil);
+    if (!ok) {
+        s->bad_depth_buffer++;
+        warn_once(s, WARN_DEPTH, "Gen4 depth buffer format %u, pitch %u, LOD %u not modelled: "
+                  "depth tests pass", v->SurfaceFormat, v->SurfacePitch + 1, v->LOD);
+    }
+}
+
+/* A Gen4 packet WM takes in its Gen4 form; false: the common handling. */
+static bool take_state_gen4(struct wm *s, const struct cs_state_packet *p)
+{
+    const void *body = cs_state_common(p);
+    if (p->id == SPEC_ID_3DSTATE_DEPTH_BUFFER) {
+        take_depth_buffer_gen4(s, body);
+        return true;
+    }
+    switch (wm_gen4_take(&s->gen4, unit_sim(s->unit), p)) {
+    case WM_GEN4_BASES:
+        /* Gen4 kernel pointers are offsets from General State Base (L14841) */
+        stage_bases_take(&s->bases, body);
+        s->bases.instruction = s->bases.general;
+        s->bases.dynamic = s->bases.general;
+        return true;
+    case WM_GEN4_POINTERS:
+        apply_wm_state_gen4(s);
+        return true;
+    case WM_GEN4_BINDING_TABLE:
+        s->kernel.binding_table = s->gen4.ps_binding_table;
+        return true;
+    case WM_GEN4_CONSTANTS:
+        s->state_constant++;
+        return true;
+    case WM_GEN4_NONE:
+    default:
+        return false;
+    }
+}
+
+/* Hands the finished primitive's setup entry back (its one reference). */
+static void setup_entry_release(struct wm *s)
+{
+    if (!s->deref_pending)
+        return;
+    if (!s->urb || !port_can_send(s->urb))
+        return;
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+    struct urb_msg *u = (struct urb_msg *)m->payload;
+    memset(u, 0, sizeof *u);
+    u->op = URB_OP_DEREFERENCE;
+    u->client = URB_CLIENT_SF;
+    u->count = 1;
+    u->handles[0] = s->deref_handle;
+    port_try_send(s->urb, m);
+    s->deref_pending = false;
+    s->gen4_derefs++;
+}
+
+/* The setup URB rows WM_STATE asks for (Setup URB Entry Read Offset /
+ * Length, L14981-15000) of the primitive's setup entry: true when they are
+ * in s->setup_data (or none are to be read). */
+static bool setup_rows_ready(struct wm *s, const struct setup_primitive *p)
+{
+    const struct spec_WM_STATE *w = &s->gen4.wm;
+    if (s->setup_phase == WM_SETUP_IDLE) {
+        memset(s->setup_data, 0, sizeof s->setup_data);
+        s->setup_rows = 0;
+        if (s->deref_pending) {
+            setup_entry_release(s);
+            if (s->deref_pending)
+                return false;   /* the previous entry's release first */
+        }
+        if (!p->setup_urb_rows)
+            return true;
+        uint32_t offset = w->SetupURBEntryReadOffset, length = w->SetupURBEntryReadLength;
+        if (length > WM_GEN4_SETUP_ROWS)
+            length = WM_GEN4_SETUP_ROWS;
+        uint32_t avail = p->setup_urb_rows > offset ? p->setup_urb_rows - offset : 0;
+        if (length > avail || !s->urb || !s->urb_reply) {
+            s->gen4_setup_unread++;         /* rows beyond the entry, or no URB: zeros */
+            warn_once(s, WARN_GEN4, "setup URB rows beyond the SF entry or no \"urb\" port: "
+                      "zeros in the PS payload");
+            if (length > avail)
+                length = avail;
+        }
+        if (!length || !s->urb || !s->urb_reply)
+            return true;
+        s->setup_rows = length;
+        s->setup_phase = WM_SETUP_SEND;
+    }
+    if (s->setup_phase == WM_SETUP_SEND) {
+        if (!port_can_send(s->urb))
+            return false;
+        struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+        struct urb_msg *u = (struct urb_msg *)m->payload;
+        memset(u, 0, sizeof *u);
+        u->op = URB_OP_READ;
+        u->client = URB_CLIENT_SF;
+        u->tag = ++s->setup_tag;
+        u->count = 1;
+        u->handles[0] = p->setup_urb_handle;
+        u->row = w->SetupURBEntryReadOffset;
+        u->rows = s->setup_rows;
+        port_try_send(s->urb, m);
+        s->gen4_setup_reads++;
+        s->setup_phase = WM_SETUP_WAIT;
+    }
+    struct msg *m;
+    while ((m = port_pop(s->urb_reply)) != NULL) {
+        const struct urb_msg *u = (const struct urb_msg *)m->payload;
+        bool ok = m->kind == MSG_URB && m->size >= sizeof *u && u->op == URB_OP_DATA &&
+                  u->tag == s->setup_tag &&
+                  m->size >= sizeof *u + (size_t)u->rows * URB_ROW_BYTES;
+        if (!ok) {
+            s->gen4_bad_urb++;
+            msg_free(unit_sim(s->unit), m);
+            continue;
+        }
+        uint32_t rows = u->rows < s->setup_rows ? u->rows : s->setup_rows;
+        if (rows < s->setup_rows)
+            s->gen4_bad_urb++;
+        memcpy(s->setup_data, u->data, (size_t)rows * URB_ROW_BYTES);
+        s->gen4_setup_rows += rows;
+        s->setup_rows = rows;
+        msg_free(unit_sim(s->unit), m);
+        s->setup_phase = WM_SETUP_IDLE;
+        return true;
+    }
+    return false;
+}
+
+/* A Gen4 PS dispatch of pending[0..n) (wm_gen4.h payload). */
+static void dispatch_group_gen4(struct wm *s, uint32_t width, uint32_t n)
+{
+    struct wm_gen4_dispatch in = {
+        .prim = &s->prim, .subspans = s->pending, .n = n, .width = width,
+        .thread_count = ++s->gen4_threads,
+        .setup = (const uint8_t (*)[EU_MSG_REG_BYTES])s->setup_data, .setup_rows = s->setup_rows,
+    };
+    uint32_t first;
+    bool bad_start;
+    uint32_t total = wm_gen4_payload_regs(&s->gen4, &in, &first, &bad_start);
+    if (bad_start) {
+        s->bad_grf_start++;
+        warn_once(s, WARN_GRF, "Gen4 Dispatch GRF Start Register inside the payload header: "
+                  "moved past it");
+    }
+    if (total > THREAD_PAYLOAD_MAX_REGS) {
+        s->payload_truncated++;
+        total = THREAD_PAYLOAD_MAX_REGS;
+    }
+    struct stage_kernel k = s->kernel;
+    k.kernel_start = s->ksp[0];
+    k.simd = width;
+    /* the dispatch mask: every pixel of a subspan with a lit pixel (L18357) */
+    uint32_t dmask = (1u << (4u * n)) - 1u;
+    uint32_t f = s->flight_free[--s->flight_free_count];
+    struct msg *m = stage_threads_new(&s->threads, s->unit, &k, &s->bases, &s->space, total, dmask, f);
+    struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
+    wm_gen4_payload(&s->gen4, &in, d->grf, total, first);
+    d->ctx.subspans = (uint8_t)n;
+    d->ctx.pixel_mask = 0;
+    for (uint32_t kx = 0; kx < n; kx++) {
+        d->ctx.pixel_x[kx] = s->pending[kx].x;
+        d->ctx.pixel_y[kx] = s->pending[kx].y;
+        d->ctx.pixel_mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * kx);
+    }
+    fill_pixel_context(s, &d->ctx);
+    dispatch_send(s, m, f, width, n);
+}
+
 /* Builds and sends the dispatch of pending[0..n) at width `width`. */
 /* The render cache's per-pixel sample coverage (thread_msg.h) under
  * multisampling: each covered sample of a lit pixel gets the colour. */
@@ -1789,6 +2098,10 @@ static void wm_dispatch_sample_masks(const struct wm *s, struct eu_dispatch *d, 
 
 static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
 {
+    if (s->gen4_mode) {
+        dispatch_group_gen4(s, width, n);
+        return;
+    }
     const struct setup_primitive *p = &s->prim;
     uint32_t ksp = ksp_index(s, width);
     uint32_t slots_per_half = width == 8 ? 8u : 16u, groups8 = slots_per_half / 8u;
@@ -1940,33 +2253,7 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
             put_f(grf, total, reg, dw + 2, 0.0f);
             put_f(grf, total, reg, dw + 3, pl->a0);
         }
-    stage_threads_send(&s->threads, s->unit, m);
-
-    struct wm_flight *fl = &s->flight[f];
-    fl->count = n;
-    fl->late_statistics = s->statistics;
-    fl->draw_slot = ~0u;
-    for (uint32_t i = 0; i < n; i++) {
-        fl->key[i] = sb_key(s->pending[i].x, s->pending[i].y);
-        sb_add(s, fl->key[i]);
-        s->pixels_shaded += popcount32(s->pending[i].pixel_mask & 0xfu);
-    }
-    if (width == 8)
-        s->threads8++;
-    else if (width == 16)
-        s->threads16++;
-    else
-        s->threads32++;
-    struct wm_observed_draw *od = observed_draw(s, p->draw);
-    if (od) {
-        od->threads++;
-        for (uint32_t i = 0; i < n; i++)
-            od->pixels_shaded += popcount32(s->pending[i].pixel_mask & 0xfu);
-        fl->draw_slot = (uint32_t)(od - s->observed);
-    }
-    memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
-    memmove(s->pending_sample, s->pending_sample + n, (s->pending_count - n) * sizeof s->pending_sample[0]);
-    s->pending_count -= n;
+    dispatch_send(s, m, f, width, n);
 }
 
 /* Dispatches the pending subspans: all of them when `final`, else whole
@@ -2130,6 +2417,8 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
             warn_once(s, WARN_SETUP, "malformed set-up primitive (%u bytes) dropped", m->size);
             return FF_STAGE_DONE;
         }
+        if (s->gen4_mode && !setup_rows_ready(s, p))
+            return FF_STAGE_NOT_NOW;
         start_primitive(s, p);
     }
     if (s->hiz_owed) {
@@ -2179,6 +2468,12 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
     if (!dispatch_pending(s, true))
         return FF_STAGE_NOT_NOW;
     s->active = false;
+    if (s->prim.setup_urb_rows) {
+        /* the threads carry their rows: the setup entry goes back (Gen4) */
+        s->deref_pending = true;
+        s->deref_handle = s->prim.setup_urb_handle;
+        setup_entry_release(s);
+    }
     return FF_STAGE_DONE;
 }
 
@@ -2340,6 +2635,10 @@ static const struct port_desc wm_ports[] = {
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "state the pixel back ends need, in order" },
     { .name = "drained", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL, .help = "in-band syncs returned to the CS once the PS threads ended" },
+    { .name = "urb", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_URB), .flags = PORT_OPTIONAL,
+      .help = "Gen4: setup URB entry reads and dereferences (to the URB unit's client port)" },
+    { .name = "urb_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_URB),
+      .flags = PORT_OPTIONAL, .help = "Gen4: the setup rows read" },
     PORT_END
 };
 
@@ -2464,6 +2763,19 @@ static const struct stat_desc wm_stats[] = {
     C("state.other", state_other, "packets", "other state packets"),
     C("mmio.writes", mmio_writes, "writes", "register writes applied"),
     C("mmio.syncs", mmio_syncs, "messages", "pipeline syncs completed"),
+    C("gen4.pointers", gen4.pointers, "packets", "Gen4 3DSTATE_PIPELINED_POINTERS taken"),
+    C("gen4.bad_pointers", gen4.bad_pointers, "packets",
+      "Gen4 WM_STATE / CC_STATE / CC_VIEWPORT pointers outside memory (WM disabled)"),
+    C("gen4.constant_read_failures", gen4.constant_read_failures, "packets",
+      "Gen4 CONSTANT_BUFFERs that could not be read (zeros)"),
+    C("gen4.setup_reads", gen4_setup_reads, "reads", "Gen4 setup URB entry reads"),
+    C("gen4.setup_rows", gen4_setup_rows, "rows", "Gen4 setup URB rows read"),
+    C("gen4.setup_unread", gen4_setup_unread, "primitives",
+      "Gen4 setup rows asked beyond the SF entry, or no URB port (zeros)"),
+    C("gen4.setup_dereferences", gen4_derefs, "entries", "Gen4 setup entries handed back"),
+    C("gen4.bad_urb_replies", gen4_bad_urb, "messages", "malformed or short setup URB replies"),
+    C("gen4.simd32_refused", gen4_simd32_refused, "packets",
+      "Gen4 WM_STATEs enabling 32-pixel dispatch (not modelled)"),
     STAGE_THREADS_STATS("threads.", struct wm, threads),
     FF_STAGE_STATS("ff.", struct wm, ff),
     STAT_END
@@ -2504,6 +2816,10 @@ static int wm_realize(struct unit *u, struct gt_error *err)
     s->drained = unit_port(u, "drained", 0);
     if (!port_is_bound(s->drained))
         s->drained = NULL;
+    s->urb = unit_port(u, "urb", 0);
+    s->urb_reply = unit_port(u, "urb_reply", 0);
+    if (!port_is_bound(s->urb) || !port_is_bound(s->urb_reply))
+        s->urb = s->urb_reply = NULL;
     s->oms = unit_port_count(u, "om");
     s->om = s->oms ? gt_xcalloc(s->oms, sizeof *s->om) : NULL;
     for (uint32_t i = 0; i < s->oms; i++)
@@ -2559,6 +2875,10 @@ static void wm_reset(struct unit *u)
     s->ps_invocations = s->ps_depth = 0;
     s->draws_seen = 0;
     s->stencil_enable = s->clear_valid = s->cc_viewport_valid = s->drawing_rectangle = false;
+    memset(&s->gen4, 0, sizeof s->gen4);
+    s->gen4_mode = s->deref_pending = false;
+    s->setup_phase = WM_SETUP_IDLE;
+    s->setup_rows = s->gen4_threads = 0;
     wm_defaults(s);
     wm_clear(s);
 }
@@ -2567,9 +2887,12 @@ static enum unit_activity wm_tick(struct unit *u)
 {
     struct wm *s = unit_state(u);
     take_thread_ends(s);
+    setup_entry_release(s);
     enum ff_stage_status st = ff_stage_tick(&s->ff, u);
     if (st == FF_STAGE_WAITING && (s->active || s->threads.in_flight == 0))
-        return UNIT_BUSY;       /* rasterizing, or held by something no message will wake */
+        return UNIT_BUSY;
+    if (s->deref_pending)
+        return UNIT_BUSY;       /* a setup entry to hand back */       /* rasterizing, or held by something no message will wake */
     return ff_stage_activity(st);
 }
 

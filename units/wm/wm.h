@@ -170,7 +170,8 @@
  *        (struct eu_thread_end from the pixel back ends, request_id = the
  *        thread's ctx.group), "om"[open] out (MSG_STATE), "drained" out
  *        (MSG_MMIO). "td" must be linked (a realize error otherwise);
- *        the others are optional.
+ *        "urb" out / "urb_reply" in (MSG_URB, Gen4 setup entries).
+ *        The others are optional.
  * Stats: raster.*, depth.*, ps.*, hz_op.*, hiz.*, state.*, bad.*, scoreboard
  *        stalls, threads.* (stage_thread.h) and ff.* (ff_stage.h).
  *
@@ -182,6 +183,14 @@
  * references are read from dynamic state and sent to the back ends as a
  * 3DSTATE_WM_DEPTH_STENCIL packet. Gen7's depth clear / resolve and HiZ
  * resolve draws dispatch nothing (counted in legacy_ops).
+ *
+ * Gen4 (issue 14 item 3; units/wm/wm_gen4.h): WM_STATE and CC_STATE read
+ * through 3DSTATE_PIPELINED_POINTERS (seed 001 L1235-1349, L14825-15463),
+ * CONSTANT_BUFFER, 3DSTATE_BINDING_TABLE_POINTERS, the Gen4 depth buffer
+ * (units/common/gen4_cc.h), the SF thread's setup URB rows read on "urb" /
+ * "urb_reply" (setup_primitive.setup_urb_handle, dereferenced when the
+ * primitive is done) and the Gen4 PS payload (seed 001 L18251-19005);
+ * stats gen4.*.
  *
  * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
  * samples of a subspan go one pending subspan each), depth/stencil per
