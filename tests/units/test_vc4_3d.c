@@ -286,6 +286,125 @@ static void test_surface_addressing(void)
     CU_ASSERT_EQUAL(vc4_surface_offset(2, 2, 64, 8, 0), 64u);
 }
 
+
+/* ---- near-plane clipping (vc4_ptb.c: the PTB clips, record 49 carries the clipped vertices,
+ * Table 44 @173368; the algorithm is chosen, the seed gives none) ---------------------------- */
+
+static float lerp(float a, float b, float t)
+{
+    return a + t * (b - a);
+}
+
+static bool near(float a, float b)
+{
+    return a - b < 1e-5f && b - a < 1e-5f;
+}
+
+/* the polygon against Zc >= -Wc: intersections at t = d_a / (d_a - d_b) with d = z + w,
+ * worked out here for one vertex and for two vertices behind the plane */
+static void test_clip_triangle(void)
+{
+    const float one_out[3][4] = { { -0.9f, -0.9f, 0, 1 }, { -0.1f, -0.9f, 0, 1 },
+                                  { -0.5f, -0.1f, -3, 1 } };
+    float out[8][4], weight[8][3];
+    CU_ASSERT_EQUAL_FATAL(vc4_clip_triangle(one_out, out, weight), 4u);
+    /* v0, v1, then v1->v2 at t = 1 / (1 + 2), then v2->v0 at t = -2 / (-2 - 1) */
+    float t12 = 1.0f / 3.0f, t20 = 2.0f / 3.0f;
+    const float expect[4][4] = {
+        { -0.9f, -0.9f, 0, 1 }, { -0.1f, -0.9f, 0, 1 },
+        { lerp(-0.1f, -0.5f, t12), lerp(-0.9f, -0.1f, t12), lerp(0, -3, t12), 1 },
+        { lerp(-0.5f, -0.9f, t20), lerp(-0.1f, -0.9f, t20), lerp(-3, 0, t20), 1 } };
+    const float expect_weight[4][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 1 - t12, t12 },
+                                        { t20, 0, 1 - t20 } };
+    for (unsigned k = 0; k < 4; k++) {
+        for (unsigned c = 0; c < 4; c++)
+            CU_ASSERT_TRUE(near(out[k][c], expect[k][c]));
+        for (unsigned c = 0; c < 3; c++)
+            CU_ASSERT_TRUE(near(weight[k][c], expect_weight[k][c]));
+        CU_ASSERT_TRUE(out[k][2] >= -out[k][3] - 1e-6f);   /* inside the near plane */
+    }
+    /* two behind, one of them at w < 0: v0, then v0->v1 and v2->v0 */
+    const float two_out[3][4] = { { 0, 0, 0, 1 }, { 1, 0, -2, -1 }, { 0, 1, -5, 2 } };
+    CU_ASSERT_EQUAL_FATAL(vc4_clip_triangle(two_out, out, weight), 3u);
+    float d0 = 1, d1 = -3, d2 = -3;
+    float a = d0 / (d0 - d1), b = d2 / (d2 - d0);
+    CU_ASSERT_TRUE(near(out[1][0], lerp(0, 1, a)) && near(out[1][3], lerp(1, -1, a)));
+    CU_ASSERT_TRUE(near(out[2][1], lerp(1, 0, b)) && near(out[2][3], lerp(2, 1, b)));
+    CU_ASSERT_TRUE(near(weight[1][1], a) && near(weight[2][2], 1 - b));
+    /* wholly behind: nothing */
+    const float all_out[3][4] = { { 0, 0, -2, 1 }, { 1, 0, -2, 1 }, { 0, 1, -2, 1 } };
+    CU_ASSERT_EQUAL(vc4_clip_triangle(all_out, out, weight), 0u);
+}
+
+/* vc4_tri with the first draw's third vertex moved behind the near plane (z = -3, w = 1): the
+ * PTB clips it into a fan of two 49 records and only the part below the clipped edge is drawn,
+ * in the draw's constant colour (the varyings weighted back from the original vertices) */
+static void test_clipped_triangle_renders(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    /* BO 3 + 0x10 holds the positions (vc4-submit.md §10.2): find (-0.5, -0.1, z, w) */
+    const float third[2] = { -0.5f, -0.1f };
+    uint32_t position = 0;
+    for (uint32_t i = 0; i < job.regions; i++) {
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+        for (uint32_t o = 0; !position && o + 16 <= job.region[i].size; o += 4)
+            if (!memcmp((const uint8_t *)job.region[i].data + o, third, 8))
+                position = job.region[i].address + o;
+    }
+    CU_ASSERT_TRUE_FATAL(position != 0);
+    const float zw[2] = { -3.0f, 1.0f };
+    gpu_memory_write(mem, position + 8, zw, 8, NULL);
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL(p->stats.primitives_clipped, 1u);
+    CU_ASSERT_EQUAL(p->stats.primitives_unclipped, 0u);
+    CU_ASSERT_EQUAL(p->stats.primitives_binned, 2u);
+    CU_ASSERT_EQUAL(p->stats.primitives_rendered, 3u);     /* two fan triangles + draw 2 */
+    CU_ASSERT_EQUAL(c->thread[1].by_id[49], 2u);
+    /* the clipped edge runs at NDC y = -0.9 + 0.8 / 3 (both intersections): rows with their
+     * centre below it are drawn at x = 16 (NDC -0.48), rows above it keep the clear colour;
+     * pixel y = 32 + 32 * NDC y (viewport 64 x 64, Clipper XY scale 512 / 16 px) */
+    float edge = 32.0f + 32.0f * (-0.9f + 0.8f / 3.0f);
+    CU_ASSERT_EQUAL_FATAL(p->render.surface_count, 1u);
+    const struct vc4_written_surface *s = &p->render.surfaces[0];
+    for (uint32_t y = 4; y < 20; y++) {
+        if (y + 0.5f > edge - 0.5f && y + 0.5f < edge + 0.5f)
+            continue;                  /* the edge's own row: the tie rule decides */
+        uint8_t px[4];
+        gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 16, y), px, 4, NULL);
+        CU_ASSERT_EQUAL(rd32(px), y + 0.5f < edge ? 0xff00ffffu : d.submit[0].f.clear_color[0]);
+    }
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
 /* records the pipeline cannot use are counted, never a crash */
 static void test_bad_input(void)
 {
@@ -328,6 +447,10 @@ static const struct test_case cases[] = {
     { "tile allocation too small with overspill memory (BPOA/BPOS): taken, BPOS set to 0, "
       "nothing lost", test_tile_allocation_overspill },
     { "T, LT and raster addressing", test_surface_addressing },
+    { "near-plane clipping: polygon and weights against vertices worked out in the test",
+      test_clip_triangle },
+    { "vc4_tri with a vertex behind the near plane: clipped fan (49), drawn below the edge",
+      test_clipped_triangle_renders },
     { "bad records are counted", test_bad_input },
     { 0 }
 };

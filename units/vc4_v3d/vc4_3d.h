@@ -14,8 +14,11 @@
  *    of up to 16 vertices), its VPM reads and writes served from that batch's VPM segment; the
  *    output is read in the layouts of Fig 11 (PTB input) and Fig 10 (PSE input);
  *  - the PTB: GL_ARRAY (33) and GL_INDEXED (32) primitives in every GL mode (points, lines,
- *    loops, strips, triangles, strips, fans), trivial rejection against the clip volume, facing
- *    culling (config bits 0-2), the tiles a primitive's bounding box touches, and the tile lists
+ *    loops, strips, triangles, strips, fans), trivial rejection against the clip volume,
+ *    near-plane clipping of triangles by the PTB (the seed's Clipped Primitive record 49,
+ *    Table 44 @173368; the algorithm is chosen, see vc4_ptb.c: Zc >= -Wc and Wc > 0, a fan of
+ *    49 records whose clipped vertices carry XS, YS, ZS, 1/WC and the weights of the original
+ *    vertices for the varyings; the renderer substitutes them), facing culling (config bits 0-2), the tiles a primitive's bounding box touches, and the tile lists
  *    written in the hardware's formats: the state records a tile has not seen yet, Primitive
  *    List Format (56), GL Shader State (64) and Compressed Primitive List (48) records with
  *    absolute-index codings (Tables 39-41, code 129), escape (128) before the next record; lists
@@ -56,8 +59,9 @@
  * seed gives no TLB store bandwidth). Stats: bin/render work cycles, cycles each thread was
  * held, instructions by shader kind, the longest tile (work between two tile stores).
  * Not modelled: coordinate and vertex shaders on the QPU units (they run on the functional QPU
- * here, so no VPM/VCD traffic or stalls from them), clipping against the near plane (primitives with a vertex at w <= 0 are dropped,
- * counted), guard-band limits, 4x/16x multisampling (counted: drawn single-sampled), HDR
+ * here, so no VPM/VCD traffic or stalls from them), clipping of points and lines crossing the
+ * near plane (dropped, counted as primitives_unclipped), guard-band clipping (the 12.4 XS/YS
+ * range is clamped, not clipped), 4x/16x multisampling (counted: drawn single-sampled), HDR
  * (64-bit) colour, the VG paths (41, 42, 65-67), clipped primitive records (49), the coverage
  * pipe, depth offset, early-Z as a separate buffer (the Z test is exact at the TLB_Z write),
  * the PTB's halt while out of memory until the host writes BPOS (the primitive is dropped,
@@ -109,6 +113,7 @@ struct vc4_3d_stats {
     uint64_t tiles_rendered, fragments_shaded, fragments_written, depth_failed;
     uint64_t primitives_rendered, loads, stores, bad_records, unsupported, multisample_ignored;
     uint64_t index_faults;
+    uint64_t primitives_clipped;   /* triangles the PTB clipped at the near plane (49 records) */
     /* fragment shading on the QPU units (v3d dispatches the queued batches) */
     uint64_t fragment_dispatches, fragment_fallbacks, scoreboard_wait_cycles;
     uint64_t fragment_queue_wait_cycles, fragment_queue_max, tlb_bad_messages;
@@ -150,6 +155,8 @@ struct vc4_render {
     /* load set by 27/29, done at the next 115 */
     bool load_pending;
     uint8_t load_record[8];
+    /* a Clipped Primitive record (49) for the first primitive of its list: data address | flags */
+    uint32_t clipped_word;
     /* tile buffer: colour words, Z (24 bits), stencil */
     uint32_t colour[VC4_TILE_MAX * VC4_TILE_MAX];
     uint32_t depth[VC4_TILE_MAX * VC4_TILE_MAX];
@@ -198,6 +205,14 @@ void vc4_bin_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *rec
  * list takes after its ID, read from at (returns 0 when it runs off memory) */
 void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *record);
 uint32_t vc4_render_compressed(struct vc4_3d *p, struct gpu_memory *mem, uint32_t at);
+/* 49: the word after the ID (clipped data address | flags) read at `at`, then its compressed
+ * list; returns the bytes after the ID (0 when it runs off memory) */
+uint32_t vc4_render_clipped(struct vc4_3d *p, struct gpu_memory *mem, uint32_t at);
+
+/* The PTB's near-plane clipping of a triangle (vc4_ptb.c): the polygon left of clip[3][4]
+ * (x, y, z, w) inside Zc >= -Wc and Wc >= 1e-6, in order, with each vertex's weights of the
+ * three input vertices; returns its vertex count (0, or 3..5) */
+unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float out_weight[][3]);
 
 /* byte offset of pixel (x, y) (y = 0 the first row in memory, the bottom) of a surface */
 uint32_t vc4_surface_offset(uint32_t memory_format, uint32_t bytes_per_pixel, uint32_t width,

@@ -156,9 +156,14 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
     }
     uint8_t id = b[0];
     const struct vc4_packet_info *info = &vc4_packets[id];
-    if (id == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST && !t->binning && c->pipe) {
-        /* variable length: the renderer decodes it up to its escape (Tables 39-41) */
-        uint32_t length = vc4_render_compressed(c->pipe, mem, (at + 1) & c->address_mask);
+    if ((id == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST ||
+         id == VC4_PACKET_CLIPPED_PRIMITIVE_WITH_COMPRESSED_PRIMITIVE_LIST) &&
+        !t->binning && c->pipe) {
+        /* variable length: the renderer decodes it up to its escape (Tables 39-41); 49 has
+         * its clipped data word first (Table 44) */
+        uint32_t length = id == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST
+            ? vc4_render_compressed(c->pipe, mem, (at + 1) & c->address_mask)
+            : vc4_render_clipped(c->pipe, mem, (at + 1) & c->address_mask);
         if (!length) {
             t->invalid++;
             t->state = VC4_CLE_ERROR;

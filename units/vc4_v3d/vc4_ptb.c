@@ -1,5 +1,6 @@
 /* units/vc4_v3d/vc4_ptb.c - the binning thread's state and the primitive tile binner (PTB);
  * see vc4_3d.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,13 @@ static float as_float(uint32_t bits)
     float f;
     memcpy(&f, &bits, 4);
     return f;
+}
+
+static uint32_t as_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
 }
 
 void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask)
@@ -201,48 +209,117 @@ struct shaded {
 
 enum { PRIM_POINTS = 0, PRIM_LINES = 1, PRIM_TRIANGLES = 2 };
 
-static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
-                    const uint32_t *index, const struct shaded *const *v)
+/* ---- near-plane clipping ------------------------------------------------------------------
+ * The PTB clips primitives itself and hands the renderer the clipped vertices through a
+ * Clipped Primitive record (49, @156933; Table 44 @173368): per flagged vertex 32 bytes of XS,
+ * YS (12.4), ZS, 1/WC and three "varying interpolation" coefficients, the weights of the
+ * primitive's three listed vertices that give the clipped vertex's varyings; the record
+ * "only applies to the first primitive in the following compressed primitive list". The GL
+ * shader record's flag bit 2 "Enable Clipping" turns it on (Table 45). The seed does not give
+ * the algorithm (notes 002 §8 "Clipping: the algorithm in the PTB, guard band, when records 49
+ * are generated" are unspecified), so [chosen]: triangles are clipped (Sutherland-Hodgman)
+ * against the GL near plane Zc >= -Wc and against Wc >= VC4_CLIP_MIN_W (so no vertex is
+ * projected from w <= 0), and the polygon is split into a fan (0, i, i + 1) that keeps the
+ * winding; each fan triangle is one 49 record carrying the original triangle's indices with the
+ * flags set on the slots whose vertex is not that original vertex; clipped XS/YS round to the
+ * nearest 1/16 px. Points and lines crossing the near plane are still dropped (counted as
+ * unclipped), as are triangles when the shader record does not enable clipping. The guard band
+ * (the 12.4 XS/YS range) is not clipped against. The clipped vertex data takes one 128-byte block
+ * of the binning pool per fan triangle [chosen]. */
+
+#define VC4_CLIP_MIN_W 1e-6f
+#define CLIP_MAX_POLYGON 6             /* a triangle against 2 planes: at most 5 vertices */
+
+struct clip_vertex {
+    float c[4];                    /* clip coordinates */
+    float weight[3];               /* of the original triangle's vertices */
+};
+
+static float plane_distance(const struct clip_vertex *v, unsigned plane)
+{
+    return plane == 0 ? v->c[2] + v->c[3] : v->c[3] - VC4_CLIP_MIN_W;
+}
+
+unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float out_weight[][3])
+{
+    struct clip_vertex poly[2][CLIP_MAX_POLYGON];
+    unsigned n = 3, cur = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        memcpy(poly[0][k].c, clip[k], sizeof poly[0][k].c);
+        for (unsigned j = 0; j < 3; j++)
+            poly[0][k].weight[j] = j == k ? 1.0f : 0.0f;
+    }
+    for (unsigned plane = 0; plane < 2 && n; plane++) {
+        unsigned m = 0;
+        const struct clip_vertex *in = poly[cur];
+        struct clip_vertex *o = poly[cur ^ 1];
+        for (unsigned k = 0; k < n; k++) {
+            const struct clip_vertex *a = &in[k], *b = &in[(k + 1) % n];
+            float da = plane_distance(a, plane), db = plane_distance(b, plane);
+            if (da >= 0 && m < CLIP_MAX_POLYGON)
+                o[m++] = *a;
+            if ((da >= 0) != (db >= 0) && m < CLIP_MAX_POLYGON) {
+                float t = da / (da - db);
+                for (unsigned j = 0; j < 4; j++)
+                    o[m].c[j] = a->c[j] + t * (b->c[j] - a->c[j]);
+                for (unsigned j = 0; j < 3; j++)
+                    o[m].weight[j] = a->weight[j] + t * (b->weight[j] - a->weight[j]);
+                m++;
+            }
+        }
+        n = m;
+        cur ^= 1;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        memcpy(out_clip[k], poly[cur][k].c, sizeof poly[cur][k].c);
+        memcpy(out_weight[k], poly[cur][k].weight, sizeof poly[cur][k].weight);
+    }
+    return n < 3 ? 0 : n;
+}
+
+/* a vertex the PTB made: its Table 44 fields and its screen position for binning */
+struct clipped_vertex {
+    int16_t xs, ys;                /* 12.4, relative to the viewport centre */
+    float zs, inv_wc, weight[3];
+};
+
+static void project(const struct vc4_gl_state *g, const float c[4], struct clipped_vertex *o)
+{
+    float inv_w = 1.0f / c[3];
+    float x = as_float(g->scale_x) * c[0] * inv_w, y = as_float(g->scale_y) * c[1] * inv_w;
+    x = x < -32768.0f ? -32768.0f : x > 32767.0f ? 32767.0f : x;   /* 12.4 range */
+    y = y < -32768.0f ? -32768.0f : y > 32767.0f ? 32767.0f : y;
+    o->xs = (int16_t)lrintf(x);
+    o->ys = (int16_t)lrintf(y);
+    o->zs = as_float(g->z_scale) * c[2] * inv_w + as_float(g->z_offset);
+    o->inv_wc = inv_w;
+}
+
+/* a primitive after rejection and clipping: culls it, finds its tiles and writes it; with
+ * `clipped_word` non-zero (address | flags of a 49 record) it starts with that record */
+static bool bin_screen(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
+                       const uint32_t *index, const struct shaded *const *v,
+                       const int32_t *xs, const int32_t *ys, uint32_t clipped_word)
 {
     struct vc4_bin *bin = &p->bin;
     const struct vc4_gl_state *g = &bin->gl;
     unsigned n = type + 1;
-    p->stats.primitives_in++;
-    p->owed[0] += 10;              /* the PTB: 10 clocks a primitive [chosen, @35155] */
-    p->stats.bin_work_cycles += 10;
-    /* trivial rejection: every vertex outside one plane of the clip volume */
-    for (unsigned plane = 0; plane < 4; plane++) {
-        unsigned out = 0;
-        for (unsigned k = 0; k < n; k++) {
-            float c = v[k]->clip[plane / 2], w = v[k]->clip[3];
-            out += plane & 1 ? c > w : c < -w;
-        }
-        if (out == n) {
-            p->stats.primitives_rejected++;
-            return;
-        }
-    }
-    for (unsigned k = 0; k < n; k++)
-        if (!(v[k]->clip[3] > 0.0f)) {
-            p->stats.primitives_unclipped++;   /* near-plane clipping not modelled */
-            return;
-        }
-    int64_t minx = v[0]->xs, maxx = v[0]->xs, miny = v[0]->ys, maxy = v[0]->ys;
+    int64_t minx = xs[0], maxx = xs[0], miny = ys[0], maxy = ys[0];
     for (unsigned k = 1; k < n; k++) {
-        minx = v[k]->xs < minx ? v[k]->xs : minx;
-        maxx = v[k]->xs > maxx ? v[k]->xs : maxx;
-        miny = v[k]->ys < miny ? v[k]->ys : miny;
-        maxy = v[k]->ys > maxy ? v[k]->ys : maxy;
+        minx = xs[k] < minx ? xs[k] : minx;
+        maxx = xs[k] > maxx ? xs[k] : maxx;
+        miny = ys[k] < miny ? ys[k] : miny;
+        maxy = ys[k] > maxy ? ys[k] : maxy;
     }
     if (type == PRIM_TRIANGLES) {
-        int64_t area = ((int64_t)v[1]->xs - v[0]->xs) * ((int64_t)v[2]->ys - v[0]->ys) -
-                       ((int64_t)v[2]->xs - v[0]->xs) * ((int64_t)v[1]->ys - v[0]->ys);
+        int64_t area = ((int64_t)xs[1] - xs[0]) * ((int64_t)ys[2] - ys[0]) -
+                       ((int64_t)xs[2] - xs[0]) * ((int64_t)ys[1] - ys[0]);
         bool clockwise = g->config_bits >> 2 & 1;
         bool forward = clockwise ? area < 0 : area > 0;
         if (area == 0 || (forward && !(g->config_bits & 1)) ||
             (!forward && !(g->config_bits >> 1 & 1))) {
             p->stats.primitives_culled++;
-            return;
+            return false;
         }
     } else {
         /* half the line width or point size, and a pixel of slack for the tie rules */
@@ -259,7 +336,7 @@ static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
     py1 = py1 > cy1 ? cy1 : py1;
     if (px0 >= px1 || py0 >= py1) {
         p->stats.primitives_rejected++;
-        return;
+        return false;
     }
     int64_t tx0 = px0 / bin->tile_size, tx1 = (px1 - 1) / bin->tile_size;
     int64_t ty0 = py0 / bin->tile_size, ty1 = (py1 - 1) / bin->tile_size;
@@ -270,7 +347,7 @@ static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
     for (unsigned k = 0; k < n; k++) {
         if (index[k] > 0xffff) {
             p->stats.index_faults++;
-            return;
+            return false;
         }
         code[1 + 2 * k] = (uint8_t)index[k];
         code[2 + 2 * k] = (uint8_t)(index[k] >> 8);
@@ -284,9 +361,20 @@ static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
                 put_state(p, mem, l, format);
                 l->state_serial = bin->state_serial;
             }
-            if (!ensure(p, mem, l, 2u * n + 2))
+            if (!ensure(p, mem, l, 2u * n + 2 + (clipped_word ? 6u : 0u)))
                 continue;
-            if (!l->in_compressed) {
+            if (clipped_word) {
+                /* 49 starts its own compressed list: the clipped data is for its first
+                 * primitive */
+                if (l->in_compressed) {
+                    static const uint8_t escape = 128;
+                    put(p, mem, l, &escape, 1);
+                }
+                uint8_t start[5] = { VC4_PACKET_CLIPPED_PRIMITIVE_WITH_COMPRESSED_PRIMITIVE_LIST };
+                wr32(start + 1, clipped_word);
+                put(p, mem, l, start, 5);
+                l->in_compressed = true;
+            } else if (!l->in_compressed) {
                 static const uint8_t start = VC4_PACKET_COMPRESSED_PRIMITIVE_LIST;
                 put(p, mem, l, &start, 1);
                 l->in_compressed = true;
@@ -294,7 +382,128 @@ static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
             put(p, mem, l, code, 2u * n + 1);
             binned = true;
         }
+    return binned;
+}
+
+/* the clipped vertex data of one fan triangle: a block of the binning pool (or of the
+ * overspill memory, as a tile list would take it); 0 when out of memory */
+static uint32_t clip_data_block(struct vc4_3d *p)
+{
+    struct vc4_bin *bin = &p->bin;
+    if (bin->pool + BLOCK_BYTES > bin->pool_end && p->bpos >= BLOCK_BYTES) {
+        bin->pool = p->bpoa & p->address_mask;
+        bin->pool_end = bin->pool + p->bpos;
+        p->bpos = 0;
+        p->stats.overspill_taken++;
+    }
+    if (bin->pool + BLOCK_BYTES > bin->pool_end) {
+        p->bmoom = true;
+        p->stats.bin_out_of_memory++;
+        return 0;
+    }
+    uint32_t at = bin->pool;
+    bin->pool += BLOCK_BYTES;
+    p->stats.tile_list_blocks++;
+    return at;
+}
+
+/* a triangle crossing the near plane: clipped into a fan of 49 records (see above) */
+static void bin_clipped_triangle(struct vc4_3d *p, struct gpu_memory *mem, const uint32_t *index,
+                                 const struct shaded *const *v)
+{
+    float in[3][4], out_clip[CLIP_MAX_POLYGON][4], weight[CLIP_MAX_POLYGON][3];
+    for (unsigned k = 0; k < 3; k++)
+        memcpy(in[k], v[k]->clip, sizeof in[k]);
+    unsigned n = vc4_clip_triangle(in, out_clip, weight);
+    if (!n) {
+        p->stats.primitives_rejected++;    /* wholly behind the near plane */
+        return;
+    }
+    p->stats.primitives_clipped++;
+    struct clipped_vertex cv[CLIP_MAX_POLYGON];
+    for (unsigned k = 0; k < n; k++) {
+        project(&p->bin.gl, out_clip[k], &cv[k]);
+        memcpy(cv[k].weight, weight[k], sizeof cv[k].weight);
+    }
+    bool binned = false;
+    for (unsigned i = 1; i + 1 < n; i++) {
+        const unsigned fan[3] = { 0, i, i + 1 };
+        int32_t xs[3], ys[3];
+        unsigned flags = 0;
+        uint8_t data[3 * 32];
+        unsigned bytes = 0;
+        for (unsigned k = 0; k < 3; k++) {
+            const struct clipped_vertex *c = &cv[fan[k]];
+            bool original = c->weight[k] == 1.0f;
+            if (original) {
+                xs[k] = v[k]->xs;
+                ys[k] = v[k]->ys;
+                continue;
+            }
+            xs[k] = c->xs + p->bin.gl.viewport_x;
+            ys[k] = c->ys + p->bin.gl.viewport_y;
+            flags |= 1u << k;
+            uint8_t *d = data + bytes;
+            memset(d, 0, 32);
+            d[0] = (uint8_t)c->xs;
+            d[1] = (uint8_t)((uint16_t)c->xs >> 8);
+            d[2] = (uint8_t)c->ys;
+            d[3] = (uint8_t)((uint16_t)c->ys >> 8);
+            wr32(d + 4, as_bits(c->zs));
+            wr32(d + 8, as_bits(c->inv_wc));
+            for (unsigned j = 0; j < 3; j++)
+                wr32(d + 12 + 4 * j, as_bits(c->weight[j]));
+            bytes += 32;
+        }
+        uint32_t block = clip_data_block(p);
+        if (!block)
+            continue;
+        gpu_memory_write(mem, block & p->address_mask, data, bytes, NULL);
+        /* a fan triangle that is wholly original vertices still needs a non-zero word */
+        binned |= bin_screen(p, mem, PRIM_TRIANGLES, index, v, xs, ys, block | flags);
+    }
     if (binned)
+        p->stats.primitives_binned++;
+}
+
+static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
+                    const uint32_t *index, const struct shaded *const *v, bool clipping)
+{
+    unsigned n = type + 1;
+    p->stats.primitives_in++;
+    p->owed[0] += 10;              /* the PTB: 10 clocks a primitive [chosen, @35155] */
+    p->stats.bin_work_cycles += 10;
+    /* trivial rejection: every vertex outside one plane of the clip volume */
+    for (unsigned plane = 0; plane < 4; plane++) {
+        unsigned out = 0;
+        for (unsigned k = 0; k < n; k++) {
+            float c = v[k]->clip[plane / 2], w = v[k]->clip[3];
+            out += plane & 1 ? c > w : c < -w;
+        }
+        if (out == n) {
+            p->stats.primitives_rejected++;
+            return;
+        }
+    }
+    bool crosses = false;
+    for (unsigned k = 0; k < n; k++)
+        if (!(v[k]->clip[3] >= VC4_CLIP_MIN_W) || v[k]->clip[2] < -v[k]->clip[3])
+            crosses = true;
+    if (crosses && type == PRIM_TRIANGLES && clipping) {
+        bin_clipped_triangle(p, mem, index, v);
+        return;
+    }
+    for (unsigned k = 0; k < n; k++)
+        if (!(v[k]->clip[3] > 0.0f)) {
+            p->stats.primitives_unclipped++;   /* clipping off, or a point or line */
+            return;
+        }
+    int32_t xs[3], ys[3];
+    for (unsigned k = 0; k < n; k++) {
+        xs[k] = v[k]->xs;
+        ys[k] = v[k]->ys;
+    }
+    if (bin_screen(p, mem, type, index, v, xs, ys, 0))
         p->stats.primitives_binned++;
 }
 
@@ -357,7 +566,7 @@ static void bin_draw(struct vc4_3d *p, struct gpu_memory *mem, unsigned mode, ui
     const struct shaded *pv[3];
     uint32_t pi[3];
 #define PRIM(t, a, b, c) do { pv[0] = &v[a]; pv[1] = &v[b]; pv[2] = &v[c]; \
-        pi[0] = index[a]; pi[1] = index[b]; pi[2] = index[c]; bin_one(p, mem, t, pi, pv); } while (0)
+        pi[0] = index[a]; pi[1] = index[b]; pi[2] = index[c]; bin_one(p, mem, t, pi, pv, rec.flags & 4); } while (0)
     switch (mode) {
     case 0:
         for (uint32_t k = 0; k < count; k++)

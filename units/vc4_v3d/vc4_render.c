@@ -430,8 +430,39 @@ static void rasterize(struct raster *r, cover_fn cover)
     flush_batch(r);
 }
 
+/* replaces the vertices a Clipped Primitive record (49) flags with its data (Table 44
+ * @173368): XS, YS (12.4 relative to the viewport centre), ZS, 1/WC and the weights of the
+ * primitive's three vertices that give the clipped vertex's varyings */
+static void apply_clipped(struct vc4_3d *p, struct gpu_memory *mem, uint32_t word,
+                          struct vertex *v, unsigned varyings)
+{
+    const struct vc4_render *t = &p->render;
+    struct vertex original[3];
+    memcpy(original, v, sizeof original);
+    uint32_t at = word & ~7u;
+    for (unsigned k = 0; k < 3; k++) {
+        if (!(word >> k & 1))
+            continue;
+        uint8_t d[32] = { 0 };
+        if (gpu_memory_read(mem, at & p->address_mask, d, 32, NULL) < 0)
+            p->stats.bad_records++;
+        at += 32;
+        v[k].x = (int16_t)(d[0] | d[1] << 8) + (int64_t)t->gl.viewport_x;
+        v[k].y = (int16_t)(d[2] | d[3] << 8) + (int64_t)t->gl.viewport_y;
+        v[k].z = as_float(rd32(d + 4));
+        v[k].inv_w = as_float(rd32(d + 8));
+        float weight[3];
+        for (unsigned j = 0; j < 3; j++)
+            weight[j] = as_float(rd32(d + 12 + 4 * j));
+        for (unsigned i = 0; i < varyings; i++)
+            v[k].varying[i] = weight[0] * original[0].varying[i] +
+                              weight[1] * original[1].varying[i] +
+                              weight[2] * original[2].varying[i];
+    }
+}
+
 static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
-                             const uint32_t *index)
+                             const uint32_t *index, uint32_t clipped_word)
 {
     struct vc4_render *t = &p->render;
     struct vc4_shader_record rec;
@@ -459,6 +490,8 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
         for (unsigned j = 0; j < varyings && base + j < VC4_VERTEX_WORDS; j++)
             v[k].varying[j] = as_float(out[k][base + j]);
     }
+    if (clipped_word && type == 2)
+        apply_clipped(p, mem, clipped_word, v, varyings);
     struct raster r = { .p = p, .mem = mem, .rec = &rec, .varyings = varyings };
     p->stats.primitives_rendered++;
     uint64_t shaded_before = p->stats.fragments_shaded;
@@ -580,12 +613,24 @@ uint32_t vc4_render_compressed(struct vc4_3d *p, struct gpu_memory *mem, uint32_
         }
         for (unsigned k = 0; k < 3; k++)
             idx[k] &= 0xffff;
-        render_primitive(p, mem, type, idx);
+        render_primitive(p, mem, type, idx, t->clipped_word);
+        t->clipped_word = 0;           /* 49 "only applies to the first primitive" */
         memcpy(prev, idx, sizeof prev);
         at += length;
     }
     p->stats.bad_records++;
     return at - start;
+}
+
+uint32_t vc4_render_clipped(struct vc4_3d *p, struct gpu_memory *mem, uint32_t at)
+{
+    uint8_t b[4];
+    if (gpu_memory_read(mem, at & p->address_mask, b, 4, NULL) < 0)
+        return 0;
+    p->render.clipped_word = rd32(b);
+    uint32_t length = vc4_render_compressed(p, mem, at + 4);
+    p->render.clipped_word = 0;
+    return length ? 4 + length : 0;
 }
 
 void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *b)
@@ -656,7 +701,6 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
         return;
     case VC4_PACKET_INDEXED_PRIMITIVE_LIST:
     case VC4_PACKET_VERTEX_ARRAY_PRIMITIVES:
-    case VC4_PACKET_CLIPPED_PRIMITIVE_WITH_COMPRESSED_PRIMITIVE_LIST:
         p->stats.unsupported++;        /* primitives given directly to the renderer */
         return;
     default:

@@ -57,7 +57,7 @@
  * wrong_list_records, semaphore_wait_cycles, cle_overflows, ct0cs, ct1cs, bfc, rfc.
  * The 3D pipeline the lists drive (PTB, setup, FEP, fragment shading, tile buffer) is
  * units/vc4_v3d/vc4_3d.h; its counters are this unit's stats too (primitives_in/binned/
- * culled/rejected/unclipped, tile_list_bytes/blocks, bin_out_of_memory, *_shader_runs,
+ * culled/rejected/unclipped/clipped, tile_list_bytes/blocks, bin_out_of_memory, *_shader_runs,
  * vertices_fetched, tiles_rendered, fragments_shaded/written, depth_failed, tile_loads/stores,
  * pipe_bad_records, pipe_unsupported, multisample_ignored, index_faults), and the surfaces the
  * tile stores wrote are listed for --images (vc4_v3d_written_surfaces).
