@@ -64,6 +64,10 @@ static const struct port_desc cosim_ports[] = {
       .flags = PORT_OPTIONAL, .help = "as qpu" },
     { .name = "tmu1_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
       .flags = PORT_OPTIONAL, .help = "as qpu" },
+    { .name = "tlb", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
+      .help = "as qpu" },
+    { .name = "tlb_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
+      .flags = PORT_OPTIONAL, .help = "as qpu" },
     PORT_END
 };
 
