@@ -178,7 +178,7 @@ static const struct stat_desc sol_stats[] = {
     C("bad_messages", bad_messages, "malformed messages"),
     C("unsupported_topology", unsupported_topology,
       "streamed primitives of a topology SOL does not take (LINELOOP, QUADLIST, QUADSTRIP)"),
-    C("unsupported_generation", unsupported_generation, "SO packets of a generation before Gen8"),
+    C("unsupported_generation", unsupported_generation, "SO packets of a generation before Gen7"),
     C("decl_not_selected", decl_not_selected,
       "SO_DECLs naming a buffer outside the stream's Stream To Buffer Selects (skipped)"),
     C("register_beyond_read", register_beyond_read,
