@@ -196,22 +196,29 @@ static struct rig rig_new(bool drained, bool memory_unit)
     return r;
 }
 
-/* A command as the CS sends it: its dwords, unpacked into the superset. */
-static void command(struct rig *r, enum spec_id id, const uint32_t *dw, uint32_t n)
+/* A command as the CS sends it: its dwords, unpacked into the superset by
+ * the generation's unpacker. */
+static void command_of_gen(struct rig *r, uint32_t gen, enum spec_id id, const uint32_t *dw,
+                           uint32_t n)
 {
-    const struct spec_element *e = spec_element_by_id(9, id);
+    const struct spec_element *e = spec_element_by_id((int)gen, id);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     size_t off = cs_state_common_offset(n);
     struct msg *m = msg_alloc(r->sim, MSG_STATE, (uint32_t)(off + e->common_size));
     struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
     p->id = id;
-    p->gen = 9;
+    p->gen = gen;
     p->dword_count = n;
     p->common_offset = (uint32_t)off;
     p->space_format = GPU_ADDRESS_SPACE_PHYSICAL;
     memcpy(p->dwords, dw, 4ull * n);
     e->unpack_common(p->dwords, (uint8_t *)p + off);
     CU_ASSERT_TRUE(port_inject(unit_port(r->sol, "gs", 0), m));
+}
+
+static void command(struct rig *r, enum spec_id id, const uint32_t *dw, uint32_t n)
+{
+    command_of_gen(r, 9, id, dw, n);
 }
 
 /* 3DSTATE_SO_BUFFER (004 L5652-5700): DW1 31 enable, 30:29 index, 28:22
@@ -706,6 +713,162 @@ static void test_bad_programming(void)
     sim_destroy(r.sim);
 }
 
+/* ---- Gen7 forms (seed 000) ------------------------------------------------------------ */
+
+/* Gen7 3DSTATE_STREAMOUT (seed 000 L2354-2529): DW1 31 SO Function Enable,
+ * 30 Rendering Disable, 28:27 Render Stream Select, 26 Reorder Mode, 25 SO
+ * Statistics Enable, 11:8 SO Buffer Enable [3:0]; DW2 stream n's Vertex
+ * Read Length (U5-1 rows) at 8n+4:8n and Read Offset at 8n+5. Here: SO on,
+ * rendering on, stream 0, LEADING, statistics, stream 0 reads 2 rows from
+ * row 0. */
+static void gen7_streamout(struct rig *r, uint32_t buffer_enables)
+{
+    const uint32_t dw[3] = { 0x781e0001u, 1u << 31 | 1u << 25 | buffer_enables << 8, 0x1u };
+    command_of_gen(r, 7, SPEC_ID_3DSTATE_STREAMOUT, dw, 3);
+}
+
+/* Gen7 3DSTATE_SO_BUFFER (seed 000 L2043-2118): DW1 30:29 index, 11:0
+ * Surface Pitch in bytes; DW2 Surface Base Address; DW3 Surface End Address. */
+static void gen7_so_buffer(struct rig *r, uint32_t index, uint32_t pitch, uint32_t base, uint32_t end)
+{
+    const uint32_t dw[4] = { 0x79180002u, index << 29 | pitch, base, end };
+    command_of_gen(r, 7, SPEC_ID_3DSTATE_SO_BUFFER, dw, 4);
+}
+
+/* Stream 0 to buffers 0 and 1 (Stream to Buffer Selects [0] = 0x3, DW1
+ * 3:0), four SO_DECLs (DW2 7:0 Num Entries [0] = 4; SO_DECL: mask 3:0,
+ * register 9:4, hole 11, slot 13:12; stream 0's in the low 16 bits of each
+ * entry's first dword, seed 000 L2120-2254):
+ *   buffer 0: register 1 xyzw (the position, VUE dwords 4-7);
+ *   buffer 1: register 2 x and z (VUE dwords 8 and 10), a one-dword hole,
+ *             register 3 x (VUE dword 12). */
+static const uint32_t gen7_decls[11] = {
+    0x79170009u, 0x3u, 0x4u,
+    0xF | 1u << 4 | 0u << 12, 0,
+    0x5 | 2u << 4 | 1u << 12, 0,
+    0x1 | 1u << 11 | 1u << 12, 0,
+    0x1 | 3u << 4 | 1u << 12, 0,
+};
+
+#define GEN7_BASE0 0x10000u
+#define GEN7_BASE1 0x18000u
+#define GEN7_PITCH0 16u
+#define GEN7_PITCH1 20u
+#define GEN7_START1 8u          /* SO_WRITE_OFFSET1 loaded through the register path */
+#define SENTINEL 0x5A5A5A5Au
+
+/* Three triangles into two buffers: buffer 0 ends exactly after two
+ * triangles (6 x 16 bytes), buffer 1 (pitch 20, from SO_WRITE_OFFSET1 = 8)
+ * would hold three. The third triangle overflows buffer 0, so it writes to
+ * neither (an object is written whole or not at all, seed 003 L13782-13792;
+ * the Gen7 enable text of seed 000 L2467-2474 says the same of a disabled
+ * buffer). Expected bytes are the VUE dwords the decls name, at the offsets
+ * the pitches give; the hole and the fifth dword of each buffer 1 vertex
+ * keep their sentinel. */
+static void test_gen7_two_buffers_and_overflow(void)
+{
+    struct rig r = rig_new(true, true);
+    fill(&r, GEN7_BASE0, SENTINEL, 64);
+    fill(&r, GEN7_BASE1, SENTINEL, 64);
+    gen7_streamout(&r, 0x3);
+    command_of_gen(&r, 7, SPEC_ID_3DSTATE_SO_DECL_LIST, gen7_decls, 11);
+    gen7_so_buffer(&r, 0, GEN7_PITCH0, GEN7_BASE0, GEN7_BASE0 + 6 * GEN7_PITCH0);
+    gen7_so_buffer(&r, 1, GEN7_PITCH1, GEN7_BASE1, GEN7_BASE1 + GEN7_START1 + 9 * GEN7_PITCH1);
+    register_write(&r, 0x5280u, 0);             /* SO_WRITE_OFFSET0 (MI_LOAD_REGISTER_IMM) */
+    register_write(&r, 0x5284u, GEN7_START1);   /* SO_WRITE_OFFSET1 */
+    const uint32_t d7[7] = { 0x7B000005u, 4, 9, 0, 1, 0, 0 };  /* Gen7 3DPRIMITIVE */
+    command_of_gen(&r, 7, SPEC_ID_3DPRIMITIVE, d7, 7);
+    const uint32_t t0[3] = { 0, 1, 2 }, t1[3] = { 3, 4, 5 }, t2[3] = { 6, 7, 8 };
+    primitive(&r, PRIM_TRILIST, 0, 0, t0, 3);
+    primitive(&r, PRIM_TRILIST, 0, 0, t1, 3);
+    primitive(&r, PRIM_TRILIST, 0, 0, t2, 3);
+    sync(&r);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(sim_stop_reason(r.sim), SIM_STOP_QUIESCENT);
+
+    for (uint32_t v = 0; v < 6; v++) {
+        float vue[16];
+        vue_of(v, vue);
+        for (uint32_t c = 0; c < 4; c++)
+            CU_ASSERT_EQUAL(read32(&r, GEN7_BASE0 + GEN7_PITCH0 * v + 4 * c), bits_of(vue[4 + c]));
+        uint64_t at = GEN7_BASE1 + GEN7_START1 + GEN7_PITCH1 * v;
+        CU_ASSERT_EQUAL(read32(&r, at + 0), bits_of(vue[8]));
+        CU_ASSERT_EQUAL(read32(&r, at + 4), bits_of(vue[10]));
+        CU_ASSERT_EQUAL(read32(&r, at + 8), SENTINEL);      /* the hole */
+        CU_ASSERT_EQUAL(read32(&r, at + 12), bits_of(vue[12]));
+        CU_ASSERT_EQUAL(read32(&r, at + 16), SENTINEL);     /* beyond the decls, within the pitch */
+    }
+    /* nothing of the third triangle, nor before buffer 1's start offset */
+    for (uint32_t k = 0; k < 16; k++)
+        CU_ASSERT_EQUAL(read32(&r, GEN7_BASE0 + 6 * GEN7_PITCH0 + 4 * k), SENTINEL);
+    CU_ASSERT_EQUAL(read32(&r, GEN7_BASE1), SENTINEL);
+    CU_ASSERT_EQUAL(read32(&r, GEN7_BASE1 + 4), SENTINEL);
+    for (uint32_t k = 0; k < 15; k++)
+        CU_ASSERT_EQUAL(read32(&r, GEN7_BASE1 + GEN7_START1 + 6 * GEN7_PITCH1 + 4 * k), SENTINEL);
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.drained);
+    CU_ASSERT_EQUAL_FATAL(r.drained->count, 1);
+    const struct cs_mmio *done = (const struct cs_mmio *)r.drained->payload[0];
+    struct pipeline_registers regs;
+    memcpy(&regs, done->data, sizeof regs);
+    CU_ASSERT_EQUAL(regs.value[PIPE_REG_SO_NUM_PRIMS_WRITTEN0], 2);
+    CU_ASSERT_EQUAL(regs.value[PIPE_REG_SO_PRIM_STORAGE_NEEDED0], 3);
+    CU_ASSERT_EQUAL(regs.value[PIPE_REG_SO_WRITE_OFFSET0], 6 * GEN7_PITCH0);
+    CU_ASSERT_EQUAL(regs.value[PIPE_REG_SO_WRITE_OFFSET0 + 1], GEN7_START1 + 6 * GEN7_PITCH1);
+    CU_ASSERT_EQUAL(regs.value[PIPE_REG_SO_WRITE_OFFSET0 + 2], 0);
+    CU_ASSERT_EQUAL(stat(&r, "objects_written"), 2);
+    CU_ASSERT_EQUAL(stat(&r, "overflows"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "bytes_written"), 6 * (16 + 12));
+    CU_ASSERT_EQUAL(stat(&r, "unsupported_generation"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "offset_loads"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "offset_stores"), 0);
+    CU_ASSERT_EQUAL(stat(&r, "register_writes"), 2);
+    /* rendering is on and stream 0 is the render stream: all go on to CLIP */
+    CU_ASSERT_EQUAL(r.clip->primitives, 3);
+    sim_destroy(r.sim);
+}
+
+/* A Gen7 buffer takes part only when 3DSTATE_STREAMOUT enables it and its
+ * 3DSTATE_SO_BUFFER binds it (nonzero pitch, seed 000 L2103): either missing,
+ * a stream selecting it overflows (L2467-2474); an end below the base is
+ * counted and taken as unbound. Enables and bindings may come in any order. */
+static void test_gen7_enables_and_bindings(void)
+{
+    struct rig r = rig_new(true, false);
+    fill(&r, GEN7_BASE0, SENTINEL, 64);
+    fill(&r, GEN7_BASE1, SENTINEL, 64);
+    command_of_gen(&r, 7, SPEC_ID_3DSTATE_SO_DECL_LIST, gen7_decls, 11);
+    const uint32_t tri[3] = { 0, 1, 2 };
+    gen7_streamout(&r, 0x3);
+    gen7_so_buffer(&r, 0, GEN7_PITCH0, GEN7_BASE0, GEN7_BASE0 + 256);
+    gen7_so_buffer(&r, 1, 0, GEN7_BASE1, GEN7_BASE1 + 256);             /* pitch 0: unbound */
+    primitive(&r, PRIM_TRILIST, 0, 0, tri, 3);
+    gen7_so_buffer(&r, 1, GEN7_PITCH1, GEN7_BASE1 + 256, GEN7_BASE1);   /* end below base */
+    primitive(&r, PRIM_TRILIST, 0, 0, tri, 3);
+    gen7_so_buffer(&r, 1, GEN7_PITCH1, GEN7_BASE1, GEN7_BASE1 + 256);   /* bound ... */
+    gen7_streamout(&r, 0x1);                                            /* ... not enabled */
+    primitive(&r, PRIM_TRILIST, 0, 0, tri, 3);
+    gen7_streamout(&r, 0x3);                                            /* both: written */
+    primitive(&r, PRIM_TRILIST, 0, 0, tri, 3);
+    sync(&r);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(sim_stop_reason(r.sim), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(stat(&r, "bad_so_buffer"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "objects"), 4);
+    CU_ASSERT_EQUAL(stat(&r, "overflows"), 3);
+    CU_ASSERT_EQUAL(stat(&r, "objects_written"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "so_prim_storage_needed.0"), 4);
+    CU_ASSERT_EQUAL(stat(&r, "so_num_prims_written.0"), 1);
+    float vue[16];
+    vue_of(0, vue);
+    CU_ASSERT_EQUAL(read32(&r, GEN7_BASE0), bits_of(vue[4]));
+    CU_ASSERT_EQUAL(read32(&r, GEN7_BASE1), bits_of(vue[8]));
+    CU_ASSERT_EQUAL(read32(&r, GEN7_BASE0 + 3 * GEN7_PITCH0), SENTINEL);
+    CU_ASSERT_EQUAL(stat(&r, "so_write_offset.0"), 3 * GEN7_PITCH0);
+    CU_ASSERT_EQUAL(stat(&r, "so_write_offset.1"), 3 * GEN7_PITCH1);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "object order", test_object_order },
     { "capture programming and overflow", test_capture_programming_and_overflow },
@@ -713,6 +876,8 @@ static const struct test_case cases[] = {
     { "pass through and disabled buffer", test_pass_through_and_disabled_buffer },
     { "strip triangles as VF sends them", test_strip_triangles_as_vf_sends_them },
     { "bad programming", test_bad_programming },
+    { "Gen7 two buffers and overflow", test_gen7_two_buffers_and_overflow },
+    { "Gen7 enables and bindings", test_gen7_enables_and_bindings },
     { 0 }
 };
 TEST_SUITE(sol, cases);

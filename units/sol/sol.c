@@ -47,6 +47,11 @@ struct sol_buffer {
     uint32_t stream_offset;         /* Stream Offset */
     bool load_pending, store_owed;
     bool space_valid;
+    /* Gen7 (seed 000 L2043-2118): the buffer is bound by its own packet (a
+     * nonzero Surface Pitch) and enabled by 3DSTATE_STREAMOUT's SO Buffer
+     * Enable; its size is Surface End Address - Surface Base Address. */
+    bool gen7_bound;
+    uint64_t gen7_size;
     struct gpu_address_space space; /* the SO_BUFFER packet's */
 };
 
@@ -67,6 +72,7 @@ struct sol {
     uint32_t force_rendering, render_stream;
     uint32_t read_offset[SOL_STREAMS], read_rows[SOL_STREAMS];
     uint32_t pitch[SOL_BUFFERS];
+    uint32_t gen7_buffer_enables;           /* Gen7 DW1 11:8 SO Buffer Enable [3:0] */
     /* 3DSTATE_SO_DECL_LIST */
     uint32_t selects[SOL_STREAMS], decl_count[SOL_STREAMS];
     struct sol_decl decls[SOL_STREAMS][SOL_MAX_DECLS];
@@ -105,7 +111,7 @@ struct sol {
     uint64_t syncs, register_writes;
     uint64_t bad_messages, unsupported_topology, unsupported_generation, decl_not_selected;
     uint64_t register_beyond_read, components_beyond_buffer, read_length_clamped;
-    uint64_t decl_list_short, faults, urb_unlinked;
+    uint64_t decl_list_short, faults, urb_unlinked, bad_so_buffer;
 };
 
 static const struct param_desc sol_params[] = {
@@ -172,7 +178,7 @@ static const struct stat_desc sol_stats[] = {
     C("bad_messages", bad_messages, "malformed messages"),
     C("unsupported_topology", unsupported_topology,
       "streamed primitives of a topology SOL does not take (LINELOOP, QUADLIST, QUADSTRIP)"),
-    C("unsupported_generation", unsupported_generation, "SO packets of a generation before Gen8"),
+    C("unsupported_generation", unsupported_generation, "SO packets of a generation before Gen7"),
     C("decl_not_selected", decl_not_selected,
       "SO_DECLs naming a buffer outside the stream's Stream To Buffer Selects (skipped)"),
     C("register_beyond_read", register_beyond_read,
@@ -184,6 +190,8 @@ static const struct stat_desc sol_stats[] = {
     C("decl_list_short", decl_list_short, "Num Entries beyond the SO_DECLs the command carries"),
     C("faults", faults, "SO memory accesses that did not translate"),
     C("urb_unlinked", urb_unlinked, "vertices streamed with no URB linked (zeros written)"),
+    C("bad_so_buffer", bad_so_buffer,
+      "Gen7 3DSTATE_SO_BUFFERs with a bad pitch or an end below the base (taken as unbound)"),
     STAT_END
 };
 #undef C
@@ -359,8 +367,11 @@ static bool take_register_write(struct sol *s, uint32_t offset, uint32_t value)
 
 /* ---- state --------------------------------------------------------------------------- */
 
-static void take_streamout(struct sol *s, const struct spec_3DSTATE_STREAMOUT *v)
+static void gen7_update_enables(struct sol *s);
+
+static void take_streamout(struct sol *s, const struct cs_state_packet *p)
 {
+    const struct spec_3DSTATE_STREAMOUT *v = cs_state_common(p);
     s->so_enable = v->SOFunctionEnable;
     s->rendering_disable = v->RenderingDisable;
     s->force_rendering = v->ForceRendering;
@@ -381,6 +392,16 @@ static void take_streamout(struct sol *s, const struct spec_3DSTATE_STREAMOUT *v
                    SOL_MAX_READ_ROWS);
             s->read_rows[i] = SOL_MAX_READ_ROWS;
         }
+    }
+    if (p->gen == 7) {
+        /* Gen7 (seed 000 L2354-2529): no Force Rendering (DW1 24:23 reserved,
+         * the unpacker leaves it 0 = Normal), no pitches in this command (they
+         * are in 3DSTATE_SO_BUFFER), DW1 11:8 SO Buffer Enable [3:0]. */
+        s->force_rendering = 0;
+        s->gen7_buffer_enables = (uint32_t)v->SOBufferEnable0 | (uint32_t)v->SOBufferEnable1 << 1 |
+                                 (uint32_t)v->SOBufferEnable2 << 2 | (uint32_t)v->SOBufferEnable3 << 3;
+        gen7_update_enables(s);
+        return;
     }
     s->pitch[0] = v->Buffer0SurfacePitch;
     s->pitch[1] = v->Buffer1SurfacePitch;
@@ -444,27 +465,84 @@ static void take_so_buffer(struct sol *s, const struct cs_state_packet *p)
     b->space_valid = sim_memory(unit_sim(s->unit)) != NULL;
 }
 
+/* Gen7: a buffer takes part when 3DSTATE_STREAMOUT enables it and its
+ * 3DSTATE_SO_BUFFER bound it. SO Buffer Enable clear: "considered 'not bound'
+ * and effectively treated as a zero-length buffer for the purposes of SO
+ * output and overflow detection" (seed 000 L2467-2474). "A Surface Pitch of 0
+ * indicates an un-bound buffer. No writes are performed" (L2103): taken the
+ * same way (a stream selecting it overflows, as for a disabled buffer). */
+static void gen7_update_enables(struct sol *s)
+{
+    for (uint32_t i = 0; i < SOL_BUFFERS; i++) {
+        struct sol_buffer *b = &s->buffers[i];
+        b->enabled = (s->gen7_buffer_enables >> i & 1) && b->gen7_bound;
+        b->size = b->enabled ? b->gen7_size : 0;
+    }
+}
+
+/* Gen7 3DSTATE_SO_BUFFER (seed 000 L2043-2118): DW1 30:29 SO Buffer Index,
+ * 11:0 Surface Pitch in bytes ([0,2048], "0 or a multiple of 4"), DW2 31:2
+ * Surface Base Address, DW3 31:2 Surface End Address ("the ending DWord
+ * address of the buffer"). The seed does not say whether the end is
+ * inclusive; it is taken as the first address past the buffer, as Mesa's
+ * Gen7 drivers program it (base + buffer size: i965 gen7_sol_state.c, crocus
+ * crocus_state.c; public sources). There is no offset load or store here: the
+ * write offsets are the SO_WRITE_OFFSETn registers, which MI_LOAD_REGISTER_*
+ * set and MI_STORE_REGISTER_MEM reads through the CS's register path
+ * (take_register_write, the sync). */
+static void take_so_buffer_gen7(struct sol *s, const struct cs_state_packet *p)
+{
+    const struct spec_3DSTATE_SO_BUFFER *v = cs_state_common(p);
+    uint32_t index = v->SOBufferIndex & 3;
+    struct sol_buffer *b = &s->buffers[index];
+    uint32_t pitch = v->SurfacePitch;
+    b->offset_write_enable = b->offset_address_enable = false;
+    b->load_pending = b->store_owed = false;
+    b->offset_address = 0;
+    b->stream_offset = 0;
+    b->base = v->SurfaceBaseAddress;
+    b->gen7_bound = pitch != 0;
+    b->gen7_size = 0;
+    if (pitch % 4 != 0 || pitch > 2048 || v->SurfaceEndAddress < v->SurfaceBaseAddress) {
+        s->bad_so_buffer++;
+        report(s, "Gen7 3DSTATE_SO_BUFFER %u: pitch %u, base 0x%" PRIx64 ", end 0x%" PRIx64
+               ": taken as unbound", index, pitch, v->SurfaceBaseAddress, v->SurfaceEndAddress);
+        b->gen7_bound = false;
+    } else {
+        b->gen7_size = v->SurfaceEndAddress - v->SurfaceBaseAddress;
+    }
+    s->pitch[index] = b->gen7_bound ? pitch : 0;
+    gpu_address_space_init(&b->space, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)p->space_format, p->space_root);
+    b->space_valid = sim_memory(unit_sim(s->unit)) != NULL;
+    gen7_update_enables(s);
+}
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sol *s = context;
     flush_stores(s);            /* the draw before this state has ended */
     switch ((enum spec_id)p->id) {
     case SPEC_ID_3DSTATE_STREAMOUT:
-        take_streamout(s, cs_state_common(p));
+        take_streamout(s, p);
         break;
     case SPEC_ID_3DSTATE_SO_DECL_LIST:
-        if (p->gen < 8) {
+        /* the same layout on Gen7 (seed 000 L2120-2254) */
+        if (p->gen < 7) {
             s->unsupported_generation++;
             break;
         }
         take_decl_list(s, p);
         break;
     case SPEC_ID_3DSTATE_SO_BUFFER:
-        if (p->gen < 8) {
-            s->unsupported_generation++;    /* Gen7's end address and pitch: not modelled */
+        if (p->gen < 7) {
+            s->unsupported_generation++;
             break;
         }
-        take_so_buffer(s, p);
+        if (p->gen == 7)
+            take_so_buffer_gen7(s, p);
+        else
+            take_so_buffer(s, p);
         break;
     case SPEC_ID_3DSTATE_GS: {
         const struct spec_3DSTATE_GS *v = cs_state_common(p);
@@ -863,7 +941,7 @@ static void sol_destroy(struct unit *u)
 
 const struct unit_ops sol_ops = {
     .kind = "sol",
-    .help = "Stream Output Logic (Gen8/Gen9): SO_DECL lists, SO buffers, write offsets, "
+    .help = "Stream Output Logic (Gen7-Gen9): SO_DECL lists, SO buffers, write offsets, "
             "overflow, SO_NUM_PRIMS_WRITTEN / SO_PRIM_STORAGE_NEEDED, rendering disable "
             "(seed 003 L13677-13825).",
     .state_size = sizeof(struct sol),

@@ -1,4 +1,4 @@
-/* units/sol/sol.h - the Stream Output Logic (SOL) stage of Gen8/Gen9: copies
+/* units/sol/sol.h - the Stream Output Logic (SOL) stage of Gen7-Gen9: copies
  * the vertices of the topologies it receives into up to four SO buffers in
  * memory and passes the rendered stream on to the clipper.
  *
@@ -15,6 +15,16 @@
  *    DW1[21], Stream Output Buffer Offset Address Enable DW1[20], the offset
  *    address, Stream Offset); 3DSTATE_GS (Enable, Output Vertex Size: the
  *    Render_Enable term of L13714).
+ *  - Gen7's forms (packets with gen 7; seed 000): 3DSTATE_STREAMOUT
+ *    (L2354-2529) with SO Buffer Enable [3:0] in DW1 11:8 and no Force
+ *    Rendering or pitches; 3DSTATE_SO_DECL_LIST as on Gen8 (L2120-2254);
+ *    3DSTATE_SO_BUFFER (L2043-2118) with its own Surface Pitch (0: unbound)
+ *    and a Surface End Address (taken as exclusive, as Mesa's Gen7 drivers
+ *    program base + size): the buffer's size is end - base, and it is
+ *    zero-length (a selecting stream overflows) unless both enabled and
+ *    bound. Gen7 has no offset load/store in the command: SO_WRITE_OFFSETn
+ *    is loaded and stored only through the register path below (the same
+ *    register offsets).
  *  - SO_WRITE_OFFSET load and store (the table of L13716-13732): with
  *    DW1[21] the buffer's write offset becomes Stream Offset, or the dword
  *    at the offset address when Stream Offset is 0xFFFFFFFF, "before the
@@ -50,7 +60,7 @@
  *    stream (any stream while SO Function Enable is clear) go on to "clip",
  *    PATCHLIST_n never; the others stop here and their URB references are
  *    dereferenced (units/common/primitive.h owner_handle).
- *  - Registers (units/common/mmio.h): in-band CS_MMIO_WRITE of
+ *  - Registers (units/common/mmio.h; all generations): in-band CS_MMIO_WRITE of
  *    SO_NUM_PRIMS_WRITTENn (0x5200 + 8n), SO_PRIM_STORAGE_NEEDEDn (0x5240 +
  *    8n; each dword its own write) and SO_WRITE_OFFSETn (0x5280 + 4n) set
  *    them (and stop here; other writes go on); a CS_MMIO_SYNC waits until
@@ -83,10 +93,11 @@
  * offset_stores, syncs, register_writes, and bad programming: bad_messages,
  * unsupported_topology, unsupported_generation, decl_not_selected,
  * register_beyond_read, components_beyond_buffer, read_length_clamped,
- * decl_list_short, faults, urb_unlinked.
+ * decl_list_short, faults, urb_unlinked, bad_so_buffer
+ * (Gen7: pitch not a multiple of 4 or beyond 2048, or end below base).
  *
- * Not modelled: Gen7's layouts (3DSTATE_SO_BUFFER with an end address and
- * its own pitch; such packets are counted in unsupported_generation), the
+ * Not modelled: generations before Gen7 (their SO packets are counted in
+ * unsupported_generation), Gen7's MOCS, the
  * depth/stencil/PS terms of Render_Enable (taken as true: 3DSTATE_INT is
  * "transparent to SW"), the double-buffered MMIO quirk of L13689, the
  * Object Staging Buffer's own timing, LINESTRIP_ADJ_CONT / POLYGON_CONT
