@@ -86,9 +86,9 @@ static inline float workload_sgemm_b(uint32_t i)
 #define UBENCH_GROUPS 84u
 #define UBENCH_THREADS (UBENCH_GROUPS * WORKLOAD_GROUP_THREADS)
 #define UBENCH_MAX_THREADS 168u
-#define UBENCH_FLOPS_ROUNDS 64u         /* rounds of 8 SIMD16 MADs */
+#define UBENCH_FLOPS_ROUNDS 128u        /* rounds of 8 SIMD16 MADs */
 #define UBENCH_FLOPS_MADS (UBENCH_FLOPS_ROUNDS * 8u)
-#define UBENCH_L3_READS 96u             /* 128-byte reads per thread, l3bw and slmbw */
+#define UBENCH_L3_READS 128u            /* 128-byte reads per thread, l3bw and slmbw */
 #define UBENCH_DRAM_READS 32u           /* 128-byte reads per thread, drambw */
 #define UBENCH_READ_BYTES 128u
 #define UBENCH_IN_VA 0x10040000ull

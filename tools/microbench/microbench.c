@@ -50,6 +50,7 @@ struct run {
     double gt_period, memory_period;        /* picoseconds */
     double eus, slices, subslices, banks;   /* banks per slice */
     double instructions, illegal, l3_reads, l3_hits, l3_misses, dram_bytes, dram_bytes_per_cycle;
+    double l3_reply_stalls, l3_queue_cycles, l3_merged, dp_lines;
 };
 
 static void release_memory(void *m)
@@ -127,6 +128,10 @@ static struct run run(const char *aub, const char *extra_setting)
     r.l3_hits = stat_sum(sim, w, "l3", "hits");
     r.l3_misses = stat_sum(sim, w, "l3", "misses");
     r.dram_bytes = stat_sum(sim, w, "memory", "dram_bytes");
+    r.l3_reply_stalls = stat_sum(sim, w, "l3", "reply_stalls");
+    r.l3_queue_cycles = stat_sum(sim, w, "l3", "queue_cycles");
+    r.l3_merged = stat_sum(sim, w, "l3", "merged_misses");
+    r.dp_lines = stat_sum(sim, w, "dataport", "lines");
     stats_writer_destroy(w);
     sim_destroy(sim);
     gt_config_free(c);
@@ -181,10 +186,15 @@ int main(void)
         printf("  L3: %llu GT clocks, %.0f L3 reads (%.0f hits, %.0f misses), %.0f slice(s) "
                "of %.0f banks, %.0f data ports\n", (unsigned long long)r.cycles, r.l3_reads,
                r.l3_hits, r.l3_misses, r.slices, r.banks, r.subslices);
+        char why[400];
+        snprintf(why, sizeof why, "the data ports made %.2f line requests per clock each (of "
+                 "1); replies wait for a data port's one reply per clock when the banks answer "
+                 "together (l3.reply_stalls %.0f clocks, queue_cycles %.0f), and the first "
+                 "wave's cold misses (%.0f, %.0f merged) and the ramp and tail count too",
+                 r.dp_lines / r.subslices / (double)r.cycles, r.l3_reply_stalls,
+                 r.l3_queue_cycles, r.l3_misses, r.l3_merged);
         report("L3 read bytes/clock/slice", bytes / ((double)r.cycles * r.slices), target,
-               "B/clk/slice", "003 L18341-18346",
-               "the data ports' issue of line requests and the bank queues, not the banks' "
-               "64 B/clock, bound the rate (see l3 queue_cycles and the dataport stats)");
+               "B/clk/slice", "003 L18341-18346", why);
     }
 
     aub = AUB_DIR "ubench-slmbw.gen9.aub.gz";
@@ -193,10 +203,14 @@ int main(void)
         double ports = r.subslices / r.slices;
         double target = 64.0 * (r.banks < ports ? r.banks : ports);
         printf("  SLM: %llu GT clocks\n", (unsigned long long)r.cycles);
+        char why[400];
+        snprintf(why, sizeof why, "SLM requests take the L3's URB/SLM path (units/l3/l3.h: tag "
+                 "bypass with urb_latency) and the same one reply per clock per data port "
+                 "(%.2f line requests per clock each; l3.reply_stalls %.0f clocks), not 16 "
+                 "independent 4 KB sub-banks per bank", r.dp_lines / r.subslices /
+                 (double)r.cycles, r.l3_reply_stalls);
         report("SLM read bytes/clock/slice", bytes / ((double)r.cycles * r.slices), target,
-               "B/clk/slice", "003 L18341-18346, L18929",
-               "SLM requests take the L3's URB/SLM path (units/l3/l3.h: tag bypass with "
-               "urb_latency), not 16 independent 4 KB SLM sub-banks per bank");
+               "B/clk/slice", "003 L18341-18346, L18929", why);
     }
 
     aub = AUB_DIR "ubench-drambw.gen9.aub.gz";

@@ -9,9 +9,10 @@ SIMD8 GPGPU thread, groups of 4 (g1.0 = t); global thread g = group * 4 + t.
           0.5, UBENCH_FLOPS_ROUNDS rounds (8 MADs each); out[g] = chain 0,
           lane 0 = 0.5 * rounds.
   l3bw:   UBENCH_L3_READS untyped surface reads, SIMD8, all four channels
-          (128 bytes = 2 lines each), from BTI 0 at i * 128 for read i: every
-          thread reads the same UBENCH_L3_READS * 128 bytes, which stay in L3.
-  slmbw:  the same from SLM (BTI 254) at (i % 32) * 128, UBENCH_L3_READS of them (a 4 KB allocation;
+          (128 bytes = 2 lines each), from BTI 0 at ((i + 5 g) * 128) mod
+          16 KB for read i: every thread reads the same UBENCH_L3_READS * 128
+          = 16 KB, which stay in L3, starting at its own place.
+  slmbw:  the same from SLM (BTI 254), mod 4 KB (the group's allocation;
           SLM is not initialised: the values read are not checked).
   drambw: UBENCH_DRAM_READS reads from BTI 0 at g * UBENCH_DRAM_READS *
           128 + i * 128: each
@@ -20,8 +21,8 @@ Each read kernel writes out[g] = lane 0 of its last read (channel R).
 """
 import sys
 
-ROUNDS = 64     # UBENCH_FLOPS_ROUNDS in workloads/workload.h
-READS = {"l3bw": 96, "slmbw": 96, "drambw": 32}  # UBENCH_*_READS
+ROUNDS = 128    # UBENCH_FLOPS_ROUNDS in workloads/workload.h
+READS = {"l3bw": 128, "slmbw": 128, "drambw": 32}  # UBENCH_*_READS
 
 def main():
     name, gen, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -50,12 +51,18 @@ def main():
         e("shl (8) g12<1>UD g3<8,8,1>UD 0x4UD {align1};")            # lane * 16
         if name == "drambw":
             e("mul (1) g4.4<1>UD g4<0,1,0>UD 0x%xUD {align1 nomask};" % (reads * 128))
-            e("add (8) g12<1>UD g12<8,8,1>UD g4.4<0,1,0>UD {align1};")
+        else:
+            # start thread g at read 5 g (mod the buffer) so that the threads
+            # do not walk the lines in step (one cold miss, many merged)
+            e("mul (1) g4.4<1>UD g4<0,1,0>UD 0x280UD {align1 nomask};")
+        e("add (8) g12<1>UD g12<8,8,1>UD g4.4<0,1,0>UD {align1};")
         # read i: address register g13 + (i % 2), data g20 + 4 (i % 24)
         for i in range(reads):
-            off = (i % 32) * 128 if name == "slmbw" else i * 128
             a = 14 + (i % 4)
-            e("add (8) g%d<1>UD g12<8,8,1>UD 0x%xUD {align1};" % (a, off))
+            e("add (8) g%d<1>UD g12<8,8,1>UD 0x%xUD {align1};" % (a, i * 128))
+            if name != "drambw":
+                mask = 0xfff if name == "slmbw" else reads * 128 - 1
+                e("and (8) g%d<1>UD g%d<8,8,1>UD 0x%xUD {align1};" % (a, a, mask))
             e("send (8) g%d<1>UD g%d 0xc 0x%08x:ud;" % (20 + 4 * (i % 24), a, 0x02406000 | bti))
         last = 20 + 4 * ((reads - 1) % 24)
         e("mov (1) g10<1>UD g%d<0,1,0>UD {align1 nomask};" % last)
