@@ -191,10 +191,15 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
     bool sgemm = big || strcmp(name, "sgemm") == 0;
     const uint32_t m = big ? WORKLOAD_SGEMM256_MN : WORKLOAD_SGEMM_M;
     const uint32_t n = big ? WORKLOAD_SGEMM256_MN : WORKLOAD_SGEMM_N, k = WORKLOAD_SGEMM_K;
+    bool ubench = strncmp(name, "ubench-", 7) == 0;
     sh.indirect = strcmp(name, "histogram-indirect") == 0;
-    if (!reduce && !sgemm && !sh.indirect && strcmp(name, "histogram") != 0)
+    if (ubench && strcmp(name, "ubench-flops") != 0 && strcmp(name, "ubench-l3bw") != 0 &&
+        strcmp(name, "ubench-slmbw") != 0 && strcmp(name, "ubench-drambw") != 0)
+        ubench = false;
+    if (!reduce && !sgemm && !ubench && !sh.indirect && strcmp(name, "histogram") != 0)
         return gt_error_set(err, "unknown workload '%s' (histogram, histogram-indirect, reduce, "
-                            "sgemm, sgemm256)", name);
+                            "sgemm, sgemm256, ubench-flops, ubench-l3bw, ubench-slmbw, "
+                            "ubench-drambw)", name);
     if (gen != 8 && gen != 9)
         return gt_error_set(err, "workloads are written for Gen8 and Gen9, not Gen%d", gen);
     if (reduce) {
@@ -220,6 +225,20 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         sh.bytes[0] = m * k * 4;
         sh.bytes[1] = k * n * 4;
         sh.bytes[2] = m * n * 4;
+    }
+    if (ubench) {
+        /* two waves of GT2's 168 hardware threads; slmbw needs an SLM
+         * partition and a 4 KB allocation (as "reduce"), not a barrier */
+        sh.groups_x = UBENCH_GROUPS;
+        sh.max_threads = UBENCH_MAX_THREADS;
+        sh.barrier = strcmp(name, "ubench-slmbw") == 0;
+        sh.slm_enc8 = sh.barrier ? 1 : 0;
+        sh.slm_enc9 = sh.barrier ? 3 : 0;
+        sh.va[0] = UBENCH_IN_VA;
+        sh.va[1] = UBENCH_OUT_VA;
+        sh.bytes[0] = strcmp(name, "ubench-drambw") == 0 ? UBENCH_IN_BYTES_MAX
+                      : UBENCH_L3_READS * UBENCH_READ_BYTES;
+        sh.bytes[1] = UBENCH_THREADS * 4;
     }
     uint8_t *kernel = NULL;
     size_t klen = 0;
@@ -249,6 +268,9 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
             float v = workload_sgemm_b(i);
             put(&im, WORKLOAD_SGEMM_B_VA + 4 * i, &v, 4);
         }
+    } else if (ubench) {
+        for (uint32_t i = 0; i < sh.bytes[0] / 4; i++)
+            put(&im, UBENCH_IN_VA + 4ull * i, &i, 4);
     } else {
         for (uint32_t i = 0; i < WORKLOAD_ELEMENTS; i++) {
             uint32_t v = reduce ? workload_reduce_input(i) : workload_histogram_input(i);

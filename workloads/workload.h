@@ -30,6 +30,16 @@
  *                (256) and the same K (64): 2048 groups, enough work to fill
  *                a GT3 (the bench's large problem; K stays 64 because the
  *                kernel keeps its A row in registers).
+ *   "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw": the
+ *                peak-rate microbenchmarks of `make microbench`
+ *                (tools/microbench/microbench.c; kernels from
+ *                workloads/kernels/gen_ubench.py, which says what each does):
+ *                UBENCH_GROUPS groups of 4 threads (two waves of GT2's 168
+ *                hardware threads; MEDIA_VFE_STATE allows UBENCH_MAX_THREADS),
+ *                in at UBENCH_IN_VA (BTI 0, in[i] = i, UBENCH_IN_BYTES(name)
+ *                bytes), out at UBENCH_OUT_VA (BTI 1, one dword per thread:
+ *                ubench-flops 0.5 * UBENCH_FLOPS_ROUNDS as a float; the
+ *                reads in[] at the thread's last read, lane 0).
  */
 #ifndef GTSIM_WORKLOADS_WORKLOAD_H
 #define GTSIM_WORKLOADS_WORKLOAD_H
@@ -72,8 +82,21 @@ static inline float workload_sgemm_b(uint32_t i)
     return (float)((i * 5u) % 7u) - 3.0f;
 }
 
+/* The microbenchmarks (workloads/kernels/gen_ubench.py has the same figures). */
+#define UBENCH_GROUPS 84u
+#define UBENCH_THREADS (UBENCH_GROUPS * WORKLOAD_GROUP_THREADS)
+#define UBENCH_MAX_THREADS 168u
+#define UBENCH_FLOPS_ROUNDS 128u        /* rounds of 8 SIMD16 MADs */
+#define UBENCH_FLOPS_MADS (UBENCH_FLOPS_ROUNDS * 8u)
+#define UBENCH_L3_READS 128u            /* 128-byte reads per thread, l3bw and slmbw */
+#define UBENCH_DRAM_READS 32u           /* 128-byte reads per thread, drambw */
+#define UBENCH_READ_BYTES 128u
+#define UBENCH_IN_VA 0x10040000ull
+#define UBENCH_OUT_VA 0x10038000ull
+#define UBENCH_IN_BYTES_MAX (UBENCH_THREADS * UBENCH_DRAM_READS * UBENCH_READ_BYTES)
+
 /* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm",
- * "sgemm256") for generation gen (8 or
+ * "sgemm256", "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw") for generation gen (8 or
  * 9) with the kernel in kernel_hex (intel-gen4asm output) to out_aub (gzip
  * when it ends in .gz). 0, or -1 and err. */
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,

@@ -1,0 +1,31 @@
+# mk/workloads_ubench.mk - the peak-rate microbenchmarks (issue 17 item 6):
+# kernels written by workloads/kernels/gen_ubench.py, AUBs by gtsim-workload
+# (the rules of mk/workloads.mk), run by `make microbench`
+# (tools/microbench/microbench.c; not part of `make test`).
+
+UB_NAMES := flops l3bw slmbw drambw
+UB_AUBS  := $(patsubst %,$(GEN)/workloads/ubench-%.gen9.aub.gz,$(UB_NAMES))
+UB_BIN   := $(BUILD)/gtsim-microbench
+UB_OBJS  := $(BUILD)/obj/tools/microbench/microbench.o
+
+$(GEN)/workloads/ubench-%.gen9.g4a: workloads/kernels/gen_ubench.py
+	@mkdir -p $(@D)
+	$(PYTHON) $< $* 9 $@
+
+$(GEN)/workloads/ubench-%.gen9.hex: $(GEN)/workloads/ubench-%.gen9.g4a
+	intel-gen4asm -g 9 -o $@ $<
+
+.SECONDARY: $(UB_AUBS:.aub.gz=.hex) $(UB_AUBS:.aub.gz=.g4a)
+
+# the CUnit test runs the workloads (tests/integration/test_ubench.c)
+TEST_DEPS += $(UB_AUBS)
+workloads: $(UB_AUBS)
+
+$(UB_BIN): $(UB_OBJS) $(BUILD)/libgtsim.a
+	@echo "  LD      $@"
+	@$(CC) $(LDOPT) -o $@ $(UB_OBJS) $(BUILD)/libgtsim.a $(LDLIBS)
+
+.PHONY: microbench
+## microbench: peak-rate microbenchmarks on Gen9 GT2 against the seed's figures
+microbench: $(UB_BIN) $(UB_AUBS)
+	$(UB_BIN)

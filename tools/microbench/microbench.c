@@ -1,0 +1,231 @@
+/* tools/microbench/microbench.c - `make microbench`: the peak-rate
+ * microbenchmarks (workloads/workload.h "ubench-*", kernels written by
+ * workloads/kernels/gen_ubench.py) run on configs/gen9-skl-gt2.cfg in timing
+ * mode; for each, the figure measured from the run's stats, the figure the
+ * seed (or the configuration, for DRAM) says the machine can reach, and
+ * their ratio, with a line saying why when the ratio is off by more than 5%.
+ *
+ * Figures (per GT clock; the measured ones over the whole run, from the
+ * first command to the last thread's end, so dispatch ramp and tail are
+ * included):
+ *  - FP32 FLOPs per clock per EU: 16 = 2 pipes (FPU and EM: "The EM Pipe has
+ *    been expanded to handle general integer and all the float operations
+ *    that FPU pipe can execute as well", seed 003 L19104-19106) x 4 32-bit
+ *    channels per clock (a SIMD8 float instruction takes 2 cycles, L19171;
+ *    units/eu/eu.h) x 2 for the MAD's multiply and add;
+ *  - L3 read bandwidth per slice: seed 003 L18341-18346, 64 bytes per clock
+ *    per L3 bank ("total system throughput is derived by multiplying ... by
+ *    the total number of L3 Banks"), and "a single client (e.g. an HDC or
+ *    sub-slice) can only issue one 64-byte read or write per clock": per
+ *    slice min(banks, data ports) x 64 (GT2: min(4, 3) x 64 = 192);
+ *  - SLM read bandwidth per slice: the same table's SLM row (64 bytes per
+ *    clock per bank), each bank's SLM "dedicated to a single sub-slice"
+ *    (L18929-18933): per slice min(banks, subslices) x 64;
+ *  - DRAM read bandwidth: the memory unit's `bytes_per_cycle` at the memory
+ *    clock (configuration, units/memory/memory.h; the seeds give no DRAM
+ *    figure), in GT clocks; run with the LLC off (memory.llc_kib = 0), since
+ *    the workload's 2 MiB window would otherwise fit the 2 MiB LLC.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric/config.h"
+#include "fabric/memory.h"
+#include "fabric/sim.h"
+#include "fabric/stats.h"
+#include "fabric/topology.h"
+#include "fabric/unit.h"
+#include "units/registry.h"
+#include "workloads/workload.h"
+
+#define CONFIG "configs/gen9-skl-gt2.cfg"
+#define AUB_DIR "build/gen/workloads/"
+
+/* What one run measured (sums over the units of a kind). */
+struct run {
+    bool ok;
+    uint64_t cycles;                        /* GT clocks */
+    double gt_period, memory_period;        /* picoseconds */
+    double eus, slices, subslices, banks;   /* banks per slice */
+    double instructions, illegal, l3_reads, l3_hits, l3_misses, dram_bytes, dram_bytes_per_cycle;
+    double l3_reply_stalls, l3_queue_cycles, l3_merged, dp_lines;
+};
+
+static void release_memory(void *m)
+{
+    gpu_memory_destroy(m);
+}
+
+static double stat_sum(struct sim *sim, struct stats_writer *w, const char *kind,
+                       const char *name)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        char path[600];
+        double v;
+        snprintf(path, sizeof path, "%s.%s", unit_name(u), name);
+        if (strcmp(unit_kind(u), kind) == 0 && stats_lookup(w, path, &v))
+            sum += v;
+    }
+    return sum;
+}
+
+static double param_of(struct unit *u, const char *name)
+{
+    char text[64];
+    return unit_param_text(u, name, text, sizeof text) == 0 ? atof(text) : 0;
+}
+
+static struct run run(const char *aub, const char *extra_setting)
+{
+    struct run r = { .ok = false };
+    struct gt_error err = { "" };
+    char set[256];
+    snprintf(set, sizeof set, "host.workload=\"%s\"", aub);
+    struct gt_config *c = gt_config_load(CONFIG, &err);
+    if (!c || gt_config_set(c, set, &err) < 0 ||
+        gt_config_set(c, "gpu.slice.subslice.eu.fast=false", &err) < 0 ||
+        (extra_setting && gt_config_set(c, extra_setting, &err) < 0)) {
+        printf("  %s: %s\n", CONFIG, err.message);
+        gt_config_free(c);
+        return r;
+    }
+    struct sim_options o = { .watchdog_cycles = 100000, .log_level = SIM_LOG_ERROR };
+    struct sim *sim = sim_create(&o);
+    sim_set_memory(sim, gpu_memory_create(&err), release_memory);
+    if (topology_build(sim, c, unit_kind_find, &err) < 0 || sim_realize(sim, &err) < 0) {
+        printf("  %s: %s\n", CONFIG, err.message);
+        sim_destroy(sim);
+        gt_config_free(c);
+        return r;
+    }
+    sim_run(sim, 0);
+    r.gt_period = (double)sim_clock_period(sim, 0);
+    r.cycles = sim_now(sim) / sim_clock_period(sim, 0);
+    int memory_clock = sim_find_clock(sim, "memory");
+    r.memory_period = memory_clock >= 0 ? (double)sim_clock_period(sim, (uint32_t)memory_clock)
+                                        : r.gt_period;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        if (strcmp(unit_kind(u), "eu") == 0)
+            r.eus++;
+        else if (strcmp(unit_kind(u), "dataport") == 0)
+            r.subslices++;
+        else if (strcmp(unit_kind(u), "l3") == 0) {
+            r.slices++;
+            r.banks = param_of(u, "banks");
+        } else if (strcmp(unit_kind(u), "memory") == 0)
+            r.dram_bytes_per_cycle = param_of(u, "bytes_per_cycle");
+    }
+    struct stats_writer *w = stats_writer_create();
+    sim_write_stats(sim, w);
+    r.instructions = stat_sum(sim, w, "eu", "instructions");
+    r.illegal = stat_sum(sim, w, "eu", "illegal_instructions");
+    r.l3_reads = stat_sum(sim, w, "l3", "reads");
+    r.l3_hits = stat_sum(sim, w, "l3", "hits");
+    r.l3_misses = stat_sum(sim, w, "l3", "misses");
+    r.dram_bytes = stat_sum(sim, w, "memory", "dram_bytes");
+    r.l3_reply_stalls = stat_sum(sim, w, "l3", "reply_stalls");
+    r.l3_queue_cycles = stat_sum(sim, w, "l3", "queue_cycles");
+    r.l3_merged = stat_sum(sim, w, "l3", "merged_misses");
+    r.dp_lines = stat_sum(sim, w, "dataport", "lines");
+    stats_writer_destroy(w);
+    sim_destroy(sim);
+    gt_config_free(c);
+    r.ok = r.cycles > 0 && r.eus > 0 && r.slices > 0;
+    if (!r.ok)
+        printf("  %s: the run gave no cycles or found no EUs/L3\n", aub);
+    return r;
+}
+
+static bool have(const char *aub)
+{
+    if (access(aub, R_OK) == 0)
+        return true;
+    printf("  %s not found (make workloads)\n", aub);
+    return false;
+}
+
+/* One result line; `why` is printed when the ratio is off by more than 5%. */
+static void report(const char *label, double measured, double target, const char *unit,
+                   const char *source, const char *why)
+{
+    double ratio = target > 0 ? measured / target : 0;
+    printf("  %-30s %9.2f %-18s target %8.2f (%s)  ratio %.3f\n", label, measured, unit,
+           target, source, ratio);
+    if (ratio < 0.95 || ratio > 1.05)
+        printf("  %-30s why: %s\n", "", why);
+}
+
+int main(void)
+{
+    printf("gtsim microbenchmarks on %s (timing mode; %u threads in %u groups each)\n", CONFIG,
+           UBENCH_THREADS, UBENCH_GROUPS);
+
+    const char *aub = AUB_DIR "ubench-flops.gen9.aub.gz";
+    struct run r;
+    if (have(aub) && (r = run(aub, NULL)).ok) {
+        double flops = (double)UBENCH_THREADS * UBENCH_FLOPS_MADS * 16 * 2;
+        printf("  FP32: %llu GT clocks, %.0f EU instructions (%.0f MADs of SIMD16), %.0f EUs\n",
+               (unsigned long long)r.cycles, r.instructions,
+               (double)UBENCH_THREADS * UBENCH_FLOPS_MADS, r.eus);
+        report("FP32 FLOPs/clock/EU", flops / ((double)r.cycles * r.eus), 16.0, "FLOP/clk/EU",
+               "003 L19104-19106, L19171",
+               "the run's clocks include the CS's commands, the dispatch of the first wave "
+               "and the last threads' tail, when EUs are idle");
+    }
+
+    aub = AUB_DIR "ubench-l3bw.gen9.aub.gz";
+    if (have(aub) && (r = run(aub, NULL)).ok) {
+        double bytes = (double)UBENCH_THREADS * UBENCH_L3_READS * UBENCH_READ_BYTES;
+        double ports = r.subslices / r.slices;
+        double target = 64.0 * (r.banks < ports ? r.banks : ports);
+        printf("  L3: %llu GT clocks, %.0f L3 reads (%.0f hits, %.0f misses), %.0f slice(s) "
+               "of %.0f banks, %.0f data ports\n", (unsigned long long)r.cycles, r.l3_reads,
+               r.l3_hits, r.l3_misses, r.slices, r.banks, r.subslices);
+        char why[400];
+        snprintf(why, sizeof why, "the data ports made %.2f line requests per clock each (of "
+                 "1); replies wait for a data port's one reply per clock when the banks answer "
+                 "together (l3.reply_stalls %.0f clocks, queue_cycles %.0f), and the first "
+                 "wave's cold misses (%.0f, %.0f merged) and the ramp and tail count too",
+                 r.dp_lines / r.subslices / (double)r.cycles, r.l3_reply_stalls,
+                 r.l3_queue_cycles, r.l3_misses, r.l3_merged);
+        report("L3 read bytes/clock/slice", bytes / ((double)r.cycles * r.slices), target,
+               "B/clk/slice", "003 L18341-18346", why);
+    }
+
+    aub = AUB_DIR "ubench-slmbw.gen9.aub.gz";
+    if (have(aub) && (r = run(aub, NULL)).ok) {
+        double bytes = (double)UBENCH_THREADS * UBENCH_L3_READS * UBENCH_READ_BYTES;
+        double ports = r.subslices / r.slices;
+        double target = 64.0 * (r.banks < ports ? r.banks : ports);
+        printf("  SLM: %llu GT clocks\n", (unsigned long long)r.cycles);
+        char why[400];
+        snprintf(why, sizeof why, "SLM requests take the L3's URB/SLM path (units/l3/l3.h: tag "
+                 "bypass with urb_latency) and the same one reply per clock per data port "
+                 "(%.2f line requests per clock each; l3.reply_stalls %.0f clocks), not 16 "
+                 "independent 4 KB sub-banks per bank", r.dp_lines / r.subslices /
+                 (double)r.cycles, r.l3_reply_stalls);
+        report("SLM read bytes/clock/slice", bytes / ((double)r.cycles * r.slices), target,
+               "B/clk/slice", "003 L18341-18346, L18929", why);
+    }
+
+    aub = AUB_DIR "ubench-drambw.gen9.aub.gz";
+    if (have(aub) && (r = run(aub, "gpu.memory.llc_kib=0")).ok) {
+        double target = r.dram_bytes_per_cycle * r.gt_period / r.memory_period;
+        double gbs = r.dram_bytes / ((double)r.cycles * r.gt_period * 1e-12) / 1e9;
+        printf("  DRAM: %llu GT clocks, %.0f DRAM bytes (%.1f GB/s), L3 misses %.0f; config: %.0f "
+               "B per memory clock = %.1f GB/s\n", (unsigned long long)r.cycles, r.dram_bytes,
+               gbs, r.l3_misses, r.dram_bytes_per_cycle,
+               r.dram_bytes_per_cycle / (r.memory_period * 1e-12) / 1e9);
+        report("DRAM read bytes/GT clock", r.dram_bytes / (double)r.cycles, target, "B/clk",
+               "config memory.bytes_per_cycle",
+               "too few misses in flight to cover the DRAM latency (L3 miss entries, the "
+               "memory queue and link capacity; Little's law), plus ramp and tail of a short "
+               "stream");
+    }
+    return 0;
+}
