@@ -13,6 +13,7 @@
 #include "units/common/primitive.h"
 #include "units/common/urb.h"
 #include "units/sf/sf_attributes.h"
+#include "units/sf/sf_gen4.h"
 #include "units/sf/sf_setup.h"
 
 #define SF_VIEWPORTS 16u
@@ -72,6 +73,10 @@ struct sf {
     uint64_t infinite, unsupported, reserved_provoking, non_solid_objects, aa_lines, stall_wm;
     uint64_t lines_diamond, lines_msaa;
     uint64_t attribute_rows, attributes_out, source_out_of_range, objects;
+    /* Gen4 (sf_gen4.h): General State Base, the SF_STATE taken, its faults */
+    uint64_t general_base;
+    struct sf_gen4_state gen4;
+    uint64_t gen4_state_faults, gen4_viewport_faults;
 };
 
 static const struct port_desc sf_ports[] = {
@@ -135,6 +140,10 @@ static const struct stat_desc sf_stats[] = {
     C("attributes.source_out_of_range", source_out_of_range, "reads",
       "output attributes whose source lies past the rows read (zeros used)"),
     C("stall.wm", stall_wm, "events", "times WM's channel was full"),
+    C("gen4.state_faults", gen4_state_faults, "packets",
+      "Gen4 SF_STATE pointers outside memory (state zeroed)"),
+    C("gen4.viewport_faults", gen4_viewport_faults, "packets",
+      "Gen4 SF_VIEWPORTs outside memory (matrix and scissor zeroed)"),
     FF_STAGE_STATS("ff.", struct sf, ff),
     STAT_END
 };
@@ -192,6 +201,38 @@ static float aa_region_width(uint32_t code)
     return code == 0 ? 0.5f : (float)(1u << ((code & 3u) - 1u));
 }
 
+/* Gen4: SF_STATE and its SF_VIEWPORT (sf_gen4.h) into the fields the
+ * Gen8/9 path uses (seed 001 L12551-13210, L14099-14169). */
+static void take_gen4_sf_state(struct sf *s, const struct cs_state_packet *p)
+{
+    const struct spec_3DSTATE_PIPELINED_POINTERS *pp = cs_state_common(p);
+    struct sf_gen4_state *g = &s->gen4;
+    int r = sf_gen4_read_state(unit_sim(s->unit), p, s->general_base, pp->PointerToSFState, g);
+    if (r == 1)
+        s->gen4_state_faults++;
+    else if (r == 2)
+        s->gen4_viewport_faults++;
+    s->viewport_transform = g->viewport_transform;
+    s->setup.subpixel_bits = g->subpixel_bits;
+    s->setup.cull_mode = g->cull_mode;
+    s->setup.front_winding = g->front_winding;
+    s->setup.scissor_enable = g->scissor_enable;
+    s->setup.line_width = g->line_width;
+    s->setup.point_rule_upper_right = g->point_rule_upper_right;
+    s->point_width = g->point_width;
+    s->point_width_from_state = g->point_width_from_state;
+    s->tri_provoking = g->tri_provoking;
+    s->line_provoking = g->line_provoking;
+    s->fan_provoking = g->fan_provoking;
+    s->last_pixel = g->last_pixel;
+    s->antialiasing = g->antialiasing;
+    s->scissor[0].ScissorRectangleXMin = g->scissor_x_min;
+    s->scissor[0].ScissorRectangleYMin = g->scissor_y_min;
+    s->scissor[0].ScissorRectangleXMax = g->scissor_x_max;
+    s->scissor[0].ScissorRectangleYMax = g->scissor_y_max;
+    s->maximum_vp_index = 0;        /* one SF_VIEWPORT read (sf_gen4.h) */
+}
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sf *s = context;
@@ -201,8 +242,14 @@ static void take_state(void *context, const struct cs_state_packet *p)
         const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
         if (v->DynamicStateBaseAddressModifyEnable)
             s->dynamic_base = v->DynamicStateBaseAddress;
+        if (v->GeneralStateBaseAddressModifyEnable)
+            s->general_base = v->GeneralStateBaseAddress;
         break;
     }
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
+        if (p->gen == 4)
+            take_gen4_sf_state(s, p);
+        break;
     case SPEC_ID_3DSTATE_SF: {
         const struct spec_3DSTATE_SF *v = cs_state_common(p);
         s->viewport_transform = v->ViewportTransformEnable;
@@ -561,7 +608,7 @@ static void setup_state(const struct sf *s, uint32_t vpi, struct sf_setup_state 
         st->subpixel_bits = 8;
     /* Gen7's SF_CLIP_VIEWPORT has no X/Y Min/Max ViewPort (DW12-15 are Gen8's;
      * Mesa's genxml gen7.xml): no viewport extents test there */
-    st->viewport_extents_enable = s->viewport_transform && s->gen != 7;
+    st->viewport_extents_enable = s->viewport_transform && s->gen != 7 && s->gen != 4;
     st->viewport_x_min = s->viewport[vpi].XMinViewPort;
     st->viewport_y_min = s->viewport[vpi].YMinViewPort;
     st->viewport_x_max = s->viewport[vpi].XMaxViewPort;
@@ -622,8 +669,11 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
             s->nan_discarded++;     /* "unconditionally discarded" (L14728) */
             return;
         }
-        float screen[3];
-        to_screen(&s->viewport[vpi], s->viewport_transform, c, screen);
+        float screen[3], w = c[3];
+        if (s->gen == 4)        /* D4-D7: divided position and RHW (sf_gen4.h) */
+            sf_gen4_to_screen(&s->gen4, c, screen, &w);
+        else
+            to_screen(&s->viewport[vpi], s->viewport_transform, c, screen);
         if (isnan(screen[0]) || isnan(screen[1]) || isnan(screen[2])) {
             s->nan_discarded++;     /* post-transform NaN (L14730) */
             return;
@@ -632,7 +682,7 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
             s->infinite++;
             return;
         }
-        o.v[i] = (struct sf_setup_vertex){ screen[0], screen[1], screen[2], c[3] };
+        o.v[i] = (struct sf_setup_vertex){ screen[0], screen[1], screen[2], w };
     }
     if (d->type == SF_OBJECT_POINT)
         o.point_width = s->point_width_from_state ? s->point_width
@@ -727,7 +777,11 @@ static void finish_primitive(struct sf *s, const struct primitive_packet *p)
             for (uint32_t i = 0; i < n && i < 3; i++) {
                 struct sf_observed_vertex *v = &d->primitives_seen[d->kept].v[i];
                 memcpy(v->clip, &s->header[i][VUE_DW_POSITION_X], sizeof v->clip);
-                to_screen(vp, s->viewport_transform, v->clip, v->screen);
+                float w;
+                if (s->gen == 4)
+                    sf_gen4_to_screen(&s->gen4, v->clip, v->screen, &w);
+                else
+                    to_screen(vp, s->viewport_transform, v->clip, v->screen);
             }
             d->kept++;
         }
@@ -851,6 +905,7 @@ static int sf_realize(struct unit *u, struct gt_error *err)
     static const struct ff_stage_id ids[] = {
         { SPEC_ID_STATE_BASE_ADDRESS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_SF, FF_STAGE_TAKE },
+        { SPEC_ID_3DSTATE_PIPELINED_POINTERS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_RASTER, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_DRAWING_RECTANGLE, FF_STAGE_TAKE },
@@ -877,7 +932,8 @@ static void sf_reset(struct unit *u)
 {
     struct sf *s = unit_state(u);
     ff_stage_clear(&s->ff, unit_sim(u));
-    s->dynamic_base = 0;
+    s->dynamic_base = s->general_base = 0;
+    memset(&s->gen4, 0, sizeof s->gen4);
     s->viewport_transform = false;
     memset(s->viewport, 0, sizeof s->viewport);
     memset(s->scissor, 0, sizeof s->scissor);

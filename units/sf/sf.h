@@ -67,6 +67,18 @@
  * wrap-shortest enables (seed 000 L1304-1633) with its read offset/length
  * always used; Gen7's SF_CLIP_VIEWPORT has no viewport extents (no test).
  *
+ * Gen4 (issue 14 item 3, units/sf/sf_gen4.h): 3DSTATE_PIPELINED_POINTERS'
+ * SF_STATE (seed 001 L12551-13210) and SF_VIEWPORT element 0 (L14099-14169)
+ * at General State Base + pointer give the viewport matrix, scissor, cull
+ * mode, winding, line width, point width, provoking selects and precision;
+ * the VUE header holds the divided position and RHW (L1490-1601), so the
+ * viewport transform is applied without a divide and w = 1/RHW (the
+ * observed vertices' clip[] then hold x, y, z, RHW); no viewport extents
+ * test. Set-up objects go to WM with attribute_count 0. Not yet modelled on
+ * Gen4: the SF setup thread (the driver's kernel computing the attribute
+ * planes into an SF-region URB entry, setup_urb_handle/rows stay 0).
+ * Stats gen4.state_faults, gen4.viewport_faults (pointers outside memory).
+ *
  * Not modelled: the stipple counter across CLIP's one-line LINESTRIP packets
  * (CLIP marks each StartPrim, so each restarts it), WIREFRAME and
  * POINT fill modes (drawn SOLID, counted), smooth points, multisample
