@@ -45,17 +45,16 @@ void fuzz_write_ring_capture(const uint8_t *data, size_t size, char *path, size_
     free(dwords);
 }
 
-int fuzz_run_capture(const char *aub_path)
+/* Builds the machine of config_path with sets and the workload, runs it under
+ * the cycle limit and tells a silent watchdog stop (a hang) from a clean one. */
+static int run_machine(const char *config_path, const char **sets, int set_count,
+                       const char *workload)
 {
-    char watchdog[64];
-    snprintf(watchdog, sizeof watchdog, "simulation.watchdog_cycles=%u", FUZZ_WATCHDOG_CYCLES);
-    /* A small machine: one subslice instead of GT2's three (tools/machine.h overrides). */
-    const char *sets[] = { "gpu.slice.subslice.count=1", "simulation.log_level=0", watchdog };
     struct machine_request req = {
-        .config_path = DEFAULT_CONFIG,
+        .config_path = config_path,
         .sets = sets,
-        .set_count = (int)(sizeof sets / sizeof sets[0]),
-        .workload = aub_path,
+        .set_count = set_count,
+        .workload = workload,
     };
     struct gt_error err;
     struct gt_config *config = machine_config(&req, &err);
@@ -75,4 +74,21 @@ int fuzz_run_capture(const char *aub_path)
     sim_destroy(sim);
     gt_config_free(config);
     return result;
+}
+
+int fuzz_run_capture(const char *aub_path)
+{
+    char watchdog[64];
+    snprintf(watchdog, sizeof watchdog, "simulation.watchdog_cycles=%u", FUZZ_WATCHDOG_CYCLES);
+    /* A small machine: one subslice instead of GT2's three (tools/machine.h overrides). */
+    const char *sets[] = { "gpu.slice.subslice.count=1", "simulation.log_level=0", watchdog };
+    return run_machine(DEFAULT_CONFIG, sets, (int)(sizeof sets / sizeof sets[0]), aub_path);
+}
+
+int fuzz_run_vc4_dump(const char *dump_path)
+{
+    char watchdog[64];
+    snprintf(watchdog, sizeof watchdog, "simulation.watchdog_cycles=%u", FUZZ_WATCHDOG_CYCLES);
+    const char *sets[] = { "simulation.log_level=0", watchdog };
+    return run_machine(FUZZ_VC4_CONFIG, sets, (int)(sizeof sets / sizeof sets[0]), dump_path);
 }

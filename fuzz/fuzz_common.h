@@ -40,4 +40,9 @@ void fuzz_write_ring_capture(const uint8_t *data, size_t size, char *path, size_
  * regression test of their findings (tests/integration/test_fuzz_regressions.c). */
 int fuzz_run_capture(const char *aub_path);
 
+/* The same for a VideoCore IV submit dump on FUZZ_VC4_CONFIG (the config
+ * `gtsim run FILE.vc4dump` picks), errors-only logging, the same limits. */
+#define FUZZ_VC4_CONFIG "configs/vc4-bcm2835.cfg"
+int fuzz_run_vc4_dump(const char *dump_path);
+
 #endif

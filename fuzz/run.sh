@@ -34,7 +34,12 @@ seed_dir() {    # target -> directory of seeds, made once
         for f in tests/data/eu/*.g4a tests/data/eu/exec/*.g4a; do { printf '\x03'; cat "$f"; } > "$d/$(basename "$f")"; done ;;
     eu_exec)     # 64 bytes of payload registers, then the kernel
         for f in tests/data/eu/aub/*.gen8.bin; do { head -c 64 /dev/zero; cat "$f"; } > "$d/$(basename "$f")"; done ;;
-    recording|qpu)
+    vc4_dump)    # the two dumps as they are (gzip) and decompressed
+        for f in tests/data/vc4/*.vc4dump.gz; do
+            cp "$f" "$d/"
+            zcat "$f" > "$d/$(basename "$f" .gz)"
+        done ;;
+    recording|qpu|sweep)
         cp fuzz/seeds/$t/* "$d/" ;;
     esac
     echo "$d"
@@ -48,6 +53,8 @@ options() {     # target -> its libFuzzer options
     config)    echo "-max_len=16384" ;;
     eu_decode) echo "-max_len=4096" ;;
     eu_exec)   echo "-max_len=4096 -timeout=30" ;;
+    vc4_dump)  echo "-max_len=65536 -dict=fuzz/dict/vc4_dump.dict -timeout=60" ;;
+    sweep)     echo "-max_len=4096 -dict=fuzz/dict/sweep.dict -timeout=60" ;;
     *)         echo "-max_len=8192" ;;
     esac
 }

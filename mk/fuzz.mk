@@ -7,15 +7,15 @@
 # and configs/, made at run time by fuzz/run.sh; findings land in
 # build/fuzz/findings/<target>/. The library is compiled again by clang
 # (no LTO); the generated sources are the shared build/gen ones.
-# fuzz-smoke is not part of .ci/run: compiling the library again under clang
-# with the sanitizers took ~5 minutes on the shared 2-core machine, over the
-# +2 minutes the CI may grow by.
+# .ci/run runs fuzz-smoke after `make test` (compiling the library again under
+# clang with the sanitizers takes a few minutes; scripts/install-deps.sh
+# installs clang and its fuzzer runtime).
 
 FUZZ_CC        ?= clang
 FUZZ_BUILD     := build/fuzz
 FUZZ_SECONDS   ?= 300
 FUZZ_SMOKE_SECONDS ?= 5
-FUZZ_TARGETS   := aub machine cs_batch config eu_decode eu_exec recording qpu
+FUZZ_TARGETS   := aub machine cs_batch config eu_decode eu_exec recording qpu vc4_dump sweep
 FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS    := -std=c11 -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -Wall -Wextra \
                   -Wno-unused-command-line-argument -Wno-unknown-warning-option -Wno-unknown-pragmas \
@@ -28,6 +28,9 @@ fuzz_obj = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(1))
 FUZZ_LIB_OBJS   = $(call fuzz_obj,$(LIB_SRCS)) $(patsubst $(GEN)/%.c,$(FUZZ_BUILD)/obj/gen/%.o,$(GEN_SOURCES))
 FUZZ_SUPPORT_OBJS := $(call fuzz_obj,fuzz/fuzz_common.c tools/machine.c tests/support/eu_rig.c \
                        tests/support/probes.c)
+# the front end's commands (not its main) for fuzz_sweep's sweep_file_check; an
+# archive, so a target takes only the members it needs
+FUZZ_TOOLS_OBJS = $(call fuzz_obj,$(filter-out tools/gtsim.c tools/machine.c,$(CLI_SRCS)))
 FUZZ_BINS      := $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-smoke fuzz-build
@@ -51,7 +54,13 @@ $(FUZZ_BUILD)/libgtsim-fuzz.a: $$(FUZZ_LIB_OBJS)
 	@echo "  AR      $@"
 	@ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_SUPPORT_OBJS) $(FUZZ_BUILD)/libgtsim-fuzz.a
+$(FUZZ_BUILD)/libgtsim-fuzz-tools.a: $$(FUZZ_TOOLS_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	@echo "  AR      $@"
+	@ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_SUPPORT_OBJS) $(FUZZ_BUILD)/libgtsim-fuzz-tools.a $(FUZZ_BUILD)/libgtsim-fuzz.a
 	@echo "  LD      $@"
 	@$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
 

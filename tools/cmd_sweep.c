@@ -1248,6 +1248,40 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_args *a)
     return 0;
 }
 
+int sweep_file_check(const char *file, unit_kind_lookup_fn lookup, int max_runs,
+                     struct gt_error *err)
+{
+    struct sweep sw;
+    if (sweep_read(&sw, file, err) < 0) {
+        sweep_free(&sw);
+        return -1;
+    }
+    long points = point_count(&sw);
+    int workloads = sw.workload_count ? sw.workload_count : 1;
+    int limit = max_runs < SWEEP_MAX_POINTS ? max_runs : SWEEP_MAX_POINTS;
+    if (points * workloads > limit) {
+        gt_error_set(err, "%s:%u: %ld points x %d workloads is more than %d runs", sw.file,
+                     sw.params_line, points, workloads, limit);
+        sweep_free(&sw);
+        return -1;
+    }
+    int run_count = (int)points * workloads;
+    struct sweep_run *runs = gt_xcalloc((size_t)run_count, sizeof *runs);
+    for (long p = 0; p < points; p++)
+        for (int w = 0; w < workloads; w++) {
+            struct sweep_run *r = &runs[p * workloads + w];
+            r->choice = gt_xcalloc((size_t)sw.param_count, sizeof *r->choice);
+            point_choice(&sw, p, r->choice);
+            r->workload = sw.workload_count ? w : -1;
+        }
+    int rc = sweep_check(&sw, runs, run_count, "/proc/self/exe", lookup, err);
+    for (int r = 0; r < run_count; r++)
+        free(runs[r].choice);
+    free(runs);
+    sweep_free(&sw);
+    return rc < 0 ? -1 : run_count;
+}
+
 int cmd_sweep(int argc, char **argv, unit_kind_lookup_fn lookup)
 {
     struct sweep_args a;

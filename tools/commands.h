@@ -15,6 +15,13 @@ int cmd_config(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_units(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_decode(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_sweep(int argc, char **argv, unit_kind_lookup_fn lookup);
+/* What `gtsim sweep FILE` does before any point runs (read the sweep file,
+ * build every point's machine), for at most max_runs runs (points x
+ * workloads); nothing runs and nothing is written. The number of runs, or -1
+ * with err naming the sweep file's line (fuzz/fuzz_sweep.c). */
+#include "fabric/error.h"
+int sweep_file_check(const char *file, unit_kind_lookup_fn lookup, int max_runs,
+                     struct gt_error *err);
 int cmd_compare(int argc, char **argv, unit_kind_lookup_fn lookup);
 int cmd_plot(int argc, char **argv, unit_kind_lookup_fn lookup);
 
