@@ -41,6 +41,10 @@ struct setup_recorder {
 static const struct port_desc recorder_ports[] = {
     { .name = "sf", .direction = PORT_IN, .help = "state, MSG_SETUP and syncs from SF" },
     { .name = "td", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .help = "unused" },
+    { .name = "om", .direction = PORT_OUT, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "unused" },
+    { .name = "eot", .direction = PORT_IN, .flags = PORT_OPEN | PORT_OPTIONAL, .help = "unused" },
+    { .name = "urb", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .help = "unused" },
+    { .name = "urb_reply", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "unused" },
     PORT_END
 };
 
@@ -87,7 +91,10 @@ static void test_g965_tri_setup(void)
 {
     if (access(TRACE, R_OK) != 0)
         return;
-    struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = TRACE };
+    /* the real WM is replaced by the recorder (lookup, "wm:placeholder") */
+    const char *sets[] = { "gpu.wm.impl=placeholder" };
+    struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = TRACE,
+                                   .sets = sets, .set_count = 1 };
     struct gt_error err;
     struct gt_config *config = machine_config(&req, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(config);
