@@ -330,3 +330,18 @@ void sim_write_stats(struct sim *sim, struct stats_writer *w)
     }
     stats_set_prefix(w, "");
 }
+
+double stats_sum_of_kind(struct sim *sim, const struct stats_writer *w, const char *kind,
+                         const char *name)
+{
+    double sum = 0;
+    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+        struct unit *u = sim_unit(sim, i);
+        char path[600];
+        double v;
+        snprintf(path, sizeof path, "%s.%s", unit_name(u), name);
+        if (strcmp(unit_kind(u), kind) == 0 && stats_lookup(w, path, &v))
+            sum += v;
+    }
+    return sum;
+}

@@ -32,6 +32,10 @@ size_t stats_row_count(const struct stats_writer *w);
 bool stats_row(const struct stats_writer *w, size_t i, const char **path, double *value);
 /* The value at a full path; false when there is none. */
 bool stats_lookup(const struct stats_writer *w, const char *path, double *value);
+/* The sum of stat `name` over every unit of `kind` in sim (0 when none has it). */
+struct sim;
+double stats_sum_of_kind(struct sim *sim, const struct stats_writer *w, const char *kind,
+                         const char *name);
 
 int stats_write_json(const struct stats_writer *w, FILE *f, struct gt_error *err);
 int stats_write_csv(const struct stats_writer *w, FILE *f, struct gt_error *err);

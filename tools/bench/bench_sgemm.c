@@ -88,21 +88,6 @@ static double plain_c_seconds(const struct problem *p)
     return best;
 }
 
-static double stat_sum(struct sim *sim, struct stats_writer *w, const char *kind,
-                       const char *name)
-{
-    double sum = 0;
-    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
-        struct unit *u = sim_unit(sim, i);
-        char path[600];
-        double v;
-        snprintf(path, sizeof path, "%s.%s", unit_name(u), name);
-        if (strcmp(unit_kind(u), kind) == 0 && stats_lookup(w, path, &v))
-            sum += v;
-    }
-    return sum;
-}
-
 static struct run run_on(const char *config, const char *aub, bool fast, double plain,
                          uint32_t threads)
 {
@@ -134,8 +119,8 @@ static struct run run_on(const char *config, const char *aub, bool fast, double 
     r.cycles = sim_now(sim) / sim_clock_period(sim, 0);
     struct stats_writer *w = stats_writer_create();
     sim_write_stats(sim, w);
-    r.instructions = stat_sum(sim, w, "eu", "instructions");
-    r.occupancy = stat_sum(sim, w, "eu", "occupancy");
+    r.instructions = stats_sum_of_kind(sim, w, "eu", "instructions");
+    r.occupancy = stats_sum_of_kind(sim, w, "eu", "occupancy");
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
         struct unit *u = sim_unit(sim, i);
         char text[64];
@@ -145,13 +130,13 @@ static struct run run_on(const char *config, const char *aub, bool fast, double 
         }
     }
     r.occupancy = r.eus ? r.occupancy / r.eus : 0;
-    r.in_flight_peak = stat_sum(sim, w, "vfe", "in_flight_peak");
-    r.vfe_thread_stalls = stat_sum(sim, w, "vfe", "stall.threads");
-    r.threads = stat_sum(sim, w, "vfe", "threads_dispatched");
-    r.l3_hits = stat_sum(sim, w, "l3", "hits");
-    r.l3_misses = stat_sum(sim, w, "l3", "misses");
-    r.dram_utilisation = stat_sum(sim, w, "memory", "dram_utilisation");
-    r.memory_latency = stat_sum(sim, w, "memory", "average_latency");
+    r.in_flight_peak = stats_sum_of_kind(sim, w, "vfe", "in_flight_peak");
+    r.vfe_thread_stalls = stats_sum_of_kind(sim, w, "vfe", "stall.threads");
+    r.threads = stats_sum_of_kind(sim, w, "vfe", "threads_dispatched");
+    r.l3_hits = stats_sum_of_kind(sim, w, "l3", "hits");
+    r.l3_misses = stats_sum_of_kind(sim, w, "l3", "misses");
+    r.dram_utilisation = stats_sum_of_kind(sim, w, "memory", "dram_utilisation");
+    r.memory_latency = stats_sum_of_kind(sim, w, "memory", "average_latency");
     stats_writer_destroy(w);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

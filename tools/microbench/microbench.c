@@ -58,21 +58,6 @@ static void release_memory(void *m)
     gpu_memory_destroy(m);
 }
 
-static double stat_sum(struct sim *sim, struct stats_writer *w, const char *kind,
-                       const char *name)
-{
-    double sum = 0;
-    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
-        struct unit *u = sim_unit(sim, i);
-        char path[600];
-        double v;
-        snprintf(path, sizeof path, "%s.%s", unit_name(u), name);
-        if (strcmp(unit_kind(u), kind) == 0 && stats_lookup(w, path, &v))
-            sum += v;
-    }
-    return sum;
-}
-
 static double param_of(struct unit *u, const char *name)
 {
     char text[64];
@@ -122,16 +107,16 @@ static struct run run(const char *aub, const char *extra_setting)
     }
     struct stats_writer *w = stats_writer_create();
     sim_write_stats(sim, w);
-    r.instructions = stat_sum(sim, w, "eu", "instructions");
-    r.illegal = stat_sum(sim, w, "eu", "illegal_instructions");
-    r.l3_reads = stat_sum(sim, w, "l3", "reads");
-    r.l3_hits = stat_sum(sim, w, "l3", "hits");
-    r.l3_misses = stat_sum(sim, w, "l3", "misses");
-    r.dram_bytes = stat_sum(sim, w, "memory", "dram_bytes");
-    r.l3_reply_stalls = stat_sum(sim, w, "l3", "reply_stalls");
-    r.l3_queue_cycles = stat_sum(sim, w, "l3", "queue_cycles");
-    r.l3_merged = stat_sum(sim, w, "l3", "merged_misses");
-    r.dp_lines = stat_sum(sim, w, "dataport", "lines");
+    r.instructions = stats_sum_of_kind(sim, w, "eu", "instructions");
+    r.illegal = stats_sum_of_kind(sim, w, "eu", "illegal_instructions");
+    r.l3_reads = stats_sum_of_kind(sim, w, "l3", "reads");
+    r.l3_hits = stats_sum_of_kind(sim, w, "l3", "hits");
+    r.l3_misses = stats_sum_of_kind(sim, w, "l3", "misses");
+    r.dram_bytes = stats_sum_of_kind(sim, w, "memory", "dram_bytes");
+    r.l3_reply_stalls = stats_sum_of_kind(sim, w, "l3", "reply_stalls");
+    r.l3_queue_cycles = stats_sum_of_kind(sim, w, "l3", "queue_cycles");
+    r.l3_merged = stats_sum_of_kind(sim, w, "l3", "merged_misses");
+    r.dp_lines = stats_sum_of_kind(sim, w, "dataport", "lines");
     stats_writer_destroy(w);
     sim_destroy(sim);
     gt_config_free(c);
