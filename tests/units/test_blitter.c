@@ -508,6 +508,33 @@ static void test_bad_input_counted(void)
 /* Gen4: the 2D commands sit in the render ring; the render CS passes each on
  * to the blitter ("blt"), which fills the rectangle (the Gen4 XY_COLOR_BLT
  * form: 6 dwords, a 32-bit address). */
+/* Gen8/9 execlist submissions the host routes to the blitter (ELSP, BCS +
+ * 0x230, four dwords, the descriptor's low dword last; aub-format.md
+ * section 4.4): a descriptor without its Valid bit (bit 0) is counted and
+ * ignored; a valid one whose LRCA's register state does not translate
+ * (0xFFFFF000: beyond the GTT entries this rig writes) is a counted hang,
+ * not a crash; an inline ring after both still blits. */
+static void test_bad_execlist_submissions_counted(void)
+{
+    struct rig r;
+    rig_init(&r, 9, false);
+    static const uint32_t invalid[4] = { 0, 0, 0, 0x2338 };
+    static const uint32_t unmapped[4] = { 0, 0, 0, 0xFFFFF001u };
+    for (int i = 0; i < 4; i++)
+        host_write(&r, BCS + 0x230, invalid[i]);
+    for (int i = 0; i < 4; i++)
+        host_write(&r, BCS + 0x230, unmapped[i]);
+    color_blt(&r, write_rgba, br13(false, 3, 0xF0, 64), 0, 0, 4, 4, 0x10000, 0x55);
+    rig_run(&r);
+    CU_ASSERT_EQUAL(stat(&r, "bad_messages"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "hangs"), 1);
+    CU_ASSERT_EQUAL(stat(&r, "blits.color"), 1);
+    uint32_t px = 0;
+    get(&r, 0x10000 + 64 * 3 + 12, &px, 4);
+    CU_ASSERT_EQUAL(px, 0x55);
+    rig_done(&r);
+}
+
 static void test_gen4_render_ring_passes_2d_commands(void)
 {
     struct sim_options o = { .watchdog_cycles = 200000, .log_level = -1 };
@@ -566,6 +593,7 @@ static const struct test_case cases[] = {
     { "setup, pixel, scanlines and byte mask", test_setup_pixel_scanlines_and_byte_mask },
     { "ring registers, batch and memory traffic", test_ring_registers_batch_and_memory_traffic },
     { "bad input counted", test_bad_input_counted },
+    { "bad execlist submissions counted", test_bad_execlist_submissions_counted },
     { "gen4 render ring passes 2d commands", test_gen4_render_ring_passes_2d_commands },
     { 0 }
 };
