@@ -54,7 +54,7 @@ BENCH_OBJS := $(call obj,$(BENCH_SRCS))
 # test builds machines as `gtsim run` does (tools/machine.c); the PNG and images
 # writers of `gtsim run --images` are tested directly (tools/png.c, tools/images.c); the fuzz
 # targets' regression test runs their findings through fuzz/fuzz_common.c
-TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c $(wildcard tests/support/*.c) tools/cmd_disasm.c tools/machine.c tools/png.c tools/images.c fuzz/fuzz_common.c)
+TEST_OBJS  := $(call obj,$(TEST_SRCS) tests/test_main.c $(wildcard tests/support/*.c) tools/cmd_disasm.c tools/machine.c tools/png.c tools/images.c tools/dispatch_stats.c fuzz/fuzz_common.c)
 
 LIB   := $(BUILD)/libgtsim.a
 GTSIM := $(BUILD)/gtsim

@@ -104,6 +104,35 @@ void trace_message(struct trace *t, const struct sim *sim, const struct channel 
     fputc('}', t->file);
 }
 
+/* The tools' tracks sit after every unit's track id. */
+#define TRACE_EXTRA_TRACK_BASE 0x40000000u
+
+void trace_track_name(struct trace *t, uint32_t track, const char *name)
+{
+    if (!t || track >= TRACE_EXTRA_TRACKS)
+        return;
+    fprintf(t->file, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%" PRIu32
+            ",\"args\":{\"name\":\"%s\"}}", TRACE_EXTRA_TRACK_BASE + track, name);
+    fprintf(t->file, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":0,\"tid\":%"
+            PRIu32 ",\"args\":{\"sort_index\":%" PRIu32 "}}", TRACE_EXTRA_TRACK_BASE + track,
+            track);
+}
+
+void trace_track_slice(struct trace *t, uint32_t track, const char *name, uint64_t start_ps,
+                       uint64_t end_ps, const char *args_json)
+{
+    if (!t || track >= TRACE_EXTRA_TRACKS || !room(t, 1))
+        return;
+    fprintf(t->file, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%" PRIu32
+            ",\"ts\":", name, TRACE_EXTRA_TRACK_BASE + track);
+    write_time(t->file, start_ps);
+    fputs(",\"dur\":", t->file);
+    write_time(t->file, end_ps > start_ps ? end_ps - start_ps : 0);
+    if (args_json && *args_json)
+        fprintf(t->file, ",\"args\":{%s}", args_json);
+    fputc('}', t->file);
+}
+
 void trace_flush_units(struct trace *t, struct sim *sim)
 {
     for (uint32_t i = 0; i < sim->unit_count; i++)

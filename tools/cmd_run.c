@@ -12,6 +12,7 @@
 #include "fabric/recording.h"
 #include "fabric/stats.h"
 #include "fabric/trace.h"
+#include "tools/dispatch_stats.h"
 #include "tools/commands.h"
 #include "tools/images.h"
 #include "tools/machine.h"
@@ -310,46 +311,6 @@ static int write_csv(const void *w, FILE *f, struct gt_error *err)
     return stats_write_csv(w, f, err);
 }
 
-/* draws.csv: one row per 3DPRIMITIVE that reached a windower (units/wm/wm.h
- * struct wm_observed_draw): pixels rasterized, rejected early by depth and
- * by stencil, passed, shaded, written, PS threads, and the cycles from the
- * draw's first primitive at WM to its last pixel written (WM's clock). Draws
- * are numbered from 1, as images.json numbers them (thread_msg.h ctx.draw).
- * Written only when the machine has a "wm" unit. */
-static int write_draws(struct sim *sim, const char *dir, struct gt_error *err)
-{
-    FILE *f = NULL;
-    for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
-        struct unit *u = sim_unit(sim, i);
-        /* the real windower (a placeholder of kind "wm" makes its ports on
-         * demand and keeps no draws) */
-        if (strcmp(unit_kind(u), "wm") != 0 || unit_port_is_open(u, "sf"))
-            continue;
-        if (!f) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s/draws.csv", dir);
-            if (!(f = fopen(path, "w")))
-                return gt_error_set(err, "cannot write %s: %s", path, strerror(errno));
-            fprintf(f, "unit,draw,primitives,pixels_rasterized,pixels_depth_rejected,"
-                       "pixels_stencil_rejected,pixels_passed,pixels_shaded,pixels_written,"
-                       "ps_threads,first_cycle,last_cycle,cycles,pixels_hiz_rejected\n");
-        }
-        const struct wm_observed_draw *d;
-        uint32_t n = wm_observed_draws(u, &d);
-        for (uint32_t k = 0; k < n; k++)
-            fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-                    unit_name(u), d[k].draw + 1, d[k].primitives, d[k].pixels_rasterized,
-                    d[k].pixels_depth_rejected, d[k].pixels_stencil_rejected, d[k].pixels_passed,
-                    d[k].pixels_shaded, d[k].pixels_written, d[k].threads, d[k].first_cycle,
-                    d[k].last_cycle, d[k].last_cycle - d[k].first_cycle + 1,
-                    d[k].pixels_hiz_rejected);
-    }
-    if (f && fclose(f) != 0)
-        return gt_error_set(err, "cannot write %s/draws.csv: %s", dir, strerror(errno));
-    return 0;
-}
-
 /* --record-port: a recorder on an existing port of the built machine. */
 static struct recorder *start_recording(struct sim *sim, const char *spec, struct gt_error *err)
 {
@@ -574,6 +535,7 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     int status = EXIT_OK;
     struct trace *trace = NULL;
     struct stats_writer *stats = NULL;
+    struct dispatch_stats dispatches = { 0 };
     struct recorder *recorders[MAX_RECORDS] = { 0 };
     if (make_dirs(a.out_dir) < 0) {
         fprintf(stderr, "gtsim run: cannot make output directory '%s': %s\n", a.out_dir,
@@ -602,16 +564,19 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     double seconds = host_seconds() - progress.start;
     if (progress.printed)
         fprintf(stderr, "\r\033[K");
+    dispatch_stats_collect(sim, &dispatches);
     if (trace) {
+        dispatch_stats_trace(&dispatches, sim, trace);
         if (trace_close(trace, sim, &err) < 0)
             goto fail;
         trace = NULL;
     }
     stats = stats_writer_create();
     sim_write_stats(sim, stats);
+    dispatch_stats_emit(&dispatches, stats);
     if (write_file_with(a.out_dir, "stats.json", write_json, stats, &err) < 0 ||
         write_file_with(a.out_dir, "stats.csv", write_csv, stats, &err) < 0 ||
-        write_draws(sim, a.out_dir, &err) < 0)
+        dispatch_stats_write_csv(&dispatches, sim, a.out_dir, &err) < 0)
         goto fail;
     for (int i = 0; i < a.record_count; i++) {
         int rc = recorder_close(recorders[i], &err);
@@ -650,6 +615,7 @@ done:
     if (trace)
         trace_close(trace, sim, &err);
     stats_writer_destroy(stats);
+    dispatch_stats_free(&dispatches);
     sim_destroy(sim);
     gt_config_free(config);
     return status;

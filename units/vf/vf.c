@@ -403,6 +403,7 @@ static enum ff_stage_work_result work(void *context, struct msg *m)
         return FF_STAGE_PASS;
     if (!vf_draw_step(s))
         return FF_STAGE_NOT_NOW;
+    vf_observed_touch(s, s->draw.id);
     s->draw.active = false;
     return FF_STAGE_PASS;       /* the 3DPRIMITIVE follows its primitives down the pipe */
 }
@@ -486,6 +487,13 @@ static enum unit_activity vf_tick(struct unit *u)
     if (s->draw.active && s->progress)
         unit_wake_at(u, unit_cycle(u) + 1);
     return ff_stage_activity(st);
+}
+
+uint32_t vf_observed_draws(struct unit *u, const struct vf_observed_draw **draws)
+{
+    const struct vf *s = unit_state(u);
+    *draws = s->observed;
+    return s->observed_count;
 }
 
 static void vf_destroy(struct unit *u)

@@ -132,8 +132,30 @@
 #ifndef GTSIM_UNITS_VF_VF_H
 #define GTSIM_UNITS_VF_VF_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "fabric/unit.h"
 
 extern const struct unit_ops vf_ops;
+
+/* Per-draw records (issue 17 item 5), for `gtsim run`'s draws.csv and
+ * stats.json: one per 3DPRIMITIVE the VF took, in order (numbered as the
+ * primitives' draw field, primitive.h), up to VF_OBSERVED_DRAWS (later draws
+ * are in the totals only). first_cycle is the cycle VF took the command (the
+ * draw's issue into the 3D pipeline); last_cycle its last vertex fetched or
+ * the end of its generation; skipped marks a draw of no work (empty or
+ * refused, counted in draws.empty / draws.bad). */
+#define VF_OBSERVED_DRAWS (1u << 20)
+
+struct vf_observed_draw {
+    uint32_t draw;
+    bool skipped;
+    uint64_t vertices;              /* vertices fetched into VUEs (cache hits are not) */
+    uint64_t instances;
+    uint64_t first_cycle, last_cycle;   /* VF's clock */
+};
+
+uint32_t vf_observed_draws(struct unit *u, const struct vf_observed_draw **draws);
 
 #endif

@@ -31,6 +31,7 @@ int vf_draw_init(struct vf *s, struct gt_error *err)
 
 void vf_draw_free(struct vf *s)
 {
+    free(s->observed);
     free(s->records);
     free(s->free_records);
     free(s->cache);
@@ -238,6 +239,7 @@ bool vf_draw_start(struct vf *s, const struct cs_state_packet *p)
     d->first = VF_NONE;
     d->id = s->draws_started++;
     s->draws++;
+    struct vf_observed_draw *od = vf_observed_touch(s, d->id);
     d->random = v->VertexAccessType == 1;
     d->vertex_count = v->VertexCountPerInstance;
     d->start_vertex = v->StartVertexLocation;
@@ -266,6 +268,10 @@ bool vf_draw_start(struct vf *s, const struct cs_state_packet *p)
     d->topology = p->gen >= 8 ? s->topology : v->PrimitiveTopologyType;
     d->space_format = p->space_format;
     d->space_root = p->space_root;
+    if (od) {
+        od->instances = d->instance_count;
+        od->skipped = true;             /* until the checks below pass */
+    }
     if (d->vertex_count == 0 || d->instance_count == 0) {
         s->empty_draws++;               /* a no-operation (004 L611, L615) */
         return false;
@@ -319,7 +325,31 @@ bool vf_draw_start(struct vf *s, const struct cs_state_packet *p)
     d->cache_enabled = d->cache_enabled && d->cache_limit > 0;
     memset(s->ib_lines, 0, sizeof s->ib_lines);
     d->active = d->generating = true;
+    if (od)
+        od->skipped = false;
     return true;
+}
+
+struct vf_observed_draw *vf_observed_touch(struct vf *s, uint32_t draw)
+{
+    uint64_t now = unit_cycle(s->unit);
+    if (s->observed_count && s->observed[s->observed_count - 1].draw == draw) {
+        struct vf_observed_draw *d = &s->observed[s->observed_count - 1];
+        if (now > d->last_cycle)
+            d->last_cycle = now;
+        return d;
+    }
+    if (s->observed_count >= VF_OBSERVED_DRAWS)
+        return NULL;
+    if (s->observed_count == s->observed_capacity) {
+        s->observed_capacity = s->observed_capacity ? 2 * s->observed_capacity : 64;
+        s->observed = gt_xrealloc(s->observed, s->observed_capacity * sizeof *s->observed);
+    }
+    struct vf_observed_draw *d = &s->observed[s->observed_count++];
+    memset(d, 0, sizeof *d);
+    d->draw = draw;
+    d->first_cycle = d->last_cycle = now;
+    return d;
 }
 
 static void begin_instance(struct vf *s)
@@ -400,6 +430,9 @@ static uint32_t new_record(struct vf *s, uint32_t vertex_index, uint32_t vertex_
     for (uint32_t k = 0; k < line_count; k++)
         vf_io_queue_line(s, lines[k] * MEMREQ_LINE_BYTES, id);
     s->vertices_fetched++;
+    struct vf_observed_draw *od = vf_observed_touch(s, s->draw.id);
+    if (od)
+        od->vertices++;
     if (s->urb && port_is_bound(s->urb)) {
         r->fetching = true;
         s->fetch[(s->fetch_head + s->fetch_count) % s->fetch_capacity] = id;

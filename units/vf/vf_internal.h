@@ -10,6 +10,7 @@
 #include "units/common/ff_stage.h"
 #include "units/common/primitive.h"
 #include "units/vf/vf_assembly.h"
+#include "units/vf/vf.h"
 #include "units/vf/vf_fetch.h"
 
 struct unit;
@@ -137,6 +138,8 @@ struct vf {
     struct vf_ib_line ib_lines[VF_IB_PREFETCH];
     uint32_t ib_next, ib_outstanding;
     uint32_t draws_started;
+    struct vf_observed_draw *observed;              /* per draw (vf.h) */
+    uint32_t observed_count, observed_capacity;
     bool progress;                                  /* something moved this tick */
     uint32_t warned;
     /* stats */
@@ -153,6 +156,8 @@ struct vf {
 };
 
 /* vf_draw.c */
+/* The draw's record (vf.h), NULL past VF_OBSERVED_DRAWS; its last cycle is now. */
+struct vf_observed_draw *vf_observed_touch(struct vf *s, uint32_t draw);
 int vf_draw_init(struct vf *s, struct gt_error *err);
 void vf_draw_free(struct vf *s);
 void vf_draw_reset(struct vf *s);

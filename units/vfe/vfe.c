@@ -36,6 +36,7 @@ struct group_rec {
     bool live;
     uint32_t td;
     uint32_t threads_left;      /* threads not yet ended */
+    uint32_t observed;          /* its walker's record (vfe.h), UINT32_MAX none */
     uint32_t slm_mask;          /* granules held in the subslice's bitmap */
     int barrier;                /* -1 none */
 };
@@ -76,6 +77,8 @@ struct vfe {
     uint64_t scratch_base;          /* MEDIA_VFE_STATE, relative to General State Base */
     uint32_t scratch_per_thread, scratch_enc;
     uint8_t *scratch_used;          /* per in-flight thread index (max_threads) */
+    uint64_t *slot_dispatch_cycle;  /* per in-flight thread index: when it was dispatched */
+    uint32_t *slot_walker;          /* per in-flight thread index: its walker's record */
     uint32_t scratch_next;
     uint8_t *curbe;
     uint32_t curbe_len;
@@ -83,6 +86,8 @@ struct vfe {
     uint32_t id_count;
     bool ids_ok;
     struct walker w;
+    struct vfe_observed_walker *observed;   /* per walker (vfe.h) */
+    uint32_t observed_count, observed_capacity, observed_current;
     /* thread groups */
     struct group_rec *groups;
     uint32_t next_group;
@@ -230,6 +235,30 @@ static bool decode_id(struct vfe *s, uint32_t gen, uint32_t offset, struct vfe_i
 
 /* ---- the walker ------------------------------------------------------------------ */
 
+/* A new walker's record (vfe.h), refused until it starts; its index, or
+ * UINT32_MAX past VFE_OBSERVED_WALKERS. */
+static uint32_t observe_walker(struct vfe *s, struct unit *u, uint32_t simd)
+{
+    if (s->observed_count >= VFE_OBSERVED_WALKERS)
+        return UINT32_MAX;
+    if (s->observed_count == s->observed_capacity) {
+        s->observed_capacity = s->observed_capacity ? 2 * s->observed_capacity : 64;
+        s->observed = gt_xrealloc(s->observed, s->observed_capacity * sizeof *s->observed);
+    }
+    struct vfe_observed_walker *r = &s->observed[s->observed_count];
+    memset(r, 0, sizeof *r);
+    r->walker = (uint32_t)s->walkers;
+    r->refused = true;
+    r->simd = simd;
+    r->first_cycle = r->dispatched_cycle = r->last_cycle = unit_cycle(u);
+    return s->observed_count++;
+}
+
+static struct vfe_observed_walker *observed_walker(struct vfe *s, uint32_t index)
+{
+    return index < s->observed_count ? &s->observed[index] : NULL;
+}
+
 static void start_walker(struct vfe *s, struct unit *u, const struct cs_state_packet *p)
 {
     struct walker *w = &s->w;
@@ -256,6 +285,7 @@ static void start_walker(struct vfe *s, struct unit *u, const struct cs_state_pa
     if (indirect)
         s->indirect_walkers++;  /* the CS put GPGPU_DISPATCHDIMX/Y/Z in the dimensions */
     w->simd = simd == 0 ? 8 : simd == 1 ? 16 : 32;
+    s->observed_current = observe_walker(s, u, w->simd);
     w->threads_per_group = (w->wmax + 1) * (w->hmax + 1) * (w->dmax + 1);
     if (w->xdim == 0 || w->ydim == 0 || w->zdim == 0 || w->x >= w->xdim || w->y >= w->ydim ||
         w->z >= w->zdim) {
@@ -298,6 +328,9 @@ static void start_walker(struct vfe *s, struct unit *u, const struct cs_state_pa
     w->space_format = p->space_format;
     w->gen = p->gen;
     w->group = UINT32_MAX;
+    struct vfe_observed_walker *r = observed_walker(s, s->observed_current);
+    if (r)
+        r->refused = false;
     w->active = s->tds > 0;
 }
 
@@ -413,6 +446,8 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     }
     s->scratch_used[slot] = 1;
     s->scratch_next = (slot + 1) % s->max_threads;
+    s->slot_dispatch_cycle[slot] = unit_cycle(u);
+    s->slot_walker[slot] = s->observed_current;
     uint64_t scratch = s->scratch_base + (uint64_t)slot * s->scratch_per_thread;
     thread_payload_context(&(struct thread_context_source){
         .gen = (uint8_t)w->gen, .space_format = (uint8_t)w->space_format,
@@ -467,6 +502,10 @@ static bool run_walker(struct vfe *s, struct unit *u)
             }
             g->live = true;
             g->threads_left = w->threads_per_group;
+            g->observed = s->observed_current;
+            struct vfe_observed_walker *r = observed_walker(s, s->observed_current);
+            if (r)
+                r->groups++;
             w->group = s->next_group;
             s->next_group = (s->next_group + 1) % VFE_MAX_GROUPS;
             s->groups_dispatched++;
@@ -484,6 +523,11 @@ static bool run_walker(struct vfe *s, struct unit *u)
         port_try_send(out, m);
         unit_progress(u);
         s->threads_dispatched++;
+        struct vfe_observed_walker *r = observed_walker(s, s->observed_current);
+        if (r) {
+            r->threads_dispatched++;
+            r->dispatched_cycle = r->last_cycle = unit_cycle(u);
+        }
         s->in_flight++;
         if (s->in_flight > s->in_flight_peak)
             s->in_flight_peak = s->in_flight;
@@ -511,8 +555,18 @@ static void take_eot(struct vfe *s, struct unit *u, struct msg *m)
     s->threads_ended++;
     if (s->in_flight)
         s->in_flight--;
-    if (p->ctx.valid && p->ctx.scratch_slot < s->max_threads)
-        s->scratch_used[p->ctx.scratch_slot] = 0;
+    if (p->ctx.valid && p->ctx.scratch_slot < s->max_threads) {
+        uint32_t slot = p->ctx.scratch_slot;
+        struct vfe_observed_walker *r;
+        if (s->scratch_used[slot] && (r = observed_walker(s, s->slot_walker[slot]))) {
+            uint64_t now = unit_cycle(u);
+            r->threads_ended++;
+            r->thread_cycles += now - s->slot_dispatch_cycle[slot];
+            if (now > r->last_cycle)
+                r->last_cycle = now;
+        }
+        s->scratch_used[slot] = 0;
+    }
     uint32_t gi = p->ctx.group;
     if (!p->ctx.valid || gi >= VFE_MAX_GROUPS || !s->groups[gi].live) {
         s->unknown_eot++;
@@ -666,6 +720,10 @@ static void vfe_reset(struct unit *u)
         s->groups = gt_xcalloc(VFE_MAX_GROUPS, sizeof *s->groups);
     free(s->scratch_used);
     s->scratch_used = gt_xcalloc(s->max_threads, 1);
+    free(s->slot_dispatch_cycle);
+    s->slot_dispatch_cycle = gt_xcalloc(s->max_threads, sizeof *s->slot_dispatch_cycle);
+    free(s->slot_walker);
+    s->slot_walker = gt_xcalloc(s->max_threads, sizeof *s->slot_walker);
     s->scratch_next = 0;
     memset(s->groups, 0, VFE_MAX_GROUPS * sizeof *s->groups);
     memset(&s->w, 0, sizeof s->w);
@@ -731,6 +789,13 @@ static enum unit_activity vfe_tick(struct unit *u)
     return busy ? UNIT_BUSY : UNIT_IDLE;
 }
 
+uint32_t vfe_observed_walkers(struct unit *u, const struct vfe_observed_walker **walkers)
+{
+    const struct vfe *s = unit_state(u);
+    *walkers = s->observed;
+    return s->observed_count;
+}
+
 static void vfe_destroy(struct unit *u)
 {
     struct vfe *s = unit_state(u);
@@ -739,6 +804,12 @@ static void vfe_destroy(struct unit *u)
     free(s->ts);
     free(s->scratch_used);
     s->scratch_used = NULL;
+    free(s->slot_dispatch_cycle);
+    free(s->slot_walker);
+    free(s->observed);
+    s->slot_dispatch_cycle = NULL;
+    s->slot_walker = NULL;
+    s->observed = NULL;
     s->curbe = NULL;
     s->groups = NULL;
     s->ts = NULL;

@@ -58,9 +58,34 @@
 #ifndef GTSIM_UNITS_VFE_H
 #define GTSIM_UNITS_VFE_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "fabric/unit.h"
 
 extern const struct unit_ops vfe_ops;
+
+/* Per-walker records (issue 17 item 5), for `gtsim run`'s walkers.csv and
+ * stats.json: one per GPGPU_WALKER the front end took, in order, numbered
+ * from 1, up to VFE_OBSERVED_WALKERS (later ones are in the totals only).
+ * first_cycle: the cycle the walker was taken (its issue); dispatched_cycle:
+ * its last thread dispatched; last_cycle: its last thread's EOT (its
+ * completion; first_cycle when it ran no thread). thread_cycles sums each
+ * thread's life from dispatch to EOT at the front end, so thread_cycles /
+ * (cycles x hardware threads) is the walker's mean EU thread occupancy.
+ * refused: an empty or refused walker (counted in empty_walkers /
+ * walkers_refused). */
+#define VFE_OBSERVED_WALKERS (1u << 20)
+
+struct vfe_observed_walker {
+    uint32_t walker;
+    bool refused;
+    uint32_t simd;
+    uint64_t groups, threads_dispatched, threads_ended, thread_cycles;
+    uint64_t first_cycle, dispatched_cycle, last_cycle;     /* the front end's clock */
+};
+
+uint32_t vfe_observed_walkers(struct unit *u, const struct vfe_observed_walker **walkers);
 
 /* The FFID the front end puts in its dispatches (sr0.0[27:24]). */
 #define VFE_FFID_GPGPU 7       /* FFID_GPGPU, units/common/thread_msg.h */

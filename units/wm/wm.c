@@ -66,6 +66,7 @@ struct wm_flight {
     uint32_t count;
     uint32_t key[PIXEL_MAX_SUBSPANS];
     uint32_t draw_slot;                 /* observed[] index of the thread's draw, or ~0 */
+    uint64_t dispatch_cycle;            /* when the thread was sent (thread_cycles) */
     bool late_statistics;               /* late-tested with Statistics Enable: PS_DEPTH_COUNT */
 };
 
@@ -1809,6 +1810,7 @@ static void dispatch_send(struct wm *s, struct msg *m, uint32_t f, uint32_t widt
     fl->count = n;
     fl->late_statistics = s->statistics;
     fl->draw_slot = ~0u;
+    fl->dispatch_cycle = unit_cycle(s->unit);
     for (uint32_t i = 0; i < n; i++) {
         fl->key[i] = sb_key(s->pending[i].x, s->pending[i].y);
         sb_add(s, fl->key[i]);
@@ -2596,6 +2598,7 @@ static void take_pixel_counts(struct wm *s, const struct wm_flight *fl,
     struct wm_observed_draw *od = &s->observed[fl->draw_slot];
     od->pixels_passed += end->pixels_depth_passed;
     od->pixels_written += end->pixels_written;
+    od->thread_cycles += unit_cycle(s->unit) - fl->dispatch_cycle;
     observed_touch(s, od);
 }
 
