@@ -571,7 +571,10 @@ static int read_device_version(void *context, const struct aub_version *version,
     (void)err;
     r->found = true;
     aub_version_device(version, &r->guess);
-    return -1;      /* enough read */
+    /* enough read: stopping the walk is not an error, but aub_read_file
+     * prefixes the message anyway, so leave a defined one */
+    gt_error_set(err, "stopped after the version block");
+    return -1;
 }
 
 static int read_device_other(void *context, const struct aub_memory_write *write,

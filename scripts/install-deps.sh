@@ -3,8 +3,9 @@
 # already present are not fetched again. Run as root (CI and the dev machines are).
 # clang builds the libFuzzer targets (make fuzz, make fuzz-smoke; mk/fuzz.mk); its
 # fuzzer runtime is in libclang-rt-<major>-dev, which clang only recommends.
+# valgrind runs `make valgrind` (mk/soak.mk).
 set -eu
-PACKAGES="build-essential pkg-config python3 libconfig-dev libcunit1-dev zlib1g-dev libpng-dev intel-gpu-tools verilator gnuplot-nox clang"
+PACKAGES="build-essential pkg-config python3 libconfig-dev libcunit1-dev zlib1g-dev libpng-dev intel-gpu-tools verilator gnuplot-nox clang valgrind"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
