@@ -7,6 +7,7 @@
 #include "tests/support/probes.h"
 #include "units/common/vc4_io.h"
 #include "units/qpu/qpu.h"
+#include "units/vc4_l2/vc4_l2.h"
 #include "units/vc4_sfu/vc4_sfu.h"
 #include "units/vc4_sync/vc4_sync.h"
 #include "units/vc4_tmu/vc4_tmu.h"
@@ -139,6 +140,20 @@ struct vc4_rig vc4_rig_new(unsigned qpus, unsigned flags, const char *const *qpu
         r.sync = probe_add(r.sim, &vc4_sync_ops, "sync", NULL);
     if (flags & VC4_RIG_TMU)
         r.tmu = probe_add(r.sim, &vc4_tmu_ops, "tmu", NULL);
+    if (flags & VC4_RIG_L2) {
+        static const char *const l2_over[] = { "size_kb=1", "line_bytes=64", "ways=2",
+                                               "hit_latency=5", "sdram_latency=40",
+                                               "sdram_bytes_per_cycle=16",
+                                               "address_mask=0x3fffffff", NULL };
+        r.l2 = probe_add(r.sim, &vc4_l2_ops, "l2", l2_over);
+        if (r.vpm) {
+            char client[32], reply[32];
+            snprintf(client, sizeof client, "client[%u]", qpus);
+            snprintf(reply, sizeof reply, "reply[%u]", qpus);
+            probe_link(r.sim, r.vpm, "l2", r.l2, client, 1, 8, 1);
+            probe_link(r.sim, r.l2, reply, r.vpm, "l2_reply", 1, 8, 1);
+        }
+    }
     for (unsigned q = 0; q < qpus; q++) {
         char name[16], number[32], port[32], port2[32];
         snprintf(name, sizeof name, "qpu%u", q);
@@ -169,6 +184,13 @@ struct vc4_rig vc4_rig_new(unsigned qpus, unsigned flags, const char *const *qpu
         if (r.sync) {
             probe_link(r.sim, r.qpu[q], "sync", r.sync, port, 1, 4, 1);
             probe_link(r.sim, r.sync, port2, r.qpu[q], "sync_result", 1, 4, 1);
+        }
+        if (r.l2) {
+            char client[32], reply[32];
+            snprintf(client, sizeof client, "client[%u]", q);
+            snprintf(reply, sizeof reply, "reply[%u]", q);
+            probe_link(r.sim, r.qpu[q], "l2", r.l2, client, 1, 4, 1);
+            probe_link(r.sim, r.l2, reply, r.qpu[q], "l2_reply", 1, 4, 1);
         }
         if (r.tmu) {
             /* one TMU unit serving both TMU ports of every QPU: qpu[2q] and qpu[2q+1] */

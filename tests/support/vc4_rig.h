@@ -68,6 +68,9 @@ enum vc4_rig_flags {
     VC4_RIG_SYNC = 2,       /* a real vc4_sync unit */
     VC4_RIG_NO_SFU = 4,     /* leave "sfu" unlinked */
     VC4_RIG_TMU = 8,        /* a real vc4_tmu unit on tmu0 and tmu1 */
+    VC4_RIG_L2 = 16,        /* a vc4_l2 "l2" (1 KiB, 2 ways, hit 5, SDRAM 40 + 64 B / 16 B a
+                             * cycle, address_mask 0x3fffffff): QPU q's cache fills are
+                             * client q, the VPM's DMA client `qpus` */
 };
 
 struct vc4_rig {
@@ -75,7 +78,7 @@ struct vc4_rig {
     struct gpu_memory *memory;
     struct unit *qpu[4];
     unsigned qpus;
-    struct unit *sfu, *vpm, *sync, *tmu;
+    struct unit *sfu, *vpm, *sync, *tmu, *l2;
     struct vc4_catcher *done[4];    /* each QPU's "done" */
     struct vc4_catcher *vpm_writes; /* QPU 0's VPM traffic when there is no VPM unit */
 };

@@ -12,6 +12,7 @@
 #include "tests/support/probes.h"
 #include "tests/support/vc4_rig.h"
 #include "tests/test.h"
+#include "units/common/mmio.h"
 #include "units/common/vc4_io.h"
 #include "units/vc4_sfu/vc4_sfu.h"
 
@@ -354,6 +355,130 @@ static void test_fragment_thread_switch(void)
         CU_ASSERT_EQUAL(order[i], single[i]);
 }
 
+/* The instruction and uniforms caches fill through the L2C (units/qpu "l2"): a program of
+ * one 64-byte line (8 instructions) reading two uniforms (one line) misses each cache once
+ * on its first run and hits on its second. The rig's L2 (vc4_rig.h): a miss is answered
+ * 1 (link) + 5 (lookup) + 64 / 16 (transfer) + 40 (SDRAM) + 1 (link) = 51 cycles after the
+ * request; the instruction's fetch waits that long (stall.icache), so does the first uniform
+ * read (stall.uniforms), and the second run takes 8 instructions at 4 clocks. */
+static void test_caches_fill_through_l2(void)
+{
+    struct vc4_rig r = vc4_rig_new(1, VC4_RIG_L2, NULL, NULL);
+    uint64_t prog[] = {
+        vc4_nop(),
+        vc4_mov(W_R0, MUX_RA, RD_UNIFORM),
+        vc4_mov(W_R1, MUX_RA, RD_UNIFORM),
+        vc4_add(OP_ADD, W_VPM, MUX_R0, MUX_R1, RD_NOP, RD_NOP),
+        vc4_nop(), vc4_end(), vc4_nop(), vc4_nop(),
+    };
+    uint32_t unif[] = { 5, 6 };
+    vc4_rig_program(&r, CODE, prog, 8);
+    vc4_rig_words(&r, UNIF, unif, 2);
+    vc4_rig_start(&r, 0, CODE, UNIF, 2);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.done[0]->count, 1);
+    enum { MISS = 1 + 5 + 64 / 16 + 40 + 1 };
+    uint64_t icache = probe_stat(r.sim, "qpu0.stall.icache");
+    uint64_t uniforms = probe_stat(r.sim, "qpu0.stall.uniforms");
+    CU_ASSERT_TRUE(icache >= MISS && icache <= MISS + 2);
+    /* the uniform's fill is asked for when its instruction first tries to issue */
+    CU_ASSERT_TRUE(uniforms >= MISS - 1 && uniforms <= MISS + 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.icache_misses"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.icache_hits"), 7);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.uniforms_cache_misses"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.uniforms_cache_hits"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.misses"), 2);
+    uint64_t first_end = r.done[0]->cycle[0];
+    /* the second run: everything hits, no L2 traffic, no stalls */
+    vc4_rig_start(&r, 0, CODE, UNIF, 2);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.done[0]->count, 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.icache_misses"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.icache_hits"), 15);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.uniforms_cache_hits"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.reads"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.stall.icache"), icache);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.stall.uniforms"), uniforms);
+    CU_ASSERT_EQUAL(r.vpm_writes->count, 2);
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(vc4_rig_vpm_value(&r, 1)[i], 11u);
+    /* 8 instructions 4 clocks apart from the start (the done report a few link cycles on) */
+    uint64_t second = r.done[0]->cycle[1] - first_end;
+    CU_ASSERT_TRUE(second >= 4 * 7 && second <= 4 * 7 + 8);
+    sim_destroy(r.sim);
+}
+
+/* A program fetched through the uncached alias (bus address 0xC0000000 | address, the QPU
+ * masking bits 31:30) has its instruction lines read around the L2C: the L2C counts them as
+ * uncached and keeps nothing; a V3D_SLCACTL write with ICCS set clears the instruction cache,
+ * so the next run misses again; one with only TMU bits set does not. */
+static void test_uncached_alias_and_cache_clear(void)
+{
+    static const char *const over[] = { "address_mask=0x3fffffff", NULL };
+    struct vc4_rig r = vc4_rig_new(1, VC4_RIG_L2, over, NULL);
+    uint64_t prog[] = { vc4_nop(), vc4_end(), vc4_nop(), vc4_nop() };
+    vc4_rig_program(&r, CODE, prog, 4);
+    vc4_rig_start(&r, 0, 0xc0000000u | CODE, UNIF, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.done[0]->count, 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.alias_uncached_reads"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.misses"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.icache_misses"), 1);
+    static const uint32_t slcactl[] = { 0x0f0f0000u, 0x00000001u };   /* TMU bits; ICCS0 */
+    static const uint64_t misses_after[] = { 1, 2 };
+    for (unsigned k = 0; k < 2; k++) {
+        struct msg *m = msg_alloc(r.sim, MSG_MMIO, sizeof(struct cs_mmio));
+        struct cs_mmio *w = (struct cs_mmio *)m->payload;
+        memset(w, 0, sizeof *w);
+        w->op = CS_MMIO_WRITE;
+        w->offset = 0x024;                                  /* V3D_SLCACTL (Table 72) */
+        w->value = slcactl[k];
+        CU_ASSERT_TRUE(port_inject(unit_port(r.qpu[0], "control", 0), m));
+        vc4_rig_start(&r, 0, CODE, UNIF, 0);                /* the cached alias now */
+        sim_run(r.sim, 0);
+        CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.icache_misses"), misses_after[k]);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.cache_clears"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.misses"), 1);     /* the cached alias' one fill */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.hits"), 0);
+    CU_ASSERT_EQUAL(r.done[0]->count, 3);
+    sim_destroy(r.sim);
+}
+
+/* Bad input a programmer needs to see (seed 002): a read of a write-only I/O address (raddr a
+ * 52 is SFU_RECIP, which Table 14 maps only for writes), both ALUs writing one accumulator
+ * ("must not write to the same accumulator", @49015) and an SFU and a TMU write in one
+ * instruction (one peripheral access per instruction, @88994 item 12): each instruction is
+ * counted once, the program still runs to its end. */
+static void test_illegal_combinations_counted(void)
+{
+    struct vc4_rig r = vc4_rig_new(1, 0, NULL, NULL);
+    struct vc4_alu read_write_only = { .sig = SIG_NONE, .cond_add = COND_ALWAYS,
+                                       .waddr_add = W_R0, .waddr_mul = W_NOP, .op_add = OP_OR,
+                                       .raddr_a = 52, .raddr_b = RD_NOP, .add_a = MUX_RA,
+                                       .add_b = MUX_RA };
+    struct vc4_alu same_acc = { .sig = SIG_NONE, .cond_add = COND_ALWAYS,
+                                .cond_mul = COND_ALWAYS, .waddr_add = W_R1, .waddr_mul = W_R1,
+                                .op_add = OP_OR, .op_mul = MOP_FMUL, .raddr_a = RD_NOP,
+                                .raddr_b = RD_NOP };
+    struct vc4_alu two_peripherals = { .sig = SIG_NONE, .cond_add = COND_ALWAYS,
+                                       .cond_mul = COND_ALWAYS, .waddr_add = W_SFU_RECIP,
+                                       .waddr_mul = W_TMU0_S, .op_add = OP_OR,
+                                       .op_mul = MOP_FMUL, .raddr_a = RD_NOP,
+                                       .raddr_b = RD_NOP };
+    uint64_t prog[] = { vc4_alu_word(read_write_only), vc4_alu_word(same_acc),
+                        vc4_alu_word(two_peripherals), vc4_nop(), vc4_nop(), vc4_end(),
+                        vc4_nop(), vc4_nop() };
+    vc4_rig_program(&r, CODE, prog, 8);
+    vc4_rig_start(&r, 0, CODE, UNIF, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.done[0]->count, 1);
+    CU_ASSERT_EQUAL(done_msg(&r, 0, 0)->status, QPU_PROGRAM_ENDED);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.illegal_instructions"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "qpu0.instructions"), 8);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "integer ALU, uniforms, element number, 4 clocks per instruction, program end",
       test_alu_uniforms_and_end },
@@ -363,6 +488,9 @@ static const struct test_case cases[] = {
     { "branch loop with three delay slots", test_branch_loop_with_delay_slots },
     { "watchdog, fetch fault, back-to-back programs", test_watchdog_fetch_fault_and_next_program },
     { "HOST_INT reaches the scheduler", test_host_interrupt },
+    { "instruction and uniforms caches fill through the L2", test_caches_fill_through_l2 },
+    { "write-only reads and illegal combinations counted", test_illegal_combinations_counted },
+    { "uncached alias fetches and SLCACTL cache clears", test_uncached_alias_and_cache_clear },
     { "two-threaded fragment shaders switch after THRSW's two delay slots; single-threaded "
       "ones run one after the other", test_fragment_thread_switch },
     { "random words never crash", test_random_words_never_crash },

@@ -158,7 +158,8 @@ static struct rig rig_new(void)
     struct rig r;
     r.sim = probe_sim(NULL);
     static const char *const over[] = { "size_kb=1", "line_bytes=64", "ways=2", "hit_latency=5",
-                                        "sdram_latency=40", "sdram_bytes_per_cycle=16", NULL };
+                                        "sdram_latency=40", "sdram_bytes_per_cycle=16",
+                                        "address_mask=0x3fffffff", NULL };
     struct unit *l2 = probe_add(r.sim, &vc4_l2_ops, "l2", over);
     struct unit *f = probe_add(r.sim, &feeder_ops, "feeder", NULL);
     struct unit *c = probe_add(r.sim, &catcher_ops, "catcher", NULL);
@@ -283,6 +284,36 @@ static void test_l2cactl(void)
     CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.l2cactl_writes"), 3);
     /* an uncached read takes the SDRAM path without the lookup */
     CU_ASSERT_EQUAL(r.catcher->cycle[5], 800 + 1 + LINE / BYTES_PER_CYCLE + SDRAM + 1);
+    sim_destroy(r.sim);
+}
+
+/* The BCM2835 bus-address aliases (bits 31:30): the same line through the 0x40000000 alias is
+ * cached; through the 0xC0000000 "direct uncached" alias [ext: BCM2835 ARM Peripherals 1.2.2]
+ * it goes around the L2 (no hit even when the line is held, nothing allocated): its reply
+ * takes the SDRAM path without the lookup, as a disabled L2's does. */
+static void test_uncached_alias_bypasses(void)
+{
+    struct rig r = rig_new();
+    static const struct step script[] = {
+        { 10, 0x40000200u, 0 },                 /* miss, allocates line 8 */
+        { 200, 0x40000200u, 0 },                /* hit */
+        { 400, 0xc0000200u, 0 },                /* uncached alias: SDRAM, though held */
+        { 600, 0xc0000240u, 0 },                /* uncached alias: not allocated ... */
+        { 800, 0x00000240u, 0 },                /* ... so the cached alias misses it */
+        { 1000, 0x80000200u, 0 },               /* the 0x8 alias is cached: a hit */
+    };
+    unsigned n = sizeof script / sizeof script[0];
+    memcpy(r.feeder->script, script, sizeof script);
+    r.feeder->count = n;
+    run(&r);
+    static const int expect_hit[] = { 0, 1, 0, 0, 0, 1 };
+    for (unsigned i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(r.catcher->hit[i], expect_hit[i]);
+    CU_ASSERT_EQUAL(r.catcher->cycle[2], 400 + 1 + LINE / BYTES_PER_CYCLE + SDRAM + 1);
+    CU_ASSERT_EQUAL(r.catcher->cycle[4], 800 + 1 + HIT + LINE / BYTES_PER_CYCLE + SDRAM + 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.alias_uncached_reads"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.hits"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.misses"), 2);
     sim_destroy(r.sim);
 }
 
@@ -452,6 +483,7 @@ static const struct test_case cases[] = {
     { "LRU hits and misses and their latencies", test_hits_misses_and_latency },
     { "SDRAM bandwidth shared by misses", test_sdram_bandwidth },
     { "L2CACTL clear, disable, enable", test_l2cactl },
+    { "the uncached bus alias goes around the L2", test_uncached_alias_bypasses },
     { "TMU cache misses filled through the L2", test_tmu_fills_through_l2 },
     { "malformed messages counted and dropped", test_malformed_messages },
     { 0 }

@@ -7,6 +7,7 @@
  * are computed here from the stored texels.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fabric/memory.h"
@@ -379,8 +380,8 @@ static void test_decode_and_unsupported(void)
     CU_ASSERT_EQUAL(vc4_texture_layout(VC4_TEX_RGBA32R, 4, 4), VC4_LAYOUT_RASTER);
 
     struct rig r = rig_new();
-    uint32_t q[2] = { param0(0x10000, false, VC4_TEX_ETC1),
-                      param1(16, 16, 1, 1, 0, 0, VC4_TEX_ETC1) };
+    /* type 18 is not in Table 18 (5 bits: TYPE4 with TYPE 2) */
+    uint32_t q[2] = { param0(0x10000, false, 18), param1(16, 16, 1, 1, 0, 0, 18) };
     float s[16] = { 0 }, tt[16] = { 0 };
     script_lookup(&r, q, 2, s, tt, NULL, 0);
     run(&r);
@@ -411,12 +412,291 @@ static void test_texture_beyond_memory(void)
     sim_destroy(r.sim);
 }
 
+/* ---- Table 18's types, mipmaps and LOD through the library (vc4_texture.h) ---- */
+
+struct image {
+    uint8_t bytes[16384];
+    uint32_t base;              /* bus address of bytes[0] */
+};
+
+static bool image_read(void *context, uint32_t address, void *data, uint32_t bytes)
+{
+    struct image *im = context;
+    if (address < im->base || address + bytes > im->base + sizeof im->bytes)
+        return false;
+    memcpy(data, im->bytes + (address - im->base), bytes);
+    return true;
+}
+
+/* decoded texel (x, y) of a w x h image: nearest at its centre, magnified (lambda <= 0) */
+static unsigned texel_at(struct image *im, uint32_t p0, uint32_t p1, uint32_t x, uint32_t y,
+                         uint32_t w, uint32_t h, uint32_t out[2])
+{
+    uint32_t p[2] = { p0, p1 };
+    struct vc4_texture t;
+    vc4_texture_decode(p, 2, &t);
+    return vc4_texture_sample_lod(&t, (x + 0.5f) / w, (y + 0.5f) / h, 0, -INFINITY, 0,
+                                  image_read, im, out);
+}
+
+/* sets bits [bit, bit + n) of the image to v, lowest bit first */
+static void put_bits(struct image *im, uint32_t bit, unsigned n, uint32_t v)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *b = &im->bytes[(bit + i) / 8];
+        unsigned k = (bit + i) % 8;
+        *b = (uint8_t)((*b & ~(1u << k)) | ((v >> i & 1) << k));
+    }
+}
+
+/* The small types, each in an LT image of one micro-tile (Sec 11: 64 bytes of raster-order
+ * pixels: 16 bpp 8 x 4, 8 bpp 8 x 8, 4 bpp 16 x 8, 1 bpp 32 x 16; 64 bpp 2 x 4), checked
+ * against the definitions vc4_texture.h gives (Table 18 names, choices marked there). */
+static void test_small_types_decode(void)
+{
+    static struct image im;
+    memset(&im, 0, sizeof im);
+    im.base = 0x10000;
+    uint32_t out[2];
+    struct { uint32_t type, w, h, bpp, x, y, stored, want; } cases[] = {
+        /* RGBA4444: fields R, G, B, A from the top, x 17 */
+        { VC4_TEX_RGBA4444, 8, 4, 16, 5, 2, 0x1234, 0x44332211u },
+        /* RGBA5551: R 15:11, G 10:6, B 5:1, A 0; 5 bits widened (v << 3 | v >> 2) */
+        { VC4_TEX_RGBA5551, 8, 4, 16, 1, 3, 31u << 11 | 1u << 6 | 16u << 1 | 1,
+          0xff000000u | (16u << 3 | 4) << 16 | 8u << 8 | 255u },
+        { VC4_TEX_LUMALPHA, 8, 4, 16, 7, 0, 0x8040, 0x80404040u },
+        { VC4_TEX_S16, 8, 4, 16, 2, 1, 0xbeef, 0xbeefu },
+        { VC4_TEX_S16F, 8, 4, 16, 3, 3, 0x3c00, 0x3c00u },
+        { VC4_TEX_S8, 8, 8, 8, 6, 7, 0x7f, 0x7fu },
+        { VC4_TEX_A4, 16, 8, 4, 9, 5, 0xa, 0xaau << 24 },
+        { VC4_TEX_A4, 16, 8, 4, 8, 5, 0x9, 0x99u << 24 },
+        { VC4_TEX_BW1, 32, 16, 1, 17, 11, 1, 0xffffffffu },
+        { VC4_TEX_BW1, 32, 16, 1, 18, 11, 0, 0xff000000u },
+        { VC4_TEX_A1, 32, 16, 1, 31, 15, 1, 0xff000000u },
+        { VC4_TEX_A1, 32, 16, 1, 0, 0, 0, 0 },
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memset(im.bytes, 0, 64);
+        /* one micro-tile: pixel (x, y) at bit (y * w + x) * bpp */
+        put_bits(&im, (cases[k].y * cases[k].w + cases[k].x) * cases[k].bpp, cases[k].bpp,
+                 cases[k].stored);
+        /* a neighbour with every bit set must not leak into the texel */
+        uint32_t nx = cases[k].x ^ 1;
+        put_bits(&im, (cases[k].y * cases[k].w + nx) * cases[k].bpp, cases[k].bpp, ~0u);
+        uint32_t p0 = param0(im.base, false, cases[k].type);
+        uint32_t p1 = param1(cases[k].w, cases[k].h, 1, 1, 0, 0, cases[k].type);
+        CU_ASSERT_EQUAL(texel_at(&im, p0, p1, cases[k].x, cases[k].y, cases[k].w, cases[k].h,
+                                 out), 1u);
+        if (out[0] != cases[k].want)
+            fprintf(stderr, "type %u case %u: 0x%08x, want 0x%08x\n", cases[k].type, k, out[0],
+                    cases[k].want);
+        CU_ASSERT_EQUAL(out[0], cases[k].want);
+    }
+    /* RGBA64 (2 x 4 micro-tile): halves R 15:0, G, B, A; two words RG, BA */
+    memset(im.bytes, 0, 64);
+    uint16_t h[4] = { 0x3c00, 0x3800, 0xc000, 0x3400 };     /* 1, 0.5, -2, 0.25 */
+    memcpy(&im.bytes[(3 * 2 + 1) * 8], h, 8);               /* pixel (1, 3) */
+    uint32_t p0 = param0(im.base, false, VC4_TEX_RGBA64);
+    uint32_t p1 = param1(2, 4, 1, 1, 0, 0, VC4_TEX_RGBA64);
+    CU_ASSERT_EQUAL(texel_at(&im, p0, p1, 1, 3, 2, 4, out), 2u);
+    CU_ASSERT_EQUAL(out[0], 0x38003c00u);
+    CU_ASSERT_EQUAL(out[1], 0x3400c000u);
+    /* float filtering: halfway between R 1.0 and 2.0 is 1.5 (0x3e00), for RGBA64 and S16F */
+    memset(im.bytes, 0, 64);
+    uint16_t a[4] = { 0x3c00, 0, 0, 0x3c00 }, b[4] = { 0x4000, 0, 0, 0x3c00 };
+    memcpy(&im.bytes[0], a, 8);
+    memcpy(&im.bytes[8], b, 8);
+    uint32_t q[2] = { param0(im.base, false, VC4_TEX_RGBA64),
+                      param1(2, 1, 0, 0, VC4_WRAP_CLAMP, VC4_WRAP_CLAMP, VC4_TEX_RGBA64) };
+    struct vc4_texture t;
+    vc4_texture_decode(q, 2, &t);
+    CU_ASSERT_EQUAL(vc4_texture_sample_lod(&t, 0.5f, 0.5f, 0, -INFINITY, 0, image_read, &im,
+                                           out), 2u);
+    CU_ASSERT_EQUAL(out[0], 0x3e00u);
+    CU_ASSERT_EQUAL(out[1], 0x3c000000u);
+    memset(im.bytes, 0, 64);
+    uint16_t s16f[2] = { 0x3c00, 0x4000 };
+    memcpy(im.bytes, s16f, 4);
+    uint32_t q2[2] = { param0(im.base, false, VC4_TEX_S16F),
+                       param1(2, 1, 0, 0, VC4_WRAP_CLAMP, VC4_WRAP_CLAMP, VC4_TEX_S16F) };
+    vc4_texture_decode(q2, 2, &t);
+    vc4_texture_sample_lod(&t, 0.5f, 0.5f, 0, -INFINITY, 0, image_read, &im, out);
+    CU_ASSERT_EQUAL(out[0], 0x3e00u);
+    /* S16 is point sampled only: the same place answers the left texel */
+    uint16_t s16[2] = { 100, 300 };
+    memcpy(im.bytes, s16, 4);
+    uint32_t q3[2] = { param0(im.base, false, VC4_TEX_S16),
+                       param1(2, 1, 0, 0, VC4_WRAP_CLAMP, VC4_WRAP_CLAMP, VC4_TEX_S16) };
+    vc4_texture_decode(q3, 2, &t);
+    vc4_texture_sample_lod(&t, 0.49f, 0.5f, 0, -INFINITY, 0, image_read, &im, out);
+    CU_ASSERT_EQUAL(out[0], 100u);
+}
+
+/* ETC1 (OES_compressed_ETC1_RGB8_texture): two 4 x 4 blocks worked out by hand from the
+ * format's definition. Block A, individual mode, flip 0 (2 x 4 sub-blocks side by side):
+ * bases (R, G, B) 4-bit x 17: (170, 85, 51) and (17, 34, 255); codewords 2 (9, 29) and
+ * 7 (47, 183); pixel (0,0) index 01 -> +29; (3,1) 11 -> -183; (1,2) 10 -> -9; (2,3) 00 ->
+ * +47. Block B, differential, flip 1 (4 x 2 sub-blocks stacked): 5-bit (16, 8, 31) + (3,
+ * -4, 0) -> (132, 66, 255) and (156, 33, 255); codewords 0 (2, 8) and 1 (5, 17); (0,0) 00 ->
+ * +2; (1,3) 01 -> +17. As an 8 x 4 texture in LT (blocks in a 2 x 4 micro-tile, raster): A
+ * is block (0, 0), B block (1, 0). */
+static void test_etc1_decode(void)
+{
+    static struct image im;
+    memset(&im, 0, sizeof im);
+    im.base = 0x10000;
+    static const uint8_t a[8] = { 0xa1, 0x52, 0x3f, 0x5c, 0x20, 0x40, 0x20, 0x01 };
+    static const uint8_t b[8] = { 0x83, 0x44, 0xf8, 0x07, 0x00, 0x00, 0x00, 0x80 };
+    memcpy(&im.bytes[0], a, 8);
+    memcpy(&im.bytes[8], b, 8);
+    uint32_t p0 = param0(im.base, false, VC4_TEX_ETC1);
+    uint32_t p1 = param1(8, 4, 1, 1, 0, 0, VC4_TEX_ETC1);
+    struct { uint32_t x, y, want; } texels[] = {
+        { 0, 0, 0xff5072c7u },      /* 199, 114, 80 */
+        { 3, 1, 0xff480000u },      /* 0, 0, 72 */
+        { 1, 2, 0xff2a4ca1u },      /* 161, 76, 42 */
+        { 2, 3, 0xffff5140u },      /* 64, 81, 255 */
+        { 4, 0, 0xffff4486u },      /* 134, 68, 255 */
+        { 5, 3, 0xffff32adu },      /* 173, 50, 255 */
+    };
+    uint32_t out[2];
+    for (unsigned k = 0; k < sizeof texels / sizeof texels[0]; k++) {
+        texel_at(&im, p0, p1, texels[k].x, texels[k].y, 8, 4, out);
+        CU_ASSERT_EQUAL(out[0], texels[k].want);
+    }
+    /* ETCFLIP (Table 16 bit 19): block rows from the last: image row 0 is block row 3 */
+    texel_at(&im, p0, p1 | 1u << 19, 2, 0, 8, 4, out);
+    CU_ASSERT_EQUAL(out[0], 0xffff5140u);
+}
+
+/* YUYV422R (raster, 32 bits a pair): BT.601 video range, worked by hand: Y 235 U V 128 is
+ * white, Y 16 black; Y 81 U 90 V 240 is (254, 0, 0) (1.164 * 65 + 1.596 * 112 = 254.4;
+ * G and B round below 0) */
+static void test_yuyv_decode(void)
+{
+    static struct image im;
+    memset(&im, 0, sizeof im);
+    im.base = 0x10000;
+    static const uint8_t row[8] = { 235, 128, 16, 128, 81, 90, 81, 240 };
+    memcpy(&im.bytes[8], row, 8);           /* row 1 of a 4 x 2 image (8 bytes a row) */
+    uint32_t p0 = param0(im.base, false, VC4_TEX_YUYV422R & 15);
+    uint32_t p1 = param1(4, 2, 1, 1, 0, 0, VC4_TEX_YUYV422R);
+    uint32_t out[2];
+    static const uint32_t want[4] = { 0xffffffffu, 0xff000000u, 0xff0000feu, 0xff0000feu };
+    for (unsigned x = 0; x < 4; x++) {
+        texel_at(&im, p0, p1, x, 1, 4, 2, out);
+        CU_ASSERT_EQUAL(out[0], want[x]);
+    }
+}
+
+/* Mipmaps: a 32 x 32 RGBA8888 texture with MIPLVLS 2: level 0 (T-format, 4 KiB) at the base,
+ * level 1 (16 x 16, LT: 1 KiB) just before it, level 2 (8 x 8, LT: 256 bytes) before that
+ * ("stored in reverse order before" LOD0, @97624). Each level one colour: red, green, blue.
+ * A quad whose s steps by k texels per pixel has lambda = log2(k) (OpenGL 2.0 Sec 3.8.8). */
+static void test_mipmaps_and_lod(void)
+{
+    static struct image im;
+    memset(&im, 0, sizeof im);
+    im.base = 0x10000 - 2048;
+    uint32_t base = 0x10000;                                    /* BASE: 4 KiB units */
+    static const uint32_t colour[3] = { 0xff0000ffu, 0xff00ff00u, 0xffff0000u };
+    static const uint32_t start[3] = { 2048, 2048 - 1024, 2048 - 1024 - 256 };
+    static const uint32_t size[3] = { 4096, 1024, 256 };
+    for (unsigned l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < size[l]; i += 4)
+            memcpy(&im.bytes[start[l] + i], &colour[l], 4);
+    struct vc4_texture t;
+    uint32_t p[3];
+    p[0] = base | VC4_TEX_RGBA8888 << 4 | 2;                    /* MIPLVLS 2 */
+    CU_ASSERT_EQUAL(vc4_texture_level_bytes(&(struct vc4_texture){ .type = 0, .width = 32,
+                    .height = 32, .levels = 3 }, 1), 1024u);
+    struct { unsigned min, mag; float step, bias; int bias_only; uint32_t want; } cases[] = {
+        { 2, 1, 1, 0, 0, 0xff0000ffu },     /* lambda 0: magnified, level 0 */
+        { 2, 1, 2, 0, 0, 0xff00ff00u },     /* NEAR_MIP_NEAR, lambda 1: level 1 */
+        { 2, 1, 4, 0, 0, 0xffff0000u },     /* lambda 2: level 2 */
+        { 2, 1, 8, 0, 0, 0xffff0000u },     /* lambda 3: at most MIPLVLS */
+        { 2, 1, 1.6f, 0, 0, 0xff00ff00u },  /* lambda 0.68: ceil(1.18) - 1 = 1 */
+        { 1, 1, 4, 0, 0, 0xff0000ffu },     /* NEAREST: LOD 0 only */
+        { 5, 1, 2.37841423f, 0, 0, 0xff40bf00u },   /* LIN_MIP_LIN, lambda 1.25 */
+        { 3, 1, 2.37841423f, 0, 0, 0xff40bf00u },   /* NEAR_MIP_LIN, the same blend */
+        { 2, 1, 2, 1, 0, 0xffff0000u },     /* lambda 1 + bias 1: level 2 */
+        { 2, 1, 8, 1, 1, 0xff00ff00u },     /* BSLOD: the bias alone, 1 */
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        p[1] = param1(32, 32, cases[k].mag, cases[k].min, VC4_WRAP_REPEAT, VC4_WRAP_REPEAT, 0);
+        p[2] = 1u << 30 | (uint32_t)cases[k].bias_only;
+        vc4_texture_decode(p, 3, &t);
+        float step = cases[k].step / 32;
+        float s[4] = { 0.3f, 0.3f + step, 0.3f, 0.3f + step }, tc[4] = { 0.4f, 0.4f, 0.4f, 0.4f };
+        float r[4] = { 0 };
+        float lod = vc4_texture_quad_lod(&t, s, tc, r, cases[k].bias);
+        uint32_t out[2];
+        vc4_texture_sample_lod(&t, s[0], tc[0], 0, lod, 0, image_read, &im, out);
+        if (out[0] != cases[k].want)
+            fprintf(stderr, "mip case %u: lod %f 0x%08x want 0x%08x\n", k, lod, out[0],
+                    cases[k].want);
+        CU_ASSERT_EQUAL(out[0], cases[k].want);
+    }
+}
+
+/* Through the TMU unit: an RGBA64 lookup answers two loads (RG, then BA; @95448); a
+ * mipmapped lookup takes each quad's own level of detail (elements 4q..4q+3). */
+static void test_tmu_rgba64_and_quad_lod(void)
+{
+    struct rig r = rig_new();
+    uint16_t h[4] = { 0x3c00, 0x3800, 0xc000, 0x3400 };
+    for (unsigned i = 0; i < 8; i++)        /* a 2 x 4 RGBA64 image, every texel the same */
+        gpu_memory_write(r.memory, 0x20000 + 8 * i, h, 8, NULL);
+    uint32_t p[2] = { param0(0x20000, false, VC4_TEX_RGBA64),
+                      param1(2, 4, 1, 1, VC4_WRAP_CLAMP, VC4_WRAP_CLAMP, VC4_TEX_RGBA64) };
+    float s[16], t[16];
+    for (unsigned i = 0; i < 16; i++) {
+        s[i] = 0.25f;
+        t[i] = 0.5f;
+    }
+    script_lookup(&r, p, 2, s, t, NULL, 0);
+    r.feeder->script[r.feeder->count] = r.feeder->script[r.feeder->count - 1];  /* 2nd load */
+    r.feeder->count++;
+    /* mipmapped 32 x 32: level 0 red at 0x31000, level 1 green 1 KiB before */
+    for (uint32_t i = 0; i < 4096; i += 4) {
+        uint32_t red = 0xff0000ffu, green = 0xff00ff00u;
+        gpu_memory_write(r.memory, 0x31000 + i, &red, 4, NULL);
+        if (i < 1024)
+            gpu_memory_write(r.memory, 0x31000 - 1024 + i, &green, 4, NULL);
+    }
+    uint32_t q[2] = { param0(0x31000, false, VC4_TEX_RGBA8888) | 1,
+                      param1(32, 32, 1, 2, VC4_WRAP_REPEAT, VC4_WRAP_REPEAT, 0) };
+    for (unsigned i = 0; i < 16; i++) {
+        /* quads 0 and 2 step one texel a pixel (level 0), quads 1 and 3 two (level 1) */
+        float step = ((i / 4) & 1) ? 2.0f / 32 : 1.0f / 32;
+        s[i] = 0.2f + (i & 1) * step;
+        t[i] = 0.6f + (i >> 1 & 1) * step;
+    }
+    script_lookup(&r, q, 2, s, t, NULL, 0);
+    run(&r);
+    CU_ASSERT_EQUAL_FATAL(r.catcher->count, 3);
+    for (unsigned i = 0; i < 16; i++) {
+        CU_ASSERT_EQUAL(r.catcher->value[0][i], 0x38003c00u);
+        CU_ASSERT_EQUAL(r.catcher->value[1][i], 0x3400c000u);
+        CU_ASSERT_EQUAL(r.catcher->value[2][i], ((i / 4) & 1) ? 0xff00ff00u : 0xff0000ffu);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "tmu.rgba64_lookups"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "tmu.mipmap_lookups"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "tmu.loads_without_request"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "T-format RGBA8888, nearest at texel centres", test_t_format_nearest },
     { "LT RGB565: repeat, mirror, clamp, border, bilinear", test_lt_565_wraps_and_bilinear },
     { "cube map faces by major axis", test_cube_faces },
     { "config decode, layouts, unsupported type", test_decode_and_unsupported },
     { "a texture beyond memory reads 0, counted", test_texture_beyond_memory },
+    { "Table 18's 16/8/4/1-bit, sample and RGBA64 types", test_small_types_decode },
+    { "ETC1 blocks, individual and differential, ETCFLIP", test_etc1_decode },
+    { "YUYV422R raster pairs", test_yuyv_decode },
+    { "mipmap levels before LOD0, LOD, mip filters, bias", test_mipmaps_and_lod },
+    { "TMU: RGBA64 answers two loads; LOD per quad", test_tmu_rgba64_and_quad_lod },
     { 0 }
 };
 TEST_SUITE(vc4_tmu, cases);

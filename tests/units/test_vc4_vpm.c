@@ -156,6 +156,67 @@ static void test_vdr_load(void)
     sim_destroy(r.sim);
 }
 
+/* VDW and VDR through the L2C (the rig's L2, vc4_rig.h): a VDW store of 2 rows of 64 bytes
+ * (each one line) is two line writes, and VPM_ST_WAIT answers only after the second write's
+ * reply: writes take the SDRAM time only, 64 / 16 + 40 cycles each, one transfer at a time,
+ * so the wait holds the QPU at least 1 + 4 + 4 + 40 + 1 cycles. A VDR load of 2 rows 128
+ * bytes apart misses twice; the same load through the uncached alias (0xC0000000) goes
+ * around the L2C; through the cached alias again it hits twice. */
+static void test_dma_through_l2(void)
+{
+    static const char *const vpm_over[] = { "address_mask=0x3fffffff", NULL };
+    struct vc4_rig r = vc4_rig_new(1, VC4_RIG_VPM | VC4_RIG_L2, NULL, vpm_over);
+    uint32_t rows[64];
+    for (unsigned i = 0; i < 64; i++)
+        rows[i] = 0x5000 + i;
+    vc4_rig_words(&r, 0x30000, rows, 64);
+    uint64_t p[40];
+    unsigned n = 0;
+    p[n++] = vc4_load_imm_b(W_VPMVCD_SETUP, block(0, 1, 1, 0, SIZE32, 0));
+    p[n++] = vc4_mov(W_VPM, MUX_RA, RD_ELEMENT);
+    p[n++] = vc4_add(OP_ADD, W_VPM, MUX_RA, MUX_RA, RD_ELEMENT, RD_NOP);
+    p[n++] = vc4_load_imm_b(W_VPMVCD_SETUP, 2u << 30 | 2u << 23 | 16u << 16 | 1u << 14);
+    p[n++] = vc4_load_imm_b(W_VPMVCD_SETUP, 3u << 30 | 64u);
+    p[n++] = vc4_load_imm_b(W_VPM_ADDR, 0x20000);              /* VPM_ST_ADDR */
+    p[n++] = vc4_read_b(RD_VPM_WAIT);                          /* VPM_ST_WAIT */
+    static const uint32_t load_at[3] = { 0x30000, 0xc0030000u, 0x40030000u };
+    for (unsigned k = 0; k < 3; k++) {
+        /* Table 36: MPITCH 4 (128 bytes), ROWLEN 16, NROWS 2, VPITCH 1, {Y 4 + 2k, X 0} */
+        p[n++] = vc4_load_imm(W_VPMVCD_SETUP, 1u << 31 | 4u << 24 | 2u << 16 | 1u << 12 |
+                                              (4u + 2 * k) << 4);
+        p[n++] = vc4_load_imm(W_VPM_ADDR, load_at[k]);         /* VPM_LD_ADDR */
+        p[n++] = vc4_mov(W_NOP, MUX_RA, RD_VPM_WAIT);          /* VPM_LD_WAIT */
+    }
+    end3(p, &n);
+    vc4_rig_program(&r, CODE, p, n);
+    vc4_rig_start(&r, 0, CODE, UNIF, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.done[0]->count, 1);
+    for (unsigned i = 0; i < 16; i++) {
+        CU_ASSERT_EQUAL(vc4_rig_read32(&r, 0x20000 + 4 * i), i);
+        CU_ASSERT_EQUAL(vc4_rig_read32(&r, 0x20080 + 4 * i), 2 * i);
+        for (unsigned k = 0; k < 3; k++) {
+            CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 4 + 2 * k, i), 0x5000 + i);
+            CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 5 + 2 * k, i), 0x5000 + 32 + i);
+        }
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.writes"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.l2_line_requests"), 8);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.alias_uncached_reads"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.l2_hits"), 2);
+    /* the VDR's two misses, and the QPU's own instruction lines (the rig links its caches) */
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l2.misses"), 2 + probe_stat(r.sim, "qpu0.icache_misses"));
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.l2_stray_replies"), 0);
+    /* the waits hold the QPU for the SDRAM round trips less the instruction or two between
+     * each DMA's start and its wait (at most 8 cycles): the store's two writes (4 + 4 + 40),
+     * the first load's miss (1 + 5 + 4 + 40 + 1) and the uncached load's SDRAM read
+     * (1 + 4 + 40 + 1); the cached load's hits (1 + 5 + 1 each) add little */
+    uint64_t stall = probe_stat(r.sim, "qpu0.stall.vpm");
+    CU_ASSERT_TRUE(stall >= (48 - 8) + (51 - 8) + (46 - 8));
+    CU_ASSERT_TRUE(stall <= (48 + 2) + (55 + 2) + (50 + 2) + (8 + 2) + 20);
+    sim_destroy(r.sim);
+}
+
 /* reads with no setup, a DMA beyond memory, a setup with an undefined ID: counted */
 static void test_vpm_bad_input(void)
 {
@@ -383,6 +444,7 @@ static const struct test_case cases[] = {
     { "mutex taken in turn", test_mutex },
     { "TMU direct lookups into r4", test_tmu_direct_lookup },
     { "TMU FIFO overrun counted", test_tmu_fifo_overrun },
+    { "VDW and VDR through the L2 and the uncached alias", test_dma_through_l2 },
     { "TMU swap for QPUs 2 and 3, TMU_NOSWAP", test_tmu_swap },
     { "VPM and mutex reads in one instruction", test_two_io_reads_in_one_instruction },
     { 0 }

@@ -1,12 +1,16 @@
 /* units/qpu/qpu.c - one VideoCore IV QPU; see qpu.h. */
 #include "units/qpu/qpu.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "fabric/alloc.h"
 #include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "isa/vc4/qpu_decode.h"
 #include "isa/vc4/qpu_exec.h"
+#include "units/common/memreq.h"
+#include "units/common/mmio.h"
 #include "units/common/vc4_io.h"
 
 /* The shared functions a QPU talks to, one output and one result port each. */
@@ -34,7 +38,22 @@ struct outgoing {
 
 /* Causes of a held issue, for the stall counters. */
 enum stall_cause { STALL_NONE, STALL_SEND, STALL_R4, STALL_VPM, STALL_SYNC, STALL_TMU, STALL_TLB,
-                   STALL_COUNT };
+                   STALL_ICACHE, STALL_UNIFORMS, STALL_COUNT };
+
+/* The QPU's instruction and uniforms caches (QIC, QUC; see qpu.h): direct mapped, 64-byte
+ * lines (the L2C's line, memreq.h). */
+enum fetch_cache { CACHE_INSTRUCTIONS, CACHE_UNIFORMS, CACHE_COUNT };
+#define FETCH_LINE 64u
+
+struct fetch_cache_state {
+    uint32_t *tag;              /* line address + 1 per line; 0: empty */
+    uint32_t lines;
+    bool waiting;               /* a fill of `waiting_line` is on its way from the L2C */
+    uint32_t waiting_line;
+    bool missed;                /* the instruction being issued missed (its hit not counted) */
+    bool ready;                 /* uniforms: the instruction's uniforms are present */
+    uint64_t hits, misses;
+};
 
 /* Restrictions that span instructions (002 @88994, notes §3.10), counted. */
 enum restriction {
@@ -93,9 +112,13 @@ struct qpu {
     /* params */
     uint32_t qpu_number, cycles_per_instruction, address_mask, memory_bytes_mb;
     uint32_t qpus_per_slice, tmus_per_slice;
+    uint32_t cache_kb[CACHE_COUNT];
     uint64_t watchdog_instructions;
     /* ports */
     struct port *start, *done;
+    struct port *l2, *l2_reply, *control;
+    struct fetch_cache_state cache[CACHE_COUNT];
+    uint64_t cache_clears, l2_stray_replies;
     struct port *out[FN_COUNT], *result[FN_COUNT];
     /* program: the running thread's context, and a second (suspended) fragment shader
      * thread when two-threaded shaders share the QPU */
@@ -178,6 +201,14 @@ static const struct param_desc qpu_params[] = {
                     "alias)"),
     PARAM_U32_FIELD("memory_mb", struct qpu, memory_bytes_mb, 1024, 1, 4096,
                     "memory the QPU can address, MiB; fetches and uniforms beyond it are counted"),
+    PARAM_U32_FIELD("icache_kb", struct qpu, cache_kb[CACHE_INSTRUCTIONS], 4, 1, 64,
+                    "this QPU's instruction cache (its share of the slice's QIC), KiB, direct "
+                    "mapped in 64-byte lines; used when \"l2\" is bound (the seed gives no "
+                    "size, @45709 [chosen])"),
+    PARAM_U32_FIELD("uniforms_cache_kb", struct qpu, cache_kb[CACHE_UNIFORMS], 1, 1, 64,
+                    "this QPU's uniforms cache (its share of the slice's QUC), KiB, direct "
+                    "mapped in 64-byte lines; used when \"l2\" is bound (the seed gives no "
+                    "size, @62206 [chosen])"),
     PARAM_END
 };
 
@@ -215,6 +246,12 @@ static const struct port_desc qpu_ports[] = {
     { .name = "tlb_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
       .flags = PORT_OPTIONAL, .help = "varyings (with C to r5), coordinates, flags, colour "
               "loads (to r4)" },
+    { .name = "l2", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL, .help = "instruction and uniforms cache line fills from the L2C" },
+    { .name = "l2_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL, .help = "the L2C's replies to the line fills" },
+    { .name = "control", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
+      .flags = PORT_OPTIONAL, .help = "V3D_SLCACTL writes: ICCS / UCCS cache clears" },
     PORT_END
 };
 
@@ -231,6 +268,22 @@ static const struct stat_desc qpu_stats[] = {
     C("stall.tmu", stall_cycles[STALL_TMU], "cycles", "issue held for the TMU"),
     C("stall.tlb", stall_cycles[STALL_TLB], "cycles",
       "issue held for a varying, coordinate or flag read from the FEP/TLB"),
+    C("stall.icache", stall_cycles[STALL_ICACHE], "cycles",
+      "issue held for an instruction cache fill from the L2C"),
+    C("stall.uniforms", stall_cycles[STALL_UNIFORMS], "cycles",
+      "issue held for a uniforms cache fill from the L2C"),
+    C("icache_hits", cache[CACHE_INSTRUCTIONS].hits, "fetches",
+      "instruction fetches found in the instruction cache (performance counter 20)"),
+    C("icache_misses", cache[CACHE_INSTRUCTIONS].misses, "lines",
+      "instruction cache misses filled from the L2C (performance counter 21)"),
+    C("uniforms_cache_hits", cache[CACHE_UNIFORMS].hits, "instructions",
+      "instructions whose uniforms were in the uniforms cache (performance counter 22)"),
+    C("uniforms_cache_misses", cache[CACHE_UNIFORMS].misses, "lines",
+      "uniforms cache misses filled from the L2C (performance counter 23)"),
+    C("cache_clears", cache_clears, "events",
+      "V3D_SLCACTL writes with an ICCS or UCCS bit (Table 72)"),
+    C("l2_stray_replies", l2_stray_replies, "messages",
+      "L2C replies for no outstanding fill (dropped)"),
     C("programs.user", programs_by_kind[QPU_KIND_USER], "programs", "user programs run"),
     C("programs.fragment", programs_by_kind[QPU_KIND_FRAGMENT], "programs",
       "fragment shader threads run"),
@@ -793,6 +846,78 @@ static void check_restrictions(struct qpu *s, struct unit *u, const struct vc4_q
     }
 }
 
+/* ---- instruction and uniforms caches ----------------------------------------------------- */
+
+/* Whether the line holding bus address `address` is in cache k; on a miss, sends (once) its
+ * fill to the L2C and the caller holds the issue. Unbound "l2": always present. */
+static bool cache_present(struct qpu *s, struct unit *u, enum fetch_cache k, uint32_t address)
+{
+    struct fetch_cache_state *c = &s->cache[k];
+    if (!s->l2 || !c->lines)
+        return true;
+    uint32_t line = (address & s->address_mask) / FETCH_LINE;
+    if (c->tag[line % c->lines] == line + 1)
+        return true;
+    c->missed = true;
+    if (c->waiting)
+        return false;           /* this line's (or an earlier) fill is on its way */
+    struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+    struct memreq *q = (struct memreq *)m->payload;
+    memset(q, 0, sizeof *q);
+    /* the alias bits (31:30) go with the request: the L2C serves the uncached alias from
+     * SDRAM (units/vc4_l2) */
+    q->address = (uint64_t)(line * FETCH_LINE) | (address & ~s->address_mask);
+    q->tag = (uint32_t)k;
+    q->bytes = FETCH_LINE;
+    q->op = MEMREQ_READ;
+    q->target = MEMREQ_RO_DATA;
+    q->client = unit_id(u);
+    if (!port_try_send(s->l2, m)) {
+        msg_free(unit_sim(u), m);
+        return false;           /* the channel frees: the unit is woken and asks again */
+    }
+    c->misses++;
+    c->waiting = true;
+    c->waiting_line = line;
+    return false;
+}
+
+static void take_l2_reply(struct qpu *s, struct unit *u, struct msg *m)
+{
+    const struct memreply *a = (const struct memreply *)m->payload;
+    if (m->kind != MSG_MEMORY_RESPONSE || m->size < sizeof *a) {
+        s->bad_messages++;
+        return;
+    }
+    struct fetch_cache_state *c = a->tag < CACHE_COUNT ? &s->cache[a->tag] : NULL;
+    if (!c || !c->waiting) {
+        s->l2_stray_replies++;
+        note(s, u, 18, "L2C reply for no outstanding cache fill (dropped)");
+        return;
+    }
+    c->waiting = false;
+    c->tag[c->waiting_line % c->lines] = c->waiting_line + 1;
+}
+
+static void clear_cache(struct fetch_cache_state *c)
+{
+    if (c->tag)
+        memset(c->tag, 0, c->lines * sizeof *c->tag);
+}
+
+/* The uniforms the instruction may pop: UNIFORM_READ on raddr a or b, and TMU t/r/b/s writes
+ * (a direct lookup pops none, but counting it costs at most an early fill). */
+static unsigned uniforms_wanted(const struct vc4_qpu_instr *in)
+{
+    if (!is_alu(in))
+        return 0;
+    unsigned n = in->raddr_a == VC4_RADDR_A_UNIFORM_READ;
+    n += reads_raddr_b(in) && in->raddr_b == VC4_RADDR_B_UNIFORM_READ;
+    n += in->op_add != VC4_ADD_OP_NOP && in->waddr_add >= VC4_WADDR_A_TMU0_S;
+    n += in->op_mul != VC4_MUL_OP_NOP && in->waddr_mul >= VC4_WADDR_A_TMU0_S;
+    return n;
+}
+
 /* ---- the issue loop ----------------------------------------------------------------------- */
 
 static void end_program(struct qpu *s, struct unit *u, uint32_t status)
@@ -927,7 +1052,16 @@ static bool issue(struct qpu *s, struct unit *u)
         hold(s, STALL_SYNC);
         return false;
     }
+    if (!s->fetched && !cache_present(s, u, CACHE_INSTRUCTIONS, s->t.st.pc)) {
+        hold(s, STALL_ICACHE);
+        return false;
+    }
     if (!s->fetched) {
+        struct fetch_cache_state *ic = &s->cache[CACHE_INSTRUCTIONS];
+        if (s->l2 && !ic->missed)
+            ic->hits++;
+        ic->missed = false;
+        s->cache[CACHE_UNIFORMS].missed = s->cache[CACHE_UNIFORMS].ready = false;
         uint32_t w[2];
         if (!read_word(s, u, s->t.st.pc, &w[0]) || !read_word(s, u, s->t.st.pc + 4, &w[1])) {
             s->fetch_faults++;
@@ -951,6 +1085,20 @@ static bool issue(struct qpu *s, struct unit *u)
         }
     }
     const struct vc4_qpu_instr *in = &s->in;
+    unsigned wanted = uniforms_wanted(in);
+    struct fetch_cache_state *uc = &s->cache[CACHE_UNIFORMS];
+    if (wanted && !uc->ready) {
+        /* the uniforms this instruction pops, from the uniforms cache */
+        uint32_t first = s->t.st.uniform_address, last = first + 4 * (wanted - 1);
+        if (!cache_present(s, u, CACHE_UNIFORMS, first) ||
+            !cache_present(s, u, CACHE_UNIFORMS, last)) {
+            hold(s, STALL_UNIFORMS);
+            return false;
+        }
+        if (s->l2 && !uc->missed)
+            uc->hits++;
+        uc->ready = true;
+    }
     if (!s->reads_requested) {
         for (unsigned k = 0; k < s->reads_needed; k++) {
             struct pending_read *r = &s->reads[k];
@@ -1056,6 +1204,28 @@ static enum unit_activity qpu_tick(struct unit *u)
             msg_free(unit_sim(u), m);
             unit_progress(u);
         }
+    while (s->l2_reply && (m = port_pop(s->l2_reply)) != NULL) {
+        take_l2_reply(s, u, m);
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+    while (s->control && (m = port_pop(s->control)) != NULL) {
+        const struct cs_mmio *w = (const struct cs_mmio *)m->payload;
+        if (m->kind != MSG_MMIO || m->size < sizeof *w || w->op != CS_MMIO_WRITE) {
+            s->bad_messages++;
+        } else if (w->offset == 0x024 && (w->value & 0x00000f0fu)) {
+            /* SLCACTL UCCS 11:8, ICCS 3:0 (Table 72): a set bit clears the slice's uniforms
+             * or instruction cache (every QPU's: which slice this QPU is in is not known to
+             * the unit [chosen]; a clear costs only refills) */
+            if (w->value & 0x00fu)
+                clear_cache(&s->cache[CACHE_INSTRUCTIONS]);
+            if (w->value & 0xf00u)
+                clear_cache(&s->cache[CACHE_UNIFORMS]);
+            s->cache_clears++;
+        }
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
     flush_outbox(s);
     /* a program starts on an idle QPU; a second two-threaded fragment shader joins a running
      * one */
@@ -1099,10 +1269,24 @@ static enum unit_activity qpu_tick(struct unit *u)
 
 static int qpu_realize(struct unit *u, struct gt_error *err)
 {
-    (void)err;
     struct qpu *s = unit_state(u);
     s->start = unit_port(u, "start", 0);
     s->done = unit_port(u, "done", 0);
+    s->l2 = unit_port(u, "l2", 0);
+    s->l2_reply = unit_port(u, "l2_reply", 0);
+    s->control = unit_port(u, "control", 0);
+    if (s->l2 && !port_is_bound(s->l2))
+        s->l2 = NULL;
+    if (s->l2_reply && !port_is_bound(s->l2_reply))
+        s->l2_reply = NULL;
+    if (!s->l2 != !s->l2_reply)
+        return gt_error_set(err, "%s: \"l2\" and \"l2_reply\" are bound together or not at all",
+                            unit_name(u));
+    for (int k = 0; k < CACHE_COUNT; k++) {
+        free(s->cache[k].tag);
+        s->cache[k].lines = s->cache_kb[k] * 1024 / FETCH_LINE;
+        s->cache[k].tag = gt_xcalloc(s->cache[k].lines, sizeof *s->cache[k].tag);
+    }
     for (int fn = 0; fn < FN_COUNT; fn++) {
         char name[32];
         s->out[fn] = unit_port(u, fn_name[fn], 0);
@@ -1125,12 +1309,20 @@ static void qpu_reset(struct unit *u)
     memset(s->expect, 0, sizeof s->expect);
     s->next_issue = 0;
     s->stall = STALL_NONE;
+    for (int k = 0; k < CACHE_COUNT; k++) {
+        clear_cache(&s->cache[k]);
+        s->cache[k].waiting = false;
+    }
     qpu_state_init(&s->t.st, s->qpu_number);
 }
 
 static void qpu_destroy(struct unit *u)
 {
     struct qpu *s = unit_state(u);
+    for (int k = 0; k < CACHE_COUNT; k++) {
+        free(s->cache[k].tag);
+        s->cache[k].tag = NULL;
+    }
     for (unsigned i = 0; i < s->outbox_count; i++)
         msg_free(unit_sim(u), s->outbox[i].m);
     s->outbox_count = 0;

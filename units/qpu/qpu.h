@@ -44,7 +44,8 @@
  * Ports: "start" in (QPU_IO_START from the scheduler); "done" out (QPU_IO_PROGRAM_END and
  * HOST_INT writes, struct qpu_program); "sfu", "vpm", "sync", "tmu0", "tmu1" out
  * (MSG_QPU_IO) and "sfu_result", "vpm_result", "sync_result", "tmu0_result", "tmu1_result" in
- * (MSG_QPU_RESULT), "tlb" out and "tlb_result" in (fragment shaders' FEP/TLB I/O, to v3d). All
+ * (MSG_QPU_RESULT), "tlb" out and "tlb_result" in (fragment shaders' FEP/TLB I/O, to v3d),
+ * "l2" out / "l2_reply" in (cache fills, memreq.h), "control" in (MSG_MMIO SLCACTL). All
  * optional: I/O to an unbound function is counted (io_unbound) and
  * reads of it answer 0.
  *
@@ -61,8 +62,23 @@
  *    answers land in the thread that asked;
  *  - work by program kind (user, fragment, vertex, coordinate): programs.*, instructions.*,
  *    busy_cycles.* (QPU utilisation by shader kind).
- * Not modelled: the instruction and uniforms caches (fetches and uniforms are read from
- * memory at issue, no miss time), thread switches in programs that are not two-threaded
+ *  - the instruction cache (QIC: "one icache unit serves four QPUs in four successive clock
+ *    cycles", @45709) and the uniforms cache (QUC: "A uniforms cache and small FIFO in the
+ *    QPU", @62206), when "l2" is bound (with "l2_reply"): each is direct mapped in 64-byte
+ *    lines, `icache_kb` and `uniforms_cache_kb` (the seed gives no sizes [chosen]). They are
+ *    this QPU's share of the slice's caches: each QPU keeps its own [chosen: a unit reaches
+ *    no other unit's state; QPUs of a slice running the same program each miss once, where
+ *    the shared QIC would miss once for all]. A hit costs nothing (the QIC serves a QPU once
+ *    in its four-clock instruction cycle); a miss sends the line to the L2C (units/vc4_l2,
+ *    MSG_MEMORY_REQUEST, with the bus address' alias bits so that the uncached alias goes
+ *    around it) and holds the issue until the reply: stall.icache for the instruction,
+ *    stall.uniforms for the uniforms the instruction pops (UNIFORM_READ on raddr a/b, TMU
+ *    writes). No prefetch (the seed describes none). V3D_SLCACTL writes on "control" with
+ *    ICCS (3:0) or UCCS (11:8) bits clear the instruction or uniforms cache (Table 72).
+ *    icache_hits/misses and uniforms_cache_hits/misses are performance counters 20-23.
+ *    Unbound, fetches and uniforms have no miss time. The data always comes from memory at
+ *    issue (the caches are timing only, as every cache here);
+ * Not modelled: thread switches in programs that are not two-threaded
  * fragment shaders (counted in thread_switches_ignored: the program continues), the halved
  * regfiles of a threaded program (each thread keeps whole register state), TLB and varying
  * access outside fragment shaders (counted in unsupported_io), breakpoints (sig 0, counted), the

@@ -18,7 +18,7 @@ struct l2_line {
 
 struct vc4_l2 {
     uint32_t size_kb, line_bytes, ways, hit_latency, sdram_latency, sdram_bytes_per_cycle;
-    uint32_t enabled_at_reset, address_mask;
+    uint32_t enabled_at_reset, address_mask, uncached_alias;
     bool enabled;
     struct l2_line *line;
     uint32_t sets;
@@ -29,6 +29,7 @@ struct vc4_l2 {
     uint32_t logged;
     uint64_t reads, hits, misses, uncached_reads, writes, clears, l2cactl_writes;
     uint64_t slcactl_writes, unknown_registers, sdram_busy_cycles, bad_messages, reply_stalls;
+    uint64_t alias_uncached_reads, alias_uncached_writes;
 };
 
 static const struct param_desc l2_params[] = {
@@ -48,6 +49,10 @@ static const struct param_desc l2_params[] = {
                     "L2CENA at reset (1: enabled)"),
     PARAM_U32_FIELD("address_mask", struct vc4_l2, address_mask, 0xffffffffu, 1, 0xffffffffu,
                     "mask applied to bus addresses (BCM2835: 0x3fffffff)"),
+    PARAM_U32_FIELD("uncached_alias", struct vc4_l2, uncached_alias, 3, 0, 4,
+                    "bus address bits 31:30 of the alias that bypasses the L2 (BCM2835: 3, the "
+                    "0xC0000000 \"direct uncached\" alias [ext: BCM2835 ARM Peripherals 1.2.2]); "
+                    "4: none"),
     PARAM_END
 };
 
@@ -75,6 +80,10 @@ static const struct stat_desc l2_stats[] = {
     C("sdram_busy_cycles", sdram_busy_cycles, "cycles", "cycles SDRAM spent transferring"),
     C("bad_messages", bad_messages, "messages", "malformed messages (dropped)"),
     C("reply_stalls", reply_stalls, "events", "replies held by a full channel"),
+    C("alias_uncached_reads", alias_uncached_reads, "lines",
+      "reads through the uncached alias or of target MEMREQ_UNCACHED (SDRAM, not cached)"),
+    C("alias_uncached_writes", alias_uncached_writes, "lines",
+      "writes through the uncached alias (SDRAM time, as every write)"),
     STAT_END
 };
 #undef C
@@ -136,9 +145,19 @@ static void take_request(struct vc4_l2 *s, struct unit *u, uint32_t port, struct
     uint64_t line_address = (q->address & s->address_mask) / s->line_bytes;
     uint8_t hit = 0;
     uint64_t ready;
+    /* the bus address alias (bits 31:30, before the mask) or the request's own target says
+     * whether the access goes around the cache */
+    bool bypass = ((q->address >> 30) & 3) == s->uncached_alias ||
+                  q->target == MEMREQ_UNCACHED;
     if (q->op != MEMREQ_READ) {
         s->writes++;
+        if (bypass)
+            s->alias_uncached_writes++;
         ready = sdram_access(s, now, q->bytes ? q->bytes : s->line_bytes);
+    } else if (bypass) {
+        s->reads++;
+        s->alias_uncached_reads++;
+        ready = sdram_access(s, now, s->line_bytes);
     } else if (!s->enabled) {
         s->reads++;
         s->uncached_reads++;

@@ -19,16 +19,25 @@
  *    `enabled` gives the state at reset (the Pi's firmware enables it [chosen]).
  *    V3D_SLCACTL (0x024, Table 72) writes are counted (the slice caches are the TMUs' and
  *    QPUs' own). Other offsets are counted as unknown_registers.
- * Not modelled: data (the requester reads the machine's memory itself, memreq.h), the
- * BCM2835's bus-address aliases that bypass the L2 (bits 31:30; the address is masked with
- * `address_mask`), AXI FIFO overruns (ERRSTAT L2CARE), the performance counters 28/29 (the
+ *  - the BCM2835's bus-address aliases (bits 31:30 of the address a request carries, before
+ *    `address_mask`): the "direct uncached" alias 0xC0000000 [ext: BCM2835 ARM Peripherals
+ *    1.2.2; notes/002 give only the V3D side] (`uncached_alias` = 3) goes around the cache:
+ *    a read takes the SDRAM time, allocates nothing and is counted in alias_uncached_reads;
+ *    a request whose target is MEMREQ_UNCACHED is treated alike. The other aliases (0x0,
+ *    0x4 "L2 coherent", 0x8) are cached [chosen: their L1/allocation differences concern the
+ *    ARM side];
+ * Not modelled: data (the requester reads the machine's memory itself, memreq.h), AXI FIFO
+ * overruns (ERRSTAT L2CARE), the performance counters 28/29 (the
  * stats here count the same events), SDRAM banks and refresh.
  *
  * Ports: "client"[n] in (MSG_MEMORY_REQUEST, an open array), "reply"[n] out
  * (MSG_MEMORY_RESPONSE to the client of the same index, `hit` set on an L2 hit), "control" in
  * (optional, MSG_MMIO register writes from the V3D block).
  * Stats: reads, hits, misses, uncached_reads, writes, clears, l2cactl_writes, slcactl_writes,
- * unknown_registers, sdram_busy_cycles, bad_messages, reply_stalls.
+ * unknown_registers, sdram_busy_cycles, bad_messages, reply_stalls, alias_uncached_reads,
+ * alias_uncached_writes.
+ * Clients: the TMUs' cache fills, the QPUs' instruction and uniform cache fills (QIC, QUC)
+ * and the VPM's VDR loads (reads) and VDW stores (writes), units/qpu, units/vc4_vpm.
  */
 #ifndef GTSIM_UNITS_VC4_L2_H
 #define GTSIM_UNITS_VC4_L2_H

@@ -70,6 +70,7 @@ struct vc4_tmu {
     uint64_t unsupported_types, mipmap_lookups, cube_lookups, cache_hits, cache_misses;
     uint64_t beyond_memory, bad_messages, reply_stalls;
     uint64_t l2_requests, l2_hits, l2_held_loads, l2_stray_replies, cache_clears;
+    uint64_t rgba64_lookups;
 };
 
 static const struct param_desc tmu_params[] = {
@@ -110,11 +111,11 @@ static const struct stat_desc tmu_stats[] = {
     C("texture_requests", texture_requests, "requests",
       "texture lookups (t, r or b written before s)"),
     C("unsupported_types", unsupported_types, "requests",
-      "texture lookups of a type not decoded (ETC1, S16F, S8, S16, BW1, A4, A1, RGBA64, "
-      "YUYV422R: answered 0)"),
+      "texture lookups of a type not in Table 18 (18-31: answered 0)"),
     C("mipmap_lookups", mipmap_lookups, "requests",
-      "lookups whose filter or level count asks for mipmaps (level 0 and the "
-      "magnification filter used: LOD not modelled)"),
+      "lookups of a mipmapped texture (MIPLVLS > 0) or with a mip filter"),
+    C("rgba64_lookups", rgba64_lookups, "requests",
+      "RGBA64 lookups (two results each: RG then BA, @95448)"),
     C("cube_lookups", cube_lookups, "requests", "cube map lookups"),
     C("cache_hits", cache_hits, "lines", "64-byte lines found in the TMU cache"),
     C("cache_misses", cache_misses, "lines", "64-byte lines not found (filled)"),
@@ -151,7 +152,10 @@ struct read_context {
     struct gpu_memory *mem;
 };
 
-static void touch_cache(struct vc4_tmu *s, uint32_t address)
+/* `address` is masked; `alias` the bus address bits the mask removed (the BCM2835 cache
+ * alias, bits 31:30), which the L2 request carries so that the L2C can tell the uncached
+ * alias (units/vc4_l2). */
+static void touch_cache(struct vc4_tmu *s, uint32_t address, uint32_t alias)
 {
     if (!s->cache_lines)
         return;
@@ -175,7 +179,7 @@ static void touch_cache(struct vc4_tmu *s, uint32_t address)
                 s->line_capacity = grown;
             }
             s->line_queue[(s->line_head + s->line_count++) % s->line_capacity] =
-                (struct line_request){ line * CACHE_LINE, s->current_tag };
+                (struct line_request){ (line * CACHE_LINE) | alias, s->current_tag };
             s->current->pending++;
         }
     }
@@ -190,43 +194,60 @@ static bool read_memory(void *context, uint32_t address, void *data, uint32_t by
         note(c->s, c->u, 2, "TMU lookup beyond memory: reads 0");
         return false;
     }
-    touch_cache(c->s, (uint32_t)a);
+    touch_cache(c->s, (uint32_t)a, address & ~c->s->address_mask);
     gpu_memory_read(c->mem, a, data, bytes, NULL);
     return true;
 }
 
-static void texture_lookup(struct vc4_tmu *s, struct unit *u, struct tmu_client *c,
-                           const struct qpu_io_request *r, struct lookup *l)
+/* A texture lookup into l; RGBA64 makes a second word per element (its BA), in second[].
+ * Returns the words per element (1 or 2). */
+static unsigned texture_lookup(struct vc4_tmu *s, struct unit *u, struct tmu_client *c,
+                               const struct qpu_io_request *r, struct lookup *l,
+                               uint32_t second[QPU_LANES])
 {
     s->texture_requests++;
     struct vc4_texture t;
     vc4_texture_decode(c->param, c->components + 1 < 4 ? c->components + 1 : 4, &t);
     if (!vc4_texture_type_supported(t.type)) {
         s->unsupported_types++;
-        note(s, u, 4, "texture type not modelled (ETC1, 16-bit float/int, 1/4-bit, RGBA64, "
-             "YUYV): answers 0");
-        return;
+        note(s, u, 4, "texture type not in Table 18 (18-31): answers 0");
+        return 1;
     }
-    if (t.levels > 1 || t.min_filter >= 2) {
+    if (t.levels > 1 || t.min_filter >= 2)
         s->mipmap_lookups++;
-        note(s, u, 5, "mipmapped texture lookup: level 0 and the magnification filter used");
-    }
     if (t.cube)
         s->cube_lookups++;
     struct read_context rc = { s, u, sim_memory(unit_sim(u)) };
     /* the border colour: element 0 of the r write (notes §4.1) */
     uint32_t border = (c->written >> 2 & 1) ? c->value[2][0] : 0;
+    float fs[QPU_LANES], ft[QPU_LANES] = { 0 }, fr[QPU_LANES] = { 0 }, fb[QPU_LANES] = { 0 };
     for (unsigned i = 0; i < QPU_LANES; i++) {
-        if (!(r->lane_mask >> i & 1))
-            continue;
-        float fs, ft = 0, fr = 0;
-        memcpy(&fs, &r->value[i], 4);
+        memcpy(&fs[i], &r->value[i], 4);
         if (c->written >> 1 & 1)
-            memcpy(&ft, &c->value[1][i], 4);
+            memcpy(&ft[i], &c->value[1][i], 4);
         if (c->written >> 2 & 1)
-            memcpy(&fr, &c->value[2][i], 4);
-        l->value[i] = vc4_texture_sample(&t, fs, ft, fr, border, read_memory, &rc);
+            memcpy(&fr[i], &c->value[2][i], 4);
+        if (c->written >> 3 & 1)    /* "only used if the shader program writes to ... 'b'" */
+            memcpy(&fb[i], &c->value[3][i], 4);
     }
+    unsigned words = 1;
+    for (unsigned q = 0; q < QPU_LANES / 4; q++) {
+        /* the level of detail of each quad from its four elements (vc4_texture.h), the bias
+         * of its first element */
+        float lod = vc4_texture_quad_lod(&t, &fs[4 * q], &ft[4 * q], &fr[4 * q], fb[4 * q]);
+        for (unsigned i = 4 * q; i < 4 * q + 4; i++) {
+            if (!(r->lane_mask >> i & 1))
+                continue;
+            uint32_t out[2];
+            words = vc4_texture_sample_lod(&t, fs[i], ft[i], fr[i], lod, border, read_memory,
+                                           &rc, out);
+            l->value[i] = out[0];
+            second[i] = out[1];
+        }
+    }
+    if (t.type == VC4_TEX_RGBA64)
+        s->rgba64_lookups++;
+    return t.type == VC4_TEX_RGBA64 ? 2 : words;
 }
 
 static struct lookup *push_lookup(struct vc4_tmu *s, struct unit *u, struct tmu_client *c)
@@ -276,7 +297,16 @@ static void take(struct vc4_tmu *s, struct unit *u, uint32_t port, struct msg *m
         if (c->components) {
             if (c->components < 4)
                 c->param[c->components] = r->uniform_valid ? r->uniform : 0;
-            texture_lookup(s, u, c, r, l);
+            uint32_t second[QPU_LANES] = { 0 };
+            if (texture_lookup(s, u, c, r, l, second) == 2) {
+                /* RGBA64: "two read requests are required, the first to load the packed 1616
+                 * RG data, the second to load the packed BA data" (@95448): a second result
+                 * behind the first, ready with it */
+                uint64_t ready = l->ready;
+                struct lookup *ba = push_lookup(s, u, c);
+                memcpy(ba->value, second, sizeof ba->value);
+                ba->ready = ready;
+            }
             c->components = 0;
             c->written = 0;
             memset(c->param, 0, sizeof c->param);

@@ -18,9 +18,13 @@
  *    write carries the uniform the QPU popped with it, and config parameter k is the k-th
  *    write's uniform in write order ("Uniforms associated with the first 2 TMU data writes set
  *    up common things", the 3rd and 4th cube stride or child image; notes §4.1 [inferred]);
- *    the texel decode, T/LT/raster addressing, nearest and bilinear filters, wrap modes,
- *    border colour and cube faces are units/vc4_tmu/vc4_texture.h's (which says what it
- *    leaves out: mipmap levels and LOD, ETC1 and the other non-8-bit types, child images);
+ *    the texel decode of every type of Table 18, T/LT/raster addressing, mipmap levels, the
+ *    level of detail, nearest/bilinear/mip filters, wrap modes, border colour and cube faces
+ *    are units/vc4_tmu/vc4_texture.h's (which says what it leaves out: child images, the
+ *    cache swizzle). The level of detail is per quad of the request's 16 elements (elements
+ *    4q..4q+3), the bias the b write's element 4q when b was written. An RGBA64 lookup puts
+ *    two results in the receive FIFO (RG, then BA: "two read requests are required",
+ *    @95448);
  *  - the TMU cache: every 64-byte line a lookup reads is looked up in a direct-mapped cache of
  *    `cache_kb` (the seed gives no size or organisation [chosen]). When "l2" is bound each
  *    miss is a 64-byte line request to the L2C (units/vc4_l2, MSG_MEMORY_REQUEST) and the
@@ -37,6 +41,7 @@
  * "l2" out / "l2_reply" in (optional, MSG_MEMORY_REQUEST / RESPONSE), "control" in (optional,
  * MSG_MMIO CS_MMIO_WRITE of V3D_SLCACTL).
  * Stats: direct_lookups, loads, texture_requests, unsupported_types, mipmap_lookups,
+ * rgba64_lookups,
  * cube_lookups, cache_hits, cache_misses, fifo_overruns, loads_without_request,
  * lookups_beyond_memory, bad_messages, reply_stalls, cache_clears, l2_requests, l2_hits,
  * l2_held_loads, l2_stray_replies.

@@ -8,6 +8,7 @@
 #include "fabric/memory.h"
 #include "fabric/reply_queue.h"
 #include "fabric/sim.h"
+#include "units/common/memreq.h"
 #include "units/common/vc4_io.h"
 
 #define VPM_WIDTH 16u           /* words per row (@125316) */
@@ -23,6 +24,29 @@ struct block_setup {            /* Tables 32/33 */
     uint64_t cycle;             /* when it was written */
 };
 
+/* An answer held behind a DMA wait (answers to a QPU go in request order). */
+struct held_answer {
+    int engine;                 /* the DMA engine a wait waits for; -1: an answer in line */
+    uint32_t reg, qpu;
+    uint32_t value[QPU_LANES];
+};
+#define HELD_MAX 8u
+
+/* A DMA through the L2C: its 64-byte line pieces, sent in order; the engine's next DMA starts
+ * when the last piece's reply is back ("A new DMA load or store operation cannot be started
+ * until the previous one is complete", @135316). */
+struct dma_piece {
+    uint64_t address;           /* bus address (with the alias bits) */
+    uint32_t bytes;
+};
+struct dma_job {
+    uint32_t client;
+    struct dma_piece *piece;
+    uint32_t pieces, sent, done;
+    uint64_t started;
+    struct dma_job *next;
+};
+
 struct client {
     struct block_setup write;
     struct block_setup read[2];
@@ -30,6 +54,9 @@ struct client {
     uint32_t vdw_setup, vdw_stride_setup, vdr_setup, vdr_pitch_bytes;
     uint64_t load_done, store_done;
     uint64_t last_answer;
+    uint32_t dma_pending[2];    /* through the L2C: DMAs of this QPU not complete, per engine */
+    struct held_answer held[HELD_MAX];
+    unsigned held_head, held_count;
 };
 
 struct vc4_vpm {
@@ -38,6 +65,8 @@ struct vc4_vpm {
     /* ports */
     struct port **in, **out;
     uint32_t ins, outs;
+    struct port *l2, *l2_reply;
+    struct dma_job *job_head[2], *job_tail[2];  /* per engine, through the L2C */
     /* state */
     uint32_t *words;
     uint32_t word_count;
@@ -49,6 +78,7 @@ struct vc4_vpm {
     uint64_t vectors_written, vectors_read, reads_without_setup, setups_ignored, bad_setups;
     uint64_t loads, stores, bytes_loaded, bytes_stored, dma_beyond_memory, dma_cycles;
     uint64_t busy_polls, waits, bad_messages, reply_stalls, reserved_codes;
+    uint64_t l2_line_requests, l2_hits, l2_stray_replies, held_overflows;
 };
 
 static const struct param_desc vpm_params[] = {
@@ -74,6 +104,10 @@ static const struct port_desc vpm_ports[] = {
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "VPM/VCD/VDW accesses of each QPU" },
     { .name = "result", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
       .flags = PORT_OPEN | PORT_OPTIONAL, .help = "read data and DMA status to each QPU" },
+    { .name = "l2", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL, .help = "VDR line reads and VDW line writes to the L2C" },
+    { .name = "l2_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL, .help = "the L2C's replies" },
     PORT_END
 };
 
@@ -96,6 +130,13 @@ static const struct stat_desc vpm_stats[] = {
     C("waits", waits, "reads", "VPM_LD_WAIT / VPM_ST_WAIT reads"),
     C("bad_messages", bad_messages, "messages", "malformed or unknown accesses (dropped)"),
     C("reply_stalls", reply_stalls, "events", "answers held by a full channel"),
+    C("l2_line_requests", l2_line_requests, "requests",
+      "DMA line pieces sent to the L2C (VDR reads, VDW writes)"),
+    C("l2_hits", l2_hits, "requests", "of those, VDR reads answered as L2C hits"),
+    C("l2_stray_replies", l2_stray_replies, "messages",
+      "L2C replies for no DMA in flight (dropped)"),
+    C("held_overflows", held_overflows, "answers",
+      "answers beyond the held queue behind a DMA wait (answered at once)"),
     STAT_END
 };
 #undef C
@@ -250,6 +291,105 @@ static uint64_t schedule_dma(struct vc4_vpm *s, struct unit *u, int engine, uint
     return start + transfer + s->dma_latency;
 }
 
+/* Through the L2C: queues a DMA of `rows` rows (address, bytes) as line pieces on `engine`. */
+static void queue_dma(struct vc4_vpm *s, struct unit *u, int engine, uint32_t client,
+                      const uint64_t *row_address, const uint32_t *row_bytes, unsigned rows,
+                      uint32_t alias)
+{
+    struct dma_job *j = gt_xcalloc(1, sizeof *j);
+    uint32_t n = 0;
+    for (unsigned r = 0; r < rows; r++)
+        if (row_bytes[r])
+            n += (uint32_t)((row_address[r] + row_bytes[r] - 1) / MEMREQ_LINE_BYTES -
+                            row_address[r] / MEMREQ_LINE_BYTES + 1);
+    j->piece = n ? gt_xcalloc(n, sizeof *j->piece) : NULL;
+    for (unsigned r = 0; r < rows; r++) {
+        uint64_t a = row_address[r], end = a + row_bytes[r];
+        while (a < end) {
+            uint64_t line_end = (a / MEMREQ_LINE_BYTES + 1) * MEMREQ_LINE_BYTES;
+            uint64_t b = line_end < end ? line_end : end;
+            j->piece[j->pieces++] = (struct dma_piece){ a | alias, (uint32_t)(b - a) };
+            a = b;
+        }
+    }
+    j->client = client;
+    j->started = unit_cycle(u);
+    s->client[client].dma_pending[engine]++;
+    if (s->job_tail[engine])
+        s->job_tail[engine]->next = j;
+    else
+        s->job_head[engine] = j;
+    s->job_tail[engine] = j;
+}
+
+static void release_held(struct vc4_vpm *s, struct unit *u, uint32_t port);
+
+/* The head DMA of an engine is complete: the next one may start, waits on it answer. */
+static void finish_dma(struct vc4_vpm *s, struct unit *u, int engine)
+{
+    struct dma_job *j = s->job_head[engine];
+    s->job_head[engine] = j->next;
+    if (!j->next)
+        s->job_tail[engine] = NULL;
+    struct client *c = &s->client[j->client];
+    if (c->dma_pending[engine])
+        c->dma_pending[engine]--;
+    s->dma_cycles += unit_cycle(u) - j->started;
+    if (s->job_head[engine])
+        s->job_head[engine]->started = unit_cycle(u);
+    uint32_t port = j->client;
+    free(j->piece);
+    free(j);
+    release_held(s, u, port);
+}
+
+/* Sends the head DMAs' pieces while the channel takes them; DMAs with nothing to move end. */
+static void send_dma(struct vc4_vpm *s, struct unit *u)
+{
+    for (int e = 0; e < 2; e++) {
+        struct dma_job *j;
+        while ((j = s->job_head[e]) != NULL && j->pieces == 0)
+            finish_dma(s, u, e);
+        while (j && j->sent < j->pieces && port_can_send(s->l2)) {
+            struct msg *m = msg_alloc(unit_sim(u), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+            struct memreq *q = (struct memreq *)m->payload;
+            memset(q, 0, sizeof *q);
+            q->address = j->piece[j->sent].address;
+            q->bytes = (uint16_t)j->piece[j->sent].bytes;
+            q->op = e ? MEMREQ_WRITE : MEMREQ_READ;
+            q->target = MEMREQ_DATA;
+            q->tag = (uint32_t)e;
+            q->client = unit_id(u);
+            if (!port_try_send(s->l2, m)) {
+                msg_free(unit_sim(u), m);
+                break;
+            }
+            j->sent++;
+            s->l2_line_requests++;
+            unit_progress(u);
+        }
+    }
+}
+
+static void take_l2_reply(struct vc4_vpm *s, struct unit *u, struct msg *m)
+{
+    const struct memreply *a = (const struct memreply *)m->payload;
+    if (m->kind != MSG_MEMORY_RESPONSE || m->size < sizeof *a) {
+        s->bad_messages++;
+        return;
+    }
+    struct dma_job *j = a->tag < 2 ? s->job_head[a->tag] : NULL;
+    if (!j || j->done >= j->sent) {
+        s->l2_stray_replies++;
+        note(s, u, 5, "L2C reply for no DMA in flight (dropped)");
+        return;
+    }
+    if (a->hit && a->tag == 0)
+        s->l2_hits++;
+    if (++j->done == j->pieces)
+        finish_dma(s, u, (int)a->tag);
+}
+
 /* VDW (Tables 34, 35): VPM -> memory */
 static void start_store(struct vc4_vpm *s, struct unit *u, struct client *c, uint32_t address)
 {
@@ -266,13 +406,18 @@ static void start_store(struct vc4_vpm *s, struct unit *u, struct client *c, uin
     uint32_t stride = st & 0x1fff;
     struct gpu_memory *mem = sim_memory(unit_sim(u));
     uint64_t base = address & s->address_mask, bytes = 0;
+    uint64_t rows_at[128];
+    uint32_t rows_bytes[128];
     for (unsigned r = 0; r < units; r++) {
         uint64_t row_address = base + (uint64_t)r * (depth * eb + stride);
+        rows_at[r] = row_address;
+        rows_bytes[r] = 0;
         if (!mem || !mem_ok(s, row_address, depth * eb)) {
             s->dma_beyond_memory++;
             note(s, u, 0, "VDW row beyond memory (skipped)");
             continue;
         }
+        rows_bytes[r] = depth * eb;
         uint8_t row[128 * 4];
         for (unsigned k = 0; k < depth; k++) {
             uint64_t linear;
@@ -290,7 +435,11 @@ static void start_store(struct vc4_vpm *s, struct unit *u, struct client *c, uin
     }
     s->stores++;
     s->bytes_stored += bytes;
-    c->store_done = schedule_dma(s, u, 1, bytes);
+    if (s->l2)
+        queue_dma(s, u, 1, (uint32_t)(c - s->client), rows_at, rows_bytes, units,
+                  address & ~s->address_mask);
+    else
+        c->store_done = schedule_dma(s, u, 1, bytes);
 }
 
 /* VDR (Tables 36, 37): memory -> VPM */
@@ -311,13 +460,18 @@ static void start_load(struct vc4_vpm *s, struct unit *u, struct client *c, uint
     uint32_t pitch = mpitch ? 8u << mpitch : c->vdr_pitch_bytes;
     struct gpu_memory *mem = sim_memory(unit_sim(u));
     uint64_t base = address & s->address_mask, bytes = 0;
+    uint64_t rows_at[16];
+    uint32_t rows_bytes[16];
     for (unsigned r = 0; r < nrows; r++) {
         uint64_t row_address = base + (uint64_t)r * pitch;
+        rows_at[r] = row_address;
+        rows_bytes[r] = 0;
         if (!mem || !mem_ok(s, row_address, rowlen * eb)) {
             s->dma_beyond_memory++;
             note(s, u, 1, "VDR row beyond memory (skipped)");
             continue;
         }
+        rows_bytes[r] = rowlen * eb;
         uint8_t row[16 * 4];
         gpu_memory_read(mem, row_address, row, rowlen * eb, NULL);
         for (unsigned k = 0; k < rowlen; k++) {
@@ -338,13 +492,57 @@ static void start_load(struct vc4_vpm *s, struct unit *u, struct client *c, uint
     }
     s->loads++;
     s->bytes_loaded += bytes;
-    c->load_done = schedule_dma(s, u, 0, bytes);
+    if (s->l2)
+        queue_dma(s, u, 0, (uint32_t)(c - s->client), rows_at, rows_bytes, nrows,
+                  address & ~s->address_mask);
+    else
+        c->load_done = schedule_dma(s, u, 0, bytes);
 }
 
 /* ---- messages ------------------------------------------------------------------------------- */
 
+static void answer_now(struct vc4_vpm *s, struct unit *u, uint32_t port, struct client *c,
+                       uint64_t ready, uint32_t reg, uint32_t qpu, const uint32_t *value);
+
+/* An answer to QPU `port`: held (in order) while an earlier one waits for a DMA through the
+ * L2C, or when it is itself a wait (`engine` >= 0) for this QPU's DMA still in flight. */
 static void answer(struct vc4_vpm *s, struct unit *u, uint32_t port, struct client *c,
-                   uint64_t ready, uint32_t reg, uint32_t qpu, const uint32_t *value)
+                   uint64_t ready, uint32_t reg, uint32_t qpu, const uint32_t *value, int engine)
+{
+    bool wait = engine >= 0 && c->dma_pending[engine];
+    if (c->held_count || wait) {
+        if (c->held_count < HELD_MAX) {
+            struct held_answer *h = &c->held[(c->held_head + c->held_count++) % HELD_MAX];
+            h->engine = wait ? engine : -1;
+            h->reg = reg;
+            h->qpu = qpu;
+            if (value)
+                memcpy(h->value, value, sizeof h->value);
+            else
+                memset(h->value, 0, sizeof h->value);
+            return;
+        }
+        s->held_overflows++;
+        note(s, u, 6, "more answers held behind a DMA wait than the queue takes: answered now");
+    }
+    answer_now(s, u, port, c, ready, reg, qpu, value);
+}
+
+static void release_held(struct vc4_vpm *s, struct unit *u, uint32_t port)
+{
+    struct client *c = &s->client[port];
+    while (c->held_count) {
+        struct held_answer *h = &c->held[c->held_head];
+        if (h->engine >= 0 && c->dma_pending[h->engine])
+            break;
+        answer_now(s, u, port, c, unit_cycle(u) + 1, h->reg, h->qpu, h->value);
+        c->held_head = (c->held_head + 1) % HELD_MAX;
+        c->held_count--;
+    }
+}
+
+static void answer_now(struct vc4_vpm *s, struct unit *u, uint32_t port, struct client *c,
+                       uint64_t ready, uint32_t reg, uint32_t qpu, const uint32_t *value)
 {
     uint64_t now = unit_cycle(u);
     if (ready <= now)
@@ -434,21 +632,22 @@ static void take(struct vc4_vpm *s, struct unit *u, uint32_t port, struct msg *m
                         c->read[0].cycle = c->read[0].cycle > now ? c->read[0].cycle : now;
                 }
             }
-            answer(s, u, port, c, ready, r->reg, r->qpu, value);
+            answer(s, u, port, c, ready, r->reg, r->qpu, value, -1);
             return;
         }
         case QPU_IO_VPMVCD_SETUP: {     /* VPM_LD_BUSY (A) / VPM_ST_BUSY (B) */
             s->busy_polls++;
             uint64_t done = r->file_b ? c->store_done : c->load_done;
+            bool busy = done > now || c->dma_pending[r->file_b ? 1 : 0];
             for (unsigned i = 0; i < QPU_LANES; i++)
-                value[i] = done > now ? 1 : 0;
-            answer(s, u, port, c, now + 1, r->reg, r->qpu, value);
+                value[i] = busy ? 1 : 0;
+            answer(s, u, port, c, now + 1, r->reg, r->qpu, value, -1);
             return;
         }
         case QPU_IO_VPM_ADDR:           /* VPM_LD_WAIT (A) / VPM_ST_WAIT (B) */
             s->waits++;
             answer(s, u, port, c, r->file_b ? c->store_done : c->load_done, r->reg, r->qpu,
-                   value);
+                   value, r->file_b ? 1 : 0);
             return;
         default:
             break;
@@ -458,12 +657,33 @@ static void take(struct vc4_vpm *s, struct unit *u, uint32_t port, struct msg *m
     note(s, u, 4, "not a VPM access (dropped)");
 }
 
+static void free_jobs(struct vc4_vpm *s)
+{
+    for (int e = 0; e < 2; e++) {
+        while (s->job_head[e]) {
+            struct dma_job *j = s->job_head[e];
+            s->job_head[e] = j->next;
+            free(j->piece);
+            free(j);
+        }
+        s->job_tail[e] = NULL;
+    }
+}
+
 static int vpm_realize(struct unit *u, struct gt_error *err)
 {
-    (void)err;
     struct vc4_vpm *s = unit_state(u);
     s->in = unit_port_array(u, "qpu", &s->ins);
     s->out = unit_port_array(u, "result", &s->outs);
+    s->l2 = unit_port(u, "l2", 0);
+    s->l2_reply = unit_port(u, "l2_reply", 0);
+    if (s->l2 && !port_is_bound(s->l2))
+        s->l2 = NULL;
+    if (s->l2_reply && !port_is_bound(s->l2_reply))
+        s->l2_reply = NULL;
+    if (!s->l2 != !s->l2_reply)
+        return gt_error_set(err, "%s: \"l2\" and \"l2_reply\" are bound together or not at all",
+                            unit_name(u));
     reply_queue_free(&s->replies, unit_sim(u));
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
@@ -478,6 +698,7 @@ static void vpm_reset(struct unit *u)
 {
     struct vc4_vpm *s = unit_state(u);
     reply_queue_clear(&s->replies, unit_sim(u));
+    free_jobs(s);
     memset(s->client, 0, sizeof s->client);
     memset(s->engine_free, 0, sizeof s->engine_free);
     if (s->words)
@@ -494,6 +715,13 @@ static enum unit_activity vpm_tick(struct unit *u)
             msg_free(unit_sim(u), m);
             unit_progress(u);
         }
+    while (s->l2_reply && (m = port_pop(s->l2_reply)) != NULL) {
+        take_l2_reply(s, u, m);
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
+    if (s->l2)
+        send_dma(s, u);
     struct reply_queue_result sent = reply_queue_send(&s->replies, u);
     if (sent.sent || sent.dropped)
         unit_progress(u);
@@ -505,6 +733,7 @@ static void vpm_destroy(struct unit *u)
 {
     struct vc4_vpm *s = unit_state(u);
     reply_queue_free(&s->replies, unit_sim(u));
+    free_jobs(s);
     free(s->words);
     s->words = NULL;
 }

@@ -35,18 +35,30 @@
  *    64-bit AXI port [chosen]). VPM_LD_BUSY / VPM_ST_BUSY (raddr 49) answer 1 while the
  *    QPU's own load / store is in flight; VPM_LD_WAIT / VPM_ST_WAIT (raddr 50) answer when it
  *    is done (the QPU stalls meanwhile);
+ *  - DMA through the L2C (units/vc4_l2) when "l2" is bound: a DMA becomes the 64-byte line
+ *    pieces of its memory rows, VDR pieces as reads (cached in the L2C), VDW pieces as writes
+ *    (SDRAM time only: the seed describes no L2C write path, notes @40407 [inferred]); the
+ *    request carries the bus address' alias bits (31:30), so the uncached alias goes around
+ *    the L2C. One DMA per engine at a time (@135316): the next one's pieces go out when the
+ *    last reply of the previous one is back; the DMA is complete then (VPM_*_BUSY answer 1
+ *    until then, VPM_*_WAIT answers are held, with any answer behind them). dma_cycles counts
+ *    from a DMA's start to its last reply. dma_latency and dma_bytes_per_cycle are the
+ *    timing when "l2" is not bound;
  *  - data is moved when the DMA starts (functional), its completion is timed.
  * Bad input, counted and never fatal: DMA rows beyond `memory_mb` (skipped), reserved SIZE or
  * MODEW codes (treated as 32-bit), setups with no DMA ID, reads with no setup, messages of
  * another kind.
  *
  * Ports: "qpu"[n] in (MSG_QPU_IO: writes of 48-50 and reads of 48-50, an open array: one per
- * QPU), "result"[n] out (MSG_QPU_RESULT to the QPU of the same index).
+ * QPU), "result"[n] out (MSG_QPU_RESULT to the QPU of the same index), "l2" out / "l2_reply"
+ * in (optional, bound together: MSG_MEMORY_REQUEST / RESPONSE to the L2C).
+ * Stats (besides the access counts): l2_line_requests, l2_hits, l2_stray_replies,
+ * held_overflows.
  * Not modelled: the VPM allocator and the vertex pipeline's use of the VPM (VCM, PTB, PSE), the
  * user reservation V3D_VPMBASE (user programs address the VPM from row 0), the separate VCD
  * base addresses (the seed gives no format), the 2-entry write FIFO (writes take effect at
- * once), VDW/VDR traffic through the L2 or AXI arbiter (only the engine time), VDR 16/8-bit
- * VPITCH sub-word addends.
+ * once), the AXI arbiter between the L2C and SDRAM (the L2C's SDRAM model stands for it),
+ * VDR 16/8-bit VPITCH sub-word addends.
  */
 #ifndef GTSIM_UNITS_VC4_VPM_H
 #define GTSIM_UNITS_VC4_VPM_H
