@@ -577,6 +577,62 @@ static void test_strip_split_keeps_winding(void)
     rig_free(&r);
 }
 
+/* Line stipple continues along a strip (003 L15540: the counter restarts with
+ * a new primitive, not per segment): the segments of a LINESTRIP CLIP sends
+ * one by one carry StartPrim only on the first that leaves, also when the
+ * strip's first segment was rejected. */
+static void test_line_strip_segments_continue_stipple(void)
+{
+    /* v0 v1 v2 v3: (v0 v1) inside passes, (v1 v2) and (v2 v3) cross x = w */
+    struct rig r = rig_new(32, 4, NULL, false);
+    float pos[4][2] = { { 0, 0 }, { 0.5f, 0 }, { 3, 0.5f }, { 0, 0.5f } };
+    for (uint32_t i = 0; i < 4; i++) {
+        struct vue v = vue_at(pos[i][0], pos[i][1], 0, 1, 0, 0);
+        write_vue(&r, r.handles[i], &v);
+    }
+    primitive(&r, PRIM_LINESTRIP, r.handles, 4, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(sf_primitives(&r), 3);
+    const uint32_t start[3] = { PRIM_START, 0, 0 };
+    for (uint32_t i = 0; i < 3; i++) {
+        const struct primitive_packet *p = sf_primitive(&r, i);
+        CU_ASSERT_EQUAL(p->topology, PRIM_LINESTRIP);
+        CU_ASSERT_EQUAL(p->vertex_count, 2);
+        CU_ASSERT_EQUAL(p->flags & PRIM_START, start[i]);
+    }
+    CU_ASSERT_TRUE(sf_primitive(&r, 1)->flags & PRIM_CLIPPED);
+    rig_free(&r);
+
+    /* v0 v1 beyond x = w (rejected), (v1 v2) crosses, (v2 v3) inside: the first
+     * segment out restarts the counter, the next continues it */
+    r = rig_new(32, 4, NULL, false);
+    float pos2[4][2] = { { 5, 0 }, { 4, 0 }, { 0, 0 }, { 0.5f, 0.5f } };
+    for (uint32_t i = 0; i < 4; i++) {
+        struct vue v = vue_at(pos2[i][0], pos2[i][1], 0, 1, 0, 0);
+        write_vue(&r, r.handles[i], &v);
+    }
+    primitive(&r, PRIM_LINESTRIP, r.handles, 4, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(sf_primitives(&r), 2);
+    CU_ASSERT_EQUAL(sf_primitive(&r, 0)->flags & PRIM_START, PRIM_START);
+    CU_ASSERT_TRUE(sf_primitive(&r, 0)->flags & PRIM_CLIPPED);
+    CU_ASSERT_EQUAL(sf_primitive(&r, 1)->flags & PRIM_START, 0);
+    rig_free(&r);
+
+    /* a LINELIST's segments are each a primitive: every one restarts */
+    r = rig_new(32, 4, NULL, false);
+    for (uint32_t i = 0; i < 4; i++) {
+        struct vue v = vue_at(pos[i][0], pos[i][1], 0, 1, 0, 0);
+        write_vue(&r, r.handles[i], &v);
+    }
+    primitive(&r, PRIM_LINELIST, r.handles, 4, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(sf_primitives(&r), 2);
+    CU_ASSERT_EQUAL(sf_primitive(&r, 0)->flags & PRIM_START, PRIM_START);
+    CU_ASSERT_EQUAL(sf_primitive(&r, 1)->flags & PRIM_START, PRIM_START);
+    rig_free(&r);
+}
+
 static void test_sync_returns_counters(void)
 {
     struct rig r = rig_new(32, 3, NULL, true);
@@ -951,6 +1007,7 @@ static const struct test_case cases[] = {
     { "user cull distance culls, Force overrides", test_user_distance_culls },
     { "clip modes and clip disable", test_clip_modes_and_disable },
     { "a strip is split and keeps its winding", test_strip_split_keeps_winding },
+    { "line strip segments continue the stipple", test_line_strip_segments_continue_stipple },
     { "the sync returns CL counters", test_sync_returns_counters },
     { "guardband from dynamic state", test_guardband_from_dynamic_state },
     { "viewport index and an empty guardband", test_viewport_index_and_bad_guardband },

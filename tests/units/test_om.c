@@ -85,12 +85,14 @@ struct rig {
     struct gpu_memory *mem;
     struct unit *om;
     struct catcher *eot, *wb;
+    const uint8_t *aa_alpha;        /* non-NULL: the threads' AA line coverage (32 slots) */
 };
 
-static struct rig rig_new_l3(bool with_l3)
+static struct rig rig_new_opts(bool with_l3, FILE *log)
 {
     struct rig r = { 0 };
-    r.sim = probe_sim(NULL);
+    struct sim_options options = { .log_level = SIM_LOG_NOTE, .log_file = log };
+    r.sim = probe_sim(log ? &options : NULL);
     r.mem = probe_memory(r.sim);
     r.om = probe_add(r.sim, &om_ops, "om", NULL);
     struct unit *eot = probe_add(r.sim, &catcher_ops, "eot", NULL);
@@ -113,6 +115,11 @@ static struct rig rig_new_l3(bool with_l3)
     r.eot = unit_state(eot);
     r.wb = unit_state(wb);
     return r;
+}
+
+static struct rig rig_new_l3(bool with_l3)
+{
+    return rig_new_opts(with_l3, NULL);
 }
 
 static struct rig rig_new(void)
@@ -214,6 +221,10 @@ static void send_rt_samples(struct rig *r, uint32_t desc, const uint32_t (*regs)
     if (sample_mask) {
         p->ctx.sample_masks_valid = 1;
         memcpy(p->ctx.sample_mask, sample_mask, sizeof p->ctx.sample_mask);
+    }
+    if (r->aa_alpha) {
+        p->ctx.aa_alpha_valid = 1;
+        memcpy(p->ctx.aa_alpha, r->aa_alpha, sizeof p->ctx.aa_alpha);
     }
     memcpy(p->regs, regs, n * 32);
     CU_ASSERT_TRUE(port_inject(unit_port(r->om, "eu", 0), m));
@@ -592,6 +603,111 @@ static void test_constant_colour_and_write_mask(void)
     CU_ASSERT_EQUAL(t[1], 20);          /* write disabled */
     CU_ASSERT_EQUAL(t[2], 102);         /* 0.4 * 1.0 = 0.4 -> 102 */
     CU_ASSERT_EQUAL(t[3], 40);          /* write disabled */
+    sim_destroy(r.sim);
+}
+
+/* Antialiased lines: each pixel's coverage (WM's, with the thread) is
+ * multiplied into Src0.alpha before anything else (seed 003 L16448), so
+ * SRC_ALPHA / INV_SRC_ALPHA blending mixes by alpha x coverage; the expected
+ * bytes are computed here from the formula. */
+static void test_aa_line_alpha(void)
+{
+    struct rig r = rig_new();
+    put_rt(&r, R8G8B8A8_UNORM, 8, 8, 32, 0, NULL);
+    const uint8_t dst[4] = { 40, 80, 200, 255 };
+    for (int i = 0; i < 64; i++)
+        gpu_memory_write(r.mem, RT_BASE + 4u * i, dst, 4, NULL);
+    struct GEN9_BLEND_STATE_ENTRY e = { .ColorBufferBlendEnable = true,
+                                        .SourceBlendFactor = OM_BF_SRC_ALPHA,
+                                        .DestinationBlendFactor = OM_BF_INV_SRC_ALPHA,
+                                        .ColorBlendFunction = OM_BLEND_ADD,
+                                        .PreBlendColorClampEnable = true,
+                                        .PostBlendColorClampEnable = true,
+                                        .ColorClampRange = OM_CLAMP_RTFORMAT };
+    set_blend(&r, 0, &e);
+    const float src[4] = { 1.0f, 0.5f, 0.25f, 0.8f };
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 4; c++)
+            regs[c][i] = fbits(src[c]);
+    uint8_t aa[32] = { 255, 191, 128, 64, 0, 32, 200, 100 };
+    r.aa_alpha = aa;
+    const uint16_t px[2] = { 0, 2 }, py[2] = { 0, 0 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    for (unsigned slot = 0; slot < 8; slot++) {
+        unsigned x = px[slot / 4] + (slot & 1u), y = py[slot / 4] + ((slot >> 1) & 1u);
+        float a = src[3] * (float)aa[slot] / 255.0f;
+        uint8_t t[4];
+        read_texel(&r, (uint64_t)y * 32 + x * 4, t);
+        for (int c = 0; c < 4; c++) {
+            float d = dst[c] / 255.0f;
+            float want = (c < 3 ? src[c] : a) * a + d * (1.0f - a);
+            int diff = (int)t[c] - (int)unorm8(want);
+            if (diff < -1 || diff > 1)
+                fprintf(stderr, "slot %u channel %d: %u, want %u\n", slot, c, t[c], unorm8(want));
+            CU_ASSERT_TRUE(diff >= -1 && diff <= 1);
+        }
+    }
+    /* coverage 0: the destination stays */
+    uint8_t t[4];
+    read_texel(&r, 0 * 32 + 2 * 4, t);
+    CU_ASSERT_EQUAL(memcmp(t, dst, 4), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.aa_alpha_pixels"), 8);
+    sim_destroy(r.sim);
+}
+
+/* Bad input (issue 12): an RT format the model cannot render is counted and
+ * warned about by name, an RT outside memory faults per pixel; neither
+ * writes anything, and the thread's end still reaches WM. */
+static void test_bad_render_targets(void)
+{
+    FILE *log = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    struct rig r = rig_new_opts(false, log);
+    put_rt(&r, 0x186 /* BC1_UNORM: block compressed, not a render target */, 8, 8, 32, 0, NULL);
+    fill(&r, 256, 0x5a);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 4; c++)
+            regs[c][i] = fbits(1.0f);
+    const uint16_t px[2] = { 0, 2 }, py[2] = { 0, 0 };
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.unsupported_formats"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.thread_ends"), 1);
+    uint8_t t[4];
+    read_texel(&r, 0, t);
+    CU_ASSERT_EQUAL(t[0], 0x5a);
+    fflush(log);
+    rewind(log);
+    char text[4096] = { 0 };
+    size_t n = fread(text, 1, sizeof text - 1, log);
+    CU_ASSERT_TRUE(n > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "BC1_UNORM"));
+    sim_destroy(r.sim);
+    fclose(log);
+    /* the RT's base far beyond the memory: every pixel faults, none written */
+    r = rig_new();
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = R8G8B8A8_UNORM;
+    v.Width = 7;
+    v.Height = 7;
+    v.SurfacePitch = 31;
+    v.SurfaceBaseAddress = 1ull << 50;           /* beyond the 48-bit physical space */
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.MipTailStartLOD = 15;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r.mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r.mem, SSBA + BT, &state_off, 4, NULL);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.page_faults"), 8);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.thread_ends"), 1);
+    CU_ASSERT_EQUAL(r.eot->count, 1);
     sim_destroy(r.sim);
 }
 
@@ -1079,6 +1195,8 @@ static const struct test_case cases[] = {
       test_blend_srgb_and_constant },
     { "constant colour and per-channel write disables", test_constant_colour_and_write_mask },
     { "logic ops", test_logic_ops },
+    { "antialiased lines: coverage multiplies source alpha before blending", test_aa_line_alpha },
+    { "bad RTs: unsupported format named and counted, RT outside memory", test_bad_render_targets },
     { "fast clear fills the blocks of a Y-tiled RT; resolve writes nothing", test_fast_clear_blocks },
     { "skl_tri's fast clear marks its CCS; a write fills a pair; a partial resolve",
       test_skl_tri_fast_clear },

@@ -250,6 +250,45 @@ static void test_positions_reach_screen_space(void)
     sim_destroy(r.sim);
 }
 
+/* Bad input: a zero-sized viewport (glViewport(0, 0, 0, 0): m00 = m11 = 0,
+ * extents 0..-1) maps every vertex to one point: the triangle is degenerate
+ * and culled (L14482ff object setup), nothing reaches WM, and the entries
+ * are freed. */
+static void test_zero_sized_viewport(void)
+{
+    struct rig r = rig_new();
+    struct GEN9_SF_CLIP_VIEWPORT vp = {
+        .ViewportMatrixElementM22 = 0.5f, .ViewportMatrixElementM32 = 0.5f,
+        .XMinViewPort = 0.0f, .XMaxViewPort = -1.0f, .YMinViewPort = 0.0f, .YMaxViewPort = -1.0f,
+    };
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_SF_CLIP_VIEWPORT_pack(dw, &vp), 0);
+    CU_ASSERT_EQUAL(gpu_memory_write(r.mem, 0x100040, dw, sizeof dw, NULL), 0);
+    struct spec_3DSTATE_SF sfs = { .ViewportTransformEnable = true };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_SF, &sfs, sizeof sfs);
+    struct spec_3DSTATE_DRAWING_RECTANGLE rect = { .ClippedDrawingRectangleXMax = 63,
+                                                   .ClippedDrawingRectangleYMax = 63 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, &rect, sizeof rect);
+    struct spec_3DSTATE_RASTER raster = { .CullMode = 1 /* NONE */ };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
+    struct spec_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP ptr = { .SFClipViewportPointer = 0x40 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, &ptr,
+                 sizeof ptr);
+    uint32_t h[3];
+    three_entries(&r, h);
+    write_position(&r, h[0], 0.5f, 0.5f, 0.0f, 1.0f);
+    write_position(&r, h[1], -1.0f, 0.5f, 0.5f, 1.0f);
+    write_position(&r, h[2], 0.0f, -1.0f, -1.0f, 1.0f);
+    inject_primitive(&r, h, 3);
+    run(&r, 60);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.setup.triangles"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "sf.culled.degenerate") +
+                    probe_stat(r.sim, "sf.culled.outside"), 1);
+    CU_ASSERT_EQUAL(r.wm->setups, 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3);
+    sim_destroy(r.sim);
+}
+
 static void test_nan_and_transform_off(void)
 {
     struct rig r = rig_new();
@@ -513,6 +552,7 @@ static const struct test_case cases[] = {
     { "positions divided and transformed, references dropped, sync returned",
       test_positions_reach_screen_space },
     { "viewport transform off, NaN positions discarded", test_nan_and_transform_off },
+    { "a zero-sized viewport culls, nothing reaches WM", test_zero_sized_viewport },
     { "SBE: skl_tri's forced read of the colour, smooth and flat per provoking vertex",
       test_sbe_colour_through_urb },
     { "SBE_INT read offset/length from the last enabled stage", test_sbe_read_from_stage_state },

@@ -15,6 +15,7 @@
  *  - PS_INVOCATION_COUNT counts samples under per-sample dispatch (L15695);
  *  - HiZ trivial accept and the HiZ record cycles. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -422,6 +423,75 @@ static void test_wm_line_stipple(void)
     sim_destroy(r.sim);
 }
 
+/* Antialiased lines: the coverage of each lit pixel reaches the render cache
+ * with the PS thread (thread_msg.h aa_alpha, U0.8). The line (2.75, 5.25) -
+ * (12.25, 5.25), width 2, Line AA Region 1.0, Cap Region 0.5: its rectangle
+ * is y 4.25..6.25, x 2.25..12.75 (L14978-14990); coverage at the pixel
+ * centre computed here = the edge ramp (0 at the edge, 1 at region / 2 =
+ * 0.5 px inside) times the cap ramp (1 at the end point, 0 at 0.5 px
+ * beyond), all values exact in SF's 1/256 subpixels. */
+static float ref_aa_coverage(float cx, float cy)
+{
+    const float ax = 2.75f, bx = 12.25f, yc = 5.25f, half = 1.0f, ramp = 0.5f, cap = 0.5f;
+    float across = half - fabsf(cy - yc);
+    if (across <= 0)
+        return 0;
+    float edge = fminf(1.0f, across / ramp);
+    float beyond = cx < ax ? ax - cx : cx > bx ? cx - bx : 0.0f;
+    float end = beyond >= cap ? 0.0f : 1.0f - beyond / cap;
+    return edge * end;
+}
+
+static void test_wm_aa_line_coverage_delivered(void)
+{
+    struct wm_rig r = wm_rig_new();
+    wm_line_state(&r, false, 0, 1);
+    struct sf_setup_state st = open_state();
+    st.line_width = 2;
+    st.line_antialiasing = true;
+    struct sf_object o = { .type = SF_OBJECT_LINE, .stipple_restart = true };
+    o.v[0] = (struct sf_setup_vertex){ 2.75f, 5.25f, 0.5f, 1 };
+    o.v[1] = (struct sf_setup_vertex){ 12.25f, 5.25f, 0.5f, 1 };
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    CU_ASSERT_EQUAL_FATAL(sf_setup(&st, &o, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL_FATAL(p.line_mode, SETUP_LINE_AA_RECTANGLE);
+    wm_rig_send_setup(&r, &p);
+    run_ending_threads(&r);
+    uint32_t pixels = 0, rows[16] = { 0 };
+    CU_ASSERT_TRUE_FATAL(r.td->count > 0);
+    for (uint32_t t = 0; t < r.td->count && t < WM_CATCH_MAX; t++) {
+        const struct eu_thread_context *c = &r.td->head[t].ctx;
+        CU_ASSERT_EQUAL(c->aa_alpha_valid, 1);
+        uint32_t lit = r.td->grf[t][1][7] & 0xffffu;
+        for (uint32_t k = 0; k < c->subspans; k++)
+            for (uint32_t i = 0; i < 4; i++) {
+                if (!((lit >> (4 * k + i)) & 1u))
+                    continue;
+                uint32_t x = c->pixel_x[k] + (i & 1u), y = c->pixel_y[k] + (i >> 1);
+                float want = ref_aa_coverage((float)x + 0.5f, (float)y + 0.5f);
+                int diff = (int)c->aa_alpha[4 * k + i] - (int)lrintf(want * 255.0f);
+                if (diff < -1 || diff > 1)
+                    fprintf(stderr, "pixel (%u, %u): %u, want %.3f\n", x, y,
+                            c->aa_alpha[4 * k + i], want);
+                CU_ASSERT_TRUE(diff >= -1 && diff <= 1);
+                pixels++;
+                if (y < 16 && x < 32)
+                    rows[y] |= 1u << x;
+            }
+    }
+    /* the pixels whose centres lie in the rectangle: x 2..12 of rows 4 and 5 */
+    CU_ASSERT_EQUAL(pixels, 22);
+    CU_ASSERT_EQUAL(rows[4], 0x1ffcu);
+    CU_ASSERT_EQUAL(rows[5], 0x1ffcu);
+    /* row 4 (centre 0.25 px inside the edge) at half coverage, the end
+     * pixels (0.25 px beyond their end points) at half again */
+    CU_ASSERT_DOUBLE_EQUAL(ref_aa_coverage(7.5f, 4.5f), 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(ref_aa_coverage(2.5f, 4.5f), 0.25, 1e-6);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.aa_line_pixels"), 22);
+    sim_destroy(r.sim);
+}
+
 /* PS_INVOCATION_COUNT under per-sample dispatch: "once for each unmasked
  * pixel (or sample) that is dispatched" (L15695-15699): the test triangle
  * (0,0) (4,0) (0,4) at 4x with the pattern below covers 36 samples (counted
@@ -481,6 +551,7 @@ static const struct test_case cases[] = {
     { "SF picks the line algorithm of Table 2; AA and MSAA rectangles", test_sf_line_modes },
     { "line positions in pixel order and the stipple bit rule", test_line_positions },
     { "WM line stipple: pattern, repeat, continuation, restart", test_wm_line_stipple },
+    { "AA lines: each pixel's coverage goes with the PS thread", test_wm_aa_line_coverage_delivered },
     { "PS_INVOCATION_COUNT counts samples under per-sample dispatch",
       test_ps_invocations_per_sample },
     { 0 }

@@ -59,6 +59,8 @@ struct clip_job {
     uint64_t wait_since;
     uint8_t action[CLIP_MAX_OBJECTS];   /* enum clip_action per object */
     bool partial, adjacency, alloc_refused;
+    bool strip_restart;                 /* a line strip's next segment out restarts the
+                                         * stipple counter (PRIM_START, 003 L15540) */
     float pos[PRIM_MAX_VERTICES][4];
     float dist[PRIM_MAX_VERTICES][CLIP_DISTANCES];
     uint32_t header[PRIM_MAX_VERTICES][4];  /* D0-D3 */

@@ -255,6 +255,21 @@ static struct msg *new_packet(struct clip *s, struct unit *u, uint32_t topology,
     return m;
 }
 
+/* The StartPrim flag of an object leaving by itself. A line strip's segments
+ * leave one packet each, but the line stipple counter restarts only with a
+ * new primitive, not at each segment (003 L15540): the first segment that
+ * leaves of a strip that started in this packet carries PRIM_START, the later
+ * ones (and those of a _CONT strip, whose counter SF never restarts) not, so
+ * SF carries the counter on. Other objects are each a primitive of their own. */
+static uint32_t object_start_flag(struct clip *s, const struct clip_object *o)
+{
+    if (o->n != 2 || o->topology == PRIM_LINELIST)
+        return PRIM_START;
+    bool start = s->job.strip_restart;
+    s->job.strip_restart = false;
+    return start ? PRIM_START : 0u;
+}
+
 static void count_out(struct clip *s, uint64_t objects)
 {
     s->objects_out += objects;
@@ -279,6 +294,7 @@ static bool emit_object(struct clip *s, struct unit *u, const struct clip_object
         urb_handles(s, u, URB_OP_REFERENCE, handles, o->n);
     struct msg *m = new_packet(s, u, o->topology, o->n);
     struct primitive_packet *p = (struct primitive_packet *)m->payload;
+    p->flags = (p->flags & ~(uint32_t)PRIM_START) | object_start_flag(s, o);
     p->provoking = o->provoking;
     p->owner_handle = in->owner_handle;
     p->half_row = half;
@@ -500,6 +516,7 @@ static int start(struct clip *s, struct unit *u, struct msg *m)
     memset(j, 0, offsetof(struct clip_job, pos));
     j->msg = m;
     j->prim = *p;
+    j->strip_restart = (p->flags & PRIM_START) != 0;
     enum staging staged = stage_objects(s, &j->partial, &j->adjacency);
     if (!s->st.enable)
         return pass_whole(s, j->object_count);          /* pass-through (004 L1449) */
@@ -682,6 +699,8 @@ int clip_work_primitive(struct clip *s, struct unit *u, struct msg *m)
             struct msg *m2 = new_packet(s, u, polygon ? PRIM_POLYGON : o->topology, j->out_count);
             struct primitive_packet *p = (struct primitive_packet *)m2->payload;
             p->flags |= PRIM_CLIPPED;
+            if (!polygon)
+                p->flags = (p->flags & ~(uint32_t)PRIM_START) | object_start_flag(s, o);
             p->provoking = polygon ? 0 : o->provoking;
             memcpy(p->handles, j->handle, j->out_count * sizeof *j->handle);
             ff_stage_emit(&s->stage, m2);

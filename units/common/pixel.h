@@ -31,6 +31,9 @@ struct subspan {
     uint16_t reserved;
     uint32_t sample_mask[4];        /* per pixel, up to 16 samples (coverage) */
     float depth[4];                 /* interpolated source depth per pixel */
+    uint8_t aa_alpha[4];            /* antialiased lines: each pixel's coverage (Antialias
+                                       Alpha, seed 003 L14978-14992), U0.8, 255 = 1.0; 0
+                                       for other primitives (unused) */
 };
 
 struct subspan_packet {

@@ -104,6 +104,17 @@ struct eu_thread_context {
      * upper-left corner (3DSTATE_SAMPLE_PATTERN's encoding). WM fills it. */
     uint8_t sample_count;
     uint8_t sample_position[16];
+    /* Antialiased lines (seed 003 L14978-14992, L15498-15527): with
+     * aa_alpha_valid set, aa_alpha[4k+i] is the coverage ("Antialias Alpha")
+     * of pixel i of subspan k, U0.8 (255 = 1.0), which the render cache
+     * multiplies into Src0.alpha before alpha to coverage and alpha to one
+     * (L16448). The seed passes the value "through the Windower Thread
+     * Dispatch payload" for the shader to hand on unmodified (L14992), but
+     * neither its Gen9 payload (L15701-16384) nor the RT write payload
+     * (L7856-7950) has a place for it: the model carries it with the thread,
+     * as it does the masks. WM fills it for AA line dispatches. */
+    uint8_t aa_alpha_valid;
+    uint8_t aa_alpha[32];
 };
 
 /* eu_thread_context.pixel_flags */

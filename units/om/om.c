@@ -54,6 +54,14 @@ struct pending_line {
     uint32_t txn, index;
 };
 
+/* A 64-byte line of an auxiliary surface (CCS or MCS) held in the pixel data
+ * port's control-surface cache ("MSC", seed 003 L7588). */
+struct aux_line {
+    uint64_t line;                  /* physical address of the line */
+    uint64_t last_use;              /* LRU stamp */
+    bool valid, dirty;
+};
+
 /* What a PS thread's RT writes did so far, reported in its thread end. */
 struct thread_counts {
     bool used;
@@ -64,6 +72,7 @@ struct thread_counts {
 struct om {
     /* params */
     uint32_t latency, pixels_per_cycle, max_outstanding, gen, messages_per_cycle;
+    uint32_t aux_cache_lines;       /* 0: no MSC, every aux access is an L3 line */
     /* ports */
     struct port **eu, **outs;       /* outs: writeback[0..eus-1], then eot_ps */
     uint32_t eus;
@@ -100,11 +109,15 @@ struct om {
     uint64_t unsupported_messages, unsupported_formats, out_of_bounds, page_faults, killed_thread_ends;
     uint64_t bad_messages, bad_state, state_read_failures, no_positions, thread_ends;
     uint64_t dither_ignored, busy_cycles, lines, l3_replies, stall_writeback, draws;
-    uint64_t lines_dropped;
+    uint64_t lines_dropped, aa_alpha_pixels;
     /* aux surfaces (CCS, MCS) */
     uint64_t ccs_cleared, ccs_filled, ccs_resolved, ccs_reads, resolve_pixels;
     uint64_t mcs_cleared, mcs_compressed, mcs_uncompressed, mcs_reads;
     uint64_t aux_not_modelled, aux_faults, resolve_msrt;
+    /* the control-surface cache (MSC) */
+    struct aux_line *aux_cache;     /* [aux_cache_lines] */
+    uint32_t aux_last;              /* the entry last hit (checked first) */
+    uint64_t aux_stamp, aux_hits, aux_misses, aux_writebacks;
     /* late depth/stencil (om_depth.h) and the per-thread counts */
     struct om_depth depth;
     const struct om_datapath *datapath;     /* om_set_datapath; NULL: the C functions */
@@ -124,6 +137,10 @@ static const struct param_desc om_params[] = {
                     "messages taken per cycle"),
     PARAM_U32_FIELD("gen", struct om, gen, 9, 4, 9,
                     "generation of state layouts when a thread names none"),
+    PARAM_U32_FIELD("aux_cache_lines", struct om, aux_cache_lines, 64, 0, 4096,
+                    "64-byte lines of the control-surface cache (MSC: CCS and MCS lines, "
+                    "seed 003 L7588; the seed gives no size: 4 KB is the model's choice; "
+                    "0: no cache, every aux access is an L3 line)"),
     PARAM_END
 };
 
@@ -181,6 +198,11 @@ static const struct stat_desc om_stats[] = {
     C("aux.faults", aux_faults, "accesses", "CCS/MCS accesses in unmapped memory"),
     C("aux.resolve_msrt", resolve_msrt, "messages",
       "resolve passes on multisampled RTs (not supported, L16884: nothing done)"),
+    C("aux_cache.hits", aux_hits, "accesses", "CCS/MCS accesses whose line the MSC held"),
+    C("aux_cache.misses", aux_misses, "accesses",
+      "CCS/MCS accesses that filled a line from the L3 (a read line request)"),
+    C("aux_cache.writebacks", aux_writebacks, "lines",
+      "dirty MSC lines written back to the L3 when evicted"),
     C("killed_thread_ends", killed_thread_ends, "threads",
       "pixel threads the EU ended for bad programming before their EOT write (WM is told)"),
     C("unsupported_messages", unsupported_messages, "messages",
@@ -201,6 +223,8 @@ static const struct stat_desc om_stats[] = {
     C("lines", lines, "requests", "64-byte line requests to the L3"),
     C("l3_replies", l3_replies, "replies", "line completions from the L3"),
     C("lines_dropped", lines_dropped, "lines", "lines beyond what one message tracks (not timed)"),
+    C("aa_alpha_pixels", aa_alpha_pixels, "pixels",
+      "pixels of antialiased lines whose source alpha was multiplied by their coverage"),
     C("stall.writeback", stall_writeback, "cycles", "cycles with a reply held by a full channel"),
     C("draws", draws, "draws", "draws written (the threads' draw numbers, else runs of RT "
       "writes between state packets)"),
@@ -565,24 +589,91 @@ static void add_line(struct access *a, uint64_t physical, uint8_t op)
     t->ops[t->nlines++] = op;
 }
 
-/* Reads or writes one texel at a GPU virtual address; false on a fault. */
-static bool texel_access(struct access *a, uint64_t address, void *texel, uint32_t bytes, bool write)
+/* Reads or writes `bytes` at a GPU virtual address (*phys: where); false on
+ * a fault. No timing. */
+static bool memory_access(struct access *a, uint64_t address, void *data, uint32_t bytes,
+                          bool write, uint64_t *phys)
 {
     struct gt_error err;
-    uint64_t phys;
-    if (gpu_address_space_translate(&a->as, address, &phys) < 0) {
+    if (gpu_address_space_translate(&a->as, address, phys) < 0) {
         a->s->page_faults++;
         warn_once(a->s, a->u, 0, "render target pixel in unmapped memory: dropped (counted)");
         return false;
     }
-    int rc = write ? gpu_address_space_write(&a->as, address, texel, bytes, &err)
-                   : gpu_address_space_read(&a->as, address, texel, bytes, &err);
+    int rc = write ? gpu_address_space_write(&a->as, address, data, bytes, &err)
+                   : gpu_address_space_read(&a->as, address, data, bytes, &err);
     if (rc < 0) {
         a->s->page_faults++;
         return false;
     }
+    return true;
+}
+
+/* Reads or writes one texel at a GPU virtual address; false on a fault. Every
+ * colour line is a line request of the message (the render colour cache,
+ * RCC, is not modelled: om.h). */
+static bool texel_access(struct access *a, uint64_t address, void *texel, uint32_t bytes, bool write)
+{
+    uint64_t phys;
+    if (!memory_access(a, address, texel, bytes, write, &phys))
+        return false;
     add_line(a, phys, write ? MEMREQ_WRITE : MEMREQ_READ);
     return true;
+}
+
+/* The control-surface cache (MSC): "Auxiliary Surface (a.k.a Control
+ * Surface) i.e. MCS buffer corresponding to a render target is cached in MSC"
+ * (seed 003 L7588; on Gen9 the CCS is that MCS buffer's single-sampled form,
+ * L16841). A fully associative, write-back, write-allocate cache of
+ * `aux_cache_lines` 64-byte lines with LRU replacement (organisation and size
+ * are not in the seed: the model's choice). A hit costs no line request; a
+ * miss makes the message request the line (a read: the fill) and, when the
+ * victim is dirty, its write-back. The data itself always lives in memory
+ * (the functional access happens at once), so the cache holds tags only;
+ * dirty lines still held at a render target cache flush (PIPE_CONTROL,
+ * L8192) are not written back: om does not see the flush. */
+static void aux_cache_access(struct access *a, uint64_t physical, bool write)
+{
+    struct om *s = a->s;
+    if (!s->aux_cache_lines || !s->aux_cache) {
+        add_line(a, physical, write ? MEMREQ_WRITE : MEMREQ_READ);
+        return;
+    }
+    uint64_t line = physical & ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    struct aux_line *c = s->aux_cache;
+    uint32_t hit = s->aux_cache_lines;
+    if (c[s->aux_last].valid && c[s->aux_last].line == line) {
+        hit = s->aux_last;
+    } else {
+        for (uint32_t i = 0; i < s->aux_cache_lines; i++)
+            if (c[i].valid && c[i].line == line) {
+                hit = i;
+                break;
+            }
+    }
+    if (hit < s->aux_cache_lines) {
+        s->aux_hits++;
+    } else {
+        s->aux_misses++;
+        hit = 0;
+        for (uint32_t i = 0; i < s->aux_cache_lines; i++) {
+            if (!c[i].valid) {
+                hit = i;
+                break;
+            }
+            if (c[i].last_use < c[hit].last_use)
+                hit = i;
+        }
+        if (c[hit].valid && c[hit].dirty) {
+            add_line(a, c[hit].line, MEMREQ_WRITE);
+            s->aux_writebacks++;
+        }
+        c[hit] = (struct aux_line){ .line = line, .valid = true };
+        add_line(a, line, MEMREQ_READ);
+    }
+    c[hit].last_use = ++s->aux_stamp;
+    c[hit].dirty |= write;
+    s->aux_last = hit;
 }
 
 /* The bits of the texel that belong to disabled channels (the BLEND_STATE
@@ -802,8 +893,11 @@ static const uint32_t *fill_colour(const struct om *s, const struct rt *rt)
 
 static bool aux_access(struct access *a, uint64_t address, void *data, uint32_t bytes, bool write)
 {
-    if (texel_access(a, address, data, bytes, write))
+    uint64_t phys;
+    if (memory_access(a, address, data, bytes, write, &phys)) {
+        aux_cache_access(a, phys, write);
         return true;
+    }
     a->s->aux_faults++;
     return false;
 }
@@ -1205,6 +1299,17 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
     }
     float alpha0 = (w->flags & RT_WRITE_HAS_SOURCE0_ALPHA) ? as_float(w->source0_alpha[slot])
                                                             : src[3];
+    /* antialiased lines: "Src0.alpha needs to be first multiplied with AA
+     * alpha before applying AlphaToCoverage and AlphaToOne" (L16448); the
+     * pixel's coverage comes with the thread (thread_msg.h aa_alpha). The
+     * colour's alpha, which blending uses, is Src0.alpha when no separate
+     * s0A is sent; with s0A both are scaled (the model's reading). */
+    if (a->ctx && a->ctx->aa_alpha_valid && slot < 32) {
+        float aa = (float)a->ctx->aa_alpha[slot] / 255.0f;
+        alpha0 *= aa;
+        src[3] *= aa;
+        s->aa_alpha_pixels++;
+    }
     /* coverage of the pixel's samples: alpha to coverage, oMask (L16435-16450) */
     uint32_t samples = rt->surf.samples ? rt->surf.samples : 1;
     uint32_t coverage = samples >= 32 ? ~0u : (1u << samples) - 1;
@@ -1728,6 +1833,8 @@ static void om_release(struct om *s, struct unit *u)
         }
     free(s->txn);
     s->txn = NULL;
+    free(s->aux_cache);
+    s->aux_cache = NULL;
     fifo_release(&s->line_queue);
     free(s->surfaces);
     s->surfaces = NULL;
@@ -1739,6 +1846,9 @@ static void om_reset(struct unit *u)
     struct om *s = unit_state(u);
     om_release(s, u);
     s->txn = gt_xcalloc(OM_MAX_TXN, sizeof *s->txn);
+    s->aux_cache = gt_xcalloc(s->aux_cache_lines + 1u, sizeof *s->aux_cache);
+    s->aux_last = 0;
+    s->aux_stamp = 0;
     fifo_init(&s->line_queue, sizeof(struct pending_line));
     s->in_flight = 0;
     s->pipe_free = 0;

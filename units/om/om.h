@@ -26,7 +26,8 @@
  *    L7688-7735); SIMD8 messages cover slots 0-7 or 8-15 (slot group, or
  *    LO/HI for dual source);
  *  - the colour calculator per pixel in the seed's order (L16420-16431):
- *    alpha to coverage (BLEND_STATE, off when oMask is sent or PS_EXTRA
+ *    antialiased lines' coverage (WM's, eu_thread_context aa_alpha)
+ *    multiplied into Src0.alpha first (L16448), alpha to coverage (BLEND_STATE, off when oMask is sent or PS_EXTRA
  *    disables it), oMask, alpha to one, alpha test (COLOR_CALC_STATE format
  *    and reference; source 0 alpha when sent); depth and stencil: WM's early
  *    tests, or here, late (units/om/om_depth.h), for threads WM marks
@@ -88,8 +89,15 @@
  * Timing: the functional access happens when the message is taken; the pixel
  * pipe handles `pixels_per_cycle` pixels a cycle (busy cycles counted: the
  * seed gives no blend rate; 4, a 2x2 subspan a clock, is the model's choice);
- * with "l3" linked every 64-byte line touched is a MSG_MEMORY_REQUEST and the
- * message completes when they are answered, otherwise after `latency`.
+ * with "l3" linked every 64-byte colour line touched is a MSG_MEMORY_REQUEST
+ * and the message completes when they are answered, otherwise after
+ * `latency`. CCS and MCS lines go through the control-surface cache ("MSC":
+ * "Auxiliary Surface ... is cached in MSC", seed 003 L7588): fully
+ * associative, LRU, write-back, `aux_cache_lines` 64-byte lines (the seed
+ * gives no size or organisation: 64 lines, 4 KB, is the model's choice; 0
+ * turns it off); a hit needs no line request, a miss requests the line (and
+ * writes back a dirty victim). Timing keys and their sources:
+ * docs/pixel-timing.md.
  * Ports: "eu"[open] in (MSG_SEND), "writeback"[open] out (MSG_WRITEBACK for
  *        rlen > 0), "wm" in (MSG_STATE), "eot_ps" out (MSG_THREAD_DISPATCH
  *        thread ends), "l3" out / "l3_reply" in (optional). All optional.
@@ -102,7 +110,8 @@
  *        unsupported_messages, unsupported_formats, out_of_bounds, page_faults
  *        (unmapped RT memory: the pixel is dropped), bad_messages, bad_state,
  *        state_read_failures, no_positions, thread_ends, dither_ignored,
- *        busy_cycles, lines, l3_replies, stall.writeback, draws, late.* (late
+ *        busy_cycles, lines, l3_replies, stall.writeback, draws,
+ *        aux_cache.{hits,misses,writebacks}, aa_alpha_pixels, late.* (late
  *        depth/stencil), untracked_threads, killed_thread_ends (a pixel
  *        thread the EU killed before its EOT: its end still reaches WM).
  * Gen4 (units/om/om_gen4.h): the data port write's RT write (SFID 5,
@@ -122,8 +131,9 @@
  * format library cannot pack (counted, warned with the name), lossless
  * compression itself (CCS_E blocks are stored uncompressed: the compressed
  * CCS values 1/2 never arise from the model), the Gen7/Gen8 fast-clear CCS
- * layouts, the render cache itself (every access is a memory
- * access; the cache flush has nothing to do), gamma beyond sRGB.
+ * layouts, the render colour cache (RCC) itself (every colour access is a
+ * memory access; the cache flush has nothing to do), the MSC's write-back at
+ * a flush (dirty aux lines leave only when evicted), gamma beyond sRGB.
  */
 #ifndef GTSIM_UNITS_OM_OM_H
 #define GTSIM_UNITS_OM_OM_H

@@ -128,9 +128,9 @@ static const struct stat_desc sf_stats[] = {
       "objects whose provoking vertex select is reserved (vertex 0 used)"),
     C("not_modelled.fill_mode", non_solid_objects, "objects",
       "triangles drawn SOLID although a WIREFRAME or POINT fill mode is set"),
-    C("not_modelled.aa_lines", aa_lines, "objects",
-      "antialiased lines: WM computes their coverage but the payload place for it is not "
-      "in the seed, so it does not reach the pixel back end"),
+    C("setup.lines_aa", aa_lines, "objects",
+      "of the lines, antialiased ones (rectangles whose coverage WM computes and the render "
+      "cache multiplies into alpha, 003 L14978-14992, L16448)"),
     C("setup.lines_diamond", lines_diamond, "objects",
       "of the lines, zero-width ones by the GIQ diamond rules (003 L14884)"),
     C("setup.lines_msaa", lines_msaa, "objects",

@@ -26,7 +26,9 @@
  *    non-antialiased parallelogram with Last Pixel Enable, antialiased or
  *    MSAA rectangle; sf_setup.h) with their endpoints, width, AA region
  *    widths and stipple restart for WM (LINELIST: every line; LINESTRIP: its
- *    first line of a packet with StartPrim, not for the _CONT forms),
+ *    first line of a packet with StartPrim, not for the _CONT forms; CLIP
+ *    marks only a strip's first segment it sends alone with StartPrim, so
+ *    the counter runs on along the strip, L15540),
  *    rectangle completion, snapping, degenerate and face culling, scissor,
  *    viewport extents, barycentric, depth and 1/w planes, global depth
  *    offset from 3DSTATE_RASTER with the 3DSTATE_DEPTH_BUFFER format);
@@ -55,8 +57,8 @@
  * Stats: primitives, vertices, objects, draws, bad_primitives, unsupported,
  *        nan_discarded, setup.{points,lines,triangles,rectangles},
  *        culled.{degenerate,face,outside,bad_width,infinite},
- *        reserved_provoking, not_modelled.{fill_mode,aa_lines},
- *        setup.lines_diamond, setup.lines_msaa,
+ *        reserved_provoking, not_modelled.fill_mode,
+ *        setup.lines_diamond, setup.lines_msaa, setup.lines_aa,
  *        attributes.{rows_read,out,source_out_of_range}, viewport/scissor
  *        read failures, stall.urb, stall.wm, plus the ff_stage counters
  *        under "ff.".

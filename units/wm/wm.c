@@ -1575,9 +1575,9 @@ static uint32_t line_stipple(struct wm *s, uint32_t mask)
 }
 
 /* Antialiased lines (L14978-14992): each lit pixel's coverage at its sample
- * point, counted (the payload's place for it is not in the seed: it is not
- * delivered, sf's not_modelled.aa_lines). */
-static void aa_line_coverage(struct wm *s, uint32_t mask)
+ * point, counted, as U0.8 into aa_alpha[] (rounded; the thread carries it to
+ * the render cache, thread_msg.h aa_alpha). */
+static void aa_line_coverage(struct wm *s, uint32_t mask, uint8_t aa_alpha[4])
 {
     const struct setup_primitive *p = &s->prim;
     if (p->line_mode != SETUP_LINE_AA_RECTANGLE)
@@ -1588,6 +1588,8 @@ static void aa_line_coverage(struct wm *s, uint32_t mask)
             continue;
         float c = wm_line_aa_coverage(p, s->sx + (int32_t)(i & 1u) + off,
                                       s->sy + (int32_t)(i >> 1) + off);
+        c = c > 1.0f ? 1.0f : c < 0.0f ? 0.0f : c;
+        aa_alpha[i] = (uint8_t)lrintf(c * 255.0f);
         s->aa_line_pixels++;
         if (c < 1.0f)
             s->aa_line_partial++;
@@ -1629,7 +1631,8 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     struct wm_observed_draw *od = observed_draw(s, p->draw);
     if (od)
         od->pixels_rasterized += lit;
-    aa_line_coverage(s, mask);
+    uint8_t aa_alpha[4] = { 0 };
+    aa_line_coverage(s, mask, aa_alpha);
     /* PS_INVOCATION_COUNT: "once for each unmasked pixel (or sample) that is
      * dispatched" (L15695-15699): per-sample dispatch counts each covered
      * sample it will shade; early kills still count */
@@ -1646,6 +1649,7 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
     memset(out, 0, sizeof *out);
     out->x = (uint16_t)s->sx;
     out->y = (uint16_t)s->sy;
+    memcpy(out->aa_alpha, aa_alpha, sizeof out->aa_alpha);
     bool tested = s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write;
     /* late: the pixel back end tests the thread's pixels (om_depth.h) and
      * reports the passes in the thread end (PS_DEPTH_COUNT, per draw) */
@@ -2176,6 +2180,13 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
         d->ctx.pixel_x[kx] = s->pending[kx].x;
         d->ctx.pixel_y[kx] = s->pending[kx].y;
         d->ctx.pixel_mask |= (uint32_t)(s->pending[kx].pixel_mask & 0xfu) << (4 * kx);
+    }
+    /* antialiased lines: each pixel's coverage goes with the thread to the
+     * render cache (thread_msg.h aa_alpha; L14992) */
+    if (s->prim.line_mode == SETUP_LINE_AA_RECTANGLE) {
+        d->ctx.aa_alpha_valid = 1;
+        for (uint32_t kx = 0; kx < n && kx < 8; kx++)
+            memcpy(&d->ctx.aa_alpha[4 * kx], s->pending[kx].aa_alpha, 4);
     }
     fill_pixel_context(s, &d->ctx);
     wm_dispatch_sample_masks(s, d, n);

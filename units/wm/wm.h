@@ -35,8 +35,10 @@
  *    primitive.h): zero-width lines by the GIQ diamond-exit rule, Legacy or
  *    DX10 (L14884-14955), at the pixel location for every sample; the other
  *    line forms by SF's edges; antialiased lines' coverage computed per pixel
- *    (L14978-14992) and counted (raster.aa_line_*; where the payload carries
- *    it is not in the seed: not delivered). Line stipple (L15532-15546;
+ *    (L14978-14992), counted (raster.aa_line_*) and delivered with the
+ *    thread (eu_thread_context aa_alpha, U0.8: the seed's Gen9 payload has
+ *    no place for it) to the render cache, which multiplies it into
+ *    Src0.alpha (L16448). Line stipple (L15532-15546;
  *    3DSTATE_WM Line Stipple Enable, 3DSTATE_LINE_STIPPLE pattern, repeat
  *    count, Modify Enable's current index and repeat counter) drops pixels of
  *    legacy lines (diamond and non-antialiased wide) by their position along
@@ -195,8 +197,7 @@
  * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
  * samples of a subspan go one pending subspan each), depth/stencil per
  * sample (tested per pixel, counted raster.unsupported_samples), points'
- * own rules beyond the box SF gives, the delivery of antialiased lines'
- * coverage, the stipple counter of a wide line counting each pixel (the
+ * own rules beyond the box SF gives, the stipple counter of a wide line counting each pixel (the
  * model counts positions along the line), chroma key, RT independent
  * rasterization, depth offset (SF's),
  * HiZ traffic through the L3, the contiguous dispatch modes, the KSP jump table offsets (the
