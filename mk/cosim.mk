@@ -100,6 +100,8 @@ cosim-link-vars:
 	@echo "OBJS=$(COSIM_MAIN_OBJ) $(COSIM_C_OBJS) $(COSIM_CLI_OBJS)"
 	@echo "CXX_OBJS=$(COSIM_CXX_OBJS)"
 	@echo "MODELS=$(COSIM_MODEL) $(COSIM_MODEL_BAD)"
+	@echo "MODELS_BAD=$(COSIM_MODEL_BAD)"
+	@echo "COSIM_C_OBJS=$(COSIM_C_OBJS)"
 	@echo "VLRT=$(COSIM_VLRT)"
 	@echo "LIBS=$(BUILD)/libgtsim.a $(COSIM_LDLIBS)"
 	@echo "LDOPT=$(LDOPT)"

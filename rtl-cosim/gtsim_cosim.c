@@ -8,6 +8,7 @@
  *   qpu-random      random instructions through the QPU ALUs' RTL against the C datapath
  *   build-math-aub  write a Gen9 capture that runs MI_MATH (math_aub.h)
  *   replay          drive a unit alone from port recordings and check its outputs
+ *   datapath-replay drive om_pixel / qpu_alu from a datapath recording
  *   bench           co-simulation throughput against the C units alone
  * `run` and `config` take --wave FILE.fst (every unit run as RTL) or
  * --wave UNIT=FILE.fst themselves (tools/cmd_run.c). `run` records any port
@@ -23,6 +24,7 @@
 
 #include "fabric/alloc.h"
 #include "rtl-cosim/cosim_kinds.h"
+#include "rtl-cosim/datapath_replay.h"
 #include "rtl-cosim/fpu_random.h"
 #include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_random.h"
@@ -431,6 +433,74 @@ static int cmd_replay(int argc, char **argv)
     return r.mismatches ? 3 : EXIT_OK;
 }
 
+
+static const char datapath_replay_usage[] =
+    "usage: gtsim-cosim datapath-replay --in FILE [--broken] [--wave FILE.fst]\n"
+    "                                   [--wave-before N] [--wave-after N]\n"
+    "\n"
+    "Drives every request of a datapath recording (rtl-cosim/datapath_recording.h: written by\n"
+    "om:rtl/om:lockstep or qpu:rtl/qpu:lockstep with --set UNIT.record_datapath=FILE) into the\n"
+    "block's RTL (om_pixel or qpu_alu, from the recording's header) and compares each answer\n"
+    "with the recorded C one. --broken: the RTL built with `define BROKEN. --wave: the FST from\n"
+    "N RTL clocks before the first mismatch (300) to N after (20). Exit 0: every answer equal;\n"
+    "3: mismatches; 1: an unreadable or malformed recording (file and line named).\n";
+
+static int cmd_datapath_replay(int argc, char **argv)
+{
+    struct datapath_replay_options o = { .wave_before = 300, .wave_after = 20, .report = stdout };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(datapath_replay_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!strcmp(a, "--broken")) {
+            o.broken = true;
+            continue;
+        }
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "gtsim-cosim datapath-replay: %s needs a value (try --help)\n", a);
+            return EXIT_ERROR;
+        }
+        i++;
+        if (!strcmp(a, "--in"))
+            o.path = v;
+        else if (!strcmp(a, "--wave"))
+            o.wave = v;
+        else if (!strcmp(a, "--wave-before") && cli_parse_u64(v, &o.wave_before))
+            ;
+        else if (!strcmp(a, "--wave-after") && cli_parse_u64(v, &o.wave_after))
+            ;
+        else {
+            fprintf(stderr, "gtsim-cosim datapath-replay: bad option '%s %s' (try --help)\n",
+                    a, v);
+            return EXIT_ERROR;
+        }
+    }
+    if (!o.path) {
+        fputs(datapath_replay_usage, stderr);
+        return EXIT_ERROR;
+    }
+    struct datapath_replay_result r;
+    struct gt_error err;
+    int rc = datapath_replay(&o, &r, &err);
+    printf("gtsim-cosim datapath-replay: %s (unit %s): %" PRIu64 " records, %" PRIu64
+           " compared, %" PRIu64 " mismatching, %" PRIu64 " RTL clocks\n",
+           r.block[0] ? r.block : "?", r.unit[0] ? r.unit : "?", r.records, r.compared,
+           r.mismatches, r.clocks);
+    if (rc < 0) {
+        fprintf(stderr, "gtsim-cosim datapath-replay: %s\n", err.message);
+        return EXIT_ERROR;
+    }
+    if (r.mismatches)
+        printf("  first mismatch at rtl clock %" PRIu64 " (record #%" PRIu64 ")\n",
+               r.first_mismatch, r.first_record);
+    if (r.wave_written)
+        printf("  wave: %s (rtl clocks %" PRIu64 "..%" PRIu64 ")\n", o.wave, r.wave_from,
+               r.wave_to);
+    return r.mismatches ? 3 : EXIT_OK;
+}
 
 static const char l3_random_usage[] =
     "usage: gtsim-cosim l3-random [--impl IMPL] [--seed S] [--requests N] [--clients N]\n"
@@ -1086,6 +1156,8 @@ int main(int argc, char **argv)
         return cmd_qpu_random(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "replay"))
         return cmd_replay(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "datapath-replay"))
+        return cmd_datapath_replay(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
         return cmd_bench(argc - 1, argv + 1);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
@@ -1099,6 +1171,7 @@ int main(int argc, char **argv)
                "  om-random       random requests through the pixel datapath RTL (om-random --help)\n"
                "  build-math-aub OUT.aub  a Gen9 capture running MI_MATH (rtl-cosim/math_aub.h)\n"
                "  replay          drive a unit alone from port recordings (replay --help)\n"
+               "  datapath-replay drive om_pixel / qpu_alu from a datapath recording\n"
                "  bench           co-simulation throughput against the C units alone\n"
                "`run` also takes --wave FILE.fst (every unit run as RTL) or --wave UNIT=FILE.fst\n"
                "and records any port with --record-port UNIT.PORT[N]=FILE.\n\n");

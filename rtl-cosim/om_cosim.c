@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/stats.h"
+#include "rtl-cosim/datapath_recording.h"
 #include "rtl-cosim/om_rtl.h"
 #include "units/om/om.h"
 
@@ -16,6 +17,8 @@ struct om_cosim {
     struct om_rtl *rtl;
     struct om_datapath datapath;
     uint64_t color_ops, bits_ops, depth_ops, no_answer;
+    char record_datapath[PARAM_STRING_MAX];     /* datapath_recording.h, or "" */
+    FILE *recording;
 };
 
 #define S struct om_cosim
@@ -26,6 +29,9 @@ static const struct param_desc cosim_params[] = {
     PARAM_U32_FIELD("messages_per_cycle", S, messages_per_cycle, 1, 1, 64, "as om"),
     PARAM_U32_FIELD("gen", S, gen, 9, 8, 9, "as om"),
     LOCKSTEP_PARAMS(S, ls, "not used: the datapath answers within the C unit's cycle"),
+    PARAM_STRING_FIELD("record_datapath", S, record_datapath, "",
+                       "write every datapath request and the C block's answer to this file "
+                       "(rtl-cosim/datapath_recording.h; gtsim-cosim datapath-replay)"),
     PARAM_END
 };
 #undef S
@@ -117,8 +123,13 @@ static bool dp_color(void *context, const struct om_color_request *rq, float out
     float rtl_out[4];
     bool rtl_ok = om_rtl_color(s->rtl, rq, rtl_out);
     bool c_ok = true;
-    if (lockstep_mode(s) || !om_rtl_answered(s->rtl))
+    if (lockstep_mode(s) || !om_rtl_answered(s->rtl) || s->recording)
         c_ok = om_color_compute(rq, out);
+    if (s->recording) {
+        struct dp_record record;
+        dp_om_color(&record, unit_cycle(u), rq, c_ok, out);
+        dp_recording_write(s->recording, &record);
+    }
     if (!answered(u, "colour", s->color_ops))
         return c_ok;
     if (!lockstep_mode(s)) {
@@ -150,6 +161,11 @@ static uint32_t dp_bits(void *context, bool logic, uint32_t op, uint32_t source,
     s->bits_ops++;
     uint32_t r = om_rtl_bits(s->rtl, logic, op, source, destination, keep);
     uint32_t c = om_color_bits(logic, op, source, destination, keep);
+    if (s->recording) {
+        struct dp_record record;
+        dp_om_bits(&record, unit_cycle(u), logic, op, source, destination, keep, c);
+        dp_recording_write(s->recording, &record);
+    }
     if (!answered(u, "bits", s->bits_ops))
         return c;
     if (!lockstep_mode(s))
@@ -177,6 +193,12 @@ static uint32_t dp_depth(void *context, const struct ds_state *st, bool back_fac
     uint32_t rf = om_rtl_depth(s->rtl, st, back_facing, format, source_depth, &rtl_depth,
                                &rtl_stencil);
     uint32_t cf = ds_test(st, back_facing, format, source_depth, &c_depth, &c_stencil);
+    if (s->recording) {
+        struct dp_record record;
+        dp_om_depth(&record, unit_cycle(u), st, back_facing, format, source_depth, *depth,
+                    *stencil, cf, c_depth, c_stencil);
+        dp_recording_write(s->recording, &record);
+    }
     bool use_rtl = answered(u, "depth", s->depth_ops) && !lockstep_mode(s);
     if (lockstep_mode(s) && om_rtl_answered(s->rtl)) {
         s->ls.compared++;
@@ -239,6 +261,9 @@ static int rtl_open(struct unit *u, struct gt_error *err)
     om_rtl_reset(s->rtl);
     if (s->ls.wave[0] && om_rtl_trace_open(s->rtl, s->ls.wave, s->ls.wave_from, s->ls.wave_to) < 0)
         return gt_error_set(err, "%s: cannot write the wave '%s'", unit_name(u), s->ls.wave);
+    if (s->record_datapath[0] &&
+        !(s->recording = dp_recording_create(s->record_datapath, "om_pixel", unit_name(u), err)))
+        return -1;
     return 0;
 }
 
@@ -248,6 +273,9 @@ static void cosim_destroy(struct unit *u)
     if (s->rtl)
         om_rtl_destroy(s->rtl);
     s->rtl = NULL;
+    if (s->recording)
+        fclose(s->recording);
+    s->recording = NULL;
 }
 
 static enum unit_activity rtl_tick(struct unit *u)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/stats.h"
+#include "rtl-cosim/datapath_recording.h"
 #include "rtl-cosim/qpu_alu_rtl.h"
 #include "rtl-cosim/qpu_random.h"
 #include "units/qpu/qpu.h"
@@ -19,6 +20,8 @@ struct qpu_cosim {
     struct qpu_alu_rtl *rtl;
     struct qpu_alu_datapath datapath;
     uint64_t instructions, no_answer;
+    char record_datapath[PARAM_STRING_MAX];     /* datapath_recording.h, or "" */
+    FILE *recording;
 };
 
 #define S struct qpu_cosim
@@ -32,6 +35,9 @@ static const struct param_desc cosim_params[] = {
     PARAM_U32_FIELD("address_mask", S, address_mask, 0xffffffffu, 1, 0xffffffffu, "as qpu"),
     PARAM_U32_FIELD("memory_mb", S, memory_mb, 1024, 1, 4096, "as qpu"),
     LOCKSTEP_PARAMS(S, ls, "not used: the datapath answers within the C unit's cycle"),
+    PARAM_STRING_FIELD("record_datapath", S, record_datapath, "",
+                       "write every ALU request and the C datapath's answer to this file "
+                       "(rtl-cosim/datapath_recording.h; gtsim-cosim datapath-replay)"),
     PARAM_END
 };
 #undef S
@@ -85,6 +91,13 @@ static void dp_compute(void *context, const struct qpu_alu_request *rq,
     struct qpu_alu_result rtl;
     memset(&rtl, 0, sizeof rtl);
     unsigned missing = qpu_alu_rtl_compute_many(s->rtl, rq, &rtl, 1);
+    if (s->recording) {
+        struct qpu_alu_result c;
+        struct dp_record record;
+        qpu_alu_compute(rq, &c);
+        dp_qpu_alu(&record, unit_cycle(u), rq, &c);
+        dp_recording_write(s->recording, &record);
+    }
     if (missing) {
         qpu_alu_compute(rq, out);
         s->no_answer++;
@@ -149,6 +162,9 @@ static int rtl_open(struct unit *u, struct gt_error *err)
     if (s->ls.wave[0] &&
         qpu_alu_rtl_trace_open(s->rtl, s->ls.wave, s->ls.wave_from, s->ls.wave_to) < 0)
         return gt_error_set(err, "%s: cannot write the wave '%s'", unit_name(u), s->ls.wave);
+    if (s->record_datapath[0] &&
+        !(s->recording = dp_recording_create(s->record_datapath, "qpu_alu", unit_name(u), err)))
+        return -1;
     return 0;
 }
 
@@ -158,6 +174,9 @@ static void cosim_destroy(struct unit *u)
     if (s->rtl)
         qpu_alu_rtl_destroy(s->rtl);
     s->rtl = NULL;
+    if (s->recording)
+        fclose(s->recording);
+    s->recording = NULL;
 }
 
 static enum unit_activity rtl_tick(struct unit *u)

@@ -63,6 +63,7 @@
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_cosim.h"
 #include "rtl-cosim/cs_alu_rtl.h"
+#include "rtl-cosim/datapath_replay.h"
 #include "rtl-cosim/fpu_random.h"
 #include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_cosim.h"
@@ -151,6 +152,44 @@ static void timing_by_recording(const char *kind, uint32_t cpi, const uint64_t s
     }
     CU_ASSERT_EQUAL(recording_next(r, &m, &err), 0);
     recording_close(r);
+}
+
+/* Clocks from the clock that takes a request of n NOOPs (MI_MATH opcode 0x000) to the
+ * first clock with resp_valid, the RTL alone at cycles_per_instruction cpi. */
+static uint64_t alu_rtl_answer_clocks(uint32_t cpi, uint32_t n)
+{
+    struct cs_alu_rtl *r = cs_alu_rtl_create(CS_ALU_RTL_GOOD, false);
+    cs_alu_rtl_reset(r);
+    cs_alu_rtl_set_cpi(r, cpi);
+    cs_alu_rtl_set_resp_ready(r, false);
+    static struct cs_alu_request q;
+    memset(&q, 0, sizeof q);
+    q.count = n;
+    cs_alu_rtl_set_request(r, &q, n);
+    uint64_t cycle = 1, clocks = 0;
+    CU_ASSERT(cs_alu_rtl_req_ready(r));
+    cs_alu_rtl_clock(r, cycle++);
+    cs_alu_rtl_set_request(r, NULL, 0);
+    while (!cs_alu_rtl_resp_valid(r) && clocks < 10000) {
+        cs_alu_rtl_clock(r, cycle++);
+        clocks++;
+    }
+    cs_alu_rtl_destroy(r);
+    return clocks;
+}
+
+/* cfg_cpi 0 reads as 1 (rtl/cs_alu.sv takes a request with cpi = max(cfg_cpi, 1): no
+ * instruction takes zero clocks), and each instruction costs cpi clocks (the C unit's
+ * documented timing, units/cs_alu/cs_alu.h: answered on T + 1 + n x cpi). The fabric never
+ * drives 0 (the param's minimum is 1), so only this test reaches the clamp (a mutant of it
+ * survived the random runs). */
+static void test_rtl_cpi_zero_reads_as_one(void)
+{
+    uint64_t one = alu_rtl_answer_clocks(1, 5), two = alu_rtl_answer_clocks(2, 5);
+    CU_ASSERT_EQUAL(two, one + 5);
+    CU_ASSERT_EQUAL(alu_rtl_answer_clocks(3, 5), one + 10);
+    CU_ASSERT_EQUAL(alu_rtl_answer_clocks(0, 5), one);
+    CU_ASSERT_EQUAL(alu_rtl_answer_clocks(0, 1), alu_rtl_answer_clocks(1, 1));
 }
 
 static void test_rtl_timing_matches_c_unit(void)
@@ -2042,6 +2081,7 @@ static uint64_t csv_value_of(const char *d, const char *name, const char *impl, 
 struct om_frame {
     const char *name, *trace;
     const char *dumps[3];               /* the surfaces the capture draws (images.json) */
+    const char *options;                /* more options of the runs, or NULL */
 };
 
 /* A real frame with om as the C unit, with its datapath as RTL and in
@@ -2059,8 +2099,9 @@ static void om_frame_run(const struct om_frame *f)
         for (int i = 0; i < 3 && f->dumps[i]; i++)
             n += (size_t)snprintf(dump + n, sizeof dump - n, " --dump %s:%s/%s_%s.%d.bin",
                                   f->dumps[i], d, f->name, impls[k], i);
-        int rc = sh("%s run -q -o %s/%s_%s --set gpu.slice.om.impl=%s %s %s > %s/%s_%s.log 2>&1",
-                    bin, d, f->name, impls[k], impls[k], dump, f->trace, d, f->name, impls[k]);
+        int rc = sh("%s run -q -o %s/%s_%s --set gpu.slice.om.impl=%s %s %s %s > %s/%s_%s.log "
+                    "2>&1", bin, d, f->name, impls[k], impls[k], f->options ? f->options : "",
+                    dump, f->trace, d, f->name, impls[k]);
         if (rc != 0)
             printf("\n    %s with om impl %s: exit %d", f->name, impls[k], rc);
         CU_ASSERT_EQUAL(rc, 0);
@@ -2106,9 +2147,10 @@ static void test_om_frames(void)
 {
     static const struct om_frame f[] = {
         { "blend_stencil", "tests/data/traces/skl_blend_stencil.aub.gz",
-          { "0xfffffffeffc40000:4096", "0xfffffffeffc00000:16384", "0xfffffffefffd9000:16384" } },
+          { "0xfffffffeffc40000:4096", "0xfffffffeffc00000:16384", "0xfffffffefffd9000:16384" },
+          NULL },
         { "fill_heavy", "tests/data/traces/skl_fill_heavy.aub.gz",
-          { "0xfffffffeffe9d000:1048576", "0xfffffffeff500000:1048576", NULL } },
+          { "0xfffffffeffe9d000:1048576", "0xfffffffeff500000:1048576", NULL }, NULL },
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         om_frame_run(&f[i]);
@@ -2380,10 +2422,224 @@ static void test_qpu_gpu_fft(void)
                        "field mul_value' %s/fft_broken.log", d), 0);
 }
 
+/* ---- the depth/stencil path in real frames, datapath replay ------------------------------ */
+
+#define LATE_DEPTH "--set gpu.wm.force_late_depth=true"
+
+/* A stat of the run written to tmpdir/sub. */
+static uint64_t csv_in(const char *sub, const char *key)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
+    return csv_value(dir, key);
+}
+
+/* skl blend_stencil with WM's Early Depth/Stencil Control read as PSEXEC (the
+ * param force_late_depth, a mode the driver may program): every depth/stencil
+ * test of the frame is done late, by om's datapath, so the RTL's depth path
+ * runs in a real frame. om, om:rtl and om:lockstep give the same stats.csv
+ * (but the adapter's rows) and render targets, 0 mismatches; every late test
+ * went through the RTL; and the late frame draws what the early one draws
+ * (WM's early test and om's late test are one function, ds_test). */
+static void test_om_late_depth_frame(void)
+{
+    static const struct om_frame late = {
+        "late_bs", "tests/data/traces/skl_blend_stencil.aub.gz",
+        { "0xfffffffeffc40000:4096", "0xfffffffeffc00000:16384", "0xfffffffefffd9000:16384" },
+        LATE_DEPTH,
+    };
+    om_frame_run(&late);
+    const char *d = tmpdir;
+    uint64_t late_pixels = csv_value_of(d, "late_bs", "c", "gpu.wm.depth.late_pixels");
+    uint64_t depth_ops = csv_value_of(d, "late_bs", "lockstep", "gpu.slice0.om.rtl.depth_ops");
+    CU_ASSERT(late_pixels > 1000);
+    CU_ASSERT(depth_ops >= late_pixels);
+    printf("\n    %" PRIu64 " late-tested pixels, %" PRIu64 " depth/stencil requests compared ",
+           late_pixels, depth_ops);
+    CU_ASSERT_EQUAL(csv_value_of(d, "late_bs", "rtl", "gpu.slice0.om.rtl.depth_ops"), depth_ops);
+    /* the early run (WM tests) draws the same colour, depth and stencil */
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    CU_ASSERT_EQUAL(sh("%s run -q -o %s/early_bs --dump 0xfffffffeffc40000:4096:%s/early_bs.0.bin "
+                       "--dump 0xfffffffeffc00000:16384:%s/early_bs.1.bin --dump "
+                       "0xfffffffefffd9000:16384:%s/early_bs.2.bin "
+                       "tests/data/traces/skl_blend_stencil.aub.gz > %s/early_bs.log 2>&1", bin, d,
+                       d, d, d, d), 0);
+    CU_ASSERT_EQUAL(csv_in("early_bs", "gpu.wm.depth.late_pixels"), 0);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(sh("cmp -s %s/early_bs.%d.bin %s/late_bs_c.%d.bin", d, i, d, i), 0);
+}
+
+static int replay_file(const char *path, bool broken, const char *wave,
+                       struct datapath_replay_result *r, struct gt_error *err)
+{
+    struct datapath_replay_options o = { .path = path, .broken = broken, .wave = wave };
+    return datapath_replay(&o, r, err);
+}
+
+/* om's datapath requests of the late-depth blend_stencil frame, recorded by
+ * om:lockstep (record_datapath), replayed into the RTL: every request, 0
+ * mismatches; the BROKEN RTL (DECRSAT wraps 0 to 0xff) is caught replaying a
+ * recorded request that decrements a zero stencil with saturation (the C
+ * block's answer 0, as seed 003's DECRSAT says), with the wave around it. */
+static void test_om_datapath_replay(void)
+{
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -o %s/rec_bs --set gpu.slice.om.impl=lockstep " LATE_DEPTH
+                       " --set gpu.slice.om.record_datapath=%s/om.dprec "
+                       "tests/data/traces/skl_blend_stencil.aub.gz > %s/rec_bs.log 2>&1", bin, d,
+                       d, d), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/om.dprec", d);
+    struct datapath_replay_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL(replay_file(path, false, NULL, &r, &err), 0);
+    uint64_t ops = csv_in("rec_bs", "gpu.slice0.om.rtl.color_ops") +
+                   csv_in("rec_bs", "gpu.slice0.om.rtl.bits_ops") +
+                   csv_in("rec_bs", "gpu.slice0.om.rtl.depth_ops");
+    CU_ASSERT(ops > 1000);
+    CU_ASSERT_EQUAL(r.records, ops);
+    CU_ASSERT_EQUAL(r.compared, ops);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    printf("\n    %" PRIu64 " recorded om datapath requests replayed ", r.records);
+    CU_ASSERT_STRING_EQUAL(r.block, "om_pixel");
+    CU_ASSERT_STRING_EQUAL(r.unit, "gpu.slice0.om");
+    if (r.mismatches)
+        printf("\n    %s", r.first_report);
+    /* a recorded stencil request decrementing 0 with saturation (DECRSAT = 4) as the pass op
+     * of a stencil test ALWAYS (0), masks 0xff; depth test off, D32_FLOAT (1). The answer as
+     * seed 003 gives it: the pixel passes, DECRSAT keeps 0, and the stencil is written since
+     * the op is not KEEP (L16677-16711): flags PASS | STENCIL_WRITTEN, depth 0, stencil 0 */
+    CU_ASSERT_EQUAL(sh("head -3 %s/om.dprec > %s/decrsat.dprec && grep -m 40 '^color' "
+                       "%s/om.dprec >> %s/decrsat.dprec && printf 'depth 9 0 0 0 1 1 0 0 0 0 4 ff "
+                       "ff 0 0 0 0 4 ff ff 0 bf800000 3f800000 0 1 3f000000 0 0 = %x 0 0\\n' >> "
+                       "%s/decrsat.dprec", d, d, d, d, DS_PASS | DS_STENCIL_WRITTEN, d), 0);
+    snprintf(path, sizeof path, "%s/decrsat.dprec", d);
+    CU_ASSERT_EQUAL(replay_file(path, false, NULL, &r, &err), 0);
+    CU_ASSERT_EQUAL(r.records, 41);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    char wave[400];
+    snprintf(wave, sizeof wave, "%s/decrsat.fst", d);
+    CU_ASSERT_EQUAL(replay_file(path, true, wave, &r, &err), 0);
+    CU_ASSERT_EQUAL(r.mismatches, 1);
+    CU_ASSERT_EQUAL(r.first_record, 41);
+    CU_ASSERT(strstr(r.first_report, "port depth record #41 cycle 9 (rtl clock ") != NULL);
+    CU_ASSERT(strstr(r.first_report, "field stencil: c-model flags") != NULL);
+    CU_ASSERT(r.wave_written && r.wave_from == 0);
+    CU_ASSERT_EQUAL(sh("test -s %s", wave), 0);
+    /* the command line: exit 3, the line, the wave */
+    CU_ASSERT_EQUAL(sh("%s datapath-replay --in %s --broken --wave %s/cli.fst > %s/dpr.log; "
+                       "test $? -eq 3 && grep -q 'cosim mismatch: replay .* unit gpu.slice0.om "
+                       "port depth record #41' %s/dpr.log && grep -q 'wave: ' %s/dpr.log && "
+                       "test -s %s/cli.fst", bin, path, d, d, d, d, d), 0);
+}
+
+/* The QPU ALU requests of GPU_FFT 2^8, recorded by qpu:lockstep (a file a QPU) and qpu0's
+ * replayed into the RTL: every instruction, 0 mismatches; into the BROKEN RTL (fmul truncates): caught,
+ * with the wave around the first mismatch. */
+static void test_qpu_datapath_replay(void)
+{
+    if (access("../shared/workloads/gpu_fft/hex", R_OK) != 0) {
+        printf("\n    ../shared/workloads/gpu_fft/hex absent: skipped ");
+        return;
+    }
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    const char *d = tmpdir;
+    CU_ASSERT_EQUAL(sh("%s run -q -o %s/rec_fft --set gpu.slice.qpu.impl=lockstep "
+                       "--set gpu.slice.qpu.record_datapath=%s/qpu.@.dprec gpu_fft:log2n=8 > "
+                       "%s/rec_fft.log 2>&1", bin, d, d, d), 0);
+    char path[400], wave[400];
+    snprintf(path, sizeof path, "%s/qpu.gpu.slice0.qpu0.dprec", d);
+    CU_ASSERT_EQUAL(sh("test -s %s/qpu.gpu.slice2.qpu3.dprec", d), 0);   /* one a QPU */
+    snprintf(wave, sizeof wave, "%s/qpu.fst", d);
+    struct datapath_replay_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL(replay_file(path, false, NULL, &r, &err), 0);
+    uint64_t compared = csv_in("rec_fft", "gpu.slice0.qpu0.compared");
+    CU_ASSERT(compared > 500);
+    CU_ASSERT_EQUAL(r.records, compared);
+    CU_ASSERT_EQUAL(r.compared, compared);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    printf("\n    %" PRIu64 " recorded ALU instructions of qpu0 replayed ", r.records);
+    CU_ASSERT_STRING_EQUAL(r.block, "qpu_alu");
+    if (r.mismatches)
+        printf("\n    %s", r.first_report);
+    CU_ASSERT_EQUAL(replay_file(path, true, wave, &r, &err), 0);
+    CU_ASSERT(r.mismatches > 0);
+    CU_ASSERT(strstr(r.first_report, "unit gpu.slice0.qpu0 port alu record #") != NULL);
+    CU_ASSERT(strstr(r.first_report, "field mul_value") != NULL);
+    CU_ASSERT(r.wave_written && r.wave_to == r.first_mismatch + 20);
+    CU_ASSERT_EQUAL(sh("test -s %s", wave), 0);
+}
+
+/* Malformed recordings: an error naming the file and line, never a crash; the records
+ * before the bad line are replayed. */
+static void test_datapath_recording_malformed(void)
+{
+    static const char header[] = "gtsim-datapath-recording 1\nblock om_pixel\nunit u\n";
+    /* no logic op, no disabled channel: the source word (seed 003 L16657-16721) */
+    static const char good_bits[] = "bits 5 0 3 f0f0f0f0 ff00ff00 0 = f0f0f0f0\n";
+    static const struct { const char *text, *line, *what; } cases[] = {
+        { "not a recording\n", "line 1", "not a datapath recording" },
+        { "gtsim-datapath-recording 1\nblock gpu\nunit u\n", "line 2", "block om_pixel" },
+        { "gtsim-datapath-recording 1\nblock om_pixel\n", "line 3", "unit NAME" },
+        { "frobnicate 1 2 = 3\n", "line 5", "unknown record kind" },
+        { "alu 1 0 = 0\n", "line 5", "in a recording of block om_pixel" },
+        { "bits 5 1 3 f0f0f0f0 = f0f0f0f0\n", "line 5", "request word 4 of 5" },
+        { "bits 5 2 3 f0f0f0f0 ff00ff00 0 = f0f0f0f0\n", "line 5", "a bool: 0 or 1" },
+        { "bits 5 1 3 f0f0f0f0 ff00ff00 0 1 = 0\n", "line 5", "no '='" },
+        { "bits 5 1 3 f0f0f0f0 ff00ff00 0 = f0f0f0f0 7\n", "line 5", "answer longer" },
+        { "bits 5 1 3 f0f0f0f0 ff00ff00 zz = 1\n", "line 5", "not hexadecimal" },
+        { "bits 5 1 3 f0f0f0f0 ff00ff00 123456789 = 1\n", "line 5", "out of range" },
+        { "depth 1 0 0 0 0 0 0 0 0 0 0 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 = 0 0 0\n", "line 5",
+          "8 bits" },
+        { "bits\n", "line 5", "no cycle" },
+        { "bits 5 1 3 f0f0f0f0 ff00ff00 0 =", "line 5", "answer word 1 of 1" },
+    };
+    char path[400];
+    snprintf(path, sizeof path, "%s/bad.dprec", tmpdir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        bool with_header = strncmp(cases[i].text, "gtsim", 5) != 0 &&
+                           strncmp(cases[i].text, "not a", 5) != 0;
+        if (with_header)
+            fprintf(f, "%s%s", header, good_bits);
+        fputs(cases[i].text, f);
+        fclose(f);
+        struct datapath_replay_result r;
+        struct gt_error err;
+        int rc = replay_file(path, false, NULL, &r, &err);
+        CU_ASSERT_EQUAL(rc, -1);
+        bool named = rc < 0 && strstr(err.message, path) && strstr(err.message, cases[i].line) &&
+                     strstr(err.message, cases[i].what);
+        if (!named)
+            printf("\n    case %zu: %s", i, rc < 0 ? err.message : "accepted");
+        CU_ASSERT(named);
+        if (with_header) {
+            CU_ASSERT_EQUAL(r.records, 1);      /* the good line before it was replayed */
+            CU_ASSERT_EQUAL(r.mismatches, 0);
+        }
+    }
+    struct datapath_replay_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL(replay_file("/nonexistent/x.dprec", false, NULL, &r, &err), -1);
+    CU_ASSERT(strstr(err.message, "cannot read") != NULL);
+    char bin[4096];
+    cosim_bin(bin, sizeof bin);
+    CU_ASSERT_EQUAL(sh("%s datapath-replay --in %s > /dev/null 2>&1; test $? -eq 1", bin, path),
+                    0);
+}
+
 struct test { const char *suite, *name; void (*run)(void); };
 
 static const struct test tests[] = {
     { "rtl", "RTL and adapters keep the C unit's timing", test_rtl_timing_matches_c_unit },
+    { "rtl", "cs_alu RTL alone: cfg_cpi 0 reads as 1, cpi clocks an instruction",
+      test_rtl_cpi_zero_reads_as_one },
     { "lockstep", "1M random ALU ops in lockstep, every opcode and register",
       test_random_lockstep_1m },
     { "lockstep", "cpi 3, requests of up to 256 instructions",
@@ -2447,6 +2703,12 @@ static const struct test tests[] = {
     { "om", "skl blend_stencil and fill_heavy: om, om:rtl, om:lockstep give the same run",
       test_om_frames },
     { "om", "om:lockstep_broken runs a frame and compares", test_om_broken_kind_runs },
+    { "om", "blend_stencil with late depth/stencil: the RTL's depth path in a frame, 0 mismatches",
+      test_om_late_depth_frame },
+    { "om", "a frame's datapath requests recorded and replayed into the RTL; BROKEN caught",
+      test_om_datapath_replay },
+    { "om", "malformed datapath recordings: file and line named, no crash",
+      test_datapath_recording_malformed },
     { "qpu", "the ALUs' RTL (and C) alone: ops, unpacks, packs, conditions, flags by hand",
       test_qpu_by_hand },
     { "qpu", "1M random instructions (16M element operations) against the C datapath",
@@ -2455,6 +2717,8 @@ static const struct test tests[] = {
       test_qpu_broken_is_caught },
     { "qpu", "GPU_FFT 2^8 with qpu, qpu:rtl, qpu:lockstep: the same run, 0 mismatches",
       test_qpu_gpu_fft },
+    { "qpu", "GPU_FFT's ALU requests recorded and replayed into the RTL; BROKEN caught",
+      test_qpu_datapath_replay },
     { NULL, NULL, NULL }
 };
 

@@ -11,18 +11,23 @@ the code outside comments, `ifdef BROKEN regions and declarations:
   const   a literal changed: a sized literal (8'd150, 13'sd23, 1'b1, 32'h7f800000)
           or a plain number in an expression, plus one (a 1-bit literal flipped)
   cond    an if condition negated
-then takes --mutants of them (a fixed, seeded sample; --all for every site),
-builds each mutant as the block's BROKEN model (verilator, the model archive,
-the block's C++ wrapper, gtsim-cosim relinked in OUT/work) and runs the
-block's co-simulation test on it: the seeded random lockstep run of the block
-against its C model (om-random, random, fpu-random, l3-random with --impl
-lockstep_broken). A mutant is
-  killed     the test reports a mismatch (exit 3) or fails otherwise;
-  survived   the test passes (exit 0);
+then takes --mutants of them (a fixed, seeded sample; --all for every site)
+and runs the block's co-simulation test on each: the block's seeded random
+lockstep runs against its C model (rtl-cosim/tools/mutant_main.c, the runs
+of tests/cosim_tests.c's random tests, smaller) with the mutant as the
+block's BROKEN model.
+How: the runner `cosim-mutant` is linked once, with every block's BROKEN
+model as a shared library (OUT/stubs/libV<block>_broken.so, built from the
+RTL with -DBROKEN); a mutant is verilated and compiled (OPT, position
+independent) into OUT/work/libV<block>_broken.so, which LD_LIBRARY_PATH puts
+in front. No relink per mutant (an LTO link of gtsim-cosim took minutes on
+the shared build machine). A mutant is
+  killed     the runner reports a mismatch (exit 3), fails otherwise or times out;
+  survived   every run passes (exit 0);
   stillborn  it does not verilate (lint/width errors) or build: not counted.
-The score is killed / (killed + survived). OUT/report.txt lists the score per
-block and every survivor with its diff line, for a new test or an explanation
-(rtl-cosim/README.md "Test adequacy").
+The score is killed / (killed + survived). OUT/report.txt (rewritten after
+every mutant) lists the score per block and every survivor with its line, for
+a new test or an explanation (rtl-cosim/README.md "Test adequacy").
 
 usage: mutate.py --build BUILD --blocks om_pixel,cs_alu [--mutants N] [--seed S]
                  [--all] [--out DIR] [--list]
@@ -37,21 +42,15 @@ import sys
 import time
 
 BLOCKS = {
-    # block: (source, wrapper, test command, timeout s); a test command starting
-    # with "runner:" is a small binary of its own (rtl-cosim/tools/*_mutant_main.c)
-    "om_pixel": ("rtl-cosim/rtl/om_pixel.sv", "om_rtl",
-                 ["runner:om_mutant_main", "300000", "1"], 600),
-    "cs_alu": ("rtl-cosim/rtl/cs_alu.sv", "cs_alu_rtl",
-               ["random", "--impl", "lockstep_broken", "--requests", "20000"], 600),
-    "fpu_pipe": ("rtl-cosim/rtl/fpu_pipe.sv", "fpu_rtl",
-                 ["fpu-random", "--impl", "lockstep_broken", "--requests", "100000"], 600),
-    "l3_slice": ("rtl-cosim/rtl/l3_slice.sv", "l3_rtl",
-                 ["l3-random", "--impl", "lockstep_broken", "--requests", "20000"], 600),
-    "qpu_alu": ("rtl-cosim/rtl/qpu_alu.sv", "qpu_alu_rtl",
-                ["runner:qpu_mutant_main", "200000", "1"], 600),
+    # block: (source, runs of the runner rtl-cosim/tools/mutant_main.c: N, timeout s)
+    "om_pixel": ("rtl-cosim/rtl/om_pixel.sv", 300000, 900),
+    "cs_alu": ("rtl-cosim/rtl/cs_alu.sv", 200000, 900),
+    "fpu_pipe": ("rtl-cosim/rtl/fpu_pipe.sv", 100000, 900),
+    "l3_slice": ("rtl-cosim/rtl/l3_slice.sv", 8000, 900),
+    "qpu_alu": ("rtl-cosim/rtl/qpu_alu.sv", 200000, 900),
 }
 
-OPT = "-O1"
+OPT = "-O0"    # the mutants' models: compile time dominates a killed mutant
 OPS = [("&&", "||"), ("||", "&&"), ("==", "!="), ("!=", "=="), ("<<", ">>"), (">>", "<<"),
        ("<=", "<"), (">=", ">"), ("+", "-"), ("-", "+"), ("&", "|"), ("|", "&"), ("^", "|"),
        ("<", "<="), (">", ">=")]
@@ -110,7 +109,8 @@ def sites(text):
     result = []
     for n, code in code_lines(text):
         spans = bracket_spans(code)
-        nonblocking = re.match(r"^\s*[\w.]+(\[[^\]]*\])*\s*<=", code)
+        # a non-blocking assignment, also after a case label ("default: x <= y;")
+        nonblocking = re.match(r"^\s*([\w']+\s*:(?!:)\s*)?[\w.]+(\[[^\]]*\])*\s*<=", code)
         lits = [(m.start(), m.end()) for m in LIT_RE.finditer(code)]
         for m in OP_RE.finditer(code):
             i, tok = m.start(), m.group(0)
@@ -181,73 +181,81 @@ def make_vars(build):
     return v
 
 
-def run(cmd, log, timeout=None, cwd=None):
+def run(cmd, log, timeout=None, cwd=None, env=None):
     with open(log, "a") as f:
         f.write("$ " + " ".join(cmd) + "\n")
         f.flush()
         try:
             return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout,
-                                  cwd=cwd).returncode
+                                  cwd=cwd, env=env).returncode
         except subprocess.TimeoutExpired:
             f.write("timeout\n")
             return -1
 
 
+def shared_model(v, prefix, sv, mdir, out_so, log, defines=()):
+    """Verilate sv as the model `prefix` and build it into the shared library
+    out_so (position-independent, OPT); True on success."""
+    shutil.rmtree(mdir, ignore_errors=True)
+    if run(["verilator"] + v["VFLAGS"].split() + list(defines) +
+           ["--prefix", prefix, "-Mdir", mdir, sv], log):
+        return False
+    if run(["make", "-s", "-C", mdir, "-f", prefix + ".mk", "CXXFLAGS=-fPIC", "OPT_FAST=" + OPT,
+            "OPT_SLOW=" + OPT, "OPT_GLOBAL=" + OPT, prefix + "__ALL.a"], log):
+        return False
+    return run([v["CXX"], "-shared", "-o", out_so, "-Wl,--whole-archive",
+                os.path.join(mdir, prefix + "__ALL.a"), "-Wl,--no-whole-archive"], log) == 0
+
+
+def build_host(v, out, log):
+    """The runner (rtl-cosim/tools/mutant_main.c) linked once, with every
+    block's BROKEN model as a shared library in OUT/stubs; its path or None.
+    A mutant is then a lib<prefix>.so found first through LD_LIBRARY_PATH."""
+    stubs = os.path.join(out, "stubs")
+    os.makedirs(stubs, exist_ok=True)
+    libs = []
+    for block, (src, _, _) in sorted(BLOCKS.items()):
+        prefix = "V%s_broken" % block
+        so = os.path.join(stubs, "lib%s.so" % prefix)
+        if not os.path.exists(so) or os.path.getmtime(so) < os.path.getmtime(src):
+            if not shared_model(v, prefix, src, os.path.join(stubs, prefix), so, log,
+                                ["-DBROKEN"]):
+                return None
+        libs.append("-l:lib%s.so" % prefix)
+    main_obj = os.path.join(out, "mutant_main.o")
+    if run(["cc", "-std=c11", "-O2", "-flto=auto", "-I.", "-Ibuild/gen", "-c", "-o", main_obj,
+            "rtl-cosim/tools/mutant_main.c"], log):
+        return None
+    bad = set(v["MODELS_BAD"].split())
+    good = [m for m in v["MODELS"].split() if m not in bad]
+    binary = os.path.join(out, "cosim-mutant")
+    # -O1 at the link: the LTO code generation of libgtsim takes minutes at -O2 here
+    ldopt = [o if o != "-O2" else "-O1" for o in v["LDOPT"].split()]
+    if run([v["CXX"]] + ldopt + ["-rdynamic", "-o", binary, main_obj] +
+           v["COSIM_C_OBJS"].split() + v["CXX_OBJS"].split() + good + v["VLRT"].split() +
+           ["-L" + stubs] + libs + v["LIBS"].split(), log):
+        return None
+    return binary
+
+
 def build_mutant(v, block, src_text, work, log):
-    """gtsim-cosim with the mutant as the block's BROKEN model; its path or None."""
+    """The mutant as lib<block's BROKEN prefix>.so in work; True on success."""
     prefix = "V%s_broken" % block
-    mdir = os.path.join(work, prefix)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     sv = os.path.join(work, block + ".sv")
     with open(sv, "w") as f:
         f.write(src_text)
-    if run(["verilator"] + v["VFLAGS"].split() + ["--prefix", prefix, "-Mdir", mdir, sv], log):
-        return None
-    # the mutants' models build at -O1: about half the time of -O2
-    if run(["make", "-s", "-C", mdir, "-f", prefix + ".mk", "OPT_FAST=" + OPT, "OPT_SLOW=" + OPT,
-            "OPT_GLOBAL=" + OPT, prefix + "__ALL.a"], log):
-        return None
-    wrapper = BLOCKS[block][1]
-    obj = os.path.join(work, wrapper + ".o")
-    if run([v["CXX"]] + ("-I" + mdir + " " + v["CXXFLAGS"]).split() +
-           ["-c", "-o", obj, "rtl-cosim/%s.cpp" % wrapper], log):
-        return None
-    test = BLOCKS[block][2]
-    if test[0].startswith("runner:"):
-        # the block's random test alone: its main, the random run, the wrapper,
-        # the good and the mutant model, libgtsim (seconds to link)
-        main = test[0].split(":", 1)[1]
-        main_obj = os.path.join(work, main + ".o")
-        if run(["cc", "-std=c11", "-O2", "-flto=auto", "-I.", "-Ibuild/gen", "-c", "-o", main_obj,
-                "rtl-cosim/tools/%s.c" % main], log):
-            return None
-        good = os.path.join(v["COSIM_DIR"], "V" + block, "V%s__ALL.a" % block)
-        binary = os.path.join(work, "runner")
-        random_obj = os.path.join(os.path.dirname(v["COSIM_DIR"]), "obj", "rtl-cosim",
-                                  block.split("_")[0] + "_random.o")
-        if run([v["CXX"]] + v["LDOPT"].split() + ["-o", binary, main_obj, random_obj, obj, good,
-               os.path.join(mdir, prefix + "__ALL.a")] + v["VLRT"].split() + v["LIBS"].split(),
-               log):
-            return None
-        return binary
-    orig_obj = os.path.join(v["COSIM_DIR"], "obj", wrapper + ".o")
-    cxx_objs = [obj if o == orig_obj else o for o in v["CXX_OBJS"].split()]
-    orig_lib = os.path.join(v["COSIM_DIR"], prefix, prefix + "__ALL.a")
-    models = [os.path.join(mdir, prefix + "__ALL.a") if m == orig_lib else m
-              for m in v["MODELS"].split()]
-    binary = os.path.join(work, "gtsim-cosim")
-    if run([v["CXX"]] + v["LDOPT"].split() + ["-o", binary] + v["OBJS"].split() + cxx_objs +
-           models + v["VLRT"].split() + v["LIBS"].split(), log):
-        return None
-    return binary
+    return shared_model(v, prefix, sv, os.path.join(work, prefix),
+                        os.path.join(work, "lib%s.so" % prefix), log)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build/release")
     ap.add_argument("--blocks", default="om_pixel")
-    ap.add_argument("--mutants", type=int, default=24)
+    ap.add_argument("--mutants", default="24",
+                    help="mutants per block: N, or BLOCK=N,... (blocks not named: 24)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--list", action="store_true")
@@ -256,59 +264,88 @@ def main():
     out = a.out or os.path.join(a.build, "cosim-mutate")
     os.makedirs(out, exist_ok=True)
     blocks = [b for b in a.blocks.split(",") if b]
+    per_block = {}
+    for item in a.mutants.split(","):
+        if "=" in item:
+            name, n = item.split("=", 1)
+            per_block[name] = int(n)
+        elif item:
+            per_block = {b: int(item) for b in BLOCKS}
     for b in blocks:
         if b not in BLOCKS:
             print("mutate.py: unknown block %s (%s)" % (b, ", ".join(BLOCKS)), file=sys.stderr)
             return 1
     v = None if a.list else make_vars(a.build)
+    host = None
+    if not a.list:
+        log = os.path.join(out, "host.log")
+        open(log, "w").close()
+        host = build_host(v, out, log)
+        if not host:
+            print("mutate.py: the runner did not build (%s)" % log, file=sys.stderr)
+            return 1
     report = []
+
+    def write_report(lines):
+        with open(os.path.join(out, "report.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
     for b in blocks:
-        src, _, test, timeout = BLOCKS[b]
+        src, n_runs, timeout = BLOCKS[b]
         text = open(src).read()
         every = sites(text)
         rng = random.Random(a.seed)
-        chosen = every if a.all or a.mutants >= len(every) else sorted(
-            rng.sample(every, a.mutants), key=lambda s: (s[1], s[2]))
+        wanted = per_block.get(b, 24)
+        chosen = every if a.all or wanted >= len(every) else sorted(
+            rng.sample(every, wanted), key=lambda s: (s[1], s[2]))
         if a.list:
             for s in chosen:
                 print("%s:%d %s %r -> %r" % (b, s[1], s[0], s[3], s[4]))
             continue
-        killed, survived, stillborn = [], [], []
+        killed, survived, stillborn, timed_out = [], [], [], []
         t0 = time.time()
+        head = "%s: %d sites, no mutant run" % (b, len(every))
+        work = os.path.join(out, "work")
+        env = dict(os.environ, LD_LIBRARY_PATH=work + ":" + os.path.join(out, "stubs"))
         for k, s in enumerate(chosen):
             mutant, line = apply(text, s)
-            work = os.path.join(out, "work")
             log = os.path.join(out, "%s-%03d.log" % (b, k))
             open(log, "w").close()
-            binary = build_mutant(v, b, mutant, work, log)
             desc = "%s:%d %s %s -> %s: %s" % (os.path.basename(src), s[1], s[0], s[3], s[4], line)
-            if not binary:
+            if not build_mutant(v, b, mutant, work, log):
                 stillborn.append(desc)
                 verdict = "stillborn"
             else:
-                args = test[1:] if test[0].startswith("runner:") else test
-                rc = run([binary] + args, log, timeout=timeout)
-                if rc == 0:
+                rc = run([host, b, str(n_runs), "1"], log, timeout=timeout, env=env)
+                if rc == -1:
+                    # under a loaded machine a slow survivor may time out as well as a
+                    # mutant that hangs the runner: neither counted, listed for a look
+                    timed_out.append(desc)
+                    verdict = "timeout"
+                elif rc == 0:
                     survived.append(desc)
                     verdict = "SURVIVED"
                 else:
                     killed.append(desc)
                     verdict = "killed (exit %d)" % rc
             print("  %s mutant %d/%d %s: %s" % (b, k + 1, len(chosen), verdict, desc), flush=True)
-        n = len(killed) + len(survived)
-        score = 100.0 * len(killed) / n if n else 0.0
-        report.append("%s: %d sites, %d mutants: %d killed, %d survived, %d stillborn; "
-                      "mutation score %.1f%% (%.0f s; test: gtsim-cosim %s)" % (
-                          b, len(every), len(chosen), len(killed), len(survived),
-                          len(stillborn), score, time.time() - t0, " ".join(test)))
-        for d in survived:
-            report.append("  survived: " + d)
+            done = len(killed) + len(survived)
+            head = ("%s: %d sites, %d of %d sampled mutants run: %d killed, %d survived, "
+                    "%d stillborn, %d timed out; mutation score %.1f%% (%.0f s; runner: "
+                    "cosim-mutant %s %d 1)" % (
+                        b, len(every), k + 1, len(chosen), len(killed), len(survived),
+                        len(stillborn), len(timed_out),
+                        100.0 * len(killed) / done if done else 0.0,
+                        time.time() - t0, b, n_runs))
+            tail = (["  survived: " + d for d in survived] +
+                    ["  timed out: " + d for d in timed_out])
+            write_report(report + [head] + tail)
+        report.append(head)
+        report += ["  survived: " + d for d in survived] + ["  timed out: " + d for d in timed_out]
     if a.list:
         return 0
-    text = "\n".join(report) + "\n"
-    with open(os.path.join(out, "report.txt"), "w") as f:
-        f.write(text)
-    print(text, end="")
+    write_report(report)
+    print("\n".join(report))
     return 0
 
 

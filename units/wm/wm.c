@@ -164,6 +164,7 @@ struct wm {
 
     /* params */
     uint32_t per_cycle, subspans_per_cycle, hiz_record_cycles;
+    bool force_late_depth;          /* param: Early Depth/Stencil Control read as PSEXEC */
     /* HiZ timing: rasterizer cycles owed for record reads and writes */
     uint64_t hiz_owed, hiz_stall_cycles, hiz_record_reads;
     uint64_t hiz_blocks_accepted, hiz_pixels_accepted;
@@ -773,7 +774,7 @@ static void take_wm_gen7(struct wm *s, const struct spec_3DSTATE_WM *v)
 {
     s->state_wm++;
     s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
-    s->edsc = v->EarlyDepthStencilControl;
+    s->edsc = s->force_late_depth ? WM_EDSC_PSEXEC : v->EarlyDepthStencilControl;
     s->force_dispatch = 0;          /* NORMAL: Gen7 has no Force Thread Dispatch */
     s->force_kill = 0;
     s->statistics = v->StatisticsEnable;
@@ -848,7 +849,7 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         }
         s->state_wm++;
         s->barycentric_modes = v->BarycentricInterpolationMode & 0x3fu;
-        s->edsc = v->EarlyDepthStencilControl;
+        s->edsc = s->force_late_depth ? WM_EDSC_PSEXEC : v->EarlyDepthStencilControl;
         s->force_dispatch = v->ForceThreadDispatchEnable;
         s->force_kill = v->ForceKillPixelEnable;
         s->statistics = v->StatisticsEnable;
@@ -1884,7 +1885,7 @@ static void apply_wm_state_gen4(struct wm *s)
     s->statistics = w->StatisticsEnable;
     s->poly_stipple = w->PolygonStippleEnable;
     /* Early Depth Test Enable clear: the colour calculator tests after the PS */
-    s->edsc = w->EarlyDepthTestEnable ? WM_EDSC_NORMAL : WM_EDSC_PSEXEC;
+    s->edsc = w->EarlyDepthTestEnable && !s->force_late_depth ? WM_EDSC_NORMAL : WM_EDSC_PSEXEC;
     s->force_dispatch = s->force_kill = WM_FORCE_NORMAL;
     s->alpha_test = g->cc.AlphaTestEnable;
     s->alpha_to_coverage = false;
@@ -2664,6 +2665,10 @@ static const struct param_desc wm_params[] = {
     PARAM_U32_FIELD("hiz_record_cycles", struct wm, hiz_record_cycles, 1, 0, 1024,
                     "rasterizer cycles each HiZ record read or written costs (the seed gives "
                     "no figure: one record per cycle through the HiZ cache port)"),
+    PARAM_BOOL_FIELD("force_late_depth", struct wm, force_late_depth, false,
+                     "read Early Depth/Stencil Control as PSEXEC (a mode the driver may "
+                     "program, 003 L15709-15775): depth/stencil tested after the PS, in the "
+                     "pixel back end, instead of early here; off: as the command says"),
     PARAM_END
 };
 

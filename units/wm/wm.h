@@ -64,6 +64,10 @@
  *    and updates when the thread writes its pixels (units/om/om_depth.h);
  *    its thread end brings back the passes (depth.late_pixels,
  *    depth.late_passed). A subspan with no pixel left is not dispatched.
+ *    The param `force_late_depth` (default off) reads Early Depth/Stencil
+ *    Control as PSEXEC whatever the command says, so that a capture's
+ *    depth/stencil work is done late, in the pixel back end (e.g. to run
+ *    the back end's depth datapath RTL in real frames, rtl-cosim/README.md).
  *  - 3DSTATE_WM_HZ_OP (L15371-15424, L15810-15932): without HiZ a depth
  *    clear writes the clear value (3DSTATE_CLEAR_PARAMS) to every pixel of
  *    the op's rectangle (X/Y Max exclusive, as Mesa's blorp programs them)
