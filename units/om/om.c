@@ -23,6 +23,7 @@
 #include "units/om/om_color.h"
 #include "units/om/om_depth.h"
 #include "units/om/om_gen4.h"
+#include "units/om/om_gen7.h"
 #include "units/common/gen4_cc.h"
 
 #define OM_MAX_EUS 64
@@ -1020,8 +1021,15 @@ static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t
                                  uint32_t slice)
 {
     uint32_t bw, bh = 32;
+    bool gen7 = rt->surf.gen == 7 && rt->surf.samples <= 1;
     if (rt->surf.samples > 1) {
         msrt_clear_block(rt->surf.samples, &bw, &bh);
+    } else if (gen7) {
+        /* Gen7's scale and eager fill (om_gen7.h) */
+        if (!om_gen7_fast_clear_block(&rt->surf, &bw, &bh)) {
+            a->s->unsupported_formats++;
+            return 0;
+        }
     } else {
         switch (rt->bytes) {
         case 4: bw = 64; break;
@@ -1084,7 +1092,7 @@ static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t
         a->s->fast_clear_pixels += n;
         return n;
     }
-    if (rt->surf.aux_mode != SURFACE_AUX_NONE)
+    if (rt->surf.aux_mode != SURFACE_AUX_NONE && !gen7)
         a->s->aux_not_modelled++;
     for (uint64_t py = y0; py < y0 + bh && py < h; py++)
         for (uint64_t px = x0; px < x0 + bw && px < w; px++)
@@ -1439,7 +1447,9 @@ static void resolve_pass(struct access *a, const struct eu_send_msg *p, const st
         return;
     }
     if (usage != SURFACE_AUX_USAGE_CCS) {
-        s->aux_not_modelled++;
+        /* Gen7: the fast clear already filled its blocks (om_gen7.h) */
+        if (!(rt.surf.gen == 7 && rt.surf.aux_mode == SURFACE_AUX_MCS))
+            s->aux_not_modelled++;
         return;
     }
     uint32_t slice = rt_slice(&rt, w->rt_array_index);

@@ -114,6 +114,10 @@
  *        aux_cache.{hits,misses,writebacks}, aa_alpha_pixels, late.* (late
  *        depth/stencil), untracked_threads, killed_thread_ends (a pixel
  *        thread the EU killed before its EOT: its end still reaches WM).
+ * Gen7 (units/om/om_gen7.h): a single-sampled RT's fast clear scaled by the
+ * Gen7 factors (Y tiling 64 x 64 pixels a clear pixel at 32 bpp, X tiling
+ * 128 x 32) and filled at once with the 1-bit clear colour; its resolve has
+ * nothing left to write (the Gen7 control surface's bits are not modelled).
  * Gen4 (units/om/om_gen4.h): the data port write's RT write (SFID 5,
  * SIMD16/SIMD8, header always), CC_STATE through 3DSTATE_PIPELINED_POINTERS
  * as the blend, alpha test, logic op and depth/stencil state (units/common/

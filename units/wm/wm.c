@@ -139,6 +139,12 @@ struct wm {
     bool hiz_row_live;
     float clear_depth;
     bool clear_valid;
+    /* Gen7: 3DSTATE_CLEAR_PARAMS holds the clear value in the depth format's
+     * encoding (clear_raw, used when clear_is_raw); the depth ops 3DSTATE_WM
+     * requests for the draws that follow (enum wm_gen7_depth_op bits) */
+    bool clear_is_raw;
+    uint32_t clear_raw;
+    uint8_t gen7_depth_ops;
     uint32_t cc_state_pointer;
     bool cc_viewport_valid;
     float cc_min[WM_VIEWPORTS], cc_max[WM_VIEWPORTS];
@@ -512,6 +518,15 @@ static struct msg *gen7_depth_stencil_packet(struct wm *s, const struct cs_state
     return m;
 }
 
+/* The clear value as stored in the depth buffer: Gen8/9's float encoded in the
+ * buffer's format, or Gen7's value already in that encoding. */
+static uint32_t clear_depth_stored(const struct wm *s)
+{
+    if (s->clear_is_raw)
+        return ds_depth_value(s->depth_format, s->clear_raw);
+    return ds_depth_encode(s->depth_format, s->clear_depth);
+}
+
 static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_t value,
                             const struct spec_3DSTATE_WM_HZ_OP *v)
 {
@@ -529,6 +544,13 @@ static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_
 }
 
 enum wm_hz_kind { WM_HZ_CLEAR, WM_HZ_DEPTH_RESOLVE, WM_HZ_HIZ_RESOLVE };
+
+/* Gen7's depth ops in 3DSTATE_WM (take_wm_gen7), bits of gen7_depth_ops. */
+enum wm_gen7_depth_op {
+    WM_GEN7_DEPTH_CLEAR = 1u << 0,
+    WM_GEN7_DEPTH_RESOLVE = 1u << 1,
+    WM_GEN7_HIZ_RESOLVE = 1u << 2,
+};
 
 /* A WM_HZ_OP depth op on the HiZ blocks the rectangle touches (X/Y Max
  * exclusive, clipped to the surface):
@@ -556,8 +578,7 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
     if (x0 >= x1 || y0 >= y1)
         return;
     uint32_t slice = s->depth_min_array;    /* RTAIndex forced to 0 (L15896) */
-    uint32_t value = ds_depth_value(s->depth_format,
-                                    ds_depth_encode(s->depth_format, s->clear_depth));
+    uint32_t value = ds_depth_value(s->depth_format, clear_depth_stored(s));
     for (uint32_t by = y0 / HIZ_BLOCK_HEIGHT; by <= (y1 - 1) / HIZ_BLOCK_HEIGHT; by++)
         for (uint32_t bx = x0 / HIZ_BLOCK_WIDTH; bx <= (x1 - 1) / HIZ_BLOCK_WIDTH; bx++) {
             struct hiz_block b;
@@ -639,7 +660,7 @@ static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
             if (hiz_on(s))
                 hz_op_blocks(s, WM_HZ_CLEAR, v);
             else
-                clear_rectangle(s, &d, ds_depth_encode(s->depth_format, s->clear_depth), v);
+                clear_rectangle(s, &d, clear_depth_stored(s), v);
         }
     }
     if (v->StencilBufferClearEnable) {
@@ -768,8 +789,10 @@ static uint32_t pixel_sample_coverage(const struct wm *s, const struct setup_pri
  * Thread Dispatch Enable (the driver's WM_INT decision: Gen7 has no PS Valid
  * / Has Writeable RT), the PS's kill / computed depth / source depth and W /
  * input coverage bits, the multisample rasterization and dispatch modes, and
- * the depth clear / resolve and HiZ resolve operations (not modelled: the
- * draw rasterizes and dispatches nothing, counted in legacy_ops). */
+ * the depth clear / depth resolve / HiZ resolve operations Gen8 moved to
+ * 3DSTATE_WM_HZ_OP (seed 000 L3645-3710): each draw while one is set does it
+ * over the pixels it covers ("as a side-effect of rendering pixels",
+ * gen7_depth_op) and dispatches no PS thread (counted in legacy_ops). */
 static void take_wm_gen7(struct wm *s, const struct spec_3DSTATE_WM *v)
 {
     s->state_wm++;
@@ -794,10 +817,166 @@ static void take_wm_gen7(struct wm *s, const struct spec_3DSTATE_WM *v)
      * (0) then runs the PS per sample */
     s->ms_raster_enable = v->MultisampleRasterizationMode == 3;
     s->per_sample = s->ms_raster_enable && v->MultisampleDispatchMode == 0;
-    if (v->DepthBufferClear || v->DepthBufferResolveEnable ||
-        v->HierarchicalDepthBufferResolveEnable) {
+    s->gen7_depth_ops = (uint8_t)((v->DepthBufferClear ? WM_GEN7_DEPTH_CLEAR : 0) |
+                                  (v->DepthBufferResolveEnable ? WM_GEN7_DEPTH_RESOLVE : 0) |
+                                  (v->HierarchicalDepthBufferResolveEnable ? WM_GEN7_HIZ_RESOLVE
+                                                                           : 0));
+    if (s->gen7_depth_ops) {
         s->legacy_ops++;
         s->ps_valid = s->has_writeable_rt = false;
+    }
+}
+
+/* Gen7's depth, stencil and HiZ buffer commands in the Gen8 form WM and the
+ * back ends take (the packet is WM's: it forwards this form to om), seed 000
+ * and genxml gen7.xml:
+ *  - 3DSTATE_DEPTH_BUFFER has no Surface QPitch: the array pitch is the Gen7
+ *    formula h0 + h1 + 12 j rows (units/common/surface.c derive_qpitch; j =
+ *    4, the depth buffer's vertical alignment in Mesa's isl), stored as the
+ *    Gen8 field (rows / 4);
+ *  - 3DSTATE_HIER_DEPTH_BUFFER has no QPitch either: the HiZ record rows of
+ *    one depth array slice (the record is the model's, depth_stencil.h);
+ *  - 3DSTATE_STENCIL_BUFFER's DW1 bit 31 is Reserved on Gen7 (seed 000
+ *    L2318ff; Stencil Buffer Enable is Gen7.5's): the buffer is there when
+ *    its base address is not 0 (the model's reading; Mesa's isl emits an
+ *    all-zero packet on Gen7 when there is no stencil buffer). Its array
+ *    pitch is not modelled (slice 0). */
+static uint32_t gen7_depth_qpitch_rows(uint32_t height)
+{
+    uint32_t h0 = (height + 3u) & ~3u, h1 = ((height > 1 ? height / 2 : 1) + 3u) & ~3u;
+    return h0 + h1 + 12u * 4u;
+}
+
+static void gen7_depth_forms(struct wm *s, struct cs_state_packet *p)
+{
+    void *body = (uint8_t *)p + p->common_offset;
+    switch ((enum spec_id)p->id) {
+    case SPEC_ID_3DSTATE_DEPTH_BUFFER: {
+        struct spec_3DSTATE_DEPTH_BUFFER *v = body;
+        v->SurfaceQPitch = gen7_depth_qpitch_rows(v->Height + 1) >> 2;
+        break;
+    }
+    case SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER: {
+        struct spec_3DSTATE_HIER_DEPTH_BUFFER *v = body;
+        v->SurfaceQPitch = (s->depth.qpitch_rows + HIZ_BLOCK_HEIGHT - 1) / HIZ_BLOCK_HEIGHT;
+        break;
+    }
+    case SPEC_ID_3DSTATE_STENCIL_BUFFER: {
+        struct spec_3DSTATE_STENCIL_BUFFER *v = body;
+        v->StencilBufferEnable = v->SurfaceBaseAddress != 0;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* One Gen7 depth op over the rectangle [x0, x1) x [y0, y1), as WM_HZ_OP's
+ * (take_hz_op): a depth clear writes the clear value (HiZ: whole blocks
+ * become CLEARED), the resolves need HiZ ("If Hierarchical Depth Buffer
+ * Enable is disabled, enabling this field will have no effect", seed 000
+ * L3688-3705). A stencil clear is not part of Gen7's depth clear (drivers
+ * clear stencil with a draw). */
+static void gen7_depth_op_rectangle(struct wm *s, uint32_t x0, uint32_t y0, uint32_t x1,
+                                    uint32_t y1)
+{
+    struct spec_3DSTATE_WM_HZ_OP v;
+    memset(&v, 0, sizeof v);
+    v.ClearRectangleXMin = x0;
+    v.ClearRectangleYMin = y0;
+    v.ClearRectangleXMax = x1;
+    v.ClearRectangleYMax = y1;
+    if ((s->gen7_depth_ops & WM_GEN7_DEPTH_CLEAR) && s->depth.valid && s->depth_buffer_write) {
+        struct ds_surface d = s->depth;
+        if (hiz_on(s))
+            hz_op_blocks(s, WM_HZ_CLEAR, &v);
+        else
+            clear_rectangle(s, &d, clear_depth_stored(s), &v);
+    }
+    if ((s->gen7_depth_ops & WM_GEN7_DEPTH_RESOLVE) && hiz_on(s))
+        hz_op_blocks(s, WM_HZ_DEPTH_RESOLVE, &v);
+    if ((s->gen7_depth_ops & WM_GEN7_HIZ_RESOLVE) && hiz_on(s))
+        hz_op_blocks(s, WM_HZ_HIZ_RESOLVE, &v);
+}
+
+/* The Gen7 depth ops of a draw: over the pixels the primitive covers (pixel
+ * centres, clipped to the drawing rectangle and the depth buffer), one
+ * rectangle when they are one (a RECTLIST, what drivers draw), else row by
+ * row (partial HiZ blocks then take the pixel path: the result is the same
+ * bytes, without the fast clear). Counted as WM_HZ_OP's ops, one per draw. */
+static void gen7_depth_op(struct wm *s, const struct setup_primitive *prim)
+{
+    gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)s->space.format, s->space.root);
+    if (s->gen7_depth_ops & WM_GEN7_DEPTH_CLEAR) {
+        s->hz_depth_clears++;
+        if (!s->clear_valid) {
+            s->bad_depth_buffer++;
+            warn_once(s, WARN_HZ, "Gen7 depth clear without a valid 3DSTATE_CLEAR_PARAMS "
+                      "value: 0 written");
+        }
+    }
+    s->hz_depth_resolves += (s->gen7_depth_ops & WM_GEN7_DEPTH_RESOLVE) != 0;
+    s->hz_hiz_resolves += (s->gen7_depth_ops & WM_GEN7_HIZ_RESOLVE) != 0;
+    if (!s->depth.valid || s->depth_surface_type == WM_SURFTYPE_NULL)
+        return;
+    int64_t x_min = prim->x_min, y_min = prim->y_min, x_max = prim->x_max, y_max = prim->y_max;
+    if (s->drawing_rectangle) {
+        x_min = x_min > s->draw_x_min ? x_min : s->draw_x_min;
+        y_min = y_min > s->draw_y_min ? y_min : s->draw_y_min;
+        x_max = x_max < s->draw_x_max ? x_max : s->draw_x_max;
+        y_max = y_max < s->draw_y_max ? y_max : s->draw_y_max;
+    }
+    x_min = x_min < 0 ? 0 : x_min;
+    y_min = y_min < 0 ? 0 : y_min;
+    x_max = x_max >= (int64_t)s->depth.width ? (int64_t)s->depth.width - 1 : x_max;
+    y_max = y_max >= (int64_t)s->depth.height ? (int64_t)s->depth.height - 1 : y_max;
+    if (x_min > x_max || y_min > y_max)
+        return;
+    /* each row's covered span (a convex primitive covers one span a row) */
+    int64_t rect_x0 = -1, rect_x1 = -1, rect_y0 = -1, rect_y1 = -1;
+    bool rectangle = true;
+    for (int64_t y = y_min; y <= y_max; y++) {
+        int64_t a = -1, b = -1;
+        for (int64_t x = x_min; x <= x_max; x++)
+            if (covers(prim, (int32_t)x, (int32_t)y, s->pixel_center)) {
+                if (a < 0)
+                    a = x;
+                b = x;
+            }
+        if (a < 0) {
+            if (rect_y0 >= 0 && rect_y1 < 0)
+                rect_y1 = y;            /* the covered rows ended */
+            continue;
+        }
+        if (rect_y0 < 0) {
+            rect_y0 = y;
+            rect_x0 = a;
+            rect_x1 = b + 1;
+        } else if (rect_y1 >= 0 || a != rect_x0 || b + 1 != rect_x1) {
+            rectangle = false;
+        }
+    }
+    if (rect_y0 < 0)
+        return;
+    if (rect_y1 < 0)
+        rect_y1 = y_max + 1;
+    if (rectangle) {
+        gen7_depth_op_rectangle(s, (uint32_t)rect_x0, (uint32_t)rect_y0, (uint32_t)rect_x1,
+                                (uint32_t)rect_y1);
+        return;
+    }
+    for (int64_t y = y_min; y <= y_max; y++) {
+        int64_t a = -1, b = -1;
+        for (int64_t x = x_min; x <= x_max; x++)
+            if (covers(prim, (int32_t)x, (int32_t)y, s->pixel_center)) {
+                if (a < 0)
+                    a = x;
+                b = x;
+            }
+        if (a >= 0)
+            gen7_depth_op_rectangle(s, (uint32_t)a, (uint32_t)y, (uint32_t)b + 1,
+                                    (uint32_t)y + 1);
     }
 }
 
@@ -985,6 +1164,11 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->state_depth++;
         s->clear_depth = (float)v->DepthClearValue;
         s->clear_valid = v->DepthClearValueValid;
+        /* Gen7's field is a uint in the depth format's encoding (genxml
+         * gen7.xml; Mesa's i965 brw_convert_depth_value: float bits for
+         * D32_FLOAT, value x (2^24 - 1) or x (2^16 - 1) for the UNORMs) */
+        s->clear_is_raw = p->gen == 7;
+        s->clear_raw = (uint32_t)v->DepthClearValue;
         break;
     }
     case SPEC_ID_3DSTATE_WM_HZ_OP:
@@ -2433,6 +2617,8 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         }
         if (s->gen4_mode && !setup_rows_ready(s, p))
             return FF_STAGE_NOT_NOW;
+        if (s->gen7_depth_ops)
+            gen7_depth_op(s, p);
         start_primitive(s, p);
     }
     if (s->hiz_owed) {
@@ -2502,6 +2688,8 @@ static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
         return FF_STAGE_NOT_NOW;
     }
     if (!s->head_taken) {
+        if (p->gen == 7)
+            gen7_depth_forms(s, (struct cs_state_packet *)m->payload);
         take_state(s, p);
         s->ff.stats.taken++;
         s->head_taken = true;
@@ -2894,6 +3082,9 @@ static void wm_reset(struct unit *u)
     s->ps_invocations = s->ps_depth = 0;
     s->draws_seen = 0;
     s->stencil_enable = s->clear_valid = s->cc_viewport_valid = s->drawing_rectangle = false;
+    s->clear_is_raw = false;
+    s->clear_raw = 0;
+    s->gen7_depth_ops = 0;
     memset(&s->gen4, 0, sizeof s->gen4);
     s->gen4_mode = s->deref_pending = false;
     s->setup_phase = WM_SETUP_IDLE;

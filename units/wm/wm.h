@@ -187,8 +187,17 @@
  * 3DSTATE_PS its single Maximum Number of Threads and Attribute Enable
  * (seed 000 L119-505); DEPTH_STENCIL_STATE and COLOR_CALC_STATE's stencil
  * references are read from dynamic state and sent to the back ends as a
- * 3DSTATE_WM_DEPTH_STENCIL packet. Gen7's depth clear / resolve and HiZ
- * resolve draws dispatch nothing (counted in legacy_ops).
+ * 3DSTATE_WM_DEPTH_STENCIL packet. Gen7's depth clear / depth resolve /
+ * HiZ resolve (3DSTATE_WM DW1 30, 28, 27; seed 000 L3645-3710) run, on
+ * each draw while set, WM_HZ_OP's code over the pixels the draw covers (one
+ * rectangle for a RECTLIST, else row by row) and dispatch nothing (counted
+ * in legacy_ops and hz_op.*); Gen7's Depth Clear Value is a uint in the
+ * depth format's encoding. The Gen7 3DSTATE_DEPTH_BUFFER (no QPitch: the
+ * h0 + h1 + 12j formula), HIER_DEPTH_BUFFER (no QPitch) and STENCIL_BUFFER
+ * (no Stencil Buffer Enable: present when its address is not 0) are folded
+ * into the Gen8 form before WM takes them and forwards them to the back
+ * ends. Not modelled on Gen7: a stencil clear with the depth clear; the
+ * stencil buffer's array pitch.
  *
  * Gen4 (issue 14 item 3; units/wm/wm_gen4.h): WM_STATE and CC_STATE read
  * through 3DSTATE_PIPELINED_POINTERS (seed 001 L1235-1349, L14825-15463),
