@@ -562,6 +562,11 @@ static void bin_draw(struct vc4_3d *p, struct gpu_memory *mem, unsigned mode, ui
             s->point_size = rec.flags & 2 ? as_float(out[j][7]) : as_float(bin->gl.point_size);
         }
     }
+    if (p->collecting) {           /* only the vertices were wanted (vc4_3d.h queue_vertices) */
+        free(index);
+        free(v);
+        return;
+    }
     /* primitive assembly (GL modes of 32/33) */
     const struct shaded *pv[3];
     uint32_t pi[3];

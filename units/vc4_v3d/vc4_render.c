@@ -474,6 +474,8 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
     unsigned n = type + 1;
     uint32_t out[3][VC4_VERTEX_WORDS];
     vc4_shade_vertices(p, mem, &rec, false, index, n, out);
+    if (p->collecting)
+        return;                    /* only the vertices were wanted (vc4_3d.h queue_vertices) */
     struct vertex v[3];
     memset(v, 0, sizeof v);
     unsigned base = rec.flags & 2 ? 4 : 3;         /* Fig 10: YS|XS, ZS, 1/WC, [PS] */

@@ -35,14 +35,22 @@
  *    64-bit AXI port [chosen]). VPM_LD_BUSY / VPM_ST_BUSY (raddr 49) answer 1 while the
  *    QPU's own load / store is in flight; VPM_LD_WAIT / VPM_ST_WAIT (raddr 50) answer when it
  *    is done (the QPU stalls meanwhile);
- *  - data is moved when the DMA starts (functional), its completion is timed.
+ *  - data is moved when the DMA starts (functional), its completion is timed;
+ *  - the vertex pipeline's side (v3d's VCD and PTB/PSE on "vcd", answers on "vcd_result"):
+ *    QPU_IO_VCD_WRITE writes a row (absolute, lanes of lane_mask), QPU_IO_VCD_READ answers a
+ *    row, QPU_IO_VPM_SEGMENT moves a QPU's generic block accesses to rows from value[0] on
+ *    ("Vertex-shader accesses are relocated automatically to the batch's allocated region",
+ *    notes §7 item 10; a setup takes the segment in force when it is written) and is
+ *    answered once the messages before it are in. Stats vcd_rows_written, vcd_rows_read,
+ *    segments, vcd_bad_messages (rows beyond the VPM, unknown ops).
  * Bad input, counted and never fatal: DMA rows beyond `memory_mb` (skipped), reserved SIZE or
  * MODEW codes (treated as 32-bit), setups with no DMA ID, reads with no setup, messages of
  * another kind.
  *
  * Ports: "qpu"[n] in (MSG_QPU_IO: writes of 48-50 and reads of 48-50, an open array: one per
- * QPU), "result"[n] out (MSG_QPU_RESULT to the QPU of the same index).
- * Not modelled: the VPM allocator and the vertex pipeline's use of the VPM (VCM, PTB, PSE), the
+ * QPU), "result"[n] out (MSG_QPU_RESULT to the QPU of the same index), "vcd" in and
+ * "vcd_result" out (optional, the vertex pipeline: v3d).
+ * Not modelled: the VPM allocator (v3d allocates the segments), the
  * user reservation V3D_VPMBASE (user programs address the VPM from row 0), the separate VCD
  * base addresses (the seed gives no format), the 2-entry write FIFO (writes take effect at
  * once), VDW/VDR traffic through the L2 or AXI arbiter (only the engine time), VDR 16/8-bit
