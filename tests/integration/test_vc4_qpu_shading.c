@@ -35,6 +35,10 @@ struct frame {
     double qpu_vertex_programs, qpu_coordinate_programs, qpu_vertex_instructions;
     double qpu_coordinate_instructions, qpu_vpm_writes, vpm_rows_written, vpm_rows_read, segments;
     double primitives_binned;
+    /* issue 16 item 5 */
+    double qpu_vertex_busy, qpu_coordinate_busy, stall_vpm, stall_tmu, tile_cycles_max;
+    double tile_cycles_last, bin_work, render_work, l2_hits, culled, shaded, vpm_waits;
+    double tiles_rendered;
 };
 
 static double stat(struct stats_writer *w, const char *path)
@@ -92,6 +96,15 @@ static bool run_dump(const char *dump, int qpu_shading, struct frame *f)
     f->vpm_rows_read = stat(w, "gpu.vpm.vcd_rows_read");
     f->segments = stat(w, "gpu.vpm.segments");
     f->primitives_binned = stat(w, "gpu.v3d.primitives_binned");
+    f->tile_cycles_max = stat(w, "gpu.v3d.tile_cycles_max");
+    f->tile_cycles_last = stat(w, "gpu.v3d.tile_cycles_last");
+    f->bin_work = stat(w, "gpu.v3d.bin_work_cycles");
+    f->render_work = stat(w, "gpu.v3d.render_work_cycles");
+    f->l2_hits = stat(w, "gpu.l2.hits");
+    f->culled = stat(w, "gpu.v3d.primitives_culled");
+    f->shaded = stat(w, "gpu.v3d.fragments_shaded");
+    f->vpm_waits = stat(w, "gpu.v3d.vpm_allocation_wait_cycles");
+    f->tiles_rendered = stat(w, "gpu.v3d.tiles_rendered");
     for (unsigned s = 0; s < 3; s++)
         for (unsigned q = 0; q < 4; q++) {
             char path[128];
@@ -108,6 +121,10 @@ static bool run_dump(const char *dump, int qpu_shading, struct frame *f)
             QPU_STAT(qpu_coordinate_programs, "programs.coordinate");
             QPU_STAT(qpu_vertex_instructions, "instructions.vertex");
             QPU_STAT(qpu_coordinate_instructions, "instructions.coordinate");
+            QPU_STAT(qpu_vertex_busy, "busy_cycles.vertex");
+            QPU_STAT(qpu_coordinate_busy, "busy_cycles.coordinate");
+            QPU_STAT(stall_vpm, "stall.vpm");
+            QPU_STAT(stall_tmu, "stall.tmu");
 #undef QPU_STAT
         }
     stats_writer_destroy(w);
@@ -236,6 +253,33 @@ static void test_strip_fan_vertices_on_qpus(void)
     free(functional.bytes);
 }
 
+/* Issue 16 item 5 on vc4_strip_fan: every figure it names is reported and consistent. QPU
+ * utilisation by shader kind: 4 clocks an issued instruction (@43385), so busy cycles are
+ * 4 x instructions for each kind; TMU and VPM stalls, L2 hits, per-tile cycles, binning and
+ * rendering time, primitives binned and culled, fragments shaded (each pixel written was
+ * shaded). */
+static void test_strip_fan_item5_stats(void)
+{
+    struct frame f;
+    if (!run_dump("tests/data/vc4/vc4_strip_fan.vc4dump.gz", -1, &f))
+        return;
+    CU_ASSERT_EQUAL(f.qpu_coordinate_busy, 4 * f.qpu_coordinate_instructions);
+    CU_ASSERT_EQUAL(f.qpu_vertex_busy, 4 * f.qpu_vertex_instructions);
+    CU_ASSERT_EQUAL(f.qpu_fragment_busy, 4 * f.qpu_fragment_instructions);
+    CU_ASSERT_TRUE(f.qpu_coordinate_busy > 0 && f.qpu_vertex_busy > 0 && f.qpu_fragment_busy > 0);
+    /* all of it on the QPUs within the simulated time: 12 QPUs at most busy every cycle */
+    CU_ASSERT_TRUE(f.qpu_coordinate_busy + f.qpu_vertex_busy + f.qpu_fragment_busy <=
+                   12 * f.cycles);
+    CU_ASSERT_TRUE(f.stall_vpm >= 0 && f.stall_tmu >= 0 && f.vpm_waits >= 0 && f.l2_hits >= 0);
+    CU_ASSERT_TRUE(f.tiles_rendered >= 1);
+    CU_ASSERT_TRUE(f.tile_cycles_max > 0);
+    CU_ASSERT_TRUE(f.tile_cycles_last > 0 && f.tile_cycles_last <= f.tile_cycles_max);
+    CU_ASSERT_TRUE(f.bin_work > 0 && f.render_work > 0);
+    CU_ASSERT_TRUE(f.primitives_binned > 0 && f.culled >= 0);
+    CU_ASSERT_TRUE(f.shaded >= f.written && f.written > 0);
+    free(f.bytes);
+}
+
 static const struct test_case cases[] = {
     { "vc4_tri: every fragment batch runs on a slice QPU, counted as fragment work, and the "
       "frame equals the functional path's", test_tri_fragments_on_qpus },
@@ -246,6 +290,8 @@ static const struct test_case cases[] = {
       test_tri_vertices_on_qpus },
     { "vc4_strip_fan: strips, fans, lines and points shaded on QPUs through the VPM, the frame "
       "unchanged", test_strip_fan_vertices_on_qpus },
+    { "vc4_strip_fan: the timing and stats of issue 16 item 5 are reported and consistent "
+      "(QPU busy cycles by shader kind = 4 x instructions)", test_strip_fan_item5_stats },
     { 0 }
 };
 

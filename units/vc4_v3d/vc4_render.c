@@ -492,7 +492,7 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
         for (unsigned j = 0; j < varyings && base + j < VC4_VERTEX_WORDS; j++)
             v[k].varying[j] = as_float(out[k][base + j]);
     }
-    if (clipped_word && type == 2)
+    if (clipped_word && type >= 1)     /* triangles and lines (vc4_ptb.c) */
         apply_clipped(p, mem, clipped_word, v, varyings);
     struct raster r = { .p = p, .mem = mem, .rec = &rec, .varyings = varyings };
     p->stats.primitives_rendered++;

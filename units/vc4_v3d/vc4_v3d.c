@@ -186,9 +186,11 @@ static const struct stat_desc v3d_stats[] = {
     P("primitives_rejected", primitives_rejected, "primitives",
       "outside the clip volume or the clip window"),
     P("primitives_unclipped", primitives_unclipped, "primitives",
-      "dropped: a point or line crossing the near plane, or clipping off in the shader record"),
+      "dropped: needing clipping (near plane, guard band) with clipping off in the shader "
+      "record"),
     P("primitives_clipped", primitives_clipped, "primitives",
-      "triangles the PTB clipped at the near plane (Clipped Primitive records, 49)"),
+      "triangles and lines the PTB clipped at the near plane or the guard band (Clipped "
+      "Primitive records, 49)"),
     P("tile_list_bytes", tile_list_bytes, "bytes", "bytes the PTB wrote to tile lists"),
     P("tile_list_blocks", tile_list_blocks, "blocks", "128-byte tile allocation blocks used"),
     P("bin_out_of_memory", bin_out_of_memory, "events",
