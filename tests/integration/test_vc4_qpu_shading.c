@@ -211,7 +211,7 @@ static void test_tri_vertices_on_qpus(void)
     /* the PTB read 8 rows a vertex (Fig 11), the PSE 3 + 4 varyings (Fig 10, no point size) */
     CU_ASSERT_EQUAL(qpu.rows_read, 2 * 8 + 2 * (3 + 4));
     CU_ASSERT_EQUAL(qpu.vpm_rows_read, qpu.rows_read);
-    CU_ASSERT_EQUAL(qpu.segments, 4);
+    CU_ASSERT_EQUAL(qpu.segments, 2 * 4);      /* each batch's, then back to row 0 */
     /* the other two runs shade them inside v3d: no QPU vertex work */
     CU_ASSERT_EQUAL(fragments_only.qpu_vertex_programs + fragments_only.qpu_coordinate_programs, 0);
     CU_ASSERT_EQUAL(functional.qpu_vertex_programs + functional.qpu_coordinate_programs, 0);

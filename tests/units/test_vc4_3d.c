@@ -419,7 +419,7 @@ static void test_clip_guard_band_polygon(void)
     const float expect[4][4] = { { 0, 0, 0, 1 }, { 0, 1, 0, 1 }, { 10, 0.9f, 0, 1 },
                                  { 10, 0, 0, 1 } };
     const float expect_weight[4][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0.9f, 0.1f },
-                                        { 0.1f, 0, 0.9f } };
+                                        { 0.9f, 0, 0.1f } };
     for (unsigned k = 0; k < 4; k++) {
         for (unsigned c = 0; c < 4; c++)
             CU_ASSERT_TRUE(near(out[k][c], expect[k][c]));
@@ -519,6 +519,56 @@ static void test_guard_band_triangle_renders(void)
     vc4_dump_free(&d);
 }
 
+/* a GL Shader State record (64) pointing at memory nothing was written to (bad input the kernel
+ * would have caught; the hardware reads what is there): the record reads as zeros, so the
+ * shaders run from address 0, whose zero words never end the program: every such shader is
+ * stopped by the watchdog and counted, and both lists still run to their ends. vc4-submit.md
+ * §10.3: the validated BCL holds packet 64 at byte 0x4B. */
+static void test_shader_record_pointing_nowhere(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    for (uint32_t i = 0; i < job.regions; i++)
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+    uint8_t record[5];
+    gpu_memory_read(mem, job.ct0ca + 0x4b, record, 5, NULL);
+    CU_ASSERT_EQUAL_FATAL(record[0], 64);
+    uint32_t nowhere = 0x3f000000u | (rd32(record + 1) & 15);
+    gpu_memory_write(mem, job.ct0ca + 0x4c, &nowhere, 4, NULL);
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    unsigned n = 0;
+    for (; n < 10000000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_TRUE(p->stats.shader_watchdogs >= 1u);
+    CU_ASSERT_EQUAL(c->rfc_total, 1u);                 /* the frame still ended */
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
 /* records the pipeline cannot use are counted, never a crash */
 static void test_bad_input(void)
 {
@@ -570,6 +620,8 @@ static const struct test_case cases[] = {
     { "line clipping against the near plane and the guard band", test_clip_line },
     { "vc4_tri with a vertex past the 12.4 guard band: clipped (49), drawn left of it",
       test_guard_band_triangle_renders },
+    { "a shader state record pointing at unwritten memory: shaders stopped by the watchdog, "
+      "counted, the frame ends", test_shader_record_pointing_nowhere },
     { "bad records are counted", test_bad_input },
     { 0 }
 };

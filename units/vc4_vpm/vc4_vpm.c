@@ -107,7 +107,8 @@ static const struct stat_desc vpm_stats[] = {
     C("reply_stalls", reply_stalls, "events", "answers held by a full channel"),
     C("vcd_rows_written", vcd_rows_written, "rows", "rows the VCD wrote (vertex attributes)"),
     C("vcd_rows_read", vcd_rows_read, "rows", "rows the PTB/PSE read (shaded vertices)"),
-    C("segments", segments, "batches", "vertex batch segments set for a QPU"),
+    C("segments", segments, "changes",
+      "QPU segment changes (a vertex batch's segment, and the return to row 0 after it)"),
     C("vcd_bad_messages", vcd_bad_messages, "messages",
       "vertex pipeline messages of another kind, or rows beyond the VPM (dropped)"),
     STAT_END
@@ -519,7 +520,7 @@ static void take_vcd(struct vc4_vpm *s, struct unit *u, struct msg *m)
     case QPU_IO_VPM_SEGMENT:
         if (r->qpu < MAX_CLIENTS && r->value[0] * VPM_WIDTH < s->word_count) {
             s->client[r->qpu].segment_base = r->value[0];
-            s->segments += r->value[0] != 0;
+            s->segments++;
         } else {
             s->vcd_bad_messages++;
         }
