@@ -205,6 +205,14 @@ static void test_vcd_rows_and_segments(void)
     struct vc4_rig r = vc4_rig_new(1, VC4_RIG_VPM, NULL, NULL);
     struct unit *sink = probe_add(r.sim, &probe_sink_ops, "vcd_sink", NULL);
     probe_link(r.sim, r.vpm, "vcd_result", sink, "in", 1, 8, 1);
+    /* the rig realized its units before these two ports were linked: again for both */
+    struct gt_error err;
+    if (probe_sink_ops.realize)
+        CU_ASSERT_EQUAL_FATAL(probe_sink_ops.realize(sink, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(vc4_vpm_ops.realize(r.vpm, &err), 0);
+    vc4_vpm_ops.reset(r.vpm);
+    if (probe_sink_ops.reset)
+        probe_sink_ops.reset(sink);
     inject_vcd(&r, QPU_IO_VPM_SEGMENT, 100, 0, 1, 100);       /* value[0] = 100 */
     inject_vcd(&r, QPU_IO_VCD_WRITE, 150, 0, 0x00ff, 1000);
     inject_vcd(&r, QPU_IO_VCD_READ, 150, 0, 0, 0);
