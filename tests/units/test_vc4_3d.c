@@ -405,6 +405,170 @@ static void test_clipped_triangle_renders(void)
     vc4_dump_free(&d);
 }
 
+/* ---- guard band and lines (vc4_ptb.c: the 12.4 XS/YS range, +-32767 / 16 px; chosen) ---- */
+
+/* a triangle reaching past x = 10 W (guard[0] = 10): cut at x = 10 on both edges through the
+ * far vertex, intersections at t = d_a / (d_a - d_b) with d = 10 W - X, worked out here */
+static void test_clip_guard_band_polygon(void)
+{
+    const float tri[3][4] = { { 0, 0, 0, 1 }, { 0, 1, 0, 1 }, { 100, 0, 0, 1 } };
+    const float guard[2] = { 10, 0 };
+    float out[10][4], weight[10][3];
+    CU_ASSERT_EQUAL_FATAL(vc4_clip_polygon(tri, guard, out, weight), 4u);
+    /* v0, v1, v1->v2 at t = 10 / (10 + 90) = 0.1, v2->v0 at t = -90 / (-90 - 10) = 0.9 */
+    const float expect[4][4] = { { 0, 0, 0, 1 }, { 0, 1, 0, 1 }, { 10, 0.9f, 0, 1 },
+                                 { 10, 0, 0, 1 } };
+    const float expect_weight[4][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0.9f, 0.1f },
+                                        { 0.9f, 0, 0.1f } };
+    for (unsigned k = 0; k < 4; k++) {
+        for (unsigned c = 0; c < 4; c++)
+            CU_ASSERT_TRUE(near(out[k][c], expect[k][c]));
+        for (unsigned c = 0; c < 3; c++)
+            CU_ASSERT_TRUE(near(weight[k][c], expect_weight[k][c]));
+    }
+    /* without the guard band the triangle is whole */
+    const float none[2] = { 0, 0 };
+    CU_ASSERT_EQUAL(vc4_clip_polygon(tri, none, out, weight), 3u);
+}
+
+/* segments against the near plane and the guard band: the parameters of the part inside */
+static void test_clip_line(void)
+{
+    const float guard[2] = { 10, 10 };
+    float t[2];
+    /* z + w goes 1 -> -2: inside up to t = 1/3 */
+    const float behind[2][4] = { { 0, 0, 0, 1 }, { 0, 0, -3, 1 } };
+    CU_ASSERT_TRUE_FATAL(vc4_clip_line(behind, guard, t));
+    CU_ASSERT_TRUE(near(t[0], 0) && near(t[1], 1.0f / 3.0f));
+    /* 10 W - X goes 10 -> -90 at the far end, 10 W + X goes -90 -> 10 at the near end */
+    const float across[2][4] = { { -100, 0, 0, 1 }, { 100, 0, 0, 1 } };
+    CU_ASSERT_TRUE_FATAL(vc4_clip_line(across, guard, t));
+    CU_ASSERT_TRUE(near(t[0], 0.45f) && near(t[1], 0.55f));
+    /* wholly beyond one plane: nothing */
+    const float beyond[2][4] = { { 0, 20, 0, 1 }, { 5, 30, 0, 1 } };
+    CU_ASSERT_FALSE(vc4_clip_line(beyond, guard, t));
+    /* wholly inside: untouched */
+    const float inside[2][4] = { { 0, 0, 0, 1 }, { 1, 1, 0, 1 } };
+    CU_ASSERT_TRUE(vc4_clip_line(inside, guard, t) && t[0] == 0 && t[1] == 1);
+}
+
+/* vc4_tri with the first draw's second vertex moved to x = 100 W (3200 px right of the centre
+ * with the 512/16 px scale: past the 2048 px of 12.4, where the shader's 16-bit XS wraps): the
+ * PTB clips the triangle at the guard band and what is drawn is the triangle's part left of
+ * it; at pixel column 22 (centre NDC -0.297) the long edge from (-0.5, -0.1) to (100, -0.9) is
+ * at NDC y = -0.1 - 0.8 (0.203 / 100.5) (row 28.75; pixel y = 32 + 32 NDC y), the bottom edge
+ * at row 3.2, so rows 5..27 are drawn in the constant colour and rows 31..40 are not (draw 2
+ * reaches column 22 only above row 44); a wrapped vertex would put the triangle 896 px left
+ * instead, away from column 22 */
+static void test_guard_band_triangle_renders(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    const float second[2] = { -0.1f, -0.9f };
+    uint32_t position = 0;
+    for (uint32_t i = 0; i < job.regions; i++) {
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+        for (uint32_t o = 0; !position && o + 16 <= job.region[i].size; o += 4)
+            if (!memcmp((const uint8_t *)job.region[i].data + o, second, 8))
+                position = job.region[i].address + o;
+    }
+    CU_ASSERT_TRUE_FATAL(position != 0);
+    const float x = 100.0f;
+    gpu_memory_write(mem, position, &x, 4, NULL);
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL(p->stats.primitives_clipped, 1u);
+    CU_ASSERT_EQUAL(p->stats.primitives_binned, 2u);
+    CU_ASSERT_TRUE(c->thread[1].by_id[49] >= 1u);
+    CU_ASSERT_EQUAL_FATAL(p->render.surface_count, 1u);
+    const struct vc4_written_surface *s = &p->render.surfaces[0];
+    for (uint32_t y = 5; y <= 40; y++) {
+        if (y > 27 && y < 31)
+            continue;                  /* the edge's rows */
+        uint8_t px[4];
+        gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 22, y), px, 4, NULL);
+        CU_ASSERT_EQUAL(rd32(px), y <= 27 ? 0xff00ffffu : d.submit[0].f.clear_color[0]);
+    }
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
+/* a GL Shader State record (64) pointing at memory nothing was written to (bad input the kernel
+ * would have caught; the hardware reads what is there): the record reads as zeros, so the
+ * shaders run from address 0, whose zero words never end the program: every such shader is
+ * stopped by the watchdog and counted, and both lists still run to their ends. vc4-submit.md
+ * §10.3: the validated BCL holds packet 64 at byte 0x4B. */
+static void test_shader_record_pointing_nowhere(void)
+{
+    struct vc4_dump d;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
+    struct vc4_placement pl = { 0 };
+    struct vc4_job job;
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    for (uint32_t i = 0; i < job.regions; i++)
+        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
+                         NULL);
+    uint8_t record[5];
+    gpu_memory_read(mem, job.ct0ca + 0x4b, record, 5, NULL);
+    CU_ASSERT_EQUAL_FATAL(record[0], 64);
+    uint32_t nowhere = 0x3f000000u | (rd32(record + 1) & 15);
+    gpu_memory_write(mem, job.ct0ca + 0x4c, &nowhere, 4, NULL);
+    struct vc4_3d *p = calloc(1, sizeof *p);
+    struct vc4_cle *c = calloc(1, sizeof *c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    vc4_cle_init(c, 0x3fffffff);
+    vc4_3d_init(p, 0x3fffffff);
+    c->pipe = p;
+    vc4_cle_write(c, CT0CA, job.ct0ca);
+    vc4_cle_write(c, CT0EA, job.ct0ea);
+    vc4_cle_write(c, CT1CA, job.ct1ca);
+    vc4_cle_write(c, CT1EA, job.ct1ea);
+    unsigned n = 0;
+    for (; n < 10000000 && vc4_cle_busy(c); n++) {
+        vc4_cle_step(c, 0, mem);
+        vc4_cle_step(c, 1, mem);
+    }
+    CU_ASSERT_FALSE(vc4_cle_busy(c));
+    CU_ASSERT_TRUE(p->stats.shader_watchdogs >= 1u);
+    CU_ASSERT_EQUAL(c->rfc_total, 1u);                 /* the frame still ended */
+    free(c);
+    free(p);
+    gpu_memory_destroy(mem);
+    vc4_job_free(&job);
+    vc4_placement_free(&pl);
+    vc4_dump_free(&d);
+}
+
 /* records the pipeline cannot use are counted, never a crash */
 static void test_bad_input(void)
 {
@@ -451,6 +615,13 @@ static const struct test_case cases[] = {
       test_clip_triangle },
     { "vc4_tri with a vertex behind the near plane: clipped fan (49), drawn below the edge",
       test_clipped_triangle_renders },
+    { "guard-band clipping: polygon and weights worked out in the test",
+      test_clip_guard_band_polygon },
+    { "line clipping against the near plane and the guard band", test_clip_line },
+    { "vc4_tri with a vertex past the 12.4 guard band: clipped (49), drawn left of it",
+      test_guard_band_triangle_renders },
+    { "a shader state record pointing at unwritten memory: shaders stopped by the watchdog, "
+      "counted, the frame ends", test_shader_record_pointing_nowhere },
     { "bad records are counted", test_bad_input },
     { 0 }
 };

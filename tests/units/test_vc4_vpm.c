@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/msg.h"
+#include "fabric/port.h"
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
 #include "tests/support/vc4_rig.h"
@@ -240,6 +242,66 @@ static void test_vpm_bad_input(void)
     sim_destroy(r.sim);
 }
 
+static void inject_vcd(struct vc4_rig *r, uint32_t op, uint32_t reg, uint32_t qpu,
+                       uint32_t lanes, uint32_t first_value)
+{
+    struct msg *m = msg_alloc(r->sim, MSG_QPU_IO, sizeof(struct qpu_io_request));
+    struct qpu_io_request *q = (struct qpu_io_request *)m->payload;
+    memset(q, 0, sizeof *q);
+    q->op = op;
+    q->reg = reg;
+    q->qpu = qpu;
+    q->lane_mask = lanes;
+    for (unsigned i = 0; i < 16; i++)
+        q->value[i] = first_value + i;
+    CU_ASSERT_TRUE(port_inject(unit_port(r->vpm, "vcd", 0), m));
+}
+
+/* The vertex pipeline's side (issue 16): a segment moves QPU 0's block accesses to rows from
+ * 100 on ("Vertex-shader accesses are relocated automatically to the batch's allocated
+ * region", notes/002 §7 item 10); the VCD writes a row by absolute number, lanes as masked;
+ * a read and the segment are answered; a row beyond the 12 KB VPM (192 rows) is counted. */
+static void test_vcd_rows_and_segments(void)
+{
+    struct vc4_rig r = vc4_rig_new(1, VC4_RIG_VPM, NULL, NULL);
+    struct unit *sink = probe_add(r.sim, &probe_sink_ops, "vcd_sink", NULL);
+    probe_link(r.sim, r.vpm, "vcd_result", sink, "in", 1, 8, 1);
+    /* the rig realized its units before these two ports were linked: again for both */
+    struct gt_error err;
+    if (probe_sink_ops.realize)
+        CU_ASSERT_EQUAL_FATAL(probe_sink_ops.realize(sink, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(vc4_vpm_ops.realize(r.vpm, &err), 0);
+    vc4_vpm_ops.reset(r.vpm);
+    if (probe_sink_ops.reset)
+        probe_sink_ops.reset(sink);
+    inject_vcd(&r, QPU_IO_VPM_SEGMENT, 100, 0, 1, 100);       /* value[0] = 100 */
+    inject_vcd(&r, QPU_IO_VCD_WRITE, 150, 0, 0x00ff, 1000);
+    inject_vcd(&r, QPU_IO_VCD_READ, 150, 0, 0, 0);
+    inject_vcd(&r, QPU_IO_VCD_WRITE, 192, 0, 0xffff, 0);       /* beyond the VPM */
+    uint64_t p[16];
+    unsigned n = 0;
+    p[n++] = vc4_nop();
+    p[n++] = vc4_nop();
+    p[n++] = vc4_load_imm_b(W_VPMVCD_SETUP, block(0, 1, 1, 0, SIZE32, 2));    /* row 2 */
+    p[n++] = vc4_mov(W_VPM, MUX_RA, RD_ELEMENT);
+    end3(p, &n);
+    vc4_rig_program(&r, CODE, p, n);
+    vc4_rig_start(&r, 0, CODE, UNIF, 0);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL(r.done[0]->count, 1);
+    for (unsigned i = 0; i < 16; i++) {
+        CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 102, i), i);       /* relocated by the segment */
+        CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 2, i), 0u);
+        CU_ASSERT_EQUAL(vc4_vpm_peek(r.vpm, 150, i), i < 8 ? 1000 + i : 0u);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.segments"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.vcd_rows_written"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.vcd_rows_read"), 1);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "vpm.vcd_bad_messages"), 1);
+    CU_ASSERT_EQUAL(((struct probe_sink *)unit_state(sink))->received, 2);   /* ack + row */
+    sim_destroy(r.sim);
+}
+
 /* QPU 0 waits on semaphore 3 until QPU 1 increments it after 20 instructions */
 static void test_semaphore_between_qpus(void)
 {
@@ -439,6 +501,8 @@ static const struct test_case cases[] = {
     { "VDW store with a row stride", test_vdw_store_with_stride },
     { "VDR load with a memory pitch", test_vdr_load },
     { "VPM bad input counted", test_vpm_bad_input },
+    { "VCD rows written and read by number, a QPU's segment relocates its block accesses",
+      test_vcd_rows_and_segments },
     { "semaphore between two QPUs", test_semaphore_between_qpus },
     { "semaphore above 15 stalls, simulation ends", test_semaphore_overflow_stalls },
     { "mutex taken in turn", test_mutex },

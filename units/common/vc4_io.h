@@ -64,6 +64,17 @@ enum qpu_io_op {
     QPU_IO_START = 5,               /* scheduler -> QPU: run a program (struct qpu_program) */
     QPU_IO_PROGRAM_END = 6,         /* QPU -> scheduler: the program ended (struct qpu_program,
                                        `status` says how) */
+    /* The vertex pipeline's side of the VPM (v3d's VCM/VCD and PTB/PSE -> the VPM unit, struct
+     * qpu_io_request; 002 Sec 7 @123648, notes §4.4 and §7 item 10: "Vertex-shader accesses
+     * are relocated automatically to the batch's allocated region"): */
+    QPU_IO_VCD_WRITE = 7,           /* the VCD writes VPM row `reg` (absolute), lanes
+                                       lane_mask (one column per vertex, @138512) */
+    QPU_IO_VCD_READ = 8,            /* the PTB/PSE reads VPM row `reg` (absolute): answered
+                                       with the row (qpu_io_result, reg = the row) */
+    QPU_IO_VPM_SEGMENT = 9,         /* QPU `qpu`'s VPM accesses are relative to row value[0]
+                                       from now on (0: a user program's view); answered (reg
+                                       = the row) once the writes sent before it are in.
+                                       Answers echo `thread` (the sender's tag). */
 };
 
 /* A QPU's request to a shared unit (MSG_QPU_IO). Every payload carried as MSG_QPU_IO starts

@@ -11,14 +11,17 @@
  *  - vertex fetch (VCD) and shading: the attribute arrays a GL shader record selects (Table 45
  *    @174647) are loaded, one vertex per VPM column (@138512), and the coordinate shader
  *    (binning) or vertex shader (rendering) runs on a functional QPU (isa/vc4/qpu_exec, batches
- *    of up to 16 vertices), its VPM reads and writes served from that batch's VPM segment; the
+ *    of up to 16 vertices), its VPM reads and writes served from that batch's VPM segment, or
+ *    (queue_vertices, set by vc4_v3d) on the QPU units through the VPM unit (vc4_v3d.h); the
  *    output is read in the layouts of Fig 11 (PTB input) and Fig 10 (PSE input);
  *  - the PTB: GL_ARRAY (33) and GL_INDEXED (32) primitives in every GL mode (points, lines,
  *    loops, strips, triangles, strips, fans), trivial rejection against the clip volume,
  *    near-plane clipping of triangles by the PTB (the seed's Clipped Primitive record 49,
  *    Table 44 @173368; the algorithm is chosen, see vc4_ptb.c: Zc >= -Wc and Wc > 0, a fan of
  *    49 records whose clipped vertices carry XS, YS, ZS, 1/WC and the weights of the original
- *    vertices for the varyings; the renderer substitutes them), facing culling (config bits 0-2), the tiles a primitive's bounding box touches, and the tile lists
+ *    vertices for the varyings; the renderer substitutes them), the same for triangles
+ *    crossing the guard band (the 12.4 XS/YS range) and for lines (segments clipped, one 49
+ *    record), points rejected by their centre (vc4_ptb.c, chosen), facing culling (config bits 0-2), the tiles a primitive's bounding box touches, and the tile lists
  *    written in the hardware's formats: the state records a tile has not seen yet, Primitive
  *    List Format (56), GL Shader State (64) and Compressed Primitive List (48) records with
  *    absolute-index codings (Tables 39-41, code 129), escape (128) before the next record; lists
@@ -58,10 +61,7 @@
  * over the pixels a primitive covers; a tile load or store 4 pixels a clock over the tile (the
  * seed gives no TLB store bandwidth). Stats: bin/render work cycles, cycles each thread was
  * held, instructions by shader kind, the longest tile (work between two tile stores).
- * Not modelled: coordinate and vertex shaders on the QPU units (they run on the functional QPU
- * here, so no VPM/VCD traffic or stalls from them), clipping of points and lines crossing the
- * near plane (dropped, counted as primitives_unclipped), guard-band clipping (the 12.4 XS/YS
- * range is clamped, not clipped), 4x/16x multisampling (counted: drawn single-sampled), HDR
+ * Not modelled: 4x/16x multisampling (counted: drawn single-sampled), HDR
  * (64-bit) colour, the VG paths (41, 42, 65-67), clipped primitive records (49), the coverage
  * pipe, depth offset, early-Z as a separate buffer (the Z test is exact at the TLB_Z write),
  * the PTB's halt while out of memory until the host writes BPOS (the primitive is dropped,
@@ -118,6 +118,9 @@ struct vc4_3d_stats {
     uint64_t fragment_dispatches, fragment_fallbacks, scoreboard_wait_cycles;
     uint64_t fragment_queue_wait_cycles, fragment_queue_max, tlb_bad_messages;
     uint64_t overspill_taken;
+    /* vertex and coordinate shading on the QPU units */
+    uint64_t vertex_dispatches, coordinate_dispatches, vertex_fallbacks, vertex_wait_cycles[2];
+    uint64_t vpm_allocation_wait_cycles, vcd_cycles, vcd_rows, vpm_rows_read;
     /* timing (see "Timing" above) */
     uint64_t bin_work_cycles, render_work_cycles, held_cycles[2];
     uint64_t coordinate_instructions, vertex_instructions, fragment_instructions;
@@ -166,6 +169,8 @@ struct vc4_render {
 };
 
 struct vc4_fragment_job;           /* vc4_shade.h */
+struct vc4_vertex_job;
+struct vc4_vertex_cache;
 
 struct vc4_3d {
     struct vc4_bin bin;
@@ -187,6 +192,17 @@ struct vc4_3d {
     struct vc4_fragment_job *jobs;
     uint32_t job_head, job_count, job_capacity;
     uint32_t fragments_in_flight;
+    /* Vertex and coordinate shading on the QPU units (set by vc4_v3d when its "vpm" ports are
+     * linked): before the CLE executes a primitive record (32/33 binning, 48/49 rendering)
+     * the record is walked once to collect the vertices it needs (collecting = thread + 1:
+     * nothing is binned or drawn, the stats are kept as they were), their batches are queued
+     * here for the unit to run on QPUs through the VPM, and the thread waits until every
+     * batch's output is back in its cache[thread]; then the record executes with those. */
+    bool queue_vertices;
+    unsigned collecting;
+    struct vc4_vertex_cache *vertex_cache;   /* [2] */
+    struct vc4_vertex_job *vertex_jobs;
+    uint32_t vertex_head, vertex_count, vertex_capacity;
 };
 
 void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask);
@@ -213,6 +229,13 @@ uint32_t vc4_render_clipped(struct vc4_3d *p, struct gpu_memory *mem, uint32_t a
  * (x, y, z, w) inside Zc >= -Wc and Wc >= 1e-6, in order, with each vertex's weights of the
  * three input vertices; returns its vertex count (0, or 3..5) */
 unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float out_weight[][3]);
+/* the same against the guard band too: guard[0/1] = 32767 / |Clipper XY scale| of X / Y (the
+ * 12.4 range in clip units per W; 0: that pair of planes off); up to 9 vertices */
+unsigned vc4_clip_polygon(const float clip[3][4], const float guard[2], float out_clip[][4],
+                          float out_weight[][3]);
+/* a segment a -> b against the near plane, W > 0 and the guard band: false when nothing is
+ * left, else the parameters t[0] < t[1] of the part inside */
+bool vc4_clip_line(const float clip[2][4], const float guard[2], float t[2]);
 
 /* byte offset of pixel (x, y) (y = 0 the first row in memory, the bottom) of a surface */
 uint32_t vc4_surface_offset(uint32_t memory_format, uint32_t bytes_per_pixel, uint32_t width,

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "units/vc4_v3d/vc4_shade.h"
 #include "vc4_packets.h"
 #include "vc4_v3d_regs.h"
 
@@ -142,6 +143,19 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
             return false;
         }
     }
+    if (c->pipe && c->pipe->queue_vertices) {
+        /* a primitive record waits for its vertices, shaded on the QPU units (vc4_3d.h) */
+        uint8_t next = 0;
+        gpu_memory_read(mem, t->ca & c->address_mask, &next, 1, NULL);
+        bool primitives = t->binning
+            ? next == VC4_PACKET_VERTEX_ARRAY_PRIMITIVES || next == VC4_PACKET_INDEXED_PRIMITIVE_LIST
+            : next == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST ||
+              next == VC4_PACKET_CLIPPED_PRIMITIVE_WITH_COMPRESSED_PRIMITIVE_LIST;
+        if (primitives && !vc4_3d_vertices_ready(c->pipe, mem, n & 1, t->ca & c->address_mask)) {
+            c->pipe->stats.vertex_wait_cycles[n & 1]++;
+            return false;
+        }
+    }
     if (t->steps_since_start++ >= c->limit) {
         t->state = VC4_CLE_ERROR;
         t->overflows++;
@@ -164,6 +178,7 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
         uint32_t length = id == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST
             ? vc4_render_compressed(c->pipe, mem, (at + 1) & c->address_mask)
             : vc4_render_clipped(c->pipe, mem, (at + 1) & c->address_mask);
+        vc4_3d_vertices_done(c->pipe, n & 1);
         if (!length) {
             t->invalid++;
             t->state = VC4_CLE_ERROR;
@@ -199,6 +214,7 @@ bool vc4_cle_step(struct vc4_cle *c, unsigned n, struct gpu_memory *mem)
             vc4_bin_record(c->pipe, mem, b);
         else
             vc4_render_record(c->pipe, mem, b);
+        vc4_3d_vertices_done(c->pipe, n & 1);
     }
     struct vc4_cle_thread *other = &c->thread[(n & 1) ^ 1];
     switch (id) {

@@ -222,25 +222,66 @@ enum { PRIM_POINTS = 0, PRIM_LINES = 1, PRIM_TRIANGLES = 2 };
  * projected from w <= 0), and the polygon is split into a fan (0, i, i + 1) that keeps the
  * winding; each fan triangle is one 49 record carrying the original triangle's indices with the
  * flags set on the slots whose vertex is not that original vertex; clipped XS/YS round to the
- * nearest 1/16 px. Points and lines crossing the near plane are still dropped (counted as
- * unclipped), as are triangles when the shader record does not enable clipping. The guard band
- * (the 12.4 XS/YS range) is not clipped against. The clipped vertex data takes one 128-byte block
- * of the binning pool per fan triangle [chosen]. */
+ * nearest 1/16 px. The guard band [chosen: the seed names the PTB's clipping, not its
+ * planes]: the 12.4 range of XS/YS, +-32767/16 px around the viewport centre (the Clipper XY
+ * Scaling of record 105 maps clip space to it), beyond which the shaded XS/YS cannot be
+ * represented: a triangle with a vertex outside it (and not wholly outside the clip volume)
+ * is clipped against its four planes |scale * Xc| <= 32767 * Wc as well, in the same fan of
+ * 49 records. Lines (when the shader record enables clipping) are clipped as segments
+ * against the same six planes (parametric, Liang-Barsky) and drawn through a 49 record whose
+ * flags name the endpoints that moved (weights of the two original vertices, the third 0);
+ * points are not clipped but accepted or rejected by their centre: one behind the near plane
+ * or outside the guard band is rejected (GL clips points by their position). Primitives with
+ * clipping off in the shader record that need it are dropped (counted as unclipped). The
+ * clipped vertex data takes one 128-byte block of the binning pool per fan triangle or line
+ * [chosen]. */
 
 #define VC4_CLIP_MIN_W 1e-6f
-#define CLIP_MAX_POLYGON 6             /* a triangle against 2 planes: at most 5 vertices */
+#define GUARD_BAND 32767.0f                /* 12.4 XS/YS range, 1/16 px */
+#define CLIP_PLANES 6                      /* near, W > 0, guard band -x, +x, -y, +y */
+#define CLIP_MAX_POLYGON 10                /* a triangle against 6 planes: at most 9 vertices */
 
 struct clip_vertex {
     float c[4];                    /* clip coordinates */
     float weight[3];               /* of the original triangle's vertices */
 };
 
-static float plane_distance(const struct clip_vertex *v, unsigned plane)
+/* signed distance of clip coordinates c to a plane (>= 0 inside); guard[0/1] = 32767 / |scale|
+ * of X / Y, 0 for no guard band */
+static float plane_distance_c(const float *c, unsigned plane, const float guard[2])
 {
-    return plane == 0 ? v->c[2] + v->c[3] : v->c[3] - VC4_CLIP_MIN_W;
+    switch (plane) {
+    case 0: return c[2] + c[3];
+    case 1: return c[3] - VC4_CLIP_MIN_W;
+    case 2: return guard[0] * c[3] + c[0];
+    case 3: return guard[0] * c[3] - c[0];
+    case 4: return guard[1] * c[3] + c[1];
+    default: return guard[1] * c[3] - c[1];
+    }
 }
 
-unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float out_weight[][3])
+static float plane_distance(const struct clip_vertex *v, unsigned plane, const float guard[2])
+{
+    return plane_distance_c(v->c, plane, guard);
+}
+
+static void guard_of(const struct vc4_gl_state *g, float guard[2])
+{
+    float sx = fabsf(as_float(g->scale_x)), sy = fabsf(as_float(g->scale_y));
+    guard[0] = sx > 0 ? GUARD_BAND / sx : 0;
+    guard[1] = sy > 0 ? GUARD_BAND / sy : 0;
+}
+
+static bool outside_guard_band(const float c[4], const float guard[2])
+{
+    for (unsigned plane = 2; plane < CLIP_PLANES; plane++)
+        if (guard[(plane - 2) / 2] > 0 && plane_distance_c(c, plane, guard) < 0)
+            return true;
+    return false;
+}
+
+unsigned vc4_clip_polygon(const float clip[3][4], const float guard[2], float out_clip[][4],
+                          float out_weight[][3])
 {
     struct clip_vertex poly[2][CLIP_MAX_POLYGON];
     unsigned n = 3, cur = 0;
@@ -249,13 +290,15 @@ unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float ou
         for (unsigned j = 0; j < 3; j++)
             poly[0][k].weight[j] = j == k ? 1.0f : 0.0f;
     }
-    for (unsigned plane = 0; plane < 2 && n; plane++) {
+    for (unsigned plane = 0; plane < CLIP_PLANES && n; plane++) {
+        if (plane >= 2 && !(guard[(plane - 2) / 2] > 0))
+            continue;
         unsigned m = 0;
         const struct clip_vertex *in = poly[cur];
         struct clip_vertex *o = poly[cur ^ 1];
         for (unsigned k = 0; k < n; k++) {
             const struct clip_vertex *a = &in[k], *b = &in[(k + 1) % n];
-            float da = plane_distance(a, plane), db = plane_distance(b, plane);
+            float da = plane_distance(a, plane, guard), db = plane_distance(b, plane, guard);
             if (da >= 0 && m < CLIP_MAX_POLYGON)
                 o[m++] = *a;
             if ((da >= 0) != (db >= 0) && m < CLIP_MAX_POLYGON) {
@@ -275,6 +318,34 @@ unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float ou
         memcpy(out_weight[k], poly[cur][k].weight, sizeof poly[cur][k].weight);
     }
     return n < 3 ? 0 : n;
+}
+
+unsigned vc4_clip_triangle(const float clip[3][4], float out_clip[][4], float out_weight[][3])
+{
+    static const float no_guard[2] = { 0, 0 };
+    return vc4_clip_polygon(clip, no_guard, out_clip, out_weight);
+}
+
+bool vc4_clip_line(const float clip[2][4], const float guard[2], float t[2])
+{
+    t[0] = 0;
+    t[1] = 1;
+    for (unsigned plane = 0; plane < CLIP_PLANES; plane++) {
+        if (plane >= 2 && !(guard[(plane - 2) / 2] > 0))
+            continue;
+        float da = plane_distance_c(clip[0], plane, guard);
+        float db = plane_distance_c(clip[1], plane, guard);
+        if (da < 0 && db < 0)
+            return false;
+        if (da < 0) {
+            float u = da / (da - db);
+            t[0] = u > t[0] ? u : t[0];
+        } else if (db < 0) {
+            float u = da / (da - db);
+            t[1] = u < t[1] ? u : t[1];
+        }
+    }
+    return t[0] < t[1];
 }
 
 /* a vertex the PTB made: its Table 44 fields and its screen position for binning */
@@ -414,7 +485,9 @@ static void bin_clipped_triangle(struct vc4_3d *p, struct gpu_memory *mem, const
     float in[3][4], out_clip[CLIP_MAX_POLYGON][4], weight[CLIP_MAX_POLYGON][3];
     for (unsigned k = 0; k < 3; k++)
         memcpy(in[k], v[k]->clip, sizeof in[k]);
-    unsigned n = vc4_clip_triangle(in, out_clip, weight);
+    float guard[2];
+    guard_of(&p->bin.gl, guard);
+    unsigned n = vc4_clip_polygon(in, guard, out_clip, weight);
     if (!n) {
         p->stats.primitives_rejected++;    /* wholly behind the near plane */
         return;
@@ -466,6 +539,53 @@ static void bin_clipped_triangle(struct vc4_3d *p, struct gpu_memory *mem, const
         p->stats.primitives_binned++;
 }
 
+/* a line crossing the near plane or the guard band: its segment inside all six planes, drawn
+ * through one 49 record (see above) */
+static void bin_clipped_line(struct vc4_3d *p, struct gpu_memory *mem, const uint32_t *index,
+                             const struct shaded *const *v, const float guard[2])
+{
+    float in[2][4], t[2];
+    memcpy(in[0], v[0]->clip, sizeof in[0]);
+    memcpy(in[1], v[1]->clip, sizeof in[1]);
+    if (!vc4_clip_line(in, guard, t)) {
+        p->stats.primitives_rejected++;
+        return;
+    }
+    p->stats.primitives_clipped++;
+    int32_t xs[3] = { v[0]->xs, v[1]->xs, v[1]->xs }, ys[3] = { v[0]->ys, v[1]->ys, v[1]->ys };
+    uint8_t data[2 * 32];
+    unsigned bytes = 0, flags = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        if (t[k] == (float)k)
+            continue;                  /* the original endpoint */
+        float c[4];
+        for (unsigned j = 0; j < 4; j++)
+            c[j] = in[0][j] + t[k] * (in[1][j] - in[0][j]);
+        struct clipped_vertex cv;
+        project(&p->bin.gl, c, &cv);
+        xs[k] = cv.xs + p->bin.gl.viewport_x;
+        ys[k] = cv.ys + p->bin.gl.viewport_y;
+        flags |= 1u << k;
+        uint8_t *d = data + bytes;
+        memset(d, 0, 32);
+        d[0] = (uint8_t)cv.xs;
+        d[1] = (uint8_t)((uint16_t)cv.xs >> 8);
+        d[2] = (uint8_t)cv.ys;
+        d[3] = (uint8_t)((uint16_t)cv.ys >> 8);
+        wr32(d + 4, as_bits(cv.zs));
+        wr32(d + 8, as_bits(cv.inv_wc));
+        wr32(d + 12, as_bits(1.0f - t[k]));
+        wr32(d + 16, as_bits(t[k]));
+        bytes += 32;
+    }
+    uint32_t block = clip_data_block(p);
+    if (!block)
+        return;
+    gpu_memory_write(mem, block & p->address_mask, data, bytes, NULL);
+    if (bin_screen(p, mem, PRIM_LINES, index, v, xs, ys, block | flags))
+        p->stats.primitives_binned++;
+}
+
 static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
                     const uint32_t *index, const struct shaded *const *v, bool clipping)
 {
@@ -486,11 +606,22 @@ static void bin_one(struct vc4_3d *p, struct gpu_memory *mem, unsigned type,
         }
     }
     bool crosses = false;
+    float guard[2];
+    guard_of(&p->bin.gl, guard);
     for (unsigned k = 0; k < n; k++)
-        if (!(v[k]->clip[3] >= VC4_CLIP_MIN_W) || v[k]->clip[2] < -v[k]->clip[3])
+        if (!(v[k]->clip[3] >= VC4_CLIP_MIN_W) || v[k]->clip[2] < -v[k]->clip[3] ||
+            outside_guard_band(v[k]->clip, guard))
             crosses = true;
     if (crosses && type == PRIM_TRIANGLES && clipping) {
         bin_clipped_triangle(p, mem, index, v);
+        return;
+    }
+    if (crosses && type == PRIM_LINES && clipping) {
+        bin_clipped_line(p, mem, index, v, guard);
+        return;
+    }
+    if (crosses && type == PRIM_POINTS && clipping) {
+        p->stats.primitives_rejected++;    /* its centre is outside: the point is clipped */
         return;
     }
     for (unsigned k = 0; k < n; k++)
@@ -561,6 +692,11 @@ static void bin_draw(struct vc4_3d *p, struct gpu_memory *mem, unsigned mode, ui
             s->ys = (int16_t)(out[j][4] >> 16) + bin->gl.viewport_y;
             s->point_size = rec.flags & 2 ? as_float(out[j][7]) : as_float(bin->gl.point_size);
         }
+    }
+    if (p->collecting) {           /* only the vertices were wanted (vc4_3d.h queue_vertices) */
+        free(index);
+        free(v);
+        return;
     }
     /* primitive assembly (GL modes of 32/33) */
     const struct shaded *pv[3];

@@ -474,6 +474,8 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
     unsigned n = type + 1;
     uint32_t out[3][VC4_VERTEX_WORDS];
     vc4_shade_vertices(p, mem, &rec, false, index, n, out);
+    if (p->collecting)
+        return;                    /* only the vertices were wanted (vc4_3d.h queue_vertices) */
     struct vertex v[3];
     memset(v, 0, sizeof v);
     unsigned base = rec.flags & 2 ? 4 : 3;         /* Fig 10: YS|XS, ZS, 1/WC, [PS] */
@@ -490,7 +492,7 @@ static void render_primitive(struct vc4_3d *p, struct gpu_memory *mem, unsigned 
         for (unsigned j = 0; j < varyings && base + j < VC4_VERTEX_WORDS; j++)
             v[k].varying[j] = as_float(out[k][base + j]);
     }
-    if (clipped_word && type == 2)
+    if (clipped_word && type >= 1)     /* triangles and lines (vc4_ptb.c) */
         apply_clipped(p, mem, clipped_word, v, varyings);
     struct raster r = { .p = p, .mem = mem, .rec = &rec, .varyings = varyings };
     p->stats.primitives_rendered++;

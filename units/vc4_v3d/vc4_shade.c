@@ -414,9 +414,39 @@ static void charge(struct vc4_3d *p, unsigned thread, uint32_t instructions)
         p->stats.bin_work_cycles += cycles;
 }
 
-bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
-                        const struct vc4_shader_record *rec, bool coordinate,
-                        const uint32_t *index, unsigned n, uint32_t out[][VC4_VERTEX_WORDS])
+/* the VCD: each selected array's bytes of vertex `index` into `column` at its VPM offset
+ * (Table 45 @174647, one column per vertex @138512); returns the rows it wrote (0..64) */
+static uint32_t vcd_fetch(struct vc4_3d *p, struct gpu_memory *mem,
+                          const struct vc4_shader_record *rec, unsigned k, uint32_t index,
+                          unsigned column, uint32_t (*seg)[16], uint32_t *bytes_fetched)
+{
+    uint32_t rows = 0;
+    for (unsigned a = 0; a < rec->attribute_count; a++) {
+        if (!(rec->select[k] >> a & 1))
+            continue;
+        uint8_t bytes[256] = { 0 };
+        uint32_t size = rec->attribute[a].bytes;
+        uint32_t at = rec->attribute[a].base + index * rec->attribute[a].stride;
+        if (gpu_memory_read(mem, at & p->address_mask, bytes, size, NULL) < 0)
+            p->stats.attribute_faults++;
+        if (bytes_fetched)
+            *bytes_fetched += size;
+        for (uint32_t w = 0; w * 4 < size; w++) {
+            uint32_t row = (rec->attribute[a].vpm_offset[k] + 4 * w) / 4;
+            if (row < VC4_VPM_ROWS) {
+                seg[row][column] = rd32(bytes + 4 * w);
+                if (row + 1 > rows)
+                    rows = row + 1;
+            }
+        }
+    }
+    return rows;
+}
+
+/* the functional QPU: n (<= 16) vertices fetched and shaded inside v3d */
+static bool shade_functional(struct vc4_3d *p, struct gpu_memory *mem,
+                             const struct vc4_shader_record *rec, bool coordinate,
+                             const uint32_t *index, unsigned n, uint32_t out[][VC4_VERTEX_WORDS])
 {
     unsigned k = coordinate ? 1 : 0;
     uint32_t in_seg[VC4_VPM_ROWS][16], out_seg[VC4_VPM_ROWS][16];
@@ -424,23 +454,8 @@ bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
     memset(out_seg, 0, sizeof out_seg);
     if (n > 16)
         n = 16;
-    /* the VCD: each selected array's bytes of vertex v into column v at its VPM offset */
-    for (unsigned a = 0; a < rec->attribute_count; a++) {
-        if (!(rec->select[k] >> a & 1))
-            continue;
-        for (unsigned v = 0; v < n; v++) {
-            uint8_t bytes[256] = { 0 };
-            uint32_t size = rec->attribute[a].bytes;
-            uint32_t at = rec->attribute[a].base + index[v] * rec->attribute[a].stride;
-            if (gpu_memory_read(mem, at & p->address_mask, bytes, size, NULL) < 0)
-                p->stats.attribute_faults++;
-            for (uint32_t w = 0; w * 4 < size; w++) {
-                uint32_t row = (rec->attribute[a].vpm_offset[k] + 4 * w) / 4;
-                if (row < VC4_VPM_ROWS)
-                    in_seg[row][v] = rd32(bytes + 4 * w);
-            }
-        }
-    }
+    for (unsigned v = 0; v < n; v++)
+        vcd_fetch(p, mem, rec, k, index[v], v, in_seg, NULL);
     p->stats.vertices_fetched += n;
     struct run r = { .p = p, .mem = mem, .in = in_seg, .out = out_seg };
     struct qpu_state st;
@@ -459,6 +474,276 @@ bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
         for (unsigned w = 0; w < VC4_VERTEX_WORDS && w < VC4_VPM_ROWS; w++)
             out[v][w] = out_seg[w][v];
     return !r.faulted;
+}
+
+/* ---- the vertex cache and batch queue of the QPU-unit path -------------------------------- */
+
+#define EMPTY_SLOT 0xffffffffu
+
+static uint32_t hash_index(uint32_t index, uint32_t slots)
+{
+    return (uint32_t)((index * 2654435761u) & (slots - 1));
+}
+
+static bool cache_grow(struct vc4_vertex_cache *c)
+{
+    uint32_t capacity = c->capacity ? 2 * c->capacity : 64;
+    uint32_t *index = realloc(c->index, sizeof *index * capacity);
+    if (index)
+        c->index = index;
+    uint8_t *state = realloc(c->state, capacity);
+    if (state)
+        c->state = state;
+    uint32_t (*words)[VC4_VERTEX_WORDS] = realloc(c->words, sizeof *words * capacity);
+    if (words)
+        c->words = words;
+    /* the hash slots (2 x capacity, open addressing), rebuilt from the dense part */
+    uint32_t *slots = malloc(sizeof *slots * 2 * capacity);
+    if (!index || !state || !words || !slots) {
+        free(slots);
+        return false;
+    }
+    free(c->slots);
+    c->slots = slots;
+    c->capacity = capacity;
+    memset(c->slots, 0xff, sizeof *slots * 2 * capacity);
+    for (uint32_t e = 0; e < c->count; e++) {
+        uint32_t h = hash_index(c->index[e], 2 * capacity);
+        while (c->slots[h] != EMPTY_SLOT)
+            h = (h + 1) & (2 * capacity - 1);
+        c->slots[h] = e;
+    }
+    return true;
+}
+
+/* the dense entry of `index` in c, or EMPTY_SLOT; with insert, a new empty one (EMPTY_SLOT
+ * when out of memory or past VC4_VERTEX_CACHE_LIMIT) */
+static uint32_t cache_find(struct vc4_vertex_cache *c, uint32_t index, bool insert)
+{
+    if (c->capacity) {
+        uint32_t h = hash_index(index, 2 * c->capacity);
+        while (c->slots[h] != EMPTY_SLOT) {
+            if (c->index[c->slots[h]] == index)
+                return c->slots[h];
+            h = (h + 1) & (2 * c->capacity - 1);
+        }
+    }
+    if (!insert || c->count >= VC4_VERTEX_CACHE_LIMIT)
+        return EMPTY_SLOT;
+    if (c->count == c->capacity && !cache_grow(c))
+        return EMPTY_SLOT;
+    uint32_t e = c->count++;
+    c->index[e] = index;
+    c->state[e] = 0;
+    uint32_t h = hash_index(index, 2 * c->capacity);
+    while (c->slots[h] != EMPTY_SLOT)
+        h = (h + 1) & (2 * c->capacity - 1);
+    c->slots[h] = e;
+    return e;
+}
+
+static void vertex_queue_push(struct vc4_3d *p, const struct vc4_vertex_job *j)
+{
+    if (p->vertex_count == p->vertex_capacity) {
+        uint32_t capacity = p->vertex_capacity ? 2 * p->vertex_capacity : 16;
+        struct vc4_vertex_job *jobs = malloc(sizeof *jobs * capacity);
+        if (!jobs) {
+            vc4_vertex_job_fallback(p, j);
+            return;
+        }
+        for (uint32_t i = 0; i < p->vertex_count; i++)
+            jobs[i] = p->vertex_jobs[(p->vertex_head + i) % p->vertex_capacity];
+        free(p->vertex_jobs);
+        p->vertex_jobs = jobs;
+        p->vertex_head = 0;
+        p->vertex_capacity = capacity;
+    }
+    p->vertex_jobs[(p->vertex_head + p->vertex_count++) % p->vertex_capacity] = *j;
+}
+
+const struct vc4_vertex_job *vc4_vertex_queue_head(const struct vc4_3d *p)
+{
+    return p->vertex_count ? &p->vertex_jobs[p->vertex_head] : NULL;
+}
+
+void vc4_vertex_queue_pop(struct vc4_3d *p, struct vc4_vertex_job *out)
+{
+    if (!p->vertex_count)
+        return;
+    if (out)
+        *out = p->vertex_jobs[p->vertex_head];
+    p->vertex_head = (p->vertex_head + 1) % p->vertex_capacity;
+    p->vertex_count--;
+}
+
+static void finish_job(struct vc4_3d *p, const struct vc4_vertex_job *j,
+                       const uint32_t (*words)[VC4_VERTEX_WORDS])
+{
+    if (!p->vertex_cache || j->thread > 1)
+        return;
+    struct vc4_vertex_cache *c = &p->vertex_cache[j->thread];
+    for (uint32_t v = 0; v < j->count && v < 16; v++) {
+        uint32_t e = cache_find(c, j->index[v], false);
+        if (e == EMPTY_SLOT || c->state[e] != 1)
+            continue;
+        if (words) {
+            memcpy(c->words[e], words[v], sizeof c->words[e]);
+            c->state[e] = 2;
+        } else {
+            c->state[e] = 0;       /* shaded inside v3d when the record executes */
+        }
+        if (c->pending)
+            c->pending--;
+    }
+}
+
+void vc4_vertex_job_done(struct vc4_3d *p, const struct vc4_vertex_job *j,
+                         const uint32_t (*words)[VC4_VERTEX_WORDS])
+{
+    finish_job(p, j, words);
+}
+
+void vc4_vertex_job_fallback(struct vc4_3d *p, const struct vc4_vertex_job *j)
+{
+    finish_job(p, j, NULL);
+}
+
+/* the collecting walk: vertices of the record not yet in the cache go into batches */
+static void collect_vertices(struct vc4_3d *p, struct gpu_memory *mem,
+                             const struct vc4_shader_record *rec, bool coordinate,
+                             const uint32_t *index, unsigned n)
+{
+    unsigned thread = p->collecting - 1;
+    struct vc4_vertex_cache *c = &p->vertex_cache[thread];
+    unsigned k = coordinate ? 1 : 0;
+    for (unsigned v = 0; v < n; v++) {
+        if (cache_find(c, index[v], false) != EMPTY_SLOT)
+            continue;
+        uint32_t e = cache_find(c, index[v], true);
+        if (e == EMPTY_SLOT)
+            continue;              /* past the limit: shaded inside v3d */
+        struct vc4_vertex_job *j = c->filling;
+        if (!j) {
+            j = c->filling = calloc(1, sizeof *j);
+            if (!j)
+                continue;
+        }
+        if (!j->count) {
+            memset(j, 0, sizeof *j);
+            j->thread = (uint8_t)thread;
+            j->coordinate = coordinate;
+            j->code = rec->code[k];
+            j->uniforms = rec->uniforms[k];
+            unsigned base = rec->flags & 2 ? 4 : 3;      /* Fig 10 / Fig 11 */
+            j->out_rows = coordinate ? 8 : base + rec->fs_varyings;
+            if (j->out_rows > VC4_VPM_ROWS)
+                j->out_rows = VC4_VPM_ROWS;
+        }
+        uint32_t rows = vcd_fetch(p, mem, rec, k, index[v], j->count, j->in,
+                                  &j->attribute_bytes);
+        if (rows > j->in_rows)
+            j->in_rows = rows;
+        j->index[j->count++] = index[v];
+        c->state[e] = 1;
+        c->pending++;
+        if (j->count == 16) {
+            vertex_queue_push(p, j);
+            j->count = 0;
+        }
+    }
+}
+
+bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
+                        const struct vc4_shader_record *rec, bool coordinate,
+                        const uint32_t *index, unsigned n, uint32_t out[][VC4_VERTEX_WORDS])
+{
+    if (n > 16)
+        n = 16;
+    if (!p->queue_vertices || !p->vertex_cache)
+        return shade_functional(p, mem, rec, coordinate, index, n, out);
+    if (p->collecting) {
+        collect_vertices(p, mem, rec, coordinate, index, n);
+        for (unsigned v = 0; v < n; v++)
+            memset(out[v], 0, sizeof out[v]);
+        return true;
+    }
+    /* the record executes: its vertices come from the VPM rows the QPUs wrote; any the QPUs
+     * did not shade (no QPU may, or past the limit) are shaded here, counted */
+    struct vc4_vertex_cache *c = &p->vertex_cache[coordinate ? 0 : 1];
+    uint32_t missing[16], where[16];
+    unsigned m = 0;
+    for (unsigned v = 0; v < n; v++) {
+        uint32_t e = cache_find(c, index[v], false);
+        if (e != EMPTY_SLOT && c->state[e] == 2) {
+            memcpy(out[v], c->words[e], sizeof out[v]);
+        } else {
+            missing[m] = index[v];
+            where[m++] = v;
+        }
+    }
+    if (!m)
+        return true;
+    p->stats.vertex_fallbacks += m;
+    uint32_t shaded[16][VC4_VERTEX_WORDS];
+    bool ok = shade_functional(p, mem, rec, coordinate, missing, m, shaded);
+    for (unsigned i = 0; i < m; i++)
+        memcpy(out[where[i]], shaded[i], sizeof out[where[i]]);
+    return ok;
+}
+
+bool vc4_3d_vertices_ready(struct vc4_3d *p, struct gpu_memory *mem, unsigned n, uint32_t at)
+{
+    if (!p->queue_vertices || n > 1)
+        return true;
+    if (!p->vertex_cache) {
+        p->vertex_cache = calloc(2, sizeof *p->vertex_cache);
+        if (!p->vertex_cache)
+            return true;           /* shaded inside v3d */
+    }
+    struct vc4_vertex_cache *c = &p->vertex_cache[n];
+    if (c->prepared && c->prepared_at == at)
+        return c->pending == 0;
+    if (c->prepared && !c->pending)
+        vc4_3d_vertices_done(p, n);    /* a record that did not execute (CTERR): forgotten */
+    else if (c->prepared)
+        return false;              /* its batches are still out: wait for them [chosen] */
+    uint8_t b[16] = { 0 };
+    if (gpu_memory_read(mem, at & p->address_mask, b, sizeof b, NULL) < 0)
+        gpu_memory_read(mem, at & p->address_mask, b, 1, NULL);
+    /* the collecting walk changes nothing but the cache: the counts and the 49 word are kept */
+    struct vc4_3d_stats saved = p->stats;
+    uint32_t clipped_word = p->render.clipped_word;
+    uint32_t pending_before = c->pending;
+    p->collecting = n + 1;
+    if (n == 0 && (b[0] == VC4_PACKET_VERTEX_ARRAY_PRIMITIVES ||
+                   b[0] == VC4_PACKET_INDEXED_PRIMITIVE_LIST))
+        vc4_bin_record(p, mem, b);
+    else if (n == 1 && b[0] == VC4_PACKET_COMPRESSED_PRIMITIVE_LIST)
+        vc4_render_compressed(p, mem, (at + 1) & p->address_mask);
+    else if (n == 1 && b[0] == VC4_PACKET_CLIPPED_PRIMITIVE_WITH_COMPRESSED_PRIMITIVE_LIST)
+        vc4_render_clipped(p, mem, (at + 1) & p->address_mask);
+    p->collecting = 0;
+    if (c->filling && c->filling->count) {
+        vertex_queue_push(p, c->filling);
+        c->filling->count = 0;
+    }
+    p->stats = saved;
+    p->render.clipped_word = clipped_word;
+    p->stats.vertices_fetched += c->pending - pending_before;
+    c->prepared = true;
+    c->prepared_at = at;
+    return c->pending == 0;
+}
+
+void vc4_3d_vertices_done(struct vc4_3d *p, unsigned n)
+{
+    if (!p->vertex_cache || n > 1)
+        return;
+    struct vc4_vertex_cache *c = &p->vertex_cache[n];
+    if (c->capacity)
+        memset(c->slots, 0xff, sizeof *c->slots * 2 * c->capacity);
+    c->count = c->pending = 0;
+    c->prepared = false;
 }
 
 void vc4_shade_fragments(struct vc4_3d *p, struct gpu_memory *mem,
@@ -527,6 +812,20 @@ void vc4_fragment_queue_pop(struct vc4_3d *p, struct vc4_fragment_job *out)
 
 void vc4_3d_release(struct vc4_3d *p)
 {
+    if (p->vertex_cache)
+        for (unsigned n = 0; n < 2; n++) {
+            struct vc4_vertex_cache *c = &p->vertex_cache[n];
+            free(c->index);
+            free(c->state);
+            free(c->words);
+            free(c->slots);
+            free(c->filling);
+        }
+    free(p->vertex_cache);
+    p->vertex_cache = NULL;
+    free(p->vertex_jobs);
+    p->vertex_jobs = NULL;
+    p->vertex_head = p->vertex_count = p->vertex_capacity = 0;
     free(p->jobs);
     p->jobs = NULL;
     p->job_head = p->job_count = p->job_capacity = 0;

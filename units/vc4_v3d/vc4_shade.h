@@ -31,6 +31,50 @@ bool vc4_shade_vertices(struct vc4_3d *p, struct gpu_memory *mem,
                         const struct vc4_shader_record *r, bool coordinate,
                         const uint32_t *index, unsigned n, uint32_t out[][VC4_VERTEX_WORDS]);
 
+/* ---- vertex and coordinate shading on the QPU units (vc4_3d.h "queue_vertices") ---------- */
+
+/* A batch of up to 16 vertices for a QPU unit: the VCD's fetch of their attributes (rows of the
+ * batch's VPM segment, one column per vertex, @138512), the shader, and the rows its output
+ * takes (Fig 11: 7 or 8 for the PTB; Fig 10: 3 or 4 + varyings for the PSE). */
+struct vc4_vertex_job {
+    uint8_t thread;                /* the CLE thread whose record needs them (0 binning) */
+    bool coordinate;
+    uint32_t code, uniforms;
+    uint32_t count, index[16];
+    uint32_t in_rows, out_rows, attribute_bytes;
+    uint32_t in[VC4_VPM_ROWS][16];
+};
+
+/* The vertices a thread's next record needs, shaded on QPU units before it executes
+ * (a hash table by index; words of a shaded vertex in VPM row order) */
+struct vc4_vertex_cache {
+    uint32_t *index;
+    uint8_t *state;                /* 0 empty, 1 queued for a QPU, 2 shaded */
+    uint32_t (*words)[VC4_VERTEX_WORDS];
+    uint32_t *slots;               /* 2 x capacity hash slots: dense entry or ~0 */
+    uint32_t capacity, count, pending;
+    bool prepared;                 /* the record's batches are queued */
+    uint32_t prepared_at;          /* the record's address */
+    /* the batch being filled while the record is collected */
+    struct vc4_vertex_job *filling;
+};
+
+#define VC4_VERTEX_CACHE_LIMIT 65536u  /* vertices of one record shaded on QPUs; the rest
+                                          inside v3d (vertex_fallbacks) [chosen] */
+
+/* Whether thread n's record at `at` (ID 32/33 binning, 48/49 rendering) has its vertices
+ * shaded; queues their batches (vc4_vertex_queue_*) the first time it is asked */
+bool vc4_3d_vertices_ready(struct vc4_3d *p, struct gpu_memory *mem, unsigned n, uint32_t at);
+/* the record executed: its vertices are forgotten */
+void vc4_3d_vertices_done(struct vc4_3d *p, unsigned n);
+/* the vertex batch queue (oldest first) and a finished batch's output (words[v][row]) */
+const struct vc4_vertex_job *vc4_vertex_queue_head(const struct vc4_3d *p);
+void vc4_vertex_queue_pop(struct vc4_3d *p, struct vc4_vertex_job *out);
+void vc4_vertex_job_done(struct vc4_3d *p, const struct vc4_vertex_job *j,
+                         const uint32_t (*words)[VC4_VERTEX_WORDS]);
+/* a batch no QPU may run: its vertices are shaded inside v3d when the record executes */
+void vc4_vertex_job_fallback(struct vc4_3d *p, const struct vc4_vertex_job *j);
+
 /* One varying's plane for a fragment batch: value = vp * W + c per lane */
 struct vc4_fragment_batch {
     uint16_t lanes;                /* pixels present */

@@ -1,6 +1,7 @@
 /* units/vc4_v3d/vc4_v3d.c - V3D user program queue and QPU scheduler; see vc4_v3d.h. */
 #include "units/vc4_v3d/vc4_v3d.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fabric/sim.h"
@@ -22,9 +23,23 @@ struct fragment_slot {
     struct vc4_fragment_thread tlb;
 };
 
+/* A batch of vertices on its way through the VPM and a QPU unit (vc4_3d.h queue_vertices) */
+enum vertex_stage { VERTEX_FREE, VERTEX_VCD, VERTEX_SEGMENT_ACK, VERTEX_START, VERTEX_RUNNING,
+                    VERTEX_READBACK, VERTEX_ROWS };
+#define VC4_VERTEX_SLOTS 12u
+#define NO_SLOT 0xffffu
+
+struct vertex_slot {
+    enum vertex_stage stage;
+    uint32_t qpu, base, rows, next_row, rows_back;
+    uint64_t ready_at;             /* the VCD's fetch is done */
+    struct vc4_vertex_job job;
+    uint32_t words[16][VC4_VERTEX_WORDS];
+};
+
 struct vc4_v3d {
     /* params */
-    uint32_t qpu_shading;
+    uint32_t qpu_shading, vertex_qpu_shading, vpm_rows, vcd_latency, vcd_bytes_per_cycle;
     /* ports */
     struct port *host, *host_reply;
     struct port **qpu, **qpu_done;
@@ -34,6 +49,13 @@ struct vc4_v3d {
     struct port **tlb, **tlb_result; /* fragment shaders' TLB/FEP I/O, index = QPU number */
     uint32_t tlbs, tlb_results;
     bool fragments_on_qpus;         /* qpu_shading and the ports it needs are linked */
+    struct port *vcd, *vcd_result;  /* the VPM's vertex pipeline side */
+    bool vertices_on_qpus;          /* vertex_qpu_shading and the ports it needs are linked */
+    struct vertex_slot *vertex;     /* [VC4_VERTEX_SLOTS] */
+    uint32_t vertex_slot_of[VC4_MAX_QPUS];
+    bool segment_reset[VC4_MAX_QPUS];  /* a QPU's VPM view goes back to row 0 before reuse */
+    uint8_t vpm_row_used[256];
+    uint64_t vcd_free;
     uint32_t l2cactl, slcactl, dbcfg;
     uint64_t cache_control_writes, cache_control_drops;
     /* registers */
@@ -71,6 +93,18 @@ static const struct param_desc v3d_params[] = {
                     "1: fragment shaders run on the QPU units (the \"qpu\" ports and the QPUs' "
                     "\"tlb\" ports linked to \"tlb\"/\"tlb_result\"); 0, or those ports not "
                     "linked: on the functional QPU inside v3d (faster, no QPU/TMU/L2 timing)"),
+    PARAM_U32_FIELD("vertex_qpu_shading", struct vc4_v3d, vertex_qpu_shading, 1, 0, 1,
+                    "1: coordinate and vertex shaders run on the QPU units through the VPM (with "
+                    "qpu_shading = 1 and the \"vpm\"/\"vpm_result\" ports linked to the VPM's "
+                    "\"vcd\"/\"vcd_result\"); 0: on the functional QPU inside v3d"),
+    PARAM_U32_FIELD("vpm_rows", struct vc4_v3d, vpm_rows, 192, 16, 256,
+                    "VPM rows (16 words) the vertex cache manager allocates batch segments from: "
+                    "12 KB / 64 bytes (IDENT1 VPMSZ reset 12, Table 80)"),
+    PARAM_U32_FIELD("vcd_latency", struct vc4_v3d, vcd_latency, 40, 0, 100000,
+                    "cycles from a batch's VCD fetch to its data in the VPM beyond the transfer "
+                    "(the seed gives none; the VPM's dma_latency) [chosen]"),
+    PARAM_U32_FIELD("vcd_bytes_per_cycle", struct vc4_v3d, vcd_bytes_per_cycle, 8, 1, 1024,
+                    "VCD fetch bandwidth (the seed gives none; a 64-bit AXI port) [chosen]"),
     PARAM_END
 };
 
@@ -93,6 +127,12 @@ static const struct port_desc v3d_ports[] = {
     { .name = "tlb_result", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
       .flags = PORT_OPEN | PORT_OPTIONAL,
       .help = "answers to those reads and loads, index = QPU number" },
+    { .name = "vpm", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPTIONAL,
+      .help = "the VCM/VCD and PTB/PSE side of the VPM: attribute rows in, segments, shaded "
+              "rows out (QPU_IO_VCD_WRITE, QPU_IO_VPM_SEGMENT, QPU_IO_VCD_READ)" },
+    { .name = "vpm_result", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
+      .flags = PORT_OPTIONAL, .help = "the VPM's answers: shaded rows, segment acknowledgements" },
     PORT_END
 };
 
@@ -146,9 +186,11 @@ static const struct stat_desc v3d_stats[] = {
     P("primitives_rejected", primitives_rejected, "primitives",
       "outside the clip volume or the clip window"),
     P("primitives_unclipped", primitives_unclipped, "primitives",
-      "dropped: a point or line crossing the near plane, or clipping off in the shader record"),
+      "dropped: needing clipping (near plane, guard band) with clipping off in the shader "
+      "record"),
     P("primitives_clipped", primitives_clipped, "primitives",
-      "triangles the PTB clipped at the near plane (Clipped Primitive records, 49)"),
+      "triangles and lines the PTB clipped at the near plane or the guard band (Clipped "
+      "Primitive records, 49)"),
     P("tile_list_bytes", tile_list_bytes, "bytes", "bytes the PTB wrote to tile lists"),
     P("tile_list_blocks", tile_list_blocks, "blocks", "128-byte tile allocation blocks used"),
     P("bin_out_of_memory", bin_out_of_memory, "events",
@@ -205,6 +247,22 @@ static const struct stat_desc v3d_stats[] = {
       "QPU instructions of vertex shaders"),
     P("fragment_instructions", fragment_instructions, "instructions",
       "QPU instructions of fragment shaders"),
+    P("vertex_dispatches", vertex_dispatches, "batches",
+      "vertex shader batches started on QPU units (through the VPM)"),
+    P("coordinate_dispatches", coordinate_dispatches, "batches",
+      "coordinate shader batches started on QPU units (through the VPM)"),
+    P("vertex_fallbacks", vertex_fallbacks, "vertices",
+      "vertices shaded inside v3d with vertex shading on QPUs: every QPU reserved against the "
+      "kind (SQRSV B[2]/B[3]) or more than 65536 in one record"),
+    P("bin_vertex_wait_cycles", vertex_wait_cycles[0], "cycles",
+      "cycles the binning thread waited for coordinate shading on the QPUs"),
+    P("render_vertex_wait_cycles", vertex_wait_cycles[1], "cycles",
+      "cycles the rendering thread waited for vertex shading on the QPUs"),
+    P("vpm_allocation_wait_cycles", vpm_allocation_wait_cycles, "cycles",
+      "cycles a vertex batch waited for VPM rows (VPM stall)"),
+    P("vcd_cycles", vcd_cycles, "cycles", "VCD transfer cycles (attribute fetch)"),
+    P("vcd_rows", vcd_rows, "rows", "VPM rows the VCD wrote"),
+    P("vpm_rows_read", vpm_rows_read, "rows", "shaded VPM rows the PTB/PSE read back"),
 #undef P
     STAT_LEVEL_FIELD("tile_cycles_max", struct vc4_v3d, pipe.stats.tile_cycles_max, "cycles",
                      "the longest tile: rendering work between two tile stores"),
@@ -444,6 +502,26 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
             s->pipe.stats.shader_faults++;
         return;
     }
+    if (s->kind[q] == QPU_KIND_VERTEX || s->kind[q] == QPU_KIND_COORDINATE) {
+        uint32_t k = s->vertex_slot_of[q];
+        if (s->vertex && k < VC4_VERTEX_SLOTS && s->vertex[k].stage == VERTEX_RUNNING) {
+            s->vertex[k].stage = VERTEX_READBACK;
+            s->vertex[k].next_row = 0;
+            s->vertex[k].rows_back = 0;
+        }
+        s->vertex_slot_of[q] = NO_SLOT;
+        if (s->kind[q] == QPU_KIND_VERTEX)
+            s->pipe.stats.vertex_instructions += p->instructions;
+        else
+            s->pipe.stats.coordinate_instructions += p->instructions;
+        if (p->status == QPU_PROGRAM_WATCHDOG)
+            s->pipe.stats.shader_watchdogs++;
+        else if (p->status == QPU_PROGRAM_FETCH_FAULT)
+            s->pipe.stats.shader_faults++;
+        s->segment_reset[q] = true;    /* busy until its VPM view is back at row 0 */
+        s->kind[q] = QPU_KIND_USER;
+        return;
+    }
     s->busy[q] = false;
     s->running--;
     s->completed++;
@@ -454,6 +532,236 @@ static void take_done(struct vc4_v3d *s, struct unit *u, uint32_t q, struct msg 
     else if (p->status == QPU_PROGRAM_FETCH_FAULT)
         s->fault_ends++;
     (void)u;
+}
+
+/* ---- vertex and coordinate shading on the QPU units --------------------------------------- */
+
+/* The vertex pipeline through the VPM (002 Sec 8 @144972 GL mode: "VCM batch -> VPM space ->
+ * VCD fetch -> QPU shade -> PTB/PSE read"; notes §2.4, §4.4, §7 item 10): a queued batch
+ * takes VPM rows (first fit over vpm_rows [chosen: the seed gives the allocator's limits,
+ * VPACNTL, not its placement]) and an idle QPU not reserved against its kind (SQRSV B[2]
+ * vertex, B[3] coordinate); the VCD writes its attribute rows into the segment and the QPU's
+ * VPM view is moved to the segment (QPU_IO_VPM_SEGMENT, acknowledged); the program starts once
+ * the VCD's fetch time has passed; at its end the shaded rows are read back and handed to the
+ * record waiting for them, the rows are freed and the QPU's view returns to row 0. */
+static bool send_vpm(struct vc4_v3d *s, struct unit *u, uint32_t op, uint32_t reg, uint32_t qpu,
+                     uint32_t tag, const uint32_t *value, uint32_t lanes)
+{
+    if (!port_can_send(s->vcd))
+        return false;
+    struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_IO, sizeof(struct qpu_io_request));
+    struct qpu_io_request *r = (struct qpu_io_request *)m->payload;
+    memset(r, 0, sizeof *r);
+    r->op = op;
+    r->reg = reg;
+    r->qpu = qpu;
+    r->thread = tag;
+    r->lane_mask = lanes;
+    if (value)
+        memcpy(r->value, value, sizeof r->value);
+    m->tag = qpu;
+    if (!port_try_send(s->vcd, m)) {
+        msg_free(unit_sim(u), m);
+        return false;
+    }
+    return true;
+}
+
+static bool vertex_capable(const struct vc4_v3d *s, uint32_t q, bool coordinate)
+{
+    return q < s->qpus && s->qpu[q] && !reserved_against(s, q, coordinate ? 3 : 2);
+}
+
+static bool allocate_rows(struct vc4_v3d *s, uint32_t rows, uint32_t *base)
+{
+    uint32_t run = 0;
+    for (uint32_t r = 0; r < s->vpm_rows && r < 256; r++) {
+        run = s->vpm_row_used[r] ? 0 : run + 1;
+        if (run == rows) {
+            *base = r + 1 - rows;
+            memset(s->vpm_row_used + *base, 1, rows);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void take_vpm_results(struct vc4_v3d *s, struct unit *u)
+{
+    struct msg *m;
+    while (s->vcd_result && (m = port_pop(s->vcd_result)) != NULL) {
+        const struct qpu_io_result *r = (const struct qpu_io_result *)m->payload;
+        unit_progress(u);
+        if (m->kind != MSG_QPU_RESULT || m->size < sizeof *r) {
+            s->bad_messages++;
+            msg_free(unit_sim(u), m);
+            continue;
+        }
+        if (r->thread < VC4_VERTEX_SLOTS && s->vertex) {
+            struct vertex_slot *v = &s->vertex[r->thread];
+            if (v->stage == VERTEX_SEGMENT_ACK) {
+                v->stage = VERTEX_START;
+            } else if ((v->stage == VERTEX_READBACK || v->stage == VERTEX_ROWS) &&
+                       r->reg >= v->base &&
+                       r->reg - v->base < v->job.out_rows) {
+                uint32_t row = r->reg - v->base;
+                for (uint32_t k = 0; k < v->job.count && k < 16; k++)
+                    v->words[k][row] = r->value[k];
+                s->pipe.stats.vpm_rows_read++;
+                if (++v->rows_back == v->job.out_rows) {
+                    vc4_vertex_job_done(&s->pipe, &v->job,
+                                        (const uint32_t (*)[VC4_VERTEX_WORDS])v->words);
+                    memset(s->vpm_row_used + v->base, 0, v->rows);
+                    v->stage = VERTEX_FREE;
+                }
+            } else {
+                s->bad_messages++;
+            }
+        } else if (r->thread != NO_SLOT) {
+            s->bad_messages++;
+        }
+        msg_free(unit_sim(u), m);
+    }
+}
+
+static void advance_vertex_slot(struct vc4_v3d *s, struct unit *u, uint32_t k)
+{
+    struct vertex_slot *v = &s->vertex[k];
+    uint64_t now = unit_cycle(u);
+    switch (v->stage) {
+    case VERTEX_VCD:
+        while (v->next_row < v->job.in_rows) {
+            if (!send_vpm(s, u, QPU_IO_VCD_WRITE, v->base + v->next_row, v->qpu, k,
+                          v->job.in[v->next_row], (1u << v->job.count) - 1))
+                return;
+            v->next_row++;
+            s->pipe.stats.vcd_rows++;
+            unit_progress(u);
+        }
+        {
+            uint32_t base[QPU_LANES] = { v->base };
+            if (!send_vpm(s, u, QPU_IO_VPM_SEGMENT, v->base, v->qpu, k, base, 1))
+                return;
+        }
+        v->stage = VERTEX_SEGMENT_ACK;
+        unit_progress(u);
+        return;
+    case VERTEX_START: {
+        if (now < v->ready_at || !port_can_send(s->qpu[v->qpu]))
+            return;
+        struct msg *m = msg_alloc(unit_sim(u), MSG_QPU_IO, sizeof(struct qpu_program));
+        struct qpu_program *p = (struct qpu_program *)m->payload;
+        memset(p, 0, sizeof *p);
+        p->op = QPU_IO_START;
+        p->qpu = v->qpu;
+        p->pc = v->job.code;
+        p->uniforms = v->job.uniforms;
+        p->uniforms_length = 0;                    /* unlimited */
+        p->request_id = k;
+        p->kind = v->job.coordinate ? QPU_KIND_COORDINATE : QPU_KIND_VERTEX;
+        m->tag = v->qpu;
+        if (!port_try_send(s->qpu[v->qpu], m)) {
+            msg_free(unit_sim(u), m);
+            return;
+        }
+        v->stage = VERTEX_RUNNING;
+        unit_progress(u);
+        return;
+    }
+    case VERTEX_READBACK:
+        while (v->next_row < v->job.out_rows) {
+            if (!send_vpm(s, u, QPU_IO_VCD_READ, v->base + v->next_row, v->qpu, k, NULL, 0))
+                return;
+            v->next_row++;
+            unit_progress(u);
+        }
+        if (v->stage == VERTEX_READBACK)
+            v->stage = VERTEX_ROWS;
+        if (v->stage == VERTEX_ROWS && !v->job.out_rows) {        /* nothing to read: done */
+            vc4_vertex_job_done(&s->pipe, &v->job, NULL);
+            memset(s->vpm_row_used + v->base, 0, v->rows);
+            v->stage = VERTEX_FREE;
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+static void dispatch_vertices(struct vc4_v3d *s, struct unit *u)
+{
+    struct vc4_3d *p = &s->pipe;
+    for (uint32_t q = 0; q < s->qpus && q < VC4_MAX_QPUS; q++)
+        if (s->segment_reset[q]) {
+            uint32_t zero[QPU_LANES] = { 0 };
+            if (!send_vpm(s, u, QPU_IO_VPM_SEGMENT, 0, q, NO_SLOT, zero, 1))
+                break;
+            s->segment_reset[q] = false;
+            s->busy[q] = false;
+            unit_progress(u);
+        }
+    for (uint32_t k = 0; k < VC4_VERTEX_SLOTS; k++)
+        advance_vertex_slot(s, u, k);
+    const struct vc4_vertex_job *j;
+    while ((j = vc4_vertex_queue_head(p)) != NULL) {
+        bool any_capable = false;
+        uint32_t q = VC4_MAX_QPUS;
+        for (uint32_t k = 0; k < s->qpus && k < VC4_MAX_QPUS; k++) {
+            if (!vertex_capable(s, k, j->coordinate))
+                continue;
+            any_capable = true;
+            if (!s->busy[k]) {
+                q = k;
+                break;
+            }
+        }
+        if (!any_capable) {
+            /* no QPU may take this kind: its vertices are shaded inside v3d */
+            struct vc4_vertex_job job;
+            vc4_vertex_queue_pop(p, &job);
+            vc4_vertex_job_fallback(p, &job);
+            unit_progress(u);
+            continue;
+        }
+        uint32_t k = 0;
+        while (k < VC4_VERTEX_SLOTS && s->vertex[k].stage != VERTEX_FREE)
+            k++;
+        if (q == VC4_MAX_QPUS || k == VC4_VERTEX_SLOTS)
+            return;
+        uint32_t rows = j->in_rows > j->out_rows ? j->in_rows : j->out_rows;
+        if (!rows)
+            rows = 1;
+        struct vertex_slot *v = &s->vertex[k];
+        if (!allocate_rows(s, rows, &v->base)) {
+            p->stats.vpm_allocation_wait_cycles++;
+            return;
+        }
+        vc4_vertex_queue_pop(p, &v->job);
+        v->rows = rows;
+        v->qpu = q;
+        v->next_row = 0;
+        v->stage = VERTEX_VCD;
+        /* the VCD: one fetch engine, the batch's attribute bytes at vcd_bytes_per_cycle */
+        uint64_t now = unit_cycle(u);
+        uint64_t start = s->vcd_free > now ? s->vcd_free : now;
+        uint64_t transfer = (v->job.attribute_bytes + s->vcd_bytes_per_cycle - 1) /
+                            s->vcd_bytes_per_cycle;
+        s->vcd_free = start + transfer;
+        v->ready_at = s->vcd_free + s->vcd_latency;
+        p->stats.vcd_cycles += transfer;
+        s->busy[q] = true;
+        s->kind[q] = v->job.coordinate ? QPU_KIND_COORDINATE : QPU_KIND_VERTEX;
+        s->vertex_slot_of[q] = k;
+        if (v->job.coordinate) {
+            p->stats.coordinate_dispatches++;
+            p->stats.coordinate_shader_runs++;
+        } else {
+            p->stats.vertex_dispatches++;
+            p->stats.vertex_shader_runs++;
+        }
+        advance_vertex_slot(s, u, k);
+        unit_progress(u);
+    }
 }
 
 /* ---- fragment shading on the QPU units ---------------------------------------------------- */
@@ -671,6 +979,16 @@ static int v3d_realize(struct unit *u, struct gt_error *err)
         return gt_error_set(err, "%s: at most %u QPUs on the tlb ports", unit_name(u),
                             VC4_MAX_QPUS);
     s->fragments_on_qpus = s->qpu_shading && s->qpus && s->tlbs && s->tlb_results;
+    s->vcd = unit_port(u, "vpm", 0);
+    s->vcd_result = unit_port(u, "vpm_result", 0);
+    s->vertices_on_qpus = s->qpu_shading && s->vertex_qpu_shading && s->qpus &&
+                          s->vcd && port_is_bound(s->vcd) && s->vcd_result &&
+                          port_is_bound(s->vcd_result);
+    if (s->vertices_on_qpus && !s->vertex) {
+        s->vertex = calloc(VC4_VERTEX_SLOTS, sizeof *s->vertex);
+        if (!s->vertex)
+            return gt_error_set(err, "%s: out of memory", unit_name(u));
+    }
     if (s->qpus > VC4_MAX_QPUS || s->dones > VC4_MAX_QPUS)
         return gt_error_set(err, "%s: at most %u QPUs (SQRSV0/1 address 16)", unit_name(u),
                             VC4_MAX_QPUS);
@@ -694,6 +1012,14 @@ static void v3d_reset(struct unit *u)
     vc4_3d_release(&s->pipe);
     vc4_3d_init(&s->pipe, 0x3fffffffu);
     s->pipe.queue_fragments = s->fragments_on_qpus;
+    s->pipe.queue_vertices = s->vertices_on_qpus;
+    if (s->vertex)
+        memset(s->vertex, 0, VC4_VERTEX_SLOTS * sizeof *s->vertex);
+    for (uint32_t q = 0; q < VC4_MAX_QPUS; q++)
+        s->vertex_slot_of[q] = NO_SLOT;
+    memset(s->segment_reset, 0, sizeof s->segment_reset);
+    memset(s->vpm_row_used, 0, sizeof s->vpm_row_used);
+    s->vcd_free = 0;
     memset(s->fragment, 0, sizeof s->fragment);
     memset(s->kind, 0, sizeof s->kind);
     memset(s->threads_used, 0, sizeof s->threads_used);
@@ -708,6 +1034,7 @@ static enum unit_activity v3d_tick(struct unit *u)
     struct msg *m;
     /* a fragment shader's TLB accesses before its end (both leave the QPU in order) */
     take_tlb_ports(s, u);
+    take_vpm_results(s, u);
     for (uint32_t q = 0; q < s->dones; q++)
         while (s->qpu_done[q] && !(q < s->tlbs && s->tlb[q] && port_visible(s->tlb[q])) &&
                (m = port_pop(s->qpu_done[q])) != NULL) {
@@ -723,6 +1050,8 @@ static enum unit_activity v3d_tick(struct unit *u)
     schedule(s, u);
     /* the control list threads: one record each a cycle */
     struct gpu_memory *mem = sim_memory(unit_sim(u));
+    if (s->vertices_on_qpus)
+        dispatch_vertices(s, u);
     dispatch_fragments(s, u, mem);
     bool busy = false;
     if (mem)
@@ -743,6 +1072,8 @@ static void v3d_destroy(struct unit *u)
         msg_free(unit_sim(u), s->reply_held);
     s->reply_held = NULL;
     vc4_3d_release(&s->pipe);
+    free(s->vertex);
+    s->vertex = NULL;
 }
 
 const struct unit_ops vc4_v3d_ops = {

@@ -35,6 +35,26 @@
  *    "tlb_result"[q] (varyings with their C coefficient); a QPU's TLB messages are taken
  *    before its program end. If no linked QPU may take fragment shaders, a batch is shaded
  *    inside v3d (fragment_fallbacks), so a frame always ends;
+ *  - coordinate and vertex shaders on the QPU units (params qpu_shading and
+ *    vertex_qpu_shading = 1, the defaults, with "vpm"/"vpm_result" linked to the VPM unit's
+ *    "vcd"/"vcd_result"; otherwise on the functional QPU of vc4_3d.h), as GL mode runs them
+ *    (002 Sec 8 @144972: "VCM batch -> VPM space -> VCD fetch -> QPU shade -> PTB/PSE read";
+ *    notes §2.4, §4.4, §7 item 10): before the CLE executes a primitive record (32/33 in the
+ *    binning thread, 48/49 in the rendering thread) the record's vertices are collected, each
+ *    once, into batches of up to 16 (the VCM; a record's vertices are shaded once per record
+ *    [chosen: the seed gives no VCM cache size]); a batch takes a segment of VPM rows (first
+ *    fit over vpm_rows, max(attribute rows, output rows)) and an idle QPU not reserved
+ *    against its kind (SQRSV B[2] vertex, B[3] coordinate; batches go before fragment
+ *    batches [chosen]); the VCD writes its attribute rows (one column per vertex, @138512;
+ *    one VCD engine: vcd_latency + bytes / vcd_bytes_per_cycle), the QPU's VPM view is moved
+ *    to the segment (QPU_IO_VPM_SEGMENT: "Vertex-shader accesses are relocated automatically
+ *    to the batch's allocated region", notes §7 item 10), the shader starts (QPU_IO_START,
+ *    kind coordinate or vertex) and at its end the PTB/PSE read the output rows back (Fig 11:
+ *    8 rows; Fig 10: 3 or 4 + the varyings), the rows are freed and the QPU's view returns to
+ *    row 0 before it takes another program. The thread waits meanwhile
+ *    (bin/render_vertex_wait_cycles); a batch without VPM rows waits
+ *    (vpm_allocation_wait_cycles: the VPM stall). If no QPU may take the kind, the vertices
+ *    are shaded inside v3d (vertex_fallbacks);
  *  - V3D_BPOA / V3D_BPOS: the binner's overspill memory (vc4_3d.h), a BPOS write clears BMOOM;
  *  - the control list executor's two threads (binning CT0, rendering CT1) with CTnCS, CTnEA,
  *    CTnCA, BFC and RFC (units/vc4_v3d/vc4_cle.h): one control record per thread a cycle,
@@ -49,7 +69,11 @@
  * array indexed by QPU number), "qpu_done"[n] in (QPU_IO_PROGRAM_END and HOST_INT writes),
  * "caches"[n] out (optional, MSG_MMIO L2CACTL / SLCACTL writes; stats cache_control_writes,
  * cache_control_drops), "tlb"[n] in (MSG_QPU_IO from QPU n's fragment shader), "tlb_result"[n]
- * out (MSG_QPU_RESULT to it). Stats of fragment shading on the QPUs: fragment_dispatches,
+ * out (MSG_QPU_RESULT to it), "vpm" out (MSG_QPU_IO: QPU_IO_VCD_WRITE, QPU_IO_VPM_SEGMENT,
+ * QPU_IO_VCD_READ to the VPM unit's "vcd") and "vpm_result" in (its answers). Stats of vertex
+ * shading on the QPUs: vertex_dispatches, coordinate_dispatches, vertex_fallbacks,
+ * bin_vertex_wait_cycles, render_vertex_wait_cycles, vpm_allocation_wait_cycles, vcd_cycles,
+ * vcd_rows, vpm_rows_read. Stats of fragment shading on the QPUs: fragment_dispatches,
  * fragment_fallbacks, scoreboard_wait_cycles, fragment_queue_wait_cycles, fragment_queue_max,
  * tlb_bad_messages; overspill_taken and bpos for the binner's memory. QPU utilisation by
  * shader kind is in each QPU's stats (programs.*, instructions.*, busy_cycles.*).
@@ -61,8 +85,11 @@
  * vertices_fetched, tiles_rendered, fragments_shaded/written, depth_failed, tile_loads/stores,
  * pipe_bad_records, pipe_unsupported, multisample_ignored, index_faults), and the surfaces the
  * tile stores wrote are listed for --images (vc4_v3d_written_surfaces).
- * Not modelled: BPCA/BPCS reads, performance counters, vertex and coordinate shaders on the
- * QPUs (they run inside v3d), SQCNTL limits,
+ * Not modelled: BPCA/BPCS reads, performance counters, SQCNTL limits, the VPM allocator's
+ * VPACNTL limits and timeouts and the user reservation V3D_VPMBASE (3D segments may use any
+ * VPM row), binning and rendering batches overlapping inside one record (a record waits for
+ * all of its batches), the VCD's memory traffic through the L2 or the AXI arbiter (only its
+ * time),
  * the scoreboard's hold at the first TLB access (a start gate instead), IDENT reads.
  */
 #ifndef GTSIM_UNITS_VC4_V3D_H

@@ -22,6 +22,7 @@ struct block_setup {            /* Tables 32/33 */
     bool horiz, laned;
     unsigned size;
     uint64_t cycle;             /* when it was written */
+    uint32_t base;              /* the QPU's segment row when it was written (vertex shaders) */
 };
 
 /* An answer held behind a DMA wait (answers to a QPU go in request order). */
@@ -57,6 +58,7 @@ struct client {
     uint32_t dma_pending[2];    /* through the L2C: DMAs of this QPU not complete, per engine */
     struct held_answer held[HELD_MAX];
     unsigned held_head, held_count;
+    uint32_t segment_base;      /* QPU_IO_VPM_SEGMENT: row its block accesses are relative to */
 };
 
 struct vc4_vpm {
@@ -67,6 +69,7 @@ struct vc4_vpm {
     uint32_t ins, outs;
     struct port *l2, *l2_reply;
     struct dma_job *job_head[2], *job_tail[2];  /* per engine, through the L2C */
+    struct port *vcd, *vcd_result;  /* the vertex pipeline's side (v3d's VCD, PTB, PSE) */
     /* state */
     uint32_t *words;
     uint32_t word_count;
@@ -79,6 +82,7 @@ struct vc4_vpm {
     uint64_t loads, stores, bytes_loaded, bytes_stored, dma_beyond_memory, dma_cycles;
     uint64_t busy_polls, waits, bad_messages, reply_stalls, reserved_codes;
     uint64_t l2_line_requests, l2_hits, l2_stray_replies, held_overflows;
+    uint64_t vcd_rows_written, vcd_rows_read, segments, vcd_bad_messages;
 };
 
 static const struct param_desc vpm_params[] = {
@@ -108,6 +112,11 @@ static const struct port_desc vpm_ports[] = {
       .flags = PORT_OPTIONAL, .help = "VDR line reads and VDW line writes to the L2C" },
     { .name = "l2_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
       .flags = PORT_OPTIONAL, .help = "the L2C's replies" },
+    { .name = "vcd", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_QPU_IO),
+      .flags = PORT_OPTIONAL,
+      .help = "the vertex pipeline (v3d): VCD row writes, PTB/PSE row reads, QPU segments" },
+    { .name = "vcd_result", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_QPU_RESULT),
+      .flags = PORT_OPTIONAL, .help = "rows read and segment acknowledgements to v3d" },
     PORT_END
 };
 
@@ -137,6 +146,12 @@ static const struct stat_desc vpm_stats[] = {
       "L2C replies for no DMA in flight (dropped)"),
     C("held_overflows", held_overflows, "answers",
       "answers beyond the held queue behind a DMA wait (answered at once)"),
+    C("vcd_rows_written", vcd_rows_written, "rows", "rows the VCD wrote (vertex attributes)"),
+    C("vcd_rows_read", vcd_rows_read, "rows", "rows the PTB/PSE read (shaded vertices)"),
+    C("segments", segments, "changes",
+      "QPU segment changes (a vertex batch's segment, and the return to row 0 after it)"),
+    C("vcd_bad_messages", vcd_bad_messages, "messages",
+      "vertex pipeline messages of another kind, or rows beyond the VPM (dropped)"),
     STAT_END
 };
 #undef C
@@ -221,7 +236,8 @@ static void lane_place(const struct block_setup *b, unsigned lane, uint32_t *wor
         y = ((a >> 4) & 3) * 16 + along;
         x = a & 15;
     }
-    *word = (y % QPU_ROWS) * VPM_WIDTH + (x & 15);
+    /* a vertex shader's accesses are relocated to its batch's segment (notes §7 item 10) */
+    *word = ((y % QPU_ROWS) + b->base) * VPM_WIDTH + (x & 15);
     *shift = part * *bits;
 }
 
@@ -590,13 +606,17 @@ static void take(struct vc4_vpm *s, struct unit *u, uint32_t port, struct msg *m
                     }
                     struct block_setup b = decode_block(v0, true, s);
                     b.cycle = now;
+                    b.base = c->segment_base;
                     c->read[c->reads_queued++] = b;
                 } else {
                     s->bad_setups++;
                 }
             } else {                    /* VPMVCD_WR_SETUP */
                 switch (v0 >> 30) {
-                case 0: c->write = decode_block(v0, false, s); break;
+                case 0:
+                    c->write = decode_block(v0, false, s);
+                    c->write.base = c->segment_base;
+                    break;
                 case 2: c->vdw_setup = v0; break;
                 case 3: c->vdw_stride_setup = v0; break;
                 default: s->bad_setups++; break;
@@ -670,6 +690,67 @@ static void free_jobs(struct vc4_vpm *s)
     }
 }
 
+/* One message of the vertex pipeline (v3d) on "vcd": rows are absolute (row y of the whole VPM,
+ * words y*16 .. y*16+15); every message has room for its answer (the caller checked). */
+static void take_vcd(struct vc4_vpm *s, struct unit *u, struct msg *m)
+{
+    const struct qpu_io_request *r = (const struct qpu_io_request *)m->payload;
+    if (m->kind != MSG_QPU_IO || m->size < sizeof *r) {
+        s->vcd_bad_messages++;
+        note(s, u, 5, "vertex pipeline message of another kind (dropped)");
+        return;
+    }
+    uint64_t first = (uint64_t)r->reg * VPM_WIDTH;
+    bool row_ok = first + VPM_WIDTH <= s->word_count;
+    struct msg *a = NULL;
+    struct qpu_io_result *res = NULL;
+    if (r->op == QPU_IO_VCD_READ || r->op == QPU_IO_VPM_SEGMENT) {
+        a = msg_alloc(unit_sim(u), MSG_QPU_RESULT, sizeof(struct qpu_io_result));
+        res = (struct qpu_io_result *)a->payload;
+        res->reg = r->reg;
+        res->qpu = r->qpu;
+        res->thread = r->thread;    /* the sender's tag, echoed */
+        a->tag = r->qpu;
+    }
+    switch (r->op) {
+    case QPU_IO_VCD_WRITE:
+        if (!row_ok)
+            break;
+        for (unsigned i = 0; i < VPM_WIDTH; i++)
+            if (r->lane_mask >> i & 1)
+                s->words[first + i] = r->value[i];
+        s->vcd_rows_written++;
+        return;
+    case QPU_IO_VCD_READ:
+        if (row_ok) {
+            memcpy(res->value, s->words + first, sizeof res->value);
+            s->vcd_rows_read++;
+        } else {
+            s->vcd_bad_messages++;          /* answered with zeros */
+        }
+        break;
+    case QPU_IO_VPM_SEGMENT:
+        if (r->qpu < MAX_CLIENTS && r->value[0] * VPM_WIDTH < s->word_count) {
+            s->client[r->qpu].segment_base = r->value[0];
+            s->segments++;
+        } else {
+            s->vcd_bad_messages++;
+        }
+        break;
+    default:
+        break;
+    }
+    if (!a) {
+        s->vcd_bad_messages++;
+        note(s, u, 6, "vertex pipeline write beyond the VPM or of an unknown op (dropped)");
+        return;
+    }
+    if (!port_try_send(s->vcd_result, a)) {
+        msg_free(unit_sim(u), a);
+        s->vcd_bad_messages++;
+    }
+}
+
 static int vpm_realize(struct unit *u, struct gt_error *err)
 {
     struct vc4_vpm *s = unit_state(u);
@@ -684,6 +765,8 @@ static int vpm_realize(struct unit *u, struct gt_error *err)
     if (!s->l2 != !s->l2_reply)
         return gt_error_set(err, "%s: \"l2\" and \"l2_reply\" are bound together or not at all",
                             unit_name(u));
+    s->vcd = unit_port(u, "vcd", 0);
+    s->vcd_result = unit_port(u, "vcd_result", 0);
     reply_queue_free(&s->replies, unit_sim(u));
     reply_queue_init(&s->replies, &(struct reply_queue_config){
         .order = REPLY_QUEUE_READY_THEN_INSERTION, .refusal = REPLY_QUEUE_PER_PORT,
@@ -722,6 +805,14 @@ static enum unit_activity vpm_tick(struct unit *u)
     }
     if (s->l2)
         send_dma(s, u);
+    /* the vertex pipeline after the QPUs: a batch's last VPM writes are in before v3d, which
+     * heard of its end, reads the rows back */
+    while (s->vcd && s->vcd_result && port_visible(s->vcd) && port_can_send(s->vcd_result) &&
+           (m = port_pop(s->vcd)) != NULL) {
+        take_vcd(s, u, m);
+        msg_free(unit_sim(u), m);
+        unit_progress(u);
+    }
     struct reply_queue_result sent = reply_queue_send(&s->replies, u);
     if (sent.sent || sent.dropped)
         unit_progress(u);

@@ -44,17 +44,25 @@
  *    until then, VPM_*_WAIT answers are held, with any answer behind them). dma_cycles counts
  *    from a DMA's start to its last reply. dma_latency and dma_bytes_per_cycle are the
  *    timing when "l2" is not bound;
- *  - data is moved when the DMA starts (functional), its completion is timed.
+ *  - data is moved when the DMA starts (functional), its completion is timed;
+ *  - the vertex pipeline's side (v3d's VCD and PTB/PSE on "vcd", answers on "vcd_result"):
+ *    QPU_IO_VCD_WRITE writes a row (absolute, lanes of lane_mask), QPU_IO_VCD_READ answers a
+ *    row, QPU_IO_VPM_SEGMENT moves a QPU's generic block accesses to rows from value[0] on
+ *    ("Vertex-shader accesses are relocated automatically to the batch's allocated region",
+ *    notes §7 item 10; a setup takes the segment in force when it is written) and is
+ *    answered once the messages before it are in. Stats vcd_rows_written, vcd_rows_read,
+ *    segments, vcd_bad_messages (rows beyond the VPM, unknown ops).
  * Bad input, counted and never fatal: DMA rows beyond `memory_mb` (skipped), reserved SIZE or
  * MODEW codes (treated as 32-bit), setups with no DMA ID, reads with no setup, messages of
  * another kind.
  *
  * Ports: "qpu"[n] in (MSG_QPU_IO: writes of 48-50 and reads of 48-50, an open array: one per
  * QPU), "result"[n] out (MSG_QPU_RESULT to the QPU of the same index), "l2" out / "l2_reply"
- * in (optional, bound together: MSG_MEMORY_REQUEST / RESPONSE to the L2C).
+ * in (optional, bound together: MSG_MEMORY_REQUEST / RESPONSE to the L2C), "vcd" in and
+ * "vcd_result" out (optional, the vertex pipeline: v3d).
  * Stats (besides the access counts): l2_line_requests, l2_hits, l2_stray_replies,
  * held_overflows.
- * Not modelled: the VPM allocator and the vertex pipeline's use of the VPM (VCM, PTB, PSE), the
+ * Not modelled: the VPM allocator (v3d allocates the segments), the
  * user reservation V3D_VPMBASE (user programs address the VPM from row 0), the separate VCD
  * base addresses (the seed gives no format), the 2-entry write FIFO (writes take effect at
  * once), the AXI arbiter between the L2C and SDRAM (the L2C's SDRAM model stands for it),
