@@ -111,11 +111,11 @@ static void test_byt_tri(void)
     render_and_judge("configs/gen7-vlv.cfg", TRACE("byt_tri"), TESTS("tri"));
 }
 
-/* g965_tri (crocus on the 965G, issue 14 item 3): needs the whole Gen4
- * pipeline. The SF is real but does not yet run the driver's setup kernel
- * (units/sf/sf.h: the SF thread writing the setup URB entry WM reads its
- * attribute planes from); until its thread dispatch is linked (sf.td), the
- * test is skipped with the reason printed. */
+/* g965_tri (crocus on the 965G, issue 14 items 3 and 5): the whole Gen4
+ * pipeline, with the SF running the driver's setup kernel (units/sf/sf.h
+ * "Gen4": the SF thread writes the setup URB entry WM reads its attribute
+ * planes from). Skipped, with the reason printed, on a config whose SF has
+ * no thread dispatch linked (sf.td). */
 static void test_g965_tri(void)
 {
     const char *config_path = "configs/gen4-g965.cfg";
@@ -295,7 +295,7 @@ static const struct test_case cases[] = {
     { "skl_tri renders the tri reference", test_skl_tri },
     { "bdw_tri renders the tri reference", test_bdw_tri },
     { "byt_tri (Gen7) renders the tri reference", test_byt_tri },
-    { "g965_tri (Gen4) renders the tri reference (once the front half is in)", test_g965_tri },
+    { "g965_tri (Gen4) renders the tri reference (SF setup thread)", test_g965_tri },
     { "skl_strip_fan: strip, fan, lines and points", test_strip_fan },
     { "skl_instanced: 16 instances", test_instanced },
     { "skl_gs: 16 GS quads", test_gs },

@@ -340,16 +340,20 @@ static void test_sf_transposed_write_complete_unused(void)
     CU_ASSERT_EQUAL_FATAL(r.stage->count, 1);
     uint32_t h = caught(r.stage, 0)->handles[0];
     CU_ASSERT_EQUAL(h, 50);
-    uint32_t regs[5][8] = { { h } };
-    for (uint32_t k = 1; k < 5; k++)
+    uint32_t regs[4][8] = { { h } };
+    for (uint32_t k = 1; k < 4; k++)
         for (uint32_t d = 0; d < 8; d++)
             regs[k][d] = 10 * k + d;
-    send(&r, FFID_SF, urb_desc(0, 2, false, true, true, 5, 0), regs, 5, 0, EU_SEND_EOT, 3);
+    /* g965_tri's setup kernel: M1 = Cx, M2 = Cy, M3 = Co, mlen 4 (desc 0x8640c800) */
+    send(&r, FFID_SF, urb_desc(0, 2, false, true, true, 4, 0), regs, 4, 0, EU_SEND_EOT, 3);
     sim_run(r.sim, 0);
-    /* slot j = dword j of registers 1..4 */
-    for (uint32_t j = 0; j < 8; j++)
-        for (uint32_t c = 0; c < 4; c++)
-            CU_ASSERT_EQUAL(urb_dword(&r, h * 64 + j * 16 + c * 4), 10 * (c + 1) + j);
+    /* seed 001 L14400-14420: attribute j's slot is Cx[j], Cy[j], null, Co[j] */
+    for (uint32_t j = 0; j < 8; j++) {
+        CU_ASSERT_EQUAL(urb_dword(&r, h * 64 + j * 16 + 0), 10 + j);
+        CU_ASSERT_EQUAL(urb_dword(&r, h * 64 + j * 16 + 4), 20 + j);
+        CU_ASSERT_EQUAL(urb_dword(&r, h * 64 + j * 16 + 8), 0);
+        CU_ASSERT_EQUAL(urb_dword(&r, h * 64 + j * 16 + 12), 30 + j);
+    }
     CU_ASSERT_EQUAL(r.eot_sf->count, 1);
     /* complete and not used: the thread gives the entry back */
     send(&r, FFID_SF, urb_desc(0, 0, false, false, true, 2, 0), regs, 2, 0, 0, 3);

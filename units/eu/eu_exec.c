@@ -168,9 +168,26 @@ enum eu_step_result exec_send(struct ctx *c, struct lanes *l)
         s->header_present = false;
         s->from_mrf = true;
         s->src_reg = in->base_mrf & 15;
-        if (in->src[0].file == EU_FILE_GRF)
-            memcpy(t->mrf + s->src_reg * EU_REG_BYTES, t->grf + in->src[0].reg_nr * EU_REG_BYTES,
+        const struct eu_operand *o = &in->src[0];
+        if (o->file == EU_FILE_GRF && o->subreg_nr != 0 && in->access_mode == 0 &&
+            type_bytes(o->type) == 4) {
+            /* a subregister source (g965_tri's setup kernel: "send(1) 0 g6
+             * g1.2<0,1,0>F ... math inv") moves as mov(exec size) m<base>
+             * src0 would: its region's elements to the MRF's channels */
+            lane_t v[EU_MAX_CHANNELS];
+            enum kind k = exec_kind_of_type(o->type) == K_F ? K_F : K_INT;
+            exec_read_src(c, o, k, v, false);
+            for (unsigned ch = 0; ch < c->nch && ch < EU_REG_BYTES / 4; ch++) {
+                uint32_t bits = (uint32_t)v[ch].u;
+                if (k == K_F)
+                    memcpy(&bits, &v[ch].f, 4);
+                if ((c->en >> ch) & 1u)
+                    wr_le(t->mrf + s->src_reg * EU_REG_BYTES + 4 * ch, 4, bits);
+            }
+        } else if (o->file == EU_FILE_GRF) {
+            memcpy(t->mrf + s->src_reg * EU_REG_BYTES, t->grf + o->reg_nr * EU_REG_BYTES,
                    EU_REG_BYTES);
+        }
     }
     s->dst_reg = in->dst.reg_nr;
     s->dst_null = in->dst.file == EU_FILE_ARF || s->rlen == 0;

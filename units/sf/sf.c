@@ -11,12 +11,16 @@
 #include "units/common/ff_stage.h"
 #include "units/common/mmio.h"
 #include "units/common/primitive.h"
+#include "units/common/stage_thread.h"
+#include "units/common/thread_payload.h"
+#include "units/common/thread_msg.h"
 #include "units/common/urb.h"
 #include "units/sf/sf_attributes.h"
 #include "units/sf/sf_gen4.h"
 #include "units/sf/sf_setup.h"
 
 #define SF_VIEWPORTS 16u
+#define SF_GEN4_CURBE_REGS 64u          /* Constant URB Entry Read Length: U6 */
 #define SF_CLIP_VIEWPORT_BYTES 64u      /* 16 dwords each (reference genxml) */
 
 /* A stage's vertex output as SBE_INT sees it (003 L15169-15175). */
@@ -77,6 +81,40 @@ struct sf {
     uint64_t general_base;
     struct sf_gen4_state gen4;
     uint64_t gen4_state_faults, gen4_viewport_faults;
+    /* Gen4 setup threads (sf.h "Gen4"): on when "td" is linked */
+    bool gen4_threads_on;
+    struct stage_threads threads;
+    struct stage_bases bases;
+    struct stage_space space;
+    bool configure_pending;             /* URB_OP_CONFIGURE of the SF region to send */
+    bool curbe_valid;                   /* CONSTANT_BUFFER */
+    uint64_t curbe_address;
+    uint32_t curbe_regs;
+    uint8_t curbe[SF_GEN4_CURBE_REGS][EU_MSG_REG_BYTES];
+    uint64_t thread_timeout;            /* param: cycles a setup thread may take */
+    bool gen4_watching;                 /* a setup thread runs under the watchdog */
+    bool released;                      /* the head primitive's VUE references dropped */
+    struct sf_gen4_job {
+        struct msg *setup;              /* MSG_SETUP to send once the thread ended */
+        struct sf_gen4_object_in in;
+        struct sf_gen4_setup_params params;
+        uint32_t phase;                 /* enum sf_gen4_job_phase */
+        uint32_t handle;                /* the SF-region entry (the PUE) */
+        uint32_t seq;                   /* thread tag: seq << 8 | job index */
+        uint64_t since;                 /* cycle the phase began */
+    } jobs[PRIM_MAX_VERTICES];
+    uint32_t job_count, job_done, job_seq;
+    uint64_t gen4_entries, gen4_refused, gen4_timeouts, gen4_late_ends, gen4_alloc_wait;
+    uint64_t gen4_bad_grf_start, gen4_curbe_faults, gen4_configures, gen4_setups_out;
+};
+
+enum sf_gen4_job_phase {
+    JOB_ALLOC = 0,                      /* entry to ask for */
+    JOB_ALLOC_WAIT,                     /* URB_OP_ALLOC sent */
+    JOB_DISPATCH,                       /* entry held, thread to dispatch */
+    JOB_RUNNING,                        /* thread dispatched */
+    JOB_ENDED,                          /* thread ended: MSG_SETUP may leave */
+    JOB_DROPPED,                        /* refused entry or watchdog: nothing leaves */
 };
 
 static const struct port_desc sf_ports[] = {
@@ -92,6 +130,11 @@ static const struct port_desc sf_ports[] = {
       .flags = PORT_OPTIONAL, .help = "the URB's answers" },
     { .name = "drained", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL, .help = "syncs back to the CS (the end of the modelled pipeline)" },
+    { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "Gen4: setup thread requests to the thread dispatcher (td.sf)" },
+    { .name = "eot", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL, .help = "Gen4: setup thread ends from the URB (urb.eot_sf)" },
     PORT_END
 };
 
@@ -144,6 +187,25 @@ static const struct stat_desc sf_stats[] = {
       "Gen4 SF_STATE pointers outside memory (state zeroed)"),
     C("gen4.viewport_faults", gen4_viewport_faults, "packets",
       "Gen4 SF_VIEWPORTs outside memory (matrix and scissor zeroed)"),
+    C("gen4.setup_entries", gen4_entries, "entries",
+      "Gen4 SF-region URB entries allocated for setup threads (PUEs)"),
+    C("gen4.refused_entries", gen4_refused, "objects",
+      "Gen4 objects dropped because the URB refused their SF entry (region too small)"),
+    C("gen4.alloc_wait_cycles", gen4_alloc_wait, "cycles",
+      "Gen4 cycles objects waited for an SF-region entry (the URB fence's back-pressure)"),
+    C("gen4.watchdog_drops", gen4_timeouts, "objects",
+      "Gen4 setup threads that did not end within the thread_timeout param: object dropped"),
+    C("gen4.late_ends", gen4_late_ends, "threads",
+      "Gen4 thread ends of setup threads the watchdog had given up on"),
+    C("gen4.bad_grf_start", gen4_bad_grf_start, "threads",
+      "Gen4 Dispatch GRF Start Register For URB Data inside R0-R2 (moved past them)"),
+    C("gen4.curbe_faults", gen4_curbe_faults, "packets",
+      "Gen4 CONSTANT_BUFFERs SF could not read (zeros pushed)"),
+    C("gen4.configures", gen4_configures, "messages",
+      "Gen4 URB_OP_CONFIGURE of the SF region sent (SF_STATE URB entries)"),
+    C("gen4.setups_out", gen4_setups_out, "objects",
+      "Gen4 objects sent to WM with the setup thread's URB entry"),
+    STAGE_THREADS_STATS("gen4.threads.", struct sf, threads),
     FF_STAGE_STATS("ff.", struct sf, ff),
     STAT_END
 };
@@ -231,15 +293,54 @@ static void take_gen4_sf_state(struct sf *s, const struct cs_state_packet *p)
     s->scissor[0].ScissorRectangleXMax = g->scissor_x_max;
     s->scissor[0].ScissorRectangleYMax = g->scissor_y_max;
     s->maximum_vp_index = 0;        /* one SF_VIEWPORT read (sf_gen4.h) */
+    if (s->gen4_threads_on && r != 1)
+        s->configure_pending = true;    /* the SF region's entries (sf_gen4_configure) */
+}
+
+/* Gen4 CURBE (seed 001 L2502-2588): SF_STATE's Constant URB Entry Read
+ * Offset / Length registers of the CONSTANT_BUFFER, read from memory when
+ * the command or the state arrives (as units/vs does; the CS region's copy
+ * is the urb_fence unit's). */
+static void sf_gen4_constants(struct sf *s, const struct cs_state_packet *p)
+{
+    uint32_t rows = s->gen4.constant_read_length;
+    if (rows > SF_GEN4_CURBE_REGS)
+        rows = SF_GEN4_CURBE_REGS;
+    s->curbe_regs = s->curbe_valid ? rows : 0;
+    memset(s->curbe, 0, sizeof s->curbe);
+    if (!s->curbe_regs)
+        return;
+    uint64_t at = s->curbe_address + (uint64_t)s->gen4.constant_read_offset * EU_MSG_REG_BYTES;
+    struct gpu_address_space as;
+    gpu_address_space_init(&as, sim_memory(unit_sim(s->unit)),
+                           (enum gpu_address_space_format)p->space_format, p->space_root);
+    struct gt_error err;
+    if (gpu_address_space_read(&as, at, s->curbe, (size_t)s->curbe_regs * EU_MSG_REG_BYTES,
+                               &err) != 0) {
+        memset(s->curbe, 0, sizeof s->curbe);
+        s->gen4_curbe_faults++;
+    }
 }
 
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sf *s = context;
     s->gen = p->gen;
+    s->space = stage_space_of(p);
     switch ((enum spec_id)p->id) {
+    case SPEC_ID_CONSTANT_BUFFER: {
+        const struct spec_CONSTANT_BUFFER *v = cs_state_common(p);
+        s->curbe_valid = v->Valid;
+        s->curbe_address = v->BufferStartingAddress;
+        if (s->gen4_threads_on)
+            sf_gen4_constants(s, p);
+        break;
+    }
     case SPEC_ID_STATE_BASE_ADDRESS: {
         const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
+        stage_bases_take(&s->bases, v);
+        if (p->gen == 4)        /* Gen4 kernels are General State offsets (seed 001 L2225) */
+            s->bases.instruction = s->bases.general;
         if (v->DynamicStateBaseAddressModifyEnable)
             s->dynamic_base = v->DynamicStateBaseAddress;
         if (v->GeneralStateBaseAddressModifyEnable)
@@ -247,8 +348,11 @@ static void take_state(void *context, const struct cs_state_packet *p)
         break;
     }
     case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
-        if (p->gen == 4)
+        if (p->gen == 4) {
             take_gen4_sf_state(s, p);
+            if (s->gen4_threads_on)
+                sf_gen4_constants(s, p);
+        }
         break;
     case SPEC_ID_3DSTATE_SF: {
         const struct spec_3DSTATE_SF *v = cs_state_common(p);
@@ -429,6 +533,15 @@ static void take_state(void *context, const struct cs_state_packet *p)
  * forced 3DSTATE_SBE values, else those of the last enabled of GS, DS, VS. */
 static void sbe_read_range(const struct sf *s, uint32_t *offset, uint32_t *length)
 {
+    if (s->gen == 4 && s->gen4_threads_on) {
+        /* Gen4: SF_STATE's Vertex URB Entry Read Offset / Length, 256-bit
+         * units (seed 001 L12750-12775), for the setup thread's payload */
+        *offset = s->gen4.vertex_read_offset;
+        *length = s->gen4.vertex_read_length;
+        if (*length > SBE_MAX_READ_ROWS)
+            *length = SBE_MAX_READ_ROWS;
+        return;
+    }
     const struct sf_vue_output *last = s->gs.enable ? &s->gs : s->ds.enable ? &s->ds : &s->vs;
     *offset = s->force_read_offset ? s->sbe_read_offset : last->read_offset;
     *length = s->force_read_length ? s->sbe_read_length : last->read_length;
@@ -439,6 +552,9 @@ static void sbe_read_range(const struct sf *s, uint32_t *offset, uint32_t *lengt
 }
 
 #define SF_TAG_ATTRIBUTES 0x100u        /* a tag's part bit: the attribute rows */
+#define SF_TAG_ALLOC 0x200u             /* a URB tag's part bit: a Gen4 entry allocation */
+
+static void gen4_take_allocated(struct sf *s, const struct urb_msg *q);
 
 static struct msg *urb_read(struct sf *s, uint32_t handle, uint32_t tag, uint32_t row, uint32_t rows)
 {
@@ -470,6 +586,12 @@ static void take_urb_replies(struct sf *s)
     while (s->urb_reply && (m = port_pop(s->urb_reply)) != NULL) {
         const struct urb_msg *q = (const struct urb_msg *)m->payload;
         uint32_t vertex = q->tag & ~SF_TAG_ATTRIBUTES;
+        if (m->kind == MSG_URB && m->size >= sizeof *q && q->op == URB_OP_ALLOCATED &&
+            (q->tag & SF_TAG_ALLOC)) {
+            gen4_take_allocated(s, q);
+            msg_free(unit_sim(s->unit), m);
+            continue;
+        }
         if (m->kind == MSG_URB && q->op == URB_OP_DATA && s->reading && vertex < PRIM_MAX_VERTICES &&
             q->rows >= 1 && m->size >= sizeof *q + (size_t)q->rows * URB_ROW_BYTES) {
             if (q->tag & SF_TAG_ATTRIBUTES) {
@@ -643,6 +765,283 @@ static void to_screen(const struct spec_SF_CLIP_VIEWPORT *vp, bool transform, co
     screen[2] = z;
 }
 
+/* ---- Gen4 setup threads ------------------------------------------------------------ */
+
+/* A plane a0 + a1 (x - x0) + a2 (y - y0) with its origin moved by (dx, dy). */
+static void rebase_plane(struct setup_plane *q, float dx, float dy)
+{
+    q->a0 += q->a1 * dx + q->a2 * dy;
+}
+
+/* One set-up object waits for its setup thread (seed 001 §7.5): its payload
+ * inputs are kept, its MSG_SETUP leaves once the thread has ended. The
+ * setup_primitive's planes are moved to the payload's start vertex V0 less
+ * the Destination Origin Bias (L11861-11877: with 0.5 the pixel sampling
+ * points are X.5, so the PS's integer pixel coordinates minus this start
+ * are the sample's offsets from V0); WM gives it to the PS as Xstart/Ystart
+ * (R1.0-R1.1, L18251ff). */
+static void gen4_queue_job(struct sf *s, const struct primitive_packet *p,
+                           const struct sf_decomposed *d, const struct sf_object *o,
+                           const struct sf_setup_state *st, struct msg *m)
+{
+    struct setup_primitive *out = (struct setup_primitive *)m->payload;
+    if (s->job_count >= PRIM_MAX_VERTICES) {        /* cannot happen: objects <= vertices */
+        msg_free(unit_sim(s->unit), m);
+        return;
+    }
+    struct sf_gen4_job *j = &s->jobs[s->job_count++];
+    memset(j, 0, sizeof *j);
+    j->setup = m;
+    j->phase = JOB_ALLOC;
+    struct sf_gen4_object_in *in = &j->in;
+    static const uint32_t types[] = { [SF_OBJECT_POINT] = SF_GEN4_POINT,
+                                      [SF_OBJECT_LINE] = SF_GEN4_LINE,
+                                      [SF_OBJECT_TRIANGLE] = SF_GEN4_TRIANGLE,
+                                      [SF_OBJECT_RECTANGLE] = SF_GEN4_RECTANGLE };
+    in->type = d->type <= SF_OBJECT_RECTANGLE ? types[d->type] : SF_GEN4_TRIANGLE;
+    in->topology = p->topology;
+    in->back_facing = (out->flags & PRIM_BACK_FACING) != 0;
+    in->sprite_point = s->gen4.sprite_point;
+    in->provoking = d->provoking;
+    uint32_t nv = d->type == SF_OBJECT_POINT ? 1 : d->type == SF_OBJECT_LINE ? 2 : 3;
+    uint32_t bits = st->subpixel_bits ? st->subpixel_bits : 8;
+    double one = (double)((int64_t)1 << bits);
+    for (uint32_t i = 0; i < 3; i++) {
+        uint32_t k = i < nv ? i : 0;
+        in->source[i] = d->v[k];
+        /* the snapped screen position (L11915-12070 offset, then the XY
+         * quantization of object setup) */
+        in->x[i] = (float)((double)sf_quantize((double)o->v[k].x + st->origin_x, bits) / one);
+        in->y[i] = (float)((double)sf_quantize((double)o->v[k].y + st->origin_y, bits) / one);
+        in->z[i] = o->v[k].z;
+        in->rhw[i] = s->header[d->v[k]][VUE_DW_POSITION_X + 3];
+    }
+    sf_gen4_setup_params(in, o->point_width / 2, &j->params);
+    float x0 = j->params.x0 - s->gen4.origin_bias_x, y0 = j->params.y0 - s->gen4.origin_bias_y;
+    float dx = x0 - out->x0, dy = y0 - out->y0;
+    rebase_plane(&out->depth, dx, dy);
+    rebase_plane(&out->inverse_w, dx, dy);
+    rebase_plane(&out->barycentric[0], dx, dy);
+    rebase_plane(&out->barycentric[1], dx, dy);
+    for (uint32_t a = 0; a < out->attribute_count && a < SETUP_MAX_ATTRIBUTES; a++)
+        for (uint32_t c = 0; c < 4; c++)
+            rebase_plane(&out->attributes[a][c], dx, dy);
+    out->x0 = x0;
+    out->y0 = y0;
+}
+
+/* URB_OP_CONFIGURE of the SF region (SF_STATE Number of URB Entries and URB
+ * Entry Allocation Size, seed 001 L12820-12826), before the next ALLOC:
+ * false while the URB channel is full. */
+static bool gen4_configure(struct sf *s)
+{
+    if (!s->configure_pending)
+        return true;
+    if (!s->urb)
+        return s->configure_pending = false, true;
+    if (!port_can_send(s->urb)) {
+        s->stall_urb++;
+        return false;
+    }
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+    struct urb_msg *q = (struct urb_msg *)m->payload;
+    memset(q, 0, sizeof *q);
+    q->op = URB_OP_CONFIGURE;
+    q->client = URB_CLIENT_SF;
+    q->count = s->gen4.urb_entries;
+    q->rows = 2 * s->gen4.urb_entry_rows;           /* 512-bit units -> 256-bit rows */
+    port_try_send(s->urb, m);
+    s->configure_pending = false;
+    s->gen4_configures++;
+    return true;
+}
+
+
+static void gen4_dereference(struct sf *s, uint32_t handle)
+{
+    /* best effort: a full channel leaves the entry held (counted) */
+    if (!s->urb || !port_can_send(s->urb)) {
+        s->stall_urb++;
+        return;
+    }
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+    struct urb_msg *q = (struct urb_msg *)m->payload;
+    memset(q, 0, sizeof *q);
+    q->op = URB_OP_DEREFERENCE;
+    q->client = URB_CLIENT_SF;
+    q->count = 1;
+    q->handles[0] = handle;
+    port_try_send(s->urb, m);
+}
+
+static void gen4_drop(struct sf *s, struct sf_gen4_job *j)
+{
+    if (j->setup)
+        msg_free(unit_sim(s->unit), j->setup);
+    j->setup = NULL;
+    j->phase = JOB_DROPPED;
+}
+
+/* The stage_kernel SF_STATE describes. */
+static void gen4_kernel(const struct sf *s, struct stage_kernel *k)
+{
+    memset(k, 0, sizeof *k);
+    k->enable = true;
+    k->kernel_start = s->gen4.kernel_start;
+    k->binding_table_entries = s->gen4.binding_table_entries;
+    k->scratch_base = s->gen4.scratch_base;
+    k->per_thread_scratch = s->gen4.per_thread_scratch;
+    k->max_threads = s->gen4.maximum_threads ? s->gen4.maximum_threads : 1;
+    k->simd = 8;
+    k->alternate_fp = s->gen4.alternate_fp;
+    k->illegal_opcode_exception = s->gen4.illegal_opcode_exception;
+    k->software_exception = s->gen4.software_exception;
+}
+
+static void gen4_dispatch(struct sf *s, uint32_t index)
+{
+    struct sf_gen4_job *j = &s->jobs[index];
+    struct stage_kernel k;
+    gen4_kernel(s, &k);
+    uint32_t first = s->gen4.dispatch_grf_start;
+    if (first < 3) {                    /* R0-R2 are the fixed payload (L14227-14429) */
+        s->gen4_bad_grf_start++;
+        first = 3;
+    }
+    uint32_t rows = s->read_length;
+    uint32_t total = sf_gen4_payload_regs(first, s->curbe_regs, j->params.count, rows);
+    if (total > THREAD_PAYLOAD_MAX_REGS)
+        total = THREAD_PAYLOAD_MAX_REGS;
+    j->seq = ++s->job_seq;
+    uint64_t tag = (uint64_t)(j->seq & 0xffffffu) << 8 | index;
+    struct msg *m = stage_threads_new(&s->threads, s->unit, &k, &s->bases, &s->space, total, 0xffu,
+                                      tag);
+    struct eu_dispatch *dp = (struct eu_dispatch *)m->payload;
+    const uint8_t *vue[3] = { NULL, NULL, NULL };
+    for (uint32_t v = 0; v < j->params.count; v++)
+        vue[v] = (const uint8_t *)s->inputs[j->params.source[v]];
+    sf_gen4_payload(&j->in, &j->params, index, j->handle, (const uint8_t (*)[32])s->curbe,
+                    s->curbe_regs, vue, rows, dp->grf, total, first);
+    stage_threads_send(&s->threads, s->unit, m);
+    j->phase = JOB_RUNNING;
+    j->since = unit_cycle(s->unit);
+}
+
+/* Thread ends (urb.eot_sf): the job of the tag ends, unless the watchdog
+ * dropped it (a late end). */
+static void gen4_take_ends(struct sf *s)
+{
+    uint64_t tag;
+    while (stage_threads_poll_end(&s->threads, s->unit, &tag)) {
+        uint32_t index = (uint32_t)(tag & 0xffu), seq = (uint32_t)(tag >> 8);
+        struct sf_gen4_job *j = index < s->job_count ? &s->jobs[index] : NULL;
+        if (j && j->phase == JOB_RUNNING && (j->seq & 0xffffffu) == seq)
+            j->phase = JOB_ENDED;
+        else
+            s->gen4_late_ends++;
+    }
+}
+
+/* Runs the head primitive's jobs: entries, dispatches, ends, the watchdog,
+ * and sends the set-up objects in order. True when every job is done. */
+static bool gen4_jobs_step(struct sf *s)
+{
+    gen4_take_ends(s);
+    if (!gen4_configure(s))
+        return false;
+    uint64_t now = unit_cycle(s->unit);
+    s->gen4_watching = false;
+    for (uint32_t i = s->job_done; i < s->job_count; i++) {
+        struct sf_gen4_job *j = &s->jobs[i];
+        if (j->phase == JOB_ALLOC) {
+            if (!s->urb || !s->urb_reply) {
+                s->gen4_refused++;
+                gen4_drop(s, j);
+                continue;
+            }
+            if (!port_can_send(s->urb)) {
+                s->stall_urb++;
+                break;
+            }
+            struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+            struct urb_msg *q = (struct urb_msg *)m->payload;
+            memset(q, 0, sizeof *q);
+            q->op = URB_OP_ALLOC;
+            q->client = URB_CLIENT_SF;
+            q->tag = SF_TAG_ALLOC | i;
+            q->count = 1;
+            port_try_send(s->urb, m);
+            j->phase = JOB_ALLOC_WAIT;
+            j->since = now;
+        }
+        if (j->phase == JOB_DISPATCH) {
+            struct stage_kernel k;
+            gen4_kernel(s, &k);
+            if (!stage_threads_can_dispatch(&s->threads, &k))
+                break;      /* dispatches in order; an end or a freed channel wakes the unit */
+            gen4_dispatch(s, i);
+        }
+        if (j->phase == JOB_RUNNING && s->thread_timeout) {
+            if (now - j->since >= s->thread_timeout) {
+                /* the watchdog (issue 14 bad input): the object is dropped,
+                 * its entry freed; a later end is counted as late */
+                s->gen4_timeouts++;
+                gen4_dereference(s, j->handle);
+                gen4_drop(s, j);
+            } else {
+                s->gen4_watching = true;
+            }
+        }
+    }
+    /* the set-up objects leave in order, each owning its entry's reference */
+    while (s->job_done < s->job_count) {
+        struct sf_gen4_job *j = &s->jobs[s->job_done];
+        if (j->phase == JOB_ENDED) {
+            struct setup_primitive *out = (struct setup_primitive *)j->setup->payload;
+            out->setup_urb_handle = j->handle;
+            out->setup_urb_rows = 2 * s->gen4.urb_entry_rows;
+            ff_stage_emit(&s->ff, j->setup);
+            j->setup = NULL;
+            s->gen4_setups_out++;
+        } else if (j->phase != JOB_DROPPED) {
+            break;
+        }
+        s->job_done++;
+    }
+    return s->job_done == s->job_count;
+}
+
+/* URB_OP_ALLOCATED for a job's entry. */
+static void gen4_take_allocated(struct sf *s, const struct urb_msg *q)
+{
+    uint32_t index = q->tag & 0xffu;
+    struct sf_gen4_job *j = index < s->job_count ? &s->jobs[index] : NULL;
+    if (!j || j->phase != JOB_ALLOC_WAIT) {
+        s->bad_primitives++;        /* an answer for no request: free what it gave */
+        for (uint32_t k = 0; k < q->count && k < URB_MAX_HANDLES_PER_MSG; k++)
+            gen4_dereference(s, q->handles[k]);
+        return;
+    }
+    s->gen4_alloc_wait += unit_cycle(s->unit) - j->since;
+    if (q->count < 1) {
+        s->gen4_refused++;          /* more than the region holds (urb_fence.h) */
+        gen4_drop(s, j);
+        return;
+    }
+    s->gen4_entries++;
+    j->handle = q->handles[0];
+    j->phase = JOB_DISPATCH;
+}
+
+/* Frees what the jobs hold (reset, destroy). */
+static void gen4_jobs_clear(struct sf *s)
+{
+    for (uint32_t i = 0; i < s->job_count; i++)
+        if (s->jobs[i].setup)
+            msg_free(unit_sim(s->unit), s->jobs[i].setup);
+    s->job_count = s->job_done = 0;
+}
+
 /* Object setup of one object and its attributes; MSG_SETUP to WM. */
 
 /* The topologies polygon stipple applies to (seed 003 L15560-15575). */
@@ -749,6 +1148,10 @@ static void set_up_object(struct sf *s, const struct primitive_packet *p, const 
             s->non_solid_objects++;
         break;
     }
+    if (s->gen == 4 && s->gen4_threads_on) {
+        gen4_queue_job(s, p, d, &o, &st, m);
+        return;
+    }
     ff_stage_emit(&s->ff, m);
 }
 
@@ -852,9 +1255,19 @@ static enum ff_stage_work_result work_primitive(struct sf *s, const struct primi
     }
     if (s->reads_back < s->reads_needed)
         return FF_STAGE_NOT_NOW;            /* the replies wake the unit */
-    if (!release(s, p))
+    if (!s->released) {
+        if (!release(s, p))
+            return FF_STAGE_NOT_NOW;
+        s->released = true;
+        s->job_count = s->job_done = 0;
+        finish_primitive(s, p);             /* Gen4 with threads: queues the jobs */
+    }
+    /* Gen4: the objects' setup threads run before the next primitive (the
+     * objects leave in order and state must not overtake them) */
+    if (s->job_count && !gen4_jobs_step(s))
         return FF_STAGE_NOT_NOW;
-    finish_primitive(s, p);
+    s->job_count = s->job_done = 0;
+    s->released = false;
     s->reading = false;
     return FF_STAGE_DONE;
 }
@@ -889,6 +1302,14 @@ static enum ff_stage_work_result work(void *context, struct msg *m)
 
 /* ---- the unit ------------------------------------------------------------------ */
 
+static const struct param_desc sf_params[] = {
+    PARAM_U64_FIELD("thread_timeout", struct sf, thread_timeout, 50000, 0, INT64_MAX,
+                    "Gen4: cycles from a setup thread's dispatch to its end before the watchdog "
+                    "drops its object (0: no watchdog; the seed gives no figure: a choice below "
+                    "the simulator's 100000-cycle deadlock report)"),
+    PARAM_END
+};
+
 static int sf_realize(struct unit *u, struct gt_error *err)
 {
     struct sf *s = unit_state(u);
@@ -902,8 +1323,18 @@ static int sf_realize(struct unit *u, struct gt_error *err)
         s->urb_reply = NULL;
     if (!port_is_bound(s->drained))
         s->drained = NULL;
+    /* Gen4's setup threads run when a thread dispatcher is linked */
+    uint32_t tds = 0;
+    struct port **td = unit_port_array(u, "td", &tds);
+    bool any_td = false;
+    for (uint32_t i = 0; i < tds; i++)
+        any_td = any_td || port_is_bound(td[i]);
+    s->gen4_threads_on = any_td;
+    if (any_td && stage_threads_init(&s->threads, u, FFID_SF, err) != 0)
+        return -1;
     static const struct ff_stage_id ids[] = {
         { SPEC_ID_STATE_BASE_ADDRESS, FF_STAGE_TAKE },
+        { SPEC_ID_CONSTANT_BUFFER, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_SF, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_PIPELINED_POINTERS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, FF_STAGE_TAKE },
@@ -932,6 +1363,13 @@ static void sf_reset(struct unit *u)
 {
     struct sf *s = unit_state(u);
     ff_stage_clear(&s->ff, unit_sim(u));
+    gen4_jobs_clear(s);
+    if (s->gen4_threads_on)
+        stage_threads_reset(&s->threads);
+    memset(&s->bases, 0, sizeof s->bases);
+    s->configure_pending = s->curbe_valid = s->released = s->gen4_watching = false;
+    s->curbe_regs = 0;
+    s->curbe_address = 0;
     s->dynamic_base = s->general_base = 0;
     memset(&s->gen4, 0, sizeof s->gen4);
     s->viewport_transform = false;
@@ -966,13 +1404,23 @@ static enum unit_activity sf_tick(struct unit *u)
 {
     struct sf *s = unit_state(u);
     take_urb_replies(s);
-    return ff_stage_activity(ff_stage_tick(&s->ff, u));
+    if (s->gen4_threads_on)
+        gen4_take_ends(s);              /* late ends too, with no primitive at the head */
+    enum ff_stage_status st = ff_stage_tick(&s->ff, u);
+    /* the watchdog looks every cycle while a setup thread runs (a timer
+     * cannot be taken back, and would hold the run past its end) */
+    if (st == FF_STAGE_WAITING && s->gen4_watching)
+        return UNIT_BUSY;
+    return ff_stage_activity(st);
 }
 
 static void sf_destroy(struct unit *u)
 {
     struct sf *s = unit_state(u);
     ff_stage_clear(&s->ff, unit_sim(u));
+    gen4_jobs_clear(s);
+    if (s->gen4_threads_on)
+        stage_threads_release(&s->threads);
 }
 
 uint32_t sf_observed_draws(struct unit *u, const struct sf_observed_draw **draws)
@@ -992,7 +1440,7 @@ const struct unit_ops sf_ops = {
             "triangles and rectangles, sets them up (edges, depth, 1/w, barycentric and "
             "attribute planes) and sends them to WM; returns in-band syncs to the CS.",
     .state_size = sizeof(struct sf),
-    .params = NULL,
+    .params = sf_params,
     .ports = sf_ports,
     .stats = sf_stats,
     .realize = sf_realize,

@@ -53,7 +53,9 @@
  *
  * Ports: "clip" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "wm" out (state,
  *        MSG_SETUP and syncs; optional), "urb" out / "urb_reply" in
- *        (MSG_URB), "drained" out (MSG_MMIO, optional).
+ *        (MSG_URB), "drained" out (MSG_MMIO, optional), "td"[open] out and
+ *        "eot" in (Gen4 setup threads, optional).
+ * Params: thread_timeout (Gen4 watchdog, cycles; 0 = none).
  * Stats: primitives, vertices, objects, draws, bad_primitives, unsupported,
  *        nan_discarded, setup.{points,lines,triangles,rectangles},
  *        culled.{degenerate,face,outside,bad_width,infinite},
@@ -76,10 +78,36 @@
  * the VUE header holds the divided position and RHW (L1490-1601), so the
  * viewport transform is applied without a divide and w = 1/RHW (the
  * observed vertices' clip[] then hold x, y, z, RHW); no viewport extents
- * test. Set-up objects go to WM with attribute_count 0. Not yet modelled on
- * Gen4: the SF setup thread (the driver's kernel computing the attribute
- * planes into an SF-region URB entry, setup_urb_handle/rows stay 0).
- * Stats gen4.state_faults, gen4.viewport_faults (pointers outside memory).
+ * test. Set-up objects go to WM with attribute_count 0.
+ * The SF (setup) thread [Pre-DevSNB] (seed 001 §7.5, L14170-14441), when "td"
+ * is linked: SF_STATE's URB Entry counts configure the SF region of the
+ * urb_fence unit (URB_OP_CONFIGURE), Vertex URB Entry Read Offset / Length
+ * (256-bit units, L12750-12775) are the VUE rows read; each object that
+ * survives fixed-function setup gets an SF-region entry (URB_OP_ALLOC; the
+ * wait is the fence's back-pressure, a refusal drops the object, counted)
+ * and a thread of SF_STATE's kernel (FFID_SF, Maximum Number of Threads,
+ * Floating Point Mode; sf_gen4.h builds the payload: R0.0 Handle ID / URB
+ * Return Handle, R1 PrimType, Sprite Point Enable, facing, provoking vertex,
+ * determinant and deltas, R2 Z and 1/W, then CURBE constants and the VUE rows
+ * of V0-V2 in the seed's order, L14181-14225). The thread's EOT URB_WRITE
+ * (transposed, units/urb_fence) fills the entry; when the URB says it ended
+ * (urb.eot_sf -> "eot") the object leaves as MSG_SETUP with setup_urb_handle
+ * / setup_urb_rows (URB Entry Allocation Size + 1 512-bit units), its one
+ * reference WM's to drop. The planes' origin (x0, y0, what WM gives the PS as
+ * Xstart/Ystart) is V0 less the Destination Origin Bias (L11861-11877).
+ * The objects of one primitive run their threads side by side and leave in
+ * order; the next primitive waits for them (state must not overtake them).
+ * Watchdog (issue 14 bad input): a thread not ended `thread_timeout` cycles
+ * after its dispatch is given up: its object dropped, its entry freed, a
+ * later end counted (gen4.late_ends). CONSTANT_BUFFER's registers (SF_STATE
+ * Constant URB Entry Read Offset / Length) are read from memory, as units/vs.
+ * Stats gen4.state_faults, gen4.viewport_faults (pointers outside memory),
+ * gen4.setup_entries, gen4.refused_entries, gen4.alloc_wait_cycles,
+ * gen4.watchdog_drops, gen4.late_ends, gen4.bad_grf_start, gen4.curbe_faults,
+ * gen4.configures, gen4.setups_out, gen4.threads.* (dispatched, ended,
+ * stalls, in flight). Not modelled on Gen4: the SF's own setup timing, the
+ * retained-handle rules, threads of successive primitives overlapping, ILK's
+ * payload extras (R2.6, R3 barycentric terms).
  *
  * Not modelled: the stipple counter across CLIP's one-line LINESTRIP packets
  * (CLIP marks each StartPrim, so each restarts it), WIREFRAME and

@@ -621,11 +621,15 @@ static bool execute_write(struct urb_fence *s, const struct eu_send_msg *p, uint
         }
         break;
     case SWIZZLE_TRANSPOSE:
-        for (uint32_t g = 0; g * 4 < data; g++)
+        /* the SF thread's Cx, Cy, Co registers per 8 attributes (seed 001
+         * L14380-14420): attribute j's slot is Cx[j], Cy[j], null, Co[j]
+         * ("Cx1Cy1nullCo1"); each 3 registers fill 4 rows */
+        for (uint32_t g = 0; g * 3 < data; g++)
             for (uint32_t j = 0; j < 8; j++) {
+                static const uint32_t place[3] = { 0, 1, 3 };
                 uint32_t slot[4] = { 0 };
-                for (uint32_t c = 0; c < 4 && g * 4 + c < data; c++)
-                    memcpy(&slot[c], p->regs[1 + g * 4 + c] + 4 * j, 4);
+                for (uint32_t c = 0; c < 3 && g * 3 + c < data; c++)
+                    memcpy(&slot[place[c]], p->regs[1 + g * 3 + c] + 4 * j, 4);
                 store(s, e0 + (uint64_t)(offset + g * 4) * URB_ROW_BYTES + 16 * j, slot, 16, &oob);
             }
         break;

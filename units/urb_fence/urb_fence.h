@@ -47,8 +47,9 @@
  *    NOSWIZZLE: data register k is row offset + k of handle 0. INTERLEAVE
  *    (the VS's two vertices): register k's DW3:0 go to 128-bit slot
  *    2 x offset + k of handle 0, DW7:4 to the same slot of handle 1.
- *    TRANSPOSE (the SF thread's setup planes): every 4 data registers become
- *    8 slots of 4 dwords (slot j = dword j of each of the 4), i.e. 4 rows.
+ *    TRANSPOSE (the SF thread's setup planes, seed 001 L14380-14420): every 3
+ *    data registers (Cx, Cy, Co of 8 attributes) become 8 slots of 4 dwords,
+ *    slot j = Cx[j], Cy[j], null (0), Co[j] ("Cx1Cy1nullCo1"), i.e. 4 rows.
  *    Allocate=1 (GS/CLIP, L2651-2670): one more entry of the thread's region
  *    (by FFID), returned in the write-back's DW0 (waits like an ALLOC).
  *    Complete=1 Used=0 dereferences the written entry (L2698-2707); Complete
