@@ -298,38 +298,46 @@ static struct msg *spare_take(struct l3_cosim *s, struct sim *sim)
  * them: out of the heap in its order into their client's egress queue (a full
  * one holds the heap), then each egress queue as far as `may_send` lets it go. */
 static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct unit *, uint32_t),
-                        void (*sent)(struct unit *, const struct l3_rtl_reply *, uint64_t))
+                        void (*sent_fn)(struct unit *, const struct l3_rtl_reply *, uint64_t))
 {
     struct l3_cosim *s = unit_state(u);
     struct l3_rtl_reply r;
-    bool waited = false;
-    while (l3_rtl_reply_head(s->rtl, &r) && r.due <= now) {
-        struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
-        if (!out || !port_is_bound(out)) {
-            l3_rtl_reply_pop(s->rtl, now);
-            if (!s->lockstep)
-                msg_free(unit_sim(u), spare_take(s, unit_sim(u)));
-            continue;
-        }
-        if (s->egress_count[r.port] == s->egress_depth) {
-            waited = true;
-            break;
-        }
-        s->egress[r.port * s->egress_depth +
-                  (s->egress_head[r.port] + s->egress_count[r.port]++) % s->egress_depth] = r;
-        l3_rtl_reply_pop(s->rtl, now);
-    }
-    for (uint32_t port = 0; port < s->clients; port++) {
-        while (s->egress_count[port]) {
-            if (!may_send(u, port)) {
-                waited = true;
+    bool waited = false, held;
+    do {
+        held = false;
+        while (l3_rtl_reply_head(s->rtl, &r) && r.due <= now) {
+            struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
+            if (!out || !port_is_bound(out)) {
+                l3_rtl_reply_pop(s->rtl, now);
+                if (!s->lockstep)
+                    msg_free(unit_sim(u), spare_take(s, unit_sim(u)));
+                continue;
+            }
+            if (s->egress_count[r.port] == s->egress_depth) {
+                held = true;
                 break;
             }
-            sent(u, &s->egress[port * s->egress_depth + s->egress_head[port]], now);
-            s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
-            s->egress_count[port]--;
+            s->egress[r.port * s->egress_depth +
+                      (s->egress_head[r.port] + s->egress_count[r.port]++) % s->egress_depth] = r;
+            l3_rtl_reply_pop(s->rtl, now);
         }
-    }
+        bool sent = false;
+        for (uint32_t port = 0; port < s->clients; port++) {
+            while (s->egress_count[port]) {
+                if (!may_send(u, port)) {
+                    waited = true;
+                    break;
+                }
+                sent_fn(u, &s->egress[port * s->egress_depth + s->egress_head[port]], now);
+                s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
+                s->egress_count[port]--;
+                sent = true;
+            }
+        }
+        if (held && !sent)
+            waited = true;
+        held = held && sent;
+    } while (held);
     if (waited && !s->lockstep)
         s->reply_stalls++;
 }

@@ -165,6 +165,10 @@ struct shape {
                 ss.Width = ss.Height = UBENCH_TEX_SIZE - 1;                                  \
                 ss.Depth = 0;                                                                \
                 ss.SurfacePitch = 4 * UBENCH_TEX_SIZE - 1;                                   \
+                ss.ShaderChannelSelectRed = 4;  /* SCS_RED .. SCS_ALPHA: the texel as is */  \
+                ss.ShaderChannelSelectGreen = 5;                                             \
+                ss.ShaderChannelSelectBlue = 6;                                              \
+                ss.ShaderChannelSelectAlpha = 7;                                             \
             }                                                                                \
             uint32_t sdw[16] = { 0 };                                                        \
             GEN##G##_RENDER_SURFACE_STATE_pack(sdw, &ss);                                    \

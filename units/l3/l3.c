@@ -144,47 +144,58 @@ static void schedule_reply(struct l3 *s, struct msg *m, uint32_t client, uint64_
 /* The crossbar ("Crossbars for data routing", "Ingress/Egress queues", seed 003
  * L18307-18310): due replies leave the heap in its order into their client's
  * egress queue (egress_depth replies); each egress queue sends on its own
- * port, one reply whenever the channel takes it, so a client that cannot take
- * a reply this cycle holds back only its own replies. Only a full egress
- * queue holds the heap (and every reply behind it). A reply to a port that
+ * port as many replies as the channel takes, so a client that cannot take a
+ * reply this cycle holds back only its own replies. Only a full egress queue
+ * holds the heap (and every reply behind it), until its channel makes room. A reply to a port that
  * is not linked is dropped. A cycle in which a reply waited (the heap for a
  * full egress queue, or an egress queue for its channel) counts one
  * reply_stall. The RTL adapter (rtl-cosim/l3_cosim.c) does the same around
  * the slice's heap. */
 static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
 {
-    bool waited = false;
-    const struct reply_queue_entry *first;
-    while ((first = reply_queue_first(&s->replies)) != NULL && first->ready <= now) {
-        uint32_t port = first->port;
-        bool linked = port < s->client_replies && port_is_bound(s->client_reply[port]);
-        if (linked && s->egress_count[port] == s->egress_depth) {
-            waited = true;
-            break;
-        }
-        reply_queue_take_ready(&s->replies, now, s->entry);
-        struct reply_queue_entry *e = (struct reply_queue_entry *)(void *)s->entry;
-        if (!linked) {
-            msg_free(unit_sim(u), e->msg);
-            continue;
-        }
-        struct msg *m = memreq_reply_build(NULL, e);
-        s->egress[port * s->egress_depth +
-                  (s->egress_head[port] + s->egress_count[port]++) % s->egress_depth] = m;
-    }
-    for (uint32_t port = 0; port < s->client_replies; port++) {
-        while (s->egress_count[port]) {
-            struct msg **slot = &s->egress[port * s->egress_depth + s->egress_head[port]];
-            if (!port_can_send(s->client_reply[port])) {
-                waited = true;
+    bool waited = false, held;
+    do {
+        /* the due replies into their egress queues, in the heap's order */
+        held = false;
+        const struct reply_queue_entry *first;
+        while ((first = reply_queue_first(&s->replies)) != NULL && first->ready <= now) {
+            uint32_t port = first->port;
+            bool linked = port < s->client_replies && port_is_bound(s->client_reply[port]);
+            if (linked && s->egress_count[port] == s->egress_depth) {
+                held = true;
                 break;
             }
-            port_try_send(s->client_reply[port], *slot);     /* cannot fail: can_send said yes */
-            *slot = NULL;
-            s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
-            s->egress_count[port]--;
+            reply_queue_take_ready(&s->replies, now, s->entry);
+            struct reply_queue_entry *e = (struct reply_queue_entry *)(void *)s->entry;
+            if (!linked) {
+                msg_free(unit_sim(u), e->msg);
+                continue;
+            }
+            struct msg *m = memreq_reply_build(NULL, e);
+            s->egress[port * s->egress_depth +
+                      (s->egress_head[port] + s->egress_count[port]++) % s->egress_depth] = m;
         }
-    }
+        /* each egress queue as far as its channel takes them */
+        bool sent = false;
+        for (uint32_t port = 0; port < s->client_replies; port++) {
+            while (s->egress_count[port]) {
+                struct msg **slot = &s->egress[port * s->egress_depth + s->egress_head[port]];
+                if (!port_can_send(s->client_reply[port])) {
+                    waited = true;
+                    break;
+                }
+                port_try_send(s->client_reply[port], *slot);  /* cannot fail: can_send said yes */
+                *slot = NULL;
+                s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
+                s->egress_count[port]--;
+                sent = true;
+            }
+        }
+        /* a held heap goes on while the egress queues make room (a wide channel) */
+        if (held && !sent)
+            waited = true;
+        held = held && sent;
+    } while (held);
     if (waited)
         s->reply_stalls++;
 }
