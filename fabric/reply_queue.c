@@ -83,6 +83,21 @@ bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, stru
     return true;
 }
 
+size_t reply_queue_entry_size(const struct reply_queue *q)
+{
+    return entry_size(q);
+}
+
+bool reply_queue_take_ready(struct reply_queue *q, uint64_t now, void *out)
+{
+    const struct reply_queue_entry *e = reply_queue_first(q);
+    if (!e || e->ready > now)
+        return false;
+    memcpy(out, e, entry_size(q));
+    min_heap_pop(&q->heap);
+    return true;
+}
+
 uint64_t reply_queue_next_ready(const struct reply_queue *q)
 {
     const struct reply_queue_entry *e = reply_queue_first(q);

@@ -124,6 +124,16 @@ static inline const struct reply_queue_entry *reply_queue_first(const struct rep
     return (const struct reply_queue_entry *)min_heap_top(&q->heap);
 }
 
+/* Bytes of one entry with its data (room for reply_queue_take_ready's copy). */
+size_t reply_queue_entry_size(const struct reply_queue *q);
+
+/* Takes the first entry out of the queue when it is ready on `now`: copies it
+ * (reply_queue_entry_size bytes) to `out`, whose message is then the caller's
+ * (build and done are not called); false when the queue is empty or its first
+ * entry is not ready. For a unit that moves due entries on into queues of its
+ * own (the L3's per-client egress queues, units/l3). */
+bool reply_queue_take_ready(struct reply_queue *q, uint64_t now, void *out);
+
 /* The ready cycle of the first entry; UINT64_MAX when empty. */
 uint64_t reply_queue_next_ready(const struct reply_queue *q);
 

@@ -3,7 +3,7 @@
 # (the rules of mk/workloads.mk), run by `make microbench`
 # (tools/microbench/microbench.c; not part of `make test`).
 
-UB_NAMES := flops l3bw slmbw drambw
+UB_NAMES := flops l3bw slmbw drambw texrate
 UB_AUBS  := $(patsubst %,$(GEN)/workloads/ubench-%.gen9.aub.gz,$(UB_NAMES))
 UB_BIN   := $(BUILD)/gtsim-microbench
 UB_OBJS  := $(BUILD)/obj/tools/microbench/microbench.o

@@ -39,7 +39,7 @@ struct l3_cosim {
     /* params: the C unit's (same names, defaults and ranges; in lockstep the C
      * unit gets them by name) */
     uint32_t size_kib, banks, cache_kib, urb_kib, slm_kib, way_kib, bank_queue, misses;
-    uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
+    uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles, egress_depth;
     /* set up */
     bool lockstep;
     struct l3_rtl *rtl;
@@ -73,6 +73,10 @@ struct l3_cosim {
     uint64_t reply_stalls, unexpected;
     uint64_t ro_reads, slm_unallocated;
     uint64_t rtl_clocks;
+    /* the egress queues (both modes): per client port a ring of egress_depth
+     * replies the RTL's heap gave, as the C unit's send_replies keeps them */
+    struct l3_rtl_reply *egress;
+    uint32_t egress_head[MAX_CLIENTS], egress_count[MAX_CLIENTS];
 };
 
 #define S struct l3_cosim
@@ -89,6 +93,8 @@ static const struct param_desc l3c_params[] = {
     PARAM_U32_FIELD("fill_latency", S, fill_latency, 4, 1, 10000, "as the C unit's"),
     PARAM_U32_FIELD("urb_latency", S, urb_latency, 20, 1, 10000, "as the C unit's"),
     PARAM_U32_FIELD("atomic_cycles", S, atomic_cycles, 2, 1, 1000, "as the C unit's"),
+    PARAM_U32_FIELD("egress_depth", S, egress_depth, 4, 1, 64,
+                    "as the C unit's (the adapter's egress queues, not the RTL's)"),
     LOCKSTEP_PARAMS(S, ls, "lockstep: cycles an RTL reply may be early or late (exact: 0)"),
     PARAM_END
 };
@@ -203,6 +209,8 @@ static int l3c_realize(struct unit *u, struct gt_error *err)
     }
     s->memory = unit_port(u, "memory", 0);
     s->memory_reply = unit_port(u, "memory_reply", 0);
+    free(s->egress);
+    s->egress = gt_xcalloc((size_t)MAX_CLIENTS * s->egress_depth, sizeof *s->egress);
     return 0;
 }
 
@@ -228,6 +236,8 @@ static void l3c_reset(struct unit *u)
     s->part_slm = s->slm_kib;
     s->part_dc = s->part_ro = 0;
     s->part_rest = s->cache_kib;
+    memset(s->egress_head, 0, sizeof s->egress_head);
+    memset(s->egress_count, 0, sizeof s->egress_count);
     struct l3_rtl_cfg cfg = { s->ways, s->misses, s->hit_latency, s->fill_latency,
                               s->urb_latency, s->atomic_cycles, s->banks, s->dc_ways,
                               s->ro_ways, s->part_slm != 0 };
@@ -251,6 +261,8 @@ static void l3c_destroy(struct unit *u)
     free(s->mq_msgs);
     free(s->pend_c);
     free(s->pend_r);
+    free(s->egress);
+    s->egress = NULL;
 }
 
 /* ---- messages ----------------------------------------------------------------- */
@@ -282,28 +294,60 @@ static struct msg *spare_take(struct l3_cosim *s, struct sim *sim)
     return msg_alloc(sim, MSG_MEMORY_RESPONSE, sizeof(struct memreply));   /* not reached */
 }
 
-/* The RTL's replies due now, as far as `may_send` lets them go. */
+/* The RTL's replies due now, as the C unit's send_replies (units/l3/l3.c) moves
+ * them: out of the heap in its order into their client's egress queue (a full
+ * one holds the heap), then each egress queue as far as `may_send` lets it go. */
 static void rtl_replies(struct unit *u, uint64_t now, bool (*may_send)(struct unit *, uint32_t),
-                        void (*sent)(struct unit *, const struct l3_rtl_reply *, uint64_t))
+                        void (*sent_fn)(struct unit *, const struct l3_rtl_reply *, uint64_t))
 {
     struct l3_cosim *s = unit_state(u);
     struct l3_rtl_reply r;
-    while (l3_rtl_reply_head(s->rtl, &r) && r.due <= now) {
-        struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
-        if (!out || !port_is_bound(out)) {
+    bool waited = false, held;
+    do {
+        held = false;
+        while (l3_rtl_reply_head(s->rtl, &r) && r.due <= now) {
+            struct port *out = r.port < s->clients ? s->client_reply[r.port] : NULL;
+            if (!out || !port_is_bound(out)) {
+                l3_rtl_reply_pop(s->rtl, now);
+                if (!s->lockstep)
+                    msg_free(unit_sim(u), spare_take(s, unit_sim(u)));
+                continue;
+            }
+            if (s->egress_count[r.port] == s->egress_depth) {
+                held = true;
+                break;
+            }
+            s->egress[r.port * s->egress_depth +
+                      (s->egress_head[r.port] + s->egress_count[r.port]++) % s->egress_depth] = r;
             l3_rtl_reply_pop(s->rtl, now);
-            if (!s->lockstep)
-                msg_free(unit_sim(u), spare_take(s, unit_sim(u)));
-            continue;
         }
-        if (!may_send(u, r.port)) {
-            if (!s->lockstep)
-                s->reply_stalls++;
-            return;
+        bool sent = false;
+        for (uint32_t port = 0; port < s->clients; port++) {
+            while (s->egress_count[port]) {
+                if (!may_send(u, port)) {
+                    waited = true;
+                    break;
+                }
+                sent_fn(u, &s->egress[port * s->egress_depth + s->egress_head[port]], now);
+                s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
+                s->egress_count[port]--;
+                sent = true;
+            }
         }
-        sent(u, &r, now);
-        l3_rtl_reply_pop(s->rtl, now);
-    }
+        if (held && !sent)
+            waited = true;
+        held = held && sent;
+    } while (held);
+    if (waited && !s->lockstep)
+        s->reply_stalls++;
+}
+
+static bool egress_waiting(const struct l3_cosim *s)
+{
+    for (uint32_t port = 0; port < s->clients; port++)
+        if (s->egress_count[port])
+            return true;
+    return false;
 }
 
 /* ---- rtl mode: the adapter does the C unit's port work around the RTL ------- */
@@ -462,7 +506,7 @@ static enum unit_activity rtl_tick(struct unit *u)
         unit_log(u, SIM_LOG_ERROR, "the L3 RTL overflowed one of its fixed capacities "
                  "(rtl-cosim/l3_rtl.h); its behaviour is no longer the C unit's");
     }
-    if (l3_rtl_queue_count(s->rtl))
+    if (l3_rtl_queue_count(s->rtl) || egress_waiting(s))
         return UNIT_BUSY;
     struct l3_rtl_reply r;
     if (l3_rtl_reply_head(s->rtl, &r) && r.due > now)

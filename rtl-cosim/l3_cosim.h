@@ -37,6 +37,11 @@
  * FLUSH (dirty lines of the current ways written back in the C unit's order,
  * everything invalidated) and new pool pins (ways, DC, RO, SLM on).
  *
+ * Replies (both modes): the RTL's heap pops in its order into per-client
+ * egress queues the adapter keeps as the C unit keeps them (units/l3/l3.h,
+ * `egress_depth`: the crossbar's output to each client is port work, not the
+ * slice's), and each egress queue sends as its channel allows.
+ *
  * Cycle tolerance: 0. The RTL is cycle-exact with the C unit, including the
  * order of replies due on the same cycle under back-pressure (its reply heap
  * is laid out as the C model's). `cycle_tolerance` loosens the reply check.

@@ -54,7 +54,12 @@ struct shape {
     uint32_t bytes[3];
     bool indirect;                      /* dimensions by GPGPU_DISPATCHDIMX/Y/Z */
     uint32_t max_threads;               /* MEDIA_VFE_STATE Maximum Number of Threads + 1 */
+    bool texture;                       /* BTI 0 is a UBENCH_TEX_SIZE^2 R8G8B8A8_UNORM 2D
+                                           surface, sampled through SAMPLER_STATE 0 */
 };
+
+/* Where the texture benchmark's SAMPLER_STATE lives (Dynamic State Base-relative). */
+#define SAMPLER_OFF 0x400u
 
 /* The commands of one GPGPU dispatch, Gen8 or Gen9 encodings (same names). */
 #define GPGPU_COMMANDS(G)                                                                    \
@@ -132,6 +137,16 @@ struct shape {
             .ConstantURBEntryReadLength = 1,                                                 \
             .NumberOfThreadsInGPGPUThreadGroup = WORKLOAD_GROUP_THREADS,                     \
             .SharedLocalMemorySize = SLM_ENC, .BarrierEnable = sh->barrier };                \
+        if (sh->texture) {                                                                   \
+            /* one SAMPLER_STATE (16 bytes at Dynamic State Base + pointer, 003 \
+             * L3476-3480): bilinear min and mag, no mips, WRAP (0) */         \
+            id.SamplerCount = 1;                                                             \
+            id.SamplerStatePointer = SAMPLER_OFF;                                            \
+            struct GEN##G##_SAMPLER_STATE st = { .MinModeFilter = 1, .MagModeFilter = 1 };   \
+            uint32_t stw[4] = { 0 };                                                         \
+            GEN##G##_SAMPLER_STATE_pack(stw, &st);                                           \
+            put(im, VA_BASE + DYN_OFF + SAMPLER_OFF, stw, sizeof stw);                       \
+        }                                                                                    \
         uint32_t idw[8] = { 0 };                                                             \
         GEN##G##_INTERFACE_DESCRIPTOR_DATA_pack(idw, &id);                                   \
         put(im, VA_BASE + DYN_OFF, idw, sizeof idw);                                         \
@@ -144,6 +159,17 @@ struct shape {
             ss.Height = (size >> 7) & 0x3fff;                                                \
             ss.Depth = (size >> 21) & 0x7ff;                                                 \
             ss.SurfaceBaseAddress = sh->va[s];                                               \
+            if (s == 0 && sh->texture) {                                                     \
+                ss.SurfaceType = 1;             /* SURFTYPE_2D, linear */                    \
+                ss.SurfaceFormat = 0xc7;        /* R8G8B8A8_UNORM */                         \
+                ss.Width = ss.Height = UBENCH_TEX_SIZE - 1;                                  \
+                ss.Depth = 0;                                                                \
+                ss.SurfacePitch = 4 * UBENCH_TEX_SIZE - 1;                                   \
+                ss.ShaderChannelSelectRed = 4;  /* SCS_RED .. SCS_ALPHA: the texel as is */  \
+                ss.ShaderChannelSelectGreen = 5;                                             \
+                ss.ShaderChannelSelectBlue = 6;                                              \
+                ss.ShaderChannelSelectAlpha = 7;                                             \
+            }                                                                                \
             uint32_t sdw[16] = { 0 };                                                        \
             GEN##G##_RENDER_SURFACE_STATE_pack(sdw, &ss);                                    \
             put(im, VA_BASE + SURF_OFF + 0x100 + 64 * s, sdw, sizeof sdw);                   \
@@ -194,12 +220,13 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
     bool ubench = strncmp(name, "ubench-", 7) == 0;
     sh.indirect = strcmp(name, "histogram-indirect") == 0;
     if (ubench && strcmp(name, "ubench-flops") != 0 && strcmp(name, "ubench-l3bw") != 0 &&
-        strcmp(name, "ubench-slmbw") != 0 && strcmp(name, "ubench-drambw") != 0)
+        strcmp(name, "ubench-slmbw") != 0 && strcmp(name, "ubench-drambw") != 0 &&
+        strcmp(name, "ubench-texrate") != 0)
         ubench = false;
     if (!reduce && !sgemm && !ubench && !sh.indirect && strcmp(name, "histogram") != 0)
         return gt_error_set(err, "unknown workload '%s' (histogram, histogram-indirect, reduce, "
                             "sgemm, sgemm256, ubench-flops, ubench-l3bw, ubench-slmbw, "
-                            "ubench-drambw)", name);
+                            "ubench-drambw, ubench-texrate)", name);
     if (gen != 8 && gen != 9)
         return gt_error_set(err, "workloads are written for Gen8 and Gen9, not Gen%d", gen);
     if (reduce) {
@@ -238,6 +265,7 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         sh.va[1] = UBENCH_OUT_VA;
         sh.bytes[0] = strcmp(name, "ubench-drambw") == 0 ? UBENCH_IN_BYTES_MAX
                       : UBENCH_L3_READS * UBENCH_READ_BYTES;
+        sh.texture = strcmp(name, "ubench-texrate") == 0;  /* in[] is the texture's texels */
         sh.bytes[1] = UBENCH_THREADS * 4;
     }
     uint8_t *kernel = NULL;

@@ -30,7 +30,8 @@
  *                (256) and the same K (64): 2048 groups, enough work to fill
  *                a GT3 (the bench's large problem; K stays 64 because the
  *                kernel keeps its A row in registers).
- *   "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw": the
+ *   "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw",
+ *   "ubench-texrate": the
  *                peak-rate microbenchmarks of `make microbench`
  *                (tools/microbench/microbench.c; kernels from
  *                workloads/kernels/gen_ubench.py, which says what each does):
@@ -39,7 +40,10 @@
  *                in at UBENCH_IN_VA (BTI 0, in[i] = i, UBENCH_IN_BYTES(name)
  *                bytes), out at UBENCH_OUT_VA (BTI 1, one dword per thread:
  *                ubench-flops 0.5 * UBENCH_FLOPS_ROUNDS as a float; the
- *                reads in[] at the thread's last read, lane 0).
+ *                reads in[] at the thread's last read, lane 0; ubench-texrate
+ *                samples in[] as a UBENCH_TEX_SIZE^2 R8G8B8A8_UNORM 2D
+ *                texture, BTI 0, SAMPLER_STATE 0 bilinear, and writes the
+ *                R of lane 0's last sample as a float).
  */
 #ifndef GTSIM_WORKLOADS_WORKLOAD_H
 #define GTSIM_WORKLOADS_WORKLOAD_H
@@ -91,14 +95,16 @@ static inline float workload_sgemm_b(uint32_t i)
 #define UBENCH_L3_READS 128u            /* 128-byte reads per thread, l3bw and slmbw */
 #define UBENCH_DRAM_READS 32u           /* 128-byte reads per thread, drambw */
 #define UBENCH_READ_BYTES 128u
+#define UBENCH_TEX_SAMPLES 64u          /* SIMD8 bilinear sample messages per thread, texrate */
+#define UBENCH_TEX_SIZE 64u             /* texrate: a 64 x 64 R8G8B8A8 texture = in[] (16 KB) */
 #define UBENCH_IN_VA 0x10040000ull
 #define UBENCH_OUT_VA 0x10038000ull
 #define UBENCH_IN_BYTES_MAX (UBENCH_THREADS * UBENCH_DRAM_READS * UBENCH_READ_BYTES)
 
 /* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm",
- * "sgemm256", "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw") for generation gen (8 or
- * 9) with the kernel in kernel_hex (intel-gen4asm output) to out_aub (gzip
- * when it ends in .gz). 0, or -1 and err. */
+ * "sgemm256", "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw",
+ * "ubench-texrate") for generation gen (8 or 9) with the kernel in kernel_hex
+ * (intel-gen4asm output) to out_aub (gzip when it ends in .gz). 0, or -1 and err. */
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                    struct gt_error *err);
 

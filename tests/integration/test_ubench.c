@@ -4,6 +4,7 @@
  * fast EUs (functional results only; their timing is what `make microbench`
  * prints): every thread's out[] dword is compared with the value worked out
  * here from what the kernel is said to do. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,11 +89,43 @@ static void test_slmbw(void)
     CU_ASSERT_EQUAL(run_ubench("slmbw", out), 0);
 }
 
+/* The texture is in[] (in[i] = i) as a 64 x 64 R8G8B8A8_UNORM image: texel
+ * (x, y) has R = (64 y + x) & 255. Thread g's last sample (i = 63), lane 0:
+ * u = 63 / 16 + 1 / 256, v = g / 64 + 1 / 256, WRAP; bilinear with the texel
+ * centres at +0.5: x = 64 u - 0.5, y = 64 v - 0.5 (mod 64), weights the
+ * fractions (0.75 each, exact in 8 bits). R is that blend of R / 255. */
+static void test_texrate(void)
+{
+    uint32_t out[UBENCH_THREADS];
+    CU_ASSERT_EQUAL_FATAL(run_ubench("texrate", out), 0);
+    const double n = UBENCH_TEX_SIZE;
+    int wrong = 0;
+    for (uint32_t g = 0; g < UBENCH_THREADS; g++) {
+        double u = (UBENCH_TEX_SAMPLES - 1) / 16.0 + 1.0 / 256, v = g / n + 1.0 / 256;
+        double x = u * n - 0.5, y = v * n - 0.5;
+        double x0 = floor(x), y0 = floor(y), fx = x - x0, fy = y - y0;
+        double r[2][2];
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 2; k++) {
+                uint32_t tx = (uint32_t)(((long)x0 + k) & (long)(n - 1));
+                uint32_t ty = (uint32_t)(((long)y0 + j) & (long)(n - 1));
+                r[j][k] = ((ty * UBENCH_TEX_SIZE + tx) & 255u) / 255.0;
+            }
+        double expect = (1 - fy) * ((1 - fx) * r[0][0] + fx * r[0][1]) +
+                        fy * ((1 - fx) * r[1][0] + fx * r[1][1]);
+        float got;
+        memcpy(&got, &out[g], 4);
+        wrong += fabs(got - expect) > 1.0 / 512;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
 static const struct test_case cases[] = {
     { "FP32 MAD chains give x = 0.5 * rounds", test_flops },
     { "L3 reads return in[] at each thread's last offset", test_l3bw },
     { "DRAM stream reads return each thread's chunk", test_drambw },
     { "SLM reads run to the end", test_slmbw },
+    { "bilinear samples of the 64 x 64 texture at each thread's last coordinates", test_texrate },
     { 0 }
 };
 TEST_SUITE(ubench, cases);

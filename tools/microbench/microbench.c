@@ -21,6 +21,14 @@
  *  - SLM read bandwidth per slice: the same table's SLM row (64 bytes per
  *    clock per bank), each bank's SLM "dedicated to a single sub-slice"
  *    (L18929-18933): per slice min(banks, subslices) x 64;
+ *  - sampler bilinear texels per clock per subslice: 4, the public Gen9 figure
+ *    ("a sampler (4 tex/clk)" a subslice, from Intel's "The Compute
+ *    Architecture of Intel Processor Graphics Gen9", 2015, sections 5.4.1 and
+ *    5.8, as summarised at
+ *    https://github.com/AlexHe99/cpu-gpu-arch/blob/main/gpu/Intel-Gen9.md; the
+ *    seed gives no rate, 003 L3002 only "the 4 texel locations in parallel"):
+ *    a texel here is one bilinear-filtered pixel sample (units/sampler:
+ *    samples_per_cycle);
  *  - DRAM read bandwidth: the memory unit's `bytes_per_cycle` at the memory
  *    clock (configuration, units/memory/memory.h; the seeds give no DRAM
  *    figure), in GT clocks; run with the LLC off (memory.llc_kib = 0), since
@@ -51,6 +59,7 @@ struct run {
     double eus, slices, subslices, banks;   /* banks per slice */
     double instructions, illegal, l3_reads, l3_hits, l3_misses, dram_bytes, dram_bytes_per_cycle;
     double l3_reply_stalls, l3_queue_cycles, l3_merged, dp_lines;
+    double samplers, bilinear, footprints, sampler_bad, sampler_l1_misses;
 };
 
 static void release_memory(void *m)
@@ -99,6 +108,8 @@ static struct run run(const char *aub, const char *extra_setting)
             r.eus++;
         else if (strcmp(unit_kind(u), "dataport") == 0)
             r.subslices++;
+        else if (strcmp(unit_kind(u), "sampler") == 0)
+            r.samplers++;
         else if (strcmp(unit_kind(u), "l3") == 0) {
             r.slices++;
             r.banks = param_of(u, "banks");
@@ -117,6 +128,13 @@ static struct run run(const char *aub, const char *extra_setting)
     r.l3_queue_cycles = stats_sum_of_kind(sim, w, "l3", "queue_cycles");
     r.l3_merged = stats_sum_of_kind(sim, w, "l3", "merged_misses");
     r.dp_lines = stats_sum_of_kind(sim, w, "dataport", "lines");
+    r.bilinear = stats_sum_of_kind(sim, w, "sampler", "filter.bilinear");
+    r.footprints = stats_sum_of_kind(sim, w, "sampler", "footprints");
+    r.sampler_l1_misses = stats_sum_of_kind(sim, w, "sampler", "l1_misses");
+    r.sampler_bad = stats_sum_of_kind(sim, w, "sampler", "unsupported_messages") +
+                    stats_sum_of_kind(sim, w, "sampler", "unsupported_formats") +
+                    stats_sum_of_kind(sim, w, "sampler", "bad_sampler_state") +
+                    stats_sum_of_kind(sim, w, "sampler", "state_faults");
     stats_writer_destroy(w);
     sim_destroy(sim);
     gt_config_free(c);
@@ -173,9 +191,9 @@ int main(void)
                r.l3_hits, r.l3_misses, r.slices, r.banks, r.subslices);
         char why[400];
         snprintf(why, sizeof why, "the data ports made %.2f line requests per clock each (of "
-                 "1); replies wait for a data port's one reply per clock when the banks answer "
-                 "together (l3.reply_stalls %.0f clocks, queue_cycles %.0f), and the first "
-                 "wave's cold misses (%.0f, %.0f merged) and the ramp and tail count too",
+                 "1); replies waited for their client (l3.reply_stalls %.0f clocks, bank "
+                 "queue_cycles %.0f), and the first wave's cold misses (%.0f, %.0f merged) "
+                 "and the dispatch ramp and tail count too",
                  r.dp_lines / r.subslices / (double)r.cycles, r.l3_reply_stalls,
                  r.l3_queue_cycles, r.l3_misses, r.l3_merged);
         report("L3 read bytes/clock/slice", bytes / ((double)r.cycles * r.slices), target,
@@ -190,12 +208,30 @@ int main(void)
         printf("  SLM: %llu GT clocks\n", (unsigned long long)r.cycles);
         char why[400];
         snprintf(why, sizeof why, "SLM requests take the L3's URB/SLM path (units/l3/l3.h: tag "
-                 "bypass with urb_latency) and the same one reply per clock per data port "
-                 "(%.2f line requests per clock each; l3.reply_stalls %.0f clocks), not 16 "
-                 "independent 4 KB sub-banks per bank", r.dp_lines / r.subslices /
+                 "bypass with urb_latency) and its reply egress (%.2f line requests per clock "
+                 "each; l3.reply_stalls %.0f clocks), not 16 independent 4 KB sub-banks per "
+                 "bank; the dispatch ramp and tail count too", r.dp_lines / r.subslices /
                  (double)r.cycles, r.l3_reply_stalls);
         report("SLM read bytes/clock/slice", bytes / ((double)r.cycles * r.slices), target,
                "B/clk/slice", "003 L18341-18346, L18929", why);
+    }
+
+    aub = AUB_DIR "ubench-texrate.gen9.aub.gz";
+    if (have(aub) && (r = run(aub, NULL)).ok) {
+        double samples = (double)UBENCH_THREADS * UBENCH_TEX_SAMPLES * 8;
+        double subslices = r.samplers > 0 ? r.samplers : 1;
+        printf("  Sampler: %llu GT clocks, %.0f bilinear samples counted (%.0f sent), %.0f "
+               "footprints, %.0f L1 misses, %.0f bad/unsupported, %.0f samplers\n",
+               (unsigned long long)r.cycles, r.bilinear, samples, r.footprints,
+               r.sampler_l1_misses, r.sampler_bad, r.samplers);
+        char why[400];
+        snprintf(why, sizeof why, "the sampler counted %.0f bilinear samples of %.0f sent (a "
+                 "message the model does not take is counted elsewhere); the run's clocks "
+                 "include the CS's commands, the dispatch ramp, the first texture misses "
+                 "(%.0f L1 misses) and the last threads' tail", r.bilinear, samples,
+                 r.sampler_l1_misses);
+        report("bilinear texels/clock/subslice", r.bilinear / ((double)r.cycles * subslices),
+               4.0, "tex/clk/subslice", "Gen9 whitepaper 5.4.1/5.8", why);
     }
 
     aub = AUB_DIR "ubench-drambw.gen9.aub.gz";

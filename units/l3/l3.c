@@ -40,7 +40,7 @@ struct l3 {
     /* params */
     uint32_t size_kib, banks, cache_kib, urb_kib, slm_kib, way_kib;
     uint32_t clients, bank_queue, misses_max;
-    uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles;
+    uint32_t hit_latency, fill_latency, urb_latency, atomic_cycles, egress_depth;
     /* derived */
     uint32_t sets, ways, max_ways;
     uint32_t dc_ways, ro_ways;      /* of `ways`: laid out DC | Rest | RO */
@@ -53,8 +53,11 @@ struct l3 {
     /* state */
     struct bank *bank;
     struct miss *miss;
-    struct reply_queue replies;     /* the requests, turned into replies when sent; the
+    struct reply_queue replies;     /* the requests, turned into replies when due; the
                                        unit's bytes: the hit flag */
+    struct msg **egress;            /* per client_reply port: a ring of egress_depth replies */
+    uint32_t *egress_head, *egress_count;
+    unsigned char *entry;           /* one reply_queue entry taken out */
     struct msg **to_memory;         /* FIFO of requests for memory */
     uint32_t to_memory_head, to_memory_count, to_memory_capacity;
     uint32_t next_client;
@@ -87,6 +90,9 @@ static const struct param_desc l3_params[] = {
                     "cycles for URB and SLM accesses (no tag lookup)"),
     PARAM_U32_FIELD("atomic_cycles", struct l3, atomic_cycles, 2, 1, 1000,
                     "cycles an atomic holds its bank"),
+    PARAM_U32_FIELD("egress_depth", struct l3, egress_depth, 4, 1, 64,
+                    "replies each client's egress queue holds (the crossbar's output to one "
+                    "client, L18307-18310; model choice: the seed gives no depth)"),
     PARAM_END
 };
 
@@ -133,6 +139,73 @@ static void schedule_reply(struct l3 *s, struct msg *m, uint32_t client, uint64_
 {
     uint8_t hit_flag = hit;
     reply_queue_push(&s->replies, due, client, m, &hit_flag);
+}
+
+/* The crossbar ("Crossbars for data routing", "Ingress/Egress queues", seed 003
+ * L18307-18310): due replies leave the heap in its order into their client's
+ * egress queue (egress_depth replies); each egress queue sends on its own
+ * port as many replies as the channel takes, so a client that cannot take a
+ * reply this cycle holds back only its own replies. Only a full egress queue
+ * holds the heap (and every reply behind it), until its channel makes room. A reply to a port that
+ * is not linked is dropped. A cycle in which a reply waited (the heap for a
+ * full egress queue, or an egress queue for its channel) counts one
+ * reply_stall. The RTL adapter (rtl-cosim/l3_cosim.c) does the same around
+ * the slice's heap. */
+static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
+{
+    bool waited = false, held;
+    do {
+        /* the due replies into their egress queues, in the heap's order */
+        held = false;
+        const struct reply_queue_entry *first;
+        while ((first = reply_queue_first(&s->replies)) != NULL && first->ready <= now) {
+            uint32_t port = first->port;
+            bool linked = port < s->client_replies && port_is_bound(s->client_reply[port]);
+            if (linked && s->egress_count[port] == s->egress_depth) {
+                held = true;
+                break;
+            }
+            reply_queue_take_ready(&s->replies, now, s->entry);
+            struct reply_queue_entry *e = (struct reply_queue_entry *)(void *)s->entry;
+            if (!linked) {
+                msg_free(unit_sim(u), e->msg);
+                continue;
+            }
+            struct msg *m = memreq_reply_build(NULL, e);
+            s->egress[port * s->egress_depth +
+                      (s->egress_head[port] + s->egress_count[port]++) % s->egress_depth] = m;
+        }
+        /* each egress queue as far as its channel takes them */
+        bool sent = false;
+        for (uint32_t port = 0; port < s->client_replies; port++) {
+            while (s->egress_count[port]) {
+                struct msg **slot = &s->egress[port * s->egress_depth + s->egress_head[port]];
+                if (!port_can_send(s->client_reply[port])) {
+                    waited = true;
+                    break;
+                }
+                port_try_send(s->client_reply[port], *slot);  /* cannot fail: can_send said yes */
+                *slot = NULL;
+                s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
+                s->egress_count[port]--;
+                sent = true;
+            }
+        }
+        /* a held heap goes on while the egress queues make room (a wide channel) */
+        if (held && !sent)
+            waited = true;
+        held = held && sent;
+    } while (held);
+    if (waited)
+        s->reply_stalls++;
+}
+
+static bool egress_waiting(const struct l3 *s)
+{
+    for (uint32_t port = 0; port < s->client_replies; port++)
+        if (s->egress_count[port])
+            return true;
+    return false;
 }
 
 /* ---- memory side ------------------------------------------------------------ */
@@ -265,6 +338,11 @@ static int l3_realize(struct unit *u, struct gt_error *err)
         .data_size = sizeof(uint8_t), .order = REPLY_QUEUE_READY_HEAP_TIES,
         .refusal = REPLY_QUEUE_STOP, .ports = s->client_reply, .port_count = s->client_replies,
         .stall_count = &s->reply_stalls, .build = memreq_reply_build });
+    /* the egress queues (send_replies takes the due replies out of the heap) */
+    s->egress = gt_xcalloc((size_t)s->client_replies * s->egress_depth + 1, sizeof *s->egress);
+    s->egress_head = gt_xcalloc(s->client_replies + 1, sizeof *s->egress_head);
+    s->egress_count = gt_xcalloc(s->client_replies + 1, sizeof *s->egress_count);
+    s->entry = gt_xmalloc(reply_queue_entry_size(&s->replies));
     s->bank = gt_xcalloc(s->banks, sizeof *s->bank);
     size_t lines = (size_t)s->sets * s->max_ways;
     for (uint32_t i = 0; i < s->banks; i++) {
@@ -538,8 +616,8 @@ static enum unit_activity l3_tick(struct unit *u)
     take_requests(s, u);
     serve_banks(s, u, now);
     send_memory(s);
-    reply_queue_send(&s->replies, u);       /* no client_reply: dropped */
-    bool queued = false;
+    send_replies(s, u, now);                /* no client_reply: dropped */
+    bool queued = egress_waiting(s);        /* a held heap means a full egress queue */
     for (uint32_t i = 0; i < s->banks; i++)
         queued |= s->bank[i].count != 0;
     if (queued)
@@ -607,6 +685,14 @@ static void l3_destroy(struct unit *u)
     }
     free(s->miss);
     reply_queue_free(&s->replies, sim);
+    for (uint32_t port = 0; s->egress && port < s->client_replies; port++)
+        for (uint32_t k = 0; k < s->egress_count[port]; k++)
+            msg_free(sim, s->egress[port * s->egress_depth +
+                                    (s->egress_head[port] + k) % s->egress_depth]);
+    free(s->egress);
+    free(s->egress_head);
+    free(s->egress_count);
+    free(s->entry);
     for (uint32_t i = 0; i < s->to_memory_count; i++)
         msg_free(sim, s->to_memory[(s->to_memory_head + i) % s->to_memory_capacity]);
     free(s->to_memory);

@@ -10,7 +10,14 @@
  * one line wait in one miss entry (L18549-18557); dirty lines written back to
  * memory when evicted; atomics occupy their bank for `atomic_cycles`; URB and
  * SLM requests bypass the tags (L18499) with `urb_latency`; uncached requests
- * go straight to memory.
+ * go straight to memory. Replies wait in a heap by due cycle, then leave it
+ * in order into their client's egress queue (`egress_depth` replies; the
+ * crossbar of "Crossbars for data routing" and "Ingress/Egress queues",
+ * L18307-18310), and each egress queue sends on its own port as its channel
+ * takes them: a client that is slow to take replies holds back only its own
+ * (before, one refused reply held every client's; that throttled the three
+ * data ports to 0.71 line requests per clock, below the one per clock each
+ * of L18341: `make microbench`). A full egress queue holds the heap.
  *
  * The partition: `cache_kib` is the part of the slice's L3 that is tagged
  * cache (the L3 allocation tables' DC + RO + "Rest", L18366-18384, 18866-18878:
@@ -31,7 +38,9 @@
  * requires software to have flushed it.
  *
  * Not modelled: snoops and coherency flows, the SuperQ and ingress FIFO
- * structure (a bank queue of `bank_queue` requests stands for them), the
+ * structure (a bank queue of `bank_queue` requests and an egress queue of
+ * `egress_depth` replies per client stand for them; the depths are model
+ * choices), the
  * 2x-clocked data arrays and their bubbles, ECC, the LSQC ordering of same-line
  * atomics beyond bank order, the L3SQCREG/coherent-line flush sequence of a
  * reprogram (the L3 just empties itself).

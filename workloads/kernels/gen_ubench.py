@@ -17,12 +17,19 @@ SIMD8 GPGPU thread, groups of 4 (g1.0 = t); global thread g = group * 4 + t.
   drambw: UBENCH_DRAM_READS reads from BTI 0 at g * UBENCH_DRAM_READS *
           128 + i * 128: each
           thread streams its own chunk once (misses everywhere).
+  texrate: UBENCH_TEX_SAMPLES SIMD8 sample messages (SFID 2, sampler 0:
+          bilinear, BTI 0: a 64 x 64 R8G8B8A8 texture), lane l of read i at
+          u = l / 64 + i / 16 + 1 / 256, v = g / 64 + 1 / 256 (normalized;
+          WRAP); with a header (r0, M0.2 = 0: every channel; M0.3 the
+          sampler state pointer of r0.3, as the seed's L3930-3996 says),
+          because the GPGPU thread context gives headerless messages no
+          sampler state pointer; payloads (header, u, v) in g104-g115.
 Each read kernel writes out[g] = lane 0 of its last read (channel R).
 """
 import sys
 
 ROUNDS = 128    # UBENCH_FLOPS_ROUNDS in workloads/workload.h
-READS = {"l3bw": 128, "slmbw": 128, "drambw": 32}  # UBENCH_*_READS
+READS = {"l3bw": 128, "slmbw": 128, "drambw": 32, "texrate": 64}  # UBENCH_*_READS/SAMPLES
 
 def main():
     name, gen, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -46,6 +53,27 @@ def main():
                 e("mad (16) g%d<1>F g%d<4,4,1>F g%d<4,4,1>F g8<4,4,1>F {align16 nomask compr};"
                   % (d, d, 6))
         e("mov (1) g10<1>UD g20<0,1,0>UD {align1 nomask};")
+    elif name == "texrate":
+        # u0 = lane / 64 + 1/256 (g12), v = g / 64 + 1/256 (off the texel centres) in every payload pair's v
+        e("mov (8) g12<1>F g3<8,8,1>UD {align1};")
+        e("mul (8) g12<1>F g12<8,8,1>F 0.015625F {align1};")
+        e("add (8) g12<1>F g12<8,8,1>F 0.00390625F {align1};")
+        e("mov (8) g13<1>F g4<0,1,0>UD {align1};")
+        e("mul (8) g13<1>F g13<8,8,1>F 0.015625F {align1};")
+        e("add (8) g13<1>F g13<8,8,1>F 0.00390625F {align1};")
+        for p in range(4):
+            h = 104 + 3 * p
+            e("mov (8) g%d<1>UD g0<8,8,1>UD {align1 nomask};" % h)
+            e("mov (1) g%d.2<1>UD 0x0UD {align1 nomask};" % h)
+            e("mov (8) g%d<1>F g13<8,8,1>F {align1};" % (h + 2))
+        # SIMD8 sample: mlen 3, rlen 4, header, SIMD mode 1 (SIMD8), type 0, sampler 0, BTI 0
+        for i in range(reads):
+            h = 104 + 3 * (i % 4)
+            e("add (8) g%d<1>F g12<8,8,1>F %sF {align1};" % (h + 1, repr(i / 16.0)))
+            # results rotate through g20-g99, clear of the payloads
+            e("send (8) g%d<1>UW g%d 0x2 0x064a0000:ud {align1};" % (20 + 4 * (i % 20), h))
+        last = 20 + 4 * ((reads - 1) % 20)
+        e("mov (1) g10<1>UD g%d<0,1,0>UD {align1 nomask};" % last)
     else:
         bti = {"l3bw": 0, "slmbw": 0xfe, "drambw": 0}[name]
         e("shl (8) g12<1>UD g3<8,8,1>UD 0x4UD {align1};")            # lane * 16
