@@ -618,7 +618,7 @@ static void test_bc1_to_bc3_blocks(void)
     CU_ASSERT_TRUE(fabsf(t[0].f[0] - 1) < 1e-6f && t[0].f[3] == 1);
     CU_ASSERT_TRUE(fabsf(t[2].f[2] - 0.0908417f) < 1e-5f);   /* sRGB 1/3 -> 0.0908417 */
     CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_FXT1, four, t), FORMAT_NOT_SUPPORTED);
-    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_ASTC_LDR_2D_4x4_U8sRGB, four, t), FORMAT_NOT_SUPPORTED);
+    CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_ASTC_FULL_2D_4x4_FLT16, four, t), FORMAT_NOT_SUPPORTED);
     CU_ASSERT_EQUAL(format_decode_block(SURFACE_FORMAT_R8_UNORM, four, t), FORMAT_NOT_SUPPORTED);
 }
 

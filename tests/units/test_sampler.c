@@ -2228,6 +2228,74 @@ static void test_bptc_surfaces(void)
     check_bptc_surface(0x1A4, blk, want, 0.0);
 }
 
+/* ---- an ASTC surface through the sampler ----
+ * A 10 x 4 ASTC_LDR_2D_5x4_FLT16 surface (key 0x248: ASTC Enable | encoding 0x48,
+ * 003 L3523-3550; two 16-byte blocks side by side, pitch 32), ld_lz of texels of
+ * both blocks. Blocks built bit by bit from the Khronos Data Format Specification
+ * 1.3 ASTC chapter: block 0 a void-extent block (bits 8:0 = 1 1111 1100, bits
+ * 11:10 = 11, all extent coordinates ones, RGBA UNORM16 from bit 64) of
+ * (0xFFFF, 0x8000, 0x4000, 0): decode_float16 gives (1.0, 0.5, 0.25, 0); block 1 a
+ * 4x4 grid of 2-bit weights (block mode 0x42), CEM 0 (luminance direct) with
+ * bytes v0 = 0, v1 = 0x80 from bit 17 and every weight 3 (64): the texels are
+ * e1 = 0x80 * 257 = 32896 -> 32896 / 65536 = 1028 * 2^-11 = 0.501953125, alpha 1. */
+static void test_astc_surface(void)
+{
+    struct rig r = rig_new(false, NULL);
+    struct surf_desc d = { .type = 1, .format = 0x248, .width = 10, .height = 4, .pitch = 32,
+                           .base = TEX + 0x7c000 };
+    put_surface(&r, 7, &d);
+    uint8_t blk[2][16] = { { 0 } };
+    unsigned pos = 0;
+    bptc_put(blk[0], &pos, 9, 0x1fc);
+    bptc_put(blk[0], &pos, 1, 0);
+    bptc_put(blk[0], &pos, 2, 3);
+    for (unsigned k = 0; k < 4; k++)
+        bptc_put(blk[0], &pos, 13, 0x1fff);
+    static const unsigned colour[4] = { 0xffff, 0x8000, 0x4000, 0 };
+    for (unsigned k = 0; k < 4; k++)
+        bptc_put(blk[0], &pos, 16, colour[k]);
+    pos = 0;
+    bptc_put(blk[1], &pos, 11, 0x42);
+    bptc_put(blk[1], &pos, 2, 0);
+    bptc_put(blk[1], &pos, 4, 0);
+    bptc_put(blk[1], &pos, 8, 0);
+    bptc_put(blk[1], &pos, 8, 0x80);
+    for (unsigned b = 96; b < 128; b++)     /* the 32 weight bits, all ones */
+        blk[1][b / 8] |= (uint8_t)(1u << (b % 8));
+    for (unsigned b = 0; b < 2; b++)
+        gpu_memory_write(r.mem, TEX + 0x7c000 + 16 * b, blk[b], 16, NULL);
+    struct catcher *c = caught(&r);
+    static const unsigned xs[8] = { 0, 1, 2, 4, 5, 6, 8, 9 };
+    for (unsigned row = 0; row < 4; row++) {
+        uint32_t regs[3][8];
+        for (unsigned i = 0; i < 8; i++) {
+            regs[0][i] = xs[i];
+            regs[1][i] = row;
+            regs[2][i] = 0;
+        }
+        run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 7, 0), 3, 4, 0xff, false, regs));
+        CU_ASSERT_EQUAL_FATAL(c->count, row + 1);
+        for (unsigned i = 0; i < 8; i++) {
+            bool second = xs[i] >= 5;
+            const float want[4] = { second ? 0.501953125f : 1.0f, second ? 0.501953125f : 0.5f,
+                                    second ? 0.501953125f : 0.25f, second ? 1.0f : 0.0f };
+            for (unsigned k = 0; k < 4; k++)
+                CU_ASSERT_EQUAL(as_float(c->regs[k][i]), want[k]);
+        }
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_formats"), 0);
+    /* an ASTC_FULL (HDR) surface is not decoded: counted, zeros (bad input) */
+    d.format = 0x348;
+    put_surface(&r, 7, &d);
+    run(&r, send_msg(&r, desc_of(SAMPLER_LD_LZ, 1, 7, 0), 3, 4, 0xff, false,
+                     (uint32_t[3][8]){ { 0 } }));
+    CU_ASSERT_EQUAL_FATAL(c->count, 5);
+    for (unsigned k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(c->regs[k][0], 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "smp.unsupported_formats"), 1);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decode: the skl_tri ld_lz message form, header fields", test_decode_skl_tri_ld_lz },
     { "ld_lz on a Y-tiled RGBA8 surface, SIMD8 and SIMD16", test_ld_lz_tiled },
@@ -2253,6 +2321,7 @@ static const struct test_case cases[] = {
     { "Gen7 state layouts: sample_l, ld (u, lod, v), SIMD4x2", test_gen7_forms },
     { "a BC4 surface through the sampler: every texel of four blocks", test_compressed_surface },
     { "BC7 and BC6H surfaces through the sampler: every texel of two blocks", test_bptc_surfaces },
+    { "an ASTC 5x4 FLT16 surface through the sampler: void extent and weights", test_astc_surface },
     { "Gen4 message forms: sample, sample_l, ld, resinfo, sample_b_c", test_gen4_forms },
     { 0 }
 };

@@ -4,6 +4,8 @@
  * type, none per format. */
 #include "units/common/format.h"
 
+#include "units/common/astc.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -1207,6 +1209,40 @@ static void bc6h_block(const uint8_t *block, bool is_signed, struct format_value
     }
 }
 
+/* The ASTC encodings this library decodes: LDR (encoding bit 8 clear) 2D (bit 7
+ * clear) ones (003 L3523: "[8] LDR/Full [7] 2D/3D"). */
+static bool astc_ldr_2d(const struct format_desc *desc)
+{
+    return (desc->key & 0x180u) == 0;
+}
+
+int format_decode_block_texel(unsigned key, const void *block, unsigned x, unsigned y,
+                              struct format_value *texel)
+{
+    const struct format_desc *desc = format_describe(key);
+    if (!desc)
+        return FORMAT_UNKNOWN;
+    if (desc->block_width == 0 || desc->block_height == 0 || desc->layout == FORMAT_LAYOUT_PLAIN)
+        return FORMAT_NOT_SUPPORTED;
+    x %= desc->block_width;
+    y %= desc->block_height;
+    if (desc->layout == FORMAT_LAYOUT_ASTC) {
+        if (!astc_ldr_2d(desc))
+            return FORMAT_NOT_SUPPORTED;
+        texel->kind = FORMAT_VALUE_FLOAT;
+        astc_decode_texel(block, desc->block_width, desc->block_height, x, y,
+                          desc->space == FORMAT_SPACE_SRGB, texel->f);
+        return FORMAT_OK;
+    }
+    if ((unsigned)desc->block_width * desc->block_height > 16)
+        return FORMAT_NOT_SUPPORTED;
+    struct format_value texels[16];
+    int status = format_decode_block(key, block, texels);
+    if (status == FORMAT_OK)
+        *texel = texels[y * desc->block_width + x];
+    return status;
+}
+
 int format_decode_block(unsigned key, const void *block, struct format_value *texels)
 {
     const struct format_desc *desc = format_describe(key);
@@ -1253,6 +1289,18 @@ int format_decode_block(unsigned key, const void *block, struct format_value *te
     case FORMAT_LAYOUT_BC6H:
         bc6h_block(bytes, desc->fields[0].type == FORMAT_TYPE_SFLOAT, texels);
         return FORMAT_OK;
+    case FORMAT_LAYOUT_ASTC: {
+        if (!astc_ldr_2d(desc))
+            return FORMAT_NOT_SUPPORTED;
+        float rgba[ASTC_MAX_TEXELS * 4];
+        astc_decode_block(bytes, desc->block_width, desc->block_height,
+                          desc->space == FORMAT_SPACE_SRGB, rgba);
+        for (unsigned t = 0; t < (unsigned)desc->block_width * desc->block_height; t++) {
+            texels[t].kind = FORMAT_VALUE_FLOAT;
+            memcpy(texels[t].f, rgba + 4 * t, sizeof texels[t].f);
+        }
+        return FORMAT_OK;
+    }
     default:
         break;
     }

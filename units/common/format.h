@@ -40,11 +40,13 @@
  * - compressed formats: the table has their block sizes; format_decode_block
  *   decodes BC1-BC5, DXT1_RGB, ETC1, ETC2 (RGB8, PTA, EAC_RGBA8 and their sRGB
  *   forms), EAC (R11, RG11, signed), BC7 (BPTC unorm and sRGB: all 8 modes,
- *   partitions, anchors, p-bits, rotation, index selection) and BC6H (BPTC
+ *   partitions, anchors, p-bits, rotation, index selection), BC6H (BPTC
  *   float, SF16 and UF16: all 14 modes, to half floats, returned as floats)
+ *   and ASTC LDR 2D (every footprint 4x4-12x12, U8sRGB and FLT16; astc.h)
  *   blocks (see format.c for the definitions used: EXT_texture_compression_s3tc,
  *   the Khronos Data Format Specification 1.3, its BPTC section for BC6H/BC7;
- *   reserved BPTC modes decode to 0, alpha 1 for BC6H) but not FXT1 or ASTC;
+ *   reserved BPTC modes decode to 0, alpha 1 for BC6H) but not FXT1 or the
+ *   ASTC_FULL (HDR) formats;
  *   format_unpack/pack take none of them (no compressed format is written);
  * - palette (P is an index into a palette the sampler holds), 4:2:2 YCRCB (a texel
  *   is half of a 32-bit pair), planar YUV, MONO8, RAW, the 64-bit PASSTHRU formats
@@ -161,9 +163,15 @@ int format_unpack(unsigned key, const void *texel, struct format_value *out);
 int format_pack(unsigned key, const struct format_value *in, void *texel);
 
 /* The texels of one compressed block, row-major, block_width * block_height of
- * them, as floats: BC1-BC7, DXT1_RGB, ETC1, ETC2, EAC (and their _SRGB forms); FXT1
- * and ASTC return FORMAT_NOT_SUPPORTED. */
+ * them (up to 144 for ASTC 12x12), as floats: BC1-BC7, DXT1_RGB, ETC1, ETC2, EAC
+ * (and their _SRGB forms), the ASTC_LDR_2D formats (units/common/astc.h); FXT1 and
+ * the ASTC_FULL (HDR) formats return FORMAT_NOT_SUPPORTED. */
 int format_decode_block(unsigned key, const void *block, struct format_value *texels);
+
+/* Texel (x mod block_width, y mod block_height) of one compressed block: the same
+ * values as format_decode_block, without decoding the whole block for ASTC. */
+int format_decode_block_texel(unsigned key, const void *block, unsigned x, unsigned y,
+                              struct format_value *texel);
 
 /* The raw bit fields of a texel, in the table's field order (plain, palette,
  * sharedexp, yuv422 and PASSTHRU layouts of 8 bits or more). */

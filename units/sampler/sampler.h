@@ -4,7 +4,9 @@
  * bit; Gen4: the 2-bit message types of spec/eu/opcodes.txt read by SIMD mode and
  * length, Mesa's Gen4 payload order [EXT], state pointers from General State
  * Base (sampler_decode.c decode_gen4); Gen4 SIMD4x2 and killpix are not
- * modelled: zeros, counted).
+ * modelled: zeros, counted; seed 001 has no sampler message chapter ("Details
+ * absent", notes/001-gen4.md §4.13), so it defines no Gen4 SIMD4x2 sampler form to
+ * model).
  *
  * Models (seed 003 L2962-4827; notes/003-skl-sharedfn-eu.md §3; the files of each
  * concern are listed in sampler_internal.h):
@@ -39,17 +41,43 @@
  *    (L3234-3240; sampler_texel.c struct aniso), non-normalized coordinates;
  *    formats through units/common/format.h (every bit-field format it unpacks,
  *    sRGB decoded before filtering as L3417 says, BC1-BC7 (BC6H as floats), ETC1/ETC2
- *    and EAC blocks); 32- and 16-bit returns in the writeback layouts of L4654-4810;
+ *    and EAC blocks, and on Gen9 the ASTC_LDR_2D formats of every footprint,
+ *    U8sRGB and FLT16, L3521-3570, through units/common/astc.h); 32- and 16-bit returns in the writeback layouts of L4654-4810;
  *  - timing (sampler_timing.c): a pipeline of `texels_per_cycle` texels and
  *    `samples_per_cycle` filter footprints a cycle (so bilinear, trilinear and
  *    anisotropic samples have their own rates), the subslice's L1 (`l1_lines`,
  *    `l1_ways`) and L2 (`cache_lines`, `cache_ways`) sampler caches of 64 B lines
  *    (LRU, timing only; L2 hits add `l2_latency`), misses as MSG_MEMORY_REQUEST
  *    lines (MEMREQ_RO_DATA) to the slice's L3, the reply when every line is
- *    answered and `hit_latency` after the filtering; the seed gives no size,
- *    latency or rate for any of these, Intel's Gen9 compute architecture paper
- *    names the "L1 and L2 sampler caches" and the public 4 texels a clock a
- *    subslice (model choices, in the params' help).
+ *    answered and `hit_latency` after the filtering.
+ * Timing keys and where their values come from (configs/fragments/gen9-subslice.cfg
+ * sets them; searched: the seeds, Intel's "The Compute Architecture of Intel
+ * Processor Graphics Gen9" (2015) §5.4.1, Intel's Gen9 and Xe-LP graphics API
+ * performance/optimization guides, Mesa's intel code, the ISPASS 2018 Gen9
+ * characterisation paper (Gera et al.), WikiChip and Wikipedia's Gen9 pages):
+ *  - samples_per_cycle = 4: cited. Wikipedia, "List of Intel graphics processing
+ *    units", Gen9 notes: each subslice has "a sampler (4 tex/clk)" (bilinear
+ *    texels filtered a clock, i.e. four bilinear footprints); trilinear taking two
+ *    footprints and anisotropic one a subpixel and level is our choice (no public
+ *    Gen9 figure; Intel's Xe-LP guide says sample_d runs at a quarter rate, a
+ *    Gen12 figure not applied here).
+ *  - texels_per_cycle = 16: follows from the cited rate (4 bilinear footprints of
+ *    2x2 texels) and 003 L3002 (a subspan's 4 texel locations in parallel).
+ *  - l1_lines/l1_ways (2 KiB, 8 ways), cache_lines/cache_ways (16 KiB, 4 ways):
+ *    no public figure: our choice. The seed names the texture caches (003 L3016,
+ *    L3361), the "Sampler L2" as an L3 read client (L18412-18433) and its bypass
+ *    ("Sampler L2 Bypass Mode Disable", L3766); the Gen9 paper and the ISPASS
+ *    2018 paper name the subslice's "L1 and L2 sampler caches"; none gives a size
+ *    or associativity. 2 KiB covers a few 8x8 RGBA8 footprints of a SIMD16
+ *    message; 16 KiB is a small fraction of the slice's 768 KiB L3 (Gen9 paper
+ *    §5.5.1, cited there) so that texture streams still reach the L3.
+ *  - hit_latency = 20, l2_latency = 12, latency = 100 (no L3 linked): no public
+ *    figure for the sampler's pipeline or cache latencies: our choice (order of
+ *    an EU SEND round trip; L2 hits cost less than an L3 trip).
+ *  - max_outstanding = 32: no public figure: our choice (enough to cover the L3
+ *    latency at the cited rate).
+ *  - weight_bits = 8: no Gen9 figure: the D3D11 functional spec's 8-bit subtexel
+ *    precision.
  * Model choices where the seed is silent (sampler_texel.c says more): the texel
  * centre at +0.5 (LINEAR reads floor(t - 0.5) and the next texel); linear weights
  * rounded to `weight_bits` fraction bits (8); integer formats are not filtered;
@@ -87,11 +115,17 @@
  * subspan (sample, _b, _c, _b_c, lod: not in the seed's SIMD4x2 table, zeros);
  * the write channel mask's "not written" in SIMD4x2 (those dwords are 0); null
  * (tiled-resource) pages (the null mask is all ones); the RLEN 0 direct render target write
- * (L4510-4527); anisotropic filtering on 1D, 3D and cube surfaces (LINEAR there);
+ * (L4510-4527); anisotropic filtering on 1D, 3D and cube surfaces (LINEAR
+ * there): 003 L3215 says MAPFILTER_ANISOTROPIC is "Not supported on buffer or 3D
+ * surfaces" (what the hardware then does is not stated: LINEAR is our choice), and
+ * the seed's approximation (L3234-3240) is written for a 2D projection; for cube
+ * maps it says nothing of how the major axis maps across the face projection
+ * (not modelled); 1D has no minor axis;
  * MONO; chroma key; the COMPARISON reduction type (as the standard filter);
  * sample2dms; CCS of surfaces other than Gen9 single-sampled Y-tiled 2D (read
- * as plain memory); bindless surfaces; FXT1 and
- * ASTC formats;
+ * as plain memory); bindless surfaces; FXT1 and the ASTC_FULL (HDR) and 3D
+ * ASTC formats (ASTC_LDR_2D, every footprint, U8sRGB and FLT16, is decoded by
+ * units/common/astc.c);
  * state caches and cache invalidation (the cache only ever changes timing).
  */
 #ifndef GTSIM_UNITS_SAMPLER_H

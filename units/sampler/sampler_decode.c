@@ -370,8 +370,7 @@ static void resolve_surface(struct smp_exec *x)
     if (sf->fmt && sf->fmt->block_width == 1 && sf->fmt->block_height == 1 &&
         format_unpack(sf->sd.format, zero, probe) == FORMAT_OK) {
         sf->valid = true;
-    } else if (sf->fmt && sf->fmt->block_width * sf->fmt->block_height <= 16 &&
-               format_decode_block(sf->sd.format, zero, probe) == FORMAT_OK) {
+    } else if (sf->fmt && format_decode_block_texel(sf->sd.format, zero, 0, 0, probe) == FORMAT_OK) {
         sf->valid = true;
         sf->compressed = true;
     } else {

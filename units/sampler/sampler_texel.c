@@ -152,10 +152,9 @@ static void fetch(struct smp_exec *x, uint32_t tx, uint32_t ty, uint32_t slice, 
     if (!read_bytes(x, addr, bytes, sf->sd.element_bytes))
         return;
     if (sf->compressed) {
-        struct format_value texels[16];
-        uint32_t bw = sf->sd.block_width, bh = sf->sd.block_height;
-        if (format_decode_block(sf->sd.format, bytes, texels) == FORMAT_OK)
-            *out = texels[(ty % bh) * bw + tx % bw];
+        struct format_value texel;
+        if (format_decode_block_texel(sf->sd.format, bytes, tx, ty, &texel) == FORMAT_OK)
+            *out = texel;
     } else {
         format_unpack(sf->sd.format, bytes, out);
     }
