@@ -175,10 +175,12 @@ static void eu_release(struct eu *s, struct unit *u)
             msg_free(unit_sim(u), s->end_queue[i]);
     free(s->slots);
     free(s->dcache);
+    free(s->dinsn);
     free(s->itags);
     free(s->end_queue);
     s->slots = NULL;
     s->dcache = NULL;
+    s->dinsn = NULL;
     s->itags = NULL;
     s->end_queue = NULL;
     s->end_queue_len = 0;

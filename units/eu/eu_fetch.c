@@ -19,6 +19,15 @@ static uint32_t hash_addr(uint64_t a)
     return (uint32_t)a;
 }
 
+/* The table index where the search for addr starts: the instructions of one
+ * 256-byte block take consecutive entries (so a kernel's straight-line code
+ * is adjacent in host memory and the host prefetches it), the blocks are
+ * spread by the hash. */
+static uint32_t dcache_home(const struct eu *s, uint64_t addr)
+{
+    return (((uint32_t)(addr >> 3) & 31) | hash_addr(addr >> 8) << 5) & s->dcache_mask;
+}
+
 static void grf_span(const struct eu_instruction *in, const struct eu_operand *op, bool dst,
                      uint8_t *lo, uint8_t *hi)
 {
@@ -42,7 +51,7 @@ static void grf_span(const struct eu_instruction *in, const struct eu_operand *o
 
 static void classify(struct dentry *d)
 {
-    const struct eu_instruction *in = &d->in;
+    const struct eu_instruction *in = d->in;
     d->pipe = (uint8_t)eu_insn_pipe(in);
     d->occupancy = (uint8_t)eu_insn_occupancy(in);
     d->latency_class = in->is_math ? 1 : (in->dst.type == EU_TYPE_DF ? 2 : 0);
@@ -105,7 +114,7 @@ static void classify(struct dentry *d)
 static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr,
                              enum eu_thread_status *why)
 {
-    uint32_t h = hash_addr(addr) & s->dcache_mask;
+    uint32_t h = dcache_home(s, addr);
     for (;;) {
         struct dentry *d = &s->dcache[h];
         if (!d->valid)
@@ -135,20 +144,23 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
         s->dcache_used = 0;
         for (unsigned i = 0; i < s->threads; i++)
             s->slots[i].dep_d = NULL;
-        h = hash_addr(addr) & s->dcache_mask;
+        h = dcache_home(s, addr);
     }
     while (s->dcache[h].valid)
         h = (h + 1) & s->dcache_mask;
     struct dentry *d = &s->dcache[h];
+    struct eu_instruction *in = &s->dinsn[h];
     memset(d, 0, sizeof *d);
-    if (eu_decode(sl->th.gen, bytes, avail, &d->in) == 0) {
+    memset(in, 0, sizeof *in);
+    d->in = in;
+    if (eu_decode(sl->th.gen, bytes, avail, in) == 0) {
         *why = EU_THREAD_FETCH_FAULT;
         return NULL;
     }
     d->addr = addr;
     d->valid = true;
     classify(d);
-    eu_fast_prepare(&d->in, &d->fast);
+    eu_fast_prepare(in, &d->fast);
     s->dcache_used++;
     s->decode_misses++;
     (void)u;

@@ -41,7 +41,11 @@ struct fetch_entry {
     uint64_t line;              /* physical address / 64 */
 };
 
-/* A decoded instruction with what the timing model needs, cached by address. */
+/* A decoded instruction with what the timing model needs, cached by address.
+ * The entry holds only what fetch and issue read every instruction (a hot
+ * record of about a cache line); the large decoded instruction, read only by
+ * the general execution path, is in the parallel array eu.dinsn (same index),
+ * so the hint chain and the scoreboard touch few host cache lines. */
 struct dentry {
     uint64_t addr;
     struct dentry *next;        /* the entry last found after this one (checked by addr) */
@@ -55,7 +59,7 @@ struct dentry {
     uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
     uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
     struct eu_fast fast;
-    struct eu_instruction in;
+    const struct eu_instruction *in;    /* eu.dinsn[this entry's index] */
 };
 
 struct slot {
@@ -121,6 +125,7 @@ struct eu {
     uint32_t age_count;
     uint64_t pipe_busy_until[4];
     struct dentry *dcache;
+    struct eu_instruction *dinsn;       /* the decoded instructions of dcache's entries */
     uint32_t dcache_mask, dcache_used;
     uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
     uint32_t iline_count;

@@ -132,6 +132,7 @@ static void allocate(struct eu *s)
     while (cap < s->decode_cache_entries)
         cap *= 2;
     s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
+    s->dinsn = gt_xcalloc(cap, sizeof *s->dinsn);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
     s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
@@ -378,15 +379,15 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     sl->dep_d = NULL;
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
         uint64_t unmodelled = sl->th.counts.unmodelled;
-        r = eu_exec(&sl->th, &d->in, &rq, now);
+        r = eu_exec(&sl->th, d->in, &rq, now);
         /* a `wait` right after a gateway barrier is a nop by design: the
          * barrier's wait was kept at the send (issue_send); no warning */
-        bool barrier_wait = sl->after_barrier && d->in.opcode == EU_OPCODE_WAIT;
+        bool barrier_wait = sl->after_barrier && d->in->opcode == EU_OPCODE_WAIT;
         sl->after_barrier = false;
         if (sl->th.counts.unmodelled > unmodelled && !s->warned_unmodelled && !barrier_wait) {
             s->warned_unmodelled = true;
             unit_log(u, SIM_LOG_WARNING, "%s is not modelled: executed as a nop (further ones "
-                     "counted in unmodelled_instructions)", d->in.mnemonic ? d->in.mnemonic : "?");
+                     "counted in unmodelled_instructions)", d->in->mnemonic ? d->in->mnemonic : "?");
         }
     }
     s->instructions++;
