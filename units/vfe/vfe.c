@@ -458,6 +458,10 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
         .slm_size = id->slm_bytes, .group = w->group, .barrier_id = g->barrier,
         .barrier_threads = w->threads_per_group, .scratch_slot = slot,
     }, &d->ctx);
+    /* the interface descriptor's Sampler State Pointer, for headerless sampler
+     * messages (as the 3D stages do, units/common/stage_thread.c): without it
+     * a message with no header read SAMPLER_STATE at Dynamic State Base + 0 */
+    d->ctx.sampler_state = id->sampler;
     thread_payload_r0(&(struct thread_r0){
         .fftid = d->request_id, .scratch_space_offset = (uint32_t)scratch,
         .per_thread_scratch = s->scratch_enc, .sampler_state_pointer = id->sampler,
