@@ -711,6 +711,86 @@ static void test_bad_render_targets(void)
     sim_destroy(r.sim);
 }
 
+/* An 8x8 R8G8B8A8 Y-tiled RT at BTI 0 with `samples_encoding` samples and
+ * surface type `type` (1 = 2D, 2 = 3D). */
+static void put_rt_samples(struct rig *r, uint32_t type, uint32_t samples_encoding)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = type;
+    v.SurfaceFormat = R8G8B8A8_UNORM;
+    v.Width = 7;
+    v.Height = 7;
+    v.SurfacePitch = 127;
+    v.SurfaceBaseAddress = RT_BASE;
+    v.TileMode = 3;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.MipTailStartLOD = 15;
+    v.NumberOfMultisamples = samples_encoding;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r->mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r->mem, SSBA + BT, &state_off, 4, NULL);
+}
+
+/* Bad input (issue 12): sample counts a surface may not have. Gen9's
+ * Number of Multisamples encodings are 0-4 (1-16 samples; genxml gen9.xml
+ * RENDER_SURFACE_STATE MULTISAMPLECOUNT_*), so 5 (32) is reserved; a
+ * multisampled surface must be SURFTYPE_2D (a 3D one with 4 samples is
+ * refused). Each is counted (bad_state) and warned, nothing is written, the
+ * thread still ends. A reserved 3DSTATE_MULTISAMPLE count is counted too
+ * and a 1x RT is then written normally. */
+static void test_bad_sample_counts(void)
+{
+    FILE *log = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    struct rig r = rig_new_opts(false, log);
+    fill(&r, 4096, 0x5a);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 8; i++)
+        for (int c = 0; c < 4; c++)
+            regs[c][i] = fbits(1.0f);
+    const uint16_t px[2] = { 0, 2 }, py[2] = { 0, 0 };
+    put_rt_samples(&r, 1, 5);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.bad_state"), 1);
+    put_rt_samples(&r, 2 /* 3D */, 2 /* 4 samples */);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.bad_state"), 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.thread_ends"), 2);
+    CU_ASSERT_EQUAL(r.eot->count, 2);
+    uint8_t all[4096];
+    gpu_memory_read(r.mem, RT_BASE, all, sizeof all, NULL);
+    unsigned changed = 0;
+    for (unsigned i = 0; i < sizeof all; i++)
+        changed += all[i] != 0x5a;
+    CU_ASSERT_EQUAL(changed, 0);
+    fflush(log);
+    rewind(log);
+    char text[4096] = { 0 };
+    size_t n = fread(text, 1, sizeof text - 1, log);
+    CU_ASSERT_TRUE(n > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "refused"));
+    /* 3DSTATE_MULTISAMPLE asking for 32 samples: counted; a 1x RT still takes
+     * the write at 1x (8 pixels, R8G8B8A8 1.0 = 0xff) */
+    struct spec_3DSTATE_MULTISAMPLE ms = { .NumberOfMultisamples = 5 };
+    inject_state(&r, SPEC_ID_3DSTATE_MULTISAMPLE, &ms, sizeof ms);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.bad_state"), 3);
+    put_rt_samples(&r, 1, 0);
+    send_rt(&r, 0x88031400, regs, 0xff, 2, px, py, 0xff);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 8);
+    uint8_t t[4];
+    read_texel(&r, ytile_offset(3, 1, 128), t);
+    CU_ASSERT_EQUAL(t[0], 0xff);
+    CU_ASSERT_EQUAL(t[3], 0xff);
+    read_texel(&r, ytile_offset(4, 0, 128), t);     /* outside the two subspans */
+    CU_ASSERT_EQUAL(t[0], 0x5a);
+    sim_destroy(r.sim);
+    fclose(log);
+}
+
 /* ---- logic ops ------------------------------------------------------------------------------ */
 
 static void test_logic_ops(void)
@@ -1197,6 +1277,7 @@ static const struct test_case cases[] = {
     { "logic ops", test_logic_ops },
     { "antialiased lines: coverage multiplies source alpha before blending", test_aa_line_alpha },
     { "bad RTs: unsupported format named and counted, RT outside memory", test_bad_render_targets },
+    { "bad sample counts: reserved, MSAA on a 3D surface, 3DSTATE_MULTISAMPLE", test_bad_sample_counts },
     { "fast clear fills the blocks of a Y-tiled RT; resolve writes nothing", test_fast_clear_blocks },
     { "skl_tri's fast clear marks its CCS; a write fills a pair; a partial resolve",
       test_skl_tri_fast_clear },

@@ -567,6 +567,68 @@ static void test_bad_input(void)
 }
 
 
+/* Bad input (issue 12): a 3DSTATE_MULTISAMPLE sample count the generation
+ * does not have (Gen9: encodings 0-4 = 1-16 samples, genxml gen9.xml
+ * MULTISAMPLECOUNT_*; 5 would be 32) is counted and the draw rasterized at
+ * 1x with per-sample dispatch asked for: 4 pixels of a 2x2 square, one PS
+ * invocation each, no per-sample ones; and a depth buffer outside memory:
+ * every depth read faults (counted), the pixels go on to the PS, the draw
+ * completes and a second one after it too. */
+static void test_bad_samples_and_depth_outside_memory(void)
+{
+    struct wm_rig r = wm_rig_new();
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = true, .grf = { 2 }, .ksp = { 0x40 },
+                                    .statistics = true });
+    struct spec_3DSTATE_MULTISAMPLE *ms;
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    ms->NumberOfMultisamples = 5;
+    struct spec_3DSTATE_RASTER *ra;
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
+    ra->DXMultisampleRasterizationEnable = true;
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0xffff;
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_min = 2;
+    p.x_max = 3;
+    p.y_max = 1;
+    p.depth = (struct setup_plane){ 0.25f, 0, 0 };
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 20);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "bad.multisample"), 1);
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.pixels"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.invocations"), 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.sample_invocations"), 0);
+    wm_rig_end_thread(&r, r.td->head[0].request_id, 4, 0);
+    /* back to 1x; the depth buffer far beyond the 48-bit physical space */
+    wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    ms->NumberOfMultisamples = 0;
+    depth_buffer(&r, 1ull << 50, true);
+    struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
+    struct msg *m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
+    ds->DepthTestEnable = true;
+    ds->DepthBufferWriteEnable = true;
+    ds->DepthTestFunction = 2;      /* LESS */
+    wm_rig_to_wm(&r, m);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 20);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.faults"), 4);        /* one read per pixel */
+    CU_ASSERT_EQUAL_FATAL(r.td->count, 2);
+    wm_rig_end_thread(&r, r.td->head[1].request_id, 4, 0);
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 20);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.faults"), 8);
+    CU_ASSERT_EQUAL(r.td->count, 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.primitives"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "bad.multisample"), 1);
+    sim_destroy(r.sim);
+}
+
+
 /* 4x multisample rasterization at the 3DSTATE_SAMPLE_PATTERN positions (seed
  * 003 L15582-15690; dword 7 = 4x samples 0-3, a byte each, X offset in bits
  * 7:4 and Y in 3:0, U0.4, genxml gen9.xml): a pattern unlike the standard one,
@@ -803,6 +865,8 @@ static const struct test_case cases[] = {
     { "state to the pixel back ends and the sync wait for threads", test_om_state_and_sync },
     { "drawing rectangle clip and the sample mask", test_drawing_rectangle_and_sample_mask },
     { "bad input is counted", test_bad_input },
+    { "bad input: reserved sample count, depth buffer outside memory",
+      test_bad_samples_and_depth_outside_memory },
     { "4x coverage at the sample pattern's positions", test_multisample_coverage },
     { "per-sample dispatch: one invocation per covered sample", test_per_sample_dispatch },
     { "centroid barycentrics at pixel rate under 4x", test_centroid_barycentrics },

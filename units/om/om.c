@@ -426,6 +426,13 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
     case SPEC_ID_3DSTATE_MULTISAMPLE: {
         const struct spec_3DSTATE_MULTISAMPLE *v = cs_state_common(p);
         s->samples = 1u << (v->NumberOfMultisamples & 7);
+        /* 1-8 samples on Gen8, 1-16 on Gen9 (genxml MULTISAMPLECOUNT_*); a
+         * reserved count is counted and the RT writes' view is 1x (WM
+         * rasterizes such draws at 1x too) */
+        if (p->gen >= 8 && v->NumberOfMultisamples > (p->gen >= 9 ? 4u : 3u)) {
+            s->bad_state++;
+            s->samples = 1;
+        }
         break;
     }
     default:
@@ -466,8 +473,21 @@ static bool resolve_rt(struct om *s, struct unit *u, struct gpu_address_space *a
         return false;
     }
     if (surface_from_state(gen, rt->dw, &rt->surf) != SURFACE_OK) {
-        if (rt->surf.type != SURFACE_NULL)
+        if (rt->surf.type != SURFACE_NULL) {
+            /* e.g. a sample count the surface may not have (reserved
+             * encodings, MSAA on a non-2D surface; genxml gen9.xml
+             * RENDER_SURFACE_STATE, units/common/surface.c check()): counted,
+             * warned once, the writes dropped */
             s->bad_state++;
+            if (!(s->warned & (1u << 5))) {
+                s->warned |= 1u << 5;
+                unit_log(u, SIM_LOG_WARNING,
+                         "render target state at binding table index %u refused (status %d, "
+                         "type %u, samples encoding %u): writes dropped (counted in bad_state)",
+                         bti, (int)rt->surf.status, (unsigned)((rt->dw[0] >> 29) & 7),
+                         (unsigned)((rt->dw[4] >> 3) & 7));
+            }
+        }
         return false;
     }
     rt->fmt = format_describe(rt->surf.format);

@@ -51,6 +51,7 @@ enum wm_warning {
     WARN_DISPATCH = 1u << 9,
     WARN_HIZ = 1u << 10,
     WARN_GEN4 = 1u << 11,
+    WARN_MULTISAMPLE = 1u << 12,
 };
 
 /* Gen4's setup URB data read (wm_gen4.h): none pending, the read to send,
@@ -221,7 +222,7 @@ struct wm {
     uint64_t hiz_pixels_rejected, hiz_blocks_filled, hiz_blocks_cleared, hiz_blocks_resolved;
     uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes;
     uint64_t bad_hiz_buffer;
-    uint64_t bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
+    uint64_t bad_multisample, bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
     uint64_t bad_mmio, legacy_ops, payload_truncated;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
     uint64_t mmio_writes, mmio_syncs;
@@ -1104,6 +1105,16 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
         s->state_wm++;
         s->pixel_center = v->PixelLocation == 0;
         s->samples = 1u << (v->NumberOfMultisamples & 7u);
+        /* Number of Multisamples: 1-8 on Gen8, 1-16 on Gen9 (genxml gen8.xml /
+         * gen9.xml MULTISAMPLECOUNT_*; seed 003 notes/003-skl-pipeline.md L436);
+         * larger encodings are reserved: counted, warned, rasterized at 1x */
+        if (p->gen >= 8 && v->NumberOfMultisamples > (p->gen >= 9 ? 4u : 3u)) {
+            s->bad_multisample++;
+            warn_once(s, WARN_MULTISAMPLE, "3DSTATE_MULTISAMPLE Number of Multisamples %u is "
+                      "reserved on Gen%u: rasterized at 1 sample",
+                      (unsigned)v->NumberOfMultisamples, p->gen);
+            s->samples = 1;
+        }
         if (p->gen == 7)
             take_multisample_gen7(s, p);
         break;
@@ -2960,6 +2971,8 @@ static const struct stat_desc wm_stats[] = {
     C("bad.grf_start", bad_grf_start, "threads", "GRF start inside the payload"),
     C("bad.dispatch_enables", bad_dispatch_enables, "primitives",
       "pixel dispatch enables not in the table (or none)"),
+    C("bad.multisample", bad_multisample, "packets",
+      "3DSTATE_MULTISAMPLE with a reserved sample count (rasterized at 1x)"),
     C("bad.mmio", bad_mmio, "messages", "malformed register messages"),
     C("legacy_ops", legacy_ops, "packets", "legacy clears/resolves and RT fast clear/resolve bits"),
     C("state.wm", state_wm, "packets", "3DSTATE_WM / MULTISAMPLE / SAMPLE_MASK taken"),
