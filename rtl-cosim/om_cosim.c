@@ -14,6 +14,7 @@ struct om_cosim {
     struct lockstep ls;             /* first: the co-simulation's params and reports */
     /* om's params (the C unit takes them by name) */
     uint32_t latency, pixels_per_cycle, max_outstanding, messages_per_cycle, gen;
+    uint32_t aux_cache_lines;
     struct om_rtl *rtl;
     struct om_datapath datapath;
     uint64_t color_ops, bits_ops, depth_ops, no_answer;
@@ -28,6 +29,7 @@ static const struct param_desc cosim_params[] = {
     PARAM_U32_FIELD("max_outstanding", S, max_outstanding, 32, 1, 256, "as om"),
     PARAM_U32_FIELD("messages_per_cycle", S, messages_per_cycle, 1, 1, 64, "as om"),
     PARAM_U32_FIELD("gen", S, gen, 9, 8, 9, "as om"),
+    PARAM_U32_FIELD("aux_cache_lines", S, aux_cache_lines, 64, 0, 4096, "as om"),
     LOCKSTEP_PARAMS(S, ls, "not used: the datapath answers within the C unit's cycle"),
     PARAM_STRING_FIELD("record_datapath", S, record_datapath, "",
                        "write every datapath request and the C block's answer to this file "

@@ -17,6 +17,7 @@ struct qpu_cosim {
     uint32_t qpu_number, qpus_per_slice, tmus_per_slice, cycles_per_instruction;
     uint64_t watchdog_instructions;
     uint32_t address_mask, memory_mb;
+    uint32_t icache_kb, uniforms_cache_kb;
     struct qpu_alu_rtl *rtl;
     struct qpu_alu_datapath datapath;
     uint64_t instructions, no_answer;
@@ -34,6 +35,8 @@ static const struct param_desc cosim_params[] = {
                     1000000000000LL, "as qpu"),
     PARAM_U32_FIELD("address_mask", S, address_mask, 0xffffffffu, 1, 0xffffffffu, "as qpu"),
     PARAM_U32_FIELD("memory_mb", S, memory_mb, 1024, 1, 4096, "as qpu"),
+    PARAM_U32_FIELD("icache_kb", S, icache_kb, 4, 1, 64, "as qpu"),
+    PARAM_U32_FIELD("uniforms_cache_kb", S, uniforms_cache_kb, 1, 1, 64, "as qpu"),
     LOCKSTEP_PARAMS(S, ls, "not used: the datapath answers within the C unit's cycle"),
     PARAM_STRING_FIELD("record_datapath", S, record_datapath, "",
                        "write every ALU request and the C datapath's answer to this file "
@@ -73,6 +76,12 @@ static const struct port_desc cosim_ports[] = {
     { .name = "tlb", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
       .help = "as qpu" },
     { .name = "tlb_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
+      .flags = PORT_OPTIONAL, .help = "as qpu" },
+    { .name = "l2", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL, .help = "as qpu" },
+    { .name = "l2_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL, .help = "as qpu" },
+    { .name = "control", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL, .help = "as qpu" },
     PORT_END
 };
