@@ -36,7 +36,6 @@ struct group_rec {
     bool live;
     uint32_t td;
     uint32_t threads_left;      /* threads not yet ended */
-    uint32_t observed;          /* its walker's record (vfe.h), UINT32_MAX none */
     uint32_t slm_mask;          /* granules held in the subslice's bitmap */
     int barrier;                /* -1 none */
 };
@@ -506,7 +505,6 @@ static bool run_walker(struct vfe *s, struct unit *u)
             }
             g->live = true;
             g->threads_left = w->threads_per_group;
-            g->observed = s->observed_current;
             struct vfe_observed_walker *r = observed_walker(s, s->observed_current);
             if (r)
                 r->groups++;
