@@ -59,6 +59,13 @@ static uint64_t convert_cycle(uint64_t cycle, const struct unit *from, uint64_t 
     return to_period && p != to_period ? cycle * p / to_period : cycle;
 }
 
+/* The mean share of the machine's thread slots the threads held over cycles. */
+static double occupancy(uint64_t thread_cycles, uint64_t cycles, uint64_t hardware_threads)
+{
+    return hardware_threads && cycles
+           ? (double)thread_cycles / ((double)cycles * (double)hardware_threads) : 0.0;
+}
+
 void dispatch_stats_collect(struct sim *sim, struct dispatch_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -127,9 +134,7 @@ void dispatch_stats_collect(struct sim *sim, struct dispatch_stats *out)
         if (r->issue_cycle == UINT64_MAX)
             r->issue_cycle = r->completion_cycle;
         r->cycles = r->completion_cycle - r->issue_cycle + 1;
-        r->occupancy = out->hardware_threads
-                     ? (double)r->thread_cycles / ((double)r->cycles * (double)out->hardware_threads)
-                     : 0.0;
+        r->occupancy = occupancy(r->thread_cycles, r->cycles, out->hardware_threads);
     }
     uint32_t wcap = 0;
     for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
@@ -156,10 +161,7 @@ void dispatch_stats_collect(struct sim *sim, struct dispatch_stats *out)
             r->threads = v[k].threads_dispatched;
             r->threads_ended = v[k].threads_ended;
             r->thread_cycles = v[k].thread_cycles;
-            r->occupancy = out->hardware_threads
-                         ? (double)r->thread_cycles /
-                           ((double)r->cycles * (double)out->hardware_threads)
-                         : 0.0;
+            r->occupancy = occupancy(r->thread_cycles, r->cycles, out->hardware_threads);
         }
     }
 }
