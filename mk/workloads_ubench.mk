@@ -6,7 +6,21 @@
 UB_NAMES := flops l3bw slmbw drambw texrate
 UB_AUBS  := $(patsubst %,$(GEN)/workloads/ubench-%.gen9.aub.gz,$(UB_NAMES))
 UB_BIN   := $(BUILD)/gtsim-microbench
-UB_OBJS  := $(BUILD)/obj/tools/microbench/microbench.o
+UB_OBJS  := $(BUILD)/obj/tools/microbench/microbench.o $(BUILD)/obj/tools/dispatch_stats.o
+
+# the pixel fill rate: a 3D workload (workloads/workload3d.h) whose pixel
+# shader is hand-written (workloads/kernels/ubench-fill.gen9.g4a; the
+# explicit rule keeps the generated-kernel rule below from claiming it);
+# the blend variant uses the same shader
+UB_FILL_AUBS := $(GEN)/workloads/ubench-fill.gen9.aub.gz $(GEN)/workloads/ubench-fill-blend.gen9.aub.gz
+UB_AUBS  += $(UB_FILL_AUBS)
+
+$(GEN)/workloads/ubench-fill.gen9.hex: workloads/kernels/ubench-fill.gen9.g4a
+	@mkdir -p $(@D)
+	intel-gen4asm -g 9 -o $@ $<
+
+$(GEN)/workloads/ubench-fill-blend.gen9.aub.gz: $(GEN)/workloads/ubench-fill.gen9.hex $(WL_BIN)
+	$(WL_BIN) ubench-fill-blend 9 $< $@
 
 $(GEN)/workloads/ubench-%.gen9.g4a: workloads/kernels/gen_ubench.py
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 /* workloads/workload.c - writes the GPGPU workloads of workload.h as AUBs. */
 #include "workloads/workload.h"
+#include "workloads/workload3d.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,8 @@ static int w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error 
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                    struct gt_error *err)
 {
+    if (strncmp(name, "ubench-fill", 11) == 0)     /* the 3D workloads: workload3d.h */
+        return workload3d_build(name, gen, kernel_hex, out_aub, err);
     struct shape sh = { .groups_x = WORKLOAD_ELEMENTS / (8 * WORKLOAD_GROUP_THREADS),
                         .groups_y = 1, .surfaces = 2, .max_threads = 56,
                         .va = { WORKLOAD_IN_VA, WORKLOAD_OUT_VA },

@@ -44,6 +44,9 @@
  *                samples in[] as a UBENCH_TEX_SIZE^2 R8G8B8A8_UNORM 2D
  *                texture, BTI 0, SAMPLER_STATE 0 bilinear, and writes the
  *                R of lane 0's last sample as a float).
+ *   "ubench-fill", "ubench-fill-blend": the pixel fill-rate benchmark, a 3D
+ *                workload (one RECTLIST draw over a render target): written
+ *                by workloads/workload3d.c, described in workload3d.h.
  */
 #ifndef GTSIM_WORKLOADS_WORKLOAD_H
 #define GTSIM_WORKLOADS_WORKLOAD_H
@@ -103,7 +106,8 @@ static inline float workload_sgemm_b(uint32_t i)
 
 /* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm",
  * "sgemm256", "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw",
- * "ubench-texrate") for generation gen (8 or 9) with the kernel in kernel_hex
+ * "ubench-texrate"; "ubench-fill" and "ubench-fill-blend" go to
+ * workload3d_build) for generation gen (8 or 9) with the kernel in kernel_hex
  * (intel-gen4asm output) to out_aub (gzip when it ends in .gz). 0, or -1 and err. */
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                    struct gt_error *err);

@@ -1,0 +1,345 @@
+/* workloads/workload3d.c - writes the Gen9 3D workloads of workload3d.h as
+ * AUBs (the same submission as workload.c: GGTT pages for the ring and the
+ * context image, a 4-level PPGTT over one window of VA_PAGES pages, the batch
+ * started from the ring by MI_BATCH_BUFFER_START in PPGTT space). */
+#include "workloads/workload3d.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/aub.h"
+#include "isa/intel/eu_isa.h"
+#include "spec_gen9_pack.h"
+
+/* Physical layout as workload.c's; the PPGTT window is larger (the render
+ * target alone is 4 MiB), one page table per 2 MiB. */
+#define GGTT_PHYS 0x00100000ull
+#define GGTT_PAGES 32u
+#define RING_GGTT 0x0000ull
+#define LRCA_GGTT 0x2000ull
+#define PML4_PHYS 0x00200000ull
+#define DATA_PHYS 0x00800000ull
+#define VA_BASE 0x10000000ull
+
+/* The window's contents, VA_BASE-relative. */
+#define KERNEL_OFF 0x01000u         /* Instruction Base = VA_BASE; KSP 0x1000 (a KSP of 0
+                                       means no kernel for that dispatch width to WM) */
+#define DYN_OFF 0x10000u            /* Dynamic State Base */
+#define BLEND_OFF 0x000u            /*   BLEND_STATE + entry 0 */
+#define CC_OFF 0x040u               /*   COLOR_CALC_STATE */
+#define CC_VIEWPORT_OFF 0x080u      /*   CC_VIEWPORT 0 */
+#define SURF_OFF 0x20000u           /* Surface State Base: PS binding table at 0, RSS at 0x40 */
+#define BATCH_OFF 0x30000u
+#define VERTEX_OFF 0x40000u         /* the three RECTLIST vertices */
+#define RT_OFF ((uint32_t)(UBENCH_FILL_RT_VA - VA_BASE))
+#define RT_BYTES (UBENCH_FILL_PIXELS * 4u)
+#define VA_PAGES ((RT_OFF + RT_BYTES + 4095u) / 4096u)
+#define PAGE_TABLES ((VA_PAGES + 511u) / 512u)
+
+#define BLENDFACTOR_SRC_ALPHA 0x03u
+#define BLENDFACTOR_INV_SRC_ALPHA 0x13u
+
+struct batch {
+    uint32_t dw[1024];
+    uint32_t n;
+};
+
+static void emit(struct batch *b, const uint32_t *dw, uint32_t n)
+{
+    memcpy(b->dw + b->n, dw, n * 4);
+    b->n += n;
+}
+
+/* Packs one command into the batch; its pack function's failure (a value
+ * out of its field) is an error. */
+#define EMIT(b, NAME, ...)                                                                   \
+    do {                                                                                     \
+        struct GEN9_##NAME cmd_ = { GEN9_##NAME##_header, __VA_ARGS__ };                     \
+        uint32_t dw_[GEN9_##NAME##_length];                                                  \
+        if (GEN9_##NAME##_pack(dw_, &cmd_) < 0)                                              \
+            return gt_error_set(err, #NAME " does not pack");                                \
+        emit(b, dw_, GEN9_##NAME##_length);                                                  \
+    } while (0)
+
+/* The state the draw points at, written into the image at its offsets. */
+static int write_state(uint8_t *image, bool blend, struct gt_error *err)
+{
+    /* BLEND_STATE (1 dword) and its entry 0 (skl_tri.aubinator.txt L3883-3919:
+     * clamps on, COLORCLAMP_RTFORMAT); the blend variant's factors are
+     * BLENDFACTOR_SRC_ALPHA (3) and BLENDFACTOR_INV_SRC_ALPHA (0x13; the
+     * values of Mesa's genxml gen9.xml enum 3D_Color_Buffer_Blend_Factor),
+     * the GL SRC_ALPHA / ONE_MINUS_SRC_ALPHA of skl_fill_heavy's first draw */
+    struct GEN9_BLEND_STATE bs = { .AlphaTestFunction = 0 };
+    struct GEN9_BLEND_STATE_ENTRY be = { .PostBlendColorClampEnable = true,
+                                         .PreBlendColorClampEnable = true,
+                                         .ColorClampRange = 2 };
+    if (blend) {
+        be.ColorBufferBlendEnable = true;
+        be.SourceBlendFactor = be.SourceAlphaBlendFactor = BLENDFACTOR_SRC_ALPHA;
+        be.DestinationBlendFactor = be.DestinationAlphaBlendFactor = BLENDFACTOR_INV_SRC_ALPHA;
+    }
+    uint32_t dw[16] = { 0 };
+    if (GEN9_BLEND_STATE_pack(dw, &bs) < 0 || GEN9_BLEND_STATE_ENTRY_pack(dw + 1, &be) < 0)
+        return gt_error_set(err, "BLEND_STATE does not pack");
+    memcpy(image + DYN_OFF + BLEND_OFF, dw, 12);
+    /* COLOR_CALC_STATE all zero (L3933-3953); CC_VIEWPORT depth 0..1 (L4568) */
+    memset(dw, 0, sizeof dw);
+    memcpy(image + DYN_OFF + CC_OFF, dw, 4 * GEN9_COLOR_CALC_STATE_length);
+    struct GEN9_CC_VIEWPORT vp = { .MinimumDepth = 0.0f, .MaximumDepth = 1.0f };
+    GEN9_CC_VIEWPORT_pack(dw, &vp);
+    memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
+    /* the render target: 2D, B8G8R8A8_UNORM (0x0c0), Y-major tiled, no aux
+     * surface, channel selects as the capture's (L4613-4698) */
+    struct GEN9_RENDER_SURFACE_STATE ss = {
+        .SurfaceType = 1, .SurfaceFormat = 0x0c0, .TileMode = 3,
+        .SurfaceHorizontalAlignment = 1, .SurfaceVerticalAlignment = 1, .MOCS = 4,
+        .Width = UBENCH_FILL_WIDTH - 1, .Height = UBENCH_FILL_HEIGHT - 1,
+        .SurfacePitch = 4 * UBENCH_FILL_WIDTH - 1, .MipTailStartLOD = 15,
+        .ShaderChannelSelectRed = 4, .ShaderChannelSelectGreen = 5,
+        .ShaderChannelSelectBlue = 6, .ShaderChannelSelectAlpha = 7,
+        .SurfaceBaseAddress = UBENCH_FILL_RT_VA,
+        .RenderCacheReadWriteMode = blend ? 1 : 0,
+    };
+    uint32_t rss[GEN9_RENDER_SURFACE_STATE_length];
+    if (GEN9_RENDER_SURFACE_STATE_pack(rss, &ss) < 0)
+        return gt_error_set(err, "RENDER_SURFACE_STATE does not pack");
+    memcpy(image + SURF_OFF + 0x40, rss, sizeof rss);
+    uint32_t entry = 0x40;
+    memcpy(image + SURF_OFF, &entry, 4);
+    /* RECTLIST vertices in pixels, blorp's order (L3744-3747: max/max,
+     * min/max, min/min); z 0 */
+    const float w = (float)UBENCH_FILL_WIDTH, h = (float)UBENCH_FILL_HEIGHT;
+    const float v[9] = { w, h, 0, 0, h, 0, 0, 0, 0 };
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    /* the background */
+    const uint8_t px[4] = { UBENCH_FILL_BACKGROUND_B, UBENCH_FILL_BACKGROUND_G,
+                            UBENCH_FILL_BACKGROUND_R, UBENCH_FILL_BACKGROUND_A };
+    for (uint32_t i = 0; i < UBENCH_FILL_PIXELS; i++)
+        memcpy(image + RT_OFF + 4ull * i, px, 4);
+    return 0;
+}
+
+static int build_batch(bool blend, struct batch *b, struct gt_error *err)
+{
+    uint32_t dw[32];
+    /* preamble: skl_tri.aubinator.txt L82-500 */
+    EMIT(b, PIPELINE_SELECT, .MaskBits = 3, .PipelineSelection = 0);
+    const uint32_t l3[3] = { 0x11000001u, 0x7034, 0x60000060 };    /* L3CNTLREG (L88-96) */
+    emit(b, l3, 3);
+    EMIT(b, PIPE_CONTROL, .DepthCacheFlushEnable = true, .DCFlushEnable = true,
+         .RenderTargetCacheFlushEnable = true, .CommandStreamerStallEnable = true);
+    EMIT(b, STATE_BASE_ADDRESS, .GeneralStateMOCS = 4, .GeneralStateBaseAddressModifyEnable = true,
+         .StatelessDataPortAccessMOCS = 4,
+         .SurfaceStateBaseAddressModifyEnable = true, .SurfaceStateMOCS = 4,
+         .SurfaceStateBaseAddress = VA_BASE + SURF_OFF,
+         .DynamicStateBaseAddressModifyEnable = true, .DynamicStateMOCS = 4,
+         .DynamicStateBaseAddress = VA_BASE + DYN_OFF,
+         .IndirectObjectBaseAddressModifyEnable = true, .IndirectObjectMOCS = 4,
+         .InstructionBaseAddressModifyEnable = true, .InstructionMOCS = 4,
+         .InstructionBaseAddress = VA_BASE,
+         .GeneralStateBufferSizeModifyEnable = true, .GeneralStateBufferSize = 0xfffff,
+         .DynamicStateBufferSizeModifyEnable = true, .DynamicStateBufferSize = 0xfffff,
+         .IndirectObjectBufferSizeModifyEnable = true, .IndirectObjectBufferSize = 0xfffff,
+         .InstructionBufferSizeModifyEnable = true, .InstructionBufferSize = 0xfffff);
+    EMIT(b, PIPE_CONTROL, .StateCacheInvalidationEnable = true,
+         .ConstantCacheInvalidationEnable = true, .TextureCacheInvalidationEnable = true,
+         .CommandStreamerStallEnable = true);
+    EMIT(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = UBENCH_FILL_WIDTH - 1,
+         .ClippedDrawingRectangleYMax = UBENCH_FILL_HEIGHT - 1);
+    EMIT(b, 3DSTATE_PUSH_CONSTANT_ALLOC_VS, .ConstantBufferSize = 6);
+    EMIT(b, 3DSTATE_PUSH_CONSTANT_ALLOC_HS, .ConstantBufferSize = 6, .ConstantBufferOffset = 6);
+    EMIT(b, 3DSTATE_PUSH_CONSTANT_ALLOC_DS, .ConstantBufferSize = 6, .ConstantBufferOffset = 12);
+    EMIT(b, 3DSTATE_PUSH_CONSTANT_ALLOC_GS, .ConstantBufferSize = 6, .ConstantBufferOffset = 18);
+    EMIT(b, 3DSTATE_PUSH_CONSTANT_ALLOC_PS, .ConstantBufferSize = 8, .ConstantBufferOffset = 24);
+    EMIT(b, PIPE_CONTROL, .VFCacheInvalidationEnable = true, .CommandStreamerStallEnable = true);
+
+    /* the draw's state: L3726-4755, one vertex buffer (the positions) and
+     * two elements (the VUE header, zeros; the position), no attributes */
+    struct GEN9_3DSTATE_VERTEX_BUFFERS vbs = { GEN9_3DSTATE_VERTEX_BUFFERS_header };
+    vbs.DWordLength = 1 + 4 - 2;
+    GEN9_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbs);
+    struct GEN9_VERTEX_BUFFER_STATE vb = { .BufferPitch = 12, .AddressModifyEnable = true,
+                                           .MOCS = 4, .VertexBufferIndex = 0,
+                                           .BufferStartingAddress = VA_BASE + VERTEX_OFF,
+                                           .BufferSize = 36 };
+    if (GEN9_VERTEX_BUFFER_STATE_pack(dw + 1, &vb) < 0)
+        return gt_error_set(err, "VERTEX_BUFFER_STATE does not pack");
+    emit(b, dw, 5);
+    struct GEN9_3DSTATE_VERTEX_ELEMENTS ves = { GEN9_3DSTATE_VERTEX_ELEMENTS_header };
+    ves.DWordLength = 1 + 2 * 2 - 2;
+    GEN9_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+    /* element 0: R32G32B32A32_FLOAT (0), every component STORE_0 (2) */
+    struct GEN9_VERTEX_ELEMENT_STATE header = { .SourceElementFormat = 0, .Valid = true,
+        .Component0Control = 2, .Component1Control = 2, .Component2Control = 2,
+        .Component3Control = 2 };
+    /* element 1: R32G32B32_FLOAT (64), STORE_SRC x 3, STORE_1_FP (3) */
+    struct GEN9_VERTEX_ELEMENT_STATE position = { .SourceElementFormat = 64, .Valid = true,
+        .Component0Control = 1, .Component1Control = 1, .Component2Control = 1,
+        .Component3Control = 3 };
+    GEN9_VERTEX_ELEMENT_STATE_pack(dw + 1, &header);
+    GEN9_VERTEX_ELEMENT_STATE_pack(dw + 3, &position);
+    emit(b, dw, 5);
+    EMIT(b, 3DSTATE_VF_STATISTICS, .StatisticsEnable = false);
+    EMIT(b, 3DSTATE_VF_SGVS, .InstanceIDEnable = false);
+    EMIT(b, 3DSTATE_VF_INSTANCING, .VertexElementIndex = 0);
+    EMIT(b, 3DSTATE_VF_INSTANCING, .VertexElementIndex = 1);
+    EMIT(b, 3DSTATE_VF_TOPOLOGY, .PrimitiveTopologyType = 15);   /* RECTLIST */
+    EMIT(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 1856, .VSURBEntryAllocationSize = 0,
+         .VSURBStartingAddress = 4);
+    EMIT(b, 3DSTATE_URB_HS, .HSURBStartingAddress = 4);
+    EMIT(b, 3DSTATE_URB_DS, .DSURBStartingAddress = 4);
+    EMIT(b, 3DSTATE_URB_GS, .GSURBStartingAddress = 4);
+    EMIT(b, 3DSTATE_BLEND_STATE_POINTERS, .BlendStatePointerValid = true,
+         .BlendStatePointer = BLEND_OFF);
+    EMIT(b, 3DSTATE_PS_BLEND, .HasWriteableRT = true, .ColorBufferBlendEnable = blend,
+         .SourceBlendFactor = blend ? BLENDFACTOR_SRC_ALPHA : 0,
+         .DestinationBlendFactor = blend ? BLENDFACTOR_INV_SRC_ALPHA : 0,
+         .SourceAlphaBlendFactor = blend ? BLENDFACTOR_SRC_ALPHA : 0,
+         .DestinationAlphaBlendFactor = blend ? BLENDFACTOR_INV_SRC_ALPHA : 0);
+    EMIT(b, 3DSTATE_CC_STATE_POINTERS, .ColorCalcStatePointerValid = true,
+         .ColorCalcStatePointer = CC_OFF);
+    EMIT(b, 3DSTATE_WM_DEPTH_STENCIL, .DepthBufferWriteEnable = false);
+    EMIT(b, 3DSTATE_CONSTANT_VS, .MOCS = 4);
+    EMIT(b, 3DSTATE_CONSTANT_HS, .MOCS = 4);
+    EMIT(b, 3DSTATE_CONSTANT_DS, .MOCS = 4);
+    EMIT(b, 3DSTATE_CONSTANT_GS, .MOCS = 4);
+    EMIT(b, 3DSTATE_CONSTANT_PS, .MOCS = 4);
+    EMIT(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0);
+    EMIT(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
+    EMIT(b, 3DSTATE_VS, .Enable = false);
+    EMIT(b, 3DSTATE_HS, .Enable = false);
+    EMIT(b, 3DSTATE_TE, .TEEnable = false);
+    EMIT(b, 3DSTATE_DS, .Enable = false);
+    EMIT(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
+    EMIT(b, 3DSTATE_GS, .Enable = false);
+    EMIT(b, 3DSTATE_CLIP, .PerspectiveDivideDisable = true, .ClipEnable = false);
+    EMIT(b, 3DSTATE_SF, .ViewportTransformEnable = false);
+    EMIT(b, 3DSTATE_RASTER, .CullMode = 1);                      /* CULLMODE_NONE */
+    EMIT(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
+         .NumberOfSFOutputAttributes = 0, .ForceVertexURBEntryReadOffset = true,
+         .ForceVertexURBEntryReadLength = true);
+    EMIT(b, 3DSTATE_WM, .ForceThreadDispatchEnable = 0);
+    /* SIMD16 only; 64 threads per PSD as the capture's (L4502-4548) */
+    EMIT(b, 3DSTATE_PS, .KernelStartPointer0 = KERNEL_OFF, .BindingTableEntryCount = 1,
+         ._16PixelDispatchEnable = true, .MaximumNumberOfThreadsPerPSD = 63,
+         .DispatchGRFStartRegisterForConstantSetupData0 = 2,
+         .KernelStartPointer1 = KERNEL_OFF, .KernelStartPointer2 = KERNEL_OFF);
+    EMIT(b, 3DSTATE_PS_EXTRA, .PixelShaderValid = true, .AttributeEnable = false);
+    EMIT(b, 3DSTATE_VIEWPORT_STATE_POINTERS_CC, .CCViewportPointer = CC_VIEWPORT_OFF);
+    EMIT(b, 3DSTATE_BINDING_TABLE_POINTERS_VS, .PointerToVSBindingTable = 0);
+    EMIT(b, 3DSTATE_BINDING_TABLE_POINTERS_HS, .PointerToHSBindingTable = 0);
+    EMIT(b, 3DSTATE_BINDING_TABLE_POINTERS_DS, .PointerToDSBindingTable = 0);
+    EMIT(b, 3DSTATE_BINDING_TABLE_POINTERS_GS, .PointerToGSBindingTable = 0);
+    EMIT(b, 3DSTATE_BINDING_TABLE_POINTERS_PS, .PointerToPSBindingTable = 0);
+    EMIT(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1, .MOCS = 4);  /* NULL */
+    EMIT(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 4);
+    EMIT(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 4);
+    EMIT(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
+    EMIT(b, 3DPRIMITIVE, .PrimitiveTopologyType = 15, .VertexAccessType = 0,
+         .VertexCountPerInstance = 3, .InstanceCount = 1);
+    /* the render target to memory (L4776-4871: RT and depth flush, CS stall) */
+    EMIT(b, PIPE_CONTROL, .RenderTargetCacheFlushEnable = true, .DepthCacheFlushEnable = true,
+         .CommandStreamerStallEnable = true);
+    const uint32_t end = 0x05000000u;       /* MI_BATCH_BUFFER_END */
+    emit(b, &end, 1);
+    if (b->n & 1)
+        emit(b, (const uint32_t[]){ 0 }, 1);
+    return 0;
+}
+
+static int w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error *err)
+{
+    return aub_write_memory(w, AUB_SPACE_PHYSICAL, phys, &v, 8, err);
+}
+
+int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
+                     struct gt_error *err)
+{
+    bool blend = strcmp(name, "ubench-fill-blend") == 0;
+    if (!blend && strcmp(name, "ubench-fill") != 0)
+        return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend)",
+                            name);
+    if (gen != 9)
+        return gt_error_set(err, "the 3D workloads are written for Gen9, not Gen%d", gen);
+    uint8_t *kernel = NULL;
+    size_t klen = 0;
+    if (eu_load_kernel_file(kernel_hex, &kernel, &klen, err) < 0)
+        return -1;
+    uint8_t *image = calloc(VA_PAGES, 4096);
+    struct batch *b = calloc(1, sizeof *b);
+    int rc = -1;
+    struct aub_writer w;
+    bool open = false;
+    if (!image || !b || KERNEL_OFF + klen > DYN_OFF) {
+        gt_error_set(err, "kernel too large or out of memory");
+        goto done;
+    }
+    memcpy(image + KERNEL_OFF, kernel, klen);
+    if (write_state(image, blend, err) < 0 || build_batch(blend, b, err) < 0)
+        goto done;
+    memcpy(image + BATCH_OFF, b->dw, b->n * 4);
+
+    int compress = strlen(out_aub) > 3 && strcmp(out_aub + strlen(out_aub) - 3, ".gz") == 0;
+    if (aub_writer_open(&w, out_aub, compress, err) < 0)
+        goto done;
+    open = true;
+    if (aub_write_memtrace_version(&w, 0x1912, 12, name, err) < 0)
+        goto done;
+    for (uint32_t i = 0; i < GGTT_PAGES; i++) {
+        uint64_t pte = (GGTT_PHYS + 4096ull * i) | 1;
+        if (aub_write_memory(&w, AUB_SPACE_GGTT_ENTRY, 8ull * i, &pte, 8, err) < 0)
+            goto done;
+    }
+    /* PPGTT: PML4[0] -> PDP, PDP[0] -> PD, PD[128 + t] -> page table t,
+     * page table t's entry i -> DATA_PHYS + (512 t + i) pages */
+    uint64_t pdp = PML4_PHYS + 0x1000, pd = PML4_PHYS + 0x2000, pt = PML4_PHYS + 0x3000;
+    if (w64(&w, PML4_PHYS, pdp | 3, err) < 0 || w64(&w, pdp, pd | 3, err) < 0)
+        goto done;
+    for (uint32_t t = 0; t < PAGE_TABLES; t++)
+        if (w64(&w, pd + 8 * (((VA_BASE >> 21) + t) & 511), (pt + 0x1000ull * t) | 3, err) < 0)
+            goto done;
+    uint64_t *ptes = calloc(PAGE_TABLES * 512u, 8);
+    if (!ptes) {
+        gt_error_set(err, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < VA_PAGES; i++)
+        ptes[i] = (DATA_PHYS + 4096ull * i) | 3;
+    rc = aub_write_memory(&w, AUB_SPACE_PHYSICAL, pt, ptes, 8ull * 512 * PAGE_TABLES, err);
+    free(ptes);
+    if (rc < 0)
+        goto done;
+    rc = -1;
+    if (aub_write_memory(&w, AUB_SPACE_PHYSICAL, DATA_PHYS, image, 4096ull * VA_PAGES, err) < 0)
+        goto done;
+    uint64_t batch = VA_BASE + BATCH_OFF;
+    uint32_t ring[4] = { 0x18800001u | 1u << 8, (uint32_t)batch, (uint32_t)(batch >> 32), 0 };
+    if (aub_write_memory(&w, AUB_SPACE_GGTT, RING_GGTT, ring, sizeof ring, err) < 0)
+        goto done;
+    /* the context image: LRIs of the ring registers and the PPGTT root, as workload.c */
+    uint32_t context[] = {
+        0x00000000, 0x11000000 | (2 * 6 - 1),
+        0x2034, 0,
+        0x2030, 16,
+        0x2038, (uint32_t)RING_GGTT,
+        0x203C, 1,
+        0x2274, (uint32_t)(PML4_PHYS >> 32),
+        0x2270, (uint32_t)PML4_PHYS,
+        0x05000000,
+    };
+    if (aub_write_memory(&w, AUB_SPACE_GGTT, LRCA_GGTT + 0x1000, context, sizeof context, err) < 0)
+        goto done;
+    if (aub_write_register(&w, 0x2230, 0, err) < 0 || aub_write_register(&w, 0x2230, 0, err) < 0 ||
+        aub_write_register(&w, 0x2230, 0, err) < 0 ||
+        aub_write_register(&w, 0x2230, (uint32_t)LRCA_GGTT | 0x339, err) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (open && aub_writer_close(&w, rc < 0 ? NULL : err) < 0)
+        rc = -1;
+    free(kernel);
+    free(image);
+    free(b);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* workloads/workload3d.h - the project's own Gen9 3D workload: the pixel
+ * fill-rate microbenchmark of `make microbench` (issue 17 item 6), written as
+ * an AUB capture in the form workloads/workload.h describes (memtrace,
+ * execlist submission, 4-level PPGTT) by workloads/workload3d.c.
+ *
+ * One draw: a blorp-style RECTLIST (3 vertices, VS/HS/DS/GS disabled, no
+ * clipping, no viewport transform: the vertices are in pixels) covering the
+ * whole UBENCH_FILL_WIDTH x UBENCH_FILL_HEIGHT B8G8R8A8_UNORM Y-tiled render
+ * target at UBENCH_FILL_RT_VA (binding table entry 0), shaded by the SIMD16
+ * pixel shader workloads/kernels/ubench-fill.gen9.g4a, which writes the
+ * constant colour UBENCH_FILL_R/G/B/A (floats) to every pixel. The command
+ * sequence and its values follow Mesa's blorp draws in the real skl_tri
+ * capture (../shared/traces/intel/skl/skl_tri.aubinator.txt lines 82-500:
+ * PIPELINE_SELECT, L3CNTLREG, STATE_BASE_ADDRESS, push constant allocation;
+ * lines 3726-4776: the partial resolve draw's full 3D state, 3DPRIMITIVE and
+ * the flushing PIPE_CONTROLs). Before the draw the render target holds
+ * UBENCH_FILL_BACKGROUND (its B, G, R, A bytes) in every pixel.
+ *   "ubench-fill":       blending off: every pixel becomes the colour;
+ *   "ubench-fill-blend": BLEND_STATE entry 0 blends SRC_ALPHA, INV_SRC_ALPHA,
+ *                        ADD (colour and alpha): every pixel becomes
+ *                        colour x A + background x (1 - A), so the back end
+ *                        reads the render target as well.
+ */
+#ifndef GTSIM_WORKLOADS_WORKLOAD3D_H
+#define GTSIM_WORKLOADS_WORKLOAD3D_H
+
+#include <stdint.h>
+
+#include "fabric/error.h"
+
+#define UBENCH_FILL_WIDTH 1024u
+#define UBENCH_FILL_HEIGHT 1024u
+#define UBENCH_FILL_PIXELS (UBENCH_FILL_WIDTH * UBENCH_FILL_HEIGHT)
+#define UBENCH_FILL_RT_VA 0x10100000ull
+/* The pixel shader's colour (its immediates; keep the two in step). */
+#define UBENCH_FILL_R 0.2f
+#define UBENCH_FILL_G 0.4f
+#define UBENCH_FILL_B 0.8f
+#define UBENCH_FILL_A 0.6f
+/* The render target's contents before the draw, as the bytes B, G, R, A of a
+ * B8G8R8A8_UNORM pixel. */
+#define UBENCH_FILL_BACKGROUND_B 0x20u
+#define UBENCH_FILL_BACKGROUND_G 0x40u
+#define UBENCH_FILL_BACKGROUND_R 0x60u
+#define UBENCH_FILL_BACKGROUND_A 0x80u
+
+/* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 with the pixel shader
+ * in kernel_hex (intel-gen4asm output) to out_aub (gzip when it ends in .gz).
+ * 0, or -1 and err. */
+int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
+                     struct gt_error *err);
+
+#endif
