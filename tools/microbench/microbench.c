@@ -33,6 +33,13 @@
  *    clock (configuration, units/memory/memory.h; the seeds give no DRAM
  *    figure), in GT clocks; run with the LLC off (memory.llc_kib = 0), since
  *    the workload's 2 MiB window would otherwise fit the 2 MiB LLC.
+ *  - pixel fill rate (workloads/workload3d.h "ubench-fill", opaque, and
+ *    "ubench-fill-blend", alpha blended): pixels written per GT clock over
+ *    the draw alone (its issue to its last pixel written: the draw's record,
+ *    tools/dispatch_stats.h), against the model's stated rate, the smaller
+ *    of the pixel back ends' om.pixels_per_cycle x slices and WM's
+ *    rasterizer, wm.subspans_per_cycle x 4 pixels (docs/pixel-timing.md:
+ *    both are the model's choices, no public Gen9 figure was found).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +52,10 @@
 #include "fabric/stats.h"
 #include "fabric/topology.h"
 #include "fabric/unit.h"
+#include "tools/dispatch_stats.h"
 #include "units/registry.h"
 #include "workloads/workload.h"
+#include "workloads/workload3d.h"
 
 #define CONFIG "configs/gen9-skl-gt2.cfg"
 #define AUB_DIR "build/gen/workloads/"
@@ -60,6 +69,12 @@ struct run {
     double instructions, illegal, l3_reads, l3_hits, l3_misses, dram_bytes, dram_bytes_per_cycle;
     double l3_reply_stalls, l3_queue_cycles, l3_merged, dp_lines;
     double samplers, bilinear, footprints, sampler_bad, sampler_l1_misses;
+    /* the first draw's record (3D workloads) and the pixel units' figures */
+    bool has_draw;
+    struct draw_record draw;
+    double hardware_threads, om_pixels_per_cycle, om_max_outstanding, wm_subspans_per_cycle;
+    double l3_writebacks, om_busy_cycles, om_l3_stalled, om_pixels_blended;
+    double wm_thread_stalls, wm_threads_peak, wm_thread_cycles;
 };
 
 static void release_memory(void *m)
@@ -113,9 +128,23 @@ static struct run run(const char *aub, const char *extra_setting)
         else if (strcmp(unit_kind(u), "l3") == 0) {
             r.slices++;
             r.banks = param_of(u, "banks");
-        } else if (strcmp(unit_kind(u), "memory") == 0)
+        } else if (strcmp(unit_kind(u), "memory") == 0) {
             r.dram_bytes_per_cycle = param_of(u, "bytes_per_cycle");
+        } else if (strcmp(unit_kind(u), "om") == 0) {
+            r.om_pixels_per_cycle = param_of(u, "pixels_per_cycle");
+            r.om_max_outstanding = param_of(u, "max_outstanding");
+        } else if (strcmp(unit_kind(u), "wm") == 0) {
+            r.wm_subspans_per_cycle = param_of(u, "subspans_per_cycle");
+        }
     }
+    struct dispatch_stats d;
+    dispatch_stats_collect(sim, &d);
+    r.hardware_threads = (double)d.hardware_threads;
+    if (d.draw_count > 0) {
+        r.has_draw = true;
+        r.draw = d.draws[0];
+    }
+    dispatch_stats_free(&d);
     struct stats_writer *w = stats_writer_create();
     sim_write_stats(sim, w);
     r.instructions = stats_sum_of_kind(sim, w, "eu", "instructions");
@@ -131,6 +160,13 @@ static struct run run(const char *aub, const char *extra_setting)
     r.bilinear = stats_sum_of_kind(sim, w, "sampler", "filter.bilinear");
     r.footprints = stats_sum_of_kind(sim, w, "sampler", "footprints");
     r.sampler_l1_misses = stats_sum_of_kind(sim, w, "sampler", "l1_misses");
+    r.l3_writebacks = stats_sum_of_kind(sim, w, "l3", "writebacks");
+    r.om_busy_cycles = stats_sum_of_kind(sim, w, "om", "busy_cycles");
+    r.om_l3_stalled = stats_sum_of_kind(sim, w, "om", "port.l3.stalled_width");
+    r.om_pixels_blended = stats_sum_of_kind(sim, w, "om", "pixels_blended");
+    r.wm_thread_stalls = stats_sum_of_kind(sim, w, "wm", "threads.stall.max_threads");
+    r.wm_threads_peak = stats_sum_of_kind(sim, w, "wm", "threads.in_flight_peak");
+    r.wm_thread_cycles = stats_sum_of_kind(sim, w, "wm", "threads.thread_cycles");
     r.sampler_bad = stats_sum_of_kind(sim, w, "sampler", "unsupported_messages") +
                     stats_sum_of_kind(sim, w, "sampler", "unsupported_formats") +
                     stats_sum_of_kind(sim, w, "sampler", "bad_sampler_state") +
@@ -161,6 +197,42 @@ static void report(const char *label, double measured, double target, const char
            target, source, ratio);
     if (ratio < 0.95 || ratio > 1.05)
         printf("  %-30s why: %s\n", "", why);
+}
+
+/* The fill-rate benchmark `aub`: pixels written per GT clock over its draw. */
+static void fill_rate(const char *aub, const char *label)
+{
+    struct run r;
+    if (!have(aub) || !(r = run(aub, NULL)).ok)
+        return;
+    if (!r.has_draw || r.draw.cycles == 0) {
+        printf("  %s: the run recorded no draw\n", aub);
+        return;
+    }
+    const struct draw_record *d = &r.draw;
+    double om_rate = r.om_pixels_per_cycle * r.slices, wm_rate = r.wm_subspans_per_cycle * 4;
+    double target = om_rate < wm_rate ? om_rate : wm_rate;
+    double thread_life = d->threads ? r.wm_thread_cycles / (double)d->threads : 0;
+    printf("  Fill (%s): draw %llu GT clocks, %llu of %u pixels written (%.0f blended), %llu "
+           "PS threads (%.0f clocks each, at most %.0f in flight), EU occupancy %.2f\n",
+           strstr(aub, "blend") ? "blend" : "opaque", (unsigned long long)d->cycles,
+           (unsigned long long)d->pixels_written, UBENCH_FILL_PIXELS, r.om_pixels_blended,
+           (unsigned long long)d->threads, thread_life, r.wm_threads_peak, d->occupancy);
+    char source[160];
+    snprintf(source, sizeof source, "om %.0f px/clk x %.0f slice(s), WM %.0f px/clk; "
+             "docs/pixel-timing.md: no public figure", r.om_pixels_per_cycle, r.slices, wm_rate);
+    char why[700];
+    snprintf(why, sizeof why, "the back end bounds it: om was busy %.0f%% of the draw's clocks "
+             "at its %.0f px/clk; the rest it waited for its RT line writes, at most %.0f "
+             "messages in flight (om.max_outstanding; its L3 port stalled %.0f clocks; the "
+             "%u x %u RT does not fit the L3: %.0f write misses, %.0f writebacks to memory), "
+             "while the PS threads in front of it are capped at %.0f in flight (3DSTATE_PS "
+             "Maximum Number of Threads Per PSD, as Mesa programs it; WM waited %.0f clocks "
+             "for a slot; each thread lived %.0f clocks, mostly queued for om)",
+             100.0 * r.om_busy_cycles / (double)d->cycles, r.om_pixels_per_cycle,
+             r.om_max_outstanding, r.om_l3_stalled, UBENCH_FILL_WIDTH, UBENCH_FILL_HEIGHT, r.l3_misses,
+             r.l3_writebacks, r.wm_threads_peak, r.wm_thread_stalls, thread_life);
+    report(label, (double)d->pixels_written / (double)d->cycles, target, "px/clk", source, why);
 }
 
 int main(void)
@@ -248,5 +320,7 @@ int main(void)
                "memory queue and link capacity; Little's law), plus ramp and tail of a short "
                "stream");
     }
+    fill_rate(AUB_DIR "ubench-fill.gen9.aub.gz", "fill px/clock (opaque)");
+    fill_rate(AUB_DIR "ubench-fill-blend.gen9.aub.gz", "fill px/clock (alpha blend)");
     return 0;
 }
