@@ -10,6 +10,7 @@
 
 #include "fabric/aub.h"
 #include "isa/intel/eu_isa.h"
+#include "spec_gen7_pack.h"
 #include "spec_gen9_pack.h"
 
 /* Physical layout as workload.c's; the PPGTT window is larger (the render
@@ -248,6 +249,223 @@ static int build_batch(bool blend, struct batch *b, struct gt_error *err)
     return 0;
 }
 
+
+/* ---- Gen7 (ValleyView, configs/gen7-vlv.cfg): the same draw in Gen7's
+ * state forms, submitted as Gen7 captures are (legacy AUB: 4-byte GTT
+ * entries, data written at GTT addresses, MI_BATCH_BUFFER_START in the render
+ * ring; ../shared/notes/aub-format.md §2.5, §3.3). The command sequence and
+ * values follow crocus's blorp draw in the real byt_tri capture
+ * (../shared/traces/intel/byt/byt_tri.aubinator.txt L74-1590). The window's
+ * contents sit at GTT GTT7_BASE + the offsets above. */
+#define GTT7_BASE 0x00100000u
+#define GTT7_PAGES ((GTT7_BASE / 4096u) + VA_PAGES)
+#define GTT7_PHYS 0x00200000u       /* GTT page i -> physical 0x200000 + i pages, as Mesa's */
+#define GTT7_RING 0x00020000u
+
+#define EMIT7(b, NAME, ...)                                                                  \
+    do {                                                                                     \
+        struct GEN7_##NAME cmd_ = { GEN7_##NAME##_header, __VA_ARGS__ };                     \
+        uint32_t dw_[GEN7_##NAME##_length];                                                  \
+        if (GEN7_##NAME##_pack(dw_, &cmd_) < 0)                                              \
+            return gt_error_set(err, #NAME " (Gen7) does not pack");                         \
+        emit(b, dw_, GEN7_##NAME##_length);                                                  \
+    } while (0)
+
+static int write_state7(uint8_t *image, bool blend, struct gt_error *err)
+{
+    /* Gen7 BLEND_STATE is the entries alone (L687-721) */
+    struct GEN7_BLEND_STATE_ENTRY be = { .PostBlendColorClampEnable = true,
+                                         .PreBlendColorClampEnable = true,
+                                         .ColorClampRange = 2 };
+    if (blend) {
+        be.ColorBufferBlendEnable = true;
+        be.SourceBlendFactor = be.SourceAlphaBlendFactor = BLENDFACTOR_SRC_ALPHA;
+        be.DestinationBlendFactor = be.DestinationAlphaBlendFactor = BLENDFACTOR_INV_SRC_ALPHA;
+    }
+    uint32_t dw[16] = { 0 };
+    if (GEN7_BLEND_STATE_ENTRY_pack(dw, &be) < 0)
+        return gt_error_set(err, "BLEND_STATE (Gen7) does not pack");
+    memcpy(image + DYN_OFF + BLEND_OFF, dw, 8);
+    /* COLOR_CALC_STATE (CC_OFF) and DEPTH_STENCIL_STATE (DS7_OFF) stay zero
+     * (L722-772: everything off); CC_VIEWPORT depth 0..1 */
+    struct GEN7_CC_VIEWPORT vp = { .MinimumDepth = 0.0f, .MaximumDepth = 1.0f };
+    GEN7_CC_VIEWPORT_pack(dw, &vp);
+    memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
+    /* the render target: 2D, B8G8R8A8_UNORM, Y-major tiled, HALIGN_4/VALIGN_4
+     * (the capture's RT, L1462-1523, without its MCS) */
+    struct GEN7_RENDER_SURFACE_STATE ss = {
+        .SurfaceType = 1, .SurfaceFormat = 0x0c0, .TiledSurface = true, .TileWalk = 1,
+        .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1, .MOCS = 1,
+        .SurfaceArraySpacing = 1,
+        .Width = UBENCH_FILL_WIDTH - 1, .Height = UBENCH_FILL_HEIGHT - 1,
+        .SurfacePitch = 4 * UBENCH_FILL_WIDTH - 1,
+        .SurfaceBaseAddress = GTT7_BASE + RT_OFF,
+        .RenderCacheReadWriteMode = blend ? 1 : 0,
+    };
+    uint32_t rss[GEN7_RENDER_SURFACE_STATE_length];
+    if (GEN7_RENDER_SURFACE_STATE_pack(rss, &ss) < 0)
+        return gt_error_set(err, "RENDER_SURFACE_STATE (Gen7) does not pack");
+    memcpy(image + SURF_OFF + 0x40, rss, sizeof rss);
+    uint32_t entry = 0x40;
+    memcpy(image + SURF_OFF, &entry, 4);
+    const float w = (float)UBENCH_FILL_WIDTH, h = (float)UBENCH_FILL_HEIGHT;
+    const float v[9] = { w, h, 0, 0, h, 0, 0, 0, 0 };
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    const uint8_t px[4] = { UBENCH_FILL_BACKGROUND_B, UBENCH_FILL_BACKGROUND_G,
+                            UBENCH_FILL_BACKGROUND_R, UBENCH_FILL_BACKGROUND_A };
+    for (uint32_t i = 0; i < UBENCH_FILL_PIXELS; i++)
+        memcpy(image + RT_OFF + 4ull * i, px, 4);
+    return 0;
+}
+
+#define DS7_OFF 0x0c0u              /* Gen7 DEPTH_STENCIL_STATE (Dynamic State Base-relative) */
+
+static int build_batch7(struct batch *b, struct gt_error *err)
+{
+    uint32_t dw[32];
+    EMIT7(b, PIPELINE_SELECT, .PipelineSelection = 0);                         /* L74 */
+    EMIT7(b, PIPE_CONTROL, .DepthCacheFlushEnable = true, .DCFlushEnable = true,
+          .RenderTargetCacheFlushEnable = true, .CommandStreamerStallEnable = true);
+    EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_VS, .ConstantBufferSize = 3);        /* L304-333 */
+    EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_HS, .ConstantBufferSize = 3, .ConstantBufferOffset = 3);
+    EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_DS, .ConstantBufferSize = 3, .ConstantBufferOffset = 6);
+    EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_GS, .ConstantBufferSize = 3, .ConstantBufferOffset = 9);
+    EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_PS, .ConstantBufferSize = 4, .ConstantBufferOffset = 12);
+    EMIT7(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = UBENCH_FILL_WIDTH - 1,
+          .ClippedDrawingRectangleYMax = UBENCH_FILL_HEIGHT - 1);              /* L424 */
+    EMIT7(b, STATE_BASE_ADDRESS, .GeneralStateBaseAddressModifyEnable = true,  /* L466 */
+          .StatelessDataPortAccessMOCS = 1, .GeneralStateMOCS = 1,
+          .SurfaceStateBaseAddressModifyEnable = true, .SurfaceStateMOCS = 1,
+          .SurfaceStateBaseAddress = GTT7_BASE + SURF_OFF,
+          .DynamicStateBaseAddressModifyEnable = true, .DynamicStateMOCS = 1,
+          .DynamicStateBaseAddress = GTT7_BASE + DYN_OFF,
+          .IndirectObjectBaseAddressModifyEnable = true, .IndirectObjectMOCS = 1,
+          .InstructionBaseAddressModifyEnable = true, .InstructionMOCS = 1,
+          .InstructionBaseAddress = GTT7_BASE,
+          .GeneralStateAccessUpperBoundModifyEnable = true,
+          .DynamicStateAccessUpperBoundModifyEnable = true,
+          .DynamicStateAccessUpperBound = 0xfffff000,
+          .IndirectObjectAccessUpperBoundModifyEnable = true,
+          .InstructionAccessUpperBoundModifyEnable = true);
+    EMIT7(b, PIPE_CONTROL, .StateCacheInvalidationEnable = true,
+          .ConstantCacheInvalidationEnable = true, .TextureCacheInvalidationEnable = true,
+          .InstructionCacheInvalidateEnable = true, .CommandStreamerStallEnable = true);
+    struct GEN7_3DSTATE_VERTEX_BUFFERS vbs = { GEN7_3DSTATE_VERTEX_BUFFERS_header };
+    vbs.DWordLength = 1 + 4 - 2;
+    GEN7_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbs);
+    struct GEN7_VERTEX_BUFFER_STATE vb = { .BufferPitch = 12, .AddressModifyEnable = true,
+                                           .MOCS = 1, .VertexBufferIndex = 0,
+                                           .BufferStartingAddress = GTT7_BASE + VERTEX_OFF,
+                                           .EndAddress = GTT7_BASE + VERTEX_OFF + 35 };
+    if (GEN7_VERTEX_BUFFER_STATE_pack(dw + 1, &vb) < 0)
+        return gt_error_set(err, "VERTEX_BUFFER_STATE (Gen7) does not pack");
+    emit(b, dw, 5);
+    struct GEN7_3DSTATE_VERTEX_ELEMENTS ves = { GEN7_3DSTATE_VERTEX_ELEMENTS_header };
+    ves.DWordLength = 1 + 2 * 2 - 2;
+    GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+    struct GEN7_VERTEX_ELEMENT_STATE header = { .SourceElementFormat = 0, .Valid = true,
+        .Component0Control = 2, .Component1Control = 2, .Component2Control = 2,
+        .Component3Control = 2 };
+    struct GEN7_VERTEX_ELEMENT_STATE position = { .SourceElementFormat = 64, .Valid = true,
+        .Component0Control = 1, .Component1Control = 1, .Component2Control = 1,
+        .Component3Control = 3 };
+    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 1, &header);
+    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, &position);
+    emit(b, dw, 5);
+    EMIT7(b, 3DSTATE_VF_STATISTICS, .StatisticsEnable = false);
+    EMIT7(b, PIPE_CONTROL, .DepthStallEnable = true);                          /* L629 */
+    EMIT7(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 512, .VSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_URB_HS, .HSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_URB_DS, .DSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_URB_GS, .GSURBStartingAddress = 2);
+    /* the three state pointers carry bit 0 set, as crocus writes them (L687-749) */
+    EMIT7(b, 3DSTATE_BLEND_STATE_POINTERS, .BlendStatePointer = BLEND_OFF);
+    b->dw[b->n - 1] |= 1;
+    EMIT7(b, 3DSTATE_CC_STATE_POINTERS, .ColorCalcStatePointer = CC_OFF);
+    b->dw[b->n - 1] |= 1;
+    EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = DS7_OFF);
+    b->dw[b->n - 1] |= 1;
+    EMIT7(b, 3DSTATE_CONSTANT_VS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_HS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_DS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_GS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_PS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0, .Sample0XOffset = 0.5,
+          .Sample0YOffset = 0.5);
+    EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
+    EMIT7(b, 3DSTATE_VS, .Enable = false);
+    EMIT7(b, 3DSTATE_HS, .Enable = false);
+    EMIT7(b, 3DSTATE_TE, .TEEnable = false);
+    EMIT7(b, 3DSTATE_DS, .Enable = false);
+    EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
+    EMIT7(b, 3DSTATE_GS, .Enable = false);
+    EMIT7(b, 3DSTATE_CLIP, .PerspectiveDivideDisable = true, .ClipEnable = false,
+          .CullMode = 1);                                                       /* CULLMODE_NONE */
+    EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = false, .CullMode = 1);
+    EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
+          .NumberOfSFOutputAttributes = 0);
+    EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true);
+    /* SIMD16 only; 48 threads, as crocus programs ValleyView (L1372-1416) */
+    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = KERNEL_OFF, .BindingTableEntryCount = 1,
+          ._16PixelDispatchEnable = true, .MaximumNumberOfThreads = 47,
+          .DispatchGRFStartRegisterForConstantSetupData0 = 2,
+          .KernelStartPointer1 = KERNEL_OFF, .KernelStartPointer2 = KERNEL_OFF);
+    EMIT7(b, 3DSTATE_VIEWPORT_STATE_POINTERS_CC, .CCViewportPointer = CC_VIEWPORT_OFF);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_VS, .PointerToVSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_HS, .PointerToHSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_DS, .PointerToDSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_GS, .PointerToGSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_PS, .PointerToPSBindingTable = 0);
+    EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1, .MOCS = 1);
+    EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
+    EMIT7(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 1);
+    EMIT7(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
+    EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = 15, .VertexAccessType = 0,
+          .VertexCountPerInstance = 3, .InstanceCount = 1);
+    EMIT7(b, PIPE_CONTROL, .RenderTargetCacheFlushEnable = true, .DepthCacheFlushEnable = true,
+          .CommandStreamerStallEnable = true);
+    const uint32_t end = 0x05000000u;
+    emit(b, &end, 1);
+    if (b->n & 1)
+        emit(b, (const uint32_t[]){ 0 }, 1);
+    return 0;
+}
+
+static int write_gen7(const char *name, bool blend, uint8_t *image, struct batch *b,
+                      const char *out_aub, struct gt_error *err)
+{
+    if (write_state7(image, blend, err) < 0 || build_batch7(b, err) < 0)
+        return -1;
+    memcpy(image + BATCH_OFF, b->dw, b->n * 4);
+    struct aub_writer w;
+    int compress = strlen(out_aub) > 3 && strcmp(out_aub + strlen(out_aub) - 3, ".gz") == 0;
+    if (aub_writer_open(&w, out_aub, compress, err) < 0)
+        return -1;
+    int rc = -1;
+    uint32_t *pte = calloc(GTT7_PAGES, 4);
+    if (!pte) {
+        gt_error_set(err, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < GTT7_PAGES; i++)
+        pte[i] = (GTT7_PHYS + 0x1000u * i) | 3;
+    /* ValleyView's PCI id as the zero-draw test's (0x0f31) */
+    if (aub_write_legacy_header(&w, 0x0f31, name, err) < 0 ||
+        aub_write_legacy_data(&w, AUB_SPACE_GGTT_ENTRY, 0, 0, pte, 4ull * GTT7_PAGES, err) < 0 ||
+        aub_write_legacy_data(&w, AUB_SPACE_GGTT, AUB_TRACE_TYPE_NOTYPE, GTT7_BASE, image,
+                              4096ull * VA_PAGES, err) < 0)
+        goto done;
+    const uint32_t ring[2] = { 0x18800000u, GTT7_BASE + BATCH_OFF };   /* GGTT batch */
+    if (aub_write_legacy_ring(&w, AUB_TRACE_RING_PRB0, GTT7_RING, ring, 2, err) < 0)
+        goto done;
+    rc = 0;
+done:
+    free(pte);
+    if (aub_writer_close(&w, rc < 0 ? NULL : err) < 0)
+        rc = -1;
+    return rc;
+}
+
 static int w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error *err)
 {
     return aub_write_memory(w, AUB_SPACE_PHYSICAL, phys, &v, 8, err);
@@ -260,8 +478,8 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     if (!blend && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend)",
                             name);
-    if (gen != 9)
-        return gt_error_set(err, "the 3D workloads are written for Gen9, not Gen%d", gen);
+    if (gen != 9 && gen != 7)
+        return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
     uint8_t *kernel = NULL;
     size_t klen = 0;
     if (eu_load_kernel_file(kernel_hex, &kernel, &klen, err) < 0)
@@ -276,6 +494,10 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
         goto done;
     }
     memcpy(image + KERNEL_OFF, kernel, klen);
+    if (gen == 7) {
+        rc = write_gen7(name, blend, image, b, out_aub, err);
+        goto done;
+    }
     if (write_state(image, blend, err) < 0 || build_batch(blend, b, err) < 0)
         goto done;
     memcpy(image + BATCH_OFF, b->dw, b->n * 4);

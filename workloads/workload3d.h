@@ -20,6 +20,15 @@
  *                        ADD (colour and alpha): every pixel becomes
  *                        colour x A + background x (1 - A), so the back end
  *                        reads the render target as well.
+ * Gen7 (ValleyView, configs/gen7-vlv.cfg; gen 7): the same draw in Gen7's
+ * state forms after crocus's blorp draw in the real byt_tri capture
+ * (../shared/traces/intel/byt/byt_tri.aubinator.txt L74-1590), written as a
+ * legacy AUB (4-byte GTT entries, data at GTT addresses, the batch started
+ * from the render ring; ../shared/notes/aub-format.md §2.5, §3.3), the window
+ * at GTT 0x100000 (the render target at GTT 0x200000). The build writes the
+ * opaque one (ubench-fill.gen7.aub.gz); the blend one can be written too, but
+ * the model's Gen7 back end does not take Gen7's BLEND_STATE yet (it comes
+ * out opaque).
  */
 #ifndef GTSIM_WORKLOADS_WORKLOAD3D_H
 #define GTSIM_WORKLOADS_WORKLOAD3D_H
@@ -44,7 +53,7 @@
 #define UBENCH_FILL_BACKGROUND_R 0x60u
 #define UBENCH_FILL_BACKGROUND_A 0x80u
 
-/* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 with the pixel shader
+/* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
  * in kernel_hex (intel-gen4asm output) to out_aub (gzip when it ends in .gz).
  * 0, or -1 and err. */
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,

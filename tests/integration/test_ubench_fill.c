@@ -1,7 +1,8 @@
 /* tests/integration/test_ubench_fill.c - the pixel fill-rate workloads of
  * `make microbench` (workloads/workload3d.h "ubench-fill", "ubench-fill-blend")
  * run on Gen9 GT2 (fast EUs: the image, not the timing, is checked here; the
- * timing is what `make microbench` prints): the render target comes out as
+ * timing is what `make microbench` prints), and the opaque one's Gen7 form
+ * on ValleyView (configs/gen7-vlv.cfg): the render target comes out as
  * `gtsim run --images` converts it (tools/images.h) and every pixel must be
  * the colour worked out here from the shader's colour and the background the
  * workload says, and the draw's record (tools/dispatch_stats.h) must count
@@ -36,18 +37,19 @@ static unsigned unorm8(double v)
 
 /* Runs the workload and compares every pixel of its render target with
  * expect (R, G, B, A bytes) within tolerance; returns the pixels that match. */
-static uint64_t run_fill(const char *name, const unsigned expect[4], unsigned tolerance)
+static uint64_t run_fill(const char *name, int gen, const unsigned expect[4], unsigned tolerance)
 {
     char aub[300];
-    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen9.aub.gz", name);
+    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen%d.aub.gz", name, gen);
     if (access(aub, R_OK) != 0) {
         fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
         CU_FAIL("workload missing");
         return 0;
     }
     const char *sets[] = { "gpu.slice.subslice.eu.fast=true" };
-    struct machine_request req = { .config_path = "configs/gen9-skl-gt2.cfg", .sets = sets,
-                                   .set_count = 1, .workload = aub };
+    struct machine_request req = { .config_path = gen == 7 ? "configs/gen7-vlv.cfg"
+                                                           : "configs/gen9-skl-gt2.cfg",
+                                   .sets = sets, .set_count = 1, .workload = aub };
     struct gt_error err = { "" };
     struct gt_config *config = machine_config(&req, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(config);
@@ -108,7 +110,15 @@ static void test_fill(void)
                                  unorm8(UBENCH_FILL_B), unorm8(UBENCH_FILL_A) };
     /* 0.2, 0.4, 0.8, 0.6 of 255: 51, 102, 204, 153 */
     CU_ASSERT_EQUAL(expect[0], 51);
-    CU_ASSERT_EQUAL(run_fill("ubench-fill", expect, 0), UBENCH_FILL_PIXELS);
+    CU_ASSERT_EQUAL(run_fill("ubench-fill", 9, expect, 0), UBENCH_FILL_PIXELS);
+}
+
+/* The same draw as a Gen7 capture on ValleyView (issue 14): the colour everywhere. */
+static void test_fill_gen7(void)
+{
+    const unsigned expect[4] = { unorm8(UBENCH_FILL_R), unorm8(UBENCH_FILL_G),
+                                 unorm8(UBENCH_FILL_B), unorm8(UBENCH_FILL_A) };
+    CU_ASSERT_EQUAL(run_fill("ubench-fill", 7, expect, 0), UBENCH_FILL_PIXELS);
 }
 
 /* SRC_ALPHA, INV_SRC_ALPHA, ADD on colour and alpha: colour x A + background
@@ -123,12 +133,14 @@ static void test_fill_blend(void)
     unsigned expect[4];
     for (int c = 0; c < 4; c++)
         expect[c] = unorm8(src[c] * a + dst[c] * (1 - a));
-    CU_ASSERT_EQUAL(run_fill("ubench-fill-blend", expect, 1), UBENCH_FILL_PIXELS);
+    CU_ASSERT_EQUAL(run_fill("ubench-fill-blend", 9, expect, 1), UBENCH_FILL_PIXELS);
 }
 
 static const struct test_case cases[] = {
     { "opaque fill: the constant colour in every pixel, each written once", test_fill },
     { "alpha-blended fill: colour over the background in every pixel", test_fill_blend },
+    { "Gen7 opaque fill (a legacy-ring capture of our own): the colour in every pixel",
+      test_fill_gen7 },
     { 0 }
 };
 TEST_SUITE(ubench_fill, cases);
