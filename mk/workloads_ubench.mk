@@ -30,6 +30,12 @@ $(GEN)/workloads/ubench-fill.gen7.hex: workloads/kernels/ubench-fill.gen9.g4a
 	@mkdir -p $(@D)
 	intel-gen4asm -g 7 -o $@ $<
 
+# and the blended one (om takes Gen7's BLEND_STATE form)
+UB_FILL_GEN7 += $(GEN)/workloads/ubench-fill-blend.gen7.aub.gz
+
+$(GEN)/workloads/ubench-fill-blend.gen7.aub.gz: $(GEN)/workloads/ubench-fill.gen7.hex $(WL_BIN)
+	$(WL_BIN) ubench-fill-blend 7 $< $@
+
 TEST_DEPS += $(UB_FILL_GEN7)
 workloads: $(UB_FILL_GEN7)
 

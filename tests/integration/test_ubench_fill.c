@@ -124,7 +124,7 @@ static void test_fill_gen7(void)
 /* SRC_ALPHA, INV_SRC_ALPHA, ADD on colour and alpha: colour x A + background
  * x (1 - A), within one step of 8 bits (the blend's precision is the back
  * end's). */
-static void test_fill_blend(void)
+static void fill_blend(int gen)
 {
     const double a = UBENCH_FILL_A;
     const double src[4] = { UBENCH_FILL_R, UBENCH_FILL_G, UBENCH_FILL_B, UBENCH_FILL_A };
@@ -133,7 +133,19 @@ static void test_fill_blend(void)
     unsigned expect[4];
     for (int c = 0; c < 4; c++)
         expect[c] = unorm8(src[c] * a + dst[c] * (1 - a));
-    CU_ASSERT_EQUAL(run_fill("ubench-fill-blend", 9, expect, 1), UBENCH_FILL_PIXELS);
+    CU_ASSERT_EQUAL(run_fill("ubench-fill-blend", gen, expect, 1), UBENCH_FILL_PIXELS);
+}
+
+static void test_fill_blend(void)
+{
+    fill_blend(9);
+}
+
+/* Gen7's BLEND_STATE: entries without Gen8's common dword, a pointer command
+ * without its Valid bit (genxml gen7.xml); the same colours as on Gen9. */
+static void test_fill_blend_gen7(void)
+{
+    fill_blend(7);
 }
 
 static const struct test_case cases[] = {
@@ -141,6 +153,8 @@ static const struct test_case cases[] = {
     { "alpha-blended fill: colour over the background in every pixel", test_fill_blend },
     { "Gen7 opaque fill (a legacy-ring capture of our own): the colour in every pixel",
       test_fill_gen7 },
+    { "Gen7 alpha-blended fill: Gen7's BLEND_STATE form, colour over the background",
+      test_fill_blend_gen7 },
     { 0 }
 };
 TEST_SUITE(ubench_fill, cases);

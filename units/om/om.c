@@ -358,19 +358,37 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
         break;
     }
     case SPEC_ID_3DSTATE_BLEND_STATE_POINTERS: {
-        /* BLEND_STATE: a dword of common state, then 2 dwords per RT (Gen8+) */
+        /* BLEND_STATE: a dword of common state, then 2 dwords per RT (Gen8+).
+         * Gen7 (genxml gen7.xml BLEND_STATE, Mesa's reference): no common
+         * dword, the entries start at the pointer and carry alpha to
+         * coverage, alpha test and dither themselves, and the pointer command
+         * has no Valid bit (DW1 bit 0 is must-be-one, where Gen8 put Valid). */
         const struct spec_3DSTATE_BLEND_STATE_POINTERS *v = cs_state_common(p);
         uint32_t dw[1 + 2 * OM_MAX_RTS];
+        uint32_t first_entry = gen == 7 ? 0u : 1u;
         memset(&s->blend, 0, sizeof s->blend);
         memset(s->entry, 0, sizeof s->entry);
         s->blend_valid = false;
-        if (!v->BlendStatePointerValid)
+        if (gen != 7 && !v->BlendStatePointerValid)
             break;
-        if (!read_state(s, p, s->dynamic_base + v->BlendStatePointer, dw, sizeof dw, u))
+        if (!read_state(s, p, s->dynamic_base + v->BlendStatePointer, dw,
+                        (first_entry + 2 * OM_MAX_RTS) * sizeof dw[0], u))
             break;
-        unpack(gen, SPEC_ID_BLEND_STATE, dw, &s->blend);
+        if (gen != 7)
+            unpack(gen, SPEC_ID_BLEND_STATE, dw, &s->blend);
         for (uint32_t i = 0; i < OM_MAX_RTS; i++)
-            unpack(gen, SPEC_ID_BLEND_STATE_ENTRY, dw + 1 + 2 * i, &s->entry[i]);
+            unpack(gen, SPEC_ID_BLEND_STATE_ENTRY, dw + first_entry + 2 * i, &s->entry[i]);
+        if (gen == 7) {
+            /* the per-pixel tests Gen8 moved to the common dword: RT 0's entry
+             * (Mesa's Gen7 drivers program every entry alike) */
+            const struct spec_BLEND_STATE_ENTRY *e0 = &s->entry[0];
+            s->blend.AlphaToCoverageEnable = e0->AlphaToCoverageEnable;
+            s->blend.AlphaToCoverageDitherEnable = e0->AlphaToCoverageDitherEnable;
+            s->blend.AlphaToOneEnable = e0->AlphaToOneEnable;
+            s->blend.AlphaTestEnable = e0->AlphaTestEnable;
+            s->blend.AlphaTestFunction = e0->AlphaTestFunction;
+            s->blend.ColorDitherEnable = e0->ColorDitherEnable;
+        }
         s->blend_valid = true;
         break;
     }
@@ -379,7 +397,8 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
         uint32_t dw[6];
         memset(&s->cc, 0, sizeof s->cc);
         s->cc_valid = false;
-        if (v->ColorCalcStatePointerValid &&
+        /* Gen7 has no Valid bit (DW1 bit 0 must be one; genxml gen7.xml) */
+        if ((gen == 7 || v->ColorCalcStatePointerValid) &&
             read_state(s, p, s->dynamic_base + v->ColorCalcStatePointer, dw, sizeof dw, u)) {
             unpack(gen, SPEC_ID_COLOR_CALC_STATE, dw, &s->cc);
             s->cc_valid = true;
@@ -1198,7 +1217,8 @@ static bool shade_sample(struct access *a, const struct rt *rt, const struct rt_
         rq.blend = blend;
         rq.pre_clamp = e->PreBlendColorClampEnable;
         rq.post_clamp = e->PostBlendColorClampEnable;
-        rq.independent_alpha = s->blend.IndependentAlphaBlendEnable;
+        /* Gen7 keeps Independent Alpha Blend Enable per entry */
+        rq.independent_alpha = s->blend.IndependentAlphaBlendEnable || e->IndependentAlphaBlendEnable;
         rq.source_factor = e->SourceBlendFactor;
         rq.destination_factor = e->DestinationBlendFactor;
         rq.function = e->ColorBlendFunction;
