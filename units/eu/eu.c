@@ -199,6 +199,7 @@ static void eu_reset(struct unit *u)
     s->rr_next = 0;
     s->last_account = 0;
     s->pending_msgs = 0;
+    s->quiet = false;
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 

@@ -301,6 +301,7 @@ void eu_take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
         return;
     }
     uint64_t now = unit_cycle(u);
+    s->quiet = false;
     s->itags[fetch_buffer_set(s, f->line)] = f->line + 1;
     f->used = false;
     s->fetches_used--;

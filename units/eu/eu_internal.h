@@ -136,6 +136,15 @@ struct eu {
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
     uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
+    /* A quiet stretch (timing mode): the last scan of the threads issued
+     * nothing and changed nothing, and no thread's state can change before
+     * quiet_until but by an event (a write-back, a fetch line, a dispatch, a
+     * thread end, a SEND leaving), each of which clears `quiet`. Until then
+     * every cycle's scan would find the same stalls, so a tick adds them
+     * (eu_tick_timing) instead of scanning. */
+    bool quiet, quiet_more;
+    uint64_t quiet_until;
+    uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
     uint32_t busy_slots;
     uint32_t pending_msgs;      /* slots holding a message their port refused */
     /* stats */
