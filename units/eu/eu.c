@@ -200,6 +200,7 @@ static void eu_reset(struct unit *u)
     s->last_account = 0;
     s->pending_msgs = 0;
     s->quiet = false;
+    s->runnable = 0;
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 

@@ -67,6 +67,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
             break;
         }
     sl->busy = false;
+    eu_slot_changed(s, i);
     s->busy_slots--;
     s->active_threads = s->busy_slots;
     s->threads_ended++;
@@ -78,6 +79,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
     struct slot *sl = &s->slots[i];
     s->quiet = false;
     sl->ended = true;
+    eu_slot_changed(s, i);
     sl->end_status = (uint8_t)st;
     s->illegal += sl->th.counts.illegal;
     s->register_faults += sl->th.counts.register_faults;
@@ -120,6 +122,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
             sl->pending_msg = m;
             sl->pending_port = s->sfid[killed_sfid];
             sl->blocked_send = true;
+            eu_slot_changed(s, i);
             s->pending_msgs++;
         }
     }
@@ -137,6 +140,7 @@ static void allocate(struct eu *s)
     s->dinsn = gt_xcalloc(cap, sizeof *s->dinsn);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
+    s->runnable = 0;
     s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
@@ -166,6 +170,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
               d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
     memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
+    eu_slot_changed(s, i);
     sl->age = ++s->age_counter;
     s->age_order[s->age_count++] = (uint8_t)i;
     s->busy_slots++;
@@ -179,6 +184,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
         unit_log(u, SIM_LOG_NOTE, "malformed thread dispatch (%u bytes) dropped", m->size);
         sl->request_id = m->size >= 8 ? d->request_id : 0;
         sl->ended = true;
+        eu_slot_changed(s, i);
         sl->end_status = EU_THREAD_BAD_DISPATCH;
         s->threads_killed++;
         free_slot(s, u, i);
@@ -264,6 +270,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     if (rq->sfid == EU_SFID_GATEWAY && desc_gw_subfunction(rq->desc) == DESC_GW_BARRIER_MSG &&
         !rq->eot && !wb && out == s->sfid[EU_SFID_GATEWAY]) {
         sl->barrier_wait = true;
+        eu_slot_changed(s, i);
         sl->after_barrier = true;
         sl->pending_wb++;
     }
@@ -279,6 +286,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
         sl->pending_msg = m;
         sl->pending_port = out;
         sl->blocked_send = true;
+        eu_slot_changed(s, i);
         s->pending_msgs++;
     }
 }
@@ -298,8 +306,10 @@ void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
     uint64_t now = unit_cycle(u);
     s->quiet = false;
     sl->dep_d = NULL;
-    if (w->rlen == 0 && sl->barrier_wait)
+    if (w->rlen == 0 && sl->barrier_wait) {
         sl->barrier_wait = false;       /* the barrier's notification */
+        eu_slot_changed(s, w->slot);
+    }
     for (unsigned r = 0; r < w->rlen; r++) {
         unsigned g = w->dst_reg + r;
         if (g >= EU_GRF_COUNT) {
@@ -434,7 +444,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
 
 static bool runnable(const struct slot *sl)
 {
-    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait && !sl->fetch_wait;
+    return eu_slot_runnable(sl);
 }
 
 void eu_retry_blocked_sends(struct eu *s, struct unit *u)
@@ -448,6 +458,7 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
             sl->pending_msg = NULL;
             s->pending_msgs--;
             sl->blocked_send = false;
+            eu_slot_changed(s, i);
             if (sl->ended && sl->pending_wb == 0)
                 free_slot(s, u, i);
         } else {
@@ -518,12 +529,12 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     if (s->round_robin) {
         for (unsigned k = 0; k < s->threads; k++) {
             unsigned i = (s->rr_next + k) % s->threads;
-            if (runnable(&s->slots[i]))
+            if (s->runnable >> i & 1)
                 order[n++] = i;
         }
-    } else {
+    } else if (s->runnable) {
         for (unsigned k = 0; k < s->age_count; k++)
-            if (runnable(&s->slots[s->age_order[k]]))
+            if (s->runnable >> s->age_order[k] & 1)
                 order[n++] = s->age_order[k];
     }
     if (n == 0) {
