@@ -186,6 +186,7 @@ static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *
     }
     if (occupancy > ch->peak_occupancy)
         ch->peak_occupancy = occupancy;
+    __atomic_add_fetch(&ch->to->owner->queued, 1, __ATOMIC_RELAXED);
     sim_schedule_from(sim, t, ch->to->owner, arrival);
 }
 
@@ -274,6 +275,7 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
     struct sim_thread *t = sim_acting_thread(sim, in->owner);
     struct msg *m = ch->ring[ch->head & ch->mask];
     ch->head++;
+    __atomic_sub_fetch(&in->owner->queued, 1, __ATOMIC_RELAXED);
     if (ch->pop_time_ps != sim->now_ps) {
         ch->pop_time_ps = sim->now_ps;
         ch->pops_at_pop_time = 0;
@@ -383,6 +385,14 @@ void port_set_observer(struct port *p, port_observer_fn fn, void *context)
 {
     p->observer_count = 0;
     port_add_observer(p, fn, context);
+}
+
+bool unit_has_queued(const struct unit *u)
+{
+    /* A message a sender on another host thread adds during this parallel
+     * step arrives on a later cycle (latency >= 1), so reading the count
+     * before or after it changes no answer of port_peek()/port_pop(). */
+    return __atomic_load_n(&u->queued, __ATOMIC_RELAXED) != 0;
 }
 
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }

@@ -108,6 +108,9 @@ struct unit {
     /* fabric counters */
     uint64_t ticks, busy_ticks;
     uint32_t thread;                /* the host thread that ticks it (sim_partition) */
+    uint32_t queued;                /* messages in its input channels, visible or not (sent
+                                     * and not yet popped): unit_has_queued(); atomic, as a
+                                     * sender on another host thread may add to it */
     /* trace: the current span of consecutive active cycles */
     uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
     bool created, realized;

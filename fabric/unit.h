@@ -254,6 +254,12 @@ uint64_t unit_cycle(const struct unit *u);
  * an earlier or equal cycle is taken as the next edge). */
 void unit_wake_at(struct unit *u, uint64_t cycle);
 
+/* Whether any of the unit's input channels holds a message, visible yet or
+ * not (sent and not yet popped). False: every port_pop()/port_peek() of its
+ * inputs would return NULL this cycle, so a unit that polls many inputs each
+ * tick (an EU's write-back ports) may skip them all. */
+bool unit_has_queued(const struct unit *u);
+
 /* Tells the watchdog the unit made progress without moving a message (an EU
  * executing ALU instructions). */
 void unit_progress(struct unit *u);

@@ -299,6 +299,30 @@ static void test_bad_links_are_refused(void)
     sim_destroy(sim);
 }
 
+/* unit_has_queued() (fabric/unit.h) counts messages sent to a unit and not
+ * yet popped, visible or not: with latency 5 the three messages sent on
+ * cycles 0-2 are queued at cycle 2 though none is visible before cycle 5;
+ * once the sink has popped all three nothing is queued. A unit with no
+ * inputs never has anything queued. */
+static void test_has_queued_counts_messages_not_yet_popped(void)
+{
+    const char *src[] = { "messages=3", NULL };
+    struct pair p = make_pair(src, NULL, 5, 8, 1, 0);
+    CU_ASSERT_FALSE(unit_has_queued(p.dst));
+    sim_run(p.sim, 2 * sim_clock_period(p.sim, 0));
+    CU_ASSERT_EQUAL(p.s->sent, 3);
+    CU_ASSERT_EQUAL(p.d->received, 0);
+    CU_ASSERT_TRUE(unit_has_queued(p.dst));
+    CU_ASSERT_FALSE(unit_has_queued(p.src));
+    sim_run(p.sim, 5 * sim_clock_period(p.sim, 0));
+    CU_ASSERT_EQUAL(p.d->received, 1);
+    CU_ASSERT_TRUE(unit_has_queued(p.dst));
+    CU_ASSERT_EQUAL(sim_run(p.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(p.d->received, 3);
+    CU_ASSERT_FALSE(unit_has_queued(p.dst));
+    sim_destroy(p.sim);
+}
+
 static const struct test_case cases[] = {
     { "latency is exact", test_latency_is_exact },
     { "capacity credit loop", test_capacity_credit_loop },
@@ -309,6 +333,7 @@ static const struct test_case cases[] = {
     { "backdoor injection drives a unit alone", test_backdoor_injection_drives_a_unit_alone },
     { "observers share a port", test_observers_share_a_port },
     { "bad links are refused", test_bad_links_are_refused },
+    { "has_queued counts messages not yet popped", test_has_queued_counts_messages_not_yet_popped },
     { 0 }
 };
 TEST_SUITE(channel, cases);

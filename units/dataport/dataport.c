@@ -219,10 +219,13 @@ static enum unit_activity dp_tick(struct unit *u)
 {
     struct dp *s = unit_state(u);
     uint64_t now = unit_cycle(u);
-    dp_take_l3_replies(s, u);
+    /* Nothing in any input channel: no poll below could take a message. */
+    bool queued = unit_has_queued(u);
+    if (queued)
+        dp_take_l3_replies(s, u);
     dp_send_replies(s, u);
     uint32_t taken = 0;
-    for (uint32_t k = 0; k < s->eus && taken < s->messages_per_cycle; k++) {
+    for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
         uint32_t e = (s->next_eu + k) % s->eus;
         struct msg *m;
         while (taken < s->messages_per_cycle && s->free_txn != UINT32_MAX &&
@@ -238,7 +241,7 @@ static enum unit_activity dp_tick(struct unit *u)
         dp_send_lines(s, u);
     dp_send_replies(s, u);
     bool more = fifo_count(&s->line_queue) > 0;
-    for (uint32_t e = 0; e < s->eus && !more; e++)
+    for (uint32_t e = 0; queued && e < s->eus && !more; e++)
         if (port_peek(s->eu[e]) && s->free_txn != UINT32_MAX)
             more = true;
     if (dp_reply_due(s, now))

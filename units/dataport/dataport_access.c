@@ -65,9 +65,17 @@ void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t 
             a->tlb_valid = true;
             a->tlb_vpage = vpage;
             a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+            a->tlb_host = NULL;
         }
         int rc;
-        if ((addr & (GPU_PAGE_SIZE - 1)) + n <= GPU_PAGE_SIZE) {
+        uint64_t in_page = addr & (GPU_PAGE_SIZE - 1);
+        if (!write && in_page + n <= GPU_PAGE_SIZE &&
+            (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, phys)))) {
+            /* a written page's bytes, as gpu_memory_read would copy them
+             * (a page once written stays in the store) */
+            memcpy(buf, a->tlb_host + in_page, n);
+            rc = 0;
+        } else if (in_page + n <= GPU_PAGE_SIZE) {
             /* within the page just translated: what the address-space call
              * would do after translating it again */
             rc = write ? gpu_memory_write(a->as.memory, phys, buf, n, &err)

@@ -121,6 +121,8 @@ struct acc {
     struct surf sf;
     bool tlb_valid;             /* the last page translated (reads; a write drops it) */
     uint64_t tlb_vpage, tlb_ppage;
+    const uint8_t *tlb_host;    /* tlb_ppage's bytes in the backing store once a read found
+                                 * them written (NULL: not looked up, or never written) */
 };
 
 /* The registers of one message: its payload (nregs registers), the reply (rlen

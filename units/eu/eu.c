@@ -199,6 +199,8 @@ static void eu_reset(struct unit *u)
     s->rr_next = 0;
     s->last_account = 0;
     s->pending_msgs = 0;
+    s->quiet = false;
+    s->runnable = 0;
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 
@@ -210,22 +212,25 @@ static enum unit_activity eu_tick(struct unit *u)
     if (s->end_queue_len)
         eu_flush_end_queue(s);
     struct msg *m;
+    /* Nothing in any input channel (the common cycle of a busy EU): none of
+     * the polls below could take a message, so they are skipped. */
+    bool queued = unit_has_queued(u);
     /* write-backs first: they may unblock threads this cycle */
-    for (unsigned w = 0; w < s->writeback_ports; w++) {
+    for (unsigned w = 0; queued && w < s->writeback_ports; w++) {
         while ((m = port_pop(s->writeback[w])) != NULL) {
             eu_take_writeback(s, u, m);
             msg_free(sim, m);
         }
     }
     /* instruction lines from the subslice cache, then fetches still to send */
-    while ((m = port_pop(s->icache_reply)) != NULL) {
+    while (queued && (m = port_pop(s->icache_reply)) != NULL) {
         eu_take_fetch_reply(s, u, m);
         msg_free(sim, m);
     }
     if (s->fetches_unsent)
         eu_send_fetches(s, u);
     /* dispatches (and generic traffic passing through) */
-    while ((m = port_peek(s->dispatch)) != NULL) {
+    while (queued && (m = port_peek(s->dispatch)) != NULL) {
         if (m->kind == MSG_THREAD_DISPATCH) {
             if (!eu_start_thread(s, u, m))
                 break;                  /* no free slot: leave it queued */
@@ -259,7 +264,7 @@ static enum unit_activity eu_tick(struct unit *u)
     eu_retry_blocked_sends(s, u);
     bool more = s->fast ? eu_tick_fast(s, u, now) : eu_tick_timing(s, u, now);
     eu_account(s, u);
-    if (port_peek(s->dispatch) && s->busy_slots < s->threads)
+    if (queued && s->busy_slots < s->threads && port_peek(s->dispatch))
         more = true;
     /* a SEND or thread end held by a full channel needs no tick: the fabric
      * wakes the EU when the receiver frees space (fabric/port.h) */

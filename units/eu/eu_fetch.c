@@ -271,6 +271,7 @@ bool eu_fetch_line(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr,
         else
             e = fetch_request(s, u, line);     /* at most one per waiting thread: one is free */
         sl->fetch_wait = true;
+        eu_slot_changed(s, (unsigned)(sl - s->slots));
         sl->fetch_entry = (uint8_t)e;
         sl->fetch_since = now;
     }
@@ -301,6 +302,7 @@ void eu_take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
         return;
     }
     uint64_t now = unit_cycle(u);
+    s->quiet = false;
     s->itags[fetch_buffer_set(s, f->line)] = f->line + 1;
     f->used = false;
     s->fetches_used--;
@@ -310,6 +312,7 @@ void eu_take_fetch_reply(struct eu *s, struct unit *u, struct msg *m)
         struct slot *sl = &s->slots[i];
         if (sl->busy && sl->fetch_wait && sl->fetch_entry == r->tag) {
             sl->fetch_wait = false;
+            eu_slot_changed(s, i);
             sl->line_held = true;
             s->stall_fetch += now - sl->fetch_since;
         }

@@ -136,7 +136,17 @@ struct eu {
     struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
     uint32_t end_queue_len, end_queue_cap;
     uint64_t last_account;
+    /* A quiet stretch (timing mode): the last scan of the threads issued
+     * nothing and changed nothing, and no thread's state can change before
+     * quiet_until but by an event (a write-back, a fetch line, a dispatch, a
+     * thread end, a SEND leaving), each of which clears `quiet`. Until then
+     * every cycle's scan would find the same stalls, so a tick adds them
+     * (eu_tick_timing) instead of scanning. */
+    bool quiet, quiet_more;
+    uint64_t quiet_until;
+    uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
     uint32_t busy_slots;
+    uint32_t runnable;          /* bit i: eu_slot_runnable(slot i) (eu_slot_changed keeps it) */
     uint32_t pending_msgs;      /* slots holding a message their port refused */
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
@@ -151,6 +161,23 @@ struct eu {
     uint64_t icache_misses, decode_misses;
     uint64_t fetch_requests, fetch_merged, fetch_prefetches;
 };
+
+/* Whether a slot's thread may be considered for issue. */
+static inline bool eu_slot_runnable(const struct slot *sl)
+{
+    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait && !sl->fetch_wait;
+}
+
+/* Called after every change of a slot's busy, ended, blocked_send,
+ * barrier_wait or fetch_wait: keeps s->runnable, which timing mode's issue
+ * reads instead of every slot's flags each cycle. */
+static inline void eu_slot_changed(struct eu *s, unsigned i)
+{
+    if (eu_slot_runnable(&s->slots[i]))
+        s->runnable |= 1u << i;
+    else
+        s->runnable &= ~(1u << i);
+}
 
 /* ---- eu_fetch.c ------------------------------------------------------------------ */
 

@@ -34,6 +34,7 @@ void eu_flush_end_queue(struct eu *s)
 static void free_slot(struct eu *s, struct unit *u, unsigned i)
 {
     struct slot *sl = &s->slots[i];
+    s->quiet = false;
     if (sl->pending_msg) {
         msg_free(unit_sim(u), sl->pending_msg);
         sl->pending_msg = NULL;
@@ -66,6 +67,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
             break;
         }
     sl->busy = false;
+    eu_slot_changed(s, i);
     s->busy_slots--;
     s->active_threads = s->busy_slots;
     s->threads_ended++;
@@ -75,7 +77,9 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
 static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_status st)
 {
     struct slot *sl = &s->slots[i];
+    s->quiet = false;
     sl->ended = true;
+    eu_slot_changed(s, i);
     sl->end_status = (uint8_t)st;
     s->illegal += sl->th.counts.illegal;
     s->register_faults += sl->th.counts.register_faults;
@@ -118,6 +122,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
             sl->pending_msg = m;
             sl->pending_port = s->sfid[killed_sfid];
             sl->blocked_send = true;
+            eu_slot_changed(s, i);
             s->pending_msgs++;
         }
     }
@@ -135,6 +140,7 @@ static void allocate(struct eu *s)
     s->dinsn = gt_xcalloc(cap, sizeof *s->dinsn);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
+    s->runnable = 0;
     s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
@@ -154,6 +160,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
             break;
     if (i == s->threads)
         return false;
+    s->quiet = false;
     struct slot *sl = &s->slots[i];
     const struct eu_dispatch *d = (const struct eu_dispatch *)m->payload;
     bool ok = m->size >= sizeof *d && d->op == EU_TD_DISPATCH &&
@@ -163,6 +170,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
               d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
     memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
+    eu_slot_changed(s, i);
     sl->age = ++s->age_counter;
     s->age_order[s->age_count++] = (uint8_t)i;
     s->busy_slots++;
@@ -176,6 +184,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
         unit_log(u, SIM_LOG_NOTE, "malformed thread dispatch (%u bytes) dropped", m->size);
         sl->request_id = m->size >= 8 ? d->request_id : 0;
         sl->ended = true;
+        eu_slot_changed(s, i);
         sl->end_status = EU_THREAD_BAD_DISPATCH;
         s->threads_killed++;
         free_slot(s, u, i);
@@ -212,6 +221,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     struct slot *sl = &s->slots[i];
     struct eu_thread *t = &sl->th;
     unsigned regs = rq->mlen + rq->ex_mlen;
+    s->quiet = false;
     struct msg *m = msg_alloc(unit_sim(u), MSG_SEND,
                               (uint32_t)(sizeof(struct eu_send_msg) + regs * EU_MSG_REG_BYTES));
     struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
@@ -260,6 +270,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     if (rq->sfid == EU_SFID_GATEWAY && desc_gw_subfunction(rq->desc) == DESC_GW_BARRIER_MSG &&
         !rq->eot && !wb && out == s->sfid[EU_SFID_GATEWAY]) {
         sl->barrier_wait = true;
+        eu_slot_changed(s, i);
         sl->after_barrier = true;
         sl->pending_wb++;
     }
@@ -275,6 +286,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
         sl->pending_msg = m;
         sl->pending_port = out;
         sl->blocked_send = true;
+        eu_slot_changed(s, i);
         s->pending_msgs++;
     }
 }
@@ -292,9 +304,12 @@ void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
     }
     struct slot *sl = &s->slots[w->slot];
     uint64_t now = unit_cycle(u);
+    s->quiet = false;
     sl->dep_d = NULL;
-    if (w->rlen == 0 && sl->barrier_wait)
+    if (w->rlen == 0 && sl->barrier_wait) {
         sl->barrier_wait = false;       /* the barrier's notification */
+        eu_slot_changed(s, w->slot);
+    }
     for (unsigned r = 0; r < w->rlen; r++) {
         unsigned g = w->dst_reg + r;
         if (g >= EU_GRF_COUNT) {
@@ -376,6 +391,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     struct slot *sl = &s->slots[i];
     struct eu_send_request rq;
     enum eu_step_result r = EU_STEP_OK;
+    s->quiet = false;
     sl->dep_d = NULL;
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
         uint64_t unmodelled = sl->th.counts.unmodelled;
@@ -428,7 +444,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
 
 static bool runnable(const struct slot *sl)
 {
-    return sl->busy && !sl->ended && !sl->blocked_send && !sl->barrier_wait && !sl->fetch_wait;
+    return eu_slot_runnable(sl);
 }
 
 void eu_retry_blocked_sends(struct eu *s, struct unit *u)
@@ -438,9 +454,11 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
         if (!sl->busy || !sl->pending_msg)
             continue;
         if (port_try_send(sl->pending_port, sl->pending_msg)) {
+            s->quiet = false;
             sl->pending_msg = NULL;
             s->pending_msgs--;
             sl->blocked_send = false;
+            eu_slot_changed(s, i);
             if (sl->ended && sl->pending_wb == 0)
                 free_slot(s, u, i);
         } else {
@@ -496,35 +514,62 @@ bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
 /* Timing mode: one cycle of issue. */
 bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
 {
+    if (s->quiet && now < s->quiet_until) {
+        /* the scan below would find what the last one found */
+        s->stall_fetch += s->quiet_fetch;
+        s->stall_send_wait += s->quiet_send_wait;
+        s->stall_dependency += s->quiet_dependency;
+        s->stall_pipe += s->quiet_pipe;
+        return s->quiet_more;
+    }
+    s->quiet = false;
     /* candidates: oldest first (the age order is kept as threads come and
      * go), or round-robin starting after the last thread that issued */
     unsigned order[EU_MAX_THREADS], n = 0;
     if (s->round_robin) {
         for (unsigned k = 0; k < s->threads; k++) {
             unsigned i = (s->rr_next + k) % s->threads;
-            if (runnable(&s->slots[i]))
+            if (s->runnable >> i & 1)
                 order[n++] = i;
         }
-    } else {
+    } else if (s->runnable) {
         for (unsigned k = 0; k < s->age_count; k++)
-            if (runnable(&s->slots[s->age_order[k]]))
+            if (s->runnable >> s->age_order[k] & 1)
                 order[n++] = s->age_order[k];
     }
-    if (n == 0)
+    if (n == 0) {
+        /* no thread can run until an event (which clears `quiet`) */
+        s->quiet = true;
+        s->quiet_until = NEVER;
+        s->quiet_fetch = s->quiet_send_wait = s->quiet_dependency = s->quiet_pipe = 0;
+        s->quiet_more = false;
         return false;
+    }
     unsigned issued = 0;
     bool pending_work = false, alu_issued = false;
+    /* whether this scan may start a quiet stretch: it changed nothing (every
+     * thread judged from its cached state), and until when */
+    bool cacheable = true;
+    uint64_t until = NEVER;
+    uint32_t n_fetch = 0, n_send_wait = 0, n_dependency = 0, n_pipe = 0;
     for (unsigned k = 0; k < n && issued < s->issue_width; k++) {
         unsigned i = order[k];
         struct slot *sl = &s->slots[i];
         if (sl->ready_cycle > now) {
             s->stall_fetch++;
             pending_work = true;
+            n_fetch++;
+            if (sl->ready_cycle < until)
+                until = sl->ready_cycle;
             continue;
         }
         const struct dentry *d = sl->dep_d;
         if (d && (s->icache_linked ? sl->line_held : s->itags[sl->iset] == sl->iline_key))
             goto judged;    /* held since its last check; its line still there */
+        /* Judged afresh: a quiet stretch may still start here if nothing
+         * but the thread's own cached judgement changed, so the next scan
+         * would judge it as above (no line request, miss, decode or end). */
+        uint64_t decoded_before = s->decode_misses;
         uint64_t addr = sl->th.inst_base + sl->th.ip;
         uint64_t line = addr >> 6;
         if (s->icache_linked) {
@@ -535,8 +580,12 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
                 sl->iline_key = line + 1;
                 sl->line_held = false;
             }
-            if (!sl->line_held && !eu_fetch_line(s, u, sl, addr, now))
+            if (!sl->line_held && !eu_fetch_line(s, u, sl, addr, now)) {
+                cacheable = false;
                 continue;
+            }
+            if (!sl->line_held)
+                cacheable = false;      /* an address that does not translate */
         } else {
             /* the EU's own instruction cache (timing only): direct mapped,
              * 64-byte lines, icache_latency per miss */
@@ -547,6 +596,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
             }
             uint32_t set = sl->iset;
             if (s->itags[set] != line + 1) {
+                cacheable = false;
                 s->itags[set] = line + 1;
                 s->icache_misses++;
                 if (s->icache_latency) {
@@ -564,11 +614,14 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
             enum eu_thread_status why = EU_THREAD_OK;
             d = eu_fetch_decoded(s, u, sl, &why);
             if (!d) {
+                cacheable = false;
                 s->fetch_faults++;
                 end_thread(s, u, i, why);
                 continue;
             }
         }
+        if (s->decode_misses != decoded_before)
+            cacheable = false;          /* a decode may have flushed every thread's entry */
         if (sl->dep_d != d) {
             sl->dep_at = deps_at(sl, d);
             sl->dep_d = d;
@@ -577,11 +630,15 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
             s->stall_send_wait++;
+            n_send_wait++;
             continue;
         }
         pending_work = true;
         if (rd == R_DEP) {
             s->stall_dependency++;
+            n_dependency++;
+            if (sl->dep_at < until)
+                until = sl->dep_at;
             continue;
         }
         unsigned pipe = d->pipe;
@@ -589,6 +646,13 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
             pipe = EU_PIPE_EM;      /* the EM pipe runs FPU work too (L19104-19106) */
         if (s->pipe_busy_until[pipe] > now || (pipe <= EU_PIPE_EM && alu_issued)) {
             s->stall_pipe++;
+            n_pipe++;
+            /* free when its pipe is (an FPU instruction: either pipe) */
+            uint64_t at = s->pipe_busy_until[pipe];
+            if (d->pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] < at)
+                at = s->pipe_busy_until[EU_PIPE_FPU];
+            if (at < until)
+                until = at;
             continue;
         }
         s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? d->occupancy : 1);
@@ -601,5 +665,14 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     }
     if (issued)
         s->cycles_issuing++;
+    else if (cacheable) {
+        s->quiet = true;
+        s->quiet_until = until;
+        s->quiet_fetch = n_fetch;
+        s->quiet_send_wait = n_send_wait;
+        s->quiet_dependency = n_dependency;
+        s->quiet_pipe = n_pipe;
+        s->quiet_more = pending_work;
+    }
     return pending_work || issued;
 }
