@@ -13,8 +13,7 @@
 #include "units/vc4_host/vc4_submit.h"
 #include "units/vc4_v3d/vc4_3d.h"
 #include "units/vc4_v3d/vc4_cle.h"
-
-enum { CT0EA = 0x108, CT1EA = 0x10c, CT0CA = 0x110, CT1CA = 0x114 };   /* Table 48 */
+#include "tests/support/vc4_submit_rig.h"
 
 static uint32_t rd32(const uint8_t *b)
 {
@@ -23,33 +22,15 @@ static uint32_t rd32(const uint8_t *b)
 
 static void test_tri_through_the_pipeline(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    unsigned cycles = 0;
-    for (; cycles < 100000 && vc4_cle_busy(c); cycles++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
+    unsigned cycles = vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_binned, 2u);
@@ -69,9 +50,9 @@ static void test_tri_through_the_pipeline(void)
     /* the tile list: walk it with Table 38's lengths; the two GL Shader State dwords are the
      * validated BCL's (offsets 0x4b and 0x5a, §10.1) and each draw is triangle (0, 1, 2) */
     uint8_t bcl[0x60];
-    gpu_memory_read(mem, job.ct0ca, bcl, sizeof bcl, NULL);
+    gpu_memory_read(mem, job->ct0ca, bcl, sizeof bcl, NULL);
     uint32_t state[2] = { rd32(bcl + 0x4c), rd32(bcl + 0x5b) };
-    uint32_t at = job.tile_alloc_address, states = 0, triangles = 0, branches = 0;
+    uint32_t at = job->tile_alloc_address, states = 0, triangles = 0, branches = 0;
     bool returned = false;
     for (unsigned guard = 0; guard < 200 && !returned; guard++) {
         uint8_t b[16] = { 0 };
@@ -92,7 +73,7 @@ static void test_tri_through_the_pipeline(void)
             break;
         case 16:
             branches++;
-            CU_ASSERT_TRUE(rd32(b + 1) >= job.tile_alloc_address + 256);   /* the pool */
+            CU_ASSERT_TRUE(rd32(b + 1) >= job->tile_alloc_address + 256);   /* the pool */
             at = rd32(b + 1);
             break;
         case 48:
@@ -134,13 +115,8 @@ static void test_tri_through_the_pipeline(void)
     gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 16, 12), px, 4, NULL);
     CU_ASSERT_EQUAL(rd32(px), 0xff00ffffu);
     gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 1, 62), px, 4, NULL);
-    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    CU_ASSERT_EQUAL(rd32(px), submit->f.clear_color[0]);
+    vc4_submit_rig_close(&rig);
 }
 
 /* "tile allocation too small": vc4_tri with its Tile Allocation Memory Size cut to the 256
@@ -149,34 +125,17 @@ static void test_tri_through_the_pipeline(void)
  * and the frame completes with the clear colour only */
 static void test_tile_allocation_too_small(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
-    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    gpu_memory_write(mem, job->ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_TRUE(p->stats.bin_out_of_memory > 0);
     CU_ASSERT_EQUAL(p->stats.tile_list_blocks, 0u);
@@ -187,13 +146,8 @@ static void test_tile_allocation_too_small(void)
     uint8_t px[4];
     gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
                     px, 4, NULL);
-    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    CU_ASSERT_EQUAL(rd32(px), submit->f.clear_color[0]);
+    vc4_submit_rig_close(&rig);
 }
 
 /* The same tiny tile allocation with overspill memory given in BPOA/BPOS, as the kernel gives
@@ -202,37 +156,19 @@ static void test_tile_allocation_too_small(void)
  * nothing is lost, BPOS reads 0 afterwards and the triangle is drawn in its constant colour */
 static void test_tile_allocation_overspill(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
-    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    gpu_memory_write(mem, job->ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
     const uint32_t overspill = 0x08000000u;                  /* free memory far from the BOs */
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
     p->bpoa = overspill | 0xc0000000u;                      /* an uncached alias, masked off */
     p->bpos = 4096;
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(p->stats.bin_out_of_memory, 0u);
     CU_ASSERT_FALSE(p->bmoom);
@@ -242,7 +178,7 @@ static void test_tile_allocation_overspill(void)
     CU_ASSERT_EQUAL(p->stats.primitives_rendered, 2u);
     /* the tile's 32-byte initial block ends in Branch (16) to the overspill's first block */
     uint8_t block[32];
-    gpu_memory_read(mem, job.tile_alloc_address, block, sizeof block, NULL);
+    gpu_memory_read(mem, job->tile_alloc_address, block, sizeof block, NULL);
     bool branches = false;
     for (unsigned i = 0; i + 5 <= sizeof block; i++)
         if (block[i] == 16 && rd32(block + i + 1) == overspill)
@@ -253,13 +189,7 @@ static void test_tile_allocation_overspill(void)
     gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
                     px, 4, NULL);
     CU_ASSERT_EQUAL(rd32(px), 0xff00ffffu);
-    vc4_3d_release(p);
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* Sec 11: 64-byte micro-tiles (4 x 4 at 32 bpp), 1 KB sub-tiles, 4 KB tiles; tile row 0 runs
@@ -341,42 +271,20 @@ static void test_clip_triangle(void)
  * in the draw's constant colour (the varyings weighted back from the original vertices) */
 static void test_clipped_triangle_renders(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     /* BO 3 + 0x10 holds the positions (vc4-submit.md §10.2): find (-0.5, -0.1, z, w) */
     const float third[2] = { -0.5f, -0.1f };
-    uint32_t position = 0;
-    for (uint32_t i = 0; i < job.regions; i++) {
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
-        for (uint32_t o = 0; !position && o + 16 <= job.region[i].size; o += 4)
-            if (!memcmp((const uint8_t *)job.region[i].data + o, third, 8))
-                position = job.region[i].address + o;
-    }
+    uint32_t position = vc4_submit_rig_find(&rig, third, 8);
     CU_ASSERT_TRUE_FATAL(position != 0);
     const float zw[2] = { -3.0f, 1.0f };
     gpu_memory_write(mem, position + 8, zw, 8, NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_clipped, 1u);
@@ -395,14 +303,9 @@ static void test_clipped_triangle_renders(void)
             continue;                  /* the edge's own row: the tie rule decides */
         uint8_t px[4];
         gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 16, y), px, 4, NULL);
-        CU_ASSERT_EQUAL(rd32(px), y + 0.5f < edge ? 0xff00ffffu : d.submit[0].f.clear_color[0]);
+        CU_ASSERT_EQUAL(rd32(px), y + 0.5f < edge ? 0xff00ffffu : submit->f.clear_color[0]);
     }
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* ---- guard band and lines (vc4_ptb.c: the 12.4 XS/YS range, +-32767 / 16 px; chosen) ---- */
@@ -462,41 +365,19 @@ static void test_clip_line(void)
  * instead, away from column 22 */
 static void test_guard_band_triangle_renders(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     const float second[2] = { -0.1f, -0.9f };
-    uint32_t position = 0;
-    for (uint32_t i = 0; i < job.regions; i++) {
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
-        for (uint32_t o = 0; !position && o + 16 <= job.region[i].size; o += 4)
-            if (!memcmp((const uint8_t *)job.region[i].data + o, second, 8))
-                position = job.region[i].address + o;
-    }
+    uint32_t position = vc4_submit_rig_find(&rig, second, 8);
     CU_ASSERT_TRUE_FATAL(position != 0);
     const float x = 100.0f;
     gpu_memory_write(mem, position, &x, 4, NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_clipped, 1u);
@@ -509,14 +390,9 @@ static void test_guard_band_triangle_renders(void)
             continue;                  /* the edge's rows */
         uint8_t px[4];
         gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 22, y), px, 4, NULL);
-        CU_ASSERT_EQUAL(rd32(px), y <= 27 ? 0xff00ffffu : d.submit[0].f.clear_color[0]);
+        CU_ASSERT_EQUAL(rd32(px), y <= 27 ? 0xff00ffffu : submit->f.clear_color[0]);
     }
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* a GL Shader State record (64) pointing at memory nothing was written to (bad input the kernel
@@ -526,47 +402,23 @@ static void test_guard_band_triangle_renders(void)
  * §10.3: the validated BCL holds packet 64 at byte 0x4B. */
 static void test_shader_record_pointing_nowhere(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     uint8_t record[5];
-    gpu_memory_read(mem, job.ct0ca + 0x4b, record, 5, NULL);
+    gpu_memory_read(mem, job->ct0ca + 0x4b, record, 5, NULL);
     CU_ASSERT_EQUAL_FATAL(record[0], 64);
     uint32_t nowhere = 0x3f000000u | (rd32(record + 1) & 15);
-    gpu_memory_write(mem, job.ct0ca + 0x4c, &nowhere, 4, NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    unsigned n = 0;
-    for (; n < 10000000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    gpu_memory_write(mem, job->ct0ca + 0x4c, &nowhere, 4, NULL);
+    vc4_submit_rig_run(&rig, 10000000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_TRUE(p->stats.shader_watchdogs >= 1u);
     CU_ASSERT_EQUAL(c->rfc_total, 1u);                 /* the frame still ended */
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* records the pipeline cannot use are counted, never a crash */
