@@ -765,17 +765,21 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
         uint32_t word = rd32(b + 1);
         full_resolution(p, mem, true, word);
         p->stats.stores++;
-        p->stats.tiles_rendered += (word & 3) != 3;
-        tile_transfer_time(p, (word & 3) != 3);
+        /* the tile's last store clears it (an RCL sets bit 2 when another store follows) */
+        bool closes = (word & 3) != 3 && !(word & 4);
+        p->stats.tiles_rendered += closes;
+        tile_transfer_time(p, closes);
         if (!(word & 4))
             clear_tile(t, true, true);
         return;
     }
     case VC4_PACKET_STORE_TILE_BUFFER_GENERAL:
         store_general(p, mem, b);
+        /* a store of a buffer that clears the colour (bit 13 clear) is the tile's last */
         if ((b[1] & 7) != 0) {
-            p->stats.tiles_rendered++;
-            tile_transfer_time(p, true);
+            bool closes = !(b[2] & 0x20);
+            p->stats.tiles_rendered += closes;
+            tile_transfer_time(p, closes);
         }
         return;
     case VC4_PACKET_INDEXED_PRIMITIVE_LIST:
