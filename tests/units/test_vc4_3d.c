@@ -5,6 +5,7 @@
  * §10.2: BO 3 holds the colour (1, 1, 0, 1)); T/LT/raster addressing against offsets worked out
  * by hand from Sec 11 and notes §4.7; malformed input is counted.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,6 +396,78 @@ static void test_guard_band_triangle_renders(void)
     vc4_submit_rig_close(&rig);
 }
 
+/* ---- a line and points through the whole submit path (loader, binning, tiles) ------------ */
+
+/* vc4_tri with draw 1 (Vertex Array Primitives at BCL byte 0x50, mode at 0x51) turned into
+ * GL_LINES (1) or GL_POINTS (0) and its positions (BO 3 + 0x10, vec4 each, vc4-submit.md
+ * §10.2) replaced; pixel = 32 + 32 NDC (§10.1). Returns the rig run to its end. */
+static bool run_patched_draw(struct vc4_submit_rig *rig, uint8_t mode, const float pos[3][4])
+{
+    size_t size;
+    uint8_t *b = vc4_submit_rig_inflate(VC4_RIG_TRI, &size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const size_t bcl = 16 + 8 + 180 + 8;
+    CU_ASSERT_EQUAL_FATAL(b[bcl + 0x50], 33);
+    b[bcl + 0x51] = mode;
+    const float first[4] = { -0.9f, -0.9f }, second[2] = { -0.1f, -0.9f };
+    size_t at = 0;
+    for (size_t o = 0; !at && o + 48 <= size; o++)
+        if (!memcmp(b + o, first, 8) && !memcmp(b + o + 16, second, 8))
+            at = o;
+    CU_ASSERT_TRUE_FATAL(at != 0);
+    memcpy(b + at, pos, 48);
+    struct gt_error err;
+    if (vc4_submit_rig_open_bytes(rig, b, size, &err) < 0) {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    vc4_submit_rig_run(rig, 200000);
+    return !vc4_cle_busy(rig->cle) && rig->pipe->render.surface_count == 1;
+}
+
+/* A line from pixel (10.25, 20.25) to NDC (100, 0.5) = pixel (3232, 48): past the 12.4 guard
+ * band (2048 px), so the PTB clips it (one 49 record) and the part drawn keeps its direction:
+ * y = 20.25 + (x + 1/2 - 10.25) 27.75 / 3221.75 stays in row 20 for x = 10..63 (one pixel a
+ * column, x-major, half-open span from the first centre at or after 10.25). A wrapped XS
+ * (3232 x 16 = 51712 > 32767) would send it left of x = 10 instead. Points at the same first
+ * vertex, at NDC x = 100 and behind the near plane: only the first is drawn (points are
+ * rejected by their centre, vc4_ptb.c), as the one pixel (10, 20) of its 1 px square. */
+static void test_clipped_line_and_points_end_to_end(void)
+{
+    const float px = (10.25f - 32) / 32, py = (20.25f - 32) / 32;   /* exact in binary */
+    const float line[3][4] = { { px, py, 0, 1 }, { 100, 0.5f, 0, 1 }, { 0, 0, 0, 1 } };
+    struct vc4_submit_rig rig;
+    CU_ASSERT_TRUE_FATAL(run_patched_draw(&rig, 1, line));
+    const uint32_t clear = rig.dump.submit[0].f.clear_color[0];
+    CU_ASSERT_EQUAL(rig.cle->thread[0].invalid + rig.cle->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL(rig.pipe->stats.primitives_clipped, 1u);
+    CU_ASSERT_TRUE(rig.cle->thread[1].by_id[49] >= 1u);
+    unsigned drawn = 0;
+    for (uint32_t y = 0; y < 40; y++)
+        for (uint32_t x = 0; x < 64 && x + y < 60; x++) {
+            bool want = y == 20 && x >= 10;
+            uint32_t v = vc4_submit_rig_pixel(&rig, 0, x, y);
+            CU_ASSERT_EQUAL(v != clear, want);
+            if ((v != clear) != want)
+                fprintf(stderr, "line pixel (%u, %u) %08x\n", x, y, v);
+            drawn += v != clear;
+        }
+    CU_ASSERT_EQUAL(drawn, 60u - 20u - 10u);    /* x = 10..39 (x + y < 60 here) */
+    vc4_submit_rig_close(&rig);
+
+    const float points[3][4] = { { px, py, 0, 1 }, { 100, 0.5f, 0, 1 },
+                                 { 0, 0, -3, 1 } };
+    CU_ASSERT_TRUE_FATAL(run_patched_draw(&rig, 0, points));
+    CU_ASSERT_EQUAL(rig.cle->thread[0].invalid + rig.cle->thread[1].invalid, 0u);
+    for (uint32_t y = 0; y < 40; y++)
+        for (uint32_t x = 0; x < 64 && x + y < 60; x++) {
+            bool want = x == 10 && y == 20;
+            uint32_t v = vc4_submit_rig_pixel(&rig, 0, x, y);
+            CU_ASSERT_EQUAL(v != rig.dump.submit[0].f.clear_color[0], want);
+        }
+    vc4_submit_rig_close(&rig);
+}
+
 /* a GL Shader State record (64) pointing at memory nothing was written to (bad input the kernel
  * would have caught; the hardware reads what is there): the record reads as zeros, so the
  * shaders run from address 0, whose zero words never end the program: every such shader is
@@ -472,6 +545,8 @@ static const struct test_case cases[] = {
     { "line clipping against the near plane and the guard band", test_clip_line },
     { "vc4_tri with a vertex past the 12.4 guard band: clipped (49), drawn left of it",
       test_guard_band_triangle_renders },
+    { "a line past the guard band and points outside the clip volume, end to end: the pixels "
+      "worked out in the test", test_clipped_line_and_points_end_to_end },
     { "a shader state record pointing at unwritten memory: shaders stopped by the watchdog, "
       "counted, the frame ends", test_shader_record_pointing_nowhere },
     { "bad records are counted", test_bad_input },
