@@ -5,6 +5,7 @@
  * §10.2: BO 3 holds the colour (1, 1, 0, 1)); T/LT/raster addressing against offsets worked out
  * by hand from Sec 11 and notes §4.7; malformed input is counted.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +14,7 @@
 #include "units/vc4_host/vc4_submit.h"
 #include "units/vc4_v3d/vc4_3d.h"
 #include "units/vc4_v3d/vc4_cle.h"
-
-enum { CT0EA = 0x108, CT1EA = 0x10c, CT0CA = 0x110, CT1CA = 0x114 };   /* Table 48 */
+#include "tests/support/vc4_submit_rig.h"
 
 static uint32_t rd32(const uint8_t *b)
 {
@@ -23,33 +23,15 @@ static uint32_t rd32(const uint8_t *b)
 
 static void test_tri_through_the_pipeline(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    unsigned cycles = 0;
-    for (; cycles < 100000 && vc4_cle_busy(c); cycles++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
+    unsigned cycles = vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_binned, 2u);
@@ -69,9 +51,9 @@ static void test_tri_through_the_pipeline(void)
     /* the tile list: walk it with Table 38's lengths; the two GL Shader State dwords are the
      * validated BCL's (offsets 0x4b and 0x5a, §10.1) and each draw is triangle (0, 1, 2) */
     uint8_t bcl[0x60];
-    gpu_memory_read(mem, job.ct0ca, bcl, sizeof bcl, NULL);
+    gpu_memory_read(mem, job->ct0ca, bcl, sizeof bcl, NULL);
     uint32_t state[2] = { rd32(bcl + 0x4c), rd32(bcl + 0x5b) };
-    uint32_t at = job.tile_alloc_address, states = 0, triangles = 0, branches = 0;
+    uint32_t at = job->tile_alloc_address, states = 0, triangles = 0, branches = 0;
     bool returned = false;
     for (unsigned guard = 0; guard < 200 && !returned; guard++) {
         uint8_t b[16] = { 0 };
@@ -92,7 +74,7 @@ static void test_tri_through_the_pipeline(void)
             break;
         case 16:
             branches++;
-            CU_ASSERT_TRUE(rd32(b + 1) >= job.tile_alloc_address + 256);   /* the pool */
+            CU_ASSERT_TRUE(rd32(b + 1) >= job->tile_alloc_address + 256);   /* the pool */
             at = rd32(b + 1);
             break;
         case 48:
@@ -134,13 +116,8 @@ static void test_tri_through_the_pipeline(void)
     gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 16, 12), px, 4, NULL);
     CU_ASSERT_EQUAL(rd32(px), 0xff00ffffu);
     gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 1, 62), px, 4, NULL);
-    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    CU_ASSERT_EQUAL(rd32(px), submit->f.clear_color[0]);
+    vc4_submit_rig_close(&rig);
 }
 
 /* "tile allocation too small": vc4_tri with its Tile Allocation Memory Size cut to the 256
@@ -149,34 +126,17 @@ static void test_tri_through_the_pipeline(void)
  * and the frame completes with the clear colour only */
 static void test_tile_allocation_too_small(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
-    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    gpu_memory_write(mem, job->ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_TRUE(p->stats.bin_out_of_memory > 0);
     CU_ASSERT_EQUAL(p->stats.tile_list_blocks, 0u);
@@ -187,13 +147,8 @@ static void test_tile_allocation_too_small(void)
     uint8_t px[4];
     gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
                     px, 4, NULL);
-    CU_ASSERT_EQUAL(rd32(px), d.submit[0].f.clear_color[0]);
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    CU_ASSERT_EQUAL(rd32(px), submit->f.clear_color[0]);
+    vc4_submit_rig_close(&rig);
 }
 
 /* The same tiny tile allocation with overspill memory given in BPOA/BPOS, as the kernel gives
@@ -202,37 +157,19 @@ static void test_tile_allocation_too_small(void)
  * nothing is lost, BPOS reads 0 afterwards and the triangle is drawn in its constant colour */
 static void test_tile_allocation_overspill(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     static const uint8_t size[4] = { 0, 1, 0, 0 };           /* 256, little-endian */
-    gpu_memory_write(mem, job.ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
+    gpu_memory_write(mem, job->ct0ca + 5, size, 4, NULL);     /* 112: 32@32 size */
     const uint32_t overspill = 0x08000000u;                  /* free memory far from the BOs */
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
     p->bpoa = overspill | 0xc0000000u;                      /* an uncached alias, masked off */
     p->bpos = 4096;
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(p->stats.bin_out_of_memory, 0u);
     CU_ASSERT_FALSE(p->bmoom);
@@ -242,7 +179,7 @@ static void test_tile_allocation_overspill(void)
     CU_ASSERT_EQUAL(p->stats.primitives_rendered, 2u);
     /* the tile's 32-byte initial block ends in Branch (16) to the overspill's first block */
     uint8_t block[32];
-    gpu_memory_read(mem, job.tile_alloc_address, block, sizeof block, NULL);
+    gpu_memory_read(mem, job->tile_alloc_address, block, sizeof block, NULL);
     bool branches = false;
     for (unsigned i = 0; i + 5 <= sizeof block; i++)
         if (block[i] == 16 && rd32(block + i + 1) == overspill)
@@ -253,13 +190,7 @@ static void test_tile_allocation_overspill(void)
     gpu_memory_read(mem, p->render.surfaces[0].address + vc4_surface_offset(1, 4, 64, 16, 12),
                     px, 4, NULL);
     CU_ASSERT_EQUAL(rd32(px), 0xff00ffffu);
-    vc4_3d_release(p);
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* Sec 11: 64-byte micro-tiles (4 x 4 at 32 bpp), 1 KB sub-tiles, 4 KB tiles; tile row 0 runs
@@ -341,42 +272,20 @@ static void test_clip_triangle(void)
  * in the draw's constant colour (the varyings weighted back from the original vertices) */
 static void test_clipped_triangle_renders(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     /* BO 3 + 0x10 holds the positions (vc4-submit.md §10.2): find (-0.5, -0.1, z, w) */
     const float third[2] = { -0.5f, -0.1f };
-    uint32_t position = 0;
-    for (uint32_t i = 0; i < job.regions; i++) {
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
-        for (uint32_t o = 0; !position && o + 16 <= job.region[i].size; o += 4)
-            if (!memcmp((const uint8_t *)job.region[i].data + o, third, 8))
-                position = job.region[i].address + o;
-    }
+    uint32_t position = vc4_submit_rig_find(&rig, third, 8);
     CU_ASSERT_TRUE_FATAL(position != 0);
     const float zw[2] = { -3.0f, 1.0f };
     gpu_memory_write(mem, position + 8, zw, 8, NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_clipped, 1u);
@@ -395,14 +304,9 @@ static void test_clipped_triangle_renders(void)
             continue;                  /* the edge's own row: the tie rule decides */
         uint8_t px[4];
         gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 16, y), px, 4, NULL);
-        CU_ASSERT_EQUAL(rd32(px), y + 0.5f < edge ? 0xff00ffffu : d.submit[0].f.clear_color[0]);
+        CU_ASSERT_EQUAL(rd32(px), y + 0.5f < edge ? 0xff00ffffu : submit->f.clear_color[0]);
     }
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* ---- guard band and lines (vc4_ptb.c: the 12.4 XS/YS range, +-32767 / 16 px; chosen) ---- */
@@ -462,41 +366,19 @@ static void test_clip_line(void)
  * instead, away from column 22 */
 static void test_guard_band_triangle_renders(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_dump_submit *submit = &rig.dump.submit[0];
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     const float second[2] = { -0.1f, -0.9f };
-    uint32_t position = 0;
-    for (uint32_t i = 0; i < job.regions; i++) {
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
-        for (uint32_t o = 0; !position && o + 16 <= job.region[i].size; o += 4)
-            if (!memcmp((const uint8_t *)job.region[i].data + o, second, 8))
-                position = job.region[i].address + o;
-    }
+    uint32_t position = vc4_submit_rig_find(&rig, second, 8);
     CU_ASSERT_TRUE_FATAL(position != 0);
     const float x = 100.0f;
     gpu_memory_write(mem, position, &x, 4, NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    for (unsigned n = 0; n < 100000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    vc4_submit_rig_run(&rig, 100000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_EQUAL(c->thread[0].invalid + c->thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(p->stats.primitives_clipped, 1u);
@@ -509,14 +391,81 @@ static void test_guard_band_triangle_renders(void)
             continue;                  /* the edge's rows */
         uint8_t px[4];
         gpu_memory_read(mem, s->address + vc4_surface_offset(1, 4, 64, 22, y), px, 4, NULL);
-        CU_ASSERT_EQUAL(rd32(px), y <= 27 ? 0xff00ffffu : d.submit[0].f.clear_color[0]);
+        CU_ASSERT_EQUAL(rd32(px), y <= 27 ? 0xff00ffffu : submit->f.clear_color[0]);
     }
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
+}
+
+/* ---- a line and points through the whole submit path (loader, binning, tiles) ------------ */
+
+/* vc4_tri with draw 1 (Vertex Array Primitives at BCL byte 0x50, mode at 0x51) turned into
+ * GL_LINES (1) or GL_POINTS (0) and its positions (BO 3 + 0x10, vec4 each, vc4-submit.md
+ * §10.2) replaced; pixel = 32 + 32 NDC (§10.1). Returns the rig run to its end. */
+static bool run_patched_draw(struct vc4_submit_rig *rig, uint8_t mode, const float pos[3][4])
+{
+    size_t size;
+    uint8_t *b = vc4_submit_rig_inflate(VC4_RIG_TRI, &size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    const size_t bcl = 16 + 8 + 180 + 8;
+    CU_ASSERT_EQUAL_FATAL(b[bcl + 0x50], 33);
+    b[bcl + 0x51] = mode;
+    const float first[4] = { -0.9f, -0.9f }, second[2] = { -0.1f, -0.9f };
+    size_t at = 0;
+    for (size_t o = 0; !at && o + 48 <= size; o++)
+        if (!memcmp(b + o, first, 8) && !memcmp(b + o + 16, second, 8))
+            at = o;
+    CU_ASSERT_TRUE_FATAL(at != 0);
+    memcpy(b + at, pos, 48);
+    struct gt_error err;
+    if (vc4_submit_rig_open_bytes(rig, b, size, &err) < 0) {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    vc4_submit_rig_run(rig, 200000);
+    return !vc4_cle_busy(rig->cle) && rig->pipe->render.surface_count == 1;
+}
+
+/* A line from pixel (10.25, 20.25) to NDC (100, 0.5) = pixel (3232, 48): past the 12.4 guard
+ * band (2048 px), so the PTB clips it (one 49 record) and the part drawn keeps its direction:
+ * y = 20.25 + (x + 1/2 - 10.25) 27.75 / 3221.75 stays in row 20 for x = 10..63 (one pixel a
+ * column, x-major, half-open span from the first centre at or after 10.25). A wrapped XS
+ * (3232 x 16 = 51712 > 32767) would send it left of x = 10 instead. Points at the same first
+ * vertex, at NDC x = 100 and behind the near plane: only the first is drawn (points are
+ * rejected by their centre, vc4_ptb.c), as the one pixel (10, 20) of its 1 px square. */
+static void test_clipped_line_and_points_end_to_end(void)
+{
+    const float px = (10.25f - 32) / 32, py = (20.25f - 32) / 32;   /* exact in binary */
+    const float line[3][4] = { { px, py, 0, 1 }, { 100, 0.5f, 0, 1 }, { 0, 0, 0, 1 } };
+    struct vc4_submit_rig rig;
+    CU_ASSERT_TRUE_FATAL(run_patched_draw(&rig, 1, line));
+    const uint32_t clear = rig.dump.submit[0].f.clear_color[0];
+    CU_ASSERT_EQUAL(rig.cle->thread[0].invalid + rig.cle->thread[1].invalid, 0u);
+    CU_ASSERT_EQUAL(rig.pipe->stats.primitives_clipped, 1u);
+    CU_ASSERT_TRUE(rig.cle->thread[1].by_id[49] >= 1u);
+    unsigned drawn = 0;
+    for (uint32_t y = 0; y < 40; y++)
+        for (uint32_t x = 0; x < 64 && x + y < 60; x++) {
+            bool want = y == 20 && x >= 10;
+            uint32_t v = vc4_submit_rig_pixel(&rig, 0, x, y);
+            CU_ASSERT_EQUAL(v != clear, want);
+            if ((v != clear) != want)
+                fprintf(stderr, "line pixel (%u, %u) %08x\n", x, y, v);
+            drawn += v != clear;
+        }
+    CU_ASSERT_EQUAL(drawn, 60u - 20u - 10u);    /* x = 10..39 (x + y < 60 here) */
+    vc4_submit_rig_close(&rig);
+
+    const float points[3][4] = { { px, py, 0, 1 }, { 100, 0.5f, 0, 1 },
+                                 { 0, 0, -3, 1 } };
+    CU_ASSERT_TRUE_FATAL(run_patched_draw(&rig, 0, points));
+    CU_ASSERT_EQUAL(rig.cle->thread[0].invalid + rig.cle->thread[1].invalid, 0u);
+    for (uint32_t y = 0; y < 40; y++)
+        for (uint32_t x = 0; x < 64 && x + y < 60; x++) {
+            bool want = x == 10 && y == 20;
+            uint32_t v = vc4_submit_rig_pixel(&rig, 0, x, y);
+            CU_ASSERT_EQUAL(v != rig.dump.submit[0].f.clear_color[0], want);
+        }
+    vc4_submit_rig_close(&rig);
 }
 
 /* a GL Shader State record (64) pointing at memory nothing was written to (bad input the kernel
@@ -526,47 +475,23 @@ static void test_guard_band_triangle_renders(void)
  * §10.3: the validated BCL holds packet 64 at byte 0x4B. */
 static void test_shader_record_pointing_nowhere(void)
 {
-    struct vc4_dump d;
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
+    struct vc4_3d *p = rig.pipe;
+    struct vc4_cle *c = rig.cle;
     uint8_t record[5];
-    gpu_memory_read(mem, job.ct0ca + 0x4b, record, 5, NULL);
+    gpu_memory_read(mem, job->ct0ca + 0x4b, record, 5, NULL);
     CU_ASSERT_EQUAL_FATAL(record[0], 64);
     uint32_t nowhere = 0x3f000000u | (rd32(record + 1) & 15);
-    gpu_memory_write(mem, job.ct0ca + 0x4c, &nowhere, 4, NULL);
-    struct vc4_3d *p = calloc(1, sizeof *p);
-    struct vc4_cle *c = calloc(1, sizeof *c);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    vc4_cle_init(c, 0x3fffffff);
-    vc4_3d_init(p, 0x3fffffff);
-    c->pipe = p;
-    vc4_cle_write(c, CT0CA, job.ct0ca);
-    vc4_cle_write(c, CT0EA, job.ct0ea);
-    vc4_cle_write(c, CT1CA, job.ct1ca);
-    vc4_cle_write(c, CT1EA, job.ct1ea);
-    unsigned n = 0;
-    for (; n < 10000000 && vc4_cle_busy(c); n++) {
-        vc4_cle_step(c, 0, mem);
-        vc4_cle_step(c, 1, mem);
-    }
+    gpu_memory_write(mem, job->ct0ca + 0x4c, &nowhere, 4, NULL);
+    vc4_submit_rig_run(&rig, 10000000);
     CU_ASSERT_FALSE(vc4_cle_busy(c));
     CU_ASSERT_TRUE(p->stats.shader_watchdogs >= 1u);
     CU_ASSERT_EQUAL(c->rfc_total, 1u);                 /* the frame still ended */
-    free(c);
-    free(p);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 /* records the pipeline cannot use are counted, never a crash */
@@ -620,6 +545,8 @@ static const struct test_case cases[] = {
     { "line clipping against the near plane and the guard band", test_clip_line },
     { "vc4_tri with a vertex past the 12.4 guard band: clipped (49), drawn left of it",
       test_guard_band_triangle_renders },
+    { "a line past the guard band and points outside the clip volume, end to end: the pixels "
+      "worked out in the test", test_clipped_line_and_points_end_to_end },
     { "a shader state record pointing at unwritten memory: shaders stopped by the watchdog, "
       "counted, the frame ends", test_shader_record_pointing_nowhere },
     { "bad records are counted", test_bad_input },

@@ -12,6 +12,7 @@
 #include "tests/test.h"
 #include "units/vc4_host/vc4_submit.h"
 #include "units/vc4_v3d/vc4_cle.h"
+#include "tests/support/vc4_submit_rig.h"
 
 enum { CT0CS = 0x100, CT1CS = 0x104, CT0EA = 0x108, CT1EA = 0x10c, CT0CA = 0x110,
        CT1CA = 0x114, BFC = 0x134, RFC = 0x138 };   /* seed 002 Table 48 */
@@ -29,26 +30,21 @@ static unsigned run(struct vc4_cle *c, struct gpu_memory *mem, unsigned max_cycl
 
 static void test_tri_lists(void)
 {
-    struct vc4_dump d;
+    /* the submit loaded by the shared rig; this CLE has no pipeline behind it */
+    struct vc4_submit_rig rig;
     struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(vc4_dump_read("tests/data/vc4/vc4_tri.vc4dump.gz", &d, &err), 0);
-    struct vc4_placement pl = { 0 };
-    struct vc4_job job;
-    CU_ASSERT_EQUAL_FATAL(vc4_submit_prepare(&d, 0, &pl, &job, &err), 0);
-    struct gpu_memory *mem = gpu_memory_create(&err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
-    for (uint32_t i = 0; i < job.regions; i++)
-        gpu_memory_write(mem, job.region[i].address, job.region[i].data, job.region[i].size,
-                         NULL);
+    CU_ASSERT_EQUAL_FATAL(vc4_submit_rig_open(&rig, VC4_RIG_TRI, &err), 0);
+    struct gpu_memory *mem = rig.mem;
+    const struct vc4_job *job = &rig.job;
     struct vc4_cle c;
     vc4_cle_init(&c, 0x3fffffff);
     /* the kernel's order: CA then EA, binning then rendering; bus alias bits set on the
      * render list's addresses are masked off */
-    CU_ASSERT_TRUE(vc4_cle_write(&c, CT0CA, job.ct0ca));
+    CU_ASSERT_TRUE(vc4_cle_write(&c, CT0CA, job->ct0ca));
     CU_ASSERT_FALSE(vc4_cle_busy(&c));            /* CA alone does not start */
-    vc4_cle_write(&c, CT0EA, job.ct0ea);
-    vc4_cle_write(&c, CT1CA, job.ct1ca | 0xc0000000u);
-    vc4_cle_write(&c, CT1EA, job.ct1ea | 0xc0000000u);
+    vc4_cle_write(&c, CT0EA, job->ct0ea);
+    vc4_cle_write(&c, CT1CA, job->ct1ca | 0xc0000000u);
+    vc4_cle_write(&c, CT1EA, job->ct1ea | 0xc0000000u);
     CU_ASSERT_TRUE(vc4_cle_busy(&c));
     unsigned cycles = run(&c, mem, 1000);
     CU_ASSERT_FALSE(vc4_cle_busy(&c));
@@ -61,15 +57,15 @@ static void test_tri_lists(void)
     CU_ASSERT_EQUAL_FATAL(c.thread[0].traced, 18u);
     for (int i = 0; i < 18; i++) {
         CU_ASSERT_EQUAL(c.thread[0].trace_id[i], bin[i]);
-        CU_ASSERT_EQUAL(c.thread[0].trace_address[i], job.ct0ca + bin_offset[i]);
+        CU_ASSERT_EQUAL(c.thread[0].trace_address[i], job->ct0ca + bin_offset[i]);
     }
     /* §10.3 plus the tile list (Return from sub-list at the tile's block) */
     static const uint8_t render[9] = { 113, 114, 115, 28, 115, 8, 17, 18, 25 };
     CU_ASSERT_EQUAL_FATAL(c.thread[1].traced, 9u);
     for (int i = 0; i < 9; i++)
         CU_ASSERT_EQUAL(c.thread[1].trace_id[i], render[i]);
-    CU_ASSERT_EQUAL(c.thread[1].trace_address[7], job.tile_alloc_address);
-    CU_ASSERT_EQUAL(c.thread[1].trace_address[8], (job.ct1ca + 0x2c) | 0xc0000000u);
+    CU_ASSERT_EQUAL(c.thread[1].trace_address[7], job->tile_alloc_address);
+    CU_ASSERT_EQUAL(c.thread[1].trace_address[8], (job->ct1ca + 0x2c) | 0xc0000000u);
     /* the render thread waited for the binning flush: it reached Wait (its 6th record)
      * before the binning thread's 17th, so it waited */
     CU_ASSERT_TRUE(c.thread[1].semaphore_waits > 0);
@@ -78,7 +74,7 @@ static void test_tri_lists(void)
     CU_ASSERT_EQUAL(vc4_cle_read(&c, RFC), 1u);
     CU_ASSERT_EQUAL(c.thread[0].invalid + c.thread[1].invalid, 0u);
     CU_ASSERT_EQUAL(c.thread[0].wrong_list + c.thread[1].wrong_list, 0u);
-    CU_ASSERT_EQUAL(c.thread[0].ca, job.ct0ea);
+    CU_ASSERT_EQUAL(c.thread[0].ca, job->ct0ea);
     CU_ASSERT_EQUAL(vc4_cle_read(&c, CT0CS), 0u);   /* stopped at end, semaphore 0 */
     CU_ASSERT_EQUAL(vc4_cle_read(&c, CT1CS), 0u);
     /* BFC and RFC clear when 1 is written */
@@ -86,10 +82,7 @@ static void test_tri_lists(void)
     vc4_cle_write(&c, RFC, 1);
     CU_ASSERT_EQUAL(vc4_cle_read(&c, BFC), 0u);
     CU_ASSERT_EQUAL(vc4_cle_read(&c, RFC), 0u);
-    gpu_memory_destroy(mem);
-    vc4_job_free(&job);
-    vc4_placement_free(&pl);
-    vc4_dump_free(&d);
+    vc4_submit_rig_close(&rig);
 }
 
 static void put32(uint8_t *p, uint32_t v)

@@ -34,6 +34,13 @@
  *    Coordinates (115) with the pending load, loads (27, 29) and stores (24, 25, 26, 28) of
  *    colour (rgba8888 and bgr565, raster/T/LT formats, Sec 11 @214806) and Z/stencil, the clear
  *    after a store; the tile lists' compressed primitives decoded (all codings of Tables 39-41);
+ *  - 4x multisampling (113 bit 0 / 112 bit 0, @41508): 32 x 32 pixel tiles of four samples
+ *    (vc4_tile_entry, sample positions there), per-sample coverage when the Configuration
+ *    Bits ask for 4x oversampling, one fragment shader run a pixel with the mask in MS_FLAGS,
+ *    Z/stencil tested and written per sample at TLB_Z, TLB_COLOUR_ALL to the live samples and
+ *    TLB_COLOUR_MS / Colour Load one sample each in order; general and resolved stores write
+ *    sample 0 or the decimated (averaged) pixel, loads fill all samples, full-resolution
+ *    dumps (26, 27) move all 4096 samples;
  *  - primitive setup and rasterization: triangles with edge functions in the 12.4 screen
  *    coordinates (@139741), pixel centres at +1/2, a top-left-style tie rule [chosen: the seed
  *    gives no fill rule, notes §5 "not specified"]; lines as one pixel per column (x-major) or
@@ -61,8 +68,8 @@
  * over the pixels a primitive covers; a tile load or store 4 pixels a clock over the tile (the
  * seed gives no TLB store bandwidth). Stats: bin/render work cycles, cycles each thread was
  * held, instructions by shader kind, the longest tile (work between two tile stores).
- * Not modelled: 4x/16x multisampling (counted: drawn single-sampled), HDR
- * (64-bit) colour, the VG paths (41, 42, 65-67), clipped primitive records (49), the coverage
+ * Not modelled: 16x (decimate x16 and oversample 16x are counted in multisample_ignored and
+ * done as 4x), HDR (64-bit) colour, the VG paths (41, 42, 65-67), the coverage
  * pipe, depth offset, early-Z as a separate buffer (the Z test is exact at the TLB_Z write),
  * the PTB's halt while out of memory until the host writes BPOS (the primitive is dropped,
  * counted as bin_out_of_memory), the SPILLUSE/OUTOMEM interrupts themselves, the TSDA
@@ -152,15 +159,15 @@ struct vc4_render {
     uint32_t frame_address, width, height, mode_bits;
     /* 114 */
     uint32_t clear_colour, clear_zs, clear_vg, clear_stencil;
-    /* the current tile */
-    uint32_t tile_x, tile_y, tile_size;
+    /* the current tile; samples 4 in 4x multisample mode (113 bit 0), else 1 */
+    uint32_t tile_x, tile_y, tile_size, samples;
     bool have_tile;
     /* load set by 27/29, done at the next 115 */
     bool load_pending;
     uint8_t load_record[8];
     /* a Clipped Primitive record (49) for the first primitive of its list: data address | flags */
     uint32_t clipped_word;
-    /* tile buffer: colour words, Z (24 bits), stencil */
+    /* tile buffer: colour words, Z (24 bits), stencil; one entry a sample (vc4_tile_entry) */
     uint32_t colour[VC4_TILE_MAX * VC4_TILE_MAX];
     uint32_t depth[VC4_TILE_MAX * VC4_TILE_MAX];
     uint8_t stencil[VC4_TILE_MAX * VC4_TILE_MAX];
@@ -206,6 +213,25 @@ struct vc4_3d {
 };
 
 void vc4_3d_init(struct vc4_3d *p, uint32_t address_mask);
+
+/* 4x multisampling (seed 002 @41508: "32 x 32 pixel tiles in 4x multisample mode or 64 x 64
+ * pixel tiles in non-multisample", the same 4096 samples): the tile buffer entry of sample s
+ * of frame pixel (x, y) of the current tile. Non-multisample: rows of 64 pixels; 4x: 32 x 32
+ * pixels in raster order, four entries a pixel (4 k + s) [chosen: the seed gives no internal
+ * order]. The sample positions, in 1/16 pixel from the pixel's corner at (x, y) (y up),
+ * are (10, 2), (2, 6), (14, 10), (6, 14) [ext: the seed gives none ("MS sample positions" is
+ * an open point in notes 002); these are the rotated grid Mesa's v3d driver reports for
+ * V3D 3.3, VideoCore IV's successor: x = 1/2 + {1, -3, 3, -1}/8, y = 1/8 + s/4]. */
+#define VC4_MS_SAMPLES 4
+extern const uint8_t vc4_sample_position[VC4_MS_SAMPLES][2];
+static inline unsigned vc4_tile_entry(const struct vc4_render *t, uint32_t x, uint32_t y,
+                                      unsigned sample)
+{
+    uint32_t tx = x - t->tile_x * t->tile_size, ty = y - t->tile_y * t->tile_size;
+    if (t->samples == VC4_MS_SAMPLES)
+        return ((ty % 32) * 32 + tx % 32) * VC4_MS_SAMPLES + sample % VC4_MS_SAMPLES;
+    return (ty % VC4_TILE_MAX) * VC4_TILE_MAX + tx % VC4_TILE_MAX;
+}
 /* frees the fragment queue (vc4_3d_init starts an empty one) */
 void vc4_3d_release(struct vc4_3d *p);
 /* fragment batches queued or running on QPUs: the tile buffer is not final until 0 */

@@ -755,9 +755,7 @@ void vc4_bin_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *b)
         bin->tiles_x = b[13];
         bin->tiles_y = b[14];
         bin->multisample = b[15] & 1;
-        bin->tile_size = bin->multisample ? 32 : 64;
-        if (bin->multisample)
-            p->stats.multisample_ignored++;
+        bin->tile_size = bin->multisample ? 32 : 64;   /* MS 4x: 32 x 32 tiles (@41508) */
         if (b[15] & 2)
             p->stats.unsupported++;        /* 64-bit colour */
         bin->configured = bin->tiles_x && bin->tiles_y &&

@@ -129,34 +129,65 @@ static void note_surface(struct vc4_render *t, uint32_t address, uint8_t memory_
         .memory_format = memory_format, .colour_format = colour_format, .stores = 1 };
 }
 
+const uint8_t vc4_sample_position[VC4_MS_SAMPLES][2] = {
+    { 10, 2 }, { 2, 6 }, { 14, 10 }, { 6, 14 } };
+
+/* the colour a store writes for a pixel: in 4x multisample mode sample 0 (decimate 0) or the
+ * average of the four samples (decimate x4: each channel (sum + 2) / 4 [chosen: the seed
+ * names the decimation, not its filter or rounding, notes 002 "the decimation filter"]);
+ * decimate x16 is for the 16x coverage modes (not modelled): counted, resolved as x4 */
+static uint32_t resolved_colour(struct vc4_3d *p, uint32_t x, uint32_t y, unsigned decimate)
+{
+    struct vc4_render *t = &p->render;
+    if (t->samples != VC4_MS_SAMPLES || decimate == 0)
+        return t->colour[vc4_tile_entry(t, x, y, 0)];
+    uint32_t sum[4] = { 0, 0, 0, 0 }, out = 0;
+    for (unsigned s = 0; s < VC4_MS_SAMPLES; s++) {
+        uint32_t c = t->colour[vc4_tile_entry(t, x, y, s)];
+        for (unsigned ch = 0; ch < 4; ch++)
+            sum[ch] += c >> (8 * ch) & 0xff;
+    }
+    for (unsigned ch = 0; ch < 4; ch++)
+        out |= ((sum[ch] + 2) / 4) << (8 * ch);
+    return out;
+}
+
 /* buffer: 1 colour, 2 Z/stencil, 3 Z only; words are Z << 8 | stencil for Z/S [ext: Mesa vc4
- * treats the Z/S buffer as Z24 in bits 31:8, S8 in 7:0] */
+ * treats the Z/S buffer as Z24 in bits 31:8, S8 in 7:0]. In 4x multisample mode a store
+ * writes one value a pixel (colour: resolved_colour with `decimate`; Z/S: sample 0
+ * [chosen]) and a load sets all four samples of a pixel to the value it reads. */
 static void transfer(struct vc4_3d *p, struct gpu_memory *mem, bool store, unsigned buffer,
-                     uint32_t address, uint8_t memory_format, uint8_t colour_format)
+                     uint32_t address, uint8_t memory_format, uint8_t colour_format,
+                     unsigned decimate)
 {
     struct vc4_render *t = &p->render;
     uint32_t bpp = buffer == 1 && colour_format ? 2 : 4;
+    unsigned samples = t->samples == VC4_MS_SAMPLES ? VC4_MS_SAMPLES : 1;
     uint32_t x0 = t->tile_x * t->tile_size, y0 = t->tile_y * t->tile_size;
     for (uint32_t y = y0; y < y0 + t->tile_size && y < t->height; y++)
         for (uint32_t x = x0; x < x0 + t->tile_size && x < t->width; x++) {
-            unsigned k = (y - y0) * VC4_TILE_MAX + (x - x0);
+            unsigned k = vc4_tile_entry(t, x, y, 0);
             uint32_t at = address + vc4_surface_offset(memory_format, bpp, t->width, x, y);
             uint8_t b[4] = { 0 };
             if (store) {
-                uint32_t v = buffer == 1 ? from_rgba8888(t->colour[k], colour_format)
-                                         : t->depth[k] << 8 | t->stencil[k];
+                uint32_t v = buffer == 1
+                    ? from_rgba8888(resolved_colour(p, x, y, decimate), colour_format)
+                    : t->depth[k] << 8 | t->stencil[k];
                 for (int c = 0; c < 4; c++)
                     b[c] = (uint8_t)(v >> (8 * c));
                 gpu_memory_write(mem, at & p->address_mask, b, bpp, NULL);
             } else {
                 gpu_memory_read(mem, at & p->address_mask, b, bpp, NULL);
                 uint32_t v = rd32(b);
-                if (buffer == 1)
-                    t->colour[k] = to_rgba8888(v, colour_format);
-                else {
-                    t->depth[k] = v >> 8;
-                    if (buffer == 2)
-                        t->stencil[k] = (uint8_t)v;
+                for (unsigned s = 0; s < samples; s++) {
+                    unsigned e = k + s;
+                    if (buffer == 1)
+                        t->colour[e] = to_rgba8888(v, colour_format);
+                    else {
+                        t->depth[e] = v >> 8;
+                        if (buffer == 2)
+                            t->stencil[e] = (uint8_t)v;
+                    }
                 }
             }
         }
@@ -164,8 +195,9 @@ static void transfer(struct vc4_3d *p, struct gpu_memory *mem, bool store, unsig
         note_surface(t, address, memory_format, colour_format);
 }
 
-/* full-resolution dumps: the tile's colour or Z/S words, raster within the tile [chosen: the
- * seed gives the 16 KB per tile, not the order] */
+/* full-resolution dumps: the tile's colour or Z/S words, all 4096 tile buffer entries in the
+ * order of vc4_tile_entry (64 x 64 pixels, or 32 x 32 pixels of four samples each in 4x
+ * multisample mode) [chosen: the seed gives the 16 KB per tile, not the order] */
 static void full_resolution(struct vc4_3d *p, struct gpu_memory *mem, bool store,
                             uint32_t word)
 {
@@ -228,9 +260,9 @@ static void do_load(struct vc4_3d *p, struct gpu_memory *mem)
     unsigned buffer = setup & 7;
     uint8_t memory_format = setup >> 4 & 3, colour_format = (setup >> 8 & 3) ? 1 : 0;
     if (buffer == 1 && !(word & 1))
-        transfer(p, mem, false, 1, word & ~15u, memory_format, colour_format);
+        transfer(p, mem, false, 1, word & ~15u, memory_format, colour_format, 0);
     else if ((buffer == 2 || buffer == 3) && !(word & 2))
-        transfer(p, mem, false, buffer, word & ~15u, memory_format, 0);
+        transfer(p, mem, false, buffer, word & ~15u, memory_format, 0, 0);
     else if (buffer)
         p->stats.unsupported++;
 }
@@ -242,12 +274,15 @@ static void store_general(struct vc4_3d *p, struct gpu_memory *mem, const uint8_
     uint32_t word = rd32(b + 3);
     unsigned buffer = setup & 7;
     uint8_t memory_format = setup >> 4 & 3, colour_format = (setup >> 8 & 3) ? 1 : 0;
-    if (setup >> 6 & 3)
+    /* 2@6 mode: 0 sample 0, 1 decimate x4, 2 decimate x16 (notes 002 Table 38, 28); a
+     * decimation outside 4x multisample mode, or x16, is counted (stored as sample 0 / x4) */
+    unsigned decimate = setup >> 6 & 3;
+    if ((decimate && t->samples != VC4_MS_SAMPLES) || decimate >= 2)
         p->stats.multisample_ignored++;
     if (buffer == 1)
-        transfer(p, mem, true, 1, word & ~15u, memory_format, colour_format);
+        transfer(p, mem, true, 1, word & ~15u, memory_format, colour_format, decimate);
     else if (buffer == 2 || buffer == 3)
-        transfer(p, mem, true, buffer, word & ~15u, memory_format, 0);
+        transfer(p, mem, true, buffer, word & ~15u, memory_format, 0, 0);
     else if (buffer)
         p->stats.unsupported++;        /* VG mask, full dump */
     if (buffer)
@@ -406,11 +441,43 @@ static bool cover_point(struct raster *r, int64_t cx, int64_t cy, float *bary)
     return true;
 }
 
+/* The samples of pixel (x, y) a primitive covers and the point its varyings are taken at.
+ * Outside 4x multisample mode, or with the Configuration Bits' Rasteriser Oversample Mode
+ * (2@6) none, the pixel centre decides for all its samples; with oversample 4x in a 4x
+ * multisample tile each sample is tested at its position (vc4_sample_position), and the
+ * varyings are taken at the centre when it is covered, else at the first covered sample
+ * [chosen: the seed does not say where a partly covered pixel is shaded]; the fragment is
+ * shaded once with the mask. Oversample 16x is taken as 4x (counted per primitive). */
+static uint8_t pixel_coverage(struct raster *r, cover_fn cover, bool per_sample, int64_t x,
+                              int64_t y, float *bary)
+{
+    if (!per_sample)
+        return cover(r, 16 * x + 8, 16 * y + 8, bary) ? 0xf : 0;
+    uint8_t mask = 0;
+    int first = -1;
+    for (unsigned s = 0; s < VC4_MS_SAMPLES; s++) {
+        float b[3];
+        if (cover(r, 16 * x + vc4_sample_position[s][0], 16 * y + vc4_sample_position[s][1], b)) {
+            mask |= (uint8_t)(1u << s);
+            if (first < 0)
+                first = (int)s;
+        }
+    }
+    if (mask && !cover(r, 16 * x + 8, 16 * y + 8, bary))
+        cover(r, 16 * x + vc4_sample_position[first][0], 16 * y + vc4_sample_position[first][1],
+              bary);
+    return mask;
+}
+
 static void rasterize(struct raster *r, cover_fn cover)
 {
     struct vc4_render *t = &r->p->render;
     int64_t x0, x1, y0, y1;
     bounds(t, &x0, &x1, &y0, &y1);
+    unsigned oversample = t->gl.config_bits >> 6 & 3;
+    bool per_sample = t->samples == VC4_MS_SAMPLES && (oversample == 1 || oversample == 2);
+    if (oversample >= 2)
+        r->p->stats.multisample_ignored++;
     /* 2 x 2 quads, four to a fragment shader run of 16 elements */
     for (int64_t qy = y0 & ~1LL; qy < y1; qy += 2)
         for (int64_t qx = x0 & ~1LL; qx < x1; qx += 2) {
@@ -418,10 +485,14 @@ static void rasterize(struct raster *r, cover_fn cover)
             for (unsigned k = 0; k < 4; k++) {
                 int64_t x = qx + (k & 1), y = qy + (k >> 1);
                 float bary[3];
-                if (x < x0 || x >= x1 || y < y0 || y >= y1 ||
-                    !cover(r, 16 * x + 8, 16 * y + 8, bary))
+                if (x < x0 || x >= x1 || y < y0 || y >= y1)
                     continue;
-                add_pixel(r, 4 * r->quads + k, (uint32_t)x, (uint32_t)y, bary);
+                uint8_t mask = pixel_coverage(r, cover, per_sample, x, y, bary);
+                if (!mask)
+                    continue;
+                unsigned lane = 4 * r->quads + k;
+                add_pixel(r, lane, (uint32_t)x, (uint32_t)y, bary);
+                r->batch.coverage[lane] = mask;
                 any = true;
             }
             if (any && ++r->quads == 4)
@@ -646,9 +717,13 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
         t->width = (uint32_t)(b[5] | b[6] << 8);
         t->height = (uint32_t)(b[7] | b[8] << 8);
         t->mode_bits = (uint32_t)(b[9] | b[10] << 8);
+        /* 1@64 MS 4x: 32 x 32 pixel tiles of four samples (@41508) */
+        t->samples = t->mode_bits & 1 ? VC4_MS_SAMPLES : 1;
         t->tile_size = t->mode_bits & 1 ? 32 : 64;
-        if (t->mode_bits & 3)
-            p->stats.multisample_ignored++;    /* MS 4x / 64-bit colour: drawn 1x, 32-bit */
+        if (t->mode_bits & 2 || (t->mode_bits >> 4 & 3) >= 2 ||
+            ((t->mode_bits >> 4 & 3) && !(t->mode_bits & 1)))
+            p->stats.multisample_ignored++;    /* 64-bit colour, decimate x16, or a
+                                                  decimation without MS 4x: not modelled */
         return;
     case VC4_PACKET_CLEAR_COLORS:
         t->clear_colour = rd32(b + 1);
@@ -675,8 +750,10 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
         /* to the 113 address in the 113 format: 2@66 colour (1 rgba8888), 2@70 memory */
         uint8_t memory_format = t->mode_bits >> 6 & 3;
         uint8_t colour_format = (t->mode_bits >> 2 & 3) == 1 ? 0 : 1;
+        /* 2@68 decimate: 0 1x (sample 0), 1 4x, 2 16x (counted at 113) */
+        unsigned decimate = t->mode_bits >> 4 & 3;
         if (t->have_tile && t->frame_address) {
-            transfer(p, mem, true, 1, t->frame_address, memory_format, colour_format);
+            transfer(p, mem, true, 1, t->frame_address, memory_format, colour_format, decimate);
             p->stats.stores++;
             p->stats.tiles_rendered++;
             tile_transfer_time(p, true);
@@ -688,17 +765,21 @@ void vc4_render_record(struct vc4_3d *p, struct gpu_memory *mem, const uint8_t *
         uint32_t word = rd32(b + 1);
         full_resolution(p, mem, true, word);
         p->stats.stores++;
-        p->stats.tiles_rendered += (word & 3) != 3;
-        tile_transfer_time(p, (word & 3) != 3);
+        /* the tile's last store clears it (an RCL sets bit 2 when another store follows) */
+        bool closes = (word & 3) != 3 && !(word & 4);
+        p->stats.tiles_rendered += closes;
+        tile_transfer_time(p, closes);
         if (!(word & 4))
             clear_tile(t, true, true);
         return;
     }
     case VC4_PACKET_STORE_TILE_BUFFER_GENERAL:
         store_general(p, mem, b);
+        /* a store of a buffer that clears the colour (bit 13 clear) is the tile's last */
         if ((b[1] & 7) != 0) {
-            p->stats.tiles_rendered++;
-            tile_transfer_time(p, true);
+            bool closes = !(b[2] & 0x20);
+            p->stats.tiles_rendered += closes;
+            tile_transfer_time(p, closes);
         }
         return;
     case VC4_PACKET_INDEXED_PRIMITIVE_LIST:

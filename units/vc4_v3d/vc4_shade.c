@@ -165,12 +165,15 @@ static uint8_t stencil_op(unsigned op, uint8_t s, uint8_t ref)
     }
 }
 
-static unsigned pixel_index(const struct vc4_render *t, uint32_t x, uint32_t y)
+static unsigned sample_count(const struct vc4_render *t)
 {
-    uint32_t tx = x - t->tile_x * t->tile_size, ty = y - t->tile_y * t->tile_size;
-    return (ty % VC4_TILE_MAX) * VC4_TILE_MAX + tx % VC4_TILE_MAX;
+    return t->samples == VC4_MS_SAMPLES ? VC4_MS_SAMPLES : 1;
 }
 
+/* TLB_Z: the stencil and Z tests of every live sample of each lane against that sample's
+ * stencil and Z (the shader's one Z for all of a pixel's samples [chosen: the seed does not
+ * say whether the TLB offsets Z per sample]); a failing sample leaves the lane's mask
+ * (MS_FLAGS), a lane with none left is no longer written (depth_failed counts samples) */
 static void tlb_z(struct vc4_3d *p, struct vc4_fragment_thread *r,
                   const uint32_t value[QPU_LANES], uint16_t lanes)
 {
@@ -180,40 +183,47 @@ static void tlb_z(struct vc4_3d *p, struct vc4_fragment_thread *r,
     bool z_update = bits >> 15 & 1;
     unsigned face = r->batch->reverse ? 1 : 0;
     uint32_t sc = r->stencil_config[face];
+    unsigned samples = sample_count(t);
     for (unsigned i = 0; i < QPU_LANES; i++) {
         if (!(lanes >> i & 1) || !(r->coverage >> i & 1))
             continue;
-        unsigned k = pixel_index(t, r->batch->x[i], r->batch->y[i]);
         uint32_t z = value[i] & 0xffffff;
-        bool stencil_pass = true;
-        uint8_t s = t->stencil[k], ref = (uint8_t)(sc >> 8), mask = (uint8_t)sc;
-        if (r->stencil_enabled) {
-            uint8_t a = ref & mask, b = s & mask;
-            switch (sc >> 16 & 7) {
-            case 0: stencil_pass = false; break;
-            case 1: stencil_pass = a < b; break;
-            case 2: stencil_pass = a == b; break;
-            case 3: stencil_pass = a <= b; break;
-            case 4: stencil_pass = a > b; break;
-            case 5: stencil_pass = a != b; break;
-            case 6: stencil_pass = a >= b; break;
-            default: stencil_pass = true; break;
+        for (unsigned smp = 0; smp < samples; smp++) {
+            if (samples > 1 && !(r->samples[i] >> smp & 1))
+                continue;
+            unsigned k = vc4_tile_entry(t, r->batch->x[i], r->batch->y[i], smp);
+            bool stencil_pass = true;
+            uint8_t s = t->stencil[k], ref = (uint8_t)(sc >> 8), mask = (uint8_t)sc;
+            if (r->stencil_enabled) {
+                uint8_t a = ref & mask, b = s & mask;
+                switch (sc >> 16 & 7) {
+                case 0: stencil_pass = false; break;
+                case 1: stencil_pass = a < b; break;
+                case 2: stencil_pass = a == b; break;
+                case 3: stencil_pass = a <= b; break;
+                case 4: stencil_pass = a > b; break;
+                case 5: stencil_pass = a != b; break;
+                case 6: stencil_pass = a >= b; break;
+                default: stencil_pass = true; break;
+                }
             }
+            bool z_pass = stencil_pass && depth_test(function, z, t->depth[k]);
+            if (r->stencil_enabled) {
+                unsigned op = !stencil_pass ? sc >> 19 : !z_pass ? sc >> 25 : sc >> 22;
+                uint8_t wm = r->stencil_write_mask[face];
+                uint8_t n = stencil_op(op, s, ref);
+                t->stencil[k] = (uint8_t)((s & ~wm) | (n & wm));
+            }
+            if (!z_pass) {
+                r->samples[i] &= (uint8_t)~(samples > 1 ? 1u << smp : 0xfu);
+                p->stats.depth_failed++;
+                continue;
+            }
+            if (z_update)
+                t->depth[k] = z;
         }
-        bool z_pass = stencil_pass && depth_test(function, z, t->depth[k]);
-        if (r->stencil_enabled) {
-            unsigned op = !stencil_pass ? sc >> 19 : !z_pass ? sc >> 25 : sc >> 22;
-            uint8_t wm = r->stencil_write_mask[face];
-            uint8_t n = stencil_op(op, s, ref);
-            t->stencil[k] = (uint8_t)((s & ~wm) | (n & wm));
-        }
-        if (!z_pass) {
+        if (!r->samples[i])
             r->coverage &= (uint16_t)~(1u << i);
-            p->stats.depth_failed++;
-            continue;
-        }
-        if (z_update)
-            t->depth[k] = z;
     }
 }
 
@@ -241,6 +251,8 @@ void vc4_fragment_begin(struct vc4_fragment_thread *f, const struct vc4_fragment
     f->batch = b;
     f->config_bits = config_bits;
     f->coverage = b->lanes;
+    for (unsigned i = 0; i < QPU_LANES; i++)
+        f->samples[i] = b->lanes >> i & 1 ? (b->coverage[i] ? b->coverage[i] & 0xf : 0xf) : 0;
     f->stencil_write_mask[0] = f->stencil_write_mask[1] = 0xff;
 }
 
@@ -264,7 +276,7 @@ bool vc4_fragment_read(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned
         return true;
     case VC4_RADDR_A_MS_FLAGS:
         for (unsigned i = 0; i < QPU_LANES; i++)
-            value[i] = file_b ? b->reverse : (f->coverage >> i & 1 ? 0xfu : 0);
+            value[i] = file_b ? b->reverse : (f->coverage >> i & 1 ? f->samples[i] : 0u);
         return true;
     default:
         p->stats.unsupported++;
@@ -283,24 +295,42 @@ bool vc4_fragment_write(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigne
     case VC4_WADDR_A_TLB_Z:
         tlb_z(p, f, value, lanes);
         return true;
-    case VC4_WADDR_A_TLB_COLOUR_MS: case VC4_WADDR_A_TLB_COLOUR_ALL:
-        for (unsigned i = 0; i < QPU_LANES; i++)
-            if ((lanes & f->coverage) >> i & 1) {
-                t->colour[pixel_index(t, f->batch->x[i], f->batch->y[i])] = value[i];
-                p->stats.fragments_written++;
+    case VC4_WADDR_A_TLB_COLOUR_MS: case VC4_WADDR_A_TLB_COLOUR_ALL: {
+        /* ALL writes every live sample; in 4x multisample mode MS writes one sample a write,
+         * in the fixed order of the Colour Loads (0..3, @108711), outside it MS acts as ALL */
+        unsigned samples = sample_count(t);
+        bool one = waddr == VC4_WADDR_A_TLB_COLOUR_MS && samples > 1;
+        unsigned which = f->colour_ms_writes % VC4_MS_SAMPLES;
+        if (one)
+            f->colour_ms_writes++;
+        for (unsigned i = 0; i < QPU_LANES; i++) {
+            if (!((lanes & f->coverage) >> i & 1))
+                continue;
+            bool wrote = false;
+            for (unsigned smp = 0; smp < samples; smp++) {
+                if (samples > 1 && (!(f->samples[i] >> smp & 1) || (one && smp != which)))
+                    continue;
+                t->colour[vc4_tile_entry(t, f->batch->x[i], f->batch->y[i], smp)] = value[i];
+                wrote = true;
             }
+            p->stats.fragments_written += wrote;
+        }
         return true;
+    }
     default:
         return false;
     }
 }
 
-void vc4_fragment_colour_load(struct vc4_3d *p, const struct vc4_fragment_thread *f,
+/* Colour Load: one sample a load in the fixed order 0..3 in 4x multisample mode ("read one
+ * multisample per Color Load signal", @108711), the pixel's colour otherwise */
+void vc4_fragment_colour_load(struct vc4_3d *p, struct vc4_fragment_thread *f,
                               uint32_t value[QPU_LANES])
 {
     struct vc4_render *t = &p->render;
+    unsigned which = sample_count(t) > 1 ? f->colour_loads++ % VC4_MS_SAMPLES : 0;
     for (unsigned i = 0; i < QPU_LANES; i++)
-        value[i] = t->colour[pixel_index(t, f->batch->x[i], f->batch->y[i])];
+        value[i] = t->colour[vc4_tile_entry(t, f->batch->x[i], f->batch->y[i], which)];
 }
 
 static void io_write(void *ctx, struct qpu_state *state, unsigned waddr, bool file_b,

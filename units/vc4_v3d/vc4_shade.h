@@ -78,6 +78,7 @@ void vc4_vertex_job_fallback(struct vc4_3d *p, const struct vc4_vertex_job *j);
 /* One varying's plane for a fragment batch: value = vp * W + c per lane */
 struct vc4_fragment_batch {
     uint16_t lanes;                /* pixels present */
+    uint8_t coverage[16];          /* samples covered (bit s: sample s; 0xf outside 4x MS) */
     uint32_t x[16], y[16];         /* frame pixel coordinates */
     uint32_t w[16], z[16];         /* float W, 24-bit Z */
     uint32_t vp[VC4_MAX_VARYINGS][16], c[VC4_MAX_VARYINGS][16];
@@ -113,7 +114,9 @@ struct vc4_fragment_thread {
     const struct vc4_fragment_batch *batch;
     uint32_t config_bits;
     unsigned next_varying;
-    uint16_t coverage;
+    uint16_t coverage;             /* lanes with a sample still alive */
+    uint8_t samples[16];           /* each lane's live samples (MS_FLAGS) */
+    unsigned colour_loads, colour_ms_writes;   /* the next sample of each (4x MS) */
     bool stencil_enabled;
     uint32_t stencil_config[2];    /* front, back (Table 27) */
     uint8_t stencil_write_mask[2];
@@ -130,7 +133,7 @@ bool vc4_fragment_read(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned
 bool vc4_fragment_write(struct vc4_3d *p, struct vc4_fragment_thread *f, unsigned waddr,
                         const uint32_t value[16], uint16_t lanes);
 /* Colour Load (sig 8, 9): the tile buffer's colour of the thread's pixels */
-void vc4_fragment_colour_load(struct vc4_3d *p, const struct vc4_fragment_thread *f,
+void vc4_fragment_colour_load(struct vc4_3d *p, struct vc4_fragment_thread *f,
                               uint32_t value[16]);
 
 #endif
