@@ -82,6 +82,34 @@ static void random_request(uint64_t *x, struct qpu_alu_request *rq)
     }
 }
 
+/* Boundary mode (qpu_random_options.boundary): float adds, subtracts and multiplies
+ * whose results land around 2^-126, the smallest normal (seed 002: denormals
+ * flushed on input and output, results rounded first), where the rounding, the
+ * renormalisation and the flush meet: random operands rarely get there. */
+static uint32_t near_normal_boundary(uint64_t *x, uint32_t exponent)
+{
+    return (uint32_t)(below(x, 2) << 31 | exponent << 23 | (next(x) & 0x7fffff));
+}
+
+static void boundary_request(uint64_t *x, struct qpu_alu_request *rq)
+{
+    random_request(x, rq);
+    rq->op_add = (uint8_t)(1 + below(x, 2));         /* fadd, fsub */
+    rq->op_mul = 1;                                 /* fmul */
+    rq->pm = 0;
+    rq->unpack = 0;                                 /* no unpack, no pack */
+    rq->pack = 0;
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        rq->add_operand[0][i] = near_normal_boundary(x, 1 + (uint32_t)below(x, 3));
+        rq->add_operand[1][i] = near_normal_boundary(x, 1 + (uint32_t)below(x, 3));
+        /* exponent fields ea + eb - 127 in -1..2: products of about 2^-127 .. 2^-124 */
+        uint32_t ea = 1 + (uint32_t)below(x, 126);
+        uint32_t eb = 127 + (uint32_t)below(x, 4) - 1 - ea;
+        rq->mul_operand[0][i] = near_normal_boundary(x, ea);
+        rq->mul_operand[1][i] = near_normal_boundary(x, eb);
+    }
+}
+
 bool qpu_alu_result_differs(const struct qpu_alu_result *c, const struct qpu_alu_result *rtl,
                             char *what, size_t size)
 {
@@ -172,7 +200,10 @@ int qpu_random_run(const struct qpu_random_options *o, struct qpu_random_result 
     for (uint64_t done = 0; done < o->requests;) {
         unsigned n = (unsigned)(o->requests - done < BATCH ? o->requests - done : BATCH);
         for (unsigned k = 0; k < n; k++) {
-            random_request(&x, &rq[k]);
+            if (o->boundary)
+                boundary_request(&x, &rq[k]);
+            else
+                random_request(&x, &rq[k]);
             seen(r, &rq[k]);
             qpu_alu_compute(&rq[k], &c[k]);
         }
