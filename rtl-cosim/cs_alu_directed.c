@@ -104,8 +104,9 @@ uint32_t cs_alu_directed_checks(enum cs_alu_rtl_variant variant, FILE *report)
     check(&d, resp.executed == 0, "executed of 0 instructions", resp.executed, 0);
     cs_alu_rtl_destroy(r);
 
-    /* a count over 256 (the adapters clamp it first; the RTL clamps it again, as the
-     * C unit's cs_alu_request_count) runs 256 instructions */
+    /* a count over 256 runs 256 instructions (cs_alu_request_count, the adapters and
+     * cs_alu_rtl_set_request clamp it before the pin, so the RTL's own clamp of
+     * req_count is never reached through this API: this checks the path end to end) */
     static const uint32_t counts[] = { 257, 300 };
     for (unsigned k = 0; k < 2; k++) {
         r = fresh(&d, 1, 1);

@@ -1,6 +1,6 @@
 /* rtl-cosim/cs_alu_directed.h - directed checks of rtl/cs_alu.sv alone, on the
- * pins the fabric adapters never drive that way: cfg_cpi 0, a count over 256,
- * the flags of the first request after reset, resp_ready high while the ALU
+ * pins the fabric adapters never drive that way: cfg_cpi 0, a count over 256
+ * (clamped before the pin by cs_alu_rtl_set_request, end to end), the flags of the first request after reset, resp_ready high while the ALU
  * runs, a second request held valid while the first runs. Each expected value
  * is the C unit's documented behaviour (units/cs_alu/cs_alu.h: answered on
  * T + 1 + n x cpi, count clamped to 256, flags ZF/CF start clear) or worked out

@@ -107,6 +107,15 @@ static void boundary_request(uint64_t *x, struct qpu_alu_request *rq)
         uint32_t eb = 127 + (uint32_t)below(x, 4) - 1 - ea;
         rq->mul_operand[0][i] = near_normal_boundary(x, ea);
         rq->mul_operand[1][i] = near_normal_boundary(x, eb);
+        if (below(x, 4) == 0) {
+            /* (1 - k 2^-24) x 2^-125 or 2^-124: a significand of ones that rounds up
+             * and carries into the exponent, from exponent field 1 (or 2): e.g.
+             * 0x3f7fffff x 0x01000000 = 0x01000000, 2^-125, kept, not flushed */
+            rq->mul_operand[0][i] = (uint32_t)(below(x, 2) << 31) | (0x3f7fffffu -
+                                                                     (uint32_t)below(x, 3));
+            rq->mul_operand[1][i] = (uint32_t)(below(x, 2) << 31) |
+                                    (0x01000000u + (uint32_t)below(x, 2) * 0x00800000u);
+        }
     }
 }
 

@@ -2370,8 +2370,9 @@ static void test_qpu_random_lockstep(void)
 }
 
 /* Results around the smallest normal (qpu_random.h boundary): a mutant of round_pack's
- * denormal test (e < 1 -> e < 2, which flushes results of exponent field 1) survived the
- * random instructions, which rarely land there. */
+ * denormal test (e < 1 -> e < 2) survived the random instructions: it differs only for a
+ * result of exponent field 1 whose significand of ones rounds up into field 2 (e.g.
+ * 0x3f7fffff x 0x01000000 = 0x01000000, which it flushes to 0). */
 static void test_qpu_boundary_lockstep(void)
 {
     struct qpu_random_options o = { .seed = 12, .requests = 100000, .boundary = true };

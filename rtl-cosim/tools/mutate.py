@@ -424,11 +424,13 @@ def schemata(text, chosen):
                                                  left, old, right)
 
     body = render(0, len(code), root["children"])
-    # the selector, declared on the line that closes the module header (lines keep numbers)
-    m = re.search(r"\bmodule\b", body)
+    # the selector, declared on the line that closes the module header (lines keep
+    # numbers); found in the code without comments, before any site, so the offset
+    # is the same in body
+    m = re.search(r"^\s*module\b", code, re.M)
     depth, j = 0, m.end()
-    while j < len(body):
-        ch = body[j]
+    while j < len(code):
+        ch = code[j]
         if ch in "([":
             depth += 1
         elif ch in ")]":
