@@ -108,13 +108,14 @@ static void boundary_request(uint64_t *x, struct qpu_alu_request *rq)
         rq->mul_operand[0][i] = near_normal_boundary(x, ea);
         rq->mul_operand[1][i] = near_normal_boundary(x, eb);
         if (below(x, 4) == 0) {
-            /* (1 - k 2^-24) x 2^-125 or 2^-124: a significand of ones that rounds up
-             * and carries into the exponent, from exponent field 1 (or 2): e.g.
-             * 0x3f7fffff x 0x01000000 = 0x01000000, 2^-125, kept, not flushed */
-            rq->mul_operand[0][i] = (uint32_t)(below(x, 2) << 31) | (0x3f7fffffu -
-                                                                     (uint32_t)below(x, 3));
-            rq->mul_operand[1][i] = (uint32_t)(below(x, 2) << 31) |
-                                    (0x01000000u + (uint32_t)below(x, 2) * 0x00800000u);
+            /* (1 + x 2^-23) (2 - 2x 2^-23) 2^-126 = (2 - 2x^2 2^-46) 2^-126: a product
+             * just under 2^-125 whose significand rounds up and carries from
+             * exponent field 1 into 2, e.g. 0x3f800001 x 0x00fffffe = 0x01000000
+             * (the smallest normal's double, kept, not flushed) */
+            uint32_t k = 1 + (uint32_t)below(x, 3);
+            rq->mul_operand[0][i] = (uint32_t)(below(x, 2) << 31) | (0x3f800000u + k);
+            rq->mul_operand[1][i] = (uint32_t)(below(x, 2) << 31) | 0x00800000u |
+                                    (0x800000u - 2 * k);
         }
     }
 }

@@ -2372,7 +2372,7 @@ static void test_qpu_random_lockstep(void)
 /* Results around the smallest normal (qpu_random.h boundary): a mutant of round_pack's
  * denormal test (e < 1 -> e < 2) survived the random instructions: it differs only for a
  * result of exponent field 1 whose significand of ones rounds up into field 2 (e.g.
- * 0x3f7fffff x 0x01000000 = 0x01000000, which it flushes to 0). */
+ * 0x3f800001 x 0x00fffffe = 0x01000000, which it flushes to 0). */
 static void test_qpu_boundary_lockstep(void)
 {
     struct qpu_random_options o = { .seed = 12, .requests = 100000, .boundary = true };

@@ -34,8 +34,8 @@ stillborn, listed, not counted.
 
 A mutant is
   killed     the runner reports a mismatch (exit 3) or fails otherwise; with
-             the schemata also when it does not end within 20x the original's
-             time (at least 60 s): a hang, counted as killed (listed);
+             the schemata also when it does not end within 5x the original's
+             time (at least 20 s): a hang, counted as killed (listed);
   survived   every run passes (exit 0);
   stillborn  it does not verilate (lint/width errors) or build: not counted.
 The score is killed / (killed + survived). OUT/report.txt (rewritten after
@@ -559,6 +559,10 @@ def build_schemata(v, block, text, chosen, work, log):
                       lambda m: "(mutant_select == %d)" % index[id(current[int(m.group(1)) - 1])],
                       body)
         kept = [(index[id(current[k - 1])], st, a, b) for k, st, a, b in kept]
+        lib = os.path.join(work, "lib%s.so" % prefix)
+        if (os.path.exists(lib) and os.path.exists(sv) and open(sv).read() == body and
+                os.path.getmtime(lib) >= os.path.getmtime(sv)):
+            return kept, dropped + refused      # built by an earlier session
         with open(sv, "w") as f:
             f.write(body)
         with open(log, "a") as f:
@@ -634,6 +638,7 @@ def run_schemata(v, host, b, a, chosen, every, out, report, write_report):
         return rc, time.time() - t
 
     timeout = 3600
+    n_schemata = len(kept)
     rc0, t_orig = one(0)
     if rc0 != 0:
         report.append("%s: the schemata with no mutant selected (K=0) FAILS its tests "
@@ -642,9 +647,14 @@ def run_schemata(v, host, b, a, chosen, every, out, report, write_report):
             f.write(report[-1] + "\n")
         combine_reports(out)
         return
-    # a mutant the runner does not finish in 20x the original's time (at least 60 s)
-    # hangs the block: killed by the timeout, as mutation tools count it
-    timeout = max(60.0, 20 * t_orig)
+    # a mutant the runner does not finish in 5x the original's time (at least 20 s)
+    # hangs the block: killed by the timeout, as mutation tools count it (a survivor
+    # does the original's work, so it ends near the original's time)
+    timeout = max(20.0, 5 * t_orig)
+    if a.run_at_most and a.run_at_most < len(kept):
+        # a seeded sample of the schemata's mutants (the schemata stays built)
+        order = random.Random(a.seed).sample(kept, a.run_at_most)
+        kept = sorted(order, key=lambda x: x[0])
     killed, survived, timed_out = [], [], []
     t_mutants = 0.0
     for n_done, (k, st, _, _) in enumerate(kept, 1):
@@ -666,11 +676,13 @@ def run_schemata(v, host, b, a, chosen, every, out, report, write_report):
             verdict = "killed (exit %d)" % rc
         print("  %s mutant %d/%d %s: %s" % (b, n_done, len(kept), verdict, desc), flush=True)
         done = len(killed) + len(survived)
-        head = ("%s: %d sites, %d chosen (%s), %d in the schemata, %d run: %d killed (%d by "
+        head = ("%s: %d sites, %d chosen (%s), %d in the schemata%s, %d run: %d killed (%d by "
                 "timeout), %d survived, %d stillborn; mutation score %.1f%%; schemata build %.0f s, "
                 "K=0 (original) passes in %.1f s, %.2f s a mutant on average (runner: "
                 "GTSIM_MUTANT=K cosim-mutant %s %d 1)" % (
-                    b, len(every), len(chosen), a.sample_desc(b, every), len(kept), n_done,
+                    b, len(every), len(chosen), a.sample_desc(b, every), n_schemata,
+                    " (%d of them sampled, seed %d)" % (len(kept), a.seed)
+                    if len(kept) < n_schemata else "", n_done,
                     len(killed), len(timed_out), len(survived), len(dropped),
                     100.0 * len(killed) / done if done else 0.0, t_build, t_orig,
                     t_mutants / n_done, b, n_runs))
@@ -709,6 +721,8 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--one-build-per-mutant", action="store_true",
                     help="the old path: verilate and compile every mutant on its own")
+    ap.add_argument("--run-at-most", type=int, default=0,
+                    help="run a seeded sample of at most N of the schemata's mutants")
     ap.add_argument("--runs", default="",
                     help="BLOCK=N,...: the runner's N for a block (default: BLOCKS)")
     a = ap.parse_args()
