@@ -83,12 +83,13 @@ cosim-coverage: $(GEN)/workloads/sgemm.gen9.aub.gz
 	@python3 rtl-cosim/tools/coverage_report.py $(BUILD)/cosim-cov/merged.dat \
 	    | tee $(BUILD)/cosim-cov/report.txt
 
-## cosim-mutate: mutation testing of the RTL blocks (MUTANTS per block, BLOCKS=om_pixel,...): mutation score per block ($(BUILD)/cosim-mutate/report.txt)
-MUTANTS ?= 24
+## cosim-mutate: mutation testing of the RTL blocks, one schemata build a block (MUTANTS per block or all, BLOCKS=om_pixel,..., MUTATE_FLAGS=--one-build-per-mutant for the old path): score per block ($(BUILD)/cosim-mutate/report.txt)
+MUTANTS ?= 150
 BLOCKS  ?= qpu_alu,om_pixel,cs_alu,fpu_pipe,l3_slice
+MUTATE_FLAGS ?=
 cosim-mutate: cosim
-	python3 rtl-cosim/tools/mutate.py --build $(BUILD) --blocks $(BLOCKS) --mutants $(MUTANTS) \
-	    --out $(BUILD)/cosim-mutate
+	nice python3 rtl-cosim/tools/mutate.py --build $(BUILD) --blocks $(BLOCKS) --mutants $(MUTANTS) \
+	    --out $(BUILD)/cosim-mutate $(MUTATE_FLAGS)
 
 # What rtl-cosim/tools/mutate.py needs to relink gtsim-cosim around a mutant.
 cosim-link-vars:

@@ -6,7 +6,16 @@
 
 #include "fabric/unit.h"
 
+/* The kind named `kind`. An adapter kind ("om:lockstep") comes with its own
+ * tables joined to its C kind's ("om"'s unit_ops): its own params and ports
+ * first (they win on a name both have; the adapter's state holds them), then
+ * every param and port of the C kind it does not have, the params stored past
+ * the adapter's own state at the C unit's own offsets (unit_create_inner copies
+ * them by name into the C unit). So a param or port added to a C unit is
+ * accepted by its adapters with no change here. */
 const struct unit_ops *cosim_kind_find(const char *kind);
+/* An adapter kind's own ops (its tables alone, not joined), or NULL. */
+const struct unit_ops *cosim_kind_own_tables(const char *kind);
 
 /* What a co-simulation kind's name says after its ':' ("l3:lockstep_broken"):
  * the mode, and whether the RTL is the variant built with `define BROKEN.

@@ -12,9 +12,6 @@
 
 struct om_cosim {
     struct lockstep ls;             /* first: the co-simulation's params and reports */
-    /* om's params (the C unit takes them by name) */
-    uint32_t latency, pixels_per_cycle, max_outstanding, messages_per_cycle, gen;
-    uint32_t aux_cache_lines;
     struct om_rtl *rtl;
     struct om_datapath datapath;
     uint64_t color_ops, bits_ops, depth_ops, no_answer;
@@ -23,13 +20,8 @@ struct om_cosim {
 };
 
 #define S struct om_cosim
+/* the adapter's own params; om's come from om_ops (cosim_kinds.h) */
 static const struct param_desc cosim_params[] = {
-    PARAM_U32_FIELD("latency", S, latency, 20, 1, 100000, "as om"),
-    PARAM_U32_FIELD("pixels_per_cycle", S, pixels_per_cycle, 4, 1, 64, "as om"),
-    PARAM_U32_FIELD("max_outstanding", S, max_outstanding, 32, 1, 256, "as om"),
-    PARAM_U32_FIELD("messages_per_cycle", S, messages_per_cycle, 1, 1, 64, "as om"),
-    PARAM_U32_FIELD("gen", S, gen, 9, 8, 9, "as om"),
-    PARAM_U32_FIELD("aux_cache_lines", S, aux_cache_lines, 64, 0, 4096, "as om"),
     LOCKSTEP_PARAMS(S, ls, "not used: the datapath answers within the C unit's cycle"),
     PARAM_STRING_FIELD("record_datapath", S, record_datapath, "",
                        "write every datapath request and the C block's answer to this file "
@@ -38,22 +30,9 @@ static const struct param_desc cosim_params[] = {
 };
 #undef S
 
-/* om's ports (units/om/om.c), all optional */
-static const struct port_desc cosim_ports[] = {
-    { .name = "eu", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_SEND),
-      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "as om" },
-    { .name = "writeback", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_WRITEBACK),
-      .flags = PORT_OPEN | PORT_OPTIONAL, .help = "as om" },
-    { .name = "wm", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_STATE),
-      .flags = PORT_OPTIONAL, .help = "as om" },
-    { .name = "eot_ps", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
-      .flags = PORT_OPTIONAL, .help = "as om" },
-    { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
-      .flags = PORT_OPTIONAL, .help = "as om" },
-    { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
-      .flags = PORT_OPTIONAL, .help = "as om" },
-    PORT_END
-};
+/* om's params and ports are om's own tables (units/om/om.c), joined to these
+ * by the lookup (cosim_kinds.h): the adapter has no ports of its own. */
+static const struct port_desc cosim_ports[] = { PORT_END };
 
 static uint32_t bits_of(float f)
 {

@@ -25,8 +25,8 @@
  * comparison is per request, not per port message; the unit's ports, timing
  * and stats are the C unit's in every mode. An RTL that does not answer in
  * its two clocks is reported (`no_answer`, the C block's answer is used).
- * Params: om's (latency, pixels_per_cycle, max_outstanding, messages_per_cycle,
- * gen) and LOCKSTEP_PARAMS; wave_from, wave_to and wave_after count RTL clocks
+ * Params and ports: om's own tables (om_ops, whatever they hold; joined by the
+ * lookup, cosim_kinds.h), LOCKSTEP_PARAMS and record_datapath; wave_from, wave_to and wave_after count RTL clocks
  * (two a request), and so does the first mismatch's "cycle".
  * Stats: every om stat (the C unit's table), then rtl.color_ops, rtl.bits_ops,
  * rtl.depth_ops, rtl.clocks, compared, mismatches, no_answer.

@@ -13,11 +13,6 @@
 
 struct qpu_cosim {
     struct lockstep ls;             /* first: the co-simulation's params and reports */
-    /* qpu's params (the C unit takes them by name) */
-    uint32_t qpu_number, qpus_per_slice, tmus_per_slice, cycles_per_instruction;
-    uint64_t watchdog_instructions;
-    uint32_t address_mask, memory_mb;
-    uint32_t icache_kb, uniforms_cache_kb;
     struct qpu_alu_rtl *rtl;
     struct qpu_alu_datapath datapath;
     uint64_t instructions, no_answer;
@@ -26,17 +21,8 @@ struct qpu_cosim {
 };
 
 #define S struct qpu_cosim
+/* the adapter's own params; qpu's come from qpu_ops (cosim_kinds.h) */
 static const struct param_desc cosim_params[] = {
-    PARAM_U32_FIELD("qpu_number", S, qpu_number, 0, 0, 15, "as qpu"),
-    PARAM_U32_FIELD("qpus_per_slice", S, qpus_per_slice, 4, 1, 16, "as qpu"),
-    PARAM_U32_FIELD("tmus_per_slice", S, tmus_per_slice, 1, 1, 2, "as qpu"),
-    PARAM_U32_FIELD("cycles_per_instruction", S, cycles_per_instruction, 4, 1, 64, "as qpu"),
-    PARAM_U64_FIELD("watchdog_instructions", S, watchdog_instructions, 100000000, 1,
-                    1000000000000LL, "as qpu"),
-    PARAM_U32_FIELD("address_mask", S, address_mask, 0xffffffffu, 1, 0xffffffffu, "as qpu"),
-    PARAM_U32_FIELD("memory_mb", S, memory_mb, 1024, 1, 4096, "as qpu"),
-    PARAM_U32_FIELD("icache_kb", S, icache_kb, 4, 1, 64, "as qpu"),
-    PARAM_U32_FIELD("uniforms_cache_kb", S, uniforms_cache_kb, 1, 1, 64, "as qpu"),
     LOCKSTEP_PARAMS(S, ls, "not used: the datapath answers within the C unit's cycle"),
     PARAM_STRING_FIELD("record_datapath", S, record_datapath, "",
                        "write every ALU request and the C datapath's answer to this file "
@@ -45,46 +31,9 @@ static const struct param_desc cosim_params[] = {
 };
 #undef S
 
-#define IO_KINDS MSG_BIT(MSG_QPU_IO)
-#define RESULT_KINDS MSG_BIT(MSG_QPU_RESULT)
-/* qpu's ports (units/qpu/qpu.c), all optional */
-static const struct port_desc cosim_ports[] = {
-    { .name = "start", .direction = PORT_IN, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "done", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "sfu", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "vpm", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "sync", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "tmu0", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "tmu1", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "sfu_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "vpm_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "sync_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "tmu0_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "tmu1_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "tlb", .direction = PORT_OUT, .msg_kinds = IO_KINDS, .flags = PORT_OPTIONAL,
-      .help = "as qpu" },
-    { .name = "tlb_result", .direction = PORT_IN, .msg_kinds = RESULT_KINDS,
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "l2", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "l2_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    { .name = "control", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MMIO),
-      .flags = PORT_OPTIONAL, .help = "as qpu" },
-    PORT_END
-};
+/* qpu's params and ports are qpu's own tables (units/qpu/qpu.c), joined to
+ * these by the lookup (cosim_kinds.h): the adapter has no ports of its own. */
+static const struct port_desc cosim_ports[] = { PORT_END };
 
 static bool lockstep_mode(const struct qpu_cosim *s)
 {

@@ -18,7 +18,8 @@
  * the unit's ports, timing and stats are the C unit's in every mode. An RTL that does not
  * answer a quad on time (out_valid low or the wrong tag) is reported (`no_answer`, naming
  * block qpu_alu, port out_valid) and the C answer is used, so a broken RTL never hangs a run.
- * Params: qpu's and LOCKSTEP_PARAMS; wave_from, wave_to, wave_after count RTL clocks (six an
+ * Params and ports: qpu's own tables (qpu_ops; joined by the lookup,
+ * cosim_kinds.h), LOCKSTEP_PARAMS and record_datapath; wave_from, wave_to, wave_after count RTL clocks (six an
  * instruction), and so does the first mismatch's "cycle".
  * Stats: every qpu stat (the C unit's table), then rtl.instructions, rtl.clocks, compared,
  * mismatches, no_answer.

@@ -82,6 +82,44 @@ static void random_request(uint64_t *x, struct qpu_alu_request *rq)
     }
 }
 
+/* Boundary mode (qpu_random_options.boundary): float adds, subtracts and multiplies
+ * whose results land around 2^-126, the smallest normal (seed 002: denormals
+ * flushed on input and output, results rounded first), where the rounding, the
+ * renormalisation and the flush meet: random operands rarely get there. */
+static uint32_t near_normal_boundary(uint64_t *x, uint32_t exponent)
+{
+    return (uint32_t)(below(x, 2) << 31 | exponent << 23 | (next(x) & 0x7fffff));
+}
+
+static void boundary_request(uint64_t *x, struct qpu_alu_request *rq)
+{
+    random_request(x, rq);
+    rq->op_add = (uint8_t)(1 + below(x, 2));         /* fadd, fsub */
+    rq->op_mul = 1;                                 /* fmul */
+    rq->pm = 0;
+    rq->unpack = 0;                                 /* no unpack, no pack */
+    rq->pack = 0;
+    for (unsigned i = 0; i < QPU_LANES; i++) {
+        rq->add_operand[0][i] = near_normal_boundary(x, 1 + (uint32_t)below(x, 3));
+        rq->add_operand[1][i] = near_normal_boundary(x, 1 + (uint32_t)below(x, 3));
+        /* exponent fields ea + eb - 127 in -1..2: products of about 2^-127 .. 2^-124 */
+        uint32_t ea = 1 + (uint32_t)below(x, 126);
+        uint32_t eb = 127 + (uint32_t)below(x, 4) - 1 - ea;
+        rq->mul_operand[0][i] = near_normal_boundary(x, ea);
+        rq->mul_operand[1][i] = near_normal_boundary(x, eb);
+        if (below(x, 4) == 0) {
+            /* (1 + x 2^-23) (2 - 2x 2^-23) 2^-126 = (2 - 2x^2 2^-46) 2^-126: a product
+             * just under 2^-125 whose significand rounds up and carries from
+             * exponent field 1 into 2, e.g. 0x3f800001 x 0x00fffffe = 0x01000000
+             * (the smallest normal's double, kept, not flushed) */
+            uint32_t k = 1 + (uint32_t)below(x, 3);
+            rq->mul_operand[0][i] = (uint32_t)(below(x, 2) << 31) | (0x3f800000u + k);
+            rq->mul_operand[1][i] = (uint32_t)(below(x, 2) << 31) | 0x00800000u |
+                                    (0x800000u - 2 * k);
+        }
+    }
+}
+
 bool qpu_alu_result_differs(const struct qpu_alu_result *c, const struct qpu_alu_result *rtl,
                             char *what, size_t size)
 {
@@ -172,7 +210,10 @@ int qpu_random_run(const struct qpu_random_options *o, struct qpu_random_result 
     for (uint64_t done = 0; done < o->requests;) {
         unsigned n = (unsigned)(o->requests - done < BATCH ? o->requests - done : BATCH);
         for (unsigned k = 0; k < n; k++) {
-            random_request(&x, &rq[k]);
+            if (o->boundary)
+                boundary_request(&x, &rq[k]);
+            else
+                random_request(&x, &rq[k]);
             seen(r, &rq[k]);
             qpu_alu_compute(&rq[k], &c[k]);
         }

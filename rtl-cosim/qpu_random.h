@@ -26,6 +26,8 @@ struct qpu_random_options {
     uint64_t seed, requests;        /* requests: instructions (16 elements each) */
     bool broken;                    /* the RTL built with `define BROKEN */
     bool stop_at_first;             /* end the run at the first mismatch */
+    bool boundary;                  /* only fadd/fsub/fmul with results around 2^-126,
+                                       the smallest normal (qpu_random.c) */
     const char *wave;               /* FST of RTL clocks wave_from..wave_to (NULL: none) */
     uint64_t wave_from, wave_to;
 };

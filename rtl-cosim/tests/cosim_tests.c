@@ -62,6 +62,7 @@
 #include "fabric/topology.h"
 #include "rtl-cosim/cosim_kinds.h"
 #include "rtl-cosim/cs_alu_cosim.h"
+#include "rtl-cosim/cs_alu_directed.h"
 #include "rtl-cosim/cs_alu_rtl.h"
 #include "rtl-cosim/datapath_replay.h"
 #include "rtl-cosim/fpu_random.h"
@@ -190,6 +191,18 @@ static void test_rtl_cpi_zero_reads_as_one(void)
     CU_ASSERT_EQUAL(alu_rtl_answer_clocks(3, 5), one + 10);
     CU_ASSERT_EQUAL(alu_rtl_answer_clocks(0, 5), one);
     CU_ASSERT_EQUAL(alu_rtl_answer_clocks(0, 1), alu_rtl_answer_clocks(1, 1));
+}
+
+/* The directed checks the mutation runner adds to the random runs (cs_alu_directed.h):
+ * all pass on the RTL as written; the BROKEN RTL (SUB's CF inverted) fails the one of
+ * 5 - 7's borrow. */
+static void test_rtl_directed_checks(void)
+{
+    CU_ASSERT_EQUAL(cs_alu_directed_checks(CS_ALU_RTL_GOOD, stdout), 0);
+    FILE *quiet = fopen("/dev/null", "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(quiet);
+    CU_ASSERT_EQUAL(cs_alu_directed_checks(CS_ALU_RTL_BROKEN, quiet), 1);
+    fclose(quiet);
 }
 
 static void test_rtl_timing_matches_c_unit(void)
@@ -2356,6 +2369,24 @@ static void test_qpu_random_lockstep(void)
     CU_ASSERT_EQUAL(r.clocks, 1000000ull * 4 + 2 * (1000000 / 64));
 }
 
+/* Results around the smallest normal (qpu_random.h boundary): a mutant of round_pack's
+ * denormal test (e < 1 -> e < 2) survived the random instructions: it differs only for a
+ * result of exponent field 1 whose significand of ones rounds up into field 2 (e.g.
+ * 0x3f800001 x 0x00fffffe = 0x01000000, which it flushes to 0). */
+static void test_qpu_boundary_lockstep(void)
+{
+    struct qpu_random_options o = { .seed = 12, .requests = 100000, .boundary = true };
+    struct qpu_random_result r;
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(qpu_random_run(&o, &r, &err), 0);
+    if (r.mismatches)
+        printf("\n    %" PRIu64 " mismatches, first: %s ", r.mismatches, r.first_report);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.compared, 100000);
+    CU_ASSERT_EQUAL(r.add_ops_seen, 0x6u);          /* fadd, fsub */
+    CU_ASSERT_EQUAL(r.mul_ops_seen, 0x2u);          /* fmul */
+}
+
 static void test_qpu_broken_is_caught(void)
 {
     struct qpu_random_options o = { .seed = 3, .requests = 20000, .broken = true,
@@ -2636,10 +2667,153 @@ static void test_datapath_recording_malformed(void)
 
 struct test { const char *suite, *name; void (*run)(void); };
 
+
+/* ---- adapter tables: every <kind>:<mode> takes its C kind's params and ports ---- */
+
+/* A value of param p other than its default, in range, as config text (""
+ * when there is none: a string, or a one-value range). */
+static void other_value(const struct param_desc *p, char *buf, size_t size)
+{
+    buf[0] = 0;
+    switch (p->type) {
+    case PARAM_BOOL:
+        snprintf(buf, size, "%s", p->def ? "false" : "true");
+        break;
+    case PARAM_U32:
+    case PARAM_U64:
+    case PARAM_I64:
+        if (p->def < p->max)
+            snprintf(buf, size, "%" PRId64, p->def + 1);
+        else if (p->def > p->min)
+            snprintf(buf, size, "%" PRId64, p->def - 1);
+        break;
+    case PARAM_DOUBLE:
+        if (p->fdef < p->fmax)
+            snprintf(buf, size, "%.17g", p->fdef + (p->fmax - p->fdef) / 2);
+        break;
+    case PARAM_STRING:
+        break;
+    }
+}
+
+/* The kind of every co-simulated C unit, the adapters' modes: the adapter's
+ * tables (as the lookup gives them) hold every param of the C kind with its
+ * type, range and default, and every port with its direction, array, flags
+ * and message kinds; a unit of the adapter kind takes each C param set to a
+ * value other than its default (one at a time) exactly when the C unit
+ * alone takes it, and in lockstep the C unit inside gets that value. The
+ * tables are joined from the C kinds' unit_ops (cosim_kinds.h), so this holds
+ * for a param or port added to a C unit later. */
+static void test_adapters_take_c_tables(void)
+{
+    static const char *const modes[] = { "lockstep", "rtl", "lockstep_broken", "record" };
+    static const char *const c_kinds[] = { "cs_alu", "fpu", "l3", "om", "qpu" };
+    unsigned checked_params = 0, checked_ports = 0, transferred = 0;
+    for (size_t k = 0; k < sizeof c_kinds / sizeof c_kinds[0]; k++) {
+        const struct unit_ops *c_ops = unit_kind_find(c_kinds[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c_ops);
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            char kind[64];
+            snprintf(kind, sizeof kind, "%s:%s", c_kinds[k], modes[m]);
+            const struct unit_ops *a_ops = cosim_kind_find(kind);
+            if (!a_ops) {
+                CU_ASSERT(m == 3);      /* record: cs_alu only */
+                continue;
+            }
+            const struct unit_ops *own = cosim_kind_own_tables(kind);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+            /* om's and qpu's adapters declare none of their C kind's params and
+             * ports: every one they take comes from the join */
+            unsigned joined_only = 0;
+            for (const struct param_desc *p = c_ops->params; p && p->path; p++)
+                joined_only += !param_find(own->params, p->path);
+            if (!strcmp(c_kinds[k], "om") || !strcmp(c_kinds[k], "qpu"))
+                CU_ASSERT(joined_only > 0 && own->ports && !own->ports->name);
+            for (const struct param_desc *p = c_ops->params; p && p->path; p++) {
+                const struct param_desc *q = param_find(a_ops->params, p->path);
+                if (!q) {
+                    CU_FAIL("an adapter lacks a param of its C kind");
+                    printf("\n  %s has no param '%s' of %s\n", kind, p->path, c_kinds[k]);
+                    continue;
+                }
+                checked_params++;
+                CU_ASSERT_EQUAL(q->type, p->type);
+                if (!param_find(own->params, p->path)) {
+                    /* taken from the C kind: its range and default */
+                    CU_ASSERT(q->min == p->min && q->max == p->max && q->def == p->def);
+                    CU_ASSERT(q->offset >= own->state_size);
+                    CU_ASSERT(q->offset + param_type_size(q->type) <= a_ops->state_size);
+                }
+            }
+            for (const struct port_desc *d = c_ops->ports; d && d->name; d++) {
+                const struct port_desc *e = NULL;
+                for (const struct port_desc *x = a_ops->ports; x && x->name && !e; x++)
+                    if (strcmp(x->name, d->name) == 0)
+                        e = x;
+                if (!e) {
+                    CU_FAIL("an adapter lacks a port of its C kind");
+                    printf("\n  %s has no port '%s' of %s\n", kind, d->name, c_kinds[k]);
+                    continue;
+                }
+                checked_ports++;
+                CU_ASSERT_EQUAL(e->direction, d->direction);
+                CU_ASSERT_EQUAL(e->msg_kinds, d->msg_kinds);
+                CU_ASSERT_EQUAL(e->flags & PORT_OPEN, d->flags & PORT_OPEN);
+            }
+            /* each param set on a unit of the adapter kind, one at a time */
+            for (const struct param_desc *p = c_ops->params; p && p->path; p++) {
+                char value[64], over[PARAM_STRING_MAX + 64];
+                other_value(p, value, sizeof value);
+                snprintf(over, sizeof over, "%s=%s", p->path, value);
+                const char *overrides[] = { value[0] ? over : NULL, NULL };
+                struct sim_options so = { .log_level = SIM_LOG_ERROR };
+                struct gt_error err;
+                struct sim *c_sim = sim_create(&so), *a_sim = sim_create(&so);
+                CU_ASSERT_EQUAL_FATAL(sim_add_clock(c_sim, "gt", 1000, &err), 0);
+                CU_ASSERT_EQUAL_FATAL(sim_add_clock(a_sim, "gt", 1000, &err), 0);
+                struct unit *c = sim_add_unit(c_sim, c_ops, "u", 0, NULL, overrides, &err);
+                struct unit *a = sim_add_unit(a_sim, a_ops, "u", 0, NULL, overrides, &err);
+                if (!c != !a)
+                    printf("\n  %s=%s: %s %s, %s %s (%s)\n", p->path, value, c_kinds[k],
+                           c ? "takes it" : "refuses it", kind, a ? "takes it" : "refuses it",
+                           err.message);
+                CU_ASSERT(!c == !a);
+                struct unit *inner = a ? unit_inner(a) : NULL;
+                if (inner && c && value[0]) {
+                    CU_ASSERT(memcmp((const char *)unit_state(inner) + p->offset,
+                                     (const char *)unit_state(c) + p->offset,
+                                     param_type_size(p->type)) == 0);
+                    transferred++;
+                }
+                sim_destroy(c_sim);
+                sim_destroy(a_sim);
+            }
+            /* the C kind's ports that exist without links, on the adapter's unit */
+            struct sim_options so = { .log_level = SIM_LOG_ERROR };
+            struct gt_error err;
+            struct sim *a_sim = sim_create(&so);
+            CU_ASSERT_EQUAL_FATAL(sim_add_clock(a_sim, "gt", 1000, &err), 0);
+            struct unit *a = sim_add_unit(a_sim, a_ops, "u", 0, NULL, NULL, &err);
+            CU_ASSERT_PTR_NOT_NULL(a);
+            for (const struct port_desc *d = c_ops->ports; a && d && d->name; d++)
+                if (!(d->flags & PORT_OPEN) && !d->count_param)
+                    CU_ASSERT_PTR_NOT_NULL(unit_port(a, d->name, 0));
+            sim_destroy(a_sim);
+        }
+    }
+    printf("\n  %u params and %u ports of the C kinds found in their adapters; %u param values "
+           "passed to the C unit inside\n", checked_params, checked_ports, transferred);
+    CU_ASSERT(checked_params > 40 && checked_ports > 30 && transferred > 20);
+}
+
 static const struct test tests[] = {
+    { "tables", "every <kind>:<mode> takes its C kind's params and ports",
+      test_adapters_take_c_tables },
     { "rtl", "RTL and adapters keep the C unit's timing", test_rtl_timing_matches_c_unit },
     { "rtl", "cs_alu RTL alone: cfg_cpi 0 reads as 1, cpi clocks an instruction",
       test_rtl_cpi_zero_reads_as_one },
+    { "rtl", "cs_alu RTL alone: directed checks (reset flags, count over 256, handshakes)",
+      test_rtl_directed_checks },
     { "lockstep", "1M random ALU ops in lockstep, every opcode and register",
       test_random_lockstep_1m },
     { "lockstep", "cpi 3, requests of up to 256 instructions",
@@ -2713,6 +2887,8 @@ static const struct test tests[] = {
       test_qpu_by_hand },
     { "qpu", "1M random instructions (16M element operations) against the C datapath",
       test_qpu_random_lockstep },
+    { "qpu", "100k instructions with float results around the smallest normal",
+      test_qpu_boundary_lockstep },
     { "qpu", "BROKEN QPU ALU RTL is caught, with a wave, through the command line",
       test_qpu_broken_is_caught },
     { "qpu", "GPU_FFT 2^8 with qpu, qpu:rtl, qpu:lockstep: the same run, 0 mismatches",

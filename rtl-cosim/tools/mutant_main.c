@@ -11,14 +11,16 @@
  * The runs per block, each stopping the runner at its first failing one, mirror
  * the block's random tests in tests/cosim_tests.c (smaller):
  *   cs_alu    cosim_random_run: N instructions; then N/4 with 256-instruction
- *             requests, cycles_per_instruction 3 and a back-pressuring sink
+ *             requests, cycles_per_instruction 3 and a back-pressuring sink;
+ *             then the directed checks of the RTL alone (cs_alu_directed.h)
  *   fpu_pipe  fpu_random_run: N operations at depth 4; then N/4 at depth 7
  *             with back-pressure and N/4 at depth 1
  *   l3_slice  l3_random_run: N requests per client on one bank; then the
  *             four multi-bank runs of the test suite (RO data, SLM, L3CNTLREG
  *             writes, back-pressure, a narrow memory link) of N/4 each
  *   om_pixel  om_random_run: N requests, stopping at the first mismatch
- *   qpu_alu   qpu_random_run: N instructions, stopping at the first mismatch
+ *   qpu_alu   qpu_random_run: N instructions, then N/10 whose float results land
+ *             around the smallest normal (boundary), stopping at the first mismatch
  * usage: cosim-mutant BLOCK [N [SEED]]
  * exit 0: every run passed; 3: a mismatch (or bad replies); 1: a run could not
  * be set up, or bad arguments. */
@@ -27,11 +29,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rtl-cosim/cs_alu_directed.h"
 #include "rtl-cosim/fpu_random.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/om_random.h"
 #include "rtl-cosim/qpu_random.h"
 #include "rtl-cosim/random_run.h"
+
+/* The DPI import of a mutant schemata (rtl-cosim/tools/mutate.py): which mutant
+ * the schemata model runs, from $GTSIM_MUTANT (0 or unset: the original RTL).
+ * Exported from the runner (-rdynamic) for the schemata's shared library; the
+ * BROKEN models the runner is linked with do not import it. */
+__attribute__((used, visibility("default"))) int gtsim_mutant_select(void);
+__attribute__((used, visibility("default"))) int gtsim_mutant_select(void)
+{
+    const char *k = getenv("GTSIM_MUTANT");
+    return k ? atoi(k) : 0;
+}
 
 static int verdict(const char *block, int run, uint64_t compared, uint64_t mismatches,
                    uint64_t failures, const char *first)
@@ -65,7 +79,10 @@ static int cs_alu_runs(uint64_t n, uint64_t seed, FILE *quiet)
         if (rc)
             return rc;
     }
-    return 0;
+    /* the RTL alone on the pins the adapters never drive that way (cs_alu_directed.h) */
+    uint32_t failed = cs_alu_directed_checks(CS_ALU_RTL_BROKEN, stdout);
+    printf("cosim-mutant cs_alu directed checks: %u failed\n", failed);
+    return failed ? 3 : 0;
 }
 
 static int fpu_runs(uint64_t n, uint64_t seed, FILE *quiet)
@@ -154,11 +171,17 @@ int main(int argc, char **argv)
         rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
              : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
     } else if (!strcmp(block, "qpu_alu")) {
-        struct qpu_random_options o = { .seed = seed, .requests = n, .broken = true,
-                                        .stop_at_first = true };
-        struct qpu_random_result r;
-        rc = qpu_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
-             : verdict(block, 0, r.compared, r.mismatches, r.no_answer, r.first_report);
+        /* the random instructions, then N/10 around the smallest normal */
+        for (int k = 0; k < 2 && rc != 3; k++) {
+            struct qpu_random_options o = { .seed = seed + (uint64_t)k,
+                                            .requests = k ? n / 10 : n, .broken = true,
+                                            .stop_at_first = true, .boundary = k == 1 };
+            struct qpu_random_result r;
+            rc = qpu_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
+                 : verdict(block, k, r.compared, r.mismatches, r.no_answer, r.first_report);
+            if (rc == 1)
+                break;
+        }
     } else {
         fprintf(stderr, "cosim-mutant: unknown block %s\n", block);
     }
