@@ -201,7 +201,9 @@
  * takes DEPTH_STENCIL_STATE's test and pass op (front face, masks 0xFF;
  * other masks counted, bad.stencil_clear_masks), hz_op.stencil_clears. The
  * Gen7 stencil buffer (no QPitch) takes the depth formula with j = 8 (Mesa's
- * isl stencil alignment) over the depth buffer's height.
+ * isl stencil alignment) over the depth buffer's height. The op writes
+ * what a depth-op draw owes; the draw's pixels are then not depth/stencil
+ * tested or written again (the clear value, not the rectangle's z, stays).
  *
  * Gen4 (issue 14 item 3; units/wm/wm_gen4.h): WM_STATE and CC_STATE read
  * through 3DSTATE_PIPELINED_POINTERS (seed 001 L1235-1349, L14825-15463),
