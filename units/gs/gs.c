@@ -14,19 +14,27 @@
 #include "units/common/stage_thread.h"
 #include "units/common/thread_payload.h"
 #include "units/common/urb.h"
+#include "units/gs/gs_gen7.h"
 
 #define GS_JOBS 32u                 /* threads (and their objects) the unit tracks */
 #define GS_LANES 8u                 /* SIMD8 */
 #define GS_MAX_OUTPUT_VERTICES 1024u    /* OUTPUT_VERTEX_COUNT range [0:1024], L13203 */
 #define GS_HEADER_ROWS_MAX 9u       /* 1 count row + up to 8 control header rows */
+/* DUAL_OBJECT: cycles an object waits for a partner when none is at the input
+ * (the seeds give no figure: "under some circumstances only one object may be
+ * dispatched", 004 L3299) */
+#define GS_PAIR_WAIT_CYCLES 4u
 
-enum job_phase { JOB_FREE = 0, JOB_ALLOC, JOB_READ, JOB_DISPATCH, JOB_RUNNING, JOB_HEADER, JOB_READY };
+enum job_phase { JOB_FREE = 0, JOB_COLLECT, JOB_ALLOC, JOB_READ, JOB_DISPATCH, JOB_RUNNING, JOB_HEADER, JOB_READY };
 
 struct gs_job {
     uint32_t phase;
     bool alloc_sent;
     bool failed;                    /* no thread ran: entries freed, nothing emitted */
     struct primitive_packet in;     /* the object (owns one set of its references) */
+    struct primitive_packet in2;    /* DUAL_OBJECT: the second object, when objects == 2 */
+    uint32_t objects;               /* input objects shaded: 1, or 2 in DUAL_OBJECT */
+    uint64_t collect_since;         /* JOB_COLLECT: the cycle it began waiting for a partner */
     uint32_t lanes, first_instance;
     uint32_t entries[GS_LANES];
     uint32_t eot_counts[2];         /* Gen7: the output vertex counts of the EOT header */
@@ -43,6 +51,7 @@ struct gs_config {
     uint32_t reorder_trailing, hint, invocations_increment, dispatch_mode, default_stream;
     uint32_t instance_count, header_rows, static_vertex_count, control_sid;
     uint32_t urb_entry_bytes;       /* from 3DSTATE_URB_GS; 0 = unknown */
+    uint32_t urb_entries;           /* from 3DSTATE_URB_GS; 0 = unknown */
 };
 
 /* 3DSTATE_CLIP's provoking vertex selects (as VF uses them) */
@@ -70,6 +79,8 @@ struct gs {
         refused_entries, unaligned_vertices, grf_start_adjusted, payload_truncated,
         partial_primitives, bad_messages, passed_through,
         no_thread_dispatcher, bad_output_topology;
+    uint64_t dual_object_threads, single_object_threads, dual_object_invalid,
+        dual_object_oversized, dual_mode_few_entries;
 };
 
 static const struct port_desc gs_ports[] = {
@@ -112,6 +123,16 @@ static const struct stat_desc gs_stats[] = {
     C("bad_output_topology", bad_output_topology, "entries",
       "entries whose Output Topology is no GS output topology (nothing emitted)"),
     C("bad_messages", bad_messages, "messages", "malformed or unexpected messages"),
+    C("dual_object_threads", dual_object_threads, "threads",
+      "DUAL_OBJECT threads that shade two objects"),
+    C("single_object_threads", single_object_threads, "threads",
+      "DUAL_OBJECT threads dispatched with one object (no partner in time, or none fit)"),
+    C("dual_object_invalid", dual_object_invalid, "objects",
+      "objects in DUAL_OBJECT mode with InstanceCount > 1 (invalid, 004 L3299: shaded one per thread)"),
+    C("dual_object_oversized", dual_object_oversized, "objects",
+      "objects of more than 16 vertices in DUAL_OBJECT mode (invalid, 004 L3299: shaded alone)"),
+    C("dual_mode_few_entries", dual_mode_few_entries, "threads",
+      "dual-mode threads narrowed to one object/instance: fewer than 2 GS URB entries (004 L3303)"),
     FF_STAGE_STATS("ff.", struct gs, stage),
     STAGE_THREADS_STATS("td.", struct gs, threads),
     STAT_END
@@ -196,9 +217,10 @@ static void release_primitive(struct gs *s, struct unit *u, const struct primiti
 static void take_gs(struct gs *s, const struct spec_3DSTATE_GS *v, uint32_t gen)
 {
     struct gs_config *c = &s->c;
-    uint32_t urb_bytes = c->urb_entry_bytes;
+    uint32_t urb_bytes = c->urb_entry_bytes, urb_entries = c->urb_entries;
     memset(c, 0, sizeof *c);
     c->urb_entry_bytes = urb_bytes;
+    c->urb_entries = urb_entries;
     c->enable = v->Enable;
     /* Gen7's GS has no Static Output and no SIMD8 mode (genxml gen7.xml:
      * Dispatch Mode SINGLE, DUAL_INSTANCE, DUAL_OBJECT); its threads end with
@@ -272,6 +294,7 @@ static void take_state(struct gs *s, struct unit *u, const struct cs_state_packe
         /* Entry Allocation Size is in 64-byte units minus one (units/urb) */
         s->c.urb_entry_bytes =
             (((const struct spec_3DSTATE_URB_GS *)v)->GSURBEntryAllocationSize + 1) * 64u;
+        s->c.urb_entries = ((const struct spec_3DSTATE_URB_GS *)v)->GSNumberOfURBEntries;
         break;
     default:
         break;
@@ -301,16 +324,81 @@ static void take_mmio(struct gs *s, struct unit *u, struct msg *m)
     (void)u;
 }
 
-/* Dispatch modes (3DSTATE_GS Dispatch Mode, genxml): 0 SINGLE, 1
- * DUAL_INSTANCE, 2 DUAL_OBJECT (SIMD4x2), 3 SIMD8. */
-enum { GS_DISPATCH_SINGLE = 0, GS_DISPATCH_DUAL_INSTANCE, GS_DISPATCH_DUAL_OBJECT, GS_DISPATCH_SIMD8 };
+/* Fewer than two GS URB entries: "behavior is UNDEFINED for Dual Instance or
+ * Dual Object mode" (004 L3303); here such threads shade one object instance
+ * (counted), as two entries could never be allocated at once. */
+static bool gs_too_few_entries(const struct gs_config *c)
+{
+    return c->urb_entries == 1;
+}
 
 /* Object instances one thread shades: 8 in SIMD8, 2 in DUAL_INSTANCE, else 1
- * (a DUAL_OBJECT thread here carries one object, see gs.h). */
+ * (a DUAL_OBJECT thread shades one instance of up to two objects). */
 static uint32_t gs_instances_per_thread(const struct gs_config *c)
 {
     return c->dispatch_mode == GS_DISPATCH_SIMD8 ? GS_LANES
-           : c->dispatch_mode == GS_DISPATCH_DUAL_INSTANCE ? 2u : 1u;
+           : c->dispatch_mode == GS_DISPATCH_DUAL_INSTANCE && !gs_too_few_entries(c) ? 2u : 1u;
+}
+
+/* DUAL_OBJECT pairing applies: one instance per object (004 L3284-3299) and
+ * two entries to shade into. */
+static bool gs_pairs_objects(const struct gs_config *c)
+{
+    return c->dispatch_mode == GS_DISPATCH_DUAL_OBJECT && c->instance_count == 1 &&
+           !gs_too_few_entries(c);
+}
+
+/* The newest job, when it waits for a DUAL_OBJECT partner. */
+static struct gs_job *collecting_job(struct gs *s)
+{
+    struct gs_job *j = s->count ? job_at(s, s->count - 1) : NULL;
+    return j && j->phase == JOB_COLLECT ? j : NULL;
+}
+
+/* A job waiting for a partner goes with the one object it has. */
+static void close_collecting(struct gs *s, struct unit *u)
+{
+    struct gs_job *j = collecting_job(s);
+    if (j) {
+        j->phase = JOB_ALLOC;
+        unit_wake_at(u, unit_cycle(u));
+    }
+}
+
+/* DUAL_OBJECT: the object joins the job waiting for a partner (same topology
+ * and vertex count: one payload layout serves both halves) or opens one. */
+static enum ff_stage_work_result take_object_pairing(struct gs *s, struct unit *u,
+                                                     const struct primitive_packet *p)
+{
+    struct gs_job *last = collecting_job(s);
+    bool fits = p->vertex_count <= GS_DUAL_OBJECT_MAX_VERTICES;
+    if (last) {
+        if (fits && p->topology == last->in.topology && p->vertex_count == last->in.vertex_count) {
+            last->in2 = *p;
+            last->objects = 2;
+            last->lanes = 2;
+            last->phase = JOB_ALLOC;
+            s->objects++;
+            unit_wake_at(u, unit_cycle(u));
+            return FF_STAGE_DONE;
+        }
+        last->phase = JOB_ALLOC;    /* no partner for it: it goes alone */
+    }
+    if (s->count == GS_JOBS)
+        return FF_STAGE_NOT_NOW;
+    struct gs_job *j = job_at(s, s->count);
+    memset(j, 0, sizeof *j);
+    j->in = *p;
+    j->objects = 1;
+    j->lanes = 1;
+    j->collect_since = unit_cycle(u);
+    j->phase = fits ? JOB_COLLECT : JOB_ALLOC;
+    if (!fits)
+        s->dual_object_oversized++;
+    s->count++;
+    s->objects++;
+    unit_wake_at(u, unit_cycle(u));
+    return FF_STAGE_DONE;
 }
 
 /* ---- work from the input --------------------------------------------------------- */
@@ -334,6 +422,11 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
             release_primitive(s, u, p);
             return FF_STAGE_DONE;
         }
+        if (gs_pairs_objects(&s->c))
+            return take_object_pairing(s, u, p);
+        if (s->c.dispatch_mode == GS_DISPATCH_DUAL_OBJECT && s->c.instance_count > 1 &&
+            s->next_instance == 0)
+            s->dual_object_invalid++;
         /* one job per 8 instances of the object; the first takes the packet's
          * references, each further one takes its own set */
         while (s->next_instance < s->c.instance_count) {
@@ -343,10 +436,14 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
             memset(j, 0, sizeof *j);
             j->phase = JOB_ALLOC;
             j->in = *p;
+            j->objects = 1;
             j->first_instance = s->next_instance;
             uint32_t left = s->c.instance_count - s->next_instance;
             uint32_t per_thread = gs_instances_per_thread(&s->c);
             j->lanes = left < per_thread ? left : per_thread;
+            if ((s->c.dispatch_mode == GS_DISPATCH_DUAL_INSTANCE ||
+                 s->c.dispatch_mode == GS_DISPATCH_DUAL_OBJECT) && gs_too_few_entries(&s->c))
+                s->dual_mode_few_entries++;
             if (s->next_instance) {
                 if (p->owner_handle != URB_HANDLE_NONE)
                     urb_send(s, u, URB_OP_REFERENCE, 0, 1, &p->owner_handle, 0, 0);
@@ -361,9 +458,12 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
         unit_wake_at(u, unit_cycle(u));
         return FF_STAGE_DONE;
     }
-    /* state and registers stay behind the work ahead of them (ordering rule) */
-    if (s->count)
+    /* state and registers stay behind the work ahead of them (ordering rule);
+     * an object waiting for a DUAL_OBJECT partner goes alone */
+    if (s->count) {
+        close_collecting(s, u);
         return FF_STAGE_NOT_NOW;
+    }
     if (m->kind == MSG_STATE) {
         if (m->size >= sizeof(struct cs_state_packet))
             take_state(s, u, (const struct cs_state_packet *)m->payload);
@@ -395,70 +495,56 @@ static void put_r0_topology(const struct gs *s, const struct gs_job *j,
     put_dword(grf, 0, 2, r02);
 }
 
-/* The SIMD4x2 payload (SINGLE, DUAL_INSTANCE, DUAL_OBJECT; 003 L13253-13570):
- * R0.0/R0.1 GS Instance ID [31:27] | URB Return Handle [15:0] of the lower
- * and upper half; R1.0 (R1.4) Primitive ID when Include PrimitiveID; ICP
- * handles eight to a register (SINGLE, DUAL_INSTANCE: DWn = ICP n) or four
- * (DUAL_OBJECT: object 0 in DW3:0, object 1 in DW7:4); constants; vertex
- * data vertex after vertex, Vertex URB Entry Read Length registers each, not
- * swizzled (SINGLE, DUAL_INSTANCE). DUAL_OBJECT splits each vertex's data
- * into halves (object 0 lower, object 1 upper): read here as one 128-bit
- * element per register half, two registers per 256-bit row (the seed's
- * wording; its figure is missing). */
+/* The SIMD4x2 payload (SINGLE, DUAL_INSTANCE, DUAL_OBJECT; units/gs/gs_gen7.h).
+ * DUAL_OBJECT: half h is object h, its vertex data after object 0's in
+ * vertex_data; the channel mask holds DW7:4 only when a second object (or
+ * instance) is there ("as controlled by the DispatchMask", 004 L3299). */
 static void dispatch_simd4x2(struct gs *s, struct unit *u, struct gs_job *j)
 {
     const struct gs_config *c = &s->c;
-    bool dual_object = c->dispatch_mode == GS_DISPATCH_DUAL_OBJECT;
-    uint32_t nv = j->in.vertex_count, per_reg = dual_object ? 4u : 8u;
-    uint32_t reg = 1;
-    uint32_t prim_reg = c->include_primitive_id ? reg++ : 0;
-    uint32_t handle_reg = reg;
-    if (c->include_vertex_handles)
-        reg += (nv + per_reg - 1) / per_reg;
-    uint32_t const_reg = reg;
-    uint32_t data_reg = reg + s->constants.regs;
-    if (c->grf_start >= data_reg)
-        data_reg = c->grf_start;
-    else if (c->read_length)
+    struct gs_simd4x2_form form = {
+        .dual_object = c->dispatch_mode == GS_DISPATCH_DUAL_OBJECT,
+        .include_primitive_id = c->include_primitive_id,
+        .include_vertex_handles = c->include_vertex_handles,
+        .read_length = c->read_length, .grf_start = c->grf_start,
+        .constant_regs = s->constants.regs,
+    };
+    uint32_t nv = j->in.vertex_count;
+    struct gs_simd4x2_layout layout;
+    gs_simd4x2_layout(&form, nv, &layout);
+    if (layout.grf_start_adjusted)
         s->grf_start_adjusted++;
-    uint32_t vertex_regs = c->read_length * (dual_object ? 2u : 1u);
-    uint32_t total = data_reg + nv * vertex_regs;
-    if (total > THREAD_PAYLOAD_MAX_REGS) {
+    if (layout.truncated)
         s->payload_truncated++;
-        total = THREAD_PAYLOAD_MAX_REGS;
-    }
-    /* channels: DW3:0 for the lower half, DW7:4 for the upper */
     uint32_t dmask = j->lanes > 1 ? 0xffu : 0x0fu;
-    struct msg *m = stage_threads_new(&s->threads, u, &s->kernel, &s->bases, &s->space, total,
-                                      dmask, job_slot(s, j));
+    struct msg *m = stage_threads_new(&s->threads, u, &s->kernel, &s->bases, &s->space,
+                                      layout.total, dmask, job_slot(s, j));
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
     uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
     put_r0_topology(s, j, grf);
-    for (uint32_t l = 0; l < j->lanes && l < 2; l++)
-        put_dword(grf, 0, l, (dual_object ? 0u : (j->first_instance + l) << 27) |
-                                 (j->entries[l] & 0xffff));
-    if (prim_reg)
-        put_dword(grf, prim_reg, 0, j->in.primitive_id);
-    if (c->include_vertex_handles)
-        for (uint32_t v = 0; v < nv; v++)
-            if (handle_reg + v / per_reg < total)
-                put_dword(grf, handle_reg + v / per_reg, v % per_reg, j->in.handles[v] & 0xffff);
-    stage_constants_write(&s->constants, grf, const_reg, total < data_reg ? total : data_reg);
-    for (uint32_t v = 0; v < nv; v++)
-        for (uint32_t row = 0; row < c->read_length; row++) {
-            const uint8_t *src = j->vertex_data + ((size_t)v * c->read_length + row) * URB_ROW_BYTES;
-            if (!dual_object) {
-                uint32_t r = data_reg + v * c->read_length + row;
-                if (r < total)
-                    memcpy(grf[r], src, URB_ROW_BYTES);
-                continue;
-            }
-            for (uint32_t half = 0; half < 2; half++) {
-                uint32_t r = data_reg + v * vertex_regs + row * 2 + half;
-                if (r < total)
-                    memcpy(grf[r], src + half * 16, 16);    /* object 0: lower half */
-            }
-        }
+    struct gs_simd4x2_half halves[2];
+    uint32_t count = j->lanes < 2 ? j->lanes : 2;
+    for (uint32_t h = 0; h < count; h++) {
+        bool second = form.dual_object && h == 1 && j->objects == 2;
+        const struct primitive_packet *o = second ? &j->in2 : &j->in;
+        halves[h] = (struct gs_simd4x2_half){
+            .instance = j->first_instance + h, .output_handle = j->entries[h],
+            .primitive_id = o->primitive_id, .vertex_count = o->vertex_count,
+            .icp_handles = o->handles,
+            .vertex_data = j->vertex_data
+                               ? j->vertex_data + (second ? (size_t)nv * c->read_length * URB_ROW_BYTES : 0)
+                               : NULL,
+        };
+    }
+    gs_simd4x2_write(&form, &layout, grf, halves, count);
+    stage_constants_write(&s->constants, grf, layout.constant_reg,
+                          layout.total < layout.data_reg ? layout.total : layout.data_reg);
+    if (form.dual_object) {
+        if (j->objects == 2)
+            s->dual_object_threads++;
+        else
+            s->single_object_threads++;
+    }
     thread_sent(s, u, j, m);
 }
 
@@ -541,6 +627,8 @@ static void advance_dispatch(struct gs *s, struct unit *u)
 {
     for (uint32_t k = 0; k < s->count; k++) {
         struct gs_job *j = job_at(s, k);
+        if (j->phase == JOB_COLLECT)
+            return;                 /* waits for a DUAL_OBJECT partner */
         if (j->phase == JOB_ALLOC) {
             if (!j->alloc_sent)
                 j->alloc_sent = urb_send(s, u, URB_OP_ALLOC, job_slot(s, j) << 8, j->lanes, NULL,
@@ -576,11 +664,14 @@ static void start_reads(struct gs *s, struct unit *u, struct gs_job *j)
         j->phase = JOB_DISPATCH;
         return;
     }
-    j->vertex_data = calloc((size_t)j->in.vertex_count * len, URB_ROW_BYTES);
+    /* DUAL_OBJECT: the second object's vertices follow the first's (tags
+     * nv.., both at most 16 vertices) */
+    uint32_t nv = j->in.vertex_count, total = nv + (j->objects == 2 ? j->in2.vertex_count : 0);
+    j->vertex_data = calloc((size_t)total * len, URB_ROW_BYTES);
     j->phase = JOB_READ;
-    for (uint32_t v = 0; v < j->in.vertex_count; v++)
-        if (urb_send(s, u, URB_OP_READ, (job_slot(s, j) << 8) | v, 1, &j->in.handles[v],
-                     s->c.read_offset, len))
+    for (uint32_t v = 0; v < total; v++)
+        if (urb_send(s, u, URB_OP_READ, (job_slot(s, j) << 8) | v, 1,
+                     v < nv ? &j->in.handles[v] : &j->in2.handles[v - nv], s->c.read_offset, len))
             j->reads_pending++;
     if (!j->reads_pending)
         j->phase = JOB_DISPATCH;
@@ -626,7 +717,8 @@ static void take_urb_reply(struct gs *s, struct unit *u, struct msg *m)
     } else if (q->op == URB_OP_DATA && j->phase == JOB_READ && !(q->tag & 0x80)) {
         uint32_t v = q->tag & 0x7f;
         uint32_t rows = q->rows < s->c.read_length ? q->rows : s->c.read_length;
-        if (v < j->in.vertex_count && m->size >= sizeof *q + (size_t)rows * URB_ROW_BYTES)
+        uint32_t total = j->in.vertex_count + (j->objects == 2 ? j->in2.vertex_count : 0);
+        if (v < total && m->size >= sizeof *q + (size_t)rows * URB_ROW_BYTES)
             memcpy(j->vertex_data + (size_t)v * s->c.read_length * URB_ROW_BYTES, q->data,
                    (size_t)rows * URB_ROW_BYTES);
         if (j->reads_pending && --j->reads_pending == 0)
@@ -654,6 +746,8 @@ static void emit_entry(struct gs *s, struct unit *u, const struct gs_job *j, uin
 {
     const struct gs_config *c = &s->c;
     uint32_t entry = j->entries[l];
+    /* DUAL_OBJECT: lane 1 is the second object's output */
+    const struct primitive_packet *in = l == 1 && j->objects == 2 ? &j->in2 : &j->in;
     const uint8_t *control = c->static_output || c->gen7 ? j->header[l][0] : j->header[l][1];
     uint32_t count;
     if (c->gen7) {
@@ -730,9 +824,9 @@ static void emit_entry(struct gs *s, struct unit *u, const struct gs_job *j, uin
             memset(p, 0, sizeof *p);
             p->topology = ptopology;
             p->vertex_count = per;
-            p->instance = j->in.instance;
-            p->primitive_id = j->in.primitive_id;
-            p->draw = j->in.draw;
+            p->instance = in->instance;
+            p->primitive_id = in->primitive_id;
+            p->draw = in->draw;
             p->owner_handle = entry;
             if (shape == LIST)
                 p->flags = PRIM_START | PRIM_END;
@@ -784,6 +878,8 @@ static void retire(struct gs *s, struct unit *u)
             urb_send(s, u, URB_OP_DEREFERENCE, 0, 1, &j->entries[l], 0, 0);
         }
         release_primitive(s, u, &j->in);
+        if (j->objects == 2)
+            release_primitive(s, u, &j->in2);
         free(j->vertex_data);
         j->vertex_data = NULL;
         j->phase = JOB_FREE;
@@ -858,6 +954,11 @@ static enum unit_activity gs_tick(struct unit *u)
         j->eot_counts[1] = end.eot_header_dword2 >> 16;            /* WORD 5: slot 1 */
         start_header_reads(s, u, j);
     }
+    /* DUAL_OBJECT: no partner at the input within the wait: the object goes alone */
+    struct gs_job *collecting = collecting_job(s);
+    if (collecting && !port_visible(s->in) &&
+        unit_cycle(u) - collecting->collect_since >= GS_PAIR_WAIT_CYCLES)
+        close_collecting(s, u);
     advance_dispatch(s, u);
     retire(s, u);
     /* the references the new primitives own reach the URB before the
@@ -872,7 +973,7 @@ static enum unit_activity gs_tick(struct unit *u)
         return UNIT_BUSY;
     bool waiting_dispatch = false;
     for (uint32_t k = 0; k < s->count; k++)
-        if (job_at(s, k)->phase == JOB_DISPATCH)
+        if (job_at(s, k)->phase == JOB_DISPATCH || job_at(s, k)->phase == JOB_COLLECT)
             waiting_dispatch = true;
     if (waiting_dispatch)
         return UNIT_BUSY;       /* held by thread limits or full TD channels */

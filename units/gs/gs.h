@@ -17,12 +17,23 @@
  *    component per register (InstanceCount == 1) or as is (> 1). The vertex
  *    data starts at Dispatch GRF Start Register For URB Data when that lies
  *    past the constants (else right after them, counted).
- *  - Dispatch, SIMD4x2 (L13253-13570): SINGLE (one instance per thread),
- *    DUAL_INSTANCE (two), DUAL_OBJECT: R0.0/R0.1 instance | handle, R1.0
- *    Primitive ID, ICP handles 8 (4 per object in DUAL_OBJECT) per register,
- *    constants, vertex data unswizzled (DUAL_OBJECT: halves, see gs.c).
+ *  - Dispatch, SIMD4x2 (L13253-13570; the payload in units/gs/gs_gen7.h):
+ *    SINGLE (one instance per thread), DUAL_INSTANCE (two), DUAL_OBJECT (one
+ *    instance of two objects: R0.0/R0.1 both objects' return handles, R1.0 /
+ *    R1.4 their Primitive IDs, their ICP handles four each per register,
+ *    their vertex data in the lower / upper halves). DUAL_OBJECT pairing: an
+ *    object waits for the next one (same topology and vertex count, at most
+ *    16 vertices, 004 L3299) while the input has one or for
+ *    GS_PAIR_WAIT_CYCLES; state or a register message behind it, or no
+ *    partner, sends it alone (DW7:4 masked off). The first object's output
+ *    leaves before the second's.
  *  - Instancing: Instance Control + 1 instances per object; a thread takes
  *    up to 8 (SIMD8) or 2 (DUAL_INSTANCE) instances of one object.
+ *  - Bad dual-mode state, counted: DUAL_OBJECT with InstanceCount > 1
+ *    (dual_object_invalid: one instance per thread), objects of more than 16
+ *    vertices (dual_object_oversized: alone), fewer than two GS URB entries
+ *    (dual_mode_few_entries: one object / instance per thread, as two
+ *    entries could never be had at once; 004 L3303 "UNDEFINED").
  *  - Output entries: one URB_CLIENT_GS entry per object instance (L13178),
  *    allocated before dispatch. After the thread's EOT write (the URB's
  *    "eot_gs" notice) the unit reads back each entry's OUTPUT_VERTEX_COUNT
@@ -66,10 +77,12 @@
  *        unaligned_vertices, grf_start_adjusted, payload_truncated,
  *        partial_primitives, no_thread_dispatcher,
  *        bad_output_topology, bad_messages, passed_through,
+ *        dual_object_threads, single_object_threads, dual_object_invalid,
+ *        dual_object_oversized, dual_mode_few_entries,
  *        td.*, ff.*.
  *
- * Not modelled: packing several objects into one SIMD8 or DUAL_OBJECT
- * thread (each thread carries one object's instances); L3 timing of
+ * Not modelled: packing several objects into one SIMD8 thread (each SIMD8
+ * thread carries one object's instances); L3 timing of
  * the FF reads; the semaphore handle; user clip distance tests; handles are
  * 64-byte units (primitive.h) so a vertex that does not start on a 64-byte
  * boundary gets the handle of the 64 bytes it starts in (counted as

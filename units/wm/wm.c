@@ -223,7 +223,7 @@ struct wm {
     uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes;
     uint64_t bad_hiz_buffer;
     uint64_t bad_multisample, bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
-    uint64_t bad_mmio, legacy_ops, payload_truncated;
+    uint64_t bad_mmio, legacy_ops, payload_truncated, bad_stencil_clear_masks;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
     uint64_t mmio_writes, mmio_syncs;
     uint64_t pixels_late_passed, pixels_written;
@@ -840,12 +840,21 @@ static void take_wm_gen7(struct wm *s, const struct spec_3DSTATE_WM *v)
  *  - 3DSTATE_STENCIL_BUFFER's DW1 bit 31 is Reserved on Gen7 (seed 000
  *    L2318ff; Stencil Buffer Enable is Gen7.5's): the buffer is there when
  *    its base address is not 0 (the model's reading; Mesa's isl emits an
- *    all-zero packet on Gen7 when there is no stencil buffer). Its array
- *    pitch is not modelled (slice 0). */
+ *    all-zero packet on Gen7 when there is no stencil buffer). It has no
+ *    QPitch either: its array pitch is the same formula with the stencil
+ *    buffer's vertical alignment j = 8 (Mesa's isl gen7 alignment for
+ *    stencil surfaces, 8x8, a public fact; the seeds give none), over the
+ *    depth buffer's height (the stencil buffer has no size of its own). */
+static uint32_t gen7_qpitch_rows(uint32_t height, uint32_t j)
+{
+    uint32_t h0 = (height + j - 1) / j * j;
+    uint32_t h1 = ((height > 1 ? height / 2 : 1) + j - 1) / j * j;
+    return h0 + h1 + 12u * j;
+}
+
 static uint32_t gen7_depth_qpitch_rows(uint32_t height)
 {
-    uint32_t h0 = (height + 3u) & ~3u, h1 = ((height > 1 ? height / 2 : 1) + 3u) & ~3u;
-    return h0 + h1 + 12u * 4u;
+    return gen7_qpitch_rows(height, 4u);
 }
 
 static void gen7_depth_forms(struct wm *s, struct cs_state_packet *p)
@@ -865,6 +874,9 @@ static void gen7_depth_forms(struct wm *s, struct cs_state_packet *p)
     case SPEC_ID_3DSTATE_STENCIL_BUFFER: {
         struct spec_3DSTATE_STENCIL_BUFFER *v = body;
         v->StencilBufferEnable = v->SurfaceBaseAddress != 0;
+        /* the Gen8 field is in rows / 4; the depth buffer WM holds gives the height */
+        if (s->depth.valid && s->depth.height)
+            v->SurfaceQPitch = gen7_qpitch_rows(s->depth.height, 8u) >> 2;
         break;
     }
     default:
@@ -876,8 +888,12 @@ static void gen7_depth_forms(struct wm *s, struct cs_state_packet *p)
  * (take_hz_op): a depth clear writes the clear value (HiZ: whole blocks
  * become CLEARED), the resolves need HiZ ("If Hierarchical Depth Buffer
  * Enable is disabled, enabling this field will have no effect", seed 000
- * L3688-3705). A stencil clear is not part of Gen7's depth clear (drivers
- * clear stencil with a draw). */
+ * L3688-3705). The stencil buffer is cleared with the depth clear when
+ * it is written (gen7_stencil_clear_rectangle). */
+static void gen7_stencil_clear_rectangle(struct wm *s, uint32_t x0, uint32_t y0, uint32_t x1,
+                                         uint32_t y1);
+static void wm_int_depth_stencil(struct wm *s, uint32_t viewport);
+
 static void gen7_depth_op_rectangle(struct wm *s, uint32_t x0, uint32_t y0, uint32_t x1,
                                     uint32_t y1)
 {
@@ -894,10 +910,59 @@ static void gen7_depth_op_rectangle(struct wm *s, uint32_t x0, uint32_t y0, uint
         else
             clear_rectangle(s, &d, clear_depth_stored(s), &v);
     }
+    if ((s->gen7_depth_ops & WM_GEN7_DEPTH_CLEAR) && s->ds.stencil_write)
+        gen7_stencil_clear_rectangle(s, x0, y0, x1, y1);
     if ((s->gen7_depth_ops & WM_GEN7_DEPTH_RESOLVE) && hiz_on(s))
         hz_op_blocks(s, WM_HZ_DEPTH_RESOLVE, &v);
     if ((s->gen7_depth_ops & WM_GEN7_HIZ_RESOLVE) && hiz_on(s))
         hz_op_blocks(s, WM_HZ_HIZ_RESOLVE, &v);
+}
+
+/* Gen7's stencil clear rides on the depth clear (seed 000 L3645-3665,
+ * 3DSTATE_WM Depth Buffer Clear: "3DSTATE_DEPTH_BUFFER::Stencil Write Enable
+ * must be set if 3DSTATE_STENCIL_BUFFER::Stencil buffer enable is set", with
+ * DEPTH_STENCIL_STATE's Stencil Write / Test Masks and the back face's "must
+ * be 0xFF"; "the depth buffer is initialized as a side-effect of rendering
+ * pixels"): each covered pixel's stencil takes what the stencil test and
+ * ops of DEPTH_STENCIL_STATE give (the depth test is off, L3650: the pass op;
+ * a driver's clear programs ALWAYS / REPLACE with the clear value as
+ * COLOR_CALC_STATE's Stencil Reference Value), front face, masks 0xFF.
+ * Masks other than 0xFF break the programming note: counted
+ * (bad.stencil_clear_masks) and used as 0xFF. Runs when WM_INT's stencil
+ * write is on (a stencil buffer, its write enables). */
+static void gen7_stencil_clear_rectangle(struct wm *s, uint32_t x0, uint32_t y0, uint32_t x1,
+                                         uint32_t y1)
+{
+    struct ds_state st = s->ds;
+    st.depth_test = st.depth_write = false;
+    st.double_sided = false;
+    st.front.test_mask = st.front.write_mask = 0xff;
+    struct ds_surface t = s->stencil;
+    if (s->depth.valid) {
+        t.width = s->depth.width;
+        t.height = s->depth.height;
+    }
+    if (t.width && x1 > t.width)
+        x1 = t.width;
+    if (t.height && y1 > t.height)
+        y1 = t.height;
+    uint32_t slice = s->depth_min_array;
+    for (uint32_t y = y0; y < y1; y++)
+        for (uint32_t x = x0; x < x1; x++) {
+            uint32_t old = 0, depth = 0;
+            if (st.stencil_test && !ds_surface_read(&t, &s->as, x, y, slice, &old)) {
+                s->depth_faults++;
+                continue;
+            }
+            uint8_t stencil = (uint8_t)old;
+            uint32_t r = ds_test(&st, false, s->depth_format, 0.0f, &depth, &stencil);
+            if (r & DS_STENCIL_WRITTEN) {
+                if (!ds_surface_write(&t, &s->as, x, y, slice, stencil))
+                    s->depth_faults++;
+                s->stencil_writes++;
+            }
+            s->hz_pixels++;
+        }
 }
 
 /* The Gen7 depth ops of a draw: over the pixels the primitive covers (pixel
@@ -911,6 +976,14 @@ static void gen7_depth_op(struct wm *s, const struct setup_primitive *prim)
                            (enum gpu_address_space_format)s->space.format, s->space.root);
     if (s->gen7_depth_ops & WM_GEN7_DEPTH_CLEAR) {
         s->hz_depth_clears++;
+        /* WM_INT's stencil enables for the stencil clear that rides on it */
+        wm_int_depth_stencil(s, prim->viewport_index);
+        s->hz_stencil_clears += s->ds.stencil_write;
+        const struct ds_state *d = &s->ds;
+        if (d->stencil_write &&
+            (d->front.test_mask != 0xff || d->front.write_mask != 0xff ||
+             (d->double_sided && (d->back.test_mask != 0xff || d->back.write_mask != 0xff))))
+            s->bad_stencil_clear_masks++;
         if (!s->clear_valid) {
             s->bad_depth_buffer++;
             warn_once(s, WARN_HZ, "Gen7 depth clear without a valid 3DSTATE_CLEAR_PARAMS "
@@ -2631,6 +2704,13 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         if (s->gen7_depth_ops)
             gen7_depth_op(s, p);
         start_primitive(s, p);
+        if (s->gen7_depth_ops) {
+            /* the op wrote the depth / stencil it owes (gen7_depth_op): the
+             * draw's pixels are not tested or written again */
+            s->ds.depth_test = s->ds.depth_write = false;
+            s->ds.stencil_test = s->ds.stencil_write = false;
+            s->hiz_active = false;
+        }
     }
     if (s->hiz_owed) {
         /* HiZ record traffic holds the rasterizer (hiz_record_cycles each) */
@@ -2966,6 +3046,8 @@ static const struct stat_desc wm_stats[] = {
       "uses of a HiZ-enabled depth buffer whose 3DSTATE_HIER_DEPTH_BUFFER is unusable (pitch)"),
     C("bad.kernel", bad_kernel, "primitives", "a dispatch width whose KSP is 0"),
     C("bad.setup", bad_setup, "messages", "malformed set-up primitives"),
+    C("bad.stencil_clear_masks", bad_stencil_clear_masks, "clears",
+      "Gen7 stencil clears with stencil masks other than 0xFF (seed 000 L3655-3661: used as 0xFF)"),
     C("bad.depth_buffer", bad_depth_buffer, "packets",
       "depth/stencil buffers or clears not modelled or malformed"),
     C("bad.grf_start", bad_grf_start, "threads", "GRF start inside the payload"),

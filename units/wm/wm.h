@@ -196,8 +196,14 @@
  * h0 + h1 + 12j formula), HIER_DEPTH_BUFFER (no QPitch) and STENCIL_BUFFER
  * (no Stencil Buffer Enable: present when its address is not 0) are folded
  * into the Gen8 form before WM takes them and forwards them to the back
- * ends. Not modelled on Gen7: a stencil clear with the depth clear; the
- * stencil buffer's array pitch.
+ * ends. Gen7's stencil clear rides on the depth clear (seed 000
+ * L3645-3665): with WM_INT's stencil write on, each covered pixel's stencil
+ * takes DEPTH_STENCIL_STATE's test and pass op (front face, masks 0xFF;
+ * other masks counted, bad.stencil_clear_masks), hz_op.stencil_clears. The
+ * Gen7 stencil buffer (no QPitch) takes the depth formula with j = 8 (Mesa's
+ * isl stencil alignment) over the depth buffer's height. The op writes
+ * what a depth-op draw owes; the draw's pixels are then not depth/stencil
+ * tested or written again (the clear value, not the rectangle's z, stays).
  *
  * Gen4 (issue 14 item 3; units/wm/wm_gen4.h): WM_STATE and CC_STATE read
  * through 3DSTATE_PIPELINED_POINTERS (seed 001 L1235-1349, L14825-15463),
