@@ -15,6 +15,7 @@
  * eu[0] with FFID CLIP, as an EU's would. Expected outcodes, actions and the
  * payload come from the seed's pseudocode (L10101-10542) and Table 6-1
  * (L10839-11024), worked out by hand in each case. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fabric/memory.h"
@@ -24,6 +25,7 @@
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "units/clip/clip.h"
+#include "units/gs/gs.h"
 #include "units/common/primitive.h"
 #include "units/common/state_packet.h"
 #include "units/common/thread_msg.h"
@@ -74,6 +76,43 @@ static const struct unit_ops catcher_ops = {
     .ports = catcher_ports,
     .realize = catcher_realize,
     .tick = catcher_tick,
+};
+
+/* A feeder: what the test injects on its optional "in" goes out on "out". */
+struct feeder {
+    struct port *in, *out;
+};
+
+static const struct port_desc feeder_ports[] = {
+    { .name = "in", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "injected" },
+    { .name = "out", .direction = PORT_OUT, .help = "forwarded" },
+    PORT_END
+};
+
+static int feeder_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct feeder *f = unit_state(u);
+    f->in = unit_port(u, "in", 0);
+    f->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity feeder_tick(struct unit *u)
+{
+    struct feeder *f = unit_state(u);
+    struct msg *m;
+    while (port_can_send(f->out) && (m = port_pop(f->in)))
+        port_try_send(f->out, m);
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops feeder_ops = {
+    .kind = "test_clip_gen4_feeder",
+    .state_size = sizeof(struct feeder),
+    .ports = feeder_ports,
+    .realize = feeder_realize,
+    .tick = feeder_tick,
 };
 
 struct rig {
@@ -452,6 +491,61 @@ static void test_clip_state_outside_memory(void)
     sim_destroy(r.sim);
 }
 
+/* GS_STATE (seed 001 L6534-7159) through the pointers: read when GS Enable
+ * is set (counted); an enabled Gen4 GS passes objects on unshaded and counts
+ * them (gs_gen4.h); a GS_STATE outside memory is counted and the GS taken as
+ * disabled. */
+static void test_gs_state(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct gpu_memory *mem = probe_memory(sim);
+    struct unit *gs = probe_add(sim, &gs_ops, "gs", NULL);
+    struct unit *sol = probe_add(sim, &catcher_ops, "sol", NULL);
+    struct unit *relay = probe_add(sim, &feeder_ops, "ds", NULL);
+    probe_link(sim, relay, "out", gs, "ds", 1, 64, 4);
+    probe_link(sim, gs, "sol", sol, "in", 1, 64, 4);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(sim, "ds.in", PORT_IN, &err));
+    int realized = sim_realize(sim, &err);
+    if (realized)
+        fprintf(stderr, "%s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(realized, 0);
+    uint32_t gs_state[7] = { 0x3000, 0, 0, 1u << 11 | 1u, 10u << 11, 0, 1u << 30 };
+    CU_ASSERT_EQUAL(gpu_memory_write(mem, 0x1200, gs_state, sizeof gs_state, NULL), 0);
+    struct rig r = { .sim = sim };
+    struct port *in = unit_port(relay, "in", 0);
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            struct spec_STATE_BASE_ADDRESS *sba =
+                state_packet(&r, in, SPEC_ID_STATE_BASE_ADDRESS, sizeof *sba);
+            sba->GeneralStateBaseAddressModifyEnable = true;
+            sba->GeneralStateBaseAddress = 1ull << 62;
+        }
+        struct spec_3DSTATE_PIPELINED_POINTERS *pp =
+            state_packet(&r, in, SPEC_ID_3DSTATE_PIPELINED_POINTERS, sizeof *pp);
+        pp->GSEnable = true;
+        pp->PointerToGSState = 0x1200;
+        struct msg *m = msg_alloc(sim, MSG_PRIMITIVE, sizeof(struct primitive_packet));
+        struct primitive_packet *p = (struct primitive_packet *)m->payload;
+        memset(p, 0, sizeof *p);
+        p->topology = PRIM_QUADLIST;
+        p->vertex_count = 4;
+        p->owner_handle = URB_HANDLE_NONE;
+        CU_ASSERT_TRUE(port_inject(in, m));
+        sim_run(sim, 0);
+    }
+    CU_ASSERT_EQUAL(probe_stat(sim, "gs.gen4.state_reads"), 2);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gs.gen4.objects_unrun"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gs.gen4.state_faults"), 1);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gs.passed_through"), 1);
+    const struct catcher *c = unit_state(sol);
+    uint32_t prims = 0;
+    for (uint32_t i = 0; i < c->count && i < CATCH_MAX; i++)
+        prims += c->kind[i] == MSG_PRIMITIVE;
+    CU_ASSERT_EQUAL(prims, 2);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "a triangle inside the viewport is trivially accepted: no thread", test_inside_accepted_without_thread },
     { "a triangle past the guardband is trivially rejected and its vertices freed", test_outside_rejected },
@@ -460,6 +554,8 @@ static const struct test_case cases[] = {
     { "Clip Modes ALL, CLIP_NON_REJECTED, REJECT_ALL, ACCEPT_ALL; BAD and negative RHW", test_clip_modes },
     { "a CLIP thread that never ends is dropped by the watchdog, late notices counted", test_clip_thread_watchdog },
     { "a CLIP_STATE pointer outside memory is counted and CLIP passes objects on", test_clip_state_outside_memory },
+    { "GS_STATE read through the pointers; an enabled Gen4 GS passes objects on, counted; a "
+      "GS_STATE outside memory counted", test_gs_state },
     { 0 }
 };
 TEST_SUITE(clip_gen4, cases);

@@ -334,8 +334,8 @@ static void add_object(struct clip_gen4 *g, uint32_t n, uint32_t a, uint32_t b, 
     o->flags = flags;
 }
 
-/* False when the topology cannot reach CLIP (dropped, counted). */
-static bool stage_objects(struct clip *s)
+/* False when the topology cannot reach CLIP (dropped, counted when `count`). */
+static bool stage_objects(struct clip *s, bool count)
 {
     struct clip_gen4 *g = &s->g4;
     uint32_t n = g->prim.vertex_count, t = g->prim.topology;
@@ -353,7 +353,8 @@ static bool stage_objects(struct clip *s)
     case PRIM_LINELIST_ADJ:
         for (uint32_t i = 0; i + 3 < n; i += 4)
             add_object(g, 2, i + 1, i + 2, 0, PRIM_LINELIST, PRIM_LINELIST, 0);
-        g->adjacency_removed += n - 2 * g->object_count;
+        if (count)
+            g->adjacency_removed += n - 2 * g->object_count;
         break;
     case PRIM_LINESTRIP:
     case PRIM_LINESTRIP_BF:
@@ -406,12 +407,14 @@ static bool stage_objects(struct clip *s)
         }
         break;
     default:                /* LINELOOP, QUADLIST, QUADSTRIP: "not supported after GS" */
+        if (!count)
+            return false;
         g->unsupported_topology++;
         clip_warn_once(s, s->self, 9, "Gen4 topology %u reached CLIP (not supported after GS): "
                        "dropped", t);
         return false;
     }
-    if (partial)
+    if (partial && count)
         g->partial_objects++;
     return true;
 }
@@ -483,6 +486,10 @@ static int start(struct clip *s, struct unit *u, struct msg *m)
     }
     if (!g->enable) {
         g->passed_whole++;
+        g->prim = *p;
+        g->object_count = 0;
+        stage_objects(s, false);
+        s->objects_out += g->object_count;
         return FF_STAGE_PASS;       /* CLIP disabled: pass-through (L1222-1226) */
     }
     if (!s->urb || !port_is_bound(s->urb)) {
@@ -492,7 +499,7 @@ static int start(struct clip *s, struct unit *u, struct msg *m)
     g->msg = m;
     g->prim = *p;
     g->object_count = g->object = g->pending = g->sent = 0;
-    if (!stage_objects(s)) {
+    if (!stage_objects(s, true)) {
         g->phase = G4_FINISH;
         return -1;
     }
