@@ -39,7 +39,7 @@ struct catcher {
     struct port *in;
     uint32_t count;
     uint32_t kind[CATCH_MAX];
-    uint8_t payload[CATCH_MAX][CATCH_BYTES];
+    _Alignas(16) uint8_t payload[CATCH_MAX][CATCH_BYTES];
 };
 
 static const struct port_desc catcher_ports[] = {
@@ -267,6 +267,15 @@ static uint32_t prims_caught(const struct rig *r)
     return n;
 }
 
+/* A caught dispatch, copied to aligned storage (the catcher's bytes need not
+ * be aligned for struct eu_dispatch). */
+static const struct eu_dispatch *dispatch_caught(const struct rig *r, uint32_t i)
+{
+    static _Alignas(16) uint8_t copy[CATCH_BYTES];
+    memcpy(copy, r->td->payload[i], CATCH_BYTES);
+    return (const struct eu_dispatch *)(const void *)copy;
+}
+
 static const float INSIDE[3][2] = { { -0.5f, -0.5f }, { 0.5f, -0.5f }, { 0.0f, 0.5f } };
 
 static void test_inside_accepted_without_thread(void)
@@ -353,7 +362,7 @@ static void test_crossing_runs_a_clip_thread(void)
     CU_ASSERT_EQUAL(probe_stat(r.sim, "clip.gen4.must_clip"), 1);
     CU_ASSERT_EQUAL_FATAL(r.td->count, 1);
     CU_ASSERT_EQUAL(prims_caught(&r), 0);       /* nothing leaves before the thread ends */
-    const struct eu_dispatch *d = (const struct eu_dispatch *)r.td->payload[0];
+    const struct eu_dispatch *d = dispatch_caught(&r, 0);
     CU_ASSERT_EQUAL(d->ffid, FFID_CLIP);
     CU_ASSERT_EQUAL(d->kernel_offset, KERNEL_AT);
     /* R0 header + 3 vertices x 2 rows, the vertex data from GRF 1 */
@@ -458,7 +467,7 @@ static void test_clip_thread_watchdog(void)
     CU_ASSERT_EQUAL(prims_caught(&r), 0);
     /* the thread's entry is freed; a late output and end are counted */
     CU_ASSERT_EQUAL(probe_stat(r.sim, "urb.frees"), 3 + 1);
-    const struct eu_dispatch *d = (const struct eu_dispatch *)r.td->payload[0];
+    const struct eu_dispatch *d = dispatch_caught(&r, 0);
     thread_write(&r, d->ctx.group, 40, 14u << 2 | 3u, false, true, true);
     sim_run(r.sim, 0);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "clip.gen4.late_notices"), 2);
