@@ -31,6 +31,10 @@ static const struct param_desc clip_params[] = {
                      "count CL_PRIMITIVES_COUNT here, on SF's behalf: the objects CLIP sends to SF "
                      "when 3DSTATE_SF Statistics Enable is set (seed 003 L11046, L15201-15205); "
                      "false when an SF unit counts them"),
+    PARAM_U64_FIELD("thread_timeout", struct clip, thread_timeout, 50000, 0, INT64_MAX,
+                    "Gen4: cycles from a CLIP thread's dispatch to its end before the watchdog "
+                    "drops its object (0: no watchdog; the seed gives no figure: SF's choice, "
+                    "below the simulator's 100000-cycle deadlock report)"),
     PARAM_END
 };
 
@@ -48,6 +52,12 @@ static const struct port_desc clip_ports[] = {
     { .name = "drained", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MMIO),
       .flags = PORT_OPTIONAL,
       .help = "the in-band sync back to the CS (CS_MMIO_SYNC_DONE) when CLIP ends the pipeline" },
+    { .name = "td", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPEN | PORT_OPTIONAL,
+      .help = "Gen4: CLIP thread requests to the thread dispatchers (td.clip)" },
+    { .name = "eot", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_THREAD_DISPATCH),
+      .flags = PORT_OPTIONAL,
+      .help = "Gen4: CLIP thread outputs and ends from the URB (urb.eot_clip)" },
     PORT_END
 };
 
@@ -99,6 +109,57 @@ static const struct stat_desc clip_stats[] = {
     C("state.clip", state_clip, "packets", "3DSTATE_CLIP taken"),
     C("cl_invocation_count", cl_invocations, "objects", "CL_INVOCATION_COUNT"),
     C("cl_primitives_count", cl_primitives, "objects", "CL_PRIMITIVES_COUNT (counted here)"),
+    C("gen4.state_reads", g4.state_reads, "packets", "Gen4 CLIP_STATEs read (CLIP enabled)"),
+    C("gen4.state_faults", g4.state_faults, "packets",
+      "Gen4 CLIP_STATE pointers outside memory (CLIP treated as disabled)"),
+    C("gen4.viewport_faults", g4.viewport_faults, "packets",
+      "Gen4 CLIP_VIEWPORTs outside memory (guardband = viewport)"),
+    C("gen4.bad_viewport", g4.bad_viewport, "objects",
+      "Gen4 objects tested against a guardband never read"),
+    C("gen4.trivially_accepted", g4.trivially_accepted, "objects",
+      "Gen4 objects ClipDetermination accepted"),
+    C("gen4.trivially_rejected", g4.trivially_rejected, "objects",
+      "Gen4 objects ClipDetermination rejected"),
+    C("gen4.must_clip", g4.must_clip, "objects", "Gen4 objects neither accepted nor rejected"),
+    C("gen4.bad_objects", g4.bad_objects, "objects", "Gen4 objects with a BAD (NaN RHW) vertex"),
+    C("gen4.passed", g4.passed, "objects", "Gen4 objects passed on (PASSTHRU)"),
+    C("gen4.passed_whole", g4.passed_whole, "packets",
+      "Gen4 packets passed on unchanged (CLIP disabled, or every object PASSTHRU)"),
+    C("gen4.discarded", g4.discarded, "objects", "Gen4 objects discarded (DISCARD)"),
+    C("gen4.threads_spawned", g4.spawned, "threads", "Gen4 CLIP threads dispatched (SPAWN)"),
+    C("gen4.threads_ended", g4.threads_ended, "threads", "Gen4 CLIP threads that ended in time"),
+    C("gen4.outputs", g4.outputs, "vertices", "Gen4 VUEs CLIP threads completed (Complete, Used)"),
+    C("gen4.primitives_out", g4.primitives_out, "packets", "Gen4 primitive packets sent to SF"),
+    C("gen4.dangling_outputs", g4.dangling_outputs, "vertices",
+      "Gen4 thread outputs outside a PrimStart..PrimEnd run (freed)"),
+    C("gen4.output_overflow", g4.output_overflow, "vertices",
+      "Gen4 thread outputs past the model's limits (freed)"),
+    C("gen4.late_notices", g4.late_notices, "messages",
+      "Gen4 outputs or ends of CLIP threads the watchdog had given up on"),
+    C("gen4.watchdog_drops", g4.watchdog_drops, "objects",
+      "Gen4 CLIP threads that did not end within thread_timeout: object dropped"),
+    C("gen4.refused_entries", g4.refused_entries, "objects",
+      "Gen4 objects dropped because the URB refused their CLIP entry"),
+    C("gen4.entries", g4.entries, "entries", "Gen4 CLIP-region entries allocated for threads"),
+    C("gen4.alloc_wait_cycles", g4.alloc_wait_cycles, "cycles",
+      "Gen4 cycles CLIP threads waited for their CLIP-region entry (fence back-pressure)"),
+    C("gen4.bad_grf_start", g4.bad_grf_start, "threads",
+      "Gen4 Dispatch GRF Start Register For URB Data of 0 (moved past R0)"),
+    C("gen4.payload_truncated", g4.payload_truncated, "threads",
+      "Gen4 payloads past 128 registers (cut)"),
+    C("gen4.curbe_faults", g4.curbe_faults, "packets", "Gen4 CONSTANT_BUFFERs CLIP could not read"),
+    C("gen4.partial_objects", g4.partial_objects, "packets",
+      "Gen4 partial LINESTRIP/TRISTRIP objects removed"),
+    C("gen4.adjacency_removed", g4.adjacency_removed, "vertices", "Gen4 adjacent vertices removed"),
+    C("gen4.unsupported_topology", g4.unsupported_topology, "packets",
+      "Gen4 LINELOOP/QUADLIST/QUADSTRIP (not supported after GS) dropped"),
+    C("gen4.reserved_mode", g4.reserved_mode, "packets", "Gen4 Clip Modes 5-7 (taken as NORMAL)"),
+    C("gen4.no_threads", g4.no_threads, "objects",
+      "Gen4 objects to clip with no td linked (passed on unclipped)"),
+    C("gen4.configures", g4.configures, "messages", "Gen4 URB_OP_CONFIGURE of the CLIP region"),
+    C("gen4.gs_primitives_count", g4.gs_primitives, "objects",
+      "Gen4 GS_PRIMITIVES_COUNT (GS Output Object Statistics Enable)"),
+    STAGE_THREADS_STATS("gen4.threads.", struct clip, g4.threads),
     FF_STAGE_STATS("ff.", struct clip, stage),
     STAT_END
 };
@@ -232,6 +293,7 @@ static void clip_take_state(void *context, const struct cs_state_packet *p)
         const struct spec_STATE_BASE_ADDRESS *v = cs_state_common(p);
         if (v->DynamicStateBaseAddressModifyEnable)
             st->dynamic_state_base = v->DynamicStateBaseAddress;
+        clip_gen4_take_state(s, p);
         break;
     }
     case SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP: {
@@ -239,6 +301,10 @@ static void clip_take_state(void *context, const struct cs_state_packet *p)
         read_viewports(s, p, v->SFClipViewportPointer);
         break;
     }
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
+    case SPEC_ID_CONSTANT_BUFFER:
+        clip_gen4_take_state(s, p);
+        break;
     default:
         break;
     }
@@ -296,6 +362,8 @@ static enum ff_stage_work_result clip_work(void *context, struct msg *m)
     struct clip *s = context;
     if (m->kind == MSG_MMIO)
         return (enum ff_stage_work_result)work_mmio(s, s->self, m);
+    if (s->g4.active)
+        return (enum ff_stage_work_result)clip_gen4_work_primitive(s, s->self, m);
     return (enum ff_stage_work_result)clip_work_primitive(s, s->self, m);
 }
 
@@ -313,6 +381,8 @@ static const struct ff_stage_id clip_ids[] = {
     { SPEC_ID_3DSTATE_SF, FF_STAGE_TAKE },
     { SPEC_ID_STATE_BASE_ADDRESS, FF_STAGE_TAKE },
     { SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, FF_STAGE_TAKE },
+    { SPEC_ID_3DSTATE_PIPELINED_POINTERS, FF_STAGE_TAKE },
+    { SPEC_ID_CONSTANT_BUFFER, FF_STAGE_TAKE },
 };
 
 static int clip_realize(struct unit *u, struct gt_error *err)
@@ -327,6 +397,15 @@ static int clip_realize(struct unit *u, struct gt_error *err)
     if (s->urb && port_is_bound(s->urb) != (s->urb_reply && port_is_bound(s->urb_reply)))
         return gt_error_set(err, "%s: \"urb\" and \"urb_reply\" go together (link both or neither)",
                             unit_name(u));
+    /* Gen4 CLIP threads (clip_gen4.h): on when a "td" is linked */
+    uint32_t tds = 0;
+    struct port **td = unit_port_array(u, "td", &tds);
+    bool any_td = false;
+    for (uint32_t i = 0; i < tds; i++)
+        any_td = any_td || port_is_bound(td[i]);
+    s->g4.threads_on = any_td;
+    if (any_td && stage_threads_init(&s->g4.threads, u, FFID_CLIP, err) != 0)
+        return -1;
     return ff_stage_init(&s->stage, &(struct ff_stage_config){
         .in = s->in, .out = s->out, .ids = clip_ids,
         .id_count = (uint32_t)(sizeof clip_ids / sizeof clip_ids[0]),
@@ -340,6 +419,7 @@ static void clip_reset(struct unit *u)
     ff_stage_clear(&s->stage, unit_sim(u));
     memset(&s->st, 0, sizeof s->st);
     memset(&s->job, 0, sizeof s->job);
+    clip_gen4_clear(s, u);
     s->cl_invocations = s->cl_primitives = 0;
     s->warned = 0;
 }
@@ -349,17 +429,27 @@ static enum unit_activity clip_tick(struct unit *u)
     struct clip *s = unit_state(u);
     struct msg *m;
     while (s->urb_reply && (m = port_pop(s->urb_reply)) != NULL) {
-        clip_take_urb_reply(s, u, m);
+        if (s->g4.active)
+            clip_gen4_take_urb_reply(s, u, m);
+        else
+            clip_take_urb_reply(s, u, m);
         msg_free(unit_sim(u), m);
         unit_progress(u);
     }
-    return ff_stage_activity(ff_stage_tick(&s->stage, u));
+    clip_gen4_take_notices(s, u);      /* late ones too, with no packet at the head */
+    enum ff_stage_status st = ff_stage_tick(&s->stage, u);
+    /* the watchdog looks every cycle while a CLIP thread runs (as SF's) */
+    if (st == FF_STAGE_WAITING && s->g4.watching)
+        return UNIT_BUSY;
+    return ff_stage_activity(st);
 }
 
 static void clip_destroy(struct unit *u)
 {
     struct clip *s = unit_state(u);
     ff_stage_clear(&s->stage, unit_sim(u));
+    if (s->g4.threads_on)
+        stage_threads_release(&s->g4.threads);
 }
 
 const struct unit_ops clip_ops = {

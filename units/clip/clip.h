@@ -67,10 +67,16 @@
  *    work ahead has left; with "drained" linked CLIP returns it to the CS as
  *    CS_MMIO_SYNC_DONE (and register writes end here), else it goes on to SF.
  *
+ * Gen4 (965G): once a Gen4 3DSTATE_PIPELINED_POINTERS arrives the unit runs
+ * the forms of units/clip/clip_gen4.h instead (CLIP_STATE, the seed 001
+ * clip tests and Clip Modes, CLIP threads through "td" / "eot", the
+ * thread_timeout watchdog, gen4.* stats).
+ *
  * Ports: "sol" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO, in order), "sf" out (the
  *        same kinds), "urb" out / "urb_reply" in (MSG_URB, to the URB unit's
  *        client[i] / client_reply[i]; without them CLIP passes primitives
- *        untested, counted), "drained" out (MSG_MMIO, optional).
+ *        untested, counted), "drained" out (MSG_MMIO, optional); Gen4: "td"[open]
+ *        out (MSG_THREAD_DISPATCH to td.clip) and "eot" in (urb.eot_clip).
  * Stats: primitives_in, objects_in, trivially_accepted, trivially_rejected,
  *        clipped, culled_by_distance, bad_objects, discarded, vertices_made,
  *        objects_out, passed_whole, stall.urb_alloc, stall.urb_read,

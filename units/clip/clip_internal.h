@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "units/clip/clip_gen4.h"
 #include "units/clip/clip_polygon.h"
+#include "units/common/stage_thread.h"
 #include "units/common/ff_stage.h"
 #include "units/common/primitive.h"
 #include "units/common/urb.h"
@@ -100,8 +102,68 @@ struct clip_state {
     struct clip_viewport viewport[CLIP_VIEWPORTS];
 };
 
+/* ---- Gen4 (clip_gen4.h) ---- */
+#define CLIP_GEN4_MAX_ROWS 64u          /* Vertex URB Entry Read Offset + Length (< 64 rows) */
+#define CLIP_GEN4_MAX_OUTPUTS 64u       /* output VUEs one CLIP thread can hand on */
+#define CLIP_GEN4_CURBE_REGS 32u
+
+struct clip_gen4_object {
+    uint8_t n, v[3];
+    uint32_t topology;                  /* the payload's Primitive Topology Type */
+    uint32_t pass_topology;             /* the pass-through packet's */
+    uint32_t flags;                     /* PRIM_STRIP_ODD for a pass-through odd strip triangle */
+    uint32_t edges;                     /* R0.2 9:8 */
+    uint32_t outcodes;                  /* ORed over the vertices */
+    uint8_t action;                     /* enum clip_gen4_action */
+    /* the thread of a SPAWN object */
+    uint8_t phase;                      /* enum clip_gen4_job_phase */
+    uint32_t handle;                    /* the initial CLIP-region entry */
+    uint32_t seq;
+    uint64_t since;
+    uint32_t output_count;
+    uint32_t output_handle[CLIP_GEN4_MAX_OUTPUTS];
+    uint32_t output_dword2[CLIP_GEN4_MAX_OUTPUTS];
+};
+
+struct clip_gen4 {
+    bool active;                        /* a Gen4 3DSTATE_PIPELINED_POINTERS arrived */
+    bool enable;                        /* its CLIP Enable */
+    bool threads_on;                    /* "td" linked */
+    bool configure_pending;
+    bool watching;
+    uint64_t general_base;
+    struct clip_gen4_state st;
+    struct stage_threads threads;
+    struct stage_bases bases;
+    struct stage_space space;
+    bool curbe_valid;
+    uint64_t curbe_address;
+    uint32_t curbe_regs;
+    uint8_t curbe[CLIP_GEN4_CURBE_REGS][32];
+    /* the head packet */
+    const struct msg *msg;
+    struct primitive_packet prim;
+    uint32_t phase;                     /* enum clip_gen4_phase */
+    uint32_t rows;                      /* rows read per vertex */
+    uint32_t pending, sent;
+    uint64_t wait_since;
+    uint32_t object_count, object, job_seq;
+    struct clip_gen4_object objects[CLIP_MAX_OBJECTS];
+    uint32_t header[PRIM_MAX_VERTICES][8];
+    uint8_t vue[PRIM_MAX_VERTICES][CLIP_GEN4_MAX_ROWS][32];
+    /* stats */
+    uint64_t state_reads, state_faults, viewport_faults, bad_viewport;
+    uint64_t trivially_accepted, trivially_rejected, must_clip, bad_objects;
+    uint64_t passed, discarded, spawned, threads_ended, outputs, primitives_out;
+    uint64_t dangling_outputs, output_overflow, late_notices, watchdog_drops, refused_entries;
+    uint64_t entries, alloc_wait_cycles, bad_grf_start, payload_truncated, curbe_faults;
+    uint64_t partial_objects, adjacency_removed, unsupported_topology, reserved_mode;
+    uint64_t no_threads, configures, gs_primitives, passed_whole;
+};
+
 struct clip {
     /* params */
+    uint64_t thread_timeout;
     uint32_t per_cycle;
     bool count_cl_primitives;
     struct unit *self;
@@ -122,6 +184,7 @@ struct clip {
     uint64_t clip_without_divide, bad_viewport, viewport_unreadable, bad_messages, bad_replies;
     uint64_t reserved_provoking, no_urb, vue_size_unknown, register_writes, syncs;
     uint64_t state_clip;
+    struct clip_gen4 g4;
 };
 
 /* clip_object.c: a primitive packet's work (ff_stage work() for MSG_PRIMITIVE);

@@ -278,3 +278,24 @@ bool stage_threads_poll_end_notice(struct stage_threads *t, struct unit *u, uint
     }
     return false;
 }
+
+int stage_threads_poll_notice(struct stage_threads *t, struct unit *u, uint64_t *tag,
+                              struct eu_thread_end *end)
+{
+    struct msg *m;
+    while (t->eot && (m = port_peek(t->eot)) != NULL) {
+        const struct eu_thread_end *e = (const struct eu_thread_end *)m->payload;
+        if (m->kind != MSG_THREAD_DISPATCH || m->size < sizeof *e || e->op != EU_TD_URB_OUTPUT)
+            return stage_threads_poll_end_notice(t, u, tag, end) ? 1 : 0;
+        m = port_pop(t->eot);
+        e = (const struct eu_thread_end *)m->payload;
+        const struct stage_thread_record *r = &t->records[e->request_id % STAGE_THREADS_MAX];
+        *end = *e;
+        int kind = r->live && r->request_id == e->request_id ? 2 : 3;
+        if (kind == 2)
+            *tag = r->tag;
+        msg_free(unit_sim(u), m);
+        return kind;
+    }
+    return 0;
+}

@@ -186,6 +186,14 @@ bool stage_threads_poll_end(struct stage_threads *t, struct unit *u, uint64_t *t
 bool stage_threads_poll_end_notice(struct stage_threads *t, struct unit *u, uint64_t *tag,
                                    struct eu_thread_end *end);
 
+/* The same, for a stage whose threads also send EU_TD_URB_OUTPUT notices
+ * (Gen4 GS and CLIP, thread_msg.h): returns 1 for a thread end (as above),
+ * 2 for an output notice of a thread still in flight (its tag, *end = the
+ * notice), 3 for an output notice of a thread no longer in flight (*end
+ * only: the caller owns and drops the entry), 0 when nothing is waiting. */
+int stage_threads_poll_notice(struct stage_threads *t, struct unit *u, uint64_t *tag,
+                              struct eu_thread_end *end);
+
 /* Copies the constants into grf[first..] (as many whole registers as fit
  * before `total`); returns the register after them. */
 uint32_t stage_constants_write(const struct stage_constants *c, uint8_t (*grf)[EU_MSG_REG_BYTES],

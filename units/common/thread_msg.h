@@ -154,6 +154,13 @@ enum ff_id {
 enum eu_td_op {
     EU_TD_DISPATCH = 1,
     EU_TD_THREAD_END = 2,
+    /* The Gen4 URB (units/urb_fence) -> a GS or CLIP stage on its "eot_<stage>"
+     * port: a thread's URB_WRITE with Complete and Used set handed the entry
+     * urb_handle to the stage (seed 001 L2636-2640, the FF unit "snooping"
+     * the thread's URB messages); struct eu_thread_end with request_id =
+     * ctx.group, eot_header_dword2 = M0.2 of that write (its PrimType and
+     * PrimStart/PrimEnd, units/urb_fence/urb_fence.h). The thread goes on. */
+    EU_TD_URB_OUTPUT = 3,
 };
 
 struct eu_dispatch {
@@ -214,6 +221,8 @@ struct eu_thread_end {
      * generator, generate_gs_set_vertex_count: public fact, the seeds have
      * no Gen7 GS page), where Gen8+ writes them into the URB entry. */
     uint32_t eot_header_dword2;
+    /* Meaningful only in EU_TD_URB_OUTPUT notices: the completed entry. */
+    uint32_t urb_handle;
 };
 
 enum eu_send_flags {

@@ -1,5 +1,6 @@
 /* units/gs/gs.c - see gs.h. */
 #include "units/gs/gs.h"
+#include "units/gs/gs_gen4.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,12 @@ struct gs {
     struct stage_space space;
     struct gs_config c;
     struct gs_provoking provoking;
+    /* Gen4 (gs_gen4.h): General State Base, GS_STATE and GS Enable */
+    uint64_t gen4_general_base;
+    bool gen4_enable;
+    struct gs_gen4_state gen4;
+    uint64_t gen4_state_reads, gen4_state_faults, gen4_objects_unrun;
+    bool gen4_warned;
     struct gs_job jobs[GS_JOBS];
     uint32_t head, count;           /* ring of jobs in dispatch order */
     uint32_t next_instance;         /* instances of the head input object already made */
@@ -109,6 +116,11 @@ static const struct stat_desc gs_stats[] = {
     C("invocations", invocations, "invocations", "GS_INVOCATION_COUNT"),
     C("gs_primitives", gs_primitives, "primitives", "GS_PRIMITIVES_COUNT"),
     C("passed_through", passed_through, "primitives", "primitives through a disabled GS"),
+    C("gen4.state_reads", gen4_state_reads, "packets", "Gen4 GS_STATEs read (GS enabled)"),
+    C("gen4.state_faults", gen4_state_faults, "packets",
+      "Gen4 GS_STATE pointers outside memory (GS treated as disabled)"),
+    C("gen4.objects_unrun", gen4_objects_unrun, "primitives",
+      "Gen4 objects of an enabled GS passed through unshaded (GS threads not modelled, gs_gen4.h)"),
     C("vertex_count_clamped", vertex_count_clamped, "entries",
       "output vertex counts beyond 1024 or the entry's size (clamped)"),
     C("refused_entries", refused_entries, "requests", "output entry allocations the URB refused"),
@@ -267,7 +279,24 @@ static void take_state(struct gs *s, struct unit *u, const struct cs_state_packe
     switch (p->id) {
     case SPEC_ID_STATE_BASE_ADDRESS:
         stage_bases_take(&s->bases, v);
+        if (p->gen == 4 && ((const struct spec_STATE_BASE_ADDRESS *)v)->GeneralStateBaseAddressModifyEnable)
+            s->gen4_general_base = ((const struct spec_STATE_BASE_ADDRESS *)v)->GeneralStateBaseAddress;
         break;
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS: {
+        if (p->gen != 4)
+            break;
+        const struct spec_3DSTATE_PIPELINED_POINTERS *pp = v;
+        s->gen4_enable = pp->GSEnable;
+        if (!s->gen4_enable)
+            break;
+        s->gen4_state_reads++;
+        if (!gs_gen4_read_state(unit_sim(u), p, s->gen4_general_base, pp->PointerToGSState,
+                                &s->gen4)) {
+            s->gen4_state_faults++;         /* issue 14 bad input: treated as disabled */
+            s->gen4_enable = false;
+        }
+        break;
+    }
     case SPEC_ID_3DSTATE_GS:
         take_gs(s, v, p->gen);
         break;
@@ -413,6 +442,15 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
             return FF_STAGE_DONE;
         }
         const struct primitive_packet *p = (const struct primitive_packet *)m->payload;
+        if (s->gen4_enable) {
+            /* Gen4 GS threads are not modelled (gs_gen4.h): passed on, counted */
+            s->gen4_objects_unrun++;
+            if (!s->gen4_warned)
+                unit_log(u, SIM_LOG_WARNING, "Gen4 GS enabled: its threads are not modelled, "
+                         "objects pass through unshaded");
+            s->gen4_warned = true;
+            return FF_STAGE_PASS;
+        }
         if (!s->c.enable) {
             s->passed_through++;
             return FF_STAGE_PASS;

@@ -68,6 +68,9 @@
  *    by CS_MMIO_WRITE (0x2328/0x2330, each dword its own write) and reported
  *    in CS_MMIO_SYNC (PIPE_REG_GS_INVOCATIONS / PIPE_REG_GS_PRIMITIVES).
  *  - GS disabled: primitives pass through unchanged (L13037).
+ *  - Gen4 (965G): GS_STATE and GS Enable through 3DSTATE_PIPELINED_POINTERS
+ *    (units/gs/gs_gen4.h); an enabled Gen4 GS passes objects on, counted
+ *    (gen4.objects_unrun): its threads are not modelled.
  *
  * Ports: "ds" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "sol" out, "td"[open]
  *        out (MSG_THREAD_DISPATCH), "eot" in (urb.eot_gs), "urb" out /

@@ -46,6 +46,7 @@ struct region {
     uint32_t want_start, want_end, want_entries, want_units;
     uint32_t start, end, entries, units;
     bool dirty;
+    uint32_t overflow;          /* entries the layout in effect could not fit, not yet counted */
     uint16_t *refs;
     uint32_t *free_ring;
     uint32_t free_head, free_count, in_use;
@@ -72,7 +73,8 @@ struct urb_fence {
     /* stats */
     uint64_t fences, cs_urb_states, configures, alloc_requests, allocations, frees;
     uint64_t references, dereferences, refused_allocations, bad_handles, fence_waits;
-    uint64_t stall[REGION_COUNT], peak[REGION_COUNT], reallocations;
+    uint64_t stall[REGION_COUNT], peak[REGION_COUNT], waits[REGION_COUNT], reallocations;
+    uint64_t outputs_notified;
     uint64_t ff_reads, ff_writes, send_write, send_allocate, send_complete_unused, send_eot;
     uint64_t eot_notified, eot_unrouted, out_of_bounds, bad_messages, unsupported;
     uint64_t constant_buffers, constant_bytes, constant_faults;
@@ -115,7 +117,8 @@ static const struct port_desc urb_fence_ports[] = {
 #define L(n, f, m, h) STAT_LEVEL_FIELD(n, struct urb_fence, f, m, h)
 #define PER_REGION(name, i)                                                                   \
     L("entries_in_use_peak." name, peak[i], "entries", "most entries of the region held at once"), \
-    C("stall_cycles." name, stall[i], "cycles", "cycles allocations waited at the region's fence")
+    C("stall_cycles." name, stall[i], "cycles", "cycles allocations waited at the region's fence"), \
+    C("fence_waits." name, waits[i], "requests", "allocations of the region that waited at its fence")
 static const struct stat_desc urb_fence_stats[] = {
     C("fences", fences, "packets", "URB_FENCE taken"),
     C("cs_urb_states", cs_urb_states, "packets", "CS_URB_STATE taken"),
@@ -142,6 +145,8 @@ static const struct stat_desc urb_fence_stats[] = {
     C("send.eot", send_eot, "messages", "URB_WRITE with EOT"),
     C("eot_notified", eot_notified, "threads", "EOT writes whose stage was told the thread ended"),
     C("eot_unrouted", eot_unrouted, "threads", "EOT writes with no eot_<stage> port linked"),
+    C("outputs_notified", outputs_notified, "entries",
+      "GS/CLIP thread writes with Complete and Used whose stage was handed the entry"),
     C("out_of_bounds", out_of_bounds, "messages", "accesses past the URB (reads 0, writes dropped)"),
     C("bad_messages", bad_messages, "messages", "malformed messages or programming"),
     C("unsupported", unsupported, "messages", "URB opcodes other than WRITE, other swizzles"),
@@ -235,6 +240,7 @@ static void region_release(struct region *g)
 /* Takes the wanted fence and configuration once no entry is in use. */
 static void region_apply(struct urb_fence *s, struct unit *u, struct region *g)
 {
+    (void)u;
     if (!g->dirty || g->in_use || !s->fences)
         return;                     /* no fence yet: the stages' state waits for one */
     region_release(g);
@@ -244,11 +250,11 @@ static void region_apply(struct urb_fence *s, struct unit *u, struct region *g)
     g->units = g->want_units ? g->want_units : 1;
     uint32_t fit = (g->end - g->start) / g->units;
     g->entries = g->want_entries;
+    g->overflow = 0;
     if (g->entries > fit) {
-        s->check_entries_beyond += g->entries - fit;
-        warn_once(s, u, 0, "the %s unit state asks for %u URB entries of %u rows; its fence "
-                  "region [%u, %u) holds %u", region_names[g - s->region], g->entries, g->units,
-                  g->start, g->end, fit);
+        /* counted at the region's first allocation (overflow_check): the
+         * configuration may still be on its way (urb_fence.h) */
+        g->overflow = g->entries - fit;
         g->entries = fit;
     }
     if (g->entries) {
@@ -261,11 +267,26 @@ static void region_apply(struct urb_fence *s, struct unit *u, struct region *g)
     s->reallocations++;
 }
 
+/* The entries the region's layout could not fit, counted once entries are
+ * asked for under it (check.entries_beyond_fence). */
+static void overflow_check(struct urb_fence *s, struct unit *u, struct region *g)
+{
+    if (!g->overflow || g->dirty)
+        return;
+    s->check_entries_beyond += g->overflow;
+    warn_once(s, u, 0, "the %s unit state asks for %u URB entries of %u rows; its fence "
+              "region [%u, %u) holds %u", region_names[g - s->region], g->entries + g->overflow,
+              g->units, g->start, g->end, g->entries);
+    g->overflow = 0;
+}
+
 static void serve(struct urb_fence *s, struct unit *u, enum fence_region r)
 {
     struct region *g = &s->region[r];
     uint64_t now = unit_cycle(u);
     region_apply(s, u, g);
+    if (g->wait_count)
+        overflow_check(s, u, g);
     while (g->wait_count && !g->dirty) {
         struct waiter *w = &g->waiters[g->wait_head];
         uint32_t n = w->count;
@@ -324,8 +345,10 @@ static void wait_push(struct urb_fence *s, struct unit *u, enum fence_region r, 
         g->wait_since = unit_cycle(u);
     g->waiters[(g->wait_head + g->wait_count++) % g->wait_cap] = w;
     serve(s, u, r);
-    if (g->wait_count)
+    if (g->wait_count) {
         s->fence_waits++;           /* this request (or one ahead of it) waits */
+        s->waits[r]++;
+    }
 }
 
 /* The region and entry of a live handle. */
@@ -442,6 +465,7 @@ static void constant_buffer(struct urb_fence *s, struct unit *u, const struct cs
         s->constant_handle = URB_HANDLE_NONE;
     }
     region_apply(s, u, g);
+    overflow_check(s, u, g);
     if (g->dirty || !g->free_count || bytes > g->units * FENCE_ROW_BYTES) {
         s->constant_faults++;
         warn_once(s, u, 5, "CONSTANT_BUFFER of %u bytes: no CS URB entry to hold it (CS_URB_STATE "
@@ -689,6 +713,25 @@ static void take_send(struct urb_fence *s, struct unit *u, uint32_t eu, struct m
         memcpy(&h0, p->regs[0], 4);
         s->send_complete_unused++;
         dereference(s, u, h0 & HANDLE_MASK);
+    } else if (written && DESC_COMPLETE(d) && (p->ffid == FFID_GS || p->ffid == FFID_CLIP) &&
+               s->eot[p->ffid]) {
+        /* a GS/CLIP output VUE (seed 001 L2636-2640): its stage takes the
+         * entry (and the reference the allocation gave) with the PrimType,
+         * PrimStart and PrimEnd of M0.2; queued before this write's EOT
+         * notice, so the stage sees its outputs before the thread's end */
+        struct msg *note = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
+        struct eu_thread_end *t = (struct eu_thread_end *)note->payload;
+        memset(t, 0, sizeof *t);
+        t->op = EU_TD_URB_OUTPUT;
+        t->request_id = p->ctx.group;
+        t->slot = p->slot;
+        t->ffid = p->ffid;
+        uint32_t h0;
+        memcpy(&h0, p->regs[0], 4);
+        memcpy(&t->eot_header_dword2, p->regs[0] + 8, 4);
+        t->urb_handle = h0 & HANDLE_MASK;
+        reply_at(s, now + s->latency, s->eot_base + p->ffid, note);
+        s->outputs_notified++;
     }
     if (wb)
         reply_at(s, now + s->latency, wb_port, wb);

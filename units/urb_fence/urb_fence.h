@@ -29,7 +29,21 @@
  *    (check.entries_beyond_fence) and dropped. A changed fence or
  *    configuration takes effect once the region's entries are all free (the
  *    reallocation waits for the old entries to drain; meanwhile allocations
- *    wait). URB_OP_ALLOC waits while the region has too few free entries:
+ *    wait). The entries that do not fit are counted when the region's entries
+ *    are next asked for (a stage's URB_OP_CONFIGURE may arrive after the
+ *    fence it goes with and set the region right first).
+ *    g965_tri's check.entries_beyond_fence = 4 is the model's ordering, not
+ *    the driver's programming: every unit state fits its fence (aubinator:
+ *    VS 32 x 1 in [0, 32), CLIP 10 x 1 in [40, 50), SF 8 x 4 in [50, 82)
+ *    then 8 x 2 in [50, 66), CS 4 x 1 in [66, 256)). URB_FENCE reaches this
+ *    unit straight from VF, while the clear's setup threads are still to
+ *    come at SF under the first SF_STATE (8 x 4 rows); the second fence's
+ *    SF region [50, 66) holds 4 of those, and the clear's entries come from
+ *    that layout until SF's second configuration (8 x 2) arrives. On the
+ *    hardware the fence is pipelined and takes effect at each unit in
+ *    command order (seed 001 L667-668; a change of a unit's URB sizes needs
+ *    a later URB_FENCE, notes §3.6), so nothing is dropped there. Not
+ *    modelled: fences taking effect per stage in command order. URB_OP_ALLOC waits while the region has too few free entries:
  *    that is the back-pressure at the fences (fence_waits counts requests
  *    that waited, stall_cycles.<region> the cycles); a request for more
  *    entries than the region has is answered with none (refused_allocations).
@@ -53,7 +67,12 @@
  *    Allocate=1 (GS/CLIP, L2651-2670): one more entry of the thread's region
  *    (by FFID), returned in the write-back's DW0 (waits like an ALLOC).
  *    Complete=1 Used=0 dereferences the written entry (L2698-2707); Complete
- *    with Used=1 hands it on (the stage owns the reference). EOT (L2709-2718)
+ *    with Used=1 hands it on (the stage owns the reference): for GS and CLIP
+ *    threads (L2636-2640, the FF unit snooping its threads' URB messages)
+ *    the stage is told on eot_<stage> with an EU_TD_URB_OUTPUT notice (the
+ *    handle, and M0.2 with PrimType 6:2, PrimStart 1, PrimEnd 0: Mesa's
+ *    brw_eu_defines.h layout; the seed's URB chapter is absent), queued
+ *    before the write's EOT notice. EOT (L2709-2718)
  *    tells the thread's stage on eot_<stage> (request_id = ctx.group) once the
  *    write is done.
  *  - CONSTANT_BUFFER (the CS "reads 'constant data' from memory buffers and
@@ -79,14 +98,13 @@
  *        fence_waits, stall_cycles.<region>, entries_in_use_peak.<region>,
  *        reallocations, ff_reads, ff_writes, send.write, send.allocate,
  *        send.complete_unused, send.eot, eot_notified, eot_unrouted,
+ *        outputs_notified, fence_waits.<region>,
  *        out_of_bounds, bad_messages, unsupported, constant_buffers,
  *        constant_bytes, constant_faults, check.fence_order,
  *        check.fence_beyond_urb, check.entries_beyond_fence, state.ignored,
  *        reply_stalls.
  *
- * Not modelled: URB_READ and the other URB opcodes (counted unsupported), the
- * thread-written PrimType/PrimStart/PrimEnd of Complete writes (the stages
- * that need them read the entry), the retained-handle limits (L2675-2688),
+ * Not modelled: URB_READ and the other URB opcodes (counted unsupported), the retained-handle limits (L2675-2688),
  * the VFE's entries (the media pipe is not run on Gen4), the real timing of
  * the CS's constant copy and of the URB's ports (no figures in the seed).
  */
