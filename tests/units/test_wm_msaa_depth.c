@@ -35,6 +35,7 @@
 
 #define DEPTH_BASE 0x100000u
 #define STENCIL_BASE 0x200000u
+#define HIZ_BASE 0x300000u
 
 /* standard 4x sample positions, X << 4 | Y in 1/16 from the pixel's corner */
 static const uint8_t pos4[4] = { 0x62, 0xe6, 0x2a, 0xae };
@@ -168,7 +169,7 @@ static float stored_depth(struct wm_rig *r, uint32_t x, uint32_t y, uint32_t s)
  * triangle at z = 0.25 - X / 16 + Y / 16 (LESS): a sample passes when covered
  * and nearer than what the square left there, so a pixel on the triangle's
  * edge or on the depth crossing keeps only some of its samples. */
-static void test_msaa_early_depth_per_sample(void)
+static void msaa_early_depth(bool hiz)
 {
     struct wm_rig r = wm_rig_new();
     msaa_state(&r);
@@ -185,7 +186,19 @@ static void test_msaa_early_depth_per_sample(void)
     d->Width = 7;                   /* logical: 8x8 pixels */
     d->Height = 7;
     d->DepthWriteEnable = true;
+    d->HierarchicalDepthBufferEnable = hiz;
     wm_rig_to_wm(&r, m);
+    if (hiz) {
+        /* the model's HiZ records (depth_stencil.h), one per 8x4 pixels of
+         * every sample; zeroed memory is AMBIGUOUS */
+        static uint8_t zeros[4096];
+        gpu_memory_write(r.mem, HIZ_BASE, zeros, sizeof zeros, NULL);
+        struct spec_3DSTATE_HIER_DEPTH_BUFFER *hb;
+        m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_HIER_DEPTH_BUFFER, 5, sizeof *hb, (void **)&hb);
+        hb->SurfaceBaseAddress = HIZ_BASE;
+        hb->SurfacePitch = 127;
+        wm_rig_to_wm(&r, m);
+    }
     struct spec_3DSTATE_CLEAR_PARAMS *c;
     m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_CLEAR_PARAMS, 3, sizeof *c, (void **)&c);
     c->DepthClearValue = 1.0f;
@@ -201,11 +214,19 @@ static void test_msaa_early_depth_per_sample(void)
     m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_HZ_OP, 5, sizeof *h, (void **)&h);
     wm_rig_to_wm(&r, m);
     wm_rig_run(&r, 60);
-    for (uint32_t y = 0; y < 8; y++)
-        for (uint32_t x = 0; x < 8; x++)
-            for (uint32_t s = 0; s < 4; s++)
-                CU_ASSERT_EQUAL(stored_depth(&r, x, y, s), 1.0f);
-    CU_ASSERT_EQUAL(wm_rig_stat(&r, "hz_op.pixels"), 64);
+    if (hiz) {
+        /* a fast clear: both 8x4 blocks CLEARED, no depth written */
+        CU_ASSERT_EQUAL(wm_rig_stat(&r, "hiz.blocks_cleared"), 2);
+        uint32_t raw = 0;
+        gpu_memory_read(r.mem, DEPTH_BASE, &raw, 4, NULL);
+        CU_ASSERT_EQUAL(raw, 0xeeeeeeeeu);
+    } else {
+        for (uint32_t y = 0; y < 8; y++)
+            for (uint32_t x = 0; x < 8; x++)
+                for (uint32_t s = 0; s < 4; s++)
+                    CU_ASSERT_EQUAL(stored_depth(&r, x, y, s), 1.0f);
+        CU_ASSERT_EQUAL(wm_rig_stat(&r, "hz_op.pixels"), 64);
+    }
     CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.unsupported_samples"), 0);
     struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
     m = wm_rig_state_msg(&r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
@@ -263,7 +284,34 @@ static void test_msaa_early_depth_per_sample(void)
     CU_ASSERT_EQUAL(wm_rig_stat(&r, "ps.depth_count"), 256 + passed);
     CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.depth_failed"), failed);
     CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.faults"), 0);
+    if (hiz) {
+        /* the first draw materialised the cleared blocks into every sample;
+         * a square behind everything (z 0.95, every sample holds at most
+         * 0.5) is rejected by HiZ whole, its 256 samples counted as failures */
+        CU_ASSERT_EQUAL(wm_rig_stat(&r, "hiz.blocks_filled"), 2);
+        struct setup_primitive far = square(0.95f, 0, 3);
+        wm_rig_send_setup(&r, &far);
+        run_ending_threads(&r, &ended);
+        CU_ASSERT_EQUAL(wm_rig_stat(&r, "hiz.blocks_rejected"), 2);
+        CU_ASSERT_EQUAL(wm_rig_stat(&r, "depth.depth_failed"), failed + 256);
+        uint32_t none = 0;
+        for (uint32_t y = 0; y < 8; y++)
+            for (uint32_t x = 0; x < 8; x++)
+                CU_ASSERT_EQUAL(dispatched_samples(&r, 3, x, y, &none), 0);
+    }
     sim_destroy(r.sim);
+}
+
+static void test_msaa_early_depth_per_sample(void)
+{
+    msaa_early_depth(false);
+}
+
+/* The same with HiZ (3DSTATE_HIER_DEPTH_BUFFER): WM_HZ_OP's fast clear of
+ * 4x blocks, their materialisation into every sample, a HiZ reject. */
+static void test_msaa_early_depth_hiz(void)
+{
+    msaa_early_depth(true);
 }
 
 static uint8_t stored_stencil(struct wm_rig *r, uint32_t x, uint32_t y, uint32_t s)
@@ -351,6 +399,8 @@ static void test_msaa_stencil_per_sample(void)
 static const struct test_case cases[] = {
     { "4x early depth per sample at the sample positions, HZ_OP clear of every sample",
       test_msaa_early_depth_per_sample },
+    { "4x early depth with HiZ: fast clear, materialised samples, whole-block reject",
+      test_msaa_early_depth_hiz },
     { "4x separate stencil per sample", test_msaa_stencil_per_sample },
     { 0 }
 };

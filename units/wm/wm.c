@@ -1890,11 +1890,20 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
             if (e->verdict == WM_HIZ_UNTESTED)
                 hiz_test(s, e, bx, by);
             if (e->verdict == WM_HIZ_REJECT) {
-                s->pixels_depth_failed += lit;
-                s->hiz_pixels_rejected += lit;
+                /* depth failures count samples on a multisampled buffer,
+                 * as the per-sample test below does */
+                uint32_t failed = lit;
+                if (ds_surface_samples(&s->depth) > 1) {
+                    failed = 0;
+                    for (uint32_t i = 0; i < 4; i++)
+                        if (mask & (1u << i))
+                            failed += popcount32(samples[i] & 0xffffu);
+                }
+                s->pixels_depth_failed += failed;
+                s->hiz_pixels_rejected += failed;
                 if (od) {
-                    od->pixels_depth_rejected += lit;
-                    od->pixels_hiz_rejected += lit;
+                    od->pixels_depth_rejected += failed;
+                    od->pixels_hiz_rejected += failed;
                 }
                 observed_touch(s, od);
                 s->subspans_rejected++;

@@ -251,6 +251,8 @@ extern const struct unit_ops wm_ops;
  * end of its last PS thread) or its last subspan rasterized. */
 #define WM_OBSERVED_DRAWS (1u << 20)
 
+/* On a multisampled depth/stencil buffer the depth/stencil counts (rejected,
+ * passed) are of samples ("each pixel (or sample)", seed 003 L16766). */
 struct wm_observed_draw {
     uint32_t draw;
     uint64_t primitives;
