@@ -172,12 +172,70 @@ static void test_surface_addresses(void)
     CU_ASSERT_FALSE(ds_surface_address(&z, 0, 0, 0, &a));
 }
 
+/* The interleaved (IMS) layout of multisampled depth/stencil (Mesa blorp's
+ * encode_msaa, depth_stencil.h): spot values worked out by hand, and for each
+ * count the samples of a 4x4-pixel area fill the physical area (width and
+ * height times 2x1, 2x2, 4x2, 4x4) once each. */
+static void test_interleaved_sample_positions(void)
+{
+    uint32_t px, py;
+    /* 4x: pixel (3, 1) sample 3 -> pair column 1 (x 4..7), sample column 1
+     * (+2), pixel column 1 (+1): 7; row: pair 0, sample row 1 (+2), +1: 3 */
+    CU_ASSERT_TRUE(ds_ims_position(4, 3, 1, 3, &px, &py));
+    CU_ASSERT_EQUAL(px, 7);
+    CU_ASSERT_EQUAL(py, 3);
+    /* 8x: pixel (2, 0) sample 5 (101b): X = 8 + 4 + 2 + 0 = 14, Y = 0 */
+    CU_ASSERT_TRUE(ds_ims_position(8, 2, 0, 5, &px, &py));
+    CU_ASSERT_EQUAL(px, 14);
+    CU_ASSERT_EQUAL(py, 0);
+    /* 16x: pixel (0, 3) sample 10 (1010b): X = 0 (sample bits 0 and 2
+     * clear), Y = 8 + 4 (bit 3) + 2 (bit 1) + 1 = 15 */
+    CU_ASSERT_TRUE(ds_ims_position(16, 0, 3, 10, &px, &py));
+    CU_ASSERT_EQUAL(px, 0);
+    CU_ASSERT_EQUAL(py, 15);
+    /* 2x: pixel (1, 5) sample 1: X = 2 + 1 = 3, Y = 5 */
+    CU_ASSERT_TRUE(ds_ims_position(2, 1, 5, 1, &px, &py));
+    CU_ASSERT_EQUAL(px, 3);
+    CU_ASSERT_EQUAL(py, 5);
+    static const uint32_t counts[4] = { 2, 4, 8, 16 }, sx[4] = { 2, 2, 4, 4 },
+                          sy[4] = { 1, 2, 2, 4 };
+    for (uint32_t c = 0; c < 4; c++) {
+        uint8_t hit[16][16];
+        memset(hit, 0, sizeof hit);
+        for (uint32_t y = 0; y < 4; y++)
+            for (uint32_t x = 0; x < 4; x++)
+                for (uint32_t smp = 0; smp < counts[c]; smp++) {
+                    CU_ASSERT_TRUE_FATAL(ds_ims_position(counts[c], x, y, smp, &px, &py));
+                    CU_ASSERT_TRUE_FATAL(px < 4 * sx[c] && py < 4 * sy[c]);
+                    hit[py][px]++;
+                }
+        for (uint32_t y = 0; y < 4 * sy[c]; y++)
+            for (uint32_t x = 0; x < 4 * sx[c]; x++)
+                CU_ASSERT_EQUAL(hit[y][x], 1);
+        CU_ASSERT_FALSE(ds_ims_position(counts[c], 0, 0, counts[c], &px, &py));
+    }
+    CU_ASSERT_FALSE(ds_ims_position(3, 0, 0, 0, &px, &py));    /* no such count */
+    /* a 4x D32 surface, pitch 128: pixel (1, 1) sample 2 is physical (1, 3):
+     * byte column 4, row 3 of the first tile: 3 * 16 + 4 */
+    struct ds_surface d = { .valid = true, .base = 0x100000, .pitch = 128, .width = 8,
+                            .height = 8, .element_bytes = 4, .tiling = TILING_Y, .samples = 4 };
+    uint64_t a;
+    CU_ASSERT_TRUE(ds_surface_sample_address(&d, 1, 1, 2, 0, &a));
+    CU_ASSERT_EQUAL(a, 0x100000u + 52u);
+    CU_ASSERT_FALSE(ds_surface_sample_address(&d, 8, 0, 0, 0, &a));    /* logical bound */
+    CU_ASSERT_FALSE(ds_surface_sample_address(&d, 0, 0, 4, 0, &a));    /* no sample 4 */
+    CU_ASSERT_EQUAL(ds_surface_samples(&d), 4);
+    d.samples = 0;
+    CU_ASSERT_EQUAL(ds_surface_samples(&d), 1);
+}
+
 static const struct test_case cases[] = {
     { "compare functions", test_compare_functions },
     { "stencil operations", test_stencil_ops },
     { "stencil test: masks, reference, back face", test_stencil_test_masks_and_faces },
     { "depth test, formats and the CC viewport clamp", test_depth_test_and_formats },
     { "Y-tiled depth and W-tiled stencil addresses", test_surface_addresses },
+    { "interleaved multisampled depth/stencil sample positions", test_interleaved_sample_positions },
     { 0 }
 };
 TEST_SUITE(depth_stencil, cases);

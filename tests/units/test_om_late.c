@@ -349,12 +349,105 @@ static void test_early_thread_untouched(void)
     sim_destroy(r.sim);
 }
 
+/* 4x (3DSTATE_MULTISAMPLE 4, which the depth buffer inherits, seed 003
+ * L15605): each covered sample of a late-tested pixel is tested on its own at
+ * its position (the thread's sample positions: the standard 4x pattern, X <<
+ * 4 | Y in 1/16 from the pixel's corner), in the interleaved D16 surface
+ * (sample s of pixel (x, y) at physical column 4 (x / 2) + 2 (s & 1) + (x &
+ * 1), row 4 (y / 2) + (s & 2) + (y & 1), pitch 256). Plane z = 0.125 + 0.25
+ * X: a sample passes LESS against 0x8000 when X < 1.5, so pixel x = 1 keeps
+ * samples 0 and 2 (X 1.375, 1.125) and loses 1 and 3 (1.875, 1.625). */
+static const uint8_t pos4[4] = { 0x62, 0xe6, 0x2a, 0xae };
+
+static uint32_t depth_sample_at(struct rig *r, uint32_t x, uint32_t y, uint32_t s)
+{
+    uint32_t px = 4 * (x / 2) + 2 * (s & 1) + (x & 1), py = 4 * (y / 2) + (s & 2) + (y & 1);
+    uint32_t u = 2 * px;
+    uint8_t b[2];
+    gpu_memory_read(r->mem, DEPTH_BASE + (u / 16) * 512 + py * 16 + u % 16, b, 2, NULL);
+    return b[0] | (uint32_t)b[1] << 8;
+}
+
+static void test_late_msaa_per_sample(void)
+{
+    struct rig r = rig_new(true);
+    struct spec_3DSTATE_MULTISAMPLE ms = { .NumberOfMultisamples = 2 };
+    inject_state(&r, SPEC_ID_3DSTATE_MULTISAMPLE, &ms, sizeof ms);
+    struct spec_3DSTATE_DEPTH_BUFFER db = { .SurfaceType = 1, .SurfaceFormat = 5,
+                                            .SurfaceBaseAddress = DEPTH_BASE, .SurfacePitch = 255,
+                                            .Width = 63, .Height = 63, .DepthWriteEnable = true };
+    inject_state(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, &db, sizeof db);
+    /* the RT 4x too (Number of Multisamples must match, L15605): MSS planes
+     * 64 rows apart */
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = R8G8B8A8_UNORM;
+    v.Width = 63;
+    v.Height = 63;
+    v.SurfacePitch = RT_PITCH - 1;
+    v.SurfaceBaseAddress = RT_BASE;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.MipTailStartLOD = 15;
+    v.NumberOfMultisamples = 2;
+    v.SurfaceQPitch = 16;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    gpu_memory_write(r.mem, SSBA + 0x1000, dw, sizeof dw, NULL);
+    uint32_t regs[4][8];
+    colour(regs, 1.0f);
+    const uint16_t cover[8] = { 0xf, 0xf, 0x6, 0x3, 0xf, 0xf, 0xf, 0xf };
+    struct msg *m = msg_alloc(r.sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + 4 * 32));
+    memset(m->payload, 0, m->size);
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    p->sfid = 5;
+    p->mlen = 4;
+    p->slot = 3;
+    p->exec_size = 8;
+    p->flags = EU_SEND_EOT | EU_SEND_DST_NULL;
+    p->desc = 0x88031400;
+    p->exec_mask = 0xff;
+    p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
+                                         .gen = 9, .binding_table = BT, .surface_state_base = SSBA,
+                                         .binding_table_entries = 1, .group = 12,
+                                         .subspans = 2, .pixel_mask = 0xff, .draw = 5,
+                                         .pixel_flags = EU_PIXEL_LATE_DEPTH_STENCIL,
+                                         .sample_masks_valid = 1, .sample_count = 4 };
+    p->ctx.pixel_x[1] = 4;
+    memcpy(p->ctx.sample_mask, cover, sizeof cover);
+    memcpy(p->ctx.sample_position, pos4, sizeof pos4);
+    p->ctx.setup = (struct eu_pixel_setup){ .offset = 0.5f, .depth = { 0.125f, 0.25f, 0.0f } };
+    memcpy(p->regs, regs, sizeof regs);
+    CU_ASSERT_TRUE(port_inject(unit_port(r.om, "eu", 0), m));
+    sim_run(r.sim, 0);
+    uint32_t passed = 0;
+    for (unsigned slot = 0; slot < 8; slot++) {
+        uint32_t x, y;
+        slot_xy(slot, &x, &y);
+        for (uint32_t smp = 0; smp < 4; smp++) {
+            double X = x + (pos4[smp] >> 4) / 16.0;
+            uint32_t z16 = (uint32_t)lrint((0.125 + 0.25 * X) * 65535.0);
+            bool pass = ((cover[slot] >> smp) & 1u) && z16 < stored;
+            passed += pass;
+            CU_ASSERT_EQUAL(depth_sample_at(&r, x, y, smp), pass ? z16 : stored);
+        }
+    }
+    /* x = 0: 4 + 2 (samples 1, 2 of the lower pixel); x = 1: 2 + 1 (sample 0) */
+    CU_ASSERT_EQUAL(passed, 9);
+    CU_ASSERT_EQUAL(r.eot->count, 1);
+    CU_ASSERT_EQUAL(r.eot->last.pixels_depth_passed, 9);   /* samples (L16766) */
+    CU_ASSERT_EQUAL(r.eot->last.pixels_written, 9);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.late.tested"), 28);  /* covered samples */
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "late depth: the thread's depth plane, killed pixels untested, failures keep colour",
       test_late_depth_plane_and_kill },
     { "late depth: the shader's sZ is the source depth", test_late_shader_depth },
     { "late depth: two RT writes test twice, update and count once", test_late_two_render_targets },
     { "threads tested early: the back end leaves depth alone", test_early_thread_untouched },
+    { "late depth under 4x: each covered sample at its position", test_late_msaa_per_sample },
     { 0 }
 };
 TEST_SUITE(om_late, cases);

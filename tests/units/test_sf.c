@@ -76,21 +76,28 @@ struct rig {
     struct catcher *alloc, *drained, *wm;
 };
 
-/* A state packet of `id` whose superset struct is `common` (dwords unused). */
-static void inject_state(struct rig *r, const char *port, struct unit *u, uint32_t id,
-                         const void *common, size_t size)
+/* A state packet of `id` of generation `gen` whose superset struct is
+ * `common` (dwords unused). */
+static void inject_state_gen(struct rig *r, uint32_t gen, const char *port, struct unit *u,
+                             uint32_t id, const void *common, size_t size)
 {
     size_t off = cs_state_common_offset(1);
     struct msg *m = msg_alloc(r->sim, MSG_STATE, (uint32_t)(off + size));
     memset(m->payload, 0, off + size);
     struct cs_state_packet *p = (struct cs_state_packet *)m->payload;
     p->id = id;
-    p->gen = 9;
+    p->gen = (uint8_t)gen;
     p->dword_count = 1;
     p->common_offset = (uint32_t)off;
     p->space_format = GPU_ADDRESS_SPACE_PHYSICAL;
     memcpy((uint8_t *)p + off, common, size);
     CU_ASSERT_TRUE(port_inject(unit_port(u, port, 0), m));
+}
+
+static void inject_state(struct rig *r, const char *port, struct unit *u, uint32_t id,
+                         const void *common, size_t size)
+{
+    inject_state_gen(r, 9, port, u, id, common, size);
 }
 
 static struct rig rig_new(void)
@@ -548,6 +555,73 @@ static void test_decomposition_and_culls(void)
     sim_destroy(r.sim);
 }
 
+/* Global depth offset through the unit (003 L15719-15758): the triangle
+ * (2,2) (10,2) (2,10) (w = 1, no viewport transform: screen = clip), z 0.25,
+ * 1.25, -0.25: dz/dx = 0.125, dz/dy = -0.0625, MaxDepthSlope 0.125, the
+ * plane's a0 the depth at vertex 0 plus the bias computed here. Clockwise on
+ * the screen, so front-facing with Front Winding CW (0). */
+static const struct setup_primitive *offset_triangle(struct rig *r)
+{
+    struct spec_3DSTATE_DRAWING_RECTANGLE rect = { .ClippedDrawingRectangleXMax = 63,
+                                                   .ClippedDrawingRectangleYMax = 63 };
+    inject_state(r, "clip", r->sf, SPEC_ID_3DSTATE_DRAWING_RECTANGLE, &rect, sizeof rect);
+    uint32_t h[3];
+    three_entries(r, h);
+    write_position(r, h[0], 2, 2, 0.25f, 1);
+    write_position(r, h[1], 10, 2, 1.25f, 1);
+    write_position(r, h[2], 2, 10, -0.25f, 1);
+    inject_primitive(r, h, 1);
+    run(r, 60);
+    CU_ASSERT_EQUAL_FATAL(r->wm->setups, 1);
+    return &r->wm->setup[0];
+}
+
+/* Gen9: 3DSTATE_RASTER's Wireframe enable applies to a WIREFRAME front face
+ * (drawn solid), with D24_UNORM_X8 from 3DSTATE_DEPTH_BUFFER: r = 1/(2^24-1);
+ * the Solid enable alone does nothing to it. */
+static void test_depth_offset_raster_gen9(void)
+{
+    struct rig r = rig_new();
+    struct spec_3DSTATE_DEPTH_BUFFER db = { .SurfaceType = 1, .SurfaceFormat = 3 };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_DEPTH_BUFFER, &db, sizeof db);
+    struct spec_3DSTATE_RASTER raster = { .CullMode = 1, .FrontFaceFillMode = 1,
+                                          .GlobalDepthOffsetEnableSolid = true,
+                                          .GlobalDepthOffsetEnableWireframe = true,
+                                          .GlobalDepthOffsetConstant = 4.0f,
+                                          .GlobalDepthOffsetScale = 0.5f,
+                                          .GlobalDepthOffsetClamp = 0.05f };
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
+    const struct setup_primitive *p = offset_triangle(&r);
+    CU_ASSERT_FALSE(p->flags & PRIM_BACK_FACING);
+    /* 4 r + 0.5 * 0.125 = 0.0625 + 2.4e-7, clamped to 0.05 */
+    CU_ASSERT_DOUBLE_EQUAL(p->depth.a0, 0.25 + 0.05, 1e-7);
+    CU_ASSERT_DOUBLE_EQUAL(p->depth.a1, 0.125, 1e-7);
+    sim_destroy(r.sim);
+    r = rig_new();
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_DEPTH_BUFFER, &db, sizeof db);
+    raster.GlobalDepthOffsetEnableWireframe = false;
+    raster.GlobalDepthOffsetClamp = 0;
+    inject_state(&r, "clip", r.sf, SPEC_ID_3DSTATE_RASTER, &raster, sizeof raster);
+    p = offset_triangle(&r);
+    CU_ASSERT_DOUBLE_EQUAL(p->depth.a0, 0.25, 0);
+    sim_destroy(r.sim);
+}
+
+/* Gen7: 3DSTATE_SF carries the depth offset and the depth format (seed 000
+ * L1681-2041): D32_FLOAT, r = 2^(exponent(max z = 1.25) - 23) = 2^-23. */
+static void test_depth_offset_sf_gen7(void)
+{
+    struct rig r = rig_new();
+    struct spec_3DSTATE_SF sfs = { .CullMode = 1, .DepthBufferSurfaceFormat = 1,
+                                   .GlobalDepthOffsetEnableSolid = true,
+                                   .GlobalDepthOffsetConstant = 3.0f,
+                                   .GlobalDepthOffsetScale = 0.25f };
+    inject_state_gen(&r, 7, "clip", r.sf, SPEC_ID_3DSTATE_SF, &sfs, sizeof sfs);
+    const struct setup_primitive *p = offset_triangle(&r);
+    CU_ASSERT_DOUBLE_EQUAL(p->depth.a0, 0.25 + 3.0 * ldexp(1.0, -23) + 0.25 * 0.125, 1e-9);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "positions divided and transformed, references dropped, sync returned",
       test_positions_reach_screen_space },
@@ -557,6 +631,9 @@ static const struct test_case cases[] = {
       test_sbe_colour_through_urb },
     { "SBE_INT read offset/length from the last enabled stage", test_sbe_read_from_stage_state },
     { "points with the vertex's width, lines of a strip", test_points_and_lines },
+    { "global depth offset from 3DSTATE_RASTER: the fill mode's enable, D24, clamp",
+      test_depth_offset_raster_gen9 },
+    { "global depth offset from Gen7's 3DSTATE_SF with D32_FLOAT", test_depth_offset_sf_gen7 },
     { "strip decomposition and face culls, NaN, infinite, unsupported counted",
       test_decomposition_and_culls },
     { 0 }

@@ -449,6 +449,43 @@ static void test_depth_offset(void)
     CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.5, 0);
 }
 
+/* The three SF_INT enables (003 L15003-15015): the one of the triangle's
+ * face's fill mode applies (3DSTATE_RASTER Front / Back Face Fill Mode). */
+static void test_depth_offset_fill_mode_enables(void)
+{
+    struct sf_setup_state st = open_state();
+    struct setup_primitive p;
+    /* clockwise on the screen: back-facing under CCW front winding; the same
+     * vertices counter-clockwise (v0, v2, v1) face the front */
+    struct sf_setup_vertex back[3] = { { 2, 2, 0.25f, 1 }, { 10, 2, 1.25f, 1 },
+                                       { 2, 10, -0.25f, 1 } };
+    struct sf_setup_vertex front[3] = { back[0], back[2], back[1] };
+    st.depth_offset_scale = 1.0f;       /* bias = MaxDepthSlope = 0.125 */
+    st.depth_format = SF_DEPTH_D16_UNORM;
+    st.front_fill_mode = SF_FILL_SOLID;
+    st.back_fill_mode = SF_FILL_WIREFRAME;
+    st.depth_offset = true;             /* solid only */
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, front, false, &p), SF_SETUP_OK);
+    CU_ASSERT_FALSE(p.flags & PRIM_BACK_FACING);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.375, 1e-7);
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, back, false, &p), SF_SETUP_OK);
+    CU_ASSERT_TRUE(p.flags & PRIM_BACK_FACING);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25, 0);        /* wireframe: its enable is off */
+    st.depth_offset_wireframe = true;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, back, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.375, 1e-7);
+    /* point fill: the Point enable, whatever Solid and Wireframe say */
+    st.back_fill_mode = SF_FILL_POINT;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, back, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25, 0);
+    st.depth_offset_point = true;
+    st.depth_offset = st.depth_offset_wireframe = false;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, back, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.375, 1e-7);
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, front, false, &p), SF_SETUP_OK);
+    CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25, 0);        /* solid front: Solid is off now */
+}
+
 static const struct test_case cases[] = {
     { "quantization: ties to even, 4 and 8 bits, guardband clamp", test_quantize },
     { "a right triangle's coverage under the top-left rule", test_right_triangle_top_left },
@@ -461,6 +498,8 @@ static const struct test_case cases[] = {
     { "points: 4x4 on a pixel corner, the point rasterization rules, widths", test_points },
     { "lines: horizontal, vertical, diagonal, wide, last pixel, degenerate", test_lines },
     { "global depth offset for UNORM and float depth, clamp, legacy", test_depth_offset },
+    { "global depth offset: the Solid, Wireframe and Point enables by fill mode",
+      test_depth_offset_fill_mode_enables },
     { 0 }
 };
 TEST_SUITE(sf_setup, cases);

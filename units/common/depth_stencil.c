@@ -160,28 +160,75 @@ uint32_t ds_test(const struct ds_state *st, bool back_facing, uint32_t depth_for
     return flags;
 }
 
-bool ds_surface_address(const struct ds_surface *s, uint32_t x, uint32_t y, uint32_t slice,
-                        uint64_t *address)
+bool ds_ims_position(uint32_t samples, uint32_t x, uint32_t y, uint32_t sample, uint32_t *px,
+                     uint32_t *py)
+{
+    /* Mesa blorp's encode_msaa(n, IMS, X, Y, S) (header comment above) */
+    switch (samples) {
+    case 0:
+    case 1:
+        *px = x;
+        *py = y;
+        return sample == 0;
+    case 2:
+        *px = (x & ~1u) << 1 | (sample & 1u) << 1 | (x & 1u);
+        *py = y;
+        return sample < 2;
+    case 4:
+        *px = (x & ~1u) << 1 | (sample & 1u) << 1 | (x & 1u);
+        *py = (y & ~1u) << 1 | (sample & 2u) | (y & 1u);
+        return sample < 4;
+    case 8:
+        *px = (x & ~1u) << 2 | (sample & 4u) | (sample & 1u) << 1 | (x & 1u);
+        *py = (y & ~1u) << 1 | (sample & 2u) | (y & 1u);
+        return sample < 8;
+    case 16:
+        *px = (x & ~1u) << 2 | (sample & 4u) | (sample & 1u) << 1 | (x & 1u);
+        *py = (y & ~1u) << 2 | (sample & 8u) >> 1 | (sample & 2u) | (y & 1u);
+        return sample < 16;
+    default:
+        return false;
+    }
+}
+
+uint32_t ds_surface_samples(const struct ds_surface *s)
+{
+    return s->samples > 1 ? s->samples : 1;
+}
+
+bool ds_surface_sample_address(const struct ds_surface *s, uint32_t x, uint32_t y,
+                               uint32_t sample, uint32_t slice, uint64_t *address)
 {
     if (!s->valid || !s->element_bytes || !s->pitch)
         return false;
     if ((s->width && x >= s->width) || (s->height && y >= s->height) ||
         (s->slices && slice >= s->slices))
         return false;
+    /* the logical pixel's sample in the interleaved (physical) surface; the
+     * pitch and QPitch are the physical surface's (Mesa isl) */
+    uint32_t px, py;
+    if (x >= (1u << 28) || y >= (1u << 28) || !ds_ims_position(s->samples, x, y, sample, &px, &py))
+        return false;
     uint64_t offset;
-    uint64_t row = (uint64_t)y + (uint64_t)slice * s->qpitch_rows;
-    if (!tiling_offset(s->tiling, s->element_bytes, s->pitch, (uint64_t)x * s->element_bytes, row,
-                       &offset))
+    uint64_t row = (uint64_t)py + (uint64_t)slice * s->qpitch_rows;
+    if (!tiling_offset(s->tiling, s->element_bytes, s->pitch, (uint64_t)px * s->element_bytes,
+                       row, &offset))
         return false;
     *address = s->base + offset;
     return true;
 }
 
-bool ds_surface_read(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
-                     uint32_t y, uint32_t slice, uint32_t *value)
+bool ds_surface_address(const struct ds_surface *s, uint32_t x, uint32_t y, uint32_t slice,
+                        uint64_t *address)
+{
+    return ds_surface_sample_address(s, x, y, 0, slice, address);
+}
+
+bool ds_surface_read_sample(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
+                            uint32_t y, uint32_t sample, uint32_t slice, uint32_t *value)
 {
     uint64_t a;
-    if (!ds_surface_address(s, x, y, slice, &a))
+    if (!ds_surface_sample_address(s, x, y, sample, slice, &a))
         return false;
     uint8_t b[4] = { 0, 0, 0, 0 };
     struct gt_error err;
@@ -191,16 +238,28 @@ bool ds_surface_read(const struct ds_surface *s, struct gpu_address_space *as, u
     return true;
 }
 
-bool ds_surface_write(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
-                      uint32_t y, uint32_t slice, uint32_t value)
+bool ds_surface_write_sample(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
+                             uint32_t y, uint32_t sample, uint32_t slice, uint32_t value)
 {
     uint64_t a;
-    if (!ds_surface_address(s, x, y, slice, &a))
+    if (!ds_surface_sample_address(s, x, y, sample, slice, &a))
         return false;
     uint8_t b[4] = { (uint8_t)value, (uint8_t)(value >> 8), (uint8_t)(value >> 16),
                      (uint8_t)(value >> 24) };
     struct gt_error err;
     return gpu_address_space_write(as, a, b, s->element_bytes, &err) == 0;
+}
+
+bool ds_surface_read(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
+                     uint32_t y, uint32_t slice, uint32_t *value)
+{
+    return ds_surface_read_sample(s, as, x, y, 0, slice, value);
+}
+
+bool ds_surface_write(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
+                      uint32_t y, uint32_t slice, uint32_t value)
+{
+    return ds_surface_write_sample(s, as, x, y, 0, slice, value);
 }
 
 /* ---- hierarchical depth (HiZ); the record is depth_stencil.h's ------------------------- */
@@ -340,17 +399,19 @@ uint32_t hiz_fill_depth(const struct ds_surface *depth, uint32_t format,
             uint32_t x = bx * HIZ_BLOCK_WIDTH + i, y = by * HIZ_BLOCK_HEIGHT + j;
             if ((depth->width && x >= depth->width) || (depth->height && y >= depth->height))
                 continue;
-            uint32_t v = value;
-            if (format == DS_D24_UNORM_X8_UINT) {
-                uint32_t old = 0;
-                if (!ds_surface_read(depth, as, x, y, slice, &old)) {
-                    faults++;
-                    continue;
+            for (uint32_t smp = 0; smp < ds_surface_samples(depth); smp++) {
+                uint32_t v = value;
+                if (format == DS_D24_UNORM_X8_UINT) {
+                    uint32_t old = 0;
+                    if (!ds_surface_read_sample(depth, as, x, y, smp, slice, &old)) {
+                        faults++;
+                        continue;
+                    }
+                    v = (old & 0xff000000u) | (value & 0xffffffu);
                 }
-                v = (old & 0xff000000u) | (value & 0xffffffu);
+                if (!ds_surface_write_sample(depth, as, x, y, smp, slice, v))
+                    faults++;
             }
-            if (!ds_surface_write(depth, as, x, y, slice, v))
-                faults++;
         }
     return faults;
 }
@@ -366,17 +427,19 @@ struct hiz_block hiz_rebuild(const struct ds_surface *depth, uint32_t format,
             uint32_t x = bx * HIZ_BLOCK_WIDTH + i, y = by * HIZ_BLOCK_HEIGHT + j;
             if ((depth->width && x >= depth->width) || (depth->height && y >= depth->height))
                 continue;
-            uint32_t stored;
-            if (!ds_surface_read(depth, as, x, y, slice, &stored))
-                return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
-            uint32_t v = ds_depth_value(format, stored);
-            if (format == DS_D32_FLOAT && isnan(ds_depth_decode(format, v)))
-                return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
-            if (!any) {
-                b = (struct hiz_block){ HIZ_RANGE, v, v };
-                any = true;
-            } else {
-                hiz_block_note_write(&b, format, v);
+            for (uint32_t smp = 0; smp < ds_surface_samples(depth); smp++) {
+                uint32_t stored;
+                if (!ds_surface_read_sample(depth, as, x, y, smp, slice, &stored))
+                    return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
+                uint32_t v = ds_depth_value(format, stored);
+                if (format == DS_D32_FLOAT && isnan(ds_depth_decode(format, v)))
+                    return (struct hiz_block){ HIZ_AMBIGUOUS, 0, 0 };
+                if (!any) {
+                    b = (struct hiz_block){ HIZ_RANGE, v, v };
+                    any = true;
+                } else {
+                    hiz_block_note_write(&b, format, v);
+                }
             }
         }
     return b;

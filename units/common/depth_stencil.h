@@ -62,10 +62,32 @@
  * RANGE [clear, clear]; every depth write widens RANGE to include the new
  * value (a conservative bound: overwritten values are not subtracted).
  *
- * Not modelled: interleaved depth/stencil formats (refused), multisampled
- * depth/stencil surfaces (one sample per pixel), LODs other than 0, Yf/Ys
- * depth tiling, the depth bounds test, the depth coordinate offset (L16468),
- * HiZ of multisampled depth (one record per 8x4 pixels whatever the count).
+ * Multisampled depth and stencil (issue 12 items 2, 5): "the depth and
+ * stencil buffers ... have the ability to store per-sample values" and
+ * "inherit [Number of Multisamples] from 3DSTATE_MULTISAMPLE" (seed 003
+ * L15587, L15605; 3DSTATE_DEPTH_BUFFER has no sample count): struct
+ * ds_surface's `samples` is set by the user from 3DSTATE_MULTISAMPLE (or
+ * WM_HZ_OP's own Number of Multisamples). The seeds do not give the layout
+ * in memory (seed 003 L3438 refers to the GPU Overview volume's
+ * "multisample storage format", not among the seeds); the model takes
+ * Mesa's, which drivers lay these surfaces out by: depth, stencil and HiZ
+ * surfaces of Gen7+ are always interleaved (IMS, isl's
+ * ISL_MSAA_LAYOUT_INTERLEAVED, RENDER_SURFACE_STATE's MSFMT_DEPTH_STENCIL),
+ * the samples of a pixel stored as neighbouring elements of a physical
+ * surface 2x1 (2x), 2x2 (4x), 4x2 (8x), 4x4 (16x) times as large, by
+ * blorp's encode_msaa (Mesa src/intel/blorp/blorp_blit.c):
+ *   2x:  X' = (X & ~1) << 1 | (S & 1) << 1 | (X & 1),  Y' = Y
+ *   4x:  X' as 2x,  Y' = (Y & ~1) << 1 | (S & 2) | (Y & 1)
+ *   8x:  X' = (X & ~1) << 2 | (S & 4) | (S & 1) << 1 | (X & 1),  Y' as 4x
+ *   16x: X' as 8x,  Y' = (Y & ~1) << 2 | (S & 8) >> 1 | (S & 2) | (Y & 1)
+ * (ds_ims_position). Width, Height are the logical (pixel) size the bounds
+ * check uses; Surface Pitch and QPitch are the physical surface's. The HiZ
+ * record stays one per 8x4 pixels (the model's format, above) and bounds
+ * every sample of its pixels: hiz_fill_depth and hiz_rebuild cover them all.
+ *
+ * Not modelled: interleaved depth/stencil formats (refused), LODs other
+ * than 0, Yf/Ys depth tiling, the depth bounds test, the depth coordinate
+ * offset (L16468).
  */
 #ifndef GTSIM_UNITS_COMMON_DEPTH_STENCIL_H
 #define GTSIM_UNITS_COMMON_DEPTH_STENCIL_H
@@ -178,10 +200,27 @@ struct ds_surface {
     uint32_t qpitch_rows;           /* rows between array slices */
     uint32_t element_bytes;         /* 1 (stencil), 2 or 4 */
     enum tiling tiling;             /* TILING_Y (depth) or TILING_W (stencil) */
+    uint32_t samples;               /* 0 or 1: single-sampled; 2, 4, 8, 16: interleaved (IMS) */
 };
 
-/* The byte address of pixel (x, y) of slice `slice`; false when out of the
- * surface or not addressable. */
+/* Sample `sample` of logical pixel (x, y) in the interleaved (IMS) layout of
+ * a `samples`-sampled depth/stencil surface: the physical element (*px, *py)
+ * (above; 0 or 1 samples: the pixel itself). False for a sample count not
+ * 1/2/4/8/16 or a sample beyond it. */
+bool ds_ims_position(uint32_t samples, uint32_t x, uint32_t y, uint32_t sample, uint32_t *px,
+                     uint32_t *py);
+/* The samples per pixel of a surface (1 when `samples` is 0). */
+uint32_t ds_surface_samples(const struct ds_surface *s);
+/* The byte address of sample `sample` of pixel (x, y) of slice `slice`. */
+bool ds_surface_sample_address(const struct ds_surface *s, uint32_t x, uint32_t y,
+                               uint32_t sample, uint32_t slice, uint64_t *address);
+bool ds_surface_read_sample(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
+                            uint32_t y, uint32_t sample, uint32_t slice, uint32_t *value);
+bool ds_surface_write_sample(const struct ds_surface *s, struct gpu_address_space *as, uint32_t x,
+                             uint32_t y, uint32_t sample, uint32_t slice, uint32_t value);
+
+/* The byte address of pixel (x, y) (its sample 0) of slice `slice`; false
+ * when out of the surface or not addressable. */
 bool ds_surface_address(const struct ds_surface *s, uint32_t x, uint32_t y, uint32_t slice,
                         uint64_t *address);
 
@@ -242,8 +281,8 @@ bool hiz_rejects(uint32_t function, uint32_t format, const struct hiz_block *b,
  * AMBIGUOUS stays AMBIGUOUS). */
 void hiz_block_note_write(struct hiz_block *b, uint32_t format, uint32_t stored);
 
-/* Writes `value` to every pixel of block (bx, by) of the depth surface (the
- * part inside it); D24 keeps each pixel's X8 bits. Returns the pixels that
+/* Writes `value` to every pixel (every sample) of block (bx, by) of the depth
+ * surface (the part inside it); D24 keeps each sample's X8 bits. Returns the pixels that
  * could not be written (faults). */
 uint32_t hiz_fill_depth(const struct ds_surface *depth, uint32_t format,
                         struct gpu_address_space *as, uint32_t bx, uint32_t by, uint32_t slice,

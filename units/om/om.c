@@ -452,6 +452,7 @@ static void take_state(struct om *s, struct unit *u, const struct cs_state_packe
             s->bad_state++;
             s->samples = 1;
         }
+        om_depth_take_samples(&s->depth, s->samples);
         break;
     }
     default:
@@ -1150,24 +1151,42 @@ static uint64_t fast_clear_pixel(struct access *a, const struct rt *rt, uint32_t
 }
 
 /* The late depth/stencil test of a slot (om_depth.h), after alpha to
- * coverage, oMask and alpha test (L16420-16431); true when the pixel goes
- * on (always for threads WM tested early). The thread's last RT write updates
- * the buffers and counts. */
-static bool late_depth_stencil(struct access *a, const struct rt_write *w, unsigned slot)
+ * coverage, oMask and alpha test (L16420-16431): the samples of `coverage`
+ * that go on (all of them for threads WM tested early). A single-sampled
+ * depth buffer tests the pixel once (all or none of `coverage`); a
+ * multisampled one each covered sample ("nX output merge", L15658-15667).
+ * The thread's last RT write updates the buffers and counts (passes in
+ * samples when multisampled, L16766). */
+static uint32_t late_depth_stencil(struct access *a, const struct rt_write *w, unsigned slot,
+                                   uint32_t coverage)
 {
     if (!(a->ctx->pixel_flags & EU_PIXEL_LATE_DEPTH_STENCIL))
-        return true;
+        return coverage;
     uint32_t x, y;
     slot_position(w, slot, &x, &y);
-    float z = (w->flags & RT_WRITE_HAS_DEPTH) ? w->depth[slot] : om_depth_source(a->ctx, x, y);
     bool update = (w->flags & RT_WRITE_LAST_RT) != 0;
-    bool pass = om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, w->rt_array_index, z, update);
+    uint32_t samples = om_depth_samples(&a->s->depth);
+    uint32_t kept = 0;
+    if (samples == 1) {
+        float z = (w->flags & RT_WRITE_HAS_DEPTH) ? w->depth[slot] : om_depth_source(a->ctx, x, y);
+        if (om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, 0, w->rt_array_index, z, update))
+            kept = coverage;
+    } else {
+        for (uint32_t smp = 0; smp < samples; smp++) {
+            if (!(coverage & (1u << smp)))
+                continue;
+            float z = (w->flags & RT_WRITE_HAS_DEPTH) ? w->depth[slot]
+                                                      : om_depth_source_sample(a->ctx, x, y, smp);
+            if (om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, smp, w->rt_array_index, z,
+                              update))
+                kept |= 1u << smp;
+        }
+    }
     if (update) {
         a->s->late_pixels++;
-        if (pass)
-            a->depth_passed++;
+        a->depth_passed += samples == 1 ? (kept != 0) : (uint32_t)__builtin_popcount(kept);
     }
-    return pass;
+    return kept;
 }
 
 /* The samples of slot `slot` the rasterizer found covered (WM's per-pixel
@@ -1383,7 +1402,8 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
         *discarded = true;
         return 0;
     }
-    if (!late_depth_stencil(a, w, slot)) {
+    coverage = late_depth_stencil(a, w, slot, coverage);
+    if (!coverage) {
         *discarded = true;
         return 0;
     }
@@ -1565,10 +1585,18 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
     if (!resolve_rt(s, a->u, &a->as, &p->ctx, w->render_target, &rt)) {
         /* a NULL (or unwritable) RT: the late depth/stencil still runs for
          * the slots the mask and oMask keep (depth-only passes with discard) */
-        for (unsigned slot = 0; slot < PIXEL_MAX_SLOTS; slot++)
-            if ((w->slot_mask & (1u << slot)) &&
-                (!(w->flags & RT_WRITE_HAS_OMASK) || (w->omask[slot] & 1u)))
-                late_depth_stencil(a, w, slot);
+        uint32_t ds_samples = om_depth_samples(&s->depth);
+        for (unsigned slot = 0; slot < PIXEL_MAX_SLOTS; slot++) {
+            if (!(w->slot_mask & (1u << slot)))
+                continue;
+            uint32_t coverage = (1u << ds_samples) - 1u;
+            if (ds_samples > 1)
+                coverage &= sample_coverage(a, slot);
+            if (w->flags & RT_WRITE_HAS_OMASK)
+                coverage &= w->omask[slot];
+            if (coverage)
+                late_depth_stencil(a, w, slot, coverage);
+        }
         goto done;
     }
     if (gen4 && s->blend_valid) {

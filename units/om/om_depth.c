@@ -11,6 +11,17 @@ void om_depth_reset(struct om_depth *d)
     memset(d, 0, sizeof *d);
     d->datapath = datapath;
     d->surface_type = OM_SURFTYPE_NULL;
+    d->samples = 1;
+}
+
+void om_depth_take_samples(struct om_depth *d, uint32_t samples)
+{
+    d->samples = samples >= 1 && samples <= 16 ? samples : 1;
+}
+
+uint32_t om_depth_samples(const struct om_depth *d)
+{
+    return d->samples > 1 ? d->samples : 1;
 }
 
 void om_depth_take_ds(struct om_depth *d, const struct spec_3DSTATE_WM_DEPTH_STENCIL *v)
@@ -127,10 +138,23 @@ float om_depth_source(const struct eu_thread_context *c, uint32_t x, uint32_t y)
     return p->depth[0] + p->depth[1] * dx + p->depth[2] * dy;
 }
 
+float om_depth_source_sample(const struct eu_thread_context *c, uint32_t x, uint32_t y,
+                             uint32_t sample)
+{
+    if (c->sample_count <= 1 || sample >= c->sample_count || sample >= 16)
+        return om_depth_source(c, x, y);
+    const struct eu_pixel_setup *p = &c->setup;
+    uint8_t pos = c->sample_position[sample];
+    float dx = (float)x + (float)(pos >> 4) / 16.0f - p->x0;
+    float dy = (float)y + (float)(pos & 0xfu) / 16.0f - p->y0;
+    return p->depth[0] + p->depth[1] * dx + p->depth[2] * dy;
+}
+
 bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
-                   const struct eu_thread_context *c, uint32_t x, uint32_t y,
+                   const struct eu_thread_context *c, uint32_t x, uint32_t y, uint32_t sample,
                    uint32_t rt_array_index, float source_depth, bool update)
 {
+    d->depth.samples = d->stencil.samples = om_depth_samples(d);
     struct ds_state st;
     fold(d, c->viewport_index, &st);
     if (!st.depth_test && !st.stencil_test && !st.depth_write) {
@@ -149,7 +173,7 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
     if (hiz)
         hiz_prepare(d, as, x, y, slice, &block);
     if (st.depth_test) {
-        if (!ds_surface_read(&d->depth, as, x, y, slice, &depth)) {
+        if (!ds_surface_read_sample(&d->depth, as, x, y, sample, slice, &depth)) {
             d->faults++;
             return true;
         }
@@ -162,7 +186,7 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
     }
     if (st.stencil_test) {
         uint32_t v;
-        if (!ds_surface_read(&sten, as, x, y, slice, &v)) {
+        if (!ds_surface_read_sample(&sten, as, x, y, sample, slice, &v)) {
             d->faults++;
             return true;
         }
@@ -183,7 +207,7 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
     if (r & DS_DEPTH_WRITTEN) {
         if (d->format == DS_D24_UNORM_X8_UINT)     /* the X8 bits stay */
             depth = (stored_depth & 0xff000000u) | (depth & 0xffffffu);
-        if (!ds_surface_write(&d->depth, as, x, y, slice, depth))
+        if (!ds_surface_write_sample(&d->depth, as, x, y, sample, slice, depth))
             d->faults++;
         d->depth_writes++;
         if (hiz && block.state != HIZ_AMBIGUOUS) {
@@ -199,7 +223,7 @@ bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
         }
     }
     if (r & DS_STENCIL_WRITTEN) {
-        if (!ds_surface_write(&sten, as, x, y, slice, stencil))
+        if (!ds_surface_write_sample(&sten, as, x, y, sample, slice, stencil))
             d->faults++;
         d->stencil_writes++;
     }

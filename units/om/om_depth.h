@@ -32,8 +32,18 @@
  * written, and every depth write widens the block's bound. The late path
  * never rejects blocks by HiZ (the PS runs first).
  *
- * Not modelled: the shader's output stencil (oS) as the reference (counted),
- * multisampled depth.
+ * Multisampled depth/stencil (3DSTATE_MULTISAMPLE's Number of Multisamples,
+ * which the depth and stencil buffers inherit, seed 003 L15605; the
+ * interleaved layout of units/common/depth_stencil.h): each sample the
+ * render target write still covers (WM's coverage, alpha to coverage, oMask,
+ * alpha test) is tested and updated on its own, "nX output merge" (Table 3,
+ * L15658-15667), its source depth the plane at the sample's position (the
+ * thread's sample_position[] under pattern rasterization, else the pixel
+ * location) or the shader's computed depth for every sample; the samples
+ * that pass are those written, and the thread end's passes count samples
+ * ("each pixel (or sample)", L16766).
+ *
+ * Not modelled: the shader's output stencil (oS) as the reference (counted).
  */
 #ifndef GTSIM_UNITS_OM_OM_DEPTH_H
 #define GTSIM_UNITS_OM_OM_DEPTH_H
@@ -56,6 +66,7 @@ struct om_depth {
     struct ds_surface depth, stencil;
     bool hiz_enable;
     struct hiz_surface hiz;
+    uint32_t samples;               /* 3DSTATE_MULTISAMPLE's, 1-16 */
     bool cc_valid;
     float cc_min[OM_DEPTH_VIEWPORTS], cc_max[OM_DEPTH_VIEWPORTS];
     /* stats */
@@ -77,13 +88,23 @@ void om_depth_take_stencil_buffer(struct om_depth *d, const struct spec_3DSTATE_
  * false when unreadable. */
 void om_depth_take_cc_viewport(struct om_depth *d, const float *min_max, bool valid);
 
+/* The depth and stencil buffers' samples per pixel (3DSTATE_MULTISAMPLE). */
+void om_depth_take_samples(struct om_depth *d, uint32_t samples);
+/* Samples per pixel of the depth/stencil buffers (1 when single-sampled). */
+uint32_t om_depth_samples(const struct om_depth *d);
+
 /* The source depth of pixel (x, y) from the thread's depth plane. */
 float om_depth_source(const struct eu_thread_context *c, uint32_t x, uint32_t y);
+/* ... at sample `sample`'s position when the thread was rasterized with
+ * more than one sample position (c->sample_count), else the pixel's. */
+float om_depth_source_sample(const struct eu_thread_context *c, uint32_t x, uint32_t y,
+                             uint32_t sample);
 
-/* Late test of one pixel of a marked thread; `update`: write the buffers
- * (the thread's last RT write). True when the pixel survives. */
+/* Late test of sample `sample` (0 when single-sampled) of one pixel of a
+ * marked thread; `update`: write the buffers (the thread's last RT write).
+ * True when the sample survives. */
 bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
-                   const struct eu_thread_context *c, uint32_t x, uint32_t y,
+                   const struct eu_thread_context *c, uint32_t x, uint32_t y, uint32_t sample,
                    uint32_t rt_array_index, float source_depth, bool update);
 
 #endif

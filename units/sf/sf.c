@@ -47,6 +47,7 @@ struct sf {
     bool point_width_from_state;    /* Point Width Source = State */
     float point_width;              /* 3DSTATE_SF Point Width */
     bool raster_depth_offset_solid; /* 3DSTATE_RASTER Global Depth Offset Enable Solid */
+    bool raster_depth_offset_wireframe, raster_depth_offset_point;  /* ... Wireframe, Point */
     bool non_solid_fill, antialiasing;
     /* WM_INT::Multisample Rasterization Mode (Table 1, 003 L15615-15624):
      * 3DSTATE_RASTER API Mode and DX Multisample Rasterization Enable,
@@ -223,6 +224,10 @@ static void take_sf_gen7_raster(struct sf *s, const struct spec_3DSTATE_SF *v)
     s->setup.front_winding = v->FrontWinding;
     s->setup.scissor_enable = v->ScissorRectangleEnable;
     s->raster_depth_offset_solid = v->GlobalDepthOffsetEnableSolid;
+    s->raster_depth_offset_wireframe = v->GlobalDepthOffsetEnableWireframe;
+    s->raster_depth_offset_point = v->GlobalDepthOffsetEnablePoint;
+    s->setup.front_fill_mode = v->FrontFaceFillMode;
+    s->setup.back_fill_mode = v->BackFaceFillMode;
     s->setup.depth_offset_constant = v->GlobalDepthOffsetConstant;
     s->setup.depth_offset_scale = v->GlobalDepthOffsetScale;
     s->setup.depth_offset_clamp = v->GlobalDepthOffsetClamp;
@@ -391,6 +396,10 @@ static void take_state(void *context, const struct cs_state_packet *p)
         s->setup.front_winding = v->FrontWinding;
         s->setup.scissor_enable = v->ScissorRectangleEnable;
         s->raster_depth_offset_solid = v->GlobalDepthOffsetEnableSolid;
+        s->raster_depth_offset_wireframe = v->GlobalDepthOffsetEnableWireframe;
+        s->raster_depth_offset_point = v->GlobalDepthOffsetEnablePoint;
+        s->setup.front_fill_mode = v->FrontFaceFillMode;
+        s->setup.back_fill_mode = v->BackFaceFillMode;
         s->setup.depth_offset_constant = v->GlobalDepthOffsetConstant;
         s->setup.depth_offset_scale = v->GlobalDepthOffsetScale;
         s->setup.depth_offset_clamp = v->GlobalDepthOffsetClamp;
@@ -745,9 +754,12 @@ static void setup_state(const struct sf *s, uint32_t vpi, struct sf_setup_state 
      * DX Multisample Rasterization Enable is set */
     st->line_multisample = s->dx_multisample && (s->api_mode != 0 || s->samples > 1);
     st->line_antialiasing = s->antialiasing;
-    /* SF_INT::Global Depth Offset Enable Solid (L15003-15005) */
-    st->depth_offset = s->raster_depth_offset_solid &&
-                       (s->setup.depth_offset_constant != 0 || s->setup.depth_offset_scale != 0);
+    /* SF_INT::Global Depth Offset Enable Solid / Wireframe / Point (L15003-15015):
+     * the command's enable and a Constant or Scale that is not +-0.0 */
+    bool offset = s->setup.depth_offset_constant != 0 || s->setup.depth_offset_scale != 0;
+    st->depth_offset = s->raster_depth_offset_solid && offset;
+    st->depth_offset_wireframe = s->raster_depth_offset_wireframe && offset;
+    st->depth_offset_point = s->raster_depth_offset_point && offset;
 }
 
 /* Divide and viewport transform of one vertex (003 L14732-14744). */
@@ -1384,6 +1396,7 @@ static void sf_reset(struct unit *u)
     s->last_pixel = s->point_width_from_state = false;
     s->point_width = 0;
     s->raster_depth_offset_solid = s->non_solid_fill = s->antialiasing = false;
+    s->raster_depth_offset_wireframe = s->raster_depth_offset_point = false;
     /* region widths of code 0 are 0.5 pixels; one sample, DX9/OGL */
     s->setup.line_aa_region = s->setup.line_cap_aa_region = 0.5f;
     s->api_mode = 0;

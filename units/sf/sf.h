@@ -31,7 +31,9 @@
  *    the counter runs on along the strip, L15540),
  *    rectangle completion, snapping, degenerate and face culling, scissor,
  *    viewport extents, barycentric, depth and 1/w planes, global depth
- *    offset from 3DSTATE_RASTER with the 3DSTATE_DEPTH_BUFFER format);
+ *    offset from 3DSTATE_RASTER with the 3DSTATE_DEPTH_BUFFER format, by
+ *    the Solid / Wireframe / Point enable of the triangle's face's fill
+ *    mode, SF_INT L15003-15015);
  *  - SBE (L15108-15190, units/sf/sf_attributes.h): SBE_INT read offset and
  *    length (3DSTATE_SBE when forced, else the last enabled of 3DSTATE_GS,
  *    DS, VS, L15169-15175), swizzles, constant overrides, flat attributes

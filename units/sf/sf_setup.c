@@ -245,8 +245,15 @@ static enum sf_setup_result setup_triangle(const struct sf_setup_state *st, cons
     out->inverse_w = plane(px, py, rw);
     out->barycentric[0] = plane(px, py, b1);
     out->barycentric[1] = plane(px, py, b2);
-    if (!rectangle && st->depth_offset)
-        depth_offset(st, v, &out->depth);
+    if (!rectangle) {
+        /* the enable of the fill mode of the triangle's face (SF_INT, L15003-15015) */
+        uint32_t fill = (out->flags & PRIM_BACK_FACING) ? st->back_fill_mode : st->front_fill_mode;
+        bool enable = fill == SF_FILL_WIREFRAME ? st->depth_offset_wireframe
+                      : fill == SF_FILL_POINT   ? st->depth_offset_point
+                                                : st->depth_offset;
+        if (enable)
+            depth_offset(st, v, &out->depth);
+    }
     return SF_SETUP_OK;
 }
 

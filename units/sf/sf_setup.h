@@ -71,7 +71,12 @@
  * for a point, vertex 0, 1, 2 are its top-left, top-right and bottom-left
  * corners, so b1 and b2 run 0..1 across the square (point sprites).
  * Global depth offset (003 L15719-15758, SF_INT enables L15003-15015) is
- * added to the depth plane of triangles (SOLID fill): MaxDepthSlope =
+ * added to the depth plane of triangles ("only applied to 3DOBJ_TRIANGLE
+ * objects", "not applied to any point or line primitives", L15725, L15758;
+ * rectangles neither) when the SF_INT enable of the triangle's fill mode is
+ * on: Solid, Wireframe or Point by the Front or Back Face Fill Mode of its
+ * facing (the fill modes themselves are drawn SOLID, below, so a wireframe
+ * triangle takes the Wireframe enable's offset over its whole area): MaxDepthSlope =
  * max(|dz/dx|, |dz/dy|), Bias = Constant * r + Scale * MaxDepthSlope with
  * r the depth format's smallest step (UNORM; 1.0 with Legacy Global Depth
  * Bias) or 2^(exponent(max z) - 23) (D32_FLOAT), clamped by Clamp's sign.
@@ -92,6 +97,8 @@
 /* 3DSTATE_RASTER Cull Mode and Front Winding (reference genxml gen9.xml). */
 enum sf_cull_mode { SF_CULL_BOTH = 0, SF_CULL_NONE = 1, SF_CULL_FRONT = 2, SF_CULL_BACK = 3 };
 enum sf_front_winding { SF_FRONT_CW = 0, SF_FRONT_CCW = 1 };
+/* 3DSTATE_RASTER Front/Back Face Fill Mode (reference genxml gen9.xml FILL_MODE_*). */
+enum sf_fill_mode { SF_FILL_SOLID = 0, SF_FILL_WIREFRAME = 1, SF_FILL_POINT = 2 };
 
 struct sf_setup_state {
     uint32_t subpixel_bits;         /* 8 (Select 0) or 4 (Select 1) */
@@ -107,6 +114,9 @@ struct sf_setup_state {
     float line_width;               /* 3DSTATE_SF Line Width; 0 (cosmetic) is drawn as 1 */
     bool point_rule_upper_right;    /* 3DSTATE_WM Point Rasterization Rule */
     bool depth_offset;              /* SF_INT::Global Depth Offset Enable Solid */
+    bool depth_offset_wireframe;    /* SF_INT::Global Depth Offset Enable Wireframe */
+    bool depth_offset_point;        /* SF_INT::Global Depth Offset Enable Point */
+    uint32_t front_fill_mode, back_fill_mode;   /* enum sf_fill_mode (3DSTATE_RASTER / Gen7 SF) */
     float depth_offset_constant, depth_offset_scale, depth_offset_clamp;
     uint32_t depth_format;          /* enum sf_depth_format (3DSTATE_DEPTH_BUFFER) */
     bool legacy_depth_bias;         /* 3DSTATE_SF Legacy Global Depth Bias Enable */

@@ -538,10 +538,20 @@ static void clear_rectangle(struct wm *s, const struct ds_surface *surf, uint32_
         y1 = surf->height;
     for (uint32_t y = v->ClearRectangleYMin; y < y1; y++)
         for (uint32_t x = v->ClearRectangleXMin; x < x1; x++) {
-            if (!ds_surface_write(surf, &s->as, x, y, s->depth_min_array, value))
-                s->depth_faults++;
+            for (uint32_t smp = 0; smp < ds_surface_samples(surf); smp++)
+                if (!ds_surface_write_sample(surf, &s->as, x, y, smp, s->depth_min_array, value))
+                    s->depth_faults++;
             s->hz_pixels++;
         }
+}
+
+/* The depth and stencil buffers' sample count: "inherit[ed] from
+ * 3DSTATE_MULTISAMPLE" (seed 003 L15605), or WM_HZ_OP's own Number of
+ * Multisamples while the op runs (WM_MULTISAMPLE_INT, L15597); their
+ * samples are laid out interleaved (units/common/depth_stencil.h). */
+static void depth_samples(struct wm *s, uint32_t samples)
+{
+    s->depth.samples = s->stencil.samples = samples > 16 ? 1 : samples;
 }
 
 enum wm_hz_kind { WM_HZ_CLEAR, WM_HZ_DEPTH_RESOLVE, WM_HZ_HIZ_RESOLVE };
@@ -617,12 +627,14 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                     uint32_t cx1 = x1 < bx1 ? x1 : bx1, cy1 = y1 < by1 ? y1 : by1;
                     for (uint32_t y = cy0; y < cy1; y++)
                         for (uint32_t x = cx0; x < cx1; x++) {
-                            uint32_t old = 0, nv = value;
-                            if (s->depth_format == DS_D24_UNORM_X8_UINT &&
-                                ds_surface_read(d, &s->as, x, y, slice, &old))
-                                nv = (old & 0xff000000u) | value;
-                            if (!ds_surface_write(d, &s->as, x, y, slice, nv))
-                                s->depth_faults++;
+                            for (uint32_t smp = 0; smp < ds_surface_samples(d); smp++) {
+                                uint32_t old = 0, nv = value;
+                                if (s->depth_format == DS_D24_UNORM_X8_UINT &&
+                                    ds_surface_read_sample(d, &s->as, x, y, smp, slice, &old))
+                                    nv = (old & 0xff000000u) | value;
+                                if (!ds_surface_write_sample(d, &s->as, x, y, smp, slice, nv))
+                                    s->depth_faults++;
+                            }
                             s->hz_pixels++;
                         }
                     hiz_block_note_write(&b, s->depth_format, value);
@@ -641,11 +653,16 @@ static void take_hz_op(struct wm *s, const struct spec_3DSTATE_WM_HZ_OP *v)
 {
     gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
                            (enum gpu_address_space_format)s->space.format, s->space.root);
-    if (v->NumberOfMultisamples && (v->DepthBufferClearEnable || v->StencilBufferClearEnable)) {
+    /* the op's own Number of Multisamples (L15597): 1-8 on Gen8, 1-16 on Gen9
+     * (genxml); a reserved count is counted and the op runs at 1x */
+    uint32_t op_samples = 1u << (v->NumberOfMultisamples & 7u);
+    if (v->NumberOfMultisamples > 4u) {
         s->unsupported_samples++;
-        warn_once(s, WARN_SAMPLES, "WM_HZ_OP with %u samples: pixels cleared at 1x",
-                  1u << v->NumberOfMultisamples);
+        warn_once(s, WARN_SAMPLES, "WM_HZ_OP Number of Multisamples %u is reserved: 1x",
+                  (unsigned)v->NumberOfMultisamples);
+        op_samples = 1;
     }
+    depth_samples(s, op_samples);
     bool any = false;
     if (v->DepthBufferClearEnable) {
         any = true;
@@ -972,6 +989,7 @@ static void gen7_stencil_clear_rectangle(struct wm *s, uint32_t x0, uint32_t y0,
  * bytes, without the fast clear). Counted as WM_HZ_OP's ops, one per draw. */
 static void gen7_depth_op(struct wm *s, const struct setup_primitive *prim)
 {
+    depth_samples(s, s->samples);
     gpu_address_space_init(&s->as, sim_memory(unit_sim(s->unit)),
                            (enum gpu_address_space_format)s->space.format, s->space.root);
     if (s->gen7_depth_ops & WM_GEN7_DEPTH_CLEAR) {
@@ -1526,7 +1544,8 @@ static void hiz_row_flush(struct wm *s)
         uint32_t bx = s->hiz_row_bx0 + i;
         /* every pixel of the block rewritten by this primitive: its bound is
          * exactly what was written (the bound tightens, not only widens) */
-        if (e->written && e->written == hiz_block_pixels(s, bx, s->hiz_row_by) &&
+        if (e->written &&
+            e->written == hiz_block_pixels(s, bx, s->hiz_row_by) * ds_surface_samples(&s->depth) &&
             e->now.state == HIZ_RANGE) {
             e->now.min = e->written_min;
             e->now.max = e->written_max;
@@ -1604,9 +1623,16 @@ static bool hiz_source_range(const struct wm *s, uint32_t bx, uint32_t by, uint3
     if (xa > xb || ya > yb)
         return false;
     double off = s->pixel_center ? 0.5 : 0.0;
+    /* multisampled depth under pattern rasterization: depth at the sample
+     * offsets, anywhere in [0, 1) of the pixel (U0.4: at most 15/16) */
+    double off_lo = off, off_hi = off;
+    if (ds_surface_samples(&s->depth) > 1 && wm_ms_raster(s)) {
+        off_lo = 0.0;
+        off_hi = 15.0 / 16.0;
+    }
     double a0 = p->depth.a0, a1 = p->depth.a1, a2 = p->depth.a2;
-    double dxa = (double)xa + off - p->x0, dxb = (double)xb + off - p->x0;
-    double dya = (double)ya + off - p->y0, dyb = (double)yb + off - p->y0;
+    double dxa = (double)xa + off_lo - p->x0, dxb = (double)xb + off_hi - p->x0;
+    double dya = (double)ya + off_lo - p->y0, dyb = (double)yb + off_hi - p->y0;
     double zmin = a0 + fmin(a1 * dxa, a1 * dxb) + fmin(a2 * dya, a2 * dyb);
     double zmax = a0 + fmax(a1 * dxa, a1 * dxb) + fmax(a2 * dya, a2 * dyb);
     double bound = fabs(a0) + fabs(a1) * ((double)xb + 1.0 + fabs((double)p->x0)) +
@@ -1712,9 +1738,11 @@ static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, u
     }
 }
 
-/* Early depth/stencil of one lit pixel; true when it survives. `hiz` (may be
- * NULL): the pixel's HiZ block, widened with the depth written. */
-static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_hiz_entry *hiz)
+/* Early depth/stencil of sample `sample` of a lit pixel (0 on a
+ * single-sampled depth buffer); true when it survives. `hiz` (may be NULL):
+ * the pixel's HiZ block, widened with the depth written. */
+static bool early_test(struct wm *s, uint32_t x, uint32_t y, uint32_t sample, float z,
+                       struct wm_hiz_entry *hiz)
 {
     const struct setup_primitive *p = &s->prim;
     struct ds_state *d = &s->ds;
@@ -1732,7 +1760,7 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_
         s->hiz_pixels_accepted++;
     }
     if (d->depth_test && (!accept || (d->depth_write && s->depth_format == DS_D24_UNORM_X8_UINT))) {
-        if (!ds_surface_read(&s->depth, &s->as, x, y, slice, &depth)) {
+        if (!ds_surface_read_sample(&s->depth, &s->as, x, y, sample, slice, &depth)) {
             s->depth_faults++;
             return true;
         }
@@ -1745,7 +1773,7 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_
     }
     if (d->stencil_test) {
         uint32_t v;
-        if (!ds_surface_read(&st, &s->as, x, y, slice, &v)) {
+        if (!ds_surface_read_sample(&st, &s->as, x, y, sample, slice, &v)) {
             s->depth_faults++;
             return true;
         }
@@ -1757,7 +1785,7 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_
         /* D24_UNORM_X8_UINT keeps the X8 bits as they were */
         if (s->depth_format == DS_D24_UNORM_X8_UINT)
             depth = (stored_depth & 0xff000000u) | (depth & 0xffffffu);
-        if (!ds_surface_write(&s->depth, &s->as, x, y, slice, depth))
+        if (!ds_surface_write_sample(&s->depth, &s->as, x, y, sample, slice, depth))
             s->depth_faults++;
         s->depth_writes++;
         if (hiz) {
@@ -1771,7 +1799,7 @@ static bool early_test(struct wm *s, uint32_t x, uint32_t y, float z, struct wm_
         }
     }
     if (r & DS_STENCIL_WRITTEN) {
-        if (!ds_surface_write(&st, &s->as, x, y, slice, stencil))
+        if (!ds_surface_write_sample(&st, &s->as, x, y, sample, slice, stencil))
             s->depth_faults++;
         s->stencil_writes++;
     }
@@ -1935,11 +1963,20 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
             if (e->verdict == WM_HIZ_UNTESTED)
                 hiz_test(s, e, bx, by);
             if (e->verdict == WM_HIZ_REJECT) {
-                s->pixels_depth_failed += lit;
-                s->hiz_pixels_rejected += lit;
+                /* depth failures count samples on a multisampled buffer,
+                 * as the per-sample test below does */
+                uint32_t failed = lit;
+                if (ds_surface_samples(&s->depth) > 1) {
+                    failed = 0;
+                    for (uint32_t i = 0; i < 4; i++)
+                        if (mask & (1u << i))
+                            failed += popcount32(samples[i] & 0xffffu);
+                }
+                s->pixels_depth_failed += failed;
+                s->hiz_pixels_rejected += failed;
                 if (od) {
-                    od->pixels_depth_rejected += lit;
-                    od->pixels_hiz_rejected += lit;
+                    od->pixels_depth_rejected += failed;
+                    od->pixels_hiz_rejected += failed;
                 }
                 observed_touch(s, od);
                 s->subspans_rejected++;
@@ -1950,6 +1987,15 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
             hiz = e;
         }
     }
+    /* a multisampled depth/stencil buffer: "nX output merge", each covered
+     * sample tested against its own stored values, its depth evaluated "at
+     * Sample Offsets" under pattern rasterization, else "at Pixel Location"
+     * (Table 3, L15658-15667); the pixel's coverage keeps the samples that
+     * pass, the pixel lives while one does. PS_DEPTH_COUNT counts samples
+     * then ("each pixel (or sample) that passes", L16766; "# of visible
+     * multisamples", L11050), as the per-draw passes do. */
+    bool multisampled = ds_surface_samples(&s->depth) > 1;
+    uint32_t passed = 0;
     for (uint32_t i = 0; i < 4; i++) {
         if (!(mask & (1u << i)))
             continue;
@@ -1957,10 +2003,36 @@ static bool raster_subspan(struct wm *s, struct subspan *out)
         struct wm_slot_values v;
         slot_values(s, p, x, y, &v);
         out->depth[i] = v.depth;
-        if (tested && s->early && !early_test(s, x, y, v.depth, hiz))
-            mask &= ~(1u << i);
+        if (!multisampled) {
+            if (tested && s->early && !early_test(s, x, y, 0, v.depth, hiz))
+                mask &= ~(1u << i);
+            else
+                passed++;
+            continue;
+        }
+        samples[i] &= 0xffffu;
+        if (tested && s->early) {
+            uint32_t kept = 0;
+            for (uint32_t smp = 0; smp < 16; smp++) {
+                if (!(samples[i] & (1u << smp)))
+                    continue;
+                float z = v.depth;
+                if (wm_ms_raster(s)) {
+                    uint8_t pos = sample_offset(s, smp);
+                    struct wm_slot_values at;
+                    values_at(p, (float)x + (float)(pos >> 4) / 16.0f,
+                              (float)y + (float)(pos & 0xfu) / 16.0f, &at);
+                    z = at.depth;
+                }
+                if (early_test(s, x, y, smp, z, hiz))
+                    kept |= 1u << smp;
+            }
+            samples[i] = kept;
+            if (!kept)
+                mask &= ~(1u << i);
+        }
+        passed += popcount32(samples[i]);
     }
-    uint32_t passed = popcount32(mask);
     if (s->statistics && !late)
         s->ps_depth += passed;          /* L16766 */
     if (od && !late)
@@ -2651,11 +2723,7 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
         if (s->enable32 && s->enable8 && !s->enable16)
             s->bad_dispatch_enables++;      /* not in the table (L16013-16024) */
     }
-    if (wm_ms_raster(s) && (s->ds.depth_test || s->ds.stencil_test || s->ds.depth_write)) {
-        s->unsupported_samples++;
-        warn_once(s, WARN_SAMPLES, "%u samples per pixel: depth/stencil tested per pixel",
-                  s->samples);
-    }
+    depth_samples(s, s->samples);
     bool ps_affects_depth = wm_int_kill_pixel(s) || s->kills_pixel || s->computed_depth ||
                             s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC;
     s->early = !s->dispatch_on || !ps_affects_depth;
@@ -2958,7 +3026,7 @@ static const struct stat_desc wm_stats[] = {
     C("raster.subspans_lit", subspans_lit, "subspans", "subspans with a pixel inside"),
     C("raster.pixels", pixels_rasterized, "pixels", "pixels inside primitives"),
     C("raster.unsupported_samples", unsupported_samples, "primitives",
-      "multisampled primitives whose depth/stencil is tested per pixel, or refused counts"),
+      "WM_HZ_OP ops with a reserved Number of Multisamples (run at 1x)"),
     C("ps.sample_invocations", sample_invocations, "pixels",
       "per-sample dispatch: lit (pixel, sample) pairs dispatched, one invocation each"),
     C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),

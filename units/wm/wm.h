@@ -64,6 +64,20 @@
  *    and updates when the thread writes its pixels (units/om/om_depth.h);
  *    its thread end brings back the passes (depth.late_pixels,
  *    depth.late_passed). A subspan with no pixel left is not dispatched.
+ *    Multisampled depth/stencil (issue 12 items 2, 5): the depth and
+ *    stencil buffers take 3DSTATE_MULTISAMPLE's sample count (L15605;
+ *    WM_HZ_OP its own, L15597) in the interleaved layout of
+ *    units/common/depth_stencil.h; each covered sample of a lit pixel is
+ *    tested and updated on its own ("nX output merge", Table 3
+ *    L15658-15667), its depth the plane at the sample's position under
+ *    pattern rasterization ("eval depth at Sample Offsets"), else at the
+ *    pixel location; the pixel keeps the samples that pass (the dispatch's
+ *    sample masks, the Input Coverage Mask and per-sample dispatch follow
+ *    them) and dies when none does; depth.* and PS_DEPTH_COUNT then count
+ *    samples ("each pixel (or sample)", L16766), HiZ rejects whole pixels
+ *    (its record bounds every sample of its 8x4 pixels, over the whole
+ *    pixel's area for the source range). WM_HZ_OP's clears write every
+ *    sample.
  *    The param `force_late_depth` (default off) reads Early Depth/Stencil
  *    Control as PSEXEC whatever the command says, so that a capture's
  *    depth/stencil work is done late, in the pixel back end (e.g. to run
@@ -214,11 +228,10 @@
  * stats gen4.*.
  *
  * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
- * samples of a subspan go one pending subspan each), depth/stencil per
- * sample (tested per pixel, counted raster.unsupported_samples), points'
+ * samples of a subspan go one pending subspan each), points'
  * own rules beyond the box SF gives, the stipple counter of a wide line counting each pixel (the
  * model counts positions along the line), chroma key, RT independent
- * rasterization, depth offset (SF's),
+ * rasterization (depth offset is SF's, units/sf/sf_setup.h),
  * HiZ traffic through the L3, the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
  * other than 0.
@@ -244,6 +257,8 @@ extern const struct unit_ops wm_ops;
  * end of its last PS thread) or its last subspan rasterized. */
 #define WM_OBSERVED_DRAWS (1u << 20)
 
+/* On a multisampled depth/stencil buffer the depth/stencil counts (rejected,
+ * passed) are of samples ("each pixel (or sample)", seed 003 L16766). */
 struct wm_observed_draw {
     uint32_t draw;
     uint64_t primitives;
