@@ -192,7 +192,7 @@ struct wm {
     bool splitting;
     struct subspan split;
     uint32_t split_next;
-    uint64_t sample_invocations;
+    uint64_t sample_invocations, unlit_sample_dispatches, sample_pair_dispatches;
     uint32_t draw_slot;                 /* observed[] index of the primitive's draw, or ~0 */
     uint32_t om_next;                   /* "om" outputs the head state packet went to */
     bool head_taken;
@@ -2342,11 +2342,22 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
     uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
 
+    /* Starting Sample Pair Index (R0.0[7:6], L16149; per-sample dispatch,
+     * L16060-16096): the first group's sample over two. The groups are laid
+     * out in the seed's table order (split_next_sample) and every dispatch
+     * takes a power-of-two count of them from a subspan boundary, or G of a
+     * subspan's N > G samples with G the same for the subspan's dispatches,
+     * so the first group's sample is 0 or a multiple of G (even): SSPI =
+     * sample / 2 (SIMD8 4x: 0, 1; SIMD8 8x: 0-3; SIMD16 8x: 0, 2; 16x up to
+     * 7, its bit 2 in R0.0 bit 8, "reserved for expansion of" SSPI, L16148) */
+    uint32_t sspi = s->pending_sample[0] ? ((uint32_t)s->pending_sample[0] - 1u) / 2u : 0;
+    if (sspi)
+        s->sample_pair_dispatches++;
     /* R0 (L16108ff) */
     uint32_t r00 = (p->viewport_index & 0xfu) << 27 | (p->rt_array_index & 0x7ffu) << 16 |
                    ((p->flags & PRIM_BACK_FACING) ? 1u << 15 : 0) |
                    (s->computed_depth ? 1u << 13 : 0) | (s->omask_to_rt ? 1u << 12 : 0) |
-                   (p->topology & 0x1fu);
+                   (sspi & 7u) << 6 | (p->topology & 0x1fu);
     put_u(grf, total, 0, 0, r00);
     put_u(grf, total, 0, 1, s->cc_state_pointer & ~0x3fu);
     put_u(grf, total, 0, 6, d->request_id & 0xffffffu);
@@ -2386,6 +2397,10 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
     }
     fill_pixel_context(s, &d->ctx);
     wm_dispatch_sample_masks(s, d, n);
+    if (s->pending_sample[0]) {
+        d->ctx.pixel_flags |= EU_PIXEL_PER_SAMPLE;
+        d->ctx.starting_sample_pair = (uint8_t)sspi;
+    }
     /* the per-slot phases */
     for (uint32_t h = 0; h < halves; h++) {
         uint32_t base = first_phase + h * per_half;
@@ -2474,11 +2489,31 @@ static bool dispatch_pending(struct wm *s, bool final)
             return true;
         uint32_t width = choose_width(s, s->pending_count);
         uint32_t n = s->pending_count < width / 4u ? s->pending_count : width / 4u;
+        /* per-sample dispatch: a subspan's groups of samples 1..N-1 are not
+         * held by the scoreboard: its sample-0 group passed it (in this
+         * dispatch or an earlier one) and only the subspan's own groups
+         * (other samples) have taken the position since */
         for (uint32_t i = 0; i < n; i++)
-            if (sb_find(s, sb_key(s->pending[i].x, s->pending[i].y))) {
+            if (s->pending_sample[i] <= 1 &&
+                sb_find(s, sb_key(s->pending[i].x, s->pending[i].y))) {
                 s->stall_scoreboard++;
                 return false;
             }
+        uint32_t lit = 0;
+        for (uint32_t i = 0; i < n; i++)
+            lit |= s->pending[i].pixel_mask & 0xfu;
+        if (!lit) {
+            /* per-sample dispatch: no pixel covers any of the dispatch's
+             * samples (e.g. SSPI 1 of an edge subspan whose pixels cover
+             * samples 0-1 only): not dispatched (the seed does not say
+             * whether the hardware sends such a thread; counted) */
+            s->unlit_sample_dispatches++;
+            memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
+            memmove(s->pending_sample, s->pending_sample + n,
+                    (s->pending_count - n) * sizeof s->pending_sample[0]);
+            s->pending_count -= n;
+            continue;
+        }
         if (!s->flight_free_count || !stage_threads_can_dispatch(&s->threads, &s->kernel)) {
             s->stall_threads++;
             return false;
@@ -2592,29 +2627,35 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
                            (enum gpu_address_space_format)s->space.format, s->space.root);
 }
 
-/* Per-sample dispatch (seed 003 L15946ff, PS_EXTRA Pixel Shader Is Per
- * Sample): the split subspan's next sample that some lit pixel covers
- * becomes one pending subspan (its pixels those covering the sample); done
- * when no sample is left. */
+/* Per-sample dispatch (seed 003 L16060-16096, PS_EXTRA Pixel Shader Is Per
+ * Sample): the slots of a PERSAMPLE thread are (subspan, sample) pairs, four
+ * slots (the subspan's four pixels) a sample, the samples of a subspan in
+ * order 0..N-1 and the subspans one after another (the seed's slot table).
+ * The split subspan's next sample becomes the next slot group (pending
+ * entry), its lit pixels those covering the sample; every sample gets its
+ * group, covered or not, so that the groups keep the table's places (a slot
+ * is valid when a sample is enabled, L16097ff; a group no pixel covers is
+ * dispatched unlit). Done after sample N-1. */
 static void split_next_sample(struct wm *s)
 {
     uint32_t samples = s->samples > 16 ? 16 : s->samples;
-    for (uint32_t smp = s->split_next; smp < samples; smp++) {
-        uint32_t mask = 0;
-        for (uint32_t i = 0; i < 4; i++)
-            if (((s->split.pixel_mask >> i) & 1u) && ((s->split.sample_mask[i] >> smp) & 1u))
-                mask |= 1u << i;
-        if (!mask)
-            continue;
-        struct subspan copy = s->split;
-        copy.pixel_mask = (uint16_t)mask;
-        s->pending_sample[s->pending_count] = (uint8_t)(smp + 1);
-        s->pending[s->pending_count++] = copy;
-        s->sample_invocations += popcount32(mask);
-        s->split_next = smp + 1;
+    uint32_t smp = s->split_next;
+    if (smp >= samples) {
+        s->splitting = false;
         return;
     }
-    s->splitting = false;
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (((s->split.pixel_mask >> i) & 1u) && ((s->split.sample_mask[i] >> smp) & 1u))
+            mask |= 1u << i;
+    struct subspan copy = s->split;
+    copy.pixel_mask = (uint16_t)mask;
+    s->pending_sample[s->pending_count] = (uint8_t)(smp + 1);
+    s->pending[s->pending_count++] = copy;
+    s->sample_invocations += popcount32(mask);
+    s->split_next = smp + 1;
+    if (s->split_next >= samples)
+        s->splitting = false;
 }
 
 static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
@@ -2881,6 +2922,10 @@ static const struct stat_desc wm_stats[] = {
       "multisampled primitives whose depth/stencil is tested per pixel, or refused counts"),
     C("ps.sample_invocations", sample_invocations, "pixels",
       "per-sample dispatch: lit (pixel, sample) pairs dispatched, one invocation each"),
+    C("ps.sample_pair_dispatches", sample_pair_dispatches, "threads",
+      "per-sample threads with a Starting Sample Pair Index above 0 (003 L16149)"),
+    C("ps.unlit_sample_dispatches", unlit_sample_dispatches, "threads",
+      "per-sample dispatches none of whose samples a pixel covers: not sent"),
     C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),
     C("raster.line_stippled", pixels_line_stippled, "pixels",
       "pixels dropped by line stipple (003 L15532-15546)"),

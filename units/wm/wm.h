@@ -133,10 +133,20 @@
  *    sample positions it was rasterized with (thread_msg.h) for the pixel
  *    interpolator.
  *  - Per-sample dispatch (3DSTATE_PS_EXTRA Pixel Shader Is Per Sample, with
- *    multisample rasterization on): each rasterized subspan is split into
- *    one pending subspan per sample some lit pixel covers, its pixels those
- *    covering that sample; the sample's ID in R1.0/R2.0 (4 bits a subspan,
- *    L16165-16192), its barycentric (sample and centroid modes), source
+ *    multisample rasterization on; L16060-16096): the thread's slots are
+ *    laid out as the seed's PERSAMPLE table gives them: slot group g (4
+ *    slots, the subspan's 4 pixels) holds sample (2 SSPI + g) mod N of the
+ *    thread's subspan (2 SSPI + g) / N, N the sample count; when N exceeds
+ *    the width's groups a subspan takes N / groups dispatches with Starting
+ *    Sample Pair Index 0, G/2, .. (SIMD8 4x: 0, 1; SIMD8 8x: 0-3; SIMD16
+ *    8x: 0, 2) in R0.0[7:6] (L16149; 16x's pairs 4-7 use bit 8, "reserved
+ *    for expansion of" it, L16148) and in the thread's context
+ *    (thread_msg.h starting_sample_pair, EU_PIXEL_PER_SAMPLE) for the
+ *    render cache's headerless writes. Every sample has its group whether
+ *    a pixel covers it or not (lit: the pixels covering that sample); a
+ *    dispatch none of whose groups is lit is not sent (the seed does not
+ *    say; ps.unlit_sample_dispatches). The sample's ID in R1.0/R2.0 (4
+ *    bits a group, L16165-16192), its barycentric (sample and centroid modes), source
  *    depth and W at the sample's position, the render cache's write
  *    coverage that one sample (thread_msg.h sample_mask), the Input
  *    Coverage Mask the pixel's whole coverage; ps.sample_invocations counts
@@ -207,8 +217,7 @@
  * primitive is done) and the Gen4 PS payload (seed 001 L18251-19005);
  * stats gen4.*.
  *
- * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
- * samples of a subspan go one pending subspan each), depth/stencil per
+ * Not modelled: depth/stencil per
  * sample (tested per pixel, counted raster.unsupported_samples), points'
  * own rules beyond the box SF gives, the stipple counter of a wide line counting each pixel (the
  * model counts positions along the line), chroma key, RT independent
