@@ -964,6 +964,35 @@ static void test_sspi_layout(void)
     sspi_check(&simd16_8x);
 }
 
+/* The rasterizer's rate (issue 12 item 9; docs/pixel-timing.md): the
+ * machines state wm.subspans_per_cycle = 4 (configs/fragments/
+ * unslice-gen8plus.cfg; the unit's default), 16 pixels a clock. A 128 x 64
+ * rectangle with no pixel shader and no depth test (8192 pixels, 2048
+ * subspans) through WM alone takes 2048 / 4 = 512 cycles from its first
+ * subspan to its last: the model reaches 16 pixels a clock, within one
+ * cycle of start-up. */
+static void test_rasterizer_rate(void)
+{
+    struct wm_rig r = wm_rig_new();
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_max = 127;
+    p.y_max = 63;
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 700);
+    const struct wm_observed_draw *d;
+    CU_ASSERT_EQUAL_FATAL(wm_observed_draws(r.wm, &d), 1);
+    CU_ASSERT_EQUAL(d[0].pixels_rasterized, 8192u);
+    uint64_t cycles = d[0].last_cycle - d[0].first_cycle + 1;
+    double rate = 8192.0 / (double)cycles;
+    CU_ASSERT_TRUE(cycles >= 512 && cycles <= 513);
+    CU_ASSERT_TRUE(rate > 15.9 && rate <= 16.0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.subspans"), 2048);
+    sim_destroy(r.sim);
+}
+
 /* Pixel-rate dispatch under 4x: centroid barycentrics at the pixel centre
  * for a fully covered pixel and at the lowest covered sample of a partly
  * covered one (the model's rule, wm.c centroid_offset); the thread carries
@@ -1024,6 +1053,7 @@ static const struct test_case cases[] = {
     { "4x coverage at the sample pattern's positions", test_multisample_coverage },
     { "per-sample dispatch: one invocation per covered sample", test_per_sample_dispatch },
     { "centroid barycentrics at pixel rate under 4x", test_centroid_barycentrics },
+    { "the rasterizer's rate: 16 pixels a clock", test_rasterizer_rate },
     { "per-sample dispatch in the seed's slot layout with the Starting Sample Pair Index",
       test_sspi_layout },
     { 0 }

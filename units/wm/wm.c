@@ -16,6 +16,7 @@
 #include "spec_common.h"
 #include "units/common/depth_stencil.h"
 #include "units/common/ff_stage.h"
+#include "units/common/memreq.h"
 #include "units/common/mmio.h"
 #include "units/common/pixel.h"
 #include "units/common/primitive.h"
@@ -32,6 +33,7 @@
 #define WM_SB_NODES (STAGE_THREADS_MAX * PIXEL_MAX_SUBSPANS)
 #define WM_VIEWPORTS 16u
 #define WM_BARYCENTRIC_MODES 6u
+#define WM_HIZ_LINES 64u             /* HiZ line requests first held for the "l3" port */
 
 /* 3DSTATE_WM Force Thread Dispatch / Force Kill Pixel (reference genxml) */
 enum { WM_FORCE_NORMAL = 0, WM_FORCE_OFF = 1, WM_FORCE_ON = 2 };
@@ -174,6 +176,17 @@ struct wm {
     bool force_late_depth;          /* param: Early Depth/Stencil Control read as PSEXEC */
     /* HiZ timing: rasterizer cycles owed for record reads and writes */
     uint64_t hiz_owed, hiz_stall_cycles, hiz_record_reads;
+    /* HiZ records through the L3 ("l3" / "l3_reply" linked): the line
+     * requests waiting for the port (a ring), the ones sent and not yet
+     * answered, the last line asked for (a record's neighbours share it) */
+    struct port *l3, *l3_reply;
+    struct wm_hiz_line { uint64_t line; uint8_t op; } *hiz_lines;
+    uint32_t hiz_line_capacity, hiz_line_head, hiz_line_count;
+    uint32_t hiz_reads_queued, hiz_reads_waiting, hiz_writes_waiting;
+    uint64_t hiz_last_line[2];          /* [op]: the last line asked for */
+    bool hiz_last_valid[2];
+    uint64_t hiz_l3_reads, hiz_l3_writes, hiz_l3_replies, hiz_l3_merged, hiz_l3_stall_cycles;
+    uint64_t hiz_l3_unmapped, bad_l3_replies, hz_op_l3_stall_cycles;
     uint64_t hiz_blocks_accepted, hiz_pixels_accepted;
 
     /* the primitive being rasterized */
@@ -379,6 +392,112 @@ static void take_hier_depth_buffer(struct wm *s, const struct spec_3DSTATE_HIER_
     h->valid = h->pitch % 128u == 0;
 }
 
+/* ---- HiZ record traffic ------------------------------------------------------------------- */
+
+/* One HiZ record of block (bx, by) read or written (`write`). Without an L3
+ * link it holds the rasterizer `hiz_record_cycles` cycles (hiz_owed). With
+ * "l3" linked it is a 64-byte line request (MSG_MEMORY_REQUEST, memreq.h) for
+ * the record's line (depth_stencil.h hiz_block_line: a line holds 2 x 2
+ * blocks' records; WM keeps the last line it read, and combines writes to
+ * the last line it wrote: a request for the same line with the same op as
+ * the last one is not repeated, hiz.l3_merged; the model's one-line HiZ
+ * buffer, the seed gives no HiZ cache); reads hold the
+ * rasterizer until the L3 answers (hiz.l3_stall_cycles), writes are posted.
+ * A line the HiZ surface or the address space cannot map falls back to the
+ * cycle cost (counted). */
+static void hiz_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write)
+{
+    if (!s->l3) {
+        s->hiz_owed += s->hiz_record_cycles;
+        return;
+    }
+    uint64_t va, pa;
+    if (!hiz_block_line(&s->hiz, bx, by, slice, &va) ||
+        gpu_address_space_translate(&s->as, va, &pa) != 0) {
+        s->hiz_l3_unmapped++;
+        s->hiz_owed += s->hiz_record_cycles;
+        return;
+    }
+    pa &= ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    uint8_t op = write ? MEMREQ_WRITE : MEMREQ_READ;
+    if (s->hiz_last_valid[op] && s->hiz_last_line[op] == pa) {
+        s->hiz_l3_merged++;
+        return;
+    }
+    if (s->hiz_line_count == s->hiz_line_capacity) {
+        /* grow the ring, its entries in order from 0 */
+        uint32_t cap = s->hiz_line_capacity ? 2 * s->hiz_line_capacity : WM_HIZ_LINES;
+        struct wm_hiz_line *n = gt_xcalloc(cap, sizeof *n);
+        for (uint32_t i = 0; i < s->hiz_line_count; i++)
+            n[i] = s->hiz_lines[(s->hiz_line_head + i) % s->hiz_line_capacity];
+        free(s->hiz_lines);
+        s->hiz_lines = n;
+        s->hiz_line_capacity = cap;
+        s->hiz_line_head = 0;
+    }
+    s->hiz_lines[(s->hiz_line_head + s->hiz_line_count) % s->hiz_line_capacity] =
+        (struct wm_hiz_line){ pa, op };
+    s->hiz_line_count++;
+    if (!write)
+        s->hiz_reads_queued++;
+    s->hiz_last_valid[op] = true;
+    s->hiz_last_line[op] = pa;
+}
+
+/* Sends the waiting line requests the "l3" port takes and counts the L3's
+ * answers. */
+static void hiz_l3_pump(struct wm *s)
+{
+    if (!s->l3)
+        return;
+    struct msg *m;
+    while ((m = port_pop(s->l3_reply)) != NULL) {
+        const struct memreply *r = (const struct memreply *)m->payload;
+        bool ok = m->kind == MSG_MEMORY_RESPONSE && m->size >= sizeof *r;
+        if (ok && r->op == MEMREQ_READ && s->hiz_reads_waiting)
+            s->hiz_reads_waiting--;
+        else if (ok && r->op == MEMREQ_WRITE && s->hiz_writes_waiting)
+            s->hiz_writes_waiting--;
+        else
+            ok = false;
+        if (ok)
+            s->hiz_l3_replies++;
+        else
+            s->bad_l3_replies++;
+        msg_free(unit_sim(s->unit), m);
+        unit_progress(s->unit);
+    }
+    while (s->hiz_line_count && port_can_send(s->l3)) {
+        const struct wm_hiz_line *l = &s->hiz_lines[s->hiz_line_head];
+        m = msg_alloc(unit_sim(s->unit), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        struct memreq *r = (struct memreq *)m->payload;
+        memset(r, 0, sizeof *r);
+        r->address = l->line;
+        r->tag = l->op;
+        r->bytes = MEMREQ_LINE_BYTES;
+        r->op = l->op;
+        r->target = MEMREQ_DATA;
+        r->client = unit_id(s->unit);
+        port_try_send(s->l3, m);
+        if (l->op == MEMREQ_READ) {
+            s->hiz_l3_reads++;
+            s->hiz_reads_queued--;
+            s->hiz_reads_waiting++;
+        } else {
+            s->hiz_l3_writes++;
+            s->hiz_writes_waiting++;
+        }
+        s->hiz_line_head = (s->hiz_line_head + 1) % s->hiz_line_capacity;
+        s->hiz_line_count--;
+    }
+}
+
+/* HiZ record reads not answered yet (queued or in the L3). */
+static bool hiz_l3_reading(const struct wm *s)
+{
+    return s->hiz_reads_queued || s->hiz_reads_waiting;
+}
+
 /* HiZ is in use: enabled on a depth buffer that is there, with a HiZ buffer
  * (L15777-15801). */
 static bool hiz_on(struct wm *s)
@@ -553,6 +672,15 @@ enum wm_gen7_depth_op {
     WM_GEN7_HIZ_RESOLVE = 1u << 2,
 };
 
+/* A WM_HZ_OP pass's record read or write: through the L3 when linked (the
+ * op's packet is held until its lines are answered, work_state), else not
+ * timed (the op runs when the command arrives). */
+static void hz_op_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write)
+{
+    if (s->l3)
+        hiz_traffic(s, bx, by, slice, write);
+}
+
 /* A WM_HZ_OP depth op on the HiZ blocks the rectangle touches (X/Y Max
  * exclusive, clipped to the surface):
  *  - depth clear (L15810-15850): a block wholly inside becomes CLEARED with
@@ -593,6 +721,7 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                     continue;
                 }
                 s->hiz_bad_records += bad;
+                hz_op_traffic(s, bx, by, slice, false);
                 uint32_t bx0 = bx * HIZ_BLOCK_WIDTH, by0 = by * HIZ_BLOCK_HEIGHT;
                 uint32_t bx1 = bx0 + HIZ_BLOCK_WIDTH, by1 = by0 + HIZ_BLOCK_HEIGHT;
                 if (d->width && bx1 > d->width)
@@ -632,6 +761,7 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                 s->hiz_faults++;
             else
                 s->hiz_writes++;
+            hz_op_traffic(s, bx, by, slice, true);
         }
 }
 
@@ -1465,7 +1595,7 @@ static void hiz_row_flush(struct wm *s)
         if (hiz_block_read(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &mem, NULL) &&
             !hiz_block_same(&mem, &e->read))
             out = hiz_merge(s->depth_format, &e->now, &mem);
-        s->hiz_owed += s->hiz_record_cycles;
+        hiz_traffic(s, bx, s->hiz_row_by, s->hiz_row_slice, true);
         if (hiz_block_write(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &out))
             s->hiz_writes++;
         else
@@ -1498,7 +1628,7 @@ static struct wm_hiz_entry *hiz_entry(struct wm *s, uint32_t bx, uint32_t by, ui
         bool bad = false;
         e->loaded = true;
         s->hiz_record_reads++;
-        s->hiz_owed += s->hiz_record_cycles;
+        hiz_traffic(s, bx, by, slice, false);
         e->readable = hiz_block_read(&s->hiz, &s->as, bx, by, slice, &e->read, &bad);
         s->hiz_bad_records += bad;
         if (!e->readable)
@@ -1630,7 +1760,7 @@ static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, u
                                       e->now.min);
     e->now = (struct hiz_block){ HIZ_RANGE, e->now.min, e->now.min };
     s->hiz_blocks_filled++;
-    s->hiz_owed += s->hiz_record_cycles;
+    hiz_traffic(s, bx, by, slice, true);
     if (hiz_block_write(&s->hiz, &s->as, bx, by, slice, &e->now)) {
         s->hiz_writes++;
         e->read = e->now;
@@ -2679,6 +2809,12 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         s->hiz_stall_cycles++;
         return FF_STAGE_NOT_NOW;
     }
+    hiz_l3_pump(s);
+    if (hiz_l3_reading(s)) {
+        /* through the L3: the records read wait for their lines */
+        s->hiz_l3_stall_cycles++;
+        return FF_STAGE_NOT_NOW;
+    }
     uint32_t budget = s->subspans_per_cycle;
     for (;;) {
         if (s->splitting) {
@@ -2715,6 +2851,7 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
     if (!s->raster_done)
         return FF_STAGE_NOT_NOW;
     hiz_row_flush(s);
+    hiz_l3_pump(s);
     if (s->hiz_owed)
         return FF_STAGE_NOT_NOW;        /* the write-backs' cycles first */
     if (!dispatch_pending(s, true))
@@ -2745,6 +2882,15 @@ static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
         take_state(s, p);
         s->ff.stats.taken++;
         s->head_taken = true;
+    }
+    if (p->id == SPEC_ID_3DSTATE_WM_HZ_OP && s->l3) {
+        /* the op's HiZ record lines through the L3 (hz_op_traffic): the
+         * packet leaves once they are sent and its reads answered */
+        hiz_l3_pump(s);
+        if (s->hiz_line_count || s->hiz_reads_waiting) {
+            s->hz_op_l3_stall_cycles++;
+            return FF_STAGE_NOT_NOW;
+        }
     }
     if (om) {
         while (s->om_next < s->oms) {
@@ -2894,6 +3040,12 @@ static const struct port_desc wm_ports[] = {
       .help = "Gen4: setup URB entry reads and dereferences (to the URB unit's client port)" },
     { .name = "urb_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_URB),
       .flags = PORT_OPTIONAL, .help = "Gen4: the setup rows read" },
+    { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
+      .help = "HiZ record line requests (64-byte lines) to an L3 client port; unlinked: "
+              "hiz_record_cycles each" },
+    { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL, .help = "their completions" },
     PORT_END
 };
 
@@ -2998,6 +3150,18 @@ static const struct stat_desc wm_stats[] = {
       "blocks rebuilt from depth by HiZ resolves"),
     C("hiz.record_writes", hiz_writes, "records", "HiZ records written"),
     C("hiz.record_reads", hiz_record_reads, "records", "HiZ records read by the rasterizer"),
+    C("hiz.l3_reads", hiz_l3_reads, "lines", "HiZ record lines read through the L3 (\"l3\")"),
+    C("hiz.l3_writes", hiz_l3_writes, "lines", "HiZ record lines written through the L3"),
+    C("hiz.l3_replies", hiz_l3_replies, "lines", "their completions"),
+    C("hiz.l3_merged", hiz_l3_merged, "records",
+      "record accesses whose line was already being asked for (2 x 2 records a line)"),
+    C("hiz.l3_stall_cycles", hiz_l3_stall_cycles, "cycles",
+      "rasterizer cycles waiting for HiZ record lines from the L3"),
+    C("hiz.l3_unmapped", hiz_l3_unmapped, "records",
+      "records whose line could not be mapped (timed as hiz_record_cycles instead)"),
+    C("hz_op.l3_stall_cycles", hz_op_l3_stall_cycles, "cycles",
+      "cycles a WM_HZ_OP waited for its HiZ record lines through the L3"),
+    C("bad.l3_replies", bad_l3_replies, "messages", "malformed or unexpected L3 replies"),
     C("hiz.stall_cycles", hiz_stall_cycles, "cycles",
       "rasterizer cycles spent on HiZ record reads and writes (hiz_record_cycles each)"),
     C("hiz.blocks_accepted", hiz_blocks_accepted, "blocks",
@@ -3081,6 +3245,10 @@ static int wm_realize(struct unit *u, struct gt_error *err)
     s->drained = unit_port(u, "drained", 0);
     if (!port_is_bound(s->drained))
         s->drained = NULL;
+    s->l3 = unit_port(u, "l3", 0);
+    s->l3_reply = unit_port(u, "l3_reply", 0);
+    if (!port_is_bound(s->l3) || !port_is_bound(s->l3_reply))
+        s->l3 = s->l3_reply = NULL;
     s->urb = unit_port(u, "urb", 0);
     s->urb_reply = unit_port(u, "urb_reply", 0);
     if (!port_is_bound(s->urb) || !port_is_bound(s->urb_reply))
@@ -3135,6 +3303,9 @@ static void wm_reset(struct unit *u)
     s->line_stipple_pattern = s->line_stipple_repeat = 0;
     s->line_stipple_counter = 0;
     s->hiz_owed = 0;
+    s->hiz_line_head = s->hiz_line_count = 0;
+    s->hiz_reads_queued = s->hiz_reads_waiting = s->hiz_writes_waiting = 0;
+    s->hiz_last_valid[0] = s->hiz_last_valid[1] = false;
     s->stipple_x = s->stipple_y = 0;
     memset(s->stipple_rows, 0, sizeof s->stipple_rows);
     s->ps_invocations = s->ps_depth = 0;
@@ -3156,7 +3327,10 @@ static enum unit_activity wm_tick(struct unit *u)
     struct wm *s = unit_state(u);
     take_thread_ends(s);
     setup_entry_release(s);
+    hiz_l3_pump(s);
     enum ff_stage_status st = ff_stage_tick(&s->ff, u);
+    if (s->l3 && s->hiz_line_count && port_can_send(s->l3))
+        return UNIT_BUSY;       /* posted HiZ writes to send */
     if (st == FF_STAGE_WAITING && (s->active || s->threads.in_flight == 0))
         return UNIT_BUSY;
     if (s->deref_pending)
@@ -3176,6 +3350,9 @@ static void wm_destroy(struct unit *u)
     s->observed_capacity = s->draws_seen = 0;
     free(s->hiz_row);
     s->hiz_row = NULL;
+    free(s->hiz_lines);
+    s->hiz_lines = NULL;
+    s->hiz_line_capacity = s->hiz_line_count = 0;
     s->hiz_row_capacity = s->hiz_row_count = 0;
     free(s->om);
     free(s->eot);

@@ -97,10 +97,19 @@
  *    to keep its X8 bits when writing). Records are cached per block row of the primitive
  *    and written back merged with what memory holds (the pixel back end's
  *    late path updates them too, units/om/om_depth.h). Per draw,
- *    pixels_hiz_rejected. Timing: each record the rasterizer reads or writes
- *    holds it `hiz_record_cycles` cycles (hiz.stall_cycles; a parameter: the
- *    seed gives no figure, and the records do not go through the L3 ports
- *    WM does not have); WM_HZ_OP's record writes are not timed.
+ *    pixels_hiz_rejected. Timing: with "l3" / "l3_reply" linked (the
+ *    gen8/gen9 machines: an L3 client of slice 0, like VF, SOL and the URB),
+ *    each record read or written is a 64-byte line request (memreq.h) for
+ *    the line holding it (depth_stencil.h hiz_block_line: the records of
+ *    2 x 2 blocks, rows 4k..4k+3 of a Y tile's 16-byte column); WM keeps
+ *    the last line read and combines writes to the last line written
+ *    (hiz.l3_merged; the seed gives no HiZ cache); reads hold the
+ *    rasterizer until answered (hiz.l3_stall_cycles), writes are posted;
+ *    a WM_HZ_OP's record reads and writes go the same way and its packet
+ *    waits for them (hz_op.l3_stall_cycles). Without the link each record
+ *    the rasterizer reads or writes holds it `hiz_record_cycles` cycles
+ *    (hiz.stall_cycles; the seed gives no figure) and WM_HZ_OP's are not
+ *    timed. The depth pixels a clear, resolve or fill writes are not timed.
  *  - PS dispatch (L15946-16044): lit subspans of one primitive are grouped
  *    into SIMD8 (2 subspans), SIMD16 (4) or SIMD32 (8) threads by the
  *    seed's rule (L16038, n read as the subspans pending: the seed leaves n
@@ -178,8 +187,13 @@
  *    INSTPM / CS_DEBUG_MODE2 feed the push constants.
  *
  * Timing: `subspans_per_cycle` subspans rasterized (and early-tested) per
- * cycle, a parameter (the seed gives no rate); thread limits of
+ * cycle, a parameter (the seed gives no rate and no public Gen9 figure was
+ * found, docs/pixel-timing.md; the machines' 4, 16 pixels a clock, is
+ * checked by test_wm.c test_rasterizer_rate); thread limits of
  * stage_threads (Maximum Number of Threads Per PSD + 1).
+ *
+ * Ports (HiZ timing): "l3" out (MSG_MEMORY_REQUEST) / "l3_reply" in
+ *        (MSG_MEMORY_RESPONSE), optional, both or neither.
  *
  * Ports: "sf" in (MSG_STATE, MSG_SETUP, MSG_MMIO), "td"[open] out
  *        (MSG_THREAD_DISPATCH to every subslice's td.wm), "eot"[open] in
@@ -222,7 +236,7 @@
  * own rules beyond the box SF gives, the stipple counter of a wide line counting each pixel (the
  * model counts positions along the line), chroma key, RT independent
  * rasterization, depth offset (SF's),
- * HiZ traffic through the L3, the contiguous dispatch modes, the KSP jump table offsets (the
+ * the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
  * other than 0.
  */
