@@ -97,9 +97,11 @@
  *    to keep its X8 bits when writing). Records are cached per block row of the primitive
  *    and written back merged with what memory holds (the pixel back end's
  *    late path updates them too, units/om/om_depth.h). Per draw,
- *    pixels_hiz_rejected. Timing: with "l3" / "l3_reply" linked (the
- *    gen8/gen9 machines: an L3 client of slice 0, like VF, SOL and the URB),
- *    each record read or written is a 64-byte line request (memreq.h) for
+ *    pixels_hiz_rejected. Timing: with "l3" / "l3_reply" linked (to an L3
+ *    client port, as VF, SOL and the URB are; not linked in the machines'
+ *    configs yet: without a HiZ cache or read-ahead every block row's
+ *    record read waits a full L3 round trip, and skl_fill_heavy went from
+ *    146 K to 451 K cycles when linked, docs/pixel-timing.md), each record read or written is a 64-byte line request (memreq.h) for
  *    the line holding it (depth_stencil.h hiz_block_line: the records of
  *    2 x 2 blocks, rows 4k..4k+3 of a Y tile's 16-byte column); WM keeps
  *    the last line read and combines writes to the last line written
