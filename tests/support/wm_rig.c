@@ -9,6 +9,7 @@
 #include "spec_common.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
+#include "units/common/memreq.h"
 #include "units/common/state_packet.h"
 #include "units/sf/sf_setup.h"
 #include "units/wm/wm.h"
@@ -104,7 +105,56 @@ void wm_rig_to_wm(struct wm_rig *r, struct msg *m)
     CU_ASSERT_TRUE(port_inject(unit_port(r->wm, "sf", 0), m));
 }
 
-struct wm_rig wm_rig_new(void)
+static const struct port_desc wm_l3_probe_ports[] = {
+    { .name = "in", .direction = PORT_IN, .flags = PORT_OPTIONAL, .help = "line requests" },
+    { .name = "out", .direction = PORT_OUT, .flags = PORT_OPTIONAL, .help = "their replies" },
+    PORT_END
+};
+
+static int wm_l3_probe_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct wm_l3_probe *p = unit_state(u);
+    p->in = unit_port(u, "in", 0);
+    p->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity wm_l3_probe_tick(struct unit *u)
+{
+    struct wm_l3_probe *p = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    struct msg *m;
+    while (p->pending < WM_L3_PROBE_MAX && (m = port_pop(p->in))) {
+        const struct memreq *q = (const struct memreq *)m->payload;
+        if (p->count < WM_L3_PROBE_MAX) {
+            p->address[p->count] = q->address;
+            p->op[p->count] = q->op;
+            p->cycle[p->count] = now;
+        }
+        p->count++;
+        memreq_make_reply(m, 1);
+        p->held[p->pending] = m;
+        p->ready[p->pending++] = now + p->latency;
+    }
+    while (p->pending && p->ready[0] <= now && port_can_send(p->out)) {
+        port_try_send(p->out, p->held[0]);
+        memmove(p->held, p->held + 1, (p->pending - 1) * sizeof p->held[0]);
+        memmove(p->ready, p->ready + 1, (p->pending - 1) * sizeof p->ready[0]);
+        p->pending--;
+    }
+    return p->pending ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static const struct unit_ops wm_l3_probe_ops = {
+    .kind = "test_wm_l3_probe",
+    .state_size = sizeof(struct wm_l3_probe),
+    .ports = wm_l3_probe_ports,
+    .realize = wm_l3_probe_realize,
+    .tick = wm_l3_probe_tick,
+};
+
+static struct wm_rig wm_rig_build(bool with_l3, uint32_t latency)
 {
     struct wm_rig r;
     memset(&r, 0, sizeof r);
@@ -121,6 +171,12 @@ struct wm_rig wm_rig_new(void)
     probe_link(r.sim, r.wm, "drained", dr, "in", 1, 8, 1);
     probe_link(r.sim, feeder, "out", r.wm, "eot[0]", 1, 16, 1);
     r.feeder = feeder;
+    struct unit *l3 = NULL;
+    if (with_l3) {
+        l3 = probe_add(r.sim, &wm_l3_probe_ops, "l3", NULL);
+        probe_link(r.sim, r.wm, "l3", l3, "in", 1, 16, 1);
+        probe_link(r.sim, l3, "out", r.wm, "l3_reply", 1, 16, 1);
+    }
     struct spec_3DSTATE_SAMPLE_MASK *nothing;
     wm_rig_to_wm(&r, wm_rig_state_msg(&r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *nothing, (void **)&nothing));
     nothing->SampleMask = 1;
@@ -132,7 +188,21 @@ struct wm_rig wm_rig_new(void)
     r.td = unit_state(td);
     r.om = unit_state(om);
     r.drained = unit_state(dr);
+    if (l3) {
+        r.l3 = unit_state(l3);
+        r.l3->latency = latency;
+    }
     return r;
+}
+
+struct wm_rig wm_rig_new(void)
+{
+    return wm_rig_build(false, 0);
+}
+
+struct wm_rig wm_rig_new_l3(uint32_t latency)
+{
+    return wm_rig_build(true, latency);
 }
 
 uint64_t wm_rig_stat(struct wm_rig *r, const char *name)

@@ -33,11 +33,24 @@ struct wm_catcher {
     struct pipeline_registers regs[WM_CATCH_MAX];
 };
 
+/* A probe L3 on WM's "l3" / "l3_reply" (wm_rig_new_l3): it keeps each line
+ * request (address, op, cycle) and answers it `latency` cycles later. */
+#define WM_L3_PROBE_MAX 512
+struct wm_l3_probe {
+    struct port *in, *out;
+    uint32_t latency, count, pending;
+    uint64_t address[WM_L3_PROBE_MAX], cycle[WM_L3_PROBE_MAX];
+    uint8_t op[WM_L3_PROBE_MAX];
+    struct msg *held[WM_L3_PROBE_MAX];
+    uint64_t ready[WM_L3_PROBE_MAX];
+};
+
 struct wm_rig {
     struct sim *sim;
     struct gpu_memory *mem;
     struct unit *wm, *idle, *feeder;
     struct wm_catcher *td, *om, *drained;
+    struct wm_l3_probe *l3;         /* wm_rig_new_l3 only */
 };
 
 /* Runs the rig `cycles` cycles (an idle unit keeps the clock going). */
@@ -48,6 +61,8 @@ struct msg *wm_rig_state_msg(struct wm_rig *r, uint32_t id, uint32_t dwords, siz
                              void **common);
 void wm_rig_to_wm(struct wm_rig *r, struct msg *m);     /* on WM's "sf" input */
 struct wm_rig wm_rig_new(void);
+/* The rig with a probe L3 answering WM's HiZ line requests after `latency`. */
+struct wm_rig wm_rig_new_l3(uint32_t latency);
 uint64_t wm_rig_stat(struct wm_rig *r, const char *name); /* "wm.<name>" */
 
 /* 3DSTATE_WM, 3DSTATE_PS and friends for a pixel shader test. */

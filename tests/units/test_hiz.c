@@ -5,6 +5,7 @@
  * WM's WM_HZ_OP depth clear / depth resolve / HiZ resolve and HiZ rejection
  * (L15810-15924) checked against the same work done without HiZ: the depth
  * buffer after a resolve must hold the bytes the non-HiZ path wrote. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fabric/memory.h"
@@ -12,6 +13,7 @@
 #include "tests/support/wm_rig.h"
 #include "tests/test.h"
 #include "units/common/depth_stencil.h"
+#include "units/common/memreq.h"
 
 /* ---- the reject rule --------------------------------------------------------------------- */
 
@@ -425,6 +427,84 @@ static void test_hiz_rejects_blocks(void)
     sim_destroy(hiz.sim);
 }
 
+/* HiZ records through the L3 (WM's "l3" / "l3_reply" to a probe L3 that
+ * answers after 12 cycles). The record of block (bx, by) is bytes 8 bx of
+ * HiZ rows 2 by and 2 by + 1 (test_record_layout); in the Y-tiled surface
+ * both rows lie in one 64-byte line, that of rows 4k..4k+3 of the 16-byte
+ * column: HIZ_BASE + y_offset(8 bx, 2 by) rounded down to 64, computed here.
+ * A whole-surface fast clear (64 x 32: 8 x 8 blocks) reads and writes every
+ * record: every line the 64 records imply is read and written (16 lines, each
+ * asked for once per block row, its two records in a row merged), and no
+ * other; the WM_HZ_OP waits for them. A draw HiZ rejects whole (2 x 2
+ * blocks, one line) then reads that line once and holds the rasterizer for
+ * the answer; the depth results are those of the rig without an L3. */
+static uint64_t record_line(uint32_t bx, uint32_t by)
+{
+    return (HIZ_BASE + y_offset(8 * bx, 2 * by)) & ~(uint64_t)63;
+}
+
+static void test_hiz_through_l3(void)
+{
+    struct wm_rig plain = wm_rig_new(), l3 = wm_rig_new_l3(12);
+    struct wm_rig *rigs[2] = { &plain, &l3 };
+    for (uint32_t i = 0; i < 2; i++) {
+        fill_surface(rigs[i], DEPTH_BASE, 0x11, SURFACE_BYTES);
+        send_depth_buffer(rigs[i], true);
+        send_clear_value(rigs[i], 0.25);
+        send_hz_op(rigs[i], OP_CLEAR, 0, 0, 64, 32);
+    }
+    wm_rig_run(&l3, 300);
+    const struct wm_l3_probe *p = l3.l3;
+    CU_ASSERT_EQUAL_FATAL(p->count, 64u);
+    uint32_t reads[16] = { 0 }, writes[16] = { 0 };
+    for (uint32_t k = 0; k < p->count; k++) {
+        int found = -1;
+        for (uint32_t by = 0; by < 8; by += 2)
+            for (uint32_t bx = 0; bx < 8; bx += 2)
+                if (p->address[k] == record_line(bx, by))
+                    found = (int)(by / 2 * 4 + bx / 2);
+        CU_ASSERT_TRUE_FATAL(found >= 0);
+        if (p->op[k] == MEMREQ_READ)
+            reads[found]++;
+        else
+            writes[found]++;
+    }
+    /* each of the 16 lines: once per block row it covers (2) */
+    for (uint32_t k = 0; k < 16; k++) {
+        CU_ASSERT_EQUAL(reads[k], 2u);
+        CU_ASSERT_EQUAL(writes[k], 2u);
+    }
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_reads"), 32);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_writes"), 32);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_merged"), 64);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_replies"), 64);
+    CU_ASSERT_TRUE(wm_rig_stat(&l3, "hz_op.l3_stall_cycles") >= 12);
+    CU_ASSERT_EQUAL(wm_rig_stat(&plain, "hz_op.l3_stall_cycles"), 0);
+    /* a draw at 0.5 behind the 0.25 clear over blocks (0..1, 0..1) */
+    for (uint32_t i = 0; i < 2; i++) {
+        send_less_test(rigs[i]);
+        draw_rect(rigs[i], 0, 0, 15, 7, 0.5f, 0);
+    }
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.blocks_rejected"), 4);
+    /* the four records share one line (rows 0-3 of bytes 0-15): one read,
+     * the rasterizer held until it is answered */
+    CU_ASSERT_EQUAL(record_line(1, 1), record_line(0, 0));
+    CU_ASSERT_EQUAL_FATAL(p->count, 65u);
+    CU_ASSERT_EQUAL(p->address[64], record_line(0, 0));
+    CU_ASSERT_EQUAL(p->op[64], MEMREQ_READ);
+    CU_ASSERT_TRUE(wm_rig_stat(&l3, "hiz.l3_stall_cycles") >= 12);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.stall_cycles"), 0);   /* not timed by cycles */
+    CU_ASSERT_EQUAL(wm_rig_stat(&plain, "hiz.l3_reads"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "depth.depth_failed"),
+                    wm_rig_stat(&plain, "depth.depth_failed"));
+    uint8_t got[SURFACE_BYTES], want[SURFACE_BYTES];
+    read_surface(&l3, HIZ_BASE, got, SURFACE_BYTES);
+    read_surface(&plain, HIZ_BASE, want, SURFACE_BYTES);
+    CU_ASSERT_EQUAL(memcmp(got, want, SURFACE_BYTES), 0);
+    sim_destroy(plain.sim);
+    sim_destroy(l3.sim);
+}
+
 static const struct test_case cases[] = {
     { "the whole-block reject rule against an exhaustive search", test_reject_rule_exhaustive },
     { "the HiZ record in the Y-tiled HiZ surface", test_record_layout },
@@ -432,6 +512,7 @@ static const struct test_case cases[] = {
       test_fast_clear_and_depth_resolve },
     { "HiZ resolve rebuilds every block's bound from depth", test_hiz_resolve_rebuilds },
     { "HiZ rejects whole blocks; depth as without HiZ", test_hiz_rejects_blocks },
+    { "HiZ records as 64-byte line requests through the L3", test_hiz_through_l3 },
     { 0 }
 };
 TEST_SUITE(hiz, cases);

@@ -1094,6 +1094,122 @@ static void test_mcs_clear_and_compression(void)
     sim_destroy(r.sim);
 }
 
+/* Per-sample dispatch's RT writes (seed 003 L7700-7725, "sspi = Starting
+ * Sample Pair Index (from the message header)"): a SIMD8 PERSAMPLE thread
+ * at 4x holds Subspan[0].Pixel[3:0].Sample[2 SSPI] in slots 3:0 and
+ * Sample[2 SSPI + 1] in slots 7:4. The render cache writes each slot to that
+ * one sample, taking SSPI from the header's R0.0[7:6] (L16149), or from the
+ * thread (thread_msg.h starting_sample_pair) for a headerless write; no
+ * per-pixel sample masks are given, so only the SSPI decides. A 4x MSS
+ * 8 x 4 linear R8G8B8A8_UNORM RT without MCS, sample s in the array slice
+ * 4 rows down per sample (QPitch 1, as test_mcs_clear_and_compression). */
+static void put_rt_4x_linear(struct rig *r)
+{
+    struct GEN9_RENDER_SURFACE_STATE v = { 0 };
+    v.SurfaceType = 1;
+    v.SurfaceFormat = R8G8B8A8_UNORM;
+    v.Width = 7;
+    v.Height = 3;
+    v.SurfaceArray = true;
+    v.SurfacePitch = 32 - 1;
+    v.SurfaceHorizontalAlignment = 1;
+    v.SurfaceVerticalAlignment = 1;
+    v.SurfaceQPitch = 1;
+    v.NumberOfMultisamples = 2;             /* MULTISAMPLECOUNT_4 */
+    v.SurfaceBaseAddress = RT_BASE;
+    v.MipTailStartLOD = 15;
+    uint32_t dw[16] = { 0 };
+    CU_ASSERT_EQUAL(GEN9_RENDER_SURFACE_STATE_pack(dw, &v), 0);
+    uint32_t state_off = 0x1000;
+    gpu_memory_write(r->mem, SSBA + state_off, dw, sizeof dw, NULL);
+    gpu_memory_write(r->mem, SSBA + BT, &state_off, 4, NULL);
+    fill(r, 4 * 4 * 32, 0x33);
+}
+
+static void send_rt_per_sample(struct rig *r, uint32_t desc, const uint32_t (*regs)[8],
+                               uint32_t exec_mask, uint32_t pixel_mask, uint8_t sspi)
+{
+    unsigned n = (desc >> 25) & 15;
+    struct msg *m = msg_alloc(r->sim, MSG_SEND, (uint32_t)(sizeof(struct eu_send_msg) + n * 32));
+    memset(m->payload, 0, m->size);
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    p->sfid = 5;
+    p->mlen = (uint8_t)n;
+    p->slot = 2;
+    p->exec_size = 8;
+    p->flags = EU_SEND_SENDC | EU_SEND_DST_NULL;
+    p->desc = desc;
+    p->exec_mask = exec_mask;
+    p->ctx = (struct eu_thread_context){ .space_format = GPU_ADDRESS_SPACE_PHYSICAL, .valid = 1,
+                                         .gen = 9, .binding_table = BT, .surface_state_base = SSBA,
+                                         .binding_table_entries = 1, .group = 78, .subspans = 2,
+                                         .pixel_mask = pixel_mask,
+                                         .pixel_flags = EU_PIXEL_PER_SAMPLE,
+                                         .starting_sample_pair = sspi };
+    /* both slot groups are subspan (2, 2)'s samples */
+    p->ctx.pixel_x[0] = p->ctx.pixel_x[1] = 2;
+    p->ctx.pixel_y[0] = p->ctx.pixel_y[1] = 2;
+    memcpy(p->regs, regs, n * 32);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->om, "eu", 0), m));
+    sim_run(r->sim, 0);
+}
+
+static void test_per_sample_rt_writes(void)
+{
+    struct rig r = rig_new();
+    put_rt_4x_linear(&r);
+    /* header, SSPI 1 in R0.0[7:6]: slots 3:0 are sample 2 (red at UL and
+     * UR), slots 7:4 sample 3 (green at UL); the thread's own SSPI (0) is
+     * not the one used */
+    uint32_t regs[6][8] = { { 0 } };
+    regs[0][0] = 1u << 6;
+    regs[1][2] = 2u | 2u << 16;                     /* M1.2 group 0: subspan (2, 2) */
+    regs[1][3] = 2u | 2u << 16;                     /* M1.3 group 1: the same subspan */
+    regs[1][7] = 0x3u | 0x1u << 4;
+    for (int i = 0; i < 8; i++) {
+        regs[2][i] = fbits(i < 4 ? 1.0f : 0.0f);     /* R */
+        regs[3][i] = fbits(i < 4 ? 0.0f : 1.0f);     /* G */
+        regs[4][i] = fbits(0.0f);
+        regs[5][i] = fbits(1.0f);
+    }
+    uint32_t desc = 6u << 25 | 1u << 19 | 12u << 14 | 1u << 12 | 4u << 8;
+    send_rt_per_sample(&r, desc, regs, 0xff, 0x13, 0);
+    uint8_t t[4];
+    /* sample s of pixel (x, y) at ((s * 4 + y) * 32 + 4 x) */
+    for (uint32_t smp = 0; smp < 4; smp++) {
+        read_texel(&r, (smp * 4 + 2) * 32 + 4 * 2, t);      /* (2, 2) */
+        bool red = t[0] == 255 && t[1] == 0 && t[3] == 255;
+        bool green = t[0] == 0 && t[1] == 255 && t[3] == 255;
+        CU_ASSERT(smp == 2 ? red : smp == 3 ? green : t[0] == 0x33);
+        read_texel(&r, (smp * 4 + 2) * 32 + 4 * 3, t);      /* (3, 2) */
+        red = t[0] == 255 && t[1] == 0 && t[3] == 255;
+        CU_ASSERT(smp == 2 ? red : t[0] == 0x33);
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 3);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.per_sample_slots"), 3);
+    /* headerless, the thread's SSPI 0: slots 3:0 sample 0, 7:4 sample 1;
+     * lit: UL of group 0, LR of group 1 (blue) */
+    uint32_t blue[4][8] = { { 0 } };
+    for (int i = 0; i < 8; i++) {
+        blue[2][i] = fbits(1.0f);
+        blue[3][i] = fbits(1.0f);
+    }
+    uint32_t hdesc = 4u << 25 | 12u << 14 | 1u << 12 | 4u << 8;
+    send_rt_per_sample(&r, hdesc, blue, 0xff, 0x1u | 0x8u << 4, 0);
+    read_texel(&r, (0 * 4 + 2) * 32 + 4 * 2, t);            /* (2, 2) sample 0 */
+    CU_ASSERT(t[0] == 0 && t[2] == 255);
+    read_texel(&r, (1 * 4 + 2) * 32 + 4 * 2, t);            /* (2, 2) sample 1: not lit */
+    CU_ASSERT_EQUAL(t[0], 0x33);
+    read_texel(&r, (1 * 4 + 3) * 32 + 4 * 3, t);            /* (3, 3) sample 1 */
+    CU_ASSERT(t[0] == 0 && t[2] == 255);
+    read_texel(&r, (0 * 4 + 3) * 32 + 4 * 3, t);            /* (3, 3) sample 0: not lit */
+    CU_ASSERT_EQUAL(t[0], 0x33);
+    read_texel(&r, (2 * 4 + 2) * 32 + 4 * 2, t);            /* (2, 2) sample 2: still red */
+    CU_ASSERT(t[0] == 255 && t[2] == 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.pixels_written"), 5);
+    sim_destroy(r.sim);
+}
+
 /* ---- the PNG writer and images ------------------------------------------------------------- */
 
 /* CRC-32 written again, table-driven, for checking the writer's chunks. */
@@ -1264,6 +1380,7 @@ static void test_images_match_memory(void)
 }
 
 static const struct test_case cases[] = {
+    { "per-sample RT writes: each slot to the sample its SSPI names", test_per_sample_rt_writes },
     { "SIMD8 headerless RT write (skl_tri 0x88031400) to a Y-tiled RT", test_simd8_headerless },
     { "SIMD16 headerless RT write (skl_tri 0x90031000)", test_simd16_headerless },
     { "SIMD16 replicated RT write (skl_tri 0x82031100)", test_replicated },

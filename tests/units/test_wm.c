@@ -810,6 +810,189 @@ static void test_per_sample_dispatch(void)
     sim_destroy(r.sim);
 }
 
+/* The seed's PERSAMPLE slot layout (seed 003 L16060-16096, "PERSAMPLE
+ * Dispatch" table; the RT side's copy L7700-7725): a thread of G = width/4
+ * slot groups with Starting Sample Pair Index SSPI (R0.0[7:6], L16149; bit 8
+ * its expansion for 16x) holds in group g sample 2 SSPI + g of its one
+ * subspan when the sample count N exceeds G ("Dispatch[i]: SSPI = i,
+ * Slot[3:0] = Subspan[0].Pixel[3:0].Sample[SSPI*2+0], Slot[7:4] = ...
+ * Sample[SSPI*2+1]" for SIMD8 4x and 8x; i = 0, 2 for SIMD16 8x), else
+ * sample g mod N of subspan g / N (SIMD16 4x: Slot[3:0] .. Slot[15:12] =
+ * Sample[0] .. Sample[3] of Subspan[0]). The test writes the table out per
+ * case and checks every thread against it: R0.0 SSPI, R1.0 SampleIDs (4
+ * bits a group, L16165-16192), R1.2+ subspan X/Y, R1.7 lit mask = the
+ * group's pixels covering its sample, the thread context's per-sample flag
+ * and SSPI for headerless RT writes. Coverage: the test triangle (0,0)
+ * (4,0) (0,4) covers sample s of pixel (i, j) when i + j + ox + oy < 4. */
+struct sspi_case {
+    uint32_t log2_samples, width;
+    const uint8_t *positions;           /* U0.4 X << 4 | Y per sample */
+    /* the seed's table for the case: per SSPI the dispatch exists, and
+     * group g's (subspan within the thread, sample) */
+    uint32_t sspi_values;               /* dispatches per subspan */
+    uint32_t table_sample[4][8], table_subspan[4][8];
+};
+
+static uint32_t sspi_want(const uint8_t *pos, uint32_t n, int32_t i, int32_t j)
+{
+    uint32_t want = 0;
+    for (uint32_t smp = 0; smp < n; smp++)
+        if (i + (pos[smp] >> 4) / 16.0 + j + (pos[smp] & 15) / 16.0 < 4.0)
+            want |= 1u << smp;
+    return want;
+}
+
+static void sspi_state(struct wm_rig *r, const struct sspi_case *k)
+{
+    wm_rig_ps_state(r, (struct wm_ps_setup){ .e8 = k->width == 8, .e16 = k->width == 16,
+                                             .grf = { 8, 8, 8 }, .ksp = { 0x40, 0x40, 0x40 } });
+    struct spec_3DSTATE_PS_EXTRA *x;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x));
+    x->PixelShaderValid = true;
+    x->PixelShaderIsPerSample = true;
+    struct spec_3DSTATE_MULTISAMPLE *ms;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    ms->NumberOfMultisamples = k->log2_samples;
+    struct spec_3DSTATE_RASTER *ra;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
+    ra->DXMultisampleRasterizationEnable = true;
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0xffff;
+    /* 3DSTATE_SAMPLE_PATTERN (genxml gen9.xml): DW5 8x samples 4-7, DW6 8x
+     * samples 0-3, DW7 4x samples 0-3, a byte each */
+    void *body;
+    struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
+    struct cs_state_packet *pk = (struct cs_state_packet *)m->payload;
+    const uint8_t *q = k->positions;
+    if (k->log2_samples == 3) {
+        pk->dwords[6] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                        (uint32_t)q[3] << 24;
+        pk->dwords[5] = (uint32_t)q[4] | (uint32_t)q[5] << 8 | (uint32_t)q[6] << 16 |
+                        (uint32_t)q[7] << 24;
+    } else {
+        pk->dwords[7] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                        (uint32_t)q[3] << 24;
+    }
+    pk->dwords[8] = 0x008844cc;
+    wm_rig_to_wm(r, m);
+}
+
+static void sspi_check(const struct sspi_case *k)
+{
+    struct wm_rig r = wm_rig_new();
+    sspi_state(&r, k);
+    struct setup_primitive p = wm_rig_triangle(0, 0);
+    wm_rig_send_setup(&r, &p);
+    ms_run_all(&r);
+    uint32_t n = 1u << k->log2_samples, groups = k->width / 4;
+    CU_ASSERT_TRUE_FATAL(r.td->count >= 1);
+    CU_ASSERT_TRUE_FATAL(r.td->count < WM_CATCH_MAX);
+    uint32_t seen[4][4] = { { 0 } };         /* [j][i]: samples shaded */
+    uint32_t sspi_seen[8] = { 0 };
+    for (uint32_t t = 0; t < r.td->count; t++) {
+        const struct eu_dispatch *d = &r.td->head[t];
+        CU_ASSERT_EQUAL(d->simd, k->width);
+        uint32_t r00 = r.td->grf[t][0][0];
+        uint32_t sspi = (r00 >> 6) & 7u;
+        CU_ASSERT_FATAL(sspi < k->sspi_values * 2);
+        sspi_seen[sspi]++;
+        /* the table's SSPI values: 0, 1, .. for SIMD8; 0, 2, .. for SIMD16 */
+        uint32_t row = sspi / (groups / 2 < 1 ? 1 : groups / 2);
+        CU_ASSERT_EQUAL(sspi % (groups / 2), 0u);
+        CU_ASSERT_FATAL(row < k->sspi_values);
+        CU_ASSERT_TRUE(d->ctx.pixel_flags & EU_PIXEL_PER_SAMPLE);
+        CU_ASSERT_EQUAL(d->ctx.starting_sample_pair, sspi);
+        uint32_t ids = r.td->grf[t][1][0], lit = r.td->grf[t][1][7] & 0xffffu;
+        CU_ASSERT_EQUAL(lit, r.td->grf[t][1][7] >> 16);
+        uint32_t first_xy = r.td->grf[t][1][2];
+        for (uint32_t g = 0; g < groups; g++) {
+            uint32_t smp = k->table_sample[row][g], sub = k->table_subspan[row][g];
+            CU_ASSERT_EQUAL((ids >> (4 * g)) & 0xfu, smp);
+            uint32_t xy = r.td->grf[t][1][2 + g];
+            if (sub == 0)
+                CU_ASSERT_EQUAL(xy, first_xy);
+            int32_t sx = (int32_t)(xy & 0xffffu), sy = (int32_t)(xy >> 16);
+            for (uint32_t px = 0; px < 4; px++) {
+                int32_t i = sx + (int32_t)(px & 1), j = sy + (int32_t)(px >> 1);
+                bool covered = i < 4 && j < 4 && ((sspi_want(k->positions, n, i, j) >> smp) & 1u);
+                bool on = (lit >> (4 * g + px)) & 1u;
+                CU_ASSERT_EQUAL(on, covered);
+                if (on) {
+                    CU_ASSERT_FALSE((seen[j][i] >> smp) & 1u);
+                    seen[j][i] |= 1u << smp;
+                    CU_ASSERT_EQUAL(d->ctx.sample_mask[4 * g + px], 1u << smp);
+                }
+            }
+        }
+    }
+    /* every covered sample of every pixel shaded exactly once */
+    for (int32_t j = 0; j < 4; j++)
+        for (int32_t i = 0; i < 4; i++)
+            CU_ASSERT_EQUAL(seen[j][i], sspi_want(k->positions, n, i, j));
+    /* three subspans have lit pixels ((0,0), (2,0), (0,2)); each has a
+     * sample in every dispatch's pair range here, so each SSPI value of the
+     * table appears three times */
+    for (uint32_t v = 0; v < k->sspi_values; v++)
+        CU_ASSERT_EQUAL(sspi_seen[v * (groups / 2)], 3u);
+    CU_ASSERT_EQUAL(r.td->count, 3u * k->sspi_values);
+    sim_destroy(r.sim);
+}
+
+/* 8x positions on the diagonal: sample s at ((2s+1)/16, (2s+1)/16); a pixel
+ * with i + j = 3 covers samples 0-3 ((2s+1)/8 < 1) */
+static const uint8_t sspi_pos8[8] = { 0x11, 0x33, 0x55, 0x77, 0x99, 0xbb, 0xdd, 0xff };
+
+static void test_sspi_layout(void)
+{
+    /* SIMD8 4x: Dispatch[i], i = 0..1, SSPI = i: Slot[3:0] = Sample[2i],
+     * Slot[7:4] = Sample[2i+1] of Subspan[0] */
+    static const struct sspi_case simd8_4x = {
+        2, 8, ms_pos, 2, { { 0, 1 }, { 2, 3 } }, { { 0, 0 }, { 0, 0 } } };
+    sspi_check(&simd8_4x);
+    /* SIMD16 4x: one dispatch (SSPI 0), Slot[4s+3:4s] = Subspan[0] Sample[s] */
+    static const struct sspi_case simd16_4x = {
+        2, 16, ms_pos, 1, { { 0, 1, 2, 3 } }, { { 0, 0, 0, 0 } } };
+    sspi_check(&simd16_4x);
+    /* SIMD8 8x: Dispatch[i], i = 0..3, SSPI = i: Sample[2i], Sample[2i+1] */
+    static const struct sspi_case simd8_8x = {
+        3, 8, sspi_pos8, 4, { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 } }, { { 0 } } };
+    sspi_check(&simd8_8x);
+    /* SIMD16 8x: Dispatch[i], i = 0, 2, SSPI = i: Sample[2i] .. Sample[2i+3] */
+    static const struct sspi_case simd16_8x = {
+        3, 16, sspi_pos8, 2, { { 0, 1, 2, 3 }, { 4, 5, 6, 7 } }, { { 0 } } };
+    sspi_check(&simd16_8x);
+}
+
+/* The rasterizer's rate (issue 12 item 9; docs/pixel-timing.md): the
+ * machines state wm.subspans_per_cycle = 4 (configs/fragments/
+ * unslice-gen8plus.cfg; the unit's default), 16 pixels a clock. A 128 x 64
+ * rectangle with no pixel shader and no depth test (8192 pixels, 2048
+ * subspans) through WM alone takes 2048 / 4 = 512 cycles from its first
+ * subspan to its last: the model reaches 16 pixels a clock, within one
+ * cycle of start-up. */
+static void test_rasterizer_rate(void)
+{
+    struct wm_rig r = wm_rig_new();
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_max = 127;
+    p.y_max = 63;
+    wm_rig_send_setup(&r, &p);
+    wm_rig_run(&r, 700);
+    const struct wm_observed_draw *d;
+    CU_ASSERT_EQUAL_FATAL(wm_observed_draws(r.wm, &d), 1);
+    CU_ASSERT_EQUAL(d[0].pixels_rasterized, 8192u);
+    uint64_t cycles = d[0].last_cycle - d[0].first_cycle + 1;
+    double rate = 8192.0 / (double)cycles;
+    CU_ASSERT_TRUE(cycles >= 512 && cycles <= 513);
+    CU_ASSERT_TRUE(rate > 15.9 && rate <= 16.0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "raster.subspans"), 2048);
+    sim_destroy(r.sim);
+}
+
 /* Pixel-rate dispatch under 4x: centroid barycentrics at the pixel centre
  * for a fully covered pixel and at the lowest covered sample of a partly
  * covered one (the model's rule, wm.c centroid_offset); the thread carries
@@ -870,6 +1053,9 @@ static const struct test_case cases[] = {
     { "4x coverage at the sample pattern's positions", test_multisample_coverage },
     { "per-sample dispatch: one invocation per covered sample", test_per_sample_dispatch },
     { "centroid barycentrics at pixel rate under 4x", test_centroid_barycentrics },
+    { "the rasterizer's rate: 16 pixels a clock", test_rasterizer_rate },
+    { "per-sample dispatch in the seed's slot layout with the Starting Sample Pair Index",
+      test_sspi_layout },
     { 0 }
 };
 TEST_SUITE(wm, cases);

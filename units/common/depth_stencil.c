@@ -301,6 +301,16 @@ static bool hiz_block_address(const struct hiz_surface *h, uint32_t bx, uint32_t
     return true;
 }
 
+bool hiz_block_line(const struct hiz_surface *h, uint32_t bx, uint32_t by, uint32_t slice,
+                    uint64_t *line_address)
+{
+    uint64_t a[2];
+    if (!hiz_block_address(h, bx, by, slice, a))
+        return false;
+    *line_address = a[0] & ~(uint64_t)63;
+    return true;
+}
+
 bool hiz_block_read(const struct hiz_surface *h, struct gpu_address_space *as, uint32_t bx,
                     uint32_t by, uint32_t slice, struct hiz_block *b, bool *bad)
 {

@@ -270,6 +270,13 @@ bool hiz_block_read(const struct hiz_surface *h, struct gpu_address_space *as, u
                     uint32_t by, uint32_t slice, struct hiz_block *b, bool *bad);
 bool hiz_block_write(const struct hiz_surface *h, struct gpu_address_space *as, uint32_t bx,
                      uint32_t by, uint32_t slice, const struct hiz_block *b);
+/* The GPU virtual address of the 64-byte line holding block (bx, by)'s
+ * record: its two 8-byte halves are rows 2 by and 2 by + 1 of the Y-tiled
+ * HiZ surface, one 16-byte OWord column apart by 16 bytes, so both lie in
+ * the column's 64-byte line of rows 4k..4k+3 (with the records of blocks
+ * bx ^ 1 and by ^ 1: 16 x 8 pixels a line). False out of the surface. */
+bool hiz_block_line(const struct hiz_surface *h, uint32_t bx, uint32_t by, uint32_t slice,
+                    uint64_t *line_address);
 
 /* Whether every source depth in [source_min, source_max] fails `function`
  * against every destination the block can hold (stored encodings of the

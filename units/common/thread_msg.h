@@ -115,6 +115,15 @@ struct eu_thread_context {
      * as it does the masks. WM fills it for AA line dispatches. */
     uint8_t aa_alpha_valid;
     uint8_t aa_alpha[32];
+    /* Per-sample dispatch (EU_PIXEL_PER_SAMPLE; seed 003 L16046-16096): the
+     * dispatch's Starting Sample Pair Index, as in the payload's R0.0[7:6]
+     * (L16149; 16x needs 0-7: bit 8, "reserved for expansion of" it, L16148,
+     * carries the third bit). Slot group g (slots 4g..4g+3) holds sample
+     * (2 SSPI + g) mod N of subspan (2 SSPI + g) / N, N the sample count
+     * (the seed's table, L16076-16096; also L7700-7725); the render cache
+     * takes it from the RT write's header, or from here for a headerless
+     * write (L7702: "from the message header"). WM fills it. */
+    uint8_t starting_sample_pair;
 };
 
 /* eu_thread_context.pixel_flags */
@@ -127,6 +136,7 @@ enum eu_pixel_flags {
      * the thread end (struct eu_thread_end.pixels_depth_passed) */
     EU_PIXEL_LATE_DEPTH_STENCIL = 1u << 0,
     EU_PIXEL_BACK_FACING = 1u << 1,     /* the primitive is back-facing (two-sided stencil) */
+    EU_PIXEL_PER_SAMPLE = 1u << 2,      /* MSDISPMODE_PERSAMPLE: slots are samples (starting_sample_pair) */
 };
 
 /* The Fixed Function Identifier a stage puts in its dispatches (sr0.0[27:24],

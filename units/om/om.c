@@ -106,6 +106,7 @@ struct om {
     uint32_t next_eu;
     /* stats */
     uint64_t messages, rt_write[5], rt_reads, pixels_written, pixels_blended, pixels_logic_op;
+    uint64_t per_sample_slots;
     uint64_t pixels_discarded, fast_clear_blocks, fast_clear_pixels, resolve_messages;
     uint64_t unsupported_messages, unsupported_formats, out_of_bounds, page_faults, killed_thread_ends;
     uint64_t bad_messages, bad_state, state_read_failures, no_positions, thread_ends;
@@ -174,6 +175,9 @@ static const struct stat_desc om_stats[] = {
     C("pixels_written", pixels_written, "pixels", "pixels (samples) written to render targets"),
     C("pixels_blended", pixels_blended, "pixels", "pixels blended with the destination"),
     C("pixels_logic_op", pixels_logic_op, "pixels", "pixels through a logic op"),
+    C("per_sample_slots", per_sample_slots, "slots",
+      "slots of per-sample threads written, each to the sample its Starting Sample Pair "
+      "Index and slot group name (003 L7700-7725)"),
     C("pixels_discarded", pixels_discarded, "pixels",
       "lit pixels killed by alpha test, alpha to coverage or oMask"),
     C("fast_clear_blocks", fast_clear_blocks, "blocks",
@@ -775,7 +779,9 @@ static bool decode_rt_write(const struct om *s, const struct eu_send_msg *p, uin
         r0 = reg32(p, nregs, 0, 0);
         w->render_target_index = reg32(p, nregs, 0, 2);
         w->rt_array_index = (r0 >> 16) & 0x7ff;
-        w->starting_sample_pair = (r0 >> 6) & 3;
+        /* bits 7:6, and bit 8 ("reserved for expansion of" SSPI, L16148)
+         * for 16x's pairs 4-7 (thread_msg.h starting_sample_pair) */
+        w->starting_sample_pair = (r0 >> 6) & 7;
         for (unsigned k = 0; k < 4; k++) {
             uint32_t xy = reg32(p, nregs, 1, 2 + k);
             w->subspan_x[k] = (uint16_t)xy;
@@ -790,6 +796,7 @@ static bool decode_rt_write(const struct om *s, const struct eu_send_msg *p, uin
         if (p->ctx.subspans > 4)
             w->slot_mask |= p->ctx.pixel_mask & 0xffff0000u;
     } else {
+        w->starting_sample_pair = p->ctx.starting_sample_pair;
         r0 = (s->omask_present ? HDR_OMASK : 0) | (s->depth_present ? HDR_SOURCE_DEPTH : 0) |
              (s->stencil_present ? HDR_STENCIL : 0);
         for (unsigned k = 0; k < PIXEL_MAX_SUBSPANS; k++) {
@@ -1193,8 +1200,19 @@ static uint32_t late_depth_stencil(struct access *a, const struct rt_write *w, u
  * sample masks in the thread's context, thread_msg.h): under multisample
  * rasterization only those samples of a lit pixel are written (seed 003
  * L15582-15690: "pixel" = sample for the colour calculator, L16385ff). */
-static uint32_t sample_coverage(const struct access *a, unsigned slot)
+static uint32_t sample_coverage(const struct access *a, const struct rt_write *w, unsigned slot,
+                                uint32_t samples)
 {
+    if (a->ctx && (a->ctx->pixel_flags & EU_PIXEL_PER_SAMPLE) && slot < 32 && samples) {
+        /* per-sample dispatch: the slot is one sample, by the slot mapping
+         * (L7700-7725): slot group g holds Sample[2 SSPI + g] (mod the
+         * sample count when a dispatch holds several subspans' samples),
+         * SSPI from the message header (L7702), or the dispatch's for a
+         * headerless message (decode_rt_write) */
+        uint32_t sample = (2u * w->starting_sample_pair + slot / 4u) % samples;
+        a->s->per_sample_slots++;
+        return 1u << sample;
+    }
     if (!a->ctx || !a->ctx->sample_masks_valid || slot >= 32)
         return ~0u;
     return a->ctx->sample_mask[slot];
@@ -1385,7 +1403,7 @@ static uint64_t write_slot(struct access *a, const struct rt *rt, const struct r
         coverage &= om_alpha_to_coverage(alpha0, samples);
     if (w->flags & RT_WRITE_HAS_OMASK)
         coverage &= w->omask[slot];
-    coverage &= sample_coverage(a, slot);
+    coverage &= sample_coverage(a, w, slot, samples);
     if (s->blend_valid && s->blend.AlphaToOneEnable) {
         if (w->flags & RT_WRITE_HAS_SOURCE0_ALPHA)
             alpha0 = 1.0f;

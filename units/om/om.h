@@ -124,12 +124,16 @@
  * gen4_cc.h), SURFACE_STATE's write disables and Color Blend Enable,
  * 3DSTATE_CONSTANT_COLOR, the Gen4 depth buffer; `gen` 4.
  * Multisampling: the covered samples of each pixel (WM's sample masks in the
- * thread context, thread_msg.h) are the only ones written; a multisampled RT's
+ * thread context, thread_msg.h) are the only ones written; a per-sample
+ * thread's slot writes the one sample its slot group and the Starting Sample
+ * Pair Index name (L7700-7725: sample (2 SSPI + slot / 4) mod N; SSPI from
+ * the header's R0.0[8:6], or the thread's for a headerless write; stat
+ * per_sample_slots); a multisampled RT's
  * fast clear scales by 8 x 2 (2x/4x), 2 x 2 (8x), 1 x 2 (16x) pixels a clear
  * pixel and clears their MCS elements (no MCS: writes the clear colour into
  * every sample).
  * Not modelled: half-precision (RTWH) messages and SIMD8 image writes
- * (counted unsupported), per-sample dispatch, late depth/stencil per sample,
+ * (counted unsupported), late depth/stencil per sample,
  * the shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
  * as dither_ignored), Render Target Rotation, YCRCB and other formats the
  * format library cannot pack (counted, warned with the name), lossless

@@ -16,6 +16,7 @@
 #include "spec_common.h"
 #include "units/common/depth_stencil.h"
 #include "units/common/ff_stage.h"
+#include "units/common/memreq.h"
 #include "units/common/mmio.h"
 #include "units/common/pixel.h"
 #include "units/common/primitive.h"
@@ -32,6 +33,7 @@
 #define WM_SB_NODES (STAGE_THREADS_MAX * PIXEL_MAX_SUBSPANS)
 #define WM_VIEWPORTS 16u
 #define WM_BARYCENTRIC_MODES 6u
+#define WM_HIZ_LINES 64u             /* HiZ line requests first held for the "l3" port */
 
 /* 3DSTATE_WM Force Thread Dispatch / Force Kill Pixel (reference genxml) */
 enum { WM_FORCE_NORMAL = 0, WM_FORCE_OFF = 1, WM_FORCE_ON = 2 };
@@ -174,6 +176,17 @@ struct wm {
     bool force_late_depth;          /* param: Early Depth/Stencil Control read as PSEXEC */
     /* HiZ timing: rasterizer cycles owed for record reads and writes */
     uint64_t hiz_owed, hiz_stall_cycles, hiz_record_reads;
+    /* HiZ records through the L3 ("l3" / "l3_reply" linked): the line
+     * requests waiting for the port (a ring), the ones sent and not yet
+     * answered, the last line asked for (a record's neighbours share it) */
+    struct port *l3, *l3_reply;
+    struct wm_hiz_line { uint64_t line; uint8_t op; } *hiz_lines;
+    uint32_t hiz_line_capacity, hiz_line_head, hiz_line_count;
+    uint32_t hiz_reads_queued, hiz_reads_waiting, hiz_writes_waiting;
+    uint64_t hiz_last_line[2];          /* [op]: the last line asked for */
+    bool hiz_last_valid[2];
+    uint64_t hiz_l3_reads, hiz_l3_writes, hiz_l3_replies, hiz_l3_merged, hiz_l3_stall_cycles;
+    uint64_t hiz_l3_unmapped, bad_l3_replies, hz_op_l3_stall_cycles;
     uint64_t hiz_blocks_accepted, hiz_pixels_accepted;
 
     /* the primitive being rasterized */
@@ -192,7 +205,7 @@ struct wm {
     bool splitting;
     struct subspan split;
     uint32_t split_next;
-    uint64_t sample_invocations;
+    uint64_t sample_invocations, unlit_sample_dispatches, sample_pair_dispatches;
     uint32_t draw_slot;                 /* observed[] index of the primitive's draw, or ~0 */
     uint32_t om_next;                   /* "om" outputs the head state packet went to */
     bool head_taken;
@@ -379,6 +392,112 @@ static void take_hier_depth_buffer(struct wm *s, const struct spec_3DSTATE_HIER_
     h->valid = h->pitch % 128u == 0;
 }
 
+/* ---- HiZ record traffic ------------------------------------------------------------------- */
+
+/* One HiZ record of block (bx, by) read or written (`write`). Without an L3
+ * link it holds the rasterizer `hiz_record_cycles` cycles (hiz_owed). With
+ * "l3" linked it is a 64-byte line request (MSG_MEMORY_REQUEST, memreq.h) for
+ * the record's line (depth_stencil.h hiz_block_line: a line holds 2 x 2
+ * blocks' records; WM keeps the last line it read, and combines writes to
+ * the last line it wrote: a request for the same line with the same op as
+ * the last one is not repeated, hiz.l3_merged; the model's one-line HiZ
+ * buffer, the seed gives no HiZ cache); reads hold the
+ * rasterizer until the L3 answers (hiz.l3_stall_cycles), writes are posted.
+ * A line the HiZ surface or the address space cannot map falls back to the
+ * cycle cost (counted). */
+static void hiz_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write)
+{
+    if (!s->l3) {
+        s->hiz_owed += s->hiz_record_cycles;
+        return;
+    }
+    uint64_t va, pa;
+    if (!hiz_block_line(&s->hiz, bx, by, slice, &va) ||
+        gpu_address_space_translate(&s->as, va, &pa) != 0) {
+        s->hiz_l3_unmapped++;
+        s->hiz_owed += s->hiz_record_cycles;
+        return;
+    }
+    pa &= ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    uint8_t op = write ? MEMREQ_WRITE : MEMREQ_READ;
+    if (s->hiz_last_valid[op] && s->hiz_last_line[op] == pa) {
+        s->hiz_l3_merged++;
+        return;
+    }
+    if (s->hiz_line_count == s->hiz_line_capacity) {
+        /* grow the ring, its entries in order from 0 */
+        uint32_t cap = s->hiz_line_capacity ? 2 * s->hiz_line_capacity : WM_HIZ_LINES;
+        struct wm_hiz_line *n = gt_xcalloc(cap, sizeof *n);
+        for (uint32_t i = 0; i < s->hiz_line_count; i++)
+            n[i] = s->hiz_lines[(s->hiz_line_head + i) % s->hiz_line_capacity];
+        free(s->hiz_lines);
+        s->hiz_lines = n;
+        s->hiz_line_capacity = cap;
+        s->hiz_line_head = 0;
+    }
+    s->hiz_lines[(s->hiz_line_head + s->hiz_line_count) % s->hiz_line_capacity] =
+        (struct wm_hiz_line){ pa, op };
+    s->hiz_line_count++;
+    if (!write)
+        s->hiz_reads_queued++;
+    s->hiz_last_valid[op] = true;
+    s->hiz_last_line[op] = pa;
+}
+
+/* Sends the waiting line requests the "l3" port takes and counts the L3's
+ * answers. */
+static void hiz_l3_pump(struct wm *s)
+{
+    if (!s->l3)
+        return;
+    struct msg *m;
+    while ((m = port_pop(s->l3_reply)) != NULL) {
+        const struct memreply *r = (const struct memreply *)m->payload;
+        bool ok = m->kind == MSG_MEMORY_RESPONSE && m->size >= sizeof *r;
+        if (ok && r->op == MEMREQ_READ && s->hiz_reads_waiting)
+            s->hiz_reads_waiting--;
+        else if (ok && r->op == MEMREQ_WRITE && s->hiz_writes_waiting)
+            s->hiz_writes_waiting--;
+        else
+            ok = false;
+        if (ok)
+            s->hiz_l3_replies++;
+        else
+            s->bad_l3_replies++;
+        msg_free(unit_sim(s->unit), m);
+        unit_progress(s->unit);
+    }
+    while (s->hiz_line_count && port_can_send(s->l3)) {
+        const struct wm_hiz_line *l = &s->hiz_lines[s->hiz_line_head];
+        m = msg_alloc(unit_sim(s->unit), MSG_MEMORY_REQUEST, sizeof(struct memreq));
+        struct memreq *r = (struct memreq *)m->payload;
+        memset(r, 0, sizeof *r);
+        r->address = l->line;
+        r->tag = l->op;
+        r->bytes = MEMREQ_LINE_BYTES;
+        r->op = l->op;
+        r->target = MEMREQ_DATA;
+        r->client = unit_id(s->unit);
+        port_try_send(s->l3, m);
+        if (l->op == MEMREQ_READ) {
+            s->hiz_l3_reads++;
+            s->hiz_reads_queued--;
+            s->hiz_reads_waiting++;
+        } else {
+            s->hiz_l3_writes++;
+            s->hiz_writes_waiting++;
+        }
+        s->hiz_line_head = (s->hiz_line_head + 1) % s->hiz_line_capacity;
+        s->hiz_line_count--;
+    }
+}
+
+/* HiZ record reads not answered yet (queued or in the L3). */
+static bool hiz_l3_reading(const struct wm *s)
+{
+    return s->hiz_reads_queued || s->hiz_reads_waiting;
+}
+
 /* HiZ is in use: enabled on a depth buffer that is there, with a HiZ buffer
  * (L15777-15801). */
 static bool hiz_on(struct wm *s)
@@ -563,6 +682,15 @@ enum wm_gen7_depth_op {
     WM_GEN7_HIZ_RESOLVE = 1u << 2,
 };
 
+/* A WM_HZ_OP pass's record read or write: through the L3 when linked (the
+ * op's packet is held until its lines are answered, work_state), else not
+ * timed (the op runs when the command arrives). */
+static void hz_op_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write)
+{
+    if (s->l3)
+        hiz_traffic(s, bx, by, slice, write);
+}
+
 /* A WM_HZ_OP depth op on the HiZ blocks the rectangle touches (X/Y Max
  * exclusive, clipped to the surface):
  *  - depth clear (L15810-15850): a block wholly inside becomes CLEARED with
@@ -603,6 +731,7 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                     continue;
                 }
                 s->hiz_bad_records += bad;
+                hz_op_traffic(s, bx, by, slice, false);
                 uint32_t bx0 = bx * HIZ_BLOCK_WIDTH, by0 = by * HIZ_BLOCK_HEIGHT;
                 uint32_t bx1 = bx0 + HIZ_BLOCK_WIDTH, by1 = by0 + HIZ_BLOCK_HEIGHT;
                 if (d->width && bx1 > d->width)
@@ -644,6 +773,7 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                 s->hiz_faults++;
             else
                 s->hiz_writes++;
+            hz_op_traffic(s, bx, by, slice, true);
         }
 }
 
@@ -1557,7 +1687,7 @@ static void hiz_row_flush(struct wm *s)
         if (hiz_block_read(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &mem, NULL) &&
             !hiz_block_same(&mem, &e->read))
             out = hiz_merge(s->depth_format, &e->now, &mem);
-        s->hiz_owed += s->hiz_record_cycles;
+        hiz_traffic(s, bx, s->hiz_row_by, s->hiz_row_slice, true);
         if (hiz_block_write(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &out))
             s->hiz_writes++;
         else
@@ -1590,7 +1720,7 @@ static struct wm_hiz_entry *hiz_entry(struct wm *s, uint32_t bx, uint32_t by, ui
         bool bad = false;
         e->loaded = true;
         s->hiz_record_reads++;
-        s->hiz_owed += s->hiz_record_cycles;
+        hiz_traffic(s, bx, by, slice, false);
         e->readable = hiz_block_read(&s->hiz, &s->as, bx, by, slice, &e->read, &bad);
         s->hiz_bad_records += bad;
         if (!e->readable)
@@ -1729,7 +1859,7 @@ static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, u
                                       e->now.min);
     e->now = (struct hiz_block){ HIZ_RANGE, e->now.min, e->now.min };
     s->hiz_blocks_filled++;
-    s->hiz_owed += s->hiz_record_cycles;
+    hiz_traffic(s, bx, by, slice, true);
     if (hiz_block_write(&s->hiz, &s->as, bx, by, slice, &e->now)) {
         s->hiz_writes++;
         e->read = e->now;
@@ -2487,11 +2617,22 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
     uint8_t (*grf)[EU_MSG_REG_BYTES] = d->grf;
 
+    /* Starting Sample Pair Index (R0.0[7:6], L16149; per-sample dispatch,
+     * L16060-16096): the first group's sample over two. The groups are laid
+     * out in the seed's table order (split_next_sample) and every dispatch
+     * takes a power-of-two count of them from a subspan boundary, or G of a
+     * subspan's N > G samples with G the same for the subspan's dispatches,
+     * so the first group's sample is 0 or a multiple of G (even): SSPI =
+     * sample / 2 (SIMD8 4x: 0, 1; SIMD8 8x: 0-3; SIMD16 8x: 0, 2; 16x up to
+     * 7, its bit 2 in R0.0 bit 8, "reserved for expansion of" SSPI, L16148) */
+    uint32_t sspi = s->pending_sample[0] ? ((uint32_t)s->pending_sample[0] - 1u) / 2u : 0;
+    if (sspi)
+        s->sample_pair_dispatches++;
     /* R0 (L16108ff) */
     uint32_t r00 = (p->viewport_index & 0xfu) << 27 | (p->rt_array_index & 0x7ffu) << 16 |
                    ((p->flags & PRIM_BACK_FACING) ? 1u << 15 : 0) |
                    (s->computed_depth ? 1u << 13 : 0) | (s->omask_to_rt ? 1u << 12 : 0) |
-                   (p->topology & 0x1fu);
+                   (sspi & 7u) << 6 | (p->topology & 0x1fu);
     put_u(grf, total, 0, 0, r00);
     put_u(grf, total, 0, 1, s->cc_state_pointer & ~0x3fu);
     put_u(grf, total, 0, 6, d->request_id & 0xffffffu);
@@ -2531,6 +2672,10 @@ static void dispatch_group(struct wm *s, uint32_t width, uint32_t n)
     }
     fill_pixel_context(s, &d->ctx);
     wm_dispatch_sample_masks(s, d, n);
+    if (s->pending_sample[0]) {
+        d->ctx.pixel_flags |= EU_PIXEL_PER_SAMPLE;
+        d->ctx.starting_sample_pair = (uint8_t)sspi;
+    }
     /* the per-slot phases */
     for (uint32_t h = 0; h < halves; h++) {
         uint32_t base = first_phase + h * per_half;
@@ -2619,11 +2764,31 @@ static bool dispatch_pending(struct wm *s, bool final)
             return true;
         uint32_t width = choose_width(s, s->pending_count);
         uint32_t n = s->pending_count < width / 4u ? s->pending_count : width / 4u;
+        /* per-sample dispatch: a subspan's groups of samples 1..N-1 are not
+         * held by the scoreboard: its sample-0 group passed it (in this
+         * dispatch or an earlier one) and only the subspan's own groups
+         * (other samples) have taken the position since */
         for (uint32_t i = 0; i < n; i++)
-            if (sb_find(s, sb_key(s->pending[i].x, s->pending[i].y))) {
+            if (s->pending_sample[i] <= 1 &&
+                sb_find(s, sb_key(s->pending[i].x, s->pending[i].y))) {
                 s->stall_scoreboard++;
                 return false;
             }
+        uint32_t lit = 0;
+        for (uint32_t i = 0; i < n; i++)
+            lit |= s->pending[i].pixel_mask & 0xfu;
+        if (!lit) {
+            /* per-sample dispatch: no pixel covers any of the dispatch's
+             * samples (e.g. SSPI 1 of an edge subspan whose pixels cover
+             * samples 0-1 only): not dispatched (the seed does not say
+             * whether the hardware sends such a thread; counted) */
+            s->unlit_sample_dispatches++;
+            memmove(s->pending, s->pending + n, (s->pending_count - n) * sizeof s->pending[0]);
+            memmove(s->pending_sample, s->pending_sample + n,
+                    (s->pending_count - n) * sizeof s->pending_sample[0]);
+            s->pending_count -= n;
+            continue;
+        }
         if (!s->flight_free_count || !stage_threads_can_dispatch(&s->threads, &s->kernel)) {
             s->stall_threads++;
             return false;
@@ -2733,29 +2898,35 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
                            (enum gpu_address_space_format)s->space.format, s->space.root);
 }
 
-/* Per-sample dispatch (seed 003 L15946ff, PS_EXTRA Pixel Shader Is Per
- * Sample): the split subspan's next sample that some lit pixel covers
- * becomes one pending subspan (its pixels those covering the sample); done
- * when no sample is left. */
+/* Per-sample dispatch (seed 003 L16060-16096, PS_EXTRA Pixel Shader Is Per
+ * Sample): the slots of a PERSAMPLE thread are (subspan, sample) pairs, four
+ * slots (the subspan's four pixels) a sample, the samples of a subspan in
+ * order 0..N-1 and the subspans one after another (the seed's slot table).
+ * The split subspan's next sample becomes the next slot group (pending
+ * entry), its lit pixels those covering the sample; every sample gets its
+ * group, covered or not, so that the groups keep the table's places (a slot
+ * is valid when a sample is enabled, L16097ff; a group no pixel covers is
+ * dispatched unlit). Done after sample N-1. */
 static void split_next_sample(struct wm *s)
 {
     uint32_t samples = s->samples > 16 ? 16 : s->samples;
-    for (uint32_t smp = s->split_next; smp < samples; smp++) {
-        uint32_t mask = 0;
-        for (uint32_t i = 0; i < 4; i++)
-            if (((s->split.pixel_mask >> i) & 1u) && ((s->split.sample_mask[i] >> smp) & 1u))
-                mask |= 1u << i;
-        if (!mask)
-            continue;
-        struct subspan copy = s->split;
-        copy.pixel_mask = (uint16_t)mask;
-        s->pending_sample[s->pending_count] = (uint8_t)(smp + 1);
-        s->pending[s->pending_count++] = copy;
-        s->sample_invocations += popcount32(mask);
-        s->split_next = smp + 1;
+    uint32_t smp = s->split_next;
+    if (smp >= samples) {
+        s->splitting = false;
         return;
     }
-    s->splitting = false;
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (((s->split.pixel_mask >> i) & 1u) && ((s->split.sample_mask[i] >> smp) & 1u))
+            mask |= 1u << i;
+    struct subspan copy = s->split;
+    copy.pixel_mask = (uint16_t)mask;
+    s->pending_sample[s->pending_count] = (uint8_t)(smp + 1);
+    s->pending[s->pending_count++] = copy;
+    s->sample_invocations += popcount32(mask);
+    s->split_next = smp + 1;
+    if (s->split_next >= samples)
+        s->splitting = false;
 }
 
 static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
@@ -2784,6 +2955,12 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         /* HiZ record traffic holds the rasterizer (hiz_record_cycles each) */
         s->hiz_owed--;
         s->hiz_stall_cycles++;
+        return FF_STAGE_NOT_NOW;
+    }
+    hiz_l3_pump(s);
+    if (hiz_l3_reading(s)) {
+        /* through the L3: the records read wait for their lines */
+        s->hiz_l3_stall_cycles++;
         return FF_STAGE_NOT_NOW;
     }
     uint32_t budget = s->subspans_per_cycle;
@@ -2822,6 +2999,7 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
     if (!s->raster_done)
         return FF_STAGE_NOT_NOW;
     hiz_row_flush(s);
+    hiz_l3_pump(s);
     if (s->hiz_owed)
         return FF_STAGE_NOT_NOW;        /* the write-backs' cycles first */
     if (!dispatch_pending(s, true))
@@ -2852,6 +3030,15 @@ static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
         take_state(s, p);
         s->ff.stats.taken++;
         s->head_taken = true;
+    }
+    if (p->id == SPEC_ID_3DSTATE_WM_HZ_OP && s->l3) {
+        /* the op's HiZ record lines through the L3 (hz_op_traffic): the
+         * packet leaves once they are sent and its reads answered */
+        hiz_l3_pump(s);
+        if (s->hiz_line_count || s->hiz_reads_waiting) {
+            s->hz_op_l3_stall_cycles++;
+            return FF_STAGE_NOT_NOW;
+        }
     }
     if (om) {
         while (s->om_next < s->oms) {
@@ -3001,6 +3188,12 @@ static const struct port_desc wm_ports[] = {
       .help = "Gen4: setup URB entry reads and dereferences (to the URB unit's client port)" },
     { .name = "urb_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_URB),
       .flags = PORT_OPTIONAL, .help = "Gen4: the setup rows read" },
+    { .name = "l3", .direction = PORT_OUT, .msg_kinds = MSG_BIT(MSG_MEMORY_REQUEST),
+      .flags = PORT_OPTIONAL,
+      .help = "HiZ record line requests (64-byte lines) to an L3 client port; unlinked: "
+              "hiz_record_cycles each" },
+    { .name = "l3_reply", .direction = PORT_IN, .msg_kinds = MSG_BIT(MSG_MEMORY_RESPONSE),
+      .flags = PORT_OPTIONAL, .help = "their completions" },
     PORT_END
 };
 
@@ -3029,6 +3222,10 @@ static const struct stat_desc wm_stats[] = {
       "WM_HZ_OP ops with a reserved Number of Multisamples (run at 1x)"),
     C("ps.sample_invocations", sample_invocations, "pixels",
       "per-sample dispatch: lit (pixel, sample) pairs dispatched, one invocation each"),
+    C("ps.sample_pair_dispatches", sample_pair_dispatches, "threads",
+      "per-sample threads with a Starting Sample Pair Index above 0 (003 L16149)"),
+    C("ps.unlit_sample_dispatches", unlit_sample_dispatches, "threads",
+      "per-sample dispatches none of whose samples a pixel covers: not sent"),
     C("raster.poly_stippled", pixels_stippled, "pixels", "pixels dropped by polygon stipple"),
     C("raster.line_stippled", pixels_line_stippled, "pixels",
       "pixels dropped by line stipple (003 L15532-15546)"),
@@ -3101,6 +3298,18 @@ static const struct stat_desc wm_stats[] = {
       "blocks rebuilt from depth by HiZ resolves"),
     C("hiz.record_writes", hiz_writes, "records", "HiZ records written"),
     C("hiz.record_reads", hiz_record_reads, "records", "HiZ records read by the rasterizer"),
+    C("hiz.l3_reads", hiz_l3_reads, "lines", "HiZ record lines read through the L3 (\"l3\")"),
+    C("hiz.l3_writes", hiz_l3_writes, "lines", "HiZ record lines written through the L3"),
+    C("hiz.l3_replies", hiz_l3_replies, "lines", "their completions"),
+    C("hiz.l3_merged", hiz_l3_merged, "records",
+      "record accesses whose line was already being asked for (2 x 2 records a line)"),
+    C("hiz.l3_stall_cycles", hiz_l3_stall_cycles, "cycles",
+      "rasterizer cycles waiting for HiZ record lines from the L3"),
+    C("hiz.l3_unmapped", hiz_l3_unmapped, "records",
+      "records whose line could not be mapped (timed as hiz_record_cycles instead)"),
+    C("hz_op.l3_stall_cycles", hz_op_l3_stall_cycles, "cycles",
+      "cycles a WM_HZ_OP waited for its HiZ record lines through the L3"),
+    C("bad.l3_replies", bad_l3_replies, "messages", "malformed or unexpected L3 replies"),
     C("hiz.stall_cycles", hiz_stall_cycles, "cycles",
       "rasterizer cycles spent on HiZ record reads and writes (hiz_record_cycles each)"),
     C("hiz.blocks_accepted", hiz_blocks_accepted, "blocks",
@@ -3186,6 +3395,10 @@ static int wm_realize(struct unit *u, struct gt_error *err)
     s->drained = unit_port(u, "drained", 0);
     if (!port_is_bound(s->drained))
         s->drained = NULL;
+    s->l3 = unit_port(u, "l3", 0);
+    s->l3_reply = unit_port(u, "l3_reply", 0);
+    if (!port_is_bound(s->l3) || !port_is_bound(s->l3_reply))
+        s->l3 = s->l3_reply = NULL;
     s->urb = unit_port(u, "urb", 0);
     s->urb_reply = unit_port(u, "urb_reply", 0);
     if (!port_is_bound(s->urb) || !port_is_bound(s->urb_reply))
@@ -3240,6 +3453,9 @@ static void wm_reset(struct unit *u)
     s->line_stipple_pattern = s->line_stipple_repeat = 0;
     s->line_stipple_counter = 0;
     s->hiz_owed = 0;
+    s->hiz_line_head = s->hiz_line_count = 0;
+    s->hiz_reads_queued = s->hiz_reads_waiting = s->hiz_writes_waiting = 0;
+    s->hiz_last_valid[0] = s->hiz_last_valid[1] = false;
     s->stipple_x = s->stipple_y = 0;
     memset(s->stipple_rows, 0, sizeof s->stipple_rows);
     s->ps_invocations = s->ps_depth = 0;
@@ -3261,7 +3477,10 @@ static enum unit_activity wm_tick(struct unit *u)
     struct wm *s = unit_state(u);
     take_thread_ends(s);
     setup_entry_release(s);
+    hiz_l3_pump(s);
     enum ff_stage_status st = ff_stage_tick(&s->ff, u);
+    if (s->l3 && s->hiz_line_count && port_can_send(s->l3))
+        return UNIT_BUSY;       /* posted HiZ writes to send */
     if (st == FF_STAGE_WAITING && (s->active || s->threads.in_flight == 0))
         return UNIT_BUSY;
     if (s->deref_pending)
@@ -3281,6 +3500,9 @@ static void wm_destroy(struct unit *u)
     s->observed_capacity = s->draws_seen = 0;
     free(s->hiz_row);
     s->hiz_row = NULL;
+    free(s->hiz_lines);
+    s->hiz_lines = NULL;
+    s->hiz_line_capacity = s->hiz_line_count = 0;
     s->hiz_row_capacity = s->hiz_row_count = 0;
     free(s->om);
     free(s->eot);

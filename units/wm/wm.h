@@ -111,10 +111,21 @@
  *    to keep its X8 bits when writing). Records are cached per block row of the primitive
  *    and written back merged with what memory holds (the pixel back end's
  *    late path updates them too, units/om/om_depth.h). Per draw,
- *    pixels_hiz_rejected. Timing: each record the rasterizer reads or writes
- *    holds it `hiz_record_cycles` cycles (hiz.stall_cycles; a parameter: the
- *    seed gives no figure, and the records do not go through the L3 ports
- *    WM does not have); WM_HZ_OP's record writes are not timed.
+ *    pixels_hiz_rejected. Timing: with "l3" / "l3_reply" linked (to an L3
+ *    client port, as VF, SOL and the URB are; not linked in the machines'
+ *    configs yet: without a HiZ cache or read-ahead every block row's
+ *    record read waits a full L3 round trip, and skl_fill_heavy went from
+ *    146 K to 451 K cycles when linked, docs/pixel-timing.md), each record read or written is a 64-byte line request (memreq.h) for
+ *    the line holding it (depth_stencil.h hiz_block_line: the records of
+ *    2 x 2 blocks, rows 4k..4k+3 of a Y tile's 16-byte column); WM keeps
+ *    the last line read and combines writes to the last line written
+ *    (hiz.l3_merged; the seed gives no HiZ cache); reads hold the
+ *    rasterizer until answered (hiz.l3_stall_cycles), writes are posted;
+ *    a WM_HZ_OP's record reads and writes go the same way and its packet
+ *    waits for them (hz_op.l3_stall_cycles). Without the link each record
+ *    the rasterizer reads or writes holds it `hiz_record_cycles` cycles
+ *    (hiz.stall_cycles; the seed gives no figure) and WM_HZ_OP's are not
+ *    timed. The depth pixels a clear, resolve or fill writes are not timed.
  *  - PS dispatch (L15946-16044): lit subspans of one primitive are grouped
  *    into SIMD8 (2 subspans), SIMD16 (4) or SIMD32 (8) threads by the
  *    seed's rule (L16038, n read as the subspans pending: the seed leaves n
@@ -147,10 +158,20 @@
  *    sample positions it was rasterized with (thread_msg.h) for the pixel
  *    interpolator.
  *  - Per-sample dispatch (3DSTATE_PS_EXTRA Pixel Shader Is Per Sample, with
- *    multisample rasterization on): each rasterized subspan is split into
- *    one pending subspan per sample some lit pixel covers, its pixels those
- *    covering that sample; the sample's ID in R1.0/R2.0 (4 bits a subspan,
- *    L16165-16192), its barycentric (sample and centroid modes), source
+ *    multisample rasterization on; L16060-16096): the thread's slots are
+ *    laid out as the seed's PERSAMPLE table gives them: slot group g (4
+ *    slots, the subspan's 4 pixels) holds sample (2 SSPI + g) mod N of the
+ *    thread's subspan (2 SSPI + g) / N, N the sample count; when N exceeds
+ *    the width's groups a subspan takes N / groups dispatches with Starting
+ *    Sample Pair Index 0, G/2, .. (SIMD8 4x: 0, 1; SIMD8 8x: 0-3; SIMD16
+ *    8x: 0, 2) in R0.0[7:6] (L16149; 16x's pairs 4-7 use bit 8, "reserved
+ *    for expansion of" it, L16148) and in the thread's context
+ *    (thread_msg.h starting_sample_pair, EU_PIXEL_PER_SAMPLE) for the
+ *    render cache's headerless writes. Every sample has its group whether
+ *    a pixel covers it or not (lit: the pixels covering that sample); a
+ *    dispatch none of whose groups is lit is not sent (the seed does not
+ *    say; ps.unlit_sample_dispatches). The sample's ID in R1.0/R2.0 (4
+ *    bits a group, L16165-16192), its barycentric (sample and centroid modes), source
  *    depth and W at the sample's position, the render cache's write
  *    coverage that one sample (thread_msg.h sample_mask), the Input
  *    Coverage Mask the pixel's whole coverage; ps.sample_invocations counts
@@ -182,8 +203,13 @@
  *    INSTPM / CS_DEBUG_MODE2 feed the push constants.
  *
  * Timing: `subspans_per_cycle` subspans rasterized (and early-tested) per
- * cycle, a parameter (the seed gives no rate); thread limits of
+ * cycle, a parameter (the seed gives no rate and no public Gen9 figure was
+ * found, docs/pixel-timing.md; the machines' 4, 16 pixels a clock, is
+ * checked by test_wm.c test_rasterizer_rate); thread limits of
  * stage_threads (Maximum Number of Threads Per PSD + 1).
+ *
+ * Ports (HiZ timing): "l3" out (MSG_MEMORY_REQUEST) / "l3_reply" in
+ *        (MSG_MEMORY_RESPONSE), optional, both or neither.
  *
  * Ports: "sf" in (MSG_STATE, MSG_SETUP, MSG_MMIO), "td"[open] out
  *        (MSG_THREAD_DISPATCH to every subslice's td.wm), "eot"[open] in
@@ -227,12 +253,11 @@
  * primitive is done) and the Gen4 PS payload (seed 001 L18251-19005);
  * stats gen4.*.
  *
- * Not modelled: the Starting Sample Pair Index of per-sample dispatch (the
- * samples of a subspan go one pending subspan each), points'
+ * Not modelled: points'
  * own rules beyond the box SF gives, the stipple counter of a wide line counting each pixel (the
  * model counts positions along the line), chroma key, RT independent
  * rasterization (depth offset is SF's, units/sf/sf_setup.h),
- * HiZ traffic through the L3, the contiguous dispatch modes, the KSP jump table offsets (the
+ * the contiguous dispatch modes, the KSP jump table offsets (the
  * kernel start is the chosen KSP itself), Yf/Ys depth tiling, depth LODs
  * other than 0.
  */
