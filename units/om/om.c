@@ -1609,7 +1609,7 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
                 continue;
             uint32_t coverage = (1u << ds_samples) - 1u;
             if (ds_samples > 1)
-                coverage &= sample_coverage(a, slot);
+                coverage &= sample_coverage(a, w, slot, ds_samples);
             if (w->flags & RT_WRITE_HAS_OMASK)
                 coverage &= w->omask[slot];
             if (coverage)
