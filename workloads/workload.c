@@ -1,6 +1,7 @@
 /* workloads/workload.c - writes the GPGPU workloads of workload.h as AUBs. */
 #include "workloads/workload.h"
 #include "workloads/workload3d.h"
+#include "workloads/workload_aub.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,7 @@
  * pages behind the PPGTT's one 2 MiB window at VA 0x10000000. */
 #define GGTT_PHYS 0x00100000ull
 #define GGTT_PAGES 32u
-#define RING_GGTT 0x0000ull
-#define LRCA_GGTT 0x2000ull
-#define PML4_PHYS 0x00200000ull
+#define PML4_PHYS WORKLOAD_PML4_PHYS
 #define DATA_PHYS 0x00400000ull
 #define VA_BASE 0x10000000ull
 #define VA_PAGES 512u
@@ -202,9 +201,37 @@ static int build_batch(int gen, const struct shape *sh, struct image *im, struct
     return 0;
 }
 
-static int w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error *err)
+int workload_aub_w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error *err)
 {
     return aub_write_memory(w, AUB_SPACE_PHYSICAL, phys, &v, 8, err);
+}
+
+int workload_aub_submit(struct aub_writer *w, uint64_t batch_va, struct gt_error *err)
+{
+    /* ring: MI_BATCH_BUFFER_START (PPGTT) of the batch, then MI_NOOP */
+    uint32_t ring[4] = { 0x18800001u | 1u << 8, (uint32_t)batch_va, (uint32_t)(batch_va >> 32), 0 };
+    if (aub_write_memory(w, AUB_SPACE_GGTT, WORKLOAD_RING_GGTT, ring, sizeof ring, err) < 0)
+        return -1;
+    /* context image at LRCA + 4 KiB: LRIs restoring the ring and the PPGTT root */
+    uint32_t image[] = {
+        0x00000000, 0x11000000 | (2 * 6 - 1),
+        0x2034, 0,
+        0x2030, 16,
+        0x2038, (uint32_t)WORKLOAD_RING_GGTT,
+        0x203C, 1,
+        0x2274, (uint32_t)(WORKLOAD_PML4_PHYS >> 32),
+        0x2270, (uint32_t)WORKLOAD_PML4_PHYS,
+        0x05000000,
+    };
+    if (aub_write_memory(w, AUB_SPACE_GGTT, WORKLOAD_LRCA_GGTT + 0x1000, image, sizeof image,
+                         err) < 0)
+        return -1;
+    /* ELSP: element 1 (high, low), element 0 (high, low) */
+    if (aub_write_register(w, 0x2230, 0, err) < 0 || aub_write_register(w, 0x2230, 0, err) < 0 ||
+        aub_write_register(w, 0x2230, 0, err) < 0 ||
+        aub_write_register(w, 0x2230, (uint32_t)WORKLOAD_LRCA_GGTT | 0x339, err) < 0)
+        return -1;
+    return 0;
 }
 
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
@@ -327,8 +354,9 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
     }
     /* PPGTT: PML4[0] -> PDP, PDP[0] -> PD, PD[128] -> PT, PT[i] -> DATA_PHYS + i pages */
     uint64_t pdp = PML4_PHYS + 0x1000, pd = PML4_PHYS + 0x2000, pt = PML4_PHYS + 0x3000;
-    if (w64(&w, PML4_PHYS, pdp | 3, err) < 0 || w64(&w, pdp, pd | 3, err) < 0 ||
-        w64(&w, pd + 8 * ((VA_BASE >> 21) & 511), pt | 3, err) < 0)
+    if (workload_aub_w64(&w, PML4_PHYS, pdp | 3, err) < 0 ||
+        workload_aub_w64(&w, pdp, pd | 3, err) < 0 ||
+        workload_aub_w64(&w, pd + 8 * ((VA_BASE >> 21) & 511), pt | 3, err) < 0)
         goto done;
     uint64_t *ptes = calloc(VA_PAGES, 8);
     for (uint32_t i = 0; i < VA_PAGES; i++)
@@ -340,28 +368,7 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
     rc = -1;
     if (aub_write_memory(&w, AUB_SPACE_PHYSICAL, DATA_PHYS, im.bytes, 4096ull * VA_PAGES, err) < 0)
         goto done;
-    /* ring: MI_BATCH_BUFFER_START (PPGTT) of the batch, then MI_NOOP */
-    uint64_t batch = VA_BASE + BATCH_OFF;
-    uint32_t ring[4] = { 0x18800001u | 1u << 8, (uint32_t)batch, (uint32_t)(batch >> 32), 0 };
-    if (aub_write_memory(&w, AUB_SPACE_GGTT, RING_GGTT, ring, sizeof ring, err) < 0)
-        goto done;
-    /* context image at LRCA + 4 KiB: LRIs restoring the ring and the PPGTT root */
-    uint32_t image[] = {
-        0x00000000, 0x11000000 | (2 * 6 - 1),
-        0x2034, 0,
-        0x2030, 16,
-        0x2038, (uint32_t)RING_GGTT,
-        0x203C, 1,
-        0x2274, (uint32_t)(PML4_PHYS >> 32),
-        0x2270, (uint32_t)PML4_PHYS,
-        0x05000000,
-    };
-    if (aub_write_memory(&w, AUB_SPACE_GGTT, LRCA_GGTT + 0x1000, image, sizeof image, err) < 0)
-        goto done;
-    /* ELSP: element 1 (high, low), element 0 (high, low) */
-    if (aub_write_register(&w, 0x2230, 0, err) < 0 || aub_write_register(&w, 0x2230, 0, err) < 0 ||
-        aub_write_register(&w, 0x2230, 0, err) < 0 ||
-        aub_write_register(&w, 0x2230, (uint32_t)LRCA_GGTT | 0x339, err) < 0)
+    if (workload_aub_submit(&w, VA_BASE + BATCH_OFF, err) < 0)
         goto done;
     rc = 0;
 done:

@@ -3,6 +3,7 @@
  * context image, a 4-level PPGTT over one window of VA_PAGES pages, the batch
  * started from the ring by MI_BATCH_BUFFER_START in PPGTT space). */
 #include "workloads/workload3d.h"
+#include "workloads/workload_aub.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -17,9 +18,7 @@
  * target alone is 4 MiB), one page table per 2 MiB. */
 #define GGTT_PHYS 0x00100000ull
 #define GGTT_PAGES 32u
-#define RING_GGTT 0x0000ull
-#define LRCA_GGTT 0x2000ull
-#define PML4_PHYS 0x00200000ull
+#define PML4_PHYS WORKLOAD_PML4_PHYS
 #define DATA_PHYS 0x00800000ull
 #define VA_BASE 0x10000000ull
 
@@ -64,6 +63,20 @@ static void emit(struct batch *b, const uint32_t *dw, uint32_t n)
     } while (0)
 
 /* The state the draw points at, written into the image at its offsets. */
+/* The RECTLIST's vertices in pixels, blorp's order (skl_tri.aubinator.txt
+ * L3744-3747: max/max, min/max, min/min; z 0), and the RT's background,
+ * both generations' layout. */
+static void write_vertices_and_background(uint8_t *image)
+{
+    const float w = (float)UBENCH_FILL_WIDTH, h = (float)UBENCH_FILL_HEIGHT;
+    const float v[9] = { w, h, 0, 0, h, 0, 0, 0, 0 };
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    const uint8_t px[4] = { UBENCH_FILL_BACKGROUND_B, UBENCH_FILL_BACKGROUND_G,
+                            UBENCH_FILL_BACKGROUND_R, UBENCH_FILL_BACKGROUND_A };
+    for (uint32_t i = 0; i < UBENCH_FILL_PIXELS; i++)
+        memcpy(image + RT_OFF + 4ull * i, px, 4);
+}
+
 static int write_state(uint8_t *image, bool blend, struct gt_error *err)
 {
     /* BLEND_STATE (1 dword) and its entry 0 (skl_tri.aubinator.txt L3883-3919:
@@ -108,16 +121,7 @@ static int write_state(uint8_t *image, bool blend, struct gt_error *err)
     memcpy(image + SURF_OFF + 0x40, rss, sizeof rss);
     uint32_t entry = 0x40;
     memcpy(image + SURF_OFF, &entry, 4);
-    /* RECTLIST vertices in pixels, blorp's order (L3744-3747: max/max,
-     * min/max, min/min); z 0 */
-    const float w = (float)UBENCH_FILL_WIDTH, h = (float)UBENCH_FILL_HEIGHT;
-    const float v[9] = { w, h, 0, 0, h, 0, 0, 0, 0 };
-    memcpy(image + VERTEX_OFF, v, sizeof v);
-    /* the background */
-    const uint8_t px[4] = { UBENCH_FILL_BACKGROUND_B, UBENCH_FILL_BACKGROUND_G,
-                            UBENCH_FILL_BACKGROUND_R, UBENCH_FILL_BACKGROUND_A };
-    for (uint32_t i = 0; i < UBENCH_FILL_PIXELS; i++)
-        memcpy(image + RT_OFF + 4ull * i, px, 4);
+    write_vertices_and_background(image);
     return 0;
 }
 
@@ -308,13 +312,7 @@ static int write_state7(uint8_t *image, bool blend, struct gt_error *err)
     memcpy(image + SURF_OFF + 0x40, rss, sizeof rss);
     uint32_t entry = 0x40;
     memcpy(image + SURF_OFF, &entry, 4);
-    const float w = (float)UBENCH_FILL_WIDTH, h = (float)UBENCH_FILL_HEIGHT;
-    const float v[9] = { w, h, 0, 0, h, 0, 0, 0, 0 };
-    memcpy(image + VERTEX_OFF, v, sizeof v);
-    const uint8_t px[4] = { UBENCH_FILL_BACKGROUND_B, UBENCH_FILL_BACKGROUND_G,
-                            UBENCH_FILL_BACKGROUND_R, UBENCH_FILL_BACKGROUND_A };
-    for (uint32_t i = 0; i < UBENCH_FILL_PIXELS; i++)
-        memcpy(image + RT_OFF + 4ull * i, px, 4);
+    write_vertices_and_background(image);
     return 0;
 }
 
@@ -466,11 +464,6 @@ done:
     return rc;
 }
 
-static int w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_error *err)
-{
-    return aub_write_memory(w, AUB_SPACE_PHYSICAL, phys, &v, 8, err);
-}
-
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err)
 {
@@ -516,10 +509,12 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     /* PPGTT: PML4[0] -> PDP, PDP[0] -> PD, PD[128 + t] -> page table t,
      * page table t's entry i -> DATA_PHYS + (512 t + i) pages */
     uint64_t pdp = PML4_PHYS + 0x1000, pd = PML4_PHYS + 0x2000, pt = PML4_PHYS + 0x3000;
-    if (w64(&w, PML4_PHYS, pdp | 3, err) < 0 || w64(&w, pdp, pd | 3, err) < 0)
+    if (workload_aub_w64(&w, PML4_PHYS, pdp | 3, err) < 0 ||
+        workload_aub_w64(&w, pdp, pd | 3, err) < 0)
         goto done;
     for (uint32_t t = 0; t < PAGE_TABLES; t++)
-        if (w64(&w, pd + 8 * (((VA_BASE >> 21) + t) & 511), (pt + 0x1000ull * t) | 3, err) < 0)
+        if (workload_aub_w64(&w, pd + 8 * (((VA_BASE >> 21) + t) & 511),
+                             (pt + 0x1000ull * t) | 3, err) < 0)
             goto done;
     uint64_t *ptes = calloc(PAGE_TABLES * 512u, 8);
     if (!ptes) {
@@ -535,26 +530,7 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     rc = -1;
     if (aub_write_memory(&w, AUB_SPACE_PHYSICAL, DATA_PHYS, image, 4096ull * VA_PAGES, err) < 0)
         goto done;
-    uint64_t batch = VA_BASE + BATCH_OFF;
-    uint32_t ring[4] = { 0x18800001u | 1u << 8, (uint32_t)batch, (uint32_t)(batch >> 32), 0 };
-    if (aub_write_memory(&w, AUB_SPACE_GGTT, RING_GGTT, ring, sizeof ring, err) < 0)
-        goto done;
-    /* the context image: LRIs of the ring registers and the PPGTT root, as workload.c */
-    uint32_t context[] = {
-        0x00000000, 0x11000000 | (2 * 6 - 1),
-        0x2034, 0,
-        0x2030, 16,
-        0x2038, (uint32_t)RING_GGTT,
-        0x203C, 1,
-        0x2274, (uint32_t)(PML4_PHYS >> 32),
-        0x2270, (uint32_t)PML4_PHYS,
-        0x05000000,
-    };
-    if (aub_write_memory(&w, AUB_SPACE_GGTT, LRCA_GGTT + 0x1000, context, sizeof context, err) < 0)
-        goto done;
-    if (aub_write_register(&w, 0x2230, 0, err) < 0 || aub_write_register(&w, 0x2230, 0, err) < 0 ||
-        aub_write_register(&w, 0x2230, 0, err) < 0 ||
-        aub_write_register(&w, 0x2230, (uint32_t)LRCA_GGTT | 0x339, err) < 0)
+    if (workload_aub_submit(&w, VA_BASE + BATCH_OFF, err) < 0)
         goto done;
     rc = 0;
 done:
