@@ -154,13 +154,13 @@ static const struct unit_ops wm_l3_probe_ops = {
     .tick = wm_l3_probe_tick,
 };
 
-static struct wm_rig wm_rig_build(bool with_l3, uint32_t latency)
+static struct wm_rig wm_rig_build(bool with_l3, uint32_t latency, const char *const *wm_overrides)
 {
     struct wm_rig r;
     memset(&r, 0, sizeof r);
     r.sim = probe_sim(NULL);
     r.mem = probe_memory(r.sim);
-    r.wm = probe_add(r.sim, &wm_ops, "wm", NULL);
+    r.wm = probe_add(r.sim, &wm_ops, "wm", wm_overrides);
     r.idle = probe_add(r.sim, &wm_idle_ops, "idle", NULL);
     struct unit *td = probe_add(r.sim, &wm_catcher_ops, "td", NULL);
     struct unit *om = probe_add(r.sim, &wm_catcher_ops, "om", NULL);
@@ -197,12 +197,17 @@ static struct wm_rig wm_rig_build(bool with_l3, uint32_t latency)
 
 struct wm_rig wm_rig_new(void)
 {
-    return wm_rig_build(false, 0);
+    return wm_rig_build(false, 0, NULL);
 }
 
 struct wm_rig wm_rig_new_l3(uint32_t latency)
 {
-    return wm_rig_build(true, latency);
+    return wm_rig_build(true, latency, NULL);
+}
+
+struct wm_rig wm_rig_new_l3_with(uint32_t latency, const char *const *wm_overrides)
+{
+    return wm_rig_build(true, latency, wm_overrides);
 }
 
 uint64_t wm_rig_stat(struct wm_rig *r, const char *name)

@@ -63,6 +63,8 @@ void wm_rig_to_wm(struct wm_rig *r, struct msg *m);     /* on WM's "sf" input */
 struct wm_rig wm_rig_new(void);
 /* The rig with a probe L3 answering WM's HiZ line requests after `latency`. */
 struct wm_rig wm_rig_new_l3(uint32_t latency);
+/* The same with WM's parameters overridden ("key=value", NULL-terminated). */
+struct wm_rig wm_rig_new_l3_with(uint32_t latency, const char *const *wm_overrides);
 uint64_t wm_rig_stat(struct wm_rig *r, const char *name); /* "wm.<name>" */
 
 /* 3DSTATE_WM, 3DSTATE_PS and friends for a pixel shader test. */

@@ -427,23 +427,26 @@ static void test_hiz_rejects_blocks(void)
     sim_destroy(hiz.sim);
 }
 
-/* HiZ records through the L3 (WM's "l3" / "l3_reply" to a probe L3 that
- * answers after 12 cycles). The record of block (bx, by) is bytes 8 bx of
- * HiZ rows 2 by and 2 by + 1 (test_record_layout); in the Y-tiled surface
- * both rows lie in one 64-byte line, that of rows 4k..4k+3 of the 16-byte
- * column: HIZ_BASE + y_offset(8 bx, 2 by) rounded down to 64, computed here.
- * A whole-surface fast clear (64 x 32: 8 x 8 blocks) reads and writes every
- * record: every line the 64 records imply is read and written (16 lines, each
- * asked for once per block row, its two records in a row merged), and no
- * other; the WM_HZ_OP waits for them. A draw HiZ rejects whole (2 x 2
- * blocks, one line) then reads that line once and holds the rasterizer for
- * the answer; the depth results are those of the rig without an L3. */
+/* HiZ records through WM's record cache and the L3 (WM's "l3" / "l3_reply"
+ * to a probe L3 that answers after 12 cycles). The record of block (bx, by)
+ * is bytes 8 bx of HiZ rows 2 by and 2 by + 1 (test_record_layout); in the
+ * Y-tiled surface both rows lie in one 64-byte line, that of rows 4k..4k+3
+ * of the 16-byte column: HIZ_BASE + y_offset(8 bx, 2 by) rounded down to
+ * 64, computed here; so blocks (2i..2i+1, 2j..2j+1) share a line, and the
+ * 64 x 32 surface (8 x 8 blocks) has 16 lines. */
 static uint64_t record_line(uint32_t bx, uint32_t by)
 {
     return (HIZ_BASE + y_offset(8 * bx, 2 * by)) & ~(uint64_t)63;
 }
 
-static void test_hiz_through_l3(void)
+/* The cache holds the whole surface (64 lines, the default): a whole-surface
+ * fast clear writes every record without reading one (whole blocks are
+ * overwritten), its 16 lines allocated dirty in the cache (one miss a line,
+ * its 3 other records hits) and nothing goes to the L3; a second pass over
+ * blocks (0..1, 0..1), a draw at 0.5 behind the 0.25 clear that HiZ rejects
+ * whole, finds its line in the cache: no L3 read, the rasterizer never
+ * held. Depth and HiZ results are those of the rig without an L3. */
+static void test_hiz_cache_hits(void)
 {
     struct wm_rig plain = wm_rig_new(), l3 = wm_rig_new_l3(12);
     struct wm_rig *rigs[2] = { &plain, &l3 };
@@ -455,45 +458,79 @@ static void test_hiz_through_l3(void)
     }
     wm_rig_run(&l3, 300);
     const struct wm_l3_probe *p = l3.l3;
-    CU_ASSERT_EQUAL_FATAL(p->count, 64u);
-    uint32_t reads[16] = { 0 }, writes[16] = { 0 };
-    for (uint32_t k = 0; k < p->count; k++) {
-        int found = -1;
-        for (uint32_t by = 0; by < 8; by += 2)
-            for (uint32_t bx = 0; bx < 8; bx += 2)
-                if (p->address[k] == record_line(bx, by))
-                    found = (int)(by / 2 * 4 + bx / 2);
-        CU_ASSERT_TRUE_FATAL(found >= 0);
-        if (p->op[k] == MEMREQ_READ)
-            reads[found]++;
-        else
-            writes[found]++;
+    CU_ASSERT_EQUAL(p->count, 0u);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.cache_misses"), 16);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.cache_hits"), 64 - 16);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.cache_writebacks"), 0);
+    for (uint32_t i = 0; i < 2; i++) {
+        send_less_test(rigs[i]);
+        draw_rect(rigs[i], 0, 0, 15, 7, 0.5f, 0);
     }
-    /* each of the 16 lines: once per block row it covers (2) */
-    for (uint32_t k = 0; k < 16; k++) {
-        CU_ASSERT_EQUAL(reads[k], 2u);
-        CU_ASSERT_EQUAL(writes[k], 2u);
+    CU_ASSERT_EQUAL(record_line(1, 1), record_line(0, 0));
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.blocks_rejected"), 4);
+    CU_ASSERT_EQUAL(p->count, 0u);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_reads"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.cache_misses"), 16);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.cache_hits"), 64 - 16 + 4);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_stall_cycles"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.stall_cycles"), 0);   /* not timed by cycles */
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "depth.depth_failed"),
+                    wm_rig_stat(&plain, "depth.depth_failed"));
+    uint8_t got[SURFACE_BYTES], want[SURFACE_BYTES];
+    read_surface(&l3, HIZ_BASE, got, SURFACE_BYTES);
+    read_surface(&plain, HIZ_BASE, want, SURFACE_BYTES);
+    CU_ASSERT_EQUAL(memcmp(got, want, SURFACE_BYTES), 0);
+    sim_destroy(plain.sim);
+    sim_destroy(l3.sim);
+}
+
+/* A 4-line cache (wm.hiz_cache_lines=4): the whole-surface fast clear walks
+ * the blocks row by row, each line row (block rows 2j, 2j + 1) allocating 4
+ * dirty lines; each new line row evicts the previous one, least recently
+ * used first, so the lines of block rows 0-1, 2-3 and 4-5 (12) are written
+ * back once each in that order and those of rows 6-7 stay in the cache.
+ * A draw over blocks (0..1, 0..1) then misses: the least recently used
+ * line (that of blocks (0, 6)) is written back and line (0, 0) read, the
+ * rasterizer held for the answer; the same draw again hits (no new
+ * request). The depth results are those of the rig without an L3. */
+static void test_hiz_cache_writebacks(void)
+{
+    static const char *const small[] = { "hiz_cache_lines=4", NULL };
+    struct wm_rig plain = wm_rig_new(), l3 = wm_rig_new_l3_with(12, small);
+    struct wm_rig *rigs[2] = { &plain, &l3 };
+    for (uint32_t i = 0; i < 2; i++) {
+        fill_surface(rigs[i], DEPTH_BASE, 0x11, SURFACE_BYTES);
+        send_depth_buffer(rigs[i], true);
+        send_clear_value(rigs[i], 0.25);
+        send_hz_op(rigs[i], OP_CLEAR, 0, 0, 64, 32);
     }
-    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_reads"), 32);
-    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_writes"), 32);
-    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_merged"), 64);
-    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_replies"), 64);
-    CU_ASSERT_TRUE(wm_rig_stat(&l3, "hz_op.l3_stall_cycles") >= 12);
-    CU_ASSERT_EQUAL(wm_rig_stat(&plain, "hz_op.l3_stall_cycles"), 0);
-    /* a draw at 0.5 behind the 0.25 clear over blocks (0..1, 0..1) */
+    wm_rig_run(&l3, 300);
+    const struct wm_l3_probe *p = l3.l3;
+    CU_ASSERT_EQUAL_FATAL(p->count, 12u);
+    for (uint32_t k = 0; k < 12; k++) {
+        CU_ASSERT_EQUAL(p->op[k], MEMREQ_WRITE);
+        CU_ASSERT_EQUAL(p->address[k], record_line(2 * (k % 4), 2 * (k / 4)));
+    }
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.cache_writebacks"), 12);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_writes"), 12);
     for (uint32_t i = 0; i < 2; i++) {
         send_less_test(rigs[i]);
         draw_rect(rigs[i], 0, 0, 15, 7, 0.5f, 0);
     }
     CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.blocks_rejected"), 4);
-    /* the four records share one line (rows 0-3 of bytes 0-15): one read,
-     * the rasterizer held until it is answered */
-    CU_ASSERT_EQUAL(record_line(1, 1), record_line(0, 0));
-    CU_ASSERT_EQUAL_FATAL(p->count, 65u);
-    CU_ASSERT_EQUAL(p->address[64], record_line(0, 0));
-    CU_ASSERT_EQUAL(p->op[64], MEMREQ_READ);
+    CU_ASSERT_EQUAL_FATAL(p->count, 14u);
+    CU_ASSERT_EQUAL(p->op[12], MEMREQ_WRITE);
+    CU_ASSERT_EQUAL(p->address[12], record_line(0, 6));
+    CU_ASSERT_EQUAL(p->op[13], MEMREQ_READ);
+    CU_ASSERT_EQUAL(p->address[13], record_line(0, 0));
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_reads"), 1);
     CU_ASSERT_TRUE(wm_rig_stat(&l3, "hiz.l3_stall_cycles") >= 12);
-    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.stall_cycles"), 0);   /* not timed by cycles */
+    uint64_t stalled = wm_rig_stat(&l3, "hiz.l3_stall_cycles");
+    for (uint32_t i = 0; i < 2; i++)
+        draw_rect(rigs[i], 0, 0, 15, 7, 0.5f, 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.blocks_rejected"), 8);
+    CU_ASSERT_EQUAL(p->count, 14u);
+    CU_ASSERT_EQUAL(wm_rig_stat(&l3, "hiz.l3_stall_cycles"), stalled);
     CU_ASSERT_EQUAL(wm_rig_stat(&plain, "hiz.l3_reads"), 0);
     CU_ASSERT_EQUAL(wm_rig_stat(&l3, "depth.depth_failed"),
                     wm_rig_stat(&plain, "depth.depth_failed"));
@@ -512,7 +549,10 @@ static const struct test_case cases[] = {
       test_fast_clear_and_depth_resolve },
     { "HiZ resolve rebuilds every block's bound from depth", test_hiz_resolve_rebuilds },
     { "HiZ rejects whole blocks; depth as without HiZ", test_hiz_rejects_blocks },
-    { "HiZ records as 64-byte line requests through the L3", test_hiz_through_l3 },
+    { "HiZ record cache: a second pass over the same blocks reads nothing from the L3",
+      test_hiz_cache_hits },
+    { "HiZ record cache: evicted dirty lines written back, misses read through the L3",
+      test_hiz_cache_writebacks },
     { 0 }
 };
 TEST_SUITE(hiz, cases);

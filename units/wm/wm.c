@@ -180,12 +180,23 @@ struct wm {
      * requests waiting for the port (a ring), the ones sent and not yet
      * answered, the last line asked for (a record's neighbours share it) */
     struct port *l3, *l3_reply;
-    struct wm_hiz_line { uint64_t line; uint8_t op; } *hiz_lines;
+    struct wm_hiz_line { uint64_t line; uint32_t tag; uint8_t op; } *hiz_lines;
     uint32_t hiz_line_capacity, hiz_line_head, hiz_line_count;
     uint32_t hiz_reads_queued, hiz_reads_waiting, hiz_writes_waiting;
-    uint64_t hiz_last_line[2];          /* [op]: the last line asked for */
-    bool hiz_last_valid[2];
-    uint64_t hiz_l3_reads, hiz_l3_writes, hiz_l3_replies, hiz_l3_merged, hiz_l3_stall_cycles;
+    /* the HiZ record cache (hiz_cache_lines lines of 64 B, fully
+     * associative, LRU, write-back, write-allocate; our choice, the seed
+     * gives no HiZ cache): a line being filled is `pending`; `demanded` when
+     * the rasterizer (not the read-ahead) waits for it */
+    struct wm_hiz_cache_line {
+        uint64_t line, used;
+        bool valid, dirty, pending, demanded;
+    } *hiz_cache;
+    uint32_t hiz_cache_lines, hiz_read_ahead;   /* params */
+    uint32_t hiz_demand_waiting;        /* demanded lines not answered yet */
+    uint64_t hiz_cache_clock;
+    uint64_t hiz_cache_hits, hiz_cache_misses, hiz_cache_writebacks, hiz_cache_read_ahead;
+    uint64_t hiz_cache_uncached;
+    uint64_t hiz_l3_reads, hiz_l3_writes, hiz_l3_replies, hiz_l3_stall_cycles;
     uint64_t hiz_l3_unmapped, bad_l3_replies, hz_op_l3_stall_cycles;
     uint64_t hiz_blocks_accepted, hiz_pixels_accepted;
 
@@ -394,36 +405,13 @@ static void take_hier_depth_buffer(struct wm *s, const struct spec_3DSTATE_HIER_
 
 /* ---- HiZ record traffic ------------------------------------------------------------------- */
 
-/* One HiZ record of block (bx, by) read or written (`write`). Without an L3
- * link it holds the rasterizer `hiz_record_cycles` cycles (hiz_owed). With
- * "l3" linked it is a 64-byte line request (MSG_MEMORY_REQUEST, memreq.h) for
- * the record's line (depth_stencil.h hiz_block_line: a line holds 2 x 2
- * blocks' records; WM keeps the last line it read, and combines writes to
- * the last line it wrote: a request for the same line with the same op as
- * the last one is not repeated, hiz.l3_merged; the model's one-line HiZ
- * buffer, the seed gives no HiZ cache); reads hold the
- * rasterizer until the L3 answers (hiz.l3_stall_cycles), writes are posted.
- * A line the HiZ surface or the address space cannot map falls back to the
- * cycle cost (counted). */
-static void hiz_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write)
+/* The tag of a line request no cache line waits for (an uncached read or
+ * any write). */
+#define WM_HIZ_TAG_NONE UINT32_MAX
+
+/* Queues a 64-byte line request for the "l3" port (a ring that grows). */
+static void hiz_line_queue(struct wm *s, uint64_t line, uint8_t op, uint32_t tag)
 {
-    if (!s->l3) {
-        s->hiz_owed += s->hiz_record_cycles;
-        return;
-    }
-    uint64_t va, pa;
-    if (!hiz_block_line(&s->hiz, bx, by, slice, &va) ||
-        gpu_address_space_translate(&s->as, va, &pa) != 0) {
-        s->hiz_l3_unmapped++;
-        s->hiz_owed += s->hiz_record_cycles;
-        return;
-    }
-    pa &= ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
-    uint8_t op = write ? MEMREQ_WRITE : MEMREQ_READ;
-    if (s->hiz_last_valid[op] && s->hiz_last_line[op] == pa) {
-        s->hiz_l3_merged++;
-        return;
-    }
     if (s->hiz_line_count == s->hiz_line_capacity) {
         /* grow the ring, its entries in order from 0 */
         uint32_t cap = s->hiz_line_capacity ? 2 * s->hiz_line_capacity : WM_HIZ_LINES;
@@ -436,12 +424,154 @@ static void hiz_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, 
         s->hiz_line_head = 0;
     }
     s->hiz_lines[(s->hiz_line_head + s->hiz_line_count) % s->hiz_line_capacity] =
-        (struct wm_hiz_line){ pa, op };
+        (struct wm_hiz_line){ line, tag, op };
     s->hiz_line_count++;
-    if (!write)
-        s->hiz_reads_queued++;
-    s->hiz_last_valid[op] = true;
-    s->hiz_last_line[op] = pa;
+}
+
+/* The cache line holding `line`, or NULL. */
+static struct wm_hiz_cache_line *hiz_cache_find(struct wm *s, uint64_t line)
+{
+    for (uint32_t i = 0; i < s->hiz_cache_lines; i++)
+        if (s->hiz_cache[i].valid && s->hiz_cache[i].line == line)
+            return &s->hiz_cache[i];
+    return NULL;
+}
+
+/* A cache line for `line` (a free one, else the least recently used one not
+ * being filled, its dirty contents written back: hiz.cache_writebacks), or
+ * NULL when every line is being filled. */
+static struct wm_hiz_cache_line *hiz_cache_allocate(struct wm *s, uint64_t line)
+{
+    struct wm_hiz_cache_line *victim = NULL;
+    for (uint32_t i = 0; i < s->hiz_cache_lines; i++) {
+        struct wm_hiz_cache_line *c = &s->hiz_cache[i];
+        if (!c->valid) {
+            victim = c;
+            break;
+        }
+        if (!c->pending && (!victim || c->used < victim->used))
+            victim = c;
+    }
+    if (!victim)
+        return NULL;
+    if (victim->valid && victim->dirty) {
+        hiz_line_queue(s, victim->line, MEMREQ_WRITE, WM_HIZ_TAG_NONE);
+        s->hiz_cache_writebacks++;
+    }
+    *victim = (struct wm_hiz_cache_line){ .line = line, .used = ++s->hiz_cache_clock,
+                                          .valid = true };
+    return victim;
+}
+
+/* Starts the fill of `line` into a cache line (a read request); `demand`:
+ * the rasterizer waits for it. Without a cache line to fill, a demanded read
+ * goes to the L3 uncached (hiz.cache_uncached), a read-ahead is dropped. */
+static void hiz_cache_fill(struct wm *s, uint64_t line, bool demand)
+{
+    struct wm_hiz_cache_line *c = hiz_cache_allocate(s, line);
+    if (!c) {
+        if (demand) {
+            s->hiz_cache_uncached++;
+            s->hiz_reads_queued++;
+            hiz_line_queue(s, line, MEMREQ_READ, WM_HIZ_TAG_NONE);
+        }
+        return;
+    }
+    c->pending = true;
+    c->demanded = demand;
+    if (demand)
+        s->hiz_demand_waiting++;
+    hiz_line_queue(s, line, MEMREQ_READ, (uint32_t)(c - s->hiz_cache));
+}
+
+/* The physical 64-byte line of block (bx, by)'s record, false when the HiZ
+ * surface or the address space cannot map it. */
+static bool hiz_record_line(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice,
+                            uint64_t *line)
+{
+    uint64_t va, pa;
+    if (!hiz_block_line(&s->hiz, bx, by, slice, &va) ||
+        gpu_address_space_translate(&s->as, va, &pa) != 0)
+        return false;
+    *line = pa & ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    return true;
+}
+
+/* One HiZ record of block (bx, by) read or written (`write`). Without an L3
+ * link it holds the rasterizer `hiz_record_cycles` cycles (hiz_owed). With
+ * "l3" linked it goes through WM's HiZ record cache (`hiz_cache_lines` lines
+ * of 64 bytes, depth_stencil.h hiz_block_line: a line holds 2 x 2 blocks'
+ * records; fully associative, LRU, write-back, write-allocate without a
+ * fill since the records written are whole; our choice, the seed gives no
+ * HiZ cache): a hit costs nothing (hiz.cache_hits); a read miss is a 64-byte
+ * line request (MSG_MEMORY_REQUEST, memreq.h) that holds the rasterizer
+ * until the L3 answers (hiz.l3_stall_cycles), as does a hit on a line still
+ * being filled; an evicted dirty line is a posted 64-byte write
+ * (hiz.cache_writebacks). A read of the rasterizer (`rasterizer`) also
+ * reads ahead the next `hiz_read_ahead` lines in rasterization order (the
+ * rest of the primitive box's block row, then the next line row's),
+ * not waited for until the rasterizer reaches them (hiz.cache_read_ahead).
+ * A WM_HZ_OP's and the write-backs' accesses do not read ahead. A line the HiZ surface or the address space cannot map falls back to
+ * the cycle cost (counted). */
+static void hiz_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write,
+                        bool rasterizer)
+{
+    if (!s->l3) {
+        s->hiz_owed += s->hiz_record_cycles;
+        return;
+    }
+    uint64_t line;
+    if (!hiz_record_line(s, bx, by, slice, &line)) {
+        s->hiz_l3_unmapped++;
+        s->hiz_owed += s->hiz_record_cycles;
+        return;
+    }
+    struct wm_hiz_cache_line *c = hiz_cache_find(s, line);
+    if (c) {
+        s->hiz_cache_hits++;
+        c->used = ++s->hiz_cache_clock;
+        if (write)
+            c->dirty = true;
+        else if (c->pending && !c->demanded) {
+            c->demanded = true;         /* read ahead, now waited for */
+            s->hiz_demand_waiting++;
+        }
+    } else {
+        s->hiz_cache_misses++;
+        if (write) {
+            c = hiz_cache_allocate(s, line);
+            if (c)
+                c->dirty = true;
+            else
+                hiz_line_queue(s, line, MEMREQ_WRITE, WM_HIZ_TAG_NONE);
+        } else {
+            hiz_cache_fill(s, line, true);
+        }
+    }
+    if (write || !rasterizer)
+        return;
+    /* read-ahead, in rasterization order: the rest of this block row of
+     * the primitive's box (a line spans 2 blocks), then, when this row is
+     * the second of its lines (rows 2k, 2k + 1 share them), the next row's
+     * lines from the box's left edge */
+    uint32_t bx0 = s->hiz_row_bx0, last_bx = s->hiz_row_bx0 + s->hiz_row_count - 1;
+    uint32_t last_by = s->prim.y_max < 0 ? 0 : (uint32_t)s->prim.y_max / HIZ_BLOCK_HEIGHT;
+    uint32_t nx = bx - bx % 2u + 2u, ny = by;
+    for (uint32_t k = 0; k < s->hiz_read_ahead; k++, nx += 2u) {
+        if (nx > last_bx) {
+            if (ny != by || by % 2u == 0 || by + 1u > last_by)
+                break;
+            ny = by + 1u;
+            nx = bx0 - bx0 % 2u;
+        }
+        uint64_t next;
+        if (!hiz_record_line(s, nx, ny, slice, &next))
+            break;
+        if (hiz_cache_find(s, next))
+            continue;
+        s->hiz_cache_read_ahead++;
+        hiz_cache_fill(s, next, false);
+    }
 }
 
 /* Sends the waiting line requests the "l3" port takes and counts the L3's
@@ -454,7 +584,16 @@ static void hiz_l3_pump(struct wm *s)
     while ((m = port_pop(s->l3_reply)) != NULL) {
         const struct memreply *r = (const struct memreply *)m->payload;
         bool ok = m->kind == MSG_MEMORY_RESPONSE && m->size >= sizeof *r;
-        if (ok && r->op == MEMREQ_READ && s->hiz_reads_waiting)
+        if (ok && r->op == MEMREQ_READ && r->tag < s->hiz_cache_lines &&
+            s->hiz_cache[r->tag].pending && s->hiz_cache[r->tag].line == r->address) {
+            /* a cache line filled */
+            struct wm_hiz_cache_line *c = &s->hiz_cache[r->tag];
+            c->pending = false;
+            if (c->demanded && s->hiz_demand_waiting)
+                s->hiz_demand_waiting--;
+            c->demanded = false;
+        } else if (ok && r->op == MEMREQ_READ && r->tag == WM_HIZ_TAG_NONE &&
+                   s->hiz_reads_waiting)
             s->hiz_reads_waiting--;
         else if (ok && r->op == MEMREQ_WRITE && s->hiz_writes_waiting)
             s->hiz_writes_waiting--;
@@ -473,7 +612,7 @@ static void hiz_l3_pump(struct wm *s)
         struct memreq *r = (struct memreq *)m->payload;
         memset(r, 0, sizeof *r);
         r->address = l->line;
-        r->tag = l->op;
+        r->tag = l->tag;
         r->bytes = MEMREQ_LINE_BYTES;
         r->op = l->op;
         r->target = MEMREQ_DATA;
@@ -481,8 +620,10 @@ static void hiz_l3_pump(struct wm *s)
         port_try_send(s->l3, m);
         if (l->op == MEMREQ_READ) {
             s->hiz_l3_reads++;
-            s->hiz_reads_queued--;
-            s->hiz_reads_waiting++;
+            if (l->tag == WM_HIZ_TAG_NONE) {
+                s->hiz_reads_queued--;
+                s->hiz_reads_waiting++;
+            }
         } else {
             s->hiz_l3_writes++;
             s->hiz_writes_waiting++;
@@ -495,7 +636,7 @@ static void hiz_l3_pump(struct wm *s)
 /* HiZ record reads not answered yet (queued or in the L3). */
 static bool hiz_l3_reading(const struct wm *s)
 {
-    return s->hiz_reads_queued || s->hiz_reads_waiting;
+    return s->hiz_reads_queued || s->hiz_reads_waiting || s->hiz_demand_waiting;
 }
 
 /* HiZ is in use: enabled on a depth buffer that is there, with a HiZ buffer
@@ -688,7 +829,7 @@ enum wm_gen7_depth_op {
 static void hz_op_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, bool write)
 {
     if (s->l3)
-        hiz_traffic(s, bx, by, slice, write);
+        hiz_traffic(s, bx, by, slice, write, false);
 }
 
 /* A WM_HZ_OP depth op on the HiZ blocks the rectangle touches (X/Y Max
@@ -731,7 +872,6 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                     continue;
                 }
                 s->hiz_bad_records += bad;
-                hz_op_traffic(s, bx, by, slice, false);
                 uint32_t bx0 = bx * HIZ_BLOCK_WIDTH, by0 = by * HIZ_BLOCK_HEIGHT;
                 uint32_t bx1 = bx0 + HIZ_BLOCK_WIDTH, by1 = by0 + HIZ_BLOCK_HEIGHT;
                 if (d->width && bx1 > d->width)
@@ -739,6 +879,10 @@ static void hz_op_blocks(struct wm *s, enum wm_hz_kind kind, const struct spec_3
                 if (d->height && by1 > d->height)
                     by1 = d->height;
                 bool whole = x0 <= bx0 && y0 <= by0 && x1 >= bx1 && y1 >= by1;
+                /* a block the fast clear covers whole is overwritten: its
+                 * record is written without being read */
+                if (!(kind == WM_HZ_CLEAR && whole))
+                    hz_op_traffic(s, bx, by, slice, false);
                 if (kind == WM_HZ_CLEAR && whole) {
                     b = (struct hiz_block){ HIZ_CLEARED, value, value };
                     s->hiz_blocks_cleared++;
@@ -1687,7 +1831,7 @@ static void hiz_row_flush(struct wm *s)
         if (hiz_block_read(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &mem, NULL) &&
             !hiz_block_same(&mem, &e->read))
             out = hiz_merge(s->depth_format, &e->now, &mem);
-        hiz_traffic(s, bx, s->hiz_row_by, s->hiz_row_slice, true);
+        hiz_traffic(s, bx, s->hiz_row_by, s->hiz_row_slice, true, false);
         if (hiz_block_write(&s->hiz, &s->as, bx, s->hiz_row_by, s->hiz_row_slice, &out))
             s->hiz_writes++;
         else
@@ -1720,7 +1864,7 @@ static struct wm_hiz_entry *hiz_entry(struct wm *s, uint32_t bx, uint32_t by, ui
         bool bad = false;
         e->loaded = true;
         s->hiz_record_reads++;
-        hiz_traffic(s, bx, by, slice, false);
+        hiz_traffic(s, bx, by, slice, false, true);
         e->readable = hiz_block_read(&s->hiz, &s->as, bx, by, slice, &e->read, &bad);
         s->hiz_bad_records += bad;
         if (!e->readable)
@@ -1859,7 +2003,7 @@ static void hiz_materialise(struct wm *s, struct wm_hiz_entry *e, uint32_t bx, u
                                       e->now.min);
     e->now = (struct hiz_block){ HIZ_RANGE, e->now.min, e->now.min };
     s->hiz_blocks_filled++;
-    hiz_traffic(s, bx, by, slice, true);
+    hiz_traffic(s, bx, by, slice, true, false);
     if (hiz_block_write(&s->hiz, &s->as, bx, by, slice, &e->now)) {
         s->hiz_writes++;
         e->read = e->now;
@@ -3035,7 +3179,7 @@ static enum ff_stage_work_result work_state(struct wm *s, struct msg *m)
         /* the op's HiZ record lines through the L3 (hz_op_traffic): the
          * packet leaves once they are sent and its reads answered */
         hiz_l3_pump(s);
-        if (s->hiz_line_count || s->hiz_reads_waiting) {
+        if (s->hiz_line_count || hiz_l3_reading(s)) {
             s->hz_op_l3_stall_cycles++;
             return FF_STAGE_NOT_NOW;
         }
@@ -3205,6 +3349,11 @@ static const struct param_desc wm_params[] = {
     PARAM_U32_FIELD("hiz_record_cycles", struct wm, hiz_record_cycles, 1, 0, 1024,
                     "rasterizer cycles each HiZ record read or written costs (the seed gives "
                     "no figure: one record per cycle through the HiZ cache port)"),
+    PARAM_U32_FIELD("hiz_cache_lines", struct wm, hiz_cache_lines, 64, 0, 4096,
+                    "64-byte lines of WM's HiZ record cache (\"l3\" linked; fully associative, "
+                    "LRU, write-back; no public figure: our choice)"),
+    PARAM_U32_FIELD("hiz_read_ahead", struct wm, hiz_read_ahead, 16, 0, 64,
+                    "HiZ record lines read ahead along the rasterizer's block row (our choice)"),
     PARAM_BOOL_FIELD("force_late_depth", struct wm, force_late_depth, false,
                      "read Early Depth/Stencil Control as PSEXEC (a mode the driver may "
                      "program, 003 L15709-15775): depth/stencil tested after the PS, in the "
@@ -3301,8 +3450,15 @@ static const struct stat_desc wm_stats[] = {
     C("hiz.l3_reads", hiz_l3_reads, "lines", "HiZ record lines read through the L3 (\"l3\")"),
     C("hiz.l3_writes", hiz_l3_writes, "lines", "HiZ record lines written through the L3"),
     C("hiz.l3_replies", hiz_l3_replies, "lines", "their completions"),
-    C("hiz.l3_merged", hiz_l3_merged, "records",
-      "record accesses whose line was already being asked for (2 x 2 records a line)"),
+    C("hiz.cache_hits", hiz_cache_hits, "records",
+      "HiZ record reads and writes the record cache held (no L3 traffic)"),
+    C("hiz.cache_misses", hiz_cache_misses, "records", "those it did not hold"),
+    C("hiz.cache_writebacks", hiz_cache_writebacks, "lines",
+      "dirty lines evicted, written through the L3"),
+    C("hiz.cache_read_ahead", hiz_cache_read_ahead, "lines",
+      "lines read ahead along the rasterizer's block row"),
+    C("hiz.cache_uncached", hiz_cache_uncached, "lines",
+      "record reads with every cache line being filled, read uncached"),
     C("hiz.l3_stall_cycles", hiz_l3_stall_cycles, "cycles",
       "rasterizer cycles waiting for HiZ record lines from the L3"),
     C("hiz.l3_unmapped", hiz_l3_unmapped, "records",
@@ -3399,6 +3555,7 @@ static int wm_realize(struct unit *u, struct gt_error *err)
     s->l3_reply = unit_port(u, "l3_reply", 0);
     if (!port_is_bound(s->l3) || !port_is_bound(s->l3_reply))
         s->l3 = s->l3_reply = NULL;
+    s->hiz_cache = gt_xcalloc(s->hiz_cache_lines ? s->hiz_cache_lines : 1, sizeof *s->hiz_cache);
     s->urb = unit_port(u, "urb", 0);
     s->urb_reply = unit_port(u, "urb_reply", 0);
     if (!port_is_bound(s->urb) || !port_is_bound(s->urb_reply))
@@ -3455,7 +3612,9 @@ static void wm_reset(struct unit *u)
     s->hiz_owed = 0;
     s->hiz_line_head = s->hiz_line_count = 0;
     s->hiz_reads_queued = s->hiz_reads_waiting = s->hiz_writes_waiting = 0;
-    s->hiz_last_valid[0] = s->hiz_last_valid[1] = false;
+    s->hiz_demand_waiting = 0;
+    if (s->hiz_cache)
+        memset(s->hiz_cache, 0, s->hiz_cache_lines * sizeof *s->hiz_cache);
     s->stipple_x = s->stipple_y = 0;
     memset(s->stipple_rows, 0, sizeof s->stipple_rows);
     s->ps_invocations = s->ps_depth = 0;
@@ -3503,6 +3662,8 @@ static void wm_destroy(struct unit *u)
     free(s->hiz_lines);
     s->hiz_lines = NULL;
     s->hiz_line_capacity = s->hiz_line_count = 0;
+    free(s->hiz_cache);
+    s->hiz_cache = NULL;
     s->hiz_row_capacity = s->hiz_row_count = 0;
     free(s->om);
     free(s->eot);

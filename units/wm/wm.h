@@ -113,16 +113,27 @@
  *    late path updates them too, units/om/om_depth.h). Per draw,
  *    pixels_hiz_rejected. Timing: with "l3" / "l3_reply" linked (to an L3
  *    client port, as VF, SOL and the URB are; not linked in the machines'
- *    configs yet: without a HiZ cache or read-ahead every block row's
- *    record read waits a full L3 round trip, and skl_fill_heavy went from
- *    146 K to 451 K cycles when linked, docs/pixel-timing.md), each record read or written is a 64-byte line request (memreq.h) for
- *    the line holding it (depth_stencil.h hiz_block_line: the records of
- *    2 x 2 blocks, rows 4k..4k+3 of a Y tile's 16-byte column); WM keeps
- *    the last line read and combines writes to the last line written
- *    (hiz.l3_merged; the seed gives no HiZ cache); reads hold the
- *    rasterizer until answered (hiz.l3_stall_cycles), writes are posted;
- *    a WM_HZ_OP's record reads and writes go the same way and its packet
- *    waits for them (hz_op.l3_stall_cycles). Without the link each record
+ *    configs yet, docs/pixel-timing.md: even with the record cache below
+ *    skl_fill_heavy goes from 146 K to 294 K cycles, a primitive's first
+ *    lines a full L3 round trip), each record read or written goes through
+ *    WM's HiZ record cache: `hiz_cache_lines` (64) lines of 64 bytes (a
+ *    line holds the records of 2 x 2 blocks, rows 4k..4k+3 of a Y tile's
+ *    16-byte column, depth_stencil.h hiz_block_line), fully associative,
+ *    LRU, write-back, write-allocate without a fill (records are written
+ *    whole); the seed gives no HiZ cache and no public figure was found:
+ *    size and policy are our choice. A hit costs nothing (hiz.cache_hits);
+ *    a read miss is a 64-byte line request (memreq.h) that holds the
+ *    rasterizer until the L3 answers (hiz.l3_stall_cycles); a dirty line
+ *    evicted is a posted 64-byte write (hiz.cache_writebacks); the
+ *    rasterizer's reads also read ahead the next `hiz_read_ahead` (16)
+ *    lines in rasterization order (the rest of the box's block row, then
+ *    the next line row; hiz.cache_read_ahead), waited for only when reached.
+ *    Dirty lines are not flushed at the end of a draw or op (no timing of
+ *    it is modelled; memory holds the records at once, functionally). A
+ *    whole-block fast clear writes records without reading them; a
+ *    WM_HZ_OP's other record reads and its writes go the same way and its
+ *    packet waits for its reads and queued requests
+ *    (hz_op.l3_stall_cycles). Without the link each record
  *    the rasterizer reads or writes holds it `hiz_record_cycles` cycles
  *    (hiz.stall_cycles; the seed gives no figure) and WM_HZ_OP's are not
  *    timed. The depth pixels a clear, resolve or fill writes are not timed.
