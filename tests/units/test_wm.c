@@ -693,6 +693,26 @@ static void test_multisample_coverage(void)
     sim_destroy(r.sim);
 }
 
+/* PS_EXTRA (valid, per sample as given), MULTISAMPLE with 2^log2_samples
+ * samples, DX multisample rasterization and an all-ones sample mask: the
+ * multisample state the coverage and SSPI tests share. */
+static void send_multisample_state(struct wm_rig *r, uint32_t log2_samples, bool per_sample)
+{
+    struct spec_3DSTATE_PS_EXTRA *x;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x));
+    x->PixelShaderValid = true;
+    x->PixelShaderIsPerSample = per_sample;
+    struct spec_3DSTATE_MULTISAMPLE *ms;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
+    ms->NumberOfMultisamples = log2_samples;
+    struct spec_3DSTATE_RASTER *ra;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
+    ra->DXMultisampleRasterizationEnable = true;
+    struct spec_3DSTATE_SAMPLE_MASK *sm;
+    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
+    sm->SampleMask = 0xffff;
+}
+
 /* The 4x state of test_multisample_coverage (sample pattern s0 (15/16,
  * 15/16), s1 (1/16, 1/16), s2 (8/16, 1/16), s3 (1/16, 13/16)) with the PS
  * asking for linear pixel, centroid and sample barycentrics (3DSTATE_WM
@@ -704,19 +724,7 @@ static void ms_state(struct wm_rig *r, bool per_sample)
 {
     wm_rig_ps_state(r, (struct wm_ps_setup){ .e8 = true, .grf = { 8 }, .ksp = { 0x40 },
                                              .modes = 0x38 });
-    struct spec_3DSTATE_PS_EXTRA *x;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x));
-    x->PixelShaderValid = true;
-    x->PixelShaderIsPerSample = per_sample;
-    struct spec_3DSTATE_MULTISAMPLE *ms;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
-    ms->NumberOfMultisamples = 2;
-    struct spec_3DSTATE_RASTER *ra;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
-    ra->DXMultisampleRasterizationEnable = true;
-    struct spec_3DSTATE_SAMPLE_MASK *sm;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
-    sm->SampleMask = 0xffff;
+    send_multisample_state(r, 2, per_sample);
     void *body;
     struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
     struct cs_state_packet *pk = (struct cs_state_packet *)m->payload;
@@ -846,19 +854,7 @@ static void sspi_state(struct wm_rig *r, const struct sspi_case *k)
 {
     wm_rig_ps_state(r, (struct wm_ps_setup){ .e8 = k->width == 8, .e16 = k->width == 16,
                                              .grf = { 8, 8, 8 }, .ksp = { 0x40, 0x40, 0x40 } });
-    struct spec_3DSTATE_PS_EXTRA *x;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x));
-    x->PixelShaderValid = true;
-    x->PixelShaderIsPerSample = true;
-    struct spec_3DSTATE_MULTISAMPLE *ms;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_MULTISAMPLE, 2, sizeof *ms, (void **)&ms));
-    ms->NumberOfMultisamples = k->log2_samples;
-    struct spec_3DSTATE_RASTER *ra;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_RASTER, 5, sizeof *ra, (void **)&ra));
-    ra->DXMultisampleRasterizationEnable = true;
-    struct spec_3DSTATE_SAMPLE_MASK *sm;
-    wm_rig_to_wm(r, wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_MASK, 2, sizeof *sm, (void **)&sm));
-    sm->SampleMask = 0xffff;
+    send_multisample_state(r, k->log2_samples, true);
     /* 3DSTATE_SAMPLE_PATTERN (genxml gen9.xml): DW5 8x samples 4-7, DW6 8x
      * samples 0-3, DW7 4x samples 0-3, a byte each */
     void *body;
