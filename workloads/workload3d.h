@@ -25,10 +25,9 @@
  * (../shared/traces/intel/byt/byt_tri.aubinator.txt L74-1590), written as a
  * legacy AUB (4-byte GTT entries, data at GTT addresses, the batch started
  * from the render ring; ../shared/notes/aub-format.md §2.5, §3.3), the window
- * at GTT 0x100000 (the render target at GTT 0x200000). The build writes the
- * opaque one (ubench-fill.gen7.aub.gz); the blend one can be written too, but
- * the model's Gen7 back end does not take Gen7's BLEND_STATE yet (it comes
- * out opaque).
+ * at GTT 0x100000 (the render target at GTT 0x200000). The build writes
+ * both (ubench-fill.gen7.aub.gz, ubench-fill-blend.gen7.aub.gz); the test
+ * checks both images.
  */
 #ifndef GTSIM_WORKLOADS_WORKLOAD3D_H
 #define GTSIM_WORKLOADS_WORKLOAD3D_H
