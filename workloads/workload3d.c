@@ -275,7 +275,10 @@ static int build_batch(bool blend, struct batch *b, struct gt_error *err)
         emit(b, dw_, GEN7_##NAME##_length);                                                  \
     } while (0)
 
-static int write_state7(uint8_t *image, bool blend, struct gt_error *err)
+/* The Gen7 draws' state: BLEND_STATE, CC_VIEWPORT, the render target's
+ * SURFACE_STATE (width x height B8G8R8A8) and its binding table. */
+static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t height,
+                        struct gt_error *err)
 {
     /* Gen7 BLEND_STATE is the entries alone (L687-721) */
     struct GEN7_BLEND_STATE_ENTRY be = { .PostBlendColorClampEnable = true,
@@ -301,8 +304,7 @@ static int write_state7(uint8_t *image, bool blend, struct gt_error *err)
         .SurfaceType = 1, .SurfaceFormat = 0x0c0, .TiledSurface = true, .TileWalk = 1,
         .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1, .MOCS = 1,
         .SurfaceArraySpacing = 1,
-        .Width = UBENCH_FILL_WIDTH - 1, .Height = UBENCH_FILL_HEIGHT - 1,
-        .SurfacePitch = 4 * UBENCH_FILL_WIDTH - 1,
+        .Width = width - 1, .Height = height - 1, .SurfacePitch = 4 * width - 1,
         .SurfaceBaseAddress = GTT7_BASE + RT_OFF,
         .RenderCacheReadWriteMode = blend ? 1 : 0,
     };
@@ -312,13 +314,24 @@ static int write_state7(uint8_t *image, bool blend, struct gt_error *err)
     memcpy(image + SURF_OFF + 0x40, rss, sizeof rss);
     uint32_t entry = 0x40;
     memcpy(image + SURF_OFF, &entry, 4);
-    write_vertices_and_background(image);
     return 0;
 }
 
 #define DS7_OFF 0x0c0u              /* Gen7 DEPTH_STENCIL_STATE (Dynamic State Base-relative) */
 
-static int build_batch7(struct batch *b, struct gt_error *err)
+/* What differs between the Gen7 draws: the fill (VS/GS off, a RECTLIST in
+ * pixels, a constant-colour PS) and gs-twice (a pass-through VS, a
+ * DUAL_OBJECT GS, a TRILIST with a colour attribute interpolated by the PS).
+ * A kernel offset of 0 leaves that stage disabled. */
+struct draw7 {
+    uint32_t width, height;                 /* the render target and drawing rectangle */
+    uint32_t vertex_pitch, vertices;        /* the one vertex buffer */
+    bool colour;                            /* a colour element after the position */
+    uint32_t vs_kernel, gs_kernel, ps_kernel;
+    uint32_t topology;
+};
+
+static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error *err)
 {
     uint32_t dw[32];
     EMIT7(b, PIPELINE_SELECT, .PipelineSelection = 0);                         /* L74 */
@@ -329,8 +342,8 @@ static int build_batch7(struct batch *b, struct gt_error *err)
     EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_DS, .ConstantBufferSize = 3, .ConstantBufferOffset = 6);
     EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_GS, .ConstantBufferSize = 3, .ConstantBufferOffset = 9);
     EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_PS, .ConstantBufferSize = 4, .ConstantBufferOffset = 12);
-    EMIT7(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = UBENCH_FILL_WIDTH - 1,
-          .ClippedDrawingRectangleYMax = UBENCH_FILL_HEIGHT - 1);              /* L424 */
+    EMIT7(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = d->width - 1,
+          .ClippedDrawingRectangleYMax = d->height - 1);                       /* L424 */
     EMIT7(b, STATE_BASE_ADDRESS, .GeneralStateBaseAddressModifyEnable = true,  /* L466 */
           .StatelessDataPortAccessMOCS = 1, .GeneralStateMOCS = 1,
           .SurfaceStateBaseAddressModifyEnable = true, .SurfaceStateMOCS = 1,
@@ -351,31 +364,51 @@ static int build_batch7(struct batch *b, struct gt_error *err)
     struct GEN7_3DSTATE_VERTEX_BUFFERS vbs = { GEN7_3DSTATE_VERTEX_BUFFERS_header };
     vbs.DWordLength = 1 + 4 - 2;
     GEN7_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbs);
-    struct GEN7_VERTEX_BUFFER_STATE vb = { .BufferPitch = 12, .AddressModifyEnable = true,
+    uint32_t bytes = d->vertex_pitch * d->vertices;
+    struct GEN7_VERTEX_BUFFER_STATE vb = { .BufferPitch = d->vertex_pitch,
+                                           .AddressModifyEnable = true,
                                            .MOCS = 1, .VertexBufferIndex = 0,
                                            .BufferStartingAddress = GTT7_BASE + VERTEX_OFF,
-                                           .EndAddress = GTT7_BASE + VERTEX_OFF + 35 };
+                                           .EndAddress = GTT7_BASE + VERTEX_OFF + bytes - 1 };
     if (GEN7_VERTEX_BUFFER_STATE_pack(dw + 1, &vb) < 0)
         return gt_error_set(err, "VERTEX_BUFFER_STATE (Gen7) does not pack");
     emit(b, dw, 5);
     struct GEN7_3DSTATE_VERTEX_ELEMENTS ves = { GEN7_3DSTATE_VERTEX_ELEMENTS_header };
     ves.DWordLength = 1 + 2 * 2 - 2;
     GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+    /* the fill: the VUE header (zeros) and the position (VS off: VF writes
+     * the VUE); gs-twice: the position (R32G32B32_FLOAT, w = 1) and the
+     * colour (R32G32B32A32_FLOAT (0) at byte 12), the VS's inputs */
     struct GEN7_VERTEX_ELEMENT_STATE header = { .SourceElementFormat = 0, .Valid = true,
         .Component0Control = 2, .Component1Control = 2, .Component2Control = 2,
         .Component3Control = 2 };
     struct GEN7_VERTEX_ELEMENT_STATE position = { .SourceElementFormat = 64, .Valid = true,
         .Component0Control = 1, .Component1Control = 1, .Component2Control = 1,
         .Component3Control = 3 };
-    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 1, &header);
-    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, &position);
+    struct GEN7_VERTEX_ELEMENT_STATE colour = { .SourceElementFormat = 0, .Valid = true,
+        .SourceElementOffset = 12, .Component0Control = 1, .Component1Control = 1,
+        .Component2Control = 1, .Component3Control = 1 };
+    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 1, d->colour ? &position : &header);
+    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, d->colour ? &colour : &position);
     emit(b, dw, 5);
     EMIT7(b, 3DSTATE_VF_STATISTICS, .StatisticsEnable = false);
     EMIT7(b, PIPE_CONTROL, .DepthStallEnable = true);                          /* L629 */
-    EMIT7(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 512, .VSURBStartingAddress = 2);
-    EMIT7(b, 3DSTATE_URB_HS, .HSURBStartingAddress = 2);
-    EMIT7(b, 3DSTATE_URB_DS, .DSURBStartingAddress = 2);
-    EMIT7(b, 3DSTATE_URB_GS, .GSURBStartingAddress = 2);
+    if (d->gs_kernel) {
+        /* VS: 64 entries of 64 bytes from 16 KB (after the push constants);
+         * GS: 32 entries of 384 bytes (6 output vertices of 64) from 32 KB;
+         * HS and DS none (start addresses in 8 KB units, sizes in 64 bytes
+         * - 1; genxml gen7.xml) */
+        EMIT7(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 64, .VSURBStartingAddress = 2);
+        EMIT7(b, 3DSTATE_URB_HS, .HSURBStartingAddress = 6);
+        EMIT7(b, 3DSTATE_URB_DS, .DSURBStartingAddress = 6);
+        EMIT7(b, 3DSTATE_URB_GS, .GSNumberOfURBEntries = 32, .GSURBEntryAllocationSize = 5,
+              .GSURBStartingAddress = 4);
+    } else {
+        EMIT7(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 512, .VSURBStartingAddress = 2);
+        EMIT7(b, 3DSTATE_URB_HS, .HSURBStartingAddress = 2);
+        EMIT7(b, 3DSTATE_URB_DS, .DSURBStartingAddress = 2);
+        EMIT7(b, 3DSTATE_URB_GS, .GSURBStartingAddress = 2);
+    }
     /* the three state pointers carry bit 0 set, as crocus writes them (L687-749) */
     EMIT7(b, 3DSTATE_BLEND_STATE_POINTERS, .BlendStatePointer = BLEND_OFF);
     b->dw[b->n - 1] |= 1;
@@ -391,23 +424,47 @@ static int build_batch7(struct batch *b, struct gt_error *err)
     EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0, .Sample0XOffset = 0.5,
           .Sample0YOffset = 0.5);
     EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
-    EMIT7(b, 3DSTATE_VS, .Enable = false);
+    /* gs-twice's VS as byt_tri's app draw programs it (L3307-3331): read
+     * offset 0, length 1 (both elements), URB data from g1, 36 threads */
+    if (d->vs_kernel)
+        EMIT7(b, 3DSTATE_VS, .KernelStartPointer = d->vs_kernel,
+              .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadLength = 1,
+              .Enable = true, .StatisticsEnable = true, .MaximumNumberOfThreads = 35);
+    else
+        EMIT7(b, 3DSTATE_VS, .Enable = false);
     EMIT7(b, 3DSTATE_HS, .Enable = false);
     EMIT7(b, 3DSTATE_TE, .TEEnable = false);
     EMIT7(b, 3DSTATE_DS, .Enable = false);
     EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
-    EMIT7(b, 3DSTATE_GS, .Enable = false);
+    /* gs-twice's GS: DUAL_OBJECT (2), both rows of each input vertex pushed
+     * from g1, TRILIST (4) out, 64-byte output vertices (Output Vertex Size
+     * 3: 4 x 16 bytes), no control data header (the counts travel in the
+     * EOT write's header on Gen7) */
+    if (d->gs_kernel)
+        EMIT7(b, 3DSTATE_GS, .KernelStartPointer = d->gs_kernel,
+              .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadOffset = 0,
+              .VertexURBEntryReadLength = 2, .OutputTopology = 4, .OutputVertexSize = 3,
+              .Enable = true, .StatisticsEnable = 1, .DispatchMode = 2,
+              .MaximumNumberOfThreads = 31);
+    else
+        EMIT7(b, 3DSTATE_GS, .Enable = false);
     EMIT7(b, 3DSTATE_CLIP, .PerspectiveDivideDisable = true, .ClipEnable = false,
           .CullMode = 1);                                                       /* CULLMODE_NONE */
     EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = false, .CullMode = 1);
+    /* gs-twice: one attribute, the colour (VUE row 1's first vec4) */
     EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
-          .NumberOfSFOutputAttributes = 0);
-    EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true);
-    /* SIMD16 only; 48 threads, as crocus programs ValleyView (L1372-1416) */
-    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = KERNEL_OFF, .BindingTableEntryCount = 1,
+          .NumberOfSFOutputAttributes = d->colour ? 1 : 0);
+    /* gs-twice's PS interpolates: perspective pixel barycentrics (1) */
+    EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true,
+          .BarycentricInterpolationMode = d->colour ? 1 : 0);
+    /* SIMD16 only; 48 threads, as crocus programs ValleyView (L1372-1416);
+     * with barycentrics the setup data follows them (g6, as byt_tri's SIMD16
+     * shader, L3201-3255) */
+    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = d->ps_kernel, .BindingTableEntryCount = 1,
           ._16PixelDispatchEnable = true, .MaximumNumberOfThreads = 47,
-          .DispatchGRFStartRegisterForConstantSetupData0 = 2,
-          .KernelStartPointer1 = KERNEL_OFF, .KernelStartPointer2 = KERNEL_OFF);
+          .AttributeEnable = d->colour,
+          .DispatchGRFStartRegisterForConstantSetupData0 = d->colour ? 6 : 2,
+          .KernelStartPointer1 = d->ps_kernel, .KernelStartPointer2 = d->ps_kernel);
     EMIT7(b, 3DSTATE_VIEWPORT_STATE_POINTERS_CC, .CCViewportPointer = CC_VIEWPORT_OFF);
     EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_VS, .PointerToVSBindingTable = 0);
     EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_HS, .PointerToHSBindingTable = 0);
@@ -418,8 +475,8 @@ static int build_batch7(struct batch *b, struct gt_error *err)
     EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
-    EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = 15, .VertexAccessType = 0,
-          .VertexCountPerInstance = 3, .InstanceCount = 1);
+    EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = d->topology, .VertexAccessType = 0,
+          .VertexCountPerInstance = d->vertices, .InstanceCount = 1);
     EMIT7(b, PIPE_CONTROL, .RenderTargetCacheFlushEnable = true, .DepthCacheFlushEnable = true,
           .CommandStreamerStallEnable = true);
     const uint32_t end = 0x05000000u;
@@ -429,10 +486,49 @@ static int build_batch7(struct batch *b, struct gt_error *err)
     return 0;
 }
 
-static int write_gen7(const char *name, bool blend, uint8_t *image, struct batch *b,
-                      const char *out_aub, struct gt_error *err)
+/* gs-twice's vertex buffer (GEN7_GS_VERTICES: x, y, z, r, g, b, a floats)
+ * and the render target's background, B8G8R8A8 (GEN7_GS_BACKGROUND_*). */
+static void write_gs_vertices_and_background(uint8_t *image)
 {
-    if (write_state7(image, blend, err) < 0 || build_batch7(b, err) < 0)
+    const float v[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    const uint8_t px[4] = { GEN7_GS_BACKGROUND_B, GEN7_GS_BACKGROUND_G, GEN7_GS_BACKGROUND_R,
+                            GEN7_GS_BACKGROUND_A };
+    for (uint32_t i = 0; i < GEN7_GS_WIDTH * GEN7_GS_HEIGHT; i++)
+        memcpy(image + RT_OFF + 4ull * i, px, 4);
+}
+
+/* Places the kernels of one assembled file one after the other from
+ * KERNEL_OFF, each at a 64-byte boundary (Kernel Start Pointers are 64-byte
+ * aligned; genxml gen7.xml): a kernel ends with its EOT send (opcode send
+ * 0x31 or sendc 0x32 in bits 6:0, End Of Thread in bit 127; Gen7's native
+ * 16-byte form, which intel-gen4asm writes). Their offsets go to at[]; the
+ * count, or -1 when they do not fit before the dynamic state. */
+static int place_kernels(uint8_t *image, const uint8_t *code, size_t len, uint32_t *at,
+                         uint32_t max)
+{
+    uint32_t n = 0, to = KERNEL_OFF;
+    size_t from = 0;
+    for (size_t i = 0; i + 16 <= len && n < max; i += 16) {
+        uint32_t opcode = code[i] & 0x7fu;
+        bool eot = (code[i + 15] & 0x80u) != 0;
+        if ((opcode != 0x31 && opcode != 0x32) || !eot)
+            continue;
+        size_t bytes = i + 16 - from;
+        if (to + bytes > DYN_OFF)
+            return -1;
+        memcpy(image + to, code + from, bytes);
+        at[n++] = to;
+        to = (uint32_t)((to + bytes + 63u) & ~(size_t)63u);
+        from = i + 16;
+    }
+    return (int)n;
+}
+
+static int write_gen7(const char *name, bool blend, uint8_t *image, struct batch *b,
+                      const struct draw7 *d, const char *out_aub, struct gt_error *err)
+{
+    if (write_state7(image, blend, d->width, d->height, err) < 0 || build_batch7(d, b, err) < 0)
         return -1;
     memcpy(image + BATCH_OFF, b->dw, b->n * 4);
     struct aub_writer w;
@@ -467,12 +563,14 @@ done:
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err)
 {
-    bool blend = strcmp(name, "ubench-fill-blend") == 0;
-    if (!blend && strcmp(name, "ubench-fill") != 0)
-        return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend)",
-                            name);
+    bool blend = strcmp(name, "ubench-fill-blend") == 0, gs = strcmp(name, "gs-twice") == 0;
+    if (!blend && !gs && strcmp(name, "ubench-fill") != 0)
+        return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
+                            "gs-twice)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
+    if (gs && gen != 7)
+        return gt_error_set(err, "gs-twice is a Gen7 workload, not Gen%d", gen);
     uint8_t *kernel = NULL;
     size_t klen = 0;
     if (eu_load_kernel_file(kernel_hex, &kernel, &klen, err) < 0)
@@ -486,9 +584,29 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
         gt_error_set(err, "kernel too large or out of memory");
         goto done;
     }
+    if (gs) {
+        /* the file's three kernels: VS, GS, PS (workloads/kernels/gs-twice.gen7.g4a) */
+        uint32_t at[3];
+        if (place_kernels(image, kernel, klen, at, 3) != 3) {
+            gt_error_set(err, "%s: expected three kernels (VS, GS, PS) each ending in an EOT "
+                         "send", kernel_hex);
+            goto done;
+        }
+        write_gs_vertices_and_background(image);
+        const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
+                                 .vertex_pitch = 28, .vertices = 3 * GEN7_GS_TRIANGLES,
+                                 .colour = true, .vs_kernel = at[0], .gs_kernel = at[1],
+                                 .ps_kernel = at[2], .topology = 4 /* TRILIST */ };
+        rc = write_gen7(name, false, image, b, &d, out_aub, err);
+        goto done;
+    }
     memcpy(image + KERNEL_OFF, kernel, klen);
     if (gen == 7) {
-        rc = write_gen7(name, blend, image, b, out_aub, err);
+        write_vertices_and_background(image);
+        const struct draw7 d = { .width = UBENCH_FILL_WIDTH, .height = UBENCH_FILL_HEIGHT,
+                                 .vertex_pitch = 12, .vertices = 3, .ps_kernel = KERNEL_OFF,
+                                 .topology = 15 /* RECTLIST */ };
+        rc = write_gen7(name, blend, image, b, &d, out_aub, err);
         goto done;
     }
     if (write_state(image, blend, err) < 0 || build_batch(blend, b, err) < 0)

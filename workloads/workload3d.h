@@ -52,8 +52,42 @@
 #define UBENCH_FILL_BACKGROUND_R 0x60u
 #define UBENCH_FILL_BACKGROUND_A 0x80u
 
+/*
+ * "gs-twice" (Gen7 only, issue 14: the ext suite's geometry-shader test in a
+ * Gen7 capture of our own): the same legacy Gen7 submission, one TRILIST draw
+ * of GEN7_GS_TRIANGLES triangles (GEN7_GS_VERTICES: x, y in pixels, z, then
+ * an RGBA colour per vertex; VF with one vertex buffer, two elements) through
+ * a pass-through vec4 VS, a DUAL_OBJECT vec4 GS that emits each triangle
+ * twice - as it came and moved by (GEN7_GS_OFFSET_X, GEN7_GS_OFFSET_Y) pixels
+ * - and a SIMD16 PS that interpolates the colour (perspective barycentrics,
+ * pln) into a GEN7_GS_WIDTH x GEN7_GS_HEIGHT B8G8R8A8 Y-tiled render target
+ * that held GEN7_GS_BACKGROUND_*. The three kernels are one file,
+ * workloads/kernels/gs-twice.gen7.g4a. Clipping and the viewport transform
+ * are off (the positions are pixels, w = 1), culling none, no depth buffer.
+ * The output order is triangle 0, its copy, triangle 1, its copy, ...
+ * (later ones cover earlier ones).
+ */
+#define GEN7_GS_WIDTH 160u
+#define GEN7_GS_HEIGHT 128u
+#define GEN7_GS_TRIANGLES 3u
+#define GEN7_GS_VERTICES                                                                     \
+    {                                                                                        \
+        { 8, 8, 0, 1, 0, 0, 1 }, { 56, 12, 0, 0, 1, 0, 1 }, { 20, 60, 0, 0, 0, 1, 1 },       \
+        { 64, 8, 0, 1, 1, 0, 1 }, { 100, 30, 0, 0, 1, 1, 1 }, { 70, 60, 0, 1, 0, 1, 1 },     \
+        { 8, 70, 0, 1, 0.5f, 0.25f, 1 }, { 60, 80, 0, 0.25f, 1, 0.5f, 1 },                   \
+        { 24, 120, 0, 0.5f, 0.25f, 1, 1 },                                                   \
+    }
+/* The GS's offset (its immediates; keep the two in step). */
+#define GEN7_GS_OFFSET_X 40.0f
+#define GEN7_GS_OFFSET_Y 4.0f
+#define GEN7_GS_BACKGROUND_B 0x10u
+#define GEN7_GS_BACKGROUND_G 0x20u
+#define GEN7_GS_BACKGROUND_R 0x30u
+#define GEN7_GS_BACKGROUND_A 0xffu
+
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
- * in kernel_hex (intel-gen4asm output) to out_aub (gzip when it ends in .gz).
+ * in kernel_hex (intel-gen4asm output), or "gs-twice" for Gen7 with its three
+ * kernels in kernel_hex, to out_aub (gzip when it ends in .gz).
  * 0, or -1 and err. */
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err);
