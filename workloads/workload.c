@@ -237,7 +237,9 @@ int workload_aub_submit(struct aub_writer *w, uint64_t batch_va, struct gt_error
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                    struct gt_error *err)
 {
-    if (strncmp(name, "ubench-fill", 11) == 0 || strcmp(name, "gs-twice") == 0)
+    if (strncmp(name, "ubench-fill", 11) == 0 || strcmp(name, "gs-twice") == 0 ||
+        strcmp(name, "gs-quads") == 0 || strcmp(name, "tess-tri") == 0 ||
+        strcmp(name, "xfb-tri") == 0)
         /* the 3D workloads: workload3d.h */
         return workload3d_build(name, gen, kernel_hex, out_aub, err);
     struct shape sh = { .groups_x = WORKLOAD_ELEMENTS / (8 * WORKLOAD_GROUP_THREADS),

@@ -320,15 +320,17 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
 #define DS7_OFF 0x0c0u              /* Gen7 DEPTH_STENCIL_STATE (Dynamic State Base-relative) */
 
 /* What differs between the Gen7 draws: the fill (VS/GS off, a RECTLIST in
- * pixels, a constant-colour PS) and gs-twice (a pass-through VS, a
- * DUAL_OBJECT GS, a TRILIST with a colour attribute interpolated by the PS).
+ * pixels, a constant-colour PS), gs-twice (a pass-through VS, a DUAL_OBJECT
+ * GS, a TRILIST with a colour attribute interpolated by the PS; gs-quads
+ * the same on a POINTLIST with TRISTRIP out) and tess-tri (the same VS, HS, TE and DS on a PATCHLIST_3, the same PS).
  * A kernel offset of 0 leaves that stage disabled. */
 struct draw7 {
     uint32_t width, height;                 /* the render target and drawing rectangle */
     uint32_t vertex_pitch, vertices;        /* the one vertex buffer */
     bool colour;                            /* a colour element after the position */
-    uint32_t vs_kernel, gs_kernel, ps_kernel;
-    uint32_t topology;
+    uint32_t vs_kernel, hs_kernel, ds_kernel, gs_kernel, ps_kernel;
+    uint32_t topology, gs_output;           /* 3DPRIMITIVE's and the GS's output topology */
+    bool stream_output;                     /* xfb-tri: SO on, rendering off */
 };
 
 static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error *err)
@@ -393,7 +395,16 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     emit(b, dw, 5);
     EMIT7(b, 3DSTATE_VF_STATISTICS, .StatisticsEnable = false);
     EMIT7(b, PIPE_CONTROL, .DepthStallEnable = true);                          /* L629 */
-    if (d->gs_kernel) {
+    if (d->hs_kernel) {
+        /* VS: 64 entries of 64 bytes from 16 KB; HS: 32 patch entries of 128
+         * bytes (the Patch Header row and two rows of control points) from
+         * 24 KB; DS: 64 entries of 64 bytes from 32 KB; GS none */
+        EMIT7(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 64, .VSURBStartingAddress = 2);
+        EMIT7(b, 3DSTATE_URB_HS, .HSNumberOfURBEntries = 32, .HSURBEntryAllocationSize = 1,
+              .HSURBStartingAddress = 3);
+        EMIT7(b, 3DSTATE_URB_DS, .DSNumberOfURBEntries = 64, .DSURBStartingAddress = 4);
+        EMIT7(b, 3DSTATE_URB_GS, .GSURBStartingAddress = 5);
+    } else if (d->gs_kernel) {
         /* VS: 64 entries of 64 bytes from 16 KB (after the push constants);
          * GS: 32 entries of 384 bytes (6 output vertices of 64) from 32 KB;
          * HS and DS none (start addresses in 8 KB units, sizes in 64 bytes
@@ -432,18 +443,71 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
               .Enable = true, .StatisticsEnable = true, .MaximumNumberOfThreads = 35);
     else
         EMIT7(b, 3DSTATE_VS, .Enable = false);
-    EMIT7(b, 3DSTATE_HS, .Enable = false);
-    EMIT7(b, 3DSTATE_TE, .TEEnable = false);
-    EMIT7(b, 3DSTATE_DS, .Enable = false);
-    EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
+    /* tess-tri's HS (SINGLE_PATCH, one instance, the control points' handles
+     * in R1, nothing pushed), TE (TRI domain (1), INTEGER partitioning,
+     * TRI_CW output (2), the maximum factors crocus programs, 63 and 64) and
+     * DS (SIMD4x2 with W computed, patch rows 1-2 pushed from g2) */
+    if (d->hs_kernel) {
+        EMIT7(b, 3DSTATE_HS, .MaximumNumberOfThreads = 15, .InstanceCount = 0,
+              .StatisticsEnable = true, .Enable = true, .KernelStartPointer = d->hs_kernel,
+              .DispatchGRFStartRegisterForURBData = 2, .IncludeVertexHandles = true);
+        EMIT7(b, 3DSTATE_TE, .TEEnable = true, .TEDomain = 1, .OutputTopology = 2,
+              .Partitioning = 0, .MaximumTessellationFactorOdd = 63.0f,
+              .MaximumTessellationFactorNotOdd = 64.0f);
+        EMIT7(b, 3DSTATE_DS, .KernelStartPointer = d->ds_kernel,
+              .PatchURBEntryReadOffset = 1, .PatchURBEntryReadLength = 2,
+              .DispatchGRFStartRegisterForURBData = 2, .Enable = true,
+              .ComputeWCoordinateEnable = true, .StatisticsEnable = true,
+              .MaximumNumberOfThreads = 31);
+    } else {
+        EMIT7(b, 3DSTATE_HS, .Enable = false);
+        EMIT7(b, 3DSTATE_TE, .TEEnable = false);
+        EMIT7(b, 3DSTATE_DS, .Enable = false);
+    }
+    if (d->stream_output) {
+        /* xfb-tri as crocus sets up transform feedback (public: crocus_state.c):
+         * the buffer (pitch, base, end = base + size), the declarations
+         * (stream 0 to buffer 0: VUE slot 1, the position, xyzw; slot 2, the
+         * colour, x; slots counted from the read offset, 0 = the VUE header),
+         * SO_WRITE_OFFSET0 (0x5280) = 0 by MI_LOAD_REGISTER_IMM, then
+         * 3DSTATE_STREAMOUT reading rows 0-1 of each vertex (length 1 = two
+         * 256-bit rows, U5-1) with rendering disabled */
+        EMIT7(b, 3DSTATE_SO_BUFFER, .SOBufferIndex = 0, .SurfacePitch = GEN7_XFB_PITCH,
+              .MOCS = 1, .SurfaceBaseAddress = GEN7_XFB_BUFFER_GTT,
+              .SurfaceEndAddress = GEN7_XFB_BUFFER_GTT + 4u * GEN7_XFB_BUFFER_FLOATS);
+        struct GEN7_3DSTATE_SO_DECL_LIST list = { GEN7_3DSTATE_SO_DECL_LIST_header,
+                                                  .StreamToBufferSelects0 = 1,
+                                                  .NumEntries0 = 2 };
+        list.DWordLength = 3 + 2 * 2 - 2;
+        GEN7_3DSTATE_SO_DECL_LIST_pack(dw, &list);
+        struct GEN7_SO_DECL so_position = { .ComponentMask = 0xf, .RegisterIndex = 1 };
+        struct GEN7_SO_DECL red = { .ComponentMask = 0x1, .RegisterIndex = 2 };
+        uint32_t decl[2];
+        if (GEN7_SO_DECL_pack(decl, &so_position) < 0 || GEN7_SO_DECL_pack(decl + 1, &red) < 0)
+            return gt_error_set(err, "SO_DECL (Gen7) does not pack");
+        /* each SO_DECL_ENTRY is two dwords: streams 0-1 in the first */
+        dw[3] = decl[0];
+        dw[4] = 0;
+        dw[5] = decl[1];
+        dw[6] = 0;
+        emit(b, dw, 7);
+        const uint32_t lri[3] = { 0x11000001u, 0x5280u, 0 };
+        emit(b, lri, 3);
+        EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = true, .RenderingDisable = true,
+              .SOBufferEnable0 = true, .SOStatisticsEnable = true,
+              .Stream0VertexReadOffset = 0, .Stream0VertexReadLength = 1);
+    } else {
+        EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
+    }
     /* gs-twice's GS: DUAL_OBJECT (2), both rows of each input vertex pushed
-     * from g1, TRILIST (4) out, 64-byte output vertices (Output Vertex Size
+     * from g1, TRILIST (4) out (gs-quads: TRISTRIP, 5), 64-byte output vertices (Output Vertex Size
      * 3: 4 x 16 bytes), no control data header (the counts travel in the
      * EOT write's header on Gen7) */
     if (d->gs_kernel)
         EMIT7(b, 3DSTATE_GS, .KernelStartPointer = d->gs_kernel,
               .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadOffset = 0,
-              .VertexURBEntryReadLength = 2, .OutputTopology = 4, .OutputVertexSize = 3,
+              .VertexURBEntryReadLength = 2, .OutputTopology = d->gs_output,
+              .OutputVertexSize = 3,
               .Enable = true, .StatisticsEnable = 1, .DispatchMode = 2,
               .MaximumNumberOfThreads = 31);
     else
@@ -486,12 +550,11 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     return 0;
 }
 
-/* gs-twice's vertex buffer (GEN7_GS_VERTICES: x, y, z, r, g, b, a floats)
- * and the render target's background, B8G8R8A8 (GEN7_GS_BACKGROUND_*). */
-static void write_gs_vertices_and_background(uint8_t *image)
+/* gs-twice's and tess-tri's vertex buffer (x, y, z, r, g, b, a floats) and
+ * the render target's background, B8G8R8A8 (GEN7_GS_BACKGROUND_*). */
+static void write_gs_vertices_and_background(uint8_t *image, const float (*v)[7], uint32_t n)
 {
-    const float v[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
-    memcpy(image + VERTEX_OFF, v, sizeof v);
+    memcpy(image + VERTEX_OFF, v, n * sizeof *v);
     const uint8_t px[4] = { GEN7_GS_BACKGROUND_B, GEN7_GS_BACKGROUND_G, GEN7_GS_BACKGROUND_R,
                             GEN7_GS_BACKGROUND_A };
     for (uint32_t i = 0; i < GEN7_GS_WIDTH * GEN7_GS_HEIGHT; i++)
@@ -564,13 +627,15 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
                      struct gt_error *err)
 {
     bool blend = strcmp(name, "ubench-fill-blend") == 0, gs = strcmp(name, "gs-twice") == 0;
-    if (!blend && !gs && strcmp(name, "ubench-fill") != 0)
+    bool tess = strcmp(name, "tess-tri") == 0, quads = strcmp(name, "gs-quads") == 0;
+    bool xfb = strcmp(name, "xfb-tri") == 0;
+    if (!blend && !gs && !tess && !quads && !xfb && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
-                            "gs-twice)", name);
+                            "gs-twice, gs-quads, xfb-tri, tess-tri)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
-    if (gs && gen != 7)
-        return gt_error_set(err, "gs-twice is a Gen7 workload, not Gen%d", gen);
+    if ((gs || tess || quads || xfb) && gen != 7)
+        return gt_error_set(err, "%s is a Gen7 workload, not Gen%d", name, gen);
     uint8_t *kernel = NULL;
     size_t klen = 0;
     if (eu_load_kernel_file(kernel_hex, &kernel, &klen, err) < 0)
@@ -584,19 +649,64 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
         gt_error_set(err, "kernel too large or out of memory");
         goto done;
     }
-    if (gs) {
-        /* the file's three kernels: VS, GS, PS (workloads/kernels/gs-twice.gen7.g4a) */
+    if (xfb) {
+        /* gs-twice's kernels: its VS; the GS and PS are not enabled */
+        uint32_t at[3];
+        if (place_kernels(image, kernel, klen, at, 3) != 3) {
+            gt_error_set(err, "%s: expected gs-twice's three kernels", kernel_hex);
+            goto done;
+        }
+        const float v[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
+        write_gs_vertices_and_background(image, v, GEN7_XFB_TRIANGLES * 3);
+        const float fill = GEN7_XFB_FILL;
+        for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
+            memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
+        const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
+                                 .vertex_pitch = 28, .vertices = 3 * GEN7_XFB_TRIANGLES,
+                                 .colour = true, .vs_kernel = at[0], .ps_kernel = at[2],
+                                 .topology = 4 /* TRILIST */, .stream_output = true };
+        rc = write_gen7(name, false, image, b, &d, out_aub, err);
+        goto done;
+    }
+    if (gs || quads) {
+        /* the file's three kernels: VS, GS, PS (workloads/kernels/gs-twice.gen7.g4a,
+         * gs-quads.gen7.g4a) */
         uint32_t at[3];
         if (place_kernels(image, kernel, klen, at, 3) != 3) {
             gt_error_set(err, "%s: expected three kernels (VS, GS, PS) each ending in an EOT "
                          "send", kernel_hex);
             goto done;
         }
-        write_gs_vertices_and_background(image);
+        const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
+        float points[GEN7_GS_QUADS][7];
+        for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
+            gen7_gs_quad_point(i, points[i]);
+        uint32_t n = quads ? GEN7_GS_QUADS : 3 * GEN7_GS_TRIANGLES;
+        write_gs_vertices_and_background(image, quads ? points : triangles, n);
         const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
-                                 .vertex_pitch = 28, .vertices = 3 * GEN7_GS_TRIANGLES,
+                                 .vertex_pitch = 28, .vertices = n,
                                  .colour = true, .vs_kernel = at[0], .gs_kernel = at[1],
-                                 .ps_kernel = at[2], .topology = 4 /* TRILIST */ };
+                                 .ps_kernel = at[2],
+                                 .topology = quads ? 1u /* POINTLIST */ : 4u /* TRILIST */,
+                                 .gs_output = quads ? 5u /* TRISTRIP */ : 4u };
+        rc = write_gen7(name, false, image, b, &d, out_aub, err);
+        goto done;
+    }
+    if (tess) {
+        /* the file's four kernels: VS, HS, DS, PS (workloads/kernels/tess-tri.gen7.g4a) */
+        uint32_t at[4];
+        if (place_kernels(image, kernel, klen, at, 4) != 4) {
+            gt_error_set(err, "%s: expected four kernels (VS, HS, DS, PS) each ending in an "
+                         "EOT send", kernel_hex);
+            goto done;
+        }
+        const float v[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
+        write_gs_vertices_and_background(image, v, GEN7_TESS_PATCHES * 3);
+        const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
+                                 .vertex_pitch = 28, .vertices = 3 * GEN7_TESS_PATCHES,
+                                 .colour = true, .vs_kernel = at[0], .hs_kernel = at[1],
+                                 .ds_kernel = at[2], .ps_kernel = at[3],
+                                 .topology = 0x22 /* PATCHLIST_3 */ };
         rc = write_gen7(name, false, image, b, &d, out_aub, err);
         goto done;
     }

@@ -1,7 +1,9 @@
-/* workloads/workload3d.h - the project's own Gen9 3D workload: the pixel
+/* workloads/workload3d.h - the project's own 3D workloads: the pixel
  * fill-rate microbenchmark of `make microbench` (issue 17 item 6), written as
  * an AUB capture in the form workloads/workload.h describes (memtrace,
- * execlist submission, 4-level PPGTT) by workloads/workload3d.c.
+ * execlist submission, 4-level PPGTT) by workloads/workload3d.c, and (below
+ * the fill's constants) the Gen7 counterparts of the ext suite's gs, xfb and
+ * tess tests (issue 14), run by tests/integration/test_gen7_3d.c.
  *
  * One draw: a blorp-style RECTLIST (3 vertices, VS/HS/DS/GS disabled, no
  * clipping, no viewport transform: the vertices are in pixels) covering the
@@ -85,9 +87,81 @@
 #define GEN7_GS_BACKGROUND_R 0x30u
 #define GEN7_GS_BACKGROUND_A 0xffu
 
+/*
+ * "gs-quads" (Gen7 only): the ext suite's gs test (skl_gs: POINTS through a
+ * GS that outputs a triangle strip quad per point) in Gen7 form: one
+ * POINTLIST draw of GEN7_GS_QUADS points (gen7_gs_quad_point()), the same
+ * VS and PS as gs-twice, a DUAL_OBJECT GS (TRISTRIP out) emitting per point
+ * the strip (-h, -h), (+h, -h), (-h, +h), (+h, +h) around it, h =
+ * GEN7_GS_QUAD_HALF, the top pair with the point's colour and the bottom
+ * pair with its RGB halved (alpha 1). Kernels:
+ * workloads/kernels/gs-quads.gen7.g4a.
+ */
+#define GEN7_GS_QUADS 16u
+#define GEN7_GS_QUAD_HALF 8.0f      /* the GS's immediates; keep the two in step */
+
+/* Point n of gs-quads: x, y, z, then R, G, B, A - a 4 x 4 grid 32 pixels
+ * apart from (16, 16), red growing along x, green along y. */
+static inline void gen7_gs_quad_point(uint32_t n, float out[7])
+{
+    uint32_t i = n % 4u, j = n / 4u;
+    out[0] = 16.0f + 32.0f * (float)i;
+    out[1] = 16.0f + 32.0f * (float)j;
+    out[2] = 0.0f;
+    out[3] = (float)(i + 1u) / 4.0f;
+    out[4] = (float)(j + 1u) / 4.0f;
+    out[5] = 0.5f;
+    out[6] = 1.0f;
+}
+
+/*
+ * "xfb-tri" (Gen7 only): the ext suite's xfb test (skl_xfb: transform
+ * feedback of a vec4 and a float per vertex, rendering discarded) in Gen7
+ * form: one TRILIST draw of GEN7_XFB_TRIANGLES triangles
+ * (GEN7_XFB_VERTICES, GEN7_GS_VERTICES's layout) through gs-twice's vertex
+ * shader (its kernel file is reused), stream output on (SOL Gen7:
+ * 3DSTATE_SO_DECL_LIST, 3DSTATE_SO_BUFFER, SO_WRITE_OFFSET0 loaded with 0,
+ * Rendering Disable) writing per vertex the position (x, y, z, 1) and the
+ * colour's red, interleaved (pitch GEN7_XFB_PITCH bytes), into a buffer of
+ * GEN7_XFB_BUFFER_FLOATS floats at GTT GEN7_XFB_BUFFER_GTT pre-filled with
+ * GEN7_XFB_FILL.
+ */
+#define GEN7_XFB_TRIANGLES 2u
+#define GEN7_XFB_VERTICES                                                                    \
+    {                                                                                        \
+        { 0, -1, -1, 0.5f, 0, 0, 1 }, { 2, -1, -0.5f, 1.5f, 0, 0, 1 },                       \
+        { 1, 1, 0, 2.25f, 0, 0, 1 }, { 0.5f, 1.5f, -1.25f, 3.625f, 0, 0, 1 },                \
+        { 2.5f, 0.5f, -0.25f, 4.625f, 0, 0, 1 }, { -0.75f, -1.25f, 1, 6.15625f, 0, 0, 1 },   \
+    }
+#define GEN7_XFB_PITCH 20u
+#define GEN7_XFB_BUFFER_FLOATS 40u
+#define GEN7_XFB_BUFFER_GTT 0x00141000u
+#define GEN7_XFB_FILL (-1234.5f)
+
+/*
+ * "tess-tri" (Gen7 only, issue 14: the ext suite's tessellation test in a
+ * Gen7 capture of our own): the same submission, one PATCHLIST_3 draw of
+ * GEN7_TESS_PATCHES triangle patches (GEN7_TESS_VERTICES, the layout of
+ * GEN7_GS_VERTICES; the colours are not used) through the same VS, a
+ * SINGLE_PATCH HS that reads the three control points' positions from the
+ * URB and writes a TRI-domain Patch Header with every factor
+ * GEN7_TESS_FACTOR, TE (INTEGER partitioning, TRI_CW), a SIMD4x2 DS placing
+ * each domain point at U P0 + V P1 + W P2 with the colour (U, V, W, 1), and
+ * the same interpolating PS, into the same render target and background.
+ * Kernels: workloads/kernels/tess-tri.gen7.g4a.
+ */
+#define GEN7_TESS_PATCHES 2u
+#define GEN7_TESS_FACTOR 2.0f
+#define GEN7_TESS_VERTICES                                                                   \
+    {                                                                                        \
+        { 8, 8, 0, 0, 0, 0, 1 }, { 120, 16, 0, 0, 0, 0, 1 }, { 16, 100, 0, 0, 0, 0, 1 },     \
+        { 152, 40, 0, 0, 0, 0, 1 }, { 150, 124, 0, 0, 0, 0, 1 }, { 60, 122, 0, 0, 0, 0, 1 }, \
+    }
+
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
- * in kernel_hex (intel-gen4asm output), or "gs-twice" for Gen7 with its three
- * kernels in kernel_hex, to out_aub (gzip when it ends in .gz).
+ * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads",
+ * "xfb-tri" (gs-twice's kernels) / "tess-tri" for Gen7 with their three /
+ * four kernels in kernel_hex, to out_aub (gzip when it ends in .gz).
  * 0, or -1 and err. */
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err);

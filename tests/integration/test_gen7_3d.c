@@ -1,15 +1,25 @@
-/* tests/integration/test_gen7_3d.c - the ext suite's geometry-shader test as a
- * Gen7 capture of our own (issue 14 item 5), run through the whole ValleyView
- * machine (configs/gen7-vlv.cfg): workloads/workload3d.h "gs-twice" (VF with
- * a vertex buffer, a vec4 pass-through VS, a DUAL_OBJECT vec4 GS that emits
- * each triangle twice, the second copy moved by GEN7_GS_OFFSET_X/Y, SF/SBE,
- * WM and a SIMD16 PS interpolating a per-vertex colour, om).
+/* tests/integration/test_gen7_3d.c - the ext suite's geometry-shader,
+ * transform feedback and tessellation tests as Gen7 captures of our own (issue 14 item 5), run
+ * through the whole ValleyView machine (configs/gen7-vlv.cfg). The captures
+ * (workloads/workload3d.h, written by `make workloads`):
+ *  - "gs-twice": VF with a vertex buffer, a vec4 pass-through VS, a
+ *    DUAL_OBJECT vec4 GS that emits each triangle twice (the second copy
+ *    moved by GEN7_GS_OFFSET_X/Y), SF/SBE, WM and a SIMD16 PS interpolating
+ *    a per-vertex colour, om;
+ *  - "gs-quads": the ext gs test's shape (skl_gs.txt): points in, a
+ *    triangle-strip quad per point out;
+ *  - "xfb-tri": the ext xfb test's shape (skl_xfb.txt): stream output of a
+ *    vec4 and a float per vertex with rendering disabled;
+ *  - "tess-tri": HS (SINGLE_PATCH, reading its control points from the
+ *    URB), TE (TRI domain, every factor 2), a SIMD4x2 DS placing and
+ *    colouring the domain points (the ext tess test's idea, skl_tess.txt,
+ *    on a triangle patch).
  *
- * The expected image is worked out here, independently of the model: each
- * output triangle in the order the GS emits them (triangle 0, its copy,
- * triangle 1, ...; later ones cover earlier ones), covering a pixel when its
+ * The expected images are worked out here, independently of the model: each
+ * output triangle in the order the GS emits them (gs-twice: triangle 0, its
+ * copy, triangle 1, ...; later ones cover earlier ones), covering a pixel when its
  * centre is inside all three edge functions or on a top or left edge (the
- * top-left rule: seed 003's rasterization rules; the edge function's
+ * top-left rule, seed 003 L15548-15558; the edge function's
  * gradient (A, B) with A > 0, or A = 0 and B > 0, for an interior on the
  * positive side); the colour is the vertex colours weighted by the centre's
  * barycentric coordinates (the PS's perspective barycentrics, every w = 1),
@@ -17,8 +27,8 @@
  * every edge must match (colour within 2 steps of 8 bits: plane setup and
  * pln in single precision); pixels within one pixel of an edge are only
  * counted, and most of them must match too (the tolerance the brief allows
- * on edges). The draw's record must count exactly the covered pixels of all
- * six triangles written, and the GS's stats its threads and vertices. */
+ * on edges). The draw's record must count exactly the covered pixels
+ * written, and the stages' stats their threads, vertices and primitives. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,6 +36,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fabric/memory.h"
+#include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "tests/test.h"
 #include "tools/dispatch_stats.h"
@@ -122,27 +134,153 @@ static unsigned unorm8(double v)
     return (unsigned)floor(v * 255.0 + 0.5);
 }
 
-/* The DUAL_OBJECT GS capture: the image, the pixels written, the GS's stats. */
-static void test_gs_twice(void)
+/* A run of one of the captures on gen7-vlv (fast EUs: the image and the
+ * counts are checked, not the timing). */
+struct run {
+    struct gt_config *config;
+    struct sim *sim;
+    struct stats_writer *stats;
+};
+
+static bool run_capture(const char *name, struct run *r)
 {
-    const char *aub = AUB_DIR "/gs-twice.gen7.aub.gz";
+    char aub[300];
+    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen7.aub.gz", name);
     if (access(aub, R_OK) != 0) {
         fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
         CU_FAIL("workload missing");
-        return;
+        return false;
     }
     const char *sets[] = { "gpu.slice.subslice.eu.fast=true" };
     struct machine_request req = { .config_path = "configs/gen7-vlv.cfg", .sets = sets,
                                    .set_count = 1, .workload = aub };
     struct gt_error err = { "" };
-    struct gt_config *config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
-    struct sim *sim = machine_build(config, lookup, &err);
-    if (!sim)
+    r->config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->config);
+    r->sim = machine_build(r->config, lookup, &err);
+    if (!r->sim)
         fprintf(stderr, "%s\n", err.message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->sim);
+    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
+    r->stats = stats_writer_create();
+    sim_write_stats(r->sim, r->stats);
+    return true;
+}
 
+static void run_free(struct run *r)
+{
+    stats_writer_destroy(r->stats);
+    sim_destroy(r->sim);
+    gt_config_free(r->config);
+}
+
+struct expected_stat {
+    const char *path;
+    double value;
+};
+
+static void check_stats(const struct run *r, const struct expected_stat *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = -1;
+        CU_ASSERT_TRUE(stats_lookup(r->stats, e[i].path, &v));
+        if (v != e[i].value)
+            fprintf(stderr, "\n  %s = %g, expected %g ", e[i].path, v, e[i].value);
+        CU_ASSERT_EQUAL(v, e[i].value);
+    }
+}
+
+/* The render target against expect (R, G, B, A per pixel): pixels not
+ * marked near must all match, those near an edge at least 95%. */
+static void check_image(const struct run *r, const unsigned (*expect)[4], const bool *near)
+{
+    const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
+    struct unit *om = sim_find_unit(r->sim, "gpu.slice0.om");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
+    const struct om_surface *list;
+    uint32_t n = om_written_surfaces(om, &list);
+    CU_ASSERT_EQUAL(n, 1);
+    if (n < 1)
+        return;
+    CU_ASSERT_EQUAL(list[0].width, w);
+    CU_ASSERT_EQUAL(list[0].height, h);
+    if (list[0].width != w || list[0].height != h)
+        return;
+    uint64_t faults = 0;
+    uint8_t *rgba = images_surface_rgba8(r->sim, &list[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rgba);
+    CU_ASSERT_EQUAL(faults, 0);
+    uint64_t far_total = 0, far_bad = 0, near_total = 0, near_bad = 0;
+    for (uint64_t i = 0; i < (uint64_t)w * h; i++) {
+        bool ok = true;
+        for (int c = 0; c < 4; c++)
+            ok = ok && abs((int)rgba[4 * i + c] - (int)expect[i][c]) <= 2;
+        if (near[i]) {
+            near_total++;
+            near_bad += !ok;
+            continue;
+        }
+        far_total++;
+        if (!ok && far_bad++ < 4)
+            fprintf(stderr, "\n  pixel (%llu, %llu): %u %u %u %u, expected %u %u %u %u ",
+                    (unsigned long long)(i % w), (unsigned long long)(i / w), rgba[4 * i],
+                    rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3], expect[i][0],
+                    expect[i][1], expect[i][2], expect[i][3]);
+    }
+    free(rgba);
+    if (near_bad)
+        fprintf(stderr, "\n  %llu of %llu pixels within 1 px of an edge differ ",
+                (unsigned long long)near_bad, (unsigned long long)near_total);
+    CU_ASSERT(far_total > (uint64_t)w * h / 2);
+    CU_ASSERT_EQUAL(far_bad, 0);
+    CU_ASSERT(near_bad * 20 <= near_total);     /* at least 95% of the edge pixels */
+}
+
+/* The draw's record: one draw, `vertices` vertices in, `primitives`
+ * rasterized, `written` pixels written. */
+static void check_draw(const struct run *r, uint64_t vertices, uint64_t primitives,
+                       uint64_t written)
+{
+    struct dispatch_stats d;
+    dispatch_stats_collect(r->sim, &d);
+    CU_ASSERT_EQUAL(d.draw_count, 1);
+    if (d.draw_count >= 1) {
+        CU_ASSERT_EQUAL(d.draws[0].vertices, vertices);
+        CU_ASSERT_EQUAL(d.draws[0].primitives_rasterized, primitives);
+        if (d.draws[0].pixels_written != written)
+            fprintf(stderr, "\n  pixels written %llu, expected %llu ",
+                    (unsigned long long)d.draws[0].pixels_written, (unsigned long long)written);
+        CU_ASSERT_EQUAL(d.draws[0].pixels_written, written);
+    }
+    dispatch_stats_free(&d);
+}
+
+/* DUAL_OBJECT threads: each takes two objects or, when no partner came in
+ * time (a timing choice of the GS unit, GS_PAIR_WAIT_CYCLES), one; every
+ * object is in exactly one thread, and some threads took two. */
+static void check_dual_object_threads(const struct run *r, uint32_t objects)
+{
+    double dual = -1, single = -1;
+    CU_ASSERT_TRUE(stats_lookup(r->stats, "gpu.gs.dual_object_threads", &dual));
+    CU_ASSERT_TRUE(stats_lookup(r->stats, "gpu.gs.single_object_threads", &single));
+    CU_ASSERT_EQUAL(2 * dual + single, objects);
+    CU_ASSERT(dual >= 1);
+}
+
+static void background(unsigned *e)
+{
+    e[0] = GEN7_GS_BACKGROUND_R;
+    e[1] = GEN7_GS_BACKGROUND_G;
+    e[2] = GEN7_GS_BACKGROUND_B;
+    e[3] = GEN7_GS_BACKGROUND_A;
+}
+
+/* The DUAL_OBJECT GS capture: the image, the pixels written, the GS's stats. */
+static void test_gs_twice(void)
+{
+    struct run r;
+    if (!run_capture("gs-twice", &r))
+        return;
     /* the expected image and the covered pixels of the six triangles */
     struct triangle tri[OUT_TRIANGLES];
     output_triangles(tri);
@@ -155,10 +293,7 @@ static void test_gs_twice(void)
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             unsigned *e = expect[y * w + x];
-            e[0] = GEN7_GS_BACKGROUND_R;
-            e[1] = GEN7_GS_BACKGROUND_G;
-            e[2] = GEN7_GS_BACKGROUND_B;
-            e[3] = GEN7_GS_BACKGROUND_A;
+            background(e);
             for (uint32_t t = 0; t < OUT_TRIANGLES; t++) {
                 bool covered;
                 double wt[3];
@@ -172,89 +307,235 @@ static void test_gs_twice(void)
                                        wt[2] * tri[t].colour[2][ch]);
             }
         }
-
-    struct unit *om = sim_find_unit(sim, "gpu.slice0.om");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
-    const struct om_surface *list;
-    uint32_t n = om_written_surfaces(om, &list);
-    CU_ASSERT_EQUAL(n, 1);
-    if (n >= 1) {
-        CU_ASSERT_EQUAL(list[0].width, w);
-        CU_ASSERT_EQUAL(list[0].height, h);
-        uint64_t faults = 0;
-        uint8_t *rgba = images_surface_rgba8(sim, &list[0], &faults);
-        CU_ASSERT_PTR_NOT_NULL(rgba);
-        CU_ASSERT_EQUAL(faults, 0);
-        uint64_t far_total = 0, far_bad = 0, near_total = 0, near_bad = 0;
-        for (uint64_t i = 0; rgba && list[0].width == w && list[0].height == h && i < (uint64_t)w * h;
-             i++) {
-            bool ok = true;
-            for (int c = 0; c < 4; c++)
-                ok = ok && abs((int)rgba[4 * i + c] - (int)expect[i][c]) <= 2;
-            if (near[i]) {
-                near_total++;
-                near_bad += !ok;
-                continue;
-            }
-            far_total++;
-            if (!ok && far_bad++ < 4)
-                fprintf(stderr, "\n  pixel (%llu, %llu): %u %u %u %u, expected %u %u %u %u ",
-                        (unsigned long long)(i % w), (unsigned long long)(i / w), rgba[4 * i],
-                        rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3], expect[i][0],
-                        expect[i][1], expect[i][2], expect[i][3]);
-        }
-        free(rgba);
-        if (near_bad)
-            fprintf(stderr, "\n  %llu of %llu pixels within 1 px of an edge differ ",
-                    (unsigned long long)near_bad, (unsigned long long)near_total);
-        CU_ASSERT(far_total > (uint64_t)w * h / 2);
-        CU_ASSERT_EQUAL(far_bad, 0);
-        CU_ASSERT(near_bad * 20 <= near_total);     /* at least 95% of the edge pixels */
-    }
-
-    /* the draw's record: 9 vertices in, every covered pixel of the six
-     * output triangles rasterized and written (SIMD16 threads) */
-    struct dispatch_stats d;
-    dispatch_stats_collect(sim, &d);
-    CU_ASSERT_EQUAL(d.draw_count, 1);
-    if (d.draw_count >= 1) {
-        CU_ASSERT_EQUAL(d.draws[0].vertices, 3 * GEN7_GS_TRIANGLES);
-        CU_ASSERT_EQUAL(d.draws[0].pixels_written, covered_total);
-        CU_ASSERT_EQUAL(d.draws[0].primitives_rasterized, OUT_TRIANGLES);
-    }
-    dispatch_stats_free(&d);
-
-    /* the GS: three objects, one thread for the pair and one for the lone
-     * third (DUAL_OBJECT, seed 004 L3296-3303), six vertices each, two
-     * triangles each */
-    struct stats_writer *sw = stats_writer_create();
-    sim_write_stats(sim, sw);
-    const struct { const char *path; double value; } gs[] = {
+    check_image(&r, (const unsigned (*)[4])expect, near);
+    /* 9 vertices in, every covered pixel of the six output triangles written */
+    check_draw(&r, 3 * GEN7_GS_TRIANGLES, OUT_TRIANGLES, covered_total);
+    /* the GS: three objects, at most two a thread (DUAL_OBJECT, seed 004
+     * L3296-3303), six vertices each, two triangles each */
+    check_dual_object_threads(&r, GEN7_GS_TRIANGLES);
+    const struct expected_stat gs[] = {
         { "gpu.gs.objects", GEN7_GS_TRIANGLES },
-        { "gpu.gs.dual_object_threads", 1 },
-        { "gpu.gs.single_object_threads", 1 },
         { "gpu.gs.vertices_out", 6 * GEN7_GS_TRIANGLES },
         { "gpu.gs.primitives_out", OUT_TRIANGLES },
         { "gpu.gs.vertex_count_clamped", 0 },
         { "gpu.gs.bad_messages", 0 },
     };
-    for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
-        double v = -1;
-        CU_ASSERT_TRUE(stats_lookup(sw, gs[i].path, &v));
-        if (v != gs[i].value)
-            fprintf(stderr, "\n  %s = %g, expected %g ", gs[i].path, v, gs[i].value);
-        CU_ASSERT_EQUAL(v, gs[i].value);
-    }
-    stats_writer_destroy(sw);
+    check_stats(&r, gs, sizeof gs / sizeof gs[0]);
     free(expect);
     free(near);
-    sim_destroy(sim);
-    gt_config_free(config);
+    run_free(&r);
+}
+
+/* The ext suite's gs test in Gen7 form: each point becomes a two-triangle
+ * strip, (v0, v1, v2) and (v1, v3, v2) - the odd triangle in the strip's
+ * reordered form (seed 003 L13100-13107; either order covers the same
+ * pixels) - over the square of half-size GEN7_GS_QUAD_HALF around it, the
+ * top vertices with the point's colour, the bottom ones with its RGB
+ * halved. The squares' sides lie on whole pixels, so each covers exactly
+ * (2 h)^2 pixels. */
+static void test_gs_quads(void)
+{
+    struct run r;
+    if (!run_capture("gs-quads", &r))
+        return;
+    const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
+    unsigned (*expect)[4] = calloc((size_t)w * h, sizeof *expect);
+    bool *near = calloc((size_t)w * h, sizeof *near);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(near);
+    for (uint32_t i = 0; i < w * h; i++)
+        background(expect[i]);
+    uint64_t covered_total = 0;
+    const double half = GEN7_GS_QUAD_HALF;
+    for (uint32_t q = 0; q < GEN7_GS_QUADS; q++) {
+        float p[7];
+        gen7_gs_quad_point(q, p);
+        /* the strip's vertices: position and colour */
+        double vx[4], vy[4], vc[4][4];
+        for (int k = 0; k < 4; k++) {
+            vx[k] = p[0] + (k % 2 ? half : -half);
+            vy[k] = p[1] + (k / 2 ? half : -half);
+            for (int c = 0; c < 4; c++)
+                vc[k][c] = c < 3 && k / 2 ? p[3 + c] * 0.5 : p[3 + c];
+        }
+        const int order[2][3] = { { 0, 1, 2 }, { 1, 3, 2 } };
+        for (int t = 0; t < 2; t++) {
+            struct triangle tri;
+            for (int k = 0; k < 3; k++) {
+                tri.x[k] = vx[order[t][k]];
+                tri.y[k] = vy[order[t][k]];
+                memcpy(tri.colour[k], vc[order[t][k]], sizeof tri.colour[k]);
+            }
+            for (uint32_t y = 0; y < h; y++)
+                for (uint32_t x = 0; x < w; x++) {
+                    bool covered;
+                    double wt[3];
+                    enum cover c = covers(&tri, x + 0.5, y + 0.5, &covered, wt);
+                    covered_total += covered;
+                    if (c == NEAR_EDGE)
+                        near[y * w + x] = true;
+                    if (covered)
+                        for (int ch = 0; ch < 4; ch++)
+                            expect[y * w + x][ch] =
+                                unorm8(wt[0] * tri.colour[0][ch] + wt[1] * tri.colour[1][ch] +
+                                       wt[2] * tri.colour[2][ch]);
+                }
+        }
+    }
+    CU_ASSERT_EQUAL(covered_total, GEN7_GS_QUADS * (uint64_t)(4 * half * half));
+    check_image(&r, (const unsigned (*)[4])expect, near);
+    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, covered_total);
+    /* sixteen objects, at most two a thread; four vertices and two
+     * triangles each */
+    check_dual_object_threads(&r, GEN7_GS_QUADS);
+    const struct expected_stat gs[] = {
+        { "gpu.gs.objects", GEN7_GS_QUADS },
+        { "gpu.gs.vertices_out", 4 * GEN7_GS_QUADS },
+        { "gpu.gs.primitives_out", 2 * GEN7_GS_QUADS },
+        { "gpu.gs.partial_primitives", 0 },
+        { "gpu.sf.primitives", 2 * GEN7_GS_QUADS },
+    };
+    check_stats(&r, gs, sizeof gs / sizeof gs[0]);
+    free(expect);
+    free(near);
+    run_free(&r);
+}
+
+/* The ext suite's xfb test in Gen7 form: with rendering disabled, SOL
+ * writes each vertex's position (x, y, z and the VF's w = 1) and its red,
+ * five floats at GEN7_XFB_PITCH bytes, in the primitives' vertex order, and
+ * nothing past them; nothing is rasterized. Values from the workload's
+ * vertex list (what the pass-through VS copies). */
+static void test_xfb_tri(void)
+{
+    struct run r;
+    if (!run_capture("xfb-tri", &r))
+        return;
+    const float v[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
+    float got[GEN7_XFB_BUFFER_FLOATS];
+    struct gpu_address_space as;
+    gpu_address_space_init(&as, sim_memory(r.sim), GPU_ADDRESS_SPACE_GTT_GEN6, 0);
+    struct gt_error err = { "" };
+    CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, GEN7_XFB_BUFFER_GTT, got, sizeof got, &err),
+                          0);
+    const uint32_t per_vertex = GEN7_XFB_PITCH / 4u, written = 3 * GEN7_XFB_TRIANGLES * per_vertex;
+    CU_ASSERT_EQUAL(per_vertex, 5);
+    for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++) {
+        uint32_t vertex = i / per_vertex, c = i % per_vertex;
+        float expect = i >= written ? GEN7_XFB_FILL
+                     : c < 3        ? v[vertex][c]
+                     : c == 3       ? 1.0f
+                                    : v[vertex][3];
+        if (got[i] != expect)
+            fprintf(stderr, "\n  float %u: %g, expected %g ", i, got[i], expect);
+        CU_ASSERT_EQUAL(got[i], expect);
+    }
+    const struct expected_stat stats[] = {
+        { "gpu.sol.objects_written", GEN7_XFB_TRIANGLES },
+        { "gpu.sol.vertices_written", 3 * GEN7_XFB_TRIANGLES },
+        { "gpu.sol.bytes_written", 3 * GEN7_XFB_TRIANGLES * GEN7_XFB_PITCH },
+        { "gpu.sol.so_num_prims_written.0", GEN7_XFB_TRIANGLES },
+        { "gpu.sol.so_write_offset.0", 3 * GEN7_XFB_TRIANGLES * GEN7_XFB_PITCH },
+        { "gpu.sol.stopped.render_disabled", GEN7_XFB_TRIANGLES },
+        { "gpu.sf.primitives", 0 },
+    };
+    check_stats(&r, stats, sizeof stats / sizeof stats[0]);
+    run_free(&r);
+}
+
+/* Distance of (px, py) from the line through a and b. */
+static double line_distance(const double a[2], const double b[2], double px, double py)
+{
+    double dx = b[0] - a[0], dy = b[1] - a[1];
+    return fabs(dx * (py - a[1]) - dy * (px - a[0])) / sqrt(dx * dx + dy * dy);
+}
+
+/* The tessellation capture: each triangle patch with every factor 2 and
+ * INTEGER partitioning is, by seed 003's TE rules (L12735-12786), split
+ * into 7 domain points (3 corners, the 3 edge midpoints, the inner ring
+ * collapsed to the centre) and 6 triangles; the DS places point (U, V, W)
+ * at U P0 + V P1 + W P2 and colours it (U, V, W, 1), so the image is each
+ * patch triangle (the union of its pieces; shared edges covered once by the
+ * top-left rule) coloured with the pixel centre's barycentric coordinates.
+ * Pixels within one pixel of any line between two of the 7 points are
+ * near an edge. */
+static void test_tess_tri(void)
+{
+    struct run r;
+    if (!run_capture("tess-tri", &r))
+        return;
+    const float v[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
+    const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
+    unsigned (*expect)[4] = calloc((size_t)w * h, sizeof *expect);
+    bool *near = calloc((size_t)w * h, sizeof *near);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(near);
+    for (uint32_t i = 0; i < w * h; i++)
+        background(expect[i]);
+    uint64_t covered_total = 0;
+    for (uint32_t p = 0; p < GEN7_TESS_PATCHES; p++) {
+        struct triangle t = { { 0 }, { 0 }, { { 0 } } };
+        double point[7][2];
+        for (uint32_t k = 0; k < 3; k++) {
+            t.x[k] = v[3 * p + k][0];
+            t.y[k] = v[3 * p + k][1];
+            point[k][0] = t.x[k];
+            point[k][1] = t.y[k];
+            point[3 + k][0] = (t.x[k] + t.x[(k + 1) % 3]) / 2;
+            point[3 + k][1] = (t.y[k] + t.y[(k + 1) % 3]) / 2;
+        }
+        point[6][0] = (t.x[0] + t.x[1] + t.x[2]) / 3;
+        point[6][1] = (t.y[0] + t.y[1] + t.y[2]) / 3;
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                bool covered;
+                double wt[3];
+                enum cover c = covers(&t, x + 0.5, y + 0.5, &covered, wt);
+                covered_total += covered;
+                if (c == NEAR_EDGE)
+                    near[y * w + x] = true;
+                if (!covered)
+                    continue;
+                for (int i = 0; i < 7; i++)
+                    for (int j = i + 1; j < 7; j++)
+                        if (line_distance(point[i], point[j], x + 0.5, y + 0.5) < 1.0)
+                            near[y * w + x] = true;
+                unsigned *e = expect[y * w + x];
+                for (int ch = 0; ch < 3; ch++)
+                    e[ch] = unorm8(wt[ch]);
+                e[3] = 255;
+            }
+    }
+    check_image(&r, (const unsigned (*)[4])expect, near);
+    check_draw(&r, 3 * GEN7_TESS_PATCHES, 6 * GEN7_TESS_PATCHES, covered_total);
+    /* HS one thread a patch; TE 7 points and 6 triangles a patch; DS two
+     * points a thread (SIMD4x2), 4 threads for each patch's 7 points */
+    const struct expected_stat stats[] = {
+        { "gpu.hs.patches", GEN7_TESS_PATCHES },
+        { "gpu.hs.threads.dispatched", GEN7_TESS_PATCHES },
+        { "gpu.te.patches", GEN7_TESS_PATCHES },
+        { "gpu.te.culled_patches", 0 },
+        { "gpu.te.domain_points", 7 * GEN7_TESS_PATCHES },
+        { "gpu.te.output_primitives", 6 * GEN7_TESS_PATCHES },
+        { "gpu.te.bad_factors", 0 },
+        { "gpu.ds.simd4x2_threads", 4 * GEN7_TESS_PATCHES },
+        { "gpu.sf.primitives", 6 * GEN7_TESS_PATCHES },
+    };
+    check_stats(&r, stats, sizeof stats / sizeof stats[0]);
+    free(expect);
+    free(near);
+    run_free(&r);
 }
 
 static const struct test_case cases[] = {
     { "Gen7 GS capture (DUAL_OBJECT, each triangle twice) through gen7-vlv: image and stats",
       test_gs_twice },
+    { "Gen7 GS capture of the ext gs test (points in, strip quads out): image and stats",
+      test_gs_quads },
+    { "Gen7 transform feedback capture (SO with rendering disabled): the buffer and stats",
+      test_xfb_tri },
+    { "Gen7 tessellation capture (HS, TE, SIMD4x2 DS) through gen7-vlv: image and stats",
+      test_tess_tri },
     { 0 }
 };
 TEST_SUITE(gen7_3d, cases);
