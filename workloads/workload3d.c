@@ -322,8 +322,10 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
 /* What differs between the Gen7 draws: the fill (VS/GS off, a RECTLIST in
  * pixels, a constant-colour PS), gs-twice (a pass-through VS, a DUAL_OBJECT
  * GS, a TRILIST with a colour attribute interpolated by the PS; gs-quads
- * the same on a POINTLIST with TRISTRIP out) and tess-tri (the same VS, HS, TE and DS on a PATCHLIST_3, the same PS).
- * A kernel offset of 0 leaves that stage disabled. */
+ * the same on a POINTLIST with TRISTRIP out), xfb-tri (the VS and stream
+ * output, rendering off) and tess-tri (the VS, HS, TE and DS on a
+ * PATCHLIST_3, the same PS). A kernel offset of 0 leaves that stage
+ * disabled. */
 struct draw7 {
     uint32_t width, height;                 /* the render target and drawing rectangle */
     uint32_t vertex_pitch, vertices;        /* the one vertex buffer */
@@ -500,9 +502,9 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
         EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
     }
     /* gs-twice's GS: DUAL_OBJECT (2), both rows of each input vertex pushed
-     * from g1, TRILIST (4) out (gs-quads: TRISTRIP, 5), 64-byte output vertices (Output Vertex Size
-     * 3: 4 x 16 bytes), no control data header (the counts travel in the
-     * EOT write's header on Gen7) */
+     * from g1, TRILIST (4) out (gs-quads: TRISTRIP, 5), 64-byte output
+     * vertices (Output Vertex Size 3: 4 x 16 bytes), no control data header
+     * (the counts travel in the EOT write's header on Gen7) */
     if (d->gs_kernel)
         EMIT7(b, 3DSTATE_GS, .KernelStartPointer = d->gs_kernel,
               .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadOffset = 0,
@@ -550,7 +552,7 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     return 0;
 }
 
-/* gs-twice's and tess-tri's vertex buffer (x, y, z, r, g, b, a floats) and
+/* The Gen7 ext counterparts' vertex buffer (x, y, z, r, g, b, a floats) and
  * the render target's background, B8G8R8A8 (GEN7_GS_BACKGROUND_*). */
 static void write_gs_vertices_and_background(uint8_t *image, const float (*v)[7], uint32_t n)
 {
@@ -623,6 +625,60 @@ done:
     return rc;
 }
 
+/* The Gen7 counterparts of the ext tests (workload3d.h): their kernels
+ * placed (gs-twice, gs-quads: VS, GS, PS; xfb-tri: gs-twice's, the VS
+ * alone used; tess-tri: VS, HS, DS, PS), their vertices and background
+ * written, their draw. */
+static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
+                          const char *kernel_hex, uint8_t *image, struct batch *b,
+                          const char *out_aub, struct gt_error *err)
+{
+    _Static_assert(GTT7_BASE + VERTEX_OFF + 28u * GEN7_GS_QUADS <= GEN7_XFB_BUFFER_GTT &&
+                       GEN7_XFB_BUFFER_GTT + 4u * GEN7_XFB_BUFFER_FLOATS <= GTT7_BASE + RT_OFF,
+                   "the SO buffer lies between the vertices and the render target");
+    bool quads = strcmp(name, "gs-quads") == 0, xfb = strcmp(name, "xfb-tri") == 0;
+    bool tess = strcmp(name, "tess-tri") == 0;
+    uint32_t at[4], want = tess ? 4u : 3u;
+    if (place_kernels(image, kernel, klen, at, want) != (int)want)
+        return gt_error_set(err, "%s: expected %u kernels (%s) each ending in an EOT send",
+                            kernel_hex, want, tess ? "VS, HS, DS, PS" : "VS, GS, PS");
+    const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
+    const float xfb_triangles[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
+    const float patches[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
+    float points[GEN7_GS_QUADS][7];
+    for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
+        gen7_gs_quad_point(i, points[i]);
+    struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT, .vertex_pitch = 28,
+                       .colour = true, .vs_kernel = at[0], .ps_kernel = at[want - 1],
+                       .topology = 4 /* TRILIST */ };
+    const float (*v)[7] = triangles;
+    d.vertices = 3 * GEN7_GS_TRIANGLES;
+    if (tess) {
+        v = patches;
+        d.vertices = 3 * GEN7_TESS_PATCHES;
+        d.hs_kernel = at[1];
+        d.ds_kernel = at[2];
+        d.topology = 0x22;              /* PATCHLIST_3 */
+    } else if (xfb) {
+        v = xfb_triangles;
+        d.vertices = 3 * GEN7_XFB_TRIANGLES;
+        d.stream_output = true;
+        const float fill = GEN7_XFB_FILL;
+        for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
+            memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
+    } else {
+        d.gs_kernel = at[1];
+        d.gs_output = quads ? 5u : 4u;  /* TRISTRIP, TRILIST */
+        if (quads) {
+            v = (const float (*)[7])points;
+            d.vertices = GEN7_GS_QUADS;
+            d.topology = 1;             /* POINTLIST */
+        }
+    }
+    write_gs_vertices_and_background(image, v, d.vertices);
+    return write_gen7(name, false, image, b, &d, out_aub, err);
+}
+
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err)
 {
@@ -649,65 +705,8 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
         gt_error_set(err, "kernel too large or out of memory");
         goto done;
     }
-    if (xfb) {
-        /* gs-twice's kernels: its VS; the GS and PS are not enabled */
-        uint32_t at[3];
-        if (place_kernels(image, kernel, klen, at, 3) != 3) {
-            gt_error_set(err, "%s: expected gs-twice's three kernels", kernel_hex);
-            goto done;
-        }
-        const float v[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
-        write_gs_vertices_and_background(image, v, GEN7_XFB_TRIANGLES * 3);
-        const float fill = GEN7_XFB_FILL;
-        for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
-            memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
-        const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
-                                 .vertex_pitch = 28, .vertices = 3 * GEN7_XFB_TRIANGLES,
-                                 .colour = true, .vs_kernel = at[0], .ps_kernel = at[2],
-                                 .topology = 4 /* TRILIST */, .stream_output = true };
-        rc = write_gen7(name, false, image, b, &d, out_aub, err);
-        goto done;
-    }
-    if (gs || quads) {
-        /* the file's three kernels: VS, GS, PS (workloads/kernels/gs-twice.gen7.g4a,
-         * gs-quads.gen7.g4a) */
-        uint32_t at[3];
-        if (place_kernels(image, kernel, klen, at, 3) != 3) {
-            gt_error_set(err, "%s: expected three kernels (VS, GS, PS) each ending in an EOT "
-                         "send", kernel_hex);
-            goto done;
-        }
-        const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
-        float points[GEN7_GS_QUADS][7];
-        for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
-            gen7_gs_quad_point(i, points[i]);
-        uint32_t n = quads ? GEN7_GS_QUADS : 3 * GEN7_GS_TRIANGLES;
-        write_gs_vertices_and_background(image, quads ? points : triangles, n);
-        const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
-                                 .vertex_pitch = 28, .vertices = n,
-                                 .colour = true, .vs_kernel = at[0], .gs_kernel = at[1],
-                                 .ps_kernel = at[2],
-                                 .topology = quads ? 1u /* POINTLIST */ : 4u /* TRILIST */,
-                                 .gs_output = quads ? 5u /* TRISTRIP */ : 4u };
-        rc = write_gen7(name, false, image, b, &d, out_aub, err);
-        goto done;
-    }
-    if (tess) {
-        /* the file's four kernels: VS, HS, DS, PS (workloads/kernels/tess-tri.gen7.g4a) */
-        uint32_t at[4];
-        if (place_kernels(image, kernel, klen, at, 4) != 4) {
-            gt_error_set(err, "%s: expected four kernels (VS, HS, DS, PS) each ending in an "
-                         "EOT send", kernel_hex);
-            goto done;
-        }
-        const float v[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
-        write_gs_vertices_and_background(image, v, GEN7_TESS_PATCHES * 3);
-        const struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT,
-                                 .vertex_pitch = 28, .vertices = 3 * GEN7_TESS_PATCHES,
-                                 .colour = true, .vs_kernel = at[0], .hs_kernel = at[1],
-                                 .ds_kernel = at[2], .ps_kernel = at[3],
-                                 .topology = 0x22 /* PATCHLIST_3 */ };
-        rc = write_gen7(name, false, image, b, &d, out_aub, err);
+    if (gs || quads || xfb || tess) {
+        rc = write_gen7_own(name, kernel, klen, kernel_hex, image, b, out_aub, err);
         goto done;
     }
     memcpy(image + KERNEL_OFF, kernel, klen);
