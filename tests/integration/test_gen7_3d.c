@@ -275,41 +275,67 @@ static void background(unsigned *e)
     e[3] = GEN7_GS_BACKGROUND_A;
 }
 
+/* The expected image: the background everywhere, nothing near an edge. */
+struct expected_image {
+    unsigned (*colour)[4];
+    bool *near;
+    uint64_t covered;       /* pixels covered, summed over the triangles painted */
+};
+
+static struct expected_image expected_new(void)
+{
+    const size_t pixels = (size_t)GEN7_GS_WIDTH * GEN7_GS_HEIGHT;
+    struct expected_image e = { calloc(pixels, sizeof *e.colour), calloc(pixels, sizeof *e.near),
+                                0 };
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e.colour);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e.near);
+    for (size_t i = 0; i < pixels; i++)
+        background(e.colour[i]);
+    return e;
+}
+
+static void expected_free(struct expected_image *e)
+{
+    free(e->colour);
+    free(e->near);
+}
+
+/* Paints t over the expected image: the pixels it covers by the top-left
+ * rule take its colours weighted by the centre's barycentric coordinates;
+ * pixels within a pixel of its edges are marked near. */
+static void paint(struct expected_image *e, const struct triangle *t)
+{
+    for (uint32_t y = 0; y < GEN7_GS_HEIGHT; y++)
+        for (uint32_t x = 0; x < GEN7_GS_WIDTH; x++) {
+            size_t i = (size_t)y * GEN7_GS_WIDTH + x;
+            bool covered;
+            double wt[3];
+            if (covers(t, x + 0.5, y + 0.5, &covered, wt) == NEAR_EDGE)
+                e->near[i] = true;
+            e->covered += covered;
+            if (covered)
+                for (int ch = 0; ch < 4; ch++)
+                    e->colour[i][ch] = unorm8(wt[0] * t->colour[0][ch] +
+                                              wt[1] * t->colour[1][ch] + wt[2] * t->colour[2][ch]);
+        }
+}
+
 /* The DUAL_OBJECT GS capture: the image, the pixels written, the GS's stats. */
 static void test_gs_twice(void)
 {
     struct run r;
     if (!run_capture("gs-twice", &r))
         return;
-    /* the expected image and the covered pixels of the six triangles */
+    /* the expected image and the covered pixels of the six triangles, in
+     * the order the GS emits them */
     struct triangle tri[OUT_TRIANGLES];
     output_triangles(tri);
-    const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
-    unsigned (*expect)[4] = calloc((size_t)w * h, sizeof *expect);
-    bool *near = calloc((size_t)w * h, sizeof *near);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(near);
-    uint64_t covered_total = 0;
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            unsigned *e = expect[y * w + x];
-            background(e);
-            for (uint32_t t = 0; t < OUT_TRIANGLES; t++) {
-                bool covered;
-                double wt[3];
-                enum cover c = covers(&tri[t], x + 0.5, y + 0.5, &covered, wt);
-                covered_total += covered;
-                if (c == NEAR_EDGE)
-                    near[y * w + x] = true;
-                if (covered)
-                    for (int ch = 0; ch < 4; ch++)
-                        e[ch] = unorm8(wt[0] * tri[t].colour[0][ch] + wt[1] * tri[t].colour[1][ch] +
-                                       wt[2] * tri[t].colour[2][ch]);
-            }
-        }
-    check_image(&r, (const unsigned (*)[4])expect, near);
+    struct expected_image e = expected_new();
+    for (uint32_t t = 0; t < OUT_TRIANGLES; t++)
+        paint(&e, &tri[t]);
+    check_image(&r, (const unsigned (*)[4])e.colour, e.near);
     /* 9 vertices in, every covered pixel of the six output triangles written */
-    check_draw(&r, 3 * GEN7_GS_TRIANGLES, OUT_TRIANGLES, covered_total);
+    check_draw(&r, 3 * GEN7_GS_TRIANGLES, OUT_TRIANGLES, e.covered);
     /* the GS: three objects, at most two a thread (DUAL_OBJECT, seed 004
      * L3296-3303), six vertices each, two triangles each */
     check_dual_object_threads(&r, GEN7_GS_TRIANGLES);
@@ -321,8 +347,7 @@ static void test_gs_twice(void)
         { "gpu.gs.bad_messages", 0 },
     };
     check_stats(&r, gs, sizeof gs / sizeof gs[0]);
-    free(expect);
-    free(near);
+    expected_free(&e);
     run_free(&r);
 }
 
@@ -338,14 +363,7 @@ static void test_gs_quads(void)
     struct run r;
     if (!run_capture("gs-quads", &r))
         return;
-    const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
-    unsigned (*expect)[4] = calloc((size_t)w * h, sizeof *expect);
-    bool *near = calloc((size_t)w * h, sizeof *near);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(near);
-    for (uint32_t i = 0; i < w * h; i++)
-        background(expect[i]);
-    uint64_t covered_total = 0;
+    struct expected_image e = expected_new();
     const double half = GEN7_GS_QUAD_HALF;
     for (uint32_t q = 0; q < GEN7_GS_QUADS; q++) {
         float p[7];
@@ -366,25 +384,12 @@ static void test_gs_quads(void)
                 tri.y[k] = vy[order[t][k]];
                 memcpy(tri.colour[k], vc[order[t][k]], sizeof tri.colour[k]);
             }
-            for (uint32_t y = 0; y < h; y++)
-                for (uint32_t x = 0; x < w; x++) {
-                    bool covered;
-                    double wt[3];
-                    enum cover c = covers(&tri, x + 0.5, y + 0.5, &covered, wt);
-                    covered_total += covered;
-                    if (c == NEAR_EDGE)
-                        near[y * w + x] = true;
-                    if (covered)
-                        for (int ch = 0; ch < 4; ch++)
-                            expect[y * w + x][ch] =
-                                unorm8(wt[0] * tri.colour[0][ch] + wt[1] * tri.colour[1][ch] +
-                                       wt[2] * tri.colour[2][ch]);
-                }
+            paint(&e, &tri);
         }
     }
-    CU_ASSERT_EQUAL(covered_total, GEN7_GS_QUADS * (uint64_t)(4 * half * half));
-    check_image(&r, (const unsigned (*)[4])expect, near);
-    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, covered_total);
+    CU_ASSERT_EQUAL(e.covered, GEN7_GS_QUADS * (uint64_t)(4 * half * half));
+    check_image(&r, (const unsigned (*)[4])e.colour, e.near);
+    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, e.covered);
     /* sixteen objects, at most two a thread; four vertices and two
      * triangles each */
     check_dual_object_threads(&r, GEN7_GS_QUADS);
@@ -396,8 +401,7 @@ static void test_gs_quads(void)
         { "gpu.sf.primitives", 2 * GEN7_GS_QUADS },
     };
     check_stats(&r, gs, sizeof gs / sizeof gs[0]);
-    free(expect);
-    free(near);
+    expected_free(&e);
     run_free(&r);
 }
 
@@ -443,11 +447,14 @@ static void test_xfb_tri(void)
     run_free(&r);
 }
 
-/* Distance of (px, py) from the line through a and b. */
-static double line_distance(const double a[2], const double b[2], double px, double py)
+/* Distance of (px, py) from the segment from a to b. */
+static double segment_distance(const double a[2], const double b[2], double px, double py)
 {
     double dx = b[0] - a[0], dy = b[1] - a[1];
-    return fabs(dx * (py - a[1]) - dy * (px - a[0])) / sqrt(dx * dx + dy * dy);
+    double t = ((px - a[0]) * dx + (py - a[1]) * dy) / (dx * dx + dy * dy);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    double ex = a[0] + t * dx - px, ey = a[1] + t * dy - py;
+    return sqrt(ex * ex + ey * ey);
 }
 
 /* The tessellation capture: each triangle patch with every factor 2 and
@@ -457,7 +464,7 @@ static double line_distance(const double a[2], const double b[2], double px, dou
  * at U P0 + V P1 + W P2 and colours it (U, V, W, 1), so the image is each
  * patch triangle (the union of its pieces; shared edges covered once by the
  * top-left rule) coloured with the pixel centre's barycentric coordinates.
- * Pixels within one pixel of any line between two of the 7 points are
+ * Pixels within one pixel of any segment between two of the 7 points are
  * near an edge. */
 static void test_tess_tri(void)
 {
@@ -465,16 +472,11 @@ static void test_tess_tri(void)
     if (!run_capture("tess-tri", &r))
         return;
     const float v[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
-    const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
-    unsigned (*expect)[4] = calloc((size_t)w * h, sizeof *expect);
-    bool *near = calloc((size_t)w * h, sizeof *near);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(expect);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(near);
-    for (uint32_t i = 0; i < w * h; i++)
-        background(expect[i]);
-    uint64_t covered_total = 0;
+    struct expected_image e = expected_new();
     for (uint32_t p = 0; p < GEN7_TESS_PATCHES; p++) {
-        struct triangle t = { { 0 }, { 0 }, { { 0 } } };
+        /* the patch triangle with the colours (1, 0, 0), (0, 1, 0), (0, 0, 1)
+         * (alpha 1): painted, it gives each pixel (U, V, W, 1) */
+        struct triangle t = { { 0 }, { 0 }, { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 } } };
         double point[7][2];
         for (uint32_t k = 0; k < 3; k++) {
             t.x[k] = v[3 * p + k][0];
@@ -486,28 +488,17 @@ static void test_tess_tri(void)
         }
         point[6][0] = (t.x[0] + t.x[1] + t.x[2]) / 3;
         point[6][1] = (t.y[0] + t.y[1] + t.y[2]) / 3;
-        for (uint32_t y = 0; y < h; y++)
-            for (uint32_t x = 0; x < w; x++) {
-                bool covered;
-                double wt[3];
-                enum cover c = covers(&t, x + 0.5, y + 0.5, &covered, wt);
-                covered_total += covered;
-                if (c == NEAR_EDGE)
-                    near[y * w + x] = true;
-                if (!covered)
-                    continue;
+        paint(&e, &t);
+        /* near the pieces' edges too: any segment between two of the points */
+        for (uint32_t y = 0; y < GEN7_GS_HEIGHT; y++)
+            for (uint32_t x = 0; x < GEN7_GS_WIDTH; x++)
                 for (int i = 0; i < 7; i++)
                     for (int j = i + 1; j < 7; j++)
-                        if (line_distance(point[i], point[j], x + 0.5, y + 0.5) < 1.0)
-                            near[y * w + x] = true;
-                unsigned *e = expect[y * w + x];
-                for (int ch = 0; ch < 3; ch++)
-                    e[ch] = unorm8(wt[ch]);
-                e[3] = 255;
-            }
+                        if (segment_distance(point[i], point[j], x + 0.5, y + 0.5) < 1.0)
+                            e.near[(size_t)y * GEN7_GS_WIDTH + x] = true;
     }
-    check_image(&r, (const unsigned (*)[4])expect, near);
-    check_draw(&r, 3 * GEN7_TESS_PATCHES, 6 * GEN7_TESS_PATCHES, covered_total);
+    check_image(&r, (const unsigned (*)[4])e.colour, e.near);
+    check_draw(&r, 3 * GEN7_TESS_PATCHES, 6 * GEN7_TESS_PATCHES, e.covered);
     /* HS one thread a patch; TE 7 points and 6 triangles a patch; DS two
      * points a thread (SIMD4x2), 4 threads for each patch's 7 points */
     const struct expected_stat stats[] = {
@@ -522,8 +513,7 @@ static void test_tess_tri(void)
         { "gpu.sf.primitives", 6 * GEN7_TESS_PATCHES },
     };
     check_stats(&r, stats, sizeof stats / sizeof stats[0]);
-    free(expect);
-    free(near);
+    expected_free(&e);
     run_free(&r);
 }
 
