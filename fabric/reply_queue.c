@@ -136,16 +136,13 @@ bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, stru
         return false;
     uint32_t slot = slot_alloc(q);
     struct reply_queue_entry *e = entry_at(q, slot);
-    *e = (struct reply_queue_entry){ .ready = ready, .order = q->next_order++, .msg = m,
-                                     .port = port };
-    size_t data_bytes = q->entry_bytes - sizeof *e;
-    if (data_bytes) {
-        unsigned char *own = reply_queue_data(e);
-        size_t given = data ? q->config.data_size : 0;
-        if (given)
-            memcpy(own, data, given);
-        memset(own + given, 0, data_bytes - given);
-    }
+    memset(e, 0, q->entry_bytes);
+    e->ready = ready;
+    e->order = q->next_order++;
+    e->msg = m;
+    e->port = port;
+    if (data && q->config.data_size)
+        memcpy(reply_queue_data(e), data, q->config.data_size);
     heap_push(q, make_key(q, ready, e->order, slot));
     return true;
 }

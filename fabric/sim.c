@@ -356,17 +356,24 @@ static void thread_ready_push(struct sim_thread *t, struct unit *u)
 
 static uint64_t host_ns(void);
 
+/* Ticks u, timing the tick when sim_set_thread_timing asked for it. */
+static inline enum unit_activity tick_unit(struct sim *sim, struct unit *u)
+{
+    if (__builtin_expect(!sim->thread_timing, 1))
+        return u->ops->tick(u);
+    uint64_t start = host_ns();
+    enum unit_activity activity = u->ops->tick(u);
+    u->tick_ns += host_ns() - start;
+    return activity;
+}
+
 /* Ticks thread t's share of the edge `cycle` (a parallel phase). */
 static void tick_share(struct sim *sim, struct sim_thread *t, uint64_t cycle)
 {
     for (uint32_t i = 0; i < t->ready_count; i++) {
         struct unit *u = t->ready[i];
         u->ticks++;
-        uint64_t start = sim->thread_timing ? host_ns() : 0;
-        enum unit_activity activity = u->ops->tick(u);
-        if (sim->thread_timing)
-            u->tick_ns += host_ns() - start;
-        if (activity == UNIT_BUSY) {
+        if (tick_unit(sim, u) == UNIT_BUSY) {
             u->busy_ticks++;
             sim_schedule_from(sim, t, u, cycle + 1);
         }
@@ -543,11 +550,7 @@ static bool adaptive_edge(struct sim *sim, uint64_t cycle)
         for (uint32_t i = 0; i < sim->ready_count; i++) {
             struct unit *u = sim->ready[i];
             u->ticks++;
-            uint64_t tick_start = sim->thread_timing ? host_ns() : 0;
-            enum unit_activity activity = u->ops->tick(u);
-            if (sim->thread_timing)
-                u->tick_ns += host_ns() - tick_start;
-            if (activity == UNIT_BUSY) {
+            if (tick_unit(sim, u) == UNIT_BUSY) {
                 u->busy_ticks++;
                 sim_schedule(sim, u, cycle + 1);
             }
@@ -902,11 +905,7 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
             u->ticks++;
             if (sim->trace)
                 trace_unit_tick(sim->trace, sim, u, cycle);
-            uint64_t start = sim->thread_timing ? host_ns() : 0;
-            enum unit_activity activity = u->ops->tick(u);
-            if (sim->thread_timing)
-                u->tick_ns += host_ns() - start;
-            if (activity == UNIT_BUSY) {
+            if (tick_unit(sim, u) == UNIT_BUSY) {
                 u->busy_ticks++;
                 sim_schedule(sim, u, cycle + 1);
             }
