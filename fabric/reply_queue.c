@@ -1,5 +1,6 @@
-/* fabric/reply_queue.c - see reply_queue.h. The entries live in a min-heap
- * (fabric/min_heap.h) whose `less` is the queue's order. */
+/* fabric/reply_queue.c - see reply_queue.h. The entries live in slots of an
+ * array; a binary min-heap of their keys (struct reply_queue_key) keeps the
+ * queue's order. */
 #include "fabric/reply_queue.h"
 
 #include <stdlib.h>
@@ -10,58 +11,122 @@
 #include "fabric/port.h"
 #include "fabric/unit.h"
 
-static bool ready_then_insertion(const void *pa, const void *pb)
-{
-    const struct reply_queue_entry *a = pa, *b = pb;
-    return a->ready != b->ready ? a->ready < b->ready : a->order < b->order;
-}
-
-static bool ready_only(const void *pa, const void *pb)
-{
-    return ((const struct reply_queue_entry *)pa)->ready <
-           ((const struct reply_queue_entry *)pb)->ready;
-}
-
-static bool insertion_only(const void *pa, const void *pb)
-{
-    return ((const struct reply_queue_entry *)pa)->order <
-           ((const struct reply_queue_entry *)pb)->order;
-}
-
 static size_t entry_size(const struct reply_queue *q)
 {
     return sizeof(struct reply_queue_entry) + ((q->config.data_size + 7) & ~(size_t)7);
+}
+
+static struct reply_queue_entry *entry_at(const struct reply_queue *q, uint32_t slot)
+{
+    return (struct reply_queue_entry *)(void *)(q->entries + (size_t)slot * q->entry_bytes);
+}
+
+/* The queue's order as two numbers compared in turn: (ready, insertion),
+ * (ready, 0) or (insertion, 0). Equal keys compare as the `less` functions
+ * of fabric/min_heap.h did before (neither less than the other). */
+static struct reply_queue_key make_key(const struct reply_queue *q, uint64_t ready, uint64_t order,
+                                       uint32_t slot)
+{
+    switch (q->config.order) {
+    case REPLY_QUEUE_READY_HEAP_TIES:
+        return (struct reply_queue_key){ ready, 0, slot };
+    case REPLY_QUEUE_INSERTION:
+        return (struct reply_queue_key){ order, 0, slot };
+    default:
+        return (struct reply_queue_key){ ready, order, slot };
+    }
+}
+
+static inline bool key_less(const struct reply_queue_key *a, const struct reply_queue_key *b)
+{
+    return a->first != b->first ? a->first < b->first : a->second < b->second;
+}
+
+/* The sift steps of fabric/min_heap.c (min_heap_push, min_heap_pop) on keys. */
+static void heap_push(struct reply_queue *q, struct reply_queue_key k)
+{
+    if (q->count == q->key_capacity) {
+        q->key_capacity = q->key_capacity ? 2 * q->key_capacity : 64;
+        q->keys = gt_xrealloc(q->keys, (size_t)q->key_capacity * sizeof *q->keys);
+    }
+    uint32_t i = q->count++;
+    while (i && key_less(&k, &q->keys[(i - 1) / 2])) {
+        q->keys[i] = q->keys[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    q->keys[i] = k;
+}
+
+static void heap_pop(struct reply_queue *q)
+{
+    if (!q->count)
+        return;
+    uint32_t n = --q->count;
+    if (!n)
+        return;
+    struct reply_queue_key last = q->keys[n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && key_less(&q->keys[c + 1], &q->keys[c]))
+            c++;
+        if (!key_less(&q->keys[c], &last))
+            break;
+        q->keys[i] = q->keys[c];
+        i = c;
+    }
+    q->keys[i] = last;
+}
+
+static uint32_t slot_alloc(struct reply_queue *q)
+{
+    if (!q->free_count) {
+        uint32_t old = q->slot_capacity;
+        q->slot_capacity = old ? 2 * old : 64;
+        q->entries = gt_xrealloc(q->entries, (size_t)q->slot_capacity * q->entry_bytes);
+        q->free_slots = gt_xrealloc(q->free_slots, (size_t)q->slot_capacity * sizeof *q->free_slots);
+        for (uint32_t s = q->slot_capacity; s-- > old; )
+            q->free_slots[q->free_count++] = s;
+    }
+    return q->free_slots[--q->free_count];
+}
+
+static void slot_free(struct reply_queue *q, uint32_t slot)
+{
+    q->free_slots[q->free_count++] = slot;
 }
 
 void reply_queue_init(struct reply_queue *q, const struct reply_queue_config *config)
 {
     memset(q, 0, sizeof *q);
     q->config = *config;
-    min_heap_less_fn less = config->order == REPLY_QUEUE_READY_HEAP_TIES ? ready_only
-                          : config->order == REPLY_QUEUE_INSERTION ? insertion_only
-                          : ready_then_insertion;
-    min_heap_init(&q->heap, entry_size(q), less);
-    q->scratch = gt_xmalloc(entry_size(q));
+    q->entry_bytes = entry_size(q);
 }
 
 void reply_queue_clear(struct reply_queue *q, struct sim *sim)
 {
-    for (uint32_t i = 0; i < q->heap.count; i++) {
-        struct reply_queue_entry *e = min_heap_at(&q->heap, i);
+    for (uint32_t i = 0; i < q->count; i++) {
+        struct reply_queue_entry *e = entry_at(q, q->keys[i].slot);
         if (e->msg)
             msg_free(sim, e->msg);
+        slot_free(q, q->keys[i].slot);
     }
-    min_heap_clear(&q->heap);
+    q->count = 0;
 }
 
 void reply_queue_free(struct reply_queue *q, struct sim *sim)
 {
     reply_queue_clear(q, sim);
-    min_heap_free(&q->heap);
+    free(q->keys);
+    free(q->entries);
+    free(q->free_slots);
     free(q->held);
-    free(q->scratch);
-    q->held = q->scratch = NULL;
-    q->held_capacity = 0;
+    q->keys = q->held = NULL;
+    q->entries = NULL;
+    q->free_slots = NULL;
+    q->key_capacity = q->slot_capacity = q->free_count = q->held_capacity = 0;
 }
 
 bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, struct msg *m,
@@ -69,17 +134,16 @@ bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, stru
 {
     if (reply_queue_full(q))
         return false;
-    size_t size = entry_size(q);
-    unsigned char *item = q->scratch;       /* min_heap_push copies it in */
-    memset(item, 0, size);
-    struct reply_queue_entry *e = (struct reply_queue_entry *)(void *)item;
+    uint32_t slot = slot_alloc(q);
+    struct reply_queue_entry *e = entry_at(q, slot);
+    memset(e, 0, q->entry_bytes);
     e->ready = ready;
     e->order = q->next_order++;
     e->msg = m;
     e->port = port;
     if (data && q->config.data_size)
-        memcpy(item + sizeof *e, data, q->config.data_size);
-    min_heap_push(&q->heap, item);
+        memcpy(reply_queue_data(e), data, q->config.data_size);
+    heap_push(q, make_key(q, ready, e->order, slot));
     return true;
 }
 
@@ -93,8 +157,9 @@ bool reply_queue_take_ready(struct reply_queue *q, uint64_t now, void *out)
     const struct reply_queue_entry *e = reply_queue_first(q);
     if (!e || e->ready > now)
         return false;
-    memcpy(out, e, entry_size(q));
-    min_heap_pop(&q->heap);
+    memcpy(out, e, q->entry_bytes);
+    slot_free(q, q->keys[0].slot);
+    heap_pop(q);
     return true;
 }
 
@@ -107,21 +172,22 @@ uint64_t reply_queue_next_ready(const struct reply_queue *q)
 /* REPLY_QUEUE_PER_PORT: whether an entry already held waits for `port`. */
 static bool port_held(const struct reply_queue *q, uint32_t held, uint32_t port)
 {
-    size_t size = entry_size(q);
     for (uint32_t i = 0; i < held; i++)
-        if (((const struct reply_queue_entry *)(const void *)(q->held + i * size))->port == port)
+        if (entry_at(q, q->held[i].slot)->port == port)
             return true;
     return false;
 }
 
-static void hold(struct reply_queue *q, uint32_t *held, const struct reply_queue_entry *e)
+/* Takes the first entry out of the heap, its slot kept, to go back in when
+ * reply_queue_send() is done. */
+static void hold_first(struct reply_queue *q, uint32_t *held)
 {
-    size_t size = entry_size(q);
     if (*held == q->held_capacity) {
         q->held_capacity = q->held_capacity ? 2 * q->held_capacity : 8;
-        q->held = gt_xrealloc(q->held, q->held_capacity * size);
+        q->held = gt_xrealloc(q->held, q->held_capacity * sizeof *q->held);
     }
-    memcpy(q->held + (*held)++ * size, e, size);
+    q->held[(*held)++] = q->keys[0];
+    heap_pop(q);
 }
 
 struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u)
@@ -131,7 +197,7 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
     uint64_t now = unit_cycle(u);
     uint32_t held = 0;
     struct reply_queue_entry *e;
-    while ((e = min_heap_top(&q->heap)) != NULL && e->ready <= now) {
+    while (q->count && (e = entry_at(q, q->keys[0].slot))->ready <= now) {
         struct port *out = e->port < c->port_count ? c->ports[e->port] : NULL;
         bool sent = false;
         if (!e->msg && !c->build) {
@@ -140,15 +206,13 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
             if (e->msg)
                 msg_free(unit_sim(u), e->msg);
         } else if (held && port_held(q, held, e->port)) {
-            hold(q, &held, e);          /* behind a refused one to the same port */
-            min_heap_pop(&q->heap);
+            hold_first(q, &held);       /* behind a refused one to the same port */
             continue;
         } else if (!port_can_send(out)) {
             result.refused = true;
             if (c->refusal == REPLY_QUEUE_STOP)
                 break;
-            hold(q, &held, e);
-            min_heap_pop(&q->heap);
+            hold_first(q, &held);
             continue;
         } else {
             struct msg *m = c->build ? c->build(c->context, e) : e->msg;
@@ -161,11 +225,11 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
             result.dropped++;
         if (c->done)
             c->done(c->context, e, sent);
-        min_heap_pop(&q->heap);
+        slot_free(q, q->keys[0].slot);
+        heap_pop(q);
     }
-    size_t size = entry_size(q);
     for (uint32_t i = 0; i < held; i++)
-        min_heap_push(&q->heap, q->held + i * size);    /* keeps its insertion number */
+        heap_push(q, q->held[i]);       /* keeps its insertion number */
     if (result.refused && c->stall_count)
         ++*c->stall_count;
     return result;
@@ -177,8 +241,8 @@ void reply_queue_wake(const struct reply_queue *q, struct unit *u)
     if (next <= now && q->config.refusal == REPLY_QUEUE_PER_PORT) {
         /* the first waits for its channel; a later one to another port may not */
         next = UINT64_MAX;
-        for (uint32_t i = 0; i < q->heap.count; i++) {
-            const struct reply_queue_entry *e = min_heap_at(&q->heap, i);
+        for (uint32_t i = 0; i < q->count; i++) {
+            const struct reply_queue_entry *e = entry_at(q, q->keys[i].slot);
             if (e->ready > now && e->ready < next)
                 next = e->ready;
         }

@@ -35,7 +35,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric/min_heap.h"
 
 struct msg;
 struct port;
@@ -84,16 +83,28 @@ struct reply_queue_config {
     void *context;              /* passed to build and done */
 };
 
-struct reply_queue {
-    struct reply_queue_config config;
-    struct min_heap heap;       /* entries, least first in the queue's order */
-    uint64_t next_order;
-    unsigned char *held;        /* REPLY_QUEUE_PER_PORT: entries waiting on a refusal */
-    uint32_t held_capacity;
-    unsigned char *scratch;     /* one entry being built by reply_queue_push */
+/* One heap item: the entry's sort key and where the entry is (issue 19: the
+ * heap moves these 24 bytes, compared inline, instead of whole entries
+ * through a comparison function; the sift steps are fabric/min_heap.c's, so
+ * equal keys come out in the same order). */
+struct reply_queue_key {
+    uint64_t first, second;     /* compared in this order (second is 0 when unused) */
+    uint32_t slot;              /* the entry's index in `entries` */
 };
 
-/* Sets an empty queue up (the config is copied; its ports array is not). */
+struct reply_queue {
+    struct reply_queue_config config;
+    struct reply_queue_key *keys;   /* a binary min-heap: least first in the queue's order */
+    uint32_t count, key_capacity;
+    size_t entry_bytes;         /* one entry with its data, rounded up to 8 bytes */
+    unsigned char *entries;     /* entry slots (entry_bytes each) */
+    uint32_t *free_slots;       /* unused entry slots */
+    uint32_t free_count, slot_capacity;
+    uint64_t next_order;
+    struct reply_queue_key *held;   /* reply_queue_send: entries waiting on a refusal */
+    uint32_t held_capacity;
+};
+
 void reply_queue_init(struct reply_queue *q, const struct reply_queue_config *config);
 
 /* Frees the messages held and the storage (the queue can be inited again). */
@@ -110,18 +121,20 @@ bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, stru
 
 static inline uint32_t reply_queue_count(const struct reply_queue *q)
 {
-    return q->heap.count;
+    return q->count;
 }
 
 static inline bool reply_queue_full(const struct reply_queue *q)
 {
-    return q->config.capacity && q->heap.count >= q->config.capacity;
+    return q->config.capacity && q->count >= q->config.capacity;
 }
 
 /* The first entry in the queue's order, or NULL when empty. */
 static inline const struct reply_queue_entry *reply_queue_first(const struct reply_queue *q)
 {
-    return (const struct reply_queue_entry *)min_heap_top(&q->heap);
+    return q->count ? (const struct reply_queue_entry *)(const void *)
+                      (q->entries + (size_t)q->keys[0].slot * q->entry_bytes)
+                    : NULL;
 }
 
 /* Bytes of one entry with its data (room for reply_queue_take_ready's copy). */

@@ -59,6 +59,7 @@ void sim_destroy(struct sim *sim)
     free(sim->units);
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         free(sim->domains[i]->overflow.items);
+        free(sim->domains[i]->due);
         free(sim->domains[i]);
     }
     free(sim->domains);
@@ -202,6 +203,14 @@ void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
     if (u->last_wake_request == cycle + 1)
         return;
     u->last_wake_request = cycle + 1;
+    if (cycle == d->next_unprocessed) {
+        if (d->due_count == d->due_capacity) {
+            d->due_capacity = d->due_capacity ? 2 * d->due_capacity : 64;
+            d->due = gt_xrealloc(d->due, d->due_capacity * sizeof *d->due);
+        }
+        d->due[d->due_count++] = u;
+        return;
+    }
     struct wake *w = wake_alloc(sim);
     w->cycle = cycle;
     w->unit = u;
@@ -222,6 +231,8 @@ static void migrate_overflow(struct clock_domain *d)
 /* The next cycle with a wake in domain d, or UINT64_MAX. */
 static uint64_t domain_next_cycle(struct clock_domain *d)
 {
+    if (d->due_count)
+        return d->next_unprocessed;     /* no wake can be earlier */
     if (d->wheel_count == 0)
         return d->overflow.count ? d->overflow.items[0]->cycle : UINT64_MAX;
     uint64_t base = d->next_unprocessed;
@@ -343,19 +354,36 @@ static void thread_ready_push(struct sim_thread *t, struct unit *u)
     t->ready[t->ready_count++] = u;
 }
 
+static uint64_t host_ns(void);
+
+/* Ticks u, timing the tick when sim_set_thread_timing asked for it. */
+static inline enum unit_activity tick_unit(struct sim *sim, struct unit *u)
+{
+    if (__builtin_expect(!sim->thread_timing, 1))
+        return u->ops->tick(u);
+    uint64_t start = host_ns();
+    enum unit_activity activity = u->ops->tick(u);
+    u->tick_ns += host_ns() - start;
+    return activity;
+}
+
 /* Ticks thread t's share of the edge `cycle` (a parallel phase). */
 static void tick_share(struct sim *sim, struct sim_thread *t, uint64_t cycle)
 {
     for (uint32_t i = 0; i < t->ready_count; i++) {
         struct unit *u = t->ready[i];
         u->ticks++;
-        if (u->ops->tick(u) == UNIT_BUSY) {
+        if (tick_unit(sim, u) == UNIT_BUSY) {
             u->busy_ticks++;
             sim_schedule_from(sim, t, u, cycle + 1);
         }
     }
     t->ready_count = 0;
 }
+
+void sim_set_thread_timing(struct sim *sim, bool on) { sim->thread_timing = on; }
+uint64_t sim_barriers(const struct sim *sim) { return sim->parallel_edges; }
+uint64_t sim_serial_edges(const struct sim *sim) { return sim->serial_edges; }
 
 static inline void cpu_relax(void)
 {
@@ -522,7 +550,7 @@ static bool adaptive_edge(struct sim *sim, uint64_t cycle)
         for (uint32_t i = 0; i < sim->ready_count; i++) {
             struct unit *u = sim->ready[i];
             u->ticks++;
-            if (u->ops->tick(u) == UNIT_BUSY) {
+            if (tick_unit(sim, u) == UNIT_BUSY) {
                 u->busy_ticks++;
                 sim_schedule(sim, u, cycle + 1);
             }
@@ -615,23 +643,24 @@ static uint32_t partition_weight(const struct unit *u)
     return 1;
 }
 
-/* Assigns every unit a thread (struct unit.thread): groups of units that
- * share a slice/subslice prefix go, heaviest first, to the least loaded
- * thread; the unslice stays on thread 0. Returns the threads that got work. */
-static uint32_t sim_partition(struct sim *sim, uint32_t threads)
+/* The partition weights before issue 19's second helper (speed19b): an EU
+ * 8, every other unit 1. Kept for sim_thread_report's comparison. */
+static uint32_t partition_weight_eu_only(const struct unit *u)
 {
-    uint32_t n = sim->unit_count;
-    uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);   /* group of unit i */
-    uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);   /* first unit of group g */
-    uint64_t *weight = gt_xcalloc(n ? n : 1, sizeof *weight);
+    return strcmp(u->ops->kind, "eu") == 0 ? 8 : 1;
+}
+
+/* Groups units that share a slice/subslice prefix: group[i] for unit i
+ * (UINT32_MAX: the unslice), first[g] the first unit of group g. Returns
+ * the number of groups. */
+static uint32_t partition_groups(const struct sim *sim, uint32_t *group, uint32_t *first)
+{
     uint32_t groups = 0;
-    uint64_t unslice = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < sim->unit_count; i++) {
         struct unit *u = sim->units[i];
         size_t key = partition_key(u->name);
         if (key == 0) {
             group[i] = UINT32_MAX;
-            unslice += partition_weight(u);
             continue;
         }
         uint32_t g = 0;
@@ -642,10 +671,26 @@ static uint32_t sim_partition(struct sim *sim, uint32_t threads)
         if (g == groups)
             first[groups++] = i;
         group[i] = g;
-        weight[g] += partition_weight(u);
+    }
+    return groups;
+}
+
+/* Gives every group a thread (owner[g]): heaviest first, each to the least
+ * loaded thread by `weight_of`; the unslice stays on thread 0. Returns the
+ * threads that got work. */
+static uint32_t partition_assign(const struct sim *sim, uint32_t threads, const uint32_t *group,
+                                 uint32_t groups, uint32_t (*weight_of)(const struct unit *),
+                                 uint32_t *owner)
+{
+    uint64_t *weight = gt_xcalloc(groups ? groups : 1, sizeof *weight);
+    uint64_t unslice = 0;
+    for (uint32_t i = 0; i < sim->unit_count; i++) {
+        if (group[i] == UINT32_MAX)
+            unslice += weight_of(sim->units[i]);
+        else
+            weight[group[i]] += weight_of(sim->units[i]);
     }
     uint64_t load[MAX_THREADS] = { 0 };
-    uint32_t *owner = gt_xcalloc(groups ? groups : 1, sizeof *owner);
     load[0] = unslice;
     bool *placed = gt_xcalloc(groups ? groups : 1, sizeof *placed);
     uint32_t used = 1;
@@ -664,6 +709,22 @@ static uint32_t sim_partition(struct sim *sim, uint32_t threads)
         if (best + 1 > used)
             used = best + 1;
     }
+    free(weight);
+    free(placed);
+    return used;
+}
+
+/* Assigns every unit a thread (struct unit.thread): groups of units that
+ * share a slice/subslice prefix go, heaviest first, to the least loaded
+ * thread; the unslice stays on thread 0. Returns the threads that got work. */
+static uint32_t sim_partition(struct sim *sim, uint32_t threads)
+{
+    uint32_t n = sim->unit_count;
+    uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
+    uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);
+    uint32_t *owner = gt_xcalloc(n ? n : 1, sizeof *owner);
+    uint32_t groups = partition_groups(sim, group, first);
+    uint32_t used = partition_assign(sim, threads, group, groups, partition_weight, owner);
     for (uint32_t i = 0; i < n; i++) {
         struct unit *u = sim->units[i];
         u->thread = group[i] == UINT32_MAX ? 0 : owner[group[i]];
@@ -672,10 +733,71 @@ static uint32_t sim_partition(struct sim *sim, uint32_t threads)
     }
     free(group);
     free(first);
-    free(weight);
     free(owner);
-    free(placed);
     return used;
+}
+
+void sim_thread_report(const struct sim *sim, FILE *out)
+{
+    uint32_t n = sim->unit_count, threads = sim->thread_count;
+    uint64_t cycles = sim->domain_count ? sim->now_ps / sim->domains[0]->period_ps : 0;
+    fprintf(out, "  threads      %u; %" PRIu64 " barriers (edges ticked in parallel), %.2f per %s "
+            "cycle; %" PRIu64 " edges ticked on one thread\n", threads, sim->parallel_edges,
+            cycles ? (double)sim->parallel_edges / (double)cycles : 0.0,
+            sim->domain_count ? sim->domains[0]->name : "-", sim->serial_edges);
+    if (threads < 2)
+        return;
+    uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
+    uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);
+    uint32_t *owner = gt_xcalloc(n ? n : 1, sizeof *owner);
+    uint32_t groups = partition_groups(sim, group, first);
+    uint64_t *group_ns = gt_xcalloc(groups + 1, sizeof *group_ns);
+    uint64_t *group_ticks = gt_xcalloc(groups + 1, sizeof *group_ticks);
+    uint64_t total_ns = 0, total_ticks = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t g = group[i] == UINT32_MAX ? groups : group[i];
+        group_ns[g] += sim->units[i]->tick_ns;
+        group_ticks[g] += sim->units[i]->ticks;
+        total_ns += sim->units[i]->tick_ns;
+        total_ticks += sim->units[i]->ticks;
+    }
+    const char *what = total_ns ? "host time of its ticks" : "ticks (no timing asked)";
+    /* the split in use, and the one the earlier weights (EU 8, others 1) gave */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0) {
+            for (uint32_t g = 0; g < groups; g++)
+                owner[g] = sim->units[first[g]]->thread;
+        } else {
+            partition_assign(sim, threads, group, groups, partition_weight_eu_only, owner);
+        }
+        uint64_t work[MAX_THREADS] = { 0 };
+        work[0] = total_ns ? group_ns[groups] : group_ticks[groups];
+        for (uint32_t g = 0; g < groups; g++)
+            work[owner[g]] += total_ns ? group_ns[g] : group_ticks[g];
+        uint64_t total = total_ns ? total_ns : total_ticks, most = 0;
+        fprintf(out, "  %s: %s per thread", pass == 0 ? "partition in use"
+                                                       : "with the weights before speed19b (EU 8, others 1)",
+                what);
+        for (uint32_t t = 0; t < threads; t++) {
+            fprintf(out, "%s %.1f%%", t ? "," : "", total ? 100.0 * (double)work[t] / (double)total : 0.0);
+            if (work[t] > most)
+                most = work[t];
+        }
+        fprintf(out, "; best 2-thread speed-up this split allows %.2fx\n",
+                most ? (double)total / (double)most : 0.0);
+        if (pass == 0)
+            for (uint32_t g = 0; g <= groups; g++) {
+                const char *name = g < groups ? sim->units[first[g]]->name : "(unslice)";
+                int key = g < groups ? (int)partition_key(name) : (int)strlen(name);
+                fprintf(out, "    %-24.*s thread %u: %" PRIu64 " ticks, %.3f s\n", key, name,
+                        g < groups ? owner[g] : 0, group_ticks[g], (double)group_ns[g] / 1e9);
+            }
+    }
+    free(group);
+    free(first);
+    free(owner);
+    free(group_ns);
+    free(group_ticks);
 }
 
 /* Whether this run may tick in parallel: no trace, no port observers, no
@@ -744,6 +866,16 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     d->slots[slot] = NULL;
     d->occupied[slot >> 6] &= ~(1ull << (slot & 63));
     sim->ready_count = 0;
+    /* the due array (for this cycle: next_unprocessed was `cycle`), newest
+     * first, then the wheel's list (see struct clock_domain.due) */
+    for (uint32_t k = d->due_count; k-- > 0; ) {
+        struct unit *u = d->due[k];
+        if (u->ready_stamp != cycle + 1) {
+            u->ready_stamp = cycle + 1;
+            ready_push(sim, u);
+        }
+    }
+    d->due_count = 0;
     while (w) {
         struct wake *next = w->next;
         struct unit *u = w->unit;
@@ -773,7 +905,7 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
             u->ticks++;
             if (sim->trace)
                 trace_unit_tick(sim->trace, sim, u, cycle);
-            if (u->ops->tick(u) == UNIT_BUSY) {
+            if (tick_unit(sim, u) == UNIT_BUSY) {
                 u->busy_ticks++;
                 sim_schedule(sim, u, cycle + 1);
             }

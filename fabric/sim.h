@@ -107,6 +107,22 @@ void sim_request_stop(struct sim *sim);
  * the threads the runs use (1 until a run made workers). */
 void sim_set_threads(struct sim *sim, uint32_t n);
 uint32_t sim_threads(const struct sim *sim);
+/* How the work falls on the host threads (issue 19), to judge the
+ * partition without wall time: barriers (edges ticked in parallel) per cycle
+ * of the first clock; per slice/subslice group its thread, unit ticks and,
+ * when sim_set_thread_timing asked before the run, the host time of those
+ * ticks; each thread's share of that work in the split in use and in the
+ * one the earlier weights (EU 8, others 1) would give, with the speed-up
+ * each allows (total over the busiest thread's share). Host-dependent: not
+ * stats. */
+void sim_thread_report(const struct sim *sim, FILE *out);
+/* Times every unit tick (two clock reads each) for sim_thread_report; off
+ * by default. */
+void sim_set_thread_timing(struct sim *sim, bool on);
+/* Edges ticked in parallel (each one barrier: the threads hand over and
+ * wait for each other) and edges ticked on the calling thread alone. */
+uint64_t sim_barriers(const struct sim *sim);
+uint64_t sim_serial_edges(const struct sim *sim);
 /* The number of host processors online (the default of `gtsim run`). */
 uint32_t sim_host_cores(void);
 uint64_t sim_now(const struct sim *sim);            /* picoseconds */

@@ -42,6 +42,14 @@ struct clock_domain {
     struct wake *slots[WHEEL_SLOTS];
     uint64_t occupied[WHEEL_WORDS];
     struct wake_heap overflow;
+    /* Wakes for next_unprocessed asked for while it was next_unprocessed
+     * (a busy unit's "tick me next cycle", the common case), in the order
+     * asked: kept in an array instead of the wheel (no struct wake). They
+     * are all later than every wheel wake for that cycle, so ticking them
+     * newest first and then the wheel's list (newest first) is the order a
+     * single list would give. */
+    struct unit **due;
+    uint32_t due_count, due_capacity;
     uint64_t edges;             /* edges processed (with work) */
     uint64_t pending_cycle, pending_time;   /* next edge with work, from next_event_time() */
 };
@@ -108,6 +116,7 @@ struct unit {
     /* fabric counters */
     uint64_t ticks, busy_ticks;
     uint32_t thread;                /* the host thread that ticks it (sim_partition) */
+    uint64_t tick_ns;               /* host time of its ticks (sim_set_thread_timing) */
     uint32_t queued;                /* messages in its input channels, visible or not (sent
                                      * and not yet popped): unit_has_queued(); atomic, as a
                                      * sender on another host thread may add to it */
@@ -217,6 +226,7 @@ struct sim {
     pthread_mutex_t lock;           /* the log, and the workers' sleep */
     pthread_cond_t wake_workers;
     uint64_t parallel_edges, serial_edges;
+    bool thread_timing;             /* sim_set_thread_timing */
     struct sim_adapt {              /* adaptive_edge(): parallel or not, by host time */
         uint32_t phase;             /* 0: timing parallel edges, 1: serial, 2: using the winner */
         uint32_t left;              /* edges left in the phase */

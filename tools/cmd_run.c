@@ -52,6 +52,7 @@ struct run_args {
     uint64_t trace_max_events;
     uint64_t max_cycles;
     uint64_t threads;                       /* --threads N; 0: the config's */
+    bool thread_report;                     /* --thread-report */
     bool quiet;
 };
 
@@ -76,6 +77,8 @@ static const char run_usage[] =
     "      --threads N          tick the units on N host threads (1..64; default the\n"
     "                           config's simulation.threads, else the host's cores);\n"
     "                           results are the same for every N\n"
+    "      --thread-report      after the run, print how the host threads shared the\n"
+    "                           work (units, ticks, host time each; barriers per cycle)\n"
     "      --images DIR         after the run, write every colour surface the pixel back\n"
     "                           end (om units) wrote as DIR/<address>-<w>x<h>-<FORMAT>.png\n"
     "                           (8-bit RGBA as glReadPixels would give it, row 0 first)\n"
@@ -218,6 +221,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, const char *com
             a->no_images = true;
         } else if (!strcmp(argv[i], "--trace")) {
             a->trace = true;
+        } else if (!strcmp(argv[i], "--thread-report")) {
+            a->thread_report = true;
         } else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
             a->quiet = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -532,6 +537,7 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     }
     if (a.threads)
         sim_set_threads(sim, (uint32_t)a.threads);
+    sim_set_thread_timing(sim, a.thread_report);
     int status = EXIT_OK;
     struct trace *trace = NULL;
     struct stats_writer *stats = NULL;
@@ -564,6 +570,8 @@ int cmd_run(int argc, char **argv, unit_kind_lookup_fn lookup)
     double seconds = host_seconds() - progress.start;
     if (progress.printed)
         fprintf(stderr, "\r\033[K");
+    if (a.thread_report)
+        sim_thread_report(sim, stdout);     /* fabric/sim.h */
     dispatch_stats_collect(sim, &dispatches);
     if (trace) {
         dispatch_stats_trace(&dispatches, sim, trace);

@@ -24,13 +24,17 @@ struct outcome {
     uint64_t received[CHAINS], time_ps, parallel_edges;
     uint32_t threads;
     char *stats;            /* every stat row, "path=value\n" */
+    char *report;           /* sim_thread_report(), when asked for */
+    uint64_t group_ticks[CHAINS];   /* ticks of subslice k's units, summed here */
+    uint32_t group_thread[CHAINS];  /* the thread of subslice k's units */
 };
 
-static void run_chains(uint32_t threads, struct outcome *o)
+static void run_chains_reported(uint32_t threads, struct outcome *o, bool report)
 {
     memset(o, 0, sizeof *o);
     struct sim *sim = probe_sim(NULL);
     sim_set_threads(sim, threads);
+    sim_set_thread_timing(sim, report);
     static const char *const src_over[] = { "messages=12", "per_cycle=2", NULL };
     static const char *const relay_over[] = { "per_cycle=1", NULL };
     static const char *const sink_over[] = { "per_cycle=1", "start_cycle=6", NULL };
@@ -59,6 +63,19 @@ static void run_chains(uint32_t threads, struct outcome *o)
     }
     o->time_ps = sim_now(sim);
     o->parallel_edges = sim_parallel_edges(sim);
+    if (report) {
+        size_t length = 0;
+        FILE *f = open_memstream(&o->report, &length);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        sim_thread_report(sim, f);
+        fclose(f);
+        for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
+            const struct unit *u = sim_unit(sim, i);
+            int k = u->name[strlen("gpu.slice0.subslice")] - '0';
+            o->group_ticks[k] += u->ticks;
+            o->group_thread[k] = u->thread;
+        }
+    }
     o->threads = sim_threads(sim);
     struct stats_writer *w = stats_writer_create();
     sim_write_stats(sim, w);
@@ -72,6 +89,11 @@ static void run_chains(uint32_t threads, struct outcome *o)
         used += (size_t)snprintf(o->stats + used, size + 4096 - used, "%.120s=%.17g\n", path, value);
     stats_writer_destroy(w);
     sim_destroy(sim);
+}
+
+static void run_chains(uint32_t threads, struct outcome *o)
+{
+    run_chains_reported(threads, o, false);
 }
 
 static void test_chains_across_threads_same_as_one(void)
@@ -107,7 +129,47 @@ static void test_comparison_sees_a_difference(void)
     free(a.stats);
 }
 
+/* --thread-report (sim_thread_report): the barriers are the parallel edges,
+ * each subslice group is listed with its units' thread and the sum of their
+ * ticks (summed here from the units), and the shares of the split in use add
+ * up to 100%. */
+static void test_thread_report(void)
+{
+    struct outcome o;
+    run_chains_reported(2, &o, true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o.report);
+    char expect[160];
+    snprintf(expect, sizeof expect, "threads      2; %llu barriers",
+             (unsigned long long)o.parallel_edges);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.report, expect));
+    CU_ASSERT_TRUE(o.parallel_edges > 10);
+    bool both[2] = { false, false };
+    for (int k = 0; k < CHAINS; k++) {
+        CU_ASSERT_EQUAL(o.group_ticks[k] > 0, true);
+        snprintf(expect, sizeof expect, "gpu.slice0.subslice%d", k);
+        const char *line = strstr(o.report, expect);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        unsigned thread = 99;
+        unsigned long long ticks = 0;
+        CU_ASSERT_EQUAL(sscanf(line + strlen(expect), " thread %u: %llu ticks", &thread, &ticks), 2);
+        CU_ASSERT_EQUAL(thread, o.group_thread[k]);
+        CU_ASSERT_EQUAL(ticks, o.group_ticks[k]);
+        if (thread < 2)
+            both[thread] = true;
+    }
+    CU_ASSERT_TRUE(both[0] && both[1]);
+    const char *shares = strstr(o.report, "partition in use: host time of its ticks per thread");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(shares);
+    double a = 0, b = 0;
+    CU_ASSERT_EQUAL(sscanf(shares, "partition in use: host time of its ticks per thread %lf%%, %lf%%",
+                           &a, &b), 2);
+    CU_ASSERT_DOUBLE_EQUAL(a + b, 100.0, 0.2);
+    free(o.report);
+    free(o.stats);
+}
+
 static const struct test_case cases[] = {
+    { "--thread-report: barriers, groups' threads and ticks, shares", test_thread_report },
     { "chains across threads: same cycles and stats as one thread",
       test_chains_across_threads_same_as_one },
     { "the run is long enough to compare", test_comparison_sees_a_difference },

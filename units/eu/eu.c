@@ -201,6 +201,7 @@ static void eu_reset(struct unit *u)
     s->pending_msgs = 0;
     s->quiet = false;
     s->runnable = 0;
+    s->send_wait = 0;
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 

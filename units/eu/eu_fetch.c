@@ -144,6 +144,7 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
         s->dcache_used = 0;
         for (unsigned i = 0; i < s->threads; i++)
             s->slots[i].dep_d = NULL;
+        s->send_wait = 0;
         h = dcache_home(s, addr);
     }
     while (s->dcache[h].valid)

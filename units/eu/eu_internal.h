@@ -147,6 +147,13 @@ struct eu {
     uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
     uint32_t busy_slots;
     uint32_t runnable;          /* bit i: eu_slot_runnable(slot i) (eu_slot_changed keeps it) */
+    /* Timing mode with "icache" linked: bit i set when slot i's last scan
+     * judged it waiting for a write-back from its cached state (dep_d set,
+     * dep_at NEVER, its line held), so every later scan would judge it the
+     * same until dep_d is dropped, its line is let go or its slot changes
+     * (each of which clears the bit: eu_slot_rejudge). The scan then counts
+     * such threads instead of visiting them (eu_tick_timing). */
+    uint32_t send_wait;
     uint32_t pending_msgs;      /* slots holding a message their port refused */
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
@@ -173,10 +180,17 @@ static inline bool eu_slot_runnable(const struct slot *sl)
  * reads instead of every slot's flags each cycle. */
 static inline void eu_slot_changed(struct eu *s, unsigned i)
 {
+    s->send_wait &= ~(1u << i);
     if (eu_slot_runnable(&s->slots[i]))
         s->runnable |= 1u << i;
     else
         s->runnable &= ~(1u << i);
+}
+
+/* Slot i's cached issue judgement no longer holds (its dep_d was dropped). */
+static inline void eu_slot_rejudge(struct eu *s, unsigned i)
+{
+    s->send_wait &= ~(1u << i);
 }
 
 /* ---- eu_fetch.c ------------------------------------------------------------------ */

@@ -141,6 +141,7 @@ static void allocate(struct eu *s)
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
     s->runnable = 0;
+    s->send_wait = 0;
     s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
@@ -306,6 +307,7 @@ void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
     uint64_t now = unit_cycle(u);
     s->quiet = false;
     sl->dep_d = NULL;
+    eu_slot_rejudge(s, w->slot);
     if (w->rlen == 0 && sl->barrier_wait) {
         sl->barrier_wait = false;       /* the barrier's notification */
         eu_slot_changed(s, w->slot);
@@ -393,6 +395,7 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     enum eu_step_result r = EU_STEP_OK;
     s->quiet = false;
     sl->dep_d = NULL;
+    eu_slot_rejudge(s, i);
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
         uint64_t unmodelled = sl->th.counts.unmodelled;
         r = eu_exec(&sl->th, d->in, &rq, now);
@@ -490,6 +493,7 @@ bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
             if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
                 /* the common ALU case without the general bookkeeping */
                 sl->dep_d = NULL;
+                eu_slot_rejudge(s, i);
                 s->instructions++;
                 if (++sl->instructions < s->max_thread_instructions || !s->max_thread_instructions)
                     continue;
@@ -524,20 +528,39 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     }
     s->quiet = false;
     /* candidates: oldest first (the age order is kept as threads come and
-     * go), or round-robin starting after the last thread that issued */
-    unsigned order[EU_MAX_THREADS], n = 0;
+     * go), or round-robin starting after the last thread that issued.
+     * Threads whose cached judgement is a write-back wait (s->send_wait)
+     * are counted, not visited: sw_before[k] says how many of them come
+     * before candidate k, so a scan the issue width cuts short counts only
+     * the ones it would have reached. Not when a decode this scan may flush
+     * the decoded cache (which drops every cached judgement: eu_fetch.c);
+     * then every thread is visited. */
+    uint32_t sw = s->runnable & s->send_wait;
+    if (sw && (s->dcache_used + EU_MAX_THREADS) * 4 >= (s->dcache_mask + 1) * 3)
+        sw = 0;
+    unsigned order[EU_MAX_THREADS], sw_before[EU_MAX_THREADS], n = 0, n_sw = 0;
     if (s->round_robin) {
         for (unsigned k = 0; k < s->threads; k++) {
             unsigned i = (s->rr_next + k) % s->threads;
-            if (s->runnable >> i & 1)
+            if (sw >> i & 1) {
+                n_sw++;
+            } else if (s->runnable >> i & 1) {
+                sw_before[n] = n_sw;
                 order[n++] = i;
+            }
         }
     } else if (s->runnable) {
-        for (unsigned k = 0; k < s->age_count; k++)
-            if (s->runnable >> s->age_order[k] & 1)
-                order[n++] = s->age_order[k];
+        for (unsigned k = 0; k < s->age_count; k++) {
+            unsigned i = s->age_order[k];
+            if (sw >> i & 1) {
+                n_sw++;
+            } else if (s->runnable >> i & 1) {
+                sw_before[n] = n_sw;
+                order[n++] = i;
+            }
+        }
     }
-    if (n == 0) {
+    if (n == 0 && n_sw == 0) {
         /* no thread can run until an event (which clears `quiet`) */
         s->quiet = true;
         s->quiet_until = NEVER;
@@ -552,7 +575,8 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     bool cacheable = true;
     uint64_t until = NEVER;
     uint32_t n_fetch = 0, n_send_wait = 0, n_dependency = 0, n_pipe = 0;
-    for (unsigned k = 0; k < n && issued < s->issue_width; k++) {
+    unsigned k = 0;
+    for (; k < n && issued < s->issue_width; k++) {
         unsigned i = order[k];
         struct slot *sl = &s->slots[i];
         if (sl->ready_cycle > now) {
@@ -579,6 +603,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
             if (sl->iline_key != line + 1) {
                 sl->iline_key = line + 1;
                 sl->line_held = false;
+                eu_slot_rejudge(s, i);
             }
             if (!sl->line_held && !eu_fetch_line(s, u, sl, addr, now)) {
                 cacheable = false;
@@ -629,6 +654,8 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     judged:;
         enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
+            if (s->icache_linked && sl->line_held)
+                s->send_wait |= 1u << i;    /* judged so until an event (see struct eu) */
             s->stall_send_wait++;
             n_send_wait++;
             continue;
@@ -663,6 +690,11 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         issued++;
         s->rr_next = i + 1;
     }
+    /* the write-back waits the scan reached: all, or those before the
+     * candidate after which the issue width was used up */
+    uint32_t sw_reached = issued >= s->issue_width ? sw_before[k - 1] : n_sw;
+    s->stall_send_wait += sw_reached;
+    n_send_wait += sw_reached;
     if (issued)
         s->cycles_issuing++;
     else if (cacheable) {
