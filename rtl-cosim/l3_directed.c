@@ -48,6 +48,63 @@ static int fill_then_reread(enum l3_rtl_variant variant, uint32_t dc_ways, uint3
     return rc;
 }
 
+/* Capacities (l3_rtl.h: past them the RTL sets its sticky overflow flag): `n` requests of
+ * `target` to line 0x100 given to one bank and, when
+ * `serve`, served as they come, with no reply popped and no fill. Returns the overflow pin
+ * after n - 1 requests (bit 0) and after n (bit 1), and in bits 2.. the replies waiting. */
+static uint32_t fill_up(enum l3_rtl_variant variant, uint32_t n, uint8_t target, bool serve)
+{
+    struct l3_rtl *r = l3_rtl_create(variant, false);
+    struct l3_rtl_cfg cfg = { 4, 4, 5, 2, 3, 2, 1, 0, 0, false };
+    l3_rtl_reset(r, &cfg);
+    uint32_t out = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (k == n - 1 && l3_rtl_overflow(r))
+            out |= 1;
+        struct l3_rtl_req q = { 0x100 * 64, k, k, 0, target, 0 };
+        l3_rtl_enq(r, 1 + k, &q);
+        if (serve)
+            l3_rtl_serve(r, 1 + k);
+    }
+    if (l3_rtl_overflow(r))
+        out |= 2;
+    out |= l3_rtl_reply_count(r) << 2;
+    l3_rtl_destroy(r);
+    return out;
+}
+
+/* A bank queue holds L3_RTL_QDEPTH (16): the 17th request unserved overflows. The reply
+ * heap holds L3_RTL_RCAP (512): the 513th URB reply (3 cycles, never popped) is not
+ * kept and overflows. A miss entry holds L3_RTL_WPE (64) waiters: the 65th read of a
+ * line never filled overflows. */
+static uint32_t capacity_checks(enum l3_rtl_variant variant, FILE *report)
+{
+    static const struct {
+        const char *what;
+        uint32_t n;
+        uint8_t target;
+        bool serve;
+        uint32_t want;
+    } checks[] = {
+        { "a bank queue of 16 given a 17th request", L3_RTL_QDEPTH + 1, 0, false, 2 },
+        { "the reply heap of 512 given a 513th reply", L3_RTL_RCAP + 1, 1, true,
+          2 | L3_RTL_RCAP << 2 },
+        { "a miss entry of 64 waiters given a 65th", L3_RTL_WPE + 1, 0, true, 2 },
+    };
+    uint32_t failed = 0;
+    for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++) {
+        uint32_t got = fill_up(variant, checks[k].n, checks[k].target, checks[k].serve);
+        if (got != checks[k].want) {
+            failed++;
+            if (report)
+                fprintf(report, "l3_slice directed check failed: %s: overflow %u before, %u "
+                        "after, %u replies waiting; expected 0, 1, %u\n", checks[k].what,
+                        got & 1, (got >> 1) & 1, got >> 2, checks[k].want >> 2);
+        }
+    }
+    return failed;
+}
+
 uint32_t l3_pool_checks(enum l3_rtl_variant variant, FILE *report)
 {
     /* one bank of 32 sets: these four lines share set 0 */
@@ -71,7 +128,7 @@ uint32_t l3_pool_checks(enum l3_rtl_variant variant, FILE *report)
         { "RO pool of 3 ways (DC 1, RO 1) filled by a fourth line evicts the first",
           1, 1, 4, 4, 0 },
     };
-    uint32_t failed = 0;
+    uint32_t failed = capacity_checks(variant, report);
     for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++) {
         int got = fill_then_reread(variant, checks[k].dc_ways, checks[k].ro_ways,
                                    checks[k].target, set0, checks[k].lines);

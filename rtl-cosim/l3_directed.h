@@ -1,7 +1,8 @@
 /* rtl-cosim/l3_directed.h - directed checks of rtl/l3_slice.sv alone (through
  * l3_rtl.h) on the fill pools' corners: the R/W pool beside an RO partition
  * filled past its ways, and the pools with no ways (every way RO, or every way
- * DC) that fall back to every way. Each expected hit or miss is worked out here
+ * DC) that fall back to every way; and the capacities' overflow pin (a bank queue, the
+ * reply heap, a miss entry's waiters, each given one more than it holds). Each expected hit or miss is worked out here
  * by hand from units/l3/l3.c's rules (fill(), victim(): R/W data fills
  * [0, ways - ro), read-only data [dc, ways), an empty pool every way; the
  * victim is the pool's first way whose LRU bit is 0, all set: the pool's bits

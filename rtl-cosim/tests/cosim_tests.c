@@ -2372,6 +2372,16 @@ static void test_qpu_by_hand(void)
     qpu_alu_rtl_destroy(rtl);
 }
 
+/* The idle rule after reset: with no quad given, out_valid stays low (three reset
+ * values of the valid pipeline survived every random run, which looks at out_valid
+ * only when a quad is due; the mutation runner runs this first). */
+static void test_qpu_idle_after_reset(void)
+{
+    struct qpu_alu_rtl *r = qpu_alu_rtl_create(false, false);
+    CU_ASSERT_EQUAL(qpu_alu_rtl_idle_after_reset(r, 4), 0);
+    qpu_alu_rtl_destroy(r);
+}
+
 static void test_qpu_random_lockstep(void)
 {
     struct qpu_random_options o = { .seed = 11, .requests = 1000000 };
@@ -2913,6 +2923,7 @@ static const struct test tests[] = {
       test_datapath_recording_malformed },
     { "qpu", "the ALUs' RTL (and C) alone: ops, unpacks, packs, conditions, flags by hand",
       test_qpu_by_hand },
+    { "qpu", "no out_valid after reset without a quad", test_qpu_idle_after_reset },
     { "qpu", "1M random instructions (16M element operations) against the C datapath",
       test_qpu_random_lockstep },
     { "qpu", "100k instructions with float results around the smallest normal",

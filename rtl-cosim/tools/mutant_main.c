@@ -21,7 +21,8 @@
  *             four multi-bank runs of the test suite (RO data, SLM, L3CNTLREG
  *             writes, back-pressure, a narrow memory link) of N/4 each
  *   om_pixel  om_random_run: N requests, stopping at the first mismatch
- *   qpu_alu   qpu_random_run: N instructions, then N/10 whose float results land
+ *   qpu_alu   the idle rule after reset (qpu_alu_rtl_idle_after_reset); then
+ *             qpu_random_run: N instructions, then N/10 whose float results land
  *             around the smallest normal (boundary), stopping at the first mismatch
  * usage: cosim-mutant BLOCK [N [SEED]]
  * exit 0: every run passed; 3: a mismatch (or bad replies); 1: a run could not
@@ -37,6 +38,7 @@
 #include "rtl-cosim/l3_directed.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/om_random.h"
+#include "rtl-cosim/qpu_alu_rtl.h"
 #include "rtl-cosim/qpu_random.h"
 #include "rtl-cosim/random_run.h"
 
@@ -190,7 +192,14 @@ int main(int argc, char **argv)
         rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
              : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
     } else if (!strcmp(block, "qpu_alu")) {
-        /* the random instructions, then N/10 around the smallest normal */
+        /* first the idle rule after reset (qpu_alu_rtl.h: no out_valid without a quad),
+         * then the random instructions, then N/10 around the smallest normal */
+        struct qpu_alu_rtl *alone = qpu_alu_rtl_create(true, false);
+        unsigned spurious = qpu_alu_rtl_idle_after_reset(alone, 4);
+        qpu_alu_rtl_destroy(alone);
+        printf("cosim-mutant qpu_alu idle after reset: out_valid high %u times\n", spurious);
+        if (spurious)
+            rc = 3;
         for (int k = 0; k < 2 && rc != 3; k++) {
             struct qpu_random_options o = { .seed = seed + (uint64_t)k,
                                             .requests = k ? n / 10 : n, .broken = true,
