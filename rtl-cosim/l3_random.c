@@ -84,7 +84,8 @@ int l3_random_run(const struct l3_random_options *o, struct l3_random_result *r,
     struct gt_config *config = gt_config_parse(text, ".", err);
     if (!config)
         return -1;
-    struct sim_options so = { .watchdog_cycles = 100000, .log_level = SIM_LOG_WARNING,
+    struct sim_options so = { .watchdog_cycles = o->watchdog_cycles ? o->watchdog_cycles : 100000,
+                              .log_level = SIM_LOG_WARNING,
                               .log_file = o->report };
     struct sim *sim = sim_create(&so);
     struct recorder *rec[4] = { 0 };

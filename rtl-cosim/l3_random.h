@@ -27,6 +27,8 @@ struct l3_random_options {
     uint64_t wave_from, wave_to;    /* cycles dumped (both 0: all) */
     const char *record_dir;     /* record the L3's ports of client 0 and memory here */
     FILE *report;               /* mismatch lines; NULL = none */
+    uint64_t watchdog_cycles;   /* cycles with no progress before the run is reported
+                                 * deadlocked (an error); 0: 100000 */
 };
 
 #define L3_RANDOM_STATS 19

@@ -34,6 +34,12 @@ uint64_t qpu_alu_rtl_clocks(const struct qpu_alu_rtl *r);
 unsigned qpu_alu_rtl_compute_many(struct qpu_alu_rtl *r, const struct qpu_alu_request *rq,
                                   struct qpu_alu_result *out, unsigned n);
 
+/* The interface's idle rule (out_valid only for a quad given): resets the model, then gives
+ * `clocks` clocks with in_valid low; returns how many times out_valid was high (after the
+ * reset and after each clock): 0 for a good block. compute_many looks at out_valid only
+ * when a quad is due, so it never sees a spurious one (the pipeline's reset values). */
+unsigned qpu_alu_rtl_idle_after_reset(struct qpu_alu_rtl *r, unsigned clocks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,9 +65,11 @@
 #include "rtl-cosim/cs_alu_directed.h"
 #include "rtl-cosim/cs_alu_rtl.h"
 #include "rtl-cosim/datapath_replay.h"
+#include "rtl-cosim/fpu_directed.h"
 #include "rtl-cosim/fpu_random.h"
 #include "rtl-cosim/fpu_rtl.h"
 #include "rtl-cosim/l3_cosim.h"
+#include "rtl-cosim/l3_directed.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/l3_rtl.h"
 #include "rtl-cosim/math_aub.h"
@@ -765,6 +767,16 @@ static void test_l3_slice_by_hand(void)
     CU_ASSERT_FALSE(l3_rtl_overflow(r));
 #undef SREQ
     l3_rtl_destroy(r);
+}
+
+/* The fill pools' corners (l3_directed.h, expected hits worked out by hand):
+ * the RTL as written passes all four; the BROKEN RTL (a full pool evicts its
+ * second way) fails the two that fill a pool past its ways. The two pool
+ * mutants these were written for are run by the mutation runner. */
+static void test_l3_pools_by_hand(void)
+{
+    CU_ASSERT_EQUAL(l3_pool_checks(L3_RTL_GOOD, stdout), 0);
+    CU_ASSERT_EQUAL(l3_pool_checks(L3_RTL_BROKEN, NULL), 2);
 }
 
 /* Seeded random traffic from three clients, in lockstep: every reply (by tag
@@ -1723,6 +1735,18 @@ static void test_fpu_df_specials_by_hand(void)
     fpu_rtl_destroy(d.rtl);
 }
 
+/* The mutation runner's cut of the special operands plus the sticky-bit corners
+ * (fpu_directed.h) against fpu_compute: the RTL as written agrees on every
+ * request; the BROKEN RTL (RU ignores the sticky bit) is caught by them. */
+static void test_fpu_directed(void)
+{
+    uint64_t sent = 0;
+    CU_ASSERT_EQUAL(fpu_directed_checks(FPU_RTL_GOOD, 0, stdout, &sent), 0);
+    printf("\n    %" PRIu64 " directed requests ", sent);
+    CU_ASSERT(sent > 100000);
+    CU_ASSERT(fpu_directed_checks(FPU_RTL_BROKEN, 1, NULL, NULL) == 1);
+}
+
 static void test_fpu_lockstep_1m(void)
 {
     struct fpu_random_options o = { .impl = "lockstep", .seed = 1, .requests = 1000000,
@@ -2348,6 +2372,16 @@ static void test_qpu_by_hand(void)
     qpu_alu_rtl_destroy(rtl);
 }
 
+/* The idle rule after reset: with no quad given, out_valid stays low (three reset
+ * values of the valid pipeline survived every random run, which looks at out_valid
+ * only when a quad is due; the mutation runner runs this first). */
+static void test_qpu_idle_after_reset(void)
+{
+    struct qpu_alu_rtl *r = qpu_alu_rtl_create(false, false);
+    CU_ASSERT_EQUAL(qpu_alu_rtl_idle_after_reset(r, 4), 0);
+    qpu_alu_rtl_destroy(r);
+}
+
 static void test_qpu_random_lockstep(void)
 {
     struct qpu_random_options o = { .seed = 11, .requests = 1000000 };
@@ -2831,6 +2865,8 @@ static const struct test tests[] = {
       test_l3_random_lockstep },
     { "l3", "two banks, DC|Rest|RO pools, an L3CNTLREG flush, worked out by hand",
       test_l3_slice_by_hand },
+    { "l3", "the fill pools' corners (full R/W pool beside RO, pools with no ways) by hand",
+      test_l3_pools_by_hand },
     { "l3", "the RTL alone gives the C unit's cycles and counters", test_l3_rtl_equals_c },
     { "l3", "2, 3, 4 banks with RO, SLM and L3CNTLREG writes in lockstep: no mismatch",
       test_l3_random_slice_lockstep },
@@ -2863,6 +2899,8 @@ static const struct test tests[] = {
     { "fpu", "1M random operations in lockstep: every op, condition, rounding and denormal mode",
       test_fpu_lockstep_1m },
     { "fpu", "lockstep with back-pressure and depths 1, 4, 7, 16", test_fpu_lockstep_backpressure_depths },
+    { "fpu", "the mutation runner's special and sticky-bit operands through the RTL alone",
+      test_fpu_directed },
     { "fpu", "the RTL alone gives the C unit's cycles and stalls", test_fpu_rtl_equals_c },
     { "fpu", "BROKEN FPU RTL is caught: lane, field, mode, and a wave", test_fpu_broken_is_caught },
     { "fpu", "record the C unit's ports, replay into the RTL, C, lockstep and BROKEN RTL",
@@ -2885,6 +2923,7 @@ static const struct test tests[] = {
       test_datapath_recording_malformed },
     { "qpu", "the ALUs' RTL (and C) alone: ops, unpacks, packs, conditions, flags by hand",
       test_qpu_by_hand },
+    { "qpu", "no out_valid after reset without a quad", test_qpu_idle_after_reset },
     { "qpu", "1M random instructions (16M element operations) against the C datapath",
       test_qpu_random_lockstep },
     { "qpu", "100k instructions with float results around the smallest normal",

@@ -13,13 +13,16 @@
  *   cs_alu    cosim_random_run: N instructions; then N/4 with 256-instruction
  *             requests, cycles_per_instruction 3 and a back-pressuring sink;
  *             then the directed checks of the RTL alone (cs_alu_directed.h)
- *   fpu_pipe  fpu_random_run: N operations at depth 4; then N/4 at depth 7
+ *   fpu_pipe  the special and directed operands (fpu_directed.h); then
+ *             fpu_random_run: N operations at depth 4; then N/4 at depth 7
  *             with back-pressure and N/4 at depth 1
- *   l3_slice  l3_random_run: N requests per client on one bank; then the
+ *   l3_slice  the directed checks of the fill pools (l3_directed.h); then
+ *             l3_random_run: N requests per client on one bank; then the
  *             four multi-bank runs of the test suite (RO data, SLM, L3CNTLREG
  *             writes, back-pressure, a narrow memory link) of N/4 each
  *   om_pixel  om_random_run: N requests, stopping at the first mismatch
- *   qpu_alu   qpu_random_run: N instructions, then N/10 whose float results land
+ *   qpu_alu   the idle rule after reset (qpu_alu_rtl_idle_after_reset); then
+ *             qpu_random_run: N instructions, then N/10 whose float results land
  *             around the smallest normal (boundary), stopping at the first mismatch
  * usage: cosim-mutant BLOCK [N [SEED]]
  * exit 0: every run passed; 3: a mismatch (or bad replies); 1: a run could not
@@ -30,9 +33,12 @@
 #include <string.h>
 
 #include "rtl-cosim/cs_alu_directed.h"
+#include "rtl-cosim/fpu_directed.h"
 #include "rtl-cosim/fpu_random.h"
+#include "rtl-cosim/l3_directed.h"
 #include "rtl-cosim/l3_random.h"
 #include "rtl-cosim/om_random.h"
+#include "rtl-cosim/qpu_alu_rtl.h"
 #include "rtl-cosim/qpu_random.h"
 #include "rtl-cosim/random_run.h"
 
@@ -87,6 +93,12 @@ static int cs_alu_runs(uint64_t n, uint64_t seed, FILE *quiet)
 
 static int fpu_runs(uint64_t n, uint64_t seed, FILE *quiet)
 {
+    /* first the special and directed operands through the RTL alone
+     * (fpu_directed.h), stopping at the first difference: cheap */
+    uint64_t sent = 0, bad = fpu_directed_checks(FPU_RTL_BROKEN, 1, stdout, &sent);
+    printf("cosim-mutant fpu_pipe directed: %" PRIu64 " requests, %" PRIu64 " differ\n", sent, bad);
+    if (bad)
+        return 3;
     const struct fpu_random_options runs[] = {
         { .impl = "lockstep_broken", .seed = seed, .requests = n, .report = quiet },
         { .impl = "lockstep_broken", .seed = seed + 1, .requests = n / 4, .depth = 7,
@@ -109,13 +121,22 @@ static int fpu_runs(uint64_t n, uint64_t seed, FILE *quiet)
 
 static int l3_runs(uint64_t n, uint64_t seed, FILE *quiet)
 {
+    /* first the RTL alone on the fill pools' corners (l3_directed.h): cheap */
+    uint32_t failed = l3_pool_checks(L3_RTL_BROKEN, stdout);
+    printf("cosim-mutant l3_slice directed checks: %u failed\n", failed);
+    if (failed)
+        return 3;
     /* the multi-bank configurations of test_l3_lockstep_banks (cosim_tests.c) */
     static const struct { uint32_t banks, pop, memcap, program; } multi[] = {
         { 4, 1000, 2, 1 }, { 2, 350, 1, 2 }, { 3, 700, 16, 1 }, { 4, 200, 1, 3 },
     };
     for (int k = 0; k < 5; k++) {
+        /* watchdog: a mutant that stops replies or memory requests ends after 5000
+         * cycles without progress (reported deadlocked, exit 1: killed) instead of at
+         * the default 100000 or mutate.py's timeout (the original passes with it) */
         struct l3_random_options o = { .impl = "lockstep_broken", .seed = seed + k,
-                                       .requests = (uint32_t)n, .report = quiet };
+                                       .requests = (uint32_t)n, .report = quiet,
+                                       .watchdog_cycles = 5000 };
         if (k > 0) {
             o.requests = (uint32_t)(n / 4);
             o.banks = multi[k - 1].banks;
@@ -171,7 +192,14 @@ int main(int argc, char **argv)
         rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
              : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
     } else if (!strcmp(block, "qpu_alu")) {
-        /* the random instructions, then N/10 around the smallest normal */
+        /* first the idle rule after reset (qpu_alu_rtl.h: no out_valid without a quad),
+         * then the random instructions, then N/10 around the smallest normal */
+        struct qpu_alu_rtl *alone = qpu_alu_rtl_create(true, false);
+        unsigned spurious = qpu_alu_rtl_idle_after_reset(alone, 4);
+        qpu_alu_rtl_destroy(alone);
+        printf("cosim-mutant qpu_alu idle after reset: out_valid high %u times\n", spurious);
+        if (spurious)
+            rc = 3;
         for (int k = 0; k < 2 && rc != 3; k++) {
             struct qpu_random_options o = { .seed = seed + (uint64_t)k,
                                             .requests = k ? n / 10 : n, .broken = true,
