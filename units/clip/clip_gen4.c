@@ -252,6 +252,8 @@ static void urb_handles(struct clip *s, struct unit *u, uint32_t op, const uint3
     }
 }
 
+static bool configure(struct clip *s, struct unit *u);
+
 void clip_gen4_take_state(struct clip *s, const struct cs_state_packet *p)
 {
     struct clip_gen4 *g = &s->g4;
@@ -268,8 +270,10 @@ void clip_gen4_take_state(struct clip *s, const struct cs_state_packet *p)
         return;
     }
     case SPEC_ID_URB_FENCE:
-        if (p->gen == 4)
-            g->fence_markers++;     /* sent before the next allocation (configure()) */
+        if (p->gen == 4) {
+            g->fence_markers++;     /* now, or before the next allocation (configure()) */
+            configure(s, s->self);
+        }
         return;
     case SPEC_ID_CONSTANT_BUFFER: {
         const struct spec_CONSTANT_BUFFER *v = cs_state_common(p);
@@ -518,7 +522,6 @@ static int start(struct clip *s, struct unit *u, struct msg *m)
 
 /* The thread side of the objects: entries, dispatches, ends, the watchdog. */
 static void jobs_step(struct clip *s, struct unit *u);
-static bool configure(struct clip *s, struct unit *u);
 
 static bool emit_pass(struct clip *s, struct unit *u, const struct clip_gen4_object *o)
 {

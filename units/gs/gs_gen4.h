@@ -44,6 +44,9 @@
  *    run are freed and counted: "downstream FF units will correctly handle
  *    any dangling vertices"); topologies a GS thread may not output
  *    (L8311-8335: *_ADJ, LINELOOP, QUADLIST, QUADSTRIP) are dropped, counted.
+ *  - URB_FENCE: the GS tells the urb_fence unit (URB_OP_FENCE) when it
+ *    reaches one (state waits for the GS's threads): the GS region takes the
+ *    fence in the GS's command order (units/urb_fence/urb_fence.h).
  *  - Watchdog (issue 14 bad input, as CLIP's): a thread not ended
  *    `thread_timeout` cycles after dispatch is given up: its object is
  *    dropped (counted), its entry and outputs dereferenced; later notices of

@@ -328,6 +328,8 @@ static void sf_gen4_constants(struct sf *s, const struct cs_state_packet *p)
     }
 }
 
+static bool gen4_configure(struct sf *s);
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sf *s = context;
@@ -335,8 +337,10 @@ static void take_state(void *context, const struct cs_state_packet *p)
     s->space = stage_space_of(p);
     switch ((enum spec_id)p->id) {
     case SPEC_ID_URB_FENCE:
-        if (p->gen == 4 && s->gen4_threads_on)
-            s->fence_markers++;         /* sent before the next allocation (gen4_configure) */
+        if (p->gen == 4 && s->gen4_threads_on) {
+            s->fence_markers++;         /* now, or before the next allocation */
+            gen4_configure(s);
+        }
         break;
     case SPEC_ID_CONSTANT_BUFFER: {
         const struct spec_CONSTANT_BUFFER *v = cs_state_common(p);

@@ -66,6 +66,7 @@ struct region {
 
 struct urb_fence {
     uint32_t rows, latency;
+    bool stage_fences;
     struct port *state;
     struct port **client, **client_reply, **eu, **writeback;
     uint32_t clients, client_replies, eus, writebacks;
@@ -99,6 +100,10 @@ static const struct param_desc urb_fence_params[] = {
                     "URB 256 rows of 64 bytes; seed 001 gives no size)"),
     PARAM_U32_FIELD("latency", struct urb_fence, latency, 4, 1, 100000,
                     "cycles from an access to its reply (the seed gives no figure)"),
+    PARAM_BOOL_FIELD("stage_fences", struct urb_fence, stage_fences, false,
+                     "the VS, GS, CLIP and SF regions take each URB_FENCE when their stage "
+                     "reaches it (URB_OP_FENCE from VF, GS, CLIP, SF); false: when it arrives "
+                     "here, unless the region's stage has sent a URB_OP_FENCE before"),
     PARAM_END
 };
 
@@ -445,7 +450,8 @@ static void set_fences(struct urb_fence *s, struct unit *u, const struct spec_UR
         }
         struct region *g = &s->region[r];
         g->fences_seen++;
-        if (g->follows_stage && g->markers < g->fences_seen) {
+        bool staged = r != REGION_VFE && r != REGION_CS && (s->stage_fences || g->follows_stage);
+        if (staged && g->markers < g->fences_seen) {
             /* its stage has older work under the fence in effect: held */
             if (g->pending_count < FENCE_QUEUE) {
                 uint32_t i = (g->pending_head + g->pending_count++) % FENCE_QUEUE;
