@@ -52,13 +52,14 @@ static void test_g965_tri_front(void)
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.fences"), 2);
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.refused_allocations"), 0);
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.check.fence_order"), 0);
-    /* SF now configures its region: the clear's SF_STATE (8 entries of 4
-     * units, aubinator L274-L300) is still the SF's configuration when the
-     * second URB_FENCE (SF region 16 units, L1075-L1090) reaches the URB
-     * from the top of the pipe, before SF has taken the triangles' SF_STATE
-     * (8 x 2 units): its 4 last entries are counted once (an ordering
-     * transient of the model, not bad programming; issue 14 left) */
-    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.check.entries_beyond_fence"), 4);
+    /* the clear's SF_STATE (8 entries of 4 units, aubinator L274-L300) and
+     * the second URB_FENCE (SF region 16 units, L1075-L1090): the SF region
+     * takes that fence only when SF reaches it (urb_fence.h stage_fences),
+     * after the triangles' SF_STATE (8 x 2 units): every unit state fits its
+     * fence, nothing is counted (it was 4 while the fence took effect on
+     * arrival from the top of the pipe) */
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.check.entries_beyond_fence"), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.fences_deferred"), 8);
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.urb.constant_bytes"), 64);
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vs.gen4.state_faults"), 0);
     /* the app's vertices, from the capture's memory */

@@ -303,6 +303,7 @@ static void clip_take_state(void *context, const struct cs_state_packet *p)
     }
     case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
     case SPEC_ID_CONSTANT_BUFFER:
+    case SPEC_ID_URB_FENCE:
         clip_gen4_take_state(s, p);
         break;
     default:
@@ -383,6 +384,7 @@ static const struct ff_stage_id clip_ids[] = {
     { SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, FF_STAGE_TAKE },
     { SPEC_ID_3DSTATE_PIPELINED_POINTERS, FF_STAGE_TAKE },
     { SPEC_ID_CONSTANT_BUFFER, FF_STAGE_TAKE },
+    { SPEC_ID_URB_FENCE, FF_STAGE_TAKE },
 };
 
 static int clip_realize(struct unit *u, struct gt_error *err)

@@ -12,6 +12,7 @@
 #include "spec_gen4_pack.h"
 #include "units/clip/clip_internal.h"
 #include "units/common/gen4_state.h"
+#include "units/common/gen4_thread_output.h"
 #include "units/common/thread_payload.h"
 
 /* ---- state ------------------------------------------------------------------------ */
@@ -251,6 +252,8 @@ static void urb_handles(struct clip *s, struct unit *u, uint32_t op, const uint3
     }
 }
 
+static bool configure(struct clip *s, struct unit *u);
+
 void clip_gen4_take_state(struct clip *s, const struct cs_state_packet *p)
 {
     struct clip_gen4 *g = &s->g4;
@@ -266,6 +269,12 @@ void clip_gen4_take_state(struct clip *s, const struct cs_state_packet *p)
         }
         return;
     }
+    case SPEC_ID_URB_FENCE:
+        if (p->gen == 4) {
+            g->fence_markers++;     /* now, or before the next allocation (configure()) */
+            configure(s, s->self);
+        }
+        return;
     case SPEC_ID_CONSTANT_BUFFER: {
         const struct spec_CONSTANT_BUFFER *v = cs_state_common(p);
         g->curbe_valid = v->Valid;
@@ -513,7 +522,6 @@ static int start(struct clip *s, struct unit *u, struct msg *m)
 
 /* The thread side of the objects: entries, dispatches, ends, the watchdog. */
 static void jobs_step(struct clip *s, struct unit *u);
-static bool configure(struct clip *s, struct unit *u);
 
 static bool emit_pass(struct clip *s, struct unit *u, const struct clip_gen4_object *o)
 {
@@ -535,43 +543,44 @@ static bool emit_pass(struct clip *s, struct unit *u, const struct clip_gen4_obj
 }
 
 /* The outputs of an ended thread as primitives, PrimStart to PrimEnd (M0.2
- * bits 1 and 0, PrimType 6:2); vertices outside a complete one are freed. */
+ * bits 1 and 0, PrimType 6:2; units/common/gen4_thread_output.h); vertices
+ * outside a complete one are freed. */
+struct output_context {
+    struct clip *s;
+    struct unit *u;
+};
+
+static void output_primitive(void *context, uint32_t topology, const uint32_t *handles,
+                             uint32_t count)
+{
+    struct output_context *c = context;
+    struct clip_gen4 *g = &c->s->g4;
+    if (count > PRIM_MAX_VERTICES) {
+        g->output_overflow++;
+        urb_handles(c->s, c->u, URB_OP_DEREFERENCE, handles, count);
+        return;
+    }
+    struct msg *m = new_packet(c->s, c->u, topology, count);
+    struct primitive_packet *p = (struct primitive_packet *)m->payload;
+    p->flags |= PRIM_CLIPPED;
+    memcpy(p->handles, handles, count * sizeof *p->handles);
+    ff_stage_emit(&c->s->stage, m);
+    c->s->objects_out++;
+    g->primitives_out++;
+}
+
+static void output_dangling(void *context, const uint32_t *handles, uint32_t count)
+{
+    struct output_context *c = context;
+    c->s->g4.dangling_outputs += count;
+    urb_handles(c->s, c->u, URB_OP_DEREFERENCE, handles, count);
+}
+
 static void emit_outputs(struct clip *s, struct unit *u, struct clip_gen4_object *o)
 {
-    struct clip_gen4 *g = &s->g4;
-    uint32_t first = 0, count = 0;
-    for (uint32_t i = 0; i < o->output_count; i++) {
-        uint32_t dw2 = o->output_dword2[i];
-        if ((dw2 & 2u) || count == 0) {
-            if (count) {            /* a primitive left open: its vertices dangle */
-                g->dangling_outputs += count;
-                urb_handles(s, u, URB_OP_DEREFERENCE, &o->output_handle[first], count);
-            }
-            first = i;
-            count = 0;
-        }
-        count++;
-        if (dw2 & 1u) {
-            uint32_t topology = (o->output_dword2[first] >> 2) & 0x1fu;
-            if (count > PRIM_MAX_VERTICES) {
-                g->output_overflow++;
-                urb_handles(s, u, URB_OP_DEREFERENCE, &o->output_handle[first], count);
-            } else {
-                struct msg *m = new_packet(s, u, topology, count);
-                struct primitive_packet *p = (struct primitive_packet *)m->payload;
-                p->flags |= PRIM_CLIPPED;
-                memcpy(p->handles, &o->output_handle[first], count * sizeof *p->handles);
-                ff_stage_emit(&s->stage, m);
-                s->objects_out++;
-                g->primitives_out++;
-            }
-            count = 0;
-        }
-    }
-    if (count) {
-        g->dangling_outputs += count;
-        urb_handles(s, u, URB_OP_DEREFERENCE, &o->output_handle[first], count);
-    }
+    struct output_context c = { s, u };
+    struct gen4_output_sink sink = { &c, output_primitive, output_dangling };
+    gen4_thread_outputs_split(o->output_handle, o->output_dword2, o->output_count, &sink);
     o->output_count = 0;
 }
 
@@ -665,17 +674,26 @@ int clip_gen4_work_primitive(struct clip *s, struct unit *u, struct msg *m)
 static bool configure(struct clip *s, struct unit *u)
 {
     struct clip_gen4 *g = &s->g4;
-    if (!g->configure_pending)
-        return true;
-    if (!urb_ready(s))
-        return false;
-    struct msg *m = urb_msg_new(u, URB_OP_CONFIGURE, 0);
-    struct urb_msg *q = (struct urb_msg *)m->payload;
-    q->count = g->st.urb_entries;
-    q->rows = 2 * g->st.urb_entry_units;        /* 512-bit units -> 256-bit rows */
-    port_try_send(s->urb, m);
-    g->configure_pending = false;
-    g->configures++;
+    if (g->configure_pending) {
+        if (!urb_ready(s))
+            return false;
+        struct msg *m = urb_msg_new(u, URB_OP_CONFIGURE, 0);
+        struct urb_msg *q = (struct urb_msg *)m->payload;
+        q->count = g->st.urb_entries;
+        q->rows = 2 * g->st.urb_entry_units;    /* 512-bit units -> 256-bit rows */
+        port_try_send(s->urb, m);
+        g->configure_pending = false;
+        g->configures++;
+    }
+    /* the URB_FENCEs CLIP reached: the CLIP region takes them after the
+     * allocations of the work before them (urb_fence.h) */
+    if (!s->urb || !port_is_bound(s->urb))
+        g->fence_markers = 0;
+    for (; g->fence_markers; g->fence_markers--) {
+        if (!urb_ready(s))
+            return false;
+        port_try_send(s->urb, urb_msg_new(u, URB_OP_FENCE, 0));
+    }
     return true;
 }
 

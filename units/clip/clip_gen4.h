@@ -58,6 +58,9 @@
  *    thread ends they go to SF as primitives, PrimStart to PrimEnd, flagged
  *    PRIM_CLIPPED, after the objects before them and before those after
  *    (L11103-11111).
+ *  - URB_FENCE: CLIP tells the urb_fence unit (URB_OP_FENCE) when it reaches
+ *    one, after the allocations of the work before it: the CLIP region takes
+ *    the fence in CLIP's command order (units/urb_fence/urb_fence.h).
  *  - The watchdog (issue 14 bad input, like SF's): a thread not ended
  *    `thread_timeout` cycles after dispatch is given up: its object is
  *    dropped (counted), its entry and any outputs dereferenced; later

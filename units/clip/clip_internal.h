@@ -130,6 +130,7 @@ struct clip_gen4 {
     bool enable;                        /* its CLIP Enable */
     bool threads_on;                    /* "td" linked */
     bool configure_pending;
+    uint32_t fence_markers;             /* URB_FENCEs reached, URB_OP_FENCE not yet sent */
     bool watching;
     uint64_t general_base;
     struct clip_gen4_state st;

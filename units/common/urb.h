@@ -67,6 +67,9 @@ enum urb_op {
     URB_OP_CONFIGURE,       /* Gen4 stage -> urb_fence: its unit state's Number of URB
                                Entries (`count`) and URB Entry Allocation Size (`rows`,
                                256-bit rows), seed 001 L5933-5996 (no reply) */
+    URB_OP_FENCE,           /* Gen4 stage -> urb_fence: the stage reached a URB_FENCE in its
+                               command order; its region takes that fence now (no reply;
+                               units/urb_fence/urb_fence.h) */
 };
 
 #define URB_MAX_HANDLES_PER_MSG 32u

@@ -70,12 +70,10 @@ struct gs {
     struct stage_space space;
     struct gs_config c;
     struct gs_provoking provoking;
-    /* Gen4 (gs_gen4.h): General State Base, GS_STATE and GS Enable */
-    uint64_t gen4_general_base;
-    bool gen4_enable;
-    struct gs_gen4_state gen4;
-    uint64_t gen4_state_reads, gen4_state_faults, gen4_objects_unrun;
-    bool gen4_warned;
+    /* Gen4 (gs_gen4.h): GS_STATE, GS Enable and the GS threads */
+    struct gs_gen4 g4;
+    uint64_t thread_timeout;
+    struct unit *self;
     struct gs_job jobs[GS_JOBS];
     uint32_t head, count;           /* ring of jobs in dispatch order */
     uint32_t next_instance;         /* instances of the head input object already made */
@@ -107,6 +105,13 @@ static const struct port_desc gs_ports[] = {
     PORT_END
 };
 
+static const struct param_desc gs_params[] = {
+    PARAM_U64_FIELD("thread_timeout", struct gs, thread_timeout, 50000, 0, INT64_MAX,
+                    "Gen4: cycles from a GS thread's dispatch to its end before the watchdog "
+                    "drops its object (0: no watchdog; the seed gives no figure: CLIP's choice)"),
+    PARAM_END
+};
+
 #define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct gs, f, m, h)
 static const struct stat_desc gs_stats[] = {
     C("objects", objects, "objects", "input objects shaded"),
@@ -116,11 +121,43 @@ static const struct stat_desc gs_stats[] = {
     C("invocations", invocations, "invocations", "GS_INVOCATION_COUNT"),
     C("gs_primitives", gs_primitives, "primitives", "GS_PRIMITIVES_COUNT"),
     C("passed_through", passed_through, "primitives", "primitives through a disabled GS"),
-    C("gen4.state_reads", gen4_state_reads, "packets", "Gen4 GS_STATEs read (GS enabled)"),
-    C("gen4.state_faults", gen4_state_faults, "packets",
+    C("gen4.state_reads", g4.state_reads, "packets", "Gen4 GS_STATEs read (GS enabled)"),
+    C("gen4.state_faults", g4.state_faults, "packets",
       "Gen4 GS_STATE pointers outside memory (GS treated as disabled)"),
-    C("gen4.objects_unrun", gen4_objects_unrun, "primitives",
-      "Gen4 objects of an enabled GS passed through unshaded (GS threads not modelled, gs_gen4.h)"),
+    C("gen4.objects_unrun", g4.objects_unrun, "primitives",
+      "Gen4 primitives of an enabled GS passed through unshaded (no \"td\" or \"urb\" linked)"),
+    C("gen4.objects", g4.objects_staged, "objects", "Gen4 objects staged for GS threads (L7160-7395)"),
+    C("gen4.threads_dispatched", g4.threads_dispatched, "threads", "Gen4 GS threads dispatched"),
+    C("gen4.threads_ended", g4.threads_ended, "threads", "Gen4 GS threads that ended in time"),
+    C("gen4.outputs", g4.outputs, "vertices", "Gen4 VUEs GS threads completed (Complete, Used)"),
+    C("gen4.primitives_out", g4.primitives_out, "packets",
+      "Gen4 primitives (PrimStart..PrimEnd runs of thread output) sent to CLIP"),
+    C("gen4.vertices_out", g4.vertices_out, "vertices", "Gen4 vertices in those primitives"),
+    C("gen4.dangling_outputs", g4.dangling_outputs, "vertices",
+      "Gen4 thread outputs outside a PrimStart..PrimEnd run (freed)"),
+    C("gen4.output_overflow", g4.output_overflow, "vertices",
+      "Gen4 thread outputs past the model's limits (freed)"),
+    C("gen4.bad_output_topology", g4.bad_output_topology, "primitives",
+      "Gen4 thread output runs of a topology GS threads may not output (L8311-8335, freed)"),
+    C("gen4.late_notices", g4.late_notices, "messages",
+      "Gen4 outputs or ends of GS threads the watchdog had given up on"),
+    C("gen4.watchdog_drops", g4.watchdog_drops, "objects",
+      "Gen4 GS threads that did not end within thread_timeout: object dropped"),
+    C("gen4.refused_entries", g4.refused_entries, "objects",
+      "Gen4 objects dropped because the URB refused their GS entry"),
+    C("gen4.entries", g4.entries, "entries", "Gen4 GS-region entries allocated for threads"),
+    C("gen4.alloc_wait_cycles", g4.alloc_wait_cycles, "cycles",
+      "Gen4 cycles objects waited for their GS-region entry (fence back-pressure)"),
+    C("gen4.bad_grf_start", g4.bad_grf_start, "threads",
+      "Gen4 Dispatch GRF Start Register For URB Data of 0 (moved past R0)"),
+    C("gen4.payload_truncated", g4.payload_truncated, "threads", "Gen4 payloads cut at 128 registers"),
+    C("gen4.curbe_faults", g4.curbe_faults, "packets", "Gen4 CONSTANT_BUFFERs outside memory (zeros)"),
+    C("gen4.unsupported_topology", g4.unsupported_topology, "primitives",
+      "Gen4 primitives the GS cannot stage (dropped)"),
+    C("gen4.configures", g4.configures, "messages", "Gen4 GS region configurations sent to the URB"),
+    C("gen4.bad_replies", g4.bad_replies, "messages", "Gen4 URB replies for no waiting object"),
+    C("gen4.fence_markers", g4.fence_markers, "messages",
+      "Gen4 URB_FENCEs reached: the GS region told to take them (URB_OP_FENCE)"),
     C("vertex_count_clamped", vertex_count_clamped, "entries",
       "output vertex counts beyond 1024 or the entry's size (clamped)"),
     C("refused_entries", refused_entries, "requests", "output entry allocations the URB refused"),
@@ -224,6 +261,24 @@ static void release_primitive(struct gs *s, struct unit *u, const struct primiti
                  p->handles, 0, 0);
 }
 
+/* ---- Gen4 (gs_gen4.h) ---------------------------------------------------------------- */
+
+static void gen4_urb_send(void *context, uint32_t op, uint32_t tag, uint32_t count,
+                          const uint32_t *handles, uint32_t row, uint32_t rows)
+{
+    struct unit *u = context;
+    urb_send(unit_state(u), u, op, tag, count, handles, row, rows);
+}
+
+static struct gs_gen4_host gen4_host(struct gs *s, struct unit *u)
+{
+    return (struct gs_gen4_host){
+        .unit = u, .stage = &s->stage, .threads = s->threads.records ? &s->threads : NULL,
+        .bases = &s->bases, .space = &s->space, .urb_linked = s->urb != NULL,
+        .thread_timeout = s->thread_timeout, .context = u, .urb_send = gen4_urb_send,
+    };
+}
+
 /* ---- state ------------------------------------------------------------------------ */
 
 static void take_gs(struct gs *s, const struct spec_3DSTATE_GS *v, uint32_t gen)
@@ -279,22 +334,17 @@ static void take_state(struct gs *s, struct unit *u, const struct cs_state_packe
     switch (p->id) {
     case SPEC_ID_STATE_BASE_ADDRESS:
         stage_bases_take(&s->bases, v);
-        if (p->gen == 4 && ((const struct spec_STATE_BASE_ADDRESS *)v)->GeneralStateBaseAddressModifyEnable)
-            s->gen4_general_base = ((const struct spec_STATE_BASE_ADDRESS *)v)->GeneralStateBaseAddress;
-        break;
-    case SPEC_ID_3DSTATE_PIPELINED_POINTERS: {
-        if (p->gen != 4)
-            break;
-        const struct spec_3DSTATE_PIPELINED_POINTERS *pp = v;
-        s->gen4_enable = pp->GSEnable;
-        if (!s->gen4_enable)
-            break;
-        s->gen4_state_reads++;
-        if (!gs_gen4_read_state(unit_sim(u), p, s->gen4_general_base, pp->PointerToGSState,
-                                &s->gen4)) {
-            s->gen4_state_faults++;         /* issue 14 bad input: treated as disabled */
-            s->gen4_enable = false;
+        if (p->gen == 4) {
+            struct gs_gen4_host h = gen4_host(s, u);
+            gs_gen4_take_state(&s->g4, &h, p);
+            s->bases.instruction = s->bases.general;    /* kernels: General State (001 L2225) */
         }
+        break;
+    case SPEC_ID_3DSTATE_PIPELINED_POINTERS:
+    case SPEC_ID_CONSTANT_BUFFER:
+    case SPEC_ID_URB_FENCE: {
+        struct gs_gen4_host h = gen4_host(s, u);
+        gs_gen4_take_state(&s->g4, &h, p);
         break;
     }
     case SPEC_ID_3DSTATE_GS:
@@ -442,14 +492,14 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
             return FF_STAGE_DONE;
         }
         const struct primitive_packet *p = (const struct primitive_packet *)m->payload;
-        if (s->gen4_enable) {
-            /* Gen4 GS threads are not modelled (gs_gen4.h): passed on, counted */
-            s->gen4_objects_unrun++;
-            if (!s->gen4_warned)
-                unit_log(u, SIM_LOG_WARNING, "Gen4 GS enabled: its threads are not modelled, "
-                         "objects pass through unshaded");
-            s->gen4_warned = true;
-            return FF_STAGE_PASS;
+        if (s->g4.enable) {
+            if (p->vertex_count > PRIM_MAX_VERTICES) {
+                s->bad_messages++;
+                return FF_STAGE_DONE;
+            }
+            struct gs_gen4_host h = gen4_host(s, u);
+            return (enum ff_stage_work_result)gs_gen4_work_primitive(&s->g4, &h, m,
+                                                                     &s->invocations);
         }
         if (!s->c.enable) {
             s->passed_through++;
@@ -502,6 +552,8 @@ static enum ff_stage_work_result gs_work(void *context, struct msg *m)
         close_collecting(s, u);
         return FF_STAGE_NOT_NOW;
     }
+    if (gs_gen4_busy(&s->g4))
+        return FF_STAGE_NOT_NOW;    /* Gen4: behind the objects' threads */
     if (m->kind == MSG_STATE) {
         if (m->size >= sizeof(struct cs_state_packet))
             take_state(s, u, (const struct cs_state_packet *)m->payload);
@@ -741,6 +793,11 @@ static void take_urb_reply(struct gs *s, struct unit *u, struct msg *m)
         s->bad_messages++;
         return;
     }
+    if (q->tag & GS_GEN4_TAG) {
+        struct gs_gen4_host h = gen4_host(s, u);
+        gs_gen4_take_urb_reply(&s->g4, &h, q, m->size);
+        return;
+    }
     struct gs_job *j = &s->jobs[(q->tag >> 8) % GS_JOBS];
     if (q->op == URB_OP_ALLOCATED && j->phase == JOB_ALLOC) {
         if (q->count < j->lanes) {
@@ -972,6 +1029,7 @@ static void gs_reset(struct unit *u)
     }
     s->head = s->count = s->next_instance = 0;
     urb_queue_clear(s, u);
+    gs_gen4_clear(&s->g4);
 }
 
 static enum unit_activity gs_tick(struct unit *u)
@@ -984,7 +1042,13 @@ static enum unit_activity gs_tick(struct unit *u)
     }
     uint64_t tag;
     struct eu_thread_end end;
-    while (stage_threads_poll_end_notice(&s->threads, u, &tag, &end)) {
+    bool gen4_waiting = false;
+    if (s->g4.enable || gs_gen4_busy(&s->g4)) {
+        /* Gen4: thread outputs and ends, entries, dispatches, output in order */
+        struct gs_gen4_host h = gen4_host(s, u);
+        gen4_waiting = gs_gen4_step(&s->g4, &h, &s->invocations);
+    }
+    while (!s->g4.enable && stage_threads_poll_end_notice(&s->threads, u, &tag, &end)) {
         struct gs_job *j = &s->jobs[tag % GS_JOBS];
         if (j->phase != JOB_RUNNING)
             continue;
@@ -1006,9 +1070,15 @@ static enum unit_activity gs_tick(struct unit *u)
         return UNIT_BUSY;
     enum ff_stage_status st = ff_stage_tick(&s->stage, u);
     advance_dispatch(s, u);
+    if (s->g4.enable || gs_gen4_busy(&s->g4)) {
+        struct gs_gen4_host h = gen4_host(s, u);
+        gen4_waiting = gs_gen4_step(&s->g4, &h, &s->invocations);
+    }
     urb_flush(s, u);
     if (s->urb_queue_count)
         return UNIT_BUSY;
+    if (gen4_waiting)
+        return UNIT_BUSY;           /* held by thread limits or full TD channels */
     bool waiting_dispatch = false;
     for (uint32_t k = 0; k < s->count; k++)
         if (job_at(s, k)->phase == JOB_DISPATCH || job_at(s, k)->phase == JOB_COLLECT)
@@ -1024,6 +1094,7 @@ static void gs_destroy(struct unit *u)
     for (uint32_t i = 0; i < GS_JOBS; i++)
         free(s->jobs[i].vertex_data);
     urb_queue_clear(s, u);
+    gs_gen4_clear(&s->g4);
     free(s->urb_queue);
     s->urb_queue = NULL;
     stage_threads_release(&s->threads);
@@ -1035,6 +1106,7 @@ const struct unit_ops gs_ops = {
             "seed's payload, output entries parsed into primitives (seed 003 L13031-13676).",
     .state_size = sizeof(struct gs),
     .ports = gs_ports,
+    .params = gs_params,
     .stats = gs_stats,
     .realize = gs_realize,
     .reset = gs_reset,

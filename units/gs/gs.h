@@ -68,13 +68,19 @@
  *    by CS_MMIO_WRITE (0x2328/0x2330, each dword its own write) and reported
  *    in CS_MMIO_SYNC (PIPE_REG_GS_INVOCATIONS / PIPE_REG_GS_PRIMITIVES).
  *  - GS disabled: primitives pass through unchanged (L13037).
- *  - Gen4 (965G): GS_STATE and GS Enable through 3DSTATE_PIPELINED_POINTERS
- *    (units/gs/gs_gen4.h); an enabled Gen4 GS passes objects on, counted
- *    (gen4.objects_unrun): its threads are not modelled.
+ *  - Gen4 (965G, units/gs/gs_gen4.h): GS_STATE and GS Enable through
+ *    3DSTATE_PIPELINED_POINTERS; enabled, objects staged as seed 001's
+ *    vertex ordering table says, one GS thread per object with Table 5-1's
+ *    payload, a GS-region entry from the urb_fence unit, the thread's output
+ *    VUEs (URB_WRITE Complete + Used) to CLIP in object order as
+ *    PrimStart..PrimEnd primitives, the thread_timeout watchdog. With no
+ *    "td" or "urb" linked an enabled Gen4 GS passes objects on (counted
+ *    gen4.objects_unrun).
  *
  * Ports: "ds" in (MSG_STATE, MSG_PRIMITIVE, MSG_MMIO), "sol" out, "td"[open]
  *        out (MSG_THREAD_DISPATCH), "eot" in (urb.eot_gs), "urb" out /
  *        "urb_reply" in (MSG_URB).
+ * Params: thread_timeout (Gen4).
  * Stats: objects, instances, primitives_out, vertices_out,
  *        invocations, gs_primitives, vertex_count_clamped, refused_entries,
  *        unaligned_vertices, grf_start_adjusted, payload_truncated,
@@ -82,6 +88,8 @@
  *        bad_output_topology, bad_messages, passed_through,
  *        dual_object_threads, single_object_threads, dual_object_invalid,
  *        dual_object_oversized, dual_mode_few_entries,
+ *        gen4.* (gs_gen4.h: objects, threads_dispatched, threads_ended,
+ *        outputs, primitives_out, vertices_out, watchdog_drops, ...),
  *        td.*, ff.*.
  *
  * Not modelled: packing several objects into one SIMD8 thread (each SIMD8

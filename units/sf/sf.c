@@ -88,6 +88,7 @@ struct sf {
     struct stage_bases bases;
     struct stage_space space;
     bool configure_pending;             /* URB_OP_CONFIGURE of the SF region to send */
+    uint32_t fence_markers;             /* URB_FENCEs reached, URB_OP_FENCE not yet sent */
     bool curbe_valid;                   /* CONSTANT_BUFFER */
     uint64_t curbe_address;
     uint32_t curbe_regs;
@@ -327,12 +328,20 @@ static void sf_gen4_constants(struct sf *s, const struct cs_state_packet *p)
     }
 }
 
+static bool gen4_configure(struct sf *s);
+
 static void take_state(void *context, const struct cs_state_packet *p)
 {
     struct sf *s = context;
     s->gen = p->gen;
     s->space = stage_space_of(p);
     switch ((enum spec_id)p->id) {
+    case SPEC_ID_URB_FENCE:
+        if (p->gen == 4 && s->gen4_threads_on) {
+            s->fence_markers++;         /* now, or before the next allocation */
+            gen4_configure(s);
+        }
+        break;
     case SPEC_ID_CONSTANT_BUFFER: {
         const struct spec_CONSTANT_BUFFER *v = cs_state_common(p);
         s->curbe_valid = v->Valid;
@@ -847,24 +856,34 @@ static void gen4_queue_job(struct sf *s, const struct primitive_packet *p,
  * false while the URB channel is full. */
 static bool gen4_configure(struct sf *s)
 {
-    if (!s->configure_pending)
+    if (!s->urb) {
+        s->configure_pending = false;
+        s->fence_markers = 0;
         return true;
-    if (!s->urb)
-        return s->configure_pending = false, true;
-    if (!port_can_send(s->urb)) {
-        s->stall_urb++;
-        return false;
     }
-    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
-    struct urb_msg *q = (struct urb_msg *)m->payload;
-    memset(q, 0, sizeof *q);
-    q->op = URB_OP_CONFIGURE;
-    q->client = URB_CLIENT_SF;
-    q->count = s->gen4.urb_entries;
-    q->rows = 2 * s->gen4.urb_entry_rows;           /* 512-bit units -> 256-bit rows */
-    port_try_send(s->urb, m);
-    s->configure_pending = false;
-    s->gen4_configures++;
+    while (s->configure_pending || s->fence_markers) {
+        if (!port_can_send(s->urb)) {
+            s->stall_urb++;
+            return false;
+        }
+        struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+        struct urb_msg *q = (struct urb_msg *)m->payload;
+        memset(q, 0, sizeof *q);
+        q->client = URB_CLIENT_SF;
+        if (s->configure_pending) {
+            q->op = URB_OP_CONFIGURE;
+            q->count = s->gen4.urb_entries;
+            q->rows = 2 * s->gen4.urb_entry_rows;   /* 512-bit units -> 256-bit rows */
+            s->configure_pending = false;
+            s->gen4_configures++;
+        } else {
+            /* a URB_FENCE SF reached: the SF region takes it after the
+             * allocations of the work before it (urb_fence.h) */
+            q->op = URB_OP_FENCE;
+            s->fence_markers--;
+        }
+        port_try_send(s->urb, m);
+    }
     return true;
 }
 
@@ -1347,6 +1366,7 @@ static int sf_realize(struct unit *u, struct gt_error *err)
     static const struct ff_stage_id ids[] = {
         { SPEC_ID_STATE_BASE_ADDRESS, FF_STAGE_TAKE },
         { SPEC_ID_CONSTANT_BUFFER, FF_STAGE_TAKE },
+        { SPEC_ID_URB_FENCE, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_SF, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_PIPELINED_POINTERS, FF_STAGE_TAKE },
         { SPEC_ID_3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, FF_STAGE_TAKE },
@@ -1380,6 +1400,7 @@ static void sf_reset(struct unit *u)
         stage_threads_reset(&s->threads);
     memset(&s->bases, 0, sizeof s->bases);
     s->configure_pending = s->curbe_valid = s->released = s->gen4_watching = false;
+    s->fence_markers = 0;
     s->curbe_regs = 0;
     s->curbe_address = 0;
     s->dynamic_base = s->general_base = 0;

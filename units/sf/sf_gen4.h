@@ -17,7 +17,11 @@
  *  - the Gen4 VUE header (L1490-L1601): D4-D6 the position already divided
  *    (NDC, or screen space when premapped), D7 its reciprocal W (RHW), so SF
  *    does no perspective divide on Gen4.
- *  - the SF thread's setup values and payload (below, seed 001 §7.5).
+ *  - the SF thread's setup values and payload (below, seed 001 §7.5);
+ *  - URB_FENCE: SF tells the urb_fence unit (URB_OP_FENCE, sf.c
+ *    gen4_configure) when it reaches one, after the allocations of the work
+ *    before it: the SF region takes the fence in SF's command order
+ *    (units/urb_fence/urb_fence.h).
  * Not modelled: Destination Origin Bias in rasterization (the pixel centre
  * rule used is the Gen8 CENTER one, = a bias of 0.5, what Mesa programs; the
  * bias does move the planes' origin the PS gets, sf.h), AA line

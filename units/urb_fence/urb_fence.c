@@ -41,7 +41,16 @@ struct waiter {
     struct msg *writeback;      /* an Allocate SEND's write-back (handle into DW0), or NULL */
 };
 
+#define FENCE_QUEUE 8u                  /* fences a region may have pending */
+
 struct region {
+    /* fences in command order (urb_fence.h): the n-th URB_FENCE's bounds for
+     * the region, taken once the region's stage sent its n-th URB_OP_FENCE */
+    bool follows_stage;         /* its stage sends URB_OP_FENCE */
+    uint32_t fences_seen, markers;
+    uint32_t pending_head, pending_count;
+    uint32_t pending_seq[FENCE_QUEUE], pending_start[FENCE_QUEUE], pending_end[FENCE_QUEUE];
+    uint64_t pending_since;
     /* wanted (programmed) and in effect, in 512-bit rows */
     uint32_t want_start, want_end, want_entries, want_units;
     uint32_t start, end, entries, units;
@@ -57,6 +66,7 @@ struct region {
 
 struct urb_fence {
     uint32_t rows, latency;
+    bool stage_fences;
     struct port *state;
     struct port **client, **client_reply, **eu, **writeback;
     uint32_t clients, client_replies, eus, writebacks;
@@ -79,6 +89,8 @@ struct urb_fence {
     uint64_t eot_notified, eot_unrouted, out_of_bounds, bad_messages, unsupported;
     uint64_t constant_buffers, constant_bytes, constant_faults;
     uint64_t check_fence_order, check_fence_beyond, check_entries_beyond;
+    uint64_t fence_markers, fences_deferred, fence_queue_full;
+    uint64_t fence_wait[REGION_COUNT];
     uint64_t state_ignored, reply_stalls;
 };
 
@@ -88,6 +100,10 @@ static const struct param_desc urb_fence_params[] = {
                     "URB 256 rows of 64 bytes; seed 001 gives no size)"),
     PARAM_U32_FIELD("latency", struct urb_fence, latency, 4, 1, 100000,
                     "cycles from an access to its reply (the seed gives no figure)"),
+    PARAM_BOOL_FIELD("stage_fences", struct urb_fence, stage_fences, false,
+                     "the VS, GS, CLIP and SF regions take each URB_FENCE when their stage "
+                     "reaches it (URB_OP_FENCE from VF, GS, CLIP, SF); false: when it arrives "
+                     "here, unless the region's stage has sent a URB_OP_FENCE before"),
     PARAM_END
 };
 
@@ -158,6 +174,20 @@ static const struct stat_desc urb_fence_stats[] = {
     C("check.fence_beyond_urb", check_fence_beyond, "fences", "fences past the URB (clamped)"),
     C("check.entries_beyond_fence", check_entries_beyond, "entries",
       "entries of a unit state that do not fit in its region (dropped)"),
+    C("fence_markers", fence_markers, "messages",
+      "URB_OP_FENCE from the stages (a stage reached a URB_FENCE in its command order)"),
+    C("fences_deferred", fences_deferred, "fences",
+      "region fences held until their stage reached the URB_FENCE"),
+    C("check.fence_queue_full", fence_queue_full, "fences",
+      "region fences taken at once because too many were pending"),
+    C("fence_stage_wait_cycles.vs", fence_wait[REGION_VS], "cycles",
+      "cycles the VS region's new fence waited for its stage (VF) to reach the URB_FENCE"),
+    C("fence_stage_wait_cycles.gs", fence_wait[REGION_GS], "cycles",
+      "cycles the GS region's new fence waited for the GS to reach the URB_FENCE"),
+    C("fence_stage_wait_cycles.clip", fence_wait[REGION_CLIP], "cycles",
+      "cycles the CLIP region's new fence waited for CLIP to reach the URB_FENCE"),
+    C("fence_stage_wait_cycles.sf", fence_wait[REGION_SF], "cycles",
+      "cycles the SF region's new fence waited for SF to reach the URB_FENCE"),
     C("state.ignored", state_ignored, "packets", "other state packets (freed)"),
     C("reply_stalls", reply_stalls, "events", "replies held by a full channel"),
     STAT_END
@@ -419,6 +449,25 @@ static void set_fences(struct urb_fence *s, struct unit *u, const struct spec_UR
             f = s->rows;
         }
         struct region *g = &s->region[r];
+        g->fences_seen++;
+        bool staged = r != REGION_VFE && r != REGION_CS && (s->stage_fences || g->follows_stage);
+        if (staged && g->markers < g->fences_seen) {
+            /* its stage has older work under the fence in effect: held */
+            if (g->pending_count < FENCE_QUEUE) {
+                uint32_t i = (g->pending_head + g->pending_count++) % FENCE_QUEUE;
+                g->pending_seq[i] = g->fences_seen;
+                g->pending_start[i] = prev;
+                g->pending_end[i] = f;
+                if (g->pending_count == 1)
+                    g->pending_since = unit_cycle(u);
+                s->fences_deferred++;
+                prev = f;
+                continue;
+            }
+            s->fence_queue_full++;     /* taken now; the stage counted as caught up */
+            g->pending_count = 0;
+            g->markers = g->fences_seen;
+        }
         if (g->want_start != prev || g->want_end != f) {
             g->want_start = prev;
             g->want_end = f;
@@ -428,6 +477,30 @@ static void set_fences(struct urb_fence *s, struct unit *u, const struct spec_UR
     }
     for (uint32_t r = 0; r < REGION_COUNT; r++)
         serve(s, u, (enum fence_region)r);
+}
+
+/* URB_OP_FENCE: the region's stage reached its next URB_FENCE; the fences it
+ * has now reached take effect (once the region's entries drain, as any
+ * change). A region follows its stage's markers from the first one on. */
+static void fence_marker(struct urb_fence *s, struct unit *u, enum fence_region r)
+{
+    struct region *g = &s->region[r];
+    s->fence_markers++;
+    g->follows_stage = true;
+    g->markers++;
+    while (g->pending_count && g->pending_seq[g->pending_head] <= g->markers) {
+        uint32_t i = g->pending_head;
+        if (g->want_start != g->pending_start[i] || g->want_end != g->pending_end[i]) {
+            g->want_start = g->pending_start[i];
+            g->want_end = g->pending_end[i];
+            g->dirty = true;
+        }
+        g->pending_head = (g->pending_head + 1) % FENCE_QUEUE;
+        g->pending_count--;
+        s->fence_wait[r] += unit_cycle(u) - g->pending_since;
+        g->pending_since = unit_cycle(u);
+    }
+    serve(s, u, r);
 }
 
 static void configure(struct urb_fence *s, struct unit *u, enum fence_region r, uint32_t entries,
@@ -572,6 +645,13 @@ static void take_client(struct urb_fence *s, struct unit *u, uint32_t port, stru
         s->configures++;
         /* rows of 256 bits -> 512-bit units, rounded up */
         configure(s, u, r, q->count, (q->rows + 1) / 2);
+        break;
+    case URB_OP_FENCE:
+        if (!has_region || r == REGION_VFE || r == REGION_CS) {
+            s->bad_messages++;
+            break;
+        }
+        fence_marker(s, u, r);
         break;
     case URB_OP_ALLOC:
         s->alloc_requests++;

@@ -32,18 +32,28 @@
  *    wait). The entries that do not fit are counted when the region's entries
  *    are next asked for (a stage's URB_OP_CONFIGURE may arrive after the
  *    fence it goes with and set the region right first).
- *    g965_tri's check.entries_beyond_fence = 4 is the model's ordering, not
- *    the driver's programming: every unit state fits its fence (aubinator:
- *    VS 32 x 1 in [0, 32), CLIP 10 x 1 in [40, 50), SF 8 x 4 in [50, 82)
- *    then 8 x 2 in [50, 66), CS 4 x 1 in [66, 256)). URB_FENCE reaches this
- *    unit straight from VF, while the clear's setup threads are still to
- *    come at SF under the first SF_STATE (8 x 4 rows); the second fence's
- *    SF region [50, 66) holds 4 of those, and the clear's entries come from
- *    that layout until SF's second configuration (8 x 2) arrives. On the
- *    hardware the fence is pipelined and takes effect at each unit in
- *    command order (seed 001 L667-668; a change of a unit's URB sizes needs
- *    a later URB_FENCE, notes §3.6), so nothing is dropped there. Not
- *    modelled: fences taking effect per stage in command order. URB_OP_ALLOC waits while the region has too few free entries:
+ *  - Fences in command order (param stage_fences, set in configs/gen4-g965.cfg): a
+ *    fence is pipelined and takes effect at each unit in command order (seed
+ *    001 L667-668; a change of a unit's URB sizes needs a later URB_FENCE,
+ *    notes §3.6). The VS, GS, CLIP and SF regions take the n-th URB_FENCE
+ *    only once their stage sent its n-th URB_OP_FENCE (units/common/urb.h):
+ *    the VF for the VS region (it allocates the VS entries), the GS, CLIP and
+ *    SF when the URB_FENCE reaches them, after the allocations of the work
+ *    before it; until then the region keeps its fence, so entries allocated
+ *    under the old fence finish under it (fences_deferred,
+ *    fence_stage_wait_cycles.<region>). Without stage_fences a region follows
+ *    its stage's markers from the first one on (before, a fence takes effect
+ *    when it arrives here). The VFE and CS regions take a fence when it
+ *    arrives (the CS reached it: CS_URB_STATE and CONSTANT_BUFFER come the
+ *    same way). Before this, g965_tri counted check.entries_beyond_fence = 4:
+ *    its second fence (SF [50, 66)) reached this unit from VF while the
+ *    clear's setup threads were still to come at SF under the first SF_STATE
+ *    (8 x 4 rows); now SF's region moves after SF's second configuration (8 x
+ *    2) and the clear, and nothing is dropped. Not modelled: a region whose
+ *    new fence overlaps a neighbour still draining under its old one (the CS
+ *    region's new start inside the SF region's old rows) does not wait for
+ *    it.
+ *    URB_OP_ALLOC waits while the region has too few free entries:
  *    that is the back-pressure at the fences (fence_waits counts requests
  *    that waited, stall_cycles.<region> the cycles); a request for more
  *    entries than the region has is answered with none (refused_allocations).
@@ -92,7 +102,7 @@
  *        and "writeback"[open] out (MSG_WRITEBACK to the EU of the same
  *        index), "eot_vs", "eot_gs", "eot_clip", "eot_sf" out
  *        (MSG_THREAD_DISPATCH EU_TD_THREAD_END), all optional.
- * Params: rows, latency.
+ * Params: rows, latency, stage_fences.
  * Stats: fences, cs_urb_states, configures, alloc_requests, allocations,
  *        frees, references, dereferences, refused_allocations, bad_handles,
  *        fence_waits, stall_cycles.<region>, entries_in_use_peak.<region>,
@@ -102,7 +112,8 @@
  *        out_of_bounds, bad_messages, unsupported, constant_buffers,
  *        constant_bytes, constant_faults, check.fence_order,
  *        check.fence_beyond_urb, check.entries_beyond_fence, state.ignored,
- *        reply_stalls.
+ *        reply_stalls, fence_markers, fences_deferred, check.fence_queue_full,
+ *        fence_stage_wait_cycles.<region>.
  *
  * Not modelled: URB_READ and the other URB opcodes (counted unsupported), the retained-handle limits (L2675-2688),
  * the VFE's entries (the media pipe is not run on Gen4), the real timing of

@@ -244,6 +244,10 @@ static void take_state(void *context, const struct cs_state_packet *p)
         copy_urb_state(s, p);
         break;
     case SPEC_ID_URB_FENCE:             /* Gen4: the urb_fence unit's state */
+        copy_urb_state(s, p);
+        if (p->gen == 4)
+            vf_fence_marker_gen4(s);    /* the VS region's entries are the VF's */
+        break;
     case SPEC_ID_CS_URB_STATE:
     case SPEC_ID_CONSTANT_BUFFER:
         copy_urb_state(s, p);

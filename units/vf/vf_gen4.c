@@ -20,12 +20,17 @@
  *   A pointer outside memory is counted (gen4.state_faults) and the previous
  *   VS URB state kept.
  * - URB_FENCE, CS_URB_STATE and CONSTANT_BUFFER go on to the urb_fence unit
- *   through "urb_state" (vf.c copy_urb_state).
+ *   through "urb_state" (vf.c copy_urb_state). The VF allocates the VS
+ *   region's entries, so it also tells the urb_fence unit on its "urb" port
+ *   (URB_OP_FENCE, after the ALLOCs of the work before it) when it reaches a
+ *   URB_FENCE: the VS region takes the new fence in the VF's command order
+ *   (urb_fence.h).
  */
 #include <string.h>
 
 #include "fabric/msg.h"
 #include "fabric/port.h"
+#include "fabric/sim.h"
 #include "spec/spec.h"
 #include "spec_gen4_pack.h"
 #include "units/common/gen4_state.h"
@@ -95,4 +100,21 @@ void vf_take_pipelined_pointers_gen4(struct vf *s, const struct cs_state_packet 
         return;
     }
     s->gen4_configures++;
+}
+
+void vf_fence_marker_gen4(struct vf *s)
+{
+    if (!s->urb || !port_is_bound(s->urb))
+        return;
+    struct msg *m = msg_alloc(unit_sim(s->unit), MSG_URB, sizeof(struct urb_msg));
+    struct urb_msg *q = (struct urb_msg *)m->payload;
+    memset(q, 0, sizeof *q);
+    q->op = URB_OP_FENCE;
+    q->client = URB_CLIENT_VS;
+    if (!port_try_send(s->urb, m)) {
+        msg_free(unit_sim(s->unit), m);
+        s->stall_urb++;
+        unit_log(s->unit, SIM_LOG_ERROR, "a URB_FENCE marker could not reach the URB (the VS "
+                 "region keeps its fence)");
+    }
 }

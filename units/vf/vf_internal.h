@@ -173,6 +173,7 @@ void vf_gen7_element_instancing(struct vf *s);
 /* Gen4 (vf_gen4.c) */
 void vf_take_vertex_buffers_gen4(struct vf *s, const struct cs_state_packet *p);
 void vf_take_pipelined_pointers_gen4(struct vf *s, const struct cs_state_packet *p);
+void vf_fence_marker_gen4(struct vf *s);
 
 /* vf_io.c: the URB and L3 sides */
 void vf_io_replies(struct vf *s);
