@@ -3268,7 +3268,6 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
             s->hiz_active = false;
         }
     }
-    hiz_lookahead(s);
     if (s->hiz_owed) {
         /* HiZ record traffic holds the rasterizer (hiz_record_cycles each) */
         s->hiz_owed--;
@@ -3833,6 +3832,10 @@ static enum unit_activity wm_tick(struct unit *u)
     setup_entry_release(s);
     hiz_l3_pump(s);
     enum ff_stage_status st = ff_stage_tick(&s->ff, u);
+    /* after this cycle's rasterization, so that the current primitive's
+     * own line requests go first */
+    if (s->active)
+        hiz_lookahead(s);
     if (s->l3 && s->hiz_line_count && port_can_send(s->l3))
         return UNIT_BUSY;       /* posted HiZ writes to send */
     if (st == FF_STAGE_WAITING && (s->active || s->threads.in_flight == 0))
