@@ -265,6 +265,18 @@ struct msg *port_peek(const struct port *in)
     return ch->ring[ch->head & ch->mask];
 }
 
+struct msg *port_peek_at(const struct port *in, uint32_t n)
+{
+    const struct channel *ch = in->channel;
+    if (!ch)
+        return NULL;
+    uint32_t i = ch->head + n;
+    if (i - ch->head >= load_tail(ch) - ch->head ||
+        ch->arrival[i & ch->mask] > in->owner->sim->domains[in->owner->domain]->cycle)
+        return NULL;
+    return ch->ring[i & ch->mask];
+}
+
 /* port_pop() once a message is visible, out of line: the common poll of an
  * empty input (an EU polls every write-back port each tick: ~7% of SGEMM in
  * port_pop) then pays no register saves; what it still pays (perf annotate)

@@ -46,6 +46,11 @@ bool port_can_send(struct port *out);
 /* The oldest message visible on an input port, or NULL. Stays in the channel. */
 struct msg *port_peek(const struct port *in);
 
+/* The n-th oldest message visible on an input port (0: port_peek's), or NULL
+ * when fewer than n + 1 are visible. Stays in the channel. A unit may look
+ * ahead at what waits behind its head (e.g. WM's HiZ lookahead). */
+struct msg *port_peek_at(const struct port *in, uint32_t n);
+
 /* Takes the oldest visible message; the caller owns it. NULL when none. */
 struct msg *port_pop(struct port *in);
 

@@ -542,6 +542,78 @@ static void test_hiz_cache_writebacks(void)
     sim_destroy(l3.sim);
 }
 
+/* The lookahead across primitives (wm.hiz_lookahead_primitives, 3 by
+ * default; units/wm/wm.c): four rectangles, x 0-15, 16-31, 32-47, 48-63 at y
+ * 0-7, each over one record line (blocks 2i..2i+1 x 0..1, record_line(2i,
+ * 0)), queued at once behind each other, with a probe L3 answering after 40
+ * cycles. With the lookahead the first rectangle's line is read on demand
+ * and, while it waits, the lines of the three queued behind it: the four
+ * reads reach the L3 in order before the first answer, and the rasterizer
+ * waits about one round trip in all (less than two). Without it
+ * (hiz_lookahead_primitives=0) each rectangle's line is read when its turn
+ * comes: four round trips, each read sent after the previous answer. The
+ * depth results are the same. */
+static void queue_rect(struct wm_rig *r, int32_t x0, int32_t x1, float z)
+{
+    struct setup_primitive p;
+    memset(&p, 0, sizeof p);
+    p.topology = PRIM_RECTLIST;
+    p.subpixel_bits = 8;
+    p.x_min = x0;
+    p.x_max = x1;
+    p.y_max = 7;
+    p.x0 = (float)x0;
+    p.depth = (struct setup_plane){ z, 0, 0 };
+    wm_rig_send_setup(r, &p);
+}
+
+static void test_hiz_lookahead(void)
+{
+    static const char *const off[] = { "hiz_lookahead_primitives=0", NULL };
+    struct wm_rig ahead = wm_rig_new_l3(40), late = wm_rig_new_l3_with(40, off);
+    struct wm_rig *rigs[2] = { &ahead, &late };
+    for (uint32_t i = 0; i < 2; i++) {
+        fill_surface(rigs[i], DEPTH_BASE, 0xff, SURFACE_BYTES);
+        send_depth_buffer(rigs[i], true);
+        send_less_test(rigs[i]);
+        wm_rig_run(rigs[i], 10);
+        for (int32_t k = 0; k < 4; k++)
+            queue_rect(rigs[i], 16 * k, 16 * k + 15, 0.25f + 0.125f * (float)k);
+        wm_rig_run(rigs[i], 400);
+    }
+    const struct wm_l3_probe *a = ahead.l3, *l = late.l3;
+    CU_ASSERT_EQUAL_FATAL(a->count, 4u);
+    CU_ASSERT_EQUAL_FATAL(l->count, 4u);
+    for (uint32_t k = 0; k < 4; k++) {
+        CU_ASSERT_EQUAL(a->op[k], MEMREQ_READ);
+        CU_ASSERT_EQUAL(a->address[k], record_line(2 * k, 0));
+        CU_ASSERT_EQUAL(l->address[k], record_line(2 * k, 0));
+        if (k) {
+            CU_ASSERT_TRUE(l->cycle[k] >= l->cycle[k - 1] + 40);
+        }
+    }
+    CU_ASSERT_TRUE(a->cycle[3] < a->cycle[0] + 40);
+    CU_ASSERT_EQUAL(wm_rig_stat(&ahead, "hiz.lookahead_primitives"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&ahead, "hiz.lookahead_lines"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&ahead, "hiz.lookahead_used"), 3);
+    CU_ASSERT_EQUAL(wm_rig_stat(&ahead, "hiz.lookahead_evicted"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&late, "hiz.lookahead_lines"), 0);
+    uint64_t sa = wm_rig_stat(&ahead, "hiz.l3_stall_cycles");
+    uint64_t sl = wm_rig_stat(&late, "hiz.l3_stall_cycles");
+    CU_ASSERT_TRUE(sa >= 36 && sa < 80);
+    CU_ASSERT_TRUE(sl >= 4 * 36);
+    CU_ASSERT_EQUAL(wm_rig_stat(&ahead, "raster.pixels"), 64 * 8);
+    CU_ASSERT_EQUAL(wm_rig_stat(&ahead, "depth.depth_writes"),
+                    wm_rig_stat(&late, "depth.depth_writes"));
+    uint8_t got[SURFACE_BYTES], want[SURFACE_BYTES];
+    read_surface(&ahead, DEPTH_BASE, got, SURFACE_BYTES);
+    read_surface(&late, DEPTH_BASE, want, SURFACE_BYTES);
+    CU_ASSERT_EQUAL(memcmp(got, want, SURFACE_BYTES), 0);
+    CU_ASSERT_EQUAL(depth_at(got, 20, 3), 24576);      /* 0.375 * 65535 rounded */
+    sim_destroy(ahead.sim);
+    sim_destroy(late.sim);
+}
+
 static const struct test_case cases[] = {
     { "the whole-block reject rule against an exhaustive search", test_reject_rule_exhaustive },
     { "the HiZ record in the Y-tiled HiZ surface", test_record_layout },
@@ -553,6 +625,8 @@ static const struct test_case cases[] = {
       test_hiz_cache_hits },
     { "HiZ record cache: evicted dirty lines written back, misses read through the L3",
       test_hiz_cache_writebacks },
+    { "HiZ lookahead: the record lines of queued primitives read before their turn",
+      test_hiz_lookahead },
     { 0 }
 };
 TEST_SUITE(hiz, cases);

@@ -441,6 +441,88 @@ static void test_late_msaa_per_sample(void)
     sim_destroy(r.sim);
 }
 
+/* The shader's output stencil (oS) as the stencil reference (om_depth.h):
+ * with 3DSTATE_PS_EXTRA Pixel Shader Computes Stencil the SIMD8 RT write
+ * carries oS after the colour (seed 003 L7856-7950: "R G B A oS", one byte a
+ * slot as Mesa's brw packs it), and its low 8 bits replace the state's
+ * Stencil Reference Value for the test and for REPLACE. A W-tiled stencil
+ * buffer whose every byte is 5 (so no address arithmetic is needed), depth
+ * off (genxml: EQUAL 3, ALWAYS 0, KEEP 0, REPLACE 2):
+ *  1. EQUAL, state reference 9, oS {5, 9, 5, 4, 5, 0, 5, 9}: the slots whose
+ *     oS is 5 pass (red 255), the others keep 0x11; with the state's 9 it
+ *     would be slots 1 and 7;
+ *  2. ALWAYS, pass op REPLACE, oS 7 in subspan 0 and 3 in subspan 1, red 1.0;
+ *  3. no oS (Computes Stencil off), EQUAL against the state's 7, red 0.0:
+ *     subspan 0 (stencil 7 from 2.) turns 0, subspan 1 (3) stays 255. */
+static void send_stencil_state(struct rig *r, uint32_t function, uint32_t pass_op,
+                               uint32_t reference, bool computes)
+{
+    struct spec_3DSTATE_PS_EXTRA x = { .PixelShaderValid = true,
+                                       .PixelShaderComputesStencil = computes };
+    inject_state(r, SPEC_ID_3DSTATE_PS_EXTRA, &x, sizeof x);
+    struct spec_3DSTATE_WM_DEPTH_STENCIL ds = { .StencilTestEnable = true,
+                                                .StencilBufferWriteEnable = true,
+                                                .StencilTestFunction = function,
+                                                .StencilPassDepthPassOp = pass_op,
+                                                .StencilTestMask = 0xff,
+                                                .StencilWriteMask = 0xff,
+                                                .StencilReferenceValue = reference };
+    inject_state(r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, &ds, sizeof ds);
+}
+
+static void test_late_output_stencil_reference(void)
+{
+    enum { STENCIL_BASE = 0x700000 };
+    struct rig r = rig_new(false);
+    static uint8_t fives[8192];
+    memset(fives, 5, sizeof fives);
+    gpu_memory_write(r.mem, STENCIL_BASE, fives, sizeof fives, NULL);
+    struct spec_3DSTATE_STENCIL_BUFFER sb = { .StencilBufferEnable = true, .SurfacePitch = 63,
+                                              .SurfaceBaseAddress = STENCIL_BASE };
+    inject_state(&r, SPEC_ID_3DSTATE_STENCIL_BUFFER, &sb, sizeof sb);
+    /* 3DSTATE_DEPTH_BUFFER's Stencil Write Enable gates stencil writes (WM_INT, L15428ff) */
+    struct spec_3DSTATE_DEPTH_BUFFER db = { .SurfaceType = 1, .SurfaceFormat = 5 /* D16 */,
+                                            .SurfaceBaseAddress = DEPTH_BASE, .SurfacePitch = 127,
+                                            .Width = 63, .Height = 63, .StencilWriteEnable = true };
+    inject_state(&r, SPEC_ID_3DSTATE_DEPTH_BUFFER, &db, sizeof db);
+    uint32_t regs[5][8];
+
+    send_stencil_state(&r, 3, 0, 9, true);
+    colour(regs, 1.0f);
+    static const uint8_t os1[8] = { 5, 9, 5, 4, 5, 0, 5, 9 };
+    memset(regs[4], 0, sizeof regs[4]);
+    memcpy(regs[4], os1, sizeof os1);
+    send(&r, 0x8A031400, regs, 0xff, true, 1);      /* mlen 5: R G B A oS */
+    for (unsigned slot = 0; slot < 8; slot++) {
+        uint32_t x, y;
+        slot_xy(slot, &x, &y);
+        CU_ASSERT_EQUAL(red_at(&r, x, y), os1[slot] == 5 ? 255 : 0x11);
+    }
+    CU_ASSERT_EQUAL(r.eot->last.pixels_depth_passed, 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.late.stencil_failed"), 4);
+
+    send_stencil_state(&r, 0, 2, 9, true);
+    static const uint8_t os2[8] = { 7, 7, 7, 7, 3, 3, 3, 3 };
+    memset(regs[4], 0, sizeof regs[4]);
+    memcpy(regs[4], os2, sizeof os2);
+    send(&r, 0x8A031400, regs, 0xff, true, 2);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.late.stencil_writes"), 8);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.late.stencil_exported"), 16);
+
+    send_stencil_state(&r, 3, 0, 7, false);
+    colour(regs, 0.0f);
+    send(&r, 0x88031400, regs, 0xff, true, 3);      /* mlen 4: no oS */
+    for (unsigned slot = 0; slot < 8; slot++) {
+        uint32_t x, y;
+        slot_xy(slot, &x, &y);
+        CU_ASSERT_EQUAL(red_at(&r, x, y), slot < 4 ? 0 : 255);
+    }
+    CU_ASSERT_EQUAL(r.eot->last.pixels_depth_passed, 4);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.late.stencil_exported"), 16);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "om.late.stencil_export_ignored"), 0);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "late depth: the thread's depth plane, killed pixels untested, failures keep colour",
       test_late_depth_plane_and_kill },
@@ -448,6 +530,8 @@ static const struct test_case cases[] = {
     { "late depth: two RT writes test twice, update and count once", test_late_two_render_targets },
     { "threads tested early: the back end leaves depth alone", test_early_thread_untouched },
     { "late depth under 4x: each covered sample at its position", test_late_msaa_per_sample },
+    { "late stencil: the shader's oS is the reference, for the test and REPLACE",
+      test_late_output_stencil_reference },
     { 0 }
 };
 TEST_SUITE(om_late, cases);

@@ -831,14 +831,20 @@ static void test_per_sample_dispatch(void)
  * bits a group, L16165-16192), R1.2+ subspan X/Y, R1.7 lit mask = the
  * group's pixels covering its sample, the thread context's per-sample flag
  * and SSPI for headerless RT writes. Coverage: the test triangle (0,0)
- * (4,0) (0,4) covers sample s of pixel (i, j) when i + j + ox + oy < 4. */
+ * (4,0) (0,4) covers sample s of pixel (i, j) when i + j + ox + oy < 4.
+ * SIMD32 holds groups 4-7 in R2 as groups 0-3 in R1 (R2.0 SampleIDs, R2.2+
+ * positions, R2.7 mask; L16108ff, the payload's SIMD32 subspans 4-7); when
+ * the table puts two subspans in a dispatch (SIMD32 4x) the groups of
+ * Subspan[1] hold another subspan's position than those of Subspan[0]. */
 struct sspi_case {
     uint32_t log2_samples, width;
     const uint8_t *positions;           /* U0.4 X << 4 | Y per sample */
     /* the seed's table for the case: per SSPI the dispatch exists, and
      * group g's (subspan within the thread, sample) */
-    uint32_t sspi_values;               /* dispatches per subspan */
-    uint32_t table_sample[4][8], table_subspan[4][8];
+    uint32_t sspi_values;               /* dispatches per subspan (rows of the table) */
+    uint32_t table_sample[8][8], table_subspan[8][8];
+    /* what the three lit subspans make: threads, and of each SSPI value */
+    uint32_t threads, per_sspi;
 };
 
 static uint32_t sspi_want(const uint8_t *pos, uint32_t n, int32_t i, int32_t j)
@@ -853,7 +859,8 @@ static uint32_t sspi_want(const uint8_t *pos, uint32_t n, int32_t i, int32_t j)
 static void sspi_state(struct wm_rig *r, const struct sspi_case *k)
 {
     wm_rig_ps_state(r, (struct wm_ps_setup){ .e8 = k->width == 8, .e16 = k->width == 16,
-                                             .grf = { 8, 8, 8 }, .ksp = { 0x40, 0x40, 0x40 } });
+                                             .e32 = k->width == 32, .grf = { 8, 8, 8 },
+                                             .ksp = { 0x40, 0x40, 0x40 } });
     send_multisample_state(r, k->log2_samples, true);
     /* 3DSTATE_SAMPLE_PATTERN (genxml gen9.xml): DW5 8x samples 4-7, DW6 8x
      * samples 0-3, DW7 4x samples 0-3, a byte each */
@@ -861,7 +868,12 @@ static void sspi_state(struct wm_rig *r, const struct sspi_case *k)
     struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_SAMPLE_PATTERN, 9, 4, &body);
     struct cs_state_packet *pk = (struct cs_state_packet *)m->payload;
     const uint8_t *q = k->positions;
-    if (k->log2_samples == 3) {
+    if (k->log2_samples == 4) {
+        /* DW1-DW4: 16x samples 0-3, 4-7, 8-11, 12-15 */
+        for (uint32_t d = 0; d < 4; d++)
+            pk->dwords[1 + d] = (uint32_t)q[4 * d] | (uint32_t)q[4 * d + 1] << 8 |
+                                (uint32_t)q[4 * d + 2] << 16 | (uint32_t)q[4 * d + 3] << 24;
+    } else if (k->log2_samples == 3) {
         pk->dwords[6] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
                         (uint32_t)q[3] << 24;
         pk->dwords[5] = (uint32_t)q[4] | (uint32_t)q[5] << 8 | (uint32_t)q[6] << 16 |
@@ -891,7 +903,7 @@ static void sspi_check(const struct sspi_case *k)
         CU_ASSERT_EQUAL(d->simd, k->width);
         uint32_t r00 = r.td->grf[t][0][0];
         uint32_t sspi = (r00 >> 6) & 7u;
-        CU_ASSERT_FATAL(sspi < k->sspi_values * 2);
+        CU_ASSERT_FATAL(sspi < k->sspi_values * (groups / 2 < 1 ? 1 : groups / 2));
         sspi_seen[sspi]++;
         /* the table's SSPI values: 0, 1, .. for SIMD8; 0, 2, .. for SIMD16 */
         uint32_t row = sspi / (groups / 2 < 1 ? 1 : groups / 2);
@@ -899,20 +911,31 @@ static void sspi_check(const struct sspi_case *k)
         CU_ASSERT_FATAL(row < k->sspi_values);
         CU_ASSERT_TRUE(d->ctx.pixel_flags & EU_PIXEL_PER_SAMPLE);
         CU_ASSERT_EQUAL(d->ctx.starting_sample_pair, sspi);
-        uint32_t ids = r.td->grf[t][1][0], lit = r.td->grf[t][1][7] & 0xffffu;
-        CU_ASSERT_EQUAL(lit, r.td->grf[t][1][7] >> 16);
-        uint32_t first_xy = r.td->grf[t][1][2];
+        uint32_t sub_xy[2] = { 0, 0 };
+        bool sub_known[2] = { false, false };
         for (uint32_t g = 0; g < groups; g++) {
+            /* R1 holds groups 0-3, R2 groups 4-7 (SIMD32) */
+            uint32_t reg = 1 + g / 4, q = g % 4;
+            uint32_t ids = r.td->grf[t][reg][0], lit = r.td->grf[t][reg][7] & 0xffffu;
+            CU_ASSERT_EQUAL(lit, r.td->grf[t][reg][7] >> 16);
             uint32_t smp = k->table_sample[row][g], sub = k->table_subspan[row][g];
-            CU_ASSERT_EQUAL((ids >> (4 * g)) & 0xfu, smp);
-            uint32_t xy = r.td->grf[t][1][2 + g];
-            if (sub == 0)
-                CU_ASSERT_EQUAL(xy, first_xy);
+            uint32_t xy = r.td->grf[t][reg][2 + q];
+            bool group_lit = ((lit >> (4 * q)) & 0xfu) != 0;
+            if (!group_lit && xy == 0 && (ids >> (4 * q) & 0xfu) == 0 && sub > 0)
+                continue;               /* a final dispatch without its Subspan[1] */
+            CU_ASSERT_EQUAL((ids >> (4 * q)) & 0xfu, smp);
+            CU_ASSERT_FATAL(sub < 2);
+            if (sub_known[sub])
+                CU_ASSERT_EQUAL(xy, sub_xy[sub]);
+            sub_known[sub] = true;
+            sub_xy[sub] = xy;
+            if (sub == 1 && sub_known[0])
+                CU_ASSERT_NOT_EQUAL(xy, sub_xy[0]);
             int32_t sx = (int32_t)(xy & 0xffffu), sy = (int32_t)(xy >> 16);
             for (uint32_t px = 0; px < 4; px++) {
                 int32_t i = sx + (int32_t)(px & 1), j = sy + (int32_t)(px >> 1);
                 bool covered = i < 4 && j < 4 && ((sspi_want(k->positions, n, i, j) >> smp) & 1u);
-                bool on = (lit >> (4 * g + px)) & 1u;
+                bool on = (lit >> (4 * q + px)) & 1u;
                 CU_ASSERT_EQUAL(on, covered);
                 if (on) {
                     CU_ASSERT_FALSE((seen[j][i] >> smp) & 1u);
@@ -928,10 +951,13 @@ static void sspi_check(const struct sspi_case *k)
             CU_ASSERT_EQUAL(seen[j][i], sspi_want(k->positions, n, i, j));
     /* three subspans have lit pixels ((0,0), (2,0), (0,2)); each has a
      * sample in every dispatch's pair range here, so each SSPI value of the
-     * table appears three times */
+     * table appears once a subspan (three times) when a dispatch holds one
+     * subspan or part of one, and twice when it holds two (SIMD32 4x: two
+     * subspans, then the third) */
     for (uint32_t v = 0; v < k->sspi_values; v++)
-        CU_ASSERT_EQUAL(sspi_seen[v * (groups / 2)], 3u);
-    CU_ASSERT_EQUAL(r.td->count, 3u * k->sspi_values);
+        CU_ASSERT_EQUAL(sspi_seen[v * (groups / 2)], k->per_sspi);
+    CU_ASSERT_EQUAL(r.td->count, k->threads);
+    CU_ASSERT_EQUAL(wm_rig_stat(&r, "bad.per_sample_enables"), 0);     /* one width: allowed */
     sim_destroy(r.sim);
 }
 
@@ -944,20 +970,95 @@ static void test_sspi_layout(void)
     /* SIMD8 4x: Dispatch[i], i = 0..1, SSPI = i: Slot[3:0] = Sample[2i],
      * Slot[7:4] = Sample[2i+1] of Subspan[0] */
     static const struct sspi_case simd8_4x = {
-        2, 8, ms_pos, 2, { { 0, 1 }, { 2, 3 } }, { { 0, 0 }, { 0, 0 } } };
+        2, 8, ms_pos, 2, { { 0, 1 }, { 2, 3 } }, { { 0, 0 }, { 0, 0 } }, 6, 3 };
     sspi_check(&simd8_4x);
     /* SIMD16 4x: one dispatch (SSPI 0), Slot[4s+3:4s] = Subspan[0] Sample[s] */
     static const struct sspi_case simd16_4x = {
-        2, 16, ms_pos, 1, { { 0, 1, 2, 3 } }, { { 0, 0, 0, 0 } } };
+        2, 16, ms_pos, 1, { { 0, 1, 2, 3 } }, { { 0, 0, 0, 0 } }, 3, 3 };
     sspi_check(&simd16_4x);
     /* SIMD8 8x: Dispatch[i], i = 0..3, SSPI = i: Sample[2i], Sample[2i+1] */
     static const struct sspi_case simd8_8x = {
-        3, 8, sspi_pos8, 4, { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 } }, { { 0 } } };
+        3, 8, sspi_pos8, 4, { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 } }, { { 0 } }, 12, 3 };
     sspi_check(&simd8_8x);
     /* SIMD16 8x: Dispatch[i], i = 0, 2, SSPI = i: Sample[2i] .. Sample[2i+3] */
     static const struct sspi_case simd16_8x = {
-        3, 16, sspi_pos8, 2, { { 0, 1, 2, 3 }, { 4, 5, 6, 7 } }, { { 0 } } };
+        3, 16, sspi_pos8, 2, { { 0, 1, 2, 3 }, { 4, 5, 6, 7 } }, { { 0 } }, 6, 3 };
     sspi_check(&simd16_8x);
+}
+
+/* 16x positions on the diagonal: sample s at (s/16, s/16); a pixel with
+ * i + j = 3 covers samples 0-7 (2s/16 < 1), one with i + j <= 2 all 16 */
+static const uint8_t sspi_pos16[16] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                        0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff };
+
+/* The 16x rows and the SIMD32 column of the PERSAMPLE table (seed 003
+ * L16060-16096), written out from it: each dispatch's SSPI is bits 8:6 of
+ * R0.0 (L16148-16149: bit 8 "reserved for expansion of" SSPI, which 16x
+ * needs: SSPI up to 7). */
+static void test_sspi_layout_16x_simd32(void)
+{
+    /* SIMD8 16x: Dispatch[i], i = 0..7, SSPI = i: Slot[3:0] =
+     * Subspan[0].Sample[SSPI*2+0], Slot[7:4] = Sample[SSPI*2+1] */
+    static const struct sspi_case simd8_16x = {
+        4, 8, sspi_pos16, 8,
+        { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 }, { 8, 9 }, { 10, 11 }, { 12, 13 }, { 14, 15 } },
+        { { 0 } }, 24, 3 };
+    sspi_check(&simd8_16x);
+    /* SIMD16 16x: Dispatch[i], i = 0, 2, 4, 6, SSPI = i: Slot[4g+3:4g] =
+     * Subspan[0].Sample[SSPI*2+g] */
+    static const struct sspi_case simd16_16x = {
+        4, 16, sspi_pos16, 4,
+        { { 0, 1, 2, 3 }, { 4, 5, 6, 7 }, { 8, 9, 10, 11 }, { 12, 13, 14, 15 } },
+        { { 0 } }, 12, 3 };
+    sspi_check(&simd16_16x);
+    /* SIMD32 4x: Slot[4s+3:4s] = Subspan[0].Sample[s], Slot[4s+19:4s+16] =
+     * Subspan[1].Sample[s]: two subspans a dispatch (the third alone) */
+    static const struct sspi_case simd32_4x = {
+        2, 32, ms_pos, 1, { { 0, 1, 2, 3, 0, 1, 2, 3 } }, { { 0, 0, 0, 0, 1, 1, 1, 1 } }, 2, 2 };
+    sspi_check(&simd32_4x);
+    /* SIMD32 8x: Slot[4s+3:4s] = Subspan[0].Sample[s], s = 0..7 */
+    static const struct sspi_case simd32_8x = {
+        3, 32, sspi_pos8, 1, { { 0, 1, 2, 3, 4, 5, 6, 7 } }, { { 0 } }, 3, 3 };
+    sspi_check(&simd32_8x);
+    /* SIMD32 16x: Dispatch[i], i = 0, 4, SSPI = i: Slot[4g+3:4g] =
+     * Subspan[0].Sample[SSPI*2+g], g = 0..7 */
+    static const struct sspi_case simd32_16x = {
+        4, 32, sspi_pos16, 2,
+        { { 0, 1, 2, 3, 4, 5, 6, 7 }, { 8, 9, 10, 11, 12, 13, 14, 15 } }, { { 0 } }, 6, 3 };
+    sspi_check(&simd32_16x);
+}
+
+/* The enables the seed forbids with multisampling, counted per primitive
+ * (seed 003 L16005-16011 under the Variable Pixel Dispatch table): "D"
+ * (SIMD16+8) "cannot be used in non-1x PERSAMPLE mode", "E" (SIMD32+16) not
+ * "in PERSAMPLE mode with number of multisamples >= 2"; L16057: "When
+ * NUM_MULTISAMPLES == 16 (i.e. 16x MSAA) and PS_DISPATCH_MODE is PER_PIXEL,
+ * SIMD32 pixel shader is not supported". Per-sample 4x with SIMD8 alone and
+ * 16x per-pixel with SIMD16 alone are not counted. */
+static uint64_t forbidden_count(uint32_t log2_samples, bool per_sample, bool e8, bool e16,
+                                bool e32, const char *stat)
+{
+    struct wm_rig r = wm_rig_new();
+    wm_rig_ps_state(&r, (struct wm_ps_setup){ .e8 = e8, .e16 = e16, .e32 = e32,
+                                              .grf = { 8, 8, 8 },
+                                              .ksp = { 0x40, 0x40, 0x40 } });
+    send_multisample_state(&r, log2_samples, per_sample);
+    struct setup_primitive p = wm_rig_triangle(0, 0);
+    wm_rig_send_setup(&r, &p);
+    ms_run_all(&r);
+    uint64_t n = wm_rig_stat(&r, stat);
+    sim_destroy(r.sim);
+    return n;
+}
+
+static void test_forbidden_dispatch_enables(void)
+{
+    CU_ASSERT_EQUAL(forbidden_count(2, true, true, true, false, "bad.per_sample_enables"), 1);
+    CU_ASSERT_EQUAL(forbidden_count(3, true, false, true, true, "bad.per_sample_enables"), 1);
+    CU_ASSERT_EQUAL(forbidden_count(2, true, true, false, false, "bad.per_sample_enables"), 0);
+    CU_ASSERT_EQUAL(forbidden_count(4, false, false, false, true, "bad.simd32_16x_per_pixel"), 1);
+    CU_ASSERT_EQUAL(forbidden_count(4, false, false, true, false, "bad.simd32_16x_per_pixel"), 0);
+    CU_ASSERT_EQUAL(forbidden_count(4, true, false, false, true, "bad.simd32_16x_per_pixel"), 0);
 }
 
 /* The rasterizer's rate (issue 12 item 9; docs/pixel-timing.md): the
@@ -1052,6 +1153,9 @@ static const struct test_case cases[] = {
     { "the rasterizer's rate: 16 pixels a clock", test_rasterizer_rate },
     { "per-sample dispatch in the seed's slot layout with the Starting Sample Pair Index",
       test_sspi_layout },
+    { "per-sample dispatch at 16x (SIMD8/16/32) and SIMD32 (4x/8x) in the seed's slot layout",
+      test_sspi_layout_16x_simd32 },
+    { "dispatch enables the seed forbids with multisampling: counted", test_forbidden_dispatch_enables },
     { 0 }
 };
 TEST_SUITE(wm, cases);

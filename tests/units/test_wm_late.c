@@ -193,12 +193,78 @@ static void test_polygon_stipple(void)
     sim_destroy(r.sim);
 }
 
+/* A PS that computes stencil (3DSTATE_PS_EXTRA Pixel Shader Computes
+ * Stencil, WM_INT L15266) over a stencil-tested draw: the shader's oS is the
+ * reference in the pixel back end (units/om/om_depth.h), so WM cannot test
+ * early: the threads carry EU_PIXEL_LATE_DEPTH_STENCIL. With the stencil
+ * test off the same PS is tested early (no flag). SIMD16 enabled with it is
+ * counted (seed 003 L16011: only SIMD8 with a computed stencil), as is
+ * per-sample 4x dispatch with SIMD8 and SIMD16 both enabled (L16007-16009). */
+static void computes_stencil_draw(struct wm_rig *r, bool stencil_test, bool e16)
+{
+    wm_rig_ps_state(r, (struct wm_ps_setup){ .e8 = true, .e16 = e16, .grf = { 2, 2, 2 },
+                                             .ksp = { 0x40, 0x40, 0x40 } });
+    struct spec_3DSTATE_PS_EXTRA *x;
+    struct msg *m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_PS_EXTRA, 2, sizeof *x, (void **)&x);
+    x->PixelShaderValid = true;
+    x->PixelShaderComputesStencil = true;
+    wm_rig_to_wm(r, m);
+    struct spec_3DSTATE_DEPTH_BUFFER *d;
+    m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_DEPTH_BUFFER, 8, sizeof *d, (void **)&d);
+    d->SurfaceType = 1;
+    d->SurfaceFormat = 5;           /* D16_UNORM */
+    d->SurfaceBaseAddress = 0x40000;
+    d->SurfacePitch = 127;
+    d->Width = 63;
+    d->Height = 31;
+    wm_rig_to_wm(r, m);
+    struct spec_3DSTATE_STENCIL_BUFFER *sb;
+    m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_STENCIL_BUFFER, 5, sizeof *sb, (void **)&sb);
+    sb->StencilBufferEnable = true;
+    sb->SurfacePitch = 63;
+    sb->SurfaceBaseAddress = 0x60000;
+    wm_rig_to_wm(r, m);
+    struct spec_3DSTATE_WM_DEPTH_STENCIL *ds;
+    m = wm_rig_state_msg(r, SPEC_ID_3DSTATE_WM_DEPTH_STENCIL, 4, sizeof *ds, (void **)&ds);
+    ds->StencilTestEnable = stencil_test;
+    ds->StencilTestFunction = 3;    /* EQUAL */
+    ds->StencilTestMask = ds->StencilWriteMask = 0xff;
+    wm_rig_to_wm(r, m);
+    struct setup_primitive p = wm_rig_triangle(8, 4);
+    wm_rig_send_setup(r, &p);
+    wm_rig_run(r, 30);
+}
+
+static void test_computed_stencil_is_late(void)
+{
+    struct wm_rig late = wm_rig_new(), early = wm_rig_new(), wide = wm_rig_new();
+    computes_stencil_draw(&late, true, false);
+    computes_stencil_draw(&early, false, false);
+    computes_stencil_draw(&wide, true, true);
+    CU_ASSERT_EQUAL_FATAL(late.td->count, 2);
+    CU_ASSERT_EQUAL_FATAL(early.td->count, 2);
+    for (uint32_t t = 0; t < 2; t++) {
+        CU_ASSERT_TRUE(late.td->head[t].ctx.pixel_flags & EU_PIXEL_LATE_DEPTH_STENCIL);
+        CU_ASSERT_FALSE(early.td->head[t].ctx.pixel_flags & EU_PIXEL_LATE_DEPTH_STENCIL);
+    }
+    CU_ASSERT_EQUAL(wm_rig_stat(&late, "depth.late_pixels"), 6);
+    CU_ASSERT_EQUAL(wm_rig_stat(&early, "depth.late_pixels"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&late, "bad.computed_stencil_enables"), 0);
+    CU_ASSERT_EQUAL(wm_rig_stat(&wide, "bad.computed_stencil_enables"), 1);
+    CU_ASSERT_EQUAL(wm_rig_stat(&wide, "bad.per_sample_enables"), 0);
+    sim_destroy(late.sim);
+    sim_destroy(early.sim);
+    sim_destroy(wide.sim);
+}
+
 static const struct test_case cases[] = {
     { "a killing PS over a depth-tested draw: late flag, planes, passes from thread ends",
       test_kill_is_late },
     { "early depth rejects counted per draw", test_early_rejects_per_draw },
     { "polygon stipple: the 32x32 pattern at its offset; NOSTIPPLE triangles untouched",
       test_polygon_stipple },
+    { "a PS computing stencil over a stencil test is tested late; SIMD16 with it counted",
+      test_computed_stencil_is_late },
     { 0 }
 };
 TEST_SUITE(wm_late, cases);

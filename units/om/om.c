@@ -250,7 +250,9 @@ static const struct stat_desc om_stats[] = {
     C("late.bad_buffers", depth.bad_buffers, "packets",
       "depth/stencil buffers not modelled (their tests pass)"),
     C("late.stencil_export_ignored", depth.stencil_export_ignored, "messages",
-      "RT writes with the shader's stencil (oS): not used as the reference"),
+      "RT writes with the shader's stencil (oS) for threads WM tested early: oS not used"),
+    C("late.stencil_exported", depth.stencil_exported, "samples",
+      "late stencil tests with the shader's oS as the reference (PS computes stencil)"),
     C("untracked_threads", untracked_threads, "messages",
       "RT writes of threads beyond the per-thread count table (counts not reported)"),
     STAT_END
@@ -1174,9 +1176,12 @@ static uint32_t late_depth_stencil(struct access *a, const struct rt_write *w, u
     bool update = (w->flags & RT_WRITE_LAST_RT) != 0;
     uint32_t samples = om_depth_samples(&a->s->depth);
     uint32_t kept = 0;
+    /* the shader's output stencil as the reference (om_depth.h) */
+    int32_t reference = (w->flags & RT_WRITE_HAS_STENCIL) ? (int32_t)w->stencil[slot] : -1;
     if (samples == 1) {
         float z = (w->flags & RT_WRITE_HAS_DEPTH) ? w->depth[slot] : om_depth_source(a->ctx, x, y);
-        if (om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, 0, w->rt_array_index, z, update))
+        if (om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, 0, w->rt_array_index, z,
+                          reference, update))
             kept = coverage;
     } else {
         for (uint32_t smp = 0; smp < samples; smp++) {
@@ -1185,7 +1190,7 @@ static uint32_t late_depth_stencil(struct access *a, const struct rt_write *w, u
             float z = (w->flags & RT_WRITE_HAS_DEPTH) ? w->depth[slot]
                                                       : om_depth_source_sample(a->ctx, x, y, smp);
             if (om_depth_test(&a->s->depth, &a->as, a->ctx, x, y, smp, w->rt_array_index, z,
-                              update))
+                              reference, update))
                 kept |= 1u << smp;
         }
     }
@@ -1582,8 +1587,9 @@ static uint32_t rt_write(struct access *a, const struct eu_send_msg *p, uint32_t
         s->draws++;
         s->state_since_write = false;
     }
-    if (w->flags & RT_WRITE_HAS_STENCIL)
-        s->depth.stencil_export_ignored++;
+    if ((w->flags & RT_WRITE_HAS_STENCIL) &&
+        !(p->ctx.pixel_flags & EU_PIXEL_LATE_DEPTH_STENCIL))
+        s->depth.stencil_export_ignored++;  /* tested early: oS comes too late (om_depth.h) */
     if (s->blend_valid && s->blend.ColorDitherEnable)
         s->dither_ignored++;
     bool header = gen4 || desc_msg_header_present(p->desc) || (p->flags & EU_SEND_HEADER);

@@ -134,7 +134,8 @@
  * every sample).
  * Not modelled: half-precision (RTWH) messages and SIMD8 image writes
  * (counted unsupported), late depth/stencil per sample,
- * the shader's stencil (oS: decoded, counted, not the reference), dithering (the matrix is a gap in the seed: counted
+ * the shader's stencil (oS) for a thread WM tested early (counted; a PS
+ * that computes stencil is tested late, oS the reference: om_depth.h), dithering (the matrix is a gap in the seed: counted
  * as dither_ignored), Render Target Rotation, YCRCB and other formats the
  * format library cannot pack (counted, warned with the name), lossless
  * compression itself (CCS_E blocks are stored uncompressed: the compressed

@@ -152,11 +152,18 @@ float om_depth_source_sample(const struct eu_thread_context *c, uint32_t x, uint
 
 bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
                    const struct eu_thread_context *c, uint32_t x, uint32_t y, uint32_t sample,
-                   uint32_t rt_array_index, float source_depth, bool update)
+                   uint32_t rt_array_index, float source_depth, int32_t stencil_reference,
+                   bool update)
 {
     d->depth.samples = d->stencil.samples = om_depth_samples(d);
     struct ds_state st;
     fold(d, c->viewport_index, &st);
+    if (stencil_reference >= 0) {
+        /* the shader's oS replaces the state's reference (om_depth.h) */
+        st.front.reference = st.back.reference = (uint8_t)stencil_reference;
+        if (update && st.stencil_test)
+            d->stencil_exported++;
+    }
     if (!st.depth_test && !st.stencil_test && !st.depth_write) {
         if (update)
             d->passed++;

@@ -43,7 +43,16 @@
  * that pass are those written, and the thread end's passes count samples
  * ("each pixel (or sample)", L16766).
  *
- * Not modelled: the shader's output stencil (oS) as the reference (counted).
+ * The shader's output stencil (oS, 3DSTATE_PS_EXTRA Pixel Shader Computes
+ * Stencil; the RT write's oS register, seed 003 L7856-7950, SIMD8 only,
+ * L7960): when the message carries it, its low 8 bits are the pixel's
+ * stencil reference, for the test and the REPLACE op, for both faces, in
+ * place of the state's Stencil Reference Value. The seed does not spell the
+ * use out; it is the API's (GL ARB_shader_stencil_export, D3D11.3 SV_StencilRef:
+ * public specifications) and what Mesa's brw sends it for (FS_OPCODE_FB_WRITE
+ * with a stencil source, one byte a slot). WM tests such pixels late
+ * (units/wm/wm.h). A message that carries oS for a thread WM tested early
+ * is counted (late.stencil_export_ignored).
  */
 #ifndef GTSIM_UNITS_OM_OM_DEPTH_H
 #define GTSIM_UNITS_OM_OM_DEPTH_H
@@ -71,7 +80,7 @@ struct om_depth {
     float cc_min[OM_DEPTH_VIEWPORTS], cc_max[OM_DEPTH_VIEWPORTS];
     /* stats */
     uint64_t tested, passed, depth_failed, stencil_failed, depth_writes, stencil_writes;
-    uint64_t faults, bad_buffers, stencil_export_ignored;
+    uint64_t faults, bad_buffers, stencil_export_ignored, stencil_exported;
     uint64_t hiz_filled, hiz_widened, hiz_faults;
     /* the test's arithmetic (om_color.h struct om_datapath, its depth hook);
      * NULL: ds_test. Kept by om_depth_reset. */
@@ -102,9 +111,12 @@ float om_depth_source_sample(const struct eu_thread_context *c, uint32_t x, uint
 
 /* Late test of sample `sample` (0 when single-sampled) of one pixel of a
  * marked thread; `update`: write the buffers (the thread's last RT write).
+ * `stencil_reference`: the shader's output stencil (oS, 0-255) as the
+ * stencil reference of both faces, or -1 for the state's.
  * True when the sample survives. */
 bool om_depth_test(struct om_depth *d, struct gpu_address_space *as,
                    const struct eu_thread_context *c, uint32_t x, uint32_t y, uint32_t sample,
-                   uint32_t rt_array_index, float source_depth, bool update);
+                   uint32_t rt_array_index, float source_depth, int32_t stencil_reference,
+                   bool update);
 
 #endif

@@ -54,6 +54,7 @@ enum wm_warning {
     WARN_HIZ = 1u << 10,
     WARN_GEN4 = 1u << 11,
     WARN_MULTISAMPLE = 1u << 12,
+    WARN_DISPATCH_MODE = 1u << 13,
 };
 
 /* Gen4's setup URB data read (wm_gen4.h): none pending, the read to send,
@@ -190,8 +191,18 @@ struct wm {
     struct wm_hiz_cache_line {
         uint64_t line, used;
         bool valid, dirty, pending, demanded;
+        bool ahead;                     /* read ahead for a queued primitive, not used yet */
+        uint64_t ahead_seq;             /* that primitive's input sequence number */
     } *hiz_cache;
     uint32_t hiz_cache_lines, hiz_read_ahead;   /* params */
+    /* HiZ lookahead across primitives (param hiz_lookahead_primitives): the
+     * input sequence number (ff.stats.work counts every input message taken)
+     * of the next queued message to look at; the cache clock when the
+     * current primitive started (lines used since are its own) */
+    uint32_t hiz_lookahead_primitives;
+    uint64_t hiz_ahead_next, hiz_prim_clock;
+    uint64_t hiz_lookahead_prims, hiz_lookahead_lines, hiz_lookahead_used;
+    uint64_t hiz_lookahead_evicted, hiz_lookahead_blocked;
     uint32_t hiz_demand_waiting;        /* demanded lines not answered yet */
     uint64_t hiz_cache_clock;
     uint64_t hiz_cache_hits, hiz_cache_misses, hiz_cache_writebacks, hiz_cache_read_ahead;
@@ -247,6 +258,7 @@ struct wm {
     uint64_t hiz_blocks_tightened, hiz_blocks_rebuilt, hiz_faults, hiz_bad_records, hiz_writes;
     uint64_t bad_hiz_buffer;
     uint64_t bad_multisample, bad_kernel, bad_setup, bad_depth_buffer, bad_grf_start, bad_dispatch_enables;
+    uint64_t bad_per_sample_enables, bad_simd32_16x, bad_stencil_enables;
     uint64_t bad_mmio, legacy_ops, payload_truncated, bad_stencil_clear_masks;
     uint64_t state_wm, state_ps, state_depth, state_constant, state_forwarded_om, state_other;
     uint64_t mmio_writes, mmio_syncs;
@@ -437,9 +449,32 @@ static struct wm_hiz_cache_line *hiz_cache_find(struct wm *s, uint64_t line)
     return NULL;
 }
 
+/* Makes cache line c hold `line` (its dirty contents written back first:
+ * hiz.cache_writebacks; a lookahead line evicted unused counted). */
+static struct wm_hiz_cache_line *hiz_cache_take(struct wm *s, struct wm_hiz_cache_line *c,
+                                               uint64_t line)
+{
+    if (c->valid && c->dirty) {
+        hiz_line_queue(s, c->line, MEMREQ_WRITE, WM_HIZ_TAG_NONE);
+        s->hiz_cache_writebacks++;
+    }
+    if (c->valid && c->ahead)
+        s->hiz_lookahead_evicted++;
+    *c = (struct wm_hiz_cache_line){ .line = line, .used = ++s->hiz_cache_clock, .valid = true };
+    return c;
+}
+
+/* Line c was read ahead for a primitive not done yet (still queued, or the
+ * one being rasterized): the lookahead keeps it. */
+static bool hiz_line_ahead(const struct wm *s, const struct wm_hiz_cache_line *c)
+{
+    return c->ahead && c->ahead_seq >= s->ff.stats.work;
+}
+
 /* A cache line for `line` (a free one, else the least recently used one not
- * being filled, its dirty contents written back: hiz.cache_writebacks), or
- * NULL when every line is being filled. */
+ * being filled, its dirty contents written back: hiz.cache_writebacks; a
+ * line read ahead for a queued primitive and not used yet only when no
+ * other is left), or NULL when every line is being filled. */
 static struct wm_hiz_cache_line *hiz_cache_allocate(struct wm *s, uint64_t line)
 {
     struct wm_hiz_cache_line *victim = NULL;
@@ -449,18 +484,14 @@ static struct wm_hiz_cache_line *hiz_cache_allocate(struct wm *s, uint64_t line)
             victim = c;
             break;
         }
-        if (!c->pending && (!victim || c->used < victim->used))
+        bool ahead = hiz_line_ahead(s, c), victim_ahead = victim && hiz_line_ahead(s, victim);
+        if (!c->pending && (!victim || (victim_ahead && !ahead) ||
+                            (victim_ahead == ahead && c->used < victim->used)))
             victim = c;
     }
     if (!victim)
         return NULL;
-    if (victim->valid && victim->dirty) {
-        hiz_line_queue(s, victim->line, MEMREQ_WRITE, WM_HIZ_TAG_NONE);
-        s->hiz_cache_writebacks++;
-    }
-    *victim = (struct wm_hiz_cache_line){ .line = line, .used = ++s->hiz_cache_clock,
-                                          .valid = true };
-    return victim;
+    return hiz_cache_take(s, victim, line);
 }
 
 /* Starts the fill of `line` into a cache line (a read request); `demand`:
@@ -530,6 +561,10 @@ static void hiz_traffic(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice, 
     if (c) {
         s->hiz_cache_hits++;
         c->used = ++s->hiz_cache_clock;
+        if (c->ahead) {
+            c->ahead = false;           /* read ahead across primitives, now used */
+            s->hiz_lookahead_used++;
+        }
         if (write)
             c->dirty = true;
         else if (c->pending && !c->demanded) {
@@ -1843,7 +1878,13 @@ static void hiz_row_flush(struct wm *s)
 static struct wm_hiz_entry *hiz_entry(struct wm *s, uint32_t bx, uint32_t by, uint32_t slice)
 {
     if (!s->hiz_row_live || by != s->hiz_row_by || slice != s->hiz_row_slice) {
+        /* a new line row (blocks 2j, 2j + 1): the lines the primitive used
+         * before are behind the rasterizer, the lookahead may take them */
+        bool new_line_row = !s->hiz_row_live || by / 2u != s->hiz_row_by / 2u ||
+                            slice != s->hiz_row_slice;
         hiz_row_flush(s);
+        if (new_line_row)
+            s->hiz_prim_clock = s->hiz_cache_clock;
         uint32_t bx0 = (uint32_t)s->prim.x_min / HIZ_BLOCK_WIDTH;
         uint32_t count = (uint32_t)s->prim.x_max / HIZ_BLOCK_WIDTH - bx0 + 1;
         if (count > s->hiz_row_capacity) {
@@ -2974,6 +3015,38 @@ static void start_line(struct wm *s)
     s->line_stipple_counter += (uint64_t)count;
 }
 
+/* The dispatch enables the seed forbids in some modes (seed 003
+ * L16005-16011 under the Variable Pixel Dispatch table L16013-16024; L16057):
+ * "D" (SIMD16+8, SIMD32+16+8) "cannot be used in non-1x PERSAMPLE mode", "E"
+ * (SIMD32+16) "cannot be used in PERSAMPLE mode with number of multisamples
+ * >= 2": per-sample dispatch at 2x-16x takes one width alone
+ * (bad.per_sample_enables); "B, D, and E are not valid for SKL with pixel
+ * shader computed stencil": SIMD8 alone (bad.computed_stencil_enables; the
+ * RT write's oS has no SIMD16 form, L7960); 16x per-pixel dispatch does not
+ * support SIMD32 (bad.simd32_16x_per_pixel). Counted per primitive and
+ * warned; the threads are then dispatched by the rule as for allowed
+ * enables (the seed does not say what the hardware does). */
+static void dispatch_mode_checks(struct wm *s)
+{
+    uint32_t widths = (uint32_t)s->enable8 + (uint32_t)s->enable16 + (uint32_t)s->enable32;
+    bool per_sample = wm_per_sample_dispatch(s);
+    const char *what = NULL;
+    if (per_sample && s->samples >= 2 && widths > 1) {
+        s->bad_per_sample_enables++;
+        what = "per-sample dispatch at 2x or more with more than one dispatch width enabled";
+    }
+    if (!per_sample && s->samples == 16 && s->enable32) {
+        s->bad_simd32_16x++;
+        what = "SIMD32 enabled for 16x per-pixel dispatch";
+    }
+    if (s->computes_stencil && (s->enable16 || s->enable32)) {
+        s->bad_stencil_enables++;
+        what = "a pixel shader computing stencil with SIMD16/32 dispatch enabled";
+    }
+    if (what)
+        warn_once(s, WARN_DISPATCH_MODE, "%s (seed 003 L16005-16011, L16057: not allowed)", what);
+}
+
 static void start_primitive(struct wm *s, const struct setup_primitive *p)
 {
     s->prim = *p;
@@ -3031,10 +3104,15 @@ static void start_primitive(struct wm *s, const struct setup_primitive *p)
         }
         if (s->enable32 && s->enable8 && !s->enable16)
             s->bad_dispatch_enables++;      /* not in the table (L16013-16024) */
+        dispatch_mode_checks(s);
     }
     depth_samples(s, s->samples);
+    /* a shader-computed stencil (PS_EXTRA Pixel Shader Computes Stencil,
+     * WM_INT L15266-15268) with the stencil test on is the test's reference
+     * in the pixel back end (om_depth.h): the test cannot be early */
     bool ps_affects_depth = wm_int_kill_pixel(s) || s->kills_pixel || s->computed_depth ||
-                            s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC;
+                            s->omask_to_rt || s->edsc == WM_EDSC_PSEXEC ||
+                            (s->computes_stencil && s->ds.stencil_test);
     s->early = !s->dispatch_on || !ps_affects_depth;
     s->hiz_active = hiz_on(s) && (s->ds.depth_test || s->ds.depth_write);
     start_line(s);
@@ -3073,6 +3151,100 @@ static void split_next_sample(struct wm *s)
         s->splitting = false;
 }
 
+/* ---- HiZ lookahead across primitives ------------------------------------------------------
+ *
+ * The hardware tests HiZ in a stage ahead of the pixel pipeline; our
+ * rasterizer reads a primitive's records when it reaches them. So that a
+ * primitive's first record lines are not a full L3 round trip each when its
+ * turn comes, the set-up primitives queued behind the one being rasterized
+ * (up to `hiz_lookahead_primitives` of them, the first of any other message
+ * ending the window: state may change the depth buffer) have the first
+ * `hiz_read_ahead` record lines of their box (clipped as start_primitive
+ * clips it), in rasterization order, read into the record cache before
+ * their turn (hiz.lookahead_*). A lookahead read only takes a cache line
+ * that is free, or that neither the current primitive has used nor another
+ * lookahead has filled for a primitive still to come; when none is left
+ * the lookahead stops and tries again next cycle (hiz.lookahead_blocked).
+ * Only with "l3" linked; our choice, the seed gives no HiZ stage or queue
+ * (L15777-15801 give the blocks only). */
+
+/* The lookahead cache line for `line`, or NULL when every line is protected. */
+static struct wm_hiz_cache_line *hiz_cache_allocate_ahead(struct wm *s, uint64_t line)
+{
+    struct wm_hiz_cache_line *victim = NULL;
+    for (uint32_t i = 0; i < s->hiz_cache_lines; i++) {
+        struct wm_hiz_cache_line *c = &s->hiz_cache[i];
+        if (!c->valid) {
+            victim = c;
+            break;
+        }
+        if (!c->pending && !hiz_line_ahead(s, c) && c->used <= s->hiz_prim_clock &&
+            (!victim || c->used < victim->used))
+            victim = c;
+    }
+    return victim ? hiz_cache_take(s, victim, line) : NULL;
+}
+
+/* Reads ahead the first record lines of queued primitive p; false when the
+ * cache has no line left to take. */
+static bool hiz_lookahead_primitive(struct wm *s, const struct setup_primitive *p, uint64_t seq)
+{
+    int32_t x0 = p->x_min, y0 = p->y_min, x1 = p->x_max, y1 = p->y_max;
+    if (s->drawing_rectangle) {
+        x0 = x0 < s->draw_x_min ? s->draw_x_min : x0;
+        y0 = y0 < s->draw_y_min ? s->draw_y_min : y0;
+        x1 = x1 > s->draw_x_max ? s->draw_x_max : x1;
+        y1 = y1 > s->draw_y_max ? s->draw_y_max : y1;
+    }
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > 65535 ? 65535 : x1;
+    y1 = y1 > 65535 ? 65535 : y1;
+    if (x0 > x1 || y0 > y1)
+        return true;
+    uint32_t slice = s->depth_min_array + p->rt_array_index;
+    if (s->depth.slices && slice >= s->depth.slices)
+        slice = s->depth_min_array;         /* as depth_slice() */
+    /* a line holds blocks (2i..2i+1, 2j..2j+1) */
+    uint32_t bx0 = (uint32_t)x0 / HIZ_BLOCK_WIDTH & ~1u, bx1 = (uint32_t)x1 / HIZ_BLOCK_WIDTH;
+    uint32_t by0 = (uint32_t)y0 / HIZ_BLOCK_HEIGHT & ~1u, by1 = (uint32_t)y1 / HIZ_BLOCK_HEIGHT;
+    uint32_t looked = 0;
+    for (uint32_t by = by0; by <= by1 && looked < s->hiz_read_ahead; by += 2)
+        for (uint32_t bx = bx0; bx <= bx1 && looked < s->hiz_read_ahead; bx += 2, looked++) {
+            uint64_t line;
+            if (!hiz_record_line(s, bx, by, slice, &line) || hiz_cache_find(s, line))
+                continue;
+            struct wm_hiz_cache_line *c = hiz_cache_allocate_ahead(s, line);
+            if (!c)
+                return false;
+            c->pending = c->ahead = true;
+            c->ahead_seq = seq;
+            s->hiz_lookahead_lines++;
+            hiz_line_queue(s, line, MEMREQ_READ, (uint32_t)(c - s->hiz_cache));
+        }
+    return true;
+}
+
+/* Looks at the messages queued behind the head (the current primitive). */
+static void hiz_lookahead(struct wm *s)
+{
+    if (!s->l3 || !s->hiz_lookahead_primitives || !s->hiz_active || !s->early)
+        return;
+    uint64_t head = s->ff.stats.work;       /* the head's input sequence number */
+    uint64_t next = s->hiz_ahead_next > head + 1 ? s->hiz_ahead_next : head + 1;
+    for (; next <= head + s->hiz_lookahead_primitives; next++) {
+        const struct msg *m = port_peek_at(s->in, (uint32_t)(next - head));
+        if (!m || m->kind != MSG_SETUP || m->size < sizeof(struct setup_primitive))
+            break;
+        if (!hiz_lookahead_primitive(s, (const struct setup_primitive *)m->payload, next)) {
+            s->hiz_lookahead_blocked++;
+            break;
+        }
+        s->hiz_lookahead_prims++;
+    }
+    s->hiz_ahead_next = next;
+}
+
 static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
 {
     if (!s->active) {
@@ -3087,6 +3259,7 @@ static enum ff_stage_work_result work_setup(struct wm *s, struct msg *m)
         if (s->gen7_depth_ops)
             gen7_depth_op(s, p);
         start_primitive(s, p);
+        s->hiz_prim_clock = s->hiz_cache_clock;
         if (s->gen7_depth_ops) {
             /* the op wrote the depth / stencil it owes (gen7_depth_op): the
              * draw's pixels are not tested or written again */
@@ -3353,7 +3526,12 @@ static const struct param_desc wm_params[] = {
                     "64-byte lines of WM's HiZ record cache (\"l3\" linked; fully associative, "
                     "LRU, write-back; no public figure: our choice)"),
     PARAM_U32_FIELD("hiz_read_ahead", struct wm, hiz_read_ahead, 16, 0, 64,
-                    "HiZ record lines read ahead along the rasterizer's block row (our choice)"),
+                    "HiZ record lines read ahead along the rasterizer's block row, and of each "
+                    "queued primitive's box (our choice)"),
+    PARAM_U32_FIELD("hiz_lookahead_primitives", struct wm, hiz_lookahead_primitives, 3, 0, 64,
+                    "set-up primitives queued behind the rasterized one whose first HiZ record "
+                    "lines are read ahead (\"l3\" linked; our choice: 3, what the 4-message "
+                    "sf->wm channel of the machines holds behind its head)"),
     PARAM_BOOL_FIELD("force_late_depth", struct wm, force_late_depth, false,
                      "read Early Depth/Stencil Control as PSEXEC (a mode the driver may "
                      "program, 003 L15709-15775): depth/stencil tested after the PS, in the "
@@ -3457,6 +3635,15 @@ static const struct stat_desc wm_stats[] = {
       "dirty lines evicted, written through the L3"),
     C("hiz.cache_read_ahead", hiz_cache_read_ahead, "lines",
       "lines read ahead along the rasterizer's block row"),
+    C("hiz.lookahead_primitives", hiz_lookahead_prims, "primitives",
+      "queued primitives whose first record lines were read ahead"),
+    C("hiz.lookahead_lines", hiz_lookahead_lines, "lines",
+      "record lines read ahead for queued primitives"),
+    C("hiz.lookahead_used", hiz_lookahead_used, "lines", "of those, used before evicted"),
+    C("hiz.lookahead_evicted", hiz_lookahead_evicted, "lines",
+      "of those, evicted unused"),
+    C("hiz.lookahead_blocked", hiz_lookahead_blocked, "cycles",
+      "cycles the lookahead found no cache line it may take"),
     C("hiz.cache_uncached", hiz_cache_uncached, "lines",
       "record reads with every cache line being filled, read uncached"),
     C("hiz.l3_stall_cycles", hiz_l3_stall_cycles, "cycles",
@@ -3486,6 +3673,12 @@ static const struct stat_desc wm_stats[] = {
     C("bad.grf_start", bad_grf_start, "threads", "GRF start inside the payload"),
     C("bad.dispatch_enables", bad_dispatch_enables, "primitives",
       "pixel dispatch enables not in the table (or none)"),
+    C("bad.per_sample_enables", bad_per_sample_enables, "primitives",
+      "per-sample dispatch at 2x-16x with more than one width enabled (003 L16007-16009)"),
+    C("bad.simd32_16x_per_pixel", bad_simd32_16x, "primitives",
+      "16x per-pixel dispatch with SIMD32 enabled (003 L16057)"),
+    C("bad.computed_stencil_enables", bad_stencil_enables, "primitives",
+      "a PS computing stencil with SIMD16 or SIMD32 enabled (003 L16011)"),
     C("bad.multisample", bad_multisample, "packets",
       "3DSTATE_MULTISAMPLE with a reserved sample count (rasterized at 1x)"),
     C("bad.mmio", bad_mmio, "messages", "malformed register messages"),
@@ -3613,6 +3806,7 @@ static void wm_reset(struct unit *u)
     s->hiz_line_head = s->hiz_line_count = 0;
     s->hiz_reads_queued = s->hiz_reads_waiting = s->hiz_writes_waiting = 0;
     s->hiz_demand_waiting = 0;
+    s->hiz_ahead_next = s->hiz_prim_clock = 0;
     if (s->hiz_cache)
         memset(s->hiz_cache, 0, s->hiz_cache_lines * sizeof *s->hiz_cache);
     s->stipple_x = s->stipple_y = 0;
@@ -3638,6 +3832,10 @@ static enum unit_activity wm_tick(struct unit *u)
     setup_entry_release(s);
     hiz_l3_pump(s);
     enum ff_stage_status st = ff_stage_tick(&s->ff, u);
+    /* after this cycle's rasterization, so that the current primitive's
+     * own line requests go first */
+    if (s->active)
+        hiz_lookahead(s);
     if (s->l3 && s->hiz_line_count && port_can_send(s->l3))
         return UNIT_BUSY;       /* posted HiZ writes to send */
     if (st == FF_STAGE_WAITING && (s->active || s->threads.in_flight == 0))

@@ -57,7 +57,10 @@
  *    with units/common/depth_stencil.h on the depth (Y-tiled) and separate
  *    stencil (W-tiled) surfaces in memory, in rasterization order, for each
  *    lit pixel: when no PS thread is dispatched, or the PS neither kills
- *    pixels (WM_INT Kill Pixel) nor computes depth nor writes oMask, and
+ *    pixels (WM_INT Kill Pixel) nor computes depth nor writes oMask nor
+ *    computes stencil with the stencil test on (PS_EXTRA Pixel Shader
+ *    Computes Stencil, WM_INT L15266: the shader's oS is the reference in
+ *    the pixel back end, units/om/om_depth.h), and
  *    Early Depth/Stencil Control is not PSEXEC. Otherwise the test is late:
  *    the thread's context carries EU_PIXEL_LATE_DEPTH_STENCIL and the
  *    primitive's depth plane (thread_msg.h) and the pixel back end tests
@@ -112,10 +115,8 @@
  *    and written back merged with what memory holds (the pixel back end's
  *    late path updates them too, units/om/om_depth.h). Per draw,
  *    pixels_hiz_rejected. Timing: with "l3" / "l3_reply" linked (to an L3
- *    client port, as VF, SOL and the URB are; not linked in the machines'
- *    configs yet, docs/pixel-timing.md: even with the record cache below
- *    skl_fill_heavy goes from 146 K to 294 K cycles, a primitive's first
- *    lines a full L3 round trip), each record read or written goes through
+ *    client port, as VF, SOL and the URB are; the bdw and skl machines link
+ *    it to slice 0's L3, docs/pixel-timing.md), each record read or written goes through
  *    WM's HiZ record cache: `hiz_cache_lines` (64) lines of 64 bytes (a
  *    line holds the records of 2 x 2 blocks, rows 4k..4k+3 of a Y tile's
  *    16-byte column, depth_stencil.h hiz_block_line), fully associative,
@@ -128,6 +129,20 @@
  *    rasterizer's reads also read ahead the next `hiz_read_ahead` (16)
  *    lines in rasterization order (the rest of the box's block row, then
  *    the next line row; hiz.cache_read_ahead), waited for only when reached.
+ *    Lookahead across primitives (the hardware tests HiZ in a stage ahead
+ *    of the pixel pipeline; the seed gives no HiZ stage or queue, our
+ *    choice): the set-up primitives queued on the input behind the one
+ *    being rasterized (up to `hiz_lookahead_primitives`, 3: what the
+ *    machines' 4-message sf->wm channel holds behind its head; the first
+ *    message that is not a set-up primitive ends the window) have the first
+ *    `hiz_read_ahead` record lines of their box (clipped as rasterization
+ *    clips it, in rasterization order) read into the cache before their
+ *    turn (hiz.lookahead_primitives, _lines, _used, _evicted). Such a read
+ *    takes only a free line or one neither used in the current primitive's
+ *    line row nor read ahead for a primitive not done yet
+ *    (hiz.lookahead_blocked counts the cycles it found none); the
+ *    rasterizer's own allocations take lines read ahead for a later
+ *    primitive last.
  *    Dirty lines are not flushed at the end of a draw or op (no timing of
  *    it is modelled; memory holds the records at once, functionally). A
  *    whole-block fast clear writes records without reading them; a
@@ -190,6 +205,12 @@
  *    unmasked pixel (or sample) that is dispatched", L15695-15699).
  *    Perspective weights p_i = b_i iw_i / sum(b_j iw_j) (primitive.h).
  *    Dispatch mask: all four channels of every dispatched subspan.
+ *    Enables the seed forbids (L16005-16011, L16057) are counted per
+ *    primitive and warned, the threads then dispatched by the rule:
+ *    per-sample dispatch at 2x-16x with more than one width enabled
+ *    ("D"/"E" modes, bad.per_sample_enables), SIMD32 for 16x per-pixel
+ *    dispatch (bad.simd32_16x_per_pixel), SIMD16/32 with a shader-computed
+ *    stencil (bad.computed_stencil_enables).
  *  - Pixel scoreboard (L15229): a subspan is not dispatched while a thread
  *    still running covers the same subspan position (x/2, y/2) (any RT array
  *    slice: conservative); released by the thread's end notice.
