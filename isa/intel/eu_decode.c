@@ -68,6 +68,11 @@ uint64_t eu_field_get(int gen, enum eu_field f, const uint32_t native[4])
     const struct eu_field_pos *p = field_pos(gen, f);
     if (!p)
         return 0;
+    if (p->npieces == 1 && p->piece[0].hi >> 5 == p->piece[0].lo >> 5) {
+        /* most fields: one piece within one DWord, a shift and a mask */
+        unsigned hi = p->piece[0].hi, lo = p->piece[0].lo;
+        return (native[lo >> 5] >> (lo & 31)) & (0xffffffffu >> (31 - (hi - lo)));
+    }
     uint64_t v = 0;
     for (unsigned i = 0; i < p->npieces; i++) {
         unsigned w = (unsigned)(p->piece[i].hi - p->piece[i].lo + 1);
