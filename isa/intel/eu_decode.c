@@ -25,11 +25,21 @@ int eu_gen_index(int gen)
 
 /* ---- bit access on the 128-bit instruction (bit n = bit n%32 of DWord n/32) ---- */
 
+/* Bits hi..lo (at most 64) as a number, bit lo first: a DWord-sized piece at a time
+ * (the same value as shifting the bits in one by one, at a few instructions a DWord). */
 static uint64_t bits_get(const uint32_t w[4], unsigned hi, unsigned lo)
 {
     uint64_t v = 0;
-    for (unsigned b = hi + 1; b-- > lo;)
-        v = (v << 1) | ((w[b >> 5] >> (b & 31)) & 1u);
+    unsigned done = 0;
+    for (unsigned b = lo; b <= hi && done < 64;) {
+        unsigned off = b & 31, n = 32 - off;
+        if (n > hi - b + 1)
+            n = hi - b + 1;
+        uint64_t piece = (uint64_t)(w[b >> 5] >> off) & (n == 32 ? 0xffffffffu : ((1u << n) - 1));
+        v |= piece << done;
+        done += n;
+        b += n;
+    }
     return v;
 }
 
@@ -58,6 +68,11 @@ uint64_t eu_field_get(int gen, enum eu_field f, const uint32_t native[4])
     const struct eu_field_pos *p = field_pos(gen, f);
     if (!p)
         return 0;
+    if (p->npieces == 1 && p->piece[0].hi >> 5 == p->piece[0].lo >> 5) {
+        /* most fields: one piece within one DWord, a shift and a mask */
+        unsigned hi = p->piece[0].hi, lo = p->piece[0].lo;
+        return (native[lo >> 5] >> (lo & 31)) & (0xffffffffu >> (31 - (hi - lo)));
+    }
     uint64_t v = 0;
     for (unsigned i = 0; i < p->npieces; i++) {
         unsigned w = (unsigned)(p->piece[i].hi - p->piece[i].lo + 1);
@@ -343,14 +358,31 @@ unsigned eu_type_size(enum eu_type t)
     }
 }
 
+/* The type a name of type_names stands for. Every name is one or two letters, so
+ * the two letters (and the length) are the name: a switch instead of a search. */
 static enum eu_type type_from_name(const char *n)
 {
-    if (!n)
+    if (!n || !n[0] || (n[1] && n[2]))
         return EU_TYPE_INVALID;
-    for (unsigned t = 1; t < EU_TYPE_COUNT; t++)
-        if (strcmp(n, type_names[t]) == 0)
-            return (enum eu_type)t;
-    return EU_TYPE_INVALID;
+    enum eu_type t;
+    switch ((unsigned)(unsigned char)n[0] << 8 | (unsigned char)n[1]) {
+    case 'U' << 8 | 'D': t = EU_TYPE_UD; break;
+    case 'D' << 8: t = EU_TYPE_D; break;
+    case 'U' << 8 | 'W': t = EU_TYPE_UW; break;
+    case 'W' << 8: t = EU_TYPE_W; break;
+    case 'U' << 8 | 'B': t = EU_TYPE_UB; break;
+    case 'B' << 8: t = EU_TYPE_B; break;
+    case 'D' << 8 | 'F': t = EU_TYPE_DF; break;
+    case 'F' << 8: t = EU_TYPE_F; break;
+    case 'U' << 8 | 'Q': t = EU_TYPE_UQ; break;
+    case 'Q' << 8: t = EU_TYPE_Q; break;
+    case 'H' << 8 | 'F': t = EU_TYPE_HF; break;
+    case 'U' << 8 | 'V': t = EU_TYPE_UV; break;
+    case 'V' << 8 | 'F': t = EU_TYPE_VF; break;
+    case 'V' << 8: t = EU_TYPE_V; break;
+    default: return EU_TYPE_INVALID;
+    }
+    return t;
 }
 
 static enum eu_type reg_type(int gi, unsigned code, bool imm)
@@ -555,9 +587,11 @@ static void decode_3src(struct eu_instruction *in, int gi)
 
 /* ---- whole instruction --------------------------------------------------------- */
 
+/* By mnemonic (the generations number some opcodes differently); the first letter
+ * settles most comparisons without a strcmp call. */
 static bool opcode_is(const struct eu_instruction *in, const char *m)
 {
-    return in->mnemonic && strcmp(in->mnemonic, m) == 0;
+    return in->mnemonic && in->mnemonic[0] == m[0] && strcmp(in->mnemonic, m) == 0;
 }
 
 static void decode_send(struct eu_instruction *in, int gi)

@@ -99,3 +99,75 @@ void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t 
     else
         s->bytes_read += n;
 }
+
+/* The lines [first, first + n) covers, in ascending order (a block's slots touch
+ * them in that order, so the list is what the slots one by one would make). */
+static void add_lines(struct acc *a, uint64_t first, unsigned n, uint8_t target, uint8_t op)
+{
+    uint64_t line = first & ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
+    for (; line < first + n; line += MEMREQ_LINE_BYTES)
+        dp_add_line(a, line, target, op);
+}
+
+/* n bytes at off as one access: the same data, stats and lines as n / 4 DWord slots
+ * at off, off + 4, ... through dp_access_slot, for the cases where that is plain to
+ * see: SLM within the group's allocation and without wrapping; reads of a surface
+ * or stateless memory within bounds and within one page that translates. Anything
+ * else returns false before changing anything (the caller goes slot by slot). */
+bool dp_access_block(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op)
+{
+    struct dp *s = a->s;
+    bool write = op == MEMREQ_WRITE;
+    if (n == 0 || n % 4 || (op != MEMREQ_READ && op != MEMREQ_WRITE))
+        return false;
+    if (a->sf.model == M_SLM) {
+        uint32_t size = s->slm_kib * 1024u;
+        if (a->ctx->slm_size && off + n > a->ctx->slm_size)
+            return false;
+        uint64_t at = (a->ctx->slm_base + off) % size;
+        if (at + n > size)
+            return false;
+        s->slm_accesses += n / 4;
+        if (write)
+            memcpy(s->slm + at, buf, n);
+        else
+            memcpy(buf, s->slm + at, n);
+        add_lines(a, at, n, MEMREQ_SLM, op);
+    } else if (!write && (a->sf.model == M_BUFFER || a->sf.model == M_A32 ||
+                          a->sf.model == M_A64)) {
+        if (a->sf.size && off + n > a->sf.size)
+            return false;
+        if (a->sf.model == M_A32 && (off & 0xffffffffu) + n > UINT64_C(0x100000000))
+            return false;       /* the slots' 32-bit offsets would wrap */
+        uint64_t addr = a->sf.model == M_A64 ? off
+                      : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
+        uint64_t in_page = addr & (GPU_PAGE_SIZE - 1);
+        if (in_page + n > GPU_PAGE_SIZE)
+            return false;
+        uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1), phys;
+        if (!(a->tlb_valid && a->tlb_vpage == vpage)) {
+            if (gpu_address_space_translate(&a->as, addr, &phys) < 0)
+                return false;
+            a->tlb_valid = true;
+            a->tlb_vpage = vpage;
+            a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+            a->tlb_host = NULL;
+        }
+        phys = a->tlb_ppage | in_page;
+        if (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, phys))) {
+            memcpy(buf, a->tlb_host + in_page, n);
+        } else {
+            struct gt_error err;
+            if (gpu_memory_read(a->as.memory, phys, buf, n, &err) < 0)
+                return false;
+        }
+        add_lines(a, phys, n, MEMREQ_DATA, op);
+    } else {
+        return false;
+    }
+    if (write)
+        s->bytes_written += n;
+    else
+        s->bytes_read += n;
+    return true;
+}

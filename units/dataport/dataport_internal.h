@@ -192,6 +192,7 @@ void dp_resolve(struct acc *a, uint32_t bti, bool a64);
 /* dataport_access.c */
 void dp_add_line(struct acc *a, uint64_t line_addr, uint8_t target, uint8_t op);
 void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op);
+bool dp_access_block(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op);
 
 /* dataport_slm.c */
 void dp_access_slm(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t op);

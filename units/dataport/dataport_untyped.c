@@ -7,6 +7,32 @@
  * channel_mask, spec/eu/descriptors.txt) for the A64 forms too, as the model always
  * has; Mesa's A64 form has SIMD16 in bit 12 alone (desc_dc_a64_simd16), so an A64 SIMD8
  * message is taken as SIMD4x2 here (spec/eu/README.md, disagreement 5). */
+/* The common case of one channel in every slot at consecutive DWord addresses (a
+ * SIMD8/16 read or write of a contiguous row): one block access with the same data,
+ * stats and lines as the slots one by one (dp_access_block). False when the message
+ * is not of that form or the block does not apply; nothing has changed then. */
+static bool one_block(struct acc *a, const struct dp_msg *x, bool a64, bool write,
+                      unsigned slots, uint32_t mask, unsigned chmask, unsigned dbase)
+{
+    if (mask != (slots == 16 ? 0xffffu : 0xffu) || (chmask & (chmask - 1)) || !chmask)
+        return false;
+    unsigned ch = (unsigned)__builtin_ctz(chmask);
+    uint64_t off = dp_slot_address(x, a64, 0);
+    for (unsigned i = 1; i < slots; i++)
+        if (dp_slot_address(x, a64, i) != off + 4u * i)
+            return false;
+    uint32_t v[16];
+    if (write)
+        for (unsigned i = 0; i < slots; i++)
+            v[i] = dp_mread(x, dbase + i / 8, i % 8);
+    if (!dp_access_block(a, off + 4 * ch, v, slots * 4u, write ? MEMREQ_WRITE : MEMREQ_READ))
+        return false;
+    if (!write)
+        for (unsigned i = 0; i < slots; i++)
+            dp_wbwrite(x, i / 8, i % 8, v[i]);
+    return true;
+}
+
 void dp_untyped(struct acc *a, const struct dp_msg *x, enum dp_op op)
 {
     struct dp *s = a->s;
@@ -26,6 +52,8 @@ void dp_untyped(struct acc *a, const struct dp_msg *x, enum dp_op op)
     unsigned addr_regs = a64 ? slots / 4 : slots / 8;
     unsigned dbase = x->hdr + addr_regs, per = slots / 8;
     write ? s->writes++ : s->reads++;
+    if (one_block(a, x, a64, write, slots, mask, chmask, dbase))
+        return;
     for (unsigned i = 0; i < slots; i++) {
         if (!(mask & (1u << i)))
             continue;

@@ -57,6 +57,7 @@ struct l3 {
                                        unit's bytes: the hit flag */
     struct msg **egress;            /* per client_reply port: a ring of egress_depth replies */
     uint32_t *egress_head, *egress_count;
+    uint32_t egress_total;          /* replies in all egress queues (none: no port to visit) */
     unsigned char *entry;           /* one reply_queue entry taken out */
     struct msg **to_memory;         /* FIFO of requests for memory */
     uint32_t to_memory_head, to_memory_count, to_memory_capacity;
@@ -174,10 +175,11 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
             struct msg *m = memreq_reply_build(NULL, e);
             s->egress[port * s->egress_depth +
                       (s->egress_head[port] + s->egress_count[port]++) % s->egress_depth] = m;
+            s->egress_total++;
         }
         /* each egress queue as far as its channel takes them */
         bool sent = false;
-        for (uint32_t port = 0; port < s->client_replies; port++) {
+        for (uint32_t port = 0; s->egress_total && port < s->client_replies; port++) {
             while (s->egress_count[port]) {
                 struct msg **slot = &s->egress[port * s->egress_depth + s->egress_head[port]];
                 if (!port_can_send(s->client_reply[port])) {
@@ -188,6 +190,7 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
                 *slot = NULL;
                 s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
                 s->egress_count[port]--;
+                s->egress_total--;
                 sent = true;
             }
         }
@@ -202,10 +205,7 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
 
 static bool egress_waiting(const struct l3 *s)
 {
-    for (uint32_t port = 0; port < s->client_replies; port++)
-        if (s->egress_count[port])
-            return true;
-    return false;
+    return s->egress_total != 0;
 }
 
 /* ---- memory side ------------------------------------------------------------ */
@@ -611,9 +611,18 @@ static enum unit_activity l3_tick(struct unit *u)
 {
     struct l3 *s = unit_state(u);
     uint64_t now = unit_cycle(u);
-    take_programming(s, u);
-    take_fills(s, u, now);
-    take_requests(s, u);
+    /* the ports' owner: this unit, or the co-simulation adapter running it inside
+     * (fabric/unit.h unit_create_inner: it has the host's ports and their count) */
+    const struct unit *owner = s->memory_reply ? port_unit(s->memory_reply) : NULL;
+    if (!owner || unit_has_queued(owner)) {
+        take_programming(s, u);
+        take_fills(s, u, now);
+        take_requests(s, u);
+    } else {
+        /* every input is empty (fabric/unit.h): the polls would find nothing; the
+         * round-robin start still moves on, as take_requests does every cycle */
+        s->next_client = (s->next_client + 1) % s->clients;
+    }
     serve_banks(s, u, now);
     send_memory(s);
     send_replies(s, u, now);                /* no client_reply: dropped */
