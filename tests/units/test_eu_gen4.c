@@ -472,6 +472,42 @@ static void test_gen4_jmpi(void)
     eu_enc_free(&b);
 }
 
+static void test_gen4_predicated_ip_write(void)
+{
+    /* Mesa's Gen4 kernels branch by writing ip: "(-f0.0) add(1) ip ip N"
+     * (brw_eu_emit.c's Gen4 jumps, the g965_tri clip kernel at 0x4b0). A
+     * write the predicate turns off leaves ip alone, so execution goes on at
+     * the next instruction; an enabled one jumps N bytes from the add
+     * itself. With f0.0 clear (g11 = 0 is not 1): the (+f0.0) jump falls
+     * through to the +1, the (-f0.0) jump skips the +10, then +100. */
+    struct eu_enc_buf b = { .gen = 4 };
+    struct eu_enc_insn c = { .opcode = 16, .exec_size = 1, .nsrc = 2, .nomask = true, .cond = 1 };
+    c.dst = eu_enc_null(EU_TYPE_D);
+    c.src[0] = eu_enc_scalar(11, 0, EU_TYPE_D);
+    c.src[1] = eu_enc_imm(EU_TYPE_D, 1);
+    eu_enc_emit(&b, &c);                        /* cmp.z.f0.0(1) null g11 1: false */
+    for (unsigned k = 0; k < 2; k++) {
+        struct eu_enc_insn j = { .opcode = 64, .exec_size = 1, .nsrc = 2, .pred = 1,
+                                 .pred_inv = k == 1 };
+        j.dst = eu_enc_arf(0xa0, 0, EU_TYPE_UD);
+        j.src[0] = eu_enc_rgn(eu_enc_arf(0xa0, 0, EU_TYPE_UD), 0, 1, 0);
+        j.src[1] = eu_enc_imm(EU_TYPE_D, 32);
+        eu_enc_emit(&b, &j);                    /* (+f0.0) / (-f0.0) add(1) ip ip 32 */
+        struct eu_enc_insn a = addi(10, k == 0 ? 1 : 10);
+        eu_enc_emit(&b, &a);
+    }
+    struct eu_enc_insn last = addi(10, 100);
+    eu_enc_emit(&b, &last);
+    struct eu_thread *t = calloc(1, sizeof *t);
+    eu_thread_init(t, 4, 0, 0, 0xff);
+    run_words(t, &b);
+    CU_ASSERT_EQUAL(t->ip, (uint32_t)b.len);    /* ran off the end, no loop */
+    for (unsigned ch = 0; ch < 8; ch++)
+        CU_ASSERT_EQUAL(eu_grf_ud(t, 10, ch), 101u);
+    free(t);
+    eu_enc_free(&b);
+}
+
 static void test_gen4_alu_opcodes_from_intel_gen4asm(void)
 {
     /* tests/data/eu/exec/alu.gen4.g4a: one result per opcode, each worked
@@ -555,6 +591,7 @@ static const struct test_case cases[] = {
     { "gen4 loop with break and continue", test_gen4_loop_with_break_and_continue },
     { "gen4 flow kernel from intel-gen4asm", test_gen4_flow_kernel_from_intel_gen4asm },
     { "gen4 jmpi", test_gen4_jmpi },
+    { "gen4 predicated ip write falls through", test_gen4_predicated_ip_write },
     { "gen4 alu opcodes from intel-gen4asm", test_gen4_alu_opcodes_from_intel_gen4asm },
     { 0 }
 };

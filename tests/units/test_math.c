@@ -195,11 +195,93 @@ static void test_eu_send_to_math_unit(void)
     sim_destroy(sim);
 }
 
+/* Appends one 128-bit instruction, given as its four dwords. */
+static void emit_words(struct eu_enc_buf *b, const uint32_t w[4])
+{
+    if (b->len + 16 > b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        b->bytes = realloc(b->bytes, b->cap);
+    }
+    for (unsigned i = 0; i < 16; i++)
+        b->bytes[b->len + i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+    b->len += 16;
+}
+
+static void emit_insn(struct eu_enc_buf *b, const struct eu_enc_insn *in)
+{
+    uint32_t w[4];
+    CU_ASSERT_EQUAL_FATAL(eu_encode(b->gen, in, w), 0);
+    emit_words(b, w);
+}
+
+static void test_gen4_math_reply_to_enabled_channels(void)
+{
+    /* A Gen4 math reply is written to the destination region's enabled
+     * channels only. Two sends of the g965_tri capture's kernels, as their
+     * words (the encoder does not write Gen4 sends):
+     *  - the clip kernel's "send(1) 0 g27.3<1>F g27.3<0,1,0>F 0x01110081
+     *    math inv mlen 1 rlen 1" (scalar INV; Mesa's brw_clip_util.c inverts
+     *    w in place): only g27.3 becomes 1/g27.3, g27.0-2 and .4-7 keep
+     *    their values (the kernel keeps live values there);
+     *  - the VS's "send(8) 1 g4<1>.wF g2<4>.wF 0x01110001 math inv
+     *    { align16 }": only the .w channels of g4 (dwords 3 and 7) are
+     *    written, with 1/g2.w of each vertex (the VS reads g4.xyz after).
+     * Then g0.0-3 = g27.0-3 and g0.4-7 = g4.4-7, and the clip kernel's
+     * "send(8) 0 null g0 0x86108000 urb mlen 1 EOT" hands g0 to the stub. */
+    struct sim *sim = probe_sim(NULL);
+    const char *eu_over[] = { "fast=false", "gen=4", NULL };
+    struct unit *eu = probe_add(sim, &eu_ops, "eu", eu_over);
+    struct unit *mu = probe_add(sim, &math_ops, "math", NULL);
+    struct unit *sf = probe_add(sim, &stub_sf_ops, "sf", NULL);
+    probe_link(sim, eu, "sfid[1]", mu, "eu[0]", 1, 16, 4);
+    probe_link(sim, mu, "eu_reply[0]", eu, "writeback[1]", 1, 16, 4);
+    probe_link(sim, eu, "send", sf, "in", 1, 16, 4);
+    rig_memory(sim);
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    struct eu_enc_buf k = { .gen = 4 };
+    static const uint32_t clip_inv[4] = { 0x00000231, 0x236c0fbd, 0x0000036c, 0x01110081 };
+    static const uint32_t vs_inv[4] = { 0x01600131, 0x20880fbd, 0x006f004f, 0x01110001 };
+    static const uint32_t urb_eot[4] = { 0x00600231, 0x20000c20, 0x008d0000, 0x86108000 };
+    emit_words(&k, clip_inv);
+    emit_words(&k, vs_inv);
+    struct eu_enc_insn m = { .opcode = 1, .exec_size = 4, .nsrc = 1, .nomask = true };
+    m.dst = eu_enc_grf(0, 0, EU_TYPE_UD);
+    m.src[0] = eu_enc_rgn(eu_enc_grf(27, 0, EU_TYPE_UD), 4, 4, 1);
+    emit_insn(&k, &m);                          /* mov(4) g0<1>UD g27<4,4,1>UD */
+    m.dst = eu_enc_grf(0, 16, EU_TYPE_UD);
+    m.src[0] = eu_enc_rgn(eu_enc_grf(4, 16, EU_TYPE_UD), 4, 4, 1);
+    emit_insn(&k, &m);                          /* mov(4) g0.4<1>UD g4.4<4,4,1>UD */
+    emit_words(&k, urb_eot);
+    rig_load(sim, 0x10000, &k);
+    uint32_t regs[28][8];
+    memset(regs, 0, sizeof regs);
+    for (unsigned i = 0; i < 8; i++) {
+        regs[27][i] = fb((float)(i + 1));           /* g27 = 1, 2, ..., 8 */
+        regs[4][i] = fb(-(float)(i + 1));           /* g4 = -1, ..., -8 */
+        regs[2][i] = fb((float)(2u << i));          /* g2 = 2, 4, ..., 256 */
+    }
+    struct msg *d = rig_dispatch_msg(sim, 0x10000, 0, 8, (const uint32_t (*)[8])regs, 28, 1, 0);
+    ((struct eu_dispatch *)d->payload)->gen = 4;
+    CU_ASSERT_TRUE(port_inject(unit_port(eu, "dispatch", 0), d));
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *st = unit_state(sf);
+    CU_ASSERT_EQUAL_FATAL(st->eots, 1);
+    const float want[8] = { 1, 2, 3, 1.0f / 4, -5, -6, -7, 1.0f / 256 };
+    for (unsigned i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(bf(st->eot_first[0][i]), want[i]);
+    CU_ASSERT_EQUAL(probe_stat(sim, "math.messages"), 2);
+    CU_ASSERT_EQUAL(probe_stat(sim, "eu.bad_messages"), 0);
+    eu_enc_free(&k);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "float functions", test_float_functions },
     { "integer division", test_integer_division },
     { "bad messages", test_bad_messages },
     { "eu send to math unit", test_eu_send_to_math_unit },
+    { "gen4 math reply to the enabled channels", test_gen4_math_reply_to_enabled_channels },
     { 0 }
 };
 TEST_SUITE(math, cases);

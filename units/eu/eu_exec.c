@@ -131,6 +131,9 @@ static bool cr0_written(struct eu_thread *t, uint32_t old0, uint32_t old1, uint3
 
 /* The send family: the instruction becomes a request (descriptors, payload
  * registers) for the unit to route (003 L24296-24416); EOT ends the thread. */
+/* The Gen4 extended math's SFID (reference/eu opcodes.txt [sfid]). */
+#define EU_SFID_MATH_GEN4 1
+
 enum eu_step_result exec_send(struct ctx *c, struct lanes *l)
 {
     (void)l;
@@ -193,6 +196,23 @@ enum eu_step_result exec_send(struct ctx *c, struct lanes *l)
     s->dst_null = in->dst.file == EU_FILE_ARF || s->rlen == 0;
     s->exec_size = (uint8_t)c->nch;
     s->exec_mask = c->en;
+    if (in->gen == 4 && in->sfid == EU_SFID_MATH_GEN4 && s->rlen == 1) {
+        /* the Gen4 math reply lands in the destination region's enabled
+         * channels only (channel ch's result, reply dword ch, to the dst
+         * element ch from its subregister on; Align16 also by the write
+         * mask): Mesa's Gen4 clip kernel inverts one element of a register
+         * whose other elements hold its loop counters (brw_clip_util.c,
+         * brw_math_invert on get_element(t, 0)) and 1/w into .w of a vertex
+         * position ("send(1) 0 g27.3<1>F g27.3<0,1,0>F ... math inv"); the
+         * VS writes 1/w to .w only (g965_tri's "send(8) 1 g4<1>.wF ...
+         * math inv { align16 }"). A Gen4 EU volume is not among the seeds. */
+        uint32_t first = in->access_mode == 1 ? 0 : (in->dst.subreg_nr / 4u) & 7u;
+        uint32_t m = (c->en << first) & 0xffu;
+        if (in->access_mode == 1)
+            m &= (in->dst.writemask & 15u) * 0x11u;
+        s->wb_dword_mask = m == 0xffu ? 0 : (uint8_t)(c->en & 0xffu & (m >> first));
+        s->wb_dword_first = (uint8_t)first;
+    }
     t->ip += in->size;
     if (t->wmask)
         rejoin(t);
@@ -447,8 +467,12 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
             rejoin(t);
         return EU_STEP_OK;
     }
-    /* a write to ip is a jump (L20955: "mov with IP as the destination") */
-    if (in->dst.file == EU_FILE_ARF && (in->dst.reg_nr >> 4) == ARF_NR_IP && in->has_dst) {
+    /* a write to ip is a jump (L20955: "mov with IP as the destination");
+     * a predicated-off (or masked-off) write leaves ip alone, so execution
+     * goes on at the next instruction: Mesa's Gen4 clip and SF kernels branch
+     * with "(-f0.0) add(1) ip ip N" (brw_eu_emit.c's Gen4 jumps) */
+    if (in->dst.file == EU_FILE_ARF && (in->dst.reg_nr >> 4) == ARF_NR_IP && in->has_dst &&
+        (c.en & 1u)) {
         jump(t, (uint32_t)rd_le(t->arf[EU_ARF_IP], 4) & ~7u);
         return EU_STEP_OK;
     }

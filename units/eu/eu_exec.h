@@ -110,6 +110,8 @@ struct eu_send_request {
     uint8_t exec_size;
     uint32_t exec_mask;         /* channels enabled (WrEn) */
     bool from_mrf;              /* Gen4: the payload is m[src_reg ..] (eu_send_payload_reg) */
+    uint8_t wb_dword_mask;      /* Gen4 math: the reply's channels written (0: whole registers) */
+    uint8_t wb_dword_first;     /* ... from this dword of dst_reg on (the dst subregister) */
 };
 
 /* Counters the execution keeps per thread; the unit sums them. */

@@ -84,6 +84,8 @@ struct slot {
     uint64_t ipage_key;         /* virtual 4 KiB page + 1 of the last translated fetch */
     uint64_t ipage_physical;    /* and its physical page */
     uint64_t never_mask[2];     /* GRFs set to NEVER by a SEND awaiting write-back */
+    uint8_t wb_dword_mask[EU_GRF_COUNT];    /* a pending reply's channels written (0: all) */
+    uint8_t wb_dword_first[EU_GRF_COUNT];   /* to the dwords from this one on */
     struct msg *pending_msg;
     struct port *pending_port;
     uint64_t instructions;

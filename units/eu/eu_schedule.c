@@ -277,6 +277,10 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     }
     if (wb) {
         sl->pending_wb++;
+        if (rq->dst_reg < EU_GRF_COUNT) {
+            sl->wb_dword_mask[rq->dst_reg] = rq->wb_dword_mask;
+            sl->wb_dword_first[rq->dst_reg] = rq->wb_dword_first;
+        }
         for (unsigned r = 0; r < rq->rlen && rq->dst_reg + r < EU_GRF_COUNT; r++) {
             unsigned g = rq->dst_reg + r;
             sl->grf_ready[g] = NEVER;
@@ -318,7 +322,16 @@ void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
             s->register_faults++;
             continue;
         }
-        memcpy(sl->th.grf + g * EU_REG_BYTES, w->regs[r], EU_REG_BYTES);
+        uint8_t dwords = sl->wb_dword_mask[g];
+        if (dwords) {           /* a Gen4 math reply: its enabled channels only */
+            unsigned first = sl->wb_dword_first[g];
+            for (unsigned k = 0; k + first < EU_REG_BYTES / 4; k++)
+                if (dwords >> k & 1u)
+                    memcpy(sl->th.grf + g * EU_REG_BYTES + 4 * (first + k), w->regs[r] + 4 * k, 4);
+            sl->wb_dword_mask[g] = 0;
+        } else {
+            memcpy(sl->th.grf + g * EU_REG_BYTES, w->regs[r], EU_REG_BYTES);
+        }
         sl->grf_ready[g] = now;
         sl->never_mask[g / 64] &= ~(UINT64_C(1) << (g % 64));
     }
