@@ -2,6 +2,7 @@
  * the run loop, the watchdog and the log. See sim.h for the model of time. */
 #include "fabric/sim.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -82,6 +83,10 @@ void sim_destroy(struct sim *sim)
     free(sim->deadlock_report);
     if (sim->memory && sim->memory_destroy)
         sim->memory_destroy(sim->memory);
+    for (uint32_t i = 0; i < sim->shared_count; i++)
+        if (sim->shared[i].destroy)
+            sim->shared[i].destroy(sim->shared[i].object);
+    free(sim->shared);
     free(sim);
 }
 
@@ -1185,3 +1190,24 @@ void sim_set_memory(struct sim *sim, void *memory, void (*destroy)(void *memory)
     sim->memory_destroy = destroy;
 }
 void *sim_memory(const struct sim *sim) { return sim->memory; }
+
+void *sim_shared(struct sim *sim, const char *name, void *(*create)(void),
+                 void (*destroy)(void *object))
+{
+    pthread_mutex_lock(&sim->lock);
+    void *object = NULL;
+    for (uint32_t i = 0; i < sim->shared_count && !object; i++)
+        if (strcmp(sim->shared[i].name, name) == 0)
+            object = sim->shared[i].object;
+    if (!object) {
+        assert(strlen(name) < sizeof sim->shared->name);
+        object = create();
+        sim->shared = gt_xrealloc(sim->shared, (sim->shared_count + 1) * sizeof *sim->shared);
+        struct sim_shared_object *o = &sim->shared[sim->shared_count++];
+        snprintf(o->name, sizeof o->name, "%s", name);
+        o->object = object;
+        o->destroy = destroy;
+    }
+    pthread_mutex_unlock(&sim->lock);
+    return object;
+}

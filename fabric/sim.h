@@ -179,4 +179,16 @@ void sim_set_trace(struct sim *sim, struct trace *trace);
 void sim_set_memory(struct sim *sim, void *memory, void (*destroy)(void *memory));
 void *sim_memory(const struct sim *sim);
 
+/* ---- shared objects ------------------------------------------------------ */
+
+/* An object the units of this simulation share that is no unit's state (as
+ * the functional memory above is), made by `create` on the first request for
+ * `name` (at most 47 characters) and destroyed with the sim by `destroy` (may
+ * be NULL); later requests for the name return the same object. A unit reaches
+ * it through unit_sim(), never through another unit. Safe from any host
+ * thread; the object guards its own use by several threads. Used by the EUs'
+ * decoded-kernel cache (units/eu/eu_decode_cache.h). */
+void *sim_shared(struct sim *sim, const char *name, void *(*create)(void),
+                 void (*destroy)(void *object));
+
 #endif

@@ -250,6 +250,14 @@ struct sim {
     struct trace *trace;
     void *memory;
     void (*memory_destroy)(void *memory);
+
+    /* objects the units share that are no unit's state (sim_shared()); lock */
+    struct sim_shared_object {
+        char name[48];
+        void *object;
+        void (*destroy)(void *object);
+    } *shared;
+    uint32_t shared_count;
 };
 
 /* sim.c */

@@ -13,6 +13,7 @@
 #include "tests/support/eu_rig.h"
 #include "tests/support/probes.h"
 #include "units/eu/eu.h"
+#include "units/eu/eu_decode_cache.h"
 #include "units/icache/icache.h"
 #include "units/common/thread_msg.h"
 
@@ -883,7 +884,127 @@ static void test_fetch_fast_mode_and_half_link(void)
     sim_destroy(sim);
 }
 
+
+/* ---- the decoded-kernel cache the EUs of a simulation share ---------------------- */
+
+/* Two EUs, each with its own stub shared function and thread-end sink. */
+struct rig2 {
+    struct sim *sim;
+    struct unit *eu[2], *sf[2];
+};
+
+static struct rig2 rig2_new(const char *const *eu_over)
+{
+    struct rig2 r;
+    r.sim = probe_sim(NULL);
+    const char *sink_over[] = { "per_cycle=4", NULL };
+    for (unsigned e = 0; e < 2; e++) {
+        char name[16];
+        snprintf(name, sizeof name, "eu%u", e);
+        r.eu[e] = probe_add(r.sim, &eu_ops, name, eu_over);
+        snprintf(name, sizeof name, "sf%u", e);
+        r.sf[e] = probe_add(r.sim, &stub_sf_ops, name, NULL);
+        snprintf(name, sizeof name, "ends%u", e);
+        struct unit *ends = probe_add(r.sim, &probe_sink_ops, name, sink_over);
+        probe_link(r.sim, r.eu[e], "send", r.sf[e], "in", 1, 16, 4);
+        probe_link(r.sim, r.sf[e], "out", r.eu[e], "writeback", 3, 16, 4);
+        probe_link(r.sim, r.eu[e], "td", ends, "in", 1, 16, 4);
+    }
+    rig_memory(r.sim);
+    struct gt_error err;
+    CU_ASSERT_EQUAL(sim_realize(r.sim, &err), 0);
+    return r;
+}
+
+/* Runs kernel_roundtrip_times(factor) at
+ * 0x10000 on EU e and checks its EOT payload: the reply r1 + 100, then + 1,
+ * and r1 * factor. */
+static void run_roundtrip_on(struct rig2 *r, unsigned e, unsigned factor)
+{
+    uint32_t regs[2][8] = { { 0 } };
+    for (unsigned i = 0; i < 8; i++)
+        regs[1][i] = 11 * i + 2;
+    struct msg *m = rig_dispatch_msg(r->sim, 0x10000, 0, 8, (const uint32_t (*)[8])regs, 2, 5, 0);
+    CU_ASSERT_TRUE(port_inject(unit_port(r->eu[e], "dispatch", 0), m));
+    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
+    struct stub_sf *sf = unit_state(r->sf[e]);
+    CU_ASSERT_EQUAL_FATAL(sf->eots, 1);
+    for (unsigned i = 0; i < 8; i++) {
+        CU_ASSERT_EQUAL(sf->last_eot[0][i], regs[1][i] + 100 + 1);
+        CU_ASSERT_EQUAL(sf->last_eot[1][i], regs[1][i] * factor);
+    }
+}
+
+/* The kernel of kernel_send_roundtrip with its multiply by `factor`. */
+static struct eu_enc_buf kernel_roundtrip_times(unsigned factor)
+{
+    struct eu_enc_buf b = { .gen = 9 };
+    struct eu_enc_insn s = send(4, 1, 1, 1, false);
+    eu_enc_emit(&b, &s);
+    struct eu_enc_insn a = op2(ADD, 8, G(5, D), G(4, D), IMM(D, 1));
+    eu_enc_emit(&b, &a);
+    a = op2(MUL, 8, G(6, D), G(1, D), IMM(D, factor));
+    eu_enc_emit(&b, &a);
+    s = send(0, 5, 2, 0, true);
+    eu_enc_emit(&b, &s);
+    return b;
+}
+
+/* Two EUs run the same 4-instruction kernel: each misses its own decoded
+ * table 4 times (eu.decode_misses, as before the shared cache), but the
+ * simulation decodes the kernel once: 4 entries added, the second EU's 4
+ * misses hit. Both threads compute the kernel's results; timing and fast. */
+static void test_decoded_kernels_shared_by_eus(void)
+{
+    for (int fast = 0; fast < 2; fast++) {
+        const char *over_fast[] = { "fast=true", NULL };
+        struct rig2 r = rig2_new(fast ? over_fast : NULL);
+        struct eu_enc_buf k = kernel_roundtrip_times(3);
+        rig_load(r.sim, 0x10000, &k);
+        run_roundtrip_on(&r, 0, 3);
+        run_roundtrip_on(&r, 1, 3);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.decode_misses"), 4);
+        CU_ASSERT_EQUAL(rig_stat(r.sim, "eu1.decode_misses"), 4);
+        uint64_t added, hits;
+        eu_decode_cache_counts(eu_decode_cache_of(r.sim), &added, &hits);
+        CU_ASSERT_EQUAL(added, 4);
+        CU_ASSERT_EQUAL(hits, 4);
+        eu_enc_free(&k);
+        sim_destroy(r.sim);
+    }
+    /* two simulations share nothing: a new one decodes again */
+    struct rig2 r = rig2_new(NULL);
+    uint64_t added, hits;
+    eu_decode_cache_counts(eu_decode_cache_of(r.sim), &added, &hits);
+    CU_ASSERT_EQUAL(added, 0);
+    CU_ASSERT_EQUAL(hits, 0);
+    sim_destroy(r.sim);
+}
+
+/* A kernel rewritten at the same address (as the captures load new kernels
+ * between batches): the second EU, which never ran the first, runs the new
+ * bytes (r6 = r1 * 5), not the decode the first EU left in the shared cache. */
+static void test_decoded_kernel_rewritten_is_decoded_again(void)
+{
+    struct rig2 r = rig2_new(NULL);
+    struct eu_enc_buf k3 = kernel_roundtrip_times(3), k5 = kernel_roundtrip_times(5);
+    CU_ASSERT_EQUAL_FATAL(k3.len, k5.len);
+    rig_load(r.sim, 0x10000, &k3);
+    run_roundtrip_on(&r, 0, 3);
+    rig_load(r.sim, 0x10000, &k5);
+    run_roundtrip_on(&r, 1, 5);
+    uint64_t added, hits;
+    eu_decode_cache_counts(eu_decode_cache_of(r.sim), &added, &hits);
+    CU_ASSERT_EQUAL(added, 5);      /* the multiply's new bytes */
+    CU_ASSERT_EQUAL(hits, 3);       /* the other three are unchanged */
+    eu_enc_free(&k3);
+    eu_enc_free(&k5);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
+    { "decoded kernels shared by the EUs of a sim", test_decoded_kernels_shared_by_eus },
+    { "decoded kernel rewritten at its address is decoded again", test_decoded_kernel_rewritten_is_decoded_again },
     { "gen4 thread through the unit, timing", test_gen4_thread_timing },
     { "gen4 thread through the unit, fast", test_gen4_thread_fast },
     { "send and writeback (timing)", test_send_and_writeback_timing },

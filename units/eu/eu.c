@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fabric/sim.h"
+#include "units/eu/eu_decode_cache.h"
 #include "units/eu/eu_internal.h"
 
 static const struct param_desc eu_params[] = {
@@ -161,6 +162,7 @@ static int eu_realize(struct unit *u, struct gt_error *err)
     s->icache_linked = port_is_bound(s->icache);
     if (s->icache_linked != port_is_bound(s->icache_reply))
         return gt_error_set(err, "\"icache\" and \"icache_reply\" are linked together or not at all");
+    s->decoded_kernels = eu_decode_cache_of(unit_sim(u));
     return 0;
 }
 

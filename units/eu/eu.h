@@ -62,7 +62,9 @@
  * instruction prefetch in the EU's own cache model (icache unlinked), prefetch
  * across a page boundary, the fetch buffer's replacement beyond direct
  * mapping, self-modifying code
- * (the decode cache is never invalidated).
+ * (an EU's decoded-instruction table, keyed by address, is never invalidated;
+ * the decoded-kernel cache its misses consult, shared by the simulation's EUs,
+ * is keyed by the instruction bytes too: eu_decode_cache.h).
  */
 #ifndef GTSIM_UNITS_EU_EU_H
 #define GTSIM_UNITS_EU_EU_H

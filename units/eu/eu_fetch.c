@@ -8,8 +8,12 @@
 
 #include "fabric/sim.h"
 #include "units/common/memreq.h"
+#include "units/eu/eu_decode_cache.h"
 
 /* ---- decoded-instruction cache ------------------------------------------------ */
+/* Each EU's own table, keyed by address (a hit costs the hot path no more than
+ * a compare); its misses go to the simulation's shared decoded-kernel cache
+ * (eu_decode_cache.h), which decodes each kernel once for all the EUs. */
 
 static uint32_t hash_addr(uint64_t a)
 {
@@ -153,15 +157,21 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     struct eu_instruction *in = &s->dinsn[h];
     memset(d, 0, sizeof *d);
     memset(in, 0, sizeof *in);
-    d->in = in;
-    if (eu_decode(sl->th.gen, bytes, avail, in) == 0) {
-        *why = EU_THREAD_FETCH_FAULT;
-        return NULL;
+    /* another EU of the simulation may have decoded these bytes already */
+    if (!eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d, in)) {
+        d->in = in;
+        if (eu_decode(sl->th.gen, bytes, avail, in) == 0) {
+            *why = EU_THREAD_FETCH_FAULT;
+            return NULL;
+        }
+        classify(d);
+        eu_fast_prepare(in, &d->fast);
+        eu_decode_cache_add(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d, in);
     }
+    d->in = in;
+    d->next = NULL;
     d->addr = addr;
     d->valid = true;
-    classify(d);
-    eu_fast_prepare(in, &d->fast);
     s->dcache_used++;
     s->decode_misses++;
     (void)u;

@@ -128,6 +128,7 @@ struct eu {
     uint64_t pipe_busy_until[4];
     struct dentry *dcache;
     struct eu_instruction *dinsn;       /* the decoded instructions of dcache's entries */
+    struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
     uint32_t dcache_mask, dcache_used;
     uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
     uint32_t iline_count;
