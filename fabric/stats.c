@@ -1,7 +1,6 @@
 /* fabric/stats.c - see stats.h. */
 #include "fabric/stats.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +52,14 @@ static struct stats_row *add_row(struct stats_writer *w, const char *name, const
         w->rows = gt_xrealloc(w->rows, w->capacity * sizeof *w->rows);
     }
     struct stats_row *r = &w->rows[w->count++];
-    size_t n = strlen(w->prefix) + strlen(name) + 2;
-    r->path = gt_xmalloc(n);
-    snprintf(r->path, n, "%s%s%s", w->prefix, w->prefix[0] ? "." : "", name);
+    /* prefix "." name (name alone without a prefix), built without snprintf:
+     * a run's stats have thousands of rows */
+    size_t prefix_len = strlen(w->prefix), name_len = strlen(name);
+    size_t dot = prefix_len ? 1 : 0;
+    r->path = gt_xmalloc(prefix_len + dot + name_len + 1);
+    memcpy(r->path, w->prefix, prefix_len);
+    r->path[prefix_len] = '.';
+    memcpy(r->path + prefix_len + dot, name, name_len + 1);
     r->measure = measure ? measure : "";
     r->help = help ? help : "";
     return r;
@@ -103,10 +107,35 @@ bool stats_lookup(const struct stats_writer *w, const char *path, double *value)
     return false;
 }
 
+/* An integer in decimal, as "%" PRIu64 prints it (a stats file has thousands of
+ * them: fprintf's format parsing was most of the writing's cost). */
+static void write_u64(FILE *f, uint64_t v)
+{
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    fwrite(digits + sizeof digits - n, 1, n, f);
+}
+
+/* A newline and `count` spaces (the JSON's indentation). */
+static void write_indent(FILE *f, int count)
+{
+    static const char spaces[] = "                                                                ";
+    fputc('\n', f);
+    while (count > 0) {
+        int n = count < (int)sizeof spaces - 1 ? count : (int)sizeof spaces - 1;
+        fwrite(spaces, 1, (size_t)n, f);
+        count -= n;
+    }
+}
+
 static void write_number(FILE *f, const struct stats_row *r)
 {
     if (r->is_integer)
-        fprintf(f, "%" PRIu64, r->integer);
+        write_u64(f, r->integer);
     else if (isfinite(r->real))
         fprintf(f, "%.17g", r->real);
     else
@@ -116,15 +145,21 @@ static void write_number(FILE *f, const struct stats_row *r)
 static void write_json_string(FILE *f, const char *s, size_t n)
 {
     fputc('"', f);
+    size_t plain = 0;           /* characters before i still to write */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c != '"' && c != '\\' && c >= 0x20) {
+            plain++;
+            continue;
+        }
+        fwrite(s + i - plain, 1, plain, f);
+        plain = 0;
         if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
         else
-            fputc(c, f);
+            fprintf(f, "\\u%04x", c);
     }
+    fwrite(s + n - plain, 1, plain, f);
     fputc('"', f);
 }
 
@@ -168,12 +203,15 @@ static void write_tree(FILE *f, const struct stats_node *n, int depth)
     fputs("{", f);
     bool first = true;
     if (n->row && n->first_child) {
-        fprintf(f, "\n%*s\"value\": ", 2 * (depth + 1), "");
+        write_indent(f, 2 * (depth + 1));
+        fputs("\"value\": ", f);
         write_number(f, n->row);
         first = false;
     }
     for (const struct stats_node *c = n->first_child; c; c = c->next) {
-        fprintf(f, "%s\n%*s", first ? "" : ",", 2 * (depth + 1), "");
+        if (!first)
+            fputc(',', f);
+        write_indent(f, 2 * (depth + 1));
         first = false;
         write_json_string(f, c->name, c->name_len);
         fputs(": ", f);
@@ -182,7 +220,8 @@ static void write_tree(FILE *f, const struct stats_node *n, int depth)
         else
             write_number(f, c->row);
     }
-    fprintf(f, "\n%*s}", 2 * depth, "");
+    write_indent(f, 2 * depth);
+    fputc('}', f);
 }
 
 int stats_write_json(const struct stats_writer *w, FILE *f, struct gt_error *err)
@@ -213,8 +252,9 @@ int stats_write_json(const struct stats_writer *w, FILE *f, struct gt_error *err
 
 static void write_csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
+    size_t plain = strcspn(s, ",\"\n");
+    if (!s[plain]) {
+        fwrite(s, 1, plain, f);
         return;
     }
     fputc('"', f);
