@@ -11,6 +11,7 @@
  * skl_fill_heavy is run only in the optimised build (as in
  * test_determinism.c: it is slow under the sanitizers). */
 #include <glob.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,8 @@ static void test_workloads_same_on_1_2_4_threads(void)
         { "histogram_gen8", "configs/gen8-bdw-gt2.cfg", "histogram.gen8", 0 },
         { "reduce_gen9_gt3", "configs/gen9-skl-gt3.cfg", "reduce.gen9", 0 },
         { "sgemm_gen9_gt3", "configs/gen9-skl-gt3.cfg", "sgemm.gen9", 1 },
+        /* GT2 on 2 threads splits a subslice's EUs (partition_move_eus) */
+        { "sgemm_gen9_gt2", "configs/gen9-skl-gt2.cfg", "sgemm.gen9", 1 },
         { "sgemm_gen8", "configs/gen8-bdw-gt2.cfg", "sgemm.gen8", 1 },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -203,12 +206,40 @@ static void test_runs_use_the_threads(void)
     }
 }
 
+/* GT2's groups (one slice, three subslices) do not halve: at 2 threads the
+ * partition puts some of one subslice's EUs on the other thread, which the
+ * thread report names; GT3's six subslices halve and keep every group whole.
+ * (The comparisons above show such a split changes no result.) */
+static void test_gt2_splits_a_subslice(void)
+{
+    const char *tmp = test_temp_dir();
+    static const char *const configs[] = { "gen9-skl-gt2", "gen9-skl-gt3" };
+    for (unsigned c = 0; c < 2; c++) {
+        char cmd[4096], log[2300];
+        snprintf(log, sizeof log, "%s/split.%u.log", tmp, c);
+        snprintf(cmd, sizeof cmd, "%s run -c configs/%s.cfg -o %s/split.%u --no-images "
+                 "--threads 2 --thread-report %s/reduce.gen9.aub.gz >%s 2>&1 </dev/null",
+                 test_gtsim_binary(), configs[c], tmp, c, WORKLOAD_DIR, log);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+        size_t size;
+        char *text = slurp(log, &size);
+        CU_ASSERT_TRUE(text && strstr(text, "on 2 host threads\n") != NULL);
+        bool split = text && strstr(text, "of its units on another thread") != NULL;
+        if (split != (c == 0))
+            fprintf(stderr, "threads: %s at 2 threads %s a group (%s)\n", configs[c],
+                    split ? "splits" : "does not split", log);
+        CU_ASSERT_EQUAL(split, c == 0);
+        free(text);
+    }
+}
+
 static const struct test_case cases[] = {
     { "every capture: same stats, images, dumps on 1, 2, 4 threads",
       test_every_capture_same_on_1_2_4_threads },
     { "built workloads: same stats and buffers on 1, 2, 4 threads",
       test_workloads_same_on_1_2_4_threads },
     { "--threads N runs on N threads", test_runs_use_the_threads },
+    { "GT2 on 2 threads splits a subslice's EUs, GT3 none", test_gt2_splits_a_subslice },
     { 0 }
 };
 TEST_SUITE(threads, cases);
