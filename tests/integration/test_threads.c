@@ -185,23 +185,36 @@ static void test_workloads_same_on_1_2_4_threads(void)
     check("builtin", NULL, "builtin:fabric", NULL);
 }
 
+/* Runs reduce.gen9 on CONFIG at THREADS host threads with EXTRA options and
+ * returns what gtsim printed (NULL when unreadable); the run must exit 0. */
+static char *run_reduce(const char *config, unsigned threads, const char *extra, const char *tag)
+{
+    char cmd[4096], log[2300];
+    const char *tmp = test_temp_dir();
+    snprintf(log, sizeof log, "%s/%s.log", tmp, tag);
+    snprintf(cmd, sizeof cmd, "%s run -c configs/%s.cfg -o %s/%s --no-images --threads %u %s "
+             "%s/reduce.gen9.aub.gz >%s 2>&1 </dev/null", test_gtsim_binary(), config, tmp, tag,
+             threads, extra, WORKLOAD_DIR, log);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    size_t size;
+    char *text = slurp(log, &size);
+    if (text && !size) {
+        free(text);
+        text = NULL;
+    }
+    return text;
+}
+
 /* The runs above really ran on several threads: the summary of a GT3 run
  * with --threads 2 says 2, and with --threads 1 says 1. */
 static void test_runs_use_the_threads(void)
 {
-    const char *tmp = test_temp_dir();
     for (unsigned n = 1; n <= 2; n++) {
-        char cmd[4096], log[2300];
-        snprintf(log, sizeof log, "%s/used.%u.log", tmp, n);
-        snprintf(cmd, sizeof cmd, "%s run -c configs/gen9-skl-gt3.cfg -o %s/used.%u --no-images "
-                 "--threads %u %s/reduce.gen9.aub.gz >%s 2>&1 </dev/null", test_gtsim_binary(),
-                 tmp, n, n, WORKLOAD_DIR, log);
-        CU_ASSERT_EQUAL(system(cmd), 0);
-        size_t size;
-        char *text = slurp(log, &size);
-        char expect[64];
+        char tag[32], expect[64];
+        snprintf(tag, sizeof tag, "used.%u", n);
+        char *text = run_reduce("gen9-skl-gt3", n, "", tag);
         snprintf(expect, sizeof expect, "on %u host thread%s\n", n, n == 1 ? "" : "s");
-        CU_ASSERT_TRUE(text && size && strstr(text, expect) != NULL);
+        CU_ASSERT_TRUE(text && strstr(text, expect) != NULL);
         free(text);
     }
 }
@@ -212,22 +225,16 @@ static void test_runs_use_the_threads(void)
  * (The comparisons above show such a split changes no result.) */
 static void test_gt2_splits_a_subslice(void)
 {
-    const char *tmp = test_temp_dir();
     static const char *const configs[] = { "gen9-skl-gt2", "gen9-skl-gt3" };
     for (unsigned c = 0; c < 2; c++) {
-        char cmd[4096], log[2300];
-        snprintf(log, sizeof log, "%s/split.%u.log", tmp, c);
-        snprintf(cmd, sizeof cmd, "%s run -c configs/%s.cfg -o %s/split.%u --no-images "
-                 "--threads 2 --thread-report %s/reduce.gen9.aub.gz >%s 2>&1 </dev/null",
-                 test_gtsim_binary(), configs[c], tmp, c, WORKLOAD_DIR, log);
-        CU_ASSERT_EQUAL(system(cmd), 0);
-        size_t size;
-        char *text = slurp(log, &size);
+        char tag[32];
+        snprintf(tag, sizeof tag, "split.%u", c);
+        char *text = run_reduce(configs[c], 2, "--thread-report", tag);
         CU_ASSERT_TRUE(text && strstr(text, "on 2 host threads\n") != NULL);
         bool split = text && strstr(text, "of its units on another thread") != NULL;
         if (split != (c == 0))
-            fprintf(stderr, "threads: %s at 2 threads %s a group (%s)\n", configs[c],
-                    split ? "splits" : "does not split", log);
+            fprintf(stderr, "threads: %s at 2 threads %s a group (run %s)\n", configs[c],
+                    split ? "splits" : "does not split", tag);
         CU_ASSERT_EQUAL(split, c == 0);
         free(text);
     }
