@@ -11,6 +11,7 @@
  * skl_fill_heavy is run only in the optimised build (as in
  * test_determinism.c: it is slow under the sanitizers). */
 #include <glob.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,8 @@ static void test_workloads_same_on_1_2_4_threads(void)
         { "histogram_gen8", "configs/gen8-bdw-gt2.cfg", "histogram.gen8", 0 },
         { "reduce_gen9_gt3", "configs/gen9-skl-gt3.cfg", "reduce.gen9", 0 },
         { "sgemm_gen9_gt3", "configs/gen9-skl-gt3.cfg", "sgemm.gen9", 1 },
+        /* GT2 on 2 threads splits a subslice's EUs (partition_move_eus) */
+        { "sgemm_gen9_gt2", "configs/gen9-skl-gt2.cfg", "sgemm.gen9", 1 },
         { "sgemm_gen8", "configs/gen8-bdw-gt2.cfg", "sgemm.gen8", 1 },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -182,23 +185,57 @@ static void test_workloads_same_on_1_2_4_threads(void)
     check("builtin", NULL, "builtin:fabric", NULL);
 }
 
+/* Runs reduce.gen9 on CONFIG at THREADS host threads with EXTRA options and
+ * returns what gtsim printed (NULL when unreadable); the run must exit 0. */
+static char *run_reduce(const char *config, unsigned threads, const char *extra, const char *tag)
+{
+    char cmd[4096], log[2300];
+    const char *tmp = test_temp_dir();
+    snprintf(log, sizeof log, "%s/%s.log", tmp, tag);
+    snprintf(cmd, sizeof cmd, "%s run -c configs/%s.cfg -o %s/%s --no-images --threads %u %s "
+             "%s/reduce.gen9.aub.gz >%s 2>&1 </dev/null", test_gtsim_binary(), config, tmp, tag,
+             threads, extra, WORKLOAD_DIR, log);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    size_t size;
+    char *text = slurp(log, &size);
+    if (text && !size) {
+        free(text);
+        text = NULL;
+    }
+    return text;
+}
+
 /* The runs above really ran on several threads: the summary of a GT3 run
  * with --threads 2 says 2, and with --threads 1 says 1. */
 static void test_runs_use_the_threads(void)
 {
-    const char *tmp = test_temp_dir();
     for (unsigned n = 1; n <= 2; n++) {
-        char cmd[4096], log[2300];
-        snprintf(log, sizeof log, "%s/used.%u.log", tmp, n);
-        snprintf(cmd, sizeof cmd, "%s run -c configs/gen9-skl-gt3.cfg -o %s/used.%u --no-images "
-                 "--threads %u %s/reduce.gen9.aub.gz >%s 2>&1 </dev/null", test_gtsim_binary(),
-                 tmp, n, n, WORKLOAD_DIR, log);
-        CU_ASSERT_EQUAL(system(cmd), 0);
-        size_t size;
-        char *text = slurp(log, &size);
-        char expect[64];
+        char tag[32], expect[64];
+        snprintf(tag, sizeof tag, "used.%u", n);
+        char *text = run_reduce("gen9-skl-gt3", n, "", tag);
         snprintf(expect, sizeof expect, "on %u host thread%s\n", n, n == 1 ? "" : "s");
-        CU_ASSERT_TRUE(text && size && strstr(text, expect) != NULL);
+        CU_ASSERT_TRUE(text && strstr(text, expect) != NULL);
+        free(text);
+    }
+}
+
+/* GT2's groups (one slice, three subslices) do not halve: at 2 threads the
+ * partition puts some of one subslice's EUs on the other thread, which the
+ * thread report names; GT3's six subslices halve and keep every group whole.
+ * (The comparisons above show such a split changes no result.) */
+static void test_gt2_splits_a_subslice(void)
+{
+    static const char *const configs[] = { "gen9-skl-gt2", "gen9-skl-gt3" };
+    for (unsigned c = 0; c < 2; c++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "split.%u", c);
+        char *text = run_reduce(configs[c], 2, "--thread-report", tag);
+        CU_ASSERT_TRUE(text && strstr(text, "on 2 host threads\n") != NULL);
+        bool split = text && strstr(text, "of its units on another thread") != NULL;
+        if (split != (c == 0))
+            fprintf(stderr, "threads: %s at 2 threads %s a group (run %s)\n", configs[c],
+                    split ? "splits" : "does not split", tag);
+        CU_ASSERT_EQUAL(split, c == 0);
         free(text);
     }
 }
@@ -209,6 +246,7 @@ static const struct test_case cases[] = {
     { "built workloads: same stats and buffers on 1, 2, 4 threads",
       test_workloads_same_on_1_2_4_threads },
     { "--threads N runs on N threads", test_runs_use_the_threads },
+    { "GT2 on 2 threads splits a subslice's EUs, GT3 none", test_gt2_splits_a_subslice },
     { 0 }
 };
 TEST_SUITE(threads, cases);
