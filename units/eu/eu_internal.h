@@ -68,6 +68,7 @@ struct slot {
     uint8_t end_status;
     uint64_t age;
     uint32_t request_id, ffid;
+    uint64_t start_cycle;       /* the cycle the slot took the dispatch (thread_life_ps) */
     uint32_t pending_wb;        /* sends awaiting write-back */
     uint64_t ready_cycle;       /* fetch stall (icache miss) */
     bool blocked_send;          /* a SEND message waits for its port */

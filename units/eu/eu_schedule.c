@@ -73,6 +73,15 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
     s->threads_ended++;
 }
 
+/* An EOT message about to leave: the thread's life on the EU so far, for
+ * the stage that counts it (thread_msg.h eu_send_msg.thread_life_ps). */
+static void stamp_thread_life(const struct slot *sl, struct unit *u, struct msg *m)
+{
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    if (p->flags & EU_SEND_EOT)
+        p->thread_life_ps = (unit_cycle(u) - sl->start_cycle) * unit_clock_period(u);
+}
+
 /* The thread is over (EOT or killed); the slot frees when no write-back is due. */
 static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_status st)
 {
@@ -118,6 +127,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
         p->ffid = sl->ffid;
         p->ctx = sl->ctx;
         m->tag = i;
+        stamp_thread_life(sl, u, m);
         if (!port_try_send(s->sfid[killed_sfid], m)) {
             sl->pending_msg = m;
             sl->pending_port = s->sfid[killed_sfid];
@@ -171,11 +181,15 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
               d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
     memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
+    sl->start_cycle = unit_cycle(u);
     eu_slot_changed(s, i);
     sl->age = ++s->age_counter;
     s->age_order[s->age_count++] = (uint8_t)i;
-    s->busy_slots++;
+    /* the cycles up to now are the busy slots' before this one (accounted
+     * after the increment, an EU idle since its last tick counted the new
+     * thread over the idle gap) */
     eu_account(s, u);
+    s->busy_slots++;
     s->active_threads = s->busy_slots;
     if (s->active_threads > s->active_threads_peak)
         s->active_threads_peak = s->active_threads;
@@ -287,6 +301,8 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
             sl->never_mask[g / 64] |= UINT64_C(1) << (g % 64);
         }
     }
+    if (rq->eot)
+        stamp_thread_life(sl, u, m);
     if (!port_try_send(out, m)) {
         sl->pending_msg = m;
         sl->pending_port = out;
@@ -469,6 +485,7 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
         struct slot *sl = &s->slots[i];
         if (!sl->busy || !sl->pending_msg)
             continue;
+        stamp_thread_life(sl, u, sl->pending_msg);
         if (port_try_send(sl->pending_port, sl->pending_msg)) {
             s->quiet = false;
             sl->pending_msg = NULL;
