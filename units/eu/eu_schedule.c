@@ -35,6 +35,9 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
 {
     struct slot *sl = &s->slots[i];
     s->quiet = false;
+    /* what no EOT message told a stage (thread_msg.h thread_life_ps) */
+    bool told = sl->eot_sent && !sl->pending_msg;
+    s->thread_cycles_after_eot += unit_cycle(u) - (told ? sl->eot_cycle : sl->start_cycle);
     if (sl->pending_msg) {
         msg_free(unit_sim(u), sl->pending_msg);
         sl->pending_msg = NULL;
@@ -74,12 +77,16 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
 }
 
 /* An EOT message about to leave: the thread's life on the EU so far, for
- * the stage that counts it (thread_msg.h eu_send_msg.thread_life_ps). */
-static void stamp_thread_life(const struct slot *sl, struct unit *u, struct msg *m)
+ * the stage that counts it (thread_msg.h eu_send_msg.thread_life_ps). The
+ * slot frees only once the message has left (free_slot). */
+static void stamp_thread_life(struct slot *sl, struct unit *u, struct msg *m)
 {
     struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
-    if (p->flags & EU_SEND_EOT)
-        p->thread_life_ps = (unit_cycle(u) - sl->start_cycle) * unit_clock_period(u);
+    if (p->flags & EU_SEND_EOT) {
+        sl->eot_cycle = unit_cycle(u);
+        sl->eot_sent = true;
+        p->thread_life_ps = (sl->eot_cycle - sl->start_cycle) * unit_clock_period(u);
+    }
 }
 
 /* The thread is over (EOT or killed); the slot frees when no write-back is due. */
