@@ -9,15 +9,20 @@
  *    (the draw's issue into the 3D pipeline), vertices fetched, instances;
  *  - SF (units/sf/sf.h): primitives set up;
  *  - WM (units/wm/wm.h): primitives rasterized, pixels rasterized, rejected
- *    early, passed, shaded, written, PS threads and their lives, the draw's
+ *    early, passed, shaded, written, PS threads and their lives on the EU
+ *    (from the EU taking a dispatch into a slot to its EOT leaving, as the
+ *    thread-end notices tell them: units/common/thread_msg.h), the draw's
  *    last pixel written;
  *  - the GPGPU front end (units/vfe/vfe.h vfe_observed_walkers): the walker's
- *    issue, groups, threads, their lives and its last thread's end.
+ *    issue, groups, threads, their lives on the EU and its last thread's end.
  * A draw completes at the later of its last vertex fetched and its last
  * pixel written; its threads are its PS threads (the vertex stages' threads
  * are not attributed to draws). Occupancy = thread cycles / (cycles x the
  * machine's EU hardware threads): the mean share of thread slots the draw's
- * or walker's threads held while it ran. All cycles are in the VF's (draws)
+ * or walker's threads held while it ran, at most 1 since every life lies in
+ * its draw's or walker's cycles (a request waiting in a TD for a free slot
+ * holds none; counting from the dispatch request, as before issue 14, gave
+ * Gen7 draws up to 1.5). All cycles are in the VF's (draws)
  * or front end's (walkers) clock; WM's are converted through picoseconds.
  *
  * Outputs: draws.csv and walkers.csv in the run directory, rows

@@ -10,6 +10,7 @@
  *  - skl_compute has one GPGPU_WALKER: SIMD16, Thread Width Counter Maximum 3
  *    (4 threads a group), X Dimension 16, Y and Z 1: 16 groups, 64 threads.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,7 +175,168 @@ static void test_skl_compute_walker(void)
     gt_config_free(config);
 }
 
+/* ---- thread life and occupancy (issue 14) ------------------------------------------ */
+
+/* The sum of every row whose last path component is `name`. */
+static double sum_of_rows_ending(const struct stats_writer *w, const char *name)
+{
+    size_t n = strlen(name);
+    double sum = 0, v;
+    const char *path;
+    for (size_t i = 0; stats_row(w, i, &path, &v); i++) {
+        size_t len = strlen(path);
+        if (len > n && path[len - n - 1] == '.' && strcmp(path + len - n, name) == 0)
+            sum += v;
+    }
+    return sum;
+}
+
+/* What the stages say their threads lived on the EU (every "thread_cycles"
+ * row but the EUs' and the TDs', plus the front end's walkers) against what
+ * the EUs say their slots were held (their thread_cycles, integrated over
+ * busy slots) less the part no EOT message could carry (the slot held after
+ * the EOT left, for write-backs owed: g965_tri's SF thread holds its slot
+ * 15 cycles past its EOT). */
+static void check_lives_add_up(struct sim *sim, const struct dispatch_stats *d, const char *name)
+{
+    struct stats_writer *w = stats_writer_create();
+    sim_write_stats(sim, w);
+    double eu = stats_sum_of_kind(sim, w, "eu", "thread_cycles");
+    double td = stats_sum_of_kind(sim, w, "td", "thread_cycles");
+    double after_eot = stats_sum_of_kind(sim, w, "eu", "thread_cycles_after_eot");
+    double stages = sum_of_rows_ending(w, "thread_cycles") - eu - td;
+    for (uint32_t k = 0; k < d->walker_count; k++)
+        stages += (double)d->walkers[k].thread_cycles;
+    if (stages + after_eot != eu)
+        fprintf(stderr, "%s: the stages' thread lives %.0f, the EUs' thread cycles %.0f (%.0f "
+                "after EOT)\n", name, stages, eu, after_eot);
+    CU_ASSERT_TRUE(eu > 0);
+    CU_ASSERT_TRUE(after_eot < eu / 100);       /* rare: kernels read what they asked for */
+    CU_ASSERT_EQUAL(stages + after_eot, eu);
+    stats_writer_destroy(w);
+}
+
+/* Every draw with PS threads and every walker has an occupancy in (0, 1]
+ * (a draw without PS threads has 0). */
+static void check_occupancy(const struct dispatch_stats *d, const char *name)
+{
+    for (uint32_t k = 0; k < d->draw_count; k++) {
+        const struct draw_record *r = &d->draws[k];
+        bool ok = r->threads ? r->occupancy > 0 && r->occupancy <= 1 : r->occupancy == 0;
+        if (!ok)
+            fprintf(stderr, "%s draw %u: %" PRIu64 " PS threads, %" PRIu64 " thread cycles in %"
+                    PRIu64 " cycles x %" PRIu64 " threads: occupancy %.4f\n", name, r->draw,
+                    r->threads, r->thread_cycles, r->cycles, d->hardware_threads, r->occupancy);
+        CU_ASSERT_TRUE(ok);
+        /* a thread lives on the EU a cycle at least */
+        CU_ASSERT_TRUE(r->thread_cycles >= r->threads);
+    }
+    for (uint32_t k = 0; k < d->walker_count; k++) {
+        const struct walker_record *r = &d->walkers[k];
+        bool ok = r->threads ? r->occupancy > 0 && r->occupancy <= 1 : r->occupancy == 0;
+        if (!ok)
+            fprintf(stderr, "%s walker %u: occupancy %.4f\n", name, r->walker, r->occupancy);
+        CU_ASSERT_TRUE(ok);
+    }
+}
+
+#define WORKLOAD_DIR "build/gen/workloads"
+
+static void test_occupancy_at_most_one(void)
+{
+    static const struct { const char *config, *workload; } runs[] = {
+        { "configs/gen7-vlv.cfg", "tests/data/traces/byt_tri.aub.gz" },
+        { "configs/gen7-vlv.cfg", "tests/data/traces/byt_compute.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/gs-quads.gen7.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/gs-twice.gen7.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/tess-tri.gen7.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/xfb-tri.gen7.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/ubench-fill.gen7.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/ubench-fill-blend.gen7.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_tri.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_strip_fan.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_instanced.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_gs.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_tess.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_xfb.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_blend_stencil.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_multi_rt.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_fill_heavy.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_mipmap.aub.gz" },
+        { "configs/gen9-skl-gt2.cfg", "tests/data/traces/skl_compute.aub.gz" },
+        { "configs/gen8-bdw-gt2.cfg", "tests/data/traces/bdw_tri.aub.gz" },
+        { "configs/gen4-g965.cfg", "tests/data/traces/g965_tri.aub.gz" },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        if (access(runs[i].workload, R_OK) != 0) {
+            fprintf(stderr, "%s is missing: `make workloads` writes it\n", runs[i].workload);
+            CU_FAIL("workload missing");
+            continue;
+        }
+        struct gt_config *config;
+        struct sim *sim = run_capture(runs[i].config, runs[i].workload, &config, NULL);
+        struct dispatch_stats d;
+        dispatch_stats_collect(sim, &d);
+        CU_ASSERT_TRUE(d.draw_count + d.walker_count > 0);
+        check_occupancy(&d, runs[i].workload);
+        check_lives_add_up(sim, &d, runs[i].workload);
+        dispatch_stats_free(&d);
+        sim_destroy(sim);
+        gt_config_free(config);
+    }
+}
+
+/* byt_tri on a Valleyview cut to one EU of one thread: every PS and VS
+ * request waits in the TD for the one slot, yet each draw's threads held
+ * it at most all the draw's cycles, and the lives the stages were told add
+ * up to what the EU says its slot was held. */
+static void test_one_thread_slot(void)
+{
+    static const char *sets[] = {
+        "gpu.slice.subslice.eu.count=1", "gpu.slice.subslice.eu.threads=1",
+        "gpu.slice.subslice.td.eus=1", "gpu.slice.subslice.td.threads_per_eu=1",
+    };
+    struct machine_request req = { .config_path = "configs/gen7-vlv.cfg", .sets = sets,
+                                   .set_count = 4,
+                                   .workload = "tests/data/traces/byt_tri.aub.gz" };
+    struct gt_error err;
+    struct gt_config *config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
+    struct sim *sim = machine_build(config, lookup, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL_FATAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct dispatch_stats d;
+    dispatch_stats_collect(sim, &d);
+    CU_ASSERT_EQUAL(d.hardware_threads, 1);
+    CU_ASSERT_EQUAL_FATAL(d.draw_count, 5);
+    /* the dispatches did wait for the slot, far longer than the threads ran */
+    CU_ASSERT_TRUE(probe_stat(sim, "gpu.slice0.subslice0.td.no_slot_cycles") > 0);
+    double life = probe_stat(sim, "gpu.wm.threads.thread_cycles");
+    double in_flight = probe_stat(sim, "gpu.wm.threads.in_flight_cycles");
+    CU_ASSERT_TRUE(life > 0 && in_flight > 2 * life);
+    uint64_t draw_lives = 0, threads = 0;
+    for (uint32_t k = 0; k < d.draw_count; k++) {
+        const struct draw_record *r = &d.draws[k];
+        /* one slot: the draw's threads never overlap, so their lives fit in its cycles */
+        CU_ASSERT_TRUE(r->thread_cycles <= r->cycles);
+        draw_lives += r->thread_cycles;
+        threads += r->threads;
+    }
+    CU_ASSERT_EQUAL(threads, 256 + 25 + 102);   /* as on the 4 x 8 machine (draws.csv) */
+    check_occupancy(&d, "byt_tri on 1 EU x 1 thread");
+    CU_ASSERT_EQUAL((double)draw_lives, life);  /* every PS thread belongs to a draw */
+    check_lives_add_up(sim, &d, "byt_tri on 1 EU x 1 thread");
+    dispatch_stats_free(&d);
+    sim_destroy(sim);
+    gt_config_free(config);
+}
+
 static const struct test_case cases[] = {
+    { "thread life from the start on the EU: every draw's and walker's occupancy in (0, 1] on "
+      "byt_tri, the Gen7 own workloads and the Gen8/9/4 captures; the stages' lives add up to "
+      "the EUs' thread cycles", test_occupancy_at_most_one },
+    { "one EU of one thread: dispatch waits, occupancy stays <= 1, the draws' thread cycles are "
+      "what the EU says its slot ran", test_one_thread_slot },
     { "skl_tri: five draws of 3 vertices, the triangle's pixels counted independently, in "
       "stats rows", test_skl_tri_draws },
     { "skl_compute: one SIMD16 walker of 16 groups x 4 threads, issue to completion, on a "

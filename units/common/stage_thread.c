@@ -124,7 +124,7 @@ static void account(struct stage_threads *t, struct unit *u)
 {
     uint64_t now = unit_cycle(u);
     if (now > t->last_account)
-        t->stats.thread_cycles += (now - t->last_account) * t->in_flight;
+        t->stats.in_flight_cycles += (now - t->last_account) * t->in_flight;
     t->last_account = now;
 }
 
@@ -271,6 +271,7 @@ bool stage_threads_poll_end_notice(struct stage_threads *t, struct unit *u, uint
         if (t->in_flight)
             t->in_flight--;
         t->stats.ended++;
+        t->stats.thread_cycles += thread_life_cycles(e->thread_life_ps, unit_clock_period(u));
         *tag = r->tag;
         *end = *e;
         msg_free(unit_sim(u), m);

@@ -30,7 +30,10 @@
  *    the concatenation of the four buffers (buffer 0 first) after its R0
  *    (and any extended header), in whole registers.
  * Thread ends: the URB tells the stage when a thread's EOT write is done
- * (units/urb "eot_<stage>"; request_id is the ctx.group the stage set).
+ * (units/urb "eot_<stage>"; request_id is the ctx.group the stage set); the
+ * notice carries the thread's life on the EU (thread_msg.h thread_life_ps),
+ * which thread_cycles sums (issue 14: a thread's life runs from its start
+ * on the EU, not from the stage's dispatch request).
  *
  * Not modelled: the push constants' trip through the PC URB buffer (the data
  * is copied from memory when the command arrives; the URB allocation is only
@@ -135,7 +138,14 @@ struct stage_threads_stats {
     uint64_t stall_threads;         /* dispatches held by Maximum Number of Threads */
     uint64_t stall_td;              /* dispatches held by full TD channels */
     uint64_t in_flight_peak;
-    uint64_t thread_cycles;         /* threads in flight summed over cycles */
+    /* The threads' lives on the EU (each end notice's thread_life_ps, in the
+     * stage's cycles: from the EU taking the dispatch into a slot to the EOT
+     * leaving the EU), summed; a thread the EU has not reported counts 0. */
+    uint64_t thread_cycles;
+    /* The stage's view: threads in flight (dispatch request sent to end
+     * notice taken, the wait in the TD for a slot included) summed over
+     * cycles. */
+    uint64_t in_flight_cycles;
 };
 
 struct stage_threads {
@@ -213,6 +223,8 @@ uint32_t stage_constants_write(const struct stage_constants *c, uint8_t (*grf)[E
     STAT_LEVEL_FIELD(pfx "in_flight_peak", st, member.stats.in_flight_peak, "threads",           \
                      "most threads in flight"),                                               \
     STAGE_THREADS_STAT(pfx, "thread_cycles", st, member, thread_cycles, "thread-cycles",         \
-                       "threads in flight summed over cycles")
+                       "the threads' lives on the EU (slot taken to EOT sent) summed"),          \
+    STAGE_THREADS_STAT(pfx, "in_flight_cycles", st, member, in_flight_cycles, "thread-cycles",   \
+                       "threads in flight (dispatch request to end notice) summed over cycles")
 
 #endif

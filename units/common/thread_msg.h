@@ -233,6 +233,12 @@ struct eu_thread_end {
     uint32_t eot_header_dword2;
     /* Meaningful only in EU_TD_URB_OUTPUT notices: the completed entry. */
     uint32_t urb_handle;
+    /* Meaningful only in the thread-end notices a shared function sends the
+     * owning stage (the URB's, the pixel back end's): the thread_life_ps of
+     * the EOT SEND they answer (struct eu_send_msg), so the stage counts the
+     * thread's life on the EU, not its wait for a slot. 0 in the EU's own
+     * ends to the TD. */
+    uint64_t thread_life_ps;
 };
 
 enum eu_send_flags {
@@ -261,9 +267,25 @@ struct eu_send_msg {
     uint32_t exec_mask;         /* enabled channels */
     uint32_t ffid;
     uint32_t reserved;
+    /* In an EOT SEND (EU_SEND_EOT, the EU's killed-thread EOT too): the
+     * thread's life on the EU in picoseconds, from the cycle the EU took its
+     * dispatch into a slot to the cycle this message left the EU. Model
+     * bookkeeping, not a hardware field: the stages' thread_cycles and the
+     * per-draw and per-walker occupancy (tools/dispatch_stats.h) sum it, so
+     * the time a request waits in the TD for a free slot is not thread life
+     * (issue 14). A slot held after the EOT left, for write-backs still owed,
+     * is not in it (the EU's own thread_cycles has it). 0 in other SENDs. */
+    uint64_t thread_life_ps;
     struct eu_thread_context ctx;       /* the sending thread's (from its dispatch) */
     uint8_t regs[][EU_MSG_REG_BYTES];
 };
+
+/* A thread life in picoseconds in cycles of a clock of period_ps, to the
+ * nearest (exact when the EU and the counting stage share a clock). */
+static inline uint64_t thread_life_cycles(uint64_t life_ps, uint64_t period_ps)
+{
+    return period_ps ? (life_ps + period_ps / 2) / period_ps : 0;
+}
 
 struct eu_writeback_msg {
     uint8_t slot;

@@ -101,6 +101,9 @@ static const struct stat_desc eu_stats[] = {
       "threads waiting on an instruction cache miss (or, with \"icache\" linked, a line fetch)"),
     C("stall.port", stall_port, "attempts", "retries of a SEND whose port was full"),
     C("thread_cycles", thread_cycles, "thread-cycles", "sum over cycles of threads resident"),
+    C("thread_cycles_after_eot", thread_cycles_after_eot, "thread-cycles",
+      "of those, held after the EOT message left (write-backs owed) or by threads that sent "
+      "none: the part no stage's thread_cycles has"),
     STAT_LEVEL_FIELD("active_threads", struct eu, active_threads, "threads", "threads resident now"),
     STAT_LEVEL_FIELD("active_threads_peak", struct eu, active_threads_peak, "threads",
                      "most threads resident at once"),

@@ -68,6 +68,9 @@ struct slot {
     uint8_t end_status;
     uint64_t age;
     uint32_t request_id, ffid;
+    uint64_t start_cycle;       /* the cycle the slot took the dispatch (thread_life_ps) */
+    uint64_t eot_cycle;         /* the cycle its EOT message left (valid with eot_sent) */
+    bool eot_sent;
     uint32_t pending_wb;        /* sends awaiting write-back */
     uint64_t ready_cycle;       /* fetch stall (icache miss) */
     bool blocked_send;          /* a SEND message waits for its port */
@@ -164,6 +167,7 @@ struct eu {
     uint64_t instructions, cycles_issuing;
     uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch, stall_port;
     uint64_t thread_cycles, active_threads, active_threads_peak;
+    uint64_t thread_cycles_after_eot;
     uint64_t sends, writebacks, sends_dropped;
     uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero, unmodelled;
     uint64_t exceptions;

@@ -35,6 +35,9 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
 {
     struct slot *sl = &s->slots[i];
     s->quiet = false;
+    /* what no EOT message told a stage (thread_msg.h thread_life_ps) */
+    bool told = sl->eot_sent && !sl->pending_msg;
+    s->thread_cycles_after_eot += unit_cycle(u) - (told ? sl->eot_cycle : sl->start_cycle);
     if (sl->pending_msg) {
         msg_free(unit_sim(u), sl->pending_msg);
         sl->pending_msg = NULL;
@@ -71,6 +74,19 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
     s->busy_slots--;
     s->active_threads = s->busy_slots;
     s->threads_ended++;
+}
+
+/* An EOT message about to leave: the thread's life on the EU so far, for
+ * the stage that counts it (thread_msg.h eu_send_msg.thread_life_ps). The
+ * slot frees only once the message has left (free_slot). */
+static void stamp_thread_life(struct slot *sl, struct unit *u, struct msg *m)
+{
+    struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
+    if (p->flags & EU_SEND_EOT) {
+        sl->eot_cycle = unit_cycle(u);
+        sl->eot_sent = true;
+        p->thread_life_ps = (sl->eot_cycle - sl->start_cycle) * unit_clock_period(u);
+    }
 }
 
 /* The thread is over (EOT or killed); the slot frees when no write-back is due. */
@@ -118,6 +134,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
         p->ffid = sl->ffid;
         p->ctx = sl->ctx;
         m->tag = i;
+        stamp_thread_life(sl, u, m);
         if (!port_try_send(s->sfid[killed_sfid], m)) {
             sl->pending_msg = m;
             sl->pending_port = s->sfid[killed_sfid];
@@ -171,11 +188,15 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
               d->space_format <= GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL;
     memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
+    sl->start_cycle = unit_cycle(u);
     eu_slot_changed(s, i);
     sl->age = ++s->age_counter;
     s->age_order[s->age_count++] = (uint8_t)i;
-    s->busy_slots++;
+    /* the cycles up to now are the busy slots' before this one (accounted
+     * after the increment, an EU idle since its last tick counted the new
+     * thread over the idle gap) */
     eu_account(s, u);
+    s->busy_slots++;
     s->active_threads = s->busy_slots;
     if (s->active_threads > s->active_threads_peak)
         s->active_threads_peak = s->active_threads;
@@ -287,6 +308,8 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
             sl->never_mask[g / 64] |= UINT64_C(1) << (g % 64);
         }
     }
+    if (rq->eot)
+        stamp_thread_life(sl, u, m);
     if (!port_try_send(out, m)) {
         sl->pending_msg = m;
         sl->pending_port = out;
@@ -469,6 +492,7 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
         struct slot *sl = &s->slots[i];
         if (!sl->busy || !sl->pending_msg)
             continue;
+        stamp_thread_life(sl, u, sl->pending_msg);
         if (port_try_send(sl->pending_port, sl->pending_msg)) {
             s->quiet = false;
             sl->pending_msg = NULL;

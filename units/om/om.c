@@ -1829,6 +1829,7 @@ static void take_message(struct om *s, struct unit *u, uint32_t eu, struct msg *
         e->request_id = p->ctx.group;
         e->slot = p->slot;
         e->ffid = FFID_PS;
+        e->thread_life_ps = p->thread_life_ps;
         e->pixels_written = tc ? tc->written : a.written;
         e->pixels_depth_passed = tc ? tc->depth_passed : a.depth_passed;
         if (tc)

@@ -634,6 +634,7 @@ static void take_send(struct urb *s, struct unit *u, uint32_t eu, struct msg *m)
             t->request_id = p->ctx.group;
             t->slot = p->slot;
             t->ffid = p->ffid;
+            t->thread_life_ps = p->thread_life_ps;
             if ((p->flags & EU_SEND_HEADER) && p->mlen)
                 memcpy(&t->eot_header_dword2, &p->regs[0][8], 4);
             end_port = s->client_replies + s->writebacks + p->ffid;

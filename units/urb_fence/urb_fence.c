@@ -825,6 +825,7 @@ static void take_send(struct urb_fence *s, struct unit *u, uint32_t eu, struct m
             t->request_id = p->ctx.group;
             t->slot = p->slot;
             t->ffid = p->ffid;
+            t->thread_life_ps = p->thread_life_ps;
             reply_at(s, now + s->latency, s->eot_base + p->ffid, end);
             s->eot_notified++;
         } else {

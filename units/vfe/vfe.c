@@ -76,7 +76,6 @@ struct vfe {
     uint64_t scratch_base;          /* MEDIA_VFE_STATE, relative to General State Base */
     uint32_t scratch_per_thread, scratch_enc;
     uint8_t *scratch_used;          /* per in-flight thread index (max_threads) */
-    uint64_t *slot_dispatch_cycle;  /* per in-flight thread index: when it was dispatched */
     uint32_t *slot_walker;          /* per in-flight thread index: its walker's record */
     uint32_t scratch_next;
     uint8_t *curbe;
@@ -445,7 +444,6 @@ static struct msg *build_dispatch(struct vfe *s, struct unit *u, uint32_t k)
     }
     s->scratch_used[slot] = 1;
     s->scratch_next = (slot + 1) % s->max_threads;
-    s->slot_dispatch_cycle[slot] = unit_cycle(u);
     s->slot_walker[slot] = s->observed_current;
     uint64_t scratch = s->scratch_base + (uint64_t)slot * s->scratch_per_thread;
     thread_payload_context(&(struct thread_context_source){
@@ -563,7 +561,7 @@ static void take_eot(struct vfe *s, struct unit *u, struct msg *m)
         if (s->scratch_used[slot] && (r = observed_walker(s, s->slot_walker[slot]))) {
             uint64_t now = unit_cycle(u);
             r->threads_ended++;
-            r->thread_cycles += now - s->slot_dispatch_cycle[slot];
+            r->thread_cycles += thread_life_cycles(p->thread_life_ps, unit_clock_period(u));
             if (now > r->last_cycle)
                 r->last_cycle = now;
         }
@@ -722,8 +720,6 @@ static void vfe_reset(struct unit *u)
         s->groups = gt_xcalloc(VFE_MAX_GROUPS, sizeof *s->groups);
     free(s->scratch_used);
     s->scratch_used = gt_xcalloc(s->max_threads, 1);
-    free(s->slot_dispatch_cycle);
-    s->slot_dispatch_cycle = gt_xcalloc(s->max_threads, sizeof *s->slot_dispatch_cycle);
     free(s->slot_walker);
     s->slot_walker = gt_xcalloc(s->max_threads, sizeof *s->slot_walker);
     s->scratch_next = 0;
@@ -806,10 +802,8 @@ static void vfe_destroy(struct unit *u)
     free(s->ts);
     free(s->scratch_used);
     s->scratch_used = NULL;
-    free(s->slot_dispatch_cycle);
     free(s->slot_walker);
     free(s->observed);
-    s->slot_dispatch_cycle = NULL;
     s->slot_walker = NULL;
     s->observed = NULL;
     s->curbe = NULL;

@@ -71,8 +71,11 @@ extern const struct unit_ops vfe_ops;
  * first_cycle: the cycle the walker was taken (its issue); dispatched_cycle:
  * its last thread dispatched; last_cycle: its last thread's EOT (its
  * completion; first_cycle when it ran no thread). thread_cycles sums each
- * thread's life from dispatch to EOT at the front end, so thread_cycles /
- * (cycles x hardware threads) is the walker's mean EU thread occupancy.
+ * thread's life on the EU, as its EOT message tells it (thread_msg.h
+ * thread_life_ps: from the EU taking the dispatch into a slot to the EOT
+ * leaving the EU; a wait in the TD for a free slot is not in it), so
+ * thread_cycles / (cycles x hardware threads) is the walker's mean EU thread
+ * occupancy, at most 1.
  * refused: an empty or refused walker (counted in empty_walkers /
  * walkers_refused). */
 #define VFE_OBSERVED_WALKERS (1u << 20)

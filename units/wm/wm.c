@@ -70,7 +70,6 @@ struct wm_flight {
     uint32_t count;
     uint32_t key[PIXEL_MAX_SUBSPANS];
     uint32_t draw_slot;                 /* observed[] index of the thread's draw, or ~0 */
-    uint64_t dispatch_cycle;            /* when the thread was sent (thread_cycles) */
     bool late_statistics;               /* late-tested with Statistics Enable: PS_DEPTH_COUNT */
 };
 
@@ -2470,7 +2469,6 @@ static void dispatch_send(struct wm *s, struct msg *m, uint32_t f, uint32_t widt
     fl->count = n;
     fl->late_statistics = s->statistics;
     fl->draw_slot = ~0u;
-    fl->dispatch_cycle = unit_cycle(s->unit);
     for (uint32_t i = 0; i < n; i++) {
         fl->key[i] = sb_key(s->pending[i].x, s->pending[i].y);
         sb_add(s, fl->key[i]);
@@ -3461,7 +3459,7 @@ static void take_pixel_counts(struct wm *s, const struct wm_flight *fl,
     struct wm_observed_draw *od = &s->observed[fl->draw_slot];
     od->pixels_passed += end->pixels_depth_passed;
     od->pixels_written += end->pixels_written;
-    od->thread_cycles += unit_cycle(s->unit) - fl->dispatch_cycle;
+    od->thread_cycles += thread_life_cycles(end->thread_life_ps, unit_clock_period(s->unit));
     observed_touch(s, od);
 }
 

@@ -327,7 +327,8 @@ struct wm_observed_draw {
     uint64_t pixels_shaded;         /* lit pixels in dispatched PS threads */
     uint64_t pixels_written;        /* pixels (samples) the threads' RT writes stored */
     uint64_t threads;
-    uint64_t thread_cycles;         /* the PS threads' lives, dispatch to thread end */
+    uint64_t thread_cycles;         /* the PS threads' lives on the EU (thread_msg.h
+                                     * thread_life_ps: slot taken to EOT sent) */
     uint64_t first_cycle, last_cycle;   /* WM's clock */
 };
 
