@@ -42,7 +42,7 @@ The score is killed / (killed + survived). OUT/report.txt (rewritten after
 every mutant) lists the score per block and every survivor with its line, for
 a new test or an explanation (rtl-cosim/README.md "Test adequacy").
 
-usage: mutate.py --build BUILD --blocks om_pixel,cs_alu [--mutants N|BLOCK=N,...] [--seed S]
+usage: mutate.py --build BUILD --blocks om_pixel,cs_alu [--mutants N|all|BLOCK=N|all,...] [--seed S]
                  [--all] [--out DIR] [--list] [--runs BLOCK=N,...] [--one-build-per-mutant]
 """
 import argparse
@@ -714,7 +714,7 @@ def main():
     ap.add_argument("--build", default="build/release")
     ap.add_argument("--blocks", default="om_pixel")
     ap.add_argument("--mutants", default="24",
-                    help="mutants per block: N, or BLOCK=N,... (blocks not named: 24)")
+                    help="mutants per block: N or all, or BLOCK=N|all,... (blocks not named: 24)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--list", action="store_true")
@@ -734,10 +734,14 @@ def main():
     os.makedirs(out, exist_ok=True)
     blocks = [b for b in a.blocks.split(",") if b]
     per_block = {}
+    # "all" (MUTANTS=all, what a user types for every site) as a count or per block
+    every_site = 1 << 30
     for item in a.mutants.split(","):
         if "=" in item:
             name, n = item.split("=", 1)
-            per_block[name] = int(n)
+            per_block[name] = every_site if n == "all" else int(n)
+        elif item == "all":
+            per_block = {b: every_site for b in BLOCKS}
         elif item:
             per_block = {b: int(item) for b in BLOCKS}
     for b in blocks:
