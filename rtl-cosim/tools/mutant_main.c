@@ -20,7 +20,10 @@
  *             l3_random_run: N requests per client on one bank; then the
  *             four multi-bank runs of the test suite (RO data, SLM, L3CNTLREG
  *             writes, back-pressure, a narrow memory link) of N/4 each
- *   om_pixel  om_random_run: N requests, stopping at the first mismatch
+ *   om_pixel  the directed checks (om_random.h om_directed_run: idle after reset,
+ *             products at the normal/denormal boundary); then om_random_run: N
+ *             requests, stopping at the first mismatch (both also check that
+ *             the outputs of the other kinds read 0)
  *   qpu_alu   the idle rule after reset (qpu_alu_rtl_idle_after_reset); then
  *             qpu_random_run: N instructions, then N/10 whose float results land
  *             around the smallest normal (boundary), stopping at the first mismatch
@@ -186,11 +189,19 @@ int main(int argc, char **argv)
     } else if (!strcmp(block, "l3_slice")) {
         rc = l3_runs(n, seed, quiet);
     } else if (!strcmp(block, "om_pixel")) {
+        /* first the directed checks (om_random.h: idle after reset, products at the
+         * normal/denormal boundary), then the random requests */
+        struct om_random_result r;
+        om_directed_run(true, &r);
+        printf("cosim-mutant om_pixel directed: %" PRIu64 " requests, %" PRIu64 " differ%s%s\n",
+               r.compared, r.mismatches, r.mismatches ? ": " : "",
+               r.mismatches ? r.first_report : "");
+        rc = r.mismatches ? 3 : 0;
         struct om_random_options o = { .seed = seed, .requests = n, .broken = true,
                                        .stop_at_first = true };
-        struct om_random_result r;
-        rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
-             : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
+        if (!rc)
+            rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
+                 : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
     } else if (!strcmp(block, "qpu_alu")) {
         /* first the idle rule after reset (qpu_alu_rtl.h: no out_valid without a quad),
          * then the random instructions, then N/10 around the smallest normal */
