@@ -161,10 +161,14 @@ uint64_t fpu_directed_checks(enum fpu_rtl_variant variant, uint64_t stop_after, 
             }
             one(&d, &q);
         }
-        /* conversions: every special F -> D, UD, DF and DF -> F, D, UD */
+        /* conversions: every special F -> D, UD, DF and DF -> F, D, UD; every
+         * other request with the reserved condition 7 (accepted, sets no flag:
+         * the default arms of the condition functions, which no random request
+         * reaches - fpu_gen never draws 7) */
         for (unsigned dty = FPU_T_D; dty <= FPU_T_DF; dty++)
             for (unsigned k = 0; k < nf; k += 4) {
                 memset(&q, 0, sizeof q);
+                q.cond = (k / 4) % 2 ? 7 : 0;
                 q.op = FPU_OP_MOV;
                 q.mask = dty == FPU_T_DF ? 3 : 15;     /* two DF lanes from lanes 0, 1 */
                 q.mode = sp | dp | ((mode & 1) ? FPU_MODE_F2I_RM : 0);
@@ -176,6 +180,7 @@ uint64_t fpu_directed_checks(enum fpu_rtl_variant variant, uint64_t stop_after, 
         for (unsigned dty = FPU_T_F; dty <= FPU_T_UD; dty++)
             for (unsigned k = 0; k < nd; k += 2) {
                 memset(&q, 0, sizeof q);
+                q.cond = (k / 2) % 2 ? 7 : 0;
                 q.op = FPU_OP_MOV;
                 q.mask = 3;
                 q.mode = sp | dp | ((mode & 1) ? FPU_MODE_F2I_RM : 0);
