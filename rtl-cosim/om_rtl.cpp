@@ -190,14 +190,8 @@ bool om_rtl_others_zero(const struct om_rtl *r)
 
 unsigned om_rtl_idle_after_reset(struct om_rtl *r, unsigned clocks)
 {
-    om_rtl_reset(r);
-    unsigned high = r->model->out_valid() ? 1u : 0u;
-    for (unsigned t = 0; t < clocks; t++) {
-        r->model->idle();
-        r->clock(r->edges);
-        high += r->model->out_valid() ? 1u : 0u;
-    }
-    return high;
+    return r->idle_after_reset([](Pins &m) { m.idle(); },
+                               [](const Pins &m) { return m.out_valid(); }, clocks);
 }
 
 bool om_rtl_color(struct om_rtl *r, const struct om_color_request *rq, float out[4])
