@@ -177,18 +177,19 @@ uint64_t fpu_directed_checks(enum fpu_rtl_variant variant, uint64_t stop_after, 
                     q.src[0][l] = fpu_special_f[(k + l) % nf];
                 one(&d, &q);
             }
-        /* DF -> D, UD by the rounding mode (cr0.0[12]) with .o: the integer
+        /* DF -> F, D, UD by the rounding mode (cr0.0[12]) with .o: the integer
          * ranges' edges, which DF holds exactly and F does not (2^31 - 1,
          * -2^31 - 1, 2^32 - 1; the flag tells an edge value from an overflow),
-         * and fractions whose only low bit is the one below the guard (x.25:
-         * the sticky alone decides RU and RD) */
+         * and fractions whose only low bit is the one below the guard (x.25;
+         * for F, 1 + 2^-25: the sticky alone decides RU and RD); DF -> F too */
         static const uint64_t round_d[] = {
             0x41dfffffffc00000ull, 0xc1e0000000000000ull, 0xc1e0000000200000ull,
             0x41efffffffe00000ull, 0x41f0000000000000ull, 0x41e0000000000000ull,
             0x41dfffffffd00000ull, 0x41effffffff00000ull, 0x3ff4000000000000ull,
             0xbff4000000000000ull, 0x4002000000000000ull, 0xc002000000000000ull,
+            0x3ff0000008000000ull, 0xbff0000008000000ull,
         };
-        for (unsigned dty = FPU_T_D; dty <= FPU_T_UD; dty++)
+        for (unsigned dty = FPU_T_F; dty <= FPU_T_UD; dty++)
             for (unsigned k = 0; k < sizeof round_d / sizeof round_d[0]; k += 2) {
                 memset(&q, 0, sizeof q);
                 q.op = FPU_OP_MOV;
