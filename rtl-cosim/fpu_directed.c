@@ -214,6 +214,20 @@ uint64_t fpu_directed_checks(enum fpu_rtl_variant variant, uint64_t stop_after, 
                 one(&d, &q);
             }
     }
+    /* requests just past a field's range (bad: status 1, results and flags 0)
+     * and just inside it: cond 10 / 9, mask 16 / 15 */
+    static const uint8_t bound_cond[4] = { 10, 9, 0, 0 }, bound_mask[4] = { 15, 15, 16, 15 };
+    for (unsigned k = 0; k < 4; k++) {
+        memset(&q, 0, sizeof q);
+        q.op = FPU_OP_ADD;
+        q.cond = bound_cond[k];
+        q.mask = bound_mask[k];
+        for (unsigned l = 0; l < 4; l++) {
+            q.src[0][l] = 0x3f800000u;
+            q.src[1][l] = 0x7fc00000u;
+        }
+        one(&d, &q);
+    }
     fpu_rtl_destroy(d.rtl);
     if (requests)
         *requests = d.requests;
