@@ -16,7 +16,7 @@ such a point reads 0 however often the arm runs (shown by
 rtl-cosim/tools/coverage_return_arms.sv, a function whose case arms return
 next to one whose arms assign: only the assigning arms count). A point that
 reads 0 on such an arm (a case item, an if's or else's statement that is, or
-ends with, a return) is put apart as "uncountable", not as unhit: the report
+ends with, a return; a final case counts by its last arm) is put apart as "uncountable", not as unhit: the report
 gives the lines hit out of the countable ones and lists the uncountable lines
 on their own (their execution must be shown otherwise, e.g. by mutation). A
 point on such an arm that reads more than 0 (a Verilator that counts them) is
@@ -28,7 +28,7 @@ import collections
 import re
 import sys
 
-RETURN_ARM = re.compile(r"^\s*(begin\b.*\breturn\b[^;]*;\s*end\b|return\b)", re.S)
+LEAD = re.compile(r"^(\s*(\b(begin|end|else|endcase)\b|[\w']+\s*:(?!:)))*\s*")
 
 
 def strip_comments(text):
@@ -94,7 +94,11 @@ def ends_in_return(code, line, kind):
     for m in re.finditer(r"\b(begin|end)\b", body):
         depth += 1 if m.group(1) == "begin" else -1
         if depth == 0:
-            stmts = [x.strip() for x in body[len("begin"):m.start()].split(";") if x.strip()]
+            # the statements, each without the keywords and case label before it
+            # ("end else begin x = 1", "endcase", "default: return y"); a final
+            # case counts by its last arm
+            stmts = [LEAD.sub("", x) for x in body[len("begin"):m.start()].split(";")]
+            stmts = [x for x in stmts if x.strip()]
             return bool(stmts) and stmts[-1].startswith("return")
     return False
 
