@@ -1745,6 +1745,7 @@ static void test_fpu_directed(void)
     printf("\n    %" PRIu64 " directed requests ", sent);
     CU_ASSERT(sent > 100000);
     CU_ASSERT(fpu_directed_checks(FPU_RTL_BROKEN, 1, NULL, NULL) == 1);
+    CU_ASSERT_EQUAL(fpu_hold_check(FPU_RTL_GOOD, stdout), 0);
 }
 
 static void test_fpu_lockstep_1m(void)

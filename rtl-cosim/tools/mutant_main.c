@@ -13,7 +13,7 @@
  *   cs_alu    cosim_random_run: N instructions; then N/4 with 256-instruction
  *             requests, cycles_per_instruction 3 and a back-pressuring sink;
  *             then the directed checks of the RTL alone (cs_alu_directed.h)
- *   fpu_pipe  the special and directed operands (fpu_directed.h); then
+ *   fpu_pipe  the special and directed operands and the pipe held (fpu_directed.h); then
  *             fpu_random_run: N operations at depth 4; then N/4 at depth 7
  *             with back-pressure and N/4 at depth 1
  *   l3_slice  the directed checks of the fill pools (l3_directed.h); then
@@ -101,6 +101,10 @@ static int fpu_runs(uint64_t n, uint64_t seed, FILE *quiet)
     uint64_t sent = 0, bad = fpu_directed_checks(FPU_RTL_BROKEN, 1, stdout, &sent);
     printf("cosim-mutant fpu_pipe directed: %" PRIu64 " requests, %" PRIu64 " differ\n", sent, bad);
     if (bad)
+        return 3;
+    uint32_t held = fpu_hold_check(FPU_RTL_BROKEN, stdout);
+    printf("cosim-mutant fpu_pipe hold: %u failed\n", held);
+    if (held)
         return 3;
     const struct fpu_random_options runs[] = {
         { .impl = "lockstep_broken", .seed = seed, .requests = n, .report = quiet },
