@@ -57,7 +57,7 @@ COSIM_LDLIBS   := -lconfig -lz -lm -pthread
 COSIM_BIN      := $(COSIM_DIR)/gtsim-cosim
 COSIM_TESTS    := $(COSIM_DIR)/gtsim-cosim-tests
 
-.PHONY: cosim test-cosim cosim-bench cosim-lint cosim-coverage cosim-mutate
+.PHONY: cosim test-cosim cosim-bench cosim-lint cosim-coverage cosim-mutate cosim-coverage-probe
 
 ## cosim: verilate rtl-cosim/rtl and build gtsim-cosim and gtsim-cosim-tests (needs verilator)
 cosim: $(COSIM_BIN) $(COSIM_TESTS)
@@ -82,6 +82,15 @@ cosim-coverage: $(GEN)/workloads/sgemm.gen9.aub.gz
 	    $(BUILD)/cosim-cov/merged.dat > /dev/null
 	@python3 rtl-cosim/tools/coverage_report.py $(BUILD)/cosim-cov/merged.dat \
 	    | tee $(BUILD)/cosim-cov/report.txt
+
+## cosim-coverage-probe: does this Verilator count a function's case arms that end in a return? (rtl-cosim/tools/coverage_return_arms.sv; cosim-coverage's "uncountable" lines)
+COSIM_PROBE_DIR := $(BUILD)/cosim-coverage-probe
+cosim-coverage-probe:
+	@rm -rf $(COSIM_PROBE_DIR) && mkdir -p $(COSIM_PROBE_DIR)
+	@$(VERILATOR) $(filter-out --trace-fst,$(COSIM_VFLAGS)) --coverage-line --coverage-toggle \
+	    --exe --build -j 1 -Mdir $(COSIM_PROBE_DIR)/obj $(COSIM_VMAKE:%=-MAKEFLAGS %) \
+	    $(CURDIR)/rtl-cosim/tools/coverage_return_arms.cpp rtl-cosim/tools/coverage_return_arms.sv >/dev/null
+	$(COSIM_PROBE_DIR)/obj/Vcoverage_return_arms $(COSIM_PROBE_DIR)/coverage.dat
 
 ## cosim-mutate: mutation testing of the RTL blocks, one schemata build a block (MUTANTS per block or all, BLOCKS=om_pixel,..., MUTATE_FLAGS=--one-build-per-mutant for the old path): score per block ($(BUILD)/cosim-mutate/report.txt)
 MUTANTS ?= 150

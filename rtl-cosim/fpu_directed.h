@@ -24,4 +24,9 @@
 uint64_t fpu_directed_checks(enum fpu_rtl_variant variant, uint64_t stop_after, FILE *report,
                              uint64_t *requests);
 
+/* The pipe held (resp_ready low with an answer waiting) for four edges at
+ * depth 3, then drained: the failures (0 is right), the first ones named on
+ * `report` (may be NULL). */
+uint32_t fpu_hold_check(enum fpu_rtl_variant variant, FILE *report);
+
 #endif

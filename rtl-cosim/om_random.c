@@ -219,6 +219,88 @@ static void mismatch(struct om_random_result *r, struct om_rtl *rtl, const char 
     }
 }
 
+/* One colour request through the C block and the RTL, compared. */
+static void check_color(struct om_rtl *rtl, struct om_random_result *r,
+                        const struct om_color_request *rq)
+{
+    float c[4], v[4];
+    bool c_ok = om_color_compute(rq, c);
+    bool v_ok = om_rtl_color(rtl, rq, v);
+    r->color++;
+    if (rq->blend) {
+        r->factors_seen |= 1u << (rq->source_factor & 31) | 1u << (rq->destination_factor & 31);
+        r->functions_seen |= 1u << (rq->function & 31);
+    }
+    for (unsigned k = 0; k < 4; k++)
+        if (!same_float(c[k], v[k])) {
+            char in[400];
+            describe_color(rq, in, sizeof in);
+            mismatch(r, rtl, "colour request #%" PRIu64 ": field color[%u]: c-model "
+                     "0x%08x, rtl 0x%08x (%s)", r->color, k, bits_of(c[k]),
+                     bits_of(v[k]), in);
+            break;
+        }
+    if (c_ok != v_ok)
+        mismatch(r, rtl, "colour request #%" PRIu64 ": field color_bad: c-model %d, rtl %d",
+                 r->color, !c_ok, !v_ok);
+}
+
+/* One bit request through the C block and the RTL, compared. */
+static void check_bits(struct om_rtl *rtl, struct om_random_result *r, bool logic, uint32_t op,
+                       uint32_t s, uint32_t d, uint32_t keep)
+{
+    uint32_t c = om_color_bits(logic, op, s, d, keep);
+    uint32_t v = om_rtl_bits(rtl, logic, op, s, d, keep);
+    r->bits++;
+    if (c != v)
+        mismatch(r, rtl, "bits request #%" PRIu64 ": field bits: c-model 0x%08x, rtl "
+                 "0x%08x (logic %d op %u source %08x destination %08x keep %08x)",
+                 r->bits, c, v, logic, op, s, d, keep);
+}
+
+/* One depth/stencil request through ds_test and the RTL, compared. */
+static void check_depth(struct om_rtl *rtl, struct om_random_result *r,
+                        const struct depth_request *q)
+{
+    uint32_t cd = q->depth, vd = q->depth;
+    uint8_t cs = q->stencil, vs = q->stencil;
+    uint32_t cf = ds_test(&q->st, q->back, q->format, q->z, &cd, &cs);
+    uint32_t vf = om_rtl_depth(rtl, &q->st, q->back, q->format, q->z, &vd, &vs);
+    r->depth++;
+    const struct ds_face *f = q->back && q->st.double_sided ? &q->st.back : &q->st.front;
+    if (q->st.stencil_test && q->st.stencil_write) {
+        uint32_t op = cf & DS_PASS ? f->pass_op
+                    : cf & DS_DEPTH_FAILED ? f->depth_fail_op : f->fail_op;
+        r->stencil_ops_seen |= 1u << (op < 8 ? op : 8);
+    }
+    if (q->st.depth_test)
+        r->formats_seen |= 1u << (q->format & 31);
+    if (cf != vf || cd != vd || cs != vs)
+        mismatch(r, rtl, "depth request #%" PRIu64 ": c-model flags 0x%x depth 0x%08x "
+                 "stencil 0x%02x, rtl flags 0x%x depth 0x%08x stencil 0x%02x (format %u "
+                 "z %08x stored %08x/%02x dt %d dw %d df %u st %d sw %d ds %d back %d "
+                 "face %u/%u/%u/%u %02x/%02x/%02x range %08x..%08x)", r->depth, cf, cd,
+                 cs, vf, vd, vs, q->format, bits_of(q->z), q->depth, q->stencil,
+                 q->st.depth_test, q->st.depth_write, q->st.depth_function,
+                 q->st.stencil_test, q->st.stencil_write, q->st.double_sided, q->back,
+                 f->function, f->fail_op, f->depth_fail_op, f->pass_op, f->test_mask,
+                 f->write_mask, f->reference, bits_of(q->st.min_depth),
+                 bits_of(q->st.max_depth));
+}
+
+/* After each request: the RTL answered in its two clocks, and the outputs of
+ * the other kinds read 0. */
+static void check_answered(struct om_rtl *rtl, struct om_random_result *r, uint64_t number)
+{
+    r->compared++;
+    if (!om_rtl_answered(rtl))
+        mismatch(r, rtl, "request #%" PRIu64 ": block om_pixel port out_valid: no answer "
+                 "%u clocks after in_valid", number, OM_RTL_CLOCKS_PER_OP);
+    else if (!om_rtl_others_zero(rtl))
+        mismatch(r, rtl, "request #%" PRIu64 ": block om_pixel: an output of another kind "
+                 "of request is not 0", number);
+}
+
 int om_random_run(const struct om_random_options *o, struct om_random_result *r,
                   struct gt_error *err)
 {
@@ -236,73 +318,65 @@ int om_random_run(const struct om_random_options *o, struct om_random_result *r,
         if (kind < 5) {
             struct om_color_request rq;
             random_color(&x, &rq);
-            float c[4], v[4];
-            bool c_ok = om_color_compute(&rq, c);
-            bool v_ok = om_rtl_color(rtl, &rq, v);
-            r->color++;
-            if (rq.blend) {
-                r->factors_seen |= 1u << (rq.source_factor & 31) | 1u << (rq.destination_factor & 31);
-                r->functions_seen |= 1u << (rq.function & 31);
-            }
-            for (unsigned k = 0; k < 4; k++)
-                if (!same_float(c[k], v[k])) {
-                    char in[400];
-                    describe_color(&rq, in, sizeof in);
-                    mismatch(r, rtl, "colour request #%" PRIu64 ": field color[%u]: c-model "
-                             "0x%08x, rtl 0x%08x (%s)", r->color, k, bits_of(c[k]),
-                             bits_of(v[k]), in);
-                    break;
-                }
-            if (c_ok != v_ok)
-                mismatch(r, rtl, "colour request #%" PRIu64 ": field color_bad: c-model %d, rtl %d",
-                         r->color, !c_ok, !v_ok);
+            check_color(rtl, r, &rq);
         } else if (kind < 7) {
             bool logic = below(&x, 2);
             uint32_t op = below(&x, 20) == 0 ? (uint32_t)next(&x) : below(&x, 16);
             uint32_t s = (uint32_t)next(&x), d = (uint32_t)next(&x), keep = keep_mask(&x);
-            uint32_t c = om_color_bits(logic, op, s, d, keep);
-            uint32_t v = om_rtl_bits(rtl, logic, op, s, d, keep);
-            r->bits++;
-            if (c != v)
-                mismatch(r, rtl, "bits request #%" PRIu64 ": field bits: c-model 0x%08x, rtl "
-                         "0x%08x (logic %d op %u source %08x destination %08x keep %08x)",
-                         r->bits, c, v, logic, op, s, d, keep);
+            check_bits(rtl, r, logic, op, s, d, keep);
         } else {
             struct depth_request q;
             random_depth(&x, &q);
-            uint32_t cd = q.depth, vd = q.depth;
-            uint8_t cs = q.stencil, vs = q.stencil;
-            uint32_t cf = ds_test(&q.st, q.back, q.format, q.z, &cd, &cs);
-            uint32_t vf = om_rtl_depth(rtl, &q.st, q.back, q.format, q.z, &vd, &vs);
-            r->depth++;
-            const struct ds_face *f = q.back && q.st.double_sided ? &q.st.back : &q.st.front;
-            if (q.st.stencil_test && q.st.stencil_write) {
-                uint32_t op = cf & DS_PASS ? f->pass_op
-                            : cf & DS_DEPTH_FAILED ? f->depth_fail_op : f->fail_op;
-                r->stencil_ops_seen |= 1u << (op < 8 ? op : 8);
-            }
-            if (q.st.depth_test)
-                r->formats_seen |= 1u << (q.format & 31);
-            if (cf != vf || cd != vd || cs != vs)
-                mismatch(r, rtl, "depth request #%" PRIu64 ": c-model flags 0x%x depth 0x%08x "
-                         "stencil 0x%02x, rtl flags 0x%x depth 0x%08x stencil 0x%02x (format %u "
-                         "z %08x stored %08x/%02x dt %d dw %d df %u st %d sw %d ds %d back %d "
-                         "face %u/%u/%u/%u %02x/%02x/%02x range %08x..%08x)", r->depth, cf, cd,
-                         cs, vf, vd, vs, q.format, bits_of(q.z), q.depth, q.stencil,
-                         q.st.depth_test, q.st.depth_write, q.st.depth_function,
-                         q.st.stencil_test, q.st.stencil_write, q.st.double_sided, q.back,
-                         f->function, f->fail_op, f->depth_fail_op, f->pass_op, f->test_mask,
-                         f->write_mask, f->reference, bits_of(q.st.min_depth),
-                         bits_of(q.st.max_depth));
+            check_depth(rtl, r, &q);
         }
-        r->compared++;
-        if (!om_rtl_answered(rtl))
-            mismatch(r, rtl, "request #%" PRIu64 ": block om_pixel port out_valid: no answer "
-                     "%u clocks after in_valid", i + 1, OM_RTL_CLOCKS_PER_OP);
+        check_answered(rtl, r, i + 1);
         if (o->stop_at_first && r->mismatches)
             break;
     }
     r->clocks = om_rtl_clocks(rtl);
     om_rtl_destroy(rtl);
     return 0;
+}
+
+/* Products at the normal/denormal boundary: col[c] x SRC_ALPHA with a denormal
+ * alpha (2^-149 .. 5 x 2^-149, the largest denormal) and colours of 2^21 .. 2^24
+ * (odd significands among them), so that the product's leading one sits at bit
+ * 23 .. 25 of round_pack's window with a result exponent field of 0 .. 2: shifts
+ * of 0, 1 and 2 with the guard bit 0 and 1. The random operands rarely pair a
+ * large colour with a tiny alpha like this. */
+static const uint32_t boundary_alpha[] = { 0x00000001, 0x00000002, 0x00000003, 0x00000005,
+                                           0x007fffff };
+static const uint32_t boundary_color[] = { 0x4a000000, 0x4a7fffff, 0x4a800000, 0x4a800001,
+                                           0x4ac00000, 0x4b000001, 0x4b7fffff, 0x4b800003,
+                                           0x4b000003 };
+
+void om_directed_run(bool broken, struct om_random_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->first_mismatch = UINT64_MAX;
+    struct om_rtl *rtl = om_rtl_create(broken, false);
+    unsigned spurious = om_rtl_idle_after_reset(rtl, 4);
+    if (spurious)
+        mismatch(r, rtl, "after reset without a request: block om_pixel port out_valid high "
+                 "%u times in 4 clocks, expected 0", spurious);
+    uint64_t n = 0;
+    size_t colors = sizeof boundary_color / sizeof boundary_color[0];
+    for (size_t a = 0; a < sizeof boundary_alpha / sizeof boundary_alpha[0]; a++)
+        for (size_t c = 0; c < colors; c += 3) {
+            struct om_color_request rq;
+            memset(&rq, 0, sizeof rq);
+            rq.blend = true;
+            rq.source_factor = 3;                   /* SRC_ALPHA */
+            rq.destination_factor = 17;             /* ZERO */
+            rq.function = 0;                        /* ADD */
+            rq.source_alpha_factor = 1;
+            rq.destination_alpha_factor = 17;
+            for (unsigned k = 0; k < 3; k++)
+                rq.in.src[k] = from_bits(boundary_color[(c + k) % colors]);
+            rq.in.src[3] = from_bits(boundary_alpha[a]);
+            check_color(rtl, r, &rq);
+            check_answered(rtl, r, ++n);
+        }
+    r->clocks = om_rtl_clocks(rtl);
+    om_rtl_destroy(rtl);
 }

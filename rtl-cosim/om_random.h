@@ -44,4 +44,11 @@ struct om_random_result {
 int om_random_run(const struct om_random_options *o, struct om_random_result *r,
                   struct gt_error *err);
 
+/* The directed checks, for what the random requests miss (the mutation runner
+ * runs them first; suite test om "directed"): out_valid stays low after reset
+ * without a request (om_rtl_idle_after_reset), then colour products at the
+ * normal/denormal boundary, compared as above (also the other kinds' outputs
+ * read 0). The result as om_random_run's (broken: the RTL with `define BROKEN). */
+void om_directed_run(bool broken, struct om_random_result *r);
+
 #endif

@@ -135,6 +135,7 @@ public:
 
 struct om_rtl : RtlHarness<Pins> {
     bool answered = true;
+    int kind = -1;              // the last request's: 0 colour, 1 bits, 2 depth
     // The request set on the pins: two clocks, then the outputs.
     void run() {
         clock(edges);
@@ -171,9 +172,32 @@ void om_rtl_trace_close(struct om_rtl *r) { r->wave.close(); }
 uint64_t om_rtl_clocks(const struct om_rtl *r) { return r->edges; }
 bool om_rtl_answered(const struct om_rtl *r) { return r->answered; }
 
+bool om_rtl_others_zero(const struct om_rtl *r)
+{
+    float color[4];
+    bool bad;
+    uint32_t depth;
+    uint8_t stencil;
+    r->model->color_out(color, &bad);
+    uint32_t flags = r->model->ds_out(&depth, &stencil);
+    bool color_zero = !bad && !bits_of(color[0]) && !bits_of(color[1]) && !bits_of(color[2]) &&
+                      !bits_of(color[3]);
+    bool bits_zero = r->model->bits_out() == 0;
+    bool depth_zero = flags == 0 && depth == 0 && stencil == 0;
+    return (r->kind == 0 || color_zero) && (r->kind == 1 || bits_zero) &&
+           (r->kind == 2 || depth_zero);
+}
+
+unsigned om_rtl_idle_after_reset(struct om_rtl *r, unsigned clocks)
+{
+    return r->idle_after_reset([](Pins &m) { m.idle(); },
+                               [](const Pins &m) { return m.out_valid(); }, clocks);
+}
+
 bool om_rtl_color(struct om_rtl *r, const struct om_color_request *rq, float out[4])
 {
     r->model->color(rq);
+    r->kind = 0;
     r->run();
     bool bad;
     r->model->color_out(out, &bad);
@@ -184,6 +208,7 @@ uint32_t om_rtl_bits(struct om_rtl *r, bool logic, uint32_t op, uint32_t source,
                      uint32_t destination, uint32_t keep)
 {
     r->model->bits(logic, op, source, destination, keep);
+    r->kind = 1;
     r->run();
     return r->model->bits_out();
 }
@@ -193,6 +218,7 @@ uint32_t om_rtl_depth(struct om_rtl *r, const struct ds_state *st, bool back_fac
                       uint8_t *stencil)
 {
     r->model->depth(st, back_facing, depth_format, source_depth, *depth, *stencil);
+    r->kind = 2;
     r->run();
     return r->model->ds_out(depth, stencil);
 }

@@ -43,6 +43,15 @@ uint32_t om_rtl_depth(struct om_rtl *r, const struct ds_state *st, bool back_fac
 /* The RTL's outputs after the last call: false when out_valid was low (the
  * RTL did not answer in its two clocks). */
 bool om_rtl_answered(const struct om_rtl *r);
+/* After the last request: every output of the other two kinds reads 0 (the
+ * RTL's output registers zero them, om_pixel.sv L517-522; the calls above read
+ * only the request's own kind, so nothing else would see them). */
+bool om_rtl_others_zero(const struct om_rtl *r);
+/* Resets the RTL, then gives it `clocks` clocks with in_valid low: how many
+ * times out_valid was high (after the reset and after each clock; 0 is right:
+ * no answer without a request). The calls above read out_valid only when an
+ * answer is due, so they would not see a spurious one. */
+unsigned om_rtl_idle_after_reset(struct om_rtl *r, unsigned clocks);
 
 #ifdef __cplusplus
 }

@@ -136,14 +136,8 @@ unsigned qpu_alu_rtl_compute_many(struct qpu_alu_rtl *r, const struct qpu_alu_re
 
 unsigned qpu_alu_rtl_idle_after_reset(struct qpu_alu_rtl *r, unsigned clocks)
 {
-    qpu_alu_rtl_reset(r);
-    unsigned high = r->model->out_valid() ? 1u : 0u;
-    for (unsigned t = 0; t < clocks; t++) {
-        r->model->idle();
-        r->clock(r->edges);
-        high += r->model->out_valid() ? 1u : 0u;
-    }
-    return high;
+    return r->idle_after_reset([](Pins &m) { m.idle(); },
+                               [](const Pins &m) { return m.out_valid(); }, clocks);
 }
 
 }  // extern "C"

@@ -122,6 +122,23 @@ struct RtlHarness {
         m.context()->assertOn(true);
     }
 
+    // reset(idle), then `clocks` clocks with the inputs idle: how many times
+    // `valid(model)` (the model's answer-valid output) was high, after the reset
+    // and after each clock; 0 is right: no answer without a request. (Wrappers
+    // read their valid output only when an answer is due, so they would not see
+    // a spurious one.)
+    template <class Idle, class Valid>
+    unsigned idle_after_reset(Idle idle, Valid valid, unsigned clocks) {
+        reset(idle);
+        unsigned high = valid(*model) ? 1u : 0u;
+        for (unsigned t = 0; t < clocks; t++) {
+            idle(*model);
+            clock(edges);
+            high += valid(*model) ? 1u : 0u;
+        }
+        return high;
+    }
+
     // The wave of cycles from..to at period_ps per fabric cycle (0: keep the
     // period); false when the file cannot be written or tracing was not asked
     // for at create.

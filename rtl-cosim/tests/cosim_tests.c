@@ -1745,6 +1745,7 @@ static void test_fpu_directed(void)
     printf("\n    %" PRIu64 " directed requests ", sent);
     CU_ASSERT(sent > 100000);
     CU_ASSERT(fpu_directed_checks(FPU_RTL_BROKEN, 1, NULL, NULL) == 1);
+    CU_ASSERT_EQUAL(fpu_hold_check(FPU_RTL_GOOD, stdout), 0);
 }
 
 static void test_fpu_lockstep_1m(void)
@@ -2077,6 +2078,20 @@ static void test_om_random_lockstep(void)
     CU_ASSERT_EQUAL(r.stencil_ops_seen & 0x1ffu, 0x1ffu);          /* 0..7 and unknown */
     CU_ASSERT_EQUAL(r.formats_seen & 0x2au, 0x2au);                /* D32F, D24, D16 */
     CU_ASSERT(r.color > 900000 && r.bits > 300000 && r.depth > 500000);
+}
+
+/* The directed checks (om_random.h om_directed_run): no out_valid after reset
+ * without a request, and colour products at the normal/denormal boundary equal
+ * to the C block's, the other kinds' outputs 0. */
+static void test_om_directed(void)
+{
+    struct om_random_result r;
+    om_directed_run(false, &r);
+    if (r.mismatches)
+        printf("\n    %" PRIu64 " mismatches, first: %s ", r.mismatches, r.first_report);
+    CU_ASSERT_EQUAL(r.mismatches, 0);
+    CU_ASSERT_EQUAL(r.compared, 15);
+    CU_ASSERT_EQUAL(r.color, 15);
 }
 
 static void test_om_broken_is_caught(void)
@@ -2910,6 +2925,8 @@ static const struct test tests[] = {
       test_om_by_hand },
     { "om", "2M random colour, bit and depth/stencil requests against the C block",
       test_om_random_lockstep },
+    { "om", "no out_valid after reset; products at the normal/denormal boundary (directed)",
+      test_om_directed },
     { "om", "BROKEN datapath RTL is caught, with a wave, through the command line",
       test_om_broken_is_caught },
     { "om", "skl blend_stencil and fill_heavy: om, om:rtl, om:lockstep give the same run",

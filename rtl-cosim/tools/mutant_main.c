@@ -13,14 +13,17 @@
  *   cs_alu    cosim_random_run: N instructions; then N/4 with 256-instruction
  *             requests, cycles_per_instruction 3 and a back-pressuring sink;
  *             then the directed checks of the RTL alone (cs_alu_directed.h)
- *   fpu_pipe  the special and directed operands (fpu_directed.h); then
+ *   fpu_pipe  the special and directed operands and the pipe held (fpu_directed.h); then
  *             fpu_random_run: N operations at depth 4; then N/4 at depth 7
  *             with back-pressure and N/4 at depth 1
  *   l3_slice  the directed checks of the fill pools (l3_directed.h); then
  *             l3_random_run: N requests per client on one bank; then the
  *             four multi-bank runs of the test suite (RO data, SLM, L3CNTLREG
  *             writes, back-pressure, a narrow memory link) of N/4 each
- *   om_pixel  om_random_run: N requests, stopping at the first mismatch
+ *   om_pixel  the directed checks (om_random.h om_directed_run: idle after reset,
+ *             products at the normal/denormal boundary); then om_random_run: N
+ *             requests, stopping at the first mismatch (both also check that
+ *             the outputs of the other kinds read 0)
  *   qpu_alu   the idle rule after reset (qpu_alu_rtl_idle_after_reset); then
  *             qpu_random_run: N instructions, then N/10 whose float results land
  *             around the smallest normal (boundary), stopping at the first mismatch
@@ -98,6 +101,10 @@ static int fpu_runs(uint64_t n, uint64_t seed, FILE *quiet)
     uint64_t sent = 0, bad = fpu_directed_checks(FPU_RTL_BROKEN, 1, stdout, &sent);
     printf("cosim-mutant fpu_pipe directed: %" PRIu64 " requests, %" PRIu64 " differ\n", sent, bad);
     if (bad)
+        return 3;
+    uint32_t held = fpu_hold_check(FPU_RTL_BROKEN, stdout);
+    printf("cosim-mutant fpu_pipe hold: %u failed\n", held);
+    if (held)
         return 3;
     const struct fpu_random_options runs[] = {
         { .impl = "lockstep_broken", .seed = seed, .requests = n, .report = quiet },
@@ -186,11 +193,19 @@ int main(int argc, char **argv)
     } else if (!strcmp(block, "l3_slice")) {
         rc = l3_runs(n, seed, quiet);
     } else if (!strcmp(block, "om_pixel")) {
+        /* first the directed checks (om_random.h: idle after reset, products at the
+         * normal/denormal boundary), then the random requests */
+        struct om_random_result r;
+        om_directed_run(true, &r);
+        printf("cosim-mutant om_pixel directed: %" PRIu64 " requests, %" PRIu64 " differ%s%s\n",
+               r.compared, r.mismatches, r.mismatches ? ": " : "",
+               r.mismatches ? r.first_report : "");
+        rc = r.mismatches ? 3 : 0;
         struct om_random_options o = { .seed = seed, .requests = n, .broken = true,
                                        .stop_at_first = true };
-        struct om_random_result r;
-        rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
-             : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
+        if (!rc)
+            rc = om_random_run(&o, &r, &err) < 0 ? setup_failed(block, &err)
+                 : verdict(block, 0, r.compared, r.mismatches, 0, r.first_report);
     } else if (!strcmp(block, "qpu_alu")) {
         /* first the idle rule after reset (qpu_alu_rtl.h: no out_valid without a quad),
          * then the random instructions, then N/10 around the smallest normal */

@@ -42,16 +42,18 @@ The score is killed / (killed + survived). OUT/report.txt (rewritten after
 every mutant) lists the score per block and every survivor with its line, for
 a new test or an explanation (rtl-cosim/README.md "Test adequacy").
 
-usage: mutate.py --build BUILD --blocks om_pixel,cs_alu [--mutants N|BLOCK=N,...] [--seed S]
+usage: mutate.py --build BUILD --blocks om_pixel,cs_alu [--mutants N|all|BLOCK=N|all,...] [--seed S]
                  [--all] [--out DIR] [--list] [--runs BLOCK=N,...] [--one-build-per-mutant]
 """
 import argparse
+import concurrent.futures
 import os
 import random
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 BLOCKS = {
@@ -623,18 +625,21 @@ def run_schemata(v, host, b, a, chosen, every, out, report, write_report):
     env = dict(os.environ, LD_LIBRARY_PATH=work + ":" + os.path.join(out, "stubs"))
     cmd = [host, b, str(n_runs), "1"]
 
+    lock = threading.Lock()
+
     def one(k):
+        """Mutant k's run: (exit status or -1 on the timeout, seconds); its output
+        appended to the log in one piece (mutants may run side by side, --jobs)."""
         e = dict(env, GTSIM_MUTANT=str(k))
         t = time.time()
-        with open(log, "a") as f:
-            f.write("$ GTSIM_MUTANT=%d %s\n" % (k, " ".join(cmd)))
-            f.flush()
-            try:
-                rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=e,
-                                    timeout=timeout).returncode
-            except subprocess.TimeoutExpired:
-                f.write("timeout\n")
-                rc = -1
+        try:
+            res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e,
+                                 timeout=timeout)
+            rc, output = res.returncode, res.stdout
+        except subprocess.TimeoutExpired as x:
+            rc, output = -1, (x.stdout or b"") + b"timeout\n"
+        with lock, open(log, "ab") as f:
+            f.write(("$ GTSIM_MUTANT=%d %s\n" % (k, " ".join(cmd))).encode() + output)
         return rc, time.time() - t
 
     timeout = 3600
@@ -657,12 +662,15 @@ def run_schemata(v, host, b, a, chosen, every, out, report, write_report):
         kept = sorted(order, key=lambda x: x[0])
     killed, survived, timed_out = [], [], []
     t_mutants = 0.0
-    for n_done, (k, st, _, _) in enumerate(kept, 1):
+    pool = concurrent.futures.ThreadPoolExecutor(max(1, a.jobs))
+    runs = {pool.submit(one, k): (k, st) for k, st, _, _ in kept}
+    for n_done, run_k in enumerate(concurrent.futures.as_completed(runs), 1):
+        k, st = runs[run_k]
         _, line_no, _, old, new = st
         line = apply(text, st)[1]
         desc = "K=%d %s:%d %s %s -> %s: %s" % (k, os.path.basename(src), line_no, st[0], old, new,
                                                line)
-        rc, dt = one(k)
+        rc, dt = run_k.result()
         t_mutants += dt
         if rc == -1:
             timed_out.append(desc)
@@ -686,13 +694,15 @@ def run_schemata(v, host, b, a, chosen, every, out, report, write_report):
                     len(killed), len(timed_out), len(survived), len(dropped),
                     100.0 * len(killed) / done if done else 0.0, t_build, t_orig,
                     t_mutants / n_done, b, n_runs))
-        tail = (["  survived: " + d for d in survived] +
+        by_k = lambda d: int(d.split()[0][2:])      # "K=12 ..." (finished out of order)
+        tail = (["  survived: " + d for d in sorted(survived, key=by_k)] +
                 ["  stillborn: %s:%d %s %s -> %s (%s)" % (os.path.basename(src), st[1], st[0],
                                                          st[3], st[4], why)
                  for st, why in dropped])
         with open(os.path.join(out, "report-%s.txt" % b), "w") as f:
             f.write("\n".join([head] + tail) + "\n")
         combine_reports(out)
+    pool.shutdown()
     report.append(head)
     report += tail
 
@@ -714,7 +724,7 @@ def main():
     ap.add_argument("--build", default="build/release")
     ap.add_argument("--blocks", default="om_pixel")
     ap.add_argument("--mutants", default="24",
-                    help="mutants per block: N, or BLOCK=N,... (blocks not named: 24)")
+                    help="mutants per block: N or all, or BLOCK=N|all,... (blocks not named: 24)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--list", action="store_true")
@@ -723,6 +733,8 @@ def main():
                     help="the old path: verilate and compile every mutant on its own")
     ap.add_argument("--run-at-most", type=int, default=0,
                     help="run a seeded sample of at most N of the schemata's mutants")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="mutants of the schemata run side by side (default 1)")
     ap.add_argument("--runs", default="",
                     help="BLOCK=N,...: the runner's N for a block (default: BLOCKS)")
     a = ap.parse_args()
@@ -734,10 +746,14 @@ def main():
     os.makedirs(out, exist_ok=True)
     blocks = [b for b in a.blocks.split(",") if b]
     per_block = {}
+    # "all" (MUTANTS=all, what a user types for every site) as a count or per block
+    every_site = 1 << 30
     for item in a.mutants.split(","):
         if "=" in item:
             name, n = item.split("=", 1)
-            per_block[name] = int(n)
+            per_block[name] = every_site if n == "all" else int(n)
+        elif item == "all":
+            per_block = {b: every_site for b in BLOCKS}
         elif item:
             per_block = {b: int(item) for b in BLOCKS}
     for b in blocks:
