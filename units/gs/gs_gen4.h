@@ -69,6 +69,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "units/common/gen4_thread_output.h"
 #include "units/common/primitive.h"
 #include "units/common/state_packet.h"
 
@@ -119,7 +120,6 @@ uint32_t gs_gen4_stage_objects(uint32_t topology, uint32_t flags, uint32_t n, bo
 
 #define GS_GEN4_JOBS 8u                 /* objects the unit stages ahead of their threads */
 #define GS_GEN4_MAX_ROWS 64u            /* Vertex URB Entry Read Offset + Length */
-#define GS_GEN4_MAX_OUTPUTS 64u         /* output VUEs one thread can hand on */
 #define GS_GEN4_CURBE_REGS 32u
 #define GS_GEN4_TAG 0x80000000u         /* URB reply tags of the Gen4 part */
 
@@ -146,9 +146,7 @@ struct gs_gen4_job {
     uint32_t seq, reads_pending, instance, primitive_id, draw;
     uint64_t since;
     uint8_t (*vue)[GS_GEN4_MAX_ROWS][32];   /* read rows per vertex, until dispatch */
-    uint32_t output_count;
-    uint32_t output_handle[GS_GEN4_MAX_OUTPUTS];
-    uint32_t output_dword2[GS_GEN4_MAX_OUTPUTS];
+    struct gen4_thread_outputs outputs; /* last: a new job clears what is before it */
 };
 
 struct gs_gen4 {
@@ -169,8 +167,8 @@ struct gs_gen4 {
     bool warned_timeout, warned_no_threads;
     /* stats */
     uint64_t state_reads, state_faults, objects_unrun, objects_staged, threads_dispatched;
-    uint64_t threads_ended, outputs, primitives_out, vertices_out, dangling_outputs;
-    uint64_t output_overflow, bad_output_topology, late_notices, watchdog_drops;
+    struct gen4_notice_counters notices;
+    uint64_t primitives_out, vertices_out, dangling_outputs, bad_output_topology, watchdog_drops;
     uint64_t refused_entries, entries, alloc_wait_cycles, bad_grf_start, payload_truncated;
     uint64_t curbe_faults, unsupported_topology, configures, bad_replies, fence_markers;
 };
