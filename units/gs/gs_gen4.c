@@ -143,18 +143,38 @@ uint32_t gs_gen4_stage_objects(uint32_t t, uint32_t flags, uint32_t n, bool reor
         }
         break;
     }
-    case PRIM_TRISTRIP_ADJ:
-        /* VF's objects come in the table's order already (one per packet) */
-        if (n == 6)
+    case PRIM_TRISTRIP_ADJ: {
+        /* VF's objects come one per 6-vertex packet, reordered already
+         * (units/vf); a longer packet is staged by the table (L7335-7360),
+         * N taken even (N = 6 or 7, 8 or 9 share their rows): [0], then
+         * even / odd k, the trailing object's rows where k = N/2 - 3 */
+        if (n == 6) {
             PUT(t, 0, 0, 1, 2, 3, 4, 5);
-        else if (n > 6)
-            *unsupported = true;
+            break;
+        }
+        uint32_t m = n & ~1u;
+        for (uint32_t k = 0; m >= 6 && k + 2 < m / 2; k++) {
+            bool last = k + 3 == m / 2;
+            uint32_t b = 2 * k;
+            if (k == 0 && last)
+                PUT(t, 0, 0, 1, 2, 5, 4, 3);
+            else if (k == 0)
+                PUT(t, 0, 0, 1, 2, 6, 4, 3);
+            else if (k % 2 == 0)    /* the trailing row is this one with N-1 for 2k+6 */
+                PUT(t, 0, b, b - 2, b + 2, last ? b + 5 : b + 6, b + 4, b + 3);
+            else                    /* "odd" objects reordered */
+                PUT(t, 0, b, b + 3, b + 4, last ? b + 5 : b + 6, b + 2, b - 2);
+        }
         break;
+    }
     case PRIM_POLYGON:
         if (n == 4) {
             /* VF's QUADLIST / QUADSTRIP object (units/vf: a 4-vertex POLYGON,
-             * already (0,1,2,3) / (0,1,3,2)): not modelled apart */
-            PUT(PRIM_QUADLIST, 0, 0, 1, 2, 3);
+             * already in the table's order (0,1,2,3) / (0,1,3,2)); the thread
+             * is told the topology the table names for it (L7377-7395:
+             * PrimTopologyType QUADLIST / QUADSTRIP), which VF's
+             * PRIM_QUADSTRIP_OBJECT keeps */
+            PUT((flags & PRIM_QUADSTRIP_OBJECT) ? PRIM_QUADSTRIP : PRIM_QUADLIST, 0, 0, 1, 2, 3);
             break;
         }
         /* fall through */

@@ -55,12 +55,19 @@
  *    Statistics Enable (L8566-8573); GS_PRIMITIVES_COUNT is CLIP's on Gen4
  *    (L8579-8586).
  *
- * Not modelled: VF hands QUADLIST and QUADSTRIP objects on as 4-vertex
- * POLYGONs (already in the table's vertex order, (0,1,2,3) and (0,1,3,2)):
- * the thread sees QUADLIST in R0.2 for both; TRISTRIP_ADJ objects keep VF's
- * order (a 6-vertex packet is one object; longer packets are counted
- * unsupported); Discard Adjacency and Maximum VPIndex (the Vertex Header
- * readback); stream output and the retained-handle limits (L2675-2688);
+ * VF hands QUADLIST and QUADSTRIP objects on as 4-vertex POLYGONs (already
+ * in the table's vertex order, (0,1,2,3) and (0,1,3,2); "converted to
+ * POLYGON topology at the beginning of the 3D pipeline", L942-958); a
+ * QUADSTRIP quad carries PRIM_QUADSTRIP_OBJECT, so the thread is told
+ * QUADSTRIP or QUADLIST as the table says (L7377-7395).
+ *
+ * TRISTRIP_ADJ: a 6-vertex packet is one object, kept in VF's order (VF
+ * reorders it); a longer one (no VF makes it) is staged by the table's rows
+ * (L7335-7360).
+ *
+ * Not modelled: VF's odd TRISTRIP_ADJ objects start at a different vertex
+ * of the same triangle than this table's (VF follows seed 003's order);
+ * Discard Adjacency and Maximum VPIndex (the Vertex Header readback); stream output and the retained-handle limits (L2675-2688);
  * the GS's own latency (the URB's and the thread's only).
  */
 #ifndef GTSIM_UNITS_GS_GS_GEN4_H
