@@ -228,7 +228,17 @@ static void check_clipped(const float vertices[3][8], const char *what)
     /* at least one completed URB write per polygon vertex: where a vertex
      * made by one plane lies exactly on the next plane (d = 0, the guardband
      * case's corner), the kernel emits it more than once (zero-area fan
-     * triangles, which SF culls: the triangle count below still holds) */
+     * triangles, which SF culls: the triangle count below still holds).
+     * That is the driver's algorithm, not an EU fault: Mesa's Gen4 clip
+     * kernel (src/intel/compiler/brw_clip_tri.c, brw_clip_tri(): the
+     * per-plane Sutherland-Hodgman loop) keeps a vertex with distance
+     * >= 0 as inside and, on an edge that comes back in from outside,
+     * adds the intersection computed with t = dpPrev / (dpPrev - dp),
+     * which is 1 - the on-plane vertex itself - when dp = 0; leaving to
+     * an outside vertex it adds the vertex and again an intersection at
+     * t = 1. So an on-plane corner between two outside neighbours goes
+     * into the list three times, and brw_clip_tri_emit_polygon() emits
+     * every list entry as a TRIFAN vertex. */
     CU_ASSERT_TRUE(run.outputs >= n);
     CU_ASSERT_EQUAL(run.watchdog_drops, 0);
     CU_ASSERT_EQUAL(run.dangling, 0);

@@ -80,6 +80,14 @@ static void test_stage_objects(void)
     CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_QUADSTRIP, 0, 6, true, o, 32, &unsupported), 2);
     check_object(&o[0], PRIM_QUADSTRIP, 4, (uint32_t[]){ 0, 1, 3, 2 });
     check_object(&o[1], PRIM_QUADSTRIP, 4, (uint32_t[]){ 2, 3, 5, 4 });
+    /* VF's quads (4-vertex POLYGONs, units/vf): typed as the table's rows
+     * (L7377-7395) - QUADSTRIP when VF marks it so, else QUADLIST */
+    CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_POLYGON, PRIM_START | PRIM_QUADSTRIP_OBJECT, 4,
+                                                true, o, 32, &unsupported), 1);
+    check_object(&o[0], PRIM_QUADSTRIP, 4, (uint32_t[]){ 0, 1, 2, 3 });
+    CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_POLYGON, PRIM_START, 4, true, o, 32,
+                                                &unsupported), 1);
+    check_object(&o[0], PRIM_QUADLIST, 4, (uint32_t[]){ 0, 1, 2, 3 });
     /* LINELOOP: (0,1), (1,2), [N] = (2,0); LINESTRIP_ADJ: (0..3), (1..4) */
     CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_LINELOOP, 0, 3, true, o, 32, &unsupported), 3);
     check_object(&o[2], PRIM_LINELOOP, 2, (uint32_t[]){ 2, 0 });
@@ -97,6 +105,28 @@ static void test_stage_objects(void)
     CU_ASSERT_EQUAL(o[0].edges, 1u << 8);
     gs_gen4_stage_objects(PRIM_POLYGON, PRIM_END, 3, true, o, 32, &unsupported);
     CU_ASSERT_EQUAL(o[0].edges, 1u << 9);
+    /* TRISTRIP_ADJ longer than one object, the table's rows (L7335-7360):
+     * N = 8 (or 9): [0] = (0,1,2,6,4,3), [1] = (2,5,6,7,4,0) */
+    CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_TRISTRIP_ADJ, 0, 9, true, o, 32,
+                                                &unsupported), 2);
+    CU_ASSERT_FALSE(unsupported);
+    check_object(&o[0], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 0, 1, 2, 6, 4, 3 });
+    check_object(&o[1], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 2, 5, 6, 7, 4, 0 });
+    /* N = 12: [0] = (0,1,2,6,4,3); [1] = (2,5,6,8,4,0) */
+    CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_TRISTRIP_ADJ, 0, 12, true, o, 32,
+                                                &unsupported), 4);
+    check_object(&o[0], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 0, 1, 2, 6, 4, 3 });
+    check_object(&o[1], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 2, 5, 6, 8, 4, 0 });
+    /* [k>1, even] = (2k, 2k-2, 2k+2, 2k+6, 2k+4, 2k+3), k = 2 */
+    check_object(&o[2], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 4, 2, 6, 10, 8, 7 });
+    /* trailing, k = N/2-3 = 3 odd: (N-6, N-3, N-2, N-1, N-4, N-8) */
+    check_object(&o[3], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 6, 9, 10, 11, 8, 4 });
+    /* N = 14: trailing k = 4 even: (N-6, N-8, N-4, N-1, N-2, N-3); k = 3 odd
+     * (not trailing): (2k, 2k+3, 2k+4, 2k+6, 2k+2, 2k-2) */
+    CU_ASSERT_EQUAL_FATAL(gs_gen4_stage_objects(PRIM_TRISTRIP_ADJ, 0, 14, true, o, 32,
+                                                &unsupported), 5);
+    check_object(&o[3], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 6, 9, 10, 12, 8, 4 });
+    check_object(&o[4], PRIM_TRISTRIP_ADJ, 6, (uint32_t[]){ 8, 6, 10, 13, 12, 11 });
     /* no topology 0: counted by the unit */
     CU_ASSERT_EQUAL(gs_gen4_stage_objects(0, 0, 3, true, o, 32, &unsupported), 0);
     CU_ASSERT_TRUE(unsupported);

@@ -212,11 +212,13 @@ static void test_quads_rects_patches(void)
     expect(&c, 0, PRIM_POLYGON, S, false, 0, 4, 0, 1, 2, 3);
     expect(&c, 1, PRIM_POLYGON, E, false, 0, 4, 4, 5, 6, 7);
     CU_ASSERT_EQUAL(n.dangling_vertices, 1);
-    /* QUADSTRIP: [0] = (0,1,3,2); [1] = (2,3,5,4); the 7th vertex dangles */
+    /* QUADSTRIP: [0] = (0,1,3,2); [1] = (2,3,5,4); the 7th vertex dangles;
+     * each quad marked a QUADSTRIP one (the Gen4 GS's PrimTopologyType, seed
+     * 001 L7387-7395), QUADLIST's above not */
     n = draw_sequence(PRIM_QUADSTRIP, 7, 0, &c);
     CU_ASSERT_EQUAL(c.count, 2);
-    expect(&c, 0, PRIM_POLYGON, S, false, 0, 4, 0, 1, 3, 2);
-    expect(&c, 1, PRIM_POLYGON, E, false, 0, 4, 2, 3, 5, 4);
+    expect(&c, 0, PRIM_POLYGON, S | PRIM_QUADSTRIP_OBJECT, false, 0, 4, 0, 1, 3, 2);
+    expect(&c, 1, PRIM_POLYGON, E | PRIM_QUADSTRIP_OBJECT, false, 0, 4, 2, 3, 5, 4);
     CU_ASSERT_EQUAL(n.dangling_vertices, 1);
     CU_ASSERT_EQUAL(n.vertices, 6);
     n = draw_sequence(PRIM_QUADSTRIP, 3, 0, &c);

@@ -335,7 +335,8 @@ static void add_object(struct clip_gen4 *g, uint32_t n, uint32_t a, uint32_t b, 
                        uint32_t topology, uint32_t pass_topology, uint32_t flags)
 {
     struct clip_gen4_object *o = &g->objects[g->object_count++];
-    memset(o, 0, offsetof(struct clip_gen4_object, output_handle));
+    memset(o, 0, offsetof(struct clip_gen4_object, outputs));
+    o->outputs.count = 0;
     o->n = (uint8_t)n;
     o->v[0] = (uint8_t)a, o->v[1] = (uint8_t)b, o->v[2] = (uint8_t)c;
     o->topology = topology;
@@ -556,7 +557,7 @@ static void output_primitive(void *context, uint32_t topology, const uint32_t *h
     struct output_context *c = context;
     struct clip_gen4 *g = &c->s->g4;
     if (count > PRIM_MAX_VERTICES) {
-        g->output_overflow++;
+        g->notices.output_overflow++;
         urb_handles(c->s, c->u, URB_OP_DEREFERENCE, handles, count);
         return;
     }
@@ -580,8 +581,7 @@ static void emit_outputs(struct clip *s, struct unit *u, struct clip_gen4_object
 {
     struct output_context c = { s, u };
     struct gen4_output_sink sink = { &c, output_primitive, output_dangling };
-    gen4_thread_outputs_split(o->output_handle, o->output_dword2, o->output_count, &sink);
-    o->output_count = 0;
+    gen4_thread_outputs_split(&o->outputs, &sink);
 }
 
 int clip_gen4_work_primitive(struct clip *s, struct unit *u, struct msg *m)
@@ -730,7 +730,7 @@ static void dispatch(struct clip *s, struct unit *u, uint32_t index)
         total = THREAD_PAYLOAD_MAX_REGS;
     }
     o->seq = ++g->job_seq;
-    uint64_t tag = (uint64_t)(o->seq & 0xffffffu) << 8 | index;
+    uint64_t tag = gen4_thread_tag(index, o->seq);
     struct msg *m = stage_threads_new(&g->threads, u, &k, &g->bases, &g->space, total, 0xffu, tag);
     struct eu_dispatch *dp = (struct eu_dispatch *)m->payload;
     uint8_t (*grf)[32] = dp->grf;
@@ -760,15 +760,38 @@ static void dispatch(struct clip *s, struct unit *u, uint32_t index)
 
 static void drop_job(struct clip *s, struct unit *u, struct clip_gen4_object *o)
 {
-    bool initial_handed_on = false;    /* the payload's entry came back as an output */
-    for (uint32_t i = 0; i < o->output_count; i++)
-        initial_handed_on = initial_handed_on || o->output_handle[i] == o->handle;
-    if (!initial_handed_on)
+    /* the payload's entry may have come back as an output */
+    if (!gen4_thread_outputs_hold(&o->outputs, o->handle))
         urb_handles(s, u, URB_OP_DEREFERENCE, &o->handle, 1);
-    if (o->output_count)
-        urb_handles(s, u, URB_OP_DEREFERENCE, o->output_handle, o->output_count);
-    o->output_count = 0;
+    if (o->outputs.count)
+        urb_handles(s, u, URB_OP_DEREFERENCE, o->outputs.handle, o->outputs.count);
+    o->outputs.count = 0;
     o->phase = JOB_DROPPED;
+}
+
+struct notice_context {
+    struct clip *s;
+    struct unit *u;
+};
+
+static struct gen4_thread_outputs *notice_running(void *context, uint32_t index, uint32_t seq)
+{
+    struct notice_context *c = context;
+    struct clip_gen4 *g = &c->s->g4;
+    struct clip_gen4_object *o = g->msg && index < g->object_count ? &g->objects[index] : NULL;
+    return o && o->phase == JOB_RUNNING && (o->seq & 0xffffffu) == seq ? &o->outputs : NULL;
+}
+
+static void notice_ended(void *context, uint32_t index)
+{
+    struct notice_context *c = context;
+    c->s->g4.objects[index].phase = JOB_ENDED;
+}
+
+static void notice_free_entry(void *context, uint32_t handle)
+{
+    struct notice_context *c = context;
+    urb_handles(c->s, c->u, URB_OP_DEREFERENCE, &handle, 1);
 }
 
 void clip_gen4_take_notices(struct clip *s, struct unit *u)
@@ -776,34 +799,9 @@ void clip_gen4_take_notices(struct clip *s, struct unit *u)
     struct clip_gen4 *g = &s->g4;
     if (!g->threads_on)
         return;
-    uint64_t tag;
-    struct eu_thread_end e;
-    int kind;
-    while ((kind = stage_threads_poll_notice(&g->threads, u, &tag, &e)) != 0) {
-        uint32_t index = (uint32_t)(tag & 0xffu), seq = (uint32_t)(tag >> 8);
-        struct clip_gen4_object *o = kind != 3 && g->msg && index < g->object_count
-                                         ? &g->objects[index] : NULL;
-        bool live = o && o->phase == JOB_RUNNING && (o->seq & 0xffffffu) == seq;
-        if (kind == 1) {
-            if (live) {
-                o->phase = JOB_ENDED;
-                g->threads_ended++;
-            } else {
-                g->late_notices++;
-            }
-        } else if (live && o->output_count < CLIP_GEN4_MAX_OUTPUTS) {
-            o->output_handle[o->output_count] = e.urb_handle;
-            o->output_dword2[o->output_count++] = e.eot_header_dword2;
-            g->outputs++;
-        } else {
-            if (live)
-                g->output_overflow++;
-            else
-                g->late_notices++;
-            urb_handles(s, u, URB_OP_DEREFERENCE, &e.urb_handle, 1);
-        }
-        unit_progress(u);
-    }
+    struct notice_context c = { s, u };
+    const struct gen4_notice_host host = { &c, notice_running, notice_ended, notice_free_entry };
+    gen4_thread_notices_take(&g->threads, u, &host, &g->notices);
 }
 
 static void jobs_step(struct clip *s, struct unit *u)

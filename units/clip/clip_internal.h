@@ -9,6 +9,7 @@
 #include "units/clip/clip_polygon.h"
 #include "units/common/stage_thread.h"
 #include "units/common/ff_stage.h"
+#include "units/common/gen4_thread_output.h"
 #include "units/common/primitive.h"
 #include "units/common/urb.h"
 
@@ -104,7 +105,6 @@ struct clip_state {
 
 /* ---- Gen4 (clip_gen4.h) ---- */
 #define CLIP_GEN4_MAX_ROWS 64u          /* Vertex URB Entry Read Offset + Length (< 64 rows) */
-#define CLIP_GEN4_MAX_OUTPUTS 64u       /* output VUEs one CLIP thread can hand on */
 #define CLIP_GEN4_CURBE_REGS 32u
 
 struct clip_gen4_object {
@@ -120,9 +120,7 @@ struct clip_gen4_object {
     uint32_t handle;                    /* the initial CLIP-region entry */
     uint32_t seq;
     uint64_t since;
-    uint32_t output_count;
-    uint32_t output_handle[CLIP_GEN4_MAX_OUTPUTS];
-    uint32_t output_dword2[CLIP_GEN4_MAX_OUTPUTS];
+    struct gen4_thread_outputs outputs; /* last: a new object clears what is before it */
 };
 
 struct clip_gen4 {
@@ -155,8 +153,9 @@ struct clip_gen4 {
     /* stats */
     uint64_t state_reads, state_faults, viewport_faults, bad_viewport;
     uint64_t trivially_accepted, trivially_rejected, must_clip, bad_objects;
-    uint64_t passed, discarded, spawned, threads_ended, outputs, primitives_out;
-    uint64_t dangling_outputs, output_overflow, late_notices, watchdog_drops, refused_entries;
+    struct gen4_notice_counters notices;
+    uint64_t passed, discarded, spawned, primitives_out;
+    uint64_t dangling_outputs, watchdog_drops, refused_entries;
     uint64_t entries, alloc_wait_cycles, bad_grf_start, payload_truncated, curbe_faults;
     uint64_t partial_objects, adjacency_removed, unsupported_topology, reserved_mode;
     uint64_t no_threads, configures, gs_primitives, passed_whole;

@@ -16,7 +16,11 @@
 #ifndef GTSIM_UNITS_COMMON_GEN4_THREAD_OUTPUT_H
 #define GTSIM_UNITS_COMMON_GEN4_THREAD_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+struct stage_threads;
+struct unit;
 
 #define GEN4_OUTPUT_PRIM_END 1u
 #define GEN4_OUTPUT_PRIM_START 2u
@@ -30,8 +34,59 @@ struct gen4_output_sink {
     void (*dangling)(void *context, const uint32_t *handles, uint32_t count);
 };
 
-/* Splits `count` outputs (handles with their M0.2) into runs, in order. */
-void gen4_thread_outputs_split(const uint32_t *handles, const uint32_t *dword2, uint32_t count,
+#define GEN4_THREAD_MAX_OUTPUTS 64u     /* output VUEs one thread can hand on (the model's) */
+
+/* One thread's output VUEs, in the order its URB_WRITEs completed them. */
+struct gen4_thread_outputs {
+    uint32_t count;
+    uint32_t handle[GEN4_THREAD_MAX_OUTPUTS];
+    uint32_t dword2[GEN4_THREAD_MAX_OUTPUTS];  /* the message header's M0.2 */
+};
+
+/* Splits the outputs into runs, in order, and empties them. */
+void gen4_thread_outputs_split(struct gen4_thread_outputs *outputs,
                                const struct gen4_output_sink *sink);
+
+/* True when `handle` is one of the outputs (the thread handed its payload's
+ * entry back as an output VUE: freeing the outputs frees it). */
+bool gen4_thread_outputs_hold(const struct gen4_thread_outputs *outputs, uint32_t handle);
+
+/* ---- the threads' notices ---- */
+
+/* The dispatch tag of a GS / CLIP thread: the unit's slot of its job in bits
+ * 7:0, the job's dispatch number (24 bits) above, so a notice for an earlier
+ * thread in the same slot (given up by the watchdog) is told apart. */
+static inline uint64_t gen4_thread_tag(uint32_t slot, uint32_t seq)
+{
+    return (uint64_t)(seq & 0xffffffu) << 8 | (slot & 0xffu);
+}
+
+/* What the unit counts of its threads' notices (its stats). */
+struct gen4_notice_counters {
+    uint64_t threads_ended;             /* thread ends of threads still running */
+    uint64_t outputs;                   /* output VUEs kept for a running thread */
+    uint64_t output_overflow;           /* past GEN4_THREAD_MAX_OUTPUTS: freed */
+    uint64_t late_notices;              /* ends / outputs of threads no longer running */
+};
+
+/* What the unit lends the notice loop. */
+struct gen4_notice_host {
+    void *context;
+    /* The outputs of the job in `slot` when its thread, dispatched as
+     * `seq`, still runs; NULL otherwise (a late notice). */
+    struct gen4_thread_outputs *(*running)(void *context, uint32_t slot, uint32_t seq);
+    /* the running thread of `slot` ended */
+    void (*ended)(void *context, uint32_t slot);
+    /* an output entry nobody keeps: dereference it */
+    void (*free_entry)(void *context, uint32_t handle);
+};
+
+/* Takes every waiting notice of the unit's threads (stage_threads_poll_notice:
+ * thread ends and EU_TD_URB_OUTPUT notices): outputs of running threads are
+ * kept, in order; the rest are freed; each notice is counted and is
+ * progress. */
+void gen4_thread_notices_take(struct stage_threads *threads, struct unit *u,
+                              const struct gen4_notice_host *host,
+                              struct gen4_notice_counters *counters);
 
 #endif

@@ -79,6 +79,10 @@ enum prim_flags {
      * apply to: anything but POLYGON, TRIFAN, TRILIST, TRISTRIP and
      * TRISTRIP_REVERSE (TRIFAN_NOSTIPPLE in particular; seed 003 L15560-15575) */
     PRIM_NO_POLY_STIPPLE = 1u << 6,
+    /* Set by VF on the 4-vertex POLYGON it makes of a QUADSTRIP quad (vertices
+     * (2i, 2i+1, 2i+3, 2i+2)); without it a 4-vertex POLYGON is a QUADLIST
+     * quad. The Gen4 GS tells its thread which (seed 001 L7377-7395). */
+    PRIM_QUADSTRIP_OBJECT = 1u << 7,
 };
 
 #define PRIM_MAX_VERTICES 32u       /* PATCHLIST_32 */

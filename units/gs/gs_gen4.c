@@ -143,18 +143,38 @@ uint32_t gs_gen4_stage_objects(uint32_t t, uint32_t flags, uint32_t n, bool reor
         }
         break;
     }
-    case PRIM_TRISTRIP_ADJ:
-        /* VF's objects come in the table's order already (one per packet) */
-        if (n == 6)
+    case PRIM_TRISTRIP_ADJ: {
+        /* VF's objects come one per 6-vertex packet, reordered already
+         * (units/vf); a longer packet is staged by the table (L7335-7360),
+         * N taken even (N = 6 or 7, 8 or 9 share their rows): [0], then
+         * even / odd k, the trailing object's rows where k = N/2 - 3 */
+        if (n == 6) {
             PUT(t, 0, 0, 1, 2, 3, 4, 5);
-        else if (n > 6)
-            *unsupported = true;
+            break;
+        }
+        uint32_t m = n & ~1u;
+        for (uint32_t k = 0; m >= 6 && k + 2 < m / 2; k++) {
+            bool last = k + 3 == m / 2;
+            uint32_t b = 2 * k;
+            if (k == 0 && last)
+                PUT(t, 0, 0, 1, 2, 5, 4, 3);
+            else if (k == 0)
+                PUT(t, 0, 0, 1, 2, 6, 4, 3);
+            else if (k % 2 == 0)    /* the trailing row is this one with N-1 for 2k+6 */
+                PUT(t, 0, b, b - 2, b + 2, last ? b + 5 : b + 6, b + 4, b + 3);
+            else                    /* "odd" objects reordered */
+                PUT(t, 0, b, b + 3, b + 4, last ? b + 5 : b + 6, b + 2, b - 2);
+        }
         break;
+    }
     case PRIM_POLYGON:
         if (n == 4) {
             /* VF's QUADLIST / QUADSTRIP object (units/vf: a 4-vertex POLYGON,
-             * already (0,1,2,3) / (0,1,3,2)): not modelled apart */
-            PUT(PRIM_QUADLIST, 0, 0, 1, 2, 3);
+             * already in the table's order (0,1,2,3) / (0,1,3,2)); the thread
+             * is told the topology the table names for it (L7377-7395:
+             * PrimTopologyType QUADLIST / QUADSTRIP), which VF's
+             * PRIM_QUADSTRIP_OBJECT keeps */
+            PUT((flags & PRIM_QUADSTRIP_OBJECT) ? PRIM_QUADSTRIP : PRIM_QUADLIST, 0, 0, 1, 2, 3);
             break;
         }
         /* fall through */
@@ -348,7 +368,8 @@ int gs_gen4_work_primitive(struct gs_gen4 *g, const struct gs_gen4_host *h, stru
             return FF_STAGE_NOT_NOW;
         struct gs_gen4_job *j = job_at(g, g->count);
         const struct gs_gen4_object *o = &g->objects[g->object_next];
-        memset(j, 0, offsetof(struct gs_gen4_job, output_handle));
+        memset(j, 0, offsetof(struct gs_gen4_job, outputs));
+        j->outputs.count = 0;
         j->object = *o;
         for (uint32_t k = 0; k < o->n; k++)
             j->handles[k] = p->handles[o->v[k]];
@@ -462,7 +483,7 @@ static void dispatch(struct gs_gen4 *g, const struct gs_gen4_host *h, struct gs_
         total = THREAD_PAYLOAD_MAX_REGS;
     }
     j->seq = ++g->job_seq & 0xffffffu;
-    uint64_t tag = (uint64_t)j->seq << 8 | slot;
+    uint64_t tag = gen4_thread_tag(slot, j->seq);
     struct msg *m = stage_threads_new(h->threads, h->unit, k, h->bases, h->space, total, 0xffu, tag);
     struct eu_dispatch *d = (struct eu_dispatch *)m->payload;
     uint8_t (*grf)[32] = d->grf;
@@ -495,45 +516,43 @@ static void dispatch(struct gs_gen4 *g, const struct gs_gen4_host *h, struct gs_
 static void drop_job(struct gs_gen4 *g, const struct gs_gen4_host *h, struct gs_gen4_job *j)
 {
     (void)g;
-    bool entry_handed_on = false;   /* the payload's entry came back as an output */
-    for (uint32_t i = 0; i < j->output_count; i++)
-        entry_handed_on = entry_handed_on || j->output_handle[i] == j->entry;
-    if (!entry_handed_on && j->entry != URB_HANDLE_NONE)
+    /* the payload's entry may have come back as an output */
+    if (!gen4_thread_outputs_hold(&j->outputs, j->entry) && j->entry != URB_HANDLE_NONE)
         deref(h, &j->entry, 1);
-    deref(h, j->output_handle, j->output_count);
-    j->output_count = 0;
+    deref(h, j->outputs.handle, j->outputs.count);
+    j->outputs.count = 0;
     j->phase = JOB_DROPPED;
+}
+
+struct notice_context {
+    struct gs_gen4 *g;
+    const struct gs_gen4_host *h;
+};
+
+static struct gen4_thread_outputs *notice_running(void *context, uint32_t slot, uint32_t seq)
+{
+    struct notice_context *c = context;
+    struct gs_gen4_job *j = slot < GS_GEN4_JOBS ? &c->g->jobs[slot] : NULL;
+    return j && j->phase == JOB_RUNNING && j->seq == seq ? &j->outputs : NULL;
+}
+
+static void notice_ended(void *context, uint32_t slot)
+{
+    struct notice_context *c = context;
+    c->g->jobs[slot].phase = JOB_ENDED;
+}
+
+static void notice_free_entry(void *context, uint32_t handle)
+{
+    struct notice_context *c = context;
+    deref(c->h, &handle, 1);
 }
 
 static void take_notices(struct gs_gen4 *g, const struct gs_gen4_host *h)
 {
-    uint64_t tag;
-    struct eu_thread_end e;
-    int kind;
-    while ((kind = stage_threads_poll_notice(h->threads, h->unit, &tag, &e)) != 0) {
-        uint32_t slot = (uint32_t)(tag & 0xffu), seq = (uint32_t)(tag >> 8) & 0xffffffu;
-        struct gs_gen4_job *j = kind != 3 && slot < GS_GEN4_JOBS ? &g->jobs[slot] : NULL;
-        bool live = j && j->phase == JOB_RUNNING && j->seq == seq;
-        if (kind == 1) {
-            if (live) {
-                j->phase = JOB_ENDED;
-                g->threads_ended++;
-            } else {
-                g->late_notices++;
-            }
-        } else if (live && j->output_count < GS_GEN4_MAX_OUTPUTS) {
-            j->output_handle[j->output_count] = e.urb_handle;
-            j->output_dword2[j->output_count++] = e.eot_header_dword2;
-            g->outputs++;
-        } else {
-            if (live)
-                g->output_overflow++;
-            else
-                g->late_notices++;
-            deref(h, &e.urb_handle, 1);
-        }
-        unit_progress(h->unit);
-    }
+    struct notice_context c = { g, h };
+    const struct gen4_notice_host host = { &c, notice_running, notice_ended, notice_free_entry };
+    gen4_thread_notices_take(h->threads, h->unit, &host, &g->notices);
 }
 
 /* GS thread output topologies (L8311-8335) */
@@ -562,7 +581,7 @@ static void emit_primitive(void *context, uint32_t topology, const uint32_t *han
     struct emit_context *c = context;
     if (!output_topology_valid(topology) || count > PRIM_MAX_VERTICES) {
         if (count > PRIM_MAX_VERTICES)
-            c->g->output_overflow += count;
+            c->g->notices.output_overflow += count;
         else
             c->g->bad_output_topology++;
         deref(c->h, handles, count);
@@ -653,7 +672,7 @@ bool gs_gen4_step(struct gs_gen4 *g, const struct gs_gen4_host *h, uint64_t *inv
         if (j->phase == JOB_ENDED) {
             struct emit_context c = { g, h, j };
             struct gen4_output_sink sink = { &c, emit_primitive, emit_dangling };
-            gen4_thread_outputs_split(j->output_handle, j->output_dword2, j->output_count, &sink);
+            gen4_thread_outputs_split(&j->outputs, &sink);
         }
         free(j->vue);
         j->vue = NULL;

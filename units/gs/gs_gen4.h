@@ -55,12 +55,19 @@
  *    Statistics Enable (L8566-8573); GS_PRIMITIVES_COUNT is CLIP's on Gen4
  *    (L8579-8586).
  *
- * Not modelled: VF hands QUADLIST and QUADSTRIP objects on as 4-vertex
- * POLYGONs (already in the table's vertex order, (0,1,2,3) and (0,1,3,2)):
- * the thread sees QUADLIST in R0.2 for both; TRISTRIP_ADJ objects keep VF's
- * order (a 6-vertex packet is one object; longer packets are counted
- * unsupported); Discard Adjacency and Maximum VPIndex (the Vertex Header
- * readback); stream output and the retained-handle limits (L2675-2688);
+ * VF hands QUADLIST and QUADSTRIP objects on as 4-vertex POLYGONs (already
+ * in the table's vertex order, (0,1,2,3) and (0,1,3,2); "converted to
+ * POLYGON topology at the beginning of the 3D pipeline", L942-958); a
+ * QUADSTRIP quad carries PRIM_QUADSTRIP_OBJECT, so the thread is told
+ * QUADSTRIP or QUADLIST as the table says (L7377-7395).
+ *
+ * TRISTRIP_ADJ: a 6-vertex packet is one object, kept in VF's order (VF
+ * reorders it); a longer one (no VF makes it) is staged by the table's rows
+ * (L7335-7360).
+ *
+ * Not modelled: VF's odd TRISTRIP_ADJ objects start at a different vertex
+ * of the same triangle than this table's (VF follows seed 003's order);
+ * Discard Adjacency and Maximum VPIndex (the Vertex Header readback); stream output and the retained-handle limits (L2675-2688);
  * the GS's own latency (the URB's and the thread's only).
  */
 #ifndef GTSIM_UNITS_GS_GS_GEN4_H
@@ -69,6 +76,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "units/common/gen4_thread_output.h"
 #include "units/common/primitive.h"
 #include "units/common/state_packet.h"
 
@@ -119,7 +127,6 @@ uint32_t gs_gen4_stage_objects(uint32_t topology, uint32_t flags, uint32_t n, bo
 
 #define GS_GEN4_JOBS 8u                 /* objects the unit stages ahead of their threads */
 #define GS_GEN4_MAX_ROWS 64u            /* Vertex URB Entry Read Offset + Length */
-#define GS_GEN4_MAX_OUTPUTS 64u         /* output VUEs one thread can hand on */
 #define GS_GEN4_CURBE_REGS 32u
 #define GS_GEN4_TAG 0x80000000u         /* URB reply tags of the Gen4 part */
 
@@ -146,9 +153,7 @@ struct gs_gen4_job {
     uint32_t seq, reads_pending, instance, primitive_id, draw;
     uint64_t since;
     uint8_t (*vue)[GS_GEN4_MAX_ROWS][32];   /* read rows per vertex, until dispatch */
-    uint32_t output_count;
-    uint32_t output_handle[GS_GEN4_MAX_OUTPUTS];
-    uint32_t output_dword2[GS_GEN4_MAX_OUTPUTS];
+    struct gen4_thread_outputs outputs; /* last: a new job clears what is before it */
 };
 
 struct gs_gen4 {
@@ -169,8 +174,8 @@ struct gs_gen4 {
     bool warned_timeout, warned_no_threads;
     /* stats */
     uint64_t state_reads, state_faults, objects_unrun, objects_staged, threads_dispatched;
-    uint64_t threads_ended, outputs, primitives_out, vertices_out, dangling_outputs;
-    uint64_t output_overflow, bad_output_topology, late_notices, watchdog_drops;
+    struct gen4_notice_counters notices;
+    uint64_t primitives_out, vertices_out, dangling_outputs, bad_output_topology, watchdog_drops;
     uint64_t refused_entries, entries, alloc_wait_cycles, bad_grf_start, payload_truncated;
     uint64_t curbe_faults, unsupported_topology, configures, bad_replies, fence_markers;
 };

@@ -248,9 +248,11 @@ void vf_assembly_vertex(struct vf_assembler *a, uint32_t index)
             put_object(a, rule.out, (uint32_t[]){ a->first, vertex_at(a, n - 2), index }, 3, false);
         break;
     case SHAPE_QUADSTRIP:
-        if (n >= 4 && n % 2 == 0)
+        if (n >= 4 && n % 2 == 0) {
             put_object(a, rule.out, (uint32_t[]){ vertex_at(a, n - 4), vertex_at(a, n - 3),
                                                   index, vertex_at(a, n - 2) }, 4, false);
+            a->pending.flags |= PRIM_QUADSTRIP_OBJECT;     /* the GS's PrimTopologyType */
+        }
         break;
     case SHAPE_TRISTRIP_ADJ:
         /* object k is not the last once vertex 2k+7 exists (object k+1 will) */
