@@ -109,11 +109,16 @@ static int build7(const struct shape7 *sh, uint32_t stride, uint8_t *image, stru
     if (b->n & 1)
         b->dw[b->n++] = 0;
 
-    /* Shared Local Memory Size: 4 KB units (gen7.xml; the VFE's slm_bytes) */
+    /* Shared Local Memory Size: the allocation rounded up to a power of two
+     * of at least 4 KB, in 4 KB units (Gen7: 0, 1, 2, 4, 8, 16 for 0 to 64
+     * KB; Mesa's encode_slm_size) */
+    uint32_t slm = sh->slm_bytes ? 4096u : 0u;
+    while (slm && slm < sh->slm_bytes)
+        slm *= 2;
     struct GEN7_INTERFACE_DESCRIPTOR_DATA id = { .KernelStartPointer = KERNEL_OFF,
         .BindingTablePointer = 0, .BindingTableEntryCount = sh->surfaces,
         .ConstantURBEntryReadLength = 1, .NumberOfThreadsInGPGPUThreadGroup = sh->threads,
-        .SharedLocalMemorySize = (sh->slm_bytes + 4095u) / 4096u, .BarrierEnable = sh->barrier };
+        .SharedLocalMemorySize = slm / 4096u, .BarrierEnable = sh->barrier };
     uint32_t idw[8] = { 0 };
     if (GEN7_INTERFACE_DESCRIPTOR_DATA_pack(idw, &id) < 0)
         return gt_error_set(err, "INTERFACE_DESCRIPTOR_DATA (Gen7) does not pack");
