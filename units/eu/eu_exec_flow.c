@@ -227,12 +227,12 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         lane_t v[EU_MAX_CHANNELS];
         c->nch = 1;
         bool take = !in->pred_control || (exec_pred_mask(c) & 1);
-        int32_t off;
+        uint32_t off;       /* two's complement; wraps like the 32-bit IP */
         if (eu_field_get(in->gen, EU_F_SRC1_REG_FILE, in->native) == EU_FILE_IMM) {
-            off = (int32_t)(uint32_t)eu_field_get(in->gen, EU_F_IMM32, in->native);
+            off = (uint32_t)eu_field_get(in->gen, EU_F_IMM32, in->native);
         } else {
             exec_read_src(c, &in->src[0], K_INT, v, false);
-            off = (int32_t)v[0].i;
+            off = (uint32_t)v[0].i;
         }
         if (in->gen == 4) {
             /* Gen4 (Mesa's brw_JMPI / brw_land_fwd_jump): the index
@@ -241,7 +241,7 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
         } else if (in->gen < 8) {
             off *= 8;
         }
-        jump(t, take ? ip + 16 + (uint32_t)off : ip + in->size);
+        jump(t, take ? ip + 16 + off : ip + in->size);
         return EU_STEP_OK;
     }
     case EU_OPCODE_CALL:
