@@ -6,12 +6,16 @@
  * (../shared/traces/intel/byt/byt_compute.aubinator.txt): PIPELINE_SELECT
  * GPGPU (L74), the L3 partition by MI_LOAD_REGISTER_IMM of L3SQCREG1,
  * L3CNTLREG2 (SLM Enable set) and L3CNTLREG3 with the capture's values
- * (L167-210; fields: reference/genxml/gen7.xml), STATE_BASE_ADDRESS (L247),
+ * (L167-210; fields: reference/genxml/gen7.xml; the model's Gen7 L3 keeps
+ * its config's partition: the command streamer passes on Gen8+'s L3CNTLREG
+ * only, units/cs/cs_registers.c), STATE_BASE_ADDRESS (L247),
  * MEDIA_VFE_STATE (L344: GPGPU mode, gateway bypass, 32 threads),
  * MEDIA_CURBE_LOAD, MEDIA_INTERFACE_DESCRIPTOR_LOAD (L383-421: one 32-byte
  * INTERFACE_DESCRIPTOR_DATA, CURBE read length 1), GPGPU_WALKER (L617: SIMD16,
- * full right mask), MEDIA_STATE_FLUSH and a CS-stalling, DC-flushing
- * PIPE_CONTROL (L659). Buffers are Gen7 RENDER_SURFACE_STATEs (32 bytes) of
+ * full right mask), MEDIA_STATE_FLUSH (L645) and a CS-stalling, DC-flushing
+ * PIPE_CONTROL (L651). Not written: the capture's other PIPE_CONTROLs (cache
+ * invalidations and post-sync writes the model does not need), Mesa's
+ * scratch space. Buffers are Gen7 RENDER_SURFACE_STATEs (32 bytes) of
  * SURFTYPE_BUFFER, RAW format, size - 1 split over Width/Height/Depth (L447-
  * 611). Unlike the capture, each thread's CURBE register holds its index in
  * the group (dword 0), not Mesa's per-lane local IDs: the kernels derive the
