@@ -288,6 +288,31 @@ static void test_gen7_big_full(void)
     check_gen7_big("cs-big-full", WORKLOAD7_BIG_FULL_N);
 }
 
+/* gtsim-workload (next to the gtsim under test, else the release build's,
+ * which wrote the AUBs) refuses a Gen7 compute workload for another
+ * generation and an unknown cs-* name, saying why. */
+static void test_gen7_compute_bad_requests(void)
+{
+    char tool[600], cmd[2048];
+    snprintf(tool, sizeof tool, "%s", test_gtsim_binary());
+    char *slash = strrchr(tool, '/');
+    snprintf(slash ? slash + 1 : tool, sizeof tool - (size_t)(slash ? slash + 1 - tool : 0),
+             "gtsim-workload");
+    if (access(tool, X_OK) != 0)
+        snprintf(tool, sizeof tool, "build/release/gtsim-workload");
+    const char *dir = test_temp_dir();
+    const char *hex = AUB_DIR "/cs-reduce.gen7.hex";
+    CU_ASSERT_TRUE_FATAL(have(hex));
+    snprintf(cmd, sizeof cmd, "%s cs-reduce 8 %s %s/a.aub >%s/log 2>&1; test $? -ne 0 && "
+             "grep -q 'cs-reduce is a Gen7 workload, not Gen8' %s/log && test ! -s %s/a.aub",
+             tool, hex, dir, dir, dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s cs-nothing 7 %s %s/b.aub >%s/log 2>&1; test $? -ne 0 && "
+             "grep -q \"unknown Gen7 compute workload 'cs-nothing'\" %s/log", tool, hex, dir, dir,
+             dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static const struct test_case cases[] = {
     { "atomics histogram, Gen9", test_histogram_gen9 },
     { "atomics histogram, Gen8", test_histogram_gen8 },
@@ -304,6 +329,8 @@ static const struct test_case cases[] = {
     { "Gen7 compute_sgemm, tiled (SLM, barriers)", test_gen7_sgemm_tiled },
     { "Gen7 compute_big (scaled to 65536)", test_gen7_big },
     { "Gen7 compute_big, 1048576 floats (make test-slow)", test_gen7_big_full },
+    { "Gen7 compute workloads: other generations and unknown names refused",
+      test_gen7_compute_bad_requests },
     { 0 }
 };
 TEST_SUITE(workloads, cases);
