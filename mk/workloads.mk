@@ -3,7 +3,8 @@
 # (Debian intel-gpu-tools) into build/gen/workloads/<name>.gen<N>.hex, then
 # written as AUBs build/gen/workloads/<name>.gen<N>.aub.gz by gtsim-workload,
 # which the integration tests (tests/integration/test_workloads.c) and the
-# SGEMM bench (tools/bench/bench_sgemm.c) run. The SGEMM kernel is generated
+# SGEMM bench (tools/bench/bench_sgemm.c) run. The Gen7 compute kernels
+# (cs-*.gen7.g4a, workloads/workload7.c) go through the same rules. The SGEMM kernel is generated
 # first (its K loop unrolled: intel-gen4asm has no macros) by
 # workloads/kernels/gen_sgemm.py. (eu_gen_of comes from mk/eu.mk.)
 
@@ -48,6 +49,17 @@ $(WL_XFB): $(GEN)/workloads/gs-twice.gen7.hex $(WL_BIN)
 	$(WL_BIN) xfb-tri 7 $< $@
 TEST_DEPS += $(WL_XFB)
 workloads: $(WL_XFB)
+
+# the ext suite's compute_big at its full size (1,048,576 floats, cs-big's
+# kernel; workloads/workload.h "cs-big-full"): written and run by test-slow
+WL_BIG_FULL := $(GEN)/workloads/cs-big-full.gen7.aub.gz
+$(WL_BIG_FULL): $(GEN)/workloads/cs-big.gen7.hex $(WL_BIN)
+	$(WL_BIN) cs-big-full 7 $< $@
+
+.PHONY: test-slow
+## test-slow: the tests kept out of test-release for their size (Gen7 compute_big, 1M floats)
+test-slow: $(TESTS) $(GTSIM) $(TEST_DEPS) $(WL_BIG_FULL)
+	GTSIM=$(GTSIM) $(TESTS) workloads "Gen7 compute_big, 1048576 floats (make test-slow)"
 
 $(WL_BIN): $(WL_OBJS) $(BUILD)/libgtsim.a
 	@echo "  LD      $@"

@@ -9,7 +9,8 @@ int main(int argc, char **argv)
 {
     if (argc != 5) {
         fprintf(stderr, "usage: gtsim-workload NAME GEN KERNEL.hex OUT.aub[.gz]\n"
-                        "  NAME: histogram, reduce; GEN: 8 or 9\n");
+                        "  NAME: one of workloads/workload.h (e.g. histogram, reduce, sgemm on\n"
+                        "  GEN 8 or 9; cs-reduce, cs-atomic, cs-sgemm, cs-big on GEN 7)\n");
         return 1;
     }
     struct gt_error err = { "" };

@@ -242,6 +242,10 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         strcmp(name, "xfb-tri") == 0)
         /* the 3D workloads: workload3d.h */
         return workload3d_build(name, gen, kernel_hex, out_aub, err);
+    if (strncmp(name, "cs-", 3) == 0)
+        /* the Gen7 compute workloads: workload.h, workload7.c */
+        return gen == 7 ? workload7_build(name, kernel_hex, out_aub, err)
+                        : gt_error_set(err, "%s is a Gen7 workload, not Gen%d", name, gen);
     struct shape sh = { .groups_x = WORKLOAD_ELEMENTS / (8 * WORKLOAD_GROUP_THREADS),
                         .groups_y = 1, .surfaces = 2, .max_threads = 56,
                         .va = { WORKLOAD_IN_VA, WORKLOAD_OUT_VA },

@@ -104,6 +104,77 @@ static inline float workload_sgemm_b(uint32_t i)
 #define UBENCH_OUT_VA 0x10038000ull
 #define UBENCH_IN_BYTES_MAX (UBENCH_THREADS * UBENCH_DRAM_READS * UBENCH_READ_BYTES)
 
+/* ---- Gen7 (ValleyView, configs/gen7-vlv.cfg) compute workloads (issue 14
+ * item 5): the ext suite's compute tests (../shared/traces/ext/README.md,
+ * app/gltrace_ext.c tests 10-12, 14) as captures of our own, written by
+ * workloads/workload7.c as legacy Gen7 AUBs (workload_aub.h) with the command
+ * forms of the real byt_compute capture; kernels in
+ * workloads/kernels/cs-*.gen7.g4a (SIMD16; what each computes is at its
+ * top). Buffer i (binding table index i) sits at GTT
+ * WORKLOAD7_BUFFER_GTT(i, stride), stride = the largest buffer rounded up to
+ * 64 KiB (workload7_stride). Inputs are gltrace_ext.c's:
+ *   "cs-reduce":  in = WORKLOAD7_REDUCE_GROUPS x 4096 floats
+ *                 workload7_reduce_input(i); out = one float per group
+ *                 (filled with -1.0 first) = the sum of its 4096 inputs.
+ *   "cs-atomic":  vals = WORKLOAD7_ATOMIC_N values from workload7_lcg (seed
+ *                 12345, each x >> 8); hist = 64 zeroed dwords, hist[min(v &
+ *                 63, (v >> 6) & 63)]++ per value; counter (BTI 2) = 1 dword,
+ *                 incremented per value with bit 12 set.
+ *   "cs-sgemm", "cs-sgemm-tiled": A, B 64 x 64 (workload7_sgemm_a/b), C
+ *                 (BTI 2 plain, BTI 3 tiled, as the GLSL bindings; filled
+ *                 with -999.0 first) = A B.
+ *   "cs-big":     c = a + b over WORKLOAD7_BIG_N floats, a[i] = i & 4095,
+ *                 b[i] = (i >> 12) * 0.5 (BTI 0, 1 -> 2); scaled down from
+ *                 the ext test's 1,048,576 (WORKLOAD7_BIG_FULL_N, written as
+ *                 "cs-big-full" only by `make test-slow`) to keep the test
+ *                 fast: the same kernel and walker, 16x fewer groups. */
+#define WORKLOAD7_THREADS_MAX 16u              /* SIMD16 threads of a 256-invocation group */
+#define WORKLOAD7_REDUCE_GROUPS 16u
+#define WORKLOAD7_REDUCE_PER_GROUP 4096u
+#define WORKLOAD7_ATOMIC_N 65536u
+#define WORKLOAD7_ATOMIC_BINS 64u
+#define WORKLOAD7_SGEMM_N 64u
+#define WORKLOAD7_BIG_N 65536u
+#define WORKLOAD7_BIG_FULL_N 1048576u
+#define WORKLOAD7_BUFFERS_GTT 0x00200000ull
+
+static inline uint32_t workload7_stride(uint32_t largest_bytes)
+{
+    return (largest_bytes + 0xffffu) & ~0xffffu;
+}
+
+#define WORKLOAD7_BUFFER_GTT(i, stride) (WORKLOAD7_BUFFERS_GTT + (uint64_t)(i) * (stride))
+
+static inline float workload7_reduce_input(uint32_t i)
+{
+    return (float)((i * 7u) % 13u) - 6.0f + (float)((i >> 12) & 3u);
+}
+
+/* The ext test's LCG: the next value of its state x (the input is x >> 8). */
+static inline uint32_t workload7_lcg(uint32_t *x)
+{
+    *x = *x * 1664525u + 1013904223u;
+    return *x >> 8;
+}
+
+static inline float workload7_sgemm_a(uint32_t row, uint32_t col)
+{
+    return (float)((int)((row * 3u + col * 5u) % 7u) - 3);
+}
+
+static inline float workload7_sgemm_b(uint32_t row, uint32_t col)
+{
+    return (float)((int)((row * 2u + col) % 5u) - 2);
+}
+
+static inline float workload7_big_a(uint32_t i) { return (float)(i & 4095u); }
+static inline float workload7_big_b(uint32_t i) { return (float)(i >> 12) * 0.5f; }
+
+/* Writes Gen7 compute workload `name` (above) with the kernel in kernel_hex to
+ * out_aub. 0, or -1 and err. */
+int workload7_build(const char *name, const char *kernel_hex, const char *out_aub,
+                    struct gt_error *err);
+
 /* Writes workload `name` ("histogram", "histogram-indirect", "reduce", "sgemm",
  * "sgemm256", "ubench-flops", "ubench-l3bw", "ubench-slmbw", "ubench-drambw",
  * "ubench-texrate"; "ubench-fill" and "ubench-fill-blend" go to

@@ -1,6 +1,7 @@
 /* tests/integration/test_workloads.c - the project's own GPGPU workloads
  * (workloads/workload.h; AUBs written at build time by mk/workloads.mk with
- * kernels from intel-gen4asm) run through `gtsim run` on Gen9 and Gen8; the
+ * kernels from intel-gen4asm) run through `gtsim run` on Gen9, Gen8 and
+ * Gen7 (the ext suite's compute tests, "cs-*"); the
  * output buffer read back with --dump is compared with the result computed
  * here on the CPU from the same input formulas. */
 #include <stdbool.h>
@@ -15,14 +16,15 @@
 
 #define AUB_DIR "build/gen/workloads"
 
-static int run(const char *config, const char *aub, uint32_t *out, size_t bytes)
+/* Runs aub on config in directory dir and reads bytes at address at back
+ * into out; the run's stats are in dir/run/stats.csv. 0, or -1. */
+static int run_at(const char *dir, const char *config, const char *aub, uint64_t at, void *out,
+                  size_t bytes)
 {
-    const char *dir = test_temp_dir();
     char cmd[2048], file[600];
     snprintf(file, sizeof file, "%s/out.bin", dir);
     snprintf(cmd, sizeof cmd, "%s run -q -c %s -o %s/run --dump 0x%llx:%zu:%s %s >%s/log 2>&1",
-             test_gtsim_binary(), config, dir, (unsigned long long)WORKLOAD_OUT_VA, bytes, file,
-             aub, dir);
+             test_gtsim_binary(), config, dir, (unsigned long long)at, bytes, file, aub, dir);
     int s = system(cmd);
     FILE *f = fopen(file, "rb");
     if (!f)
@@ -30,6 +32,11 @@ static int run(const char *config, const char *aub, uint32_t *out, size_t bytes)
     size_t n = fread(out, 1, bytes, f);
     fclose(f);
     return WIFEXITED(s) && WEXITSTATUS(s) == 0 && n == bytes ? 0 : -1;
+}
+
+static int run(const char *config, const char *aub, uint32_t *out, size_t bytes)
+{
+    return run_at(test_temp_dir(), config, aub, WORKLOAD_OUT_VA, out, bytes);
 }
 
 static bool have(const char *aub)
@@ -150,6 +157,162 @@ static void test_reduce_gen9(void) { check_reduce(9, "configs/gen9-skl-gt2.cfg")
 static void test_reduce_gen8(void) { check_reduce(8, "configs/gen8-bdw-gt2.cfg"); }
 static void test_reduce_gen9_gt3(void) { check_reduce(9, "configs/gen9-skl-gt3.cfg"); }
 
+/* ---- Gen7 (ValleyView): the ext suite's compute tests as captures of our own
+ * (workload.h "cs-*", issue 14 item 5). The inputs are gltrace_ext.c's (the
+ * formulas in workload.h); the expected results are computed here, in the
+ * order the GLSL states them. */
+#define VLV "configs/gen7-vlv.cfg"
+
+/* Runs the Gen7 capture `name`, reading bytes at GTT at into out; then checks
+ * the run's stats: every thread ended by its EOT (threads_ended = threads),
+ * none killed or illegal, and `barriers` barriers released (-1: unchecked). */
+static void run7(const char *name, uint64_t at, void *out, size_t bytes, uint32_t threads,
+                 int barriers)
+{
+    char aub[256], cmd[1400];
+    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen7.aub.gz", name);
+    CU_ASSERT_TRUE_FATAL(have(aub));
+    const char *dir = test_temp_dir();
+    CU_ASSERT_EQUAL_FATAL(run_at(dir, VLV, aub, at, out, bytes), 0);
+    snprintf(cmd, sizeof cmd, "grep -q '^gpu.vfe.threads_ended,%u,' %s/run/stats.csv && "
+             "! grep -Eq '(threads_killed|illegal_instructions|runaway_threads|bad_messages|"
+             "unsupported),[1-9]' %s/run/stats.csv", threads, dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    if (barriers >= 0) {
+        snprintf(cmd, sizeof cmd, "grep -q '^gpu.slice0.subslice0.gateway.barriers_released,%d,' "
+                 "%s/run/stats.csv", barriers, dir);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+    }
+}
+
+/* compute_reduce: 16 sums of 4096 integer-valued floats (exact in any order). */
+static void test_gen7_reduce(void)
+{
+    enum { G = WORKLOAD7_REDUCE_GROUPS, PER = WORKLOAD7_REDUCE_PER_GROUP };
+    const uint32_t stride = workload7_stride(G * PER * 4);
+    float out[G], expect[G];
+    for (uint32_t g = 0; g < G; g++) {
+        double sum = 0;
+        for (uint32_t i = g * PER; i < (g + 1) * PER; i++)
+            sum += (double)((i * 7u) % 13u) - 6.0 + (double)((i >> 12) & 3u);
+        expect[g] = (float)sum;
+    }
+    /* 16 threads a group; 9 barriers each (after the stores, then one per
+     * stride 128 .. 1) */
+    run7("cs-reduce", WORKLOAD7_BUFFER_GTT(1, stride), out, sizeof out, G * 16, G * 9);
+    int wrong = 0;
+    for (uint32_t g = 0; g < G; g++)
+        wrong += out[g] != expect[g];
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
+/* compute_atomic: 64 histogram bins and the bit-12 counter. */
+static void test_gen7_atomic(void)
+{
+    enum { N = WORKLOAD7_ATOMIC_N, BINS = WORKLOAD7_ATOMIC_BINS };
+    const uint32_t stride = workload7_stride(N * 4);
+    uint32_t expect[BINS] = { 0 }, count = 0, x = 12345;
+    for (uint32_t i = 0; i < N; i++) {
+        x = x * 1664525u + 1013904223u;
+        uint32_t v = x >> 8, a = v & 63u, b = (v >> 6) & 63u;
+        expect[a < b ? a : b]++;
+        count += (v & 0x1000u) != 0;
+    }
+    /* hist (BTI 1) up to the counter (BTI 2) in one read */
+    uint32_t *out = calloc(stride / 4 + 1, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    run7("cs-atomic", WORKLOAD7_BUFFER_GTT(1, stride), out, stride + 4, N / 16, 0);
+    int wrong = 0;
+    for (uint32_t b = 0; b < BINS; b++)
+        wrong += out[b] != expect[b];
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(out[stride / 4], count);
+    free(out);
+}
+
+/* compute_sgemm: C = A B, each dot product exact (small integers). */
+static void check_gen7_sgemm(const char *name, uint32_t bti, uint32_t threads, int barriers)
+{
+    enum { N = WORKLOAD7_SGEMM_N };
+    const uint32_t stride = workload7_stride(N * N * 4);
+    static float c[N * N];
+    run7(name, WORKLOAD7_BUFFER_GTT(bti, stride), c, sizeof c, threads, barriers);
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float sum = 0;
+            for (int k = 0; k < N; k++)
+                sum += (float)((i * 3 + k * 5) % 7 - 3) * (float)((k * 2 + j) % 5 - 2);
+            wrong += c[i * N + j] != sum;
+        }
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
+static void test_gen7_sgemm(void)
+{
+    /* dispatch 1: 8 x 8 groups of 8 x 8 invocations (4 threads), no barrier */
+    check_gen7_sgemm("cs-sgemm", 2, 64 * 4, 0);
+}
+
+static void test_gen7_sgemm_tiled(void)
+{
+    /* dispatch 2: 4 x 4 groups of 16 x 16 (16 threads), 2 barriers a tile, 4 tiles */
+    check_gen7_sgemm("cs-sgemm-tiled", 3, 16 * 16, 16 * 8);
+}
+
+/* compute_big: c = a + b, every element. */
+static void check_gen7_big(const char *name, uint32_t n)
+{
+    const uint32_t stride = workload7_stride(n * 4);
+    float *c = malloc((size_t)n * 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    run7(name, WORKLOAD7_BUFFER_GTT(2, stride), c, (size_t)n * 4, n / 16, -1);
+    int wrong = 0;
+    for (uint32_t i = 0; i < n; i++)
+        wrong += c[i] != (float)(i & 4095u) + (float)(i >> 12) * 0.5f;
+    CU_ASSERT_EQUAL(wrong, 0);
+    free(c);
+}
+
+/* scaled: 65536 floats (1024 groups), the same kernel and walker */
+static void test_gen7_big(void) { check_gen7_big("cs-big", WORKLOAD7_BIG_N); }
+
+/* the ext test's full 1,048,576 floats: `make test-slow` writes the capture
+ * and runs this test; skipped (saying so) when the capture is absent */
+static void test_gen7_big_full(void)
+{
+    if (access(AUB_DIR "/cs-big-full.gen7.aub.gz", R_OK) != 0) {
+        fprintf(stderr, "cs-big-full.gen7.aub.gz absent (`make test-slow` writes it): skipped\n");
+        return;
+    }
+    check_gen7_big("cs-big-full", WORKLOAD7_BIG_FULL_N);
+}
+
+/* gtsim-workload (next to the gtsim under test, else the release build's,
+ * which wrote the AUBs) refuses a Gen7 compute workload for another
+ * generation and an unknown cs-* name, saying why. */
+static void test_gen7_compute_bad_requests(void)
+{
+    char tool[600], cmd[2048];
+    snprintf(tool, sizeof tool, "%s", test_gtsim_binary());
+    char *slash = strrchr(tool, '/');
+    snprintf(slash ? slash + 1 : tool, sizeof tool - (size_t)(slash ? slash + 1 - tool : 0),
+             "gtsim-workload");
+    if (access(tool, X_OK) != 0)
+        snprintf(tool, sizeof tool, "build/release/gtsim-workload");
+    const char *dir = test_temp_dir();
+    const char *hex = AUB_DIR "/cs-reduce.gen7.hex";
+    CU_ASSERT_TRUE_FATAL(have(hex));
+    snprintf(cmd, sizeof cmd, "%s cs-reduce 8 %s %s/a.aub >%s/log 2>&1; test $? -ne 0 && "
+             "grep -q 'cs-reduce is a Gen7 workload, not Gen8' %s/log && test ! -s %s/a.aub",
+             tool, hex, dir, dir, dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s cs-nothing 7 %s %s/b.aub >%s/log 2>&1; test $? -ne 0 && "
+             "grep -q \"unknown Gen7 compute workload 'cs-nothing'\" %s/log", tool, hex, dir, dir,
+             dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static const struct test_case cases[] = {
     { "atomics histogram, Gen9", test_histogram_gen9 },
     { "atomics histogram, Gen8", test_histogram_gen8 },
@@ -160,6 +323,14 @@ static const struct test_case cases[] = {
     { "tiled SGEMM (SLM panel, barrier), Gen9", test_sgemm_gen9 },
     { "tiled SGEMM (SLM panel, barrier), Gen8", test_sgemm_gen8 },
     { "tiled SGEMM 256x256x64 on GT3, fast EUs", test_sgemm256_gt3 },
+    { "Gen7 compute_reduce: SLM tree with barriers", test_gen7_reduce },
+    { "Gen7 compute_atomic: histogram + counter atomics", test_gen7_atomic },
+    { "Gen7 compute_sgemm, plain", test_gen7_sgemm },
+    { "Gen7 compute_sgemm, tiled (SLM, barriers)", test_gen7_sgemm_tiled },
+    { "Gen7 compute_big (scaled to 65536)", test_gen7_big },
+    { "Gen7 compute_big, 1048576 floats (make test-slow)", test_gen7_big_full },
+    { "Gen7 compute workloads: other generations and unknown names refused",
+      test_gen7_compute_bad_requests },
     { 0 }
 };
 TEST_SUITE(workloads, cases);

@@ -1434,6 +1434,35 @@ static void test_jmpi_units_by_generation(void)
     }
 }
 
+/* Mesa's brw_JMPI (and intel-gen4asm) write "jmpi ip ip index" on every
+ * generation: src0 the IP register, src1 the immediate index. The index is
+ * the immediate (Gen7: 8-byte units, seed 003 L21110), src0 is not read as
+ * an operand; a backward jump taken while a counter runs down makes a loop. */
+static void test_jmpi_ip_ip_index_form(void)
+{
+    const int gens[] = { 7, 9 };
+    for (unsigned g = 0; g < 2; g++) {
+        struct prog *p = prog_new_gen(gens[g]);
+        struct eu_enc_opnd ip = eu_enc_arf(0xa0, 0, EU_TYPE_UD);
+        emit(p, op1(MOV, 8, G(10, D), IMM(D, 0)));
+        emit(p, op1(MOV, 8, G(11, D), IMM(D, 3)));
+        emit(p, add_imm(10, 5));                            /* loop: r10 += 5 */
+        struct eu_enc_insn dec = op2(ADD, 1, G(11, D), G(11, D), IMM(D, -1));
+        dec.nomask = true;
+        emit(p, dec);
+        emit(p, pred_cmp(CM_NZ, 0, G(11, D), IMM(D, 0)));
+        /* back to the loop: 4 instructions before the next one */
+        struct eu_enc_insn j = op2(JMPI, 1, ip, ip, IMM(D, gens[g] < 8 ? -8 : -64));
+        j.nomask = true;
+        j.pred = 1;
+        emit(p, j);
+        emit(p, add_imm(10, 100));
+        CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+        CU_ASSERT_EQUAL(ud(p, 10, 0), 115u);
+        prog_free(p);
+    }
+}
+
 static void test_write_to_ip_is_a_jump(void)
 {
     /* "Unconditional branches are done using mov with IP as the destination"
@@ -2136,6 +2165,7 @@ static const struct test_case cases[] = {
     { "loop with break and continue (gen8)", test_loop_with_break_and_continue_gen8 },
     { "loop with break and continue (gen9)", test_loop_with_break_and_continue_gen9 },
     { "halt jmpi call ret", test_halt_and_jmpi_and_call },
+    { "jmpi ip ip index (Mesa's form) loops", test_jmpi_ip_ip_index_form },
     { "jmpi units by generation", test_jmpi_units_by_generation },
     { "write to ip is a jump", test_write_to_ip_is_a_jump },
     { "send request fields", test_send_request_fields },

@@ -220,23 +220,28 @@ enum eu_step_result exec_flow(struct ctx *c, struct lanes *l)
          * before: seed 003 L21110 ("Relative instruction offsets ... are
          * now 32-bit values in units of bytes (rather than 16-bit values
          * using 8-byte units) for ... jmpi"); Mesa's brw_land_fwd_jump
-         * writes 2 units per instruction from Gen5. */
+         * writes 2 units per instruction from Gen5. Mesa's brw_JMPI
+         * writes "jmpi ip ip index" on every generation (intel-gen4asm
+         * too): with src1 an immediate, the index is that immediate and
+         * src0 (the IP) is not read. */
         lane_t v[EU_MAX_CHANNELS];
         c->nch = 1;
-        exec_read_src(c, &in->src[0], K_INT, v, false);
         bool take = !in->pred_control || (exec_pred_mask(c) & 1);
-        int32_t off = (int32_t)v[0].i;
+        uint32_t off;       /* two's complement; wraps like the 32-bit IP */
+        if (eu_field_get(in->gen, EU_F_SRC1_REG_FILE, in->native) == EU_FILE_IMM) {
+            off = (uint32_t)eu_field_get(in->gen, EU_F_IMM32, in->native);
+        } else {
+            exec_read_src(c, &in->src[0], K_INT, v, false);
+            off = (uint32_t)v[0].i;
+        }
         if (in->gen == 4) {
-            /* Gen4 (Mesa's brw_JMPI / brw_land_fwd_jump): "jmpi ip ip
-             * imm", the immediate in src1 counting 128-bit instructions
-             * after the next one */
-            if (eu_field_get(4, EU_F_SRC1_REG_FILE, in->native) == EU_FILE_IMM)
-                off = (int32_t)(uint32_t)eu_field_get(4, EU_F_IMM32, in->native);
+            /* Gen4 (Mesa's brw_JMPI / brw_land_fwd_jump): the index
+             * counts 128-bit instructions after the next one */
             off *= 16;
         } else if (in->gen < 8) {
             off *= 8;
         }
-        jump(t, take ? ip + 16 + (uint32_t)off : ip + in->size);
+        jump(t, take ? ip + 16 + off : ip + in->size);
         return EU_STEP_OK;
     }
     case EU_OPCODE_CALL:
