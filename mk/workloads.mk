@@ -75,3 +75,11 @@ workloads: $(WL_AUBS)
 
 # make bench runs the SGEMM workload too (tools/bench/bench_sgemm.c)
 bench: $(GEN)/workloads/sgemm.gen9.aub.gz $(GEN)/workloads/sgemm256.gen9.aub.gz
+
+# the Gen7 ext scene blend-stencil runs strip-fan's shaders
+# (workloads/workload3d.h "blend-stencil")
+WL_BLEND_STENCIL := $(GEN)/workloads/blend-stencil.gen7.aub.gz
+$(WL_BLEND_STENCIL): $(GEN)/workloads/strip-fan.gen7.hex $(WL_BIN)
+	$(WL_BIN) blend-stencil 7 $< $@
+TEST_DEPS += $(WL_BLEND_STENCIL)
+workloads: $(WL_BLEND_STENCIL)

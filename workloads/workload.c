@@ -239,7 +239,7 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
 {
     if (strncmp(name, "ubench-fill", 11) == 0 || strcmp(name, "gs-twice") == 0 ||
         strcmp(name, "gs-quads") == 0 || strcmp(name, "tess-tri") == 0 ||
-        strcmp(name, "xfb-tri") == 0)
+        strcmp(name, "xfb-tri") == 0 || workload3d_is_ext7(name))
         /* the 3D workloads: workload3d.h */
         return workload3d_build(name, gen, kernel_hex, out_aub, err);
     if (strncmp(name, "cs-", 3) == 0)

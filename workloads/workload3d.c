@@ -5,6 +5,7 @@
 #include "workloads/workload3d.h"
 #include "workloads/workload_aub.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@
 #define BLENDFACTOR_INV_SRC_ALPHA 0x13u
 
 struct batch {
-    uint32_t dw[1024];
+    uint32_t dw[4096];
     uint32_t n;
 };
 
@@ -272,6 +273,31 @@ static int build_batch(bool blend, struct batch *b, struct gt_error *err)
         emit(b, dw_, GEN7_##NAME##_length);                                                  \
     } while (0)
 
+/* Render target `index` of the PS's binding table (at surface state 0;
+ * entry i points at SURFACE_STATE 0x40 + 0x40 i): 2D, `format`, Y-major
+ * tiled, HALIGN_4/VALIGN_4 (the capture's RT, L1462-1523, without its MCS),
+ * width x height pixels of `bytes` bytes at GTT `address`. */
+static int write_surface7(uint8_t *image, uint32_t index, uint32_t format, uint32_t bytes,
+                          uint32_t width, uint32_t height, uint32_t address, bool blend,
+                          struct gt_error *err)
+{
+    struct GEN7_RENDER_SURFACE_STATE ss = {
+        .SurfaceType = 1, .SurfaceFormat = format, .TiledSurface = true, .TileWalk = 1,
+        .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1, .MOCS = 1,
+        .SurfaceArraySpacing = 1,
+        .Width = width - 1, .Height = height - 1, .SurfacePitch = bytes * width - 1,
+        .SurfaceBaseAddress = address,
+        .RenderCacheReadWriteMode = blend ? 1 : 0,
+    };
+    uint32_t rss[GEN7_RENDER_SURFACE_STATE_length];
+    if (GEN7_RENDER_SURFACE_STATE_pack(rss, &ss) < 0)
+        return gt_error_set(err, "RENDER_SURFACE_STATE (Gen7) does not pack");
+    uint32_t entry = 0x40u + 0x40u * index;
+    memcpy(image + SURF_OFF + entry, rss, sizeof rss);
+    memcpy(image + SURF_OFF + 4u * index, &entry, 4);
+    return 0;
+}
+
 /* The Gen7 draws' state: BLEND_STATE, CC_VIEWPORT, the render target's
  * SURFACE_STATE (width x height B8G8R8A8) and its binding table. */
 static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t height,
@@ -295,23 +321,8 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
     struct GEN7_CC_VIEWPORT vp = { .MinimumDepth = 0.0f, .MaximumDepth = 1.0f };
     GEN7_CC_VIEWPORT_pack(dw, &vp);
     memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
-    /* the render target: 2D, B8G8R8A8_UNORM, Y-major tiled, HALIGN_4/VALIGN_4
-     * (the capture's RT, L1462-1523, without its MCS) */
-    struct GEN7_RENDER_SURFACE_STATE ss = {
-        .SurfaceType = 1, .SurfaceFormat = 0x0c0, .TiledSurface = true, .TileWalk = 1,
-        .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1, .MOCS = 1,
-        .SurfaceArraySpacing = 1,
-        .Width = width - 1, .Height = height - 1, .SurfacePitch = 4 * width - 1,
-        .SurfaceBaseAddress = GTT7_BASE + RT_OFF,
-        .RenderCacheReadWriteMode = blend ? 1 : 0,
-    };
-    uint32_t rss[GEN7_RENDER_SURFACE_STATE_length];
-    if (GEN7_RENDER_SURFACE_STATE_pack(rss, &ss) < 0)
-        return gt_error_set(err, "RENDER_SURFACE_STATE (Gen7) does not pack");
-    memcpy(image + SURF_OFF + 0x40, rss, sizeof rss);
-    uint32_t entry = 0x40;
-    memcpy(image + SURF_OFF, &entry, 4);
-    return 0;
+    /* the render target: B8G8R8A8_UNORM (0x0c0) */
+    return write_surface7(image, 0, 0x0c0, 4, width, height, GTT7_BASE + RT_OFF, blend, err);
 }
 
 #define DS7_OFF 0x0c0u              /* Gen7 DEPTH_STENCIL_STATE (Dynamic State Base-relative) */
@@ -332,9 +343,11 @@ struct draw7 {
     bool stream_output;                     /* xfb-tri: SO on, rendering off */
 };
 
-static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error *err)
+/* The start of every Gen7 batch, as crocus's in byt_tri: pipeline select,
+ * flush, push constant allocation, drawing rectangle (width x height),
+ * STATE_BASE_ADDRESS over the window, cache invalidation. */
+static int emit7_preamble(struct batch *b, uint32_t width, uint32_t height, struct gt_error *err)
 {
-    uint32_t dw[32];
     EMIT7(b, PIPELINE_SELECT, .PipelineSelection = 0);                         /* L74 */
     EMIT7(b, PIPE_CONTROL, .DepthCacheFlushEnable = true, .DCFlushEnable = true,
           .RenderTargetCacheFlushEnable = true, .CommandStreamerStallEnable = true);
@@ -343,8 +356,8 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_DS, .ConstantBufferSize = 3, .ConstantBufferOffset = 6);
     EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_GS, .ConstantBufferSize = 3, .ConstantBufferOffset = 9);
     EMIT7(b, 3DSTATE_PUSH_CONSTANT_ALLOC_PS, .ConstantBufferSize = 4, .ConstantBufferOffset = 12);
-    EMIT7(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = d->width - 1,
-          .ClippedDrawingRectangleYMax = d->height - 1);                       /* L424 */
+    EMIT7(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = width - 1,
+          .ClippedDrawingRectangleYMax = height - 1);                       /* L424 */
     EMIT7(b, STATE_BASE_ADDRESS, .GeneralStateBaseAddressModifyEnable = true,  /* L466 */
           .StatelessDataPortAccessMOCS = 1, .GeneralStateMOCS = 1,
           .SurfaceStateBaseAddressModifyEnable = true, .SurfaceStateMOCS = 1,
@@ -362,6 +375,54 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     EMIT7(b, PIPE_CONTROL, .StateCacheInvalidationEnable = true,
           .ConstantCacheInvalidationEnable = true, .TextureCacheInvalidationEnable = true,
           .InstructionCacheInvalidateEnable = true, .CommandStreamerStallEnable = true);
+    return 0;
+}
+
+/* No push constants for any stage, one sample (L1944-2097). */
+static int emit7_no_constants(struct batch *b, struct gt_error *err)
+{
+    EMIT7(b, 3DSTATE_CONSTANT_VS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_HS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_DS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_GS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_CONSTANT_PS, .ConstantBody = { .ReadLength = { 0 } });
+    EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0, .Sample0XOffset = 0.5,
+          .Sample0YOffset = 0.5);
+    EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
+    return 0;
+}
+
+/* The CC viewport and the stages' binding tables (all at surface state 0:
+ * the PS's table; L2592-2637). */
+static int emit7_binding_tables(struct batch *b, struct gt_error *err)
+{
+    EMIT7(b, 3DSTATE_VIEWPORT_STATE_POINTERS_CC, .CCViewportPointer = CC_VIEWPORT_OFF);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_VS, .PointerToVSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_HS, .PointerToHSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_DS, .PointerToDSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_GS, .PointerToGSBindingTable = 0);
+    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_PS, .PointerToPSBindingTable = 0);
+    return 0;
+}
+
+/* The end of every Gen7 batch: the render target and depth caches flushed
+ * with a CS stall, MI_BATCH_BUFFER_END, padded to an even length. */
+static int emit7_end(struct batch *b, struct gt_error *err)
+{
+    EMIT7(b, PIPE_CONTROL, .RenderTargetCacheFlushEnable = true, .DepthCacheFlushEnable = true,
+          .CommandStreamerStallEnable = true);
+    const uint32_t end = 0x05000000u;
+    emit(b, &end, 1);
+    if (b->n & 1)
+        emit(b, (const uint32_t[]){ 0 }, 1);
+    return 0;
+}
+
+static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error *err)
+{
+    uint32_t dw[32];
+    if (emit7_preamble(b, d->width, d->height, err) < 0)
+        return -1;
     struct GEN7_3DSTATE_VERTEX_BUFFERS vbs = { GEN7_3DSTATE_VERTEX_BUFFERS_header };
     vbs.DWordLength = 1 + 4 - 2;
     GEN7_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbs);
@@ -426,14 +487,8 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     b->dw[b->n - 1] |= 1;
     EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = DS7_OFF);
     b->dw[b->n - 1] |= 1;
-    EMIT7(b, 3DSTATE_CONSTANT_VS, .ConstantBody = { .ReadLength = { 0 } });
-    EMIT7(b, 3DSTATE_CONSTANT_HS, .ConstantBody = { .ReadLength = { 0 } });
-    EMIT7(b, 3DSTATE_CONSTANT_DS, .ConstantBody = { .ReadLength = { 0 } });
-    EMIT7(b, 3DSTATE_CONSTANT_GS, .ConstantBody = { .ReadLength = { 0 } });
-    EMIT7(b, 3DSTATE_CONSTANT_PS, .ConstantBody = { .ReadLength = { 0 } });
-    EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0, .Sample0XOffset = 0.5,
-          .Sample0YOffset = 0.5);
-    EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
+    if (emit7_no_constants(b, err) < 0)
+        return -1;
     /* gs-twice's VS as byt_tri's app draw programs it (L3307-3331): read
      * offset 0, length 1 (both elements), URB data from g1, 36 threads */
     if (d->vs_kernel)
@@ -528,25 +583,15 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
           .AttributeEnable = d->colour,
           .DispatchGRFStartRegisterForConstantSetupData0 = d->colour ? 6 : 2,
           .KernelStartPointer1 = d->ps_kernel, .KernelStartPointer2 = d->ps_kernel);
-    EMIT7(b, 3DSTATE_VIEWPORT_STATE_POINTERS_CC, .CCViewportPointer = CC_VIEWPORT_OFF);
-    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_VS, .PointerToVSBindingTable = 0);
-    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_HS, .PointerToHSBindingTable = 0);
-    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_DS, .PointerToDSBindingTable = 0);
-    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_GS, .PointerToGSBindingTable = 0);
-    EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_PS, .PointerToPSBindingTable = 0);
+    if (emit7_binding_tables(b, err) < 0)
+        return -1;
     EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1, .MOCS = 1);
     EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
     EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = d->topology, .VertexAccessType = 0,
           .VertexCountPerInstance = d->vertices, .InstanceCount = 1);
-    EMIT7(b, PIPE_CONTROL, .RenderTargetCacheFlushEnable = true, .DepthCacheFlushEnable = true,
-          .CommandStreamerStallEnable = true);
-    const uint32_t end = 0x05000000u;
-    emit(b, &end, 1);
-    if (b->n & 1)
-        emit(b, (const uint32_t[]){ 0 }, 1);
-    return 0;
+    return emit7_end(b, err);
 }
 
 /* The Gen7 ext counterparts' vertex buffer (x, y, z, r, g, b, a floats) and
@@ -587,11 +632,22 @@ static int place_kernels(uint8_t *image, const uint8_t *code, size_t len, uint32
     return (int)n;
 }
 
+static int write_gen7_image(const char *name, uint8_t *image, const struct batch *b,
+                            const char *out_aub, struct gt_error *err);
+
 static int write_gen7(const char *name, bool blend, uint8_t *image, struct batch *b,
                       const struct draw7 *d, const char *out_aub, struct gt_error *err)
 {
     if (write_state7(image, blend, d->width, d->height, err) < 0 || build_batch7(d, b, err) < 0)
         return -1;
+    return write_gen7_image(name, image, b, out_aub, err);
+}
+
+/* The batch into the image and the image, its GTT and the ring as a legacy
+ * AUB (gzip when out_aub ends in .gz). */
+static int write_gen7_image(const char *name, uint8_t *image, const struct batch *b,
+                            const char *out_aub, struct gt_error *err)
+{
     memcpy(image + BATCH_OFF, b->dw, b->n * 4);
     return workload_aub_write_gen7(out_aub, name, GTT7_BASE, image, VA_PAGES, GTT7_BASE + BATCH_OFF,
                                    err);
@@ -651,18 +707,482 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
     return write_gen7(name, false, image, b, &d, out_aub, err);
 }
 
+/* ---- The ext suite's plain draws on Gen7 (workload3d.h: "strip-fan",
+ * "instanced", "blend-stencil", "multi-rt"): several draws in one batch,
+ * each with the state crocus emits for a draw (byt_tri's app draw,
+ * L2766-4166: the clipper and SF viewport transform on, a scissor, the
+ * vertex buffers and elements of the draw), its own BLEND_STATE,
+ * COLOR_CALC_STATE, DEPTH_STENCIL_STATE and SCISSOR_RECT. */
+#define EXT7_SF_CLIP_OFF 0x100u         /* SF_CLIP_VIEWPORT 0 (Dynamic State Base-relative) */
+#define EXT7_DRAW_STATE_OFF 0x1000u     /* draw i's state at + 0x100 i: */
+#define EXT7_BLEND 0x00u                /*   BLEND_STATE (an entry per render target) */
+#define EXT7_CC 0x40u                   /*   COLOR_CALC_STATE */
+#define EXT7_DS 0x80u                   /*   DEPTH_STENCIL_STATE */
+#define EXT7_SCISSOR 0xc0u              /*   SCISSOR_RECT */
+#define EXT7_INSTANCE_OFF (VERTEX_OFF + 0x2000u)    /* vertex buffer 1 (instanced) */
+#define EXT7_INDEX_OFF (VERTEX_OFF + 0x3000u)       /* the index buffer */
+#define EXT7_RT1_OFF (RT_OFF + 0x40000u)
+#define EXT7_DEPTH_OFF (RT_OFF + 0x80000u)
+#define EXT7_STENCIL_OFF (RT_OFF + 0xc0000u)
+#define EXT7_MAX_DRAWS 8u
+
+/* genxml gen7.xml's enums: 3D_Color_Buffer_Blend_Factor / _Function,
+ * 3D_Compare_Function, 3D_Stencil_Operation; 3DPRIMITIVE topologies;
+ * SURFACE_FORMATs */
+enum { BF_ONE = 0x01, BF_DST_COLOR = 0x05, BF_ZERO = 0x11 };
+enum { BLEND_ADD = 0, BLEND_MAX = 4 };
+enum { CMP_ALWAYS = 0, CMP_EQUAL = 3, CMP_NOTEQUAL = 6 };
+enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
+enum { PRIM_POINTS = 1, PRIM_LINES = 2, PRIM_LINE_STRIP = 3, PRIM_TRIANGLES = 4,
+       PRIM_TRIANGLE_STRIP = 5, PRIM_TRIANGLE_FAN = 6 };
+enum { FMT_R32G32B32A32_FLOAT = 0x000, FMT_R32G32_FLOAT = 0x085,
+       FMT_R16G16B16A16_FLOAT = 0x084, FMT_R8G8B8A8_UNORM = 0x0c7, FMT_D24_UNORM_X8 = 3 };
+
+struct ext7_draw {
+    uint32_t topology, first, count, instances;
+    bool indexed;
+    bool blend;
+    uint32_t source_factor, destination_factor, function;
+    uint32_t write_disable;             /* bits 0-3: R, G, B, A not written */
+    bool stencil;                       /* test on, front face, masks 0xff */
+    uint32_t stencil_function, stencil_pass_op, stencil_reference;
+    bool scissor;                       /* the scene's scissor rectangle, else the window */
+};
+
+struct ext7_scene {
+    uint32_t width, height, targets;    /* render targets (1 or 2) */
+    uint32_t vs_read_length;            /* 256-bit rows of vertex elements */
+    bool instanced;                     /* elements: the corner, then offset and colour per instance */
+    bool position_only;                 /* one element: the position (x, y) */
+    bool point_width_from_vertex;
+    bool depth_stencil;                 /* a D24_UNORM_X8 depth buffer and an S8 stencil buffer */
+    uint32_t vertex_pitch, vertex_bytes, instance_bytes, index_bytes;
+    uint32_t scissor_min, scissor_max;  /* the scissor's square, [min, max) */
+    uint32_t vs_kernel, ps_kernel;
+    uint32_t draws;
+    struct ext7_draw draw[EXT7_MAX_DRAWS];
+};
+
+static int pack_element7(uint32_t *dw, uint32_t buffer, uint32_t format, uint32_t offset,
+                         uint32_t c2, uint32_t c3, struct gt_error *err)
+{
+    struct GEN7_VERTEX_ELEMENT_STATE e = { .VertexBufferIndex = buffer, .Valid = true,
+        .SourceElementFormat = format, .SourceElementOffset = offset,
+        .Component0Control = 1, .Component1Control = 1, .Component2Control = c2,
+        .Component3Control = c3 };
+    if (GEN7_VERTEX_ELEMENT_STATE_pack(dw, &e) < 0)
+        return gt_error_set(err, "VERTEX_ELEMENT_STATE (Gen7) does not pack");
+    return 0;
+}
+
+/* The vertex buffers and elements: (x, y) positions (z 0, w 1), then the
+ * vertex's colour (instanced: the instance's offset, z and w 0, and
+ * colour from vertex buffer 1, one record per instance). */
+static int emit7_ext_vertex_input(const struct ext7_scene *sc, struct batch *b,
+                                  struct gt_error *err)
+{
+    uint32_t dw[16];
+    uint32_t buffers = sc->instanced ? 2u : 1u;
+    struct GEN7_3DSTATE_VERTEX_BUFFERS vbs = { GEN7_3DSTATE_VERTEX_BUFFERS_header };
+    vbs.DWordLength = 1 + 4 * buffers - 2;
+    GEN7_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbs);
+    struct GEN7_VERTEX_BUFFER_STATE vb[2] = {
+        { .BufferPitch = sc->vertex_pitch, .AddressModifyEnable = true, .MOCS = 1,
+          .VertexBufferIndex = 0, .BufferStartingAddress = GTT7_BASE + VERTEX_OFF,
+          .EndAddress = GTT7_BASE + VERTEX_OFF + sc->vertex_bytes - 1 },
+        { .BufferPitch = 4 * GEN7_EXT_FLOATS, .AddressModifyEnable = true, .MOCS = 1,
+          .VertexBufferIndex = 1, .BufferAccessType = 1 /* INSTANCEDATA */,
+          .InstanceDataStepRate = 1, .BufferStartingAddress = GTT7_BASE + EXT7_INSTANCE_OFF,
+          .EndAddress = GTT7_BASE + EXT7_INSTANCE_OFF + sc->instance_bytes - 1 },
+    };
+    for (uint32_t i = 0; i < buffers; i++)
+        if (GEN7_VERTEX_BUFFER_STATE_pack(dw + 1 + 4 * i, &vb[i]) < 0)
+            return gt_error_set(err, "VERTEX_BUFFER_STATE (Gen7) does not pack");
+    emit(b, dw, 1 + 4 * buffers);
+    uint32_t elements = sc->instanced ? 3u : sc->position_only ? 1u : 2u;
+    struct GEN7_3DSTATE_VERTEX_ELEMENTS ves = { GEN7_3DSTATE_VERTEX_ELEMENTS_header };
+    ves.DWordLength = 1 + 2 * elements - 2;
+    GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+    /* component controls: STORE_SRC 1, STORE_0 2, STORE_1_FP 3 */
+    if (pack_element7(dw + 1, 0, FMT_R32G32_FLOAT, 0, 2, 3, err) < 0)
+        return -1;
+    if (sc->instanced) {
+        if (pack_element7(dw + 3, 1, FMT_R32G32_FLOAT, 0, 2, 2, err) < 0 ||
+            pack_element7(dw + 5, 1, FMT_R32G32B32A32_FLOAT, 8, 1, 1, err) < 0)
+            return -1;
+    } else if (!sc->position_only) {
+        if (pack_element7(dw + 3, 0, FMT_R32G32B32A32_FLOAT, 8, 1, 1, err) < 0)
+            return -1;
+    }
+    emit(b, dw, 1 + 2 * elements);
+    return 0;
+}
+
+/* Draw i's dynamic state: a BLEND_STATE entry per render target,
+ * COLOR_CALC_STATE (the stencil reference), DEPTH_STENCIL_STATE (depth test
+ * and writes off), SCISSOR_RECT (inclusive bounds). */
+static int write_ext7_draw_state(uint8_t *image, const struct ext7_scene *sc, uint32_t i,
+                                 struct gt_error *err)
+{
+    const struct ext7_draw *d = &sc->draw[i];
+    uint8_t *at = image + DYN_OFF + EXT7_DRAW_STATE_OFF + 0x100u * i;
+    struct GEN7_BLEND_STATE_ENTRY be = {
+        .PostBlendColorClampEnable = true, .PreBlendColorClampEnable = true,
+        .ColorClampRange = 2, .ColorBufferBlendEnable = d->blend,
+        .SourceBlendFactor = d->source_factor, .SourceAlphaBlendFactor = d->source_factor,
+        .DestinationBlendFactor = d->destination_factor,
+        .DestinationAlphaBlendFactor = d->destination_factor,
+        .ColorBlendFunction = d->function, .AlphaBlendFunction = d->function,
+        .WriteDisableRed = d->write_disable & 1u, .WriteDisableGreen = (d->write_disable >> 1) & 1u,
+        .WriteDisableBlue = (d->write_disable >> 2) & 1u,
+        .WriteDisableAlpha = (d->write_disable >> 3) & 1u,
+    };
+    uint32_t dw[8];
+    if (GEN7_BLEND_STATE_ENTRY_pack(dw, &be) < 0)
+        return gt_error_set(err, "BLEND_STATE (Gen7) does not pack");
+    for (uint32_t t = 0; t < sc->targets; t++)
+        memcpy(at + EXT7_BLEND + 8u * t, dw, 8);
+    struct GEN7_COLOR_CALC_STATE cc = { .StencilReferenceValue = d->stencil_reference,
+                                        .BackfaceStencilReferenceValue = d->stencil_reference };
+    if (GEN7_COLOR_CALC_STATE_pack(dw, &cc) < 0)
+        return gt_error_set(err, "COLOR_CALC_STATE (Gen7) does not pack");
+    memcpy(at + EXT7_CC, dw, 4 * GEN7_COLOR_CALC_STATE_length);
+    struct GEN7_DEPTH_STENCIL_STATE ds = {
+        .StencilTestEnable = d->stencil, .StencilTestFunction = d->stencil_function,
+        .StencilFailOp = STENCILOP_KEEP, .StencilPassDepthFailOp = STENCILOP_KEEP,
+        .StencilPassDepthPassOp = d->stencil_pass_op,
+        .StencilBufferWriteEnable = d->stencil && d->stencil_pass_op != STENCILOP_KEEP,
+        .StencilTestMask = 0xff, .StencilWriteMask = 0xff,
+        .BackfaceStencilTestMask = 0xff, .BackfaceStencilWriteMask = 0xff,
+    };
+    if (GEN7_DEPTH_STENCIL_STATE_pack(dw, &ds) < 0)
+        return gt_error_set(err, "DEPTH_STENCIL_STATE (Gen7) does not pack");
+    memcpy(at + EXT7_DS, dw, 4 * GEN7_DEPTH_STENCIL_STATE_length);
+    struct GEN7_SCISSOR_RECT sr = {
+        .ScissorRectangleXMin = d->scissor ? sc->scissor_min : 0,
+        .ScissorRectangleYMin = d->scissor ? sc->scissor_min : 0,
+        .ScissorRectangleXMax = d->scissor ? sc->scissor_max - 1 : sc->width - 1,
+        .ScissorRectangleYMax = d->scissor ? sc->scissor_max - 1 : sc->height - 1,
+    };
+    if (GEN7_SCISSOR_RECT_pack(dw, &sr) < 0)
+        return gt_error_set(err, "SCISSOR_RECT (Gen7) does not pack");
+    memcpy(at + EXT7_SCISSOR, dw, 4 * GEN7_SCISSOR_RECT_length);
+    return 0;
+}
+
+/* The scene's shared state: SF_CLIP_VIEWPORT 0 (the GL viewport 0, 0, W, H
+ * with depth range 0..1; the guardband byt_tri's 64x64 draw has, +-512,
+ * scaled as 1/W), CC_VIEWPORT, the render targets' surfaces. */
+static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct gt_error *err)
+{
+    const float w = (float)sc->width, h = (float)sc->height, band = 32768.0f / w;
+    struct GEN7_SF_CLIP_VIEWPORT vp = {
+        .ViewportMatrixElementM00 = w / 2, .ViewportMatrixElementM11 = h / 2,
+        .ViewportMatrixElementM22 = 0.5f, .ViewportMatrixElementM30 = w / 2,
+        .ViewportMatrixElementM31 = h / 2, .ViewportMatrixElementM32 = 0.5f,
+        .XMinClipGuardband = -band, .XMaxClipGuardband = band,
+        .YMinClipGuardband = -band, .YMaxClipGuardband = band,
+    };
+    uint32_t dw[GEN7_SF_CLIP_VIEWPORT_length];
+    if (GEN7_SF_CLIP_VIEWPORT_pack(dw, &vp) < 0)
+        return gt_error_set(err, "SF_CLIP_VIEWPORT (Gen7) does not pack");
+    memcpy(image + DYN_OFF + EXT7_SF_CLIP_OFF, dw, sizeof dw);
+    struct GEN7_CC_VIEWPORT cc = { .MinimumDepth = 0.0f, .MaximumDepth = 1.0f };
+    GEN7_CC_VIEWPORT_pack(dw, &cc);
+    memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
+    bool blend = false;
+    for (uint32_t i = 0; i < sc->draws; i++) {
+        blend = blend || sc->draw[i].blend;
+        if (write_ext7_draw_state(image, sc, i, err) < 0)
+            return -1;
+    }
+    if (write_surface7(image, 0, FMT_R8G8B8A8_UNORM, 4, sc->width, sc->height,
+                       GTT7_BASE + RT_OFF, blend, err) < 0)
+        return -1;
+    if (sc->targets > 1 && write_surface7(image, 1, FMT_R16G16B16A16_FLOAT, 8, sc->width,
+                                          sc->height, GTT7_BASE + EXT7_RT1_OFF, blend, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* Draw i: its state pointers, the fixed-function state and 3DPRIMITIVE. */
+static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch *b,
+                          struct gt_error *err)
+{
+    const struct ext7_draw *d = &sc->draw[i];
+    const uint32_t state = EXT7_DRAW_STATE_OFF + 0x100u * i;
+    if (emit7_ext_vertex_input(sc, b, err) < 0)
+        return -1;
+    EMIT7(b, 3DSTATE_VF_STATISTICS, .StatisticsEnable = true);
+    EMIT7(b, 3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, .SFClipViewportPointer = EXT7_SF_CLIP_OFF);
+    /* VS: 512 entries of 64 bytes (header, position, colour, pad), L2891 */
+    EMIT7(b, 3DSTATE_URB_VS, .VSNumberOfURBEntries = 512, .VSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_URB_HS, .HSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_URB_DS, .DSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_URB_GS, .GSURBStartingAddress = 2);
+    EMIT7(b, 3DSTATE_BLEND_STATE_POINTERS, .BlendStatePointer = state + EXT7_BLEND);
+    b->dw[b->n - 1] |= 1;
+    EMIT7(b, 3DSTATE_CC_STATE_POINTERS, .ColorCalcStatePointer = state + EXT7_CC);
+    b->dw[b->n - 1] |= 1;
+    EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = state + EXT7_DS);
+    b->dw[b->n - 1] |= 1;
+    EMIT7(b, 3DSTATE_SCISSOR_STATE_POINTERS, .ScissorRectPointer = state + EXT7_SCISSOR);
+    if (emit7_no_constants(b, err) < 0)
+        return -1;
+    EMIT7(b, 3DSTATE_VS, .KernelStartPointer = sc->vs_kernel,
+          .DispatchGRFStartRegisterForURBData = 1,
+          .VertexURBEntryReadLength = sc->vs_read_length,
+          .Enable = true, .StatisticsEnable = true, .MaximumNumberOfThreads = 35);
+    EMIT7(b, 3DSTATE_HS, .Enable = false);
+    EMIT7(b, 3DSTATE_TE, .TEEnable = false);
+    EMIT7(b, 3DSTATE_DS, .Enable = false);
+    EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
+    EMIT7(b, 3DSTATE_GS, .Enable = false);
+    /* L3279-3305: clipping with the guardband, viewport XY and Z tests */
+    EMIT7(b, 3DSTATE_CLIP, .StatisticsEnable = true, .CullMode = 1 /* NONE */,
+          .EarlyCullEnable = true, .TriangleFanProvokingVertexSelect = 2,
+          .LineStripListProvokingVertexSelect = 1, .TriangleStripListProvokingVertexSelect = 2,
+          .GuardbandClipTestEnable = true, .ViewportZClipTestEnable = true,
+          .ViewportXYClipTestEnable = true, .ClipEnable = true, .ForceZeroRTAIndexEnable = true,
+          .MaximumPointWidth = 255.875, .MinimumPointWidth = 0.125);
+    /* L3450-3485: the viewport transform, the scissor, width-1 lines, the
+     * point width from the VUE header or 1 */
+    EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = true, .StatisticsEnable = true,
+          .DepthBufferSurfaceFormat = FMT_D24_UNORM_X8, .ScissorRectangleEnable = true,
+          .LineWidth = 1.0, .CullMode = 1, .PointWidth = 1.0,
+          .PointWidthSource = sc->point_width_from_vertex ? 0 : 1, .AALineDistanceMode = 1,
+          .TriangleFanProvokingVertexSelect = 2, .LineStripListProvokingVertexSelect = 1,
+          .TriangleStripListProvokingVertexSelect = 2);
+    EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
+          .NumberOfSFOutputAttributes = 1);
+    /* L3486-3511: perspective barycentrics, RASTRULE_UPPER_RIGHT */
+    EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true, .StatisticsEnable = true,
+          .PointRasterizationRule = 1, .LineAntialiasingRegionWidth = 1,
+          .BarycentricInterpolationMode = 1);
+    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = sc->ps_kernel,
+          .BindingTableEntryCount = sc->targets, ._16PixelDispatchEnable = true,
+          .MaximumNumberOfThreads = 47, .AttributeEnable = true,
+          .DispatchGRFStartRegisterForConstantSetupData0 = 6,
+          .KernelStartPointer1 = sc->ps_kernel, .KernelStartPointer2 = sc->ps_kernel);
+    if (emit7_binding_tables(b, err) < 0)
+        return -1;
+    if (sc->depth_stencil) {
+        /* D24S8 on Gen7 (crocus, separate stencil): the depth half as a
+         * Y-tiled D24_UNORM_X8 buffer, written never (the test is off), the
+         * stencil half a W-tiled S8 buffer of W bytes a row */
+        bool stencil_write = d->stencil && d->stencil_pass_op != STENCILOP_KEEP;
+        EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 1, .SurfaceFormat = FMT_D24_UNORM_X8,
+              .SurfacePitch = 4 * sc->width - 1, .StencilWriteEnable = stencil_write,
+              .SurfaceBaseAddress = GTT7_BASE + EXT7_DEPTH_OFF, .Width = sc->width - 1,
+              .Height = sc->height - 1, .MOCS = 1);
+        EMIT7(b, 3DSTATE_STENCIL_BUFFER, .SurfacePitch = sc->width - 1, .MOCS = 1,
+              .SurfaceBaseAddress = GTT7_BASE + EXT7_STENCIL_OFF);
+    } else {
+        EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1, .MOCS = 1);
+        EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
+    }
+    EMIT7(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 1);
+    EMIT7(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
+    if (d->indexed) {
+        struct GEN7_3DSTATE_INDEX_BUFFER ib = { GEN7_3DSTATE_INDEX_BUFFER_header,
+            .IndexFormat = 1 /* WORD */, .MOCS = 1,
+            .BufferStartingAddress = GTT7_BASE + EXT7_INDEX_OFF,
+            .BufferEndingAddress = GTT7_BASE + EXT7_INDEX_OFF + sc->index_bytes - 1 };
+        uint32_t dw[GEN7_3DSTATE_INDEX_BUFFER_length];
+        if (GEN7_3DSTATE_INDEX_BUFFER_pack(dw, &ib) < 0)
+            return gt_error_set(err, "3DSTATE_INDEX_BUFFER (Gen7) does not pack");
+        emit(b, dw, GEN7_3DSTATE_INDEX_BUFFER_length);
+    }
+    EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = d->topology,
+          .VertexAccessType = d->indexed ? 1 : 0, .VertexCountPerInstance = d->count,
+          .StartVertexLocation = d->first, .InstanceCount = d->instances ? d->instances : 1);
+    return 0;
+}
+
+static int build_batch7_ext(const struct ext7_scene *sc, struct batch *b, struct gt_error *err)
+{
+    if (emit7_preamble(b, sc->width, sc->height, err) < 0)
+        return -1;
+    for (uint32_t i = 0; i < sc->draws; i++)
+        if (emit7_ext_draw(sc, i, b, err) < 0)
+            return -1;
+    return emit7_end(b, err);
+}
+
+static uint8_t unorm8_of(float v)
+{
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return (uint8_t)floorf(v * 255.0f + 0.5f);
+}
+
+/* Fills render target 0 (R8G8B8A8) with colour, as glClear leaves it. */
+static void clear_rt0(uint8_t *image, const struct ext7_scene *sc, const float colour[4])
+{
+    const uint8_t px[4] = { unorm8_of(colour[0]), unorm8_of(colour[1]), unorm8_of(colour[2]),
+                            unorm8_of(colour[3]) };
+    for (uint32_t i = 0; i < sc->width * sc->height; i++)
+        memcpy(image + RT_OFF + 4ull * i, px, 4);
+}
+
+/* The scenes of workload3d.h: vertices (and instances, indices) into the
+ * image, the draws. */
+static void scene_strip_fan(uint8_t *image, struct ext7_scene *sc)
+{
+    float v[GEN7_STRIP_FAN_VERTICES][GEN7_EXT_FLOATS];
+    gen7_strip_fan_vertices(v);
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    sc->width = sc->height = GEN7_STRIP_FAN_SIZE;
+    sc->vertex_bytes = sizeof v;
+    sc->point_width_from_vertex = true;
+    static const uint32_t topology[5] = { PRIM_TRIANGLE_STRIP, PRIM_TRIANGLE_FAN, PRIM_LINES,
+                                          PRIM_LINE_STRIP, PRIM_POINTS };
+    static const uint32_t first[6] = { GEN7_STRIP_FAN_STRIP, GEN7_STRIP_FAN_FAN,
+                                       GEN7_STRIP_FAN_LINES, GEN7_STRIP_FAN_LINE_STRIP,
+                                       GEN7_STRIP_FAN_POINTS, GEN7_STRIP_FAN_VERTICES };
+    sc->draws = 5;
+    for (uint32_t i = 0; i < 5; i++)
+        sc->draw[i] = (struct ext7_draw){ .topology = topology[i], .first = first[i],
+                                          .count = first[i + 1] - first[i] };
+    clear_rt0(image, sc, (const float[4])GEN7_STRIP_FAN_CLEAR);
+}
+
+static void scene_instanced(uint8_t *image, struct ext7_scene *sc)
+{
+    const float quad[8] = GEN7_INSTANCED_QUAD;
+    const uint16_t index[6] = GEN7_INSTANCED_INDICES;
+    memcpy(image + VERTEX_OFF, quad, sizeof quad);
+    memcpy(image + EXT7_INDEX_OFF, index, sizeof index);
+    for (uint32_t i = 0; i < GEN7_INSTANCED_COUNT; i++) {
+        float inst[GEN7_EXT_FLOATS];
+        gen7_instanced_instance(i, inst);
+        memcpy(image + EXT7_INSTANCE_OFF + sizeof inst * i, inst, sizeof inst);
+    }
+    sc->width = sc->height = GEN7_INSTANCED_SIZE;
+    sc->instanced = true;
+    sc->vs_read_length = 2;
+    sc->vertex_pitch = 8;
+    sc->vertex_bytes = sizeof quad;
+    sc->instance_bytes = 4 * GEN7_EXT_FLOATS * GEN7_INSTANCED_COUNT;
+    sc->index_bytes = sizeof index;
+    sc->draws = 1;
+    sc->draw[0] = (struct ext7_draw){ .topology = PRIM_TRIANGLES, .count = 6, .indexed = true,
+                                      .instances = GEN7_INSTANCED_COUNT };
+    clear_rt0(image, sc, (const float[4])GEN7_INSTANCED_CLEAR);
+}
+
+static void scene_blend_stencil(uint8_t *image, struct ext7_scene *sc)
+{
+    const float position[] = GEN7_BLEND_STENCIL_POSITIONS;
+    const uint32_t first[GEN7_BLEND_STENCIL_DRAWS] = GEN7_BLEND_STENCIL_FIRST;
+    const uint32_t count[GEN7_BLEND_STENCIL_DRAWS] = GEN7_BLEND_STENCIL_COUNT;
+    const float colour[GEN7_BLEND_STENCIL_DRAWS][4] = GEN7_BLEND_STENCIL_COLOURS;
+    /* each draw's own copy of its vertices, with its colour */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < GEN7_BLEND_STENCIL_DRAWS; i++) {
+        sc->draw[i] = (struct ext7_draw){ .topology = i ? PRIM_TRIANGLE_STRIP : PRIM_TRIANGLES,
+                                          .first = n, .count = count[i] };
+        for (uint32_t k = 0; k < count[i]; k++, n++) {
+            const float vertex[GEN7_EXT_FLOATS] = { position[2 * (first[i] + k)],
+                                                   position[2 * (first[i] + k) + 1],
+                                                   colour[i][0], colour[i][1], colour[i][2],
+                                                   colour[i][3] };
+            memcpy(image + VERTEX_OFF + sizeof vertex * n, vertex, sizeof vertex);
+        }
+    }
+    sc->width = sc->height = GEN7_BLEND_STENCIL_SIZE;
+    sc->vertex_bytes = 4 * GEN7_EXT_FLOATS * n;
+    sc->depth_stencil = true;
+    sc->scissor_min = GEN7_BLEND_STENCIL_SCISSOR_MIN;
+    sc->scissor_max = GEN7_BLEND_STENCIL_SCISSOR_MAX;
+    sc->draws = GEN7_BLEND_STENCIL_DRAWS;
+    struct ext7_draw *d = sc->draw;
+    d[0].write_disable = 0xf;
+    d[0].stencil = true;
+    d[0].stencil_function = CMP_ALWAYS;
+    d[0].stencil_pass_op = STENCILOP_REPLACE;
+    d[0].stencil_reference = 1;
+    d[1].stencil = true;
+    d[1].stencil_function = CMP_EQUAL;
+    d[1].stencil_reference = 1;
+    d[2].stencil = true;
+    d[2].stencil_function = CMP_NOTEQUAL;
+    d[2].stencil_reference = 1;
+    for (uint32_t i = 2; i <= 4; i++) {
+        d[i].blend = true;
+        d[i].source_factor = i == 3 ? BF_DST_COLOR : BF_ONE;
+        d[i].destination_factor = i == 3 ? BF_ZERO : BF_ONE;
+        d[i].function = i == 4 ? BLEND_MAX : BLEND_ADD;
+    }
+    d[5].scissor = true;
+    d[5].write_disable = 0xd;           /* only green */
+    clear_rt0(image, sc, (const float[4])GEN7_BLEND_STENCIL_CLEAR);
+}
+
+static void scene_multi_rt(uint8_t *image, struct ext7_scene *sc)
+{
+    const float triangle[6] = GEN7_MULTI_RT_TRIANGLE;
+    memcpy(image + VERTEX_OFF, triangle, sizeof triangle);
+    sc->width = sc->height = GEN7_MULTI_RT_SIZE;
+    sc->targets = 2;
+    sc->position_only = true;
+    sc->vertex_pitch = 8;
+    sc->vertex_bytes = sizeof triangle;
+    sc->draws = 1;
+    sc->draw[0] = (struct ext7_draw){ .topology = PRIM_TRIANGLES, .count = 3 };
+    const float clear0[4] = GEN7_MULTI_RT_CLEAR0, clear1[4] = GEN7_MULTI_RT_CLEAR1;
+    clear_rt0(image, sc, clear0);
+    /* RT1's clear as half floats (IEEE binary16: -1, 0.5, 2 and 1 exactly) */
+    uint16_t half[4];
+    for (int c = 0; c < 4; c++) {
+        int exponent;
+        float mantissa = frexpf(fabsf(clear1[c]), &exponent);   /* 0.5 <= m < 1 */
+        half[c] = (uint16_t)((clear1[c] < 0 ? 0x8000u : 0u) | (uint32_t)(exponent + 14) << 10 |
+                             (uint32_t)((mantissa * 2.0f - 1.0f) * 1024.0f));
+    }
+    for (uint32_t i = 0; i < sc->width * sc->height; i++)
+        memcpy(image + EXT7_RT1_OFF + 8ull * i, half, 8);
+}
+
+/* The ext scenes: kernels (VS, PS) placed, the scene built, written. */
+static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
+                          const char *kernel_hex, uint8_t *image, struct batch *b,
+                          const char *out_aub, struct gt_error *err)
+{
+    _Static_assert(EXT7_INDEX_OFF + 0x1000u <= RT_OFF && EXT7_STENCIL_OFF + 0x10000u <=
+                       RT_OFF + RT_BYTES, "the ext scenes' buffers fit the window");
+    uint32_t at[3];     /* room for one more: a third kernel is an error too */
+    if (place_kernels(image, kernel, klen, at, 3) != 2)
+        return gt_error_set(err, "%s: expected 2 kernels (VS, PS) each ending in an EOT send",
+                            kernel_hex);
+    struct ext7_scene sc = { .targets = 1, .vs_read_length = 1, .vertex_pitch = 24,
+                             .vs_kernel = at[0], .ps_kernel = at[1] };
+    if (strcmp(name, "strip-fan") == 0)
+        scene_strip_fan(image, &sc);
+    else if (strcmp(name, "instanced") == 0)
+        scene_instanced(image, &sc);
+    else if (strcmp(name, "blend-stencil") == 0)
+        scene_blend_stencil(image, &sc);
+    else
+        scene_multi_rt(image, &sc);
+    if (write_ext7_state(image, &sc, err) < 0 || build_batch7_ext(&sc, b, err) < 0)
+        return -1;
+    return write_gen7_image(name, image, b, out_aub, err);
+}
+
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err)
 {
     bool blend = strcmp(name, "ubench-fill-blend") == 0, gs = strcmp(name, "gs-twice") == 0;
     bool tess = strcmp(name, "tess-tri") == 0, quads = strcmp(name, "gs-quads") == 0;
     bool xfb = strcmp(name, "xfb-tri") == 0;
-    if (!blend && !gs && !tess && !quads && !xfb && strcmp(name, "ubench-fill") != 0)
+    bool ext = workload3d_is_ext7(name);
+    if (!blend && !gs && !tess && !quads && !xfb && !ext && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
-                            "gs-twice, gs-quads, xfb-tri, tess-tri)", name);
+                            "gs-twice, gs-quads, xfb-tri, tess-tri, strip-fan, instanced, "
+                            "blend-stencil, multi-rt)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
-    if ((gs || tess || quads || xfb) && gen != 7)
+    if ((gs || tess || quads || xfb || ext) && gen != 7)
         return gt_error_set(err, "%s is a Gen7 workload, not Gen%d", name, gen);
     uint8_t *kernel = NULL;
     size_t klen = 0;
@@ -675,6 +1195,10 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     bool open = false;
     if (!image || !b || KERNEL_OFF + klen > DYN_OFF) {
         gt_error_set(err, "kernel too large or out of memory");
+        goto done;
+    }
+    if (ext) {
+        rc = write_gen7_ext(name, kernel, klen, kernel_hex, image, b, out_aub, err);
         goto done;
     }
     if (gs || quads || xfb || tess) {

@@ -3,7 +3,9 @@
  * an AUB capture in the form workloads/workload.h describes (memtrace,
  * execlist submission, 4-level PPGTT) by workloads/workload3d.c, and (below
  * the fill's constants) the Gen7 counterparts of the ext suite's gs, xfb and
- * tess tests (issue 14), run by tests/integration/test_gen7_3d.c.
+ * tess tests (issue 14), run by tests/integration/test_gen7_3d.c, and of its
+ * strip_fan, instanced, blend_stencil and multi_rt tests, run by
+ * tests/integration/test_gen7_ext.c.
  *
  * One draw: a blorp-style RECTLIST (3 vertices, VS/HS/DS/GS disabled, no
  * clipping, no viewport transform: the vertices are in pixels) covering the
@@ -34,7 +36,10 @@
 #ifndef GTSIM_WORKLOADS_WORKLOAD3D_H
 #define GTSIM_WORKLOADS_WORKLOAD3D_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fabric/error.h"
 
@@ -158,10 +163,153 @@ static inline void gen7_gs_quad_point(uint32_t n, float out[7])
         { 152, 40, 0, 0, 0, 0, 1 }, { 150, 124, 0, 0, 0, 0, 1 }, { 60, 122, 0, 0, 0, 0, 1 }, \
     }
 
+/*
+ * The ext suite's plain draws in Gen7 form (issue 14 item 5): the scenes of
+ * ../shared/traces/ext/app/gltrace_ext.c (same vertices, colours, state and
+ * sizes) programmed as crocus programs a ValleyView draw: positions in clip
+ * space (w = 1) through the clipper (Clip Enable, guardband and viewport
+ * tests) and SF's viewport transform (SF_CLIP_VIEWPORT: x = (W/2)(x + 1),
+ * y = (H/2)(y + 1), the FBO's unflipped rows - byt_tri's m11 is +H/2), the
+ * scissor on (the window, or the draw's scissor), R8G8B8A8_UNORM Y-tiled
+ * render targets (GL_RGBA8), a vec4 VS writing the VUE header, position and
+ * colour, and a SIMD16 PS interpolating the colour (perspective
+ * barycentrics). Memory row y is GL window row y (row 0 the bottom).
+ * glClear is not replayed: the targets (and the stencil buffer) hold the
+ * clear values before the first draw. Each vertex is x, y, then R, G, B, A
+ * (GEN7_EXT_FLOATS floats); the one PS colour attribute is the vertex
+ * colour.
+ *
+ * "strip-fan" (64x64, clear 0, 0, 0.2, 1): TRISTRIP (6 v), TRIFAN (10 v),
+ * LINELIST (8 v, width 1), LINESTRIP (5 v), POINTLIST (5 v, the VS writing
+ * the point width 4 into the VUE header: Point Width Source = Vertex).
+ * Kernels: workloads/kernels/strip-fan.gen7.g4a (VS, PS).
+ */
+#define GEN7_EXT_FLOATS 6u
+#define GEN7_STRIP_FAN_SIZE 64u
+#define GEN7_STRIP_FAN_CLEAR { 0.0f, 0.0f, 0.2f, 1.0f }
+#define GEN7_STRIP_FAN_POINT_WIDTH 4.0f     /* the VS's immediate; keep the two in step */
+enum { GEN7_STRIP_FAN_STRIP = 0, GEN7_STRIP_FAN_FAN = 6, GEN7_STRIP_FAN_LINES = 16,
+       GEN7_STRIP_FAN_LINE_STRIP = 24, GEN7_STRIP_FAN_POINTS = 29, GEN7_STRIP_FAN_VERTICES = 34 };
+
+/* gltrace_ext.c test_strip_fan's vertex list (its VTX calls, in order). */
+static inline void gen7_strip_fan_vertices(float v[GEN7_STRIP_FAN_VERTICES][GEN7_EXT_FLOATS])
+{
+    const double w = GEN7_STRIP_FAN_SIZE, h = GEN7_STRIP_FAN_SIZE;
+    uint32_t n = 0;
+#define GEN7_EXT_VTX(X, Y, R, G, B)                                                          \
+    do {                                                                                     \
+        float *q_ = v[n++];                                                                  \
+        q_[0] = (X); q_[1] = (Y); q_[2] = (R); q_[3] = (G); q_[4] = (B); q_[5] = 1.0f;       \
+    } while (0)
+    for (int i = 0; i < 6; i++) {
+        float x = -0.9f + 0.4f * (float)(i / 2), y = (i & 1) ? 0.85f : 0.15f;
+        GEN7_EXT_VTX(x, y, (x + 0.9f) / 0.8f, (y - 0.15f) / 0.7f, 0.2f);
+    }
+    GEN7_EXT_VTX(0.5f, 0.5f, 1, 1, 1);
+    for (int i = 0; i <= 8; i++) {
+        float a = (float)(i % 8) * 3.14159265f / 4.0f;
+        GEN7_EXT_VTX(0.5f + 0.35f * cosf(a), 0.5f + 0.35f * sinf(a), (float)((i % 3) == 0),
+                     (float)((i % 3) == 1), (float)((i % 3) == 2));
+    }
+    /* horizontal through the centres of row H/4, vertical through the
+     * centres of column 3W/16 (pixel-centre NDC), two diagonals */
+    float hy = (float)(((h / 4) + 0.5) * 2.0 / h - 1.0);
+    float vx = (float)(((3 * w / 16) + 0.5) * 2.0 / w - 1.0);
+    GEN7_EXT_VTX(-0.9f, hy, 0, 1, 1); GEN7_EXT_VTX(-0.1f, hy, 0, 1, 1);
+    GEN7_EXT_VTX(vx, -0.9f, 1, 0, 1); GEN7_EXT_VTX(vx, -0.1f, 1, 0, 1);
+    GEN7_EXT_VTX(-0.9f, -0.9f, 1, 1, 0); GEN7_EXT_VTX(-0.1f, -0.1f, 1, 1, 0);
+    GEN7_EXT_VTX(-0.9f, -0.1f, 1, 1, 1); GEN7_EXT_VTX(-0.1f, -0.9f, 1, 1, 1);
+    for (int i = 0; i < 5; i++)
+        GEN7_EXT_VTX(0.1f + 0.2f * (float)i, (i & 1) ? -0.1f : -0.9f, 1, 0.5f, 0);
+    static const float point_x[5] = { -0.75f, -0.375f, 0.0f, 0.375f, 0.75f };
+    for (int i = 0; i < 5; i++)
+        GEN7_EXT_VTX(point_x[i], 0.0f, (i & 1) ? 0.0f : 1.0f, 1, (i & 1) ? 0.0f : 1.0f);
+#undef GEN7_EXT_VTX
+}
+
+/*
+ * "instanced" (128x128, clear 0.1, 0.1, 0.1, 1): one indexed TRILIST
+ * (3DSTATE_INDEX_BUFFER, INDEX_WORD: 0 1 2 0 2 3) of 16 instances; vertex
+ * buffer 0 the quad's corners (x, y), vertex buffer 1 per instance
+ * (INSTANCEDATA, step rate 1: offset x, y, colour R, G, B, A); the VS places
+ * corner * GEN7_INSTANCED_SCALE + offset. Kernels:
+ * workloads/kernels/instanced.gen7.g4a.
+ */
+#define GEN7_INSTANCED_SIZE 128u
+#define GEN7_INSTANCED_COUNT 16u
+#define GEN7_INSTANCED_CLEAR { 0.1f, 0.1f, 0.1f, 1.0f }
+#define GEN7_INSTANCED_SCALE 0.15f          /* the VS's immediate; keep the two in step */
+#define GEN7_INSTANCED_QUAD { -1, -1, 1, -1, 1, 1, -1, 1 }
+#define GEN7_INSTANCED_INDICES { 0, 1, 2, 0, 2, 3 }
+
+/* Instance i: offset x, y, then R, G, B, A (test_instanced's inst[]). */
+static inline void gen7_instanced_instance(uint32_t i, float out[GEN7_EXT_FLOATS])
+{
+    out[0] = -0.75f + 0.5f * (float)(i % 4);
+    out[1] = -0.75f + 0.5f * (float)(i / 4);
+    out[2] = (float)(i % 4) / 3.0f;
+    out[3] = (float)(i / 4) / 3.0f;
+    out[4] = (i & 1) ? 1.0f : 0.25f;
+    out[5] = 1.0f;
+}
+
+/*
+ * "blend-stencil" (64x64, clear 0.2, 0.2, 0.2, 1 and stencil 0; D24S8 as
+ * Gen7 keeps it: a D24_UNORM_X8 depth buffer, tests off, and a separate
+ * W-tiled S8 stencil buffer): test_blend_stencil's six draws, the uniform
+ * colour carried as every vertex's colour (crocus would push it as a
+ * constant; the PS sees the same value):
+ *  1 triangle, colour writes off, stencil ALWAYS / REPLACE ref 1;
+ *  2 full-screen strip, stencil EQUAL 1, blue;
+ *  3 full-screen strip, stencil NOTEQUAL 1, ONE/ONE ADD, (0.4, 0.2, 0, 0);
+ *  4 left-half strip, stencil off, DST_COLOR/ZERO, (0.5, 1, 1, 1);
+ *  5 bottom-half strip, MAX, (0.5, 0.5, 0.5, 0.5);
+ *  6 full-screen strip, blend off, scissor [40, 56) x [40, 56), only green
+ *    written, white.
+ * Kernels: strip-fan's.
+ */
+#define GEN7_BLEND_STENCIL_SIZE 64u
+#define GEN7_BLEND_STENCIL_DRAWS 6u
+#define GEN7_BLEND_STENCIL_CLEAR { 0.2f, 0.2f, 0.2f, 1.0f }
+#define GEN7_BLEND_STENCIL_SCISSOR_MIN 40u
+#define GEN7_BLEND_STENCIL_SCISSOR_MAX 56u  /* exclusive */
+/* Draw d's positions (x, y pairs, GEN7_BLEND_STENCIL_FIRST[d] .. + COUNT[d]) and colours. */
+#define GEN7_BLEND_STENCIL_POSITIONS                                                         \
+    { -0.6f, -0.6f, 0.6f, -0.6f, 0.0f, 0.6f, -1, -1, 1, -1, -1, 1, 1, 1,                     \
+      -1, -1, 0, -1, -1, 1, 0, 1, -1, -1, 1, -1, -1, 0, 1, 0 }
+#define GEN7_BLEND_STENCIL_FIRST { 0, 3, 3, 7, 11, 3 }
+#define GEN7_BLEND_STENCIL_COUNT { 3, 4, 4, 4, 4, 4 }
+#define GEN7_BLEND_STENCIL_COLOURS                                                           \
+    { { 1, 1, 1, 1 }, { 0, 0, 1, 1 }, { 0.4f, 0.2f, 0, 0 }, { 0.5f, 1, 1, 1 },                \
+      { 0.5f, 0.5f, 0.5f, 0.5f }, { 1, 1, 1, 1 } }
+
+/*
+ * "multi-rt" (64x64): two render targets, binding table entries 0 and 1:
+ * RT0 R8G8B8A8_UNORM cleared to (0.1, 0.2, 0.3, 1), RT1 R16G16B16A16_FLOAT
+ * cleared to (-1, 0.5, 2, 1); one triangle (-0.8, -0.8), (0.8, -0.8),
+ * (-0.8, 0.83); the VS makes uv = pos / 2 + 1/2 (the colour attribute
+ * (u, v, 0.5, 1)), the PS writes o0 = (u, v, 0.5, 1) to RT0 and o1 =
+ * (4u - 1, 4v - 1, 3, 0.25) to RT1 (two render target writes, the second
+ * the last). Kernels: workloads/kernels/multi-rt.gen7.g4a.
+ */
+#define GEN7_MULTI_RT_SIZE 64u
+#define GEN7_MULTI_RT_TRIANGLE { -0.8f, -0.8f, 0.8f, -0.8f, -0.8f, 0.83f }
+#define GEN7_MULTI_RT_CLEAR0 { 0.1f, 0.2f, 0.3f, 1.0f }
+#define GEN7_MULTI_RT_CLEAR1 { -1.0f, 0.5f, 2.0f, 1.0f }
+
+/* Whether name is one of the Gen7 ext scenes above. */
+static inline bool workload3d_is_ext7(const char *name)
+{
+    return strcmp(name, "strip-fan") == 0 || strcmp(name, "instanced") == 0 ||
+           strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0;
+}
+
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
  * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads",
  * "xfb-tri" (gs-twice's kernels) / "tess-tri" for Gen7 with their three /
- * four kernels in kernel_hex, to out_aub (gzip when it ends in .gz).
+ * four kernels in kernel_hex, or the ext scenes "strip-fan", "instanced",
+ * "blend-stencil" (strip-fan's kernels), "multi-rt" for Gen7 with their two
+ * (VS, PS), to out_aub (gzip when it ends in .gz).
  * 0, or -1 and err. */
 int workload3d_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                      struct gt_error *err);

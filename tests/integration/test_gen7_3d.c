@@ -39,29 +39,17 @@
 #include "fabric/memory.h"
 #include "fabric/sim.h"
 #include "fabric/stats.h"
+#include "tests/support/gen7_capture.h"
 #include "tests/test.h"
 #include "tools/dispatch_stats.h"
 #include "tools/images.h"
-#include "tools/machine.h"
 #include "units/om/om.h"
-#include "units/registry.h"
 #include "workloads/workload3d.h"
 
-#define AUB_DIR "build/gen/workloads"
 #define OUT_TRIANGLES (2u * GEN7_GS_TRIANGLES)
 
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
-
-struct triangle {
-    double x[3], y[3];
-    double colour[3][4];        /* R, G, B, A per vertex */
-};
-
 /* The GS's output, in its order: triangle t as it came, then moved. */
-static void output_triangles(struct triangle out[OUT_TRIANGLES])
+static void output_triangles(struct gen7_triangle out[OUT_TRIANGLES])
 {
     const float v[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
     for (uint32_t t = 0; t < OUT_TRIANGLES; t++) {
@@ -77,33 +65,19 @@ static void output_triangles(struct triangle out[OUT_TRIANGLES])
     }
 }
 
-/* Edge k of t (from vertex k+1 to vertex k+2) at (px, py), its sign chosen so
- * that the interior is positive; *a and *b get its gradient. */
-static double edge(const struct triangle *t, int k, double px, double py, double *a, double *b)
-{
-    int i = (k + 1) % 3, j = (k + 2) % 3;
-    double area = (t->x[1] - t->x[0]) * (t->y[2] - t->y[0]) -
-                  (t->y[1] - t->y[0]) * (t->x[2] - t->x[0]);
-    double s = area < 0 ? -1.0 : 1.0;
-    double dx = t->x[j] - t->x[i], dy = t->y[j] - t->y[i];
-    *a = -dy * s;
-    *b = dx * s;
-    return s * (dx * (py - t->y[i]) - dy * (px - t->x[i]));
-}
-
 enum cover { OUTSIDE, INSIDE, NEAR_EDGE };
 
 /* Whether t covers the pixel centre (px, py) by the top-left rule, with
  * NEAR_EDGE when the centre is within one pixel of an edge line (either
  * side); *weight gets the barycentric coordinates. */
-static enum cover covers(const struct triangle *t, double px, double py, bool *covered,
+static enum cover covers(const struct gen7_triangle *t, double px, double py, bool *covered,
                          double weight[3])
 {
     double e[3], total = 0;
     bool inside = true, near = false;
     for (int k = 0; k < 3; k++) {
         double a, b;
-        e[k] = edge(t, k, px, py, &a, &b);
+        e[k] = gen7_edge(t, k, px, py, &a, &b);
         total += e[k];
         double length = sqrt(a * a + b * b);
         if (fabs(e[k]) / length < 1.0)
@@ -119,7 +93,7 @@ static enum cover covers(const struct triangle *t, double px, double py, bool *c
         /* near an edge line but far outside another edge: plainly outside */
         for (int k = 0; k < 3; k++) {
             double a, b;
-            double d = edge(t, k, px, py, &a, &b) / sqrt(a * a + b * b);
+            double d = gen7_edge(t, k, px, py, &a, &b) / sqrt(a * a + b * b);
             if (d <= -1.0)
                 return OUTSIDE;
         }
@@ -128,71 +102,9 @@ static enum cover covers(const struct triangle *t, double px, double py, bool *c
     return inside ? INSIDE : OUTSIDE;
 }
 
-static unsigned unorm8(double v)
-{
-    v = v < 0 ? 0 : v > 1 ? 1 : v;
-    return (unsigned)floor(v * 255.0 + 0.5);
-}
-
-/* A run of one of the captures on gen7-vlv (fast EUs: the image and the
- * counts are checked, not the timing). */
-struct run {
-    struct gt_config *config;
-    struct sim *sim;
-    struct stats_writer *stats;
-};
-
-static bool run_capture(const char *name, struct run *r)
-{
-    char aub[300];
-    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen7.aub.gz", name);
-    if (access(aub, R_OK) != 0) {
-        fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
-        CU_FAIL("workload missing");
-        return false;
-    }
-    const char *sets[] = { "gpu.slice.subslice.eu.fast=true" };
-    struct machine_request req = { .config_path = "configs/gen7-vlv.cfg", .sets = sets,
-                                   .set_count = 1, .workload = aub };
-    struct gt_error err = { "" };
-    r->config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r->config);
-    r->sim = machine_build(r->config, lookup, &err);
-    if (!r->sim)
-        fprintf(stderr, "%s\n", err.message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r->sim);
-    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
-    r->stats = stats_writer_create();
-    sim_write_stats(r->sim, r->stats);
-    return true;
-}
-
-static void run_free(struct run *r)
-{
-    stats_writer_destroy(r->stats);
-    sim_destroy(r->sim);
-    gt_config_free(r->config);
-}
-
-struct expected_stat {
-    const char *path;
-    double value;
-};
-
-static void check_stats(const struct run *r, const struct expected_stat *e, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        double v = -1;
-        CU_ASSERT_TRUE(stats_lookup(r->stats, e[i].path, &v));
-        if (v != e[i].value)
-            fprintf(stderr, "\n  %s = %g, expected %g ", e[i].path, v, e[i].value);
-        CU_ASSERT_EQUAL(v, e[i].value);
-    }
-}
-
 /* The render target against expect (R, G, B, A per pixel): pixels not
  * marked near must all match, those near an edge at least 95%. */
-static void check_image(const struct run *r, const unsigned (*expect)[4], const bool *near)
+static void check_image(const struct gen7_run *r, const unsigned (*expect)[4], const bool *near)
 {
     const uint32_t w = GEN7_GS_WIDTH, h = GEN7_GS_HEIGHT;
     struct unit *om = sim_find_unit(r->sim, "gpu.slice0.om");
@@ -238,7 +150,7 @@ static void check_image(const struct run *r, const unsigned (*expect)[4], const 
 
 /* The draw's record: one draw, `vertices` vertices in, `primitives`
  * rasterized, `written` pixels written. */
-static void check_draw(const struct run *r, uint64_t vertices, uint64_t primitives,
+static void check_draw(const struct gen7_run *r, uint64_t vertices, uint64_t primitives,
                        uint64_t written)
 {
     struct dispatch_stats d;
@@ -258,7 +170,7 @@ static void check_draw(const struct run *r, uint64_t vertices, uint64_t primitiv
 /* DUAL_OBJECT threads: each takes two objects or, when no partner came in
  * time (a timing choice of the GS unit, GS_PAIR_WAIT_CYCLES), one; every
  * object is in exactly one thread, and some threads took two. */
-static void check_dual_object_threads(const struct run *r, uint32_t objects)
+static void check_dual_object_threads(const struct gen7_run *r, uint32_t objects)
 {
     double dual = -1, single = -1;
     CU_ASSERT_TRUE(stats_lookup(r->stats, "gpu.gs.dual_object_threads", &dual));
@@ -303,7 +215,7 @@ static void expected_free(struct expected_image *e)
 /* Paints t over the expected image: the pixels it covers by the top-left
  * rule take its colours weighted by the centre's barycentric coordinates;
  * pixels within a pixel of its edges are marked near. */
-static void paint(struct expected_image *e, const struct triangle *t)
+static void paint(struct expected_image *e, const struct gen7_triangle *t)
 {
     for (uint32_t y = 0; y < GEN7_GS_HEIGHT; y++)
         for (uint32_t x = 0; x < GEN7_GS_WIDTH; x++) {
@@ -315,7 +227,7 @@ static void paint(struct expected_image *e, const struct triangle *t)
             e->covered += covered;
             if (covered)
                 for (int ch = 0; ch < 4; ch++)
-                    e->colour[i][ch] = unorm8(wt[0] * t->colour[0][ch] +
+                    e->colour[i][ch] = gen7_unorm8(wt[0] * t->colour[0][ch] +
                                               wt[1] * t->colour[1][ch] + wt[2] * t->colour[2][ch]);
         }
 }
@@ -323,12 +235,12 @@ static void paint(struct expected_image *e, const struct triangle *t)
 /* The DUAL_OBJECT GS capture: the image, the pixels written, the GS's stats. */
 static void test_gs_twice(void)
 {
-    struct run r;
-    if (!run_capture("gs-twice", &r))
+    struct gen7_run r;
+    if (!gen7_run_capture("gs-twice", &r))
         return;
     /* the expected image and the covered pixels of the six triangles, in
      * the order the GS emits them */
-    struct triangle tri[OUT_TRIANGLES];
+    struct gen7_triangle tri[OUT_TRIANGLES];
     output_triangles(tri);
     struct expected_image e = expected_new();
     for (uint32_t t = 0; t < OUT_TRIANGLES; t++)
@@ -339,16 +251,16 @@ static void test_gs_twice(void)
     /* the GS: three objects, at most two a thread (DUAL_OBJECT, seed 004
      * L3296-3303), six vertices each, two triangles each */
     check_dual_object_threads(&r, GEN7_GS_TRIANGLES);
-    const struct expected_stat gs[] = {
+    const struct gen7_expected_stat gs[] = {
         { "gpu.gs.objects", GEN7_GS_TRIANGLES },
         { "gpu.gs.vertices_out", 6 * GEN7_GS_TRIANGLES },
         { "gpu.gs.primitives_out", OUT_TRIANGLES },
         { "gpu.gs.vertex_count_clamped", 0 },
         { "gpu.gs.bad_messages", 0 },
     };
-    check_stats(&r, gs, sizeof gs / sizeof gs[0]);
+    gen7_check_stats(&r, gs, sizeof gs / sizeof gs[0]);
     expected_free(&e);
-    run_free(&r);
+    gen7_run_free(&r);
 }
 
 /* The ext suite's gs test in Gen7 form: each point becomes a two-triangle
@@ -360,8 +272,8 @@ static void test_gs_twice(void)
  * (2 h)^2 pixels. */
 static void test_gs_quads(void)
 {
-    struct run r;
-    if (!run_capture("gs-quads", &r))
+    struct gen7_run r;
+    if (!gen7_run_capture("gs-quads", &r))
         return;
     struct expected_image e = expected_new();
     const double half = GEN7_GS_QUAD_HALF;
@@ -378,7 +290,7 @@ static void test_gs_quads(void)
         }
         const int order[2][3] = { { 0, 1, 2 }, { 1, 3, 2 } };
         for (int t = 0; t < 2; t++) {
-            struct triangle tri;
+            struct gen7_triangle tri;
             for (int k = 0; k < 3; k++) {
                 tri.x[k] = vx[order[t][k]];
                 tri.y[k] = vy[order[t][k]];
@@ -393,16 +305,16 @@ static void test_gs_quads(void)
     /* sixteen objects, at most two a thread; four vertices and two
      * triangles each */
     check_dual_object_threads(&r, GEN7_GS_QUADS);
-    const struct expected_stat gs[] = {
+    const struct gen7_expected_stat gs[] = {
         { "gpu.gs.objects", GEN7_GS_QUADS },
         { "gpu.gs.vertices_out", 4 * GEN7_GS_QUADS },
         { "gpu.gs.primitives_out", 2 * GEN7_GS_QUADS },
         { "gpu.gs.partial_primitives", 0 },
         { "gpu.sf.primitives", 2 * GEN7_GS_QUADS },
     };
-    check_stats(&r, gs, sizeof gs / sizeof gs[0]);
+    gen7_check_stats(&r, gs, sizeof gs / sizeof gs[0]);
     expected_free(&e);
-    run_free(&r);
+    gen7_run_free(&r);
 }
 
 /* The ext suite's xfb test in Gen7 form: with rendering disabled, SOL
@@ -412,8 +324,8 @@ static void test_gs_quads(void)
  * vertex list (what the pass-through VS copies). */
 static void test_xfb_tri(void)
 {
-    struct run r;
-    if (!run_capture("xfb-tri", &r))
+    struct gen7_run r;
+    if (!gen7_run_capture("xfb-tri", &r))
         return;
     const float v[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
     float got[GEN7_XFB_BUFFER_FLOATS];
@@ -434,7 +346,7 @@ static void test_xfb_tri(void)
             fprintf(stderr, "\n  float %u: %g, expected %g ", i, got[i], expect);
         CU_ASSERT_EQUAL(got[i], expect);
     }
-    const struct expected_stat stats[] = {
+    const struct gen7_expected_stat stats[] = {
         { "gpu.sol.objects_written", GEN7_XFB_TRIANGLES },
         { "gpu.sol.vertices_written", 3 * GEN7_XFB_TRIANGLES },
         { "gpu.sol.bytes_written", 3 * GEN7_XFB_TRIANGLES * GEN7_XFB_PITCH },
@@ -443,8 +355,8 @@ static void test_xfb_tri(void)
         { "gpu.sol.stopped.render_disabled", GEN7_XFB_TRIANGLES },
         { "gpu.sf.primitives", 0 },
     };
-    check_stats(&r, stats, sizeof stats / sizeof stats[0]);
-    run_free(&r);
+    gen7_check_stats(&r, stats, sizeof stats / sizeof stats[0]);
+    gen7_run_free(&r);
 }
 
 /* Distance of (px, py) from the segment from a to b. */
@@ -468,15 +380,15 @@ static double segment_distance(const double a[2], const double b[2], double px, 
  * near an edge. */
 static void test_tess_tri(void)
 {
-    struct run r;
-    if (!run_capture("tess-tri", &r))
+    struct gen7_run r;
+    if (!gen7_run_capture("tess-tri", &r))
         return;
     const float v[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
     struct expected_image e = expected_new();
     for (uint32_t p = 0; p < GEN7_TESS_PATCHES; p++) {
         /* the patch triangle with the colours (1, 0, 0), (0, 1, 0), (0, 0, 1)
          * (alpha 1): painted, it gives each pixel (U, V, W, 1) */
-        struct triangle t = { { 0 }, { 0 }, { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 } } };
+        struct gen7_triangle t = { { 0 }, { 0 }, { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 } } };
         double point[7][2];
         for (uint32_t k = 0; k < 3; k++) {
             t.x[k] = v[3 * p + k][0];
@@ -501,7 +413,7 @@ static void test_tess_tri(void)
     check_draw(&r, 3 * GEN7_TESS_PATCHES, 6 * GEN7_TESS_PATCHES, e.covered);
     /* HS one thread a patch; TE 7 points and 6 triangles a patch; DS two
      * points a thread (SIMD4x2), 4 threads for each patch's 7 points */
-    const struct expected_stat stats[] = {
+    const struct gen7_expected_stat stats[] = {
         { "gpu.hs.patches", GEN7_TESS_PATCHES },
         { "gpu.hs.threads.dispatched", GEN7_TESS_PATCHES },
         { "gpu.te.patches", GEN7_TESS_PATCHES },
@@ -512,9 +424,9 @@ static void test_tess_tri(void)
         { "gpu.ds.simd4x2_threads", 4 * GEN7_TESS_PATCHES },
         { "gpu.sf.primitives", 6 * GEN7_TESS_PATCHES },
     };
-    check_stats(&r, stats, sizeof stats / sizeof stats[0]);
+    gen7_check_stats(&r, stats, sizeof stats / sizeof stats[0]);
     expected_free(&e);
-    run_free(&r);
+    gen7_run_free(&r);
 }
 
 static const struct test_case cases[] = {

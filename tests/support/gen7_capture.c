@@ -1,0 +1,95 @@
+/* tests/support/gen7_capture.c - see gen7_capture.h. */
+#include "tests/support/gen7_capture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "tests/test.h"
+#include "tools/machine.h"
+#include "units/registry.h"
+
+#define AUB_DIR "build/gen/workloads"
+
+static const struct unit_ops *lookup(const char *kind)
+{
+    return unit_kind_find(kind);
+}
+
+bool gen7_run_capture(const char *name, struct gen7_run *r)
+{
+    char aub[300];
+    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen7.aub.gz", name);
+    if (access(aub, R_OK) != 0) {
+        fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
+        CU_FAIL("workload missing");
+        return false;
+    }
+    const char *sets[] = { "gpu.slice.subslice.eu.fast=true" };
+    struct machine_request req = { .config_path = "configs/gen7-vlv.cfg", .sets = sets,
+                                   .set_count = 1, .workload = aub };
+    struct gt_error err = { "" };
+    r->config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->config);
+    r->sim = machine_build(r->config, lookup, &err);
+    if (!r->sim)
+        fprintf(stderr, "%s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->sim);
+    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
+    r->stats = stats_writer_create();
+    sim_write_stats(r->sim, r->stats);
+    return true;
+}
+
+void gen7_run_free(struct gen7_run *r)
+{
+    stats_writer_destroy(r->stats);
+    sim_destroy(r->sim);
+    gt_config_free(r->config);
+}
+
+void gen7_check_stats(const struct gen7_run *r, const struct gen7_expected_stat *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = -1;
+        CU_ASSERT_TRUE(stats_lookup(r->stats, e[i].path, &v));
+        if (v != e[i].value)
+            fprintf(stderr, "\n  %s = %g, expected %g ", e[i].path, v, e[i].value);
+        CU_ASSERT_EQUAL(v, e[i].value);
+    }
+}
+
+double gen7_edge(const struct gen7_triangle *t, int k, double px, double py, double *a, double *b)
+{
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    double area = (t->x[1] - t->x[0]) * (t->y[2] - t->y[0]) -
+                  (t->y[1] - t->y[0]) * (t->x[2] - t->x[0]);
+    double s = area < 0 ? -1.0 : 1.0;
+    double dx = t->x[j] - t->x[i], dy = t->y[j] - t->y[i];
+    *a = -dy * s;
+    *b = dx * s;
+    return s * (dx * (py - t->y[i]) - dy * (px - t->x[i]));
+}
+
+bool gen7_covers(const struct gen7_triangle *t, double px, double py, double weight[3])
+{
+    double e[3], total = 0;
+    bool inside = true;
+    for (int k = 0; k < 3; k++) {
+        double a, b;
+        e[k] = gen7_edge(t, k, px, py, &a, &b);
+        total += e[k];
+        bool top_left = a > 0 || (a == 0 && b > 0);
+        if (e[k] < 0 || (e[k] == 0 && !top_left))
+            inside = false;
+    }
+    for (int k = 0; k < 3; k++)
+        weight[k] = total != 0 ? e[k] / total : 1.0 / 3;
+    return inside && total != 0;
+}
+
+unsigned gen7_unorm8(double v)
+{
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return (unsigned)floor(v * 255.0 + 0.5);
+}
