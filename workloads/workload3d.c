@@ -262,9 +262,6 @@ static int build_batch(bool blend, struct batch *b, struct gt_error *err)
  * (../shared/traces/intel/byt/byt_tri.aubinator.txt L74-1590). The window's
  * contents sit at GTT GTT7_BASE + the offsets above. */
 #define GTT7_BASE 0x00100000u
-#define GTT7_PAGES ((GTT7_BASE / 4096u) + VA_PAGES)
-#define GTT7_PHYS 0x00200000u       /* GTT page i -> physical 0x200000 + i pages, as Mesa's */
-#define GTT7_RING 0x00020000u
 
 #define EMIT7(b, NAME, ...)                                                                  \
     do {                                                                                     \
@@ -596,33 +593,9 @@ static int write_gen7(const char *name, bool blend, uint8_t *image, struct batch
     if (write_state7(image, blend, d->width, d->height, err) < 0 || build_batch7(d, b, err) < 0)
         return -1;
     memcpy(image + BATCH_OFF, b->dw, b->n * 4);
-    struct aub_writer w;
-    int compress = strlen(out_aub) > 3 && strcmp(out_aub + strlen(out_aub) - 3, ".gz") == 0;
-    if (aub_writer_open(&w, out_aub, compress, err) < 0)
-        return -1;
-    int rc = -1;
-    uint32_t *pte = calloc(GTT7_PAGES, 4);
-    if (!pte) {
-        gt_error_set(err, "out of memory");
-        goto done;
-    }
-    for (uint32_t i = 0; i < GTT7_PAGES; i++)
-        pte[i] = (GTT7_PHYS + 0x1000u * i) | 3;
     /* ValleyView's PCI id as the zero-draw test's (0x0f31) */
-    if (aub_write_legacy_header(&w, 0x0f31, name, err) < 0 ||
-        aub_write_legacy_data(&w, AUB_SPACE_GGTT_ENTRY, 0, 0, pte, 4ull * GTT7_PAGES, err) < 0 ||
-        aub_write_legacy_data(&w, AUB_SPACE_GGTT, AUB_TRACE_TYPE_NOTYPE, GTT7_BASE, image,
-                              4096ull * VA_PAGES, err) < 0)
-        goto done;
-    const uint32_t ring[2] = { 0x18800000u, GTT7_BASE + BATCH_OFF };   /* GGTT batch */
-    if (aub_write_legacy_ring(&w, AUB_TRACE_RING_PRB0, GTT7_RING, ring, 2, err) < 0)
-        goto done;
-    rc = 0;
-done:
-    free(pte);
-    if (aub_writer_close(&w, rc < 0 ? NULL : err) < 0)
-        rc = -1;
-    return rc;
+    return workload_aub_legacy(out_aub, 0x0f31, name, image, GTT7_BASE, VA_PAGES,
+                               GTT7_BASE + BATCH_OFF, err);
 }
 
 /* The Gen7 counterparts of the ext tests (workload3d.h): their kernels

@@ -1,8 +1,9 @@
 /* workloads/workload_aub.h - what the GPGPU (workload.c) and 3D
- * (workload3d.c) builders share when they write a Gen8/Gen9 capture: the
- * GGTT layout of the ring and the logical context, and the execlist
- * submission of one batch (notes/aub-format.md: Mesa's intel_dump_gpu
- * writes the same ring, context image and ELSP writes). */
+ * (workload3d.c, workload3d_gen4.c) builders share when they write a
+ * capture: for Gen8/Gen9 the GGTT layout of the ring and the logical
+ * context, and the execlist submission of one batch (notes/aub-format.md:
+ * Mesa's intel_dump_gpu writes the same ring, context image and ELSP
+ * writes); for Gen4 and Gen7 the legacy form (workload_aub_legacy). */
 #ifndef GTSIM_WORKLOADS_WORKLOAD_AUB_H
 #define GTSIM_WORKLOADS_WORKLOAD_AUB_H
 
@@ -22,5 +23,16 @@ int workload_aub_w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_
  * MI_NOOP), the context image restoring the ring registers and the PPGTT
  * root, and the ELSP writes that submit it. 0, or -1 and err. */
 int workload_aub_submit(struct aub_writer *w, uint64_t batch_va, struct gt_error *err);
+
+/* A legacy capture (Gen4 and Gen7: ../shared/notes/aub-format.md §2.5,
+ * §3.3, as intel_dump_gpu writes them for those machines): the header with
+ * pci_id and name, 4-byte GGTT entries mapping GTT page i to physical
+ * 0x200000 + i pages (as Mesa's), the image's `pages` pages written at GTT
+ * gtt_base, and a render ring at GTT 0x20000 holding MI_BATCH_BUFFER_START
+ * of the batch at GTT batch_gtt. out_aub is gzip'd when it ends in .gz.
+ * 0, or -1 and err. */
+int workload_aub_legacy(const char *out_aub, uint32_t pci_id, const char *name,
+                        const uint8_t *image, uint32_t gtt_base, uint32_t pages,
+                        uint32_t batch_gtt, struct gt_error *err);
 
 #endif
