@@ -49,6 +49,15 @@ $(WL_XFB): $(GEN)/workloads/gs-twice.gen7.hex $(WL_BIN)
 TEST_DEPS += $(WL_XFB)
 workloads: $(WL_XFB)
 
+# the Gen4 ext counterparts (workloads/workload3d.h): instanced and
+# blend-stencil run strip-fan's kernels
+WL_GEN4 := $(GEN)/workloads/instanced.gen4.aub.gz $(GEN)/workloads/blend-stencil.gen4.aub.gz
+$(GEN)/workloads/instanced.gen4.aub.gz $(GEN)/workloads/blend-stencil.gen4.aub.gz: \
+		$(GEN)/workloads/%.gen4.aub.gz: $(GEN)/workloads/strip-fan.gen4.hex $(WL_BIN)
+	$(WL_BIN) $* 4 $< $@
+TEST_DEPS += $(WL_GEN4)
+workloads: $(WL_GEN4)
+
 $(WL_BIN): $(WL_OBJS) $(BUILD)/libgtsim.a
 	@echo "  LD      $@"
 	@$(CC) $(LDOPT) -o $@ $(WL_OBJS) $(BUILD)/libgtsim.a $(LDLIBS)

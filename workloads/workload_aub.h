@@ -7,6 +7,7 @@
 #ifndef GTSIM_WORKLOADS_WORKLOAD_AUB_H
 #define GTSIM_WORKLOADS_WORKLOAD_AUB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabric/aub.h"
@@ -23,6 +24,15 @@ int workload_aub_w64(struct aub_writer *w, uint64_t phys, uint64_t v, struct gt_
  * MI_NOOP), the context image restoring the ring registers and the PPGTT
  * root, and the ELSP writes that submit it. 0, or -1 and err. */
 int workload_aub_submit(struct aub_writer *w, uint64_t batch_va, struct gt_error *err);
+
+/* Places the kernels of one assembled file one after the other from image
+ * offset from_off, each at a 64-byte boundary (Kernel Start Pointers are
+ * 64-byte aligned): a kernel ends with its EOT send (opcode send 0x31 or
+ * sendc 0x32 in bits 6:0, End Of Thread in bit 127: Gen4's descriptor bit
+ * 31 and Gen7's native form alike, as intel-gen4asm writes them). Their
+ * offsets go to at[]; the count, or -1 when they do not fit before limit. */
+int workload_place_kernels(uint8_t *image, uint32_t from_off, uint32_t limit,
+                           const uint8_t *code, size_t len, uint32_t *at, uint32_t max);
 
 /* A legacy capture (Gen4 and Gen7: ../shared/notes/aub-format.md §2.5,
  * §3.3, as intel_dump_gpu writes them for those machines): the header with
