@@ -139,9 +139,11 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
     uint32_t at = STATE_OFF + d * STATE_BLOCK;
     float half = (float)sc->size / 2.0f;
     /* VS_STATE (L5600-6154): 32 entries of one 512-bit unit (the VUE's two
-     * rows), 16 threads, URB data from g1, one row per vertex */
+     * rows), 16 threads, URB data from g1, one row per vertex (the instancing
+     * VS's three elements: two) */
     STATE4(image, at + VS_AT, VS_STATE, .KernelStartPointer = kernel[dr->vs],
-           .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadLength = 1,
+           .DispatchGRFStartRegisterForURBData = 1,
+           .VertexURBEntryReadLength = dr->vs == K_VS_INSTANCED ? 2 : 1,
            .NumberOfURBEntries = 32, .MaximumNumberOfThreads = 15, .Enable = true);
     /* GS_STATE: GS off (3DSTATE_PIPELINED_POINTERS GS Enable 0), zeros */
     memset(image + at + GS_AT, 0, 4 * GEN4_GS_STATE_length);
