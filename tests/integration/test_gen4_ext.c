@@ -28,24 +28,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fabric/sim.h"
+#include "tests/support/gen4_render.h"
 #include "tests/support/image_compare.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
-#include "tools/images.h"
-#include "tools/machine.h"
-#include "units/om/om.h"
-#include "units/registry.h"
 #include "workloads/workload3d.h"
 
 #define AUB_DIR "build/gen/workloads"
 #define REFERENCE_DIR "tests/data/reference"
 #define MAX_SIZE 128u
-
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
 
 struct render {
     uint32_t size;
@@ -68,43 +59,19 @@ static bool render(const char *name, uint32_t size, struct render *r)
         CU_FAIL("workload missing");
         return false;
     }
-    struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = aub };
-    struct gt_error err = { "" };
-    struct gt_config *config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
-    struct sim *sim = machine_build(config, lookup, &err);
-    if (!sim)
-        fprintf(stderr, "%s\n", err.message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
-    r->clip_threads = probe_stat(sim, "gpu.clip.gen4.threads_spawned");
-    r->sf_threads = probe_stat(sim, "gpu.sf.gen4.threads.dispatched");
-    r->sf_objects = probe_stat(sim, "gpu.sf.objects");
+    struct gen4_render g;
+    bool ok = gen4_render_run(aub, size, size, &g);
+    r->rgba = g.rgba;
+    r->illegal = g.illegal;
+    r->killed = g.killed;
+    r->clip_threads = probe_stat(g.sim, "gpu.clip.gen4.threads_spawned");
+    r->sf_threads = probe_stat(g.sim, "gpu.sf.gen4.threads.dispatched");
+    r->sf_objects = probe_stat(g.sim, "gpu.sf.objects");
     for (const char *const *c = culls; *c; c++)
-        r->culled += probe_stat(sim, *c) > 0 ? probe_stat(sim, *c) : 0;
-    r->index_oob = probe_stat(sim, "gpu.vf.bad.index_out_of_bounds");
-    for (unsigned e = 0; e < 8; e++) {
-        char path[64];
-        snprintf(path, sizeof path, "gpu.eu%u.illegal_instructions", e);
-        r->illegal += probe_stat(sim, path);
-        snprintf(path, sizeof path, "gpu.eu%u.threads_killed", e);
-        r->killed += probe_stat(sim, path);
-    }
-    struct unit *om = sim_find_unit(sim, "gpu.om");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
-    const struct om_surface *list;
-    uint32_t n = om_written_surfaces(om, &list);
-    for (uint32_t i = 0; i < n && !r->rgba; i++) {
-        if (list[i].width != size || list[i].height != size)
-            continue;
-        uint64_t faults = 0;
-        r->rgba = images_surface_rgba8(sim, &list[i], &faults);
-        CU_ASSERT_EQUAL(faults, 0);
-    }
-    CU_ASSERT_PTR_NOT_NULL(r->rgba);
-    sim_destroy(sim);
-    gt_config_free(config);
-    return r->rgba != NULL;
+        r->culled += probe_stat(g.sim, *c) > 0 ? probe_stat(g.sim, *c) : 0;
+    r->index_oob = probe_stat(g.sim, "gpu.vf.bad.index_out_of_bounds");
+    gen4_render_free(&g);
+    return ok;
 }
 
 /* ---- the expected image ------------------------------------------------------------ */
