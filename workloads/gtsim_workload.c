@@ -9,7 +9,7 @@ int main(int argc, char **argv)
 {
     if (argc != 5) {
         fprintf(stderr, "usage: gtsim-workload NAME GEN KERNEL.hex OUT.aub[.gz]\n"
-                        "  NAME: histogram, reduce; GEN: 8 or 9\n");
+                        "  NAME: histogram, reduce, ... (workloads/workload.h, workload3d.h); GEN: 4, 7, 8 or 9\n");
         return 1;
     }
     struct gt_error err = { "" };

@@ -3,7 +3,9 @@
  * an AUB capture in the form workloads/workload.h describes (memtrace,
  * execlist submission, 4-level PPGTT) by workloads/workload3d.c, and (below
  * the fill's constants) the Gen7 counterparts of the ext suite's gs, xfb and
- * tess tests (issue 14), run by tests/integration/test_gen7_3d.c.
+ * tess tests (issue 14), run by tests/integration/test_gen7_3d.c, and the
+ * Gen4 counterparts of its strip_fan, instanced and blend_stencil (written
+ * by workload3d_gen4.c, run by tests/integration/test_gen4_ext.c).
  *
  * One draw: a blorp-style RECTLIST (3 vertices, VS/HS/DS/GS disabled, no
  * clipping, no viewport transform: the vertices are in pixels) covering the
