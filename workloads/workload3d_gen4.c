@@ -185,8 +185,10 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
                                  .ScissorRectangleXMax = smax, .ScissorRectangleYMax = smax });
     /* WM_STATE (L14825-15463): SIMD16 only, setup rows 0-1 (R, G, B, A
      * planes) from g2, one binding table entry, early depth on (the seed:
-     * "should always be ENABLED"), 32 threads (g965_tri's) */
+     * "should always be ENABLED"), 32 threads (g965_tri's); 8 register
+     * blocks (128 registers: the PS uses g124-g127, as g965_tri's) */
     STATE4(image, at + WM_AT, WM_STATE, .KernelStartPointer0 = kernel[K_PS],
+           .GRFRegisterCount0 = 7,
            .BindingTableEntryCount = 1, .DispatchGRFStartRegisterForConstantSetupData0 = 2,
            .SetupURBEntryReadLength = 2, .DepthCoefficientURBReadOffset = 1,
            ._16PixelDispatchEnable = true, .EarlyDepthTestEnable = true,
