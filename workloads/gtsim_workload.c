@@ -9,8 +9,9 @@ int main(int argc, char **argv)
 {
     if (argc != 5) {
         fprintf(stderr, "usage: gtsim-workload NAME GEN KERNEL.hex OUT.aub[.gz]\n"
-                        "  NAME: one of workloads/workload.h (e.g. histogram, reduce, sgemm on\n"
-                        "  GEN 8 or 9; cs-reduce, cs-atomic, cs-sgemm, cs-big on GEN 7)\n");
+                        "  NAME: one of workloads/workload.h, workload3d.h (e.g. histogram,\n"
+                        "  reduce, sgemm on GEN 8 or 9; cs-reduce, cs-sgemm on GEN 7;\n"
+                        "  strip-fan on GEN 4, 7 or 9); GEN: 4, 7, 8 or 9\n");
         return 1;
     }
     struct gt_error err = { "" };

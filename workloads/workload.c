@@ -237,6 +237,9 @@ int workload_aub_submit(struct aub_writer *w, uint64_t batch_va, struct gt_error
 int workload_build(const char *name, int gen, const char *kernel_hex, const char *out_aub,
                    struct gt_error *err)
 {
+    if (gen == 4)
+        /* the Gen4 ext counterparts: workload3d.h */
+        return workload3d_gen4_build(name, kernel_hex, out_aub, err);
     if (strncmp(name, "ubench-fill", 11) == 0 || strcmp(name, "gs-twice") == 0 ||
         strcmp(name, "gs-quads") == 0 || strcmp(name, "tess-tri") == 0 ||
         strcmp(name, "xfb-tri") == 0 || workload3d_is_ext7(name))

@@ -605,16 +605,10 @@ static void write_gs_vertices_and_background(uint8_t *image, const float (*v)[7]
         memcpy(image + RT_OFF + 4ull * i, px, 4);
 }
 
-/* Places the kernels of one assembled file one after the other from
- * KERNEL_OFF, each at a 64-byte boundary (Kernel Start Pointers are 64-byte
- * aligned; genxml gen7.xml): a kernel ends with its EOT send (opcode send
- * 0x31 or sendc 0x32 in bits 6:0, End Of Thread in bit 127; Gen7's native
- * 16-byte form, which intel-gen4asm writes). Their offsets go to at[]; the
- * count, or -1 when they do not fit before the dynamic state. */
-static int place_kernels(uint8_t *image, const uint8_t *code, size_t len, uint32_t *at,
-                         uint32_t max)
+int workload_place_kernels(uint8_t *image, uint32_t from_off, uint32_t limit,
+                           const uint8_t *code, size_t len, uint32_t *at, uint32_t max)
 {
-    uint32_t n = 0, to = KERNEL_OFF;
+    uint32_t n = 0, to = from_off;
     size_t from = 0;
     for (size_t i = 0; i + 16 <= len && n < max; i += 16) {
         uint32_t opcode = code[i] & 0x7fu;
@@ -622,7 +616,7 @@ static int place_kernels(uint8_t *image, const uint8_t *code, size_t len, uint32
         if ((opcode != 0x31 && opcode != 0x32) || !eot)
             continue;
         size_t bytes = i + 16 - from;
-        if (to + bytes > DYN_OFF)
+        if (to + bytes > limit)
             return -1;
         memcpy(image + to, code + from, bytes);
         at[n++] = to;
@@ -649,8 +643,9 @@ static int write_gen7_image(const char *name, uint8_t *image, const struct batch
                             const char *out_aub, struct gt_error *err)
 {
     memcpy(image + BATCH_OFF, b->dw, b->n * 4);
-    return workload_aub_write_gen7(out_aub, name, GTT7_BASE, image, VA_PAGES, GTT7_BASE + BATCH_OFF,
-                                   err);
+    /* ValleyView's PCI id, as the real byt_* captures' */
+    return workload_aub_legacy(out_aub, 0x0f31, name, image, GTT7_BASE, VA_PAGES,
+                               GTT7_BASE + BATCH_OFF, err);
 }
 
 /* The Gen7 counterparts of the ext tests (workload3d.h): their kernels
@@ -667,7 +662,7 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
     bool quads = strcmp(name, "gs-quads") == 0, xfb = strcmp(name, "xfb-tri") == 0;
     bool tess = strcmp(name, "tess-tri") == 0;
     uint32_t at[4], want = tess ? 4u : 3u;
-    if (place_kernels(image, kernel, klen, at, want) != (int)want)
+    if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, want) != (int)want)
         return gt_error_set(err, "%s: expected %u kernels (%s) each ending in an EOT send",
                             kernel_hex, want, tess ? "VS, HS, DS, PS" : "VS, GS, PS");
     const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;

@@ -3,9 +3,11 @@
  * an AUB capture in the form workloads/workload.h describes (memtrace,
  * execlist submission, 4-level PPGTT) by workloads/workload3d.c, and (below
  * the fill's constants) the Gen7 counterparts of the ext suite's gs, xfb and
- * tess tests (issue 14), run by tests/integration/test_gen7_3d.c, and of its
+ * tess tests (issue 14), run by tests/integration/test_gen7_3d.c, of its
  * strip_fan, instanced, blend_stencil and multi_rt tests, run by
- * tests/integration/test_gen7_ext.c.
+ * tests/integration/test_gen7_ext.c, and the Gen4 counterparts of its
+ * strip_fan, instanced and blend_stencil (written by workload3d_gen4.c, run
+ * by tests/integration/test_gen4_ext.c).
  *
  * One draw: a blorp-style RECTLIST (3 vertices, VS/HS/DS/GS disabled, no
  * clipping, no viewport transform: the vertices are in pixels) covering the
@@ -303,6 +305,125 @@ static inline bool workload3d_is_ext7(const char *name)
     return strcmp(name, "strip-fan") == 0 || strcmp(name, "instanced") == 0 ||
            strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0;
 }
+
+/*
+ * The Gen4 (965G, configs/gen4-g965.cfg; gen 4) counterparts of the ext
+ * suite's strip_fan, instanced and blend_stencil tests (issue 14 item 5),
+ * written by workloads/workload3d_gen4.c as legacy captures (PCI 0x29a2,
+ * the real g965_tri's) programming each draw as Mesa's driver does on the
+ * 965 in g965_tri (../shared/traces/intel/g965/g965_tri.aubinator.txt):
+ * STATE_BASE_ADDRESS, 3DSTATE_PIPELINED_POINTERS to VS_STATE, GS_STATE (GS
+ * off), CLIP_STATE (NORMAL: trivially accepted objects pass without a
+ * thread), SF_STATE + SF_VIEWPORT, WM_STATE, CC_STATE + CC_VIEWPORT, URB_FENCE
+ * + CS_URB_STATE, the binding table and SURFACE_STATE of the render target,
+ * VERTEX_BUFFERS / VERTEX_ELEMENTS, 3DPRIMITIVE, MI_FLUSH. Kernels (all
+ * ours): workloads/kernels/strip-fan.gen4.g4a. The render target is
+ * R8G8B8A8_UNORM, X-tiled, GEN4_EXT_PITCH bytes a row, filled with the GL
+ * test's clear colour before the draws (the clear is not drawn); the
+ * viewport maps NDC to the whole target with GL's rows (row 0 = NDC y -1).
+ *  - "strip-fan": 64 x 64, background (0, 0, 0.2, 1); gen4_strip_fan_vertex():
+ *    TRISTRIP 0-5, TRIFAN 6-15, LINELIST 16-23, LINESTRIP 24-28, POINTLIST
+ *    29-33 (SF_STATE point width 4, lines width 1);
+ *  - "instanced": 128 x 128, background (0.1, 0.1, 0.1, 1); one indexed
+ *    TRILIST of 6 indices (GEN4_INSTANCED_INDICES into the quad
+ *    GEN4_INSTANCED_QUAD) with 16 instances (VERTEX_BUFFER_STATE INSTANCEDATA,
+ *    step rate 1: gen4_instance(): offset, colour), the instancing VS;
+ *  - "blend-stencil": 64 x 64 with a D24_UNORM_S8_UINT buffer (stencil 0),
+ *    background (0.2, 0.2, 0.2, 1); the six draws of the GL test
+ *    (GEN4_BLEND_STENCIL_VERTICES; each draw's colour a constant vertex
+ *    element, pitch 0, as Mesa's clear feeds its colour).
+ */
+#define GEN4_EXT_PITCH 512u             /* one X tile wide */
+#define GEN4_STRIP_FAN_SIZE 64u
+#define GEN4_STRIP_FAN_VERTICES 34u
+#define GEN4_INSTANCED_SIZE 128u
+#define GEN4_INSTANCES 16u
+#define GEN4_INSTANCED_QUAD { -1, -1, 1, -1, 1, 1, -1, 1 }
+#define GEN4_INSTANCED_INDICES { 0, 1, 2, 0, 2, 3 }
+#define GEN4_INSTANCED_SCALE 0.15f      /* the instancing VS's immediate; keep the two in step */
+#define GEN4_BLEND_STENCIL_SIZE 64u
+#define GEN4_BLEND_STENCIL_VERTICES                                                           \
+    {                                                                                         \
+        -0.6f, -0.6f, 0.6f, -0.6f, 0.0f, 0.6f, -1, -1, 1, -1, -1, 1, 1, 1, -1, -1, 0, -1, -1, \
+            1, 0, 1, -1, -1, 1, -1, -1, 0, 1, 0,                                              \
+    }
+
+/* Vertex n of strip-fan (gltrace_ext.c test_strip_fan, 64 x 64): x, y (NDC),
+ * then R, G, B, A. */
+static inline void gen4_strip_fan_vertex(uint32_t n, float out[6])
+{
+    float x = 0, y = 0, r = 0, g = 0, b = 0;
+    const float size = (float)GEN4_STRIP_FAN_SIZE;
+    if (n < 6) {                        /* strip: colour linear in x (red) and y (green) */
+        x = -0.9f + 0.4f * (float)(n / 2);
+        y = (n & 1) ? 0.85f : 0.15f;
+        r = (x + 0.9f) / 0.8f;
+        g = (y - 0.15f) / 0.7f;
+        b = 0.2f;
+    } else if (n < 16) {                /* fan: white centre, closed octagon */
+        if (n == 6) {
+            x = y = 0.5f;
+            r = g = b = 1;
+        } else {
+            uint32_t i = n - 7;
+            float a = (float)(i % 8) * 3.14159265f / 4.0f;
+            x = 0.5f + 0.35f * cosf(a);
+            y = 0.5f + 0.35f * sinf(a);
+            r = (i % 3) == 0;
+            g = (i % 3) == 1;
+            b = (i % 3) == 2;
+        }
+    } else if (n < 24) {                /* lines: through pixel centres, two diagonals */
+        static const float lines[8][5] = {
+            { -0.9f, 0, 0, 1, 1 }, { -0.1f, 0, 0, 1, 1 }, { 0, -0.9f, 1, 0, 1 },
+            { 0, -0.1f, 1, 0, 1 }, { -0.9f, -0.9f, 1, 1, 0 }, { -0.1f, -0.1f, 1, 1, 0 },
+            { -0.9f, -0.1f, 1, 1, 1 }, { -0.1f, -0.9f, 1, 1, 1 },
+        };
+        const float *l = lines[n - 16];
+        float hy = (float)((size / 4 + 0.5) * 2.0 / size - 1.0);
+        float vx = (float)((3 * size / 16 + 0.5) * 2.0 / size - 1.0);
+        x = n == 18 || n == 19 ? vx : l[0];
+        y = n == 16 || n == 17 ? hy : l[1];
+        r = l[2];
+        g = l[3];
+        b = l[4];
+    } else if (n < 29) {                /* line strip: zig-zag */
+        uint32_t i = n - 24;
+        x = 0.1f + 0.2f * (float)i;
+        y = (i & 1) ? -0.1f : -0.9f;
+        r = 1;
+        g = 0.5f;
+    } else {                            /* points on y = 0, centred on pixel corners */
+        static const float ptx[5] = { -0.75f, -0.375f, 0.0f, 0.375f, 0.75f };
+        uint32_t i = (n - 29) % 5;
+        x = ptx[i];
+        r = b = (i & 1) ? 0.0f : 1.0f;
+        g = 1;
+    }
+    out[0] = x;
+    out[1] = y;
+    out[2] = r;
+    out[3] = g;
+    out[4] = b;
+    out[5] = 1;
+}
+
+/* Instance n of instanced: offset x, y, then R, G, B, A. */
+static inline void gen4_instance(uint32_t n, float out[6])
+{
+    out[0] = -0.75f + 0.5f * (float)(n % 4);
+    out[1] = -0.75f + 0.5f * (float)(n / 4);
+    out[2] = (float)(n % 4) / 3.0f;
+    out[3] = (float)(n / 4) / 3.0f;
+    out[4] = (n & 1) ? 1.0f : 0.25f;
+    out[5] = 1.0f;
+}
+
+/* Writes the Gen4 workload `name` ("strip-fan", "instanced", "blend-stencil")
+ * with the kernels of kernel_hex (strip-fan.gen4.g4a assembled) to out_aub.
+ * 0, or -1 and err. */
+int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
+                          struct gt_error *err);
 
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
  * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads",

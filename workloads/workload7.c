@@ -246,8 +246,9 @@ int workload7_build(const char *name, const char *kernel_hex, const char *out_au
     if (build7(&sh, stride, image, &b, err) < 0)
         goto done;
     memcpy(image + BATCH_OFF, b.dw, b.n * 4);
-    rc = workload_aub_write_gen7(out_aub, name, WORKLOAD_GTT7_BASE, image, pages,
-                                 WORKLOAD_GTT7_BASE + BATCH_OFF, err);
+    /* ValleyView's PCI id, as the real byt_* captures' */
+    rc = workload_aub_legacy(out_aub, 0x0f31, name, image, WORKLOAD_GTT7_BASE, pages,
+                             WORKLOAD_GTT7_BASE + BATCH_OFF, err);
 done:
     free(kernel);
     free(image);

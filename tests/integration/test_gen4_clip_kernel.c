@@ -38,12 +38,9 @@
 #include <zlib.h>
 
 #include "fabric/sim.h"
+#include "tests/support/gen4_render.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
-#include "tools/images.h"
-#include "tools/machine.h"
-#include "units/om/om.h"
-#include "units/registry.h"
 
 #define TRACE "tests/data/traces/g965_tri.aub.gz"
 #define MAX_POLY 9
@@ -56,11 +53,6 @@ static const float app_vertices[3][8] = {
     { 0.9f, -0.8f, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 1.0f },
     { 0.9f, 0.9f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 1.0f },
 };
-
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
 
 /* Writes the capture, uncompressed, with the app's vertex data replaced, to
  * a temporary file (the loader reads plain AUBs too); its path in path. */
@@ -111,14 +103,10 @@ static bool render(const float vertices[3][8], struct render *r)
     char path[64];
     if (!patched_capture(vertices, path))
         return false;
-    struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = path };
-    struct gt_error err;
-    struct gt_config *config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
-    struct sim *sim = machine_build(config, lookup, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct gen4_render g;
+    bool ok = gen4_render_run(path, 64, 64, &g);
     unlink(path);
+    struct sim *sim = g.sim;
     r->threads_spawned = probe_stat(sim, "gpu.clip.gen4.threads_spawned");
     r->threads_ended = probe_stat(sim, "gpu.clip.gen4.threads_ended");
     r->outputs = probe_stat(sim, "gpu.clip.gen4.outputs");
@@ -128,30 +116,11 @@ static bool render(const float vertices[3][8], struct render *r)
     r->late = probe_stat(sim, "gpu.clip.gen4.late_notices");
     r->primitives_out = probe_stat(sim, "gpu.clip.gen4.primitives_out");
     r->triangles = probe_stat(sim, "gpu.sf.setup.triangles");
-    r->illegal = 0;
-    r->killed = 0;
-    for (unsigned e = 0; e < 8; e++) {
-        char name[64];
-        snprintf(name, sizeof name, "gpu.eu%u.illegal_instructions", e);
-        r->illegal += probe_stat(sim, name);
-        snprintf(name, sizeof name, "gpu.eu%u.threads_killed", e);
-        r->killed += probe_stat(sim, name);
-    }
-    struct unit *om = sim_find_unit(sim, "gpu.om");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
-    const struct om_surface *list;
-    uint32_t count = om_written_surfaces(om, &list);
-    for (uint32_t i = 0; i < count && !r->rgba; i++) {
-        if (list[i].width != 64 || list[i].height != 64)
-            continue;
-        uint64_t faults = 0;
-        r->rgba = images_surface_rgba8(sim, &list[i], &faults);
-        CU_ASSERT_EQUAL(faults, 0);
-    }
-    CU_ASSERT_PTR_NOT_NULL(r->rgba);
-    sim_destroy(sim);
-    gt_config_free(config);
-    return r->rgba != NULL;
+    r->illegal = g.illegal;
+    r->killed = g.killed;
+    r->rgba = g.rgba;
+    gen4_render_free(&g);
+    return ok;
 }
 
 /* ---- the expected polygon, computed here ----------------------------------------------- */

@@ -170,8 +170,9 @@ static const struct urb_msg *caught(const struct catcher *c, uint32_t i)
     return (const struct urb_msg *)c->payload[i];
 }
 
-static void send(struct rig *r, uint32_t ffid, uint32_t desc, uint32_t (*regs)[8], uint32_t nregs,
-                 uint8_t rlen, uint8_t flags, uint32_t group)
+static void send_masked(struct rig *r, uint32_t ffid, uint32_t desc, uint32_t (*regs)[8],
+                        uint32_t nregs, uint8_t rlen, uint8_t flags, uint32_t group,
+                        uint32_t exec_mask)
 {
     struct msg *m = msg_alloc(r->sim, MSG_SEND,
                               (uint32_t)(sizeof(struct eu_send_msg) + nregs * EU_MSG_REG_BYTES));
@@ -185,13 +186,19 @@ static void send(struct rig *r, uint32_t ffid, uint32_t desc, uint32_t (*regs)[8
     p->exec_size = 8;
     p->flags = flags;
     p->desc = desc;
-    p->exec_mask = 0xff;
+    p->exec_mask = exec_mask;
     p->ffid = ffid;
     p->ctx.valid = 1;
     p->ctx.gen = 4;
     p->ctx.group = group;
     memcpy(p->regs, regs, nregs * EU_MSG_REG_BYTES);
     CU_ASSERT_TRUE(port_inject(unit_port(r->urb, "eu", 0), m));
+}
+
+static void send(struct rig *r, uint32_t ffid, uint32_t desc, uint32_t (*regs)[8], uint32_t nregs,
+                 uint8_t rlen, uint8_t flags, uint32_t group)
+{
+    send_masked(r, ffid, desc, regs, nregs, rlen, flags, group, 0xff);
 }
 
 static uint32_t urb_dword(struct rig *r, uint32_t address)
@@ -330,6 +337,41 @@ static void test_vs_interleaved_write_and_eot(void)
     sim_destroy(r.sim);
 }
 
+/* A one-vertex VS thread (seed 001 L6159-6177: the unused half disabled by
+ * the execution mask; L6382-6389: URB Return Handle 1 = handle 0): its
+ * interleaved write stores DW3:0 only, so neither its own vertex nor the
+ * entry another handle names is overwritten by the disabled channels. */
+static void test_vs_one_vertex_write_keeps_the_disabled_half(void)
+{
+    struct rig r = rig_new();
+    g965_fences(&r);
+    configure(&r, URB_CLIENT_VS, 32, 0);    /* entries of one 512-bit unit */
+    alloc(&r, URB_CLIENT_VS, 1, 2);
+    sim_run(r.sim, 0);
+    CU_ASSERT_EQUAL_FATAL(r.stage->count, 1);
+    uint32_t h0 = caught(r.stage, 0)->handles[0], h1 = caught(r.stage, 0)->handles[1];
+    CU_ASSERT_NOT_EQUAL(h0, h1);
+    /* first a full pair writes both entries */
+    uint32_t regs[3][8] = { { h0 | 0x10000, h1 | 0x20000 } };
+    for (uint32_t d = 0; d < 8; d++)
+        regs[1][d] = regs[2][d] = 1000 + d;
+    send(&r, FFID_VS, urb_desc(0, 1, false, true, true, 3, 0), regs, 3, 0, EU_SEND_HEADER, 1);
+    sim_run(r.sim, 0);
+    /* then a one-vertex thread on h1 (handle 1 repeats it), DW7:4 garbage */
+    uint32_t one[3][8] = { { h1 | 0x30000, h1 | 0x30000 } };
+    for (uint32_t d = 0; d < 8; d++)
+        one[1][d] = one[2][d] = d < 4 ? 2000 + d : 0xbad;
+    send_masked(&r, FFID_VS, urb_desc(0, 1, false, true, true, 3, 0), one, 3, 0,
+                EU_SEND_EOT | EU_SEND_HEADER, 2, 0x0f);
+    sim_run(r.sim, 0);
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t d = 0; d < 4; d++) {
+            CU_ASSERT_EQUAL(urb_dword(&r, h1 * 64 + k * 16 + d * 4), 2000 + d);
+            CU_ASSERT_EQUAL(urb_dword(&r, h0 * 64 + k * 16 + d * 4), 1000 + d);
+        }
+    sim_destroy(r.sim);
+}
+
 static void test_sf_transposed_write_complete_unused(void)
 {
     struct rig r = rig_new();
@@ -452,6 +494,8 @@ static const struct test_case cases[] = {
     { "fences out of order or past the URB, entries past a fence: counted, clamped",
       test_bad_fences_counted_and_clamped },
     { "the VS's interleaved URB_WRITE and its EOT", test_vs_interleaved_write_and_eot },
+    { "a one-vertex VS thread's URB_WRITE leaves the disabled half unwritten",
+      test_vs_one_vertex_write_keeps_the_disabled_half },
     { "the SF's transposed URB_WRITE; Complete without Used frees the entry",
       test_sf_transposed_write_complete_unused },
     { "an Allocate URB_WRITE returns a new handle", test_allocate_send_returns_a_handle },

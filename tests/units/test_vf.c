@@ -15,6 +15,7 @@
 #include "fabric/port.h"
 #include "fabric/sim.h"
 #include "spec/spec.h"
+#include "spec_gen4_pack.h"
 #include "spec_gen7_pack.h"
 #include "spec_gen9_pack.h"
 #include "tests/support/probes.h"
@@ -629,16 +630,37 @@ static void test_conversion_and_layout(void)
  * VertexIndex once and sends the same handle again; with the VS's Vertex Cache
  * Disable every index is fetched. Indices (WORD) 0 1 2, 2 1 3, 0 2 3, base
  * vertex 1: structures 1 2 3, 3 2 4, 1 3 4. */
-static void indexed(bool cache_disable, struct rig *out)
+/* Gen4's 3DSTATE_INDEX_BUFFER (below) instead of Gen9's when gen4: its
+ * inclusive Buffer Ending Address IB + gen4_end, or 0 (no check) when
+ * gen4_end is 0. */
+static void indexed_draw(bool cache_disable, bool gen4, uint32_t gen4_end, struct rig *out)
 {
     struct rig r = rig_new(&(struct rig_options){ .l3_delay = 3 });
     basic_state(&r, 64, 5, PRIM_TRILIST);
     vs_state(&r, cache_disable);
     const uint16_t idx[9] = { 0, 1, 2, 2, 1, 3, 0, 2, 3 };
     gpu_memory_write(r.mem, IB, idx, sizeof idx, NULL);
-    index_buffer(&r, VF_INDEX_WORD, sizeof idx);
+    if (gen4) {
+        uint32_t dw[GEN4_3DSTATE_INDEX_BUFFER_length];
+        struct GEN4_3DSTATE_INDEX_BUFFER v = { GEN4_3DSTATE_INDEX_BUFFER_header,
+                                               .IndexFormat = VF_INDEX_WORD,
+                                               .BufferStartingAddress = IB,
+                                               .BufferEndingAddress = gen4_end ? IB + gen4_end : 0 };
+        CU_ASSERT_EQUAL(GEN4_3DSTATE_INDEX_BUFFER_pack(dw, &v), 0);
+        to_vf(&r, state_msg_gen(r.sim, 4, "3DSTATE_INDEX_BUFFER", dw,
+                                GEN4_3DSTATE_INDEX_BUFFER_length));
+    } else {
+        index_buffer(&r, VF_INDEX_WORD, sizeof idx);
+    }
     draw(&r, &(struct draw){ .count = 9, .instances = 1, .random = true, .base = 1 });
     run(&r);
+    *out = r;
+}
+
+static void indexed(bool cache_disable, struct rig *out)
+{
+    struct rig r;
+    indexed_draw(cache_disable, false, 0, &r);
     const struct primitive_packet *p[4];
     CU_ASSERT_EQUAL_FATAL(primitives(&r, p, 4), 3);
     check_vertices(&r, p[0], (int[]){ 1, 2, 3 }, 3);
@@ -670,6 +692,34 @@ static void test_vertex_cache(void)
     CU_ASSERT_EQUAL(stat(&r, "vf.cache.hits"), 0);
     CU_ASSERT_EQUAL(stat(&r, "vf.vertices.fetched"), 9);
     CU_ASSERT_EQUAL(stat(&r, "urb.allocations"), 9);
+    sim_destroy(r.sim);
+}
+
+/* Gen4's 3DSTATE_INDEX_BUFFER (seed 001 L3733-3878): DW2 is an inclusive
+ * Buffer Ending Address (indices past it read 0, counted), and an Ending
+ * Address of 0 means no bounds check [Pre-SNB]. indexed()'s indices and
+ * draw. */
+static void test_gen4_index_buffer_ending_address(void)
+{
+    struct rig r;
+    const struct primitive_packet *p[4];
+    /* the last byte of the nine indices, and 0 (no check): all read */
+    for (uint32_t end = 0; end <= 17; end += 17) {
+        indexed_draw(true, true, end, &r);
+        CU_ASSERT_EQUAL_FATAL(primitives(&r, p, 4), 3);
+        check_vertices(&r, p[0], (int[]){ 1, 2, 3 }, 3);
+        check_vertices(&r, p[1], (int[]){ 3, 2, 4 }, 3);
+        check_vertices(&r, p[2], (int[]){ 1, 3, 4 }, 3);
+        CU_ASSERT_EQUAL(stat(&r, "vf.bad.index_out_of_bounds"), 0);
+        sim_destroy(r.sim);
+    }
+    /* ending on the fourth index's last byte: the last five read 0 (+ base 1) */
+    indexed_draw(true, true, 7, &r);
+    CU_ASSERT_EQUAL_FATAL(primitives(&r, p, 4), 3);
+    check_vertices(&r, p[0], (int[]){ 1, 2, 3 }, 3);
+    check_vertices(&r, p[1], (int[]){ 3, 1, 1 }, 3);
+    check_vertices(&r, p[2], (int[]){ 1, 1, 1 }, 3);
+    CU_ASSERT_EQUAL(stat(&r, "vf.bad.index_out_of_bounds"), 5);
     sim_destroy(r.sim);
 }
 
@@ -1082,6 +1132,8 @@ static const struct test_case cases[] = {
     { "strip of 5", test_strip },
     { "conversion and VUE layout", test_conversion_and_layout },
     { "vertex cache", test_vertex_cache },
+    { "Gen4 index buffer: inclusive Ending Address, 0 = no bounds check",
+      test_gen4_index_buffer_ending_address },
     { "instancing and SGVS", test_instancing_and_sgvs },
     { "Gen7 vertex buffers: End Address, per-buffer instancing, STORE_VID/IID",
       test_gen7_buffers },

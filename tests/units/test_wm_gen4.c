@@ -19,6 +19,7 @@
 #include "tests/support/probes.h"
 #include "tests/support/wm_rig.h"
 #include "tests/test.h"
+#include "units/common/gen4_cc.h"
 #include "units/common/primitive.h"
 #include "units/common/state_packet.h"
 #include "units/common/urb.h"
@@ -483,10 +484,67 @@ static void test_capture_kernel_draws(void)
     sim_destroy(sim);
 }
 
+/* Gen4's D24_UNORM_S8_UINT depth buffer (seed 001 L17094-17653, Y-major
+ * tiled; L19328-19363: the stencil test reads the S8 of D24_UNORM_S8_UINT)
+ * as two views of each 32-bit element: depth bytes 2:0, stencil byte 3. A
+ * depth write keeps the stencil byte and a stencil write the depth. The
+ * Y-tile address is worked out here: 128-byte x 32-row tiles of 16-byte
+ * columns, 32 rows each. */
+static void test_d24s8_stencil_view(void)
+{
+    struct gt_error err;
+    struct gpu_memory *mem = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+    struct gpu_address_space as;
+    gpu_address_space_init(&as, mem, GPU_ADDRESS_SPACE_PHYSICAL, 0);
+    const uint64_t base = 0x40000;
+    struct spec_3DSTATE_DEPTH_BUFFER v;
+    memset(&v, 0, sizeof v);
+    v.SurfaceType = 1;                  /* 2D */
+    v.SurfaceFormat = DS_D24_UNORM_S8_UINT;
+    v.TiledSurface = true;
+    v.TileWalk = 1;                     /* Y major */
+    v.SurfacePitch = 256 - 1;
+    v.SurfaceBaseAddress = base;
+    v.Width = v.Height = 64 - 1;
+    struct ds_surface depth, stencil;
+    uint32_t format;
+    CU_ASSERT_TRUE_FATAL(gen4_depth_buffer(&v, &depth, &stencil, &format));
+    CU_ASSERT_EQUAL(format, DS_D24_UNORM_X8_UINT);
+    CU_ASSERT_TRUE_FATAL(stencil.valid);
+    /* pixel (37, 45): byte column 148 = tile 1 (4096 bytes on), 16-byte
+     * column 1 (512 on), row 45 = tile row 1 (256 x 32 on), row 13 in it */
+    uint64_t want = base + 256 * 32 + 4096 + 512 + 13 * 16 + (148 % 16), at;
+    CU_ASSERT_TRUE(ds_surface_address(&depth, 37, 45, 0, &at));
+    CU_ASSERT_EQUAL(at, want);
+    CU_ASSERT_TRUE(ds_surface_address(&stencil, 37, 45, 0, &at));
+    CU_ASSERT_EQUAL(at, want + 3);
+    uint32_t fill = 0x5a000000u | 0x123456u, got = 0;
+    gpu_memory_write(mem, want, &fill, 4, &err);
+    CU_ASSERT_TRUE(ds_surface_write(&depth, &as, 37, 45, 0, 0xabcdefu));
+    gpu_memory_read(mem, want, &got, 4, &err);
+    CU_ASSERT_EQUAL(got, 0x5aabcdefu);
+    CU_ASSERT_TRUE(ds_surface_write(&stencil, &as, 37, 45, 0, 0x81u));
+    gpu_memory_read(mem, want, &got, 4, &err);
+    CU_ASSERT_EQUAL(got, 0x81abcdefu);
+    uint32_t value = 0;
+    CU_ASSERT_TRUE(ds_surface_read(&stencil, &as, 37, 45, 0, &value));
+    CU_ASSERT_EQUAL(value, 0x81u);
+    CU_ASSERT_TRUE(ds_surface_read(&depth, &as, 37, 45, 0, &value));
+    CU_ASSERT_EQUAL(value, 0xabcdefu);
+    /* D24_UNORM_X8_UINT has no stencil view */
+    v.SurfaceFormat = DS_D24_UNORM_X8_UINT;
+    CU_ASSERT_TRUE(gen4_depth_buffer(&v, &depth, &stencil, &format));
+    CU_ASSERT_FALSE(stencil.valid);
+    gpu_memory_destroy(mem);
+}
+
 static const struct test_case cases[] = {
     { "Gen4 WM_STATE via pipelined pointers: SIMD16 payload", test_payload },
     { "Gen4 WM_STATE pointer outside memory disables WM", test_bad_pointer },
     { "Gen4 back half: the g965_tri PS kernel draws a triangle", test_capture_kernel_draws },
+    { "Gen4 D24_UNORM_S8_UINT: depth bytes 2:0 and stencil byte 3 of each element",
+      test_d24s8_stencil_view },
     { 0 }
 };
 TEST_SUITE(wm_gen4, cases);

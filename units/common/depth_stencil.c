@@ -211,8 +211,8 @@ bool ds_surface_sample_address(const struct ds_surface *s, uint32_t x, uint32_t 
         return false;
     uint64_t offset;
     uint64_t row = (uint64_t)py + (uint64_t)slice * s->qpitch_rows;
-    if (!tiling_offset(s->tiling, s->element_bytes, s->pitch, (uint64_t)px * s->element_bytes,
-                       row, &offset))
+    uint32_t stride = s->element_stride ? s->element_stride : s->element_bytes;
+    if (!tiling_offset(s->tiling, s->element_bytes, s->pitch, (uint64_t)px * stride, row, &offset))
         return false;
     *address = s->base + offset;
     return true;

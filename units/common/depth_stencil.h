@@ -198,7 +198,10 @@ struct ds_surface {
     uint32_t width, height;         /* pixels; 0 = unchecked */
     uint32_t slices;                /* array slices; 0 = unchecked */
     uint32_t qpitch_rows;           /* rows between array slices */
-    uint32_t element_bytes;         /* 1 (stencil), 2 or 4 */
+    uint32_t element_bytes;         /* 1 (stencil), 2 or 4; Gen4 D24S8: 3 and 1 (below) */
+    uint32_t element_stride;        /* bytes from one element to the next in a row; 0 =
+                                       element_bytes (Gen4's D24_UNORM_S8_UINT: 4 for both
+                                       its depth (bytes 2:0) and its stencil (byte 3) view) */
     enum tiling tiling;             /* TILING_Y (depth) or TILING_W (stencil) */
     uint32_t samples;               /* 0 or 1: single-sampled; 2, 4, 8, 16: interleaved (IMS) */
 };

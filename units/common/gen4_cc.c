@@ -92,9 +92,10 @@ void gen4_cc_blend(const struct spec_COLOR_CALC_STATE *cc, uint32_t write_disabl
 }
 
 bool gen4_depth_buffer(const struct spec_3DSTATE_DEPTH_BUFFER *v, struct ds_surface *d,
-                       uint32_t *format)
+                       struct ds_surface *stencil, uint32_t *format)
 {
     memset(d, 0, sizeof *d);
+    memset(stencil, 0, sizeof *stencil);
     *format = v->SurfaceFormat == DS_D24_UNORM_S8_UINT ? (uint32_t)DS_D24_UNORM_X8_UINT
                                                         : v->SurfaceFormat;
     if (v->SurfaceType == GEN4_SURFTYPE_NULL)
@@ -111,5 +112,13 @@ bool gen4_depth_buffer(const struct spec_3DSTATE_DEPTH_BUFFER *v, struct ds_surf
     uint32_t tile_width = d->tiling == TILING_Y ? 128u : d->tiling == TILING_X ? 512u : 1u;
     d->valid = d->element_bytes && v->LOD == 0 && d->pitch % tile_width == 0 &&
                d->pitch >= d->width * d->element_bytes;
+    if (d->valid && v->SurfaceFormat == DS_D24_UNORM_S8_UINT) {
+        /* bytes 2:0 the depth, byte 3 the stencil of each element */
+        d->element_bytes = 3;
+        d->element_stride = 4;
+        *stencil = *d;
+        stencil->base = d->base + 3;
+        stencil->element_bytes = 1;
+    }
     return d->valid;
 }

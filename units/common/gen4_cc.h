@@ -24,11 +24,15 @@
  *  - gen4_depth_buffer: the Gen4 3DSTATE_DEPTH_BUFFER (L17094-17653):
  *    Surface Pitch in bytes - 1, Tiled Surface and Tile Walk (X or Y major,
  *    or linear), formats D32_FLOAT, D24_UNORM_S8_UINT, D24_UNORM_X8_UINT,
- *    D16_UNORM. D24_UNORM_S8_UINT is taken as its depth (the low 24 bits of
- *    each 32-bit element); its stencil byte is not modelled (a depth write
- *    rewrites the element with stencil 0: counted by the caller).
- * Not modelled: the stencil buffer interleaved in D24S8, the Depth Buffer
- * Coordinate Offset (DBCOD), software tiled rendering modes, LODs but 0.
+ *    D16_UNORM. D24_UNORM_S8_UINT is two views of each 32-bit element
+ *    (depth_stencil.h element_stride 4): the depth, bytes 2:0 (written
+ *    without touching the stencil), and the stencil, byte 3 (seed 001
+ *    L19328-19363: the stencil test needs D32_FLOAT_S8X24_UINT or
+ *    D24_UNORM_S8_UINT; byte 3 is the S8 of the format's name, Mesa's isl
+ *    layout). The stencil view is what the stencil test and its writes use
+ *    (CC_STATE's Stencil Buffer Write Enable decides the writes).
+ * Not modelled: D32_FLOAT_S8X24_UINT's stencil, the Depth Buffer Coordinate
+ * Offset (DBCOD), software tiled rendering modes, LODs but 0.
  */
 #ifndef GTSIM_UNITS_COMMON_GEN4_CC_H
 #define GTSIM_UNITS_COMMON_GEN4_CC_H
@@ -53,10 +57,11 @@ void gen4_cc_depth_stencil(const struct spec_COLOR_CALC_STATE *cc,
 void gen4_cc_blend(const struct spec_COLOR_CALC_STATE *cc, uint32_t write_disables,
                    struct spec_BLEND_STATE *blend, struct spec_BLEND_STATE_ENTRY *entry);
 
-/* The depth surface of a Gen4 3DSTATE_DEPTH_BUFFER; *format is the
- * depth_stencil.h format the tests use. False when the buffer is present but
- * not usable (bad pitch for its tiling, unknown format, LOD != 0). */
+/* The depth surface of a Gen4 3DSTATE_DEPTH_BUFFER, and its stencil view
+ * (zeroed, not valid, but for a usable D24_UNORM_S8_UINT buffer); *format is
+ * the depth_stencil.h format the tests use. False when the buffer is present
+ * but not usable (bad pitch for its tiling, unknown format, LOD != 0). */
 bool gen4_depth_buffer(const struct spec_3DSTATE_DEPTH_BUFFER *v, struct ds_surface *d,
-                       uint32_t *format);
+                       struct ds_surface *stencil, uint32_t *format);
 
 #endif

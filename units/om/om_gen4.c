@@ -71,14 +71,14 @@ bool om_gen4_decode_rt_write(const struct eu_send_msg *p, uint32_t nregs, struct
 void om_gen4_take_depth_buffer(struct om_depth *d, const struct spec_3DSTATE_DEPTH_BUFFER *v)
 {
     uint32_t format;
-    bool ok = gen4_depth_buffer(v, &d->depth, &format);
+    bool ok = gen4_depth_buffer(v, &d->depth, &d->stencil, &format);
     d->surface_type = v->SurfaceType;
     d->format = format;
-    d->buffer_write = true;             /* Gen4: CC_STATE's Depth Buffer Write Enable decides */
-    d->buffer_stencil_write = false;
+    /* Gen4: CC_STATE's Depth / Stencil Buffer Write Enable decide */
+    d->buffer_write = true;
+    d->buffer_stencil_write = d->stencil.valid;
     d->min_array = v->MinimumArrayElement;
     d->hiz_enable = false;
-    memset(&d->stencil, 0, sizeof d->stencil);
     if (!ok)
         d->bad_buffers++;
 }

@@ -718,10 +718,17 @@ static bool execute_write(struct urb_fence *s, const struct eu_send_msg *p, uint
             store(s, e0 + (uint64_t)(offset + k) * URB_ROW_BYTES, p->regs[1 + k], URB_ROW_BYTES, &oob);
         break;
     case SWIZZLE_INTERLEAVE:
+        /* a vertex's half is written only when its channels are enabled: a
+         * single-vertex VS thread runs with "the unused half disabled by the
+         * Execution Mask" (seed 001 L6159-6177), and its URB Return Handle 1
+         * repeats handle 0 (L6382-6389), so writing the disabled half would
+         * overwrite the vertex with the other channels' garbage */
         for (uint32_t k = 0; k < data; k++) {
             uint64_t slot = (uint64_t)(2 * offset + k) * 16;
-            store(s, e0 + slot, p->regs[1 + k], 16, &oob);
-            store(s, e1 + slot, p->regs[1 + k] + 16, 16, &oob);
+            if (p->exec_mask & 0x0fu)
+                store(s, e0 + slot, p->regs[1 + k], 16, &oob);
+            if (p->exec_mask & 0xf0u)
+                store(s, e1 + slot, p->regs[1 + k] + 16, 16, &oob);
         }
         break;
     case SWIZZLE_TRANSPOSE:

@@ -70,7 +70,9 @@
  *    M0.1[8:0]. Offset counts 256-bit rows of the entry (a modelling choice).
  *    NOSWIZZLE: data register k is row offset + k of handle 0. INTERLEAVE
  *    (the VS's two vertices): register k's DW3:0 go to 128-bit slot
- *    2 x offset + k of handle 0, DW7:4 to the same slot of handle 1.
+ *    2 x offset + k of handle 0, DW7:4 to the same slot of handle 1, each
+ *    half only when the SEND's execution mask enables its channels (3:0,
+ *    7:4: a one-vertex thread's disabled half, seed 001 L6159-6177).
  *    TRANSPOSE (the SF thread's setup planes, seed 001 L14380-14420): every 3
  *    data registers (Cx, Cy, Co of 8 attributes) become 8 slots of 4 dwords,
  *    slot j = Cx[j], Cy[j], null (0), Co[j] ("Cx1Cy1nullCo1"), i.e. 4 rows.

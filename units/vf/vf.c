@@ -289,12 +289,17 @@ static void take_state(void *context, const struct cs_state_packet *p)
         }
         s->ib_base = v->BufferStartingAddress;
         s->ib_size = v->BufferSize;
-        if (p->gen == 7) {
+        if (p->gen == 7 || p->gen == 4) {
             /* Gen7: an inclusive Buffer Ending Address, and Cut Index Enable in
              * the header (the cut index is all ones of the index size: seed
-             * 000 has no 3DSTATE_VF; Mesa's genxml gen7.xml) */
+             * 000 has no 3DSTATE_VF; Mesa's genxml gen7.xml). Gen4 the same
+             * (seed 001 L3733-3878: DW0 10 Cut Index Enable, the cut index all
+             * ones, L3836-3878; DW2 the Ending Address, indices past it read
+             * 0), but an Ending Address of 0 means no bounds check [Pre-SNB] */
             uint64_t end = v->BufferEndingAddress + 1;
             s->ib_size = end > v->BufferStartingAddress ? (uint32_t)(end - v->BufferStartingAddress) : 0;
+            if (p->gen == 4 && v->BufferEndingAddress == 0)
+                s->ib_size = UINT32_MAX;
             s->cut_indexed = v->CutIndexEnable;
             unsigned bytes = vf_index_bytes(v->IndexFormat);
             s->cut_index = bytes >= 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1u;

@@ -2556,19 +2556,19 @@ static void apply_wm_state_gen4(struct wm *s)
 }
 
 /* Gen4's 3DSTATE_DEPTH_BUFFER (units/common/gen4_cc.h): X, Y or linear,
- * no write enable of its own (CC_STATE's decides), no separate stencil. */
+ * no write enable of its own (CC_STATE's decides), the stencil interleaved
+ * in D24_UNORM_S8_UINT (its byte 3). */
 static void take_depth_buffer_gen4(struct wm *s, const struct spec_3DSTATE_DEPTH_BUFFER *v)
 {
     s->state_depth++;
     uint32_t format;
-    bool ok = gen4_depth_buffer(v, &s->depth, &format);
+    bool ok = gen4_depth_buffer(v, &s->depth, &s->stencil, &format);
     s->depth_surface_type = v->SurfaceType;
     s->depth_format = format;
     s->depth_buffer_write = true;
-    s->depth_buffer_stencil_write = false;
+    s->depth_buffer_stencil_write = s->stencil.valid;   /* D24S8's byte 3 (gen4_cc.h) */
     s->depth_min_array = v->MinimumArrayElement;
     s->hiz_enable = false;
-    memset(&s->stencil, 0, sizeof s->stencil);
     if (!ok) {
         s->bad_depth_buffer++;
         warn_once(s, WARN_DEPTH, "Gen4 depth buffer format %u, pitch %u, LOD %u not modelled: "

@@ -1,0 +1,374 @@
+/* tests/integration/test_gen4_ext.c - the ext suite's strip_fan, instanced
+ * and blend_stencil tests on the 965G (issue 14 item 5), in Gen4 captures of
+ * our own (workloads/workload3d.h "strip-fan", "instanced", "blend-stencil":
+ * Mesa's Gen4 state forms, our VS, SF setup and PS kernels) run through
+ * configs/gen4-g965.cfg. Each image is checked three ways:
+ *  - against an image computed here: the draws' geometry through the
+ *    SF_VIEWPORT (NDC to the target, GL rows: row 0 is NDC y -1), snapped to
+ *    the 8-bit subpixel grid (seed 001 L12117-12173, round to nearest),
+ *    coverage of each pixel centre by edge functions with the top-left rule
+ *    (L15702-15714: on an edge a pixel is inside when the edge is a left or
+ *    top one, rows growing downwards as the rasterizer walks them), the
+ *    colour interpolated linearly over the snapped triangle (w = 1) within
+ *    +-2 per channel; points as squares of 4 px around their centre
+ *    (L12071-12100); blend_stencil's stencil and blend worked out in unorm8
+ *    (L19328-19363 stencil test, Table 9-4 ops, L19506-19640 blend, MAX);
+ *    pixels within 1.5 px of a line are left to the probes and references
+ *    (the line rules differ by a pixel between rasterizers: README);
+ *  - by the judge of tests/support/image_compare.h against llvmpipe's and
+ *    softpipe's renders of the same GL test and its probes
+ *    (tests/data/reference, from ../shared/traces/ext/reference);
+ *  - by the stats that say the pipeline ran as programmed: no CLIP thread
+ *    (every object trivially accepted), one SF thread per object, nothing
+ *    culled, no index read out of bounds, no illegal instruction. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/support/gen4_render.h"
+#include "tests/support/image_compare.h"
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "workloads/workload3d.h"
+
+#define AUB_DIR "build/gen/workloads"
+#define REFERENCE_DIR "tests/data/reference"
+#define MAX_SIZE 128u
+
+struct render {
+    uint32_t size;
+    uint8_t *rgba;                      /* rows in memory order (GL's: row 0 at the bottom) */
+    double clip_threads, sf_threads, sf_objects, culled, index_oob, illegal, killed;
+};
+
+static const char *const culls[] = { "gpu.sf.culled.infinite", "gpu.sf.culled.degenerate",
+                                     "gpu.sf.culled.face", "gpu.sf.culled.outside",
+                                     "gpu.sf.culled.bad_width", "gpu.sf.nan_discarded", NULL };
+
+static bool render(const char *name, uint32_t size, struct render *r)
+{
+    memset(r, 0, sizeof *r);
+    r->size = size;
+    char aub[256];
+    snprintf(aub, sizeof aub, AUB_DIR "/%s.gen4.aub.gz", name);
+    if (access(aub, R_OK) != 0) {
+        fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
+        CU_FAIL("workload missing");
+        return false;
+    }
+    struct gen4_render g;
+    bool ok = gen4_render_run(aub, size, size, &g);
+    r->rgba = g.rgba;
+    r->illegal = g.illegal;
+    r->killed = g.killed;
+    r->clip_threads = probe_stat(g.sim, "gpu.clip.gen4.threads_spawned");
+    r->sf_threads = probe_stat(g.sim, "gpu.sf.gen4.threads.dispatched");
+    r->sf_objects = probe_stat(g.sim, "gpu.sf.objects");
+    for (const char *const *c = culls; *c; c++)
+        r->culled += probe_stat(g.sim, *c) > 0 ? probe_stat(g.sim, *c) : 0;
+    r->index_oob = probe_stat(g.sim, "gpu.vf.bad.index_out_of_bounds");
+    gen4_render_free(&g);
+    return ok;
+}
+
+/* ---- the expected image ------------------------------------------------------------ */
+
+struct expected {
+    uint32_t size;
+    double rgba[MAX_SIZE * MAX_SIZE][4];    /* 0..1 */
+    bool skip[MAX_SIZE * MAX_SIZE];         /* left to the probes and references */
+    uint8_t stencil[MAX_SIZE * MAX_SIZE];
+};
+
+static void expected_clear(struct expected *e, uint32_t size, const double bg[4])
+{
+    memset(e, 0, sizeof *e);
+    e->size = size;
+    for (uint32_t i = 0; i < size * size; i++)
+        memcpy(e->rgba[i], bg, sizeof e->rgba[i]);
+}
+
+/* NDC to the 8-bit subpixel grid of the target (SF_VIEWPORT m00 = m30 =
+ * size / 2, the same for y; round to nearest). */
+static double snap(double ndc, uint32_t size)
+{
+    double s = ndc * size / 2.0 + size / 2.0;
+    return nearbyint(s * 256.0) / 256.0;
+}
+
+struct vertex {
+    double x, y;                        /* snapped screen position */
+    double c[4];
+};
+
+/* Whether the triangle covers the centre of pixel (px, py) (top-left rule,
+ * rows growing downwards), and the centre's barycentric weights. */
+static bool covers(const struct vertex v[3], uint32_t px, uint32_t py, double w[3])
+{
+    double x = px + 0.5, y = py + 0.5;
+    double area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[2].x - v[0].x) * (v[1].y - v[0].y);
+    if (area == 0)
+        return false;
+    double s = area > 0 ? 1 : -1;
+    for (int k = 0; k < 3; k++) {
+        const struct vertex *a = &v[(k + 1) % 3], *b = &v[(k + 2) % 3];
+        /* E = s ((bx - ax)(y - ay) - (by - ay)(x - ax)), positive inside */
+        double ea = -s * (b->y - a->y), eb = s * (b->x - a->x);
+        double e = ea * (x - a->x) + eb * (y - a->y);
+        bool top_left = ea > 0 || (ea == 0 && eb > 0);
+        if (e < 0 || (e == 0 && !top_left))
+            return false;
+        w[k] = e / fabs(area);
+    }
+    return true;
+}
+
+/* How a draw changes a covered pixel. */
+struct pixel_op {
+    bool stencil_test;
+    int stencil_equal;                  /* 1: EQUAL 1, 0: NOTEQUAL 1 */
+    bool stencil_replace;               /* ALWAYS, REPLACE with 1 */
+    bool colour_off;
+    enum { BLEND_NONE, BLEND_ADD_ONE_ONE, BLEND_DST_COLOR_ZERO, BLEND_MAX } blend;
+    unsigned write_mask;                /* 1 R, 2 G, 4 B, 8 A; 0 = all */
+    int scissor_min, scissor_max;       /* rows and columns alike; max < 0: none */
+};
+
+static void shade(struct expected *e, uint32_t i, const double src[4], const struct pixel_op *op)
+{
+    if (op->stencil_test) {
+        bool pass = op->stencil_equal ? e->stencil[i] == 1 : e->stencil[i] != 1;
+        if (!pass)
+            return;
+    }
+    if (op->stencil_replace)
+        e->stencil[i] = 1;
+    if (op->colour_off)
+        return;
+    for (int c = 0; c < 4; c++) {
+        if (op->write_mask && !(op->write_mask & (1u << c)))
+            continue;
+        double d = e->rgba[i][c], v = src[c];
+        if (op->blend == BLEND_ADD_ONE_ONE)
+            v = src[c] + d;
+        else if (op->blend == BLEND_DST_COLOR_ZERO)
+            v = src[c] * d;
+        else if (op->blend == BLEND_MAX)
+            v = fmax(src[c], d);
+        v = v < 0 ? 0 : v > 1 ? 1 : v;
+        /* the render target keeps unorm8 */
+        e->rgba[i][c] = nearbyint(v * 255.0) / 255.0;
+    }
+}
+
+static void paint_triangle(struct expected *e, const struct vertex v[3], const struct pixel_op *op)
+{
+    for (uint32_t py = 0; py < e->size; py++)
+        for (uint32_t px = 0; px < e->size; px++) {
+            if (op && op->scissor_max >= 0 &&
+                ((int)px < op->scissor_min || (int)px > op->scissor_max ||
+                 (int)py < op->scissor_min || (int)py > op->scissor_max))
+                continue;
+            double w[3];
+            if (!covers(v, px, py, w))
+                continue;
+            double c[4];
+            for (int k = 0; k < 4; k++)
+                c[k] = w[0] * v[0].c[k] + w[1] * v[1].c[k] + w[2] * v[2].c[k];
+            static const struct pixel_op plain = { .scissor_max = -1 };
+            shade(e, py * e->size + px, c, op ? op : &plain);
+        }
+}
+
+/* Marks the pixels within 1.5 px of the segment (x0, y0)-(x1, y1) (screen). */
+static void skip_near_line(struct expected *e, double x0, double y0, double x1, double y1)
+{
+    double dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
+    for (uint32_t py = 0; py < e->size; py++)
+        for (uint32_t px = 0; px < e->size; px++) {
+            double x = px + 0.5, y = py + 0.5;
+            double t = len2 > 0 ? ((x - x0) * dx + (y - y0) * dy) / len2 : 0;
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            double ex = x0 + t * dx - x, ey = y0 + t * dy - y;
+            if (ex * ex + ey * ey <= 1.5 * 1.5)
+                e->skip[py * e->size + px] = true;
+        }
+}
+
+/* The rendered image against e: every pixel not skipped within +-2 per
+ * channel; then the reference judge and the GL test's probes. */
+static void check_image(const struct render *r, const struct expected *e, const char *test)
+{
+    uint32_t bad = 0, checked = 0, first = UINT32_MAX;
+    for (uint32_t i = 0; i < e->size * e->size; i++) {
+        if (e->skip[i])
+            continue;
+        checked++;
+        for (int c = 0; c < 4; c++)
+            if (abs((int)r->rgba[4 * i + c] - (int)nearbyint(e->rgba[i][c] * 255.0)) > 2) {
+                if (first == UINT32_MAX)
+                    first = i;
+                bad++;
+                break;
+            }
+    }
+    if (bad) {
+        const uint8_t *g = r->rgba + 4 * first;
+        fprintf(stderr, "\n  %s: %u of %u pixels differ from the computed image; first (%u, %u) "
+                        "= %u %u %u %u, expected %.0f %.0f %.0f %.0f ", test, bad, checked,
+                first % e->size, first / e->size, g[0], g[1], g[2], g[3],
+                e->rgba[first][0] * 255, e->rgba[first][1] * 255, e->rgba[first][2] * 255,
+                e->rgba[first][3] * 255);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_TRUE(checked > e->size * e->size / 2);
+    struct image_verdict v;
+    bool pass = image_judge_test(REFERENCE_DIR, test, r->rgba, e->size, e->size, &v);
+    if (!pass)
+        fprintf(stderr, "\n  %s against the references: %.2f%% pixels off (allowed %.2f%%), "
+                        "%u/%u probes bad ", test, 100 * v.off_share, 100 * v.allowed_share,
+                v.probes_bad, v.probes);
+    CU_ASSERT_TRUE(pass);
+    CU_ASSERT_TRUE(v.probes > 0);
+}
+
+static void check_stats(const struct render *r, double objects)
+{
+    CU_ASSERT_EQUAL(r->clip_threads, 0);
+    CU_ASSERT_EQUAL(r->sf_objects, objects);
+    CU_ASSERT_EQUAL(r->sf_threads, objects);
+    CU_ASSERT_EQUAL(r->culled, 0);
+    CU_ASSERT_EQUAL(r->index_oob, 0);
+    CU_ASSERT_EQUAL(r->illegal, 0);
+    CU_ASSERT_EQUAL(r->killed, 0);
+}
+
+static struct vertex make_vertex(const float v[6], uint32_t size)
+{
+    struct vertex out = { snap(v[0], size), snap(v[1], size), { v[2], v[3], v[4], v[5] } };
+    return out;
+}
+
+/* ---- the tests --------------------------------------------------------------------- */
+
+static void test_strip_fan(void)
+{
+    const uint32_t n = GEN4_STRIP_FAN_SIZE;
+    struct render r;
+    if (!render("strip-fan", n, &r))
+        return;
+    struct expected *e = malloc(sizeof *e);
+    expected_clear(e, n, (const double[4]){ 0, 0, 51.0 / 255, 1 });
+    struct vertex v[GEN4_STRIP_FAN_VERTICES];
+    for (uint32_t i = 0; i < GEN4_STRIP_FAN_VERTICES; i++) {
+        float f[6];
+        gen4_strip_fan_vertex(i, f);
+        v[i] = make_vertex(f, n);
+    }
+    /* TRISTRIP 0-5: triangles (k, k+1, k+2); TRIFAN 6-15: (6, k, k+1) */
+    for (uint32_t k = 0; k < 4; k++)
+        paint_triangle(e, (struct vertex[3]){ v[k], v[k + 1], v[k + 2] }, NULL);
+    for (uint32_t k = 7; k < 15; k++)
+        paint_triangle(e, (struct vertex[3]){ v[6], v[k], v[k + 1] }, NULL);
+    /* LINELIST 16-23, LINESTRIP 24-28: the probes' and references' */
+    for (uint32_t k = 16; k < 24; k += 2)
+        skip_near_line(e, v[k].x, v[k].y, v[k + 1].x, v[k + 1].y);
+    for (uint32_t k = 24; k < 28; k++)
+        skip_near_line(e, v[k].x, v[k].y, v[k + 1].x, v[k + 1].y);
+    /* POINTLIST 29-33: 4 x 4 squares (SF_STATE point width 4) */
+    for (uint32_t k = 29; k < 34; k++)
+        for (uint32_t py = 0; py < n; py++)
+            for (uint32_t px = 0; px < n; px++)
+                if (fabs(px + 0.5 - v[k].x) < 2 && fabs(py + 0.5 - v[k].y) < 2)
+                    memcpy(e->rgba[py * n + px], v[k].c, sizeof v[k].c);
+    check_image(&r, e, "strip_fan");
+    /* objects: 4 + 8 triangles, 4 + 4 lines, 5 points */
+    check_stats(&r, 25);
+    free(e);
+    free(r.rgba);
+}
+
+static void test_instanced(void)
+{
+    const uint32_t n = GEN4_INSTANCED_SIZE;
+    struct render r;
+    if (!render("instanced", n, &r))
+        return;
+    struct expected *e = malloc(sizeof *e);
+    expected_clear(e, n, (const double[4]){ 26.0 / 255, 26.0 / 255, 26.0 / 255, 1 });
+    const float quad[8] = GEN4_INSTANCED_QUAD;
+    const uint16_t idx[6] = GEN4_INSTANCED_INDICES;
+    for (uint32_t i = 0; i < GEN4_INSTANCES; i++) {
+        float inst[6];
+        gen4_instance(i, inst);
+        struct vertex v[4];
+        for (uint32_t k = 0; k < 4; k++) {
+            float f[6] = { quad[2 * k] * GEN4_INSTANCED_SCALE + inst[0],
+                           quad[2 * k + 1] * GEN4_INSTANCED_SCALE + inst[1],
+                           inst[2], inst[3], inst[4], inst[5] };
+            v[k] = make_vertex(f, n);
+        }
+        for (uint32_t t = 0; t < 2; t++)
+            paint_triangle(e, (struct vertex[3]){ v[idx[3 * t]], v[idx[3 * t + 1]],
+                                                  v[idx[3 * t + 2]] }, NULL);
+    }
+    check_image(&r, e, "instanced");
+    check_stats(&r, 2 * GEN4_INSTANCES);
+    free(e);
+    free(r.rgba);
+}
+
+static void test_blend_stencil(void)
+{
+    const uint32_t n = GEN4_BLEND_STENCIL_SIZE;
+    struct render r;
+    if (!render("blend-stencil", n, &r))
+        return;
+    struct expected *e = malloc(sizeof *e);
+    expected_clear(e, n, (const double[4]){ 51.0 / 255, 51.0 / 255, 51.0 / 255, 1 });
+    const float pos[] = GEN4_BLEND_STENCIL_VERTICES;
+    /* gltrace_ext.c test_blend_stencil's six draws */
+    static const double colours[6][4] = {
+        { 1, 1, 1, 1 }, { 0, 0, 1, 1 }, { 0.4, 0.2, 0, 0 }, { 0.5, 1, 1, 1 },
+        { 0.5, 0.5, 0.5, 0.5 }, { 1, 1, 1, 1 },
+    };
+    const struct pixel_op ops[6] = {
+        { .stencil_replace = true, .colour_off = true, .scissor_max = -1 },
+        { .stencil_test = true, .stencil_equal = 1, .scissor_max = -1 },
+        { .stencil_test = true, .stencil_equal = 0, .blend = BLEND_ADD_ONE_ONE, .scissor_max = -1 },
+        { .blend = BLEND_DST_COLOR_ZERO, .scissor_max = -1 },
+        { .blend = BLEND_MAX, .scissor_max = -1 },
+        { .write_mask = 2, .scissor_min = 40, .scissor_max = 55 },
+    };
+    static const uint32_t first[6] = { 0, 3, 3, 7, 11, 3 };
+    for (uint32_t d = 0; d < 6; d++) {
+        struct vertex v[4];
+        uint32_t count = d == 0 ? 3 : 4;
+        for (uint32_t k = 0; k < count; k++) {
+            float f[6] = { pos[2 * (first[d] + k)], pos[2 * (first[d] + k) + 1],
+                           (float)colours[d][0], (float)colours[d][1], (float)colours[d][2],
+                           (float)colours[d][3] };
+            v[k] = make_vertex(f, n);
+        }
+        /* TRILIST of 3, or a TRISTRIP of 4: (0, 1, 2), (1, 2, 3) */
+        for (uint32_t t = 0; t + 2 < count; t++)
+            paint_triangle(e, (struct vertex[3]){ v[t], v[t + 1], v[t + 2] }, &ops[d]);
+    }
+    check_image(&r, e, "blend_stencil");
+    /* objects: 1 + 5 x 2 triangles */
+    check_stats(&r, 11);
+    free(e);
+    free(r.rgba);
+}
+
+static const struct test_case cases[] = {
+    { "strip_fan on the 965G: strip, fan, lines, points (our capture)", test_strip_fan },
+    { "instanced on the 965G: indexed, 16 instances (our capture)", test_instanced },
+    { "blend_stencil on the 965G: D24S8 stencil, ONE/ONE, DST_COLOR, MAX, scissor, mask",
+      test_blend_stencil },
+    { 0 }
+};
+TEST_SUITE(gen4_ext, cases);

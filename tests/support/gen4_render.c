@@ -1,0 +1,59 @@
+/* tests/support/gen4_render.c - see gen4_render.h. */
+#include "tests/support/gen4_render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/support/probes.h"
+#include "tests/test.h"
+#include "tools/images.h"
+#include "tools/machine.h"
+#include "units/om/om.h"
+#include "units/registry.h"
+
+static const struct unit_ops *lookup(const char *kind)
+{
+    return unit_kind_find(kind);
+}
+
+bool gen4_render_run(const char *workload, uint32_t width, uint32_t height, struct gen4_render *r)
+{
+    memset(r, 0, sizeof *r);
+    struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = workload };
+    struct gt_error err = { "" };
+    r->config = machine_config(&req, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->config);
+    r->sim = machine_build(r->config, lookup, &err);
+    if (!r->sim)
+        fprintf(stderr, "%s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r->sim);
+    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
+    for (unsigned e = 0; e < GEN4_RENDER_EUS; e++) {
+        char path[64];
+        snprintf(path, sizeof path, "gpu.eu%u.illegal_instructions", e);
+        r->illegal += probe_stat(r->sim, path);
+        snprintf(path, sizeof path, "gpu.eu%u.threads_killed", e);
+        r->killed += probe_stat(r->sim, path);
+    }
+    struct unit *om = sim_find_unit(r->sim, "gpu.om");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
+    const struct om_surface *list;
+    uint32_t n = om_written_surfaces(om, &list);
+    for (uint32_t i = 0; i < n && !r->rgba; i++) {
+        if (list[i].width != width || list[i].height != height)
+            continue;
+        uint64_t faults = 0;
+        r->rgba = images_surface_rgba8(r->sim, &list[i], &faults);
+        CU_ASSERT_EQUAL(faults, 0);
+    }
+    CU_ASSERT_PTR_NOT_NULL(r->rgba);
+    return r->rgba != NULL;
+}
+
+void gen4_render_free(struct gen4_render *r)
+{
+    sim_destroy(r->sim);
+    gt_config_free(r->config);
+    r->sim = NULL;
+    r->config = NULL;
+}

@@ -1,0 +1,498 @@
+/* workloads/workload3d_gen4.c - the Gen4 (965G) counterparts of the ext
+ * suite's strip_fan, instanced and blend_stencil tests (workload3d.h),
+ * written as legacy captures (workload_aub_legacy). Each draw is programmed
+ * the way Mesa's driver programs the app's draw in the real g965_tri capture
+ * (../shared/traces/intel/g965/g965_tri.aubinator.txt, below "L" + line):
+ * MI_FLUSH, PIPELINE_SELECT, STATE_BASE_ADDRESS (General State Base = the
+ * image, so every state pointer and kernel start pointer is an image
+ * offset), then per draw 3DSTATE_BINDING_TABLE_POINTERS, 3DSTATE_DEPTH_BUFFER,
+ * 3DSTATE_PIPELINED_POINTERS to the draw's own VS_STATE, GS_STATE, CLIP_STATE,
+ * SF_STATE, WM_STATE and CC_STATE, URB_FENCE, CS_URB_STATE,
+ * 3DSTATE_DRAWING_RECTANGLE, the vertex buffers and elements, CONSTANT_BUFFER
+ * (none), 3DPRIMITIVE; MI_FLUSH at the end. State layouts: seed 001 (the
+ * Gen4 PRM 3D volume, ../shared/notes/001-gen4.md §4); the URB_FENCE values,
+ * the CLIP guardband and the other fields the seed leaves to the driver are
+ * g965_tri's. The image sits at GTT GEN4_GTT_BASE. */
+#include "workloads/workload3d.h"
+#include "workloads/workload_aub.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/intel/eu_isa.h"
+#include "spec_gen4_pack.h"
+
+#define GEN4_GTT_BASE 0x00100000u
+#define KERNEL_OFF 0x01000u             /* the six kernels, 64-byte aligned */
+#define STATE_OFF 0x08000u              /* one STATE_BLOCK per draw */
+#define STATE_BLOCK 0x200u
+#define MAX_DRAWS 16u
+#define SURFACE_OFF 0x0c000u            /* Surface State Base */
+#define BT_OFF(d) (0x40u * (d))         /*   draw d's binding table (one entry) */
+#define RSS_OFF(d) (0x800u + 0x40u * (d))   /* and its render target's SURFACE_STATE */
+#define BATCH_OFF 0x10000u
+#define BATCH_BYTES 0x4000u
+#define VERTEX_OFF 0x14000u
+#define INSTANCE_OFF 0x16000u           /* per-instance data; blend-stencil's draw colours */
+#define INDEX_OFF 0x17000u
+#define RT_OFF 0x20000u
+#define DEPTH_OFF 0x30000u
+#define IMAGE_BYTES 0x34000u
+
+/* The state within a draw's block (32-byte aligned; CC_STATE 64: the PS
+ * payload's R0.1 carries it as GeneralStateOffset[31:6], L18330ff). */
+#define VS_AT 0x000u
+#define GS_AT 0x020u
+#define CLIP_AT 0x040u
+#define SF_AT 0x080u
+#define WM_AT 0x0a0u
+#define CC_AT 0x0c0u
+#define CC_VIEWPORT_AT 0x0e0u
+#define SF_VIEWPORT_AT 0x100u
+#define CLIP_VIEWPORT_AT 0x120u
+
+_Static_assert(STATE_OFF + MAX_DRAWS * STATE_BLOCK <= SURFACE_OFF, "state blocks fit");
+_Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN4_INSTANCED_SIZE <= DEPTH_OFF, "the RT fits");
+
+/* The kernels of strip-fan.gen4.g4a, in its order. */
+enum kernel { K_VS, K_VS_INSTANCED, K_SF_TRIANGLE, K_SF_LINE, K_SF_POINT, K_PS, K_COUNT };
+
+/* 3D_PrimTopoType (Mesa genxml gen4.xml; seed 001 L4620 gives no table). */
+enum { TOPO_POINTLIST = 1, TOPO_LINELIST = 2, TOPO_LINESTRIP = 3, TOPO_TRILIST = 4,
+       TOPO_TRISTRIP = 5, TOPO_TRIFAN = 6 };
+/* COLOR_CALC_STATE encodings (genxml gen4.xml) */
+enum { CMP_ALWAYS = 0, CMP_EQUAL = 3, CMP_NOTEQUAL = 6 };
+enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
+enum { BLEND_ONE = 1, BLEND_DST_COLOR = 5, BLEND_ZERO = 0x11 };
+enum { BLENDFUNC_ADD = 0, BLENDFUNC_MAX = 4 };
+#define FORMAT_R32G32B32A32_FLOAT 0x000u
+#define FORMAT_R32G32_FLOAT 0x085u
+#define FORMAT_R8G8B8A8_UNORM 0x0c7u
+enum { COMP_NOSTORE = 0, COMP_SRC = 1, COMP_0 = 2, COMP_1_FP = 3 };
+
+/* One draw: its topology and vertices, the kernels, the fixed-function
+ * choices the ext tests make. */
+struct draw4 {
+    uint32_t topology, first, count, instances;
+    bool indexed;
+    enum kernel vs, sf;
+    uint32_t colour_off;            /* blend-stencil: the draw's constant colour (image offset) */
+    bool stencil;                   /* stencil test on */
+    uint32_t stencil_func, stencil_pass_op;
+    bool stencil_write;
+    bool blend;
+    uint32_t src_factor, dst_factor, blend_func;
+    uint32_t write_disables;        /* SURFACE_STATE Color Buffer Component Write Disables */
+    bool scissor;
+    uint32_t scissor_min, scissor_max;  /* x and y alike */
+};
+
+struct scene {
+    uint32_t size;                  /* width = height */
+    bool depth_stencil;
+    enum { FORMAT_POSITION_COLOUR, FORMAT_INSTANCED, FORMAT_POSITION_CONSTANT } format;
+    struct draw4 draws[MAX_DRAWS];
+    uint32_t draw_count;
+};
+
+struct batch4 {
+    uint32_t dw[BATCH_BYTES / 4];
+    uint32_t n;
+};
+
+static int emit(struct batch4 *b, const uint32_t *dw, uint32_t n, struct gt_error *err)
+{
+    if (b->n + n > BATCH_BYTES / 4)
+        return gt_error_set(err, "the Gen4 batch is longer than %u bytes", BATCH_BYTES);
+    memcpy(b->dw + b->n, dw, n * 4);
+    b->n += n;
+    return 0;
+}
+
+#define EMIT4(b, NAME, ...)                                                                  \
+    do {                                                                                     \
+        struct GEN4_##NAME cmd_ = { GEN4_##NAME##_header, __VA_ARGS__ };                     \
+        uint32_t dw_[GEN4_##NAME##_length];                                                  \
+        if (GEN4_##NAME##_pack(dw_, &cmd_) < 0)                                              \
+            return gt_error_set(err, #NAME " (Gen4) does not pack");                         \
+        if (emit(b, dw_, GEN4_##NAME##_length, err) < 0)                                     \
+            return -1;                                                                       \
+    } while (0)
+
+/* Packs one state structure into the image. */
+#define STATE4(image, at, NAME, ...)                                                         \
+    do {                                                                                     \
+        struct GEN4_##NAME s_ = { __VA_ARGS__ };                                             \
+        uint32_t dw_[GEN4_##NAME##_length];                                                  \
+        if (GEN4_##NAME##_pack(dw_, &s_) < 0)                                                \
+            return gt_error_set(err, #NAME " (Gen4) does not pack");                         \
+        memcpy((image) + (at), dw_, sizeof dw_);                                             \
+    } while (0)
+
+/* Draw d's state block (seed 001 §4.4-4.9; values as g965_tri's app draw,
+ * L765-1000, where the seed leaves them to the driver). */
+static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
+                            const uint32_t *kernel, struct gt_error *err)
+{
+    const struct draw4 *dr = &sc->draws[d];
+    uint32_t at = STATE_OFF + d * STATE_BLOCK;
+    float half = (float)sc->size / 2.0f;
+    /* VS_STATE (L5600-6154): 32 entries of one 512-bit unit (the VUE's two
+     * rows), 16 threads, URB data from g1, one row per vertex (the instancing
+     * VS's three elements: two) */
+    STATE4(image, at + VS_AT, VS_STATE, .KernelStartPointer = kernel[dr->vs],
+           .DispatchGRFStartRegisterForURBData = 1,
+           .VertexURBEntryReadLength = dr->vs == K_VS_INSTANCED ? 2 : 1,
+           .NumberOfURBEntries = 32, .MaximumNumberOfThreads = 15, .Enable = true);
+    /* GS_STATE: GS off (3DSTATE_PIPELINED_POINTERS GS Enable 0), zeros */
+    memset(image + at + GS_AT, 0, 4 * GEN4_GS_STATE_length);
+    /* CLIP_STATE (L9274-9910): NORMAL mode, the viewport XY / Z and guardband
+     * tests as g965_tri's (L861-905; guardband +-256), no kernel: the ext
+     * tests' objects lie inside the view volume, so none is MUST_CLIP and no
+     * CLIP thread is spawned (the test checks it) */
+    STATE4(image, at + CLIP_AT, CLIP_STATE, .SingleProgramFlow = true,
+           .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadLength = 2,
+           .NumberOfURBEntries = 10, .MaximumNumberOfThreads = 1, .ClipMode = 0,
+           .GuardbandClipTestEnable = true, .ViewportZClipTestEnable = true,
+           .ViewportXYClipTestEnable = true, .ClipperViewportStatePointer = at + CLIP_VIEWPORT_AT,
+           .ScreenSpaceViewportXMin = -1, .ScreenSpaceViewportXMax = 1,
+           .ScreenSpaceViewportYMin = -1, .ScreenSpaceViewportYMax = 1);
+    STATE4(image, at + CLIP_VIEWPORT_AT, CLIP_VIEWPORT, .XMinClipGuardband = -256,
+           .XMaxClipGuardband = 256, .YMinClipGuardband = -256, .YMaxClipGuardband = 256);
+    /* SF_STATE (L12551-13210): the setup kernel of the draw's object type,
+     * URB data (VUE row 1: position, colour) from g3, 8 entries of 2 x 512
+     * bits (the transposed planes of 8 attributes: 4 rows), viewport
+     * transform on, origin bias 0.5, culling none, lines 1 px wide, points
+     * 4 px from the state, GL's point rule (upper right, as g965_tri) */
+    STATE4(image, at + SF_AT, SF_STATE, .KernelStartPointer = kernel[dr->sf],
+           .DispatchGRFStartRegisterForURBData = 3, .VertexURBEntryReadOffset = 1,
+           .VertexURBEntryReadLength = 1, .NumberOfURBEntries = 8, .URBEntryAllocationSize = 1,
+           .MaximumNumberOfThreads = 7, .ViewportTransformEnable = true,
+           .SetupViewportStateOffset = at + SF_VIEWPORT_AT,
+           .DestinationOriginVerticalBias = 0.5, .DestinationOriginHorizontalBias = 0.5,
+           .ScissorRectangleEnable = dr->scissor, .PointRasterizationRule = 1,
+           .LineWidth = 1.0, .CullMode = 1, .PointWidth = 4.0, .PointWidthSource = 1);
+    /* SF_VIEWPORT (L14099-14169): NDC to the whole target, GL rows; depth
+     * 0..1; the scissor rectangle */
+    uint32_t smin = dr->scissor ? dr->scissor_min : 0;
+    uint32_t smax = dr->scissor ? dr->scissor_max : sc->size - 1;
+    STATE4(image, at + SF_VIEWPORT_AT, SF_VIEWPORT, .ViewportMatrixElementM00 = half,
+           .ViewportMatrixElementM11 = half, .ViewportMatrixElementM22 = 0.5f,
+           .ViewportMatrixElementM30 = half, .ViewportMatrixElementM31 = half,
+           .ViewportMatrixElementM32 = 0.5f,
+           .ScissorRectangle = { .ScissorRectangleXMin = smin, .ScissorRectangleYMin = smin,
+                                 .ScissorRectangleXMax = smax, .ScissorRectangleYMax = smax });
+    /* WM_STATE (L14825-15463): SIMD16 only, setup rows 0-1 (R, G, B, A
+     * planes) from g2, one binding table entry, early depth on (the seed:
+     * "should always be ENABLED"), 32 threads (g965_tri's); 8 register
+     * blocks (128 registers: the PS uses g124-g127, as g965_tri's) */
+    STATE4(image, at + WM_AT, WM_STATE, .KernelStartPointer0 = kernel[K_PS],
+           .GRFRegisterCount0 = 7,
+           .BindingTableEntryCount = 1, .DispatchGRFStartRegisterForConstantSetupData0 = 2,
+           .SetupURBEntryReadLength = 2, .DepthCoefficientURBReadOffset = 1,
+           ._16PixelDispatchEnable = true, .EarlyDepthTestEnable = true,
+           .ThreadDispatchEnable = true, .MaximumNumberOfThreads = 31);
+    /* COLOR_CALC_STATE (layout: genxml gen4.xml, the seed has only its
+     * heading): the draw's stencil test and blend; CC_VIEWPORT 0..1 */
+    STATE4(image, at + CC_AT, COLOR_CALC_STATE, .StencilTestEnable = dr->stencil,
+           .StencilTestFunction = dr->stencil_func, .StencilPassDepthPassOp = dr->stencil_pass_op,
+           .StencilPassDepthFailOp = STENCILOP_KEEP, .StencilFailOp = STENCILOP_KEEP,
+           .StencilBufferWriteEnable = dr->stencil_write, .StencilReferenceValue = 1,
+           .StencilTestMask = 0xff, .StencilWriteMask = 0xff,
+           .ColorBufferBlendEnable = dr->blend, .SourceBlendFactor = dr->src_factor,
+           .DestinationBlendFactor = dr->dst_factor, .ColorBlendFunction = dr->blend_func,
+           .SourceAlphaBlendFactor = dr->src_factor, .DestinationAlphaBlendFactor = dr->dst_factor,
+           .AlphaBlendFunction = dr->blend_func, .CCViewportStatePointer = at + CC_VIEWPORT_AT);
+    STATE4(image, at + CC_VIEWPORT_AT, CC_VIEWPORT, .MinimumDepth = 0.0f, .MaximumDepth = 1.0f);
+    /* the render target (SURFACE_STATE as g965_tri's, L560-590: 2D,
+     * R8G8B8A8_UNORM, X-tiled) with the draw's write disables, and its
+     * binding table */
+    STATE4(image, SURFACE_OFF + RSS_OFF(d), RENDER_SURFACE_STATE, .SurfaceType = 1,
+           .SurfaceFormat = FORMAT_R8G8B8A8_UNORM, .ColorBlendEnable = dr->blend,
+           .ColorBufferComponentWriteDisables = dr->write_disables,
+           .SurfaceBaseAddress = GEN4_GTT_BASE + RT_OFF, .Width = sc->size - 1,
+           .Height = sc->size - 1, .TiledSurface = true, .TileWalk = 0,
+           .SurfacePitch = GEN4_EXT_PITCH - 1,
+           .CubeFaceEnablePositiveZ = true, .CubeFaceEnableNegativeZ = true,
+           .CubeFaceEnablePositiveY = true, .CubeFaceEnableNegativeY = true,
+           .CubeFaceEnablePositiveX = true, .CubeFaceEnableNegativeX = true);
+    uint32_t entry = RSS_OFF(d);
+    memcpy(image + SURFACE_OFF + BT_OFF(d), &entry, 4);
+    return 0;
+}
+
+/* 3DSTATE_VERTEX_BUFFERS and _ELEMENTS for the scene's vertex format (seed
+ * 001 L3919-4510): strip-fan's one buffer (x, y, then RGBA: the position
+ * stored (x, y, 0, 1), the colour); instanced's quad corners and per-
+ * instance buffer (offset stored (x, y, 0, 0), colour); blend-stencil's
+ * positions and the draw's colour as an INSTANCEDATA buffer of pitch 0
+ * (g965_tri's clear feeds its colour so, L57-66). */
+static int emit_vertex_state(struct batch4 *b, const struct scene *sc, const struct draw4 *dr,
+                             struct gt_error *err)
+{
+    struct GEN4_VERTEX_BUFFER_STATE vb[2] = {
+        { .BufferPitch = 24, .VertexBufferIndex = 0,
+          .BufferStartingAddress = GEN4_GTT_BASE + VERTEX_OFF },
+        { .BufferPitch = 24, .BufferAccessType = 1, .VertexBufferIndex = 1,
+          .InstanceDataStepRate = 1, .BufferStartingAddress = GEN4_GTT_BASE + INSTANCE_OFF },
+    };
+    struct GEN4_VERTEX_ELEMENT_STATE position = {
+        .SourceElementFormat = FORMAT_R32G32_FLOAT, .Valid = true, .VertexBufferIndex = 0,
+        .Component0Control = COMP_SRC, .Component1Control = COMP_SRC,
+        .Component2Control = COMP_0, .Component3Control = COMP_1_FP };
+    struct GEN4_VERTEX_ELEMENT_STATE colour = {
+        .SourceElementFormat = FORMAT_R32G32B32A32_FLOAT, .Valid = true,
+        .SourceElementOffset = 8, .DestinationElementOffset = 4,
+        .Component0Control = COMP_SRC, .Component1Control = COMP_SRC,
+        .Component2Control = COMP_SRC, .Component3Control = COMP_SRC };
+    struct GEN4_VERTEX_ELEMENT_STATE offset = {
+        .SourceElementFormat = FORMAT_R32G32_FLOAT, .Valid = true, .VertexBufferIndex = 1,
+        .DestinationElementOffset = 4, .Component0Control = COMP_SRC,
+        .Component1Control = COMP_SRC, .Component2Control = COMP_0, .Component3Control = COMP_0 };
+    struct GEN4_VERTEX_ELEMENT_STATE el[3] = { position, colour, colour };
+    uint32_t buffers = 1, elements = 2;
+    if (sc->format == FORMAT_INSTANCED) {
+        vb[0].BufferPitch = 8;
+        buffers = 2;
+        el[1] = offset;
+        el[2].VertexBufferIndex = 1;
+        el[2].DestinationElementOffset = 8;
+        elements = 3;
+    } else if (sc->format == FORMAT_POSITION_CONSTANT) {
+        vb[0].BufferPitch = 8;
+        vb[1].BufferPitch = 0;
+        vb[1].InstanceDataStepRate = 0;
+        vb[1].BufferStartingAddress = GEN4_GTT_BASE + dr->colour_off;
+        buffers = 2;
+        el[1].VertexBufferIndex = 1;
+        el[1].SourceElementOffset = 0;
+    }
+    uint32_t dw[1 + 4 * 2 + 2 * 3];
+    struct GEN4_3DSTATE_VERTEX_BUFFERS vbs = { GEN4_3DSTATE_VERTEX_BUFFERS_header };
+    vbs.DWordLength = 4 * buffers - 1;
+    GEN4_3DSTATE_VERTEX_BUFFERS_pack(dw, &vbs);
+    for (uint32_t i = 0; i < buffers; i++)
+        if (GEN4_VERTEX_BUFFER_STATE_pack(dw + 1 + 4 * i, &vb[i]) < 0)
+            return gt_error_set(err, "VERTEX_BUFFER_STATE (Gen4) does not pack");
+    if (emit(b, dw, 1 + 4 * buffers, err) < 0)
+        return -1;
+    struct GEN4_3DSTATE_VERTEX_ELEMENTS ves = { GEN4_3DSTATE_VERTEX_ELEMENTS_header };
+    ves.DWordLength = 2 * elements - 1;
+    GEN4_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+    for (uint32_t i = 0; i < elements; i++)
+        if (GEN4_VERTEX_ELEMENT_STATE_pack(dw + 1 + 2 * i, &el[i]) < 0)
+            return gt_error_set(err, "VERTEX_ELEMENT_STATE (Gen4) does not pack");
+    return emit(b, dw, 1 + 2 * elements, err);
+}
+
+static int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_error *err)
+{
+    EMIT4(b, MI_FLUSH, .StateInstructionCacheInvalidate = 0);               /* L8 */
+    EMIT4(b, PIPELINE_SELECT, .PipelineSelection = 0);
+    EMIT4(b, STATE_BASE_ADDRESS, .GeneralStateBaseAddressModifyEnable = true,
+          .GeneralStateBaseAddress = GEN4_GTT_BASE,
+          .SurfaceStateBaseAddressModifyEnable = true,
+          .SurfaceStateBaseAddress = GEN4_GTT_BASE + SURFACE_OFF,
+          .IndirectObjectBaseAddressModifyEnable = true,
+          .GeneralStateAccessUpperBoundModifyEnable = true,
+          .GeneralStateAccessUpperBound = 0xfffff000u,
+          .IndirectObjectAccessUpperBoundModifyEnable = true);               /* L36-57 */
+    for (uint32_t d = 0; d < sc->draw_count; d++) {
+        const struct draw4 *dr = &sc->draws[d];
+        uint32_t at = STATE_OFF + d * STATE_BLOCK;     /* General State Base-relative */
+        EMIT4(b, 3DSTATE_BINDING_TABLE_POINTERS, .PointerToPSBindingTable = BT_OFF(d));
+        if (sc->depth_stencil)
+            /* D24_UNORM_S8_UINT, Y-major tiled (the only walk the seed allows,
+             * L17094-17653), as g965_tri's depth buffer (L701-716) */
+            EMIT4(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 1, .SurfaceFormat = 2,
+                  .TiledSurface = true, .TileWalk = 1, .SurfacePitch = 4 * sc->size - 1,
+                  .SurfaceBaseAddress = GEN4_GTT_BASE + DEPTH_OFF, .Width = sc->size - 1,
+                  .Height = sc->size - 1);
+        else
+            EMIT4(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1);   /* NULL */
+        EMIT4(b, 3DSTATE_PIPELINED_POINTERS, .PointerToVSState = at + VS_AT,
+              .GSEnable = false, .PointerToGSState = at + GS_AT, .ClipEnable = true,
+              .PointerToCLIPState = at + CLIP_AT, .PointerToSFState = at + SF_AT,
+              .PointerToWMState = at + WM_AT, .PointerToColorCalcState = at + CC_AT);
+        /* the URB's regions in 512-bit rows, g965_tri's (L1004-1021): VS
+         * 0-32 (32 VUEs of one), GS 32-40, CLIP 40-50, SF 50-66 (8 PUEs of
+         * two), CS 66-256 (no constants: CS_URB_STATE none) */
+        EMIT4(b, URB_FENCE, .VSUnitURBReallocationRequest = true,
+              .GSUnitURBReallocationRequest = true, .CLIPUnitURBReallocationRequest = true,
+              .SFUnitURBReallocationRequest = true, .VFEUnitURBReallocationRequest = true,
+              .CSUnitURBReallocationRequest = true, .VSFence = 32, .GSFence = 40,
+              .CLIPFence = 50, .SFFence = 66, .VFEFence = 0, .CSFence = 256);
+        EMIT4(b, CS_URB_STATE, .NumberOfURBEntries = 0);
+        EMIT4(b, 3DSTATE_DRAWING_RECTANGLE, .ClippedDrawingRectangleXMax = sc->size - 1,
+              .ClippedDrawingRectangleYMax = sc->size - 1);
+        if (emit_vertex_state(b, sc, dr, err) < 0)
+            return -1;
+        if (dr->indexed)
+            /* 16-bit indices; the end on the last byte of a 64-byte line
+             * (the [DevBW, DevCL] erratum, L3733-3878) */
+            EMIT4(b, 3DSTATE_INDEX_BUFFER, .IndexFormat = 1,
+                  .BufferStartingAddress = GEN4_GTT_BASE + INDEX_OFF,
+                  .BufferEndingAddress = GEN4_GTT_BASE + INDEX_OFF + 63);
+        EMIT4(b, CONSTANT_BUFFER, .BufferLength = 0);       /* Valid 0: no constants */
+        EMIT4(b, 3DPRIMITIVE, .PrimitiveTopologyType = dr->topology,
+              .VertexAccessType = dr->indexed ? 1 : 0, .VertexCountPerInstance = dr->count,
+              .StartVertexLocation = dr->first, .InstanceCount = dr->instances);
+    }
+    EMIT4(b, MI_FLUSH, .StateInstructionCacheInvalidate = 0);
+    /* MI_BATCH_BUFFER_END, and an MI_NOOP to an even length */
+    const uint32_t end[2] = { 0x05000000u, 0 };
+    return emit(b, end, (b->n & 1) ? 1 : 2, err);
+}
+
+/* The draws of each scene (workload3d.h). */
+static int describe(const char *name, uint8_t *image, struct scene *sc, struct gt_error *err)
+{
+    memset(sc, 0, sizeof *sc);
+    const struct draw4 base = { .instances = 1, .vs = K_VS, .sf = K_SF_TRIANGLE,
+                                .src_factor = BLEND_ONE, .dst_factor = BLEND_ZERO };
+    float bg[4];
+    if (strcmp(name, "strip-fan") == 0) {
+        sc->size = GEN4_STRIP_FAN_SIZE;
+        sc->format = FORMAT_POSITION_COLOUR;
+        float v[GEN4_STRIP_FAN_VERTICES][6];
+        for (uint32_t i = 0; i < GEN4_STRIP_FAN_VERTICES; i++)
+            gen4_strip_fan_vertex(i, v[i]);
+        memcpy(image + VERTEX_OFF, v, sizeof v);
+        static const struct { uint32_t topology, first, count; enum kernel sf; } d[5] = {
+            { TOPO_TRISTRIP, 0, 6, K_SF_TRIANGLE }, { TOPO_TRIFAN, 6, 10, K_SF_TRIANGLE },
+            { TOPO_LINELIST, 16, 8, K_SF_LINE }, { TOPO_LINESTRIP, 24, 5, K_SF_LINE },
+            { TOPO_POINTLIST, 29, 5, K_SF_POINT },
+        };
+        for (uint32_t i = 0; i < 5; i++) {
+            sc->draws[i] = base;
+            sc->draws[i].topology = d[i].topology;
+            sc->draws[i].first = d[i].first;
+            sc->draws[i].count = d[i].count;
+            sc->draws[i].sf = d[i].sf;
+        }
+        sc->draw_count = 5;
+        memcpy(bg, (const float[4]){ 0, 0, 0.2f, 1 }, sizeof bg);
+    } else if (strcmp(name, "instanced") == 0) {
+        sc->size = GEN4_INSTANCED_SIZE;
+        sc->format = FORMAT_INSTANCED;
+        const float quad[8] = GEN4_INSTANCED_QUAD;
+        const uint16_t idx[6] = GEN4_INSTANCED_INDICES;
+        float inst[GEN4_INSTANCES][6];
+        for (uint32_t i = 0; i < GEN4_INSTANCES; i++)
+            gen4_instance(i, inst[i]);
+        memcpy(image + VERTEX_OFF, quad, sizeof quad);
+        memcpy(image + INSTANCE_OFF, inst, sizeof inst);
+        memcpy(image + INDEX_OFF, idx, sizeof idx);
+        sc->draws[0] = base;
+        sc->draws[0].topology = TOPO_TRILIST;
+        sc->draws[0].count = 6;
+        sc->draws[0].instances = GEN4_INSTANCES;
+        sc->draws[0].indexed = true;
+        sc->draws[0].vs = K_VS_INSTANCED;
+        sc->draw_count = 1;
+        memcpy(bg, (const float[4]){ 0.1f, 0.1f, 0.1f, 1 }, sizeof bg);
+    } else if (strcmp(name, "blend-stencil") == 0) {
+        sc->size = GEN4_BLEND_STENCIL_SIZE;
+        sc->format = FORMAT_POSITION_CONSTANT;
+        sc->depth_stencil = true;
+        const float v[] = GEN4_BLEND_STENCIL_VERTICES;
+        memcpy(image + VERTEX_OFF, v, sizeof v);
+        /* gltrace_ext.c test_blend_stencil: 1 stencil-only triangle (colour
+         * writes off, ALWAYS / REPLACE ref 1); 2 the full quad, EQUAL 1, blue;
+         * 3 the quad, NOTEQUAL 1, ONE / ONE add of (0.4, 0.2, 0, 0); 4 the
+         * left half, DST_COLOR / ZERO of (0.5, 1, 1, 1); 5 the bottom half,
+         * MAX of (0.5, 0.5, 0.5, 0.5); 6 the quad in a 16 x 16 scissor from
+         * (40, 40), white, green only */
+        static const float colours[6][4] = {
+            { 1, 1, 1, 1 }, { 0, 0, 1, 1 }, { 0.4f, 0.2f, 0, 0 }, { 0.5f, 1, 1, 1 },
+            { 0.5f, 0.5f, 0.5f, 0.5f }, { 1, 1, 1, 1 },
+        };
+        static const uint32_t topo[6] = { TOPO_TRILIST, TOPO_TRISTRIP, TOPO_TRISTRIP,
+                                          TOPO_TRISTRIP, TOPO_TRISTRIP, TOPO_TRISTRIP };
+        static const uint32_t first[6] = { 0, 3, 3, 7, 11, 3 }, count[6] = { 3, 4, 4, 4, 4, 4 };
+        for (uint32_t i = 0; i < 6; i++) {
+            struct draw4 *dr = &sc->draws[i];
+            *dr = base;
+            dr->topology = topo[i];
+            dr->first = first[i];
+            dr->count = count[i];
+            dr->colour_off = INSTANCE_OFF + 16 * i;
+            memcpy(image + dr->colour_off, colours[i], 16);
+        }
+        sc->draws[0].stencil = true;
+        sc->draws[0].stencil_func = CMP_ALWAYS;
+        sc->draws[0].stencil_pass_op = STENCILOP_REPLACE;
+        sc->draws[0].stencil_write = true;
+        sc->draws[0].write_disables = 0xf;
+        sc->draws[1].stencil = true;
+        sc->draws[1].stencil_func = CMP_EQUAL;
+        sc->draws[2].stencil = true;
+        sc->draws[2].stencil_func = CMP_NOTEQUAL;
+        sc->draws[2].blend = true;
+        sc->draws[3].blend = true;
+        sc->draws[3].src_factor = BLEND_DST_COLOR;
+        sc->draws[4].blend = true;
+        sc->draws[4].blend_func = BLENDFUNC_MAX;
+        for (uint32_t i = 2; i < 5; i++)
+            if (i != 3)
+                sc->draws[i].dst_factor = BLEND_ONE;
+        sc->draws[5].scissor = true;
+        sc->draws[5].scissor_min = 40;
+        sc->draws[5].scissor_max = 55;
+        sc->draws[5].write_disables = 0xd;     /* alpha 3, red 2, blue 0 off: green only */
+        sc->draw_count = 6;
+        memcpy(bg, (const float[4]){ 0.2f, 0.2f, 0.2f, 1 }, sizeof bg);
+    } else {
+        return gt_error_set(err, "unknown Gen4 3D workload '%s' (strip-fan, instanced, "
+                            "blend-stencil)", name);
+    }
+    /* the clear colour in every pixel, as unorm8 (R, G, B, A bytes) */
+    uint8_t px[4];
+    for (uint32_t k = 0; k < 4; k++)
+        px[k] = (uint8_t)(bg[k] * 255.0f + 0.5f);
+    for (uint32_t i = 0; i < GEN4_EXT_PITCH / 4 * sc->size; i++)
+        memcpy(image + RT_OFF + 4 * i, px, 4);
+    return 0;
+}
+
+int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
+                          struct gt_error *err)
+{
+    uint8_t *code = NULL;
+    size_t len = 0;
+    if (eu_load_kernel_file(kernel_hex, &code, &len, err) < 0)
+        return -1;
+    uint8_t *image = calloc(1, IMAGE_BYTES);
+    struct batch4 *b = calloc(1, sizeof *b);
+    struct scene *sc = calloc(1, sizeof *sc);
+    int rc = -1;
+    uint32_t kernel[K_COUNT];
+    if (!image || !b || !sc) {
+        gt_error_set(err, "out of memory");
+        goto done;
+    }
+    if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel, K_COUNT) !=
+        K_COUNT) {
+        gt_error_set(err, "%s: expected %u Gen4 kernels (VS, instancing VS, SF triangle, line, "
+                     "point, PS) each ending in an EOT send", kernel_hex, K_COUNT);
+        goto done;
+    }
+    if (describe(name, image, sc, err) < 0)
+        goto done;
+    for (uint32_t d = 0; d < sc->draw_count; d++)
+        if (write_draw_state(image, sc, d, kernel, err) < 0)
+            goto done;
+    if (build_batch4(sc, b, err) < 0)
+        goto done;
+    memcpy(image + BATCH_OFF, b->dw, 4 * b->n);
+    /* the 965G's PCI id, g965_tri's (0x29a2) */
+    rc = workload_aub_legacy(out_aub, 0x29a2, name, image, GEN4_GTT_BASE, IMAGE_BYTES / 4096,
+                             GEN4_GTT_BASE + BATCH_OFF, err);
+done:
+    free(code);
+    free(image);
+    free(b);
+    free(sc);
+    return rc;
+}
