@@ -1146,7 +1146,7 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
     _Static_assert(EXT7_INDEX_OFF + 0x1000u <= RT_OFF && EXT7_STENCIL_OFF + 0x10000u <=
                        RT_OFF + RT_BYTES, "the ext scenes' buffers fit the window");
     uint32_t at[3];     /* room for one more: a third kernel is an error too */
-    if (place_kernels(image, kernel, klen, at, 3) != 2)
+    if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, 3) != 2)
         return gt_error_set(err, "%s: expected 2 kernels (VS, PS) each ending in an EOT send",
                             kernel_hex);
     struct ext7_scene sc = { .targets = 1, .vs_read_length = 1, .vertex_pitch = 24,
