@@ -166,6 +166,32 @@ static void to_screen(const double p[4], double s[2])
     s[1] = 32.0 * p[1] / p[3] + 32.0;
 }
 
+/* The weights (a, b, c), a + b + c = 1, of the point a v0 + b v1 + c v2 of
+ * the original triangle in clip space that lands on the pixel centre
+ * (px, py): x - ndc_x w = 0 and y - ndc_y w = 0 at that point. Colours
+ * interpolated with these weights are the perspective-correct colours (the
+ * clip kernel interpolates linearly in clip space, the setup kernel and WM
+ * perspective-correctly in screen space: both agree with this); with w = 1
+ * everywhere they are the screen-space barycentrics. */
+static void triangle_weights(const float vertices[3][8], double px, double py, double l[3])
+{
+    double nx = (px - 32.0) / 32.0, ny = (py - 32.0) / 32.0;
+    double ex[3], ey[3];
+    for (unsigned v = 0; v < 3; v++) {
+        ex[v] = vertices[v][0] - nx * vertices[v][3];
+        ey[v] = vertices[v][1] - ny * vertices[v][3];
+    }
+    /* a ex0 + b ex1 + c ex2 = 0, a ey0 + b ey1 + c ey2 = 0: (a, b, c) is
+     * along ex x ey, scaled to sum 1 */
+    double cx = ey[1] * ex[2] - ex[1] * ey[2];
+    double cy = ey[2] * ex[0] - ex[2] * ey[0];
+    double cz = ey[0] * ex[1] - ex[0] * ey[1];
+    double sum = cx + cy + cz;
+    l[0] = cx / sum;
+    l[1] = cy / sum;
+    l[2] = cz / sum;
+}
+
 static void check_clipped(const float vertices[3][8], const char *what)
 {
     if (access(TRACE, R_OK) != 0)
@@ -223,13 +249,6 @@ static void check_clipped(const float vertices[3][8], const char *what)
     double area = 0;
     for (unsigned i = 0; i < n; i++)
         area += s[i][0] * s[(i + 1) % n][1] - s[(i + 1) % n][0] * s[i][1];
-    /* the colour plane of the original triangle in screen space (w = 1) */
-    double t[3][2];
-    for (unsigned v = 0; v < 3; v++) {
-        double p[4] = { vertices[v][0], vertices[v][1], vertices[v][2], vertices[v][3] };
-        to_screen(p, t[v]);
-    }
-    double det = (t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[2][0] - t[0][0]) * (t[1][1] - t[0][1]);
     unsigned inside = 0, outside = 0, edge = 0, bad_inside = 0, bad_outside = 0, bad_edge = 0;
     for (unsigned y = 0; y < 64; y++)
         for (unsigned x = 0; x < 64; x++) {
@@ -243,9 +262,9 @@ static void check_clipped(const float vertices[3][8], const char *what)
                 double d = (ex * (py - a[1]) - ey * (px - a[0])) / len * (area > 0 ? 1 : -1);
                 dmin = d < dmin ? d : dmin;
             }
-            double l1 = ((px - t[0][0]) * (t[2][1] - t[0][1]) - (t[2][0] - t[0][0]) * (py - t[0][1])) / det;
-            double l2 = ((t[1][0] - t[0][0]) * (py - t[0][1]) - (px - t[0][0]) * (t[1][1] - t[0][1])) / det;
-            double l0 = 1 - l1 - l2;
+            double l[3];
+            triangle_weights(vertices, px, py, l);
+            double l0 = l[0], l1 = l[1], l2 = l[2];
             uint8_t want[4];
             for (unsigned k = 0; k < 4; k++) {
                 double c = l0 * vertices[0][4 + k] + l1 * vertices[1][4 + k] + l2 * vertices[2][4 + k];
@@ -297,9 +316,28 @@ static void test_beyond_guardband(void)
     check_clipped((const float (*)[8])v, "guardband");
 }
 
+/* One vertex behind the eye (w < 0). Its rhw = 1/w is negative: Mesa's VS
+ * on the 965 flags that in the VUE header's User Clip Flags bit 6 (the
+ * negative-RHW workaround; g965_tri's CLIP_STATE has UserClipFlags MustClip
+ * with UC6 enabled, so CLIP spawns a thread: seed 001 L10262-10272 masks
+ * the UCFs into the outcodes, and on the DevBW 965 a negative RHW sets every
+ * VP and GB outcode, L10113-10130), and Mesa's clip kernel tests R0.2 bit 20
+ * (outcode UC6) and then runs its own clip test in clip space instead of
+ * trusting the hardware's outcodes (brw_clip_tri.c, brw_emit_tri_clip():
+ * "if -ve rhw workaround bit is set, do cliptest", brw_clip_test()). The
+ * visible part is where w > 0 and -w <= x, y <= w. */
+static void test_behind_the_eye(void)
+{
+    float v[3][8];
+    memcpy(v, app_vertices, sizeof v);
+    v[0][3] = -0.5f;                    /* w < 0 */
+    check_clipped((const float (*)[8])v, "w < 0");
+}
+
 static const struct test_case cases[] = {
     { "g965_tri patched behind the near plane: Mesa's clip kernel clips it", test_behind_near_plane },
     { "g965_tri patched beyond the guardband: Mesa's clip kernel clips it", test_beyond_guardband },
+    { "g965_tri patched with w < 0: Mesa's clip kernel takes its negative-RHW path", test_behind_the_eye },
     { 0 }
 };
 TEST_SUITE(gen4_clip_kernel, cases);
