@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "isa/intel/eu_isa.h"
+#include "units/common/format.h"
 #include "spec_gen4_pack.h"
 
 #define GEN4_GTT_BASE 0x00100000u
@@ -31,12 +32,14 @@
 #define SURFACE_OFF 0x0c000u            /* Surface State Base */
 #define BT_OFF(d) (0x40u * (d))         /*   draw d's binding table (one entry) */
 #define RSS_OFF(d) (0x800u + 0x40u * (d))   /* and its render target's SURFACE_STATE */
+#define RSS1_AT 0x20u                   /*   its second target's (multi-rt), after the first */
 #define BATCH_OFF 0x10000u
 #define BATCH_BYTES 0x4000u
 #define VERTEX_OFF 0x14000u
 #define INSTANCE_OFF 0x16000u           /* per-instance data; blend-stencil's draw colours */
 #define INDEX_OFF 0x17000u
 #define RT_OFF 0x20000u
+#define RT1_OFF 0x28000u                /* multi-rt's second target (64 rows of one X tile) */
 #define DEPTH_OFF 0x30000u
 #define IMAGE_BYTES 0x34000u
 
@@ -54,9 +57,12 @@
 
 _Static_assert(STATE_OFF + MAX_DRAWS * STATE_BLOCK <= SURFACE_OFF, "state blocks fit");
 _Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN4_INSTANCED_SIZE <= DEPTH_OFF, "the RT fits");
+_Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN7_MULTI_RT_SIZE <= RT1_OFF &&
+               RT1_OFF + GEN4_EXT_PITCH * GEN7_MULTI_RT_SIZE <= DEPTH_OFF, "both RTs fit");
 
 /* The kernels of strip-fan.gen4.g4a, in its order. */
-enum kernel { K_VS, K_VS_INSTANCED, K_SF_TRIANGLE, K_SF_LINE, K_SF_POINT, K_PS, K_COUNT };
+enum kernel { K_VS, K_VS_INSTANCED, K_SF_TRIANGLE, K_SF_LINE, K_SF_POINT, K_PS, K_PS_TWO_RT,
+              K_COUNT };
 
 /* 3D_PrimTopoType (Mesa genxml gen4.xml; seed 001 L4620 gives no table). */
 enum { TOPO_POINTLIST = 1, TOPO_LINELIST = 2, TOPO_LINESTRIP = 3, TOPO_TRILIST = 4,
@@ -68,6 +74,7 @@ enum { BLEND_ONE = 1, BLEND_DST_COLOR = 5, BLEND_ZERO = 0x11 };
 enum { BLENDFUNC_ADD = 0, BLENDFUNC_MAX = 4 };
 #define FORMAT_R32G32B32A32_FLOAT 0x000u
 #define FORMAT_R32G32_FLOAT 0x085u
+#define FORMAT_R16G16B16A16_FLOAT 0x084u
 #define FORMAT_R8G8B8A8_UNORM 0x0c7u
 enum { COMP_NOSTORE = 0, COMP_SRC = 1, COMP_0 = 2, COMP_1_FP = 3 };
 
@@ -76,7 +83,7 @@ enum { COMP_NOSTORE = 0, COMP_SRC = 1, COMP_0 = 2, COMP_1_FP = 3 };
 struct draw4 {
     uint32_t topology, first, count, instances;
     bool indexed;
-    enum kernel vs, sf;
+    enum kernel vs, sf, ps;
     uint32_t colour_off;            /* blend-stencil: the draw's constant colour (image offset) */
     bool stencil;                   /* stencil test on */
     uint32_t stencil_func, stencil_pass_op;
@@ -91,6 +98,7 @@ struct draw4 {
 struct scene {
     uint32_t size;                  /* width = height */
     bool depth_stencil;
+    bool two_targets;               /* multi-rt: RT1 R16G16B16A16_FLOAT at RT1_OFF */
     enum { FORMAT_POSITION_COLOUR, FORMAT_INSTANCED, FORMAT_POSITION_CONSTANT } format;
     struct draw4 draws[MAX_DRAWS];
     uint32_t draw_count;
@@ -187,9 +195,9 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
      * planes) from g2, one binding table entry, early depth on (the seed:
      * "should always be ENABLED"), 32 threads (g965_tri's); 8 register
      * blocks (128 registers: the PS uses g124-g127, as g965_tri's) */
-    STATE4(image, at + WM_AT, WM_STATE, .KernelStartPointer0 = kernel[K_PS],
+    STATE4(image, at + WM_AT, WM_STATE, .KernelStartPointer0 = kernel[dr->ps],
            .GRFRegisterCount0 = 7,
-           .BindingTableEntryCount = 1, .DispatchGRFStartRegisterForConstantSetupData0 = 2,
+           .BindingTableEntryCount = sc->two_targets ? 2 : 1, .DispatchGRFStartRegisterForConstantSetupData0 = 2,
            .SetupURBEntryReadLength = 2, .DepthCoefficientURBReadOffset = 1,
            ._16PixelDispatchEnable = true, .EarlyDepthTestEnable = true,
            .ThreadDispatchEnable = true, .MaximumNumberOfThreads = 31);
@@ -219,6 +227,21 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
            .CubeFaceEnablePositiveX = true, .CubeFaceEnableNegativeX = true);
     uint32_t entry = RSS_OFF(d);
     memcpy(image + SURFACE_OFF + BT_OFF(d), &entry, 4);
+    if (sc->two_targets) {
+        /* multi-rt's RT1: R16G16B16A16_FLOAT (a render target format of the
+         * seed's surface format table, 001 L4997), the same pitch (64 px
+         * of 8 bytes), binding table entry 1 */
+        STATE4(image, SURFACE_OFF + RSS_OFF(d) + RSS1_AT, RENDER_SURFACE_STATE, .SurfaceType = 1,
+               .SurfaceFormat = FORMAT_R16G16B16A16_FLOAT,
+               .SurfaceBaseAddress = GEN4_GTT_BASE + RT1_OFF, .Width = sc->size - 1,
+               .Height = sc->size - 1, .TiledSurface = true, .TileWalk = 0,
+               .SurfacePitch = GEN4_EXT_PITCH - 1,
+               .CubeFaceEnablePositiveZ = true, .CubeFaceEnableNegativeZ = true,
+               .CubeFaceEnablePositiveY = true, .CubeFaceEnableNegativeY = true,
+               .CubeFaceEnablePositiveX = true, .CubeFaceEnableNegativeX = true);
+        entry = RSS_OFF(d) + RSS1_AT;
+        memcpy(image + SURFACE_OFF + BT_OFF(d) + 4, &entry, 4);
+    }
     return 0;
 }
 
@@ -349,7 +372,7 @@ static int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_erro
 static int describe(const char *name, uint8_t *image, struct scene *sc, struct gt_error *err)
 {
     memset(sc, 0, sizeof *sc);
-    const struct draw4 base = { .instances = 1, .vs = K_VS, .sf = K_SF_TRIANGLE,
+    const struct draw4 base = { .instances = 1, .vs = K_VS, .sf = K_SF_TRIANGLE, .ps = K_PS,
                                 .src_factor = BLEND_ONE, .dst_factor = BLEND_ZERO };
     float bg[4];
     if (strcmp(name, "strip-fan") == 0) {
@@ -443,9 +466,41 @@ static int describe(const char *name, uint8_t *image, struct scene *sc, struct g
         sc->draws[5].write_disables = 0xd;     /* alpha 3, red 2, blue 0 off: green only */
         sc->draw_count = 6;
         memcpy(bg, (const float[4]){ 0.2f, 0.2f, 0.2f, 1 }, sizeof bg);
+    } else if (strcmp(name, "multi-rt") == 0) {
+        /* gltrace_ext.c test_multi_rt (the scene of workload3d.h's Gen7
+         * "multi-rt"): the triangle with its varying uv = pos / 2 + 1/2 as
+         * the vertex colour (u, v, 0.5, 1), worked out here in float as the
+         * GL test's VS does (the strip-fan VS passes it on); the two-target
+         * PS; RT1 cleared to GEN7_MULTI_RT_CLEAR1 as half floats */
+        sc->size = GEN7_MULTI_RT_SIZE;
+        sc->format = FORMAT_POSITION_COLOUR;
+        sc->two_targets = true;
+        const float tri[6] = GEN7_MULTI_RT_TRIANGLE;
+        float v[3][6];
+        for (uint32_t k = 0; k < 3; k++) {
+            v[k][0] = tri[2 * k];
+            v[k][1] = tri[2 * k + 1];
+            v[k][2] = tri[2 * k] * 0.5f + 0.5f;
+            v[k][3] = tri[2 * k + 1] * 0.5f + 0.5f;
+            v[k][4] = 0.5f;
+            v[k][5] = 1.0f;
+        }
+        memcpy(image + VERTEX_OFF, v, sizeof v);
+        sc->draws[0] = base;
+        sc->draws[0].topology = TOPO_TRILIST;
+        sc->draws[0].count = 3;
+        sc->draws[0].ps = K_PS_TWO_RT;
+        sc->draw_count = 1;
+        memcpy(bg, (const float[4])GEN7_MULTI_RT_CLEAR0, sizeof bg);
+        const float clear1[4] = GEN7_MULTI_RT_CLEAR1;
+        uint16_t half[4];
+        for (uint32_t k = 0; k < 4; k++)
+            half[k] = format_float_to_half(clear1[k]);
+        for (uint32_t i = 0; i < GEN4_EXT_PITCH / 8 * sc->size; i++)
+            memcpy(image + RT1_OFF + 8 * i, half, 8);
     } else {
         return gt_error_set(err, "unknown Gen4 3D workload '%s' (strip-fan, instanced, "
-                            "blend-stencil)", name);
+                            "blend-stencil, multi-rt)", name);
     }
     /* the clear colour in every pixel, as unorm8 (R, G, B, A bytes) */
     uint8_t px[4];
@@ -475,7 +530,7 @@ int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *
     if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel, K_COUNT) !=
         K_COUNT) {
         gt_error_set(err, "%s: expected %u Gen4 kernels (VS, instancing VS, SF triangle, line, "
-                     "point, PS) each ending in an EOT send", kernel_hex, K_COUNT);
+                     "point, PS, two-target PS) each ending in an EOT send", kernel_hex, K_COUNT);
         goto done;
     }
     if (describe(name, image, sc, err) < 0)

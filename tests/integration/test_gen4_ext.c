@@ -41,6 +41,8 @@
 struct render {
     uint32_t size;
     uint8_t *rgba;                      /* rows in memory order (GL's: row 0 at the bottom) */
+    float *rt1;                         /* the second surface written, as floats, or NULL */
+    uint32_t rt1_format;
     double clip_threads, sf_threads, sf_objects, culled, index_oob, illegal, killed;
 };
 
@@ -70,6 +72,12 @@ static bool render(const char *name, uint32_t size, struct render *r)
     for (const char *const *c = culls; *c; c++)
         r->culled += probe_stat(g.sim, *c) > 0 ? probe_stat(g.sim, *c) : 0;
     r->index_oob = probe_stat(g.sim, "gpu.vf.bad.index_out_of_bounds");
+    uint32_t w = 0, h = 0;
+    r->rt1 = gen4_render_surface_float(&g, 1, &r->rt1_format, &w, &h);
+    if (r->rt1 && (w != size || h != size)) {
+        free(r->rt1);
+        r->rt1 = NULL;
+    }
     gen4_render_free(&g);
     return ok;
 }
@@ -364,11 +372,79 @@ static void test_blend_stencil(void)
     free(r.rgba);
 }
 
+/* multi_rt (the Gen7 scene's constants, workload3d.h): RT0 as the other
+ * images (colour (u, v, 0.5, 1) interpolated, the references and probes);
+ * RT1 read as floats: inside (4u - 1, 4v - 1, 3, 0.25) with u, v the
+ * attribute interpolated at the pixel centre, within 0.01 (half floats
+ * hold 4u - 1 to 2^-10 or better), outside the clear (-1, 0.5, 2, 1)
+ * exactly, then clamped to bytes against the suite's _rt1 references. */
+static void test_multi_rt(void)
+{
+    const uint32_t n = GEN7_MULTI_RT_SIZE;
+    struct render r;
+    if (!render("multi-rt", n, &r))
+        return;
+    const float tri[6] = GEN7_MULTI_RT_TRIANGLE, clear0[4] = GEN7_MULTI_RT_CLEAR0,
+                clear1[4] = GEN7_MULTI_RT_CLEAR1;
+    struct expected *e = malloc(sizeof *e);
+    expected_clear(e, n, (const double[4]){ nearbyint(clear0[0] * 255) / 255,
+                                            nearbyint(clear0[1] * 255) / 255,
+                                            nearbyint(clear0[2] * 255) / 255, 1 });
+    struct vertex v[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        float f[6] = { tri[2 * k], tri[2 * k + 1], tri[2 * k] * 0.5f + 0.5f,
+                       tri[2 * k + 1] * 0.5f + 0.5f, 0.5f, 1.0f };
+        v[k] = make_vertex(f, n);
+    }
+    paint_triangle(e, v, NULL);
+    check_image(&r, e, "multi_rt");
+    check_stats(&r, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.rt1);
+    CU_ASSERT_EQUAL(r.rt1_format, 0x084u);      /* R16G16B16A16_FLOAT */
+    uint32_t bad = 0, inside = 0;
+    uint8_t *rgba = malloc(4 * n * n);
+    for (uint32_t py = 0; py < n; py++)
+        for (uint32_t px = 0; px < n; px++) {
+            const float *got = r.rt1 + 4 * (py * n + px);
+            double w[3], want[4];
+            bool in = covers(v, px, py, w);
+            for (int c = 0; c < 4; c++)
+                want[c] = clear1[c];
+            if (in) {
+                double u = w[0] * v[0].c[0] + w[1] * v[1].c[0] + w[2] * v[2].c[0];
+                double t = w[0] * v[0].c[1] + w[1] * v[1].c[1] + w[2] * v[2].c[1];
+                want[0] = 4 * u - 1;
+                want[1] = 4 * t - 1;
+                want[2] = 3;
+                want[3] = 0.25;
+            }
+            inside += in;
+            bool ok = true;
+            for (int c = 0; c < 4; c++) {
+                ok = ok && fabs(got[c] - want[c]) <= (in ? 0.01 : 0.0);
+                double clamped = got[c] < 0 ? 0 : got[c] > 1 ? 1 : got[c];
+                rgba[4 * (py * n + px) + c] = (uint8_t)nearbyint(clamped * 255);
+            }
+            if (!ok && bad++ < 4)
+                fprintf(stderr, "\n  RT1 (%u, %u): %g %g %g %g, expected %g %g %g %g ", px, py,
+                        got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3]);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_TRUE(inside > n * n / 4);
+    struct image_verdict verdict;
+    CU_ASSERT_TRUE(image_judge_test(REFERENCE_DIR, "multi_rt_rt1", rgba, n, n, &verdict));
+    free(rgba);
+    free(r.rt1);
+    free(e);
+    free(r.rgba);
+}
+
 static const struct test_case cases[] = {
     { "strip_fan on the 965G: strip, fan, lines, points (our capture)", test_strip_fan },
     { "instanced on the 965G: indexed, 16 instances (our capture)", test_instanced },
     { "blend_stencil on the 965G: D24S8 stencil, ONE/ONE, DST_COLOR, MAX, scissor, mask",
       test_blend_stencil },
+    { "multi_rt on the 965G: RGBA8 + RGBA16F targets, two render target writes", test_multi_rt },
     { 0 }
 };
 TEST_SUITE(gen4_ext, cases);

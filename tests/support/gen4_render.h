@@ -27,6 +27,13 @@ struct gen4_render {
  * surface was written (r->sim may still be set: free it). */
 bool gen4_render_run(const char *workload, uint32_t width, uint32_t height, struct gen4_render *r);
 
+/* Surface `index` (in the order the pixel back end first wrote them) of a
+ * finished run as floats (width x height x 4, rows in memory order; the
+ * caller frees it) through the format's unpacking, its format in *format;
+ * NULL when there is no such surface or a texel cannot be read. */
+float *gen4_render_surface_float(const struct gen4_render *r, uint32_t index, uint32_t *format,
+                                 uint32_t *width, uint32_t *height);
+
 /* Destroys the sim and the config (not rgba). */
 void gen4_render_free(struct gen4_render *r);
 
