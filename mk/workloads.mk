@@ -62,9 +62,9 @@ test-slow: $(TESTS) $(GTSIM) $(TEST_DEPS) $(WL_BIG_FULL)
 	GTSIM=$(GTSIM) $(TESTS) workloads "Gen7 compute_big, 1048576 floats (make test-slow)"
 
 # the Gen4 ext counterparts (workloads/workload3d.h): instanced,
-# blend-stencil and multi-rt run strip-fan's kernels
+# blend-stencil, multi-rt and fill-heavy run strip-fan's kernels
 WL_GEN4 := $(GEN)/workloads/instanced.gen4.aub.gz $(GEN)/workloads/blend-stencil.gen4.aub.gz \
-	$(GEN)/workloads/multi-rt.gen4.aub.gz
+	$(GEN)/workloads/multi-rt.gen4.aub.gz $(GEN)/workloads/fill-heavy.gen4.aub.gz
 $(WL_GEN4): $(GEN)/workloads/%.gen4.aub.gz: $(GEN)/workloads/strip-fan.gen4.hex $(WL_BIN)
 	$(WL_BIN) $* 4 $< $@
 TEST_DEPS += $(WL_GEN4)

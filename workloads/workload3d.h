@@ -331,7 +331,10 @@ static inline bool workload3d_is_ext7(const char *name)
  *  - "blend-stencil": 64 x 64 with a D24_UNORM_S8_UINT buffer (stencil 0),
  *    background (0.2, 0.2, 0.2, 1); the six draws of the GL test
  *    (GEN4_BLEND_STENCIL_VERTICES; each draw's colour a constant vertex
- *    element, pitch 0, as Mesa's clear feeds its colour).
+ *    element, pitch 0, as Mesa's clear feeds its colour);
+ *  - "multi-rt": the Gen7 "multi-rt" scene (GEN7_MULTI_RT_*): RT1
+ *    R16G16B16A16_FLOAT at binding table entry 1, the two-target PS;
+ *  - "fill-heavy": below.
  */
 #define GEN4_EXT_PITCH 512u             /* one X tile wide */
 #define GEN4_STRIP_FAN_SIZE 64u
@@ -419,7 +422,48 @@ static inline void gen4_instance(uint32_t n, float out[6])
     out[5] = 1.0f;
 }
 
-/* Writes the Gen4 workload `name` ("strip-fan", "instanced", "blend-stencil")
+/* "fill-heavy" (Gen4, 512 x 512 with a D16_UNORM depth buffer cleared to
+ * 1.0, background (0.05, 0.05, 0.1, 1)): gltrace_ext.c test_fill_heavy's
+ * 2000 triangles (gen4_fill_heavy_triangles(): its LCG, centres and
+ * half-extent 0.06, a distinct flat z each, an RGBA8 colour) as vertices
+ * of 16 bytes (x, y, z float, colour R8G8B8A8_UNORM); draw 1: triangles
+ * 0-999, depth LESS with writes, blend SRC_ALPHA / ONE_MINUS_SRC_ALPHA;
+ * draw 2: 1000-1999, LEQUAL without depth writes, SRC_ALPHA / ONE. */
+#define GEN4_FILL_HEAVY_SIZE 512u
+#define GEN4_FILL_HEAVY_TRIANGLES 2000u
+
+struct gen4_fill_vertex {
+    float x, y, z;
+    uint8_t colour[4];
+};
+
+/* The GL test's vertex data: 3 x GEN4_FILL_HEAVY_TRIANGLES vertices. */
+static inline void gen4_fill_heavy_triangles(struct gen4_fill_vertex *v)
+{
+    uint32_t s = 1;
+#define GEN4_FILL_RND() (s = s * 1103515245u + 12345u, (float)((s >> 8) & 0xffffu) / 65535.0f)
+    for (uint32_t t = 0; t < GEN4_FILL_HEAVY_TRIANGLES; t++) {
+        float cx = GEN4_FILL_RND() * 2 - 1, cy = GEN4_FILL_RND() * 2 - 1;
+        float z = (float)((t * 7919u) % GEN4_FILL_HEAVY_TRIANGLES) / GEN4_FILL_HEAVY_TRIANGLES *
+                      1.8f - 0.9f;
+        uint8_t col[4];
+        col[0] = (uint8_t)(GEN4_FILL_RND() * 255);
+        col[1] = (uint8_t)(GEN4_FILL_RND() * 255);
+        col[2] = (uint8_t)(GEN4_FILL_RND() * 255);
+        col[3] = (uint8_t)(128 + GEN4_FILL_RND() * 127);
+        for (uint32_t k = 0; k < 3; k++) {
+            struct gen4_fill_vertex *q = &v[t * 3 + k];
+            q->x = cx + (GEN4_FILL_RND() * 2 - 1) * 0.06f;
+            q->y = cy + (GEN4_FILL_RND() * 2 - 1) * 0.06f;
+            q->z = z;
+            memcpy(q->colour, col, 4);
+        }
+    }
+#undef GEN4_FILL_RND
+}
+
+/* Writes the Gen4 workload `name` ("strip-fan", "instanced", "blend-stencil",
+ * "multi-rt", "fill-heavy")
  * with the kernels of kernel_hex (strip-fan.gen4.g4a assembled) to out_aub.
  * 0, or -1 and err. */
 int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,

@@ -42,6 +42,13 @@
 #define RT1_OFF 0x28000u                /* multi-rt's second target (64 rows of one X tile) */
 #define DEPTH_OFF 0x30000u
 #define IMAGE_BYTES 0x34000u
+/* fill-heavy's larger image: its 96000 bytes of vertices, the 512 x 512
+ * target (X-tiled, 2048 bytes a row) and D16 buffer (Y-tiled, 1024) */
+#define FILL_VERTEX_OFF 0x40000u
+#define FILL_RT_OFF 0x60000u
+#define FILL_PITCH (4u * GEN4_FILL_HEAVY_SIZE)
+#define FILL_DEPTH_OFF (FILL_RT_OFF + FILL_PITCH * GEN4_FILL_HEAVY_SIZE)
+#define FILL_IMAGE_BYTES (FILL_DEPTH_OFF + 2u * GEN4_FILL_HEAVY_SIZE * GEN4_FILL_HEAVY_SIZE)
 
 /* The state within a draw's block (32-byte aligned; CC_STATE 64: the PS
  * payload's R0.1 carries it as GeneralStateOffset[31:6], L18330ff). */
@@ -57,6 +64,9 @@
 
 _Static_assert(STATE_OFF + MAX_DRAWS * STATE_BLOCK <= SURFACE_OFF, "state blocks fit");
 _Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN4_INSTANCED_SIZE <= DEPTH_OFF, "the RT fits");
+_Static_assert(IMAGE_BYTES <= FILL_VERTEX_OFF &&
+               FILL_VERTEX_OFF + 3u * 16u * GEN4_FILL_HEAVY_TRIANGLES <= FILL_RT_OFF,
+               "fill-heavy's vertices fit");
 _Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN7_MULTI_RT_SIZE <= RT1_OFF &&
                RT1_OFF + GEN4_EXT_PITCH * GEN7_MULTI_RT_SIZE <= DEPTH_OFF, "both RTs fit");
 
@@ -68,11 +78,13 @@ enum kernel { K_VS, K_VS_INSTANCED, K_SF_TRIANGLE, K_SF_LINE, K_SF_POINT, K_PS, 
 enum { TOPO_POINTLIST = 1, TOPO_LINELIST = 2, TOPO_LINESTRIP = 3, TOPO_TRILIST = 4,
        TOPO_TRISTRIP = 5, TOPO_TRIFAN = 6 };
 /* COLOR_CALC_STATE encodings (genxml gen4.xml) */
-enum { CMP_ALWAYS = 0, CMP_EQUAL = 3, CMP_NOTEQUAL = 6 };
+enum { CMP_ALWAYS = 0, CMP_LESS = 2, CMP_EQUAL = 3, CMP_LEQUAL = 4, CMP_NOTEQUAL = 6 };
 enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
-enum { BLEND_ONE = 1, BLEND_DST_COLOR = 5, BLEND_ZERO = 0x11 };
+enum { BLEND_ONE = 1, BLEND_SRC_ALPHA = 3, BLEND_DST_COLOR = 5, BLEND_ZERO = 0x11,
+       BLEND_INV_SRC_ALPHA = 0x13 };
 enum { BLENDFUNC_ADD = 0, BLENDFUNC_MAX = 4 };
 #define FORMAT_R32G32B32A32_FLOAT 0x000u
+#define FORMAT_R32G32B32_FLOAT 0x040u
 #define FORMAT_R32G32_FLOAT 0x085u
 #define FORMAT_R16G16B16A16_FLOAT 0x084u
 #define FORMAT_R8G8B8A8_UNORM 0x0c7u
@@ -88,6 +100,8 @@ struct draw4 {
     bool stencil;                   /* stencil test on */
     uint32_t stencil_func, stencil_pass_op;
     bool stencil_write;
+    bool depth_test, depth_write;   /* fill-heavy */
+    uint32_t depth_func;
     bool blend;
     uint32_t src_factor, dst_factor, blend_func;
     uint32_t write_disables;        /* SURFACE_STATE Color Buffer Component Write Disables */
@@ -98,8 +112,11 @@ struct draw4 {
 struct scene {
     uint32_t size;                  /* width = height */
     bool depth_stencil;
+    bool depth16;                   /* fill-heavy: D16_UNORM instead of D24_UNORM_S8_UINT */
+    uint32_t pitch, rt_off, depth_off, vertex_off, image_bytes;    /* the layout */
     bool two_targets;               /* multi-rt: RT1 R16G16B16A16_FLOAT at RT1_OFF */
-    enum { FORMAT_POSITION_COLOUR, FORMAT_INSTANCED, FORMAT_POSITION_CONSTANT } format;
+    enum { FORMAT_POSITION_COLOUR, FORMAT_INSTANCED, FORMAT_POSITION_CONSTANT,
+           FORMAT_POSITION3_UNORM8 } format;
     struct draw4 draws[MAX_DRAWS];
     uint32_t draw_count;
 };
@@ -203,7 +220,9 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
            .ThreadDispatchEnable = true, .MaximumNumberOfThreads = 31);
     /* COLOR_CALC_STATE (layout: genxml gen4.xml, the seed has only its
      * heading): the draw's stencil test and blend; CC_VIEWPORT 0..1 */
-    STATE4(image, at + CC_AT, COLOR_CALC_STATE, .StencilTestEnable = dr->stencil,
+    STATE4(image, at + CC_AT, COLOR_CALC_STATE, .DepthTestEnable = dr->depth_test,
+           .DepthTestFunction = dr->depth_func, .DepthBufferWriteEnable = dr->depth_write,
+           .StencilTestEnable = dr->stencil,
            .StencilTestFunction = dr->stencil_func, .StencilPassDepthPassOp = dr->stencil_pass_op,
            .StencilPassDepthFailOp = STENCILOP_KEEP, .StencilFailOp = STENCILOP_KEEP,
            .StencilBufferWriteEnable = dr->stencil_write, .StencilReferenceValue = 1,
@@ -219,9 +238,9 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
     STATE4(image, SURFACE_OFF + RSS_OFF(d), RENDER_SURFACE_STATE, .SurfaceType = 1,
            .SurfaceFormat = FORMAT_R8G8B8A8_UNORM, .ColorBlendEnable = dr->blend,
            .ColorBufferComponentWriteDisables = dr->write_disables,
-           .SurfaceBaseAddress = GEN4_GTT_BASE + RT_OFF, .Width = sc->size - 1,
+           .SurfaceBaseAddress = GEN4_GTT_BASE + sc->rt_off, .Width = sc->size - 1,
            .Height = sc->size - 1, .TiledSurface = true, .TileWalk = 0,
-           .SurfacePitch = GEN4_EXT_PITCH - 1,
+           .SurfacePitch = sc->pitch - 1,
            .CubeFaceEnablePositiveZ = true, .CubeFaceEnableNegativeZ = true,
            .CubeFaceEnablePositiveY = true, .CubeFaceEnableNegativeY = true,
            .CubeFaceEnablePositiveX = true, .CubeFaceEnableNegativeX = true);
@@ -256,7 +275,7 @@ static int emit_vertex_state(struct batch4 *b, const struct scene *sc, const str
 {
     struct GEN4_VERTEX_BUFFER_STATE vb[2] = {
         { .BufferPitch = 24, .VertexBufferIndex = 0,
-          .BufferStartingAddress = GEN4_GTT_BASE + VERTEX_OFF },
+          .BufferStartingAddress = GEN4_GTT_BASE + sc->vertex_off },
         { .BufferPitch = 24, .BufferAccessType = 1, .VertexBufferIndex = 1,
           .InstanceDataStepRate = 1, .BufferStartingAddress = GEN4_GTT_BASE + INSTANCE_OFF },
     };
@@ -282,6 +301,14 @@ static int emit_vertex_state(struct batch4 *b, const struct scene *sc, const str
         el[2].VertexBufferIndex = 1;
         el[2].DestinationElementOffset = 8;
         elements = 3;
+    } else if (sc->format == FORMAT_POSITION3_UNORM8) {
+        /* fill-heavy: (x, y, z) floats stored (x, y, z, 1), the colour
+         * R8G8B8A8_UNORM at byte 12, 16 bytes a vertex */
+        vb[0].BufferPitch = 16;
+        el[0].SourceElementFormat = FORMAT_R32G32B32_FLOAT;
+        el[0].Component2Control = COMP_SRC;
+        el[1].SourceElementFormat = FORMAT_R8G8B8A8_UNORM;
+        el[1].SourceElementOffset = 12;
     } else if (sc->format == FORMAT_POSITION_CONSTANT) {
         vb[0].BufferPitch = 8;
         vb[1].BufferPitch = 0;
@@ -326,11 +353,13 @@ static int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_erro
         uint32_t at = STATE_OFF + d * STATE_BLOCK;     /* General State Base-relative */
         EMIT4(b, 3DSTATE_BINDING_TABLE_POINTERS, .PointerToPSBindingTable = BT_OFF(d));
         if (sc->depth_stencil)
-            /* D24_UNORM_S8_UINT, Y-major tiled (the only walk the seed allows,
-             * L17094-17653), as g965_tri's depth buffer (L701-716) */
-            EMIT4(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 1, .SurfaceFormat = 2,
-                  .TiledSurface = true, .TileWalk = 1, .SurfacePitch = 4 * sc->size - 1,
-                  .SurfaceBaseAddress = GEN4_GTT_BASE + DEPTH_OFF, .Width = sc->size - 1,
+            /* D24_UNORM_S8_UINT (format 2) or D16_UNORM (5, genxml gen4.xml
+             * 3DSTATE_DEPTH_BUFFER), Y-major tiled (the only walk the seed
+             * allows, L17094-17653), as g965_tri's depth buffer (L701-716) */
+            EMIT4(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 1, .SurfaceFormat = sc->depth16 ? 5 : 2,
+                  .TiledSurface = true, .TileWalk = 1,
+                  .SurfacePitch = (sc->depth16 ? 2 : 4) * sc->size - 1,
+                  .SurfaceBaseAddress = GEN4_GTT_BASE + sc->depth_off, .Width = sc->size - 1,
                   .Height = sc->size - 1);
         else
             EMIT4(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1);   /* NULL */
@@ -372,6 +401,11 @@ static int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_erro
 static int describe(const char *name, uint8_t *image, struct scene *sc, struct gt_error *err)
 {
     memset(sc, 0, sizeof *sc);
+    sc->pitch = GEN4_EXT_PITCH;
+    sc->rt_off = RT_OFF;
+    sc->depth_off = DEPTH_OFF;
+    sc->vertex_off = VERTEX_OFF;
+    sc->image_bytes = IMAGE_BYTES;
     const struct draw4 base = { .instances = 1, .vs = K_VS, .sf = K_SF_TRIANGLE, .ps = K_PS,
                                 .src_factor = BLEND_ONE, .dst_factor = BLEND_ZERO };
     float bg[4];
@@ -498,16 +532,45 @@ static int describe(const char *name, uint8_t *image, struct scene *sc, struct g
             half[k] = format_float_to_half(clear1[k]);
         for (uint32_t i = 0; i < GEN4_EXT_PITCH / 8 * sc->size; i++)
             memcpy(image + RT1_OFF + 8 * i, half, 8);
+    } else if (strcmp(name, "fill-heavy") == 0) {
+        sc->size = GEN4_FILL_HEAVY_SIZE;
+        sc->format = FORMAT_POSITION3_UNORM8;
+        sc->depth_stencil = sc->depth16 = true;
+        sc->pitch = FILL_PITCH;
+        sc->rt_off = FILL_RT_OFF;
+        sc->depth_off = FILL_DEPTH_OFF;
+        sc->vertex_off = FILL_VERTEX_OFF;
+        sc->image_bytes = FILL_IMAGE_BYTES;
+        _Static_assert(sizeof(struct gen4_fill_vertex) == 16, "16 bytes a vertex");
+        gen4_fill_heavy_triangles((struct gen4_fill_vertex *)(image + FILL_VERTEX_OFF));
+        /* the depth clear: 1.0 is 0xffff in D16 */
+        memset(image + FILL_DEPTH_OFF, 0xff, 2u * sc->size * sc->size);
+        const uint32_t half = 3 * GEN4_FILL_HEAVY_TRIANGLES / 2;
+        for (uint32_t d = 0; d < 2; d++) {
+            struct draw4 *dr = &sc->draws[d];
+            *dr = base;
+            dr->topology = TOPO_TRILIST;
+            dr->first = d * half;
+            dr->count = half;
+            dr->depth_test = true;
+            dr->depth_func = d ? CMP_LEQUAL : CMP_LESS;
+            dr->depth_write = d == 0;
+            dr->blend = true;
+            dr->src_factor = BLEND_SRC_ALPHA;
+            dr->dst_factor = d ? BLEND_ONE : BLEND_INV_SRC_ALPHA;
+        }
+        sc->draw_count = 2;
+        memcpy(bg, (const float[4]){ 0.05f, 0.05f, 0.1f, 1 }, sizeof bg);
     } else {
         return gt_error_set(err, "unknown Gen4 3D workload '%s' (strip-fan, instanced, "
-                            "blend-stencil, multi-rt)", name);
+                            "blend-stencil, multi-rt, fill-heavy)", name);
     }
     /* the clear colour in every pixel, as unorm8 (R, G, B, A bytes) */
     uint8_t px[4];
     for (uint32_t k = 0; k < 4; k++)
         px[k] = (uint8_t)(bg[k] * 255.0f + 0.5f);
-    for (uint32_t i = 0; i < GEN4_EXT_PITCH / 4 * sc->size; i++)
-        memcpy(image + RT_OFF + 4 * i, px, 4);
+    for (uint32_t i = 0; i < sc->pitch / 4 * sc->size; i++)
+        memcpy(image + sc->rt_off + 4 * i, px, 4);
     return 0;
 }
 
@@ -518,7 +581,7 @@ int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *
     size_t len = 0;
     if (eu_load_kernel_file(kernel_hex, &code, &len, err) < 0)
         return -1;
-    uint8_t *image = calloc(1, IMAGE_BYTES);
+    uint8_t *image = calloc(1, FILL_IMAGE_BYTES);     /* the largest scene's */
     struct batch4 *b = calloc(1, sizeof *b);
     struct scene *sc = calloc(1, sizeof *sc);
     int rc = -1;
@@ -542,7 +605,7 @@ int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *
         goto done;
     memcpy(image + BATCH_OFF, b->dw, 4 * b->n);
     /* the 965G's PCI id, g965_tri's (0x29a2) */
-    rc = workload_aub_legacy(out_aub, 0x29a2, name, image, GEN4_GTT_BASE, IMAGE_BYTES / 4096,
+    rc = workload_aub_legacy(out_aub, 0x29a2, name, image, GEN4_GTT_BASE, sc->image_bytes / 4096,
                              GEN4_GTT_BASE + BATCH_OFF, err);
 done:
     free(code);
