@@ -16,14 +16,16 @@
  * the VS passes both on) is patched in the AUB's write block so that the
  * triangle must be clipped:
  *  - near: one vertex at z = -3 (w = 1), behind the near plane z = -w;
- *  - guardband: one vertex at (300, -300), beyond the guardband's +-256.
+ *  - guardband: one vertex at (300, -300), beyond the guardband's +-256;
+ *  - behind the eye: one vertex with w = -0.5 (the kernel's negative-RHW
+ *    path: test_behind_the_eye).
  * CLIP spawns one thread, the kernel's URB writes bring the clipped polygon
  * back, SF's setup kernel and WM draw it. The expected image is computed
  * here: the polygon is the triangle clipped (Sutherland-Hodgman, in clip
  * space) against -w <= x, y, z <= w, mapped by the SF_VIEWPORT (m00 = m11 =
  * 32, m30 = m31 = 32; rows of the image as glReadPixels gives them, y up),
- * colours interpolated linearly on the original triangle (w = 1, so linear
- * in screen space). A pixel whose centre lies at least 1 px inside every
+ * colours interpolated perspective-correctly on the original triangle
+ * (triangle_weights(); with w = 1 that is linear in screen space). A pixel whose centre lies at least 1 px inside every
  * polygon edge must have the interpolated colour within +-2 per channel; one
  * at least 1 px outside must equal the same pixel of a run where the app's
  * triangle lies wholly outside the guardband (trivially rejected: the
