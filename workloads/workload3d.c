@@ -719,6 +719,9 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
 #define EXT7_RT1_OFF (RT_OFF + 0x40000u)
 #define EXT7_DEPTH_OFF (RT_OFF + 0x80000u)
 #define EXT7_STENCIL_OFF (RT_OFF + 0xc0000u)
+#define EXT7_SAMPLER 0xe0u            /*   SAMPLER_STATE 0 (textured scenes) */
+#define EXT7_BORDER_OFF 0x200u          /* the border colour (zeros; no border mode is used) */
+#define EXT7_TEXTURE_OFF EXT7_RT1_OFF   /* the mipmap scene's texture (it has no RT1) */
 #define EXT7_MAX_DRAWS 8u
 
 /* genxml gen7.xml's enums: 3D_Color_Buffer_Blend_Factor / _Function,
@@ -728,9 +731,10 @@ enum { BF_ONE = 0x01, BF_DST_COLOR = 0x05, BF_ZERO = 0x11 };
 enum { BLEND_ADD = 0, BLEND_MAX = 4 };
 enum { CMP_ALWAYS = 0, CMP_EQUAL = 3, CMP_NOTEQUAL = 6 };
 enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
+enum { TEXCOORDMODE_WRAP = 0, TEXCOORDMODE_MIRROR = 1 };
 enum { PRIM_POINTS = 1, PRIM_LINES = 2, PRIM_LINE_STRIP = 3, PRIM_TRIANGLES = 4,
        PRIM_TRIANGLE_STRIP = 5, PRIM_TRIANGLE_FAN = 6 };
-enum { FMT_R32G32B32A32_FLOAT = 0x000, FMT_R32G32_FLOAT = 0x085,
+enum { FMT_R32G32B32A32_FLOAT = 0x000, FMT_R32G32B32_FLOAT = 0x040, FMT_R32G32_FLOAT = 0x085,
        FMT_R16G16B16A16_FLOAT = 0x084, FMT_R8G8B8A8_UNORM = 0x0c7, FMT_D24_UNORM_X8 = 3 };
 
 struct ext7_draw {
@@ -742,13 +746,17 @@ struct ext7_draw {
     bool stencil;                       /* test on, front face, masks 0xff */
     uint32_t stencil_function, stencil_pass_op, stencil_reference;
     bool scissor;                       /* the scene's scissor rectangle, else the window */
+    uint32_t wrap;                      /* textured scenes: the address mode of s and t */
 };
 
 struct ext7_scene {
     uint32_t width, height, targets;    /* render targets (1 or 2) */
     uint32_t vs_read_length;            /* 256-bit rows of vertex elements */
     bool instanced;                     /* elements: the corner, then offset and colour per instance */
-    bool position_only;                 /* one element: the position (x, y) */
+    bool position_only;                 /* one element: the position */
+    uint32_t position_format;           /* element 0 at offset 0 (z 0, w 1 where absent) */
+    uint32_t attribute_format, attribute_offset;    /* element 1 (z 0, w 1 where absent) */
+    bool textured;                      /* binding table entry 1 the texture, sampler 0 */
     bool point_width_from_vertex;
     bool depth_stencil;                 /* a D24_UNORM_X8 depth buffer and an S8 stencil buffer */
     uint32_t vertex_pitch, vertex_bytes, instance_bytes, index_bytes;
@@ -757,6 +765,18 @@ struct ext7_scene {
     uint32_t draws;
     struct ext7_draw draw[EXT7_MAX_DRAWS];
 };
+
+static int pack_element7(uint32_t *dw, uint32_t buffer, uint32_t format, uint32_t offset,
+                         uint32_t c2, uint32_t c3, struct gt_error *err);
+
+/* An element of `format` with what its absent z and w become (STORE_0 and
+ * STORE_1_FP; component controls STORE_SRC 1, STORE_0 2, STORE_1_FP 3). */
+static int pack_vector7(uint32_t *dw, uint32_t format, uint32_t offset, struct gt_error *err)
+{
+    uint32_t components = format == FMT_R32G32_FLOAT ? 2u : format == FMT_R32G32B32_FLOAT ? 3u : 4u;
+    return pack_element7(dw, 0, format, offset, components > 2 ? 1u : 2u, components > 3 ? 1u : 3u,
+                         err);
+}
 
 static int pack_element7(uint32_t *dw, uint32_t buffer, uint32_t format, uint32_t offset,
                          uint32_t c2, uint32_t c3, struct gt_error *err)
@@ -798,15 +818,14 @@ static int emit7_ext_vertex_input(const struct ext7_scene *sc, struct batch *b,
     struct GEN7_3DSTATE_VERTEX_ELEMENTS ves = { GEN7_3DSTATE_VERTEX_ELEMENTS_header };
     ves.DWordLength = 1 + 2 * elements - 2;
     GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
-    /* component controls: STORE_SRC 1, STORE_0 2, STORE_1_FP 3 */
-    if (pack_element7(dw + 1, 0, FMT_R32G32_FLOAT, 0, 2, 3, err) < 0)
+    if (pack_vector7(dw + 1, sc->position_format, 0, err) < 0)
         return -1;
     if (sc->instanced) {
         if (pack_element7(dw + 3, 1, FMT_R32G32_FLOAT, 0, 2, 2, err) < 0 ||
             pack_element7(dw + 5, 1, FMT_R32G32B32A32_FLOAT, 8, 1, 1, err) < 0)
             return -1;
     } else if (!sc->position_only) {
-        if (pack_element7(dw + 3, 0, FMT_R32G32B32A32_FLOAT, 8, 1, 1, err) < 0)
+        if (pack_vector7(dw + 3, sc->attribute_format, sc->attribute_offset, err) < 0)
             return -1;
     }
     emit(b, dw, 1 + 2 * elements);
@@ -862,6 +881,19 @@ static int write_ext7_draw_state(uint8_t *image, const struct ext7_scene *sc, ui
     if (GEN7_SCISSOR_RECT_pack(dw, &sr) < 0)
         return gt_error_set(err, "SCISSOR_RECT (Gen7) does not pack");
     memcpy(at + EXT7_SCISSOR, dw, 4 * GEN7_SCISSOR_RECT_length);
+    if (!sc->textured)
+        return 0;
+    /* GL_LINEAR_MIPMAP_LINEAR / GL_LINEAR as crocus's sampler state: MIN and
+     * MAG LINEAR, MIP LINEAR, the OpenGL LOD pre-clamp, LODs 0..levels-1 */
+    struct GEN7_SAMPLER_STATE ss = {
+        .MinModeFilter = 1, .MagModeFilter = 1, .MipModeFilter = 3, .LODPreClampEnable = 1,
+        .MinLOD = 0.0, .MaxLOD = GEN7_MIPMAP_LEVELS - 1, .BorderColorPointer = EXT7_BORDER_OFF,
+        .TCXAddressControlMode = d->wrap, .TCYAddressControlMode = d->wrap,
+        .TCZAddressControlMode = d->wrap,
+    };
+    if (GEN7_SAMPLER_STATE_pack(dw, &ss) < 0)
+        return gt_error_set(err, "SAMPLER_STATE (Gen7) does not pack");
+    memcpy(at + EXT7_SAMPLER, dw, 4 * GEN7_SAMPLER_STATE_length);
     return 0;
 }
 
@@ -897,6 +929,23 @@ static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct 
     if (sc->targets > 1 && write_surface7(image, 1, FMT_R16G16B16A16_FLOAT, 8, sc->width,
                                           sc->height, GTT7_BASE + EXT7_RT1_OFF, blend, err) < 0)
         return -1;
+    if (sc->textured) {
+        /* the texture: 2D R8G8B8A8_UNORM, Y-tiled, HALIGN_4 / VALIGN_4, the
+         * whole chain (MIP Count = levels - 1) */
+        struct GEN7_RENDER_SURFACE_STATE ts = {
+            .SurfaceType = 1, .SurfaceFormat = FMT_R8G8B8A8_UNORM, .TiledSurface = true,
+            .TileWalk = 1, .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1,
+            .MOCS = 1, .Width = GEN7_MIPMAP_TEXTURE - 1, .Height = GEN7_MIPMAP_TEXTURE - 1,
+            .SurfacePitch = 4 * GEN7_MIPMAP_TEXTURE - 1, .MIPCountLOD = GEN7_MIPMAP_LEVELS - 1,
+            .SurfaceBaseAddress = GTT7_BASE + EXT7_TEXTURE_OFF,
+        };
+        uint32_t rss[GEN7_RENDER_SURFACE_STATE_length];
+        if (GEN7_RENDER_SURFACE_STATE_pack(rss, &ts) < 0)
+            return gt_error_set(err, "RENDER_SURFACE_STATE (Gen7) does not pack");
+        uint32_t entry = 0x40u + 0x40u * sc->targets;
+        memcpy(image + SURF_OFF + entry, rss, sizeof rss);
+        memcpy(image + SURF_OFF + 4u * sc->targets, &entry, 4);
+    }
     return 0;
 }
 
@@ -922,6 +971,8 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
     EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = state + EXT7_DS);
     b->dw[b->n - 1] |= 1;
     EMIT7(b, 3DSTATE_SCISSOR_STATE_POINTERS, .ScissorRectPointer = state + EXT7_SCISSOR);
+    if (sc->textured)
+        EMIT7(b, 3DSTATE_SAMPLER_STATE_POINTERS_PS, .PointerToPSSamplerState = state + EXT7_SAMPLER);
     if (emit7_no_constants(b, err) < 0)
         return -1;
     EMIT7(b, 3DSTATE_VS, .KernelStartPointer = sc->vs_kernel,
@@ -955,7 +1006,8 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
           .PointRasterizationRule = 1, .LineAntialiasingRegionWidth = 1,
           .BarycentricInterpolationMode = 1);
     EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = sc->ps_kernel,
-          .BindingTableEntryCount = sc->targets, ._16PixelDispatchEnable = true,
+          .BindingTableEntryCount = sc->targets + sc->textured,
+          .SamplerCount = sc->textured ? 1u : 0u, ._16PixelDispatchEnable = true,
           .MaximumNumberOfThreads = 47, .AttributeEnable = true,
           .DispatchGRFStartRegisterForConstantSetupData0 = 6,
           .KernelStartPointer1 = sc->ps_kernel, .KernelStartPointer2 = sc->ps_kernel);
@@ -1138,6 +1190,57 @@ static void scene_multi_rt(uint8_t *image, struct ext7_scene *sc)
         memcpy(image + EXT7_RT1_OFF + 8ull * i, half, 8);
 }
 
+/* The byte offset of byte column `x_bytes`, row y in a Y-tiled surface of
+ * `pitch` bytes a row: 4 KiB tiles of 128 bytes x 32 rows, in each tile
+ * columns of 16 bytes one after the other, 32 rows each (seed 000's Y-major
+ * tile; the one addressing the scene's texture needs). */
+static uint32_t ytiled_offset(uint32_t pitch, uint32_t x_bytes, uint32_t y)
+{
+    uint32_t tile = (y / 32u) * (pitch / 128u) + x_bytes / 128u;
+    return tile * 4096u + (x_bytes % 128u) / 16u * 512u + (y % 32u) * 16u + x_bytes % 16u;
+}
+
+static void scene_mipmap(uint8_t *image, struct ext7_scene *sc)
+{
+    float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS];
+    gen7_mipmap_vertices(v);
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    sc->width = sc->height = GEN7_MIPMAP_SIZE;
+    sc->position_format = FMT_R32G32B32A32_FLOAT;
+    sc->attribute_format = FMT_R32G32_FLOAT;
+    sc->attribute_offset = 16;
+    sc->vertex_pitch = 4 * GEN7_MIPMAP_FLOATS;
+    sc->vertex_bytes = sizeof v;
+    sc->textured = true;
+    sc->draws = 2;
+    for (uint32_t i = 0; i < 2; i++)
+        sc->draw[i] = (struct ext7_draw){ .topology = PRIM_TRIANGLE_STRIP, .first = 4 * i,
+                                          .count = 4,
+                                          .wrap = i ? TEXCOORDMODE_MIRROR : TEXCOORDMODE_WRAP };
+    /* the chain in the Gen7 2D layout (HALIGN_4 / VALIGN_4): level 0 at
+     * (0, 0), level 1 below it, levels 2.. right of level 1 stacked
+     * downwards, each level's height rounded up to 4 rows */
+    uint8_t chain[GEN7_MIPMAP_CHAIN_TEXELS][4];
+    gen7_mipmap_chain(chain);
+    uint32_t lx = 0, ly = 0;
+    for (uint32_t l = 0; l < GEN7_MIPMAP_LEVELS; l++) {
+        uint32_t side = GEN7_MIPMAP_TEXTURE >> l;
+        const uint8_t (*level)[4] = (const uint8_t (*)[4])chain + gen7_mipmap_level_offset(l);
+        for (uint32_t y = 0; y < side; y++)
+            for (uint32_t x = 0; x < side; x++)
+                memcpy(image + EXT7_TEXTURE_OFF +
+                           ytiled_offset(4 * GEN7_MIPMAP_TEXTURE, 4 * (lx + x), ly + y),
+                       level[y * side + x], 4);
+        if (l == 0)
+            ly += GEN7_MIPMAP_TEXTURE;
+        else if (l == 1)
+            lx += side;
+        else
+            ly += (side + 3u) & ~3u;
+    }
+    clear_rt0(image, sc, (const float[4])GEN7_MIPMAP_CLEAR);
+}
+
 /* The ext scenes: kernels (VS, PS) placed, the scene built, written. */
 static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
                           const char *kernel_hex, uint8_t *image, struct batch *b,
@@ -1150,6 +1253,8 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
         return gt_error_set(err, "%s: expected 2 kernels (VS, PS) each ending in an EOT send",
                             kernel_hex);
     struct ext7_scene sc = { .targets = 1, .vs_read_length = 1, .vertex_pitch = 24,
+                             .position_format = FMT_R32G32_FLOAT,
+                             .attribute_format = FMT_R32G32B32A32_FLOAT, .attribute_offset = 8,
                              .vs_kernel = at[0], .ps_kernel = at[1] };
     if (strcmp(name, "strip-fan") == 0)
         scene_strip_fan(image, &sc);
@@ -1157,6 +1262,8 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
         scene_instanced(image, &sc);
     else if (strcmp(name, "blend-stencil") == 0)
         scene_blend_stencil(image, &sc);
+    else if (strcmp(name, "mipmap") == 0)
+        scene_mipmap(image, &sc);
     else
         scene_multi_rt(image, &sc);
     if (write_ext7_state(image, &sc, err) < 0 || build_batch7_ext(&sc, b, err) < 0)
@@ -1174,7 +1281,7 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     if (!blend && !gs && !tess && !quads && !xfb && !ext && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
                             "gs-twice, gs-quads, xfb-tri, tess-tri, strip-fan, instanced, "
-                            "blend-stencil, multi-rt)", name);
+                            "blend-stencil, multi-rt, mipmap)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
     if ((gs || tess || quads || xfb || ext) && gen != 7)

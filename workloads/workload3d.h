@@ -299,11 +299,104 @@ static inline void gen7_instanced_instance(uint32_t i, float out[GEN7_EXT_FLOATS
 #define GEN7_MULTI_RT_CLEAR0 { 0.1f, 0.2f, 0.3f, 1.0f }
 #define GEN7_MULTI_RT_CLEAR1 { -1.0f, 0.5f, 2.0f, 1.0f }
 
+/*
+ * "mipmap" (128x128, clear 0.1, 0.1, 0.1, 1): gltrace_ext.c test_mipmap's
+ * 64x64 R8G8B8A8_UNORM texture (gen7_mipmap_texel) with its whole mip chain
+ * (7 levels), which the builder computes as glGenerateMipmap's blit does:
+ * each texel of level n + 1 the average of the 2x2 texels of level n,
+ * rounded to nearest (gen7_mipmap_chain; crocus's blorp blit samples the
+ * four texels' centre bilinearly, the same value). The texture is Y-tiled
+ * with the Gen7 2D mip layout (HALIGN_4, VALIGN_4); SAMPLER_STATE MIN/MAG
+ * LINEAR, MIP LINEAR (LINEAR_MIPMAP_LINEAR). Two TRISTRIP draws of 4
+ * vertices each (x, y, z, w clip position, then s, t: GEN7_MIPMAP_FLOATS
+ * floats; gen7_mipmap_vertices), the left with WRAP (GL_REPEAT) on s and t,
+ * the right with MIRROR (GL_MIRRORED_REPEAT); clip w 1 at the bottom, 5 at
+ * the top. The VS passes the position and (s, t, 0, 1); the SIMD16 PS
+ * interpolates s, t (perspective barycentrics) and sends a SIMD16 sample
+ * message (binding table entry 1, sampler 0; the LOD from the subspans'
+ * derivatives), writing what it returns. Kernels:
+ * workloads/kernels/mipmap.gen7.g4a.
+ */
+#define GEN7_MIPMAP_SIZE 128u
+#define GEN7_MIPMAP_CLEAR { 0.1f, 0.1f, 0.1f, 1.0f }
+#define GEN7_MIPMAP_TEXTURE 64u
+#define GEN7_MIPMAP_LEVELS 7u
+#define GEN7_MIPMAP_FLOATS 6u
+#define GEN7_MIPMAP_VERTICES 8u
+/* the chain's texels: level n at offset gen7_mipmap_level_offset(n), side 64 >> n */
+#define GEN7_MIPMAP_CHAIN_TEXELS (64u * 64u + 32u * 32u + 16u * 16u + 8u * 8u + 4u * 4u + 2u * 2u + 1u)
+
+/* Texel (x, y) of level 0 (R, G, B, A): test_mipmap's t[]. */
+static inline void gen7_mipmap_texel(uint32_t x, uint32_t y, uint8_t q[4])
+{
+    int c = (int)(((x >> 3) ^ (y >> 3)) & 1u);
+    q[0] = c ? 255 : 0;
+    q[1] = c ? 128 : 96;
+    q[2] = c ? 0 : 255;
+    q[3] = 255;
+    if ((x & 15u) == 0 || (y & 15u) == 0)
+        q[0] = q[1] = q[2] = 255;
+    if (x >= 2 && x < 6 && y >= 2 && y < 6) {
+        q[0] = 255;
+        q[1] = 0;
+        q[2] = 0;
+    }
+}
+
+static inline uint32_t gen7_mipmap_level_offset(uint32_t level)
+{
+    uint32_t at = 0;
+    for (uint32_t l = 0; l < level; l++)
+        at += (GEN7_MIPMAP_TEXTURE >> l) * (GEN7_MIPMAP_TEXTURE >> l);
+    return at;
+}
+
+/* The whole chain, RGBA texels, level after level (row 0 of each first). */
+static inline void gen7_mipmap_chain(uint8_t (*t)[4])
+{
+    for (uint32_t y = 0; y < GEN7_MIPMAP_TEXTURE; y++)
+        for (uint32_t x = 0; x < GEN7_MIPMAP_TEXTURE; x++)
+            gen7_mipmap_texel(x, y, t[y * GEN7_MIPMAP_TEXTURE + x]);
+    for (uint32_t l = 1; l < GEN7_MIPMAP_LEVELS; l++) {
+        uint32_t side = GEN7_MIPMAP_TEXTURE >> l;
+        const uint8_t (*up)[4] = (const uint8_t (*)[4])t + gen7_mipmap_level_offset(l - 1);
+        uint8_t (*down)[4] = t + gen7_mipmap_level_offset(l);
+        for (uint32_t y = 0; y < side; y++)
+            for (uint32_t x = 0; x < side; x++)
+                for (int c = 0; c < 4; c++) {
+                    uint32_t sum = up[2 * y * 2 * side + 2 * x][c] +
+                                   up[2 * y * 2 * side + 2 * x + 1][c] +
+                                   up[(2 * y + 1) * 2 * side + 2 * x][c] +
+                                   up[(2 * y + 1) * 2 * side + 2 * x + 1][c];
+                    down[y * side + x][c] = (uint8_t)((sum + 2) / 4);
+                }
+    }
+}
+
+/* test_mipmap's two quads (strip order): x, y, z, w, s, t. */
+static inline void gen7_mipmap_vertices(float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS])
+{
+    const float wt = 5.0f, yb = -0.95f, yt = 0.9f, hw = 0.48f;
+    for (int pl = 0; pl < 2; pl++) {
+        float cx = pl ? 0.5f : -0.5f;
+        const float q[4][GEN7_MIPMAP_FLOATS] = {
+            { cx - hw, yb, 0, 1, -1, 0 },
+            { cx + hw, yb, 0, 1, 1, 0 },
+            { cx * wt - hw, yt * wt, 0, wt, -1, 4 },
+            { cx * wt + hw, yt * wt, 0, wt, 1, 4 },
+        };
+        for (int k = 0; k < 4; k++)
+            for (uint32_t c = 0; c < GEN7_MIPMAP_FLOATS; c++)
+                v[4 * pl + k][c] = q[k][c];
+    }
+}
+
 /* Whether name is one of the Gen7 ext scenes above. */
 static inline bool workload3d_is_ext7(const char *name)
 {
     return strcmp(name, "strip-fan") == 0 || strcmp(name, "instanced") == 0 ||
-           strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0;
+           strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0 ||
+           strcmp(name, "mipmap") == 0;
 }
 
 /*

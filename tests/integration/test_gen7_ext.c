@@ -28,7 +28,14 @@
  *    rule covers (less the stencil-rejected ones).
  * multi_rt's RT1 (R16G16B16A16_FLOAT) is read as floats and checked at
  * every pixel (inside: (4u - 1, 4v - 1, 3, 0.25) within 0.01; outside: the
- * clear value exactly), and against its clamped references. */
+ * clear value exactly), and against its clamped references.
+ * mipmap's expected pixels are worked out here from the scene: s and t at the
+ * pixel centre exactly (linear in the clip coordinates on each quad), the
+ * subspan's LOD from its upper-left pixel's right and lower neighbours,
+ * GL_LINEAR_MIPMAP_LINEAR over the chain gen7_mipmap_chain computes with
+ * exact weights and REPEAT / MIRRORED_REPEAT on the texel indices. The
+ * scene has no magnified pixels (its LODs run from 1.05 to 3.4), so the
+ * exact check is the trilinear one, every covered pixel within 2. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -501,6 +508,147 @@ static void test_multi_rt(void)
     gen7_run_free(&r);
 }
 
+/* ---- mipmap ---- */
+
+/* The texture's s, t at screen point (px, py) of plane `pl`, worked out
+ * from the scene rather than interpolated: on each quad s and t are linear
+ * in the clip coordinates (s = (x - cx w) / hw, t = w - 1, y = c0 + c1 w),
+ * so the perspective-correct value at NDC (xn, yn) is exact with w = c0 /
+ * (yn - c1). */
+static void mipmap_coords(int pl, double px, double py, double *s, double *t)
+{
+    float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS];
+    gen7_mipmap_vertices(v);
+    const float *b = v[4 * pl], *top = v[4 * pl + 2];
+    double cx = (b[0] + v[4 * pl + 1][0]) / 2, hw = (v[4 * pl + 1][0] - b[0]) / 2;
+    double c1 = (top[1] - b[1]) / (top[3] - b[3]), c0 = b[1] - c1 * b[3];
+    double xn = px * 2 / GEN7_MIPMAP_SIZE - 1, yn = py * 2 / GEN7_MIPMAP_SIZE - 1;
+    double w = c0 / (yn - c1);
+    *s = w * (xn - cx) / hw;
+    *t = w - 1;
+}
+
+/* One texel index of an axis of `size` under WRAP (GL_REPEAT) or MIRROR
+ * (GL_MIRRORED_REPEAT: the texels of even periods as they are, odd periods
+ * reversed). */
+static uint32_t mipmap_address(int64_t i, uint32_t size, bool mirror)
+{
+    int64_t period = i >= 0 ? i / size : -((-i - 1) / size) - 1;
+    int64_t in = i - period * (int64_t)size;
+    return (uint32_t)(mirror && (period & 1) ? (int64_t)size - 1 - in : in);
+}
+
+/* Bilinear at level l (GL's rule: texel centres at +0.5, exact weights). */
+static void mipmap_bilinear(const uint8_t (*chain)[4], uint32_t l, double s, double t,
+                            bool mirror, double out[4])
+{
+    uint32_t side = GEN7_MIPMAP_TEXTURE >> l;
+    const uint8_t (*level)[4] = chain + gen7_mipmap_level_offset(l);
+    double u = s * side - 0.5, v = t * side - 0.5;
+    double fu = u - floor(u), fv = v - floor(v);
+    int64_t iu = (int64_t)floor(u), iv = (int64_t)floor(v);
+    for (int c = 0; c < 4; c++)
+        out[c] = 0;
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            double weight = (dx ? fu : 1 - fu) * (dy ? fv : 1 - fv);
+            uint32_t x = mipmap_address(iu + dx, side, mirror);
+            uint32_t y = mipmap_address(iv + dy, side, mirror);
+            for (int c = 0; c < 4; c++)
+                out[c] += weight * level[y * side + x][c] / 255.0;
+        }
+}
+
+/* What GL_LINEAR_MIPMAP_LINEAR gives pixel (x, y) of plane pl: the LOD of
+ * its subspan (log2 of the longer of the texel-space steps from the
+ * upper-left pixel to its right and lower neighbours, seed 000's implicit
+ * derivatives), clamped to 0 .. levels - 1, the two levels' bilinear
+ * values mixed by its fraction. */
+static void mipmap_pixel(const uint8_t (*chain)[4], int pl, uint32_t x, uint32_t y,
+                         double out[4], double *lod_out)
+{
+    double s, t, s0, t0, sx, tx, sy, ty;
+    mipmap_coords(pl, x + 0.5, y + 0.5, &s, &t);
+    uint32_t x0 = x & ~1u, y0 = y & ~1u;
+    mipmap_coords(pl, x0 + 0.5, y0 + 0.5, &s0, &t0);
+    mipmap_coords(pl, x0 + 1.5, y0 + 0.5, &sx, &tx);
+    mipmap_coords(pl, x0 + 0.5, y0 + 1.5, &sy, &ty);
+    const double size = GEN7_MIPMAP_TEXTURE;
+    double rx = hypot((sx - s0) * size, (tx - t0) * size);
+    double ry = hypot((sy - s0) * size, (ty - t0) * size);
+    double lod = log2(rx > ry ? rx : ry);
+    lod = lod < 0 ? 0 : lod > GEN7_MIPMAP_LEVELS - 1 ? GEN7_MIPMAP_LEVELS - 1 : lod;
+    *lod_out = lod;
+    uint32_t l0 = (uint32_t)floor(lod);
+    double beta = lod - l0, a[4], b[4] = { 0, 0, 0, 0 };
+    mipmap_bilinear(chain, l0, s, t, pl == 1, a);
+    if (beta > 0)
+        mipmap_bilinear(chain, l0 + 1, s, t, pl == 1, b);
+    for (int c = 0; c < 4; c++)
+        out[c] = a[c] * (1 - beta) + b[c] * beta;
+}
+
+static void test_mipmap(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("mipmap", &r))
+        return;
+    const uint32_t size = GEN7_MIPMAP_SIZE;
+    uint8_t (*chain)[4] = malloc(GEN7_MIPMAP_CHAIN_TEXELS * sizeof *chain);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(chain);
+    gen7_mipmap_chain(chain);
+    float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS];
+    gen7_mipmap_vertices(v);
+    struct expected e = expected_new(size, size, (const float[4])GEN7_MIPMAP_CLEAR);
+    /* the quads' covered pixels (the clip positions divided by w in single
+     * precision, as the clipper does); which plane each belongs to */
+    int8_t *plane = malloc((size_t)size * size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plane);
+    memset(plane, -1, (size_t)size * size);
+    uint64_t written[2];
+    for (int pl = 0; pl < 2; pl++) {
+        double p[4][2];
+        for (int k = 0; k < 4; k++) {
+            const float *q = v[4 * pl + k];
+            p[k][0] = to_screen(q[0] / q[3], size);
+            p[k][1] = to_screen(q[1] / q[3], size);
+        }
+        const float white[4] = { 1, 1, 1, 1 };
+        const float *c3[3] = { white, white, white };
+        e.covered = 0;
+        for (int k = 0; k < 2; k++) {
+            struct gen7_triangle tri = triangle(&p[k], c3);
+            for (uint32_t y = 0; y < size; y++)
+                for (uint32_t x = 0; x < size; x++)
+                    if (gen7_covers(&tri, x + 0.5, y + 0.5, (double[3]){ 0 })) {
+                        plane[y * size + x] = (int8_t)pl;
+                        e.covered++;
+                    }
+        }
+        written[pl] = e.covered;
+    }
+    /* every covered pixel the trilinear value worked out here (check_image
+     * holds the model to it within 2); the LODs cross levels 1 to 3 */
+    double lod_min = 99, lod_max = -1;
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            size_t i = (size_t)y * size + x;
+            if (plane[i] < 0)
+                continue;
+            double lod;
+            mipmap_pixel((const uint8_t (*)[4])chain, plane[i], x, y, e.colour[i], &lod);
+            lod_min = lod < lod_min ? lod : lod_min;
+            lod_max = lod > lod_max ? lod : lod_max;
+        }
+    CU_ASSERT(lod_min >= 1.0 && lod_max >= 3.0);
+    check_image(&r, &e, "mipmap");
+    check_draws(&r, written, 2);
+    free(plane);
+    free(chain);
+    expected_free(&e);
+    gen7_run_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "Gen7 strip_fan capture (strip, fan, lines, line strip, points): image, references, draws",
       test_strip_fan },
@@ -509,6 +657,8 @@ static const struct test_case cases[] = {
     { "Gen7 blend_stencil capture (S8 stencil, ONE/ONE, DST_COLOR, MAX, scissor + mask G)",
       test_blend_stencil },
     { "Gen7 multi_rt capture (RGBA8 + RGBA16F targets): both targets, references", test_multi_rt },
+    { "Gen7 mipmap capture (64x64 mip chain, trilinear, WRAP and MIRROR, perspective)",
+      test_mipmap },
     { 0 }
 };
 TEST_SUITE(gen7_ext, cases);
