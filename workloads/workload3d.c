@@ -279,9 +279,12 @@ static int build_batch(bool blend, struct batch *b, struct gt_error *err)
  * width x height pixels of `bytes` bytes at GTT `address`. */
 static int write_surface7(uint8_t *image, uint32_t index, uint32_t format, uint32_t bytes,
                           uint32_t width, uint32_t height, uint32_t address, bool blend,
-                          struct gt_error *err)
+                          uint32_t samples, struct gt_error *err)
 {
+    /* 4x: MULTISAMPLECOUNT_4 (2), MSFMT_MSS (each sample a slice of
+     * QPitch = the LOD 0 height, ARYSPC_LOD0) without an MCS */
     struct GEN7_RENDER_SURFACE_STATE ss = {
+        .NumberOfMultisamples = samples == 4 ? 2u : 0u,
         .SurfaceType = 1, .SurfaceFormat = format, .TiledSurface = true, .TileWalk = 1,
         .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1, .MOCS = 1,
         .SurfaceArraySpacing = 1,
@@ -322,7 +325,7 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
     GEN7_CC_VIEWPORT_pack(dw, &vp);
     memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
     /* the render target: B8G8R8A8_UNORM (0x0c0) */
-    return write_surface7(image, 0, 0x0c0, 4, width, height, GTT7_BASE + RT_OFF, blend, err);
+    return write_surface7(image, 0, 0x0c0, 4, width, height, GTT7_BASE + RT_OFF, blend, 1, err);
 }
 
 #define DS7_OFF 0x0c0u              /* Gen7 DEPTH_STENCIL_STATE (Dynamic State Base-relative) */
@@ -378,14 +381,32 @@ static int emit7_preamble(struct batch *b, uint32_t width, uint32_t height, stru
     return 0;
 }
 
-/* No push constants for any stage, one sample (L1944-2097). */
-static int emit7_no_constants(struct batch *b, struct gt_error *err)
+/* The D3D / GL standard 4x pattern crocus programs (Mesa's
+ * INTEL_SAMPLE_POS_4X; seed 000 leaves the positions to software), in
+ * pixels from the upper-left corner. */
+static const float sample_positions_4x[4][2] = {
+    { 0.375f, 0.125f }, { 0.875f, 0.375f }, { 0.125f, 0.625f }, { 0.625f, 0.875f },
+};
+
+/* No push constants for any stage; one sample (L1944-2097), or four at the
+ * 4x pattern with every sample enabled. */
+static int emit7_no_constants(struct batch *b, uint32_t samples, struct gt_error *err)
 {
     EMIT7(b, 3DSTATE_CONSTANT_VS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_HS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_DS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_GS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_PS, .ConstantBody = { .ReadLength = { 0 } });
+    if (samples == 4) {
+        const float (*p)[2] = sample_positions_4x;
+        EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 2,
+              .Sample0XOffset = p[0][0], .Sample0YOffset = p[0][1],
+              .Sample1XOffset = p[1][0], .Sample1YOffset = p[1][1],
+              .Sample2XOffset = p[2][0], .Sample2YOffset = p[2][1],
+              .Sample3XOffset = p[3][0], .Sample3YOffset = p[3][1]);
+        EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 0xf);
+        return 0;
+    }
     EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0, .Sample0XOffset = 0.5,
           .Sample0YOffset = 0.5);
     EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
@@ -487,7 +508,7 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     b->dw[b->n - 1] |= 1;
     EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = DS7_OFF);
     b->dw[b->n - 1] |= 1;
-    if (emit7_no_constants(b, err) < 0)
+    if (emit7_no_constants(b, 1, err) < 0)
         return -1;
     /* gs-twice's VS as byt_tri's app draw programs it (L3307-3331): read
      * offset 0, length 1 (both elements), URB data from g1, 36 threads */
@@ -722,6 +743,8 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
 #define EXT7_SAMPLER 0xe0u            /*   SAMPLER_STATE 0 (textured scenes) */
 #define EXT7_BORDER_OFF 0x200u          /* the border colour (zeros; no border mode is used) */
 #define EXT7_TEXTURE_OFF EXT7_RT1_OFF   /* the mipmap scene's texture (it has no RT1) */
+#define EXT7_RESOLVED_OFF EXT7_RT1_OFF  /* msaa: the resolve's single-sampled target */
+#define EXT7_RESOLVE_TABLE 0x20u        /* msaa: the resolve's binding table (Surface State Base-relative) */
 #define EXT7_MAX_DRAWS 8u
 
 /* genxml gen7.xml's enums: 3D_Color_Buffer_Blend_Factor / _Function,
@@ -747,6 +770,7 @@ struct ext7_draw {
     uint32_t stencil_function, stencil_pass_op, stencil_reference;
     bool scissor;                       /* the scene's scissor rectangle, else the window */
     uint32_t wrap;                      /* textured scenes: the address mode of s and t */
+    bool resolve;                       /* msaa: the resolve pass (1x, binding table 1) */
 };
 
 struct ext7_scene {
@@ -757,6 +781,8 @@ struct ext7_scene {
     uint32_t position_format;           /* element 0 at offset 0 (z 0, w 1 where absent) */
     uint32_t attribute_format, attribute_offset;    /* element 1 (z 0, w 1 where absent) */
     bool textured;                      /* binding table entry 1 the texture, sampler 0 */
+    uint32_t samples;                   /* render target 0's (1 or 4) */
+    uint32_t resolve_kernel;            /* msaa: the resolve pass's PS */
     bool point_width_from_vertex;
     bool depth_stencil;                 /* a D24_UNORM_X8 depth buffer and an S8 stencil buffer */
     uint32_t vertex_pitch, vertex_bytes, instance_bytes, index_bytes;
@@ -924,11 +950,21 @@ static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct 
             return -1;
     }
     if (write_surface7(image, 0, FMT_R8G8B8A8_UNORM, 4, sc->width, sc->height,
-                       GTT7_BASE + RT_OFF, blend, err) < 0)
+                       GTT7_BASE + RT_OFF, blend, sc->samples, err) < 0)
         return -1;
     if (sc->targets > 1 && write_surface7(image, 1, FMT_R16G16B16A16_FLOAT, 8, sc->width,
-                                          sc->height, GTT7_BASE + EXT7_RT1_OFF, blend, err) < 0)
+                                          sc->height, GTT7_BASE + EXT7_RT1_OFF, blend, 1, err) < 0)
         return -1;
+    if (sc->samples == 4) {
+        /* the resolve's binding table (EXT7_RESOLVE_TABLE): entry 0 the
+         * single-sampled target (SURFACE_STATE 0x80), entry 1 the 4x one
+         * (0x40) for the sampler */
+        if (write_surface7(image, 1, FMT_R8G8B8A8_UNORM, 4, sc->width, sc->height,
+                           GTT7_BASE + EXT7_RESOLVED_OFF, false, 1, err) < 0)
+            return -1;
+        const uint32_t table[2] = { 0x80, 0x40 };
+        memcpy(image + SURF_OFF + EXT7_RESOLVE_TABLE, table, sizeof table);
+    }
     if (sc->textured) {
         /* the texture: 2D R8G8B8A8_UNORM, Y-tiled, HALIGN_4 / VALIGN_4, the
          * whole chain (MIP Count = levels - 1) */
@@ -973,7 +1009,8 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
     EMIT7(b, 3DSTATE_SCISSOR_STATE_POINTERS, .ScissorRectPointer = state + EXT7_SCISSOR);
     if (sc->textured)
         EMIT7(b, 3DSTATE_SAMPLER_STATE_POINTERS_PS, .PointerToPSSamplerState = state + EXT7_SAMPLER);
-    if (emit7_no_constants(b, err) < 0)
+    bool multisampled = sc->samples == 4 && !d->resolve;
+    if (emit7_no_constants(b, multisampled ? 4u : 1u, err) < 0)
         return -1;
     EMIT7(b, 3DSTATE_VS, .KernelStartPointer = sc->vs_kernel,
           .DispatchGRFStartRegisterForURBData = 1,
@@ -998,21 +1035,30 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
           .LineWidth = 1.0, .CullMode = 1, .PointWidth = 1.0,
           .PointWidthSource = sc->point_width_from_vertex ? 0 : 1, .AALineDistanceMode = 1,
           .TriangleFanProvokingVertexSelect = 2, .LineStripListProvokingVertexSelect = 1,
-          .TriangleStripListProvokingVertexSelect = 2);
+          .TriangleStripListProvokingVertexSelect = 2,
+          .MultisampleRasterizationMode = multisampled ? 3u : 0u);
     EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
           .NumberOfSFOutputAttributes = 1);
-    /* L3486-3511: perspective barycentrics, RASTRULE_UPPER_RIGHT */
+    /* L3486-3511: perspective barycentrics, RASTRULE_UPPER_RIGHT; 4x:
+     * MSRASTMODE_ON_PATTERN (coverage at the samples; seed 000 L3905-3929,
+     * the same value in 3DSTATE_SF), MSDISPMODE_PERPIXEL (one PS invocation
+     * a pixel, its samples' coverage with it) */
     EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true, .StatisticsEnable = true,
           .PointRasterizationRule = 1, .LineAntialiasingRegionWidth = 1,
-          .BarycentricInterpolationMode = 1);
-    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = sc->ps_kernel,
-          .BindingTableEntryCount = sc->targets + sc->textured,
+          .BarycentricInterpolationMode = 1,
+          .MultisampleRasterizationMode = multisampled ? 3u : 0u,
+          .MultisampleDispatchMode = multisampled ? 1u : 0u);
+    uint32_t ps = d->resolve ? sc->resolve_kernel : sc->ps_kernel;
+    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = ps,
+          .BindingTableEntryCount = d->resolve ? 2u : sc->targets + sc->textured,
           .SamplerCount = sc->textured ? 1u : 0u, ._16PixelDispatchEnable = true,
           .MaximumNumberOfThreads = 47, .AttributeEnable = true,
           .DispatchGRFStartRegisterForConstantSetupData0 = 6,
-          .KernelStartPointer1 = sc->ps_kernel, .KernelStartPointer2 = sc->ps_kernel);
+          .KernelStartPointer1 = ps, .KernelStartPointer2 = ps);
     if (emit7_binding_tables(b, err) < 0)
         return -1;
+    if (d->resolve)
+        EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_PS, .PointerToPSBindingTable = EXT7_RESOLVE_TABLE);
     if (sc->depth_stencil) {
         /* D24S8 on Gen7 (crocus, separate stencil): the depth half as a
          * Y-tiled D24_UNORM_X8 buffer, written never (the test is off), the
@@ -1067,7 +1113,7 @@ static void clear_rt0(uint8_t *image, const struct ext7_scene *sc, const float c
 {
     const uint8_t px[4] = { unorm8_of(colour[0]), unorm8_of(colour[1]), unorm8_of(colour[2]),
                             unorm8_of(colour[3]) };
-    for (uint32_t i = 0; i < sc->width * sc->height; i++)
+    for (uint32_t i = 0; i < sc->width * sc->height * sc->samples; i++)
         memcpy(image + RT_OFF + 4ull * i, px, 4);
 }
 
@@ -1241,6 +1287,29 @@ static void scene_mipmap(uint8_t *image, struct ext7_scene *sc)
     clear_rt0(image, sc, (const float[4])GEN7_MIPMAP_CLEAR);
 }
 
+/* msaa: the white triangle into the 4x target, then the resolve pass over
+ * the window (a two-triangle strip) into the single-sampled target. */
+static void scene_msaa(uint8_t *image, struct ext7_scene *sc)
+{
+    const float triangle[6] = GEN7_MSAA_TRIANGLE;
+    const float quad[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+    float v[7][GEN7_EXT_FLOATS];
+    for (uint32_t k = 0; k < 7; k++) {
+        const float *p = k < 3 ? &triangle[2 * k] : &quad[2 * (k - 3)];
+        const float vertex[GEN7_EXT_FLOATS] = { p[0], p[1], 1, 1, 1, 1 };
+        memcpy(v[k], vertex, sizeof vertex);
+    }
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    sc->width = sc->height = GEN7_MSAA_SIZE;
+    sc->vertex_bytes = sizeof v;
+    sc->samples = 4;
+    sc->draws = 2;
+    sc->draw[0] = (struct ext7_draw){ .topology = PRIM_TRIANGLES, .count = 3 };
+    sc->draw[1] = (struct ext7_draw){ .topology = PRIM_TRIANGLE_STRIP, .first = 3, .count = 4,
+                                      .resolve = true };
+    clear_rt0(image, sc, (const float[4])GEN7_MSAA_CLEAR);
+}
+
 /* The ext scenes: kernels (VS, PS) placed, the scene built, written. */
 static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
                           const char *kernel_hex, uint8_t *image, struct batch *b,
@@ -1248,14 +1317,16 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
 {
     _Static_assert(EXT7_INDEX_OFF + 0x1000u <= RT_OFF && EXT7_STENCIL_OFF + 0x10000u <=
                        RT_OFF + RT_BYTES, "the ext scenes' buffers fit the window");
-    uint32_t at[3];     /* room for one more: a third kernel is an error too */
-    if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, 3) != 2)
-        return gt_error_set(err, "%s: expected 2 kernels (VS, PS) each ending in an EOT send",
-                            kernel_hex);
+    uint32_t at[4];     /* room for one more: an extra kernel is an error too */
+    uint32_t want = strcmp(name, "msaa") == 0 ? 3u : 2u;
+    if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, 4) != (int)want)
+        return gt_error_set(err, "%s: expected %u kernels (VS, PS%s) each ending in an EOT send",
+                            kernel_hex, want, want == 3 ? ", resolve PS" : "");
     struct ext7_scene sc = { .targets = 1, .vs_read_length = 1, .vertex_pitch = 24,
                              .position_format = FMT_R32G32_FLOAT,
                              .attribute_format = FMT_R32G32B32A32_FLOAT, .attribute_offset = 8,
-                             .vs_kernel = at[0], .ps_kernel = at[1] };
+                             .samples = 1, .vs_kernel = at[0], .ps_kernel = at[1],
+                             .resolve_kernel = at[2] };
     if (strcmp(name, "strip-fan") == 0)
         scene_strip_fan(image, &sc);
     else if (strcmp(name, "instanced") == 0)
@@ -1264,6 +1335,8 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
         scene_blend_stencil(image, &sc);
     else if (strcmp(name, "mipmap") == 0)
         scene_mipmap(image, &sc);
+    else if (strcmp(name, "msaa") == 0)
+        scene_msaa(image, &sc);
     else
         scene_multi_rt(image, &sc);
     if (write_ext7_state(image, &sc, err) < 0 || build_batch7_ext(&sc, b, err) < 0)
@@ -1281,7 +1354,7 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     if (!blend && !gs && !tess && !quads && !xfb && !ext && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
                             "gs-twice, gs-quads, xfb-tri, tess-tri, strip-fan, instanced, "
-                            "blend-stencil, multi-rt, mipmap)", name);
+                            "blend-stencil, multi-rt, mipmap, msaa)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
     if ((gs || tess || quads || xfb || ext) && gen != 7)

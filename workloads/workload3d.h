@@ -391,12 +391,30 @@ static inline void gen7_mipmap_vertices(float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMA
     }
 }
 
+/*
+ * "msaa" (64x64): test_msaa's white triangle into a 4x R8G8B8A8_UNORM
+ * render target (MSFMT_MSS, no MCS) cleared to (0, 0, 0, 1):
+ * 3DSTATE_MULTISAMPLE 4x at the standard pattern, sample mask 0xf, WM and
+ * SF MSRASTMODE_ON_PATTERN with MSDISPMODE_PERPIXEL (strip-fan's PS, run
+ * once a pixel, its write landing on the covered samples). Then the
+ * resolve glBlitFramebuffer asks for, as a second draw: crocus's blorp
+ * resolve reads each sample with ld2dms and averages; here a window-filling
+ * strip through the same VS (blorp itself sends a RECTLIST with the VS
+ * off) runs a PS that does that (four SIMD16 ld2dms, the mean) into a
+ * single-sampled R8G8B8A8_UNORM target (binding table 1: entry 0 that
+ * target, entry 1 the 4x surface). Kernels: workloads/kernels/msaa.gen7.g4a
+ * (VS, PS, resolve PS).
+ */
+#define GEN7_MSAA_SIZE 64u
+#define GEN7_MSAA_CLEAR { 0.0f, 0.0f, 0.0f, 1.0f }
+#define GEN7_MSAA_TRIANGLE { -0.7f, -0.6f, 0.8f, -0.2f, -0.2f, 0.8f }
+
 /* Whether name is one of the Gen7 ext scenes above. */
 static inline bool workload3d_is_ext7(const char *name)
 {
     return strcmp(name, "strip-fan") == 0 || strcmp(name, "instanced") == 0 ||
            strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0 ||
-           strcmp(name, "mipmap") == 0;
+           strcmp(name, "mipmap") == 0 || strcmp(name, "msaa") == 0;
 }
 
 /*

@@ -161,12 +161,14 @@ static uint8_t *model_image(const struct gen7_run *r, uint32_t index, const stru
     return rgba;
 }
 
-/* The model's render target 0 against e and against the references of
- * `test`: every pixel within 2, the ext rule passed flipped. */
-static void check_image(const struct gen7_run *r, const struct expected *e, const char *test)
+/* The model's render target `index` (in the order first written) against e
+ * and against the references of `test`: every pixel within 2, the ext rule
+ * passed flipped. */
+static void check_image_of(const struct gen7_run *r, uint32_t index, const struct expected *e,
+                           const char *test)
 {
     const struct om_surface *s;
-    uint8_t *rgba = model_image(r, 0, &s);
+    uint8_t *rgba = model_image(r, index, &s);
     CU_ASSERT_EQUAL(s->width, e->width);
     CU_ASSERT_EQUAL(s->height, e->height);
     CU_ASSERT_EQUAL(s->format, SURFACE_FORMAT_R8G8B8A8_UNORM);
@@ -197,6 +199,11 @@ static void check_image(const struct gen7_run *r, const struct expected *e, cons
     CU_ASSERT_TRUE(v.flipped);
     CU_ASSERT(v.probes > 0);
     free(rgba);
+}
+
+static void check_image(const struct gen7_run *r, const struct expected *e, const char *test)
+{
+    check_image_of(r, 0, e, test);
 }
 
 /* The draws' records: `n` draws, draw i wrote written[i] pixels. */
@@ -649,6 +656,84 @@ static void test_mipmap(void)
     gen7_run_free(&r);
 }
 
+/* ---- msaa ---- */
+
+static void test_msaa(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("msaa", &r))
+        return;
+    const uint32_t size = GEN7_MSAA_SIZE;
+    const float tri[6] = GEN7_MSAA_TRIANGLE;
+    /* the standard 4x pattern (D3D's, which GL drivers use), from the
+     * pixel's upper-left corner */
+    const double position[4][2] = { { 0.375, 0.125 }, { 0.875, 0.375 }, { 0.125, 0.625 },
+                                     { 0.625, 0.875 } };
+    double p[3][2];
+    for (int k = 0; k < 3; k++) {
+        p[k][0] = to_screen(tri[2 * k], size);
+        p[k][1] = to_screen(tri[2 * k + 1], size);
+    }
+    const float white[4] = { 1, 1, 1, 1 };
+    const float *c3[3] = { white, white, white };
+    struct gen7_triangle t = triangle(p, c3);
+    /* each sample of the 4x target: white where the triangle covers its
+     * position (top-left rule), else the clear; the resolve their mean */
+    struct expected e = expected_new(size, size, (const float[4])GEN7_MSAA_CLEAR);
+    const struct om_surface *ms = NULL, *resolved = NULL;
+    uint8_t *rgba = model_image(&r, 0, &ms);
+    free(rgba);
+    rgba = model_image(&r, 1, &resolved);
+    CU_ASSERT_EQUAL(ms->samples, 4);
+    CU_ASSERT_EQUAL(resolved->samples, 1);
+    struct gpu_address_space as;
+    gpu_address_space_init(&as, sim_memory(r.sim), (enum gpu_address_space_format)ms->space_format,
+                           ms->space_root);
+    uint64_t bad = 0, covered_samples = 0;
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            uint32_t n = 0;
+            for (uint32_t smp = 0; smp < 4; smp++) {
+                double weight[3];
+                bool in = gen7_covers(&t, x + position[smp][0], y + position[smp][1], weight);
+                n += in;
+                uint8_t texel[4];
+                CU_ASSERT_TRUE_FATAL(om_surface_texel(ms, &as, x, y, smp, texel));
+                const uint8_t want[4] = { in ? 255 : 0, in ? 255 : 0, in ? 255 : 0, 255 };
+                if (memcmp(texel, want, 4) != 0 && bad++ < 4)
+                    fprintf(stderr, "\n  msaa (%u, %u) sample %u: %u %u %u %u, expected %s ", x, y,
+                            smp, texel[0], texel[1], texel[2], texel[3], in ? "white" : "black");
+            }
+            covered_samples += n;
+            for (int c = 0; c < 3; c++)
+                e.colour[(size_t)y * size + x][c] = n / 4.0;
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    /* the resolved image: within 2 of the mean everywhere, the references */
+    check_image_of(&r, 1, &e, "msaa");
+    /* test_msaa's own checks: inside white, outside black, partly covered
+     * pixels exist and every one is 64, 128 or 191 (within 1) */
+    uint64_t partial = 0, odd = 0;
+    for (uint32_t i = 0; i < size * size; i++) {
+        int v = rgba[4 * i];
+        if (v == 0 || v == 255)
+            continue;
+        partial++;
+        odd += abs(v - 64) > 1 && abs(v - 128) > 1 && abs(v - 191) > 1;
+    }
+    CU_ASSERT(partial > 0);
+    CU_ASSERT_EQUAL(odd, 0);
+    const uint32_t inside = (size / 2 - 4) * size + size / 2 - 4, outside = (size - 3) * size + 2;
+    CU_ASSERT_EQUAL(rgba[4 * inside], 255);
+    CU_ASSERT_EQUAL(rgba[4 * outside], 0);
+    /* draw 1 wrote the covered samples, the resolve every pixel */
+    const uint64_t written[2] = { covered_samples, (uint64_t)size * size };
+    check_draws(&r, written, 2);
+    free(rgba);
+    expected_free(&e);
+    gen7_run_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "Gen7 strip_fan capture (strip, fan, lines, line strip, points): image, references, draws",
       test_strip_fan },
@@ -659,6 +744,7 @@ static const struct test_case cases[] = {
     { "Gen7 multi_rt capture (RGBA8 + RGBA16F targets): both targets, references", test_multi_rt },
     { "Gen7 mipmap capture (64x64 mip chain, trilinear, WRAP and MIRROR, perspective)",
       test_mipmap },
+    { "Gen7 msaa capture (4x target, per-sample coverage, ld2dms resolve pass)", test_msaa },
     { 0 }
 };
 TEST_SUITE(gen7_ext, cases);
