@@ -745,6 +745,7 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
 #define EXT7_TEXTURE_OFF EXT7_RT1_OFF   /* the mipmap scene's texture (it has no RT1) */
 #define EXT7_RESOLVED_OFF EXT7_RT1_OFF  /* msaa: the resolve's single-sampled target */
 #define EXT7_RESOLVE_TABLE 0x20u        /* msaa: the resolve's binding table (Surface State Base-relative) */
+#define EXT7_DEPTH16_OFF (RT_OFF + 0x200000u)    /* fill-heavy's D16 buffer (its RT is 1 MiB) */
 #define EXT7_MAX_DRAWS 8u
 
 /* genxml gen7.xml's enums: 3D_Color_Buffer_Blend_Factor / _Function,
@@ -752,13 +753,14 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
  * SURFACE_FORMATs */
 enum { BF_ONE = 0x01, BF_DST_COLOR = 0x05, BF_ZERO = 0x11 };
 enum { BLEND_ADD = 0, BLEND_MAX = 4 };
-enum { CMP_ALWAYS = 0, CMP_EQUAL = 3, CMP_NOTEQUAL = 6 };
+enum { CMP_ALWAYS = 0, CMP_LESS = 2, CMP_EQUAL = 3, CMP_LEQUAL = 4, CMP_NOTEQUAL = 6 };
 enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
 enum { TEXCOORDMODE_WRAP = 0, TEXCOORDMODE_MIRROR = 1 };
 enum { PRIM_POINTS = 1, PRIM_LINES = 2, PRIM_LINE_STRIP = 3, PRIM_TRIANGLES = 4,
        PRIM_TRIANGLE_STRIP = 5, PRIM_TRIANGLE_FAN = 6 };
 enum { FMT_R32G32B32A32_FLOAT = 0x000, FMT_R32G32B32_FLOAT = 0x040, FMT_R32G32_FLOAT = 0x085,
-       FMT_R16G16B16A16_FLOAT = 0x084, FMT_R8G8B8A8_UNORM = 0x0c7, FMT_D24_UNORM_X8 = 3 };
+       FMT_R16G16B16A16_FLOAT = 0x084, FMT_R8G8B8A8_UNORM = 0x0c7, FMT_D24_UNORM_X8 = 3,
+       FMT_D16_UNORM = 5 };
 
 struct ext7_draw {
     uint32_t topology, first, count, instances;
@@ -771,6 +773,8 @@ struct ext7_draw {
     bool scissor;                       /* the scene's scissor rectangle, else the window */
     uint32_t wrap;                      /* textured scenes: the address mode of s and t */
     bool resolve;                       /* msaa: the resolve pass (1x, binding table 1) */
+    bool depth, depth_write;            /* the depth test (depth_function) and writes */
+    uint32_t depth_function;
 };
 
 struct ext7_scene {
@@ -785,6 +789,7 @@ struct ext7_scene {
     uint32_t resolve_kernel;            /* msaa: the resolve pass's PS */
     bool point_width_from_vertex;
     bool depth_stencil;                 /* a D24_UNORM_X8 depth buffer and an S8 stencil buffer */
+    bool depth16;                       /* a D16_UNORM depth buffer, no stencil */
     uint32_t vertex_pitch, vertex_bytes, instance_bytes, index_bytes;
     uint32_t scissor_min, scissor_max;  /* the scissor's square, [min, max) */
     uint32_t vs_kernel, ps_kernel;
@@ -894,6 +899,8 @@ static int write_ext7_draw_state(uint8_t *image, const struct ext7_scene *sc, ui
         .StencilBufferWriteEnable = d->stencil && d->stencil_pass_op != STENCILOP_KEEP,
         .StencilTestMask = 0xff, .StencilWriteMask = 0xff,
         .BackfaceStencilTestMask = 0xff, .BackfaceStencilWriteMask = 0xff,
+        .DepthTestEnable = d->depth, .DepthTestFunction = d->depth_function,
+        .DepthBufferWriteEnable = d->depth_write,
     };
     if (GEN7_DEPTH_STENCIL_STATE_pack(dw, &ds) < 0)
         return gt_error_set(err, "DEPTH_STENCIL_STATE (Gen7) does not pack");
@@ -1031,7 +1038,8 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
     /* L3450-3485: the viewport transform, the scissor, width-1 lines, the
      * point width from the VUE header or 1 */
     EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = true, .StatisticsEnable = true,
-          .DepthBufferSurfaceFormat = FMT_D24_UNORM_X8, .ScissorRectangleEnable = true,
+          .DepthBufferSurfaceFormat = sc->depth16 ? FMT_D16_UNORM : FMT_D24_UNORM_X8,
+          .ScissorRectangleEnable = true,
           .LineWidth = 1.0, .CullMode = 1, .PointWidth = 1.0,
           .PointWidthSource = sc->point_width_from_vertex ? 0 : 1, .AALineDistanceMode = 1,
           .TriangleFanProvokingVertexSelect = 2, .LineStripListProvokingVertexSelect = 1,
@@ -1070,6 +1078,13 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
               .Height = sc->height - 1, .MOCS = 1);
         EMIT7(b, 3DSTATE_STENCIL_BUFFER, .SurfacePitch = sc->width - 1, .MOCS = 1,
               .SurfaceBaseAddress = GTT7_BASE + EXT7_STENCIL_OFF);
+    } else if (sc->depth16) {
+        /* GL_DEPTH_COMPONENT16: a Y-tiled D16_UNORM buffer, no stencil */
+        EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 1, .SurfaceFormat = FMT_D16_UNORM,
+              .SurfacePitch = 2 * sc->width - 1, .DepthWriteEnable = d->depth_write,
+              .SurfaceBaseAddress = GTT7_BASE + EXT7_DEPTH16_OFF, .Width = sc->width - 1,
+              .Height = sc->height - 1, .MOCS = 1);
+        EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
     } else {
         EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1, .MOCS = 1);
         EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
@@ -1310,6 +1325,29 @@ static void scene_msaa(uint8_t *image, struct ext7_scene *sc)
     clear_rt0(image, sc, (const float[4])GEN7_MSAA_CLEAR);
 }
 
+/* fill-heavy: 2000 triangles in two draws over a D16 buffer cleared to 1.0. */
+static void scene_fill_heavy(uint8_t *image, struct ext7_scene *sc)
+{
+    gen7_fill_heavy_vertices(image + VERTEX_OFF);
+    sc->width = sc->height = GEN7_FILL_HEAVY_SIZE;
+    sc->position_format = FMT_R32G32B32_FLOAT;
+    sc->attribute_format = FMT_R8G8B8A8_UNORM;
+    sc->attribute_offset = 12;
+    sc->vertex_pitch = GEN7_FILL_HEAVY_PITCH;
+    sc->vertex_bytes = GEN7_FILL_HEAVY_PITCH * 3 * GEN7_FILL_HEAVY_TRIANGLES;
+    sc->depth16 = true;
+    sc->draws = 2;
+    const uint32_t half = 3 * GEN7_FILL_HEAVY_TRIANGLES / 2;
+    for (uint32_t i = 0; i < 2; i++)
+        sc->draw[i] = (struct ext7_draw){
+            .topology = PRIM_TRIANGLES, .first = half * i, .count = half, .blend = true,
+            .source_factor = BLENDFACTOR_SRC_ALPHA,
+            .destination_factor = i ? BF_ONE : BLENDFACTOR_INV_SRC_ALPHA, .function = BLEND_ADD,
+            .depth = true, .depth_function = i ? CMP_LEQUAL : CMP_LESS, .depth_write = i == 0 };
+    clear_rt0(image, sc, (const float[4])GEN7_FILL_HEAVY_CLEAR);
+    memset(image + EXT7_DEPTH16_OFF, 0xff, 2u * sc->width * sc->height);   /* 1.0 */
+}
+
 /* The ext scenes: kernels (VS, PS) placed, the scene built, written. */
 static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
                           const char *kernel_hex, uint8_t *image, struct batch *b,
@@ -1317,6 +1355,10 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
 {
     _Static_assert(EXT7_INDEX_OFF + 0x1000u <= RT_OFF && EXT7_STENCIL_OFF + 0x10000u <=
                        RT_OFF + RT_BYTES, "the ext scenes' buffers fit the window");
+    _Static_assert(VERTEX_OFF + GEN7_FILL_HEAVY_PITCH * 3 * GEN7_FILL_HEAVY_TRIANGLES <= RT_OFF &&
+                       4u * GEN7_FILL_HEAVY_SIZE * GEN7_FILL_HEAVY_SIZE <= 0x200000u &&
+                       EXT7_DEPTH16_OFF + 2u * GEN7_FILL_HEAVY_SIZE * GEN7_FILL_HEAVY_SIZE <=
+                       RT_OFF + RT_BYTES, "fill-heavy's buffers fit the window");
     uint32_t at[4];     /* room for one more: an extra kernel is an error too */
     uint32_t want = strcmp(name, "msaa") == 0 ? 3u : 2u;
     if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, 4) != (int)want)
@@ -1337,6 +1379,8 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
         scene_mipmap(image, &sc);
     else if (strcmp(name, "msaa") == 0)
         scene_msaa(image, &sc);
+    else if (strcmp(name, "fill-heavy") == 0)
+        scene_fill_heavy(image, &sc);
     else
         scene_multi_rt(image, &sc);
     if (write_ext7_state(image, &sc, err) < 0 || build_batch7_ext(&sc, b, err) < 0)
@@ -1354,7 +1398,7 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     if (!blend && !gs && !tess && !quads && !xfb && !ext && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
                             "gs-twice, gs-quads, xfb-tri, tess-tri, strip-fan, instanced, "
-                            "blend-stencil, multi-rt, mipmap, msaa)", name);
+                            "blend-stencil, multi-rt, mipmap, msaa, fill-heavy)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
     if ((gs || tess || quads || xfb || ext) && gen != 7)

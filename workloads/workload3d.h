@@ -409,12 +409,56 @@ static inline void gen7_mipmap_vertices(float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMA
 #define GEN7_MSAA_CLEAR { 0.0f, 0.0f, 0.0f, 1.0f }
 #define GEN7_MSAA_TRIANGLE { -0.7f, -0.6f, 0.8f, -0.2f, -0.2f, 0.8f }
 
+/*
+ * "fill-heavy" (512x512, clear 0.05, 0.05, 0.1, 1 and depth 1.0):
+ * test_fill_heavy's 2000 LCG triangles (gen7_fill_heavy_vertices: x, y, z
+ * floats then R, G, B, A bytes, GEN7_FILL_HEAVY_PITCH bytes a vertex; VF
+ * R32G32B32_FLOAT + R8G8B8A8_UNORM) against a Y-tiled D16_UNORM depth
+ * buffer: draw 1 the first 1000, depth LESS with writes, blend SRC_ALPHA /
+ * INV_SRC_ALPHA; draw 2 the other 1000, LEQUAL without depth writes,
+ * SRC_ALPHA / ONE. Kernels: strip-fan's.
+ */
+#define GEN7_FILL_HEAVY_SIZE 512u
+#define GEN7_FILL_HEAVY_TRIANGLES 2000u
+#define GEN7_FILL_HEAVY_PITCH 16u
+#define GEN7_FILL_HEAVY_CLEAR { 0.05f, 0.05f, 0.1f, 1.0f }
+
+/* test_fill_heavy's vertex buffer (its LCG, in its order; the colour's four
+ * draws in R, G, B, A order). */
+static inline void gen7_fill_heavy_vertices(uint8_t *out)
+{
+    uint32_t s = 1;
+#define GEN7_FILL_RND() (s = s * 1103515245u + 12345u, (float)((s >> 8) & 0xffffu) / 65535.0f)
+    for (uint32_t t = 0; t < GEN7_FILL_HEAVY_TRIANGLES; t++) {
+        float cx = GEN7_FILL_RND() * 2 - 1;
+        float cy = GEN7_FILL_RND() * 2 - 1;
+        float z = (float)((t * 7919u) % GEN7_FILL_HEAVY_TRIANGLES) / GEN7_FILL_HEAVY_TRIANGLES *
+                      1.8f - 0.9f;
+        uint8_t colour[4];
+        colour[0] = (uint8_t)(GEN7_FILL_RND() * 255);
+        colour[1] = (uint8_t)(GEN7_FILL_RND() * 255);
+        colour[2] = (uint8_t)(GEN7_FILL_RND() * 255);
+        colour[3] = (uint8_t)(128 + GEN7_FILL_RND() * 127);
+        for (int k = 0; k < 3; k++) {
+            float q[3];
+            q[0] = cx + (GEN7_FILL_RND() * 2 - 1) * 0.06f;
+            q[1] = cy + (GEN7_FILL_RND() * 2 - 1) * 0.06f;
+            q[2] = z;
+            uint8_t *v = out + GEN7_FILL_HEAVY_PITCH * (3 * t + (uint32_t)k);
+            memcpy(v, q, sizeof q);
+            memcpy(v + 12, colour, 4);
+        }
+    }
+#undef GEN7_FILL_RND
+}
+
 /* Whether name is one of the Gen7 ext scenes above. */
 static inline bool workload3d_is_ext7(const char *name)
 {
     return strcmp(name, "strip-fan") == 0 || strcmp(name, "instanced") == 0 ||
            strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0 ||
-           strcmp(name, "mipmap") == 0 || strcmp(name, "msaa") == 0;
+           strcmp(name, "mipmap") == 0 || strcmp(name, "msaa") == 0 ||
+           strcmp(name, "fill-heavy") == 0;
 }
 
 /*
