@@ -1,8 +1,9 @@
 /* tests/integration/test_gen7_ext.c - the ext suite's plain draws as Gen7
  * captures of our own (issue 14 item 5): strip_fan, instanced,
- * blend_stencil and multi_rt of ../shared/traces/ext/app/gltrace_ext.c in
- * the form crocus programs a ValleyView draw (workloads/workload3d.h
- * "strip-fan", "instanced", "blend-stencil", "multi-rt"), run through the
+ * blend_stencil, multi_rt, mipmap, msaa and fill_heavy of
+ * ../shared/traces/ext/app/gltrace_ext.c in the form crocus programs a
+ * ValleyView draw (workloads/workload3d.h "strip-fan", "instanced",
+ * "blend-stencil", "multi-rt", "mipmap", "msaa", "fill-heavy"), run through the
  * whole machine (configs/gen7-vlv.cfg). Each is judged three ways:
  *
  *  - against an image worked out here, independently of the model: the
