@@ -706,7 +706,7 @@ static void test_msaa(void)
                 double weight[3];
                 bool in = gen7_covers(&t, x + position[smp][0], y + position[smp][1], weight);
                 n += in;
-                uint8_t texel[4];
+                uint8_t texel[16];      /* om_surface_texel writes up to 16 bytes */
                 CU_ASSERT_TRUE_FATAL(om_surface_texel(ms, &as, x, y, smp, texel));
                 const uint8_t want[4] = { in ? 255 : 0, in ? 255 : 0, in ? 255 : 0, 255 };
                 if (memcmp(texel, want, 4) != 0 && bad++ < 4)
