@@ -724,11 +724,14 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
 }
 
 /* ---- The ext suite's plain draws on Gen7 (workload3d.h: "strip-fan",
- * "instanced", "blend-stencil", "multi-rt"): several draws in one batch,
- * each with the state crocus emits for a draw (byt_tri's app draw,
- * L2766-4166: the clipper and SF viewport transform on, a scissor, the
- * vertex buffers and elements of the draw), its own BLEND_STATE,
- * COLOR_CALC_STATE, DEPTH_STENCIL_STATE and SCISSOR_RECT. */
+ * "instanced", "blend-stencil", "multi-rt", "mipmap", "msaa",
+ * "fill-heavy"): several draws in one batch, each with the state crocus
+ * emits for a draw (byt_tri's app draw, L2766-4166: the clipper and SF
+ * viewport transform on, a scissor, the vertex buffers and elements of the
+ * draw), its own BLEND_STATE, COLOR_CALC_STATE, DEPTH_STENCIL_STATE,
+ * SCISSOR_RECT and (textured scenes) SAMPLER_STATE. Not modelled here: the
+ * MCS crocus gives a 4x target (msaa's is uncompressed MSS) and blorp's own
+ * resolve draw (msaa's resolve runs through the scene's VS and clipper). */
 #define EXT7_SF_CLIP_OFF 0x100u         /* SF_CLIP_VIEWPORT 0 (Dynamic State Base-relative) */
 #define EXT7_DRAW_STATE_OFF 0x1000u     /* draw i's state at + 0x100 i: */
 #define EXT7_BLEND 0x00u                /*   BLEND_STATE (an entry per render target) */
