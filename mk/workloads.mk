@@ -92,3 +92,11 @@ $(WL_BLEND_STENCIL): $(GEN)/workloads/strip-fan.gen7.hex $(WL_BIN)
 	$(WL_BIN) blend-stencil 7 $< $@
 TEST_DEPS += $(WL_BLEND_STENCIL)
 workloads: $(WL_BLEND_STENCIL)
+
+# the Gen7 ext scene fill-heavy runs strip-fan's shaders
+# (workloads/workload3d.h "fill-heavy")
+WL_FILL_HEAVY := $(GEN)/workloads/fill-heavy.gen7.aub.gz
+$(WL_FILL_HEAVY): $(GEN)/workloads/strip-fan.gen7.hex $(WL_BIN)
+	$(WL_BIN) fill-heavy 7 $< $@
+TEST_DEPS += $(WL_FILL_HEAVY)
+workloads: $(WL_FILL_HEAVY)

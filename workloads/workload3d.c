@@ -279,9 +279,12 @@ static int build_batch(bool blend, struct batch *b, struct gt_error *err)
  * width x height pixels of `bytes` bytes at GTT `address`. */
 static int write_surface7(uint8_t *image, uint32_t index, uint32_t format, uint32_t bytes,
                           uint32_t width, uint32_t height, uint32_t address, bool blend,
-                          struct gt_error *err)
+                          uint32_t samples, struct gt_error *err)
 {
+    /* 4x: MULTISAMPLECOUNT_4 (2), MSFMT_MSS (each sample a slice of
+     * QPitch = the LOD 0 height, ARYSPC_LOD0) without an MCS */
     struct GEN7_RENDER_SURFACE_STATE ss = {
+        .NumberOfMultisamples = samples == 4 ? 2u : 0u,
         .SurfaceType = 1, .SurfaceFormat = format, .TiledSurface = true, .TileWalk = 1,
         .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1, .MOCS = 1,
         .SurfaceArraySpacing = 1,
@@ -322,7 +325,7 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
     GEN7_CC_VIEWPORT_pack(dw, &vp);
     memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
     /* the render target: B8G8R8A8_UNORM (0x0c0) */
-    return write_surface7(image, 0, 0x0c0, 4, width, height, GTT7_BASE + RT_OFF, blend, err);
+    return write_surface7(image, 0, 0x0c0, 4, width, height, GTT7_BASE + RT_OFF, blend, 1, err);
 }
 
 #define DS7_OFF 0x0c0u              /* Gen7 DEPTH_STENCIL_STATE (Dynamic State Base-relative) */
@@ -378,14 +381,32 @@ static int emit7_preamble(struct batch *b, uint32_t width, uint32_t height, stru
     return 0;
 }
 
-/* No push constants for any stage, one sample (L1944-2097). */
-static int emit7_no_constants(struct batch *b, struct gt_error *err)
+/* The D3D / GL standard 4x pattern crocus programs (Mesa's
+ * INTEL_SAMPLE_POS_4X; seed 000 leaves the positions to software), in
+ * pixels from the upper-left corner. */
+static const float sample_positions_4x[4][2] = {
+    { 0.375f, 0.125f }, { 0.875f, 0.375f }, { 0.125f, 0.625f }, { 0.625f, 0.875f },
+};
+
+/* No push constants for any stage; one sample (L1944-2097), or four at the
+ * 4x pattern with every sample enabled. */
+static int emit7_no_constants(struct batch *b, uint32_t samples, struct gt_error *err)
 {
     EMIT7(b, 3DSTATE_CONSTANT_VS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_HS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_DS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_GS, .ConstantBody = { .ReadLength = { 0 } });
     EMIT7(b, 3DSTATE_CONSTANT_PS, .ConstantBody = { .ReadLength = { 0 } });
+    if (samples == 4) {
+        const float (*p)[2] = sample_positions_4x;
+        EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 2,
+              .Sample0XOffset = p[0][0], .Sample0YOffset = p[0][1],
+              .Sample1XOffset = p[1][0], .Sample1YOffset = p[1][1],
+              .Sample2XOffset = p[2][0], .Sample2YOffset = p[2][1],
+              .Sample3XOffset = p[3][0], .Sample3YOffset = p[3][1]);
+        EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 0xf);
+        return 0;
+    }
     EMIT7(b, 3DSTATE_MULTISAMPLE, .NumberOfMultisamples = 0, .Sample0XOffset = 0.5,
           .Sample0YOffset = 0.5);
     EMIT7(b, 3DSTATE_SAMPLE_MASK, .SampleMask = 1);
@@ -487,7 +508,7 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     b->dw[b->n - 1] |= 1;
     EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = DS7_OFF);
     b->dw[b->n - 1] |= 1;
-    if (emit7_no_constants(b, err) < 0)
+    if (emit7_no_constants(b, 1, err) < 0)
         return -1;
     /* gs-twice's VS as byt_tri's app draw programs it (L3307-3331): read
      * offset 0, length 1 (both elements), URB data from g1, 36 threads */
@@ -703,11 +724,14 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
 }
 
 /* ---- The ext suite's plain draws on Gen7 (workload3d.h: "strip-fan",
- * "instanced", "blend-stencil", "multi-rt"): several draws in one batch,
- * each with the state crocus emits for a draw (byt_tri's app draw,
- * L2766-4166: the clipper and SF viewport transform on, a scissor, the
- * vertex buffers and elements of the draw), its own BLEND_STATE,
- * COLOR_CALC_STATE, DEPTH_STENCIL_STATE and SCISSOR_RECT. */
+ * "instanced", "blend-stencil", "multi-rt", "mipmap", "msaa",
+ * "fill-heavy"): several draws in one batch, each with the state crocus
+ * emits for a draw (byt_tri's app draw, L2766-4166: the clipper and SF
+ * viewport transform on, a scissor, the vertex buffers and elements of the
+ * draw), its own BLEND_STATE, COLOR_CALC_STATE, DEPTH_STENCIL_STATE,
+ * SCISSOR_RECT and (textured scenes) SAMPLER_STATE. Not modelled here: the
+ * MCS crocus gives a 4x target (msaa's is uncompressed MSS) and blorp's own
+ * resolve draw (msaa's resolve runs through the scene's VS and clipper). */
 #define EXT7_SF_CLIP_OFF 0x100u         /* SF_CLIP_VIEWPORT 0 (Dynamic State Base-relative) */
 #define EXT7_DRAW_STATE_OFF 0x1000u     /* draw i's state at + 0x100 i: */
 #define EXT7_BLEND 0x00u                /*   BLEND_STATE (an entry per render target) */
@@ -719,6 +743,12 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
 #define EXT7_RT1_OFF (RT_OFF + 0x40000u)
 #define EXT7_DEPTH_OFF (RT_OFF + 0x80000u)
 #define EXT7_STENCIL_OFF (RT_OFF + 0xc0000u)
+#define EXT7_SAMPLER 0xe0u            /*   SAMPLER_STATE 0 (textured scenes) */
+#define EXT7_BORDER_OFF 0x200u          /* the border colour (zeros; no border mode is used) */
+#define EXT7_TEXTURE_OFF EXT7_RT1_OFF   /* the mipmap scene's texture (it has no RT1) */
+#define EXT7_RESOLVED_OFF EXT7_RT1_OFF  /* msaa: the resolve's single-sampled target */
+#define EXT7_RESOLVE_TABLE 0x20u        /* msaa: the resolve's binding table (Surface State Base-relative) */
+#define EXT7_DEPTH16_OFF (RT_OFF + 0x200000u)    /* fill-heavy's D16 buffer (its RT is 1 MiB) */
 #define EXT7_MAX_DRAWS 8u
 
 /* genxml gen7.xml's enums: 3D_Color_Buffer_Blend_Factor / _Function,
@@ -726,12 +756,14 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
  * SURFACE_FORMATs */
 enum { BF_ONE = 0x01, BF_DST_COLOR = 0x05, BF_ZERO = 0x11 };
 enum { BLEND_ADD = 0, BLEND_MAX = 4 };
-enum { CMP_ALWAYS = 0, CMP_EQUAL = 3, CMP_NOTEQUAL = 6 };
+enum { CMP_ALWAYS = 0, CMP_LESS = 2, CMP_EQUAL = 3, CMP_LEQUAL = 4, CMP_NOTEQUAL = 6 };
 enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
+enum { TEXCOORDMODE_WRAP = 0, TEXCOORDMODE_MIRROR = 1 };
 enum { PRIM_POINTS = 1, PRIM_LINES = 2, PRIM_LINE_STRIP = 3, PRIM_TRIANGLES = 4,
        PRIM_TRIANGLE_STRIP = 5, PRIM_TRIANGLE_FAN = 6 };
-enum { FMT_R32G32B32A32_FLOAT = 0x000, FMT_R32G32_FLOAT = 0x085,
-       FMT_R16G16B16A16_FLOAT = 0x084, FMT_R8G8B8A8_UNORM = 0x0c7, FMT_D24_UNORM_X8 = 3 };
+enum { FMT_R32G32B32A32_FLOAT = 0x000, FMT_R32G32B32_FLOAT = 0x040, FMT_R32G32_FLOAT = 0x085,
+       FMT_R16G16B16A16_FLOAT = 0x084, FMT_R8G8B8A8_UNORM = 0x0c7, FMT_D24_UNORM_X8 = 3,
+       FMT_D16_UNORM = 5 };
 
 struct ext7_draw {
     uint32_t topology, first, count, instances;
@@ -742,21 +774,43 @@ struct ext7_draw {
     bool stencil;                       /* test on, front face, masks 0xff */
     uint32_t stencil_function, stencil_pass_op, stencil_reference;
     bool scissor;                       /* the scene's scissor rectangle, else the window */
+    uint32_t wrap;                      /* textured scenes: the address mode of s and t */
+    bool resolve;                       /* msaa: the resolve pass (1x, binding table 1) */
+    bool depth, depth_write;            /* the depth test (depth_function) and writes */
+    uint32_t depth_function;
 };
 
 struct ext7_scene {
     uint32_t width, height, targets;    /* render targets (1 or 2) */
     uint32_t vs_read_length;            /* 256-bit rows of vertex elements */
     bool instanced;                     /* elements: the corner, then offset and colour per instance */
-    bool position_only;                 /* one element: the position (x, y) */
+    bool position_only;                 /* one element: the position */
+    uint32_t position_format;           /* element 0 at offset 0 (z 0, w 1 where absent) */
+    uint32_t attribute_format, attribute_offset;    /* element 1 (z 0, w 1 where absent) */
+    bool textured;                      /* binding table entry 1 the texture, sampler 0 */
+    uint32_t samples;                   /* render target 0's (1 or 4) */
+    uint32_t resolve_kernel;            /* msaa: the resolve pass's PS */
     bool point_width_from_vertex;
     bool depth_stencil;                 /* a D24_UNORM_X8 depth buffer and an S8 stencil buffer */
+    bool depth16;                       /* a D16_UNORM depth buffer, no stencil */
     uint32_t vertex_pitch, vertex_bytes, instance_bytes, index_bytes;
     uint32_t scissor_min, scissor_max;  /* the scissor's square, [min, max) */
     uint32_t vs_kernel, ps_kernel;
     uint32_t draws;
     struct ext7_draw draw[EXT7_MAX_DRAWS];
 };
+
+static int pack_element7(uint32_t *dw, uint32_t buffer, uint32_t format, uint32_t offset,
+                         uint32_t c2, uint32_t c3, struct gt_error *err);
+
+/* An element of `format` with what its absent z and w become (STORE_0 and
+ * STORE_1_FP; component controls STORE_SRC 1, STORE_0 2, STORE_1_FP 3). */
+static int pack_vector7(uint32_t *dw, uint32_t format, uint32_t offset, struct gt_error *err)
+{
+    uint32_t components = format == FMT_R32G32_FLOAT ? 2u : format == FMT_R32G32B32_FLOAT ? 3u : 4u;
+    return pack_element7(dw, 0, format, offset, components > 2 ? 1u : 2u, components > 3 ? 1u : 3u,
+                         err);
+}
 
 static int pack_element7(uint32_t *dw, uint32_t buffer, uint32_t format, uint32_t offset,
                          uint32_t c2, uint32_t c3, struct gt_error *err)
@@ -798,15 +852,14 @@ static int emit7_ext_vertex_input(const struct ext7_scene *sc, struct batch *b,
     struct GEN7_3DSTATE_VERTEX_ELEMENTS ves = { GEN7_3DSTATE_VERTEX_ELEMENTS_header };
     ves.DWordLength = 1 + 2 * elements - 2;
     GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
-    /* component controls: STORE_SRC 1, STORE_0 2, STORE_1_FP 3 */
-    if (pack_element7(dw + 1, 0, FMT_R32G32_FLOAT, 0, 2, 3, err) < 0)
+    if (pack_vector7(dw + 1, sc->position_format, 0, err) < 0)
         return -1;
     if (sc->instanced) {
         if (pack_element7(dw + 3, 1, FMT_R32G32_FLOAT, 0, 2, 2, err) < 0 ||
             pack_element7(dw + 5, 1, FMT_R32G32B32A32_FLOAT, 8, 1, 1, err) < 0)
             return -1;
     } else if (!sc->position_only) {
-        if (pack_element7(dw + 3, 0, FMT_R32G32B32A32_FLOAT, 8, 1, 1, err) < 0)
+        if (pack_vector7(dw + 3, sc->attribute_format, sc->attribute_offset, err) < 0)
             return -1;
     }
     emit(b, dw, 1 + 2 * elements);
@@ -849,6 +902,8 @@ static int write_ext7_draw_state(uint8_t *image, const struct ext7_scene *sc, ui
         .StencilBufferWriteEnable = d->stencil && d->stencil_pass_op != STENCILOP_KEEP,
         .StencilTestMask = 0xff, .StencilWriteMask = 0xff,
         .BackfaceStencilTestMask = 0xff, .BackfaceStencilWriteMask = 0xff,
+        .DepthTestEnable = d->depth, .DepthTestFunction = d->depth_function,
+        .DepthBufferWriteEnable = d->depth_write,
     };
     if (GEN7_DEPTH_STENCIL_STATE_pack(dw, &ds) < 0)
         return gt_error_set(err, "DEPTH_STENCIL_STATE (Gen7) does not pack");
@@ -862,6 +917,19 @@ static int write_ext7_draw_state(uint8_t *image, const struct ext7_scene *sc, ui
     if (GEN7_SCISSOR_RECT_pack(dw, &sr) < 0)
         return gt_error_set(err, "SCISSOR_RECT (Gen7) does not pack");
     memcpy(at + EXT7_SCISSOR, dw, 4 * GEN7_SCISSOR_RECT_length);
+    if (!sc->textured)
+        return 0;
+    /* GL_LINEAR_MIPMAP_LINEAR / GL_LINEAR as crocus's sampler state: MIN and
+     * MAG LINEAR, MIP LINEAR, the OpenGL LOD pre-clamp, LODs 0..levels-1 */
+    struct GEN7_SAMPLER_STATE ss = {
+        .MinModeFilter = 1, .MagModeFilter = 1, .MipModeFilter = 3, .LODPreClampEnable = 1,
+        .MinLOD = 0.0, .MaxLOD = GEN7_MIPMAP_LEVELS - 1, .BorderColorPointer = EXT7_BORDER_OFF,
+        .TCXAddressControlMode = d->wrap, .TCYAddressControlMode = d->wrap,
+        .TCZAddressControlMode = d->wrap,
+    };
+    if (GEN7_SAMPLER_STATE_pack(dw, &ss) < 0)
+        return gt_error_set(err, "SAMPLER_STATE (Gen7) does not pack");
+    memcpy(at + EXT7_SAMPLER, dw, 4 * GEN7_SAMPLER_STATE_length);
     return 0;
 }
 
@@ -892,11 +960,38 @@ static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct 
             return -1;
     }
     if (write_surface7(image, 0, FMT_R8G8B8A8_UNORM, 4, sc->width, sc->height,
-                       GTT7_BASE + RT_OFF, blend, err) < 0)
+                       GTT7_BASE + RT_OFF, blend, sc->samples, err) < 0)
         return -1;
     if (sc->targets > 1 && write_surface7(image, 1, FMT_R16G16B16A16_FLOAT, 8, sc->width,
-                                          sc->height, GTT7_BASE + EXT7_RT1_OFF, blend, err) < 0)
+                                          sc->height, GTT7_BASE + EXT7_RT1_OFF, blend, 1, err) < 0)
         return -1;
+    if (sc->samples == 4) {
+        /* the resolve's binding table (EXT7_RESOLVE_TABLE): entry 0 the
+         * single-sampled target (SURFACE_STATE 0x80), entry 1 the 4x one
+         * (0x40) for the sampler */
+        if (write_surface7(image, 1, FMT_R8G8B8A8_UNORM, 4, sc->width, sc->height,
+                           GTT7_BASE + EXT7_RESOLVED_OFF, false, 1, err) < 0)
+            return -1;
+        const uint32_t table[2] = { 0x80, 0x40 };
+        memcpy(image + SURF_OFF + EXT7_RESOLVE_TABLE, table, sizeof table);
+    }
+    if (sc->textured) {
+        /* the texture: 2D R8G8B8A8_UNORM, Y-tiled, HALIGN_4 / VALIGN_4, the
+         * whole chain (MIP Count = levels - 1) */
+        struct GEN7_RENDER_SURFACE_STATE ts = {
+            .SurfaceType = 1, .SurfaceFormat = FMT_R8G8B8A8_UNORM, .TiledSurface = true,
+            .TileWalk = 1, .SurfaceHorizontalAlignment = 0, .SurfaceVerticalAlignment = 1,
+            .MOCS = 1, .Width = GEN7_MIPMAP_TEXTURE - 1, .Height = GEN7_MIPMAP_TEXTURE - 1,
+            .SurfacePitch = 4 * GEN7_MIPMAP_TEXTURE - 1, .MIPCountLOD = GEN7_MIPMAP_LEVELS - 1,
+            .SurfaceBaseAddress = GTT7_BASE + EXT7_TEXTURE_OFF,
+        };
+        uint32_t rss[GEN7_RENDER_SURFACE_STATE_length];
+        if (GEN7_RENDER_SURFACE_STATE_pack(rss, &ts) < 0)
+            return gt_error_set(err, "RENDER_SURFACE_STATE (Gen7) does not pack");
+        uint32_t entry = 0x40u + 0x40u * sc->targets;
+        memcpy(image + SURF_OFF + entry, rss, sizeof rss);
+        memcpy(image + SURF_OFF + 4u * sc->targets, &entry, 4);
+    }
     return 0;
 }
 
@@ -922,7 +1017,10 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
     EMIT7(b, 3DSTATE_DEPTH_STENCIL_STATE_POINTERS, .PointerToDEPTHSTENCILSTATE = state + EXT7_DS);
     b->dw[b->n - 1] |= 1;
     EMIT7(b, 3DSTATE_SCISSOR_STATE_POINTERS, .ScissorRectPointer = state + EXT7_SCISSOR);
-    if (emit7_no_constants(b, err) < 0)
+    if (sc->textured)
+        EMIT7(b, 3DSTATE_SAMPLER_STATE_POINTERS_PS, .PointerToPSSamplerState = state + EXT7_SAMPLER);
+    bool multisampled = sc->samples == 4 && !d->resolve;
+    if (emit7_no_constants(b, multisampled ? 4u : 1u, err) < 0)
         return -1;
     EMIT7(b, 3DSTATE_VS, .KernelStartPointer = sc->vs_kernel,
           .DispatchGRFStartRegisterForURBData = 1,
@@ -943,24 +1041,35 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
     /* L3450-3485: the viewport transform, the scissor, width-1 lines, the
      * point width from the VUE header or 1 */
     EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = true, .StatisticsEnable = true,
-          .DepthBufferSurfaceFormat = FMT_D24_UNORM_X8, .ScissorRectangleEnable = true,
+          .DepthBufferSurfaceFormat = sc->depth16 ? FMT_D16_UNORM : FMT_D24_UNORM_X8,
+          .ScissorRectangleEnable = true,
           .LineWidth = 1.0, .CullMode = 1, .PointWidth = 1.0,
           .PointWidthSource = sc->point_width_from_vertex ? 0 : 1, .AALineDistanceMode = 1,
           .TriangleFanProvokingVertexSelect = 2, .LineStripListProvokingVertexSelect = 1,
-          .TriangleStripListProvokingVertexSelect = 2);
+          .TriangleStripListProvokingVertexSelect = 2,
+          .MultisampleRasterizationMode = multisampled ? 3u : 0u);
     EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
           .NumberOfSFOutputAttributes = 1);
-    /* L3486-3511: perspective barycentrics, RASTRULE_UPPER_RIGHT */
+    /* L3486-3511: perspective barycentrics, RASTRULE_UPPER_RIGHT; 4x:
+     * MSRASTMODE_ON_PATTERN (coverage at the samples; seed 000 L3905-3929,
+     * the same value in 3DSTATE_SF), MSDISPMODE_PERPIXEL (one PS invocation
+     * a pixel, its samples' coverage with it) */
     EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true, .StatisticsEnable = true,
           .PointRasterizationRule = 1, .LineAntialiasingRegionWidth = 1,
-          .BarycentricInterpolationMode = 1);
-    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = sc->ps_kernel,
-          .BindingTableEntryCount = sc->targets, ._16PixelDispatchEnable = true,
+          .BarycentricInterpolationMode = 1,
+          .MultisampleRasterizationMode = multisampled ? 3u : 0u,
+          .MultisampleDispatchMode = multisampled ? 1u : 0u);
+    uint32_t ps = d->resolve ? sc->resolve_kernel : sc->ps_kernel;
+    EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = ps,
+          .BindingTableEntryCount = d->resolve ? 2u : sc->targets + sc->textured,
+          .SamplerCount = sc->textured ? 1u : 0u, ._16PixelDispatchEnable = true,
           .MaximumNumberOfThreads = 47, .AttributeEnable = true,
           .DispatchGRFStartRegisterForConstantSetupData0 = 6,
-          .KernelStartPointer1 = sc->ps_kernel, .KernelStartPointer2 = sc->ps_kernel);
+          .KernelStartPointer1 = ps, .KernelStartPointer2 = ps);
     if (emit7_binding_tables(b, err) < 0)
         return -1;
+    if (d->resolve)
+        EMIT7(b, 3DSTATE_BINDING_TABLE_POINTERS_PS, .PointerToPSBindingTable = EXT7_RESOLVE_TABLE);
     if (sc->depth_stencil) {
         /* D24S8 on Gen7 (crocus, separate stencil): the depth half as a
          * Y-tiled D24_UNORM_X8 buffer, written never (the test is off), the
@@ -972,6 +1081,13 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
               .Height = sc->height - 1, .MOCS = 1);
         EMIT7(b, 3DSTATE_STENCIL_BUFFER, .SurfacePitch = sc->width - 1, .MOCS = 1,
               .SurfaceBaseAddress = GTT7_BASE + EXT7_STENCIL_OFF);
+    } else if (sc->depth16) {
+        /* GL_DEPTH_COMPONENT16: a Y-tiled D16_UNORM buffer, no stencil */
+        EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 1, .SurfaceFormat = FMT_D16_UNORM,
+              .SurfacePitch = 2 * sc->width - 1, .DepthWriteEnable = d->depth_write,
+              .SurfaceBaseAddress = GTT7_BASE + EXT7_DEPTH16_OFF, .Width = sc->width - 1,
+              .Height = sc->height - 1, .MOCS = 1);
+        EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
     } else {
         EMIT7(b, 3DSTATE_DEPTH_BUFFER, .SurfaceType = 7, .SurfaceFormat = 1, .MOCS = 1);
         EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
@@ -1015,7 +1131,7 @@ static void clear_rt0(uint8_t *image, const struct ext7_scene *sc, const float c
 {
     const uint8_t px[4] = { unorm8_of(colour[0]), unorm8_of(colour[1]), unorm8_of(colour[2]),
                             unorm8_of(colour[3]) };
-    for (uint32_t i = 0; i < sc->width * sc->height; i++)
+    for (uint32_t i = 0; i < sc->width * sc->height * sc->samples; i++)
         memcpy(image + RT_OFF + 4ull * i, px, 4);
 }
 
@@ -1138,6 +1254,103 @@ static void scene_multi_rt(uint8_t *image, struct ext7_scene *sc)
         memcpy(image + EXT7_RT1_OFF + 8ull * i, half, 8);
 }
 
+/* The byte offset of byte column `x_bytes`, row y in a Y-tiled surface of
+ * `pitch` bytes a row: 4 KiB tiles of 128 bytes x 32 rows, in each tile
+ * columns of 16 bytes one after the other, 32 rows each (seed 000's Y-major
+ * tile; the one addressing the scene's texture needs). */
+static uint32_t ytiled_offset(uint32_t pitch, uint32_t x_bytes, uint32_t y)
+{
+    uint32_t tile = (y / 32u) * (pitch / 128u) + x_bytes / 128u;
+    return tile * 4096u + (x_bytes % 128u) / 16u * 512u + (y % 32u) * 16u + x_bytes % 16u;
+}
+
+static void scene_mipmap(uint8_t *image, struct ext7_scene *sc)
+{
+    float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS];
+    gen7_mipmap_vertices(v);
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    sc->width = sc->height = GEN7_MIPMAP_SIZE;
+    sc->position_format = FMT_R32G32B32A32_FLOAT;
+    sc->attribute_format = FMT_R32G32_FLOAT;
+    sc->attribute_offset = 16;
+    sc->vertex_pitch = 4 * GEN7_MIPMAP_FLOATS;
+    sc->vertex_bytes = sizeof v;
+    sc->textured = true;
+    sc->draws = 2;
+    for (uint32_t i = 0; i < 2; i++)
+        sc->draw[i] = (struct ext7_draw){ .topology = PRIM_TRIANGLE_STRIP, .first = 4 * i,
+                                          .count = 4,
+                                          .wrap = i ? TEXCOORDMODE_MIRROR : TEXCOORDMODE_WRAP };
+    /* the chain in the Gen7 2D layout (HALIGN_4 / VALIGN_4): level 0 at
+     * (0, 0), level 1 below it, levels 2.. right of level 1 stacked
+     * downwards, each level's height rounded up to 4 rows */
+    uint8_t chain[GEN7_MIPMAP_CHAIN_TEXELS][4];
+    gen7_mipmap_chain(chain);
+    uint32_t lx = 0, ly = 0;
+    for (uint32_t l = 0; l < GEN7_MIPMAP_LEVELS; l++) {
+        uint32_t side = GEN7_MIPMAP_TEXTURE >> l;
+        const uint8_t (*level)[4] = (const uint8_t (*)[4])chain + gen7_mipmap_level_offset(l);
+        for (uint32_t y = 0; y < side; y++)
+            for (uint32_t x = 0; x < side; x++)
+                memcpy(image + EXT7_TEXTURE_OFF +
+                           ytiled_offset(4 * GEN7_MIPMAP_TEXTURE, 4 * (lx + x), ly + y),
+                       level[y * side + x], 4);
+        if (l == 0)
+            ly += GEN7_MIPMAP_TEXTURE;
+        else if (l == 1)
+            lx += side;
+        else
+            ly += (side + 3u) & ~3u;
+    }
+    clear_rt0(image, sc, (const float[4])GEN7_MIPMAP_CLEAR);
+}
+
+/* msaa: the white triangle into the 4x target, then the resolve pass over
+ * the window (a two-triangle strip) into the single-sampled target. */
+static void scene_msaa(uint8_t *image, struct ext7_scene *sc)
+{
+    const float triangle[6] = GEN7_MSAA_TRIANGLE;
+    const float quad[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+    float v[7][GEN7_EXT_FLOATS];
+    for (uint32_t k = 0; k < 7; k++) {
+        const float *p = k < 3 ? &triangle[2 * k] : &quad[2 * (k - 3)];
+        const float vertex[GEN7_EXT_FLOATS] = { p[0], p[1], 1, 1, 1, 1 };
+        memcpy(v[k], vertex, sizeof vertex);
+    }
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    sc->width = sc->height = GEN7_MSAA_SIZE;
+    sc->vertex_bytes = sizeof v;
+    sc->samples = 4;
+    sc->draws = 2;
+    sc->draw[0] = (struct ext7_draw){ .topology = PRIM_TRIANGLES, .count = 3 };
+    sc->draw[1] = (struct ext7_draw){ .topology = PRIM_TRIANGLE_STRIP, .first = 3, .count = 4,
+                                      .resolve = true };
+    clear_rt0(image, sc, (const float[4])GEN7_MSAA_CLEAR);
+}
+
+/* fill-heavy: 2000 triangles in two draws over a D16 buffer cleared to 1.0. */
+static void scene_fill_heavy(uint8_t *image, struct ext7_scene *sc)
+{
+    gen7_fill_heavy_vertices(image + VERTEX_OFF);
+    sc->width = sc->height = GEN7_FILL_HEAVY_SIZE;
+    sc->position_format = FMT_R32G32B32_FLOAT;
+    sc->attribute_format = FMT_R8G8B8A8_UNORM;
+    sc->attribute_offset = 12;
+    sc->vertex_pitch = GEN7_FILL_HEAVY_PITCH;
+    sc->vertex_bytes = GEN7_FILL_HEAVY_PITCH * 3 * GEN7_FILL_HEAVY_TRIANGLES;
+    sc->depth16 = true;
+    sc->draws = 2;
+    const uint32_t half = 3 * GEN7_FILL_HEAVY_TRIANGLES / 2;
+    for (uint32_t i = 0; i < 2; i++)
+        sc->draw[i] = (struct ext7_draw){
+            .topology = PRIM_TRIANGLES, .first = half * i, .count = half, .blend = true,
+            .source_factor = BLENDFACTOR_SRC_ALPHA,
+            .destination_factor = i ? BF_ONE : BLENDFACTOR_INV_SRC_ALPHA, .function = BLEND_ADD,
+            .depth = true, .depth_function = i ? CMP_LEQUAL : CMP_LESS, .depth_write = i == 0 };
+    clear_rt0(image, sc, (const float[4])GEN7_FILL_HEAVY_CLEAR);
+    memset(image + EXT7_DEPTH16_OFF, 0xff, 2u * sc->width * sc->height);   /* 1.0 */
+}
+
 /* The ext scenes: kernels (VS, PS) placed, the scene built, written. */
 static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
                           const char *kernel_hex, uint8_t *image, struct batch *b,
@@ -1145,18 +1358,32 @@ static int write_gen7_ext(const char *name, const uint8_t *kernel, size_t klen,
 {
     _Static_assert(EXT7_INDEX_OFF + 0x1000u <= RT_OFF && EXT7_STENCIL_OFF + 0x10000u <=
                        RT_OFF + RT_BYTES, "the ext scenes' buffers fit the window");
-    uint32_t at[3];     /* room for one more: a third kernel is an error too */
-    if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, 3) != 2)
-        return gt_error_set(err, "%s: expected 2 kernels (VS, PS) each ending in an EOT send",
-                            kernel_hex);
+    _Static_assert(VERTEX_OFF + GEN7_FILL_HEAVY_PITCH * 3 * GEN7_FILL_HEAVY_TRIANGLES <= RT_OFF &&
+                       4u * GEN7_FILL_HEAVY_SIZE * GEN7_FILL_HEAVY_SIZE <= 0x200000u &&
+                       EXT7_DEPTH16_OFF + 2u * GEN7_FILL_HEAVY_SIZE * GEN7_FILL_HEAVY_SIZE <=
+                       RT_OFF + RT_BYTES, "fill-heavy's buffers fit the window");
+    uint32_t at[4];     /* room for one more: an extra kernel is an error too */
+    uint32_t want = strcmp(name, "msaa") == 0 ? 3u : 2u;
+    if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, 4) != (int)want)
+        return gt_error_set(err, "%s: expected %u kernels (VS, PS%s) each ending in an EOT send",
+                            kernel_hex, want, want == 3 ? ", resolve PS" : "");
     struct ext7_scene sc = { .targets = 1, .vs_read_length = 1, .vertex_pitch = 24,
-                             .vs_kernel = at[0], .ps_kernel = at[1] };
+                             .position_format = FMT_R32G32_FLOAT,
+                             .attribute_format = FMT_R32G32B32A32_FLOAT, .attribute_offset = 8,
+                             .samples = 1, .vs_kernel = at[0], .ps_kernel = at[1],
+                             .resolve_kernel = at[2] };
     if (strcmp(name, "strip-fan") == 0)
         scene_strip_fan(image, &sc);
     else if (strcmp(name, "instanced") == 0)
         scene_instanced(image, &sc);
     else if (strcmp(name, "blend-stencil") == 0)
         scene_blend_stencil(image, &sc);
+    else if (strcmp(name, "mipmap") == 0)
+        scene_mipmap(image, &sc);
+    else if (strcmp(name, "msaa") == 0)
+        scene_msaa(image, &sc);
+    else if (strcmp(name, "fill-heavy") == 0)
+        scene_fill_heavy(image, &sc);
     else
         scene_multi_rt(image, &sc);
     if (write_ext7_state(image, &sc, err) < 0 || build_batch7_ext(&sc, b, err) < 0)
@@ -1174,7 +1401,7 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
     if (!blend && !gs && !tess && !quads && !xfb && !ext && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
                             "gs-twice, gs-quads, xfb-tri, tess-tri, strip-fan, instanced, "
-                            "blend-stencil, multi-rt)", name);
+                            "blend-stencil, multi-rt, mipmap, msaa, fill-heavy)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);
     if ((gs || tess || quads || xfb || ext) && gen != 7)

@@ -299,11 +299,166 @@ static inline void gen7_instanced_instance(uint32_t i, float out[GEN7_EXT_FLOATS
 #define GEN7_MULTI_RT_CLEAR0 { 0.1f, 0.2f, 0.3f, 1.0f }
 #define GEN7_MULTI_RT_CLEAR1 { -1.0f, 0.5f, 2.0f, 1.0f }
 
+/*
+ * "mipmap" (128x128, clear 0.1, 0.1, 0.1, 1): gltrace_ext.c test_mipmap's
+ * 64x64 R8G8B8A8_UNORM texture (gen7_mipmap_texel) with its whole mip chain
+ * (7 levels), which the builder computes as glGenerateMipmap's blit does:
+ * each texel of level n + 1 the average of the 2x2 texels of level n,
+ * rounded to nearest (gen7_mipmap_chain; crocus's blorp blit samples the
+ * four texels' centre bilinearly, the same value). The texture is Y-tiled
+ * with the Gen7 2D mip layout (HALIGN_4, VALIGN_4); SAMPLER_STATE MIN/MAG
+ * LINEAR, MIP LINEAR (LINEAR_MIPMAP_LINEAR). Two TRISTRIP draws of 4
+ * vertices each (x, y, z, w clip position, then s, t: GEN7_MIPMAP_FLOATS
+ * floats; gen7_mipmap_vertices), the left with WRAP (GL_REPEAT) on s and t,
+ * the right with MIRROR (GL_MIRRORED_REPEAT); clip w 1 at the bottom, 5 at
+ * the top. The VS passes the position and (s, t, 0, 1); the SIMD16 PS
+ * interpolates s, t (perspective barycentrics) and sends a SIMD16 sample
+ * message (binding table entry 1, sampler 0; the LOD from the subspans'
+ * derivatives), writing what it returns. Kernels:
+ * workloads/kernels/mipmap.gen7.g4a.
+ */
+#define GEN7_MIPMAP_SIZE 128u
+#define GEN7_MIPMAP_CLEAR { 0.1f, 0.1f, 0.1f, 1.0f }
+#define GEN7_MIPMAP_TEXTURE 64u
+#define GEN7_MIPMAP_LEVELS 7u
+#define GEN7_MIPMAP_FLOATS 6u
+#define GEN7_MIPMAP_VERTICES 8u
+/* the chain's texels: level n at offset gen7_mipmap_level_offset(n), side 64 >> n */
+#define GEN7_MIPMAP_CHAIN_TEXELS (64u * 64u + 32u * 32u + 16u * 16u + 8u * 8u + 4u * 4u + 2u * 2u + 1u)
+
+/* Texel (x, y) of level 0 (R, G, B, A): test_mipmap's t[]. */
+static inline void gen7_mipmap_texel(uint32_t x, uint32_t y, uint8_t q[4])
+{
+    int c = (int)(((x >> 3) ^ (y >> 3)) & 1u);
+    q[0] = c ? 255 : 0;
+    q[1] = c ? 128 : 96;
+    q[2] = c ? 0 : 255;
+    q[3] = 255;
+    if ((x & 15u) == 0 || (y & 15u) == 0)
+        q[0] = q[1] = q[2] = 255;
+    if (x >= 2 && x < 6 && y >= 2 && y < 6) {
+        q[0] = 255;
+        q[1] = 0;
+        q[2] = 0;
+    }
+}
+
+static inline uint32_t gen7_mipmap_level_offset(uint32_t level)
+{
+    uint32_t at = 0;
+    for (uint32_t l = 0; l < level; l++)
+        at += (GEN7_MIPMAP_TEXTURE >> l) * (GEN7_MIPMAP_TEXTURE >> l);
+    return at;
+}
+
+/* The whole chain, RGBA texels, level after level (row 0 of each first). */
+static inline void gen7_mipmap_chain(uint8_t (*t)[4])
+{
+    for (uint32_t y = 0; y < GEN7_MIPMAP_TEXTURE; y++)
+        for (uint32_t x = 0; x < GEN7_MIPMAP_TEXTURE; x++)
+            gen7_mipmap_texel(x, y, t[y * GEN7_MIPMAP_TEXTURE + x]);
+    for (uint32_t l = 1; l < GEN7_MIPMAP_LEVELS; l++) {
+        uint32_t side = GEN7_MIPMAP_TEXTURE >> l;
+        const uint8_t (*up)[4] = (const uint8_t (*)[4])t + gen7_mipmap_level_offset(l - 1);
+        uint8_t (*down)[4] = t + gen7_mipmap_level_offset(l);
+        for (uint32_t y = 0; y < side; y++)
+            for (uint32_t x = 0; x < side; x++)
+                for (int c = 0; c < 4; c++) {
+                    uint32_t sum = up[2 * y * 2 * side + 2 * x][c] +
+                                   up[2 * y * 2 * side + 2 * x + 1][c] +
+                                   up[(2 * y + 1) * 2 * side + 2 * x][c] +
+                                   up[(2 * y + 1) * 2 * side + 2 * x + 1][c];
+                    down[y * side + x][c] = (uint8_t)((sum + 2) / 4);
+                }
+    }
+}
+
+/* test_mipmap's two quads (strip order): x, y, z, w, s, t. */
+static inline void gen7_mipmap_vertices(float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS])
+{
+    const float wt = 5.0f, yb = -0.95f, yt = 0.9f, hw = 0.48f;
+    for (int pl = 0; pl < 2; pl++) {
+        float cx = pl ? 0.5f : -0.5f;
+        const float q[4][GEN7_MIPMAP_FLOATS] = {
+            { cx - hw, yb, 0, 1, -1, 0 },
+            { cx + hw, yb, 0, 1, 1, 0 },
+            { cx * wt - hw, yt * wt, 0, wt, -1, 4 },
+            { cx * wt + hw, yt * wt, 0, wt, 1, 4 },
+        };
+        for (int k = 0; k < 4; k++)
+            for (uint32_t c = 0; c < GEN7_MIPMAP_FLOATS; c++)
+                v[4 * pl + k][c] = q[k][c];
+    }
+}
+
+/*
+ * "msaa" (64x64): test_msaa's white triangle into a 4x R8G8B8A8_UNORM
+ * render target (MSFMT_MSS, no MCS) cleared to (0, 0, 0, 1):
+ * 3DSTATE_MULTISAMPLE 4x at the standard pattern, sample mask 0xf, WM and
+ * SF MSRASTMODE_ON_PATTERN with MSDISPMODE_PERPIXEL (strip-fan's PS, run
+ * once a pixel, its write landing on the covered samples). Then the
+ * resolve glBlitFramebuffer asks for, as a second draw: crocus's blorp
+ * resolve reads each sample with ld2dms and averages; here a window-filling
+ * strip through the same VS (blorp itself sends a RECTLIST with the VS
+ * off) runs a PS that does that (four SIMD16 ld2dms, the mean) into a
+ * single-sampled R8G8B8A8_UNORM target (binding table 1: entry 0 that
+ * target, entry 1 the 4x surface). Kernels: workloads/kernels/msaa.gen7.g4a
+ * (VS, PS, resolve PS).
+ */
+#define GEN7_MSAA_SIZE 64u
+#define GEN7_MSAA_CLEAR { 0.0f, 0.0f, 0.0f, 1.0f }
+#define GEN7_MSAA_TRIANGLE { -0.7f, -0.6f, 0.8f, -0.2f, -0.2f, 0.8f }
+
+/*
+ * "fill-heavy" (512x512, clear 0.05, 0.05, 0.1, 1 and depth 1.0):
+ * test_fill_heavy's 2000 LCG triangles (gen7_fill_heavy_vertices: x, y, z
+ * floats then R, G, B, A bytes, GEN7_FILL_HEAVY_PITCH bytes a vertex; VF
+ * R32G32B32_FLOAT + R8G8B8A8_UNORM) against a Y-tiled D16_UNORM depth
+ * buffer: draw 1 the first 1000, depth LESS with writes, blend SRC_ALPHA /
+ * INV_SRC_ALPHA; draw 2 the other 1000, LEQUAL without depth writes,
+ * SRC_ALPHA / ONE. Kernels: strip-fan's.
+ */
+#define GEN7_FILL_HEAVY_SIZE 512u
+#define GEN7_FILL_HEAVY_TRIANGLES 2000u
+#define GEN7_FILL_HEAVY_PITCH 16u
+#define GEN7_FILL_HEAVY_CLEAR { 0.05f, 0.05f, 0.1f, 1.0f }
+
+/* test_fill_heavy's vertex buffer (its LCG, in its order; the colour's four
+ * draws in R, G, B, A order). */
+static inline void gen7_fill_heavy_vertices(uint8_t *out)
+{
+    uint32_t s = 1;
+#define GEN7_FILL_RND() (s = s * 1103515245u + 12345u, (float)((s >> 8) & 0xffffu) / 65535.0f)
+    for (uint32_t t = 0; t < GEN7_FILL_HEAVY_TRIANGLES; t++) {
+        float cx = GEN7_FILL_RND() * 2 - 1;
+        float cy = GEN7_FILL_RND() * 2 - 1;
+        float z = (float)((t * 7919u) % GEN7_FILL_HEAVY_TRIANGLES) / GEN7_FILL_HEAVY_TRIANGLES *
+                      1.8f - 0.9f;
+        uint8_t colour[4];
+        colour[0] = (uint8_t)(GEN7_FILL_RND() * 255);
+        colour[1] = (uint8_t)(GEN7_FILL_RND() * 255);
+        colour[2] = (uint8_t)(GEN7_FILL_RND() * 255);
+        colour[3] = (uint8_t)(128 + GEN7_FILL_RND() * 127);
+        for (int k = 0; k < 3; k++) {
+            float q[3];
+            q[0] = cx + (GEN7_FILL_RND() * 2 - 1) * 0.06f;
+            q[1] = cy + (GEN7_FILL_RND() * 2 - 1) * 0.06f;
+            q[2] = z;
+            uint8_t *v = out + GEN7_FILL_HEAVY_PITCH * (3 * t + (uint32_t)k);
+            memcpy(v, q, sizeof q);
+            memcpy(v + 12, colour, 4);
+        }
+    }
+#undef GEN7_FILL_RND
+}
+
 /* Whether name is one of the Gen7 ext scenes above. */
 static inline bool workload3d_is_ext7(const char *name)
 {
     return strcmp(name, "strip-fan") == 0 || strcmp(name, "instanced") == 0 ||
-           strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0;
+           strcmp(name, "blend-stencil") == 0 || strcmp(name, "multi-rt") == 0 ||
+           strcmp(name, "mipmap") == 0 || strcmp(name, "msaa") == 0 ||
+           strcmp(name, "fill-heavy") == 0;
 }
 
 /*

@@ -1,8 +1,9 @@
 /* tests/integration/test_gen7_ext.c - the ext suite's plain draws as Gen7
  * captures of our own (issue 14 item 5): strip_fan, instanced,
- * blend_stencil and multi_rt of ../shared/traces/ext/app/gltrace_ext.c in
- * the form crocus programs a ValleyView draw (workloads/workload3d.h
- * "strip-fan", "instanced", "blend-stencil", "multi-rt"), run through the
+ * blend_stencil, multi_rt, mipmap, msaa and fill_heavy of
+ * ../shared/traces/ext/app/gltrace_ext.c in the form crocus programs a
+ * ValleyView draw (workloads/workload3d.h "strip-fan", "instanced",
+ * "blend-stencil", "multi-rt", "mipmap", "msaa", "fill-heavy"), run through the
  * whole machine (configs/gen7-vlv.cfg). Each is judged three ways:
  *
  *  - against an image worked out here, independently of the model: the
@@ -28,7 +29,22 @@
  *    rule covers (less the stencil-rejected ones).
  * multi_rt's RT1 (R16G16B16A16_FLOAT) is read as floats and checked at
  * every pixel (inside: (4u - 1, 4v - 1, 3, 0.25) within 0.01; outside: the
- * clear value exactly), and against its clamped references. */
+ * clear value exactly), and against its clamped references.
+ * mipmap's expected pixels are worked out here from the scene: s and t at the
+ * pixel centre exactly (linear in the clip coordinates on each quad), the
+ * subspan's LOD from its upper-left pixel's right and lower neighbours,
+ * GL_LINEAR_MIPMAP_LINEAR over the chain gen7_mipmap_chain computes with
+ * exact weights and REPEAT / MIRRORED_REPEAT on the texel indices. The
+ * scene has no magnified pixels (its LODs run from 1.05 to 3.4), so the
+ * exact check is the trilinear one, every covered pixel within 2.
+ * msaa's 4x target is read sample by sample from memory: white exactly where
+ * the triangle covers the sample's position in the standard 4x pattern (top-
+ * left rule), the clear elsewhere; the resolve pass's image within 2 of the
+ * mean of the four, test_msaa's level check (64, 128, 191) and references.
+ * fill_heavy's 2000 triangles are drawn here in order: coverage by the rule
+ * above, the viewport z as D16 (rounded) against a depth image, LESS with
+ * writes then LEQUAL without, the blends in unorm8; the capture runs at the
+ * suite's full size (512x512, about 0.3 s). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -154,12 +170,14 @@ static uint8_t *model_image(const struct gen7_run *r, uint32_t index, const stru
     return rgba;
 }
 
-/* The model's render target 0 against e and against the references of
- * `test`: every pixel within 2, the ext rule passed flipped. */
-static void check_image(const struct gen7_run *r, const struct expected *e, const char *test)
+/* The model's render target `index` (in the order first written) against e
+ * and against the references of `test`: every pixel within 2, the ext rule
+ * passed flipped, and probes judged when the test prints some. */
+static void check_image_of(const struct gen7_run *r, uint32_t index, const struct expected *e,
+                           const char *test, bool probed)
 {
     const struct om_surface *s;
-    uint8_t *rgba = model_image(r, 0, &s);
+    uint8_t *rgba = model_image(r, index, &s);
     CU_ASSERT_EQUAL(s->width, e->width);
     CU_ASSERT_EQUAL(s->height, e->height);
     CU_ASSERT_EQUAL(s->format, SURFACE_FORMAT_R8G8B8A8_UNORM);
@@ -188,8 +206,13 @@ static void check_image(const struct gen7_run *r, const struct expected *e, cons
                 v.flipped ? "" : ", not in GL row order");
     CU_ASSERT_TRUE(pass);
     CU_ASSERT_TRUE(v.flipped);
-    CU_ASSERT(v.probes > 0);
+    CU_ASSERT(!probed || v.probes > 0);
     free(rgba);
+}
+
+static void check_image(const struct gen7_run *r, const struct expected *e, const char *test)
+{
+    check_image_of(r, 0, e, test, true);
 }
 
 /* The draws' records: `n` draws, draw i wrote written[i] pixels. */
@@ -501,6 +524,301 @@ static void test_multi_rt(void)
     gen7_run_free(&r);
 }
 
+/* ---- mipmap ---- */
+
+/* The texture's s, t at screen point (px, py) of plane `pl`, worked out
+ * from the scene rather than interpolated: on each quad s and t are linear
+ * in the clip coordinates (s = (x - cx w) / hw, t = w - 1, y = c0 + c1 w),
+ * so the perspective-correct value at NDC (xn, yn) is exact with w = c0 /
+ * (yn - c1). */
+static void mipmap_coords(int pl, double px, double py, double *s, double *t)
+{
+    float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS];
+    gen7_mipmap_vertices(v);
+    const float *b = v[4 * pl], *top = v[4 * pl + 2];
+    double cx = (b[0] + v[4 * pl + 1][0]) / 2, hw = (v[4 * pl + 1][0] - b[0]) / 2;
+    double c1 = (top[1] - b[1]) / (top[3] - b[3]), c0 = b[1] - c1 * b[3];
+    double xn = px * 2 / GEN7_MIPMAP_SIZE - 1, yn = py * 2 / GEN7_MIPMAP_SIZE - 1;
+    double w = c0 / (yn - c1);
+    *s = w * (xn - cx) / hw;
+    *t = w - 1;
+}
+
+/* One texel index of an axis of `size` under WRAP (GL_REPEAT) or MIRROR
+ * (GL_MIRRORED_REPEAT: the texels of even periods as they are, odd periods
+ * reversed). */
+static uint32_t mipmap_address(int64_t i, uint32_t size, bool mirror)
+{
+    int64_t period = i >= 0 ? i / size : -((-i - 1) / size) - 1;
+    int64_t in = i - period * (int64_t)size;
+    return (uint32_t)(mirror && (period & 1) ? (int64_t)size - 1 - in : in);
+}
+
+/* Bilinear at level l (GL's rule: texel centres at +0.5, exact weights). */
+static void mipmap_bilinear(const uint8_t (*chain)[4], uint32_t l, double s, double t,
+                            bool mirror, double out[4])
+{
+    uint32_t side = GEN7_MIPMAP_TEXTURE >> l;
+    const uint8_t (*level)[4] = chain + gen7_mipmap_level_offset(l);
+    double u = s * side - 0.5, v = t * side - 0.5;
+    double fu = u - floor(u), fv = v - floor(v);
+    int64_t iu = (int64_t)floor(u), iv = (int64_t)floor(v);
+    for (int c = 0; c < 4; c++)
+        out[c] = 0;
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            double weight = (dx ? fu : 1 - fu) * (dy ? fv : 1 - fv);
+            uint32_t x = mipmap_address(iu + dx, side, mirror);
+            uint32_t y = mipmap_address(iv + dy, side, mirror);
+            for (int c = 0; c < 4; c++)
+                out[c] += weight * level[y * side + x][c] / 255.0;
+        }
+}
+
+/* What GL_LINEAR_MIPMAP_LINEAR gives pixel (x, y) of plane pl: the LOD of
+ * its subspan (log2 of the longer of the texel-space steps from the
+ * upper-left pixel to its right and lower neighbours, seed 000's implicit
+ * derivatives), clamped to 0 .. levels - 1, the two levels' bilinear
+ * values mixed by its fraction. */
+static void mipmap_pixel(const uint8_t (*chain)[4], int pl, uint32_t x, uint32_t y,
+                         double out[4], double *lod_out)
+{
+    double s, t, s0, t0, sx, tx, sy, ty;
+    mipmap_coords(pl, x + 0.5, y + 0.5, &s, &t);
+    uint32_t x0 = x & ~1u, y0 = y & ~1u;
+    mipmap_coords(pl, x0 + 0.5, y0 + 0.5, &s0, &t0);
+    mipmap_coords(pl, x0 + 1.5, y0 + 0.5, &sx, &tx);
+    mipmap_coords(pl, x0 + 0.5, y0 + 1.5, &sy, &ty);
+    const double size = GEN7_MIPMAP_TEXTURE;
+    double rx = hypot((sx - s0) * size, (tx - t0) * size);
+    double ry = hypot((sy - s0) * size, (ty - t0) * size);
+    double lod = log2(rx > ry ? rx : ry);
+    lod = lod < 0 ? 0 : lod > GEN7_MIPMAP_LEVELS - 1 ? GEN7_MIPMAP_LEVELS - 1 : lod;
+    *lod_out = lod;
+    uint32_t l0 = (uint32_t)floor(lod);
+    double beta = lod - l0, a[4], b[4] = { 0, 0, 0, 0 };
+    mipmap_bilinear(chain, l0, s, t, pl == 1, a);
+    if (beta > 0)
+        mipmap_bilinear(chain, l0 + 1, s, t, pl == 1, b);
+    for (int c = 0; c < 4; c++)
+        out[c] = a[c] * (1 - beta) + b[c] * beta;
+}
+
+static void test_mipmap(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("mipmap", &r))
+        return;
+    const uint32_t size = GEN7_MIPMAP_SIZE;
+    uint8_t (*chain)[4] = malloc(GEN7_MIPMAP_CHAIN_TEXELS * sizeof *chain);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(chain);
+    gen7_mipmap_chain(chain);
+    float v[GEN7_MIPMAP_VERTICES][GEN7_MIPMAP_FLOATS];
+    gen7_mipmap_vertices(v);
+    struct expected e = expected_new(size, size, (const float[4])GEN7_MIPMAP_CLEAR);
+    /* the quads' covered pixels (the clip positions divided by w in single
+     * precision, as the clipper does); which plane each belongs to */
+    int8_t *plane = malloc((size_t)size * size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plane);
+    memset(plane, -1, (size_t)size * size);
+    uint64_t written[2];
+    for (int pl = 0; pl < 2; pl++) {
+        double p[4][2];
+        for (int k = 0; k < 4; k++) {
+            const float *q = v[4 * pl + k];
+            p[k][0] = to_screen(q[0] / q[3], size);
+            p[k][1] = to_screen(q[1] / q[3], size);
+        }
+        const float white[4] = { 1, 1, 1, 1 };
+        const float *c3[3] = { white, white, white };
+        e.covered = 0;
+        for (int k = 0; k < 2; k++) {
+            struct gen7_triangle tri = triangle(&p[k], c3);
+            for (uint32_t y = 0; y < size; y++)
+                for (uint32_t x = 0; x < size; x++)
+                    if (gen7_covers(&tri, x + 0.5, y + 0.5, (double[3]){ 0 })) {
+                        plane[y * size + x] = (int8_t)pl;
+                        e.covered++;
+                    }
+        }
+        written[pl] = e.covered;
+    }
+    /* every covered pixel the trilinear value worked out here (check_image
+     * holds the model to it within 2); the LODs cross levels 1 to 3 */
+    double lod_min = 99, lod_max = -1;
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            size_t i = (size_t)y * size + x;
+            if (plane[i] < 0)
+                continue;
+            double lod;
+            mipmap_pixel((const uint8_t (*)[4])chain, plane[i], x, y, e.colour[i], &lod);
+            lod_min = lod < lod_min ? lod : lod_min;
+            lod_max = lod > lod_max ? lod : lod_max;
+        }
+    CU_ASSERT(lod_min >= 1.0 && lod_max >= 3.0);
+    check_image(&r, &e, "mipmap");
+    check_draws(&r, written, 2);
+    free(plane);
+    free(chain);
+    expected_free(&e);
+    gen7_run_free(&r);
+}
+
+/* ---- msaa ---- */
+
+static void test_msaa(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("msaa", &r))
+        return;
+    const uint32_t size = GEN7_MSAA_SIZE;
+    const float tri[6] = GEN7_MSAA_TRIANGLE;
+    /* the standard 4x pattern (D3D's, which GL drivers use), from the
+     * pixel's upper-left corner */
+    const double position[4][2] = { { 0.375, 0.125 }, { 0.875, 0.375 }, { 0.125, 0.625 },
+                                     { 0.625, 0.875 } };
+    double p[3][2];
+    for (int k = 0; k < 3; k++) {
+        p[k][0] = to_screen(tri[2 * k], size);
+        p[k][1] = to_screen(tri[2 * k + 1], size);
+    }
+    const float white[4] = { 1, 1, 1, 1 };
+    const float *c3[3] = { white, white, white };
+    struct gen7_triangle t = triangle(p, c3);
+    /* each sample of the 4x target: white where the triangle covers its
+     * position (top-left rule), else the clear; the resolve their mean */
+    struct expected e = expected_new(size, size, (const float[4])GEN7_MSAA_CLEAR);
+    const struct om_surface *ms = NULL, *resolved = NULL;
+    uint8_t *rgba = model_image(&r, 0, &ms);
+    free(rgba);
+    rgba = model_image(&r, 1, &resolved);
+    CU_ASSERT_EQUAL(ms->samples, 4);
+    CU_ASSERT_EQUAL(resolved->samples, 1);
+    struct gpu_address_space as;
+    gpu_address_space_init(&as, sim_memory(r.sim), (enum gpu_address_space_format)ms->space_format,
+                           ms->space_root);
+    uint64_t bad = 0, covered_samples = 0;
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            uint32_t n = 0;
+            for (uint32_t smp = 0; smp < 4; smp++) {
+                double weight[3];
+                bool in = gen7_covers(&t, x + position[smp][0], y + position[smp][1], weight);
+                n += in;
+                uint8_t texel[16];      /* om_surface_texel writes up to 16 bytes */
+                CU_ASSERT_TRUE_FATAL(om_surface_texel(ms, &as, x, y, smp, texel));
+                const uint8_t want[4] = { in ? 255 : 0, in ? 255 : 0, in ? 255 : 0, 255 };
+                if (memcmp(texel, want, 4) != 0 && bad++ < 4)
+                    fprintf(stderr, "\n  msaa (%u, %u) sample %u: %u %u %u %u, expected %s ", x, y,
+                            smp, texel[0], texel[1], texel[2], texel[3], in ? "white" : "black");
+            }
+            covered_samples += n;
+            for (int c = 0; c < 3; c++)
+                e.colour[(size_t)y * size + x][c] = n / 4.0;
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    /* the resolved image: within 2 of the mean everywhere, the references */
+    check_image_of(&r, 1, &e, "msaa", true);
+    /* test_msaa's own checks: inside white, outside black, partly covered
+     * pixels exist and every one is 64, 128 or 191 (within 1) */
+    uint64_t partial = 0, odd = 0;
+    for (uint32_t i = 0; i < size * size; i++) {
+        int v = rgba[4 * i];
+        if (v == 0 || v == 255)
+            continue;
+        partial++;
+        odd += abs(v - 64) > 1 && abs(v - 128) > 1 && abs(v - 191) > 1;
+    }
+    CU_ASSERT(partial > 0);
+    CU_ASSERT_EQUAL(odd, 0);
+    const uint32_t inside = (size / 2 - 4) * size + size / 2 - 4, outside = (size - 3) * size + 2;
+    CU_ASSERT_EQUAL(rgba[4 * inside], 255);
+    CU_ASSERT_EQUAL(rgba[4 * outside], 0);
+    /* draw 1 wrote the covered samples, the resolve every pixel */
+    const uint64_t written[2] = { covered_samples, (uint64_t)size * size };
+    check_draws(&r, written, 2);
+    free(rgba);
+    expected_free(&e);
+    gen7_run_free(&r);
+}
+
+/* ---- fill_heavy ---- */
+
+static void test_fill_heavy(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("fill-heavy", &r))
+        return;
+    const uint32_t size = GEN7_FILL_HEAVY_SIZE, n = GEN7_FILL_HEAVY_TRIANGLES;
+    uint8_t *vertices = malloc(GEN7_FILL_HEAVY_PITCH * 3 * n);
+    uint16_t *depth = malloc(sizeof *depth * size * size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(vertices);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(depth);
+    gen7_fill_heavy_vertices(vertices);
+    struct expected e = expected_new(size, size, (const float[4])GEN7_FILL_HEAVY_CLEAR);
+    for (uint32_t i = 0; i < size * size; i++)
+        depth[i] = 0xffff;                      /* glClearDepthf(1.0) */
+    uint64_t written[2] = { 0, 0 };
+    for (uint32_t t = 0; t < n; t++) {
+        bool second = t >= n / 2;               /* LEQUAL, no depth write, SRC_ALPHA / ONE */
+        double p[3][2];
+        float z = 0;
+        uint8_t colour[4];
+        for (int k = 0; k < 3; k++) {
+            const uint8_t *v = vertices + GEN7_FILL_HEAVY_PITCH * (3 * t + (uint32_t)k);
+            float q[3];
+            memcpy(q, v, sizeof q);
+            p[k][0] = to_screen(q[0], size);
+            p[k][1] = to_screen(q[1], size);
+            z = q[2];
+            memcpy(colour, v + 12, 4);
+        }
+        /* the viewport's z (0.5 z + 0.5, single precision) as D16, rounded */
+        uint16_t d16 = (uint16_t)nearbyint((double)(0.5f * z + 0.5f) * 65535.0);
+        const float white[4] = { 1, 1, 1, 1 };
+        const float *c3[3] = { white, white, white };
+        struct gen7_triangle tri = triangle(p, c3);
+        double x0 = fmin(p[0][0], fmin(p[1][0], p[2][0])), x1 = fmax(p[0][0], fmax(p[1][0], p[2][0]));
+        double y0 = fmin(p[0][1], fmin(p[1][1], p[2][1])), y1 = fmax(p[0][1], fmax(p[1][1], p[2][1]));
+        int32_t bx0 = (int32_t)fmax(0, floor(x0)), bx1 = (int32_t)fmin(size - 1, ceil(x1));
+        int32_t by0 = (int32_t)fmax(0, floor(y0)), by1 = (int32_t)fmin(size - 1, ceil(y1));
+        double alpha = colour[3] / 255.0;
+        for (int32_t y = by0; y <= by1; y++)
+            for (int32_t x = bx0; x <= bx1; x++) {
+                double weight[3];
+                if (!gen7_covers(&tri, x + 0.5, y + 0.5, weight))
+                    continue;
+                size_t i = (size_t)y * size + (size_t)x;
+                if (second ? d16 > depth[i] : d16 >= depth[i])
+                    continue;
+                if (!second)
+                    depth[i] = d16;
+                written[second]++;
+                for (int c = 0; c < 4; c++) {
+                    double src = colour[c] / 255.0, dst = e.colour[i][c];
+                    double out = src * alpha + dst * (second ? 1.0 : 1.0 - alpha);
+                    e.colour[i][c] = gen7_unorm8(out) / 255.0;
+                }
+            }
+    }
+    check_image_of(&r, 0, &e, "fill_heavy", false);   /* test_fill_heavy prints no probes */
+    check_draws(&r, written, 2);
+    /* test_fill_heavy's own check: 5% .. 75% of the pixels uncovered (the
+     * clear colour, 13 13 26) */
+    const struct om_surface *s;
+    uint8_t *rgba = model_image(&r, 0, &s);
+    uint32_t background = 0;
+    for (uint32_t i = 0; i < size * size; i++)
+        background += rgba[4 * i] == 13 && rgba[4 * i + 1] == 13 && rgba[4 * i + 2] == 26;
+    CU_ASSERT(background > size * size / 20 && background < size * size * 3 / 4);
+    free(rgba);
+    free(depth);
+    free(vertices);
+    expected_free(&e);
+    gen7_run_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "Gen7 strip_fan capture (strip, fan, lines, line strip, points): image, references, draws",
       test_strip_fan },
@@ -509,6 +827,11 @@ static const struct test_case cases[] = {
     { "Gen7 blend_stencil capture (S8 stencil, ONE/ONE, DST_COLOR, MAX, scissor + mask G)",
       test_blend_stencil },
     { "Gen7 multi_rt capture (RGBA8 + RGBA16F targets): both targets, references", test_multi_rt },
+    { "Gen7 mipmap capture (64x64 mip chain, trilinear, WRAP and MIRROR, perspective)",
+      test_mipmap },
+    { "Gen7 msaa capture (4x target, per-sample coverage, ld2dms resolve pass)", test_msaa },
+    { "Gen7 fill_heavy capture (512x512, 2000 triangles, D16 LESS / LEQUAL, two blends)",
+      test_fill_heavy },
     { 0 }
 };
 TEST_SUITE(gen7_ext, cases);

@@ -486,6 +486,46 @@ static void test_depth_offset_fill_mode_enables(void)
     CU_ASSERT_DOUBLE_EQUAL(p.depth.a0, 0.25, 0);        /* solid front: Solid is off now */
 }
 
+/* Multisample rasterization at the 4x pattern (seed 000 L3905-3929,
+ * MSRASTMODE_ON_PATTERN): every pixel holding a sample point inside the
+ * triangle (decided here in double precision at the standard 4x offsets)
+ * must be a candidate, i.e. inside the box. The msaa scene's triangle
+ * (tests/integration/test_gen7_ext.c) has its left vertex at x = 9.6:
+ * pixel 9's centre lies left of it, its samples at x 9.875 and 9.625 need
+ * not. */
+static void test_sample_pattern_box(void)
+{
+    struct sf_setup_state st = open_state();
+    st.sample_pattern_raster = true;
+    const double position[4][2] = { { 0.375, 0.125 }, { 0.875, 0.375 }, { 0.125, 0.625 },
+                                    { 0.625, 0.875 } };
+    struct sf_setup_vertex v[3] = { { 9.6f, 12.8f, 0.5f, 1 }, { 57.6f, 25.6f, 0.5f, 1 },
+                                    { 25.6f, 57.6f, 0.5f, 1 } };
+    struct setup_primitive p;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    double px[3], py[3];
+    for (int k = 0; k < 3; k++) {
+        px[k] = (double)sf_quantize(v[k].x, 8) / 256;
+        py[k] = (double)sf_quantize(v[k].y, 8) / 256;
+    }
+    uint32_t outside_box = 0, with_samples = 0;
+    for (int32_t y = 0; y < 64; y++)
+        for (int32_t x = 0; x < 64; x++) {
+            bool any = false;
+            for (int k = 0; k < 4; k++)
+                any = any || convex_side(px, py, 3, x + position[k][0], y + position[k][1]) > 0;
+            with_samples += any;
+            outside_box += any && (x < p.x_min || x > p.x_max || y < p.y_min || y > p.y_max);
+        }
+    CU_ASSERT(with_samples > 1000);
+    CU_ASSERT_EQUAL(outside_box, 0);
+    CU_ASSERT_EQUAL(p.x_min, 9);
+    /* single-sampled: only pixels whose centre may be inside */
+    st.sample_pattern_raster = false;
+    CU_ASSERT_EQUAL_FATAL(sf_setup_object(&st, v, false, &p), SF_SETUP_OK);
+    CU_ASSERT_EQUAL(p.x_min, 10);
+}
+
 static const struct test_case cases[] = {
     { "quantization: ties to even, 4 and 8 bits, guardband clamp", test_quantize },
     { "a right triangle's coverage under the top-left rule", test_right_triangle_top_left },
@@ -500,6 +540,8 @@ static const struct test_case cases[] = {
     { "global depth offset for UNORM and float depth, clamp, legacy", test_depth_offset },
     { "global depth offset: the Solid, Wireframe and Point enables by fill mode",
       test_depth_offset_fill_mode_enables },
+    { "multisample rasterization: every pixel with a sample inside is a candidate (model fix)",
+      test_sample_pattern_box },
     { 0 }
 };
 TEST_SUITE(sf_setup, cases);

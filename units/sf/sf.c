@@ -54,6 +54,9 @@ struct sf {
      * 3DSTATE_MULTISAMPLE Number of Multisamples */
     uint32_t api_mode, samples;
     bool dx_multisample;
+    /* Gen7 3DSTATE_SF Multisample Rasterization Mode is MSRASTMODE_ON_PATTERN
+     * (seed 000 L1920, L3905-3929: the same value as 3DSTATE_WM's) */
+    bool gen7_ms_raster_pattern;
     /* 3DSTATE_SBE (raw) and what SBE_INT takes from VS, DS and GS */
     struct sbe_state sbe;           /* everything but read_length */
     bool force_read_offset, force_read_length;
@@ -234,6 +237,7 @@ static void take_sf_gen7_raster(struct sf *s, const struct spec_3DSTATE_SF *v)
     s->setup.depth_offset_clamp = v->GlobalDepthOffsetClamp;
     s->non_solid_fill = v->FrontFaceFillMode != 0 || v->BackFaceFillMode != 0;
     s->antialiasing = v->AntialiasingEnable;
+    s->gen7_ms_raster_pattern = v->MultisampleRasterizationMode == 3;
 }
 
 /* Gen7's 3DSTATE_SBE holds its own swizzles (DW2-9), point-sprite (DW10),
@@ -762,6 +766,10 @@ static void setup_state(const struct sf *s, uint32_t vpi, struct sf_setup_state 
      * DX9/OGL only with more than one sample, DX10.0 and DX10.1+ always, when
      * DX Multisample Rasterization Enable is set */
     st->line_multisample = s->dx_multisample && (s->api_mode != 0 || s->samples > 1);
+    /* rasterization at the sample pattern, as WM does it (more than one
+     * sample and DX Multisample Rasterization Enable on Gen8+, or Gen7's
+     * MSRASTMODE_ON_PATTERN) */
+    st->sample_pattern_raster = s->samples > 1 && (s->dx_multisample || s->gen7_ms_raster_pattern);
     st->line_antialiasing = s->antialiasing;
     /* SF_INT::Global Depth Offset Enable Solid / Wireframe / Point (L15003-15015):
      * the command's enable and a Constant or Scale that is not +-0.0 */
@@ -1423,6 +1431,7 @@ static void sf_reset(struct unit *u)
     s->api_mode = 0;
     s->samples = 1;
     s->dx_multisample = false;
+    s->gen7_ms_raster_pattern = false;
     memset(&s->sbe, 0, sizeof s->sbe);
     s->force_read_offset = s->force_read_length = false;
     s->sbe_read_offset = s->sbe_read_length = 0;

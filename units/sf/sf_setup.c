@@ -137,7 +137,7 @@ static void polygon_edges(const int64_t *X, const int64_t *Y, uint32_t n, int64_
 
 /* Inclusive candidate pixels of the corners' box (the edges decide). */
 static void corner_box(const int64_t *X, const int64_t *Y, uint32_t n, int64_t half, int64_t one,
-                       int64_t *bx0, int64_t *by0, int64_t *bx1, int64_t *by1)
+                       bool any_sample, int64_t *bx0, int64_t *by0, int64_t *bx1, int64_t *by1)
 {
     int64_t xlo = X[0], xhi = X[0], ylo = Y[0], yhi = Y[0];
     for (uint32_t i = 1; i < n; i++) {
@@ -145,6 +145,19 @@ static void corner_box(const int64_t *X, const int64_t *Y, uint32_t n, int64_t h
         xhi = X[i] > xhi ? X[i] : xhi;
         ylo = Y[i] < ylo ? Y[i] : ylo;
         yhi = Y[i] > yhi ? Y[i] : yhi;
+    }
+    if (any_sample) {
+        /* model fix: under multisample rasterization the samples sit anywhere
+         * in the pixel (the pattern's offsets, seed 000 L3905-3929 and the
+         * 3DSTATE_MULTISAMPLE positions), so every pixel the object's box
+         * touches is a candidate, not only those whose centre may be inside
+         * (a pixel whose centre lies left of a vertex can hold covered
+         * samples); the edges decide each sample */
+        *bx0 = floor_div(xlo, one);
+        *bx1 = floor_div(xhi, one);
+        *by0 = floor_div(ylo, one);
+        *by1 = floor_div(yhi, one);
+        return;
     }
     *bx0 = ceil_div(xlo - half, one);
     *bx1 = floor_div(xhi - half, one);
@@ -223,7 +236,7 @@ static enum sf_setup_result setup_triangle(const struct sf_setup_state *st, cons
         if (st->cull_mode == SF_CULL_BOTH || (st->cull_mode == SF_CULL_FRONT && front) ||
             (st->cull_mode == SF_CULL_BACK && !front))
             return SF_SETUP_CULLED_FACE;
-        corner_box(X, Y, 3, half, one, &bx0, &by0, &bx1, &by1);
+        corner_box(X, Y, 3, half, one, st->sample_pattern_raster, &bx0, &by0, &bx1, &by1);
         out->topology = PRIM_TRILIST;
     }
     if (!clip_box(st, bx0, by0, bx1, by1, out))
@@ -396,7 +409,7 @@ static enum sf_setup_result setup_line(const struct sf_setup_state *st, const st
         }
         if (area2 == 0)
             return SF_SETUP_DEGENERATE;
-        corner_box(X, Y, 4, half, one, &bx0, &by0, &bx1, &by1);
+        corner_box(X, Y, 4, half, one, st->sample_pattern_raster, &bx0, &by0, &bx1, &by1);
     }
     out->topology = PRIM_LINELIST;
     if (o->back_facing)

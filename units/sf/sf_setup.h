@@ -123,6 +123,9 @@ struct sf_setup_state {
     /* lines (003 L14876-14993, Table 2 L15636-15643) */
     bool line_antialiasing;         /* SF_INT::Anti-aliasing Enable (3DSTATE_RASTER) */
     bool line_multisample;          /* WM_INT::Multisample Rasterization Mode is ON_* */
+    bool sample_pattern_raster;     /* coverage at the sample pattern (WM's multisample
+                                       rasterization): a triangle's or parallelogram's
+                                       candidate pixels are all it touches */
     bool legacy_diamond;            /* 3DSTATE_WM Legacy Diamond Line Rasterization */
     bool aa_distance_true;          /* 3DSTATE_SF AA Line Distance Mode AALINEDISTANCE_TRUE */
     float line_aa_region;           /* 3DSTATE_WM Line Antialiasing Region Width, pixels */
