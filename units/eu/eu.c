@@ -203,7 +203,7 @@ static void eu_reset(struct unit *u)
     s->age_counter = 0;
     s->rr_next = 0;
     s->last_account = 0;
-    s->pending_msgs = 0;
+    s->pending_msg_slots = 0;
     s->quiet = false;
     s->runnable = 0;
     s->send_wait = 0;

@@ -160,7 +160,7 @@ struct eu {
      * (each of which clears the bit: eu_slot_rejudge). The scan then counts
      * such threads instead of visiting them (eu_tick_timing). */
     uint32_t send_wait;
-    uint32_t pending_msgs;      /* slots holding a message their port refused */
+    uint32_t pending_msg_slots;      /* bit i: slot i holds a message its port refused */
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
     uint64_t threads_dispatched, threads_ended, threads_killed;

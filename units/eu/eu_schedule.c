@@ -41,7 +41,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
     if (sl->pending_msg) {
         msg_free(unit_sim(u), sl->pending_msg);
         sl->pending_msg = NULL;
-        s->pending_msgs--;
+        s->pending_msg_slots &= ~(1u << i);
     }
     if (port_is_bound(s->td)) {
         struct msg *m = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
@@ -140,7 +140,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
             sl->pending_port = s->sfid[killed_sfid];
             sl->blocked_send = true;
             eu_slot_changed(s, i);
-            s->pending_msgs++;
+            s->pending_msg_slots |= 1u << i;
         }
     }
     if (sl->pending_wb == 0 && !sl->pending_msg)
@@ -315,7 +315,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
         sl->pending_port = out;
         sl->blocked_send = true;
         eu_slot_changed(s, i);
-        s->pending_msgs++;
+        s->pending_msg_slots |= 1u << i;
     }
 }
 
@@ -488,15 +488,15 @@ static bool runnable(const struct slot *sl)
 
 void eu_retry_blocked_sends(struct eu *s, struct unit *u)
 {
-    for (unsigned i = 0; i < s->threads && s->pending_msgs; i++) {
+    /* the slots in ascending order, as a scan of every slot would take them */
+    for (uint32_t left = s->pending_msg_slots; left; left &= left - 1) {
+        unsigned i = (unsigned)__builtin_ctz(left);
         struct slot *sl = &s->slots[i];
-        if (!sl->busy || !sl->pending_msg)
-            continue;
         stamp_thread_life(sl, u, sl->pending_msg);
         if (port_try_send(sl->pending_port, sl->pending_msg)) {
             s->quiet = false;
             sl->pending_msg = NULL;
-            s->pending_msgs--;
+            s->pending_msg_slots &= ~(1u << i);
             sl->blocked_send = false;
             eu_slot_changed(s, i);
             if (sl->ended && sl->pending_wb == 0)
