@@ -269,7 +269,7 @@ static enum unit_activity eu_tick(struct unit *u)
         return UNIT_IDLE;
     eu_retry_blocked_sends(s, u);
     bool more = s->fast ? eu_tick_fast(s, u, now) : eu_tick_timing(s, u, now);
-    eu_account(s, u);
+    eu_account(s, now);
     if (queued && s->busy_slots < s->threads && port_peek(s->dispatch))
         more = true;
     /* a SEND or thread end held by a full channel needs no tick: the fabric

@@ -216,8 +216,8 @@ void eu_take_fetch_reply(struct eu *s, struct unit *u, struct msg *m);
 
 /* ---- eu_schedule.c ---------------------------------------------------------------- */
 
-/* Adds the busy slots' cycles since the last call to thread_cycles. */
-void eu_account(struct eu *s, struct unit *u);
+/* Adds the busy slots' cycles from the last call to `now` (the EU's cycle) to thread_cycles. */
+void eu_account(struct eu *s, uint64_t now);
 /* Sends the thread-end messages the "td" port now takes. */
 void eu_flush_end_queue(struct eu *s);
 /* A dispatch: false when no slot is free (the message stays queued). */

@@ -14,9 +14,8 @@
 
 /* ---- thread lifecycle ------------------------------------------------------------ */
 
-void eu_account(struct eu *s, struct unit *u)
+void eu_account(struct eu *s, uint64_t now)
 {
-    uint64_t now = unit_cycle(u);
     if (now > s->last_account)
         s->thread_cycles += (now - s->last_account) * s->busy_slots;
     s->last_account = now;
@@ -62,7 +61,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
         s->end_queue[s->end_queue_len++] = m;
         eu_flush_end_queue(s);
     }
-    eu_account(s, u);
+    eu_account(s, unit_cycle(u));
     for (uint32_t k = 0; k < s->age_count; k++)
         if (s->age_order[k] == i) {
             memmove(&s->age_order[k], &s->age_order[k + 1], s->age_count - k - 1);
@@ -195,7 +194,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
     /* the cycles up to now are the busy slots' before this one (accounted
      * after the increment, an EU idle since its last tick counted the new
      * thread over the idle gap) */
-    eu_account(s, u);
+    eu_account(s, unit_cycle(u));
     s->busy_slots++;
     s->active_threads = s->busy_slots;
     if (s->active_threads > s->active_threads_peak)
