@@ -241,9 +241,11 @@ static enum unit_activity dp_tick(struct unit *u)
         dp_send_lines(s, u);
     dp_send_replies(s, u);
     bool more = fifo_count(&s->line_queue) > 0;
-    for (uint32_t e = 0; queued && e < s->eus && !more; e++)
-        if (port_peek(s->eu[e]) && s->free_txn != UINT32_MAX)
-            more = true;
+    /* a message left visible for a free transaction: none when no input
+     * channel holds any message now */
+    if (!more && s->free_txn != UINT32_MAX && unit_has_queued(u))
+        for (uint32_t e = 0; e < s->eus && !more; e++)
+            more = port_peek(s->eu[e]) != NULL;
     if (dp_reply_due(s, now))
         more = true;
     return more ? UNIT_BUSY : UNIT_IDLE;
