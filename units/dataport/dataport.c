@@ -221,8 +221,10 @@ static enum unit_activity dp_tick(struct unit *u)
     uint64_t now = unit_cycle(u);
     /* Nothing in any input channel: no poll below could take a message. */
     bool queued = unit_has_queued(u);
-    if (queued)
+    if (queued) {
         dp_take_l3_replies(s, u);
+        queued = unit_has_queued(u);    /* what is left for the EU ports */
+    }
     dp_send_replies(s, u);
     uint32_t taken = 0;
     for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
