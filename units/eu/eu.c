@@ -227,6 +227,7 @@ static enum unit_activity eu_tick(struct unit *u)
             eu_take_writeback(s, u, m);
             msg_free(sim, m);
         }
+        queued = unit_has_queued(u);    /* the polls below need a message left */
     }
     /* instruction lines from the subslice cache, then fetches still to send */
     while (queued && (m = port_pop(s->icache_reply)) != NULL) {
