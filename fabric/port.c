@@ -118,7 +118,9 @@ static void note_stall(struct sim *sim, struct sim_thread *t, struct channel *ch
 }
 
 /* Whether the sender may send now; arranges its wake-up when it may not. */
-static bool channel_admits(struct sim *sim, struct sim_thread *t, struct channel *ch)
+static inline __attribute__((always_inline)) bool channel_admits(struct sim *sim,
+                                                                 struct sim_thread *t,
+                                                                 struct channel *ch)
 {
     struct unit *sender = ch->from->owner;
     if (sim->parallel_phase) {

@@ -200,22 +200,35 @@ static void wheel_insert(struct clock_domain *d, struct wake *w)
     d->wheel_count++;
 }
 
-void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
+static void __attribute__((noinline)) due_grow(struct clock_domain *d)
 {
-    struct clock_domain *d = sim->domains[u->domain];
-    if (cycle < d->next_unprocessed)
-        cycle = d->next_unprocessed;
+    d->due_capacity = d->due_capacity ? 2 * d->due_capacity : 64;
+    d->due = gt_xrealloc(d->due, d->due_capacity * sizeof *d->due);
+}
+
+/* A wake of u for d's next unprocessed cycle (sim_schedule's common case,
+ * inline where the serial tick loop asks it of every busy unit). */
+static inline void due_push(struct clock_domain *d, struct unit *u)
+{
+    uint64_t cycle = d->next_unprocessed;
     if (u->last_wake_request == cycle + 1)
         return;
     u->last_wake_request = cycle + 1;
-    if (cycle == d->next_unprocessed) {
-        if (d->due_count == d->due_capacity) {
-            d->due_capacity = d->due_capacity ? 2 * d->due_capacity : 64;
-            d->due = gt_xrealloc(d->due, d->due_capacity * sizeof *d->due);
-        }
-        d->due[d->due_count++] = u;
+    if (d->due_count == d->due_capacity)
+        due_grow(d);
+    d->due[d->due_count++] = u;
+}
+
+void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
+{
+    struct clock_domain *d = sim->domains[u->domain];
+    if (cycle <= d->next_unprocessed) {
+        due_push(d, u);
         return;
     }
+    if (u->last_wake_request == cycle + 1)
+        return;
+    u->last_wake_request = cycle + 1;
     struct wake *w = wake_alloc(sim);
     w->cycle = cycle;
     w->unit = u;
@@ -319,12 +332,16 @@ static uint64_t shuffle_next(struct sim *sim)
     return sim->shuffle_state = x;
 }
 
-static void ready_push(struct sim *sim, struct unit *u)
+static void __attribute__((noinline)) ready_grow(struct sim *sim)
 {
-    if (sim->ready_count == sim->ready_capacity) {
-        sim->ready_capacity = sim->ready_capacity ? 2 * sim->ready_capacity : 64;
-        sim->ready = gt_xrealloc(sim->ready, sim->ready_capacity * sizeof *sim->ready);
-    }
+    sim->ready_capacity = sim->ready_capacity ? 2 * sim->ready_capacity : 64;
+    sim->ready = gt_xrealloc(sim->ready, sim->ready_capacity * sizeof *sim->ready);
+}
+
+static inline void ready_push(struct sim *sim, struct unit *u)
+{
+    if (sim->ready_count == sim->ready_capacity)
+        ready_grow(sim);
     sim->ready[sim->ready_count++] = u;
 }
 
@@ -986,7 +1003,7 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
                 trace_unit_tick(sim->trace, sim, u, cycle);
             if (tick_unit(sim, u) == UNIT_BUSY) {
                 u->busy_ticks++;
-                sim_schedule(sim, u, cycle + 1);
+                due_push(sim->domains[u->domain], u);   /* cycle + 1, not yet processed */
             }
         }
     }

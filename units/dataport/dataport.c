@@ -221,8 +221,10 @@ static enum unit_activity dp_tick(struct unit *u)
     uint64_t now = unit_cycle(u);
     /* Nothing in any input channel: no poll below could take a message. */
     bool queued = unit_has_queued(u);
-    if (queued)
+    if (queued) {
         dp_take_l3_replies(s, u);
+        queued = unit_has_queued(u);    /* what is left for the EU ports */
+    }
     dp_send_replies(s, u);
     uint32_t taken = 0;
     for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
@@ -241,9 +243,11 @@ static enum unit_activity dp_tick(struct unit *u)
         dp_send_lines(s, u);
     dp_send_replies(s, u);
     bool more = fifo_count(&s->line_queue) > 0;
-    for (uint32_t e = 0; queued && e < s->eus && !more; e++)
-        if (port_peek(s->eu[e]) && s->free_txn != UINT32_MAX)
-            more = true;
+    /* a message left visible for a free transaction: none when no input
+     * channel holds any message now */
+    if (!more && s->free_txn != UINT32_MAX && unit_has_queued(u))
+        for (uint32_t e = 0; e < s->eus && !more; e++)
+            more = port_peek(s->eu[e]) != NULL;
     if (dp_reply_due(s, now))
         more = true;
     return more ? UNIT_BUSY : UNIT_IDLE;

@@ -3,6 +3,8 @@
  * (M0.7) masks the slots further. */
 #include "units/dataport/dataport_internal.h"
 
+_Static_assert(EU_MSG_REG_BYTES == 32, "one_block copies 8 DWords a register");
+
 /* The message control is read as the untyped surface messages' (simd_mode and
  * channel_mask, spec/eu/descriptors.txt) for the A64 forms too, as the model always
  * has; Mesa's A64 form has SIMD16 in bit 12 alone (desc_dc_a64_simd16), so an A64 SIMD8
@@ -18,16 +20,33 @@ static bool one_block(struct acc *a, const struct dp_msg *x, bool a64, bool writ
         return false;
     unsigned ch = (unsigned)__builtin_ctz(chmask);
     uint64_t off = dp_slot_address(x, a64, 0);
-    for (unsigned i = 1; i < slots; i++)
-        if (dp_slot_address(x, a64, i) != off + 4u * i)
+    /* slot i's DWord is byte 4 i of the registers from the first on (8 DWords a
+     * register): whole registers are copied when the payload or reply holds them */
+    unsigned regs = slots / 8;
+    if (!a64 && x->hdr + regs <= x->nregs) {
+        uint32_t addr[16];
+        memcpy(addr, x->m + x->hdr * EU_MSG_REG_BYTES, slots * 4u);
+        bool contiguous = true;
+        for (unsigned i = 1; i < slots; i++)
+            contiguous &= addr[i] == off + 4u * i;
+        if (!contiguous)
             return false;
+    } else {
+        for (unsigned i = 1; i < slots; i++)
+            if (dp_slot_address(x, a64, i) != off + 4u * i)
+                return false;
+    }
     uint32_t v[16];
-    if (write)
+    if (write && dbase + regs <= x->nregs)
+        memcpy(v, x->m + dbase * EU_MSG_REG_BYTES, slots * 4u);
+    else if (write)
         for (unsigned i = 0; i < slots; i++)
             v[i] = dp_mread(x, dbase + i / 8, i % 8);
     if (!dp_access_block(a, off + 4 * ch, v, slots * 4u, write ? MEMREQ_WRITE : MEMREQ_READ))
         return false;
-    if (!write)
+    if (!write && x->wb && regs <= x->rlen)
+        memcpy(x->wb, v, slots * 4u);
+    else if (!write)
         for (unsigned i = 0; i < slots; i++)
             dp_wbwrite(x, i / 8, i % 8, v[i]);
     return true;

@@ -203,7 +203,7 @@ static void eu_reset(struct unit *u)
     s->age_counter = 0;
     s->rr_next = 0;
     s->last_account = 0;
-    s->pending_msgs = 0;
+    s->pending_msg_slots = 0;
     s->quiet = false;
     s->runnable = 0;
     s->send_wait = 0;
@@ -227,6 +227,7 @@ static enum unit_activity eu_tick(struct unit *u)
             eu_take_writeback(s, u, m);
             msg_free(sim, m);
         }
+        queued = unit_has_queued(u);    /* the polls below need a message left */
     }
     /* instruction lines from the subslice cache, then fetches still to send */
     while (queued && (m = port_pop(s->icache_reply)) != NULL) {
@@ -269,7 +270,7 @@ static enum unit_activity eu_tick(struct unit *u)
         return UNIT_IDLE;
     eu_retry_blocked_sends(s, u);
     bool more = s->fast ? eu_tick_fast(s, u, now) : eu_tick_timing(s, u, now);
-    eu_account(s, u);
+    eu_account(s, now);
     if (queued && s->busy_slots < s->threads && port_peek(s->dispatch))
         more = true;
     /* a SEND or thread end held by a full channel needs no tick: the fabric

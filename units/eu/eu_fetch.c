@@ -179,24 +179,16 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
 }
 
 
-/* The entry at the thread's ip: usually the one that followed the last
- * instruction before, else a table lookup (decode on a miss). A flush of the
- * table zeroes every entry, so stale hints fail the address check. */
-struct dentry *eu_fetch_decoded(struct eu *s, struct unit *u, struct slot *sl, enum eu_thread_status *why)
+/* eu_fetch_decoded() when neither hint holds: a table lookup (decode on a
+ * miss), kept as the successor of the thread's last entry. */
+struct dentry *eu_fetch_lookup(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr,
+                               enum eu_thread_status *why)
 {
-    uint64_t addr = sl->th.inst_base + sl->th.ip;
-    struct dentry *prev = sl->last, *d;
-    /* a thread held at an instruction fetches it again: the hint is the
-     * entry itself (keeping prev->next pointing at its successor) */
-    if (prev && prev->valid && prev->addr == addr)
-        return prev;
-    d = prev ? prev->next : NULL;
-    if (!d || !d->valid || d->addr != addr) {
-        uint32_t used = s->dcache_used;
-        d = lookup(s, u, sl, addr, why);
-        if (prev && d && s->dcache_used >= used)
-            prev->next = d;
-    }
+    struct dentry *prev = sl->last;
+    uint32_t used = s->dcache_used;
+    struct dentry *d = lookup(s, u, sl, addr, why);
+    if (prev && d && s->dcache_used >= used)
+        prev->next = d;
     sl->last = d;
     return d;
 }

@@ -160,7 +160,7 @@ struct eu {
      * (each of which clears the bit: eu_slot_rejudge). The scan then counts
      * such threads instead of visiting them (eu_tick_timing). */
     uint32_t send_wait;
-    uint32_t pending_msgs;      /* slots holding a message their port refused */
+    uint32_t pending_msg_slots;      /* bit i: slot i holds a message its port refused */
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
     uint64_t threads_dispatched, threads_ended, threads_killed;
@@ -202,10 +202,32 @@ static inline void eu_slot_rejudge(struct eu *s, unsigned i)
 
 /* ---- eu_fetch.c ------------------------------------------------------------------ */
 
+struct dentry *eu_fetch_lookup(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr,
+                               enum eu_thread_status *why);
+
 /* The decoded entry at the thread's ip (decoding it on a miss); NULL with *why
- * set when the fetch faults. */
-struct dentry *eu_fetch_decoded(struct eu *s, struct unit *u, struct slot *sl,
-                                enum eu_thread_status *why);
+ * set when the fetch faults. Usually the one that followed the last
+ * instruction before, else a table lookup (eu_fetch.c); inline for fast
+ * mode, which fetches every instruction. A flush of the table zeroes every
+ * entry, so stale hints fail the address check. */
+static inline struct dentry *eu_fetch_decoded(struct eu *s, struct unit *u, struct slot *sl,
+                                              enum eu_thread_status *why)
+{
+    uint64_t addr = sl->th.inst_base + sl->th.ip;
+    struct dentry *prev = sl->last;
+    if (prev) {
+        /* a thread held at an instruction fetches it again: the hint is the
+         * entry itself (keeping prev->next pointing at its successor) */
+        if (prev->valid && prev->addr == addr)
+            return prev;
+        struct dentry *d = prev->next;
+        if (d && d->valid && d->addr == addr) {
+            sl->last = d;
+            return d;
+        }
+    }
+    return eu_fetch_lookup(s, u, sl, addr, why);
+}
 /* In timing mode with "icache" linked: whether the thread may go on with the
  * line of addr (else it now waits for a line request); requests prefetches. */
 bool eu_fetch_line(struct eu *s, struct unit *u, struct slot *sl, uint64_t addr, uint64_t now);
@@ -216,8 +238,8 @@ void eu_take_fetch_reply(struct eu *s, struct unit *u, struct msg *m);
 
 /* ---- eu_schedule.c ---------------------------------------------------------------- */
 
-/* Adds the busy slots' cycles since the last call to thread_cycles. */
-void eu_account(struct eu *s, struct unit *u);
+/* Adds the busy slots' cycles from the last call to `now` (the EU's cycle) to thread_cycles. */
+void eu_account(struct eu *s, uint64_t now);
 /* Sends the thread-end messages the "td" port now takes. */
 void eu_flush_end_queue(struct eu *s);
 /* A dispatch: false when no slot is free (the message stays queued). */

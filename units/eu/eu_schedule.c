@@ -14,9 +14,8 @@
 
 /* ---- thread lifecycle ------------------------------------------------------------ */
 
-void eu_account(struct eu *s, struct unit *u)
+void eu_account(struct eu *s, uint64_t now)
 {
-    uint64_t now = unit_cycle(u);
     if (now > s->last_account)
         s->thread_cycles += (now - s->last_account) * s->busy_slots;
     s->last_account = now;
@@ -41,7 +40,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
     if (sl->pending_msg) {
         msg_free(unit_sim(u), sl->pending_msg);
         sl->pending_msg = NULL;
-        s->pending_msgs--;
+        s->pending_msg_slots &= ~(1u << i);
     }
     if (port_is_bound(s->td)) {
         struct msg *m = msg_alloc(unit_sim(u), MSG_THREAD_DISPATCH, sizeof(struct eu_thread_end));
@@ -62,7 +61,7 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
         s->end_queue[s->end_queue_len++] = m;
         eu_flush_end_queue(s);
     }
-    eu_account(s, u);
+    eu_account(s, unit_cycle(u));
     for (uint32_t k = 0; k < s->age_count; k++)
         if (s->age_order[k] == i) {
             memmove(&s->age_order[k], &s->age_order[k + 1], s->age_count - k - 1);
@@ -140,7 +139,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
             sl->pending_port = s->sfid[killed_sfid];
             sl->blocked_send = true;
             eu_slot_changed(s, i);
-            s->pending_msgs++;
+            s->pending_msg_slots |= 1u << i;
         }
     }
     if (sl->pending_wb == 0 && !sl->pending_msg)
@@ -195,7 +194,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
     /* the cycles up to now are the busy slots' before this one (accounted
      * after the increment, an EU idle since its last tick counted the new
      * thread over the idle gap) */
-    eu_account(s, u);
+    eu_account(s, unit_cycle(u));
     s->busy_slots++;
     s->active_threads = s->busy_slots;
     if (s->active_threads > s->active_threads_peak)
@@ -315,7 +314,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
         sl->pending_port = out;
         sl->blocked_send = true;
         eu_slot_changed(s, i);
-        s->pending_msgs++;
+        s->pending_msg_slots |= 1u << i;
     }
 }
 
@@ -378,33 +377,12 @@ void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
 
 enum ready { R_OK, R_DEP, R_SEND };
 
-static enum ready deps_ready(const struct slot *sl, const struct dentry *d, uint64_t now)
-{
-    enum ready r = R_OK;
-    if (d->reads_indirect && sl->pending_wb)
-        return R_SEND;
-    if ((d->reads_flags || d->writes_flags) && sl->flags_ready > now)
-        r = R_DEP;
-    for (unsigned k = 0; k < d->nread; k++)
-        for (unsigned g = d->read_lo[k]; g <= d->read_hi[k]; g++)
-            if (sl->grf_ready[g] > now) {
-                if (sl->grf_ready[g] == NEVER)
-                    return R_SEND;
-                r = R_DEP;
-            }
-    for (unsigned g = d->write_lo; g <= d->write_hi; g++)
-        if (sl->grf_ready[g] > now) {
-            if (sl->grf_ready[g] == NEVER)
-                return R_SEND;
-            r = R_DEP;
-        }
-    return r;
-}
-
-/* When deps_ready would first say R_OK for d: NEVER when it says R_SEND.
- * Depends only on the slot's scoreboard, which changes only when the slot
+/* The cycle from which every register and flag d reads or writes is ready:
+ * NEVER when one waits for a SEND's write-back (or d reads registers
+ * indirectly while one is due). Depends only on the slot's scoreboard, which changes only when the slot
  * issues or takes a write-back (both drop the slot's cached value). */
-static uint64_t deps_at(const struct slot *sl, const struct dentry *d)
+static inline __attribute__((always_inline)) uint64_t deps_at(const struct slot *sl,
+                                                             const struct dentry *d)
 {
     if (d->reads_indirect && sl->pending_wb)
         return NEVER;
@@ -481,22 +459,17 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentr
     return !sl->blocked_send;
 }
 
-static bool runnable(const struct slot *sl)
-{
-    return eu_slot_runnable(sl);
-}
-
 void eu_retry_blocked_sends(struct eu *s, struct unit *u)
 {
-    for (unsigned i = 0; i < s->threads && s->pending_msgs; i++) {
+    /* the slots in ascending order, as a scan of every slot would take them */
+    for (uint32_t left = s->pending_msg_slots; left; left &= left - 1) {
+        unsigned i = (unsigned)__builtin_ctz(left);
         struct slot *sl = &s->slots[i];
-        if (!sl->busy || !sl->pending_msg)
-            continue;
         stamp_thread_life(sl, u, sl->pending_msg);
         if (port_try_send(sl->pending_port, sl->pending_msg)) {
             s->quiet = false;
             sl->pending_msg = NULL;
-            s->pending_msgs--;
+            s->pending_msg_slots &= ~(1u << i);
             sl->blocked_send = false;
             eu_slot_changed(s, i);
             if (sl->ended && sl->pending_wb == 0)
@@ -507,13 +480,15 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
     }
 }
 
-/* Fast mode: every runnable thread runs until its next SEND. */
-bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
+/* Fast mode: every runnable thread runs until its next SEND. Out of line, so
+ * that timing mode's tick (eu.c) is compiled as if fast mode were not there. */
+__attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
 {
     bool more = false, ran = false;
     for (unsigned i = 0; i < s->threads; i++) {
         struct slot *sl = &s->slots[i];
-        while (runnable(sl)) {
+        /* s->runnable's bit i is runnable(sl) (eu_slot_changed keeps it) */
+        while (s->runnable >> i & 1) {
             enum eu_thread_status why = EU_THREAD_OK;
             const struct dentry *d = eu_fetch_decoded(s, u, sl, &why);
             if (!d) {
@@ -521,10 +496,20 @@ bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
                 end_thread(s, u, i, why);
                 break;
             }
-            /* only write-backs can hold a thread in fast mode */
-            if (sl->pending_wb && deps_ready(sl, d, now) == R_SEND) {
-                s->stall_send_wait++;
-                break;
+            /* only write-backs can hold a thread in fast mode: a register a
+             * SEND will write (deps_at NEVER; fast mode times no other
+             * dependency). The judgement is kept as in timing mode (dep_d,
+             * dropped when the thread issues or takes a write-back), so a
+             * thread held over many ticks is not judged again each one. */
+            if (sl->pending_wb) {
+                if (sl->dep_d != d) {
+                    sl->dep_at = deps_at(sl, d);
+                    sl->dep_d = d;
+                }
+                if (sl->dep_at == NEVER) {
+                    s->stall_send_wait++;
+                    break;
+                }
             }
             ran = true;
             if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
