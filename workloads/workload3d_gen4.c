@@ -271,8 +271,10 @@ int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_error *err)
 }
 
 /* The draws of each scene (workload3d.h). */
-static int describe(const char *name, uint8_t *image, struct scene *sc, struct gt_error *err)
+static int describe(const char *name, uint8_t *image, struct scene *sc, uint32_t *kernel,
+                    struct gt_error *err)
 {
+    (void)kernel;       /* strip-fan.gen4.g4a's kernels in their own slots */
     memset(sc, 0, sizeof *sc);
     const struct draw4 base = { .instances = 1, .vs = K_VS, .sf = K_SF_TRIANGLE,
                                 .src_factor = BLEND_ONE, .dst_factor = BLEND_ZERO };
@@ -386,29 +388,31 @@ void clear_target(uint8_t *image, uint32_t size, const float bg[4])
         memcpy(image + RT_OFF + 4 * i, px, 4);
 }
 
-int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
-                          struct gt_error *err)
+int gen4_write_capture(const struct gen4_capture *c, const char *name, const char *kernel_hex,
+                       const char *out_aub, struct gt_error *err)
 {
     uint8_t *code = NULL;
     size_t len = 0;
+    if (c->kernel_count > GEN4_MAX_KERNELS)
+        return gt_error_set(err, "%u Gen4 kernels: at most %u", c->kernel_count, GEN4_MAX_KERNELS);
     if (eu_load_kernel_file(kernel_hex, &code, &len, err) < 0)
         return -1;
-    uint8_t *image = calloc(1, IMAGE_BYTES);
+    uint8_t *image = calloc(1, c->image_bytes);
     struct batch4 *b = calloc(1, sizeof *b);
     struct scene *sc = calloc(1, sizeof *sc);
     int rc = -1;
-    uint32_t kernel[K_COUNT];
+    uint32_t kernel[GEN4_MAX_KERNELS];
     if (!image || !b || !sc) {
         gt_error_set(err, "out of memory");
         goto done;
     }
-    if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel, K_COUNT) !=
-        K_COUNT) {
-        gt_error_set(err, "%s: expected %u Gen4 kernels (VS, instancing VS, SF triangle, line, "
-                     "point, PS) each ending in an EOT send", kernel_hex, K_COUNT);
+    if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel,
+                               c->kernel_count) != (int)c->kernel_count) {
+        gt_error_set(err, "%s: expected %u Gen4 kernels (%s) each ending in an EOT send",
+                     kernel_hex, c->kernel_count, c->kernels_named);
         goto done;
     }
-    if (describe(name, image, sc, err) < 0)
+    if (c->describe(name, image, sc, kernel, err) < 0)
         goto done;
     for (uint32_t d = 0; d < sc->draw_count; d++)
         if (write_draw_state(image, sc, d, kernel, err) < 0)
@@ -417,7 +421,7 @@ int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *
         goto done;
     memcpy(image + BATCH_OFF, b->dw, 4 * b->n);
     /* the 965G's PCI id, g965_tri's (0x29a2) */
-    rc = workload_aub_legacy(out_aub, 0x29a2, name, image, GEN4_GTT_BASE, IMAGE_BYTES / 4096,
+    rc = workload_aub_legacy(out_aub, 0x29a2, name, image, GEN4_GTT_BASE, c->image_bytes / 4096,
                              GEN4_GTT_BASE + BATCH_OFF, err);
 done:
     free(code);
@@ -425,4 +429,12 @@ done:
     free(b);
     free(sc);
     return rc;
+}
+
+int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
+                          struct gt_error *err)
+{
+    const struct gen4_capture ext = { IMAGE_BYTES, K_COUNT,
+                                      "VS, instancing VS, SF triangle, line, point, PS", describe };
+    return gen4_write_capture(&ext, name, kernel_hex, out_aub, err);
 }

@@ -121,4 +121,25 @@ int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_error *err)
 /* The render target filled with the clear colour bg (unorm8 in every pixel). */
 void clear_target(uint8_t *image, uint32_t size, const float bg[4]);
 
+#define GEN4_MAX_KERNELS 16u
+
+/* What a Gen4 capture is made of: its image (image_bytes, whole pages, the
+ * layout above at its start), the kernels kernel_hex holds (kernel_count,
+ * placed from KERNEL_OFF in their order; kernels_named lists them for the
+ * error), and its scene: describe writes the scene's data into the image
+ * and its draws into sc, and may put kernels into the slots of kernel[]
+ * that write_draw_state reads (K_VS .. K_PS). 0, or -1 and err. */
+struct gen4_capture {
+    uint32_t image_bytes, kernel_count;
+    const char *kernels_named;
+    int (*describe)(const char *name, uint8_t *image, struct scene *sc, uint32_t *kernel,
+                    struct gt_error *err);
+};
+
+/* Builds the capture c of scene `name`: the kernels placed, the scene
+ * described, each draw's state, the batch; writes it to out_aub as a legacy
+ * 965G capture (workload_aub_legacy). 0, or -1 and err. */
+int gen4_write_capture(const struct gen4_capture *c, const char *name, const char *kernel_hex,
+                       const char *out_aub, struct gt_error *err);
+
 #endif

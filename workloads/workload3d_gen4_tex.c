@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/intel/eu_isa.h"
 
 #define TEXTURE_OFF IMAGE_BYTES                 /* the levels, after the common image */
 #define TEXTURE_PITCH (4u * GEN4_MIPMAP_TEXTURE)
@@ -43,6 +42,7 @@ _Static_assert(SAMPLER_AT >= CLIP_VIEWPORT_AT + 4u * GEN4_CLIP_VIEWPORT_length &
 
 /* mipmap.gen4.g4a's kernels, after strip-fan's six */
 enum { K_SF_PERSPECTIVE = K_COUNT, K_PS_TEXTURE, K_TEX_COUNT };
+_Static_assert(K_TEX_COUNT <= GEN4_MAX_KERNELS, "kernel slots");
 
 /* SAMPLER_STATE encodings (genxml gen4.xml) */
 enum { MAPFILTER_LINEAR = 1, MIPFILTER_LINEAR = 3 };
@@ -81,8 +81,8 @@ static int write_texture(uint8_t *image)
     return 0;
 }
 
-/* The two draws, their samplers, the texture's SURFACE_STATE and binding
- * table entries (after write_draw_state has written each draw's block). */
+/* The two draws' samplers, the texture's SURFACE_STATE and binding table
+ * entry 1 (write_draw_state writes the rest of each draw's state). */
 static int write_texture_state(uint8_t *image, const struct scene *sc, struct gt_error *err)
 {
     /* SURFACE_STATE: 2D, R8G8B8A8_UNORM (returned as floats), MIP Count 6
@@ -112,8 +112,14 @@ static int write_texture_state(uint8_t *image, const struct scene *sc, struct gt
     return 0;
 }
 
-static int describe(uint8_t *image, struct scene *sc, struct gt_error *err)
+/* The scene (gen4_capture.describe): the vertices, the draws, the clear,
+ * the texture and its state; the draws run strip-fan's VS with mipmap's SF
+ * and PS in their slots. */
+static int describe(const char *name, uint8_t *image, struct scene *sc, uint32_t *kernel,
+                    struct gt_error *err)
 {
+    if (strcmp(name, "mipmap") != 0)
+        return gt_error_set(err, "unknown Gen4 textured workload '%s' (mipmap)", name);
     memset(sc, 0, sizeof *sc);
     sc->size = GEN4_MIPMAP_SIZE;
     sc->format = FORMAT_CLIP_POSITION_TEXCOORD;
@@ -127,52 +133,20 @@ static int describe(uint8_t *image, struct scene *sc, struct gt_error *err)
                                        .src_factor = BLEND_ONE, .dst_factor = BLEND_ZERO,
                                        .sampler_state = STATE_OFF + d * STATE_BLOCK + SAMPLER_AT };
     sc->draw_count = 2;
+    kernel[K_SF_TRIANGLE] = kernel[K_SF_PERSPECTIVE];
+    kernel[K_PS] = kernel[K_PS_TEXTURE];
     clear_target(image, sc->size, (const float[4]){ 0.1f, 0.1f, 0.1f, 1.0f });
-    return write_texture(image) < 0 ? gt_error_set(err, "out of memory") : 0;
+    if (write_texture(image) < 0)
+        return gt_error_set(err, "out of memory");
+    return write_texture_state(image, sc, err);
 }
 
 int workload3d_gen4_tex_build(const char *name, const char *kernel_hex, const char *out_aub,
                               struct gt_error *err)
 {
-    if (strcmp(name, "mipmap") != 0)
-        return gt_error_set(err, "unknown Gen4 textured workload '%s' (mipmap)", name);
-    uint8_t *code = NULL;
-    size_t len = 0;
-    if (eu_load_kernel_file(kernel_hex, &code, &len, err) < 0)
-        return -1;
-    uint8_t *image = calloc(1, TEX_IMAGE_BYTES);
-    struct batch4 *b = calloc(1, sizeof *b);
-    struct scene *sc = calloc(1, sizeof *sc);
-    int rc = -1;
-    uint32_t kernel[K_TEX_COUNT];
-    if (!image || !b || !sc) {
-        gt_error_set(err, "out of memory");
-        goto done;
-    }
-    if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel, K_TEX_COUNT) !=
-        K_TEX_COUNT) {
-        gt_error_set(err, "%s: expected %u Gen4 kernels (strip-fan's six, then the perspective "
-                     "SF and the texturing PS) each ending in an EOT send", kernel_hex,
-                     K_TEX_COUNT);
-        goto done;
-    }
-    /* the draws run strip-fan's VS with mipmap's SF and PS in their slots */
-    kernel[K_SF_TRIANGLE] = kernel[K_SF_PERSPECTIVE];
-    kernel[K_PS] = kernel[K_PS_TEXTURE];
-    if (describe(image, sc, err) < 0)
-        goto done;
-    for (uint32_t d = 0; d < sc->draw_count; d++)
-        if (write_draw_state(image, sc, d, kernel, err) < 0)
-            goto done;
-    if (write_texture_state(image, sc, err) < 0 || build_batch4(sc, b, err) < 0)
-        goto done;
-    memcpy(image + BATCH_OFF, b->dw, 4 * b->n);
-    rc = workload_aub_legacy(out_aub, 0x29a2, name, image, GEN4_GTT_BASE, TEX_IMAGE_BYTES / 4096,
-                             GEN4_GTT_BASE + BATCH_OFF, err);
-done:
-    free(code);
-    free(image);
-    free(b);
-    free(sc);
-    return rc;
+    const struct gen4_capture mipmap = {
+        TEX_IMAGE_BYTES, K_TEX_COUNT,
+        "strip-fan's VS, instancing VS, SF triangle, line, point, PS, then the perspective SF "
+        "and the texturing PS", describe };
+    return gen4_write_capture(&mipmap, name, kernel_hex, out_aub, err);
 }
