@@ -70,6 +70,13 @@ $(WL_GEN4): $(GEN)/workloads/%.gen4.aub.gz: $(GEN)/workloads/strip-fan.gen4.hex 
 TEST_DEPS += $(WL_GEN4)
 workloads: $(WL_GEN4)
 
+# the Gen4 mipmap scene (workloads/workload3d.h "mipmap") runs strip-fan's VS:
+# its two kernels follow strip-fan's six in one assembled file
+$(GEN)/workloads/mipmap.gen4.hex: workloads/kernels/strip-fan.gen4.g4a workloads/kernels/mipmap.gen4.g4a
+	@mkdir -p $(@D)
+	cat $^ > $(GEN)/workloads/mipmap.gen4.joined.g4a
+	intel-gen4asm -g 4 -o $@ $(GEN)/workloads/mipmap.gen4.joined.g4a
+
 $(WL_BIN): $(WL_OBJS) $(BUILD)/libgtsim.a
 	@echo "  LD      $@"
 	@$(CC) $(LDOPT) -o $@ $(WL_OBJS) $(BUILD)/libgtsim.a $(LDLIBS)

@@ -624,6 +624,88 @@ static inline void gen4_fill_heavy_triangles(struct gen4_fill_vertex *v)
 int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
                           struct gt_error *err);
 
+/*
+ * The Gen4 counterpart of the ext suite's mipmap test (issue 14; gltrace_ext.c
+ * test_mipmap, ../shared/traces/ext/README.md), written by
+ * workloads/workload3d_gen4_tex.c with the kernels of strip-fan.gen4.g4a
+ * followed by mipmap.gen4.g4a: "mipmap": 128 x 128, background (0.1, 0.1,
+ * 0.1, 1); a 64 x 64 R8G8B8A8_UNORM texture (gen4_mipmap_texel) with its
+ * seven levels, each the 2 x 2 box filter of the one above in unorm8 (what
+ * glGenerateMipmap's blit computes at the exact half-texel positions of a
+ * level halving: the mean of four texels, rounded), linear, MIPLAYOUT_BELOW;
+ * SAMPLER_STATE MIN = MAG = LINEAR, MIP LINEAR (LINEAR_MIPMAP_LINEAR); two
+ * TRISTRIPs of 4 vertices (gen4_mipmap_vertex: clip-space position with w 1
+ * at the near edge, 5 at the far one, and s in [-1, 1], t in [0, 4]), the
+ * left one sampled with WRAP (GL's REPEAT), the right one with MIRROR (GL's
+ * MIRRORED_REPEAT), s and t interpolated perspective-correct.
+ */
+#define GEN4_MIPMAP_SIZE 128u
+#define GEN4_MIPMAP_TEXTURE 64u         /* the base level's width and height */
+#define GEN4_MIPMAP_LEVELS 7u           /* 64 .. 1 */
+#define GEN4_MIPMAP_VERTICES 8u
+
+/* Texel (x, y) of the base level (row y at t = (y + 0.5) / 64, as GL's row
+ * y): R, G, B, A bytes. An 8 x 8 checker of orange (255, 128, 0) and blue
+ * (0, 96, 255), white lines every 16 texels, a red 4 x 4 marker at (2, 2). */
+static inline void gen4_mipmap_texel(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    bool odd = ((x >> 3) ^ (y >> 3)) & 1u;
+    out[0] = odd ? 255 : 0;
+    out[1] = odd ? 128 : 96;
+    out[2] = odd ? 0 : 255;
+    out[3] = 255;
+    if ((x & 15u) == 0 || (y & 15u) == 0)
+        out[0] = out[1] = out[2] = 255;
+    if (x >= 2 && x < 6 && y >= 2 && y < 6) {
+        out[0] = 255;
+        out[1] = out[2] = 0;
+    }
+}
+
+/* The texture's levels (level l is GEN4_MIPMAP_TEXTURE >> l texels square,
+ * in level[l][y][x]): level 0 from gen4_mipmap_texel, each further one the
+ * rounded mean of the 2 x 2 texels above it (glGenerateMipmap's result). */
+static inline void gen4_mipmap_levels(uint8_t level[GEN4_MIPMAP_LEVELS][GEN4_MIPMAP_TEXTURE]
+                                                  [GEN4_MIPMAP_TEXTURE][4])
+{
+    for (uint32_t y = 0; y < GEN4_MIPMAP_TEXTURE; y++)
+        for (uint32_t x = 0; x < GEN4_MIPMAP_TEXTURE; x++)
+            gen4_mipmap_texel(x, y, level[0][y][x]);
+    for (uint32_t l = 1; l < GEN4_MIPMAP_LEVELS; l++)
+        for (uint32_t y = 0; y < GEN4_MIPMAP_TEXTURE >> l; y++)
+            for (uint32_t x = 0; x < GEN4_MIPMAP_TEXTURE >> l; x++)
+                for (uint32_t c = 0; c < 4; c++)
+                    level[l][y][x][c] = (uint8_t)((level[l - 1][2 * y][2 * x][c] +
+                                                   level[l - 1][2 * y][2 * x + 1][c] +
+                                                   level[l - 1][2 * y + 1][2 * x][c] +
+                                                   level[l - 1][2 * y + 1][2 * x + 1][c] + 2) /
+                                                  4);
+}
+
+/* Vertex n of mipmap (0-3 the left strip, 4-7 the right): clip-space x, y,
+ * z, w, then s, t. The near edge (w 1) at y -0.95, the far one (w 5) at NDC
+ * y 0.9, each plane 0.96 wide at the near edge and 0.192 at the far one,
+ * centred on x -0.5 / 0.5. */
+static inline void gen4_mipmap_vertex(uint32_t n, float out[6])
+{
+    const float far_w = 5.0f, near_y = -0.95f, far_y = 0.9f, half_width = 0.48f;
+    float cx = n >= 4 ? 0.5f : -0.5f;
+    bool right = n & 1u, far = n & 2u;
+    float w = far ? far_w : 1.0f;
+    out[0] = cx * w + (right ? half_width : -half_width);
+    out[1] = far ? far_y * far_w : near_y;
+    out[2] = 0.0f;
+    out[3] = w;
+    out[4] = right ? 1.0f : -1.0f;
+    out[5] = far ? 4.0f : 0.0f;
+}
+
+/* Writes the Gen4 workload "mipmap" with the kernels of kernel_hex
+ * (strip-fan.gen4.g4a then mipmap.gen4.g4a, assembled as one) to out_aub.
+ * 0, or -1 and err. */
+int workload3d_gen4_tex_build(const char *name, const char *kernel_hex, const char *out_aub,
+                              struct gt_error *err);
+
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
  * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads",
  * "xfb-tri" (gs-twice's kernels) / "tess-tri" for Gen7 with their three /

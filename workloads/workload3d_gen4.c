@@ -14,6 +14,7 @@
  * the CLIP guardband and the other fields the seed leaves to the driver are
  * g965_tri's. The image sits at GTT GEN4_GTT_BASE. */
 #include "workloads/workload3d.h"
+#include "workloads/workload3d_gen4_internal.h"
 #include "workloads/workload_aub.h"
 
 #include <stdbool.h>
@@ -23,108 +24,6 @@
 #include "isa/intel/eu_isa.h"
 #include "units/common/format.h"
 #include "spec_gen4_pack.h"
-
-#define GEN4_GTT_BASE 0x00100000u
-#define KERNEL_OFF 0x01000u             /* the six kernels, 64-byte aligned */
-#define STATE_OFF 0x08000u              /* one STATE_BLOCK per draw */
-#define STATE_BLOCK 0x200u
-#define MAX_DRAWS 16u
-#define SURFACE_OFF 0x0c000u            /* Surface State Base */
-#define BT_OFF(d) (0x40u * (d))         /*   draw d's binding table (one entry) */
-#define RSS_OFF(d) (0x800u + 0x40u * (d))   /* and its render target's SURFACE_STATE */
-#define RSS1_AT 0x20u                   /*   its second target's (multi-rt), after the first */
-#define BATCH_OFF 0x10000u
-#define BATCH_BYTES 0x4000u
-#define VERTEX_OFF 0x14000u
-#define INSTANCE_OFF 0x16000u           /* per-instance data; blend-stencil's draw colours */
-#define INDEX_OFF 0x17000u
-#define RT_OFF 0x20000u
-#define RT1_OFF 0x28000u                /* multi-rt's second target (64 rows of one X tile) */
-#define DEPTH_OFF 0x30000u
-#define IMAGE_BYTES 0x34000u
-/* fill-heavy's larger image: its 96000 bytes of vertices, the 512 x 512
- * target (X-tiled, 2048 bytes a row) and D16 buffer (Y-tiled, 1024) */
-#define FILL_VERTEX_OFF 0x40000u
-#define FILL_RT_OFF 0x60000u
-#define FILL_PITCH (4u * GEN4_FILL_HEAVY_SIZE)
-#define FILL_DEPTH_OFF (FILL_RT_OFF + FILL_PITCH * GEN4_FILL_HEAVY_SIZE)
-#define FILL_IMAGE_BYTES (FILL_DEPTH_OFF + 2u * GEN4_FILL_HEAVY_SIZE * GEN4_FILL_HEAVY_SIZE)
-
-/* The state within a draw's block (32-byte aligned; CC_STATE 64: the PS
- * payload's R0.1 carries it as GeneralStateOffset[31:6], L18330ff). */
-#define VS_AT 0x000u
-#define GS_AT 0x020u
-#define CLIP_AT 0x040u
-#define SF_AT 0x080u
-#define WM_AT 0x0a0u
-#define CC_AT 0x0c0u
-#define CC_VIEWPORT_AT 0x0e0u
-#define SF_VIEWPORT_AT 0x100u
-#define CLIP_VIEWPORT_AT 0x120u
-
-_Static_assert(STATE_OFF + MAX_DRAWS * STATE_BLOCK <= SURFACE_OFF, "state blocks fit");
-_Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN4_INSTANCED_SIZE <= DEPTH_OFF, "the RT fits");
-_Static_assert(IMAGE_BYTES <= FILL_VERTEX_OFF &&
-               FILL_VERTEX_OFF + 3u * 16u * GEN4_FILL_HEAVY_TRIANGLES <= FILL_RT_OFF,
-               "fill-heavy's vertices fit");
-_Static_assert(RT_OFF + GEN4_EXT_PITCH * GEN7_MULTI_RT_SIZE <= RT1_OFF &&
-               RT1_OFF + GEN4_EXT_PITCH * GEN7_MULTI_RT_SIZE <= DEPTH_OFF, "both RTs fit");
-
-/* The kernels of strip-fan.gen4.g4a, in its order. */
-enum kernel { K_VS, K_VS_INSTANCED, K_SF_TRIANGLE, K_SF_LINE, K_SF_POINT, K_PS, K_PS_TWO_RT,
-              K_COUNT };
-
-/* 3D_PrimTopoType (Mesa genxml gen4.xml; seed 001 L4620 gives no table). */
-enum { TOPO_POINTLIST = 1, TOPO_LINELIST = 2, TOPO_LINESTRIP = 3, TOPO_TRILIST = 4,
-       TOPO_TRISTRIP = 5, TOPO_TRIFAN = 6 };
-/* COLOR_CALC_STATE encodings (genxml gen4.xml) */
-enum { CMP_ALWAYS = 0, CMP_LESS = 2, CMP_EQUAL = 3, CMP_LEQUAL = 4, CMP_NOTEQUAL = 6 };
-enum { STENCILOP_KEEP = 0, STENCILOP_REPLACE = 2 };
-enum { BLEND_ONE = 1, BLEND_SRC_ALPHA = 3, BLEND_DST_COLOR = 5, BLEND_ZERO = 0x11,
-       BLEND_INV_SRC_ALPHA = 0x13 };
-enum { BLENDFUNC_ADD = 0, BLENDFUNC_MAX = 4 };
-#define FORMAT_R32G32B32A32_FLOAT 0x000u
-#define FORMAT_R32G32B32_FLOAT 0x040u
-#define FORMAT_R32G32_FLOAT 0x085u
-#define FORMAT_R16G16B16A16_FLOAT 0x084u
-#define FORMAT_R8G8B8A8_UNORM 0x0c7u
-enum { COMP_NOSTORE = 0, COMP_SRC = 1, COMP_0 = 2, COMP_1_FP = 3 };
-
-/* One draw: its topology and vertices, the kernels, the fixed-function
- * choices the ext tests make. */
-struct draw4 {
-    uint32_t topology, first, count, instances;
-    bool indexed;
-    enum kernel vs, sf, ps;
-    uint32_t colour_off;            /* blend-stencil: the draw's constant colour (image offset) */
-    bool stencil;                   /* stencil test on */
-    uint32_t stencil_func, stencil_pass_op;
-    bool stencil_write;
-    bool depth_test, depth_write;   /* fill-heavy */
-    uint32_t depth_func;
-    bool blend;
-    uint32_t src_factor, dst_factor, blend_func;
-    uint32_t write_disables;        /* SURFACE_STATE Color Buffer Component Write Disables */
-    bool scissor;
-    uint32_t scissor_min, scissor_max;  /* x and y alike */
-};
-
-struct scene {
-    uint32_t size;                  /* width = height */
-    bool depth_stencil;
-    bool depth16;                   /* fill-heavy: D16_UNORM instead of D24_UNORM_S8_UINT */
-    uint32_t pitch, rt_off, depth_off, vertex_off, image_bytes;    /* the layout */
-    bool two_targets;               /* multi-rt: RT1 R16G16B16A16_FLOAT at RT1_OFF */
-    enum { FORMAT_POSITION_COLOUR, FORMAT_INSTANCED, FORMAT_POSITION_CONSTANT,
-           FORMAT_POSITION3_UNORM8 } format;
-    struct draw4 draws[MAX_DRAWS];
-    uint32_t draw_count;
-};
-
-struct batch4 {
-    uint32_t dw[BATCH_BYTES / 4];
-    uint32_t n;
-};
 
 static int emit(struct batch4 *b, const uint32_t *dw, uint32_t n, struct gt_error *err)
 {
@@ -145,20 +44,10 @@ static int emit(struct batch4 *b, const uint32_t *dw, uint32_t n, struct gt_erro
             return -1;                                                                       \
     } while (0)
 
-/* Packs one state structure into the image. */
-#define STATE4(image, at, NAME, ...)                                                         \
-    do {                                                                                     \
-        struct GEN4_##NAME s_ = { __VA_ARGS__ };                                             \
-        uint32_t dw_[GEN4_##NAME##_length];                                                  \
-        if (GEN4_##NAME##_pack(dw_, &s_) < 0)                                                \
-            return gt_error_set(err, #NAME " (Gen4) does not pack");                         \
-        memcpy((image) + (at), dw_, sizeof dw_);                                             \
-    } while (0)
-
 /* Draw d's state block (seed 001 §4.4-4.9; values as g965_tri's app draw,
  * L765-1000, where the seed leaves them to the driver). */
-static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
-                            const uint32_t *kernel, struct gt_error *err)
+int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d, const uint32_t *kernel,
+                     struct gt_error *err)
 {
     const struct draw4 *dr = &sc->draws[d];
     uint32_t at = STATE_OFF + d * STATE_BLOCK;
@@ -209,12 +98,17 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
            .ScissorRectangle = { .ScissorRectangleXMin = smin, .ScissorRectangleYMin = smin,
                                  .ScissorRectangleXMax = smax, .ScissorRectangleYMax = smax });
     /* WM_STATE (L14825-15463): SIMD16 only, setup rows 0-1 (R, G, B, A
-     * planes) from g2, one binding table entry, early depth on (the seed:
-     * "should always be ENABLED"), 32 threads (g965_tri's); 8 register
-     * blocks (128 registers: the PS uses g124-g127, as g965_tri's) */
+     * planes) from g2, one binding table entry (two: multi-rt's second
+     * target, or a textured draw's texture and its SAMPLER_STATE, L15017;
+     * Sampler Count, a prefetch hint, is genxml's: the seed has no such
+     * field), early depth on (the seed: "should always be ENABLED"), 32
+     * threads (g965_tri's); 8 register blocks (128 registers: the PS uses
+     * g124-g127, as g965_tri's) */
     STATE4(image, at + WM_AT, WM_STATE, .KernelStartPointer0 = kernel[dr->ps],
-           .GRFRegisterCount0 = 7,
-           .BindingTableEntryCount = sc->two_targets ? 2 : 1, .DispatchGRFStartRegisterForConstantSetupData0 = 2,
+           .GRFRegisterCount0 = 7, .SamplerStatePointer = dr->sampler_state,
+           .SamplerCount = dr->sampler_state ? 1 : 0,
+           .BindingTableEntryCount = sc->two_targets || dr->sampler_state ? 2 : 1,
+           .DispatchGRFStartRegisterForConstantSetupData0 = 2,
            .SetupURBEntryReadLength = 2, .DepthCoefficientURBReadOffset = 1,
            ._16PixelDispatchEnable = true, .EarlyDepthTestEnable = true,
            .ThreadDispatchEnable = true, .MaximumNumberOfThreads = 31);
@@ -269,7 +163,8 @@ static int write_draw_state(uint8_t *image, const struct scene *sc, uint32_t d,
  * stored (x, y, 0, 1), the colour); instanced's quad corners and per-
  * instance buffer (offset stored (x, y, 0, 0), colour); blend-stencil's
  * positions and the draw's colour as an INSTANCEDATA buffer of pitch 0
- * (g965_tri's clear feeds its colour so, L57-66). */
+ * (g965_tri's clear feeds its colour so, L57-66); mipmap's clip-space
+ * position (x, y, z, w) and texture coordinate (stored (s, t, 0, 1)). */
 static int emit_vertex_state(struct batch4 *b, const struct scene *sc, const struct draw4 *dr,
                              struct gt_error *err)
 {
@@ -317,6 +212,12 @@ static int emit_vertex_state(struct batch4 *b, const struct scene *sc, const str
         buffers = 2;
         el[1].VertexBufferIndex = 1;
         el[1].SourceElementOffset = 0;
+    } else if (sc->format == FORMAT_CLIP_POSITION_TEXCOORD) {
+        el[0].SourceElementFormat = FORMAT_R32G32B32A32_FLOAT;
+        el[0].Component2Control = el[0].Component3Control = COMP_SRC;
+        el[1] = position;
+        el[1].SourceElementOffset = 16;
+        el[1].DestinationElementOffset = 4;
     }
     uint32_t dw[1 + 4 * 2 + 2 * 3];
     struct GEN4_3DSTATE_VERTEX_BUFFERS vbs = { GEN4_3DSTATE_VERTEX_BUFFERS_header };
@@ -336,7 +237,7 @@ static int emit_vertex_state(struct batch4 *b, const struct scene *sc, const str
     return emit(b, dw, 1 + 2 * elements, err);
 }
 
-static int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_error *err)
+int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_error *err)
 {
     EMIT4(b, MI_FLUSH, .StateInstructionCacheInvalidate = 0);               /* L8 */
     EMIT4(b, PIPELINE_SELECT, .PipelineSelection = 0);
@@ -398,14 +299,11 @@ static int build_batch4(const struct scene *sc, struct batch4 *b, struct gt_erro
 }
 
 /* The draws of each scene (workload3d.h). */
-static int describe(const char *name, uint8_t *image, struct scene *sc, struct gt_error *err)
+static int describe(const char *name, uint8_t *image, struct scene *sc, uint32_t *kernel,
+                    struct gt_error *err)
 {
-    memset(sc, 0, sizeof *sc);
-    sc->pitch = GEN4_EXT_PITCH;
-    sc->rt_off = RT_OFF;
-    sc->depth_off = DEPTH_OFF;
-    sc->vertex_off = VERTEX_OFF;
-    sc->image_bytes = IMAGE_BYTES;
+    (void)kernel;       /* strip-fan.gen4.g4a's kernels in their own slots */
+    scene_init(sc, IMAGE_BYTES);
     const struct draw4 base = { .instances = 1, .vs = K_VS, .sf = K_SF_TRIANGLE, .ps = K_PS,
                                 .src_factor = BLEND_ONE, .dst_factor = BLEND_ZERO };
     float bg[4];
@@ -565,39 +463,61 @@ static int describe(const char *name, uint8_t *image, struct scene *sc, struct g
         return gt_error_set(err, "unknown Gen4 3D workload '%s' (strip-fan, instanced, "
                             "blend-stencil, multi-rt, fill-heavy)", name);
     }
+    clear_target(image, sc, bg);
+    return 0;
+}
+
+void scene_init(struct scene *sc, uint32_t image_bytes)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->pitch = GEN4_EXT_PITCH;
+    sc->rt_off = RT_OFF;
+    sc->depth_off = DEPTH_OFF;
+    sc->vertex_off = VERTEX_OFF;
+    sc->image_bytes = image_bytes;
+}
+
+void clear_target(uint8_t *image, const struct scene *sc, const float bg[4])
+{
     /* the clear colour in every pixel, as unorm8 (R, G, B, A bytes) */
     uint8_t px[4];
     for (uint32_t k = 0; k < 4; k++)
         px[k] = (uint8_t)(bg[k] * 255.0f + 0.5f);
     for (uint32_t i = 0; i < sc->pitch / 4 * sc->size; i++)
         memcpy(image + sc->rt_off + 4 * i, px, 4);
-    return 0;
 }
 
-int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
-                          struct gt_error *err)
+int gen4_write_capture(const struct gen4_capture *c, const char *name, const char *kernel_hex,
+                       const char *out_aub, struct gt_error *err)
 {
     uint8_t *code = NULL;
     size_t len = 0;
+    if (c->kernel_count > GEN4_MAX_KERNELS)
+        return gt_error_set(err, "%u Gen4 kernels: at most %u", c->kernel_count, GEN4_MAX_KERNELS);
     if (eu_load_kernel_file(kernel_hex, &code, &len, err) < 0)
         return -1;
-    uint8_t *image = calloc(1, FILL_IMAGE_BYTES);     /* the largest scene's */
+    uint8_t *image = calloc(1, c->image_bytes);
     struct batch4 *b = calloc(1, sizeof *b);
     struct scene *sc = calloc(1, sizeof *sc);
     int rc = -1;
-    uint32_t kernel[K_COUNT];
+    uint32_t kernel[GEN4_MAX_KERNELS];
     if (!image || !b || !sc) {
         gt_error_set(err, "out of memory");
         goto done;
     }
-    if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel, K_COUNT) !=
-        K_COUNT) {
-        gt_error_set(err, "%s: expected %u Gen4 kernels (VS, instancing VS, SF triangle, line, "
-                     "point, PS, two-target PS) each ending in an EOT send", kernel_hex, K_COUNT);
+    if (workload_place_kernels(image, KERNEL_OFF, STATE_OFF, code, len, kernel,
+                               c->kernel_count) != (int)c->kernel_count) {
+        gt_error_set(err, "%s: expected %u Gen4 kernels (%s) each ending in an EOT send",
+                     kernel_hex, c->kernel_count, c->kernels_named);
         goto done;
     }
-    if (describe(name, image, sc, err) < 0)
+    if (c->describe(name, image, sc, kernel, err) < 0)
         goto done;
+    if (sc->image_bytes > c->image_bytes || sc->image_bytes % 4096u) {
+        gt_error_set(err, "%s: a scene of %u bytes in an image of %u", name, sc->image_bytes,
+                     c->image_bytes);
+        goto done;
+    }
     for (uint32_t d = 0; d < sc->draw_count; d++)
         if (write_draw_state(image, sc, d, kernel, err) < 0)
             goto done;
@@ -613,4 +533,13 @@ done:
     free(b);
     free(sc);
     return rc;
+}
+
+int workload3d_gen4_build(const char *name, const char *kernel_hex, const char *out_aub,
+                          struct gt_error *err)
+{
+    const struct gen4_capture ext = { FILL_IMAGE_BYTES, K_COUNT,
+                                      "VS, instancing VS, SF triangle, line, point, PS, "
+                                      "two-target PS", describe };
+    return gen4_write_capture(&ext, name, kernel_hex, out_aub, err);
 }

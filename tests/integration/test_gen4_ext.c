@@ -1,10 +1,12 @@
 /* tests/integration/test_gen4_ext.c - the ext suite's strip_fan, instanced,
- * blend_stencil, multi_rt and fill_heavy tests on the 965G (issue 14), in
- * Gen4 captures of our own (workloads/workload3d.h "strip-fan", "instanced",
- * "blend-stencil", "multi-rt", "fill-heavy": Mesa's Gen4 state forms, our
- * VS, SF setup and PS kernels) run through configs/gen4-g965.cfg. Each
- * image is checked three ways (multi_rt's RT1 also as floats, fill_heavy
- * also by ../shared/tools/image_check.py when present):
+ * blend_stencil, multi_rt, fill_heavy and mipmap tests on the 965G (issue
+ * 14), in Gen4 captures of our own (workloads/workload3d.h "strip-fan",
+ * "instanced", "blend-stencil", "multi-rt", "fill-heavy", "mipmap": Mesa's
+ * Gen4 state forms, our VS, SF setup and PS kernels) run through
+ * configs/gen4-g965.cfg. Each image is checked three ways (multi_rt's RT1
+ * also as floats, fill_heavy and mipmap also by
+ * ../shared/tools/image_check.py when present; mipmap's computed image: see
+ * test_mipmap):
  *  - against an image computed here: the draws' geometry through the
  *    SF_VIEWPORT (NDC to the target, GL rows: row 0 is NDC y -1), snapped to
  *    the 8-bit subpixel grid (seed 001 L12117-12173, round to nearest),
@@ -49,7 +51,14 @@ struct render {
     float *rt1;                         /* the second surface written, as floats, or NULL */
     uint32_t rt1_format;
     double clip_threads, sf_threads, sf_objects, culled, index_oob, illegal, killed;
+    double ps_threads, samples, trilinear, sampler_faults;     /* the sampler's */
 };
+
+/* the sampler's counts of messages it could not serve as asked */
+static const char *const sampler_faults[] = {
+    "gpu.sampler.unsupported_messages", "gpu.sampler.unsupported_formats",
+    "gpu.sampler.bad_messages", "gpu.sampler.state_faults", "gpu.sampler.bti_beyond_table",
+    "gpu.sampler.bad_sampler_state", "gpu.sampler.out_of_bounds", "gpu.sampler.page_faults", NULL };
 
 static const char *const culls[] = { "gpu.sf.culled.infinite", "gpu.sf.culled.degenerate",
                                      "gpu.sf.culled.face", "gpu.sf.culled.outside",
@@ -83,6 +92,11 @@ static bool render(const char *name, uint32_t size, struct render *r)
         free(r->rt1);
         r->rt1 = NULL;
     }
+    r->ps_threads = probe_stat(g.sim, "gpu.wm.threads.dispatched");
+    r->samples = probe_stat(g.sim, "gpu.sampler.msg.sample");
+    r->trilinear = probe_stat(g.sim, "gpu.sampler.filter.trilinear");
+    for (const char *const *c = sampler_faults; *c; c++)
+        r->sampler_faults += probe_stat(g.sim, *c) > 0 ? probe_stat(g.sim, *c) : 0;
     gen4_render_free(&g);
     return ok;
 }
@@ -454,6 +468,186 @@ static void test_multi_rt(void)
     free(r.rgba);
 }
 
+/* ---- mipmap: the sampler ------------------------------------------------------------- */
+
+typedef uint8_t mip_levels[GEN4_MIPMAP_LEVELS][GEN4_MIPMAP_TEXTURE][GEN4_MIPMAP_TEXTURE][4];
+
+/* A texel index of a level of n texels under GL's REPEAT or MIRRORED_REPEAT. */
+static uint32_t wrap_texel(double i, uint32_t n, bool mirror)
+{
+    int64_t k = (int64_t)i, m = mirror ? 2 * (int64_t)n : (int64_t)n;
+    k = ((k % m) + m) % m;
+    return (uint32_t)(k < (int64_t)n ? k : 2 * (int64_t)n - 1 - k);
+}
+
+/* GL's LINEAR on level l at (s, t), 0..255 per channel. */
+static void bilinear(const mip_levels *tex, uint32_t l, double s, double t, bool mirror,
+                     double out[4])
+{
+    uint32_t n = GEN4_MIPMAP_TEXTURE >> l;
+    double u = s * n - 0.5, v = t * n - 0.5, i0 = floor(u), j0 = floor(v);
+    double a = u - i0, b = v - j0;
+    memset(out, 0, 4 * sizeof *out);
+    for (int dj = 0; dj < 2; dj++)
+        for (int di = 0; di < 2; di++) {
+            const uint8_t *texel = (*tex)[l][wrap_texel(j0 + dj, n, mirror)]
+                                            [wrap_texel(i0 + di, n, mirror)];
+            double wgt = (di ? a : 1 - a) * (dj ? b : 1 - b);
+            for (int c = 0; c < 4; c++)
+                out[c] += wgt * texel[c];
+        }
+}
+
+/* The perspective-correct (s, t) at screen point (x, y) of the triangle v
+ * whose c[] carry s/w, t/w, 1/w (the planes through its snapped vertices,
+ * extended beyond its edges as a subspan's helper pixels see them). */
+static void texcoord_at(const struct vertex v[3], double x, double y, double st[2])
+{
+    double area = (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[2].x - v[0].x) * (v[1].y - v[0].y);
+    double b1 = ((x - v[0].x) * (v[2].y - v[0].y) - (v[2].x - v[0].x) * (y - v[0].y)) / area;
+    double b2 = ((v[1].x - v[0].x) * (y - v[0].y) - (x - v[0].x) * (v[1].y - v[0].y)) / area;
+    double q[3];
+    for (int k = 0; k < 3; k++)
+        q[k] = v[0].c[k] + b1 * (v[1].c[k] - v[0].c[k]) + b2 * (v[2].c[k] - v[0].c[k]);
+    st[0] = q[0] / q[2];
+    st[1] = q[1] / q[2];
+}
+
+/* The sampled colour of pixel (px, py) of triangle v, 0..255: the LOD of
+ * seed 003 L3090-3094 (rho the larger length of the texel-space
+ * derivatives, here the differences across the pixel's subspan: UR - UL
+ * and LL - UL, as the sampler takes them from a SIMD16 message), clamped to
+ * the levels 0..6 (Min LOD 0, Max LOD 13 > MIP Count 6); LOD <= 0 is
+ * magnification (MAG LINEAR on level 0), else LINEAR on the two levels
+ * around it blended by its fraction (LINEAR_MIPMAP_LINEAR). */
+static void trilinear(const mip_levels *tex, const struct vertex v[3], uint32_t px, uint32_t py,
+                      bool mirror, double out[4])
+{
+    double st[2], ul[2], ur[2], ll[2];
+    texcoord_at(v, px + 0.5, py + 0.5, st);
+    uint32_t x0 = px & ~1u, y0 = py & ~1u;
+    texcoord_at(v, x0 + 0.5, y0 + 0.5, ul);
+    texcoord_at(v, x0 + 1.5, y0 + 0.5, ur);
+    texcoord_at(v, x0 + 0.5, y0 + 1.5, ll);
+    const double n = GEN4_MIPMAP_TEXTURE;
+    double rx = hypot((ur[0] - ul[0]) * n, (ur[1] - ul[1]) * n);
+    double ry = hypot((ll[0] - ul[0]) * n, (ll[1] - ul[1]) * n);
+    double lod = log2(fmax(rx, ry));
+    if (lod <= 0) {
+        bilinear(tex, 0, st[0], st[1], mirror, out);
+        return;
+    }
+    lod = fmin(lod, GEN4_MIPMAP_LEVELS - 1);
+    uint32_t l0 = (uint32_t)floor(lod), l1 = l0 + 1 < GEN4_MIPMAP_LEVELS ? l0 + 1 : l0;
+    double beta = lod - l0, a[4], b[4];
+    bilinear(tex, l0, st[0], st[1], mirror, a);
+    bilinear(tex, l1, st[0], st[1], mirror, b);
+    for (int c = 0; c < 4; c++)
+        out[c] = (1 - beta) * a[c] + beta * b[c];
+}
+
+/* ../shared/tools/image_check.py on the image (written as a PPM, top row
+ * first), when ../shared is there. */
+static void image_check_py(const struct render *r, const char *test)
+{
+    const char *tool = "../shared/tools/image_check.py", *refs = "../shared/traces/ext/reference";
+    if (access(tool, R_OK) != 0 || access(refs, R_OK) != 0) {
+        fprintf(stderr, "\n  %s missing: the image_check.py judgement of %s skipped ", tool, test);
+        return;
+    }
+    char dir[256], path[300], cmd[1024];
+    snprintf(dir, sizeof dir, "%s", test_temp_dir());
+    snprintf(path, sizeof path, "%s/%s.ppm", dir, test);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "P6\n%u %u\n255\n", r->size, r->size);
+    for (uint32_t y = r->size; y-- > 0;)
+        for (uint32_t x = 0; x < r->size; x++)
+            fwrite(r->rgba + 4 * (y * r->size + x), 1, 3, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "python3 %s %s %s %s >&2", tool, test, dir, refs);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* mipmap (gltrace_ext.c test_mipmap): two perspective trapezoids sampling a
+ * mipmapped 64 x 64 texture trilinearly, REPEAT on the left, MIRRORED_REPEAT
+ * on the right. Checked against
+ *  - an image computed here: coverage as the other scenes' (the snapped
+ *    vertices, top-left rule), the texture coordinates perspective-correct
+ *    (s/w, t/w and 1/w linear over the snapped triangle), the LOD and the
+ *    trilinear filter as trilinear() says on the levels of
+ *    gen4_mipmap_levels, every pixel within +-2 (room for the float
+ *    rounding and the sampler's 8-bit filter weights: the filter is
+ *    continuous in its inputs; a wrong LOD, level layout, wrap mode or
+ *    interpolation moves thousands of pixels by more);
+ *  - the GL test's probes: the background (1, 126) and (64, 64) within 1 of
+ *    26; the far, minified end of each plane, (32, 118) and (96, 118),
+ *    within 48 of the base level's average (computed here);
+ *  - the judge of tests/support/image_compare.h against llvmpipe's and
+ *    softpipe's renders, and ../shared/tools/image_check.py when ../shared
+ *    is there;
+ *  - the stats: one SF thread per triangle, one sample message per PS
+ *    thread, trilinear samples, nothing the sampler could not serve. */
+static void test_mipmap(void)
+{
+    const uint32_t n = GEN4_MIPMAP_SIZE;
+    struct render r;
+    if (!render("mipmap", n, &r))
+        return;
+    struct expected *e = malloc(sizeof *e);
+    mip_levels *tex = malloc(sizeof *tex);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tex);
+    gen4_mipmap_levels(*tex);
+    expected_clear(e, n, (const double[4]){ 26.0 / 255, 26.0 / 255, 26.0 / 255, 1 });
+    struct vertex v[GEN4_MIPMAP_VERTICES];
+    for (uint32_t i = 0; i < GEN4_MIPMAP_VERTICES; i++) {
+        float f[6];
+        gen4_mipmap_vertex(i, f);
+        float ndc[6] = { f[0] / f[3], f[1] / f[3], f[4] / f[3], f[5] / f[3], 1 / f[3], 0 };
+        v[i] = make_vertex(ndc, n);
+    }
+    /* two TRISTRIPs of 4: (0, 1, 2), (1, 2, 3) */
+    for (uint32_t d = 0; d < 2; d++)
+        for (uint32_t k = 0; k < 2; k++) {
+            const struct vertex tri[3] = { v[4 * d + k], v[4 * d + k + 1], v[4 * d + k + 2] };
+            for (uint32_t py = 0; py < n; py++)
+                for (uint32_t px = 0; px < n; px++) {
+                    double w[3], c[4];
+                    if (!covers(tri, px, py, w))
+                        continue;
+                    trilinear(tex, tri, px, py, d == 1, c);
+                    for (int ch = 0; ch < 4; ch++)
+                        e->rgba[py * n + px][ch] = c[ch] / 255.0;
+                }
+        }
+    check_image(&r, e, "mipmap");
+    /* the GL test's probes, its texture average computed here */
+    double avg[3] = { 0, 0, 0 };
+    for (uint32_t y = 0; y < GEN4_MIPMAP_TEXTURE; y++)
+        for (uint32_t x = 0; x < GEN4_MIPMAP_TEXTURE; x++)
+            for (int ch = 0; ch < 3; ch++)
+                avg[ch] += (*tex)[0][y][x][ch] / (double)(GEN4_MIPMAP_TEXTURE * GEN4_MIPMAP_TEXTURE);
+    static const uint32_t background[2][2] = { { 1, 126 }, { 64, 64 } };
+    static const uint32_t far_end[2][2] = { { 32, 118 }, { 96, 118 } };
+    for (uint32_t k = 0; k < 2; k++)
+        for (int ch = 0; ch < 3; ch++) {
+            const uint8_t *bg = r.rgba + 4 * (background[k][1] * n + background[k][0]);
+            const uint8_t *far = r.rgba + 4 * (far_end[k][1] * n + far_end[k][0]);
+            CU_ASSERT_TRUE(abs(bg[ch] - 26) <= 1);
+            CU_ASSERT_TRUE(abs(far[ch] - (int)avg[ch]) <= 48);
+        }
+    image_check_py(&r, "mipmap");
+    check_stats(&r, 4);
+    CU_ASSERT_TRUE(r.ps_threads > 0);
+    CU_ASSERT_EQUAL(r.samples, r.ps_threads);
+    CU_ASSERT_TRUE(r.trilinear > 0);
+    CU_ASSERT_EQUAL(r.sampler_faults, 0);
+    free(tex);
+    free(e);
+    free(r.rgba);
+}
+
 /* fill_heavy: the GL test's 2000 triangles (gen4_fill_heavy_triangles), in
  * order, each covering the pixel centres its snapped edges do (top-left
  * rule), its flat depth z / 2 + 1/2 as D16 (round to nearest; the buffer
@@ -554,6 +748,8 @@ static const struct test_case cases[] = {
       test_blend_stencil },
     { "multi_rt on the 965G: RGBA8 + RGBA16F targets, two render target writes", test_multi_rt },
     { "fill_heavy on the 965G: 2000 triangles, D16 LESS / LEQUAL, two blends", test_fill_heavy },
+    { "mipmap on the 965G: perspective, trilinear, REPEAT and MIRRORED_REPEAT (our capture)",
+      test_mipmap },
     { 0 }
 };
 TEST_SUITE(gen4_ext, cases);

@@ -2000,7 +2000,8 @@ static void test_compressed_surface(void)
  * apart by the length; Mesa's Gen4 payload order u, v, r, lod/bias, ref with a
  * header) on a Gen4 RENDER_SURFACE_STATE and SAMPLER_STATE, the state pointers
  * relative to General State Base: SIMD16 sample (u, v), sample_l, ld, resinfo,
- * SIMD8 sample_b_c (shadow compare with a bias). */
+ * SIMD8 sample_b_c (shadow compare with a bias); the header read with or
+ * without the send's header flag (the EU sets none on Gen4). */
 static struct msg *gen4(struct msg *m, uint8_t exec_size)
 {
     struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
@@ -2070,6 +2071,15 @@ static void test_gen4_forms(void)
         for (unsigned ch = 0; ch < 4; ch++)
             CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[ch * 2 + i / 8][i % 8]),
                                    filter2d(float_texel, 0, 4, 4, us[i], vs[i], true, 2, 2, ch), 1e-4);
+    /* model fix: the same message as the EU sends it on Gen4, without the
+     * header flag (Gen4 descriptors have no Header Present bit: it came with
+     * Gen5), still read after its g0 header (Mesa's Gen4 sampler payloads
+     * always carry it [EXT]; seed 001 has no sampler chapter) */
+    run(&r, gen4(send_msg(&r, gen4_desc(0, 3), 5, 8, 0xffff, false, m), 16));
+    CU_ASSERT_EQUAL_FATAL(c->count, 2);
+    for (unsigned i = 0; i < 16; i++)
+        CU_ASSERT_DOUBLE_EQUAL(as_float(c->regs[2 + i / 8][i % 8]),
+                               filter2d(float_texel, 0, 4, 4, us[i], vs[i], true, 2, 2, 1), 1e-4);
     /* SIMD16 sample_l (type 1): u, v, r, lod */
     run(&r, gen4(send_msg(&r, gen4_desc(1, 3), 9, 8, 0xffff, true, m), 16));
     for (unsigned i = 0; i < 16; i++)
@@ -2104,7 +2114,7 @@ static void test_gen4_forms(void)
         bc[5][i] = fbits(15.0f);
     }
     run(&r, gen4(send_msg(&r, gen4_desc(0, 3), 6, 4, 0xff, true, bc), 8));
-    CU_ASSERT_EQUAL_FATAL(c->count, 5);
+    CU_ASSERT_EQUAL_FATAL(c->count, 6);
     for (unsigned i = 0; i < 8; i++) {
         float fu = us[i] * 4 - 0.5f, fv = vs[i] * 4 - 0.5f;
         int i0 = (int)floorf(fu), j0 = (int)floorf(fv);
@@ -2322,7 +2332,8 @@ static const struct test_case cases[] = {
     { "a BC4 surface through the sampler: every texel of four blocks", test_compressed_surface },
     { "BC7 and BC6H surfaces through the sampler: every texel of two blocks", test_bptc_surfaces },
     { "an ASTC 5x4 FLT16 surface through the sampler: void extent and weights", test_astc_surface },
-    { "Gen4 message forms: sample, sample_l, ld, resinfo, sample_b_c", test_gen4_forms },
+    { "Gen4 message forms: sample (with or without the header flag), sample_l, ld, resinfo, "
+      "sample_b_c", test_gen4_forms },
     { 0 }
 };
 TEST_SUITE(sampler, cases);

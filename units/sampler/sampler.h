@@ -2,7 +2,8 @@
  * Gen8 and Gen9 message forms (Gen7: its RENDER_SURFACE_STATE and SAMPLER_STATE,
  * the SIMD8/16 parameter orders of Gen7/8 and SIMD4x2 without the header's mode
  * bit; Gen4: the 2-bit message types of spec/eu/opcodes.txt read by SIMD mode and
- * length, Mesa's Gen4 payload order [EXT], state pointers from General State
+ * length, Mesa's Gen4 payload order [EXT] (always after the g0 header: Gen4
+ * descriptors have no Header Present bit), state pointers from General State
  * Base (sampler_decode.c decode_gen4); Gen4 SIMD4x2 and killpix are not
  * modelled: zeros, counted; seed 001 has no sampler message chapter ("Details
  * absent", notes/001-gen4.md §4.13), so it defines no Gen4 SIMD4x2 sampler form to

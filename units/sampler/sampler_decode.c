@@ -181,7 +181,11 @@ bool smp_decode(struct smp_exec *x)
     struct sampler_request *r = &x->req;
     uint32_t desc = p->desc;
     memset(r, 0, sizeof *r);
-    x->header = (p->flags & EU_SEND_HEADER) != 0;
+    /* Gen4 descriptors have no Header Present bit (it came with Gen5; the
+     * EU reports none on Gen4): every Gen4 sampler message starts with the
+     * g0 header the SEND's implied move copies (Mesa's Gen4 sampler
+     * payloads, header size 1 [EXT]; seed 001 has no sampler chapter) */
+    x->header = x->gen == 4 || (p->flags & EU_SEND_HEADER) != 0;
     const uint8_t *regs = (const uint8_t *)p->regs;
     uint32_t m2 = x->header && p->mlen ? rd32(regs, 0, 2) : 0;
     r->message = desc_sampler_msg_type_gen7(desc);
