@@ -16,6 +16,7 @@
 
 #include "fabric/memory.h"
 #include "fabric/sim.h"
+#include "tests/support/machine_run.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "tools/machine.h"
@@ -24,22 +25,14 @@
 
 #define TRACE "tests/data/traces/g965_tri.aub.gz"
 
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
-
 static void test_g965_tri_front(void)
 {
     if (access(TRACE, R_OK) != 0)
         return;
     struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = TRACE };
-    struct gt_error err;
-    struct gt_config *config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
-    struct sim *sim = machine_build(config, lookup, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct machine_run m;
+    machine_run(&req, NULL, &m);
+    struct sim *sim = m.sim;
     /* three draws of 3 vertices; the clear's VS is disabled, the two
      * triangles' 6 vertices run in SIMD4x2 threads (2 per thread) */
     CU_ASSERT_EQUAL(probe_stat(sim, "gpu.vf.draws"), 3);
@@ -66,7 +59,7 @@ static void test_g965_tri_front(void)
     struct gpu_address_space as;
     gpu_address_space_init(&as, sim_memory(sim), GPU_ADDRESS_SPACE_GTT_GEN4, 0);
     float app[3][8];
-    CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, 0x233000, app, sizeof app, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, 0x233000, app, sizeof app, NULL), 0);
     struct unit *urb = sim_find_unit(sim, "gpu.urb");
     CU_ASSERT_PTR_NOT_NULL_FATAL(urb);
     for (int v = 0; v < 3; v++) {
@@ -90,8 +83,7 @@ static void test_g965_tri_front(void)
         }
         CU_ASSERT_TRUE(found);
     }
-    sim_destroy(sim);
-    gt_config_free(config);
+    machine_run_free(&m);
 }
 
 static const struct test_case cases[] = {

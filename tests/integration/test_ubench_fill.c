@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/support/machine_run.h"
 #include "tests/test.h"
 #include "tools/dispatch_stats.h"
 #include "tools/images.h"
@@ -22,11 +23,6 @@
 #include "workloads/workload3d.h"
 
 #define AUB_DIR "build/gen/workloads"
-
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
 
 /* A float in [0, 1] as an 8-bit UNORM, round to nearest (the RGBA8 PNG
  * conversion of tools/images.h). */
@@ -41,23 +37,15 @@ static uint64_t run_fill(const char *name, int gen, const unsigned expect[4], un
 {
     char aub[300];
     snprintf(aub, sizeof aub, AUB_DIR "/%s.gen%d.aub.gz", name, gen);
-    if (access(aub, R_OK) != 0) {
-        fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
-        CU_FAIL("workload missing");
+    if (!machine_run_workload_present(aub))
         return 0;
-    }
     const char *sets[] = { "gpu.slice.subslice.eu.fast=true" };
     struct machine_request req = { .config_path = gen == 7 ? "configs/gen7-vlv.cfg"
                                                            : "configs/gen9-skl-gt2.cfg",
                                    .sets = sets, .set_count = 1, .workload = aub };
-    struct gt_error err = { "" };
-    struct gt_config *config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(config);
-    struct sim *sim = machine_build(config, lookup, &err);
-    if (!sim)
-        fprintf(stderr, "%s\n", err.message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct machine_run m;
+    machine_run(&req, NULL, &m);
+    struct sim *sim = m.sim;
 
     /* the render target, written by the slice's pixel back end */
     struct unit *om = sim_find_unit(sim, "gpu.slice0.om");
@@ -98,8 +86,7 @@ static uint64_t run_fill(const char *name, int gen, const unsigned expect[4], un
         CU_ASSERT_EQUAL(d.draws[0].threads, UBENCH_FILL_PIXELS / 16);
     }
     dispatch_stats_free(&d);
-    sim_destroy(sim);
-    gt_config_free(config);
+    machine_run_free(&m);
     return matching;
 }
 

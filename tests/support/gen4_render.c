@@ -8,6 +8,7 @@
 #include "fabric/memory.h"
 #include "units/common/format.h"
 
+#include "tests/support/machine_run.h"
 #include "tests/support/probes.h"
 #include "tests/test.h"
 #include "tools/images.h"
@@ -15,23 +16,14 @@
 #include "units/om/om.h"
 #include "units/registry.h"
 
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
-
 bool gen4_render_run(const char *workload, uint32_t width, uint32_t height, struct gen4_render *r)
 {
     memset(r, 0, sizeof *r);
     struct machine_request req = { .config_path = "configs/gen4-g965.cfg", .workload = workload };
-    struct gt_error err = { "" };
-    r->config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r->config);
-    r->sim = machine_build(r->config, lookup, &err);
-    if (!r->sim)
-        fprintf(stderr, "%s\n", err.message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r->sim);
-    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
+    struct machine_run m;
+    machine_run(&req, NULL, &m);
+    r->config = m.config;
+    r->sim = m.sim;
     for (unsigned e = 0; e < GEN4_RENDER_EUS; e++) {
         char path[64];
         snprintf(path, sizeof path, "gpu.eu%u.illegal_instructions", e);

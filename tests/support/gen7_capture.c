@@ -5,37 +5,26 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "tests/support/machine_run.h"
 #include "tests/test.h"
 #include "tools/machine.h"
 #include "units/registry.h"
 
 #define AUB_DIR "build/gen/workloads"
 
-static const struct unit_ops *lookup(const char *kind)
-{
-    return unit_kind_find(kind);
-}
-
 bool gen7_run_capture(const char *name, struct gen7_run *r)
 {
     char aub[300];
     snprintf(aub, sizeof aub, AUB_DIR "/%s.gen7.aub.gz", name);
-    if (access(aub, R_OK) != 0) {
-        fprintf(stderr, "%s is missing: `make workloads` writes it\n", aub);
-        CU_FAIL("workload missing");
+    if (!machine_run_workload_present(aub))
         return false;
-    }
     const char *sets[] = { "gpu.slice.subslice.eu.fast=true" };
     struct machine_request req = { .config_path = "configs/gen7-vlv.cfg", .sets = sets,
                                    .set_count = 1, .workload = aub };
-    struct gt_error err = { "" };
-    r->config = machine_config(&req, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r->config);
-    r->sim = machine_build(r->config, lookup, &err);
-    if (!r->sim)
-        fprintf(stderr, "%s\n", err.message);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r->sim);
-    CU_ASSERT_EQUAL(sim_run(r->sim, 0), SIM_STOP_QUIESCENT);
+    struct machine_run m;
+    machine_run(&req, NULL, &m);
+    r->config = m.config;
+    r->sim = m.sim;
     r->stats = stats_writer_create();
     sim_write_stats(r->sim, r->stats);
     return true;
