@@ -57,6 +57,12 @@ static void heap_push(struct reply_queue *q, struct reply_queue_key k)
     q->keys[i] = k;
 }
 
+/* Floyd's bottom-up form of min_heap_pop (issue 19: one comparison per level
+ * on the way down instead of two): the hole goes down to a leaf along the
+ * lesser children, then the last key climbs back while the key above it is
+ * not less than it. The path's keys never decrease downwards, so the last key
+ * ends where min_heap_pop puts it (just above the first child on the path
+ * that is not less than it), and equal keys keep min_heap_pop's order. */
 static void heap_pop(struct reply_queue *q)
 {
     if (!q->count)
@@ -64,20 +70,26 @@ static void heap_pop(struct reply_queue *q)
     uint32_t n = --q->count;
     if (!n)
         return;
-    struct reply_queue_key last = q->keys[n];
+    struct reply_queue_key *keys = q->keys;
+    struct reply_queue_key last = keys[n];
     uint32_t i = 0;
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && key_less(&q->keys[c + 1], &q->keys[c]))
+        if (c + 1 < n && key_less(&keys[c + 1], &keys[c]))
             c++;
-        if (!key_less(&q->keys[c], &last))
-            break;
-        q->keys[i] = q->keys[c];
+        keys[i] = keys[c];
         i = c;
     }
-    q->keys[i] = last;
+    while (i) {
+        uint32_t parent = (i - 1) / 2;
+        if (key_less(&keys[parent], &last))
+            break;
+        keys[i] = keys[parent];
+        i = parent;
+    }
+    keys[i] = last;
 }
 
 static uint32_t slot_alloc(struct reply_queue *q)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/min_heap.h"
 #include "fabric/reply_queue.h"
 #include "fabric/sim.h"
 #include "tests/support/probes.h"
@@ -258,6 +259,64 @@ static void test_order_heap_ties_keeps_ready_order(void)
     sim_destroy(b.sim);
 }
 
+/* REPLY_QUEUE_READY_HEAP_TIES must give equal ready cycles in the order of
+ * fabric/min_heap.c's textbook sift steps (the L3 slice RTL mirrors them),
+ * whatever the queue's own heap does to be quick (issue 19: a bottom-up pop).
+ * Thousands of pushes with ready cycles from a small range (many ties) and
+ * pops of every due entry, on the queue and on a min_heap ordered by ready
+ * cycle alone, must take the same tags out in the same order. */
+struct tie_item {
+    uint64_t ready;
+    uint32_t tag;
+};
+
+static bool tie_item_less(const void *a, const void *b)
+{
+    return ((const struct tie_item *)a)->ready < ((const struct tie_item *)b)->ready;
+}
+
+static void test_order_heap_ties_as_min_heap(void)
+{
+    struct reply_queue q;
+    reply_queue_init(&q, &(struct reply_queue_config){
+        .data_size = sizeof(uint32_t), .order = REPLY_QUEUE_READY_HEAP_TIES });
+    struct min_heap h;
+    min_heap_init(&h, sizeof(struct tie_item), tie_item_less);
+    unsigned char *out = malloc(reply_queue_entry_size(&q));
+    uint64_t state = 0x9E3779B97F4A7C15u;
+    uint32_t tag = 0, taken = 0, mismatches = 0;
+    for (uint64_t now = 0; now < 2000; now++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        for (uint32_t n = (uint32_t)(state % 5); n--; tag++) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            uint64_t ready = now + state % 6;       /* few distinct cycles: many ties */
+            CU_ASSERT_FATAL(reply_queue_push(&q, ready, 0, NULL, &tag));
+            min_heap_push(&h, &(struct tie_item){ ready, tag });
+        }
+        /* some cycles take nothing, so due entries pile up as in a held L3 heap */
+        if (state % 3 == 0)
+            continue;
+        while (reply_queue_take_ready(&q, now, out)) {
+            const struct tie_item *top = min_heap_top(&h);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(top);
+            uint32_t got;
+            memcpy(&got, reply_queue_data((const struct reply_queue_entry *)(void *)out),
+                   sizeof got);
+            mismatches += got != top->tag;
+            CU_ASSERT_TRUE(top->ready <= now);
+            min_heap_pop(&h);
+            taken++;
+        }
+        CU_ASSERT_FALSE(min_heap_top(&h) && ((const struct tie_item *)min_heap_top(&h))->ready <= now);
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT(taken > tag / 2);
+    CU_ASSERT_EQUAL(reply_queue_count(&q), h.count);
+    free(out);
+    min_heap_free(&h);
+    reply_queue_free(&q, NULL);
+}
+
 /* Five entries ready at 0 into a channel of capacity 2 (width 2, latency 1)
  * whose sink pops one per cycle from cycle 10. By fabric/port.h: two go on
  * cycle 0; a pop frees its slot for the cycle after it, so one more goes on
@@ -460,6 +519,7 @@ static const struct test_case cases[] = {
     { "order: ready cycle then insertion", test_order_ready_then_insertion },
     { "order: insertion holds later entries", test_order_insertion_holds_later_entries },
     { "order: heap ties keep ready order", test_order_heap_ties_keeps_ready_order },
+    { "order: heap ties as fabric/min_heap", test_order_heap_ties_as_min_heap },
     { "back-pressure and retry", test_back_pressure_and_retry },
     { "refusal: stop holds every port", test_refusal_stop_holds_every_port },
     { "refusal: per port holds only that port", test_refusal_per_port_holds_only_that_port },

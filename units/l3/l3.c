@@ -58,6 +58,8 @@ struct l3 {
     struct msg **egress;            /* per client_reply port: a ring of egress_depth replies */
     uint32_t *egress_head, *egress_count;
     uint32_t egress_total;          /* replies in all egress queues (none: no port to visit) */
+    uint64_t egress_nonempty;       /* bit p: egress queue p holds a reply (MAX_CLIENTS <= 64;
+                                       issue 19: the send loop visits only these ports) */
     unsigned char *entry;           /* one reply_queue entry taken out */
     struct msg **to_memory;         /* FIFO of requests for memory */
     uint32_t to_memory_head, to_memory_count, to_memory_capacity;
@@ -176,10 +178,13 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
             s->egress[port * s->egress_depth +
                       (s->egress_head[port] + s->egress_count[port]++) % s->egress_depth] = m;
             s->egress_total++;
+            s->egress_nonempty |= UINT64_C(1) << port;
         }
         /* each egress queue as far as its channel takes them */
         bool sent = false;
-        for (uint32_t port = 0; s->egress_total && port < s->client_replies; port++) {
+        /* the queues holding replies, lowest port first (the order of a visit to every port) */
+        for (uint64_t pending = s->egress_nonempty; pending; pending &= pending - 1) {
+            uint32_t port = (uint32_t)__builtin_ctzll(pending);
             while (s->egress_count[port]) {
                 struct msg **slot = &s->egress[port * s->egress_depth + s->egress_head[port]];
                 if (!port_can_send(s->client_reply[port])) {
@@ -189,7 +194,8 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
                 port_try_send(s->client_reply[port], *slot);  /* cannot fail: can_send said yes */
                 *slot = NULL;
                 s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
-                s->egress_count[port]--;
+                if (!--s->egress_count[port])
+                    s->egress_nonempty &= ~(UINT64_C(1) << port);
                 s->egress_total--;
                 sent = true;
             }
@@ -420,8 +426,7 @@ static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
  * over the clients; a full bank queue leaves the request in its channel). */
 static void take_requests(struct l3 *s, struct unit *u)
 {
-    for (uint32_t k = 0; k < s->clients; k++) {
-        uint32_t c = (s->next_client + k) % s->clients;
+    for (uint32_t k = 0, c = s->next_client; k < s->clients; k++, c = c + 1 == s->clients ? 0 : c + 1) {
         struct msg *m;
         while ((m = port_peek(s->client[c]))) {
             if (m->kind != MSG_MEMORY_REQUEST || m->size < sizeof(struct memreq)) {
