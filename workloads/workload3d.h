@@ -166,6 +166,27 @@ static inline void gen7_gs_quad_point(uint32_t n, float out[7])
     }
 
 /*
+ * "tess-quad" (Gen7 only, issue 14 item 5): the ext suite's tess test
+ * (../shared/traces/ext/app/gltrace_ext.c test_tess) exactly, programmed as
+ * crocus programs a ValleyView draw: a 64x64 R8G8B8A8 target cleared to
+ * 0.1 (GEN7_TESS_QUAD_CLEAR), one PATCHLIST_4 draw of the quad patch
+ * GEN7_TESS_QUAD_PATCH ((x, y) clip-space floats, z 0 and w 1 from VF)
+ * through a pass-through VS, a SINGLE_PATCH HS writing a QUAD-domain Patch
+ * Header with every factor GEN7_TESS_QUAD_LEVEL (TCS outer = inner = 4),
+ * TE (QUAD, INTEGER partitioning for equal_spacing, TRI_CW output: the
+ * hardware's winding is the reverse of GL's ccw), a SIMD4x2 DS computing
+ * the TES's bilinear position, z = 0.5 sin(3.14159 u) sin(3.14159 v) and the
+ * colour (u, v, parity of the 4x4 grid vertex, 1), the clipper and SF's
+ * viewport transform as the ext scenes below (memory row y = GL row y), and
+ * the interpolating PS: 25 domain points, 32 triangles. Kernels:
+ * workloads/kernels/tess-quad.gen7.g4a.
+ */
+#define GEN7_TESS_QUAD_SIZE 64u
+#define GEN7_TESS_QUAD_LEVEL 4.0f       /* the HS's immediates; keep the two in step */
+#define GEN7_TESS_QUAD_CLEAR 0.1f       /* R, G and B; alpha 1 */
+#define GEN7_TESS_QUAD_PATCH { -0.8f, -0.8f, 0.8f, -0.8f, 0.8f, 0.8f, -0.8f, 0.8f }
+
+/*
  * The ext suite's plain draws in Gen7 form (issue 14 item 5): the scenes of
  * ../shared/traces/ext/app/gltrace_ext.c (same vertices, colours, state and
  * sizes) programmed as crocus programs a ValleyView draw: positions in clip

@@ -40,6 +40,7 @@
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "tests/support/gen7_capture.h"
+#include "tests/support/image_compare.h"
 #include "tests/test.h"
 #include "tools/dispatch_stats.h"
 #include "tools/images.h"
@@ -47,6 +48,7 @@
 #include "workloads/workload3d.h"
 
 #define OUT_TRIANGLES (2u * GEN7_GS_TRIANGLES)
+#define REFERENCE_DIR "tests/data/reference"
 
 /* The GS's output, in its order: triangle t as it came, then moved. */
 static void output_triangles(struct gen7_triangle out[OUT_TRIANGLES])
@@ -429,6 +431,115 @@ static void test_tess_tri(void)
     gen7_run_free(&r);
 }
 
+/* The model's only render target as RGBA8 (memory rows), width x height. */
+static uint8_t *model_image(const struct gen7_run *r, uint32_t width, uint32_t height)
+{
+    struct unit *om = sim_find_unit(r->sim, "gpu.slice0.om");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
+    const struct om_surface *list;
+    uint32_t n = om_written_surfaces(om, &list);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL_FATAL(list[0].width, width);
+    CU_ASSERT_EQUAL_FATAL(list[0].height, height);
+    uint64_t faults = 0;
+    uint8_t *rgba = images_surface_rgba8(r->sim, &list[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rgba);
+    CU_ASSERT_EQUAL(faults, 0);
+    return rgba;
+}
+
+/* The image by the ext suite's rule against the references of `test` and
+ * every probe its .txt lists (tests/support/image_compare.h): memory row 0
+ * is GL's bottom row, so the image must pass in the flipped row order. */
+static void check_references(const uint8_t *rgba, uint32_t width, uint32_t height,
+                             const char *test)
+{
+    struct image_verdict v;
+    bool pass = image_judge_test(REFERENCE_DIR, test, rgba, width, height, &v);
+    if (!pass || !v.flipped)
+        fprintf(stderr, "\n  %s: %.2f%% pixels off (allowed %.2f%%), %u/%u probes bad%s ", test,
+                100 * v.off_share, 100 * v.allowed_share, v.probes_bad, v.probes,
+                v.flipped ? "" : ", not in GL row order");
+    CU_ASSERT_TRUE(pass);
+    CU_ASSERT_TRUE(v.flipped);
+    CU_ASSERT(v.probes > 0);
+}
+
+/* The ext suite's tess test on Gen7 ("tess-quad"): the quad patch with
+ * every level 4 and INTEGER partitioning is a 5 x 5 grid of domain points
+ * (u, v in steps of 1/4; seed 003 L12735-12786) and 32 triangles. The
+ * position is bilinear in the corners, and the corners are an axis-aligned
+ * square, so u and v are linear in the screen: at a covered pixel centre
+ * (x, y) (memory row y = GL row y) u = (x_ndc + 0.8) / 1.6 and v likewise,
+ * and red and green, interpolated from the points' exact u and v, are those
+ * (within 2). The square's edges on screen are at 32 (1 +- 0.8) = 6.4 and
+ * 57.6, so pixels 6-57 in both axes are covered, written once each (the
+ * shared edges by the top-left rule), and the rest keep the clear (0.1 ->
+ * 26). Blue is the interpolated parity of the grid vertex (iu + iv) & 1:
+ * at the pixel nearest each of the 25 grid points within 60 of 255 parity
+ * (one pixel from a point moves it at most 255 / 6.4 along an edge of
+ * 12.8 pixels ... half that across). Then the references and probes. */
+static void test_tess_quad(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("tess-quad", &r))
+        return;
+    const uint32_t size = GEN7_TESS_QUAD_SIZE;
+    uint8_t *rgba = model_image(&r, size, size);
+    const float patch[8] = GEN7_TESS_QUAD_PATCH;
+    const double lo = size / 2.0 * (1 + patch[0]), hi = size / 2.0 * (1 + patch[4]);
+    uint64_t covered = 0, bad = 0;
+    const unsigned clear = gen7_unorm8(GEN7_TESS_QUAD_CLEAR);
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            const uint8_t *p = rgba + 4 * ((size_t)y * size + x);
+            double cx = x + 0.5, cy = y + 0.5;
+            bool inside = cx >= lo && cx < hi && cy >= lo && cy < hi;
+            unsigned want[4] = { clear, clear, clear, 255 };
+            if (inside) {
+                covered++;
+                want[0] = gen7_unorm8((cx - lo) / (hi - lo));
+                want[1] = gen7_unorm8((cy - lo) / (hi - lo));
+                want[2] = p[2];         /* the parity, checked below */
+            }
+            bool ok = true;
+            for (int c = 0; c < 4; c++)
+                ok = ok && abs((int)p[c] - (int)want[c]) <= (inside ? 2 : 0);
+            if (!ok && bad++ < 4)
+                fprintf(stderr, "\n  pixel (%u, %u): %u %u %u %u, expected %u %u %u %u ", x, y,
+                        p[0], p[1], p[2], p[3], want[0], want[1], want[2], want[3]);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(covered, 52u * 52u);
+    for (int iu = 0; iu <= 4; iu++)
+        for (int iv = 0; iv <= 4; iv++) {
+            uint32_t x = (uint32_t)floor(lo + (hi - lo) * iu / 4.0);
+            uint32_t y = (uint32_t)floor(lo + (hi - lo) * iv / 4.0);
+            x = x >= (uint32_t)hi ? (uint32_t)hi - 1 : x;
+            y = y >= (uint32_t)hi ? (uint32_t)hi - 1 : y;
+            int blue = rgba[4 * ((size_t)y * size + x) + 2], parity = 255 * ((iu + iv) & 1);
+            if (abs(blue - parity) > 60)
+                fprintf(stderr, "\n  grid point (%d, %d) pixel (%u, %u): blue %d, parity %d ",
+                        iu, iv, x, y, blue, parity);
+            CU_ASSERT(abs(blue - parity) <= 60);
+        }
+    check_references(rgba, size, size, "tess");
+    free(rgba);
+    check_draw(&r, 4, 32, covered);
+    const struct gen7_expected_stat stats[] = {
+        { "gpu.hs.patches", 1 },
+        { "gpu.hs.threads.dispatched", 1 },
+        { "gpu.te.patches", 1 },
+        { "gpu.te.domain_points", 25 },
+        { "gpu.te.output_primitives", 32 },
+        { "gpu.te.bad_factors", 0 },
+        { "gpu.ds.simd4x2_threads", 13 },       /* 25 points, two a thread */
+        { "gpu.sf.primitives", 32 },
+    };
+    gen7_check_stats(&r, stats, sizeof stats / sizeof stats[0]);
+    gen7_run_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "Gen7 GS capture (DUAL_OBJECT, each triangle twice) through gen7-vlv: image and stats",
       test_gs_twice },
@@ -438,6 +549,9 @@ static const struct test_case cases[] = {
       test_xfb_tri },
     { "Gen7 tessellation capture (HS, TE, SIMD4x2 DS) through gen7-vlv: image and stats",
       test_tess_tri },
+    { "Gen7 ext tess scene (quad patch, levels 4, QUAD domain, SIMD4x2 DS with sin): image, "
+      "references and probes, stats",
+      test_tess_quad },
     { 0 }
 };
 TEST_SUITE(gen7_3d, cases);
