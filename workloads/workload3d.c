@@ -344,12 +344,13 @@ struct draw7 {
     uint32_t vs_kernel, hs_kernel, ds_kernel, gs_kernel, ps_kernel;
     uint32_t topology, gs_output;           /* 3DPRIMITIVE's and the GS's output topology */
     bool stream_output;                     /* xfb-tri: SO on, rendering off */
-    /* tess-quad: the GL scene's form - clip-space positions of
+    /* tess-quad, gs-quads: the GL scene's form - clip-space positions of
      * position_format (z 0, w 1 where absent) through the clipper and SF's
      * viewport transform (SF_CLIP_VIEWPORT at EXT7_SF_CLIP_OFF), the scissor
-     * the window, an R8G8B8A8 target; no colour element */
+     * the window, an R8G8B8A8 target; with colour, an R32G32B32A32 element
+     * at colour_offset */
     bool gl_viewport;
-    uint32_t position_format;
+    uint32_t position_format, colour_offset;
 };
 
 static int pack_vector7(uint32_t *dw, uint32_t format, uint32_t offset, struct gt_error *err);
@@ -487,12 +488,15 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
         .SourceElementOffset = 12, .Component0Control = 1, .Component1Control = 1,
         .Component2Control = 1, .Component3Control = 1 };
     if (d->gl_viewport) {
-        /* the GL scene's one attribute, a_pos */
-        ves.DWordLength = 1 + 2 - 2;
+        /* the GL scene's attributes: a_pos, then a_attr when it has one */
+        uint32_t elements = d->colour ? 2u : 1u;
+        ves.DWordLength = 1 + 2 * elements - 2;
         GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
-        if (pack_vector7(dw + 1, d->position_format, 0, err) < 0)
+        if (pack_vector7(dw + 1, d->position_format, 0, err) < 0 ||
+            (d->colour && pack_vector7(dw + 3, 0 /* R32G32B32A32_FLOAT */, d->colour_offset,
+                                       err) < 0))
             return -1;
-        emit(b, dw, 3);
+        emit(b, dw, 1 + 2 * elements);
     } else {
         GEN7_VERTEX_ELEMENT_STATE_pack(dw + 1, d->colour ? &position : &header);
         GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, d->colour ? &colour : &position);
@@ -750,6 +754,25 @@ static int write_gen7_tess_quad(const char *name, uint8_t *image, struct batch *
     return write_gen7_gl_scene(name, image, b, d, GEN7_TESS_QUAD_CLEAR, out_aub, err);
 }
 
+/* gs-quads (workload3d.h): the 16 points (x, y, R, G, B, A), a POINTLIST
+ * draw through VS, GS (TRISTRIP out) and PS onto 64x64. */
+static int write_gen7_gs_quads(const char *name, uint8_t *image, struct batch *b,
+                               struct draw7 *d, const char *out_aub, struct gt_error *err)
+{
+    float points[GEN7_GS_QUADS][GEN7_EXT_FLOATS];
+    for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
+        gen7_gs_quad_point(i, points[i]);
+    memcpy(image + VERTEX_OFF, points, sizeof points);
+    d->width = d->height = GEN7_GS_QUAD_SIZE;
+    d->vertex_pitch = sizeof points[0];
+    d->vertices = GEN7_GS_QUADS;
+    d->gl_viewport = true;
+    d->position_format = 0x085;         /* R32G32_FLOAT */
+    d->colour_offset = 8;
+    d->topology = 1;                    /* POINTLIST */
+    return write_gen7_gl_scene(name, image, b, d, GEN7_GS_QUAD_CLEAR, out_aub, err);
+}
+
 /* The Gen7 counterparts of the ext tests (workload3d.h): their kernels
  * placed (gs-twice, gs-quads: VS, GS, PS; xfb-tri: gs-twice's, the VS
  * alone used; tess-tri: VS, HS, DS, PS), their vertices and background
@@ -771,9 +794,6 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
     const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
     const float xfb_triangles[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
     const float patches[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
-    float points[GEN7_GS_QUADS][7];
-    for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
-        gen7_gs_quad_point(i, points[i]);
     struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT, .vertex_pitch = 28,
                        .colour = true, .vs_kernel = at[0], .ps_kernel = at[want - 1],
                        .topology = 4 /* TRILIST */ };
@@ -795,14 +815,11 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
     } else {
         d.gs_kernel = at[1];
         d.gs_output = quads ? 5u : 4u;  /* TRISTRIP, TRILIST */
-        if (quads) {
-            v = (const float (*)[7])points;
-            d.vertices = GEN7_GS_QUADS;
-            d.topology = 1;             /* POINTLIST */
-        }
     }
     if (tess_quad)
         return write_gen7_tess_quad(name, image, b, &d, out_aub, err);
+    if (quads)
+        return write_gen7_gs_quads(name, image, b, &d, out_aub, err);
     write_gs_vertices_and_background(image, v, d.vertices);
     return write_gen7(name, false, image, b, &d, out_aub, err);
 }

@@ -95,30 +95,35 @@
 #define GEN7_GS_BACKGROUND_A 0xffu
 
 /*
- * "gs-quads" (Gen7 only): the ext suite's gs test (skl_gs: POINTS through a
- * GS that outputs a triangle strip quad per point) in Gen7 form: one
- * POINTLIST draw of GEN7_GS_QUADS points (gen7_gs_quad_point()), the same
- * VS and PS as gs-twice, a DUAL_OBJECT GS (TRISTRIP out) emitting per point
- * the strip (-h, -h), (+h, -h), (-h, +h), (+h, +h) around it, h =
- * GEN7_GS_QUAD_HALF, the top pair with the point's colour and the bottom
- * pair with its RGB halved (alpha 1). Kernels:
- * workloads/kernels/gs-quads.gen7.g4a.
+ * "gs-quads" (Gen7 only): the ext suite's gs test
+ * (../shared/traces/ext/app/gltrace_ext.c test_gs) exactly, programmed as
+ * crocus programs a ValleyView draw: a 64x64 R8G8B8A8 target cleared to
+ * 0.1 (GEN7_GS_QUAD_CLEAR), one POINTLIST draw of GEN7_GS_QUADS points
+ * (gen7_gs_quad_point(): a_pos (x, y) then a_attr RGBA, 24 bytes), a
+ * pass-through VS, a DUAL_OBJECT GS (TRISTRIP out, max_vertices 4) emitting
+ * per point the strip (-h, -h), (+h, -h), (-h, +h), (+h, +h) around it, h =
+ * GEN7_GS_QUAD_HALF (the test's uniform u_half, here the GS's immediates),
+ * the +h (top) pair with the point's RGB and the -h (bottom) pair with it
+ * halved (alpha 1), the clipper and SF's viewport transform as the ext
+ * scenes below (memory row y = GL row y), and the interpolating PS.
+ * Kernels: workloads/kernels/gs-quads.gen7.g4a.
  */
 #define GEN7_GS_QUADS 16u
-#define GEN7_GS_QUAD_HALF 8.0f      /* the GS's immediates; keep the two in step */
+#define GEN7_GS_QUAD_HALF 0.15f     /* the GS's immediates; keep the two in step */
+#define GEN7_GS_QUAD_SIZE 64u
+#define GEN7_GS_QUAD_CLEAR 0.1f     /* R, G and B; alpha 1 */
 
-/* Point n of gs-quads: x, y, z, then R, G, B, A - a 4 x 4 grid 32 pixels
- * apart from (16, 16), red growing along x, green along y. */
-static inline void gen7_gs_quad_point(uint32_t n, float out[7])
+/* Point n of gs-quads, test_gs's pts[n]: x, y, then R, G, B, A - a 4 x 4
+ * grid 0.5 apart from (-0.75, -0.75), each channel 1 or 0.2 by bits 0-2
+ * of n. */
+static inline void gen7_gs_quad_point(uint32_t n, float out[6])
 {
-    uint32_t i = n % 4u, j = n / 4u;
-    out[0] = 16.0f + 32.0f * (float)i;
-    out[1] = 16.0f + 32.0f * (float)j;
-    out[2] = 0.0f;
-    out[3] = (float)(i + 1u) / 4.0f;
-    out[4] = (float)(j + 1u) / 4.0f;
-    out[5] = 0.5f;
-    out[6] = 1.0f;
+    out[0] = -0.75f + 0.5f * (float)(n % 4u);
+    out[1] = -0.75f + 0.5f * (float)(n / 4u);
+    out[2] = (n & 1u) ? 1.0f : 0.2f;
+    out[3] = (n & 2u) ? 1.0f : 0.2f;
+    out[4] = (n & 4u) ? 1.0f : 0.2f;
+    out[5] = 1.0f;
 }
 
 /*

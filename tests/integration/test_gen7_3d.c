@@ -6,14 +6,17 @@
  *    DUAL_OBJECT vec4 GS that emits each triangle twice (the second copy
  *    moved by GEN7_GS_OFFSET_X/Y), SF/SBE, WM and a SIMD16 PS interpolating
  *    a per-vertex colour, om;
- *  - "gs-quads": the ext gs test's shape (skl_gs.txt): points in, a
- *    triangle-strip quad per point out;
+ *  - "gs-quads": the ext gs test's scene exactly (gltrace_ext.c test_gs):
+ *    16 points in, a triangle-strip quad per point out, checked also
+ *    against the references and probes (tests/data/reference);
  *  - "xfb-tri": the ext xfb test's shape (skl_xfb.txt): stream output of a
  *    vec4 and a float per vertex with rendering disabled;
  *  - "tess-tri": HS (SINGLE_PATCH, reading its control points from the
  *    URB), TE (TRI domain, every factor 2), a SIMD4x2 DS placing and
  *    colouring the domain points (the ext tess test's idea, skl_tess.txt,
- *    on a triangle patch).
+ *    on a triangle patch);
+ *  - "tess-quad": the ext tess test's scene exactly (test_tess: a quad
+ *    patch, every level 4), checked also against the references and probes.
  *
  * The expected images are worked out here, independently of the model: each
  * output triangle in the order the GS emits them (gs-twice: triangle 0, its
@@ -265,45 +268,78 @@ static void test_gs_twice(void)
     gen7_run_free(&r);
 }
 
-/* The ext suite's gs test in Gen7 form: each point becomes a two-triangle
- * strip, (v0, v1, v2) and (v1, v3, v2) - the odd triangle in the strip's
- * reordered form (seed 003 L13100-13107; either order covers the same
- * pixels) - over the square of half-size GEN7_GS_QUAD_HALF around it, the
- * top vertices with the point's colour, the bottom ones with its RGB
- * halved. The squares' sides lie on whole pixels, so each covers exactly
- * (2 h)^2 pixels. */
+static uint8_t *model_image(const struct gen7_run *r, uint32_t width, uint32_t height);
+static void check_references(const uint8_t *rgba, uint32_t width, uint32_t height,
+                             const char *test);
+
+/* The viewport transform of one clip-space coordinate onto `size` pixels,
+ * in single precision as SF_CLIP_VIEWPORT's floats, snapped to SF's 1/256
+ * pixel grid (3DSTATE_SF Vertex Sub Pixel Precision 8 bits). */
+static double to_screen(float ndc, uint32_t size)
+{
+    float half = (float)size / 2.0f;
+    float s = half * ndc + half;
+    return nearbyint((double)s * 256.0) / 256.0;
+}
+
+/* The ext suite's gs test on Gen7 ("gs-quads"): each point becomes a
+ * two-triangle strip over the axis-aligned square point +- h (the GS's
+ * single-precision adds, then the viewport), so a pixel is covered when its
+ * centre lies strictly inside the snapped square (no centre falls on an
+ * edge: the edges are 4.8 pixels from the point, which sits on a pixel
+ * corner). The colour depends on y alone, the bottom pair's RGB halved and
+ * the top pair's whole, so both triangles give the centre the point's RGB
+ * times 0.5 + 0.5 (y - y0) / (y1 - y0), alpha 1. Every pixel within 2, the
+ * rest the clear (26) exactly; then the references and their 17 probes. */
 static void test_gs_quads(void)
 {
     struct gen7_run r;
     if (!gen7_run_capture("gs-quads", &r))
         return;
-    struct expected_image e = expected_new();
-    const double half = GEN7_GS_QUAD_HALF;
-    for (uint32_t q = 0; q < GEN7_GS_QUADS; q++) {
-        float p[7];
-        gen7_gs_quad_point(q, p);
-        /* the strip's vertices: position and colour */
-        double vx[4], vy[4], vc[4][4];
-        for (int k = 0; k < 4; k++) {
-            vx[k] = p[0] + (k % 2 ? half : -half);
-            vy[k] = p[1] + (k / 2 ? half : -half);
-            for (int c = 0; c < 4; c++)
-                vc[k][c] = c < 3 && k / 2 ? p[3 + c] * 0.5 : p[3 + c];
-        }
-        const int order[2][3] = { { 0, 1, 2 }, { 1, 3, 2 } };
-        for (int t = 0; t < 2; t++) {
-            struct gen7_triangle tri;
-            for (int k = 0; k < 3; k++) {
-                tri.x[k] = vx[order[t][k]];
-                tri.y[k] = vy[order[t][k]];
-                memcpy(tri.colour[k], vc[order[t][k]], sizeof tri.colour[k]);
-            }
-            paint(&e, &tri);
-        }
+    const uint32_t size = GEN7_GS_QUAD_SIZE;
+    const unsigned clear = gen7_unorm8(GEN7_GS_QUAD_CLEAR);
+    unsigned (*want)[4] = malloc(sizeof *want * size * size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    for (uint32_t i = 0; i < size * size; i++) {
+        want[i][0] = want[i][1] = want[i][2] = clear;
+        want[i][3] = 255;
     }
-    CU_ASSERT_EQUAL(e.covered, GEN7_GS_QUADS * (uint64_t)(4 * half * half));
-    check_image(&r, (const unsigned (*)[4])e.colour, e.near);
-    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, e.covered);
+    uint64_t covered = 0;
+    for (uint32_t q = 0; q < GEN7_GS_QUADS; q++) {
+        float p[6];
+        gen7_gs_quad_point(q, p);
+        const float h = GEN7_GS_QUAD_HALF;
+        double x0 = to_screen(p[0] - h, size), x1 = to_screen(p[0] + h, size);
+        double y0 = to_screen(p[1] - h, size), y1 = to_screen(p[1] + h, size);
+        for (uint32_t y = 0; y < size; y++)
+            for (uint32_t x = 0; x < size; x++) {
+                double cx = x + 0.5, cy = y + 0.5;
+                CU_ASSERT(cx != x0 && cx != x1 && cy != y0 && cy != y1);
+                if (cx < x0 || cx > x1 || cy < y0 || cy > y1)
+                    continue;
+                covered++;
+                double f = 0.5 + 0.5 * (cy - y0) / (y1 - y0);
+                for (int c = 0; c < 3; c++)
+                    want[(size_t)y * size + x][c] = gen7_unorm8(p[2 + c] * f);
+            }
+    }
+    CU_ASSERT_EQUAL(covered, GEN7_GS_QUADS * 100u);     /* 10 x 10 pixels each */
+    uint8_t *rgba = model_image(&r, size, size);
+    uint64_t bad = 0;
+    for (uint32_t i = 0; i < size * size; i++) {
+        bool ok = true;
+        for (int c = 0; c < 4; c++)
+            ok = ok && abs((int)rgba[4 * i + c] - (int)want[i][c]) <= 2;
+        if (!ok && bad++ < 4)
+            fprintf(stderr, "\n  pixel (%u, %u): %u %u %u %u, expected %u %u %u %u ", i % size,
+                    i / size, rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3],
+                    want[i][0], want[i][1], want[i][2], want[i][3]);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    check_references(rgba, size, size, "gs");
+    free(rgba);
+    free(want);
+    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, covered);
     /* sixteen objects, at most two a thread; four vertices and two
      * triangles each */
     check_dual_object_threads(&r, GEN7_GS_QUADS);
@@ -315,7 +351,6 @@ static void test_gs_quads(void)
         { "gpu.sf.primitives", 2 * GEN7_GS_QUADS },
     };
     gen7_check_stats(&r, gs, sizeof gs / sizeof gs[0]);
-    expected_free(&e);
     gen7_run_free(&r);
 }
 
@@ -543,7 +578,8 @@ static void test_tess_quad(void)
 static const struct test_case cases[] = {
     { "Gen7 GS capture (DUAL_OBJECT, each triangle twice) through gen7-vlv: image and stats",
       test_gs_twice },
-    { "Gen7 GS capture of the ext gs test (points in, strip quads out): image and stats",
+    { "Gen7 ext gs scene (16 points in, strip quads out, 64x64): image, references and probes, "
+      "stats",
       test_gs_quads },
     { "Gen7 transform feedback capture (SO with rendering disabled): the buffer and stats",
       test_xfb_tri },
