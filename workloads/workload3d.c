@@ -455,6 +455,19 @@ static int emit7_end(struct batch *b, struct gt_error *err)
     return 0;
 }
 
+/* One snapshot of the TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query as
+ * crocus takes it (public: crocus_query.c, a CS stall then
+ * store_register_mem64): SO_NUM_PRIMS_WRITTEN0 (0x5200, 64 bits) stored to
+ * GTT `address` by two MI_STORE_REGISTER_MEMs, low dword first. */
+static int emit7_query_snapshot(struct batch *b, uint32_t address, struct gt_error *err)
+{
+    EMIT7(b, PIPE_CONTROL, .CommandStreamerStallEnable = true, .StallAtPixelScoreboard = true);
+    for (uint32_t half = 0; half < 2; half++)
+        EMIT7(b, MI_STORE_REGISTER_MEM, .RegisterAddress = 0x5200u + 4u * half,
+              .MemoryAddress = address + 4u * half);
+    return 0;
+}
+
 static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error *err)
 {
     uint32_t dw[32];
@@ -487,7 +500,20 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     struct GEN7_VERTEX_ELEMENT_STATE colour = { .SourceElementFormat = 0, .Valid = true,
         .SourceElementOffset = 12, .Component0Control = 1, .Component1Control = 1,
         .Component2Control = 1, .Component3Control = 1 };
-    if (d->gl_viewport) {
+    if (d->stream_output) {
+        /* xfb-tri: a_pos (R32G32B32A32_FLOAT), then gl_VertexID as crocus
+         * gives it on Gen7: an element storing 0, 0, VertexID, InstanceID
+         * (VFCOMP_STORE_0 2, STORE_VID 5, STORE_IID 6) */
+        ves.DWordLength = 1 + 2 * 2 - 2;
+        GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+        if (pack_vector7(dw + 1, 0, 0, err) < 0)
+            return -1;
+        struct GEN7_VERTEX_ELEMENT_STATE ids = { .SourceElementFormat = 0, .Valid = true,
+            .Component0Control = 2, .Component1Control = 2, .Component2Control = 5,
+            .Component3Control = 6 };
+        GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, &ids);
+        emit(b, dw, 5);
+    } else if (d->gl_viewport) {
         /* the GL scene's attributes: a_pos, then a_attr when it has one */
         uint32_t elements = d->colour ? 2u : 1u;
         ves.DWordLength = 1 + 2 * elements - 2;
@@ -577,8 +603,8 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     if (d->stream_output) {
         /* xfb-tri as crocus sets up transform feedback (public: crocus_state.c):
          * the buffer (pitch, base, end = base + size), the declarations
-         * (stream 0 to buffer 0: VUE slot 1, the position, xyzw; slot 2, the
-         * colour, x; slots counted from the read offset, 0 = the VUE header),
+         * (stream 0 to buffer 0: VUE slot 2, o_a, xyzw; slot 3, o_b, x;
+         * slots counted from the read offset, 0 = the VUE header),
          * SO_WRITE_OFFSET0 (0x5280) = 0 by MI_LOAD_REGISTER_IMM, then
          * 3DSTATE_STREAMOUT reading rows 0-1 of each vertex (length 1 = two
          * 256-bit rows, U5-1) with rendering disabled */
@@ -590,10 +616,10 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
                                                   .NumEntries0 = 2 };
         list.DWordLength = 3 + 2 * 2 - 2;
         GEN7_3DSTATE_SO_DECL_LIST_pack(dw, &list);
-        struct GEN7_SO_DECL so_position = { .ComponentMask = 0xf, .RegisterIndex = 1 };
-        struct GEN7_SO_DECL red = { .ComponentMask = 0x1, .RegisterIndex = 2 };
+        struct GEN7_SO_DECL o_a = { .ComponentMask = 0xf, .RegisterIndex = 2 };
+        struct GEN7_SO_DECL o_b = { .ComponentMask = 0x1, .RegisterIndex = 3 };
         uint32_t decl[2];
-        if (GEN7_SO_DECL_pack(decl, &so_position) < 0 || GEN7_SO_DECL_pack(decl + 1, &red) < 0)
+        if (GEN7_SO_DECL_pack(decl, &o_a) < 0 || GEN7_SO_DECL_pack(decl + 1, &o_b) < 0)
             return gt_error_set(err, "SO_DECL (Gen7) does not pack");
         /* each SO_DECL_ENTRY is two dwords: streams 0-1 in the first */
         dw[3] = decl[0];
@@ -651,8 +677,12 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
+    if (d->stream_output && emit7_query_snapshot(b, GEN7_XFB_QUERY_GTT + 8, err) < 0)
+        return -1;
     EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = d->topology, .VertexAccessType = 0,
           .VertexCountPerInstance = d->vertices, .InstanceCount = 1);
+    if (d->stream_output && emit7_query_snapshot(b, GEN7_XFB_QUERY_GTT + 16, err) < 0)
+        return -1;
     return emit7_end(b, err);
 }
 
@@ -754,6 +784,33 @@ static int write_gen7_tess_quad(const char *name, uint8_t *image, struct batch *
     return write_gen7_gl_scene(name, image, b, d, GEN7_TESS_QUAD_CLEAR, out_aub, err);
 }
 
+/* xfb-tri (workload3d.h): the six vec4 vertices, the SO buffer and the
+ * query filled, a TRILIST draw with SO on and rendering off (the 64x64
+ * target is programmed, zero, and never written). */
+static int write_gen7_xfb(const char *name, uint8_t *image, struct batch *b, struct draw7 *d,
+                          const char *out_aub, struct gt_error *err)
+{
+    _Static_assert(GEN7_XFB_BUFFER_GTT + 4u * GEN7_XFB_BUFFER_FLOATS <= GEN7_XFB_QUERY_GTT &&
+                       GEN7_XFB_QUERY_GTT + 24u <= GTT7_BASE + RT_OFF,
+                   "the query lies after the SO buffer and before the render target");
+    const float v[GEN7_XFB_TRIANGLES * 3][4] = GEN7_XFB_VERTICES;
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    const float fill = GEN7_XFB_FILL;
+    for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
+        memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
+    const uint32_t query_fill = GEN7_XFB_QUERY_FILL;
+    for (uint32_t i = 0; i < 6; i++)
+        memcpy(image + (GEN7_XFB_QUERY_GTT - GTT7_BASE) + 4u * i, &query_fill, 4);
+    d->width = d->height = GEN7_XFB_SIZE;
+    d->vertex_pitch = sizeof v[0];
+    d->vertices = 3 * GEN7_XFB_TRIANGLES;
+    d->colour = false;
+    d->stream_output = true;
+    d->gl_viewport = true;
+    d->position_format = 0;             /* R32G32B32A32_FLOAT */
+    return write_gen7_gl_scene(name, image, b, d, 0.0f, out_aub, err);
+}
+
 /* gs-quads (workload3d.h): the 16 points (x, y, R, G, B, A), a POINTLIST
  * draw through VS, GS (TRISTRIP out) and PS onto 64x64. */
 static int write_gen7_gs_quads(const char *name, uint8_t *image, struct batch *b,
@@ -787,12 +844,12 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
     bool quads = strcmp(name, "gs-quads") == 0, xfb = strcmp(name, "xfb-tri") == 0;
     bool tess_quad = strcmp(name, "tess-quad") == 0;
     bool tess = tess_quad || strcmp(name, "tess-tri") == 0;
-    uint32_t at[4], want = tess ? 4u : 3u;
+    uint32_t at[4], want = tess ? 4u : xfb ? 2u : 3u;
     if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, want) != (int)want)
         return gt_error_set(err, "%s: expected %u kernels (%s) each ending in an EOT send",
-                            kernel_hex, want, tess ? "VS, HS, DS, PS" : "VS, GS, PS");
+                            kernel_hex, want,
+                            tess ? "VS, HS, DS, PS" : xfb ? "VS, PS" : "VS, GS, PS");
     const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
-    const float xfb_triangles[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
     const float patches[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
     struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT, .vertex_pitch = 28,
                        .colour = true, .vs_kernel = at[0], .ps_kernel = at[want - 1],
@@ -806,12 +863,7 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
         d.ds_kernel = at[2];
         d.topology = 0x22;              /* PATCHLIST_3 */
     } else if (xfb) {
-        v = xfb_triangles;
-        d.vertices = 3 * GEN7_XFB_TRIANGLES;
-        d.stream_output = true;
-        const float fill = GEN7_XFB_FILL;
-        for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
-            memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
+        return write_gen7_xfb(name, image, b, &d, out_aub, err);
     } else {
         d.gs_kernel = at[1];
         d.gs_output = quads ? 5u : 4u;  /* TRISTRIP, TRILIST */

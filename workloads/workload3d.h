@@ -127,28 +127,37 @@ static inline void gen7_gs_quad_point(uint32_t n, float out[6])
 }
 
 /*
- * "xfb-tri" (Gen7 only): the ext suite's xfb test (skl_xfb: transform
- * feedback of a vec4 and a float per vertex, rendering discarded) in Gen7
- * form: one TRILIST draw of GEN7_XFB_TRIANGLES triangles
- * (GEN7_XFB_VERTICES, GEN7_GS_VERTICES's layout) through gs-twice's vertex
- * shader (its kernel file is reused), stream output on (SOL Gen7:
- * 3DSTATE_SO_DECL_LIST, 3DSTATE_SO_BUFFER, SO_WRITE_OFFSET0 loaded with 0,
- * Rendering Disable) writing per vertex the position (x, y, z, 1) and the
- * colour's red, interleaved (pitch GEN7_XFB_PITCH bytes), into a buffer of
+ * "xfb-tri" (Gen7 only): the ext suite's xfb test (../shared/traces/ext/
+ * app/gltrace_ext.c test_xfb) exactly, programmed as crocus programs a
+ * ValleyView draw: one TRILIST draw of the GEN7_XFB_TRIANGLES * 3 vec4
+ * vertices GEN7_XFB_VERTICES (a_pos, 16 bytes each; a second element
+ * carries VertexID) through a VS computing o_a = a_pos * 2 + (1, 0, -1,
+ * 0.5) and o_b = dot(a_pos.xy, a_pos.xy) + gl_VertexID, stream output on
+ * (SOL Gen7: 3DSTATE_SO_DECL_LIST of o_a.xyzw and o_b.x INTERLEAVED,
+ * 3DSTATE_SO_BUFFER of pitch GEN7_XFB_PITCH, SO_WRITE_OFFSET0 loaded with 0,
+ * Rendering Disable: GL_RASTERIZER_DISCARD) into a buffer of
  * GEN7_XFB_BUFFER_FLOATS floats at GTT GEN7_XFB_BUFFER_GTT pre-filled with
- * GEN7_XFB_FILL.
+ * GEN7_XFB_FILL. The TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query as crocus
+ * runs it: a PIPE_CONTROL (CS stall) and SO_NUM_PRIMS_WRITTEN0's two
+ * dwords stored by MI_STORE_REGISTER_MEM at GEN7_XFB_QUERY_GTT + 8 before
+ * the draw (start) and + 16 after it (end); the result is end - start. The
+ * query's first qword (crocus's snapshots_landed flag) keeps its fill.
+ * Kernels: workloads/kernels/xfb-tri.gen7.g4a (VS, PS).
  */
 #define GEN7_XFB_TRIANGLES 2u
 #define GEN7_XFB_VERTICES                                                                    \
     {                                                                                        \
-        { 0, -1, -1, 0.5f, 0, 0, 1 }, { 2, -1, -0.5f, 1.5f, 0, 0, 1 },                       \
-        { 1, 1, 0, 2.25f, 0, 0, 1 }, { 0.5f, 1.5f, -1.25f, 3.625f, 0, 0, 1 },                \
-        { 2.5f, 0.5f, -0.25f, 4.625f, 0, 0, 1 }, { -0.75f, -1.25f, 1, 6.15625f, 0, 0, 1 },   \
+        { -0.5f, -0.5f, 0.0f, 1.0f }, { 0.5f, -0.5f, 0.25f, 1.0f }, { 0.0f, 0.5f, 0.5f, 1.0f },  \
+        { -0.25f, 0.75f, -0.125f, 1.0f }, { 0.75f, 0.25f, 0.375f, 1.0f },                   \
+        { -0.875f, -0.625f, 1.0f, 2.0f },                                                    \
     }
+#define GEN7_XFB_SIZE 64u           /* the test's FBO (not cleared, never drawn) */
 #define GEN7_XFB_PITCH 20u
 #define GEN7_XFB_BUFFER_FLOATS 40u
 #define GEN7_XFB_BUFFER_GTT 0x00141000u
 #define GEN7_XFB_FILL (-1234.5f)
+#define GEN7_XFB_QUERY_GTT (GEN7_XFB_BUFFER_GTT + 0x100u)
+#define GEN7_XFB_QUERY_FILL 0xdeadbeefu     /* the query's 24 bytes before the draw */
 
 /*
  * "tess-tri" (Gen7 only, issue 14: the ext suite's tessellation test in a

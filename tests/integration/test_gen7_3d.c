@@ -9,8 +9,9 @@
  *  - "gs-quads": the ext gs test's scene exactly (gltrace_ext.c test_gs):
  *    16 points in, a triangle-strip quad per point out, checked also
  *    against the references and probes (tests/data/reference);
- *  - "xfb-tri": the ext xfb test's shape (skl_xfb.txt): stream output of a
- *    vec4 and a float per vertex with rendering disabled;
+ *  - "xfb-tri": the ext xfb test's scene exactly (test_xfb): stream output
+ *    of o_a (vec4) and o_b (float) computed by the VS, rendering disabled,
+ *    the primitives-written query stored to memory by MI_STORE_REGISTER_MEM;
  *  - "tess-tri": HS (SINGLE_PATCH, reading its control points from the
  *    URB), TE (TRI domain, every factor 2), a SIMD4x2 DS placing and
  *    colouring the domain points (the ext tess test's idea, skl_tess.txt,
@@ -354,35 +355,57 @@ static void test_gs_quads(void)
     gen7_run_free(&r);
 }
 
-/* The ext suite's xfb test in Gen7 form: with rendering disabled, SOL
- * writes each vertex's position (x, y, z and the VF's w = 1) and its red,
- * five floats at GEN7_XFB_PITCH bytes, in the primitives' vertex order, and
- * nothing past them; nothing is rasterized. Values from the workload's
- * vertex list (what the pass-through VS copies). */
+/* The ext suite's xfb test on Gen7 ("xfb-tri"): with rendering disabled,
+ * SOL writes per vertex o_a (4 floats) and o_b (1), interleaved at
+ * GEN7_XFB_PITCH bytes, in the primitives' vertex order, and nothing past
+ * them: the 30 floats must equal test_xfb's expectation worked out here
+ * from the vertices (v * 2 + (1, 0, -1, 0.5) and x^2 + y^2 + i, exact in
+ * single precision for these values), the other 10 keep -1234.5. The
+ * query, read from memory as crocus reads it: the end snapshot less the
+ * start snapshot of SO_NUM_PRIMS_WRITTEN0 is 2. Nothing is rasterized. */
 static void test_xfb_tri(void)
 {
     struct gen7_run r;
     if (!gen7_run_capture("xfb-tri", &r))
         return;
-    const float v[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
+    const float v[GEN7_XFB_TRIANGLES * 3][4] = GEN7_XFB_VERTICES;
     float got[GEN7_XFB_BUFFER_FLOATS];
+    uint32_t query[6];
     struct gpu_address_space as;
     gpu_address_space_init(&as, sim_memory(r.sim), GPU_ADDRESS_SPACE_GTT_GEN6, 0);
     struct gt_error err = { "" };
     CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, GEN7_XFB_BUFFER_GTT, got, sizeof got, &err),
                           0);
+    CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, GEN7_XFB_QUERY_GTT, query, sizeof query,
+                                                 &err), 0);
     const uint32_t per_vertex = GEN7_XFB_PITCH / 4u, written = 3 * GEN7_XFB_TRIANGLES * per_vertex;
     CU_ASSERT_EQUAL(per_vertex, 5);
+    CU_ASSERT_EQUAL(written, 30);
+    uint32_t mismatches = 0, overrun = 0;
     for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++) {
-        uint32_t vertex = i / per_vertex, c = i % per_vertex;
+        uint32_t n = i / per_vertex, c = i % per_vertex;
+        const float add[4] = { 1.0f, 0.0f, -1.0f, 0.5f };
         float expect = i >= written ? GEN7_XFB_FILL
-                     : c < 3        ? v[vertex][c]
-                     : c == 3       ? 1.0f
-                                    : v[vertex][3];
-        if (got[i] != expect)
+                     : c < 4        ? v[n][c] * 2.0f + add[c]
+                                    : v[n][0] * v[n][0] + v[n][1] * v[n][1] + (float)n;
+        if (got[i] != expect) {
             fprintf(stderr, "\n  float %u: %g, expected %g ", i, got[i], expect);
-        CU_ASSERT_EQUAL(got[i], expect);
+            if (i < written)
+                mismatches++;
+            else
+                overrun++;
+        }
     }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT_EQUAL(overrun, 0);
+    /* the query: snapshots_landed untouched, start and end 64-bit */
+    uint64_t start = query[2] | (uint64_t)query[3] << 32, end = query[4] | (uint64_t)query[5] << 32;
+    CU_ASSERT_EQUAL(query[0], GEN7_XFB_QUERY_FILL);
+    CU_ASSERT_EQUAL(query[1], GEN7_XFB_QUERY_FILL);
+    if (end - start != GEN7_XFB_TRIANGLES)
+        fprintf(stderr, "\n  query: start %llu, end %llu ", (unsigned long long)start,
+                (unsigned long long)end);
+    CU_ASSERT_EQUAL(end - start, GEN7_XFB_TRIANGLES);
     const struct gen7_expected_stat stats[] = {
         { "gpu.sol.objects_written", GEN7_XFB_TRIANGLES },
         { "gpu.sol.vertices_written", 3 * GEN7_XFB_TRIANGLES },
@@ -581,7 +604,8 @@ static const struct test_case cases[] = {
     { "Gen7 ext gs scene (16 points in, strip quads out, 64x64): image, references and probes, "
       "stats",
       test_gs_quads },
-    { "Gen7 transform feedback capture (SO with rendering disabled): the buffer and stats",
+    { "Gen7 ext xfb scene (vec4 + float interleaved, rasterizer discard, query): the 30 "
+      "floats, no overrun, the query from memory, stats",
       test_xfb_tri },
     { "Gen7 tessellation capture (HS, TE, SIMD4x2 DS) through gen7-vlv: image and stats",
       test_tess_tri },
