@@ -44,7 +44,6 @@
 #include "fabric/sim.h"
 #include "fabric/stats.h"
 #include "tests/support/gen7_capture.h"
-#include "tests/support/image_compare.h"
 #include "tests/test.h"
 #include "tools/dispatch_stats.h"
 #include "tools/images.h"
@@ -52,7 +51,6 @@
 #include "workloads/workload3d.h"
 
 #define OUT_TRIANGLES (2u * GEN7_GS_TRIANGLES)
-#define REFERENCE_DIR "tests/data/reference"
 
 /* The GS's output, in its order: triangle t as it came, then moved. */
 static void output_triangles(struct gen7_triangle out[OUT_TRIANGLES])
@@ -270,8 +268,6 @@ static void test_gs_twice(void)
 }
 
 static uint8_t *model_image(const struct gen7_run *r, uint32_t width, uint32_t height);
-static void check_references(const uint8_t *rgba, uint32_t width, uint32_t height,
-                             const char *test);
 
 /* The viewport transform of one clip-space coordinate onto `size` pixels,
  * in single precision as SF_CLIP_VIEWPORT's floats, snapped to SF's 1/256
@@ -337,7 +333,8 @@ static void test_gs_quads(void)
                     want[i][0], want[i][1], want[i][2], want[i][3]);
     }
     CU_ASSERT_EQUAL(bad, 0);
-    check_references(rgba, size, size, "gs");
+    gen7_check_references(rgba, size, size, "gs", true);
+    gen7_image_check_py(rgba, size, size, "gs");
     free(rgba);
     free(want);
     check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, covered);
@@ -506,23 +503,6 @@ static uint8_t *model_image(const struct gen7_run *r, uint32_t width, uint32_t h
     return rgba;
 }
 
-/* The image by the ext suite's rule against the references of `test` and
- * every probe its .txt lists (tests/support/image_compare.h): memory row 0
- * is GL's bottom row, so the image must pass in the flipped row order. */
-static void check_references(const uint8_t *rgba, uint32_t width, uint32_t height,
-                             const char *test)
-{
-    struct image_verdict v;
-    bool pass = image_judge_test(REFERENCE_DIR, test, rgba, width, height, &v);
-    if (!pass || !v.flipped)
-        fprintf(stderr, "\n  %s: %.2f%% pixels off (allowed %.2f%%), %u/%u probes bad%s ", test,
-                100 * v.off_share, 100 * v.allowed_share, v.probes_bad, v.probes,
-                v.flipped ? "" : ", not in GL row order");
-    CU_ASSERT_TRUE(pass);
-    CU_ASSERT_TRUE(v.flipped);
-    CU_ASSERT(v.probes > 0);
-}
-
 /* The ext suite's tess test on Gen7 ("tess-quad"): the quad patch with
  * every level 4 and INTEGER partitioning is a 5 x 5 grid of domain points
  * (u, v in steps of 1/4; seed 003 L12735-12786) and 32 triangles. The
@@ -581,7 +561,8 @@ static void test_tess_quad(void)
                         iu, iv, x, y, blue, parity);
             CU_ASSERT(abs(blue - parity) <= 60);
         }
-    check_references(rgba, size, size, "tess");
+    gen7_check_references(rgba, size, size, "tess", true);
+    gen7_image_check_py(rgba, size, size, "tess");
     free(rgba);
     check_draw(&r, 4, 32, covered);
     const struct gen7_expected_stat stats[] = {
