@@ -333,10 +333,11 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
 /* What differs between the Gen7 draws: the fill (VS/GS off, a RECTLIST in
  * pixels, a constant-colour PS), gs-twice (a pass-through VS, a DUAL_OBJECT
  * GS, a TRILIST with a colour attribute interpolated by the PS; gs-quads
- * the same on a POINTLIST with TRISTRIP out), xfb-tri (the VS and stream
- * output, rendering off) and tess-tri (the VS, HS, TE and DS on a
- * PATCHLIST_3, the same PS). A kernel offset of 0 leaves that stage
- * disabled. */
+ * the same on a POINTLIST with TRISTRIP out, in the GL scene's form),
+ * xfb-tri (the VS and stream output, rendering off, the query snapshots),
+ * tess-tri (the VS, HS, TE and DS on a PATCHLIST_3, the same PS) and
+ * tess-quad (the same on a PATCHLIST_4, QUAD domain, in the GL scene's
+ * form). A kernel offset of 0 leaves that stage disabled. */
 struct draw7 {
     uint32_t width, height;                 /* the render target and drawing rectangle */
     uint32_t vertex_pitch, vertices;        /* the one vertex buffer */
@@ -831,14 +832,15 @@ static int write_gen7_gs_quads(const char *name, uint8_t *image, struct batch *b
 }
 
 /* The Gen7 counterparts of the ext tests (workload3d.h): their kernels
- * placed (gs-twice, gs-quads: VS, GS, PS; xfb-tri: gs-twice's, the VS
- * alone used; tess-tri: VS, HS, DS, PS), their vertices and background
- * written, their draw. */
+ * placed (gs-twice, gs-quads: VS, GS, PS; xfb-tri: VS, PS; tess-tri,
+ * tess-quad: VS, HS, DS, PS), their vertices and background written, their
+ * draw. */
 static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
                           const char *kernel_hex, uint8_t *image, struct batch *b,
                           const char *out_aub, struct gt_error *err)
 {
-    _Static_assert(GTT7_BASE + VERTEX_OFF + 28u * GEN7_GS_QUADS <= GEN7_XFB_BUFFER_GTT &&
+    _Static_assert(GTT7_BASE + VERTEX_OFF + 28u * 3u * GEN7_GS_TRIANGLES <= GEN7_XFB_BUFFER_GTT &&
+                       GTT7_BASE + VERTEX_OFF + 24u * GEN7_GS_QUADS <= GEN7_XFB_BUFFER_GTT &&
                        GEN7_XFB_BUFFER_GTT + 4u * GEN7_XFB_BUFFER_FLOATS <= GTT7_BASE + RT_OFF,
                    "the SO buffer lies between the vertices and the render target");
     bool quads = strcmp(name, "gs-quads") == 0, xfb = strcmp(name, "xfb-tri") == 0;

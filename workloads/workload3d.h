@@ -3,7 +3,8 @@
  * an AUB capture in the form workloads/workload.h describes (memtrace,
  * execlist submission, 4-level PPGTT) by workloads/workload3d.c, and (below
  * the fill's constants) the Gen7 counterparts of the ext suite's gs, xfb and
- * tess tests (issue 14), run by tests/integration/test_gen7_3d.c, of its
+ * tess tests (issue 14; gs-quads, xfb-tri and tess-quad its scenes exactly),
+ * run by tests/integration/test_gen7_3d.c, of its
  * strip_fan, instanced, blend_stencil and multi_rt tests, run by
  * tests/integration/test_gen7_ext.c, and the Gen4 counterparts of its
  * strip_fan, instanced and blend_stencil (written by workload3d_gen4.c, run
@@ -742,9 +743,9 @@ int workload3d_gen4_tex_build(const char *name, const char *kernel_hex, const ch
                               struct gt_error *err);
 
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
- * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads",
- * "xfb-tri" (gs-twice's kernels) / "tess-tri" for Gen7 with their three /
- * four kernels in kernel_hex, or the ext scenes "strip-fan", "instanced",
+ * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads" (VS, GS,
+ * PS), "xfb-tri" (VS, PS), "tess-tri", "tess-quad" (VS, HS, DS, PS) for Gen7
+ * with those kernels in kernel_hex, or the ext scenes "strip-fan", "instanced",
  * "blend-stencil" (strip-fan's kernels), "multi-rt" for Gen7 with their two
  * (VS, PS), to out_aub (gzip when it ends in .gz).
  * 0, or -1 and err. */
