@@ -352,7 +352,11 @@ struct draw7 {
      * at colour_offset */
     bool gl_viewport;
     uint32_t position_format, colour_offset;
+    /* gs-quads: the GS's one pushed register (the program's uniform) at
+     * this Dynamic State offset, the URB data after it; 0 = none */
+    uint32_t gs_constant;
 };
+#define GEN7_OWN_GS_CONSTANT_OFF 0x2000u    /* gs-quads' push constant (Dynamic State Base-relative) */
 
 static int pack_vector7(uint32_t *dw, uint32_t format, uint32_t offset, struct gt_error *err);
 static int emit7_gl_clip_sf(struct batch *b, bool point_width_from_vertex, bool depth16,
@@ -570,6 +574,11 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     b->dw[b->n - 1] |= 1;
     if (emit7_no_constants(b, 1, err) < 0)
         return -1;
+    if (d->gs_constant)
+        /* one 256-bit register from Dynamic State (seed 000: Buffer 0 is
+         * a Dynamic State offset unless INSTPM says otherwise) */
+        EMIT7(b, 3DSTATE_CONSTANT_GS,
+              .ConstantBody = { .ReadLength = { 1 }, .Buffer = { d->gs_constant } });
     /* gs-twice's VS as byt_tri's app draw programs it (L3307-3331): read
      * offset 0, length 1 (both elements), URB data from g1, 36 threads */
     if (d->vs_kernel)
@@ -642,7 +651,8 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
      * (the counts travel in the EOT write's header on Gen7) */
     if (d->gs_kernel)
         EMIT7(b, 3DSTATE_GS, .KernelStartPointer = d->gs_kernel,
-              .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadOffset = 0,
+              .DispatchGRFStartRegisterForURBData = d->gs_constant ? 2 : 1,
+              .VertexURBEntryReadOffset = 0,
               .VertexURBEntryReadLength = 2, .OutputTopology = d->gs_output,
               .OutputVertexSize = 3,
               .Enable = true, .StatisticsEnable = 1, .DispatchMode = 2,
@@ -828,6 +838,11 @@ static int write_gen7_gs_quads(const char *name, uint8_t *image, struct batch *b
     d->position_format = 0x085;         /* R32G32_FLOAT */
     d->colour_offset = 8;
     d->topology = 1;                    /* POINTLIST */
+    /* the uniform u_half, pushed to the GS as crocus does (a register of
+     * which DWord 0 is used) */
+    const float push[8] = { GEN7_GS_QUAD_HALF };
+    memcpy(image + DYN_OFF + GEN7_OWN_GS_CONSTANT_OFF, push, sizeof push);
+    d->gs_constant = GEN7_OWN_GS_CONSTANT_OFF;
     return write_gen7_gl_scene(name, image, b, d, GEN7_GS_QUAD_CLEAR, out_aub, err);
 }
 

@@ -103,14 +103,15 @@
  * (gen7_gs_quad_point(): a_pos (x, y) then a_attr RGBA, 24 bytes), a
  * pass-through VS, a DUAL_OBJECT GS (TRISTRIP out, max_vertices 4) emitting
  * per point the strip (-h, -h), (+h, -h), (-h, +h), (+h, +h) around it, h =
- * GEN7_GS_QUAD_HALF (the test's uniform u_half, here the GS's immediates),
+ * GEN7_GS_QUAD_HALF (the test's uniform u_half, pushed to the GS as one
+ * register by 3DSTATE_CONSTANT_GS),
  * the +h (top) pair with the point's RGB and the -h (bottom) pair with it
  * halved (alpha 1), the clipper and SF's viewport transform as the ext
  * scenes below (memory row y = GL row y), and the interpolating PS.
  * Kernels: workloads/kernels/gs-quads.gen7.g4a.
  */
 #define GEN7_GS_QUADS 16u
-#define GEN7_GS_QUAD_HALF 0.15f     /* the GS's immediates; keep the two in step */
+#define GEN7_GS_QUAD_HALF 0.15f     /* u_half, the GS's push constant */
 #define GEN7_GS_QUAD_SIZE 64u
 #define GEN7_GS_QUAD_CLEAR 0.1f     /* R, G and B; alpha 1 */
 
