@@ -692,8 +692,18 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
         return -1;
     EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = d->topology, .VertexAccessType = 0,
           .VertexCountPerInstance = d->vertices, .InstanceCount = 1);
-    if (d->stream_output && emit7_query_snapshot(b, GEN7_XFB_QUERY_GTT + 16, err) < 0)
-        return -1;
+    if (d->stream_output) {
+        if (emit7_query_snapshot(b, GEN7_XFB_QUERY_GTT + 16, err) < 0)
+            return -1;
+        /* the query's snapshots_landed qword = 1 (crocus's mark_available),
+         * an MI_STORE_DATA_IMM of DWord Length 3: a qword */
+        struct GEN7_MI_STORE_DATA_IMM sdi = { GEN7_MI_STORE_DATA_IMM_header,
+                                              .Address = GEN7_XFB_QUERY_GTT, .ImmediateData = 1 };
+        sdi.DWordLength = 3;
+        if (GEN7_MI_STORE_DATA_IMM_pack(dw, &sdi) < 0)
+            return gt_error_set(err, "MI_STORE_DATA_IMM (Gen7) does not pack");
+        emit(b, dw, GEN7_MI_STORE_DATA_IMM_length);
+    }
     return emit7_end(b, err);
 }
 

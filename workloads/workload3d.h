@@ -142,8 +142,9 @@ static inline void gen7_gs_quad_point(uint32_t n, float out[6])
  * GEN7_XFB_FILL. The TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query as crocus
  * runs it: a PIPE_CONTROL (CS stall) and SO_NUM_PRIMS_WRITTEN0's two
  * dwords stored by MI_STORE_REGISTER_MEM at GEN7_XFB_QUERY_GTT + 8 before
- * the draw (start) and + 16 after it (end); the result is end - start. The
- * query's first qword (crocus's snapshots_landed flag) keeps its fill.
+ * the draw (start) and + 16 after it (end), then the first qword (crocus's
+ * snapshots_landed flag) set to 1 by MI_STORE_DATA_IMM; the result is end
+ * - start.
  * Kernels: workloads/kernels/xfb-tri.gen7.g4a (VS, PS).
  */
 #define GEN7_XFB_TRIANGLES 2u
@@ -159,7 +160,7 @@ static inline void gen7_gs_quad_point(uint32_t n, float out[6])
 #define GEN7_XFB_BUFFER_GTT 0x00141000u
 #define GEN7_XFB_FILL (-1234.5f)
 #define GEN7_XFB_QUERY_GTT (GEN7_XFB_BUFFER_GTT + 0x100u)
-#define GEN7_XFB_QUERY_FILL 0xdeadbeefu     /* the query's 24 bytes before the draw */
+#define GEN7_XFB_QUERY_FILL 0xdeadbeefu     /* the query's 24 bytes before the batch */
 
 /*
  * "tess-tri" (Gen7 only, issue 14: the ext suite's tessellation test in a

@@ -359,7 +359,8 @@ static void test_gs_quads(void)
  * from the vertices (v * 2 + (1, 0, -1, 0.5) and x^2 + y^2 + i, exact in
  * single precision for these values), the other 10 keep -1234.5. The
  * query, read from memory as crocus reads it: the end snapshot less the
- * start snapshot of SO_NUM_PRIMS_WRITTEN0 is 2. Nothing is rasterized. */
+ * start snapshot of SO_NUM_PRIMS_WRITTEN0 is 2, the query marked landed.
+ * Nothing is rasterized. */
 static void test_xfb_tri(void)
 {
     struct gen7_run r;
@@ -395,10 +396,13 @@ static void test_xfb_tri(void)
     }
     CU_ASSERT_EQUAL(mismatches, 0);
     CU_ASSERT_EQUAL(overrun, 0);
-    /* the query: snapshots_landed untouched, start and end 64-bit */
+    /* the query: snapshots_landed 1 (a qword), start and end 64-bit, all
+     * written over the fill */
     uint64_t start = query[2] | (uint64_t)query[3] << 32, end = query[4] | (uint64_t)query[5] << 32;
-    CU_ASSERT_EQUAL(query[0], GEN7_XFB_QUERY_FILL);
-    CU_ASSERT_EQUAL(query[1], GEN7_XFB_QUERY_FILL);
+    CU_ASSERT_EQUAL(query[0], 1);
+    CU_ASSERT_EQUAL(query[1], 0);
+    CU_ASSERT_NOT_EQUAL(query[3], GEN7_XFB_QUERY_FILL);
+    CU_ASSERT_NOT_EQUAL(query[5], GEN7_XFB_QUERY_FILL);
     if (end - start != GEN7_XFB_TRIANGLES)
         fprintf(stderr, "\n  query: start %llu, end %llu ", (unsigned long long)start,
                 (unsigned long long)end);
