@@ -42,14 +42,6 @@ $(GEN)/workloads/%.hex: workloads/kernels/%.g4a
 $(GEN)/workloads/%.aub.gz: $(GEN)/workloads/%.hex $(WL_BIN)
 	$(WL_BIN) $(firstword $(subst ., ,$*)) $(call eu_gen_of,$<) $< $@
 
-# the Gen7 transform feedback capture runs gs-twice's vertex shader
-# (workloads/workload3d.h "xfb-tri")
-WL_XFB := $(GEN)/workloads/xfb-tri.gen7.aub.gz
-$(WL_XFB): $(GEN)/workloads/gs-twice.gen7.hex $(WL_BIN)
-	$(WL_BIN) xfb-tri 7 $< $@
-TEST_DEPS += $(WL_XFB)
-workloads: $(WL_XFB)
-
 # the ext suite's compute_big at its full size (1,048,576 floats, cs-big's
 # kernel; workloads/workload.h "cs-big-full"): written and run by test-slow
 WL_BIG_FULL := $(GEN)/workloads/cs-big-full.gen7.aub.gz

@@ -242,7 +242,7 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         return strcmp(name, "mipmap") == 0 ? workload3d_gen4_tex_build(name, kernel_hex, out_aub, err)
                                            : workload3d_gen4_build(name, kernel_hex, out_aub, err);
     if (strncmp(name, "ubench-fill", 11) == 0 || strcmp(name, "gs-twice") == 0 ||
-        strcmp(name, "gs-quads") == 0 || strcmp(name, "tess-tri") == 0 ||
+        strcmp(name, "gs-quads") == 0 || strcmp(name, "tess-tri") == 0 || strcmp(name, "tess-quad") == 0 ||
         strcmp(name, "xfb-tri") == 0 || workload3d_is_ext7(name))
         /* the 3D workloads: workload3d.h */
         return workload3d_build(name, gen, kernel_hex, out_aub, err);

@@ -333,10 +333,11 @@ static int write_state7(uint8_t *image, bool blend, uint32_t width, uint32_t hei
 /* What differs between the Gen7 draws: the fill (VS/GS off, a RECTLIST in
  * pixels, a constant-colour PS), gs-twice (a pass-through VS, a DUAL_OBJECT
  * GS, a TRILIST with a colour attribute interpolated by the PS; gs-quads
- * the same on a POINTLIST with TRISTRIP out), xfb-tri (the VS and stream
- * output, rendering off) and tess-tri (the VS, HS, TE and DS on a
- * PATCHLIST_3, the same PS). A kernel offset of 0 leaves that stage
- * disabled. */
+ * the same on a POINTLIST with TRISTRIP out, in the GL scene's form),
+ * xfb-tri (the VS and stream output, rendering off, the query snapshots),
+ * tess-tri (the VS, HS, TE and DS on a PATCHLIST_3, the same PS) and
+ * tess-quad (the same on a PATCHLIST_4, QUAD domain, in the GL scene's
+ * form). A kernel offset of 0 leaves that stage disabled. */
 struct draw7 {
     uint32_t width, height;                 /* the render target and drawing rectangle */
     uint32_t vertex_pitch, vertices;        /* the one vertex buffer */
@@ -344,7 +345,27 @@ struct draw7 {
     uint32_t vs_kernel, hs_kernel, ds_kernel, gs_kernel, ps_kernel;
     uint32_t topology, gs_output;           /* 3DPRIMITIVE's and the GS's output topology */
     bool stream_output;                     /* xfb-tri: SO on, rendering off */
+    /* tess-quad, gs-quads: the GL scene's form - clip-space positions of
+     * position_format (z 0, w 1 where absent) through the clipper and SF's
+     * viewport transform (SF_CLIP_VIEWPORT at EXT7_SF_CLIP_OFF), the scissor
+     * the window, an R8G8B8A8 target; with colour, an R32G32B32A32 element
+     * at colour_offset */
+    bool gl_viewport;
+    uint32_t position_format, colour_offset;
+    /* gs-quads: the GS's one pushed register (the program's uniform) at
+     * this Dynamic State offset, the URB data after it; 0 = none */
+    uint32_t gs_constant;
 };
+#define GEN7_OWN_GS_CONSTANT_OFF 0x2000u    /* gs-quads' push constant (Dynamic State Base-relative) */
+
+static int pack_vector7(uint32_t *dw, uint32_t format, uint32_t offset, struct gt_error *err);
+static int emit7_gl_clip_sf(struct batch *b, bool point_width_from_vertex, bool depth16,
+                            bool multisampled, struct gt_error *err);
+static int write_gl_viewport7(uint8_t *image, uint32_t width, uint32_t height,
+                              struct gt_error *err);
+#define EXT7_SF_CLIP_OFF 0x100u         /* SF_CLIP_VIEWPORT 0 (Dynamic State Base-relative) */
+#define EXT7_DRAW_STATE_OFF 0x1000u     /* draw i's state at + 0x100 i: */
+#define EXT7_SCISSOR 0xc0u              /*   SCISSOR_RECT */
 
 /* The start of every Gen7 batch, as crocus's in byt_tri: pipeline select,
  * flush, push constant allocation, drawing rectangle (width x height),
@@ -439,6 +460,19 @@ static int emit7_end(struct batch *b, struct gt_error *err)
     return 0;
 }
 
+/* One snapshot of the TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query as
+ * crocus takes it (public: crocus_query.c, a CS stall then
+ * store_register_mem64): SO_NUM_PRIMS_WRITTEN0 (0x5200, 64 bits) stored to
+ * GTT `address` by two MI_STORE_REGISTER_MEMs, low dword first. */
+static int emit7_query_snapshot(struct batch *b, uint32_t address, struct gt_error *err)
+{
+    EMIT7(b, PIPE_CONTROL, .CommandStreamerStallEnable = true, .StallAtPixelScoreboard = true);
+    for (uint32_t half = 0; half < 2; half++)
+        EMIT7(b, MI_STORE_REGISTER_MEM, .RegisterAddress = 0x5200u + 4u * half,
+              .MemoryAddress = address + 4u * half);
+    return 0;
+}
+
 static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error *err)
 {
     uint32_t dw[32];
@@ -471,11 +505,41 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     struct GEN7_VERTEX_ELEMENT_STATE colour = { .SourceElementFormat = 0, .Valid = true,
         .SourceElementOffset = 12, .Component0Control = 1, .Component1Control = 1,
         .Component2Control = 1, .Component3Control = 1 };
-    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 1, d->colour ? &position : &header);
-    GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, d->colour ? &colour : &position);
-    emit(b, dw, 5);
+    if (d->stream_output) {
+        /* xfb-tri: a_pos (R32G32B32A32_FLOAT), then gl_VertexID as crocus
+         * gives it on Gen7: an element storing 0, 0, VertexID, InstanceID
+         * (VFCOMP_STORE_0 2, STORE_VID 5, STORE_IID 6) */
+        ves.DWordLength = 1 + 2 * 2 - 2;
+        GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+        if (pack_vector7(dw + 1, 0, 0, err) < 0)
+            return -1;
+        struct GEN7_VERTEX_ELEMENT_STATE ids = { .SourceElementFormat = 0, .Valid = true,
+            .Component0Control = 2, .Component1Control = 2, .Component2Control = 5,
+            .Component3Control = 6 };
+        GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, &ids);
+        emit(b, dw, 5);
+    } else if (d->gl_viewport) {
+        /* the GL scene's attributes: a_pos, then a_attr when it has one */
+        uint32_t elements = d->colour ? 2u : 1u;
+        ves.DWordLength = 1 + 2 * elements - 2;
+        GEN7_3DSTATE_VERTEX_ELEMENTS_pack(dw, &ves);
+        if (pack_vector7(dw + 1, d->position_format, 0, err) < 0 ||
+            (d->colour && pack_vector7(dw + 3, 0 /* R32G32B32A32_FLOAT */, d->colour_offset,
+                                       err) < 0))
+            return -1;
+        emit(b, dw, 1 + 2 * elements);
+    } else {
+        GEN7_VERTEX_ELEMENT_STATE_pack(dw + 1, d->colour ? &position : &header);
+        GEN7_VERTEX_ELEMENT_STATE_pack(dw + 3, d->colour ? &colour : &position);
+        emit(b, dw, 5);
+    }
     EMIT7(b, 3DSTATE_VF_STATISTICS, .StatisticsEnable = false);
     EMIT7(b, PIPE_CONTROL, .DepthStallEnable = true);                          /* L629 */
+    if (d->gl_viewport) {
+        EMIT7(b, 3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP, .SFClipViewportPointer = EXT7_SF_CLIP_OFF);
+        EMIT7(b, 3DSTATE_SCISSOR_STATE_POINTERS,
+              .ScissorRectPointer = EXT7_DRAW_STATE_OFF + EXT7_SCISSOR);
+    }
     if (d->hs_kernel) {
         /* VS: 64 entries of 64 bytes from 16 KB; HS: 32 patch entries of 128
          * bytes (the Patch Header row and two rows of control points) from
@@ -510,6 +574,11 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     b->dw[b->n - 1] |= 1;
     if (emit7_no_constants(b, 1, err) < 0)
         return -1;
+    if (d->gs_constant)
+        /* one 256-bit register from Dynamic State (seed 000: Buffer 0 is
+         * a Dynamic State offset unless INSTPM says otherwise) */
+        EMIT7(b, 3DSTATE_CONSTANT_GS,
+              .ConstantBody = { .ReadLength = { 1 }, .Buffer = { d->gs_constant } });
     /* gs-twice's VS as byt_tri's app draw programs it (L3307-3331): read
      * offset 0, length 1 (both elements), URB data from g1, 36 threads */
     if (d->vs_kernel)
@@ -526,13 +595,15 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
         EMIT7(b, 3DSTATE_HS, .MaximumNumberOfThreads = 15, .InstanceCount = 0,
               .StatisticsEnable = true, .Enable = true, .KernelStartPointer = d->hs_kernel,
               .DispatchGRFStartRegisterForURBData = 2, .IncludeVertexHandles = true);
-        EMIT7(b, 3DSTATE_TE, .TEEnable = true, .TEDomain = 1, .OutputTopology = 2,
+        /* tess-quad: QUAD domain (0), 4 control points in R1 */
+        EMIT7(b, 3DSTATE_TE, .TEEnable = true, .TEDomain = d->gl_viewport ? 0u : 1u,
+              .OutputTopology = 2,
               .Partitioning = 0, .MaximumTessellationFactorOdd = 63.0f,
               .MaximumTessellationFactorNotOdd = 64.0f);
         EMIT7(b, 3DSTATE_DS, .KernelStartPointer = d->ds_kernel,
               .PatchURBEntryReadOffset = 1, .PatchURBEntryReadLength = 2,
               .DispatchGRFStartRegisterForURBData = 2, .Enable = true,
-              .ComputeWCoordinateEnable = true, .StatisticsEnable = true,
+              .ComputeWCoordinateEnable = !d->gl_viewport, .StatisticsEnable = true,
               .MaximumNumberOfThreads = 31);
     } else {
         EMIT7(b, 3DSTATE_HS, .Enable = false);
@@ -542,8 +613,8 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     if (d->stream_output) {
         /* xfb-tri as crocus sets up transform feedback (public: crocus_state.c):
          * the buffer (pitch, base, end = base + size), the declarations
-         * (stream 0 to buffer 0: VUE slot 1, the position, xyzw; slot 2, the
-         * colour, x; slots counted from the read offset, 0 = the VUE header),
+         * (stream 0 to buffer 0: VUE slot 2, o_a, xyzw; slot 3, o_b, x;
+         * slots counted from the read offset, 0 = the VUE header),
          * SO_WRITE_OFFSET0 (0x5280) = 0 by MI_LOAD_REGISTER_IMM, then
          * 3DSTATE_STREAMOUT reading rows 0-1 of each vertex (length 1 = two
          * 256-bit rows, U5-1) with rendering disabled */
@@ -555,10 +626,10 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
                                                   .NumEntries0 = 2 };
         list.DWordLength = 3 + 2 * 2 - 2;
         GEN7_3DSTATE_SO_DECL_LIST_pack(dw, &list);
-        struct GEN7_SO_DECL so_position = { .ComponentMask = 0xf, .RegisterIndex = 1 };
-        struct GEN7_SO_DECL red = { .ComponentMask = 0x1, .RegisterIndex = 2 };
+        struct GEN7_SO_DECL o_a = { .ComponentMask = 0xf, .RegisterIndex = 2 };
+        struct GEN7_SO_DECL o_b = { .ComponentMask = 0x1, .RegisterIndex = 3 };
         uint32_t decl[2];
-        if (GEN7_SO_DECL_pack(decl, &so_position) < 0 || GEN7_SO_DECL_pack(decl + 1, &red) < 0)
+        if (GEN7_SO_DECL_pack(decl, &o_a) < 0 || GEN7_SO_DECL_pack(decl + 1, &o_b) < 0)
             return gt_error_set(err, "SO_DECL (Gen7) does not pack");
         /* each SO_DECL_ENTRY is two dwords: streams 0-1 in the first */
         dw[3] = decl[0];
@@ -580,29 +651,36 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
      * (the counts travel in the EOT write's header on Gen7) */
     if (d->gs_kernel)
         EMIT7(b, 3DSTATE_GS, .KernelStartPointer = d->gs_kernel,
-              .DispatchGRFStartRegisterForURBData = 1, .VertexURBEntryReadOffset = 0,
+              .DispatchGRFStartRegisterForURBData = d->gs_constant ? 2 : 1,
+              .VertexURBEntryReadOffset = 0,
               .VertexURBEntryReadLength = 2, .OutputTopology = d->gs_output,
               .OutputVertexSize = 3,
               .Enable = true, .StatisticsEnable = 1, .DispatchMode = 2,
               .MaximumNumberOfThreads = 31);
     else
         EMIT7(b, 3DSTATE_GS, .Enable = false);
-    EMIT7(b, 3DSTATE_CLIP, .PerspectiveDivideDisable = true, .ClipEnable = false,
-          .CullMode = 1);                                                       /* CULLMODE_NONE */
-    EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = false, .CullMode = 1);
+    if (d->gl_viewport) {
+        if (emit7_gl_clip_sf(b, false, false, false, err) < 0)
+            return -1;
+    } else {
+        EMIT7(b, 3DSTATE_CLIP, .PerspectiveDivideDisable = true, .ClipEnable = false,
+              .CullMode = 1);                                                   /* CULLMODE_NONE */
+        EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = false, .CullMode = 1);
+    }
     /* gs-twice: one attribute, the colour (VUE row 1's first vec4) */
     EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
-          .NumberOfSFOutputAttributes = d->colour ? 1 : 0);
+          .NumberOfSFOutputAttributes = d->colour || d->gl_viewport ? 1 : 0);
     /* gs-twice's PS interpolates: perspective pixel barycentrics (1) */
+    bool interpolates = d->colour || d->gl_viewport;
     EMIT7(b, 3DSTATE_WM, .ThreadDispatchEnable = true,
-          .BarycentricInterpolationMode = d->colour ? 1 : 0);
+          .BarycentricInterpolationMode = interpolates ? 1 : 0);
     /* SIMD16 only; 48 threads, as crocus programs ValleyView (L1372-1416);
      * with barycentrics the setup data follows them (g6, as byt_tri's SIMD16
      * shader, L3201-3255) */
     EMIT7(b, 3DSTATE_PS, .KernelStartPointer0 = d->ps_kernel, .BindingTableEntryCount = 1,
           ._16PixelDispatchEnable = true, .MaximumNumberOfThreads = 47,
-          .AttributeEnable = d->colour,
-          .DispatchGRFStartRegisterForConstantSetupData0 = d->colour ? 6 : 2,
+          .AttributeEnable = interpolates,
+          .DispatchGRFStartRegisterForConstantSetupData0 = interpolates ? 6 : 2,
           .KernelStartPointer1 = d->ps_kernel, .KernelStartPointer2 = d->ps_kernel);
     if (emit7_binding_tables(b, err) < 0)
         return -1;
@@ -610,8 +688,22 @@ static int build_batch7(const struct draw7 *d, struct batch *b, struct gt_error 
     EMIT7(b, 3DSTATE_STENCIL_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_HIER_DEPTH_BUFFER, .MOCS = 1);
     EMIT7(b, 3DSTATE_CLEAR_PARAMS, .DepthClearValueValid = false);
+    if (d->stream_output && emit7_query_snapshot(b, GEN7_XFB_QUERY_GTT + 8, err) < 0)
+        return -1;
     EMIT7(b, 3DPRIMITIVE, .PrimitiveTopologyType = d->topology, .VertexAccessType = 0,
           .VertexCountPerInstance = d->vertices, .InstanceCount = 1);
+    if (d->stream_output) {
+        if (emit7_query_snapshot(b, GEN7_XFB_QUERY_GTT + 16, err) < 0)
+            return -1;
+        /* the query's snapshots_landed qword = 1 (crocus's mark_available),
+         * an MI_STORE_DATA_IMM of DWord Length 3: a qword */
+        struct GEN7_MI_STORE_DATA_IMM sdi = { GEN7_MI_STORE_DATA_IMM_header,
+                                              .Address = GEN7_XFB_QUERY_GTT, .ImmediateData = 1 };
+        sdi.DWordLength = 3;
+        if (GEN7_MI_STORE_DATA_IMM_pack(dw, &sdi) < 0)
+            return gt_error_set(err, "MI_STORE_DATA_IMM (Gen7) does not pack");
+        emit(b, dw, GEN7_MI_STORE_DATA_IMM_length);
+    }
     return emit7_end(b, err);
 }
 
@@ -669,29 +761,123 @@ static int write_gen7_image(const char *name, uint8_t *image, const struct batch
                                GTT7_BASE + BATCH_OFF, err);
 }
 
+/* A GL scene's state (write_state7's, the target R8G8B8A8 with the GL
+ * viewport, the scissor the window) and its target cleared to `clear`
+ * (R, G, B; alpha 1), written with the batch. */
+static int write_gen7_gl_scene(const char *name, uint8_t *image, struct batch *b,
+                               const struct draw7 *d, float clear, const char *out_aub,
+                               struct gt_error *err)
+{
+    if (write_state7(image, false, d->width, d->height, err) < 0 ||
+        write_surface7(image, 0, 0x0c7 /* R8G8B8A8_UNORM */, 4, d->width, d->height,
+                       GTT7_BASE + RT_OFF, false, 1, err) < 0 ||
+        write_gl_viewport7(image, d->width, d->height, err) < 0)
+        return -1;
+    struct GEN7_SCISSOR_RECT sr = { .ScissorRectangleXMax = d->width - 1,
+                                    .ScissorRectangleYMax = d->height - 1 };
+    uint32_t dw[GEN7_SCISSOR_RECT_length];
+    if (GEN7_SCISSOR_RECT_pack(dw, &sr) < 0)
+        return gt_error_set(err, "SCISSOR_RECT (Gen7) does not pack");
+    memcpy(image + DYN_OFF + EXT7_DRAW_STATE_OFF + EXT7_SCISSOR, dw, sizeof dw);
+    uint8_t c = (uint8_t)floorf(clear * 255.0f + 0.5f);
+    const uint8_t px[4] = { c, c, c, 0xff };
+    for (uint32_t i = 0; i < d->width * d->height; i++)
+        memcpy(image + RT_OFF + 4ull * i, px, 4);
+    if (build_batch7(d, b, err) < 0)
+        return -1;
+    return write_gen7_image(name, image, b, out_aub, err);
+}
+
+/* tess-quad (workload3d.h): the patch's four (x, y) control points, a
+ * PATCHLIST_4 draw through VS, HS, TE (QUAD), DS and PS onto 64x64. */
+static int write_gen7_tess_quad(const char *name, uint8_t *image, struct batch *b,
+                                struct draw7 *d, const char *out_aub, struct gt_error *err)
+{
+    const float patch[8] = GEN7_TESS_QUAD_PATCH;
+    memcpy(image + VERTEX_OFF, patch, sizeof patch);
+    d->width = d->height = GEN7_TESS_QUAD_SIZE;
+    d->vertex_pitch = 8;
+    d->vertices = 4;
+    d->colour = false;
+    d->gl_viewport = true;
+    d->position_format = 0x085;         /* R32G32_FLOAT */
+    d->topology = 0x23;                 /* PATCHLIST_4 */
+    return write_gen7_gl_scene(name, image, b, d, GEN7_TESS_QUAD_CLEAR, out_aub, err);
+}
+
+/* xfb-tri (workload3d.h): the six vec4 vertices, the SO buffer and the
+ * query filled, a TRILIST draw with SO on and rendering off (the 64x64
+ * target is programmed, zero, and never written). */
+static int write_gen7_xfb(const char *name, uint8_t *image, struct batch *b, struct draw7 *d,
+                          const char *out_aub, struct gt_error *err)
+{
+    _Static_assert(GEN7_XFB_BUFFER_GTT + 4u * GEN7_XFB_BUFFER_FLOATS <= GEN7_XFB_QUERY_GTT &&
+                       GEN7_XFB_QUERY_GTT + 24u <= GTT7_BASE + RT_OFF,
+                   "the query lies after the SO buffer and before the render target");
+    const float v[GEN7_XFB_TRIANGLES * 3][4] = GEN7_XFB_VERTICES;
+    memcpy(image + VERTEX_OFF, v, sizeof v);
+    const float fill = GEN7_XFB_FILL;
+    for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
+        memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
+    const uint32_t query_fill = GEN7_XFB_QUERY_FILL;
+    for (uint32_t i = 0; i < 6; i++)
+        memcpy(image + (GEN7_XFB_QUERY_GTT - GTT7_BASE) + 4u * i, &query_fill, 4);
+    d->width = d->height = GEN7_XFB_SIZE;
+    d->vertex_pitch = sizeof v[0];
+    d->vertices = 3 * GEN7_XFB_TRIANGLES;
+    d->colour = false;
+    d->stream_output = true;
+    d->gl_viewport = true;
+    d->position_format = 0;             /* R32G32B32A32_FLOAT */
+    return write_gen7_gl_scene(name, image, b, d, 0.0f, out_aub, err);
+}
+
+/* gs-quads (workload3d.h): the 16 points (x, y, R, G, B, A), a POINTLIST
+ * draw through VS, GS (TRISTRIP out) and PS onto 64x64. */
+static int write_gen7_gs_quads(const char *name, uint8_t *image, struct batch *b,
+                               struct draw7 *d, const char *out_aub, struct gt_error *err)
+{
+    float points[GEN7_GS_QUADS][GEN7_EXT_FLOATS];
+    for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
+        gen7_gs_quad_point(i, points[i]);
+    memcpy(image + VERTEX_OFF, points, sizeof points);
+    d->width = d->height = GEN7_GS_QUAD_SIZE;
+    d->vertex_pitch = sizeof points[0];
+    d->vertices = GEN7_GS_QUADS;
+    d->gl_viewport = true;
+    d->position_format = 0x085;         /* R32G32_FLOAT */
+    d->colour_offset = 8;
+    d->topology = 1;                    /* POINTLIST */
+    /* the uniform u_half, pushed to the GS as crocus does (a register of
+     * which DWord 0 is used) */
+    const float push[8] = { GEN7_GS_QUAD_HALF };
+    memcpy(image + DYN_OFF + GEN7_OWN_GS_CONSTANT_OFF, push, sizeof push);
+    d->gs_constant = GEN7_OWN_GS_CONSTANT_OFF;
+    return write_gen7_gl_scene(name, image, b, d, GEN7_GS_QUAD_CLEAR, out_aub, err);
+}
+
 /* The Gen7 counterparts of the ext tests (workload3d.h): their kernels
- * placed (gs-twice, gs-quads: VS, GS, PS; xfb-tri: gs-twice's, the VS
- * alone used; tess-tri: VS, HS, DS, PS), their vertices and background
- * written, their draw. */
+ * placed (gs-twice, gs-quads: VS, GS, PS; xfb-tri: VS, PS; tess-tri,
+ * tess-quad: VS, HS, DS, PS), their vertices and background written, their
+ * draw. */
 static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
                           const char *kernel_hex, uint8_t *image, struct batch *b,
                           const char *out_aub, struct gt_error *err)
 {
-    _Static_assert(GTT7_BASE + VERTEX_OFF + 28u * GEN7_GS_QUADS <= GEN7_XFB_BUFFER_GTT &&
+    _Static_assert(GTT7_BASE + VERTEX_OFF + 28u * 3u * GEN7_GS_TRIANGLES <= GEN7_XFB_BUFFER_GTT &&
+                       GTT7_BASE + VERTEX_OFF + 24u * GEN7_GS_QUADS <= GEN7_XFB_BUFFER_GTT &&
                        GEN7_XFB_BUFFER_GTT + 4u * GEN7_XFB_BUFFER_FLOATS <= GTT7_BASE + RT_OFF,
                    "the SO buffer lies between the vertices and the render target");
     bool quads = strcmp(name, "gs-quads") == 0, xfb = strcmp(name, "xfb-tri") == 0;
-    bool tess = strcmp(name, "tess-tri") == 0;
-    uint32_t at[4], want = tess ? 4u : 3u;
+    bool tess_quad = strcmp(name, "tess-quad") == 0;
+    bool tess = tess_quad || strcmp(name, "tess-tri") == 0;
+    uint32_t at[4], want = tess ? 4u : xfb ? 2u : 3u;
     if (workload_place_kernels(image, KERNEL_OFF, DYN_OFF, kernel, klen, at, want) != (int)want)
         return gt_error_set(err, "%s: expected %u kernels (%s) each ending in an EOT send",
-                            kernel_hex, want, tess ? "VS, HS, DS, PS" : "VS, GS, PS");
+                            kernel_hex, want,
+                            tess ? "VS, HS, DS, PS" : xfb ? "VS, PS" : "VS, GS, PS");
     const float triangles[GEN7_GS_TRIANGLES * 3][7] = GEN7_GS_VERTICES;
-    const float xfb_triangles[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
     const float patches[GEN7_TESS_PATCHES * 3][7] = GEN7_TESS_VERTICES;
-    float points[GEN7_GS_QUADS][7];
-    for (uint32_t i = 0; i < GEN7_GS_QUADS; i++)
-        gen7_gs_quad_point(i, points[i]);
     struct draw7 d = { .width = GEN7_GS_WIDTH, .height = GEN7_GS_HEIGHT, .vertex_pitch = 28,
                        .colour = true, .vs_kernel = at[0], .ps_kernel = at[want - 1],
                        .topology = 4 /* TRILIST */ };
@@ -704,21 +890,15 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
         d.ds_kernel = at[2];
         d.topology = 0x22;              /* PATCHLIST_3 */
     } else if (xfb) {
-        v = xfb_triangles;
-        d.vertices = 3 * GEN7_XFB_TRIANGLES;
-        d.stream_output = true;
-        const float fill = GEN7_XFB_FILL;
-        for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++)
-            memcpy(image + (GEN7_XFB_BUFFER_GTT - GTT7_BASE) + 4u * i, &fill, 4);
+        return write_gen7_xfb(name, image, b, &d, out_aub, err);
     } else {
         d.gs_kernel = at[1];
         d.gs_output = quads ? 5u : 4u;  /* TRISTRIP, TRILIST */
-        if (quads) {
-            v = (const float (*)[7])points;
-            d.vertices = GEN7_GS_QUADS;
-            d.topology = 1;             /* POINTLIST */
-        }
     }
+    if (tess_quad)
+        return write_gen7_tess_quad(name, image, b, &d, out_aub, err);
+    if (quads)
+        return write_gen7_gs_quads(name, image, b, &d, out_aub, err);
     write_gs_vertices_and_background(image, v, d.vertices);
     return write_gen7(name, false, image, b, &d, out_aub, err);
 }
@@ -732,12 +912,9 @@ static int write_gen7_own(const char *name, const uint8_t *kernel, size_t klen,
  * SCISSOR_RECT and (textured scenes) SAMPLER_STATE. Not modelled here: the
  * MCS crocus gives a 4x target (msaa's is uncompressed MSS) and blorp's own
  * resolve draw (msaa's resolve runs through the scene's VS and clipper). */
-#define EXT7_SF_CLIP_OFF 0x100u         /* SF_CLIP_VIEWPORT 0 (Dynamic State Base-relative) */
-#define EXT7_DRAW_STATE_OFF 0x1000u     /* draw i's state at + 0x100 i: */
 #define EXT7_BLEND 0x00u                /*   BLEND_STATE (an entry per render target) */
 #define EXT7_CC 0x40u                   /*   COLOR_CALC_STATE */
 #define EXT7_DS 0x80u                   /*   DEPTH_STENCIL_STATE */
-#define EXT7_SCISSOR 0xc0u              /*   SCISSOR_RECT */
 #define EXT7_INSTANCE_OFF (VERTEX_OFF + 0x2000u)    /* vertex buffer 1 (instanced) */
 #define EXT7_INDEX_OFF (VERTEX_OFF + 0x3000u)       /* the index buffer */
 #define EXT7_RT1_OFF (RT_OFF + 0x40000u)
@@ -933,12 +1110,12 @@ static int write_ext7_draw_state(uint8_t *image, const struct ext7_scene *sc, ui
     return 0;
 }
 
-/* The scene's shared state: SF_CLIP_VIEWPORT 0 (the GL viewport 0, 0, W, H
- * with depth range 0..1; the guardband byt_tri's 64x64 draw has, +-512,
- * scaled as 1/W), CC_VIEWPORT, the render targets' surfaces. */
-static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct gt_error *err)
+/* SF_CLIP_VIEWPORT 0 (the GL viewport 0, 0, W, H with depth range 0..1;
+ * the guardband byt_tri's 64x64 draw has, +-512, scaled as 1/W) and
+ * CC_VIEWPORT. */
+static int write_gl_viewport7(uint8_t *image, uint32_t width, uint32_t height, struct gt_error *err)
 {
-    const float w = (float)sc->width, h = (float)sc->height, band = 32768.0f / w;
+    const float w = (float)width, h = (float)height, band = 32768.0f / w;
     struct GEN7_SF_CLIP_VIEWPORT vp = {
         .ViewportMatrixElementM00 = w / 2, .ViewportMatrixElementM11 = h / 2,
         .ViewportMatrixElementM22 = 0.5f, .ViewportMatrixElementM30 = w / 2,
@@ -953,6 +1130,15 @@ static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct 
     struct GEN7_CC_VIEWPORT cc = { .MinimumDepth = 0.0f, .MaximumDepth = 1.0f };
     GEN7_CC_VIEWPORT_pack(dw, &cc);
     memcpy(image + DYN_OFF + CC_VIEWPORT_OFF, dw, 8);
+    return 0;
+}
+
+/* The scene's shared state: the viewports, each draw's state, the render
+ * targets' surfaces. */
+static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct gt_error *err)
+{
+    if (write_gl_viewport7(image, sc->width, sc->height, err) < 0)
+        return -1;
     bool blend = false;
     for (uint32_t i = 0; i < sc->draws; i++) {
         blend = blend || sc->draw[i].blend;
@@ -995,6 +1181,33 @@ static int write_ext7_state(uint8_t *image, const struct ext7_scene *sc, struct 
     return 0;
 }
 
+/* The clipper and SF as crocus programs a GL draw: L3279-3305, clipping
+ * with the guardband, viewport XY and Z tests; L3450-3485, the viewport
+ * transform, the scissor, width-1 lines, the point width from the VUE
+ * header or 1. */
+static int emit7_gl_clip_sf(struct batch *b, bool point_width_from_vertex, bool depth16,
+                            bool multisampled, struct gt_error *err)
+{
+    /* L3279-3305: clipping with the guardband, viewport XY and Z tests */
+    EMIT7(b, 3DSTATE_CLIP, .StatisticsEnable = true, .CullMode = 1 /* NONE */,
+          .EarlyCullEnable = true, .TriangleFanProvokingVertexSelect = 2,
+          .LineStripListProvokingVertexSelect = 1, .TriangleStripListProvokingVertexSelect = 2,
+          .GuardbandClipTestEnable = true, .ViewportZClipTestEnable = true,
+          .ViewportXYClipTestEnable = true, .ClipEnable = true, .ForceZeroRTAIndexEnable = true,
+          .MaximumPointWidth = 255.875, .MinimumPointWidth = 0.125);
+    /* L3450-3485: the viewport transform, the scissor, width-1 lines, the
+     * point width from the VUE header or 1 */
+    EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = true, .StatisticsEnable = true,
+          .DepthBufferSurfaceFormat = depth16 ? FMT_D16_UNORM : FMT_D24_UNORM_X8,
+          .ScissorRectangleEnable = true,
+          .LineWidth = 1.0, .CullMode = 1, .PointWidth = 1.0,
+          .PointWidthSource = point_width_from_vertex ? 0 : 1, .AALineDistanceMode = 1,
+          .TriangleFanProvokingVertexSelect = 2, .LineStripListProvokingVertexSelect = 1,
+          .TriangleStripListProvokingVertexSelect = 2,
+          .MultisampleRasterizationMode = multisampled ? 3u : 0u);
+    return 0;
+}
+
 /* Draw i: its state pointers, the fixed-function state and 3DPRIMITIVE. */
 static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch *b,
                           struct gt_error *err)
@@ -1031,23 +1244,8 @@ static int emit7_ext_draw(const struct ext7_scene *sc, uint32_t i, struct batch 
     EMIT7(b, 3DSTATE_DS, .Enable = false);
     EMIT7(b, 3DSTATE_STREAMOUT, .SOFunctionEnable = false);
     EMIT7(b, 3DSTATE_GS, .Enable = false);
-    /* L3279-3305: clipping with the guardband, viewport XY and Z tests */
-    EMIT7(b, 3DSTATE_CLIP, .StatisticsEnable = true, .CullMode = 1 /* NONE */,
-          .EarlyCullEnable = true, .TriangleFanProvokingVertexSelect = 2,
-          .LineStripListProvokingVertexSelect = 1, .TriangleStripListProvokingVertexSelect = 2,
-          .GuardbandClipTestEnable = true, .ViewportZClipTestEnable = true,
-          .ViewportXYClipTestEnable = true, .ClipEnable = true, .ForceZeroRTAIndexEnable = true,
-          .MaximumPointWidth = 255.875, .MinimumPointWidth = 0.125);
-    /* L3450-3485: the viewport transform, the scissor, width-1 lines, the
-     * point width from the VUE header or 1 */
-    EMIT7(b, 3DSTATE_SF, .ViewportTransformEnable = true, .StatisticsEnable = true,
-          .DepthBufferSurfaceFormat = sc->depth16 ? FMT_D16_UNORM : FMT_D24_UNORM_X8,
-          .ScissorRectangleEnable = true,
-          .LineWidth = 1.0, .CullMode = 1, .PointWidth = 1.0,
-          .PointWidthSource = sc->point_width_from_vertex ? 0 : 1, .AALineDistanceMode = 1,
-          .TriangleFanProvokingVertexSelect = 2, .LineStripListProvokingVertexSelect = 1,
-          .TriangleStripListProvokingVertexSelect = 2,
-          .MultisampleRasterizationMode = multisampled ? 3u : 0u);
+    if (emit7_gl_clip_sf(b, sc->point_width_from_vertex, sc->depth16, multisampled, err) < 0)
+        return -1;
     EMIT7(b, 3DSTATE_SBE, .VertexURBEntryReadOffset = 1, .VertexURBEntryReadLength = 1,
           .NumberOfSFOutputAttributes = 1);
     /* L3486-3511: perspective barycentrics, RASTRULE_UPPER_RIGHT; 4x:
@@ -1395,12 +1593,12 @@ int workload3d_build(const char *name, int gen, const char *kernel_hex, const ch
                      struct gt_error *err)
 {
     bool blend = strcmp(name, "ubench-fill-blend") == 0, gs = strcmp(name, "gs-twice") == 0;
-    bool tess = strcmp(name, "tess-tri") == 0, quads = strcmp(name, "gs-quads") == 0;
-    bool xfb = strcmp(name, "xfb-tri") == 0;
+    bool tess = strcmp(name, "tess-tri") == 0 || strcmp(name, "tess-quad") == 0;
+    bool quads = strcmp(name, "gs-quads") == 0, xfb = strcmp(name, "xfb-tri") == 0;
     bool ext = workload3d_is_ext7(name);
     if (!blend && !gs && !tess && !quads && !xfb && !ext && strcmp(name, "ubench-fill") != 0)
         return gt_error_set(err, "unknown 3D workload '%s' (ubench-fill, ubench-fill-blend, "
-                            "gs-twice, gs-quads, xfb-tri, tess-tri, strip-fan, instanced, "
+                            "gs-twice, gs-quads, xfb-tri, tess-tri, tess-quad, strip-fan, instanced, "
                             "blend-stencil, multi-rt, mipmap, msaa, fill-heavy)", name);
     if (gen != 9 && gen != 7)
         return gt_error_set(err, "the 3D workloads are written for Gen9 and Gen7, not Gen%d", gen);

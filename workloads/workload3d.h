@@ -3,7 +3,8 @@
  * an AUB capture in the form workloads/workload.h describes (memtrace,
  * execlist submission, 4-level PPGTT) by workloads/workload3d.c, and (below
  * the fill's constants) the Gen7 counterparts of the ext suite's gs, xfb and
- * tess tests (issue 14), run by tests/integration/test_gen7_3d.c, of its
+ * tess tests (issue 14; gs-quads, xfb-tri and tess-quad its scenes exactly),
+ * run by tests/integration/test_gen7_3d.c, of its
  * strip_fan, instanced, blend_stencil and multi_rt tests, run by
  * tests/integration/test_gen7_ext.c, and the Gen4 counterparts of its
  * strip_fan, instanced and blend_stencil (written by workload3d_gen4.c, run
@@ -95,55 +96,71 @@
 #define GEN7_GS_BACKGROUND_A 0xffu
 
 /*
- * "gs-quads" (Gen7 only): the ext suite's gs test (skl_gs: POINTS through a
- * GS that outputs a triangle strip quad per point) in Gen7 form: one
- * POINTLIST draw of GEN7_GS_QUADS points (gen7_gs_quad_point()), the same
- * VS and PS as gs-twice, a DUAL_OBJECT GS (TRISTRIP out) emitting per point
- * the strip (-h, -h), (+h, -h), (-h, +h), (+h, +h) around it, h =
- * GEN7_GS_QUAD_HALF, the top pair with the point's colour and the bottom
- * pair with its RGB halved (alpha 1). Kernels:
- * workloads/kernels/gs-quads.gen7.g4a.
+ * "gs-quads" (Gen7 only): the ext suite's gs test
+ * (../shared/traces/ext/app/gltrace_ext.c test_gs) exactly, programmed as
+ * crocus programs a ValleyView draw: a 64x64 R8G8B8A8 target cleared to
+ * 0.1 (GEN7_GS_QUAD_CLEAR), one POINTLIST draw of GEN7_GS_QUADS points
+ * (gen7_gs_quad_point(): a_pos (x, y) then a_attr RGBA, 24 bytes), a
+ * pass-through VS, a DUAL_OBJECT GS (TRISTRIP out, max_vertices 4) emitting
+ * per point the strip (-h, -h), (+h, -h), (-h, +h), (+h, +h) around it, h =
+ * GEN7_GS_QUAD_HALF (the test's uniform u_half, pushed to the GS as one
+ * register by 3DSTATE_CONSTANT_GS),
+ * the +h (top) pair with the point's RGB and the -h (bottom) pair with it
+ * halved (alpha 1), the clipper and SF's viewport transform as the ext
+ * scenes below (memory row y = GL row y), and the interpolating PS.
+ * Kernels: workloads/kernels/gs-quads.gen7.g4a.
  */
 #define GEN7_GS_QUADS 16u
-#define GEN7_GS_QUAD_HALF 8.0f      /* the GS's immediates; keep the two in step */
+#define GEN7_GS_QUAD_HALF 0.15f     /* u_half, the GS's push constant */
+#define GEN7_GS_QUAD_SIZE 64u
+#define GEN7_GS_QUAD_CLEAR 0.1f     /* R, G and B; alpha 1 */
 
-/* Point n of gs-quads: x, y, z, then R, G, B, A - a 4 x 4 grid 32 pixels
- * apart from (16, 16), red growing along x, green along y. */
-static inline void gen7_gs_quad_point(uint32_t n, float out[7])
+/* Point n of gs-quads, test_gs's pts[n]: x, y, then R, G, B, A - a 4 x 4
+ * grid 0.5 apart from (-0.75, -0.75), each channel 1 or 0.2 by bits 0-2
+ * of n. */
+static inline void gen7_gs_quad_point(uint32_t n, float out[6])
 {
-    uint32_t i = n % 4u, j = n / 4u;
-    out[0] = 16.0f + 32.0f * (float)i;
-    out[1] = 16.0f + 32.0f * (float)j;
-    out[2] = 0.0f;
-    out[3] = (float)(i + 1u) / 4.0f;
-    out[4] = (float)(j + 1u) / 4.0f;
-    out[5] = 0.5f;
-    out[6] = 1.0f;
+    out[0] = -0.75f + 0.5f * (float)(n % 4u);
+    out[1] = -0.75f + 0.5f * (float)(n / 4u);
+    out[2] = (n & 1u) ? 1.0f : 0.2f;
+    out[3] = (n & 2u) ? 1.0f : 0.2f;
+    out[4] = (n & 4u) ? 1.0f : 0.2f;
+    out[5] = 1.0f;
 }
 
 /*
- * "xfb-tri" (Gen7 only): the ext suite's xfb test (skl_xfb: transform
- * feedback of a vec4 and a float per vertex, rendering discarded) in Gen7
- * form: one TRILIST draw of GEN7_XFB_TRIANGLES triangles
- * (GEN7_XFB_VERTICES, GEN7_GS_VERTICES's layout) through gs-twice's vertex
- * shader (its kernel file is reused), stream output on (SOL Gen7:
- * 3DSTATE_SO_DECL_LIST, 3DSTATE_SO_BUFFER, SO_WRITE_OFFSET0 loaded with 0,
- * Rendering Disable) writing per vertex the position (x, y, z, 1) and the
- * colour's red, interleaved (pitch GEN7_XFB_PITCH bytes), into a buffer of
+ * "xfb-tri" (Gen7 only): the ext suite's xfb test (../shared/traces/ext/
+ * app/gltrace_ext.c test_xfb) exactly, programmed as crocus programs a
+ * ValleyView draw: one TRILIST draw of the GEN7_XFB_TRIANGLES * 3 vec4
+ * vertices GEN7_XFB_VERTICES (a_pos, 16 bytes each; a second element
+ * carries VertexID) through a VS computing o_a = a_pos * 2 + (1, 0, -1,
+ * 0.5) and o_b = dot(a_pos.xy, a_pos.xy) + gl_VertexID, stream output on
+ * (SOL Gen7: 3DSTATE_SO_DECL_LIST of o_a.xyzw and o_b.x INTERLEAVED,
+ * 3DSTATE_SO_BUFFER of pitch GEN7_XFB_PITCH, SO_WRITE_OFFSET0 loaded with 0,
+ * Rendering Disable: GL_RASTERIZER_DISCARD) into a buffer of
  * GEN7_XFB_BUFFER_FLOATS floats at GTT GEN7_XFB_BUFFER_GTT pre-filled with
- * GEN7_XFB_FILL.
+ * GEN7_XFB_FILL. The TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query as crocus
+ * runs it: a PIPE_CONTROL (CS stall) and SO_NUM_PRIMS_WRITTEN0's two
+ * dwords stored by MI_STORE_REGISTER_MEM at GEN7_XFB_QUERY_GTT + 8 before
+ * the draw (start) and + 16 after it (end), then the first qword (crocus's
+ * snapshots_landed flag) set to 1 by MI_STORE_DATA_IMM; the result is end
+ * - start.
+ * Kernels: workloads/kernels/xfb-tri.gen7.g4a (VS, PS).
  */
 #define GEN7_XFB_TRIANGLES 2u
 #define GEN7_XFB_VERTICES                                                                    \
     {                                                                                        \
-        { 0, -1, -1, 0.5f, 0, 0, 1 }, { 2, -1, -0.5f, 1.5f, 0, 0, 1 },                       \
-        { 1, 1, 0, 2.25f, 0, 0, 1 }, { 0.5f, 1.5f, -1.25f, 3.625f, 0, 0, 1 },                \
-        { 2.5f, 0.5f, -0.25f, 4.625f, 0, 0, 1 }, { -0.75f, -1.25f, 1, 6.15625f, 0, 0, 1 },   \
+        { -0.5f, -0.5f, 0.0f, 1.0f }, { 0.5f, -0.5f, 0.25f, 1.0f }, { 0.0f, 0.5f, 0.5f, 1.0f },  \
+        { -0.25f, 0.75f, -0.125f, 1.0f }, { 0.75f, 0.25f, 0.375f, 1.0f },                   \
+        { -0.875f, -0.625f, 1.0f, 2.0f },                                                    \
     }
+#define GEN7_XFB_SIZE 64u           /* the test's FBO (not cleared, never drawn) */
 #define GEN7_XFB_PITCH 20u
 #define GEN7_XFB_BUFFER_FLOATS 40u
 #define GEN7_XFB_BUFFER_GTT 0x00141000u
 #define GEN7_XFB_FILL (-1234.5f)
+#define GEN7_XFB_QUERY_GTT (GEN7_XFB_BUFFER_GTT + 0x100u)
+#define GEN7_XFB_QUERY_FILL 0xdeadbeefu     /* the query's 24 bytes before the batch */
 
 /*
  * "tess-tri" (Gen7 only, issue 14: the ext suite's tessellation test in a
@@ -164,6 +181,27 @@ static inline void gen7_gs_quad_point(uint32_t n, float out[7])
         { 8, 8, 0, 0, 0, 0, 1 }, { 120, 16, 0, 0, 0, 0, 1 }, { 16, 100, 0, 0, 0, 0, 1 },     \
         { 152, 40, 0, 0, 0, 0, 1 }, { 150, 124, 0, 0, 0, 0, 1 }, { 60, 122, 0, 0, 0, 0, 1 }, \
     }
+
+/*
+ * "tess-quad" (Gen7 only, issue 14 item 5): the ext suite's tess test
+ * (../shared/traces/ext/app/gltrace_ext.c test_tess) exactly, programmed as
+ * crocus programs a ValleyView draw: a 64x64 R8G8B8A8 target cleared to
+ * 0.1 (GEN7_TESS_QUAD_CLEAR), one PATCHLIST_4 draw of the quad patch
+ * GEN7_TESS_QUAD_PATCH ((x, y) clip-space floats, z 0 and w 1 from VF)
+ * through a pass-through VS, a SINGLE_PATCH HS writing a QUAD-domain Patch
+ * Header with every factor GEN7_TESS_QUAD_LEVEL (TCS outer = inner = 4),
+ * TE (QUAD, INTEGER partitioning for equal_spacing, TRI_CW output: the
+ * hardware's winding is the reverse of GL's ccw), a SIMD4x2 DS computing
+ * the TES's bilinear position, z = 0.5 sin(3.14159 u) sin(3.14159 v) and the
+ * colour (u, v, parity of the 4x4 grid vertex, 1), the clipper and SF's
+ * viewport transform as the ext scenes below (memory row y = GL row y), and
+ * the interpolating PS: 25 domain points, 32 triangles. Kernels:
+ * workloads/kernels/tess-quad.gen7.g4a.
+ */
+#define GEN7_TESS_QUAD_SIZE 64u
+#define GEN7_TESS_QUAD_LEVEL 4.0f       /* the HS's immediates; keep the two in step */
+#define GEN7_TESS_QUAD_CLEAR 0.1f       /* R, G and B; alpha 1 */
+#define GEN7_TESS_QUAD_PATCH { -0.8f, -0.8f, 0.8f, -0.8f, 0.8f, 0.8f, -0.8f, 0.8f }
 
 /*
  * The ext suite's plain draws in Gen7 form (issue 14 item 5): the scenes of
@@ -707,9 +745,9 @@ int workload3d_gen4_tex_build(const char *name, const char *kernel_hex, const ch
                               struct gt_error *err);
 
 /* Writes "ubench-fill" or "ubench-fill-blend" for Gen9 or Gen7 with the pixel shader
- * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads",
- * "xfb-tri" (gs-twice's kernels) / "tess-tri" for Gen7 with their three /
- * four kernels in kernel_hex, or the ext scenes "strip-fan", "instanced",
+ * in kernel_hex (intel-gen4asm output), or "gs-twice", "gs-quads" (VS, GS,
+ * PS), "xfb-tri" (VS, PS), "tess-tri", "tess-quad" (VS, HS, DS, PS) for Gen7
+ * with those kernels in kernel_hex, or the ext scenes "strip-fan", "instanced",
  * "blend-stencil" (strip-fan's kernels), "multi-rt" for Gen7 with their two
  * (VS, PS), to out_aub (gzip when it ends in .gz).
  * 0, or -1 and err. */

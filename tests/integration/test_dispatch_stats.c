@@ -250,6 +250,7 @@ static void test_occupancy_at_most_one(void)
         { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/gs-quads.gen7.aub.gz" },
         { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/gs-twice.gen7.aub.gz" },
         { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/tess-tri.gen7.aub.gz" },
+        { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/tess-quad.gen7.aub.gz" },
         { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/xfb-tri.gen7.aub.gz" },
         { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/ubench-fill.gen7.aub.gz" },
         { "configs/gen7-vlv.cfg", WORKLOAD_DIR "/ubench-fill-blend.gen7.aub.gz" },

@@ -6,14 +6,18 @@
  *    DUAL_OBJECT vec4 GS that emits each triangle twice (the second copy
  *    moved by GEN7_GS_OFFSET_X/Y), SF/SBE, WM and a SIMD16 PS interpolating
  *    a per-vertex colour, om;
- *  - "gs-quads": the ext gs test's shape (skl_gs.txt): points in, a
- *    triangle-strip quad per point out;
- *  - "xfb-tri": the ext xfb test's shape (skl_xfb.txt): stream output of a
- *    vec4 and a float per vertex with rendering disabled;
+ *  - "gs-quads": the ext gs test's scene exactly (gltrace_ext.c test_gs):
+ *    16 points in, a triangle-strip quad per point out, checked also
+ *    against the references and probes (tests/data/reference);
+ *  - "xfb-tri": the ext xfb test's scene exactly (test_xfb): stream output
+ *    of o_a (vec4) and o_b (float) computed by the VS, rendering disabled,
+ *    the primitives-written query stored to memory by MI_STORE_REGISTER_MEM;
  *  - "tess-tri": HS (SINGLE_PATCH, reading its control points from the
  *    URB), TE (TRI domain, every factor 2), a SIMD4x2 DS placing and
  *    colouring the domain points (the ext tess test's idea, skl_tess.txt,
- *    on a triangle patch).
+ *    on a triangle patch);
+ *  - "tess-quad": the ext tess test's scene exactly (test_tess: a quad
+ *    patch, every level 4), checked also against the references and probes.
  *
  * The expected images are worked out here, independently of the model: each
  * output triangle in the order the GS emits them (gs-twice: triangle 0, its
@@ -263,45 +267,77 @@ static void test_gs_twice(void)
     gen7_run_free(&r);
 }
 
-/* The ext suite's gs test in Gen7 form: each point becomes a two-triangle
- * strip, (v0, v1, v2) and (v1, v3, v2) - the odd triangle in the strip's
- * reordered form (seed 003 L13100-13107; either order covers the same
- * pixels) - over the square of half-size GEN7_GS_QUAD_HALF around it, the
- * top vertices with the point's colour, the bottom ones with its RGB
- * halved. The squares' sides lie on whole pixels, so each covers exactly
- * (2 h)^2 pixels. */
+static uint8_t *model_image(const struct gen7_run *r, uint32_t width, uint32_t height);
+
+/* The viewport transform of one clip-space coordinate onto `size` pixels,
+ * in single precision as SF_CLIP_VIEWPORT's floats, snapped to SF's 1/256
+ * pixel grid (3DSTATE_SF Vertex Sub Pixel Precision 8 bits). */
+static double to_screen(float ndc, uint32_t size)
+{
+    float half = (float)size / 2.0f;
+    float s = half * ndc + half;
+    return nearbyint((double)s * 256.0) / 256.0;
+}
+
+/* The ext suite's gs test on Gen7 ("gs-quads"): each point becomes a
+ * two-triangle strip over the axis-aligned square point +- h (the GS's
+ * single-precision adds, then the viewport), so a pixel is covered when its
+ * centre lies strictly inside the snapped square (no centre falls on an
+ * edge: the edges are 4.8 pixels from the point, which sits on a pixel
+ * corner). The colour depends on y alone, the bottom pair's RGB halved and
+ * the top pair's whole, so both triangles give the centre the point's RGB
+ * times 0.5 + 0.5 (y - y0) / (y1 - y0), alpha 1. Every pixel within 2, the
+ * rest the clear (26) exactly; then the references and their 17 probes. */
 static void test_gs_quads(void)
 {
     struct gen7_run r;
     if (!gen7_run_capture("gs-quads", &r))
         return;
-    struct expected_image e = expected_new();
-    const double half = GEN7_GS_QUAD_HALF;
-    for (uint32_t q = 0; q < GEN7_GS_QUADS; q++) {
-        float p[7];
-        gen7_gs_quad_point(q, p);
-        /* the strip's vertices: position and colour */
-        double vx[4], vy[4], vc[4][4];
-        for (int k = 0; k < 4; k++) {
-            vx[k] = p[0] + (k % 2 ? half : -half);
-            vy[k] = p[1] + (k / 2 ? half : -half);
-            for (int c = 0; c < 4; c++)
-                vc[k][c] = c < 3 && k / 2 ? p[3 + c] * 0.5 : p[3 + c];
-        }
-        const int order[2][3] = { { 0, 1, 2 }, { 1, 3, 2 } };
-        for (int t = 0; t < 2; t++) {
-            struct gen7_triangle tri;
-            for (int k = 0; k < 3; k++) {
-                tri.x[k] = vx[order[t][k]];
-                tri.y[k] = vy[order[t][k]];
-                memcpy(tri.colour[k], vc[order[t][k]], sizeof tri.colour[k]);
-            }
-            paint(&e, &tri);
-        }
+    const uint32_t size = GEN7_GS_QUAD_SIZE;
+    const unsigned clear = gen7_unorm8(GEN7_GS_QUAD_CLEAR);
+    unsigned (*want)[4] = malloc(sizeof *want * size * size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+    for (uint32_t i = 0; i < size * size; i++) {
+        want[i][0] = want[i][1] = want[i][2] = clear;
+        want[i][3] = 255;
     }
-    CU_ASSERT_EQUAL(e.covered, GEN7_GS_QUADS * (uint64_t)(4 * half * half));
-    check_image(&r, (const unsigned (*)[4])e.colour, e.near);
-    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, e.covered);
+    uint64_t covered = 0;
+    for (uint32_t q = 0; q < GEN7_GS_QUADS; q++) {
+        float p[6];
+        gen7_gs_quad_point(q, p);
+        const float h = GEN7_GS_QUAD_HALF;
+        double x0 = to_screen(p[0] - h, size), x1 = to_screen(p[0] + h, size);
+        double y0 = to_screen(p[1] - h, size), y1 = to_screen(p[1] + h, size);
+        for (uint32_t y = 0; y < size; y++)
+            for (uint32_t x = 0; x < size; x++) {
+                double cx = x + 0.5, cy = y + 0.5;
+                CU_ASSERT(cx != x0 && cx != x1 && cy != y0 && cy != y1);
+                if (cx < x0 || cx > x1 || cy < y0 || cy > y1)
+                    continue;
+                covered++;
+                double f = 0.5 + 0.5 * (cy - y0) / (y1 - y0);
+                for (int c = 0; c < 3; c++)
+                    want[(size_t)y * size + x][c] = gen7_unorm8(p[2 + c] * f);
+            }
+    }
+    CU_ASSERT_EQUAL(covered, GEN7_GS_QUADS * 100u);     /* 10 x 10 pixels each */
+    uint8_t *rgba = model_image(&r, size, size);
+    uint64_t bad = 0;
+    for (uint32_t i = 0; i < size * size; i++) {
+        bool ok = true;
+        for (int c = 0; c < 4; c++)
+            ok = ok && abs((int)rgba[4 * i + c] - (int)want[i][c]) <= 2;
+        if (!ok && bad++ < 4)
+            fprintf(stderr, "\n  pixel (%u, %u): %u %u %u %u, expected %u %u %u %u ", i % size,
+                    i / size, rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3],
+                    want[i][0], want[i][1], want[i][2], want[i][3]);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    gen7_check_references(rgba, size, size, "gs", true);
+    gen7_image_check_py(rgba, size, size, "gs");
+    free(rgba);
+    free(want);
+    check_draw(&r, GEN7_GS_QUADS, 2 * GEN7_GS_QUADS, covered);
     /* sixteen objects, at most two a thread; four vertices and two
      * triangles each */
     check_dual_object_threads(&r, GEN7_GS_QUADS);
@@ -313,39 +349,64 @@ static void test_gs_quads(void)
         { "gpu.sf.primitives", 2 * GEN7_GS_QUADS },
     };
     gen7_check_stats(&r, gs, sizeof gs / sizeof gs[0]);
-    expected_free(&e);
     gen7_run_free(&r);
 }
 
-/* The ext suite's xfb test in Gen7 form: with rendering disabled, SOL
- * writes each vertex's position (x, y, z and the VF's w = 1) and its red,
- * five floats at GEN7_XFB_PITCH bytes, in the primitives' vertex order, and
- * nothing past them; nothing is rasterized. Values from the workload's
- * vertex list (what the pass-through VS copies). */
+/* The ext suite's xfb test on Gen7 ("xfb-tri"): with rendering disabled,
+ * SOL writes per vertex o_a (4 floats) and o_b (1), interleaved at
+ * GEN7_XFB_PITCH bytes, in the primitives' vertex order, and nothing past
+ * them: the 30 floats must equal test_xfb's expectation worked out here
+ * from the vertices (v * 2 + (1, 0, -1, 0.5) and x^2 + y^2 + i, exact in
+ * single precision for these values), the other 10 keep -1234.5. The
+ * query, read from memory as crocus reads it: the end snapshot less the
+ * start snapshot of SO_NUM_PRIMS_WRITTEN0 is 2, the query marked landed.
+ * Nothing is rasterized. */
 static void test_xfb_tri(void)
 {
     struct gen7_run r;
     if (!gen7_run_capture("xfb-tri", &r))
         return;
-    const float v[GEN7_XFB_TRIANGLES * 3][7] = GEN7_XFB_VERTICES;
+    const float v[GEN7_XFB_TRIANGLES * 3][4] = GEN7_XFB_VERTICES;
     float got[GEN7_XFB_BUFFER_FLOATS];
+    uint32_t query[6];
     struct gpu_address_space as;
     gpu_address_space_init(&as, sim_memory(r.sim), GPU_ADDRESS_SPACE_GTT_GEN6, 0);
     struct gt_error err = { "" };
     CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, GEN7_XFB_BUFFER_GTT, got, sizeof got, &err),
                           0);
+    CU_ASSERT_EQUAL_FATAL(gpu_address_space_read(&as, GEN7_XFB_QUERY_GTT, query, sizeof query,
+                                                 &err), 0);
     const uint32_t per_vertex = GEN7_XFB_PITCH / 4u, written = 3 * GEN7_XFB_TRIANGLES * per_vertex;
     CU_ASSERT_EQUAL(per_vertex, 5);
+    CU_ASSERT_EQUAL(written, 30);
+    uint32_t mismatches = 0, overrun = 0;
     for (uint32_t i = 0; i < GEN7_XFB_BUFFER_FLOATS; i++) {
-        uint32_t vertex = i / per_vertex, c = i % per_vertex;
+        uint32_t n = i / per_vertex, c = i % per_vertex;
+        const float add[4] = { 1.0f, 0.0f, -1.0f, 0.5f };
         float expect = i >= written ? GEN7_XFB_FILL
-                     : c < 3        ? v[vertex][c]
-                     : c == 3       ? 1.0f
-                                    : v[vertex][3];
-        if (got[i] != expect)
+                     : c < 4        ? v[n][c] * 2.0f + add[c]
+                                    : v[n][0] * v[n][0] + v[n][1] * v[n][1] + (float)n;
+        if (got[i] != expect) {
             fprintf(stderr, "\n  float %u: %g, expected %g ", i, got[i], expect);
-        CU_ASSERT_EQUAL(got[i], expect);
+            if (i < written)
+                mismatches++;
+            else
+                overrun++;
+        }
     }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT_EQUAL(overrun, 0);
+    /* the query: snapshots_landed 1 (a qword), start and end 64-bit, all
+     * written over the fill */
+    uint64_t start = query[2] | (uint64_t)query[3] << 32, end = query[4] | (uint64_t)query[5] << 32;
+    CU_ASSERT_EQUAL(query[0], 1);
+    CU_ASSERT_EQUAL(query[1], 0);
+    CU_ASSERT_NOT_EQUAL(query[3], GEN7_XFB_QUERY_FILL);
+    CU_ASSERT_NOT_EQUAL(query[5], GEN7_XFB_QUERY_FILL);
+    if (end - start != GEN7_XFB_TRIANGLES)
+        fprintf(stderr, "\n  query: start %llu, end %llu ", (unsigned long long)start,
+                (unsigned long long)end);
+    CU_ASSERT_EQUAL(end - start, GEN7_XFB_TRIANGLES);
     const struct gen7_expected_stat stats[] = {
         { "gpu.sol.objects_written", GEN7_XFB_TRIANGLES },
         { "gpu.sol.vertices_written", 3 * GEN7_XFB_TRIANGLES },
@@ -429,15 +490,113 @@ static void test_tess_tri(void)
     gen7_run_free(&r);
 }
 
+/* The model's only render target as RGBA8 (memory rows), width x height. */
+static uint8_t *model_image(const struct gen7_run *r, uint32_t width, uint32_t height)
+{
+    struct unit *om = sim_find_unit(r->sim, "gpu.slice0.om");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(om);
+    const struct om_surface *list;
+    uint32_t n = om_written_surfaces(om, &list);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL_FATAL(list[0].width, width);
+    CU_ASSERT_EQUAL_FATAL(list[0].height, height);
+    uint64_t faults = 0;
+    uint8_t *rgba = images_surface_rgba8(r->sim, &list[0], &faults);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rgba);
+    CU_ASSERT_EQUAL(faults, 0);
+    return rgba;
+}
+
+/* The ext suite's tess test on Gen7 ("tess-quad"): the quad patch with
+ * every level 4 and INTEGER partitioning is a 5 x 5 grid of domain points
+ * (u, v in steps of 1/4; seed 003 L12735-12786) and 32 triangles. The
+ * position is bilinear in the corners, and the corners are an axis-aligned
+ * square, so u and v are linear in the screen: at a covered pixel centre
+ * (x, y) (memory row y = GL row y) u = (x_ndc + 0.8) / 1.6 and v likewise,
+ * and red and green, interpolated from the points' exact u and v, are those
+ * (within 2). The square's edges on screen are at 32 (1 +- 0.8) = 6.4 and
+ * 57.6, so pixels 6-57 in both axes are covered, written once each (the
+ * shared edges by the top-left rule), and the rest keep the clear (0.1 ->
+ * 26). Blue is the interpolated parity of the grid vertex (iu + iv) & 1:
+ * at the pixel nearest each of the 25 grid points within 60 of 255 parity
+ * (one pixel from a point moves it at most 255 / 6.4 along an edge of
+ * 12.8 pixels ... half that across). Then the references and probes. */
+static void test_tess_quad(void)
+{
+    struct gen7_run r;
+    if (!gen7_run_capture("tess-quad", &r))
+        return;
+    const uint32_t size = GEN7_TESS_QUAD_SIZE;
+    uint8_t *rgba = model_image(&r, size, size);
+    const float patch[8] = GEN7_TESS_QUAD_PATCH;
+    const double lo = size / 2.0 * (1 + patch[0]), hi = size / 2.0 * (1 + patch[4]);
+    uint64_t covered = 0, bad = 0;
+    const unsigned clear = gen7_unorm8(GEN7_TESS_QUAD_CLEAR);
+    for (uint32_t y = 0; y < size; y++)
+        for (uint32_t x = 0; x < size; x++) {
+            const uint8_t *p = rgba + 4 * ((size_t)y * size + x);
+            double cx = x + 0.5, cy = y + 0.5;
+            bool inside = cx >= lo && cx < hi && cy >= lo && cy < hi;
+            unsigned want[4] = { clear, clear, clear, 255 };
+            if (inside) {
+                covered++;
+                want[0] = gen7_unorm8((cx - lo) / (hi - lo));
+                want[1] = gen7_unorm8((cy - lo) / (hi - lo));
+                want[2] = p[2];         /* the parity, checked below */
+            }
+            bool ok = true;
+            for (int c = 0; c < 4; c++)
+                ok = ok && abs((int)p[c] - (int)want[c]) <= (inside ? 2 : 0);
+            if (!ok && bad++ < 4)
+                fprintf(stderr, "\n  pixel (%u, %u): %u %u %u %u, expected %u %u %u %u ", x, y,
+                        p[0], p[1], p[2], p[3], want[0], want[1], want[2], want[3]);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(covered, 52u * 52u);
+    for (int iu = 0; iu <= 4; iu++)
+        for (int iv = 0; iv <= 4; iv++) {
+            uint32_t x = (uint32_t)floor(lo + (hi - lo) * iu / 4.0);
+            uint32_t y = (uint32_t)floor(lo + (hi - lo) * iv / 4.0);
+            x = x >= (uint32_t)hi ? (uint32_t)hi - 1 : x;
+            y = y >= (uint32_t)hi ? (uint32_t)hi - 1 : y;
+            int blue = rgba[4 * ((size_t)y * size + x) + 2], parity = 255 * ((iu + iv) & 1);
+            if (abs(blue - parity) > 60)
+                fprintf(stderr, "\n  grid point (%d, %d) pixel (%u, %u): blue %d, parity %d ",
+                        iu, iv, x, y, blue, parity);
+            CU_ASSERT(abs(blue - parity) <= 60);
+        }
+    gen7_check_references(rgba, size, size, "tess", true);
+    gen7_image_check_py(rgba, size, size, "tess");
+    free(rgba);
+    check_draw(&r, 4, 32, covered);
+    const struct gen7_expected_stat stats[] = {
+        { "gpu.hs.patches", 1 },
+        { "gpu.hs.threads.dispatched", 1 },
+        { "gpu.te.patches", 1 },
+        { "gpu.te.domain_points", 25 },
+        { "gpu.te.output_primitives", 32 },
+        { "gpu.te.bad_factors", 0 },
+        { "gpu.ds.simd4x2_threads", 13 },       /* 25 points, two a thread */
+        { "gpu.sf.primitives", 32 },
+    };
+    gen7_check_stats(&r, stats, sizeof stats / sizeof stats[0]);
+    gen7_run_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "Gen7 GS capture (DUAL_OBJECT, each triangle twice) through gen7-vlv: image and stats",
       test_gs_twice },
-    { "Gen7 GS capture of the ext gs test (points in, strip quads out): image and stats",
+    { "Gen7 ext gs scene (16 points in, strip quads out, 64x64): image, references and probes, "
+      "stats",
       test_gs_quads },
-    { "Gen7 transform feedback capture (SO with rendering disabled): the buffer and stats",
+    { "Gen7 ext xfb scene (vec4 + float interleaved, rasterizer discard, query): the 30 "
+      "floats, no overrun, the query from memory, stats",
       test_xfb_tri },
     { "Gen7 tessellation capture (HS, TE, SIMD4x2 DS) through gen7-vlv: image and stats",
       test_tess_tri },
+    { "Gen7 ext tess scene (quad patch, levels 4, QUAD domain, SIMD4x2 DS with sin): image, "
+      "references and probes, stats",
+      test_tess_quad },
     { 0 }
 };
 TEST_SUITE(gen7_3d, cases);

@@ -198,15 +198,7 @@ static void check_image_of(const struct gen7_run *r, uint32_t index, const struc
     if (bad)
         fprintf(stderr, "\n  %s: %llu pixels differ ", test, (unsigned long long)bad);
     CU_ASSERT_EQUAL(bad, 0);
-    struct image_verdict v;
-    bool pass = image_judge_test(REFERENCE_DIR, test, rgba, e->width, e->height, &v);
-    if (!pass || !v.flipped)
-        fprintf(stderr, "\n  %s: %.2f%% pixels off (allowed %.2f%%), %u/%u probes bad%s ", test,
-                100 * v.off_share, 100 * v.allowed_share, v.probes_bad, v.probes,
-                v.flipped ? "" : ", not in GL row order");
-    CU_ASSERT_TRUE(pass);
-    CU_ASSERT_TRUE(v.flipped);
-    CU_ASSERT(!probed || v.probes > 0);
+    gen7_check_references(rgba, e->width, e->height, test, probed);
     free(rgba);
 }
 

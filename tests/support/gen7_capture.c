@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include "tests/support/image_compare.h"
 #include "tests/support/machine_run.h"
 #include "tests/test.h"
 #include "tools/machine.h"
@@ -81,4 +83,39 @@ unsigned gen7_unorm8(double v)
 {
     v = v < 0 ? 0 : v > 1 ? 1 : v;
     return (unsigned)floor(v * 255.0 + 0.5);
+}
+
+void gen7_check_references(const uint8_t *rgba, uint32_t width, uint32_t height, const char *test,
+                           bool probed)
+{
+    struct image_verdict v;
+    bool pass = image_judge_test(GEN7_REFERENCE_DIR, test, rgba, width, height, &v);
+    if (!pass || !v.flipped)
+        fprintf(stderr, "\n  %s: %.2f%% pixels off (allowed %.2f%%), %u/%u probes bad%s ", test,
+                100 * v.off_share, 100 * v.allowed_share, v.probes_bad, v.probes,
+                v.flipped ? "" : ", not in GL row order");
+    CU_ASSERT_TRUE(pass);
+    CU_ASSERT_TRUE(v.flipped);
+    CU_ASSERT(!probed || v.probes > 0);
+}
+
+void gen7_image_check_py(const uint8_t *rgba, uint32_t width, uint32_t height, const char *test)
+{
+    const char *tool = "../shared/tools/image_check.py", *refs = "../shared/traces/ext/reference";
+    if (access(tool, R_OK) != 0 || access(refs, R_OK) != 0) {
+        fprintf(stderr, "\n  %s missing: the image_check.py judgement of %s skipped ", tool, test);
+        return;
+    }
+    const char *dir = test_temp_dir();     /* a new directory each call */
+    char path[512], cmd[1024];
+    snprintf(path, sizeof path, "%s/%s.ppm", dir, test);
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "P6\n%u %u\n255\n", width, height);
+    for (uint32_t y = height; y-- > 0;)     /* the top (GL's last) row first */
+        for (uint32_t x = 0; x < width; x++)
+            fwrite(rgba + 4 * ((size_t)y * width + x), 1, 3, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "python3 %s %s %s %s >&2", tool, test, dir, refs);
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }

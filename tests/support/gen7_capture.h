@@ -54,6 +54,20 @@ double gen7_edge(const struct gen7_triangle *t, int k, double px, double py, dou
  * barycentric coordinates (weight k for vertex k). */
 bool gen7_covers(const struct gen7_triangle *t, double px, double py, double weight[3]);
 
+#define GEN7_REFERENCE_DIR "tests/data/reference"
+
+/* An RGBA8 image in memory row order (row 0 GL's bottom row) judged by the
+ * ext suite's rule against the references of `test` and every probe its
+ * .txt lists (tests/support/image_compare.h): it must pass, in the flipped
+ * row order, with probes when `probed`. */
+void gen7_check_references(const uint8_t *rgba, uint32_t width, uint32_t height, const char *test,
+                           bool probed);
+
+/* The same image through ../shared/tools/image_check.py against
+ * ../shared/traces/ext/reference (written as a PPM, top row first), when
+ * ../shared is there (else skipped, saying so). */
+void gen7_image_check_py(const uint8_t *rgba, uint32_t width, uint32_t height, const char *test);
+
 /* v in [0, 1] (clamped) to 8 bits, rounded to nearest. */
 unsigned gen7_unorm8(double v);
 
