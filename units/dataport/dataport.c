@@ -160,6 +160,19 @@ static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *
 
 /* ---- the unit ------------------------------------------------------------------- */
 
+static void *memory_atomics_create(void)
+{
+    pthread_mutex_t *m = gt_xcalloc(1, sizeof *m);
+    pthread_mutex_init(m, NULL);
+    return m;
+}
+
+static void memory_atomics_destroy(void *object)
+{
+    pthread_mutex_destroy(object);
+    free(object);
+}
+
 static int dp_realize(struct unit *u, struct gt_error *err)
 {
     struct dp *s = unit_state(u);
@@ -181,6 +194,8 @@ static int dp_realize(struct unit *u, struct gt_error *err)
         s->l3_reply = unit_port(u, "memory_reply", 0);
     }
     dp_reply_queue_init(s, u);
+    s->memory_atomics = sim_shared(unit_sim(u), "memory.atomics", memory_atomics_create,
+                                   memory_atomics_destroy);
     return 0;
 }
 

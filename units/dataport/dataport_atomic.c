@@ -42,6 +42,7 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
     unsigned addr_regs = a64 ? slots / 4 : slots / 8, per = slots / 8;
     unsigned src0 = x->hdr + addr_regs, src1 = src0 + per;
     s->atomics++;
+    pthread_mutex_lock(s->memory_atomics);
     for (unsigned i = 0; i < slots; i++) {
         if (!(mask & (1u << i)))
             continue;
@@ -60,4 +61,5 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
         /* OOB atomics are dropped and return 0 (L6235ff) */
         dp_wbwrite(x, i / 8, i % 8, ok ? (aop == DESC_ATOMIC_PREDEC ? nv : old) : 0);
     }
+    pthread_mutex_unlock(s->memory_atomics);
 }

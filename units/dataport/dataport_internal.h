@@ -18,6 +18,7 @@
 #ifndef GTSIM_UNITS_DATAPORT_INTERNAL_H
 #define GTSIM_UNITS_DATAPORT_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -91,6 +92,15 @@ struct dp {
     struct port **eu, **wb;
     uint32_t eus;
     struct port *l3, *l3_reply;
+    /* the lock every data port of the simulation takes around an atomic's
+     * read-modify-write of the functional memory (sim_shared, "memory.atomics"):
+     * data ports of different subslices may tick on two host threads in one
+     * edge, and two atomics on one address must not lose an update. Not
+     * modelled by it: which of two same-edge atomics on one address goes first
+     * when their data ports tick on different threads (on one thread: tick
+     * order); their sum is the same either way, their returned old values are
+     * not (issue 19). */
+    pthread_mutex_t *memory_atomics;
     /* state */
     struct txn *txn;
     uint32_t free_txn;
