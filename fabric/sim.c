@@ -18,7 +18,8 @@
 #define WAKE_BLOCK 4096u
 #define DEFAULT_WATCHDOG_CYCLES 100000u
 #define MAX_THREADS 64u
-#define ADAPT_WINDOW 64u            /* edges timed in each mode (adaptive_edge) */
+#define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_edge) */
+#define ADAPT_WARMUP 32u            /* and run first in it untimed (a sleeping worker wakes) */
 #define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
 #define ADAPT_EXPLOIT_MAX (1u << 22)
 
@@ -558,28 +559,57 @@ static uint64_t host_ns(void)
  * share cores with other work (a loaded host) can make every edge's
  * hand-over cost more than the ticks it shares out. Alternately times
  * ADAPT_WINDOW edges ticked in parallel and ADAPT_WINDOW ticked on this
- * thread (host ns per unit tick), then runs the faster way for a while (longer
- * each time one thread keeps winning). Results never depend on the choice. */
+ * thread (host ns per unit tick, each edge timed from its start to the start
+ * of the next edge: a serial edge's channels are committed after it returns,
+ * a parallel one's inside parallel_edge, and timing only the call made the
+ * serial edge look cheaper than it is), then runs the faster way for a while
+ * (longer each time one thread keeps winning). Results never depend on the
+ * choice. */
 static bool adaptive_edge(struct sim *sim, uint64_t cycle)
 {
     if (!sim->parallel_allowed)
         return false;
     struct sim_adapt *a = &sim->adapt;
+    uint64_t start = 0;
+    if (a->phase != 2) {
+        start = host_ns();
+        if (a->timing) {                /* the edge before this one, to now */
+            a->ns[a->timing_mode] += start - a->timing_start;
+            a->ticks[a->timing_mode] += a->timing_ticks;
+            a->timing = false;
+            if (a->left == 0) {
+                if (a->phase == 0) {
+                    a->phase = 1;
+                    a->left = ADAPT_WINDOW + ADAPT_WARMUP;
+                } else {
+                    /* compare ns per tick: parallel wins if clearly faster */
+                    bool was = a->use_parallel;
+                    a->use_parallel = (double)a->ns[0] * (double)a->ticks[1] <
+                                      0.9 * (double)a->ns[1] * (double)a->ticks[0];
+                    if (!a->exploit || a->use_parallel != was)
+                        a->exploit = ADAPT_EXPLOIT_MIN;
+                    else if (a->exploit < ADAPT_EXPLOIT_MAX)
+                        a->exploit *= 2;
+                    a->phase = 2;
+                    a->left = a->exploit;
+                }
+            }
+        }
+    }
     if (a->phase == 2) {
         if (a->left) {
             a->left--;
             return a->use_parallel && parallel_edge(sim, cycle);
         }
         a->phase = 0;
-        a->left = ADAPT_WINDOW;
+        a->left = ADAPT_WINDOW + ADAPT_WARMUP;
         a->ns[0] = a->ns[1] = a->ticks[0] = a->ticks[1] = 0;
+        start = host_ns();
     }
     uint32_t mode = a->phase;           /* 0: timing parallel, 1: timing serial */
-    uint64_t start = host_ns();
-    bool parallel = false;
+    uint64_t ticks = sim->ready_count;
     if (mode == 0) {
-        parallel = parallel_edge(sim, cycle);
-        if (!parallel)
+        if (!parallel_edge(sim, cycle))
             return false;               /* all on one thread: not a sample */
     } else {
         sim->serial_edges++;
@@ -592,25 +622,11 @@ static bool adaptive_edge(struct sim *sim, uint64_t cycle)
             }
         }
     }
-    a->ns[mode] += host_ns() - start;
-    a->ticks[mode] += sim->ready_count;
-    if (--a->left == 0) {
-        if (mode == 0) {
-            a->phase = 1;
-            a->left = ADAPT_WINDOW;
-        } else {
-            /* compare ns per tick: parallel wins if clearly faster */
-            bool was = a->use_parallel;
-            a->use_parallel = (double)a->ns[0] * (double)a->ticks[1] <
-                              0.9 * (double)a->ns[1] * (double)a->ticks[0];
-            if (!a->exploit || a->use_parallel != was)
-                a->exploit = ADAPT_EXPLOIT_MIN;
-            else if (a->exploit < ADAPT_EXPLOIT_MAX)
-                a->exploit *= 2;
-            a->phase = 2;
-            a->left = a->exploit;
-        }
-    }
+    a->timing = a->left <= ADAPT_WINDOW;    /* past the warm-up */
+    a->timing_mode = mode;
+    a->timing_start = start;
+    a->timing_ticks = ticks;
+    a->left--;
     return true;
 }
 
@@ -947,7 +963,7 @@ static void start_threads(struct sim *sim)
             return;     /* no thread: stay on one (sim_log would need the sim) */
     }
     sim->parallel_allowed = true;
-    sim->adapt = (struct sim_adapt){ .phase = 0, .left = ADAPT_WINDOW };
+    sim->adapt = (struct sim_adapt){ .phase = 0, .left = ADAPT_WINDOW + ADAPT_WARMUP };
 }
 
 static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle)

@@ -233,6 +233,13 @@ struct sim {
         uint32_t exploit;           /* length of the last phase 2 */
         bool use_parallel;
         uint64_t ns[2], ticks[2];
+        /* the edge being timed: host time runs from its start to the start
+         * of the next edge, so the work every edge does outside
+         * adaptive_edge (the serial edge's channel commits, the wake-ups,
+         * the step's bookkeeping) is counted in the mode that caused it */
+        bool timing;
+        uint32_t timing_mode;
+        uint64_t timing_start, timing_ticks;
     } adapt;
 
     /* totals */
