@@ -736,7 +736,8 @@ static void test_fill_heavy(void)
         CU_ASSERT_EQUAL(system(cmd), 0);
         unlink(png);
         rmdir(dir);
-    }    free(e);
+    }
+    free(e);
     free(r.rt1);
     free(r.rgba);
 }
