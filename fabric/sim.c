@@ -73,6 +73,7 @@ void sim_destroy(struct sim *sim)
     for (uint32_t i = 0; i < sim->thread_count; i++) {
         free(sim->threads[i]->ready);
         free(sim->threads[i]->wakes);
+        free(sim->threads[i]->commits);
         free(sim->threads[i]->popped);
         free(sim->threads[i]);
     }
@@ -291,6 +292,58 @@ void sim_note_popped(struct sim_thread *t, struct channel *ch)
     }
     t->popped[t->popped_count++] = ch;
     ch->popped_listed = true;
+}
+
+void unit_request_edge_commit(struct unit *u)
+{
+    if (u->commit_requested)
+        return;
+    u->commit_requested = true;
+    struct sim_thread *t = sim_acting_thread(u->sim, u->host ? u->host : u);
+    if (t->commit_count == t->commit_capacity) {
+        t->commit_capacity = t->commit_capacity ? 2 * t->commit_capacity : 16;
+        t->commits = gt_xrealloc(t->commits, t->commit_capacity * sizeof *t->commits);
+    }
+    t->commits[t->commit_count++] = u;
+}
+
+/* The edge commits asked for in this edge's ticks (unit_request_edge_commit),
+ * run one at a time in unit id order: the order is neither the tick order
+ * (which the tick-order seed shuffles) nor the threads' (which depends on the
+ * thread count and the partition), so what the commits do to shared memory
+ * is the same on any number of threads. */
+static void run_edge_commits(struct sim *sim)
+{
+    struct sim_thread *first = sim->threads[0];
+    for (uint32_t i = 1; i < sim->thread_count; i++) {
+        struct sim_thread *t = sim->threads[i];
+        for (uint32_t k = 0; k < t->commit_count; k++) {
+            if (first->commit_count == first->commit_capacity) {
+                first->commit_capacity = first->commit_capacity ? 2 * first->commit_capacity : 16;
+                first->commits = gt_xrealloc(first->commits,
+                                             first->commit_capacity * sizeof *first->commits);
+            }
+            first->commits[first->commit_count++] = t->commits[k];
+        }
+        t->commit_count = 0;
+    }
+    struct unit **list = first->commits;
+    uint32_t n = first->commit_count;
+    for (uint32_t i = 1; i < n; i++) {      /* insertion sort: a handful a edge */
+        struct unit *u = list[i];
+        uint32_t j = i;
+        while (j > 0 && list[j - 1]->id > u->id) {
+            list[j] = list[j - 1];
+            j--;
+        }
+        list[j] = u;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        list[i]->commit_requested = false;
+        if (list[i]->ops->edge_commit)
+            list[i]->ops->edge_commit(list[i]);
+    }
+    first->commit_count = 0;
 }
 
 struct sim_thread *sim_calling_thread(struct sim *sim)
@@ -1023,6 +1076,8 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
             }
         }
     }
+    if (__builtin_expect(sim->threads[0]->commit_count != 0, 0) || sim->thread_count > 1)
+        run_edge_commits(sim);
     /* The peak of live messages, taken where it does not depend on the
      * order of the ticks or on the thread count. */
     int64_t live = msg_live(sim);

@@ -125,6 +125,7 @@ struct unit {
     bool created, realized;
     struct unit *host;              /* an inner unit's host (unit_create_inner), else NULL */
     struct unit *inner;             /* the first unit this one runs inside it, else NULL */
+    bool commit_requested;          /* listed for the current edge's commits */
 };
 
 struct msg_pool_class {
@@ -167,6 +168,9 @@ struct sim_thread {
     uint32_t wake_count, wake_capacity;
     struct channel **popped;        /* channels popped in the current step */
     uint32_t popped_count, popped_capacity;
+    struct unit **commits;          /* units that asked for an edge commit on the current
+                                     * edge (unit_request_edge_commit) */
+    uint32_t commit_count, commit_capacity;
     struct msg_pool_class pools[MSG_POOL_CLASSES];
     void **msg_blocks;              /* blocks this thread carved */
     uint32_t msg_block_count, msg_block_capacity;

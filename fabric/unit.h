@@ -199,6 +199,13 @@ struct unit_ops {
     int (*realize)(struct unit *u, struct gt_error *err);
     void (*reset)(struct unit *u);
     enum unit_activity (*tick)(struct unit *u);
+    /* Optional: run after every unit of the edge has ticked, for each unit
+     * that called unit_request_edge_commit() in its tick, one at a time in
+     * unit id order on the simulation's thread. For work whose order across
+     * units must not depend on the tick order or the host thread count (the
+     * data ports' atomics on shared memory). It touches only the unit's own
+     * state and the functional memory: no ports, no wakes. */
+    void (*edge_commit)(struct unit *u);
     void (*stats_derived)(struct unit *u, struct stats_writer *w);
     void (*destroy)(struct unit *u);
 };
@@ -259,6 +266,10 @@ void unit_wake_at(struct unit *u, uint64_t cycle);
  * inputs would return NULL this cycle, so a unit that polls many inputs each
  * tick (an EU's write-back ports) may skip them all. */
 bool unit_has_queued(const struct unit *u);
+
+/* From a tick: calls the kind's edge_commit() once this edge's ticks are all
+ * done (more calls in the same tick ask once). */
+void unit_request_edge_commit(struct unit *u);
 
 /* Tells the watchdog the unit made progress without moving a message (an EU
  * executing ALU instructions). */

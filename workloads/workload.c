@@ -264,8 +264,9 @@ int workload_build(const char *name, int gen, const char *kernel_hex, const char
         strcmp(name, "ubench-slmbw") != 0 && strcmp(name, "ubench-drambw") != 0 &&
         strcmp(name, "ubench-texrate") != 0)
         ubench = false;
-    if (!reduce && !sgemm && !ubench && !sh.indirect && strcmp(name, "histogram") != 0)
-        return gt_error_set(err, "unknown workload '%s' (histogram, histogram-indirect, reduce, "
+    if (!reduce && !sgemm && !ubench && !sh.indirect && strcmp(name, "histogram") != 0 &&
+        strcmp(name, "tickets") != 0)
+        return gt_error_set(err, "unknown workload '%s' (histogram, histogram-indirect, tickets, reduce, "
                             "sgemm, sgemm256, ubench-flops, ubench-l3bw, ubench-slmbw, "
                             "ubench-drambw, ubench-texrate)", name);
     if (gen != 8 && gen != 9)

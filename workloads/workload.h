@@ -14,6 +14,11 @@
  *   "histogram-indirect": the same, dispatched by an indirect GPGPU_WALKER
  *                (zero dimensions in the command; GPGPU_DISPATCHDIMX/Y/Z loaded
  *                by MI_LOAD_REGISTER_IMM before it).
+ *   "tickets":   in[i] = workload_histogram_input(i); every element's lane
+ *                increments in[0] (untyped atomic INC with return) and writes
+ *                what it got to out[idx]: out is a permutation of in[0]'s
+ *                first value + 0 .. 1023, the same one on any host thread count
+ *                and tick order (issue 19's determinism of same-cycle atomics).
  *   "reduce":    in[i] = workload_reduce_input(i); groups of 32 elements;
  *                out[g * 4 + t] = in[32g] + ... + in[32g + 31] for every
  *                thread t of group g (SLM exchange, then a barrier).

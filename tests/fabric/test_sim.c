@@ -255,6 +255,88 @@ static void test_message_pool_reuses_messages(void)
     sim_destroy(sim);
 }
 
+/* ---- edge commits: after every tick of the edge, in unit id order ---------- */
+
+struct commit_log {
+    uint32_t entries[256];      /* unit id, or 1000 + unit id for a tick */
+    uint32_t count;
+};
+
+struct committer {
+    struct commit_log *log;
+    uint32_t left;
+};
+
+static void committer_reset(struct unit *u)
+{
+    struct committer *s = unit_state(u);
+    s->left = 4;
+    unit_wake_at(u, 0);
+}
+
+static enum unit_activity committer_tick(struct unit *u)
+{
+    struct committer *s = unit_state(u);
+    if (s->log->count < 256)
+        s->log->entries[s->log->count++] = 1000 + unit_id(u);
+    unit_request_edge_commit(u);
+    unit_request_edge_commit(u);        /* asked twice: run once */
+    return --s->left ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static void committer_commit(struct unit *u)
+{
+    struct committer *s = unit_state(u);
+    if (s->log->count < 256)
+        s->log->entries[s->log->count++] = unit_id(u);
+}
+
+static const struct unit_ops committer_ops = {
+    .kind = "test_committer", .help = "asks for an edge commit on every tick",
+    .state_size = sizeof(struct committer),
+    .reset = committer_reset, .tick = committer_tick, .edge_commit = committer_commit,
+};
+
+/* With the tick order shuffled, each edge is five ticks in some order, then the
+ * five commits in unit id order, once each. */
+static void test_edge_commits_run_in_unit_order(void)
+{
+    struct sim_options o = { .tick_order_seed = 99, .log_level = -1 };
+    struct sim *sim = sim_create(&o);
+    CU_ASSERT_EQUAL_FATAL(sim_add_clock(sim, "core", 1000, NULL), 0);
+    struct commit_log log = { .count = 0 };
+    uint32_t ids[5];
+    for (int i = 0; i < 5; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "c%d", i);
+        struct unit *u = sim_add_unit(sim, &committer_ops, name, 0, NULL, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+        ((struct committer *)unit_state(u))->log = &log;
+        ids[i] = unit_id(u);
+    }
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, NULL), 0);
+    sim_run(sim, 0);
+    CU_ASSERT_EQUAL_FATAL(log.count, 4 * 10);
+    bool shuffled = false;
+    for (uint32_t edge = 0; edge < 4; edge++) {
+        const uint32_t *e = log.entries + edge * 10;
+        uint32_t ticked = 0;
+        for (int i = 0; i < 5; i++) {
+            CU_ASSERT_TRUE(e[i] >= 1000);
+            for (int k = 0; k < 5; k++)
+                if (e[i] == 1000 + ids[k])
+                    ticked |= 1u << k;
+            if (i && e[i] < e[i - 1])
+                shuffled = true;
+        }
+        CU_ASSERT_EQUAL(ticked, 0x1f);
+        for (int i = 0; i < 5; i++)
+            CU_ASSERT_EQUAL(e[5 + i], ids[i]);
+    }
+    CU_ASSERT_TRUE(shuffled);           /* the seed did shuffle the ticks */
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "tick order cannot change results", test_tick_order_cannot_change_results },
     { "two machines in one process", test_two_machines_in_one_process },
@@ -263,6 +345,7 @@ static const struct test_case cases[] = {
     { "watchdog names the stuck channel", test_watchdog_names_the_stuck_channel },
     { "deadlock with stranded messages", test_deadlock_with_stranded_messages },
     { "message pool reuses messages", test_message_pool_reuses_messages },
+    { "edge commits run after the ticks, in unit id order", test_edge_commits_run_in_unit_order },
     { 0 }
 };
 TEST_SUITE(sim, cases);

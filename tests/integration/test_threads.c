@@ -166,6 +166,8 @@ static void test_workloads_same_on_1_2_4_threads(void)
         { "histogram_gen9", "configs/gen9-skl-gt2.cfg", "histogram.gen9", 0 },
         { "histogram_indirect_gen9", "configs/gen9-skl-gt2.cfg", "histogram-indirect.gen9", 0 },
         { "histogram_gen8", "configs/gen8-bdw-gt2.cfg", "histogram.gen8", 0 },
+        /* same-cycle atomics on one address: which lane gets which value */
+        { "tickets_gen9_gt3", "configs/gen9-skl-gt3.cfg", "tickets.gen9", 0 },
         { "reduce_gen9_gt3", "configs/gen9-skl-gt3.cfg", "reduce.gen9", 0 },
         { "sgemm_gen9_gt3", "configs/gen9-skl-gt3.cfg", "sgemm.gen9", 1 },
         /* GT2 on 2 threads splits a subslice's EUs (partition_move_eus) */

@@ -160,19 +160,6 @@ static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *
 
 /* ---- the unit ------------------------------------------------------------------- */
 
-static void *memory_atomics_create(void)
-{
-    pthread_mutex_t *m = gt_xcalloc(1, sizeof *m);
-    pthread_mutex_init(m, NULL);
-    return m;
-}
-
-static void memory_atomics_destroy(void *object)
-{
-    pthread_mutex_destroy(object);
-    free(object);
-}
-
 static int dp_realize(struct unit *u, struct gt_error *err)
 {
     struct dp *s = unit_state(u);
@@ -194,8 +181,6 @@ static int dp_realize(struct unit *u, struct gt_error *err)
         s->l3_reply = unit_port(u, "memory_reply", 0);
     }
     dp_reply_queue_init(s, u);
-    s->memory_atomics = sim_shared(unit_sim(u), "memory.atomics", memory_atomics_create,
-                                   memory_atomics_destroy);
     return 0;
 }
 
@@ -211,6 +196,7 @@ static void dp_release(struct dp *s, struct unit *u)
     free(s->slm);
     free(s->cc);
     s->cc = NULL;
+    s->deferred_count = 0;
     s->txn = NULL;
     s->slm = NULL;
 }
@@ -245,7 +231,10 @@ static enum unit_activity dp_tick(struct unit *u)
     for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
         uint32_t e = (s->next_eu + k) % s->eus;
         struct msg *m;
+        /* an atomic on memory is the last message of its cycle: it is applied
+         * at the cycle's end, and a later message must see it */
         while (taken < s->messages_per_cycle && s->free_txn != UINT32_MAX &&
+               s->deferred_count == 0 &&
                (m = port_pop(s->eu[e])) != NULL) {
             take_message(s, u, e, m);
             msg_free(unit_sim(u), m);
@@ -282,6 +271,8 @@ static void dp_destroy(struct unit *u)
     reply_queue_free(&s->replies, unit_sim(u));
     free(s->eu);
     free(s->wb);
+    free(s->deferred);
+    s->deferred = NULL;
     s->eu = s->wb = NULL;
 }
 
@@ -298,6 +289,7 @@ const struct unit_ops dataport_ops = {
     .realize = dp_realize,
     .reset = dp_reset,
     .tick = dp_tick,
+    .edge_commit = dp_edge_commit,
     .stats_derived = dp_stats_derived,
     .destroy = dp_destroy,
 };

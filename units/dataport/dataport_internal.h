@@ -18,7 +18,6 @@
 #ifndef GTSIM_UNITS_DATAPORT_INTERNAL_H
 #define GTSIM_UNITS_DATAPORT_INTERNAL_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -81,6 +80,21 @@ struct surf_memo {
 };
 #define DP_SURF_MEMOS 8
 
+/* An untyped atomic on memory (not SLM) whose read-modify-write waits for the
+ * end of the cycle: its bounds, translation, lines and stats were done when it
+ * was taken; the lanes that did not fault are applied by the edge commit, and
+ * their old values written into the reply, which cannot leave before (it waits
+ * for the L3 or `latency` >= 1 cycles). */
+struct dp_deferred_atomic {
+    uint8_t *wb;                /* the reply's registers (NULL: none) */
+    uint32_t rlen;
+    unsigned aop;
+    uint32_t lanes;             /* lanes to apply */
+    struct gpu_address_space as;
+    uint64_t address[16];       /* GPU virtual address per lane */
+    uint32_t src0[16], src1[16];
+};
+
 struct pending_line {
     uint32_t txn, index;
 };
@@ -92,15 +106,12 @@ struct dp {
     struct port **eu, **wb;
     uint32_t eus;
     struct port *l3, *l3_reply;
-    /* the lock every data port of the simulation takes around an atomic's
-     * read-modify-write of the functional memory (sim_shared, "memory.atomics"):
-     * data ports of different subslices may tick on two host threads in one
-     * edge, and two atomics on one address must not lose an update. Not
-     * modelled by it: which of two same-edge atomics on one address goes first
-     * when their data ports tick on different threads (on one thread: tick
-     * order); their sum is the same either way, their returned old values are
-     * not (issue 19). */
-    pthread_mutex_t *memory_atomics;
+    /* atomics on memory taken this cycle, applied by the edge commit
+     * (dp_edge_commit) in unit order: which of two same-cycle atomics on one
+     * address from data ports on different host threads goes first, and so the
+     * old values they return, must not depend on the thread count (issue 19) */
+    struct dp_deferred_atomic *deferred;
+    uint32_t deferred_count, deferred_capacity;
     /* state */
     struct txn *txn;
     uint32_t free_txn;
@@ -214,6 +225,7 @@ void dp_const_cache_fill(struct dp *s, uint64_t address);
 /* message families */
 void dp_untyped(struct acc *a, const struct dp_msg *x, enum dp_op op);
 void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op);
+void dp_edge_commit(struct unit *u);
 void dp_byte_scattered(struct acc *a, const struct dp_msg *x, enum dp_op op);
 void dp_dword_scattered(struct acc *a, const struct dp_msg *x, enum dp_op op);
 void dp_oword_block(struct acc *a, const struct dp_msg *x, enum dp_op op);
