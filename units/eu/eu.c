@@ -205,9 +205,23 @@ static void eu_reset(struct unit *u)
     s->last_account = 0;
     s->pending_msg_slots = 0;
     s->quiet = false;
+    s->asleep = false;
+    s->idle_returned = false;
     s->runnable = 0;
     s->send_wait = 0;
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
+}
+
+/* Whether a message can be taken on an input this cycle (messages sent in this
+ * cycle are not visible yet, so the answer does not depend on the tick order). */
+static bool visible_input(const struct eu *s, const struct unit *u)
+{
+    if (!unit_has_queued(u))
+        return false;
+    for (unsigned w = 0; w < s->writeback_ports; w++)
+        if (port_peek(s->writeback[w]))
+            return true;
+    return port_peek(s->icache_reply) || port_peek(s->dispatch);
 }
 
 static enum unit_activity eu_tick(struct unit *u)
@@ -215,6 +229,20 @@ static enum unit_activity eu_tick(struct unit *u)
     struct eu *s = unit_state(u);
     uint64_t now = unit_cycle(u);
     struct sim *sim = unit_sim(u);
+    if (s->asleep) {
+        /* the ticks of the cycles slept through: each would have taken the
+         * quiet path of eu_tick_timing and added the same stalls */
+        uint64_t skipped = now - s->asleep_from - 1;
+        s->stall_fetch += skipped * s->quiet_fetch;
+        s->stall_send_wait += skipped * s->quiet_send_wait;
+        s->stall_dependency += skipped * s->quiet_dependency;
+        s->stall_pipe += skipped * s->quiet_pipe;
+        s->asleep = false;
+    } else if (s->idle_returned && !s->pending_msg_slots && !s->end_queue_len && !s->fetches_unsent &&
+               !visible_input(s, u)) {
+        return UNIT_IDLE;
+    }
+    s->idle_returned = false;
     if (s->end_queue_len)
         eu_flush_end_queue(s);
     struct msg *m;
@@ -266,15 +294,31 @@ static enum unit_activity eu_tick(struct unit *u)
         }
         msg_free(sim, m);
     }
-    if (!s->slots)
+    if (!s->slots) {
+        s->idle_returned = true;
         return UNIT_IDLE;
+    }
     eu_retry_blocked_sends(s, u);
     bool more = s->fast ? eu_tick_fast(s, u, now) : eu_tick_timing(s, u, now);
     eu_account(s, now);
-    if (queued && s->busy_slots < s->threads && port_peek(s->dispatch))
+    bool dispatch_waiting = queued && s->busy_slots < s->threads && port_peek(s->dispatch);
+    if (dispatch_waiting)
         more = true;
+    /* A quiet stretch of more than the next cycle, with nothing to retry or
+     * take: sleep until it ends instead of ticking through it (an event comes
+     * as a message, which wakes the EU early). Host time only: the stalls are
+     * counted as if ticked, and every result is the same. */
+    else if (more && s->quiet && s->quiet_more && s->quiet_until > now + 1 &&
+             s->quiet_until != NEVER && !s->end_queue_len && !s->pending_msg_slots &&
+             !s->fetches_unsent) {
+        s->asleep = true;
+        s->asleep_from = now;
+        unit_wake_at(u, s->quiet_until);
+        return UNIT_IDLE;
+    }
     /* a SEND or thread end held by a full channel needs no tick: the fabric
      * wakes the EU when the receiver frees space (fabric/port.h) */
+    s->idle_returned = !more;
     return more ? UNIT_BUSY : UNIT_IDLE;
 }
 

@@ -150,6 +150,16 @@ struct eu {
      * (eu_tick_timing) instead of scanning. */
     bool quiet, quiet_more;
     uint64_t quiet_until;
+    /* Asleep through a quiet stretch: the tick of cycle asleep_from returned
+     * idle with a wake at quiet_until, as nothing but an event (each a message,
+     * which wakes the EU early) can change before then. The next tick adds the
+     * stalls the skipped cycles' ticks would have counted (eu_tick). */
+    bool asleep;
+    uint64_t asleep_from;
+    /* The last tick returned idle (not asleep): a tick without a message or a
+     * blocked send to retry is the wake-up of a quiet stretch an event ended
+     * early, which the EU would not have had without sleeping: nothing to do. */
+    bool idle_returned;
     uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
     uint32_t busy_slots;
     uint32_t runnable;          /* bit i: eu_slot_runnable(slot i) (eu_slot_changed keeps it) */
