@@ -100,6 +100,13 @@ struct port_array {
     struct port_array *next;
 };
 
+/* Laid out in cache lines by who writes them on several host threads (a
+ * parallel edge, struct sim_thread): thread 0 schedules every unit (the
+ * scheduling line), the unit's own thread counts its ticks (the tick line),
+ * and senders on any thread count its queued messages (the queued line).
+ * Sharing one line made each parallel edge move it between cores several
+ * times per unit (perf: sim_schedule 4% of thread 0's time on GT3). Allocated
+ * 64-byte aligned (unit.c). */
 struct unit {
     struct sim *sim;
     const struct unit_ops *ops;
@@ -110,22 +117,22 @@ struct unit {
     struct port *ports;             /* list in declaration order */
     struct port *ports_tail;
     struct port_array *port_arrays; /* made by unit_port_array(), freed with the unit */
-    /* scheduling */
-    uint64_t ready_stamp;           /* cycle + 1 of the edge it is queued to tick on */
-    uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */
-    /* fabric counters */
-    uint64_t ticks, busy_ticks;
     uint32_t thread;                /* the host thread that ticks it (sim_partition) */
-    uint64_t tick_ns;               /* host time of its ticks (sim_set_thread_timing) */
-    uint32_t queued;                /* messages in its input channels, visible or not (sent
-                                     * and not yet popped): unit_has_queued(); atomic, as a
-                                     * sender on another host thread may add to it */
-    /* trace: the current span of consecutive active cycles */
-    uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
     bool created, realized;
+    bool commit_requested;          /* listed for the current edge's commits */
     struct unit *host;              /* an inner unit's host (unit_create_inner), else NULL */
     struct unit *inner;             /* the first unit this one runs inside it, else NULL */
-    bool commit_requested;          /* listed for the current edge's commits */
+    /* scheduling (thread 0) */
+    _Alignas(64) uint64_t ready_stamp;  /* cycle + 1 of the edge it is queued to tick on */
+    uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */
+    /* trace: the current span of consecutive active cycles */
+    uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
+    /* fabric counters (the thread that ticks it) */
+    _Alignas(64) uint64_t ticks, busy_ticks;
+    uint64_t tick_ns;               /* host time of its ticks (sim_set_thread_timing) */
+    _Alignas(64) uint32_t queued;   /* messages in its input channels, visible or not (sent
+                                     * and not yet popped): unit_has_queued(); atomic, as a
+                                     * sender on another host thread may add to it */
 };
 
 struct msg_pool_class {
