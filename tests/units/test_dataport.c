@@ -743,8 +743,49 @@ static void test_reply_queue_back_pressure(void)
     CU_ASSERT_EQUAL(latency_sum, 3 * 20 + (cycles[1] - cycles[0]));
 }
 
+/* An atomic on memory is applied at the end of its cycle (the edge commit,
+ * units/dataport/dataport_atomic.c), so it is the last message the data port
+ * takes in that cycle: a read of the same dwords queued behind it, with
+ * messages_per_cycle = 4, sees the atomic's result (taken in the same cycle it
+ * would read the values from before it). */
+static void test_read_after_atomic_sees_it(void)
+{
+    struct rig r = { 0 };
+    r.sim = probe_sim(NULL);
+    r.mem = probe_memory(r.sim);
+    const char *over[] = { "messages_per_cycle=4", "latency=20", NULL };
+    r.dp = probe_add(r.sim, &dataport_ops, "dp", over);
+    r.catcher = probe_add(r.sim, &catcher_ops, "wb", NULL);
+    probe_link(r.sim, r.dp, "writeback[0]", r.catcher, "in", 1, 8, 8);
+    struct gt_error err;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim_resolve_port(r.sim, "dp.eu[0]", PORT_IN, &err));
+    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
+    put_surface(r.mem, 0, BUF, 4096);
+    uint32_t init[16];
+    for (int i = 0; i < 16; i++)
+        init[i] = (uint32_t)i * 10;
+    gpu_memory_write(r.mem, BUF, init, sizeof init, NULL);
+    uint32_t regs[4][8];
+    for (int i = 0; i < 16; i++) {
+        regs[i / 8][i % 8] = (uint32_t)i * 4;
+        regs[2 + i / 8][i % 8] = 5;             /* src0 */
+    }
+    uint32_t add = 2u << 14 | 1u << 13 | 7u << 8 | 0;      /* ADD, return data, SIMD16 */
+    struct port *in = unit_port(r.dp, "eu", 0);
+    CU_ASSERT_TRUE(port_inject(in, send_msg(&r, 12, add, 4, 0, 2, 0xffff, false, regs)));
+    CU_ASSERT_TRUE(port_inject(in, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs)));
+    sim_run(r.sim, 0);
+    struct catcher *c = unit_state(r.catcher);
+    CU_ASSERT_EQUAL_FATAL(c->count, 2);
+    for (int i = 0; i < 16; i++)                /* the read's reply came last */
+        CU_ASSERT_EQUAL(c->regs[i / 8][i % 8], (uint32_t)i * 10 + 5);
+    CU_ASSERT_TRUE(c->cycles[1] > c->cycles[0]);    /* taken a cycle later */
+    rig_free(&r);
+}
+
 static const struct test_case cases[] = {
     { "reply queue: in order, held by a refused write-back", test_reply_queue_back_pressure },
+    { "a read behind an atomic in one cycle sees the atomic's result", test_read_after_atomic_sees_it },
     { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },
     { "out-of-bounds reads give 0, writes dropped", test_out_of_bounds_and_null },
     { "binding table index beyond the table: null surface, counted", test_bti_beyond_table },
