@@ -88,8 +88,8 @@ static double plain_c_seconds(const struct problem *p)
     return best;
 }
 
-static struct run run_on(const char *config, const char *aub, bool fast, double plain,
-                         uint32_t threads)
+static struct run run_with(const char *config, const char *aub, bool fast, double plain,
+                           uint32_t threads, bool print)
 {
     struct run r = { .ok = false };
     struct gt_error err;
@@ -141,16 +141,31 @@ static struct run run_on(const char *config, const char *aub, bool fast, double 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     char label[160];
+    if (!print)
+        goto done;
     snprintf(label, sizeof label, "%s %s %ut", strstr(config, "gt3") ? "GT3" : "GT2",
              fast ? "fast  " : "timing", sim_threads(sim));
     printf("  %-14s %8llu GT cycles in %6.3f s = %5.2f M GPU-cycles/s, %6.2f M EU instr/s, "
            "slowdown vs plain C %6.0fx, peak RSS %.1f MiB\n", label, (unsigned long long)r.cycles,
            r.seconds, (double)r.cycles / r.seconds / 1e6, r.instructions / r.seconds / 1e6,
            plain > 0 ? r.seconds / plain : 0.0, (double)ru.ru_maxrss / 1024.0);
+done:
     sim_destroy(sim);
     gt_config_free(c);
     r.ok = true;
     return r;
+}
+
+static struct run run_on(const char *config, const char *aub, bool fast, double plain,
+                         uint32_t threads)
+{
+    return run_with(config, aub, fast, plain, threads, true);
+}
+
+/* A timing run that prints nothing (the repeats of the thread comparison). */
+static struct run run_quiet(const char *config, const char *aub, uint32_t threads)
+{
+    return run_with(config, aub, false, 0, threads, false);
 }
 
 /* GT3 has twice GT2's EUs and L3; "clearly faster" is taken as >= 1.5x. */
@@ -225,6 +240,30 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
      * host busy with other work the figure falls towards 1x. */
     struct run p2 = run_on("configs/gen9-skl-gt2.cfg", p->aub, false, plain, 2);
     struct run p3 = run_on("configs/gen9-skl-gt3.cfg", p->aub, false, plain, 2);
+    /* Host time on a shared machine varies from run to run (this host: 2t GT3
+     * 0.75-1.2 s in a row): the ratio is of the best of three runs each, the
+     * extra ones interleaved 1 and 2 threads so a slow stretch of the host
+     * weighs on both. */
+    double worst[4] = { t2.seconds, p2.seconds, t3.seconds, p3.seconds };
+    for (int round = 0; round < 2 && t2.ok && p2.ok && t3.ok && p3.ok; round++) {
+        struct run again[4] = {
+            run_quiet("configs/gen9-skl-gt2.cfg", p->aub, 1),
+            run_quiet("configs/gen9-skl-gt2.cfg", p->aub, 2),
+            run_quiet("configs/gen9-skl-gt3.cfg", p->aub, 1),
+            run_quiet("configs/gen9-skl-gt3.cfg", p->aub, 2),
+        };
+        struct run *best[4] = { &t2, &p2, &t3, &p3 };
+        for (int i = 0; i < 4; i++) {
+            if (!again[i].ok || again[i].cycles != best[i]->cycles) {
+                best[i]->cycles = 0;    /* shows as DIFFER below */
+                continue;
+            }
+            if (again[i].seconds < best[i]->seconds)
+                best[i]->seconds = again[i].seconds;
+            if (again[i].seconds > worst[i])
+                worst[i] = again[i].seconds;
+        }
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     double load = 0;
     FILE *f = fopen("/proc/loadavg", "r");
@@ -234,11 +273,16 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
         fclose(f);
     }
     if (t2.ok && p2.ok && t3.ok && p3.ok)
-        printf("    2 host threads vs 1 (timing): GT2 %.2fx, GT3 %.2fx (target >= 1.7x for GT3: %s); "
-               "cycles %s; host: %ld cores, load average %.1f%s\n", t2.seconds / p2.seconds,
+        printf("    2 host threads vs 1 (timing, best of 3 runs each): GT2 %.2fx, GT3 %.2fx (target "
+               ">= 1.7x for GT3: %s); cycles %s; host: %ld cores, load average %.1f%s\n"
+               "      host seconds best-worst: GT2 1t %.3f-%.3f, 2t %.3f-%.3f; GT3 1t %.3f-%.3f, "
+               "2t %.3f-%.3f\n", t2.seconds / p2.seconds,
                t3.seconds / p3.seconds, t3.seconds / p3.seconds >= 1.7 ? "met" : "NOT met",
-               t2.cycles == p2.cycles && t3.cycles == p3.cycles ? "identical" : "DIFFER (a bug)",
-               cores, load, load > (double)cores ? " (loaded: the figure is indicative only)" : "");
+               t2.cycles == p2.cycles && t3.cycles == p3.cycles && t2.cycles ? "identical"
+                                                                              : "DIFFER (a bug)",
+               cores, load, load > (double)cores ? " (loaded: the figure is indicative only)" : "",
+               t2.seconds, worst[0], p2.seconds, worst[1], t3.seconds, worst[2], p3.seconds,
+               worst[3]);
 }
 
 void bench_sgemm(void)
