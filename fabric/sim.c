@@ -21,7 +21,7 @@
 #define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_edge) */
 #define ADAPT_WARMUP 32u            /* and run first in it untimed (a sleeping worker wakes) */
 #define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
-#define ADAPT_EXPLOIT_MAX 16384u     /* at most ~2% of edges spent timing the worse mode; a
+#define ADAPT_EXPLOIT_MAX 16384u    /* at most ~2% of edges spent timing the worse mode; a
                                      * longer stretch could keep a run serial through its busy
                                      * part after an idle start chose serial */
 

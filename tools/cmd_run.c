@@ -498,8 +498,16 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
     uint64_t cycles0 = sim_now(sim) / sim_clock_period(sim, 0);
     printf("  messages     %" PRIu64 " sent, %" PRIu64 " delivered, %" PRIu64
            " stalled channel-cycles\n", t.messages_sent, t.messages_delivered, t.stalls);
-    printf("  units        %u, %" PRIu64 " ticks, on %u host thread%s\n", sim_unit_count(sim),
+    printf("  units        %u, %" PRIu64 " ticks, on %u host thread%s", sim_unit_count(sim),
            t.ticks, sim_threads(sim), sim_threads(sim) == 1 ? "" : "s");
+    if (sim_threads(sim) > 1) {
+        /* how many edges the fabric chose to tick in parallel (it times both
+         * ways as it runs: fabric/sim.c adaptive_edge); host time, not a stat */
+        uint64_t parallel = sim_barriers(sim), serial = sim_serial_edges(sim);
+        printf(" (%.0f%% of busy edges in parallel)",
+               parallel + serial ? 100.0 * (double)parallel / (double)(parallel + serial) : 0.0);
+    }
+    printf("\n");
     printf("  host         %.3f s, %.2f M%s-cycles/s, %.2f M messages/s\n", seconds,
            seconds > 0 ? (double)cycles0 / seconds / 1e6 : 0.0, sim_clock_name(sim, 0),
            seconds > 0 ? (double)t.messages_delivered / seconds / 1e6 : 0.0);
