@@ -184,6 +184,15 @@ static void rig_free(struct rig *r)
 /* desc for DC1 untyped surface read/write, SIMD16, red only (mask 0xe disables GBA) */
 #define UNTYPED(type, bti) ((uint32_t)(type) << 14 | 1u << 12 | 0xeu << 8 | (bti))
 
+/* The buffer's first 16 dwords: i * 10. */
+static void put_tens(struct rig *r)
+{
+    uint32_t init[16];
+    for (int i = 0; i < 16; i++)
+        init[i] = (uint32_t)i * 10;
+    gpu_memory_write(r->mem, BUF, init, sizeof init, NULL);
+}
+
 static void fill_buffer(struct rig *r)
 {
     float a[1024];
@@ -281,10 +290,7 @@ static void test_bti_beyond_table(void)
 static void test_untyped_atomics(void)
 {
     struct rig r = rig_new(false, NULL);
-    uint32_t init[16];
-    for (int i = 0; i < 16; i++)
-        init[i] = (uint32_t)i * 10;
-    gpu_memory_write(r.mem, BUF, init, sizeof init, NULL);
+    put_tens(&r);
     uint32_t regs[6][8];
     for (int i = 0; i < 16; i++) {
         regs[i / 8][i % 8] = (uint32_t)i * 4;
@@ -686,14 +692,9 @@ static void test_ports_and_generations(void)
     rig_free(&r);
 }
 
-/* The reply queue (fabric/reply_queue.h, insertion order, the first refusal stops it):
- * three messages taken on one cycle with no L3 are all due `latency` cycles later (the
- * param's meaning). With a write-back channel that holds one message the second reply
- * is refused (one stall) and goes later; the write in between has no write-back and
- * leaves on its due cycle. With a wide channel nothing stalls and every latency is
- * exactly `latency`. */
-static void reply_queue_case(uint32_t capacity, uint64_t *stall, uint64_t *latency_sum,
-                             uint64_t cycles[2])
+/* A data port taking 4 messages a cycle, no L3 (replies after 20 cycles), its
+ * write-back channel holding `capacity` messages, a buffer surface at BTI 0. */
+static struct rig wide_rig(uint32_t capacity)
 {
     struct rig r = { 0 };
     r.sim = probe_sim(NULL);
@@ -706,6 +707,19 @@ static void reply_queue_case(uint32_t capacity, uint64_t *stall, uint64_t *laten
     CU_ASSERT_PTR_NOT_NULL(sim_resolve_port(r.sim, "dp.eu[0]", PORT_IN, &err));
     CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
     put_surface(r.mem, 0, BUF, 4096);
+    return r;
+}
+
+/* The reply queue (fabric/reply_queue.h, insertion order, the first refusal stops it):
+ * three messages taken on one cycle with no L3 are all due `latency` cycles later (the
+ * param's meaning). With a write-back channel that holds one message the second reply
+ * is refused (one stall) and goes later; the write in between has no write-back and
+ * leaves on its due cycle. With a wide channel nothing stalls and every latency is
+ * exactly `latency`. */
+static void reply_queue_case(uint32_t capacity, uint64_t *stall, uint64_t *latency_sum,
+                             uint64_t cycles[2])
+{
+    struct rig r = wide_rig(capacity);
     fill_buffer(&r);
     uint32_t regs[4][8];
     for (int i = 0; i < 16; i++) {
@@ -750,21 +764,8 @@ static void test_reply_queue_back_pressure(void)
  * would read the values from before it). */
 static void test_read_after_atomic_sees_it(void)
 {
-    struct rig r = { 0 };
-    r.sim = probe_sim(NULL);
-    r.mem = probe_memory(r.sim);
-    const char *over[] = { "messages_per_cycle=4", "latency=20", NULL };
-    r.dp = probe_add(r.sim, &dataport_ops, "dp", over);
-    r.catcher = probe_add(r.sim, &catcher_ops, "wb", NULL);
-    probe_link(r.sim, r.dp, "writeback[0]", r.catcher, "in", 1, 8, 8);
-    struct gt_error err;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim_resolve_port(r.sim, "dp.eu[0]", PORT_IN, &err));
-    CU_ASSERT_EQUAL_FATAL(sim_realize(r.sim, &err), 0);
-    put_surface(r.mem, 0, BUF, 4096);
-    uint32_t init[16];
-    for (int i = 0; i < 16; i++)
-        init[i] = (uint32_t)i * 10;
-    gpu_memory_write(r.mem, BUF, init, sizeof init, NULL);
+    struct rig r = wide_rig(8);
+    put_tens(&r);
     uint32_t regs[4][8];
     for (int i = 0; i < 16; i++) {
         regs[i / 8][i % 8] = (uint32_t)i * 4;
