@@ -149,6 +149,19 @@ static void test_sgemm256_gt3(void)
 }
 
 static void test_sgemm_gen9(void) { check_sgemm(9, "configs/gen9-skl-gt2.cfg"); }
+
+/* Fast mode as `make bench` runs it: fast EUs and functional data ports (no
+ * L3 lines): the same right C, and no data port sent a line to the L3. */
+static void test_sgemm_fast_functional(void)
+{
+    const char *dir = check_sgemm_named("sgemm", 9, "configs/gen9-skl-gt2.cfg", WORKLOAD_SGEMM_M,
+                                        WORKLOAD_SGEMM_N, "--set gpu.slice.subslice.eu.fast=true "
+                                        "--set gpu.slice.subslice.dataport.functional=true");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "grep -q '^gpu.slice0.subslice0.dataport.lines,0,' %s/run/stats.csv && "
+             "! grep -q '^gpu.slice0.subslice[0-9].dataport.lines,[1-9]' %s/run/stats.csv", dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
 static void test_sgemm_gen8(void) { check_sgemm(8, "configs/gen8-bdw-gt2.cfg"); }
 
 static void test_histogram_gen9(void) { check_histogram(9, "configs/gen9-skl-gt2.cfg"); }
@@ -346,6 +359,7 @@ static const struct test_case cases[] = {
     { "SLM + barrier reduction, Gen8", test_reduce_gen8 },
     { "SLM + barrier reduction, Gen9 GT3", test_reduce_gen9_gt3 },
     { "tiled SGEMM (SLM panel, barrier), Gen9", test_sgemm_gen9 },
+    { "tiled SGEMM, fast EUs and functional data ports", test_sgemm_fast_functional },
     { "tiled SGEMM (SLM panel, barrier), Gen8", test_sgemm_gen8 },
     { "tiled SGEMM 256x256x64 on GT3, fast EUs", test_sgemm256_gt3 },
     { "Gen7 compute_reduce: SLM tree with barriers", test_gen7_reduce },

@@ -415,6 +415,34 @@ static void test_l3_lines(void)
     rig_free(&r);
 }
 
+/* functional = true (fast mode's data port): with an L3 linked, a read of 16
+ * lines still returns the buffer's values, sends no line to the L3 and replies
+ * `latency` cycles after it was taken; a second read is as fast (no cache). */
+static void test_functional_mode(void)
+{
+    const char *over[] = { "functional=true", "latency=7", NULL };
+    struct rig r = rig_new(true, over);
+    fill_buffer(&r);
+    uint32_t regs[2][8];
+    for (int i = 0; i < 16; i++)
+        regs[i / 8][i % 8] = (uint32_t)i * 64;      /* 16 lines */
+    struct catcher *c = unit_state(r.catcher);
+    for (int round = 0; round < 2; round++) {
+        run(&r, send_msg(&r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs));
+        CU_ASSERT_EQUAL(c->count, (uint64_t)round + 1);
+        /* taken to replied, as the data port counts it */
+        CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.latency_sum"), 7 * (round + 1));
+        for (int i = 0; i < 16; i++) {
+            float f;
+            memcpy(&f, &c->regs[i / 8][i % 8], 4);
+            CU_ASSERT_EQUAL(f, (float)(16 * i) * 0.25f);
+        }
+    }
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.misses") + probe_stat(r.sim, "l3.hits"), 0);
+    rig_free(&r);
+}
+
 /* The constant cache path (SFID 9, the read-only data port, notes §4.1): the
  * first OWord block read of a line misses and goes to the L3 as read-only
  * data; the same read again hits the constant cache, makes no L3 request and
@@ -794,6 +822,7 @@ static const struct test_case cases[] = {
     { "SLM round trip, beyond the allocation counted", test_slm },
     { "A64 untyped read, dword/byte scattered, OWord block", test_a64_scattered_block },
     { "one L3 request per line, reply after the L3", test_l3_lines },
+    { "functional mode: no L3 lines, reply after latency", test_functional_mode },
     { "unknown and malformed messages", test_bad_messages },
     { "typed read/write on 2D surfaces, format conversion", test_typed_2d },
     { "typed write merges one channel of a packed format", test_typed_packed_format },

@@ -25,6 +25,9 @@ static const struct param_desc dp_params[] = {
     PARAM_U32_FIELD("cc_lines", struct dp, cc_lines, 64, 0, 65536,
                     "constant cache lines (64 B, direct mapped; 0: none). The seed names the "
                     "read-only port's constant cache but gives no size: model choice"),
+    PARAM_BOOL_FIELD("functional", struct dp, functional, 0,
+                     "functional mode (with the EUs' fast mode): every message executes and replies "
+                     "after `latency` cycles, no line goes to the L3 (no cache or memory timing)"),
     PARAM_U32_FIELD("cc_latency", struct dp, cc_latency, 10, 1, 100000,
                     "cycles from an SFID 9 read whose lines all hit the constant cache to its "
                     "reply (model choice; IGC's heuristic has 60 for DP CC against 400 for DC)"),
@@ -226,7 +229,7 @@ static enum unit_activity dp_tick(struct unit *u)
         dp_take_l3_replies(s, u);
         queued = unit_has_queued(u);    /* what is left for the EU ports */
     }
-    dp_send_replies(s, u);
+    dp_send_replies(s, u, false);
     uint32_t taken = 0;
     for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
         uint32_t e = (s->next_eu + k) % s->eus;
@@ -245,7 +248,7 @@ static enum unit_activity dp_tick(struct unit *u)
     }
     if (s->l3 && port_is_bound(s->l3))
         dp_send_lines(s, u);
-    dp_send_replies(s, u);
+    dp_send_replies(s, u, true);
     bool more = fifo_count(&s->line_queue) > 0;
     /* a message left visible for a free transaction: none when no input
      * channel holds any message now */

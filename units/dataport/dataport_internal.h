@@ -102,6 +102,7 @@ struct pending_line {
 struct dp {
     /* params */
     uint32_t max_outstanding, latency, messages_per_cycle, slm_kib, gen, cc_lines, cc_latency;
+    bool functional;            /* replies after `latency`, no L3 lines (the "functional" param) */
     /* ports */
     struct port **eu, **wb;
     uint32_t eus;
@@ -238,7 +239,10 @@ void dp_finish(struct dp *s, struct unit *u, uint32_t ti);
 void dp_send_lines(struct dp *s, struct unit *u);
 void dp_take_l3_replies(struct dp *s, struct unit *u);
 void dp_reply_queue_init(struct dp *s, struct unit *u);
-void dp_send_replies(struct dp *s, struct unit *u);
+/* Sends the replies that are due; wake: ask for a tick on the next one's cycle
+ * (the tick's last call: the queue's first entry cannot change in between, as
+ * entries are sent in insertion order and a new one goes last). */
+void dp_send_replies(struct dp *s, struct unit *u, bool wake);
 bool dp_reply_due(const struct dp *s, uint64_t now);
 
 #endif

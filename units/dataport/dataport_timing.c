@@ -1,7 +1,8 @@
 /* units/dataport/dataport_timing.c - when a message's reply goes: one MSG_MEMORY_REQUEST
  * per 64-byte line it touched to the slice's L3 (units/common/memreq.h; SLM lines with
  * target SLM), the reply when every line is answered, or after `latency` cycles when no
- * L3 is linked; and the reply queue (write-backs in order, each at its due cycle). */
+ * L3 is linked or the data port is `functional` (fast mode: nothing timed); and the
+ * reply queue (write-backs in order, each at its due cycle). */
 #include "units/dataport/dataport_internal.h"
 
 #include <stdlib.h>
@@ -44,10 +45,11 @@ static void ready_push(struct dp *s, uint32_t ti, uint64_t due)
     t->wb = NULL;
 }
 
-void dp_send_replies(struct dp *s, struct unit *u)
+void dp_send_replies(struct dp *s, struct unit *u, bool wake)
 {
     reply_queue_send(&s->replies, u);
-    reply_queue_wake(&s->replies, u);
+    if (wake)
+        reply_queue_wake(&s->replies, u);
 }
 
 /* Whether the reply queue's first entry is due by the next cycle (the unit stays busy). */
@@ -65,6 +67,11 @@ void dp_route_lines(struct dp *s, uint32_t ti, enum dp_op op, bool sfid_ro, uint
 {
     struct txn *t = &s->txn[ti];
     t->lines_left = 0;
+    if (s->functional) {
+        t->ro = false;
+        ready_push(s, ti, now + s->latency);
+        return;
+    }
     t->ro = sfid_ro && op != OP_UNSUPPORTED && s->cc_lines && s->l3 && port_is_bound(s->l3);
     if (t->ro && t->nlines && dp_const_cache_filter(s, t) == 0) {
         ready_push(s, ti, now + s->cc_latency);
