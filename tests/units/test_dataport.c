@@ -441,6 +441,13 @@ static void test_functional_mode(void)
     CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.lines"), 0);
     CU_ASSERT_EQUAL(probe_stat(r.sim, "l3.misses") + probe_stat(r.sim, "l3.hits"), 0);
     rig_free(&r);
+    /* a value that is not a bool is refused, naming the key */
+    struct sim *sim = probe_sim(NULL);
+    const char *bad[] = { "functional=maybe", NULL };
+    struct gt_error err;
+    CU_ASSERT_PTR_NULL(sim_add_unit(sim, &dataport_ops, "dp", 0, NULL, bad, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "functional"));
+    sim_destroy(sim);
 }
 
 /* The constant cache path (SFID 9, the read-only data port, notes §4.1): the

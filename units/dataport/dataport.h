@@ -40,7 +40,14 @@
  *    write-back goes to the EU when every 64-byte line the message touched
  *    has been answered by the slice's L3 (one MSG_MEMORY_REQUEST per line,
  *    units/common/memreq.h; SLM lines with target SLM), or after `latency` cycles
- *    when no L3 is linked; at most `max_outstanding` messages in flight.
+ *    when no L3 is linked or the data port is `functional` (fast mode: no line
+ *    goes to the L3, nothing is timed); at most `max_outstanding` messages in
+ *    flight. Atomics on memory are the exception to "when taken": their
+ *    read-modify-write happens at the end of the cycle, the data ports of the
+ *    machine in unit order (the fabric's edge commit), so the old values two
+ *    same-cycle atomics on one address return do not depend on the host
+ *    threads; which subslice's atomic the hardware's L3 applies first is not in
+ *    the seed (model choice). SLM atomics happen when taken.
  * Bad programming (counted, logged once per kind, never a crash or hang): a
  * BTI beyond the interface descriptor's binding table entry count, or whose
  * entry or surface state cannot be read, is a null surface

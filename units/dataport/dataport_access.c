@@ -52,34 +52,20 @@ void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t 
         }
         uint64_t addr = a->sf.model == M_A64 ? off
                       : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
-        uint64_t phys;
-        uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1);
-        if (a->tlb_valid && a->tlb_vpage == vpage) {
-            phys = a->tlb_ppage | (addr & (GPU_PAGE_SIZE - 1));
-        } else if (gpu_address_space_translate(&a->as, addr, &phys) < 0) {
+        if (!dp_tlb_translate(a, addr)) {
             s->page_faults++;
             dp_warn_once(s, a->u, 2, "data port access faulted (address low 0x%x, high 0x%x)",
                          (uint32_t)addr, (uint32_t)(addr >> 32));
             return;
-        } else {
-            a->tlb_valid = true;
-            a->tlb_vpage = vpage;
-            a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
-            a->tlb_host = NULL;
         }
         int rc;
         uint64_t in_page = addr & (GPU_PAGE_SIZE - 1);
-        if (!write && in_page + n <= GPU_PAGE_SIZE &&
-            (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, phys)))) {
-            /* a written page's bytes, as gpu_memory_read would copy them
-             * (a page once written stays in the store) */
-            memcpy(buf, a->tlb_host + in_page, n);
-            rc = 0;
-        } else if (in_page + n <= GPU_PAGE_SIZE) {
+        uint64_t phys = a->tlb_ppage | in_page;
+        if (in_page + n <= GPU_PAGE_SIZE) {
             /* within the page just translated: what the address-space call
              * would do after translating it again */
             rc = write ? gpu_memory_write(a->as.memory, phys, buf, n, &err)
-                       : gpu_memory_read(a->as.memory, phys, buf, n, &err);
+                       : dp_tlb_read(a, in_page, buf, n, &err);
         } else {
             rc = write ? gpu_address_space_write(&a->as, addr, buf, n, &err)
                        : gpu_address_space_read(&a->as, addr, buf, n, &err);
@@ -144,23 +130,10 @@ bool dp_access_block(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t
         uint64_t in_page = addr & (GPU_PAGE_SIZE - 1);
         if (in_page + n > GPU_PAGE_SIZE)
             return false;
-        uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1), phys;
-        if (!(a->tlb_valid && a->tlb_vpage == vpage)) {
-            if (gpu_address_space_translate(&a->as, addr, &phys) < 0)
-                return false;
-            a->tlb_valid = true;
-            a->tlb_vpage = vpage;
-            a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
-            a->tlb_host = NULL;
-        }
-        phys = a->tlb_ppage | in_page;
-        if (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, phys))) {
-            memcpy(buf, a->tlb_host + in_page, n);
-        } else {
-            struct gt_error err;
-            if (gpu_memory_read(a->as.memory, phys, buf, n, &err) < 0)
-                return false;
-        }
+        struct gt_error err;
+        if (!dp_tlb_translate(a, addr) || dp_tlb_read(a, in_page, buf, n, &err) < 0)
+            return false;
+        uint64_t phys = a->tlb_ppage | in_page;
         add_lines(a, phys, n, MEMREQ_DATA, op);
     } else {
         return false;

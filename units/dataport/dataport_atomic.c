@@ -29,6 +29,15 @@ static uint32_t atomic_op(unsigned aop, uint32_t old, uint32_t src0, uint32_t sr
     }
 }
 
+/* Whether an operation writes memory (atomic_op's store flag, which does not
+ * depend on the values). */
+static bool atomic_writes(unsigned aop)
+{
+    bool store;
+    (void)atomic_op(aop, 0, 0, 0, &store);
+    return store;
+}
+
 /* Applies one lane's operation to the DWord at address; the old value, or with
  * PREDEC the new one (L18634-18680), is what the lane returns. */
 static uint32_t apply_lane(struct dp *s, struct gpu_address_space *as, uint64_t address,
@@ -75,8 +84,7 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
         d = &s->deferred[s->deferred_count];
         *d = (struct dp_deferred_atomic){ .wb = x->wb, .rlen = x->rlen, .aop = aop, .as = a->as };
     }
-    bool stores;
-    (void)atomic_op(aop, 0, 0, 0, &stores);
+    bool stores = atomic_writes(aop);
     for (unsigned i = 0; i < slots; i++) {
         if (!(mask & (1u << i)))
             continue;

@@ -199,6 +199,34 @@ static inline void dp_wbwrite(const struct dp_msg *x, unsigned r, unsigned d, ui
         wr32(x->wb, r, d, v);
 }
 
+/* addr's page through the message's one-page translation (struct acc: a hit
+ * or one page walk that fills it); false when addr does not translate. */
+static inline bool dp_tlb_translate(struct acc *a, uint64_t addr)
+{
+    uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1), phys;
+    if (a->tlb_valid && a->tlb_vpage == vpage)
+        return true;
+    if (gpu_address_space_translate(&a->as, addr, &phys) < 0)
+        return false;
+    a->tlb_valid = true;
+    a->tlb_vpage = vpage;
+    a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);
+    a->tlb_host = NULL;
+    return true;
+}
+
+/* n bytes at in_page of the page dp_tlb_translate found (in_page + n within
+ * it): a written page's bytes straight from the store (a page once written
+ * stays there), else what gpu_memory_read gives (zeros). */
+static inline int dp_tlb_read(struct acc *a, uint64_t in_page, void *buf, unsigned n, struct gt_error *err)
+{
+    if (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, a->tlb_ppage))) {
+        memcpy(buf, a->tlb_host + in_page, n);
+        return 0;
+    }
+    return gpu_memory_read(a->as.memory, a->tlb_ppage | in_page, buf, n, err);
+}
+
 /* dataport.c */
 void dp_warn_once(struct dp *s, struct unit *u, unsigned bit, const char *fmt, uint32_t a,
                   uint32_t b);

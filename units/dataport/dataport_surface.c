@@ -34,30 +34,17 @@ static void surface_to_dp(const struct surface *sd, struct surf *sf)
 }
 
 /* n bytes of state at GPU virtual address addr (a binding-table entry, a
- * surface state), through the message's one-page translation (struct acc):
- * the binding table and the states usually share a page, which the data
- * access that follows may use too. What gpu_address_space_read does, without
- * a page walk per read. */
+ * surface state) through the message's one-page translation (dataport_access.c):
+ * the binding table and the states usually share a page, so one page walk
+ * serves both, and the data access after them may use it too. */
 static int read_state(struct acc *a, uint64_t addr, void *buf, unsigned n, struct gt_error *err)
 {
     uint64_t in_page = addr & (GPU_PAGE_SIZE - 1);
-    uint64_t vpage = addr - in_page;
     if (in_page + n > GPU_PAGE_SIZE)
         return gpu_address_space_read(&a->as, addr, buf, n, err);
-    if (!(a->tlb_valid && a->tlb_vpage == vpage)) {
-        uint64_t phys;
-        if (gpu_address_space_translate(&a->as, addr, &phys) < 0)
-            return gt_error_set(err, "state at 0x%llx does not translate", (unsigned long long)addr);
-        a->tlb_valid = true;
-        a->tlb_vpage = vpage;
-        a->tlb_ppage = phys - in_page;
-        a->tlb_host = NULL;
-    }
-    if (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, a->tlb_ppage))) {
-        memcpy(buf, a->tlb_host + in_page, n);
-        return 0;
-    }
-    return gpu_memory_read(a->as.memory, a->tlb_ppage + in_page, buf, n, err);
+    if (!dp_tlb_translate(a, addr))
+        return gt_error_set(err, "state at 0x%llx does not translate", (unsigned long long)addr);
+    return dp_tlb_read(a, in_page, buf, n, err);
 }
 
 /* Resolves a BTI to a surface (L4862-5014). */
