@@ -27,6 +27,15 @@ void *gt_xcalloc(size_t count, size_t size)
     return p;
 }
 
+void *gt_xaligned_calloc(size_t align, size_t size)
+{
+    void *p = aligned_alloc(align, size);
+    if (!p)
+        out_of_memory(size);
+    memset(p, 0, size);
+    return p;
+}
+
 void *gt_xrealloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);

@@ -296,17 +296,21 @@ void sim_note_popped(struct sim_thread *t, struct channel *ch)
     ch->popped_listed = true;
 }
 
-void unit_request_edge_commit(struct unit *u)
+static void commits_push(struct sim_thread *t, struct unit *u)
 {
-    if (u->commit_requested)
-        return;
-    u->commit_requested = true;
-    struct sim_thread *t = sim_acting_thread(u->sim, u->host ? u->host : u);
     if (t->commit_count == t->commit_capacity) {
         t->commit_capacity = t->commit_capacity ? 2 * t->commit_capacity : 16;
         t->commits = gt_xrealloc(t->commits, t->commit_capacity * sizeof *t->commits);
     }
     t->commits[t->commit_count++] = u;
+}
+
+void unit_request_edge_commit(struct unit *u)
+{
+    if (u->commit_requested)
+        return;
+    u->commit_requested = true;
+    commits_push(sim_acting_thread(u->sim, u->host ? u->host : u), u);
 }
 
 /* The edge commits asked for in this edge's ticks (unit_request_edge_commit),
@@ -319,14 +323,8 @@ static void run_edge_commits(struct sim *sim)
     struct sim_thread *first = sim->threads[0];
     for (uint32_t i = 1; i < sim->thread_count; i++) {
         struct sim_thread *t = sim->threads[i];
-        for (uint32_t k = 0; k < t->commit_count; k++) {
-            if (first->commit_count == first->commit_capacity) {
-                first->commit_capacity = first->commit_capacity ? 2 * first->commit_capacity : 16;
-                first->commits = gt_xrealloc(first->commits,
-                                             first->commit_capacity * sizeof *first->commits);
-            }
-            first->commits[first->commit_count++] = t->commits[k];
-        }
+        for (uint32_t k = 0; k < t->commit_count; k++)
+            commits_push(first, t->commits[k]);
         t->commit_count = 0;
     }
     struct unit **list = first->commits;

@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <libconfig.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,18 +28,6 @@ void *unit_state(const struct unit *u) { return u->state; }
 const char *unit_name(const struct unit *u) { return u->name; }
 const char *unit_kind(const struct unit *u) { return u->ops->kind; }
 const struct unit_ops *unit_ops_of(const struct unit *u) { return u->ops; }
-/* A zeroed unit, 64-byte aligned as its cache-line groups want (sim_internal.h). */
-static struct unit *unit_alloc(void)
-{
-    struct unit *u = aligned_alloc(_Alignof(struct unit), sizeof *u);
-    if (!u) {
-        fprintf(stderr, "gtsim: out of host memory (asked for %zu bytes)\n", sizeof *u);
-        abort();
-    }
-    memset(u, 0, sizeof *u);
-    return u;
-}
-
 struct unit *unit_inner(const struct unit *host) { return host ? host->inner : NULL; }
 bool unit_is_placeholder(const struct unit *u) { return u->ops->placeholder; }
 uint32_t unit_id(const struct unit *u) { return u->id; }
@@ -399,7 +386,7 @@ struct unit *sim_add_unit(struct sim *sim, const struct unit_ops *ops, const cha
         gt_error_set(err, "unit '%s' is declared twice", name);
         return NULL;
     }
-    struct unit *u = unit_alloc();
+    struct unit *u = gt_xaligned_calloc(_Alignof(struct unit), sizeof *u);  /* sim_internal.h */
     u->sim = sim;
     u->ops = ops;
     u->state = gt_xcalloc(1, ops->state_size ? ops->state_size : 1);
@@ -465,7 +452,7 @@ void unit_destroy_instance(struct unit *u)
 
 struct unit *unit_create_inner(struct unit *host, const struct unit_ops *ops, struct gt_error *err)
 {
-    struct unit *u = unit_alloc();
+    struct unit *u = gt_xaligned_calloc(_Alignof(struct unit), sizeof *u);  /* sim_internal.h */
     u->sim = host->sim;
     u->ops = ops;
     u->state = gt_xcalloc(1, ops->state_size ? ops->state_size : 1);
