@@ -311,6 +311,25 @@ static void test_scoreboard_and_co_issue(void)
     CU_ASSERT_EQUAL(issuing1, 2 * 33);
 }
 
+/* The stall count of a dependent chain from the scoreboard's rule alone: one
+ * thread, each add (and the EOT send reading its result) waits occupancy (2,
+ * SIMD8 F) + fpu_latency cycles after the one before it issued, and every cycle
+ * it waits is one dependency stall; 33 cycles issue. The EU sleeps through
+ * those waits (eu.c): the counts must be what ticking every cycle gives. */
+static void test_chain_stalls_counted_exactly(void)
+{
+    static const unsigned latencies[] = { 4, 10 };
+    for (unsigned k = 0; k < 2; k++) {
+        char lat[40];
+        snprintf(lat, sizeof lat, "fpu_latency=%u", latencies[k]);
+        const char *over[] = { "icache_latency=0", lat, NULL };
+        double stall, issuing;
+        run_chain(over, true, 1, &stall, &issuing);
+        CU_ASSERT_EQUAL(issuing, 33);
+        CU_ASSERT_EQUAL(stall, 32.0 * (2 + latencies[k] - 1));
+    }
+}
+
 static void test_flag_dependency_stalls(void)
 {
     /* cmp writes f0.0, the predicated mov right after it reads f0.0: it waits
@@ -1011,6 +1030,7 @@ static const struct test_case cases[] = {
     { "send and writeback (fast)", test_send_and_writeback_fast },
     { "write-backs on an open port array", test_writeback_open_array },
     { "thread slots fill and free", test_thread_slots_fill_and_free },
+    { "dependent chain: every stalled cycle counted once", test_chain_stalls_counted_exactly },
     { "scoreboard and co-issue", test_scoreboard_and_co_issue },
     { "round robin and bad arbitration", test_round_robin_and_bad_arbitration },
     { "flag dependency stalls", test_flag_dependency_stalls },
