@@ -144,16 +144,16 @@ static struct run run_with(const char *config, const char *aub, bool fast, doubl
     stats_writer_destroy(w);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    char label[160];
-    if (!print)
-        goto done;
-    snprintf(label, sizeof label, "%s %s %ut", strstr(config, "gt3") ? "GT3" : "GT2",
-             fast ? "fast  " : "timing", sim_threads(sim));
-    printf("  %-14s %8llu GT cycles in %6.3f s = %5.2f M GPU-cycles/s, %6.2f M EU instr/s, "
-           "slowdown vs plain C %6.0fx, peak RSS %.1f MiB\n", label, (unsigned long long)r.cycles,
-           r.seconds, (double)r.cycles / r.seconds / 1e6, r.instructions / r.seconds / 1e6,
-           plain > 0 ? r.seconds / plain : 0.0, (double)ru.ru_maxrss / 1024.0);
-done:
+    if (print) {
+        char label[160];
+        snprintf(label, sizeof label, "%s %s %ut", strstr(config, "gt3") ? "GT3" : "GT2",
+                 fast ? "fast  " : "timing", sim_threads(sim));
+        printf("  %-14s %8llu GT cycles in %6.3f s = %5.2f M GPU-cycles/s, %6.2f M EU instr/s, "
+               "slowdown vs plain C %6.0fx, peak RSS %.1f MiB\n", label,
+               (unsigned long long)r.cycles, r.seconds, (double)r.cycles / r.seconds / 1e6,
+               r.instructions / r.seconds / 1e6, plain > 0 ? r.seconds / plain : 0.0,
+               (double)ru.ru_maxrss / 1024.0);
+    }
     sim_destroy(sim);
     gt_config_free(c);
     r.ok = true;
@@ -232,7 +232,8 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
     if (t2.ok && f2.ok && t3.ok && f3.ok)
         printf("    fast mode: %.2fx (GT2) and %.2fx (GT3) the host speed of timing mode; "
                "cycles %+.1f%% and %+.1f%% (fast mode is functional: EU fast mode and "
-               "dataport.functional, no L3 timing; its cycles are not timing figures)\n", t2.seconds / f2.seconds, t3.seconds / f3.seconds,
+               "dataport.functional, no L3 timing; its cycles are not timing figures)\n",
+               t2.seconds / f2.seconds, t3.seconds / f3.seconds,
                100.0 * ((double)f2.cycles / (double)t2.cycles - 1),
                100.0 * ((double)f3.cycles / (double)t3.cycles - 1));
     if (!threaded)
