@@ -17,8 +17,8 @@
 
 #define WAKE_BLOCK 4096u
 #define DEFAULT_WATCHDOG_CYCLES 100000u
-#define MAX_THREADS 64u
-#define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_edge) */
+#define MAX_THREADS SIM_MAX_THREADS
+#define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_choose) */
 #define ADAPT_WARMUP 32u            /* and run first in it untimed (a sleeping worker wakes) */
 #define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
 #define ADAPT_EXPLOIT_MAX 16384u    /* at most ~2% of edges spent timing the worse mode; a
@@ -29,7 +29,7 @@
 
 struct sim *sim_create(const struct sim_options *options)
 {
-    struct sim *sim = gt_xcalloc(1, sizeof *sim);
+    struct sim *sim = gt_xaligned_calloc(_Alignof(struct sim), sizeof *sim);  /* sim_internal.h */
     if (options) {
         sim->options = *options;
     } else {
@@ -63,7 +63,8 @@ void sim_destroy(struct sim *sim)
     free(sim->units);
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         free(sim->domains[i]->overflow.items);
-        free(sim->domains[i]->due);
+        for (uint32_t t = 0; t < SIM_MAX_THREADS; t++)
+            free(sim->domains[i]->due[t].units);
         free(sim->domains[i]);
     }
     free(sim->domains);
@@ -104,7 +105,7 @@ int sim_add_clock(struct sim *sim, const char *name, uint64_t period_ps, struct 
         return gt_error_set(err, "clock name '%s' must be 1 to 31 characters", name);
     if (sim_find_clock(sim, name) >= 0)
         return gt_error_set(err, "clock '%s' is declared twice", name);
-    struct clock_domain *d = gt_xcalloc(1, sizeof *d);
+    struct clock_domain *d = gt_xaligned_calloc(_Alignof(struct clock_domain), sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     d->period_ps = period_ps;
     sim->domains = gt_xrealloc(sim->domains, (sim->domain_count + 1) * sizeof *sim->domains);
@@ -204,23 +205,29 @@ static void wheel_insert(struct clock_domain *d, struct wake *w)
     d->wheel_count++;
 }
 
-static void __attribute__((noinline)) due_grow(struct clock_domain *d)
+static void __attribute__((noinline)) due_grow(struct due_list *list)
 {
-    d->due_capacity = d->due_capacity ? 2 * d->due_capacity : 64;
-    d->due = gt_xrealloc(d->due, d->due_capacity * sizeof *d->due);
+    list->capacity = list->capacity ? 2 * list->capacity : 64;
+    list->units = gt_xrealloc(list->units, list->capacity * sizeof *list->units);
+}
+
+static inline void due_list_push(struct due_list *list, struct unit *u)
+{
+    if (list->count == list->capacity)
+        due_grow(list);
+    list->units[list->count++] = u;
 }
 
 /* A wake of u for d's next unprocessed cycle (sim_schedule's common case,
- * inline where the serial tick loop asks it of every busy unit). */
+ * inline where the serial tick loop asks it of every busy unit). Serial:
+ * it writes u's scheduling line. */
 static inline void due_push(struct clock_domain *d, struct unit *u)
 {
     uint64_t cycle = d->next_unprocessed;
     if (u->last_wake_request == cycle + 1)
         return;
     u->last_wake_request = cycle + 1;
-    if (d->due_count == d->due_capacity)
-        due_grow(d);
-    d->due[d->due_count++] = u;
+    due_list_push(&d->due[u->thread], u);
 }
 
 void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
@@ -251,10 +258,11 @@ static void migrate_overflow(struct clock_domain *d)
 }
 
 /* The next cycle with a wake in domain d, or UINT64_MAX. */
-static uint64_t domain_next_cycle(struct clock_domain *d)
+static uint64_t domain_next_cycle(const struct sim *sim, struct clock_domain *d)
 {
-    if (d->due_count)
-        return d->next_unprocessed;     /* no wake can be earlier */
+    for (uint32_t t = 0; t < sim->thread_count; t++)
+        if (d->due[t].count)
+            return d->next_unprocessed; /* no wake can be earlier */
     if (d->wheel_count == 0)
         return d->overflow.count ? d->overflow.items[0]->cycle : UINT64_MAX;
     uint64_t base = d->next_unprocessed;
@@ -277,6 +285,15 @@ void sim_schedule_from(struct sim *sim, struct sim_thread *t, struct unit *u, ui
 {
     if (!sim->parallel_phase) {
         sim_schedule(sim, u, cycle);
+        return;
+    }
+    /* Its own unit, due next: straight into its own due list (struct
+     * clock_domain.due), without the dedup stamp, so the unit's scheduling
+     * line stays thread 0's. About 90% of a worker's wakes in SGEMM 256 on
+     * GT3, which thread 0 used to apply after the workers were done. */
+    struct clock_domain *d = sim->domains[u->domain];
+    if (u->thread == t->index && cycle <= d->next_unprocessed) {
+        due_list_push(&d->due[t->index], u);
         return;
     }
     if (t->wake_count == t->wake_capacity) {
@@ -443,18 +460,35 @@ static inline enum unit_activity tick_unit(struct sim *sim, struct unit *u)
     return activity;
 }
 
-/* Ticks thread t's share of the edge `cycle` (a parallel phase). */
-static void tick_share(struct sim *sim, struct sim_thread *t, uint64_t cycle)
+/* Ticks thread t's share of the current edge (a parallel phase): the units
+ * thread 0 handed it (from the wheel), then its own due list, which it
+ * alone writes (struct clock_domain.due). A unit listed twice ticks once
+ * (its ready stamp, which only its own thread writes in a parallel phase). */
+static void tick_share(struct sim *sim, struct sim_thread *t)
 {
+    struct clock_domain *d = sim->domains[sim->phase_domain];
+    uint64_t stamp = d->cycle + 1;
+    struct due_list *own = &d->due[t->index];
+    for (uint32_t k = own->count; k-- > 0; )
+        thread_ready_push(t, own->units[k]);
+    own->count = 0;
+    uint64_t ticked = 0;
     for (uint32_t i = 0; i < t->ready_count; i++) {
         struct unit *u = t->ready[i];
+        if (!sim->phase_stamped) {
+            if (u->ready_stamp == stamp)
+                continue;
+            u->ready_stamp = stamp;
+        }
+        ticked++;
         u->ticks++;
         if (tick_unit(sim, u) == UNIT_BUSY) {
             u->busy_ticks++;
-            sim_schedule_from(sim, t, u, cycle + 1);
+            due_list_push(own, u);      /* cycle + 1 */
         }
     }
     t->ready_count = 0;
+    t->ticked = ticked;
 }
 
 void sim_set_thread_timing(struct sim *sim, bool on) { sim->thread_timing = on; }
@@ -498,7 +532,7 @@ static void *worker_main(void *argument)
         seen = g;
         if (sim->shutdown)
             break;
-        tick_share(sim, t, sim->domains[sim->phase_domain]->cycle);
+        tick_share(sim, t);
         __atomic_add_fetch(&sim->phase_done, 1, __ATOMIC_RELEASE);
     }
     return NULL;
@@ -532,12 +566,20 @@ static void stop_workers(struct sim *sim)
 }
 
 /* Applies what thread t kept in a parallel phase (struct sim_thread): its
- * wakes, in the order asked, and its totals. */
-static void commit_thread(struct sim *sim, struct sim_thread *t)
+ * wakes, in the order asked, and its totals. While the workers still tick
+ * (`others_ticking`), a wake of another thread's unit is kept for later: it
+ * could go to the due list that thread is adding to. */
+static void commit_thread(struct sim *sim, struct sim_thread *t, bool others_ticking)
 {
-    for (uint32_t w = 0; w < t->wake_count; w++)
-        sim_schedule(sim, t->wakes[w].unit, t->wakes[w].cycle);
-    t->wake_count = 0;
+    uint32_t kept = 0;
+    for (uint32_t w = 0; w < t->wake_count; w++) {
+        struct pending_wake *p = &t->wakes[w];
+        if (others_ticking && p->unit->thread != t->index)
+            t->wakes[kept++] = *p;
+        else
+            sim_schedule(sim, p->unit, p->cycle);
+    }
+    t->wake_count = kept;
     sim->messages_sent += t->messages_sent;
     sim->messages_delivered += t->messages_delivered;
     sim->stalls += t->stalls;
@@ -553,41 +595,30 @@ static void commit_thread(struct sim *sim, struct sim_thread *t)
  * still tick). */
 static void commit_phase(struct sim *sim)
 {
+    commit_thread(sim, sim->threads[0], false);     /* the wakes it kept */
     for (uint32_t i = 1; i < sim->thread_count; i++)
-        commit_thread(sim, sim->threads[i]);
+        commit_thread(sim, sim->threads[i], false);
     msg_pools_balance(sim);
 }
 
-/* Ticks the ready units of the current edge on their threads, when they fall
- * on more than one; false (nothing ticked) otherwise. */
-static bool parallel_edge(struct sim *sim, uint64_t cycle)
+/* Ticks the current edge on every thread at once (hand_out() has given
+ * each its units), and commits. Returns the units ticked. */
+static uint64_t parallel_edge(struct sim *sim)
 {
-    (void)cycle;
-    if (!sim->parallel_allowed)
-        return false;
-    uint32_t first = sim->ready[0]->thread;
-    uint32_t i = 1;
-    while (i < sim->ready_count && sim->ready[i]->thread == first)
-        i++;
-    if (i == sim->ready_count)
-        return false;
-    for (i = 0; i < sim->ready_count; i++)
-        thread_ready_push(sim->threads[sim->ready[i]->thread], sim->ready[i]);
     sim->parallel_edges++;
     sim->parallel_phase = true;
     __atomic_store_n(&sim->phase_done, 0, __ATOMIC_RELAXED);
     release_workers(sim);
-    tick_share(sim, sim->threads[0], cycle);
+    tick_share(sim, sim->threads[0]);
     /* Thread 0's share of the commit goes first in thread order, so it can
      * be applied while the workers still tick: it writes only the domain
-     * wheels, the wake pool, the units' last_wake_request and the totals in
-     * struct sim, none of which a tick reads or writes during a parallel
-     * phase (its wakes and totals go to its own struct sim_thread). In a
-     * perf profile of SGEMM 256 on GT3 at 2 threads, thread 0 spun waiting
-     * for the worker in 12% of all samples and the serial commit's
-     * sim_schedule took 4%, about half of it thread 0's own wakes.
-     * parallel_phase stays set until the workers are done: they read it. */
-    commit_thread(sim, sim->threads[0]);
+     * wheels, the wake pool, its own units' scheduling lines and due lists
+     * and the totals in struct sim, none of which a worker's tick reads or
+     * writes during a parallel phase (its wakes and totals go to its own
+     * struct sim_thread; commit_thread keeps wakes of the workers' units
+     * for later). parallel_phase stays set until the workers are done: they
+     * read it. */
+    commit_thread(sim, sim->threads[0], true);
     uint32_t workers = sim->thread_count - 1;
     for (uint32_t spin = 0; __atomic_load_n(&sim->phase_done, __ATOMIC_ACQUIRE) != workers; spin++) {
         if (spin < 4000)
@@ -597,7 +628,10 @@ static bool parallel_edge(struct sim *sim, uint64_t cycle)
     }
     sim->parallel_phase = false;
     commit_phase(sim);
-    return true;
+    uint64_t ticked = 0;
+    for (uint32_t i = 0; i < sim->thread_count; i++)
+        ticked += sim->threads[i]->ticked;
+    return ticked;
 }
 
 static uint64_t host_ns(void)
@@ -617,11 +651,10 @@ static uint64_t host_ns(void)
  * a parallel one's inside parallel_edge, and timing only the call made the
  * serial edge look cheaper than it is), then runs the faster way for a while
  * (longer each time one thread keeps winning). Results never depend on the
- * choice. */
-static bool adaptive_edge(struct sim *sim, uint64_t cycle)
+ * choice. Asked only of edges with units on more than one thread; the
+ * caller reports what the edge ticked with adaptive_sample(). */
+static bool adaptive_choose(struct sim *sim)
 {
-    if (!sim->parallel_allowed)
-        return false;
     struct sim_adapt *a = &sim->adapt;
     uint64_t start = 0;
     if (a->phase != 2) {
@@ -652,35 +685,29 @@ static bool adaptive_edge(struct sim *sim, uint64_t cycle)
     if (a->phase == 2) {
         if (a->left) {
             a->left--;
-            return a->use_parallel && parallel_edge(sim, cycle);
+            return a->use_parallel;
         }
         a->phase = 0;
         a->left = ADAPT_WINDOW + ADAPT_WARMUP;
         a->ns[0] = a->ns[1] = a->ticks[0] = a->ticks[1] = 0;
         start = host_ns();
     }
-    uint32_t mode = a->phase;           /* 0: timing parallel, 1: timing serial */
-    uint64_t ticks = sim->ready_count;
-    if (mode == 0) {
-        if (!parallel_edge(sim, cycle))
-            return false;               /* all on one thread: not a sample */
-    } else {
-        sim->serial_edges++;
-        for (uint32_t i = 0; i < sim->ready_count; i++) {
-            struct unit *u = sim->ready[i];
-            u->ticks++;
-            if (tick_unit(sim, u) == UNIT_BUSY) {
-                u->busy_ticks++;
-                sim_schedule(sim, u, cycle + 1);
-            }
-        }
-    }
-    a->timing = a->left <= ADAPT_WINDOW;    /* past the warm-up */
-    a->timing_mode = mode;
+    a->sample_pending = true;
+    a->timing_mode = a->phase;          /* 0: timing parallel, 1: timing serial */
     a->timing_start = start;
+    return a->phase == 0;
+}
+
+/* The edge adaptive_choose() chose a mode for ticked `ticks` units. */
+static void adaptive_sample(struct sim *sim, uint64_t ticks)
+{
+    struct sim_adapt *a = &sim->adapt;
+    if (!a->sample_pending)
+        return;
+    a->sample_pending = false;
+    a->timing = a->left <= ADAPT_WINDOW;    /* past the warm-up */
     a->timing_ticks = ticks;
     a->left--;
-    return true;
 }
 
 /* Every channel popped in this step (or by hand since the last one): its
@@ -706,15 +733,16 @@ static void flush_popped(struct sim *sim)
 }
 
 /* Where a unit's name says it sits: the part up to its last "subsliceN" or
- * "sliceN" component (length), 0 for the unslice. */
-static size_t partition_key(const char *name)
+ * "sliceN" component (length), or with `slices` up to its "sliceN"
+ * component; 0 for the unslice. */
+static size_t partition_key(const char *name, bool slices)
 {
     size_t key = 0;
     for (const char *c = name; *c; ) {
         const char *end = strchr(c, '.');
         size_t n = end ? (size_t)(end - c) : strlen(c);
         size_t stem = 0;
-        if (n > 8 && strncmp(c, "subslice", 8) == 0)
+        if (n > 8 && strncmp(c, "subslice", 8) == 0 && !slices)
             stem = 8;
         else if (n > 5 && strncmp(c, "slice", 5) == 0)
             stem = 5;
@@ -755,22 +783,23 @@ static uint32_t partition_weight_eu_only(const struct unit *u)
     return strcmp(u->ops->kind, "eu") == 0 ? 8 : 1;
 }
 
-/* Groups units that share a slice/subslice prefix: group[i] for unit i
- * (UINT32_MAX: the unslice), first[g] the first unit of group g. Returns
- * the number of groups. */
-static uint32_t partition_groups(const struct sim *sim, uint32_t *group, uint32_t *first)
+/* Groups units that share a slice/subslice prefix (with `slices`, a slice
+ * prefix): group[i] for unit i (UINT32_MAX: the unslice), first[g] the
+ * first unit of group g. Returns the number of groups. */
+static uint32_t partition_groups(const struct sim *sim, uint32_t *group, uint32_t *first,
+                                 bool slices)
 {
     uint32_t groups = 0;
     for (uint32_t i = 0; i < sim->unit_count; i++) {
         struct unit *u = sim->units[i];
-        size_t key = partition_key(u->name);
+        size_t key = partition_key(u->name, slices);
         if (key == 0) {
             group[i] = UINT32_MAX;
             continue;
         }
         uint32_t g = 0;
         while (g < groups && !(strlen(sim->units[first[g]]->name) >= key &&
-                               partition_key(sim->units[first[g]]->name) == key &&
+                               partition_key(sim->units[first[g]]->name, slices) == key &&
                                strncmp(sim->units[first[g]]->name, u->name, key) == 0))
             g++;
         if (g == groups)
@@ -864,20 +893,48 @@ static void partition_move_eus(struct sim *sim, uint32_t threads)
     }
 }
 
-/* Assigns every unit a thread (struct unit.thread): groups of units that
- * share a slice/subslice prefix go, heaviest first, to the least loaded
- * thread; the unslice stays on thread 0. Returns the threads that got work. */
+/* Whether the split in `owner` loads `threads` threads within 5% of an even
+ * share each (partition_weight). */
+static bool partition_even(const struct sim *sim, uint32_t threads, const uint32_t *group,
+                           const uint32_t *owner)
+{
+    uint64_t load[MAX_THREADS] = { 0 }, total = 0, most = 0;
+    for (uint32_t i = 0; i < sim->unit_count; i++) {
+        uint32_t w = partition_weight(sim->units[i]);
+        load[group[i] == UINT32_MAX ? 0 : owner[group[i]]] += w;
+        total += w;
+    }
+    for (uint32_t t = 0; t < threads; t++)
+        if (load[t] > most)
+            most = load[t];
+    return 100 * most * threads <= 105 * total;
+}
+
+/* Assigns every unit a thread (struct unit.thread). Whole slices (a slice's
+ * units and all its subslices) when they share out evenly: a subslice
+ * talks to its slice's L3 on every memory message, and on GT3 at 2 threads
+ * keeping each slice on one thread (no channel between a subslice and its
+ * L3 crosses threads) was 4.5% faster than subslices split 3:3 across the
+ * slices (SGEMM 256, median of 8 adjacent pairs of runs). Otherwise groups
+ * of units that share a slice/subslice prefix go, heaviest first, to the
+ * least loaded thread, and partition_move_eus evens out the rest. The
+ * unslice stays on thread 0. Returns the threads that got work. */
 static uint32_t sim_partition(struct sim *sim, uint32_t threads)
 {
     uint32_t n = sim->unit_count;
     uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
     uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);
     uint32_t *owner = gt_xcalloc(n ? n : 1, sizeof *owner);
-    uint32_t groups = partition_groups(sim, group, first);
+    uint32_t groups = partition_groups(sim, group, first, true);
     uint32_t used = partition_assign(sim, threads, group, groups, partition_weight, owner);
+    bool by_slice = used == threads && partition_even(sim, threads, group, owner);
+    if (!by_slice) {
+        groups = partition_groups(sim, group, first, false);
+        used = partition_assign(sim, threads, group, groups, partition_weight, owner);
+    }
     for (uint32_t i = 0; i < n; i++)
         sim->units[i]->thread = group[i] == UINT32_MAX ? 0 : owner[group[i]];
-    if (used > 1)
+    if (used > 1 && !by_slice)
         partition_move_eus(sim, used);
     for (uint32_t i = 0; i < n; i++) {
         struct unit *u = sim->units[i];
@@ -903,7 +960,7 @@ void sim_thread_report(const struct sim *sim, FILE *out)
     uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
     uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);
     uint32_t *owner = gt_xcalloc(n ? n : 1, sizeof *owner);
-    uint32_t groups = partition_groups(sim, group, first);
+    uint32_t groups = partition_groups(sim, group, first, false);
     uint64_t *group_ns = gt_xcalloc(groups + 1, sizeof *group_ns);
     uint64_t *group_ticks = gt_xcalloc(groups + 1, sizeof *group_ticks);
     uint64_t total_ns = 0, total_ticks = 0;
@@ -947,7 +1004,7 @@ void sim_thread_report(const struct sim *sim, FILE *out)
         if (pass == 0)
             for (uint32_t g = 0; g <= groups; g++) {
                 const char *name = g < groups ? sim->units[first[g]]->name : "(unslice)";
-                int key = g < groups ? (int)partition_key(name) : (int)strlen(name);
+                int key = g < groups ? (int)partition_key(name, false) : (int)strlen(name);
                 uint32_t moved = 0;     /* its EUs partition_move_eus put elsewhere */
                 for (uint32_t i = 0; g < groups && i < n; i++)
                     moved += group[i] == g && sim->units[i]->thread != owner[g];
@@ -1019,6 +1076,51 @@ static void start_threads(struct sim *sim)
     sim->adapt = (struct sim_adapt){ .phase = 0, .left = ADAPT_WINDOW + ADAPT_WARMUP };
 }
 
+static inline void ready_push_once(struct sim *sim, struct unit *u, uint64_t cycle)
+{
+    if (u->ready_stamp != cycle + 1) {
+        u->ready_stamp = cycle + 1;
+        ready_push(sim, u);
+    }
+}
+
+/* The edge's units into sim->ready, each once: the due lists (for this
+ * cycle: next_unprocessed was `cycle`), newest first, then the wheel's list
+ * w (see struct clock_domain.due). */
+static void gather_ready(struct sim *sim, struct clock_domain *d, struct wake *w, uint64_t cycle)
+{
+    for (uint32_t t = 0; t < sim->thread_count; t++) {
+        struct due_list *list = &d->due[t];
+        for (uint32_t k = list->count; k-- > 0; )
+            ready_push_once(sim, list->units[k], cycle);
+        list->count = 0;
+    }
+    while (w) {
+        struct wake *next = w->next;
+        ready_push_once(sim, w->unit, cycle);
+        w->next = sim->free_wakes;
+        sim->free_wakes = w;
+        d->wheel_count--;
+        w = next;
+    }
+}
+
+/* An edge handed out to the threads but ticked on this one after all: its
+ * units into sim->ready, each once. */
+static void gather_handed(struct sim *sim, struct clock_domain *d, uint64_t cycle)
+{
+    for (uint32_t t = 0; t < sim->thread_count; t++) {
+        struct sim_thread *th = sim->threads[t];
+        struct due_list *list = &d->due[t];
+        for (uint32_t k = list->count; k-- > 0; )
+            ready_push_once(sim, list->units[k], cycle);
+        list->count = 0;
+        for (uint32_t i = 0; i < th->ready_count; i++)
+            ready_push_once(sim, th->ready[i], cycle);
+        th->ready_count = 0;
+    }
+}
+
 static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle)
 {
     struct clock_domain *d = sim->domains[domain];
@@ -1031,39 +1133,51 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     d->slots[slot] = NULL;
     d->occupied[slot >> 6] &= ~(1ull << (slot & 63));
     sim->ready_count = 0;
-    /* the due array (for this cycle: next_unprocessed was `cycle`), newest
-     * first, then the wheel's list (see struct clock_domain.due) */
-    for (uint32_t k = d->due_count; k-- > 0; ) {
-        struct unit *u = d->due[k];
-        if (u->ready_stamp != cycle + 1) {
-            u->ready_stamp = cycle + 1;
-            ready_push(sim, u);
+    /* With workers and no shuffled order, the wheel's units go straight to
+     * their threads' ready lists and each thread takes its own due list
+     * itself (tick_share): thread 0 no longer reads the workers' lists. */
+    bool handed = sim->parallel_allowed && !sim->options.tick_order_seed;
+    uint32_t busy_threads = 0;
+    if (handed) {
+        for (; w; ) {
+            struct wake *next = w->next;
+            thread_ready_push(sim->threads[w->unit->thread], w->unit);
+            w->next = sim->free_wakes;
+            sim->free_wakes = w;
+            d->wheel_count--;
+            w = next;
         }
-    }
-    d->due_count = 0;
-    while (w) {
-        struct wake *next = w->next;
-        struct unit *u = w->unit;
-        if (u->ready_stamp != cycle + 1) {
-            u->ready_stamp = cycle + 1;
-            ready_push(sim, u);
+        for (uint32_t t = 0; t < sim->thread_count; t++)
+            busy_threads += sim->threads[t]->ready_count || d->due[t].count;
+    } else {
+        gather_ready(sim, d, w, cycle);
+        if (sim->options.tick_order_seed && sim->ready_count > 1) {
+            for (uint32_t i = sim->ready_count - 1; i > 0; i--) {
+                uint32_t j = (uint32_t)(shuffle_next(sim) % (i + 1));
+                struct unit *t = sim->ready[i];
+                sim->ready[i] = sim->ready[j];
+                sim->ready[j] = t;
+            }
         }
-        w->next = sim->free_wakes;
-        sim->free_wakes = w;
-        d->wheel_count--;
-        w = next;
+        if (sim->parallel_allowed && sim->ready_count > 1) {
+            busy_threads = 1;
+            for (uint32_t i = 1; i < sim->ready_count; i++)
+                if (sim->ready[i]->thread != sim->ready[0]->thread)
+                    busy_threads = 2;
+        }
     }
     migrate_overflow(d);
-    if (sim->options.tick_order_seed && sim->ready_count > 1) {
-        for (uint32_t i = sim->ready_count - 1; i > 0; i--) {
-            uint32_t j = (uint32_t)(shuffle_next(sim) % (i + 1));
-            struct unit *t = sim->ready[i];
-            sim->ready[i] = sim->ready[j];
-            sim->ready[j] = t;
-        }
-    }
-    sim->ticks += sim->ready_count;
-    if (!(sim->thread_count > 1 && sim->ready_count > 1 && adaptive_edge(sim, cycle))) {
+    if (busy_threads > 1 && adaptive_choose(sim)) {
+        sim->phase_stamped = !handed;   /* gather_ready stamped them */
+        for (uint32_t i = 0; i < sim->ready_count; i++)
+            thread_ready_push(sim->threads[sim->ready[i]->thread], sim->ready[i]);
+        uint64_t ticked = parallel_edge(sim);
+        sim->ticks += ticked;
+        adaptive_sample(sim, ticked);
+    } else {
+        if (handed)
+            gather_handed(sim, d, cycle);
+        sim->ticks += sim->ready_count;
         sim->serial_edges++;
         for (uint32_t i = 0; i < sim->ready_count; i++) {
             struct unit *u = sim->ready[i];
@@ -1075,6 +1189,7 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
                 due_push(sim->domains[u->domain], u);   /* cycle + 1, not yet processed */
             }
         }
+        adaptive_sample(sim, sim->ready_count);
     }
     if (__builtin_expect(sim->threads[0]->commit_count != 0, 0) || sim->thread_count > 1)
         run_edge_commits(sim);
@@ -1092,7 +1207,7 @@ static uint64_t next_event_time(struct sim *sim)
     uint64_t best = UINT64_MAX;
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         struct clock_domain *d = sim->domains[i];
-        uint64_t c = domain_next_cycle(d);
+        uint64_t c = domain_next_cycle(sim, d);
         d->pending_cycle = c;
         d->pending_time = c == UINT64_MAX ? UINT64_MAX : c * d->period_ps;
         if (d->pending_time < best)

@@ -19,6 +19,7 @@
 #define WHEEL_MASK (WHEEL_SLOTS - 1)
 #define WHEEL_WORDS (WHEEL_SLOTS / 64)
 
+#define SIM_MAX_THREADS 64u     /* sim_set_threads() clamps to this */
 #define MSG_POOL_CLASSES 6      /* payload 64, 256, 1 Ki, 4 Ki, 16 Ki, 64 Ki; larger: malloc */
 
 /* A request to tick a unit on a cycle of its domain. */
@@ -35,23 +36,34 @@ struct wake_heap {              /* wakes beyond the wheel, ordered by cycle */
 
 struct clock_domain {
     char name[32];
+    /* read by every host thread's ticks (unit_cycle(), a channel's arrival
+     * cycles); written only between parallel phases */
     uint64_t period_ps;
     uint64_t cycle;             /* the edge being or last processed */
     uint64_t next_unprocessed;  /* the first edge wakes may still go to */
-    uint32_t wheel_count;       /* wakes in the wheel */
+    /* written by thread 0 while the workers tick (parallel_edge commits its
+     * own wakes then), so on another cache line than the above (allocated
+     * 64-byte aligned: sim_add_clock) */
+    _Alignas(64) uint32_t wheel_count;  /* wakes in the wheel */
     struct wake *slots[WHEEL_SLOTS];
     uint64_t occupied[WHEEL_WORDS];
     struct wake_heap overflow;
-    /* Wakes for next_unprocessed asked for while it was next_unprocessed
-     * (a busy unit's "tick me next cycle", the common case), in the order
-     * asked: kept in an array instead of the wheel (no struct wake). They
-     * are all later than every wheel wake for that cycle, so ticking them
-     * newest first and then the wheel's list (newest first) is the order a
-     * single list would give. */
-    struct unit **due;
-    uint32_t due_count, due_capacity;
     uint64_t edges;             /* edges processed (with work) */
     uint64_t pending_cycle, pending_time;   /* next edge with work, from next_event_time() */
+    /* Wakes for next_unprocessed asked for while it was next_unprocessed
+     * (a busy unit's "tick me next cycle", the common case), in the order
+     * asked: kept in arrays instead of the wheel (no struct wake), one per
+     * host thread, holding the units that thread ticks. In a parallel phase
+     * each thread adds its own units' such wakes to its own array (no
+     * commit by thread 0; a unit may then be listed twice, which the ready
+     * list's stamp drops); outside one, sim_schedule adds to the unit's
+     * thread's. They are all later than every wheel wake for that cycle, so
+     * on one thread ticking them newest first and then the wheel's list
+     * (newest first) is the order a single list would give. */
+    struct due_list {
+        _Alignas(64) struct unit **units;
+        uint32_t count, capacity;
+    } due[SIM_MAX_THREADS];
 };
 
 struct channel {
@@ -151,10 +163,12 @@ struct pending_wake {
  * that calls sim_run(); threads 1.. are workers made by sim_run() when
  * sim_set_threads() asked for more than one. Each edge of a clock domain
  * whose ready units fall on more than one thread is ticked in parallel: each
- * thread ticks its own units, and everything such a tick does to state that
- * is not its unit's own is kept here and applied by thread 0 once every
- * thread is done, in thread order (the commit):
- *  - wakes (the domain wheels are shared): `wakes`;
+ * thread ticks its own units (those thread 0 handed it from the wheel and
+ * its own due list, struct clock_domain.due), and everything such a tick
+ * does to state that is not its unit's own is kept here and applied by
+ * thread 0 once every thread is done, in thread order (the commit):
+ *  - wakes (the domain wheels are shared): `wakes`, except a wake of one of
+ *    its own units for the next cycle, which goes to its own due list;
  *  - the fabric's totals (messages sent, delivered, stalls, ...);
  *  - channels it popped (`popped`): their senders see a channel's space as
  *    it was at the start of the step (head_start), which is what the
@@ -186,6 +200,7 @@ struct sim_thread {
     uint64_t next_msg_id;           /* ids: (count << 8) | thread index in a parallel phase */
     /* totals of a parallel phase, folded into struct sim by the commit */
     uint64_t messages_sent, messages_delivered, stalls, undeclared_sends;
+    uint64_t ticked;                /* units it ticked in the last parallel phase */
     bool progress;
     char pad[64];                   /* keeps threads' hot counters off each other's lines */
 };
@@ -200,9 +215,23 @@ struct sim {
     struct channel **channels;
     uint32_t channel_count, channel_capacity;
 
-    /* scheduling */
+    /* Read by the ticks on every host thread (every send and pop reads
+     * now_ps and parallel_phase), and kept off the cache lines that are
+     * written while the workers tick: thread 0's scheduling and totals, and
+     * the phase hand-over counters. Sharing them made the ticks of a
+     * 2-thread SGEMM 256 on GT3 about 9% slower (sim_create allocates the
+     * struct 64-byte aligned). */
     uint64_t now_ps;
-    struct wake *free_wakes;
+    struct sim_thread **threads;    /* [0] always exists (host threads, issue 19) */
+    uint32_t thread_count;          /* threads made (1 + workers) */
+    uint32_t phase_domain;          /* the domain whose edge is being ticked */
+    bool parallel_phase;            /* threads are ticking an edge together */
+    bool phase_stamped;             /* its ready lists are stamped already (tick_share) */
+    struct trace *trace;
+    void *memory;
+
+    /* scheduling (thread 0) */
+    _Alignas(64) struct wake *free_wakes;
     void **wake_blocks;             /* blocks the wakes were carved from */
     uint32_t wake_block_count, wake_block_capacity;
     struct unit **ready;
@@ -220,25 +249,23 @@ struct sim {
                                                        * between threads' pools */
 
     /* host threads (issue 19) */
-    struct sim_thread **threads;    /* [0] always exists */
-    uint32_t thread_count;          /* threads made (1 + workers) */
     uint32_t threads_wanted;        /* sim_set_threads(); 1: no workers */
     bool partitioned;
     bool in_step;                   /* inside step_at() */
-    bool parallel_phase;            /* threads are ticking an edge together */
     bool parallel_allowed;          /* this run may (start_threads) */
-    uint32_t phase_domain;          /* the domain whose edge is being ticked */
     bool shutdown;                  /* workers leave */
-    uint64_t phase_generation;      /* atomic: bumped to start a parallel phase */
-    uint32_t phase_done;            /* atomic: workers done with the current phase */
-    uint32_t sleepers;              /* atomic: workers blocked on wake_workers */
-    pthread_key_t thread_key;       /* the calling thread's struct sim_thread */
     bool thread_key_made;
+    pthread_key_t thread_key;       /* the calling thread's struct sim_thread */
     pthread_mutex_t lock;           /* the log, and the workers' sleep */
     pthread_cond_t wake_workers;
     uint64_t parallel_edges, serial_edges;
     bool thread_timing;             /* sim_set_thread_timing */
-    struct sim_adapt {              /* adaptive_edge(): parallel or not, by host time */
+    /* the hand-over, each on its own line: written by one thread as the
+     * other spins on it */
+    _Alignas(64) uint64_t phase_generation; /* atomic: bumped to start a parallel phase */
+    _Alignas(64) uint32_t phase_done;       /* atomic: workers done with the current phase */
+    _Alignas(64) uint32_t sleepers;         /* atomic: workers blocked on wake_workers */
+    _Alignas(64) struct sim_adapt { /* adaptive_edge(): parallel or not, by host time */
         uint32_t phase;             /* 0: timing parallel edges, 1: serial, 2: using the winner */
         uint32_t left;              /* edges left in the phase */
         uint32_t exploit;           /* length of the last phase 2 */
@@ -249,6 +276,7 @@ struct sim {
          * adaptive_edge (the serial edge's channel commits, the wake-ups,
          * the step's bookkeeping) is counted in the mode that caused it */
         bool timing;
+        bool sample_pending;        /* adaptive_choose() timed this edge's mode */
         uint32_t timing_mode;
         uint64_t timing_start, timing_ticks;
     } adapt;
@@ -265,8 +293,6 @@ struct sim {
     /* log */
     uint64_t log_counts[4];
 
-    struct trace *trace;
-    void *memory;
     void (*memory_destroy)(void *memory);
 
     /* objects the units share that are no unit's state (sim_shared()); lock */

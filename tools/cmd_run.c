@@ -502,7 +502,7 @@ static void print_summary(const struct sim *sim, const struct gt_config *config,
            t.ticks, sim_threads(sim), sim_threads(sim) == 1 ? "" : "s");
     if (sim_threads(sim) > 1) {
         /* how many edges the fabric chose to tick in parallel (it times both
-         * ways as it runs: fabric/sim.c adaptive_edge); host time, not a stat */
+         * ways as it runs: fabric/sim.c adaptive_choose); host time, not a stat */
         uint64_t parallel = sim_barriers(sim), serial = sim_serial_edges(sim);
         printf(" (%.0f%% of busy edges in parallel)",
                parallel + serial ? 100.0 * (double)parallel / (double)(parallel + serial) : 0.0);

@@ -168,7 +168,61 @@ static void test_thread_report(void)
     free(o.stats);
 }
 
+/* The partition (sim.c sim_partition): with as many even slices as threads,
+ * each slice's units (its own and every subslice's) go to one thread, so no
+ * subslice talks to its slice across threads; with slices that do not share
+ * out evenly (three on two threads) the subslices are spread instead. Each
+ * slice has a unit of its own and two subslices with a source -> sink chain. */
+static void partition_of(uint32_t slices, uint32_t *thread_of_unit, uint32_t *units)
+{
+    struct sim *sim = probe_sim(NULL);
+    sim_set_threads(sim, 2);
+    static const char *const src_over[] = { "messages=4", "per_cycle=1", NULL };
+    static const char *const sink_over[] = { "per_cycle=1", NULL };
+    for (uint32_t sl = 0; sl < slices; sl++) {
+        char name[96];
+        snprintf(name, sizeof name, "gpu.slice%u.relay", sl);
+        struct unit *relay = probe_add(sim, &probe_relay_ops, name, NULL);
+        snprintf(name, sizeof name, "gpu.slice%u.subslice0.src", sl);
+        struct unit *src = probe_add(sim, &probe_source_ops, name, src_over);
+        snprintf(name, sizeof name, "gpu.slice%u.subslice1.sink", sl);
+        struct unit *sink = probe_add(sim, &probe_sink_ops, name, sink_over);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, src, "out", relay, "in", 1, 2, 1), 0);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, relay, "out", sink, "in", 1, 2, 1), 0);
+    }
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    *units = sim_unit_count(sim);
+    for (uint32_t i = 0; i < *units; i++)
+        thread_of_unit[i] = sim_unit(sim, i)->thread;
+    sim_destroy(sim);
+}
+
+static void test_partition_keeps_slices_whole(void)
+{
+    uint32_t thread[16], units = 0;
+    partition_of(2, thread, &units);
+    CU_ASSERT_EQUAL_FATAL(units, 6);
+    for (uint32_t i = 0; i < 3; i++) {          /* units are in creation order */
+        CU_ASSERT_EQUAL(thread[i], thread[0]);
+        CU_ASSERT_EQUAL(thread[3 + i], thread[3]);
+    }
+    CU_ASSERT_NOT_EQUAL(thread[0], thread[3]);
+    /* three slices on two threads: not by slice (4 units to 2 at best),
+     * so some slice has units on both threads */
+    partition_of(3, thread, &units);
+    CU_ASSERT_EQUAL_FATAL(units, 9);
+    bool split = false;
+    for (uint32_t sl = 0; sl < 3; sl++)
+        for (uint32_t i = 1; i < 3; i++)
+            split |= thread[3 * sl + i] != thread[3 * sl];
+    CU_ASSERT_TRUE(split);
+}
+
 static const struct test_case cases[] = {
+    { "partition: whole slices when they share out evenly, else subslices",
+      test_partition_keeps_slices_whole },
     { "--thread-report: barriers, groups' threads and ticks, shares", test_thread_report },
     { "chains across threads: same cycles and stats as one thread",
       test_chains_across_threads_same_as_one },
