@@ -489,6 +489,28 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
     }
     t->ready_count = 0;
     t->ticked = ticked;
+    /* The channels it popped whose sender is one of its own units in this
+     * domain are flushed here rather than by thread 0 after the join
+     * (flush_popped): no other thread reads their head_start, and their
+     * sender has had its tick of this step, so this is what the flush at
+     * the step's end would do. Thread 0 writing them had to take each
+     * channel's line from this thread's cache and hand it back. */
+    uint32_t kept = 0;
+    for (uint32_t c = 0; c < t->popped_count; c++) {
+        struct channel *ch = t->popped[c];
+        struct unit *sender = ch->from ? ch->from->owner : NULL;
+        if (!sender || sender->thread != t->index || sender->domain != sim->phase_domain) {
+            t->popped[kept++] = ch;
+            continue;
+        }
+        ch->head_start = ch->head;
+        ch->popped_listed = false;
+        if (ch->sender_waiting) {
+            ch->sender_waiting = false;
+            due_list_push(own, sender); /* its first edge after now: cycle + 1 */
+        }
+    }
+    t->popped_count = kept;
 }
 
 void sim_set_thread_timing(struct sim *sim, bool on) { sim->thread_timing = on; }

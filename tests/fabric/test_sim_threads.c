@@ -168,6 +168,64 @@ static void test_thread_report(void)
     free(o.stats);
 }
 
+/* A sender refused by a full channel idles until the receiver's pop wakes
+ * it. With sender and receiver on the same thread, that thread wakes it
+ * itself at the end of its share of a parallel edge (sim.c tick_share);
+ * four such pairs, one per subslice, on 1 and 2 threads: same cycles. */
+struct pair_outcome {
+    uint64_t send_cycle[CHAINS][16], arrive_cycle[CHAINS][16], received[CHAINS], refused[CHAINS];
+    uint64_t time_ps, parallel_edges;
+};
+
+static void run_pairs(uint32_t threads, struct pair_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    struct sim *sim = probe_sim(NULL);
+    sim_set_threads(sim, threads);
+    static const char *const src_over[] = { "messages=12", "per_cycle=2", NULL };
+    static const char *const sink_over[] = { "per_cycle=1", "start_cycle=6", NULL };
+    struct unit *src[CHAINS], *sink[CHAINS];
+    for (int k = 0; k < CHAINS; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.src", k);
+        src[k] = probe_add(sim, &probe_source_ops, name, src_over);
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink", k);
+        sink[k] = probe_add(sim, &probe_sink_ops, name, sink_over);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, src[k], "out", sink[k], "in", 1, 2, 1), 0);
+    }
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    for (int k = 0; k < CHAINS; k++) {
+        const struct probe_source *s = unit_state(src[k]);
+        const struct probe_sink *d = unit_state(sink[k]);
+        memcpy(o->send_cycle[k], s->send_cycle, sizeof o->send_cycle[k]);
+        memcpy(o->arrive_cycle[k], d->cycle, sizeof o->arrive_cycle[k]);
+        o->received[k] = d->received;
+        o->refused[k] = s->refused;
+    }
+    o->time_ps = sim_now(sim);
+    o->parallel_edges = sim_parallel_edges(sim);
+    sim_destroy(sim);
+}
+
+static void test_same_thread_sender_woken(void)
+{
+    struct pair_outcome one, two;
+    run_pairs(1, &one);
+    run_pairs(2, &two);
+    CU_ASSERT_TRUE(two.parallel_edges > 10);
+    for (int k = 0; k < CHAINS; k++) {
+        CU_ASSERT_EQUAL(one.received[k], 12);
+        CU_ASSERT_EQUAL(two.received[k], 12);
+        CU_ASSERT_TRUE(one.refused[k] > 0);     /* the channel did fill */
+        CU_ASSERT_EQUAL(two.refused[k], one.refused[k]);
+    }
+    CU_ASSERT_EQUAL(two.time_ps, one.time_ps);
+    CU_ASSERT_EQUAL(memcmp(two.send_cycle, one.send_cycle, sizeof one.send_cycle), 0);
+    CU_ASSERT_EQUAL(memcmp(two.arrive_cycle, one.arrive_cycle, sizeof one.arrive_cycle), 0);
+}
+
 /* The partition (sim.c sim_partition): with as many even slices as threads,
  * each slice's units (its own and every subslice's) go to one thread, so no
  * subslice talks to its slice across threads; with slices that do not share
@@ -221,6 +279,8 @@ static void test_partition_keeps_slices_whole(void)
 }
 
 static const struct test_case cases[] = {
+    { "a sender on the receiver's thread is woken by its pop in a parallel edge",
+      test_same_thread_sender_woken },
     { "partition: whole slices when they share out evenly, else subslices",
       test_partition_keeps_slices_whole },
     { "--thread-report: barriers, groups' threads and ticks, shares", test_thread_report },
