@@ -250,6 +250,11 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
      * extra ones interleaved 1 and 2 threads so a slow stretch of the host
      * weighs on both. */
     double worst[4] = { t2.seconds, p2.seconds, t3.seconds, p3.seconds };
+    /* each round's own GT3 ratio (rounds 2 and 3 run 1 and 2 threads back
+     * to back; the first round's runs are a few seconds apart): their
+     * median is less flattering than the ratio of the bests, which may
+     * come from different stretches of the host */
+    double round_ratio[3] = { p3.ok && p3.seconds > 0 ? t3.seconds / p3.seconds : 0, 0, 0 };
     for (int round = 0; round < 2 && t2.ok && p2.ok && t3.ok && p3.ok; round++) {
         struct run again[4] = {
             run_quiet("configs/gen9-skl-gt2.cfg", p->aub, 1),
@@ -258,6 +263,8 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
             run_quiet("configs/gen9-skl-gt3.cfg", p->aub, 2),
         };
         struct run *best[4] = { &t2, &p2, &t3, &p3 };
+        if (again[3].ok && again[3].seconds > 0)
+            round_ratio[1 + round] = again[2].seconds / again[3].seconds;
         for (int i = 0; i < 4; i++) {
             if (!again[i].ok || again[i].cycles != best[i]->cycles) {
                 best[i]->cycles = 0;    /* shows as DIFFER below */
@@ -277,15 +284,24 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
             load = 0;
         fclose(f);
     }
+    for (int i = 0; i < 2; i++)         /* sort the three */
+        for (int j = 0; j < 2 - i; j++)
+            if (round_ratio[j] > round_ratio[j + 1]) {
+                double swap = round_ratio[j];
+                round_ratio[j] = round_ratio[j + 1];
+                round_ratio[j + 1] = swap;
+            }
     if (t2.ok && p2.ok && t3.ok && p3.ok)
         printf("    2 host threads vs 1 (timing, best of 3 runs each): GT2 %.2fx, GT3 %.2fx (target "
                ">= 1.7x for GT3: %s); cycles %s; host: %ld cores, load average %.1f%s\n"
+               "      GT3, each round's 1t/2t pair: %.2fx, %.2fx, %.2fx (median %.2fx)\n"
                "      host seconds best-worst: GT2 1t %.3f-%.3f, 2t %.3f-%.3f; GT3 1t %.3f-%.3f, "
                "2t %.3f-%.3f\n", t2.seconds / p2.seconds,
                t3.seconds / p3.seconds, t3.seconds / p3.seconds >= 1.7 ? "met" : "NOT met",
                t2.cycles == p2.cycles && t3.cycles == p3.cycles && t2.cycles ? "identical"
                                                                               : "DIFFER (a bug)",
                cores, load, load > (double)cores ? " (loaded: the figure is indicative only)" : "",
+               round_ratio[0], round_ratio[1], round_ratio[2], round_ratio[1],
                t2.seconds, worst[0], p2.seconds, worst[1], t3.seconds, worst[2], p3.seconds,
                worst[3]);
 }
