@@ -630,8 +630,9 @@ static void commit_phase(struct sim *sim)
     msg_pools_balance(sim);
 }
 
-/* Ticks the current edge on every thread at once (hand_out() has given
- * each its units), and commits. Returns the units ticked. */
+/* Ticks the current edge on every thread at once (process_domain_edge has
+ * put each thread's units from the wheel in its ready list; each takes its
+ * own due list itself), and commits. Returns the units ticked. */
 static uint64_t parallel_edge(struct sim *sim)
 {
     sim->parallel_edges++;
