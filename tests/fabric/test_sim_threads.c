@@ -21,7 +21,7 @@
 
 struct outcome {
     uint64_t send_cycle[CHAINS][16], arrive_cycle[CHAINS][16], checksum[CHAINS];
-    uint64_t received[CHAINS], time_ps, parallel_edges;
+    uint64_t received[CHAINS], refused[CHAINS], time_ps, parallel_edges;
     uint32_t threads;
     char *stats;            /* every stat row, "path=value\n" */
     char *report;           /* sim_thread_report(), when asked for */
@@ -29,7 +29,9 @@ struct outcome {
     uint32_t group_thread[CHAINS];  /* the thread of subslice k's units */
 };
 
-static void run_chains_reported(uint32_t threads, struct outcome *o, bool report)
+/* `pairs`: instead of the chains, a source -> sink pair in each subslice
+ * (so on one thread), the sink popping one a cycle from cycle 6. */
+static void run_chains_reported(uint32_t threads, struct outcome *o, bool report, bool pairs)
 {
     memset(o, 0, sizeof *o);
     struct sim *sim = probe_sim(NULL);
@@ -43,6 +45,12 @@ static void run_chains_reported(uint32_t threads, struct outcome *o, bool report
         char name[96];
         snprintf(name, sizeof name, "gpu.slice0.subslice%d.src", k);
         src[k] = probe_add(sim, &probe_source_ops, name, src_over);
+        if (pairs) {
+            snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink", k);
+            sink[k] = probe_add(sim, &probe_sink_ops, name, sink_over);
+            CU_ASSERT_EQUAL_FATAL(probe_link(sim, src[k], "out", sink[k], "in", 1, 2, 1), 0);
+            continue;
+        }
         snprintf(name, sizeof name, "gpu.slice0.subslice%d.relay", (k + 1) % CHAINS);
         struct unit *relay = probe_add(sim, &probe_relay_ops, name, relay_over);
         snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink", (k + 2) % CHAINS);
@@ -60,6 +68,7 @@ static void run_chains_reported(uint32_t threads, struct outcome *o, bool report
         memcpy(o->arrive_cycle[k], d->cycle, sizeof o->arrive_cycle[k]);
         o->checksum[k] = d->checksum;
         o->received[k] = d->received;
+        o->refused[k] = s->refused;
     }
     o->time_ps = sim_now(sim);
     o->parallel_edges = sim_parallel_edges(sim);
@@ -93,7 +102,7 @@ static void run_chains_reported(uint32_t threads, struct outcome *o, bool report
 
 static void run_chains(uint32_t threads, struct outcome *o)
 {
-    run_chains_reported(threads, o, false);
+    run_chains_reported(threads, o, false, false);
 }
 
 static void test_chains_across_threads_same_as_one(void)
@@ -136,7 +145,7 @@ static void test_comparison_sees_a_difference(void)
 static void test_thread_report(void)
 {
     struct outcome o;
-    run_chains_reported(2, &o, true);
+    run_chains_reported(2, &o, true, false);
     CU_ASSERT_PTR_NOT_NULL_FATAL(o.report);
     char expect[160];
     snprintf(expect, sizeof expect, "threads      2; %llu barriers",
@@ -172,48 +181,11 @@ static void test_thread_report(void)
  * it. With sender and receiver on the same thread, that thread wakes it
  * itself at the end of its share of a parallel edge (sim.c tick_share);
  * four such pairs, one per subslice, on 1 and 2 threads: same cycles. */
-struct pair_outcome {
-    uint64_t send_cycle[CHAINS][16], arrive_cycle[CHAINS][16], received[CHAINS], refused[CHAINS];
-    uint64_t time_ps, parallel_edges;
-};
-
-static void run_pairs(uint32_t threads, struct pair_outcome *o)
-{
-    memset(o, 0, sizeof *o);
-    struct sim *sim = probe_sim(NULL);
-    sim_set_threads(sim, threads);
-    static const char *const src_over[] = { "messages=12", "per_cycle=2", NULL };
-    static const char *const sink_over[] = { "per_cycle=1", "start_cycle=6", NULL };
-    struct unit *src[CHAINS], *sink[CHAINS];
-    for (int k = 0; k < CHAINS; k++) {
-        char name[96];
-        snprintf(name, sizeof name, "gpu.slice0.subslice%d.src", k);
-        src[k] = probe_add(sim, &probe_source_ops, name, src_over);
-        snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink", k);
-        sink[k] = probe_add(sim, &probe_sink_ops, name, sink_over);
-        CU_ASSERT_EQUAL_FATAL(probe_link(sim, src[k], "out", sink[k], "in", 1, 2, 1), 0);
-    }
-    struct gt_error err;
-    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
-    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
-    for (int k = 0; k < CHAINS; k++) {
-        const struct probe_source *s = unit_state(src[k]);
-        const struct probe_sink *d = unit_state(sink[k]);
-        memcpy(o->send_cycle[k], s->send_cycle, sizeof o->send_cycle[k]);
-        memcpy(o->arrive_cycle[k], d->cycle, sizeof o->arrive_cycle[k]);
-        o->received[k] = d->received;
-        o->refused[k] = s->refused;
-    }
-    o->time_ps = sim_now(sim);
-    o->parallel_edges = sim_parallel_edges(sim);
-    sim_destroy(sim);
-}
-
 static void test_same_thread_sender_woken(void)
 {
-    struct pair_outcome one, two;
-    run_pairs(1, &one);
-    run_pairs(2, &two);
+    struct outcome one, two;
+    run_chains_reported(1, &one, false, true);
+    run_chains_reported(2, &two, false, true);
     CU_ASSERT_TRUE(two.parallel_edges > 10);
     for (int k = 0; k < CHAINS; k++) {
         CU_ASSERT_EQUAL(one.received[k], 12);
@@ -224,6 +196,9 @@ static void test_same_thread_sender_woken(void)
     CU_ASSERT_EQUAL(two.time_ps, one.time_ps);
     CU_ASSERT_EQUAL(memcmp(two.send_cycle, one.send_cycle, sizeof one.send_cycle), 0);
     CU_ASSERT_EQUAL(memcmp(two.arrive_cycle, one.arrive_cycle, sizeof one.arrive_cycle), 0);
+    CU_ASSERT_STRING_EQUAL(two.stats, one.stats);
+    free(one.stats);
+    free(two.stats);
 }
 
 /* The partition (sim.c sim_partition): with as many even slices as threads,
