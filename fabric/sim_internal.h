@@ -218,9 +218,11 @@ struct sim {
     /* Read by the ticks on every host thread (every send and pop reads
      * now_ps and parallel_phase), and kept off the cache lines that are
      * written while the workers tick: thread 0's scheduling and totals, and
-     * the phase hand-over counters. Sharing them made the ticks of a
-     * 2-thread SGEMM 256 on GT3 about 9% slower (sim_create allocates the
-     * struct 64-byte aligned). */
+     * the phase hand-over counters. (Splitting struct clock_domain's lines
+     * the same way cut each thread's tick time per parallel edge of a
+     * 2-thread SGEMM 256 on GT3 by ~9%, rdtsc; this split was measured
+     * with it, 4% in host time.) sim_create allocates the struct 64-byte
+     * aligned. */
     uint64_t now_ps;
     struct sim_thread **threads;    /* [0] always exists (host threads, issue 19) */
     uint32_t thread_count;          /* threads made (1 + workers) */
