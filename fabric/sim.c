@@ -64,19 +64,19 @@ void sim_destroy(struct sim *sim)
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         free(sim->domains[i]->overflow.items);
         for (uint32_t t = 0; t < SIM_MAX_THREADS; t++)
-            free(sim->domains[i]->due[t].units);
+            free(sim->domains[i]->due[t].list.units);
         free(sim->domains[i]);
     }
     free(sim->domains);
     for (uint32_t i = 0; i < sim->wake_block_count; i++)
         free(sim->wake_blocks[i]);
     free(sim->wake_blocks);
-    free(sim->ready);
+    free(sim->ready.units);
     msg_pools_destroy(sim);
     for (uint32_t i = 0; i < sim->thread_count; i++) {
-        free(sim->threads[i]->ready);
+        free(sim->threads[i]->ready.units);
         free(sim->threads[i]->wakes);
-        free(sim->threads[i]->commits);
+        free(sim->threads[i]->commits.units);
         free(sim->threads[i]->popped);
         free(sim->threads[i]);
     }
@@ -205,16 +205,16 @@ static void wheel_insert(struct clock_domain *d, struct wake *w)
     d->wheel_count++;
 }
 
-static void __attribute__((noinline)) due_grow(struct due_list *list)
+static void __attribute__((noinline)) unit_list_grow(struct unit_list *list)
 {
     list->capacity = list->capacity ? 2 * list->capacity : 64;
     list->units = gt_xrealloc(list->units, list->capacity * sizeof *list->units);
 }
 
-static inline void due_list_push(struct due_list *list, struct unit *u)
+static inline void unit_list_push(struct unit_list *list, struct unit *u)
 {
     if (list->count == list->capacity)
-        due_grow(list);
+        unit_list_grow(list);
     list->units[list->count++] = u;
 }
 
@@ -227,7 +227,7 @@ static inline void due_push(struct clock_domain *d, struct unit *u)
     if (u->last_wake_request == cycle + 1)
         return;
     u->last_wake_request = cycle + 1;
-    due_list_push(&d->due[u->thread], u);
+    unit_list_push(&d->due[u->thread].list, u);
 }
 
 void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
@@ -261,7 +261,7 @@ static void migrate_overflow(struct clock_domain *d)
 static uint64_t domain_next_cycle(const struct sim *sim, struct clock_domain *d)
 {
     for (uint32_t t = 0; t < sim->thread_count; t++)
-        if (d->due[t].count)
+        if (d->due[t].list.count)
             return d->next_unprocessed; /* no wake can be earlier */
     if (d->wheel_count == 0)
         return d->overflow.count ? d->overflow.items[0]->cycle : UINT64_MAX;
@@ -292,7 +292,7 @@ static void __attribute__((noinline)) schedule_parallel(struct sim *sim, struct 
      * GT3, which thread 0 used to apply after the workers were done. */
     struct clock_domain *d = sim->domains[u->domain];
     if (u->thread == t->index && cycle <= d->next_unprocessed) {
-        due_list_push(&d->due[t->index], u);
+        unit_list_push(&d->due[t->index].list, u);
         return;
     }
     if (t->wake_count == t->wake_capacity) {
@@ -320,21 +320,12 @@ void sim_note_popped(struct sim_thread *t, struct channel *ch)
     ch->popped_listed = true;
 }
 
-static void commits_push(struct sim_thread *t, struct unit *u)
-{
-    if (t->commit_count == t->commit_capacity) {
-        t->commit_capacity = t->commit_capacity ? 2 * t->commit_capacity : 16;
-        t->commits = gt_xrealloc(t->commits, t->commit_capacity * sizeof *t->commits);
-    }
-    t->commits[t->commit_count++] = u;
-}
-
 void unit_request_edge_commit(struct unit *u)
 {
     if (u->commit_requested)
         return;
     u->commit_requested = true;
-    commits_push(sim_acting_thread(u->sim, u->host ? u->host : u), u);
+    unit_list_push(&sim_acting_thread(u->sim, u->host ? u->host : u)->commits, u);
 }
 
 /* The edge commits asked for in this edge's ticks (unit_request_edge_commit),
@@ -347,12 +338,12 @@ static void run_edge_commits(struct sim *sim)
     struct sim_thread *first = sim->threads[0];
     for (uint32_t i = 1; i < sim->thread_count; i++) {
         struct sim_thread *t = sim->threads[i];
-        for (uint32_t k = 0; k < t->commit_count; k++)
-            commits_push(first, t->commits[k]);
-        t->commit_count = 0;
+        for (uint32_t k = 0; k < t->commits.count; k++)
+            unit_list_push(&first->commits, t->commits.units[k]);
+        t->commits.count = 0;
     }
-    struct unit **list = first->commits;
-    uint32_t n = first->commit_count;
+    struct unit **list = first->commits.units;
+    uint32_t n = first->commits.count;
     for (uint32_t i = 1; i < n; i++) {      /* insertion sort: a handful a edge */
         struct unit *u = list[i];
         uint32_t j = i;
@@ -367,7 +358,7 @@ static void run_edge_commits(struct sim *sim)
         if (list[i]->ops->edge_commit)
             list[i]->ops->edge_commit(list[i]);
     }
-    first->commit_count = 0;
+    first->commits.count = 0;
 }
 
 struct sim_thread *sim_calling_thread(struct sim *sim)
@@ -410,18 +401,6 @@ static uint64_t shuffle_next(struct sim *sim)
     return sim->shuffle_state = x;
 }
 
-static void __attribute__((noinline)) ready_grow(struct sim *sim)
-{
-    sim->ready_capacity = sim->ready_capacity ? 2 * sim->ready_capacity : 64;
-    sim->ready = gt_xrealloc(sim->ready, sim->ready_capacity * sizeof *sim->ready);
-}
-
-static inline void ready_push(struct sim *sim, struct unit *u)
-{
-    if (sim->ready_count == sim->ready_capacity)
-        ready_grow(sim);
-    sim->ready[sim->ready_count++] = u;
-}
 
 /* ---- host threads -------------------------------------------------------- */
 
@@ -445,15 +424,6 @@ uint32_t sim_host_cores(void)
     return n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (uint32_t)n;
 }
 
-static void thread_ready_push(struct sim_thread *t, struct unit *u)
-{
-    if (t->ready_count == t->ready_capacity) {
-        t->ready_capacity = t->ready_capacity ? 2 * t->ready_capacity : 64;
-        t->ready = gt_xrealloc(t->ready, t->ready_capacity * sizeof *t->ready);
-    }
-    t->ready[t->ready_count++] = u;
-}
-
 static uint64_t host_ns(void);
 
 /* Ticks u, timing the tick when sim_set_thread_timing asked for it. */
@@ -475,13 +445,13 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
 {
     struct clock_domain *d = sim->domains[sim->phase_domain];
     uint64_t stamp = d->cycle + 1;
-    struct due_list *own = &d->due[t->index];
+    struct unit_list *own = &d->due[t->index].list;
     for (uint32_t k = own->count; k-- > 0; )
-        thread_ready_push(t, own->units[k]);
+        unit_list_push(&t->ready, own->units[k]);
     own->count = 0;
     uint64_t ticked = 0;
-    for (uint32_t i = 0; i < t->ready_count; i++) {
-        struct unit *u = t->ready[i];
+    for (uint32_t i = 0; i < t->ready.count; i++) {
+        struct unit *u = t->ready.units[i];
         if (!sim->phase_stamped) {
             if (u->ready_stamp == stamp)
                 continue;
@@ -491,10 +461,10 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
         u->ticks++;
         if (tick_unit(sim, u) == UNIT_BUSY) {
             u->busy_ticks++;
-            due_list_push(own, u);      /* cycle + 1 */
+            unit_list_push(own, u);     /* cycle + 1 */
         }
     }
-    t->ready_count = 0;
+    t->ready.count = 0;
     t->ticked = ticked;
     /* The channels it popped whose sender is one of its own units in this
      * domain are flushed here rather than by thread 0 after the join
@@ -514,7 +484,7 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
         ch->popped_listed = false;
         if (ch->sender_waiting) {
             ch->sender_waiting = false;
-            due_list_push(own, sender); /* its first edge after now: cycle + 1 */
+            unit_list_push(own, sender); /* its first edge after now: cycle + 1 */
         }
     }
     t->popped_count = kept;
@@ -1110,8 +1080,23 @@ static inline void ready_push_once(struct sim *sim, struct unit *u, uint64_t cyc
 {
     if (u->ready_stamp != cycle + 1) {
         u->ready_stamp = cycle + 1;
-        ready_push(sim, u);
+        unit_list_push(&sim->ready, u);
     }
+}
+
+/* The units of `list` into sim->ready, each once (newest first, or in the
+ * order listed); empties it. */
+static inline __attribute__((always_inline)) void gather_list(struct sim *sim,
+                                                             struct unit_list *list,
+                                                             bool newest_first, uint64_t cycle)
+{
+    if (newest_first)
+        for (uint32_t k = list->count; k-- > 0; )
+            ready_push_once(sim, list->units[k], cycle);
+    else
+        for (uint32_t k = 0; k < list->count; k++)
+            ready_push_once(sim, list->units[k], cycle);
+    list->count = 0;
 }
 
 /* The edge's units into sim->ready, each once: the due lists (for this
@@ -1119,12 +1104,8 @@ static inline void ready_push_once(struct sim *sim, struct unit *u, uint64_t cyc
  * w (see struct clock_domain.due). */
 static void gather_ready(struct sim *sim, struct clock_domain *d, struct wake *w, uint64_t cycle)
 {
-    for (uint32_t t = 0; t < sim->thread_count; t++) {
-        struct due_list *list = &d->due[t];
-        for (uint32_t k = list->count; k-- > 0; )
-            ready_push_once(sim, list->units[k], cycle);
-        list->count = 0;
-    }
+    for (uint32_t t = 0; t < sim->thread_count; t++)
+        gather_list(sim, &d->due[t].list, true, cycle);
     while (w) {
         struct wake *next = w->next;
         ready_push_once(sim, w->unit, cycle);
@@ -1140,14 +1121,8 @@ static void gather_ready(struct sim *sim, struct clock_domain *d, struct wake *w
 static void gather_handed(struct sim *sim, struct clock_domain *d, uint64_t cycle)
 {
     for (uint32_t t = 0; t < sim->thread_count; t++) {
-        struct sim_thread *th = sim->threads[t];
-        struct due_list *list = &d->due[t];
-        for (uint32_t k = list->count; k-- > 0; )
-            ready_push_once(sim, list->units[k], cycle);
-        list->count = 0;
-        for (uint32_t i = 0; i < th->ready_count; i++)
-            ready_push_once(sim, th->ready[i], cycle);
-        th->ready_count = 0;
+        gather_list(sim, &d->due[t].list, true, cycle);
+        gather_list(sim, &sim->threads[t]->ready, false, cycle);
     }
 }
 
@@ -1162,7 +1137,7 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     struct wake *w = d->slots[slot];
     d->slots[slot] = NULL;
     d->occupied[slot >> 6] &= ~(1ull << (slot & 63));
-    sim->ready_count = 0;
+    sim->ready.count = 0;
     /* With workers and no shuffled order, the wheel's units go straight to
      * their threads' ready lists and each thread takes its own due list
      * itself (tick_share): thread 0 no longer reads the workers' lists. */
@@ -1171,46 +1146,47 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     if (handed) {
         for (; w; ) {
             struct wake *next = w->next;
-            thread_ready_push(sim->threads[w->unit->thread], w->unit);
+            unit_list_push(&sim->threads[w->unit->thread]->ready, w->unit);
             w->next = sim->free_wakes;
             sim->free_wakes = w;
             d->wheel_count--;
             w = next;
         }
         for (uint32_t t = 0; t < sim->thread_count; t++)
-            busy_threads += sim->threads[t]->ready_count || d->due[t].count;
+            busy_threads += sim->threads[t]->ready.count || d->due[t].list.count;
     } else {
         gather_ready(sim, d, w, cycle);
-        if (sim->options.tick_order_seed && sim->ready_count > 1) {
-            for (uint32_t i = sim->ready_count - 1; i > 0; i--) {
+        struct unit **ready = sim->ready.units;
+        if (sim->options.tick_order_seed && sim->ready.count > 1) {
+            for (uint32_t i = sim->ready.count - 1; i > 0; i--) {
                 uint32_t j = (uint32_t)(shuffle_next(sim) % (i + 1));
-                struct unit *t = sim->ready[i];
-                sim->ready[i] = sim->ready[j];
-                sim->ready[j] = t;
+                struct unit *t = ready[i];
+                ready[i] = ready[j];
+                ready[j] = t;
             }
         }
-        if (sim->parallel_allowed && sim->ready_count > 1) {
+        if (sim->parallel_allowed && sim->ready.count > 1) {
             busy_threads = 1;
-            for (uint32_t i = 1; i < sim->ready_count; i++)
-                if (sim->ready[i]->thread != sim->ready[0]->thread)
+            for (uint32_t i = 1; i < sim->ready.count; i++)
+                if (ready[i]->thread != ready[0]->thread)
                     busy_threads = 2;
         }
     }
     migrate_overflow(d);
     if (busy_threads > 1 && adaptive_choose(sim)) {
         sim->phase_stamped = !handed;   /* gather_ready stamped them */
-        for (uint32_t i = 0; i < sim->ready_count; i++)
-            thread_ready_push(sim->threads[sim->ready[i]->thread], sim->ready[i]);
+        for (uint32_t i = 0; i < sim->ready.count; i++)
+            unit_list_push(&sim->threads[sim->ready.units[i]->thread]->ready, sim->ready.units[i]);
         uint64_t ticked = parallel_edge(sim);
         sim->ticks += ticked;
         adaptive_sample(sim, ticked);
     } else {
         if (handed)
             gather_handed(sim, d, cycle);
-        sim->ticks += sim->ready_count;
+        sim->ticks += sim->ready.count;
         sim->serial_edges++;
-        for (uint32_t i = 0; i < sim->ready_count; i++) {
-            struct unit *u = sim->ready[i];
+        for (uint32_t i = 0; i < sim->ready.count; i++) {
+            struct unit *u = sim->ready.units[i];
             u->ticks++;
             if (sim->trace)
                 trace_unit_tick(sim->trace, sim, u, cycle);
@@ -1219,9 +1195,9 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
                 due_push(d, u);     /* cycle + 1, not yet processed (u is in d) */
             }
         }
-        adaptive_sample(sim, sim->ready_count);
+        adaptive_sample(sim, sim->ready.count);
     }
-    if (__builtin_expect(sim->threads[0]->commit_count != 0, 0) || sim->thread_count > 1)
+    if (__builtin_expect(sim->threads[0]->commits.count != 0, 0) || sim->thread_count > 1)
         run_edge_commits(sim);
     /* The peak of live messages, taken where it does not depend on the
      * order of the ticks or on the thread count. */

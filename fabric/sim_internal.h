@@ -29,6 +29,13 @@ struct wake {
     struct unit *unit;
 };
 
+/* A growing array of units: the ready lists, the due lists and the edge
+ * commits (unit_list_push in sim.c). */
+struct unit_list {
+    struct unit **units;
+    uint32_t count, capacity;
+};
+
 struct wake_heap {              /* wakes beyond the wheel, ordered by cycle */
     struct wake **items;
     uint32_t count, size;
@@ -61,8 +68,7 @@ struct clock_domain {
      * on one thread ticking them newest first and then the wheel's list
      * (newest first) is the order a single list would give. */
     struct due_list {
-        _Alignas(64) struct unit **units;
-        uint32_t count, capacity;
+        _Alignas(64) struct unit_list list; /* a line each: threads add at once */
     } due[SIM_MAX_THREADS];
 };
 
@@ -183,15 +189,13 @@ struct sim_thread {
     uint32_t index;
     pthread_t handle;
     bool started;
-    struct unit **ready;            /* this thread's units to tick on the current edge */
-    uint32_t ready_count, ready_capacity;
+    struct unit_list ready;         /* this thread's units to tick on the current edge */
     struct pending_wake *wakes;
     uint32_t wake_count, wake_capacity;
     struct channel **popped;        /* channels popped in the current step */
     uint32_t popped_count, popped_capacity;
-    struct unit **commits;          /* units that asked for an edge commit on the current
+    struct unit_list commits;       /* units that asked for an edge commit on the current
                                      * edge (unit_request_edge_commit) */
-    uint32_t commit_count, commit_capacity;
     struct msg_pool_class pools[MSG_POOL_CLASSES];
     void **msg_blocks;              /* blocks this thread carved */
     uint32_t msg_block_count, msg_block_capacity;
@@ -236,8 +240,7 @@ struct sim {
     _Alignas(64) struct wake *free_wakes;
     void **wake_blocks;             /* blocks the wakes were carved from */
     uint32_t wake_block_count, wake_block_capacity;
-    struct unit **ready;
-    uint32_t ready_count, ready_capacity;
+    struct unit_list ready;         /* the edge's units (gather_ready) */
     uint64_t shuffle_state;
     bool stop_requested;
     enum sim_stop_reason stop_reason;
