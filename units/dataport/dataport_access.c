@@ -50,8 +50,7 @@ void dp_access_slot(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t 
             s->out_of_bounds++;
             return;
         }
-        uint64_t addr = a->sf.model == M_A64 ? off
-                      : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
+        uint64_t addr = dp_surface_address(a, off);
         if (!dp_tlb_translate(a, addr)) {
             s->page_faults++;
             dp_warn_once(s, a->u, 2, "data port access faulted (address low 0x%x, high 0x%x)",
@@ -125,8 +124,7 @@ bool dp_access_block(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t
             return false;
         if (a->sf.model == M_A32 && (off & 0xffffffffu) + n > UINT64_C(0x100000000))
             return false;       /* the slots' 32-bit offsets would wrap */
-        uint64_t addr = a->sf.model == M_A64 ? off
-                      : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
+        uint64_t addr = dp_surface_address(a, off);
         uint64_t in_page = addr & (GPU_PAGE_SIZE - 1);
         if (in_page + n > GPU_PAGE_SIZE)
             return false;

@@ -109,8 +109,7 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
             dp_wbwrite(x, i / 8, i % 8, aop == DESC_ATOMIC_PREDEC ? nv : old);
             continue;
         }
-        uint64_t address = a->sf.model == M_A64 ? off
-                         : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
+        uint64_t address = dp_surface_address(a, off);
         if (stores) {
             /* what the write's access did to the line and the translation: the
              * line is requested as a write; a write drops the last page */

@@ -199,6 +199,14 @@ static inline void dp_wbwrite(const struct dp_msg *x, unsigned r, unsigned d, ui
         wr32(x->wb, r, d, v);
 }
 
+/* The GPU virtual address of offset off in a memory surface: A64 offsets
+ * are addresses, A32 ones wrap at 32 bits above the base. */
+static inline uint64_t dp_surface_address(const struct acc *a, uint64_t off)
+{
+    return a->sf.model == M_A64 ? off
+         : a->sf.model == M_A32 ? a->sf.base + (uint32_t)off : a->sf.base + off;
+}
+
 /* addr's page through the message's one-page translation (struct acc: a hit
  * or one page walk that fills it); false when addr does not translate. */
 static inline bool dp_tlb_translate(struct acc *a, uint64_t addr)
