@@ -10,6 +10,7 @@
  * the stats (threads in flight, the front end's stalls, L3 and DRAM). */
 #include "tools/bench/bench_sgemm.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,13 +285,8 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
             load = 0;
         fclose(f);
     }
-    for (int i = 0; i < 2; i++)         /* sort the three */
-        for (int j = 0; j < 2 - i; j++)
-            if (round_ratio[j] > round_ratio[j + 1]) {
-                double swap = round_ratio[j];
-                round_ratio[j] = round_ratio[j + 1];
-                round_ratio[j + 1] = swap;
-            }
+    double lo = fmin(round_ratio[0], round_ratio[1]), hi = fmax(round_ratio[0], round_ratio[1]);
+    double median = fmax(lo, fmin(hi, round_ratio[2]));
     if (t2.ok && p2.ok && t3.ok && p3.ok)
         printf("    2 host threads vs 1 (timing, best of 3 runs each): GT2 %.2fx, GT3 %.2fx (target "
                ">= 1.7x for GT3: %s); cycles %s; host: %ld cores, load average %.1f%s\n"
@@ -301,7 +297,7 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
                t2.cycles == p2.cycles && t3.cycles == p3.cycles && t2.cycles ? "identical"
                                                                               : "DIFFER (a bug)",
                cores, load, load > (double)cores ? " (loaded: the figure is indicative only)" : "",
-               round_ratio[0], round_ratio[1], round_ratio[2], round_ratio[1],
+               round_ratio[0], round_ratio[1], round_ratio[2], median,
                t2.seconds, worst[0], p2.seconds, worst[1], t3.seconds, worst[2], p3.seconds,
                worst[3]);
 }
