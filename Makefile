@@ -16,8 +16,11 @@ PYTHON     ?= python3
 SAN        ?= 0
 ifeq ($(SAN),1)
 BUILD      ?= build/san
-OPT        := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-LDOPT      := -fsanitize=address,undefined
+# gcc's "undefined" leaves out float-cast-overflow (a float converted to an
+# integer type that cannot hold it), which clang's fuzz builds include
+OPT        := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
+              -fno-sanitize-recover=all
+LDOPT      := -fsanitize=address,undefined,float-cast-overflow
 else
 BUILD      ?= build/release
 # Link-time optimisation: the EU, the data port and the CS are split into

@@ -12,7 +12,11 @@
  *              VS thread is killed on an instruction fetch fault; the VS
  *              waited forever for its end until the EU reported killed
  *              threads to the unit that tells their stage
- *              (units/eu/eu_schedule.c end_thread).
+ *              (units/eu/eu_schedule.c end_thread). And a
+ *              3DSTATE_CLEAR_PARAMS whose float depth clear value is out of a
+ *              uint's range: WM converted it to the Gen7 integer form on
+ *              every generation (undefined behaviour; test-san builds with
+ *              float-cast-overflow to see it).
  *   sweep/     sweep files of fuzz_sweep, given to `gtsim sweep` itself (the
  *              binary the tests run, GTSIM): each must be refused with exit
  *              status 1 and one error line naming the file and its line. The

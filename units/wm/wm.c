@@ -1578,7 +1578,9 @@ static void take_state(struct wm *s, const struct cs_state_packet *p)
          * gen7.xml; Mesa's i965 brw_convert_depth_value: float bits for
          * D32_FLOAT, value x (2^24 - 1) or x (2^16 - 1) for the UNORMs) */
         s->clear_is_raw = p->gen == 7;
-        s->clear_raw = (uint32_t)v->DepthClearValue;
+        /* only Gen7's field is an integer; Gen8+'s float may be any value,
+         * NaN or out of a uint's range (converting it would be undefined) */
+        s->clear_raw = s->clear_is_raw ? (uint32_t)v->DepthClearValue : 0;
         break;
     }
     case SPEC_ID_3DSTATE_WM_HZ_OP:
