@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fabric/alloc.h"
+#include "fabric/config.h"
 #include "tools/commands.h"
 #include "tools/csv.h"
 
@@ -124,7 +125,9 @@ static int read_config(const char *run, struct text_list *l, struct gt_error *er
     config_t cfg;
     config_init(&cfg);
     int rc = 0;
-    if (!config_read_file(&cfg, path))
+    if (gt_config_check_includes(path, NULL, err) < 0)
+        rc = -1;
+    else if (!config_read_file(&cfg, path))
         rc = gt_error_set(err, "%s:%d: %s", path, config_error_line(&cfg),
                           config_error_type(&cfg) == CONFIG_ERR_FILE_IO ? "cannot open"
                                                                          : config_error_text(&cfg));

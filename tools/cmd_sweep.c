@@ -261,6 +261,8 @@ static int sweep_read(struct sweep *sw, const char *file, struct gt_error *err)
     config_t cfg;
     config_init(&cfg);
     int rc = -1;
+    if (gt_config_check_includes(file, NULL, err) < 0)
+        goto out;
     if (!config_read_file(&cfg, file)) {
         if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
             gt_error_set(err, "%s: cannot open the sweep file: %s", file, strerror(errno));

@@ -232,6 +232,39 @@ static void test_include_and_overrides(void)
     gt_config_free(c);
 }
 
+/* libconfig 1.5 exits the process when an @include names a directory (its
+ * flex input fails); gtsim refuses such a config first, naming the file and
+ * line of the @include, at any depth of includes. */
+static void test_include_of_a_directory_is_refused(void)
+{
+    const char *dir = test_temp_dir();
+    char path[512], sub[512];
+    snprintf(sub, sizeof sub, "%s/incdir", dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0777), 0);
+    write_text(dir, "direct.cfg", CLOCKS "\n  @include \"incdir\"\n", path, sizeof path);
+    struct gt_error err;
+    CU_ASSERT_PTR_NULL(gt_config_load(path, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "direct.cfg:3: @include \"incdir\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "is not a regular file"));
+    /* one level down: top.cfg includes middle.cfg, which includes a directory */
+    write_text(dir, "middle.cfg", "x = 1;\n@include \"incdir/\"\n", path, sizeof path);
+    write_text(dir, "nested.cfg", CLOCKS "@include \"middle.cfg\"\n", path, sizeof path);
+    CU_ASSERT_PTR_NULL(gt_config_load(path, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "middle.cfg:2: @include \"incdir/\""));
+    /* text held in memory, includes relative to its include directory */
+    CU_ASSERT_PTR_NULL(gt_config_parse(CLOCKS "@include \"incdir\"\n", dir, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "(text):2: @include"));
+    /* a comment line naming a directory is not an include */
+    struct gt_config *c = gt_config_parse(CLOCKS "# @include \"incdir\"\n", dir, &err);
+    CU_ASSERT_PTR_NOT_NULL(c);
+    gt_config_free(c);
+    /* a regular file still includes */
+    write_text(dir, "part.cfg", "y = 2;\n", path, sizeof path);
+    c = gt_config_parse(CLOCKS "@include \"part.cfg\"\n", dir, &err);
+    CU_ASSERT_PTR_NOT_NULL(c);
+    gt_config_free(c);
+}
+
 static void free_memory(void *memory)
 {
     gpu_memory_destroy(memory);
@@ -287,6 +320,7 @@ static const struct test_case cases[] = {
     { "missing file", test_missing_file },
     { "impl picks another implementation", test_impl_picks_another_implementation },
     { "include and overrides", test_include_and_overrides },
+    { "include of a directory is refused", test_include_of_a_directory_is_refused },
     { "gen9 gt2 topology", test_gen9_gt2_topology },
     { 0 }
 };
