@@ -5,6 +5,10 @@
 # or the first 64 KiB of a capture), then prints per target the executions,
 # libFuzzer's coverage (cov: edges, ft: features) and the findings (files in
 # build/fuzz/findings/<target>/). Exit status 1 when any target has a finding.
+# FUZZ_SEED=N (make fuzz-smoke sets 1): libFuzzer's -seed, so that a run
+# mutates the same inputs in the same order on every machine (a slower machine
+# runs a prefix of them) and a finding can be found again; unset: a new seed
+# each run (make fuzz).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=$1
@@ -70,6 +74,7 @@ for t in "$@"; do
     # shellcheck disable=SC2046
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=fuzz/lsan.supp \
         "$B/fuzz_$t" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 \
+        ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
         -artifact_prefix="$findings/" $(options "$t") "$corpus" "$seeds" > "$log" 2>&1
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     covline=$(grep -E '^#[0-9]+' "$log" | grep -o 'cov: [0-9]* ft: [0-9]*' | tail -1)
