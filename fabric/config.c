@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "fabric/alloc.h"
+#include "fabric/file.h"
 
 struct gt_config {
     config_t cfg;
@@ -42,24 +43,17 @@ static int libconfig_error(const struct gt_config *c, const char *fallback_file,
  * that spans lines is checked too. */
 #define INCLUDE_MAX_DEPTH 10
 
-static char *read_whole_file(const char *path)
+/* The text of a file whose @includes are checked: config files are small,
+ * and one larger than this is libconfig's to refuse or read (unchecked). */
+#define INCLUDE_CHECK_MAX_BYTES ((size_t)64 << 20)
+
+static char *read_text(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t size = 0, capacity = 4096;
-    char *text = gt_xmalloc(capacity + 1);
-    size_t n;
-    while ((n = fread(text + size, 1, capacity - size, f)) > 0) {
-        size += n;
-        if (size == capacity) {
-            capacity *= 2;
-            text = gt_xrealloc(text, capacity + 1);
-        }
-    }
-    fclose(f);
-    text[size] = 0;
-    return text;
+    uint8_t *bytes;
+    size_t len;
+    struct gt_error ignored;
+    return gt_read_file(path, INCLUDE_CHECK_MAX_BYTES, &bytes, &len, &ignored) < 0 ? NULL
+                                                                                  : (char *)bytes;
 }
 
 static int check_includes(const char *text, const char *name, const char *include_dir, int depth,
@@ -98,7 +92,7 @@ static int check_includes(const char *text, const char *name, const char *includ
                 return gt_error_set(err, "%s:%u: @include \"%.*s\": %s is not a regular file",
                                     name, line, len, q + 1, file);
             if (depth + 1 < INCLUDE_MAX_DEPTH) {
-                char *included = read_whole_file(file);
+                char *included = read_text(file);
                 int rc = included ? check_includes(included, file, include_dir, depth + 1, err) : 0;
                 free(included);
                 if (rc < 0)
@@ -117,7 +111,7 @@ int gt_config_check_includes(const char *path, const char *include_dir, struct g
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return gt_error_set(err, "%s: not a regular file", path);
-    char *text = read_whole_file(path);
+    char *text = read_text(path);
     if (!text)
         return 0;                       /* the reader reports it */
     int rc = check_includes(text, path, include_dir, 0, err);
