@@ -109,8 +109,12 @@ static int check_includes(const char *text, const char *name, const char *includ
 int gt_config_check_includes(const char *path, const char *include_dir, struct gt_error *err)
 {
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return gt_error_set(err, "%s: is a directory, not a config file", path);
+    /* a pipe (`-c <(...)`) or a device can be read once only: libconfig reads
+     * it, its includes unchecked */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return gt_error_set(err, "%s: not a regular file", path);
+        return 0;
     char *text = read_text(path);
     if (!text)
         return 0;                       /* the reader reports it */

@@ -14,10 +14,12 @@
 
 struct gt_config;
 
-/* Checks that `path` and every file it @includes (names joined to
- * include_dir, or as they are when it is NULL, as libconfig 1.5 does) is a
- * regular file, before a libconfig reader is given it: libconfig exits the
- * process on an @include of a directory. gt_config_load and gt_config_parse
+/* Checks that `path` is not a directory and that every file it @includes, at
+ * every depth (names joined to include_dir, or as they are when it is NULL,
+ * as libconfig 1.5 does), is a regular file, before a libconfig reader is
+ * given it: libconfig exits the process on an @include of a directory. A
+ * path that is a pipe or a device is not read here (it could not be read
+ * again), so its includes go unchecked. gt_config_load and gt_config_parse
  * do this themselves; other readers of libconfig files call it. */
 int gt_config_check_includes(const char *path, const char *include_dir, struct gt_error *err);
 /* Reads `path`; @include paths are relative to the file's directory. */
