@@ -531,7 +531,14 @@ static void *worker_main(void *argument)
         seen = g;
         if (sim->shutdown)
             break;
-        tick_share(sim, t);
+        if (__builtin_expect(sim->thread_timing, 0)) {
+            uint64_t start = host_ns();
+            t->start_lag_ns += start - __atomic_load_n(&sim->release_ns, __ATOMIC_RELAXED);
+            tick_share(sim, t);
+            t->share_ns += host_ns() - start;
+        } else {
+            tick_share(sim, t);
+        }
         __atomic_add_fetch(&sim->phase_done, 1, __ATOMIC_RELEASE);
     }
     return NULL;
@@ -608,8 +615,16 @@ static uint64_t parallel_edge(struct sim *sim)
     sim->parallel_edges++;
     sim->parallel_phase = true;
     __atomic_store_n(&sim->phase_done, 0, __ATOMIC_RELAXED);
+    bool timing = sim->thread_timing;
+    uint64_t mark[5] = { 0 };
+    if (__builtin_expect(timing, 0)) {
+        mark[0] = host_ns();
+        __atomic_store_n(&sim->release_ns, mark[0], __ATOMIC_RELAXED);  /* ordered by the release */
+    }
     release_workers(sim);
     tick_share(sim, sim->threads[0]);
+    if (__builtin_expect(timing, 0))
+        mark[1] = host_ns();
     /* Thread 0's share of the commit goes first in thread order, so it can
      * be applied while the workers still tick: it writes only the domain
      * wheels, the wake pool, its own units' scheduling lines and due lists
@@ -619,6 +634,8 @@ static uint64_t parallel_edge(struct sim *sim)
      * for later). parallel_phase stays set until the workers are done: they
      * read it. */
     commit_thread(sim, sim->threads[0], true);
+    if (__builtin_expect(timing, 0))
+        mark[2] = host_ns();
     uint32_t workers = sim->thread_count - 1;
     for (uint32_t spin = 0; __atomic_load_n(&sim->phase_done, __ATOMIC_ACQUIRE) != workers; spin++) {
         if (spin < 4000)
@@ -626,8 +643,18 @@ static uint64_t parallel_edge(struct sim *sim)
         else
             sched_yield();
     }
+    if (__builtin_expect(timing, 0))
+        mark[3] = host_ns();
     sim->parallel_phase = false;
     commit_phase(sim);
+    if (__builtin_expect(timing, 0)) {
+        mark[4] = host_ns();
+        struct edge_timing *e = &sim->edge_timing;
+        e->ticks_ns += mark[1] - mark[0];
+        e->own_commit_ns += mark[2] - mark[1];
+        e->wait_ns += mark[3] - mark[2];
+        e->join_commit_ns += mark[4] - mark[3];
+    }
     uint64_t ticked = 0;
     for (uint32_t i = 0; i < sim->thread_count; i++)
         ticked += sim->threads[i]->ticked;
@@ -957,6 +984,23 @@ void sim_thread_report(const struct sim *sim, FILE *out)
             sim->domain_count ? sim->domains[0]->name : "-", sim->serial_edges);
     if (threads < 2)
         return;
+    if (sim->thread_timing && sim->parallel_edges) {
+        /* where a parallel edge's host time goes: a worker's start lag is
+         * mostly the time the release's cache line takes to reach its core
+         * (bench_sgemm prints the host's round trip) */
+        double edges = (double)sim->parallel_edges, lag = 0, share = 0;
+        for (uint32_t t = 1; t < threads; t++) {
+            lag += (double)sim->threads[t]->start_lag_ns;
+            share += (double)sim->threads[t]->share_ns;
+        }
+        const struct edge_timing *e = &sim->edge_timing;
+        fprintf(out, "  per parallel edge (host ns, mean; clock reads add some): the workers "
+                "start %.0f after the release and tick for %.0f; thread 0 ticks for %.0f, "
+                "commits its wakes in %.0f, waits %.0f for the workers, then commits theirs in "
+                "%.0f\n", lag / edges / (threads - 1), share / edges / (threads - 1),
+                (double)e->ticks_ns / edges, (double)e->own_commit_ns / edges,
+                (double)e->wait_ns / edges, (double)e->join_commit_ns / edges);
+    }
     uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
     uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);
     uint32_t *owner = gt_xcalloc(n ? n : 1, sizeof *owner);

@@ -109,9 +109,11 @@ void sim_set_threads(struct sim *sim, uint32_t n);
 uint32_t sim_threads(const struct sim *sim);
 /* How the work falls on the host threads (issue 19), to judge the
  * partition without wall time: barriers (edges ticked in parallel) per cycle
- * of the first clock; per slice/subslice group its thread, unit ticks and,
- * when sim_set_thread_timing asked before the run, the host time of those
- * ticks; each thread's share of that work in the split in use and in the
+ * of the first clock; when sim_set_thread_timing asked before the run, where
+ * a parallel edge's host time goes (a worker's start after the release, each
+ * thread's ticks, thread 0's commits and its wait for the workers); per
+ * slice/subslice group its thread, unit ticks and, with that timing, the
+ * host time of those ticks; each thread's share of that work in the split in use and in the
  * one the earlier weights (EU 8, others 1) would give, with the speed-up
  * each allows (total over the busiest thread's share). Host-dependent: not
  * stats. */

@@ -206,6 +206,9 @@ struct sim_thread {
     uint64_t messages_sent, messages_delivered, stalls, undeclared_sends;
     uint64_t ticked;                /* units it ticked in the last parallel phase */
     bool progress;
+    /* sim_set_thread_timing, a worker's parallel phases (host ns): from
+     * thread 0's release to this thread's start, and its ticks */
+    uint64_t start_lag_ns, share_ns;
     char pad[64];                   /* keeps threads' hot counters off each other's lines */
 };
 struct sim {
@@ -265,6 +268,14 @@ struct sim {
     pthread_cond_t wake_workers;
     uint64_t parallel_edges, serial_edges;
     bool thread_timing;             /* sim_set_thread_timing */
+    /* sim_set_thread_timing: thread 0's side of the parallel edges (host ns,
+     * summed; sim_thread_report): its ticks from the release, its own
+     * commit, its wait for the workers, and the commit after the join; and
+     * when it released the current phase (read by the workers) */
+    struct edge_timing {
+        uint64_t ticks_ns, own_commit_ns, wait_ns, join_commit_ns;
+    } edge_timing;
+    uint64_t release_ns;
     /* the hand-over, each on its own line: written by one thread as the
      * other spins on it */
     _Alignas(64) uint64_t phase_generation; /* atomic: bumped to start a parallel phase */

@@ -140,8 +140,8 @@ static void test_comparison_sees_a_difference(void)
 
 /* --thread-report (sim_thread_report): the barriers are the parallel edges,
  * each subslice group is listed with its units' thread and the sum of their
- * ticks (summed here from the units), and the shares of the split in use add
- * up to 100%. */
+ * ticks (summed here from the units), the shares of the split in use add up
+ * to 100%, and a parallel edge's host time is split into its parts. */
 static void test_thread_report(void)
 {
     struct outcome o;
@@ -173,6 +173,18 @@ static void test_thread_report(void)
     CU_ASSERT_EQUAL(sscanf(shares, "partition in use: host time of its ticks per thread %lf%%, %lf%%",
                            &a, &b), 2);
     CU_ASSERT_DOUBLE_EQUAL(a + b, 100.0, 0.2);
+    /* where a parallel edge's host time went: both threads ticked in it, and
+     * thread 0's own commit, its wait and the join's commit were timed */
+    const char *edge = strstr(o.report, "per parallel edge (host ns, mean; clock reads add some): ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(edge);
+    double lag = -1, worker_ticks = -1, own_ticks = -1, own_commit = -1, wait = -1, join = -1;
+    CU_ASSERT_EQUAL(sscanf(strchr(edge, ':') + 2,
+                           "the workers start %lf after the release and tick for %lf; thread 0 "
+                           "ticks for %lf, commits its wakes in %lf, waits %lf for the workers, "
+                           "then commits theirs in %lf", &lag, &worker_ticks, &own_ticks,
+                           &own_commit, &wait, &join), 6);
+    CU_ASSERT_TRUE(worker_ticks > 0 && own_ticks > 0 && join > 0);
+    CU_ASSERT_TRUE(lag >= 0 && own_commit >= 0 && wait >= 0);
     free(o.report);
     free(o.stats);
 }
