@@ -17,7 +17,6 @@
 
 #define WAKE_BLOCK 4096u
 #define DEFAULT_WATCHDOG_CYCLES 100000u
-#define MAX_THREADS SIM_MAX_THREADS
 #define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_choose) */
 #define ADAPT_WARMUP 32u            /* and run first in it untimed (a sleeping worker wakes) */
 #define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
@@ -410,8 +409,8 @@ void sim_set_threads(struct sim *sim, uint32_t n)
         return;             /* the workers are made: fixed from the first run on */
     if (n < 1)
         n = 1;
-    if (n > MAX_THREADS)
-        n = MAX_THREADS;
+    if (n > SIM_MAX_THREADS)
+        n = SIM_MAX_THREADS;
     sim->threads_wanted = n;
 }
 
@@ -421,10 +420,16 @@ uint64_t sim_parallel_edges(const struct sim *sim) { return sim->parallel_edges;
 uint32_t sim_host_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (uint32_t)n;
+    return n < 1 ? 1u : n > (long)SIM_MAX_THREADS ? SIM_MAX_THREADS : (uint32_t)n;
 }
 
 static uint64_t host_ns(void);
+
+/* host_ns() when sim_set_thread_timing asked for it, else 0 (no clock read). */
+static inline uint64_t host_ns_if(bool timing)
+{
+    return __builtin_expect(timing, 0) ? host_ns() : 0;
+}
 
 /* Ticks u, timing the tick when sim_set_thread_timing asked for it. */
 static inline enum unit_activity tick_unit(struct sim *sim, struct unit *u)
@@ -616,15 +621,13 @@ static uint64_t parallel_edge(struct sim *sim)
     sim->parallel_phase = true;
     __atomic_store_n(&sim->phase_done, 0, __ATOMIC_RELAXED);
     bool timing = sim->thread_timing;
-    uint64_t mark[5] = { 0 };
-    if (__builtin_expect(timing, 0)) {
-        mark[0] = host_ns();
-        __atomic_store_n(&sim->release_ns, mark[0], __ATOMIC_RELAXED);  /* ordered by the release */
-    }
+    uint64_t mark[5];
+    mark[0] = host_ns_if(timing);
+    if (__builtin_expect(timing, 0))   /* ordered by the release */
+        __atomic_store_n(&sim->release_ns, mark[0], __ATOMIC_RELAXED);
     release_workers(sim);
     tick_share(sim, sim->threads[0]);
-    if (__builtin_expect(timing, 0))
-        mark[1] = host_ns();
+    mark[1] = host_ns_if(timing);
     /* Thread 0's share of the commit goes first in thread order, so it can
      * be applied while the workers still tick: it writes only the domain
      * wheels, the wake pool, its own units' scheduling lines and due lists
@@ -634,8 +637,7 @@ static uint64_t parallel_edge(struct sim *sim)
      * for later). parallel_phase stays set until the workers are done: they
      * read it. */
     commit_thread(sim, sim->threads[0], true);
-    if (__builtin_expect(timing, 0))
-        mark[2] = host_ns();
+    mark[2] = host_ns_if(timing);
     uint32_t workers = sim->thread_count - 1;
     for (uint32_t spin = 0; __atomic_load_n(&sim->phase_done, __ATOMIC_ACQUIRE) != workers; spin++) {
         if (spin < 4000)
@@ -643,8 +645,7 @@ static uint64_t parallel_edge(struct sim *sim)
         else
             sched_yield();
     }
-    if (__builtin_expect(timing, 0))
-        mark[3] = host_ns();
+    mark[3] = host_ns_if(timing);
     sim->parallel_phase = false;
     commit_phase(sim);
     if (__builtin_expect(timing, 0)) {
@@ -851,7 +852,7 @@ static uint32_t partition_assign(const struct sim *sim, uint32_t threads, const 
         else
             weight[group[i]] += weight_of(sim->units[i]);
     }
-    uint64_t load[MAX_THREADS] = { 0 };
+    uint64_t load[SIM_MAX_THREADS] = { 0 };
     load[0] = unslice;
     bool *placed = gt_xcalloc(groups ? groups : 1, sizeof *placed);
     uint32_t used = 1;
@@ -888,7 +889,7 @@ static uint32_t partition_assign(const struct sim *sim, uint32_t threads, const 
  * by groups: no EU moves there. */
 static void partition_move_eus(struct sim *sim, uint32_t threads)
 {
-    uint64_t load[MAX_THREADS] = { 0 }, total = 0;
+    uint64_t load[SIM_MAX_THREADS] = { 0 }, total = 0;
     for (uint32_t i = 0; i < sim->unit_count; i++) {
         load[sim->units[i]->thread] += partition_weight(sim->units[i]);
         total += partition_weight(sim->units[i]);
@@ -925,7 +926,7 @@ static void partition_move_eus(struct sim *sim, uint32_t threads)
 static bool partition_even(const struct sim *sim, uint32_t threads, const uint32_t *group,
                            const uint32_t *owner)
 {
-    uint64_t load[MAX_THREADS] = { 0 }, total = 0, most = 0;
+    uint64_t load[SIM_MAX_THREADS] = { 0 }, total = 0, most = 0;
     for (uint32_t i = 0; i < sim->unit_count; i++) {
         uint32_t w = partition_weight(sim->units[i]);
         load[group[i] == UINT32_MAX ? 0 : owner[group[i]]] += w;
@@ -1024,7 +1025,7 @@ void sim_thread_report(const struct sim *sim, FILE *out)
         } else {
             partition_assign(sim, threads, group, groups, partition_weight_eu_only, owner);
         }
-        uint64_t work[MAX_THREADS] = { 0 };
+        uint64_t work[SIM_MAX_THREADS] = { 0 };
         if (pass == 0) {    /* by unit: partition_move_eus may split a group */
             for (uint32_t i = 0; i < n; i++)
                 work[sim->units[i]->thread] += total_ns ? sim->units[i]->tick_ns
@@ -1120,6 +1121,17 @@ static void start_threads(struct sim *sim)
     sim->adapt = (struct sim_adapt){ .phase = 0, .left = ADAPT_WINDOW + ADAPT_WARMUP };
 }
 
+/* Puts wheel wake w, taken from d's slot, back in the pool; returns the next
+ * wake of its slot's list. */
+static inline struct wake *wake_release(struct sim *sim, struct clock_domain *d, struct wake *w)
+{
+    struct wake *next = w->next;
+    w->next = sim->free_wakes;
+    sim->free_wakes = w;
+    d->wheel_count--;
+    return next;
+}
+
 static inline void ready_push_once(struct sim *sim, struct unit *u, uint64_t cycle)
 {
     if (u->ready_stamp != cycle + 1) {
@@ -1150,14 +1162,8 @@ static void gather_ready(struct sim *sim, struct clock_domain *d, struct wake *w
 {
     for (uint32_t t = 0; t < sim->thread_count; t++)
         gather_list(sim, &d->due[t].list, true, cycle);
-    while (w) {
-        struct wake *next = w->next;
+    for (; w; w = wake_release(sim, d, w))
         ready_push_once(sim, w->unit, cycle);
-        w->next = sim->free_wakes;
-        sim->free_wakes = w;
-        d->wheel_count--;
-        w = next;
-    }
 }
 
 /* An edge handed out to the threads but ticked on this one after all: its
@@ -1188,14 +1194,8 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     bool handed = sim->parallel_allowed && !sim->options.tick_order_seed;
     uint32_t busy_threads = 0;
     if (handed) {
-        for (; w; ) {
-            struct wake *next = w->next;
+        for (; w; w = wake_release(sim, d, w))
             unit_list_push(&sim->threads[w->unit->thread]->ready, w->unit);
-            w->next = sim->free_wakes;
-            sim->free_wakes = w;
-            d->wheel_count--;
-            w = next;
-        }
         for (uint32_t t = 0; t < sim->thread_count; t++)
             busy_threads += sim->threads[t]->ready.count || d->due[t].list.count;
     } else {
