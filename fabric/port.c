@@ -416,6 +416,44 @@ uint32_t port_index(const struct port *p) { return p->index; }
 struct unit *port_unit(const struct port *p) { return p->owner; }
 enum port_direction port_direction(const struct port *p) { return p->direction; }
 
+bool port_callable(const struct port *out)
+{
+    const struct channel *ch = out->channel;
+    if (!ch || !ch->from || out->direction != PORT_OUT || out->observer_count ||
+        ch->to->observer_count)
+        return false;
+    const struct unit *receiver = ch->to->owner;
+    return receiver->ops->call && receiver->domain == out->owner->domain &&
+           (!receiver->ops->callable || receiver->ops->callable(receiver, ch->to));
+}
+
+bool port_call(struct port *out, struct msg *m, struct msg **reply, uint64_t *reply_cycle)
+{
+    struct unit *sender = out->owner;
+    struct sim *sim = sender->sim;
+    *reply = NULL;
+    if (!sim->in_edge_commits || !port_callable(out)) {
+        sim_log(sim, SIM_LOG_ERROR, sender->name, "call on %s[%u] refused: %s", out->name,
+                out->index, sim->in_edge_commits ? "the port takes no calls"
+                                                 : "calls are made only from an edge commit");
+        return false;
+    }
+    struct channel *ch = out->channel;
+    uint64_t arrival = sim->domains[sender->domain]->cycle + ch->link.latency;
+    m->source = sender->id;
+    ch->sent++;
+    ch->to->received++;
+    sim->messages_sent++;
+    sim->messages_delivered++;
+    sim_note_progress(sim, sim->threads[0]);
+    if (sim->trace)
+        trace_message(sim->trace, sim, ch, m);
+    struct unit *receiver = ch->to->owner;
+    *reply_cycle = arrival;
+    *reply = receiver->ops->call(receiver, ch->to, m, arrival, reply_cycle);
+    return true;
+}
+
 bool port_link(const struct port *p, struct link_params *out)
 {
     if (!p->channel || !p->channel->from)

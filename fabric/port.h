@@ -86,6 +86,30 @@ bool port_add_observer(struct port *p, port_observer_fn fn, void *context);
 void port_remove_observer(struct port *p, port_observer_fn fn, void *context);
 void port_set_observer(struct port *p, port_observer_fn fn, void *context);
 
+/* Calls (the atomic ports of gem5): a sender hands a message straight to the
+ * receiver's call() op (struct unit_ops) and gets the reply back, with no
+ * channel in between. Only from an edge commit (unit_ops.edge_commit), which
+ * the fabric runs one unit at a time in unit id order after the edge's ticks:
+ * so what calls do to the receiver and to memory is the same on any number of
+ * host threads and in any tick order. A unit that wants to call during its
+ * tick asks port_callable(), keeps the message, and asks for an edge commit.
+ *
+ * port_callable: whether `out` is linked to a unit that takes calls on that
+ * port now (its call() op, and its callable() op's yes), in the same clock
+ * domain, with no observer on either end (recordings and co-simulation see
+ * every message through a channel). Read-only: safe in a parallel tick.
+ *
+ * port_call: the receiver takes m (the caller no longer owns it) and returns
+ * in *reply its reply (NULL: none, e.g. a write) and in *reply_cycle the cycle
+ * of the caller's clock from which the caller may see it: the link's latency,
+ * the receiver's own delay and the latency of the link the reply would have
+ * taken. The call counts as one message sent on the link (stats, trace); the
+ * reply is not counted on the reply's link. False (m kept by the caller, an
+ * error logged) when called outside an edge commit or when the port is not
+ * callable. */
+bool port_callable(const struct port *out);
+bool port_call(struct port *out, struct msg *m, struct msg **reply, uint64_t *reply_cycle);
+
 /* Backdoor for tests and harnesses that drive one unit alone: puts m into
  * input port `in`, visible from the receiver's next cycle, ignoring capacity.
  * The first injection gives an unlinked port a backdoor channel (so realize

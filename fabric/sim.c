@@ -323,6 +323,11 @@ void unit_request_edge_commit(struct unit *u)
 {
     if (u->commit_requested)
         return;
+    if (u->sim->in_edge_commits) {     /* a call's receiver (fabric/unit.h): a model bug */
+        sim_log(u->sim, SIM_LOG_ERROR, u->name, "edge commit asked for from an edge commit: "
+                "not run");
+        return;
+    }
     u->commit_requested = true;
     unit_list_push(&sim_acting_thread(u->sim, u->host ? u->host : u)->commits, u);
 }
@@ -352,11 +357,13 @@ static void run_edge_commits(struct sim *sim)
         }
         list[j] = u;
     }
+    sim->in_edge_commits = true;       /* port_call's condition */
     for (uint32_t i = 0; i < n; i++) {
         list[i]->commit_requested = false;
         if (list[i]->ops->edge_commit)
             list[i]->ops->edge_commit(list[i]);
     }
+    sim->in_edge_commits = false;
     first->commits.count = 0;
 }
 

@@ -235,6 +235,7 @@ struct sim {
     uint32_t thread_count;          /* threads made (1 + workers) */
     uint32_t phase_domain;          /* the domain whose edge is being ticked */
     bool parallel_phase;            /* threads are ticking an edge together */
+    bool in_edge_commits;           /* run_edge_commits is running (port_call) */
     bool phase_stamped;             /* its ready lists are stamped already (tick_share) */
     struct trace *trace;
     void *memory;

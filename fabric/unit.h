@@ -204,8 +204,19 @@ struct unit_ops {
      * unit id order on the simulation's thread. For work whose order across
      * units must not depend on the tick order or the host thread count (the
      * data ports' atomics on shared memory). It touches only the unit's own
-     * state and the functional memory: no ports, no wakes. */
+     * state and the functional memory, may port_call() (fabric/port.h) and may
+     * ask for wakes (unit_wake_at); it sends on no channel. */
     void (*edge_commit)(struct unit *u);
+    /* Optional: calls (fabric/port.h port_call), from another unit's edge
+     * commit. callable: whether input port `in` takes calls now (NULL: yes);
+     * read-only, as senders ask it from their ticks on any host thread.
+     * call: takes m as if popped from `in` on cycle `arrival` (the caller's
+     * cycle plus the link's latency), owns it, and returns its reply (NULL:
+     * none) and the cycle the reply would be visible at the caller. It may
+     * not request an edge commit. */
+    bool (*callable)(const struct unit *u, const struct port *in);
+    struct msg *(*call)(struct unit *u, struct port *in, struct msg *m, uint64_t arrival,
+                        uint64_t *reply_cycle);
     void (*stats_derived)(struct unit *u, struct stats_writer *w);
     void (*destroy)(struct unit *u);
 };

@@ -44,3 +44,8 @@ for w in "$W"/*.aub.gz; do
 done
 one wl.sgemm.gt3 -c configs/gen9-skl-gt3.cfg "$W/sgemm.gen9.aub.gz"
 one wl.sgemm.fast --set gpu.slice.subslice.eu.fast=true "$W/sgemm.gen9.aub.gz" || true
+# fast mode as `make bench` runs it: the EUs call the functional data ports
+one wl.sgemm.fast_functional --set gpu.slice.subslice.eu.fast=true \
+    --set gpu.slice.subslice.dataport.functional=true "$W/sgemm.gen9.aub.gz" || true
+one wl.tickets.fast_functional -c configs/gen9-skl-gt3.cfg --set gpu.slice.subslice.eu.fast=true \
+    --set gpu.slice.subslice.dataport.functional=true "$W/tickets.gen9.aub.gz" || true

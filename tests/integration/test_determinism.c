@@ -233,6 +233,22 @@ static void test_tickets_are_deterministic(void)
     check_workload("tickets", "build/gen/workloads/tickets.gen9.aub.gz", extra);
 }
 
+/* The same in fast mode with functional data ports, where the EUs call the data
+ * ports from their edge commits (fabric/port.h port_call) instead of sending:
+ * the calls, and so the atomics, come in unit order whatever the tick order. */
+static void test_tickets_by_calls_are_deterministic(void)
+{
+    char extra[400];
+    snprintf(extra, sizeof extra, "-c configs/gen9-skl-gt3.cfg --set gpu.slice.subslice.eu.fast=true "
+             "--set gpu.slice.subslice.dataport.functional=true --dump 0x%llx:%u:%%s/dump/out.bin",
+             (unsigned long long)WORKLOAD_OUT_VA, WORKLOAD_OUT_BYTES);
+    if (access("build/gen/workloads/tickets.gen9.aub.gz", R_OK) != 0) {
+        CU_FAIL("build/gen/workloads/tickets.gen9.aub.gz is missing: `make workloads` writes it");
+        return;
+    }
+    check_workload("tickets_calls", "build/gen/workloads/tickets.gen9.aub.gz", extra);
+}
+
 /* The comparison can fail: two different workloads' stats differ. */
 static void test_comparison_sees_a_difference(void)
 {
@@ -252,6 +268,7 @@ static const struct test_case cases[] = {
     { "every capture is deterministic, shuffled too", test_every_capture_is_deterministic },
     { "builtin workload is deterministic, shuffled too", test_builtin_workload_is_deterministic },
     { "same-cycle atomics return the same values in a shuffled tick order", test_tickets_are_deterministic },
+    { "same with the data ports called (fast mode)", test_tickets_by_calls_are_deterministic },
     { "comparison sees a difference", test_comparison_sees_a_difference },
     { 0 }
 };

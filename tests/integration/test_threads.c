@@ -97,8 +97,10 @@ static int same_files(const char *what, const char *a, const char *b, const char
 }
 
 /* Runs WORKLOAD at each thread count and compares with the one-thread run.
- * config: -c argument or NULL; dump: "ADDR:BYTES" or NULL. */
-static void check(const char *name, const char *config, const char *workload, const char *dump)
+ * config: -c argument or NULL; dump: "ADDR:BYTES" or NULL; extra: more run
+ * arguments or NULL. */
+static void check_with(const char *name, const char *config, const char *workload,
+                       const char *dump, const char *extra)
 {
     const char *tmp = test_temp_dir();
     char dirs[RUNS][2100];
@@ -110,8 +112,9 @@ static void check(const char *name, const char *config, const char *workload, co
         if (dump)
             snprintf(dump_arg, sizeof dump_arg, "--dump %s:%s/dump/out.bin", dump, dirs[r]);
         snprintf(cmd, sizeof cmd, "mkdir -p %s/dump && %s run -q %s -o %s --images %s/img "
-                 "--threads %u %s %s >%s.log 2>&1 </dev/null", dirs[r], test_gtsim_binary(),
-                 config_arg, dirs[r], dirs[r], thread_counts[r], dump_arg, workload, dirs[r]);
+                 "--threads %u %s %s %s >%s.log 2>&1 </dev/null", dirs[r], test_gtsim_binary(),
+                 config_arg, dirs[r], dirs[r], thread_counts[r], dump_arg, extra ? extra : "",
+                 workload, dirs[r]);
         int s = system(cmd);
         int status = WIFEXITED(s) ? WEXITSTATUS(s) : -1;
         if (status != 0)
@@ -128,6 +131,11 @@ static void check(const char *name, const char *config, const char *workload, co
         CU_ASSERT_TRUE(same_files(what, dirs[0], dirs[r], "img"));
         CU_ASSERT_TRUE(same_files(what, dirs[0], dirs[r], "dump"));
     }
+}
+
+static void check(const char *name, const char *config, const char *workload, const char *dump)
+{
+    check_with(name, config, workload, dump, NULL);
 }
 
 static int sanitized_binary(void)
@@ -159,20 +167,27 @@ static void test_workloads_same_on_1_2_4_threads(void)
     snprintf(out, sizeof out, "0x%llx:%u", (unsigned long long)WORKLOAD_OUT_VA, WORKLOAD_OUT_BYTES);
     snprintf(c, sizeof c, "0x%llx:%u", (unsigned long long)WORKLOAD_SGEMM_C_VA,
              WORKLOAD_SGEMM_M * WORKLOAD_SGEMM_N * 4);
+    /* fast mode with functional data ports: the EUs call the data ports from
+     * their edge commits (fabric/port.h port_call) instead of sending */
+    static const char fast[] = "--set gpu.slice.subslice.eu.fast=true "
+                               "--set gpu.slice.subslice.dataport.functional=true";
     static const struct {
         const char *name, *config, *aub;
         int sgemm;
+        const char *extra;
     } runs[] = {
-        { "histogram_gen9", "configs/gen9-skl-gt2.cfg", "histogram.gen9", 0 },
-        { "histogram_indirect_gen9", "configs/gen9-skl-gt2.cfg", "histogram-indirect.gen9", 0 },
-        { "histogram_gen8", "configs/gen8-bdw-gt2.cfg", "histogram.gen8", 0 },
+        { "histogram_gen9", "configs/gen9-skl-gt2.cfg", "histogram.gen9", 0, NULL },
+        { "histogram_indirect_gen9", "configs/gen9-skl-gt2.cfg", "histogram-indirect.gen9", 0, NULL },
+        { "histogram_gen8", "configs/gen8-bdw-gt2.cfg", "histogram.gen8", 0, NULL },
         /* same-cycle atomics on one address: which lane gets which value */
-        { "tickets_gen9_gt3", "configs/gen9-skl-gt3.cfg", "tickets.gen9", 0 },
-        { "reduce_gen9_gt3", "configs/gen9-skl-gt3.cfg", "reduce.gen9", 0 },
-        { "sgemm_gen9_gt3", "configs/gen9-skl-gt3.cfg", "sgemm.gen9", 1 },
+        { "tickets_gen9_gt3", "configs/gen9-skl-gt3.cfg", "tickets.gen9", 0, NULL },
+        { "reduce_gen9_gt3", "configs/gen9-skl-gt3.cfg", "reduce.gen9", 0, NULL },
+        { "sgemm_gen9_gt3", "configs/gen9-skl-gt3.cfg", "sgemm.gen9", 1, NULL },
         /* GT2 on 2 threads splits a subslice's EUs (partition_move_eus) */
-        { "sgemm_gen9_gt2", "configs/gen9-skl-gt2.cfg", "sgemm.gen9", 1 },
-        { "sgemm_gen8", "configs/gen8-bdw-gt2.cfg", "sgemm.gen8", 1 },
+        { "sgemm_gen9_gt2", "configs/gen9-skl-gt2.cfg", "sgemm.gen9", 1, NULL },
+        { "sgemm_gen8", "configs/gen8-bdw-gt2.cfg", "sgemm.gen8", 1, NULL },
+        { "tickets_gen9_gt3_calls", "configs/gen9-skl-gt3.cfg", "tickets.gen9", 0, fast },
+        { "sgemm_gen9_gt2_calls", "configs/gen9-skl-gt2.cfg", "sgemm.gen9", 1, fast },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char aub[300];
@@ -182,7 +197,7 @@ static void test_workloads_same_on_1_2_4_threads(void)
             CU_FAIL("workload missing");
             continue;
         }
-        check(runs[i].name, runs[i].config, aub, runs[i].sgemm ? c : out);
+        check_with(runs[i].name, runs[i].config, aub, runs[i].sgemm ? c : out, runs[i].extra);
     }
     check("builtin", NULL, "builtin:fabric", NULL);
 }

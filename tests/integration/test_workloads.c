@@ -151,7 +151,8 @@ static void test_sgemm256_gt3(void)
 static void test_sgemm_gen9(void) { check_sgemm(9, "configs/gen9-skl-gt2.cfg"); }
 
 /* Fast mode as `make bench` runs it: fast EUs and functional data ports (no
- * L3 lines): the same right C, and no data port sent a line to the L3. */
+ * L3 lines): the same right C, no data port sent a line to the L3, and every
+ * message was a call (fabric/port.h port_call). */
 static void test_sgemm_fast_functional(void)
 {
     const char *dir = check_sgemm_named("sgemm", 9, "configs/gen9-skl-gt2.cfg", WORKLOAD_SGEMM_M,
@@ -160,6 +161,10 @@ static void test_sgemm_fast_functional(void)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "grep -q '^gpu.slice0.subslice0.dataport.lines,0,' %s/run/stats.csv && "
              "! grep -q '^gpu.slice0.subslice[0-9].dataport.lines,[1-9]' %s/run/stats.csv", dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "awk -F, '$1 == \"gpu.slice0.subslice0.dataport.messages\" { m = $2 } "
+             "$1 == \"gpu.slice0.subslice0.dataport.calls\" { c = $2 } END { exit !(m > 0 && m == c) }' "
+             "%s/run/stats.csv", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 static void test_sgemm_gen8(void) { check_sgemm(8, "configs/gen8-bdw-gt2.cfg"); }
@@ -171,14 +176,15 @@ static void test_histogram_gen9(void) { check_histogram(9, "configs/gen9-skl-gt2
  * lost or applied twice shows as a repeated or missing value). Which lane got
  * which is test_threads' and test_determinism's: the same on any thread count
  * and tick order. */
-static void test_tickets_gen9(void)
+/* dir: where the run's stats go (dir/run/stats.csv) */
+static void check_tickets(const char *config, const char *dir)
 {
     const char *aub = AUB_DIR "/tickets.gen9.aub.gz";
     CU_ASSERT_TRUE_FATAL(have(aub));
     static uint32_t out[WORKLOAD_ELEMENTS];
     static bool seen[WORKLOAD_ELEMENTS];
     memset(seen, 0, sizeof seen);
-    CU_ASSERT_EQUAL_FATAL(run("configs/gen9-skl-gt3.cfg", aub, out, sizeof out), 0);
+    CU_ASSERT_EQUAL_FATAL(run_at(dir, config, aub, WORKLOAD_OUT_VA, out, sizeof out), 0);
     uint32_t first = workload_histogram_input(0), bad = 0;
     for (uint32_t i = 0; i < WORKLOAD_ELEMENTS; i++) {
         uint32_t k = out[i] - first;
@@ -188,6 +194,21 @@ static void test_tickets_gen9(void)
             seen[k] = true;
     }
     CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_tickets_gen9(void) { check_tickets("configs/gen9-skl-gt3.cfg", test_temp_dir()); }
+
+/* The same with the atomics taken as calls (fast mode, functional data ports):
+ * applied at once in the EUs' edge commits instead of at the cycle's end. */
+static void test_tickets_gen9_calls(void)
+{
+    const char *dir = test_temp_dir();
+    check_tickets("configs/gen9-skl-gt3.cfg --set gpu.slice.subslice.eu.fast=true "
+                  "--set gpu.slice.subslice.dataport.functional=true", dir);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "grep -q '^gpu.slice0.subslice0.dataport.calls,[1-9]' "
+             "%s/run/stats.csv", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }
 static void test_histogram_gen8(void) { check_histogram(8, "configs/gen8-bdw-gt2.cfg"); }
 static void test_reduce_gen9(void) { check_reduce(9, "configs/gen9-skl-gt2.cfg"); }
@@ -353,6 +374,7 @@ static void test_gen7_compute_bad_requests(void)
 static const struct test_case cases[] = {
     { "atomics histogram, Gen9", test_histogram_gen9 },
     { "atomic tickets, Gen9 GT3: every lane a different value", test_tickets_gen9 },
+    { "atomic tickets as calls (fast mode): every lane a different value", test_tickets_gen9_calls },
     { "atomics histogram, Gen8", test_histogram_gen8 },
     { "atomics histogram, indirect walker (Gen9)", test_histogram_indirect },
     { "SLM + barrier reduction, Gen9", test_reduce_gen9 },

@@ -27,7 +27,8 @@ static const struct param_desc dp_params[] = {
                     "read-only port's constant cache but gives no size: model choice"),
     PARAM_BOOL_FIELD("functional", struct dp, functional, 0,
                      "functional mode (with the EUs' fast mode): every message executes and replies "
-                     "after `latency` cycles, no line goes to the L3 (no cache or memory timing)"),
+                     "after `latency` cycles, no line goes to the L3 (no cache or memory timing); "
+                     "fast EUs call it (fabric/port.h port_call): no queueing, no messages_per_cycle"),
     PARAM_U32_FIELD("cc_latency", struct dp, cc_latency, 10, 1, 100000,
                     "cycles from an SFID 9 read whose lines all hit the constant cache to its "
                     "reply (model choice; IGC's heuristic has 60 for DP CC against 400 for DC)"),
@@ -59,6 +60,8 @@ static const struct port_desc dp_ports[] = {
 #define C(n, f, m, h) STAT_COUNTER_FIELD(n, struct dp, f, m, h)
 static const struct stat_desc dp_stats[] = {
     C("messages", messages, "messages", "SEND messages taken"),
+    C("calls", calls, "messages", "of them taken as calls, executed at once (fast mode with "
+      "`functional`: fabric/port.h port_call)"),
     C("reads", reads, "messages", "read messages"),
     C("writes", writes, "messages", "write messages"),
     C("atomics", atomics, "messages", "atomic messages"),
@@ -98,40 +101,35 @@ void dp_warn_once(struct dp *s, struct unit *u, unsigned bit, const char *fmt, u
     unit_log(u, SIM_LOG_NOTE, fmt, a, b);
 }
 
-static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *m)
+/* Whether message m from EU port `eu` is one to execute; a generic (test) message
+ * is sunk and a malformed one counted, both dropped. */
+static bool message_ok(struct dp *s, struct unit *u, uint32_t eu, const struct msg *m)
 {
     const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
     if (m->kind == MSG_GENERIC) {
         s->sunk++;              /* the fabric's default workload: no hardware meaning */
-        return true;
+        return false;
     }
     if (m->kind != MSG_SEND || m->size < sizeof *p ||
         m->size < sizeof *p + (size_t)(p->mlen + p->ex_mlen) * EU_MSG_REG_BYTES) {
         s->bad_messages++;
         unit_log(u, SIM_LOG_NOTE, "unexpected %s message (%u bytes) from eu %u dropped",
                  msg_kind_name(m->kind), m->size, eu);
-        return true;
+        return false;
     }
-    uint32_t ti = s->free_txn;
-    struct txn *t = &s->txn[ti];
-    s->free_txn = UINT32_MAX;
-    t->used = true;
-    s->txn_used[ti / 64] |= UINT64_C(1) << (ti % 64);
-    /* the lowest unused transaction below max_outstanding */
-    for (uint32_t w = 0; w * 64 < s->max_outstanding; w++) {
-        uint64_t fr = ~s->txn_used[w];
-        if (fr) {
-            uint32_t k = w * 64 + (uint32_t)__builtin_ctzll(fr);
-            if (k < s->max_outstanding)
-                s->free_txn = k;
-            break;
-        }
-    }
+    return true;
+}
+
+/* Executes message m from EU port `eu` as transaction t: its reply (if any) in t->wb,
+ * the lines it touched in t->lines. Returns what it was. */
+static enum dp_op execute_message(struct dp *s, struct unit *u, uint32_t eu, const struct msg *m,
+                                  struct txn *t)
+{
+    const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
     t->eu = eu;
     t->nlines = 0;
     t->wb = NULL;
     t->start = unit_cycle(u);
-    s->in_flight++;
     s->messages++;
     unsigned gen = p->ctx.valid && p->ctx.gen ? p->ctx.gen : s->gen;
     enum dp_op op = dp_decode(gen, p->sfid, p->desc);
@@ -157,8 +155,74 @@ static bool take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *
         uint8_t *wb = t->wb ? ((struct eu_writeback_msg *)t->wb->payload)->regs[0] : NULL;
         dp_execute(&a, p, (uint32_t)p->mlen + p->ex_mlen, wb, rlen, op);
     }
+    return op;
+}
+
+static void take_message(struct dp *s, struct unit *u, uint32_t eu, struct msg *m)
+{
+    if (!message_ok(s, u, eu, m))
+        return;
+    uint32_t ti = s->free_txn;
+    struct txn *t = &s->txn[ti];
+    s->free_txn = UINT32_MAX;
+    t->used = true;
+    s->txn_used[ti / 64] |= UINT64_C(1) << (ti % 64);
+    /* the lowest unused transaction below max_outstanding */
+    for (uint32_t w = 0; w * 64 < s->max_outstanding; w++) {
+        uint64_t fr = ~s->txn_used[w];
+        if (fr) {
+            uint32_t k = w * 64 + (uint32_t)__builtin_ctzll(fr);
+            if (k < s->max_outstanding)
+                s->free_txn = k;
+            break;
+        }
+    }
+    s->in_flight++;
+    const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
+    enum dp_op op = execute_message(s, u, eu, m, t);
     dp_route_lines(s, ti, op, p->sfid == SFID_DCRO, unit_cycle(u));
-    return true;
+}
+
+/* ---- calls (fabric/port.h port_call): functional mode only --------------------------
+ * An EU in fast mode calls instead of sending when the data port is functional: the
+ * message executes in the EU's edge commit (the fabric runs those in unit order, so
+ * memory sees the same order on any number of host threads) and its reply is due at
+ * the EU when the channels would have brought it with no queueing: the link's
+ * latency, `latency`, and the write-back link's latency. Not modelled in calls: the
+ * `messages_per_cycle` limit and `max_outstanding` (functional mode times nothing). */
+
+static bool dp_callable(const struct unit *u, const struct port *in)
+{
+    (void)in;
+    return ((const struct dp *)unit_state(u))->functional;
+}
+
+static struct msg *dp_call(struct unit *u, struct port *in, struct msg *m, uint64_t arrival,
+                           uint64_t *reply_cycle)
+{
+    struct dp *s = unit_state(u);
+    uint32_t eu = port_index(in);
+    struct msg *reply = NULL;
+    unit_progress(u);
+    if (message_ok(s, u, eu, m)) {
+        struct txn *t = s->call_txn;
+        s->calls++;
+        s->in_call = true;      /* atomics on memory apply now (dataport_atomic.c) */
+        execute_message(s, u, eu, m, t);
+        s->in_call = false;
+        s->latency_sum += s->latency;
+        reply = t->wb;
+        t->wb = NULL;
+        struct link_params back;
+        if (reply && s->wb[eu] && port_link(s->wb[eu], &back)) {
+            *reply_cycle = arrival + s->latency + back.latency;
+        } else if (reply) {     /* as the reply queue drops a reply to an unbound port */
+            msg_free(unit_sim(u), reply);
+            reply = NULL;
+        }
+    }
+    msg_free(unit_sim(u), m);
+    return reply;
 }
 
 /* ---- the unit ------------------------------------------------------------------- */
@@ -195,6 +259,8 @@ static void dp_release(struct dp *s, struct unit *u)
             if (s->txn[i].wb)
                 msg_free(unit_sim(u), s->txn[i].wb);
     free(s->txn);
+    free(s->call_txn);
+    s->call_txn = NULL;
     fifo_release(&s->line_queue);
     free(s->slm);
     free(s->cc);
@@ -209,6 +275,7 @@ static void dp_reset(struct unit *u)
     struct dp *s = unit_state(u);
     dp_release(s, u);
     s->txn = gt_xcalloc(DP_MAX_TXN, sizeof *s->txn);
+    s->call_txn = gt_xcalloc(1, sizeof *s->call_txn);
     s->slm = gt_xcalloc(1, s->slm_kib * 1024u);
     s->cc = gt_xcalloc(s->cc_lines ? s->cc_lines : 1, sizeof *s->cc);
     s->free_txn = 0;
@@ -293,6 +360,8 @@ const struct unit_ops dataport_ops = {
     .reset = dp_reset,
     .tick = dp_tick,
     .edge_commit = dp_edge_commit,
+    .callable = dp_callable,
+    .call = dp_call,
     .stats_derived = dp_stats_derived,
     .destroy = dp_destroy,
 };

@@ -56,6 +56,16 @@ static uint32_t apply_lane(struct dp *s, struct gpu_address_space *as, uint64_t 
     return aop == DESC_ATOMIC_PREDEC ? nv : old;
 }
 
+/* An atomic's lanes on memory, applied; their old values into its reply. */
+static void apply_deferred(struct dp *s, struct dp_deferred_atomic *d)
+{
+    const struct dp_msg x = { .wb = d->wb, .rlen = d->rlen };
+    for (unsigned i = 0; i < 16; i++)
+        if (d->lanes & (1u << i))
+            dp_wbwrite(&x, i / 8, i % 8,
+                       apply_lane(s, &d->as, d->address[i], d->aop, d->src0[i], d->src1[i]));
+}
+
 void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
 {
     struct dp *s = a->s;
@@ -123,6 +133,10 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
         d->src1[i] = a1;
     }
     if (d && d->lanes) {
+        if (s->in_call) {       /* a call runs in an edge commit already (dp_call) */
+            apply_deferred(s, d);
+            return;
+        }
         s->deferred_count++;
         unit_request_edge_commit(a->u);
     }
@@ -133,13 +147,7 @@ void dp_atomic(struct acc *a, const struct dp_msg *x, enum dp_op op)
 void dp_edge_commit(struct unit *u)
 {
     struct dp *s = unit_state(u);
-    for (uint32_t k = 0; k < s->deferred_count; k++) {
-        struct dp_deferred_atomic *d = &s->deferred[k];
-        const struct dp_msg x = { .wb = d->wb, .rlen = d->rlen };
-        for (unsigned i = 0; i < 16; i++)
-            if (d->lanes & (1u << i))
-                dp_wbwrite(&x, i / 8, i % 8,
-                           apply_lane(s, &d->as, d->address[i], d->aop, d->src0[i], d->src1[i]));
-    }
+    for (uint32_t k = 0; k < s->deferred_count; k++)
+        apply_deferred(s, &s->deferred[k]);
     s->deferred_count = 0;
 }

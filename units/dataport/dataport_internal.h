@@ -115,6 +115,8 @@ struct dp {
     uint32_t deferred_count, deferred_capacity;
     /* state */
     struct txn *txn;
+    struct txn *call_txn;       /* the message of a call (dp_call), executed at once */
+    bool in_call;               /* executing a call: atomics on memory apply at once */
     uint32_t free_txn;
     struct fifo line_queue;     /* struct pending_line: line requests waiting for the l3 port */
     struct reply_queue replies; /* txns whose reply can go: the txn index per entry */
@@ -126,7 +128,7 @@ struct dp {
     struct surf_memo memo[DP_SURF_MEMOS];
     uint32_t memo_next;
     /* stats */
-    uint64_t messages, reads, writes, atomics, fences, lines, l3_replies, bytes_read, bytes_written;
+    uint64_t messages, calls, reads, writes, atomics, fences, lines, l3_replies, bytes_read, bytes_written;
     uint64_t slm_accesses, out_of_bounds, bti_beyond_table, state_faults, page_faults;
     uint64_t slm_out_of_bounds, unsupported, bad_messages, stall_l3, stall_writeback;
     uint64_t lines_dropped, latency_sum, sunk, cc_hits, cc_misses;

@@ -178,6 +178,7 @@ static void eu_release(struct eu *s, struct unit *u)
     if (s->end_queue)
         for (unsigned i = 0; i < s->end_queue_len; i++)
             msg_free(unit_sim(u), s->end_queue[i]);
+    eu_release_calls(s, u);
     free(s->slots);
     free(s->dcache);
     free(s->dinsn);
@@ -239,12 +240,14 @@ static enum unit_activity eu_tick(struct unit *u)
         s->stall_pipe += skipped * s->quiet_pipe;
         s->asleep = false;
     } else if (s->idle_returned && !s->pending_msg_slots && !s->end_queue_len && !s->fetches_unsent &&
-               !visible_input(s, u)) {
+               !visible_input(s, u) && !eu_arrival_due(s, now)) {
         return UNIT_IDLE;
     }
     s->idle_returned = false;
     if (s->end_queue_len)
         eu_flush_end_queue(s);
+    if (eu_arrival_due(s, now))
+        eu_take_arrivals(s, u, now);
     struct msg *m;
     /* Nothing in any input channel (the common cycle of a busy EU): none of
      * the polls below could take a message, so they are skipped. */
@@ -334,7 +337,12 @@ static void eu_stats_derived(struct unit *u, struct stats_writer *w)
 
 static void eu_destroy(struct unit *u)
 {
-    eu_release(unit_state(u), u);
+    struct eu *s = unit_state(u);
+    eu_release(s, u);
+    free(s->calls);
+    free(s->arrivals);
+    s->calls = NULL;
+    s->arrivals = NULL;
 }
 
 /* The run summary's figures (fabric/unit.h): instructions, the share of
@@ -364,6 +372,7 @@ const struct unit_ops eu_ops = {
     .realize = eu_realize,
     .reset = eu_reset,
     .tick = eu_tick,
+    .edge_commit = eu_edge_commit,
     .stats_derived = eu_stats_derived,
     .destroy = eu_destroy,
 };

@@ -171,6 +171,20 @@ struct eu {
      * such threads instead of visiting them (eu_tick_timing). */
     uint32_t send_wait;
     uint32_t pending_msg_slots;      /* bit i: slot i holds a message its port refused */
+    /* Fast mode's calls to a port that takes them (fabric/port.h port_call: a
+     * functional data port): the SENDs issued in this tick, made by the edge
+     * commit (eu_edge_commit), and their replies, oldest due first, each taken
+     * on its cycle as a write-back from a channel would be (eu_take_arrivals). */
+    struct eu_call {
+        struct msg *m;
+        struct port *out;
+    } *calls;
+    uint32_t call_count, call_capacity;
+    struct eu_arrival {
+        uint64_t cycle;
+        struct msg *m;
+    } *arrivals;
+    uint32_t arrival_head, arrival_count, arrival_capacity;
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
     uint64_t threads_dispatched, threads_ended, threads_killed;
@@ -258,6 +272,14 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m);
 void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m);
 /* Retries the SENDs a full channel refused. */
 void eu_retry_blocked_sends(struct eu *s, struct unit *u);
+void eu_edge_commit(struct unit *u);
+void eu_take_arrivals(struct eu *s, struct unit *u, uint64_t now);
+void eu_release_calls(struct eu *s, struct unit *u);
+/* Whether a call's reply is due by cycle now. */
+static inline bool eu_arrival_due(const struct eu *s, uint64_t now)
+{
+    return s->arrival_head < s->arrival_count && s->arrivals[s->arrival_head].cycle <= now;
+}
 /* Fast mode: every runnable thread runs to its next SEND; true: more to do. */
 bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now);
 /* Timing mode: one cycle of issue; true: more to do. */

@@ -309,6 +309,17 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     }
     if (rq->eot)
         stamp_thread_life(sl, u, m);
+    if (s->fast && !rq->eot && port_callable(out)) {
+        /* made in the edge commit: its effects on the receiver and on memory
+         * then come in unit order, whatever the tick order and thread count */
+        if (s->call_count == s->call_capacity) {
+            s->call_capacity = s->call_capacity ? 2 * s->call_capacity : 8;
+            s->calls = gt_xrealloc(s->calls, s->call_capacity * sizeof *s->calls);
+        }
+        s->calls[s->call_count++] = (struct eu_call){ m, out };
+        unit_request_edge_commit(u);
+        return;
+    }
     if (!port_try_send(out, m)) {
         sl->pending_msg = m;
         sl->pending_port = out;
@@ -316,6 +327,76 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
         eu_slot_changed(s, i);
         s->pending_msg_slots |= 1u << i;
     }
+}
+
+/* A call's reply into s->arrivals, after every one due no later (replies to one
+ * EU mostly come in order); the EU is woken on its cycle. */
+static void arrival_push(struct eu *s, struct unit *u, uint64_t cycle, struct msg *reply)
+{
+    if (s->arrival_head == s->arrival_count)
+        s->arrival_head = s->arrival_count = 0;
+    if (s->arrival_count == s->arrival_capacity) {
+        s->arrival_capacity = s->arrival_capacity ? 2 * s->arrival_capacity : 16;
+        s->arrivals = gt_xrealloc(s->arrivals, s->arrival_capacity * sizeof *s->arrivals);
+    }
+    uint32_t at = s->arrival_count++;
+    while (at > s->arrival_head && s->arrivals[at - 1].cycle > cycle) {
+        s->arrivals[at] = s->arrivals[at - 1];
+        at--;
+    }
+    s->arrivals[at] = (struct eu_arrival){ cycle, reply };
+    unit_wake_at(u, cycle);
+}
+
+/* The edge commit: this tick's calls, in the order issued. A refused call (none
+ * when port_callable said yes this edge) is a send to nowhere (issue_send): its
+ * reply, if one is due, is taken as zeros on the next cycle, so the thread cannot
+ * hang. */
+void eu_edge_commit(struct unit *u)
+{
+    struct eu *s = unit_state(u);
+    for (uint32_t k = 0; k < s->call_count; k++) {
+        struct msg *m = s->calls[k].m, *reply;
+        uint64_t cycle;
+        if (port_call(s->calls[k].out, m, &reply, &cycle)) {
+            if (reply)
+                arrival_push(s, u, cycle, reply);
+            continue;
+        }
+        const struct eu_send_msg *p = (const struct eu_send_msg *)m->payload;
+        s->sends_dropped++;
+        if (p->rlen) {
+            struct msg *zeros = msg_alloc(unit_sim(u), MSG_WRITEBACK,
+                                          (uint32_t)(sizeof(struct eu_writeback_msg) +
+                                                     p->rlen * EU_MSG_REG_BYTES));
+            struct eu_writeback_msg *w = (struct eu_writeback_msg *)zeros->payload;
+            w->slot = p->slot;
+            w->dst_reg = p->dst_reg;
+            w->rlen = p->rlen;
+            arrival_push(s, u, unit_cycle(u) + 1, zeros);
+        }
+        msg_free(unit_sim(u), m);
+    }
+    s->call_count = 0;
+}
+
+/* The calls' replies due by cycle now, taken as write-backs. */
+void eu_take_arrivals(struct eu *s, struct unit *u, uint64_t now)
+{
+    while (eu_arrival_due(s, now)) {
+        struct msg *m = s->arrivals[s->arrival_head++].m;
+        eu_take_writeback(s, u, m);
+        msg_free(unit_sim(u), m);
+    }
+}
+
+void eu_release_calls(struct eu *s, struct unit *u)
+{
+    for (uint32_t k = 0; k < s->call_count; k++)
+        msg_free(unit_sim(u), s->calls[k].m);
+    for (uint32_t k = s->arrival_head; k < s->arrival_count; k++)
+        msg_free(unit_sim(u), s->arrivals[k].m);
+    s->call_count = s->arrival_head = s->arrival_count = 0;
 }
 
 void eu_take_writeback(struct eu *s, struct unit *u, struct msg *m)
