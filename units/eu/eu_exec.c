@@ -341,17 +341,31 @@ static const struct exec_opcode exec_send_request = { exec_send, EXEC_DIRECT };
 
 /* The execution context of one instruction: channels, write enables
  * (L23850-23884) and the cr0.0 float controls (L20019-20065). */
-static void set_up(struct ctx *c, struct eu_thread *t, const struct eu_instruction *in,
-                   struct eu_send_request *send, uint64_t cycle)
+/* The channels part of set_up: all a SEND reads of the context (exec_send). */
+static inline __attribute__((always_inline)) void set_up_channels(struct ctx *c, struct eu_thread *t,
+                                                                  const struct eu_instruction *in,
+                                                                  struct eu_send_request *send,
+                                                                  uint64_t cycle)
 {
     c->t = t;
     c->in = in;
     c->cycle = cycle;
+    c->send = send;
     c->nch = in->exec_size;
     c->off = (in->qtr_control * 8u + in->nib_control * 4u) & 31;
     if (in->gen == 4)
         c->off = in->qtr_control == 1 ? 8 : 0;   /* gen4: 1 = sechalf, 2 = compressed */
     c->exec_bits = chan_bits(c->nch) << c->off;
+    uint32_t en = in->mask_control ? chan_bits(c->nch) : (t->amask >> c->off) & chan_bits(c->nch);
+    if (in->pred_control && in->opcode != EU_OPCODE_SEL)
+        en &= exec_pred_mask(c);
+    c->en = en;
+}
+
+static void set_up(struct ctx *c, struct eu_thread *t, const struct eu_instruction *in,
+                   struct eu_send_request *send, uint64_t cycle)
+{
+    set_up_channels(c, t, in, send, cycle);
     uint32_t crv = cr0(t);
     c->ftz_f = !(crv >> 7 & 1);
     c->alt = crv & 1;
@@ -370,12 +384,7 @@ static void set_up(struct ctx *c, struct eu_thread *t, const struct eu_instructi
     if (in->opcode == EU_OPCODE_MOV && in->src[0].type == in->dst.type)
         c->ftz_f = c->ftz_df = c->ftz_hf = false;
     c->src_inf = 0;
-    uint32_t en = in->mask_control ? chan_bits(c->nch) : (t->amask >> c->off) & chan_bits(c->nch);
-    if (in->pred_control && in->opcode != EU_OPCODE_SEL)
-        en &= exec_pred_mask(c);
-    c->en = en;
     c->crv = crv;
-    c->send = send;
 }
 
 /* Reads an ALU instruction's sources (L20362-20708) into l, and the .o
@@ -431,6 +440,12 @@ enum eu_step_result eu_exec(struct eu_thread *t, const struct eu_instruction *in
         return exec_illegal(t, "only gen4 and gen7+ execute");
     t->counts.instructions++;
     struct ctx c;
+    if ((in->is_send || in->is_split_send) && !in->is_branch && in->gen != 4) {
+        /* a SEND (Gen7+) reads only its channels of the context: the float
+         * controls and cr0 are not set up (the path below gives the same) */
+        set_up_channels(&c, t, in, send, cycle);
+        return exec_send(&c, NULL);
+    }
     set_up(&c, t, in, send, cycle);
 
     /* cr0 before the instruction, when it is the destination (exceptions) */

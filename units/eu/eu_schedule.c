@@ -566,7 +566,15 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
 __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
 {
     bool more = false, ran = false;
-    for (unsigned i = 0; i < s->threads; i++) {
+    /* Threads judged waiting for a write-back (s->send_wait: dep_at NEVER for
+     * dep_d, which only a write-back or a change of the slot drops, each
+     * clearing the bit) would each be visited and stall once: counted, not
+     * visited. Write-backs come before this scan, so none is freed in it. */
+    uint32_t held = s->runnable & s->send_wait;
+    if (held)
+        s->stall_send_wait += (uint64_t)__builtin_popcount(held);
+    for (uint32_t left = s->runnable & ~held; left; left &= left - 1) {
+        unsigned i = (unsigned)__builtin_ctz(left);
         struct slot *sl = &s->slots[i];
         /* s->runnable's bit i is runnable(sl) (eu_slot_changed keeps it) */
         while (s->runnable >> i & 1) {
@@ -589,6 +597,7 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
                 }
                 if (sl->dep_at == NEVER) {
                     s->stall_send_wait++;
+                    s->send_wait |= 1u << i;
                     break;
                 }
             }
