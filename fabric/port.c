@@ -419,12 +419,8 @@ enum port_direction port_direction(const struct port *p) { return p->direction; 
 bool port_callable(const struct port *out)
 {
     const struct channel *ch = out->channel;
-    if (!ch || !ch->from || out->direction != PORT_OUT || out->observer_count ||
-        ch->to->observer_count)
-        return false;
-    const struct unit *receiver = ch->to->owner;
-    return receiver->ops->call && receiver->domain == out->owner->domain &&
-           (!receiver->ops->callable || receiver->ops->callable(receiver, ch->to));
+    return ch && ch->takes_calls && ch->from == out && !out->observer_count &&
+           !ch->to->observer_count;
 }
 
 bool port_call(struct port *out, struct msg *m, struct msg **reply, uint64_t *reply_cycle)

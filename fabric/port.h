@@ -95,9 +95,10 @@ void port_set_observer(struct port *p, port_observer_fn fn, void *context);
  * tick asks port_callable(), keeps the message, and asks for an edge commit.
  *
  * port_callable: whether `out` is linked to a unit that takes calls on that
- * port now (its call() op, and its callable() op's yes), in the same clock
- * domain, with no observer on either end (recordings and co-simulation see
- * every message through a channel). Read-only: safe in a parallel tick.
+ * port (its call() op, and its callable() op's yes when the simulation was
+ * realized), in the same clock domain, with no observer on either end now
+ * (recordings and co-simulation see every message through a channel).
+ * Read-only: safe in a parallel tick.
  *
  * port_call: the receiver takes m (the caller no longer owns it) and returns
  * in *reply its reply (NULL: none, e.g. a write) and in *reply_cycle the cycle

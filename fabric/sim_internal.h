@@ -86,6 +86,7 @@ struct channel {
     uint64_t pop_time_ps, send_time_ps, stall_time_ps;
     uint32_t pops_at_pop_time;
     uint32_t sends_at_send_time;
+    bool takes_calls;           /* the receiver takes calls on it (set by sim_realize) */
     bool sender_waiting;        /* a send failed for want of space */
     bool popped_listed;         /* in a thread's popped list (sim_note_popped) */
     /* counters, reported under the sending port */

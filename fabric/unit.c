@@ -605,6 +605,14 @@ int sim_realize(struct sim *sim, struct gt_error *err)
             return gt_error_prefix(err, "%s", u->name);
         u->realized = true;
     }
+    /* which links take calls (fabric/port.h port_callable): asked once */
+    for (uint32_t i = 0; i < sim->channel_count; i++) {
+        struct channel *ch = sim->channels[i];
+        const struct unit *receiver = ch->to->owner;
+        ch->takes_calls = ch->from && receiver->ops->call &&
+                          receiver->domain == ch->from->owner->domain &&
+                          (!receiver->ops->callable || receiver->ops->callable(receiver, ch->to));
+    }
     for (uint32_t i = 0; i < sim->unit_count; i++)
         if (sim->units[i]->ops->reset)
             sim->units[i]->ops->reset(sim->units[i]);

@@ -208,8 +208,9 @@ struct unit_ops {
      * ask for wakes (unit_wake_at); it sends on no channel. */
     void (*edge_commit)(struct unit *u);
     /* Optional: calls (fabric/port.h port_call), from another unit's edge
-     * commit. callable: whether input port `in` takes calls now (NULL: yes);
-     * read-only, as senders ask it from their ticks on any host thread.
+     * commit. callable: whether input port `in` takes calls (NULL: yes),
+     * asked once for each linked port when the simulation is realized (after
+     * every realize(); the answer may depend only on the unit's params).
      * call: takes m as if popped from `in` on cycle `arrival` (the caller's
      * cycle plus the link's latency), owns it, and returns its reply (NULL:
      * none) and the cycle the reply would be visible at the caller. It may
