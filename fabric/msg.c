@@ -89,6 +89,29 @@ static void carve_block(struct sim_thread *t, uint32_t c)
     t->pools[c].allocated += per_block;
 }
 
+static void set_header(const struct sim *sim, struct sim_thread *t, struct msg *m, uint32_t kind,
+                       uint32_t size)
+{
+    m->next = NULL;
+    /* Ids are unique and in allocation order on one thread; in a parallel
+     * phase each thread numbers its own (no result depends on an id). */
+    m->id = sim->parallel_phase ? (t->next_msg_id++ << 8) | t->index : t->next_msg_id++;
+    m->kind = kind;
+    m->tag = 0;
+    m->source = UINT32_MAX;
+    m->size = size;
+}
+
+void msg_reuse(struct sim *sim, struct msg *m, uint32_t kind, uint32_t size)
+{
+    if (size > m->capacity) {           /* a caller's bug: never past the payload */
+        sim_log(sim, SIM_LOG_ERROR, "msg", "msg_reuse: %u bytes in a message of %u", size,
+                m->capacity);
+        size = m->capacity;
+    }
+    set_header(sim, sim_calling_thread(sim), m, kind, size);
+}
+
 struct msg *msg_alloc(struct sim *sim, uint32_t kind, uint32_t size)
 {
     struct sim_thread *t = sim_calling_thread(sim);
@@ -108,14 +131,7 @@ struct msg *msg_alloc(struct sim *sim, uint32_t kind, uint32_t size)
         pool->free = m->next;
         pool->free_count--;
     }
-    m->next = NULL;
-    /* Ids are unique and in allocation order on one thread; in a parallel
-     * phase each thread numbers its own (no result depends on an id). */
-    m->id = sim->parallel_phase ? (t->next_msg_id++ << 8) | t->index : t->next_msg_id++;
-    m->kind = kind;
-    m->tag = 0;
-    m->source = UINT32_MAX;
-    m->size = size;
+    set_header(sim, t, m, kind, size);
     memset(m->payload, 0, size);
     t->messages_live++;
     /* The peak is taken at the end of each clock edge (sim.c), where it does

@@ -66,6 +66,13 @@ struct msg {
  * out of host memory is fatal, as it is for any allocation in gtsim. */
 struct msg *msg_alloc(struct sim *sim, uint32_t kind, uint32_t size);
 
+/* A message the caller owns, used again as a new one of `size` payload bytes
+ * (at most m->capacity): a new id, the kind and size given, tag and source
+ * reset. The payload keeps its bytes: the caller writes every byte a receiver
+ * reads. For a unit that keeps its message through a call (fabric/port.h
+ * port_call) and sends the next in it. */
+void msg_reuse(struct sim *sim, struct msg *m, uint32_t kind, uint32_t size);
+
 /* Returns a message to its pool. */
 void msg_free(struct sim *sim, struct msg *m);
 

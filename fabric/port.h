@@ -100,14 +100,14 @@ void port_set_observer(struct port *p, port_observer_fn fn, void *context);
  * (recordings and co-simulation see every message through a channel).
  * Read-only: safe in a parallel tick.
  *
- * port_call: the receiver takes m (the caller no longer owns it) and returns
- * in *reply its reply (NULL: none, e.g. a write) and in *reply_cycle the cycle
- * of the caller's clock from which the caller may see it: the link's latency,
+ * port_call: the receiver reads m (the caller keeps it, and may use it again:
+ * msg_reuse) and returns in *reply its reply, which the caller then owns
+ * (NULL: none, e.g. a write), and in *reply_cycle the cycle of the caller's
+ * clock from which the caller may see it: the link's latency,
  * the receiver's own delay and the latency of the link the reply would have
  * taken. The call counts as one message sent on the link (stats, trace); the
- * reply is not counted on the reply's link. False (m kept by the caller, an
- * error logged) when called outside an edge commit or when the port is not
- * callable. */
+ * reply is not counted on the reply's link. False (an error logged) when
+ * called outside an edge commit or when the port is not callable. */
 bool port_callable(const struct port *out);
 bool port_call(struct port *out, struct msg *m, struct msg **reply, uint64_t *reply_cycle);
 

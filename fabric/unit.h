@@ -212,11 +212,11 @@ struct unit_ops {
      * asked once for each linked port when the simulation is realized (after
      * every realize(); the answer may depend only on the unit's params).
      * call: takes m as if popped from `in` on cycle `arrival` (the caller's
-     * cycle plus the link's latency), owns it, and returns its reply (NULL:
-     * none) and the cycle the reply would be visible at the caller. It may
-     * not request an edge commit. */
+     * cycle plus the link's latency), without keeping it (the caller owns
+     * it), and returns its reply (NULL: none) and the cycle the reply would
+     * be visible at the caller. It may not request an edge commit. */
     bool (*callable)(const struct unit *u, const struct port *in);
-    struct msg *(*call)(struct unit *u, struct port *in, struct msg *m, uint64_t arrival,
+    struct msg *(*call)(struct unit *u, struct port *in, const struct msg *m, uint64_t arrival,
                         uint64_t *reply_cycle);
     void (*stats_derived)(struct unit *u, struct stats_writer *w);
     void (*destroy)(struct unit *u);

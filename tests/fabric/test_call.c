@@ -44,19 +44,19 @@ static int caller_realize(struct unit *u, struct gt_error *err)
 
 static void caller_reset(struct unit *u) { unit_wake_at(u, 0); }
 
-/* Calls with the held message; a refused call's message is freed here. */
+/* Calls with the held message, which stays the caller's either way. */
 static void make_call(struct caller *c, struct unit *u)
 {
     struct msg *reply;
     uint64_t cycle;
     if (!port_call(c->out, c->held, &reply, &cycle)) {
         c->refused++;
-        msg_free(unit_sim(u), c->held);
-    } else if (reply) {         /* the receiver owns the held message now */
+    } else if (reply) {
         c->reply_cycle[c->replies] = cycle;
         c->reply_tag[c->replies++] = reply->tag;
         msg_free(unit_sim(u), reply);
     }
+    msg_free(unit_sim(u), c->held);
     c->held = NULL;
 }
 
@@ -117,14 +117,13 @@ static bool callee_callable(const struct unit *u, const struct port *in)
     return ((const struct callee *)unit_state(u))->callable != 0;
 }
 
-static struct msg *callee_call(struct unit *u, struct port *in, struct msg *m, uint64_t arrival,
-                               uint64_t *reply_cycle)
+static struct msg *callee_call(struct unit *u, struct port *in, const struct msg *m,
+                               uint64_t arrival, uint64_t *reply_cycle)
 {
     (void)in;
     struct callee *c = unit_state(u);
     uint32_t tag = m->tag;
     c->arrival[c->taken++] = arrival;
-    msg_free(unit_sim(u), m);
     if (tag == 1)
         return NULL;
     struct msg *r = msg_alloc(unit_sim(u), MSG_GENERIC, 8);

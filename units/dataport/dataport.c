@@ -197,7 +197,7 @@ static bool dp_callable(const struct unit *u, const struct port *in)
     return ((const struct dp *)unit_state(u))->functional;
 }
 
-static struct msg *dp_call(struct unit *u, struct port *in, struct msg *m, uint64_t arrival,
+static struct msg *dp_call(struct unit *u, struct port *in, const struct msg *m, uint64_t arrival,
                            uint64_t *reply_cycle)
 {
     struct dp *s = unit_state(u);
@@ -221,7 +221,6 @@ static struct msg *dp_call(struct unit *u, struct port *in, struct msg *m, uint6
             reply = NULL;
         }
     }
-    msg_free(unit_sim(u), m);
     return reply;
 }
 

@@ -180,6 +180,7 @@ struct eu {
         struct port *out;
     } *calls;
     uint32_t call_count, call_capacity;
+    struct msg *call_msgs[EU_MAX_THREADS];  /* each slot's, kept through its calls (msg_reuse) */
     struct eu_arrival {
         uint64_t cycle;
         struct msg *m;

@@ -243,8 +243,21 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     struct eu_thread *t = &sl->th;
     unsigned regs = rq->mlen + rq->ex_mlen;
     s->quiet = false;
-    struct msg *m = msg_alloc(unit_sim(u), MSG_SEND,
-                              (uint32_t)(sizeof(struct eu_send_msg) + regs * EU_MSG_REG_BYTES));
+    uint32_t size = (uint32_t)(sizeof(struct eu_send_msg) + regs * EU_MSG_REG_BYTES);
+    struct port *out = rq->sfid ? route(s, rq->sfid) : NULL;
+    /* fast mode calls a port that takes calls: made in the edge commit, so
+     * their effects on the receiver and on memory come in unit order,
+     * whatever the tick order and thread count; the slot keeps its message */
+    bool call = s->fast && !rq->eot && out && port_callable(out);
+    struct msg *m = call ? s->call_msgs[i] : NULL;
+    if (m && m->capacity >= size) {
+        msg_reuse(unit_sim(u), m, MSG_SEND, size);
+    } else {
+        msg_free(unit_sim(u), m);
+        m = msg_alloc(unit_sim(u), MSG_SEND, size);
+        if (call)
+            s->call_msgs[i] = m;
+    }
     struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
     p->sfid = rq->sfid;
     p->mlen = rq->mlen;
@@ -260,19 +273,22 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     p->ex_desc = rq->ex_desc;
     p->exec_mask = rq->exec_mask;
     p->ffid = sl->ffid;
+    p->reserved = 0;
+    p->thread_life_ps = 0;
     p->ctx = sl->ctx;
     for (unsigned r = 0; r < regs; r++) {
         /* GRFs on Gen7+, the message registers on Gen4 (eu_exec.h) */
         const uint8_t *src = eu_send_payload_reg(t, rq, r);
-        if (src)
+        if (src) {
             memcpy(p->regs[r], src, EU_REG_BYTES);
-        else
+        } else {
+            memset(p->regs[r], 0, EU_REG_BYTES);
             s->register_faults++;
+        }
     }
     m->tag = i;
     s->sends++;
     bool wb = rq->rlen > 0 && !rq->eot;
-    struct port *out = rq->sfid ? route(s, rq->sfid) : NULL;
     if (!out) {
         /* null SFID or nothing linked: the message goes nowhere; a reply
          * that will never come is taken as zeros so the thread cannot hang */
@@ -309,9 +325,7 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     }
     if (rq->eot)
         stamp_thread_life(sl, u, m);
-    if (s->fast && !rq->eot && port_callable(out)) {
-        /* made in the edge commit: its effects on the receiver and on memory
-         * then come in unit order, whatever the tick order and thread count */
+    if (call) {
         if (s->call_count == s->call_capacity) {
             s->call_capacity = s->call_capacity ? 2 * s->call_capacity : 8;
             s->calls = gt_xrealloc(s->calls, s->call_capacity * sizeof *s->calls);
@@ -375,7 +389,6 @@ void eu_edge_commit(struct unit *u)
             w->rlen = p->rlen;
             arrival_push(s, u, unit_cycle(u) + 1, zeros);
         }
-        msg_free(unit_sim(u), m);
     }
     s->call_count = 0;
 }
@@ -392,10 +405,12 @@ void eu_take_arrivals(struct eu *s, struct unit *u, uint64_t now)
 
 void eu_release_calls(struct eu *s, struct unit *u)
 {
-    for (uint32_t k = 0; k < s->call_count; k++)
-        msg_free(unit_sim(u), s->calls[k].m);
     for (uint32_t k = s->arrival_head; k < s->arrival_count; k++)
         msg_free(unit_sim(u), s->arrivals[k].m);
+    for (unsigned i = 0; i < EU_MAX_THREADS; i++) {     /* the calls' messages among them */
+        msg_free(unit_sim(u), s->call_msgs[i]);
+        s->call_msgs[i] = NULL;
+    }
     s->call_count = s->arrival_head = s->arrival_count = 0;
 }
 
