@@ -348,6 +348,17 @@ static void run_edge_commits(struct sim *sim)
     }
     struct unit **list = first->commits.units;
     uint32_t n = first->commits.count;
+    /* Units woken together tick in the reverse of the order their wakes were
+     * asked for, often unit order when asked from the commits: a list in
+     * strictly descending order is reversed, which sorts it. */
+    bool descending = n > 1;
+    for (uint32_t i = 1; i < n && descending; i++)
+        descending = list[i - 1]->id > list[i]->id;
+    for (uint32_t i = 0; descending && i < n / 2; i++) {
+        struct unit *u = list[i];
+        list[i] = list[n - 1 - i];
+        list[n - 1 - i] = u;
+    }
     for (uint32_t i = 1; i < n; i++) {      /* insertion sort: a handful a edge */
         struct unit *u = list[i];
         uint32_t j = i;

@@ -181,6 +181,7 @@ struct eu {
     } *calls;
     uint32_t call_count, call_capacity;
     struct msg *call_msgs[EU_MAX_THREADS];  /* each slot's, kept through its calls (msg_reuse) */
+    bool call_msg_ctx[EU_MAX_THREADS];      /* it holds the slot's thread's ctx already */
     struct eu_arrival {
         uint64_t cycle;
         struct msg *m;

@@ -214,6 +214,7 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
     sl->request_id = d->request_id;
     sl->ffid = d->ffid;
     sl->ctx = d->ctx;
+    s->call_msg_ctx[i] = false;
     int gen = d->gen ? d->gen : (int)s->gen;
     uint32_t dmask = d->dmask ? d->dmask : (d->simd >= 32 ? ~0u : ((1u << (d->simd ? d->simd : 8)) - 1));
     eu_thread_init(&sl->th, gen, d->inst_base, d->kernel_offset, dmask);
@@ -250,14 +251,18 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
      * whatever the tick order and thread count; the slot keeps its message */
     bool call = s->fast && !rq->eot && out && port_callable(out);
     struct msg *m = call ? s->call_msgs[i] : NULL;
+    bool has_ctx = false;       /* the kept message holds this thread's ctx (as it stays) */
     if (m && m->capacity >= size) {
         msg_reuse(unit_sim(u), m, MSG_SEND, size);
+        has_ctx = s->call_msg_ctx[i];
     } else {
         msg_free(unit_sim(u), m);
         m = msg_alloc(unit_sim(u), MSG_SEND, size);
         if (call)
             s->call_msgs[i] = m;
     }
+    if (call)
+        s->call_msg_ctx[i] = true;
     struct eu_send_msg *p = (struct eu_send_msg *)m->payload;
     p->sfid = rq->sfid;
     p->mlen = rq->mlen;
@@ -275,7 +280,8 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     p->ffid = sl->ffid;
     p->reserved = 0;
     p->thread_life_ps = 0;
-    p->ctx = sl->ctx;
+    if (!has_ctx)
+        p->ctx = sl->ctx;
     for (unsigned r = 0; r < regs; r++) {
         /* GRFs on Gen7+, the message registers on Gen4 (eu_exec.h) */
         const uint8_t *src = eu_send_payload_reg(t, rq, r);
@@ -410,6 +416,7 @@ void eu_release_calls(struct eu *s, struct unit *u)
     for (unsigned i = 0; i < EU_MAX_THREADS; i++) {     /* the calls' messages among them */
         msg_free(unit_sim(u), s->call_msgs[i]);
         s->call_msgs[i] = NULL;
+        s->call_msg_ctx[i] = false;
     }
     s->call_count = s->arrival_head = s->arrival_count = 0;
 }
@@ -586,8 +593,11 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
      * clearing the bit) would each be visited and stall once: counted, not
      * visited. Write-backs come before this scan, so none is freed in it. */
     uint32_t held = s->runnable & s->send_wait;
-    if (held)
-        s->stall_send_wait += (uint64_t)__builtin_popcount(held);
+    if (held) {                 /* bits set (no popcnt instruction in a generic build) */
+        uint32_t n = held - ((held >> 1) & 0x55555555u);
+        n = (n & 0x33333333u) + ((n >> 2) & 0x33333333u);
+        s->stall_send_wait += (((n + (n >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+    }
     for (uint32_t left = s->runnable & ~held; left; left &= left - 1) {
         unsigned i = (unsigned)__builtin_ctz(left);
         struct slot *sl = &s->slots[i];
