@@ -279,6 +279,21 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
                100.0 * ((double)f3.cycles / (double)t3.cycles - 1));
     if (!threaded)
         return;
+    /* Issue 19's fast-mode target: GT2 within 100x the host's C. This VM's
+     * speed moves by some 15% over minutes, and the simulator (memory-bound
+     * in part) and the C loop (compute-bound) need not move together: the
+     * fast run is the best of three and the C is measured again beside them. */
+    double fast_best = f2.ok ? f2.seconds : 0;
+    for (int i = 0; i < 2 && f2.ok; i++) {
+        struct run again = run_with("configs/gen9-skl-gt2.cfg", p->aub, true, plain, 1, false);
+        if (again.ok && again.cycles == f2.cycles && again.seconds < fast_best)
+            fast_best = again.seconds;
+    }
+    double plain_again = plain_c_seconds(p), plain_best = fmin(plain, plain_again);
+    if (f2.ok)
+        printf("    fast mode GT2, best of 3 runs: %.3f s = %.0fx the host's C (best of %.1f and "
+               "%.1f us; target <= 100x: %s)\n", fast_best, fast_best / plain_best, plain * 1e6,
+               plain_again * 1e6, fast_best / plain_best <= 100 ? "met" : "NOT met");
     double rtt[3] = { 0, 0, 0 };
     rtt[0] = host_round_trip_ns();
     /* Host threads (issue 19, fabric/sim.h sim_set_threads): the same timing

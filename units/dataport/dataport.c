@@ -202,8 +202,7 @@ static struct msg *dp_call(struct unit *u, struct port *in, const struct msg *m,
 {
     struct dp *s = unit_state(u);
     uint32_t eu = port_index(in);
-    struct msg *reply = NULL;
-    unit_progress(u);
+    struct msg *reply = NULL;   /* (port_call notes the progress) */
     if (message_ok(s, u, eu, m)) {
         struct txn *t = s->call_txn;
         s->calls++;
