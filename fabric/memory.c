@@ -15,6 +15,9 @@
 
 struct page_table {
     uint8_t *pages[LEVEL_ENTRIES];
+    /* bit i: page i holds metadata a reader cached a decoding of
+     * (gpu_memory_mark_metadata); set with relaxed atomics, never cleared */
+    uint64_t marked[LEVEL_ENTRIES / 64];
 };
 
 struct page_directory {
@@ -38,10 +41,42 @@ struct gpu_memory {
      * lock and published with a release store, and lookups load the
      * pointers with acquire, so a reader never sees a half-made level. */
     pthread_mutex_t grow;
+    /* advanced by every write to a marked page and every GTT entry write
+     * (gpu_memory_metadata_epoch) */
+    uint64_t metadata_epoch;
 };
 
 #define LOAD(pointer) __atomic_load_n(&(pointer), __ATOMIC_ACQUIRE)
 #define PUBLISH(pointer, value) __atomic_store_n(&(pointer), (value), __ATOMIC_RELEASE)
+
+/* The page table of the store holding address's page, or NULL (never written). */
+static struct page_table *store_table(const struct sparse_store *store, uint64_t address)
+{
+    if (address >= store->limit)
+        return NULL;
+    uint64_t page_number = address >> GPU_PAGE_SHIFT;
+    const struct page_directory *directory = LOAD(store->directories[page_number >> (2 * LEVEL_BITS)]);
+    return directory ? LOAD(directory->tables[(page_number >> LEVEL_BITS) & LEVEL_MASK]) : NULL;
+}
+
+static inline bool table_marked(const struct page_table *table, uint64_t address)
+{
+    uint64_t i = (address >> GPU_PAGE_SHIFT) & LEVEL_MASK;
+    return __atomic_load_n(&table->marked[i / 64], __ATOMIC_RELAXED) >> (i % 64) & 1;
+}
+
+static inline void table_mark(struct page_table *table, uint64_t address)
+{
+    uint64_t i = (address >> GPU_PAGE_SHIFT) & LEVEL_MASK;
+    if (!table_marked(table, address))
+        __atomic_fetch_or(&table->marked[i / 64], UINT64_C(1) << (i % 64), __ATOMIC_RELAXED);
+}
+
+static void advance_epoch(const struct gpu_memory *memory)
+{
+    __atomic_add_fetch(&((struct gpu_memory *)(uintptr_t)memory)->metadata_epoch, 1,
+                       __ATOMIC_RELEASE);
+}
 
 static const uint8_t *store_page_for_read(const struct sparse_store *store, uint64_t address)
 {
@@ -187,6 +222,8 @@ static int store_write(struct gpu_memory *memory, struct sparse_store *store, ui
         if (!page)
             return -1;
         memcpy(page + in_page, in, chunk);
+        if (store == &memory->gtt_entries || table_marked(store_table(store, address), address))
+            advance_epoch(memory);
         in += chunk;
         address += chunk;
         size -= chunk;
@@ -253,7 +290,24 @@ const uint8_t *gpu_memory_page_for_read(const struct gpu_memory *memory, uint64_
 uint8_t *gpu_memory_page_for_write(struct gpu_memory *memory, uint64_t page_address,
                                    struct gt_error *err)
 {
-    return store_page_for_write(memory, &memory->physical, page_address, "physical", err);
+    uint8_t *page = store_page_for_write(memory, &memory->physical, page_address, "physical", err);
+    if (page && table_marked(store_table(&memory->physical, page_address), page_address))
+        advance_epoch(memory);      /* before the caller's write: see memory.h */
+    return page;
+}
+
+bool gpu_memory_mark_metadata(const struct gpu_memory *memory, uint64_t physical_address)
+{
+    struct page_table *table = store_table(&memory->physical, physical_address);
+    if (!table || !LOAD(table->pages[(physical_address >> GPU_PAGE_SHIFT) & LEVEL_MASK]))
+        return false;
+    table_mark(table, physical_address);
+    return true;
+}
+
+uint64_t gpu_memory_metadata_epoch(const struct gpu_memory *memory)
+{
+    return __atomic_load_n(&memory->metadata_epoch, __ATOMIC_ACQUIRE);
 }
 
 int gpu_memory_gtt_entries_read(const struct gpu_memory *memory, uint64_t byte_offset,
@@ -445,6 +499,11 @@ int gpu_address_space_translate(struct gpu_address_space *space, uint64_t virtua
         for (int level = 4; level >= 1; level--) {
             unsigned shift = GPU_PAGE_SHIFT + 9 * (unsigned)(level - 1);
             uint64_t index = (address >> shift) & 511;
+            /* the page-table pages are metadata: a write to one advances
+             * the epoch that cached translations hold by */
+            struct page_table *pt = store_table(&memory->physical, table);
+            if (pt)
+                table_mark(pt, table);
             uint64_t entry = load_u64(&memory->physical, table + index * 8);
             if (!(entry & ENTRY_PRESENT))
                 return fault(space, GPU_FAULT_NOT_PRESENT, virtual_address, level);

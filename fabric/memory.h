@@ -77,6 +77,7 @@
 
 #include "fabric/error.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define GPU_PAGE_SHIFT 12
@@ -116,6 +117,19 @@ int gpu_memory_write(struct gpu_memory *memory, uint64_t physical_address, const
 const uint8_t *gpu_memory_page_for_read(const struct gpu_memory *memory, uint64_t page_address);
 uint8_t *gpu_memory_page_for_write(struct gpu_memory *memory, uint64_t page_address,
                                    struct gt_error *err);
+
+/* Metadata: pages a reader caches a decoding of (page tables, binding tables,
+ * surface states). A reader marks each such page it read (false: the page was
+ * never written, so nothing can be marked and nothing should be cached), and
+ * its cache holds while gpu_memory_metadata_epoch() is what it was before the
+ * reads: every write to a marked page and every GTT entry write advances it
+ * (gpu_memory_page_for_write advances it when it hands out a marked page, so
+ * the caller writes at once). The PPGTT walk of gpu_address_space_translate
+ * marks the page-table pages it reads. On several host threads a write and a
+ * read of one metadata page in one parallel step race as any two accesses of
+ * one byte do; none is deterministic then. */
+bool gpu_memory_mark_metadata(const struct gpu_memory *memory, uint64_t physical_address);
+uint64_t gpu_memory_metadata_epoch(const struct gpu_memory *memory);
 
 /* The GTT entry array: byte offsets below GPU_GTT_ENTRY_BYTES. */
 int gpu_memory_gtt_entries_read(const struct gpu_memory *memory, uint64_t byte_offset,

@@ -312,7 +312,48 @@ static void test_dump_writes_the_range_to_a_file(void)
     gpu_memory_destroy(memory);
 }
 
+/* The metadata epoch (memory.h gpu_memory_mark_metadata): writes to unmarked
+ * pages leave it, writes to marked pages and to GTT entries advance it, a
+ * never-written page cannot be marked, and a PPGTT walk marks the four
+ * page-table pages it read (and no other). */
+static void test_metadata_epoch(void)
+{
+    struct gt_error err;
+    struct gpu_memory *memory = gpu_memory_create(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(memory);
+    uint8_t byte = 1;
+    uint64_t e0 = gpu_memory_metadata_epoch(memory);
+    CU_ASSERT_FALSE(gpu_memory_mark_metadata(memory, 0x40000));    /* never written */
+    CU_ASSERT_EQUAL(gpu_memory_write(memory, 0x40000, &byte, 1, &err), 0);
+    CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), e0);         /* not marked */
+    CU_ASSERT_TRUE(gpu_memory_mark_metadata(memory, 0x40123));
+    CU_ASSERT_EQUAL(gpu_memory_write(memory, 0x40fff, &byte, 1, &err), 0);
+    CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), e0 + 1);
+    CU_ASSERT_EQUAL(gpu_memory_write(memory, 0x41000, &byte, 1, &err), 0);  /* next page */
+    CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), e0 + 1);
+    CU_ASSERT_PTR_NOT_NULL(gpu_memory_page_for_write(memory, 0x40000, &err));
+    CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), e0 + 2);
+    CU_ASSERT_EQUAL(gpu_memory_gtt_entries_write(memory, 0, &byte, 1, &err), 0);
+    CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), e0 + 3);
+    /* a walk marks PML4, PDP, PD and PT (0x0-0x3000, map_ppgtt_page), not the data */
+    uint64_t va = 0xFFFEFFFEE000ull, physical;
+    map_ppgtt_page(memory, va, 0x255000);
+    CU_ASSERT_EQUAL(gpu_memory_write(memory, 0x255000, &byte, 1, &err), 0);
+    struct gpu_address_space ppgtt;
+    gpu_address_space_init(&ppgtt, memory, GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL, 0);
+    uint64_t e1 = gpu_memory_metadata_epoch(memory);
+    CU_ASSERT_EQUAL(gpu_address_space_translate(&ppgtt, va, &physical), 0);
+    CU_ASSERT_EQUAL(gpu_memory_write(memory, 0x255000, &byte, 1, &err), 0);
+    CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), e1);
+    for (uint64_t table = 0; table < 0x4000; table += 0x1000) {
+        CU_ASSERT_EQUAL(gpu_memory_write(memory, table + 0x800, &byte, 1, &err), 0);
+        CU_ASSERT_EQUAL(gpu_memory_metadata_epoch(memory), ++e1);
+    }
+    gpu_memory_destroy(memory);
+}
+
 static const struct test_case cases[] = {
+    { "metadata epoch: marked pages, GTT entries, the walk's tables", test_metadata_epoch },
     { "unwritten memory reads zero", test_unwritten_reads_zero_without_allocating },
     { "write across pages reads back", test_write_crossing_pages_reads_back },
     { "beyond 48 bits is an error", test_beyond_48_bits_is_an_error },

@@ -819,7 +819,64 @@ static void test_read_after_atomic_sees_it(void)
     rig_free(&r);
 }
 
+/* The data port keeps BTI resolutions and translations across messages
+ * (struct dp_bti_entry, dp_xlate): a read after the surface state, the binding
+ * table entry or a page-table entry was rewritten must see the new surface or
+ * page, as a data port reading them afresh would. */
+static uint32_t read_dword0(struct rig *r, const struct eu_thread_context *ctx)
+{
+    uint32_t regs[2][8] = { { 0 } };
+    struct msg *m = send_msg(r, 12, UNTYPED(1, 0), 2, 0, 2, 0xffff, false, regs);
+    if (ctx)
+        ((struct eu_send_msg *)m->payload)->ctx = *ctx;
+    run(r, m);
+    return ((struct catcher *)unit_state(r->catcher))->regs[0][0];
+}
+
+static void test_kept_resolutions_follow_writes(void)
+{
+    struct rig r = rig_new(false, NULL);
+    uint32_t a = 0xaaaa0001u, b = 0xbbbb0002u, c = 0xcccc0003u;
+    gpu_memory_write(r.mem, BUF, &a, 4, NULL);
+    gpu_memory_write(r.mem, BUF2, &b, 4, NULL);
+    gpu_memory_write(r.mem, 0x380000, &c, 4, NULL);
+    CU_ASSERT_EQUAL(read_dword0(&r, NULL), a);
+    CU_ASSERT_EQUAL(read_dword0(&r, NULL), a);
+    put_surface(r.mem, 0, 0x380000, 4096);          /* the state rewritten in place */
+    CU_ASSERT_EQUAL(read_dword0(&r, NULL), c);
+    uint32_t state1 = 0x1000 + 1 * 64;              /* the entry pointed at BTI 1's state */
+    gpu_memory_write(r.mem, SSBA + BT, &state1, 4, NULL);
+    CU_ASSERT_EQUAL(read_dword0(&r, NULL), b);
+    /* PPGTT: the surface state and the buffer through a 4-level table
+     * (PML4 0x600000, PDP, PD, PT after it; index 0 at each level but the PT) */
+    uint64_t pml4 = 0x600000, va_buf = 0x5000, va_ssba = 0x0;
+    for (int level = 0; level < 3; level++) {
+        uint64_t entry = pml4 + 0x1000 * (uint64_t)(level + 1) + 3;
+        gpu_memory_write(r.mem, pml4 + 0x1000 * (uint64_t)level, &entry, 8, NULL);
+    }
+    uint64_t pt = pml4 + 0x3000, pte_ss = SSBA + 3, pte_ss2 = SSBA + 0x1000 + 3;
+    uint64_t pte_buf = BUF + 3, pte_buf2 = BUF2 + 3;
+    gpu_memory_write(r.mem, pt + 8 * (va_ssba >> 12), &pte_ss, 8, NULL);
+    gpu_memory_write(r.mem, pt + 8 * ((va_ssba >> 12) + 1), &pte_ss2, 8, NULL);
+    gpu_memory_write(r.mem, pt + 8 * (va_buf >> 12), &pte_buf, 8, NULL);
+    put_surface(r.mem, 0, va_buf, 4096);            /* BTI 0: the buffer at va 0x5000 */
+    uint32_t state0 = 0x1000;
+    gpu_memory_write(r.mem, SSBA + BT, &state0, 4, NULL);
+    struct eu_thread_context ctx = { .space_format = GPU_ADDRESS_SPACE_PPGTT_GEN8_4LEVEL,
+                                     .space_root = pml4, .valid = 1, .gen = 9,
+                                     .binding_table = BT, .surface_state_base = va_ssba,
+                                     .binding_table_entries = 4 };
+    CU_ASSERT_EQUAL(read_dword0(&r, &ctx), a);
+    CU_ASSERT_EQUAL(read_dword0(&r, &ctx), a);
+    gpu_memory_write(r.mem, pt + 8 * (va_buf >> 12), &pte_buf2, 8, NULL);    /* remapped */
+    CU_ASSERT_EQUAL(read_dword0(&r, &ctx), b);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.page_faults"), 0);
+    CU_ASSERT_EQUAL(probe_stat(r.sim, "dp.state_faults"), 0);
+    rig_free(&r);
+}
+
 static const struct test_case cases[] = {
+    { "kept BTI resolutions and translations follow writes", test_kept_resolutions_follow_writes },
     { "reply queue: in order, held by a refused write-back", test_reply_queue_back_pressure },
     { "a read behind an atomic in one cycle sees the atomic's result", test_read_after_atomic_sees_it },
     { "untyped surface read and write, SIMD16, exec mask", test_untyped_read_write_simd16 },

@@ -279,6 +279,8 @@ static void dp_reset(struct unit *u)
     s->free_txn = 0;
     memset(s->txn_used, 0, sizeof s->txn_used);
     memset(s->memo, 0, sizeof s->memo);
+    memset(s->xlate, 0, sizeof s->xlate);
+    memset(s->bti_cache, 0, sizeof s->bti_cache);
     s->memo_next = 0;
     fifo_init(&s->line_queue, sizeof(struct pending_line));
     s->in_flight = 0;

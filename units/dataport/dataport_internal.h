@@ -79,6 +79,24 @@ struct surf_memo {
     struct surf sf;
 };
 #define DP_SURF_MEMOS 8
+/* Translations and binding-table resolutions kept across messages, each
+ * valid while the memory's metadata epoch is the one it was made in
+ * (fabric/memory.h gpu_memory_mark_metadata): host time only, no result
+ * depends on them. */
+#define DP_XLATES 16
+struct dp_xlate {
+    uint64_t root, vpage, ppage, epoch;
+    uint8_t format;
+    bool valid;
+};
+#define DP_BTI_CACHE 4
+struct dp_bti_entry {
+    uint64_t surface_state_base, root, epoch;
+    uint32_t binding_table, bti, entries;
+    uint8_t gen, format;
+    bool valid;
+    struct surf sf;
+};
 
 /* An untyped atomic on memory (not SLM) whose read-modify-write waits for the
  * end of the cycle: its bounds, translation, lines and stats were done when it
@@ -127,6 +145,8 @@ struct dp {
     uint64_t txn_used[DP_MAX_TXN / 64];     /* txn[k].used, as bits */
     struct surf_memo memo[DP_SURF_MEMOS];
     uint32_t memo_next;
+    struct dp_xlate xlate[DP_XLATES];
+    struct dp_bti_entry bti_cache[DP_BTI_CACHE];
     /* stats */
     uint64_t messages, calls, reads, writes, atomics, fences, lines, l3_replies, bytes_read, bytes_written;
     uint64_t slm_accesses, out_of_bounds, bti_beyond_table, state_faults, page_faults;
@@ -216,8 +236,19 @@ static inline bool dp_tlb_translate(struct acc *a, uint64_t addr)
     uint64_t vpage = addr & ~(uint64_t)(GPU_PAGE_SIZE - 1), phys;
     if (a->tlb_valid && a->tlb_vpage == vpage)
         return true;
-    if (gpu_address_space_translate(&a->as, addr, &phys) < 0)
-        return false;
+    /* the data port's translations of earlier messages (struct dp_xlate) */
+    struct dp_xlate *x = &a->s->xlate[(vpage >> GPU_PAGE_SHIFT) % DP_XLATES];
+    uint64_t epoch = gpu_memory_metadata_epoch(a->as.memory);
+    if (x->valid && x->vpage == vpage && x->epoch == epoch && x->root == a->as.root &&
+        x->format == (uint8_t)a->as.format) {
+        phys = x->ppage;
+    } else {
+        if (gpu_address_space_translate(&a->as, addr, &phys) < 0)
+            return false;
+        *x = (struct dp_xlate){ .root = a->as.root, .vpage = vpage, .epoch = epoch,
+                                .ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1),
+                                .format = (uint8_t)a->as.format, .valid = true };
+    }
     a->tlb_valid = true;
     a->tlb_vpage = vpage;
     a->tlb_ppage = phys & ~(uint64_t)(GPU_PAGE_SIZE - 1);

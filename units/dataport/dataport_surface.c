@@ -47,6 +47,16 @@ static int read_state(struct acc *a, uint64_t addr, void *buf, unsigned n, struc
     return dp_tlb_read(a, in_page, buf, n, err);
 }
 
+/* The surface a BTI resolved to, kept while the epoch read before its reads holds. */
+static void keep_bti(struct dp *s, const struct acc *a, uint32_t bti, uint64_t epoch)
+{
+    const struct eu_thread_context *c = a->ctx;
+    s->bti_cache[bti % DP_BTI_CACHE] = (struct dp_bti_entry){
+        .surface_state_base = c->surface_state_base, .root = a->as.root, .epoch = epoch,
+        .binding_table = c->binding_table, .bti = bti, .entries = c->binding_table_entries,
+        .gen = c->gen, .format = (uint8_t)a->as.format, .valid = true, .sf = a->sf };
+}
+
 /* Resolves a BTI to a surface (L4862-5014). */
 void dp_resolve(struct acc *a, uint32_t bti, bool a64)
 {
@@ -78,12 +88,25 @@ void dp_resolve(struct acc *a, uint32_t bti, bool a64)
                      c->binding_table_entries);
         return;
     }
+    /* the surface this BTI resolved to before, while no page it was read
+     * from (the binding table, the state, their page tables) was written */
+    struct dp_bti_entry *be = &s->bti_cache[bti % DP_BTI_CACHE];
+    uint64_t epoch = gpu_memory_metadata_epoch(a->as.memory);
+    if (be->valid && be->epoch == epoch && be->bti == bti &&
+        be->surface_state_base == c->surface_state_base && be->binding_table == c->binding_table &&
+        be->entries == c->binding_table_entries && be->gen == c->gen && be->root == a->as.root &&
+        be->format == (uint8_t)a->as.format) {
+        a->sf = be->sf;
+        return;
+    }
     struct gt_error err;
     uint32_t entry;
-    if (read_state(a, c->surface_state_base + c->binding_table + 4ull * bti, &entry, 4, &err) < 0) {
+    uint64_t entry_at = c->surface_state_base + c->binding_table + 4ull * bti;
+    if (read_state(a, entry_at, &entry, 4, &err) < 0) {
         s->state_faults++;
         return;
     }
+    uint64_t entry_page = a->tlb_valid ? a->tlb_ppage : UINT64_MAX;
     uint32_t dw[16];
     uint64_t at = c->surface_state_base + (entry & (c->gen >= 8 ? ~63u : ~31u));
     if (read_state(a, at, dw, c->gen >= 8 ? 64 : 32, &err) < 0) {
@@ -95,10 +118,18 @@ void dp_resolve(struct acc *a, uint32_t bti, bool a64)
     /* the unpacking depends only on the generation and the state's bytes:
      * states seen before are looked up by their bytes */
     size_t state_bytes = c->gen >= 8 ? 64 : 32;
+    /* kept for the BTI when both reads came through the message's one-page
+     * translation (not a state across pages) and their pages could be marked */
+    bool keep = entry_page != UINT64_MAX && a->tlb_valid &&
+                ((at & (GPU_PAGE_SIZE - 1)) + state_bytes <= GPU_PAGE_SIZE) &&
+                gpu_memory_mark_metadata(a->as.memory, entry_page) &&
+                gpu_memory_mark_metadata(a->as.memory, a->tlb_ppage);
     for (uint32_t k = 0; k < DP_SURF_MEMOS; k++) {
         const struct surf_memo *mo = &s->memo[k];
         if (mo->valid && mo->gen == c->gen && memcmp(mo->dw, dw, state_bytes) == 0) {
             a->sf = mo->sf;
+            if (keep)
+                keep_bti(s, a, bti, epoch);
             return;
         }
     }
@@ -122,5 +153,7 @@ void dp_resolve(struct acc *a, uint32_t bti, bool a64)
     memcpy(mo->dw, dw, state_bytes);
     mo->sf = a->sf;
     mo->valid = true;
+    if (keep && a->sf.model != M_NULL)
+        keep_bti(s, a, bti, epoch);
 }
 

@@ -628,9 +628,9 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
             }
             ran = true;
             if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
-                /* the common ALU case without the general bookkeeping */
+                /* the common ALU case without the general bookkeeping (slot
+                 * i's send_wait bit is clear: it would not be visited) */
                 sl->dep_d = NULL;
-                eu_slot_rejudge(s, i);
                 s->instructions++;
                 if (++sl->instructions < s->max_thread_instructions || !s->max_thread_instructions)
                     continue;
