@@ -319,13 +319,17 @@ void sim_note_popped(struct sim_thread *t, struct channel *ch)
     ch->popped_listed = true;
 }
 
+static void __attribute__((noinline, cold)) commit_from_commit(struct unit *u)
+{
+    sim_log(u->sim, SIM_LOG_ERROR, u->name, "edge commit asked for from an edge commit: not run");
+}
+
 void unit_request_edge_commit(struct unit *u)
 {
     if (u->commit_requested)
         return;
     if (u->sim->in_edge_commits) {     /* a call's receiver (fabric/unit.h): a model bug */
-        sim_log(u->sim, SIM_LOG_ERROR, u->name, "edge commit asked for from an edge commit: "
-                "not run");
+        commit_from_commit(u);
         return;
     }
     u->commit_requested = true;

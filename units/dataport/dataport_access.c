@@ -9,6 +9,9 @@
  * MEMREQ_SLM ...); a line read and written is requested once, as a write. */
 void dp_add_line(struct acc *a, uint64_t line_addr, uint8_t target, uint8_t op)
 {
+    if (a->s->functional)
+        return;         /* no line is requested (dataport_timing.c); none of the
+                         * message forms can exceed DP_MAX_LINES, so no drop is missed */
     struct txn *t = a->t;
     uint64_t line = line_addr & ~(uint64_t)(MEMREQ_LINE_BYTES - 1);
     for (uint32_t i = t->nlines; i-- > 0;)

@@ -16,7 +16,9 @@ static const struct param_desc eu_params[] = {
     PARAM_U32_FIELD("gen", struct eu, gen, 9, 4, 9,
                     "default ISA generation when a dispatch does not name one (4, 7, 8, 9)"),
     PARAM_BOOL_FIELD("fast", struct eu, fast, 0,
-                     "functional fast mode: a thread runs until its next SEND in one tick"),
+                     "functional fast mode: a thread runs until its next SEND in one tick; stalls "
+                     "are counted on the cycles the EU ticks, and it sleeps while every thread "
+                     "waits for a write-back"),
     PARAM_STRING_FIELD("arbitration", struct eu, arbitration, "oldest",
                        "issue order among ready threads: \"oldest\" first (seed 003 L19108) "
                        "or \"round_robin\""),

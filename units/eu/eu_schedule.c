@@ -642,7 +642,23 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
             if (!go)
                 break;
             if (d->pipe == EU_PIPE_SEND) {
-                more = true;    /* continue on the next tick */
+                /* continue on the next tick, unless the next instruction waits
+                 * for a write-back (as one using the SEND's result does): then
+                 * it is judged held now, as that tick would judge it, and the
+                 * thread asks for no tick (its reply wakes the EU) */
+                if (sl->pending_wb && (s->runnable >> i & 1)) {
+                    enum eu_thread_status next_why = EU_THREAD_OK;
+                    const struct dentry *next = eu_fetch_decoded(s, u, sl, &next_why);
+                    if (next) {
+                        sl->dep_at = deps_at(sl, next);
+                        sl->dep_d = next;
+                        if (sl->dep_at == NEVER) {
+                            s->send_wait |= 1u << i;
+                            break;
+                        }
+                    }
+                }
+                more = true;
                 break;
             }
         }
