@@ -117,9 +117,9 @@ bool dp_access_block(struct acc *a, uint64_t off, void *buf, unsigned n, uint8_t
             return false;
         s->slm_accesses += n / 4;
         if (write)
-            memcpy(s->slm + at, buf, n);
+            dp_copy(s->slm + at, buf, n);
         else
-            memcpy(buf, s->slm + at, n);
+            dp_copy(buf, s->slm + at, n);
         add_lines(a, at, n, MEMREQ_SLM, op);
     } else if (!write && (a->sf.model == M_BUFFER || a->sf.model == M_A32 ||
                           a->sf.model == M_A64)) {

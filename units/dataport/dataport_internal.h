@@ -221,6 +221,18 @@ static inline void dp_wbwrite(const struct dp_msg *x, unsigned r, unsigned d, ui
         wr32(x->wb, r, d, v);
 }
 
+/* memcpy of n bytes, with a SIMD8 and a SIMD16 register's worth (32 and 64
+ * bytes, the common message sizes) as fixed-size copies the compiler inlines. */
+static inline void dp_copy(void *destination, const void *source, size_t n)
+{
+    if (n == 32)
+        memcpy(destination, source, 32);
+    else if (n == 64)
+        memcpy(destination, source, 64);
+    else
+        memcpy(destination, source, n);
+}
+
 /* The GPU virtual address of offset off in a memory surface: A64 offsets
  * are addresses, A32 ones wrap at 32 bits above the base. */
 static inline uint64_t dp_surface_address(const struct acc *a, uint64_t off)
@@ -262,7 +274,7 @@ static inline bool dp_tlb_translate(struct acc *a, uint64_t addr)
 static inline int dp_tlb_read(struct acc *a, uint64_t in_page, void *buf, unsigned n, struct gt_error *err)
 {
     if (a->tlb_host || (a->tlb_host = gpu_memory_page_for_read(a->as.memory, a->tlb_ppage))) {
-        memcpy(buf, a->tlb_host + in_page, n);
+        dp_copy(buf, a->tlb_host + in_page, n);
         return 0;
     }
     return gpu_memory_read(a->as.memory, a->tlb_ppage | in_page, buf, n, err);

@@ -24,12 +24,13 @@ static bool one_block(struct acc *a, const struct dp_msg *x, bool a64, bool writ
      * register): whole registers are copied when the payload or reply holds them */
     unsigned regs = slots / 8;
     if (!a64 && x->hdr + regs <= x->nregs) {
-        uint32_t addr[16];
-        memcpy(addr, x->m + x->hdr * EU_MSG_REG_BYTES, slots * 4u);
-        bool contiguous = true;
-        for (unsigned i = 1; i < slots; i++)
-            contiguous &= addr[i] == off + 4u * i;
-        if (!contiguous)
+        uint32_t addr[16], apart = 0;
+        if (off + 4u * (slots - 1) > UINT32_MAX)
+            return false;       /* the DWord offsets cannot go on past 32 bits */
+        dp_copy(addr, x->m + x->hdr * EU_MSG_REG_BYTES, slots * 4u);
+        for (unsigned i = 1; i < slots; i++)     /* (no early exit: vectorised) */
+            apart |= addr[i] ^ (uint32_t)(off + 4u * i);
+        if (apart)
             return false;
     } else {
         for (unsigned i = 1; i < slots; i++)
@@ -38,14 +39,14 @@ static bool one_block(struct acc *a, const struct dp_msg *x, bool a64, bool writ
     }
     uint32_t v[16];
     if (write && dbase + regs <= x->nregs)
-        memcpy(v, x->m + dbase * EU_MSG_REG_BYTES, slots * 4u);
+        dp_copy(v, x->m + dbase * EU_MSG_REG_BYTES, slots * 4u);
     else if (write)
         for (unsigned i = 0; i < slots; i++)
             v[i] = dp_mread(x, dbase + i / 8, i % 8);
     if (!dp_access_block(a, off + 4 * ch, v, slots * 4u, write ? MEMREQ_WRITE : MEMREQ_READ))
         return false;
     if (!write && x->wb && regs <= x->rlen)
-        memcpy(x->wb, v, slots * 4u);
+        dp_copy(x->wb, v, slots * 4u);
     else if (!write)
         for (unsigned i = 0; i < slots; i++)
             dp_wbwrite(x, i / 8, i % 8, v[i]);
