@@ -62,7 +62,7 @@ static struct page_table *store_table(const struct sparse_store *store, uint64_t
 static inline bool table_marked(const struct page_table *table, uint64_t address)
 {
     uint64_t i = (address >> GPU_PAGE_SHIFT) & LEVEL_MASK;
-    return __atomic_load_n(&table->marked[i / 64], __ATOMIC_RELAXED) >> (i % 64) & 1;
+    return table && __atomic_load_n(&table->marked[i / 64], __ATOMIC_RELAXED) >> (i % 64) & 1;
 }
 
 static inline void table_mark(struct page_table *table, uint64_t address)
@@ -78,18 +78,15 @@ static void advance_epoch(const struct gpu_memory *memory)
                        __ATOMIC_RELEASE);
 }
 
+/* address's page in a table store_table() gave (NULL: none, or never written). */
+static inline uint8_t *table_page(const struct page_table *table, uint64_t address)
+{
+    return table ? LOAD(table->pages[(address >> GPU_PAGE_SHIFT) & LEVEL_MASK]) : NULL;
+}
+
 static const uint8_t *store_page_for_read(const struct sparse_store *store, uint64_t address)
 {
-    if (address >= store->limit)
-        return NULL;
-    uint64_t page_number = address >> GPU_PAGE_SHIFT;
-    const struct page_directory *directory = LOAD(store->directories[page_number >> (2 * LEVEL_BITS)]);
-    if (!directory)
-        return NULL;
-    const struct page_table *table = LOAD(directory->tables[(page_number >> LEVEL_BITS) & LEVEL_MASK]);
-    if (!table)
-        return NULL;
-    return LOAD(table->pages[page_number & LEVEL_MASK]);
+    return table_page(store_table(store, address), address);
 }
 
 static uint8_t *store_page_for_write_locked(struct gpu_memory *memory, struct sparse_store *store,
@@ -218,11 +215,15 @@ static int store_write(struct gpu_memory *memory, struct sparse_store *store, ui
         uint64_t chunk = GPU_PAGE_SIZE - in_page;
         if (chunk > size)
             chunk = size;
-        uint8_t *page = store_page_for_write(memory, store, address, store_name, err);
-        if (!page)
-            return -1;
+        struct page_table *table = store_table(store, address);
+        uint8_t *page = table_page(table, address);
+        if (!page) {            /* made now (store_page_for_write), its table with it */
+            if (!(page = store_page_for_write(memory, store, address, store_name, err)))
+                return -1;
+            table = store_table(store, address);
+        }
         memcpy(page + in_page, in, chunk);
-        if (store == &memory->gtt_entries || table_marked(store_table(store, address), address))
+        if (store == &memory->gtt_entries || table_marked(table, address))
             advance_epoch(memory);
         in += chunk;
         address += chunk;
@@ -299,7 +300,7 @@ uint8_t *gpu_memory_page_for_write(struct gpu_memory *memory, uint64_t page_addr
 bool gpu_memory_mark_metadata(const struct gpu_memory *memory, uint64_t physical_address)
 {
     struct page_table *table = store_table(&memory->physical, physical_address);
-    if (!table || !LOAD(table->pages[(physical_address >> GPU_PAGE_SHIFT) & LEVEL_MASK]))
+    if (!table_page(table, physical_address))
         return false;
     table_mark(table, physical_address);
     return true;
@@ -325,9 +326,8 @@ int gpu_memory_gtt_entries_write(struct gpu_memory *memory, uint64_t byte_offset
 /* ---- address spaces ---------------------------------------------------- */
 
 /* Little-endian loads from the stores; an unwritten page reads as zero. */
-static uint64_t load_u64(const struct sparse_store *store, uint64_t address)
+static uint64_t page_u64(const uint8_t *page, uint64_t address)
 {
-    const uint8_t *page = store_page_for_read(store, address);
     if (!page)
         return 0;
     const uint8_t *p = page + (address & (GPU_PAGE_SIZE - 1));
@@ -339,6 +339,11 @@ static uint64_t load_u64(const struct sparse_store *store, uint64_t address)
         value = (value << 8) | p[i];
 #endif
     return value;
+}
+
+static uint64_t load_u64(const struct sparse_store *store, uint64_t address)
+{
+    return page_u64(store_page_for_read(store, address), address);
 }
 
 static uint32_t load_u32(const struct sparse_store *store, uint64_t address)
@@ -504,7 +509,7 @@ int gpu_address_space_translate(struct gpu_address_space *space, uint64_t virtua
             struct page_table *pt = store_table(&memory->physical, table);
             if (pt)
                 table_mark(pt, table);
-            uint64_t entry = load_u64(&memory->physical, table + index * 8);
+            uint64_t entry = page_u64(table_page(pt, table), table + index * 8);
             if (!(entry & ENTRY_PRESENT))
                 return fault(space, GPU_FAULT_NOT_PRESENT, virtual_address, level);
             table = entry & GEN8_ENTRY_ADDRESS_MASK;

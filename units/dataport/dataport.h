@@ -47,7 +47,14 @@
  *    machine in unit order (the fabric's edge commit), so the old values two
  *    same-cycle atomics on one address return do not depend on the host
  *    threads; which subslice's atomic the hardware's L3 applies first is not in
- *    the seed (model choice). SLM atomics happen when taken.
+ *    the seed (model choice). SLM atomics happen when taken. A `functional`
+ *    data port also takes calls (fabric/port.h port_call) from fast EUs: the
+ *    message executes in the caller's edge commit, its atomics at once, and
+ *    the reply is due after the link's latency, `latency` and the write-back
+ *    link's latency, with no `messages_per_cycle` limit or queueing (host
+ *    speed, not hardware). Translations and binding-table resolutions are kept
+ *    across messages while the memory's metadata epoch holds
+ *    (fabric/memory.h): host time only, no result depends on them.
  * Bad programming (counted, logged once per kind, never a crash or hang): a
  * BTI beyond the interface descriptor's binding table entry count, or whose
  * entry or surface state cannot be read, is a null surface

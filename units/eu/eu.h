@@ -47,6 +47,11 @@
  *    whose slot is freed once its last write-back has arrived, and a thread-end
  *    message goes out on "td";
  *  - `fast` mode: a thread runs until its next SEND in one tick, no latencies.
+ *    A SEND to a port that takes calls (a `functional` data port) is made
+ *    as a call from the EU's edge commit (fabric/port.h port_call), its reply
+ *    held until the cycle the channels would have brought it; a model choice
+ *    for host speed, not hardware behaviour. A thread whose next instruction
+ *    waits for a reply asks for no tick (stalls are counted on ticks taken).
  * Ports: "dispatch" in (MSG_THREAD_DISPATCH; MSG_GENERIC traffic is passed on
  *        unchanged to "send"), "send" out, "sfid"[16] out (optional, per SFID),
  *        "writeback"[n] in (optional; open, one per shared function that
