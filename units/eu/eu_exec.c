@@ -339,9 +339,8 @@ static const struct exec_opcode exec_send_request = { exec_send, EXEC_DIRECT };
 
 /* ---- one instruction ------------------------------------------------------------ */
 
-/* The execution context of one instruction: channels, write enables
- * (L23850-23884) and the cr0.0 float controls (L20019-20065). */
-/* The channels part of set_up: all a SEND reads of the context (exec_send). */
+/* The channels part of set_up: the channels and write enables (L23850-23884),
+ * all a SEND reads of the context (exec_send). */
 static inline __attribute__((always_inline)) void set_up_channels(struct ctx *c, struct eu_thread *t,
                                                                   const struct eu_instruction *in,
                                                                   struct eu_send_request *send,
@@ -362,6 +361,8 @@ static inline __attribute__((always_inline)) void set_up_channels(struct ctx *c,
     c->en = en;
 }
 
+/* The execution context of one instruction: its channels and write enables
+ * (set_up_channels) and the cr0.0 float controls (L20019-20065). */
 static void set_up(struct ctx *c, struct eu_thread *t, const struct eu_instruction *in,
                    struct eu_send_request *send, uint64_t cycle)
 {
