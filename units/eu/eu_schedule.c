@@ -502,6 +502,18 @@ static inline __attribute__((always_inline)) uint64_t deps_at(const struct slot 
     return at;
 }
 
+/* deps_at for d, kept in the slot (dep_d, dep_at) until the slot issues or
+ * takes a write-back (each drops dep_d). */
+static inline __attribute__((always_inline)) uint64_t judged_deps(struct slot *sl,
+                                                                 const struct dentry *d)
+{
+    if (sl->dep_d != d) {
+        sl->dep_at = deps_at(sl, d);
+        sl->dep_d = d;
+    }
+    return sl->dep_at;
+}
+
 /* Runs one instruction of slot i; returns false when the thread stopped
  * (ended, or blocked on a port). */
 static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentry *d, uint64_t now,
@@ -616,11 +628,7 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
              * dropped when the thread issues or takes a write-back), so a
              * thread held over many ticks is not judged again each one. */
             if (sl->pending_wb) {
-                if (sl->dep_d != d) {
-                    sl->dep_at = deps_at(sl, d);
-                    sl->dep_d = d;
-                }
-                if (sl->dep_at == NEVER) {
+                if (judged_deps(sl, d) == NEVER) {
                     s->stall_send_wait++;
                     s->send_wait |= 1u << i;
                     break;
@@ -649,13 +657,9 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
                 if (sl->pending_wb && (s->runnable >> i & 1)) {
                     enum eu_thread_status next_why = EU_THREAD_OK;
                     const struct dentry *next = eu_fetch_decoded(s, u, sl, &next_why);
-                    if (next) {
-                        sl->dep_at = deps_at(sl, next);
-                        sl->dep_d = next;
-                        if (sl->dep_at == NEVER) {
-                            s->send_wait |= 1u << i;
-                            break;
-                        }
+                    if (next && judged_deps(sl, next) == NEVER) {
+                        s->send_wait |= 1u << i;
+                        break;
                     }
                 }
                 more = true;
@@ -800,10 +804,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         }
         if (s->decode_misses != decoded_before)
             cacheable = false;          /* a decode may have flushed every thread's entry */
-        if (sl->dep_d != d) {
-            sl->dep_at = deps_at(sl, d);
-            sl->dep_d = d;
-        }
+        judged_deps(sl, d);
     judged:;
         enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
