@@ -1,6 +1,6 @@
 /* fabric/reply_queue.c - see reply_queue.h. The entries live in slots of an
- * array; a binary min-heap of their keys (struct reply_queue_key) keeps the
- * queue's order. */
+ * array; their keys (struct reply_queue_key), a binary min-heap or a sorted
+ * run (struct reply_queue), keep the queue's order. */
 #include "fabric/reply_queue.h"
 
 #include <stdlib.h>
@@ -42,9 +42,61 @@ static inline bool key_less(const struct reply_queue_key *a, const struct reply_
     return a->first != b->first ? a->first < b->first : a->second < b->second;
 }
 
+static inline bool sorted_mode(const struct reply_queue *q)
+{
+    return q->config.order != REPLY_QUEUE_READY_HEAP_TIES;
+}
+
+/* Sorted orders: room for one more key after the last (moving the keys down
+ * to index 0, or growing the array so it stays at least twice the count). */
+static void sorted_make_room(struct reply_queue *q)
+{
+    if (q->first + q->count < q->key_capacity)
+        return;
+    if (q->first && 2 * (q->count + 1) <= q->key_capacity) {
+        memmove(q->keys, q->keys + q->first, (size_t)q->count * sizeof *q->keys);
+        q->first = 0;
+        return;
+    }
+    q->key_capacity = q->key_capacity ? 2 * q->key_capacity : 64;
+    q->keys = gt_xrealloc(q->keys, (size_t)q->key_capacity * sizeof *q->keys);
+}
+
+/* Sorted orders: k goes after every key not greater than it (keys are
+ * unique), found from the back. */
+static void sorted_push(struct reply_queue *q, struct reply_queue_key k)
+{
+    sorted_make_room(q);
+    struct reply_queue_key *keys = q->keys + q->first;
+    uint32_t i = q->count++;
+    while (i && key_less(&k, &keys[i - 1])) {
+        keys[i] = keys[i - 1];
+        i--;
+    }
+    keys[i] = k;
+}
+
+/* Sorted orders: k is less than every key in the queue (an entry
+ * reply_queue_send held back goes in front again). */
+static void sorted_push_front(struct reply_queue *q, struct reply_queue_key k)
+{
+    if (!q->first) {
+        sorted_make_room(q);
+        uint32_t gap = q->key_capacity - q->count;  /* >= 1, and the keys start at 0 */
+        memmove(q->keys + gap, q->keys, (size_t)q->count * sizeof *q->keys);
+        q->first = gap;
+    }
+    q->keys[--q->first] = k;
+    q->count++;
+}
+
 /* The sift steps of fabric/min_heap.c (min_heap_push, min_heap_pop) on keys. */
 static void heap_push(struct reply_queue *q, struct reply_queue_key k)
 {
+    if (sorted_mode(q)) {
+        sorted_push(q, k);
+        return;
+    }
     if (q->count == q->key_capacity) {
         q->key_capacity = q->key_capacity ? 2 * q->key_capacity : 64;
         q->keys = gt_xrealloc(q->keys, (size_t)q->key_capacity * sizeof *q->keys);
@@ -67,6 +119,11 @@ static void heap_pop(struct reply_queue *q)
 {
     if (!q->count)
         return;
+    if (sorted_mode(q)) {
+        q->count--;
+        q->first = q->count ? q->first + 1 : 0;
+        return;
+    }
     uint32_t n = --q->count;
     if (!n)
         return;
@@ -119,13 +176,14 @@ void reply_queue_init(struct reply_queue *q, const struct reply_queue_config *co
 
 void reply_queue_clear(struct reply_queue *q, struct sim *sim)
 {
-    for (uint32_t i = 0; i < q->count; i++) {
+    for (uint32_t i = q->first; i < q->first + q->count; i++) {
         struct reply_queue_entry *e = entry_at(q, q->keys[i].slot);
         if (e->msg)
             msg_free(sim, e->msg);
         slot_free(q, q->keys[i].slot);
     }
     q->count = 0;
+    q->first = 0;
 }
 
 void reply_queue_free(struct reply_queue *q, struct sim *sim)
@@ -138,7 +196,7 @@ void reply_queue_free(struct reply_queue *q, struct sim *sim)
     q->keys = q->held = NULL;
     q->entries = NULL;
     q->free_slots = NULL;
-    q->key_capacity = q->slot_capacity = q->free_count = q->held_capacity = 0;
+    q->key_capacity = q->slot_capacity = q->free_count = q->held_capacity = q->first = 0;
 }
 
 bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, struct msg *m,
@@ -170,7 +228,7 @@ bool reply_queue_take_ready(struct reply_queue *q, uint64_t now, void *out)
     if (!e || e->ready > now)
         return false;
     memcpy(out, e, q->entry_bytes);
-    slot_free(q, q->keys[0].slot);
+    slot_free(q, q->keys[q->first].slot);
     heap_pop(q);
     return true;
 }
@@ -198,7 +256,7 @@ static void hold_first(struct reply_queue *q, uint32_t *held)
         q->held_capacity = q->held_capacity ? 2 * q->held_capacity : 8;
         q->held = gt_xrealloc(q->held, q->held_capacity * sizeof *q->held);
     }
-    q->held[(*held)++] = q->keys[0];
+    q->held[(*held)++] = q->keys[q->first];
     heap_pop(q);
 }
 
@@ -209,7 +267,7 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
     uint64_t now = unit_cycle(u);
     uint32_t held = 0;
     struct reply_queue_entry *e;
-    while (q->count && (e = entry_at(q, q->keys[0].slot))->ready <= now) {
+    while (q->count && (e = entry_at(q, q->keys[q->first].slot))->ready <= now) {
         struct port *out = e->port < c->port_count ? c->ports[e->port] : NULL;
         bool sent = false;
         if (!e->msg && !c->build) {
@@ -237,11 +295,16 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
             result.dropped++;
         if (c->done)
             c->done(c->context, e, sent);
-        slot_free(q, q->keys[0].slot);
+        slot_free(q, q->keys[q->first].slot);
         heap_pop(q);
     }
-    for (uint32_t i = 0; i < held; i++)
-        heap_push(q, q->held[i]);       /* keeps its insertion number */
+    if (sorted_mode(q)) {
+        for (uint32_t i = held; i-- > 0; )
+            sorted_push_front(q, q->held[i]);   /* they were the least, in this order */
+    } else {
+        for (uint32_t i = 0; i < held; i++)
+            heap_push(q, q->held[i]);   /* keeps its insertion number */
+    }
     if (result.refused && c->stall_count)
         ++*c->stall_count;
     return result;
@@ -253,7 +316,7 @@ void reply_queue_wake(const struct reply_queue *q, struct unit *u)
     if (next <= now && q->config.refusal == REPLY_QUEUE_PER_PORT) {
         /* the first waits for its channel; a later one to another port may not */
         next = UINT64_MAX;
-        for (uint32_t i = 0; i < q->count; i++) {
+        for (uint32_t i = q->first; i < q->first + q->count; i++) {
             const struct reply_queue_entry *e = entry_at(q, q->keys[i].slot);
             if (e->ready > now && e->ready < next)
                 next = e->ready;

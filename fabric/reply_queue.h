@@ -94,7 +94,15 @@ struct reply_queue_key {
 
 struct reply_queue {
     struct reply_queue_config config;
-    struct reply_queue_key *keys;   /* a binary min-heap: least first in the queue's order */
+    /* REPLY_QUEUE_READY_HEAP_TIES: keys[0..count) is a binary min-heap (least
+     * first in the queue's order). The other orders have no equal keys (the
+     * insertion number decides), so any exact priority queue gives the same
+     * order: keys[first..first+count) is kept sorted, which costs O(1) per
+     * entry when entries come in order (a FIFO; a fixed latency) where the
+     * heap paid O(log n) per pop (issue 19: the data port's write-back
+     * queue). */
+    struct reply_queue_key *keys;
+    uint32_t first;                 /* sorted orders: index of the least key */
     uint32_t count, key_capacity;
     size_t entry_bytes;         /* one entry with its data, rounded up to 8 bytes */
     unsigned char *entries;     /* entry slots (entry_bytes each) */
@@ -133,7 +141,7 @@ static inline bool reply_queue_full(const struct reply_queue *q)
 static inline const struct reply_queue_entry *reply_queue_first(const struct reply_queue *q)
 {
     return q->count ? (const struct reply_queue_entry *)(const void *)
-                      (q->entries + (size_t)q->keys[0].slot * q->entry_bytes)
+                      (q->entries + (size_t)q->keys[q->first].slot * q->entry_bytes)
                     : NULL;
 }
 

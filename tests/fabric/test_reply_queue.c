@@ -317,6 +317,74 @@ static void test_order_heap_ties_as_min_heap(void)
     reply_queue_free(&q, NULL);
 }
 
+/* The orders without ties keep their keys sorted instead of in a heap
+ * (reply_queue.h). Thousands of pushes with ready cycles out of order (some
+ * earlier than entries already queued) and pops of every due entry, with
+ * stretches that take nothing so the queue grows and its keys move: each
+ * entry taken must be the least (ready, insertion) of those pushed and not
+ * taken, found by a scan written here; with REPLY_QUEUE_INSERTION, the oldest
+ * (taken only once it is ready). */
+static void sorted_order_case(enum reply_queue_order order)
+{
+    struct reply_queue q;
+    reply_queue_init(&q, &(struct reply_queue_config){ .data_size = sizeof(uint32_t),
+                                                       .order = order });
+    enum { MAX_TAGS = 20000 };
+    uint64_t *ready_of = malloc(MAX_TAGS * sizeof *ready_of);
+    bool *taken_tag = calloc(MAX_TAGS, sizeof *taken_tag);
+    unsigned char *out = malloc(reply_queue_entry_size(&q));
+    uint64_t state = 0x2545F4914F6CDD1Du;
+    uint32_t tag = 0, taken = 0, mismatches = 0, oldest = 0;
+    for (uint64_t now = 0; now < 3000 && tag < MAX_TAGS - 8; now++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        for (uint32_t n = (uint32_t)(state % 6); n--; tag++) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            uint64_t ready = now + state % 40;
+            ready_of[tag] = ready;
+            CU_ASSERT_FATAL(reply_queue_push(&q, ready, 0, NULL, &tag));
+        }
+        if ((now / 100) % 3 == 1)
+            continue;               /* a stretch that takes nothing */
+        while (reply_queue_take_ready(&q, now, out)) {
+            uint32_t got;
+            memcpy(&got, reply_queue_data((const struct reply_queue_entry *)(void *)out),
+                   sizeof got);
+            uint32_t want = UINT32_MAX;
+            if (order == REPLY_QUEUE_INSERTION) {
+                want = oldest;
+            } else {
+                for (uint32_t t = oldest; t < tag; t++)
+                    if (!taken_tag[t] && (want == UINT32_MAX || ready_of[t] < ready_of[want]))
+                        want = t;
+            }
+            mismatches += got != want;
+            CU_ASSERT_FATAL(got < tag);
+            CU_ASSERT_TRUE(ready_of[got] <= now);
+            taken_tag[got] = true;
+            while (oldest < tag && taken_tag[oldest])
+                oldest++;
+            taken++;
+        }
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT(taken > tag / 2);
+    CU_ASSERT_EQUAL(reply_queue_count(&q), tag - taken);
+    free(out);
+    free(taken_tag);
+    free(ready_of);
+    reply_queue_free(&q, NULL);
+}
+
+static void test_order_ready_then_insertion_sorted(void)
+{
+    sorted_order_case(REPLY_QUEUE_READY_THEN_INSERTION);
+}
+
+static void test_order_insertion_sorted(void)
+{
+    sorted_order_case(REPLY_QUEUE_INSERTION);
+}
+
 /* Five entries ready at 0 into a channel of capacity 2 (width 2, latency 1)
  * whose sink pops one per cycle from cycle 10. By fabric/port.h: two go on
  * cycle 0; a pop frees its slot for the cycle after it, so one more goes on
@@ -520,6 +588,8 @@ static const struct test_case cases[] = {
     { "order: insertion holds later entries", test_order_insertion_holds_later_entries },
     { "order: heap ties keep ready order", test_order_heap_ties_keeps_ready_order },
     { "order: heap ties as fabric/min_heap", test_order_heap_ties_as_min_heap },
+    { "order: ready then insertion, many out of order", test_order_ready_then_insertion_sorted },
+    { "order: insertion, many", test_order_insertion_sorted },
     { "back-pressure and retry", test_back_pressure_and_retry },
     { "refusal: stop holds every port", test_refusal_stop_holds_every_port },
     { "refusal: per port holds only that port", test_refusal_per_port_holds_only_that_port },
