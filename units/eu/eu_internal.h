@@ -63,26 +63,32 @@ struct dentry {
 };
 
 struct slot {
-    bool busy;
-    bool ended;                 /* EOT issued; waiting for write-backs */
-    uint8_t end_status;
-    uint64_t age;
-    uint32_t request_id, ffid;
-    uint64_t start_cycle;       /* the cycle the slot took the dispatch (thread_life_ps) */
-    uint64_t eot_cycle;         /* the cycle its EOT message left (valid with eot_sent) */
-    bool eot_sent;
-    uint32_t pending_wb;        /* sends awaiting write-back */
-    uint64_t ready_cycle;       /* fetch stall (icache miss) */
-    bool blocked_send;          /* a SEND message waits for its port */
+    /* What the timing scan reads of every candidate thread, in the slot's
+     * first host cache line (slots are 64-byte aligned: allocate()). Issue 19:
+     * spread over two lines, and the eu_thread's, they were the scan's most
+     * missed loads. */
+    alignas(64) uint64_t ready_cycle;   /* fetch stall (icache miss) */
     struct dentry *last;        /* the entry just executed (a hint; checked by addr) */
     const struct dentry *dep_d; /* the entry dep_at was worked out for (NULL: none) */
     uint64_t dep_at;            /* when its operands are all ready (NEVER: a write-back) */
     uint64_t iline_key;         /* instruction cache line + 1 of the last fetch, and its set */
     uint32_t iset;
+    uint32_t pending_wb;        /* sends awaiting write-back */
+    uint64_t instructions;
+    bool busy;
+    bool ended;                 /* EOT issued; waiting for write-backs */
+    bool blocked_send;          /* a SEND message waits for its port */
     /* fetch through the subslice instruction cache ("icache" linked) */
     bool line_held;             /* the thread holds the line iline_key names */
     bool fetch_wait;            /* waits for the reply to fetch entry fetch_entry */
     uint8_t fetch_entry;
+    uint8_t end_status;
+    /* the rest */
+    uint64_t age;
+    uint32_t request_id, ffid;
+    uint64_t start_cycle;       /* the cycle the slot took the dispatch (thread_life_ps) */
+    uint64_t eot_cycle;         /* the cycle its EOT message left (valid with eot_sent) */
+    bool eot_sent;
     uint64_t fetch_since;       /* the cycle it started waiting */
     uint64_t ipage_key;         /* virtual 4 KiB page + 1 of the last translated fetch */
     uint64_t ipage_physical;    /* and its physical page */
@@ -91,7 +97,6 @@ struct slot {
     uint8_t wb_dword_first[EU_GRF_COUNT];   /* to the dwords from this one on */
     struct msg *pending_msg;
     struct port *pending_port;
-    uint64_t instructions;
     struct gpu_address_space space;
     uint64_t grf_ready[EU_GRF_COUNT];
     uint64_t flags_ready;       /* f0/f1 written by an instruction still in its pipe */
@@ -102,46 +107,17 @@ struct slot {
 };
 
 struct eu {
-    /* params */
-    uint32_t threads;
-    uint32_t gen;
-    bool fast;
-    char arbitration[PARAM_STRING_MAX];
-    uint32_t fpu_latency, em_latency, math_latency, df_latency;
-    bool co_issue;
-    uint32_t issue_width;
-    uint32_t icache_kib, icache_latency;
-    uint32_t fetch_buffer_lines, fetch_prefetch_lines;
-    uint32_t decode_cache_entries;
-    uint64_t max_thread_instructions;
-    /* ports */
-    struct port *dispatch, *send, *td;
-    struct port *sfid[EU_SFID_PORTS];
-    struct port *writeback[EU_WRITEBACK_PORTS_MAX];
-    uint32_t writeback_ports;   /* how many of them the links made */
-    struct port *icache, *icache_reply;
-    bool icache_linked;
-    /* state */
-    bool round_robin;
+    /* What a timing-mode tick reads, first and together (issue 19: these
+     * were spread over ~3 KB of the struct, past the parameters' strings,
+     * the port arrays and the fetch entries, and each tick of 24 EUs missed
+     * the host's L1 on several of them) */
     struct slot *slots;
-    uint64_t age_counter;
-    uint32_t rr_next;
-    uint8_t age_order[EU_MAX_THREADS];  /* busy slots, oldest first */
-    uint32_t age_count;
-    uint64_t pipe_busy_until[4];
-    struct dentry *dcache;
-    struct eu_instruction *dinsn;       /* the decoded instructions of dcache's entries */
-    struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
-    uint32_t dcache_mask, dcache_used;
-    uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
-    uint32_t iline_count;
-    bool iline_pow2;
-    struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
-    uint32_t fetches_unsent, fetches_used;
-    uint32_t fetches_end;       /* entries at or past this index are free */
-    struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
-    uint32_t end_queue_len, end_queue_cap;
-    uint64_t last_account;
+    uint32_t threads;
+    uint32_t issue_width;
+    bool fast;
+    bool icache_linked;
+    bool round_robin;
+    bool co_issue;
     /* A quiet stretch (timing mode): the last scan of the threads issued
      * nothing and changed nothing, and no thread's state can change before
      * quiet_until but by an event (a write-back, a fetch line, a dispatch, a
@@ -149,17 +125,17 @@ struct eu {
      * every cycle's scan would find the same stalls, so a tick adds them
      * (eu_tick_timing) instead of scanning. */
     bool quiet, quiet_more;
-    uint64_t quiet_until;
     /* Asleep through a quiet stretch: the tick of cycle asleep_from returned
      * idle with a wake at quiet_until, as nothing but an event (each a message,
      * which wakes the EU early) can change before then. The next tick adds the
      * stalls the skipped cycles' ticks would have counted (eu_tick). */
     bool asleep;
-    uint64_t asleep_from;
     /* The last tick returned idle (not asleep): a tick without a message or a
      * blocked send to retry is the wake-up of a quiet stretch an event ended
      * early, which the EU would not have had without sleeping: nothing to do. */
     bool idle_returned;
+    uint64_t quiet_until;
+    uint64_t asleep_from;
     uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
     uint32_t busy_slots;
     uint32_t runnable;          /* bit i: eu_slot_runnable(slot i) (eu_slot_changed keeps it) */
@@ -171,10 +147,57 @@ struct eu {
      * such threads instead of visiting them (eu_tick_timing). */
     uint32_t send_wait;
     uint32_t pending_msg_slots;      /* bit i: slot i holds a message its port refused */
+    uint32_t end_queue_len;
+    uint32_t fetches_unsent;
+    uint32_t writeback_ports;   /* how many of writeback[] the links made */
+    uint32_t rr_next;
+    uint32_t age_count;
+    uint8_t age_order[EU_MAX_THREADS];  /* busy slots, oldest first */
+    uint32_t dcache_mask, dcache_used;
+    uint32_t fpu_latency, em_latency, math_latency, df_latency;
+    uint64_t pipe_busy_until[4];
+    uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
+    uint32_t iline_count;
+    bool iline_pow2;
+    uint64_t last_account;
+    uint64_t max_thread_instructions;
+    struct port *dispatch, *icache_reply;
+    uint32_t arrival_head, arrival_count;
+    /* Fast mode's calls' replies, oldest due first, each taken on its cycle
+     * as a write-back from a channel would be (eu_take_arrivals). */
+    struct eu_arrival {
+        uint64_t cycle;
+        struct msg *m;
+    } *arrivals;
+    /* the stats a tick counts */
+    uint64_t instructions, cycles_issuing;
+    uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch, stall_port;
+    uint64_t thread_cycles;
+    uint64_t decode_misses;
+    /* params */
+    uint32_t gen;
+    char arbitration[PARAM_STRING_MAX];
+    uint32_t icache_kib, icache_latency;
+    uint32_t fetch_buffer_lines, fetch_prefetch_lines;
+    uint32_t decode_cache_entries;
+    /* ports */
+    struct port *send, *td;
+    struct port *sfid[EU_SFID_PORTS];
+    struct port *writeback[EU_WRITEBACK_PORTS_MAX];
+    struct port *icache;
+    /* state */
+    uint64_t age_counter;
+    struct dentry *dcache;
+    struct eu_instruction *dinsn;       /* the decoded instructions of dcache's entries */
+    struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
+    struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
+    uint32_t fetches_used;
+    uint32_t fetches_end;       /* entries at or past this index are free */
+    struct msg **end_queue;     /* thread-end messages waiting for the "td" port */
+    uint32_t end_queue_cap;
     /* Fast mode's calls to a port that takes them (fabric/port.h port_call: a
      * functional data port): the SENDs issued in this tick, made by the edge
-     * commit (eu_edge_commit), and their replies, oldest due first, each taken
-     * on its cycle as a write-back from a channel would be (eu_take_arrivals). */
+     * commit (eu_edge_commit); their replies wait in `arrivals` above. */
     struct eu_call {
         struct msg *m;
         struct port *out;
@@ -182,23 +205,17 @@ struct eu {
     uint32_t call_count, call_capacity;
     struct msg *call_msgs[EU_MAX_THREADS];  /* each slot's, kept through its calls (msg_reuse) */
     bool call_msg_ctx[EU_MAX_THREADS];      /* it holds the slot's thread's ctx already */
-    struct eu_arrival {
-        uint64_t cycle;
-        struct msg *m;
-    } *arrivals;
-    uint32_t arrival_head, arrival_count, arrival_capacity;
+    uint32_t arrival_capacity;
     /* stats */
     uint64_t received, forwarded, sunk, bad_messages;
     uint64_t threads_dispatched, threads_ended, threads_killed;
-    uint64_t instructions, cycles_issuing;
-    uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch, stall_port;
-    uint64_t thread_cycles, active_threads, active_threads_peak;
+    uint64_t active_threads, active_threads_peak;
     uint64_t thread_cycles_after_eot;
     uint64_t sends, writebacks, sends_dropped;
     uint64_t illegal, register_faults, fetch_faults, runaway, divide_by_zero, unmodelled;
     uint64_t exceptions;
     bool warned_unmodelled;
-    uint64_t icache_misses, decode_misses;
+    uint64_t icache_misses;
     uint64_t fetch_requests, fetch_merged, fetch_prefetches;
 };
 

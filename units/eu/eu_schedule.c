@@ -4,6 +4,7 @@
  * write-backs in. */
 #include "units/eu/eu_internal.h"
 
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,7 +149,7 @@ static void end_thread(struct eu *s, struct unit *u, unsigned i, enum eu_thread_
 
 static void allocate(struct eu *s)
 {
-    s->slots = gt_xcalloc(s->threads, sizeof *s->slots);
+    s->slots = gt_xaligned_calloc(alignof(struct slot), s->threads * sizeof *s->slots);
     uint32_t cap = 16;
     while (cap < s->decode_cache_entries)
         cap *= 2;
