@@ -23,7 +23,7 @@ static uint32_t round_up_pow2(uint32_t v)
 static struct channel *channel_new(struct sim *sim, struct port *out, struct port *in,
                                    const struct link_params *link)
 {
-    struct channel *ch = gt_xcalloc(1, sizeof *ch);
+    struct channel *ch = gt_xaligned_calloc(64, (sizeof *ch + 63) & ~(size_t)63);
     ch->from = out;
     ch->to = in;
     ch->link = *link;

@@ -72,9 +72,13 @@ struct clock_domain {
     } due[SIM_MAX_THREADS];
 };
 
+/* Fields in the order a send and a poll read them: a poll reads the first
+ * line (head, tail, the ring and arrival pointers, to), a send the first two
+ * (issue 19: spread over three, with the counters a send updates at the end,
+ * they were among the most missed host cache lines of a busy machine).
+ * Allocated 64-byte aligned (port.c). */
 struct channel {
     struct port *from, *to;     /* from is NULL for a backdoor injection channel */
-    struct link_params link;
     struct msg **ring;
     uint64_t *arrival;          /* receiver cycle each message becomes visible */
     uint32_t mask;
@@ -83,33 +87,39 @@ struct channel {
                                  * host threads at once */
     uint32_t head_start;        /* head at the start of the current step (the sender's view
                                  * during a parallel tick phase; see sim_thread) */
-    uint64_t pop_time_ps, send_time_ps, stall_time_ps;
     uint32_t pops_at_pop_time;
-    uint32_t sends_at_send_time;
     bool takes_calls;           /* the receiver takes calls on it (set by sim_realize) */
     bool sender_waiting;        /* a send failed for want of space */
     bool popped_listed;         /* in a thread's popped list (sim_note_popped) */
+    uint64_t pop_time_ps;
+    struct link_params link;
+    uint32_t sends_at_send_time;
+    uint64_t send_time_ps, stall_time_ps;
     /* counters, reported under the sending port */
-    uint64_t sent, stall_full, stall_width, peak_occupancy;
+    uint64_t sent, peak_occupancy;
+    uint64_t stall_full, stall_width;
 };
 
+/* The fields a send or a poll reads come first, in one host cache line with
+ * the unit's first fields (observer_count was past the observers, a third
+ * line). */
 struct port {
     struct unit *owner;
+    struct channel *channel;
+    uint32_t msg_kinds;             /* desc->msg_kinds (0: any), for the checks */
+    uint32_t observer_count;
+    uint64_t received;              /* input: messages popped */
     char *name;
     uint32_t index;
     enum port_direction direction;
     unsigned flags;
-    struct channel *channel;
-    const struct port_desc *desc;   /* NULL for ports made by a port() op */
-    uint32_t msg_kinds;             /* desc->msg_kinds (0: any), for the checks */
     bool warned_kind;               /* an undeclared kind sent on it was logged */
-    uint64_t received;              /* input: messages popped */
+    const struct port_desc *desc;   /* NULL for ports made by a port() op */
     uint64_t unbound_sends;         /* output: sends attempted while unbound */
     struct port_observer {          /* called in the order they were added */
         port_observer_fn fn;
         void *context;
     } observers[PORT_MAX_OBSERVERS];
-    uint32_t observer_count;
     struct port *next_in_unit;
 };
 

@@ -263,7 +263,7 @@ int unit_set_param_text(struct unit *u, const char *path, const char *value, str
 struct port *unit_add_port(struct unit *u, const char *name, uint32_t index,
                            enum port_direction direction, unsigned flags)
 {
-    struct port *p = gt_xcalloc(1, sizeof *p);
+    struct port *p = gt_xaligned_calloc(64, (sizeof *p + 63) & ~(size_t)63);  /* sim_internal.h */
     p->owner = u;
     p->name = gt_xstrdup(name);
     p->index = index;
