@@ -107,10 +107,11 @@ struct slot {
 };
 
 struct eu {
-    /* What a timing-mode tick reads, first and together (issue 19: these
-     * were spread over ~3 KB of the struct, past the parameters' strings,
-     * the port arrays and the fetch entries, and each tick of 24 EUs missed
-     * the host's L1 on several of them) */
+    /* What a timing-mode tick reads, first and together, in four host cache
+     * lines (issue 19: these were spread over ~3 KB of the struct, past the
+     * parameters' strings, the port arrays and the fetch entries, and each
+     * tick of 24 EUs missed the host's L1 on several of them). Line 0: what
+     * eu_tick() reads before the scan. */
     struct slot *slots;
     uint32_t threads;
     uint32_t issue_width;
@@ -134,10 +135,6 @@ struct eu {
      * blocked send to retry is the wake-up of a quiet stretch an event ended
      * early, which the EU would not have had without sleeping: nothing to do. */
     bool idle_returned;
-    uint64_t quiet_until;
-    uint64_t asleep_from;
-    uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
-    uint32_t busy_slots;
     uint32_t runnable;          /* bit i: eu_slot_runnable(slot i) (eu_slot_changed keeps it) */
     /* Timing mode with "icache" linked: bit i set when slot i's last scan
      * judged it waiting for a write-back from its cached state (dep_d set,
@@ -150,30 +147,38 @@ struct eu {
     uint32_t end_queue_len;
     uint32_t fetches_unsent;
     uint32_t writeback_ports;   /* how many of writeback[] the links made */
-    uint32_t rr_next;
+    uint32_t busy_slots;
+    uint32_t arrival_head, arrival_count;
     uint32_t age_count;
+    /* line 1: the scan's order and accounting */
+    uint64_t quiet_until;
     uint8_t age_order[EU_MAX_THREADS];  /* busy slots, oldest first */
     uint32_t dcache_mask, dcache_used;
-    uint32_t fpu_latency, em_latency, math_latency, df_latency;
+    uint64_t last_account;
+    uint64_t thread_cycles;
+    uint64_t instructions, cycles_issuing;
+    /* line 2: the pipes and the stalls a scan counts */
     uint64_t pipe_busy_until[4];
+    uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch;
+    /* line 3: what an issue reads */
+    uint32_t fpu_latency, em_latency, math_latency, df_latency;
     uint64_t *itags;            /* the internal cache, or the fetch buffer with "icache" linked */
     uint32_t iline_count;
     bool iline_pow2;
-    uint64_t last_account;
+    uint64_t decode_misses;
     uint64_t max_thread_instructions;
+    uint64_t stall_port;
+    uint64_t asleep_from;
+    /* then the rest of the tick's */
+    uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
+    uint32_t rr_next;
     struct port *dispatch, *icache_reply;
-    uint32_t arrival_head, arrival_count;
     /* Fast mode's calls' replies, oldest due first, each taken on its cycle
      * as a write-back from a channel would be (eu_take_arrivals). */
     struct eu_arrival {
         uint64_t cycle;
         struct msg *m;
     } *arrivals;
-    /* the stats a tick counts */
-    uint64_t instructions, cycles_issuing;
-    uint64_t stall_dependency, stall_send_wait, stall_pipe, stall_fetch, stall_port;
-    uint64_t thread_cycles;
-    uint64_t decode_misses;
     /* params */
     uint32_t gen;
     char arbitration[PARAM_STRING_MAX];
