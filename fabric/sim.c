@@ -77,6 +77,7 @@ void sim_destroy(struct sim *sim)
         free(sim->threads[i]->wakes);
         free(sim->threads[i]->commits.units);
         free(sim->threads[i]->popped);
+        free(sim->threads[i]->tick_counts);
         free(sim->threads[i]);
     }
     free(sim->threads);
@@ -485,9 +486,9 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
             u->ready_stamp = stamp;
         }
         ticked++;
-        u->ticks++;
+        count_tick(t, u);
         if (tick_unit(sim, u) == UNIT_BUSY) {
-            u->busy_ticks++;
+            count_busy_tick(t, u);
             unit_list_push(own, u);     /* cycle + 1 */
         }
     }
@@ -1034,9 +1035,9 @@ void sim_thread_report(const struct sim *sim, FILE *out)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t g = group[i] == UINT32_MAX ? groups : group[i];
         group_ns[g] += sim->units[i]->tick_ns;
-        group_ticks[g] += sim->units[i]->ticks;
+        group_ticks[g] += unit_tick_count(sim, sim->units[i], false);
         total_ns += sim->units[i]->tick_ns;
-        total_ticks += sim->units[i]->ticks;
+        total_ticks += unit_tick_count(sim, sim->units[i], false);
     }
     const char *what = total_ns ? "host time of its ticks" : "ticks (no timing asked)";
     /* the split in use, and the one the earlier weights (EU 8, others 1) gave */
@@ -1051,7 +1052,7 @@ void sim_thread_report(const struct sim *sim, FILE *out)
         if (pass == 0) {    /* by unit: partition_move_eus may split a group */
             for (uint32_t i = 0; i < n; i++)
                 work[sim->units[i]->thread] += total_ns ? sim->units[i]->tick_ns
-                                                        : sim->units[i]->ticks;
+                                                        : unit_tick_count(sim, sim->units[i], false);
         } else {
             work[0] = total_ns ? group_ns[groups] : group_ticks[groups];
             for (uint32_t g = 0; g < groups; g++)
@@ -1108,6 +1109,33 @@ static bool parallel_safe(const struct sim *sim)
 }
 
 /* Makes the worker threads sim_set_threads() asked for, once. */
+/* Every thread's tick_counts has room for every unit (units may have been
+ * added since the last run). */
+static void size_tick_counts(struct sim *sim)
+{
+    for (uint32_t i = 0; i < sim->thread_count; i++) {
+        struct sim_thread *t = sim->threads[i];
+        if (t->tick_count_units >= sim->unit_count)
+            continue;
+        t->tick_counts = gt_xrealloc(t->tick_counts,
+                                     2 * (size_t)sim->unit_count * sizeof *t->tick_counts);
+        memset(t->tick_counts + 2 * (size_t)t->tick_count_units, 0,
+               2 * (size_t)(sim->unit_count - t->tick_count_units) * sizeof *t->tick_counts);
+        t->tick_count_units = sim->unit_count;
+    }
+}
+
+uint64_t unit_tick_count(const struct sim *sim, const struct unit *u, bool busy)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < sim->thread_count; i++) {
+        const struct sim_thread *t = sim->threads[i];
+        if (u->id < t->tick_count_units)
+            n += t->tick_counts[2 * (size_t)u->id + busy];
+    }
+    return n;
+}
+
 static void start_threads(struct sim *sim)
 {
     sim->parallel_allowed = false;
@@ -1253,11 +1281,11 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
         sim->serial_edges++;
         for (uint32_t i = 0; i < sim->ready.count; i++) {
             struct unit *u = sim->ready.units[i];
-            u->ticks++;
+            count_tick(sim->threads[0], u);
             if (sim->trace)
                 trace_unit_tick(sim->trace, sim, u, cycle);
             if (tick_unit(sim, u) == UNIT_BUSY) {
-                u->busy_ticks++;
+                count_busy_tick(sim->threads[0], u);
                 due_push(d, u);     /* cycle + 1, not yet processed (u is in d) */
             }
         }
@@ -1316,6 +1344,7 @@ bool sim_step(struct sim *sim)
     uint64_t t = next_event_time(sim);
     if (t == UINT64_MAX)
         return false;
+    size_tick_counts(sim);
     return step_at(sim, t);
 }
 
@@ -1376,7 +1405,7 @@ static uint32_t build_deadlock_report(struct sim *sim, const char *why)
         append_report(&r, &len, &cap, "    waiting to receive: %s (last ticked at cycle %" PRIu64
                       ", %" PRIu64 " ticks)\n", ch->to->owner->name,
                       ch->to->owner->ready_stamp ? ch->to->owner->ready_stamp - 1 : 0,
-                      ch->to->owner->ticks);
+                      unit_tick_count(sim, ch->to->owner, false));
         if (ch->from && (ch->sender_waiting || occupancy >= ch->link.capacity))
             append_report(&r, &len, &cap, "    waiting to send: %s (%" PRIu64 " stalled cycles)\n",
                           ch->from->owner->name, ch->stall_full + ch->stall_width);
@@ -1397,6 +1426,7 @@ enum sim_stop_reason sim_run(struct sim *sim, uint64_t until_ps)
     if (sim->last_progress_ps < sim->now_ps)
         sim->last_progress_ps = sim->now_ps;
     start_threads(sim);
+    size_tick_counts(sim);
     for (;;) {
         if (__atomic_load_n(&sim->stop_requested, __ATOMIC_RELAXED)) {
             sim->stop_reason = SIM_STOP_REQUESTED;

@@ -156,9 +156,9 @@ struct unit {
     uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */
     /* trace: the current span of consecutive active cycles */
     uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
-    /* fabric counters (the thread that ticks it) */
-    _Alignas(64) uint64_t ticks, busy_ticks;
-    uint64_t tick_ns;               /* host time of its ticks (sim_set_thread_timing) */
+    /* fabric counters (the thread that ticks it); its tick counts are in
+     * the threads' tick_counts (unit_tick_count) */
+    _Alignas(64) uint64_t tick_ns;  /* host time of its ticks (sim_set_thread_timing) */
     _Alignas(64) uint32_t queued;   /* messages in its input channels, visible or not (sent
                                      * and not yet popped): unit_has_queued(); atomic, as a
                                      * sender on another host thread may add to it */
@@ -220,8 +220,30 @@ struct sim_thread {
     /* sim_set_thread_timing, a worker's parallel phases (host ns): from
      * thread 0's release to this thread's start, and its ticks */
     uint64_t start_lag_ns, share_ns;
+    /* Ticks and busy ticks of each unit this thread ticked, at 2 * unit id
+     * (unit_tick_count sums the threads'): dense, so counting a tick costs no
+     * host cache line of the unit's own (issue 19: a fourth line per tick,
+     * 4% of a busy machine's L1 misses); per thread, so threads do not
+     * share the lines they write. Sized by sim_run for every unit. */
+    uint64_t *tick_counts;
+    uint32_t tick_count_units;
     char pad[64];                   /* keeps threads' hot counters off each other's lines */
 };
+
+/* Counts one tick of u on thread t (busy: it asked for the next cycle). */
+static inline void count_tick(struct sim_thread *t, const struct unit *u)
+{
+    t->tick_counts[2 * (size_t)u->id]++;
+}
+
+static inline void count_busy_tick(struct sim_thread *t, const struct unit *u)
+{
+    t->tick_counts[2 * (size_t)u->id + 1]++;
+}
+
+/* u's ticks (busy: those after which it asked for the next cycle), on every
+ * thread. */
+uint64_t unit_tick_count(const struct sim *sim, const struct unit *u, bool busy);
 struct sim {
     struct sim_options options;
     struct clock_domain **domains;

@@ -359,8 +359,9 @@ void sim_write_stats(struct sim *sim, struct stats_writer *w)
     for (uint32_t i = 0; i < sim->unit_count; i++) {
         struct unit *u = sim->units[i];
         stats_set_prefix(w, u->name);
-        stats_emit_u64(w, "ticks", u->ticks, "cycles", "cycles the unit was ticked");
-        stats_emit_u64(w, "busy_ticks", u->busy_ticks, "cycles",
+        stats_emit_u64(w, "ticks", unit_tick_count(sim, u, false), "cycles",
+                       "cycles the unit was ticked");
+        stats_emit_u64(w, "busy_ticks", unit_tick_count(sim, u, true), "cycles",
                        "ticks after which the unit asked to be ticked again");
         unit_write_stat_table(u, w);
         if (u->ops->stats_derived)

@@ -81,7 +81,7 @@ static void run_chains_reported(uint32_t threads, struct outcome *o, bool report
         for (uint32_t i = 0; i < sim_unit_count(sim); i++) {
             const struct unit *u = sim_unit(sim, i);
             int k = u->name[strlen("gpu.slice0.subslice")] - '0';
-            o->group_ticks[k] += u->ticks;
+            o->group_ticks[k] += unit_tick_count(sim, u, false);
             o->group_thread[k] = u->thread;
         }
     }
