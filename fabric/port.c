@@ -29,7 +29,6 @@ static struct channel *channel_new(struct sim *sim, struct port *out, struct por
     ch->link = *link;
     uint32_t slots = round_up_pow2(link->capacity);
     ch->ring = gt_xcalloc(slots, sizeof *ch->ring);
-    ch->arrival = gt_xcalloc(slots, sizeof *ch->arrival);
     ch->mask = slots - 1;
     ch->pop_time_ps = ch->send_time_ps = ch->stall_time_ps = UINT64_MAX;
     if (sim->channel_count == sim->channel_capacity) {
@@ -46,9 +45,8 @@ static struct channel *channel_new(struct sim *sim, struct port *out, struct por
 void channel_destroy(struct sim *sim, struct channel *ch)
 {
     for (uint32_t i = ch->head; i != ch->tail; i++)
-        msg_free(sim, ch->ring[i & ch->mask]);
+        msg_free(sim, ch->ring[i & ch->mask].msg);
     free(ch->ring);
-    free(ch->arrival);
     free(ch);
 }
 
@@ -171,8 +169,7 @@ static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *
 {
     uint32_t tail = ch->tail;
     uint32_t slot = tail & ch->mask;
-    ch->ring[slot] = m;
-    ch->arrival[slot] = arrival;
+    ch->ring[slot] = (struct channel_slot){ m, arrival };
     /* Published after the slot: a receiver on another thread that sees the
      * new tail sees the message (which is not visible before `arrival`). */
     __atomic_store_n(&ch->tail, tail + 1, __ATOMIC_RELEASE);
@@ -255,7 +252,7 @@ bool port_try_send(struct port *out, struct msg *m)
 static inline bool head_visible(const struct channel *ch, const struct unit *receiver)
 {
     return ch->head != load_tail(ch) &&
-           ch->arrival[ch->head & ch->mask] <=
+           ch->ring[ch->head & ch->mask].arrival <=
                receiver->sim->domains[receiver->domain]->cycle;
 }
 
@@ -264,7 +261,7 @@ struct msg *port_peek(const struct port *in)
     const struct channel *ch = in->channel;
     if (!ch || !head_visible(ch, in->owner))
         return NULL;
-    return ch->ring[ch->head & ch->mask];
+    return ch->ring[ch->head & ch->mask].msg;
 }
 
 struct msg *port_peek_at(const struct port *in, uint32_t n)
@@ -274,9 +271,9 @@ struct msg *port_peek_at(const struct port *in, uint32_t n)
         return NULL;
     uint32_t i = ch->head + n;
     if (i - ch->head >= load_tail(ch) - ch->head ||
-        ch->arrival[i & ch->mask] > in->owner->sim->domains[in->owner->domain]->cycle)
+        ch->ring[i & ch->mask].arrival > in->owner->sim->domains[in->owner->domain]->cycle)
         return NULL;
-    return ch->ring[i & ch->mask];
+    return ch->ring[i & ch->mask].msg;
 }
 
 /* port_pop() once a message is visible, out of line: the common poll of an
@@ -287,7 +284,7 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
 {
     struct sim *sim = in->owner->sim;
     struct sim_thread *t = sim_acting_thread(sim, in->owner);
-    struct msg *m = ch->ring[ch->head & ch->mask];
+    struct msg *m = ch->ring[ch->head & ch->mask].msg;
     ch->head++;
     __atomic_sub_fetch(&in->owner->queued, 1, __ATOMIC_RELAXED);
     if (ch->pop_time_ps != sim->now_ps) {
@@ -335,7 +332,7 @@ uint32_t port_visible(const struct port *in)
     uint64_t now = in->owner->sim->domains[in->owner->domain]->cycle;
     uint32_t n = 0;
     uint32_t tail = load_tail(ch);
-    for (uint32_t i = ch->head; i != tail && ch->arrival[i & ch->mask] <= now; i++)
+    for (uint32_t i = ch->head; i != tail && ch->ring[i & ch->mask].arrival <= now; i++)
         n++;
     return n;
 }
@@ -355,17 +352,12 @@ bool port_inject(struct port *in, struct msg *m)
     if (ch->tail - ch->head > ch->mask) {
         /* grow the ring: the backdoor ignores capacity */
         uint32_t slots = (ch->mask + 1) * 2;
-        struct msg **ring = gt_xcalloc(slots, sizeof *ring);
-        uint64_t *arrival = gt_xcalloc(slots, sizeof *arrival);
+        struct channel_slot *ring = gt_xcalloc(slots, sizeof *ring);
         uint32_t n = 0;
-        for (uint32_t i = ch->head; i != ch->tail; i++, n++) {
+        for (uint32_t i = ch->head; i != ch->tail; i++, n++)
             ring[n] = ch->ring[i & ch->mask];
-            arrival[n] = ch->arrival[i & ch->mask];
-        }
         free(ch->ring);
-        free(ch->arrival);
         ch->ring = ring;
-        ch->arrival = arrival;
         ch->mask = slots - 1;
         ch->head = 0;
         ch->head_start = 0;

@@ -1396,12 +1396,12 @@ static uint32_t build_deadlock_report(struct sim *sim, const char *why)
         char from[256], to[256];
         port_label(ch->from, from, sizeof from);
         port_label(ch->to, to, sizeof to);
-        const struct msg *oldest = ch->ring[ch->head & ch->mask];
+        const struct msg *oldest = ch->ring[ch->head & ch->mask].msg;
         append_report(&r, &len, &cap,
                       "  channel %s -> %s: %u/%u messages (oldest #%" PRIu64 " %s, visible since "
                       "cycle %" PRIu64 ")\n",
                       from, to, occupancy, ch->link.capacity, oldest->id,
-                      msg_kind_name(oldest->kind), ch->arrival[ch->head & ch->mask]);
+                      msg_kind_name(oldest->kind), ch->ring[ch->head & ch->mask].arrival);
         append_report(&r, &len, &cap, "    waiting to receive: %s (last ticked at cycle %" PRIu64
                       ", %" PRIu64 " ticks)\n", ch->to->owner->name,
                       ch->to->owner->ready_stamp ? ch->to->owner->ready_stamp - 1 : 0,

@@ -73,14 +73,18 @@ struct clock_domain {
 };
 
 /* Fields in the order a send and a poll read them: a poll reads the first
- * line (head, tail, the ring and arrival pointers, to), a send the first two
+ * line (head, tail, the ring pointer, to), a send the first two
  * (issue 19: spread over three, with the counters a send updates at the end,
  * they were among the most missed host cache lines of a busy machine).
  * Allocated 64-byte aligned (port.c). */
 struct channel {
     struct port *from, *to;     /* from is NULL for a backdoor injection channel */
-    struct msg **ring;
-    uint64_t *arrival;          /* receiver cycle each message becomes visible */
+    /* each message with the receiver cycle it becomes visible on, side by
+     * side: a pop reads one host cache line for both (issue 19) */
+    struct channel_slot {
+        struct msg *msg;
+        uint64_t arrival;
+    } *ring;
     uint32_t mask;
     uint32_t head, tail;        /* free-running; tail is stored with release and loaded with
                                  * acquire (port.c), as its sender and receiver may tick on two
