@@ -103,6 +103,7 @@ struct slot {
     bool barrier_wait;          /* sent a gateway BarrierMsg; waits for its notification */
     bool after_barrier;         /* the last instruction was that BarrierMsg */
     struct eu_thread_context ctx;       /* from the dispatch, copied into every SEND */
+    uint16_t ctx_bytes;         /* ctx's bytes up to its last non-zero one (issue_send) */
     struct eu_thread th;
 };
 

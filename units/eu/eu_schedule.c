@@ -215,6 +215,10 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
     sl->request_id = d->request_id;
     sl->ffid = d->ffid;
     sl->ctx = d->ctx;
+    const unsigned char *ctx_byte = (const unsigned char *)&sl->ctx;
+    sl->ctx_bytes = sizeof sl->ctx;
+    while (sl->ctx_bytes && !ctx_byte[sl->ctx_bytes - 1])
+        sl->ctx_bytes--;
     s->call_msg_ctx[i] = false;
     int gen = d->gen ? d->gen : (int)s->gen;
     uint32_t dmask = d->dmask ? d->dmask : (d->simd >= 32 ? ~0u : ((1u << (d->simd ? d->simd : 8)) - 1));
@@ -253,10 +257,12 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     bool call = s->fast && !rq->eot && out && port_callable(out);
     struct msg *m = call ? s->call_msgs[i] : NULL;
     bool has_ctx = false;       /* the kept message holds this thread's ctx (as it stays) */
+    bool zeroed = false;        /* the payload is all zeros */
     if (m && m->capacity >= size) {
         msg_reuse(unit_sim(u), m, MSG_SEND, size);
         has_ctx = s->call_msg_ctx[i];
     } else {
+        zeroed = true;
         msg_free(unit_sim(u), m);
         m = msg_alloc(unit_sim(u), MSG_SEND, size);
         if (call)
@@ -281,7 +287,13 @@ static void issue_send(struct eu *s, struct unit *u, unsigned i, const struct eu
     p->ffid = sl->ffid;
     p->reserved = 0;
     p->thread_life_ps = 0;
-    if (!has_ctx)
+    /* into a zeroed payload only up to the ctx's last non-zero byte: a
+     * compute thread's ctx is mostly the pixel shader's fields, all zero
+     * (issue 19: the whole copy read five host cache lines of a cold slot
+     * per SEND) */
+    if (zeroed)
+        memcpy(&p->ctx, &sl->ctx, sl->ctx_bytes);
+    else if (!has_ctx)
         p->ctx = sl->ctx;
     for (unsigned r = 0; r < regs; r++) {
         /* GRFs on Gen7+, the message registers on Gen4 (eu_exec.h) */
