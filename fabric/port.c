@@ -26,6 +26,8 @@ static struct channel *channel_new(struct sim *sim, struct port *out, struct por
     struct channel *ch = gt_xaligned_calloc(64, (sizeof *ch + 63) & ~(size_t)63);
     ch->from = out;
     ch->to = in;
+    ch->receiver = in->owner;
+    ch->same_domain = out && out->owner->domain == in->owner->domain;
     ch->link = *link;
     uint32_t slots = round_up_pow2(link->capacity);
     ch->ring = gt_xcalloc(slots, sizeof *ch->ring);
@@ -185,8 +187,8 @@ static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *
     }
     if (occupancy > ch->peak_occupancy)
         ch->peak_occupancy = occupancy;
-    __atomic_add_fetch(&ch->to->owner->queued, 1, __ATOMIC_RELAXED);
-    sim_schedule_from(sim, t, ch->to->owner, arrival);
+    __atomic_add_fetch(&ch->receiver->queued, 1, __ATOMIC_RELAXED);
+    sim_schedule_from(sim, t, ch->receiver, arrival);
 }
 
 /* A unit sent a kind its port does not declare: a model bug, logged once per
@@ -226,12 +228,11 @@ bool port_try_send(struct port *out, struct msg *m)
         ch->sends_at_send_time = 0;
     }
     ch->sends_at_send_time++;
-    struct unit *receiver = ch->to->owner;
     /* Visible on the first receiver edge after now, plus latency - 1 edges
      * (within one clock domain: the sender's cycle plus latency). */
-    uint64_t arrival = receiver->domain == sender->domain
+    uint64_t arrival = ch->same_domain
                      ? sim->domains[sender->domain]->cycle + ch->link.latency
-                     : sim_domain_cycle_after(sim, receiver->domain, sim->now_ps)
+                     : sim_domain_cycle_after(sim, ch->receiver->domain, sim->now_ps)
                        + ch->link.latency - 1;
     m->source = sender->id;
     ch->sent++;

@@ -79,6 +79,7 @@ struct clock_domain {
  * Allocated 64-byte aligned (port.c). */
 struct channel {
     struct port *from, *to;     /* from is NULL for a backdoor injection channel */
+    struct unit *receiver;      /* to->owner, kept here so a send reads none of its lines */
     /* each message with the receiver cycle it becomes visible on, side by
      * side: a pop reads one host cache line for both (issue 19) */
     struct channel_slot {
@@ -95,6 +96,7 @@ struct channel {
     bool takes_calls;           /* the receiver takes calls on it (set by sim_realize) */
     bool sender_waiting;        /* a send failed for want of space */
     bool popped_listed;         /* in a thread's popped list (sim_note_popped) */
+    bool same_domain;           /* sender and receiver on one clock (set by sim_connect) */
     uint64_t pop_time_ps;
     struct link_params link;
     uint32_t sends_at_send_time;
