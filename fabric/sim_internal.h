@@ -72,11 +72,11 @@ struct clock_domain {
     } due[SIM_MAX_THREADS];
 };
 
-/* Fields in the order a send and a poll read them: a poll reads the first
- * line (head, tail, the ring pointer, to), a send the first two
- * (issue 19: spread over three, with the counters a send updates at the end,
- * they were among the most missed host cache lines of a busy machine).
- * Allocated 64-byte aligned (port.c). */
+/* Fields in the order a send and a poll read them: a poll or a pop reads
+ * the first line (head, tail, the ring pointer, the pop bookkeeping), a send
+ * the first two (issue 19: spread over three, with the counters a send
+ * updates at the end, they were among the most missed host cache lines of a
+ * busy machine). Allocated 64-byte aligned (port.c). */
 struct channel {
     struct port *from, *to;     /* from is NULL for a backdoor injection channel */
     struct unit *receiver;      /* to->owner, kept here so a send reads none of its lines */
