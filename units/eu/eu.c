@@ -184,11 +184,13 @@ static void eu_release(struct eu *s, struct unit *u)
     free(s->slots);
     free(s->dcache);
     free(s->dinsn);
+    free(s->dindex);
     free(s->itags);
     free(s->end_queue);
     s->slots = NULL;
     s->dcache = NULL;
     s->dinsn = NULL;
+    s->dindex = NULL;
     s->itags = NULL;
     s->end_queue = NULL;
     s->end_queue_len = 0;

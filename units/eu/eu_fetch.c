@@ -13,7 +13,15 @@
 /* ---- decoded-instruction cache ------------------------------------------------ */
 /* Each EU's own table, keyed by address (a hit costs the hot path no more than
  * a compare); its misses go to the simulation's shared decoded-kernel cache
- * (eu_decode_cache.h), which decodes each kernel once for all the EUs. */
+ * (eu_decode_cache.h), which decodes each kernel once for all the EUs.
+ * The entries are kept in the order they were decoded (s->dcache, with
+ * s->dinsn beside it), which is mostly the order a kernel runs, and an open
+ * addressing index (s->dindex) finds them by address: the instruction a
+ * thread runs next is usually the entry after the last one in host memory
+ * (issue 19: hashed in place, with every other slot empty for 16-byte
+ * instructions, each next instruction was a new host cache line, and 24 EUs'
+ * copies of a kernel outgrew the host's L2; loading the next entry was the
+ * EU tick's hottest line in perf). */
 
 static uint32_t hash_addr(uint64_t a)
 {
@@ -30,6 +38,18 @@ static uint32_t hash_addr(uint64_t a)
 static uint32_t dcache_home(const struct eu *s, uint64_t addr)
 {
     return (((uint32_t)(addr >> 3) & 31) | hash_addr(addr >> 8) << 5) & s->dcache_mask;
+}
+
+/* Empties the table: every entry invalid (so stale hints fail their check),
+ * every cached judgement dropped. */
+static void dcache_flush(struct eu *s)
+{
+    memset(s->dcache, 0, (s->dcache_mask + 1) * sizeof *s->dcache);
+    memset(s->dindex, 0, (s->dcache_mask + 1) * sizeof *s->dindex);
+    s->dcache_used = 0;
+    for (unsigned i = 0; i < s->threads; i++)
+        s->slots[i].dep_d = NULL;
+    s->send_wait = 0;
 }
 
 static void grf_span(const struct eu_instruction *in, const struct eu_operand *op, bool dst,
@@ -119,13 +139,10 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
                              enum eu_thread_status *why)
 {
     uint32_t h = dcache_home(s, addr);
-    for (;;) {
-        struct dentry *d = &s->dcache[h];
-        if (!d->valid)
-            break;
-        if (d->addr == addr)
+    for (; s->dindex[h]; h = (h + 1) & s->dcache_mask) {
+        struct dentry *d = &s->dcache[s->dindex[h] - 1];
+        if (d->valid && d->addr == addr)
             return d;
-        h = (h + 1) & s->dcache_mask;
     }
     /* miss: fetch and decode */
     uint8_t bytes[16];
@@ -144,17 +161,14 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
         avail = 16;
     }
     if (s->dcache_used * 4 >= (s->dcache_mask + 1) * 3) {
-        memset(s->dcache, 0, (s->dcache_mask + 1) * sizeof *s->dcache);
-        s->dcache_used = 0;
-        for (unsigned i = 0; i < s->threads; i++)
-            s->slots[i].dep_d = NULL;
-        s->send_wait = 0;
+        dcache_flush(s);
         h = dcache_home(s, addr);
     }
-    while (s->dcache[h].valid)
-        h = (h + 1) & s->dcache_mask;
-    struct dentry *d = &s->dcache[h];
-    struct eu_instruction *in = &s->dinsn[h];
+    /* the entry is the next one in decode order (used < 3/4 of the entries
+     * here); h, the first empty index slot of the search above (or after the
+     * flush), takes it once it is decoded */
+    struct dentry *d = &s->dcache[s->dcache_used];
+    struct eu_instruction *in = &s->dinsn[s->dcache_used];
     memset(d, 0, sizeof *d);
     memset(in, 0, sizeof *in);
     /* another EU of the simulation may have decoded these bytes already */
@@ -172,6 +186,7 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     d->next = NULL;
     d->addr = addr;
     d->valid = true;
+    s->dindex[h] = s->dcache_used + 1;
     s->dcache_used++;
     s->decode_misses++;
     (void)u;

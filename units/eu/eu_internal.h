@@ -193,8 +193,9 @@ struct eu {
     struct port *icache;
     /* state */
     uint64_t age_counter;
-    struct dentry *dcache;
+    struct dentry *dcache;      /* decoded entries, in decode order (eu_fetch.c) */
     struct eu_instruction *dinsn;       /* the decoded instructions of dcache's entries */
+    uint32_t *dindex;           /* open addressing by address: dcache index + 1, 0 empty */
     struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
     struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
     uint32_t fetches_used;

@@ -155,6 +155,7 @@ static void allocate(struct eu *s)
         cap *= 2;
     s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
     s->dinsn = gt_xcalloc(cap, sizeof *s->dinsn);
+    s->dindex = gt_xcalloc(cap, sizeof *s->dindex);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
     s->runnable = 0;
