@@ -167,6 +167,32 @@ static void test_sgemm_fast_functional(void)
              "%s/run/stats.csv", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
+/* The EU's decoded-instruction table is a host-speed device (eu_fetch.c):
+ * at its smallest (16 entries, flushed every 12 decodes here) SGEMM gives
+ * the right C and every stat of the default-size run but the host's own
+ * (ticks, steps, decode_misses), and it decodes more (so it did flush). */
+static void test_sgemm_small_decoded_cache(void)
+{
+    char first[1024], cmd[4096];
+    snprintf(first, sizeof first, "%s", check_sgemm_named("sgemm", 9, "configs/gen9-skl-gt2.cfg",
+                                                          WORKLOAD_SGEMM_M, WORKLOAD_SGEMM_N, ""));
+    const char *dir = check_sgemm_named("sgemm", 9, "configs/gen9-skl-gt2.cfg", WORKLOAD_SGEMM_M,
+                                        WORKLOAD_SGEMM_N,
+                                        "--set gpu.slice.subslice.eu.decode_cache_entries=16");
+    snprintf(cmd, sizeof cmd, "cp %s/run/stats.csv %s/default.csv", first, dir);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    const char *host_stats = "grep -vE '[.](ticks|busy_ticks|decode_misses),|^sim[.](steps|ticks),"
+                             "|[.]active_edges,'";
+    snprintf(cmd, sizeof cmd, "%s %s/default.csv > %s/default.kept && %s %s/run/stats.csv > "
+             "%s/small.kept && cmp -s %s/default.kept %s/small.kept", host_stats, dir, dir,
+             host_stats, dir, dir, dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "awk -F, 'FNR == 1 { f++ } $1 == \"gpu.slice0.subslice0.eu0.decode_misses\" "
+             "{ m[f] = $2 } END { exit !(m[1] > 0 && m[2] > m[1]) }' %s/default.csv %s/run/stats.csv",
+             dir, dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static void test_sgemm_gen8(void) { check_sgemm(8, "configs/gen8-bdw-gt2.cfg"); }
 
 static void test_histogram_gen9(void) { check_histogram(9, "configs/gen9-skl-gt2.cfg"); }
@@ -382,6 +408,8 @@ static const struct test_case cases[] = {
     { "SLM + barrier reduction, Gen9 GT3", test_reduce_gen9_gt3 },
     { "tiled SGEMM (SLM panel, barrier), Gen9", test_sgemm_gen9 },
     { "tiled SGEMM, fast EUs and functional data ports", test_sgemm_fast_functional },
+    { "tiled SGEMM, a 16-entry decoded-instruction table changes no result",
+      test_sgemm_small_decoded_cache },
     { "tiled SGEMM (SLM panel, barrier), Gen8", test_sgemm_gen8 },
     { "tiled SGEMM 256x256x64 on GT3, fast EUs", test_sgemm256_gt3 },
     { "Gen7 compute_reduce: SLM tree with barriers", test_gen7_reduce },
