@@ -29,6 +29,9 @@ void *gt_xcalloc(size_t count, size_t size)
 
 void *gt_xaligned_calloc(size_t align, size_t size)
 {
+    size = (size + align - 1) & ~(align - 1);
+    if (!size)
+        size = align;
     void *p = aligned_alloc(align, size);
     if (!p)
         out_of_memory(size);

@@ -23,7 +23,7 @@ static uint32_t round_up_pow2(uint32_t v)
 static struct channel *channel_new(struct sim *sim, struct port *out, struct port *in,
                                    const struct link_params *link)
 {
-    struct channel *ch = gt_xaligned_calloc(64, (sizeof *ch + 63) & ~(size_t)63);
+    struct channel *ch = gt_xaligned_calloc(64, sizeof *ch);  /* sim_internal.h */
     ch->from = out;
     ch->to = in;
     ch->receiver = in->owner;
@@ -309,8 +309,7 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
     if (!sim->parallel_phase && ch->sender_waiting) {
         ch->sender_waiting = false;
         struct unit *sender = ch->from->owner;
-        struct unit *receiver = in->owner;
-        sim_schedule(sim, sender, sender->domain == receiver->domain
+        sim_schedule(sim, sender, ch->same_domain
                                       ? sim->domains[sender->domain]->cycle + 1
                                       : sim_domain_cycle_after(sim, sender->domain, sim->now_ps));
     }
@@ -437,9 +436,8 @@ bool port_call(struct port *out, struct msg *m, struct msg **reply, uint64_t *re
     sim_note_progress(sim, sim->threads[0]);
     if (sim->trace)
         trace_message(sim->trace, sim, ch, m);
-    struct unit *receiver = ch->to->owner;
     *reply_cycle = arrival;
-    *reply = receiver->ops->call(receiver, ch->to, m, arrival, reply_cycle);
+    *reply = ch->receiver->ops->call(ch->receiver, ch->to, m, arrival, reply_cycle);
     return true;
 }
 

@@ -263,7 +263,7 @@ int unit_set_param_text(struct unit *u, const char *path, const char *value, str
 struct port *unit_add_port(struct unit *u, const char *name, uint32_t index,
                            enum port_direction direction, unsigned flags)
 {
-    struct port *p = gt_xaligned_calloc(64, (sizeof *p + 63) & ~(size_t)63);  /* sim_internal.h */
+    struct port *p = gt_xaligned_calloc(64, sizeof *p);  /* sim_internal.h */
     p->owner = u;
     p->name = gt_xstrdup(name);
     p->index = index;
@@ -369,14 +369,12 @@ static uint32_t port_desc_count(const struct unit *u, const struct port_desc *d)
     return d->count ? d->count : 1;
 }
 
-
 /* A unit's state, zeroed, starting on a host cache line: a unit that puts
  * the fields its tick reads first (the EU) gets them in as few lines as
  * their size allows (issue 19). */
 static void *state_alloc(const struct unit_ops *ops)
 {
-    size_t size = ops->state_size ? ops->state_size : 1;
-    return gt_xaligned_calloc(64, (size + 63) & ~(size_t)63);
+    return gt_xaligned_calloc(64, ops->state_size);
 }
 
 struct unit *sim_add_unit(struct sim *sim, const struct unit_ops *ops, const char *name,
@@ -618,9 +616,8 @@ int sim_realize(struct sim *sim, struct gt_error *err)
     /* which links take calls (fabric/port.h port_callable): asked once */
     for (uint32_t i = 0; i < sim->channel_count; i++) {
         struct channel *ch = sim->channels[i];
-        const struct unit *receiver = ch->to->owner;
-        ch->takes_calls = ch->from && receiver->ops->call &&
-                          receiver->domain == ch->from->owner->domain &&
+        const struct unit *receiver = ch->receiver;
+        ch->takes_calls = ch->from && receiver->ops->call && ch->same_domain &&
                           (!receiver->ops->callable || receiver->ops->callable(receiver, ch->to));
     }
     for (uint32_t i = 0; i < sim->unit_count; i++)
