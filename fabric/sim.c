@@ -1034,10 +1034,11 @@ void sim_thread_report(const struct sim *sim, FILE *out)
     uint64_t total_ns = 0, total_ticks = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t g = group[i] == UINT32_MAX ? groups : group[i];
+        uint64_t ticks = unit_tick_count(sim, sim->units[i], false);
         group_ns[g] += sim->units[i]->tick_ns;
-        group_ticks[g] += unit_tick_count(sim, sim->units[i], false);
+        group_ticks[g] += ticks;
         total_ns += sim->units[i]->tick_ns;
-        total_ticks += unit_tick_count(sim, sim->units[i], false);
+        total_ticks += ticks;
     }
     const char *what = total_ns ? "host time of its ticks" : "ticks (no timing asked)";
     /* the split in use, and the one the earlier weights (EU 8, others 1) gave */
@@ -1108,7 +1109,6 @@ static bool parallel_safe(const struct sim *sim)
     return true;
 }
 
-/* Makes the worker threads sim_set_threads() asked for, once. */
 /* Every thread's tick_counts has room for every unit (units may have been
  * added since the last run). */
 static void size_tick_counts(struct sim *sim)
@@ -1136,6 +1136,7 @@ uint64_t unit_tick_count(const struct sim *sim, const struct unit *u, bool busy)
     return n;
 }
 
+/* Makes the worker threads sim_set_threads() asked for, once. */
 static void start_threads(struct sim *sim)
 {
     sim->parallel_allowed = false;
