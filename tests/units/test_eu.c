@@ -1025,9 +1025,87 @@ static void test_decoded_kernel_rewritten_is_decoded_again(void)
     sim_destroy(r.sim);
 }
 
+/* The shared cache's entries never move (EUs keep pointers to their decoded
+ * instructions): the first entry's instruction is where it was, unchanged,
+ * after the cache has grown to EU_DECODE_CACHE_MAX entries. Full, it adds
+ * none (add returns NULL, find finds nothing new), but an entry it holds is
+ * still found and still returned by add. */
+static void test_decode_cache_stable_and_bounded(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct eu_decode_cache *c = eu_decode_cache_of(sim);
+    struct dentry entry, found;
+    struct eu_instruction in;
+    memset(&entry, 0, sizeof entry);
+    memset(&in, 0, sizeof in);
+    uint8_t bytes[16] = { 0x41, 0, 0x20, 0 };
+    const struct eu_instruction *first = NULL;
+    for (uint32_t i = 0; i < EU_DECODE_CACHE_MAX; i++) {
+        in.opcode = (uint8_t)(i % 127);
+        entry.occupancy = (uint8_t)(i % 200);
+        const struct eu_instruction *p = eu_decode_cache_add(c, 9, 0x10000 + 16 * (uint64_t)i,
+                                                             bytes, 16, &entry, &in);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_EQUAL(p->opcode, i % 127);
+        if (i == 0)
+            first = p;
+    }
+    uint64_t added, hits;
+    eu_decode_cache_counts(c, &added, &hits);
+    CU_ASSERT_EQUAL(added, EU_DECODE_CACHE_MAX);
+    CU_ASSERT_PTR_EQUAL(eu_decode_cache_find(c, 9, 0x10000, bytes, 16, &found), first);
+    CU_ASSERT_EQUAL(first->opcode, 0);
+    CU_ASSERT_EQUAL(found.occupancy, 0);
+    const struct eu_instruction *last =
+        eu_decode_cache_find(c, 9, 0x10000 + 16 * (uint64_t)(EU_DECODE_CACHE_MAX - 1), bytes, 16,
+                             &found);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+    CU_ASSERT_EQUAL(last->opcode, (EU_DECODE_CACHE_MAX - 1) % 127);
+    CU_ASSERT_EQUAL(found.occupancy, (EU_DECODE_CACHE_MAX - 1) % 200);
+    /* full: a new key is not added; an old one is still returned */
+    uint64_t beyond = 0x10000 + 16 * (uint64_t)EU_DECODE_CACHE_MAX;
+    CU_ASSERT_PTR_NULL(eu_decode_cache_add(c, 9, beyond, bytes, 16, &entry, &in));
+    CU_ASSERT_PTR_NULL(eu_decode_cache_find(c, 9, beyond, bytes, 16, &found));
+    CU_ASSERT_PTR_EQUAL(eu_decode_cache_add(c, 9, 0x10000, bytes, 16, &entry, &in), first);
+    eu_decode_cache_counts(c, &added, &hits);
+    CU_ASSERT_EQUAL(added, EU_DECODE_CACHE_MAX);
+    sim_destroy(sim);
+}
+
+/* With the shared cache full (filled here with other addresses), an EU keeps
+ * its own copies of what it decodes: both EUs still compute the kernel's
+ * results, each decoding it itself (the cache takes nothing more). */
+static void test_decode_cache_full_eus_keep_own_copies(void)
+{
+    struct rig2 r = rig2_new(NULL);
+    struct eu_decode_cache *c = eu_decode_cache_of(r.sim);
+    struct dentry entry;
+    struct eu_instruction in;
+    memset(&entry, 0, sizeof entry);
+    memset(&in, 0, sizeof in);
+    uint8_t bytes[16] = { 0 };
+    for (uint32_t i = 0; i < EU_DECODE_CACHE_MAX; i++)
+        CU_ASSERT_PTR_NOT_NULL(eu_decode_cache_add(c, 9, 0x900000 + 16 * (uint64_t)i, bytes, 16,
+                                                   &entry, &in));
+    struct eu_enc_buf k = kernel_roundtrip_times(7);
+    rig_load(r.sim, 0x10000, &k);
+    run_roundtrip_on(&r, 0, 7);
+    run_roundtrip_on(&r, 1, 7);
+    uint64_t added, hits;
+    eu_decode_cache_counts(c, &added, &hits);
+    CU_ASSERT_EQUAL(added, EU_DECODE_CACHE_MAX);
+    CU_ASSERT_EQUAL(hits, 0);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu0.decode_misses"), 4);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu1.decode_misses"), 4);
+    eu_enc_free(&k);
+    sim_destroy(r.sim);
+}
+
 static const struct test_case cases[] = {
     { "decoded kernels shared by the EUs of a sim", test_decoded_kernels_shared_by_eus },
     { "decoded kernel rewritten at its address is decoded again", test_decoded_kernel_rewritten_is_decoded_again },
+    { "decode cache: entries never move; full, it adds none", test_decode_cache_stable_and_bounded },
+    { "decode cache full: EUs keep their own copies", test_decode_cache_full_eus_keep_own_copies },
     { "gen4 thread through the unit, timing", test_gen4_thread_timing },
     { "gen4 thread through the unit, fast", test_gen4_thread_fast },
     { "send and writeback (timing)", test_send_and_writeback_timing },

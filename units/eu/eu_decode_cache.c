@@ -20,10 +20,14 @@ struct record {
     struct eu_instruction in;
 };
 
+/* Records live in blocks that never move: EUs keep pointers to their
+ * instructions for the sim's life. */
+#define RECORDS_PER_BLOCK 256u
+
 struct eu_decode_cache {
     pthread_mutex_t lock;
-    struct record *records;
-    uint32_t count, capacity;
+    struct record **blocks;     /* record i: blocks[i / RECORDS_PER_BLOCK][i % RECORDS_PER_BLOCK] */
+    uint32_t count, block_count;
     uint32_t *index;            /* open addressing: record number + 1, 0 empty */
     uint32_t index_mask;
     uint64_t added, hits;
@@ -40,7 +44,9 @@ static void cache_destroy(void *object)
 {
     struct eu_decode_cache *c = object;
     pthread_mutex_destroy(&c->lock);
-    free(c->records);
+    for (uint32_t b = 0; b < c->block_count; b++)
+        free(c->blocks[b]);
+    free(c->blocks);
     free(c->index);
     free(c);
 }
@@ -79,72 +85,78 @@ static bool key_equal(const struct key *a, const struct key *b)
            memcmp(a->bytes, b->bytes, a->len) == 0;
 }
 
+static struct record *record_at(const struct eu_decode_cache *c, uint32_t i)
+{
+    return &c->blocks[i / RECORDS_PER_BLOCK][i % RECORDS_PER_BLOCK];
+}
+
 /* The index slot holding k, or the empty slot where it would go. */
 static uint32_t *slot_of(struct eu_decode_cache *c, const struct key *k)
 {
     uint32_t h = key_hash(k) & c->index_mask;
-    while (c->index[h] && !key_equal(&c->records[c->index[h] - 1].key, k))
+    while (c->index[h] && !key_equal(&record_at(c, c->index[h] - 1)->key, k))
         h = (h + 1) & c->index_mask;
     return &c->index[h];
 }
 
-bool eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
-                          const uint8_t *bytes, size_t len, struct dentry *entry,
-                          struct eu_instruction *in)
+const struct eu_instruction *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen,
+                                                  uint64_t addr, const uint8_t *bytes,
+                                                  size_t len, struct dentry *entry)
 {
     struct key k = make_key(gen, addr, bytes, len);
-    bool found = false;
+    const struct eu_instruction *found = NULL;
     pthread_mutex_lock(&c->lock);
     if (c->index) {
         uint32_t *slot = slot_of(c, &k);
         if (*slot) {
-            const struct record *r = &c->records[*slot - 1];
+            const struct record *r = record_at(c, *slot - 1);
             *entry = r->entry;
-            *in = r->in;
+            found = &r->in;
             c->hits++;
-            found = true;
         }
     }
     pthread_mutex_unlock(&c->lock);
     return found;
 }
 
-void eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
-                         const uint8_t *bytes, size_t len, const struct dentry *entry,
-                         const struct eu_instruction *in)
+const struct eu_instruction *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
+                                                 uint64_t addr, const uint8_t *bytes,
+                                                 size_t len, const struct dentry *entry,
+                                                 const struct eu_instruction *in)
 {
     struct key k = make_key(gen, addr, bytes, len);
+    const struct eu_instruction *shared = NULL;
     pthread_mutex_lock(&c->lock);
-    if (c->count == EU_DECODE_CACHE_MAX) {
-        /* full: start again (entries are copied out, so none is in use) */
-        c->count = 0;
-        memset(c->index, 0, (c->index_mask + 1) * sizeof *c->index);
-    }
-    if (c->count == c->capacity) {
-        c->capacity = c->capacity ? 2 * c->capacity : 512;
-        c->records = gt_xrealloc(c->records, c->capacity * sizeof *c->records);
-    }
-    if (!c->index || (c->count + 1) * 2 > c->index_mask + 1) {
-        /* rebuild the index at twice the size (at least 1024 slots) */
-        uint32_t slots = c->index ? 2 * (c->index_mask + 1) : 1024;
-        free(c->index);
-        c->index = gt_xcalloc(slots, sizeof *c->index);
-        c->index_mask = slots - 1;
-        for (uint32_t i = 0; i < c->count; i++)
-            *slot_of(c, &c->records[i].key) = i + 1;
-    }
-    uint32_t *slot = slot_of(c, &k);
-    if (!*slot) {
-        struct record *r = &c->records[c->count];
+    if (c->index && *slot_of(c, &k)) {
+        /* another EU added it first */
+        shared = &record_at(c, *slot_of(c, &k) - 1)->in;
+    } else if (c->count < EU_DECODE_CACHE_MAX) {
+        if (c->count == c->block_count * RECORDS_PER_BLOCK) {
+            c->blocks = gt_xrealloc(c->blocks, (c->block_count + 1) * sizeof *c->blocks);
+            c->blocks[c->block_count++] = gt_xmalloc(RECORDS_PER_BLOCK * sizeof **c->blocks);
+        }
+        if (!c->index || (c->count + 1) * 2 > c->index_mask + 1) {
+            /* rebuild the index at twice the size (at least 1024 slots) */
+            uint32_t slots = c->index ? 2 * (c->index_mask + 1) : 1024;
+            free(c->index);
+            c->index = gt_xcalloc(slots, sizeof *c->index);
+            c->index_mask = slots - 1;
+            for (uint32_t i = 0; i < c->count; i++)
+                *slot_of(c, &record_at(c, i)->key) = i + 1;
+        }
+        struct record *r = record_at(c, c->count);
         r->key = k;
         r->entry = *entry;
         r->entry.in = NULL;
         r->entry.next = NULL;
         r->in = *in;
-        *slot = ++c->count;
+        *slot_of(c, &k) = ++c->count;
         c->added++;
+        shared = &r->in;
     }
+    /* else full: the EU keeps its own copy */
     pthread_mutex_unlock(&c->lock);
+    return shared;
 }
 
 void eu_decode_cache_counts(struct eu_decode_cache *c, uint64_t *added, uint64_t *hits)

@@ -1,9 +1,12 @@
 /* units/eu/eu_decode_cache.h - the decoded-kernel cache the EUs of one
  * simulation share: every EU runs the same kernels, so an instruction is
  * decoded (isa/intel eu_decode) and classified for the timing model once per
- * simulation, not once per EU. Each EU keeps its own decoded-instruction table
+ * simulation, not once per EU. Each EU keeps its own table of decoded entries
  * (eu_fetch.c, keyed by address: its hot path is unchanged); on a miss there
- * it asks this cache before decoding, and copies what it finds.
+ * it asks this cache before decoding, copies the entry's small timing fields,
+ * and keeps a pointer to the cache's decoded instruction, which every EU
+ * running the kernel then reads (issue 19: with a copy each, 24 EUs' 264-byte
+ * decoded instructions of SGEMM's kernel came to 2.3 MB, past the host's L2).
  *
  * An entry is keyed by the ISA generation, the instruction's address and its
  * bytes (8 compact or 16 native), so a kernel rewritten at the same address
@@ -12,8 +15,10 @@
  * reached by each EU through unit_sim(): no EU touches another's state. It is
  * guarded by its own lock, as the EUs may tick on several host threads; what
  * an EU gets is the same whether it or another EU decoded first, so results do
- * not depend on the tick order or the thread count. The cache holds at most
- * EU_DECODE_CACHE_MAX entries and is emptied when full.
+ * not depend on the tick order or the thread count. An entry never moves and
+ * lives as long as the sim (EUs hold pointers to its instruction); the cache
+ * holds at most EU_DECODE_CACHE_MAX entries, and once full it adds none (an EU
+ * then keeps its own copy of what it decodes).
  * Not modelled (nothing here is hardware): this is the simulator's own memo. */
 #ifndef GTSIM_UNITS_EU_EU_DECODE_CACHE_H
 #define GTSIM_UNITS_EU_EU_DECODE_CACHE_H
@@ -33,16 +38,18 @@ struct eu_decode_cache;
 struct eu_decode_cache *eu_decode_cache_of(struct sim *sim);
 
 /* The instruction `bytes` (len 8 or 16) at addr, decoded for generation gen:
- * copies the decoded instruction into *in and the decoded entry's fields into
- * *entry (its in, next, addr and valid are left for the caller) and returns
- * true, or returns false when the cache has none. */
-bool eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
-                          const uint8_t *bytes, size_t len, struct dentry *entry,
-                          struct eu_instruction *in);
-/* Adds what an EU decoded (a no-op when another EU added the same first). */
-void eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
-                         const uint8_t *bytes, size_t len, const struct dentry *entry,
-                         const struct eu_instruction *in);
+ * copies the decoded entry's fields into *entry (its in, next, addr and valid
+ * are left for the caller) and returns the cache's decoded instruction, or
+ * returns NULL when the cache has none. */
+const struct eu_instruction *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen,
+                                                  uint64_t addr, const uint8_t *bytes,
+                                                  size_t len, struct dentry *entry);
+/* Adds what an EU decoded and returns the cache's copy of the instruction (the
+ * one another EU added first, when one did), or NULL when the cache is full. */
+const struct eu_instruction *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
+                                                 uint64_t addr, const uint8_t *bytes,
+                                                 size_t len, const struct dentry *entry,
+                                                 const struct eu_instruction *in);
 
 /* For tests: entries added (decodes shared) and finds that hit. */
 void eu_decode_cache_counts(struct eu_decode_cache *c, uint64_t *added, uint64_t *hits);

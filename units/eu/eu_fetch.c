@@ -168,21 +168,28 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
      * here); h, the first empty index slot of the search above (or after the
      * flush), takes it once it is decoded */
     struct dentry *d = &s->dcache[s->dcache_used];
-    struct eu_instruction *in = &s->dinsn[s->dcache_used];
     memset(d, 0, sizeof *d);
-    memset(in, 0, sizeof *in);
-    /* another EU of the simulation may have decoded these bytes already */
-    if (!eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d, in)) {
-        d->in = in;
-        if (eu_decode(sl->th.gen, bytes, avail, in) == 0) {
+    /* another EU of the simulation may have decoded these bytes already: the
+     * entry then reads its decoded instruction (the shared cache keeps it for
+     * the sim's life). This EU's own slot in dinsn is written only when it
+     * decodes, and read only when the shared cache is full. */
+    const struct eu_instruction *shared =
+        eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d);
+    if (!shared) {
+        struct eu_instruction *own = &s->dinsn[s->dcache_used];
+        memset(own, 0, sizeof *own);
+        d->in = own;
+        if (eu_decode(sl->th.gen, bytes, avail, own) == 0) {
             *why = EU_THREAD_FETCH_FAULT;
             return NULL;
         }
         classify(d);
-        eu_fast_prepare(in, &d->fast);
-        eu_decode_cache_add(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d, in);
+        eu_fast_prepare(own, &d->fast);
+        shared = eu_decode_cache_add(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d, own);
+        if (!shared)
+            shared = own;
     }
-    d->in = in;
+    d->in = shared;
     d->next = NULL;
     d->addr = addr;
     d->valid = true;

@@ -44,8 +44,10 @@ struct fetch_entry {
 /* A decoded instruction with what the timing model needs, cached by address.
  * The entry holds only what fetch and issue read every instruction (a hot
  * record of about a cache line); the large decoded instruction, read only by
- * the general execution path, is in the parallel array eu.dinsn (same index),
- * so the hint chain and the scoreboard touch few host cache lines. */
+ * the general execution path, is the simulation's shared copy
+ * (eu_decode_cache.h), or when that cache is full this EU's own in the
+ * parallel array eu.dinsn (same index), so the hint chain and the scoreboard
+ * touch few host cache lines. */
 struct dentry {
     uint64_t addr;
     struct dentry *next;        /* the entry last found after this one (checked by addr) */
@@ -59,7 +61,7 @@ struct dentry {
     uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
     uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
     struct eu_fast fast;
-    const struct eu_instruction *in;    /* eu.dinsn[this entry's index] */
+    const struct eu_instruction *in;    /* the shared cache's, or eu.dinsn[this index] */
 };
 
 struct slot {
@@ -194,7 +196,8 @@ struct eu {
     /* state */
     uint64_t age_counter;
     struct dentry *dcache;      /* decoded entries, in decode order (eu_fetch.c) */
-    struct eu_instruction *dinsn;       /* the decoded instructions of dcache's entries */
+    struct eu_instruction *dinsn;       /* dcache's entries' decoded instructions when
+                                         * the shared cache was full (else untouched) */
     uint32_t *dindex;           /* open addressing by address: dcache index + 1, 0 empty */
     struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
     struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */
