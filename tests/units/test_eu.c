@@ -1025,48 +1025,50 @@ static void test_decoded_kernel_rewritten_is_decoded_again(void)
     sim_destroy(r.sim);
 }
 
-/* The shared cache's entries never move (EUs keep pointers to their decoded
- * instructions): the first entry's instruction is where it was, unchanged,
- * after the cache has grown to EU_DECODE_CACHE_MAX entries. Full, it adds
- * none (add returns NULL, find finds nothing new), but an entry it holds is
- * still found and still returned by add. */
+/* The shared cache's entries never move (EUs keep pointers to them): the
+ * first entry is where it was, unchanged, after the cache has grown to
+ * EU_DECODE_CACHE_MAX entries, and its `in` is the cache's own copy of the
+ * instruction. Full, it adds none (add returns NULL, find finds nothing new),
+ * but an entry it holds is still found and still returned by add. */
 static void test_decode_cache_stable_and_bounded(void)
 {
     struct sim *sim = probe_sim(NULL);
     struct eu_decode_cache *c = eu_decode_cache_of(sim);
-    struct dentry entry, found;
+    struct dinfo info;
     struct eu_instruction in;
-    memset(&entry, 0, sizeof entry);
+    memset(&info, 0, sizeof info);
     memset(&in, 0, sizeof in);
+    info.in = &in;
     uint8_t bytes[16] = { 0x41, 0, 0x20, 0 };
-    const struct eu_instruction *first = NULL;
+    const struct dinfo *first = NULL;
     for (uint32_t i = 0; i < EU_DECODE_CACHE_MAX; i++) {
         in.opcode = (uint8_t)(i % 127);
-        entry.occupancy = (uint8_t)(i % 200);
-        const struct eu_instruction *p = eu_decode_cache_add(c, 9, 0x10000 + 16 * (uint64_t)i,
-                                                             bytes, 16, &entry, &in);
+        info.occupancy = (uint8_t)(i % 200);
+        const struct dinfo *p = eu_decode_cache_add(c, 9, 0x10000 + 16 * (uint64_t)i, bytes, 16,
+                                                    &info, &in);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-        CU_ASSERT_EQUAL(p->opcode, i % 127);
+        CU_ASSERT_EQUAL(p->occupancy, i % 200);
+        CU_ASSERT_PTR_NOT_EQUAL_FATAL(p->in, &in);
+        CU_ASSERT_EQUAL(p->in->opcode, i % 127);
         if (i == 0)
             first = p;
     }
     uint64_t added, hits;
     eu_decode_cache_counts(c, &added, &hits);
     CU_ASSERT_EQUAL(added, EU_DECODE_CACHE_MAX);
-    CU_ASSERT_PTR_EQUAL(eu_decode_cache_find(c, 9, 0x10000, bytes, 16, &found), first);
-    CU_ASSERT_EQUAL(first->opcode, 0);
-    CU_ASSERT_EQUAL(found.occupancy, 0);
-    const struct eu_instruction *last =
-        eu_decode_cache_find(c, 9, 0x10000 + 16 * (uint64_t)(EU_DECODE_CACHE_MAX - 1), bytes, 16,
-                             &found);
+    CU_ASSERT_PTR_EQUAL(eu_decode_cache_find(c, 9, 0x10000, bytes, 16), first);
+    CU_ASSERT_EQUAL(first->occupancy, 0);
+    CU_ASSERT_EQUAL(first->in->opcode, 0);
+    const struct dinfo *last =
+        eu_decode_cache_find(c, 9, 0x10000 + 16 * (uint64_t)(EU_DECODE_CACHE_MAX - 1), bytes, 16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(last);
-    CU_ASSERT_EQUAL(last->opcode, (EU_DECODE_CACHE_MAX - 1) % 127);
-    CU_ASSERT_EQUAL(found.occupancy, (EU_DECODE_CACHE_MAX - 1) % 200);
+    CU_ASSERT_EQUAL(last->occupancy, (EU_DECODE_CACHE_MAX - 1) % 200);
+    CU_ASSERT_EQUAL(last->in->opcode, (EU_DECODE_CACHE_MAX - 1) % 127);
     /* full: a new key is not added; an old one is still returned */
     uint64_t beyond = 0x10000 + 16 * (uint64_t)EU_DECODE_CACHE_MAX;
-    CU_ASSERT_PTR_NULL(eu_decode_cache_add(c, 9, beyond, bytes, 16, &entry, &in));
-    CU_ASSERT_PTR_NULL(eu_decode_cache_find(c, 9, beyond, bytes, 16, &found));
-    CU_ASSERT_PTR_EQUAL(eu_decode_cache_add(c, 9, 0x10000, bytes, 16, &entry, &in), first);
+    CU_ASSERT_PTR_NULL(eu_decode_cache_add(c, 9, beyond, bytes, 16, &info, &in));
+    CU_ASSERT_PTR_NULL(eu_decode_cache_find(c, 9, beyond, bytes, 16));
+    CU_ASSERT_PTR_EQUAL(eu_decode_cache_add(c, 9, 0x10000, bytes, 16, &info, &in), first);
     eu_decode_cache_counts(c, &added, &hits);
     CU_ASSERT_EQUAL(added, EU_DECODE_CACHE_MAX);
     sim_destroy(sim);
@@ -1079,14 +1081,14 @@ static void test_decode_cache_full_eus_keep_own_copies(void)
 {
     struct rig2 r = rig2_new(NULL);
     struct eu_decode_cache *c = eu_decode_cache_of(r.sim);
-    struct dentry entry;
+    struct dinfo info;
     struct eu_instruction in;
-    memset(&entry, 0, sizeof entry);
+    memset(&info, 0, sizeof info);
     memset(&in, 0, sizeof in);
     uint8_t bytes[16] = { 0 };
     for (uint32_t i = 0; i < EU_DECODE_CACHE_MAX; i++)
         CU_ASSERT_PTR_NOT_NULL(eu_decode_cache_add(c, 9, 0x900000 + 16 * (uint64_t)i, bytes, 16,
-                                                   &entry, &in));
+                                                   &info, &in));
     struct eu_enc_buf k = kernel_roundtrip_times(7);
     rig_load(r.sim, 0x10000, &k);
     run_roundtrip_on(&r, 0, 7);

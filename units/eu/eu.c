@@ -183,13 +183,13 @@ static void eu_release(struct eu *s, struct unit *u)
     eu_release_calls(s, u);
     free(s->slots);
     free(s->dcache);
-    free(s->dinsn);
+    free(s->own);
     free(s->dindex);
     free(s->itags);
     free(s->end_queue);
     s->slots = NULL;
     s->dcache = NULL;
-    s->dinsn = NULL;
+    s->own = NULL;
     s->dindex = NULL;
     s->itags = NULL;
     s->end_queue = NULL;

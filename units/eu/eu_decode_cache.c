@@ -2,6 +2,7 @@
 #include "units/eu/eu_decode_cache.h"
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,10 +15,11 @@ struct key {
     uint8_t gen, len;
 };
 
+/* info on a host cache line of its own (the EUs read it every instruction) */
 struct record {
-    struct key key;
-    struct dentry entry;
+    _Alignas(64) struct dinfo info;
     struct eu_instruction in;
+    struct key key;
 };
 
 /* Records live in blocks that never move: EUs keep pointers to their
@@ -99,19 +101,16 @@ static uint32_t *slot_of(struct eu_decode_cache *c, const struct key *k)
     return &c->index[h];
 }
 
-const struct eu_instruction *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen,
-                                                  uint64_t addr, const uint8_t *bytes,
-                                                  size_t len, struct dentry *entry)
+const struct dinfo *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
+                                         const uint8_t *bytes, size_t len)
 {
     struct key k = make_key(gen, addr, bytes, len);
-    const struct eu_instruction *found = NULL;
+    const struct dinfo *found = NULL;
     pthread_mutex_lock(&c->lock);
     if (c->index) {
         uint32_t *slot = slot_of(c, &k);
         if (*slot) {
-            const struct record *r = record_at(c, *slot - 1);
-            *entry = r->entry;
-            found = &r->in;
+            found = &record_at(c, *slot - 1)->info;
             c->hits++;
         }
     }
@@ -119,21 +118,21 @@ const struct eu_instruction *eu_decode_cache_find(struct eu_decode_cache *c, uns
     return found;
 }
 
-const struct eu_instruction *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
-                                                 uint64_t addr, const uint8_t *bytes,
-                                                 size_t len, const struct dentry *entry,
-                                                 const struct eu_instruction *in)
+const struct dinfo *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
+                                        const uint8_t *bytes, size_t len,
+                                        const struct dinfo *info, const struct eu_instruction *in)
 {
     struct key k = make_key(gen, addr, bytes, len);
-    const struct eu_instruction *shared = NULL;
+    const struct dinfo *shared = NULL;
     pthread_mutex_lock(&c->lock);
     if (c->index && *slot_of(c, &k)) {
         /* another EU added it first */
-        shared = &record_at(c, *slot_of(c, &k) - 1)->in;
+        shared = &record_at(c, *slot_of(c, &k) - 1)->info;
     } else if (c->count < EU_DECODE_CACHE_MAX) {
         if (c->count == c->block_count * RECORDS_PER_BLOCK) {
             c->blocks = gt_xrealloc(c->blocks, (c->block_count + 1) * sizeof *c->blocks);
-            c->blocks[c->block_count++] = gt_xmalloc(RECORDS_PER_BLOCK * sizeof **c->blocks);
+            c->blocks[c->block_count++] =
+                gt_xaligned_calloc(alignof(struct record), RECORDS_PER_BLOCK * sizeof **c->blocks);
         }
         if (!c->index || (c->count + 1) * 2 > c->index_mask + 1) {
             /* rebuild the index at twice the size (at least 1024 slots) */
@@ -146,13 +145,12 @@ const struct eu_instruction *eu_decode_cache_add(struct eu_decode_cache *c, unsi
         }
         struct record *r = record_at(c, c->count);
         r->key = k;
-        r->entry = *entry;
-        r->entry.in = NULL;
-        r->entry.next = NULL;
+        r->info = *info;
         r->in = *in;
+        r->info.in = &r->in;
         *slot_of(c, &k) = ++c->count;
         c->added++;
-        shared = &r->in;
+        shared = &r->info;
     }
     /* else full: the EU keeps its own copy */
     pthread_mutex_unlock(&c->lock);

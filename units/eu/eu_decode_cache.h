@@ -3,10 +3,10 @@
  * decoded (isa/intel eu_decode) and classified for the timing model once per
  * simulation, not once per EU. Each EU keeps its own table of decoded entries
  * (eu_fetch.c, keyed by address: its hot path is unchanged); on a miss there
- * it asks this cache before decoding, copies the entry's small timing fields,
- * and keeps a pointer to the cache's decoded instruction, which every EU
- * running the kernel then reads (issue 19: with a copy each, 24 EUs' 264-byte
- * decoded instructions of SGEMM's kernel came to 2.3 MB, past the host's L2).
+ * it asks this cache before decoding, and keeps a pointer to the cache's
+ * decode (struct dinfo and the decoded instruction), which every EU running
+ * the kernel then reads (issue 19: with a copy each, 24 EUs' decodes of
+ * SGEMM's 362-instruction kernel came to 3 MB, past the host's 1 MiB L2).
  *
  * An entry is keyed by the ISA generation, the instruction's address and its
  * bytes (8 compact or 16 native), so a kernel rewritten at the same address
@@ -16,7 +16,7 @@
  * guarded by its own lock, as the EUs may tick on several host threads; what
  * an EU gets is the same whether it or another EU decoded first, so results do
  * not depend on the tick order or the thread count. An entry never moves and
- * lives as long as the sim (EUs hold pointers to its instruction); the cache
+ * lives as long as the sim (EUs hold pointers to it); the cache
  * holds at most EU_DECODE_CACHE_MAX entries, and once full it adds none (an EU
  * then keeps its own copy of what it decodes).
  * Not modelled (nothing here is hardware): this is the simulator's own memo. */
@@ -38,18 +38,16 @@ struct eu_decode_cache;
 struct eu_decode_cache *eu_decode_cache_of(struct sim *sim);
 
 /* The instruction `bytes` (len 8 or 16) at addr, decoded for generation gen:
- * copies the decoded entry's fields into *entry (its in, next, addr and valid
- * are left for the caller) and returns the cache's decoded instruction, or
- * returns NULL when the cache has none. */
-const struct eu_instruction *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen,
-                                                  uint64_t addr, const uint8_t *bytes,
-                                                  size_t len, struct dentry *entry);
-/* Adds what an EU decoded and returns the cache's copy of the instruction (the
- * one another EU added first, when one did), or NULL when the cache is full. */
-const struct eu_instruction *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
-                                                 uint64_t addr, const uint8_t *bytes,
-                                                 size_t len, const struct dentry *entry,
-                                                 const struct eu_instruction *in);
+ * the cache's decode (its `in` the cache's decoded instruction), or NULL when
+ * the cache has none. */
+const struct dinfo *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
+                                         const uint8_t *bytes, size_t len);
+/* Adds what an EU decoded (info's `in` is not kept: the cache's copy of `in`
+ * takes its place) and returns the cache's decode (the one another EU added
+ * first, when one did), or NULL when the cache is full. */
+const struct dinfo *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
+                                        const uint8_t *bytes, size_t len,
+                                        const struct dinfo *info, const struct eu_instruction *in);
 
 /* For tests: entries added (decodes shared) and finds that hit. */
 void eu_decode_cache_counts(struct eu_decode_cache *c, uint64_t *added, uint64_t *hits);

@@ -73,7 +73,7 @@ static void grf_span(const struct eu_instruction *in, const struct eu_operand *o
     *hi = (uint8_t)(last / 32 > 127 ? 127 : last / 32);
 }
 
-static void classify(struct dentry *d)
+static void classify(struct dinfo *d)
 {
     const struct eu_instruction *in = d->in;
     d->pipe = (uint8_t)eu_insn_pipe(in);
@@ -167,29 +167,29 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     /* the entry is the next one in decode order (used < 3/4 of the entries
      * here); h, the first empty index slot of the search above (or after the
      * flush), takes it once it is decoded */
-    struct dentry *d = &s->dcache[s->dcache_used];
-    memset(d, 0, sizeof *d);
     /* another EU of the simulation may have decoded these bytes already: the
-     * entry then reads its decoded instruction (the shared cache keeps it for
-     * the sim's life). This EU's own slot in dinsn is written only when it
-     * decodes, and read only when the shared cache is full. */
-    const struct eu_instruction *shared =
-        eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d);
-    if (!shared) {
-        struct eu_instruction *own = &s->dinsn[s->dcache_used];
+     * entry then reads its decode (the shared cache keeps it for the sim's
+     * life). This EU's own slot in `own` is written only when it decodes, and
+     * read only when the shared cache is full. */
+    const struct dinfo *info =
+        eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail);
+    if (!info) {
+        struct eu_own_decode *own = &s->own[s->dcache_used];
         memset(own, 0, sizeof *own);
-        d->in = own;
-        if (eu_decode(sl->th.gen, bytes, avail, own) == 0) {
+        own->info.in = &own->in;
+        if (eu_decode(sl->th.gen, bytes, avail, &own->in) == 0) {
             *why = EU_THREAD_FETCH_FAULT;
             return NULL;
         }
-        classify(d);
-        eu_fast_prepare(own, &d->fast);
-        shared = eu_decode_cache_add(s->decoded_kernels, sl->th.gen, addr, bytes, avail, d, own);
-        if (!shared)
-            shared = own;
+        classify(&own->info);
+        eu_fast_prepare(&own->in, &own->info.fast);
+        info = eu_decode_cache_add(s->decoded_kernels, sl->th.gen, addr, bytes, avail,
+                                   &own->info, &own->in);
+        if (!info)
+            info = &own->info;
     }
-    d->in = shared;
+    struct dentry *d = &s->dcache[s->dcache_used];
+    d->info = info;
     d->next = NULL;
     d->addr = addr;
     d->valid = true;

@@ -41,17 +41,12 @@ struct fetch_entry {
     uint64_t line;              /* physical address / 64 */
 };
 
-/* A decoded instruction with what the timing model needs, cached by address.
- * The entry holds only what fetch and issue read every instruction (a hot
- * record of about a cache line); the large decoded instruction, read only by
- * the general execution path, is the simulation's shared copy
- * (eu_decode_cache.h), or when that cache is full this EU's own in the
- * parallel array eu.dinsn (same index), so the hint chain and the scoreboard
- * touch few host cache lines. */
-struct dentry {
-    uint64_t addr;
-    struct dentry *next;        /* the entry last found after this one (checked by addr) */
-    bool valid;
+/* What issue and execution read of a decoded instruction, the same for every
+ * EU: kept once per simulation in the shared cache (eu_decode_cache.h), one
+ * host cache line each, or, when that cache is full, in the EU's own array
+ * eu.own. The large decoded instruction is read only by the general execution
+ * path. */
+struct dinfo {
     uint8_t pipe;               /* enum eu_pipe */
     uint8_t occupancy;
     uint8_t latency_class;      /* 0 alu, 1 math, 2 df */
@@ -61,7 +56,24 @@ struct dentry {
     uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
     uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
     struct eu_fast fast;
-    const struct eu_instruction *in;    /* the shared cache's, or eu.dinsn[this index] */
+    const struct eu_instruction *in;    /* beside it: the shared cache's, or eu.own's */
+};
+
+/* A decoded instruction as one EU finds it: its table entry, by address, with
+ * the hint chain (issue 19: 24 EUs' copies of the whole record, 80 bytes each,
+ * were 700 KB for SGEMM's kernel; an entry is now 32). */
+struct dentry {
+    uint64_t addr;
+    struct dentry *next;        /* the entry last found after this one (checked by addr) */
+    const struct dinfo *info;
+    bool valid;
+};
+
+/* An EU's own decode of an entry (eu.own, same index as eu.dcache), used only
+ * when the shared cache is full. */
+struct eu_own_decode {
+    struct dinfo info;
+    struct eu_instruction in;
 };
 
 struct slot {
@@ -196,8 +208,8 @@ struct eu {
     /* state */
     uint64_t age_counter;
     struct dentry *dcache;      /* decoded entries, in decode order (eu_fetch.c) */
-    struct eu_instruction *dinsn;       /* dcache's entries' decoded instructions when
-                                         * the shared cache was full (else untouched) */
+    struct eu_own_decode *own;  /* dcache's entries' decodes when the shared cache was
+                                 * full (else untouched) */
     uint32_t *dindex;           /* open addressing by address: dcache index + 1, 0 empty */
     struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
     struct fetch_entry fetches[EU_FETCH_ENTRIES];   /* line requests to the icache */

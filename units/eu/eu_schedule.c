@@ -154,7 +154,7 @@ static void allocate(struct eu *s)
     while (cap < s->decode_cache_entries)
         cap *= 2;
     s->dcache = gt_xcalloc(cap, sizeof *s->dcache);
-    s->dinsn = gt_xcalloc(cap, sizeof *s->dinsn);
+    s->own = gt_xcalloc(cap, sizeof *s->own);
     s->dindex = gt_xcalloc(cap, sizeof *s->dindex);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
@@ -499,7 +499,7 @@ enum ready { R_OK, R_DEP, R_SEND };
  * indirectly while one is due). Depends only on the slot's scoreboard, which changes only when the slot
  * issues or takes a write-back (both drop the slot's cached value). */
 static inline __attribute__((always_inline)) uint64_t deps_at(const struct slot *sl,
-                                                             const struct dentry *d)
+                                                             const struct dinfo *d)
 {
     if (d->reads_indirect && sl->pending_wb)
         return NEVER;
@@ -522,7 +522,7 @@ static inline __attribute__((always_inline)) uint64_t judged_deps(struct slot *s
                                                                  const struct dentry *d)
 {
     if (sl->dep_d != d) {
-        sl->dep_at = deps_at(sl, d);
+        sl->dep_at = deps_at(sl, d->info);
         sl->dep_d = d;
     }
     return sl->dep_at;
@@ -530,7 +530,7 @@ static inline __attribute__((always_inline)) uint64_t judged_deps(struct slot *s
 
 /* Runs one instruction of slot i; returns false when the thread stopped
  * (ended, or blocked on a port). */
-static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dentry *d, uint64_t now,
+static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dinfo *d, uint64_t now,
                     bool timing, unsigned pipe)
 {
     struct slot *sl = &s->slots[i];
@@ -649,7 +649,7 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
                 }
             }
             ran = true;
-            if (d->fast.op && eu_exec_fast(&sl->th, &d->fast)) {
+            if (d->info->fast.op && eu_exec_fast(&sl->th, &d->info->fast)) {
                 /* the common ALU case without the general bookkeeping (slot
                  * i's send_wait bit is clear: it would not be visited) */
                 sl->dep_d = NULL;
@@ -660,10 +660,10 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
                 end_thread(s, u, i, EU_THREAD_RUNAWAY);
                 break;
             }
-            bool go = run_one(s, u, i, d, now, false, d->pipe);
+            bool go = run_one(s, u, i, d->info, now, false, d->info->pipe);
             if (!go)
                 break;
-            if (d->pipe == EU_PIPE_SEND) {
+            if (d->info->pipe == EU_PIPE_SEND) {
                 /* continue on the next tick, unless the next instruction waits
                  * for a write-back (as one using the SEND's result does): then
                  * it is judged held now, as that tick would judge it, and the
@@ -837,7 +837,8 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
                 until = sl->dep_at;
             continue;
         }
-        unsigned pipe = d->pipe;
+        const struct dinfo *di = d->info;
+        unsigned pipe = di->pipe;
         if (pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] > now)
             pipe = EU_PIPE_EM;      /* the EM pipe runs FPU work too (L19104-19106) */
         if (s->pipe_busy_until[pipe] > now || (pipe <= EU_PIPE_EM && alu_issued)) {
@@ -845,16 +846,16 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
             n_pipe++;
             /* free when its pipe is (an FPU instruction: either pipe) */
             uint64_t at = s->pipe_busy_until[pipe];
-            if (d->pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] < at)
+            if (di->pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] < at)
                 at = s->pipe_busy_until[EU_PIPE_FPU];
             if (at < until)
                 until = at;
             continue;
         }
-        s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? d->occupancy : 1);
+        s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? di->occupancy : 1);
         if (pipe <= EU_PIPE_EM && !s->co_issue)
             alu_issued = true;
-        run_one(s, u, i, d, now, true, pipe);
+        run_one(s, u, i, di, now, true, pipe);
         unit_progress(u);
         issued++;
         s->rr_next = i + 1;
