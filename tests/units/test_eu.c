@@ -1027,8 +1027,8 @@ static void test_decoded_kernel_rewritten_is_decoded_again(void)
 
 /* The shared cache's entries never move (EUs keep pointers to them): the
  * first entry is where it was, unchanged, after the cache has grown to
- * EU_DECODE_CACHE_MAX entries, and its `in` is the cache's own copy of the
- * instruction. Full, it adds none (add returns NULL, find finds nothing new),
+ * EU_DECODE_CACHE_MAX entries, with the cache's own copy of the instruction
+ * and the address it was added at. Full, it adds none (add returns NULL, find finds nothing new),
  * but an entry it holds is still found and still returned by add. */
 static void test_decode_cache_stable_and_bounded(void)
 {
@@ -1038,7 +1038,6 @@ static void test_decode_cache_stable_and_bounded(void)
     struct eu_instruction in;
     memset(&info, 0, sizeof info);
     memset(&in, 0, sizeof in);
-    info.in = &in;
     uint8_t bytes[16] = { 0x41, 0, 0x20, 0 };
     const struct dinfo *first = NULL;
     for (uint32_t i = 0; i < EU_DECODE_CACHE_MAX; i++) {
@@ -1048,8 +1047,9 @@ static void test_decode_cache_stable_and_bounded(void)
                                                     &info, &in);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
         CU_ASSERT_EQUAL(p->occupancy, i % 200);
-        CU_ASSERT_PTR_NOT_EQUAL_FATAL(p->in, &in);
-        CU_ASSERT_EQUAL(p->in->opcode, i % 127);
+        CU_ASSERT_PTR_NOT_EQUAL_FATAL(dinfo_insn(p), &in);
+        CU_ASSERT_EQUAL(dinfo_insn(p)->opcode, i % 127);
+        CU_ASSERT_EQUAL(p->addr, 0x10000 + 16 * (uint64_t)i);
         if (i == 0)
             first = p;
     }
@@ -1058,12 +1058,12 @@ static void test_decode_cache_stable_and_bounded(void)
     CU_ASSERT_EQUAL(added, EU_DECODE_CACHE_MAX);
     CU_ASSERT_PTR_EQUAL(eu_decode_cache_find(c, 9, 0x10000, bytes, 16), first);
     CU_ASSERT_EQUAL(first->occupancy, 0);
-    CU_ASSERT_EQUAL(first->in->opcode, 0);
+    CU_ASSERT_EQUAL(dinfo_insn(first)->opcode, 0);
     const struct dinfo *last =
         eu_decode_cache_find(c, 9, 0x10000 + 16 * (uint64_t)(EU_DECODE_CACHE_MAX - 1), bytes, 16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(last);
     CU_ASSERT_EQUAL(last->occupancy, (EU_DECODE_CACHE_MAX - 1) % 200);
-    CU_ASSERT_EQUAL(last->in->opcode, (EU_DECODE_CACHE_MAX - 1) % 127);
+    CU_ASSERT_EQUAL(dinfo_insn(last)->opcode, (EU_DECODE_CACHE_MAX - 1) % 127);
     /* full: a new key is not added; an old one is still returned */
     uint64_t beyond = 0x10000 + 16 * (uint64_t)EU_DECODE_CACHE_MAX;
     CU_ASSERT_PTR_NULL(eu_decode_cache_add(c, 9, beyond, bytes, 16, &info, &in));

@@ -15,12 +15,14 @@ struct key {
     uint8_t gen, len;
 };
 
-/* info on a host cache line of its own (the EUs read it every instruction) */
+/* the decode's info on a host cache line of its own (the EUs read it every
+ * instruction) */
 struct record {
-    _Alignas(64) struct dinfo info;
-    struct eu_instruction in;
+    _Alignas(64) struct eu_decoded decoded;
     struct key key;
 };
+
+_Static_assert(sizeof(struct dinfo) <= 64, "a decode's info fits one host cache line");
 
 /* Records live in blocks that never move: EUs keep pointers to their
  * instructions for the sim's life. */
@@ -110,7 +112,7 @@ const struct dinfo *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen
     if (c->index) {
         uint32_t *slot = slot_of(c, &k);
         if (*slot) {
-            found = &record_at(c, *slot - 1)->info;
+            found = &record_at(c, *slot - 1)->decoded.info;
             c->hits++;
         }
     }
@@ -127,7 +129,7 @@ const struct dinfo *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
     pthread_mutex_lock(&c->lock);
     if (c->index && *slot_of(c, &k)) {
         /* another EU added it first */
-        shared = &record_at(c, *slot_of(c, &k) - 1)->info;
+        shared = &record_at(c, *slot_of(c, &k) - 1)->decoded.info;
     } else if (c->count < EU_DECODE_CACHE_MAX) {
         if (c->count == c->block_count * RECORDS_PER_BLOCK) {
             c->blocks = gt_xrealloc(c->blocks, (c->block_count + 1) * sizeof *c->blocks);
@@ -145,12 +147,12 @@ const struct dinfo *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
         }
         struct record *r = record_at(c, c->count);
         r->key = k;
-        r->info = *info;
-        r->in = *in;
-        r->info.in = &r->in;
+        r->decoded.info = *info;
+        r->decoded.info.addr = addr;
+        r->decoded.in = *in;
         *slot_of(c, &k) = ++c->count;
         c->added++;
-        shared = &r->info;
+        shared = &r->decoded.info;
     }
     /* else full: the EU keeps its own copy */
     pthread_mutex_unlock(&c->lock);

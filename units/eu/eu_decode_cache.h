@@ -38,13 +38,13 @@ struct eu_decode_cache;
 struct eu_decode_cache *eu_decode_cache_of(struct sim *sim);
 
 /* The instruction `bytes` (len 8 or 16) at addr, decoded for generation gen:
- * the cache's decode (its `in` the cache's decoded instruction), or NULL when
- * the cache has none. */
+ * the cache's decode (with its instruction: dinfo_insn()), or NULL when the
+ * cache has none. */
 const struct dinfo *eu_decode_cache_find(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
                                          const uint8_t *bytes, size_t len);
-/* Adds what an EU decoded (info's `in` is not kept: the cache's copy of `in`
- * takes its place) and returns the cache's decode (the one another EU added
- * first, when one did), or NULL when the cache is full. */
+/* Adds what an EU decoded (info, with addr as its address, and in) and
+ * returns the cache's decode (the one another EU added first, when one did),
+ * or NULL when the cache is full. */
 const struct dinfo *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen, uint64_t addr,
                                         const uint8_t *bytes, size_t len,
                                         const struct dinfo *info, const struct eu_instruction *in);

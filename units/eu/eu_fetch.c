@@ -73,9 +73,8 @@ static void grf_span(const struct eu_instruction *in, const struct eu_operand *o
     *hi = (uint8_t)(last / 32 > 127 ? 127 : last / 32);
 }
 
-static void classify(struct dinfo *d)
+static void classify(struct dinfo *d, const struct eu_instruction *in)
 {
-    const struct eu_instruction *in = d->in;
     d->pipe = (uint8_t)eu_insn_pipe(in);
     d->occupancy = (uint8_t)eu_insn_occupancy(in);
     d->latency_class = in->is_math ? 1 : (in->dst.type == EU_TYPE_DF ? 2 : 0);
@@ -141,7 +140,7 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     uint32_t h = dcache_home(s, addr);
     for (; s->dindex[h]; h = (h + 1) & s->dcache_mask) {
         struct dentry *d = &s->dcache[s->dindex[h] - 1];
-        if (d->valid && d->addr == addr)
+        if (d->info && d->info->addr == addr)
             return d;
     }
     /* miss: fetch and decode */
@@ -174,14 +173,14 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     const struct dinfo *info =
         eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail);
     if (!info) {
-        struct eu_own_decode *own = &s->own[s->dcache_used];
+        struct eu_decoded *own = &s->own[s->dcache_used];
         memset(own, 0, sizeof *own);
-        own->info.in = &own->in;
+        own->info.addr = addr;
         if (eu_decode(sl->th.gen, bytes, avail, &own->in) == 0) {
             *why = EU_THREAD_FETCH_FAULT;
             return NULL;
         }
-        classify(&own->info);
+        classify(&own->info, &own->in);
         eu_fast_prepare(&own->in, &own->info.fast);
         info = eu_decode_cache_add(s->decoded_kernels, sl->th.gen, addr, bytes, avail,
                                    &own->info, &own->in);
@@ -191,8 +190,6 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
     struct dentry *d = &s->dcache[s->dcache_used];
     d->info = info;
     d->next = NULL;
-    d->addr = addr;
-    d->valid = true;
     s->dindex[h] = s->dcache_used + 1;
     s->dcache_used++;
     s->decode_misses++;

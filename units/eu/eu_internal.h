@@ -44,9 +44,10 @@ struct fetch_entry {
 /* What issue and execution read of a decoded instruction, the same for every
  * EU: kept once per simulation in the shared cache (eu_decode_cache.h), one
  * host cache line each, or, when that cache is full, in the EU's own array
- * eu.own. The large decoded instruction is read only by the general execution
- * path. */
+ * eu.own. The large decoded instruction beside it (struct eu_decoded,
+ * dinfo_insn()) is read only by the general execution path. */
 struct dinfo {
+    uint64_t addr;              /* where it was decoded (the hint checks compare it) */
     uint8_t pipe;               /* enum eu_pipe */
     uint8_t occupancy;
     uint8_t latency_class;      /* 0 alu, 1 math, 2 df */
@@ -56,24 +57,28 @@ struct dinfo {
     uint8_t read_lo[4], read_hi[4];     /* GRF ranges read */
     uint8_t write_lo, write_hi;         /* GRF range written (hi < lo: none) */
     struct eu_fast fast;
-    const struct eu_instruction *in;    /* beside it: the shared cache's, or eu.own's */
 };
 
-/* A decoded instruction as one EU finds it: its table entry, by address, with
- * the hint chain (issue 19: 24 EUs' copies of the whole record, 80 bytes each,
- * were 700 KB for SGEMM's kernel; an entry is now 32). */
-struct dentry {
-    uint64_t addr;
-    struct dentry *next;        /* the entry last found after this one (checked by addr) */
-    const struct dinfo *info;
-    bool valid;
-};
-
-/* An EU's own decode of an entry (eu.own, same index as eu.dcache), used only
- * when the shared cache is full. */
-struct eu_own_decode {
+/* A decode and its instruction: a record of the shared cache, or an EU's own
+ * (eu.own, same index as eu.dcache, used only when the shared cache is full). */
+struct eu_decoded {
     struct dinfo info;
     struct eu_instruction in;
+};
+
+/* The decoded instruction of a decode (its struct eu_decoded's). */
+static inline const struct eu_instruction *dinfo_insn(const struct dinfo *d)
+{
+    return &((const struct eu_decoded *)(const void *)d)->in;
+}
+
+/* A decoded instruction as one EU finds it: its table entry, by address, with
+ * the hint chain (issue 19: 24 EUs' copies of the whole decode, 80 bytes
+ * each, were 700 KB for SGEMM's kernel; an entry is now 16, its address
+ * checked in the shared decode). A flushed entry has no info. */
+struct dentry {
+    const struct dinfo *info;
+    struct dentry *next;        /* the entry last found after this one (checked by addr) */
 };
 
 struct slot {
@@ -208,7 +213,7 @@ struct eu {
     /* state */
     uint64_t age_counter;
     struct dentry *dcache;      /* decoded entries, in decode order (eu_fetch.c) */
-    struct eu_own_decode *own;  /* dcache's entries' decodes when the shared cache was
+    struct eu_decoded *own;     /* dcache's entries' decodes when the shared cache was
                                  * full (else untouched) */
     uint32_t *dindex;           /* open addressing by address: dcache index + 1, 0 empty */
     struct eu_decode_cache *decoded_kernels;    /* the simulation's, shared by its EUs */
@@ -283,10 +288,10 @@ static inline struct dentry *eu_fetch_decoded(struct eu *s, struct unit *u, stru
     if (prev) {
         /* a thread held at an instruction fetches it again: the hint is the
          * entry itself (keeping prev->next pointing at its successor) */
-        if (prev->valid && prev->addr == addr)
+        if (prev->info && prev->info->addr == addr)
             return prev;
         struct dentry *d = prev->next;
-        if (d && d->valid && d->addr == addr) {
+        if (d && d->info && d->info->addr == addr) {
             sl->last = d;
             return d;
         }

@@ -541,15 +541,16 @@ static bool run_one(struct eu *s, struct unit *u, unsigned i, const struct dinfo
     eu_slot_rejudge(s, i);
     if (!d->fast.op || !eu_exec_fast(&sl->th, &d->fast)) {
         uint64_t unmodelled = sl->th.counts.unmodelled;
-        r = eu_exec(&sl->th, d->in, &rq, now);
+        r = eu_exec(&sl->th, dinfo_insn(d), &rq, now);
         /* a `wait` right after a gateway barrier is a nop by design: the
          * barrier's wait was kept at the send (issue_send); no warning */
-        bool barrier_wait = sl->after_barrier && d->in->opcode == EU_OPCODE_WAIT;
+        bool barrier_wait = sl->after_barrier && dinfo_insn(d)->opcode == EU_OPCODE_WAIT;
         sl->after_barrier = false;
         if (sl->th.counts.unmodelled > unmodelled && !s->warned_unmodelled && !barrier_wait) {
             s->warned_unmodelled = true;
             unit_log(u, SIM_LOG_WARNING, "%s is not modelled: executed as a nop (further ones "
-                     "counted in unmodelled_instructions)", d->in->mnemonic ? d->in->mnemonic : "?");
+                     "counted in unmodelled_instructions)",
+                     dinfo_insn(d)->mnemonic ? dinfo_insn(d)->mnemonic : "?");
         }
     }
     s->instructions++;
@@ -807,7 +808,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         /* a held thread's instruction is the entry it fetched last (what
          * eu_fetch_decoded() would return; inlined for the common case) */
         d = sl->last;
-        if (!d || !d->valid || d->addr != addr) {
+        if (!d || !d->info || d->info->addr != addr) {
             enum eu_thread_status why = EU_THREAD_OK;
             d = eu_fetch_decoded(s, u, sl, &why);
             if (!d) {
