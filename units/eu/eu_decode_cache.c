@@ -127,9 +127,10 @@ const struct dinfo *eu_decode_cache_add(struct eu_decode_cache *c, unsigned gen,
     struct key k = make_key(gen, addr, bytes, len);
     const struct dinfo *shared = NULL;
     pthread_mutex_lock(&c->lock);
-    if (c->index && *slot_of(c, &k)) {
+    uint32_t found = c->index ? *slot_of(c, &k) : 0;
+    if (found) {
         /* another EU added it first */
-        shared = &record_at(c, *slot_of(c, &k) - 1)->decoded.info;
+        shared = &record_at(c, found - 1)->decoded.info;
     } else if (c->count < EU_DECODE_CACHE_MAX) {
         if (c->count == c->block_count * RECORDS_PER_BLOCK) {
             c->blocks = gt_xrealloc(c->blocks, (c->block_count + 1) * sizeof *c->blocks);

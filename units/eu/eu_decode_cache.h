@@ -16,9 +16,9 @@
  * guarded by its own lock, as the EUs may tick on several host threads; what
  * an EU gets is the same whether it or another EU decoded first, so results do
  * not depend on the tick order or the thread count. An entry never moves and
- * lives as long as the sim (EUs hold pointers to it); the cache
- * holds at most EU_DECODE_CACHE_MAX entries, and once full it adds none (an EU
- * then keeps its own copy of what it decodes).
+ * lives as long as the sim (EUs hold pointers to it); the cache holds at most
+ * EU_DECODE_CACHE_MAX entries, and once full it adds none (an EU then keeps
+ * its own copy of what it decodes).
  * Not modelled (nothing here is hardware): this is the simulator's own memo. */
 #ifndef GTSIM_UNITS_EU_EU_DECODE_CACHE_H
 #define GTSIM_UNITS_EU_EU_DECODE_CACHE_H

@@ -163,13 +163,13 @@ static struct dentry *lookup(struct eu *s, struct unit *u, struct slot *sl, uint
         dcache_flush(s);
         h = dcache_home(s, addr);
     }
-    /* the entry is the next one in decode order (used < 3/4 of the entries
+    /* The entry is the next one in decode order (used < 3/4 of the entries
      * here); h, the first empty index slot of the search above (or after the
-     * flush), takes it once it is decoded */
-    /* another EU of the simulation may have decoded these bytes already: the
-     * entry then reads its decode (the shared cache keeps it for the sim's
-     * life). This EU's own slot in `own` is written only when it decodes, and
-     * read only when the shared cache is full. */
+     * flush), takes it once it is decoded. Another EU of the simulation may
+     * have decoded these bytes already: the entry then reads that decode (the
+     * shared cache keeps it for the sim's life). This EU's own slot in `own`
+     * is written only when it decodes, and read only when the shared cache is
+     * full. */
     const struct dinfo *info =
         eu_decode_cache_find(s->decoded_kernels, sl->th.gen, addr, bytes, avail);
     if (!info) {
