@@ -90,13 +90,10 @@ static void sorted_push_front(struct reply_queue *q, struct reply_queue_key k)
     q->count++;
 }
 
-/* The sift steps of fabric/min_heap.c (min_heap_push, min_heap_pop) on keys. */
+/* REPLY_QUEUE_READY_HEAP_TIES: the sift steps of fabric/min_heap.c
+ * (min_heap_push, min_heap_pop) on keys. */
 static void heap_push(struct reply_queue *q, struct reply_queue_key k)
 {
-    if (sorted_mode(q)) {
-        sorted_push(q, k);
-        return;
-    }
     if (q->count == q->key_capacity) {
         q->key_capacity = q->key_capacity ? 2 * q->key_capacity : 64;
         q->keys = gt_xrealloc(q->keys, (size_t)q->key_capacity * sizeof *q->keys);
@@ -117,13 +114,6 @@ static void heap_push(struct reply_queue *q, struct reply_queue_key k)
  * that is not less than it), and equal keys keep min_heap_pop's order. */
 static void heap_pop(struct reply_queue *q)
 {
-    if (!q->count)
-        return;
-    if (sorted_mode(q)) {
-        q->count--;
-        q->first = q->count ? q->first + 1 : 0;
-        return;
-    }
     uint32_t n = --q->count;
     if (!n)
         return;
@@ -147,6 +137,28 @@ static void heap_pop(struct reply_queue *q)
         i = parent;
     }
     keys[i] = last;
+}
+
+/* A key into the queue's order: the heap, or the sorted run. */
+static void keys_push(struct reply_queue *q, struct reply_queue_key k)
+{
+    if (sorted_mode(q))
+        sorted_push(q, k);
+    else
+        heap_push(q, k);
+}
+
+/* Drops the least key (keys[first]). */
+static void keys_pop(struct reply_queue *q)
+{
+    if (!q->count)
+        return;
+    if (!sorted_mode(q)) {
+        heap_pop(q);
+        return;
+    }
+    q->count--;
+    q->first = q->count ? q->first + 1 : 0;
 }
 
 static uint32_t slot_alloc(struct reply_queue *q)
@@ -213,7 +225,7 @@ bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, stru
     e->port = port;
     if (data && q->config.data_size)
         memcpy(reply_queue_data(e), data, q->config.data_size);
-    heap_push(q, make_key(q, ready, e->order, slot));
+    keys_push(q, make_key(q, ready, e->order, slot));
     return true;
 }
 
@@ -229,7 +241,7 @@ bool reply_queue_take_ready(struct reply_queue *q, uint64_t now, void *out)
         return false;
     memcpy(out, e, q->entry_bytes);
     slot_free(q, q->keys[q->first].slot);
-    heap_pop(q);
+    keys_pop(q);
     return true;
 }
 
@@ -257,7 +269,7 @@ static void hold_first(struct reply_queue *q, uint32_t *held)
         q->held = gt_xrealloc(q->held, q->held_capacity * sizeof *q->held);
     }
     q->held[(*held)++] = q->keys[q->first];
-    heap_pop(q);
+    keys_pop(q);
 }
 
 struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u)
@@ -296,7 +308,7 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
         if (c->done)
             c->done(c->context, e, sent);
         slot_free(q, q->keys[q->first].slot);
-        heap_pop(q);
+        keys_pop(q);
     }
     if (sorted_mode(q)) {
         for (uint32_t i = held; i-- > 0; )
