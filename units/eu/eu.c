@@ -213,7 +213,9 @@ static void eu_reset(struct unit *u)
     s->asleep = false;
     s->idle_returned = false;
     s->runnable = 0;
-    s->send_wait = 0;
+    s->age_runnable = 0;
+    eu_rejudge_all(s);
+    memset(s->age_rank, EU_AGE_NONE, sizeof s->age_rank);
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 

@@ -49,7 +49,7 @@ static void dcache_flush(struct eu *s)
     s->dcache_used = 0;
     for (unsigned i = 0; i < s->threads; i++)
         s->slots[i].dep_d = NULL;
-    s->send_wait = 0;
+    eu_rejudge_all(s);
 }
 
 static void grf_span(const struct eu_instruction *in, const struct eu_operand *op, bool dst,

@@ -20,6 +20,8 @@
 
 
 #define EU_MAX_THREADS 16
+/* the age_rank of a slot not in the age order: a bit no position uses */
+#define EU_AGE_NONE 31
 #define EU_SFID_PORTS 16
 /* Write-back ports: an open array, one per shared function that answers, so at
  * most one per SFID (a 4-bit field). The first four are made with the EU,
@@ -163,6 +165,11 @@ struct eu {
      * (each of which clears the bit: eu_slot_rejudge). The scan then counts
      * such threads instead of visiting them (eu_tick_timing). */
     uint32_t send_wait;
+    /* runnable and send_wait in age positions: bit k is the bit of slot
+     * age_order[k] (kept with them, and rebuilt when the age order changes:
+     * eu_age_rebuild), so oldest-first issue walks its candidates by bit
+     * instead of building an order each tick */
+    uint32_t age_runnable, age_send_wait;
     uint32_t pending_msg_slots;      /* bit i: slot i holds a message its port refused */
     uint32_t end_queue_len;
     uint32_t fetches_unsent;
@@ -173,6 +180,8 @@ struct eu {
     /* line 1: the scan's order and accounting */
     uint64_t quiet_until;
     uint8_t age_order[EU_MAX_THREADS];  /* busy slots, oldest first */
+    /* slot i's position in age_order; EU_AGE_NONE for a slot not busy */
+    uint8_t age_rank[EU_MAX_THREADS];
     uint32_t dcache_mask, dcache_used;
     uint64_t last_account;
     uint64_t thread_cycles;
@@ -257,18 +266,42 @@ static inline bool eu_slot_runnable(const struct slot *sl)
  * reads instead of every slot's flags each cycle. */
 static inline void eu_slot_changed(struct eu *s, unsigned i)
 {
+    uint32_t aged = 1u << s->age_rank[i];
     s->send_wait &= ~(1u << i);
-    if (eu_slot_runnable(&s->slots[i]))
+    s->age_send_wait &= ~aged;
+    if (eu_slot_runnable(&s->slots[i])) {
         s->runnable |= 1u << i;
-    else
+        s->age_runnable |= aged;
+    } else {
         s->runnable &= ~(1u << i);
+        s->age_runnable &= ~aged;
+    }
 }
 
 /* Slot i's cached issue judgement no longer holds (its dep_d was dropped). */
 static inline void eu_slot_rejudge(struct eu *s, unsigned i)
 {
     s->send_wait &= ~(1u << i);
+    s->age_send_wait &= ~(1u << s->age_rank[i]);
 }
+
+/* Slot i's cached judgement is a wait for a write-back (see s->send_wait). */
+static inline void eu_slot_judged_send_wait(struct eu *s, unsigned i)
+{
+    s->send_wait |= 1u << i;
+    s->age_send_wait |= 1u << s->age_rank[i];
+}
+
+/* No slot's cached judgement holds. */
+static inline void eu_rejudge_all(struct eu *s)
+{
+    s->send_wait = 0;
+    s->age_send_wait = 0;
+}
+
+/* Recomputes age_rank and the age masks from age_order and the slot masks
+ * (after a thread joins or leaves the age order). */
+void eu_age_rebuild(struct eu *s);
 
 /* ---- eu_fetch.c ------------------------------------------------------------------ */
 

@@ -31,6 +31,18 @@ void eu_flush_end_queue(struct eu *s)
     }
 }
 
+void eu_age_rebuild(struct eu *s)
+{
+    memset(s->age_rank, EU_AGE_NONE, sizeof s->age_rank);
+    s->age_runnable = s->age_send_wait = 0;
+    for (uint32_t k = 0; k < s->age_count; k++) {
+        unsigned i = s->age_order[k];
+        s->age_rank[i] = (uint8_t)k;
+        s->age_runnable |= (s->runnable >> i & 1) << k;
+        s->age_send_wait |= (s->send_wait >> i & 1) << k;
+    }
+}
+
 static void free_slot(struct eu *s, struct unit *u, unsigned i)
 {
     struct slot *sl = &s->slots[i];
@@ -63,14 +75,15 @@ static void free_slot(struct eu *s, struct unit *u, unsigned i)
         eu_flush_end_queue(s);
     }
     eu_account(s, unit_cycle(u));
+    sl->busy = false;
+    eu_slot_changed(s, i);
     for (uint32_t k = 0; k < s->age_count; k++)
         if (s->age_order[k] == i) {
             memmove(&s->age_order[k], &s->age_order[k + 1], s->age_count - k - 1);
             s->age_count--;
             break;
         }
-    sl->busy = false;
-    eu_slot_changed(s, i);
+    eu_age_rebuild(s);
     s->busy_slots--;
     s->active_threads = s->busy_slots;
     s->threads_ended++;
@@ -159,7 +172,9 @@ static void allocate(struct eu *s)
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
     s->runnable = 0;
-    s->send_wait = 0;
+    s->age_runnable = 0;
+    eu_rejudge_all(s);
+    memset(s->age_rank, EU_AGE_NONE, sizeof s->age_rank);
     s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
@@ -190,9 +205,10 @@ bool eu_start_thread(struct eu *s, struct unit *u, struct msg *m)
     memset(sl, 0, offsetof(struct slot, th));      /* (clears the fetch hint too) */
     sl->busy = true;
     sl->start_cycle = unit_cycle(u);
-    eu_slot_changed(s, i);
     sl->age = ++s->age_counter;
+    s->age_rank[i] = (uint8_t)s->age_count;
     s->age_order[s->age_count++] = (uint8_t)i;
+    eu_slot_changed(s, i);
     /* the cycles up to now are the busy slots' before this one (accounted
      * after the increment, an EU idle since its last tick counted the new
      * thread over the idle gap) */
@@ -610,6 +626,14 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
     }
 }
 
+/* How many bits of x are set (no popcnt instruction in a generic build). */
+static inline uint32_t bits_set(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Fast mode: every runnable thread runs until its next SEND. Out of line, so
  * that timing mode's tick (eu.c) is compiled as if fast mode were not there. */
 __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64_t now)
@@ -620,11 +644,7 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
      * clearing the bit) would each be visited and stall once: counted, not
      * visited. Write-backs come before this scan, so none is freed in it. */
     uint32_t held = s->runnable & s->send_wait;
-    if (held) {                 /* bits set (no popcnt instruction in a generic build) */
-        uint32_t n = held - ((held >> 1) & 0x55555555u);
-        n = (n & 0x33333333u) + ((n >> 2) & 0x33333333u);
-        s->stall_send_wait += (((n + (n >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-    }
+    s->stall_send_wait += bits_set(held);
     for (uint32_t left = s->runnable & ~held; left; left &= left - 1) {
         unsigned i = (unsigned)__builtin_ctz(left);
         struct slot *sl = &s->slots[i];
@@ -645,7 +665,7 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
             if (sl->pending_wb) {
                 if (judged_deps(sl, d) == NEVER) {
                     s->stall_send_wait++;
-                    s->send_wait |= 1u << i;
+                    eu_slot_judged_send_wait(s, i);
                     break;
                 }
             }
@@ -673,7 +693,7 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
                     enum eu_thread_status next_why = EU_THREAD_OK;
                     const struct dentry *next = eu_fetch_decoded(s, u, sl, &next_why);
                     if (next && judged_deps(sl, next) == NEVER) {
-                        s->send_wait |= 1u << i;
+                        eu_slot_judged_send_wait(s, i);
                         break;
                     }
                 }
@@ -700,40 +720,35 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     }
     s->quiet = false;
     /* candidates: oldest first (the age order is kept as threads come and
-     * go), or round-robin starting after the last thread that issued.
+     * go), or round-robin starting after the last thread that issued. Each
+     * is a bit of a mask of positions in that order: age positions (the
+     * masks kept in age order), or slots rotated to start at rr_next.
      * Threads whose cached judgement is a write-back wait (s->send_wait)
-     * are counted, not visited: sw_before[k] says how many of them come
-     * before candidate k, so a scan the issue width cuts short counts only
-     * the ones it would have reached. Not when a decode this scan may flush
-     * the decoded cache (which drops every cached judgement: eu_fetch.c);
-     * then every thread is visited. */
-    uint32_t sw = s->runnable & s->send_wait;
-    if (sw && (s->dcache_used + EU_MAX_THREADS) * 4 >= (s->dcache_mask + 1) * 3)
-        sw = 0;
-    unsigned order[EU_MAX_THREADS], sw_before[EU_MAX_THREADS], n = 0, n_sw = 0;
-    /* Without branches (issue 19: which threads are runnable changes from
-     * tick to tick, and the two tests per thread were the EU tick's most
-     * mispredicted lines, ~5% of SGEMM's host time): every thread is written
-     * at order[n], and n moves on only for a candidate. */
-    uint32_t candidates = s->runnable & ~sw;
+     * are counted, not visited: a scan the issue width cuts short counts only
+     * the ones before the candidate it stopped at. Not when a decode this
+     * scan may flush the decoded cache (which drops every cached judgement:
+     * eu_fetch.c); then every thread is visited. (Issue 19: the order had
+     * been built as an array of slots each tick, ~6% of SGEMM's host
+     * instructions.) */
+    bool keep_send_wait = (s->dcache_used + EU_MAX_THREADS) * 4 < (s->dcache_mask + 1) * 3;
+    uint32_t sw, candidates;
+    unsigned rotate = 0;
+    uint8_t order[EU_MAX_THREADS];
     if (s->round_robin) {
-        for (unsigned k = 0; k < s->threads; k++) {
-            unsigned i = (s->rr_next + k) % s->threads;
-            sw_before[n] = n_sw;
-            order[n] = i;
-            n += candidates >> i & 1;
-            n_sw += sw >> i & 1;
-        }
-    } else if (s->runnable) {
-        for (unsigned k = 0; k < s->age_count; k++) {
-            unsigned i = s->age_order[k];
-            sw_before[n] = n_sw;
-            order[n] = i;
-            n += candidates >> i & 1;
-            n_sw += sw >> i & 1;
-        }
+        uint32_t all = (UINT32_C(1) << s->threads) - 1;
+        uint32_t slot_sw = keep_send_wait ? s->runnable & s->send_wait : 0;
+        uint32_t slot_candidates = s->runnable & ~slot_sw;
+        rotate = s->rr_next % s->threads;
+        sw = ((slot_sw >> rotate) | (slot_sw << (s->threads - rotate))) & all;
+        candidates = ((slot_candidates >> rotate) | (slot_candidates << (s->threads - rotate))) & all;
+    } else {
+        /* a thread ending in the scan changes age_order: the scan's is a copy */
+        memcpy(order, s->age_order, sizeof order);
+        uint32_t aged = s->age_runnable & ((UINT32_C(1) << EU_MAX_THREADS) - 1);
+        sw = keep_send_wait ? aged & s->age_send_wait : 0;
+        candidates = aged & ~sw;
     }
-    if (n == 0 && n_sw == 0) {
+    if (candidates == 0 && sw == 0) {
         /* no thread can run until an event (which clears `quiet`) */
         s->quiet = true;
         s->quiet_until = NEVER;
@@ -748,9 +763,12 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     bool cacheable = true;
     uint64_t until = NEVER;
     uint32_t n_fetch = 0, n_send_wait = 0, n_dependency = 0, n_pipe = 0;
-    unsigned k = 0;
-    for (; k < n && issued < s->issue_width; k++) {
-        unsigned i = order[k];
+    unsigned position = 0;
+    for (uint32_t left = candidates; left && issued < s->issue_width; left &= left - 1) {
+        position = (unsigned)__builtin_ctz(left);
+        unsigned i = !s->round_robin ? order[position]
+                   : position + rotate < s->threads ? position + rotate
+                   : position + rotate - s->threads;
         struct slot *sl = &s->slots[i];
         if (sl->ready_cycle > now) {
             s->stall_fetch++;
@@ -825,7 +843,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
             if (s->icache_linked && sl->line_held)
-                s->send_wait |= 1u << i;    /* judged so until an event (see struct eu) */
+                eu_slot_judged_send_wait(s, i);     /* so until an event (see struct eu) */
             s->stall_send_wait++;
             n_send_wait++;
             continue;
@@ -863,7 +881,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     }
     /* the write-back waits the scan reached: all, or those before the
      * candidate after which the issue width was used up */
-    uint32_t sw_reached = issued >= s->issue_width ? sw_before[k - 1] : n_sw;
+    uint32_t sw_reached = bits_set(issued >= s->issue_width ? sw & ((1u << position) - 1) : sw);
     s->stall_send_wait += sw_reached;
     n_send_wait += sw_reached;
     if (issued)
