@@ -42,6 +42,13 @@ static inline bool key_less(const struct reply_queue_key *a, const struct reply_
     return a->first != b->first ? a->first < b->first : a->second < b->second;
 }
 
+/* key_less for the heap, which holds only REPLY_QUEUE_READY_HEAP_TIES keys:
+ * their second number is always 0 (make_key), so the first decides alone. */
+static inline bool heap_less(const struct reply_queue_key *a, const struct reply_queue_key *b)
+{
+    return a->first < b->first;
+}
+
 static inline bool sorted_mode(const struct reply_queue *q)
 {
     return q->config.order != REPLY_QUEUE_READY_HEAP_TIES;
@@ -99,7 +106,7 @@ static void heap_push(struct reply_queue *q, struct reply_queue_key k)
         q->keys = gt_xrealloc(q->keys, (size_t)q->key_capacity * sizeof *q->keys);
     }
     uint32_t i = q->count++;
-    while (i && key_less(&k, &q->keys[(i - 1) / 2])) {
+    while (i && heap_less(&k, &q->keys[(i - 1) / 2])) {
         q->keys[i] = q->keys[(i - 1) / 2];
         i = (i - 1) / 2;
     }
@@ -124,14 +131,14 @@ static void heap_pop(struct reply_queue *q)
         uint32_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && key_less(&keys[c + 1], &keys[c]))
+        if (c + 1 < n && heap_less(&keys[c + 1], &keys[c]))
             c++;
         keys[i] = keys[c];
         i = c;
     }
     while (i) {
         uint32_t parent = (i - 1) / 2;
-        if (key_less(&keys[parent], &last))
+        if (heap_less(&keys[parent], &last))
             break;
         keys[i] = keys[parent];
         i = parent;
