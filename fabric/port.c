@@ -20,6 +20,9 @@ static uint32_t round_up_pow2(uint32_t v)
     return p;
 }
 
+/* The bit of unit.queued_ports that the 64th and later input channels share. */
+#define QUEUED_SHARED_BIT 63
+
 static struct channel *channel_new(struct sim *sim, struct port *out, struct port *in,
                                    const struct link_params *link)
 {
@@ -27,6 +30,8 @@ static struct channel *channel_new(struct sim *sim, struct port *out, struct por
     ch->from = out;
     ch->to = in;
     ch->receiver = in->owner;
+    uint32_t k = in->owner->inputs_bound++;
+    ch->queued_bit = in->queued_bit = UINT64_C(1) << (k < QUEUED_SHARED_BIT ? k : QUEUED_SHARED_BIT);
     ch->same_domain = out && out->owner->domain == in->owner->domain;
     ch->link = *link;
     uint32_t slots = round_up_pow2(link->capacity);
@@ -187,7 +192,9 @@ static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *
     }
     if (occupancy > ch->peak_occupancy)
         ch->peak_occupancy = occupancy;
-    __atomic_add_fetch(&ch->receiver->queued, 1, __ATOMIC_RELAXED);
+    /* after the tail: a receiver that clears the bit as this channel empties
+     * then sees the new tail, or the bit is set again after its clear */
+    __atomic_fetch_or(&ch->receiver->queued_ports, ch->queued_bit, __ATOMIC_ACQ_REL);
     sim_schedule_from(sim, t, ch->receiver, arrival);
 }
 
@@ -257,10 +264,21 @@ static inline bool head_visible(const struct channel *ch, const struct unit *rec
                receiver->sim->domains[receiver->domain]->cycle;
 }
 
+/* Whether the input's channel may hold a message (its queued bit is set);
+ * false for an unbound port. A message another host thread sends during a
+ * parallel step arrives on a later cycle, so reading the bit before or after
+ * that send changes no answer of a poll. */
+static inline bool maybe_queued(const struct port *in)
+{
+    return __atomic_load_n(&in->owner->queued_ports, __ATOMIC_RELAXED) & in->queued_bit;
+}
+
 struct msg *port_peek(const struct port *in)
 {
+    if (!maybe_queued(in))
+        return NULL;
     const struct channel *ch = in->channel;
-    if (!ch || !head_visible(ch, in->owner))
+    if (!head_visible(ch, in->owner))
         return NULL;
     return ch->ring[ch->head & ch->mask].msg;
 }
@@ -287,7 +305,13 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
     struct sim_thread *t = sim_acting_thread(sim, in->owner);
     struct msg *m = ch->ring[ch->head & ch->mask].msg;
     ch->head++;
-    __atomic_sub_fetch(&in->owner->queued, 1, __ATOMIC_RELAXED);
+    if (ch->head == load_tail(ch) && ch->queued_bit != UINT64_C(1) << QUEUED_SHARED_BIT) {
+        /* emptied: the bit is cleared, unless a sender on another host
+         * thread has just added a message (its set comes after its tail) */
+        __atomic_fetch_and(&in->owner->queued_ports, ~ch->queued_bit, __ATOMIC_ACQ_REL);
+        if (ch->head != load_tail(ch))
+            __atomic_fetch_or(&in->owner->queued_ports, ch->queued_bit, __ATOMIC_ACQ_REL);
+    }
     if (ch->pop_time_ps != sim->now_ps) {
         ch->pop_time_ps = sim->now_ps;
         ch->pops_at_pop_time = 0;
@@ -318,8 +342,10 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
 
 struct msg *port_pop(struct port *in)
 {
+    if (!maybe_queued(in))
+        return NULL;
     struct channel *ch = in->channel;
-    if (!ch || ch->head == load_tail(ch) || !head_visible(ch, in->owner))
+    if (!head_visible(ch, in->owner))
         return NULL;
     return pop_visible(in, ch);
 }
@@ -396,9 +422,9 @@ void port_set_observer(struct port *p, port_observer_fn fn, void *context)
 bool unit_has_queued(const struct unit *u)
 {
     /* A message a sender on another host thread adds during this parallel
-     * step arrives on a later cycle (latency >= 1), so reading the count
+     * step arrives on a later cycle (latency >= 1), so reading the bits
      * before or after it changes no answer of port_peek()/port_pop(). */
-    return __atomic_load_n(&u->queued, __ATOMIC_RELAXED) != 0;
+    return __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) != 0;
 }
 
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }

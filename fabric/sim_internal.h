@@ -80,6 +80,7 @@ struct clock_domain {
 struct channel {
     struct port *from, *to;     /* from is NULL for a backdoor injection channel */
     struct unit *receiver;      /* to->owner, kept here so a send reads none of its lines */
+    uint64_t queued_bit;        /* to->queued_bit: its bit of receiver->queued_ports */
     /* each message with the receiver cycle it becomes visible on, side by
      * side: a pop reads one host cache line for both (issue 19) */
     struct channel_slot {
@@ -112,6 +113,7 @@ struct channel {
 struct port {
     struct unit *owner;
     struct channel *channel;
+    uint64_t queued_bit;            /* input: its channel's bit of owner->queued_ports (0: unbound) */
     uint32_t msg_kinds;             /* desc->msg_kinds (0: any), for the checks */
     uint32_t observer_count;
     uint64_t received;              /* input: messages popped */
@@ -157,6 +159,7 @@ struct unit {
     bool commit_requested;          /* listed for the current edge's commits */
     struct unit *host;              /* an inner unit's host (unit_create_inner), else NULL */
     struct unit *inner;             /* the first unit this one runs inside it, else NULL */
+    uint32_t inputs_bound;          /* input channels made to its ports (their queued bits) */
     /* scheduling (thread 0) */
     _Alignas(64) uint64_t ready_stamp;  /* cycle + 1 of the edge it is queued to tick on */
     uint64_t last_wake_request;     /* cycle + 1 of the latest wake asked for */
@@ -165,9 +168,15 @@ struct unit {
     /* fabric counters (the thread that ticks it); its tick counts are in
      * the threads' tick_counts (unit_tick_count) */
     _Alignas(64) uint64_t tick_ns;  /* host time of its ticks (sim_set_thread_timing) */
-    _Alignas(64) uint32_t queued;   /* messages in its input channels, visible or not (sent
-                                     * and not yet popped): unit_has_queued(); atomic, as a
-                                     * sender on another host thread may add to it */
+    /* Bit k: its k-th bound input channel may hold a message, visible or
+     * not (a send sets it; the pop that empties the channel clears it).
+     * Channels from the 64th on share bit 63, which is never cleared.
+     * unit_has_queued() and every poll read it: a poll of an input whose bit
+     * is clear reads none of the channel's lines (issue 19: most polls find
+     * nothing, and each missed the host's L1 on the channel). Changed by
+     * atomic read-modify-writes, as a sender on another host thread may set
+     * a bit while the unit's own thread clears another. */
+    _Alignas(64) uint64_t queued_ports;
 };
 
 struct msg_pool_class {
