@@ -707,18 +707,22 @@ __attribute__((noinline)) bool eu_tick_fast(struct eu *s, struct unit *u, uint64
     return more;
 }
 
-/* Timing mode: one cycle of issue. */
-bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
+/* A scan of the threads for cycle `now` (timing mode). The tick's scan
+ * issues and counts its stalls, and returns whether the EU has work left
+ * (*issued: whether it issued). A probe (issue 19) is the scan the next
+ * cycle's tick would make, made at the end of a tick that issued, while the
+ * slots' lines are still in the host's cache: it issues nothing, counts
+ * nothing and changes nothing that scan would not have, and gives up
+ * (returns false) at the first thread that scan would issue, or would judge
+ * with a side effect (a line to fetch, a decode). When it does not give up,
+ * that scan would have issued nothing and changed nothing, so the stretch it
+ * finds is quiet from `now` on (as if the next tick had scanned): the EU
+ * sleeps through it, and the ticks it skips count the same stalls. About half
+ * of SGEMM's issuing ticks were followed by such a tick. */
+static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, struct unit *u,
+                                                              uint64_t now, bool probe,
+                                                              bool *issued_out)
 {
-    if (s->quiet && now < s->quiet_until) {
-        /* the scan below would find what the last one found */
-        s->stall_fetch += s->quiet_fetch;
-        s->stall_send_wait += s->quiet_send_wait;
-        s->stall_dependency += s->quiet_dependency;
-        s->stall_pipe += s->quiet_pipe;
-        return s->quiet_more;
-    }
-    s->quiet = false;
     /* candidates: oldest first (the age order is kept as threads come and
      * go), or round-robin starting after the last thread that issued. Each
      * is a bit of a mask of positions in that order: age positions (the
@@ -748,13 +752,14 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         sw = keep_send_wait ? aged & s->age_send_wait : 0;
         candidates = aged & ~sw;
     }
+    *issued_out = false;
     if (candidates == 0 && sw == 0) {
         /* no thread can run until an event (which clears `quiet`) */
         s->quiet = true;
         s->quiet_until = NEVER;
         s->quiet_fetch = s->quiet_send_wait = s->quiet_dependency = s->quiet_pipe = 0;
         s->quiet_more = false;
-        return false;
+        return !probe ? false : true;
     }
     unsigned issued = 0;
     bool pending_work = false, alu_issued = false;
@@ -771,7 +776,6 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
                    : position + rotate - s->threads;
         struct slot *sl = &s->slots[i];
         if (sl->ready_cycle > now) {
-            s->stall_fetch++;
             pending_work = true;
             n_fetch++;
             if (sl->ready_cycle < until)
@@ -787,6 +791,25 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         uint64_t decoded_before = s->decode_misses;
         uint64_t addr = sl->th.inst_base + sl->th.ip;
         uint64_t line = addr >> 6;
+        if (probe) {
+            /* only the judgement without side effects: the line it holds
+             * (or finds in the internal cache), the entry the hint gives */
+            if (sl->iline_key != line + 1 ||
+                (s->icache_linked ? !sl->line_held : s->itags[sl->iset] != line + 1))
+                return false;
+            struct dentry *held = sl->last;
+            if (held && held->info && held->info->addr != addr) {
+                held = held->next;
+                if (!held || !held->info || held->info->addr != addr)
+                    return false;
+                sl->last = held;    /* as eu_fetch_decoded() would */
+            }
+            if (!held || !held->info)
+                return false;
+            d = held;
+            judged_deps(sl, d);
+            goto judged;
+        }
         if (s->icache_linked) {
             /* the thread keeps the line it executes from; a new line comes
              * from the EU's fetch buffer or, on a miss there, from the
@@ -844,13 +867,11 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         if (rd == R_SEND) {
             if (s->icache_linked && sl->line_held)
                 eu_slot_judged_send_wait(s, i);     /* so until an event (see struct eu) */
-            s->stall_send_wait++;
             n_send_wait++;
             continue;
         }
         pending_work = true;
         if (rd == R_DEP) {
-            s->stall_dependency++;
             n_dependency++;
             if (sl->dep_at < until)
                 until = sl->dep_at;
@@ -861,7 +882,6 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         if (pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] > now)
             pipe = EU_PIPE_EM;      /* the EM pipe runs FPU work too (L19104-19106) */
         if (s->pipe_busy_until[pipe] > now || (pipe <= EU_PIPE_EM && alu_issued)) {
-            s->stall_pipe++;
             n_pipe++;
             /* free when its pipe is (an FPU instruction: either pipe) */
             uint64_t at = s->pipe_busy_until[pipe];
@@ -871,6 +891,8 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
                 until = at;
             continue;
         }
+        if (probe)
+            return false;       /* the next tick would issue it */
         s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? di->occupancy : 1);
         if (pipe <= EU_PIPE_EM && !s->co_issue)
             alu_issued = true;
@@ -882,8 +904,16 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
     /* the write-back waits the scan reached: all, or those before the
      * candidate after which the issue width was used up */
     uint32_t sw_reached = bits_set(issued >= s->issue_width ? sw & ((1u << position) - 1) : sw);
-    s->stall_send_wait += sw_reached;
     n_send_wait += sw_reached;
+    if (!probe) {
+        /* the stalls this scan found (a fetch stall on an instruction cache
+         * miss was counted where found: it is no quiet stretch's) */
+        s->stall_fetch += n_fetch;
+        s->stall_send_wait += n_send_wait;
+        s->stall_dependency += n_dependency;
+        s->stall_pipe += n_pipe;
+    }
+    *issued_out = issued != 0;
     if (issued)
         s->cycles_issuing++;
     else if (cacheable) {
@@ -895,5 +925,24 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
         s->quiet_pipe = n_pipe;
         s->quiet_more = pending_work;
     }
-    return pending_work || issued;
+    return probe ? cacheable : pending_work || issued;
+}
+
+/* Timing mode: one cycle of issue. */
+bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
+{
+    if (s->quiet && now < s->quiet_until) {
+        /* the scan below would find what the last one found */
+        s->stall_fetch += s->quiet_fetch;
+        s->stall_send_wait += s->quiet_send_wait;
+        s->stall_dependency += s->quiet_dependency;
+        s->stall_pipe += s->quiet_pipe;
+        return s->quiet_more;
+    }
+    s->quiet = false;
+    bool issued;
+    bool more = scan_threads(s, u, now, false, &issued);
+    if (issued && !scan_threads(s, u, now + 1, true, &issued))
+        s->quiet = false;       /* gave up: the next tick scans */
+    return more;
 }
