@@ -295,6 +295,27 @@ struct msg *port_peek_at(const struct port *in, uint32_t n)
     return ch->ring[i & ch->mask].msg;
 }
 
+/* Whether some input channel of u with bit `bit` holds a message. */
+static bool bit_has_messages(const struct unit *u, uint64_t bit)
+{
+    for (const struct port *p = u->ports; p; p = p->next_in_unit)
+        if (p->queued_bit == bit && p->channel->head != load_tail(p->channel))
+            return true;
+    return false;
+}
+
+/* ch, an input of u, is empty: its bit is cleared, unless a sender on
+ * another host thread has just added a message (its set comes after its
+ * tail), or, for the bit the 64th and later channels share, another of
+ * them holds one. */
+static void clear_queued_bit(struct unit *u, const struct channel *ch)
+{
+    __atomic_fetch_and(&u->queued_ports, ~ch->queued_bit, __ATOMIC_ACQ_REL);
+    bool shared = ch->queued_bit == UINT64_C(1) << QUEUED_SHARED_BIT;
+    if (ch->head != load_tail(ch) || (shared && bit_has_messages(u, ch->queued_bit)))
+        __atomic_fetch_or(&u->queued_ports, ch->queued_bit, __ATOMIC_ACQ_REL);
+}
+
 /* port_pop() once a message is visible, out of line: the common poll of an
  * empty input (an EU polls every write-back port each tick: ~7% of SGEMM in
  * port_pop) then pays no register saves; what it still pays (perf annotate)
@@ -305,13 +326,8 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
     struct sim_thread *t = sim_acting_thread(sim, in->owner);
     struct msg *m = ch->ring[ch->head & ch->mask].msg;
     ch->head++;
-    if (ch->head == load_tail(ch) && ch->queued_bit != UINT64_C(1) << QUEUED_SHARED_BIT) {
-        /* emptied: the bit is cleared, unless a sender on another host
-         * thread has just added a message (its set comes after its tail) */
-        __atomic_fetch_and(&in->owner->queued_ports, ~ch->queued_bit, __ATOMIC_ACQ_REL);
-        if (ch->head != load_tail(ch))
-            __atomic_fetch_or(&in->owner->queued_ports, ch->queued_bit, __ATOMIC_ACQ_REL);
-    }
+    if (ch->head == load_tail(ch))
+        clear_queued_bit(in->owner, ch);
     if (ch->pop_time_ps != sim->now_ps) {
         ch->pop_time_ps = sim->now_ps;
         ch->pops_at_pop_time = 0;

@@ -170,7 +170,8 @@ struct unit {
     _Alignas(64) uint64_t tick_ns;  /* host time of its ticks (sim_set_thread_timing) */
     /* Bit k: its k-th bound input channel may hold a message, visible or
      * not (a send sets it; the pop that empties the channel clears it).
-     * Channels from the 64th on share bit 63, which is never cleared.
+     * Channels from the 64th on share bit 63, cleared when all of them are
+     * empty.
      * unit_has_queued() and every poll read it: a poll of an input whose bit
      * is clear reads none of the channel's lines (issue 19: most polls find
      * nothing, and each missed the host's L1 on the channel). Changed by

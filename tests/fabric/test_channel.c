@@ -323,8 +323,98 @@ static void test_has_queued_counts_messages_not_yet_popped(void)
     sim_destroy(p.sim);
 }
 
+/* A unit with more inputs than unit.queued_ports has bits: each tick pops
+ * at most one message, from the first input that gives one, and asks for
+ * another tick only while unit_has_queued() says a message is left. */
+#define MANY_INPUTS 70
+struct many_inputs {
+    struct port **in;
+    uint32_t inputs;
+    uint32_t received;
+    uint32_t port_of[2 * MANY_INPUTS];
+    uint64_t tag[2 * MANY_INPUTS];
+};
+
+static const struct port_desc many_inputs_ports[] = {
+    { .name = "in", .direction = PORT_IN, .count = MANY_INPUTS, .help = "anything" }, PORT_END
+};
+
+static int many_inputs_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    struct many_inputs *s = unit_state(u);
+    s->in = unit_port_array(u, "in", &s->inputs);
+    return 0;
+}
+
+static enum unit_activity many_inputs_tick(struct unit *u)
+{
+    struct many_inputs *s = unit_state(u);
+    for (uint32_t k = 0; k < s->inputs; k++) {
+        struct msg *m = port_pop(s->in[k]);
+        if (!m)
+            continue;
+        if (s->received < 2 * MANY_INPUTS) {
+            s->port_of[s->received] = k;
+            s->tag[s->received] = m->tag;
+        }
+        s->received++;
+        msg_free(unit_sim(u), m);
+        break;
+    }
+    return unit_has_queued(u) ? UNIT_BUSY : UNIT_IDLE;
+}
+
+static const struct unit_ops many_inputs_ops = {
+    .kind = "test_many_inputs", .help = "test: 70 inputs, one pop a tick",
+    .state_size = sizeof(struct many_inputs), .ports = many_inputs_ports,
+    .realize = many_inputs_realize, .tick = many_inputs_tick,
+};
+
+static void inject_tag(struct sim *sim, struct unit *u, uint32_t port, uint64_t tag)
+{
+    struct msg *m = msg_alloc(sim, MSG_GENERIC, 8);
+    m->tag = tag;
+    CU_ASSERT_TRUE(port_inject(unit_port(u, "in", port), m));
+}
+
+/* The queued bits (fabric/sim_internal.h unit.queued_ports): the 64th and
+ * later input channels share one bit, which must stay set while any of them
+ * holds a message. Every one of 70 inputs gets a message (channels made in
+ * port order, so in[63..69] share the bit); then in[64] and in[66] get one
+ * each: the tick that empties in[64] must leave in[66]'s visible, or the unit
+ * goes idle with it queued. Once all are popped nothing is queued. */
+static void test_shared_queued_bit_keeps_messages(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    struct unit *u = probe_add(sim, &many_inputs_ops, "many", NULL);
+    for (uint32_t k = 0; k < MANY_INPUTS; k++)
+        inject_tag(sim, u, k, k);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, NULL), 0);
+    CU_ASSERT_TRUE(unit_has_queued(u));
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    struct many_inputs *s = unit_state(u);
+    CU_ASSERT_EQUAL_FATAL(s->received, MANY_INPUTS);
+    for (uint32_t k = 0; k < MANY_INPUTS; k++)
+        CU_ASSERT_EQUAL(s->tag[k], k);      /* lowest input first, one a tick */
+    CU_ASSERT_FALSE(unit_has_queued(u));
+    inject_tag(sim, u, 64, 1064);
+    inject_tag(sim, u, 66, 1066);
+    inject_tag(sim, u, 5, 1005);
+    CU_ASSERT_TRUE(unit_has_queued(u));
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL_FATAL(s->received, MANY_INPUTS + 3);
+    CU_ASSERT_EQUAL(s->port_of[MANY_INPUTS], 5);
+    CU_ASSERT_EQUAL(s->port_of[MANY_INPUTS + 1], 64);
+    CU_ASSERT_EQUAL(s->port_of[MANY_INPUTS + 2], 66);
+    CU_ASSERT_EQUAL(s->tag[MANY_INPUTS + 2], 1066);
+    CU_ASSERT_FALSE(unit_has_queued(u));
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "latency is exact", test_latency_is_exact },
+    { "shared queued bit keeps messages", test_shared_queued_bit_keeps_messages },
     { "capacity credit loop", test_capacity_credit_loop },
     { "capacity holds, back-pressure counted", test_capacity_holds_and_backpressure_counts },
     { "width is exact", test_width_is_exact },
