@@ -3,7 +3,10 @@
 # combination the project has and keep each run's stats.csv (and the dumps the
 # workloads check) under OUTDIR/<name>/. Two snapshots taken before and after a
 # refactor are compared with `diff -r`: "no change in behaviour" means they are
-# byte-identical. Needs `make workloads` for the project's own AUBs.
+# byte-identical. A change to when units are ticked (a unit sleeping through
+# cycles it would have idled) moves only the host's scheduling counts; then
+#   diff -r -I '\.ticks,\|\.busy_ticks,\|^sim\.steps,\|active_edges,' A B
+# must still find nothing. Needs `make workloads` for the project's own AUBs.
 set -euo pipefail
 GTSIM=${1:?usage: stats-snapshot.sh GTSIM OUTDIR}
 OUT=${2:?usage: stats-snapshot.sh GTSIM OUTDIR}
