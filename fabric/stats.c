@@ -358,6 +358,8 @@ void sim_write_stats(struct sim *sim, struct stats_writer *w)
     }
     for (uint32_t i = 0; i < sim->unit_count; i++) {
         struct unit *u = sim->units[i];
+        if (u->ops->stats_settle)
+            u->ops->stats_settle(u);
         stats_set_prefix(w, u->name);
         stats_emit_u64(w, "ticks", unit_tick_count(sim, u, false), "cycles",
                        "cycles the unit was ticked");

@@ -218,6 +218,12 @@ struct unit_ops {
     bool (*callable)(const struct unit *u, const struct port *in);
     struct msg *(*call)(struct unit *u, struct port *in, const struct msg *m, uint64_t arrival,
                         uint64_t *reply_cycle);
+    /* Optional: before the unit's stats are written, brings its counters up
+     * to its clock's current cycle as ticks on every cycle would have: a unit
+     * that sleeps through cycles and adds their counts when it wakes adds the
+     * cycles slept so far (a run stopped by --max-cycles mid-sleep). Changes
+     * nothing a later tick reads but those counts. */
+    void (*stats_settle)(struct unit *u);
     void (*stats_derived)(struct unit *u, struct stats_writer *w);
     void (*destroy)(struct unit *u);
 };

@@ -334,6 +334,47 @@ static void test_chain_stalls_counted_exactly(void)
     }
 }
 
+/* Stats read while the EU sleeps through a wait (a run stopped by a time
+ * limit, as --max-cycles does) count the cycles slept so far, as ticks on
+ * every cycle would have (unit_ops.stats_settle). One thread's dependent
+ * chain with fpu_latency 50: each add waits 2 + 50 cycles after the one
+ * before, every cycle of it one dependency stall. Stopped and read on each of
+ * the first 200 cycles, the count grows by 1 a cycle, except on the few
+ * cycles an add issues (by 0); read only when the EU wakes it would jump by 51.
+ * Reading changes nothing: the run's total is the exact count, and its
+ * thread-cycles one a cycle while the thread lives. */
+static void test_stats_mid_sleep_count_cycles_slept(void)
+{
+    const char *over[] = { "icache_latency=0", "fpu_latency=50", NULL };
+    struct rig r = rig_new(over, 1);
+    struct eu_enc_buf k = kernel_chain(32, true);
+    rig_load(r.sim, 0x4000, &k);
+    dispatch(&r, 0x4000, NULL, 0, 0);
+    uint64_t period = unit_clock_period(r.eu);
+    double last = 0, last_threads = 0;
+    unsigned ones = 0, other = 0;
+    for (uint64_t c = 1; c <= 200; c++) {
+        CU_ASSERT_EQUAL(sim_run(r.sim, c * period), SIM_STOP_TIME_LIMIT);
+        double stall = rig_stat(r.sim, "eu.stall.dependency");
+        double threads = rig_stat(r.sim, "eu.thread_cycles");
+        if (stall == last + 1)
+            ones++;
+        else if (stall != last)
+            other++;
+        if (c > 4)
+            CU_ASSERT_EQUAL(threads, last_threads + 1);
+        last = stall;
+        last_threads = threads;
+    }
+    CU_ASSERT_EQUAL(other, 0);
+    CU_ASSERT_TRUE(ones >= 190);        /* at most 4 adds issue in 200 cycles, 52 apart */
+    CU_ASSERT_EQUAL(sim_run(r.sim, 0), SIM_STOP_QUIESCENT);
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.stall.dependency"), 32.0 * (2 + 50 - 1));
+    CU_ASSERT_EQUAL(rig_stat(r.sim, "eu.cycles_issuing"), 33);
+    eu_enc_free(&k);
+    sim_destroy(r.sim);
+}
+
 static void test_flag_dependency_stalls(void)
 {
     /* cmp writes f0.0, the predicated mov right after it reads f0.0: it waits
@@ -1115,6 +1156,7 @@ static const struct test_case cases[] = {
     { "write-backs on an open port array", test_writeback_open_array },
     { "thread slots fill and free", test_thread_slots_fill_and_free },
     { "dependent chain: every stalled cycle counted once", test_chain_stalls_counted_exactly },
+    { "stats read mid-sleep count the cycles slept", test_stats_mid_sleep_count_cycles_slept },
     { "scoreboard and co-issue", test_scoreboard_and_co_issue },
     { "round robin and bad arbitration", test_round_robin_and_bad_arbitration },
     { "flag dependency stalls", test_flag_dependency_stalls },

@@ -331,10 +331,39 @@ static enum unit_activity eu_tick(struct unit *u)
     return more ? UNIT_BUSY : UNIT_IDLE;
 }
 
+/* The EU's cycle when its stats are read: the last edge of its clock at or
+ * before the simulated time (a run stopped by a time limit may have ticked
+ * no unit of the clock on the last edges, each EU asleep). */
+static uint64_t stats_cycle(const struct unit *u)
+{
+    uint64_t ticked = unit_cycle(u);
+    uint64_t at = sim_now(unit_sim(u)) / unit_clock_period(u);
+    return at > ticked ? at : ticked;
+}
+
+/* The stalls of the cycles slept through so far (each would have taken the
+ * quiet path), and the thread-cycles up to now: what ticks up to this cycle
+ * would have counted. */
+static void eu_stats_settle(struct unit *u)
+{
+    struct eu *s = unit_state(u);
+    uint64_t now = stats_cycle(u);
+    if (s->asleep && now > s->asleep_from) {
+        uint64_t skipped = now - s->asleep_from;
+        s->stall_fetch += skipped * s->quiet_fetch;
+        s->stall_send_wait += skipped * s->quiet_send_wait;
+        s->stall_dependency += skipped * s->quiet_dependency;
+        s->stall_pipe += skipped * s->quiet_pipe;
+        s->asleep_from = now;   /* the wake adds the cycles after it */
+    }
+    if (s->slots)
+        eu_account(s, now);
+}
+
 static void eu_stats_derived(struct unit *u, struct stats_writer *w)
 {
     struct eu *s = unit_state(u);
-    uint64_t cyc = unit_cycle(u);
+    uint64_t cyc = stats_cycle(u);
     stats_emit(w, "ipc", cyc ? (double)s->instructions / (double)cyc : 0.0, "instructions/cycle",
                "instructions issued per cycle of the EU's clock so far");
     stats_emit(w, "occupancy", cyc ? (double)s->thread_cycles / ((double)cyc * s->threads) : 0.0,
@@ -379,6 +408,7 @@ const struct unit_ops eu_ops = {
     .reset = eu_reset,
     .tick = eu_tick,
     .edge_commit = eu_edge_commit,
+    .stats_settle = eu_stats_settle,
     .stats_derived = eu_stats_derived,
     .destroy = eu_destroy,
 };
