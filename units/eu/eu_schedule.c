@@ -759,7 +759,7 @@ static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, str
         s->quiet_until = NEVER;
         s->quiet_fetch = s->quiet_send_wait = s->quiet_dependency = s->quiet_pipe = 0;
         s->quiet_more = false;
-        return !probe ? false : true;
+        return probe;           /* (a probe: quiet from now on) */
     }
     unsigned issued = 0;
     bool pending_work = false, alu_issued = false;
