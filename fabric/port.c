@@ -443,6 +443,12 @@ bool unit_has_queued(const struct unit *u)
     return __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) != 0;
 }
 
+uint64_t unit_queued_ports(const struct unit *u)
+{
+    return __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED);     /* as unit_has_queued */
+}
+
+uint64_t port_queued_bit(const struct port *in) { return in->queued_bit; }
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }
 uint32_t port_msg_kinds(const struct port *p) { return p->msg_kinds; }
 const char *port_name(const struct port *p) { return p->name; }

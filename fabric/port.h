@@ -57,6 +57,13 @@ struct msg *port_pop(struct port *in);
 /* Messages visible on an input port now. */
 uint32_t port_visible(const struct port *in);
 
+/* The bit of unit_queued_ports(port_unit(in)) that is clear when in's channel
+ * holds no message (several inputs may share one); 0 while in is unbound.
+ * Fixed once the port is bound, so a unit that polls many inputs may keep it
+ * from realize() (then polling a port whose kept bit is 0 as before, in case
+ * a backdoor injection binds it later). */
+uint64_t port_queued_bit(const struct port *in);
+
 bool port_is_bound(const struct port *p);
 /* The message kinds the port declares (struct port_desc.msg_kinds, MSG_BIT of
  * each); 0: any (placeholders, test rigs, ports made by a port() op). A link

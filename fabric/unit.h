@@ -285,6 +285,10 @@ void unit_wake_at(struct unit *u, uint64_t cycle);
  * tick (an EU's write-back ports) may skip them all. */
 bool unit_has_queued(const struct unit *u);
 
+/* Its inputs' queued bits (port_queued_bit): an input whose bit is clear
+ * holds no message, so a poll of it would return NULL this cycle. */
+uint64_t unit_queued_ports(const struct unit *u);
+
 /* From a tick: calls the kind's edge_commit() once this edge's ticks are all
  * done (more calls in the same tick ask once). */
 void unit_request_edge_commit(struct unit *u);

@@ -237,6 +237,7 @@ static int dp_realize(struct unit *u, struct gt_error *err)
     s->wb = gt_xcalloc(s->eus + 1, sizeof *s->wb);
     for (uint32_t i = 0; i < s->eus; i++) {
         s->eu[i] = unit_port(u, "eu", i);
+        s->eu_bit[i] = port_queued_bit(s->eu[i]);
         s->wb[i] = i < unit_port_count(u, "writeback") ? unit_port(u, "writeback", i) : NULL;
     }
     s->l3 = unit_port(u, "l3", 0);
@@ -298,8 +299,12 @@ static enum unit_activity dp_tick(struct unit *u)
     }
     dp_send_replies(s, u, false);
     uint32_t taken = 0;
+    /* the inputs' bits as the polls start: what arrives in this tick is visible later */
+    uint64_t bits = queued ? unit_queued_ports(u) : 0;
     for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
         uint32_t e = (s->next_eu + k) % s->eus;
+        if (s->eu_bit[e] && !(bits & s->eu_bit[e]))
+            continue;   /* nothing in its channel */
         struct msg *m;
         /* an atomic on memory is the last message of its cycle: it is applied
          * at the cycle's end, and a later message must see it */
@@ -319,9 +324,11 @@ static enum unit_activity dp_tick(struct unit *u)
     bool more = fifo_count(&s->line_queue) > 0;
     /* a message left visible for a free transaction: none when no input
      * channel holds any message now */
-    if (!more && s->free_txn != UINT32_MAX && unit_has_queued(u))
+    if (!more && s->free_txn != UINT32_MAX && unit_has_queued(u)) {
+        bits = unit_queued_ports(u);
         for (uint32_t e = 0; e < s->eus && !more; e++)
-            more = port_peek(s->eu[e]) != NULL;
+            more = (!s->eu_bit[e] || (bits & s->eu_bit[e])) && port_peek(s->eu[e]) != NULL;
+    }
     if (dp_reply_due(s, now))
         more = true;
     return more ? UNIT_BUSY : UNIT_IDLE;

@@ -160,8 +160,10 @@ static int eu_realize(struct unit *u, struct gt_error *err)
     if (s->writeback_ports > EU_WRITEBACK_PORTS_MAX)
         return gt_error_set(err, "%u \"writeback\" ports linked; at most %u (one per SFID)",
                             s->writeback_ports, EU_WRITEBACK_PORTS_MAX);
-    for (unsigned i = 0; i < s->writeback_ports; i++)
+    for (unsigned i = 0; i < s->writeback_ports; i++) {
         s->writeback[i] = unit_port(u, "writeback", i);
+        s->writeback_bit[i] = port_queued_bit(s->writeback[i]);
+    }
     s->icache = unit_port(u, "icache", 0);
     s->icache_reply = unit_port(u, "icache_reply", 0);
     s->icache_linked = port_is_bound(s->icache);
@@ -223,10 +225,11 @@ static void eu_reset(struct unit *u)
  * cycle are not visible yet, so the answer does not depend on the tick order). */
 static bool visible_input(const struct eu *s, const struct unit *u)
 {
-    if (!unit_has_queued(u))
+    uint64_t bits = unit_queued_ports(u);
+    if (!bits)
         return false;
     for (unsigned w = 0; w < s->writeback_ports; w++)
-        if (port_peek(s->writeback[w]))
+        if ((!s->writeback_bit[w] || (bits & s->writeback_bit[w])) && port_peek(s->writeback[w]))
             return true;
     return port_peek(s->icache_reply) || port_peek(s->dispatch);
 }
@@ -257,14 +260,19 @@ static enum unit_activity eu_tick(struct unit *u)
     struct msg *m;
     /* Nothing in any input channel (the common cycle of a busy EU): none of
      * the polls below could take a message, so they are skipped. */
-    bool queued = unit_has_queued(u);
-    /* write-backs first: they may unblock threads this cycle */
+    uint64_t bits = unit_queued_ports(u);
+    bool queued = bits != 0;
+    /* write-backs first: they may unblock threads this cycle; a port whose
+     * queued bit is clear holds nothing (fabric/unit.h) */
     for (unsigned w = 0; queued && w < s->writeback_ports; w++) {
+        if (s->writeback_bit[w] && !(bits & s->writeback_bit[w]))
+            continue;
         while ((m = port_pop(s->writeback[w])) != NULL) {
             eu_take_writeback(s, u, m);
             msg_free(sim, m);
         }
-        queued = unit_has_queued(u);    /* the polls below need a message left */
+        bits = unit_queued_ports(u);
+        queued = bits != 0;             /* the polls below need a message left */
     }
     /* instruction lines from the subslice cache, then fetches still to send */
     while (queued && (m = port_pop(s->icache_reply)) != NULL) {

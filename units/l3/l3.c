@@ -48,6 +48,7 @@ struct l3 {
     uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     /* ports */
     struct port **client, **client_reply;
+    uint64_t client_bit[MAX_CLIENTS];   /* port_queued_bit(client[c]) at realize (0: poll it) */
     uint32_t client_replies;
     struct port *memory, *memory_reply, *cs;
     /* state */
@@ -335,6 +336,8 @@ static int l3_realize(struct unit *u, struct gt_error *err)
     s->client_reply = unit_port_array(u, "client_reply", &s->client_replies);
     if (s->clients > MAX_CLIENTS)
         return gt_error_set(err, "%u clients linked; at most %d", s->clients, MAX_CLIENTS);
+    for (uint32_t c = 0; c < s->clients; c++)
+        s->client_bit[c] = port_queued_bit(s->client[c]);
     if (s->client_replies > s->clients)
         return gt_error_set(err, "client_reply[%u] is linked but client[%u] is not",
                             s->client_replies - 1, s->client_replies - 1);
@@ -424,9 +427,11 @@ static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
 
 /* Requests from the clients go into their line's bank queue (round-robin
  * over the clients; a full bank queue leaves the request in its channel). */
-static void take_requests(struct l3 *s, struct unit *u)
+static void take_requests(struct l3 *s, struct unit *u, uint64_t queued)
 {
     for (uint32_t k = 0, c = s->next_client; k < s->clients; k++, c = c + 1 == s->clients ? 0 : c + 1) {
+        if (s->client_bit[c] && !(queued & s->client_bit[c]))
+            continue;   /* nothing in its channel: the poll would find nothing */
         struct msg *m;
         while ((m = port_peek(s->client[c]))) {
             if (m->kind != MSG_MEMORY_REQUEST || m->size < sizeof(struct memreq)) {
@@ -622,7 +627,8 @@ static enum unit_activity l3_tick(struct unit *u)
     if (!owner || unit_has_queued(owner)) {
         take_programming(s, u);
         take_fills(s, u, now);
-        take_requests(s, u);
+        /* the bits as the tick starts: what arrives in it is visible later */
+        take_requests(s, u, owner ? unit_queued_ports(owner) : UINT64_MAX);
     } else {
         /* every input is empty (fabric/unit.h): the polls would find nothing; the
          * round-robin start still moves on, as take_requests does every cycle */
