@@ -440,15 +440,15 @@ bool unit_has_queued(const struct unit *u)
     /* A message a sender on another host thread adds during this parallel
      * step arrives on a later cycle (latency >= 1), so reading the bits
      * before or after it changes no answer of port_peek()/port_pop(). */
-    return __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) != 0;
+    return unit_queued_ports(u) != 0;
 }
 
 uint64_t unit_queued_ports(const struct unit *u)
 {
-    return __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED);     /* as unit_has_queued */
+    return __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED);
 }
 
-uint64_t port_queued_bit(const struct port *in) { return in->queued_bit; }
+uint64_t port_queued_bit(const struct port *in) { return in->channel ? in->queued_bit : UINT64_MAX; }
 bool port_is_bound(const struct port *p) { return p->channel != NULL; }
 uint32_t port_msg_kinds(const struct port *p) { return p->msg_kinds; }
 const char *port_name(const struct port *p) { return p->name; }

@@ -57,11 +57,12 @@ struct msg *port_pop(struct port *in);
 /* Messages visible on an input port now. */
 uint32_t port_visible(const struct port *in);
 
-/* The bit of unit_queued_ports(port_unit(in)) that is clear when in's channel
- * holds no message (several inputs may share one); 0 while in is unbound.
- * Fixed once the port is bound, so a unit that polls many inputs may keep it
- * from realize() (then polling a port whose kept bit is 0 as before, in case
- * a backdoor injection binds it later). */
+/* The bits of unit_queued_ports(port_unit(in)) of which one is set when in's
+ * channel may hold a message: its channel's bit (several inputs may share
+ * one), fixed once the port is bound; all of them while in is unbound (a
+ * backdoor injection may bind it later). A unit that polls many inputs keeps
+ * them from realize() and polls an input only when
+ * unit_queued_ports() & its bits. */
 uint64_t port_queued_bit(const struct port *in);
 
 bool port_is_bound(const struct port *p);

@@ -303,7 +303,7 @@ static enum unit_activity dp_tick(struct unit *u)
     uint64_t bits = queued ? unit_queued_ports(u) : 0;
     for (uint32_t k = 0; queued && k < s->eus && taken < s->messages_per_cycle; k++) {
         uint32_t e = (s->next_eu + k) % s->eus;
-        if (s->eu_bit[e] && !(bits & s->eu_bit[e]))
+        if (!(bits & s->eu_bit[e]))
             continue;   /* nothing in its channel */
         struct msg *m;
         /* an atomic on memory is the last message of its cycle: it is applied
@@ -327,7 +327,7 @@ static enum unit_activity dp_tick(struct unit *u)
     if (!more && s->free_txn != UINT32_MAX && unit_has_queued(u)) {
         bits = unit_queued_ports(u);
         for (uint32_t e = 0; e < s->eus && !more; e++)
-            more = (!s->eu_bit[e] || (bits & s->eu_bit[e])) && port_peek(s->eu[e]) != NULL;
+            more = (bits & s->eu_bit[e]) && port_peek(s->eu[e]) != NULL;
     }
     if (dp_reply_due(s, now))
         more = true;

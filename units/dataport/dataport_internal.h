@@ -123,7 +123,7 @@ struct dp {
     bool functional;            /* replies after `latency`, no L3 lines (the "functional" param) */
     /* ports */
     struct port **eu, **wb;
-    uint64_t eu_bit[DP_MAX_EUS];    /* port_queued_bit(eu[e]) at realize (0: poll it) */
+    uint64_t eu_bit[DP_MAX_EUS];    /* port_queued_bit(eu[e]) at realize */
     uint32_t eus;
     struct port *l3, *l3_reply;
     /* atomics on memory taken this cycle, applied by the edge commit

@@ -229,7 +229,7 @@ static bool visible_input(const struct eu *s, const struct unit *u)
     if (!bits)
         return false;
     for (unsigned w = 0; w < s->writeback_ports; w++)
-        if ((!s->writeback_bit[w] || (bits & s->writeback_bit[w])) && port_peek(s->writeback[w]))
+        if ((bits & s->writeback_bit[w]) && port_peek(s->writeback[w]))
             return true;
     return port_peek(s->icache_reply) || port_peek(s->dispatch);
 }
@@ -265,7 +265,7 @@ static enum unit_activity eu_tick(struct unit *u)
     /* write-backs first: they may unblock threads this cycle; a port whose
      * queued bit is clear holds nothing (fabric/unit.h) */
     for (unsigned w = 0; queued && w < s->writeback_ports; w++) {
-        if (s->writeback_bit[w] && !(bits & s->writeback_bit[w]))
+        if (!(bits & s->writeback_bit[w]))
             continue;
         while ((m = port_pop(s->writeback[w])) != NULL) {
             eu_take_writeback(s, u, m);

@@ -218,7 +218,7 @@ struct eu {
     struct port *send, *td;
     struct port *sfid[EU_SFID_PORTS];
     struct port *writeback[EU_WRITEBACK_PORTS_MAX];
-    uint64_t writeback_bit[EU_WRITEBACK_PORTS_MAX];     /* port_queued_bit() at realize (0: poll) */
+    uint64_t writeback_bit[EU_WRITEBACK_PORTS_MAX];     /* port_queued_bit() at realize */
     struct port *icache;
     /* state */
     uint64_t age_counter;

@@ -48,7 +48,7 @@ struct l3 {
     uint32_t part_urb, part_slm, part_dc, part_ro, part_rest;
     /* ports */
     struct port **client, **client_reply;
-    uint64_t client_bit[MAX_CLIENTS];   /* port_queued_bit(client[c]) at realize (0: poll it) */
+    uint64_t client_bit[MAX_CLIENTS];   /* port_queued_bit(client[c]) at realize */
     uint32_t client_replies;
     struct port *memory, *memory_reply, *cs;
     /* state */
@@ -430,7 +430,7 @@ static void take_fills(struct l3 *s, struct unit *u, uint64_t now)
 static void take_requests(struct l3 *s, struct unit *u, uint64_t queued)
 {
     for (uint32_t k = 0, c = s->next_client; k < s->clients; k++, c = c + 1 == s->clients ? 0 : c + 1) {
-        if (s->client_bit[c] && !(queued & s->client_bit[c]))
+        if (!(queued & s->client_bit[c]))
             continue;   /* nothing in its channel: the poll would find nothing */
         struct msg *m;
         while ((m = port_peek(s->client[c]))) {
