@@ -214,10 +214,7 @@ static void eu_reset(struct unit *u)
     s->quiet = false;
     s->asleep = false;
     s->idle_returned = false;
-    s->runnable = 0;
-    s->age_runnable = 0;
-    eu_rejudge_all(s);
-    memset(s->age_rank, EU_AGE_NONE, sizeof s->age_rank);
+    eu_slot_masks_clear(s);
     memset(s->pipe_busy_until, 0, sizeof s->pipe_busy_until);
 }
 
@@ -242,11 +239,7 @@ static enum unit_activity eu_tick(struct unit *u)
     if (s->asleep) {
         /* the ticks of the cycles slept through: each would have taken the
          * quiet path of eu_tick_timing and added the same stalls */
-        uint64_t skipped = now - s->asleep_from - 1;
-        s->stall_fetch += skipped * s->quiet_fetch;
-        s->stall_send_wait += skipped * s->quiet_send_wait;
-        s->stall_dependency += skipped * s->quiet_dependency;
-        s->stall_pipe += skipped * s->quiet_pipe;
+        eu_count_quiet(s, now - s->asleep_from - 1);
         s->asleep = false;
     } else if (s->idle_returned && !s->pending_msg_slots && !s->end_queue_len && !s->fetches_unsent &&
                !visible_input(s, u) && !eu_arrival_due(s, now)) {
@@ -357,11 +350,7 @@ static void eu_stats_settle(struct unit *u)
     struct eu *s = unit_state(u);
     uint64_t now = stats_cycle(u);
     if (s->asleep && now > s->asleep_from) {
-        uint64_t skipped = now - s->asleep_from;
-        s->stall_fetch += skipped * s->quiet_fetch;
-        s->stall_send_wait += skipped * s->quiet_send_wait;
-        s->stall_dependency += skipped * s->quiet_dependency;
-        s->stall_pipe += skipped * s->quiet_pipe;
+        eu_count_quiet(s, now - s->asleep_from);
         s->asleep_from = now;   /* the wake adds the cycles after it */
     }
     if (s->slots)

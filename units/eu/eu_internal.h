@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fabric/memory.h"
 #include "fabric/unit.h"
@@ -303,6 +304,25 @@ static inline void eu_rejudge_all(struct eu *s)
 /* Recomputes age_rank and the age masks from age_order and the slot masks
  * (after a thread joins or leaves the age order). */
 void eu_age_rebuild(struct eu *s);
+
+/* No slot runnable or judged, none in the age order's ranks: the masks of an
+ * EU without threads. */
+static inline void eu_slot_masks_clear(struct eu *s)
+{
+    s->runnable = s->age_runnable = 0;
+    eu_rejudge_all(s);
+    memset(s->age_rank, EU_AGE_NONE, sizeof s->age_rank);
+}
+
+/* The stalls of `cycles` cycles of a quiet stretch, each counting what the
+ * scan that started it found (ticked, slept through, or read mid-sleep). */
+static inline void eu_count_quiet(struct eu *s, uint64_t cycles)
+{
+    s->stall_fetch += cycles * s->quiet_fetch;
+    s->stall_send_wait += cycles * s->quiet_send_wait;
+    s->stall_dependency += cycles * s->quiet_dependency;
+    s->stall_pipe += cycles * s->quiet_pipe;
+}
 
 /* ---- eu_fetch.c ------------------------------------------------------------------ */
 

@@ -171,10 +171,7 @@ static void allocate(struct eu *s)
     s->dindex = gt_xcalloc(cap, sizeof *s->dindex);
     s->dcache_mask = cap - 1;
     s->dcache_used = 0;
-    s->runnable = 0;
-    s->age_runnable = 0;
-    eu_rejudge_all(s);
-    memset(s->age_rank, EU_AGE_NONE, sizeof s->age_rank);
+    eu_slot_masks_clear(s);
     s->iline_count = s->icache_linked ? s->fetch_buffer_lines : s->icache_kib * 1024 / 64;
     s->iline_pow2 = (s->iline_count & (s->iline_count - 1)) == 0;
     s->itags = gt_xcalloc(s->iline_count, sizeof *s->itags);
@@ -933,10 +930,7 @@ bool eu_tick_timing(struct eu *s, struct unit *u, uint64_t now)
 {
     if (s->quiet && now < s->quiet_until) {
         /* the scan below would find what the last one found */
-        s->stall_fetch += s->quiet_fetch;
-        s->stall_send_wait += s->quiet_send_wait;
-        s->stall_dependency += s->quiet_dependency;
-        s->stall_pipe += s->quiet_pipe;
+        eu_count_quiet(s, 1);
         return s->quiet_more;
     }
     s->quiet = false;
