@@ -62,8 +62,11 @@ void sim_destroy(struct sim *sim)
     free(sim->units);
     for (uint32_t i = 0; i < sim->domain_count; i++) {
         free(sim->domains[i]->overflow.items);
-        for (uint32_t t = 0; t < SIM_MAX_THREADS; t++)
+        for (uint32_t t = 0; t < SIM_MAX_THREADS; t++) {
             free(sim->domains[i]->due[t].list.units);
+            for (uint32_t k = 0; k < DUE_NEAR_SLOTS; k++)
+                free(sim->domains[i]->due[t].near[k].units);
+        }
         free(sim->domains[i]);
     }
     free(sim->domains);
@@ -218,6 +221,18 @@ static inline void unit_list_push(struct unit_list *list, struct unit *u)
     list->units[list->count++] = u;
 }
 
+/* The near-wake slot of `cycle` in dl (struct clock_domain.due) when it
+ * holds wakes, marked empty; the caller takes its units and zeroes its
+ * count before any tick. NULL when it holds none. */
+static inline struct unit_list *near_take(struct due_list *dl, uint64_t cycle)
+{
+    uint32_t bit = 1u << (cycle % DUE_NEAR_SLOTS);
+    if (!(dl->near_mask & bit))
+        return NULL;
+    dl->near_mask &= ~bit;
+    return &dl->near[cycle % DUE_NEAR_SLOTS];
+}
+
 /* A wake of u for d's next unprocessed cycle (sim_schedule's common case,
  * inline where the serial tick loop asks it of every busy unit). Serial:
  * it writes u's scheduling line. */
@@ -257,12 +272,34 @@ static void migrate_overflow(struct clock_domain *d)
         wheel_insert(d, heap_pop(&d->overflow));
 }
 
+static uint64_t wheel_next_cycle(struct clock_domain *d);
+
 /* The next cycle with a wake in domain d, or UINT64_MAX. */
 static uint64_t domain_next_cycle(const struct sim *sim, struct clock_domain *d)
 {
-    for (uint32_t t = 0; t < sim->thread_count; t++)
+    uint64_t base = d->next_unprocessed;
+    uint64_t near = UINT64_MAX;
+    for (uint32_t t = 0; t < sim->thread_count; t++) {
         if (d->due[t].list.count)
-            return d->next_unprocessed; /* no wake can be earlier */
+            return base;        /* no wake can be earlier */
+        if (d->due[t].near_mask) {
+            /* its slots in cycle order from base's */
+            uint32_t shift = (uint32_t)(base % DUE_NEAR_SLOTS);
+            uint32_t mask = d->due[t].near_mask;
+            uint32_t ordered = ((mask >> shift) | (mask << (DUE_NEAR_SLOTS - shift))) &
+                               ((1u << DUE_NEAR_SLOTS) - 1);
+            uint64_t c = base + (uint32_t)__builtin_ctz(ordered);
+            if (c < near)
+                near = c;
+        }
+    }
+    uint64_t wheel = wheel_next_cycle(d);
+    return near < wheel ? near : wheel;
+}
+
+/* The next cycle with a wake in d's wheel or overflow heap, or UINT64_MAX. */
+static uint64_t wheel_next_cycle(struct clock_domain *d)
+{
     if (d->wheel_count == 0)
         return d->overflow.count ? d->overflow.items[0]->cycle : UINT64_MAX;
     uint64_t base = d->next_unprocessed;
@@ -291,9 +328,18 @@ static void __attribute__((noinline)) schedule_parallel(struct sim *sim, struct 
      * line stays thread 0's. About 90% of a worker's wakes in SGEMM 256 on
      * GT3, which thread 0 used to apply after the workers were done. */
     struct clock_domain *d = sim->domains[u->domain];
-    if (u->thread == t->index && cycle <= d->next_unprocessed) {
-        unit_list_push(&d->due[t->index].list, u);
-        return;
+    if (u->thread == t->index) {
+        struct due_list *own = &d->due[t->index];
+        if (cycle <= d->next_unprocessed) {
+            unit_list_push(&own->list, u);
+            return;
+        }
+        if (cycle - d->next_unprocessed < DUE_NEAR_SLOTS) {
+            uint32_t slot = (uint32_t)(cycle % DUE_NEAR_SLOTS);
+            unit_list_push(&own->near[slot], u);
+            own->near_mask |= 1u << slot;
+            return;
+        }
     }
     if (t->wake_count == t->wake_capacity) {
         t->wake_capacity = t->wake_capacity ? 2 * t->wake_capacity : 256;
@@ -473,10 +519,17 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
 {
     struct clock_domain *d = sim->domains[sim->phase_domain];
     uint64_t stamp = d->cycle + 1;
-    struct unit_list *own = &d->due[t->index].list;
+    struct due_list *mine = &d->due[t->index];
+    struct unit_list *own = &mine->list;
     for (uint32_t k = own->count; k-- > 0; )
         unit_list_push(&t->ready, own->units[k]);
     own->count = 0;
+    struct unit_list *near = near_take(mine, d->cycle);
+    if (near) {
+        for (uint32_t k = 0; k < near->count; k++)
+            unit_list_push(&t->ready, near->units[k]);
+        near->count = 0;
+    }
     uint64_t ticked = 0;
     for (uint32_t i = 0; i < t->ready.count; i++) {
         struct unit *u = t->ready.units[i];
@@ -1206,13 +1259,23 @@ static inline __attribute__((always_inline)) void gather_list(struct sim *sim,
     list->count = 0;
 }
 
+/* Thread t's due list (newest first) and near wakes of `cycle` into
+ * sim->ready, each once; empties them. */
+static inline void gather_due(struct sim *sim, struct clock_domain *d, uint32_t t, uint64_t cycle)
+{
+    gather_list(sim, &d->due[t].list, true, cycle);
+    struct unit_list *near = near_take(&d->due[t], cycle);
+    if (near)
+        gather_list(sim, near, false, cycle);
+}
+
 /* The edge's units into sim->ready, each once: the due lists (for this
- * cycle: next_unprocessed was `cycle`), newest first, then the wheel's list
- * w (see struct clock_domain.due). */
+ * cycle: next_unprocessed was `cycle`), newest first, and the near wakes,
+ * then the wheel's list w (see struct clock_domain.due). */
 static void gather_ready(struct sim *sim, struct clock_domain *d, struct wake *w, uint64_t cycle)
 {
     for (uint32_t t = 0; t < sim->thread_count; t++)
-        gather_list(sim, &d->due[t].list, true, cycle);
+        gather_due(sim, d, t, cycle);
     for (; w; w = wake_release(sim, d, w))
         ready_push_once(sim, w->unit, cycle);
 }
@@ -1222,7 +1285,7 @@ static void gather_ready(struct sim *sim, struct clock_domain *d, struct wake *w
 static void gather_handed(struct sim *sim, struct clock_domain *d, uint64_t cycle)
 {
     for (uint32_t t = 0; t < sim->thread_count; t++) {
-        gather_list(sim, &d->due[t].list, true, cycle);
+        gather_due(sim, d, t, cycle);
         gather_list(sim, &sim->threads[t]->ready, false, cycle);
     }
 }
@@ -1248,7 +1311,8 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
         for (; w; w = wake_release(sim, d, w))
             unit_list_push(&sim->threads[w->unit->thread]->ready, w->unit);
         for (uint32_t t = 0; t < sim->thread_count; t++)
-            busy_threads += sim->threads[t]->ready.count || d->due[t].list.count;
+            busy_threads += sim->threads[t]->ready.count || d->due[t].list.count ||
+                            (d->due[t].near_mask & (1u << (cycle % DUE_NEAR_SLOTS)));
     } else {
         gather_ready(sim, d, w, cycle);
         struct unit **ready = sim->ready.units;

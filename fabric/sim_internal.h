@@ -20,6 +20,7 @@
 #define WHEEL_WORDS (WHEEL_SLOTS / 64)
 
 #define SIM_MAX_THREADS 64u     /* sim_set_threads() clamps to this */
+#define DUE_NEAR_SLOTS 8u       /* struct clock_domain.due: near wakes, cycles ahead */
 #define MSG_POOL_CLASSES 6      /* payload 64, 256, 1 Ki, 4 Ki, 16 Ki, 64 Ki; larger: malloc */
 
 /* A request to tick a unit on a cycle of its domain. */
@@ -66,9 +67,20 @@ struct clock_domain {
      * list's stamp drops); outside one, sim_schedule adds to the unit's
      * thread's. They are all later than every wheel wake for that cycle, so
      * on one thread ticking them newest first and then the wheel's list
-     * (newest first) is the order a single list would give. */
+     * (newest first) is the order a single list would give.
+     * In a parallel phase a thread also keeps its own units' wakes for the
+     * few cycles after next_unprocessed (`near`, slot cycle % DUE_NEAR_SLOTS,
+     * `near_mask` the slots in use) instead of handing them to thread 0's
+     * commit: the wheel is thread 0's, and each such wake cost a write of the
+     * unit's scheduling line by thread 0 after the join, which the unit's own
+     * thread then took back (issue 19: about 4 a worker's edge on SGEMM 256
+     * GT3, 1 to 5 cycles ahead). The thread that ticks the edge a slot is
+     * for empties it before any tick (tick_share; thread 0 in a serial
+     * edge), so a slot holds the wakes of one cycle. */
     struct due_list {
         _Alignas(64) struct unit_list list; /* a line each: threads add at once */
+        uint32_t near_mask;
+        struct unit_list near[DUE_NEAR_SLOTS];
     } due[SIM_MAX_THREADS];
 };
 
