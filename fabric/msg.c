@@ -185,21 +185,38 @@ static void move_messages(struct msg_pool_class *from, struct msg_pool_class *to
 #define POOL_LOW 32u        /* a thread's free list below this is refilled at the commit */
 #define POOL_HIGH 256u      /* above this its surplus goes to the reserve */
 
+/* Whether msg_pools_balance would move messages of t's pools: a list above
+ * POOL_HIGH, or one in use below POOL_LOW while the reserve has spares.
+ * Asked by t itself at the end of a parallel phase (the reserve does not
+ * change in one), so thread 0's commit reads t's pools only when so. */
+bool msg_pools_unbalanced(const struct sim *sim, const struct sim_thread *t)
+{
+    for (uint32_t c = 0; c < MSG_POOL_CLASSES; c++) {
+        const struct msg_pool_class *pool = &t->pools[c];
+        if (pool->free_count > POOL_HIGH ||
+            (pool->free_count < POOL_LOW && sim->reserve[c].free_count))
+            return true;
+    }
+    return false;
+}
+
 /* Messages flow one way between threads (a front end on thread 0 allocates
  * dispatches an EU's thread frees): without this the allocating thread would
  * carve blocks for ever while the freeing thread's lists grew. Serial (the
- * commit of a parallel phase). */
-void msg_pools_balance(struct sim *sim)
+ * commit of a parallel phase), over thread 0 and the workers in `workers`
+ * (bit i: thread i), the ones msg_pools_unbalanced named. */
+void msg_pools_balance(struct sim *sim, uint64_t workers)
 {
+    uint64_t threads = workers | 1u;
     for (uint32_t c = 0; c < MSG_POOL_CLASSES; c++) {
         struct msg_pool_class *reserve = &sim->reserve[c];
-        for (uint32_t i = 0; i < sim->thread_count; i++) {
-            struct msg_pool_class *pool = &sim->threads[i]->pools[c];
+        for (uint64_t m = threads; m; m &= m - 1) {
+            struct msg_pool_class *pool = &sim->threads[__builtin_ctzll(m)]->pools[c];
             if (pool->free_count > POOL_HIGH)
                 move_messages(pool, reserve, pool->free_count - POOL_HIGH / 2);
         }
-        for (uint32_t i = 0; i < sim->thread_count; i++) {
-            struct msg_pool_class *pool = &sim->threads[i]->pools[c];
+        for (uint64_t m = threads; m; m &= m - 1) {
+            struct msg_pool_class *pool = &sim->threads[__builtin_ctzll(m)]->pools[c];
             if (pool->free_count < POOL_LOW && reserve->free_count)
                 move_messages(reserve, pool, POOL_HIGH / 2 - pool->free_count);
         }

@@ -38,7 +38,7 @@ struct sim *sim_create(const struct sim_options *options)
     sim->shuffle_state = sim->options.tick_order_seed * 0x9E3779B97F4A7C15ull + 1;
     sim->deadlock_report = gt_xstrdup("");
     sim->threads = gt_xcalloc(1, sizeof *sim->threads);
-    sim->threads[0] = gt_xcalloc(1, sizeof *sim->threads[0]);
+    sim->threads[0] = gt_xaligned_calloc(64, sizeof *sim->threads[0]);   /* its done line */
     sim->threads[0]->sim = sim;
     sim->thread_count = 1;
     sim_set_threads(sim, sim->options.threads);
@@ -74,6 +74,10 @@ void sim_destroy(struct sim *sim)
         free(sim->wake_blocks[i]);
     free(sim->wake_blocks);
     free(sim->ready.units);
+    if (sim->handoff)
+        for (uint32_t i = 0; i < sim->thread_count; i++)
+            free(sim->handoff[i].list.units);
+    free(sim->handoff);
     msg_pools_destroy(sim);
     for (uint32_t i = 0; i < sim->thread_count; i++) {
         free(sim->threads[i]->ready.units);
@@ -391,12 +395,13 @@ void unit_request_edge_commit(struct unit *u)
 static void run_edge_commits(struct sim *sim)
 {
     struct sim_thread *first = sim->threads[0];
-    for (uint32_t i = 1; i < sim->thread_count; i++) {
-        struct sim_thread *t = sim->threads[i];
+    for (uint64_t m = sim->commit_threads; m; m &= m - 1) {   /* commit_phase */
+        struct sim_thread *t = sim->threads[__builtin_ctzll(m)];
         for (uint32_t k = 0; k < t->commits.count; k++)
             unit_list_push(&first->commits, t->commits.units[k]);
         t->commits.count = 0;
     }
+    sim->commit_threads = 0;
     struct unit **list = first->commits.units;
     uint32_t n = first->commits.count;
     /* Units woken together tick in the reverse of the order their wakes were
@@ -512,13 +517,17 @@ static inline enum unit_activity tick_unit(struct sim *sim, struct unit *u)
 }
 
 /* Ticks thread t's share of the current edge (a parallel phase): the units
- * thread 0 handed it (from the wheel), then its own due list, which it
- * alone writes (struct clock_domain.due). A unit listed twice ticks once
- * (its ready stamp, which only its own thread writes in a parallel phase). */
+ * thread 0 handed it (sim->handoff: from the wheel), then its own due list
+ * and near wakes, which it alone writes (struct clock_domain.due). A unit
+ * listed twice ticks once (its ready stamp, which only its own thread
+ * writes in a parallel phase). Ends by filling in t->done for the join. */
 static void tick_share(struct sim *sim, struct sim_thread *t)
 {
     struct clock_domain *d = sim->domains[sim->phase_domain];
     uint64_t stamp = d->cycle + 1;
+    const struct unit_list *handed = &sim->handoff[t->index].list;
+    for (uint32_t k = 0; k < handed->count; k++)
+        unit_list_push(&t->ready, handed->units[k]);
     struct due_list *mine = &d->due[t->index];
     struct unit_list *own = &mine->list;
     for (uint32_t k = own->count; k-- > 0; )
@@ -546,7 +555,6 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
         }
     }
     t->ready.count = 0;
-    t->ticked = ticked;
     /* The channels it popped whose sender is one of its own units in this
      * domain are flushed here rather than by thread 0 after the join
      * (flush_popped): no other thread reads their head_start, and their
@@ -569,6 +577,22 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
         }
     }
     t->popped_count = kept;
+    uint32_t flags = 0;
+    if (t->wake_count)
+        flags |= THREAD_DONE_WAKES;
+    if (kept)
+        flags |= THREAD_DONE_POPPED;
+    if (t->commits.count)
+        flags |= THREAD_DONE_COMMITS;
+    if (t->index && msg_pools_unbalanced(sim, t))
+        flags |= THREAD_DONE_POOLS;
+    if (t->progress) {
+        flags |= THREAD_DONE_PROGRESS;
+        t->progress = false;
+    }
+    t->done.flags = flags;
+    t->done.ticked = ticked;
+    t->done.messages_live = t->messages_live;
 }
 
 void sim_set_thread_timing(struct sim *sim, bool on) { sim->thread_timing = on; }
@@ -620,7 +644,7 @@ static void *worker_main(void *argument)
         } else {
             tick_share(sim, t);
         }
-        __atomic_add_fetch(&sim->phase_done, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&t->done.generation, g, __ATOMIC_RELEASE);
     }
     return NULL;
 }
@@ -652,11 +676,11 @@ static void stop_workers(struct sim *sim)
     sim->shutdown = false;
 }
 
-/* Applies what thread t kept in a parallel phase (struct sim_thread): its
- * wakes, in the order asked, and its totals. While the workers still tick
- * (`others_ticking`), a wake of another thread's unit is kept for later: it
- * could go to the due list that thread is adding to. */
-static void commit_thread(struct sim *sim, struct sim_thread *t, bool others_ticking)
+/* Applies the wakes thread t kept in a parallel phase (struct sim_thread),
+ * in the order asked. While the workers still tick (`others_ticking`), a
+ * wake of another thread's unit is kept for later: it could go to the due
+ * list that thread is adding to. */
+static void commit_wakes(struct sim *sim, struct sim_thread *t, bool others_ticking)
 {
     uint32_t kept = 0;
     for (uint32_t w = 0; w < t->wake_count; w++) {
@@ -667,25 +691,33 @@ static void commit_thread(struct sim *sim, struct sim_thread *t, bool others_tic
             sim_schedule(sim, p->unit, p->cycle);
     }
     t->wake_count = kept;
-    sim->messages_sent += t->messages_sent;
-    sim->messages_delivered += t->messages_delivered;
-    sim->stalls += t->stalls;
-    sim->undeclared_sends += t->undeclared_sends;
-    t->messages_sent = t->messages_delivered = t->stalls = t->undeclared_sends = 0;
-    if (t->progress)
-        sim->last_progress_ps = sim->now_ps;
-    t->progress = false;
 }
 
-/* Applies what the threads 1.. of a parallel phase kept, in thread order,
- * after thread 0's (parallel_edge commits thread 0's while the workers
- * still tick). */
+/* Applies what the threads of a parallel phase kept, in thread order, after
+ * the wakes of thread 0's that parallel_edge committed while the workers
+ * ticked. A worker's lists are read only when its t->done says they hold
+ * something. */
 static void commit_phase(struct sim *sim)
 {
-    commit_thread(sim, sim->threads[0], false);     /* the wakes it kept */
-    for (uint32_t i = 1; i < sim->thread_count; i++)
-        commit_thread(sim, sim->threads[i], false);
-    msg_pools_balance(sim);
+    commit_wakes(sim, sim->threads[0], false);      /* the wakes it kept */
+    uint64_t unbalanced = 0;
+    bool progress = sim->threads[0]->done.flags & THREAD_DONE_PROGRESS;
+    for (uint32_t i = 1; i < sim->thread_count; i++) {
+        struct sim_thread *t = sim->threads[i];
+        uint32_t flags = t->done.flags;
+        if (flags & THREAD_DONE_WAKES)
+            commit_wakes(sim, t, false);
+        if (flags & THREAD_DONE_POPPED)
+            sim->flush_threads |= UINT64_C(1) << i;
+        if (flags & THREAD_DONE_COMMITS)
+            sim->commit_threads |= UINT64_C(1) << i;
+        if (flags & THREAD_DONE_POOLS)
+            unbalanced |= UINT64_C(1) << i;
+        progress |= flags & THREAD_DONE_PROGRESS;
+    }
+    if (progress)
+        sim->last_progress_ps = sim->now_ps;
+    msg_pools_balance(sim, unbalanced);
 }
 
 /* Ticks the current edge on every thread at once (process_domain_edge has
@@ -695,7 +727,6 @@ static uint64_t parallel_edge(struct sim *sim)
 {
     sim->parallel_edges++;
     sim->parallel_phase = true;
-    __atomic_store_n(&sim->phase_done, 0, __ATOMIC_RELAXED);
     bool timing = sim->thread_timing;
     uint64_t mark[5];
     mark[0] = host_ns_if(timing);
@@ -712,14 +743,17 @@ static uint64_t parallel_edge(struct sim *sim)
      * struct sim_thread; commit_thread keeps wakes of the workers' units
      * for later). parallel_phase stays set until the workers are done: they
      * read it. */
-    commit_thread(sim, sim->threads[0], true);
+    commit_wakes(sim, sim->threads[0], true);
     mark[2] = host_ns_if(timing);
-    uint32_t workers = sim->thread_count - 1;
-    for (uint32_t spin = 0; __atomic_load_n(&sim->phase_done, __ATOMIC_ACQUIRE) != workers; spin++) {
-        if (spin < 4000)
-            cpu_relax();
-        else
-            sched_yield();
+    uint64_t generation = sim->phase_generation;    /* release_workers' (this thread's) */
+    for (uint32_t i = 1; i < sim->thread_count; i++) {
+        const uint64_t *done = &sim->threads[i]->done.generation;
+        for (uint32_t spin = 0; __atomic_load_n(done, __ATOMIC_ACQUIRE) != generation; spin++) {
+            if (spin < 4000)
+                cpu_relax();
+            else
+                sched_yield();
+        }
     }
     mark[3] = host_ns_if(timing);
     sim->parallel_phase = false;
@@ -734,7 +768,7 @@ static uint64_t parallel_edge(struct sim *sim)
     }
     uint64_t ticked = 0;
     for (uint32_t i = 0; i < sim->thread_count; i++)
-        ticked += sim->threads[i]->ticked;
+        ticked += sim->threads[i]->done.ticked;
     return ticked;
 }
 
@@ -820,8 +854,11 @@ static void adaptive_sample(struct sim *sim, uint64_t ticks)
  * one thread. */
 static void flush_popped(struct sim *sim)
 {
-    for (uint32_t i = 0; i < sim->thread_count; i++) {
-        struct sim_thread *t = sim->threads[i];
+    /* thread 0's list, and the workers' that kept some (commit_phase) */
+    uint64_t threads = sim->flush_threads | 1u;
+    sim->flush_threads = 0;
+    for (; threads; threads &= threads - 1) {
+        struct sim_thread *t = sim->threads[__builtin_ctzll(threads)];
         for (uint32_t c = 0; c < t->popped_count; c++) {
             struct channel *ch = t->popped[c];
             ch->head_start = ch->head;
@@ -1206,12 +1243,13 @@ static void start_threads(struct sim *sim)
         }
         sim->threads = gt_xrealloc(sim->threads, used * sizeof *sim->threads);
         for (uint32_t i = 1; i < used; i++) {
-            struct sim_thread *t = gt_xcalloc(1, sizeof *t);
+            struct sim_thread *t = gt_xaligned_calloc(64, sizeof *t);
             t->sim = sim;
             t->index = i;
             sim->threads[i] = t;
         }
         sim->thread_count = used;
+        sim->handoff = gt_xaligned_calloc(64, used * sizeof *sim->handoff);
         pthread_setspecific(sim->thread_key, sim->threads[0]);
     }
     for (uint32_t i = 1; i < sim->thread_count; i++) {
@@ -1286,8 +1324,18 @@ static void gather_handed(struct sim *sim, struct clock_domain *d, uint64_t cycl
 {
     for (uint32_t t = 0; t < sim->thread_count; t++) {
         gather_due(sim, d, t, cycle);
-        gather_list(sim, &sim->threads[t]->ready, false, cycle);
+        gather_list(sim, &sim->handoff[t].list, false, cycle);
     }
+}
+
+/* msg_live() between edges, from the workers' t->done: a worker's count
+ * changes only in a parallel phase, at whose end it fills that in. */
+static int64_t edge_messages_live(const struct sim *sim)
+{
+    int64_t live = sim->threads[0]->messages_live;
+    for (uint32_t i = 1; i < sim->thread_count; i++)
+        live += sim->threads[i]->done.messages_live;
+    return live;
 }
 
 static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle)
@@ -1303,15 +1351,16 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     d->occupied[slot >> 6] &= ~(1ull << (slot & 63));
     sim->ready.count = 0;
     /* With workers and no shuffled order, the wheel's units go straight to
-     * their threads' ready lists and each thread takes its own due list
-     * itself (tick_share): thread 0 no longer reads the workers' lists. */
+     * their threads' handoff lists and each thread takes its own due list
+     * and near wakes itself (tick_share): thread 0 no longer reads the
+     * workers' lists. */
     bool handed = sim->parallel_allowed && !sim->options.tick_order_seed;
     uint32_t busy_threads = 0;
     if (handed) {
         for (; w; w = wake_release(sim, d, w))
-            unit_list_push(&sim->threads[w->unit->thread]->ready, w->unit);
+            unit_list_push(&sim->handoff[w->unit->thread].list, w->unit);
         for (uint32_t t = 0; t < sim->thread_count; t++)
-            busy_threads += sim->threads[t]->ready.count || d->due[t].list.count ||
+            busy_threads += sim->handoff[t].list.count || d->due[t].list.count ||
                             (d->due[t].near_mask & (1u << (cycle % DUE_NEAR_SLOTS)));
     } else {
         gather_ready(sim, d, w, cycle);
@@ -1335,8 +1384,11 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     if (busy_threads > 1 && adaptive_choose(sim)) {
         sim->phase_stamped = !handed;   /* gather_ready stamped them */
         for (uint32_t i = 0; i < sim->ready.count; i++)
-            unit_list_push(&sim->threads[sim->ready.units[i]->thread]->ready, sim->ready.units[i]);
+            unit_list_push(&sim->handoff[sim->ready.units[i]->thread].list, sim->ready.units[i]);
         uint64_t ticked = parallel_edge(sim);
+        for (uint32_t t = 0; t < sim->thread_count; t++)
+            if (sim->handoff[t].list.count)
+                sim->handoff[t].list.count = 0;
         sim->ticks += ticked;
         adaptive_sample(sim, ticked);
     } else {
@@ -1356,11 +1408,11 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
         }
         adaptive_sample(sim, sim->ready.count);
     }
-    if (__builtin_expect(sim->threads[0]->commits.count != 0, 0) || sim->thread_count > 1)
+    if (__builtin_expect(sim->threads[0]->commits.count != 0 || sim->commit_threads != 0, 0))
         run_edge_commits(sim);
     /* The peak of live messages, taken where it does not depend on the
      * order of the ticks or on the thread count. */
-    int64_t live = msg_live(sim);
+    int64_t live = edge_messages_live(sim);
     if (live > 0 && (uint64_t)live > sim->messages_peak)
         sim->messages_peak = (uint64_t)live;
 }
@@ -1565,9 +1617,16 @@ void sim_totals(const struct sim *sim, struct sim_totals *out)
 {
     out->steps = sim->steps;
     out->ticks = sim->ticks;
+    /* serial ticks count in struct sim, a thread's parallel phases in its own */
     out->messages_sent = sim->messages_sent;
     out->messages_delivered = sim->messages_delivered;
     out->stalls = sim->stalls;
+    for (uint32_t i = 0; i < sim->thread_count; i++) {
+        const struct sim_thread *t = sim->threads[i];
+        out->messages_sent += t->messages_sent;
+        out->messages_delivered += t->messages_delivered;
+        out->stalls += t->stalls;
+    }
     int64_t live = msg_live(sim);
     out->messages_live = live > 0 ? (uint64_t)live : 0;
     out->messages_peak = sim->messages_peak;
@@ -1608,7 +1667,13 @@ void sim_log(struct sim *sim, int level, const char *who, const char *fmt, ...)
         pthread_mutex_unlock(&sim->lock);
 }
 
-uint64_t sim_undeclared_sends(const struct sim *sim) { return sim->undeclared_sends; }
+uint64_t sim_undeclared_sends(const struct sim *sim)
+{
+    uint64_t n = sim->undeclared_sends;
+    for (uint32_t i = 0; i < sim->thread_count; i++)
+        n += sim->threads[i]->undeclared_sends;
+    return n;
+}
 
 uint64_t sim_log_count(const struct sim *sim, int level)
 {

@@ -208,18 +208,23 @@ struct pending_wake {
  * that calls sim_run(); threads 1.. are workers made by sim_run() when
  * sim_set_threads() asked for more than one. Each edge of a clock domain
  * whose ready units fall on more than one thread is ticked in parallel: each
- * thread ticks its own units (those thread 0 handed it from the wheel and
- * its own due list, struct clock_domain.due), and everything such a tick
- * does to state that is not its unit's own is kept here and applied by
- * thread 0 once every thread is done, in thread order (the commit):
+ * thread ticks its own units (those thread 0 handed it from the wheel,
+ * struct sim.handoff, and its own due list and near wakes, struct
+ * clock_domain.due), and everything such a tick does to state that is not
+ * its unit's own is kept here and applied by thread 0 once every thread is
+ * done, in thread order (the commit):
  *  - wakes (the domain wheels are shared): `wakes`, except a wake of one of
- *    its own units for the next cycle, which goes to its own due list;
- *  - the fabric's totals (messages sent, delivered, stalls, ...);
+ *    its own units for the next few cycles, which goes to its own due list
+ *    or near wakes;
+ *  - the fabric's totals (messages sent, delivered, stalls, ...), which it
+ *    keeps for good (sim_totals adds them up);
  *  - channels it popped (`popped`): their senders see a channel's space as
  *    it was at the start of the step (head_start), which is what the
  *    two-phase rule of port.h gives on one thread, and a sender blocked on
  *    a full channel is woken when the step ends;
  *  - messages come from and go back to the thread's own pools.
+ * A worker's last act in a phase is to fill in `done`, which says which of
+ * these hold anything: the join reads that line alone otherwise.
  * Results do not depend on the thread count: every unit sees what it would
  * see on one thread (the determinism suite shows no unit depends on the
  * order of the ticks within a cycle). */
@@ -228,7 +233,8 @@ struct sim_thread {
     uint32_t index;
     pthread_t handle;
     bool started;
-    struct unit_list ready;         /* this thread's units to tick on the current edge */
+    struct unit_list ready;         /* this thread's units to tick on the current edge
+                                     * (tick_share: its handoff, due and near lists) */
     struct pending_wake *wakes;
     uint32_t wake_count, wake_capacity;
     struct channel **popped;        /* channels popped in the current step */
@@ -241,9 +247,9 @@ struct sim_thread {
     int64_t messages_live;          /* allocations minus frees by this thread */
     uint64_t pool_bytes;
     uint64_t next_msg_id;           /* ids: (count << 8) | thread index in a parallel phase */
-    /* totals of a parallel phase, folded into struct sim by the commit */
+    /* its counts of parallel phases, never reset: sim_counts() adds them
+     * to struct sim's (serial ticks) when asked */
     uint64_t messages_sent, messages_delivered, stalls, undeclared_sends;
-    uint64_t ticked;                /* units it ticked in the last parallel phase */
     bool progress;
     /* sim_set_thread_timing, a worker's parallel phases (host ns): from
      * thread 0's release to this thread's start, and its ticks */
@@ -255,7 +261,27 @@ struct sim_thread {
      * share the lines they write. Sized by sim_run for every unit. */
     uint64_t *tick_counts;
     uint32_t tick_count_units;
+    /* What a parallel phase left for thread 0 (tick_share writes it last,
+     * then `generation`; thread 0's join reads it): one line, so the join
+     * reads none of a worker's other lines unless a flag says they hold
+     * something to commit (issue 19: each was a host cache miss on thread
+     * 0's path between two edges, while the workers wait). Allocated 64-byte
+     * aligned (start_threads). */
+    _Alignas(64) struct thread_done {
+        uint64_t generation;        /* atomic: the last phase it finished */
+        uint64_t ticked;            /* units it ticked in that phase */
+        int64_t messages_live;      /* its messages_live then */
+        uint32_t flags;             /* THREAD_DONE_* */
+    } done;
     char pad[64];                   /* keeps threads' hot counters off each other's lines */
+};
+
+enum {
+    THREAD_DONE_WAKES = 1u << 0,    /* wakes kept for thread 0's commit (wakes) */
+    THREAD_DONE_POPPED = 1u << 1,   /* channels popped for flush_popped (popped) */
+    THREAD_DONE_COMMITS = 1u << 2,  /* edge commits asked for (commits) */
+    THREAD_DONE_POOLS = 1u << 3,    /* a message pool above POOL_HIGH or low (msg.c) */
+    THREAD_DONE_PROGRESS = 1u << 4, /* a unit moved something (watchdog) */
 };
 
 /* Counts one tick of u on thread t (busy: it asked for the next cycle). */
@@ -306,6 +332,12 @@ struct sim {
     void **wake_blocks;             /* blocks the wakes were carved from */
     uint32_t wake_block_count, wake_block_capacity;
     struct unit_list ready;         /* the edge's units (gather_ready) */
+    /* [thread]: units of the thread's from the wheel for the edge being
+     * ticked in parallel, written by thread 0 before it and read by the
+     * thread, a line each (start_threads); emptied by thread 0 */
+    struct handoff { _Alignas(64) struct unit_list list; } *handoff;
+    uint64_t flush_threads;         /* workers whose popped lists flush_popped reads */
+    uint64_t commit_threads;        /* workers whose commits run_edge_commits reads */
     uint64_t shuffle_state;
     bool stop_requested;
     enum sim_stop_reason stop_reason;
@@ -341,7 +373,6 @@ struct sim {
     /* the hand-over, each on its own line: written by one thread as the
      * other spins on it */
     _Alignas(64) uint64_t phase_generation; /* atomic: bumped to start a parallel phase */
-    _Alignas(64) uint32_t phase_done;       /* atomic: workers done with the current phase */
     _Alignas(64) uint32_t sleepers;         /* atomic: workers blocked on wake_workers */
     _Alignas(64) struct sim_adapt { /* adaptive_edge(): parallel or not, by host time */
         uint32_t phase;             /* 0: timing parallel edges, 1: serial, 2: using the winner */
@@ -414,7 +445,9 @@ uint32_t channel_occupancy(const struct channel *ch);
 
 /* msg.c */
 void msg_pools_destroy(struct sim *sim);
-void msg_pools_balance(struct sim *sim);    /* serial: refill threads' pools from spares */
+/* serial: refill pools of thread 0 and of the workers in mask `workers` from spares */
+void msg_pools_balance(struct sim *sim, uint64_t workers);
+bool msg_pools_unbalanced(const struct sim *sim, const struct sim_thread *t);
 int64_t msg_live(const struct sim *sim);
 
 /* unit.c */

@@ -338,10 +338,12 @@ void sim_write_stats(struct sim *sim, struct stats_writer *w)
     stats_emit_u64(w, "time_ps", sim->now_ps, "ps", "simulated time");
     stats_emit_u64(w, "steps", sim->steps, "steps", "points in time with work");
     stats_emit_u64(w, "ticks", sim->ticks, "ticks", "unit ticks, all units");
-    stats_emit_u64(w, "messages_sent", sim->messages_sent, "messages", "messages sent, all units");
-    stats_emit_u64(w, "messages_delivered", sim->messages_delivered, "messages",
+    struct sim_totals totals;
+    sim_totals(sim, &totals);
+    stats_emit_u64(w, "messages_sent", totals.messages_sent, "messages", "messages sent, all units");
+    stats_emit_u64(w, "messages_delivered", totals.messages_delivered, "messages",
                    "messages popped by receivers, all units");
-    stats_emit_u64(w, "stalls", sim->stalls, "cycles", "channel-cycles with a refused send");
+    stats_emit_u64(w, "stalls", totals.stalls, "cycles", "channel-cycles with a refused send");
     stats_emit_u64(w, "messages_peak", sim->messages_peak, "messages",
                    "most messages alive at once");
     stats_emit_u64(w, "log.errors", sim->log_counts[SIM_LOG_ERROR], "messages", "errors logged");
