@@ -640,7 +640,9 @@ static void *worker_main(void *argument)
             uint64_t start = host_ns();
             t->start_lag_ns += start - __atomic_load_n(&sim->release_ns, __ATOMIC_RELAXED);
             tick_share(sim, t);
-            t->share_ns += host_ns() - start;
+            uint64_t end = host_ns();
+            t->share_ns += end - start;
+            t->done.end_ns = end;       /* before the release of `generation` below */
         } else {
             tick_share(sim, t);
         }
@@ -765,6 +767,13 @@ static uint64_t parallel_edge(struct sim *sim)
         e->own_commit_ns += mark[2] - mark[1];
         e->wait_ns += mark[3] - mark[2];
         e->join_commit_ns += mark[4] - mark[3];
+        uint64_t last = 0;              /* the last worker's end of ticks */
+        for (uint32_t i = 1; i < sim->thread_count; i++)
+            if (sim->threads[i]->done.end_ns > last)
+                last = sim->threads[i]->done.end_ns;
+        uint64_t seen = last > mark[2] ? last : mark[2];
+        e->uneven_ns += seen - mark[2];
+        e->handover_ns += mark[3] > seen ? mark[3] - seen : 0;
     }
     uint64_t ticked = 0;
     for (uint32_t i = 0; i < sim->thread_count; i++)
@@ -1110,10 +1119,12 @@ void sim_thread_report(const struct sim *sim, FILE *out)
         const struct edge_timing *e = &sim->edge_timing;
         fprintf(out, "  per parallel edge (host ns, mean; clock reads add some): the workers "
                 "start %.0f after the release and tick for %.0f; thread 0 ticks for %.0f, "
-                "commits its wakes in %.0f, waits %.0f for the workers, then commits theirs in "
-                "%.0f\n", lag / edges / (threads - 1), share / edges / (threads - 1),
+                "commits its wakes in %.0f, waits %.0f for the workers (%.0f while one still "
+                "ticks: the edge's work split unevenly; %.0f for the hand-over), then commits "
+                "theirs in %.0f\n", lag / edges / (threads - 1), share / edges / (threads - 1),
                 (double)e->ticks_ns / edges, (double)e->own_commit_ns / edges,
-                (double)e->wait_ns / edges, (double)e->join_commit_ns / edges);
+                (double)e->wait_ns / edges, (double)e->uneven_ns / edges,
+                (double)e->handover_ns / edges, (double)e->join_commit_ns / edges);
     }
     uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
     uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);

@@ -272,6 +272,7 @@ struct sim_thread {
         uint64_t ticked;            /* units it ticked in that phase */
         int64_t messages_live;      /* its messages_live then */
         uint32_t flags;             /* THREAD_DONE_* */
+        uint64_t end_ns;            /* sim_set_thread_timing: when its ticks ended */
     } done;
     char pad[64];                   /* keeps threads' hot counters off each other's lines */
 };
@@ -365,9 +366,12 @@ struct sim {
     /* sim_set_thread_timing: thread 0's side of the parallel edges (host ns,
      * summed; sim_thread_report): its ticks from the release, its own
      * commit, its wait for the workers, and the commit after the join; and
-     * when it released the current phase (read by the workers) */
+     * when it released the current phase (read by the workers). The wait
+     * is split in two: while the last worker still ticked (the edge's work
+     * fell unevenly) and from then until thread 0 saw it done (hand-over). */
     struct edge_timing {
         uint64_t ticks_ns, own_commit_ns, wait_ns, join_commit_ns;
+        uint64_t uneven_ns, handover_ns;
     } edge_timing;
     uint64_t release_ns;
     /* the hand-over, each on its own line: written by one thread as the

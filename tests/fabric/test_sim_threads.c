@@ -178,13 +178,19 @@ static void test_thread_report(void)
     const char *edge = strstr(o.report, "per parallel edge (host ns, mean; clock reads add some): ");
     CU_ASSERT_PTR_NOT_NULL_FATAL(edge);
     double lag = -1, worker_ticks = -1, own_ticks = -1, own_commit = -1, wait = -1, join = -1;
+    double uneven = -1, handover = -1;
     CU_ASSERT_EQUAL(sscanf(strchr(edge, ':') + 2,
                            "the workers start %lf after the release and tick for %lf; thread 0 "
-                           "ticks for %lf, commits its wakes in %lf, waits %lf for the workers, "
-                           "then commits theirs in %lf", &lag, &worker_ticks, &own_ticks,
-                           &own_commit, &wait, &join), 6);
+                           "ticks for %lf, commits its wakes in %lf, waits %lf for the workers "
+                           "(%lf while one still ticks: the edge's work split unevenly; %lf for "
+                           "the hand-over), then commits theirs in %lf", &lag, &worker_ticks,
+                           &own_ticks, &own_commit, &wait, &uneven, &handover, &join), 8);
     CU_ASSERT_TRUE(worker_ticks > 0 && own_ticks > 0 && join > 0);
     CU_ASSERT_TRUE(lag >= 0 && own_commit >= 0 && wait >= 0);
+    /* the wait's two parts are its whole: from thread 0's end to the last
+     * worker's, then to thread 0 seeing it (each mean rounded) */
+    CU_ASSERT_TRUE(uneven >= 0 && handover >= 0);
+    CU_ASSERT_DOUBLE_EQUAL(uneven + handover, wait, 1.5);
     free(o.report);
     free(o.stats);
 }
