@@ -360,11 +360,12 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
                t2.seconds, worst[0], p2.seconds, worst[1], t3.seconds, worst[2], p3.seconds,
                worst[3]);
     if (t2.ok && p2.ok && t3.ok && p3.ok)
-        printf("      (each parallel edge waits on a few cache lines passed between the cores; "
-               "this VM's round trip moves between ~90 and ~370 ns over minutes, and above "
-               "~200 ns two threads gain little; on 2026-11-27, GT3 1t/2t pairs: median 1.57x "
-               "(10 pairs, 1.30-1.62x) at 80-123 ns, median 1.09x (12 pairs, 0.98-1.23x) at "
-               "362-407 ns)\n");
+        printf("      (each parallel edge ends when both threads are done: at a ~100 ns "
+               "round trip thread 0 waits ~300 ns an edge, ~250 of it for the edge's work "
+               "falling unevenly on the threads and ~50 for the hand-over, see --thread-report; "
+               "this VM's round trip moves between ~60 and ~600 ns over minutes; on "
+               "2026-11-27, GT3 1t/2t pairs: median 1.55x (5 pairs, 1.48-1.60x) below "
+               "200 ns, median 1.25x (5 pairs, 1.12-1.53x) above)\n");
 }
 
 void bench_sgemm(void)
