@@ -21,6 +21,10 @@ BUILD      ?= build/san
 OPT        := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow \
               -fno-sanitize-recover=all
 LDOPT      := -fsanitize=address,undefined,float-cast-overflow
+else ifeq ($(SAN),thread)
+BUILD      ?= build/tsan
+OPT        := -O1 -fno-omit-frame-pointer -fsanitize=thread
+LDOPT      := -fsanitize=thread
 else
 BUILD      ?= build/release
 # Link-time optimisation: the EU, the data port and the CS are split into
@@ -64,7 +68,7 @@ GTSIM := $(BUILD)/gtsim
 TESTS := $(BUILD)/gtsim-tests
 BENCH := $(BUILD)/gtsim-bench
 
-.PHONY: all deps run test test-release test-san test-slurm bench help clean
+.PHONY: all deps run test test-release test-san test-tsan test-slurm bench help clean
 .DEFAULT_GOAL := all
 
 all: $(GTSIM) $(TESTS) $(BENCH)
@@ -92,6 +96,19 @@ test-release: $(TESTS) $(GTSIM) $(TEST_DEPS)
 test-san:
 	@$(MAKE) --no-print-directory SAN=1 BUILD=build/san build/san/gtsim-tests build/san/gtsim
 	GTSIM=build/san/gtsim ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/san/gtsim-tests
+
+## test-tsan: the host-thread suites under ThreadSanitizer (a data race fails them; ~4 min)
+# The suites that tick units on several host threads: the fabric's own
+# (sim_threads, in the test process) and the ones that run `gtsim run` at
+# 1, 2 and 4 threads and in shuffled tick order (threads, determinism),
+# with the ThreadSanitizer gtsim. A race halts the run with a nonzero exit.
+TSAN_SUITES := sim_threads threads determinism
+test-tsan:
+	@$(MAKE) --no-print-directory SAN=thread BUILD=build/tsan build/tsan/gtsim-tests build/tsan/gtsim
+	@for suite in $(TSAN_SUITES); do \
+	    GTSIM=build/tsan/gtsim TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	        build/tsan/gtsim-tests $$suite || exit 1; \
+	done
 
 ## test-slurm: gtsim sweep --slurm on a one-node SLURM cluster on localhost (root; installs slurm-wlm, munge)
 test-slurm: $(GTSIM)
