@@ -112,10 +112,7 @@ static void note_stall(struct sim *sim, struct sim_thread *t, struct channel *ch
     if (ch->stall_time_ps == sim->now_ps)
         return;                 /* one stall per cycle, however often the unit asks */
     ch->stall_time_ps = sim->now_ps;
-    if (sim->parallel_phase)
-        t->stalls++;
-    else
-        sim->stalls++;
+    t->stalls++;
     if (for_width)
         ch->stall_width++;
     else
@@ -200,13 +197,10 @@ static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *
 
 /* A unit sent a kind its port does not declare: a model bug, logged once per
  * port and counted (sim_undeclared_sends). */
-static void undeclared_send(struct sim *sim, struct sim_thread *t, struct port *out,
+static void undeclared_send(struct sim_thread *t, struct port *out,
                             const struct msg *m)
 {
-    if (sim->parallel_phase)
-        t->undeclared_sends++;
-    else
-        sim->undeclared_sends++;
+    t->undeclared_sends++;
     if (out->warned_kind)
         return;
     out->warned_kind = true;
@@ -223,7 +217,7 @@ bool port_try_send(struct port *out, struct msg *m)
     struct sim *sim = sender->sim;
     struct sim_thread *t = sim_acting_thread(sim, sender);
     if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
-        undeclared_send(sim, t, out, m);
+        undeclared_send(t, out, m);
     if (!ch) {
         out->unbound_sends++;
         return false;
@@ -243,10 +237,7 @@ bool port_try_send(struct port *out, struct msg *m)
                        + ch->link.latency - 1;
     m->source = sender->id;
     ch->sent++;
-    if (sim->parallel_phase)
-        t->messages_sent++;
-    else
-        sim->messages_sent++;
+    t->messages_sent++;
     sim_note_progress(sim, t);
     if (sim->trace)
         trace_message(sim->trace, sim, ch, m);
@@ -336,10 +327,7 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
         sim_note_popped(t, ch);
     ch->pops_at_pop_time++;
     in->received++;
-    if (sim->parallel_phase)
-        t->messages_delivered++;
-    else
-        sim->messages_delivered++;
+    t->messages_delivered++;
     sim_note_progress(sim, t);
     for (uint32_t i = 0; i < in->observer_count; i++)
         in->observers[i].fn(in->observers[i].context, in, m,
@@ -479,8 +467,8 @@ bool port_call(struct port *out, struct msg *m, struct msg **reply, uint64_t *re
     m->source = sender->id;
     ch->sent++;
     ch->to->received++;
-    sim->messages_sent++;
-    sim->messages_delivered++;
+    sim->threads[0]->messages_sent++;     /* calls run on thread 0 (edge commits) */
+    sim->threads[0]->messages_delivered++;
     sim_note_progress(sim, sim->threads[0]);
     if (sim->trace)
         trace_message(sim->trace, sim, ch, m);

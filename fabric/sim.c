@@ -1628,10 +1628,8 @@ void sim_totals(const struct sim *sim, struct sim_totals *out)
 {
     out->steps = sim->steps;
     out->ticks = sim->ticks;
-    /* serial ticks count in struct sim, a thread's parallel phases in its own */
-    out->messages_sent = sim->messages_sent;
-    out->messages_delivered = sim->messages_delivered;
-    out->stalls = sim->stalls;
+    /* each thread counts what the units it ticks do (thread 0: every serial tick) */
+    out->messages_sent = out->messages_delivered = out->stalls = 0;
     for (uint32_t i = 0; i < sim->thread_count; i++) {
         const struct sim_thread *t = sim->threads[i];
         out->messages_sent += t->messages_sent;
@@ -1680,7 +1678,7 @@ void sim_log(struct sim *sim, int level, const char *who, const char *fmt, ...)
 
 uint64_t sim_undeclared_sends(const struct sim *sim)
 {
-    uint64_t n = sim->undeclared_sends;
+    uint64_t n = 0;
     for (uint32_t i = 0; i < sim->thread_count; i++)
         n += sim->threads[i]->undeclared_sends;
     return n;

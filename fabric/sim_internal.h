@@ -247,8 +247,8 @@ struct sim_thread {
     int64_t messages_live;          /* allocations minus frees by this thread */
     uint64_t pool_bytes;
     uint64_t next_msg_id;           /* ids: (count << 8) | thread index in a parallel phase */
-    /* its counts of parallel phases, never reset: sim_counts() adds them
-     * to struct sim's (serial ticks) when asked */
+    /* what the units it ticks did (thread 0: every serial tick too), never
+     * reset: sim_totals() and sim_undeclared_sends() add the threads' up */
     uint64_t messages_sent, messages_delivered, stalls, undeclared_sends;
     bool progress;
     /* sim_set_thread_timing, a worker's parallel phases (host ns): from
@@ -395,8 +395,7 @@ struct sim {
     } adapt;
 
     /* totals */
-    uint64_t steps, ticks, messages_sent, messages_delivered, stalls;
-    uint64_t undeclared_sends;      /* sends of a kind the port does not declare */
+    uint64_t steps, ticks;          /* the message totals are each thread's (sim_totals) */
 
     /* progress callback */
     sim_progress_fn progress_fn;
