@@ -30,6 +30,8 @@ static struct channel *channel_new(struct sim *sim, struct port *out, struct por
     ch->from = out;
     ch->to = in;
     ch->receiver = in->owner;
+    if (!out)
+        in->owner->queued_shared = true;        /* a backdoor: any thread may inject */
     uint32_t k = in->owner->inputs_bound++;
     ch->queued_bit = in->queued_bit = UINT64_C(1) << (k < QUEUED_SHARED_BIT ? k : QUEUED_SHARED_BIT);
     ch->same_domain = out && out->owner->domain == in->owner->domain;
@@ -168,6 +170,19 @@ bool port_can_send(struct port *out)
     return channel_admits(sim, sim_acting_thread(sim, out->owner), ch);
 }
 
+/* Sets bits of u->queued_ports: atomically only when another host thread may
+ * change them at the same time (struct unit.queued_shared). Outside a
+ * parallel phase one thread runs, and the workers' last writes were ordered
+ * before it by the join. */
+static inline void queued_set(const struct sim *sim, struct unit *u, uint64_t bits)
+{
+    if (sim->parallel_phase && u->queued_shared)
+        __atomic_fetch_or(&u->queued_ports, bits, __ATOMIC_ACQ_REL);
+    else
+        __atomic_store_n(&u->queued_ports, __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) | bits,
+                         __ATOMIC_RELAXED);
+}
+
 static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *ch,
                          struct msg *m, uint64_t arrival)
 {
@@ -191,7 +206,7 @@ static void channel_push(struct sim *sim, struct sim_thread *t, struct channel *
         ch->peak_occupancy = occupancy;
     /* after the tail: a receiver that clears the bit as this channel empties
      * then sees the new tail, or the bit is set again after its clear */
-    __atomic_fetch_or(&ch->receiver->queued_ports, ch->queued_bit, __ATOMIC_ACQ_REL);
+    queued_set(sim, ch->receiver, ch->queued_bit);
     sim_schedule_from(sim, t, ch->receiver, arrival);
 }
 
@@ -299,12 +314,17 @@ static bool bit_has_messages(const struct unit *u, uint64_t bit)
  * another host thread has just added a message (its set comes after its
  * tail), or, for the bit the 64th and later channels share, another of
  * them holds one. */
-static void clear_queued_bit(struct unit *u, const struct channel *ch)
+static void clear_queued_bit(const struct sim *sim, struct unit *u, const struct channel *ch)
 {
-    __atomic_fetch_and(&u->queued_ports, ~ch->queued_bit, __ATOMIC_ACQ_REL);
+    if (sim->parallel_phase && u->queued_shared)
+        __atomic_fetch_and(&u->queued_ports, ~ch->queued_bit, __ATOMIC_ACQ_REL);
+    else
+        __atomic_store_n(&u->queued_ports,
+                         __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) & ~ch->queued_bit,
+                         __ATOMIC_RELAXED);
     bool shared = ch->queued_bit == UINT64_C(1) << QUEUED_SHARED_BIT;
     if (ch->head != load_tail(ch) || (shared && bit_has_messages(u, ch->queued_bit)))
-        __atomic_fetch_or(&u->queued_ports, ch->queued_bit, __ATOMIC_ACQ_REL);
+        queued_set(sim, u, ch->queued_bit);
 }
 
 /* port_pop() once a message is visible, out of line: the common poll of an
@@ -318,7 +338,7 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
     struct msg *m = ch->ring[ch->head & ch->mask].msg;
     ch->head++;
     if (ch->head == load_tail(ch))
-        clear_queued_bit(in->owner, ch);
+        clear_queued_bit(sim, in->owner, ch);
     if (ch->pop_time_ps != sim->now_ps) {
         ch->pop_time_ps = sim->now_ps;
         ch->pops_at_pop_time = 0;

@@ -1237,6 +1237,20 @@ uint64_t unit_tick_count(const struct sim *sim, const struct unit *u, bool busy)
     return n;
 }
 
+/* Marks each unit some input of which another host thread may send on in a
+ * parallel phase: a sender ticked by another thread (a backdoor's receiver is
+ * marked when its channel is made, port.c). Its queued bits then change
+ * atomically in a parallel phase (port.c queued_set). Again at every run, as
+ * links may be made between runs. */
+static void mark_shared_inputs(struct sim *sim)
+{
+    for (uint32_t i = 0; i < sim->channel_count; i++) {
+        struct channel *ch = sim->channels[i];
+        if (ch->from && ch->from->owner->thread != ch->receiver->thread)
+            ch->receiver->queued_shared = true;
+    }
+}
+
 /* Makes the worker threads sim_set_threads() asked for, once. */
 static void start_threads(struct sim *sim)
 {
@@ -1270,6 +1284,7 @@ static void start_threads(struct sim *sim)
         if (!t->started)
             return;     /* no thread: stay on one (sim_log would need the sim) */
     }
+    mark_shared_inputs(sim);
     sim->parallel_allowed = true;
     sim->adapt = (struct sim_adapt){ .phase = 0, .left = ADAPT_WINDOW + ADAPT_WARMUP };
 }
