@@ -20,9 +20,13 @@
 #define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_choose) */
 #define ADAPT_WARMUP 32u            /* and run first in it untimed (a sleeping worker wakes) */
 #define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
-#define ADAPT_EXPLOIT_MAX 16384u    /* at most ~2% of edges spent timing the worse mode; a
-                                     * longer stretch could keep a run serial through its busy
-                                     * part after an idle start chose serial */
+#define ADAPT_EXPLOIT_MAX 262144u   /* at most ~0.2% of edges spent timing the worse mode
+                                     * (at 16384, ~2%); a stretch ends early when the edges'
+                                     * work changes (ADAPT_BLOCK), so an idle start that chose
+                                     * serial does not keep a busy part serial */
+#define ADAPT_BLOCK 1024u           /* phase 2's edges compared with the timed ones in blocks */
+#define ADAPT_CHANGE 2u             /* a block ticking this many times more or fewer units an
+                                     * edge than the timed windows ends phase 2 */
 
 /* ---- creation ------------------------------------------------------------ */
 
@@ -810,6 +814,7 @@ static bool adaptive_choose(struct sim *sim)
             a->ns[a->timing_mode] += start - a->timing_start;
             a->ticks[a->timing_mode] += a->timing_ticks;
             a->timing = false;
+            a->timed_edges[a->timing_mode]++;
             if (a->left == 0) {
                 if (a->phase == 0) {
                     a->phase = 1;
@@ -825,6 +830,11 @@ static bool adaptive_choose(struct sim *sim)
                         a->exploit *= 2;
                     a->phase = 2;
                     a->left = a->exploit;
+                    uint64_t edges = a->timed_edges[0] + a->timed_edges[1];
+                    a->block_reference = edges ? (a->ticks[0] + a->ticks[1]) * ADAPT_BLOCK / edges
+                                               : 0;
+                    a->block_ticks = 0;
+                    a->block_edges = 0;
                 }
             }
         }
@@ -832,11 +842,13 @@ static bool adaptive_choose(struct sim *sim)
     if (a->phase == 2) {
         if (a->left) {
             a->left--;
+            a->block_pending = true;
             return a->use_parallel;
         }
         a->phase = 0;
         a->left = ADAPT_WINDOW + ADAPT_WARMUP;
         a->ns[0] = a->ns[1] = a->ticks[0] = a->ticks[1] = 0;
+        a->timed_edges[0] = a->timed_edges[1] = 0;
         start = host_ns();
     }
     a->sample_pending = true;
@@ -849,6 +861,23 @@ static bool adaptive_choose(struct sim *sim)
 static void adaptive_sample(struct sim *sim, uint64_t ticks)
 {
     struct sim_adapt *a = &sim->adapt;
+    if (a->block_pending) {
+        /* phase 2: a block of edges whose work differs from the timed
+         * windows' by ADAPT_CHANGE times or more ends it */
+        a->block_pending = false;
+        a->block_ticks += ticks;
+        if (++a->block_edges == ADAPT_BLOCK) {
+            if (a->block_reference && (a->block_ticks >= ADAPT_CHANGE * a->block_reference ||
+                                       a->block_ticks * ADAPT_CHANGE <= a->block_reference)) {
+                a->left = 0;
+                a->exploit = 0;         /* the next winner starts at ADAPT_EXPLOIT_MIN */
+                a->work_changes++;
+            }
+            a->block_ticks = 0;
+            a->block_edges = 0;
+        }
+        return;
+    }
     if (!a->sample_pending)
         return;
     a->sample_pending = false;
@@ -1380,7 +1409,11 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
      * their threads' handoff lists and each thread takes its own due list
      * and near wakes itself (tick_share): thread 0 no longer reads the
      * workers' lists. */
-    bool handed = sim->parallel_allowed && !sim->options.tick_order_seed;
+    /* While the chooser keeps to serial edges, the wheel's units go
+     * straight to the ready list, as on one thread (the hand-off lists cost
+     * ~2% of SGEMM 256 GT2 on 2 threads where serial wins) */
+    bool handed = sim->parallel_allowed && !sim->options.tick_order_seed &&
+                  (sim->adapt.phase != 2 || sim->adapt.use_parallel);
     uint32_t busy_threads = 0;
     if (handed) {
         for (; w; w = wake_release(sim, d, w))

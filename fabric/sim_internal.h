@@ -398,6 +398,15 @@ struct sim {
         bool sample_pending;        /* adaptive_choose() timed this edge's mode */
         uint32_t timing_mode;
         uint64_t timing_start, timing_ticks;
+        /* Phase 2: the units ticked per edge in the timed windows (ticks per
+         * edge x ADAPT_BLOCK), and this block's so far: a block that ticks
+         * ADAPT_CHANGE times more or fewer ends phase 2 (the run's work has
+         * changed, and with it, perhaps, the faster mode). */
+        bool block_pending;         /* adaptive_choose() counted this edge in the block */
+        uint64_t timed_edges[2];
+        uint64_t block_reference, block_ticks;
+        uint32_t block_edges;
+        uint64_t work_changes;      /* phase 2 stretches ended by a block (sim_adapt_work_changes) */
     } adapt;
 
     /* totals */

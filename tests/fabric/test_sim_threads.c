@@ -271,7 +271,57 @@ static void test_partition_keeps_slices_whole(void)
     CU_ASSERT_TRUE(split);
 }
 
+/* The fabric times parallel against serial edges, then keeps the faster for
+ * a stretch (fabric/sim.c adaptive_choose) that ends early when the edges'
+ * work changes: here four source -> sink pairs (one per subslice, so on both
+ * threads) run from the start, and eight more start at cycle 3000, tripling
+ * the units ticked an edge inside the first stretch (edges ~576 to ~4672).
+ * Which mode wins depends on the host; when a stretch ends does not (it is
+ * counted in edges). The stats must still equal the one-thread run's. */
+static void run_work_change(uint32_t threads, uint64_t *work_changes, uint64_t *received,
+                            uint64_t *time_ps)
+{
+    struct sim *sim = probe_sim(NULL);
+    sim_set_threads(sim, threads);
+    static const char *const early_over[] = { "messages=6000", "per_cycle=1", NULL };
+    static const char *const late_over[] = { "messages=3000", "per_cycle=1", "start_cycle=3000",
+                                             NULL };
+    static const char *const sink_over[] = { "per_cycle=1", NULL };
+    struct unit *sinks[12];
+    for (int k = 0; k < 12; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.src%d", k % 4, k);
+        struct unit *src = probe_add(sim, &probe_source_ops, name, k < 4 ? early_over : late_over);
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink%d", k % 4, k);
+        sinks[k] = probe_add(sim, &probe_sink_ops, name, sink_over);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, src, "out", sinks[k], "in", 1, 2, 1), 0);
+    }
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    *received = 0;
+    for (int k = 0; k < 12; k++)
+        *received += ((const struct probe_sink *)unit_state(sinks[k]))->received;
+    *work_changes = sim->adapt.work_changes;
+    *time_ps = sim_now(sim);
+    sim_destroy(sim);
+}
+
+static void test_adaptive_stretch_ends_on_work_change(void)
+{
+    uint64_t changes_one, received_one, time_one, changes_two, received_two, time_two;
+    run_work_change(1, &changes_one, &received_one, &time_one);
+    run_work_change(2, &changes_two, &received_two, &time_two);
+    CU_ASSERT_EQUAL(received_one, 4 * 6000 + 8 * 3000);
+    CU_ASSERT_EQUAL(received_two, received_one);
+    CU_ASSERT_EQUAL(time_two, time_one);
+    CU_ASSERT_EQUAL(changes_one, 0);            /* one thread: nothing to choose */
+    CU_ASSERT_TRUE(changes_two >= 1);
+}
+
 static const struct test_case cases[] = {
+    { "the parallel/serial choice is timed again when the edges' work changes",
+      test_adaptive_stretch_ends_on_work_change },
     { "a sender on the receiver's thread is woken by its pop in a parallel edge",
       test_same_thread_sender_woken },
     { "partition: whole slices when they share out evenly, else subslices",
