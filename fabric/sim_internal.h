@@ -172,9 +172,10 @@ struct unit {
     struct unit *host;              /* an inner unit's host (unit_create_inner), else NULL */
     struct unit *inner;             /* the first unit this one runs inside it, else NULL */
     uint32_t inputs_bound;          /* input channels made to its ports (their queued bits) */
-    /* Some input's sender ticks on another host thread, or the input is a
-     * backdoor (set by start_threads): in a parallel phase its queued_ports
-     * bits change by atomic read-modify-writes (port.c queued_set). */
+    /* Some input's sender ticks on another host thread (set by
+     * start_threads), or the input is a backdoor (set when its channel is
+     * made): in a parallel phase its queued_ports bits change by atomic
+     * read-modify-writes (port.c queued_set). */
     bool queued_shared;
     /* scheduling (thread 0) */
     _Alignas(64) uint64_t ready_stamp;  /* cycle + 1 of the edge it is queued to tick on */
