@@ -170,16 +170,30 @@ bool port_can_send(struct port *out)
     return channel_admits(sim, sim_acting_thread(sim, out->owner), ch);
 }
 
-/* Sets bits of u->queued_ports: atomically only when another host thread may
- * change them at the same time (struct unit.queued_shared). Outside a
- * parallel phase one thread runs, and the workers' last writes were ordered
- * before it by the join. */
+/* u->queued_ports changes atomically only when another host thread may
+ * change it at the same time (struct unit.queued_shared). Outside a parallel
+ * phase one thread runs, and the workers' last writes were ordered before it
+ * by the join. */
+static inline bool queued_atomic(const struct sim *sim, const struct unit *u)
+{
+    return sim->parallel_phase && u->queued_shared;
+}
+
 static inline void queued_set(const struct sim *sim, struct unit *u, uint64_t bits)
 {
-    if (sim->parallel_phase && u->queued_shared)
+    if (queued_atomic(sim, u))
         __atomic_fetch_or(&u->queued_ports, bits, __ATOMIC_ACQ_REL);
     else
         __atomic_store_n(&u->queued_ports, __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) | bits,
+                         __ATOMIC_RELAXED);
+}
+
+static inline void queued_clear(const struct sim *sim, struct unit *u, uint64_t bits)
+{
+    if (queued_atomic(sim, u))
+        __atomic_fetch_and(&u->queued_ports, ~bits, __ATOMIC_ACQ_REL);
+    else
+        __atomic_store_n(&u->queued_ports, __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) & ~bits,
                          __ATOMIC_RELAXED);
 }
 
@@ -316,12 +330,7 @@ static bool bit_has_messages(const struct unit *u, uint64_t bit)
  * them holds one. */
 static void clear_queued_bit(const struct sim *sim, struct unit *u, const struct channel *ch)
 {
-    if (sim->parallel_phase && u->queued_shared)
-        __atomic_fetch_and(&u->queued_ports, ~ch->queued_bit, __ATOMIC_ACQ_REL);
-    else
-        __atomic_store_n(&u->queued_ports,
-                         __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) & ~ch->queued_bit,
-                         __ATOMIC_RELAXED);
+    queued_clear(sim, u, ch->queued_bit);
     bool shared = ch->queued_bit == UINT64_C(1) << QUEUED_SHARED_BIT;
     if (ch->head != load_tail(ch) || (shared && bit_has_messages(u, ch->queued_bit)))
         queued_set(sim, u, ch->queued_bit);

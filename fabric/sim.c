@@ -1408,10 +1408,9 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
     /* With workers and no shuffled order, the wheel's units go straight to
      * their threads' handoff lists and each thread takes its own due list
      * and near wakes itself (tick_share): thread 0 no longer reads the
-     * workers' lists. */
-    /* While the chooser keeps to serial edges, the wheel's units go
-     * straight to the ready list, as on one thread (the hand-off lists cost
-     * ~2% of SGEMM 256 GT2 on 2 threads where serial wins) */
+     * workers' lists. Not while the chooser keeps to serial edges: then the
+     * units go to the ready list as on one thread (the hand-off lists cost
+     * ~2% of SGEMM 256 GT2 on 2 threads where serial wins). */
     bool handed = sim->parallel_allowed && !sim->options.tick_order_seed &&
                   (sim->adapt.phase != 2 || sim->adapt.use_parallel);
     uint32_t busy_threads = 0;

@@ -407,7 +407,7 @@ struct sim {
         uint64_t timed_edges[2];
         uint64_t block_reference, block_ticks;
         uint32_t block_edges;
-        uint64_t work_changes;      /* phase 2 stretches ended by a block (sim_adapt_work_changes) */
+        uint64_t work_changes;      /* phase 2 stretches a block ended (read by the tests) */
     } adapt;
 
     /* totals */
