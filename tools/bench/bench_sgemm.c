@@ -417,12 +417,11 @@ static void bench_problem(const struct problem *p, const char *why, bool threade
         }
     }
     if (t2.ok && p2.ok && t3.ok && p3.ok)
-        printf("      (each parallel edge ends when both threads are done: at a ~100 ns "
-               "round trip thread 0 waits ~300 ns an edge, ~250 of it for the edge's work "
-               "falling unevenly on the threads and ~50 for the hand-over, see --thread-report; "
-               "this VM's round trip moves between ~60 and ~600 ns over minutes; on "
-               "2026-11-27, GT3 1t/2t pairs: median 1.55x (5 pairs, 1.48-1.60x) below "
-               "200 ns, median 1.25x (5 pairs, 1.12-1.53x) above)\n");
+        printf("      (each parallel edge ends when both threads are done: --thread-report "
+               "splits thread 0's wait into the edge's work falling unevenly on the threads "
+               "and the hand-over; the round trip above, which moves over minutes on a VM, "
+               "sets the hand-over; docs/architecture.md \"Host speed\" says what a "
+               "barrier a cycle leaves)\n");
 }
 
 void bench_sgemm(void)
