@@ -19,6 +19,8 @@
 #define DEFAULT_WATCHDOG_CYCLES 100000u
 #define ADAPT_WINDOW 256u           /* edges timed in each mode (adaptive_choose) */
 #define ADAPT_WARMUP 32u            /* and run first in it untimed (a sleeping worker wakes) */
+#define ADAPT_EXPLOIT_FIRST 512u    /* the run's first winner, timed while the worker's
+                                     * caches and pools are cold, runs this long */
 #define ADAPT_EXPLOIT_MIN 4096u     /* edges run in the better mode before timing again */
 #define ADAPT_EXPLOIT_MAX 262144u   /* at most ~0.2% of edges spent timing the worse mode
                                      * (at 16384, ~2%); a stretch ends early when the edges'
@@ -824,10 +826,13 @@ static bool adaptive_choose(struct sim *sim)
                     bool was = a->use_parallel;
                     a->use_parallel = (double)a->ns[0] * (double)a->ticks[1] <
                                       0.9 * (double)a->ns[1] * (double)a->ticks[0];
-                    if (!a->exploit || a->use_parallel != was)
+                    if (!a->decisions)
+                        a->exploit = ADAPT_EXPLOIT_FIRST;
+                    else if (!a->exploit || a->use_parallel != was || a->exploit < ADAPT_EXPLOIT_MIN)
                         a->exploit = ADAPT_EXPLOIT_MIN;
                     else if (a->exploit < ADAPT_EXPLOIT_MAX)
                         a->exploit *= 2;
+                    a->decisions++;
                     a->phase = 2;
                     a->left = a->exploit;
                     uint64_t edges = a->timed_edges[0] + a->timed_edges[1];

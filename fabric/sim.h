@@ -102,9 +102,10 @@ void sim_request_stop(struct sim *sim);
  * ticked in parallel and its effects committed in thread order (struct
  * sim_thread in sim_internal.h), or on the calling thread alone when that
  * was faster: the fabric times both ways as it runs, keeps the faster for a
- * stretch of up to 262144 edges, and times them again sooner when the
- * units ticked per edge double or halve (host time only; no result depends
- * on it). A machine with no slice in its names, a
+ * stretch of up to 262144 edges (the run's first, timed while the workers
+ * start cold, for 512), and times them again sooner when the units ticked
+ * per edge double or halve (host time only; no result depends on it). A
+ * machine with no slice in its names, a
  * run with a trace attached, port observers (recordings, lockstep
  * co-simulation) or co-simulated units (inner units) runs on one thread.
  * Set before the first sim_run() (later calls are ignored); sim_threads():

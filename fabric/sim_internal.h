@@ -389,6 +389,7 @@ struct sim {
         uint32_t phase;             /* 0: timing parallel edges, 1: serial, 2: using the winner */
         uint32_t left;              /* edges left in the phase */
         uint32_t exploit;           /* length of the last phase 2 */
+        uint32_t decisions;         /* phase 2s begun this run */
         bool use_parallel;
         uint64_t ns[2], ticks[2];
         /* the edge being timed: host time runs from its start to the start

@@ -275,20 +275,23 @@ static void test_partition_keeps_slices_whole(void)
  * a stretch (fabric/sim.c adaptive_choose) that ends early when the edges'
  * work changes: here four source -> sink pairs (one per subslice, so on both
  * threads) run from the start, and eight more start at cycle 3000, tripling
- * the units ticked an edge inside the first stretch (edges ~576 to ~4672).
- * Which mode wins depends on the host; when a stretch ends does not (it is
- * counted in edges). The stats must still equal the one-thread run's. */
-static void run_work_change(uint32_t threads, uint64_t *work_changes, uint64_t *received,
-                            uint64_t *time_ps)
+ * the units ticked an edge inside the second stretch (edges ~1664 to ~5760;
+ * the first, ~576 to ~1088, is short: ADAPT_EXPLOIT_FIRST). Which mode wins
+ * depends on the host; when a stretch ends does not (it is counted in
+ * edges). The stats must still equal the one-thread run's. `late` false:
+ * only the four pairs, for `early` messages each. */
+static void run_work_change(uint32_t threads, bool late, const char *early, uint64_t *work_changes,
+                            uint64_t *received, uint64_t *time_ps, uint32_t *decisions)
 {
     struct sim *sim = probe_sim(NULL);
     sim_set_threads(sim, threads);
-    static const char *const early_over[] = { "messages=6000", "per_cycle=1", NULL };
+    const char *const early_over[] = { early, "per_cycle=1", NULL };
     static const char *const late_over[] = { "messages=3000", "per_cycle=1", "start_cycle=3000",
                                              NULL };
     static const char *const sink_over[] = { "per_cycle=1", NULL };
     struct unit *sinks[12];
-    for (int k = 0; k < 12; k++) {
+    int pairs = late ? 12 : 4;
+    for (int k = 0; k < pairs; k++) {
         char name[96];
         snprintf(name, sizeof name, "gpu.slice0.subslice%d.src%d", k % 4, k);
         struct unit *src = probe_add(sim, &probe_source_ops, name, k < 4 ? early_over : late_over);
@@ -300,18 +303,20 @@ static void run_work_change(uint32_t threads, uint64_t *work_changes, uint64_t *
     CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
     CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
     *received = 0;
-    for (int k = 0; k < 12; k++)
+    for (int k = 0; k < pairs; k++)
         *received += ((const struct probe_sink *)unit_state(sinks[k]))->received;
     *work_changes = sim->adapt.work_changes;
     *time_ps = sim_now(sim);
+    *decisions = sim->adapt.decisions;
     sim_destroy(sim);
 }
 
 static void test_adaptive_stretch_ends_on_work_change(void)
 {
     uint64_t changes_one, received_one, time_one, changes_two, received_two, time_two;
-    run_work_change(1, &changes_one, &received_one, &time_one);
-    run_work_change(2, &changes_two, &received_two, &time_two);
+    uint32_t decisions;
+    run_work_change(1, true, "messages=6000", &changes_one, &received_one, &time_one, &decisions);
+    run_work_change(2, true, "messages=6000", &changes_two, &received_two, &time_two, &decisions);
     CU_ASSERT_EQUAL(received_one, 4 * 6000 + 8 * 3000);
     CU_ASSERT_EQUAL(received_two, received_one);
     CU_ASSERT_EQUAL(time_two, time_one);
@@ -319,9 +324,26 @@ static void test_adaptive_stretch_ends_on_work_change(void)
     CU_ASSERT_TRUE(changes_two >= 1);
 }
 
+/* The run's first choice is timed while the worker starts cold (its caches,
+ * its message pools), and on SGEMM 256 GT3 picked serial for 4096 edges
+ * that parallel ran ~1.5x faster; so the first winner keeps only a short
+ * stretch (ADAPT_EXPLOIT_FIRST) before both are timed again. 2000 edges
+ * of four pairs: timing to ~576, the first stretch to ~1088, timing again
+ * to ~1664, so two choices (one with a first stretch of 4096). */
+static void test_adaptive_first_stretch_short(void)
+{
+    uint64_t changes, received, time_ps;
+    uint32_t decisions = 0;
+    run_work_change(2, false, "messages=2000", &changes, &received, &time_ps, &decisions);
+    CU_ASSERT_EQUAL(received, 4 * 2000);
+    CU_ASSERT_EQUAL(decisions, 2);
+}
+
 static const struct test_case cases[] = {
     { "the parallel/serial choice is timed again when the edges' work changes",
       test_adaptive_stretch_ends_on_work_change },
+    { "the run's first parallel/serial choice keeps a short stretch",
+      test_adaptive_first_stretch_short },
     { "a sender on the receiver's thread is woken by its pop in a parallel edge",
       test_same_thread_sender_woken },
     { "partition: whole slices when they share out evenly, else subslices",
