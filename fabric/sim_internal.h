@@ -184,7 +184,8 @@ struct unit {
     uint64_t span_start, span_end;  /* cycle + 1; 0 = no span */
     /* fabric counters (the thread that ticks it); its tick counts are in
      * the threads' tick_counts (unit_tick_count) */
-    _Alignas(64) uint64_t tick_ns;  /* host time of its ticks (sim_set_thread_timing) */
+    _Alignas(64) uint64_t tick_stamps;  /* host time of its ticks (sim_set_thread_timing;
+                                         * host_stamp units, sim.c) */
     /* Bit k: its k-th bound input channel may hold a message, visible or
      * not (a send sets it; the pop that empties the channel clears it).
      * Channels from the 64th on share bit 63, cleared when all of them are
@@ -258,9 +259,9 @@ struct sim_thread {
      * reset: sim_totals() and sim_undeclared_sends() add the threads' up */
     uint64_t messages_sent, messages_delivered, stalls, undeclared_sends;
     bool progress;
-    /* sim_set_thread_timing, a worker's parallel phases (host ns): from
+    /* sim_set_thread_timing, a worker's parallel phases (host stamps): from
      * thread 0's release to this thread's start, and its ticks */
-    uint64_t start_lag_ns, share_ns;
+    uint64_t start_lag_stamps, share_stamps;
     /* Ticks and busy ticks of each unit this thread ticked, at 2 * unit id
      * (unit_tick_count sums the threads'): dense, so counting a tick costs no
      * host cache line of the unit's own (issue 19: a fourth line per tick,
@@ -279,7 +280,7 @@ struct sim_thread {
         uint64_t ticked;            /* units it ticked in that phase */
         int64_t messages_live;      /* its messages_live then */
         uint32_t flags;             /* THREAD_DONE_* */
-        uint64_t end_ns;            /* sim_set_thread_timing: when its ticks ended */
+        uint64_t end_stamp;         /* sim_set_thread_timing: when its ticks ended */
     } done;
     char pad[64];                   /* keeps threads' hot counters off each other's lines */
 };
@@ -370,17 +371,20 @@ struct sim {
     pthread_cond_t wake_workers;
     uint64_t parallel_edges, serial_edges;
     bool thread_timing;             /* sim_set_thread_timing */
-    /* sim_set_thread_timing: thread 0's side of the parallel edges (host ns,
-     * summed; sim_thread_report): its ticks from the release, its own
+    /* sim_set_thread_timing: thread 0's side of the parallel edges (host
+     * stamps, summed; sim_thread_report): its ticks from the release, its own
      * commit, its wait for the workers, and the commit after the join; and
      * when it released the current phase (read by the workers). The wait
      * is split in two: while the last worker still ticked (the edge's work
      * fell unevenly) and from then until thread 0 saw it done (hand-over). */
     struct edge_timing {
-        uint64_t ticks_ns, own_commit_ns, wait_ns, join_commit_ns;
-        uint64_t uneven_ns, handover_ns;
+        uint64_t ticks_stamps, own_commit_stamps, wait_stamps, join_commit_stamps;
+        uint64_t uneven_stamps, handover_stamps;
     } edge_timing;
-    uint64_t release_ns;
+    uint64_t release_stamp;
+    /* sim_set_thread_timing: both clocks over the timed runs (sim_run), for
+     * sim_thread_report to turn host stamps into ns */
+    uint64_t timed_stamps, timed_ns;
     /* the hand-over, each on its own line: written by one thread as the
      * other spins on it */
     _Alignas(64) uint64_t phase_generation; /* atomic: bumped to start a parallel phase */

@@ -195,6 +195,49 @@ static void test_thread_report(void)
     free(o.stats);
 }
 
+/* The report's times are host time: its clock (fabric/sim.c host_stamp,
+ * the x86 time-stamp counter) is turned into ns by the ratio of both clocks
+ * over the run. Two units, one per thread, each tick 20 times sleeping 2 ms
+ * a tick: each group's line must say ~0.040 s (sleeps overshoot a little;
+ * counter ticks read as ns would say ~0.1 s at 2.6 GHz). */
+static void test_thread_report_times_are_host_time(void)
+{
+    struct sim *sim = probe_sim(NULL);
+    sim_set_threads(sim, 2);
+    sim_set_thread_timing(sim, true);
+    static const char *const over[] = { "ticks=20", "sleep_us=2000", NULL };
+    probe_add(sim, &probe_sleeper_ops, "gpu.slice0.subslice0.sleeper", over);
+    probe_add(sim, &probe_sleeper_ops, "gpu.slice0.subslice1.sleeper", over);
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    char *report = NULL;
+    size_t length = 0;
+    FILE *f = open_memstream(&report, &length);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    sim_thread_report(sim, f);
+    fclose(f);
+    bool thread_seen[2] = { false, false };
+    for (int k = 0; k < 2; k++) {
+        char expect[64];
+        snprintf(expect, sizeof expect, "gpu.slice0.subslice%d", k);
+        const char *line = strstr(report, expect);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        unsigned thread = 99;
+        unsigned long long ticks = 0;
+        double seconds = -1;
+        CU_ASSERT_EQUAL(sscanf(line + strlen(expect), " thread %u: %llu ticks, %lf s", &thread,
+                               &ticks, &seconds), 3);
+        CU_ASSERT_EQUAL(ticks, 20);
+        CU_ASSERT_TRUE(seconds >= 0.039 && seconds <= 0.070);
+        if (thread < 2)
+            thread_seen[thread] = true;
+    }
+    CU_ASSERT_TRUE(thread_seen[0] && thread_seen[1]);
+    free(report);
+    sim_destroy(sim);
+}
+
 /* A sender refused by a full channel idles until the receiver's pop wakes
  * it. With sender and receiver on the same thread, that thread wakes it
  * itself at the end of its share of a parallel edge (sim.c tick_share);
@@ -349,6 +392,7 @@ static const struct test_case cases[] = {
     { "partition: whole slices when they share out evenly, else subslices",
       test_partition_keeps_slices_whole },
     { "--thread-report: barriers, groups' threads and ticks, shares", test_thread_report },
+    { "--thread-report: its times are host time", test_thread_report_times_are_host_time },
     { "chains across threads: same cycles and stats as one thread",
       test_chains_across_threads_same_as_one },
     { "the run is long enough to compare", test_comparison_sees_a_difference },

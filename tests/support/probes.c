@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "fabric/memory.h"
 #include "fabric/stats.h"
@@ -177,6 +178,41 @@ const struct unit_ops probe_relay_ops = {
     .kind = "test_relay", .help = "test: forwards",
     .state_size = sizeof(struct probe_relay), .params = relay_params, .ports = relay_ports,
     .stats = relay_stats, .realize = relay_realize, .tick = relay_tick,
+};
+
+/* ---- sleeper ---- */
+
+static const struct param_desc sleeper_params[] = {
+    PARAM_U32_FIELD("ticks", struct probe_sleeper, ticks, 10, 0, 1000000, "ticks to take"),
+    PARAM_U32_FIELD("sleep_us", struct probe_sleeper, sleep_us, 1000, 0, 1000000,
+                    "host microseconds each tick sleeps"),
+    PARAM_END
+};
+static const struct port_desc sleeper_ports[] = { PORT_END };
+static const struct stat_desc sleeper_stats[] = { STAT_END };
+
+static void sleeper_reset(struct unit *u)
+{
+    struct probe_sleeper *s = unit_state(u);
+    s->ticked = 0;
+    if (s->ticks)
+        unit_wake_at(u, 0);
+}
+
+static enum unit_activity sleeper_tick(struct unit *u)
+{
+    struct probe_sleeper *s = unit_state(u);
+    struct timespec t = { .tv_sec = s->sleep_us / 1000000u,
+                          .tv_nsec = (long)(s->sleep_us % 1000000u) * 1000 };
+    while (nanosleep(&t, &t) != 0)
+        ;
+    return ++s->ticked < s->ticks ? UNIT_BUSY : UNIT_IDLE;
+}
+
+const struct unit_ops probe_sleeper_ops = {
+    .kind = "test_sleeper", .help = "test: sleeps in each tick",
+    .state_size = sizeof(struct probe_sleeper), .params = sleeper_params,
+    .ports = sleeper_ports, .stats = sleeper_stats, .reset = sleeper_reset, .tick = sleeper_tick,
 };
 
 /* The relay again under another name: stands for a second implementation of

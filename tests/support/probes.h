@@ -40,7 +40,16 @@ struct probe_relay {
     uint64_t forwarded;
 };
 
+/* Takes `ticks` ticks from cycle 0, each sleeping `sleep_us` host
+ * microseconds: a tick of known host time (the thread report's clock). */
+struct probe_sleeper {
+    uint32_t ticks;         /* param */
+    uint32_t sleep_us;      /* param */
+    uint32_t ticked;
+};
+
 extern const struct unit_ops probe_source_ops;   /* kind "test_source": port out */
+extern const struct unit_ops probe_sleeper_ops;  /* kind "test_sleeper": no port */
 extern const struct unit_ops probe_sink_ops;     /* kind "test_sink": port in */
 extern const struct unit_ops probe_relay_ops;    /* kind "test_relay": ports in, out */
 
