@@ -845,7 +845,8 @@ static bool adaptive_choose(struct sim *sim)
                                       0.9 * (double)a->ns[1] * (double)a->ticks[0];
                     if (!a->decisions)
                         a->exploit = ADAPT_EXPLOIT_FIRST;
-                    else if (!a->exploit || a->use_parallel != was || a->exploit < ADAPT_EXPLOIT_MIN)
+                    else if (!a->exploit || a->use_parallel != was ||
+                             a->exploit < ADAPT_EXPLOIT_MIN)
                         a->exploit = ADAPT_EXPLOIT_MIN;
                     else if (a->exploit < ADAPT_EXPLOIT_MAX)
                         a->exploit *= 2;
@@ -1171,7 +1172,7 @@ void sim_thread_report(const struct sim *sim, FILE *out)
         /* where a parallel edge's host time goes: a worker's start lag is
          * mostly the time the release's cache line takes to reach its core
          * (bench_sgemm prints the host's round trip) */
-        double edges = (double)sim->parallel_edges / ns, lag = 0, share = 0;
+        double per_edge = ns / (double)sim->parallel_edges, lag = 0, share = 0;
         for (uint32_t t = 1; t < threads; t++) {
             lag += (double)sim->threads[t]->start_lag_stamps;
             share += (double)sim->threads[t]->share_stamps;
@@ -1181,10 +1182,11 @@ void sim_thread_report(const struct sim *sim, FILE *out)
                 "start %.0f after the release and tick for %.0f; thread 0 ticks for %.0f, "
                 "commits its wakes in %.0f, waits %.0f for the workers (%.0f while one still "
                 "ticks: the edge's work split unevenly; %.0f for the hand-over), then commits "
-                "theirs in %.0f\n", lag / edges / (threads - 1), share / edges / (threads - 1),
-                (double)e->ticks_stamps / edges, (double)e->own_commit_stamps / edges,
-                (double)e->wait_stamps / edges, (double)e->uneven_stamps / edges,
-                (double)e->handover_stamps / edges, (double)e->join_commit_stamps / edges);
+                "theirs in %.0f\n", lag * per_edge / (threads - 1),
+                share * per_edge / (threads - 1), (double)e->ticks_stamps * per_edge,
+                (double)e->own_commit_stamps * per_edge, (double)e->wait_stamps * per_edge,
+                (double)e->uneven_stamps * per_edge, (double)e->handover_stamps * per_edge,
+                (double)e->join_commit_stamps * per_edge);
     }
     uint32_t *group = gt_xcalloc(n ? n : 1, sizeof *group);
     uint32_t *first = gt_xcalloc(n ? n : 1, sizeof *first);
@@ -1213,8 +1215,9 @@ void sim_thread_report(const struct sim *sim, FILE *out)
         uint64_t work[SIM_MAX_THREADS] = { 0 };
         if (pass == 0) {    /* by unit: partition_move_eus may split a group */
             for (uint32_t i = 0; i < n; i++)
-                work[sim->units[i]->thread] += total_stamps ? sim->units[i]->tick_stamps
-                                                        : unit_tick_count(sim, sim->units[i], false);
+                work[sim->units[i]->thread] +=
+                    total_stamps ? sim->units[i]->tick_stamps
+                                 : unit_tick_count(sim, sim->units[i], false);
         } else {
             work[0] = total_stamps ? group_stamps[groups] : group_ticks[groups];
             for (uint32_t g = 0; g < groups; g++)
