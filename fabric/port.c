@@ -184,7 +184,8 @@ static inline void queued_set(const struct sim *sim, struct unit *u, uint64_t bi
     if (queued_atomic(sim, u))
         __atomic_fetch_or(&u->queued_ports, bits, __ATOMIC_ACQ_REL);
     else
-        __atomic_store_n(&u->queued_ports, __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) | bits,
+        __atomic_store_n(&u->queued_ports,
+                         __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) | bits,
                          __ATOMIC_RELAXED);
 }
 
@@ -193,7 +194,8 @@ static inline void queued_clear(const struct sim *sim, struct unit *u, uint64_t 
     if (queued_atomic(sim, u))
         __atomic_fetch_and(&u->queued_ports, ~bits, __ATOMIC_ACQ_REL);
     else
-        __atomic_store_n(&u->queued_ports, __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) & ~bits,
+        __atomic_store_n(&u->queued_ports,
+                         __atomic_load_n(&u->queued_ports, __ATOMIC_RELAXED) & ~bits,
                          __ATOMIC_RELAXED);
 }
 

@@ -845,9 +845,8 @@ static bool adaptive_choose(struct sim *sim)
                                       0.9 * (double)a->ns[1] * (double)a->ticks[0];
                     if (!a->decisions)
                         a->exploit = ADAPT_EXPLOIT_FIRST;
-                    else if (!a->exploit || a->use_parallel != was ||
-                             a->exploit < ADAPT_EXPLOIT_MIN)
-                        a->exploit = ADAPT_EXPLOIT_MIN;
+                    else if (a->use_parallel != was || a->exploit < ADAPT_EXPLOIT_MIN)
+                        a->exploit = ADAPT_EXPLOIT_MIN;     /* also after a work change: 0 */
                     else if (a->exploit < ADAPT_EXPLOIT_MAX)
                         a->exploit *= 2;
                     a->decisions++;

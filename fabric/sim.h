@@ -105,9 +105,9 @@ void sim_request_stop(struct sim *sim);
  * stretch of up to 262144 edges (the run's first, timed while the workers
  * start cold, for 512), and times them again sooner when the units ticked
  * per edge double or halve (host time only; no result depends on it). A
- * machine with no slice in its names, a
- * run with a trace attached, port observers (recordings, lockstep
- * co-simulation) or co-simulated units (inner units) runs on one thread.
+ * machine with no slice in its names, a run with a trace attached, port
+ * observers (recordings, lockstep co-simulation) or co-simulated units
+ * (inner units) runs on one thread.
  * Set before the first sim_run() (later calls are ignored); sim_threads():
  * the threads the runs use (1 until a run made workers). */
 void sim_set_threads(struct sim *sim, uint32_t n);

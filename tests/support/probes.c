@@ -1,6 +1,7 @@
 /* tests/support/probes.c - see probes.h. */
 #include "tests/support/probes.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -204,7 +205,7 @@ static enum unit_activity sleeper_tick(struct unit *u)
     struct probe_sleeper *s = unit_state(u);
     struct timespec t = { .tv_sec = s->sleep_us / 1000000u,
                           .tv_nsec = (long)(s->sleep_us % 1000000u) * 1000 };
-    while (nanosleep(&t, &t) != 0)
+    while (nanosleep(&t, &t) != 0 && errno == EINTR)
         ;
     return ++s->ticked < s->ticks ? UNIT_BUSY : UNIT_IDLE;
 }
