@@ -247,14 +247,17 @@ bool port_try_send(struct port *out, struct msg *m)
     struct unit *sender = out->owner;
     struct sim *sim = sender->sim;
     struct sim_thread *t = sim_acting_thread(sim, sender);
-    if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
-        undeclared_send(t, out, m);
     if (!ch) {
+        if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
+            undeclared_send(t, out, m);
         out->unbound_sends++;
         return false;
     }
     if (!channel_admits(sim, t, ch))
         return false;
+    /* counted once per message sent: not again for each refused offer of it */
+    if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
+        undeclared_send(t, out, m);
     if (ch->send_time_ps != sim->now_ps) {
         ch->send_time_ps = sim->now_ps;
         ch->sends_at_send_time = 0;
@@ -338,40 +341,82 @@ static void clear_queued_bit(const struct sim *sim, struct unit *u, const struct
         queued_set(sim, u, ch->queued_bit);
 }
 
-/* port_pop() once a message is visible, out of line: the common poll of an
- * empty input (an EU polls every write-back port each tick: ~7% of SGEMM in
- * port_pop) then pays no register saves; what it still pays (perf annotate)
- * is loading the port's and the channel's cache lines. */
-static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct channel *ch)
+/* What pop_visible leaves to pop_visible_rest (rare, or needing calls). */
+enum {
+    POP_CLEAR_SHARED = 1u << 0,     /* emptied: the queued bit, by clear_queued_bit */
+    POP_LIST = 1u << 1,             /* the popped list is full: grow it (sim_note_popped) */
+    POP_OBSERVE = 1u << 2,          /* the input has observers */
+    POP_WAKE_SENDER = 1u << 3,      /* a sender waits for the space */
+};
+
+static struct msg *__attribute__((noinline)) pop_visible_rest(struct port *in, struct channel *ch,
+                                                            struct msg *m, uint32_t rest)
 {
     struct sim *sim = in->owner->sim;
-    struct sim_thread *t = sim_acting_thread(sim, in->owner);
-    struct msg *m = ch->ring[ch->head & ch->mask].msg;
-    ch->head++;
-    if (ch->head == load_tail(ch))
+    if (rest & POP_CLEAR_SHARED)
         clear_queued_bit(sim, in->owner, ch);
-    if (ch->pop_time_ps != sim->now_ps) {
-        ch->pop_time_ps = sim->now_ps;
-        ch->pops_at_pop_time = 0;
-    }
-    if (!ch->popped_listed)
-        sim_note_popped(t, ch);
-    ch->pops_at_pop_time++;
-    in->received++;
-    t->messages_delivered++;
-    sim_note_progress(sim, t);
-    for (uint32_t i = 0; i < in->observer_count; i++)
-        in->observers[i].fn(in->observers[i].context, in, m,
-                            sim->domains[in->owner->domain]->cycle);
-    /* In a parallel phase the sender may be setting sender_waiting on its
-     * thread: the end of the step wakes it (sim.c). */
-    if (!sim->parallel_phase && ch->sender_waiting) {
+    if (rest & POP_LIST)
+        sim_note_popped(sim_acting_thread(sim, in->owner), ch);
+    if (rest & POP_OBSERVE)
+        for (uint32_t i = 0; i < in->observer_count; i++)
+            in->observers[i].fn(in->observers[i].context, in, m,
+                                sim->domains[in->owner->domain]->cycle);
+    if (rest & POP_WAKE_SENDER) {
         ch->sender_waiting = false;
         struct unit *sender = ch->from->owner;
         sim_schedule(sim, sender, ch->same_domain
                                       ? sim->domains[sender->domain]->cycle + 1
                                       : sim_domain_cycle_after(sim, sender->domain, sim->now_ps));
     }
+    return m;
+}
+
+/* port_pop() once a message is visible, out of line: the common poll of an
+ * empty input (an EU polls every write-back port each tick: ~7% of SGEMM in
+ * port_pop) then pays no register saves; what it still pays (perf annotate)
+ * is loading the port's and the channel's cache lines. The common pop makes
+ * no call either: what needs one goes to pop_visible_rest, in a tail call
+ * (issue 19: the saves and restores were a third of pop_visible's host
+ * instructions). */
+static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct channel *ch)
+{
+    struct sim *sim = in->owner->sim;
+    struct sim_thread *t = sim_acting_thread(sim, in->owner);
+    struct msg *m = ch->ring[ch->head & ch->mask].msg;
+    uint32_t rest = 0;
+    ch->head++;
+    if (ch->head == load_tail(ch)) {
+        /* emptied: a plain clear when no other thread can send on it now and
+         * the bit is its own (clear_queued_bit otherwise) */
+        if (queued_atomic(sim, in->owner) || ch->queued_bit == UINT64_C(1) << QUEUED_SHARED_BIT)
+            rest |= POP_CLEAR_SHARED;
+        else
+            queued_clear(sim, in->owner, ch->queued_bit);
+    }
+    if (ch->pop_time_ps != sim->now_ps) {
+        ch->pop_time_ps = sim->now_ps;
+        ch->pops_at_pop_time = 0;
+    }
+    if (!ch->popped_listed) {
+        if (t->popped_count < t->popped_capacity) {
+            t->popped[t->popped_count++] = ch;      /* sim_note_popped, without growing */
+            ch->popped_listed = true;
+        } else {
+            rest |= POP_LIST;
+        }
+    }
+    ch->pops_at_pop_time++;
+    in->received++;
+    t->messages_delivered++;
+    sim_note_progress(sim, t);
+    if (in->observer_count)
+        rest |= POP_OBSERVE;
+    /* In a parallel phase the sender may be setting sender_waiting on its
+     * thread: the end of the step wakes it (sim.c). */
+    if (!sim->parallel_phase && ch->sender_waiting)
+        rest |= POP_WAKE_SENDER;
+    if (rest)
+        return pop_visible_rest(in, ch, m, rest);
     return m;
 }
 

@@ -225,13 +225,14 @@ bool reply_queue_push(struct reply_queue *q, uint64_t ready, uint32_t port, stru
         return false;
     uint32_t slot = slot_alloc(q);
     struct reply_queue_entry *e = entry_at(q, slot);
-    memset(e, 0, q->entry_bytes);
-    e->ready = ready;
-    e->order = q->next_order++;
-    e->msg = m;
-    e->port = port;
-    if (data && q->config.data_size)
-        memcpy(reply_queue_data(e), data, q->config.data_size);
+    *e = (struct reply_queue_entry){ .ready = ready, .order = q->next_order++, .msg = m,
+                                     .port = port };
+    if (q->config.data_size) {
+        if (data)
+            memcpy(reply_queue_data(e), data, q->config.data_size);
+        else
+            memset(reply_queue_data(e), 0, q->config.data_size);
+    }
     keys_push(q, make_key(q, ready, e->order, slot));
     return true;
 }
@@ -297,15 +298,17 @@ struct reply_queue_result reply_queue_send(struct reply_queue *q, struct unit *u
         } else if (held && port_held(q, held, e->port)) {
             hold_first(q, &held);       /* behind a refused one to the same port */
             continue;
-        } else if (!port_can_send(out)) {
+        } else if (c->build ? !port_can_send(out) : !port_try_send(out, e->msg)) {
+            /* (a held message is offered at once: a refused send keeps it, and
+             * asking port_can_send first judged every accepted send twice) */
             result.refused = true;
             if (c->refusal == REPLY_QUEUE_STOP)
                 break;
             hold_first(q, &held);
             continue;
         } else {
-            struct msg *m = c->build ? c->build(c->context, e) : e->msg;
-            port_try_send(out, m);      /* cannot fail: port_can_send said yes */
+            if (c->build)
+                port_try_send(out, c->build(c->context, e));  /* cannot fail: can_send said yes */
             sent = true;
         }
         if (sent)

@@ -623,12 +623,18 @@ void eu_retry_blocked_sends(struct eu *s, struct unit *u)
     }
 }
 
-/* How many bits of x are set (no popcnt instruction in a generic build). */
+/* How many bits of a thread mask are set: two lookups in a table of each
+ * byte's count (no popcnt instruction in a generic build; issue 19: the
+ * shift-and-add count was ~1% of SGEMM's host instructions). */
+#define BITS2(n) n, n + 1, n + 1, n + 2
+#define BITS4(n) BITS2(n), BITS2(n + 1), BITS2(n + 1), BITS2(n + 2)
+#define BITS6(n) BITS4(n), BITS4(n + 1), BITS4(n + 1), BITS4(n + 2)
+static const uint8_t bits_in_byte[256] = { BITS6(0), BITS6(1), BITS6(1), BITS6(2) };
+_Static_assert(EU_MAX_THREADS <= 16, "bits_set counts the low 16 bits");
+
 static inline uint32_t bits_set(uint32_t x)
 {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+    return (uint32_t)bits_in_byte[x & 0xff] + bits_in_byte[(x >> 8) & 0xff];
 }
 
 /* Fast mode: every runnable thread runs until its next SEND. Out of line, so

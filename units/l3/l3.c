@@ -188,11 +188,12 @@ static void send_replies(struct l3 *s, struct unit *u, uint64_t now)
             uint32_t port = (uint32_t)__builtin_ctzll(pending);
             while (s->egress_count[port]) {
                 struct msg **slot = &s->egress[port * s->egress_depth + s->egress_head[port]];
-                if (!port_can_send(s->client_reply[port])) {
+                /* a refused send keeps the message (issue 19: asking port_can_send
+                 * first judged every accepted send twice) */
+                if (!port_try_send(s->client_reply[port], *slot)) {
                     waited = true;
                     break;
                 }
-                port_try_send(s->client_reply[port], *slot);  /* cannot fail: can_send said yes */
                 *slot = NULL;
                 s->egress_head[port] = (s->egress_head[port] + 1) % s->egress_depth;
                 if (!--s->egress_count[port])
