@@ -210,12 +210,76 @@ static void test_undeclared_sends_are_caught(void)
     sim_destroy(sim);
 }
 
+/* A unit that fills its output's one slot with an MMIO message (declared),
+ * then offers one STATE message (undeclared) on cycles 1-3 to the full
+ * channel, refused each time, and frees it. */
+struct offerer {
+    struct port *out;
+    struct msg *held;
+    uint32_t refused;
+};
+
+static int offerer_realize(struct unit *u, struct gt_error *err)
+{
+    (void)err;
+    ((struct offerer *)unit_state(u))->out = unit_port(u, "out", 0);
+    return 0;
+}
+
+static enum unit_activity offerer_tick(struct unit *u)
+{
+    struct offerer *s = unit_state(u);
+    uint64_t now = unit_cycle(u);
+    if (now == 0) {
+        CU_ASSERT_TRUE(port_try_send(s->out, msg_alloc(unit_sim(u), MSG_MMIO, 8)));
+        return UNIT_BUSY;
+    }
+    if (now <= 3) {
+        if (!s->held)
+            s->held = msg_alloc(unit_sim(u), MSG_STATE, 8);
+        if (!port_try_send(s->out, s->held))
+            s->refused++;
+        return UNIT_BUSY;
+    }
+    msg_free(unit_sim(u), s->held);
+    s->held = NULL;
+    return UNIT_IDLE;
+}
+
+static const struct unit_ops offerer_ops = {
+    .kind = "test_offerer", .help = "offers an undeclared kind to a full channel",
+    .state_size = sizeof(struct offerer), .ports = liar_ports, .realize = offerer_realize,
+    .reset = liar_reset, .tick = offerer_tick,
+};
+
+/* An undeclared kind is counted for a message a channel takes, once, not for
+ * each refused offer of it (a reply queue or a blocked SEND offers the same
+ * message every cycle until the channel has room). */
+static void test_refused_offers_of_an_undeclared_kind_are_not_counted(void)
+{
+    struct sim_options o = { .watchdog_cycles = 1000, .log_level = SIM_LOG_ERROR };
+    struct sim *sim = probe_sim(&o);
+    struct unit *offerer = probe_add(sim, &offerer_ops, "offerer", NULL);
+    const char *const deaf[] = { "per_cycle=0", NULL };
+    struct unit *sink = probe_add(sim, &probe_sink_ops, "sink", deaf);
+    CU_ASSERT_EQUAL_FATAL(probe_link(sim, offerer, "out", sink, "in", 1, 1, 1), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, NULL), 0);
+    sim_run(sim, 0);
+    CU_ASSERT_EQUAL(((struct offerer *)unit_state(offerer))->refused, 3);
+    CU_ASSERT_EQUAL(sim_undeclared_sends(sim), 0);
+    CU_ASSERT_EQUAL(sim_log_count(sim, SIM_LOG_WARNING), 0);
+    CU_ASSERT_EQUAL(probe_stat(sim, "offerer.port.out.stalled_full"), 3);
+    sim_destroy(sim);
+}
+
 static const struct test_case cases[] = {
     { "kinds as text", test_kinds_as_text },
     { "every port declares its kinds", test_every_port_declares_its_kinds },
     { "mismatching link is a config error", test_mismatching_link_is_a_config_error },
     { "shipped configs build", test_shipped_configs_build },
     { "undeclared sends are caught", test_undeclared_sends_are_caught },
+    { "refused offers of an undeclared kind are not counted",
+      test_refused_offers_of_an_undeclared_kind_are_not_counted },
     { 0 }
 };
 TEST_SUITE(msg_kinds, cases);
