@@ -247,17 +247,16 @@ bool port_try_send(struct port *out, struct msg *m)
     struct unit *sender = out->owner;
     struct sim *sim = sender->sim;
     struct sim_thread *t = sim_acting_thread(sim, sender);
+    if (ch && !channel_admits(sim, t, ch))
+        return false;
+    /* counted once per message offered to an unbound port or taken by a
+     * channel: not again for each refused offer of it */
+    if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
+        undeclared_send(t, out, m);
     if (!ch) {
-        if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
-            undeclared_send(t, out, m);
         out->unbound_sends++;
         return false;
     }
-    if (!channel_admits(sim, t, ch))
-        return false;
-    /* counted once per message sent: not again for each refused offer of it */
-    if (out->msg_kinds && !(out->msg_kinds & MSG_BIT(m->kind)))
-        undeclared_send(t, out, m);
     if (ch->send_time_ps != sim->now_ps) {
         ch->send_time_ps = sim->now_ps;
         ch->sends_at_send_time = 0;
@@ -343,7 +342,7 @@ static void clear_queued_bit(const struct sim *sim, struct unit *u, const struct
 
 /* What pop_visible leaves to pop_visible_rest (rare, or needing calls). */
 enum {
-    POP_CLEAR_SHARED = 1u << 0,     /* emptied: the queued bit, by clear_queued_bit */
+    POP_CLEAR_QUEUED = 1u << 0,     /* emptied: the queued bit, by clear_queued_bit */
     POP_LIST = 1u << 1,             /* the popped list is full: grow it (sim_note_popped) */
     POP_OBSERVE = 1u << 2,          /* the input has observers */
     POP_WAKE_SENDER = 1u << 3,      /* a sender waits for the space */
@@ -353,7 +352,7 @@ static struct msg *__attribute__((noinline)) pop_visible_rest(struct port *in, s
                                                             struct msg *m, uint32_t rest)
 {
     struct sim *sim = in->owner->sim;
-    if (rest & POP_CLEAR_SHARED)
+    if (rest & POP_CLEAR_QUEUED)
         clear_queued_bit(sim, in->owner, ch);
     if (rest & POP_LIST)
         sim_note_popped(sim_acting_thread(sim, in->owner), ch);
@@ -389,7 +388,7 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
         /* emptied: a plain clear when no other thread can send on it now and
          * the bit is its own (clear_queued_bit otherwise) */
         if (queued_atomic(sim, in->owner) || ch->queued_bit == UINT64_C(1) << QUEUED_SHARED_BIT)
-            rest |= POP_CLEAR_SHARED;
+            rest |= POP_CLEAR_QUEUED;
         else
             queued_clear(sim, in->owner, ch->queued_bit);
     }
@@ -397,14 +396,8 @@ static struct msg *__attribute__((noinline)) pop_visible(struct port *in, struct
         ch->pop_time_ps = sim->now_ps;
         ch->pops_at_pop_time = 0;
     }
-    if (!ch->popped_listed) {
-        if (t->popped_count < t->popped_capacity) {
-            t->popped[t->popped_count++] = ch;      /* sim_note_popped, without growing */
-            ch->popped_listed = true;
-        } else {
-            rest |= POP_LIST;
-        }
-    }
+    if (!ch->popped_listed && !sim_note_popped_in_room(t, ch))
+        rest |= POP_LIST;
     ch->pops_at_pop_time++;
     in->received++;
     t->messages_delivered++;

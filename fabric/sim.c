@@ -265,19 +265,7 @@ static inline void due_push(struct clock_domain *d, struct unit *u)
  * saves no registers (issue 19: the saves and restores had been ~40% of
  * sim_schedule's host instructions). */
 static void __attribute__((noinline)) schedule_later(struct sim *sim, struct clock_domain *d,
-                                                     struct unit *u, uint64_t cycle);
-
-void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
-{
-    struct clock_domain *d = sim->domains[u->domain];
-    if (cycle > d->next_unprocessed) {
-        schedule_later(sim, d, u, cycle);
-        return;
-    }
-    due_push(d, u);
-}
-
-static void schedule_later(struct sim *sim, struct clock_domain *d, struct unit *u, uint64_t cycle)
+                                                     struct unit *u, uint64_t cycle)
 {
     if (u->last_wake_request == cycle + 1)
         return;
@@ -290,6 +278,17 @@ static void schedule_later(struct sim *sim, struct clock_domain *d, struct unit 
     else
         heap_push(&d->overflow, w);
 }
+
+void sim_schedule(struct sim *sim, struct unit *u, uint64_t cycle)
+{
+    struct clock_domain *d = sim->domains[u->domain];
+    if (cycle > d->next_unprocessed) {
+        schedule_later(sim, d, u, cycle);
+        return;
+    }
+    due_push(d, u);
+}
+
 
 /* Moves overflow wakes that now fall inside the wheel's window. */
 static void migrate_overflow(struct clock_domain *d)
@@ -385,12 +384,11 @@ void sim_schedule_from(struct sim *sim, struct sim_thread *t, struct unit *u, ui
 
 void sim_note_popped(struct sim_thread *t, struct channel *ch)
 {
-    if (t->popped_count == t->popped_capacity) {
-        t->popped_capacity = t->popped_capacity ? 2 * t->popped_capacity : 64;
-        t->popped = gt_xrealloc(t->popped, t->popped_capacity * sizeof *t->popped);
-    }
-    t->popped[t->popped_count++] = ch;
-    ch->popped_listed = true;
+    if (sim_note_popped_in_room(t, ch))
+        return;
+    t->popped_capacity = t->popped_capacity ? 2 * t->popped_capacity : 64;
+    t->popped = gt_xrealloc(t->popped, t->popped_capacity * sizeof *t->popped);
+    sim_note_popped_in_room(t, ch);
 }
 
 static void __attribute__((noinline, cold)) commit_from_commit(struct unit *u)

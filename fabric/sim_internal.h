@@ -457,7 +457,19 @@ static inline void sim_note_progress(struct sim *sim, struct sim_thread *t)
     else
         sim->last_progress_ps = sim->now_ps;
 }
+/* Lists ch, popped in the current step, in t's popped list (flush_popped
+ * reads it), growing the list. */
 void sim_note_popped(struct sim_thread *t, struct channel *ch);
+/* sim_note_popped when t's list has room (the common pop makes no call);
+ * false, listing nothing, when it is full. */
+static inline bool sim_note_popped_in_room(struct sim_thread *t, struct channel *ch)
+{
+    if (t->popped_count == t->popped_capacity)
+        return false;
+    t->popped[t->popped_count++] = ch;
+    ch->popped_listed = true;
+    return true;
+}
 /* Clock edges ticked on several host threads so far (for tests; not a stat,
  * as it depends on the thread count and on host time). */
 uint64_t sim_parallel_edges(const struct sim *sim);
