@@ -166,6 +166,14 @@ struct eu {
      * (each of which clears the bit: eu_slot_rejudge). The scan then counts
      * such threads instead of visiting them (eu_tick_timing). */
     uint32_t send_wait;
+    /* Timing mode with "icache" linked: bit i set while slot i's judgement is
+     * cached (dep_d set) and its line held, the state in which the scan takes
+     * the judgement as it is; the scan then reads it from judged_pipe and
+     * judged_at (below) instead of from the slot and its decode, two host
+     * cache lines a candidate that does not issue need not touch (issue 19).
+     * Cleared with send_wait (eu_slot_rejudge, eu_slot_changed,
+     * eu_rejudge_all): wherever dep_d is dropped or the line let go. */
+    uint32_t judged;
     /* runnable and send_wait in age positions: bit k is the bit of slot
      * age_order[k] (kept with them, and rebuilt when the age order changes:
      * eu_age_rebuild), so oldest-first issue walks its candidates by bit
@@ -199,6 +207,10 @@ struct eu {
     uint64_t max_thread_instructions;
     uint64_t stall_port;
     uint64_t asleep_from;
+    /* slot i's cached judgement while bit i of `judged` is set: its
+     * instruction's pipe (dinfo.pipe) and its dep_at */
+    alignas(64) uint8_t judged_pipe[EU_MAX_THREADS];
+    uint64_t judged_at[EU_MAX_THREADS];
     /* then the rest of the tick's */
     uint32_t quiet_fetch, quiet_send_wait, quiet_dependency, quiet_pipe;
     uint32_t rr_next;
@@ -270,6 +282,7 @@ static inline void eu_slot_changed(struct eu *s, unsigned i)
 {
     uint32_t aged = 1u << s->age_rank[i];
     s->send_wait &= ~(1u << i);
+    s->judged &= ~(1u << i);
     s->age_send_wait &= ~aged;
     if (eu_slot_runnable(&s->slots[i])) {
         s->runnable |= 1u << i;
@@ -284,6 +297,7 @@ static inline void eu_slot_changed(struct eu *s, unsigned i)
 static inline void eu_slot_rejudge(struct eu *s, unsigned i)
 {
     s->send_wait &= ~(1u << i);
+    s->judged &= ~(1u << i);
     s->age_send_wait &= ~(1u << s->age_rank[i]);
 }
 
@@ -298,6 +312,7 @@ static inline void eu_slot_judged_send_wait(struct eu *s, unsigned i)
 static inline void eu_rejudge_all(struct eu *s)
 {
     s->send_wait = 0;
+    s->judged = 0;
     s->age_send_wait = 0;
 }
 

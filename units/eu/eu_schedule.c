@@ -778,6 +778,15 @@ static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, str
                    : position + rotate < s->threads ? position + rotate
                    : position + rotate - s->threads;
         struct slot *sl = &s->slots[i];
+        uint64_t dep_at;
+        unsigned judged_pipe;
+        if (s->judged >> i & 1) {
+            /* its cached judgement, as `judged:` below would read it from the
+             * slot (with "icache" linked no fetch stall sets ready_cycle) */
+            dep_at = s->judged_at[i];
+            judged_pipe = s->judged_pipe[i];
+            goto judged_cached;
+        }
         if (sl->ready_cycle > now) {
             pending_work = true;
             n_fetch++;
@@ -865,10 +874,19 @@ static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, str
         if (s->decode_misses != decoded_before)
             cacheable = false;          /* a decode may have flushed every thread's entry */
         judged_deps(sl, d);
-    judged:;
-        enum ready rd = sl->dep_at == NEVER ? R_SEND : sl->dep_at > now ? R_DEP : R_OK;
+    judged:
+        dep_at = sl->dep_at;
+        judged_pipe = d->info->pipe;
+        if (s->icache_linked && sl->line_held) {
+            /* cached until an event drops it (struct eu: judged) */
+            s->judged |= 1u << i;
+            s->judged_at[i] = dep_at;
+            s->judged_pipe[i] = (uint8_t)judged_pipe;
+        }
+    judged_cached:;
+        enum ready rd = dep_at == NEVER ? R_SEND : dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
-            if (s->icache_linked && sl->line_held)
+            if (s->icache_linked && (s->judged >> i & 1))  /* its line held */
                 eu_slot_judged_send_wait(s, i);     /* so until an event (see struct eu) */
             n_send_wait++;
             continue;
@@ -876,19 +894,18 @@ static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, str
         pending_work = true;
         if (rd == R_DEP) {
             n_dependency++;
-            if (sl->dep_at < until)
-                until = sl->dep_at;
+            if (dep_at < until)
+                until = dep_at;
             continue;
         }
-        const struct dinfo *di = d->info;
-        unsigned pipe = di->pipe;
+        unsigned pipe = judged_pipe;
         if (pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] > now)
             pipe = EU_PIPE_EM;      /* the EM pipe runs FPU work too (L19104-19106) */
         if (s->pipe_busy_until[pipe] > now || (pipe <= EU_PIPE_EM && alu_issued)) {
             n_pipe++;
             /* free when its pipe is (an FPU instruction: either pipe) */
             uint64_t at = s->pipe_busy_until[pipe];
-            if (di->pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] < at)
+            if (judged_pipe == EU_PIPE_FPU && s->pipe_busy_until[EU_PIPE_FPU] < at)
                 at = s->pipe_busy_until[EU_PIPE_FPU];
             if (at < until)
                 until = at;
@@ -896,6 +913,7 @@ static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, str
         }
         if (probe)
             return false;       /* the next tick would issue it */
+        const struct dinfo *di = sl->dep_d->info;
         s->pipe_busy_until[pipe] = now + (pipe <= EU_PIPE_EM ? di->occupancy : 1);
         if (pipe <= EU_PIPE_EM && !s->co_issue)
             alu_issued = true;
