@@ -350,13 +350,19 @@ static void __attribute__((noinline)) schedule_parallel(struct sim *sim, struct 
                                                         struct unit *u, uint64_t cycle)
 {
     /* Its own unit, due next: straight into its own due list (struct
-     * clock_domain.due), without the dedup stamp, so the unit's scheduling
-     * line stays thread 0's. About 90% of a worker's wakes in SGEMM 256 on
-     * GT3, which thread 0 used to apply after the workers were done. */
+     * clock_domain.due), not by the scheduling line's stamp, so that line
+     * stays thread 0's. About 90% of a worker's wakes in SGEMM 256 on GT3,
+     * which thread 0 used to apply after the workers were done. Listed once
+     * an edge (own_due_stamp, on a line only its own thread writes): every
+     * message to a unit wakes it, and the duplicates had been half of the
+     * due lists' entries (issue 19: ~16 a thread's edge on SGEMM 256 GT3). */
     struct clock_domain *d = sim->domains[u->domain];
     if (u->thread == t->index) {
         struct due_list *own = &d->due[t->index];
         if (cycle <= d->next_unprocessed) {
+            if (u->own_due_stamp == d->next_unprocessed + 1)
+                return;
+            u->own_due_stamp = d->next_unprocessed + 1;
             unit_list_push(&own->list, u);
             return;
         }
@@ -589,7 +595,10 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
         count_tick(t, u);
         if (tick_unit(sim, u) == UNIT_BUSY) {
             count_busy_tick(t, u);
-            unit_list_push(own, u);     /* cycle + 1 */
+            if (u->own_due_stamp != stamp + 1) {    /* not listed by a wake yet */
+                u->own_due_stamp = stamp + 1;
+                unit_list_push(own, u);     /* cycle + 1 */
+            }
         }
     }
     t->ready.count = 0;

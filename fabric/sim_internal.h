@@ -186,6 +186,10 @@ struct unit {
      * the threads' tick_counts (unit_tick_count) */
     _Alignas(64) uint64_t tick_stamps;  /* host time of its ticks (sim_set_thread_timing;
                                          * host_stamp units, sim.c) */
+    /* cycle + 1 of the edge a parallel phase last listed it for in its own
+     * thread's due list (schedule_parallel): a later wake for that edge in
+     * the phase is already there */
+    uint64_t own_due_stamp;
     /* Bit k: its k-th bound input channel may hold a message, visible or
      * not (a send sets it; the pop that empties the channel clears it).
      * Channels from the 64th on share bit 63, cleared when all of them are
