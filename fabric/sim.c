@@ -260,6 +260,20 @@ static inline void due_push(struct clock_domain *d, struct unit *u)
     unit_list_push(&d->due[u->thread].list, u);
 }
 
+/* In a parallel phase, u (its thread's own) into its thread's due list for
+ * d's next unprocessed cycle, once an edge: every message to a unit wakes
+ * it, and the repeats had been half of the due lists' entries (issue 19: ~16
+ * a thread's edge on SGEMM 256 GT3). By own_due_stamp, on a line only its own
+ * thread writes, not by the scheduling line's stamp, so that line stays
+ * thread 0's. */
+static inline void own_due_push(struct clock_domain *d, struct due_list *own, struct unit *u)
+{
+    if (u->own_due_stamp == d->next_unprocessed + 1)
+        return;
+    u->own_due_stamp = d->next_unprocessed + 1;
+    unit_list_push(&own->list, u);
+}
+
 /* sim_schedule's wake of a later cycle (the wheel, or the overflow heap), out
  * of line: the common wake, of the next unprocessed cycle (a push), then
  * saves no registers (issue 19: the saves and restores had been ~40% of
@@ -350,20 +364,14 @@ static void __attribute__((noinline)) schedule_parallel(struct sim *sim, struct 
                                                         struct unit *u, uint64_t cycle)
 {
     /* Its own unit, due next: straight into its own due list (struct
-     * clock_domain.due), not by the scheduling line's stamp, so that line
-     * stays thread 0's. About 90% of a worker's wakes in SGEMM 256 on GT3,
-     * which thread 0 used to apply after the workers were done. Listed once
-     * an edge (own_due_stamp, on a line only its own thread writes): every
-     * message to a unit wakes it, and the duplicates had been half of the
-     * due lists' entries (issue 19: ~16 a thread's edge on SGEMM 256 GT3). */
+     * clock_domain.due, own_due_push). About 90% of a worker's wakes in
+     * SGEMM 256 on GT3, which thread 0 used to apply after the workers were
+     * done. */
     struct clock_domain *d = sim->domains[u->domain];
     if (u->thread == t->index) {
         struct due_list *own = &d->due[t->index];
         if (cycle <= d->next_unprocessed) {
-            if (u->own_due_stamp == d->next_unprocessed + 1)
-                return;
-            u->own_due_stamp = d->next_unprocessed + 1;
-            unit_list_push(&own->list, u);
+            own_due_push(d, own, u);
             return;
         }
         if (cycle - d->next_unprocessed < DUE_NEAR_SLOTS) {
@@ -595,10 +603,7 @@ static void tick_share(struct sim *sim, struct sim_thread *t)
         count_tick(t, u);
         if (tick_unit(sim, u) == UNIT_BUSY) {
             count_busy_tick(t, u);
-            if (u->own_due_stamp != stamp + 1) {    /* not listed by a wake yet */
-                u->own_due_stamp = stamp + 1;
-                unit_list_push(own, u);     /* cycle + 1 */
-            }
+            own_due_push(d, mine, u);   /* cycle + 1, unless a wake listed it */
         }
     }
     t->ready.count = 0;

@@ -886,7 +886,7 @@ static inline __attribute__((always_inline)) bool scan_threads(struct eu *s, str
     judged_cached:;
         enum ready rd = dep_at == NEVER ? R_SEND : dep_at > now ? R_DEP : R_OK;
         if (rd == R_SEND) {
-            if (s->icache_linked && (s->judged >> i & 1))  /* its line held */
+            if (s->judged >> i & 1)     /* cached ("icache" linked, its line held) */
                 eu_slot_judged_send_wait(s, i);     /* so until an event (see struct eu) */
             n_send_wait++;
             continue;
