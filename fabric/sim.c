@@ -1475,7 +1475,8 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
      * units go to the ready list as on one thread (the hand-off lists cost
      * ~2% of SGEMM 256 GT2 on 2 threads where serial wins). */
     bool handed = sim->parallel_allowed && !sim->options.tick_order_seed &&
-                  (sim->adapt.phase != 2 || sim->adapt.use_parallel);
+                  (sim->adapt.phase != 2 || sim->adapt.use_parallel ||
+                   sim->options.parallel_every_edge);
     uint32_t busy_threads = 0;
     if (handed) {
         for (; w; w = wake_release(sim, d, w))
@@ -1502,7 +1503,7 @@ static void process_domain_edge(struct sim *sim, uint32_t domain, uint64_t cycle
         }
     }
     migrate_overflow(d);
-    if (busy_threads > 1 && adaptive_choose(sim)) {
+    if (busy_threads > 1 && (sim->options.parallel_every_edge || adaptive_choose(sim))) {
         sim->phase_stamped = !handed;   /* gather_ready stamped them */
         for (uint32_t i = 0; i < sim->ready.count; i++)
             unit_list_push(&sim->handoff[sim->ready.units[i]->thread].list, sim->ready.units[i]);

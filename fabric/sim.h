@@ -43,6 +43,12 @@ struct sim_options {
     int log_level;              /* messages at or below this level are written */
     FILE *log_file;             /* NULL = stderr */
     uint32_t threads;           /* host threads to tick units on; 0 or 1: one (sim_set_threads) */
+    /* With threads > 1: every edge that ticks units of more than one thread
+     * is ticked in parallel, instead of as the adaptive chooser finds faster
+     * (fabric/sim.c adaptive_choose). Results are the same either way; this
+     * runs the parallel engine on every such edge (tests, fuzzing, measuring
+     * a partition). */
+    bool parallel_every_edge;
 };
 
 struct sim *sim_create(const struct sim_options *options);   /* options may be NULL */

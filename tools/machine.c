@@ -223,7 +223,9 @@ int machine_set_wave(struct gt_config *c, const char *file, struct gt_error *err
 }
 
 /* The `simulation` group: watchdog, log settings and host threads
- * (threads: 0 or absent = the host's cores, fabric/sim.h sim_set_threads). */
+ * (threads: 0 or absent = the host's cores, fabric/sim.h sim_set_threads;
+ * parallel_every_edge: 1 ticks in parallel every edge the chooser would
+ * decide, fabric/sim.h struct sim_options). */
 static int read_simulation(const struct gt_config *config, struct sim_options *o,
                            struct gt_error *err)
 {
@@ -232,6 +234,7 @@ static int read_simulation(const struct gt_config *config, struct sim_options *o
     o->tick_order_seed = 0;
     o->log_file = NULL;
     o->threads = sim_host_cores();
+    o->parallel_every_edge = false;
     const config_setting_t *s = config_setting_get_member(gt_config_root(config), "simulation");
     if (!s)
         return 0;
@@ -256,13 +259,17 @@ static int read_simulation(const struct gt_config *config, struct sim_options *o
             o->tick_order_seed = (uint64_t)v;
         else if (strcmp(name, "threads") == 0 && v >= 0 && v <= 64)
             o->threads = v ? (uint32_t)v : sim_host_cores();
+        else if (strcmp(name, "parallel_every_edge") == 0 && (v == 0 || v == 1))
+            o->parallel_every_edge = v == 1;
         else if (!strcmp(name, "watchdog_cycles") || !strcmp(name, "log_level") ||
-                 !strcmp(name, "tick_order_seed") || !strcmp(name, "threads"))
+                 !strcmp(name, "tick_order_seed") || !strcmp(name, "threads") ||
+                 !strcmp(name, "parallel_every_edge"))
             return gt_error_set(err, "%s:%u: simulation.%s = %lld is out of range",
                                 file ? file : "--set", line, name, v);
         else
             return gt_error_set(err, "%s:%u: simulation has no setting '%s' (watchdog_cycles, "
-                                "log_level, tick_order_seed, threads)", file ? file : "--set", line, name);
+                                "log_level, tick_order_seed, threads, parallel_every_edge)",
+                                file ? file : "--set", line, name);
     }
     return 0;
 }

@@ -382,6 +382,61 @@ static void test_adaptive_first_stretch_short(void)
     CU_ASSERT_EQUAL(decisions, 2);
 }
 
+/* struct sim_options.parallel_every_edge: the chooser is never asked, and
+ * every edge whose units are on both threads ticks in parallel. Four source ->
+ * sink pairs (one per subslice, so on both threads) send 2000 messages each, a
+ * message a cycle; run adaptively, the same run times serial edges too (at
+ * least a window of ADAPT_WINDOW) and decides; the results are the same. */
+static void run_pairs(bool every_edge, uint64_t *received, uint64_t *time_ps, uint64_t *parallel,
+                      uint64_t *serial, uint32_t *decisions)
+{
+    struct sim_options o = { .watchdog_cycles = 10000, .log_level = SIM_LOG_ERROR,
+                             .parallel_every_edge = every_edge };
+    struct sim *sim = probe_sim(&o);
+    sim_set_threads(sim, 2);
+    static const char *const src_over[] = { "messages=2000", "per_cycle=1", NULL };
+    static const char *const sink_over[] = { "per_cycle=1", NULL };
+    struct unit *sinks[4];
+    for (int k = 0; k < 4; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.src", k);
+        struct unit *src = probe_add(sim, &probe_source_ops, name, src_over);
+        snprintf(name, sizeof name, "gpu.slice0.subslice%d.sink", k);
+        sinks[k] = probe_add(sim, &probe_sink_ops, name, sink_over);
+        CU_ASSERT_EQUAL_FATAL(probe_link(sim, src, "out", sinks[k], "in", 1, 2, 1), 0);
+    }
+    struct gt_error err;
+    CU_ASSERT_EQUAL_FATAL(sim_realize(sim, &err), 0);
+    CU_ASSERT_EQUAL(sim_run(sim, 0), SIM_STOP_QUIESCENT);
+    *received = 0;
+    for (int k = 0; k < 4; k++)
+        *received += ((const struct probe_sink *)unit_state(sinks[k]))->received;
+    *time_ps = sim_now(sim);
+    *parallel = sim_parallel_edges(sim);
+    *serial = sim_serial_edges(sim);
+    *decisions = sim->adapt.decisions;
+    sim_destroy(sim);
+}
+
+static void test_parallel_every_edge(void)
+{
+    uint64_t received_every, time_every, parallel_every, serial_every;
+    uint64_t received_adaptive, time_adaptive, parallel_adaptive, serial_adaptive;
+    uint32_t decisions_every, decisions_adaptive;
+    run_pairs(true, &received_every, &time_every, &parallel_every, &serial_every,
+              &decisions_every);
+    run_pairs(false, &received_adaptive, &time_adaptive, &parallel_adaptive, &serial_adaptive,
+              &decisions_adaptive);
+    CU_ASSERT_EQUAL(received_every, 4 * 2000);
+    CU_ASSERT_EQUAL(received_adaptive, received_every);
+    CU_ASSERT_EQUAL(time_adaptive, time_every);
+    CU_ASSERT_EQUAL(decisions_every, 0);
+    CU_ASSERT_TRUE(parallel_every >= 2000);     /* every edge of the 2000 cycles */
+    CU_ASSERT_TRUE(serial_every < 10);          /* the first and last edges: one thread's units */
+    CU_ASSERT_TRUE(decisions_adaptive >= 1);
+    CU_ASSERT_TRUE(serial_adaptive >= 256);     /* its serial timing window at least */
+}
+
 static const struct test_case cases[] = {
     { "the parallel/serial choice is timed again when the edges' work changes",
       test_adaptive_stretch_ends_on_work_change },
@@ -396,6 +451,8 @@ static const struct test_case cases[] = {
     { "chains across threads: same cycles and stats as one thread",
       test_chains_across_threads_same_as_one },
     { "the run is long enough to compare", test_comparison_sees_a_difference },
+    { "parallel_every_edge: every edge with units on both threads in parallel",
+      test_parallel_every_edge },
     { 0 }
 };
 TEST_SUITE(sim_threads, cases);
