@@ -271,6 +271,44 @@ uint64_t gpu_memory_gtt_entry_pages_allocated(const struct gpu_memory *memory)
     return memory->gtt_entries.pages_allocated;
 }
 
+/* FNV-1a, 64 bits, over n bytes, from hash h. */
+static uint64_t fnv1a(uint64_t h, const void *bytes, size_t n)
+{
+    const uint8_t *b = bytes;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* Folds every page of store holding a non-zero byte into h: its page number,
+ * then its bytes, in address order. */
+static uint64_t store_digest(const struct sparse_store *store, uint64_t h)
+{
+    static const uint8_t zeros[GPU_PAGE_SIZE];
+    for (uint64_t d = 0; d < LEVEL_ENTRIES; d++) {
+        const struct page_directory *directory = LOAD(store->directories[d]);
+        for (uint64_t t = 0; directory && t < LEVEL_ENTRIES; t++) {
+            const struct page_table *table = LOAD(directory->tables[t]);
+            for (uint64_t p = 0; table && p < LEVEL_ENTRIES; p++) {
+                const uint8_t *page = LOAD(table->pages[p]);
+                if (!page || memcmp(page, zeros, GPU_PAGE_SIZE) == 0)
+                    continue;   /* reads as zeros, as an unwritten page does */
+                uint64_t number = (d << (2 * LEVEL_BITS)) | (t << LEVEL_BITS) | p;
+                h = fnv1a(h, &number, sizeof number);
+                h = fnv1a(h, page, GPU_PAGE_SIZE);
+            }
+        }
+    }
+    return h;
+}
+
+uint64_t gpu_memory_digest(const struct gpu_memory *memory)
+{
+    uint64_t h = store_digest(&memory->physical, UINT64_C(0xcbf29ce484222325));
+    h = fnv1a(h, "gtt", 3);     /* the two stores' pages apart */
+    return store_digest(&memory->gtt_entries, h);
+}
+
 int gpu_memory_read(const struct gpu_memory *memory, uint64_t physical_address, void *destination,
                     uint64_t size, struct gt_error *err)
 {

@@ -102,6 +102,13 @@ void gpu_memory_set_page_limit(struct gpu_memory *memory, uint64_t max_pages);
 uint64_t gpu_memory_pages_allocated(const struct gpu_memory *memory);
 uint64_t gpu_memory_gtt_entry_pages_allocated(const struct gpu_memory *memory);
 
+/* A 64-bit digest (FNV-1a) of what reads see: every page of physical memory
+ * and of the GTT entry array holding a non-zero byte, with its page number, in
+ * address order. Memories that read alike have the same digest, however their
+ * pages came to be allocated (tests compare runs with it). Not to be called
+ * while units write. */
+uint64_t gpu_memory_digest(const struct gpu_memory *memory);
+
 /* Backdoor access to physical memory: any byte range below 2^48, crossing
  * pages freely. Reads of unwritten memory give zeros and allocate nothing.
  * -1 + err when the range leaves 48 bits or the page budget is exhausted. */

@@ -40,6 +40,24 @@ void fuzz_write_ring_capture(const uint8_t *data, size_t size, char *path, size_
  * regression test of their findings (tests/integration/test_fuzz_regressions.c). */
 int fuzz_run_capture(const char *aub_path);
 
+/* A finding of fuzz_run_capture_threads: two runs that should agree do not. */
+#define FUZZ_DIVERGED 1001
+
+/* Plays the capture at aub_path on configs/gen9-skl-gt2.cfg with two subslices
+ * (errors-only logging, the limits above) twice: on one host thread, and on
+ * two with every edge whose units are on both ticked in parallel
+ * (simulation.parallel_every_edge). Returns 0 when the runs agree: the same
+ * stop reason, simulated time, every stat row (path and value) and GPU memory
+ * (gpu_memory_digest); FUZZ_DIVERGED, after printing the first difference,
+ * when they do not; FUZZ_REJECTED when the machine cannot be built; FUZZ_HANG
+ * when the first run hangs (a hang of the second alone is FUZZ_DIVERGED). */
+int fuzz_run_capture_threads(const char *aub_path);
+
+/* The comparison under it: the capture played with sets_a, then with sets_b
+ * (each after the common sets above); the same results. */
+int fuzz_compare_capture(const char *aub_path, const char *const *sets_a, int count_a,
+                         const char *const *sets_b, int count_b);
+
 /* The same for a VideoCore IV submit dump on FUZZ_VC4_CONFIG (the config
  * `gtsim run FILE.vc4dump` picks), errors-only logging, the same limits. */
 #define FUZZ_VC4_CONFIG "configs/vc4-bcm2835.cfg"

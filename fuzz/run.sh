@@ -21,7 +21,7 @@ seed_dir() {    # target -> directory of seeds, made once
     [ -d "$d" ] && { echo "$d"; return; }
     mkdir -p "$d"
     case $t in
-    aub|machine)
+    aub|machine|threads)
         for c in skl_compute skl_tri bdw_tri byt_compute g965_tri; do
             zcat "tests/data/traces/$c.aub.gz" | head -c 65536 > "$d/$c.head.aub"
         done
@@ -53,6 +53,7 @@ options() {     # target -> its libFuzzer options
     case $1 in
     aub)       echo "-max_len=65536 -dict=fuzz/dict/aub.dict" ;;
     machine)   echo "-max_len=65536 -dict=fuzz/dict/aub.dict -timeout=60" ;;
+    threads)   echo "-max_len=65536 -dict=fuzz/dict/aub.dict -timeout=120" ;;
     cs_batch)  echo "-max_len=16384 -dict=$B/commands.dict -timeout=60" ;;
     config)    echo "-max_len=16384" ;;
     eu_decode) echo "-max_len=4096" ;;

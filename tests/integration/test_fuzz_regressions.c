@@ -22,7 +22,9 @@
  *              status 1 and one error line naming the file and its line. The
  *              finding was a leak inside libconfig's scanner on this input
  *              (fuzz/lsan.supp says why it is libconfig's); the child runs
- *              with those suppressions so that any other leak still fails. */
+ *              with those suppressions so that any other leak still fails.
+ * And the check of fuzz_threads (results the same on one and two host
+ * threads) on two of its seeds, and that it can fail. */
 #include <dirent.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -126,10 +128,41 @@ static void test_sweep_findings(void)
     CU_ASSERT_TRUE(count > 0);
 }
 
+/* fuzz_threads' check (fuzz/fuzz_common.h fuzz_run_capture_threads) on two of
+ * its seeds, whole: a compute and a 3D capture give the same stop, time,
+ * stats and GPU memory on one host thread and on two with every edge whose
+ * units are on both ticked in parallel. */
+static void test_threads_check_agrees_on_captures(void)
+{
+    static const char *const captures[] = { "tests/data/traces/skl_compute.aub.gz",
+                                            "tests/data/traces/skl_tri.aub.gz" };
+    for (size_t i = 0; i < sizeof captures / sizeof captures[0]; i++) {
+        int result = fuzz_run_capture_threads(captures[i]);
+        if (result != 0)
+            fprintf(stderr, "threads check %s: %d\n", captures[i], result);
+        CU_ASSERT_EQUAL(result, 0);
+    }
+}
+
+/* The check can fail: the same capture with a longer FPU result latency on
+ * the second run differs (in its stats), and a run of the capture against a
+ * run on other settings that change nothing of the result (a thread) does not. */
+static void test_threads_check_sees_a_difference(void)
+{
+    const char *path = "tests/data/traces/skl_compute.aub.gz";
+    const char *one[] = { "simulation.threads=1" };
+    const char *slower[] = { "simulation.threads=1", "gpu.slice.subslice.eu.fpu_latency=9" };
+    CU_ASSERT_EQUAL(fuzz_compare_capture(path, one, 1, slower, 2), FUZZ_DIVERGED);
+    CU_ASSERT_EQUAL(fuzz_compare_capture(path, one, 1, one, 1), 0);
+}
+
 static const struct test_case cases[] = {
     { "machine findings stop cleanly", test_machine_findings },
     { "sweep findings are refused with one error naming the line", test_sweep_findings },
     { "cs_batch findings stop cleanly", test_cs_batch_findings },
+    { "threads check: captures agree on one and two host threads",
+      test_threads_check_agrees_on_captures },
+    { "threads check: it tells different runs apart", test_threads_check_sees_a_difference },
     { 0 }
 };
 TEST_SUITE(fuzz_regressions, cases);
