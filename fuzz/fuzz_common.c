@@ -161,8 +161,11 @@ static bool outcomes_differ(const struct run_outcome *a, const struct run_outcom
     return false;
 }
 
-int fuzz_compare_capture(const char *aub_path, const char *const *sets_a, int count_a,
-                         const char *const *sets_b, int count_b)
+/* The capture played with `base`, then with each variant (each after the
+ * common sets below); 0 when every variant's run is the base's. */
+static int compare_runs(const char *aub_path, const char *const *base, int base_count,
+                        const char *const *const *variants, const int *variant_counts,
+                        int variant_count)
 {
     char watchdog[64];
     snprintf(watchdog, sizeof watchdog, "simulation.watchdog_cycles=%u", FUZZ_WATCHDOG_CYCLES);
@@ -171,29 +174,46 @@ int fuzz_compare_capture(const char *aub_path, const char *const *sets_a, int co
      * between the threads) */
     const char *sets[] = { "gpu.slice.subslice.count=2", "simulation.log_level=0", watchdog };
     int count = (int)(sizeof sets / sizeof sets[0]);
-    struct run_outcome a = { 0 }, b = { 0 };
-    int result = run_machine(DEFAULT_CONFIG, sets, count, sets_a, count_a, aub_path, &a);
+    struct run_outcome a = { 0 };
+    int result = run_machine(DEFAULT_CONFIG, sets, count, base, base_count, aub_path, &a);
     if (result == FUZZ_REJECTED || result == FUZZ_HANG) {
         stats_writer_destroy(a.stats);
         return result;
     }
-    result = run_machine(DEFAULT_CONFIG, sets, count, sets_b, count_b, aub_path, &b);
-    if (result == FUZZ_REJECTED || result == FUZZ_HANG) {
-        /* the first run built and did not hang: the second must match it */
-        fprintf(stderr, "fuzz: the second run %s\n",
-                result == FUZZ_HANG ? "hung" : "could not be built");
-        result = FUZZ_DIVERGED;
-    } else {
-        result = outcomes_differ(&a, &b) ? FUZZ_DIVERGED : 0;
+    result = 0;
+    for (int v = 0; v < variant_count && result == 0; v++) {
+        struct run_outcome b = { 0 };
+        int r = run_machine(DEFAULT_CONFIG, sets, count, variants[v], variant_counts[v], aub_path,
+                            &b);
+        if (r == FUZZ_REJECTED || r == FUZZ_HANG) {
+            /* the first run built and did not hang: every other must match it */
+            fprintf(stderr, "fuzz: the run with %s %s\n", variants[v][0],
+                    r == FUZZ_HANG ? "hung" : "could not be built");
+            result = FUZZ_DIVERGED;
+        } else if (outcomes_differ(&a, &b)) {
+            fprintf(stderr, "fuzz: (the run with %s against the one with %s)\n",
+                    variant_counts[v] > 1 ? variants[v][1] : variants[v][0], base[0]);
+            result = FUZZ_DIVERGED;
+        }
+        stats_writer_destroy(b.stats);
     }
     stats_writer_destroy(a.stats);
-    stats_writer_destroy(b.stats);
     return result;
+}
+
+int fuzz_compare_capture(const char *aub_path, const char *const *sets_a, int count_a,
+                         const char *const *sets_b, int count_b)
+{
+    return compare_runs(aub_path, sets_a, count_a, &sets_b, &count_b, 1);
 }
 
 int fuzz_run_capture_threads(const char *aub_path)
 {
-    const char *one[] = { "simulation.threads=1" };
-    const char *two[] = { "simulation.threads=2", "simulation.parallel_every_edge=1" };
-    return fuzz_compare_capture(aub_path, one, 1, two, 2);
+    static const char *const one[] = { "simulation.threads=1" };
+    static const char *const two[] = { "simulation.threads=2", "simulation.parallel_every_edge=1" };
+    static const char *const shuffled[] = { "simulation.threads=1",
+                                            "simulation.tick_order_seed=20261128" };
+    static const char *const *const variants[] = { two, shuffled };
+    static const int counts[] = { 2, 2 };
+    return compare_runs(aub_path, one, 1, variants, counts, 2);
 }

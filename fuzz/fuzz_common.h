@@ -44,17 +44,19 @@ int fuzz_run_capture(const char *aub_path);
 #define FUZZ_DIVERGED 1001
 
 /* Plays the capture at aub_path on configs/gen9-skl-gt2.cfg with two subslices
- * (errors-only logging, the limits above) twice: on one host thread, and on
+ * (errors-only logging, the limits above) three times: on one host thread; on
  * two with every edge whose units are on both ticked in parallel
- * (simulation.parallel_every_edge). Returns 0 when the runs agree: the same
- * stop reason, simulated time, every stat row (path and value) and GPU memory
- * (gpu_memory_digest); FUZZ_DIVERGED, after printing the first difference,
- * when they do not; FUZZ_REJECTED when the machine cannot be built; FUZZ_HANG
- * when the first run hangs (a hang of the second alone is FUZZ_DIVERGED). */
+ * (simulation.parallel_every_edge); and on one with each cycle's units
+ * ticked in a shuffled order (simulation.tick_order_seed). Returns 0 when the
+ * runs agree: the same stop reason, simulated time, every stat row (path and
+ * value) and GPU memory (gpu_memory_digest); FUZZ_DIVERGED, after printing
+ * the first difference, when they do not; FUZZ_REJECTED when the machine
+ * cannot be built; FUZZ_HANG when the first run hangs (a hang of a later one
+ * alone is FUZZ_DIVERGED). */
 int fuzz_run_capture_threads(const char *aub_path);
 
-/* The comparison under it: the capture played with sets_a, then with sets_b
- * (each after the common sets above); the same results. */
+/* The comparison under it for two runs: the capture played with sets_a, then
+ * with sets_b (each after the common sets above); returns as it does. */
 int fuzz_compare_capture(const char *aub_path, const char *const *sets_a, int count_a,
                          const char *const *sets_b, int count_b);
 

@@ -1,7 +1,8 @@
-/* fuzz/fuzz_threads.c - results the same on any number of host threads (issue
- * 19): the input is an AUB capture played on a two-subslice Gen9 machine on one
- * host thread and on two with the parallel engine on every edge it can take;
- * any difference in the stop, the simulated time, a stat or GPU memory is a
+/* fuzz/fuzz_threads.c - results the same on any number of host threads and in
+ * any tick order (issue 19): the input is an AUB capture played on a
+ * two-subslice Gen9 machine on one host thread, on two with the parallel
+ * engine on every edge it can take, and on one in a shuffled tick order; any
+ * difference in the stop, the simulated time, a stat or GPU memory is a
  * finding (fuzz_common.h fuzz_run_capture_threads). */
 #include <stdint.h>
 #include <stddef.h>

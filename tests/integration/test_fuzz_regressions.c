@@ -24,7 +24,8 @@
  *              (fuzz/lsan.supp says why it is libconfig's); the child runs
  *              with those suppressions so that any other leak still fails.
  * And the check of fuzz_threads (results the same on one and two host
- * threads) on two of its seeds, and that it can fail. */
+ * threads and in a shuffled tick order) on two of its seeds, and that it can
+ * fail. */
 #include <dirent.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -130,8 +131,8 @@ static void test_sweep_findings(void)
 
 /* fuzz_threads' check (fuzz/fuzz_common.h fuzz_run_capture_threads) on two of
  * its seeds, whole: a compute and a 3D capture give the same stop, time,
- * stats and GPU memory on one host thread and on two with every edge whose
- * units are on both ticked in parallel. */
+ * stats and GPU memory on one host thread, on two with every edge whose units
+ * are on both ticked in parallel, and in a shuffled tick order. */
 static void test_threads_check_agrees_on_captures(void)
 {
     static const char *const captures[] = { "tests/data/traces/skl_compute.aub.gz",
