@@ -25,7 +25,10 @@ seed_dir() {    # target -> directory of seeds, made once
         for c in skl_compute skl_tri bdw_tri byt_compute g965_tri; do
             zcat "tests/data/traces/$c.aub.gz" | head -c 65536 > "$d/$c.head.aub"
         done
-        cp tests/data/traces/byt_compute.aub.gz "$d/" ;;
+        cp tests/data/traces/byt_compute.aub.gz "$d/"
+        # the captures fuzzing found (a clang smoke run sees what gcc's
+        # sanitizers in test-san do not, such as an offset of a null pointer)
+        cp tests/data/fuzz/machine/* tests/data/fuzz/threads/* "$d/" ;;
     cs_batch)
         cp tests/data/traces/skl_compute.batch.*.bin tests/data/traces/bdw_compute.batch.*.bin \
            tests/data/traces/skl_tri.batch.*.bin tests/data/traces/bdw_tri.batch.*.bin "$d/" ;;

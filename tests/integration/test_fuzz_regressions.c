@@ -6,6 +6,11 @@
  * after the model logged an error about the input), never hang silently;
  * crashes and sanitizer reports show under `make test-san`.
  *   machine/   AUB captures played on the small Gen9 machine (fuzz_machine)
+ *   threads/   AUB captures of fuzz_threads, played by its check: a capture
+ *              of empty memory writes only, whose host kept no data pool and
+ *              offset a null pointer for each (units/host/host.c keep_data;
+ *              clang's UBSan sees it, gcc's does not: fuzz/run.sh seeds the
+ *              fuzz-smoke run with these files)
  *   cs_batch/  ring dwords of fuzz_cs_batch, wrapped with
  *              fuzz_write_ring_capture (feed(target, 1)): the 3D batches of
  *              skl_tri and bdw_tri with no memory behind their state, whose
@@ -81,6 +86,36 @@ static int feed(const char *target, int wrap_ring)
     }
     closedir(d);
     return count;
+}
+
+/* Feeds every file of tests/data/fuzz/threads/ through fuzz_threads' check:
+ * each must give the same results on one and two host threads and in a
+ * shuffled tick order (or be rejected), never hang; returns how many. */
+static int feed_threads(void)
+{
+    DIR *d = opendir("tests/data/fuzz/threads");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "tests/data/fuzz/threads/%s", e->d_name);
+        int result = fuzz_run_capture_threads(path);
+        if (result == FUZZ_HANG || result == FUZZ_DIVERGED)
+            fprintf(stderr, "fuzz regression %s: %s\n", path,
+                    result == FUZZ_HANG ? "hangs" : "differs");
+        CU_ASSERT_TRUE(result != FUZZ_HANG && result != FUZZ_DIVERGED);
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+static void test_threads_findings(void)
+{
+    CU_ASSERT_TRUE(feed_threads() > 0);
 }
 
 static void test_machine_findings(void)
@@ -161,6 +196,7 @@ static const struct test_case cases[] = {
     { "machine findings stop cleanly", test_machine_findings },
     { "sweep findings are refused with one error naming the line", test_sweep_findings },
     { "cs_batch findings stop cleanly", test_cs_batch_findings },
+    { "threads findings stop cleanly, the same on 1 and 2 threads", test_threads_findings },
     { "threads check: captures agree on one and two host threads",
       test_threads_check_agrees_on_captures },
     { "threads check: it tells different runs apart", test_threads_check_sees_a_difference },

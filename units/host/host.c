@@ -113,7 +113,10 @@ static const struct stat_desc host_stats[] = {
 
 static size_t keep_data(struct host *h, const uint8_t *data, uint64_t size)
 {
-    if (h->data_size + size > h->data_capacity) {
+    /* the pool exists once any step is kept, even when every write so far
+     * was empty: steps point into it (fuzz_threads finding: a capture of
+     * empty writes only left it NULL, and playing them offset a null pointer) */
+    if (!h->data || h->data_size + size > h->data_capacity) {
         while (h->data_size + size > h->data_capacity)
             h->data_capacity = h->data_capacity ? 2 * h->data_capacity : 1 << 20;
         h->data = gt_xrealloc(h->data, h->data_capacity);
