@@ -12,7 +12,7 @@
  *              clang's UBSan sees it, gcc's does not: fuzz/run.sh seeds the
  *              fuzz-smoke run with these files)
  *   cs_batch/  ring dwords of fuzz_cs_batch, wrapped with
- *              fuzz_write_ring_capture (feed(target, 1)): the 3D batches of
+ *              fuzz_write_ring_capture (FEED_RING): the 3D batches of
  *              skl_tri and bdw_tri with no memory behind their state, whose
  *              VS thread is killed on an instruction fetch fault; the VS
  *              waited forever for its end until the EU reported killed
@@ -55,8 +55,15 @@ static char *slurp(const char *path, size_t *size)
     return buf;
 }
 
-/* Feeds every file of tests/data/fuzz/<target>/; returns how many. */
-static int feed(const char *target, int wrap_ring)
+/* How a kept input is played: as a capture on fuzz_machine's machine, as ring
+ * dwords wrapped into one (fuzz_cs_batch), or through fuzz_threads' check. */
+enum feed_mode { FEED_CAPTURE, FEED_RING, FEED_THREADS };
+
+/* Feeds every file of tests/data/fuzz/<target>/: each must be rejected or
+ * stop cleanly, never hang, and through the threads check give the same
+ * results on one and two host threads and in a shuffled tick order. Returns
+ * how many. */
+static int feed(const char *target, enum feed_mode mode)
 {
     char dir[256];
     snprintf(dir, sizeof dir, "tests/data/fuzz/%s", target);
@@ -70,7 +77,7 @@ static int feed(const char *target, int wrap_ring)
         char path[600], capture[128];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         const char *run_path = path;
-        if (wrap_ring) {
+        if (mode == FEED_RING) {
             size_t size;
             char *data = slurp(path, &size);
             CU_ASSERT_PTR_NOT_NULL_FATAL(data);
@@ -78,31 +85,8 @@ static int feed(const char *target, int wrap_ring)
             free(data);
             run_path = capture;
         }
-        int result = fuzz_run_capture(run_path);
-        if (result == FUZZ_HANG)
-            fprintf(stderr, "fuzz regression %s: hangs\n", path);
-        CU_ASSERT_NOT_EQUAL(result, FUZZ_HANG);
-        count++;
-    }
-    closedir(d);
-    return count;
-}
-
-/* Feeds every file of tests/data/fuzz/threads/ through fuzz_threads' check:
- * each must give the same results on one and two host threads and in a
- * shuffled tick order (or be rejected), never hang; returns how many. */
-static int feed_threads(void)
-{
-    DIR *d = opendir("tests/data/fuzz/threads");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[600];
-        snprintf(path, sizeof path, "tests/data/fuzz/threads/%s", e->d_name);
-        int result = fuzz_run_capture_threads(path);
+        int result = mode == FEED_THREADS ? fuzz_run_capture_threads(run_path)
+                                          : fuzz_run_capture(run_path);
         if (result == FUZZ_HANG || result == FUZZ_DIVERGED)
             fprintf(stderr, "fuzz regression %s: %s\n", path,
                     result == FUZZ_HANG ? "hangs" : "differs");
@@ -115,17 +99,17 @@ static int feed_threads(void)
 
 static void test_threads_findings(void)
 {
-    CU_ASSERT_TRUE(feed_threads() > 0);
+    CU_ASSERT_TRUE(feed("threads", FEED_THREADS) > 0);
 }
 
 static void test_machine_findings(void)
 {
-    CU_ASSERT_TRUE(feed("machine", 0) > 0);
+    CU_ASSERT_TRUE(feed("machine", FEED_CAPTURE) > 0);
 }
 
 static void test_cs_batch_findings(void)
 {
-    CU_ASSERT_TRUE(feed("cs_batch", 1) > 0);
+    CU_ASSERT_TRUE(feed("cs_batch", FEED_RING) > 0);
 }
 
 static void test_sweep_findings(void)
