@@ -1976,6 +1976,31 @@ static void check_brd_and_brc(int gen)
     prog_free(p);
 }
 
+/* sad2 of Q operands (sources the seed does not give it, 004 L24782-24845
+ * names bytes): differences that leave 64 signed bits wrap, no overflow
+ * (an eu_exec fuzz finding; test-san's UBSan reports a signed overflow).
+ * Channel 0's figure is worked out modulo 2^64 by hand: INT64_MIN minus
+ * 1369129558435001940 wraps to 0x6cffdfeba9fe89ac, INT64_MAX minus -1 to
+ * INT64_MIN, whose magnitude is 2^63; their sum 0xecffdfeba9fe89ac. Channel 2
+ * is in range: |5 - 9| + |-3 - 4| = 11. The odd channels are written 0. */
+static void test_sad2_of_qwords_wraps(void)
+{
+    struct prog *p = prog_new();
+    int64_t a[4] = { INT64_MIN, INT64_MAX, 5, -3 };
+    int64_t b[4] = { INT64_C(1369129558435001940), -1, 9, 4 };
+    memcpy(p->t->grf + 2 * 32, a, 32);
+    memcpy(p->t->grf + 3 * 32, b, 32);
+    emit(p, op2(SAD2, 4, G(13, Q), eu_enc_rgn(G(2, Q), 4, 4, 1), eu_enc_rgn(G(3, Q), 4, 4, 1)));
+    CU_ASSERT_EQUAL(run(p), EU_STEP_OK);
+    uint64_t r[4];
+    memcpy(r, p->t->grf + 13 * 32, 32);
+    CU_ASSERT_EQUAL(r[0], UINT64_C(0xecffdfeba9fe89ac));
+    CU_ASSERT_EQUAL(r[1], 0);
+    CU_ASSERT_EQUAL(r[2], 11);
+    CU_ASSERT_EQUAL(r[3], 0);
+    prog_free(p);
+}
+
 static void test_brd_and_brc_gen7(void) { check_brd_and_brc(7); }
 static void test_brd_and_brc_gen8(void) { check_brd_and_brc(8); }
 static void test_brd_and_brc_gen9(void) { check_brd_and_brc(9); }
@@ -2176,6 +2201,7 @@ static const struct test_case cases[] = {
     { "fast path matches general", test_fast_path_matches_general },
     { "smov and movi", test_smov_and_movi },
     { "sad2 and sada2", test_sad2_and_sada2 },
+    { "sad2 of qwords wraps", test_sad2_of_qwords_wraps },
     { "brd and brc (gen7)", test_brd_and_brc_gen7 },
     { "brd and brc (gen8)", test_brd_and_brc_gen8 },
     { "brd and brc (gen9)", test_brd_and_brc_gen9 },

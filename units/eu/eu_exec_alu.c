@@ -10,6 +10,14 @@
 
 
 
+/* The magnitude of a - b wrapped to 64 signed bits, as a 64-bit subtract
+ * gives it: the true |a - b| whenever a - b fits in an int64_t. */
+static uint64_t abs_difference(int64_t a, int64_t b)
+{
+    uint64_t d = (uint64_t)a - (uint64_t)b;
+    return (int64_t)d < 0 ? 0 - d : d;
+}
+
 static uint32_t bitrev32(uint32_t x)
 {
     uint32_t r = 0;
@@ -540,10 +548,13 @@ enum eu_step_result exec_accumulator(struct ctx *c, struct lanes *l)
          * here they are written 0. */
         FOR_CH r[ch].i = 0;
         for (unsigned ch = 0; ch + 1 < n; ch += 2) {
-            int64_t d0 = s0[ch].i - s1[ch].i, d1 = s0[ch + 1].i - s1[ch + 1].i;
-            int64_t sad = (d0 < 0 ? -d0 : d0) + (d1 < 0 ? -d1 : d1);
-            if (op == EU_OPCODE_SADA2) sad += t->acc_wide[ch];
-            r[ch].i = sad;
+            /* in 64 bits, wrapping: the byte sources the seed gives cannot
+             * come near them, and wider ones (not the seed's) wrap instead of
+             * overflowing (eu_exec fuzz finding: sad2 of Q operands) */
+            uint64_t sad = abs_difference(s0[ch].i, s1[ch].i) +
+                           abs_difference(s0[ch + 1].i, s1[ch + 1].i);
+            if (op == EU_OPCODE_SADA2) sad += (uint64_t)t->acc_wide[ch];
+            r[ch].i = (int64_t)sad;
             if (c->en >> ch & 1) {
                 t->acc_wide[ch] = sad;
                 t->acc_wide[ch + 1] = 0;
