@@ -1783,16 +1783,20 @@ static void test_fast_path_matches_general(void)
      * the same thread state: random bit patterns (denormals, NaNs, infinities
      * included; every other case has no denormal source but tiny normals whose
      * results underflow, the whole-register path's case), SIMD4/8/16, scalar
-     * and immediate operands, partial masks, both denormal modes. */
+     * and immediate operands, partial masks, both denormal modes; SIMD1 and
+     * SIMD2 in Align1 (mad, an Align16 instruction, is not prepared there),
+     * and the shifts with counts past 31. */
     uint32_t seed = 12345;
-    unsigned prepared = 0;
-    for (unsigned iter = 0; iter < 800; iter++) {
+    unsigned prepared = 0, expected = 0;
+    for (unsigned iter = 0; iter < 1500; iter++) {
         struct eu_enc_buf b = { .gen = 9 };
-        unsigned es = (unsigned[]){ 4, 8, 16 }[iter % 3];
-        unsigned kind = (iter / 3) % 3;                 /* 0 float, 1 integer, 2 cmp */
+        unsigned es = (unsigned[]){ 4, 8, 16, 1, 2 }[iter % 5];
+        unsigned kind = (iter / 5) % 3;                 /* 0 float, 1 integer, 2 cmp */
+        bool eligible = true;
         struct eu_enc_insn in;
         if (kind == 0) {
-            unsigned op = (unsigned[]){ MOV, ADD, MUL, MAD }[(iter / 9) % 4];
+            unsigned op = (unsigned[]){ MOV, ADD, MUL, MAD }[(iter / 15) % 4];
+            eligible = !(op == MAD && es < 4);
             struct eu_enc_opnd s0 = G(2, F), s1 = (iter & 16) ? S(6, 4, F) : G(6, F), s2 = G(10, F);
             if (op == MUL && (iter & 32))
                 s1 = eu_enc_immf(bitsf(lcg(&seed)));
@@ -1801,7 +1805,7 @@ static void test_fast_path_matches_general(void)
                                  (iter & 16) ? s1 : eu_enc_rgn(s1, 4, 4, 1), eu_enc_rgn(s2, 4, 4, 1))
                : op2(op, es, G(20, F), s0, s1);
         } else if (kind == 1) {
-            unsigned op = (unsigned[]){ MOV, ADD, MUL, AND, OR, XOR }[(iter / 9) % 6];
+            unsigned op = (unsigned[]){ MOV, ADD, MUL, AND, OR, XOR, SHL, SHR, ASR }[(iter / 15) % 9];
             struct eu_enc_opnd s0 = (iter & 64) ? G(2, UD) : G(2, D);
             struct eu_enc_opnd s1 = (iter & 16) ? IMM(D, lcg(&seed)) : ((iter & 32) ? S(6, 8, UD) : G(6, D));
             in = op == MOV ? op1(op, es, G(20, D), s0) : op2(op, es, (iter & 128) ? G(20, UD) : G(20, D), s0, s1);
@@ -1810,7 +1814,7 @@ static void test_fast_path_matches_general(void)
             struct eu_enc_opnd s0 = fl ? G(2, F) : ((iter & 64) ? G(2, UD) : G(2, D));
             struct eu_enc_opnd s1 = fl ? ((iter & 32) ? eu_enc_immf(0.5f) : G(6, F)) : ((iter & 32) ? S(6, 0, D) : G(6, UD));
             in = op2(CMP, es, (iter & 128) ? NUL(D) : (fl ? G(20, F) : G(20, D)), s0, s1);
-            in.cond = (uint8_t)(1 + (iter / 9) % 6);
+            in.cond = (uint8_t)(1 + (iter / 15) % 6);
             in.flag_reg = (uint8_t)((iter >> 8) & 1);
             in.flag_subreg = (uint8_t)((iter >> 9) & 1);
         }
@@ -1819,7 +1823,8 @@ static void test_fast_path_matches_general(void)
         CU_ASSERT_FATAL(eu_decode(9, b.bytes, b.len, &d) == 16);
         struct eu_fast f;
         eu_fast_prepare(&d, &f);
-        CU_ASSERT_NOT_EQUAL(f.op, 0);
+        CU_ASSERT_EQUAL(f.op != 0, eligible);
+        expected += eligible;
         if (!f.op) {
             eu_enc_free(&b);
             continue;
@@ -1859,7 +1864,8 @@ static void test_fast_path_matches_general(void)
         free(t2);
         eu_enc_free(&b);
     }
-    CU_ASSERT_EQUAL(prepared, 800);
+    CU_ASSERT_EQUAL(prepared, expected);
+    CU_ASSERT_TRUE(expected > 1400);
     /* not eligible: saturate, predication, a W type, a strided region */
     struct eu_enc_insn no[4] = { op2(ADD, 8, G(20, F), G(2, F), G(3, F)), op2(ADD, 8, G(20, F), G(2, F), G(3, F)),
                                  op2(ADD, 8, G(20, W), G(2, W), G(3, W)),

@@ -1,5 +1,6 @@
 /* units/eu/eu_fast.c - the fast path of units/eu/eu_exec.h (struct eu_fast):
- * mov/add/mul/mad on F with direct contiguous or scalar operands, executed
+ * mov/add/mul/mad/cmp on F and mov/add/mul/and/or/xor/shl/shr/asr/cmp on D
+ * and UD, SIMD1 to SIMD32, with direct contiguous or scalar operands, executed
  * with the same results as eu_exec (IEEE single precision, RTNE, cr0.0[7]
  * denormal flushing of sources and results, L20019-20065). Kept apart from
  * eu_exec.c, which is compiled for dynamic rounding modes; this path only runs
@@ -69,8 +70,10 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
 {
     memset(f, 0, sizeof *f);
     unsigned op = in->opcode;
+    /* SIMD1 and SIMD2 in Align1 only (an Align16 instruction works on 4-channel
+     * groups: its writemask and swizzles) */
     if (in->illegal || in->gen < 7 || in->saturate || in->pred_control || in->acc_wr_control ||
-        in->exec_size < 4 || (in->cond_modifier && op != EU_OPCODE_CMP))
+        (in->exec_size < 4 && in->access_mode != 0) || (in->cond_modifier && op != EU_OPCODE_CMP))
         return;
     const struct eu_operand *d = &in->dst;
     bool integer = in->src[0].type == EU_TYPE_D || in->src[0].type == EU_TYPE_UD;
@@ -79,6 +82,7 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
     case EU_OPCODE_MOV: ns = 1; break;
     case EU_OPCODE_ADD: case EU_OPCODE_MUL: ns = 2; break;
     case EU_OPCODE_AND: case EU_OPCODE_OR: case EU_OPCODE_XOR: ns = integer ? 2 : 0; break;
+    case EU_OPCODE_SHL: case EU_OPCODE_SHR: case EU_OPCODE_ASR: ns = integer ? 2 : 0; break;
     case EU_OPCODE_MAD: ns = integer ? 0 : 3; break;
     case EU_OPCODE_CMP: ns = in->cond_modifier >= EU_COND_MOD_Z && in->cond_modifier <= EU_COND_MOD_LE ? 2 : 0; break;
     default: ns = 0; break;
@@ -405,6 +409,15 @@ int_body(struct eu_thread *t, const struct eu_fast *f, unsigned n, uint32_t en)
     case EU_OPCODE_MUL: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] * b[ch]; break;
     case EU_OPCODE_AND: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] & b[ch]; break;
     case EU_OPCODE_OR: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] | b[ch]; break;
+    /* shifts of dwords: the count's low 5 bits; shr is logical on the source's
+     * 32 bits, asr arithmetic whatever the source's signedness (as eu_exec_alu.c
+     * exec_logic, after the opcode table) */
+    case EU_OPCODE_SHL: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] << (b[ch] & 31); break;
+    case EU_OPCODE_SHR: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] >> (b[ch] & 31); break;
+    case EU_OPCODE_ASR:
+        for (unsigned ch = 0; ch < n; ch++)
+            r[ch] = (uint32_t)((int32_t)a[ch] >> (b[ch] & 31));
+        break;
     default: for (unsigned ch = 0; ch < n; ch++) r[ch] = a[ch] ^ b[ch]; break;
     }
     store(t, f, r, n, en);
@@ -433,6 +446,8 @@ static __attribute__((noinline)) void exec_general(struct eu_thread *t, const st
         case 8: fast_body(t, f, 8, ftz, en); break;
         case 16: fast_body(t, f, 16, ftz, en); break;
         case 4: fast_body(t, f, 4, ftz, en); break;
+        case 1: fast_body(t, f, 1, ftz, en); break;
+        case 2: fast_body(t, f, 2, ftz, en); break;
         default: fast_body(t, f, 32, ftz, en); break;
         }
     }
