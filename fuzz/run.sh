@@ -41,6 +41,17 @@ seed_dir() {    # target -> directory of seeds, made once
         for f in tests/data/eu/*.g4a tests/data/eu/exec/*.g4a; do { printf '\x03'; cat "$f"; } > "$d/$(basename "$f")"; done ;;
     eu_exec)     # 64 bytes of payload registers, then the kernel
         for f in tests/data/eu/aub/*.gen8.bin; do { head -c 64 /dev/zero; cat "$f"; } > "$d/$(basename "$f")"; done ;;
+    eu_fast)     # generation index (0 Gen7, 1 Gen8, 2 Gen9), one instruction, cr0.0, f0,
+                 # f1, the dispatch mask, then registers: each of the first
+                 # instructions of the captured kernels, on registers of kernel bytes
+        for f in tests/data/eu/aub/*.gen8.bin; do
+            for i in $(seq 0 23); do
+                { printf '\x01'; dd if="$f" bs=16 skip="$i" count=1 status=none
+                  printf '\x00\x00\x00\x00\x5a\xa5\x0f\xf0\x00\xff\x00\xff\xff\xff\xff\xff'
+                  head -c 1024 "$f"; } > "$d/$(basename "$f" .bin).$i.bin"
+            done
+        done
+        cp tests/data/fuzz/eu_fast/* "$d/" ;;   # what it found
     vc4_dump)    # the two dumps as they are (gzip) and decompressed
         for f in tests/data/vc4/*.vc4dump.gz; do
             cp "$f" "$d/"
@@ -61,6 +72,7 @@ options() {     # target -> its libFuzzer options
     config)    echo "-max_len=16384" ;;
     eu_decode) echo "-max_len=4096" ;;
     eu_exec)   echo "-max_len=4096 -timeout=30" ;;
+    eu_fast)   echo "-max_len=4200" ;;
     vc4_dump)  echo "-max_len=65536 -dict=fuzz/dict/vc4_dump.dict -timeout=60" ;;
     sweep)     echo "-max_len=4096 -dict=fuzz/dict/sweep.dict -timeout=60" ;;
     *)         echo "-max_len=8192" ;;

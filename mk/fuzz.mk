@@ -19,7 +19,7 @@ FUZZ_SMOKE_SECONDS ?= 5
 # is then the same inputs on every machine, and a finding there can be
 # replayed here; make fuzz takes a new seed each run
 FUZZ_SMOKE_SEED ?= 1
-FUZZ_TARGETS   := aub machine cs_batch config eu_decode eu_exec recording qpu vc4_dump sweep threads
+FUZZ_TARGETS   := aub machine cs_batch config eu_decode eu_exec eu_fast recording qpu vc4_dump sweep threads
 FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS    := -std=c11 -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -Wall -Wextra \
                   -Wno-unused-command-line-argument -Wno-unknown-warning-option -Wno-unknown-pragmas \

@@ -1866,13 +1866,17 @@ static void test_fast_path_matches_general(void)
     }
     CU_ASSERT_EQUAL(prepared, expected);
     CU_ASSERT_TRUE(expected > 1400);
-    /* not eligible: saturate, predication, a W type, a strided region */
-    struct eu_enc_insn no[4] = { op2(ADD, 8, G(20, F), G(2, F), G(3, F)), op2(ADD, 8, G(20, F), G(2, F), G(3, F)),
+    /* not eligible: saturate, predication, a W type, a strided region, a
+     * destination or source off the dword grid (fuzz_eu_fast: lanes straddle
+     * dwords, so a NaN payload the host picks differently lands in two) */
+    struct eu_enc_insn no[6] = { op2(ADD, 8, G(20, F), G(2, F), G(3, F)), op2(ADD, 8, G(20, F), G(2, F), G(3, F)),
                                  op2(ADD, 8, G(20, W), G(2, W), G(3, W)),
-                                 op2(ADD, 8, G(20, F), eu_enc_rgn(G(2, F), 16, 8, 2), G(3, F)) };
+                                 op2(ADD, 8, G(20, F), eu_enc_rgn(G(2, F), 16, 8, 2), G(3, F)),
+                                 op2(ADD, 16, eu_enc_grf(0, 1, EU_TYPE_F), G(0, F), G(1, F)),
+                                 op2(ADD, 8, G(20, D), eu_enc_grf(2, 2, EU_TYPE_D), G(3, D)) };
     no[0].sat = true;
     no[1].pred = 1;
-    for (unsigned k = 0; k < 4; k++) {
+    for (unsigned k = 0; k < 6; k++) {
         struct eu_enc_buf b = { .gen = 9 };
         eu_enc_emit(&b, &no[k]);
         struct eu_instruction d;

@@ -43,6 +43,9 @@ static bool fast_src_ok(const struct eu_instruction *in, const struct eu_operand
     if (o->file != EU_FILE_GRF || o->indirect)
         return false;
     uint32_t base = o->reg_nr * 32u + o->subreg_nr;
+    if (base % 4)
+        return false;   /* a dword off its 4-byte grid (SubRegNum is a byte address, 003
+                         * L22977): the general path's; lanes would straddle dwords */
     bool scalar, contiguous;
     if (in->access_mode == 1 && !o->rep_ctrl) {
         bool ident = o->swizzle[0] == 0 && o->swizzle[1] == 1 && o->swizzle[2] == 2 && o->swizzle[3] == 3;
@@ -100,7 +103,7 @@ void eu_fast_prepare(const struct eu_instruction *in, struct eu_fast *f)
         if (in->access_mode == 1 ? d->writemask != 15 : d->hstride != 1)
             return;
         uint32_t dbase = d->reg_nr * 32u + d->subreg_nr;
-        if (dbase + in->exec_size * 4u > EU_GRF_BYTES)
+        if (dbase + in->exec_size * 4u > EU_GRF_BYTES || dbase % 4)
             return;
         f->dst = (uint16_t)dbase;
     }
