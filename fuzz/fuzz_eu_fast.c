@@ -46,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *p = data + 17;
     uint32_t cr0 = word_at(p), f0 = word_at(p + 4), f1 = word_at(p + 8), dmask = word_at(p + 12);
     struct eu_thread *general = calloc(1, sizeof *general), *fast = calloc(1, sizeof *fast);
-    if (!general || !fast)
+    struct eu_thread *start = calloc(1, sizeof *start);     /* for the report */
+    if (!general || !fast || !start)
         abort();
     eu_thread_init(general, gen, 0, 0, dmask | 1);
     size_t grf = size - HEADER < EU_GRF_BYTES ? size - HEADER : EU_GRF_BYTES;
@@ -55,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     eu_flag_set(general, 0, f0);
     eu_flag_set(general, 1, f1);
     memcpy(fast, general, sizeof *fast);
+    memcpy(start, general, sizeof *start);
     struct eu_send_request request;
     enum eu_step_result r = eu_exec(general, &in, &request, 0);
     if (eu_exec_fast(fast, &f)) {
@@ -66,25 +68,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
         for (unsigned k = 0; k < EU_GRF_BYTES / 4; k++) {
-            uint32_t x, y;
-            memcpy(&x, general->grf + 4 * k, 4);
-            memcpy(&y, fast->grf + 4 * k, 4);
+            uint32_t x = eu_grf_ud(general, k / 8, k % 8), y = eu_grf_ud(fast, k / 8, k % 8);
             if (x != y && !(!f.integer && is_nan_bits(x) && is_nan_bits(y))) {
                 fprintf(stderr, "fuzz_eu_fast: `%s` (gen %d, fast: dst byte %u, sources %u %u %u, "
                         "%u channels from %u, cr0.0 %08x): r%u.%u is 0x%08x on the general path, "
-                        "0x%08x on the fast path\n", text, gen, f.dst, f.src[0], f.src[1], f.src[2],
-                        f.nch, f.off, cr0, k / 8, k % 8, x, y);
-                for (unsigned r = 0; r < 4 && r < EU_GRF_COUNT; r++) {
-                    fprintf(stderr, "  r%u before / general / fast:", r);
-                    for (unsigned w = 0; w < 8; w++) {
-                        uint32_t b, g, q;
-                        memcpy(&b, data + HEADER + 32 * r + 4 * w, 4 * (32 * r + 4 * w + 4 <= grf));
-                        memcpy(&g, general->grf + 32 * r + 4 * w, 4);
-                        memcpy(&q, fast->grf + 32 * r + 4 * w, 4);
-                        fprintf(stderr, " %08x/%08x/%08x", 32 * r + 4 * w + 4 <= grf ? b : 0, g, q);
-                    }
-                    fprintf(stderr, "\n");
-                }
+                        "0x%08x on the fast path\n  r%u before / general / fast:", text, gen, f.dst,
+                        f.src[0], f.src[1], f.src[2], f.nch, f.off, cr0, k / 8, k % 8, x, y, k / 8);
+                for (unsigned w = 0; w < 8; w++)
+                    fprintf(stderr, " %08x/%08x/%08x", eu_grf_ud(start, k / 8, w),
+                            eu_grf_ud(general, k / 8, w), eu_grf_ud(fast, k / 8, w));
+                fprintf(stderr, "\n");
                 abort();
             }
         }
@@ -101,5 +94,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(general);
     free(fast);
+    free(start);
     return 0;
 }
