@@ -1,6 +1,9 @@
 #!/bin/bash
 # scripts/soak.sh MODE GTSIM - runs workloads under a memory checker (mk/soak.mk).
-#   MODE sanitizers: GTSIM is built with ASan + UBSan; the longest workloads.
+#   MODE sanitizers: GTSIM is built with ASan + UBSan; the longest workloads, and two of
+#                    them again on 2 host threads with every edge ticked in parallel
+#                    (simulation.parallel_every_edge: the parallel engine's pools and
+#                    hand-overs under ASan, which the 1-thread runs never reach).
 #   MODE valgrind:   GTSIM is the release build; the short workloads under memcheck.
 # Prints one line per run (workload, host seconds, result) and exits nonzero when any run
 # reported an error, a leak or a sanitizer finding, or did not finish (exit status other
@@ -23,6 +26,8 @@ sanitizers)
         "- tests/data/traces/skl_msaa.aub.gz"
         "- tests/data/vc4/vc4_strip_fan.vc4dump.gz"
         "- gpu_fft:log2n=12"
+        "configs/gen9-skl-gt3.cfg build/gen/workloads/sgemm256.gen9.aub.gz 2"
+        "- tests/data/traces/skl_fill_heavy.aub.gz 2"
     )
     export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:exitcode=86
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -55,10 +60,12 @@ esac
 failed=0
 ran=0
 for r in "${runs[@]}"; do
-    config=${r%% *}
-    workload=${r#* }
+    # "CONFIG WORKLOAD [THREADS]": CONFIG - for the workload's own; THREADS 1 unless given
+    read -r config workload threads <<< "$r"
+    threads=${threads:-1}
     name=$(basename "${workload%%.*}" | tr ':=,' '___')
     [ "$config" != - ] && name="$name.$(basename "$config" .cfg)"
+    [ "$threads" != 1 ] && name="$name.${threads}threads"
     if [[ $workload == gpu_fft:* ]] && [ ! -d "$fft_hex" ]; then
         printf '%-40s skipped (no %s)\n' "$name" "$fft_hex"
         continue
@@ -68,7 +75,8 @@ for r in "${runs[@]}"; do
         failed=1
         continue
     fi
-    args=(run --quiet --no-images --threads 1 -o "$out/$name")
+    args=(run --quiet --no-images --threads "$threads" -o "$out/$name")
+    [ "$threads" != 1 ] && args+=(--set simulation.parallel_every_edge=1)
     [ "$config" != - ] && args+=(-c "$config")
     start=$(date +%s.%N)
     "${wrap[@]}" "$gtsim" "${args[@]}" "$workload" >"$out/$name.log" 2>&1
